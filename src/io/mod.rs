@@ -1,0 +1,218 @@
+//! # I/O layer
+//!
+//! Owns every system call that touches a database, journal, WAL or `-shm`
+//! file. The pager above submits requests (read, write, sync, truncate) and
+//! collects completions later; submitting never blocks.
+//!
+//! ## Ownership of buffers
+//! A request takes its [`Buffer`] by value and the [`Completion`] gives it
+//! back. While a request is in flight nobody else can touch its memory, so
+//! the kernel (io_uring) may write into it without any aliasing.
+//!
+//! ## Backends
+//! - `uring`: io_uring, the default for async connections when a ring can be
+//!   set up; falls back to `sync` without the user noticing.
+//! - `sync`: pread/pwrite; a request completes before `submit` returns.
+//! - `memory`: `:memory:` databases and tests.
+//! - `sim`: deterministic simulation for tests (delays, reordering, short
+//!   reads, injected errors, power loss).
+//!
+//! An [`IoContext`] is one submission/completion queue shared by the
+//! connections of one thread; [`IoContext::wait`] is the only place a
+//! blocking caller blocks.
+//!
+//! ## Locks and shared memory
+//! File locks (SQLite's POSIX advisory byte-range protocol, with the
+//! per-process inode table that makes POSIX locks work between connections
+//! of one process) and the WAL-index shared memory are synchronous
+//! operations on [`File`]: they never wait, they fail with `SQLITE_BUSY`.
+
+mod buffer;
+mod completion;
+
+pub use buffer::Buffer;
+pub use completion::{Completion, CompletionResult};
+
+use crate::error::Result;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// File-level lock states, in SQLite's order (see `lockingv3.txt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LockLevel {
+    /// No lock held.
+    None,
+    /// Reading is allowed; many connections may hold it.
+    Shared,
+    /// Intends to write; one holder, readers still allowed.
+    Reserved,
+    /// Waiting for readers to drain before taking exclusive.
+    Pending,
+    /// Writing the database file; sole holder.
+    Exclusive,
+}
+
+/// How a file is opened.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenOptions {
+    /// Open for reading only.
+    pub read_only: bool,
+    /// Create the file if it is missing.
+    pub create: bool,
+    /// Fail if the file exists (with `create`).
+    pub exclusive: bool,
+    /// Delete the file when it is closed (temp files).
+    pub delete_on_close: bool,
+    /// What the file is, for backends that treat kinds differently.
+    pub kind: FileKind,
+}
+
+/// What a file holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FileKind {
+    /// The main database file.
+    #[default]
+    MainDb,
+    /// A rollback journal.
+    MainJournal,
+    /// A write-ahead log.
+    Wal,
+    /// A temporary database or journal.
+    Temp,
+}
+
+/// An open file. Reads, writes, syncs and truncates are asynchronous
+/// requests; everything else is synchronous and never waits.
+pub trait File: Send + Sync {
+    /// Submit a read of `buf.len()` bytes at `offset`. The completion holds
+    /// the buffer and the number of bytes read (short at end of file).
+    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion>;
+    /// Submit a write of the whole buffer at `offset`.
+    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion>;
+    /// Submit an fsync (`data_only`: fdatasync).
+    fn sync(&self, data_only: bool) -> Result<Completion>;
+    /// Submit a truncate to `size` bytes.
+    fn truncate(&self, size: u64) -> Result<Completion>;
+    /// Current size in bytes.
+    fn size(&self) -> Result<u64>;
+    /// Move to a stronger lock level. `Ok(false)` means another connection
+    /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
+    fn lock(&self, level: LockLevel) -> Result<bool>;
+    /// Move down to `level` (`None` or `Shared`).
+    fn unlock(&self, level: LockLevel) -> Result<()>;
+    /// Whether any connection (in any process) holds a RESERVED or
+    /// stronger lock.
+    fn check_reserved_lock(&self) -> Result<bool>;
+    /// The current lock level held through this handle.
+    fn lock_level(&self) -> LockLevel;
+    /// Map region `region` (of `region_size` bytes) of the WAL-index shared
+    /// memory that belongs to this database file, creating it if `extend`.
+    /// `Ok(None)` when it does not exist and `extend` is false.
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+        let _ = (region, region_size, extend);
+        Err(crate::error::Error::unsupported("shared memory on this backend"))
+    }
+    /// Take (`lock`) or release shm lock slots `offset..offset+n`, shared or
+    /// exclusive, as `xShmLock` does. `Ok(false)` means busy.
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        let _ = (offset, n, exclusive, lock);
+        Err(crate::error::Error::unsupported("shared memory on this backend"))
+    }
+    /// Drop the shared memory mapping; delete it if `delete`.
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        let _ = delete;
+        Ok(())
+    }
+}
+
+/// A mapped region of the WAL index, shared between processes. Reads and
+/// writes go through the accessor methods, which use atomic or volatile
+/// access as the WAL protocol requires.
+#[derive(Clone)]
+pub struct ShmRegion(pub Arc<dyn ShmMemory>);
+
+/// Memory behind a [`ShmRegion`].
+pub trait ShmMemory: Send + Sync {
+    /// Size in bytes.
+    fn len(&self) -> usize;
+    /// Whether the region has no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Read `out.len()` bytes at `offset`.
+    fn read(&self, offset: usize, out: &mut [u8]);
+    /// Write `data` at `offset`.
+    fn write(&self, offset: usize, data: &[u8]);
+    /// Atomic 32-bit load at a 4-byte aligned offset.
+    fn load_u32(&self, offset: usize) -> u32;
+    /// Atomic 32-bit store at a 4-byte aligned offset.
+    fn store_u32(&self, offset: usize, value: u32);
+    /// A full memory barrier.
+    fn barrier(&self);
+}
+
+/// A backend: opens files and drives their requests to completion.
+pub trait IoBackend: Send + Sync {
+    /// Name reported by `PRAGMA io_backend` ("io_uring", "sync", ...).
+    fn name(&self) -> &'static str;
+    /// Open a file.
+    fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>>;
+    /// Delete a file; `sync_dir` asks for the directory to be synced after.
+    fn delete(&self, path: &str, sync_dir: bool) -> Result<()>;
+    /// Whether a file exists (and, for journals, is not empty).
+    fn exists(&self, path: &str) -> Result<bool>;
+    /// Canonical absolute path, as `xFullPathname` gives it.
+    fn full_path(&self, path: &str) -> Result<String>;
+    /// Submit queued requests and reap completions. `timeout`: `Some(ZERO)`
+    /// returns at once, `Some(d)` waits at most `d` for one completion,
+    /// `None` waits until at least one completes (returns at once if nothing
+    /// is in flight). Returns how many completions were reaped.
+    fn poll(&self, timeout: Option<Duration>) -> Result<usize>;
+    /// A file descriptor that becomes readable when completions are waiting
+    /// (io_uring's registered eventfd), for an external epoll loop.
+    fn event_fd(&self) -> Option<i32> {
+        None
+    }
+}
+
+/// The I/O context a connection uses: its backend plus the wait loop.
+#[derive(Clone)]
+pub struct IoContext {
+    backend: Arc<dyn IoBackend>,
+}
+
+impl IoContext {
+    /// Wrap a backend.
+    pub fn new(backend: Arc<dyn IoBackend>) -> Self {
+        IoContext { backend }
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &Arc<dyn IoBackend> {
+        &self.backend
+    }
+
+    /// Block until `c` has completed.
+    pub fn wait(&self, c: &Completion) -> Result<()> {
+        while !c.is_done() {
+            self.backend.poll(None)?;
+        }
+        Ok(())
+    }
+
+    /// Block until at least one request completes (a blocking statement's
+    /// answer to `Poll::Pending`).
+    pub fn wait_any(&self) -> Result<()> {
+        self.backend.poll(None).map(|_| ())
+    }
+
+    /// Run a resumable operation to completion, blocking between attempts.
+    pub fn block_on<T>(&self, mut op: impl FnMut() -> crate::IoPoll<T>) -> Result<T> {
+        loop {
+            match op()? {
+                std::task::Poll::Ready(v) => return Ok(v),
+                std::task::Poll::Pending => self.wait_any()?,
+            }
+        }
+    }
+}

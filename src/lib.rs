@@ -1,0 +1,61 @@
+//! # ringlite: the engine
+//!
+//! SQLite's SQL dialect, file format and semantics, on a bytecode VM that
+//! never blocks on I/O. This crate is safe Rust and knows nothing of C; the C
+//! ABI (`libsqlite3.so.0`) lives in the `capi/` crate and calls
+//! [`Connection`] and [`Statement`].
+//!
+//! ## Layers
+//! Data flows down, dependencies point down only:
+//!
+//! ```text
+//!   connection   open/close, prepare, step; per-connection registries
+//!   sql/         parse glue, name resolution, planner, code generation
+//!   vdbe/        register bytecode and the resumable interpreter
+//!   btree/       table and index B-trees, cells, overflow, freelist, balance
+//!   pager/       page cache, transactions, rollback journal, WAL, locking
+//!   io/          the asynchronous I/O trait and its backends
+//!   value/       values, records, affinity, collation (beside all of them)
+//! ```
+//!
+//! ## Resumable operations
+//! Any operation that may need I/O returns [`IoPoll<T>`], a
+//! `Result<Poll<T>>`. `Poll::Pending` means: a request was submitted (or one
+//! already in flight was found), nothing that must not happen twice has
+//! happened, and the caller should come back with the same call once the I/O
+//! backend has reaped completions. State needed to continue lives in the
+//! object whose method was called (a cursor, the pager), in named states, so
+//! that re-entry continues instead of starting over. Blocking callers run the
+//! very same code in a loop around [`io::IoContext::wait`]; there is no
+//! separate synchronous code path.
+
+// Only `io/` backends may opt out, module by module, with `#[allow(unsafe_code)]`.
+#![deny(unsafe_code)]
+
+pub mod error;
+pub mod io;
+pub mod value;
+pub mod pager;
+pub mod btree;
+pub mod vdbe;
+pub mod sql;
+pub mod connection;
+
+pub use connection::{Connection, OpenFlags, Statement, StepResult};
+pub use error::{Error, Result};
+pub use std::task::Poll;
+
+/// The result of an operation that may have to wait for I/O.
+pub type IoPoll<T> = Result<Poll<T>>;
+
+/// Unwraps a `Poll::Ready` or returns `Ok(Poll::Pending)` from the enclosing
+/// function: the `?` of resumable code.
+#[macro_export]
+macro_rules! ready {
+    ($e:expr) => {
+        match $e {
+            ::std::task::Poll::Ready(v) => v,
+            ::std::task::Poll::Pending => return Ok(::std::task::Poll::Pending),
+        }
+    };
+}
