@@ -1,1 +1,3 @@
-//! (being written)
+//! # The VDBE: register bytecode and its resumable interpreter (being written)
+
+pub mod func;
