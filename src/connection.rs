@@ -15,7 +15,35 @@
 //! access per connection with a mutex.
 
 use crate::error::{Error, Result};
+use crate::value::collation::Collation;
 use crate::value::Value;
+use crate::vdbe::func::FuncDef;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
+pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
+
+/// Callbacks a connection can carry (the C API's hooks).
+pub enum Hook {
+    /// `sqlite3_commit_hook`: returning `true` turns the COMMIT into a
+    /// ROLLBACK.
+    Commit(Option<Box<dyn FnMut() -> bool + Send>>),
+    /// `sqlite3_rollback_hook`.
+    Rollback(Option<Box<dyn FnMut() + Send>>),
+    /// `sqlite3_update_hook`: (operation code SQLITE_INSERT/DELETE/UPDATE,
+    /// database name, table name, rowid).
+    Update(Option<Box<dyn FnMut(i32, &str, &str, i64) + Send>>),
+    /// `sqlite3_progress_handler`: called about every `n` VM instructions;
+    /// returning `true` interrupts the statement.
+    Progress(i32, Option<Box<dyn FnMut() -> bool + Send>>),
+    /// `sqlite3_set_authorizer`: (action code, arg1..arg4) to
+    /// SQLITE_OK/DENY/IGNORE.
+    Authorizer(Option<Box<dyn FnMut(i32, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> i32 + Send>>),
+    /// `sqlite3_trace_v2`: (event mask, callback(event, statement SQL or
+    /// expanded SQL, nanoseconds for PROFILE)).
+    Trace(u32, Option<Box<dyn FnMut(u32, &str, i64) + Send>>),
+}
 
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,6 +133,89 @@ impl Connection {
     pub fn autocommit(&self) -> bool {
         true
     }
+
+    /// Set `last_insert_rowid` (`sqlite3_set_last_insert_rowid`).
+    pub fn set_last_insert_rowid(&mut self, rowid: i64) {
+        let _ = rowid;
+    }
+
+    /// Transaction state of schema `schema` (or the highest of all when
+    /// `None`): 0 none, 1 read, 2 write; -1 if no such schema.
+    pub fn txn_state(&self, schema: Option<&str>) -> i32 {
+        let _ = schema;
+        0
+    }
+
+    /// Filename of database `schema` ("" for temp/in-memory); `None` if no
+    /// such schema.
+    pub fn db_filename(&self, schema: &str) -> Option<String> {
+        let _ = schema;
+        None
+    }
+
+    /// 1 read-only, 0 read-write, -1 no such schema.
+    pub fn db_readonly(&self, schema: &str) -> i32 {
+        let _ = schema;
+        -1
+    }
+
+    /// A flag another thread may set to interrupt running statements
+    /// (`sqlite3_interrupt`).
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        Arc::new(AtomicBool::new(false))
+    }
+
+    /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`
+    /// milliseconds (0 or less: no retry). Replaces any busy handler.
+    pub fn set_busy_timeout(&mut self, ms: i32) {
+        let _ = ms;
+    }
+
+    /// `sqlite3_busy_handler`: called with the retry count; returning
+    /// `false` gives up with `SQLITE_BUSY`.
+    pub fn set_busy_handler(&mut self, handler: Option<BusyHandler>) {
+        let _ = handler;
+    }
+
+    /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
+    pub fn limit(&mut self, id: i32, new: i32) -> i32 {
+        let _ = (id, new);
+        -1
+    }
+
+    /// Register (or replace) a function.
+    pub fn create_function(&mut self, def: FuncDef) -> Result<()> {
+        let _ = def;
+        Err(Error::unsupported("user-defined functions"))
+    }
+
+    /// Remove a function (`create_function` with NULL callbacks).
+    pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
+        let _ = (name, n_args);
+        Err(Error::unsupported("user-defined functions"))
+    }
+
+    /// Register, replace, or (`None`) remove a collation.
+    pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
+        let _ = (name, collation);
+        Err(Error::unsupported("user-defined collations"))
+    }
+
+    /// Install or clear a hook.
+    pub fn set_hook(&mut self, hook: Hook) {
+        let _ = hook;
+    }
+
+    /// Whether this connection returns `StepResult::Io` instead of blocking.
+    pub fn is_async(&self) -> bool {
+        false
+    }
+
+    /// Close: finish the transaction (rolled back if open) and release
+    /// files. The C ABI refuses earlier if statements are still open.
+    pub fn close(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A prepared statement.
@@ -155,5 +266,65 @@ impl Statement {
     /// The SQL text this statement was compiled from.
     pub fn sql(&self) -> &str {
         ""
+    }
+
+    /// Declared type of result column `i`, when it is a table column.
+    pub fn column_decltype(&self, i: usize) -> Option<&str> {
+        let _ = i;
+        None
+    }
+
+    /// Origin of result column `i` when it is a table column:
+    /// (database, table, column).
+    pub fn column_origin(&self, i: usize) -> Option<(&str, &str, &str)> {
+        let _ = i;
+        None
+    }
+
+    /// Columns in the current row (0 when not on a row).
+    pub fn data_count(&self) -> usize {
+        0
+    }
+
+    /// Name of parameter `i` (1-based) with its prefix (`:a`, `$a`,
+    /// `@a`, `?5`); `None` for plain `?` or out of range.
+    pub fn parameter_name(&self, i: usize) -> Option<&str> {
+        let _ = i;
+        None
+    }
+
+    /// Index of the named parameter (name including its prefix), 0 if none.
+    pub fn parameter_index(&self, name: &str) -> usize {
+        let _ = name;
+        0
+    }
+
+    /// Set every parameter to NULL.
+    pub fn clear_bindings(&mut self) {}
+
+    /// The SQL with parameters replaced by their bound values as literals.
+    pub fn expanded_sql(&self) -> String {
+        String::new()
+    }
+
+    /// Whether the statement makes no direct change to the database file.
+    pub fn readonly(&self) -> bool {
+        true
+    }
+
+    /// 0 not EXPLAIN, 1 EXPLAIN, 2 EXPLAIN QUERY PLAN.
+    pub fn explain_mode(&self) -> i32 {
+        0
+    }
+
+    /// Whether the statement has been stepped and not reset or finished.
+    pub fn busy(&self) -> bool {
+        false
+    }
+
+    /// `sqlite3_stmt_status` counter `op`, zeroed after reading if `reset`.
+    pub fn status(&mut self, op: i32, reset: bool) -> i64 {
+        let _ = (op, reset);
+        0
     }
 }
