@@ -16,6 +16,7 @@ pub mod compare;
 pub mod numeric;
 pub mod printf;
 pub mod fpdecode;
+pub mod pow10;
 
 /// The five storage classes.
 #[derive(Debug, Clone, Default)]
@@ -115,3 +116,6 @@ impl ValueRef<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -484,16 +484,10 @@ pub fn arith(op: ArithOp, a: ValueRef<'_>, b: ValueRef<'_>) -> Value {
             return Value::Integer(r);
         }
     }
-    let x = match na {
-        Value::Integer(i) => i as f64,
-        Value::Real(r) => r,
-        _ => 0.0,
-    };
-    let y = match nb {
-        Value::Integer(i) => i as f64,
-        Value::Real(r) => r,
-        _ => 0.0,
-    };
+    // The real operands come from the original values (text "-0" is -0.0
+    // here even though its numeric type is INTEGER 0).
+    let x = value_to_f64(a);
+    let y = value_to_f64(b);
     let r = match op {
         ArithOp::Add => x + y,
         ArithOp::Subtract => x - y,

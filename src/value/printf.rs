@@ -375,7 +375,7 @@ fn format_integer(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec
         b'x' => (16, false, b"0x"),
         b'X' => (16, true, b"0X"),
         b'o' => (8, false, b"0"),
-        b'p' => (16, false, b"0x"),
+        b'p' => (16, true, b"0x"),
         _ => (10, true, b""),
     };
     let mut thousands = sp.thousands;
