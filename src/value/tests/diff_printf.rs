@@ -130,3 +130,33 @@ fn printf_fixed_cases() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn float_formats_match_sqlite() {
+    let db = RefDb::memory();
+    let mut st = db.prepare("SELECT printf(?1, ?2)");
+    let mut rng = Rng(8);
+    let flags = ["", "!", "#", "!#", "+", "-", "0", ",", "!,", " ", "+0", "#0"];
+    let mut bad = Vec::new();
+    for _ in 0..40000 {
+        let prec = match rng.below(4) {
+            0 => String::new(),
+            1 => format!(".{}", rng.below(30)),
+            _ => format!(".{}", rng.below(18)),
+        };
+        let width = if rng.below(3) == 0 { format!("{}", rng.below(30)) } else { String::new() };
+        let conv = *rng.pick(&["e", "E", "f", "g", "G"]);
+        let fmt = format!("%{}{}{}{}", rng.pick(&flags), width, prec, conv);
+        let r = rng.double();
+        if r.is_nan() {
+            continue;
+        }
+        let args = [Value::text(fmt.clone()), Value::Real(r)];
+        let want = st.run(&args).unwrap().remove(0).remove(0);
+        let got = sql_printf(&args, DEFAULT_MAX_LENGTH).unwrap();
+        if !same(&want, &got) && bad.len() < 30 {
+            bad.push(format!("{fmt} {r:e}: sqlite {} ours {}", show(&want), show(&got)));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
