@@ -94,6 +94,26 @@ impl Value {
 }
 
 impl ValueRef<'_> {
+    /// The value as `sqlite3_value_int64` gives it.
+    pub fn to_i64(&self) -> i64 {
+        numeric::value_to_i64(*self)
+    }
+
+    /// The value as `sqlite3_value_double` gives it.
+    pub fn to_f64(&self) -> f64 {
+        numeric::value_to_f64(*self)
+    }
+
+    /// The value as `sqlite3_value_text` gives it (`None` for NULL): numbers
+    /// rendered as SQLite renders them, blobs as their bytes.
+    pub fn to_text(&self) -> Option<std::borrow::Cow<'_, [u8]>> {
+        match *self {
+            ValueRef::Null => None,
+            ValueRef::Text(t) | ValueRef::Blob(t) => Some(std::borrow::Cow::Borrowed(t)),
+            other => numeric::cast_to_text(other).map(std::borrow::Cow::Owned),
+        }
+    }
+
     /// The storage class.
     pub fn value_type(&self) -> ValueType {
         match self {

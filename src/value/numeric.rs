@@ -392,6 +392,17 @@ pub fn arith_operand(v: ValueRef<'_>) -> Value {
     }
 }
 
+/// A value used as a condition (WHERE, CASE WHEN, NOT, AND/OR): `None` for
+/// NULL, else whether it is non-zero; text and blobs count by their numeric
+/// prefix as a REAL (`'0.5'` is true, `'abc'` is false).
+pub fn truthiness(v: ValueRef<'_>) -> Option<bool> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Integer(i) => Some(i != 0),
+        other => Some(value_to_f64(other) != 0.0),
+    }
+}
+
 /// `CAST(v AS INTEGER)`.
 pub fn cast_to_integer(v: ValueRef<'_>) -> Value {
     match v {

@@ -315,6 +315,12 @@ impl<'a> Record<'a> {
     }
 }
 
+/// Decodes every column of a record into owned values.
+pub fn decode_record(record: &[u8]) -> Result<Vec<Value>> {
+    let r = Record::parse(record)?;
+    (0..r.column_count()).map(|i| r.column(i).map(|v| v.to_owned())).collect()
+}
+
 /// Walks a record's columns one at a time without allocating: what key
 /// comparison needs, since it usually stops at the first field.
 struct ColumnIter<'a> {
@@ -360,6 +366,21 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
         }
     }
     Ok(Ordering::Equal)
+}
+
+/// [`compare_record_with_key`] with the result to give when every key field
+/// matched: SQLite seeks use `Less` or `Greater` here so that a prefix key
+/// lands before or after all entries sharing that prefix (`default_rc`).
+pub fn compare_record_with_key_default(
+    record: &[u8],
+    key: &[ValueRef<'_>],
+    key_info: &KeyInfo,
+    on_prefix_equal: Ordering,
+) -> Result<Ordering> {
+    match compare_record_with_key(record, key, key_info)? {
+        Ordering::Equal => Ok(on_prefix_equal),
+        other => Ok(other),
+    }
 }
 
 /// Compares two records as keys, over the fields both have; `Equal` when

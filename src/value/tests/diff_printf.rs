@@ -160,3 +160,65 @@ fn float_formats_match_sqlite() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+mod c_mode {
+    //! The C varargs flavour (`sqlite3_mprintf`) against [`ListArgs`].
+    #![allow(unsafe_code)]
+    use crate::value::printf::{format, Arg, ListArgs};
+    use libsqlite3_sys as ffi;
+    use std::ffi::{CStr, CString};
+
+    unsafe fn take(p: *mut std::os::raw::c_char) -> Vec<u8> {
+        let v = CStr::from_ptr(p).to_bytes().to_vec();
+        ffi::sqlite3_free(p.cast());
+        v
+    }
+
+    /// Our output as the C caller sees it: up to the first NUL.
+    fn ours(fmt: &str, args: &[Arg<'_>]) -> Vec<u8> {
+        let mut v = format(fmt.as_bytes(), &mut ListArgs::new(args)).unwrap();
+        if let Some(p) = v.iter().position(|&c| c == 0) {
+            v.truncate(p);
+        }
+        v
+    }
+
+    #[test]
+    fn ints_chars_and_strings_match_mprintf() {
+        let int_fmts = ["%d", "%u", "%x", "%X", "%o", "%c", "%5c", "%.3c", "%-4.2c|", "%+d", "%,d", "%#x", "%r", "%08d", "%i"];
+        let ints: [i32; 10] = [0, 1, -1, 42, 65, 0xe9, 0x65e5, 0x1f600, i32::MIN, i32::MAX];
+        for f in int_fmts {
+            for &i in &ints {
+                let c = CString::new(f).unwrap();
+                let want = unsafe { take(ffi::sqlite3_mprintf(c.as_ptr(), i)) };
+                assert_eq!(ours(f, &[Arg::Int(i64::from(i))]), want, "{f} {i}");
+            }
+        }
+        let ll_fmts = ["%lld", "%llu", "%llx", "%lli", "%,lld", "%ld"];
+        for f in ll_fmts {
+            for i in [0i64, -1, i64::MIN, i64::MAX, 1 << 40] {
+                let c = CString::new(f).unwrap();
+                let want = unsafe { take(ffi::sqlite3_mprintf(c.as_ptr(), i)) };
+                assert_eq!(ours(f, &[Arg::Int(i)]), want, "{f} {i}");
+            }
+        }
+        let str_fmts = ["%s", "%q", "%Q", "%w", "%.2s", "%!.2s", "%10s|", "%-10q|", "%J", "%j"];
+        let strs: [Option<&str>; 5] = [None, Some(""), Some("it's"), Some("日本\"語"), Some("a\nb")];
+        for f in str_fmts {
+            for s in strs {
+                let c = CString::new(f).unwrap();
+                let arg = s.map(|s| CString::new(s).unwrap());
+                let ptr = arg.as_ref().map_or(std::ptr::null(), |a| a.as_ptr());
+                let want = unsafe { take(ffi::sqlite3_mprintf(c.as_ptr(), ptr)) };
+                assert_eq!(ours(f, &[Arg::Text(s.map(str::as_bytes))]), want, "{f} {s:?}");
+            }
+        }
+        for f in ["%.15g", "%!.15g", "%!.20e", "%10.3f", "%e"] {
+            for r in [0.1, 1.0 / 3.0, 1e300, -2.5e-8, 100.0] {
+                let c = CString::new(f).unwrap();
+                let want = unsafe { take(ffi::sqlite3_mprintf(c.as_ptr(), r)) };
+                assert_eq!(ours(f, &[Arg::Double(r)]), want, "{f} {r}");
+            }
+        }
+    }
+}
