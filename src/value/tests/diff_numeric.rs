@@ -214,3 +214,68 @@ fn decimal_text_to_real_matches_sqlite() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn cast_blob_and_truthiness_match_sqlite() {
+    use crate::value::affinity::cast;
+    let db = RefDb::memory();
+    let mut st = db.prepare("SELECT CAST(?1 AS BLOB), CAST(?1 AS TEXT), CASE WHEN ?1 THEN 1 WHEN NOT ?1 THEN 0 ELSE NULL END");
+    let mut rng = Rng(13);
+    for _ in 0..10000 {
+        let v = random_value(&mut rng);
+        let want = st.run(&[v.clone()]).unwrap().remove(0);
+        let truth = truthiness(v.as_ref()).map_or(Value::Null, |b| Value::Integer(i64::from(b)));
+        let got = [cast(v.clone(), Affinity::Blob), cast(v.clone(), Affinity::Text), truth];
+        for (w, g) in want.iter().zip(&got) {
+            assert!(same(w, g), "{}: sqlite {} ours {}", show(&v), show(w), show(g));
+        }
+    }
+}
+
+#[test]
+fn comparison_affinity_matches_sqlite() {
+    use crate::value::affinity::{apply_affinity, comparison_affinity};
+    let db = RefDb::memory();
+    db.exec("CREATE TABLE c(i INTEGER, r REAL, n NUMERIC, t TEXT, b BLOB)");
+    let mut ins = db.prepare("INSERT INTO c VALUES(?1, ?1, ?1, ?1, ?1)");
+    let mut del = db.prepare("DELETE FROM c");
+    let mut sel = db.prepare("SELECT i < ?1, i = ?1, r < ?1, r = ?1, n < ?1, n = ?1, t < ?1, t = ?1, b < ?1, b = ?1, i = t, n < t, t = b FROM c");
+    let mut read = db.prepare("SELECT i, r, n, t, b FROM c");
+    let affs = [Affinity::Integer, Affinity::Real, Affinity::Numeric, Affinity::Text, Affinity::Blob];
+    let mut rng = Rng(14);
+    // Comparison as the VM does it: apply the comparison affinity to each
+    // operand (numeric affinity only converts text; text affinity only
+    // converts numbers), then compare in SQLite's order.
+    let cmp = |a: &Value, b: &Value, aff: Affinity| -> (Value, Value) {
+        let conv = |v: &Value| -> Value {
+            match (aff.is_numeric(), aff == Affinity::Text, v) {
+                (true, _, Value::Text(_)) => apply_affinity(v.clone(), Affinity::Numeric),
+                (_, true, Value::Integer(_) | Value::Real(_)) => apply_affinity(v.clone(), Affinity::Text),
+                _ => v.clone(),
+            }
+        };
+        let (x, y) = (conv(a), conv(b));
+        if x.is_null() || y.is_null() {
+            return (Value::Null, Value::Null);
+        }
+        let o = compare_values(x.as_ref(), y.as_ref(), None);
+        (Value::Integer(i64::from(o == Ordering::Less)), Value::Integer(i64::from(o == Ordering::Equal)))
+    };
+    for _ in 0..5000 {
+        let (stored, probe) = (random_value(&mut rng), random_value(&mut rng));
+        del.run(&[]).unwrap();
+        ins.run(&[stored.clone()]).unwrap();
+        let cols = read.run(&[]).unwrap().remove(0);
+        let want = sel.run(&[probe.clone()]).unwrap().remove(0);
+        for (k, aff) in affs.iter().enumerate() {
+            let (lt, eq) = cmp(&cols[k], &probe, comparison_affinity(Some(*aff), None));
+            assert!(same(&want[2 * k], &lt) && same(&want[2 * k + 1], &eq), "{aff:?} column holding {} vs {}: sqlite {} {} ours {} {}", show(&cols[k]), show(&probe), show(&want[2 * k]), show(&want[2 * k + 1]), show(&lt), show(&eq));
+        }
+        let pairs = [(0, 3, 10, false), (2, 3, 11, true), (3, 4, 12, false)];
+        for (a, b, idx, less) in pairs {
+            let (lt, eq) = cmp(&cols[a], &cols[b], comparison_affinity(Some(affs[a]), Some(affs[b])));
+            let got = if less { lt } else { eq };
+            assert!(same(&want[idx], &got), "{:?} {} vs {:?} {}: sqlite {} ours {}", affs[a], show(&cols[a]), affs[b], show(&cols[b]), show(&want[idx]), show(&got));
+        }
+    }
+}
