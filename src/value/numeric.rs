@@ -73,8 +73,18 @@ pub(crate) fn decimal_to_f64(d: u64, p: i32) -> f64 {
     if d == 0 {
         return 0.0;
     }
-    // Rust's parser is exact (correctly rounded), which is what SQLite's
-    // power-of-ten conversion computes for a 64-bit mantissa.
+    // Exact operands and one IEEE operation: correctly rounded (Clinger's
+    // fast path), the common case for SQL literals.
+    const EXACT_POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    if d < (1 << 53) && (-22..=22).contains(&p) {
+        let m = d as f64;
+        return if p >= 0 { m * EXACT_POW10[p as usize] } else { m / EXACT_POW10[(-p) as usize] };
+    }
+    // Otherwise Rust's parser, which is correctly rounded, as SQLite's
+    // power-of-ten conversion is for a 64-bit mantissa.
     if p < -400 {
         return 0.0;
     }
@@ -285,11 +295,13 @@ pub fn real_same_as_int(r: f64, i: i64) -> bool {
     r == 0.0 || (r.to_bits() == (i as f64).to_bits() && (-2251799813685248..2251799813685248).contains(&i))
 }
 
-/// The NUMERIC form of a text, when the whole text (ignoring surrounding
-/// whitespace) is a well-formed number: INTEGER when it is integer-valued
-/// and fits, else REAL. `None` when the text is not a number. This is the
-/// text branch of NUMERIC/INTEGER/REAL column affinity.
-pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
+/// SQLite's `applyNumericAffinity`: the number a text denotes when the
+/// whole text (ignoring surrounding whitespace) is well-formed. Integer
+/// looking text that fits becomes INTEGER; other numbers become REAL, and
+/// with `try_for_int` a whole REAL in range becomes INTEGER too (column
+/// affinity does that; comparisons and `sqlite3_value_numeric_type` do
+/// not).
+pub fn text_to_number(text: &[u8], try_for_int: bool) -> Option<Value> {
     let (r, parse) = text_to_f64(text);
     if !parse.is_number() {
         return None;
@@ -304,8 +316,20 @@ pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
             return Some(Value::Integer(i));
         }
     }
-    // Integer affinity for a real: whole values in range become INTEGER.
-    Some(real_to_integer_if_exact(r).map_or(Value::Real(r), Value::Integer))
+    if try_for_int {
+        if let Some(i) = real_to_integer_if_exact(r) {
+            return Some(Value::Integer(i));
+        }
+    }
+    Some(Value::Real(r))
+}
+
+/// The NUMERIC form of a text, when the whole text (ignoring surrounding
+/// whitespace) is a well-formed number: INTEGER when it is integer-valued
+/// and fits, else REAL. `None` when the text is not a number. This is the
+/// text branch of NUMERIC/INTEGER/REAL column affinity.
+pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
+    text_to_number(text, true)
 }
 
 /// SQLite's `IntegerAffinity` test: the integer equal to `r`, when `r` is a
@@ -446,6 +470,19 @@ pub fn cast_to_blob(v: ValueRef<'_>) -> Option<Vec<u8>> {
 /// `Inf`/`-Inf` for infinities.
 pub fn format_real(r: f64) -> String {
     format_generic_17(r)
+}
+
+/// A REAL as text with a given number of significant digits (`%!.*g`): what
+/// a connection renders after `SQLITE_DBCONFIG_FP_DIGITS` changed the
+/// default of 17 (valid settings are 4..=23).
+pub fn format_real_digits(r: f64, digits: u8) -> String {
+    if digits == 17 {
+        return format_generic_17(r);
+    }
+    use super::printf::{format, Arg, ListArgs};
+    let args = [Arg::Int(i64::from(digits)), Arg::Double(r)];
+    let out = format(b"%!.*g", &mut ListArgs::new(&args)).unwrap_or_default();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The arithmetic operators of SQL.

@@ -274,6 +274,11 @@ impl RecordHeader {
                 return Err(Error::corrupt());
             }
         }
+        // The values must fill the record exactly, as SQLite checks once
+        // the whole header has been read.
+        if off != record.len() {
+            return Err(Error::corrupt());
+        }
         Ok(RecordHeader { header_size, serial_types, offsets })
     }
 }
@@ -424,7 +429,7 @@ mod tests {
 
     #[test]
     fn corrupt_records_are_errors() {
-        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f]] {
+        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
             let r = Record::parse(bad).and_then(|r| r.values().map(|_| ()));
             assert_eq!(r.map_err(|e| e.code), Err(crate::error::SQLITE_CORRUPT), "{bad:?}");
         }

@@ -279,3 +279,22 @@ fn comparison_affinity_matches_sqlite() {
         }
     }
 }
+
+#[test]
+fn fp_digits_setting_matches_sqlite() {
+    let mut rng = Rng(15);
+    for digits in [4u8, 6, 10, 15, 16, 17, 18, 20, 23] {
+        let db = RefDb::memory();
+        db.set_fp_digits(i32::from(digits));
+        let mut st = db.prepare("SELECT CAST(?1 AS TEXT)");
+        for _ in 0..3000 {
+            let r = rng.double();
+            if r.is_nan() {
+                continue;
+            }
+            let want = st.run(&[Value::Real(r)]).unwrap().remove(0).remove(0);
+            let got = Value::Text(format_real_digits(r, digits).into_bytes());
+            assert!(same(&want, &got), "{digits} digits, {r:e}: sqlite {} ours {}", show(&want), show(&got));
+        }
+    }
+}

@@ -29,6 +29,13 @@ impl RefDb {
         RefDb::open(":memory:")
     }
 
+    /// `SQLITE_DBCONFIG_FP_DIGITS`: significant digits of REAL→text.
+    pub fn set_fp_digits(&self, n: i32) {
+        let mut out: i32 = 0;
+        let rc = unsafe { ffi::sqlite3_db_config(self.db, ffi::SQLITE_DBCONFIG_FP_DIGITS, n, &mut out as *mut i32) };
+        assert_eq!((rc, out), (0, n));
+    }
+
     pub fn exec(&self, sql: &str) {
         let c = CString::new(sql).unwrap();
         let mut err = ptr::null_mut();
