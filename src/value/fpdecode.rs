@@ -19,6 +19,8 @@
 //! not an exact expansion: its last digit can differ from the exact one,
 //! and matching SQLite's text byte for byte requires the same digit.
 
+use super::pow10::{mul_hi, power_of_ten, pwr10to2, pwr2to10};
+
 /// The decoded form of a double.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FpDecode {
@@ -31,8 +33,6 @@ pub struct FpDecode {
     /// Position of the decimal point relative to the first digit.
     pub dp: i32,
 }
-
-use super::pow10::{mul_hi, power_of_ten, pwr10to2, pwr2to10};
 
 /// Decodes `r` rounded to `iround` significant digits (when positive) or to
 /// `-iround` digits after the decimal point (when zero or negative), never

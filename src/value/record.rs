@@ -435,3 +435,67 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<i64>().prop_map(Value::Integer),
+            (-300i64..300).prop_map(Value::Integer),
+            any::<f64>().prop_filter("NaN reads back as NULL", |r| !r.is_nan()).prop_map(Value::Real),
+            proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Text),
+            proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Blob),
+        ]
+    }
+
+    fn same(a: &Value, b: &ValueRef<'_>) -> bool {
+        match (a, b) {
+            (Value::Real(x), ValueRef::Real(y)) => x.to_bits() == y.to_bits(),
+            _ => compare_values(a.as_ref(), *b, None) == Ordering::Equal && a.value_type() == b.value_type(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn round_trip(values in proptest::collection::vec(value(), 0..70)) {
+            let rec = encode_record(&values);
+            let parsed = Record::parse(&rec).unwrap();
+            prop_assert_eq!(parsed.column_count(), values.len());
+            for (i, v) in values.iter().enumerate() {
+                prop_assert!(same(v, &parsed.column(i).unwrap()));
+            }
+            let mut out = Vec::new();
+            RecordBuilder::default().build(values.iter().map(Value::as_ref), &mut out);
+            prop_assert_eq!(out.len(), RecordBuilder::default().record_len(values.iter().map(Value::as_ref)));
+        }
+
+        #[test]
+        fn garbage_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64), key in proptest::collection::vec(value(), 0..4)) {
+            if let Ok(r) = Record::parse(&bytes) {
+                for i in 0..r.column_count() + 1 {
+                    let _ = r.column(i);
+                }
+            }
+            let keyv: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
+            let _ = compare_record_with_key(&bytes, &keyv, &KeyInfo::binary(2));
+            let _ = compare_records(&bytes, &bytes, &KeyInfo::binary(1));
+            let _ = decode_record(&bytes);
+        }
+
+        #[test]
+        fn record_order_is_value_order(a in proptest::collection::vec(value(), 1..4), b in proptest::collection::vec(value(), 1..4)) {
+            let (ra, rb) = (encode_record(&a), encode_record(&b));
+            let expect = a.iter().zip(&b)
+                .map(|(x, y)| compare_values(x.as_ref(), y.as_ref(), None))
+                .find(|o| *o != Ordering::Equal)
+                .unwrap_or(Ordering::Equal);
+            prop_assert_eq!(compare_records(&ra, &rb, &KeyInfo::binary(0)).unwrap(), expect);
+            let keyb: Vec<ValueRef<'_>> = b.iter().map(Value::as_ref).collect();
+            prop_assert_eq!(compare_record_with_key(&ra, &keyb, &KeyInfo::binary(3)).unwrap(), expect);
+        }
+    }
+}
