@@ -7,6 +7,30 @@
 //!
 //! Text is kept as bytes: SQLite stores whatever bytes it is given, valid
 //! UTF-8 or not, and gives them back unchanged.
+//!
+//! ## Where things are
+//! - [`varint`]: the 1–9 byte integers of record and cell headers.
+//! - [`record`]: serial types, [`record::encode_record`] /
+//!   [`record::RecordBuilder`] (byte-identical to SQLite),
+//!   [`record::Record`] (lazy column access, `SQLITE_CORRUPT` on any
+//!   inconsistency), key comparison with [`record::KeyInfo`].
+//! - [`compare`]: SQLite's total order of values.
+//! - [`affinity`]: declared type → affinity, the conversion before storing
+//!   ([`affinity::apply_affinity`]; a whole REAL under REAL affinity stays
+//!   an INTEGER in the record, as SQLite stores it, and reading a REAL
+//!   column applies [`affinity::real_affinity`]), CAST by affinity, the
+//!   affinity of a comparison.
+//! - [`numeric`]: text→number parsing with SQLite's exact rules, CAST,
+//!   `sqlite3_value_int64/double/text` conversions, REAL→text
+//!   ([`numeric::format_real`]), SQL arithmetic ([`numeric::arith`]).
+//! - [`printf`]: the printf engine for `printf()`/`format()` (SQL values)
+//!   and `sqlite3_mprintf` (C varargs through [`printf::PrintfArgs`]).
+//! - [`fpdecode`], [`pow10`]: the decimal digits of a double exactly as
+//!   SQLite computes them (REAL→text and `%e/%f/%g` depend on them).
+//! - [`collation`]: BINARY, NOCASE, RTRIM and user collations.
+//!
+//! Every conversion is tested differentially against SQLite 3.54.1
+//! (`src/value/tests/`).
 
 pub mod varint;
 pub mod record;
