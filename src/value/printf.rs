@@ -332,6 +332,10 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
         }
         // `i` is at the conversion character `c`.
         i += 1;
+        if matches!(c, b'e' | b'E' | b'f' | b'g' | b'G') {
+            // SQLite caps float precision (SQLITE_FP_PRECISION_LIMIT).
+            sp.precision = sp.precision.min(100_000_000);
+        }
         if sp.width > limit || sp.precision > limit {
             return Err(too_big());
         }

@@ -111,6 +111,11 @@ fn printf_fixed_cases() {
         ("%#.3f|%.3f|%+.3f", vec![Value::Real(-0.0001), Value::Real(-0.0001), Value::Real(-0.0001)]),
         ("%e|%g|%g|%G", vec![Value::Real(0.0), Value::Real(1e-5), Value::Real(123456789.0), Value::Real(1e-20)]),
         ("%d %s", vec![Value::text("12abc"), Value::Blob(b"xy".to_vec())]),
+        ("a%1500000000d", vec![Value::Integer(1)]),
+        ("%hd|%hhd|%lf|%Lf|%zd|%jd", vec![Value::Integer(7), Value::Integer(7), Value::Real(1.5), Value::Real(1.5), Value::Integer(1), Value::Integer(2)]),
+        ("%5.2%|%-3%|%l|%ll", vec![]),
+        ("%*.*s|%-*.*d|", vec![Value::Integer(-8), Value::Integer(2), Value::text("hello"), Value::Integer(6), Value::Integer(4), Value::Integer(-7)]),
+        ("a%.*c", vec![Value::Integer(1500000000), Value::text("x")]),
     ];
     let mut bad = Vec::new();
     for (fmt, args) in cases {
