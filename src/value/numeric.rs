@@ -7,8 +7,9 @@
 //! overflow rules ([`arith`]).
 //!
 //! Invariants worth knowing:
-//! - Text is bytes; a NUL byte ends the text for numeric parsing, as it
-//!   does for SQLite's C-string parsers.
+//! - Text is bytes; a NUL byte ends the text for the real-number parser
+//!   (SQLite parses a NUL-terminated copy) but counts as ordinary trailing
+//!   text for the integer parser (which SQLite runs on the full length).
 //! - Only about the first 19 significant digits of a decimal text take part
 //!   in the conversion to double (SQLite's parser keeps a u64 mantissa);
 //!   within that the result is the correctly rounded double.
@@ -220,7 +221,9 @@ impl IntParse {
 /// whitespace, optional sign, digits. The value is the prefix's (clamped on
 /// overflow); the class says how the text ended.
 pub fn text_to_i64(text: &[u8]) -> (i64, IntParse) {
-    let z = c_str(text);
+    // Unlike the real parser, this one honours the length: a NUL byte is
+    // just a non-space character here, as in SQLite.
+    let z = text;
     let mut i = 0;
     while i < z.len() && is_space(z[i]) {
         i += 1;
