@@ -144,6 +144,13 @@ pub fn show(v: &Value) -> String {
     }
 }
 
+/// Iteration count for a differential test: `base` times the factor in
+/// `RINGLITE_DIFF_SCALE` (default 1), for longer soak runs.
+pub fn iterations(base: usize) -> usize {
+    let scale = std::env::var("RINGLITE_DIFF_SCALE").ok().and_then(|s| s.parse::<usize>().ok()).unwrap_or(1);
+    base * scale.max(1)
+}
+
 /// A small deterministic generator (tests must be reproducible).
 pub struct Rng(pub u64);
 
