@@ -117,6 +117,15 @@ enum ReadStep {
     ReadHeader(Completion),
 }
 
+/// What undoing one B-tree operation needs: each page's image (and dirty
+/// flag) before the operation first touched it, `None` for pages it
+/// created, and the database size.
+#[derive(Debug, Default)]
+struct OpUndo {
+    db_size: Pgno,
+    images: HashMap<Pgno, Option<(Vec<u8>, bool)>>,
+}
+
 /// Options for [`Pager::open`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PagerOptions {
@@ -158,6 +167,10 @@ pub struct Pager {
     /// Reads in flight: completion and the cache generation they belong to.
     reads: HashMap<Pgno, (Completion, u64)>,
     generation: u64,
+    /// The page whose absence stopped the last [`Pager::page`] call.
+    missing: std::cell::Cell<Option<Pgno>>,
+    /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
+    op_undo: Option<OpUndo>,
     /// Test hook: stop the commit with an error after writing this many
     /// database pages (simulates a crash mid-commit).
     crash_after_pages: Option<usize>,
@@ -198,6 +211,8 @@ impl Pager {
             reads: HashMap::new(),
             generation: 0,
             crash_after_pages: None,
+            missing: std::cell::Cell::new(None),
+            op_undo: None,
         }
         .with_cache_bound())
     }
@@ -453,8 +468,60 @@ impl Pager {
     }
 
     /// A cached page's bytes. `SQLITE_INTERNAL` if it was not fetched.
+    ///
+    /// On a miss the page number is remembered ([`Pager::take_missing`]) so
+    /// that the B-tree can undo its operation, fetch, and retry.
     pub fn page(&self, pgno: Pgno) -> Result<&[u8]> {
-        self.cache.get(pgno).map(|p| p.data.as_slice()).ok_or_else(|| Error::new(SQLITE_INTERNAL, format!("page {pgno} used before it was fetched")))
+        match self.cache.get(pgno) {
+            Some(p) => Ok(p.data.as_slice()),
+            None => Err(self.miss(pgno)),
+        }
+    }
+
+    fn miss(&self, pgno: Pgno) -> Error {
+        if pgno == 0 || pgno > self.db_size {
+            return Error::corrupt();
+        }
+        self.missing.set(Some(pgno));
+        Error::new(SQLITE_INTERNAL, format!("page {pgno} used before it was fetched"))
+    }
+
+    /// The page a failed [`Pager::page`]/[`Pager::page_mut`] lacked.
+    pub fn take_missing(&self) -> Option<Pgno> {
+        self.missing.take()
+    }
+
+    /// Start recording an undo log for one B-tree operation, so that if it
+    /// stops half way (a page not in cache, an error) every page it touched
+    /// can be put back and the operation retried from the start.
+    pub fn op_begin(&mut self) {
+        self.op_undo = Some(OpUndo { db_size: self.db_size, images: HashMap::new() });
+    }
+
+    /// The operation finished: forget its undo log.
+    pub fn op_commit(&mut self) {
+        self.op_undo = None;
+    }
+
+    /// Undo the operation in progress.
+    pub fn op_abort(&mut self) {
+        let Some(undo) = self.op_undo.take() else { return };
+        for (pgno, image) in undo.images {
+            match image {
+                Some((data, dirty)) => self.cache.insert(pgno, data, dirty),
+                None => self.cache.remove(pgno),
+            }
+        }
+        self.db_size = undo.db_size;
+    }
+
+    fn record_undo(&mut self, pgno: Pgno) {
+        if let Some(undo) = &mut self.op_undo {
+            if !undo.images.contains_key(&pgno) {
+                let image = self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty));
+                undo.images.insert(pgno, image);
+            }
+        }
     }
 
     fn require_write(&self) -> Result<()> {
@@ -477,7 +544,7 @@ impl Pager {
     pub fn page_mut(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
         self.require_write()?;
         let original = match self.cache.get(pgno) {
-            None => return Err(Error::new(SQLITE_INTERNAL, format!("page {pgno} modified before it was fetched"))),
+            None => return Err(self.miss(pgno)),
             Some(p) => {
                 let for_journal = pgno <= self.orig_db_size && !self.originals.contains_key(&pgno);
                 (for_journal || self.savepoints.iter().any(|s| s.needs(pgno))).then(|| p.data.clone())
@@ -486,6 +553,7 @@ impl Pager {
         if let Some(orig) = original {
             self.keep_original(pgno, &orig);
         }
+        self.record_undo(pgno);
         let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
         p.dirty = true;
         Ok(&mut p.data)
@@ -499,6 +567,7 @@ impl Pager {
         if pgno == 0 || pgno > self.db_size + 1 {
             return Err(Error::corrupt());
         }
+        self.record_undo(pgno);
         if pgno == self.db_size + 1 {
             self.db_size = pgno;
         }
