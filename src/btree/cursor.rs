@@ -253,4 +253,3 @@ impl Btree {
         Ok((h.kind, info.rowid, payload))
     }
 }
-}
