@@ -14,7 +14,6 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
-use super::cell;
 use super::keycmp;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};

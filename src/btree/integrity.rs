@@ -71,16 +71,13 @@ impl Btree {
         if db_size == 0 {
             return Ok(Vec::new());
         }
-        ck.reference(1, db_size);
         self.check_freelist(&mut ck)?;
         for &root in roots {
-            if root == 1 {
-                // Page 1 is already referenced as the header page.
-                ck.refs.remove(&1);
-            }
             let mut depth = None;
             self.check_tree_page(&mut ck, root, root, 0, None, None, &mut depth)?;
         }
+        // Page 1 holds the header even when sqlite_schema is not checked.
+        ck.refs.entry(1).or_insert(1);
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {
             if !ck.refs.contains_key(&p) && p != pending {
@@ -133,10 +130,7 @@ impl Btree {
         leaf_depth: &mut Option<usize>,
     ) -> Result<()> {
         let db_size = self.pager.db_size();
-        if pgno != root && !ck.reference(pgno, db_size) {
-            return Ok(());
-        }
-        if pgno == root && root != 1 && !ck.reference(pgno, db_size) {
+        if !ck.reference(pgno, db_size) {
             return Ok(());
         }
         let usable = self.usable();
