@@ -113,3 +113,115 @@ fn ours_read_by_sqlite_1024_and_65536() {
     write_then_sqlite_reads(1024, 300, 13);
     write_then_sqlite_reads(65536, 200, 17);
 }
+
+/// SQLite writes (tables, an index, overflow, a freelist); our cursors
+/// read exactly what SQLite reads.
+fn sqlite_writes_we_read(page_size: u32, seed: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("theirs.db");
+    let path = path.to_str().unwrap();
+    {
+        let db = Sqlite::open(path);
+        db.exec(&format!("PRAGMA page_size={page_size}; CREATE TABLE t(a,b); CREATE INDEX i ON t(b, a); CREATE TABLE gone(x);"));
+        db.exec("BEGIN");
+        let mut rng = Rng(seed);
+        for i in 0..500 {
+            let big = rng.below(page_size as u64 * 2);
+            db.exec(&format!(
+                "INSERT INTO t(rowid, a, b) VALUES({}, {}, {}); INSERT INTO gone VALUES(randomblob({}));",
+                rng.below(1_000_000),
+                if i % 3 == 0 { format!("zeroblob({big})") } else { format!("{}", rng.below(1000)) },
+                if i % 4 == 0 { format!("'{}'", rng.text(big as usize)) } else { format!("{}.5", rng.below(100)) },
+                big
+            ));
+        }
+        db.exec("COMMIT; DELETE FROM t WHERE rowid % 5 = 0; DROP TABLE gone;");
+        assert!(db.query("PRAGMA freelist_count")[0][0] != V::Int(0));
+    }
+    let db = Sqlite::open(path);
+    let roots = db.query("SELECT name, rootpage FROM sqlite_schema");
+    let root_of = |n: &str| roots.iter().find(|r| r[0] == V::Text(n.into())).map(|r| match r[1] { V::Int(i) => i as u32, _ => 0 }).unwrap();
+    let (troot, iroot) = (root_of("t"), root_of("i"));
+    let want_rows = db.query("SELECT rowid, a, b FROM t ORDER BY rowid");
+    let want_index = db.query("SELECT b, a, rowid FROM t ORDER BY b, a, rowid");
+    drop(db);
+
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, path);
+    io.block_on(|| bt.begin_read()).unwrap();
+    assert_eq!(bt.page_size(), page_size);
+    let mut c = Cursor::new(troot, false, None);
+    let mut got = Vec::new();
+    let mut more = io.block_on(|| c.first(&mut bt)).unwrap();
+    while more {
+        let mut row = vec![V::Int(c.rowid())];
+        row.extend(storage_support::decode(&payload(&io, &mut c, &mut bt)));
+        got.push(row);
+        more = io.block_on(|| c.next(&mut bt)).unwrap();
+    }
+    assert_eq!(got, want_rows);
+    // Backwards too.
+    let mut back = Vec::new();
+    let mut more = io.block_on(|| c.last(&mut bt)).unwrap();
+    while more {
+        back.push(c.rowid());
+        more = io.block_on(|| c.prev(&mut bt)).unwrap();
+    }
+    back.reverse();
+    assert_eq!(back, got.iter().map(|r| match r[0] { V::Int(i) => i, _ => 0 }).collect::<Vec<_>>());
+    assert_eq!(io.block_on(|| c.count(&mut bt)).unwrap(), want_rows.len() as u64);
+    // Point seeks.
+    for r in want_rows.iter().step_by(7) {
+        let V::Int(rowid) = r[0] else { panic!() };
+        assert_eq!(io.block_on(|| c.seek_rowid(&mut bt, rowid)).unwrap(), ringlite::btree::SeekResult::Found);
+        assert_eq!(c.rowid(), rowid);
+        assert_ne!(io.block_on(|| c.seek_rowid(&mut bt, rowid * 5 + 1_000_000_000)).unwrap(), ringlite::btree::SeekResult::Found);
+    }
+    // The index, in order, both directions, and prefix seeks.
+    let ki = binary_keyinfo(2);
+    let mut ic = Cursor::new(iroot, false, Some(ki));
+    let mut got = Vec::new();
+    let mut more = io.block_on(|| ic.first(&mut bt)).unwrap();
+    while more {
+        got.push(storage_support::decode(&payload(&io, &mut ic, &mut bt)));
+        more = io.block_on(|| ic.next(&mut bt)).unwrap();
+    }
+    assert_eq!(got, want_index);
+    let mut back = Vec::new();
+    let mut more = io.block_on(|| ic.last(&mut bt)).unwrap();
+    while more {
+        back.push(storage_support::decode(&payload(&io, &mut ic, &mut bt)));
+        more = io.block_on(|| ic.prev(&mut bt)).unwrap();
+    }
+    back.reverse();
+    assert_eq!(back, want_index);
+    for (i, entry) in want_index.iter().enumerate().step_by(5) {
+        let rec = encode(&entry[..1]);
+        let key = to_refs(&rec);
+        let first = want_index.iter().position(|e| e[0] == entry[0]).unwrap();
+        let last = want_index.iter().rposition(|e| e[0] == entry[0]).unwrap();
+        assert!(io.block_on(|| ic.seek_index(&mut bt, &key, ringlite::btree::SeekOp::Ge)).unwrap());
+        assert_eq!(storage_support::decode(&payload(&io, &mut ic, &mut bt)), want_index[first], "Ge at {i}");
+        let gt = io.block_on(|| ic.seek_index(&mut bt, &key, ringlite::btree::SeekOp::Gt)).unwrap();
+        assert_eq!(gt, last + 1 < want_index.len());
+        if gt {
+            assert_eq!(storage_support::decode(&payload(&io, &mut ic, &mut bt)), want_index[last + 1]);
+        }
+        assert!(io.block_on(|| ic.seek_index(&mut bt, &key, ringlite::btree::SeekOp::Le)).unwrap());
+        assert_eq!(storage_support::decode(&payload(&io, &mut ic, &mut bt)), want_index[last]);
+        let lt = io.block_on(|| ic.seek_index(&mut bt, &key, ringlite::btree::SeekOp::Lt)).unwrap();
+        assert_eq!(lt, first > 0);
+        if lt {
+            assert_eq!(storage_support::decode(&payload(&io, &mut ic, &mut bt)), want_index[first - 1]);
+        }
+    }
+    let errors = io.block_on(|| bt.integrity_check(&[1, troot, iroot], 100)).unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    io.block_on(|| bt.commit()).unwrap();
+}
+
+#[test]
+fn sqlite_written_read_by_us() {
+    sqlite_writes_we_read(4096, 3);
+    sqlite_writes_we_read(1024, 5);
+}
