@@ -179,16 +179,28 @@ impl Btree {
         self.pager.take_missing();
         loop {
             match attempt(self) {
-                Ok(v) => return Ok(Poll::Ready(v)),
+                Ok(v) => {
+                    self.unpin_after_op();
+                    return Ok(Poll::Ready(v));
+                }
                 Err(e) => match self.pager.take_missing() {
                     Some(pgno) => {
                         crate::ready!(self.pager.fetch(pgno)?);
                         self.pager.pin(pgno);
                     }
-                    None => return Err(e),
+                    None => {
+                        self.unpin_after_op();
+                        return Err(e);
+                    }
                 },
             }
         }
+    }
+
+    /// Pins only matter for the duration of one operation; in a write
+    /// transaction dirty pages stay anyway, so dropping pins is always safe.
+    fn unpin_after_op(&mut self) {
+        self.pager.unpin_all();
     }
 
     /// Run a modifying attempt; a failed attempt is undone before it is

@@ -407,6 +407,7 @@ impl Pager {
     pub fn end_read(&mut self) -> Result<()> {
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
+            self.cache.unpin_all();
             if !self.opts.memory && !self.opts.immutable {
                 self.file.unlock(LockLevel::None)?;
             }
