@@ -200,7 +200,7 @@ fn index_model(keys: Vec<(u16, usize)>, deletes: Vec<usize>, sim: bool) {
         if !model.contains_key(&mk) {
             continue;
         }
-        let key = ringlite::btree::keycmp::decode(r).unwrap();
+        let key = ringlite::value::record::Record::parse(r).and_then(|r| r.values()).unwrap();
         assert!(d.run(|| c.seek_index(bt, &key, SeekOp::Ge)));
         assert_eq!(&d.run(|| c.payload(bt).map(|p| p.map(|s| s.to_vec()))), r);
         d.run(|| c.delete(bt));

@@ -109,7 +109,7 @@ fn write_then_sqlite_reads_on(page_size: u32, rows: usize, seed: u64, sim: Optio
 }
 
 fn to_refs(rec: &[u8]) -> Vec<ringlite::value::ValueRef<'_>> {
-    ringlite::btree::keycmp::decode(rec).unwrap()
+    ringlite::value::record::Record::parse(rec).and_then(|r| r.values()).unwrap()
 }
 
 #[test]

@@ -18,50 +18,15 @@ use super::page::PageKind;
 use super::Pgno;
 use crate::error::{Error, Result};
 
-/// Decode a varint at the start of `b`: (value, bytes used).
+/// Decode a varint at the start of `b`: (value, bytes used); a varint
+/// running off the end is `SQLITE_CORRUPT`.
 pub fn get_varint(b: &[u8]) -> Result<(u64, usize)> {
-    let mut v: u64 = 0;
-    for i in 0..9 {
-        let byte = *b.get(i).ok_or_else(Error::corrupt)?;
-        if i == 8 {
-            return Ok(((v << 8) | byte as u64, 9));
-        }
-        v = (v << 7) | (byte & 0x7f) as u64;
-        if byte & 0x80 == 0 {
-            return Ok((v, i + 1));
-        }
-    }
-    Err(Error::corrupt())
+    crate::value::varint::read_varint(b).ok_or_else(Error::corrupt)
 }
 
 /// Append the varint encoding of `v`.
 pub fn put_varint(v: u64, out: &mut Vec<u8>) {
-    if v & (0xff00_0000u64 << 32) != 0 {
-        let mut buf = [0u8; 9];
-        buf[8] = v as u8;
-        let mut x = v >> 8;
-        for i in (0..8).rev() {
-            buf[i] = ((x & 0x7f) as u8) | 0x80;
-            x >>= 7;
-        }
-        out.extend_from_slice(&buf);
-        return;
-    }
-    let mut tmp = [0u8; 10];
-    let mut n = 0;
-    let mut x = v;
-    loop {
-        tmp[n] = ((x & 0x7f) as u8) | 0x80;
-        n += 1;
-        x >>= 7;
-        if x == 0 {
-            break;
-        }
-    }
-    tmp[0] &= 0x7f;
-    for i in (0..n).rev() {
-        out.push(tmp[i]);
-    }
+    crate::value::varint::write_varint(out, v);
 }
 
 /// Read a big-endian u32 at `off`, bounds-checked.

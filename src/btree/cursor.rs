@@ -14,7 +14,6 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
-use super::keycmp;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -177,7 +176,7 @@ impl Btree {
                     return Err(Error::corrupt());
                 }
                 let payload = self.full_payload(bytes, &info)?;
-                keycmp::compare_records(&payload, rec, ki)
+                crate::value::record::compare_records(&payload, rec, ki)
             }
             Probe::Key(key) => {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
@@ -185,7 +184,7 @@ impl Btree {
                     return Err(Error::corrupt());
                 }
                 let payload = self.full_payload(bytes, &info)?;
-                keycmp::compare_record_with_key(&payload, key, ki)
+                crate::value::record::compare_record_with_key(&payload, key, ki)
             }
         }
     }

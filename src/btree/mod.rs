@@ -34,7 +34,6 @@ pub mod cell;
 mod cursor;
 mod freelist;
 mod integrity;
-pub mod keycmp;
 mod overflow;
 pub mod page;
 mod walk;

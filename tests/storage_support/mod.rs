@@ -100,7 +100,8 @@ pub fn encode(vals: &[V]) -> Vec<u8> {
 
 /// Decode a record (tests compare what our cursors return).
 pub fn decode(rec: &[u8]) -> Vec<V> {
-    ringlite::btree::keycmp::decode(rec)
+    ringlite::value::record::Record::parse(rec)
+        .and_then(|r| r.values())
         .expect("record")
         .into_iter()
         .map(|v| match v {
