@@ -130,6 +130,10 @@ impl Btree {
         leaf_depth: &mut Option<usize>,
     ) -> Result<()> {
         let db_size = self.pager.db_size();
+        if depth > super::cursor::MAX_DEPTH {
+            ck.error(format!("Tree {root} page {pgno}: tree too deep"));
+            return Ok(());
+        }
         if !ck.reference(pgno, db_size) {
             return Ok(());
         }
