@@ -154,3 +154,32 @@ pub fn index_leaf_to_interior(leaf_cell: &[u8], left: Pgno) -> Vec<u8> {
 pub fn set_left_child(cell: &mut [u8], left: Pgno) {
     cell[..4].copy_from_slice(&left.to_be_bytes());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_payload_limits_match_the_file_format() {
+        assert_eq!(max_local(true, 4096), 4061);
+        assert_eq!(max_local(false, 4096), 1002);
+        assert_eq!(min_local(4096), 489);
+        assert_eq!(local_size(4061, true, 4096), 4061);
+        // K = M + (P-M) % (U-4) fits under X: that many bytes stay local.
+        assert_eq!(local_size(5000, true, 4096), 489 + (5000 - 489) % 4092);
+        // K = 489 + 514 = 1003 exceeds X = 1002: only M bytes stay local.
+        assert_eq!(local_size(1003, false, 4096), 489);
+    }
+
+    #[test]
+    fn cells_parse_back() {
+        let mut c = leaf_prefix(PageKind::TableLeaf, 300, 3);
+        c.extend_from_slice(b"abc");
+        let info = parse(PageKind::TableLeaf, &c, 4096).unwrap();
+        assert_eq!((info.rowid, info.payload_size, info.size, info.overflow), (300, 3, c.len(), 0));
+        let i = table_interior(9, -5);
+        let info = parse(PageKind::TableInterior, &i, 4096).unwrap();
+        assert_eq!((info.left_child, info.rowid), (9, -5));
+        assert!(parse(PageKind::TableLeaf, &c[..c.len() - 1], 4096).is_err(), "truncated cell is corrupt");
+    }
+}

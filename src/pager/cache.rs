@@ -162,3 +162,26 @@ impl PageCache {
         self.pages.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eviction_spares_dirty_and_pinned_pages() {
+        let mut c = PageCache::new(10);
+        c.insert(1, vec![1], true);
+        c.insert(2, vec![2], false);
+        c.pin(2);
+        for p in 3..40 {
+            c.insert(p, vec![0], false);
+        }
+        assert!(c.len() <= 11);
+        assert!(c.contains(1), "dirty pages stay");
+        assert!(c.contains(2), "pinned pages stay");
+        c.unpin_all();
+        c.discard_dirty();
+        assert!(!c.contains(1));
+        assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
+    }
+}

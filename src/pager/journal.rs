@@ -127,3 +127,41 @@ pub fn parse(journal: &[u8], db_page_size: u32) -> Option<Playback> {
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_then_parse_round_trips() {
+        let a = vec![1u8; 1024];
+        let b: Vec<u8> = (0..1024).map(|i| i as u8).collect();
+        let j = build(0x1234_5678, 7, 1024, &[(3, &a), (5, &b), (3, &b)]);
+        assert_eq!(&j[..8], &JOURNAL_MAGIC);
+        let pb = parse(&j, 4096).unwrap();
+        assert_eq!((pb.initial_pages, pb.page_size), (7, 1024));
+        // The first image of a page wins.
+        assert_eq!(pb.pages, vec![(3, a.clone()), (5, b.clone())]);
+    }
+
+    #[test]
+    fn a_torn_record_stops_playback() {
+        let a = vec![9u8; 512];
+        let mut j = build(42, 2, 512, &[(1, &a), (2, &a)]);
+        let second = SECTOR_SIZE as usize + 520 + 4 + 312;
+        j[second] ^= 0xff;
+        let pb = parse(&j, 512).unwrap();
+        assert_eq!(pb.pages.len(), 1);
+        assert!(parse(&[0u8; 64], 512).is_none(), "a zeroed header is not hot");
+    }
+
+    #[test]
+    fn checksum_samples_every_200th_byte_from_the_end() {
+        let mut d = vec![0u8; 1024];
+        d[824] = 1;
+        d[624] = 2;
+        d[24] = 5;
+        d[0] = 100; // never sampled
+        assert_eq!(checksum(10, &d), 18);
+    }
+}
