@@ -456,3 +456,48 @@ fn new_database_matches_sqlite_defaults() {
     assert_eq!(db.query("PRAGMA page_size"), vec![vec![V::Int(4096)]]);
     assert_eq!(db.query("PRAGMA schema_version"), vec![vec![V::Int(1)]]);
 }
+
+#[test]
+fn empty_file_reads_as_empty_database_and_auto_vacuum_is_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.db").to_str().unwrap().to_string();
+    std::fs::write(&path, b"").unwrap();
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, &path);
+    io.block_on(|| bt.begin_read()).unwrap();
+    let mut c = Cursor::new(1, false, None);
+    assert!(!io.block_on(|| c.first(&mut bt)).unwrap());
+    assert_eq!(io.block_on(|| bt.meta(ringlite::btree::Meta::SchemaCookie)).unwrap(), 0);
+    io.block_on(|| bt.commit()).unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "reading creates nothing");
+
+    let av = dir.path().join("av.db").to_str().unwrap().to_string();
+    Sqlite::open(&av).exec("PRAGMA auto_vacuum=FULL; CREATE TABLE t(a,b); INSERT INTO t VALUES(1,2);");
+    let mut bt = open_btree(&io, &av);
+    io.block_on(|| bt.begin_read()).unwrap();
+    io.block_on(|| bt.commit()).unwrap();
+    let e = io.block_on(|| bt.begin_write(false)).unwrap_err();
+    assert!(e.message.contains("not supported"), "{e:?}");
+}
+
+#[test]
+fn persist_journal_is_not_hot_for_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.db").to_str().unwrap().to_string();
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let root = make_db(&io, &path, 20);
+    let mut bt = open_btree(&io, &path);
+    bt.set_journal_mode("persist");
+    io.block_on(|| bt.begin_write(false)).unwrap();
+    scribble(&io, &mut bt, root);
+    io.block_on(|| bt.commit()).unwrap();
+    assert!(std::fs::metadata(format!("{path}-journal")).unwrap().len() > 0);
+    // Another reader holds SHARED; a zeroed journal must not make our next
+    // read transaction try for EXCLUSIVE.
+    let mut other = open_btree(&io, &path);
+    io.block_on(|| other.begin_read()).unwrap();
+    io.block_on(|| bt.begin_read()).unwrap();
+    assert_eq!(rows(&io, &mut bt, root), rows(&io, &mut other, root));
+    io.block_on(|| bt.commit()).unwrap();
+    io.block_on(|| other.commit()).unwrap();
+}

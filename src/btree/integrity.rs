@@ -51,8 +51,8 @@ impl Btree {
         // Load everything first; a corrupt structure stops the walk, and
         // the checker below reports it precisely.
         let mut walk = match self.walk.take() {
-            Some(w) if w.roots == roots => w,
-            _ => Walk::new(roots),
+            Some(w) if w.roots == roots && w.seq == self.seq => w,
+            _ => Walk::new(roots).at(self.seq),
         };
         match walk.run(self) {
             Ok(Poll::Pending) => {

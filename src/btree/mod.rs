@@ -241,7 +241,19 @@ impl Btree {
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
+    ///
+    /// Databases with auto_vacuum (pointer-map pages) are read-only here:
+    /// writing without maintaining the pointer map would corrupt them.
     pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
+        if self.pager.state() == PagerState::Idle {
+            crate::ready!(self.pager.begin_read()?);
+        }
+        if self.pager.state() == PagerState::Read && self.pager.db_size() > 0 {
+            crate::ready!(self.pager.fetch(1)?);
+            if cell::get_u32(self.pager.page(1)?, 36 + 4 * Meta::LargestRootPage as usize)? != 0 {
+                return Err(Error::unsupported("writing an auto_vacuum database"));
+            }
+        }
         let r = self.pager.begin_write(exclusive)?;
         self.seq += 1;
         Ok(r)
@@ -335,8 +347,8 @@ impl Btree {
     /// Walk every page of the tree at `root` (overflow pages included),
     /// resumably.
     fn walk_tree(&mut self, root: Pgno) -> IoPoll<Walk> {
-        if self.walk.as_ref().is_none_or(|w| w.roots != [root]) {
-            self.walk = Some(Walk::new(&[root]));
+        if self.walk.as_ref().is_none_or(|w| w.roots != [root] || w.seq != self.seq) {
+            self.walk = Some(Walk::new(&[root]).at(self.seq));
         }
         let mut walk = self.walk.take().ok_or_else(Error::corrupt)?;
         let r = walk.run(self);
@@ -459,7 +471,7 @@ pub struct Cursor {
     key: Vec<u8>,
     /// Table trees: the current entry's payload, once read.
     payload: Option<Vec<u8>>,
-    count_walk: Option<Walk>,
+    count_walk: Option<(u64, Walk)>,
 }
 
 /// A position found by an attempt: path, rowid, index record.
@@ -758,11 +770,14 @@ impl Cursor {
     }
     /// Number of entries in the tree.
     pub fn count(&mut self, bt: &mut Btree) -> IoPoll<u64> {
-        let mut walk = self.count_walk.take().unwrap_or_else(|| Walk::new_shallow(&[self.root]));
+        let mut walk = match self.count_walk.take() {
+            Some((seq, w)) if seq == bt.seq => w,
+            _ => Walk::new_shallow(&[self.root]),
+        };
         match walk.run(bt) {
             Ok(Poll::Ready(())) => Ok(Poll::Ready(walk.entries)),
             Ok(Poll::Pending) => {
-                self.count_walk = Some(walk);
+                self.count_walk = Some((bt.seq, walk));
                 Ok(Poll::Pending)
             }
             Err(e) => Err(e),

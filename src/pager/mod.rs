@@ -423,6 +423,12 @@ impl Pager {
         if self.cache.contains(pgno) {
             return Ok(Poll::Ready(()));
         }
+        if pgno == 1 && self.db_size == 0 {
+            // An empty file is an empty database: its page 1 is the image
+            // a first write would create (an empty sqlite_schema).
+            self.cache.insert(1, header::new_page1(self.page_size), false);
+            return Ok(Poll::Ready(()));
+        }
         if pgno == 0 || pgno > self.db_size {
             return Err(Error::corrupt());
         }
@@ -480,7 +486,8 @@ impl Pager {
     }
 
     fn miss(&self, pgno: Pgno) -> Error {
-        if pgno == 0 || pgno > self.db_size {
+        // Page 1 of an empty file reads as an empty database (see fetch).
+        if pgno == 0 || (pgno > self.db_size && !(pgno == 1 && self.db_size == 0)) {
             return Error::corrupt();
         }
         self.missing.set(Some(pgno));

@@ -28,6 +28,11 @@ impl Pager {
         if !backend.exists(&self.journal_path)? || self.file.check_reserved_lock()? {
             return Ok(());
         }
+        // A PERSIST journal with a zeroed header (or any file that does not
+        // start with the magic) is not hot: no EXCLUSIVE lock is needed.
+        if !self.journal_starts_with_magic()? {
+            return Ok(());
+        }
         if !self.file.lock(LockLevel::Exclusive)? {
             // Someone else is about to recover it, or is writing.
             self.file.unlock(LockLevel::Shared)?;
@@ -81,6 +86,14 @@ impl Pager {
         self.invalidate_cache();
         self.last_change_counter = None;
         Ok(())
+    }
+
+    fn journal_starts_with_magic(&self) -> Result<bool> {
+        let jf = self.io.backend().open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })?;
+        let c = jf.read(0, Buffer::zeroed(8))?;
+        self.io.wait(&c)?;
+        let r = c.take()?;
+        Ok(r.bytes == 8 && r.buffer.is_some_and(|b| b[..] == journal::JOURNAL_MAGIC))
     }
 
     fn db_page_size_on_disk(&self) -> Result<u32> {
