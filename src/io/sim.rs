@@ -210,7 +210,7 @@ impl IoBackend for SimBackend {
         // A zero timeout may find nothing ready yet; a blocking poll
         // always reaps at least one.
         let mut n = 1 + (st.next() as usize) % cfg.max_per_poll.max(1);
-        if timeout == Some(Duration::ZERO) && st.next() % 2 == 0 {
+        if timeout == Some(Duration::ZERO) && st.next().is_multiple_of(2) {
             n = 0;
         }
         let mut reaped = Vec::new();

@@ -525,9 +525,8 @@ impl Pager {
 
     fn record_undo(&mut self, pgno: Pgno) {
         if let Some(undo) = &mut self.op_undo {
-            if !undo.images.contains_key(&pgno) {
-                let image = self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty));
-                undo.images.insert(pgno, image);
+            if let std::collections::hash_map::Entry::Vacant(e) = undo.images.entry(pgno) {
+                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty)));
             }
         }
     }
