@@ -175,6 +175,10 @@ impl Btree {
                 if h.kind.is_table() {
                     return Err(Error::corrupt());
                 }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_records(local, rec, ki);
+                }
                 let payload = self.full_payload(bytes, &info)?;
                 crate::value::record::compare_records(&payload, rec, ki)
             }
@@ -182,6 +186,10 @@ impl Btree {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
                 if h.kind.is_table() {
                     return Err(Error::corrupt());
+                }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_record_with_key(local, key, ki);
                 }
                 let payload = self.full_payload(bytes, &info)?;
                 crate::value::record::compare_record_with_key(&payload, key, ki)

@@ -10,7 +10,7 @@
 
 use super::cell;
 use super::cursor::Probe;
-use super::page::PageKind;
+use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
 use crate::value::record::KeyInfo;
@@ -21,6 +21,18 @@ impl Btree {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
         let level = path.len() - 1;
         let top = path[level];
+        if !exact {
+            let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
+            if h.kind == leaf_kind && top.idx <= h.ncells {
+                let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+                if self.insert_in_gap(top.pgno, top.idx, &new)? {
+                    return Ok(());
+                }
+                let mut node = self.read_node(top.pgno)?;
+                node.cells.insert(top.idx, new);
+                return self.fix_page(&path, level, node);
+            }
+        }
         let mut node = self.read_node(top.pgno)?;
         if node.kind.leaf() != leaf_kind {
             return Err(Error::corrupt());
@@ -38,5 +50,35 @@ impl Btree {
             node.cells.insert(top.idx, new);
         }
         self.fix_page(&path, level, node)
+    }
+
+    /// The common case: the cell fits in the gap between the cell pointer
+    /// array and the cell content area, so it is written in place (as
+    /// SQLite does) without repacking the page. Existing freeblocks and
+    /// fragments are left as they are. `false` if it does not fit.
+    fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let usable = self.usable() as usize;
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let off = h.offset;
+        let ptr_base = off + h.kind.header_size();
+        let ptr_end = ptr_base + 2 * h.ncells;
+        let raw = u16::from_be_bytes([data[off + 5], data[off + 6]]) as usize;
+        let content = if raw == 0 { 65536 } else { raw };
+        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff {
+            return Ok(false);
+        }
+        if content - ptr_end < cell_bytes.len() + 2 {
+            return Ok(false);
+        }
+        let start = content - cell_bytes.len();
+        let d = self.pager.page_mut(pgno)?;
+        d[start..content].copy_from_slice(cell_bytes);
+        let at = ptr_base + 2 * idx;
+        d.copy_within(at..ptr_end, at + 2);
+        d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+        Ok(true)
     }
 }

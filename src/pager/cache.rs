@@ -35,6 +35,10 @@ pub struct PageCache {
     pinned: HashSet<Pgno>,
     capacity: usize,
     tick: Cell<u64>,
+    /// After an eviction pass that found too little to evict (everything
+    /// dirty or pinned), do not scan again before the cache grows past
+    /// this size: keeps big write transactions from rescanning per page.
+    next_scan_at: usize,
 }
 
 impl PageCache {
@@ -83,7 +87,7 @@ impl PageCache {
     /// Install a page (replacing any cached copy), evicting clean unpinned
     /// pages first if the cache is full.
     pub fn insert(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
-        if self.pages.len() >= self.capacity && !self.pages.contains_key(&pgno) {
+        if self.pages.len() >= self.capacity.max(self.next_scan_at) && !self.pages.contains_key(&pgno) {
             self.evict();
         }
         let page = CachedPage { data, dirty, last_used: Cell::new(0) };
@@ -105,6 +109,7 @@ impl PageCache {
         for (_, pgno) in victims.into_iter().take(excess) {
             self.pages.remove(&pgno);
         }
+        self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
     }
 
     /// Keep `pgno` in cache until [`PageCache::unpin_all`].
@@ -124,12 +129,14 @@ impl PageCache {
 
     /// Forget every page (another connection changed the file).
     pub fn clear(&mut self) {
+        self.next_scan_at = 0;
         self.pages.clear();
         self.pinned.clear();
     }
 
     /// Drop every dirty page (rollback: the file still has the originals).
     pub fn discard_dirty(&mut self) {
+        self.next_scan_at = 0;
         self.pages.retain(|_, p| !p.dirty);
     }
 
@@ -147,6 +154,7 @@ impl PageCache {
 
     /// Mark every page clean (after commit).
     pub fn mark_all_clean(&mut self) {
+        self.next_scan_at = 0;
         for p in self.pages.values_mut() {
             p.dirty = false;
         }
