@@ -172,6 +172,13 @@ fn table_model(ops: Vec<Op>, sim: bool) {
     }
 }
 
+#[test]
+fn btree_and_cursor_are_send() {
+    fn send<T: Send>() {}
+    send::<Btree>();
+    send::<Cursor>();
+}
+
 fn index_model(keys: Vec<(u16, usize)>, deletes: Vec<usize>, sim: bool) {
     let (d, mut bt) = open(sim, 7);
     let bt = &mut bt;
@@ -221,7 +228,8 @@ fn index_model(keys: Vec<(u16, usize)>, deletes: Vec<usize>, sim: bool) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    // PROPTEST_CASES raises the count for a soak run.
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
 
     #[test]
     fn table_matches_model(ops in prop::collection::vec(op(), 1..120)) {

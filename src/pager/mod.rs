@@ -426,7 +426,7 @@ impl Pager {
         if pgno == 1 && self.db_size == 0 {
             // An empty file is an empty database: its page 1 is the image
             // a first write would create (an empty sqlite_schema).
-            self.cache.insert(1, header::new_page1(self.page_size), false);
+            self.install(1, header::new_page1(self.page_size), false);
             return Ok(Poll::Ready(()));
         }
         if pgno == 0 || pgno > self.db_size {
@@ -457,6 +457,13 @@ impl Pager {
             return self.fetch(pgno);
         }
         Ok(Poll::Pending)
+    }
+
+    /// Put a page image in the cache by any path other than its own read:
+    /// a read still in flight for it would carry older bytes, so forget it.
+    pub(super) fn install(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
+        self.reads.remove(&pgno);
+        self.cache.insert(pgno, data, dirty);
     }
 
     /// Whether `pgno` is in cache.
@@ -516,7 +523,7 @@ impl Pager {
         let Some(undo) = self.op_undo.take() else { return };
         for (pgno, image) in undo.images {
             match image {
-                Some((data, dirty)) => self.cache.insert(pgno, data, dirty),
+                Some((data, dirty)) => self.install(pgno, data, dirty),
                 None => self.cache.remove(pgno),
             }
         }
@@ -586,7 +593,7 @@ impl Pager {
         for sp in &mut self.savepoints {
             sp.keep_original(pgno, old.as_deref().unwrap_or(&zero));
         }
-        self.cache.insert(pgno, zero, true);
+        self.install(pgno, zero, true);
         self.cache.pin(pgno);
         let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
         Ok(&mut p.data)
