@@ -251,3 +251,102 @@ proptest! {
         index_model(keys, deletes, true);
     }
 }
+
+#[derive(Debug, Clone)]
+enum TxOp {
+    Insert(i64, usize),
+    Delete(i64),
+    SavepointOpen,
+    SavepointRollback,
+    SavepointRelease,
+    Commit,
+    Rollback,
+}
+
+fn tx_op() -> impl Strategy<Value = TxOp> {
+    prop_oneof![
+        8 => (0i64..300, 0usize..1200).prop_map(|(k, n)| TxOp::Insert(k, n)),
+        4 => (0i64..300).prop_map(TxOp::Delete),
+        2 => Just(TxOp::SavepointOpen),
+        1 => Just(TxOp::SavepointRollback),
+        1 => Just(TxOp::SavepointRelease),
+        1 => Just(TxOp::Commit),
+        1 => Just(TxOp::Rollback),
+    ]
+}
+
+/// Savepoints, statement rollbacks and transaction rollbacks against a
+/// stack of model snapshots.
+fn savepoint_model(ops: Vec<TxOp>, sim: bool) {
+    let (d, mut bt) = open(sim, 31);
+    let bt = &mut bt;
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    d.run(|| bt.commit());
+    d.run(|| bt.begin_write(false));
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let mut saves: Vec<BTreeMap<i64, usize>> = Vec::new();
+    let mut c = Cursor::new(root, true, None);
+    for op in ops {
+        match op {
+            TxOp::Insert(k, n) => {
+                let p = payload_of(k, n);
+                d.run(|| c.insert(bt, InsertKey::Rowid(k), &p));
+                model.insert(k, n);
+            }
+            TxOp::Delete(k) => {
+                if d.run(|| c.seek_rowid(bt, k)) == SeekResult::Found {
+                    d.run(|| c.delete(bt));
+                    model.remove(&k);
+                }
+            }
+            TxOp::SavepointOpen => {
+                d.run(|| bt.savepoint_open(saves.len()));
+                saves.push(model.clone());
+            }
+            TxOp::SavepointRollback => {
+                if let Some(s) = saves.last() {
+                    d.run(|| bt.savepoint_rollback(saves.len() - 1));
+                    model = s.clone();
+                }
+            }
+            TxOp::SavepointRelease => {
+                if !saves.is_empty() {
+                    saves.pop();
+                    d.run(|| bt.savepoint_release(saves.len()));
+                }
+            }
+            TxOp::Commit => {
+                d.run(|| bt.commit());
+                committed = model.clone();
+                saves.clear();
+                d.run(|| bt.begin_write(false));
+            }
+            TxOp::Rollback => {
+                d.run(|| bt.rollback());
+                model = committed.clone();
+                saves.clear();
+                d.run(|| bt.begin_write(false));
+            }
+        }
+        check_table(&d, bt, root, &model);
+    }
+    let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+    assert!(errors.is_empty(), "{errors:?}");
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn savepoints_match_model(ops in prop::collection::vec(tx_op(), 1..120)) {
+        savepoint_model(ops, false);
+    }
+
+    #[test]
+    fn savepoints_match_model_under_simulation(ops in prop::collection::vec(tx_op(), 1..80)) {
+        savepoint_model(ops, true);
+    }
+}
