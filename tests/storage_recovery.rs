@@ -238,6 +238,10 @@ fn sqlite_child_process() {
         return;
     }
     db.exec(&sql);
+    if mode == "die" {
+        // Killed mid-transaction: no COMMIT, no ROLLBACK, no close.
+        std::process::exit(0);
+    }
     println!("READY");
     let mut line = String::new();
     std::io::stdin().read_line(&mut line).unwrap();
@@ -500,4 +504,32 @@ fn persist_journal_is_not_hot_for_readers() {
     assert_eq!(rows(&io, &mut bt, root), rows(&io, &mut other, root));
     io.block_on(|| bt.commit()).unwrap();
     io.block_on(|| other.commit()).unwrap();
+}
+
+#[test]
+fn sqlite_process_killed_mid_transaction_is_rolled_back_by_us() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("killed.db").to_str().unwrap().to_string();
+    let db = Sqlite::open(&path);
+    db.exec("CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<1500) INSERT INTO t SELECT i, randomblob(i % 700) FROM c;");
+    let before = sqlite_rows(&db);
+    let root = match db.query("SELECT rootpage FROM sqlite_schema WHERE name='t'")[0][0] {
+        V::Int(r) => r as u32,
+        _ => panic!(),
+    };
+    drop(db);
+    let child = Child::start(&path, "die", "PRAGMA cache_size=5; BEGIN; UPDATE t SET b = zeroblob(900) WHERE a % 2 = 0; DELETE FROM t WHERE a % 5 = 0;");
+    let status = { let mut c = child; c.proc.wait().unwrap() };
+    assert!(status.success());
+    assert!(std::path::Path::new(&format!("{path}-journal")).exists(), "the dead writer leaves a hot journal");
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, &path);
+    io.block_on(|| bt.begin_read()).unwrap();
+    assert_eq!(rows(&io, &mut bt, root), before);
+    assert!(io.block_on(|| bt.integrity_check(&[1, root], 10)).unwrap().is_empty());
+    io.block_on(|| bt.commit()).unwrap();
+    assert!(!std::path::Path::new(&format!("{path}-journal")).exists());
+    let db = Sqlite::open(&path);
+    assert_eq!(db.integrity(), "Text(\"ok\")");
+    assert_eq!(sqlite_rows(&db), before);
 }
