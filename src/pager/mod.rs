@@ -188,7 +188,7 @@ impl Pager {
             path,
             OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() },
         )?;
-        Ok(Pager {
+        let mut pager = Pager {
             io: io.clone(),
             file,
             path: path.to_string(),
@@ -213,13 +213,9 @@ impl Pager {
             crash_after_pages: None,
             missing: std::cell::Cell::new(None),
             op_undo: None,
-        }
-        .with_cache_bound())
-    }
-
-    fn with_cache_bound(mut self) -> Self {
-        self.apply_cache_size();
-        self
+        };
+        pager.apply_cache_size();
+        Ok(pager)
     }
 
     fn apply_cache_size(&mut self) {
