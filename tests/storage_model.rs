@@ -350,3 +350,60 @@ proptest! {
         savepoint_model(ops, true);
     }
 }
+
+/// A reader walks the table forward while a writer inserts and deletes
+/// around it: every key present for the whole walk is seen exactly once,
+/// in increasing order, and nothing deleted before being reached is seen.
+fn concurrent_walk(ops: Vec<(bool, i64)>, sim: bool) {
+    let (d, mut bt) = open(sim, 5);
+    let bt = &mut bt;
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    let mut w = Cursor::new(root, true, None);
+    let mut present = std::collections::BTreeSet::new();
+    for k in (0..400).step_by(2) {
+        let p = payload_of(k, (k as usize * 7) % 600);
+        d.run(|| w.insert(bt, InsertKey::Rowid(k), &p));
+        present.insert(k);
+    }
+    let stable: std::collections::BTreeSet<i64> = present.iter().copied().filter(|k| !ops.iter().any(|(_, o)| o == k)).collect();
+    let mut r = Cursor::new(root, false, None);
+    let mut seen = Vec::new();
+    let mut more = d.run(|| r.first(bt));
+    let mut ops = ops.into_iter();
+    while more {
+        let k = r.rowid();
+        assert!(present.contains(&k), "saw {k}, which is not in the table");
+        seen.push(k);
+        if let Some((insert, key)) = ops.next() {
+            if insert {
+                let p = payload_of(key, 300);
+                d.run(|| w.insert(bt, InsertKey::Rowid(key), &p));
+                present.insert(key);
+            } else if d.run(|| w.seek_rowid(bt, key)) == SeekResult::Found {
+                d.run(|| w.delete(bt));
+                present.remove(&key);
+            }
+        }
+        more = d.run(|| r.next(bt));
+    }
+    assert!(seen.windows(2).all(|p| p[0] < p[1]), "increasing order");
+    for k in stable {
+        assert!(seen.contains(&k), "stable key {k} missed");
+    }
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn walking_while_writing(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..300)) {
+        concurrent_walk(ops, false);
+    }
+
+    #[test]
+    fn walking_while_writing_under_simulation(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..150)) {
+        concurrent_walk(ops, true);
+    }
+}
