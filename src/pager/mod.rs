@@ -118,6 +118,7 @@ pub enum PagerState {
 /// Steps of opening a read transaction.
 #[derive(Debug)]
 enum ReadStep {
+    Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
 }
 
@@ -353,6 +354,19 @@ impl Pager {
         if self.state != PagerState::Idle {
             return Ok(Poll::Ready(()));
         }
+        match self.begin_read_steps() {
+            Err(e) => {
+                self.read_step = None;
+                if !self.opts.memory && !self.opts.immutable {
+                    let _ = self.file.unlock(LockLevel::None);
+                }
+                Err(e)
+            }
+            ok => ok,
+        }
+    }
+
+    fn begin_read_steps(&mut self) -> IoPoll<()> {
         loop {
             match self.read_step.take() {
                 None => {
@@ -360,31 +374,34 @@ impl Pager {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
-                        if let Err(e) = self.recover_if_hot() {
-                            let _ = self.file.unlock(LockLevel::None);
-                            return Err(e);
+                        if let Some(step) = self.start_recovery()? {
+                            self.read_step = Some(ReadStep::Recover(step));
+                            continue;
                         }
                     }
-                    let c = self.file.read(0, Buffer::zeroed(100))?;
-                    self.read_step = Some(ReadStep::ReadHeader(c));
+                    self.read_step = Some(self.submit_header_read()?);
                 }
+                Some(ReadStep::Recover(step)) => match self.step_recovery(step)? {
+                    Poll::Pending => return Ok(Poll::Pending),
+                    Poll::Ready(Some(next)) => self.read_step = Some(ReadStep::Recover(next)),
+                    Poll::Ready(None) => self.read_step = Some(self.submit_header_read()?),
+                },
                 Some(ReadStep::ReadHeader(c)) => {
                     if !c.is_done() {
                         self.read_step = Some(ReadStep::ReadHeader(c));
                         return Ok(Poll::Pending);
                     }
-                    let r = c.take().and_then(|res| self.load_header(res.bytes, res.buffer.unwrap_or_default()));
-                    if let Err(e) = r {
-                        if !self.opts.memory {
-                            let _ = self.file.unlock(LockLevel::None);
-                        }
-                        return Err(e);
-                    }
+                    let res = c.take()?;
+                    self.load_header(res.bytes, res.buffer.unwrap_or_default())?;
                     self.state = PagerState::Read;
                     return Ok(Poll::Ready(()));
                 }
             }
         }
+    }
+
+    fn submit_header_read(&self) -> Result<ReadStep> {
+        Ok(ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?))
     }
 
     fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
