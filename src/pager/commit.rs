@@ -44,6 +44,17 @@ impl CommitStep {
         matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_))
     }
 
+    /// Whether every request this step submitted has completed (their
+    /// results are left for the step to take).
+    pub fn in_flight_done(&self) -> bool {
+        match self {
+            CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) => cs.iter().all(|c| c.is_done()),
+            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) => c.is_done(),
+            CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
+            _ => true,
+        }
+    }
+
     /// Whether a journal file may exist.
     pub fn journal_exists(&self) -> bool {
         !matches!(self, CommitStep::Start)
@@ -118,6 +129,9 @@ impl Pager {
                     let mut cs = Vec::new();
                     let ps = self.page_size as u64;
                     let dirty = self.cache.dirty_pages();
+                    // From here on a failure leaves the file half written:
+                    // rollback must restore the originals.
+                    self.db_touched = true;
                     for (i, pgno) in dirty.iter().enumerate() {
                         if self.crash_after_pages == Some(i) {
                             self.crash_after_pages = None;

@@ -131,6 +131,16 @@ struct OpUndo {
     images: HashMap<Pgno, Option<(Vec<u8>, bool)>>,
 }
 
+/// Steps of putting originals back into the database file on rollback.
+#[derive(Debug, Default)]
+enum RollbackStep {
+    #[default]
+    Start,
+    Restore(Vec<Completion>),
+    Truncate(Completion),
+    Sync(Completion),
+}
+
 /// Options for [`Pager::open`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PagerOptions {
@@ -187,6 +197,8 @@ pub struct Pager {
     spill_step: spill::SpillStep,
     /// A spill could not get EXCLUSIVE: do not retry in this transaction.
     spill_disabled: bool,
+    /// Where a rollback that restores the file is.
+    rollback_step: RollbackStep,
     /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
     op_undo: Option<OpUndo>,
     /// Test hook: stop the commit with an error after writing this many
@@ -237,6 +249,7 @@ impl Pager {
             db_touched: false,
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
+            rollback_step: RollbackStep::Start,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -692,10 +705,15 @@ impl Pager {
             PagerState::Write => {}
         }
         crate::ready!(self.finish_spill()?);
+        // Requests of a commit that stopped half way must land before the
+        // originals are written over them.
+        if !self.commit_step.in_flight_done() {
+            return Ok(Poll::Pending);
+        }
         if self.commit_step.touched_database() || self.db_touched {
             // A failed commit or a cache spill already wrote some pages:
-            // put the originals back in the file (a rare path; it blocks).
-            self.restore_file_from_originals()?;
+            // put the originals back in the file.
+            crate::ready!(self.restore_file_from_originals()?);
         }
         if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
@@ -707,21 +725,49 @@ impl Pager {
         Ok(Poll::Ready(()))
     }
 
-    fn restore_file_from_originals(&mut self) -> Result<()> {
+    /// `Restore → Truncate → Sync`, resumable (state in `rollback_step`).
+    fn restore_file_from_originals(&mut self) -> IoPoll<()> {
         let ps = self.page_size as u64;
-        for (pgno, data) in &self.originals {
-            let c = self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?;
-            self.io.wait(&c)?;
-            c.take()?;
+        loop {
+            match std::mem::take(&mut self.rollback_step) {
+                RollbackStep::Start => {
+                    let mut cs = Vec::with_capacity(self.originals.len());
+                    for (pgno, data) in &self.originals {
+                        cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?);
+                    }
+                    self.rollback_step = RollbackStep::Restore(cs);
+                }
+                RollbackStep::Restore(cs) => {
+                    if cs.iter().any(|c| !c.is_done()) {
+                        self.rollback_step = RollbackStep::Restore(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    for c in &cs {
+                        c.take()?;
+                    }
+                    let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
+                    self.rollback_step = RollbackStep::Truncate(c);
+                }
+                RollbackStep::Truncate(c) => {
+                    if !c.is_done() {
+                        self.rollback_step = RollbackStep::Truncate(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    let c = self.file.sync(false)?;
+                    self.rollback_step = RollbackStep::Sync(c);
+                }
+                RollbackStep::Sync(c) => {
+                    if !c.is_done() {
+                        self.rollback_step = RollbackStep::Sync(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.invalidate_cache();
+                    return Ok(Poll::Ready(()));
+                }
+            }
         }
-        let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
-        self.io.wait(&c)?;
-        c.take()?;
-        let c = self.file.sync(false)?;
-        self.io.wait(&c)?;
-        c.take()?;
-        self.invalidate_cache();
-        Ok(())
     }
 
     fn finish_write_txn(&mut self) -> Result<()> {
@@ -731,6 +777,7 @@ impl Pager {
         self.db_touched = false;
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;
+        self.rollback_step = RollbackStep::Start;
         self.savepoints.clear();
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();
