@@ -407,3 +407,92 @@ proptest! {
         concurrent_walk(ops, true);
     }
 }
+
+/// Random operations with injected I/O errors on the simulation: after any
+/// error the transaction is rolled back (which may fail too) and a fresh
+/// connection must see exactly the last committed state.
+fn errors_model(ops: Vec<Op>, seed: u64) {
+    use ringlite::btree::BtreeOptions;
+    let sim = Arc::new(SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+    let io = IoContext::new(sim.clone());
+    let open_bt = || {
+        let mut bt = Btree::open(&io, "err.db", BtreeOptions { create: true, ..Default::default() }).unwrap();
+        bt.set_cache_size(10);
+        bt
+    };
+    let mut bt = open_bt();
+    bt.set_page_size(512);
+    io.block_on(|| bt.begin_write(false)).unwrap();
+    let root = io.block_on(|| bt.create_tree(TreeKind::Table)).unwrap();
+    io.block_on(|| bt.commit()).unwrap();
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let verify = |bt: &mut Btree, want: &BTreeMap<i64, usize>| {
+        let d = Driver { io: io.clone(), pendings: Cell::new(0) };
+        d.run(|| bt.begin_read());
+        check_table(&d, bt, root, want);
+        let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+        assert!(errors.is_empty(), "{errors:?}");
+        d.run(|| bt.commit());
+    };
+    sim.set_fail_one_in(9);
+    let mut in_txn = false;
+    let mut c = Cursor::new(root, true, None);
+    for op in ops {
+        let r: ringlite::Result<()> = (|| {
+            if !in_txn {
+                io.block_on(|| bt.begin_write(false))?;
+                in_txn = true;
+            }
+            match op {
+                Op::Insert(k, n) => {
+                    let p = payload_of(k, n);
+                    io.block_on(|| c.insert(&mut bt, InsertKey::Rowid(k), &p))?;
+                    model.insert(k, n);
+                }
+                Op::Delete(k) | Op::Seek(k) => {
+                    if io.block_on(|| c.seek_rowid(&mut bt, k))? == SeekResult::Found && matches!(op, Op::Delete(_)) {
+                        io.block_on(|| c.delete(&mut bt))?;
+                        model.remove(&k);
+                    }
+                }
+                Op::Commit => {
+                    io.block_on(|| bt.commit())?;
+                    in_txn = false;
+                    committed = model.clone();
+                }
+            }
+            Ok(())
+        })();
+        if std::env::var("RINGLITE_DEBUG_ERRORS").is_ok() {
+            eprintln!("{op:?} -> {r:?} (committed {})", committed.len());
+        }
+        if r.is_err() {
+            let _ = io.block_on(|| bt.rollback());
+            drop(bt);
+            sim.set_fail_one_in(0);
+            bt = open_bt();
+            verify(&mut bt, &committed);
+            sim.set_fail_one_in(9);
+            model = committed.clone();
+            in_txn = false;
+            c = Cursor::new(root, true, None);
+        }
+    }
+    sim.set_fail_one_in(0);
+    if in_txn {
+        let _ = io.block_on(|| bt.rollback());
+    }
+    drop(bt);
+    let mut bt = open_bt();
+    verify(&mut bt, &committed);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn injected_errors_never_lose_committed_data(ops in prop::collection::vec(op(), 1..60), seed in 1u64..1000) {
+        errors_model(ops, seed);
+    }
+}
