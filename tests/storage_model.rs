@@ -496,3 +496,92 @@ proptest! {
         errors_model(ops, seed);
     }
 }
+
+/// Power loss in the middle of commits: the commit is driven a random
+/// number of steps, the simulation drops every request still queued, and a
+/// fresh connection must find either the old or the new state (the new one
+/// if the commit had finished), never anything else.
+fn crash_model(ops: Vec<Op>, seed: u64, steps: Vec<u8>) {
+    use ringlite::btree::BtreeOptions;
+    let sim = Arc::new(SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+    let io = IoContext::new(sim.clone());
+    let open_bt = |cache: i64| {
+        let mut bt = Btree::open(&io, "crash.db", BtreeOptions { create: true, ..Default::default() }).unwrap();
+        bt.set_cache_size(cache);
+        bt
+    };
+    let mut bt = open_bt(10);
+    bt.set_page_size(512);
+    let d = Driver { io: io.clone(), pendings: Cell::new(0) };
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    d.run(|| bt.commit());
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let mut c = Cursor::new(root, true, None);
+    let mut steps = steps.into_iter().cycle();
+    d.run(|| bt.begin_write(false));
+    for op in ops {
+        match op {
+            Op::Insert(k, n) => {
+                let p = payload_of(k, n);
+                d.run(|| c.insert(&mut bt, InsertKey::Rowid(k), &p));
+                model.insert(k, n);
+            }
+            Op::Delete(k) | Op::Seek(k) => {
+                if d.run(|| c.seek_rowid(&mut bt, k)) == SeekResult::Found && matches!(op, Op::Delete(_)) {
+                    d.run(|| c.delete(&mut bt));
+                    model.remove(&k);
+                }
+            }
+            Op::Commit => {
+                let budget = steps.next().unwrap_or(0);
+                let mut finished = false;
+                for _ in 0..budget {
+                    if bt.commit().unwrap().is_ready() {
+                        finished = true;
+                        break;
+                    }
+                    io.backend().poll(None).unwrap();
+                }
+                if finished {
+                    committed = model.clone();
+                } else {
+                    sim.crash();
+                    drop(bt);
+                    bt = open_bt(10);
+                    d.run(|| bt.begin_read());
+                    let mut r = Cursor::new(root, false, None);
+                    let mut got = BTreeMap::new();
+                    let mut more = d.run(|| r.first(&mut bt));
+                    while more {
+                        let p = d.run(|| r.payload(&mut bt).map(|p| p.map(|s| s.len())));
+                        got.insert(r.rowid(), p);
+                        more = d.run(|| r.next(&mut bt));
+                    }
+                    let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+                    assert!(errors.is_empty(), "{errors:?}");
+                    d.run(|| bt.commit());
+                    if got == model {
+                        committed = model.clone();
+                    } else {
+                        assert_eq!(got, committed, "after a crash: neither the old nor the new state");
+                    }
+                    model = committed.clone();
+                    c = Cursor::new(root, true, None);
+                }
+                d.run(|| bt.begin_write(false));
+            }
+        }
+    }
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn crashes_during_commit_leave_old_or_new_state(ops in prop::collection::vec(op(), 1..80), seed in 1u64..1000, steps in prop::collection::vec(0u8..12, 1..8)) {
+        crash_model(ops, seed, steps);
+    }
+}
