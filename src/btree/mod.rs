@@ -679,7 +679,8 @@ impl Cursor {
         })?);
         Ok(Poll::Ready(self.install(bt, found)))
     }
-    /// Whether the cursor is on an entry.
+    /// Whether the cursor is on an entry. `false` after `delete` (until
+    /// `next`/`prev` moves it) and after a failed seek or end of walk.
     pub fn is_valid(&self) -> bool {
         self.state == CursorState::Valid
     }
@@ -688,7 +689,8 @@ impl Cursor {
         self.rowid
     }
     /// The current entry's payload (table: the record; index: the key
-    /// record), overflow pages included.
+    /// record), overflow pages included. If another cursor deleted the
+    /// entry meanwhile this is an `SQLITE_INTERNAL` error.
     pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
         if self.state != CursorState::Valid {
             return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
