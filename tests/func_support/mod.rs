@@ -175,7 +175,11 @@ pub fn call_scalar_ctx(c: Ctx, name: &str, args: &[Value]) -> Outcome {
 
 /// Run ringlite's aggregate `name` over `rows`, each a list of arguments.
 pub fn call_aggregate(name: &str, rows: &[Vec<Value>]) -> Outcome {
-    let n = rows.first().map_or(1, |r| r.len());
+    call_aggregate_n(name, rows.first().map_or(1, |r| r.len()), rows)
+}
+
+/// Like [`call_aggregate`] with an explicit argument count (for no rows).
+pub fn call_aggregate_n(name: &str, n: usize, rows: &[Vec<Value>]) -> Outcome {
     let def = registry().find(name, n).ok_or_else(|| format!("no such function: {name}"))?;
     let FuncKind::Aggregate(f) = &def.kind else { return Err(format!("{name} is not aggregate")) };
     let mut st = f.start();
