@@ -181,6 +181,10 @@ fn variadic_and_misc() {
         ("sqlite_version", "sqlite_version()", vec![]),
         ("sqlite_source_id", "sqlite_source_id()", vec![]),
         ("likelihood", "likelihood(?, 0.5)", vec![Value::text("x")]),
+        ("format", "format(?,?,?,?)", vec![Value::text("%d|%5.2f|%s|%q"), Value::Integer(42), Value::Real(3.14159), Value::text("it's")]),
+        ("printf", "printf(?,?,?)", vec![Value::text("%-5s|%x|%c"), Value::text("ab"), Value::Integer(255)]),
+        ("printf", "printf(?)", vec![Value::Null]),
+        ("format", "format(?,?)", vec![Value::text("%Q %w"), Value::Null]),
     ];
     for (name, sql, args) in cases {
         let e = db.eval(sql, &args);

@@ -1,7 +1,7 @@
 //! # Core scalar functions
 //!
 //! String, type-conversion and miscellaneous scalars of `lang_corefunc`:
-//! abs, char, coalesce, concat, concat_ws, glob, hex, ifnull, iif/if,
+//! abs, char, coalesce, concat, concat_ws, format/printf, glob, hex, ifnull, iif/if,
 //! instr, length, like, likely/unlikely/likelihood, lower, upper,
 //! ltrim/rtrim/trim, max/min (scalar forms), nullif, octet_length, quote,
 //! random, randomblob, replace, round, sign, soundex, substr/substring,
@@ -109,6 +109,8 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "concat_ws", &[-1], d, |_, a| concat_ws(a));
     scalar(r, "iif", &[-1], d, |_, a| iif("iif", a));
     scalar(r, "if", &[-1], d, |_, a| iif("if", a));
+    scalar(r, "format", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
+    scalar(r, "printf", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "glob", &[2], d, |_, a| glob(a));
     scalar(r, "like", &[2, 3], d, like);
     scalar(r, "hex", &[1], d, |_, a| Ok(hex(&a[0])));
