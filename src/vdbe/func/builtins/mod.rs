@@ -15,6 +15,7 @@ pub mod core;
 pub mod pattern;
 pub mod math;
 pub mod aggregate;
+pub mod datetime;
 
 pub use self::core::SQLITE_VERSION;
 
@@ -31,6 +32,7 @@ pub fn register_all(registry: &mut FunctionRegistry) {
     core::register(registry);
     math::register(registry);
     aggregate::register(registry);
+    datetime::register(registry);
 }
 
 /// A scalar function given as a closure.
