@@ -291,3 +291,16 @@ pub fn assert_clean(bad: Vec<String>) {
         panic!("{} mismatches", bad.len());
     }
 }
+
+/// A fresh state of ringlite's aggregate `name` with `n` arguments.
+pub fn new_state(name: &str, n: usize) -> Box<dyn ringlite::vdbe::func::AggregateState> {
+    let def = registry().find(name, n).unwrap_or_else(|| panic!("no such function: {name}"));
+    let FuncKind::Aggregate(f) = &def.kind else { panic!("{name} is not aggregate") };
+    f.start()
+}
+
+/// Run `f` with a default function context.
+pub fn in_ctx<T>(f: impl FnOnce(&mut FunctionContext<'_>) -> T) -> T {
+    let subtypes = [0u32; 8];
+    with_ctx(Ctx::default(), &subtypes, f).0
+}

@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod math;
 pub mod aggregate;
 pub mod datetime;
+pub mod window;
 
 pub use self::core::SQLITE_VERSION;
 
@@ -33,6 +34,7 @@ pub fn register_all(registry: &mut FunctionRegistry) {
     math::register(registry);
     aggregate::register(registry);
     datetime::register(registry);
+    window::register(registry);
 }
 
 /// A scalar function given as a closure.
