@@ -17,6 +17,7 @@ pub mod math;
 pub mod aggregate;
 pub mod datetime;
 pub mod window;
+pub mod json;
 
 pub use self::core::SQLITE_VERSION;
 
@@ -35,6 +36,7 @@ pub fn register_all(registry: &mut FunctionRegistry) {
     aggregate::register(registry);
     datetime::register(registry);
     window::register(registry);
+    json::register(registry);
 }
 
 /// A scalar function given as a closure.
