@@ -144,7 +144,7 @@ fn value_node(v: &Value, json_subtype: bool) -> Result<Node> {
                 }
             }
             let mut s = Vec::with_capacity(t.len());
-            escape_into(&mut s, crate::vdbe::func::builtins::core::c_str(t));
+            escape_into(&mut s, t);
             Node::Str(s)
         }
         Value::Blob(b) => jsonb::decode(b).ok_or_else(|| Error::sql("JSON cannot hold BLOB values"))?,
@@ -345,9 +345,6 @@ fn error_position(v: &Value) -> Value {
             match parse::parse(t) {
                 Ok(_) => Value::Integer(0),
                 Err(off) => {
-                    if t.iter().all(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
-                        return Value::Integer(1);
-                    }
                     let chars = t[..off.min(t.len())].iter().filter(|&&c| c & 0xc0 != 0x80).count();
                     Value::Integer(chars as i64 + 1)
                 }

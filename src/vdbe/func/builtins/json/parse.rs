@@ -22,29 +22,38 @@ struct Parser<'a> {
     z: &'a [u8],
     pos: usize,
     json5: bool,
+    /// Where the JSON5 whitespace (comments, exotic spaces) skipped by the
+    /// last `skip_ws` began: SQLite reports a syntax error found right
+    /// after such whitespace at its start.
+    ws_mark: Option<usize>,
 }
 
-/// Parse a complete JSON text. `Err(offset)` on malformed input.
+/// Parse a complete JSON text. `Err(offset)` on malformed input; as in
+/// SQLite, text left over after a complete value is reported at offset 0.
 pub fn parse(z: &[u8]) -> Result<Parsed, usize> {
-    let mut p = Parser { z, pos: 0, json5: false };
+    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
     p.skip_ws()?;
+    if p.pos >= z.len() {
+        // Nothing but whitespace.
+        return Err(0);
+    }
     let node = p.value(0)?;
-    p.skip_ws()?;
+    p.skip_ws().map_err(|_| 0usize)?;
     if p.pos < z.len() {
-        return Err(p.pos);
+        return Err(0);
     }
     Ok(Parsed { node, json5: p.json5 })
 }
 
 /// Canonical contents of a JSON5-escaped string body (JSONB TEXT5).
 pub fn json5_string_body(z: &[u8]) -> Option<Vec<u8>> {
-    let mut p = Parser { z, pos: 0, json5: false };
+    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
     p.string_body(None).ok()
 }
 
 /// A JSON5 number literal on its own (JSONB INT5/FLOAT5 payloads).
 pub fn json5_number(z: &[u8]) -> Option<Node> {
-    let mut p = Parser { z, pos: 0, json5: false };
+    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
     let n = p.number().ok()?;
     (p.pos == z.len()).then_some(n)
 }
@@ -80,7 +89,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Error position for a token found unexpected after `skip_ws`.
+    fn fail(&self) -> usize {
+        self.ws_mark.unwrap_or(self.pos)
+    }
+
+    fn mark_json5_ws(&mut self, start: usize) {
+        if self.ws_mark.is_none() {
+            self.ws_mark = Some(start);
+        }
+        self.json5 = true;
+    }
+
     fn skip_ws(&mut self) -> Result<(), usize> {
+        self.ws_mark = None;
         loop {
             match self.peek() {
                 b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
@@ -97,21 +119,23 @@ impl<'a> Parser<'a> {
                         }
                         self.pos += 1;
                     }
-                    self.json5 = true;
+                    self.mark_json5_ws(start);
                 }
                 b'/' if self.at(1) == b'/' => {
+                    let start = self.pos;
                     while self.pos < self.z.len() && self.peek() != b'\n' {
                         self.pos += 1;
                     }
-                    self.json5 = true;
+                    self.mark_json5_ws(start);
                 }
                 _ => {
                     let n = self.json5_space();
                     if n == 0 {
                         return Ok(());
                     }
+                    let start = self.pos;
                     self.pos += n;
-                    self.json5 = true;
+                    self.mark_json5_ws(start);
                 }
             }
         }
@@ -129,8 +153,27 @@ impl<'a> Parser<'a> {
             b'f' if self.word(b"false") => Ok(Node::False),
             b'n' if self.word(b"null") => Ok(Node::Null),
             b'-' | b'+' | b'.' | b'0'..=b'9' | b'I' | b'i' | b'N' | b'n' | b'Q' | b'q' | b'S' | b's' => self.number(),
+            _ if self.pos >= self.z.len() => Err(self.fail()),
             _ => Err(self.pos),
         }
+    }
+
+    /// Whether a value keyword (true, false, null, or a NaN/Infinity
+    /// spelling) starts at the cursor, as SQLite's value reader sees it.
+    fn keyword_at(&self) -> bool {
+        let rest = &self.z[self.pos..];
+        let not_alnum = |n: usize| !rest.get(n).is_some_and(|c| c.is_ascii_alphanumeric());
+        for w in [&b"true"[..], b"false", b"null"] {
+            if rest.starts_with(w) && not_alnum(w.len()) {
+                return true;
+            }
+        }
+        for w in [&b"infinity"[..], b"inf", b"nan", b"qnan", b"snan"] {
+            if rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && not_alnum(w.len()) {
+                return true;
+            }
+        }
+        false
     }
 
     /// A keyword not followed by an identifier character.
@@ -164,7 +207,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     return Ok(Node::Array(items));
                 }
-                _ => return Err(self.pos),
+                _ => return Err(self.fail()),
             }
         }
     }
@@ -181,8 +224,16 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 return Ok(Node::Object(members));
             }
+            let label_start = self.pos;
             let label = match self.peek() {
                 b'"' | b'\'' => self.string()?,
+                b'-' | b'+' | b'.' | b'0'..=b'9' => {
+                    // SQLite reads a label as a value first: a number is
+                    // not a label.
+                    self.number()?;
+                    return Err(label_start);
+                }
+                c if is_ident_start(c) && self.keyword_at() => return Err(label_start),
                 c if is_ident_start(c) => {
                     let start = self.pos;
                     while is_ident(self.peek()) {
@@ -289,7 +340,7 @@ impl<'a> Parser<'a> {
                         self.pos += 4;
                         self.json5 = true;
                     }
-                    _ => return Err(self.pos),
+                    _ => return Err(self.pos + 1),
                 }
                 continue;
             }
@@ -356,8 +407,8 @@ impl<'a> Parser<'a> {
             while self.peek().is_ascii_hexdigit() {
                 self.pos += 1;
             }
-            if self.pos == hs || is_ident(self.peek()) {
-                return Err(if self.pos == hs { hs } else { self.pos });
+            if self.pos == hs {
+                return Err(hs);
             }
             self.json5 = true;
             let mut v: u64 = 0;
@@ -418,7 +469,7 @@ impl<'a> Parser<'a> {
             }
             text.extend_from_slice(&self.z[es..self.pos]);
         }
-        if is_ident(self.peek()) {
+        if self.peek() == b'.' {
             return Err(self.pos);
         }
         Ok(if is_real { Node::Real(text) } else { Node::Int(text) })
