@@ -273,6 +273,9 @@ fn json_object(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
 }
 
 fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditMode) -> Result<Value> {
+    if a.is_empty() {
+        return Ok(Value::Null);
+    }
     if a.len() % 2 == 0 {
         return Err(Error::sql(format!("{name}() needs an odd number of arguments")));
     }
@@ -286,6 +289,9 @@ fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditM
 }
 
 fn json_array_insert(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+    if a.is_empty() {
+        return Ok(Value::Null);
+    }
     if a.len() % 2 == 0 {
         return Err(Error::sql("json_array_insert() needs an odd number of arguments"));
     }
@@ -299,6 +305,9 @@ fn json_array_insert(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value
 }
 
 fn json_remove(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+    if a.is_empty() {
+        return Ok(Value::Null);
+    }
     let Some(mut root) = input(&a[0])? else { return Ok(Value::Null) };
     for p in &a[1..] {
         let Some(text) = path_arg(p) else { return Ok(Value::Null) };
