@@ -41,11 +41,11 @@ fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
     let (ty, start, end) = header(b, pos)?;
     let payload = &b[start..end];
     let node = match ty {
-        0 | 1 | 2 if !payload.is_empty() => return None,
+        0..=2 if !payload.is_empty() => return None,
         0 => Node::Null,
         1 => Node::True,
         2 => Node::False,
-        3 | 4 | 5 | 6 => {
+        3..=6 => {
             let n = json5_number(payload)?;
             match (ty, n) {
                 (3 | 4, n @ Node::Int(_)) => n,

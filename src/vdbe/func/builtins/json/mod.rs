@@ -259,7 +259,7 @@ fn arrow(ctx: &mut FunctionContext<'_>, a: &[Value], as_json: bool) -> Result<Va
 }
 
 fn json_object(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
-    if a.len() % 2 != 0 {
+    if !a.len().is_multiple_of(2) {
         return Err(Error::sql("json_object() requires an even number of arguments"));
     }
     let mut members = Vec::with_capacity(a.len() / 2);
@@ -276,7 +276,7 @@ fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditM
     if a.is_empty() {
         return Ok(Value::Null);
     }
-    if a.len() % 2 == 0 {
+    if a.len().is_multiple_of(2) {
         return Err(Error::sql(format!("{name}() needs an odd number of arguments")));
     }
     let Some(mut root) = input(&a[0])? else { return Ok(Value::Null) };
@@ -292,7 +292,7 @@ fn json_array_insert(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value
     if a.is_empty() {
         return Ok(Value::Null);
     }
-    if a.len() % 2 == 0 {
+    if a.len().is_multiple_of(2) {
         return Err(Error::sql("json_array_insert() needs an odd number of arguments"));
     }
     let Some(mut root) = input(&a[0])? else { return Ok(Value::Null) };
