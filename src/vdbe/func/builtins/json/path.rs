@@ -12,13 +12,14 @@
 //! an array at index `len` (`[#]`); `replace` and `set` overwrite
 //! existing values; nothing is created under a value of the wrong kind.
 
-use super::node::{unescape, Node};
+use super::node::{ty, Lex, Node};
 use crate::error::Error;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    /// Object member by label (raw path text, escapes undecoded).
-    Key(Vec<u8>),
+    /// Object member by label: TEXTRAW as written in the path, or TEXTJ
+    /// for a quoted label holding escapes.
+    Key(Lex),
     /// Array element counted from the start.
     Index(u64),
     /// Array element counted from the end: `[#-N]` (N = 0 is `[#]`).
@@ -83,7 +84,8 @@ impl<'a> Path<'a> {
                     if j >= z.len() {
                         return Err(self.err());
                     }
-                    label = z[start..j].to_vec();
+                    let text = &z[start..j];
+                    label = Lex::new(if text.contains(&b'\\') { ty::TEXTJ } else { ty::TEXTRAW }, text.to_vec());
                     i = j + 1;
                 } else {
                     let start = i;
@@ -93,7 +95,7 @@ impl<'a> Path<'a> {
                     if i == start {
                         return Err(self.err());
                     }
-                    label = z[start..i].to_vec();
+                    label = Lex::new(ty::TEXTRAW, z[start..i].to_vec());
                 }
                 self.pos = i;
                 Ok(Next::Step(Step::Key(label)))
@@ -148,8 +150,8 @@ impl<'a> Path<'a> {
     }
 }
 
-fn label_matches(key: &[u8], label: &[u8]) -> bool {
-    key == label || unescape(key) == unescape(label)
+fn label_matches(key: &Lex, label: &Lex) -> bool {
+    key.same_label(&label.raw, label.ty == ty::TEXTRAW)
 }
 
 fn array_index(len: usize, step: &Step) -> Option<usize> {
