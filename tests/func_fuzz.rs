@@ -64,7 +64,7 @@ fn json_texts() {
         // json_error_position is checked on fixed cases only (func_json):
         // where exactly SQLite reports some JSON5 syntax errors is not
         // reproduced in every case.
-        for f in ["json", "json_valid", "json_type"] {
+        for f in ["json", "json_valid", "json_type", "jsonb"] {
             compare(&db, &format!("{f}(?)"), f, &[doc.clone()], &mut bad);
         }
         compare(&db, "json_valid(?,2)", "json_valid", &[doc.clone(), Value::Integer(2)], &mut bad);

@@ -159,6 +159,10 @@ fn value_node(v: &Value, json_subtype: bool, text_as: TextAs) -> Result<Node> {
         Value::Null => Node::Null,
         Value::Integer(i) => Node::Int(Lex::new(ty::INT, i.to_string())),
         Value::Real(r) if r.is_nan() => Node::Null,
+        // Infinity is 9.0e+999 from the constructors but 9e999 from edits.
+        Value::Real(r) if r.is_infinite() && text_as == TextAs::Raw => {
+            Node::Real(Lex::new(ty::FLOAT, if *r > 0.0 { &b"9e999"[..] } else { b"-9e999" }))
+        }
         Value::Real(r) => Node::SqlReal(*r),
         Value::Text(t) => {
             if json_subtype {
@@ -238,7 +242,14 @@ fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value], out: Out) -> Result<
         let Some(text) = path_arg(p) else { return Ok(Value::Null) };
         items.push(path::lookup(&root, &text)?.cloned().unwrap_or(Node::Null));
     }
-    emit(ctx, Some(Node::Array(items)), out)
+    let array = Node::Array(items);
+    if out == Out::Jsonb {
+        // SQLite assembles several results as JSON text, so JSON5
+        // spellings come out in their RFC 8259 form.
+        let text = array.to_text();
+        return Ok(Value::Blob(parse::parse(&text).map_err(|_| malformed())?.node.to_jsonb()));
+    }
+    emit(ctx, Some(array), out)
 }
 
 /// `->` (JSON result) and `->>` (SQL result). The right operand may be a

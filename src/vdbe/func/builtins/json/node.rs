@@ -98,9 +98,8 @@ pub enum Node {
     Int(Lex),
     /// FLOAT or FLOAT5.
     Real(Lex),
-    /// A REAL that came from an SQL value: rendered as SQLite renders
-    /// REALs in JSON text, and with 17 digits when 15 do not round-trip in
-    /// JSONB (the two differ in the last digit for some values).
+    /// A REAL that came from an SQL value, written as SQLite's REAL text
+    /// (infinities as ±9.0e+999).
     SqlReal(f64),
     /// TEXT, TEXTJ, TEXT5 or TEXTRAW.
     Str(Lex),
@@ -347,7 +346,7 @@ impl Node {
                 out.extend_from_slice(&l.raw);
             }
             Node::SqlReal(r) => {
-                let t = jsonb_real_text(*r);
+                let t = sql_real_text(*r);
                 header(out, ty::FLOAT, t.len());
                 out.extend_from_slice(&t);
             }
@@ -374,55 +373,9 @@ impl Node {
 }
 
 /// An SQL REAL in JSON text: SQLite's REAL text; infinities ±9.0e+999.
-fn sql_real_text(r: f64) -> Vec<u8> {
+pub fn sql_real_text(r: f64) -> Vec<u8> {
     if r.is_infinite() {
         return if r > 0.0 { b"9.0e+999".to_vec() } else { b"-9.0e+999".to_vec() };
     }
     crate::value::numeric::format_real(r).into_bytes()
-}
-
-/// An SQL REAL in JSONB: as in text when 15 significant digits
-/// round-trip, else 17 correctly rounded digits (`%!.17g`).
-fn jsonb_real_text(r: f64) -> Vec<u8> {
-    let fifteen = format!("{r:.14e}");
-    if r.is_infinite() || fifteen.parse::<f64>().ok() == Some(r) {
-        return sql_real_text(r);
-    }
-    let e = format!("{r:.16e}");
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let neg = mant.starts_with('-');
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    if !(-4..17).contains(&exp) {
-        out.push_str(&digits[..1]);
-        out.push('.');
-        out.push_str(if digits.len() > 1 { &digits[1..] } else { "0" });
-        out.push_str(&format!("e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs()));
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(digits);
-    } else {
-        let int_len = exp as usize + 1;
-        if digits.len() <= int_len {
-            out.push_str(digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-            out.push_str(".0");
-        } else {
-            out.push_str(&digits[..int_len]);
-            out.push('.');
-            out.push_str(&digits[int_len..]);
-        }
-    }
-    out.into_bytes()
 }
