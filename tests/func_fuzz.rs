@@ -53,18 +53,15 @@ fn like_and_glob() {
 #[test]
 fn json_texts() {
     let db = RefDb::open();
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng(0x7777_1234_5678_9abc);
     let alpha = [
         "{", "}", "[", "]", ",", ":", "\"a\"", "\"b\\n\"", "'c'", "1", "-2.5", "1e3", "0x1f", ".5", "5.", "true", "null",
         "false", " ", "\n", "/*x*/", "//y\n", "Infinity", "NaN", "key", "\"", "\\", "+1", "01", "é", "\t",
     ];
     let mut bad = Vec::new();
-    for _ in 0..4000 {
+    for _ in 0..6000 {
         let doc = Value::text(rng.string(&alpha, 9));
-        // json_error_position is checked on fixed cases only (func_json):
-        // where exactly SQLite reports some JSON5 syntax errors is not
-        // reproduced in every case.
-        for f in ["json", "json_valid", "json_type", "jsonb"] {
+        for f in ["json", "json_valid", "json_type", "jsonb", "json_error_position"] {
             compare(&db, &format!("{f}(?)"), f, &[doc.clone()], &mut bad);
         }
         compare(&db, "json_valid(?,2)", "json_valid", &[doc.clone(), Value::Integer(2)], &mut bad);

@@ -26,6 +26,10 @@ struct Parser<'a> {
     str_escaped: bool,
     /// The string being scanned used JSON5-only syntax (TEXT5).
     str_json5: bool,
+    /// Where the last array or object closed right where an element was
+    /// expected (empty, or after a trailing comma): SQLite reports text
+    /// left over after the top-level value there (else at offset 0).
+    empty_close: Option<usize>,
     /// Where the JSON5 whitespace (comments, exotic spaces) skipped by the
     /// last `skip_ws` began: SQLite reports a syntax error found right
     /// after such whitespace at its start.
@@ -35,36 +39,37 @@ struct Parser<'a> {
 /// Parse a complete JSON text. `Err(offset)` on malformed input; as in
 /// SQLite, text left over after a complete value is reported at offset 0.
 pub fn parse(z: &[u8]) -> Result<Parsed, usize> {
-    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     p.skip_ws()?;
     if p.pos >= z.len() {
         // Nothing but whitespace.
         return Err(0);
     }
     let node = p.value(0)?;
-    p.skip_ws().map_err(|_| 0usize)?;
+    let junk_at = p.empty_close.unwrap_or(0);
+    p.skip_ws().map_err(|_| junk_at)?;
     if p.pos < z.len() {
-        return Err(0);
+        return Err(junk_at);
     }
     Ok(Parsed { node, json5: p.json5 })
 }
 
 /// Canonical contents of a JSON5-escaped string body (JSONB TEXT5).
 pub fn json5_string_body(z: &[u8]) -> Option<Vec<u8>> {
-    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     p.string_body(None).ok()
 }
 
 /// A number literal on its own (a JSONB number payload), as a node.
 pub fn number_literal(z: &[u8]) -> Option<Node> {
-    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     let n = p.number().ok()?;
     (p.pos == z.len()).then_some(n)
 }
 
 /// The RFC 8259 spelling of a (possibly JSON5) number literal.
 pub fn canonical_number(z: &[u8]) -> Option<Vec<u8>> {
-    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     let n = p.scan_number().ok()?;
     (p.pos == z.len()).then_some(n.canonical)
 }
@@ -176,7 +181,6 @@ impl<'a> Parser<'a> {
             b'f' if self.word(b"false") => Ok(Node::False),
             b'n' if self.word(b"null") => Ok(Node::Null),
             b'-' | b'+' | b'.' | b'0'..=b'9' | b'I' | b'i' | b'N' | b'n' | b'Q' | b'q' | b'S' | b's' => self.number(),
-            _ if self.pos >= self.z.len() => Err(self.fail()),
             _ => Err(self.pos),
         }
     }
@@ -201,7 +205,7 @@ impl<'a> Parser<'a> {
 
     /// A keyword not followed by an identifier character.
     fn word(&mut self, w: &[u8]) -> bool {
-        if self.z[self.pos..].starts_with(w) && !is_ident(self.at(w.len())) {
+        if self.z[self.pos..].starts_with(w) && !self.at(w.len()).is_ascii_alphanumeric() {
             self.pos += w.len();
             true
         } else {
@@ -213,14 +217,28 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut items = Vec::new();
         loop {
+            let before_ws = self.pos;
             self.skip_ws()?;
+            if self.pos >= self.z.len() {
+                // Input ends where an element should be: SQLite reports
+                // where the whitespace before it began.
+                return Err(before_ws);
+            }
             if self.peek() == b']' {
                 if !items.is_empty() {
                     // reached only after a trailing comma
                     self.json5 = true;
                 }
+                self.empty_close = Some(self.pos);
                 self.pos += 1;
                 return Ok(Node::Array(items));
+            }
+            if !matches!(self.peek(), b'{' | b'[' | b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9')
+                && !self.peek().is_ascii_alphabetic()
+            {
+                // A structural character is reported where the whitespace
+                // before it began, anything else where it stands.
+                return Err(if matches!(self.peek(), b',' | b'}' | b':') { before_ws } else { self.pos });
             }
             items.push(self.value(depth + 1)?);
             self.skip_ws()?;
@@ -239,24 +257,27 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut members = Vec::new();
         loop {
+            // Label errors are reported where the whitespace before the
+            // label began.
+            let before_ws = self.pos;
             self.skip_ws()?;
             if self.peek() == b'}' {
                 if !members.is_empty() {
                     self.json5 = true;
                 }
+                self.empty_close = Some(self.pos);
                 self.pos += 1;
                 return Ok(Node::Object(members));
             }
-            let label_start = self.pos;
             let label = match self.peek() {
                 b'"' | b'\'' => self.string()?,
-                b'-' | b'+' | b'.' | b'0'..=b'9' => {
-                    // SQLite reads a label as a value first: a number is
-                    // not a label.
-                    self.number()?;
-                    return Err(label_start);
+                b'-' | b'+' | b'.' | b'0'..=b'9' | b'{' | b'[' => {
+                    // SQLite reads a label as a value first: a number or a
+                    // container is not a label.
+                    self.value(depth + 1)?;
+                    return Err(before_ws);
                 }
-                c if is_ident_start(c) && self.keyword_at() => return Err(label_start),
+                c if is_ident_start(c) && self.keyword_at() => return Err(before_ws),
                 c if is_ident_start(c) => {
                     let start = self.pos;
                     while is_ident(self.peek()) {
@@ -269,10 +290,25 @@ impl<'a> Parser<'a> {
             };
             self.skip_ws()?;
             if self.peek() != b':' {
-                return Err(self.pos);
+                // SQLite reads the value before it complains about the
+                // missing ':', so an error inside the value comes first.
+                let at = self.fail();
+                let value_start = self.pos;
+                if self.pos < self.z.len() {
+                    let structural = matches!(self.peek(), b',' | b'}' | b']' | b':');
+                    match self.value(depth + 1) {
+                        Err(e) if e != value_start || !structural => return Err(e),
+                        _ => {}
+                    }
+                }
+                return Err(at);
             }
             self.pos += 1;
+            let before_value_ws = self.pos;
             self.skip_ws()?;
+            if self.pos >= self.z.len() {
+                return Err(before_value_ws);
+            }
             let v = self.value(depth + 1)?;
             members.push((label, v));
             self.skip_ws()?;
@@ -431,7 +467,7 @@ impl<'a> Parser<'a> {
             let n = name.len();
             if self.z.len() >= self.pos + n
                 && self.z[self.pos..self.pos + n].eq_ignore_ascii_case(name)
-                && !is_ident(self.at(n))
+                && !self.at(n).is_ascii_alphanumeric()
             {
                 self.pos += n;
                 self.json5 = true;
@@ -513,7 +549,7 @@ impl<'a> Parser<'a> {
             }
             text.extend_from_slice(&self.z[es..self.pos]);
         }
-        if self.peek() == b'.' {
+        if matches!(self.peek(), b'.' | b'e' | b'E') {
             return Err(self.pos);
         }
         let _ = start;
