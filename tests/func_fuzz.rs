@@ -188,3 +188,42 @@ fn aggregates_over_random_rows() {
     }
     assert_clean(bad);
 }
+
+#[test]
+fn modifier_chains() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x1357_2468_9bdf_ace0);
+    let mods = [
+        "+1.5 months", "-2.25 years", "+0.5 days", "-1000 hours", "+86399.999 seconds", "-1 minute", "floor", "ceiling",
+        "auto", "unixepoch", "julianday", "subsec", "start of month", "start of year", "start of day", "weekday 3",
+        "weekday -5", "+00:00:00.5", "-23:59", "+0002-11-30", "-0000-00-01 01:02:03.5", "utc", "localtime", "+13 months",
+        "-12 months", "+1 year", "+366 days",
+    ];
+    let mut bad = Vec::new();
+    for _ in 0..3000 {
+        let base = match rng.below(4) {
+            0 => Value::Real((rng.next() % 5_373_484_000) as f64 / 1000.0),
+            1 => Value::Integer((rng.next() % 253_402_300_799) as i64 - 100_000_000_000),
+            2 => Value::text(format!(
+                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}",
+                rng.below(10000),
+                1 + rng.below(12),
+                1 + rng.below(31),
+                rng.below(24),
+                rng.below(60),
+                rng.below(60),
+                rng.below(1000)
+            )),
+            _ => Value::text(format!("{:02}:{:02}", rng.below(25), rng.below(60))),
+        };
+        let mut args = vec![base];
+        for _ in 0..rng.below(4) {
+            args.push(Value::text(mods[rng.below(mods.len())]));
+        }
+        let ph = vec!["?"; args.len()].join(",");
+        for f in ["datetime", "unixepoch", "julianday", "date", "time"] {
+            compare(&db, &format!("{f}({ph})"), f, &args, &mut bad);
+        }
+    }
+    assert_clean(bad);
+}
