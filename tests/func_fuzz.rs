@@ -292,3 +292,59 @@ fn scalars_over_random_values() {
     }
     assert_clean(bad);
 }
+
+#[test]
+fn json_paths_and_edits() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x5151_5151_abab_abab);
+    let docs = [
+        "{\"a\":1,\"b\":[1,2,{\"c\":[3,{\"d\":4}]}],\"a b\":{\"x\":null},\"\\u0061\":5}",
+        "[[1,2],[3,[4,5]],{\"k\":[]},\"s\",null]",
+        "{\"a\":{\"a\":{\"a\":[0,1,2]}},\"e\":{}}",
+        "{a:1, 'b':[.5,0x10,], c:{d:'x\\'y'}}",
+        "7",
+    ];
+    let steps = [".a", ".b", ".c", ".d", ".x", ".k", ".e", "[0]", "[1]", "[2]", "[5]", "[#]", "[#-1]", "[#-2]", "[#-9]", ".\"a b\"", ".\"a", "[", "[x]", ".", "[-1]", "..a", "[1"];
+    let mut bad = Vec::new();
+    for _ in 0..3000 {
+        let doc = Value::text(docs[rng.below(docs.len())]);
+        let path = Value::text(format!("${}", rng.string(&steps, 4)));
+        let val = [Value::Integer(9), Value::text("v"), Value::Null, Value::Real(0.5)][rng.below(4)].clone();
+        for f in ["json_extract", "json_type", "json_array_length", "json_remove"] {
+            compare(&db, &format!("{f}(?,?)"), f, &[doc.clone(), path.clone()], &mut bad);
+        }
+        compare(&db, "? -> ?", "->", &[doc.clone(), path.clone()], &mut bad);
+        compare(&db, "? ->> ?", "->>", &[doc.clone(), path.clone()], &mut bad);
+        for f in ["json_set", "json_insert", "json_replace", "json_array_insert"] {
+            compare(&db, &format!("{f}(?,?,?)"), f, &[doc.clone(), path.clone(), val.clone()], &mut bad);
+        }
+    }
+    assert_clean(bad);
+}
+
+#[test]
+fn strftime_formats_random() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x9999_8888_7777_6666);
+    let pieces = [
+        "%d", "%e", "%f", "%F", "%G", "%g", "%H", "%I", "%j", "%J", "%k", "%l", "%m", "%M", "%p", "%P", "%R", "%s", "%S",
+        "%T", "%u", "%U", "%V", "%w", "%W", "%Y", "%%", "%", "%q", "-", " ", "x", "é",
+    ];
+    let mut bad = Vec::new();
+    for _ in 0..3000 {
+        let fmt = Value::text(rng.string(&pieces, 5));
+        let t = Value::text(format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}",
+            rng.below(10000),
+            1 + rng.below(12),
+            1 + rng.below(28),
+            rng.below(24),
+            rng.below(60),
+            rng.below(60),
+            rng.below(1000)
+        ));
+        compare(&db, "strftime(?,?)", "strftime", &[fmt.clone(), t.clone()], &mut bad);
+        compare(&db, "strftime(?,?,'subsec')", "strftime", &[fmt, t, Value::text("subsec")], &mut bad);
+    }
+    assert_clean(bad);
+}
