@@ -296,7 +296,7 @@ fn scalars_over_random_values() {
 #[test]
 fn json_paths_and_edits() {
     let db = RefDb::open();
-    let mut rng = Rng(0x5151_5151_abab_abab);
+    let mut rng = Rng(0x3141_5926_5358_9793);
     let docs = [
         "{\"a\":1,\"b\":[1,2,{\"c\":[3,{\"d\":4}]}],\"a b\":{\"x\":null},\"\\u0061\":5}",
         "[[1,2],[3,[4,5]],{\"k\":[]},\"s\",null]",
@@ -306,7 +306,7 @@ fn json_paths_and_edits() {
     ];
     let steps = [".a", ".b", ".c", ".d", ".x", ".k", ".e", "[0]", "[1]", "[2]", "[5]", "[#]", "[#-1]", "[#-2]", "[#-9]", ".\"a b\"", ".\"a", "[", "[x]", ".", "[-1]", "..a", "[1"];
     let mut bad = Vec::new();
-    for _ in 0..3000 {
+    for _ in 0..4000 {
         let doc = Value::text(docs[rng.below(docs.len())]);
         let path = Value::text(format!("${}", rng.string(&steps, 4)));
         let val = [Value::Integer(9), Value::text("v"), Value::Null, Value::Real(0.5)][rng.below(4)].clone();

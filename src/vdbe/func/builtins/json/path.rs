@@ -337,22 +337,29 @@ pub fn array_insert(root: &mut Node, path: &[u8], value: &Node) -> Result<(), Er
         if !creatable {
             return Ok(());
         }
-        // A new member must lead to an array element: the path has to end
-        // with an index.
-        if matches!(step, Step::Key(_)) && p.full.last() != Some(&b']') {
-            return Err(not_element(&p));
-        }
-        if !matches!(step, Step::Key(_)) {
-            // A new element: its next step must be well-formed, and the
-            // path must still end at an array element.
-            let mut peek = probe.clone();
-            if let Next::Step(s) = peek.next(&Node::Array(Vec::new()))? {
-                if !matches!(s, Step::Key(_)) && array_index(0, &s) != Some(0) {
-                    return Ok(()); // nothing can be created there
+        // Walk what would be created the way SQLite does: a label must be
+        // followed (eventually) by an index, since the target is an array
+        // element; an index other than the first element creates nothing.
+        let ends_at_index = p.full.last() == Some(&b']');
+        let mut walk = probe.clone();
+        let mut current = step.clone();
+        let mut first = true;
+        loop {
+            match &current {
+                Step::Key(_) if !ends_at_index => return Err(not_element(&p)),
+                Step::Key(_) => {}
+                s => {
+                    // The first step is the element being appended; below
+                    // it only a first element can be created.
+                    if !first && array_index(0, s) != Some(0) {
+                        return Ok(());
+                    }
                 }
             }
-            if p.full.last() != Some(&b']') {
-                return Err(not_element(&p));
+            first = false;
+            match walk.next(&Node::Array(Vec::new()))? {
+                Next::Step(s) => current = s,
+                _ => break,
             }
         }
         let built = probe.build(value)?;
