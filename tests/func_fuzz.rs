@@ -318,6 +318,23 @@ fn json_paths_and_edits() {
         for f in ["json_set", "json_insert", "json_replace", "json_array_insert"] {
             compare(&db, &format!("{f}(?,?,?)"), f, &[doc.clone(), path.clone(), val.clone()], &mut bad);
         }
+        // JSONB forms: the same document, compared as JSON text.
+        for f in ["jsonb_set", "jsonb_insert", "jsonb_array_insert", "jsonb_remove", "jsonb_extract"] {
+            let args = if f == "jsonb_remove" || f == "jsonb_extract" {
+                vec![doc.clone(), path.clone()]
+            } else {
+                vec![doc.clone(), path.clone(), val.clone()]
+            };
+            let ph = vec!["?"; args.len()].join(",");
+            let e = db.eval(&format!("CASE WHEN typeof({f}({ph})) = 'blob' THEN json({f}({ph})) ELSE {f}({ph}) END"), &[args.clone(), args.clone(), args.clone()].concat());
+            let g = match call_scalar(f, &args) {
+                Ok(b @ Value::Blob(_)) => call_scalar("json", &[b]),
+                other => other,
+            };
+            if !same(&e, &g) {
+                bad.push(format!("{f}({args:?}) sqlite={} ours={}", show(&e), show(&g)));
+            }
+        }
     }
     assert_clean(bad);
 }
