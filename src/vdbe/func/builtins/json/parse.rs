@@ -170,7 +170,8 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self, depth: usize) -> Result<Node, usize> {
-        if depth > MAX_DEPTH {
+        // Containers nest at most MAX_DEPTH deep (scalars may sit below).
+        if depth >= MAX_DEPTH && matches!(self.peek(), b'[' | b'{') {
             return Err(self.pos);
         }
         match self.peek() {

@@ -35,7 +35,12 @@ pub fn bad_path(path: &[u8]) -> Error {
 pub struct Path<'a> {
     full: &'a [u8],
     pos: usize,
+    /// Steps read so far: the depth below the root.
+    steps: usize,
 }
+
+/// Deepest structure an edit may create (SQLite's JSON_MAX_DEPTH).
+const MAX_DEPTH: usize = 1000;
 
 /// What the next step of a path is, given the value it applies to.
 enum Next {
@@ -52,7 +57,7 @@ impl<'a> Path<'a> {
         if z.first() != Some(&b'$') {
             return Err(bad_path(text));
         }
-        Ok(Path { full: z, pos: 1 })
+        Ok(Path { full: z, pos: 1, steps: 0 })
     }
 
     fn err(&self) -> Error {
@@ -98,6 +103,7 @@ impl<'a> Path<'a> {
                     label = Lex::new(ty::TEXTRAW, z[start..i].to_vec());
                 }
                 self.pos = i;
+                self.steps += 1;
                 Ok(Next::Step(Step::Key(label)))
             }
             b'[' => {
@@ -128,6 +134,7 @@ impl<'a> Path<'a> {
                     return Err(self.err());
                 }
                 self.pos = i + 1;
+                self.steps += 1;
                 Ok(Next::Step(if from_end { Step::FromEnd(n) } else { Step::Index(n) }))
             }
             _ => Err(self.err()),
@@ -141,6 +148,9 @@ impl<'a> Path<'a> {
     fn build(&mut self, value: &Node) -> Result<Option<Node>, Error> {
         // Index steps are read as if applied to a new, empty array.
         let empty_array = Node::Array(Vec::new());
+        if self.steps > MAX_DEPTH {
+            return Err(Error::sql("JSON path too deep"));
+        }
         match self.next(&empty_array)? {
             Next::End => Ok(Some(value.clone())),
             Next::NotFound => Ok(None),
