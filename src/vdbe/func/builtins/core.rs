@@ -375,27 +375,29 @@ fn map_ascii(v: &Value, f: impl Fn(u8) -> u8) -> Value {
     }
 }
 
+/// ltrim/rtrim/trim: remove characters of the set (default: space) from
+/// the chosen ends. The set is read as a C string, one character at a time.
 fn trim(a: &[Value], left: bool, right: bool) -> Value {
     if a[0].is_null() {
         return Value::Null;
     }
     let input = value_bytes(&a[0]).unwrap_or_default();
-    let set: Vec<&[u8]> = if a.len() == 1 {
-        vec![b" "]
-    } else {
-        let Some(cs) = value_bytes(&a[1]) else { return Value::Null };
-        let cs = c_str(&cs).to_vec();
-        let mut chars = Vec::new();
-        let mut p = 0;
-        while p < cs.len() {
-            let q = skip_char(&cs, p);
-            chars.push((p, q));
-            p = q;
-        }
-        let owned: Vec<Vec<u8>> = chars.iter().map(|&(p, q)| cs[p..q].to_vec()).collect();
-        return trim_with(&input, &owned.iter().map(|v| v.as_slice()).collect::<Vec<_>>(), left, right);
+    let charset = match a.get(1) {
+        None => std::borrow::Cow::Borrowed(&b" "[..]),
+        Some(v) => match value_bytes(v) {
+            None => return Value::Null,
+            Some(cs) => cs,
+        },
     };
-    trim_with(&input, &set, left, right)
+    let charset = c_str(&charset);
+    let mut chars: Vec<&[u8]> = Vec::new();
+    let mut p = 0;
+    while p < charset.len() {
+        let q = skip_char(charset, p);
+        chars.push(&charset[p..q]);
+        p = q;
+    }
+    trim_with(&input, &chars, left, right)
 }
 
 fn trim_with(input: &[u8], set: &[&[u8]], left: bool, right: bool) -> Value {
