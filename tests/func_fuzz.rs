@@ -365,3 +365,22 @@ fn strftime_formats_random() {
     }
     assert_clean(bad);
 }
+
+#[test]
+fn rounding_random() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut bad = Vec::new();
+    for _ in 0..6000 {
+        let x = match rng.below(4) {
+            // exact binary fractions: ties at some position
+            0 => (rng.below(1 << 20) as f64) / ((1u64 << rng.below(12)) as f64) * if rng.below(2) == 0 { 1.0 } else { -1.0 },
+            1 => (rng.next() % 10_000_000) as f64 / 1000.0 - 5000.0,
+            2 => f64::from_bits(rng.next() & 0x43ff_ffff_ffff_ffff),
+            _ => (rng.next() % 1000) as f64 * 10f64.powi(rng.below(40) as i32 - 20),
+        };
+        let d = Value::Integer(rng.below(34) as i64 - 2);
+        compare(&db, "round(?,?)", "round", &[Value::Real(x), d], &mut bad);
+    }
+    assert_clean(bad);
+}

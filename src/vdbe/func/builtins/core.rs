@@ -627,35 +627,61 @@ pub(crate) fn round_real(r: f64, digits: usize) -> f64 {
         let t = (r.abs() + 0.5).trunc();
         return if r < 0.0 { -t } else { t };
     }
-    // The exact decimal expansion: a double has at most 1074 fraction digits.
-    let exact = format!("{:.1080}", r.abs());
-    let dot = exact.find('.').unwrap_or(exact.len());
-    let keep = dot + 1 + digits;
-    let round_up = exact.as_bytes().get(keep).is_some_and(|&c| c >= b'5');
-    let mut kept: Vec<u8> = exact.as_bytes()[..keep].to_vec();
-    if round_up {
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, b'1');
-                break;
-            }
-            i -= 1;
-            match kept[i] {
-                b'.' => continue,
-                b'9' => kept[i] = b'0',
-                c => {
-                    kept[i] = c + 1;
-                    break;
-                }
-            }
-        }
-    }
+    // Rust's formatting rounds the exact binary value correctly, but ties
+    // to even; SQLite rounds ties away from zero. A tie at this position is
+    // only possible when the value has exactly digits+1 fraction digits
+    // (a binary fraction with k fraction bits has k decimal fraction
+    // digits, the last being 5), and then that expansion is exact.
+    let a = r.abs();
+    let kept: Vec<u8> = if fraction_bits(a) == digits + 1 {
+        let mut t = format!("{:.*}", digits + 1, a).into_bytes();
+        t.pop(); // the final 5
+        increment_decimal(&mut t);
+        t
+    } else {
+        format!("{:.*}", digits, a).into_bytes()
+    };
     let v: f64 = std::str::from_utf8(&kept).ok().and_then(|s| s.parse().ok()).unwrap_or(r.abs());
     if r < 0.0 {
         -v
     } else {
         v
+    }
+}
+
+/// Number of binary digits after the point in the exact value of `a`.
+fn fraction_bits(a: f64) -> usize {
+    if a == 0.0 {
+        return 0;
+    }
+    let bits = a.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let (mantissa, e) = if exp == 0 { (bits & ((1 << 52) - 1), -1074) } else { ((bits & ((1 << 52) - 1)) | (1 << 52), exp - 1075) };
+    let e = e + mantissa.trailing_zeros() as i64;
+    if e >= 0 {
+        0
+    } else {
+        (-e) as usize
+    }
+}
+
+/// Add one unit in the last place of a decimal string ("1.99" → "2.00").
+fn increment_decimal(t: &mut Vec<u8>) {
+    let mut i = t.len();
+    loop {
+        if i == 0 {
+            t.insert(0, b'1');
+            return;
+        }
+        i -= 1;
+        match t[i] {
+            b'.' => continue,
+            b'9' => t[i] = b'0',
+            c => {
+                t[i] = c + 1;
+                return;
+            }
+        }
     }
 }
 
