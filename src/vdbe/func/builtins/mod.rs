@@ -114,6 +114,18 @@ pub(crate) fn aggregate<F>(
     }
 }
 
+/// The fewest arguments a variadic built-in accepts (0 for most). SQLite
+/// rejects fewer at prepare time with "wrong number of arguments to
+/// function X()"; the bodies here report the same error when called, but a
+/// code generator can check this up front to fail at the same moment.
+pub fn variadic_min_args(name: &str) -> usize {
+    match name.to_ascii_lowercase().as_str() {
+        "coalesce" | "concat_ws" | "iif" | "if" => 2,
+        "concat" | "max" | "min" => 1,
+        _ => 0,
+    }
+}
+
 /// The "wrong number of arguments" error for variadic functions that need
 /// a minimum the registry cannot express.
 pub(crate) fn wrong_arg_count(name: &str) -> crate::error::Error {
