@@ -14,8 +14,10 @@
 //! jsonb()/jsonb_extract are byte-identical to SQLite's; the jsonb edit
 //! functions produce equivalent JSONB, but SQLite's in-place editing may
 //! leave wider size fields than the minimal ones written here.
-//! json_each/json_tree (table-valued) are not here.
+//! json_each/json_tree are table-valued: [`each::rows`] computes their rows
+//! for the SQL layer.
 
+pub mod each;
 mod jsonb;
 mod node;
 mod parse;

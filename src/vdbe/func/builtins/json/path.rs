@@ -215,6 +215,52 @@ pub fn lookup<'n>(root: &'n Node, path: &[u8]) -> Result<Option<&'n Node>, Error
     }
 }
 
+/// Where a path leads, with what json_each/json_tree report about it.
+pub struct Located<'n> {
+    pub node: &'n Node,
+    /// JSONB offset identifying the element (an object member is
+    /// identified by its label's offset).
+    pub id: usize,
+    /// JSONB offset of the element's own header.
+    pub offset: usize,
+}
+
+/// [`lookup`], also reporting JSONB offsets and the last step.
+pub fn locate<'n>(root: &'n Node, path: &[u8]) -> Result<Option<Located<'n>>, Error> {
+    let mut p = Path::new(path)?;
+    let mut at = Located { node: root, id: 0, offset: 0 };
+    loop {
+        let step = match p.next(at.node)? {
+            Next::End => return Ok(Some(at)),
+            Next::NotFound => return Ok(None),
+            Next::Step(s) => s,
+        };
+        let node = at.node;
+        let mut off = at.offset + super::node::header_len(node.jsonb_payload_size());
+        let found = match (node, &step) {
+            (Node::Object(members), Step::Key(label)) => {
+                let mut hit = None;
+                for (k, v) in members {
+                    let label_size = super::node::header_len(k.raw.len()) + k.raw.len();
+                    if label_matches(k, label) {
+                        hit = Some((v, off, off + label_size));
+                        break;
+                    }
+                    off += label_size + v.jsonb_size();
+                }
+                hit
+            }
+            (Node::Array(items), s) => array_index(items.len(), s).filter(|&i| i < items.len()).map(|i| {
+                let before: usize = items[..i].iter().map(Node::jsonb_size).sum();
+                (&items[i], off + before, off + before)
+            }),
+            _ => None,
+        };
+        let Some((child, id, offset)) = found else { return Ok(None) };
+        at = Located { node: child, id, offset };
+    }
+}
+
 /// The node at already-parsed `steps` (for `->` with a label or index).
 pub fn lookup_steps<'n>(root: &'n Node, steps: &[Step]) -> Option<&'n Node> {
     let mut node = root;
