@@ -134,6 +134,9 @@ impl Schema {
 
     /// Read `sqlite_schema` (blocking) and build the schema.
     pub fn load(io: &IoContext, bt: &mut Btree) -> Result<Schema> {
+        if io.block_on(|| bt.page_count())? == 0 {
+            return Ok(Schema::default());
+        }
         let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
         let mut rows = Vec::new();
         let mut cur = Cursor::new(1, false, None);

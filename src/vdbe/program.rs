@@ -269,4 +269,6 @@ pub struct Program {
     pub changes_schema: bool,
     /// Whether the statement counts rows for `changes()`.
     pub counts_changes: bool,
+    /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
+    pub query_plan: Vec<(i32, i32, String)>,
 }

@@ -128,10 +128,6 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     Ok(())
 }
 
-fn unreachable_values() -> Result<std::convert::Infallible> {
-    Err(Error::sql("malformed VALUES"))
-}
-
 /// Default values for the columns not in `given`.
 fn fill_defaults(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize]) -> Result<()> {
     for (i, col) in t.table.columns.iter().enumerate() {

@@ -179,6 +179,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     let mut prog = compile_stmt(c, stmt)?;
     prog.explain = explain;
     prog.param_names = c.params.clone();
+    prog.query_plan = c.eqp.iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, *p, d.clone())).collect();
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
     } else if explain == 2 {
