@@ -5,7 +5,8 @@
 //! ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D]
 //! options: --engine reference|ringlite|capi:<path.so>   (default reference)
 //!          --jobs N  --timeout SECS  --max-diffs N  --quiet
-//!          --ratchet FILE [--update-ratchet]  --list FILE (paths, one a line)
+//!          --ratchet FILE [--update-ratchet]  [--root DIR] --list FILE (paths under DIR, one a line)
+//!          --status FILE (write pass rates and failure causes as Markdown)
 //! ```
 //! Directories are searched recursively for `*.test`. Each argument is a
 //! corpus: a total line is printed per corpus, then `N passed, M failed`
@@ -16,6 +17,7 @@ mod engine;
 mod fuzz;
 mod ratchet;
 mod slt;
+mod status;
 
 use engine::EngineKind;
 use slt::runner::{run_file, FileReport, Mode, Options};
@@ -31,7 +33,10 @@ struct Args {
     quiet: bool,
     ratchet: Option<String>,
     update_ratchet: bool,
-    corpora: Vec<(String, Vec<String>)>,
+    status: Option<String>,
+    /// (name, root the ratchet keys are relative to, files)
+    corpora: Vec<(String, String, Vec<String>)>,
+    root: Option<String>,
 }
 
 fn usage(msg: &str) -> ExitCode {
@@ -73,6 +78,8 @@ fn parse_args(mut argv: VecDeque<String>) -> Result<Args, String> {
         quiet: false,
         ratchet: None,
         update_ratchet: false,
+        status: None,
+        root: None,
         corpora: Vec::new(),
     };
     if mode == Mode::Diff {
@@ -90,22 +97,27 @@ fn parse_args(mut argv: VecDeque<String>) -> Result<Args, String> {
             "--quiet" => args.quiet = true,
             "--ratchet" => args.ratchet = Some(value("--ratchet")?),
             "--update-ratchet" => args.update_ratchet = true,
+            "--status" => args.status = Some(value("--status")?),
+            "--root" => args.root = Some(value("--root")?),
             "--list" => {
                 let list = value("--list")?;
                 let text = std::fs::read_to_string(&list).map_err(|e| format!("{list}: {e}"))?;
+                let root = args.root.clone().unwrap_or_else(|| ".".into());
                 let files = text
                     .lines()
                     .map(str::trim)
                     .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(String::from)
+                    .map(|l| Path::new(&root).join(l).to_string_lossy().into_owned())
                     .collect();
-                args.corpora.push((list, files));
+                args.corpora.push((list, root, files));
             }
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             path => {
                 let mut files = Vec::new();
                 collect_tests(Path::new(path), &mut files).map_err(|e| format!("{path}: {e}"))?;
-                args.corpora.push((path.trim_end_matches('/').to_string(), files));
+                let p = Path::new(path);
+                let root = if p.is_dir() { p } else { p.parent().unwrap_or(Path::new("")) };
+                args.corpora.push((path.trim_end_matches('/').to_string(), root.to_string_lossy().into_owned(), files));
             }
         }
     }
@@ -172,8 +184,13 @@ fn main() -> ExitCode {
     let start = Instant::now();
     let mut all = Vec::new();
     let mut lines = Vec::new();
-    for (name, files) in &args.corpora {
-        let reports = run_all(files, &args.opts, args.jobs);
+    let mut per_corpus = Vec::new();
+    for (name, root, files) in &args.corpora {
+        let mut reports = run_all(files, &args.opts, args.jobs);
+        for r in &mut reports {
+            let rel = Path::new(&r.path).strip_prefix(root).map(|p| p.to_string_lossy().into_owned());
+            r.name = rel.unwrap_or_else(|_| r.path.clone());
+        }
         for r in &reports {
             print_report(r, args.quiet);
             if let Some(text) = &r.completed {
@@ -191,7 +208,13 @@ fn main() -> ExitCode {
             args.opts.engine.name(),
             reports.len()
         ));
+        per_corpus.push((name.clone(), files_ok, reports.len(), passed, total));
         all.extend(reports);
+    }
+    if let Some(path) = &args.status {
+        if let Err(e) = status::write(path, &args.opts.engine.name(), &per_corpus, &all) {
+            eprintln!("{path}: {e}");
+        }
     }
     for l in &lines {
         println!("{l}");

@@ -58,8 +58,8 @@ pub fn regressions(ratchet: &Ratchet, reports: &[FileReport]) -> Vec<String> {
     reports
         .iter()
         .filter_map(|r| {
-            let e = ratchet.get(&r.path)?;
-            (r.passed < e.passed).then(|| format!("{}: {} records passed, ratchet says {}", r.path, r.passed, e.passed))
+            let e = ratchet.get(&r.name)?;
+            (r.passed < e.passed).then(|| format!("{}: {} records passed, ratchet says {}", r.name, r.passed, e.passed))
         })
         .collect()
 }
@@ -67,7 +67,7 @@ pub fn regressions(ratchet: &Ratchet, reports: &[FileReport]) -> Vec<String> {
 /// Raise the ratchet to the current results.
 pub fn update(ratchet: &mut Ratchet, reports: &[FileReport]) {
     for r in reports {
-        let e = ratchet.entry(r.path.clone()).or_insert(Entry { passed: 0, total: r.total });
+        let e = ratchet.entry(r.name.clone()).or_insert(Entry { passed: 0, total: r.total });
         e.passed = e.passed.max(r.passed);
         e.total = r.total;
     }

@@ -53,6 +53,8 @@ pub struct Failure {
 #[derive(Debug, Clone, Default)]
 pub struct FileReport {
     pub path: String,
+    /// The path relative to its corpus root: the ratchet's key.
+    pub name: String,
     /// Records (statements and queries) that apply to `sqlite`.
     pub total: usize,
     pub passed: usize,
@@ -60,6 +62,9 @@ pub struct FileReport {
     pub failures: Vec<Failure>,
     /// Why the file stopped early (parse error, panic, timeout, open).
     pub fatal: Option<String>,
+    /// Every failure's cause (see [`cause_of`]) with its count, for
+    /// STATUS.md.
+    pub causes: std::collections::BTreeMap<String, usize>,
     /// `Complete` mode: the rewritten script.
     pub completed: Option<String>,
     pub elapsed: Duration,
@@ -149,6 +154,32 @@ fn is_counted(r: &Record) -> bool {
     matches!(r.kind, RecordKind::Statement { .. } | RecordKind::Query { .. })
 }
 
+/// A failure's cause for grouping: an error message with numbers and
+/// quoted names masked, or "wrong result".
+pub fn cause_of(got: &str) -> String {
+    let text = got.lines().next().unwrap_or("");
+    let is_error = text.starts_with("error ") || text.starts_with("panic") || text.contains("cannot open")
+        || text.starts_with("timeout") || text.starts_with("line ");
+    if !is_error {
+        return "wrong result".into();
+    }
+    let text = text.find("panic:").map(|i| &text[i..]).unwrap_or(text);
+    let mut out = String::new();
+    let mut last_digit = false;
+    for c in text.chars().take(100) {
+        if c.is_ascii_digit() {
+            if !last_digit {
+                out.push('N');
+            }
+            last_digit = true;
+        } else {
+            last_digit = false;
+            out.push(c);
+        }
+    }
+    out.trim().to_string()
+}
+
 /// Escape `text` so it matches itself as a regex.
 fn regex_literal(text: &str) -> String {
     regex::escape(text)
@@ -174,6 +205,10 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     };
     let todo = applicable(&records);
     report.total = todo.iter().filter(|r| is_counted(r)).count();
+    if report.total == 0 && opts.mode != Mode::Complete {
+        report.elapsed = start.elapsed();
+        return report; // nothing to run (an empty or fully skipped file)
+    }
 
     let mut state = State { report, opts, labels: HashMap::new(), threshold: 0, edits: HashMap::new() };
     let reference_needed = opts.mode != Mode::Validate || opts.engine == EngineKind::Reference;
@@ -183,7 +218,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
         Err(e) => {
             state.report.fatal = Some(format!("cannot open {}: {e}", under_test.name()));
             state.report.elapsed = start.elapsed();
-            return state.report;
+            return account_unrun(state.report);
         }
     };
     let mut reference = if opts.mode == Mode::Diff && reference_needed {
@@ -191,7 +226,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
             Ok(e) => Some(e),
             Err(e) => {
                 state.report.fatal = Some(format!("cannot open the reference: {e}"));
-                return state.report;
+                return account_unrun(state.report);
             }
         }
     } else {
@@ -224,7 +259,19 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
         state.report.completed = Some(apply_edits(&text, &records, &state.edits));
     }
     state.report.elapsed = start.elapsed();
-    state.report
+    account_unrun(state.report)
+}
+
+/// Attribute records a fatal stop left unrun to its cause.
+fn account_unrun(mut report: FileReport) -> FileReport {
+    if let Some(fatal) = &report.fatal {
+        let recorded: usize = report.causes.values().sum();
+        let unrun = (report.total - report.passed).saturating_sub(recorded);
+        if unrun > 0 {
+            *report.causes.entry(format!("not run: {}", cause_of(fatal))).or_insert(0) += unrun;
+        }
+    }
+    report
 }
 
 /// Replacement lines for a record: new header, new result section.
@@ -243,6 +290,7 @@ struct State<'a> {
 
 impl State<'_> {
     fn fail(&mut self, record: &Record, sql: &str, expected: String, got: String) {
+        *self.report.causes.entry(cause_of(&got)).or_insert(0) += 1;
         if self.report.failures.len() < self.opts.max_diffs {
             self.report.failures.push(Failure { line: record.line, sql: sql.to_string(), expected, got });
         }
