@@ -38,7 +38,7 @@ compat-test: compat-build
 
 compat-full: compat-build
 	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(SLT_DIR) $(COMPAT_DIR)/scripts
-	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) --root $(SLT_DIR) $(SLT_DIR)
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) $(SLT_DIR)
 	$(COMPAT) diff --engine ringlite --quiet --jobs $(COMPAT_JOBS) $(COMPAT_DIR)/scripts || true
 	$(COMPAT) fuzz --engine ringlite --seed 1000 --cases 5000 --save-dir $(COMPAT_DIR)/scripts/regressions
 

@@ -16,7 +16,7 @@ pub mod gen;
 pub mod shrink;
 
 use crate::engine::EngineKind;
-use crate::slt::runner::Outcome;
+use crate::slt::runner::{cause_of, Outcome};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shrink::{render, replay, Step};
@@ -88,10 +88,29 @@ fn script(seed: u64, engine: &EngineKind, steps: &[Step], outcomes: &[Outcome]) 
     (header, body)
 }
 
-fn already_saved(dir: &Path, body: &str) -> bool {
+/// What the engine under test did wrong, for de-duplication: an error or
+/// panic by its masked message (one regression script per failure mode is
+/// enough); a wrong result has no signature (every one is kept, unless
+/// the same statements were saved already).
+fn signature(got: &Outcome) -> Option<String> {
+    match got {
+        Outcome::Rows(_) => None,
+        Outcome::Error(e) => Some(cause_of(&format!("error {}", e.message))),
+        Outcome::Panic(m) => Some(cause_of(&format!("panic: {m}"))),
+    }
+}
+
+const SIGNATURE_PREFIX: &str = "# mismatch: ";
+
+fn already_saved(dir: &Path, body: &str, signature: &Option<String>) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else { return false };
     entries.filter_map(|e| e.ok()).any(|e| {
-        std::fs::read_to_string(e.path()).map(|t| t.split_once("\n\n").map(|(_, b)| b) == Some(body)).unwrap_or(false)
+        let Ok(text) = std::fs::read_to_string(e.path()) else { return false };
+        let same_body = text.split_once("\n\n").map(|(_, b)| b) == Some(body);
+        let same_signature = signature.as_ref().is_some_and(|s| {
+            text.lines().any(|l| l.strip_prefix(SIGNATURE_PREFIX) == Some(s.as_str()))
+        });
+        same_body || same_signature
     })
 }
 
@@ -112,8 +131,13 @@ pub fn main(args: Vec<String>) -> ExitCode {
         mismatches += 1;
         let small = shrink::shrink(steps, &f.engine, f.budget);
         let (outcomes, _) = replay(&small, &f.engine);
-        let (header, body) = script(seed, &f.engine, &small, &outcomes);
-        if already_saved(dir, &body) {
+        let (_, got) = replay(&small, &f.engine).1.unwrap_or((at, got));
+        let sig = signature(&got);
+        let (mut header, body) = script(seed, &f.engine, &small, &outcomes);
+        if let Some(s) = &sig {
+            header = format!("{}{SIGNATURE_PREFIX}{s}\n\n", header.trim_end_matches('\n').to_owned() + "\n");
+        }
+        if already_saved(dir, &body, &sig) {
             continue;
         }
         let _ = std::fs::create_dir_all(dir);

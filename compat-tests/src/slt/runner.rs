@@ -20,6 +20,9 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+/// `SQLITE_INTERRUPT`: a timeout, never a result.
+const SQLITE_INTERRUPT: i32 = 9;
+
 /// The database name `skipif`/`onlyif` test against.
 pub const DB_NAME: &str = "sqlite";
 
@@ -234,9 +237,9 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     };
 
     let deadline = Instant::now() + opts.timeout;
-    let mut guards = vec![watchdog::watch(deadline, primary.interrupter())];
+    let mut guards = vec![watchdog::watch(path, deadline, primary.interrupter())];
     if let Some(r) = &reference {
-        guards.push(watchdog::watch(deadline, r.interrupter()));
+        guards.push(watchdog::watch(path, deadline, r.interrupter()));
     }
     for record in todo {
         if guards.iter().any(|g| g.expired()) {
@@ -377,8 +380,8 @@ impl State<'_> {
             // The classic runner ends a query's result silently at a step
             // error (the corpus expects that, e.g. sum() overflowing). An
             // engine's own "not supported" is never SQLite behaviour.
-            Outcome::Error(EngineError { partial: Some(rows), message, .. })
-                if !message.contains("not supported by ringlite") =>
+            Outcome::Error(EngineError { partial: Some(rows), message, code })
+                if !message.contains("not supported by ringlite") && code & 0xff != SQLITE_INTERRUPT =>
             {
                 rows
             }
@@ -511,7 +514,12 @@ pub mod watchdog {
     use std::sync::{Arc, Mutex, OnceLock};
     use std::time::{Duration, Instant};
 
+    /// How long an engine may ignore an interrupt before the whole run is
+    /// abandoned: a hung engine must not hang `make test`.
+    const GRACE: Duration = Duration::from_secs(30);
+
     struct Entry {
+        what: String,
         id: u64,
         deadline: Instant,
         interrupt: Interrupter,
@@ -530,6 +538,10 @@ pub mod watchdog {
                     if now >= e.deadline {
                         e.expired.store(true, Ordering::SeqCst);
                         (e.interrupt)();
+                    }
+                    if now >= e.deadline + GRACE {
+                        eprintln!("ringlite-compat: {} ignored the timeout interrupt for {GRACE:?}; aborting the run", e.what);
+                        std::process::exit(124);
                     }
                 }
             });
@@ -555,10 +567,10 @@ pub mod watchdog {
         }
     }
 
-    pub fn watch(deadline: Instant, interrupt: Interrupter) -> Guard {
+    pub fn watch(what: &str, deadline: Instant, interrupt: Interrupter) -> Guard {
         let id = NEXT_ID.fetch_add(1, Ordering::SeqCst);
         let expired = Arc::new(AtomicBool::new(false));
-        entries().lock().unwrap().push(Entry { id, deadline, interrupt, expired: expired.clone() });
+        entries().lock().unwrap().push(Entry { what: what.to_string(), id, deadline, interrupt, expired: expired.clone() });
         Guard { id, expired }
     }
 }
