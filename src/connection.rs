@@ -717,8 +717,7 @@ impl Statement {
     /// Origin of result column `i` when it is a table column:
     /// (database, table, column).
     pub fn column_origin(&self, i: usize) -> Option<(&str, &str, &str)> {
-        let _ = i;
-        None
+        self.program.column_origins.get(i).and_then(|o| o.as_ref()).map(|(d, t, c)| (d.as_str(), t.as_str(), c.as_str()))
     }
 
     /// Columns in the current row (0 when not on a row).

@@ -57,6 +57,8 @@ pub struct SelectInfo {
     pub affinities: Vec<Option<Affinity>>,
     /// Declared types of result columns that are table columns.
     pub decltypes: Vec<Option<String>>,
+    /// (table, column) a result column reads directly.
+    pub origins: Vec<Option<(String, String)>>,
 }
 
 /// One result column after `*` expansion.
@@ -97,6 +99,7 @@ pub struct RowCtx {
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
     let info = c.compile_select(sel, Dest::Output)?;
     prog.column_decltypes = info.decltypes.clone();
+    prog.column_origins = info.origins.iter().map(|o| o.clone().map(|(t, c)| ("main".to_string(), t, c))).collect();
     Ok(info.names)
 }
 
@@ -386,6 +389,28 @@ impl Compiler<'_> {
         }
     }
 
+    /// The table column a result item reads, if it is a plain column.
+    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String)> {
+        let r = match item {
+            ResultItem::Col(r, _) => r.clone(),
+            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
+            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquote(t.0)), &unquote(c.0)).ok().flatten()?,
+            _ => return None,
+        };
+        if r.depth != 0 {
+            return None;
+        }
+        let it = self.scopes.last()?.items.get(r.item)?;
+        if it.table.is_empty() {
+            return None;
+        }
+        let col = match r.column.or(it.rowid_alias) {
+            Some(c) => it.columns.get(c)?.name.clone(),
+            None => "rowid".to_string(),
+        };
+        Some((it.table.clone(), col))
+    }
+
     fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {
         let Ok(Some(r)) = self.resolve_name(q, name) else { return (None, None) };
         if r.depth != 0 {
@@ -427,6 +452,8 @@ impl Compiler<'_> {
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
+                let origin = self.item_origin(it);
+                info.origins.push(origin);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -556,7 +583,7 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n] })
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n] })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
