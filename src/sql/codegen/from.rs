@@ -133,8 +133,23 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                    let info = super::select::SelectInfo {
+                        n_columns: rb.columns.len(),
+                        names: rb.columns.clone(),
+                        affinities: vec![None; rb.columns.len()],
+                        decltypes: vec![None; rb.columns.len()],
+                        origins: vec![None; rb.columns.len()],
+                        ..Default::default()
+                    };
+                    self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
+                    return Ok(());
+                }
                 if let Some(cte) = self.cte(&name) {
                     let sql = cte.select_sql.clone();
+                    if cte.recursive && self.references_itself(&sql, &name) {
+                        return self.open_recursive_cte(&sql, &name, alias.unwrap_or(name.clone()), cte.columns.clone(), out);
+                    }
                     return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
                 }
                 let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
@@ -248,6 +263,111 @@ impl<'b> Compiler<'_> {
         self.b.insns[addr].p2 = info.n_columns as i32;
         self.push_subquery_item(cur, name, &info, cols, out);
         Ok(())
+    }
+
+    fn references_itself(&self, sql: &str, name: &str) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let b = sql.as_bytes();
+        crate::sql::parse::tokens(b).iter().any(|t| {
+            matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING) && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// Fill a temporary table with a recursive CTE's rows: the initial
+    /// SELECT feeds a queue; each row taken from the queue is the CTE's
+    /// content while the recursive SELECTs run, and their rows feed the
+    /// queue again, until it is empty or the LIMIT is reached.
+    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            _ => Err(Error::sql("malformed recursive CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let (result, info) = r?;
+        self.push_subquery_item(result, alias, &info, cols, out);
+        Ok(())
+    }
+
+    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
+        let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
+            return Err(Error::sql(format!("recursive reference in a subquery: {name}")));
+        };
+        if sel.order_by.is_some() {
+            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
+        }
+        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
+        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        let result = self.b.cursor();
+        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
+        let queue = self.b.cursor();
+        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
+        let dedupe = if dedupe_wanted {
+            let d = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
+            Some(d)
+        } else {
+            None
+        };
+        let open_d = self.b.here() - 1;
+        let done = self.b.label();
+        let limit = match self.setup_limit(sel.limit, done)? {
+            Some(l) => Some((l.limit, done)),
+            None => None,
+        };
+        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        let n = info.n_columns;
+        if let Some(c) = &cols {
+            if c.len() != n {
+                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+            }
+        }
+        self.b.insns[open_r].p2 = n as i32;
+        self.b.insns[open_q].p2 = n as i32;
+        if dedupe.is_some() {
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
+        }
+        let current = self.b.cursor();
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, queue, done, 0);
+        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let one = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Insert, current, rec, one);
+        self.b.add(Opcode::Delete, queue, 0, 0);
+        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        let mut r = Ok(());
+        for cs in compounds.iter() {
+            match self.compile_simple(&cs.select, None, None, dest) {
+                Ok(i) if i.n_columns != n => {
+                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.recursive.pop();
+        r?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        Ok((result, info))
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.

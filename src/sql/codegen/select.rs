@@ -40,6 +40,19 @@ pub enum Dest {
     EphemIndex(i32),
     /// Append each row to a temporary table.
     EphemTable(i32),
+    /// A recursive CTE's rows: into the result table and the queue,
+    /// skipping rows already seen when `dedupe` is set, stopping at the
+    /// CTE's LIMIT.
+    Recursive {
+        /// Result table.
+        result: i32,
+        /// Queue of rows still to expand.
+        queue: i32,
+        /// Index of rows seen (UNION).
+        dedupe: Option<i32>,
+        /// LIMIT counter and the label after the CTE.
+        limit: Option<(i32, i32)>,
+    },
 }
 
 /// Facts about a compiled SELECT.
@@ -139,9 +152,6 @@ impl Compiler<'_> {
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = if let Some(with) = &sel.with {
-            if with.recursive {
-                return Err(Error::unsupported("recursive common table expressions"));
-            }
             let mut m = HashMap::new();
             for cte in with.ctes.iter() {
                 m.insert(
@@ -149,6 +159,7 @@ impl Compiler<'_> {
                     CteDef {
                         select_sql: crate::sql::parse::ast_text(cte.select),
                         columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                        recursive: with.recursive,
                     },
                 );
             }
@@ -217,6 +228,23 @@ impl Compiler<'_> {
                 self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                 self.b.add(Opcode::NewRowid, cur, rid, 0);
                 self.b.add(Opcode::Insert, cur, rec, rid);
+            }
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                if let Some(d) = dedupe {
+                    self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+                    self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                    self.b.add(Opcode::IdxInsert, d, rec, 0);
+                }
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                self.b.add(Opcode::NewRowid, queue, rid, 0);
+                self.b.add(Opcode::Insert, queue, rec, rid);
+                if let Some((lim, done)) = cte_limit {
+                    self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+                }
             }
         }
         if let Some(l) = limit {
