@@ -619,10 +619,13 @@ impl Compiler<'_> {
         }
         self.finish_once(once, info.correlated);
         let x = self.expr_new(lhs)?;
-        if let Some(a) = info.first_affinity {
-            if self.expr_affinity(lhs).is_none() && a != Affinity::Blob {
-                self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(a.letter().to_string()), 0);
+        let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
+        if aff != 0 {
+            let letter = (aff as u8 as char).to_string();
+            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+                self.b.insns[at].p4 = P4::Affinity(letter.clone());
             }
+            self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(letter), 0);
         }
         let found = self.b.label();
         let is_false = self.b.label();

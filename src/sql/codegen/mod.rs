@@ -110,6 +110,9 @@ pub struct Compiler<'s> {
     pub page_size: u32,
     /// Recursive CTEs being generated, innermost last.
     pub recursive: Vec<RecursiveBinding>,
+    /// Addresses of the `MakeRecord`s feeding each temporary index, so an
+    /// IN operator can give them its comparison affinity afterwards.
+    pub ephem_records: HashMap<i32, Vec<usize>>,
 }
 
 impl<'s> Compiler<'s> {
@@ -140,6 +143,7 @@ impl<'s> Compiler<'s> {
             memory_db: false,
             page_size: 4096,
             recursive: Vec::new(),
+            ephem_records: HashMap::new(),
         }
     }
 

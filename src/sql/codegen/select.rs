@@ -219,7 +219,8 @@ impl Compiler<'_> {
             }
             Dest::EphemIndex(cur) => {
                 let rec = self.b.reg();
-                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.ephem_records.entry(cur).or_default().push(at);
                 self.b.add(Opcode::IdxInsert, cur, rec, 0);
             }
             Dest::EphemTable(cur) => {
@@ -310,10 +311,14 @@ impl Compiler<'_> {
     pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
         let mut out = Vec::new();
         for (ti, t) in terms.iter().enumerate() {
-            let e = match &t.expr {
-                Expr::Collate(inner, _) => &**inner,
-                e => e,
-            };
+            let mut e = &t.expr;
+            loop {
+                match e {
+                    Expr::Collate(inner, _) => e = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                    _ => break,
+                }
+            }
             let mut m = None;
             if let Some(k) = e.is_integer() {
                 if k < 1 || k as usize > names.len() {
@@ -510,6 +515,11 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(binary_key_info(items.len())), 0);
                 ctx.distinct = Some(d);
             }
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.check_names(e)?;
+                }
+            }
             let mut terms = Vec::new();
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
@@ -537,6 +547,33 @@ impl Compiler<'_> {
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
+    }
+
+    /// Report the first unresolvable column name in `e` the way SQLite
+    /// does before any other clause is looked at.
+    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
+        let mut names: Vec<(Option<String>, String, bool)> = Vec::new();
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false)),
+                _ => {}
+            }
+            true
+        });
+        for (q, n, quoted) in names {
+            if self.resolve_name(q.as_deref(), &n)?.is_some() {
+                continue;
+            }
+            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+                continue;
+            }
+            if q.is_none() && self.aliases.last().is_some_and(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(&n))) {
+                continue;
+            }
+            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
+        }
+        Ok(())
     }
 
     /// Compute result items into consecutive registers.
