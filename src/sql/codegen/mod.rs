@@ -113,6 +113,8 @@ pub struct Compiler<'s> {
     /// Addresses of the `MakeRecord`s feeding each temporary index, so an
     /// IN operator can give them its comparison affinity afterwards.
     pub ephem_records: HashMap<i32, Vec<usize>>,
+    /// The SELECT being compiled feeds an EXISTS test.
+    pub in_exists: bool,
 }
 
 impl<'s> Compiler<'s> {
@@ -144,6 +146,7 @@ impl<'s> Compiler<'s> {
             page_size: 4096,
             recursive: Vec::new(),
             ephem_records: HashMap::new(),
+            in_exists: false,
         }
     }
 

@@ -473,9 +473,17 @@ impl Compiler<'_> {
         }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
+        let saved_exists = self.in_exists;
+        self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
             let items_from = self.open_from(from.as_ref())?;
-            let items = self.expand_result_columns(columns)?;
+            let mut items = self.expand_result_columns(columns)?;
+            // An EXISTS subquery's result columns do not matter unless they
+            // make it an aggregate query of its own.
+            let one = Expr::Literal(ast::Literal::Numeric("1"));
+            if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                items = vec![ResultItem::Expr(&one, None)];
+            }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
             self.top_compound_arm = false;
             let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
@@ -542,11 +550,68 @@ impl Compiler<'_> {
             self.b.bind(end);
             Ok(info)
         })();
+        self.in_exists = saved_exists;
         self.aliases.pop();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
+    }
+
+    /// Whether an aggregate call reads only columns of enclosing queries
+    /// (it then belongs to one of them).
+    pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
+        let args: Vec<&Expr<'_>> = match call {
+            Expr::FunctionCall { args: Some(a), .. } => a.iter().collect(),
+            _ => return false,
+        };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        for a in args {
+            crate::sql::plan::terms::walk(a, &mut |x| {
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    _ => {}
+                }
+                true
+            });
+        }
+        let mut any_outer = false;
+        for (q, n) in names {
+            match self.resolve_name(q.as_deref(), &n) {
+                Ok(Some(r)) if r.depth == 0 => return false,
+                Ok(Some(_)) => any_outer = true,
+                _ => {}
+            }
+        }
+        any_outer
+    }
+
+    fn has_inner_aggregate(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        let mut calls: Vec<String> = Vec::new();
+        let mut found_inner = false;
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                let mut agg_nodes: Vec<&Expr<'_>> = Vec::new();
+                {
+                    let me: &Compiler<'_> = self;
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        if super::is_aggregate_call(me, x) {
+                            agg_nodes.push(x);
+                            return false;
+                        }
+                        true
+                    });
+                }
+                for a in agg_nodes {
+                    calls.push(a.to_string());
+                    if !self.is_outer_aggregate(a) {
+                        found_inner = true;
+                    }
+                }
+            }
+        }
+        found_inner
     }
 
     /// Report the first unresolvable column name in `e` the way SQLite
