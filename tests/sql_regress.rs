@@ -48,3 +48,16 @@ fn fuzz_findings() {
     sql_common::check("CREATE TABLE t0(c0 TEXT, c1 VARCHAR(5)); INSERT INTO t0 VALUES(' 7', '10'), ('x', ' 7'); SELECT a.c0, b.c1 FROM t0 AS a JOIN t0 AS b ON (CAST(b.c1 AS INTEGER) IN (SELECT a.c0 FROM t0));");
     sql_common::check("CREATE TABLE t(a TEXT); INSERT INTO t VALUES('1'),('2'); SELECT 1 IN (SELECT a FROM t), 3 IN (SELECT a FROM t), '1' IN (SELECT a FROM t);");
 }
+
+#[test]
+fn nulls_first_last() {
+    sql_common::check_each(
+        "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,'x'),(NULL,'y'),(3,NULL),(2,'z');",
+        &[
+            "SELECT * FROM t ORDER BY a NULLS LAST",
+            "SELECT * FROM t ORDER BY a DESC NULLS FIRST, b",
+            "SELECT * FROM t ORDER BY b ASC NULLS FIRST",
+            "SELECT a FROM t UNION SELECT 5 ORDER BY 1 NULLS LAST",
+        ],
+    );
+}

@@ -116,14 +116,36 @@ pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Pro
     Ok(info.names)
 }
 
-fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
+/// Whether an ORDER BY term asks for the non-default NULL placement
+/// (ASC NULLS LAST or DESC NULLS FIRST): it then sorts by an extra
+/// "is NULL" key column first.
+pub fn needs_null_key(t: &SortedColumn<'_>) -> bool {
+    let desc = matches!(t.order, Some(SortOrder::Desc));
+    match t.nulls {
+        Some(ast::NullsOrder::Last) => !desc,
+        Some(ast::NullsOrder::First) => desc,
+        None => false,
+    }
+}
+
+/// Number of sorter key columns for `terms`.
+pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
+    terms.iter().map(|t| 1 + needs_null_key(t) as usize).sum()
+}
+
+/// Key description of the sorter for ORDER BY `terms`.
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
     let mut fields = Vec::new();
     for t in terms {
+        let desc = matches!(t.order, Some(SortOrder::Desc));
+        if needs_null_key(t) {
+            fields.push(KeyField { collation: Collation::binary(), descending: desc });
+        }
         let coll = match c.expr_collation(&t.expr) {
             Some((n, _)) => c.collation(&n)?,
             None => Collation::binary(),
         };
-        fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+        fields.push(KeyField { collation: coll, descending: desc });
     }
     Ok(Arc::new(KeyInfo { fields }))
 }
@@ -267,13 +289,25 @@ impl Compiler<'_> {
         match (ctx.sorter, order_by) {
             (Some((sorter, nk)), Some(terms)) => {
                 let base = self.b.regs(nk + n);
+                let mut k = 0i32;
                 for (i, t) in terms.iter().enumerate() {
+                    let flag = needs_null_key(t);
+                    let at = base + k + flag as i32;
                     match ctx.order_map[i] {
-                        Some(k) => {
-                            self.b.add(Opcode::SCopy, regs + k as i32, base + i as i32, 0);
+                        Some(col) => {
+                            self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
                         }
-                        None => self.expr(&t.expr, base + i as i32)?,
+                        None => self.expr(&t.expr, at)?,
                     }
+                    if flag {
+                        let f = base + k;
+                        let done = self.b.label();
+                        self.b.add(Opcode::Integer, 1, f, 0);
+                        self.b.add(Opcode::IsNull, at, done, 0);
+                        self.b.add(Opcode::Integer, 0, f, 0);
+                        self.b.bind(done);
+                    }
+                    k += 1 + flag as i32;
                 }
                 for i in 0..n {
                     self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
@@ -512,7 +546,7 @@ impl Compiler<'_> {
             let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
-                let nk = terms.len();
+                let nk = key_width(terms);
                 let ki = key_info_for(self, terms)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
@@ -700,8 +734,8 @@ impl Compiler<'_> {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
                 let ki = key_info_for(self, terms)?;
                 let s = self.b.cursor();
-                self.b.add4(Opcode::SorterOpen, s, (terms.len() + n) as i32, 0, P4::KeyInfo(ki), 0);
-                ctx.sorter = Some((s, terms.len()));
+                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, key_width(terms)));
             }
             for row in rows.iter() {
                 let regs = self.b.regs(n);
