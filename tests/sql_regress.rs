@@ -61,3 +61,16 @@ fn nulls_first_last() {
         ],
     );
 }
+
+#[test]
+fn prefiltered_inner_tables() {
+    check_each(
+        "CREATE TABLE a(id INTEGER PRIMARY KEY, x, y REAL); CREATE TABLE b(id INTEGER PRIMARY KEY, x, y);
+         INSERT INTO a VALUES(1,1,1.0),(2,2,2.5),(3,3,3.0),(4,NULL,4.0); INSERT INTO b VALUES(10,1,'p'),(20,2,'q'),(30,3,'r');",
+        &[
+            "SELECT a.id, b.id, a.y FROM a, b WHERE a.x IN (1,3) AND b.y <> 'q' AND a.y < 4",
+            "SELECT a.id, b.id FROM b, a WHERE a.x > 1 AND b.id >= 20",
+            "SELECT (SELECT count(*) FROM a, b AS c WHERE c.x = b.x AND a.x < 3) FROM b",
+        ],
+    );
+}

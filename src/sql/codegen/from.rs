@@ -686,6 +686,9 @@ impl<'b> Compiler<'_> {
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
+            if before != 0 && !it.left {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
@@ -759,6 +762,80 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
         Ok(LoopKind::Index(icur, top))
+    }
+
+    /// Whether `e` reads a column of an enclosing query.
+    fn refs_outer(&mut self, e: &Expr<'_>) -> bool {
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, unquote(n.0))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                _ => {}
+            }
+            true
+        });
+        names.iter().any(|(q, n)| matches!(self.resolve_name(q.as_deref(), n), Ok(Some(r)) if r.depth > 0))
+    }
+
+    /// An inner loop that must scan its whole table for every outer row
+    /// reads a filtered copy instead: the rows passing the terms that
+    /// depend on this table alone are copied once into a temporary table
+    /// that takes over the table's cursor number.
+    fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
+        let me = 1u64 << it.item.min(63);
+        let mut own: Vec<&'a Expr<'b>> = Vec::new();
+        for t in terms {
+            if !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t) {
+                own.push(t);
+            }
+        }
+        if own.is_empty() {
+            return Ok(());
+        }
+        let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
+            return Ok(());
+        };
+        let n = table.columns.len();
+        self.b.insns[open_at].opcode = Opcode::Noop;
+        let skip = self.b.label();
+        self.b.add(Opcode::Once, 0, skip, 0);
+        self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
+        let src = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, src, table.root as i32, 0, P4::Int64(n as i64), 0);
+        self.b.comment(table.name.clone());
+        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
+        let r = (|| -> Result<()> {
+            let fill_end = self.b.label();
+            self.b.add(Opcode::Rewind, src, fill_end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            for t in &own {
+                self.jump_if_false(t, next)?;
+            }
+            let regs = self.b.regs(n);
+            for i in 0..n {
+                if table.rowid_alias == Some(i) {
+                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                } else {
+                    self.b.add(Opcode::Column, src, i as i32, regs + i as i32);
+                }
+            }
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::Rowid, src, rid, 0);
+            self.b.add(Opcode::Insert, it.cursor, rec, rid);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, src, top as i32, 0);
+            self.b.bind(fill_end);
+            Ok(())
+        })();
+        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
+        r?;
+        self.b.bind(skip);
+        Ok(())
     }
 
     /// `column IN (list)` terms on item `it` whose values are available
