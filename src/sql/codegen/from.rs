@@ -750,7 +750,8 @@ impl<'b> Compiler<'_> {
                 if table.rowid_alias == Some(i) {
                     self.b.add(Opcode::Null, 0, regs + i as i32, 0);
                 } else {
-                    self.b.add(Opcode::Column, src, i as i32, regs + i as i32);
+                    let d = super::expr::default_p4(table, i);
+                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
                 }
             }
             let rec = self.b.reg();

@@ -23,6 +23,7 @@ pub mod ddl;
 pub mod txn;
 pub mod pragma;
 pub mod dml_common;
+pub mod alter;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -235,7 +236,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             txn::compile_txn(c, stmt, &mut prog)?
         }
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
-        Stmt::AlterTable(..) => return Err(Error::unsupported("ALTER TABLE")),
+        Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(..) => {
             let init = c.begin_program();
             c.end_program(init, None);
