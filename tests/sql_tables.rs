@@ -191,3 +191,19 @@ fn alter_table() {
         ],
     );
 }
+
+#[test]
+fn upsert() {
+    check_each(
+        "CREATE TABLE kv(k TEXT PRIMARY KEY, v INTEGER, n INTEGER DEFAULT 0); CREATE TABLE r(id INTEGER PRIMARY KEY, x);",
+        &[
+            "INSERT INTO kv(k, v) VALUES('a', 1) ON CONFLICT(k) DO UPDATE SET v = v + excluded.v, n = n + 1; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('a', 5) ON CONFLICT(k) DO UPDATE SET v = v + excluded.v, n = n + 1; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('a', 9),('b', 2) ON CONFLICT DO NOTHING; SELECT * FROM kv; SELECT changes();",
+            "INSERT INTO kv(k, v) VALUES('b', 100) ON CONFLICT(k) DO UPDATE SET v = excluded.v WHERE excluded.v > v; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('b', 1) ON CONFLICT(k) DO UPDATE SET v = excluded.v WHERE excluded.v > v; SELECT * FROM kv;",
+            "INSERT INTO r VALUES(1, 'one') ON CONFLICT(id) DO UPDATE SET x = 'again:' || excluded.x; INSERT INTO r VALUES(1, 'uno') ON CONFLICT(id) DO UPDATE SET x = 'again:' || excluded.x; SELECT * FROM r;",
+            "INSERT INTO kv(k, v) VALUES('z', 1) ON CONFLICT(v) DO NOTHING",
+        ],
+    );
+}

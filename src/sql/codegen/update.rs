@@ -85,14 +85,37 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let rid = c.b.reg();
     c.b.add(Opcode::Column, tmp, 0, rid);
     c.b.add(Opcode::NotExists, t.cursor, next, rid);
-    let old = c.read_row(&t);
+    update_row(c, &t, rid, &assignments, oc, next)?;
+    c.b.bind(next);
+    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    c.b.bind(end);
+    c.scopes.pop();
+    c.end_program(init, Some(true));
+    prog.counts_changes = true;
+    Ok(())
+}
+
+/// Update the row of `t` under its cursor (rowid in `rid`): new values
+/// from `assignments` (column, expression; `usize::MAX` is the rowid),
+/// constraint checks, index maintenance, the write. `next` is where
+/// OR IGNORE goes.
+pub fn update_row(
+    c: &mut Compiler<'_>,
+    t: &super::dml_common::WriteTarget,
+    rid: i32,
+    assignments: &[(usize, &sqlite3_parser::ast::Expr<'_>)],
+    oc: OnConflict,
+    next: i32,
+) -> Result<()> {
+    let old = c.read_row(t);
+    let table = &t.table;
     let n = table.columns.len();
     let new = c.b.regs(n);
     c.b.add(Opcode::Copy, old, new, n as i32 - 1);
     let new_rowid = c.b.reg();
     c.b.add(Opcode::SCopy, rid, new_rowid, 0);
     let mut rowid_changes = false;
-    for (i, e) in &assignments {
+    for (i, e) in assignments {
         if *i == usize::MAX {
             c.expr(e, new_rowid)?;
             rowid_changes = true;
@@ -114,9 +137,9 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.b.add(Opcode::SCopy, new_rowid, new + ipk as i32, 0);
         }
     }
-    c.check_not_null(&t, new, oc, next)?;
+    c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
-    c.check_unique(&t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let k = c.index_key(&idx, old, rid);
@@ -131,12 +154,6 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         c.b.bind(gone);
         c.b.bind(same);
     }
-    c.write_row(&t, new, new_rowid, OPFLAG_NCHANGE);
-    c.b.bind(next);
-    c.b.add(Opcode::Next, tmp, top as i32, 0);
-    c.b.bind(end);
-    c.scopes.pop();
-    c.end_program(init, Some(true));
-    prog.counts_changes = true;
+    c.write_row(t, new, new_rowid, OPFLAG_NCHANGE);
     Ok(())
 }
