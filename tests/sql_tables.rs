@@ -207,3 +207,18 @@ fn upsert() {
         ],
     );
 }
+
+#[test]
+fn returning() {
+    check_each(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b DEFAULT 'd');",
+        &[
+            "INSERT INTO t(a) VALUES(1),(2) RETURNING id, a, b",
+            "INSERT INTO t VALUES(10, 'x', 'y') RETURNING *",
+            "UPDATE t SET a = a || '!' WHERE id > 1 RETURNING id, a AS new_a",
+            "DELETE FROM t WHERE id = 10 RETURNING a, b",
+            "DELETE FROM t RETURNING id",
+            "SELECT count(*) FROM t",
+        ],
+    );
+}

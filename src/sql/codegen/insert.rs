@@ -16,9 +16,6 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Insert { with, or_conflict, tbl_name, columns, body, returning } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
-    if returning.is_some() {
-        return Err(Error::unsupported("RETURNING"));
-    }
     if with.is_some() {
         return Err(Error::unsupported("WITH on INSERT"));
     }
@@ -48,6 +45,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     };
     let init = c.begin_program();
     let t = c.open_write_target(table)?;
+    c.setup_returning(*returning, &t.table, prog)?;
     let count_check = |n: usize| -> Result<()> {
         if n != targets.len() {
             return Err(match columns {
@@ -128,6 +126,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
     }
+    c.finish_returning();
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())
@@ -275,12 +274,14 @@ fn emit_upsert(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, u: &
             if let Some(w) = cond {
                 c.jump_if_false(w, skip)?;
             }
-            super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)
+            super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
+            Ok(())
         })();
         c.col_map.retain(|k, _| k.0 != excluded);
         c.scopes.pop();
         c.scopes.pop();
         r?;
+        c.emit_returning(t)?;
     }
     c.b.add(Opcode::Goto, 0, skip, 0);
     c.b.bind(ok);
@@ -330,6 +331,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     }
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
     c.write_row(t, row, rowid, OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+    c.emit_returning(t)?;
     c.b.bind(skip);
     Ok(())
 }

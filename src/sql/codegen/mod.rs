@@ -24,6 +24,7 @@ pub mod txn;
 pub mod pragma;
 pub mod dml_common;
 pub mod alter;
+pub mod returning;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -116,6 +117,8 @@ pub struct Compiler<'s> {
     pub ephem_records: HashMap<i32, Vec<usize>>,
     /// The SELECT being compiled feeds an EXISTS test.
     pub in_exists: bool,
+    /// RETURNING clause of the DML statement being compiled.
+    pub returning: Option<returning::Returning>,
 }
 
 impl<'s> Compiler<'s> {
@@ -148,6 +151,7 @@ impl<'s> Compiler<'s> {
             recursive: Vec::new(),
             ephem_records: HashMap::new(),
             in_exists: false,
+            returning: None,
         }
     }
 

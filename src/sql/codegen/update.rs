@@ -55,8 +55,8 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    if returning.is_some() || from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("UPDATE with RETURNING, FROM, ORDER BY, LIMIT or WITH"));
+    if from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
+        return Err(Error::unsupported("UPDATE with FROM, ORDER BY, LIMIT or WITH"));
     }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
@@ -76,6 +76,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
+    c.setup_returning(*returning, &table, prog)?;
     let tmp = collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?;
     c.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
@@ -86,10 +87,12 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     c.b.add(Opcode::Column, tmp, 0, rid);
     c.b.add(Opcode::NotExists, t.cursor, next, rid);
     update_row(c, &t, rid, &assignments, oc, next)?;
+    c.emit_returning(&t)?;
     c.b.bind(next);
     c.b.add(Opcode::Next, tmp, top as i32, 0);
     c.b.bind(end);
     c.scopes.pop();
+    c.finish_returning();
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())
