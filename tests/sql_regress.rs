@@ -74,3 +74,10 @@ fn prefiltered_inner_tables() {
         ],
     );
 }
+
+#[test]
+fn fuzz_findings_2() {
+    sql_common::check("CREATE TABLE t0(c0, c1); SELECT NULL FROM t0 AS a WHERE (NOT EXISTS (SELECT zz.c0 FROM t0 AS b));");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1),(2); SELECT 9223372036854775807, c0 FROM t0 ORDER BY (9223372036854775807 COLLATE BINARY) DESC, c0 LIMIT 1;");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1); SELECT c0 FROM t0 WHERE EXISTS (SELECT c0, 3 FROM t0 ORDER BY 2 DESC LIMIT 1); SELECT 1 WHERE EXISTS (SELECT 0 FROM t0 ORDER BY 3);");
+}

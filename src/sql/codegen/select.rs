@@ -354,7 +354,7 @@ impl Compiler<'_> {
                 }
             }
             let mut m = None;
-            if let Some(k) = e.is_integer() {
+            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
                     return Err(Error::sql(format!(
                         "{} ORDER BY term out of range - should be between 1 and {}",
@@ -515,8 +515,19 @@ impl Compiler<'_> {
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
+            let mut order_by = order_by;
             if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                for it in &items {
+                    if let ResultItem::Expr(e, _) = it {
+                        self.check_names(e)?;
+                    }
+                }
+                if let Some(terms) = order_by {
+                    let names: Vec<String> = items.iter().map(|_| String::new()).collect();
+                    self.order_by_map(terms, &items, &names, false)?;
+                }
                 items = vec![ResultItem::Expr(&one, None)];
+                order_by = None;
             }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
             self.top_compound_arm = false;
