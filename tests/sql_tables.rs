@@ -222,3 +222,18 @@ fn returning() {
         ],
     );
 }
+
+#[test]
+fn autoincrement() {
+    check_each(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, x); CREATE TABLE u(id INTEGER PRIMARY KEY AUTOINCREMENT, y);",
+        &[
+            "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema",
+            "INSERT INTO t(x) VALUES('a'),('b'),('c'); SELECT * FROM t; SELECT * FROM sqlite_sequence;",
+            "DELETE FROM t WHERE id = 3; INSERT INTO t(x) VALUES('d'); SELECT * FROM t; SELECT * FROM sqlite_sequence;",
+            "INSERT INTO t VALUES(100, 'e'); INSERT INTO t(x) VALUES('f'); INSERT INTO u(y) VALUES(1); SELECT * FROM t; SELECT * FROM sqlite_sequence ORDER BY name;",
+            "DROP TABLE t; SELECT * FROM sqlite_sequence;",
+            "CREATE TABLE v(id TEXT PRIMARY KEY AUTOINCREMENT)",
+        ],
+    );
+}

@@ -58,6 +58,9 @@ pub struct Table {
     /// Automatic indexes, in numbering order: columns and whether it is the
     /// primary key.
     pub auto_indexes: Vec<(Vec<(usize, bool, Option<String>)>, bool)>,
+    /// INTEGER PRIMARY KEY AUTOINCREMENT: rowids come from
+    /// `sqlite_sequence` and are never reused.
+    pub autoincrement: bool,
 }
 
 impl Table {
@@ -228,6 +231,7 @@ pub fn schema_table() -> Table {
         view_select: None,
         view_columns: None,
         auto_indexes: Vec::new(),
+        autoincrement: false,
     }
 }
 
@@ -269,6 +273,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: None,
                 view_columns: None,
                 auto_indexes: Vec::new(),
+                autoincrement: false,
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -285,7 +290,14 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
                     match &c.constraint {
-                        ColumnConstraint::PrimaryKey { order, .. } => {
+                        ColumnConstraint::PrimaryKey { order, auto_increment, .. } => {
+                            if *auto_increment {
+                                let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                                if !is_int {
+                                    return Err(Error::sql("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY"));
+                                }
+                                t.autoincrement = true;
+                            }
                             col.primary_key = true;
                             let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
@@ -328,8 +340,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         .collect()
                 };
                 match &c.constraint {
-                    TableConstraint::PrimaryKey { columns: pk, .. } => {
+                    TableConstraint::PrimaryKey { columns: pk, auto_increment, .. } => {
                         let cols = cols_of(pk, &t)?;
+                        t.autoincrement |= *auto_increment;
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
                         }
@@ -365,6 +378,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: Some(sel),
                 view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
                 auto_indexes: Vec::new(),
+                autoincrement: false,
             })
         }
         _ => Err(Error::corrupt()),

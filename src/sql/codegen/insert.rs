@@ -46,6 +46,9 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let init = c.begin_program();
     let t = c.open_write_target(table)?;
     c.setup_returning(*returning, &t.table, prog)?;
+    if t.table.autoincrement {
+        open_sequence(c, &t.table.name)?;
+    }
     let count_check = |n: usize| -> Result<()> {
         if n != targets.len() {
             return Err(match columns {
@@ -126,9 +129,55 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
     }
+    if let Some((sq, seq, seq_rowid, orig)) = c.autoinc.take() {
+        // Write the sequence back if it moved.
+        let same = c.b.label();
+        c.b.add4(Opcode::Eq, orig, same, seq, crate::vdbe::program::P4::None, 0);
+        let have = c.b.label();
+        c.b.add(Opcode::NotNull, seq_rowid, have, 0);
+        c.b.add(Opcode::NewRowid, sq, seq_rowid, 0);
+        c.b.bind(have);
+        let regs = c.b.regs(2);
+        c.b.add4(Opcode::String8, 0, regs, 0, crate::vdbe::program::P4::Bytes(t.table.name.clone().into_bytes()), 0);
+        c.b.add(Opcode::SCopy, seq, regs + 1, 0);
+        let rec = c.b.reg();
+        c.b.add(Opcode::MakeRecord, regs, 2, rec);
+        c.b.add(Opcode::Insert, sq, rec, seq_rowid);
+        c.b.bind(same);
+    }
     c.finish_returning();
     c.end_program(init, Some(true));
     prog.counts_changes = true;
+    Ok(())
+}
+
+/// Read the table's `sqlite_sequence` entry into registers.
+fn open_sequence(c: &mut Compiler<'_>, name: &str) -> Result<()> {
+    let seq_table = c.schema.table("sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
+    let sq = c.b.cursor();
+    c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, 0, crate::vdbe::program::P4::Int64(2), 0);
+    c.b.comment("sqlite_sequence");
+    let seq = c.b.reg();
+    let seq_rowid = c.b.reg();
+    let orig = c.b.reg();
+    c.b.add(Opcode::Integer, 0, seq, 0);
+    c.b.add(Opcode::Null, 0, seq_rowid, 0);
+    let end = c.b.label();
+    c.b.add(Opcode::Rewind, sq, end, 0);
+    let top = c.b.here();
+    let next = c.b.label();
+    let n = c.b.reg();
+    let want = c.b.reg();
+    c.b.add(Opcode::Column, sq, 0, n);
+    c.b.add4(Opcode::String8, 0, want, 0, crate::vdbe::program::P4::Bytes(name.as_bytes().to_vec()), 0);
+    c.b.add(Opcode::Ne, want, next, n);
+    c.b.add(Opcode::Column, sq, 1, seq);
+    c.b.add(Opcode::Rowid, sq, seq_rowid, 0);
+    c.b.bind(next);
+    c.b.add(Opcode::Next, sq, top as i32, 0);
+    c.b.bind(end);
+    c.b.add(Opcode::SCopy, seq, orig, 0);
+    c.autoinc = Some((sq, seq, seq_rowid, orig));
     Ok(())
 }
 
@@ -314,6 +363,17 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
         }
     }
+    if let Some((_, seq, _, _)) = c.autoinc {
+        // AUTOINCREMENT: never below the largest rowid ever used.
+        if source.is_none() {
+            let fine = c.b.label();
+            c.b.add4(Opcode::Gt, seq, fine, rowid, crate::vdbe::program::P4::None, 0);
+            let one = c.b.reg();
+            c.b.add(Opcode::Integer, 1, one, 0);
+            c.b.add(Opcode::Add, one, seq, rowid);
+            c.b.bind(fine);
+        }
+    }
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
@@ -331,6 +391,12 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     }
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
     c.write_row(t, row, rowid, OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+    if let Some((_, seq, _, _)) = c.autoinc {
+        let lower = c.b.label();
+        c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
+        c.b.add(Opcode::SCopy, rowid, seq, 0);
+        c.b.bind(lower);
+    }
     c.emit_returning(t)?;
     c.b.bind(skip);
     Ok(())

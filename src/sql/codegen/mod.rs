@@ -119,6 +119,10 @@ pub struct Compiler<'s> {
     pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
     pub returning: Option<returning::Returning>,
+    /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
+    /// register with the sequence value, register with its row's rowid,
+    /// register with the value read at the start).
+    pub autoinc: Option<(i32, i32, i32, i32)>,
 }
 
 impl<'s> Compiler<'s> {
@@ -152,6 +156,7 @@ impl<'s> Compiler<'s> {
             ephem_records: HashMap::new(),
             in_exists: false,
             returning: None,
+            autoinc: None,
         }
     }
 
