@@ -13,12 +13,9 @@ use sqlite3_parser::ast::{Expr, InsertBody, OneSelect, Stmt};
 
 /// Compile an INSERT.
 pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Insert { with, or_conflict, tbl_name, columns, body, returning } = stmt else {
+    let Stmt::Insert { with, or_conflict, tbl_name, columns, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
-    if with.is_some() {
-        return Err(Error::unsupported("WITH on INSERT"));
-    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
@@ -42,6 +39,18 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             v
         }
         None => (0..table.columns.len()).collect(),
+    };
+    let pushed = c.push_with(with.as_ref());
+    let r = compile_insert_body(c, stmt, prog, table, oc, targets);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, table: crate::sql::schema::Table, oc: OnConflict, targets: Vec<usize>) -> Result<()> {
+    let Stmt::Insert { columns, body, returning, .. } = stmt else {
+        return Err(Error::sql("not an INSERT"));
     };
     let init = c.begin_program();
     let t = c.open_write_target(table)?;

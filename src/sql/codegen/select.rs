@@ -173,23 +173,7 @@ impl Compiler<'_> {
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        let pushed_ctes = if let Some(with) = &sel.with {
-            let mut m = HashMap::new();
-            for cte in with.ctes.iter() {
-                m.insert(
-                    unquote(cte.tbl_name.0).to_ascii_lowercase(),
-                    CteDef {
-                        select_sql: crate::sql::parse::ast_text(cte.select),
-                        columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
-                        recursive: with.recursive,
-                    },
-                );
-            }
-            self.ctes.push(m);
-            true
-        } else {
-            false
-        };
+        let pushed_ctes = self.push_with(sel.with.as_ref());
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
@@ -201,13 +185,38 @@ impl Compiler<'_> {
         r
     }
 
+    /// Make a WITH clause's CTEs visible; returns whether a level was
+    /// pushed (pop `ctes` when done).
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> bool {
+        let Some(with) = with else { return false };
+        let mut m = HashMap::new();
+        for cte in with.ctes.iter() {
+            m.insert(
+                unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                CteDef {
+                    select_sql: crate::sql::parse::ast_text(cte.select),
+                    columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                    recursive: with.recursive,
+                },
+            );
+        }
+        self.ctes.push(m);
+        true
+    }
+
     /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
     pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
         let Some(l) = limit else { return Ok(None) };
+        // `LIMIT a, b` means OFFSET a LIMIT b; the AST keeps the two
+        // expressions in source order, so swap them for that form.
+        let (count, off) = match &l.offset {
+            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
+            o => (&l.expr, o.as_ref()),
+        };
         let lr = self.b.reg();
-        self.expr(&l.expr, lr)?;
+        self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
-        let offset = match &l.offset {
+        let offset = match off {
             Some(o) => {
                 let or = self.b.reg();
                 self.expr(o, or)?;
@@ -218,6 +227,32 @@ impl Compiler<'_> {
         };
         self.b.add(Opcode::IfNot, lr, end, 0);
         Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// Whether the statement writes LIMIT with a comma (and never OFFSET).
+    fn limit_comma_form(&self) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let toks = crate::sql::parse::tokens(self.sql);
+        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
+            return false;
+        }
+        for (i, t) in toks.iter().enumerate() {
+            if t.kind != TokenType::TK_LIMIT {
+                continue;
+            }
+            let mut depth = 0;
+            for u in &toks[i + 1..] {
+                match u.kind {
+                    TokenType::TK_LP => depth += 1,
+                    TokenType::TK_RP if depth == 0 => break,
+                    TokenType::TK_RP => depth -= 1,
+                    TokenType::TK_COMMA if depth == 0 => return true,
+                    TokenType::TK_SEMI | TokenType::TK_UNION | TokenType::TK_EXCEPT | TokenType::TK_INTERSECT if depth == 0 => break,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     /// Send `n` registers from `regs` to the final destination, applying
