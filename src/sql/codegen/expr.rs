@@ -191,6 +191,19 @@ impl Compiler<'_> {
         match e {
             Expr::Collate(_, c) => Some((unquote(c), true)),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Binary(l, op, r)
+                if !matches!(
+                    op,
+                    Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
+                        | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+                ) =>
+            {
+                // An explicit COLLATE on either operand carries through.
+                match self.expr_collation(l) {
+                    Some((n, true)) => Some((n, true)),
+                    _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
+                }
+            }
             Expr::Id(id) => {
                 let n = unquote(id.0);
                 self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))

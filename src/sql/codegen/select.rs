@@ -134,14 +134,21 @@ pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
 }
 
 /// Key description of the sorter for ORDER BY `terms`.
-pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &[Option<&Expr<'_>>]) -> Result<Arc<KeyInfo>> {
     let mut fields = Vec::new();
-    for t in terms {
+    for (i, t) in terms.iter().enumerate() {
         let desc = matches!(t.order, Some(SortOrder::Desc));
         if needs_null_key(t) {
             fields.push(KeyField { collation: Collation::binary(), descending: desc });
         }
-        let coll = match c.expr_collation(&t.expr) {
+        // A term naming a result column sorts with that column's collation
+        // unless it carries its own.
+        let own = c.expr_collation(&t.expr);
+        let from_target = match (&own, targets.get(i).copied().flatten()) {
+            (None, Some(e)) => c.expr_collation(e),
+            _ => None,
+        };
+        let coll = match own.or(from_target) {
             Some((n, _)) => c.collation(&n)?,
             None => Collation::binary(),
         };
@@ -593,7 +600,11 @@ impl Compiler<'_> {
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 let nk = key_width(terms);
-                let ki = key_info_for(self, terms)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, nk));
@@ -778,7 +789,11 @@ impl Compiler<'_> {
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
-                let ki = key_info_for(self, terms)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, key_width(terms)));

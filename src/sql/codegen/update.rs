@@ -142,6 +142,7 @@ pub fn update_row(
     }
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
+    c.check_checks(t, new, new_rowid, oc, next)?;
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
