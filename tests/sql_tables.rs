@@ -237,3 +237,17 @@ fn autoincrement() {
         ],
     );
 }
+
+#[test]
+fn window_functions() {
+    check_each(
+        "CREATE TABLE w(g TEXT, x INTEGER); INSERT INTO w VALUES('a',1),('a',2),('a',2),('b',3),('b',5),('c',NULL);",
+        &[
+            "SELECT g, x, row_number() OVER (ORDER BY g, x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, sum(x) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, count(*) OVER (PARTITION BY g), max(x) OVER () FROM w ORDER BY g, x",
+            "SELECT g, avg(x) OVER (PARTITION BY g) AS a FROM w ORDER BY a DESC, g",
+            "SELECT x, row_number() OVER (PARTITION BY g ORDER BY x DESC) AS r FROM w ORDER BY g, r",
+        ],
+    );
+}

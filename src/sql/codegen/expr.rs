@@ -473,22 +473,25 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
+                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    return Ok(());
+                }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
-                    return Err(Error::unsupported("window functions"));
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
+                let _ = distinctness;
+                self.call(&fname, args, target)?;
+            }
+            Expr::FunctionCallStar { name, filter_over } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
                     self.b.add(Opcode::SCopy, acc, target, 0);
                     return Ok(());
                 }
-                let _ = distinctness;
-                self.call(&fname, args, target)?;
-            }
-            Expr::FunctionCallStar { name, .. } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
-                    return Ok(());
+                if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 self.call(&fname, &[], target)?;

@@ -25,6 +25,7 @@ pub mod pragma;
 pub mod dml_common;
 pub mod alter;
 pub mod returning;
+pub mod window;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -277,6 +278,7 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
                 Some(crate::vdbe::func::FuncKind::Aggregate(_))
             )
         }
+        Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
         Expr::FunctionCallStar { name, .. } => matches!(
             c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
             Some(crate::vdbe::func::FuncKind::Aggregate(_))

@@ -624,7 +624,14 @@ impl Compiler<'_> {
                 conjuncts(w, &mut terms);
             }
             let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
-            if is_agg {
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            if has_windows {
+                if is_agg {
+                    return Err(Error::unsupported("window functions in aggregate queries"));
+                }
+                self.compile_window(&items_from, &terms, &items, order_by, &ctx)?;
+            } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {
                 let loops = self.open_loops(&items_from, &terms)?;
