@@ -120,6 +120,9 @@ pub struct Compiler<'s> {
     pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
     pub returning: Option<returning::Returning>,
+    /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
+    /// SQL text: the CTE stops generating once that many rows exist.
+    pub cte_limit_hint: Option<(String, Option<String>)>,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
@@ -158,6 +161,7 @@ impl<'s> Compiler<'s> {
             in_exists: false,
             returning: None,
             autoinc: None,
+            cte_limit_hint: None,
         }
     }
 
@@ -254,7 +258,18 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
         Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => return Err(Error::unsupported("triggers")),
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
-        Stmt::Reindex { .. } => {
+        Stmt::Reindex { obj_name } => {
+            // Indexes are always in order here; REINDEX only checks its target.
+            if let Some(q) = obj_name {
+                let n = crate::sql::parse::unquote(q.name.0);
+                let known = c.schema.table(&n).is_some()
+                    || c.schema.index(&n).is_some()
+                    || ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(&n))
+                    || c.collations.contains_key(&n.to_ascii_uppercase());
+                if !known {
+                    return Err(Error::sql("unable to identify the object to be reindexed"));
+                }
+            }
             let init = c.begin_program();
             c.end_program(init, None);
         }

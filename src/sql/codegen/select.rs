@@ -552,7 +552,21 @@ impl Compiler<'_> {
         let saved_exists = self.in_exists;
         self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
-            let items_from = self.open_from(from.as_ref())?;
+            // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
+            // produce more than LIMIT + OFFSET rows.
+            let simple_reader = where_clause.is_none()
+                && group_by.is_none()
+                && having.is_none()
+                && order_by.is_none()
+                && distinctness.is_none()
+                && from.as_ref().is_some_and(|f| f.joins.as_ref().is_none_or(|j| j.is_empty()));
+            self.cte_limit_hint = match (simple_reader, limit) {
+                (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
+                _ => None,
+            };
+            let items_from = self.open_from(from.as_ref());
+            self.cte_limit_hint = None;
+            let items_from = items_from?;
             let mut items = self.expand_result_columns(columns)?;
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
