@@ -68,3 +68,25 @@ fn two_connections_one_file() {
     let out = sql_common::run_ref(&r, "PRAGMA integrity_check; SELECT count(*) FROM t;");
     assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![sql_common::V::Text(b"ok".to_vec())]] });
 }
+
+#[test]
+fn connection_and_statement_are_send() {
+    fn is_send<T: Send>() {}
+    is_send::<Connection>();
+    is_send::<ringlite::Statement>();
+}
+
+#[test]
+fn prepare_tails_and_empty_input() {
+    let mut c = sql_common::ours_open();
+    let (st, tail) = c.prepare(b"  -- only a comment\n").unwrap();
+    assert!(st.is_none());
+    assert_eq!(tail, 20);
+    let sql = b"SELECT 1; SELECT 2";
+    let (st, tail) = c.prepare(sql).unwrap();
+    assert!(st.is_some());
+    assert_eq!(&sql[tail..], b" SELECT 2");
+    let (st, tail) = c.prepare(b"SELECT 3").unwrap();
+    assert!(st.is_some());
+    assert_eq!(tail, 8);
+}
