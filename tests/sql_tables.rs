@@ -254,3 +254,15 @@ fn window_functions() {
         ],
     );
 }
+
+#[test]
+fn right_join() {
+    check_each(
+        "CREATE TABLE l(id, x); CREATE TABLE r(id, y); INSERT INTO l VALUES(1,'l1'),(2,'l2'),(3,'l3'),(NULL,'lnull'); INSERT INTO r VALUES(2,'r2'),(3,'r3'),(3,'r3b'),(4,'r4'),(NULL,'rnull');",
+        &[
+            "SELECT x, y FROM l RIGHT JOIN r ON l.id = r.id ORDER BY y",
+            "SELECT * FROM l RIGHT OUTER JOIN r ON l.id = r.id WHERE r.id IS NOT NULL ORDER BY y, x",
+            "SELECT count(*), count(x) FROM l RIGHT JOIN r ON l.id = r.id",
+        ],
+    );
+}

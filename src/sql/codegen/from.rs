@@ -38,6 +38,9 @@ pub struct FromItem<'a, 'b> {
     pub left: bool,
     /// Join terms attached to this item.
     pub on: Vec<JoinTerm<'a, 'b>>,
+    /// RIGHT JOIN: this (second) item is read in the outer loop and the
+    /// first item becomes the one that may produce a null row.
+    pub loop_first: bool,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -74,12 +77,23 @@ impl<'b> Compiler<'_> {
                 JoinOperator::Comma => JoinType::INNER,
                 JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
             };
-            if jt.contains(JoinType::RIGHT) {
-                return Err(Error::unsupported("RIGHT and FULL OUTER JOIN"));
+            let right = jt.contains(JoinType::RIGHT);
+            if right && (jt.contains(JoinType::LEFT) || out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
+                return Err(Error::unsupported("FULL OUTER JOIN, and RIGHT JOIN other than two tables joined with ON"));
             }
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
+            if right {
+                // A RIGHT JOIN B ON c reads B outside and A inside, with A
+                // NULL-filled when nothing matches.
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[0].on.push(JoinTerm::Expr(e));
+                }
+                out[0].left = true;
+                out[1].loop_first = true;
+                continue;
+            }
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
@@ -186,7 +200,7 @@ impl<'b> Compiler<'_> {
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new() });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -237,7 +251,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new() });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false });
     }
 
     fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -451,7 +465,15 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms) } else { (0..n).collect() };
+        let order: Vec<usize> = if reorder {
+            self.join_order(items, &all_terms)
+        } else if n >= 2 && items[1].loop_first {
+            let mut o = vec![1, 0];
+            o.extend(2..n);
+            o
+        } else {
+            (0..n).collect()
+        };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
