@@ -100,3 +100,16 @@ fn checks_collations_groupby() {
         ],
     );
 }
+
+#[test]
+fn row_values() {
+    check_each(
+        "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,1),(1,2),(2,1),(2,NULL),(NULL,3);",
+        &[
+            "SELECT (1, 2) = (1, 2), (1, 2) < (1, 3), (1, NULL) = (1, 2), (1, NULL) < (2, 0), (2, NULL) <= (2, 1), (1, 2) <> (1, 3), (1,2) IS (1,2)",
+            "SELECT a, b FROM t WHERE (a, b) > (1, 1) ORDER BY a, b",
+            "SELECT a, b FROM t WHERE (a, b) <= (2, 0) ORDER BY a, b",
+            "SELECT (1, 2) = (1, 2, 3)",
+        ],
+    );
+}

@@ -565,6 +565,11 @@ impl Compiler<'_> {
             Operator::IsNot => Some((Opcode::Ne, true)),
             _ => None,
         };
+        if let (Some((opc, null_eq)), Expr::Parenthesized(lv), Expr::Parenthesized(rv)) = (cmp, l, r) {
+            if lv.len() > 1 || rv.len() > 1 {
+                return self.row_comparison(opc, null_eq, lv, rv, target);
+            }
+        }
         let lr = self.expr_new(l)?;
         let rr = self.expr_new(r)?;
         if let Some((opc, null_eq)) = cmp {
@@ -601,6 +606,54 @@ impl Compiler<'_> {
             _ => return Err(Error::sql("unsupported operator")),
         };
         self.b.add(opc, rr, lr, target);
+        Ok(())
+    }
+
+    /// `(a, b, ...) op (c, d, ...)`: equality is the AND of the pairs,
+    /// inequality their OR; an ordering is decided by the first pair that
+    /// is not equal: `a < c OR (a = c AND (b, ...) < (d, ...))`.
+    fn row_comparison(&mut self, op: Opcode, null_eq: bool, l: &[Expr<'_>], r: &[Expr<'_>], target: i32) -> Result<()> {
+        if l.len() != r.len() {
+            return Err(Error::sql("row value misused"));
+        }
+        let n = l.len();
+        let lr = self.b.regs(n);
+        let rr = self.b.regs(n);
+        for i in 0..n {
+            self.expr(&l[i], lr + i as i32)?;
+            self.expr(&r[i], rr + i as i32)?;
+        }
+        match op {
+            Opcode::Eq | Opcode::Ne => {
+                let combine = if op == Opcode::Eq { Opcode::And } else { Opcode::Or };
+                let t = self.b.reg();
+                for i in 0..n {
+                    let dst = if i == 0 { target } else { t };
+                    self.emit_comparison(op, &l[i], &r[i], lr + i as i32, rr + i as i32, dst, null_eq)?;
+                    if i > 0 {
+                        self.b.add(combine, target, t, target);
+                    }
+                }
+            }
+            _ => {
+                // Build from the last pair backwards.
+                let strict = |o: Opcode| match o {
+                    Opcode::Le => Opcode::Lt,
+                    Opcode::Ge => Opcode::Gt,
+                    o => o,
+                };
+                let last = n - 1;
+                self.emit_comparison(op, &l[last], &r[last], lr + last as i32, rr + last as i32, target, false)?;
+                for i in (0..last).rev() {
+                    let eq = self.b.reg();
+                    let lt = self.b.reg();
+                    self.emit_comparison(Opcode::Eq, &l[i], &r[i], lr + i as i32, rr + i as i32, eq, false)?;
+                    self.emit_comparison(strict(op), &l[i], &r[i], lr + i as i32, rr + i as i32, lt, false)?;
+                    self.b.add(Opcode::And, eq, target, target);
+                    self.b.add(Opcode::Or, lt, target, target);
+                }
+            }
+        }
         Ok(())
     }
 
