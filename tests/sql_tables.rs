@@ -266,3 +266,25 @@ fn right_join() {
         ],
     );
 }
+
+#[test]
+fn triggers() {
+    check_each(
+        "CREATE TABLE acct(id INTEGER PRIMARY KEY, bal INTEGER); CREATE TABLE log(msg TEXT);
+         CREATE TRIGGER acct_ins AFTER INSERT ON acct BEGIN INSERT INTO log VALUES('ins ' || new.id || ' ' || new.bal); END;
+         CREATE TRIGGER acct_upd BEFORE UPDATE OF bal ON acct WHEN new.bal < 0 BEGIN SELECT RAISE(ABORT, 'negative balance'); END;
+         CREATE TRIGGER acct_del AFTER DELETE ON acct BEGIN INSERT INTO log VALUES('del ' || old.id); UPDATE acct SET bal = bal + old.bal WHERE id = 1; END;",
+        &[
+            "INSERT INTO acct VALUES(1, 10), (2, 20); SELECT * FROM log; SELECT changes();",
+            "UPDATE acct SET bal = -5 WHERE id = 1",
+            "UPDATE acct SET bal = 5 WHERE id = 1; SELECT * FROM acct;",
+            "DELETE FROM acct WHERE id = 2; SELECT * FROM acct; SELECT * FROM log; SELECT changes();",
+            "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name",
+            "DROP TRIGGER acct_ins; INSERT INTO acct VALUES(3, 3); SELECT count(*) FROM log;",
+            "DROP TRIGGER nosuch",
+            "CREATE TRIGGER acct_upd AFTER INSERT ON acct BEGIN SELECT 1; END",
+            "CREATE TRIGGER ign BEFORE INSERT ON log WHEN new.msg LIKE 'x%' BEGIN SELECT RAISE(IGNORE); END; INSERT INTO log VALUES('xa'), ('yb'); SELECT * FROM log WHERE msg IN ('xa','yb');",
+            "DROP TABLE acct; SELECT name FROM sqlite_schema ORDER BY name",
+        ],
+    );
+}

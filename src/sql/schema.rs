@@ -121,6 +121,22 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// Triggers of `table`: (name, CREATE TRIGGER text), in creation order.
+    pub fn triggers_of(&self, table: &str) -> Vec<(String, String)> {
+        self.rows
+            .iter()
+            .filter(|r| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
+            .filter_map(|r| r.4.clone().map(|sql| (r.1.clone(), sql)))
+            .collect()
+    }
+
+    /// Whether a trigger of this name exists.
+    pub fn has_trigger(&self, name: &str) -> bool {
+        self.rows.iter().any(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name))
+    }
+}
+
+impl Schema {
     /// A table or view by name.
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.get(&name.to_ascii_lowercase())

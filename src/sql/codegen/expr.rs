@@ -526,7 +526,10 @@ impl Compiler<'_> {
             }
             Expr::Exists(sel) => self.exists(sel, target)?,
             Expr::Subquery(sel) => self.scalar_subquery(sel, target)?,
-            Expr::Raise(..) => return Err(Error::sql("RAISE() may only be used within a trigger-program")),
+            Expr::Raise(kind, msg) => {
+                self.raise(*kind, *msg)?;
+                self.b.add(Opcode::Null, 0, target, 0);
+            }
         }
         Ok(())
     }

@@ -386,6 +386,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
+    c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, rowid)), &[], skip)?;
     c.check_not_null(t, row, oc, skip)?;
     c.b.add4(
         Opcode::Affinity,
@@ -400,13 +401,15 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         emit_upsert(c, t, row, rowid, u, skip)?;
     }
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
-    c.write_row(t, row, rowid, OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { 0 };
+    c.write_row(t, row, rowid, flags);
     if let Some((_, seq, _, _)) = c.autoinc {
         let lower = c.b.label();
         c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
         c.b.add(Opcode::SCopy, rowid, seq, 0);
         c.b.bind(lower);
     }
+    c.fire_triggers(t, super::trigger::Event::Insert, false, None, Some((row, rowid)), &[], skip)?;
     c.emit_returning(t)?;
     c.b.bind(skip);
     Ok(())

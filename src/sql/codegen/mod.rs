@@ -26,6 +26,7 @@ pub mod dml_common;
 pub mod alter;
 pub mod returning;
 pub mod window;
+pub mod trigger;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -123,6 +124,9 @@ pub struct Compiler<'s> {
     /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
     /// SQL text: the CTE stops generating once that many rows exist.
     pub cte_limit_hint: Option<(String, Option<String>)>,
+    /// Trigger programs being generated inline, innermost last: (trigger
+    /// name, label a RAISE(IGNORE) jumps to).
+    pub firing: Vec<(String, i32)>,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
@@ -162,6 +166,7 @@ impl<'s> Compiler<'s> {
             returning: None,
             autoinc: None,
             cte_limit_hint: None,
+            firing: Vec::new(),
         }
     }
 
@@ -186,12 +191,19 @@ impl<'s> Compiler<'s> {
 
     /// Emit `Init` (jumping to the transaction prologue at the end).
     pub fn begin_program(&mut self) -> usize {
+        if !self.firing.is_empty() {
+            // A trigger's statements run inside the firing statement.
+            return usize::MAX;
+        }
         self.b.add(Opcode::Init, 0, 0, 0)
     }
 
     /// Emit the final `Halt` and the prologue (`Transaction` for each
     /// database used) that `Init` jumps to.
     pub fn end_program(&mut self, init: usize, txn: Option<bool>) {
+        if init == usize::MAX {
+            return;
+        }
         self.b.add(Opcode::Halt, 0, 0, 0);
         if let Some(write) = txn {
             let start = self.b.here();
@@ -256,7 +268,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             c.end_program(init, None);
         }
         Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
-        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => return Err(Error::unsupported("triggers")),
+        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
         Stmt::Reindex { obj_name } => {
             // Indexes are always in order here; REINDEX only checks its target.

@@ -40,6 +40,8 @@ pub enum Dest {
     EphemIndex(i32),
     /// Append each row to a temporary table.
     EphemTable(i32),
+    /// Compute the rows and throw them away (SELECT in a trigger).
+    Discard,
     /// A recursive CTE's rows: into the result table and the queue,
     /// skipping rows already seen when `dedupe` is set, stopping at the
     /// CTE's LIMIT.
@@ -294,6 +296,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::NewRowid, cur, rid, 0);
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
+            Dest::Discard => {}
             Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
                 let rec = self.b.reg();
                 let rid = self.b.reg();

@@ -140,6 +140,8 @@ pub fn update_row(
             c.b.add(Opcode::SCopy, new_rowid, new + ipk as i32, 0);
         }
     }
+    let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
     c.check_checks(t, new, new_rowid, oc, next)?;
@@ -158,6 +160,8 @@ pub fn update_row(
         c.b.bind(gone);
         c.b.bind(same);
     }
-    c.write_row(t, new, new_rowid, OPFLAG_NCHANGE);
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
+    c.write_row(t, new, new_rowid, flags);
+    c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }
