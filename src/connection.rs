@@ -106,6 +106,7 @@ pub enum StepResult {
 pub struct Connection {
     state: ConnState,
     schema: Schema,
+    temp_schema: Schema,
     schema_loaded: bool,
     funcs: FunctionRegistry,
     collations: HashMap<String, Collation>,
@@ -236,9 +237,13 @@ impl Connection {
             }
         })?;
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
+        let temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false })?;
         let state = ConnState {
             io,
-            dbs: vec![Database { name: "main".into(), path: full_path, btree, read_only: t.read_only }],
+            dbs: vec![
+                Database { name: "main".into(), path: full_path, btree, read_only: t.read_only },
+                Database { name: "temp".into(), path: String::new(), btree: temp, read_only: false },
+            ],
             autocommit: true,
             savepoints: Vec::new(),
             savepoint_started_txn: false,
@@ -260,6 +265,7 @@ impl Connection {
         Ok(Connection {
             state,
             schema: Schema::default(),
+            temp_schema: Schema::default(),
             schema_loaded: false,
             funcs: FunctionRegistry::with_builtins(),
             collations: HashMap::new(),
@@ -278,19 +284,25 @@ impl Connection {
             return Ok(());
         }
         let io = self.state.io.clone();
-        let db = &mut self.state.dbs[0];
-        let started = db.btree.txn_state() == TxnState::None;
-        if started {
+        let mut loaded = Vec::new();
+        for i in 0..self.state.dbs.len().min(2) {
+            let db = &mut self.state.dbs[i];
+            let started = db.btree.txn_state() == TxnState::None;
+            if started {
+                let bt = &mut db.btree;
+                io.block_on(|| bt.begin_read())?;
+            }
             let bt = &mut db.btree;
-            io.block_on(|| bt.begin_read())?;
+            let s = Schema::load(&io, bt);
+            if started && self.state.active_statements == 0 {
+                let bt = &mut db.btree;
+                let _ = io.block_on(|| bt.commit());
+            }
+            loaded.push(s?);
         }
-        let bt = &mut db.btree;
-        let loaded = Schema::load(&io, bt);
-        if started && self.state.active_statements == 0 {
-            let bt = &mut db.btree;
-            let _ = io.block_on(|| bt.commit());
-        }
-        self.schema = loaded?;
+        let mut loaded = loaded.into_iter();
+        self.schema = loaded.next().unwrap_or_default();
+        self.temp_schema = loaded.next().unwrap_or_default();
         self.schema_loaded = true;
         self.state.schema_changed = false;
         Ok(())
@@ -298,7 +310,13 @@ impl Connection {
 
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
-        let schema = &self.schema;
+        let merged;
+        let schema = if self.temp_schema.tables.is_empty() && self.temp_schema.indexes.is_empty() {
+            &self.schema
+        } else {
+            merged = self.schema.merged_with_temp(&self.temp_schema);
+            &merged
+        };
         let funcs = &self.funcs;
         let colls = &self.collations;
         let page_size = self.state.dbs[0].btree.page_size();

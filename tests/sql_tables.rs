@@ -288,3 +288,22 @@ fn triggers() {
         ],
     );
 }
+
+#[test]
+fn temp_tables() {
+    check_each(
+        "CREATE TABLE m(a); INSERT INTO m VALUES(1),(2);",
+        &[
+            "CREATE TEMP TABLE t(x INTEGER PRIMARY KEY, y UNIQUE); INSERT INTO t VALUES(1,'a'),(2,'b'); SELECT * FROM t;",
+            "SELECT m.a, t.y FROM m JOIN t ON m.a = t.x ORDER BY 1",
+            "CREATE INDEX ty ON t(y); SELECT x FROM t WHERE y = 'b'; INSERT INTO t VALUES(3,'a');",
+            "SELECT type, name, tbl_name, sql FROM sqlite_temp_master ORDER BY name",
+            "SELECT name FROM sqlite_schema ORDER BY name",
+            "BEGIN; INSERT INTO t VALUES(5,'e'); INSERT INTO m VALUES(5); ROLLBACK; SELECT count(*) FROM t; SELECT count(*) FROM m;",
+            "UPDATE t SET y = y || '!' WHERE x = 1; DELETE FROM t WHERE x = 2; SELECT * FROM t;",
+            "CREATE TEMP VIEW v AS SELECT x * 10 AS z FROM t; SELECT * FROM v;",
+            "DROP TABLE t; SELECT * FROM t",
+            "SELECT count(*) FROM sqlite_temp_master",
+        ],
+    );
+}

@@ -43,6 +43,8 @@ pub struct Column {
 pub struct Table {
     /// Name (unquoted).
     pub name: String,
+    /// Database holding it: 0 main, 1 temp.
+    pub db: usize,
     /// Root page (0 for views).
     pub root: u32,
     /// Columns in declaration order.
@@ -93,6 +95,8 @@ pub struct IndexColumn {
 pub struct Index {
     /// Name.
     pub name: String,
+    /// Database holding it: 0 main, 1 temp.
+    pub db: usize,
     /// Table name.
     pub table: String,
     /// Root page.
@@ -116,11 +120,32 @@ pub struct Schema {
     pub indexes: BTreeMap<String, Index>,
     /// Schema cookie the schema was read at.
     pub cookie: u32,
+    /// Schema cookie of the temp database (merged schemas).
+    pub temp_cookie: u32,
     /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
     pub rows: Vec<(String, String, String, i64, Option<String>)>,
 }
 
 impl Schema {
+    /// This schema with the temp database's objects added (they shadow
+    /// main objects of the same name).
+    pub fn merged_with_temp(&self, temp: &Schema) -> Schema {
+        let mut s = self.clone();
+        for (k, t) in &temp.tables {
+            let mut t = t.clone();
+            t.db = 1;
+            s.tables.insert(k.clone(), t);
+        }
+        for (k, i) in &temp.indexes {
+            let mut i = i.clone();
+            i.db = 1;
+            s.indexes.insert(k.clone(), i);
+        }
+        s.rows.extend(temp.rows.iter().cloned());
+        s.temp_cookie = temp.cookie;
+        s
+    }
+
     /// Triggers of `table`: (name, CREATE TRIGGER text), in creation order.
     pub fn triggers_of(&self, table: &str) -> Vec<(String, String)> {
         self.rows
@@ -209,6 +234,7 @@ impl Schema {
                     let Some((cols, pk)) = t.auto_indexes.get(n.wrapping_sub(1)) else { continue };
                     Index {
                         name: name.clone(),
+                        db: 0,
                         table: t.name.clone(),
                         root: *root as u32,
                         columns: cols
@@ -242,6 +268,7 @@ pub fn schema_table() -> Table {
     };
     Table {
         name: "sqlite_schema".into(),
+        db: 0,
         root: 1,
         columns: vec![col("type", "text"), col("name", "text"), col("tbl_name", "text"), col("rootpage", "int"), col("sql", "text")],
         rowid_alias: None,
@@ -285,6 +312,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             }
             let mut t = Table {
                 name: name.clone(),
+                db: 0,
                 root,
                 columns: Vec::new(),
                 rowid_alias: None,
@@ -400,6 +428,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let sel = crate::sql::parse::ast_text(*select);
             Ok(Table {
                 name,
+                db: 0,
                 root: 0,
                 columns: Vec::new(),
                 rowid_alias: None,
@@ -500,6 +529,7 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
     }
     Ok(Index {
         name: unquote(idx_name.name.0),
+        db: t.db,
         table: t.name.clone(),
         root,
         columns: cols,

@@ -57,33 +57,37 @@ impl Compiler<'_> {
 
     fn open_schema_table(&mut self) -> i32 {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        self.b.comment("sqlite_schema");
+        let db = self.ddl_db as i32;
+        self.dbs_used |= 1 << self.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
+        self.b.comment(if db == 1 { "sqlite_temp_schema" } else { "sqlite_schema" });
         sc
     }
 
     fn bump_cookie(&mut self) {
-        self.b.add(Opcode::SetCookie, 0, Meta::SchemaCookie as i32, self.schema.cookie.wrapping_add(1) as i32);
-        self.b.add(Opcode::ParseSchema, 0, 0, 0);
+        let (db, cookie) = if self.ddl_db == 1 { (1, self.schema.temp_cookie) } else { (0, self.schema.cookie) };
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+        self.b.add(Opcode::ParseSchema, db, 0, 0);
     }
 
     fn ensure_format(&mut self) {
+        let db = self.ddl_db as i32;
         let r = self.b.reg();
         let skip = self.b.label();
-        self.b.add(Opcode::ReadCookie, 0, r, Meta::SchemaFormat as i32);
+        self.b.add(Opcode::ReadCookie, db, r, Meta::SchemaFormat as i32);
         self.b.add(Opcode::If, r, skip, 0);
-        self.b.add(Opcode::SetCookie, 0, Meta::SchemaFormat as i32, 4);
-        self.b.add(Opcode::SetCookie, 0, Meta::TextEncoding as i32, 1);
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaFormat as i32, 4);
+        self.b.add(Opcode::SetCookie, db, Meta::TextEncoding as i32, 1);
         self.b.bind(skip);
     }
 
     /// Fill index `idx` (tree root in register `root_reg`) from its table.
     fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
         let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
         let ic = self.b.cursor();
         let ki = self.index_key_info_for(table, idx)?;
-        self.b.add4(Opcode::OpenWrite, ic, root_reg, 0, P4::KeyInfo(ki), 0x02);
+        self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki), 0x02);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
@@ -171,9 +175,8 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     let mut write = true;
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
-            if *temporary {
-                return Err(Error::unsupported("TEMP tables"));
-            }
+            let temp = *temporary || tbl_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
+            c.ddl_db = temp as usize;
             let name = unquote(tbl_name.name.0);
             if c.schema.table(&name).is_some() && *if_not_exists {
                 write = false;
@@ -183,12 +186,16 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 c.writes = true;
                 c.ensure_format();
+                if temp && table.autoincrement {
+                    return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
+                }
                 let root = c.b.reg();
-                c.b.add(Opcode::CreateBtree, 0, root, 1);
+                let db = c.ddl_db as i32;
+                c.b.add(Opcode::CreateBtree, db, root, 1);
                 let mut idx_roots = Vec::new();
                 for _ in &table.auto_indexes {
                     let r = c.b.reg();
-                    c.b.add(Opcode::CreateBtree, 0, r, 2);
+                    c.b.add(Opcode::CreateBtree, db, r, 2);
                     idx_roots.push(r);
                 }
                 let sc = c.open_schema_table();
@@ -219,8 +226,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
                 c.writes = true;
+                c.ddl_db = table.db;
                 let root = c.b.reg();
-                c.b.add(Opcode::CreateBtree, 0, root, 2);
+                c.b.add(Opcode::CreateBtree, table.db as i32, root, 2);
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
                 c.populate_index(&table, &idx, root)?;
@@ -229,9 +237,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            if *temporary {
-                return Err(Error::unsupported("TEMP views"));
-            }
+            c.ddl_db = (*temporary || view_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"))) as usize;
             let name = unquote(view_name.name.0);
             if c.schema.table(&name).is_some() && *if_not_exists {
                 write = false;
@@ -269,6 +275,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         return Err(Error::sql(format!("use DROP VIEW to delete view {name}")));
                     }
                     c.writes = true;
+                    c.ddl_db = t.db;
                     c.delete_schema_rows(2, &t.name);
                     if t.autoincrement {
                         if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
@@ -282,7 +289,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     roots.sort_unstable_by(|a, b| b.cmp(a));
                     for r in roots {
                         let out = c.b.reg();
-                        c.b.add(Opcode::Destroy, r as i32, out, 0);
+                        c.b.add(Opcode::Destroy, r as i32, out, t.db as i32);
                     }
                     c.bump_cookie();
                     prog.changes_schema = true;
@@ -303,9 +310,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         return Err(Error::sql("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"));
                     }
                     c.writes = true;
+                    c.ddl_db = idx.db;
                     c.delete_schema_rows(1, &idx.name);
                     let out = c.b.reg();
-                    c.b.add(Opcode::Destroy, idx.root as i32, out, 0);
+                    c.b.add(Opcode::Destroy, idx.root as i32, out, idx.db as i32);
                     c.bump_cookie();
                     prog.changes_schema = true;
                 }

@@ -25,9 +25,10 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     match where_clause {
         None if returning.is_none() && c.schema.triggers_of(&table.name).is_empty() => {
             for idx in c.schema.indexes_of(&table.name) {
-                c.b.add(Opcode::Clear, idx.root as i32, 0, 0);
+                c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
-            c.b.add4(Opcode::Clear, table.root as i32, 0, 1, P4::Table(table.name.clone()), 0);
+            c.dbs_used |= 1 << table.db;
+            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, 1, P4::Table(table.name.clone()), 0);
         }
         w => {
             let t = c.open_write_target(table.clone())?;

@@ -72,13 +72,14 @@ impl Compiler<'_> {
     pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
         self.writes = true;
         let cursor = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        self.dbs_used |= 1 << table.db;
+        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
         self.b.comment(table.name.clone());
         let mut indexes = Vec::new();
         for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
-            self.b.add4(Opcode::OpenWrite, c, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+            self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
             self.b.comment(idx.name.clone());
             indexes.push((idx, c));
         }

@@ -168,6 +168,11 @@ impl<'b> Compiler<'_> {
                 }
                 let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
                     Some(crate::sql::schema::schema_table())
+                } else if name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master") {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = 1;
+                    t.name = name.clone();
+                    Some(t)
                 } else {
                     self.schema.table(&name).cloned()
                 };
@@ -184,7 +189,8 @@ impl<'b> Compiler<'_> {
                     return r;
                 }
                 let cur = self.b.cursor();
-                self.b.add4(Opcode::OpenRead, cur, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+                self.dbs_used |= 1 << table.db;
+                self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 self.b.comment(table.name.clone());
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
@@ -667,7 +673,7 @@ impl<'b> Compiler<'_> {
                 let vcur = self.in_values(list, aff)?;
                 let icur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
-                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
                 self.b.comment(idx.name.clone());
                 let vnext = self.b.label();
                 self.b.add(Opcode::Rewind, vcur, end, 0);
@@ -695,7 +701,7 @@ impl<'b> Compiler<'_> {
         };
         let icur = self.b.cursor();
         let ki = self.index_key_info(&idx)?;
-        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
         let ne = eqs.len();
         let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
@@ -789,7 +795,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Once, 0, skip, 0);
         self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
         let src = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, src, table.root as i32, 0, P4::Int64(n as i64), 0);
+        self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
         self.b.comment(table.name.clone());
         self.scopes.last_mut().unwrap().items[it.item].cursor = src;
         let r = (|| -> Result<()> {

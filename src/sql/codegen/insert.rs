@@ -56,6 +56,9 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let t = c.open_write_target(table)?;
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
+        if t.table.db != 0 {
+            return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
+        }
         open_sequence(c, &t.table.name)?;
     }
     let count_check = |n: usize| -> Result<()> {

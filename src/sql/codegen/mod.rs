@@ -127,6 +127,10 @@ pub struct Compiler<'s> {
     /// Trigger programs being generated inline, innermost last: (trigger
     /// name, label a RAISE(IGNORE) jumps to).
     pub firing: Vec<(String, i32)>,
+    /// Databases the program opens cursors on (bit per database).
+    pub dbs_used: u32,
+    /// Database a DDL statement changes (0 main, 1 temp).
+    pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
@@ -167,6 +171,8 @@ impl<'s> Compiler<'s> {
             autoinc: None,
             cte_limit_hint: None,
             firing: Vec::new(),
+            dbs_used: 0,
+            ddl_db: 0,
         }
     }
 
@@ -209,6 +215,9 @@ impl<'s> Compiler<'s> {
             let start = self.b.here();
             self.b.insns[init].p2 = start as i32;
             self.b.add4(Opcode::Transaction, 0, write as i32, self.schema.cookie as i32, P4::None, 1);
+            if self.dbs_used & 2 != 0 {
+                self.b.add4(Opcode::Transaction, 1, write as i32, self.schema.temp_cookie as i32, P4::None, 1);
+            }
             self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
         }
     }
@@ -246,7 +255,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             let names = select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
-            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead));
+            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
         Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,
