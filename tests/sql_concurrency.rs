@@ -90,3 +90,24 @@ fn prepare_tails_and_empty_input() {
     assert!(st.is_some());
     assert_eq!(tail, 8);
 }
+
+#[test]
+fn files_with_unsupported_objects_stay_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("y.db");
+    let p = path.to_str().unwrap();
+    {
+        let r = sql_common::RefDb::open_path(p);
+        let out = sql_common::run_ref(&r, "CREATE TABLE ok(a); INSERT INTO ok VALUES(1); CREATE TABLE wr(k PRIMARY KEY, v) WITHOUT ROWID; CREATE TABLE pi(a, b); CREATE INDEX pii ON pi(a) WHERE b > 0; INSERT INTO pi VALUES(1, 1); CREATE TABLE st(a INTEGER) STRICT;");
+        assert!(out.iter().all(|o| matches!(o, sql_common::Outcome::Rows { .. })), "{out:?}");
+    }
+    let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    let out = sql_common::run_ours(&mut c, "SELECT a FROM ok; SELECT a, b FROM pi; SELECT * FROM st;");
+    assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["a".into()], rows: vec![vec![sql_common::V::Int(1)]] });
+    assert!(matches!(out[1], sql_common::Outcome::Rows { .. }));
+    assert!(matches!(out[2], sql_common::Outcome::Rows { .. }));
+    for bad in ["SELECT * FROM wr", "INSERT INTO pi VALUES(2, 2)", "INSERT INTO st VALUES(1)"] {
+        let out = sql_common::run_ours(&mut c, bad);
+        assert!(matches!(&out[0], sql_common::Outcome::Error { message, .. } if message.contains("not supported")), "{bad}: {out:?}");
+    }
+}

@@ -65,6 +65,10 @@ pub struct Table {
     pub autoincrement: bool,
     /// CHECK constraints: (constraint name, expression as SQL text).
     pub checks: Vec<(Option<String>, String)>,
+    /// A feature of this table ringlite cannot handle yet (WITHOUT ROWID,
+    /// STRICT, an index it cannot maintain): the table may be read where
+    /// possible but is refused where that feature matters.
+    pub unsupported: Option<String>,
 }
 
 impl Table {
@@ -217,7 +221,11 @@ impl Schema {
         for (ty, name, _tbl, root, sql) in &rows {
             if ty == "table" || ty == "view" {
                 if let Some(sql) = sql {
-                    let t = table_from_sql(sql, *root as u32)?;
+                    let t = match table_from_sql(sql, *root as u32) {
+                        Ok(t) => t,
+                        Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
+                        Err(e) => return Err(e),
+                    };
                     s.tables.insert(name.to_ascii_lowercase(), t);
                 }
             }
@@ -227,7 +235,17 @@ impl Schema {
                 continue;
             }
             let idx = match sql {
-                Some(sql) => index_from_sql(sql, *root as u32, &s)?,
+                Some(sql) => match index_from_sql(sql, *root as u32, &s) {
+                    Ok(i) => i,
+                    Err(e) => {
+                        // An index we cannot maintain: its table stays
+                        // readable but refuses changes.
+                        if let Some(t) = s.tables.get_mut(&tbl.to_ascii_lowercase()) {
+                            t.unsupported = Some(format!("tables with an index like {name} ({})", e.message));
+                        }
+                        continue;
+                    }
+                },
                 None => {
                     let Some(t) = s.table(tbl) else { continue };
                     let n: usize = name.rsplit('_').next().and_then(|n| n.parse().ok()).unwrap_or(0);
@@ -278,6 +296,7 @@ pub fn schema_table() -> Table {
         auto_indexes: Vec::new(),
         autoincrement: false,
         checks: Vec::new(),
+        unsupported: None,
     }
 }
 
@@ -307,9 +326,13 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            if flags.contains(ast::TabFlags::WithoutRowid) {
-                return Err(Error::unsupported("WITHOUT ROWID tables"));
-            }
+            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
+                Some("WITHOUT ROWID tables".to_string())
+            } else if flags.contains(ast::TabFlags::Strict) {
+                Some("STRICT tables".to_string())
+            } else {
+                None
+            };
             let mut t = Table {
                 name: name.clone(),
                 db: 0,
@@ -322,6 +345,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 auto_indexes: Vec::new(),
                 autoincrement: false,
         checks: Vec::new(),
+        unsupported,
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -438,6 +462,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 auto_indexes: Vec::new(),
                 autoincrement: false,
         checks: Vec::new(),
+        unsupported: None,
             })
         }
         _ => Err(Error::corrupt()),

@@ -184,6 +184,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.check_new_name(&name, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
                 let table = table_from_stmt(stmt, &sql, 0)?;
+                if let Some(what) = &table.unsupported {
+                    return Err(Error::unsupported(what));
+                }
                 c.writes = true;
                 c.ensure_format();
                 if temp && table.autoincrement {

@@ -65,6 +65,9 @@ impl Compiler<'_> {
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }
+        if let Some(what) = &t.unsupported {
+            return Err(Error::unsupported(what));
+        }
         Ok(t)
     }
 

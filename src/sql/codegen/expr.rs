@@ -545,6 +545,9 @@ impl Compiler<'_> {
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
         let def = self.lookup_function(name, args.len())?;
+        if super::is_window_only(name) {
+            return Err(Error::sql(format!("misuse of window function {name}()")));
+        }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }

@@ -188,6 +188,9 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
+                if table.unsupported.as_deref() == Some("WITHOUT ROWID tables") {
+                    return Err(Error::unsupported("WITHOUT ROWID tables"));
+                }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
                 self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);

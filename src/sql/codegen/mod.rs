@@ -301,9 +301,17 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     b.finish(prog)
 }
 
+/// Functions that only exist as window functions.
+pub fn is_window_only(name: &str) -> bool {
+    ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(name))
+}
+
 /// Whether an expression is a call to an aggregate function.
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
+        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {
             if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                 return false;
