@@ -251,6 +251,9 @@ fn window_functions() {
             "SELECT g, x, count(*) OVER (PARTITION BY g), max(x) OVER () FROM w ORDER BY g, x",
             "SELECT g, avg(x) OVER (PARTITION BY g) AS a FROM w ORDER BY a DESC, g",
             "SELECT x, row_number() OVER (PARTITION BY g ORDER BY x DESC) AS r FROM w ORDER BY g, r",
+            "SELECT g, x, lag(x) OVER (ORDER BY g, x), lead(x, 1, -1) OVER (ORDER BY g, x), lag(x, 2) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, first_value(x) OVER (PARTITION BY g ORDER BY x), last_value(x) OVER (PARTITION BY g ORDER BY x), nth_value(x, 2) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT row_number() FROM w",
         ],
     );
 }

@@ -28,6 +28,11 @@ enum WinKind {
     RowNumber,
     Rank,
     DenseRank,
+    FirstValue,
+    LastValue,
+    NthValue,
+    Lag,
+    Lead,
     Agg(Arc<FuncDef>),
 }
 
@@ -95,6 +100,11 @@ impl<'b> Compiler<'_> {
                 "row_number" if args.is_empty() => WinKind::RowNumber,
                 "rank" if args.is_empty() => WinKind::Rank,
                 "dense_rank" if args.is_empty() => WinKind::DenseRank,
+                "first_value" if args.len() == 1 => WinKind::FirstValue,
+                "last_value" if args.len() == 1 => WinKind::LastValue,
+                "nth_value" if args.len() == 2 => WinKind::NthValue,
+                "lag" if (1..=3).contains(&args.len()) => WinKind::Lag,
+                "lead" if (1..=3).contains(&args.len()) => WinKind::Lead,
                 _ => {
                     let def = self.lookup_function(&name, args.len())?;
                     match def.kind {
@@ -282,8 +292,10 @@ impl<'b> Compiler<'_> {
 
         let lead = self.b.cursor();
         let trail = self.b.cursor();
+        let peek = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, lead, w as i32, 0);
         self.b.add(Opcode::OpenEphemeral, trail, w as i32, 0);
+        self.b.add(Opcode::OpenEphemeral, peek, w as i32, 0);
         let sorted_end = self.b.label();
         let drec = self.b.reg();
         let pseudo = self.b.cursor();
@@ -295,6 +307,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::NewRowid, lead, seq, 0);
         self.b.add(Opcode::Insert, lead, drec, seq);
         self.b.add(Opcode::Insert, trail, drec, seq);
+        self.b.add(Opcode::Insert, peek, drec, seq);
         self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
         self.b.bind(sorted_end);
 
@@ -330,6 +343,15 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, rownum, 0);
         self.b.add(Opcode::Integer, 0, dense, 0);
         self.b.add(Opcode::Null, 0, c.acc, 0);
+        let first_val = self.b.reg();
+        let last_val = self.b.reg();
+        let nth_val = self.b.reg();
+        let part_rows = self.b.reg();
+        self.b.add(Opcode::Integer, 0, part_rows, 0);
+        self.b.add(Opcode::Null, 0, nth_val, 0);
+        if na > 0 {
+            self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
+        }
         self.b.bind(group);
         if nk > 0 {
             self.b.add(Opcode::Copy, cur, prev, nk as i32 - 1);
@@ -348,6 +370,18 @@ impl<'b> Compiler<'_> {
             self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), na as u16);
         }
         self.b.add(Opcode::Add, one, count, count);
+        if matches!(c.kind, WinKind::LastValue | WinKind::NthValue) {
+            self.b.add(Opcode::Add, one, part_rows, part_rows);
+            self.b.add(Opcode::Column, lead, (nk + 1) as i32, last_val);
+            if matches!(c.kind, WinKind::NthValue) {
+                let nreg = self.b.reg();
+                let not_nth = self.b.label();
+                self.b.add(Opcode::Column, lead, (nk + 2) as i32, nreg);
+                self.b.add4(Opcode::Ne, nreg, not_nth, part_rows, P4::None, 0);
+                self.b.add(Opcode::SCopy, last_val, nth_val, 0);
+                self.b.bind(not_nth);
+            }
+        }
         let at_end = self.b.label();
         let more = self.b.label();
         self.b.add(Opcode::Next, lead, more, 0);
@@ -380,6 +414,52 @@ impl<'b> Compiler<'_> {
             }
             WinKind::DenseRank => {
                 self.b.add(Opcode::SCopy, dense, value, 0);
+            }
+            WinKind::FirstValue => {
+                self.b.add(Opcode::SCopy, first_val, value, 0);
+            }
+            WinKind::LastValue => {
+                self.b.add(Opcode::SCopy, last_val, value, 0);
+            }
+            WinKind::NthValue => {
+                self.b.add(Opcode::SCopy, nth_val, value, 0);
+            }
+            WinKind::Lag | WinKind::Lead => {
+                // The row n before/after in sorted order, if it is in the
+                // same partition; else the default.
+                let seq = self.b.reg();
+                let off = self.b.reg();
+                let target = self.b.reg();
+                self.b.add(Opcode::Rowid, trail, seq, 0);
+                if na >= 2 {
+                    self.b.add(Opcode::Column, trail, (nk + 2) as i32, off);
+                } else {
+                    self.b.add(Opcode::Integer, 1, off, 0);
+                }
+                if na >= 3 {
+                    self.b.add(Opcode::Column, trail, (nk + 3) as i32, value);
+                } else {
+                    self.b.add(Opcode::Null, 0, value, 0);
+                }
+                let op = if matches!(c.kind, WinKind::Lag) { Opcode::Subtract } else { Opcode::Add };
+                self.b.add(op, off, seq, target);
+                let miss = self.b.label();
+                self.b.add(Opcode::SeekRowid, peek, miss, target);
+                if np > 0 {
+                    let pk = self.b.regs(np);
+                    let tk = self.b.regs(np);
+                    for k in 0..np {
+                        self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                        self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+                    }
+                    let same = self.b.label();
+                    let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                    self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+                    self.b.add(Opcode::Jump, miss, same, miss);
+                    self.b.bind(same);
+                }
+                self.b.add(Opcode::Column, peek, (nk + 1) as i32, value);
+                self.b.bind(miss);
             }
             WinKind::Agg(_) => {}
         }
