@@ -254,6 +254,9 @@ fn window_functions() {
             "SELECT g, x, lag(x) OVER (ORDER BY g, x), lead(x, 1, -1) OVER (ORDER BY g, x), lag(x, 2) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
             "SELECT g, x, first_value(x) OVER (PARTITION BY g ORDER BY x), last_value(x) OVER (PARTITION BY g ORDER BY x), nth_value(x, 2) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
             "SELECT row_number() FROM w",
+            "SELECT g, x, percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, ntile(2) OVER (ORDER BY g, x), ntile(4) OVER (PARTITION BY g ORDER BY x), ntile(10) OVER () FROM w ORDER BY g, x",
+            "SELECT ntile(0) OVER (ORDER BY x) FROM w",
         ],
     );
 }

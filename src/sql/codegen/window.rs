@@ -33,6 +33,9 @@ enum WinKind {
     NthValue,
     Lag,
     Lead,
+    PercentRank,
+    CumeDist,
+    Ntile,
     Agg(Arc<FuncDef>),
 }
 
@@ -105,6 +108,9 @@ impl<'b> Compiler<'_> {
                 "nth_value" if args.len() == 2 => WinKind::NthValue,
                 "lag" if (1..=3).contains(&args.len()) => WinKind::Lag,
                 "lead" if (1..=3).contains(&args.len()) => WinKind::Lead,
+                "percent_rank" if args.is_empty() => WinKind::PercentRank,
+                "cume_dist" if args.is_empty() => WinKind::CumeDist,
+                "ntile" if args.len() == 1 => WinKind::Ntile,
                 _ => {
                     let def = self.lookup_function(&name, args.len())?;
                     match def.kind {
@@ -352,6 +358,35 @@ impl<'b> Compiler<'_> {
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
         }
+        // Partition size, for the functions that need it.
+        let part_size = self.b.reg();
+        if matches!(c.kind, WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile) {
+            let s = self.b.reg();
+            let counted = self.b.label();
+            self.b.add(Opcode::Rowid, lead, s, 0);
+            self.b.add(Opcode::Integer, 0, part_size, 0);
+            self.b.add(Opcode::SeekRowid, peek, counted, s);
+            let cnt_top = self.b.here();
+            let one1 = self.b.reg();
+            self.b.add(Opcode::Integer, 1, one1, 0);
+            self.b.add(Opcode::Add, one1, part_size, part_size);
+            let more_rows = self.b.label();
+            self.b.add(Opcode::Next, peek, more_rows, 0);
+            self.b.add(Opcode::Goto, 0, counted, 0);
+            self.b.bind(more_rows);
+            if np > 0 {
+                let pk = self.b.regs(np);
+                for k in 0..np {
+                    self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                }
+                let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                self.b.add4(Opcode::Compare, pk, cur, np as i32, P4::KeyInfo(pki), 0);
+                self.b.add(Opcode::Jump, counted, cnt_top as i32, counted);
+            } else {
+                self.b.add(Opcode::Goto, 0, cnt_top as i32, 0);
+            }
+            self.b.bind(counted);
+        }
         self.b.bind(group);
         if nk > 0 {
             self.b.add(Opcode::Copy, cur, prev, nk as i32 - 1);
@@ -399,6 +434,8 @@ impl<'b> Compiler<'_> {
         }
         self.b.bind(at_end);
         // Trailing cursor: give each row of the group its value.
+        let group_size = self.b.reg();
+        self.b.add(Opcode::SCopy, count, group_size, 0);
         let value = self.b.reg();
         if let WinKind::Agg(def) = &c.kind {
             self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
@@ -460,6 +497,70 @@ impl<'b> Compiler<'_> {
                 }
                 self.b.add(Opcode::Column, peek, (nk + 1) as i32, value);
                 self.b.bind(miss);
+            }
+            WinKind::PercentRank | WinKind::CumeDist => {
+                let real_one = self.b.reg();
+                self.b.add4(Opcode::Real, 0, real_one, 0, P4::Real(1.0), 0);
+                let num = self.b.reg();
+                let den = self.b.reg();
+                let onei = self.b.reg();
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                if matches!(c.kind, WinKind::PercentRank) {
+                    // (rank - 1) / (N - 1), 0.0 for a single row.
+                    self.b.add(Opcode::Subtract, onei, group_first, num);
+                    self.b.add(Opcode::Subtract, onei, part_size, den);
+                    let zero = self.b.label();
+                    let fin = self.b.label();
+                    self.b.add(Opcode::IfNot, den, zero, 0);
+                    self.b.add(Opcode::Multiply, real_one, num, num);
+                    self.b.add(Opcode::Divide, den, num, value);
+                    self.b.add(Opcode::Goto, 0, fin, 0);
+                    self.b.bind(zero);
+                    self.b.add4(Opcode::Real, 0, value, 0, P4::Real(0.0), 0);
+                    self.b.bind(fin);
+                } else {
+                    // rows through the end of the peer group / N.
+                    self.b.add(Opcode::Subtract, onei, group_first, num);
+                    self.b.add(Opcode::Add, group_size, num, num);
+                    self.b.add(Opcode::Multiply, real_one, num, num);
+                    self.b.add(Opcode::Divide, part_size, num, value);
+                }
+            }
+            WinKind::Ntile => {
+                // Buckets of N / n rows, the first N % n one row larger.
+                let n = self.b.reg();
+                self.b.add(Opcode::Column, trail, (nk + 1) as i32, n);
+                let ok = self.b.label();
+                let zero = self.b.reg();
+                self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("argument of ntile must be a positive integer".into()), 0);
+                self.b.bind(ok);
+                let (size, rem, i, big, onei) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                self.b.add(Opcode::Divide, n, part_size, size);
+                self.b.add(Opcode::Remainder, n, part_size, rem);
+                self.b.add(Opcode::Subtract, onei, rownum, i);
+                let small = self.b.label();
+                let fin = self.b.label();
+                let size1 = self.b.reg();
+                self.b.add(Opcode::Add, onei, size, size1);
+                self.b.add(Opcode::Multiply, size1, rem, big);
+                self.b.add4(Opcode::Ge, big, small, i, P4::None, 0);
+                self.b.add(Opcode::Divide, size1, i, value);
+                self.b.add(Opcode::Add, onei, value, value);
+                self.b.add(Opcode::Goto, 0, fin, 0);
+                self.b.bind(small);
+                let each = self.b.label();
+                self.b.add(Opcode::IfNot, size, each, 0);
+                self.b.add(Opcode::Subtract, big, i, value);
+                self.b.add(Opcode::Divide, size, value, value);
+                self.b.add(Opcode::Add, rem, value, value);
+                self.b.add(Opcode::Add, onei, value, value);
+                self.b.add(Opcode::Goto, 0, fin, 0);
+                self.b.bind(each);
+                self.b.add(Opcode::Add, onei, i, value);
+                self.b.bind(fin);
             }
             WinKind::Agg(_) => {}
         }
