@@ -257,6 +257,10 @@ fn window_functions() {
             "SELECT g, x, percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x) FROM w ORDER BY g, x",
             "SELECT g, x, ntile(2) OVER (ORDER BY g, x), ntile(4) OVER (PARTITION BY g ORDER BY x), ntile(10) OVER () FROM w ORDER BY g, x",
             "SELECT ntile(0) OVER (ORDER BY x) FROM w",
+            "SELECT g, x, sum(x) OVER (PARTITION BY g ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM w ORDER BY g, x",
+            "SELECT g, x, first_value(x) OVER win, last_value(x) OVER win FROM w WINDOW win AS (PARTITION BY g ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) ORDER BY g, x",
+            "SELECT x, count(*) OVER (ORDER BY x RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), sum(x) OVER (ORDER BY x ROWS UNBOUNDED PRECEDING) FROM w ORDER BY x",
+            "SELECT x, sum(x) OVER nowin FROM w",
         ],
     );
 }

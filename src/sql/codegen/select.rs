@@ -547,9 +547,6 @@ impl Compiler<'_> {
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
-        if window_clause.is_some() {
-            return Err(Error::unsupported("window functions"));
-        }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
         let saved_exists = self.in_exists;
@@ -647,7 +644,7 @@ impl Compiler<'_> {
                 if is_agg {
                     return Err(Error::unsupported("window functions in aggregate queries"));
                 }
-                self.compile_window(&items_from, &terms, &items, order_by, &ctx)?;
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
             } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {

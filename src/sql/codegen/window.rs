@@ -21,7 +21,7 @@ use crate::sql::resolve::ColumnRef;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{Expr, Over, SortOrder, SortedColumn, Window};
+use sqlite3_parser::ast::{self, Expr, Over, SortOrder, SortedColumn, Window};
 use std::sync::Arc;
 
 enum WinKind {
@@ -39,9 +39,21 @@ enum WinKind {
     Agg(Arc<FuncDef>),
 }
 
+/// Which rows a frame covers, for the frames supported.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// From the partition start through the current row's last peer.
+    ToPeers,
+    /// From the partition start through the current row (ROWS).
+    ToRow,
+    /// The whole partition.
+    Partition,
+}
+
 struct WinCall<'a, 'b> {
     key: String,
     kind: WinKind,
+    frame: Frame,
     args: Vec<&'a Expr<'b>>,
     spec: &'a Window<'b>,
     result: i32,
@@ -68,7 +80,7 @@ fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
 }
 
 impl<'b> Compiler<'_> {
-    fn collect_windows<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<WinCall<'a, 'b>>) -> Result<()> {
+    fn collect_windows<'a>(&mut self, e: &'a Expr<'b>, defs: &'a [ast::WindowDef<'b>], out: &mut Vec<WinCall<'a, 'b>>) -> Result<()> {
         let mut found: Vec<&'a Expr<'b>> = Vec::new();
         walk(e, &mut |x| {
             if window_of(x).is_some() {
@@ -92,13 +104,34 @@ impl<'b> Compiler<'_> {
             if filter.is_some() {
                 return Err(Error::unsupported("FILTER on window functions"));
             }
-            let spec = match over {
-                Some(Over::Window(w)) => *w,
-                _ => return Err(Error::unsupported("named windows")),
+            let spec: &'a Window<'b> = match over {
+                Some(Over::Window(w)) => w,
+                Some(Over::Name(n)) => {
+                    let n = unquote(n.0);
+                    match defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) {
+                        Some(d) => &d.window,
+                        None => return Err(Error::sql(format!("no such window: {n}"))),
+                    }
+                }
+                None => continue,
             };
-            if spec.frame_clause.is_some() || spec.base.is_some() {
-                return Err(Error::unsupported("window frame clauses"));
+            if spec.base.is_some() {
+                return Err(Error::unsupported("windows based on other windows"));
             }
+            let frame = match &spec.frame_clause {
+                None => Frame::ToPeers,
+                Some(f) => {
+                    if !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) || !matches!(f.start, ast::FrameBound::UnboundedPreceding) {
+                        return Err(Error::unsupported("this window frame"));
+                    }
+                    match (&f.end, f.mode) {
+                        (None | Some(ast::FrameBound::CurrentRow), ast::FrameMode::Rows) => Frame::ToRow,
+                        (None | Some(ast::FrameBound::CurrentRow), _) => Frame::ToPeers,
+                        (Some(ast::FrameBound::UnboundedFollowing), _) => Frame::Partition,
+                        _ => return Err(Error::unsupported("this window frame")),
+                    }
+                }
+            };
             let kind = match name.to_ascii_lowercase().as_str() {
                 "row_number" if args.is_empty() => WinKind::RowNumber,
                 "rank" if args.is_empty() => WinKind::Rank,
@@ -121,7 +154,13 @@ impl<'b> Compiler<'_> {
             };
             let result = self.b.reg();
             let acc = self.b.reg();
-            out.push(WinCall { key, kind, args, spec, result, acc });
+            // Ranking functions ignore frames.
+            let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                Frame::ToPeers
+            } else {
+                frame
+            };
+            out.push(WinCall { key, kind, frame, args, spec, result, acc });
         }
         Ok(())
     }
@@ -152,21 +191,23 @@ impl<'b> Compiler<'_> {
         terms: &[&'a Expr<'b>],
         items: &[ResultItem<'a, 'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
+        defs: Option<&'a [ast::WindowDef<'b>]>,
         ctx: &RowCtx,
     ) -> Result<()> {
+        let defs = defs.unwrap_or(&[]);
         let mut calls: Vec<WinCall<'a, 'b>> = Vec::new();
         let mut cols: Vec<ColumnRef> = Vec::new();
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => {
-                    self.collect_windows(e, &mut calls)?;
+                    self.collect_windows(e, defs, &mut calls)?;
                     self.collect_plain_columns(e, &mut cols);
                 }
                 ResultItem::Col(r, _) => cols.push(r.clone()),
             }
         }
         for t in order_by.unwrap_or(&[]) {
-            self.collect_windows(&t.expr, &mut calls)?;
+            self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
         }
         // Row layout in the stored table: plain columns, then per call its
@@ -426,8 +467,18 @@ impl<'b> Compiler<'_> {
         for k in 0..nk {
             self.b.add(Opcode::Column, lead, k as i32, cur + k as i32);
         }
-        if nk > 0 {
-            self.b.add4(Opcode::Compare, cur, prev, nk as i32, P4::KeyInfo(ki.clone()), 0);
+        // How far the leading cursor runs before values are handed out:
+        // one peer group, one row, or the whole partition.
+        let group_keys = match c.frame {
+            Frame::ToPeers => nk,
+            Frame::ToRow => 0,
+            Frame::Partition => np,
+        };
+        if c.frame == Frame::ToRow {
+            self.b.add(Opcode::Goto, 0, at_end, 0);
+        } else if group_keys > 0 {
+            let gk = Arc::new(KeyInfo { fields: ki.fields[..group_keys].to_vec() });
+            self.b.add4(Opcode::Compare, cur, prev, group_keys as i32, P4::KeyInfo(gk), 0);
             self.b.add(Opcode::Jump, at_end, step as i32, at_end);
         } else {
             self.b.add(Opcode::Goto, 0, step as i32, 0);
