@@ -191,6 +191,12 @@ fn alter_table() {
             "ALTER TABLE t RENAME TO u; SELECT * FROM u WHERE b = 'y'; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;",
             "SELECT * FROM t",
             "ALTER TABLE nosuch ADD COLUMN x",
+            "CREATE TABLE al(a INTEGER, b TEXT, c INTEGER DEFAULT 7); CREATE INDEX al_b ON al(b); INSERT INTO al(a, b) VALUES(1,'x'),(2,'y');",
+            "ALTER TABLE al RENAME COLUMN b TO bee; SELECT a, bee FROM al ORDER BY a; SELECT sql FROM sqlite_schema WHERE tbl_name = 'al' ORDER BY name;",
+            "ALTER TABLE al DROP COLUMN c; SELECT * FROM al ORDER BY a; SELECT sql FROM sqlite_schema WHERE name = 'al';",
+            "ALTER TABLE al DROP COLUMN bee",
+            "ALTER TABLE al RENAME COLUMN nosuch TO z",
+            "ALTER TABLE al DROP COLUMN a; SELECT * FROM al; SELECT sql FROM sqlite_schema WHERE name = 'al';",
         ],
     );
 }

@@ -74,6 +74,78 @@ fn rename_in_sql(sql: &str, after: TokenType, old: &str, new: &str) -> String {
     sql.to_string()
 }
 
+/// Replace every identifier token equal to `old` by `new`.
+fn rename_identifier(sql: &str, old: &str, new: &str) -> String {
+    let b = sql.as_bytes();
+    let mut out = String::new();
+    let mut last = 0;
+    for t in tokens(b) {
+        if !matches!(t.kind, TokenType::TK_ID) {
+            continue;
+        }
+        let text = &sql[t.start..t.end];
+        if unquote(text).eq_ignore_ascii_case(old) {
+            out.push_str(&sql[last..t.start]);
+            let plain = new.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !new.starts_with(|ch: char| ch.is_ascii_digit());
+            if plain {
+                out.push_str(new);
+            } else {
+                out.push('"');
+                out.push_str(&new.replace('"', "\"\""));
+                out.push('"');
+            }
+            last = t.end;
+        }
+    }
+    out.push_str(&sql[last..]);
+    out
+}
+
+/// The CREATE TABLE text without the definition of column `col`.
+fn drop_column_text(sql: &str, col: &str) -> Option<String> {
+    let b = sql.as_bytes();
+    let toks = tokens(b);
+    let open = toks.iter().position(|t| t.kind == TokenType::TK_LP)?;
+    let mut depth = 0;
+    let mut start = open + 1;
+    let mut i = open;
+    while i < toks.len() {
+        match toks[i].kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return check_def(sql, &toks, start, i, col, open);
+                }
+            }
+            TokenType::TK_COMMA if depth == 1 => {
+                if let Some(s) = check_def(sql, &toks, start, i, col, open) {
+                    return Some(s);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
+    let first = toks.get(start)?;
+    if start >= end || !unquote(&sql[first.start..first.end]).eq_ignore_ascii_case(col) {
+        return None;
+    }
+    // Remove the definition and the comma before it (or after it when it
+    // is the first one).
+    let (cut_from, cut_to) = if start > open + 1 {
+        (toks[start - 1].start, toks[end - 1].end)
+    } else {
+        (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start))
+    };
+    Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
+}
+
 /// Compile ALTER TABLE.
 pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
@@ -148,6 +220,79 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 }
             }
             c.rewrite_schema_rows(rows);
+        }
+        AlterTableBody::RenameColumn { old, new } => {
+            let (old, new) = (unquote(old.0), unquote(new.0));
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
+            }
+            if table.column_index(&old).is_none() {
+                return Err(Error::sql(format!("no such column: \"{old}\"")));
+            }
+            if table.column_index(&new).is_some() {
+                return Err(Error::sql(format!("duplicate column name: {new}")));
+            }
+            let mut rows = vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(rename_identifier(&table.sql, &old, &new)))];
+            for idx in c.schema.indexes_of(&table.name) {
+                if let Some(sql) = &idx.sql {
+                    rows.push((idx.name.clone(), "index".into(), idx.name.clone(), table.name.clone(), Some(rename_identifier(sql, &old, &new))));
+                }
+            }
+            c.rewrite_schema_rows(rows);
+        }
+        AlterTableBody::DropColumn(col) => {
+            let col = unquote(col.0);
+            let Some(ci) = table.column_index(&col) else {
+                return Err(Error::sql(format!("no such column: \"{col}\"")));
+            };
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot drop column from view \"{}\"", table.name)));
+            }
+            if table.columns[ci].primary_key {
+                return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
+            }
+            if table.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|x| x.0 == ci)) {
+                return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
+            }
+            if table.columns.len() == 1 {
+                return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
+            }
+            for idx in c.schema.indexes_of(&table.name) {
+                if idx.columns.iter().any(|x| x.column == ci) {
+                    return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
+                }
+            }
+            let Some(new_sql) = drop_column_text(&table.sql, &col) else {
+                return Err(Error::unsupported("dropping this column"));
+            };
+            // Rewrite every row without the column, then the schema text.
+            let t = c.open_write_target(table.clone())?;
+            let end = c.b.label();
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            let row = c.read_row(&t);
+            let n = table.columns.len();
+            let keep = c.b.regs(n - 1);
+            let mut k = 0;
+            for i in 0..n {
+                if i == ci {
+                    continue;
+                }
+                if table.rowid_alias == Some(i) {
+                    c.b.add(Opcode::Null, 0, keep + k, 0);
+                } else {
+                    c.b.add(Opcode::SCopy, row + i as i32, keep + k, 0);
+                }
+                k += 1;
+            }
+            let rec = c.b.reg();
+            let rid = c.b.reg();
+            c.b.add(Opcode::MakeRecord, keep, n as i32 - 1, rec);
+            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            c.b.add(Opcode::Insert, t.cursor, rec, rid);
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+            c.b.bind(end);
+            c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         _ => return Err(Error::unsupported("this form of ALTER TABLE")),
     }
