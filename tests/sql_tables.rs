@@ -279,6 +279,9 @@ fn right_join() {
             "SELECT x, y FROM l RIGHT JOIN r ON l.id = r.id ORDER BY y",
             "SELECT * FROM l RIGHT OUTER JOIN r ON l.id = r.id WHERE r.id IS NOT NULL ORDER BY y, x",
             "SELECT count(*), count(x) FROM l RIGHT JOIN r ON l.id = r.id",
+            "SELECT x, y FROM l FULL OUTER JOIN r ON l.id = r.id ORDER BY x, y",
+            "SELECT x, y FROM l FULL JOIN r ON l.id = r.id WHERE x IS NULL OR y IS NULL ORDER BY x, y",
+            "CREATE INDEX rid ON r(id); SELECT x, y FROM l FULL JOIN r ON l.id = r.id ORDER BY y, x",
         ],
     );
 }

@@ -41,6 +41,9 @@ pub struct FromItem<'a, 'b> {
     /// RIGHT JOIN: this (second) item is read in the outer loop and the
     /// first item becomes the one that may produce a null row.
     pub loop_first: bool,
+    /// FULL JOIN: temporary index of the rowids of this (right) item's
+    /// rows that found a match.
+    pub full_matched: Option<i32>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -78,12 +81,26 @@ impl<'b> Compiler<'_> {
                 JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
             };
             let right = jt.contains(JoinType::RIGHT);
-            if right && (jt.contains(JoinType::LEFT) || out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
-                return Err(Error::unsupported("FULL OUTER JOIN, and RIGHT JOIN other than two tables joined with ON"));
+            if right && (out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
+                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables joined with ON"));
             }
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
+            if right && jt.contains(JoinType::LEFT) {
+                // FULL JOIN: a LEFT JOIN that remembers which right rows
+                // matched, then the unmatched right rows with NULLs.
+                if out[idx].table.is_none() {
+                    return Err(Error::unsupported("FULL JOIN with a subquery"));
+                }
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[idx].on.push(JoinTerm::Expr(e));
+                }
+                let m = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+                out[idx].full_matched = Some(m);
+                continue;
+            }
             if right {
                 // A RIGHT JOIN B ON c reads B outside and A inside, with A
                 // NULL-filled when nothing matches.
@@ -209,7 +226,7 @@ impl<'b> Compiler<'_> {
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -260,7 +277,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None });
     }
 
     fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -556,6 +573,13 @@ impl<'b> Compiler<'_> {
             }
             if let Some((f, body, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);
+                if let Some(m) = it.full_matched {
+                    let r = self.b.reg();
+                    let rec = self.b.reg();
+                    self.b.add(Opcode::Rowid, it.cursor, r, 0);
+                    self.b.add(Opcode::MakeRecord, r, 1, rec);
+                    self.b.add(Opcode::IdxInsert, m, rec, 0);
+                }
                 self.b.bind(body);
             }
             for t in placed[lvl].clone() {

@@ -645,6 +645,8 @@ impl Compiler<'_> {
                     return Err(Error::unsupported("window functions in aggregate queries"));
                 }
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
+            } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
+                return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {
@@ -653,6 +655,27 @@ impl Compiler<'_> {
                 self.compute_items(&items, regs)?;
                 self.emit_row(&ctx, order_by, regs, items.len())?;
                 self.close_loops(loops);
+                if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
+                    // FULL JOIN, second half: right rows that matched nothing.
+                    let m = right.full_matched.unwrap_or(0);
+                    let end2 = self.b.label();
+                    self.b.add(Opcode::Rewind, right.cursor, end2, 0);
+                    let top2 = self.b.here();
+                    let skip = self.b.label();
+                    let r = self.b.reg();
+                    self.b.add(Opcode::Rowid, right.cursor, r, 0);
+                    self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
+                    self.b.add(Opcode::NullRow, left.cursor, 0, 0);
+                    for t in &terms {
+                        self.jump_if_false(t, skip)?;
+                    }
+                    let regs2 = self.b.regs(items.len());
+                    self.compute_items(&items, regs2)?;
+                    self.emit_row(&ctx, order_by, regs2, items.len())?;
+                    self.b.bind(skip);
+                    self.b.add(Opcode::Next, right.cursor, top2 as i32, 0);
+                    self.b.bind(end2);
+                }
             }
             if ctx.sorter.is_some() {
                 self.emit_sorter_output(&ctx, items.len());
