@@ -326,3 +326,20 @@ fn temp_tables() {
         ],
     );
 }
+
+#[test]
+fn strict_tables() {
+    check_each(
+        "CREATE TABLE s(a INTEGER, b TEXT, c REAL, d ANY, e BLOB, f INT NOT NULL DEFAULT 0) STRICT;",
+        &[
+            "INSERT INTO s(a, b) VALUES('abc', 'x')",
+            "INSERT INTO s(a, b, c, d) VALUES('12', 34, 5, '7'); SELECT a, typeof(a), b, typeof(b), c, typeof(c), d, typeof(d) FROM s;",
+            "INSERT INTO s(c) VALUES('x')",
+            "INSERT INTO s(e) VALUES(1)",
+            "INSERT INTO s(a) VALUES(1.5)",
+            "UPDATE s SET b = x'00'",
+            "CREATE TABLE s2(a VARCHAR) STRICT",
+            "CREATE TABLE s3(a) STRICT",
+        ],
+    );
+}

@@ -69,6 +69,8 @@ pub struct Table {
     /// STRICT, an index it cannot maintain): the table may be read where
     /// possible but is refused where that feature matters.
     pub unsupported: Option<String>,
+    /// STRICT table: every value must match its column's type.
+    pub strict: bool,
 }
 
 impl Table {
@@ -297,6 +299,7 @@ pub fn schema_table() -> Table {
         autoincrement: false,
         checks: Vec::new(),
         unsupported: None,
+        strict: false,
     }
 }
 
@@ -326,13 +329,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
-                Some("WITHOUT ROWID tables".to_string())
-            } else if flags.contains(ast::TabFlags::Strict) {
-                Some("STRICT tables".to_string())
-            } else {
-                None
-            };
+            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) { Some("WITHOUT ROWID tables".to_string()) } else { None };
+            let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),
                 db: 0,
@@ -346,6 +344,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 autoincrement: false,
         checks: Vec::new(),
         unsupported,
+                strict,
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -438,6 +437,24 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     _ => {}
                 }
             }
+            if t.strict {
+                for c in t.columns.iter_mut() {
+                    let ty = c.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+                    c.affinity = match ty.as_str() {
+                        "INT" | "INTEGER" => Affinity::Integer,
+                        "REAL" => Affinity::Real,
+                        "TEXT" => Affinity::Text,
+                        "BLOB" | "ANY" => Affinity::Blob,
+                        _ => {
+                            let shown = c.decltype.clone().unwrap_or_default();
+                            if shown.is_empty() {
+                                return Err(Error::sql(format!("missing datatype for {}.{}", t.name, c.name)));
+                            }
+                            return Err(Error::sql(format!("unknown datatype for {}.{}: \"{}\"", t.name, c.name, shown)));
+                        }
+                    };
+                }
+            }
             // CHECK messages quote the expression as written.
             let written = check_texts(sql);
             if written.len() == t.checks.len() {
@@ -463,6 +480,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 autoincrement: false,
         checks: Vec::new(),
         unsupported: None,
+        strict: false,
             })
         }
         _ => Err(Error::corrupt()),

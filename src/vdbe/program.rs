@@ -137,6 +137,7 @@ pub enum Opcode {
     DropIndex,
     IntegrityCk,
     Pagecount,
+    TypeCheck,
     // ringlite: the result row of EXPLAIN-like statements built at compile time
     ResultRowConst,
 }

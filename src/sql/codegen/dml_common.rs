@@ -159,6 +159,19 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// STRICT tables: every value must have its column's type.
+    pub fn check_strict(&mut self, t: &WriteTarget, row: i32) {
+        if !t.table.strict {
+            return;
+        }
+        let mut desc = vec![crate::value::Value::text(t.table.name.clone())];
+        for c in &t.table.columns {
+            desc.push(crate::value::Value::text(c.name.clone()));
+            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().to_ascii_uppercase()));
+        }
+        self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::Row(desc), 0);
+    }
+
     /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
     /// that is false (not NULL) fails; IGNORE skips the row.
     pub fn check_checks(&mut self, t: &WriteTarget, row: i32, rowid: i32, oc: OnConflict, skip: i32) -> Result<()> {

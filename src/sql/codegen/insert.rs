@@ -399,6 +399,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         crate::vdbe::program::P4::Affinity(t.table.affinity_string()),
         0,
     );
+    c.check_strict(t, row);
     c.check_checks(t, row, rowid, oc, skip)?;
     if let Some(u) = upsert {
         emit_upsert(c, t, row, rowid, u, skip)?;

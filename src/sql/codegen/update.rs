@@ -144,6 +144,7 @@ pub fn update_row(
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
+    c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     // Remove the old index entries and, if the rowid moves, the old row.
