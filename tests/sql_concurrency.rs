@@ -102,11 +102,19 @@ fn files_with_unsupported_objects_stay_usable() {
         assert!(out.iter().all(|o| matches!(o, sql_common::Outcome::Rows { .. })), "{out:?}");
     }
     let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE)).unwrap();
-    let out = sql_common::run_ours(&mut c, "SELECT a FROM ok; SELECT a, b FROM pi; SELECT * FROM st;");
+    let out = sql_common::run_ours(&mut c, "SELECT a FROM ok; SELECT a, b FROM pi; SELECT * FROM st; INSERT INTO pi VALUES(2, 2), (3, -1); DELETE FROM pi WHERE a = 1;");
     assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["a".into()], rows: vec![vec![sql_common::V::Int(1)]] });
     assert!(matches!(out[1], sql_common::Outcome::Rows { .. }));
     assert!(matches!(out[2], sql_common::Outcome::Rows { .. }));
-    for bad in ["SELECT * FROM wr", "INSERT INTO pi VALUES(2, 2)"] {
+    drop(c);
+    // What ringlite wrote keeps SQLite's partial index consistent.
+    let r = sql_common::RefDb::open_path(p);
+    let out = sql_common::run_ref(&r, "PRAGMA integrity_check; SELECT a FROM pi WHERE b > 0;");
+    assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![sql_common::V::Text(b"ok".to_vec())]] });
+    assert_eq!(out[1], sql_common::Outcome::Rows { names: vec!["a".into()], rows: vec![vec![sql_common::V::Int(2)]] });
+    drop(r);
+    let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    for bad in ["SELECT * FROM wr"] {
         let out = sql_common::run_ours(&mut c, bad);
         assert!(matches!(&out[0], sql_common::Outcome::Error { message, .. } if message.contains("not supported")), "{bad}: {out:?}");
     }

@@ -343,3 +343,17 @@ fn strict_tables() {
         ],
     );
 }
+
+#[test]
+fn partial_indexes() {
+    check_each(
+        "CREATE TABLE ix(a, b); CREATE UNIQUE INDEX ixp ON ix(a) WHERE b > 0; INSERT INTO ix VALUES(1, 1), (1, 0), (2, 5);",
+        &[
+            "INSERT INTO ix VALUES(1, 9)",
+            "INSERT INTO ix VALUES(1, -1); SELECT count(*) FROM ix WHERE a = 1;",
+            "UPDATE ix SET b = 3 WHERE b = 0",
+            "DELETE FROM ix WHERE b > 0; INSERT INTO ix VALUES(1, 7); SELECT * FROM ix ORDER BY a, b;",
+            "CREATE INDEX ixq ON ix(b) WHERE a = 1; SELECT sql FROM sqlite_schema WHERE name = 'ixq'; PRAGMA integrity_check;",
+        ],
+    );
+}

@@ -115,6 +115,8 @@ pub struct Index {
     pub sql: Option<String>,
     /// "c" created by CREATE INDEX, "u" UNIQUE constraint, "pk" PRIMARY KEY.
     pub origin: &'static str,
+    /// Partial index: its WHERE clause as SQL text.
+    pub where_sql: Option<String>,
 }
 
 /// The schema of one database.
@@ -264,6 +266,7 @@ impl Schema {
                         unique: true,
                         sql: None,
                         origin: if *pk { "pk" } else { "u" },
+                        where_sql: None,
                     }
                 }
             };
@@ -550,9 +553,7 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
     let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
         return Err(Error::corrupt());
     };
-    if where_clause.is_some() {
-        return Err(Error::unsupported("partial indexes"));
-    }
+
     let tname = unquote(tbl_name.0);
     let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
     let mut cols = Vec::new();
@@ -579,5 +580,6 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         unique: *unique,
         sql,
         origin: "c",
+        where_sql: where_clause.as_ref().map(|w| w.to_string()),
     })
 }

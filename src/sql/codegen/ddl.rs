@@ -102,6 +102,15 @@ impl Compiler<'_> {
             }
         }
         self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        let next = self.b.label();
+        if let Some(w) = idx.where_sql.clone() {
+            self.scopes.push(super::update::target_scope(table, None, tc));
+            let v = self.b.reg();
+            let r = self.expr_text(&w, v);
+            self.scopes.pop();
+            r?;
+            self.b.add(Opcode::IfNot, v, next, 1);
+        }
         if idx.unique {
             let ok = self.b.label();
             self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
@@ -112,6 +121,7 @@ impl Compiler<'_> {
         let rec = self.b.reg();
         self.b.add(Opcode::MakeRecord, k, n as i32 + 1, rec);
         self.b.add(Opcode::IdxInsert, ic, rec, 0);
+        self.b.bind(next);
         self.b.add(Opcode::Next, tc, top as i32, 0);
         self.b.bind(end);
         Ok(())

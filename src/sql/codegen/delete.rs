@@ -50,7 +50,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
             c.emit_returning(&t)?;
             let count = c.firing.is_empty();
-            c.delete_current_row(&t, count);
+            c.delete_current_row(&t, count)?;
             if let Some(o) = old {
                 c.fire_triggers(&t, super::trigger::Event::Delete, false, Some((o, rid)), None, &[], next)?;
             }

@@ -117,19 +117,48 @@ impl Compiler<'_> {
         regs
     }
 
+    /// Partial index: jump past the index operation when the row in
+    /// `row` is not covered by the index's WHERE. Returns the label to
+    /// bind after the operation.
+    pub fn partial_guard(&mut self, t: &WriteTarget, idx: &Index, row: i32, rowid: i32) -> Result<Option<i32>> {
+        let Some(w) = idx.where_sql.clone() else { return Ok(None) };
+        let fake = self.b.cursor();
+        self.scopes.push(super::update::target_scope(&t.table, None, fake));
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
+        let skip = self.b.label();
+        let v = self.b.reg();
+        let r = self.expr_text(&w, v);
+        if r.is_ok() {
+            self.b.add(Opcode::IfNot, v, skip, 1);
+        }
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r?;
+        Ok(Some(skip))
+    }
+
     /// Delete the row under `t.cursor` and its index entries (not
     /// counted as a change).
-    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) {
+    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) -> Result<()> {
         if !t.indexes.is_empty() {
             let row = self.read_row(t);
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
-            for (idx, c) in &t.indexes {
-                let k = self.index_key(idx, row, rid);
-                self.b.add(Opcode::IdxDelete, *c, k, idx.columns.len() as i32 + 1);
+            for (idx, c) in t.indexes.clone() {
+                let guard = self.partial_guard(t, &idx, row, rid)?;
+                let k = self.index_key(&idx, row, rid);
+                self.b.add(Opcode::IdxDelete, c, k, idx.columns.len() as i32 + 1);
+                if let Some(g) = guard {
+                    self.b.bind(g);
+                }
             }
         }
         self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), if count { 1 } else { 0 });
+        Ok(())
     }
 
     /// NOT NULL checks on row registers; `skip` is where IGNORE goes.
@@ -224,7 +253,7 @@ impl Compiler<'_> {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
                 }
-                OnConflict::Replace => self.delete_current_row(t, false),
+                OnConflict::Replace => self.delete_current_row(t, false)?,
                 _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
             }
             self.b.bind(ok);
@@ -234,8 +263,9 @@ impl Compiler<'_> {
                 continue;
             }
             let n = idx.columns.len();
+            let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key(&idx, row, rowid);
-            let ok = self.b.label();
+            let ok = guard.unwrap_or_else(|| self.b.label());
             self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
             let other = self.b.reg();
             self.b.add(Opcode::IdxRowid, c, other, 0);
@@ -250,7 +280,7 @@ impl Compiler<'_> {
                 OnConflict::Replace => {
                     let gone = self.b.label();
                     self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                    self.delete_current_row(t, false);
+                    self.delete_current_row(t, false)?;
                     self.b.bind(gone);
                 }
                 _ => {
@@ -264,7 +294,7 @@ impl Compiler<'_> {
     }
 
     /// Write the row: record, table entry, index entries.
-    pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) {
+    pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) -> Result<()> {
         let n = t.table.columns.len();
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
@@ -276,11 +306,16 @@ impl Compiler<'_> {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
         for (idx, c) in t.indexes.clone() {
+            let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key(&idx, row, rowid);
             let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";
             let rec = self.b.reg();
             self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
             self.b.add(Opcode::IdxInsert, c, rec, 0);
+            if let Some(g) = guard {
+                self.b.bind(g);
+            }
         }
+        Ok(())
     }
 }

@@ -661,7 +661,8 @@ impl<'b> Compiler<'_> {
             return Ok(LoopKind::InRowid(vcur, vtop));
         }
         // Best index: most leading equalities, then a range.
-        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().cloned().collect();
+        // Partial indexes are never used for lookups (their rows are a subset).
+        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
             let mut eqs = Vec::new();
@@ -692,7 +693,7 @@ impl<'b> Compiler<'_> {
             }
         }
         if best.as_ref().is_none_or(|b| b.0 < 4) {
-            for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
+            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
                 let Some(first) = idx.columns.first() else { continue };
                 let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
                 let list = *list;

@@ -149,8 +149,12 @@ pub fn update_row(
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
+        let guard = c.partial_guard(t, &idx, old, rid)?;
         let k = c.index_key(&idx, old, rid);
         c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
+        if let Some(g) = guard {
+            c.b.bind(g);
+        }
     }
     if rowid_changes {
         let same = c.b.label();
@@ -162,7 +166,7 @@ pub fn update_row(
         c.b.bind(same);
     }
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
-    c.write_row(t, new, new_rowid, flags);
+    c.write_row(t, new, new_rowid, flags)?;
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }

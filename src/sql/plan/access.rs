@@ -56,7 +56,7 @@ impl<'b> Compiler<'_> {
             return 900 + filters;
         }
         if let Some(table) = &it.table {
-            for idx in self.schema.indexes_of(&table.name) {
+            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()) {
                 let mut eq = 0;
                 for ic in &idx.columns {
                     if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
