@@ -3,9 +3,12 @@
 //! One [`Compiler`] per statement: it owns the [`Builder`], the scope
 //! stack used by name resolution, the parameter table and the per-SELECT
 //! state for aggregates. Statement kinds live in their own modules:
-//! `select.rs` (+ `from.rs`, `aggregate.rs`, `compound.rs`), `insert.rs`,
-//! `update.rs`, `delete.rs`, `ddl.rs`, `txn.rs`, `pragma.rs`; expressions in
-//! `expr.rs`.
+//! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
+//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
+//! (+ `dml_common.rs` for constraints and index maintenance,
+//! `returning.rs`, `trigger.rs`), `ddl.rs`, `alter.rs`, `txn.rs`,
+//! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
+//! `sql/plan/`.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.
