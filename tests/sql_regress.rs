@@ -110,6 +110,7 @@ fn row_values() {
             "SELECT a, b FROM t WHERE (a, b) > (1, 1) ORDER BY a, b",
             "SELECT a, b FROM t WHERE (a, b) <= (2, 0) ORDER BY a, b",
             "SELECT (1, 2) = (1, 2, 3)",
+            "SELECT (1, 2) BETWEEN (0, 0) AND (1, 5), (2, 0) NOT BETWEEN (1, 9) AND (2, 1), (a, b) BETWEEN (1, 2) AND (2, 0) FROM t ORDER BY a, b",
         ],
     );
 }

@@ -425,6 +425,21 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Integer, 0, target, 0);
                 self.b.bind(done);
             }
+            Expr::Between { lhs, not, start, end }
+                if matches!((&**lhs, &**start, &**end), (Expr::Parenthesized(a), Expr::Parenthesized(b), Expr::Parenthesized(c)) if a.len() > 1 || b.len() > 1 || c.len() > 1) =>
+            {
+                let (Expr::Parenthesized(lv), Expr::Parenthesized(sv), Expr::Parenthesized(ev)) = (&**lhs, &**start, &**end) else {
+                    return Err(Error::sql("row value misused"));
+                };
+                let t1 = self.b.reg();
+                let t2 = self.b.reg();
+                self.row_comparison(Opcode::Ge, false, lv, sv, t1)?;
+                self.row_comparison(Opcode::Le, false, lv, ev, t2)?;
+                self.b.add(Opcode::And, t1, t2, target);
+                if *not {
+                    self.b.add(Opcode::Not, target, target, 0);
+                }
+            }
             Expr::Between { lhs, not, start, end } => {
                 let x = self.expr_new(lhs)?;
                 let a = self.expr_new(start)?;
