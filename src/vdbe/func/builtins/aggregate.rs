@@ -13,6 +13,7 @@
 use super::conv::{compare, numeric_value, value_f64, value_i64, value_text};
 use super::{aggregate, DETERMINISTIC};
 use crate::error::{Error, Result};
+use crate::value::collation::Collation;
 use crate::value::Value;
 use crate::vdbe::func::{AggregateState, FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
@@ -25,8 +26,8 @@ pub fn register(r: &mut FunctionRegistry) {
     aggregate(r, "sum", &[1], d, true, || Box::new(Sum::new(SumKind::Sum)));
     aggregate(r, "total", &[1], d, true, || Box::new(Sum::new(SumKind::Total)));
     aggregate(r, "avg", &[1], d, true, || Box::new(Sum::new(SumKind::Avg)));
-    aggregate(r, "min", &[1], d, false, || Box::new(MinMax { best: None, is_max: false }));
-    aggregate(r, "max", &[1], d, false, || Box::new(MinMax { best: None, is_max: true }));
+    aggregate(r, "min", &[1], d, false, || Box::new(MinMax { best: None, is_max: false, coll: None }));
+    aggregate(r, "max", &[1], d, false, || Box::new(MinMax { best: None, is_max: true, coll: None }));
     aggregate(r, "group_concat", &[1, 2], d, true, || Box::new(GroupConcat::default()));
     aggregate(r, "string_agg", &[2], d, true, || Box::new(GroupConcat::default()));
 }
@@ -228,11 +229,19 @@ impl AggregateState for Sum {
     }
 }
 
-/// min(X)/max(X): the least/greatest non-NULL value (BINARY collation for
-/// text; the first of equal values wins).
+/// A min(X)/max(X) state comparing text under `coll`. The registered
+/// aggregates use BINARY because [`FunctionContext`] carries no collation;
+/// a VM that knows the argument's collation starts states with this.
+pub fn min_max_state(is_max: bool, coll: Option<Collation>) -> Box<dyn AggregateState> {
+    Box::new(MinMax { best: None, is_max, coll })
+}
+
+/// min(X)/max(X): the least/greatest non-NULL value (the first of equal
+/// values wins).
 struct MinMax {
     best: Option<Value>,
     is_max: bool,
+    coll: Option<Collation>,
 }
 
 impl AggregateState for MinMax {
@@ -244,7 +253,7 @@ impl AggregateState for MinMax {
         let replace = match &self.best {
             None => true,
             Some(b) => {
-                let c = compare(b, v, None);
+                let c = compare(b, v, self.coll.as_ref());
                 if self.is_max {
                     c == Ordering::Less
                 } else {
@@ -267,12 +276,17 @@ impl AggregateState for MinMax {
 
 /// group_concat(X[,SEP]) / string_agg(X,SEP). Each non-NULL value after the
 /// first is preceded by the separator given on its own row (',' when
-/// there is no separator argument; NULL separators add nothing). Entries
-/// are kept individually so that `inverse` can drop the oldest.
+/// there is no separator argument; NULL separators add nothing). The text
+/// is kept in one buffer with each entry's extent, so that `inverse` drops
+/// the oldest entry and `value` is a copy, both without rescanning.
 #[derive(Default)]
 struct GroupConcat {
-    /// (separator preceding the value, value), oldest first.
-    entries: VecDeque<(Vec<u8>, Vec<u8>)>,
+    buf: Vec<u8>,
+    /// Start of the live text in `buf` (entries before it were removed).
+    start: usize,
+    /// Per live entry, oldest first: (length in `buf` including its
+    /// separator, length of that separator).
+    entries: VecDeque<(usize, usize)>,
 }
 
 impl AggregateState for GroupConcat {
@@ -288,7 +302,12 @@ impl AggregateState for GroupConcat {
             b",".to_vec()
         };
         let val = value_text(&args[0]).unwrap_or_default();
-        self.entries.push_back((sep, val));
+        if (self.buf.len() - self.start + sep.len() + val.len()) as i64 > super::core::MAX_LENGTH {
+            return Err(super::core::too_big());
+        }
+        self.buf.extend_from_slice(&sep);
+        self.buf.extend_from_slice(&val);
+        self.entries.push_back((sep.len() + val.len(), sep.len()));
         Ok(())
     }
 
@@ -296,23 +315,23 @@ impl AggregateState for GroupConcat {
         if args[0].is_null() {
             return Ok(());
         }
-        self.entries.pop_front();
-        if let Some(first) = self.entries.front_mut() {
-            first.0.clear();
+        if let Some((len, _)) = self.entries.pop_front() {
+            self.start += len;
+        }
+        if self.entries.is_empty() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > 4096 && self.start * 2 > self.buf.len() {
+            self.buf.drain(..self.start);
+            self.start = 0;
         }
         Ok(())
     }
 
     fn value(&mut self, _: &mut FunctionContext<'_>) -> Result<Value> {
-        if self.entries.is_empty() {
-            return Ok(Value::Null);
-        }
-        let mut out = Vec::new();
-        for (sep, val) in &self.entries {
-            out.extend_from_slice(sep);
-            out.extend_from_slice(val);
-        }
-        Ok(Value::Text(out))
+        let Some(&(_, first_sep)) = self.entries.front() else { return Ok(Value::Null) };
+        // The oldest live entry's separator is not shown.
+        Ok(Value::Text(self.buf[self.start + first_sep..].to_vec()))
     }
 
     fn finalize(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {

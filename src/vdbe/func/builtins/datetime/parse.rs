@@ -91,6 +91,9 @@ fn parse_timezone(z: &[u8], p: &mut Moment) -> bool {
     }
     i += 5;
     p.tz = sign * (v[1] + v[0] * 60);
+    // An explicit offset makes the moment known in UTC.
+    p.is_local = false;
+    p.is_utc = true;
     while is_space(at(z, i)) {
         i += 1;
     }
@@ -129,6 +132,10 @@ pub fn parse_hh_mm_ss(z: &[u8], p: &mut Moment) -> bool {
                 ms = 0.999;
             }
         }
+    }
+    if h == 24 && (m != 0 || s != 0 || ms != 0.0) {
+        // Only 24:00:00 exactly (the end of the day) is allowed.
+        return false;
     }
     p.valid_jd = false;
     p.raw_s = false;
