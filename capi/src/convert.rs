@@ -91,8 +91,8 @@ pub fn real_to_i64(r: f64) -> i64 {
     }
 }
 
-/// Real to text as SQLite shows it: 15 significant digits, `%g` style, and
-/// a `.0` added when the result would look like an integer.
+/// Real to text as SQLite shows it: `%!.15g` (15 significant digits, and a
+/// `.0` added when the result would look like an integer).
 pub fn real_to_text(r: f64) -> String {
     if r.is_nan() {
         return "NaN".into();
@@ -100,8 +100,8 @@ pub fn real_to_text(r: f64) -> String {
     if r.is_infinite() {
         return if r > 0.0 { "Inf".into() } else { "-Inf".into() };
     }
-    let mut s = format_g(r, 15, false);
-    if !s.contains(['.', 'e', 'n', 'I']) {
+    let mut s = format_g(r, 15, false, 26);
+    if !s.contains(['.', 'e']) {
         s.push_str(".0");
     } else if let Some(epos) = s.find('e') {
         if !s[..epos].contains('.') {
@@ -111,32 +111,142 @@ pub fn real_to_text(r: f64) -> String {
     s
 }
 
-/// C's `%.<prec>g` (with `alt` the `#` flag: keep trailing zeros).
-pub fn format_g(r: f64, prec: usize, alt: bool) -> String {
-    let prec = prec.max(1);
+/// Decimal digits of |r| as SQLite's printf sees them: first rounded to
+/// `max_digits` significant digits (16, or 26 with the `!` flag); the
+/// conversions then round again, half away from zero, with
+/// [`round_digits`]. Returns the digits and the decimal exponent of the
+/// first one.
+pub fn decimal(r: f64, max_digits: usize) -> (Vec<u8>, i32) {
     if r == 0.0 {
-        let mut s = if r.is_sign_negative() { "-0".to_string() } else { "0".to_string() };
-        if alt && prec > 1 {
-            s.push('.');
-            s.push_str(&"0".repeat(prec - 1));
-        }
-        return s;
+        return (vec![0], 0);
     }
-    let e_form = format!("{:.*e}", prec - 1, r);
-    let (mant, exp) = e_form.split_once('e').unwrap_or((&e_form, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= prec as i32 {
-        let mant = if alt { mant.to_string() } else { strip_zeros(mant) };
-        format!("{}e{}{:02}", mant, if exp < 0 { '-' } else { '+' }, exp.abs())
+    let s = format!("{:.*e}", max_digits - 1, r.abs());
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let digits: Vec<u8> = m.bytes().filter(|c| c.is_ascii_digit()).map(|c| c - b'0').collect();
+    (digits, e.parse().unwrap_or(0))
+}
+
+/// Round a digit string to `n` significant digits, half away from zero.
+pub fn round_digits(digits: &mut Vec<u8>, exp: &mut i32, n: usize) {
+    if digits.len() <= n {
+        return;
+    }
+    let up = digits[n] >= 5;
+    digits.truncate(n);
+    if up {
+        let mut i = n;
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                digits.truncate(n.max(1));
+                *exp += 1;
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    if digits.is_empty() {
+        digits.push(0);
+    }
+}
+
+fn digit_at(d: &[u8], i: isize) -> char {
+    if i < 0 {
+        return '0';
+    }
+    (b'0' + d.get(i as usize).copied().unwrap_or(0)) as char
+}
+
+/// `%.<prec>f` of |r| (no sign).
+pub fn format_f(r: f64, prec: usize, max_digits: usize) -> String {
+    let (mut d, mut e) = decimal(r, max_digits);
+    let n = e + 1 + prec as i32;
+    if r == 0.0 || n < 0 {
+        d = vec![0];
+        e = 0;
+    } else if n == 0 {
+        // Everything lies below the last place: it rounds to 0 or one unit.
+        if d[0] >= 5 {
+            d = vec![1];
+            e = -(prec as i32);
+        } else {
+            d = vec![0];
+            e = 0;
+        }
     } else {
-        let decimals = (prec as i32 - 1 - exp).max(0) as usize;
-        let f = format!("{:.*}", decimals, r);
+        round_digits(&mut d, &mut e, n as usize);
+    }
+    let mut out = String::new();
+    if e < 0 {
+        out.push('0');
+    } else {
+        for i in 0..=e as isize {
+            out.push(digit_at(&d, i));
+        }
+    }
+    if prec > 0 {
+        out.push('.');
+        for k in 1..=prec as isize {
+            out.push(digit_at(&d, e as isize + k));
+        }
+    }
+    out
+}
+
+/// `%.<prec>e` of |r| (no sign).
+pub fn format_e(r: f64, prec: usize, max_digits: usize, upper: bool) -> String {
+    let (mut d, mut e) = decimal(r, max_digits);
+    round_digits(&mut d, &mut e, prec + 1);
+    if r == 0.0 {
+        e = 0;
+    }
+    let mut out = String::new();
+    out.push(digit_at(&d, 0));
+    if prec > 0 {
+        out.push('.');
+        for i in 1..=prec as isize {
+            out.push(digit_at(&d, i));
+        }
+    }
+    out.push(if upper { 'E' } else { 'e' });
+    out.push(if e < 0 { '-' } else { '+' });
+    out.push_str(&format!("{:02}", e.abs()));
+    out
+}
+
+/// C's `%.<prec>g` of `r`, with its sign (`alt`: the `#` flag, keep
+/// trailing zeros).
+pub fn format_g(r: f64, prec: usize, alt: bool, max_digits: usize) -> String {
+    let p = prec.max(1);
+    let sign = if r.is_sign_negative() && r != 0.0 { "-" } else { "" };
+    let (mut d, mut e) = decimal(r, max_digits);
+    round_digits(&mut d, &mut e, p);
+    if r == 0.0 {
+        e = 0;
+    }
+    let body = if e < -4 || e >= p as i32 {
+        let s = format_e(r, p - 1, max_digits, false);
+        if alt {
+            s
+        } else {
+            let (m, x) = s.split_once('e').unwrap_or((&s, ""));
+            format!("{}e{}", strip_zeros(m), x)
+        }
+    } else {
+        let f = format_f(r, (p as i32 - 1 - e).max(0) as usize, max_digits);
         if alt {
             f
         } else {
             strip_zeros(&f)
         }
-    }
+    };
+    format!("{sign}{body}")
 }
 
 fn strip_zeros(s: &str) -> String {

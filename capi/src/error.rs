@@ -16,7 +16,8 @@ pub fn errstr_c(code: i32) -> &'static CStr {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static TABLE: OnceLock<Mutex<HashMap<&'static str, &'static CStr>>> = OnceLock::new();
-    let s = ringlite::error::errstr(code);
+    // SQLite has no text of its own for SQLITE_INTERNAL.
+    let s = if code == SQLITE_INTERNAL { "unknown error" } else { ringlite::error::errstr(code) };
     let mut t = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     t.entry(s).or_insert_with(|| Box::leak(CString::new(s).unwrap_or_default().into_boxed_c_str()))
 }

@@ -25,15 +25,16 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     *pp_db = std::ptr::null_mut();
     crate::config::initialize();
     let base = flags & (SQLITE_OPEN_READONLY | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if base != SQLITE_OPEN_READONLY && base != SQLITE_OPEN_READWRITE && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) {
-        return misuse();
-    }
+    let bad_flags = base != SQLITE_OPEN_READONLY && base != SQLITE_OPEN_READWRITE && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     let name = String::from_utf8_lossy(filename).into_owned();
     let mut eff = flags;
     if crate::config::uri_default() {
         eff |= SQLITE_OPEN_URI;
     }
-    let opened = if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref()) {
+    let opened = if bad_flags {
+        // Like SQLite: a handle that reports the misuse.
+        Err(Error::code(SQLITE_MISUSE))
+    } else if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref()) {
         Err(Error::sql(format!("no such vfs: {}", CStr::from_ptr(vfs).to_string_lossy())))
     } else {
         Connection::open(&name, OpenFlags(eff))

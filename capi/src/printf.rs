@@ -10,7 +10,7 @@
 //! SQL `printf()` function); once it lands, [`format`] should delegate to it.
 
 use crate::consts::*;
-use crate::convert::format_g;
+use crate::convert::{format_e, format_f, format_g};
 use crate::types::sqlite3;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -156,17 +156,25 @@ pub unsafe fn format(fmt: &[u8], args: &[PrintfArg]) -> Vec<u8> {
                 } else if d.is_infinite() {
                     if d > 0.0 { "Inf".to_string() } else { "-Inf".to_string() }
                 } else {
+                    let mx = if bang { 26 } else { 16 };
+                    let neg = if d.is_sign_negative() && d != 0.0 { "-" } else { "" };
                     match conv {
-                        b'f' => format!("{:.*}", p, d),
-                        b'e' | b'E' => {
-                            let s = format!("{:.*e}", p, d);
-                            let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-                            let e: i32 = e.parse().unwrap_or(0);
-                            format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
-                        }
-                        _ => format_g(d, if p == 0 { 1 } else { p }, alt),
+                        b'f' => format!("{neg}{}", format_f(d, p, mx)),
+                        b'e' | b'E' => format!("{neg}{}", format_e(d, p, mx, false)),
+                        _ => format_g(d, if p == 0 { 1 } else { p }, alt, mx),
                     }
                 };
+                if bang && d.is_finite() {
+                    // The `!` flag drops trailing zeros of the fraction but
+                    // keeps one digit after the point.
+                    let epos = s.find(['e', 'E']).unwrap_or(s.len());
+                    let (m, x) = s.split_at(epos);
+                    if m.contains('.') {
+                        let t = m.trim_end_matches('0');
+                        let t = if t.ends_with('.') { format!("{t}0") } else { t.to_string() };
+                        s = format!("{t}{x}");
+                    }
+                }
                 if bang && conv != b'f' && !s.contains(['.', 'N', 'I']) {
                     match s.find('e') {
                         Some(pos) => s.insert_str(pos, ".0"),
