@@ -15,6 +15,7 @@ pub mod collation;
 pub mod compare;
 pub mod numeric;
 pub mod printf;
+pub mod fpdecode;
 
 /// The five storage classes.
 #[derive(Debug, Clone, Default)]
