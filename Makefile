@@ -23,6 +23,17 @@ export RINGLITE_SQLITE_VERSION := $(shell sed -n 's/^\#define SQLITE_VERSION  *"
 export RINGLITE_SQLITE_SOURCE_ID := $(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))
 endif
 
+# Reference SQLite 3.54.1 for the differential C tests, from the source
+# bundled in libsqlite3-sys (fetched by cargo for the engine's tests).
+REF_SRC = $(firstword $(wildcard $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c))
+REF_OBJ := $(BUILD)/ref/sqlite3.o
+$(REF_OBJ):
+	cargo fetch -q || true
+	mkdir -p $(BUILD)/ref
+	src='$(REF_SRC)'; [ -n "$$src" ] || src=$$(ls $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2>/dev/null | head -1); \
+	if [ -n "$$src" ]; then $(CC) -O1 -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -o $@ $$src; \
+	else echo "libsqlite3-sys source not found: C tests will use the system library"; fi
+
 # Test suites: each helper adds its own target here.
 TEST_SUITES := test-cargo test-capi
 
@@ -82,7 +93,7 @@ test-cargo:
 
 # The C ABI: header freshness, header agreement with SQLite's, exported
 # symbols, and the C programs of capi/tests run against both libraries.
-test-capi: all
+test-capi: all $(REF_OBJ)
 	capi/tests/run.sh $(LIBDIR)
 
 clean-build:

@@ -51,7 +51,7 @@ static RlArg *rl_collect(const char *fmt, va_list ap, int *pn) {
     while (*p == 'l' || *p == 'h' || *p == 'j' || *p == 't') { if (*p == 'l' || *p == 'j') longs++; p++; }
     if (*p == 0) break;
     switch (*p) {
-      case 'd': case 'i': case 'c':
+      case 'd': case 'i': case 'c': case 'r':
         a[n].kind = 0;
         a[n].i = longs >= 2 ? va_arg(ap, long long) : longs == 1 ? (long long)va_arg(ap, long) : (long long)va_arg(ap, int);
         n++; break;
@@ -64,7 +64,7 @@ static RlArg *rl_collect(const char *fmt, va_list ap, int *pn) {
         a[n].kind = 5; a[n].i = (long long)(size_t)va_arg(ap, void *); n++; break;
       case 'f': case 'e': case 'E': case 'g': case 'G':
         a[n].kind = 2; a[n].d = va_arg(ap, double); n++; break;
-      case 's': case 'q': case 'Q': case 'w':
+      case 's': case 'q': case 'Q': case 'w': case 'j': case 'J':
         a[n].kind = 3; a[n].s = va_arg(ap, const char *); n++; break;
       case 'z':
         a[n].kind = 4; a[n].s = va_arg(ap, const char *); n++; break;

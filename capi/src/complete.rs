@@ -60,7 +60,9 @@ pub fn complete(sql: &[u8]) -> bool {
             b'-' if sql.get(i + 1) == Some(&b'-') => {
                 match sql[i..].iter().position(|&b| b == b'\n') {
                     Some(p) => i += p + 1,
-                    None => return state == 1,
+                    // A line comment running to the end of the text
+                    // leaves it incomplete (SQLite 3.54).
+                    None => return false,
                 }
                 Tok::Ws
             }

@@ -1,16 +1,14 @@
 //! # SQLite's printf: `sqlite3_mprintf` family and `sqlite3_str`
 //!
 //! The C shim (`shim/printf.c`) pulls the variadic arguments with `va_arg`,
-//! one per conversion, and passes them here as an array of [`PrintfArg`];
-//! [`format`] renders SQLite's dialect: the C conversions plus `%q`, `%Q`,
-//! `%w` (SQL quoting), `%z` (a string freed after use), and the `!` flag
-//! (SQLite's alternate forms, e.g. `%!.15g`) and `,` flag (thousands).
-//!
-//! The value module of the engine is getting its own printf engine (for the
-//! SQL `printf()` function); once it lands, [`format`] should delegate to it.
+//! one per conversion, with the C type the conversion and its length
+//! modifier imply, and passes them here as an array of [`PrintfArg`]. The
+//! engine's printf (`ringlite::value::printf`, the same one behind the SQL
+//! `printf()` function) renders SQLite's dialect from them through the
+//! [`PrintfArgs`] trait. `%z` strings are freed after formatting.
 
 use crate::consts::*;
-use crate::convert::{format_e, format_f, format_g};
+use ringlite::value::printf::{self, IntSize, PrintfArgs};
 use crate::types::sqlite3;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -29,259 +27,59 @@ pub struct PrintfArg {
     pub s: *const c_char,
 }
 
-/// Render `fmt` with `args` (in order of use).
-pub unsafe fn format(fmt: &[u8], args: &[PrintfArg]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut next = 0usize;
-    let mut take = || {
-        let a = args.get(next).copied();
-        next += 1;
+/// The shim's argument array, read in order by the engine's formatter.
+struct ShimArgs<'a> {
+    args: &'a [PrintfArg],
+    next: usize,
+}
+
+impl ShimArgs<'_> {
+    fn take(&mut self) -> PrintfArg {
+        let a = self.args.get(self.next).copied();
+        self.next += 1;
         a.unwrap_or(PrintfArg { kind: 0, i: 0, d: 0.0, s: std::ptr::null() })
-    };
-    let mut i = 0;
-    while i < fmt.len() {
-        let c = fmt[i];
-        if c != b'%' {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let (mut left, mut plus, mut space, mut alt, mut zero, mut bang, mut comma) = (false, false, false, false, false, false, false);
-        while i < fmt.len() {
-            match fmt[i] {
-                b'-' => left = true,
-                b'+' => plus = true,
-                b' ' => space = true,
-                b'#' => alt = true,
-                b'0' => zero = true,
-                b'!' => bang = true,
-                b',' => comma = true,
-                _ => break,
-            }
-            i += 1;
-        }
-        let mut width: usize = 0;
-        if fmt.get(i) == Some(&b'*') {
-            let w = take().i as i32;
-            if w < 0 {
-                left = true;
-            }
-            width = w.unsigned_abs() as usize;
-            i += 1;
-        } else {
-            while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
-                width = width * 10 + (d - b'0') as usize;
-                i += 1;
-            }
-        }
-        let mut prec: Option<usize> = None;
-        if fmt.get(i) == Some(&b'.') {
-            i += 1;
-            if fmt.get(i) == Some(&b'*') {
-                let p = take().i as i32;
-                prec = if p < 0 { None } else { Some(p as usize) };
-                i += 1;
-            } else {
-                let mut p = 0;
-                while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
-                    p = p * 10 + (d - b'0') as usize;
-                    i += 1;
-                }
-                prec = Some(p);
-            }
-        }
-        while matches!(fmt.get(i), Some(b'l') | Some(b'h') | Some(b'j') | Some(b't')) {
-            i += 1;
-        }
-        let Some(&conv) = fmt.get(i) else { break };
-        i += 1;
-        let mut body: Vec<u8>;
-        let mut numeric = false;
-        match conv {
-            b'%' => {
-                out.push(b'%');
-                continue;
-            }
-            b'd' | b'i' => {
-                let v = take().i;
-                let mut digits = v.unsigned_abs().to_string();
-                if let Some(p) = prec {
-                    while digits.len() < p {
-                        digits.insert(0, '0');
-                    }
-                }
-                if comma {
-                    digits = group(&digits);
-                }
-                let sign = if v < 0 { "-" } else if plus { "+" } else if space { " " } else { "" };
-                body = format!("{sign}{digits}").into_bytes();
-                numeric = true;
-            }
-            b'u' | b'x' | b'X' | b'o' | b'p' => {
-                let v = take().i as u64;
-                let mut digits = match conv {
-                    b'u' => v.to_string(),
-                    b'x' | b'p' => format!("{v:x}"),
-                    b'X' => format!("{v:X}"),
-                    _ => format!("{v:o}"),
-                };
-                if let Some(p) = prec {
-                    while digits.len() < p {
-                        digits.insert(0, '0');
-                    }
-                }
-                if comma && conv == b'u' {
-                    digits = group(&digits);
-                }
-                let prefix = match (alt && v != 0, conv) {
-                    (true, b'x') => "0x",
-                    (true, b'X') => "0X",
-                    (true, b'o') => "0",
-                    _ => "",
-                };
-                body = format!("{prefix}{digits}").into_bytes();
-                numeric = true;
-            }
-            b'c' => {
-                let ch = take().i as u32;
-                let s = char::from_u32(ch).map(|c| c.to_string()).unwrap_or_default();
-                body = s.repeat(prec.unwrap_or(1).max(1)).into_bytes();
-            }
-            b'f' | b'e' | b'E' | b'g' | b'G' => {
-                let d = take().d;
-                let p = prec.unwrap_or(6);
-                let mut s = if d.is_nan() {
-                    "NaN".to_string()
-                } else if d.is_infinite() {
-                    if d > 0.0 { "Inf".to_string() } else { "-Inf".to_string() }
-                } else {
-                    let mx = if bang { 26 } else { 16 };
-                    let neg = if d.is_sign_negative() && d != 0.0 { "-" } else { "" };
-                    match conv {
-                        b'f' => format!("{neg}{}", format_f(d, p, mx)),
-                        b'e' | b'E' => format!("{neg}{}", format_e(d, p, mx, false)),
-                        _ => format_g(d, if p == 0 { 1 } else { p }, alt, mx),
-                    }
-                };
-                if bang && d.is_finite() {
-                    // The `!` flag drops trailing zeros of the fraction but
-                    // keeps one digit after the point.
-                    let epos = s.find(['e', 'E']).unwrap_or(s.len());
-                    let (m, x) = s.split_at(epos);
-                    if m.contains('.') {
-                        let t = m.trim_end_matches('0');
-                        let t = if t.ends_with('.') { format!("{t}0") } else { t.to_string() };
-                        s = format!("{t}{x}");
-                    }
-                }
-                if bang && conv != b'f' && !s.contains(['.', 'N', 'I']) {
-                    match s.find('e') {
-                        Some(pos) => s.insert_str(pos, ".0"),
-                        None => s.push_str(".0"),
-                    }
-                }
-                if conv == b'E' || conv == b'G' {
-                    s = s.to_uppercase().replace("INF", "Inf").replace("NAN", "NaN");
-                }
-                if d >= 0.0 && !s.starts_with('-') {
-                    if plus {
-                        s.insert(0, '+');
-                    } else if space {
-                        s.insert(0, ' ');
-                    }
-                }
-                body = s.into_bytes();
-                numeric = d.is_finite();
-            }
-            b's' | b'z' => {
-                let a = take();
-                let mut s = if a.s.is_null() { Vec::new() } else { CStr::from_ptr(a.s).to_bytes().to_vec() };
-                if let Some(p) = prec {
-                    s.truncate(if bang { char_prefix(&s, p) } else { p });
-                }
-                body = s;
-            }
-            b'q' | b'Q' | b'w' => {
-                let a = take();
-                let quote = if conv == b'w' { b'"' } else { b'\'' };
-                if a.s.is_null() {
-                    body = if conv == b'Q' { b"NULL".to_vec() } else { b"(NULL)".to_vec() };
-                } else {
-                    let mut s = CStr::from_ptr(a.s).to_bytes().to_vec();
-                    if let Some(p) = prec {
-                        s.truncate(if bang { char_prefix(&s, p) } else { p });
-                    }
-                    body = Vec::with_capacity(s.len() + 2);
-                    if conv == b'Q' {
-                        body.push(quote);
-                    }
-                    for b in s {
-                        body.push(b);
-                        if b == quote {
-                            body.push(quote);
-                        }
-                    }
-                    if conv == b'Q' {
-                        body.push(quote);
-                    }
-                }
-            }
-            b'n' => {
-                take();
-                continue;
-            }
-            other => {
-                // Unknown conversion: SQLite stops formatting here.
-                let _ = other;
-                break;
-            }
-        }
-        if body.len() < width {
-            let pad = width - body.len();
-            if left {
-                body.extend(std::iter::repeat_n(b' ', pad));
-            } else if zero && numeric {
-                let at = body.iter().position(|c| c.is_ascii_digit()).unwrap_or(0);
-                body.splice(at..at, std::iter::repeat_n(b'0', pad));
-            } else {
-                body.splice(0..0, std::iter::repeat_n(b' ', pad));
-            }
-        }
-        out.extend_from_slice(&body);
     }
+}
+
+impl PrintfArgs for ShimArgs<'_> {
+    fn is_sql(&self) -> bool {
+        false
+    }
+    // The shim already read each integer with its C size and widened it.
+    fn int_arg(&mut self, _size: IntSize, _signed: bool) -> i64 {
+        self.take().i
+    }
+    fn double_arg(&mut self) -> f64 {
+        self.take().d
+    }
+    fn text_arg(&mut self) -> Option<Vec<u8>> {
+        let a = self.take();
+        if a.s.is_null() {
+            None
+        } else {
+            Some(unsafe { CStr::from_ptr(a.s) }.to_bytes().to_vec())
+        }
+    }
+    fn char_arg(&mut self) -> u32 {
+        self.take().i as u32
+    }
+    fn store_count(&mut self, count: usize) {
+        let p = self.take().i as usize as *mut c_int;
+        if !p.is_null() {
+            unsafe { *p = count.min(c_int::MAX as usize) as c_int };
+        }
+    }
+}
+
+/// Render `fmt` with the shim's `args`, then free the `%z` strings.
+pub unsafe fn format(fmt: &[u8], args: &[PrintfArg]) -> Result<Vec<u8>, ringlite::Error> {
+    let out = printf::format(fmt, &mut ShimArgs { args, next: 0 });
     for a in args {
         if a.kind == 4 && !a.s.is_null() {
             crate::memory::sqlite3_free(a.s as *mut c_void);
         }
     }
     out
-}
-
-fn group(digits: &str) -> String {
-    let b = digits.as_bytes();
-    let mut out = String::new();
-    for (k, c) in b.iter().enumerate() {
-        if k > 0 && (b.len() - k) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(*c as char);
-    }
-    out
-}
-
-/// Byte length of the first `n` UTF-8 characters of `s`.
-fn char_prefix(s: &[u8], n: usize) -> usize {
-    let mut count = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if b & 0xc0 != 0x80 {
-            if count == n {
-                return i;
-            }
-            count += 1;
-        }
-    }
-    s.len()
 }
 
 unsafe fn args<'a>(p: *const PrintfArg, n: c_int) -> &'a [PrintfArg] {
@@ -299,8 +97,10 @@ pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const Prin
         if fmt.is_null() {
             return std::ptr::null_mut();
         }
-        let s = format(CStr::from_ptr(fmt).to_bytes(), args(a, n));
-        crate::memory::malloc_cstr(&s)
+        match format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            Ok(s) => crate::memory::malloc_cstr(&s),
+            Err(_) => std::ptr::null_mut(),
+        }
     })
 }
 
@@ -309,8 +109,10 @@ pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const Prin
 pub unsafe extern "C" fn ringlite_capi_str_format(st: *mut sqlite3_str, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
     ffi_guard!((), {
         let (Some(st), false) = (st.as_mut(), fmt.is_null()) else { return };
-        let s = format(CStr::from_ptr(fmt).to_bytes(), args(a, n));
-        st.append(&s);
+        match format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            Ok(s) => st.append(&s),
+            Err(e) => st.errcode = e.primary(),
+        }
     })
 }
 
@@ -321,8 +123,9 @@ pub unsafe extern "C" fn ringlite_capi_log(code: c_int, fmt: *const c_char, a: *
         if fmt.is_null() || !crate::config::log_enabled() {
             return;
         }
-        let s = format(CStr::from_ptr(fmt).to_bytes(), args(a, n));
-        crate::config::log(code, &String::from_utf8_lossy(&s));
+        if let Ok(s) = format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            crate::config::log(code, &String::from_utf8_lossy(&s));
+        }
     })
 }
 

@@ -9,7 +9,8 @@
 //! same functions on the column's cached value: one set of conversion rules.
 
 use crate::consts::*;
-use crate::convert::*;
+use crate::convert::{text_numeric, utf8_to_utf16z};
+use ringlite::value::numeric::{format_real, value_to_f64, value_to_i64};
 use ringlite::value::Value;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void, CStr};
@@ -46,7 +47,7 @@ impl sqlite3_value {
         match &self.value {
             Value::Null => None,
             Value::Integer(i) => Some(i.to_string().into_bytes()),
-            Value::Real(r) => Some(real_to_text(*r).into_bytes()),
+            Value::Real(r) => Some(format_real(*r).into_bytes()),
             Value::Text(t) | Value::Blob(t) => Some(t.clone()),
         }
     }
@@ -107,22 +108,12 @@ impl sqlite3_value {
 
     /// `sqlite3_value_int64`.
     pub fn int64(&self) -> i64 {
-        match &self.value {
-            Value::Null => 0,
-            Value::Integer(i) => *i,
-            Value::Real(r) => real_to_i64(*r),
-            Value::Text(t) | Value::Blob(t) => text_to_i64(t),
-        }
+        value_to_i64(self.value.as_ref())
     }
 
     /// `sqlite3_value_double`.
     pub fn double(&self) -> f64 {
-        match &self.value {
-            Value::Null => 0.0,
-            Value::Integer(i) => *i as f64,
-            Value::Real(r) => *r,
-            Value::Text(t) | Value::Blob(t) => text_to_f64(t),
-        }
+        value_to_f64(self.value.as_ref())
     }
 
     /// `sqlite3_value_type`.
@@ -233,10 +224,8 @@ pub unsafe extern "C" fn sqlite3_value_numeric_type(arg0: *mut sqlite3_value) ->
         }
         let v = &mut *arg0;
         if let Value::Text(t) = &v.value {
-            match numeric_kind(t) {
-                Some(true) => v.value = Value::Integer(text_to_i64(t)),
-                Some(false) => v.value = Value::Real(text_to_f64(t)),
-                None => {}
+            if let Some(n) = text_numeric(t) {
+                v.value = n;
             }
             *v.text.borrow_mut() = None;
             *v.text16.borrow_mut() = None;

@@ -5,8 +5,10 @@
 #   (c) the library exports every function SQLite's reference header
 #       declares (capi/tools/api_functions.txt) and nothing but sqlite3*;
 #   (d) each C program t_*.c, compiled against include/sqlite3.h, is linked
-#       once against ringlite and once against the system libsqlite3.so.0;
-#       both runs must print the same lines.
+#       once against ringlite and once against reference SQLite; both runs
+#       must print the same lines. The reference is SQLite 3.54.1 compiled
+#       from libsqlite3-sys's bundled source (REF_OBJ, made by `make`) when
+#       available, else the system's libsqlite3.so.0 (an older SQLite).
 # Programs whose name starts with t_engine_ need a working SQL engine: they
 # are skipped while ringlite cannot yet open a connection and run a query.
 # Usage: run.sh BUILD_LIB_DIR
@@ -42,7 +44,9 @@ if [ -z "$missing" ] && [ -z "$extra" ]; then ok exports; else
 if readelf -d "$lib/libsqlite3.so.0" | grep -q 'SONAME.*\[libsqlite3.so.0\]'; then ok soname; else bad soname; fi
 
 # (d) differential C programs
-sys=$(ls /usr/lib/*/libsqlite3.so.0 /usr/lib/libsqlite3.so.0 2>/dev/null | head -1)
+ref_obj=${REF_OBJ:-$root/build/ref/sqlite3.o}
+if [ -f "$ref_obj" ]; then sys="$ref_obj -ldl -lm"; echo "reference: SQLite 3.54.1 ($ref_obj)"
+else sys=$(ls /usr/lib/*/libsqlite3.so.0 /usr/lib/libsqlite3.so.0 2>/dev/null | head -1); echo "reference: $sys"; fi
 probe_ok=0
 cat > "$work/probe.c" <<'PROBE'
 #include "sqlite3.h"
@@ -60,7 +64,7 @@ for src in "$here"/t_*.c; do
   if [[ $name == t_engine_* ]] && [ $probe_ok = 0 ]; then skp "$name" "engine cannot run queries yet"; continue; fi
   if ! cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name.ours" "$src" -L"$lib" -lsqlite3 -lpthread -Wl,-rpath,"$lib"; then bad "$name (compile)"; continue; fi
   if [ -z "$sys" ]; then skp "$name" "no system libsqlite3.so.0"; continue; fi
-  cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name.sys" "$src" "$sys" -lpthread
+  cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name.sys" "$src" $sys -lpthread
   timeout 60 "$work/$name.sys" > "$work/$name.expected" 2>&1
   timeout 60 "$work/$name.ours" > "$work/$name.actual" 2>&1
   if diff -u "$work/$name.expected" "$work/$name.actual" > "$work/$name.diff"; then ok "$name"; else

@@ -19,7 +19,7 @@ int main(void) {
     "/* open", "SELECT \"x;\" ;", "CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;",
     "CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;", "CREATE TEMP TRIGGER t BEGIN x; END ;",
     "EXPLAIN SELECT 1;", "select [a;b] ;", "select 1; -- trailing", "", ";", "select `x`;",
-    "create table trigger(x);", "CREATE TRIGGER t BEGIN SELECT 'end;'; END;",
+    "create table trigger(x);", "-- only", "select 1; --x\n", "select 1; /* c */", "select 1 /* ; */", "CREATE TRIGGER t BEGIN SELECT 'end;'; END;",
   };
   unsigned i;
   const char *name; int len;
