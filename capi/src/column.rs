@@ -4,28 +4,28 @@
 //! cached in the statement ([`ColumnCache`](crate::handle::ColumnCache));
 //! every accessor reads through it with the `value_*` conversion rules, so
 //! returned pointers stay valid until the next step, reset or finalize, as
-//! `c3ref/column_blob.txt` promises. A column index outside the row sets
-//! `SQLITE_RANGE` on the connection and reads as NULL.
+//! `c3ref/column_blob.txt` promises. A column index outside the row reads
+//! as NULL.
 //!
 //! Names (column name, declared type, origin) are made once per statement
 //! and kept until finalize.
 
 use crate::consts::*;
-use crate::error::{cstring, set_error};
+use crate::error::cstring;
 use crate::handle::{stmt_ref, sqlite3_stmt};
 use crate::types::sqlite3_int64;
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_void};
 
 /// The cached value of column `i` of the current row, or the statement's
-/// NULL value (with `SQLITE_RANGE` recorded) when there is no such column.
+/// NULL value when there is no such column.
 pub unsafe fn column<'a>(p: *mut sqlite3_stmt, i: c_int) -> Option<&'a mut sqlite3_value> {
     let s = stmt_ref(p)?;
     let db = s.db();
     let _g = db.lock.lock();
     let n = s.stmt.data_count();
     if i < 0 || i as usize >= n {
-        set_error(db, SQLITE_RANGE, None);
+        // SQLite reads NULL here and leaves the connection's error as it was.
         return Some(&mut *(&mut *s.null_value as *mut sqlite3_value));
     }
     let i = i as usize;

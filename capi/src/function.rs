@@ -217,7 +217,7 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
     let scalar = spec.x_func.is_some();
     let aggregate = spec.x_step.is_some() || spec.x_final.is_some();
     let bad = spec.n_arg < -1
-        || spec.n_arg > 127
+        || spec.n_arg > 1000
         || (scalar && aggregate)
         || (spec.x_step.is_some() != spec.x_final.is_some())
         || (spec.x_value.is_some() != spec.x_inverse.is_some())
