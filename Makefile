@@ -60,7 +60,7 @@ $(BUILD)/include/sqlite3.h: include/sqlite3.h
 
 $(LIBDIR)/pkgconfig/sqlite3.pc: capi/sqlite3.pc.in
 	mkdir -p $(LIBDIR)/pkgconfig
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|3.54.1|g' $< > $@
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' $< > $@
 
 header:
 	command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
