@@ -145,3 +145,27 @@ pub unsafe extern "C" fn sqlite3_incomplete(sql: *const c_char) -> sqlite3_int64
         best as i64
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::complete;
+
+    #[test]
+    fn statements_end_at_semicolons_outside_tokens() {
+        assert!(complete(b"SELECT 1;"));
+        assert!(!complete(b"SELECT 1"));
+        assert!(!complete(b"SELECT ';"));
+        assert!(complete(b"SELECT ';';"));
+        assert!(!complete(b"/* ; "));
+        assert!(complete(b"SELECT 1; /* tail */"));
+        assert!(!complete(b""));
+    }
+
+    #[test]
+    fn trigger_bodies_need_their_end() {
+        assert!(!complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"));
+        assert!(complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"));
+        assert!(complete(b"CREATE TEMP TRIGGER t BEGIN x; END;"));
+        assert!(complete(b"CREATE TABLE trigger(x);"));
+    }
+}

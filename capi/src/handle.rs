@@ -125,6 +125,9 @@ pub struct sqlite3 {
     pub hooks: RefCell<crate::hooks::HookSlots>,
     /// Client data (`sqlite3_set_clientdata`).
     pub client_data: RefCell<Vec<(CString, *mut std::ffi::c_void, crate::types::sqlite3_destructor_type)>>,
+    /// The statement `sqlite3_step` is running (for trace callbacks, which
+    /// receive it), NULL otherwise.
+    pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
     /// Per-connection configuration flags of `sqlite3_db_config`.
     pub db_config: RefCell<std::collections::HashMap<i32, i32>>,
 }
@@ -153,6 +156,7 @@ impl sqlite3 {
             strings: RefCell::new(Vec::new()),
             hooks: RefCell::new(Default::default()),
             client_data: RefCell::new(Vec::new()),
+            current_stmt: std::cell::Cell::new(std::ptr::null_mut()),
             db_config: RefCell::new(Default::default()),
         })
     }
@@ -270,5 +274,40 @@ impl sqlite3_stmt {
     /// Forget the current row's cached conversions.
     pub fn clear_row(&mut self) {
         self.cache.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReentrantLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_owner_may_lock_again() {
+        let l = ReentrantLock::default();
+        let _a = l.lock();
+        let _b = l.lock();
+    }
+
+    #[test]
+    fn other_threads_wait_their_turn() {
+        let l = Arc::new(ReentrantLock::default());
+        let inside = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (l, inside) = (l.clone(), inside.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..200 {
+                        let _g = l.lock();
+                        assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
     }
 }

@@ -152,10 +152,10 @@ pub unsafe extern "C" fn sqlite3_trace_v2(
         let Some(d) = db_ref(arg0) else { return misuse() };
         let _g = d.lock.lock();
         let p = SendPtr(pCtx);
+        let dbp = SendPtr(arg0 as *mut c_void);
         let mask = if xCallback.is_some() { uMask } else { 0 };
-        // The engine reports the statement's SQL; C callbacks expect the
-        // sqlite3_stmt* in P and the SQL or the time in X. Without a handle
-        // for the engine's statement we pass NULL for P.
+        // The engine reports the statement's SQL; C callbacks receive the
+        // sqlite3_stmt* being stepped in P, and the SQL or the time in X.
         install(
             d,
             Hook::Trace(
@@ -166,7 +166,8 @@ pub unsafe extern "C" fn sqlite3_trace_v2(
                         let mut t = nanos;
                         let x = if event == SQLITE_TRACE_PROFILE as u32 { &mut t as *mut i64 as *mut c_void } else { text.as_ptr() as *mut c_void };
                         unsafe {
-                            f(event, p.get(), std::ptr::null_mut(), x);
+                            let stmt = (*(dbp.get() as *mut sqlite3)).current_stmt.get();
+                            f(event, p.get(), stmt as *mut c_void, x);
                         }
                     }) as Box<dyn FnMut(u32, &str, i64) + Send>
                 }),

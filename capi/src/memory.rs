@@ -177,3 +177,23 @@ pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwa
         rc
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_know_their_size_and_keep_content_across_realloc() {
+        unsafe {
+            let p = sqlite3_malloc(10) as *mut u8;
+            assert_eq!(sqlite3_msize(p as *mut c_void), 10);
+            *p = 7;
+            let q = sqlite3_realloc(p as *mut c_void, 1000) as *mut u8;
+            assert_eq!(*q, 7);
+            assert_eq!(sqlite3_msize(q as *mut c_void), 1000);
+            sqlite3_free(q as *mut c_void);
+            assert!(sqlite3_malloc(0).is_null());
+            assert!(sqlite3_realloc(std::ptr::null_mut(), 0).is_null());
+        }
+    }
+}

@@ -34,8 +34,10 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             // interrupt, as in SQLite.
             db.interrupt.store(false, Ordering::Relaxed);
         }
+        let outer = db.current_stmt.replace(arg0);
         let stmt = &mut s.stmt;
         let r = db.with_conn(|c| stmt.step(c)).and_then(|r| r);
+        db.current_stmt.set(outer);
         match r {
             Ok(StepResult::Row) => {
                 set_error(db, SQLITE_ROW, None);

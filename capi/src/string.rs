@@ -192,3 +192,35 @@ pub unsafe extern "C" fn sqlite3_strlike(zGlob: *const c_char, zStr: *const c_ch
     let esc = if cEsc == 0 { None } else { Some(cEsc) };
     (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), false, true, esc)) as c_int
 }
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_match;
+
+    fn glob(p: &str, s: &str) -> bool {
+        pattern_match(p.as_bytes(), s.as_bytes(), true, false, None)
+    }
+    fn like(p: &str, s: &str) -> bool {
+        pattern_match(p.as_bytes(), s.as_bytes(), false, true, Some(b'\\' as u32))
+    }
+
+    #[test]
+    fn glob_wildcards_and_classes() {
+        assert!(glob("a*c", "abbbc"));
+        assert!(!glob("a*c", "abbbd"));
+        assert!(glob("?", "é"));
+        assert!(glob("[a-c]x", "bx"));
+        assert!(!glob("[^a-c]x", "bx"));
+        assert!(glob("[]]", "]"));
+        assert!(!glob("A*", "abc"));
+    }
+
+    #[test]
+    fn like_folds_ascii_and_escapes() {
+        assert!(like("a%", "ABC"));
+        assert!(like("a_c", "aXc"));
+        assert!(like("a\\%", "a%"));
+        assert!(!like("a\\%", "ab"));
+        assert!(like("%", ""));
+    }
+}

@@ -262,3 +262,32 @@ pub unsafe extern "C" fn sqlite3_db_readonly(db: *mut sqlite3, zDbName: *const c
     })
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    #[test]
+    fn uri_query_parameters_are_decoded() {
+        let p = uri_params(b"file:data.db?mode=ro&cache=shared&x=a%20b");
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[2], (b"x".to_vec(), b"a b".to_vec()));
+        assert!(uri_params(b"plain.db?mode=ro").is_empty());
+    }
+
+    #[test]
+    fn the_filename_layout_answers_the_uri_functions() {
+        let params = vec![(b"mode".to_vec(), b"ro".to_vec()), (b"n".to_vec(), b"42".to_vec())];
+        let layout = build(b"/tmp/a.db", &params, true);
+        let z = layout.as_ptr() as *const c_char;
+        unsafe {
+            assert_eq!(CStr::from_ptr(sqlite3_uri_parameter(z, c"mode".as_ptr())).to_bytes(), b"ro");
+            assert_eq!(sqlite3_uri_int64(z, c"n".as_ptr(), 0), 42);
+            assert!(sqlite3_uri_parameter(z, c"none".as_ptr()).is_null());
+            assert_eq!(CStr::from_ptr(sqlite3_uri_key(z, 1)).to_bytes(), b"n");
+            assert_eq!(CStr::from_ptr(sqlite3_filename_journal(z)).to_bytes(), b"/tmp/a.db-journal");
+            assert_eq!(CStr::from_ptr(sqlite3_filename_wal(z)).to_bytes(), b"/tmp/a.db-wal");
+        }
+    }
+}

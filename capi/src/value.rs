@@ -34,6 +34,8 @@ pub struct sqlite3_value {
     text: RefCell<Option<Vec<u8>>>,
     /// NUL-terminated UTF-16 text of the value, once asked for.
     text16: RefCell<Option<Vec<u16>>>,
+    /// The same in the non-native byte order (`sqlite3_value_text16be`).
+    text16_swapped: RefCell<Option<Vec<u16>>>,
 }
 
 impl sqlite3_value {
@@ -193,11 +195,11 @@ pub unsafe extern "C" fn sqlite3_value_text16be(arg0: *mut sqlite3_value) -> *co
     ffi_guard!(std::ptr::null(), {
         let Some(v) = val(arg0) else { return std::ptr::null() };
         let Some(t) = v.text_bytes() else { return std::ptr::null() };
-        let be: Vec<u16> = utf8_to_utf16z(&t).into_iter().map(u16::swap_bytes).collect();
-        // Kept in the value's UTF-16 cache slot: the native copy is rebuilt
-        // when asked for again, as SQLite converts in place.
-        *v.text16.borrow_mut() = Some(be);
-        v.text16.borrow().as_ref().map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
+        let mut cache = v.text16_swapped.borrow_mut();
+        if cache.is_none() {
+            *cache = Some(utf8_to_utf16z(&t).into_iter().map(u16::swap_bytes).collect());
+        }
+        cache.as_ref().map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
     })
 }
 
@@ -229,6 +231,7 @@ pub unsafe extern "C" fn sqlite3_value_numeric_type(arg0: *mut sqlite3_value) ->
             }
             *v.text.borrow_mut() = None;
             *v.text16.borrow_mut() = None;
+            *v.text16_swapped.borrow_mut() = None;
         }
         v.type_code()
     })
