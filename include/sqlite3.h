@@ -1429,6 +1429,22 @@ int sqlite3_status64(int op, sqlite3_int64 *pCurrent, sqlite3_int64 *pHighwater,
 
 int sqlite3_status(int op, int *pCurrent, int *pHighwater, int resetFlag);
 
+sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
+
+void sqlite3_mutex_free(sqlite3_mutex *arg0);
+
+void sqlite3_mutex_enter(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_try(sqlite3_mutex *arg0);
+
+void sqlite3_mutex_leave(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_held(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_notheld(sqlite3_mutex *arg0);
+
+sqlite3_mutex *sqlite3_db_mutex(sqlite3 *arg0);
+
 sqlite3_str *sqlite3_str_new(sqlite3 *arg0);
 
 char *sqlite3_str_finish(sqlite3_str *arg0);
@@ -1463,6 +1479,8 @@ int sqlite3_complete(const char *sql);
 
 int sqlite3_complete16(const void *sql);
 
+// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
+// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
 sqlite3_int64 sqlite3_incomplete(const char *sql);
 
 int sqlite3_keyword_count(void);
@@ -1567,6 +1585,12 @@ int sqlite3_wal_checkpoint(sqlite3 *db, const char *zDb);
 
 int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *zDb, int eMode, int *pnLog, int *pnCkpt);
 
+int sqlite3_file_control(sqlite3 *db, const char *zDbName, int op, void *arg);
+
+int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
+
+int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
+
 // ringlite extension: wait up to `timeout_ms` for I/O of an async
 // connection (opened with `SQLITE_OPEN_ASYNC`) to complete, after
 // `sqlite3_step` returned `SQLITE_IO`. Blocking connections never wait.
@@ -1609,12 +1633,6 @@ int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char
 
 // `sqlite3_table_column_metadata`: not supported yet.
 int sqlite3_table_column_metadata(sqlite3 *db, const char *zDbName, const char *zTableName, const char *zColumnName, const char **pzDataType, const char **pzCollSeq, int *pNotNull, int *pPrimaryKey, int *pAutoinc);
-
-// `sqlite3_load_extension`: not supported yet.
-int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
-
-// `sqlite3_enable_load_extension`: not supported yet.
-int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
 
 // `sqlite3_auto_extension`: not supported yet.
 int sqlite3_auto_extension(void (*xEntryPoint)(void));
@@ -1663,33 +1681,6 @@ int sqlite3_vfs_register(sqlite3_vfs *arg0, int makeDflt);
 
 // `sqlite3_vfs_unregister`: not supported yet.
 int sqlite3_vfs_unregister(sqlite3_vfs *arg0);
-
-// `sqlite3_mutex_alloc`: not supported yet.
-sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
-
-// `sqlite3_mutex_free`: not supported yet.
-void sqlite3_mutex_free(sqlite3_mutex *arg0);
-
-// `sqlite3_mutex_enter`: not supported yet.
-void sqlite3_mutex_enter(sqlite3_mutex *arg0);
-
-// `sqlite3_mutex_try`: not supported yet.
-int sqlite3_mutex_try(sqlite3_mutex *arg0);
-
-// `sqlite3_mutex_leave`: not supported yet.
-void sqlite3_mutex_leave(sqlite3_mutex *arg0);
-
-// `sqlite3_mutex_held`: not supported yet.
-int sqlite3_mutex_held(sqlite3_mutex *arg0);
-
-// `sqlite3_mutex_notheld`: not supported yet.
-int sqlite3_mutex_notheld(sqlite3_mutex *arg0);
-
-// `sqlite3_db_mutex`: not supported yet.
-sqlite3_mutex *sqlite3_db_mutex(sqlite3 *arg0);
-
-// `sqlite3_file_control`: not supported yet.
-int sqlite3_file_control(sqlite3 *arg0, const char *zDbName, int op, void *arg3);
 
 // `sqlite3_backup_init`: not supported yet.
 sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);

@@ -35,9 +35,35 @@ const NEXT: [[u8; 8]; 8] = [
     [1, 7, 5, 5, 5, 5, 5, 5],
 ];
 
+/// What [`scan`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// Ends with a complete statement.
+    Complete,
+    /// Only whitespace and comments.
+    Empty,
+    /// A statement (or a string, identifier or comment) is unfinished.
+    Incomplete,
+}
+
 /// Whether `sql` ends with a complete statement.
 pub fn complete(sql: &[u8]) -> bool {
+    scan(sql) == Scan::Complete
+}
+
+/// Classify `sql` as `sqlite3_complete`/`sqlite3_incomplete` need.
+pub fn scan(sql: &[u8]) -> Scan {
     let mut state = 0usize;
+    let mut tokens = false;
+    let verdict = |state: usize, tokens: bool| {
+        if state == 1 {
+            Scan::Complete
+        } else if !tokens {
+            Scan::Empty
+        } else {
+            Scan::Incomplete
+        }
+    };
     let mut i = 0;
     while i < sql.len() {
         let c = sql[i];
@@ -53,7 +79,7 @@ pub fn complete(sql: &[u8]) -> bool {
             b'/' if sql.get(i + 1) == Some(&b'*') => {
                 match sql[i + 2..].windows(2).position(|w| w == b"*/") {
                     Some(p) => i += 2 + p + 2,
-                    None => return false,
+                    None => return Scan::Incomplete,
                 }
                 Tok::Ws
             }
@@ -62,21 +88,26 @@ pub fn complete(sql: &[u8]) -> bool {
                     Some(p) => i += p + 1,
                     // A line comment running to the end of the text
                     // leaves it incomplete (SQLite 3.54).
-                    None => return false,
+                    None => {
+                        return match verdict(state, tokens) {
+                            Scan::Complete => Scan::Incomplete,
+                            v => v,
+                        }
+                    }
                 }
                 Tok::Ws
             }
             b'[' => {
                 match sql[i + 1..].iter().position(|&b| b == b']') {
                     Some(p) => i += p + 2,
-                    None => return false,
+                    None => return Scan::Incomplete,
                 }
                 Tok::Other
             }
             b'`' | b'"' | b'\'' => {
                 match sql[i + 1..].iter().position(|&b| b == c) {
                     Some(p) => i += p + 2,
-                    None => return false,
+                    None => return Scan::Incomplete,
                 }
                 Tok::Other
             }
@@ -102,9 +133,12 @@ pub fn complete(sql: &[u8]) -> bool {
                 Tok::Other
             }
         };
+        if !matches!(tok, Tok::Ws) {
+            tokens = true;
+        }
         state = NEXT[state][tok as usize] as usize;
     }
-    state == 1
+    verdict(state, tokens)
 }
 
 #[no_mangle]
@@ -127,22 +161,19 @@ pub unsafe extern "C" fn sqlite3_complete16(sql: *const c_void) -> c_int {
     })
 }
 
+/// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
+/// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_incomplete(sql: *const c_char) -> sqlite3_int64 {
-    ffi_guard!(0, {
-        // Length of the leading complete statements (0 if none): the largest
-        // prefix ending in a `;` that `complete` accepts.
+    ffi_guard!(crate::consts::SQLITE_INTERNAL as sqlite3_int64, {
         if sql.is_null() {
-            return 0;
+            return crate::consts::SQLITE_MISUSE as sqlite3_int64;
         }
-        let b = CStr::from_ptr(sql).to_bytes();
-        let mut best = 0;
-        for (i, &c) in b.iter().enumerate() {
-            if c == b';' && complete(&b[..=i]) {
-                best = i + 1;
-            }
-        }
-        best as i64
+        (match scan(CStr::from_ptr(sql).to_bytes()) {
+            Scan::Complete => crate::consts::SQLITE_OK,
+            Scan::Empty => crate::consts::SQLITE_EMPTY,
+            Scan::Incomplete => crate::consts::SQLITE_ERROR,
+        }) as sqlite3_int64
     })
 }
 
@@ -159,6 +190,8 @@ mod tests {
         assert!(!complete(b"/* ; "));
         assert!(complete(b"SELECT 1; /* tail */"));
         assert!(!complete(b""));
+        assert_eq!(super::scan(b"  -- c\n /* d */ "), super::Scan::Empty);
+        assert_eq!(super::scan(b"SELECT 1"), super::Scan::Incomplete);
     }
 
     #[test]

@@ -55,33 +55,70 @@ pub struct DbLock<'a> {
 impl ReentrantLock {
     /// Wait for the lock (or take it again if this thread holds it).
     pub fn lock(&self) -> DbLock<'_> {
+        self.enter();
+        DbLock { lock: self }
+    }
+
+    /// Take the lock without a guard (`sqlite3_mutex_enter`).
+    pub fn enter(&self) {
         let me = std::thread::current().id();
         let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             match g.0 {
                 None => {
                     *g = (Some(me), 1);
-                    break;
+                    return;
                 }
                 Some(t) if t == me => {
                     g.1 += 1;
-                    break;
+                    return;
                 }
                 Some(_) => g = self.released.wait(g).unwrap_or_else(|e| e.into_inner()),
             }
         }
-        DbLock { lock: self }
+    }
+
+    /// Take the lock if no other thread holds it.
+    pub fn try_enter(&self) -> bool {
+        let me = std::thread::current().id();
+        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        match g.0 {
+            None => {
+                *g = (Some(me), 1);
+                true
+            }
+            Some(t) if t == me => {
+                g.1 += 1;
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// Release one hold; a thread that does not hold the lock changes
+    /// nothing.
+    pub fn leave(&self) {
+        let me = std::thread::current().id();
+        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        if g.0 == Some(me) {
+            g.1 -= 1;
+            if g.1 == 0 {
+                g.0 = None;
+                self.released.notify_one();
+            }
+        }
+    }
+
+    /// Whether the calling thread holds the lock.
+    pub fn held(&self) -> bool {
+        let g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 == Some(std::thread::current().id())
     }
 }
 
 impl Drop for DbLock<'_> {
     fn drop(&mut self) {
-        let mut g = self.lock.owner.lock().unwrap_or_else(|e| e.into_inner());
-        g.1 -= 1;
-        if g.1 == 0 {
-            g.0 = None;
-            self.lock.released.notify_one();
-        }
+        self.lock.leave();
     }
 }
 
@@ -128,6 +165,8 @@ pub struct sqlite3 {
     /// The statement `sqlite3_step` is running (for trace callbacks, which
     /// receive it), NULL otherwise.
     pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
+    /// What `sqlite3_db_mutex` returns: stands for `lock`.
+    pub mutex: Box<crate::mutex::sqlite3_mutex>,
     /// Per-connection configuration flags of `sqlite3_db_config`.
     pub db_config: RefCell<std::collections::HashMap<i32, i32>>,
 }
@@ -144,7 +183,8 @@ impl sqlite3 {
             .as_ref()
             .map(|c| c.interrupt_flag())
             .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
-        Box::new(sqlite3 {
+        let mut db = Box::new(sqlite3 {
+            mutex: crate::mutex::sqlite3_mutex::unset(),
             magic: AtomicU32::new(if conn.is_some() { DB_OPEN } else { DB_SICK }),
             lock: ReentrantLock::default(),
             conn: RefCell::new(conn),
@@ -158,7 +198,10 @@ impl sqlite3 {
             client_data: RefCell::new(Vec::new()),
             current_stmt: std::cell::Cell::new(std::ptr::null_mut()),
             db_config: RefCell::new(Default::default()),
-        })
+        });
+        // The handle is boxed: its lock no longer moves.
+        db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
+        db
     }
 
     /// Whether the handle is open and usable.

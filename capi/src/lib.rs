@@ -41,6 +41,7 @@ pub mod function;
 pub mod collation;
 pub mod hooks;
 pub mod memory;
+pub mod mutex;
 pub mod printf;
 pub mod string;
 pub mod complete;

@@ -213,6 +213,46 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const
     })
 }
 
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const c_char, op: c_int, arg: *mut c_void) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        // No VFS-level controls exist yet: every opcode is unknown, which
+        // SQLite reports as SQLITE_NOTFOUND.
+        let _ = (zDbName, op, arg);
+        if db_ref(db).is_none() {
+            return misuse();
+        }
+        SQLITE_NOTFOUND
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        // Accepted like SQLite; loading itself is not supported.
+        let _ = onoff;
+        if db_ref(db).is_none() {
+            return misuse();
+        }
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const c_char, zProc: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let _ = (zFile, zProc);
+        let msg = "loading extensions is not supported by ringlite yet";
+        if !pzErrMsg.is_null() {
+            *pzErrMsg = crate::memory::malloc_cstr(msg.as_bytes());
+        }
+        let Some(d) = db_ref(db) else { return misuse() };
+        let _g = d.lock.lock();
+        crate::error::set_error(d, SQLITE_ERROR, Some(msg));
+        SQLITE_ERROR
+    })
+}
+
 /// ringlite extension: wait up to `timeout_ms` for I/O of an async
 /// connection (opened with `SQLITE_OPEN_ASYNC`) to complete, after
 /// `sqlite3_step` returned `SQLITE_IO`. Blocking connections never wait.

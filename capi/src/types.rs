@@ -6,6 +6,7 @@
 use std::ffi::{c_char, c_int, c_void};
 
 pub use crate::handle::{sqlite3, sqlite3_stmt};
+pub use crate::mutex::sqlite3_mutex;
 pub use crate::printf::sqlite3_str;
 pub use crate::value::{sqlite3_context, sqlite3_value};
 
@@ -37,7 +38,7 @@ macro_rules! opaque {
 }
 
 opaque!(
-    sqlite3_file, sqlite3_io_methods, sqlite3_mutex, sqlite3_api_routines, sqlite3_vfs,
+    sqlite3_file, sqlite3_io_methods, sqlite3_api_routines, sqlite3_vfs,
     sqlite3_mem_methods, sqlite3_vtab, sqlite3_index_info, sqlite3_vtab_cursor, sqlite3_module,
     sqlite3_blob, sqlite3_mutex_methods, sqlite3_pcache, sqlite3_pcache_page,
     sqlite3_pcache_methods2, sqlite3_pcache_methods, sqlite3_backup, sqlite3_snapshot,

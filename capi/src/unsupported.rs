@@ -113,24 +113,6 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(db: *mut sqlite3, zDbName
     })
 }
 
-/// `sqlite3_load_extension`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const c_char, zProc: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_load_extension");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_enable_load_extension`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_enable_load_extension");
-        SQLITE_ERROR
-    })
-}
-
 /// `sqlite3_auto_extension`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
@@ -271,87 +253,6 @@ pub unsafe extern "C" fn sqlite3_vfs_register(arg0: *mut sqlite3_vfs, makeDflt: 
 pub unsafe extern "C" fn sqlite3_vfs_unregister(arg0: *mut sqlite3_vfs) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vfs_unregister");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_mutex_alloc`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_alloc(arg0: c_int) -> *mut sqlite3_mutex {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_global("sqlite3_mutex_alloc");
-        std::ptr::null_mut()
-    })
-}
-
-/// `sqlite3_mutex_free`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_free(arg0: *mut sqlite3_mutex) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_mutex_free");
-        
-    })
-}
-
-/// `sqlite3_mutex_enter`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_enter(arg0: *mut sqlite3_mutex) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_mutex_enter");
-        
-    })
-}
-
-/// `sqlite3_mutex_try`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_try(arg0: *mut sqlite3_mutex) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_mutex_try");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_mutex_leave`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_leave(arg0: *mut sqlite3_mutex) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_mutex_leave");
-        
-    })
-}
-
-/// `sqlite3_mutex_held`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_held(arg0: *mut sqlite3_mutex) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_mutex_held");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_mutex_notheld`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_notheld(arg0: *mut sqlite3_mutex) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_mutex_notheld");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_db_mutex`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_mutex(arg0: *mut sqlite3) -> *mut sqlite3_mutex {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_on(arg0, "sqlite3_db_mutex");
-        std::ptr::null_mut()
-    })
-}
-
-/// `sqlite3_file_control`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_file_control(arg0: *mut sqlite3, zDbName: *const c_char, op: c_int, arg3: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(arg0, "sqlite3_file_control");
         SQLITE_ERROR
     })
 }

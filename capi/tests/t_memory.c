@@ -31,5 +31,14 @@ int main(void) {
   for (i = 0; i < 7; i++) printf("key %d=%s\n", i, sqlite3_uri_key(f, i) ? sqlite3_uri_key(f, i) : "null");
   sqlite3_free_filename(f);
   sqlite3_free_filename(0);
+  {
+    sqlite3_mutex *m = sqlite3_mutex_alloc(SQLITE_MUTEX_RECURSIVE);
+    sqlite3_mutex_enter(m);
+    printf("mutex alloc=%s try(recursive)=%d\n", m ? "ok" : "null", sqlite3_mutex_try(m));
+    sqlite3_mutex_leave(m);
+    sqlite3_mutex_leave(m);
+    sqlite3_mutex_free(m);
+    printf("static mutex=%s\n", sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN) == sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN) ? "same" : "different");
+  }
   return 0;
 }

@@ -32,6 +32,8 @@ int main(void) {
   printf("strnicmp %d %d\n", sign(sqlite3_strnicmp("abcX", "ABCy", 3)), sign(sqlite3_strnicmp("abcX", "ABCy", 4)));
   for (i = 0; i < sizeof sql / sizeof sql[0]; i++)
     printf("complete(%s)=%d\n", sql[i], sqlite3_complete(sql[i]));
+  printf("incomplete ok=%lld empty=%lld partial=%d\n", sqlite3_incomplete("select 1;"), sqlite3_incomplete("  /* c */ -- d\n"),
+         sqlite3_incomplete("select 1") != 0);
   printf("keywords=%d\n", sqlite3_keyword_count());
   printf("check select=%d SeLeCt=%d selec=%d foo=%d\n", sqlite3_keyword_check("select", 6),
          sqlite3_keyword_check("SeLeCt", 6), sqlite3_keyword_check("selec", 5), sqlite3_keyword_check("foo", 3));
