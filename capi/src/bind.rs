@@ -1,10 +1,11 @@
 //! # `sqlite3_bind_*`: parameter values
 //!
 //! Values are copied into the engine statement at once. A destructor other
-//! than `SQLITE_STATIC`/`SQLITE_TRANSIENT` is called right after the copy —
-//! also when the bind fails, as SQLite does — so the application may free
-//! its buffer from then on. Binding a running statement is `SQLITE_MISUSE`;
-//! an index outside `1..=bind_parameter_count` is `SQLITE_RANGE`.
+//! than `SQLITE_STATIC`/`SQLITE_TRANSIENT` is called when SQLite would call
+//! it: when the binding is replaced or cleared or the statement finalized,
+//! and at once when the bind fails. Binding a running statement is
+//! `SQLITE_MISUSE`; an index outside `1..=bind_parameter_count` is
+//! `SQLITE_RANGE`.
 
 use crate::consts::*;
 use crate::convert::{c_len, utf16_to_utf8};
@@ -17,6 +18,25 @@ use ringlite::value::Value;
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_uchar, c_void, CStr};
 
+
+/// Bind `v`, copied from the application's buffer `buf`, to parameter `i`,
+/// and take charge of the buffer's destructor.
+unsafe fn bind_buffer(p: *mut sqlite3_stmt, i: c_int, v: Value, buf: *mut c_void, destroy: sqlite3_destructor_type) -> c_int {
+    let rc = bind(p, i, v);
+    match destroy {
+        Some(f) if f as usize != usize::MAX && !buf.is_null() => {
+            if rc == SQLITE_OK {
+                if let Some(s) = stmt_ref(p) {
+                    s.bound.push((i as usize, f, buf));
+                    return rc;
+                }
+            }
+            f(buf);
+        }
+        _ => {}
+    }
+    rc
+}
 
 /// Bind `v` to parameter `i` of `p`, with SQLite's checks.
 pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
@@ -32,6 +52,7 @@ pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
         set_error(db, SQLITE_RANGE, None);
         return visible_code(db, SQLITE_RANGE);
     }
+    s.release_bound(Some(i as usize));
     match s.stmt.bind(i as usize, v) {
         Ok(()) => {
             crate::error::clear_error(db);
@@ -53,9 +74,7 @@ unsafe fn raw(p: *const c_void, n: usize) -> Vec<u8> {
 pub unsafe extern "C" fn sqlite3_bind_blob(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, n: c_int, arg4: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, n.max(0) as usize)) };
-        let rc = bind(arg0, arg1, v);
-        release(arg4, arg2 as *mut c_void);
-        rc
+        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
@@ -67,9 +86,7 @@ pub unsafe extern "C" fn sqlite3_bind_blob64(arg0: *mut sqlite3_stmt, arg1: c_in
             return SQLITE_TOOBIG;
         }
         let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, arg3 as usize)) };
-        let rc = bind(arg0, arg1, v);
-        release(arg4, arg2 as *mut c_void);
-        rc
+        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
@@ -102,9 +119,7 @@ pub unsafe extern "C" fn sqlite3_bind_text(arg0: *mut sqlite3_stmt, arg1: c_int,
             let n = if arg3 < 0 { c_len(arg2, -1) } else { arg3 as usize };
             Value::Text(raw(arg2 as *const c_void, n))
         };
-        let rc = bind(arg0, arg1, v);
-        release(arg4, arg2 as *mut c_void);
-        rc
+        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
@@ -112,9 +127,7 @@ pub unsafe extern "C" fn sqlite3_bind_text(arg0: *mut sqlite3_stmt, arg1: c_int,
 pub unsafe extern "C" fn sqlite3_bind_text16(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, arg3: c_int, arg4: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let v = if arg2.is_null() { Value::Null } else { Value::Text(utf16_to_utf8(arg2, arg3 as i64)) };
-        let rc = bind(arg0, arg1, v);
-        release(arg4, arg2 as *mut c_void);
-        rc
+        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
@@ -140,9 +153,7 @@ pub unsafe extern "C" fn sqlite3_bind_text64(
         } else {
             Value::Text(raw(arg2 as *const c_void, arg3 as usize))
         };
-        let rc = bind(arg0, arg1, v);
-        release(arg4, arg2 as *mut c_void);
-        rc
+        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
@@ -159,10 +170,8 @@ pub unsafe extern "C" fn sqlite3_bind_pointer(arg0: *mut sqlite3_stmt, arg1: c_i
     ffi_guard!(SQLITE_INTERNAL, {
         // Pointer values read as NULL in SQL; the engine does not carry the
         // pointer itself yet, so it is released once bound.
-        let rc = bind(arg0, arg1, Value::Null);
         let _ = arg3;
-        release(arg4, arg2);
-        rc
+        bind_buffer(arg0, arg1, Value::Null, arg2, arg4)
     })
 }
 
@@ -218,6 +227,7 @@ pub unsafe extern "C" fn sqlite3_clear_bindings(arg0: *mut sqlite3_stmt) -> c_in
         let Some(s) = stmt_ref(arg0) else { return crate::error::misuse() };
         let _g = s.db().lock.lock();
         s.stmt.clear_bindings();
+        s.release_bound(None);
         SQLITE_OK
     })
 }

@@ -288,6 +288,11 @@ pub struct sqlite3_stmt {
     pub normalized: Option<CString>,
     /// Last step ended (DONE or error): the next step resets first.
     pub finished: bool,
+    /// Destructors of the current bindings, by parameter index: the
+    /// application's buffers are released when the binding is replaced,
+    /// cleared or the statement finalized, as in SQLite (the engine holds a
+    /// copy of the value).
+    pub bound: Vec<(usize, unsafe extern "C" fn(*mut std::ffi::c_void), *mut std::ffi::c_void)>,
     /// Result code of the most recent failed step (returned again by
     /// reset and finalize), `SQLITE_OK` otherwise.
     pub last_rc: i32,
@@ -312,6 +317,16 @@ impl sqlite3_stmt {
     /// The owning connection.
     pub fn db<'a>(&self) -> &'a sqlite3 {
         unsafe { &*self.db }
+    }
+
+    /// Release the application buffer bound to parameter `i`, if any (all
+    /// of them when `i` is `None`).
+    pub fn release_bound(&mut self, i: Option<usize>) {
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound).into_iter().partition(|b| i.is_none_or(|i| b.0 == i));
+        self.bound = kept;
+        for (_, destroy, p) in gone {
+            unsafe { destroy(p) };
+        }
     }
 
     /// Forget the current row's cached conversions.

@@ -39,6 +39,7 @@ pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_
                 normalized: None,
                 finished: false,
                 last_rc: SQLITE_OK,
+                bound: Vec::new(),
                 null_value: Box::default(),
             });
             let raw = Box::into_raw(s);

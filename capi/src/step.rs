@@ -104,6 +104,7 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
                 set_error(db, SQLITE_OK, None);
             }
             db.stmts.borrow_mut().retain(|&p| p != pStmt);
+            s.release_bound(None);
             s.magic = 0;
             drop(Box::from_raw(pStmt));
         }

@@ -17,6 +17,9 @@ static int stop_after_one(void *arg, int n, char **v, char **names) {
   return 1;
 }
 
+static int freed;
+static void count_free(void *p) { (void)p; freed++; }
+
 static void dump_column(sqlite3_stmt *st, int i) {
   const unsigned char *t;
   printf("  col %d name=%s type=%d", i, sqlite3_column_name(st, i), sqlite3_column_type(st, i));
@@ -97,6 +100,24 @@ int main(void) {
   rc = sqlite3_step(st);
   printf("after clear: %d %d\n", sqlite3_column_type(st, 0), sqlite3_column_type(st, 5));
   sqlite3_finalize(st);
+
+  rc = sqlite3_prepare_v2(db, "SELECT ?, ?", -1, &st, 0);
+  sqlite3_bind_text(st, 1, "a", -1, count_free);
+  printf("destructor after bind=%d", freed);
+  sqlite3_bind_text(st, 1, "b", -1, count_free);
+  printf(" after rebind=%d", freed);
+  sqlite3_bind_blob(st, 2, "c", 1, count_free);
+  sqlite3_bind_text(st, 3, "d", -1, count_free);
+  printf(" after failed bind=%d", freed);
+  sqlite3_step(st);
+  printf(" after step=%d", freed);
+  sqlite3_reset(st);
+  printf(" after reset=%d", freed);
+  sqlite3_clear_bindings(st);
+  printf(" after clear=%d", freed);
+  sqlite3_bind_text(st, 1, "e", -1, count_free);
+  sqlite3_finalize(st);
+  printf(" after finalize=%d\n", freed);
 
   rc = sqlite3_prepare_v2(db, "   -- nothing\n  ", -1, &st, &tail);
   printf("empty prepare=%d stmt=%s\n", rc, st ? "set" : "NULL");
