@@ -209,3 +209,35 @@ fn random_shapes() {
     let b = call_scalar("randomblob", &[Value::Integer(16)]).unwrap();
     assert!(matches!(b, Value::Blob(ref v) if v.len() == 16));
 }
+
+#[test]
+fn collation_aware_forms() {
+    use ringlite::value::collation::Collation;
+    use ringlite::vdbe::func::builtins::{aggregate::min_max_state, core::nullif_with, core::scalar_min_max};
+    let db = RefDb::open();
+    let nocase = Collation::nocase();
+    let vals = [Value::text("a"), Value::text("B"), Value::text("b"), Value::text("A")];
+    for x in &vals {
+        for y in &vals {
+            let args = [x.clone(), y.clone()];
+            let e = db.eval("max(? COLLATE NOCASE, ?)", &args);
+            assert!(same(&e, &Ok(scalar_min_max(&args, true, Some(&nocase)))), "max {x:?} {y:?}");
+            let e = db.eval("min(? COLLATE NOCASE, ?)", &args);
+            assert!(same(&e, &Ok(scalar_min_max(&args, false, Some(&nocase)))), "min {x:?} {y:?}");
+            let e = db.eval("nullif(? COLLATE NOCASE, ?)", &args);
+            assert!(same(&e, &Ok(nullif_with(x, y, Some(&nocase)))), "nullif {x:?} {y:?}");
+        }
+    }
+    for is_max in [true, false] {
+        let f = if is_max { "max" } else { "min" };
+        let e = db.eval(&format!("{f}(c COLLATE NOCASE) FROM (SELECT 'a' c UNION ALL SELECT 'B' UNION ALL SELECT 'A' UNION ALL SELECT 'b')"), &[]);
+        let mut st = min_max_state(is_max, Some(nocase.clone()));
+        let g = in_ctx(|ctx| {
+            for v in ["a", "B", "A", "b"] {
+                st.step(ctx, &[Value::text(v)]).unwrap();
+            }
+            st.finalize(ctx).map_err(|e| e.message)
+        });
+        assert!(same(&e, &g), "{f}: {} vs {}", show(&e), show(&g));
+    }
+}

@@ -304,3 +304,14 @@ pub fn in_ctx<T>(f: impl FnOnce(&mut FunctionContext<'_>) -> T) -> T {
     let subtypes = [0u32; 8];
     with_ctx(Ctx::default(), &subtypes, f).0
 }
+
+/// Call a scalar with argument subtypes; returns the result and its subtype.
+pub fn call_scalar_sub(name: &str, args: &[Value], subtypes: &[u32]) -> (Outcome, u32) {
+    let def = match registry().find(name, args.len()) {
+        Some(d) => d,
+        None => return (Err(format!("no such function: {name}")), 0),
+    };
+    let FuncKind::Scalar(f) = &def.kind else { return (Err(format!("{name} is not scalar")), 0) };
+    let (r, st) = with_ctx(Ctx::default(), subtypes, |ctx| f.call(ctx, args));
+    (r.map_err(|e| e.message), st)
+}

@@ -13,6 +13,7 @@
 use super::conv::{compare, numeric_value, value_f64, value_i64, value_text};
 use super::{aggregate, DETERMINISTIC};
 use crate::error::{Error, Result};
+use crate::value::collation::Collation;
 use crate::value::Value;
 use crate::vdbe::func::{AggregateState, FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
@@ -25,8 +26,8 @@ pub fn register(r: &mut FunctionRegistry) {
     aggregate(r, "sum", &[1], d, true, || Box::new(Sum::new(SumKind::Sum)));
     aggregate(r, "total", &[1], d, true, || Box::new(Sum::new(SumKind::Total)));
     aggregate(r, "avg", &[1], d, true, || Box::new(Sum::new(SumKind::Avg)));
-    aggregate(r, "min", &[1], d, false, || Box::new(MinMax { best: None, is_max: false }));
-    aggregate(r, "max", &[1], d, false, || Box::new(MinMax { best: None, is_max: true }));
+    aggregate(r, "min", &[1], d, false, || Box::new(MinMax { best: None, is_max: false, coll: None }));
+    aggregate(r, "max", &[1], d, false, || Box::new(MinMax { best: None, is_max: true, coll: None }));
     aggregate(r, "group_concat", &[1, 2], d, true, || Box::new(GroupConcat::default()));
     aggregate(r, "string_agg", &[2], d, true, || Box::new(GroupConcat::default()));
 }
@@ -228,11 +229,19 @@ impl AggregateState for Sum {
     }
 }
 
-/// min(X)/max(X): the least/greatest non-NULL value (BINARY collation for
-/// text; the first of equal values wins).
+/// A min(X)/max(X) state comparing text under `coll`. The registered
+/// aggregates use BINARY because [`FunctionContext`] carries no collation;
+/// a VM that knows the argument's collation starts states with this.
+pub fn min_max_state(is_max: bool, coll: Option<Collation>) -> Box<dyn AggregateState> {
+    Box::new(MinMax { best: None, is_max, coll })
+}
+
+/// min(X)/max(X): the least/greatest non-NULL value (the first of equal
+/// values wins).
 struct MinMax {
     best: Option<Value>,
     is_max: bool,
+    coll: Option<Collation>,
 }
 
 impl AggregateState for MinMax {
@@ -244,7 +253,7 @@ impl AggregateState for MinMax {
         let replace = match &self.best {
             None => true,
             Some(b) => {
-                let c = compare(b, v, None);
+                let c = compare(b, v, self.coll.as_ref());
                 if self.is_max {
                     c == Ordering::Less
                 } else {

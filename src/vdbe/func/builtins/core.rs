@@ -19,6 +19,7 @@ use super::conv::{numeric_value, value_bytes, value_f64, value_i64, value_text};
 use super::pattern::{self, PatternInfo};
 use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
 use crate::error::{Error, Result, SQLITE_TOOBIG};
+use crate::value::collation::Collation;
 use crate::value::Value;
 use crate::vdbe::func::{FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
@@ -390,22 +391,35 @@ fn min_max(name: &str, a: &[Value], is_max: bool) -> Result<Value> {
     if a.len() < 2 {
         return Err(wrong_arg_count(name));
     }
-    if a.iter().any(|v| v.is_null()) {
-        return Ok(Value::Null);
+    Ok(scalar_min_max(a, is_max, None))
+}
+
+/// Scalar max()/min() under a collating sequence. The registered functions
+/// compare text with BINARY because [`FunctionContext`] carries no
+/// collation; a VM that knows the collation of the arguments (SQLite takes
+/// the first argument that has one) calls this instead.
+pub fn scalar_min_max(a: &[Value], is_max: bool, coll: Option<&Collation>) -> Value {
+    if a.is_empty() || a.iter().any(|v| v.is_null()) {
+        return Value::Null;
     }
     let mut best = 0;
     for i in 1..a.len() {
-        let c = super::conv::compare(&a[best], &a[i], None);
+        let c = super::conv::compare(&a[best], &a[i], coll);
         let take = if is_max { c == Ordering::Less } else { c != Ordering::Less };
         if take {
             best = i;
         }
     }
-    Ok(a[best].clone())
+    a[best].clone()
 }
 
 fn nullif(x: &Value, y: &Value) -> Value {
-    if super::conv::compare(x, y, None) != Ordering::Equal {
+    nullif_with(x, y, None)
+}
+
+/// nullif() under a collating sequence (see [`scalar_min_max`]).
+pub fn nullif_with(x: &Value, y: &Value, coll: Option<&Collation>) -> Value {
+    if super::conv::compare(x, y, coll) != Ordering::Equal {
         x.clone()
     } else {
         Value::Null

@@ -1,14 +1,21 @@
 //! # Built-in SQL functions
 //!
-//! Every function SQLite 3.54 builds in by default, registered by
-//! [`register_all`] with SQLite's exact argument counts (one [`FuncDef`] per
-//! arity; `-1` for variadic functions). Families live in their own modules:
+//! The functions SQLite 3.54 builds in (all but FTS, R-tree and the jsonb_*
+//! writers), registered by [`register_all`] with SQLite's argument counts
+//! (one [`FuncDef`] per arity; `-1` for variadic functions, whose bodies
+//! check any minimum themselves and report "wrong number of arguments to
+//! function X()" as SQLite does). Families live in their own modules:
 //! `core` (string, type and misc scalars), `pattern` (LIKE/GLOB matching),
-//! `math`, `datetime`, `aggregate`, `window` and `json`.
+//! `math`, `datetime`, `aggregate`, `window` (and the protocol the VM must
+//! follow for window functions), `json`; `conv` adapts the value layer's
+//! conversions to the `sqlite3_value_*` accessor semantics.
 //!
 //! Invariants: bodies are pure functions of their arguments and the
 //! [`FunctionContext`]; they never panic on any input; errors carry SQLite's
-//! own message text.
+//! own message text. Text comparisons in scalar min/max, nullif and the
+//! min/max aggregates use BINARY (the context has no collation); see
+//! `core::scalar_min_max`, `core::nullif_with`, `aggregate::min_max_state`
+//! for collation-aware forms.
 
 pub mod conv;
 pub mod core;
@@ -17,6 +24,7 @@ pub mod math;
 pub mod aggregate;
 pub mod datetime;
 pub mod window;
+pub mod json;
 
 pub use self::core::SQLITE_VERSION;
 
@@ -35,6 +43,7 @@ pub fn register_all(registry: &mut FunctionRegistry) {
     aggregate::register(registry);
     datetime::register(registry);
     window::register(registry);
+    json::register(registry);
 }
 
 /// A scalar function given as a closure.

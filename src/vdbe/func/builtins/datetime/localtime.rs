@@ -42,9 +42,9 @@ fn parse_tzif(b: &[u8]) -> Option<Zone> {
         let at = types + 6 * t;
         Some((be32(b, at)?, *b.get(at + 4)? != 0))
     };
-    let mut zone = Zone::default();
     // Before the first transition: the first standard-time type.
-    zone.initial = (0..typecnt).filter_map(offset_of).find(|&(_, dst)| !dst).or(offset_of(0)).map(|o| o.0)?;
+    let initial = (0..typecnt).filter_map(offset_of).find(|&(_, dst)| !dst).or(offset_of(0)).map(|o| o.0)?;
+    let mut zone = Zone { transitions: Vec::with_capacity(timecnt), initial };
     for k in 0..timecnt {
         let t = be32(b, times + 4 * k)? as i64;
         let ty = *b.get(idx + k)? as usize;

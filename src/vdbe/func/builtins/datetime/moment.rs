@@ -72,10 +72,9 @@ impl Moment {
     /// Compute `n_floor` from the (possibly overflowing) calendar date.
     pub fn compute_floor(&mut self) {
         let (y, m, d) = (self.y, self.mo, self.d);
-        self.n_floor = if d <= 28 {
+        // Days up to 28 and months of 31 days never overflow.
+        self.n_floor = if d <= 28 || (1 << m) & 0x15aa != 0 {
             0
-        } else if (1 << m) & 0x15aa != 0 {
-            0 // months of 31 days
         } else if m != 2 {
             (d == 31) as i32
         } else if y % 4 != 0 || (y % 100 == 0 && y % 400 != 0) {

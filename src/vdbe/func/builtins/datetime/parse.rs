@@ -91,6 +91,9 @@ fn parse_timezone(z: &[u8], p: &mut Moment) -> bool {
     }
     i += 5;
     p.tz = sign * (v[1] + v[0] * 60);
+    // An explicit offset makes the moment known in UTC.
+    p.is_local = false;
+    p.is_utc = true;
     while is_space(at(z, i)) {
         i += 1;
     }
