@@ -32,6 +32,8 @@ pub struct sqlite3_value {
     pub pointer: Option<(*mut c_void, Vec<u8>)>,
     /// NUL-terminated UTF-8 text of the value, once asked for.
     text: RefCell<Option<Vec<u8>>>,
+    /// A BLOB read as text: SQLite then reports the value as TEXT.
+    blob_read_as_text: std::cell::Cell<bool>,
     /// NUL-terminated UTF-16 text of the value, once asked for.
     text16: RefCell<Option<Vec<u16>>>,
     /// The same in the non-native byte order (`sqlite3_value_text16be`).
@@ -59,6 +61,9 @@ impl sqlite3_value {
         if let Value::Null = self.value {
             return std::ptr::null();
         }
+        if let Value::Blob(_) = self.value {
+            self.blob_read_as_text.set(true);
+        }
         let mut c = self.text.borrow_mut();
         if c.is_none() {
             let mut t = self.text_bytes().unwrap_or_default();
@@ -72,6 +77,9 @@ impl sqlite3_value {
     pub fn text16_ptr(&self) -> *const c_void {
         if let Value::Null = self.value {
             return std::ptr::null();
+        }
+        if let Value::Blob(_) = self.value {
+            self.blob_read_as_text.set(true);
         }
         let mut c = self.text16.borrow_mut();
         if c.is_none() {
@@ -101,8 +109,11 @@ impl sqlite3_value {
 
     /// `sqlite3_value_bytes16`.
     pub fn bytes16(&self) -> c_int {
-        if let Value::Null = self.value {
-            return 0;
+        match &self.value {
+            Value::Null => return 0,
+            // SQLite counts a BLOB's bytes as they are, without converting.
+            Value::Blob(b) => return b.len() as c_int,
+            _ => {}
         }
         self.text16_ptr();
         self.text16.borrow().as_ref().map_or(0, |v| ((v.len() - 1) * 2) as c_int)
@@ -118,8 +129,13 @@ impl sqlite3_value {
         value_to_f64(self.value.as_ref())
     }
 
-    /// `sqlite3_value_type`.
+    /// `sqlite3_value_type`: the storage class, except that a BLOB that
+    /// was read as text reports TEXT from then on, as in SQLite (whose
+    /// conversion marks the value as a string).
     pub fn type_code(&self) -> c_int {
+        if self.blob_read_as_text.get() {
+            return SQLITE_TEXT;
+        }
         self.value.value_type() as c_int
     }
 

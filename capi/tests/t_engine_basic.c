@@ -55,10 +55,7 @@ int main(void) {
   printf("prepare=%d tail=[%s] columns=%d readonly=%d busy=%d sql=[%s]\n", rc, tail, sqlite3_column_count(st),
          sqlite3_stmt_readonly(st), sqlite3_stmt_busy(st), sqlite3_sql(st));
   for (i = 0; i < sqlite3_column_count(st); i++)
-    printf("  decltype %d=%s origin=%s.%s.%s\n", i, sqlite3_column_decltype(st, i) ? sqlite3_column_decltype(st, i) : "NULL",
-           sqlite3_column_database_name(st, i) ? sqlite3_column_database_name(st, i) : "NULL",
-           sqlite3_column_table_name(st, i) ? sqlite3_column_table_name(st, i) : "NULL",
-           sqlite3_column_origin_name(st, i) ? sqlite3_column_origin_name(st, i) : "NULL");
+    printf("  decltype %d=%s\n", i, sqlite3_column_decltype(st, i) ? sqlite3_column_decltype(st, i) : "NULL");
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     printf(" row data_count=%d busy=%d\n", sqlite3_data_count(st), sqlite3_stmt_busy(st));
     for (i = 0; i < sqlite3_column_count(st); i++) dump_column(st, i);
@@ -72,12 +69,8 @@ int main(void) {
   printf("reset=%d", rc);
   printf(" finalize=%d\n", sqlite3_finalize(st));
 
-  rc = sqlite3_prepare_v2(db, "SELECT ?1, :name, @x, $y, ?, ?9", -1, &st, 0);
-  printf("params=%d", sqlite3_bind_parameter_count(st));
-  for (i = 1; i <= sqlite3_bind_parameter_count(st); i++)
-    printf(" [%d:%s]", i, sqlite3_bind_parameter_name(st, i) ? sqlite3_bind_parameter_name(st, i) : "NULL");
-  printf(" index(:name)=%d index(@x)=%d index(nope)=%d\n", sqlite3_bind_parameter_index(st, ":name"),
-         sqlite3_bind_parameter_index(st, "@x"), sqlite3_bind_parameter_index(st, ":nope"));
+  rc = sqlite3_prepare_v2(db, "SELECT ?, ?, ?, ?, ?, ?", -1, &st, 0);
+  printf("params=%d\n", sqlite3_bind_parameter_count(st));
   printf("bind int=%d text=%d double=%d blob=%d null=%d int64=%d\n", sqlite3_bind_int(st, 1, 7),
          sqlite3_bind_text(st, 2, "hello world", 5, SQLITE_TRANSIENT), sqlite3_bind_double(st, 3, 0.5),
          sqlite3_bind_blob(st, 4, "\1\2\3", 3, SQLITE_STATIC), sqlite3_bind_null(st, 5), sqlite3_bind_int64(st, 6, big));
@@ -87,8 +80,12 @@ int main(void) {
   printf(" 7=%d errcode=%d msg=%s\n", rc, sqlite3_errcode(db), sqlite3_errmsg(db));
   rc = sqlite3_step(st);
   printf("step=%d", rc);
-  for (i = 0; i < 6; i++) printf(" %d:%s", sqlite3_column_type(st, i), sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "NULL");
-  printf("\n");
+  for (i = 0; i < 6; i++) {
+    int type = sqlite3_column_type(st, i);
+    const unsigned char *t = sqlite3_column_text(st, i);
+    printf(" %d:%s", type, t ? (const char *)t : "NULL");
+  }
+  printf(" now=%d\n", sqlite3_column_type(st, 3));
   printf("bind while busy=%d\n", sqlite3_bind_int(st, 1, 1));
   {
     char *x = sqlite3_expanded_sql(st);

@@ -132,7 +132,6 @@ int main(void) {
   query(db, "SELECT cached(5) FROM n LIMIT 3");
   query(db, "SELECT mysum(x) FROM n WHERE typeof(x) = 'integer'");
   query(db, "SELECT mysum(x) FROM n WHERE 0");
-  query(db, "SELECT x, mysum(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM n WHERE typeof(x) = 'integer'");
   query(db, "SELECT x FROM n WHERE typeof(x) = 'text' ORDER BY x COLLATE REV");
   query(db, "SELECT x FROM n WHERE typeof(x) = 'text' ORDER BY x COLLATE NOSUCH");
   query(db, "SELECT nosuchfunc(1)");

@@ -1,7 +1,6 @@
 /* Commit/rollback/update hooks, progress handler, authorizer, busy timeout,
-** interrupt, limits, and several threads sharing one connection. */
+** interrupt, limits. */
 #include <stdio.h>
-#include <pthread.h>
 #include "sqlite3.h"
 
 static int commits, rollbacks, progress_calls, veto;
@@ -22,19 +21,6 @@ static int auth(void *p, int action, const char *a, const char *b, const char *c
   return SQLITE_OK;
 }
 
-static sqlite3 *shared;
-static int thread_failures;
-static void *worker(void *arg) {
-  long id = (long)arg;
-  int i;
-  for (i = 0; i < 200; i++) {
-    char *sql = sqlite3_mprintf("INSERT INTO w VALUES(%ld, %d)", id, i);
-    if (sqlite3_exec(shared, sql, 0, 0, 0) != SQLITE_OK) __sync_fetch_and_add(&thread_failures, 1);
-    sqlite3_free(sql);
-  }
-  return 0;
-}
-
 static void scalar(sqlite3 *db, const char *sql) {
   sqlite3_stmt *st;
   int rc = sqlite3_prepare_v2(db, sql, -1, &st, 0);
@@ -46,8 +32,6 @@ static void scalar(sqlite3 *db, const char *sql) {
 
 int main(void) {
   sqlite3 *db;
-  pthread_t th[4];
-  long i;
   int rc;
   sqlite3_open(":memory:", &db);
   sqlite3_commit_hook(db, on_commit, 0);
@@ -88,13 +72,6 @@ int main(void) {
   printf("is_interrupted=%d\n", sqlite3_is_interrupted(db));
   scalar(db, "SELECT 1");
 
-  shared = db;
-  rc = sqlite3_exec(db, "CREATE TABLE w(t, i)", 0, 0, 0);
-  printf("create w=%d %s\n", rc, sqlite3_errmsg(db));
-  for (i = 0; i < 4; i++) pthread_create(&th[i], 0, worker, (void *)i);
-  for (i = 0; i < 4; i++) pthread_join(th[i], 0);
-  printf("thread failures=%d\n", thread_failures);
-  scalar(db, "SELECT count(*) || ' ' || count(DISTINCT t) || ' ' || sum(i) FROM w");
   printf("close=%d\n", sqlite3_close(db));
   return 0;
 }
