@@ -4,6 +4,7 @@
 #   (b) it agrees with the system's sqlite3.h (header_check.sh);
 #   (c) the library exports every function SQLite's reference header
 #       declares (capi/tools/api_functions.txt) and nothing but sqlite3*;
+#   (e) p_*.py: Python's sqlite3 module on both libraries, same output;
 #   (d) each C program t_*.c, compiled against include/sqlite3.h, is linked
 #       once against ringlite and once against reference SQLite; both runs
 #       must print the same lines. The reference is SQLite 3.54.1 compiled
@@ -78,6 +79,22 @@ for src in "$here"/t_*.c; do
   else
     head -40 "$work/$name.diff"; bad "$name"; fi
 done
+# Python programs p_*.py use the interpreter's own sqlite3 module, loaded
+# once with the reference library and once with ringlite (LD_LIBRARY_PATH).
+ref_dir=$(dirname "$ref_obj")
+for src in "$here"/p_*.py; do
+  name=$(basename "$src" .py)
+  if ! command -v python3 >/dev/null; then skp "$name" "no python3"; continue; fi
+  if [ -f "$ref_dir/libsqlite3.so.0" ]; then
+    LD_LIBRARY_PATH="$ref_dir" timeout 120 python3 "$src" > "$work/$name.expected" 2>&1
+  else
+    timeout 120 python3 "$src" > "$work/$name.expected" 2>&1
+  fi
+  LD_LIBRARY_PATH="$lib" timeout 120 python3 "$src" > "$work/$name.actual" 2>&1
+  if diff -u "$work/$name.expected" "$work/$name.actual" > "$work/$name.diff"; then ok "$name"; else
+    head -40 "$work/$name.diff"; bad "$name"; fi
+done
+
 # Programs r_*.c run against ringlite only and must exit 0.
 for src in "$here"/r_*.c; do
   name=$(basename "$src" .c)
