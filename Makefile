@@ -77,7 +77,8 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
 	ln -sf libsqlite3.so.0 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so
 	install -m 644 $(LIBDIR)/pkgconfig/sqlite3.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/

@@ -54,10 +54,7 @@ pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
     }
     s.release_bound(Some(i as usize));
     match s.stmt.bind(i as usize, v) {
-        Ok(()) => {
-            crate::error::clear_error(db);
-            SQLITE_OK
-        }
+        Ok(()) => SQLITE_OK,
         Err(e) => report(db, &e),
     }
 }

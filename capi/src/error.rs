@@ -1,10 +1,11 @@
 //! # Error reporting: `sqlite3_errcode`, `errmsg`, `errstr`, ...
 //!
-//! Every API call that can fail records its outcome in the connection's
+//! Every API call that can fail records a failure in the connection's
 //! [`ErrorState`](crate::handle::ErrorState) (always the extended code) and
 //! returns the code the caller sees: the primary code unless extended result
-//! codes are on. Successful calls that SQLite documents as clearing the
-//! error (prepare, step, exec, ...) record `SQLITE_OK` (or ROW/DONE).
+//! codes are on. Success is recorded only by the calls SQLite records it
+//! for: open, prepare, step (ROW/DONE), exec, and reset/finalize of a
+//! statement that ran; binds and registrations leave the state alone.
 
 use crate::consts::*;
 use crate::handle::{db_ref, db_ref_any, sqlite3};
@@ -60,13 +61,12 @@ pub fn clear_error(db: &sqlite3) {
     set_error(db, SQLITE_OK, None);
 }
 
-/// Convert an engine result into a return code, recording it on `db`.
+/// Convert an engine result into a return code, recording a failure on
+/// `db`. Success leaves the error state alone, as SQLite's registration
+/// functions (create_function, create_collation, ...) do.
 pub fn finish(db: &sqlite3, r: ringlite::Result<()>) -> c_int {
     match r {
-        Ok(()) => {
-            clear_error(db);
-            SQLITE_OK
-        }
+        Ok(()) => SQLITE_OK,
         Err(e) => report(db, &e),
     }
 }
@@ -101,7 +101,7 @@ pub unsafe extern "C" fn sqlite3_errcode(db: *mut sqlite3) -> c_int {
             Some(d) => {
                 let _g = d.lock.lock();
                 let code = d.error.borrow().code;
-                code & 0xff
+                visible_code(d, code)
             }
             None => SQLITE_MISUSE,
         }

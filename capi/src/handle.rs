@@ -296,6 +296,11 @@ pub struct sqlite3_stmt {
     /// Result code of the most recent failed step (returned again by
     /// reset and finalize), `SQLITE_OK` otherwise.
     pub last_rc: i32,
+    /// Message of that failure.
+    pub last_msg: Option<String>,
+    /// Stepped since the last reset: reset and finalize then record the
+    /// statement's outcome on the connection (and only then).
+    pub ran: bool,
     /// What out-of-range column accessors return.
     pub null_value: Box<sqlite3_value>,
 }
@@ -327,6 +332,19 @@ impl sqlite3_stmt {
         for (_, destroy, p) in gone {
             unsafe { destroy(p) };
         }
+    }
+
+    /// What reset and finalize do to the connection's error state and
+    /// return: the failure of the last step, if any (recorded again only
+    /// when the statement ran since the last reset).
+    pub fn conclude(&mut self) -> i32 {
+        let db = self.db();
+        let rc = std::mem::replace(&mut self.last_rc, 0);
+        let msg = self.last_msg.take();
+        if std::mem::replace(&mut self.ran, false) {
+            crate::error::set_error(db, rc, msg.as_deref());
+        }
+        crate::error::visible_code(db, rc)
     }
 
     /// Forget the current row's cached conversions.

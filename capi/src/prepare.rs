@@ -39,6 +39,8 @@ pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_
                 normalized: None,
                 finished: false,
                 last_rc: SQLITE_OK,
+                last_msg: None,
+                ran: false,
                 bound: Vec::new(),
                 null_value: Box::default(),
             });

@@ -8,7 +8,7 @@
 
 use crate::consts::*;
 use crate::misc::SQLITE_IO;
-use crate::error::{misuse, report, set_error, visible_code};
+use crate::error::{misuse, report, set_error};
 use crate::handle::{stmt_ref, sqlite3_stmt, DB_ZOMBIE};
 use ringlite::StepResult;
 use std::ffi::c_int;
@@ -34,6 +34,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             // interrupt, as in SQLite.
             db.interrupt.store(false, Ordering::Relaxed);
         }
+        s.ran = true;
         let outer = db.current_stmt.replace(arg0);
         let stmt = &mut s.stmt;
         let r = db.with_conn(|c| stmt.step(c)).and_then(|r| r);
@@ -46,6 +47,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             Ok(StepResult::Done) => {
                 s.finished = true;
                 s.last_rc = SQLITE_OK;
+                s.last_msg = None;
                 set_error(db, SQLITE_DONE, None);
                 SQLITE_DONE
             }
@@ -56,6 +58,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             Err(e) => {
                 s.finished = true;
                 s.last_rc = e.code;
+                s.last_msg = Some(e.message.clone());
                 report(db, &e)
             }
         }
@@ -77,11 +80,7 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
             return report(db, &e);
         }
         s.finished = false;
-        let rc = std::mem::replace(&mut s.last_rc, SQLITE_OK);
-        if rc == SQLITE_OK {
-            set_error(db, SQLITE_OK, None);
-        }
-        visible_code(db, rc)
+        s.conclude()
     })
 }
 
@@ -99,10 +98,7 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
             let _g = db.lock.lock();
             let stmt = &mut s.stmt;
             let _ = db.with_conn(|c| stmt.reset(c));
-            rc = visible_code(db, s.last_rc);
-            if s.last_rc == SQLITE_OK {
-                set_error(db, SQLITE_OK, None);
-            }
+            rc = s.conclude();
             db.stmts.borrow_mut().retain(|&p| p != pStmt);
             s.release_bound(None);
             s.magic = 0;
