@@ -4,12 +4,14 @@
 #   (b) it agrees with the system's sqlite3.h (header_check.sh);
 #   (c) the library exports every function SQLite's reference header
 #       declares (capi/tools/api_functions.txt) and nothing but sqlite3*;
-#   (e) p_*.py: Python's sqlite3 module on both libraries, same output;
 #   (d) each C program t_*.c, compiled against include/sqlite3.h, is linked
 #       once against ringlite and once against reference SQLite; both runs
 #       must print the same lines. The reference is SQLite 3.54.1 compiled
 #       from libsqlite3-sys's bundled source (REF_OBJ, made by `make`) when
-#       available, else the system's libsqlite3.so.0 (an older SQLite).
+#       available, else the system's libsqlite3.so.0 (an older SQLite);
+#   (e) each Python program p_*.py, using the interpreter's sqlite3 module,
+#       prints the same with the reference library and with ringlite;
+#   (f) each C program r_*.c runs against ringlite alone and exits 0.
 # Programs whose name starts with t_engine_ need a working SQL engine: they
 # are skipped while ringlite cannot yet open a connection and run a query.
 # Programs listed in engine_gaps.txt are skipped while they differ because
