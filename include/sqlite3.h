@@ -1539,6 +1539,8 @@ int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnR
 
 void sqlite3_free_table(char **result);
 
+int sqlite3_table_column_metadata(sqlite3 *db, const char *zDbName, const char *zTableName, const char *zColumnName, const char **pzDataType, const char **pzCollSeq, int *pNotNull, int *pPrimaryKey, int *pAutoinc);
+
 sqlite3_int64 sqlite3_last_insert_rowid(sqlite3 *arg0);
 
 void sqlite3_set_last_insert_rowid(sqlite3 *arg0, sqlite3_int64 arg1);
@@ -1630,9 +1632,6 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 
 // `sqlite3_autovacuum_pages`: not supported yet.
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
-
-// `sqlite3_table_column_metadata`: not supported yet.
-int sqlite3_table_column_metadata(sqlite3 *db, const char *zDbName, const char *zTableName, const char *zColumnName, const char **pzDataType, const char **pzCollSeq, int *pNotNull, int *pPrimaryKey, int *pAutoinc);
 
 // `sqlite3_auto_extension`: not supported yet.
 int sqlite3_auto_extension(void (*xEntryPoint)(void));

@@ -50,5 +50,6 @@ pub mod version;
 pub mod config;
 pub mod uri;
 pub mod exec;
+pub mod metadata;
 pub mod misc;
 pub mod unsupported;

@@ -104,15 +104,6 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(db: *mut sqlite3, arg1: Option
     })
 }
 
-/// `sqlite3_table_column_metadata`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_table_column_metadata(db: *mut sqlite3, zDbName: *const c_char, zTableName: *const c_char, zColumnName: *const c_char, pzDataType: *mut *const c_char, pzCollSeq: *mut *const c_char, pNotNull: *mut c_int, pPrimaryKey: *mut c_int, pAutoinc: *mut c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_table_column_metadata");
-        SQLITE_ERROR
-    })
-}
-
 /// `sqlite3_auto_extension`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
