@@ -10,6 +10,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+import threading
 
 
 def show(label, value):
@@ -94,4 +95,20 @@ db = sqlite3.connect(path)
 show("reopened", db.execute("SELECT count(*), sum(v), max(k) FROM kv").fetchone())
 show("integrity", db.execute("PRAGMA integrity_check").fetchone())
 db.close()
+shared = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+shared.execute("CREATE TABLE w(t, i)")
+
+
+def worker(t):
+    for i in range(100):
+        shared.execute("INSERT INTO w VALUES (?, ?)", (t, i))
+
+
+threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+show("threads", shared.execute("SELECT count(*), count(DISTINCT t), sum(i) FROM w").fetchone())
+shared.close()
 print("done", file=sys.stderr)

@@ -70,8 +70,8 @@ for src in "$here"/t_*.c; do
   if ! cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name.ours" "$src" -L"$lib" -lsqlite3 -lpthread -Wl,-rpath,"$lib"; then bad "$name (compile)"; continue; fi
   if [ -z "$sys" ]; then skp "$name" "no system libsqlite3.so.0"; continue; fi
   cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name.sys" "$src" $sys -lpthread
-  timeout 60 "$work/$name.sys" > "$work/$name.expected" 2>&1
-  timeout 60 "$work/$name.ours" > "$work/$name.actual" 2>&1
+  (cd "$work" && timeout 60 "$work/$name.sys" > "$work/$name.expected" 2>&1)
+  (cd "$work" && timeout 60 "$work/$name.ours" > "$work/$name.actual" 2>&1)
   gap=$(sed -n "s/^$name: //p" "$here/engine_gaps.txt")
   if diff -u "$work/$name.expected" "$work/$name.actual" > "$work/$name.diff"; then
     ok "$name"
