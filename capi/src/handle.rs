@@ -298,6 +298,9 @@ pub struct sqlite3_stmt {
     pub last_rc: i32,
     /// Message of that failure.
     pub last_msg: Option<String>,
+    /// When the current run began (its first step since a reset); `None`
+    /// when not running. For tracing.
+    pub started: Option<std::time::Instant>,
     /// Stepped since the last reset: reset and finalize then record the
     /// statement's outcome on the connection (and only then).
     pub ran: bool,

@@ -1,5 +1,5 @@
 //! # Callbacks: commit/rollback/update hooks, progress handler, authorizer,
-//! trace, busy handler
+//! busy handler (tracing is in `trace.rs`)
 //!
 //! Each C callback and its user-data pointer are wrapped in a Rust closure
 //! and installed with `Connection::set_hook`; the previous user data is kept
@@ -9,8 +9,8 @@ use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3};
 use ringlite::connection::Hook;
-use std::ffi::{c_char, c_int, c_uint, c_void, CString};
-use crate::types::{sqlite3_int64, sqlite3_uint64};
+use std::ffi::{c_char, c_int, c_void, CString};
+use crate::types::sqlite3_int64;
 
 /// A raw pointer a callback closure may carry to another thread: the
 /// connection lock serializes every call.
@@ -31,9 +31,8 @@ pub struct HookSlots {
     pub commit: Option<SendPtr>,
     pub rollback: Option<SendPtr>,
     pub update: Option<SendPtr>,
-    pub trace: Option<SendPtr>,
-    pub profile: Option<SendPtr>,
-    pub legacy_trace: Option<SendPtr>,
+    /// Tracing callbacks (`trace.rs`).
+    pub tracing: crate::trace::Tracers,
     pub wal: Option<SendPtr>,
     pub preupdate: Option<SendPtr>,
 }
@@ -138,87 +137,6 @@ pub unsafe extern "C" fn sqlite3_set_authorizer(
             })),
         );
         SQLITE_OK
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_trace_v2(
-    arg0: *mut sqlite3,
-    uMask: c_uint,
-    xCallback: Option<unsafe extern "C" fn(c_uint, *mut c_void, *mut c_void, *mut c_void) -> c_int>,
-    pCtx: *mut c_void,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else { return misuse() };
-        let _g = d.lock.lock();
-        let p = SendPtr(pCtx);
-        let dbp = SendPtr(arg0 as *mut c_void);
-        let mask = if xCallback.is_some() { uMask } else { 0 };
-        // The engine reports the statement's SQL; C callbacks receive the
-        // sqlite3_stmt* being stepped in P, and the SQL or the time in X.
-        install(
-            d,
-            Hook::Trace(
-                mask,
-                xCallback.map(|f| {
-                    Box::new(move |event: u32, sql: &str, nanos: i64| {
-                        let text = crate::error::cstring(sql);
-                        let mut t = nanos;
-                        let x = if event == SQLITE_TRACE_PROFILE as u32 { &mut t as *mut i64 as *mut c_void } else { text.as_ptr() as *mut c_void };
-                        unsafe {
-                            let stmt = (*(dbp.get() as *mut sqlite3)).current_stmt.get();
-                            f(event, p.get(), stmt as *mut c_void, x);
-                        }
-                    }) as Box<dyn FnMut(u32, &str, i64) + Send>
-                }),
-            ),
-        );
-        d.hooks.borrow_mut().trace = xCallback.map(|_| p);
-        SQLITE_OK
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_trace(arg0: *mut sqlite3, xTrace: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>, arg2: *mut c_void) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
-        let _g = d.lock.lock();
-        let p = SendPtr(arg2);
-        install(
-            d,
-            Hook::Trace(
-                if xTrace.is_some() { SQLITE_TRACE_STMT as u32 } else { 0 },
-                xTrace.map(|f| {
-                    Box::new(move |_e: u32, sql: &str, _n: i64| {
-                        let text = crate::error::cstring(sql);
-                        unsafe { f(p.get(), text.as_ptr()) }
-                    }) as Box<dyn FnMut(u32, &str, i64) + Send>
-                }),
-            ),
-        );
-        old(&mut d.hooks.borrow_mut().legacy_trace, xTrace.map(|_| p))
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_profile(arg0: *mut sqlite3, xProfile: Option<unsafe extern "C" fn(*mut c_void, *const c_char, sqlite3_uint64)>, arg2: *mut c_void) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
-        let _g = d.lock.lock();
-        let p = SendPtr(arg2);
-        install(
-            d,
-            Hook::Trace(
-                if xProfile.is_some() { SQLITE_TRACE_PROFILE as u32 } else { 0 },
-                xProfile.map(|f| {
-                    Box::new(move |_e: u32, sql: &str, n: i64| {
-                        let text = crate::error::cstring(sql);
-                        unsafe { f(p.get(), text.as_ptr(), n.max(0) as u64) }
-                    }) as Box<dyn FnMut(u32, &str, i64) + Send>
-                }),
-            ),
-        );
-        old(&mut d.hooks.borrow_mut().profile, xProfile.map(|_| p))
     })
 }
 

@@ -40,6 +40,7 @@ pub mod result;
 pub mod function;
 pub mod collation;
 pub mod hooks;
+pub mod trace;
 pub mod memory;
 pub mod mutex;
 pub mod printf;

@@ -121,6 +121,7 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
                 set_error(d, SQLITE_BUSY, Some("unable to close due to unfinalized statements or unfinished backups"));
                 return SQLITE_BUSY;
             }
+            crate::trace::connection_closes(db);
             d.magic.store(DB_ZOMBIE, Ordering::Release);
             if let Ok(mut c) = d.conn.try_borrow_mut() {
                 if let Some(conn) = c.as_mut() {
@@ -130,6 +131,7 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
             return SQLITE_OK;
         }
     }
+    crate::trace::connection_closes(db);
     free_db(db);
     SQLITE_OK
 }

@@ -41,6 +41,7 @@ pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_
                 last_rc: SQLITE_OK,
                 last_msg: None,
                 ran: false,
+                started: None,
                 bound: Vec::new(),
                 null_value: Box::default(),
             });

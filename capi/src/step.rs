@@ -35,6 +35,9 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             db.interrupt.store(false, Ordering::Relaxed);
         }
         s.ran = true;
+        if s.started.is_none() {
+            crate::trace::statement_starts(arg0);
+        }
         let outer = db.current_stmt.replace(arg0);
         let stmt = &mut s.stmt;
         let r = db.with_conn(|c| stmt.step(c)).and_then(|r| r);
@@ -42,12 +45,14 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
         match r {
             Ok(StepResult::Row) => {
                 set_error(db, SQLITE_ROW, None);
+                crate::trace::statement_row(arg0);
                 SQLITE_ROW
             }
             Ok(StepResult::Done) => {
                 s.finished = true;
                 s.last_rc = SQLITE_OK;
                 s.last_msg = None;
+                crate::trace::statement_ends(arg0);
                 set_error(db, SQLITE_DONE, None);
                 SQLITE_DONE
             }
@@ -59,6 +64,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
                 s.finished = true;
                 s.last_rc = e.code;
                 s.last_msg = Some(e.message.clone());
+                crate::trace::statement_ends(arg0);
                 report(db, &e)
             }
         }
@@ -75,6 +81,7 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
         let db = s.db();
         let _g = db.lock.lock();
         s.clear_row();
+        crate::trace::statement_ends(pStmt);
         let stmt = &mut s.stmt;
         if let Err(e) = db.with_conn(|c| stmt.reset(c)) {
             return report(db, &e);
@@ -96,6 +103,7 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
         let rc;
         {
             let _g = db.lock.lock();
+            crate::trace::statement_ends(pStmt);
             let stmt = &mut s.stmt;
             let _ = db.with_conn(|c| stmt.reset(c));
             rc = s.conclude();
