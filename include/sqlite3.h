@@ -1389,17 +1389,17 @@ void sqlite3_progress_handler(sqlite3 *arg0, int arg1, int (*arg2)(void*), void 
 
 int sqlite3_set_authorizer(sqlite3 *arg0, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
 
-int sqlite3_trace_v2(sqlite3 *arg0, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
-
-void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg2);
-
-void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
-
 int sqlite3_busy_handler(sqlite3 *arg0, int (*arg1)(void*, int), void *arg2);
 
 int sqlite3_busy_timeout(sqlite3 *arg0, int ms);
 
 void *sqlite3_wal_hook(sqlite3 *arg0, int (*arg1)(void*, sqlite3*, const char*, int), void *arg2);
+
+int sqlite3_trace_v2(sqlite3 *arg0, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
+
+void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg2);
+
+void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
 
 void *sqlite3_malloc(int arg0);
 
