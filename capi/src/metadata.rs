@@ -19,8 +19,19 @@ struct ColumnInfo {
     pk: i64,
 }
 
-/// Run `sql` with text parameters and collect the rows as strings.
+/// Run `sql` with text parameters and collect the rows as strings. The
+/// connection's error state is left as it was.
 unsafe fn query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
+    let d = &*db;
+    let saved = d.error.try_borrow_mut().map(|mut e| std::mem::take(&mut *e)).ok();
+    let rows = run_query(db, sql, params);
+    if let (Some(saved), Ok(mut e)) = (saved, d.error.try_borrow_mut()) {
+        *e = saved;
+    }
+    rows
+}
+
+unsafe fn run_query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
     let mut st: *mut sqlite3_stmt = std::ptr::null_mut();
     let sqlz = cstring(sql);
     if crate::prepare::sqlite3_prepare_v2(db, sqlz.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK || st.is_null() {
@@ -44,6 +55,11 @@ unsafe fn query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<
     }
     crate::step::sqlite3_finalize(st);
     Some(rows)
+}
+
+/// Schema names in `PRAGMA database_list` order.
+pub unsafe fn database_names(db: *mut sqlite3) -> Vec<String> {
+    query(db, "PRAGMA database_list", &[]).unwrap_or_default().into_iter().filter_map(|r| r.get(1).cloned().flatten()).collect()
 }
 
 fn quote(id: &str) -> String {
@@ -166,11 +182,7 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
         let table = CStr::from_ptr(zTableName).to_string_lossy().into_owned();
         let column = (!zColumnName.is_null()).then(|| CStr::from_ptr(zColumnName).to_string_lossy().into_owned());
         let schemas: Vec<String> = if zDbName.is_null() {
-            let mut s: Vec<String> = query(db, "PRAGMA database_list", &[])
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|r| r.get(1).cloned().flatten())
-                .collect();
+            let mut s = database_names(db);
             // Like SQLite's lookup: TEMP first, then main and attached.
             s.sort_by_key(|n| !n.eq_ignore_ascii_case("temp"));
             if s.is_empty() {

@@ -241,12 +241,22 @@ pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        if db_ref(db).is_none() {
-            return std::ptr::null();
-        }
+        let Some(d) = db_ref(db) else { return std::ptr::null() };
         match N {
             0 => c"main".as_ptr(),
             1 => c"temp".as_ptr(),
+            n if n > 1 => {
+                // Attached databases, in the order PRAGMA database_list
+                // gives them after main and temp.
+                let _g = d.lock.lock();
+                let names = crate::metadata::database_names(db);
+                let attached: Vec<String> =
+                    names.into_iter().filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp")).collect();
+                match attached.get(n as usize - 2) {
+                    Some(name) => d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul()),
+                    None => std::ptr::null(),
+                }
+            }
             _ => std::ptr::null(),
         }
     })
