@@ -40,6 +40,14 @@ fi
 # (b) header agreement
 if "$here/header_check.sh" "$root/include/sqlite3.h" "$work/hc"; then ok header-agrees; else bad header-agrees; fi
 
+# the header alone, as C99 (pedantic) and as C++
+printf '#include "sqlite3.h"\nint main(void) { return sqlite3_libversion_number() > 0 ? 0 : 1; }\n' > "$work/alone.c"
+if cc -std=c99 -pedantic -Wall -Wextra -Werror -I"$root/include" -fsyntax-only "$work/alone.c"; then ok header-c99; else bad header-c99; fi
+if command -v c++ >/dev/null; then
+  cp "$work/alone.c" "$work/alone.cc"
+  if c++ -std=c++11 -Wall -Wextra -Werror -I"$root/include" -fsyntax-only "$work/alone.cc"; then ok header-cxx; else bad header-cxx; fi
+fi
+
 # (c) exports
 nm -D --defined-only "$lib/libsqlite3.so.0" | awk '{print $3}' | sort -u > "$work/exported"
 missing=$(comm -23 <(sort -u "$root/capi/tools/api_functions.txt") "$work/exported")
