@@ -1113,76 +1113,6 @@ typedef int (*Callback)(void*, int, char**, char**);
 extern "C" {
 #endif // __cplusplus
 
-int sqlite3_errcode(sqlite3 *db);
-
-int sqlite3_extended_errcode(sqlite3 *db);
-
-const char *sqlite3_errmsg(sqlite3 *db);
-
-const void *sqlite3_errmsg16(sqlite3 *db);
-
-const char *sqlite3_errstr(int code);
-
-int sqlite3_error_offset(sqlite3 *db);
-
-int sqlite3_set_errmsg(sqlite3 *db, int errcode, const char *zErrMsg);
-
-int sqlite3_extended_result_codes(sqlite3 *db, int onoff);
-
-int sqlite3_system_errno(sqlite3 *db);
-
-int sqlite3_open(const char *filename, sqlite3 **ppDb);
-
-int sqlite3_open16(const void *filename, sqlite3 **ppDb);
-
-int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
-
-int sqlite3_close(sqlite3 *arg0);
-
-int sqlite3_close_v2(sqlite3 *arg0);
-
-int sqlite3_prepare(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
-
-int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
-
-int sqlite3_prepare_v3(sqlite3 *db, const char *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const char **pzTail);
-
-int sqlite3_prepare16(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
-
-int sqlite3_prepare16_v2(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
-
-int sqlite3_prepare16_v3(sqlite3 *db, const void *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const void **pzTail);
-
-int sqlite3_step(sqlite3_stmt *arg0);
-
-int sqlite3_reset(sqlite3_stmt *pStmt);
-
-int sqlite3_finalize(sqlite3_stmt *pStmt);
-
-const char *sqlite3_sql(sqlite3_stmt *pStmt);
-
-char *sqlite3_expanded_sql(sqlite3_stmt *pStmt);
-
-const char *sqlite3_normalized_sql(sqlite3_stmt *pStmt);
-
-int sqlite3_stmt_readonly(sqlite3_stmt *pStmt);
-
-int sqlite3_stmt_isexplain(sqlite3_stmt *pStmt);
-
-int sqlite3_stmt_explain(sqlite3_stmt *pStmt, int eMode);
-
-int sqlite3_stmt_busy(sqlite3_stmt *arg0);
-
-int sqlite3_stmt_status(sqlite3_stmt *arg0, int op, int resetFlg);
-
-sqlite3 *sqlite3_db_handle(sqlite3_stmt *arg0);
-
-sqlite3_stmt *sqlite3_next_stmt(sqlite3 *pDb, sqlite3_stmt *pStmt);
-
-int sqlite3_expired(sqlite3_stmt *arg0);
-
-void sqlite3_stmt_scanstatus_reset(sqlite3_stmt *arg0);
-
 int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
 
 int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
@@ -1218,6 +1148,16 @@ int sqlite3_bind_parameter_index(sqlite3_stmt *arg0, const char *zName);
 int sqlite3_clear_bindings(sqlite3_stmt *arg0);
 
 int sqlite3_transfer_bindings(sqlite3_stmt *arg0, sqlite3_stmt *arg1);
+
+int sqlite3_create_collation(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
+
+int sqlite3_create_collation_v2(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*), void (*xDestroy)(void*));
+
+int sqlite3_create_collation16(sqlite3 *arg0, const void *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
+
+int sqlite3_collation_needed(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const char*));
+
+int sqlite3_collation_needed16(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const void*));
 
 const void *sqlite3_column_blob(sqlite3_stmt *arg0, int iCol);
 
@@ -1263,89 +1203,45 @@ const char *sqlite3_column_decltype(sqlite3_stmt *arg0, int arg1);
 
 const void *sqlite3_column_decltype16(sqlite3_stmt *arg0, int arg1);
 
-const void *sqlite3_value_blob(sqlite3_value *arg0);
+int sqlite3_complete(const char *sql);
 
-double sqlite3_value_double(sqlite3_value *arg0);
+int sqlite3_complete16(const void *sql);
 
-int sqlite3_value_int(sqlite3_value *arg0);
+// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
+// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
+sqlite3_int64 sqlite3_incomplete(const char *sql);
 
-sqlite3_int64 sqlite3_value_int64(sqlite3_value *arg0);
+int sqlite3_initialize(void);
 
-void *sqlite3_value_pointer(sqlite3_value *arg0, const char *arg1);
+int sqlite3_shutdown(void);
 
-const unsigned char *sqlite3_value_text(sqlite3_value *arg0);
+int sqlite3_os_init(void);
 
-const void *sqlite3_value_text16(sqlite3_value *arg0);
+int sqlite3_os_end(void);
 
-const void *sqlite3_value_text16le(sqlite3_value *arg0);
+int sqlite3_errcode(sqlite3 *db);
 
-const void *sqlite3_value_text16be(sqlite3_value *arg0);
+int sqlite3_extended_errcode(sqlite3 *db);
 
-int sqlite3_value_bytes(sqlite3_value *arg0);
+const char *sqlite3_errmsg(sqlite3 *db);
 
-int sqlite3_value_bytes16(sqlite3_value *arg0);
+const void *sqlite3_errmsg16(sqlite3 *db);
 
-int sqlite3_value_type(sqlite3_value *arg0);
+const char *sqlite3_errstr(int code);
 
-int sqlite3_value_numeric_type(sqlite3_value *arg0);
+int sqlite3_error_offset(sqlite3 *db);
 
-int sqlite3_value_nochange(sqlite3_value *arg0);
+int sqlite3_set_errmsg(sqlite3 *db, int errcode, const char *zErrMsg);
 
-int sqlite3_value_frombind(sqlite3_value *arg0);
+int sqlite3_extended_result_codes(sqlite3 *db, int onoff);
 
-int sqlite3_value_encoding(sqlite3_value *arg0);
+int sqlite3_system_errno(sqlite3 *db);
 
-unsigned int sqlite3_value_subtype(sqlite3_value *arg0);
+int sqlite3_exec(sqlite3 *arg0, const char *sql, Callback callback, void *arg3, char **errmsg);
 
-sqlite3_value *sqlite3_value_dup(const sqlite3_value *arg0);
+int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
 
-void sqlite3_value_free(sqlite3_value *arg0);
-
-void sqlite3_result_blob(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_blob64(sqlite3_context *arg0, const void *arg1, sqlite3_uint64 arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_double(sqlite3_context *arg0, double arg1);
-
-void sqlite3_result_error(sqlite3_context *arg0, const char *arg1, int arg2);
-
-void sqlite3_result_error16(sqlite3_context *arg0, const void *arg1, int arg2);
-
-void sqlite3_result_error_toobig(sqlite3_context *arg0);
-
-void sqlite3_result_error_nomem(sqlite3_context *arg0);
-
-void sqlite3_result_error_code(sqlite3_context *arg0, int arg1);
-
-void sqlite3_result_int(sqlite3_context *arg0, int arg1);
-
-void sqlite3_result_int64(sqlite3_context *arg0, sqlite3_int64 arg1);
-
-void sqlite3_result_null(sqlite3_context *arg0);
-
-void sqlite3_result_text(sqlite3_context *arg0, const char *arg1, int arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_text64(sqlite3_context *arg0, const char *z, sqlite3_uint64 n, sqlite3_destructor_type arg3, unsigned char encoding);
-
-void sqlite3_result_text16(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_text16le(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_text16be(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_value(sqlite3_context *arg0, sqlite3_value *arg1);
-
-void sqlite3_result_pointer(sqlite3_context *arg0, void *arg1, const char *arg2, sqlite3_destructor_type arg3);
-
-void sqlite3_result_zeroblob(sqlite3_context *arg0, int n);
-
-int sqlite3_result_zeroblob64(sqlite3_context *arg0, sqlite3_uint64 n);
-
-void sqlite3_result_subtype(sqlite3_context *arg0, unsigned int arg1);
-
-void sqlite3_result_str(sqlite3_context *arg0, sqlite3_str *arg1, int arg2);
-
-int sqlite3_vtab_nochange(sqlite3_context *arg0);
+void sqlite3_free_table(char **result);
 
 int sqlite3_create_function(sqlite3 *db, const char *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*));
 
@@ -1369,16 +1265,6 @@ int sqlite3_aggregate_count(sqlite3_context *arg0);
 
 int sqlite3_overload_function(sqlite3 *db, const char *zFuncName, int nArg);
 
-int sqlite3_create_collation(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
-
-int sqlite3_create_collation_v2(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*), void (*xDestroy)(void*));
-
-int sqlite3_create_collation16(sqlite3 *arg0, const void *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
-
-int sqlite3_collation_needed(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const char*));
-
-int sqlite3_collation_needed16(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const void*));
-
 void *sqlite3_commit_hook(sqlite3 *arg0, int (*arg1)(void*), void *arg2);
 
 void *sqlite3_rollback_hook(sqlite3 *arg0, void (*arg1)(void*), void *arg2);
@@ -1395,11 +1281,11 @@ int sqlite3_busy_timeout(sqlite3 *arg0, int ms);
 
 void *sqlite3_wal_hook(sqlite3 *arg0, int (*arg1)(void*, sqlite3*, const char*, int), void *arg2);
 
-int sqlite3_trace_v2(sqlite3 *arg0, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
+int sqlite3_keyword_count(void);
 
-void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg2);
+int sqlite3_keyword_name(int arg0, const char **arg1, int *arg2);
 
-void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
+int sqlite3_keyword_check(const char *arg0, int arg1);
 
 void *sqlite3_malloc(int arg0);
 
@@ -1428,116 +1314,6 @@ void sqlite3_soft_heap_limit(int N);
 int sqlite3_status64(int op, sqlite3_int64 *pCurrent, sqlite3_int64 *pHighwater, int resetFlag);
 
 int sqlite3_status(int op, int *pCurrent, int *pHighwater, int resetFlag);
-
-sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
-
-void sqlite3_mutex_free(sqlite3_mutex *arg0);
-
-void sqlite3_mutex_enter(sqlite3_mutex *arg0);
-
-int sqlite3_mutex_try(sqlite3_mutex *arg0);
-
-void sqlite3_mutex_leave(sqlite3_mutex *arg0);
-
-int sqlite3_mutex_held(sqlite3_mutex *arg0);
-
-int sqlite3_mutex_notheld(sqlite3_mutex *arg0);
-
-sqlite3_mutex *sqlite3_db_mutex(sqlite3 *arg0);
-
-sqlite3_str *sqlite3_str_new(sqlite3 *arg0);
-
-char *sqlite3_str_finish(sqlite3_str *arg0);
-
-void sqlite3_str_free(sqlite3_str *arg0);
-
-void sqlite3_str_append(sqlite3_str *arg0, const char *zIn, int N);
-
-void sqlite3_str_appendall(sqlite3_str *arg0, const char *zIn);
-
-void sqlite3_str_appendchar(sqlite3_str *arg0, int N, char C);
-
-void sqlite3_str_reset(sqlite3_str *arg0);
-
-void sqlite3_str_truncate(sqlite3_str *arg0, int N);
-
-int sqlite3_str_errcode(sqlite3_str *arg0);
-
-int sqlite3_str_length(sqlite3_str *arg0);
-
-char *sqlite3_str_value(sqlite3_str *arg0);
-
-int sqlite3_stricmp(const char *arg0, const char *arg1);
-
-int sqlite3_strnicmp(const char *arg0, const char *arg1, int arg2);
-
-int sqlite3_strglob(const char *zGlob, const char *zStr);
-
-int sqlite3_strlike(const char *zGlob, const char *zStr, unsigned int cEsc);
-
-int sqlite3_complete(const char *sql);
-
-int sqlite3_complete16(const void *sql);
-
-// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
-// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
-sqlite3_int64 sqlite3_incomplete(const char *sql);
-
-int sqlite3_keyword_count(void);
-
-int sqlite3_keyword_name(int arg0, const char **arg1, int *arg2);
-
-int sqlite3_keyword_check(const char *arg0, int arg1);
-
-const char *sqlite3_libversion(void);
-
-const char *sqlite3_sourceid(void);
-
-int sqlite3_libversion_number(void);
-
-int sqlite3_compileoption_used(const char *zOptName);
-
-const char *sqlite3_compileoption_get(int N);
-
-int sqlite3_threadsafe(void);
-
-int sqlite3_initialize(void);
-
-int sqlite3_shutdown(void);
-
-int sqlite3_os_init(void);
-
-int sqlite3_os_end(void);
-
-const char *sqlite3_uri_parameter(const char *z, const char *zParam);
-
-int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
-
-sqlite3_int64 sqlite3_uri_int64(const char *arg0, const char *arg1, sqlite3_int64 arg2);
-
-const char *sqlite3_uri_key(const char *z, int N);
-
-const char *sqlite3_filename_database(const char *arg0);
-
-const char *sqlite3_filename_journal(const char *arg0);
-
-const char *sqlite3_filename_wal(const char *arg0);
-
-const char *sqlite3_create_filename(const char *zDatabase, const char *zJournal, const char *zWal, int nParam, const char **azParam);
-
-void sqlite3_free_filename(const char *arg0);
-
-const char *sqlite3_db_filename(sqlite3 *db, const char *zDbName);
-
-const char *sqlite3_db_name(sqlite3 *db, int N);
-
-int sqlite3_db_readonly(sqlite3 *db, const char *zDbName);
-
-int sqlite3_exec(sqlite3 *arg0, const char *sql, Callback callback, void *arg3, char **errmsg);
-
-int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
-
-void sqlite3_free_table(char **result);
 
 int sqlite3_table_column_metadata(sqlite3 *db, const char *zDbName, const char *zTableName, const char *zColumnName, const char **pzDataType, const char **pzCollSeq, int *pNotNull, int *pPrimaryKey, int *pAutoinc);
 
@@ -1602,6 +1378,156 @@ int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
 // an async connection completes, for event loops; -1 when there is none
 // (blocking connections).
 int sqlite3_io_fd(sqlite3 *db);
+
+sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
+
+void sqlite3_mutex_free(sqlite3_mutex *arg0);
+
+void sqlite3_mutex_enter(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_try(sqlite3_mutex *arg0);
+
+void sqlite3_mutex_leave(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_held(sqlite3_mutex *arg0);
+
+int sqlite3_mutex_notheld(sqlite3_mutex *arg0);
+
+sqlite3_mutex *sqlite3_db_mutex(sqlite3 *arg0);
+
+int sqlite3_open(const char *filename, sqlite3 **ppDb);
+
+int sqlite3_open16(const void *filename, sqlite3 **ppDb);
+
+int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
+
+int sqlite3_close(sqlite3 *arg0);
+
+int sqlite3_close_v2(sqlite3 *arg0);
+
+int sqlite3_prepare(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
+
+int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
+
+int sqlite3_prepare_v3(sqlite3 *db, const char *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const char **pzTail);
+
+int sqlite3_prepare16(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
+
+int sqlite3_prepare16_v2(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
+
+int sqlite3_prepare16_v3(sqlite3 *db, const void *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const void **pzTail);
+
+sqlite3_str *sqlite3_str_new(sqlite3 *arg0);
+
+char *sqlite3_str_finish(sqlite3_str *arg0);
+
+void sqlite3_str_free(sqlite3_str *arg0);
+
+void sqlite3_str_append(sqlite3_str *arg0, const char *zIn, int N);
+
+void sqlite3_str_appendall(sqlite3_str *arg0, const char *zIn);
+
+void sqlite3_str_appendchar(sqlite3_str *arg0, int N, char C);
+
+void sqlite3_str_reset(sqlite3_str *arg0);
+
+void sqlite3_str_truncate(sqlite3_str *arg0, int N);
+
+int sqlite3_str_errcode(sqlite3_str *arg0);
+
+int sqlite3_str_length(sqlite3_str *arg0);
+
+char *sqlite3_str_value(sqlite3_str *arg0);
+
+void sqlite3_result_blob(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_blob64(sqlite3_context *arg0, const void *arg1, sqlite3_uint64 arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_double(sqlite3_context *arg0, double arg1);
+
+void sqlite3_result_error(sqlite3_context *arg0, const char *arg1, int arg2);
+
+void sqlite3_result_error16(sqlite3_context *arg0, const void *arg1, int arg2);
+
+void sqlite3_result_error_toobig(sqlite3_context *arg0);
+
+void sqlite3_result_error_nomem(sqlite3_context *arg0);
+
+void sqlite3_result_error_code(sqlite3_context *arg0, int arg1);
+
+void sqlite3_result_int(sqlite3_context *arg0, int arg1);
+
+void sqlite3_result_int64(sqlite3_context *arg0, sqlite3_int64 arg1);
+
+void sqlite3_result_null(sqlite3_context *arg0);
+
+void sqlite3_result_text(sqlite3_context *arg0, const char *arg1, int arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_text64(sqlite3_context *arg0, const char *z, sqlite3_uint64 n, sqlite3_destructor_type arg3, unsigned char encoding);
+
+void sqlite3_result_text16(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_text16le(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_text16be(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_value(sqlite3_context *arg0, sqlite3_value *arg1);
+
+void sqlite3_result_pointer(sqlite3_context *arg0, void *arg1, const char *arg2, sqlite3_destructor_type arg3);
+
+void sqlite3_result_zeroblob(sqlite3_context *arg0, int n);
+
+int sqlite3_result_zeroblob64(sqlite3_context *arg0, sqlite3_uint64 n);
+
+void sqlite3_result_subtype(sqlite3_context *arg0, unsigned int arg1);
+
+void sqlite3_result_str(sqlite3_context *arg0, sqlite3_str *arg1, int arg2);
+
+int sqlite3_vtab_nochange(sqlite3_context *arg0);
+
+int sqlite3_step(sqlite3_stmt *arg0);
+
+int sqlite3_reset(sqlite3_stmt *pStmt);
+
+int sqlite3_finalize(sqlite3_stmt *pStmt);
+
+const char *sqlite3_sql(sqlite3_stmt *pStmt);
+
+char *sqlite3_expanded_sql(sqlite3_stmt *pStmt);
+
+const char *sqlite3_normalized_sql(sqlite3_stmt *pStmt);
+
+int sqlite3_stmt_readonly(sqlite3_stmt *pStmt);
+
+int sqlite3_stmt_isexplain(sqlite3_stmt *pStmt);
+
+int sqlite3_stmt_explain(sqlite3_stmt *pStmt, int eMode);
+
+int sqlite3_stmt_busy(sqlite3_stmt *arg0);
+
+int sqlite3_stmt_status(sqlite3_stmt *arg0, int op, int resetFlg);
+
+sqlite3 *sqlite3_db_handle(sqlite3_stmt *arg0);
+
+sqlite3_stmt *sqlite3_next_stmt(sqlite3 *pDb, sqlite3_stmt *pStmt);
+
+int sqlite3_expired(sqlite3_stmt *arg0);
+
+void sqlite3_stmt_scanstatus_reset(sqlite3_stmt *arg0);
+
+int sqlite3_stricmp(const char *arg0, const char *arg1);
+
+int sqlite3_strnicmp(const char *arg0, const char *arg1, int arg2);
+
+int sqlite3_strglob(const char *zGlob, const char *zStr);
+
+int sqlite3_strlike(const char *zGlob, const char *zStr, unsigned int cEsc);
+
+int sqlite3_trace_v2(sqlite3 *arg0, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
+
+void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg2);
+
+void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
 
 // `sqlite3_setlk_timeout`: not supported yet.
 int sqlite3_setlk_timeout(sqlite3 *arg0, int ms, int flags);
@@ -1953,6 +1879,80 @@ int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2
 
 // `sqlite3changegroup_change_finish`: not supported yet.
 int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
+
+const char *sqlite3_uri_parameter(const char *z, const char *zParam);
+
+int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
+
+sqlite3_int64 sqlite3_uri_int64(const char *arg0, const char *arg1, sqlite3_int64 arg2);
+
+const char *sqlite3_uri_key(const char *z, int N);
+
+const char *sqlite3_filename_database(const char *arg0);
+
+const char *sqlite3_filename_journal(const char *arg0);
+
+const char *sqlite3_filename_wal(const char *arg0);
+
+const char *sqlite3_create_filename(const char *zDatabase, const char *zJournal, const char *zWal, int nParam, const char **azParam);
+
+void sqlite3_free_filename(const char *arg0);
+
+const char *sqlite3_db_filename(sqlite3 *db, const char *zDbName);
+
+const char *sqlite3_db_name(sqlite3 *db, int N);
+
+int sqlite3_db_readonly(sqlite3 *db, const char *zDbName);
+
+const void *sqlite3_value_blob(sqlite3_value *arg0);
+
+double sqlite3_value_double(sqlite3_value *arg0);
+
+int sqlite3_value_int(sqlite3_value *arg0);
+
+sqlite3_int64 sqlite3_value_int64(sqlite3_value *arg0);
+
+void *sqlite3_value_pointer(sqlite3_value *arg0, const char *arg1);
+
+const unsigned char *sqlite3_value_text(sqlite3_value *arg0);
+
+const void *sqlite3_value_text16(sqlite3_value *arg0);
+
+const void *sqlite3_value_text16le(sqlite3_value *arg0);
+
+const void *sqlite3_value_text16be(sqlite3_value *arg0);
+
+int sqlite3_value_bytes(sqlite3_value *arg0);
+
+int sqlite3_value_bytes16(sqlite3_value *arg0);
+
+int sqlite3_value_type(sqlite3_value *arg0);
+
+int sqlite3_value_numeric_type(sqlite3_value *arg0);
+
+int sqlite3_value_nochange(sqlite3_value *arg0);
+
+int sqlite3_value_frombind(sqlite3_value *arg0);
+
+int sqlite3_value_encoding(sqlite3_value *arg0);
+
+unsigned int sqlite3_value_subtype(sqlite3_value *arg0);
+
+sqlite3_value *sqlite3_value_dup(const sqlite3_value *arg0);
+
+void sqlite3_value_free(sqlite3_value *arg0);
+
+const char *sqlite3_libversion(void);
+
+const char *sqlite3_sourceid(void);
+
+int sqlite3_libversion_number(void);
+
+int sqlite3_compileoption_used(const char *zOptName);
+
+const char *sqlite3_compileoption_get(int N);
+
+int sqlite3_threadsafe(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -12,7 +12,7 @@
 
 use crate::consts::*;
 use crate::error::cstring;
-use crate::handle::{stmt_ref, sqlite3_stmt};
+use crate::handle::{sqlite3_stmt, stmt_ref};
 use crate::types::sqlite3_int64;
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_void};
@@ -35,12 +35,19 @@ pub unsafe fn column<'a>(p: *mut sqlite3_stmt, i: c_int) -> Option<&'a mut sqlit
     if s.cache.values[i].is_none() {
         s.cache.values[i] = Some(Box::new(sqlite3_value::new(s.stmt.column(i).clone())));
     }
-    s.cache.values[i].as_deref_mut().map(|v| &mut *(v as *mut sqlite3_value))
+    s.cache.values[i]
+        .as_deref_mut()
+        .map(|v| &mut *(v as *mut sqlite3_value))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_blob(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol).map_or(std::ptr::null(), |v| v.blob_ptr()) })
+pub unsafe extern "C" fn sqlite3_column_blob(
+    arg0: *mut sqlite3_stmt,
+    iCol: c_int,
+) -> *const c_void {
+    ffi_guard!(std::ptr::null(), {
+        column(arg0, iCol).map_or(std::ptr::null(), |v| v.blob_ptr())
+    })
 }
 
 #[no_mangle]
@@ -54,23 +61,41 @@ pub unsafe extern "C" fn sqlite3_column_int(arg0: *mut sqlite3_stmt, iCol: c_int
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_int64(arg0: *mut sqlite3_stmt, iCol: c_int) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3_column_int64(
+    arg0: *mut sqlite3_stmt,
+    iCol: c_int,
+) -> sqlite3_int64 {
     ffi_guard!(0, { column(arg0, iCol).map_or(0, |v| v.int64()) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol).map_or(std::ptr::null(), |v| v.text_ptr()) })
+pub unsafe extern "C" fn sqlite3_column_text(
+    arg0: *mut sqlite3_stmt,
+    iCol: c_int,
+) -> *const c_uchar {
+    ffi_guard!(std::ptr::null(), {
+        column(arg0, iCol).map_or(std::ptr::null(), |v| v.text_ptr())
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text16(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol).map_or(std::ptr::null(), |v| v.text16_ptr()) })
+pub unsafe extern "C" fn sqlite3_column_text16(
+    arg0: *mut sqlite3_stmt,
+    iCol: c_int,
+) -> *const c_void {
+    ffi_guard!(std::ptr::null(), {
+        column(arg0, iCol).map_or(std::ptr::null(), |v| v.text16_ptr())
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_value(arg0: *mut sqlite3_stmt, iCol: c_int) -> *mut sqlite3_value {
-    ffi_guard!(std::ptr::null_mut(), { column(arg0, iCol).map_or(std::ptr::null_mut(), |v| v as *mut sqlite3_value) })
+pub unsafe extern "C" fn sqlite3_column_value(
+    arg0: *mut sqlite3_stmt,
+    iCol: c_int,
+) -> *mut sqlite3_value {
+    ffi_guard!(std::ptr::null_mut(), {
+        column(arg0, iCol).map_or(std::ptr::null_mut(), |v| v as *mut sqlite3_value)
+    })
 }
 
 #[no_mangle]
@@ -85,17 +110,23 @@ pub unsafe extern "C" fn sqlite3_column_bytes16(arg0: *mut sqlite3_stmt, iCol: c
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_type(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(SQLITE_NULL, { column(arg0, iCol).map_or(SQLITE_NULL, |v| v.type_code()) })
+    ffi_guard!(SQLITE_NULL, {
+        column(arg0, iCol).map_or(SQLITE_NULL, |v| v.type_code())
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_count(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.column_count() as c_int) })
+    ffi_guard!(0, {
+        stmt_ref(pStmt).map_or(0, |s| s.stmt.column_count() as c_int)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_data_count(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.data_count() as c_int) })
+    ffi_guard!(0, {
+        stmt_ref(pStmt).map_or(0, |s| s.stmt.data_count() as c_int)
+    })
 }
 
 /// Which per-column string.
@@ -111,7 +142,9 @@ enum Meta {
 /// A per-column string, made once and kept in the statement: UTF-8 when
 /// `wide` is false, UTF-16 otherwise.
 unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const c_void {
-    let Some(s) = stmt_ref(p) else { return std::ptr::null() };
+    let Some(s) = stmt_ref(p) else {
+        return std::ptr::null();
+    };
     let _g = s.db().lock.lock();
     if i < 0 || i as usize >= s.stmt.column_count() {
         return std::ptr::null();
@@ -126,7 +159,9 @@ unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const
             Meta::Table => s.stmt.column_origin(i).map(|o| o.1.to_string()),
             Meta::Origin => s.stmt.column_origin(i).map(|o| o.2.to_string()),
         };
-        let Some(text) = text else { return std::ptr::null() };
+        let Some(text) = text else {
+            return std::ptr::null();
+        };
         let bytes = if wide {
             let units = crate::convert::utf8_to_utf16z(text.as_bytes());
             units.iter().flat_map(|u| u.to_ne_bytes()).collect()
@@ -135,12 +170,16 @@ unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const
         };
         s.names.insert(key, bytes);
     }
-    s.names.get(&key).map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+    s.names
+        .get(&key)
+        .map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_name(arg0: *mut sqlite3_stmt, N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, N, Meta::Name, false) as *const c_char })
+    ffi_guard!(std::ptr::null(), {
+        meta(arg0, N, Meta::Name, false) as *const c_char
+    })
 }
 
 #[no_mangle]
@@ -149,41 +188,73 @@ pub unsafe extern "C" fn sqlite3_column_name16(arg0: *mut sqlite3_stmt, N: c_int
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_database_name(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        meta(arg0, arg1, Meta::Database, false) as *const c_char
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_database_name16(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_table_name(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        meta(arg0, arg1, Meta::Table, false) as *const c_char
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_table_name16(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_origin_name(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        meta(arg0, arg1, Meta::Origin, false) as *const c_char
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_origin_name16(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_decltype(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        meta(arg0, arg1, Meta::Decltype, false) as *const c_char
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_decltype16(
+    arg0: *mut sqlite3_stmt,
+    arg1: c_int,
+) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, true) })
 }

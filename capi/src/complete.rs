@@ -6,8 +6,8 @@
 //! `c3ref/complete.txt`. Text with an unterminated string, identifier or
 //! block comment is incomplete.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
 use crate::types::sqlite3_int64;
+use std::ffi::{c_char, c_int, c_void, CStr};
 
 #[derive(Clone, Copy)]
 enum Tok {
@@ -112,7 +112,12 @@ pub fn scan(sql: &[u8]) -> Scan {
                 Tok::Other
             }
             c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
-                let n = sql[i..].iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80).count();
+                let n = sql[i..]
+                    .iter()
+                    .take_while(|&&b| {
+                        b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+                    })
+                    .count();
                 let word = sql[i..i + n].to_ascii_lowercase();
                 i += n;
                 if !c.is_ascii_alphabetic() {
@@ -196,8 +201,12 @@ mod tests {
 
     #[test]
     fn trigger_bodies_need_their_end() {
-        assert!(!complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"));
-        assert!(complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"));
+        assert!(!complete(
+            b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"
+        ));
+        assert!(complete(
+            b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"
+        ));
         assert!(complete(b"CREATE TEMP TRIGGER t BEGIN x; END;"));
         assert!(complete(b"CREATE TABLE trigger(x);"));
     }

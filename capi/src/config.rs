@@ -50,33 +50,45 @@ pub fn initialize() {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_initialize() -> c_int {
-    initialize();
-    SQLITE_OK
+    ffi_guard!(SQLITE_INTERNAL, {
+        initialize();
+        SQLITE_OK
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_shutdown() -> c_int {
-    INITIALIZED.store(false, Ordering::Relaxed);
-    SQLITE_OK
+    ffi_guard!(SQLITE_INTERNAL, {
+        INITIALIZED.store(false, Ordering::Relaxed);
+        SQLITE_OK
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_os_init() -> c_int {
-    SQLITE_OK
+    ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_os_end() -> c_int {
-    SQLITE_OK
+    ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })
 }
 
 /// `sqlite3_config` after the shim pulled the op's arguments.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *mut c_void, p1: *mut c_void) -> c_int {
+pub unsafe extern "C" fn ringlite_capi_config(
+    op: c_int,
+    i0: i64,
+    i1: i64,
+    p0: *mut c_void,
+    p1: *mut c_void,
+) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = i1;
         match op {
-            SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => SQLITE_OK,
+            SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => {
+                SQLITE_OK
+            }
             SQLITE_CONFIG_LOG => {
                 let f: Option<LogFn> = std::mem::transmute::<*mut c_void, Option<LogFn>>(p0);
                 if let Ok(mut l) = LOG.lock() {
@@ -88,10 +100,17 @@ pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *
                 URI.store(i0 != 0, Ordering::Relaxed);
                 SQLITE_OK
             }
-            SQLITE_CONFIG_MEMSTATUS | SQLITE_CONFIG_LOOKASIDE | SQLITE_CONFIG_COVERING_INDEX_SCAN
-            | SQLITE_CONFIG_MMAP_SIZE | SQLITE_CONFIG_STMTJRNL_SPILL | SQLITE_CONFIG_SMALL_MALLOC
-            | SQLITE_CONFIG_SORTERREF_SIZE | SQLITE_CONFIG_MEMDB_MAXSIZE | SQLITE_CONFIG_PMASZ
-            | SQLITE_CONFIG_PAGECACHE | SQLITE_CONFIG_WIN32_HEAPSIZE => SQLITE_OK,
+            SQLITE_CONFIG_MEMSTATUS
+            | SQLITE_CONFIG_LOOKASIDE
+            | SQLITE_CONFIG_COVERING_INDEX_SCAN
+            | SQLITE_CONFIG_MMAP_SIZE
+            | SQLITE_CONFIG_STMTJRNL_SPILL
+            | SQLITE_CONFIG_SMALL_MALLOC
+            | SQLITE_CONFIG_SORTERREF_SIZE
+            | SQLITE_CONFIG_MEMDB_MAXSIZE
+            | SQLITE_CONFIG_PMASZ
+            | SQLITE_CONFIG_PAGECACHE
+            | SQLITE_CONFIG_WIN32_HEAPSIZE => SQLITE_OK,
             SQLITE_CONFIG_PCACHE_HDRSZ => {
                 if !p0.is_null() {
                     *(p0 as *mut c_int) = 0;
@@ -99,7 +118,10 @@ pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *
                 SQLITE_OK
             }
             _ => {
-                log(SQLITE_ERROR, &format!("sqlite3_config({op}) is not supported by ringlite yet"));
+                log(
+                    SQLITE_ERROR,
+                    &format!("sqlite3_config({op}) is not supported by ringlite yet"),
+                );
                 SQLITE_ERROR
             }
         }
@@ -120,7 +142,9 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = (p, sz, cnt);
-        let Some(d) = db_ref(db) else { return crate::error::misuse() };
+        let Some(d) = db_ref(db) else {
+            return crate::error::misuse();
+        };
         let _g = d.lock.lock();
         match op {
             SQLITE_DBCONFIG_MAINDBNAME => {
@@ -131,9 +155,14 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
             SQLITE_DBCONFIG_ENABLE_FKEY..=SQLITE_DBCONFIG_MAX => {
                 let mut cfg = d.db_config.borrow_mut();
                 let default = match op {
-                    SQLITE_DBCONFIG_ENABLE_TRIGGER | SQLITE_DBCONFIG_ENABLE_VIEW | SQLITE_DBCONFIG_DQS_DML
-                    | SQLITE_DBCONFIG_DQS_DDL | SQLITE_DBCONFIG_TRUSTED_SCHEMA | SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE
-                    | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
+                    SQLITE_DBCONFIG_ENABLE_TRIGGER
+                    | SQLITE_DBCONFIG_ENABLE_VIEW
+                    | SQLITE_DBCONFIG_DQS_DML
+                    | SQLITE_DBCONFIG_DQS_DDL
+                    | SQLITE_DBCONFIG_TRUSTED_SCHEMA
+                    | SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE
+                    | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE
+                    | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
                     _ => 0,
                 };
                 let cur = cfg.entry(op).or_insert(default);
@@ -148,7 +177,13 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 SQLITE_OK
             }
             _ => {
-                crate::error::set_error(d, SQLITE_ERROR, Some(&format!("sqlite3_db_config({op}) is not supported by ringlite yet")));
+                crate::error::set_error(
+                    d,
+                    SQLITE_ERROR,
+                    Some(&format!(
+                        "sqlite3_db_config({op}) is not supported by ringlite yet"
+                    )),
+                );
                 SQLITE_ERROR
             }
         }
@@ -158,14 +193,18 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
 /// `sqlite3_test_control`: no test hooks in ringlite.
 #[no_mangle]
 pub unsafe extern "C" fn ringlite_capi_test_control(op: c_int) -> c_int {
-    let _ = op;
-    0
+    ffi_guard!(0, {
+        let _ = op;
+        0
+    })
 }
 
 /// `sqlite3_vtab_config`: only valid inside xCreate/xConnect, which ringlite
 /// never calls (no virtual tables yet).
 #[no_mangle]
 pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int) -> c_int {
-    let _ = (db, op);
-    SQLITE_MISUSE
+    ffi_guard!(SQLITE_MISUSE, {
+        let _ = (db, op);
+        SQLITE_MISUSE
+    })
 }

@@ -10,7 +10,8 @@ use crate::handle::{db_ref, sqlite3, sqlite3_stmt};
 use crate::memory::malloc_cstr;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-type Callback = Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
+type Callback =
+    Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
 
 unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
     if errmsg.is_null() {
@@ -24,7 +25,13 @@ unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
 }
 
 /// The body of `sqlite3_exec`.
-pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: Callback, arg: *mut c_void, errmsg: *mut *mut c_char) -> c_int {
+pub unsafe fn exec(
+    db: *mut sqlite3,
+    sql: *const c_char,
+    cb: Callback,
+    arg: *mut c_void,
+    errmsg: *mut *mut c_char,
+) -> c_int {
     if !errmsg.is_null() {
         *errmsg = std::ptr::null_mut();
     }
@@ -57,7 +64,9 @@ pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: Callback, arg: *mut
             let have_row = rc == SQLITE_ROW;
             if cb.is_some() && have_row {
                 if first_row {
-                    names = (0..ncol).map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char).collect();
+                    names = (0..ncol)
+                        .map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char)
+                        .collect();
                     first_row = false;
                 }
                 let mut values: Vec<*mut c_char> = (0..ncol)
@@ -91,15 +100,27 @@ pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: Callback, arg: *mut
     rc
 }
 
-fn unreachable_cb() -> unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int {
-    unsafe extern "C" fn none(_: *mut c_void, _: c_int, _: *mut *mut c_char, _: *mut *mut c_char) -> c_int {
+fn unreachable_cb(
+) -> unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int {
+    unsafe extern "C" fn none(
+        _: *mut c_void,
+        _: c_int,
+        _: *mut *mut c_char,
+        _: *mut *mut c_char,
+    ) -> c_int {
         0
     }
     none
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_exec(arg0: *mut sqlite3, sql: *const c_char, callback: Callback, arg3: *mut c_void, errmsg: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_exec(
+    arg0: *mut sqlite3,
+    sql: *const c_char,
+    callback: Callback,
+    arg3: *mut c_void,
+    errmsg: *mut *mut c_char,
+) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { exec(arg0, sql, callback, arg3, errmsg) })
 }
 
@@ -110,17 +131,27 @@ struct Table {
     nrow: c_int,
 }
 
-unsafe extern "C" fn collect(arg: *mut c_void, n: c_int, values: *mut *mut c_char, names: *mut *mut c_char) -> c_int {
+unsafe extern "C" fn collect(
+    arg: *mut c_void,
+    n: c_int,
+    values: *mut *mut c_char,
+    names: *mut *mut c_char,
+) -> c_int {
     let t = &mut *(arg as *mut Table);
     if t.nrow == 0 && t.cells.len() == 1 {
         t.ncol = n;
         for i in 0..n as usize {
-            t.cells.push(malloc_cstr(CStr::from_ptr(*names.add(i)).to_bytes()));
+            t.cells
+                .push(malloc_cstr(CStr::from_ptr(*names.add(i)).to_bytes()));
         }
     }
     for i in 0..n as usize {
         let v = *values.add(i);
-        t.cells.push(if v.is_null() { std::ptr::null_mut() } else { malloc_cstr(CStr::from_ptr(v).to_bytes()) });
+        t.cells.push(if v.is_null() {
+            std::ptr::null_mut()
+        } else {
+            malloc_cstr(CStr::from_ptr(v).to_bytes())
+        });
     }
     t.nrow += 1;
     0
@@ -141,9 +172,20 @@ pub unsafe extern "C" fn sqlite3_get_table(
         }
         *pazResult = std::ptr::null_mut();
         // cells[0] holds the entry count, as free_table expects.
-        let mut t = Table { cells: vec![std::ptr::null_mut()], ncol: 0, nrow: 0 };
-        let rc = exec(db, zSql, Some(collect), &mut t as *mut Table as *mut c_void, pzErrmsg);
-        let arr = crate::memory::alloc((t.cells.len() * std::mem::size_of::<*mut c_char>()) as u64) as *mut *mut c_char;
+        let mut t = Table {
+            cells: vec![std::ptr::null_mut()],
+            ncol: 0,
+            nrow: 0,
+        };
+        let rc = exec(
+            db,
+            zSql,
+            Some(collect),
+            &mut t as *mut Table as *mut c_void,
+            pzErrmsg,
+        );
+        let arr = crate::memory::alloc((t.cells.len() * std::mem::size_of::<*mut c_char>()) as u64)
+            as *mut *mut c_char;
         let count = t.cells.len();
         t.cells[0] = count as *mut c_char;
         std::ptr::copy_nonoverlapping(t.cells.as_ptr(), arr, count);

@@ -14,10 +14,11 @@ use crate::consts::*;
 use crate::error::{cstring, finish, misuse};
 use crate::handle::{db_ref, sqlite3};
 use crate::value::sqlite3_value;
-use ringlite::vdbe::func::{
-    AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction,
-};
 use ringlite::value::Value;
+use ringlite::vdbe::func::{
+    AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext,
+    ScalarFunction,
+};
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::{Arc, Mutex};
@@ -123,7 +124,9 @@ struct CScalar(Arc<CFunction>);
 impl ScalarFunction for CScalar {
     fn call(&self, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<Value> {
         let f = &*self.0;
-        let Some(x) = f.x_func else { return Err(Error::sql("function has no implementation")) };
+        let Some(x) = f.x_func else {
+            return Err(Error::sql("function has no implementation"));
+        };
         let mut ctx = sqlite3_context::new(f, std::ptr::null_mut(), args);
         let mut argv = call_args(args, fctx.arg_subtypes);
         unsafe { invoke(x, &mut ctx, &mut argv) };
@@ -148,7 +151,10 @@ impl Drop for CAggState {
 
 impl AggregateFunction for CAggregate {
     fn start(&self) -> Box<dyn AggregateState> {
-        Box::new(CAggState { func: self.0.clone(), mem: std::ptr::null_mut() })
+        Box::new(CAggState {
+            func: self.0.clone(),
+            mem: std::ptr::null_mut(),
+        })
     }
     fn has_inverse(&self) -> bool {
         self.0.x_inverse.is_some() && self.0.x_value.is_some()
@@ -156,18 +162,31 @@ impl AggregateFunction for CAggregate {
 }
 
 impl CAggState {
-    fn run_step(&mut self, x: Option<XFunc>, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<()> {
+    fn run_step(
+        &mut self,
+        x: Option<XFunc>,
+        fctx: &mut FunctionContext<'_>,
+        args: &[Value],
+    ) -> ringlite::Result<()> {
         let func = self.func.clone();
-        let Some(x) = x else { return Err(Error::sql("function has no implementation")) };
+        let Some(x) = x else {
+            return Err(Error::sql("function has no implementation"));
+        };
         let mut ctx = sqlite3_context::new(&func, &mut self.mem, args);
         let mut argv = call_args(args, fctx.arg_subtypes);
         unsafe { invoke(x, &mut ctx, &mut argv) };
         ctx.outcome(fctx).map(|_| ())
     }
 
-    fn run_final(&mut self, x: Option<XFinal>, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
+    fn run_final(
+        &mut self,
+        x: Option<XFinal>,
+        fctx: &mut FunctionContext<'_>,
+    ) -> ringlite::Result<Value> {
         let func = self.func.clone();
-        let Some(x) = x else { return Err(Error::sql("function has no implementation")) };
+        let Some(x) = x else {
+            return Err(Error::sql("function has no implementation"));
+        };
         let mut ctx = sqlite3_context::new(&func, &mut self.mem, &[]);
         unsafe { x(&mut ctx) };
         ctx.outcome(fctx)
@@ -234,7 +253,9 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
             dx(spec.user_data);
         }
         let name = spec.name.clone();
-        let r = d.with_conn(|c| c.delete_function(&name, spec.n_arg)).and_then(|r| r);
+        let r = d
+            .with_conn(|c| c.delete_function(&name, spec.n_arg))
+            .and_then(|r| r);
         return finish(d, r);
     }
     let flags = FuncFlags {
@@ -259,7 +280,12 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
     } else {
         FuncKind::Aggregate(Arc::new(CAggregate(cf)))
     };
-    let def = FuncDef { name: spec.name, n_args: spec.n_arg, flags, kind };
+    let def = FuncDef {
+        name: spec.name,
+        n_args: spec.n_arg,
+        flags,
+        kind,
+    };
     let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
     finish(d, r)
 }
@@ -283,7 +309,17 @@ pub unsafe extern "C" fn sqlite3_create_function(
     xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
-    sqlite3_create_function_v2(db, zFunctionName, nArg, eTextRep, pApp, xFunc, xStep, xFinal, None)
+    sqlite3_create_function_v2(
+        db,
+        zFunctionName,
+        nArg,
+        eTextRep,
+        pApp,
+        xFunc,
+        xStep,
+        xFinal,
+        None,
+    )
 }
 
 #[no_mangle]
@@ -298,7 +334,8 @@ pub unsafe extern "C" fn sqlite3_create_function16(
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
+        let name =
+            String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
         let spec = FunctionSpec {
             name,
             n_arg: nArg,
@@ -383,9 +420,14 @@ unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_aggregate_context(arg0: *mut sqlite3_context, nBytes: c_int) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_aggregate_context(
+    arg0: *mut sqlite3_context,
+    nBytes: c_int,
+) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(arg0) else { return std::ptr::null_mut() };
+        let Some(c) = ctx(arg0) else {
+            return std::ptr::null_mut();
+        };
         if c.agg_slot.is_null() {
             return std::ptr::null_mut();
         }
@@ -434,14 +476,20 @@ fn same_value(a: &Value, b: &Value) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_int) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(arg0) else { return std::ptr::null_mut() };
+        let Some(c) = ctx(arg0) else {
+            return std::ptr::null_mut();
+        };
         if c.func.is_null() || N < 0 {
             return std::ptr::null_mut();
         }
         let args = &*c.args;
-        let Some(arg) = args.get(N as usize) else { return std::ptr::null_mut() };
+        let Some(arg) = args.get(N as usize) else {
+            return std::ptr::null_mut();
+        };
         let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
-        aux.iter().find(|(n, v, _, _)| *n == N && same_value(v, arg)).map_or(std::ptr::null_mut(), |e| e.2)
+        aux.iter()
+            .find(|(n, v, _, _)| *n == N && same_value(v, arg))
+            .map_or(std::ptr::null_mut(), |e| e.2)
     })
 }
 
@@ -482,7 +530,11 @@ pub unsafe extern "C" fn sqlite3_aggregate_count(arg0: *mut sqlite3_context) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_overload_function(db: *mut sqlite3, zFuncName: *const c_char, nArg: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_overload_function(
+    db: *mut sqlite3,
+    zFuncName: *const c_char,
+    nArg: c_int,
+) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let Some(d) = db_ref(db) else { return misuse() };
         if zFuncName.is_null() || nArg < -2 {

@@ -161,7 +161,13 @@ pub struct sqlite3 {
     /// Registered callbacks and their user data (owned by `hooks.rs`).
     pub hooks: RefCell<crate::hooks::HookSlots>,
     /// Client data (`sqlite3_set_clientdata`).
-    pub client_data: RefCell<Vec<(CString, *mut std::ffi::c_void, crate::types::sqlite3_destructor_type)>>,
+    pub client_data: RefCell<
+        Vec<(
+            CString,
+            *mut std::ffi::c_void,
+            crate::types::sqlite3_destructor_type,
+        )>,
+    >,
     /// The statement `sqlite3_step` is running (for trace callbacks, which
     /// receive it), NULL otherwise.
     pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
@@ -188,7 +194,10 @@ impl sqlite3 {
             magic: AtomicU32::new(if conn.is_some() { DB_OPEN } else { DB_SICK }),
             lock: ReentrantLock::default(),
             conn: RefCell::new(conn),
-            error: RefCell::new(ErrorState { offset: -1, ..Default::default() }),
+            error: RefCell::new(ErrorState {
+                offset: -1,
+                ..Default::default()
+            }),
             stmts: RefCell::new(Vec::new()),
             extended_codes: std::cell::Cell::new(false),
             interrupt,
@@ -292,7 +301,11 @@ pub struct sqlite3_stmt {
     /// application's buffers are released when the binding is replaced,
     /// cleared or the statement finalized, as in SQLite (the engine holds a
     /// copy of the value).
-    pub bound: Vec<(usize, unsafe extern "C" fn(*mut std::ffi::c_void), *mut std::ffi::c_void)>,
+    pub bound: Vec<(
+        usize,
+        unsafe extern "C" fn(*mut std::ffi::c_void),
+        *mut std::ffi::c_void,
+    )>,
     /// Result code of the most recent failed step (returned again by
     /// reset and finalize), `SQLITE_OK` otherwise.
     pub last_rc: i32,
@@ -330,7 +343,9 @@ impl sqlite3_stmt {
     /// Release the application buffer bound to parameter `i`, if any (all
     /// of them when `i` is `None`).
     pub fn release_bound(&mut self, i: Option<usize>) {
-        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound).into_iter().partition(|b| i.is_none_or(|i| b.0 == i));
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound)
+            .into_iter()
+            .partition(|b| i.is_none_or(|i| b.0 == i));
         self.bound = kept;
         for (_, destroy, p) in gone {
             unsafe { destroy(p) };

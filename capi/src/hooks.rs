@@ -8,9 +8,9 @@
 use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3};
+use crate::types::sqlite3_int64;
 use ringlite::connection::Hook;
 use std::ffi::{c_char, c_int, c_void, CString};
-use crate::types::sqlite3_int64;
 
 /// A raw pointer a callback closure may carry to another thread: the
 /// connection lock serializes every call.
@@ -53,23 +53,45 @@ fn old(slot: &mut Option<SendPtr>, new: Option<SendPtr>) -> *mut c_void {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_commit_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void) -> c_int>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_commit_hook(
+    arg0: *mut sqlite3,
+    arg1: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    arg2: *mut c_void,
+) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
+        let Some(d) = db_ref(arg0) else {
+            return std::ptr::null_mut();
+        };
         let _g = d.lock.lock();
         let p = SendPtr(arg2);
-        install(d, Hook::Commit(arg1.map(|f| Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>)));
+        install(
+            d,
+            Hook::Commit(arg1.map(|f| {
+                Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>
+            })),
+        );
         old(&mut d.hooks.borrow_mut().commit, arg1.map(|_| p))
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_rollback_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void)>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_rollback_hook(
+    arg0: *mut sqlite3,
+    arg1: Option<unsafe extern "C" fn(*mut c_void)>,
+    arg2: *mut c_void,
+) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
+        let Some(d) = db_ref(arg0) else {
+            return std::ptr::null_mut();
+        };
         let _g = d.lock.lock();
         let p = SendPtr(arg2);
-        install(d, Hook::Rollback(arg1.map(|f| Box::new(move || unsafe { f(p.get()) }) as Box<dyn FnMut() + Send>)));
+        install(
+            d,
+            Hook::Rollback(
+                arg1.map(|f| Box::new(move || unsafe { f(p.get()) }) as Box<dyn FnMut() + Send>),
+            ),
+        );
         old(&mut d.hooks.borrow_mut().rollback, arg1.map(|_| p))
     })
 }
@@ -77,11 +99,15 @@ pub unsafe extern "C" fn sqlite3_rollback_hook(arg0: *mut sqlite3, arg1: Option<
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_update_hook(
     arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64)>,
+    arg1: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64),
+    >,
     arg2: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
+        let Some(d) = db_ref(arg0) else {
+            return std::ptr::null_mut();
+        };
         let _g = d.lock.lock();
         let p = SendPtr(arg2);
         install(
@@ -99,13 +125,26 @@ pub unsafe extern "C" fn sqlite3_update_hook(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_progress_handler(arg0: *mut sqlite3, arg1: c_int, arg2: Option<unsafe extern "C" fn(*mut c_void) -> c_int>, arg3: *mut c_void) {
+pub unsafe extern "C" fn sqlite3_progress_handler(
+    arg0: *mut sqlite3,
+    arg1: c_int,
+    arg2: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    arg3: *mut c_void,
+) {
     ffi_guard!((), {
         let Some(d) = db_ref(arg0) else { return };
         let _g = d.lock.lock();
         let p = SendPtr(arg3);
         let cb = if arg1 > 0 { arg2 } else { None };
-        install(d, Hook::Progress(arg1.max(0), cb.map(|f| Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>)));
+        install(
+            d,
+            Hook::Progress(
+                arg1.max(0),
+                cb.map(|f| {
+                    Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>
+                }),
+            ),
+        );
     })
 }
 
@@ -120,20 +159,56 @@ fn ptr_of(s: &Option<CString>) -> *const c_char {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_authorizer(
     arg0: *mut sqlite3,
-    xAuth: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, *const c_char, *const c_char) -> c_int>,
+    xAuth: Option<
+        unsafe extern "C" fn(
+            *mut c_void,
+            c_int,
+            *const c_char,
+            *const c_char,
+            *const c_char,
+            *const c_char,
+        ) -> c_int,
+    >,
     pUserData: *mut c_void,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else { return misuse() };
+        let Some(d) = db_ref(arg0) else {
+            return misuse();
+        };
         let _g = d.lock.lock();
         let p = SendPtr(pUserData);
         install(
             d,
             Hook::Authorizer(xAuth.map(|f| {
-                Box::new(move |action: i32, a: Option<&str>, b: Option<&str>, c: Option<&str>, e: Option<&str>| {
-                    let (a, b, c, e) = (opt_c(a), opt_c(b), opt_c(c), opt_c(e));
-                    unsafe { f(p.get(), action, ptr_of(&a), ptr_of(&b), ptr_of(&c), ptr_of(&e)) }
-                }) as Box<dyn FnMut(i32, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> i32 + Send>
+                Box::new(
+                    move |action: i32,
+                          a: Option<&str>,
+                          b: Option<&str>,
+                          c: Option<&str>,
+                          e: Option<&str>| {
+                        let (a, b, c, e) = (opt_c(a), opt_c(b), opt_c(c), opt_c(e));
+                        unsafe {
+                            f(
+                                p.get(),
+                                action,
+                                ptr_of(&a),
+                                ptr_of(&b),
+                                ptr_of(&c),
+                                ptr_of(&e),
+                            )
+                        }
+                    },
+                )
+                    as Box<
+                        dyn FnMut(
+                                i32,
+                                Option<&str>,
+                                Option<&str>,
+                                Option<&str>,
+                                Option<&str>,
+                            ) -> i32
+                            + Send,
+                    >
             })),
         );
         SQLITE_OK
@@ -141,12 +216,21 @@ pub unsafe extern "C" fn sqlite3_set_authorizer(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_busy_handler(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>, arg2: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_busy_handler(
+    arg0: *mut sqlite3,
+    arg1: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>,
+    arg2: *mut c_void,
+) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else { return misuse() };
+        let Some(d) = db_ref(arg0) else {
+            return misuse();
+        };
         let _g = d.lock.lock();
         let p = SendPtr(arg2);
-        let h = arg1.map(|f| Box::new(move |n: i32| unsafe { f(p.get(), n) != 0 }) as ringlite::connection::BusyHandler);
+        let h = arg1.map(|f| {
+            Box::new(move |n: i32| unsafe { f(p.get(), n) != 0 })
+                as ringlite::connection::BusyHandler
+        });
         let _ = d.with_conn(|c| c.set_busy_handler(h));
         SQLITE_OK
     })
@@ -155,7 +239,9 @@ pub unsafe extern "C" fn sqlite3_busy_handler(arg0: *mut sqlite3, arg1: Option<u
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_busy_timeout(arg0: *mut sqlite3, ms: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else { return misuse() };
+        let Some(d) = db_ref(arg0) else {
+            return misuse();
+        };
         let _g = d.lock.lock();
         let _ = d.with_conn(|c| c.set_busy_timeout(ms));
         SQLITE_OK
@@ -170,7 +256,9 @@ pub unsafe extern "C" fn sqlite3_wal_hook(
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         // Registered but never called: ringlite does not run WAL mode yet.
-        let Some(d) = db_ref(arg0) else { return std::ptr::null_mut() };
+        let Some(d) = db_ref(arg0) else {
+            return std::ptr::null_mut();
+        };
         let _g = d.lock.lock();
         old(&mut d.hooks.borrow_mut().wal, arg1.map(|_| SendPtr(arg2)))
     })

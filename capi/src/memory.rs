@@ -49,7 +49,13 @@ pub unsafe fn malloc_cstr(s: &[u8]) -> *mut c_char {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_malloc(arg0: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { if arg0 <= 0 { std::ptr::null_mut() } else { alloc(arg0 as u64) } })
+    ffi_guard!(std::ptr::null_mut(), {
+        if arg0 <= 0 {
+            std::ptr::null_mut()
+        } else {
+            alloc(arg0 as u64)
+        }
+    })
 }
 
 #[no_mangle]
@@ -78,7 +84,9 @@ unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_realloc(arg0: *mut c_void, arg1: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { realloc_impl(arg0, arg1.max(0) as u64) })
+    ffi_guard!(std::ptr::null_mut(), {
+        realloc_impl(arg0, arg1.max(0) as u64)
+    })
 }
 
 #[no_mangle]
@@ -99,47 +107,61 @@ pub unsafe extern "C" fn sqlite3_free(arg0: *mut c_void) {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_msize(arg0: *mut c_void) -> sqlite3_uint64 {
-    ffi_guard!(0, { if arg0.is_null() { 0 } else { size_of_block(arg0) } })
+    ffi_guard!(0, {
+        if arg0.is_null() {
+            0
+        } else {
+            size_of_block(arg0)
+        }
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_memory_used() -> sqlite3_int64 {
-    USED.load(Ordering::Relaxed)
+    ffi_guard!(0, { USED.load(Ordering::Relaxed) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_memory_highwater(resetFlag: c_int) -> sqlite3_int64 {
-    let hw = HIGHWATER.load(Ordering::Relaxed);
-    if resetFlag != 0 {
-        HIGHWATER.store(USED.load(Ordering::Relaxed), Ordering::Relaxed);
-    }
-    hw
+    ffi_guard!(0, {
+        let hw = HIGHWATER.load(Ordering::Relaxed);
+        if resetFlag != 0 {
+            HIGHWATER.store(USED.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        hw
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_release_memory(arg0: c_int) -> c_int {
-    let _ = arg0;
-    0
+    ffi_guard!(0, {
+        let _ = arg0;
+        0
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
-    static LIMIT: AtomicI64 = AtomicI64::new(0);
-    let old = LIMIT.load(Ordering::Relaxed);
-    if N >= 0 {
-        LIMIT.store(N, Ordering::Relaxed);
-    }
-    old
+    ffi_guard!(-1, {
+        static LIMIT: AtomicI64 = AtomicI64::new(0);
+        let old = LIMIT.load(Ordering::Relaxed);
+        if N >= 0 {
+            LIMIT.store(N, Ordering::Relaxed);
+        }
+        old
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
-    static LIMIT: AtomicI64 = AtomicI64::new(0);
-    let old = LIMIT.load(Ordering::Relaxed);
-    if N >= 0 {
-        LIMIT.store(N, Ordering::Relaxed);
-    }
-    old
+    ffi_guard!(-1, {
+        static LIMIT: AtomicI64 = AtomicI64::new(0);
+        let old = LIMIT.load(Ordering::Relaxed);
+        if N >= 0 {
+            LIMIT.store(N, Ordering::Relaxed);
+        }
+        old
+    })
 }
 
 #[no_mangle]
@@ -148,7 +170,12 @@ pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int64, pHighwater: *mut sqlite3_int64, resetFlag: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_status64(
+    op: c_int,
+    pCurrent: *mut sqlite3_int64,
+    pHighwater: *mut sqlite3_int64,
+    resetFlag: c_int,
+) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {
         if pCurrent.is_null() || pHighwater.is_null() || !(0..=9).contains(&op) {
             return crate::consts::SQLITE_MISUSE;
@@ -165,7 +192,12 @@ pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int6
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwater: *mut c_int, resetFlag: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_status(
+    op: c_int,
+    pCurrent: *mut c_int,
+    pHighwater: *mut c_int,
+    resetFlag: c_int,
+) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {
         if pCurrent.is_null() || pHighwater.is_null() {
             return crate::consts::SQLITE_MISUSE;

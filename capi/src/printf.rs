@@ -8,8 +8,8 @@
 //! [`PrintfArgs`] trait. `%z` strings are freed after formatting.
 
 use crate::consts::*;
-use ringlite::value::printf::{self, IntSize, PrintfArgs};
 use crate::types::sqlite3;
+use ringlite::value::printf::{self, IntSize, PrintfArgs};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// One argument as the shim pulled it.
@@ -37,7 +37,12 @@ impl ShimArgs<'_> {
     fn take(&mut self) -> PrintfArg {
         let a = self.args.get(self.next).copied();
         self.next += 1;
-        a.unwrap_or(PrintfArg { kind: 0, i: 0, d: 0.0, s: std::ptr::null() })
+        a.unwrap_or(PrintfArg {
+            kind: 0,
+            i: 0,
+            d: 0.0,
+            s: std::ptr::null(),
+        })
     }
 }
 
@@ -92,7 +97,11 @@ unsafe fn args<'a>(p: *const PrintfArg, n: c_int) -> &'a [PrintfArg] {
 
 /// Called by the shim: the formatted string in a `sqlite3_malloc` block.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const PrintfArg, n: c_int) -> *mut c_char {
+pub unsafe extern "C" fn ringlite_capi_format(
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
         if fmt.is_null() {
             return std::ptr::null_mut();
@@ -106,9 +115,16 @@ pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const Prin
 
 /// Called by the shim for `sqlite3_str_appendf`.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_str_format(st: *mut sqlite3_str, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
+pub unsafe extern "C" fn ringlite_capi_str_format(
+    st: *mut sqlite3_str,
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) {
     ffi_guard!((), {
-        let (Some(st), false) = (st.as_mut(), fmt.is_null()) else { return };
+        let (Some(st), false) = (st.as_mut(), fmt.is_null()) else {
+            return;
+        };
         match format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
             Ok(s) => st.append(&s),
             Err(e) => st.errcode = e.primary(),
@@ -118,7 +134,12 @@ pub unsafe extern "C" fn ringlite_capi_str_format(st: *mut sqlite3_str, fmt: *co
 
 /// Called by the shim for `sqlite3_log`.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_log(code: c_int, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
+pub unsafe extern "C" fn ringlite_capi_log(
+    code: c_int,
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) {
     ffi_guard!((), {
         if fmt.is_null() || !crate::config::log_enabled() {
             return;
@@ -155,8 +176,13 @@ impl sqlite3_str {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_new(arg0: *mut sqlite3) -> *mut sqlite3_str {
-    let _ = arg0;
-    Box::into_raw(Box::new(sqlite3_str { buf: Vec::new(), errcode: SQLITE_OK }))
+    ffi_guard!(std::ptr::null_mut(), {
+        let _ = arg0;
+        Box::into_raw(Box::new(sqlite3_str {
+            buf: Vec::new(),
+            errcode: SQLITE_OK,
+        }))
+    })
 }
 
 #[no_mangle]
@@ -176,9 +202,11 @@ pub unsafe extern "C" fn sqlite3_str_finish(arg0: *mut sqlite3_str) -> *mut c_ch
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_free(arg0: *mut sqlite3_str) {
-    if !arg0.is_null() {
-        drop(Box::from_raw(arg0));
-    }
+    ffi_guard!((), {
+        if !arg0.is_null() {
+            drop(Box::from_raw(arg0));
+        }
+    })
 }
 
 #[no_mangle]
@@ -212,35 +240,43 @@ pub unsafe extern "C" fn sqlite3_str_appendchar(arg0: *mut sqlite3_str, N: c_int
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_reset(arg0: *mut sqlite3_str) {
-    if let Some(s) = arg0.as_mut() {
-        s.buf.clear();
-        s.errcode = SQLITE_OK;
-    }
+    ffi_guard!((), {
+        if let Some(s) = arg0.as_mut() {
+            s.buf.clear();
+            s.errcode = SQLITE_OK;
+        }
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_truncate(arg0: *mut sqlite3_str, N: c_int) {
-    if let Some(s) = arg0.as_mut() {
-        if s.errcode == SQLITE_OK && N >= 0 {
-            s.buf.truncate(N as usize);
+    ffi_guard!((), {
+        if let Some(s) = arg0.as_mut() {
+            if s.errcode == SQLITE_OK && N >= 0 {
+                s.buf.truncate(N as usize);
+            }
         }
-    }
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_errcode(arg0: *mut sqlite3_str) -> c_int {
-    arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode)
+    ffi_guard!(SQLITE_NOMEM, {
+        arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_length(arg0: *mut sqlite3_str) -> c_int {
-    arg0.as_ref().map_or(0, |s| s.buf.len() as c_int)
+    ffi_guard!(0, { arg0.as_ref().map_or(0, |s| s.buf.len() as c_int) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_value(arg0: *mut sqlite3_str) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(s) = arg0.as_mut() else { return std::ptr::null_mut() };
+        let Some(s) = arg0.as_mut() else {
+            return std::ptr::null_mut();
+        };
         if s.errcode != SQLITE_OK || s.buf.is_empty() {
             return std::ptr::null_mut();
         }

@@ -7,9 +7,9 @@
 //! by `reset` and `finalize`.
 
 use crate::consts::*;
-use crate::misc::SQLITE_IO;
 use crate::error::{misuse, report, set_error};
-use crate::handle::{stmt_ref, sqlite3_stmt, DB_ZOMBIE};
+use crate::handle::{sqlite3_stmt, stmt_ref, DB_ZOMBIE};
+use crate::misc::SQLITE_IO;
 use ringlite::StepResult;
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
@@ -17,7 +17,9 @@ use std::sync::atomic::Ordering;
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(s) = stmt_ref(arg0) else { return misuse() };
+        let Some(s) = stmt_ref(arg0) else {
+            return misuse();
+        };
         let db = s.db();
         let _g = db.lock.lock();
         if !db.is_open() {
@@ -29,7 +31,13 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             let _ = db.with_conn(|c| stmt.reset(c));
             s.finished = false;
         }
-        if !s.stmt.busy() && db.conn.try_borrow().map(|c| c.as_ref().is_some_and(|c| c.autocommit())).unwrap_or(false) {
+        if !s.stmt.busy()
+            && db
+                .conn
+                .try_borrow()
+                .map(|c| c.as_ref().is_some_and(|c| c.autocommit()))
+                .unwrap_or(false)
+        {
             // A new statement in autocommit mode starts without a pending
             // interrupt, as in SQLite.
             db.interrupt.store(false, Ordering::Relaxed);
@@ -77,7 +85,9 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
         if pStmt.is_null() {
             return SQLITE_OK;
         }
-        let Some(s) = stmt_ref(pStmt) else { return misuse() };
+        let Some(s) = stmt_ref(pStmt) else {
+            return misuse();
+        };
         let db = s.db();
         let _g = db.lock.lock();
         s.clear_row();
@@ -97,7 +107,9 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
         if pStmt.is_null() {
             return SQLITE_OK;
         }
-        let Some(s) = stmt_ref(pStmt) else { return misuse() };
+        let Some(s) = stmt_ref(pStmt) else {
+            return misuse();
+        };
         let dbp = s.db;
         let db = s.db();
         let rc;

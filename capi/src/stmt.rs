@@ -2,18 +2,22 @@
 
 use crate::consts::*;
 
-use crate::handle::{db_ref, stmt_ref, sqlite3, sqlite3_stmt};
+use crate::handle::{db_ref, sqlite3, sqlite3_stmt, stmt_ref};
 use std::ffi::{c_char, c_int};
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr()) })
+    ffi_guard!(std::ptr::null(), {
+        stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr())
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(s) = stmt_ref(pStmt) else { return std::ptr::null_mut() };
+        let Some(s) = stmt_ref(pStmt) else {
+            return std::ptr::null_mut();
+        };
         let _g = s.db().lock.lock();
         crate::memory::malloc_cstr(s.stmt.expanded_sql().as_bytes())
     })
@@ -30,7 +34,9 @@ pub unsafe extern "C" fn sqlite3_normalized_sql(pStmt: *mut sqlite3_stmt) -> *co
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_readonly(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int) })
+    ffi_guard!(0, {
+        stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int)
+    })
 }
 
 #[no_mangle]
@@ -41,22 +47,34 @@ pub unsafe extern "C" fn sqlite3_stmt_isexplain(pStmt: *mut sqlite3_stmt) -> c_i
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_explain(pStmt: *mut sqlite3_stmt, eMode: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(s) = stmt_ref(pStmt) else { return SQLITE_MISUSE };
+        let Some(s) = stmt_ref(pStmt) else {
+            return SQLITE_MISUSE;
+        };
         if s.stmt.explain_mode() == eMode {
             return SQLITE_OK;
         }
-        crate::error::set_error(s.db(), SQLITE_ERROR, Some("sqlite3_stmt_explain is not supported by ringlite yet"));
+        crate::error::set_error(
+            s.db(),
+            SQLITE_ERROR,
+            Some("sqlite3_stmt_explain is not supported by ringlite yet"),
+        );
         SQLITE_ERROR
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_busy(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int) })
+    ffi_guard!(0, {
+        stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_status(arg0: *mut sqlite3_stmt, op: c_int, resetFlg: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_status(
+    arg0: *mut sqlite3_stmt,
+    op: c_int,
+    resetFlg: c_int,
+) -> c_int {
     ffi_guard!(0, {
         let Some(s) = stmt_ref(arg0) else { return 0 };
         let _g = s.db().lock.lock();
@@ -66,13 +84,20 @@ pub unsafe extern "C" fn sqlite3_stmt_status(arg0: *mut sqlite3_stmt, op: c_int,
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_handle(arg0: *mut sqlite3_stmt) -> *mut sqlite3 {
-    ffi_guard!(std::ptr::null_mut(), { stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db) })
+    ffi_guard!(std::ptr::null_mut(), {
+        stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_next_stmt(pDb: *mut sqlite3, pStmt: *mut sqlite3_stmt) -> *mut sqlite3_stmt {
+pub unsafe extern "C" fn sqlite3_next_stmt(
+    pDb: *mut sqlite3,
+    pStmt: *mut sqlite3_stmt,
+) -> *mut sqlite3_stmt {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(pDb) else { return std::ptr::null_mut() };
+        let Some(d) = db_ref(pDb) else {
+            return std::ptr::null_mut();
+        };
         let _g = d.lock.lock();
         let list = d.stmts.borrow();
         if pStmt.is_null() {
@@ -92,6 +117,7 @@ pub unsafe extern "C" fn sqlite3_expired(arg0: *mut sqlite3_stmt) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_scanstatus_reset(arg0: *mut sqlite3_stmt) {
-    let _ = arg0;
+    ffi_guard!((), {
+        let _ = arg0;
+    })
 }
-

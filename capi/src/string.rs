@@ -28,22 +28,38 @@ fn icmp(a: &[u8], b: &[u8], n: Option<usize>) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stricmp(arg0: *const c_char, arg1: *const c_char) -> c_int {
-    match (arg0.is_null(), arg1.is_null()) {
-        (true, true) => 0,
-        (true, false) => -1,
-        (false, true) => 1,
-        _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), None),
-    }
+    ffi_guard!(0, {
+        match (arg0.is_null(), arg1.is_null()) {
+            (true, true) => 0,
+            (true, false) => -1,
+            (false, true) => 1,
+            _ => icmp(
+                CStr::from_ptr(arg0).to_bytes(),
+                CStr::from_ptr(arg1).to_bytes(),
+                None,
+            ),
+        }
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_strnicmp(arg0: *const c_char, arg1: *const c_char, arg2: c_int) -> c_int {
-    match (arg0.is_null(), arg1.is_null()) {
-        (true, true) => 0,
-        (true, false) => -1,
-        (false, true) => 1,
-        _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), Some(arg2.max(0) as usize)),
-    }
+pub unsafe extern "C" fn sqlite3_strnicmp(
+    arg0: *const c_char,
+    arg1: *const c_char,
+    arg2: c_int,
+) -> c_int {
+    ffi_guard!(0, {
+        match (arg0.is_null(), arg1.is_null()) {
+            (true, true) => 0,
+            (true, false) => -1,
+            (false, true) => 1,
+            _ => icmp(
+                CStr::from_ptr(arg0).to_bytes(),
+                CStr::from_ptr(arg1).to_bytes(),
+                Some(arg2.max(0) as usize),
+            ),
+        }
+    })
 }
 
 /// Decode one UTF-8 character at the start of `s`: (char, length).
@@ -65,8 +81,18 @@ fn next_char(s: &[u8]) -> (u32, usize) {
 
 /// Pattern matching shared by GLOB and LIKE.
 fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32>) -> bool {
-    let (many, one) = if glob { (b'*' as u32, b'?' as u32) } else { (b'%' as u32, b'_' as u32) };
-    let eq = |a: u32, b: u32| if nocase && a < 128 && b < 128 { fold(a as u8) == fold(b as u8) } else { a == b };
+    let (many, one) = if glob {
+        (b'*' as u32, b'?' as u32)
+    } else {
+        (b'%' as u32, b'_' as u32)
+    };
+    let eq = |a: u32, b: u32| {
+        if nocase && a < 128 && b < 128 {
+            fold(a as u8) == fold(b as u8)
+        } else {
+            a == b
+        }
+    };
     let (mut p, mut i) = (0usize, 0usize);
     while p < pat.len() {
         let (c, lc) = next_char(&pat[p..]);
@@ -127,7 +153,8 @@ fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32
                     q += lcc;
                     break;
                 }
-                if cc == b'-' as u32 && prev.is_some() && pat.get(q + 1).is_some_and(|&x| x != b']') {
+                if cc == b'-' as u32 && prev.is_some() && pat.get(q + 1).is_some_and(|&x| x != b']')
+                {
                     let (hi, lhi) = next_char(&pat[q + 1..]);
                     if let Some(lo) = prev {
                         if sc >= lo && sc <= hi {
@@ -172,25 +199,45 @@ fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strglob(zGlob: *const c_char, zStr: *const c_char) -> c_int {
-    if zGlob.is_null() {
-        return if zStr.is_null() { 0 } else { 1 };
-    }
-    if zStr.is_null() {
-        return 1;
-    }
-    (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), true, false, None)) as c_int
+    ffi_guard!(1, {
+        if zGlob.is_null() {
+            return if zStr.is_null() { 0 } else { 1 };
+        }
+        if zStr.is_null() {
+            return 1;
+        }
+        (!pattern_match(
+            CStr::from_ptr(zGlob).to_bytes(),
+            CStr::from_ptr(zStr).to_bytes(),
+            true,
+            false,
+            None,
+        )) as c_int
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_strlike(zGlob: *const c_char, zStr: *const c_char, cEsc: c_uint) -> c_int {
-    if zGlob.is_null() {
-        return if zStr.is_null() { 0 } else { 1 };
-    }
-    if zStr.is_null() {
-        return 1;
-    }
-    let esc = if cEsc == 0 { None } else { Some(cEsc) };
-    (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), false, true, esc)) as c_int
+pub unsafe extern "C" fn sqlite3_strlike(
+    zGlob: *const c_char,
+    zStr: *const c_char,
+    cEsc: c_uint,
+) -> c_int {
+    ffi_guard!(1, {
+        if zGlob.is_null() {
+            return if zStr.is_null() { 0 } else { 1 };
+        }
+        if zStr.is_null() {
+            return 1;
+        }
+        let esc = if cEsc == 0 { None } else { Some(cEsc) };
+        (!pattern_match(
+            CStr::from_ptr(zGlob).to_bytes(),
+            CStr::from_ptr(zStr).to_bytes(),
+            false,
+            true,
+            esc,
+        )) as c_int
+    })
 }
 
 #[cfg(test)]

@@ -16,7 +16,11 @@ use std::ffi::{c_char, c_int, c_uchar, c_uint, c_ulong, c_void};
 
 /// `sqlite3_setlk_timeout`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_setlk_timeout(arg0: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_setlk_timeout(
+    arg0: *mut sqlite3,
+    ms: c_int,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg0, "sqlite3_setlk_timeout");
         SQLITE_ERROR
@@ -46,13 +50,16 @@ pub unsafe extern "C" fn sqlite3_global_recover() -> c_int {
 pub unsafe extern "C" fn sqlite3_thread_cleanup() {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3_thread_cleanup");
-        
     })
 }
 
 /// `sqlite3_memory_alarm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_memory_alarm(arg0: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>, arg1: *mut c_void, arg2: sqlite3_int64) -> c_int {
+pub unsafe extern "C" fn sqlite3_memory_alarm(
+    arg0: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>,
+    arg1: *mut c_void,
+    arg2: sqlite3_int64,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_memory_alarm");
         SQLITE_ERROR
@@ -64,7 +71,6 @@ pub unsafe extern "C" fn sqlite3_memory_alarm(arg0: Option<unsafe extern "C" fn(
 pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3_activate_cerod");
-        
     })
 }
 
@@ -79,7 +85,10 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mu
 
 /// `sqlite3_win32_set_directory8`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory8(
+    type_: c_ulong,
+    zValue: *const c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory8");
         SQLITE_ERROR
@@ -88,7 +97,10 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *c
 
 /// `sqlite3_win32_set_directory16`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *const c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory16(
+    type_: c_ulong,
+    zValue: *const c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory16");
         SQLITE_ERROR
@@ -97,7 +109,14 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *
 
 /// `sqlite3_autovacuum_pages`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_autovacuum_pages(db: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint>, arg2: *mut c_void, arg3: Option<unsafe extern "C" fn(*mut c_void)>) -> c_int {
+pub unsafe extern "C" fn sqlite3_autovacuum_pages(
+    db: *mut sqlite3,
+    arg1: Option<
+        unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint,
+    >,
+    arg2: *mut c_void,
+    arg3: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_autovacuum_pages");
         SQLITE_ERROR
@@ -106,7 +125,9 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(db: *mut sqlite3, arg1: Option
 
 /// `sqlite3_auto_extension`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
+pub unsafe extern "C" fn sqlite3_auto_extension(
+    xEntryPoint: Option<unsafe extern "C" fn()>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_auto_extension");
         SQLITE_ERROR
@@ -115,7 +136,9 @@ pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe exter
 
 /// `sqlite3_cancel_auto_extension`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_cancel_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
+pub unsafe extern "C" fn sqlite3_cancel_auto_extension(
+    xEntryPoint: Option<unsafe extern "C" fn()>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_cancel_auto_extension");
         SQLITE_ERROR
@@ -127,13 +150,17 @@ pub unsafe extern "C" fn sqlite3_cancel_auto_extension(xEntryPoint: Option<unsaf
 pub unsafe extern "C" fn sqlite3_reset_auto_extension() {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3_reset_auto_extension");
-        
     })
 }
 
 /// `sqlite3_create_module`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_create_module(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_module, pClientData: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_create_module(
+    db: *mut sqlite3,
+    zName: *const c_char,
+    p: *const sqlite3_module,
+    pClientData: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_create_module");
         SQLITE_ERROR
@@ -142,7 +169,13 @@ pub unsafe extern "C" fn sqlite3_create_module(db: *mut sqlite3, zName: *const c
 
 /// `sqlite3_create_module_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_create_module_v2(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_module, pClientData: *mut c_void, xDestroy: Option<unsafe extern "C" fn(*mut c_void)>) -> c_int {
+pub unsafe extern "C" fn sqlite3_create_module_v2(
+    db: *mut sqlite3,
+    zName: *const c_char,
+    p: *const sqlite3_module,
+    pClientData: *mut c_void,
+    xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_create_module_v2");
         SQLITE_ERROR
@@ -151,7 +184,10 @@ pub unsafe extern "C" fn sqlite3_create_module_v2(db: *mut sqlite3, zName: *cons
 
 /// `sqlite3_drop_modules`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_drop_modules(db: *mut sqlite3, azKeep: *mut *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_drop_modules(
+    db: *mut sqlite3,
+    azKeep: *mut *const c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_drop_modules");
         SQLITE_ERROR
@@ -169,7 +205,15 @@ pub unsafe extern "C" fn sqlite3_declare_vtab(arg0: *mut sqlite3, zSQL: *const c
 
 /// `sqlite3_blob_open`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_open(arg0: *mut sqlite3, zDb: *const c_char, zTable: *const c_char, zColumn: *const c_char, iRow: sqlite3_int64, flags: c_int, ppBlob: *mut *mut sqlite3_blob) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_open(
+    arg0: *mut sqlite3,
+    zDb: *const c_char,
+    zTable: *const c_char,
+    zColumn: *const c_char,
+    iRow: sqlite3_int64,
+    flags: c_int,
+    ppBlob: *mut *mut sqlite3_blob,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg0, "sqlite3_blob_open");
         SQLITE_ERROR
@@ -178,7 +222,10 @@ pub unsafe extern "C" fn sqlite3_blob_open(arg0: *mut sqlite3, zDb: *const c_cha
 
 /// `sqlite3_blob_reopen`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_reopen(arg0: *mut sqlite3_blob, arg1: sqlite3_int64) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_reopen(
+    arg0: *mut sqlite3_blob,
+    arg1: sqlite3_int64,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_blob_reopen");
         SQLITE_ERROR
@@ -205,7 +252,12 @@ pub unsafe extern "C" fn sqlite3_blob_bytes(arg0: *mut sqlite3_blob) -> c_int {
 
 /// `sqlite3_blob_read`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_read(arg0: *mut sqlite3_blob, Z: *mut c_void, N: c_int, iOffset: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_read(
+    arg0: *mut sqlite3_blob,
+    Z: *mut c_void,
+    N: c_int,
+    iOffset: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_blob_read");
         SQLITE_ERROR
@@ -214,7 +266,12 @@ pub unsafe extern "C" fn sqlite3_blob_read(arg0: *mut sqlite3_blob, Z: *mut c_vo
 
 /// `sqlite3_blob_write`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_write(arg0: *mut sqlite3_blob, z: *const c_void, n: c_int, iOffset: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_write(
+    arg0: *mut sqlite3_blob,
+    z: *const c_void,
+    n: c_int,
+    iOffset: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_blob_write");
         SQLITE_ERROR
@@ -250,7 +307,12 @@ pub unsafe extern "C" fn sqlite3_vfs_unregister(arg0: *mut sqlite3_vfs) -> c_int
 
 /// `sqlite3_backup_init`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_init(pDest: *mut sqlite3, zDestName: *const c_char, pSource: *mut sqlite3, zSourceName: *const c_char) -> *mut sqlite3_backup {
+pub unsafe extern "C" fn sqlite3_backup_init(
+    pDest: *mut sqlite3,
+    zDestName: *const c_char,
+    pSource: *mut sqlite3,
+    zSourceName: *const c_char,
+) -> *mut sqlite3_backup {
     crate::ffi_guard!(std::ptr::null_mut(), {
         crate::error::unsupported_on(pDest, "sqlite3_backup_init");
         std::ptr::null_mut()
@@ -295,7 +357,11 @@ pub unsafe extern "C" fn sqlite3_backup_pagecount(p: *mut sqlite3_backup) -> c_i
 
 /// `sqlite3_unlock_notify`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_unlock_notify(pBlocked: *mut sqlite3, xNotify: Option<unsafe extern "C" fn(*mut *mut c_void, c_int)>, pNotifyArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_unlock_notify(
+    pBlocked: *mut sqlite3,
+    xNotify: Option<unsafe extern "C" fn(*mut *mut c_void, c_int)>,
+    pNotifyArg: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(pBlocked, "sqlite3_unlock_notify");
         SQLITE_ERROR
@@ -313,7 +379,10 @@ pub unsafe extern "C" fn sqlite3_vtab_on_conflict(arg0: *mut sqlite3) -> c_int {
 
 /// `sqlite3_vtab_collation`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_collation(arg0: *mut sqlite3_index_info, arg1: c_int) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_vtab_collation(
+    arg0: *mut sqlite3_index_info,
+    arg1: c_int,
+) -> *const c_char {
     crate::ffi_guard!(std::ptr::null_mut(), {
         crate::error::unsupported_global("sqlite3_vtab_collation");
         std::ptr::null_mut()
@@ -331,7 +400,11 @@ pub unsafe extern "C" fn sqlite3_vtab_distinct(arg0: *mut sqlite3_index_info) ->
 
 /// `sqlite3_vtab_in`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_in(arg0: *mut sqlite3_index_info, iCons: c_int, bHandle: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_vtab_in(
+    arg0: *mut sqlite3_index_info,
+    iCons: c_int,
+    bHandle: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vtab_in");
         SQLITE_ERROR
@@ -340,7 +413,10 @@ pub unsafe extern "C" fn sqlite3_vtab_in(arg0: *mut sqlite3_index_info, iCons: c
 
 /// `sqlite3_vtab_in_first`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_in_first(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_vtab_in_first(
+    pVal: *mut sqlite3_value,
+    ppOut: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vtab_in_first");
         SQLITE_ERROR
@@ -349,7 +425,10 @@ pub unsafe extern "C" fn sqlite3_vtab_in_first(pVal: *mut sqlite3_value, ppOut: 
 
 /// `sqlite3_vtab_in_next`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_in_next(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_vtab_in_next(
+    pVal: *mut sqlite3_value,
+    ppOut: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vtab_in_next");
         SQLITE_ERROR
@@ -358,7 +437,11 @@ pub unsafe extern "C" fn sqlite3_vtab_in_next(pVal: *mut sqlite3_value, ppOut: *
 
 /// `sqlite3_vtab_rhs_value`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_rhs_value(arg0: *mut sqlite3_index_info, arg1: c_int, ppVal: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_vtab_rhs_value(
+    arg0: *mut sqlite3_index_info,
+    arg1: c_int,
+    ppVal: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vtab_rhs_value");
         SQLITE_ERROR
@@ -367,7 +450,12 @@ pub unsafe extern "C" fn sqlite3_vtab_rhs_value(arg0: *mut sqlite3_index_info, a
 
 /// `sqlite3_stmt_scanstatus`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_scanstatus(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus(
+    pStmt: *mut sqlite3_stmt,
+    idx: c_int,
+    iScanStatusOp: c_int,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_stmt_scanstatus");
         SQLITE_ERROR
@@ -376,7 +464,13 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus(pStmt: *mut sqlite3_stmt, idx: 
 
 /// `sqlite3_stmt_scanstatus_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, flags: c_int, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(
+    pStmt: *mut sqlite3_stmt,
+    idx: c_int,
+    iScanStatusOp: c_int,
+    flags: c_int,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_stmt_scanstatus_v2");
         SQLITE_ERROR
@@ -385,7 +479,21 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, id
 
 /// `sqlite3_preupdate_hook`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_hook(db: *mut sqlite3, xPreUpdate: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char, *const c_char, sqlite3_int64, sqlite3_int64)>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_preupdate_hook(
+    db: *mut sqlite3,
+    xPreUpdate: Option<
+        unsafe extern "C" fn(
+            *mut c_void,
+            *mut sqlite3,
+            c_int,
+            *const c_char,
+            *const c_char,
+            sqlite3_int64,
+            sqlite3_int64,
+        ),
+    >,
+    arg2: *mut c_void,
+) -> *mut c_void {
     crate::ffi_guard!(std::ptr::null_mut(), {
         crate::error::unsupported_on(db, "sqlite3_preupdate_hook");
         std::ptr::null_mut()
@@ -394,7 +502,11 @@ pub unsafe extern "C" fn sqlite3_preupdate_hook(db: *mut sqlite3, xPreUpdate: Op
 
 /// `sqlite3_preupdate_old`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_old(arg0: *mut sqlite3, arg1: c_int, arg2: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_preupdate_old(
+    arg0: *mut sqlite3,
+    arg1: c_int,
+    arg2: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg0, "sqlite3_preupdate_old");
         SQLITE_ERROR
@@ -421,7 +533,11 @@ pub unsafe extern "C" fn sqlite3_preupdate_depth(arg0: *mut sqlite3) -> c_int {
 
 /// `sqlite3_preupdate_new`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_new(arg0: *mut sqlite3, arg1: c_int, arg2: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_preupdate_new(
+    arg0: *mut sqlite3,
+    arg1: c_int,
+    arg2: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg0, "sqlite3_preupdate_new");
         SQLITE_ERROR
@@ -439,7 +555,11 @@ pub unsafe extern "C" fn sqlite3_preupdate_blobwrite(arg0: *mut sqlite3) -> c_in
 
 /// `sqlite3_snapshot_get`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const c_char, ppSnapshot: *mut *mut sqlite3_snapshot) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_get(
+    db: *mut sqlite3,
+    zSchema: *const c_char,
+    ppSnapshot: *mut *mut sqlite3_snapshot,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_get");
         SQLITE_ERROR
@@ -448,7 +568,11 @@ pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const 
 
 /// `sqlite3_snapshot_open`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const c_char, pSnapshot: *mut sqlite3_snapshot) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_open(
+    db: *mut sqlite3,
+    zSchema: *const c_char,
+    pSnapshot: *mut sqlite3_snapshot,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_open");
         SQLITE_ERROR
@@ -460,13 +584,15 @@ pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const
 pub unsafe extern "C" fn sqlite3_snapshot_free(arg0: *mut sqlite3_snapshot) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3_snapshot_free");
-        
     })
 }
 
 /// `sqlite3_snapshot_cmp`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_cmp(p1: *mut sqlite3_snapshot, p2: *mut sqlite3_snapshot) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_cmp(
+    p1: *mut sqlite3_snapshot,
+    p2: *mut sqlite3_snapshot,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_snapshot_cmp");
         SQLITE_ERROR
@@ -484,7 +610,12 @@ pub unsafe extern "C" fn sqlite3_snapshot_recover(db: *mut sqlite3, zDb: *const 
 
 /// `sqlite3_serialize`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_serialize(db: *mut sqlite3, zSchema: *const c_char, piSize: *mut sqlite3_int64, mFlags: c_uint) -> *mut c_uchar {
+pub unsafe extern "C" fn sqlite3_serialize(
+    db: *mut sqlite3,
+    zSchema: *const c_char,
+    piSize: *mut sqlite3_int64,
+    mFlags: c_uint,
+) -> *mut c_uchar {
     crate::ffi_guard!(std::ptr::null_mut(), {
         crate::error::unsupported_on(db, "sqlite3_serialize");
         std::ptr::null_mut()
@@ -493,7 +624,14 @@ pub unsafe extern "C" fn sqlite3_serialize(db: *mut sqlite3, zSchema: *const c_c
 
 /// `sqlite3_deserialize`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_deserialize(db: *mut sqlite3, zSchema: *const c_char, pData: *mut c_uchar, szDb: sqlite3_int64, szBuf: sqlite3_int64, mFlags: c_uint) -> c_int {
+pub unsafe extern "C" fn sqlite3_deserialize(
+    db: *mut sqlite3,
+    zSchema: *const c_char,
+    pData: *mut c_uchar,
+    szDb: sqlite3_int64,
+    szBuf: sqlite3_int64,
+    mFlags: c_uint,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_deserialize");
         SQLITE_ERROR
@@ -502,7 +640,15 @@ pub unsafe extern "C" fn sqlite3_deserialize(db: *mut sqlite3, zSchema: *const c
 
 /// `sqlite3_carray_bind_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_carray_bind_v2(pStmt: *mut sqlite3_stmt, i: c_int, aData: *mut c_void, nData: c_int, mFlags: c_int, xDel: Option<unsafe extern "C" fn(*mut c_void)>, pDel: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_carray_bind_v2(
+    pStmt: *mut sqlite3_stmt,
+    i: c_int,
+    aData: *mut c_void,
+    nData: c_int,
+    mFlags: c_int,
+    xDel: Option<unsafe extern "C" fn(*mut c_void)>,
+    pDel: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_carray_bind_v2");
         SQLITE_ERROR
@@ -511,7 +657,14 @@ pub unsafe extern "C" fn sqlite3_carray_bind_v2(pStmt: *mut sqlite3_stmt, i: c_i
 
 /// `sqlite3_carray_bind`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_carray_bind(pStmt: *mut sqlite3_stmt, i: c_int, aData: *mut c_void, nData: c_int, mFlags: c_int, xDel: Option<unsafe extern "C" fn(*mut c_void)>) -> c_int {
+pub unsafe extern "C" fn sqlite3_carray_bind(
+    pStmt: *mut sqlite3_stmt,
+    i: c_int,
+    aData: *mut c_void,
+    nData: c_int,
+    mFlags: c_int,
+    xDel: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_carray_bind");
         SQLITE_ERROR
@@ -520,7 +673,19 @@ pub unsafe extern "C" fn sqlite3_carray_bind(pStmt: *mut sqlite3_stmt, i: c_int,
 
 /// `sqlite3_rtree_geometry_callback`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(db: *mut sqlite3, zGeom: *const c_char, xGeom: Option<unsafe extern "C" fn(*mut sqlite3_rtree_geometry, c_int, *mut sqlite3_rtree_dbl, *mut c_int) -> c_int>, pContext: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
+    db: *mut sqlite3,
+    zGeom: *const c_char,
+    xGeom: Option<
+        unsafe extern "C" fn(
+            *mut sqlite3_rtree_geometry,
+            c_int,
+            *mut sqlite3_rtree_dbl,
+            *mut c_int,
+        ) -> c_int,
+    >,
+    pContext: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_rtree_geometry_callback");
         SQLITE_ERROR
@@ -529,7 +694,13 @@ pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(db: *mut sqlite3, zGeom
 
 /// `sqlite3_rtree_query_callback`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_rtree_query_callback(db: *mut sqlite3, zQueryFunc: *const c_char, xQueryFunc: Option<unsafe extern "C" fn(*mut sqlite3_rtree_query_info) -> c_int>, pContext: *mut c_void, xDestructor: Option<unsafe extern "C" fn(*mut c_void)>) -> c_int {
+pub unsafe extern "C" fn sqlite3_rtree_query_callback(
+    db: *mut sqlite3,
+    zQueryFunc: *const c_char,
+    xQueryFunc: Option<unsafe extern "C" fn(*mut sqlite3_rtree_query_info) -> c_int>,
+    pContext: *mut c_void,
+    xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_rtree_query_callback");
         SQLITE_ERROR
@@ -538,7 +709,11 @@ pub unsafe extern "C" fn sqlite3_rtree_query_callback(db: *mut sqlite3, zQueryFu
 
 /// `sqlite3session_create`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_char, ppSession: *mut *mut sqlite3_session) -> c_int {
+pub unsafe extern "C" fn sqlite3session_create(
+    db: *mut sqlite3,
+    zDb: *const c_char,
+    ppSession: *mut *mut sqlite3_session,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3session_create");
         SQLITE_ERROR
@@ -550,13 +725,16 @@ pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_c
 pub unsafe extern "C" fn sqlite3session_delete(pSession: *mut sqlite3_session) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3session_delete");
-        
     })
 }
 
 /// `sqlite3session_object_config`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session, op: c_int, pArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_object_config(
+    arg0: *mut sqlite3_session,
+    op: c_int,
+    pArg: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_object_config");
         SQLITE_ERROR
@@ -565,7 +743,10 @@ pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session
 
 /// `sqlite3session_enable`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, bEnable: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3session_enable(
+    pSession: *mut sqlite3_session,
+    bEnable: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_enable");
         SQLITE_ERROR
@@ -574,7 +755,10 @@ pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, b
 
 /// `sqlite3session_indirect`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session, bIndirect: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3session_indirect(
+    pSession: *mut sqlite3_session,
+    bIndirect: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_indirect");
         SQLITE_ERROR
@@ -583,7 +767,10 @@ pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session,
 
 /// `sqlite3session_attach`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, zTab: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3session_attach(
+    pSession: *mut sqlite3_session,
+    zTab: *const c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_attach");
         SQLITE_ERROR
@@ -592,16 +779,23 @@ pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, z
 
 /// `sqlite3session_table_filter`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_table_filter(pSession: *mut sqlite3_session, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, pCtx: *mut c_void) {
+pub unsafe extern "C" fn sqlite3session_table_filter(
+    pSession: *mut sqlite3_session,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    pCtx: *mut c_void,
+) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3session_table_filter");
-        
     })
 }
 
 /// `sqlite3session_changeset`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session, pnChangeset: *mut c_int, ppChangeset: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_changeset(
+    pSession: *mut sqlite3_session,
+    pnChangeset: *mut c_int,
+    ppChangeset: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_changeset");
         SQLITE_ERROR
@@ -610,7 +804,9 @@ pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session
 
 /// `sqlite3session_changeset_size`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_session) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3session_changeset_size(
+    pSession: *mut sqlite3_session,
+) -> sqlite3_int64 {
     crate::ffi_guard!(0, {
         crate::error::unsupported_global("sqlite3session_changeset_size");
         0
@@ -619,7 +815,12 @@ pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_se
 
 /// `sqlite3session_diff`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFromDb: *const c_char, zTbl: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3session_diff(
+    pSession: *mut sqlite3_session,
+    zFromDb: *const c_char,
+    zTbl: *const c_char,
+    pzErrMsg: *mut *mut c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_diff");
         SQLITE_ERROR
@@ -628,7 +829,11 @@ pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFr
 
 /// `sqlite3session_patchset`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session, pnPatchset: *mut c_int, ppPatchset: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_patchset(
+    pSession: *mut sqlite3_session,
+    pnPatchset: *mut c_int,
+    ppPatchset: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_patchset");
         SQLITE_ERROR
@@ -646,7 +851,9 @@ pub unsafe extern "C" fn sqlite3session_isempty(pSession: *mut sqlite3_session) 
 
 /// `sqlite3session_memory_used`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_memory_used(pSession: *mut sqlite3_session) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3session_memory_used(
+    pSession: *mut sqlite3_session,
+) -> sqlite3_int64 {
     crate::ffi_guard!(0, {
         crate::error::unsupported_global("sqlite3session_memory_used");
         0
@@ -655,7 +862,11 @@ pub unsafe extern "C" fn sqlite3session_memory_used(pSession: *mut sqlite3_sessi
 
 /// `sqlite3changeset_start`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_start");
         SQLITE_ERROR
@@ -664,7 +875,12 @@ pub unsafe extern "C" fn sqlite3changeset_start(pp: *mut *mut sqlite3_changeset_
 
 /// `sqlite3changeset_start_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_v2(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_start_v2");
         SQLITE_ERROR
@@ -682,7 +898,13 @@ pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_ite
 
 /// `sqlite3changeset_op`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_op(pIter: *mut sqlite3_changeset_iter, pzTab: *mut *const c_char, pnCol: *mut c_int, pOp: *mut c_int, pbIndirect: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_op(
+    pIter: *mut sqlite3_changeset_iter,
+    pzTab: *mut *const c_char,
+    pnCol: *mut c_int,
+    pOp: *mut c_int,
+    pbIndirect: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_op");
         SQLITE_ERROR
@@ -691,7 +913,11 @@ pub unsafe extern "C" fn sqlite3changeset_op(pIter: *mut sqlite3_changeset_iter,
 
 /// `sqlite3changeset_pk`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter, pabPK: *mut *mut c_uchar, pnCol: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_pk(
+    pIter: *mut sqlite3_changeset_iter,
+    pabPK: *mut *mut c_uchar,
+    pnCol: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_pk");
         SQLITE_ERROR
@@ -700,7 +926,11 @@ pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter,
 
 /// `sqlite3changeset_old`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_old(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_old(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_old");
         SQLITE_ERROR
@@ -709,7 +939,11 @@ pub unsafe extern "C" fn sqlite3changeset_old(pIter: *mut sqlite3_changeset_iter
 
 /// `sqlite3changeset_new`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_new(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_new(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_new");
         SQLITE_ERROR
@@ -718,7 +952,11 @@ pub unsafe extern "C" fn sqlite3changeset_new(pIter: *mut sqlite3_changeset_iter
 
 /// `sqlite3changeset_conflict`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_conflict(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_conflict(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_conflict");
         SQLITE_ERROR
@@ -727,7 +965,10 @@ pub unsafe extern "C" fn sqlite3changeset_conflict(pIter: *mut sqlite3_changeset
 
 /// `sqlite3changeset_fk_conflicts`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_changeset_iter, pnOut: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(
+    pIter: *mut sqlite3_changeset_iter,
+    pnOut: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_fk_conflicts");
         SQLITE_ERROR
@@ -745,7 +986,12 @@ pub unsafe extern "C" fn sqlite3changeset_finalize(pIter: *mut sqlite3_changeset
 
 /// `sqlite3changeset_invert`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_invert(
+    nIn: c_int,
+    pIn: *const c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_invert");
         SQLITE_ERROR
@@ -754,7 +1000,14 @@ pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void,
 
 /// `sqlite3changeset_concat`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB: c_int, pB: *mut c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_concat(
+    nA: c_int,
+    pA: *mut c_void,
+    nB: c_int,
+    pB: *mut c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_concat");
         SQLITE_ERROR
@@ -772,7 +1025,11 @@ pub unsafe extern "C" fn sqlite3changegroup_new(pp: *mut *mut sqlite3_changegrou
 
 /// `sqlite3changegroup_schema`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_schema(arg0: *mut sqlite3_changegroup, arg1: *mut sqlite3, zDb: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_schema(
+    arg0: *mut sqlite3_changegroup,
+    arg1: *mut sqlite3,
+    zDb: *const c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg1, "sqlite3changegroup_schema");
         SQLITE_ERROR
@@ -781,7 +1038,11 @@ pub unsafe extern "C" fn sqlite3changegroup_schema(arg0: *mut sqlite3_changegrou
 
 /// `sqlite3changegroup_add`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, nData: c_int, pData: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add(
+    arg0: *mut sqlite3_changegroup,
+    nData: c_int,
+    pData: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_add");
         SQLITE_ERROR
@@ -790,7 +1051,10 @@ pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, 
 
 /// `sqlite3changegroup_add_change`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_changegroup, arg1: *mut sqlite3_changeset_iter) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add_change(
+    arg0: *mut sqlite3_changegroup,
+    arg1: *mut sqlite3_changeset_iter,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_add_change");
         SQLITE_ERROR
@@ -799,7 +1063,11 @@ pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_change
 
 /// `sqlite3changegroup_output`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_output(arg0: *mut sqlite3_changegroup, pnData: *mut c_int, ppData: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_output(
+    arg0: *mut sqlite3_changegroup,
+    pnData: *mut c_int,
+    ppData: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_output");
         SQLITE_ERROR
@@ -811,13 +1079,21 @@ pub unsafe extern "C" fn sqlite3changegroup_output(arg0: *mut sqlite3_changegrou
 pub unsafe extern "C" fn sqlite3changegroup_delete(arg0: *mut sqlite3_changegroup) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3changegroup_delete");
-        
     })
 }
 
 /// `sqlite3changeset_apply`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply");
         SQLITE_ERROR
@@ -826,7 +1102,19 @@ pub unsafe extern "C" fn sqlite3changeset_apply(db: *mut sqlite3, nChangeset: c_
 
 /// `sqlite3changeset_apply_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v2(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply_v2(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_v2");
         SQLITE_ERROR
@@ -835,7 +1123,19 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2(db: *mut sqlite3, nChangeset:
 
 /// `sqlite3changeset_apply_v3`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v3(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply_v3(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_v3");
         SQLITE_ERROR
@@ -853,7 +1153,11 @@ pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser)
 
 /// `sqlite3rebaser_configure`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nRebase: c_int, pRebase: *const c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3rebaser_configure(
+    arg0: *mut sqlite3_rebaser,
+    nRebase: c_int,
+    pRebase: *const c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3rebaser_configure");
         SQLITE_ERROR
@@ -862,7 +1166,13 @@ pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nR
 
 /// `sqlite3rebaser_rebase`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_rebase(arg0: *mut sqlite3_rebaser, nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3rebaser_rebase(
+    arg0: *mut sqlite3_rebaser,
+    nIn: c_int,
+    pIn: *const c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3rebaser_rebase");
         SQLITE_ERROR
@@ -874,13 +1184,21 @@ pub unsafe extern "C" fn sqlite3rebaser_rebase(arg0: *mut sqlite3_rebaser, nIn: 
 pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
     crate::ffi_guard!((), {
         crate::error::unsupported_global("sqlite3rebaser_delete");
-        
     })
 }
 
 /// `sqlite3changeset_apply_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_strm");
         SQLITE_ERROR
@@ -889,7 +1207,19 @@ pub unsafe extern "C" fn sqlite3changeset_apply_strm(db: *mut sqlite3, xInput: O
 
 /// `sqlite3changeset_apply_v2_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_v2_strm");
         SQLITE_ERROR
@@ -898,7 +1228,19 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(db: *mut sqlite3, xInput
 
 /// `sqlite3changeset_apply_v3_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_v3_strm");
         SQLITE_ERROR
@@ -907,7 +1249,14 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(db: *mut sqlite3, xInput
 
 /// `sqlite3changeset_concat_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_concat_strm(xInputA: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pInA: *mut c_void, xInputB: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pInB: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_concat_strm(
+    xInputA: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pInA: *mut c_void,
+    xInputB: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pInB: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_concat_strm");
         SQLITE_ERROR
@@ -916,7 +1265,12 @@ pub unsafe extern "C" fn sqlite3changeset_concat_strm(xInputA: Option<unsafe ext
 
 /// `sqlite3changeset_invert_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_invert_strm(xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_invert_strm(
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_invert_strm");
         SQLITE_ERROR
@@ -925,7 +1279,11 @@ pub unsafe extern "C" fn sqlite3changeset_invert_strm(xInput: Option<unsafe exte
 
 /// `sqlite3changeset_start_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_strm(pp: *mut *mut sqlite3_changeset_iter, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_start_strm");
         SQLITE_ERROR
@@ -934,7 +1292,12 @@ pub unsafe extern "C" fn sqlite3changeset_start_strm(pp: *mut *mut sqlite3_chang
 
 /// `sqlite3changeset_start_v2_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(pp: *mut *mut sqlite3_changeset_iter, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changeset_start_v2_strm");
         SQLITE_ERROR
@@ -943,7 +1306,11 @@ pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(pp: *mut *mut sqlite3_ch
 
 /// `sqlite3session_changeset_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset_strm(pSession: *mut sqlite3_session, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_changeset_strm(
+    pSession: *mut sqlite3_session,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_changeset_strm");
         SQLITE_ERROR
@@ -952,7 +1319,11 @@ pub unsafe extern "C" fn sqlite3session_changeset_strm(pSession: *mut sqlite3_se
 
 /// `sqlite3session_patchset_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_patchset_strm(pSession: *mut sqlite3_session, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_patchset_strm(
+    pSession: *mut sqlite3_session,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3session_patchset_strm");
         SQLITE_ERROR
@@ -961,7 +1332,11 @@ pub unsafe extern "C" fn sqlite3session_patchset_strm(pSession: *mut sqlite3_ses
 
 /// `sqlite3changegroup_add_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add_strm(arg0: *mut sqlite3_changegroup, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add_strm(
+    arg0: *mut sqlite3_changegroup,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_add_strm");
         SQLITE_ERROR
@@ -970,7 +1345,11 @@ pub unsafe extern "C" fn sqlite3changegroup_add_strm(arg0: *mut sqlite3_changegr
 
 /// `sqlite3changegroup_output_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_output_strm(arg0: *mut sqlite3_changegroup, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_output_strm(
+    arg0: *mut sqlite3_changegroup,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_output_strm");
         SQLITE_ERROR
@@ -979,7 +1358,13 @@ pub unsafe extern "C" fn sqlite3changegroup_output_strm(arg0: *mut sqlite3_chang
 
 /// `sqlite3rebaser_rebase_strm`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(pRebaser: *mut sqlite3_rebaser, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(
+    pRebaser: *mut sqlite3_rebaser,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3rebaser_rebase_strm");
         SQLITE_ERROR
@@ -997,7 +1382,11 @@ pub unsafe extern "C" fn sqlite3session_config(op: c_int, pArg: *mut c_void) -> 
 
 /// `sqlite3changegroup_config`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegroup, arg1: c_int, pArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_config(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    pArg: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_config");
         SQLITE_ERROR
@@ -1006,7 +1395,13 @@ pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegrou
 
 /// `sqlite3changegroup_change_begin`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_begin(arg0: *mut sqlite3_changegroup, eOp: c_int, zTab: *const c_char, bIndirect: c_int, pzErr: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_begin(
+    arg0: *mut sqlite3_changegroup,
+    eOp: c_int,
+    zTab: *const c_char,
+    bIndirect: c_int,
+    pzErr: *mut *mut c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_begin");
         SQLITE_ERROR
@@ -1015,7 +1410,12 @@ pub unsafe extern "C" fn sqlite3changegroup_change_begin(arg0: *mut sqlite3_chan
 
 /// `sqlite3changegroup_change_int64`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_int64(arg0: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, iVal: sqlite3_int64) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_int64(
+    arg0: *mut sqlite3_changegroup,
+    bNew: c_int,
+    iCol: c_int,
+    iVal: sqlite3_int64,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_int64");
         SQLITE_ERROR
@@ -1024,7 +1424,11 @@ pub unsafe extern "C" fn sqlite3changegroup_change_int64(arg0: *mut sqlite3_chan
 
 /// `sqlite3changegroup_change_null`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_null(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_null(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_null");
         SQLITE_ERROR
@@ -1033,7 +1437,12 @@ pub unsafe extern "C" fn sqlite3changegroup_change_null(arg0: *mut sqlite3_chang
 
 /// `sqlite3changegroup_change_double`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_double(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, arg3: f64) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_double(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    arg3: f64,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_double");
         SQLITE_ERROR
@@ -1042,7 +1451,13 @@ pub unsafe extern "C" fn sqlite3changegroup_change_double(arg0: *mut sqlite3_cha
 
 /// `sqlite3changegroup_change_text`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_text(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const c_char, nVal: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_text(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    pVal: *const c_char,
+    nVal: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_text");
         SQLITE_ERROR
@@ -1051,7 +1466,13 @@ pub unsafe extern "C" fn sqlite3changegroup_change_text(arg0: *mut sqlite3_chang
 
 /// `sqlite3changegroup_change_blob`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_blob(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const c_void, nVal: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_blob(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    pVal: *const c_void,
+    nVal: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_blob");
         SQLITE_ERROR
@@ -1060,10 +1481,13 @@ pub unsafe extern "C" fn sqlite3changegroup_change_blob(arg0: *mut sqlite3_chang
 
 /// `sqlite3changegroup_change_finish`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_finish(arg0: *mut sqlite3_changegroup, bDiscard: c_int, pzErr: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_finish(
+    arg0: *mut sqlite3_changegroup,
+    bDiscard: c_int,
+    pzErr: *mut *mut c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3changegroup_change_finish");
         SQLITE_ERROR
     })
 }
-

@@ -59,7 +59,9 @@ pub fn uri_params(name: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
     if !name.starts_with(b"file:") {
         return Vec::new();
     }
-    let Some(q) = name.iter().position(|&c| c == b'?') else { return Vec::new() };
+    let Some(q) = name.iter().position(|&c| c == b'?') else {
+        return Vec::new();
+    };
     let query = &name[q + 1..];
     let query = &query[..query.iter().position(|&c| c == b'#').unwrap_or(query.len())];
     query
@@ -106,7 +108,10 @@ unsafe fn after_pairs(z: *const c_char) -> *const c_char {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_parameter(z: *const c_char, zParam: *const c_char) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_uri_parameter(
+    z: *const c_char,
+    zParam: *const c_char,
+) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
         if z.is_null() || zParam.is_null() {
             return std::ptr::null();
@@ -139,7 +144,11 @@ fn parse_bool(v: &[u8], default: bool) -> bool {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_char, bDefault: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_uri_boolean(
+    z: *const c_char,
+    zParam: *const c_char,
+    bDefault: c_int,
+) -> c_int {
     ffi_guard!(bDefault, {
         let v = sqlite3_uri_parameter(z, zParam);
         if v.is_null() {
@@ -150,7 +159,11 @@ pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_int64(arg0: *const c_char, arg1: *const c_char, arg2: sqlite3_int64) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3_uri_int64(
+    arg0: *const c_char,
+    arg1: *const c_char,
+    arg2: sqlite3_int64,
+) -> sqlite3_int64 {
     ffi_guard!(arg2, {
         let v = sqlite3_uri_parameter(arg0, arg1);
         if v.is_null() {
@@ -167,7 +180,9 @@ pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c
         if z.is_null() || N < 0 {
             return std::ptr::null();
         }
-        pairs(z).get(N as usize).map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
+        pairs(z)
+            .get(N as usize)
+            .map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
     })
 }
 
@@ -178,7 +193,13 @@ pub unsafe extern "C" fn sqlite3_filename_database(arg0: *const c_char) -> *cons
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_filename_journal(arg0: *const c_char) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { if arg0.is_null() { std::ptr::null() } else { after_pairs(arg0) } })
+    ffi_guard!(std::ptr::null(), {
+        if arg0.is_null() {
+            std::ptr::null()
+        } else {
+            after_pairs(arg0)
+        }
+    })
 }
 
 #[no_mangle]
@@ -201,7 +222,13 @@ pub unsafe extern "C" fn sqlite3_create_filename(
     azParam: *mut *const c_char,
 ) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        let s = |p: *const c_char| if p.is_null() { Vec::new() } else { CStr::from_ptr(p).to_bytes().to_vec() };
+        let s = |p: *const c_char| {
+            if p.is_null() {
+                Vec::new()
+            } else {
+                CStr::from_ptr(p).to_bytes().to_vec()
+            }
+        };
         let mut params = Vec::new();
         for i in 0..nParam.max(0) as usize {
             params.push((s(*azParam.add(2 * i)), s(*azParam.add(2 * i + 1))));
@@ -227,13 +254,28 @@ pub unsafe extern "C" fn sqlite3_free_filename(arg0: *const c_char) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c_char) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_db_filename(
+    db: *mut sqlite3,
+    zDbName: *const c_char,
+) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        let Some(d) = db_ref(db) else { return std::ptr::null() };
+        let Some(d) = db_ref(db) else {
+            return std::ptr::null();
+        };
         let _g = d.lock.lock();
-        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
-        let Ok(Some(path)) = d.with_conn(|c| c.db_filename(&schema)) else { return std::ptr::null() };
-        let params = if schema.eq_ignore_ascii_case("main") { uri_params(d.filename.to_bytes()) } else { Vec::new() };
+        let schema = if zDbName.is_null() {
+            "main".to_string()
+        } else {
+            CStr::from_ptr(zDbName).to_string_lossy().into_owned()
+        };
+        let Ok(Some(path)) = d.with_conn(|c| c.db_filename(&schema)) else {
+            return std::ptr::null();
+        };
+        let params = if schema.eq_ignore_ascii_case("main") {
+            uri_params(d.filename.to_bytes())
+        } else {
+            Vec::new()
+        };
         d.keep(build(path.as_bytes(), &params, true))
     })
 }
@@ -241,7 +283,9 @@ pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        let Some(d) = db_ref(db) else { return std::ptr::null() };
+        let Some(d) = db_ref(db) else {
+            return std::ptr::null();
+        };
         match N {
             0 => c"main".as_ptr(),
             1 => c"temp".as_ptr(),
@@ -250,10 +294,14 @@ pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c
                 // gives them after main and temp.
                 let _g = d.lock.lock();
                 let names = crate::metadata::database_names(db);
-                let attached: Vec<String> =
-                    names.into_iter().filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp")).collect();
+                let attached: Vec<String> = names
+                    .into_iter()
+                    .filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp"))
+                    .collect();
                 match attached.get(n as usize - 2) {
-                    Some(name) => d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul()),
+                    Some(name) => {
+                        d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul())
+                    }
                     None => std::ptr::null(),
                 }
             }
@@ -267,11 +315,14 @@ pub unsafe extern "C" fn sqlite3_db_readonly(db: *mut sqlite3, zDbName: *const c
     ffi_guard!(-1, {
         let Some(d) = db_ref(db) else { return -1 };
         let _g = d.lock.lock();
-        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
+        let schema = if zDbName.is_null() {
+            "main".to_string()
+        } else {
+            CStr::from_ptr(zDbName).to_string_lossy().into_owned()
+        };
         d.with_conn(|c| c.db_readonly(&schema)).unwrap_or(-1)
     })
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -288,16 +339,28 @@ mod tests {
 
     #[test]
     fn the_filename_layout_answers_the_uri_functions() {
-        let params = vec![(b"mode".to_vec(), b"ro".to_vec()), (b"n".to_vec(), b"42".to_vec())];
+        let params = vec![
+            (b"mode".to_vec(), b"ro".to_vec()),
+            (b"n".to_vec(), b"42".to_vec()),
+        ];
         let layout = build(b"/tmp/a.db", &params, true);
         let z = layout.as_ptr() as *const c_char;
         unsafe {
-            assert_eq!(CStr::from_ptr(sqlite3_uri_parameter(z, c"mode".as_ptr())).to_bytes(), b"ro");
+            assert_eq!(
+                CStr::from_ptr(sqlite3_uri_parameter(z, c"mode".as_ptr())).to_bytes(),
+                b"ro"
+            );
             assert_eq!(sqlite3_uri_int64(z, c"n".as_ptr(), 0), 42);
             assert!(sqlite3_uri_parameter(z, c"none".as_ptr()).is_null());
             assert_eq!(CStr::from_ptr(sqlite3_uri_key(z, 1)).to_bytes(), b"n");
-            assert_eq!(CStr::from_ptr(sqlite3_filename_journal(z)).to_bytes(), b"/tmp/a.db-journal");
-            assert_eq!(CStr::from_ptr(sqlite3_filename_wal(z)).to_bytes(), b"/tmp/a.db-wal");
+            assert_eq!(
+                CStr::from_ptr(sqlite3_filename_journal(z)).to_bytes(),
+                b"/tmp/a.db-journal"
+            );
+            assert_eq!(
+                CStr::from_ptr(sqlite3_filename_wal(z)).to_bytes(),
+                b"/tmp/a.db-wal"
+            );
         }
     }
 }

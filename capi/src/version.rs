@@ -60,8 +60,18 @@ pub unsafe extern "C" fn sqlite3_libversion_number() -> c_int {
 
 /// Compile options reported by `sqlite3_compileoption_get`/`_used`, without
 /// the `SQLITE_` prefix.
-const OPTIONS: &[&str] = &["ATOMIC_INTRINSICS=1", "DEFAULT_MEMSTATUS=0", "ENABLE_COLUMN_METADATA", "THREADSAFE=1"];
-static OPTIONS_Z: [&[u8]; 4] = [b"ATOMIC_INTRINSICS=1\0", b"DEFAULT_MEMSTATUS=0\0", b"ENABLE_COLUMN_METADATA\0", b"THREADSAFE=1\0"];
+const OPTIONS: &[&str] = &[
+    "ATOMIC_INTRINSICS=1",
+    "DEFAULT_MEMSTATUS=0",
+    "ENABLE_COLUMN_METADATA",
+    "THREADSAFE=1",
+];
+static OPTIONS_Z: [&[u8]; 4] = [
+    b"ATOMIC_INTRINSICS=1\0",
+    b"DEFAULT_MEMSTATUS=0\0",
+    b"ENABLE_COLUMN_METADATA\0",
+    b"THREADSAFE=1\0",
+];
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> c_int {
@@ -70,7 +80,11 @@ pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> 
             return 0;
         }
         let name = std::ffi::CStr::from_ptr(zOptName).to_string_lossy();
-        let name = name.strip_prefix("SQLITE_").or_else(|| name.strip_prefix("sqlite_")).unwrap_or(&name).to_string();
+        let name = name
+            .strip_prefix("SQLITE_")
+            .or_else(|| name.strip_prefix("sqlite_"))
+            .unwrap_or(&name)
+            .to_string();
         OPTIONS.iter().any(|o| {
             let (key, _) = o.split_once('=').unwrap_or((o, ""));
             key.eq_ignore_ascii_case(&name) || o.eq_ignore_ascii_case(&name)
@@ -80,11 +94,13 @@ pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> 
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_get(N: c_int) -> *const c_char {
-    if N < 0 || N as usize >= OPTIONS_Z.len() {
-        std::ptr::null()
-    } else {
-        OPTIONS_Z[N as usize].as_ptr() as *const c_char
-    }
+    ffi_guard!(std::ptr::null(), {
+        if N < 0 || N as usize >= OPTIONS_Z.len() {
+            std::ptr::null()
+        } else {
+            OPTIONS_Z[N as usize].as_ptr() as *const c_char
+        }
+    })
 }
 
 #[no_mangle]
