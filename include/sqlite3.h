@@ -1107,8 +1107,6 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 // `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
 #define SQLITE_OPEN_ASYNC 1073741824
 
-typedef int (*Callback)(void*, int, char**, char**);
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1237,7 +1235,7 @@ int sqlite3_extended_result_codes(sqlite3 *db, int onoff);
 
 int sqlite3_system_errno(sqlite3 *db);
 
-int sqlite3_exec(sqlite3 *arg0, const char *sql, Callback callback, void *arg3, char **errmsg);
+int sqlite3_exec(sqlite3 *arg0, const char *sql, sqlite3_callback callback, void *arg3, char **errmsg);
 
 int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
 

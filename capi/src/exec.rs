@@ -8,10 +8,9 @@ use crate::consts::*;
 use crate::error::{misuse, set_error};
 use crate::handle::{db_ref, sqlite3, sqlite3_stmt};
 use crate::memory::malloc_cstr;
+use crate::types::sqlite3_callback;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-type Callback =
-    Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
 
 unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
     if errmsg.is_null() {
@@ -28,7 +27,7 @@ unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
 pub unsafe fn exec(
     db: *mut sqlite3,
     sql: *const c_char,
-    cb: Callback,
+    cb: sqlite3_callback,
     arg: *mut c_void,
     errmsg: *mut *mut c_char,
 ) -> c_int {
@@ -117,7 +116,7 @@ fn unreachable_cb(
 pub unsafe extern "C" fn sqlite3_exec(
     arg0: *mut sqlite3,
     sql: *const c_char,
-    callback: Callback,
+    callback: sqlite3_callback,
     arg3: *mut c_void,
     errmsg: *mut *mut c_char,
 ) -> c_int {
