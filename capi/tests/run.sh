@@ -40,6 +40,11 @@ fi
 # (b) header agreement
 if "$here/header_check.sh" "$root/include/sqlite3.h" "$work/hc"; then ok header-agrees; else bad header-agrees; fi
 
+# the header declares nothing outside SQLite's names
+leaks=$(grep -E '^(typedef|struct|enum|union)|^#define' "$root/include/sqlite3.h" \
+  | grep -vE 'sqlite3|sqlite_|#define (SQLITE|NOT_WITHIN|PARTLY_WITHIN|FULLY_WITHIN|FTS5_)' || true)
+if [ -z "$leaks" ]; then ok header-namespace; else echo "$leaks"; bad header-namespace; fi
+
 # the header alone, as C99 (pedantic) and as C++
 printf '#include "sqlite3.h"\nint main(void) { return sqlite3_libversion_number() > 0 ? 0 : 1; }\n' > "$work/alone.c"
 if cc -std=c99 -pedantic -Wall -Wextra -Werror -I"$root/include" -fsyntax-only "$work/alone.c"; then ok header-c99; else bad header-c99; fi
