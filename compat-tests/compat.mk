@@ -51,3 +51,5 @@ compat-status: compat-build
 
 compat-complete: compat-build
 	$(COMPAT) complete --quiet $(COMPAT_DIR)/scripts
+
+include tcl/tcl.mk

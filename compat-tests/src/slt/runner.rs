@@ -214,7 +214,6 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     }
 
     let mut state = State { report, opts, labels: HashMap::new(), threshold: 0, edits: HashMap::new() };
-    let reference_needed = opts.mode != Mode::Validate || opts.engine == EngineKind::Reference;
     let under_test = if opts.mode == Mode::Complete { EngineKind::Reference } else { opts.engine.clone() };
     let mut primary = match under_test.open() {
         Ok(e) => e,
@@ -224,7 +223,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
             return account_unrun(state.report);
         }
     };
-    let mut reference = if opts.mode == Mode::Diff && reference_needed {
+    let mut reference = if opts.mode == Mode::Diff {
         match EngineKind::Reference.open() {
             Ok(e) => Some(e),
             Err(e) => {
