@@ -1,4 +1,9 @@
 //! Collating sequences: BINARY, NOCASE, RTRIM and user-defined ones.
+//!
+//! A collation only orders TEXT; numbers and blobs never reach it. NOCASE
+//! folds ASCII letters only (as SQLite does without ICU); RTRIM ignores
+//! trailing spaces (0x20) only. User collations come from
+//! `sqlite3_create_collation*` and must be a total order.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -45,6 +50,26 @@ impl Collation {
                 a[..trim(a)].cmp(&b[..trim(b)])
             }),
         }
+    }
+
+    /// The built-in collation of that name (BINARY, NOCASE, RTRIM; any
+    /// case), if it is one.
+    pub fn builtin(name: &str) -> Option<Collation> {
+        if name.eq_ignore_ascii_case("BINARY") {
+            Some(Collation::binary())
+        } else if name.eq_ignore_ascii_case("NOCASE") {
+            Some(Collation::nocase())
+        } else if name.eq_ignore_ascii_case("RTRIM") {
+            Some(Collation::rtrim())
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is the BINARY collation (memcmp order), which lets
+    /// comparisons skip the function call.
+    pub fn is_binary(&self) -> bool {
+        self.name.eq_ignore_ascii_case("BINARY")
     }
 
     /// Compare two texts.
