@@ -157,6 +157,22 @@ fn is_counted(r: &Record) -> bool {
     matches!(r.kind, RecordKind::Statement { .. } | RecordKind::Query { .. })
 }
 
+/// Two value lists shown from their first difference (at most 8 values
+/// each), so a long result does not bury it.
+fn show_difference(want: &[String], got: &[String]) -> (String, String) {
+    let first = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+    let show = |v: &[String]| {
+        let end = (first + 8).min(v.len());
+        let mut s = if first > 0 { format!("[{} values, from #{}] ", v.len(), first + 1) } else { String::new() };
+        s.push_str(&v[first.min(v.len())..end].join("\n"));
+        if end < v.len() {
+            s.push_str("\n...");
+        }
+        s
+    };
+    (show(want), show(got))
+}
+
 /// A failure's cause for grouping: an error message with numbers and
 /// quoted names masked, or "wrong result".
 pub fn cause_of(got: &str) -> String {
@@ -396,12 +412,11 @@ impl State<'_> {
         let empty = Vec::new();
         let want = expected.as_ref().unwrap_or(&empty);
         if !matches_expected(&values, want) {
-            let shown = if want.len() == 1 && super::format::parse_hash_line(want).is_some() {
-                render(&values, 1)
-            } else {
-                values.clone()
-            };
-            return self.fail(record, sql, want.join("\n"), shown.join("\n"));
+            if super::format::parse_hash_line(want).is_some() {
+                return self.fail(record, sql, want.join("\n"), render(&values, 1).join("\n"));
+            }
+            let (w, g) = show_difference(want, &values);
+            return self.fail(record, sql, w, g);
         }
         if let Some(label) = label {
             if let Some(previous) = self.labels.get(label) {
@@ -426,6 +441,11 @@ impl State<'_> {
         };
         if same {
             self.report.passed += 1;
+        } else if let (Outcome::Rows(a), Outcome::Rows(b)) = (want, got) {
+            let types = if types.is_empty() { infer_types(a) } else { types.to_string() };
+            let (w, g) = show_difference(&format_rows(a, &types, sort), &format_rows(b, &types, sort));
+            let cols = |r: &Rows| if a.columns != b.columns { format!("{} columns: ", r.columns) } else { String::new() };
+            self.fail(record, sql, cols(a) + &w, cols(b) + &g);
         } else {
             let show = |o: &Outcome| match o {
                 Outcome::Rows(r) => {
