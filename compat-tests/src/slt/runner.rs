@@ -473,8 +473,10 @@ impl State<'_> {
 
     fn complete_query(&mut self, record: &Record, types: &str, sort: SortMode, label: &Option<String>, got: &Outcome) {
         let edit = match got {
+            // A "query" that returns no columns is a statement.
+            Outcome::Rows(rows) if rows.columns == 0 => Edit { header: "statement ok".into(), results: Vec::new() },
             Outcome::Rows(rows) => {
-                let types = if types.is_empty() { infer_types(rows) } else { types.to_string() };
+                let types = if types.len() == rows.columns { types.to_string() } else { infer_types(rows) };
                 let values = format_rows(rows, &types, sort);
                 let mut header = format!("query {types} {}", sort.as_str());
                 if let Some(l) = label {
