@@ -595,3 +595,81 @@ pub mod watchdog {
         Guard { id, expired }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(mode: Mode, engine: EngineKind) -> Options {
+        Options { mode, engine, timeout: Duration::from_secs(60), max_diffs: 10 }
+    }
+
+    fn script(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("ringlite-compat-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    const SCRIPT: &str = "statement ok\nCREATE TABLE t(a INTEGER, b TEXT)\n\n\
+        statement ok\nINSERT INTO t VALUES(1, 'x'), (2, ''), (NULL, 'a\tb')\n\n\
+        query IT rowsort\nSELECT a, b FROM t\n----\n1\nx\n2\n(empty)\nNULL\na@b\n\n\
+        hash-threshold 2\n\n\
+        query R nosort\nSELECT a * 1.5 FROM t ORDER BY a\n\n\
+        statement error no such table: nope\nSELECT * FROM nope\n\n\
+        onlyif mysql\nquery I nosort\nSELECT 'never run'\n----\n0\n\n\
+        skipif sqlite\nhalt\n\n\
+        query nosort\nSELECT 1, 2.5, 'z'\n";
+
+    #[test]
+    fn complete_then_validate_round_trips_on_the_reference() {
+        let path = script("round_trip.test", SCRIPT);
+        let done = run_file(&path, &opts(Mode::Complete, EngineKind::Reference));
+        let text = done.completed.expect("complete mode rewrites");
+        assert!(text.contains("query R nosort\nSELECT a * 1.5 FROM t ORDER BY a\n----\n3 values hashing to "), "{text}");
+        assert!(text.contains("query IRT nosort\nSELECT 1, 2.5, 'z'\n----\n3 values hashing to "), "{text}");
+        assert!(text.contains("onlyif mysql\nquery I nosort\nSELECT 'never run'\n----\n0\n"), "untouched: {text}");
+        std::fs::write(&path, &text).unwrap();
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Reference));
+        assert_eq!((report.passed, report.total), (6, 6), "{:?}", report.failures);
+        assert!(report.fatal.is_none());
+    }
+
+    #[test]
+    fn validate_reports_the_first_difference() {
+        let wrong = SCRIPT.replace("1\nx\n2\n(empty)", "1\nx\n3\n(empty)");
+        let path = script("wrong.test", &wrong);
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Reference));
+        assert_eq!(report.failed(), 3, "the changed row and the two queries without results");
+        assert_eq!(report.failures[0].line, 7);
+        assert!(report.failures[0].got.contains('2'));
+        assert_eq!(report.causes.get("wrong result"), Some(&3));
+    }
+
+    #[test]
+    fn an_engine_that_cannot_open_fails_every_record() {
+        let path = script("broken.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Capi("/nonexistent/lib.so".into())));
+        assert_eq!((report.passed, report.total, report.failed()), (0, 6, 6));
+        assert!(report.fatal.as_deref().unwrap().contains("cannot open"));
+    }
+
+    #[test]
+    fn diff_mode_compares_the_reference_with_itself() {
+        let path = script("diff.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Diff, EngineKind::Reference));
+        assert_eq!(report.failed(), 0, "{:?}", report.failures);
+    }
+
+    #[test]
+    fn the_c_abi_backend_runs_the_system_library() {
+        let lib = "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0";
+        if !std::path::Path::new(lib).exists() {
+            return; // no system SQLite on this machine
+        }
+        let path = script("capi.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Diff, EngineKind::Capi(lib.into())));
+        assert_eq!(report.failed(), 0, "{:?}", report.failures);
+    }
+}
