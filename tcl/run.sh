@@ -56,13 +56,15 @@ case "$lib" in
     export LD_LIBRARY_PATH=$(cd "$libdir" && pwd) ;;
   *) echo "tcl/run.sh: --lib system|ringlite" >&2; exit 2 ;;
 esac
-if ! echo 'package require sqlite3' | tclsh >/dev/null 2>&1; then
-  echo "tcl/run.sh: tclsh cannot load sqlite3 (apt-get install libsqlite3-tcl)" >&2
-  exit 2
-fi
-
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/ringlite-tcl.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+# (A script file, not stdin: tclsh reading stdin exits 0 after errors.)
+echo 'package require sqlite3' > "$scratch/check.tcl"
+if ! err=$(tclsh "$scratch/check.tcl" 2>&1); then
+  echo "tcl/run.sh: tclsh cannot load sqlite3 with --lib $lib: $err" >&2
+  echo "  (apt-get install libsqlite3-tcl; for ringlite, a complete libsqlite3.so.0)" >&2
+  exit 2
+fi
 export here scratch timeout
 
 # One file: prints "<STATUS> <name> <failed>/<tests>".
