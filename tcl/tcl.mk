@@ -18,7 +18,7 @@ TCL_RUN := $(TCL_DIR)/run.sh --jobs $(TCL_JOBS) --timeout $(TCL_TIMEOUT)
 
 $(TCL_SRC)/test:
 	@command -v tclsh >/dev/null || apt-get install -y tcl
-	@echo 'package require sqlite3' | tclsh >/dev/null 2>&1 || apt-get install -y libsqlite3-tcl
+	@dpkg -s libsqlite3-tcl >/dev/null 2>&1 || apt-get install -y libsqlite3-tcl
 	@grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ || { \
 	  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 	    > /etc/apt/sources.list.d/debian-src.sources && apt-get update; }
