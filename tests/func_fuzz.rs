@@ -227,3 +227,141 @@ fn modifier_chains() {
     }
     assert_clean(bad);
 }
+
+trait NanToNull {
+    fn clone_if_number(self) -> Value;
+}
+
+impl NanToNull for Value {
+    fn clone_if_number(self) -> Value {
+        match self {
+            Value::Real(r) if r.is_nan() => Value::Null,
+            v => v,
+        }
+    }
+}
+
+fn random_value(rng: &mut Rng) -> Value {
+    match rng.below(10) {
+        0 => Value::Null,
+        1 => Value::Integer(rng.next() as i64),
+        2 => Value::Integer(rng.below(40) as i64 - 20),
+        // NaN is bound as NULL by SQLite; the VM does the same. (Arbitrary
+        // doubles needing 17 digits are left to the value layer's tests:
+        // their text form is not this module's.)
+        3 => Value::Real(format!("{:.12e}", f64::from_bits(rng.next())).parse::<f64>().unwrap_or(0.0)).clone_if_number(),
+        4 => Value::Real((rng.next() % 200000) as f64 / 128.0 - 700.0),
+        5 => Value::Blob((0..rng.below(6)).map(|_| rng.next() as u8).collect()),
+        6 => Value::Text((0..rng.below(6)).map(|_| rng.next() as u8).collect()),
+        7 => Value::text(rng.string(&["1", "2", ".", "e", "-", " ", "a", "%", "_", "\\", "é", "0x", "[", "]"], 6)),
+        8 => Value::text(["", "abc", "ABC", " 12 ", "1e3", "-0", "9223372036854775808", "0.5"][rng.below(8)]),
+        _ => Value::Real([0.0, -0.0, 1e308, -1e-308, 4503599627370497.0, 2.5, -2.5][rng.below(7)]),
+    }
+}
+
+#[test]
+fn scalars_over_random_values() {
+    let db = RefDb::open();
+    let mut rng = Rng(0xabcd_ef01_2345_6789);
+    let funcs: &[(&str, usize)] = &[
+        ("abs", 1), ("char", 2), ("hex", 1), ("instr", 2), ("length", 1), ("octet_length", 1), ("lower", 1),
+        ("upper", 1), ("ltrim", 2), ("rtrim", 2), ("trim", 2), ("trim", 1), ("nullif", 2), ("quote", 1),
+        ("replace", 3), ("round", 2), ("round", 1), ("sign", 1), ("soundex", 1), ("substr", 3), ("substr", 2),
+        ("typeof", 1), ("unhex", 2), ("unhex", 1), ("unicode", 1), ("zeroblob", 1), ("max", 3), ("min", 3),
+        ("like", 2), ("glob", 2), ("like", 3), ("concat", 3), ("concat_ws", 3), ("iif", 3), ("coalesce", 3),
+        ("unistr", 1), ("unistr_quote", 1), ("format", 3), ("json_quote", 1), ("json_array", 2), ("json_valid", 1),
+    ];
+    let mut bad = Vec::new();
+    for _ in 0..1500 {
+        for &(f, n) in funcs {
+            let mut args: Vec<Value> = (0..n).map(|_| random_value(&mut rng)).collect();
+            if f == "zeroblob" {
+                if let Value::Integer(i) = args[0] {
+                    args[0] = Value::Integer(i % 1000);
+                }
+            }
+            // Random blobs given to JSON functions are JSONB to SQLite, which
+            // checks them only superficially; ringlite rejects malformed
+            // JSONB outright. Those cases are left out.
+            if f.starts_with("json") && args.iter().any(|a| matches!(a, Value::Blob(_))) {
+                continue;
+            }
+            let ph = vec!["?"; n].join(",");
+            compare(&db, &format!("{f}({ph})"), f, &args, &mut bad);
+        }
+    }
+    assert_clean(bad);
+}
+
+#[test]
+fn json_paths_and_edits() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x3141_5926_5358_9793);
+    let docs = [
+        "{\"a\":1,\"b\":[1,2,{\"c\":[3,{\"d\":4}]}],\"a b\":{\"x\":null},\"\\u0061\":5}",
+        "[[1,2],[3,[4,5]],{\"k\":[]},\"s\",null]",
+        "{\"a\":{\"a\":{\"a\":[0,1,2]}},\"e\":{}}",
+        "{a:1, 'b':[.5,0x10,], c:{d:'x\\'y'}}",
+        "7",
+    ];
+    let steps = [".a", ".b", ".c", ".d", ".x", ".k", ".e", "[0]", "[1]", "[2]", "[5]", "[#]", "[#-1]", "[#-2]", "[#-9]", ".\"a b\"", ".\"a", "[", "[x]", ".", "[-1]", "..a", "[1"];
+    let mut bad = Vec::new();
+    for _ in 0..4000 {
+        let doc = Value::text(docs[rng.below(docs.len())]);
+        let path = Value::text(format!("${}", rng.string(&steps, 4)));
+        let val = [Value::Integer(9), Value::text("v"), Value::Null, Value::Real(0.5)][rng.below(4)].clone();
+        for f in ["json_extract", "json_type", "json_array_length", "json_remove"] {
+            compare(&db, &format!("{f}(?,?)"), f, &[doc.clone(), path.clone()], &mut bad);
+        }
+        compare(&db, "? -> ?", "->", &[doc.clone(), path.clone()], &mut bad);
+        compare(&db, "? ->> ?", "->>", &[doc.clone(), path.clone()], &mut bad);
+        for f in ["json_set", "json_insert", "json_replace", "json_array_insert"] {
+            compare(&db, &format!("{f}(?,?,?)"), f, &[doc.clone(), path.clone(), val.clone()], &mut bad);
+        }
+        // JSONB forms: the same document, compared as JSON text.
+        for f in ["jsonb_set", "jsonb_insert", "jsonb_array_insert", "jsonb_remove", "jsonb_extract"] {
+            let args = if f == "jsonb_remove" || f == "jsonb_extract" {
+                vec![doc.clone(), path.clone()]
+            } else {
+                vec![doc.clone(), path.clone(), val.clone()]
+            };
+            let ph = vec!["?"; args.len()].join(",");
+            let e = db.eval(&format!("CASE WHEN typeof({f}({ph})) = 'blob' THEN json({f}({ph})) ELSE {f}({ph}) END"), &[args.clone(), args.clone(), args.clone()].concat());
+            let g = match call_scalar(f, &args) {
+                Ok(b @ Value::Blob(_)) => call_scalar("json", &[b]),
+                other => other,
+            };
+            if !same(&e, &g) {
+                bad.push(format!("{f}({args:?}) sqlite={} ours={}", show(&e), show(&g)));
+            }
+        }
+    }
+    assert_clean(bad);
+}
+
+#[test]
+fn strftime_formats_random() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x9999_8888_7777_6666);
+    let pieces = [
+        "%d", "%e", "%f", "%F", "%G", "%g", "%H", "%I", "%j", "%J", "%k", "%l", "%m", "%M", "%p", "%P", "%R", "%s", "%S",
+        "%T", "%u", "%U", "%V", "%w", "%W", "%Y", "%%", "%", "%q", "-", " ", "x", "é",
+    ];
+    let mut bad = Vec::new();
+    for _ in 0..3000 {
+        let fmt = Value::text(rng.string(&pieces, 5));
+        let t = Value::text(format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:03}",
+            rng.below(10000),
+            1 + rng.below(12),
+            1 + rng.below(28),
+            rng.below(24),
+            rng.below(60),
+            rng.below(60),
+            rng.below(1000)
+        ));
+        compare(&db, "strftime(?,?)", "strftime", &[fmt.clone(), t.clone()], &mut bad);
+        compare(&db, "strftime(?,?,'subsec')", "strftime", &[fmt, t, Value::text("subsec")], &mut bad);
+    }
+    assert_clean(bad);
+}

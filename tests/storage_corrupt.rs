@@ -95,3 +95,29 @@ fn random_corruption_never_panics() {
         assert!(r.is_ok(), "panic in round {round}");
     }
 }
+
+#[test]
+fn integrity_messages_match_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("s.db");
+    let path = p.to_str().unwrap();
+    {
+        let db = Sqlite::open(path);
+        db.exec("CREATE TABLE t(a); INSERT INTO t VALUES(randomblob(5000)); INSERT INTO t VALUES(1);");
+    }
+    let mut img = std::fs::read(path).unwrap();
+    let n = img.len() / 4096;
+    img.extend(vec![0u8; 4096]);
+    img[28..32].copy_from_slice(&((n + 1) as u32).to_be_bytes());
+    img[36..40].copy_from_slice(&3u32.to_be_bytes());
+    std::fs::write(path, &img).unwrap();
+    let theirs = match &Sqlite::open(path).query("PRAGMA integrity_check")[0][0] {
+        V::Text(t) => t.lines().skip(1).map(str::to_string).collect::<Vec<_>>(),
+        v => panic!("{v:?}"),
+    };
+    let io = ringlite::io::IoContext::new(Arc::new(ringlite::io::sync::SyncBackend::new()));
+    let mut bt = open_btree(&io, path);
+    io.block_on(|| bt.begin_read()).unwrap();
+    let ours = io.block_on(|| bt.integrity_check(&[1, 2], 100)).unwrap();
+    assert_eq!(ours, theirs);
+}

@@ -172,6 +172,13 @@ fn table_model(ops: Vec<Op>, sim: bool) {
     }
 }
 
+#[test]
+fn btree_and_cursor_are_send() {
+    fn send<T: Send>() {}
+    send::<Btree>();
+    send::<Cursor>();
+}
+
 fn index_model(keys: Vec<(u16, usize)>, deletes: Vec<usize>, sim: bool) {
     let (d, mut bt) = open(sim, 7);
     let bt = &mut bt;
@@ -221,7 +228,8 @@ fn index_model(keys: Vec<(u16, usize)>, deletes: Vec<usize>, sim: bool) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    // PROPTEST_CASES raises the count for a soak run.
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
 
     #[test]
     fn table_matches_model(ops in prop::collection::vec(op(), 1..120)) {
@@ -241,5 +249,161 @@ proptest! {
     #[test]
     fn index_matches_model_under_simulation(keys in prop::collection::vec((0u16..2000, 0usize..300), 1..100), deletes in prop::collection::vec(0usize..1000, 0..100)) {
         index_model(keys, deletes, true);
+    }
+}
+
+#[derive(Debug, Clone)]
+enum TxOp {
+    Insert(i64, usize),
+    Delete(i64),
+    SavepointOpen,
+    SavepointRollback,
+    SavepointRelease,
+    Commit,
+    Rollback,
+}
+
+fn tx_op() -> impl Strategy<Value = TxOp> {
+    prop_oneof![
+        8 => (0i64..300, 0usize..1200).prop_map(|(k, n)| TxOp::Insert(k, n)),
+        4 => (0i64..300).prop_map(TxOp::Delete),
+        2 => Just(TxOp::SavepointOpen),
+        1 => Just(TxOp::SavepointRollback),
+        1 => Just(TxOp::SavepointRelease),
+        1 => Just(TxOp::Commit),
+        1 => Just(TxOp::Rollback),
+    ]
+}
+
+/// Savepoints, statement rollbacks and transaction rollbacks against a
+/// stack of model snapshots.
+fn savepoint_model(ops: Vec<TxOp>, sim: bool) {
+    let (d, mut bt) = open(sim, 31);
+    let bt = &mut bt;
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    d.run(|| bt.commit());
+    d.run(|| bt.begin_write(false));
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let mut saves: Vec<BTreeMap<i64, usize>> = Vec::new();
+    let mut c = Cursor::new(root, true, None);
+    for op in ops {
+        match op {
+            TxOp::Insert(k, n) => {
+                let p = payload_of(k, n);
+                d.run(|| c.insert(bt, InsertKey::Rowid(k), &p));
+                model.insert(k, n);
+            }
+            TxOp::Delete(k) => {
+                if d.run(|| c.seek_rowid(bt, k)) == SeekResult::Found {
+                    d.run(|| c.delete(bt));
+                    model.remove(&k);
+                }
+            }
+            TxOp::SavepointOpen => {
+                d.run(|| bt.savepoint_open(saves.len()));
+                saves.push(model.clone());
+            }
+            TxOp::SavepointRollback => {
+                if let Some(s) = saves.last() {
+                    d.run(|| bt.savepoint_rollback(saves.len() - 1));
+                    model = s.clone();
+                }
+            }
+            TxOp::SavepointRelease => {
+                if !saves.is_empty() {
+                    saves.pop();
+                    d.run(|| bt.savepoint_release(saves.len()));
+                }
+            }
+            TxOp::Commit => {
+                d.run(|| bt.commit());
+                committed = model.clone();
+                saves.clear();
+                d.run(|| bt.begin_write(false));
+            }
+            TxOp::Rollback => {
+                d.run(|| bt.rollback());
+                model = committed.clone();
+                saves.clear();
+                d.run(|| bt.begin_write(false));
+            }
+        }
+        check_table(&d, bt, root, &model);
+    }
+    let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+    assert!(errors.is_empty(), "{errors:?}");
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn savepoints_match_model(ops in prop::collection::vec(tx_op(), 1..120)) {
+        savepoint_model(ops, false);
+    }
+
+    #[test]
+    fn savepoints_match_model_under_simulation(ops in prop::collection::vec(tx_op(), 1..80)) {
+        savepoint_model(ops, true);
+    }
+}
+
+/// A reader walks the table forward while a writer inserts and deletes
+/// around it: every key present for the whole walk is seen exactly once,
+/// in increasing order, and nothing deleted before being reached is seen.
+fn concurrent_walk(ops: Vec<(bool, i64)>, sim: bool) {
+    let (d, mut bt) = open(sim, 5);
+    let bt = &mut bt;
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    let mut w = Cursor::new(root, true, None);
+    let mut present = std::collections::BTreeSet::new();
+    for k in (0..400).step_by(2) {
+        let p = payload_of(k, (k as usize * 7) % 600);
+        d.run(|| w.insert(bt, InsertKey::Rowid(k), &p));
+        present.insert(k);
+    }
+    let stable: std::collections::BTreeSet<i64> = present.iter().copied().filter(|k| !ops.iter().any(|(_, o)| o == k)).collect();
+    let mut r = Cursor::new(root, false, None);
+    let mut seen = Vec::new();
+    let mut more = d.run(|| r.first(bt));
+    let mut ops = ops.into_iter();
+    while more {
+        let k = r.rowid();
+        assert!(present.contains(&k), "saw {k}, which is not in the table");
+        seen.push(k);
+        if let Some((insert, key)) = ops.next() {
+            if insert {
+                let p = payload_of(key, 300);
+                d.run(|| w.insert(bt, InsertKey::Rowid(key), &p));
+                present.insert(key);
+            } else if d.run(|| w.seek_rowid(bt, key)) == SeekResult::Found {
+                d.run(|| w.delete(bt));
+                present.remove(&key);
+            }
+        }
+        more = d.run(|| r.next(bt));
+    }
+    assert!(seen.windows(2).all(|p| p[0] < p[1]), "increasing order");
+    for k in stable {
+        assert!(seen.contains(&k), "stable key {k} missed");
+    }
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn walking_while_writing(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..300)) {
+        concurrent_walk(ops, false);
+    }
+
+    #[test]
+    fn walking_while_writing_under_simulation(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..150)) {
+        concurrent_walk(ops, true);
     }
 }

@@ -238,6 +238,10 @@ fn sqlite_child_process() {
         return;
     }
     db.exec(&sql);
+    if mode == "die" {
+        // Killed mid-transaction: no COMMIT, no ROLLBACK, no close.
+        std::process::exit(0);
+    }
     println!("READY");
     let mut line = String::new();
     std::io::stdin().read_line(&mut line).unwrap();
@@ -331,8 +335,11 @@ fn crash_recovery_under_simulation() {
     io.block_on(|| bt.begin_read()).unwrap();
     let before = rows(&io, &mut bt, root);
     io.block_on(|| bt.commit()).unwrap();
+    // A small cache: the transaction spills pages before the commit.
+    bt.set_cache_size(12);
     io.block_on(|| bt.begin_write(false)).unwrap();
     scribble(&io, &mut bt, root);
+    assert!(sim.fs().exists("sim.db-journal"), "spilled before commit");
     bt.pager_mut().crash_commit_after_pages(4);
     assert!(io.block_on(|| bt.commit()).is_err());
     // Some of the submitted page writes land, some never do.
@@ -500,4 +507,103 @@ fn persist_journal_is_not_hot_for_readers() {
     assert_eq!(rows(&io, &mut bt, root), rows(&io, &mut other, root));
     io.block_on(|| bt.commit()).unwrap();
     io.block_on(|| other.commit()).unwrap();
+}
+
+#[test]
+fn sqlite_process_killed_mid_transaction_is_rolled_back_by_us() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("killed.db").to_str().unwrap().to_string();
+    let db = Sqlite::open(&path);
+    db.exec("CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<1500) INSERT INTO t SELECT i, randomblob(i % 700) FROM c;");
+    let before = sqlite_rows(&db);
+    let root = match db.query("SELECT rootpage FROM sqlite_schema WHERE name='t'")[0][0] {
+        V::Int(r) => r as u32,
+        _ => panic!(),
+    };
+    drop(db);
+    let child = Child::start(&path, "die", "PRAGMA cache_size=5; BEGIN; UPDATE t SET b = zeroblob(900) WHERE a % 2 = 0; DELETE FROM t WHERE a % 5 = 0;");
+    let status = { let mut c = child; c.proc.wait().unwrap() };
+    assert!(status.success());
+    assert!(std::path::Path::new(&format!("{path}-journal")).exists(), "the dead writer leaves a hot journal");
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, &path);
+    io.block_on(|| bt.begin_read()).unwrap();
+    assert_eq!(rows(&io, &mut bt, root), before);
+    assert!(io.block_on(|| bt.integrity_check(&[1, root], 10)).unwrap().is_empty());
+    io.block_on(|| bt.commit()).unwrap();
+    assert!(!std::path::Path::new(&format!("{path}-journal")).exists());
+    let db = Sqlite::open(&path);
+    assert_eq!(db.integrity(), "Text(\"ok\")");
+    assert_eq!(sqlite_rows(&db), before);
+}
+
+/// A transaction much bigger than the cache spills pages into the file
+/// before commit; commit, rollback and a crash after spills all work, and
+/// SQLite agrees.
+#[test]
+fn cache_spill_commit_rollback_and_crash() {
+    for outcome in ["commit", "rollback", "crash", "savepoint"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("spill.db").to_str().unwrap().to_string();
+        let copy = dir.path().join("spill-copy.db").to_str().unwrap().to_string();
+        let io = IoContext::new(Arc::new(SyncBackend::new()));
+        let root = make_db(&io, &path, 200);
+        let before = sqlite_rows(&Sqlite::open(&path));
+        let size_before = std::fs::metadata(&path).unwrap().len();
+        let mut bt = open_btree(&io, &path);
+        bt.set_cache_size(20);
+        io.block_on(|| bt.begin_write(false)).unwrap();
+        if outcome == "savepoint" {
+            io.block_on(|| bt.savepoint_open(0)).unwrap();
+        }
+        let mut c = Cursor::new(root, true, None);
+        let mut expect = before.clone();
+        for i in 0..3000i64 {
+            let k = if i % 2 == 0 { i / 2 } else { 10_000 + i };
+            let rec = encode(&[V::Int(i), V::Text(format!("{i:0200}"))]);
+            io.block_on(|| c.insert(&mut bt, InsertKey::Rowid(k), &rec)).unwrap();
+            expect.insert(k, rec);
+        }
+        let grown = std::fs::metadata(&path).unwrap().len();
+        assert!(grown > size_before, "{outcome}: pages must have been spilled before commit");
+        assert!(std::path::Path::new(&format!("{path}-journal")).exists());
+        let want = match outcome {
+            "commit" => {
+                io.block_on(|| bt.commit()).unwrap();
+                expect
+            }
+            "rollback" => {
+                io.block_on(|| bt.rollback()).unwrap();
+                before.clone()
+            }
+            "savepoint" => {
+                io.block_on(|| bt.savepoint_rollback(0)).unwrap();
+                let rec = encode(&[V::Text("after".into()), V::Null]);
+                io.block_on(|| c.insert(&mut bt, InsertKey::Rowid(-1), &rec)).unwrap();
+                io.block_on(|| bt.commit()).unwrap();
+                let mut w = before.clone();
+                w.insert(-1, rec);
+                w
+            }
+            _ => {
+                drop(bt);
+                copy_pair(&path, &copy);
+                let db = Sqlite::open(&copy);
+                assert_eq!(db.integrity(), "Text(\"ok\")");
+                assert_eq!(sqlite_rows(&db), before, "SQLite rolls our spilled transaction back");
+                let mut bt2 = open_btree(&io, &path);
+                io.block_on(|| bt2.begin_read()).unwrap();
+                assert_eq!(rows(&io, &mut bt2, root), before, "we roll it back too");
+                io.block_on(|| bt2.commit()).unwrap();
+                before.clone()
+            }
+        };
+        let db = Sqlite::open(&path);
+        assert_eq!(db.integrity(), "Text(\"ok\")", "{outcome}");
+        let got = sqlite_rows(&db);
+        let extra: Vec<_> = got.keys().filter(|k| !want.contains_key(k)).take(5).collect();
+        let missing: Vec<_> = want.keys().filter(|k| !got.contains_key(k)).take(5).collect();
+        let differ: Vec<_> = want.keys().filter(|k| got.get(k).is_some_and(|v| v != &want[k])).take(5).collect();
+        assert!(got == want, "{outcome}: extra {extra:?} missing {missing:?} differ {differ:?}");
+    }
 }

@@ -81,7 +81,7 @@ impl Btree {
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {
             if !ck.refs.contains_key(&p) && p != pending {
-                ck.error(format!("Page {p} is never used"));
+                ck.error(format!("Page {p}: never used"));
             }
         }
         Ok(ck.errors)

@@ -211,6 +211,8 @@ impl Btree {
             let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
             return Err(Error::new(code, "B-tree modified outside a write transaction"));
         }
+        // Between operations is the only moment a cache spill may run.
+        crate::ready!(self.pager.maybe_spill()?);
         self.pager.take_missing();
         loop {
             self.pager.op_begin();
@@ -292,6 +294,7 @@ impl Btree {
     }
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
+        crate::ready!(self.pager.finish_spill()?);
         self.seq += 1;
         self.walk = None;
         self.pager.savepoint_rollback(index)?;

@@ -15,8 +15,11 @@
 //!   for every open savepoint) before its first modification in a
 //!   transaction. Pages past the original end of file and free-list leaves
 //!   handed out by the allocator need no original.
-//! - The database file is not written before commit: dirty pages stay in
-//!   cache (never evicted), so a rollback only drops them.
+//! - Dirty pages are never evicted. Until the cache overflows the database
+//!   file is not written before commit, so a rollback only drops them; a
+//!   transaction bigger than the cache spills ([`spill`]) after journaling
+//!   and syncing the originals, takes EXCLUSIVE, and a rollback then copies
+//!   the originals back into the file.
 //! - The rollback journal is written and synced before the first database
 //!   page is written, and the journal is finalized only after the database
 //!   is synced: a crash at any point leaves either the old or the new
@@ -31,6 +34,7 @@ pub mod header;
 pub mod journal;
 mod recovery;
 pub mod savepoint;
+mod spill;
 
 use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -169,6 +173,19 @@ pub struct Pager {
     generation: u64,
     /// The page whose absence stopped the last [`Pager::page`] call.
     missing: std::cell::Cell<Option<Pgno>>,
+    /// Pages whose originals are already in the journal file.
+    journaled: std::collections::HashSet<Pgno>,
+    /// End of the journal file's last record (0: no journal written yet).
+    journal_end: u64,
+    /// Checksum nonce of the current journal.
+    journal_nonce: u32,
+    /// The database file holds pages of this (uncommitted) transaction,
+    /// written by a cache spill.
+    db_touched: bool,
+    /// A cache spill in progress.
+    spill_step: spill::SpillStep,
+    /// A spill could not get EXCLUSIVE: do not retry in this transaction.
+    spill_disabled: bool,
     /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
     op_undo: Option<OpUndo>,
     /// Test hook: stop the commit with an error after writing this many
@@ -188,7 +205,7 @@ impl Pager {
             path,
             OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() },
         )?;
-        Ok(Pager {
+        let mut pager = Pager {
             io: io.clone(),
             file,
             path: path.to_string(),
@@ -213,13 +230,15 @@ impl Pager {
             crash_after_pages: None,
             missing: std::cell::Cell::new(None),
             op_undo: None,
-        }
-        .with_cache_bound())
-    }
-
-    fn with_cache_bound(mut self) -> Self {
-        self.apply_cache_size();
-        self
+            journaled: std::collections::HashSet::new(),
+            journal_end: 0,
+            journal_nonce: 0,
+            db_touched: false,
+            spill_step: spill::SpillStep::Idle,
+            spill_disabled: false,
+        };
+        pager.apply_cache_size();
+        Ok(pager)
     }
 
     fn apply_cache_size(&mut self) {
@@ -426,7 +445,7 @@ impl Pager {
         if pgno == 1 && self.db_size == 0 {
             // An empty file is an empty database: its page 1 is the image
             // a first write would create (an empty sqlite_schema).
-            self.cache.insert(1, header::new_page1(self.page_size), false);
+            self.install(1, header::new_page1(self.page_size), false);
             return Ok(Poll::Ready(()));
         }
         if pgno == 0 || pgno > self.db_size {
@@ -457,6 +476,13 @@ impl Pager {
             return self.fetch(pgno);
         }
         Ok(Poll::Pending)
+    }
+
+    /// Put a page image in the cache by any path other than its own read:
+    /// a read still in flight for it would carry older bytes, so forget it.
+    pub(super) fn install(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
+        self.reads.remove(&pgno);
+        self.cache.insert(pgno, data, dirty);
     }
 
     /// Whether `pgno` is in cache.
@@ -516,7 +542,7 @@ impl Pager {
         let Some(undo) = self.op_undo.take() else { return };
         for (pgno, image) in undo.images {
             match image {
-                Some((data, dirty)) => self.cache.insert(pgno, data, dirty),
+                Some((data, dirty)) => self.install(pgno, data, dirty),
                 None => self.cache.remove(pgno),
             }
         }
@@ -586,7 +612,7 @@ impl Pager {
         for sp in &mut self.savepoints {
             sp.keep_original(pgno, old.as_deref().unwrap_or(&zero));
         }
-        self.cache.insert(pgno, zero, true);
+        self.install(pgno, zero, true);
         self.cache.pin(pgno);
         let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
         Ok(&mut p.data)
@@ -648,12 +674,13 @@ impl Pager {
             }
             PagerState::Write => {}
         }
-        if self.commit_step.touched_database() {
-            // A failed commit already wrote some pages: put the originals
-            // back in the file (a rare path; it blocks).
+        crate::ready!(self.finish_spill()?);
+        if self.commit_step.touched_database() || self.db_touched {
+            // A failed commit or a cache spill already wrote some pages:
+            // put the originals back in the file (a rare path; it blocks).
             self.restore_file_from_originals()?;
         }
-        if self.commit_step.journal_exists() && self.journal_mode.uses_file() {
+        if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
         self.cache.discard_dirty();
@@ -682,6 +709,11 @@ impl Pager {
 
     fn finish_write_txn(&mut self) -> Result<()> {
         self.originals.clear();
+        self.journaled.clear();
+        self.journal_end = 0;
+        self.db_touched = false;
+        self.spill_disabled = false;
+        self.spill_step = spill::SpillStep::Idle;
         self.savepoints.clear();
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();

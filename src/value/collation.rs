@@ -9,13 +9,16 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
+/// The comparison function of a collation: a total order over texts.
+pub type CollationFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
+
 /// A named comparison function for text.
 #[derive(Clone)]
 pub struct Collation {
     /// Name as used in SQL (`COLLATE name`), case-insensitive.
     pub name: String,
     /// The comparison.
-    pub cmp: Arc<dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync>,
+    pub cmp: Arc<CollationFn>,
 }
 
 impl fmt::Debug for Collation {

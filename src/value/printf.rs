@@ -511,7 +511,7 @@ fn format_integer(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec
         for (k, &d) in body.iter().enumerate() {
             with.push(d);
             let rest = len - k - 1;
-            if rest > 0 && rest % 3 == 0 {
+            if rest > 0 && rest.is_multiple_of(3) {
                 with.push(b',');
             }
         }

@@ -255,13 +255,33 @@ impl RecordHeader {
     /// Parses the header of `record` (the whole payload), checking that every
     /// column lies inside it.
     pub fn parse(record: &[u8]) -> Result<RecordHeader> {
+        let mut h = RecordHeader::default();
+        h.parse_into(record)?;
+        Ok(h)
+    }
+
+    /// Parses `record` into this header, reusing its allocations (the VM
+    /// decodes one header per row). On error the header is left empty.
+    pub fn parse_into(&mut self, record: &[u8]) -> Result<()> {
+        let r = self.fill(record);
+        if r.is_err() {
+            self.serial_types.clear();
+            self.offsets.clear();
+        }
+        r
+    }
+
+    fn fill(&mut self, record: &[u8]) -> Result<()> {
+        self.header_size = 0;
+        self.serial_types.clear();
+        self.offsets.clear();
         let (hs, mut pos) = read_varint(record).ok_or_else(Error::corrupt)?;
         if hs as usize > record.len() || (hs as usize) < pos || hs > 98307 {
             return Err(Error::corrupt());
         }
         let header_size = hs as usize;
-        let mut serial_types = Vec::new();
-        let mut offsets = Vec::new();
+        let serial_types = &mut self.serial_types;
+        let offsets = &mut self.offsets;
         let mut off = header_size;
         while pos < header_size {
             let (st, n) = read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?;
@@ -279,7 +299,8 @@ impl RecordHeader {
         if off != record.len() {
             return Err(Error::corrupt());
         }
-        Ok(RecordHeader { header_size, serial_types, offsets })
+        self.header_size = header_size;
+        Ok(())
     }
 }
 

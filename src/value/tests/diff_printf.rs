@@ -1,6 +1,6 @@
 //! The printf engine against SQLite's `printf()` SQL function.
 
-use super::refdb::{same, show, RefDb, Rng};
+use super::refdb::{iterations, same, show, RefDb, Rng};
 use crate::value::printf::{sql_printf, DEFAULT_MAX_LENGTH};
 use crate::value::Value;
 
@@ -41,9 +41,9 @@ fn printf_matches_sqlite() {
     let mut st = db.prepare("SELECT printf(?1, ?2, ?3, ?4)");
     let mut rng = Rng(7);
     let mut bad = Vec::new();
-    for _ in 0..30000 {
+    for _ in 0..iterations(30000) {
         let mut args = vec![Value::text(random_format(&mut rng))];
-        for _ in 0..3 {
+        for _ in 0..iterations(3) {
             args.push(random_arg(&mut rng));
         }
         if args.iter().any(|v| matches!(v, Value::Real(r) if r.is_nan())) {
@@ -143,7 +143,7 @@ fn float_formats_match_sqlite() {
     let mut rng = Rng(8);
     let flags = ["", "!", "#", "!#", "+", "-", "0", ",", "!,", " ", "+0", "#0"];
     let mut bad = Vec::new();
-    for _ in 0..40000 {
+    for _ in 0..iterations(40000) {
         let prec = match rng.below(4) {
             0 => String::new(),
             1 => format!(".{}", rng.below(30)),

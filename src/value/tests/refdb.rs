@@ -144,6 +144,13 @@ pub fn show(v: &Value) -> String {
     }
 }
 
+/// Iteration count for a differential test: `base` times the factor in
+/// `RINGLITE_DIFF_SCALE` (default 1), for longer soak runs.
+pub fn iterations(base: usize) -> usize {
+    let scale = std::env::var("RINGLITE_DIFF_SCALE").ok().and_then(|s| s.parse::<usize>().ok()).unwrap_or(1);
+    base * scale.max(1)
+}
+
 /// A small deterministic generator (tests must be reproducible).
 pub struct Rng(pub u64);
 
@@ -189,7 +196,7 @@ impl Rng {
         let parts: &[&str] = &[
             "", " ", "  ", "\t", "+", "-", "0", "00", "1", "7", "12", "123", "9223372036854775807", "9223372036854775808",
             "18446744073709551616", "99999999999999999999", ".", "e", "E", "e5", "e-3", "e+400", "x", "abc", "0x1F", "1.", ".5",
-            "3.25", "1e3", "1e", "1e+", "  12  ", "\n", "inf", "nan", "4503599627370496", "2251799813685248", "123456789012345678901234", "\0", "1\02",
+            "3.25", "1e3", "1e", "1e+", "  12  ", "\n", "inf", "nan", "4503599627370496", "2251799813685248", "123456789012345678901234", "\0", "1\x002",
         ];
         let n = 1 + self.below(4);
         let mut s = Vec::new();

@@ -51,9 +51,28 @@ pub(crate) fn c_str(b: &[u8]) -> &[u8] {
     }
 }
 
-/// Advance over one UTF-8 character the way SQLite skips: a lead byte
-/// followed by any continuation bytes.
+// SQLite steps through malformed UTF-8 in two slightly different ways,
+// and which one a function uses shows in its results on such text:
+// - stepping: any byte >= 0x80 swallows the continuation bytes after it,
+//   so a run of stray continuation bytes is one character;
+// - counting for negative substr() offsets: only a lead byte (>= 0xc0)
+//   swallows continuation bytes, so each stray one is a character.
+
+/// Advance over one character (any byte >= 0x80 takes the continuation
+/// bytes after it).
 pub(crate) fn skip_char(s: &[u8], pos: usize) -> usize {
+    let mut p = pos + 1;
+    if s[pos] >= 0x80 {
+        while p < s.len() && s[p] & 0xc0 == 0x80 {
+            p += 1;
+        }
+    }
+    p
+}
+
+/// Advance over one character (only a lead byte >= 0xc0 takes
+/// continuation bytes).
+pub(crate) fn skip_char_lead(s: &[u8], pos: usize) -> usize {
     let mut p = pos + 1;
     if s[pos] >= 0xc0 {
         while p < s.len() && s[p] & 0xc0 == 0x80 {
@@ -63,9 +82,24 @@ pub(crate) fn skip_char(s: &[u8], pos: usize) -> usize {
     p
 }
 
-/// Number of characters, counted as SQLite counts them.
+fn count_with(s: &[u8], step: fn(&[u8], usize) -> usize) -> usize {
+    let mut n = 0;
+    let mut pos = 0;
+    while pos < s.len() {
+        pos = step(s, pos);
+        n += 1;
+    }
+    n
+}
+
+/// Number of characters by [`skip_char`] steps (what length() reports).
 pub(crate) fn char_count(s: &[u8]) -> usize {
-    s.iter().filter(|&&c| c & 0xc0 != 0x80).count()
+    count_with(s, skip_char)
+}
+
+/// Number of characters by [`skip_char_lead`] steps.
+pub(crate) fn char_count_lead(s: &[u8]) -> usize {
+    count_with(s, skip_char_lead)
 }
 
 /// Append a code point as UTF-8 (SQLite's writer: no validity checks).
@@ -266,7 +300,7 @@ fn like(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
     if a.len() == 3 {
         let Some(e) = value_bytes(&a[2]) else { return Ok(Value::Null) };
         let e = c_str(&e);
-        if char_count(e) != 1 {
+        if char_count_lead(e) != 1 {
             return Err(Error::sql("ESCAPE expression must be a single character"));
         }
         let mut pos = 0;
@@ -488,7 +522,7 @@ fn unistr_quote(v: &Value) -> Value {
 
 fn unistr(v: &Value) -> Result<Value> {
     let Some(t) = value_bytes(v) else { return Ok(Value::Null) };
-    let t = c_str(&t);
+    let t: &[u8] = &t;
     let mut out = Vec::with_capacity(t.len());
     let mut i = 0;
     let hex_at = |i: usize, n: usize| -> Option<u32> {
@@ -693,7 +727,7 @@ fn substr(a: &[Value]) -> Value {
     }
     let data: &[u8] = if is_blob { &data } else { c_str(&data) };
     let mut p1 = value_i64(&a[1]);
-    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count(data) as i64 } else { 0 };
+    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
     let mut neg_p2 = false;
     let mut p2 = if a.len() == 3 {
         let v = value_i64(&a[2]);

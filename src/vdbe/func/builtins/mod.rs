@@ -1,14 +1,15 @@
 //! # Built-in SQL functions
 //!
-//! The functions SQLite 3.54 builds in (all but FTS, R-tree and the jsonb_*
-//! writers), registered by [`register_all`] with SQLite's argument counts
+//! The functions SQLite 3.54 builds in (all but the FTS and R-tree ones, and
+//! the table-valued json_each/json_tree), plus the math functions, registered
+//! by [`register_all`] with SQLite's argument counts
 //! (one [`FuncDef`] per arity; `-1` for variadic functions, whose bodies
 //! check any minimum themselves and report "wrong number of arguments to
 //! function X()" as SQLite does). Families live in their own modules:
 //! `core` (string, type and misc scalars), `pattern` (LIKE/GLOB matching),
 //! `math`, `datetime`, `aggregate`, `window` (and the protocol the VM must
-//! follow for window functions), `json`; `conv` adapts the value layer's
-//! conversions to the `sqlite3_value_*` accessor semantics.
+//! follow for window functions), `json` (JSON text and JSONB); `conv` adapts
+//! the value layer's conversions to the `sqlite3_value_*` accessors.
 //!
 //! Invariants: bodies are pure functions of their arguments and the
 //! [`FunctionContext`]; they never panic on any input; errors carry SQLite's

@@ -134,17 +134,22 @@ impl<'a> Path<'a> {
         }
     }
 
-    /// The remaining steps, for building new structure: `None` when one
-    /// cannot be created (an index other than the first element).
-    fn remaining_for_build(&mut self) -> Result<Vec<Step>, Error> {
-        let mut steps = Vec::new();
-        // New containers are empty arrays for index steps.
+    /// Build the structure the rest of the path describes around `value`
+    /// (objects for labels, an array for a first element), reading the
+    /// path only as far as it can be built: `None` at a step that cannot
+    /// be created (an index other than the first element).
+    fn build(&mut self, value: &Node) -> Result<Option<Node>, Error> {
+        // Index steps are read as if applied to a new, empty array.
         let empty_array = Node::Array(Vec::new());
-        loop {
-            match self.next(&empty_array)? {
-                Next::End => return Ok(steps),
-                Next::Step(s) => steps.push(s),
-                Next::NotFound => return Ok(steps),
+        match self.next(&empty_array)? {
+            Next::End => Ok(Some(value.clone())),
+            Next::NotFound => Ok(None),
+            Next::Step(Step::Key(label)) => Ok(self.build(value)?.map(|v| Node::Object(vec![(label, v)]))),
+            Next::Step(s) => {
+                if array_index(0, &s) != Some(0) {
+                    return Ok(None);
+                }
+                Ok(self.build(value)?.map(|v| Node::Array(vec![v])))
             }
         }
     }
@@ -220,21 +225,6 @@ pub enum EditMode {
     Set,
 }
 
-/// The structure a missing path creates: objects for labels, arrays for
-/// the first element; `None` when it cannot be created.
-fn build(steps: &[Step], value: Node) -> Option<Node> {
-    match steps.split_first() {
-        None => Some(value),
-        Some((Step::Key(label), rest)) => Some(Node::Object(vec![(label.clone(), build(rest, value)?)])),
-        Some((s, rest)) => {
-            if array_index(0, s) != Some(0) {
-                return None;
-            }
-            Some(Node::Array(vec![build(rest, value)?]))
-        }
-    }
-}
-
 /// Apply one edit at `path`.
 pub fn edit(root: &mut Node, path: &[u8], value: &Node, mode: EditMode) -> Result<(), Error> {
     let mut p = Path::new(path)?;
@@ -257,15 +247,14 @@ pub fn edit(root: &mut Node, path: &[u8], value: &Node, mode: EditMode) -> Resul
         if mode == EditMode::Replace {
             return Ok(());
         }
-        let rest = p.remaining_for_build()?;
         match (node, &step) {
             (Node::Object(members), Step::Key(label)) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = p.build(value)? {
                     members.push((label.clone(), v));
                 }
             }
             (Node::Array(items), s) if array_index(items.len(), s) == Some(items.len()) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = p.build(value)? {
                     items.push(v);
                 }
             }
@@ -343,20 +332,45 @@ pub fn array_insert(root: &mut Node, path: &[u8], value: &Node) -> Result<(), Er
             node = child_mut(node, &step).expect("child exists");
             continue;
         }
-        let rest = probe.remaining_for_build()?;
         let creatable = matches!((&*node, &step), (Node::Object(_), Step::Key(_)))
             || matches!(&*node, Node::Array(items) if array_index(items.len(), &step) == Some(items.len()));
-        if creatable && matches!(rest.last(), Some(Step::Key(_))) {
-            return Err(not_element(&p));
+        if !creatable {
+            return Ok(());
         }
+        // Walk what would be created the way SQLite does: a label must be
+        // followed (eventually) by an index, since the target is an array
+        // element; an index other than the first element creates nothing.
+        let ends_at_index = p.full.last() == Some(&b']');
+        let mut walk = probe.clone();
+        let mut current = step.clone();
+        let mut first = true;
+        loop {
+            match &current {
+                Step::Key(_) if !ends_at_index => return Err(not_element(&p)),
+                Step::Key(_) => {}
+                s => {
+                    // The first step is the element being appended; below
+                    // it only a first element can be created.
+                    if !first && array_index(0, s) != Some(0) {
+                        return Ok(());
+                    }
+                }
+            }
+            first = false;
+            match walk.next(&Node::Array(Vec::new()))? {
+                Next::Step(s) => current = s,
+                _ => break,
+            }
+        }
+        let built = probe.build(value)?;
         match (node, &step) {
             (Node::Object(members), Step::Key(label)) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = built {
                     members.push((label.clone(), v));
                 }
             }
-            (Node::Array(items), s) if array_index(items.len(), s) == Some(items.len()) => {
-                if let Some(v) = build(&rest, value.clone()) {
+            (Node::Array(items), _) => {
+                if let Some(v) = built {
                     items.push(v);
                 }
             }
