@@ -212,7 +212,22 @@ impl Connection {
         } else {
             Arc::new(crate::io::sync::SyncBackend::new())
         };
-        let io = IoContext::new(backend);
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
+    /// Open through a given I/O context (tests: simulated backends; hosts
+    /// sharing one context between connections).
+    pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        Self::open_target(t, flags, io)
+    }
+
+    /// The I/O context (async callers poll it after `StepResult::Io`).
+    pub fn io(&self) -> &IoContext {
+        &self.state.io
+    }
+
+    fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable };
         let btree = Btree::open(&io, &t.path, opts).map_err(|e| {
             if e.primary() == SQLITE_CANTOPEN {

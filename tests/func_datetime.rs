@@ -21,6 +21,9 @@ fn time_values() -> Vec<Value> {
         t("12:34"),
         t("12:34:56.789"),
         t("24:00:00"),
+        t("24:00:01"),
+        t("24:00:00.001"),
+        t("24:01"),
         t("2024-03-05 24:00:00"),
         t("2024-02-31 24:00"),
         t("2024-03-05 14:07:09+05:30"),
@@ -52,7 +55,7 @@ fn modifiers() -> Vec<&'static str> {
     vec![
         "+1 day", "-1 days", "+1.5 hours", "+90 minutes", "-30 seconds", "+0.123 seconds", "+1 month", "-1 month",
         "+13 months", "+1 year", "-1 years", "+2.5 years", "+1.5 months", "start of month", "start of year",
-        "start of day", "start of week", "weekday 0", "weekday 3", "weekday 7", "weekday 1.5", "unixepoch", "julianday",
+        "start of day", "start of week", "weekday 0", "weekday 3", "weekday 7", "weekday 1.5", "weekday -0", "weekday -3", "weekday -7", "weekday -1.5", "unixepoch", "julianday",
         "auto", "subsec", "subsecond", "ceiling", "floor", "+01:30", "-01:30:15.5", "+12:00:00", "+0001-02-03",
         "-0001-02-03", "+0000-11-30 10:20", "+0001-12-01", "+10000 days", "+1 fortnight", "+1", "1 day", "utc",
         "localtime", "+ 1 day", "+1 DAY", "Start Of Month", "+1 days ", "nonsense", "+5373485 days",

@@ -5,6 +5,7 @@
 mod storage_support;
 
 use ringlite::btree::{Cursor, InsertKey, TreeKind};
+use ringlite::io::sim::{SimBackend, SimConfig};
 use ringlite::io::sync::SyncBackend;
 use ringlite::io::IoContext;
 use ringlite::value::collation::Collation;
@@ -36,10 +37,19 @@ fn row_value(rng: &mut Rng, page_size: u32) -> V {
 
 /// Write a table and an index with our B-tree, then check with SQLite.
 fn write_then_sqlite_reads(page_size: u32, rows: usize, seed: u64) {
+    write_then_sqlite_reads_on(page_size, rows, seed, None);
+}
+
+/// With `sim`, our side runs on the delayed, reordering simulation and the
+/// resulting file image is handed to SQLite.
+fn write_then_sqlite_reads_on(page_size: u32, rows: usize, seed: u64, sim: Option<Arc<SimBackend>>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ours.db");
     let path = path.to_str().unwrap();
-    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let io = match &sim {
+        Some(s) => IoContext::new(s.clone()),
+        None => IoContext::new(Arc::new(SyncBackend::new())),
+    };
     let mut bt = open_btree(&io, path);
     assert_eq!(bt.set_page_size(page_size), page_size);
     io.block_on(|| bt.begin_write(false)).unwrap();
@@ -83,6 +93,10 @@ fn write_then_sqlite_reads(page_size: u32, rows: usize, seed: u64) {
     assert!(ours.is_empty(), "our integrity check: {ours:?}");
     io.block_on(|| bt.commit()).unwrap();
     drop(bt);
+    if let Some(s) = &sim {
+        assert!(s.submitted() > 0);
+        std::fs::write(path, s.fs().get(path).unwrap().snapshot()).unwrap();
+    }
 
     let db = Sqlite::open(path);
     assert_eq!(db.integrity(), "Text(\"ok\")", "page size {page_size}");
@@ -95,12 +109,18 @@ fn write_then_sqlite_reads(page_size: u32, rows: usize, seed: u64) {
 }
 
 fn to_refs(rec: &[u8]) -> Vec<ringlite::value::ValueRef<'_>> {
-    ringlite::btree::keycmp::decode(rec).unwrap()
+    ringlite::value::record::Record::parse(rec).and_then(|r| r.values()).unwrap()
 }
 
 #[test]
 fn ours_read_by_sqlite_4096() {
     write_then_sqlite_reads(4096, 600, 7);
+}
+
+#[test]
+fn ours_read_by_sqlite_under_simulation() {
+    let sim = Arc::new(SimBackend::new(SimConfig { seed: 3, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+    write_then_sqlite_reads_on(1024, 300, 23, Some(sim));
 }
 
 #[test]
@@ -116,7 +136,7 @@ fn ours_read_by_sqlite_1024_and_65536() {
 
 /// SQLite writes (tables, an index, overflow, a freelist); our cursors
 /// read exactly what SQLite reads.
-fn sqlite_writes_we_read(page_size: u32, seed: u64) {
+fn sqlite_writes_we_read(page_size: u32, seed: u64, sim: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("theirs.db");
     let path = path.to_str().unwrap();
@@ -146,8 +166,16 @@ fn sqlite_writes_we_read(page_size: u32, seed: u64) {
     let want_index = db.query("SELECT b, a, rowid FROM t ORDER BY b, a, rowid");
     drop(db);
 
-    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let io = if sim {
+        let s = Arc::new(SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 3, fail_one_in: 0 }));
+        s.fs().put(path, std::fs::read(path).unwrap());
+        IoContext::new(s)
+    } else {
+        IoContext::new(Arc::new(SyncBackend::new()))
+    };
     let mut bt = open_btree(&io, path);
+    // A small cache makes the walks below evict and re-read constantly.
+    bt.set_cache_size(12);
     io.block_on(|| bt.begin_read()).unwrap();
     assert_eq!(bt.page_size(), page_size);
     let mut c = Cursor::new(troot, false, None);
@@ -222,6 +250,11 @@ fn sqlite_writes_we_read(page_size: u32, seed: u64) {
 
 #[test]
 fn sqlite_written_read_by_us() {
-    sqlite_writes_we_read(4096, 3);
-    sqlite_writes_we_read(1024, 5);
+    sqlite_writes_we_read(4096, 3, false);
+    sqlite_writes_we_read(1024, 5, false);
+}
+
+#[test]
+fn sqlite_written_read_by_us_under_simulation() {
+    sqlite_writes_we_read(1024, 9, true);
 }

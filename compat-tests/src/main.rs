@@ -18,6 +18,7 @@ mod fuzz;
 mod ratchet;
 mod slt;
 mod status;
+mod watchdog;
 
 use engine::EngineKind;
 use slt::runner::{run_file, FileReport, Mode, Options};

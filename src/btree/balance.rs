@@ -198,7 +198,10 @@ impl Btree {
 /// Deal `pool` out over as few pages of `capacity` bytes as hold it, as
 /// evenly as possible. With `separated`, one cell between consecutive
 /// pages becomes their divider instead of staying on a page.
-fn distribute(pool: Vec<Vec<u8>>, separated: bool, capacity: usize) -> Result<(Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>)> {
+/// Cells per new page, and the dividers between consecutive pages.
+type Distribution = (Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>);
+
+fn distribute(pool: Vec<Vec<u8>>, separated: bool, capacity: usize) -> Result<Distribution> {
     let n = pool.len();
     let cost = |c: &Vec<u8>| c.len() + 2;
     let total: usize = pool.iter().map(cost).sum();

@@ -18,50 +18,15 @@ use super::page::PageKind;
 use super::Pgno;
 use crate::error::{Error, Result};
 
-/// Decode a varint at the start of `b`: (value, bytes used).
+/// Decode a varint at the start of `b`: (value, bytes used); a varint
+/// running off the end is `SQLITE_CORRUPT`.
 pub fn get_varint(b: &[u8]) -> Result<(u64, usize)> {
-    let mut v: u64 = 0;
-    for i in 0..9 {
-        let byte = *b.get(i).ok_or_else(Error::corrupt)?;
-        if i == 8 {
-            return Ok(((v << 8) | byte as u64, 9));
-        }
-        v = (v << 7) | (byte & 0x7f) as u64;
-        if byte & 0x80 == 0 {
-            return Ok((v, i + 1));
-        }
-    }
-    Err(Error::corrupt())
+    crate::value::varint::read_varint(b).ok_or_else(Error::corrupt)
 }
 
 /// Append the varint encoding of `v`.
 pub fn put_varint(v: u64, out: &mut Vec<u8>) {
-    if v & (0xff00_0000u64 << 32) != 0 {
-        let mut buf = [0u8; 9];
-        buf[8] = v as u8;
-        let mut x = v >> 8;
-        for i in (0..8).rev() {
-            buf[i] = ((x & 0x7f) as u8) | 0x80;
-            x >>= 7;
-        }
-        out.extend_from_slice(&buf);
-        return;
-    }
-    let mut tmp = [0u8; 10];
-    let mut n = 0;
-    let mut x = v;
-    loop {
-        tmp[n] = ((x & 0x7f) as u8) | 0x80;
-        n += 1;
-        x >>= 7;
-        if x == 0 {
-            break;
-        }
-    }
-    tmp[0] &= 0x7f;
-    for i in (0..n).rev() {
-        out.push(tmp[i]);
-    }
+    crate::value::varint::write_varint(out, v);
 }
 
 /// Read a big-endian u32 at `off`, bounds-checked.
@@ -188,4 +153,33 @@ pub fn index_leaf_to_interior(leaf_cell: &[u8], left: Pgno) -> Vec<u8> {
 /// Replace the left child pointer of an interior cell.
 pub fn set_left_child(cell: &mut [u8], left: Pgno) {
     cell[..4].copy_from_slice(&left.to_be_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_payload_limits_match_the_file_format() {
+        assert_eq!(max_local(true, 4096), 4061);
+        assert_eq!(max_local(false, 4096), 1002);
+        assert_eq!(min_local(4096), 489);
+        assert_eq!(local_size(4061, true, 4096), 4061);
+        // K = M + (P-M) % (U-4) fits under X: that many bytes stay local.
+        assert_eq!(local_size(5000, true, 4096), 489 + (5000 - 489) % 4092);
+        // K = 489 + 514 = 1003 exceeds X = 1002: only M bytes stay local.
+        assert_eq!(local_size(1003, false, 4096), 489);
+    }
+
+    #[test]
+    fn cells_parse_back() {
+        let mut c = leaf_prefix(PageKind::TableLeaf, 300, 3);
+        c.extend_from_slice(b"abc");
+        let info = parse(PageKind::TableLeaf, &c, 4096).unwrap();
+        assert_eq!((info.rowid, info.payload_size, info.size, info.overflow), (300, 3, c.len(), 0));
+        let i = table_interior(9, -5);
+        let info = parse(PageKind::TableInterior, &i, 4096).unwrap();
+        assert_eq!((info.left_child, info.rowid), (9, -5));
+        assert!(parse(PageKind::TableLeaf, &c[..c.len() - 1], 4096).is_err(), "truncated cell is corrupt");
+    }
 }

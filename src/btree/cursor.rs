@@ -14,7 +14,6 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
-use super::keycmp;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -176,16 +175,24 @@ impl Btree {
                 if h.kind.is_table() {
                     return Err(Error::corrupt());
                 }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_records(local, rec, ki);
+                }
                 let payload = self.full_payload(bytes, &info)?;
-                keycmp::compare_records(&payload, rec, ki)
+                crate::value::record::compare_records(&payload, rec, ki)
             }
             Probe::Key(key) => {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
                 if h.kind.is_table() {
                     return Err(Error::corrupt());
                 }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_record_with_key(local, key, ki);
+                }
                 let payload = self.full_payload(bytes, &info)?;
-                keycmp::compare_record_with_key(&payload, key, ki)
+                crate::value::record::compare_record_with_key(&payload, key, ki)
             }
         }
     }

@@ -51,8 +51,8 @@ impl Btree {
         // Load everything first; a corrupt structure stops the walk, and
         // the checker below reports it precisely.
         let mut walk = match self.walk.take() {
-            Some(w) if w.roots == roots => w,
-            _ => Walk::new(roots),
+            Some(w) if w.roots == roots && w.seq == self.seq => w,
+            _ => Walk::new(roots).at(self.seq),
         };
         match walk.run(self) {
             Ok(Poll::Pending) => {
@@ -81,7 +81,7 @@ impl Btree {
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {
             if !ck.refs.contains_key(&p) && p != pending {
-                ck.error(format!("Page {p} is never used"));
+                ck.error(format!("Page {p}: never used"));
             }
         }
         Ok(ck.errors)
@@ -130,6 +130,10 @@ impl Btree {
         leaf_depth: &mut Option<usize>,
     ) -> Result<()> {
         let db_size = self.pager.db_size();
+        if depth > super::cursor::MAX_DEPTH {
+            ck.error(format!("Tree {root} page {pgno}: tree too deep"));
+            return Ok(());
+        }
         if !ck.reference(pgno, db_size) {
             return Ok(());
         }

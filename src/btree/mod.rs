@@ -32,9 +32,10 @@
 pub mod balance;
 pub mod cell;
 mod cursor;
+mod delete;
 mod freelist;
+mod insert;
 mod integrity;
-pub mod keycmp;
 mod overflow;
 pub mod page;
 mod walk;
@@ -179,16 +180,28 @@ impl Btree {
         self.pager.take_missing();
         loop {
             match attempt(self) {
-                Ok(v) => return Ok(Poll::Ready(v)),
+                Ok(v) => {
+                    self.unpin_after_op();
+                    return Ok(Poll::Ready(v));
+                }
                 Err(e) => match self.pager.take_missing() {
                     Some(pgno) => {
                         crate::ready!(self.pager.fetch(pgno)?);
                         self.pager.pin(pgno);
                     }
-                    None => return Err(e),
+                    None => {
+                        self.unpin_after_op();
+                        return Err(e);
+                    }
                 },
             }
         }
+    }
+
+    /// Pins only matter for the duration of one operation; in a write
+    /// transaction dirty pages stay anyway, so dropping pins is always safe.
+    fn unpin_after_op(&mut self) {
+        self.pager.unpin_all();
     }
 
     /// Run a modifying attempt; a failed attempt is undone before it is
@@ -198,6 +211,8 @@ impl Btree {
             let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
             return Err(Error::new(code, "B-tree modified outside a write transaction"));
         }
+        // Between operations is the only moment a cache spill may run.
+        crate::ready!(self.pager.maybe_spill()?);
         self.pager.take_missing();
         loop {
             self.pager.op_begin();
@@ -230,7 +245,19 @@ impl Btree {
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
+    ///
+    /// Databases with auto_vacuum (pointer-map pages) are read-only here:
+    /// writing without maintaining the pointer map would corrupt them.
     pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
+        if self.pager.state() == PagerState::Idle {
+            crate::ready!(self.pager.begin_read()?);
+        }
+        if self.pager.state() == PagerState::Read && self.pager.db_size() > 0 {
+            crate::ready!(self.pager.fetch(1)?);
+            if cell::get_u32(self.pager.page(1)?, 36 + 4 * Meta::LargestRootPage as usize)? != 0 {
+                return Err(Error::unsupported("writing an auto_vacuum database"));
+            }
+        }
         let r = self.pager.begin_write(exclusive)?;
         self.seq += 1;
         Ok(r)
@@ -267,6 +294,7 @@ impl Btree {
     }
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
+        crate::ready!(self.pager.finish_spill()?);
         self.seq += 1;
         self.walk = None;
         self.pager.savepoint_rollback(index)?;
@@ -324,8 +352,8 @@ impl Btree {
     /// Walk every page of the tree at `root` (overflow pages included),
     /// resumably.
     fn walk_tree(&mut self, root: Pgno) -> IoPoll<Walk> {
-        if self.walk.as_ref().is_none_or(|w| w.roots != [root]) {
-            self.walk = Some(Walk::new(&[root]));
+        if self.walk.as_ref().is_none_or(|w| w.roots != [root] || w.seq != self.seq) {
+            self.walk = Some(Walk::new(&[root]).at(self.seq));
         }
         let mut walk = self.walk.take().ok_or_else(Error::corrupt)?;
         let r = walk.run(self);
@@ -448,7 +476,7 @@ pub struct Cursor {
     key: Vec<u8>,
     /// Table trees: the current entry's payload, once read.
     payload: Option<Vec<u8>>,
-    count_walk: Option<Walk>,
+    count_walk: Option<(u64, Walk)>,
 }
 
 /// A position found by an attempt: path, rowid, index record.
@@ -651,7 +679,8 @@ impl Cursor {
         })?);
         Ok(Poll::Ready(self.install(bt, found)))
     }
-    /// Whether the cursor is on an entry.
+    /// Whether the cursor is on an entry. `false` after `delete` (until
+    /// `next`/`prev` moves it) and after a failed seek or end of walk.
     pub fn is_valid(&self) -> bool {
         self.state == CursorState::Valid
     }
@@ -660,7 +689,8 @@ impl Cursor {
         self.rowid
     }
     /// The current entry's payload (table: the record; index: the key
-    /// record), overflow pages included.
+    /// record), overflow pages included. If another cursor deleted the
+    /// entry meanwhile this is an `SQLITE_INTERNAL` error.
     pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
         if self.state != CursorState::Valid {
             return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
@@ -692,32 +722,7 @@ impl Cursor {
         };
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write(|bt| {
-            let (path, _, exact) = bt.seek_path(root, &probe, ki.as_deref(), false, false)?;
-            let level = path.len() - 1;
-            let top = path[level];
-            let mut node = bt.read_node(top.pgno)?;
-            if node.kind.leaf() != leaf_kind {
-                return Err(Error::corrupt());
-            }
-            if exact {
-                let old = node.cells.get(top.idx).cloned().ok_or_else(Error::corrupt)?;
-                bt.free_overflow(node.kind, &old)?;
-                let new = bt.build_leaf_cell(leaf_kind, rowid, payload)?;
-                node.cells[top.idx] = if node.kind.is_leaf() {
-                    new
-                } else {
-                    cell::index_leaf_to_interior(&new, cell::get_u32(&old, 0)?)
-                };
-            } else {
-                if !node.kind.is_leaf() || top.idx > node.cells.len() {
-                    return Err(Error::corrupt());
-                }
-                let new = bt.build_leaf_cell(leaf_kind, rowid, payload)?;
-                node.cells.insert(top.idx, new);
-            }
-            bt.fix_page(&path, level, node)
-        })?);
+        crate::ready!(bt.run_write(|bt| bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload))?);
         self.state = CursorState::Valid;
         self.rowid = rowid;
         self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
@@ -747,64 +752,17 @@ impl Cursor {
     }
     /// Number of entries in the tree.
     pub fn count(&mut self, bt: &mut Btree) -> IoPoll<u64> {
-        let mut walk = self.count_walk.take().unwrap_or_else(|| Walk::new_shallow(&[self.root]));
+        let mut walk = match self.count_walk.take() {
+            Some((seq, w)) if seq == bt.seq => w,
+            _ => Walk::new_shallow(&[self.root]),
+        };
         match walk.run(bt) {
             Ok(Poll::Ready(())) => Ok(Poll::Ready(walk.entries)),
             Ok(Poll::Pending) => {
-                self.count_walk = Some(walk);
+                self.count_walk = Some((bt.seq, walk));
                 Ok(Poll::Pending)
             }
             Err(e) => Err(e),
         }
-    }
-}
-
-impl Btree {
-    /// Remove the entry a path ends on and rebalance.
-    fn delete_at(&mut self, root: Pgno, path: &[Level], key_info: Option<&KeyInfo>) -> Result<()> {
-        let level = path.len() - 1;
-        let top = path[level];
-        let mut node = self.read_node(top.pgno)?;
-        if top.idx >= node.cells.len() {
-            return Err(Error::corrupt());
-        }
-        if node.kind.is_leaf() {
-            let old = node.cells.remove(top.idx);
-            self.free_overflow(node.kind, &old)?;
-            return self.fix_page(path, level, node);
-        }
-        // An index entry on an interior page: its predecessor (the last
-        // entry of its left subtree, on a leaf) takes its place.
-        let old = node.cells[top.idx].clone();
-        self.free_overflow(node.kind, &old)?;
-        let left = cell::get_u32(&old, 0)?;
-        let mut ext = path.to_vec();
-        self.descend_rightmost(&mut ext, left)?;
-        let leaf_pg = ext.last().ok_or_else(Error::corrupt)?.pgno;
-        let mut leaf = self.read_node(leaf_pg)?;
-        if !leaf.kind.is_leaf() {
-            return Err(Error::corrupt());
-        }
-        let pred = leaf.cells.pop().ok_or_else(Error::corrupt)?;
-        self.write_node(leaf_pg, &leaf)?;
-        let info = cell::parse(PageKind::IndexLeaf, &pred, self.usable())?;
-        let pred_record = self.full_payload(&pred, &info)?;
-        node.cells[top.idx] = cell::index_leaf_to_interior(&pred, left);
-        self.fix_page(path, level, node)?;
-        // Find the leaf again (balancing above may have moved things) and
-        // rebalance it if it got too empty.
-        let (mut p2, _, exact) = self.seek_path(root, &Probe::Record(&pred_record), key_info, false, false)?;
-        if !exact {
-            return Err(Error::corrupt());
-        }
-        let t = *p2.last().ok_or_else(Error::corrupt)?;
-        let c = page::child(self.pager.page(t.pgno)?, &page::header(self.pager.page(t.pgno)?, t.pgno)?, t.idx, self.usable())?;
-        self.descend_rightmost(&mut p2, c)?;
-        let lv = p2.len() - 1;
-        let leaf = self.read_node(p2[lv].pgno)?;
-        if page::underfull(&leaf, p2[lv].pgno, self.usable()) {
-            self.fix_page(&p2, lv, leaf)?;
-        }
-        Ok(())
     }
 }

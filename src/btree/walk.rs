@@ -34,6 +34,9 @@ pub struct Walk {
     /// Entries seen (leaf cells, plus interior cells of index trees).
     pub entries: u64,
     with_overflow: bool,
+    /// The tree's change sequence the walk started at (a walk over a tree
+    /// that changed since is restarted).
+    pub seq: u64,
 }
 
 impl Walk {
@@ -46,7 +49,14 @@ impl Walk {
             pages: Vec::new(),
             entries: 0,
             with_overflow: true,
+            seq: 0,
         }
+    }
+
+    /// Tag the walk with the change sequence it started at.
+    pub fn at(mut self, seq: u64) -> Walk {
+        self.seq = seq;
+        self
     }
 
     /// A walk over tree pages only (counting).

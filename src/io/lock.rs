@@ -325,3 +325,57 @@ impl LocalLocks {
         self.reserved || self.pending || self.exclusive
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_locks_follow_the_protocol() {
+        let mut t = LocalLocks::default();
+        let (mut a, mut b) = (LockLevel::None, LockLevel::None);
+        assert!(t.lock(&mut a, LockLevel::Shared));
+        assert!(t.lock(&mut b, LockLevel::Shared));
+        assert!(t.lock(&mut a, LockLevel::Reserved));
+        assert!(!t.lock(&mut b, LockLevel::Reserved), "one writer at a time");
+        assert!(t.reserved());
+        // EXCLUSIVE waits for the other reader; PENDING keeps new ones out.
+        assert!(!t.lock(&mut a, LockLevel::Exclusive));
+        assert_eq!(a, LockLevel::Pending);
+        let mut c = LockLevel::None;
+        assert!(!t.lock(&mut c, LockLevel::Shared));
+        t.unlock(&mut b, LockLevel::None);
+        assert!(t.lock(&mut a, LockLevel::Exclusive));
+        t.unlock(&mut a, LockLevel::Shared);
+        assert!(!t.reserved());
+        assert!(t.lock(&mut c, LockLevel::Shared));
+    }
+
+    #[test]
+    fn posix_locks_between_connections_of_one_process() {
+        use std::os::unix::fs::MetadataExt;
+        use std::os::unix::io::AsRawFd;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("l.db");
+        let f1 = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&p).unwrap();
+        let f2 = std::fs::OpenOptions::new().read(true).write(true).open(&p).unwrap();
+        let m = f1.metadata().unwrap();
+        let i1 = acquire_inode(m.dev(), m.ino());
+        let i2 = acquire_inode(m.dev(), m.ino());
+        assert!(Arc::ptr_eq(&i1, &i2), "one inode entry per file per process");
+        let (mut a, mut b) = (LockLevel::None, LockLevel::None);
+        assert!(lock(f1.as_raw_fd(), &i1, &mut a, LockLevel::Shared).unwrap());
+        assert!(lock(f2.as_raw_fd(), &i2, &mut b, LockLevel::Shared).unwrap());
+        assert!(lock(f1.as_raw_fd(), &i1, &mut a, LockLevel::Reserved).unwrap());
+        assert!(!lock(f2.as_raw_fd(), &i2, &mut b, LockLevel::Reserved).unwrap());
+        assert!(!lock(f1.as_raw_fd(), &i1, &mut a, LockLevel::Exclusive).unwrap());
+        unlock(f2.as_raw_fd(), &i2, &mut b, LockLevel::None).unwrap();
+        // Closing the second descriptor while the first holds locks is
+        // deferred, so the process keeps its fcntl locks.
+        release_inode(m.dev(), m.ino(), &i2, f2);
+        assert!(lock(f1.as_raw_fd(), &i1, &mut a, LockLevel::Exclusive).unwrap());
+        assert!(check_reserved(f1.as_raw_fd(), &i1).unwrap());
+        unlock(f1.as_raw_fd(), &i1, &mut a, LockLevel::None).unwrap();
+        release_inode(m.dev(), m.ino(), &i1, f1);
+    }
+}

@@ -84,10 +84,7 @@ impl MemFs {
     pub fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<MemData>> {
         let mut files = guard(&self.files);
         match files.get(path) {
-            Some(d) if opts.create && opts.exclusive => {
-                let _ = d;
-                Err(Error::code(SQLITE_CANTOPEN))
-            }
+            Some(_) if opts.create && opts.exclusive => Err(Error::code(SQLITE_CANTOPEN)),
             Some(d) => Ok(d.clone()),
             None if opts.create => {
                 let d = Arc::new(MemData::default());

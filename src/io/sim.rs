@@ -210,7 +210,7 @@ impl IoBackend for SimBackend {
         // A zero timeout may find nothing ready yet; a blocking poll
         // always reaps at least one.
         let mut n = 1 + (st.next() as usize) % cfg.max_per_poll.max(1);
-        if timeout == Some(Duration::ZERO) && st.next() % 2 == 0 {
+        if timeout == Some(Duration::ZERO) && st.next().is_multiple_of(2) {
             n = 0;
         }
         let mut reaped = Vec::new();
@@ -234,3 +234,35 @@ impl IoBackend for SimBackend {
 
 
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_complete_only_when_polled() {
+        let sim = SimBackend::new(SimConfig { seed: 9, reorder: true, max_per_poll: 1, fail_one_in: 0 });
+        let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
+        let w = f.write(0, Buffer::from_vec(vec![1, 2, 3])).unwrap();
+        assert!(!w.is_done());
+        assert_eq!(f.size().unwrap(), 0, "nothing happens before the completion");
+        while !w.is_done() {
+            sim.poll(None).unwrap();
+        }
+        w.take().unwrap();
+        let r = f.read(1, Buffer::zeroed(4)).unwrap();
+        sim.poll(None).unwrap();
+        let res = r.take().unwrap();
+        assert_eq!(res.bytes, 2);
+        assert_eq!(&res.buffer.unwrap()[..], &[2, 3, 0, 0]);
+    }
+
+    #[test]
+    fn injected_failures_are_reported() {
+        let sim = SimBackend::new(SimConfig { seed: 1, reorder: false, max_per_poll: 1, fail_one_in: 1 });
+        let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
+        let s = f.sync(false).unwrap();
+        sim.poll(None).unwrap();
+        assert_eq!(s.take().unwrap_err().code, crate::error::SQLITE_IOERR_FSYNC);
+    }
+}

@@ -5,9 +5,10 @@
 //! created; the B-tree reads and writes pages only through it.
 //!
 //! Invariants:
-//! - A dirty page is never evicted: until commit it is the only copy of
-//!   the transaction's change (the database file is not written before
-//!   commit, so there is no cache spill).
+//! - A dirty page is never evicted: it is the only copy of the change.
+//!   A big transaction gets room by spilling (the pager writes dirty pages
+//!   to the file after journaling them, and they become clean), never by
+//!   dropping dirty pages.
 //! - A pinned page is never evicted: the B-tree pins every page an
 //!   operation will touch before it modifies anything, so the modifying
 //!   phase never needs I/O.
@@ -35,6 +36,10 @@ pub struct PageCache {
     pinned: HashSet<Pgno>,
     capacity: usize,
     tick: Cell<u64>,
+    /// After an eviction pass that found too little to evict (everything
+    /// dirty or pinned), do not scan again before the cache grows past
+    /// this size: keeps big write transactions from rescanning per page.
+    next_scan_at: usize,
 }
 
 impl PageCache {
@@ -83,7 +88,7 @@ impl PageCache {
     /// Install a page (replacing any cached copy), evicting clean unpinned
     /// pages first if the cache is full.
     pub fn insert(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
-        if self.pages.len() >= self.capacity && !self.pages.contains_key(&pgno) {
+        if self.pages.len() >= self.capacity.max(self.next_scan_at) && !self.pages.contains_key(&pgno) {
             self.evict();
         }
         let page = CachedPage { data, dirty, last_used: Cell::new(0) };
@@ -105,6 +110,7 @@ impl PageCache {
         for (_, pgno) in victims.into_iter().take(excess) {
             self.pages.remove(&pgno);
         }
+        self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
     }
 
     /// Keep `pgno` in cache until [`PageCache::unpin_all`].
@@ -124,12 +130,14 @@ impl PageCache {
 
     /// Forget every page (another connection changed the file).
     pub fn clear(&mut self) {
+        self.next_scan_at = 0;
         self.pages.clear();
         self.pinned.clear();
     }
 
     /// Drop every dirty page (rollback: the file still has the originals).
     pub fn discard_dirty(&mut self) {
+        self.next_scan_at = 0;
         self.pages.retain(|_, p| !p.dirty);
     }
 
@@ -145,8 +153,22 @@ impl PageCache {
         v
     }
 
+    /// Mark one page clean (its current image is now in the file).
+    pub fn mark_clean(&mut self, pgno: Pgno) {
+        if let Some(p) = self.pages.get_mut(&pgno) {
+            p.dirty = false;
+        }
+        self.next_scan_at = 0;
+    }
+
+    /// Number of dirty pages.
+    pub fn dirty_count(&self) -> usize {
+        self.pages.values().filter(|p| p.dirty).count()
+    }
+
     /// Mark every page clean (after commit).
     pub fn mark_all_clean(&mut self) {
+        self.next_scan_at = 0;
         for p in self.pages.values_mut() {
             p.dirty = false;
         }
@@ -160,5 +182,28 @@ impl PageCache {
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.pages.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eviction_spares_dirty_and_pinned_pages() {
+        let mut c = PageCache::new(10);
+        c.insert(1, vec![1], true);
+        c.insert(2, vec![2], false);
+        c.pin(2);
+        for p in 3..40 {
+            c.insert(p, vec![0], false);
+        }
+        assert!(c.len() <= 11);
+        assert!(c.contains(1), "dirty pages stay");
+        assert!(c.contains(2), "pinned pages stay");
+        c.unpin_all();
+        c.discard_dirty();
+        assert!(!c.contains(1));
+        assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
     }
 }

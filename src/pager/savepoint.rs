@@ -71,7 +71,7 @@ impl Pager {
         for (pgno, image) in sp.images {
             // The page may have been evicted only if it was clean, which a
             // page with an image never is; install the image either way.
-            self.cache.insert(pgno, image, true);
+            self.install(pgno, image, true);
         }
         self.cache.truncate(sp.db_size);
         self.db_size = sp.db_size;

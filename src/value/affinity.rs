@@ -10,7 +10,7 @@
 //! [`apply_column_affinity`] combines both for callers that want the value a
 //! user would read back.
 
-use super::numeric::{format_real, real_to_integer_if_exact, text_to_numeric};
+use super::numeric::{cast_to_integer, cast_to_numeric, cast_to_real, cast_to_text, format_real, real_to_integer_if_exact, text_to_numeric};
 use super::Value;
 
 /// The five affinities, with SQLite's internal letters.
@@ -91,6 +91,25 @@ pub fn apply_affinity(v: Value, aff: Affinity) -> Value {
             Value::Real(r) => real_to_integer_if_exact(r).map_or(Value::Real(r), Value::Integer),
             other => other,
         },
+    }
+}
+
+/// `CAST(v AS <type>)` where the type's affinity is `aff`: forced
+/// conversion (NULL stays NULL). BLOB affinity turns text and numbers into
+/// a BLOB of their text bytes; TEXT turns blobs into text.
+pub fn cast(v: Value, aff: Affinity) -> Value {
+    if v.is_null() {
+        return v;
+    }
+    match aff {
+        Affinity::Blob => match v {
+            Value::Blob(_) => v,
+            other => Value::Blob(cast_to_text(other.as_ref()).unwrap_or_default()),
+        },
+        Affinity::Text => Value::Text(cast_to_text(v.as_ref()).unwrap_or_default()),
+        Affinity::Numeric => cast_to_numeric(v.as_ref()),
+        Affinity::Integer => cast_to_integer(v.as_ref()),
+        Affinity::Real => cast_to_real(v.as_ref()),
     }
 }
 

@@ -1,8 +1,16 @@
 //! Collating sequences: BINARY, NOCASE, RTRIM and user-defined ones.
+//!
+//! A collation only orders TEXT; numbers and blobs never reach it. NOCASE
+//! folds ASCII letters only (as SQLite does without ICU); RTRIM ignores
+//! trailing spaces (0x20) only. User collations come from
+//! `sqlite3_create_collation*` and must be a total order.
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
+
+/// The comparison function of a collation: a total order over texts.
+pub type CollationFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
 
 /// A named comparison function for text.
 #[derive(Clone)]
@@ -10,7 +18,7 @@ pub struct Collation {
     /// Name as used in SQL (`COLLATE name`), case-insensitive.
     pub name: String,
     /// The comparison.
-    pub cmp: Arc<dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync>,
+    pub cmp: Arc<CollationFn>,
 }
 
 impl fmt::Debug for Collation {
@@ -45,6 +53,26 @@ impl Collation {
                 a[..trim(a)].cmp(&b[..trim(b)])
             }),
         }
+    }
+
+    /// The built-in collation of that name (BINARY, NOCASE, RTRIM; any
+    /// case), if it is one.
+    pub fn builtin(name: &str) -> Option<Collation> {
+        if name.eq_ignore_ascii_case("BINARY") {
+            Some(Collation::binary())
+        } else if name.eq_ignore_ascii_case("NOCASE") {
+            Some(Collation::nocase())
+        } else if name.eq_ignore_ascii_case("RTRIM") {
+            Some(Collation::rtrim())
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is the BINARY collation (memcmp order), which lets
+    /// comparisons skip the function call.
+    pub fn is_binary(&self) -> bool {
+        self.name.eq_ignore_ascii_case("BINARY")
     }
 
     /// Compare two texts.

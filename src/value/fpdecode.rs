@@ -15,10 +15,11 @@
 //! 3. At exactly 17 digits (`%!.17g`, which REAL→text uses) the result is
 //!    shortened when a shorter digit string reads back as the same double.
 //!
-//! The exact decimal expansion comes from Rust's exact float formatting, so
-//! step 1 here is exact where SQLite's 128-bit arithmetic is within one
-//! unit of exact; the two can only differ for values whose digits after the
-//! 18th are a long run of 9s or 0s.
+//! Step 1 uses SQLite's own fixed-point arithmetic (see [`super::pow10`]),
+//! not an exact expansion: its last digit can differ from the exact one,
+//! and matching SQLite's text byte for byte requires the same digit.
+
+use super::pow10::{mul_hi, power_of_ten, pwr10to2, pwr2to10};
 
 /// The decoded form of a double.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,21 +32,6 @@ pub struct FpDecode {
     pub digits: Vec<u8>,
     /// Position of the decimal point relative to the first digit.
     pub dp: i32,
-}
-
-/// SQLite's floor(log10(2^e)) estimate.
-fn pwr2to10(e: i32) -> i32 {
-    (e * 78913) >> 18
-}
-
-/// Exact decimal expansion of a positive finite double, to `SIG` digits
-/// (the tail beyond is irrelevant to every rounding done here), and its
-/// decimal exponent (value = d.ddd × 10^exp).
-fn exact_digits(r: f64) -> (Vec<u8>, i32) {
-    let s = format!("{:.40e}", r);
-    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
-    (digits, exp.parse().unwrap_or(0))
 }
 
 /// Decodes `r` rounded to `iround` significant digits (when positive) or to
@@ -72,15 +58,21 @@ pub fn fp_decode(r: f64, iround: i32, max_digits: i32) -> FpDecode {
     let frac = bits & 0x000f_ffff_ffff_ffff;
     let e = if biased == 0 { -1074 - frac.leading_zeros() as i32 } else { biased - 1086 };
     let n = if iround <= 0 || iround >= 18 { 18 } else { iround + 1 };
+    let m = if biased == 0 { frac << frac.leading_zeros() } else { (frac << 11) | (1 << 63) };
+    // D ≈ r × 10^p, an integer of about n digits, computed as SQLite does:
+    // the high half of m × (10^p as a 64-bit mantissa), shifted down;
+    // rounded half-up for 18 digits, truncated otherwise.
     let p = n - 1 - pwr2to10(e + 63);
-    let (exact, x) = exact_digits(r);
-    // r × 10^p has k integer digits.
-    let k = (x + p + 1).max(1) as usize;
-    let mut z: Vec<u8> = (0..k).map(|i| exact.get(i).copied().unwrap_or(b'0')).collect();
-    let mut dp = x + 1;
-    if n == 18 && exact.get(k).is_some_and(|&c| c >= b'5') && round_up(&mut z) {
-        dp += 1;
-    }
+    let h = mul_hi(m, power_of_ten(p).0);
+    let shift = -(e + pwr10to2(p) + 1);
+    let big_d = if n == 18 {
+        let h = h >> (shift - 1).clamp(0, 63);
+        (h >> 1) + (h & 1)
+    } else {
+        h >> shift.clamp(0, 63)
+    };
+    let mut z: Vec<u8> = big_d.max(1).to_string().into_bytes();
+    let mut dp = z.len() as i32 - p;
     let mut iround = iround;
     if iround <= 0 {
         iround = dp - iround;

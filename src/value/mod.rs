@@ -7,6 +7,30 @@
 //!
 //! Text is kept as bytes: SQLite stores whatever bytes it is given, valid
 //! UTF-8 or not, and gives them back unchanged.
+//!
+//! ## Where things are
+//! - [`varint`]: the 1–9 byte integers of record and cell headers.
+//! - [`record`]: serial types, [`record::encode_record`] /
+//!   [`record::RecordBuilder`] (byte-identical to SQLite),
+//!   [`record::Record`] (lazy column access, `SQLITE_CORRUPT` on any
+//!   inconsistency), key comparison with [`record::KeyInfo`].
+//! - [`compare`]: SQLite's total order of values.
+//! - [`affinity`]: declared type → affinity, the conversion before storing
+//!   ([`affinity::apply_affinity`]; a whole REAL under REAL affinity stays
+//!   an INTEGER in the record, as SQLite stores it, and reading a REAL
+//!   column applies [`affinity::real_affinity`]), CAST by affinity, the
+//!   affinity of a comparison.
+//! - [`numeric`]: text→number parsing with SQLite's exact rules, CAST,
+//!   `sqlite3_value_int64/double/text` conversions, REAL→text
+//!   ([`numeric::format_real`]), SQL arithmetic ([`numeric::arith`]).
+//! - [`printf`]: the printf engine for `printf()`/`format()` (SQL values)
+//!   and `sqlite3_mprintf` (C varargs through [`printf::PrintfArgs`]).
+//! - [`fpdecode`], [`pow10`]: the decimal digits of a double exactly as
+//!   SQLite computes them (REAL→text and `%e/%f/%g` depend on them).
+//! - [`collation`]: BINARY, NOCASE, RTRIM and user collations.
+//!
+//! Every conversion is tested differentially against SQLite 3.54.1
+//! (`src/value/tests/`).
 
 pub mod varint;
 pub mod record;
@@ -16,6 +40,7 @@ pub mod compare;
 pub mod numeric;
 pub mod printf;
 pub mod fpdecode;
+pub mod pow10;
 
 /// The five storage classes.
 #[derive(Debug, Clone, Default)]
@@ -93,6 +118,26 @@ impl Value {
 }
 
 impl ValueRef<'_> {
+    /// The value as `sqlite3_value_int64` gives it.
+    pub fn to_i64(&self) -> i64 {
+        numeric::value_to_i64(*self)
+    }
+
+    /// The value as `sqlite3_value_double` gives it.
+    pub fn to_f64(&self) -> f64 {
+        numeric::value_to_f64(*self)
+    }
+
+    /// The value as `sqlite3_value_text` gives it (`None` for NULL): numbers
+    /// rendered as SQLite renders them, blobs as their bytes.
+    pub fn to_text(&self) -> Option<std::borrow::Cow<'_, [u8]>> {
+        match *self {
+            ValueRef::Null => None,
+            ValueRef::Text(t) | ValueRef::Blob(t) => Some(std::borrow::Cow::Borrowed(t)),
+            other => numeric::cast_to_text(other).map(std::borrow::Cow::Owned),
+        }
+    }
+
     /// The storage class.
     pub fn value_type(&self) -> ValueType {
         match self {
@@ -115,3 +160,6 @@ impl ValueRef<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,8 +7,9 @@
 //! overflow rules ([`arith`]).
 //!
 //! Invariants worth knowing:
-//! - Text is bytes; a NUL byte ends the text for numeric parsing, as it
-//!   does for SQLite's C-string parsers.
+//! - Text is bytes; a NUL byte ends the text for the real-number parser
+//!   (SQLite parses a NUL-terminated copy) but counts as ordinary trailing
+//!   text for the integer parser (which SQLite runs on the full length).
 //! - Only about the first 19 significant digits of a decimal text take part
 //!   in the conversion to double (SQLite's parser keeps a u64 mantissa);
 //!   within that the result is the correctly rounded double.
@@ -73,8 +74,18 @@ pub(crate) fn decimal_to_f64(d: u64, p: i32) -> f64 {
     if d == 0 {
         return 0.0;
     }
-    // Rust's parser is exact (correctly rounded), which is what SQLite's
-    // power-of-ten conversion computes for a 64-bit mantissa.
+    // Exact operands and one IEEE operation: correctly rounded (Clinger's
+    // fast path), the common case for SQL literals.
+    const EXACT_POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    if d < (1 << 53) && (-22..=22).contains(&p) {
+        let m = d as f64;
+        return if p >= 0 { m * EXACT_POW10[p as usize] } else { m / EXACT_POW10[(-p) as usize] };
+    }
+    // Otherwise Rust's parser, which is correctly rounded, as SQLite's
+    // power-of-ten conversion is for a 64-bit mantissa.
     if p < -400 {
         return 0.0;
     }
@@ -210,7 +221,9 @@ impl IntParse {
 /// whitespace, optional sign, digits. The value is the prefix's (clamped on
 /// overflow); the class says how the text ended.
 pub fn text_to_i64(text: &[u8]) -> (i64, IntParse) {
-    let z = c_str(text);
+    // Unlike the real parser, this one honours the length: a NUL byte is
+    // just a non-space character here, as in SQLite.
+    let z = text;
     let mut i = 0;
     while i < z.len() && is_space(z[i]) {
         i += 1;
@@ -285,11 +298,13 @@ pub fn real_same_as_int(r: f64, i: i64) -> bool {
     r == 0.0 || (r.to_bits() == (i as f64).to_bits() && (-2251799813685248..2251799813685248).contains(&i))
 }
 
-/// The NUMERIC form of a text, when the whole text (ignoring surrounding
-/// whitespace) is a well-formed number: INTEGER when it is integer-valued
-/// and fits, else REAL. `None` when the text is not a number. This is the
-/// text branch of NUMERIC/INTEGER/REAL column affinity.
-pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
+/// SQLite's `applyNumericAffinity`: the number a text denotes when the
+/// whole text (ignoring surrounding whitespace) is well-formed. Integer
+/// looking text that fits becomes INTEGER; other numbers become REAL, and
+/// with `try_for_int` a whole REAL in range becomes INTEGER too (column
+/// affinity does that; comparisons and `sqlite3_value_numeric_type` do
+/// not).
+pub fn text_to_number(text: &[u8], try_for_int: bool) -> Option<Value> {
     let (r, parse) = text_to_f64(text);
     if !parse.is_number() {
         return None;
@@ -304,8 +319,20 @@ pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
             return Some(Value::Integer(i));
         }
     }
-    // Integer affinity for a real: whole values in range become INTEGER.
-    Some(real_to_integer_if_exact(r).map_or(Value::Real(r), Value::Integer))
+    if try_for_int {
+        if let Some(i) = real_to_integer_if_exact(r) {
+            return Some(Value::Integer(i));
+        }
+    }
+    Some(Value::Real(r))
+}
+
+/// The NUMERIC form of a text, when the whole text (ignoring surrounding
+/// whitespace) is a well-formed number: INTEGER when it is integer-valued
+/// and fits, else REAL. `None` when the text is not a number. This is the
+/// text branch of NUMERIC/INTEGER/REAL column affinity.
+pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
+    text_to_number(text, true)
 }
 
 /// SQLite's `IntegerAffinity` test: the integer equal to `r`, when `r` is a
@@ -392,6 +419,17 @@ pub fn arith_operand(v: ValueRef<'_>) -> Value {
     }
 }
 
+/// A value used as a condition (WHERE, CASE WHEN, NOT, AND/OR): `None` for
+/// NULL, else whether it is non-zero; text and blobs count by their numeric
+/// prefix as a REAL (`'0.5'` is true, `'abc'` is false).
+pub fn truthiness(v: ValueRef<'_>) -> Option<bool> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Integer(i) => Some(i != 0),
+        other => Some(value_to_f64(other) != 0.0),
+    }
+}
+
 /// `CAST(v AS INTEGER)`.
 pub fn cast_to_integer(v: ValueRef<'_>) -> Value {
     match v {
@@ -435,6 +473,19 @@ pub fn cast_to_blob(v: ValueRef<'_>) -> Option<Vec<u8>> {
 /// `Inf`/`-Inf` for infinities.
 pub fn format_real(r: f64) -> String {
     format_generic_17(r)
+}
+
+/// A REAL as text with a given number of significant digits (`%!.*g`): what
+/// a connection renders after `SQLITE_DBCONFIG_FP_DIGITS` changed the
+/// default of 17 (valid settings are 4..=23).
+pub fn format_real_digits(r: f64, digits: u8) -> String {
+    if digits == 17 {
+        return format_generic_17(r);
+    }
+    use super::printf::{format, Arg, ListArgs};
+    let args = [Arg::Int(i64::from(digits)), Arg::Double(r)];
+    let out = format(b"%!.*g", &mut ListArgs::new(&args)).unwrap_or_default();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The arithmetic operators of SQL.
@@ -484,16 +535,10 @@ pub fn arith(op: ArithOp, a: ValueRef<'_>, b: ValueRef<'_>) -> Value {
             return Value::Integer(r);
         }
     }
-    let x = match na {
-        Value::Integer(i) => i as f64,
-        Value::Real(r) => r,
-        _ => 0.0,
-    };
-    let y = match nb {
-        Value::Integer(i) => i as f64,
-        Value::Real(r) => r,
-        _ => 0.0,
-    };
+    // The real operands come from the original values (text "-0" is -0.0
+    // here even though its numeric type is INTEGER 0).
+    let x = value_to_f64(a);
+    let y = value_to_f64(b);
     let r = match op {
         ArithOp::Add => x + y,
         ArithOp::Subtract => x - y,

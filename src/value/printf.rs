@@ -96,6 +96,76 @@ impl PrintfArgs for SqlArgs<'_> {
     }
 }
 
+/// One argument for [`ListArgs`].
+#[derive(Debug, Clone, Copy)]
+pub enum Arg<'a> {
+    /// For `%d %i %u %x %X %o %p %r %c` and `*` widths.
+    Int(i64),
+    /// For `%e %E %f %g %G`.
+    Double(f64),
+    /// For `%s %z %q %Q %w %j %J`; `None` is a NULL pointer.
+    Text(Option<&'a [u8]>),
+}
+
+/// Arguments supplied from Rust with C semantics (`int` conversions
+/// truncate to 32 bits unless `l`/`ll` is given; `%c` takes a code point).
+/// For the engine's own formatting, e.g. error messages or `quote()`.
+pub struct ListArgs<'a> {
+    args: &'a [Arg<'a>],
+    used: usize,
+}
+
+impl<'a> ListArgs<'a> {
+    /// Arguments in order.
+    pub fn new(args: &'a [Arg<'a>]) -> Self {
+        ListArgs { args, used: 0 }
+    }
+
+    fn next(&mut self) -> Option<Arg<'a>> {
+        let a = self.args.get(self.used).copied();
+        self.used += 1;
+        a
+    }
+}
+
+impl PrintfArgs for ListArgs<'_> {
+    fn is_sql(&self) -> bool {
+        false
+    }
+    fn int_arg(&mut self, size: IntSize, signed: bool) -> i64 {
+        let v = match self.next() {
+            Some(Arg::Int(i)) => i,
+            Some(Arg::Double(r)) => r as i64,
+            _ => 0,
+        };
+        match (size, signed) {
+            (IntSize::Int, true) => i64::from(v as i32),
+            (IntSize::Int, false) => i64::from(v as u32),
+            _ => v,
+        }
+    }
+    fn double_arg(&mut self) -> f64 {
+        match self.next() {
+            Some(Arg::Double(r)) => r,
+            Some(Arg::Int(i)) => i as f64,
+            _ => 0.0,
+        }
+    }
+    fn text_arg(&mut self) -> Option<Vec<u8>> {
+        match self.next()? {
+            Arg::Text(t) => t.map(<[u8]>::to_vec),
+            Arg::Int(i) => Some(i.to_string().into_bytes()),
+            Arg::Double(r) => Some(format_real(r).into_bytes()),
+        }
+    }
+    fn char_arg(&mut self) -> u32 {
+        match self.next() {
+            Some(Arg::Int(i)) => i as u32,
+            _ => 0,
+        }
+    }
+}
+
 /// SQLite's default `SQLITE_MAX_LENGTH`.
 pub const DEFAULT_MAX_LENGTH: usize = 1_000_000_000;
 
@@ -262,6 +332,10 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
         }
         // `i` is at the conversion character `c`.
         i += 1;
+        if matches!(c, b'e' | b'E' | b'f' | b'g' | b'G') {
+            // SQLite caps float precision (SQLITE_FP_PRECISION_LIMIT).
+            sp.precision = sp.precision.min(100_000_000);
+        }
         if sp.width > limit || sp.precision > limit {
             return Err(too_big());
         }
@@ -375,7 +449,7 @@ fn format_integer(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec
         b'x' => (16, false, b"0x"),
         b'X' => (16, true, b"0X"),
         b'o' => (8, false, b"0"),
-        b'p' => (16, false, b"0x"),
+        b'p' => (16, true, b"0x"),
         _ => (10, true, b""),
     };
     let mut thousands = sp.thousands;
@@ -437,7 +511,7 @@ fn format_integer(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec
         for (k, &d) in body.iter().enumerate() {
             with.push(d);
             let rest = len - k - 1;
-            if rest > 0 && rest % 3 == 0 {
+            if rest > 0 && rest.is_multiple_of(3) {
                 with.push(b',');
             }
         }

@@ -255,13 +255,33 @@ impl RecordHeader {
     /// Parses the header of `record` (the whole payload), checking that every
     /// column lies inside it.
     pub fn parse(record: &[u8]) -> Result<RecordHeader> {
+        let mut h = RecordHeader::default();
+        h.parse_into(record)?;
+        Ok(h)
+    }
+
+    /// Parses `record` into this header, reusing its allocations (the VM
+    /// decodes one header per row). On error the header is left empty.
+    pub fn parse_into(&mut self, record: &[u8]) -> Result<()> {
+        let r = self.fill(record);
+        if r.is_err() {
+            self.serial_types.clear();
+            self.offsets.clear();
+        }
+        r
+    }
+
+    fn fill(&mut self, record: &[u8]) -> Result<()> {
+        self.header_size = 0;
+        self.serial_types.clear();
+        self.offsets.clear();
         let (hs, mut pos) = read_varint(record).ok_or_else(Error::corrupt)?;
         if hs as usize > record.len() || (hs as usize) < pos || hs > 98307 {
             return Err(Error::corrupt());
         }
         let header_size = hs as usize;
-        let mut serial_types = Vec::new();
-        let mut offsets = Vec::new();
+        let serial_types = &mut self.serial_types;
+        let offsets = &mut self.offsets;
         let mut off = header_size;
         while pos < header_size {
             let (st, n) = read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?;
@@ -274,7 +294,13 @@ impl RecordHeader {
                 return Err(Error::corrupt());
             }
         }
-        Ok(RecordHeader { header_size, serial_types, offsets })
+        // The values must fill the record exactly, as SQLite checks once
+        // the whole header has been read.
+        if off != record.len() {
+            return Err(Error::corrupt());
+        }
+        self.header_size = header_size;
+        Ok(())
     }
 }
 
@@ -313,6 +339,12 @@ impl<'a> Record<'a> {
     pub fn values(&self) -> Result<Vec<ValueRef<'a>>> {
         (0..self.column_count()).map(|i| self.column(i)).collect()
     }
+}
+
+/// Decodes every column of a record into owned values.
+pub fn decode_record(record: &[u8]) -> Result<Vec<Value>> {
+    let r = Record::parse(record)?;
+    (0..r.column_count()).map(|i| r.column(i).map(|v| v.to_owned())).collect()
 }
 
 /// Walks a record's columns one at a time without allocating: what key
@@ -362,6 +394,21 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
     Ok(Ordering::Equal)
 }
 
+/// [`compare_record_with_key`] with the result to give when every key field
+/// matched: SQLite seeks use `Less` or `Greater` here so that a prefix key
+/// lands before or after all entries sharing that prefix (`default_rc`).
+pub fn compare_record_with_key_default(
+    record: &[u8],
+    key: &[ValueRef<'_>],
+    key_info: &KeyInfo,
+    on_prefix_equal: Ordering,
+) -> Result<Ordering> {
+    match compare_record_with_key(record, key, key_info)? {
+        Ordering::Equal => Ok(on_prefix_equal),
+        other => Ok(other),
+    }
+}
+
 /// Compares two records as keys, over the fields both have; `Equal` when
 /// one is a prefix of the other.
 pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ordering> {
@@ -403,9 +450,73 @@ mod tests {
 
     #[test]
     fn corrupt_records_are_errors() {
-        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f]] {
+        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
             let r = Record::parse(bad).and_then(|r| r.values().map(|_| ()));
             assert_eq!(r.map_err(|e| e.code), Err(crate::error::SQLITE_CORRUPT), "{bad:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<i64>().prop_map(Value::Integer),
+            (-300i64..300).prop_map(Value::Integer),
+            any::<f64>().prop_filter("NaN reads back as NULL", |r| !r.is_nan()).prop_map(Value::Real),
+            proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Text),
+            proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Blob),
+        ]
+    }
+
+    fn same(a: &Value, b: &ValueRef<'_>) -> bool {
+        match (a, b) {
+            (Value::Real(x), ValueRef::Real(y)) => x.to_bits() == y.to_bits(),
+            _ => compare_values(a.as_ref(), *b, None) == Ordering::Equal && a.value_type() == b.value_type(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn round_trip(values in proptest::collection::vec(value(), 0..70)) {
+            let rec = encode_record(&values);
+            let parsed = Record::parse(&rec).unwrap();
+            prop_assert_eq!(parsed.column_count(), values.len());
+            for (i, v) in values.iter().enumerate() {
+                prop_assert!(same(v, &parsed.column(i).unwrap()));
+            }
+            let mut out = Vec::new();
+            RecordBuilder::default().build(values.iter().map(Value::as_ref), &mut out);
+            prop_assert_eq!(out.len(), RecordBuilder::default().record_len(values.iter().map(Value::as_ref)));
+        }
+
+        #[test]
+        fn garbage_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64), key in proptest::collection::vec(value(), 0..4)) {
+            if let Ok(r) = Record::parse(&bytes) {
+                for i in 0..r.column_count() + 1 {
+                    let _ = r.column(i);
+                }
+            }
+            let keyv: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
+            let _ = compare_record_with_key(&bytes, &keyv, &KeyInfo::binary(2));
+            let _ = compare_records(&bytes, &bytes, &KeyInfo::binary(1));
+            let _ = decode_record(&bytes);
+        }
+
+        #[test]
+        fn record_order_is_value_order(a in proptest::collection::vec(value(), 1..4), b in proptest::collection::vec(value(), 1..4)) {
+            let (ra, rb) = (encode_record(&a), encode_record(&b));
+            let expect = a.iter().zip(&b)
+                .map(|(x, y)| compare_values(x.as_ref(), y.as_ref(), None))
+                .find(|o| *o != Ordering::Equal)
+                .unwrap_or(Ordering::Equal);
+            prop_assert_eq!(compare_records(&ra, &rb, &KeyInfo::binary(0)).unwrap(), expect);
+            let keyb: Vec<ValueRef<'_>> = b.iter().map(Value::as_ref).collect();
+            prop_assert_eq!(compare_record_with_key(&ra, &keyb, &KeyInfo::binary(3)).unwrap(), expect);
         }
     }
 }

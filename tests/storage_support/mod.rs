@@ -100,7 +100,8 @@ pub fn encode(vals: &[V]) -> Vec<u8> {
 
 /// Decode a record (tests compare what our cursors return).
 pub fn decode(rec: &[u8]) -> Vec<V> {
-    ringlite::btree::keycmp::decode(rec)
+    ringlite::value::record::Record::parse(rec)
+        .and_then(|r| r.values())
         .expect("record")
         .into_iter()
         .map(|v| match v {
@@ -202,6 +203,7 @@ pub fn open_btree(io: &IoContext, path: &str) -> Btree {
 }
 
 /// Add a `sqlite_schema` row through our B-tree and bump the cookie.
+#[allow(clippy::too_many_arguments)]
 pub fn add_schema_row(io: &IoContext, bt: &mut Btree, rowid: i64, kind: &str, name: &str, tbl: &str, root: u32, sql: &str) {
     let rec = encode(&[V::Text(kind.into()), V::Text(name.into()), V::Text(tbl.into()), V::Int(root as i64), V::Text(sql.into())]);
     let mut c = Cursor::new(1, true, None);

@@ -74,7 +74,9 @@ pub fn generate(rng: &mut ChaCha8Rng) -> Case {
         }
         tables.push(Table { name, columns: cols });
     }
-    let queries = (0..rng.gen_range(1..=4)).map(|_| select(rng, &tables, &[], 0)).collect();
+    let queries = (0..rng.gen_range(1..=4))
+        .map(|_| if rng.gen_bool(0.2) { compound(rng, &tables) } else { select(rng, &tables, &[], 0) })
+        .collect();
     Case { setup, queries }
 }
 
@@ -157,7 +159,44 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
         having,
         order_by,
         limit,
+        compound: Vec::new(),
     }
+}
+
+/// A compound select: members with the same number of items, compared
+/// with BINARY so that which of several NOCASE-equal values survives
+/// UNION/INTERSECT/EXCEPT never depends on row order.
+fn compound(rng: &mut ChaCha8Rng, tables: &[Table]) -> Select {
+    let member = |rng: &mut ChaCha8Rng, width: Option<usize>| {
+        let mut s = select(rng, tables, &[], 0);
+        s.order_by.clear();
+        s.limit = None;
+        if let Some(w) = width {
+            while s.items.len() < w {
+                s.items.push(Expr::Literal(small_literal(rng)));
+            }
+            s.items.truncate(w);
+            if !s.group_by.is_empty() {
+                // Items of an aggregate query must stay keys or aggregates.
+                s.items = s.items.into_iter().map(|e| match e {
+                    Expr::Column(_) => Expr::Literal("NULL".into()),
+                    other => other,
+                }).collect();
+            }
+        }
+        s.items = s.items.into_iter().map(|e| match e {
+            Expr::Collate(inner, "BINARY") => Expr::Collate(inner, "BINARY"),
+            other => Expr::Collate(Box::new(other), "BINARY"),
+        }).collect();
+        s
+    };
+    let mut head = member(rng, None);
+    let width = head.items.len();
+    for _ in 0..rng.gen_range(1..=2) {
+        let op = *["UNION", "UNION ALL", "INTERSECT", "EXCEPT"].choose(rng).unwrap();
+        head.compound.push((op, member(rng, Some(width))));
+    }
+    head
 }
 
 fn aggregate_expr(rng: &mut ChaCha8Rng, cols: &[String]) -> Expr {

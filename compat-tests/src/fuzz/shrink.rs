@@ -65,6 +65,9 @@ pub fn replay(steps: &[Step], test: &EngineKind) -> (Vec<Outcome>, Option<(usize
         Ok(Err(e)) => (None, Some(e)),
         Err(p) => (None, Some(EngineError { code: 1, message: format!("panic: {}", panic_message(&p)), partial: None })),
     };
+    // A case is small: one that runs for long has hung the engine.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let _guard = engine.as_ref().map(|e| crate::watchdog::watch("fuzz case", deadline, e.interrupter()));
     let mut outcomes = Vec::new();
     let mut first = None;
     for (i, step) in steps.iter().enumerate() {

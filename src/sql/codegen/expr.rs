@@ -150,7 +150,7 @@ impl Compiler<'_> {
                 self.resolve_name(Some(&t), &c).ok().flatten().map(|r| r.affinity)
             }
             Expr::Cast { type_name, .. } => {
-                Some(Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name)))
+                Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name)))
             }
             Expr::Collate(e, _) => self.expr_affinity(e),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_affinity(&v[0]),
@@ -429,7 +429,7 @@ impl Compiler<'_> {
             }
             Expr::Cast { expr, type_name } => {
                 self.expr(expr, target)?;
-                let aff = Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name));
+                let aff = Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name));
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {

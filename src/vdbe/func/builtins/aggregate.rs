@@ -276,12 +276,17 @@ impl AggregateState for MinMax {
 
 /// group_concat(X[,SEP]) / string_agg(X,SEP). Each non-NULL value after the
 /// first is preceded by the separator given on its own row (',' when
-/// there is no separator argument; NULL separators add nothing). Entries
-/// are kept individually so that `inverse` can drop the oldest.
+/// there is no separator argument; NULL separators add nothing). The text
+/// is kept in one buffer with each entry's extent, so that `inverse` drops
+/// the oldest entry and `value` is a copy, both without rescanning.
 #[derive(Default)]
 struct GroupConcat {
-    /// (separator preceding the value, value), oldest first.
-    entries: VecDeque<(Vec<u8>, Vec<u8>)>,
+    buf: Vec<u8>,
+    /// Start of the live text in `buf` (entries before it were removed).
+    start: usize,
+    /// Per live entry, oldest first: (length in `buf` including its
+    /// separator, length of that separator).
+    entries: VecDeque<(usize, usize)>,
 }
 
 impl AggregateState for GroupConcat {
@@ -297,7 +302,9 @@ impl AggregateState for GroupConcat {
             b",".to_vec()
         };
         let val = value_text(&args[0]).unwrap_or_default();
-        self.entries.push_back((sep, val));
+        self.buf.extend_from_slice(&sep);
+        self.buf.extend_from_slice(&val);
+        self.entries.push_back((sep.len() + val.len(), sep.len()));
         Ok(())
     }
 
@@ -305,23 +312,23 @@ impl AggregateState for GroupConcat {
         if args[0].is_null() {
             return Ok(());
         }
-        self.entries.pop_front();
-        if let Some(first) = self.entries.front_mut() {
-            first.0.clear();
+        if let Some((len, _)) = self.entries.pop_front() {
+            self.start += len;
+        }
+        if self.entries.is_empty() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > 4096 && self.start * 2 > self.buf.len() {
+            self.buf.drain(..self.start);
+            self.start = 0;
         }
         Ok(())
     }
 
     fn value(&mut self, _: &mut FunctionContext<'_>) -> Result<Value> {
-        if self.entries.is_empty() {
-            return Ok(Value::Null);
-        }
-        let mut out = Vec::new();
-        for (sep, val) in &self.entries {
-            out.extend_from_slice(sep);
-            out.extend_from_slice(val);
-        }
-        Ok(Value::Text(out))
+        let Some(&(_, first_sep)) = self.entries.front() else { return Ok(Value::Null) };
+        // The oldest live entry's separator is not shown.
+        Ok(Value::Text(self.buf[self.start + first_sep..].to_vec()))
     }
 
     fn finalize(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {

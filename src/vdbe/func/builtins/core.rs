@@ -51,9 +51,28 @@ pub(crate) fn c_str(b: &[u8]) -> &[u8] {
     }
 }
 
-/// Advance over one UTF-8 character the way SQLite skips: a lead byte
-/// followed by any continuation bytes.
+// SQLite steps through malformed UTF-8 in two slightly different ways,
+// and which one a function uses shows in its results on such text:
+// - stepping: any byte >= 0x80 swallows the continuation bytes after it,
+//   so a run of stray continuation bytes is one character;
+// - counting for negative substr() offsets: only a lead byte (>= 0xc0)
+//   swallows continuation bytes, so each stray one is a character.
+
+/// Advance over one character (any byte >= 0x80 takes the continuation
+/// bytes after it).
 pub(crate) fn skip_char(s: &[u8], pos: usize) -> usize {
+    let mut p = pos + 1;
+    if s[pos] >= 0x80 {
+        while p < s.len() && s[p] & 0xc0 == 0x80 {
+            p += 1;
+        }
+    }
+    p
+}
+
+/// Advance over one character (only a lead byte >= 0xc0 takes
+/// continuation bytes).
+pub(crate) fn skip_char_lead(s: &[u8], pos: usize) -> usize {
     let mut p = pos + 1;
     if s[pos] >= 0xc0 {
         while p < s.len() && s[p] & 0xc0 == 0x80 {
@@ -63,9 +82,24 @@ pub(crate) fn skip_char(s: &[u8], pos: usize) -> usize {
     p
 }
 
-/// Number of characters, counted as SQLite counts them.
+fn count_with(s: &[u8], step: fn(&[u8], usize) -> usize) -> usize {
+    let mut n = 0;
+    let mut pos = 0;
+    while pos < s.len() {
+        pos = step(s, pos);
+        n += 1;
+    }
+    n
+}
+
+/// Number of characters by [`skip_char`] steps (what length() reports).
 pub(crate) fn char_count(s: &[u8]) -> usize {
-    s.iter().filter(|&&c| c & 0xc0 != 0x80).count()
+    count_with(s, skip_char)
+}
+
+/// Number of characters by [`skip_char_lead`] steps.
+pub(crate) fn char_count_lead(s: &[u8]) -> usize {
+    count_with(s, skip_char_lead)
 }
 
 /// Append a code point as UTF-8 (SQLite's writer: no validity checks).
@@ -266,7 +300,7 @@ fn like(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
     if a.len() == 3 {
         let Some(e) = value_bytes(&a[2]) else { return Ok(Value::Null) };
         let e = c_str(&e);
-        if char_count(e) != 1 {
+        if char_count_lead(e) != 1 {
             return Err(Error::sql("ESCAPE expression must be a single character"));
         }
         let mut pos = 0;
@@ -341,27 +375,29 @@ fn map_ascii(v: &Value, f: impl Fn(u8) -> u8) -> Value {
     }
 }
 
+/// ltrim/rtrim/trim: remove characters of the set (default: space) from
+/// the chosen ends. The set is read as a C string, one character at a time.
 fn trim(a: &[Value], left: bool, right: bool) -> Value {
     if a[0].is_null() {
         return Value::Null;
     }
     let input = value_bytes(&a[0]).unwrap_or_default();
-    let set: Vec<&[u8]> = if a.len() == 1 {
-        vec![b" "]
-    } else {
-        let Some(cs) = value_bytes(&a[1]) else { return Value::Null };
-        let cs = c_str(&cs).to_vec();
-        let mut chars = Vec::new();
-        let mut p = 0;
-        while p < cs.len() {
-            let q = skip_char(&cs, p);
-            chars.push((p, q));
-            p = q;
-        }
-        let owned: Vec<Vec<u8>> = chars.iter().map(|&(p, q)| cs[p..q].to_vec()).collect();
-        return trim_with(&input, &owned.iter().map(|v| v.as_slice()).collect::<Vec<_>>(), left, right);
+    let charset = match a.get(1) {
+        None => std::borrow::Cow::Borrowed(&b" "[..]),
+        Some(v) => match value_bytes(v) {
+            None => return Value::Null,
+            Some(cs) => cs,
+        },
     };
-    trim_with(&input, &set, left, right)
+    let charset = c_str(&charset);
+    let mut chars: Vec<&[u8]> = Vec::new();
+    let mut p = 0;
+    while p < charset.len() {
+        let q = skip_char(charset, p);
+        chars.push(&charset[p..q]);
+        p = q;
+    }
+    trim_with(&input, &chars, left, right)
 }
 
 fn trim_with(input: &[u8], set: &[&[u8]], left: bool, right: bool) -> Value {
@@ -488,7 +524,7 @@ fn unistr_quote(v: &Value) -> Value {
 
 fn unistr(v: &Value) -> Result<Value> {
     let Some(t) = value_bytes(v) else { return Ok(Value::Null) };
-    let t = c_str(&t);
+    let t: &[u8] = &t;
     let mut out = Vec::with_capacity(t.len());
     let mut i = 0;
     let hex_at = |i: usize, n: usize| -> Option<u32> {
@@ -591,35 +627,61 @@ pub(crate) fn round_real(r: f64, digits: usize) -> f64 {
         let t = (r.abs() + 0.5).trunc();
         return if r < 0.0 { -t } else { t };
     }
-    // The exact decimal expansion: a double has at most 1074 fraction digits.
-    let exact = format!("{:.1080}", r.abs());
-    let dot = exact.find('.').unwrap_or(exact.len());
-    let keep = dot + 1 + digits;
-    let round_up = exact.as_bytes().get(keep).is_some_and(|&c| c >= b'5');
-    let mut kept: Vec<u8> = exact.as_bytes()[..keep].to_vec();
-    if round_up {
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, b'1');
-                break;
-            }
-            i -= 1;
-            match kept[i] {
-                b'.' => continue,
-                b'9' => kept[i] = b'0',
-                c => {
-                    kept[i] = c + 1;
-                    break;
-                }
-            }
-        }
-    }
+    // Rust's formatting rounds the exact binary value correctly, but ties
+    // to even; SQLite rounds ties away from zero. A tie at this position is
+    // only possible when the value has exactly digits+1 fraction digits
+    // (a binary fraction with k fraction bits has k decimal fraction
+    // digits, the last being 5), and then that expansion is exact.
+    let a = r.abs();
+    let kept: Vec<u8> = if fraction_bits(a) == digits + 1 {
+        let mut t = format!("{:.*}", digits + 1, a).into_bytes();
+        t.pop(); // the final 5
+        increment_decimal(&mut t);
+        t
+    } else {
+        format!("{:.*}", digits, a).into_bytes()
+    };
     let v: f64 = std::str::from_utf8(&kept).ok().and_then(|s| s.parse().ok()).unwrap_or(r.abs());
     if r < 0.0 {
         -v
     } else {
         v
+    }
+}
+
+/// Number of binary digits after the point in the exact value of `a`.
+fn fraction_bits(a: f64) -> usize {
+    if a == 0.0 {
+        return 0;
+    }
+    let bits = a.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let (mantissa, e) = if exp == 0 { (bits & ((1 << 52) - 1), -1074) } else { ((bits & ((1 << 52) - 1)) | (1 << 52), exp - 1075) };
+    let e = e + mantissa.trailing_zeros() as i64;
+    if e >= 0 {
+        0
+    } else {
+        (-e) as usize
+    }
+}
+
+/// Add one unit in the last place of a decimal string ("1.99" → "2.00").
+fn increment_decimal(t: &mut Vec<u8>) {
+    let mut i = t.len();
+    loop {
+        if i == 0 {
+            t.insert(0, b'1');
+            return;
+        }
+        i -= 1;
+        match t[i] {
+            b'.' => continue,
+            b'9' => t[i] = b'0',
+            c => {
+                t[i] = c + 1;
+                return;
+            }
+        }
     }
 }
 
@@ -693,7 +755,7 @@ fn substr(a: &[Value]) -> Value {
     }
     let data: &[u8] = if is_blob { &data } else { c_str(&data) };
     let mut p1 = value_i64(&a[1]);
-    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count(data) as i64 } else { 0 };
+    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
     let mut neg_p2 = false;
     let mut p2 = if a.len() == 3 {
         let v = value_i64(&a[2]);

@@ -68,41 +68,51 @@ struct Partition {
     rows: Vec<Vec<Value>>,
     /// Index of the row the next `value()` is for.
     cursor: usize,
+    /// Per row (rank, dense rank, end of its peer group), computed once
+    /// at the first `value()` so the partition costs linear time.
+    peers: Vec<(i64, i64, usize)>,
 }
 
 impl Partition {
     fn new(kind: Kind) -> Self {
-        Partition { kind, rows: Vec::new(), cursor: 0 }
+        Partition { kind, rows: Vec::new(), cursor: 0, peers: Vec::new() }
+    }
+
+    fn compute_peers(&mut self) {
+        let n = self.rows.len();
+        self.peers = Vec::with_capacity(n);
+        let (mut rank, mut dense) = (0i64, 0i64);
+        for i in 0..n {
+            if self.new_peer(i) {
+                rank = i as i64 + 1;
+                dense += 1;
+            }
+            self.peers.push((rank, dense, 0));
+        }
+        let mut end = n;
+        for i in (0..n).rev() {
+            self.peers[i].2 = end;
+            if self.new_peer(i) {
+                end = i;
+            }
+        }
     }
 
     fn new_peer(&self, i: usize) -> bool {
         i == 0 || self.rows[i].first().is_none_or(|v| value_i64(v) != 0)
     }
 
-    /// (first row index of the peer group of row i, one past its last).
-    fn peer_group(&self, i: usize) -> (usize, usize) {
-        let mut start = i;
-        while !self.new_peer(start) {
-            start -= 1;
-        }
-        let mut end = i + 1;
-        while end < self.rows.len() && !self.new_peer(end) {
-            end += 1;
-        }
-        (start, end)
-    }
-
     fn value_at(&self, i: usize) -> Result<Value> {
         let n = self.rows.len() as i64;
         Ok(match self.kind {
             Kind::RowNumber => Value::Integer(i as i64 + 1),
-            Kind::Rank => Value::Integer(self.peer_group(i).0 as i64 + 1),
-            Kind::DenseRank => Value::Integer((0..=i).filter(|&k| self.new_peer(k)).count() as i64),
+            Kind::Rank => Value::Integer(self.peers[i].0),
+            Kind::DenseRank => Value::Integer(self.peers[i].1),
             Kind::PercentRank => {
-                let rank = self.peer_group(i).0 as i64;
+                let rank = self.peers[i].0 - 1;
                 Value::Real(if n > 1 { rank as f64 / (n - 1) as f64 } else { 0.0 })
             }
-            Kind::CumeDist => Value::Real(self.peer_group(i).1 as f64 / n as f64),
+            Kind::CumeDist => Value::Real(self.peers[i].2 as f64 / n as f64),
             Kind::Ntile => {
                 let buckets = value_i64(&self.rows[i][0]);
                 if buckets <= 0 {
@@ -151,6 +161,9 @@ impl AggregateState for Partition {
     fn value(&mut self, _: &mut FunctionContext<'_>) -> Result<Value> {
         if self.rows.is_empty() {
             return Ok(Value::Null);
+        }
+        if self.peers.len() != self.rows.len() {
+            self.compute_peers();
         }
         let i = self.cursor.min(self.rows.len() - 1);
         self.cursor += 1;

@@ -195,8 +195,13 @@ fn utc_from_local(p: &mut Moment) -> Result<(), ModError> {
     Ok(())
 }
 
+/// `weekday N`: forward to the next day (or today) that is weekday N;
+/// `weekday -N` (a minus sign, even on zero): back to the previous such
+/// day (or today).
 fn weekday(arg: &[u8], p: &mut Moment) -> bool {
     let (r, parse) = numeric::text_to_f64(arg);
+    let backward = arg.iter().find(|c| !numeric::is_space(**c)) == Some(&b'-');
+    let r = if backward { -r } else { r };
     if !parse.is_number() || !(0.0..7.0).contains(&r) || r.fract() != 0.0 {
         return false;
     }
@@ -206,10 +211,17 @@ fn weekday(arg: &[u8], p: &mut Moment) -> bool {
     p.valid_jd = false;
     p.compute_jd();
     let mut z = ((p.jd + 129_600_000) / DAY_MS) % 7;
-    if z > n {
-        z -= 7;
+    if backward {
+        if z < n {
+            z += 7;
+        }
+        p.jd -= (z - n) * DAY_MS;
+    } else {
+        if z > n {
+            z -= 7;
+        }
+        p.jd += (n - z) * DAY_MS;
     }
-    p.jd += (n - z) * DAY_MS;
     p.clear_ymd_hms_tz();
     true
 }

@@ -133,6 +133,10 @@ pub fn parse_hh_mm_ss(z: &[u8], p: &mut Moment) -> bool {
             }
         }
     }
+    if h == 24 && (m != 0 || s != 0 || ms != 0.0) {
+        // Only 24:00:00 exactly (the end of the day) is allowed.
+        return false;
+    }
     p.valid_jd = false;
     p.raw_s = false;
     p.valid_hms = true;

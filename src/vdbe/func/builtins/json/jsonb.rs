@@ -1,11 +1,11 @@
 //! Reading JSONB, SQLite's binary JSON: any BLOB given to a JSON function
 //! is taken as JSONB. Each element is a header byte (low nibble: type;
 //! high nibble: payload size, or 12..15 for a 1-, 2-, 4- or 8-byte
-//! big-endian size that follows) and its payload. Writing JSONB (the
-//! jsonb_* functions) is not supported.
+//! big-endian size that follows) and its payload. (Writing is
+//! `Node::to_jsonb`.)
 
-use super::node::{escape_into, Node};
-use super::parse::{json5_number, json5_string_body};
+use super::node::{ty, Lex, Node};
+use super::parse::{json5_string_body, number_literal};
 
 const MAX_DEPTH: usize = 1000;
 
@@ -18,7 +18,7 @@ pub fn decode(b: &[u8]) -> Option<Node> {
 /// (type, payload start, payload end) of the element at `pos`.
 fn header(b: &[u8], pos: usize) -> Option<(u8, usize, usize)> {
     let h = *b.get(pos)?;
-    let ty = h & 0x0f;
+    let t = h & 0x0f;
     let (size, hdr) = match h >> 4 {
         n @ 0..=11 => (n as u64, 1),
         12 => (*b.get(pos + 1)? as u64, 2),
@@ -31,39 +31,18 @@ fn header(b: &[u8], pos: usize) -> Option<(u8, usize, usize)> {
     if end > b.len() {
         return None;
     }
-    Some((ty, start, end))
+    Some((t, start, end))
 }
 
+/// One element and the offset after it. Only containers recurse; leaves
+/// are decoded in [`leaf`] so that the recursive frame stays small.
 fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
     if depth > MAX_DEPTH {
         return None;
     }
-    let (ty, start, end) = header(b, pos)?;
-    let payload = &b[start..end];
-    let node = match ty {
-        0..=2 if !payload.is_empty() => return None,
-        0 => Node::Null,
-        1 => Node::True,
-        2 => Node::False,
-        3..=6 => {
-            let n = json5_number(payload)?;
-            match (ty, n) {
-                (3 | 4, n @ Node::Int(_)) => n,
-                (5 | 6, n @ (Node::Real(_) | Node::Int(_))) => match n {
-                    Node::Int(t) => Node::Real(t),
-                    other => other,
-                },
-                (6, Node::Null) => Node::Null,
-                _ => return None,
-            }
-        }
-        7 | 10 => {
-            let mut s = Vec::with_capacity(payload.len());
-            escape_into(&mut s, payload);
-            Node::Str(s)
-        }
-        8 | 9 => Node::Str(json5_string_body(payload)?),
-        11 => {
+    let (t, start, end) = header(b, pos)?;
+    let node = match t {
+        ty::ARRAY => {
             let mut items = Vec::new();
             let mut p = start;
             while p < end {
@@ -73,7 +52,7 @@ fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
             }
             Node::Array(items)
         }
-        12 => {
+        ty::OBJECT => {
             let mut members = Vec::new();
             let mut p = start;
             while p < end {
@@ -85,7 +64,32 @@ fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
             }
             Node::Object(members)
         }
-        _ => return None,
+        _ => leaf(t, &b[start..end])?,
     };
     Some((node, end))
+}
+
+#[inline(never)]
+fn leaf(t: u8, payload: &[u8]) -> Option<Node> {
+    Some(match t {
+        ty::NULL..=ty::FALSE if !payload.is_empty() => return None,
+        ty::NULL => Node::Null,
+        ty::TRUE => Node::True,
+        ty::FALSE => Node::False,
+        ty::INT..=ty::FLOAT5 => {
+            // The payload must be a number of the kind the type says.
+            match (t, number_literal(payload)?) {
+                (ty::INT | ty::INT5, Node::Int(_)) => Node::Int(Lex::new(t, payload.to_vec())),
+                (ty::FLOAT | ty::FLOAT5, Node::Int(_) | Node::Real(_)) => Node::Real(Lex::new(t, payload.to_vec())),
+                (ty::FLOAT5, Node::Null) => Node::Null,
+                _ => return None,
+            }
+        }
+        ty::TEXT | ty::TEXTRAW => Node::Str(Lex::new(t, payload.to_vec())),
+        ty::TEXTJ | ty::TEXT5 => {
+            json5_string_body(payload)?;
+            Node::Str(Lex::new(t, payload.to_vec()))
+        }
+        _ => return None,
+    })
 }

@@ -3,21 +3,27 @@
 //! json, json_valid, json_type, json_extract, `->`, `->>`, json_array,
 //! json_object, json_insert/replace/set/remove, json_array_insert,
 //! json_patch, json_quote, json_array_length, json_error_position,
-//! json_pretty, and the json_group_array/json_group_object aggregates.
+//! json_pretty, and the json_group_array/json_group_object aggregates;
+//! and the jsonb_* forms of those that build JSON, which return JSONB.
 //!
 //! Inputs: TEXT is parsed as JSON (JSON5 accepted), numbers as their text,
 //! BLOBs as JSONB ([`jsonb`]); anything malformed is the error "malformed
 //! JSON". Results that are JSON text carry subtype `J` (74), and arguments
 //! carrying it are taken as JSON rather than as strings, which is how
-//! nested calls compose. json_each/json_tree (table-valued) and the jsonb_*
-//! writers are not here.
+//! nested calls compose. JSONB results of the constructors and of
+//! jsonb()/jsonb_extract are byte-identical to SQLite's; the jsonb edit
+//! functions produce equivalent JSONB, but SQLite's in-place editing may
+//! leave wider size fields than the minimal ones written here.
+//! json_each/json_tree are table-valued: [`each::rows`] computes their rows
+//! for the SQL layer.
 
+pub mod each;
 mod jsonb;
 mod node;
 mod parse;
 mod path;
 
-use self::node::{escape_into, Node};
+use self::node::{ty, Lex, Node};
 use self::path::{bad_path, EditMode, Step};
 use super::conv::value_bytes;
 use super::{aggregate, scalar, DETERMINISTIC};
@@ -36,28 +42,12 @@ fn malformed() -> Error {
 pub fn register(r: &mut FunctionRegistry) {
     let mut d = DETERMINISTIC;
     d.subtype = true;
-    scalar(r, "json", &[1], d, |ctx, a| json_result(ctx, input(&a[0])?));
     scalar(r, "json_valid", &[1, 2], d, |_, a| json_valid(a));
     scalar(r, "json_type", &[1, 2], d, |_, a| json_type(a));
-    scalar(r, "json_extract", &[-1], d, json_extract);
     scalar(r, "->", &[2], d, |ctx, a| arrow(ctx, a, true));
     scalar(r, "->>", &[2], d, |ctx, a| arrow(ctx, a, false));
-    scalar(r, "json_array", &[-1], d, |ctx, a| {
-        let items = (0..a.len()).map(|i| arg_node(ctx, a, i)).collect::<Result<Vec<_>>>()?;
-        json_result(ctx, Some(Node::Array(items)))
-    });
-    scalar(r, "json_object", &[-1], d, json_object);
-    scalar(r, "json_insert", &[-1], d, |ctx, a| json_edit(ctx, a, "json_insert", EditMode::Insert));
-    scalar(r, "json_replace", &[-1], d, |ctx, a| json_edit(ctx, a, "json_replace", EditMode::Replace));
-    scalar(r, "json_set", &[-1], d, |ctx, a| json_edit(ctx, a, "json_set", EditMode::Set));
-    scalar(r, "json_array_insert", &[-1], d, json_array_insert);
-    scalar(r, "json_remove", &[-1], d, json_remove);
-    scalar(r, "json_patch", &[2], d, |ctx, a| {
-        let (Some(target), Some(patch)) = (input(&a[0])?, input(&a[1])?) else { return Ok(Value::Null) };
-        json_result(ctx, Some(merge_patch(target, patch)))
-    });
     scalar(r, "json_quote", &[1], d, |ctx, a| {
-        let n = arg_node(ctx, a, 0)?;
+        let n = arg_node(ctx, a, 0, TextAs::Escaped)?;
         json_result(ctx, Some(n))
     });
     scalar(r, "json_array_length", &[1, 2], d, |_, a| {
@@ -87,8 +77,32 @@ pub fn register(r: &mut FunctionRegistry) {
         ctx.result_subtype = JSON_SUBTYPE;
         Ok(Value::Text(out))
     });
-    aggregate(r, "json_group_array", &[1], d, true, || Box::new(GroupArray::default()));
-    aggregate(r, "json_group_object", &[2], d, true, || Box::new(GroupObject::default()));
+    // The builders, as json_* (text) and jsonb_* (JSONB).
+    for (prefix, out) in [("json", Out::Text), ("jsonb", Out::Jsonb)] {
+        let name = |n: &str| if n.is_empty() { prefix.to_string() } else { format!("{prefix}_{n}") };
+        scalar(r, &name(""), &[1], d, move |ctx, a| emit(ctx, input(&a[0])?, out));
+        scalar(r, &name("extract"), &[-1], d, move |ctx, a| json_extract(ctx, a, out));
+        scalar(r, &name("array"), &[-1], d, move |ctx, a| {
+            let items = (0..a.len()).map(|i| arg_node(ctx, a, i, TextAs::Escaped)).collect::<Result<Vec<_>>>()?;
+            emit(ctx, Some(Node::Array(items)), out)
+        });
+        scalar(r, &name("object"), &[-1], d, move |ctx, a| json_object(ctx, a, out));
+        for (n, mode) in [("insert", EditMode::Insert), ("replace", EditMode::Replace), ("set", EditMode::Set)] {
+            let fname = name(n);
+            let fname2 = fname.clone();
+            scalar(r, &fname, &[-1], d, move |ctx, a| json_edit(ctx, a, &fname2, mode, out));
+        }
+        let fname = name("array_insert");
+        let fname2 = fname.clone();
+        scalar(r, &fname, &[-1], d, move |ctx, a| json_array_insert(ctx, a, &fname2, out));
+        scalar(r, &name("remove"), &[-1], d, move |ctx, a| json_remove(ctx, a, out));
+        scalar(r, &name("patch"), &[2], d, move |ctx, a| {
+            let (Some(target), Some(patch)) = (input(&a[0])?, input(&a[1])?) else { return Ok(Value::Null) };
+            emit(ctx, Some(merge_patch(target, patch)), out)
+        });
+        aggregate(r, &name("group_array"), &[1], d, true, move || Box::new(GroupArray { items: Default::default(), out }));
+        aggregate(r, &name("group_object"), &[2], d, true, move || Box::new(GroupObject { members: Default::default(), out }));
+    }
 }
 
 /// The JSON document argument: NULL gives `None`.
@@ -103,6 +117,31 @@ fn input(v: &Value) -> Result<Option<Node>> {
     }
 }
 
+/// Whether a function returns JSON text or JSONB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Out {
+    Text,
+    Jsonb,
+}
+
+/// How SQL text becomes a JSON string: the constructors escape it (TEXT or
+/// TEXTJ), the edit functions store it raw (TEXTRAW), as SQLite does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextAs {
+    Escaped,
+    Raw,
+}
+
+/// The result in the requested form: JSON text with the JSON subtype, or
+/// a JSONB blob.
+fn emit(ctx: &mut FunctionContext<'_>, node: Option<Node>, out: Out) -> Result<Value> {
+    match (node, out) {
+        (None, _) => Ok(Value::Null),
+        (Some(n), Out::Text) => json_result(ctx, Some(n)),
+        (Some(n), Out::Jsonb) => Ok(Value::Blob(n.to_jsonb())),
+    }
+}
+
 /// A JSON text result with the JSON subtype.
 fn json_result(ctx: &mut FunctionContext<'_>, node: Option<Node>) -> Result<Value> {
     match node {
@@ -114,38 +153,33 @@ fn json_result(ctx: &mut FunctionContext<'_>, node: Option<Node>) -> Result<Valu
     }
 }
 
-/// An SQL REAL as JSON: SQLite's REAL text, infinities as ±9.0e+999.
-fn real_node(r: f64) -> Node {
-    if r.is_nan() {
-        Node::Null
-    } else if r.is_infinite() {
-        Node::Real(if r > 0.0 { b"9.0e+999".to_vec() } else { b"-9.0e+999".to_vec() })
-    } else {
-        Node::Real(crate::value::numeric::format_real(r).into_bytes())
-    }
-}
-
 /// Argument `i` as a JSON value: JSON-subtyped text is parsed, other text
 /// becomes a string, blobs must be JSONB.
-fn arg_node(ctx: &FunctionContext<'_>, a: &[Value], i: usize) -> Result<Node> {
+fn arg_node(ctx: &FunctionContext<'_>, a: &[Value], i: usize, text_as: TextAs) -> Result<Node> {
     let json_subtype = ctx.arg_subtypes.get(i).copied() == Some(JSON_SUBTYPE);
-    value_node(&a[i], json_subtype)
+    value_node(&a[i], json_subtype, text_as)
 }
 
-fn value_node(v: &Value, json_subtype: bool) -> Result<Node> {
+fn value_node(v: &Value, json_subtype: bool, text_as: TextAs) -> Result<Node> {
     Ok(match v {
         Value::Null => Node::Null,
-        Value::Integer(i) => Node::Int(i.to_string().into_bytes()),
-        Value::Real(r) => real_node(*r),
+        Value::Integer(i) => Node::Int(Lex::new(ty::INT, i.to_string())),
+        Value::Real(r) if r.is_nan() => Node::Null,
+        // Infinity is 9.0e+999 from the constructors but 9e999 from edits.
+        Value::Real(r) if r.is_infinite() && text_as == TextAs::Raw => {
+            Node::Real(Lex::new(ty::FLOAT, if *r > 0.0 { &b"9e999"[..] } else { b"-9e999" }))
+        }
+        Value::Real(r) => Node::SqlReal(*r),
         Value::Text(t) => {
             if json_subtype {
                 if let Ok(p) = parse::parse(t) {
                     return Ok(p.node);
                 }
             }
-            let mut s = Vec::with_capacity(t.len());
-            escape_into(&mut s, t);
-            Node::Str(s)
+            match text_as {
+                TextAs::Escaped => Node::Str(Lex::text_escaped(t)),
+                TextAs::Raw => Node::Str(Lex::new(ty::TEXTRAW, t.clone())),
+            }
         }
         Value::Blob(b) => jsonb::decode(b).ok_or_else(|| Error::sql("JSON cannot hold BLOB values"))?,
     })
@@ -196,7 +230,7 @@ fn json_type(a: &[Value]) -> Result<Value> {
     Ok(node.map_or(Value::Null, |n| Value::text(n.type_name())))
 }
 
-fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value], out: Out) -> Result<Value> {
     if a.len() < 2 {
         return Ok(Value::Null);
     }
@@ -205,10 +239,7 @@ fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
         let Some(text) = path_arg(&a[1]) else { return Ok(Value::Null) };
         return Ok(match path::lookup(&root, &text)? {
             None => Value::Null,
-            Some(n @ (Node::Array(_) | Node::Object(_))) => {
-                ctx.result_subtype = JSON_SUBTYPE;
-                n.to_sql()
-            }
+            Some(n @ (Node::Array(_) | Node::Object(_))) => return emit(ctx, Some(n.clone()), out),
             Some(n) => n.to_sql(),
         });
     }
@@ -217,7 +248,14 @@ fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
         let Some(text) = path_arg(p) else { return Ok(Value::Null) };
         items.push(path::lookup(&root, &text)?.cloned().unwrap_or(Node::Null));
     }
-    json_result(ctx, Some(Node::Array(items)))
+    let array = Node::Array(items);
+    if out == Out::Jsonb {
+        // SQLite assembles several results as JSON text, so JSON5
+        // spellings come out in their RFC 8259 form.
+        let text = array.to_text();
+        return Ok(Value::Blob(parse::parse(&text).map_err(|_| malformed())?.node.to_jsonb()));
+    }
+    emit(ctx, Some(array), out)
 }
 
 /// `->` (JSON result) and `->>` (SQL result). The right operand may be a
@@ -258,21 +296,23 @@ fn arrow(ctx: &mut FunctionContext<'_>, a: &[Value], as_json: bool) -> Result<Va
     }
 }
 
-fn json_object(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+fn json_object(ctx: &mut FunctionContext<'_>, a: &[Value], out: Out) -> Result<Value> {
     if !a.len().is_multiple_of(2) {
-        return Err(Error::sql("json_object() requires an even number of arguments"));
+        let name = if out == Out::Text { "json_object" } else { "jsonb_object" };
+        return Err(Error::sql(format!("{name}() requires an even number of arguments")));
     }
     let mut members = Vec::with_capacity(a.len() / 2);
     for i in (0..a.len()).step_by(2) {
-        let Value::Text(label) = &a[i] else { return Err(Error::sql("json_object() labels must be TEXT")) };
-        let mut l = Vec::with_capacity(label.len());
-        escape_into(&mut l, crate::vdbe::func::builtins::core::c_str(label));
-        members.push((l, arg_node(ctx, a, i + 1)?));
+        let Value::Text(label) = &a[i] else {
+            let name = if out == Out::Text { "json_object" } else { "jsonb_object" };
+            return Err(Error::sql(format!("{name}() labels must be TEXT")));
+        };
+        members.push((Lex::text_escaped(label), arg_node(ctx, a, i + 1, TextAs::Escaped)?));
     }
-    json_result(ctx, Some(Node::Object(members)))
+    emit(ctx, Some(Node::Object(members)), out)
 }
 
-fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditMode) -> Result<Value> {
+fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditMode, out: Out) -> Result<Value> {
     if a.is_empty() {
         return Ok(Value::Null);
     }
@@ -282,29 +322,29 @@ fn json_edit(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, mode: EditM
     let Some(mut root) = input(&a[0])? else { return Ok(Value::Null) };
     for i in (1..a.len()).step_by(2) {
         let Some(text) = path_arg(&a[i]) else { continue };
-        let value = arg_node(ctx, a, i + 1)?;
+        let value = arg_node(ctx, a, i + 1, TextAs::Raw)?;
         path::edit(&mut root, &text, &value, mode)?;
     }
-    json_result(ctx, Some(root))
+    emit(ctx, Some(root), out)
 }
 
-fn json_array_insert(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+fn json_array_insert(ctx: &mut FunctionContext<'_>, a: &[Value], name: &str, out: Out) -> Result<Value> {
     if a.is_empty() {
         return Ok(Value::Null);
     }
     if a.len().is_multiple_of(2) {
-        return Err(Error::sql("json_array_insert() needs an odd number of arguments"));
+        return Err(Error::sql(format!("{name}() needs an odd number of arguments")));
     }
     let Some(mut root) = input(&a[0])? else { return Ok(Value::Null) };
     for i in (1..a.len()).step_by(2) {
         let Some(text) = path_arg(&a[i]) else { continue };
-        let value = arg_node(ctx, a, i + 1)?;
+        let value = arg_node(ctx, a, i + 1, TextAs::Raw)?;
         path::array_insert(&mut root, &text, &value)?;
     }
-    json_result(ctx, Some(root))
+    emit(ctx, Some(root), out)
 }
 
-fn json_remove(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+fn json_remove(ctx: &mut FunctionContext<'_>, a: &[Value], out: Out) -> Result<Value> {
     if a.is_empty() {
         return Ok(Value::Null);
     }
@@ -315,7 +355,7 @@ fn json_remove(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
             return Ok(Value::Null);
         }
     }
-    json_result(ctx, Some(root))
+    emit(ctx, Some(root), out)
 }
 
 /// RFC 7396 merge patch.
@@ -326,7 +366,7 @@ fn merge_patch(target: Node, patch: Node) -> Node {
         _ => Vec::new(),
     };
     for (label, value) in patch_members {
-        let pos = members.iter().position(|(k, _)| *k == label);
+        let pos = members.iter().position(|(k, _)| k.decoded() == label.decoded());
         match (value, pos) {
             (Node::Null, Some(p)) => {
                 members.remove(p);
@@ -363,14 +403,14 @@ fn error_position(v: &Value) -> Value {
 }
 
 /// json_group_array(X).
-#[derive(Default)]
 struct GroupArray {
     items: std::collections::VecDeque<Node>,
+    out: Out,
 }
 
 impl AggregateState for GroupArray {
     fn step(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
-        let n = arg_node(ctx, args, 0)?;
+        let n = arg_node(ctx, args, 0, TextAs::Escaped)?;
         self.items.push_back(n);
         Ok(())
     }
@@ -379,7 +419,7 @@ impl AggregateState for GroupArray {
         Ok(())
     }
     fn value(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {
-        json_result(ctx, Some(Node::Array(self.items.iter().cloned().collect())))
+        emit(ctx, Some(Node::Array(self.items.iter().cloned().collect())), self.out)
     }
     fn finalize(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {
         self.value(ctx)
@@ -387,20 +427,16 @@ impl AggregateState for GroupArray {
 }
 
 /// json_group_object(K, V): rows with a NULL label are skipped.
-#[derive(Default)]
 struct GroupObject {
-    members: std::collections::VecDeque<Option<(Vec<u8>, Node)>>,
+    members: std::collections::VecDeque<Option<(Lex, Node)>>,
+    out: Out,
 }
 
 impl AggregateState for GroupObject {
     fn step(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
         let member = match value_bytes(&args[0]) {
             None => None,
-            Some(label) => {
-                let mut l = Vec::new();
-                escape_into(&mut l, crate::vdbe::func::builtins::core::c_str(&label));
-                Some((l, arg_node(ctx, args, 1)?))
-            }
+            Some(label) => Some((Lex::text_escaped(&label), arg_node(ctx, args, 1, TextAs::Escaped)?)),
         };
         self.members.push_back(member);
         Ok(())
@@ -410,7 +446,7 @@ impl AggregateState for GroupObject {
         Ok(())
     }
     fn value(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {
-        json_result(ctx, Some(Node::Object(self.members.iter().flatten().cloned().collect())))
+        emit(ctx, Some(Node::Object(self.members.iter().flatten().cloned().collect())), self.out)
     }
     fn finalize(&mut self, ctx: &mut FunctionContext<'_>) -> Result<Value> {
         self.value(ctx)

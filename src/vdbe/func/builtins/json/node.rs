@@ -1,29 +1,111 @@
-//! The parsed JSON tree and its canonical text.
+//! The parsed JSON tree, its canonical text and its JSONB encoding.
 //!
-//! Numbers and strings keep their canonical JSON spelling rather than a
-//! decoded value, because SQLite's json() gives back the text it was given
-//! (`1e2` stays `1e2`, `"\u0041"` stays escaped); JSON5 spellings are
-//! rewritten to RFC 8259 ones at parse time (`0x1F` → `31`, `.5` → `0.5`,
-//! `Infinity` → `9e999`, `'x'` → `"x"`, `\x41` → `\u0041`). Decoding into
-//! SQL values happens only on extraction. Objects keep member order and
-//! duplicate labels.
+//! Numbers and strings keep the spelling they were given, tagged with the
+//! JSONB element type that describes it ([`Lex`]), exactly as SQLite's
+//! JSONB does: `1e2` stays `1e2`, `"\u0041"` stays escaped, `0x1F` is an
+//! INT5, `'a"b'` a TEXT5, SQL text inserted by an edit a TEXTRAW. Text
+//! output rewrites JSON5 spellings to RFC 8259 ones (`0x1F` → `31`, `.5` →
+//! `0.5`, `\x41` → `\u0041`); JSONB output writes the lexemes back as they
+//! are. Decoding into SQL values happens only on extraction. Objects keep
+//! member order and duplicate labels.
 
 use crate::value::Value;
+use std::borrow::Cow;
+
+/// JSONB element types (the low nibble of an element header).
+pub mod ty {
+    pub const NULL: u8 = 0;
+    pub const TRUE: u8 = 1;
+    pub const FALSE: u8 = 2;
+    pub const INT: u8 = 3;
+    pub const INT5: u8 = 4;
+    pub const FLOAT: u8 = 5;
+    pub const FLOAT5: u8 = 6;
+    pub const TEXT: u8 = 7;
+    pub const TEXTJ: u8 = 8;
+    pub const TEXT5: u8 = 9;
+    pub const TEXTRAW: u8 = 10;
+    pub const ARRAY: u8 = 11;
+    pub const OBJECT: u8 = 12;
+}
+
+/// A number or string as written: its JSONB type and payload bytes.
+/// INT/FLOAT hold RFC 8259 numbers, INT5/FLOAT5 JSON5 ones; TEXT holds
+/// text needing no escapes, TEXTJ text with JSON escapes, TEXT5 text with
+/// JSON5 escapes, TEXTRAW unescaped text that may need escaping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lex {
+    pub ty: u8,
+    pub raw: Vec<u8>,
+}
+
+impl Lex {
+    pub fn new(ty: u8, raw: impl Into<Vec<u8>>) -> Lex {
+        Lex { ty, raw: raw.into() }
+    }
+
+    /// A string from raw SQL text: TEXT when nothing needs escaping, else
+    /// TEXTJ with the escapes applied (what the constructors write).
+    pub fn text_escaped(raw: &[u8]) -> Lex {
+        let mut esc = Vec::with_capacity(raw.len());
+        escape_into(&mut esc, raw);
+        if esc.len() == raw.len() {
+            Lex::new(ty::TEXT, esc)
+        } else {
+            Lex::new(ty::TEXTJ, esc)
+        }
+    }
+
+    /// The RFC 8259 spelling (for strings: the contents between quotes).
+    pub fn canonical(&self) -> Cow<'_, [u8]> {
+        match self.ty {
+            ty::INT5 | ty::FLOAT5 => Cow::Owned(super::parse::canonical_number(&self.raw).unwrap_or_else(|| b"0".to_vec())),
+            ty::TEXT5 => Cow::Owned(super::parse::json5_string_body(&self.raw).unwrap_or_default()),
+            ty::TEXTRAW => {
+                let mut out = Vec::with_capacity(self.raw.len());
+                escape_into(&mut out, &self.raw);
+                Cow::Owned(out)
+            }
+            _ => Cow::Borrowed(&self.raw),
+        }
+    }
+
+    /// String contents with escapes decoded.
+    pub fn decoded(&self) -> Cow<'_, [u8]> {
+        match self.ty {
+            ty::TEXT | ty::TEXTRAW => Cow::Borrowed(&self.raw),
+            _ => Cow::Owned(unescape(&self.canonical())),
+        }
+    }
+
+    /// Whether two labels name the same member.
+    pub fn same_label(&self, other: &[u8], other_raw: bool) -> bool {
+        let plain = |t: u8| t == ty::TEXT || t == ty::TEXTRAW;
+        if plain(self.ty) && other_raw {
+            return self.raw == other;
+        }
+        let theirs: Cow<'_, [u8]> = if other_raw { Cow::Borrowed(other) } else { Cow::Owned(unescape(other)) };
+        *self.decoded() == *theirs
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
     Null,
     True,
     False,
-    /// Integer literal, canonical decimal text (may exceed i64).
-    Int(Vec<u8>),
-    /// Real literal, canonical text (`9e999` for infinity).
-    Real(Vec<u8>),
-    /// String contents between the quotes, with RFC 8259 escapes only.
-    Str(Vec<u8>),
+    /// INT or INT5.
+    Int(Lex),
+    /// FLOAT or FLOAT5.
+    Real(Lex),
+    /// A REAL that came from an SQL value, written as SQLite's REAL text
+    /// (infinities as ±9.0e+999).
+    SqlReal(f64),
+    /// TEXT, TEXTJ, TEXT5 or TEXTRAW.
+    Str(Lex),
     Array(Vec<Node>),
-    /// Members as (escaped label contents, value).
-    Object(Vec<(Vec<u8>, Node)>),
+    /// Members as (label, value).
+    Object(Vec<(Lex, Node)>),
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -102,10 +184,11 @@ impl Node {
             Node::Null => out.extend_from_slice(b"null"),
             Node::True => out.extend_from_slice(b"true"),
             Node::False => out.extend_from_slice(b"false"),
-            Node::Int(t) | Node::Real(t) => out.extend_from_slice(t),
+            Node::Int(t) | Node::Real(t) => out.extend_from_slice(&t.canonical()),
+            Node::SqlReal(r) => out.extend_from_slice(&sql_real_text(*r)),
             Node::Str(s) => {
                 out.push(b'"');
-                out.extend_from_slice(s);
+                out.extend_from_slice(&s.canonical());
                 out.push(b'"');
             }
             Node::Array(items) => {
@@ -125,7 +208,7 @@ impl Node {
                         out.push(b',');
                     }
                     out.push(b'"');
-                    out.extend_from_slice(label);
+                    out.extend_from_slice(&label.canonical());
                     out.extend_from_slice(b"\":");
                     v.render(out);
                 }
@@ -169,7 +252,7 @@ impl Node {
                     }
                     newline(out, depth + 1);
                     out.push(b'"');
-                    out.extend_from_slice(label);
+                    out.extend_from_slice(&label.canonical());
                     out.extend_from_slice(b"\": ");
                     v.render_pretty(out, indent, depth + 1);
                 }
@@ -188,15 +271,17 @@ impl Node {
             Node::True => Value::Integer(1),
             Node::False => Value::Integer(0),
             Node::Int(t) => {
-                let (i, class) = crate::value::numeric::text_to_i64(t);
+                let t = t.canonical();
+                let (i, class) = crate::value::numeric::text_to_i64(&t);
                 if class == crate::value::numeric::IntParse::Exact {
                     Value::Integer(i)
                 } else {
-                    Value::Real(crate::value::numeric::text_to_f64(t).0)
+                    Value::Real(crate::value::numeric::text_to_f64(&t).0)
                 }
             }
-            Node::Real(t) => Value::Real(real_value(t)),
-            Node::Str(s) => Value::Text(unescape(s)),
+            Node::Real(t) => Value::Real(real_value(&t.canonical())),
+            Node::SqlReal(r) => Value::Real(*r),
+            Node::Str(s) => Value::Text(s.decoded().into_owned()),
             Node::Array(_) | Node::Object(_) => Value::Text(self.to_text()),
         }
     }
@@ -208,7 +293,7 @@ impl Node {
             Node::True => "true",
             Node::False => "false",
             Node::Int(_) => "integer",
-            Node::Real(_) => "real",
+            Node::Real(_) | Node::SqlReal(_) => "real",
             Node::Str(_) => "text",
             Node::Array(_) => "array",
             Node::Object(_) => "object",
@@ -220,4 +305,107 @@ impl Node {
 fn real_value(t: &[u8]) -> f64 {
     let txt = std::str::from_utf8(t).unwrap_or("0");
     txt.parse::<f64>().unwrap_or_else(|_| crate::value::numeric::text_to_f64(t).0)
+}
+
+/// Bytes of the smallest JSONB header for a payload of `n` bytes.
+pub fn header_len(n: usize) -> usize {
+    match n as u64 {
+        0..=11 => 1,
+        12..=0xff => 2,
+        0x100..=0xffff => 3,
+        0x1_0000..=0xffff_ffff => 5,
+        _ => 9,
+    }
+}
+
+/// Append a JSONB element header for `payload_len` bytes of type `t`,
+/// using the smallest size field.
+fn header(out: &mut Vec<u8>, t: u8, payload_len: usize) {
+    let n = payload_len as u64;
+    if n <= 11 {
+        out.push(((n as u8) << 4) | t);
+    } else if n <= 0xff {
+        out.push(0xc0 | t);
+        out.push(n as u8);
+    } else if n <= 0xffff {
+        out.push(0xd0 | t);
+        out.extend_from_slice(&(n as u16).to_be_bytes());
+    } else if n <= 0xffff_ffff {
+        out.push(0xe0 | t);
+        out.extend_from_slice(&(n as u32).to_be_bytes());
+    } else {
+        out.push(0xf0 | t);
+        out.extend_from_slice(&n.to_be_bytes());
+    }
+}
+
+impl Node {
+    /// Bytes of this node's JSONB encoding (header and payload).
+    pub fn jsonb_size(&self) -> usize {
+        let payload = self.jsonb_payload_size();
+        header_len(payload) + payload
+    }
+
+    /// Bytes of this node's JSONB payload.
+    pub fn jsonb_payload_size(&self) -> usize {
+        match self {
+            Node::Null | Node::True | Node::False => 0,
+            Node::Int(l) | Node::Real(l) | Node::Str(l) => l.raw.len(),
+            Node::SqlReal(r) => sql_real_text(*r).len(),
+            Node::Array(items) => items.iter().map(Node::jsonb_size).sum(),
+            Node::Object(members) => {
+                members.iter().map(|(l, v)| header_len(l.raw.len()) + l.raw.len() + v.jsonb_size()).sum()
+            }
+        }
+    }
+
+    /// The JSONB encoding.
+    pub fn to_jsonb(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.encode(&mut out);
+        out
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            Node::Null => out.push(ty::NULL),
+            Node::True => out.push(ty::TRUE),
+            Node::False => out.push(ty::FALSE),
+            Node::Int(l) | Node::Real(l) | Node::Str(l) => {
+                header(out, l.ty, l.raw.len());
+                out.extend_from_slice(&l.raw);
+            }
+            Node::SqlReal(r) => {
+                let t = sql_real_text(*r);
+                header(out, ty::FLOAT, t.len());
+                out.extend_from_slice(&t);
+            }
+            Node::Array(items) => {
+                let mut body = Vec::new();
+                for it in items {
+                    it.encode(&mut body);
+                }
+                header(out, ty::ARRAY, body.len());
+                out.extend_from_slice(&body);
+            }
+            Node::Object(members) => {
+                let mut body = Vec::new();
+                for (label, v) in members {
+                    header(&mut body, label.ty, label.raw.len());
+                    body.extend_from_slice(&label.raw);
+                    v.encode(&mut body);
+                }
+                header(out, ty::OBJECT, body.len());
+                out.extend_from_slice(&body);
+            }
+        }
+    }
+}
+
+/// An SQL REAL in JSON text: SQLite's REAL text; infinities ±9.0e+999.
+pub fn sql_real_text(r: f64) -> Vec<u8> {
+    if r.is_infinite() {
+        return if r > 0.0 { b"9.0e+999".to_vec() } else { b"-9.0e+999".to_vec() };
+    }
+    crate::value::numeric::format_real(r).into_bytes()
 }

@@ -7,7 +7,7 @@
 //! Errors carry the byte offset where parsing failed; json_error_position
 //! reports it (as a 1-based character position).
 
-use super::node::Node;
+use super::node::{ty, Lex, Node};
 
 /// Nesting limit (SQLite's JSON_MAX_DEPTH).
 const MAX_DEPTH: usize = 1000;
@@ -22,6 +22,14 @@ struct Parser<'a> {
     z: &'a [u8],
     pos: usize,
     json5: bool,
+    /// The string being scanned used a backslash escape.
+    str_escaped: bool,
+    /// The string being scanned used JSON5-only syntax (TEXT5).
+    str_json5: bool,
+    /// Where the last array or object closed right where an element was
+    /// expected (empty, or after a trailing comma): SQLite reports text
+    /// left over after the top-level value there (else at offset 0).
+    empty_close: Option<usize>,
     /// Where the JSON5 whitespace (comments, exotic spaces) skipped by the
     /// last `skip_ws` began: SQLite reports a syntax error found right
     /// after such whitespace at its start.
@@ -31,31 +39,51 @@ struct Parser<'a> {
 /// Parse a complete JSON text. `Err(offset)` on malformed input; as in
 /// SQLite, text left over after a complete value is reported at offset 0.
 pub fn parse(z: &[u8]) -> Result<Parsed, usize> {
-    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     p.skip_ws()?;
     if p.pos >= z.len() {
         // Nothing but whitespace.
         return Err(0);
     }
     let node = p.value(0)?;
-    p.skip_ws().map_err(|_| 0usize)?;
+    let junk_at = p.empty_close.unwrap_or(0);
+    p.skip_ws().map_err(|_| junk_at)?;
     if p.pos < z.len() {
-        return Err(0);
+        return Err(junk_at);
     }
     Ok(Parsed { node, json5: p.json5 })
 }
 
 /// Canonical contents of a JSON5-escaped string body (JSONB TEXT5).
 pub fn json5_string_body(z: &[u8]) -> Option<Vec<u8>> {
-    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     p.string_body(None).ok()
 }
 
-/// A JSON5 number literal on its own (JSONB INT5/FLOAT5 payloads).
-pub fn json5_number(z: &[u8]) -> Option<Node> {
-    let mut p = Parser { z, pos: 0, json5: false, ws_mark: None };
+/// A number literal on its own (a JSONB number payload), as a node.
+pub fn number_literal(z: &[u8]) -> Option<Node> {
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
     let n = p.number().ok()?;
     (p.pos == z.len()).then_some(n)
+}
+
+/// The RFC 8259 spelling of a (possibly JSON5) number literal.
+pub fn canonical_number(z: &[u8]) -> Option<Vec<u8>> {
+    let mut p = Parser { z, pos: 0, json5: false, str_escaped: false, str_json5: false, ws_mark: None, empty_close: None };
+    let n = p.scan_number().ok()?;
+    (p.pos == z.len()).then_some(n.canonical)
+}
+
+/// What `scan_number` found.
+struct Scanned {
+    /// None for NaN (which becomes null).
+    is_real: Option<bool>,
+    /// RFC 8259 spelling.
+    canonical: Vec<u8>,
+    /// Spelled with JSON5 syntax beyond a leading '+' (hex, bare '.').
+    json5: bool,
+    hex: bool,
+    infinite: bool,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -142,7 +170,8 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self, depth: usize) -> Result<Node, usize> {
-        if depth > MAX_DEPTH {
+        // Containers nest at most MAX_DEPTH deep (scalars may sit below).
+        if depth >= MAX_DEPTH && matches!(self.peek(), b'[' | b'{') {
             return Err(self.pos);
         }
         match self.peek() {
@@ -153,7 +182,6 @@ impl<'a> Parser<'a> {
             b'f' if self.word(b"false") => Ok(Node::False),
             b'n' if self.word(b"null") => Ok(Node::Null),
             b'-' | b'+' | b'.' | b'0'..=b'9' | b'I' | b'i' | b'N' | b'n' | b'Q' | b'q' | b'S' | b's' => self.number(),
-            _ if self.pos >= self.z.len() => Err(self.fail()),
             _ => Err(self.pos),
         }
     }
@@ -178,7 +206,7 @@ impl<'a> Parser<'a> {
 
     /// A keyword not followed by an identifier character.
     fn word(&mut self, w: &[u8]) -> bool {
-        if self.z[self.pos..].starts_with(w) && !is_ident(self.at(w.len())) {
+        if self.z[self.pos..].starts_with(w) && !self.at(w.len()).is_ascii_alphanumeric() {
             self.pos += w.len();
             true
         } else {
@@ -190,14 +218,28 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut items = Vec::new();
         loop {
+            let before_ws = self.pos;
             self.skip_ws()?;
+            if self.pos >= self.z.len() {
+                // Input ends where an element should be: SQLite reports
+                // where the whitespace before it began.
+                return Err(before_ws);
+            }
             if self.peek() == b']' {
                 if !items.is_empty() {
                     // reached only after a trailing comma
                     self.json5 = true;
                 }
+                self.empty_close = Some(self.pos);
                 self.pos += 1;
                 return Ok(Node::Array(items));
+            }
+            if !matches!(self.peek(), b'{' | b'[' | b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9')
+                && !self.peek().is_ascii_alphabetic()
+            {
+                // A structural character is reported where the whitespace
+                // before it began, anything else where it stands.
+                return Err(if matches!(self.peek(), b',' | b'}' | b':') { before_ws } else { self.pos });
             }
             items.push(self.value(depth + 1)?);
             self.skip_ws()?;
@@ -216,42 +258,58 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         let mut members = Vec::new();
         loop {
+            // Label errors are reported where the whitespace before the
+            // label began.
+            let before_ws = self.pos;
             self.skip_ws()?;
             if self.peek() == b'}' {
                 if !members.is_empty() {
                     self.json5 = true;
                 }
+                self.empty_close = Some(self.pos);
                 self.pos += 1;
                 return Ok(Node::Object(members));
             }
-            let label_start = self.pos;
             let label = match self.peek() {
                 b'"' | b'\'' => self.string()?,
-                b'-' | b'+' | b'.' | b'0'..=b'9' => {
-                    // SQLite reads a label as a value first: a number is
-                    // not a label.
-                    self.number()?;
-                    return Err(label_start);
+                b'-' | b'+' | b'.' | b'0'..=b'9' | b'{' | b'[' => {
+                    // SQLite reads a label as a value first: a number or a
+                    // container is not a label.
+                    self.value(depth + 1)?;
+                    return Err(before_ws);
                 }
-                c if is_ident_start(c) && self.keyword_at() => return Err(label_start),
+                c if is_ident_start(c) && self.keyword_at() => return Err(before_ws),
                 c if is_ident_start(c) => {
                     let start = self.pos;
                     while is_ident(self.peek()) {
                         self.pos += 1;
                     }
                     self.json5 = true;
-                    let mut esc = Vec::new();
-                    super::node::escape_into(&mut esc, &self.z[start..self.pos]);
-                    esc
+                    Lex::new(ty::TEXT, self.z[start..self.pos].to_vec())
                 }
                 _ => return Err(self.pos),
             };
             self.skip_ws()?;
             if self.peek() != b':' {
-                return Err(self.pos);
+                // SQLite reads the value before it complains about the
+                // missing ':', so an error inside the value comes first.
+                let at = self.fail();
+                let value_start = self.pos;
+                if self.pos < self.z.len() {
+                    let structural = matches!(self.peek(), b',' | b'}' | b']' | b':');
+                    match self.value(depth + 1) {
+                        Err(e) if e != value_start || !structural => return Err(e),
+                        _ => {}
+                    }
+                }
+                return Err(at);
             }
             self.pos += 1;
+            let before_value_ws = self.pos;
             self.skip_ws()?;
+            if self.pos >= self.z.len() {
+                return Err(before_value_ws);
+            }
             let v = self.value(depth + 1)?;
             members.push((label, v));
             self.skip_ws()?;
@@ -266,14 +324,28 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A quoted string; returns canonical contents (RFC escapes only).
-    fn string(&mut self) -> Result<Vec<u8>, usize> {
+    /// A quoted string, as written: TEXT, TEXTJ (JSON escapes) or TEXT5
+    /// (JSON5 escapes, raw control characters, or a raw '"' inside single
+    /// quotes).
+    fn string(&mut self) -> Result<Lex, usize> {
         let quote = self.peek();
         if quote == b'\'' {
             self.json5 = true;
         }
         self.pos += 1;
-        self.string_body(Some(quote))
+        let start = self.pos;
+        self.str_escaped = false;
+        self.str_json5 = false;
+        self.string_body(Some(quote))?;
+        let raw = self.z[start..self.pos - 1].to_vec();
+        let t = if self.str_json5 {
+            ty::TEXT5
+        } else if self.str_escaped {
+            ty::TEXTJ
+        } else {
+            ty::TEXT
+        };
+        Ok(Lex::new(t, raw))
     }
 
     /// String contents up to the closing `quote` (or the end of input when
@@ -289,7 +361,11 @@ impl<'a> Parser<'a> {
                 return Ok(out);
             }
             if c == b'\\' {
+                self.str_escaped = true;
                 let e = self.at(1);
+                if !matches!(e, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u') {
+                    self.str_json5 = true;
+                }
                 match e {
                     b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                         out.push(b'\\');
@@ -346,6 +422,7 @@ impl<'a> Parser<'a> {
             }
             if c == b'"' && quote != Some(b'"') {
                 // a double quote inside a single-quoted string
+                self.str_json5 = true;
                 out.extend_from_slice(b"\\\"");
                 self.pos += 1;
                 continue;
@@ -357,6 +434,7 @@ impl<'a> Parser<'a> {
                 // Raw control characters are a JSON5 extension; keep them
                 // escaped in the canonical form.
                 self.json5 = true;
+                self.str_json5 = true;
                 super::node::escape_into(&mut out, &[c]);
                 self.pos += 1;
                 continue;
@@ -366,7 +444,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Node, usize> {
+    fn scan_number(&mut self) -> Result<Scanned, usize> {
         let start = self.pos;
         let mut text = Vec::new();
         let mut c = self.peek();
@@ -390,15 +468,15 @@ impl<'a> Parser<'a> {
             let n = name.len();
             if self.z.len() >= self.pos + n
                 && self.z[self.pos..self.pos + n].eq_ignore_ascii_case(name)
-                && !is_ident(self.at(n))
+                && !self.at(n).is_ascii_alphanumeric()
             {
                 self.pos += n;
                 self.json5 = true;
                 if repl.is_empty() {
-                    return Ok(Node::Null);
+                    return Ok(Scanned { is_real: None, canonical: b"null".to_vec(), json5: true, hex: false, infinite: false });
                 }
                 text.extend_from_slice(repl);
-                return Ok(Node::Real(text));
+                return Ok(Scanned { is_real: Some(true), canonical: text, json5: false, hex: false, infinite: true });
             }
         }
         if c == b'0' && (self.at(1) == b'x' || self.at(1) == b'X') {
@@ -416,7 +494,7 @@ impl<'a> Parser<'a> {
                 v = v.saturating_mul(16).saturating_add((h as char).to_digit(16).unwrap_or(0) as u64);
             }
             text.extend_from_slice(v.to_string().as_bytes());
-            return Ok(Node::Int(text));
+            return Ok(Scanned { is_real: Some(false), canonical: text, json5: true, hex: true, infinite: false });
         }
         let int_start = self.pos;
         while self.peek().is_ascii_digit() {
@@ -427,11 +505,13 @@ impl<'a> Parser<'a> {
             return Err(int_start + 1);
         }
         let mut is_real = false;
+        let mut five = false;
         if int_digits.is_empty() {
             if self.peek() != b'.' || !self.at(1).is_ascii_digit() {
                 return Err(if self.pos == start { start } else { self.pos });
             }
             self.json5 = true;
+            five = true;
             text.push(b'0');
         } else {
             text.extend_from_slice(int_digits);
@@ -446,6 +526,7 @@ impl<'a> Parser<'a> {
             }
             if self.pos == fs {
                 self.json5 = true;
+                five = true;
                 text.push(b'0');
             } else {
                 text.extend_from_slice(&self.z[fs..self.pos]);
@@ -469,9 +550,31 @@ impl<'a> Parser<'a> {
             }
             text.extend_from_slice(&self.z[es..self.pos]);
         }
-        if self.peek() == b'.' {
+        if matches!(self.peek(), b'.' | b'e' | b'E') {
             return Err(self.pos);
         }
-        Ok(if is_real { Node::Real(text) } else { Node::Int(text) })
+        let _ = start;
+        Ok(Scanned { is_real: Some(is_real), canonical: text, json5: five, hex: false, infinite: false })
+    }
+
+    /// A number, kept as written (less any leading '+') with its JSONB
+    /// type; NaN is null and Infinity the FLOAT `9e999`.
+    fn number(&mut self) -> Result<Node, usize> {
+        let mut start = self.pos;
+        if self.peek() == b'+' {
+            start += 1;
+        }
+        let n = self.scan_number()?;
+        let Some(is_real) = n.is_real else { return Ok(Node::Null) };
+        if n.infinite {
+            return Ok(Node::Real(Lex::new(ty::FLOAT, n.canonical)));
+        }
+        let raw = self.z[start..self.pos].to_vec();
+        Ok(match (is_real, n.hex || n.json5) {
+            (false, false) => Node::Int(Lex::new(ty::INT, raw)),
+            (false, true) => Node::Int(Lex::new(ty::INT5, raw)),
+            (true, false) => Node::Real(Lex::new(ty::FLOAT, raw)),
+            (true, true) => Node::Real(Lex::new(ty::FLOAT5, raw)),
+        })
     }
 }

@@ -12,13 +12,14 @@
 //! an array at index `len` (`[#]`); `replace` and `set` overwrite
 //! existing values; nothing is created under a value of the wrong kind.
 
-use super::node::{unescape, Node};
+use super::node::{ty, Lex, Node};
 use crate::error::Error;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    /// Object member by label (raw path text, escapes undecoded).
-    Key(Vec<u8>),
+    /// Object member by label: TEXTRAW as written in the path, or TEXTJ
+    /// for a quoted label holding escapes.
+    Key(Lex),
     /// Array element counted from the start.
     Index(u64),
     /// Array element counted from the end: `[#-N]` (N = 0 is `[#]`).
@@ -34,7 +35,12 @@ pub fn bad_path(path: &[u8]) -> Error {
 pub struct Path<'a> {
     full: &'a [u8],
     pos: usize,
+    /// Steps read so far: the depth below the root.
+    steps: usize,
 }
+
+/// Deepest structure an edit may create (SQLite's JSON_MAX_DEPTH).
+const MAX_DEPTH: usize = 1000;
 
 /// What the next step of a path is, given the value it applies to.
 enum Next {
@@ -51,7 +57,7 @@ impl<'a> Path<'a> {
         if z.first() != Some(&b'$') {
             return Err(bad_path(text));
         }
-        Ok(Path { full: z, pos: 1 })
+        Ok(Path { full: z, pos: 1, steps: 0 })
     }
 
     fn err(&self) -> Error {
@@ -83,7 +89,8 @@ impl<'a> Path<'a> {
                     if j >= z.len() {
                         return Err(self.err());
                     }
-                    label = z[start..j].to_vec();
+                    let text = &z[start..j];
+                    label = Lex::new(if text.contains(&b'\\') { ty::TEXTJ } else { ty::TEXTRAW }, text.to_vec());
                     i = j + 1;
                 } else {
                     let start = i;
@@ -93,9 +100,10 @@ impl<'a> Path<'a> {
                     if i == start {
                         return Err(self.err());
                     }
-                    label = z[start..i].to_vec();
+                    label = Lex::new(ty::TEXTRAW, z[start..i].to_vec());
                 }
                 self.pos = i;
+                self.steps += 1;
                 Ok(Next::Step(Step::Key(label)))
             }
             b'[' => {
@@ -126,30 +134,39 @@ impl<'a> Path<'a> {
                     return Err(self.err());
                 }
                 self.pos = i + 1;
+                self.steps += 1;
                 Ok(Next::Step(if from_end { Step::FromEnd(n) } else { Step::Index(n) }))
             }
             _ => Err(self.err()),
         }
     }
 
-    /// The remaining steps, for building new structure: `None` when one
-    /// cannot be created (an index other than the first element).
-    fn remaining_for_build(&mut self) -> Result<Vec<Step>, Error> {
-        let mut steps = Vec::new();
-        // New containers are empty arrays for index steps.
+    /// Build the structure the rest of the path describes around `value`
+    /// (objects for labels, an array for a first element), reading the
+    /// path only as far as it can be built: `None` at a step that cannot
+    /// be created (an index other than the first element).
+    fn build(&mut self, value: &Node) -> Result<Option<Node>, Error> {
+        // Index steps are read as if applied to a new, empty array.
         let empty_array = Node::Array(Vec::new());
-        loop {
-            match self.next(&empty_array)? {
-                Next::End => return Ok(steps),
-                Next::Step(s) => steps.push(s),
-                Next::NotFound => return Ok(steps),
+        if self.steps > MAX_DEPTH {
+            return Err(Error::sql("JSON path too deep"));
+        }
+        match self.next(&empty_array)? {
+            Next::End => Ok(Some(value.clone())),
+            Next::NotFound => Ok(None),
+            Next::Step(Step::Key(label)) => Ok(self.build(value)?.map(|v| Node::Object(vec![(label, v)]))),
+            Next::Step(s) => {
+                if array_index(0, &s) != Some(0) {
+                    return Ok(None);
+                }
+                Ok(self.build(value)?.map(|v| Node::Array(vec![v])))
             }
         }
     }
 }
 
-fn label_matches(key: &[u8], label: &[u8]) -> bool {
-    key == label || unescape(key) == unescape(label)
+fn label_matches(key: &Lex, label: &Lex) -> bool {
+    key.same_label(&label.raw, label.ty == ty::TEXTRAW)
 }
 
 fn array_index(len: usize, step: &Step) -> Option<usize> {
@@ -198,6 +215,52 @@ pub fn lookup<'n>(root: &'n Node, path: &[u8]) -> Result<Option<&'n Node>, Error
     }
 }
 
+/// Where a path leads, with what json_each/json_tree report about it.
+pub struct Located<'n> {
+    pub node: &'n Node,
+    /// JSONB offset identifying the element (an object member is
+    /// identified by its label's offset).
+    pub id: usize,
+    /// JSONB offset of the element's own header.
+    pub offset: usize,
+}
+
+/// [`lookup`], also reporting JSONB offsets and the last step.
+pub fn locate<'n>(root: &'n Node, path: &[u8]) -> Result<Option<Located<'n>>, Error> {
+    let mut p = Path::new(path)?;
+    let mut at = Located { node: root, id: 0, offset: 0 };
+    loop {
+        let step = match p.next(at.node)? {
+            Next::End => return Ok(Some(at)),
+            Next::NotFound => return Ok(None),
+            Next::Step(s) => s,
+        };
+        let node = at.node;
+        let mut off = at.offset + super::node::header_len(node.jsonb_payload_size());
+        let found = match (node, &step) {
+            (Node::Object(members), Step::Key(label)) => {
+                let mut hit = None;
+                for (k, v) in members {
+                    let label_size = super::node::header_len(k.raw.len()) + k.raw.len();
+                    if label_matches(k, label) {
+                        hit = Some((v, off, off + label_size));
+                        break;
+                    }
+                    off += label_size + v.jsonb_size();
+                }
+                hit
+            }
+            (Node::Array(items), s) => array_index(items.len(), s).filter(|&i| i < items.len()).map(|i| {
+                let before: usize = items[..i].iter().map(Node::jsonb_size).sum();
+                (&items[i], off + before, off + before)
+            }),
+            _ => None,
+        };
+        let Some((child, id, offset)) = found else { return Ok(None) };
+        at = Located { node: child, id, offset };
+    }
+}
+
 /// The node at already-parsed `steps` (for `->` with a label or index).
 pub fn lookup_steps<'n>(root: &'n Node, steps: &[Step]) -> Option<&'n Node> {
     let mut node = root;
@@ -216,21 +279,6 @@ pub enum EditMode {
     Replace,
     /// Create or overwrite.
     Set,
-}
-
-/// The structure a missing path creates: objects for labels, arrays for
-/// the first element; `None` when it cannot be created.
-fn build(steps: &[Step], value: Node) -> Option<Node> {
-    match steps.split_first() {
-        None => Some(value),
-        Some((Step::Key(label), rest)) => Some(Node::Object(vec![(label.clone(), build(rest, value)?)])),
-        Some((s, rest)) => {
-            if array_index(0, s) != Some(0) {
-                return None;
-            }
-            Some(Node::Array(vec![build(rest, value)?]))
-        }
-    }
 }
 
 /// Apply one edit at `path`.
@@ -255,15 +303,14 @@ pub fn edit(root: &mut Node, path: &[u8], value: &Node, mode: EditMode) -> Resul
         if mode == EditMode::Replace {
             return Ok(());
         }
-        let rest = p.remaining_for_build()?;
         match (node, &step) {
             (Node::Object(members), Step::Key(label)) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = p.build(value)? {
                     members.push((label.clone(), v));
                 }
             }
             (Node::Array(items), s) if array_index(items.len(), s) == Some(items.len()) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = p.build(value)? {
                     items.push(v);
                 }
             }
@@ -341,20 +388,45 @@ pub fn array_insert(root: &mut Node, path: &[u8], value: &Node) -> Result<(), Er
             node = child_mut(node, &step).expect("child exists");
             continue;
         }
-        let rest = probe.remaining_for_build()?;
         let creatable = matches!((&*node, &step), (Node::Object(_), Step::Key(_)))
             || matches!(&*node, Node::Array(items) if array_index(items.len(), &step) == Some(items.len()));
-        if creatable && matches!(rest.last(), Some(Step::Key(_))) {
-            return Err(not_element(&p));
+        if !creatable {
+            return Ok(());
         }
+        // Walk what would be created the way SQLite does: a label must be
+        // followed (eventually) by an index, since the target is an array
+        // element; an index other than the first element creates nothing.
+        let ends_at_index = p.full.last() == Some(&b']');
+        let mut walk = probe.clone();
+        let mut current = step.clone();
+        let mut first = true;
+        loop {
+            match &current {
+                Step::Key(_) if !ends_at_index => return Err(not_element(&p)),
+                Step::Key(_) => {}
+                s => {
+                    // The first step is the element being appended; below
+                    // it only a first element can be created.
+                    if !first && array_index(0, s) != Some(0) {
+                        return Ok(());
+                    }
+                }
+            }
+            first = false;
+            match walk.next(&Node::Array(Vec::new()))? {
+                Next::Step(s) => current = s,
+                _ => break,
+            }
+        }
+        let built = probe.build(value)?;
         match (node, &step) {
             (Node::Object(members), Step::Key(label)) => {
-                if let Some(v) = build(&rest, value.clone()) {
+                if let Some(v) = built {
                     members.push((label.clone(), v));
                 }
             }
-            (Node::Array(items), s) if array_index(items.len(), s) == Some(items.len()) => {
-                if let Some(v) = build(&rest, value.clone()) {
+            (Node::Array(items), _) => {
+                if let Some(v) = built {
                     items.push(v);
                 }
             }
