@@ -300,6 +300,7 @@ pub unsafe extern "C" fn sqlite3_bind_parameter_name(
         if arg1 < 1 {
             return std::ptr::null();
         }
+        let _g = s.db().lock.lock();
         let Some(name) = s
             .stmt
             .parameter_name(arg1 as usize)

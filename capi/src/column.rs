@@ -17,27 +17,25 @@ use crate::types::sqlite3_int64;
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_void};
 
-/// The cached value of column `i` of the current row, or the statement's
-/// NULL value when there is no such column.
-pub unsafe fn column<'a>(p: *mut sqlite3_stmt, i: c_int) -> Option<&'a mut sqlite3_value> {
-    let s = stmt_ref(p)?;
+/// Apply `f` to the cached value of column `i` of the current row (the
+/// statement's NULL value when there is no such column), holding the
+/// connection's lock meanwhile; `default` for a bad statement handle.
+pub unsafe fn column<T>(p: *mut sqlite3_stmt, i: c_int, default: T, f: impl FnOnce(&mut sqlite3_value) -> T) -> T {
+    let Some(s) = stmt_ref(p) else { return default };
     let db = s.db();
     let _g = db.lock.lock();
     let n = s.stmt.data_count();
     if i < 0 || i as usize >= n {
         // SQLite reads NULL here and leaves the connection's error as it was.
-        return Some(&mut *(&mut *s.null_value as *mut sqlite3_value));
+        return f(&mut s.null_value);
     }
     let i = i as usize;
     if s.cache.values.len() < n {
         s.cache.values.resize_with(n, || None);
     }
-    if s.cache.values[i].is_none() {
-        s.cache.values[i] = Some(Box::new(sqlite3_value::new(s.stmt.column(i).clone())));
-    }
-    s.cache.values[i]
-        .as_deref_mut()
-        .map(|v| &mut *(v as *mut sqlite3_value))
+    let stmt = &s.stmt;
+    let v = s.cache.values[i].get_or_insert_with(|| Box::new(sqlite3_value::new(stmt.column(i).clone())));
+    f(v)
 }
 
 #[no_mangle]
@@ -46,18 +44,18 @@ pub unsafe extern "C" fn sqlite3_column_blob(
     iCol: c_int,
 ) -> *const c_void {
     ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol).map_or(std::ptr::null(), |v| v.blob_ptr())
+        column(arg0, iCol, std::ptr::null(), |v| v.blob_ptr())
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_double(arg0: *mut sqlite3_stmt, iCol: c_int) -> f64 {
-    ffi_guard!(0.0, { column(arg0, iCol).map_or(0.0, |v| v.double()) })
+    ffi_guard!(0.0, { column(arg0, iCol, 0.0, |v| v.double()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_int(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol).map_or(0, |v| v.int64() as c_int) })
+    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.int64() as c_int) })
 }
 
 #[no_mangle]
@@ -65,7 +63,7 @@ pub unsafe extern "C" fn sqlite3_column_int64(
     arg0: *mut sqlite3_stmt,
     iCol: c_int,
 ) -> sqlite3_int64 {
-    ffi_guard!(0, { column(arg0, iCol).map_or(0, |v| v.int64()) })
+    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.int64()) })
 }
 
 #[no_mangle]
@@ -74,7 +72,7 @@ pub unsafe extern "C" fn sqlite3_column_text(
     iCol: c_int,
 ) -> *const c_uchar {
     ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol).map_or(std::ptr::null(), |v| v.text_ptr())
+        column(arg0, iCol, std::ptr::null(), |v| v.text_ptr())
     })
 }
 
@@ -84,7 +82,7 @@ pub unsafe extern "C" fn sqlite3_column_text16(
     iCol: c_int,
 ) -> *const c_void {
     ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol).map_or(std::ptr::null(), |v| v.text16_ptr())
+        column(arg0, iCol, std::ptr::null(), |v| v.text16_ptr())
     })
 }
 
@@ -94,24 +92,24 @@ pub unsafe extern "C" fn sqlite3_column_value(
     iCol: c_int,
 ) -> *mut sqlite3_value {
     ffi_guard!(std::ptr::null_mut(), {
-        column(arg0, iCol).map_or(std::ptr::null_mut(), |v| v as *mut sqlite3_value)
+        column(arg0, iCol, std::ptr::null_mut(), |v| v as *mut sqlite3_value)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_bytes(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol).map_or(0, |v| v.bytes()) })
+    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.bytes()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_bytes16(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol).map_or(0, |v| v.bytes16()) })
+    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.bytes16()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_type(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
     ffi_guard!(SQLITE_NULL, {
-        column(arg0, iCol).map_or(SQLITE_NULL, |v| v.type_code())
+        column(arg0, iCol, SQLITE_NULL, |v| v.type_code())
     })
 }
 
@@ -125,7 +123,10 @@ pub unsafe extern "C" fn sqlite3_column_count(pStmt: *mut sqlite3_stmt) -> c_int
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_data_count(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(0, {
-        stmt_ref(pStmt).map_or(0, |s| s.stmt.data_count() as c_int)
+        stmt_ref(pStmt).map_or(0, |s| {
+            let _g = s.db().lock.lock();
+            s.stmt.data_count() as c_int
+        })
     })
 }
 
