@@ -1107,6 +1107,192 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 // `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
 #define SQLITE_OPEN_ASYNC 1073741824
 
+// The methods of an open file.
+struct sqlite3_io_methods {
+  int iVersion;
+  int (*xClose)(struct sqlite3_file*);
+  int (*xRead)(struct sqlite3_file*, void*, int, sqlite3_int64);
+  int (*xWrite)(struct sqlite3_file*, const void*, int, sqlite3_int64);
+  int (*xTruncate)(struct sqlite3_file*, sqlite3_int64);
+  int (*xSync)(struct sqlite3_file*, int);
+  int (*xFileSize)(struct sqlite3_file*, sqlite3_int64*);
+  int (*xLock)(struct sqlite3_file*, int);
+  int (*xUnlock)(struct sqlite3_file*, int);
+  int (*xCheckReservedLock)(struct sqlite3_file*, int*);
+  int (*xFileControl)(struct sqlite3_file*, int, void*);
+  int (*xSectorSize)(struct sqlite3_file*);
+  int (*xDeviceCharacteristics)(struct sqlite3_file*);
+  int (*xShmMap)(struct sqlite3_file*, int, int, int, void**);
+  int (*xShmLock)(struct sqlite3_file*, int, int, int);
+  void (*xShmBarrier)(struct sqlite3_file*);
+  int (*xShmUnmap)(struct sqlite3_file*, int);
+  int (*xFetch)(struct sqlite3_file*, sqlite3_int64, int, void**);
+  int (*xUnfetch)(struct sqlite3_file*, sqlite3_int64, void*);
+};
+
+// An open file, as a VFS subclasses it.
+struct sqlite3_file {
+  // The file's methods.
+  const struct sqlite3_io_methods *pMethods;
+};
+
+// The base of a virtual table instance.
+struct sqlite3_vtab {
+  const struct sqlite3_module *pModule;
+  int nRef;
+  char *zErrMsg;
+};
+
+// One WHERE-clause constraint given to xBestIndex.
+struct sqlite3_index_constraint {
+  int iColumn;
+  unsigned char op;
+  unsigned char usable;
+  int iTermOffset;
+};
+
+// One ORDER BY term given to xBestIndex.
+struct sqlite3_index_orderby {
+  int iColumn;
+  unsigned char desc;
+};
+
+// How xBestIndex uses a constraint.
+struct sqlite3_index_constraint_usage {
+  int argvIndex;
+  unsigned char omit;
+};
+
+// The question and answer of xBestIndex.
+struct sqlite3_index_info {
+  int nConstraint;
+  struct sqlite3_index_constraint *aConstraint;
+  int nOrderBy;
+  struct sqlite3_index_orderby *aOrderBy;
+  struct sqlite3_index_constraint_usage *aConstraintUsage;
+  int idxNum;
+  char *idxStr;
+  int needToFreeIdxStr;
+  int orderByConsumed;
+  double estimatedCost;
+  sqlite3_int64 estimatedRows;
+  int idxFlags;
+  sqlite3_uint64 colUsed;
+};
+
+// The base of a virtual table cursor.
+struct sqlite3_vtab_cursor {
+  struct sqlite3_vtab *pVtab;
+};
+
+// A virtual table implementation.
+struct sqlite3_module {
+  int iVersion;
+  int (*xCreate)(sqlite3*, void*, int, const char*const *, struct sqlite3_vtab**, char**);
+  int (*xConnect)(sqlite3*, void*, int, const char*const *, struct sqlite3_vtab**, char**);
+  int (*xBestIndex)(struct sqlite3_vtab*, struct sqlite3_index_info*);
+  int (*xDisconnect)(struct sqlite3_vtab*);
+  int (*xDestroy)(struct sqlite3_vtab*);
+  int (*xOpen)(struct sqlite3_vtab*, struct sqlite3_vtab_cursor**);
+  int (*xClose)(struct sqlite3_vtab_cursor*);
+  int (*xFilter)(struct sqlite3_vtab_cursor*, int, const char*, int, sqlite3_value**);
+  int (*xNext)(struct sqlite3_vtab_cursor*);
+  int (*xEof)(struct sqlite3_vtab_cursor*);
+  int (*xColumn)(struct sqlite3_vtab_cursor*, sqlite3_context*, int);
+  int (*xRowid)(struct sqlite3_vtab_cursor*, sqlite3_int64*);
+  int (*xUpdate)(struct sqlite3_vtab*, int, sqlite3_value**, sqlite3_int64*);
+  int (*xBegin)(struct sqlite3_vtab*);
+  int (*xSync)(struct sqlite3_vtab*);
+  int (*xCommit)(struct sqlite3_vtab*);
+  int (*xRollback)(struct sqlite3_vtab*);
+  int (*xFindFunction)(struct sqlite3_vtab*, int, const char*, void(**)(sqlite3_context*, int, sqlite3_value**), void**);
+  int (*xRename)(struct sqlite3_vtab*, const char*);
+  int (*xSavepoint)(struct sqlite3_vtab*, int);
+  int (*xRelease)(struct sqlite3_vtab*, int);
+  int (*xRollbackTo)(struct sqlite3_vtab*, int);
+  int (*xShadowName)(const char*);
+  int (*xIntegrity)(struct sqlite3_vtab*, const char*, const char*, int, char**);
+};
+
+// A virtual file system.
+struct sqlite3_vfs {
+  int iVersion;
+  int szOsFile;
+  int mxPathname;
+  struct sqlite3_vfs *pNext;
+  const char *zName;
+  void *pAppData;
+  int (*xOpen)(struct sqlite3_vfs*, sqlite3_filename, struct sqlite3_file*, int, int*);
+  int (*xDelete)(struct sqlite3_vfs*, const char*, int);
+  int (*xAccess)(struct sqlite3_vfs*, const char*, int, int*);
+  int (*xFullPathname)(struct sqlite3_vfs*, const char*, int, char*);
+  void *(*xDlOpen)(struct sqlite3_vfs*, const char*);
+  void (*xDlError)(struct sqlite3_vfs*, int, char*);
+  void (*(*xDlSym)(struct sqlite3_vfs*, void*, const char*))(void);
+  void (*xDlClose)(struct sqlite3_vfs*, void*);
+  int (*xRandomness)(struct sqlite3_vfs*, int, char*);
+  int (*xSleep)(struct sqlite3_vfs*, int);
+  int (*xCurrentTime)(struct sqlite3_vfs*, double*);
+  int (*xGetLastError)(struct sqlite3_vfs*, int, char*);
+  int (*xCurrentTimeInt64)(struct sqlite3_vfs*, sqlite3_int64*);
+  int (*xSetSystemCall)(struct sqlite3_vfs*, const char*, sqlite3_syscall_ptr);
+  sqlite3_syscall_ptr (*xGetSystemCall)(struct sqlite3_vfs*, const char*);
+  const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
+};
+
+// A database snapshot (opaque bytes).
+struct sqlite3_snapshot {
+  unsigned char hidden[48];
+};
+
+// A memory allocator (`SQLITE_CONFIG_MALLOC`).
+struct sqlite3_mem_methods {
+  void *(*xMalloc)(int);
+  void (*xFree)(void*);
+  void *(*xRealloc)(void*, int);
+  int (*xSize)(void*);
+  int (*xRoundup)(int);
+  int (*xInit)(void*);
+  void (*xShutdown)(void*);
+  void *pAppData;
+};
+
+// A mutex implementation (`SQLITE_CONFIG_MUTEX`).
+struct sqlite3_mutex_methods {
+  int (*xMutexInit)(void);
+  int (*xMutexEnd)(void);
+  sqlite3_mutex *(*xMutexAlloc)(int);
+  void (*xMutexFree)(sqlite3_mutex*);
+  void (*xMutexEnter)(sqlite3_mutex*);
+  int (*xMutexTry)(sqlite3_mutex*);
+  void (*xMutexLeave)(sqlite3_mutex*);
+  int (*xMutexHeld)(sqlite3_mutex*);
+  int (*xMutexNotheld)(sqlite3_mutex*);
+};
+
+// A page of an application page cache.
+struct sqlite3_pcache_page {
+  void *pBuf;
+  void *pExtra;
+};
+
+// An application page cache (`SQLITE_CONFIG_PCACHE2`).
+struct sqlite3_pcache_methods2 {
+  int iVersion;
+  void *pArg;
+  int (*xInit)(void*);
+  void (*xShutdown)(void*);
+  sqlite3_pcache *(*xCreate)(int, int, int);
+  void (*xCachesize)(sqlite3_pcache*, int);
+  int (*xPagecount)(sqlite3_pcache*);
+  struct sqlite3_pcache_page *(*xFetch)(sqlite3_pcache*, unsigned int, int);
+  void (*xUnpin)(sqlite3_pcache*, struct sqlite3_pcache_page*, int);
+  void (*xRekey)(sqlite3_pcache*, struct sqlite3_pcache_page*, unsigned int, unsigned int);
+  void (*xTruncate)(sqlite3_pcache*, unsigned int);
+  void (*xDestroy)(sqlite3_pcache*);
+  void (*xShrink)(sqlite3_pcache*);
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1531,7 +1717,7 @@ void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite
 int sqlite3_setlk_timeout(sqlite3 *arg0, int ms, int flags);
 
 // `sqlite3_database_file_object`: not supported yet.
-sqlite3_file *sqlite3_database_file_object(const char *arg0);
+struct sqlite3_file *sqlite3_database_file_object(const char *arg0);
 
 // `sqlite3_global_recover`: not supported yet.
 int sqlite3_global_recover(void);
@@ -1567,10 +1753,10 @@ int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
 void sqlite3_reset_auto_extension(void);
 
 // `sqlite3_create_module`: not supported yet.
-int sqlite3_create_module(sqlite3 *db, const char *zName, const sqlite3_module *p, void *pClientData);
+int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
 
 // `sqlite3_create_module_v2`: not supported yet.
-int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
+int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
 
 // `sqlite3_drop_modules`: not supported yet.
 int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
@@ -1597,13 +1783,13 @@ int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
 int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
 
 // `sqlite3_vfs_find`: not supported yet.
-sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
 
 // `sqlite3_vfs_register`: not supported yet.
-int sqlite3_vfs_register(sqlite3_vfs *arg0, int makeDflt);
+int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
 
 // `sqlite3_vfs_unregister`: not supported yet.
-int sqlite3_vfs_unregister(sqlite3_vfs *arg0);
+int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
 
 // `sqlite3_backup_init`: not supported yet.
 sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
@@ -1627,13 +1813,13 @@ int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void 
 int sqlite3_vtab_on_conflict(sqlite3 *arg0);
 
 // `sqlite3_vtab_collation`: not supported yet.
-const char *sqlite3_vtab_collation(sqlite3_index_info *arg0, int arg1);
+const char *sqlite3_vtab_collation(struct sqlite3_index_info *arg0, int arg1);
 
 // `sqlite3_vtab_distinct`: not supported yet.
-int sqlite3_vtab_distinct(sqlite3_index_info *arg0);
+int sqlite3_vtab_distinct(struct sqlite3_index_info *arg0);
 
 // `sqlite3_vtab_in`: not supported yet.
-int sqlite3_vtab_in(sqlite3_index_info *arg0, int iCons, int bHandle);
+int sqlite3_vtab_in(struct sqlite3_index_info *arg0, int iCons, int bHandle);
 
 // `sqlite3_vtab_in_first`: not supported yet.
 int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
@@ -1642,7 +1828,7 @@ int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
 int sqlite3_vtab_in_next(sqlite3_value *pVal, sqlite3_value **ppOut);
 
 // `sqlite3_vtab_rhs_value`: not supported yet.
-int sqlite3_vtab_rhs_value(sqlite3_index_info *arg0, int arg1, sqlite3_value **ppVal);
+int sqlite3_vtab_rhs_value(struct sqlite3_index_info *arg0, int arg1, sqlite3_value **ppVal);
 
 // `sqlite3_stmt_scanstatus`: not supported yet.
 int sqlite3_stmt_scanstatus(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, void *pOut);
@@ -1669,16 +1855,16 @@ int sqlite3_preupdate_new(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
 int sqlite3_preupdate_blobwrite(sqlite3 *arg0);
 
 // `sqlite3_snapshot_get`: not supported yet.
-int sqlite3_snapshot_get(sqlite3 *db, const char *zSchema, sqlite3_snapshot **ppSnapshot);
+int sqlite3_snapshot_get(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot **ppSnapshot);
 
 // `sqlite3_snapshot_open`: not supported yet.
-int sqlite3_snapshot_open(sqlite3 *db, const char *zSchema, sqlite3_snapshot *pSnapshot);
+int sqlite3_snapshot_open(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot *pSnapshot);
 
 // `sqlite3_snapshot_free`: not supported yet.
-void sqlite3_snapshot_free(sqlite3_snapshot *arg0);
+void sqlite3_snapshot_free(struct sqlite3_snapshot *arg0);
 
 // `sqlite3_snapshot_cmp`: not supported yet.
-int sqlite3_snapshot_cmp(sqlite3_snapshot *p1, sqlite3_snapshot *p2);
+int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p2);
 
 // `sqlite3_snapshot_recover`: not supported yet.
 int sqlite3_snapshot_recover(sqlite3 *db, const char *zDb);

@@ -50,6 +50,7 @@ pub mod stmt;
 pub mod string;
 pub mod trace;
 pub mod types;
+pub mod abi;
 pub mod unsupported;
 pub mod uri;
 pub mod value;

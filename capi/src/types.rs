@@ -1,5 +1,6 @@
 //! C types of the API that are plain aliases or that ringlite does not model
-//! yet (opaque to both sides). The header declares them itself (see
+//! yet (opaque to both sides); the structures with public layouts are in
+//! `abi.rs`. The header declares them itself (see
 //! `cbindgen.toml`): `sqlite3_int64` must be `long long` exactly, which no Rust
 //! type spells.
 
@@ -38,23 +39,11 @@ macro_rules! opaque {
 }
 
 opaque!(
-    sqlite3_file,
-    sqlite3_io_methods,
     sqlite3_api_routines,
-    sqlite3_vfs,
-    sqlite3_mem_methods,
-    sqlite3_vtab,
-    sqlite3_index_info,
-    sqlite3_vtab_cursor,
-    sqlite3_module,
     sqlite3_blob,
-    sqlite3_mutex_methods,
     sqlite3_pcache,
-    sqlite3_pcache_page,
-    sqlite3_pcache_methods2,
     sqlite3_pcache_methods,
     sqlite3_backup,
-    sqlite3_snapshot,
     sqlite3_rtree_geometry,
     sqlite3_rtree_query_info,
     sqlite3_session,
@@ -62,3 +51,9 @@ opaque!(
     sqlite3_changegroup,
     sqlite3_rebaser,
 );
+
+pub use crate::abi::{
+    sqlite3_file, sqlite3_index_info, sqlite3_io_methods, sqlite3_mem_methods, sqlite3_module,
+    sqlite3_mutex_methods, sqlite3_pcache_methods2, sqlite3_pcache_page, sqlite3_snapshot,
+    sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
+};

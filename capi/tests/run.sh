@@ -40,6 +40,17 @@ fi
 # (b) header agreement
 if "$here/header_check.sh" "$root/include/sqlite3.h" "$work/hc"; then ok header-agrees; else bad header-agrees; fi
 
+# structure layouts equal those of SQLite's reference header
+ref_hdr=$(ls "$HOME"/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.h 2>/dev/null | head -1)
+if [ -n "$ref_hdr" ] && command -v python3 >/dev/null; then
+  python3 "$here/layout_check.py" "$root/include/sqlite3.h" > "$work/layout.c"
+  cc -I"$(dirname "$ref_hdr")" -o "$work/layout_ref" "$work/layout.c" && "$work/layout_ref" > "$work/layout_ref.txt"
+  cc -I"$root/include" -o "$work/layout_ours" "$work/layout.c" && "$work/layout_ours" > "$work/layout_ours.txt"
+  if [ -s "$work/layout_ref.txt" ] && diff "$work/layout_ref.txt" "$work/layout_ours.txt"; then ok "struct-layouts ($(grep -c ' size ' "$work/layout_ours.txt") structures)"; else bad struct-layouts; fi
+else
+  skp struct-layouts "reference header or python3 missing"
+fi
+
 # the header declares nothing outside SQLite's names
 leaks=$(grep -E '^(typedef|struct|enum|union)|^#define' "$root/include/sqlite3.h" \
   | grep -vE 'sqlite3|sqlite_|#define (SQLITE|NOT_WITHIN|PARTLY_WITHIN|FULLY_WITHIN|FTS5_)' || true)
