@@ -1782,9 +1782,6 @@ int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
 // `sqlite3_blob_write`: not supported yet.
 int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
 
-// `sqlite3_vfs_find`: not supported yet.
-struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
-
 // `sqlite3_vfs_register`: not supported yet.
 int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
 
@@ -2137,6 +2134,8 @@ int sqlite3_compileoption_used(const char *zOptName);
 const char *sqlite3_compileoption_get(int N);
 
 int sqlite3_threadsafe(void);
+
+struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
 
 #ifdef __cplusplus
 }  // extern "C"

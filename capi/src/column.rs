@@ -20,7 +20,12 @@ use std::ffi::{c_char, c_int, c_uchar, c_void};
 /// Apply `f` to the cached value of column `i` of the current row (the
 /// statement's NULL value when there is no such column), holding the
 /// connection's lock meanwhile; `default` for a bad statement handle.
-pub unsafe fn column<T>(p: *mut sqlite3_stmt, i: c_int, default: T, f: impl FnOnce(&mut sqlite3_value) -> T) -> T {
+pub unsafe fn column<T>(
+    p: *mut sqlite3_stmt,
+    i: c_int,
+    default: T,
+    f: impl FnOnce(&mut sqlite3_value) -> T,
+) -> T {
     let Some(s) = stmt_ref(p) else { return default };
     let db = s.db();
     let _g = db.lock.lock();
@@ -34,7 +39,8 @@ pub unsafe fn column<T>(p: *mut sqlite3_stmt, i: c_int, default: T, f: impl FnOn
         s.cache.values.resize_with(n, || None);
     }
     let stmt = &s.stmt;
-    let v = s.cache.values[i].get_or_insert_with(|| Box::new(sqlite3_value::new(stmt.column(i).clone())));
+    let v = s.cache.values[i]
+        .get_or_insert_with(|| Box::new(sqlite3_value::new(stmt.column(i).clone())));
     f(v)
 }
 
@@ -92,7 +98,9 @@ pub unsafe extern "C" fn sqlite3_column_value(
     iCol: c_int,
 ) -> *mut sqlite3_value {
     ffi_guard!(std::ptr::null_mut(), {
-        column(arg0, iCol, std::ptr::null_mut(), |v| v as *mut sqlite3_value)
+        column(arg0, iCol, std::ptr::null_mut(), |v| {
+            v as *mut sqlite3_value
+        })
     })
 }
 

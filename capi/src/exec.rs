@@ -11,7 +11,6 @@ use crate::memory::malloc_cstr;
 use crate::types::sqlite3_callback;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-
 unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
     if errmsg.is_null() {
         return;

@@ -24,6 +24,7 @@
 
 #[macro_use]
 pub mod guard;
+pub mod abi;
 pub mod bind;
 pub mod collation;
 pub mod column;
@@ -50,8 +51,8 @@ pub mod stmt;
 pub mod string;
 pub mod trace;
 pub mod types;
-pub mod abi;
 pub mod unsupported;
 pub mod uri;
 pub mod value;
 pub mod version;
+pub mod vfs;

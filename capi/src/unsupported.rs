@@ -278,15 +278,6 @@ pub unsafe extern "C" fn sqlite3_blob_write(
     })
 }
 
-/// `sqlite3_vfs_find`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlite3_vfs {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_global("sqlite3_vfs_find");
-        std::ptr::null_mut()
-    })
-}
-
 /// `sqlite3_vfs_register`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_register(arg0: *mut sqlite3_vfs, makeDflt: c_int) -> c_int {
