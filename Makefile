@@ -70,8 +70,12 @@ header:
 # Tools the demo and tests use, installed when missing.
 deps:
 	@need=""; \
-	for p in libsqlite3-dev sqlite3 python3 pkg-config binutils gcc; do \
-	  dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; done; \
+	dpkg -s libsqlite3-dev >/dev/null 2>&1 || need="$$need libsqlite3-dev"; \
+	command -v sqlite3 >/dev/null || need="$$need sqlite3"; \
+	command -v python3 >/dev/null || need="$$need python3"; \
+	command -v pkg-config >/dev/null || need="$$need pkg-config"; \
+	command -v nm >/dev/null || need="$$need binutils"; \
+	command -v cc >/dev/null || need="$$need gcc"; \
 	if [ -n "$$need" ]; then apt-get update -qq && apt-get install -y -qq $$need; fi
 	@command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
 
