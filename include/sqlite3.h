@@ -1107,6 +1107,11 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 // `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
 #define SQLITE_OPEN_ASYNC 1073741824
 
+// A database snapshot (opaque bytes).
+struct sqlite3_snapshot {
+  unsigned char hidden[48];
+};
+
 // The methods of an open file.
 struct sqlite3_io_methods {
   int iVersion;
@@ -1238,11 +1243,6 @@ struct sqlite3_vfs {
   int (*xSetSystemCall)(struct sqlite3_vfs*, const char*, sqlite3_syscall_ptr);
   sqlite3_syscall_ptr (*xGetSystemCall)(struct sqlite3_vfs*, const char*);
   const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
-};
-
-// A database snapshot (opaque bytes).
-struct sqlite3_snapshot {
-  unsigned char hidden[48];
 };
 
 // A memory allocator (`SQLITE_CONFIG_MALLOC`).
@@ -1563,6 +1563,29 @@ int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
 // (blocking connections).
 int sqlite3_io_fd(sqlite3 *db);
 
+// Deprecated; a no-op in SQLite too.
+int sqlite3_global_recover(void);
+
+// Deprecated; a no-op in SQLite too.
+void sqlite3_thread_cleanup(void);
+
+// Deprecated; a no-op in SQLite too.
+int sqlite3_memory_alarm(void (*arg0)(void*, sqlite3_int64, int), void *arg1, sqlite3_int64 arg2);
+
+// Only meaningful in SQLite's CEROD builds; nothing to activate here.
+void sqlite3_activate_cerod(const char *zPassPhrase);
+
+// No automatic extension can be registered (see `sqlite3_auto_extension`),
+// so there is nothing to reset.
+void sqlite3_reset_auto_extension(void);
+
+// Returns 0: the entry point was not registered.
+int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
+
+// Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
+// so only NULL can arrive here.
+void sqlite3_snapshot_free(struct sqlite3_snapshot *arg0);
+
 sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
 
 void sqlite3_mutex_free(sqlite3_mutex *arg0);
@@ -1719,18 +1742,6 @@ int sqlite3_setlk_timeout(sqlite3 *arg0, int ms, int flags);
 // `sqlite3_database_file_object`: not supported yet.
 struct sqlite3_file *sqlite3_database_file_object(const char *arg0);
 
-// `sqlite3_global_recover`: not supported yet.
-int sqlite3_global_recover(void);
-
-// `sqlite3_thread_cleanup`: not supported yet.
-void sqlite3_thread_cleanup(void);
-
-// `sqlite3_memory_alarm`: not supported yet.
-int sqlite3_memory_alarm(void (*arg0)(void*, sqlite3_int64, int), void *arg1, sqlite3_int64 arg2);
-
-// `sqlite3_activate_cerod`: not supported yet.
-void sqlite3_activate_cerod(const char *zPassPhrase);
-
 // `sqlite3_win32_set_directory`: not supported yet.
 int sqlite3_win32_set_directory(unsigned long type_, void *zValue);
 
@@ -1745,12 +1756,6 @@ int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char
 
 // `sqlite3_auto_extension`: not supported yet.
 int sqlite3_auto_extension(void (*xEntryPoint)(void));
-
-// `sqlite3_cancel_auto_extension`: not supported yet.
-int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
-
-// `sqlite3_reset_auto_extension`: not supported yet.
-void sqlite3_reset_auto_extension(void);
 
 // `sqlite3_create_module`: not supported yet.
 int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
@@ -1856,9 +1861,6 @@ int sqlite3_snapshot_get(sqlite3 *db, const char *zSchema, struct sqlite3_snapsh
 
 // `sqlite3_snapshot_open`: not supported yet.
 int sqlite3_snapshot_open(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot *pSnapshot);
-
-// `sqlite3_snapshot_free`: not supported yet.
-void sqlite3_snapshot_free(struct sqlite3_snapshot *arg0);
 
 // `sqlite3_snapshot_cmp`: not supported yet.
 int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p2);

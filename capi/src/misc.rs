@@ -402,3 +402,51 @@ pub static mut sqlite3_temp_directory: *mut c_char = std::ptr::null_mut();
 /// the process's working directory, as on Unix SQLite.
 #[no_mangle]
 pub static mut sqlite3_data_directory: *mut c_char = std::ptr::null_mut();
+
+/// Deprecated; a no-op in SQLite too.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_global_recover() -> c_int {
+    SQLITE_OK
+}
+
+/// Deprecated; a no-op in SQLite too.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_thread_cleanup() {}
+
+/// Deprecated; a no-op in SQLite too.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_memory_alarm(
+    arg0: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>,
+    arg1: *mut c_void,
+    arg2: sqlite3_int64,
+) -> c_int {
+    let _ = (arg0, arg1, arg2);
+    SQLITE_OK
+}
+
+/// Only meaningful in SQLite's CEROD builds; nothing to activate here.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
+    let _ = zPassPhrase;
+}
+
+/// No automatic extension can be registered (see `sqlite3_auto_extension`),
+/// so there is nothing to reset.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_reset_auto_extension() {}
+
+/// Returns 0: the entry point was not registered.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_cancel_auto_extension(
+    xEntryPoint: Option<unsafe extern "C" fn()>,
+) -> c_int {
+    let _ = xEntryPoint;
+    0
+}
+
+/// Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
+/// so only NULL can arrive here.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_snapshot_free(arg0: *mut crate::types::sqlite3_snapshot) {
+    ffi_guard!((), { crate::memory::sqlite3_free(arg0 as *mut c_void) })
+}

@@ -36,44 +36,6 @@ pub unsafe extern "C" fn sqlite3_database_file_object(arg0: *const c_char) -> *m
     })
 }
 
-/// `sqlite3_global_recover`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_global_recover() -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_global_recover");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_thread_cleanup`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_thread_cleanup() {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_thread_cleanup");
-    })
-}
-
-/// `sqlite3_memory_alarm`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_memory_alarm(
-    arg0: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>,
-    arg1: *mut c_void,
-    arg2: sqlite3_int64,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_memory_alarm");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_activate_cerod`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_activate_cerod");
-    })
-}
-
 /// `sqlite3_win32_set_directory`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mut c_void) -> c_int {
@@ -131,25 +93,6 @@ pub unsafe extern "C" fn sqlite3_auto_extension(
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_auto_extension");
         SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_cancel_auto_extension`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_cancel_auto_extension(
-    xEntryPoint: Option<unsafe extern "C" fn()>,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_cancel_auto_extension");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_reset_auto_extension`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_reset_auto_extension() {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_reset_auto_extension");
     })
 }
 
@@ -567,14 +510,6 @@ pub unsafe extern "C" fn sqlite3_snapshot_open(
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_open");
         SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_snapshot_free`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_free(arg0: *mut sqlite3_snapshot) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3_snapshot_free");
     })
 }
 
