@@ -1097,22 +1097,30 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define FTS5_TOKEN_COLOCATED 1
 
-// ringlite extension: `sqlite3_step` on a connection opened with
-// `SQLITE_OPEN_ASYNC` returns this instead of blocking when the statement
-// waits for I/O; call `sqlite3_io_poll` (or wait on `sqlite3_io_fd`) and
-// step again. A primary result code SQLite does not use.
+/*
+ ringlite extension: `sqlite3_step` on a connection opened with
+ `SQLITE_OPEN_ASYNC` returns this instead of blocking when the statement
+ waits for I/O; call `sqlite3_io_poll` (or wait on `sqlite3_io_fd`) and
+ step again. A primary result code SQLite does not use.
+ */
 #define SQLITE_IO 200
 
-// ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
-// `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
+/*
+ ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
+ `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
+ */
 #define SQLITE_OPEN_ASYNC 1073741824
 
-// A database snapshot (opaque bytes).
+/*
+ A database snapshot (opaque bytes).
+ */
 struct sqlite3_snapshot {
   unsigned char hidden[48];
 };
 
-// The methods of an open file.
+/*
+ The methods of an open file.
+ */
 struct sqlite3_io_methods {
   int iVersion;
   int (*xClose)(struct sqlite3_file*);
@@ -1135,20 +1143,28 @@ struct sqlite3_io_methods {
   int (*xUnfetch)(struct sqlite3_file*, sqlite3_int64, void*);
 };
 
-// An open file, as a VFS subclasses it.
+/*
+ An open file, as a VFS subclasses it.
+ */
 struct sqlite3_file {
-  // The file's methods.
+  /*
+   The file's methods.
+   */
   const struct sqlite3_io_methods *pMethods;
 };
 
-// The base of a virtual table instance.
+/*
+ The base of a virtual table instance.
+ */
 struct sqlite3_vtab {
   const struct sqlite3_module *pModule;
   int nRef;
   char *zErrMsg;
 };
 
-// One WHERE-clause constraint given to xBestIndex.
+/*
+ One WHERE-clause constraint given to xBestIndex.
+ */
 struct sqlite3_index_constraint {
   int iColumn;
   unsigned char op;
@@ -1156,19 +1172,25 @@ struct sqlite3_index_constraint {
   int iTermOffset;
 };
 
-// One ORDER BY term given to xBestIndex.
+/*
+ One ORDER BY term given to xBestIndex.
+ */
 struct sqlite3_index_orderby {
   int iColumn;
   unsigned char desc;
 };
 
-// How xBestIndex uses a constraint.
+/*
+ How xBestIndex uses a constraint.
+ */
 struct sqlite3_index_constraint_usage {
   int argvIndex;
   unsigned char omit;
 };
 
-// The question and answer of xBestIndex.
+/*
+ The question and answer of xBestIndex.
+ */
 struct sqlite3_index_info {
   int nConstraint;
   struct sqlite3_index_constraint *aConstraint;
@@ -1185,12 +1207,16 @@ struct sqlite3_index_info {
   sqlite3_uint64 colUsed;
 };
 
-// The base of a virtual table cursor.
+/*
+ The base of a virtual table cursor.
+ */
 struct sqlite3_vtab_cursor {
   struct sqlite3_vtab *pVtab;
 };
 
-// A virtual table implementation.
+/*
+ A virtual table implementation.
+ */
 struct sqlite3_module {
   int iVersion;
   int (*xCreate)(sqlite3*, void*, int, const char*const *, struct sqlite3_vtab**, char**);
@@ -1219,7 +1245,9 @@ struct sqlite3_module {
   int (*xIntegrity)(struct sqlite3_vtab*, const char*, const char*, int, char**);
 };
 
-// A virtual file system.
+/*
+ A virtual file system.
+ */
 struct sqlite3_vfs {
   int iVersion;
   int szOsFile;
@@ -1245,7 +1273,9 @@ struct sqlite3_vfs {
   const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
 };
 
-// A memory allocator (`SQLITE_CONFIG_MALLOC`).
+/*
+ A memory allocator (`SQLITE_CONFIG_MALLOC`).
+ */
 struct sqlite3_mem_methods {
   void *(*xMalloc)(int);
   void (*xFree)(void*);
@@ -1257,7 +1287,9 @@ struct sqlite3_mem_methods {
   void *pAppData;
 };
 
-// A mutex implementation (`SQLITE_CONFIG_MUTEX`).
+/*
+ A mutex implementation (`SQLITE_CONFIG_MUTEX`).
+ */
 struct sqlite3_mutex_methods {
   int (*xMutexInit)(void);
   int (*xMutexEnd)(void);
@@ -1270,13 +1302,17 @@ struct sqlite3_mutex_methods {
   int (*xMutexNotheld)(sqlite3_mutex*);
 };
 
-// A page of an application page cache.
+/*
+ A page of an application page cache.
+ */
 struct sqlite3_pcache_page {
   void *pBuf;
   void *pExtra;
 };
 
-// An application page cache (`SQLITE_CONFIG_PCACHE2`).
+/*
+ An application page cache (`SQLITE_CONFIG_PCACHE2`).
+ */
 struct sqlite3_pcache_methods2 {
   int iVersion;
   void *pArg;
@@ -1391,8 +1427,10 @@ int sqlite3_complete(const char *sql);
 
 int sqlite3_complete16(const void *sql);
 
-// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
-// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
+/*
+ `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
+ comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
+ */
 sqlite3_int64 sqlite3_incomplete(const char *sql);
 
 int sqlite3_initialize(void);
@@ -1553,37 +1591,55 @@ int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
 
 int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
 
-// ringlite extension: wait up to `timeout_ms` for I/O of an async
-// connection (opened with `SQLITE_OPEN_ASYNC`) to complete, after
-// `sqlite3_step` returned `SQLITE_IO`. Blocking connections never wait.
+/*
+ ringlite extension: wait up to `timeout_ms` for I/O of an async
+ connection (opened with `SQLITE_OPEN_ASYNC`) to complete, after
+ `sqlite3_step` returned `SQLITE_IO`. Blocking connections never wait.
+ */
 int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
 
-// ringlite extension: a file descriptor that becomes readable when I/O of
-// an async connection completes, for event loops; -1 when there is none
-// (blocking connections).
+/*
+ ringlite extension: a file descriptor that becomes readable when I/O of
+ an async connection completes, for event loops; -1 when there is none
+ (blocking connections).
+ */
 int sqlite3_io_fd(sqlite3 *db);
 
-// Deprecated; a no-op in SQLite too.
+/*
+ Deprecated; a no-op in SQLite too.
+ */
 int sqlite3_global_recover(void);
 
-// Deprecated; a no-op in SQLite too.
+/*
+ Deprecated; a no-op in SQLite too.
+ */
 void sqlite3_thread_cleanup(void);
 
-// Deprecated; a no-op in SQLite too.
+/*
+ Deprecated; a no-op in SQLite too.
+ */
 int sqlite3_memory_alarm(void (*arg0)(void*, sqlite3_int64, int), void *arg1, sqlite3_int64 arg2);
 
-// Only meaningful in SQLite's CEROD builds; nothing to activate here.
+/*
+ Only meaningful in SQLite's CEROD builds; nothing to activate here.
+ */
 void sqlite3_activate_cerod(const char *zPassPhrase);
 
-// No automatic extension can be registered (see `sqlite3_auto_extension`),
-// so there is nothing to reset.
+/*
+ No automatic extension can be registered (see `sqlite3_auto_extension`),
+ so there is nothing to reset.
+ */
 void sqlite3_reset_auto_extension(void);
 
-// Returns 0: the entry point was not registered.
+/*
+ Returns 0: the entry point was not registered.
+ */
 int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
 
-// Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
-// so only NULL can arrive here.
+/*
+ Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
+ so only NULL can arrive here.
+ */
 void sqlite3_snapshot_free(struct sqlite3_snapshot *arg0);
 
 sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
@@ -1736,331 +1792,549 @@ void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg
 
 void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
 
-// `sqlite3_setlk_timeout`: not supported yet.
+/*
+ `sqlite3_setlk_timeout`: not supported yet.
+ */
 int sqlite3_setlk_timeout(sqlite3 *arg0, int ms, int flags);
 
-// `sqlite3_database_file_object`: not supported yet.
+/*
+ `sqlite3_database_file_object`: not supported yet.
+ */
 struct sqlite3_file *sqlite3_database_file_object(const char *arg0);
 
-// `sqlite3_win32_set_directory`: not supported yet.
+/*
+ `sqlite3_win32_set_directory`: not supported yet.
+ */
 int sqlite3_win32_set_directory(unsigned long type_, void *zValue);
 
-// `sqlite3_win32_set_directory8`: not supported yet.
+/*
+ `sqlite3_win32_set_directory8`: not supported yet.
+ */
 int sqlite3_win32_set_directory8(unsigned long type_, const char *zValue);
 
-// `sqlite3_win32_set_directory16`: not supported yet.
+/*
+ `sqlite3_win32_set_directory16`: not supported yet.
+ */
 int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 
-// `sqlite3_autovacuum_pages`: not supported yet.
+/*
+ `sqlite3_autovacuum_pages`: not supported yet.
+ */
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
 
-// `sqlite3_auto_extension`: not supported yet.
+/*
+ `sqlite3_auto_extension`: not supported yet.
+ */
 int sqlite3_auto_extension(void (*xEntryPoint)(void));
 
-// `sqlite3_create_module`: not supported yet.
+/*
+ `sqlite3_create_module`: not supported yet.
+ */
 int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
 
-// `sqlite3_create_module_v2`: not supported yet.
+/*
+ `sqlite3_create_module_v2`: not supported yet.
+ */
 int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
 
-// `sqlite3_drop_modules`: not supported yet.
+/*
+ `sqlite3_drop_modules`: not supported yet.
+ */
 int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
 
-// `sqlite3_declare_vtab`: not supported yet.
+/*
+ `sqlite3_declare_vtab`: not supported yet.
+ */
 int sqlite3_declare_vtab(sqlite3 *arg0, const char *zSQL);
 
-// `sqlite3_blob_open`: not supported yet.
+/*
+ `sqlite3_blob_open`: not supported yet.
+ */
 int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
 
-// `sqlite3_blob_reopen`: not supported yet.
+/*
+ `sqlite3_blob_reopen`: not supported yet.
+ */
 int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
 
-// `sqlite3_blob_close`: not supported yet.
+/*
+ `sqlite3_blob_close`: not supported yet.
+ */
 int sqlite3_blob_close(sqlite3_blob *arg0);
 
-// `sqlite3_blob_bytes`: not supported yet.
+/*
+ `sqlite3_blob_bytes`: not supported yet.
+ */
 int sqlite3_blob_bytes(sqlite3_blob *arg0);
 
-// `sqlite3_blob_read`: not supported yet.
+/*
+ `sqlite3_blob_read`: not supported yet.
+ */
 int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
 
-// `sqlite3_blob_write`: not supported yet.
+/*
+ `sqlite3_blob_write`: not supported yet.
+ */
 int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
 
-// `sqlite3_vfs_register`: not supported yet.
+/*
+ `sqlite3_vfs_register`: not supported yet.
+ */
 int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
 
-// `sqlite3_vfs_unregister`: not supported yet.
+/*
+ `sqlite3_vfs_unregister`: not supported yet.
+ */
 int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
 
-// `sqlite3_backup_init`: not supported yet.
+/*
+ `sqlite3_backup_init`: not supported yet.
+ */
 sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
 
-// `sqlite3_backup_step`: not supported yet.
+/*
+ `sqlite3_backup_step`: not supported yet.
+ */
 int sqlite3_backup_step(sqlite3_backup *p, int nPage);
 
-// `sqlite3_backup_finish`: not supported yet.
+/*
+ `sqlite3_backup_finish`: not supported yet.
+ */
 int sqlite3_backup_finish(sqlite3_backup *p);
 
-// `sqlite3_backup_remaining`: not supported yet.
+/*
+ `sqlite3_backup_remaining`: not supported yet.
+ */
 int sqlite3_backup_remaining(sqlite3_backup *p);
 
-// `sqlite3_backup_pagecount`: not supported yet.
+/*
+ `sqlite3_backup_pagecount`: not supported yet.
+ */
 int sqlite3_backup_pagecount(sqlite3_backup *p);
 
-// `sqlite3_unlock_notify`: not supported yet.
+/*
+ `sqlite3_unlock_notify`: not supported yet.
+ */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
 
-// `sqlite3_vtab_on_conflict`: not supported yet.
+/*
+ `sqlite3_vtab_on_conflict`: not supported yet.
+ */
 int sqlite3_vtab_on_conflict(sqlite3 *arg0);
 
-// `sqlite3_vtab_collation`: not supported yet.
+/*
+ `sqlite3_vtab_collation`: not supported yet.
+ */
 const char *sqlite3_vtab_collation(struct sqlite3_index_info *arg0, int arg1);
 
-// `sqlite3_vtab_distinct`: not supported yet.
+/*
+ `sqlite3_vtab_distinct`: not supported yet.
+ */
 int sqlite3_vtab_distinct(struct sqlite3_index_info *arg0);
 
-// `sqlite3_vtab_in`: not supported yet.
+/*
+ `sqlite3_vtab_in`: not supported yet.
+ */
 int sqlite3_vtab_in(struct sqlite3_index_info *arg0, int iCons, int bHandle);
 
-// `sqlite3_vtab_in_first`: not supported yet.
+/*
+ `sqlite3_vtab_in_first`: not supported yet.
+ */
 int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
 
-// `sqlite3_vtab_in_next`: not supported yet.
+/*
+ `sqlite3_vtab_in_next`: not supported yet.
+ */
 int sqlite3_vtab_in_next(sqlite3_value *pVal, sqlite3_value **ppOut);
 
-// `sqlite3_vtab_rhs_value`: not supported yet.
+/*
+ `sqlite3_vtab_rhs_value`: not supported yet.
+ */
 int sqlite3_vtab_rhs_value(struct sqlite3_index_info *arg0, int arg1, sqlite3_value **ppVal);
 
-// `sqlite3_stmt_scanstatus`: not supported yet.
+/*
+ `sqlite3_stmt_scanstatus`: not supported yet.
+ */
 int sqlite3_stmt_scanstatus(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, void *pOut);
 
-// `sqlite3_stmt_scanstatus_v2`: not supported yet.
+/*
+ `sqlite3_stmt_scanstatus_v2`: not supported yet.
+ */
 int sqlite3_stmt_scanstatus_v2(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, int flags, void *pOut);
 
-// `sqlite3_preupdate_hook`: not supported yet.
+/*
+ `sqlite3_preupdate_hook`: not supported yet.
+ */
 void *sqlite3_preupdate_hook(sqlite3 *db, void (*xPreUpdate)(void*, sqlite3*, int, const char*, const char*, sqlite3_int64, sqlite3_int64), void *arg2);
 
-// `sqlite3_preupdate_old`: not supported yet.
+/*
+ `sqlite3_preupdate_old`: not supported yet.
+ */
 int sqlite3_preupdate_old(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
 
-// `sqlite3_preupdate_count`: not supported yet.
+/*
+ `sqlite3_preupdate_count`: not supported yet.
+ */
 int sqlite3_preupdate_count(sqlite3 *arg0);
 
-// `sqlite3_preupdate_depth`: not supported yet.
+/*
+ `sqlite3_preupdate_depth`: not supported yet.
+ */
 int sqlite3_preupdate_depth(sqlite3 *arg0);
 
-// `sqlite3_preupdate_new`: not supported yet.
+/*
+ `sqlite3_preupdate_new`: not supported yet.
+ */
 int sqlite3_preupdate_new(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
 
-// `sqlite3_preupdate_blobwrite`: not supported yet.
+/*
+ `sqlite3_preupdate_blobwrite`: not supported yet.
+ */
 int sqlite3_preupdate_blobwrite(sqlite3 *arg0);
 
-// `sqlite3_snapshot_get`: not supported yet.
+/*
+ `sqlite3_snapshot_get`: not supported yet.
+ */
 int sqlite3_snapshot_get(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot **ppSnapshot);
 
-// `sqlite3_snapshot_open`: not supported yet.
+/*
+ `sqlite3_snapshot_open`: not supported yet.
+ */
 int sqlite3_snapshot_open(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot *pSnapshot);
 
-// `sqlite3_snapshot_cmp`: not supported yet.
+/*
+ `sqlite3_snapshot_cmp`: not supported yet.
+ */
 int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p2);
 
-// `sqlite3_snapshot_recover`: not supported yet.
+/*
+ `sqlite3_snapshot_recover`: not supported yet.
+ */
 int sqlite3_snapshot_recover(sqlite3 *db, const char *zDb);
 
-// `sqlite3_serialize`: not supported yet.
+/*
+ `sqlite3_serialize`: not supported yet.
+ */
 unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
 
-// `sqlite3_deserialize`: not supported yet.
+/*
+ `sqlite3_deserialize`: not supported yet.
+ */
 int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
-// `sqlite3_carray_bind_v2`: not supported yet.
+/*
+ `sqlite3_carray_bind_v2`: not supported yet.
+ */
 int sqlite3_carray_bind_v2(sqlite3_stmt *pStmt, int i, void *aData, int nData, int mFlags, void (*xDel)(void*), void *pDel);
 
-// `sqlite3_carray_bind`: not supported yet.
+/*
+ `sqlite3_carray_bind`: not supported yet.
+ */
 int sqlite3_carray_bind(sqlite3_stmt *pStmt, int i, void *aData, int nData, int mFlags, void (*xDel)(void*));
 
-// `sqlite3_rtree_geometry_callback`: not supported yet.
+/*
+ `sqlite3_rtree_geometry_callback`: not supported yet.
+ */
 int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)(sqlite3_rtree_geometry*, int, sqlite3_rtree_dbl*, int*), void *pContext);
 
-// `sqlite3_rtree_query_callback`: not supported yet.
+/*
+ `sqlite3_rtree_query_callback`: not supported yet.
+ */
 int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
-// `sqlite3session_create`: not supported yet.
+/*
+ `sqlite3session_create`: not supported yet.
+ */
 int sqlite3session_create(sqlite3 *db, const char *zDb, sqlite3_session **ppSession);
 
-// `sqlite3session_delete`: not supported yet.
+/*
+ `sqlite3session_delete`: not supported yet.
+ */
 void sqlite3session_delete(sqlite3_session *pSession);
 
-// `sqlite3session_object_config`: not supported yet.
+/*
+ `sqlite3session_object_config`: not supported yet.
+ */
 int sqlite3session_object_config(sqlite3_session *arg0, int op, void *pArg);
 
-// `sqlite3session_enable`: not supported yet.
+/*
+ `sqlite3session_enable`: not supported yet.
+ */
 int sqlite3session_enable(sqlite3_session *pSession, int bEnable);
 
-// `sqlite3session_indirect`: not supported yet.
+/*
+ `sqlite3session_indirect`: not supported yet.
+ */
 int sqlite3session_indirect(sqlite3_session *pSession, int bIndirect);
 
-// `sqlite3session_attach`: not supported yet.
+/*
+ `sqlite3session_attach`: not supported yet.
+ */
 int sqlite3session_attach(sqlite3_session *pSession, const char *zTab);
 
-// `sqlite3session_table_filter`: not supported yet.
+/*
+ `sqlite3session_table_filter`: not supported yet.
+ */
 void sqlite3session_table_filter(sqlite3_session *pSession, int (*xFilter)(void*, const char*), void *pCtx);
 
-// `sqlite3session_changeset`: not supported yet.
+/*
+ `sqlite3session_changeset`: not supported yet.
+ */
 int sqlite3session_changeset(sqlite3_session *pSession, int *pnChangeset, void **ppChangeset);
 
-// `sqlite3session_changeset_size`: not supported yet.
+/*
+ `sqlite3session_changeset_size`: not supported yet.
+ */
 sqlite3_int64 sqlite3session_changeset_size(sqlite3_session *pSession);
 
-// `sqlite3session_diff`: not supported yet.
+/*
+ `sqlite3session_diff`: not supported yet.
+ */
 int sqlite3session_diff(sqlite3_session *pSession, const char *zFromDb, const char *zTbl, char **pzErrMsg);
 
-// `sqlite3session_patchset`: not supported yet.
+/*
+ `sqlite3session_patchset`: not supported yet.
+ */
 int sqlite3session_patchset(sqlite3_session *pSession, int *pnPatchset, void **ppPatchset);
 
-// `sqlite3session_isempty`: not supported yet.
+/*
+ `sqlite3session_isempty`: not supported yet.
+ */
 int sqlite3session_isempty(sqlite3_session *pSession);
 
-// `sqlite3session_memory_used`: not supported yet.
+/*
+ `sqlite3session_memory_used`: not supported yet.
+ */
 sqlite3_int64 sqlite3session_memory_used(sqlite3_session *pSession);
 
-// `sqlite3changeset_start`: not supported yet.
+/*
+ `sqlite3changeset_start`: not supported yet.
+ */
 int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
 
-// `sqlite3changeset_start_v2`: not supported yet.
+/*
+ `sqlite3changeset_start_v2`: not supported yet.
+ */
 int sqlite3changeset_start_v2(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset, int flags);
 
-// `sqlite3changeset_next`: not supported yet.
+/*
+ `sqlite3changeset_next`: not supported yet.
+ */
 int sqlite3changeset_next(sqlite3_changeset_iter *pIter);
 
-// `sqlite3changeset_op`: not supported yet.
+/*
+ `sqlite3changeset_op`: not supported yet.
+ */
 int sqlite3changeset_op(sqlite3_changeset_iter *pIter, const char **pzTab, int *pnCol, int *pOp, int *pbIndirect);
 
-// `sqlite3changeset_pk`: not supported yet.
+/*
+ `sqlite3changeset_pk`: not supported yet.
+ */
 int sqlite3changeset_pk(sqlite3_changeset_iter *pIter, unsigned char **pabPK, int *pnCol);
 
-// `sqlite3changeset_old`: not supported yet.
+/*
+ `sqlite3changeset_old`: not supported yet.
+ */
 int sqlite3changeset_old(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
-// `sqlite3changeset_new`: not supported yet.
+/*
+ `sqlite3changeset_new`: not supported yet.
+ */
 int sqlite3changeset_new(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
-// `sqlite3changeset_conflict`: not supported yet.
+/*
+ `sqlite3changeset_conflict`: not supported yet.
+ */
 int sqlite3changeset_conflict(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
-// `sqlite3changeset_fk_conflicts`: not supported yet.
+/*
+ `sqlite3changeset_fk_conflicts`: not supported yet.
+ */
 int sqlite3changeset_fk_conflicts(sqlite3_changeset_iter *pIter, int *pnOut);
 
-// `sqlite3changeset_finalize`: not supported yet.
+/*
+ `sqlite3changeset_finalize`: not supported yet.
+ */
 int sqlite3changeset_finalize(sqlite3_changeset_iter *pIter);
 
-// `sqlite3changeset_invert`: not supported yet.
+/*
+ `sqlite3changeset_invert`: not supported yet.
+ */
 int sqlite3changeset_invert(int nIn, const void *pIn, int *pnOut, void **ppOut);
 
-// `sqlite3changeset_concat`: not supported yet.
+/*
+ `sqlite3changeset_concat`: not supported yet.
+ */
 int sqlite3changeset_concat(int nA, void *pA, int nB, void *pB, int *pnOut, void **ppOut);
 
-// `sqlite3changegroup_new`: not supported yet.
+/*
+ `sqlite3changegroup_new`: not supported yet.
+ */
 int sqlite3changegroup_new(sqlite3_changegroup **pp);
 
-// `sqlite3changegroup_schema`: not supported yet.
+/*
+ `sqlite3changegroup_schema`: not supported yet.
+ */
 int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
 
-// `sqlite3changegroup_add`: not supported yet.
+/*
+ `sqlite3changegroup_add`: not supported yet.
+ */
 int sqlite3changegroup_add(sqlite3_changegroup *arg0, int nData, void *pData);
 
-// `sqlite3changegroup_add_change`: not supported yet.
+/*
+ `sqlite3changegroup_add_change`: not supported yet.
+ */
 int sqlite3changegroup_add_change(sqlite3_changegroup *arg0, sqlite3_changeset_iter *arg1);
 
-// `sqlite3changegroup_output`: not supported yet.
+/*
+ `sqlite3changegroup_output`: not supported yet.
+ */
 int sqlite3changegroup_output(sqlite3_changegroup *arg0, int *pnData, void **ppData);
 
-// `sqlite3changegroup_delete`: not supported yet.
+/*
+ `sqlite3changegroup_delete`: not supported yet.
+ */
 void sqlite3changegroup_delete(sqlite3_changegroup *arg0);
 
-// `sqlite3changeset_apply`: not supported yet.
+/*
+ `sqlite3changeset_apply`: not supported yet.
+ */
 int sqlite3changeset_apply(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
 
-// `sqlite3changeset_apply_v2`: not supported yet.
+/*
+ `sqlite3changeset_apply_v2`: not supported yet.
+ */
 int sqlite3changeset_apply_v2(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
-// `sqlite3changeset_apply_v3`: not supported yet.
+/*
+ `sqlite3changeset_apply_v3`: not supported yet.
+ */
 int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
-// `sqlite3rebaser_create`: not supported yet.
+/*
+ `sqlite3rebaser_create`: not supported yet.
+ */
 int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
 
-// `sqlite3rebaser_configure`: not supported yet.
+/*
+ `sqlite3rebaser_configure`: not supported yet.
+ */
 int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
 
-// `sqlite3rebaser_rebase`: not supported yet.
+/*
+ `sqlite3rebaser_rebase`: not supported yet.
+ */
 int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
 
-// `sqlite3rebaser_delete`: not supported yet.
+/*
+ `sqlite3rebaser_delete`: not supported yet.
+ */
 void sqlite3rebaser_delete(sqlite3_rebaser *p);
 
-// `sqlite3changeset_apply_strm`: not supported yet.
+/*
+ `sqlite3changeset_apply_strm`: not supported yet.
+ */
 int sqlite3changeset_apply_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
 
-// `sqlite3changeset_apply_v2_strm`: not supported yet.
+/*
+ `sqlite3changeset_apply_v2_strm`: not supported yet.
+ */
 int sqlite3changeset_apply_v2_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
-// `sqlite3changeset_apply_v3_strm`: not supported yet.
+/*
+ `sqlite3changeset_apply_v3_strm`: not supported yet.
+ */
 int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
-// `sqlite3changeset_concat_strm`: not supported yet.
+/*
+ `sqlite3changeset_concat_strm`: not supported yet.
+ */
 int sqlite3changeset_concat_strm(int (*xInputA)(void*, void*, int*), void *pInA, int (*xInputB)(void*, void*, int*), void *pInB, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3changeset_invert_strm`: not supported yet.
+/*
+ `sqlite3changeset_invert_strm`: not supported yet.
+ */
 int sqlite3changeset_invert_strm(int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3changeset_start_strm`: not supported yet.
+/*
+ `sqlite3changeset_start_strm`: not supported yet.
+ */
 int sqlite3changeset_start_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn);
 
-// `sqlite3changeset_start_v2_strm`: not supported yet.
+/*
+ `sqlite3changeset_start_v2_strm`: not supported yet.
+ */
 int sqlite3changeset_start_v2_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn, int flags);
 
-// `sqlite3session_changeset_strm`: not supported yet.
+/*
+ `sqlite3session_changeset_strm`: not supported yet.
+ */
 int sqlite3session_changeset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3session_patchset_strm`: not supported yet.
+/*
+ `sqlite3session_patchset_strm`: not supported yet.
+ */
 int sqlite3session_patchset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3changegroup_add_strm`: not supported yet.
+/*
+ `sqlite3changegroup_add_strm`: not supported yet.
+ */
 int sqlite3changegroup_add_strm(sqlite3_changegroup *arg0, int (*xInput)(void*, void*, int*), void *pIn);
 
-// `sqlite3changegroup_output_strm`: not supported yet.
+/*
+ `sqlite3changegroup_output_strm`: not supported yet.
+ */
 int sqlite3changegroup_output_strm(sqlite3_changegroup *arg0, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3rebaser_rebase_strm`: not supported yet.
+/*
+ `sqlite3rebaser_rebase_strm`: not supported yet.
+ */
 int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
 
-// `sqlite3session_config`: not supported yet.
+/*
+ `sqlite3session_config`: not supported yet.
+ */
 int sqlite3session_config(int op, void *pArg);
 
-// `sqlite3changegroup_config`: not supported yet.
+/*
+ `sqlite3changegroup_config`: not supported yet.
+ */
 int sqlite3changegroup_config(sqlite3_changegroup *arg0, int arg1, void *pArg);
 
-// `sqlite3changegroup_change_begin`: not supported yet.
+/*
+ `sqlite3changegroup_change_begin`: not supported yet.
+ */
 int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
 
-// `sqlite3changegroup_change_int64`: not supported yet.
+/*
+ `sqlite3changegroup_change_int64`: not supported yet.
+ */
 int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
 
-// `sqlite3changegroup_change_null`: not supported yet.
+/*
+ `sqlite3changegroup_change_null`: not supported yet.
+ */
 int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
 
-// `sqlite3changegroup_change_double`: not supported yet.
+/*
+ `sqlite3changegroup_change_double`: not supported yet.
+ */
 int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
 
-// `sqlite3changegroup_change_text`: not supported yet.
+/*
+ `sqlite3changegroup_change_text`: not supported yet.
+ */
 int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
 
-// `sqlite3changegroup_change_blob`: not supported yet.
+/*
+ `sqlite3changegroup_change_blob`: not supported yet.
+ */
 int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
 
-// `sqlite3changegroup_change_finish`: not supported yet.
+/*
+ `sqlite3changegroup_change_finish`: not supported yet.
+ */
 int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
 
 const char *sqlite3_uri_parameter(const char *z, const char *zParam);
