@@ -41,3 +41,21 @@ fn explain_shapes() {
     let details: Vec<_> = rows.iter().map(|r| r[3].clone()).collect();
     assert_eq!(details, vec![sql_common::V::Text(b"SCAN t".to_vec()), sql_common::V::Text(b"USE TEMP B-TREE FOR ORDER BY".to_vec())]);
 }
+
+#[test]
+fn decltype_and_origin() {
+    let mut c = sql_common::ours_open();
+    sql_common::run_ours(&mut c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b VARCHAR(10), c);");
+    let (st, _) = c.prepare(b"SELECT t.a, t.b AS bee, t.c+1, t.c, x.b FROM t, t AS x").unwrap();
+    let st = st.unwrap();
+    assert_eq!(st.column_decltype(0), Some("INTEGER"));
+    assert_eq!(st.column_decltype(1), Some("VARCHAR(10)"));
+    assert_eq!(st.column_decltype(2), None);
+    assert_eq!(st.column_decltype(3), None);
+    assert_eq!(st.column_origin(0), Some(("main", "t", "a")));
+    assert_eq!(st.column_origin(1), Some(("main", "t", "b")));
+    assert_eq!(st.column_origin(2), None);
+    assert_eq!(st.column_origin(4), Some(("main", "t", "b")));
+    assert_eq!(st.column_name(1), "bee");
+    assert_eq!(st.column_name(3), "c");
+}

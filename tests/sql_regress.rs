@@ -39,3 +39,38 @@ fn in_list_lookups_and_desc_indexes() {
         ],
     );
 }
+
+#[test]
+fn fuzz_findings() {
+    sql_common::check("CREATE TABLE t0(c0 BLOB); SELECT 2 FROM t0 ORDER BY (2 COLLATE BINARY), typeof(2) LIMIT 0;");
+    sql_common::check("CREATE TABLE t0(c0, c1 REAL); INSERT INTO t0 VALUES('a ', -2.25); SELECT ('1e2' << c1), ('1e2' | 0), (' 7x' & 15) FROM t0;");
+    sql_common::check("CREATE TABLE t0(c0 BLOB, c1 NUMERIC); SELECT a2.c0 FROM t0 AS a0 WHERE a2.c1;");
+    sql_common::check("CREATE TABLE t0(c0 TEXT, c1 VARCHAR(5)); INSERT INTO t0 VALUES(' 7', '10'), ('x', ' 7'); SELECT a.c0, b.c1 FROM t0 AS a JOIN t0 AS b ON (CAST(b.c1 AS INTEGER) IN (SELECT a.c0 FROM t0));");
+    sql_common::check("CREATE TABLE t(a TEXT); INSERT INTO t VALUES('1'),('2'); SELECT 1 IN (SELECT a FROM t), 3 IN (SELECT a FROM t), '1' IN (SELECT a FROM t);");
+}
+
+#[test]
+fn nulls_first_last() {
+    sql_common::check_each(
+        "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,'x'),(NULL,'y'),(3,NULL),(2,'z');",
+        &[
+            "SELECT * FROM t ORDER BY a NULLS LAST",
+            "SELECT * FROM t ORDER BY a DESC NULLS FIRST, b",
+            "SELECT * FROM t ORDER BY b ASC NULLS FIRST",
+            "SELECT a FROM t UNION SELECT 5 ORDER BY 1 NULLS LAST",
+        ],
+    );
+}
+
+#[test]
+fn prefiltered_inner_tables() {
+    check_each(
+        "CREATE TABLE a(id INTEGER PRIMARY KEY, x, y REAL); CREATE TABLE b(id INTEGER PRIMARY KEY, x, y);
+         INSERT INTO a VALUES(1,1,1.0),(2,2,2.5),(3,3,3.0),(4,NULL,4.0); INSERT INTO b VALUES(10,1,'p'),(20,2,'q'),(30,3,'r');",
+        &[
+            "SELECT a.id, b.id, a.y FROM a, b WHERE a.x IN (1,3) AND b.y <> 'q' AND a.y < 4",
+            "SELECT a.id, b.id FROM b, a WHERE a.x > 1 AND b.id >= 20",
+            "SELECT (SELECT count(*) FROM a, b AS c WHERE c.x = b.x AND a.x < 3) FROM b",
+        ],
+    );
+}

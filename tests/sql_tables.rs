@@ -165,3 +165,29 @@ fn transactions() {
         ],
     );
 }
+
+#[test]
+fn recursive_ctes() {
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 10) SELECT x FROM c;");
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 5) SELECT sum(x), count(*) FROM c;");
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x % 3 + 1 FROM c) SELECT x FROM c;");
+    check("CREATE TABLE e(p, c); INSERT INTO e VALUES(1,2),(1,3),(2,4),(4,5); WITH RECURSIVE d(n, depth) AS (SELECT 1, 0 UNION ALL SELECT e.c, d.depth+1 FROM e JOIN d ON e.p = d.n) SELECT n, depth FROM d ORDER BY n;");
+    check("WITH RECURSIVE fib(a, b) AS (SELECT 0, 1 UNION ALL SELECT b, a+b FROM fib WHERE b < 100) SELECT group_concat(a) FROM fib;");
+}
+
+#[test]
+fn alter_table() {
+    check_each(
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE); CREATE INDEX tb ON t(b); INSERT INTO t VALUES(1,'x'),(2,'y');",
+        &[
+            "ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7; SELECT * FROM t; INSERT INTO t(a,b) VALUES(3,'z'); SELECT * FROM t WHERE c = 7;",
+            "ALTER TABLE t ADD d TEXT DEFAULT 'dd' NOT NULL; SELECT a, d FROM t; UPDATE t SET b = b || '!' WHERE a = 1; SELECT * FROM t;",
+            "SELECT sql FROM sqlite_schema ORDER BY name",
+            "ALTER TABLE t ADD COLUMN e NOT NULL",
+            "ALTER TABLE t ADD COLUMN b",
+            "ALTER TABLE t RENAME TO u; SELECT * FROM u WHERE b = 'y'; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;",
+            "SELECT * FROM t",
+            "ALTER TABLE nosuch ADD COLUMN x",
+        ],
+    );
+}

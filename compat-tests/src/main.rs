@@ -234,6 +234,9 @@ fn main() -> ExitCode {
         for r in &regressions {
             println!("REGRESSION {r}");
         }
+        for r in all.iter().filter(|r| r.timed_out) {
+            println!("TIMEOUT {} ({} records passed; not judged by the ratchet)", r.name, r.passed);
+        }
         status = if regressions.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         if args.update_ratchet {
             ratchet::update(&mut ratchet, &all);

@@ -29,6 +29,9 @@ pub struct Column {
     pub not_null: bool,
     /// DEFAULT expression as SQL text.
     pub default: Option<String>,
+    /// The DEFAULT when it is a constant (what rows written before an
+    /// ADD COLUMN read for it).
+    pub default_value: Option<Value>,
     /// COLLATE name.
     pub collation: Option<String>,
     /// Part of the PRIMARY KEY.
@@ -212,6 +215,7 @@ pub fn schema_table() -> Table {
         affinity: Affinity::from_decltype(t),
         not_null: false,
         default: None,
+        default_value: None,
         collation: None,
         primary_key: false,
     };
@@ -274,6 +278,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     decltype,
                     not_null: false,
                     default: None,
+                    default_value: None,
                     collation: None,
                     primary_key: false,
                 };
@@ -291,7 +296,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                         ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
                         ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
-                        ColumnConstraint::Default(e) => col.default = Some(e.to_string()),
+                        ColumnConstraint::Default(e) => {
+                            col.default = Some(e.to_string());
+                            col.default_value = constant_value(e);
+                        }
                         ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
                         _ => {}
                     }
@@ -360,6 +368,27 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             })
         }
         _ => Err(Error::corrupt()),
+    }
+}
+
+/// The value of a constant expression (literals, signed numbers).
+pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
+    use crate::sql::codegen::expr::{parse_numeric, Number};
+    match e {
+        ast::Expr::Literal(ast::Literal::Numeric(s)) => Some(match parse_numeric(s).ok()? {
+            Number::Int(i) => Value::Integer(i),
+            Number::Real(r) => Value::Real(r),
+        }),
+        ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
+        ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
+        ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
+            Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
+            Value::Real(r) => Some(Value::Real(-r)),
+            _ => None,
+        },
+        ast::Expr::Unary(ast::UnaryOperator::Positive, x) => constant_value(x),
+        ast::Expr::Parenthesized(v) if v.len() == 1 => constant_value(&v[0]),
+        _ => None,
     }
 }
 

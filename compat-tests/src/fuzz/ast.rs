@@ -171,6 +171,16 @@ impl Expr {
         }
     }
 
+    /// A literal, possibly under unary operators or COLLATE: what SQLite
+    /// takes for a column number in ORDER BY when it is an integer.
+    pub fn is_literal_form(&self) -> bool {
+        match self {
+            Expr::Literal(_) => true,
+            Expr::Unary(_, e) | Expr::Collate(e, _) => e.is_literal_form(),
+            _ => false,
+        }
+    }
+
     /// Simpler expressions that could stand in for this one: its
     /// sub-expressions, then NULL.
     pub fn simpler(&self) -> Vec<Expr> {

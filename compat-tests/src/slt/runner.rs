@@ -67,6 +67,9 @@ pub struct FileReport {
     pub failures: Vec<Failure>,
     /// Why the file stopped early (parse error, panic, timeout, open).
     pub fatal: Option<String>,
+    /// Stopped by the timeout: how many records passed depends on the
+    /// machine's load, so the ratchet does not judge this file.
+    pub timed_out: bool,
     /// Every failure's cause (see [`cause_of`]) with its count, for
     /// STATUS.md.
     pub causes: std::collections::BTreeMap<String, usize>,
@@ -261,6 +264,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     for record in todo {
         if guards.iter().any(|g| g.expired()) {
             state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+            state.report.timed_out = true;
             break;
         }
         if let Some(fatal) = state.record(record, primary.as_mut(), reference.as_mut().map(|r| r.as_mut() as &mut dyn Engine)) {
@@ -268,8 +272,11 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
             break;
         }
     }
-    if state.report.fatal.is_none() && guards.iter().any(|g| g.expired()) {
-        state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+    if guards.iter().any(|g| g.expired()) {
+        state.report.timed_out = true;
+        if state.report.fatal.is_none() {
+            state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+        }
     }
     // Stop the watchdog before the connections close.
     drop(guards);

@@ -93,7 +93,8 @@ impl Compiler<'_> {
             if table.rowid_alias == Some(col.column) {
                 self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
             } else {
-                self.b.add(Opcode::Column, tc, col.column as i32, k + i as i32);
+                let d = super::expr::default_p4(table, col.column);
+                self.b.add4(Opcode::Column, tc, col.column as i32, k + i as i32, d, 0);
             }
         }
         self.b.add(Opcode::Rowid, tc, k + n as i32, 0);

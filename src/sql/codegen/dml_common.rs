@@ -106,7 +106,8 @@ impl Compiler<'_> {
             if t.table.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
             } else {
-                self.b.add(Opcode::Column, t.cursor, i as i32, regs + i as i32);
+                let d = super::expr::default_p4(&t.table, i);
+                self.b.add4(Opcode::Column, t.cursor, i as i32, regs + i as i32, d, 0);
             }
         }
         regs

@@ -58,6 +58,17 @@ fn decode_blob(hex: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
+/// P4 for `Column` on `table`'s column `col`: its constant DEFAULT, which
+/// rows written before the column was added read.
+pub fn default_p4(table: &crate::sql::schema::Table, col: usize) -> P4 {
+    match table.columns.get(col).and_then(|c| c.default_value.clone()) {
+        Some(crate::value::Value::Integer(i)) => P4::Int64(i),
+        Some(crate::value::Value::Real(x)) => P4::Real(x),
+        Some(crate::value::Value::Text(t)) => P4::Bytes(t),
+        _ => P4::None,
+    }
+}
+
 /// The comparison affinity letter for operands with these affinities.
 pub fn comparison_affinity(a: Option<Affinity>, b: Option<Affinity>) -> u16 {
     let aff = match (a, b) {
@@ -126,11 +137,27 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Rowid, r.cursor, target, 0);
             }
             Some(i) => {
-                self.b.add(Opcode::Column, r.cursor, i as i32, target);
+                let default = self.column_default(r, i);
+                self.b.add4(Opcode::Column, r.cursor, i as i32, target, default, 0);
                 if r.affinity == Affinity::Real {
                     self.b.add(Opcode::RealAffinity, target, 0, 0);
                 }
             }
+        }
+    }
+
+    /// P4 for `Column`: the constant DEFAULT a short record reads.
+    fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {
+        let n = self.scopes.len();
+        let Some(item) = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item)) else {
+            return P4::None;
+        };
+        if item.table.is_empty() {
+            return P4::None;
+        }
+        match self.schema.table(&item.table) {
+            Some(t) => default_p4(t, col),
+            None => P4::None,
         }
     }
 
@@ -619,10 +646,13 @@ impl Compiler<'_> {
         }
         self.finish_once(once, info.correlated);
         let x = self.expr_new(lhs)?;
-        if let Some(a) = info.first_affinity {
-            if self.expr_affinity(lhs).is_none() && a != Affinity::Blob {
-                self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(a.letter().to_string()), 0);
+        let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
+        if aff != 0 {
+            let letter = (aff as u8 as char).to_string();
+            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+                self.b.insns[at].p4 = P4::Affinity(letter.clone());
             }
+            self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(letter), 0);
         }
         let found = self.b.label();
         let is_false = self.b.label();

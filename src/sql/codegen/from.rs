@@ -133,8 +133,23 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                    let info = super::select::SelectInfo {
+                        n_columns: rb.columns.len(),
+                        names: rb.columns.clone(),
+                        affinities: vec![None; rb.columns.len()],
+                        decltypes: vec![None; rb.columns.len()],
+                        origins: vec![None; rb.columns.len()],
+                        ..Default::default()
+                    };
+                    self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
+                    return Ok(());
+                }
                 if let Some(cte) = self.cte(&name) {
                     let sql = cte.select_sql.clone();
+                    if cte.recursive && self.references_itself(&sql, &name) {
+                        return self.open_recursive_cte(&sql, &name, alias.unwrap_or(name.clone()), cte.columns.clone(), out);
+                    }
                     return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
                 }
                 let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
@@ -248,6 +263,111 @@ impl<'b> Compiler<'_> {
         self.b.insns[addr].p2 = info.n_columns as i32;
         self.push_subquery_item(cur, name, &info, cols, out);
         Ok(())
+    }
+
+    fn references_itself(&self, sql: &str, name: &str) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let b = sql.as_bytes();
+        crate::sql::parse::tokens(b).iter().any(|t| {
+            matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING) && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// Fill a temporary table with a recursive CTE's rows: the initial
+    /// SELECT feeds a queue; each row taken from the queue is the CTE's
+    /// content while the recursive SELECTs run, and their rows feed the
+    /// queue again, until it is empty or the LIMIT is reached.
+    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            _ => Err(Error::sql("malformed recursive CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let (result, info) = r?;
+        self.push_subquery_item(result, alias, &info, cols, out);
+        Ok(())
+    }
+
+    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
+        let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
+            return Err(Error::sql(format!("recursive reference in a subquery: {name}")));
+        };
+        if sel.order_by.is_some() {
+            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
+        }
+        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
+        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        let result = self.b.cursor();
+        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
+        let queue = self.b.cursor();
+        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
+        let dedupe = if dedupe_wanted {
+            let d = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
+            Some(d)
+        } else {
+            None
+        };
+        let open_d = self.b.here() - 1;
+        let done = self.b.label();
+        let limit = match self.setup_limit(sel.limit, done)? {
+            Some(l) => Some((l.limit, done)),
+            None => None,
+        };
+        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        let n = info.n_columns;
+        if let Some(c) = &cols {
+            if c.len() != n {
+                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+            }
+        }
+        self.b.insns[open_r].p2 = n as i32;
+        self.b.insns[open_q].p2 = n as i32;
+        if dedupe.is_some() {
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
+        }
+        let current = self.b.cursor();
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, queue, done, 0);
+        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let one = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Insert, current, rec, one);
+        self.b.add(Opcode::Delete, queue, 0, 0);
+        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        let mut r = Ok(());
+        for cs in compounds.iter() {
+            match self.compile_simple(&cs.select, None, None, dest) {
+                Ok(i) if i.n_columns != n => {
+                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.recursive.pop();
+        r?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        Ok((result, info))
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.
@@ -420,65 +540,9 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    /// Greedy join order: repeatedly take the table with the best access
-    /// path given the tables already placed (FROM order breaks ties).
-    fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
-        let n = items.len();
-        let mut order = Vec::with_capacity(n);
-        let mut before = 0u64;
-        let mut left: Vec<usize> = (0..n).collect();
-        while !left.is_empty() {
-            let mut best = (0usize, -1i64);
-            for (k, &i) in left.iter().enumerate() {
-                let score = self.access_score(&items[i], before, terms);
-                if score > best.1 {
-                    best = (k, score);
-                }
-            }
-            let i = left.remove(best.0);
-            before |= 1 << items[i].item.min(63);
-            order.push(i);
-        }
-        order
-    }
 
-    fn access_score<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> i64 {
-        let mut filters = 0i64;
-        let me = 1u64 << it.item.min(63);
-        for t in terms {
-            let d = self.expr_deps(t);
-            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
-                filters += 1;
-            }
-        }
-        let cands = self.lookup_candidates(it, before, terms);
-        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
-            return 1000 + filters;
-        }
-        let mut best_index = 0i64;
-        let ins = self.in_candidates(it, before, terms);
-        if ins.iter().any(|(c, _)| c.is_none()) {
-            return 900 + filters;
-        }
-        if let Some(table) = &it.table {
-            for idx in self.schema.indexes_of(&table.name) {
-                let mut eq = 0;
-                for ic in &idx.columns {
-                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
-                        eq += 1;
-                    } else {
-                        break;
-                    }
-                }
-                let range = idx.columns.get(eq).is_some_and(|ic| cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op != LookupOp::Eq));
-                best_index = best_index.max(eq as i64 * 100 + if range { 50 } else { 0 });
-                if eq == 0 && idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
-                    best_index = best_index.max(90);
-                }
-            }
-        }
-        best_index + filters * 10
-    }
+
+
 
     fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
@@ -566,6 +630,9 @@ impl<'b> Compiler<'_> {
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
+            if before != 0 && !it.left {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
@@ -641,37 +708,69 @@ impl<'b> Compiler<'_> {
         Ok(LoopKind::Index(icur, top))
     }
 
-    /// `column IN (list)` terms on item `it` whose values are available
-    /// before it and carry no affinity of their own.
-    fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
-        let mut out = Vec::new();
+
+
+    /// An inner loop that must scan its whole table for every outer row
+    /// reads a filtered copy instead: the rows passing the terms that
+    /// depend on this table alone are copied once into a temporary table
+    /// that takes over the table's cursor number.
+    fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
+        let me = 1u64 << it.item.min(63);
+        let mut own: Vec<&'a Expr<'b>> = Vec::new();
         for t in terms {
-            let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
-            if list.is_empty() {
-                continue;
-            }
-            let cref = match &**lhs {
-                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
-                _ => None,
-            };
-            let Some(cref) = cref else { continue };
-            if cref.depth != 0 || cref.item != it.item || cref.collation.is_some() {
-                continue;
-            }
-            let mut ok = true;
-            for e in list.iter() {
-                if has_subquery(e) || self.expr_deps(e) & !before != 0 || self.expr_affinity(e).is_some() {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok {
-                out.push((cref.column, &list[..]));
+            if !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t) {
+                own.push(t);
             }
         }
-        out
+        if own.is_empty() {
+            return Ok(());
+        }
+        let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
+            return Ok(());
+        };
+        let n = table.columns.len();
+        self.b.insns[open_at].opcode = Opcode::Noop;
+        let skip = self.b.label();
+        self.b.add(Opcode::Once, 0, skip, 0);
+        self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
+        let src = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, src, table.root as i32, 0, P4::Int64(n as i64), 0);
+        self.b.comment(table.name.clone());
+        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
+        let r = (|| -> Result<()> {
+            let fill_end = self.b.label();
+            self.b.add(Opcode::Rewind, src, fill_end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            for t in &own {
+                self.jump_if_false(t, next)?;
+            }
+            let regs = self.b.regs(n);
+            for i in 0..n {
+                if table.rowid_alias == Some(i) {
+                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                } else {
+                    let d = super::expr::default_p4(table, i);
+                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
+                }
+            }
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::Rowid, src, rid, 0);
+            self.b.add(Opcode::Insert, it.cursor, rec, rid);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, src, top as i32, 0);
+            self.b.bind(fill_end);
+            Ok(())
+        })();
+        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
+        r?;
+        self.b.bind(skip);
+        Ok(())
     }
+
+
 
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
@@ -707,60 +806,7 @@ impl<'b> Compiler<'_> {
         Ok(Arc::new(KeyInfo { fields }))
     }
 
-    /// Terms `column op expr` of item `it` whose other side is available
-    /// before loop `lvl`, with affinity and collation an index can honour.
-    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
-        let mut out = Vec::new();
-        let Some(table) = it.table.clone() else { return out };
-        for t in terms {
-            let Expr::Binary(l, op, r) = t else { continue };
-            let Some(lop) = LookupOp::from_op(*op) else { continue };
-            for (col_side, other, opx) in [(&**l, &**r, lop), (&**r, &**l, lop.swapped())] {
-                let cref = match col_side {
-                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
-                    _ => None,
-                };
-                let Some(cref) = cref else { continue };
-                if cref.depth != 0 || cref.item != it.item {
-                    continue;
-                }
-                if has_subquery(other) {
-                    continue;
-                }
-                let deps = self.expr_deps(other);
-                if deps & !before != 0 {
-                    continue;
-                }
-                // Affinity must let the index order decide the comparison.
-                let col_aff = match cref.column {
-                    Some(c) => table.columns[c].affinity,
-                    None => Affinity::Integer,
-                };
-                let other_aff = self.expr_affinity(other);
-                let ok_aff = match other_aff {
-                    None => true,
-                    Some(a) => col_aff.is_numeric() || a == col_aff,
-                };
-                if !ok_aff {
-                    continue;
-                }
-                let coll = self.comparison_collation(col_side, other).ok();
-                let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
-                let coll_ok = match (&coll, &col_coll) {
-                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),
-                    (Some(P4::Coll(_)), None) => false,
-                    (_, Some(cc)) => cc.eq_ignore_ascii_case("BINARY"),
-                    _ => true,
-                };
-                if !coll_ok {
-                    continue;
-                }
-                out.push((cref.column, opx, other));
-            }
-        }
-        out
-    }
+
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);

@@ -23,6 +23,7 @@ pub mod ddl;
 pub mod txn;
 pub mod pragma;
 pub mod dml_common;
+pub mod alter;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -50,6 +51,20 @@ pub struct CteDef {
     pub select_sql: String,
     /// Column names given in `name(a, b)`.
     pub columns: Option<Vec<String>>,
+    /// Declared in `WITH RECURSIVE`.
+    pub recursive: bool,
+}
+
+/// Inside the recursive arm of a recursive CTE: its name reads the
+/// current row from this cursor.
+#[derive(Clone)]
+pub struct RecursiveBinding {
+    /// CTE name.
+    pub name: String,
+    /// Cursor holding the current row.
+    pub cursor: i32,
+    /// Column names.
+    pub columns: Vec<String>,
 }
 
 /// Everything one statement's compilation needs.
@@ -94,6 +109,13 @@ pub struct Compiler<'s> {
     pub memory_db: bool,
     /// Page size of the main database.
     pub page_size: u32,
+    /// Recursive CTEs being generated, innermost last.
+    pub recursive: Vec<RecursiveBinding>,
+    /// Addresses of the `MakeRecord`s feeding each temporary index, so an
+    /// IN operator can give them its comparison affinity afterwards.
+    pub ephem_records: HashMap<i32, Vec<usize>>,
+    /// The SELECT being compiled feeds an EXISTS test.
+    pub in_exists: bool,
 }
 
 impl<'s> Compiler<'s> {
@@ -123,6 +145,9 @@ impl<'s> Compiler<'s> {
             db_path: String::new(),
             memory_db: false,
             page_size: 4096,
+            recursive: Vec::new(),
+            ephem_records: HashMap::new(),
+            in_exists: false,
         }
     }
 
@@ -211,7 +236,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             txn::compile_txn(c, stmt, &mut prog)?
         }
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
-        Stmt::AlterTable(..) => return Err(Error::unsupported("ALTER TABLE")),
+        Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(..) => {
             let init = c.begin_program();
             c.end_program(init, None);

@@ -6,7 +6,7 @@ use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, cast, f64_to_i64, numerify, parse_number_exact, to_i64, to_text, truthiness};
+use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, truthiness};
 use crate::vdbe::Vm;
 use crate::value::numeric::ArithOp;
 
@@ -167,11 +167,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
 }
 
 fn int_of(v: &Value) -> i64 {
-    match numerify(v) {
-        Value::Integer(i) => i,
-        Value::Real(r) => f64_to_i64(r),
-        _ => 0,
-    }
+    to_i64(v)
 }
 
 fn shift(a: i64, by: i64) -> i64 {

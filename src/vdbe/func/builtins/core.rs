@@ -43,6 +43,14 @@ pub(crate) fn too_big() -> Error {
     Error::new(SQLITE_TOOBIG, "string or blob too big")
 }
 
+/// A text or blob result longer than `SQLITE_LIMIT_LENGTH` is an error.
+pub(crate) fn within_limit(v: Value) -> Result<Value> {
+    match &v {
+        Value::Text(b) | Value::Blob(b) if b.len() as i64 > MAX_LENGTH => Err(too_big()),
+        _ => Ok(v),
+    }
+}
+
 /// Bytes up to (not including) the first NUL: what a C string sees.
 pub(crate) fn c_str(b: &[u8]) -> &[u8] {
     match b.iter().position(|&c| c == 0) {
@@ -140,15 +148,15 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "char", &[-1], d, |_, a| Ok(char_fn(a)));
     scalar(r, "coalesce", &[-1], d, |_, a| coalesce("coalesce", a));
     scalar(r, "ifnull", &[2], d, |_, a| coalesce("ifnull", a));
-    scalar(r, "concat", &[-1], d, |_, a| concat(a));
-    scalar(r, "concat_ws", &[-1], d, |_, a| concat_ws(a));
+    scalar(r, "concat", &[-1], d, |_, a| concat(a).and_then(within_limit));
+    scalar(r, "concat_ws", &[-1], d, |_, a| concat_ws(a).and_then(within_limit));
     scalar(r, "iif", &[-1], d, |_, a| iif("iif", a));
     scalar(r, "if", &[-1], d, |_, a| iif("if", a));
     scalar(r, "format", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "printf", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "glob", &[2], d, |_, a| glob(a));
     scalar(r, "like", &[2, 3], d, like);
-    scalar(r, "hex", &[1], d, |_, a| Ok(hex(&a[0])));
+    scalar(r, "hex", &[1], d, |_, a| within_limit(hex(&a[0])));
     scalar(r, "instr", &[2], d, |_, a| Ok(instr(&a[0], &a[1])));
     scalar(r, "length", &[1], d, |_, a| Ok(length(&a[0])));
     scalar(r, "octet_length", &[1], d, |_, a| Ok(octet_length(&a[0])));
@@ -163,12 +171,12 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "max", &[-1], d, |_, a| min_max("max", a, true));
     scalar(r, "min", &[-1], d, |_, a| min_max("min", a, false));
     scalar(r, "nullif", &[2], d, |_, a| Ok(nullif(&a[0], &a[1])));
-    scalar(r, "quote", &[1], d, |_, a| Ok(quote(&a[0])));
+    scalar(r, "quote", &[1], d, |_, a| within_limit(quote(&a[0])));
     scalar(r, "unistr_quote", &[1], d, |_, a| Ok(unistr_quote(&a[0])));
     scalar(r, "unistr", &[1], d, |_, a| unistr(&a[0]));
     scalar(r, "random", &[0], VOLATILE, |ctx, _| Ok(random(ctx)));
     scalar(r, "randomblob", &[1], VOLATILE, |ctx, a| randomblob(ctx, &a[0]));
-    scalar(r, "replace", &[3], d, |_, a| Ok(replace(a)));
+    scalar(r, "replace", &[3], d, |_, a| replace(a));
     scalar(r, "round", &[1, 2], d, |_, a| Ok(round(a)));
     scalar(r, "sign", &[1], d, |_, a| Ok(sign(&a[0])));
     scalar(r, "soundex", &[1], d, |_, a| Ok(soundex(&a[0])));
@@ -582,17 +590,22 @@ fn randomblob(ctx: &mut FunctionContext<'_>, n: &Value) -> Result<Value> {
     Ok(Value::Blob(b))
 }
 
-fn replace(a: &[Value]) -> Value {
-    let Some(s) = value_bytes(&a[0]) else { return Value::Null };
-    let Some(pat) = value_bytes(&a[1]) else { return Value::Null };
+fn replace(a: &[Value]) -> Result<Value> {
+    let Some(s) = value_bytes(&a[0]) else { return Ok(Value::Null) };
+    let Some(pat) = value_bytes(&a[1]) else { return Ok(Value::Null) };
     if pat.first().is_none_or(|&c| c == 0) {
-        return Value::Text(s.into_owned());
+        return Ok(Value::Text(s.into_owned()));
     }
-    let Some(rep) = value_bytes(&a[2]) else { return Value::Null };
+    let Some(rep) = value_bytes(&a[2]) else { return Ok(Value::Null) };
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
         if s[i..].starts_with(&pat) {
+            // Each replacement can grow the text: stop at the length limit
+            // rather than after allocating far past it.
+            if (out.len() + rep.len()) as i64 > MAX_LENGTH {
+                return Err(too_big());
+            }
             out.extend_from_slice(&rep);
             i += pat.len();
         } else {
@@ -600,7 +613,7 @@ fn replace(a: &[Value]) -> Value {
             i += 1;
         }
     }
-    Value::Text(out)
+    Ok(Value::Text(out))
 }
 
 fn round(a: &[Value]) -> Value {
