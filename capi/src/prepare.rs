@@ -34,7 +34,9 @@ pub unsafe fn prepare_bytes(
             (SQLITE_OK, used)
         }
         Ok((Some(stmt), used)) => {
-            let text = cstring(stmt.sql().as_bytes().to_vec());
+            // sqlite3_sql gives the statement's text exactly as it was given:
+            // from the start of the input to the tail.
+            let text = cstring(sql[..used.min(sql.len())].to_vec());
             let s = Box::new(sqlite3_stmt {
                 magic: STMT_LIVE,
                 db,

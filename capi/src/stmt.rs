@@ -19,6 +19,10 @@ pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut 
             return std::ptr::null_mut();
         };
         let _g = s.db().lock.lock();
+        if s.stmt.parameter_count() == 0 {
+            // Nothing to expand: SQLite gives the text exactly as prepared.
+            return crate::memory::malloc_cstr(s.sql.as_bytes());
+        }
         crate::memory::malloc_cstr(s.stmt.expanded_sql().as_bytes())
     })
 }

@@ -80,6 +80,18 @@ con.row_factory = None
 show("types", con.execute("SELECT 1, 1.5, 'x', x'0102', NULL, 2 > 1").fetchone())
 show("big int", con.execute("SELECT ?", (2**62,)).fetchone())
 show("unicode", con.execute("SELECT ?, length(?)", ("héllo ✓", "héllo ✓")).fetchone())
+traced = []
+con.set_trace_callback(traced.append)
+con.execute("INSERT INTO t(name) VALUES (?)", ("traced",))
+con.commit()
+con.execute("SELECT count(*) FROM t WHERE data IS ? OR name > 'x'", ("x'y",)).fetchall()
+con.set_trace_callback(None)
+show("traced", traced)
+calls = []
+con.set_progress_handler(lambda: calls.append(1) or 0, 1)
+con.execute("SELECT 1").fetchall()
+con.set_progress_handler(None, 0)
+show("progress called", len(calls) > 0)
 show("total_changes", con.total_changes)
 show("isolation", con.isolation_level)
 show("complete", (sqlite3.complete_statement("SELECT 1;"), sqlite3.complete_statement("SELECT 1")))

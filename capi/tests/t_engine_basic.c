@@ -116,6 +116,14 @@ int main(void) {
   sqlite3_finalize(st);
   printf(" after finalize=%d\n", freed);
 
+  {
+    static const char *inputs[] = {"  SELECT 1; SELECT 2", "/* c */ SELECT 1 ;  ", "BEGIN ", "SELECT 1 -- x\n", " SELECT 2"};
+    for (i = 0; i < 5; i++) {
+      sqlite3_prepare_v2(db, inputs[i], -1, &st, &tail);
+      printf("sql=[%s] tail=[%s]\n", sqlite3_sql(st), tail);
+      sqlite3_finalize(st);
+    }
+  }
   rc = sqlite3_prepare_v2(db, "   -- nothing\n  ", -1, &st, &tail);
   printf("empty prepare=%d stmt=%s\n", rc, st ? "set" : "NULL");
   rc = sqlite3_prepare_v2(db, "SELECT * FROM nosuch", -1, &st, 0);
