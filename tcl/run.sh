@@ -48,7 +48,7 @@ files=("${abs[@]}")
 case "$lib" in
   system) export LD_LIBRARY_PATH="" ;;
   ringlite)
-    libdir=${RINGLITE_LIBDIR:-$here/../build}
+    libdir=${RINGLITE_LIBDIR:-$here/../build/lib}
     if [ ! -e "$libdir/libsqlite3.so.0" ]; then
       echo "tcl/run.sh: no $libdir/libsqlite3.so.0 (build ringlite's C library; set RINGLITE_LIBDIR)" >&2
       exit 2
