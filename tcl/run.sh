@@ -73,7 +73,9 @@ run_one() {
   name=$(basename "$f")
   dir="$scratch/${name%.test}"
   mkdir -p "$dir" && cd "$dir" || exit 1
-  timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1
+  # (A subshell, so that bash's "Killed" notice for a timed-out tclsh
+  # does not land in the report.)
+  (timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1) 2>/dev/null
   rc=$?
   out=$(tr -d '\0' < "$dir.out")
   rm -f "$dir.out"
