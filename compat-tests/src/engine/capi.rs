@@ -187,7 +187,7 @@ impl Engine for CApi {
             let rc = unsafe { (a.finalize)(stmt) };
             if outcome.is_err() || rc != SQLITE_OK {
                 let mut e = self.error();
-                e.partial = (columns > 0).then(|| Rows { columns, rows });
+                e.partial = (columns > 0).then_some(Rows { columns, rows });
                 return Err(e);
             }
             if columns > 0 {
