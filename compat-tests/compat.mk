@@ -47,6 +47,10 @@ compat-ratchet: compat-build
 
 compat-status: compat-build
 	$(COMPAT) $(COMPAT_RL) --status $(COMPAT_DIR)/STATUS.md $(SLT_DIR) $(COMPAT_DIR)/scripts || true
+	@{ echo; echo "## SQLite TCL tests (from the ratchets; \`make compat-tcl\` to rerun)"; echo; \
+	  echo "- files passing on the system SQLite: $$(grep -vc '^#' tcl/ratchet/system.txt)"; \
+	  echo "- of those, passing on ringlite: $$(grep -vc '^#' tcl/ratchet/ringlite.txt 2>/dev/null || echo 0)"; \
+	} >> $(COMPAT_DIR)/STATUS.md
 
 compat-complete: compat-build
 	$(COMPAT) complete --quiet $(COMPAT_DIR)/scripts

@@ -48,7 +48,7 @@ files=("${abs[@]}")
 case "$lib" in
   system) export LD_LIBRARY_PATH="" ;;
   ringlite)
-    libdir=${RINGLITE_LIBDIR:-$here/../build}
+    libdir=${RINGLITE_LIBDIR:-$here/../build/lib}
     if [ ! -e "$libdir/libsqlite3.so.0" ]; then
       echo "tcl/run.sh: no $libdir/libsqlite3.so.0 (build ringlite's C library; set RINGLITE_LIBDIR)" >&2
       exit 2
@@ -73,7 +73,9 @@ run_one() {
   name=$(basename "$f")
   dir="$scratch/${name%.test}"
   mkdir -p "$dir" && cd "$dir" || exit 1
-  timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1
+  # (A subshell, so that bash's "Killed" notice for a timed-out tclsh
+  # does not land in the report.)
+  (timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1) 2>/dev/null
   rc=$?
   out=$(tr -d '\0' < "$dir.out")
   rm -f "$dir.out"

@@ -11,7 +11,7 @@ TCL_DIR := tcl
 TCL_SRC := $(TCL_DIR)/sqlite-src
 TCL_JOBS ?= 2
 TCL_TIMEOUT ?= 60
-RINGLITE_LIBDIR ?= build
+RINGLITE_LIBDIR ?= build/lib
 TCL_RUN := $(TCL_DIR)/run.sh --jobs $(TCL_JOBS) --timeout $(TCL_TIMEOUT)
 
 .PHONY: compat-tcl-fetch compat-tcl compat-tcl-system compat-tcl-ringlite compat-tcl-ratchet

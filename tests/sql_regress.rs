@@ -74,3 +74,29 @@ fn prefiltered_inner_tables() {
         ],
     );
 }
+
+#[test]
+fn fuzz_findings_2() {
+    sql_common::check("CREATE TABLE t0(c0, c1); SELECT NULL FROM t0 AS a WHERE (NOT EXISTS (SELECT zz.c0 FROM t0 AS b));");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1),(2); SELECT 9223372036854775807, c0 FROM t0 ORDER BY (9223372036854775807 COLLATE BINARY) DESC, c0 LIMIT 1;");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1); SELECT c0 FROM t0 WHERE EXISTS (SELECT c0, 3 FROM t0 ORDER BY 2 DESC LIMIT 1); SELECT 1 WHERE EXISTS (SELECT 0 FROM t0 ORDER BY 3);");
+}
+
+#[test]
+fn checks_collations_groupby() {
+    check_each(
+        "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT CHECK(length(name) < 10), qty INTEGER, CONSTRAINT pos CHECK (qty >= 0)); CREATE TABLE c(a TEXT COLLATE NOCASE); INSERT INTO c VALUES('apple'),('BANANA'),('Apple'),('cherry');",
+        &[
+            "INSERT INTO p VALUES(1, 'x', 1); INSERT INTO p VALUES(2, 'y', -1);",
+            "INSERT INTO p VALUES(3, 'a very long name', 1);",
+            "INSERT INTO p VALUES(4, NULL, NULL); INSERT OR IGNORE INTO p VALUES(5, 'z', -5); SELECT * FROM p;",
+            "UPDATE p SET qty = -1 WHERE id = 1;",
+            "SELECT a FROM c ORDER BY 1",
+            "SELECT count(*), count(DISTINCT a) FROM c WHERE a = 'APPLE'",
+            "SELECT 'x' || 'y' COLLATE NOCASE = 'XY'",
+            "SELECT length(a), count(*) FROM c GROUP BY 1 ORDER BY 1",
+            "SELECT sum(length(a)) FROM c GROUP BY sum(1)",
+            "SELECT a FROM c ORDER BY a LIMIT 1, 2",
+        ],
+    );
+}

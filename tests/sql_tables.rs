@@ -172,6 +172,9 @@ fn recursive_ctes() {
     check("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 5) SELECT sum(x), count(*) FROM c;");
     check("WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x % 3 + 1 FROM c) SELECT x FROM c;");
     check("CREATE TABLE e(p, c); INSERT INTO e VALUES(1,2),(1,3),(2,4),(4,5); WITH RECURSIVE d(n, depth) AS (SELECT 1, 0 UNION ALL SELECT e.c, d.depth+1 FROM e JOIN d ON e.p = d.n) SELECT n, depth FROM d ORDER BY n;");
+    check("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r LIMIT 5;");
+    check("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n * 2 FROM r LIMIT 3 OFFSET 4;");
+    check("CREATE TABLE q(a); REINDEX q; REINDEX nocase; REINDEX nosuch;");
     check("WITH RECURSIVE fib(a, b) AS (SELECT 0, 1 UNION ALL SELECT b, a+b FROM fib WHERE b < 100) SELECT group_concat(a) FROM fib;");
 }
 
@@ -188,6 +191,66 @@ fn alter_table() {
             "ALTER TABLE t RENAME TO u; SELECT * FROM u WHERE b = 'y'; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;",
             "SELECT * FROM t",
             "ALTER TABLE nosuch ADD COLUMN x",
+        ],
+    );
+}
+
+#[test]
+fn upsert() {
+    check_each(
+        "CREATE TABLE kv(k TEXT PRIMARY KEY, v INTEGER, n INTEGER DEFAULT 0); CREATE TABLE r(id INTEGER PRIMARY KEY, x);",
+        &[
+            "INSERT INTO kv(k, v) VALUES('a', 1) ON CONFLICT(k) DO UPDATE SET v = v + excluded.v, n = n + 1; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('a', 5) ON CONFLICT(k) DO UPDATE SET v = v + excluded.v, n = n + 1; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('a', 9),('b', 2) ON CONFLICT DO NOTHING; SELECT * FROM kv; SELECT changes();",
+            "INSERT INTO kv(k, v) VALUES('b', 100) ON CONFLICT(k) DO UPDATE SET v = excluded.v WHERE excluded.v > v; SELECT * FROM kv;",
+            "INSERT INTO kv(k, v) VALUES('b', 1) ON CONFLICT(k) DO UPDATE SET v = excluded.v WHERE excluded.v > v; SELECT * FROM kv;",
+            "INSERT INTO r VALUES(1, 'one') ON CONFLICT(id) DO UPDATE SET x = 'again:' || excluded.x; INSERT INTO r VALUES(1, 'uno') ON CONFLICT(id) DO UPDATE SET x = 'again:' || excluded.x; SELECT * FROM r;",
+            "INSERT INTO kv(k, v) VALUES('z', 1) ON CONFLICT(v) DO NOTHING",
+        ],
+    );
+}
+
+#[test]
+fn returning() {
+    check_each(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b DEFAULT 'd');",
+        &[
+            "INSERT INTO t(a) VALUES(1),(2) RETURNING id, a, b",
+            "INSERT INTO t VALUES(10, 'x', 'y') RETURNING *",
+            "UPDATE t SET a = a || '!' WHERE id > 1 RETURNING id, a AS new_a",
+            "DELETE FROM t WHERE id = 10 RETURNING a, b",
+            "DELETE FROM t RETURNING id",
+            "SELECT count(*) FROM t",
+        ],
+    );
+}
+
+#[test]
+fn autoincrement() {
+    check_each(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, x); CREATE TABLE u(id INTEGER PRIMARY KEY AUTOINCREMENT, y);",
+        &[
+            "SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema",
+            "INSERT INTO t(x) VALUES('a'),('b'),('c'); SELECT * FROM t; SELECT * FROM sqlite_sequence;",
+            "DELETE FROM t WHERE id = 3; INSERT INTO t(x) VALUES('d'); SELECT * FROM t; SELECT * FROM sqlite_sequence;",
+            "INSERT INTO t VALUES(100, 'e'); INSERT INTO t(x) VALUES('f'); INSERT INTO u(y) VALUES(1); SELECT * FROM t; SELECT * FROM sqlite_sequence ORDER BY name;",
+            "DROP TABLE t; SELECT * FROM sqlite_sequence;",
+            "CREATE TABLE v(id TEXT PRIMARY KEY AUTOINCREMENT)",
+        ],
+    );
+}
+
+#[test]
+fn window_functions() {
+    check_each(
+        "CREATE TABLE w(g TEXT, x INTEGER); INSERT INTO w VALUES('a',1),('a',2),('a',2),('b',3),('b',5),('c',NULL);",
+        &[
+            "SELECT g, x, row_number() OVER (ORDER BY g, x), rank() OVER (ORDER BY x), dense_rank() OVER (ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, sum(x) OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY g, x",
+            "SELECT g, x, count(*) OVER (PARTITION BY g), max(x) OVER () FROM w ORDER BY g, x",
+            "SELECT g, avg(x) OVER (PARTITION BY g) AS a FROM w ORDER BY a DESC, g",
+            "SELECT x, row_number() OVER (PARTITION BY g ORDER BY x DESC) AS r FROM w ORDER BY g, r",
         ],
     );
 }

@@ -146,7 +146,10 @@ fn run_all(files: &[String], opts: &Options, jobs: usize) -> Vec<FileReport> {
             });
         }
     });
-    let results = Arc::try_unwrap(results).ok().expect("threads joined").into_inner().unwrap();
+    let results = match Arc::try_unwrap(results) {
+        Ok(results) => results.into_inner().unwrap(),
+        Err(_) => unreachable!("every worker has been joined by the scope"),
+    };
     results.into_iter().map(|r| r.expect("every file ran")).collect()
 }
 

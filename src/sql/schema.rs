@@ -58,6 +58,11 @@ pub struct Table {
     /// Automatic indexes, in numbering order: columns and whether it is the
     /// primary key.
     pub auto_indexes: Vec<(Vec<(usize, bool, Option<String>)>, bool)>,
+    /// INTEGER PRIMARY KEY AUTOINCREMENT: rowids come from
+    /// `sqlite_sequence` and are never reused.
+    pub autoincrement: bool,
+    /// CHECK constraints: (constraint name, expression as SQL text).
+    pub checks: Vec<(Option<String>, String)>,
 }
 
 impl Table {
@@ -228,6 +233,8 @@ pub fn schema_table() -> Table {
         view_select: None,
         view_columns: None,
         auto_indexes: Vec::new(),
+        autoincrement: false,
+        checks: Vec::new(),
     }
 }
 
@@ -269,6 +276,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: None,
                 view_columns: None,
                 auto_indexes: Vec::new(),
+                autoincrement: false,
+        checks: Vec::new(),
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -285,7 +294,14 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
                     match &c.constraint {
-                        ColumnConstraint::PrimaryKey { order, .. } => {
+                        ColumnConstraint::PrimaryKey { order, auto_increment, .. } => {
+                            if *auto_increment {
+                                let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                                if !is_int {
+                                    return Err(Error::sql("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY"));
+                                }
+                                t.autoincrement = true;
+                            }
                             col.primary_key = true;
                             let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
@@ -301,6 +317,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             col.default_value = constant_value(e);
                         }
                         ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
+                        ColumnConstraint::Check(e) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
                         _ => {}
                     }
                 }
@@ -328,8 +345,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         .collect()
                 };
                 match &c.constraint {
-                    TableConstraint::PrimaryKey { columns: pk, .. } => {
+                    TableConstraint::PrimaryKey { columns: pk, auto_increment, .. } => {
                         let cols = cols_of(pk, &t)?;
+                        t.autoincrement |= *auto_increment;
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
                         }
@@ -342,6 +360,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             t.auto_indexes.push((cols, true));
                         }
                     }
+                    TableConstraint::Check(e, _) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
                     TableConstraint::Unique { columns: u, .. } => {
                         let cols = cols_of(u, &t)?;
                         if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
@@ -349,6 +368,13 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                     }
                     _ => {}
+                }
+            }
+            // CHECK messages quote the expression as written.
+            let written = check_texts(sql);
+            if written.len() == t.checks.len() {
+                for (c, w) in t.checks.iter_mut().zip(written) {
+                    c.1 = w;
                 }
             }
             Ok(t)
@@ -365,10 +391,41 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: Some(sel),
                 view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
                 auto_indexes: Vec::new(),
+                autoincrement: false,
+        checks: Vec::new(),
             })
         }
         _ => Err(Error::corrupt()),
     }
+}
+
+/// The source text inside each `CHECK(...)` of a CREATE TABLE, in order.
+fn check_texts(sql: &str) -> Vec<String> {
+    use sqlite3_parser::dialect::TokenType;
+    let b = sql.as_bytes();
+    let toks = crate::sql::parse::tokens(b);
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != TokenType::TK_CHECK || toks.get(i + 1).is_none_or(|x| x.kind != TokenType::TK_LP) {
+            continue;
+        }
+        let mut depth = 0;
+        let start = toks[i + 1].end;
+        for u in &toks[i + 1..] {
+            match u.kind {
+                TokenType::TK_LP => depth += 1,
+                TokenType::TK_RP => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(String::from_utf8_lossy(&b[start..u.start]).trim().to_string());
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The value of a constant expression (literals, signed numbers).

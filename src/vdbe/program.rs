@@ -81,6 +81,7 @@ pub enum Opcode {
     // aggregates
     AggStep,
     AggFinal,
+    AggValue,
     // records and cursors
     MakeRecord,
     Column,

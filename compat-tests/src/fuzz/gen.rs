@@ -277,7 +277,7 @@ fn expr(rng: &mut ChaCha8Rng, tables: &[Table], cols: &[String], depth: u32, bud
             let op = *["+", "-", "*", "/", "%", "||", "=", "<", "AND", "OR", "&", "<<"].choose(rng).unwrap();
             Expr::Binary(op, sub(rng), sub(rng))
         }
-        3 => Expr::Unary(*["-", "NOT", "~", "+"].choose(rng).unwrap(), sub(rng)),
+        3 => Expr::Unary(["-", "NOT", "~", "+"].choose(rng).unwrap(), sub(rng)),
         4 => {
             let (name, n) = *[("abs", 1), ("coalesce", 2), ("nullif", 2), ("length", 1), ("upper", 1), ("lower", 1), ("typeof", 1), ("ifnull", 2), ("max", 2), ("min", 2), ("instr", 2), ("trim", 1), ("round", 1), ("substr", 2), ("hex", 1), ("quote", 1)]
                 .choose(rng)

@@ -61,7 +61,7 @@ fn parse(args: Vec<String>) -> Result<FuzzArgs, String> {
 pub fn case_steps(seed: u64) -> Vec<Step> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let case = gen::generate(&mut rng);
-    case.setup.into_iter().map(Step::Setup).chain(case.queries.into_iter().map(Step::Query)).collect()
+    case.setup.into_iter().map(Step::Setup).chain(case.queries.into_iter().map(|q| Step::Query(Box::new(q)))).collect()
 }
 
 /// A script recording the reference's outcome of every step.

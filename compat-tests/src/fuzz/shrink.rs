@@ -21,7 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     Setup(String),
-    Query(Select),
+    Query(Box<Select>),
 }
 
 impl Step {
@@ -131,12 +131,11 @@ pub fn shrink(mut steps: Vec<Step>, test: &EngineKind, mut budget: usize) -> Vec
         }
         // Clauses and sub-expressions of the queries.
         for i in 0..steps.len() {
-            loop {
-                let Step::Query(q) = &steps[i] else { break };
+            while let Step::Query(q) = &steps[i] {
                 let mut improved = false;
                 for simpler in q.simpler() {
                     let mut candidate = steps.clone();
-                    candidate[i] = Step::Query(simpler);
+                    candidate[i] = Step::Query(Box::new(simpler));
                     if still_fails(&candidate, &mut budget) {
                         steps = candidate;
                         improved = true;

@@ -126,6 +126,26 @@ impl Compiler<'_> {
         Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
     }
 
+    /// Delete the rows of the table rooted at `root` whose first column
+    /// is `name` (the `sqlite_sequence` entry of a dropped table).
+    fn delete_rows_named(&mut self, root: u32, name: &str) {
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, 0, P4::Int64(2), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let r = self.b.reg();
+        let n = self.b.reg();
+        self.b.add(Opcode::Column, sc, 0, r);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add(Opcode::Ne, n, next, r);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+
     /// Delete `sqlite_schema` rows whose column `col` equals `name`.
     fn delete_schema_rows(&mut self, col: i32, name: &str) {
         let sc = self.open_schema_table();
@@ -176,6 +196,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 for (i, r) in idx_roots.iter().enumerate() {
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
                     c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
+                }
+                if table.autoincrement && c.schema.table("sqlite_sequence").is_none() {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::CreateBtree, 0, r, 1);
+                    c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
                 }
                 c.bump_cookie();
                 prog.changes_schema = true;
@@ -245,6 +270,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     c.writes = true;
                     c.delete_schema_rows(2, &t.name);
+                    if t.autoincrement {
+                        if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
+                            c.delete_rows_named(seq.root, &t.name);
+                        }
+                    }
                     let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);

@@ -155,6 +155,40 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
+    /// that is false (not NULL) fails; IGNORE skips the row.
+    pub fn check_checks(&mut self, t: &WriteTarget, row: i32, rowid: i32, oc: OnConflict, skip: i32) -> Result<()> {
+        if t.table.checks.is_empty() {
+            return Ok(());
+        }
+        let fake = self.b.cursor();
+        self.scopes.push(super::update::target_scope(&t.table, None, fake));
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            for (name, text) in t.table.checks.clone() {
+                let v = self.b.reg();
+                self.expr_text(&text, v)?;
+                let ok = self.b.label();
+                self.b.add(Opcode::If, v, ok, 1);
+                if oc == OnConflict::Ignore {
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                } else {
+                    let label = name.unwrap_or(text);
+                    self.constraint_halt(crate::error::SQLITE_CONSTRAINT_CHECK, format!("CHECK constraint failed: {label}"), oc);
+                }
+                self.b.bind(ok);
+            }
+            Ok(())
+        })();
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r
+    }
+
     fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
         self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::Text(msg), 0);
     }

@@ -191,6 +191,19 @@ impl Compiler<'_> {
         match e {
             Expr::Collate(_, c) => Some((unquote(c), true)),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Binary(l, op, r)
+                if !matches!(
+                    op,
+                    Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
+                        | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+                ) =>
+            {
+                // An explicit COLLATE on either operand carries through.
+                match self.expr_collation(l) {
+                    Some((n, true)) => Some((n, true)),
+                    _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
+                }
+            }
             Expr::Id(id) => {
                 let n = unquote(id.0);
                 self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
@@ -460,22 +473,25 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
+                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    return Ok(());
+                }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
-                    return Err(Error::unsupported("window functions"));
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
+                let _ = distinctness;
+                self.call(&fname, args, target)?;
+            }
+            Expr::FunctionCallStar { name, filter_over } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
                     self.b.add(Opcode::SCopy, acc, target, 0);
                     return Ok(());
                 }
-                let _ = distinctness;
-                self.call(&fname, args, target)?;
-            }
-            Expr::FunctionCallStar { name, .. } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
-                    return Ok(());
+                if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 self.call(&fname, &[], target)?;

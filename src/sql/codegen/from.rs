@@ -315,9 +315,42 @@ impl<'b> Compiler<'_> {
         };
         let open_d = self.b.here() - 1;
         let done = self.b.label();
+        let hint = self.cte_limit_hint.take();
         let limit = match self.setup_limit(sel.limit, done)? {
             Some(l) => Some((l.limit, done)),
-            None => None,
+            None => match hint {
+                Some((lim, off)) => {
+                    // Generate LIMIT + OFFSET rows at most (a negative
+                    // LIMIT means no limit).
+                    let r = self.b.reg();
+                    self.scopes.push(Default::default());
+                    let res = (|| -> Result<()> {
+                        self.expr_text(&lim, r)?;
+                        self.b.add(Opcode::MustBeInt, r, 0, 0);
+                        if let Some(o) = off {
+                            let ro = self.b.reg();
+                            self.expr_text(&o, ro)?;
+                            self.b.add(Opcode::MustBeInt, ro, 0, 0);
+                            let skip = self.b.label();
+                            self.b.add(Opcode::IfNot, r, skip, 0);
+                            let neg = self.b.label();
+                            let zero = self.b.reg();
+                            self.b.add(Opcode::Integer, 0, zero, 0);
+                            self.b.add4(Opcode::Lt, zero, neg, r, P4::None, 0);
+                            self.b.add4(Opcode::Lt, zero, skip, ro, P4::None, 0);
+                            self.b.add(Opcode::Add, ro, r, r);
+                            self.b.bind(neg);
+                            self.b.bind(skip);
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    res?;
+                    self.b.add(Opcode::IfNot, r, done, 0);
+                    Some((r, done))
+                }
+                None => None,
+            },
         };
         let dest = Dest::Recursive { result, queue, dedupe, limit };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;

@@ -24,6 +24,8 @@ pub mod txn;
 pub mod pragma;
 pub mod dml_common;
 pub mod alter;
+pub mod returning;
+pub mod window;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -116,6 +118,15 @@ pub struct Compiler<'s> {
     pub ephem_records: HashMap<i32, Vec<usize>>,
     /// The SELECT being compiled feeds an EXISTS test.
     pub in_exists: bool,
+    /// RETURNING clause of the DML statement being compiled.
+    pub returning: Option<returning::Returning>,
+    /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
+    /// SQL text: the CTE stops generating once that many rows exist.
+    pub cte_limit_hint: Option<(String, Option<String>)>,
+    /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
+    /// register with the sequence value, register with its row's rowid,
+    /// register with the value read at the start).
+    pub autoinc: Option<(i32, i32, i32, i32)>,
 }
 
 impl<'s> Compiler<'s> {
@@ -148,6 +159,9 @@ impl<'s> Compiler<'s> {
             recursive: Vec::new(),
             ephem_records: HashMap::new(),
             in_exists: false,
+            returning: None,
+            autoinc: None,
+            cte_limit_hint: None,
         }
     }
 
@@ -244,7 +258,18 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
         Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => return Err(Error::unsupported("triggers")),
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
-        Stmt::Reindex { .. } => {
+        Stmt::Reindex { obj_name } => {
+            // Indexes are always in order here; REINDEX only checks its target.
+            if let Some(q) = obj_name {
+                let n = crate::sql::parse::unquote(q.name.0);
+                let known = c.schema.table(&n).is_some()
+                    || c.schema.index(&n).is_some()
+                    || ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(&n))
+                    || c.collations.contains_key(&n.to_ascii_uppercase());
+                if !known {
+                    return Err(Error::sql("unable to identify the object to be reindexed"));
+                }
+            }
             let init = c.begin_program();
             c.end_program(init, None);
         }
@@ -268,6 +293,7 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
                 Some(crate::vdbe::func::FuncKind::Aggregate(_))
             )
         }
+        Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
         Expr::FunctionCallStar { name, .. } => matches!(
             c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
             Some(crate::vdbe::func::FuncKind::Aggregate(_))

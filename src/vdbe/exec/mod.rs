@@ -72,7 +72,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
                 compare::exec(vm, insn)
             }
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal => agg::exec(vm, insn, env),
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
             Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
