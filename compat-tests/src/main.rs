@@ -18,6 +18,7 @@ mod fuzz;
 mod ratchet;
 mod slt;
 mod status;
+mod watchdog;
 
 use engine::EngineKind;
 use slt::runner::{run_file, FileReport, Mode, Options};
@@ -145,7 +146,10 @@ fn run_all(files: &[String], opts: &Options, jobs: usize) -> Vec<FileReport> {
             });
         }
     });
-    let results = Arc::try_unwrap(results).ok().expect("threads joined").into_inner().unwrap();
+    let results = match Arc::try_unwrap(results) {
+        Ok(results) => results.into_inner().unwrap(),
+        Err(_) => unreachable!("every worker has been joined by the scope"),
+    };
     results.into_iter().map(|r| r.expect("every file ran")).collect()
 }
 
@@ -232,6 +236,9 @@ fn main() -> ExitCode {
         let regressions = ratchet::regressions(&ratchet, &all);
         for r in &regressions {
             println!("REGRESSION {r}");
+        }
+        for r in all.iter().filter(|r| r.timed_out) {
+            println!("TIMEOUT {} ({} records passed; not judged by the ratchet)", r.name, r.passed);
         }
         status = if regressions.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         if args.update_ratchet {
