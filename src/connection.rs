@@ -435,6 +435,9 @@ impl Connection {
 
     /// Register (or replace) a function.
     pub fn create_function(&mut self, def: FuncDef) -> Result<()> {
+        if def.n_args < -1 || def.n_args > 127 || def.name.is_empty() || def.name.len() > 255 {
+            return Err(Error::code(SQLITE_MISUSE));
+        }
         if self.state.active_statements > 0 {
             return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
         }

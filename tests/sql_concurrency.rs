@@ -119,3 +119,18 @@ fn files_with_unsupported_objects_stay_usable() {
         assert!(matches!(&out[0], sql_common::Outcome::Error { message, .. } if message.contains("not supported")), "{bad}: {out:?}");
     }
 }
+
+#[test]
+fn parameter_numbering_and_names() {
+    let mut c = sql_common::ours_open();
+    let (st, _) = c.prepare(b"SELECT ?1, :name, @x, $y, ?, ?9, :name, ?").unwrap();
+    let st = st.unwrap();
+    assert_eq!(st.parameter_count(), 10);
+    assert_eq!(st.parameter_name(1), Some("?1"));
+    assert_eq!(st.parameter_name(2), Some(":name"));
+    assert_eq!(st.parameter_name(4), Some("$y"));
+    assert_eq!(st.parameter_name(5), None);
+    assert_eq!(st.parameter_name(9), Some("?9"));
+    assert_eq!(st.parameter_index(":name"), 2);
+    assert_eq!(st.parameter_index("@x"), 3);
+}

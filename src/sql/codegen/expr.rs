@@ -303,6 +303,14 @@ impl Compiler<'_> {
     }
 
     fn variable(&mut self, name: &str) -> Result<i32> {
+        // The parser gives `?NNN` without its `?`.
+        let numbered;
+        let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+            numbered = format!("?{name}");
+            numbered.as_str()
+        } else {
+            name
+        };
         if name.is_empty() || name == "?" {
             self.params.push(None);
             return Ok((self.params.len() - 1) as i32);

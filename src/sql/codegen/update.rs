@@ -165,7 +165,7 @@ pub fn update_row(
         c.b.bind(gone);
         c.b.bind(same);
     }
-    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE } else { crate::vdbe::exec::write::OPFLAG_ISUPDATE };
     c.write_row(t, new, new_rowid, flags)?;
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())

@@ -21,6 +21,9 @@ use std::task::Poll;
 pub const OPFLAG_NCHANGE: u16 = 0x01;
 /// `Insert` P5 bit: set `last_insert_rowid`.
 pub const OPFLAG_LASTROWID: u16 = 0x20;
+/// `Insert` P5 bit: the row is an UPDATE (for the update hook).
+pub const OPFLAG_ISUPDATE: u16 = 0x04;
+const SQLITE_UPDATE: i32 = 23;
 
 macro_rules! pend {
     ($e:expr) => {
@@ -91,7 +94,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
                 if insn.p5 & OPFLAG_NCHANGE != 0 {
                     let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
-                    hook(SQLITE_INSERT, &db, t, rowid);
+                    let op = if insn.p5 & OPFLAG_ISUPDATE != 0 { SQLITE_UPDATE } else { SQLITE_INSERT };
+                    hook(op, &db, t, rowid);
                 }
             }
         }
