@@ -48,6 +48,9 @@ enum Frame {
     ToRow,
     /// The whole partition.
     Partition,
+    /// ROWS BETWEEN with row offsets (negative: preceding; `None`:
+    /// unbounded), evaluated row by row.
+    Rows(Option<i64>, Option<i64>),
 }
 
 struct WinCall<'a, 'b> {
@@ -118,8 +121,31 @@ impl<'b> Compiler<'_> {
             if spec.base.is_some() {
                 return Err(Error::unsupported("windows based on other windows"));
             }
+            let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
+                match b {
+                    ast::FrameBound::CurrentRow => Some(Some(0)),
+                    ast::FrameBound::UnboundedPreceding if start => Some(None),
+                    ast::FrameBound::UnboundedFollowing if !start => Some(None),
+                    ast::FrameBound::Preceding(e) => e.is_integer().filter(|n| *n >= 0).map(|n| Some(-n)),
+                    ast::FrameBound::Following(e) => e.is_integer().filter(|n| *n >= 0).map(Some),
+                    _ => None,
+                }
+            };
             let frame = match &spec.frame_clause {
                 None => Frame::ToPeers,
+                Some(f)
+                    if f.mode == ast::FrameMode::Rows
+                        && matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers))
+                        && (!matches!(f.start, ast::FrameBound::UnboundedPreceding)
+                            || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_)))) =>
+                {
+                    let start = offset(&f.start, true).ok_or_else(|| Error::unsupported("this window frame"))?;
+                    let end = match &f.end {
+                        None => Some(0),
+                        Some(b) => offset(b, false).ok_or_else(|| Error::unsupported("this window frame"))?,
+                    };
+                    Frame::Rows(start, end)
+                }
                 Some(f) => {
                     if !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) || !matches!(f.start, ast::FrameBound::UnboundedPreceding) {
                         return Err(Error::unsupported("this window frame"));
@@ -154,6 +180,9 @@ impl<'b> Compiler<'_> {
             };
             let result = self.b.reg();
             let acc = self.b.reg();
+            if matches!(frame, Frame::Rows(..)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                return Err(Error::unsupported("this window frame with this function"));
+            }
             // Ranking functions ignore frames.
             let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
                 Frame::ToPeers
@@ -395,6 +424,8 @@ impl<'b> Compiler<'_> {
         let nth_val = self.b.reg();
         let part_rows = self.b.reg();
         self.b.add(Opcode::Integer, 0, part_rows, 0);
+        let part_start = self.b.reg();
+        self.b.add(Opcode::Rowid, lead, part_start, 0);
         self.b.add(Opcode::Null, 0, nth_val, 0);
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
@@ -471,10 +502,10 @@ impl<'b> Compiler<'_> {
         // one peer group, one row, or the whole partition.
         let group_keys = match c.frame {
             Frame::ToPeers => nk,
-            Frame::ToRow => 0,
+            Frame::ToRow | Frame::Rows(..) => 0,
             Frame::Partition => np,
         };
-        if c.frame == Frame::ToRow {
+        if matches!(c.frame, Frame::ToRow | Frame::Rows(..)) {
             self.b.add(Opcode::Goto, 0, at_end, 0);
         } else if group_keys > 0 {
             let gk = Arc::new(KeyInfo { fields: ki.fields[..group_keys].to_vec() });
@@ -488,10 +519,75 @@ impl<'b> Compiler<'_> {
         let group_size = self.b.reg();
         self.b.add(Opcode::SCopy, count, group_size, 0);
         let value = self.b.reg();
-        if let WinKind::Agg(def) = &c.kind {
+        if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..))) {
             self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
         }
         let emit = self.b.here();
+        if let (WinKind::Agg(def), Frame::Rows(lo_off, hi_off)) = (&c.kind, c.frame) {
+            // Step a fresh accumulator over this row's frame.
+            let acc2 = self.b.reg();
+            self.b.add(Opcode::Null, 0, acc2, 0);
+            let s = self.b.reg();
+            self.b.add(Opcode::Rowid, trail, s, 0);
+            let lo = self.b.reg();
+            let hi = self.b.reg();
+            match lo_off {
+                None => {
+                    self.b.add(Opcode::SCopy, part_start, lo, 0);
+                }
+                Some(k) => {
+                    let kr = self.b.reg();
+                    self.b.add4(Opcode::Int64, 0, kr, 0, P4::Int64(k), 0);
+                    self.b.add(Opcode::Add, kr, s, lo);
+                    let fine = self.b.label();
+                    self.b.add4(Opcode::Ge, part_start, fine, lo, P4::None, 0);
+                    self.b.add(Opcode::SCopy, part_start, lo, 0);
+                    self.b.bind(fine);
+                }
+            }
+            match hi_off {
+                None => {
+                    self.b.add4(Opcode::Int64, 0, hi, 0, P4::Int64(i64::MAX), 0);
+                }
+                Some(k) => {
+                    let kr = self.b.reg();
+                    self.b.add4(Opcode::Int64, 0, kr, 0, P4::Int64(k), 0);
+                    self.b.add(Opcode::Add, kr, s, hi);
+                }
+            }
+            let fdone = self.b.label();
+            self.b.add4(Opcode::Gt, hi, fdone, lo, P4::None, 0);
+            self.b.add(Opcode::SeekRowid, peek, fdone, lo);
+            let ftop = self.b.here();
+            let q = self.b.reg();
+            self.b.add(Opcode::Rowid, peek, q, 0);
+            self.b.add4(Opcode::Gt, hi, fdone, q, P4::None, 0);
+            if np > 0 {
+                let pk = self.b.regs(np);
+                let tk = self.b.regs(np);
+                for k in 0..np {
+                    self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                    self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+                }
+                let same = self.b.label();
+                let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+                self.b.add(Opcode::Jump, fdone, same, fdone);
+                self.b.bind(same);
+            }
+            for k in 0..na {
+                self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), na as u16);
+            let fnext = self.b.label();
+            self.b.add(Opcode::Next, peek, fnext, 0);
+            self.b.add(Opcode::Goto, 0, fdone, 0);
+            self.b.bind(fnext);
+            self.b.add(Opcode::Goto, 0, ftop as i32, 0);
+            self.b.bind(fdone);
+            self.b.add4(Opcode::AggFinal, acc2, na as i32, 0, P4::Func(def.clone()), 0);
+            self.b.add(Opcode::SCopy, acc2, value, 0);
+        }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {
             WinKind::RowNumber => {
