@@ -332,7 +332,16 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) { Some("WITHOUT ROWID tables".to_string()) } else { None };
+            // Generated columns change what a record holds (VIRTUAL ones are
+            // not stored at all); both kinds are refused for now.
+            let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
+            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
+                Some("WITHOUT ROWID tables".to_string())
+            } else if generated {
+                Some("generated columns".to_string())
+            } else {
+                None
+            };
             let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),

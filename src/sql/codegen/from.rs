@@ -205,8 +205,8 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                if table.unsupported.as_deref() == Some("WITHOUT ROWID tables") {
-                    return Err(Error::unsupported("WITHOUT ROWID tables"));
+                if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
+                    return Err(Error::unsupported(what));
                 }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
