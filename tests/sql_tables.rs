@@ -358,3 +358,16 @@ fn partial_indexes() {
         ],
     );
 }
+
+#[test]
+fn create_table_as_select() {
+    check_each(
+        "CREATE TABLE src(a INTEGER, b TEXT, c REAL, d NUMERIC, e); INSERT INTO src VALUES(1,'x',1.5,2,x'00'),(2,'y',2.5,3,NULL);",
+        &[
+            "CREATE TABLE t2 AS SELECT a, b, c, d, e, a+1 AS f FROM src; SELECT * FROM t2; SELECT sql FROM sqlite_schema WHERE name = 't2';",
+            "CREATE TABLE t3 AS SELECT a AS x, a AS x FROM src WHERE a > 1; SELECT * FROM t3; SELECT sql FROM sqlite_schema WHERE name = 't3';",
+            "CREATE TABLE t4 AS SELECT 1; SELECT * FROM t4; PRAGMA table_info(t4);",
+            "CREATE TABLE t2 AS SELECT 1",
+        ],
+    );
+}

@@ -140,6 +140,74 @@ impl Compiler<'_> {
         Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
     }
 
+    /// CREATE TABLE name AS SELECT: the result rows go to a temporary
+    /// table first; the new table's columns take the result's names and
+    /// affinities (as SQLite writes them: INT, REAL, TEXT, NUM or none).
+    fn create_table_as(&mut self, name: &str, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
+        use crate::vdbe::value_ops::Affinity;
+        let tmp = self.b.cursor();
+        let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
+        let info = self.compile_select(sel, super::select::Dest::EphemTable(tmp))?;
+        let n = info.n_columns;
+        self.b.insns[open].p2 = n as i32;
+        let quote = |s: &str| {
+            let plain = !s.is_empty() && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !s.starts_with(|ch: char| ch.is_ascii_digit());
+            if plain { s.to_string() } else { format!("\"{}\"", s.replace('"', "\"\"")) }
+        };
+        let mut cols = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for i in 0..n {
+            let mut cname = info.names[i].clone();
+            let base = cname.clone();
+            let mut k = 1;
+            while seen.iter().any(|s| s.eq_ignore_ascii_case(&cname)) {
+                cname = format!("{base}:{k}");
+                k += 1;
+            }
+            seen.push(cname.clone());
+            let ty = match info.affinities[i] {
+                Some(Affinity::Text) => " TEXT",
+                Some(Affinity::Numeric) => " NUM",
+                Some(Affinity::Integer) => " INT",
+                Some(Affinity::Real) => " REAL",
+                _ => "",
+            };
+            cols.push(format!("{}{}", quote(&cname), ty));
+        }
+        // SQLite's measure: each name as quoted (+2) plus 5 per column.
+        let ident = |s: &str| s.len() + s.matches('"').count() + 2;
+        let total: usize = seen.iter().map(|c| ident(c) + 5).sum::<usize>() + ident(name);
+        let sql = if total >= 50 {
+            format!("CREATE TABLE {}(\n  {}\n)", quote(name), cols.join(",\n  "))
+        } else {
+            format!("CREATE TABLE {}({})", quote(name), cols.join(","))
+        };
+        let table = crate::sql::schema::table_from_sql(&sql, 0)?;
+        self.ensure_format();
+        let root = self.b.reg();
+        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
+        let sc = self.open_schema_table();
+        self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
+        let dst = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n.max(1));
+        for i in 0..n {
+            self.b.add(Opcode::Column, tmp, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
+        self.b.add(Opcode::NewRowid, dst, rid, 0);
+        self.b.add(Opcode::Insert, dst, rec, rid);
+        self.b.add(Opcode::Next, tmp, top as i32, 0);
+        self.b.bind(end);
+        self.bump_cookie();
+        Ok(())
+    }
+
     /// Delete the rows of the table rooted at `root` whose first column
     /// is `name` (the `sqlite_sequence` entry of a dropped table).
     fn delete_rows_named(&mut self, root: u32, name: &str) {
@@ -190,6 +258,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             let name = unquote(tbl_name.name.0);
             if c.schema.table(&name).is_some() && *if_not_exists {
                 write = false;
+            } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
+                c.check_new_name(&name, "table")?;
+                c.writes = true;
+                c.create_table_as(&name, sel)?;
+                prog.changes_schema = true;
             } else {
                 c.check_new_name(&name, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
