@@ -21,7 +21,8 @@ fn schema_pragmas() {
 #[test]
 fn header_pragmas() {
     check("PRAGMA user_version; PRAGMA user_version = 42; PRAGMA user_version; CREATE TABLE t(a); PRAGMA schema_version; PRAGMA page_size; PRAGMA page_count;");
-    check("PRAGMA journal_mode; PRAGMA synchronous; PRAGMA cache_size; PRAGMA database_list;");
+    check("PRAGMA journal_mode; PRAGMA synchronous; PRAGMA cache_size; PRAGMA database_list; PRAGMA encoding;");
+    check("WITH RECURSIVE r(n) AS (SELECT n FROM r) SELECT * FROM r");
     check("CREATE TABLE t(a UNIQUE); INSERT INTO t VALUES(1),(2); PRAGMA integrity_check;");
 }
 

@@ -333,7 +333,7 @@ impl<'b> Compiler<'_> {
 
     fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
         let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
-            return Err(Error::sql(format!("recursive reference in a subquery: {name}")));
+            return Err(Error::sql(format!("circular reference: {name}")));
         };
         if sel.order_by.is_some() {
             return Err(Error::unsupported("ORDER BY in a recursive common table expression"));

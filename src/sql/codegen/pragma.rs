@@ -152,6 +152,9 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
+        "encoding" => {
+            const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
+        }
         "page_size" => {
             if arg.is_none() {
                 const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
