@@ -114,3 +114,11 @@ fn row_values() {
         ],
     );
 }
+
+#[test]
+fn rowid_after_max() {
+    check_each(
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b); INSERT INTO t VALUES(9223372036854775807, 'max');",
+        &["INSERT INTO t(b) VALUES('r1'), ('r2'); SELECT count(*), count(DISTINCT a), min(a) > 0 FROM t;"],
+    );
+}

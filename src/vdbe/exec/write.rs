@@ -51,9 +51,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     if any {
                         let max = c.cursor.rowid();
                         if max == i64::MAX {
-                            return Err(Error::code(SQLITE_FULL));
+                            // The largest rowid is taken: try random ones, as
+                            // SQLite does. Seeks have no side effects, so a
+                            // suspended probe simply probes again.
+                            let mut found = None;
+                            for _ in 0..100 {
+                                env.prng ^= env.prng << 13;
+                                env.prng ^= env.prng >> 7;
+                                env.prng ^= env.prng << 17;
+                                let candidate = (env.prng >> 1) as i64 | 1;
+                                let bt = &mut env.dbs[c.db].btree;
+                                let r = pend!(c.cursor.seek_rowid(bt, candidate));
+                                if r != crate::btree::SeekResult::Found {
+                                    found = Some(candidate);
+                                    break;
+                                }
+                            }
+                            match found {
+                                Some(r) => r,
+                                None => return Err(Error::code(SQLITE_FULL)),
+                            }
+                        } else {
+                            max + 1
                         }
-                        max + 1
                     } else {
                         1
                     }
