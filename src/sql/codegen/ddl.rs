@@ -1,0 +1,412 @@
+//! CREATE/DROP of tables, indexes and views: new B-trees, rows of
+//! `sqlite_schema`, the schema cookie bump and `ParseSchema` (the
+//! connection reloads its schema after the statement). CREATE INDEX fills
+//! the new index from the table.
+
+use super::Compiler;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::parse::{schema_sql, unquote};
+use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
+use crate::btree::Meta;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::Stmt;
+
+const SCHEMA_COLUMNS: i32 = 5;
+
+impl Compiler<'_> {
+    fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
+        if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+            return Err(Error::sql(format!("object name reserved for internal use: {name}")));
+        }
+        if let Some(t) = self.schema.table(name) {
+            let what = if t.view_select.is_some() { "view" } else { "table" };
+            if kind == "index" {
+                return Err(Error::sql(format!("there is already a {what} named {name}")));
+            }
+            return Err(Error::sql(format!("{what} {name} already exists")));
+        }
+        if self.schema.index(name).is_some() {
+            if kind == "index" {
+                return Err(Error::sql(format!("index {name} already exists")));
+            }
+            return Err(Error::sql(format!("there is already an index named {name}")));
+        }
+        Ok(())
+    }
+
+    /// Append a row to `sqlite_schema` through cursor `sc`.
+    fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
+        let regs = self.b.regs(SCHEMA_COLUMNS as usize);
+        self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.as_bytes().to_vec()), 0);
+        match root_reg {
+            Some(r) => self.b.add(Opcode::SCopy, r, regs + 3, 0),
+            None => self.b.add(Opcode::Integer, 0, regs + 3, 0),
+        };
+        match sql {
+            Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.as_bytes().to_vec()), 0),
+            None => self.b.add(Opcode::Null, 0, regs + 4, 0),
+        };
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, SCHEMA_COLUMNS, rec, P4::Affinity("BBBDB".into()), 0);
+        self.b.add(Opcode::NewRowid, sc, rid, 0);
+        self.b.add(Opcode::Insert, sc, rec, rid);
+    }
+
+    fn open_schema_table(&mut self) -> i32 {
+        let sc = self.b.cursor();
+        let db = self.ddl_db as i32;
+        self.dbs_used |= 1 << self.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
+        self.b.comment(if db == 1 { "sqlite_temp_schema" } else { "sqlite_schema" });
+        sc
+    }
+
+    fn bump_cookie(&mut self) {
+        let (db, cookie) = if self.ddl_db == 1 { (1, self.schema.temp_cookie) } else { (0, self.schema.cookie) };
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+        self.b.add(Opcode::ParseSchema, db, 0, 0);
+    }
+
+    fn ensure_format(&mut self) {
+        let db = self.ddl_db as i32;
+        let r = self.b.reg();
+        let skip = self.b.label();
+        self.b.add(Opcode::ReadCookie, db, r, Meta::SchemaFormat as i32);
+        self.b.add(Opcode::If, r, skip, 0);
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaFormat as i32, 4);
+        self.b.add(Opcode::SetCookie, db, Meta::TextEncoding as i32, 1);
+        self.b.bind(skip);
+    }
+
+    /// Fill index `idx` (tree root in register `root_reg`) from its table.
+    fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        let ic = self.b.cursor();
+        let ki = self.index_key_info_for(table, idx)?;
+        self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let n = idx.columns.len();
+        let k = self.b.regs(n + 1);
+        for (i, col) in idx.columns.iter().enumerate() {
+            if table.rowid_alias == Some(col.column) {
+                self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
+            } else {
+                let d = super::expr::default_p4(table, col.column);
+                self.b.add4(Opcode::Column, tc, col.column as i32, k + i as i32, d, 0);
+            }
+        }
+        self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        let next = self.b.label();
+        if let Some(w) = idx.where_sql.clone() {
+            self.scopes.push(super::update::target_scope(table, None, tc));
+            let v = self.b.reg();
+            let r = self.expr_text(&w, v);
+            self.scopes.pop();
+            r?;
+            self.b.add(Opcode::IfNot, v, next, 1);
+        }
+        if idx.unique {
+            let ok = self.b.label();
+            self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
+            let cols: Vec<String> = idx.columns.iter().map(|c| format!("{}.{}", table.name, table.columns[c.column].name)).collect();
+            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(format!("UNIQUE constraint failed: {}", cols.join(", "))), 0);
+            self.b.bind(ok);
+        }
+        let rec = self.b.reg();
+        self.b.add(Opcode::MakeRecord, k, n as i32 + 1, rec);
+        self.b.add(Opcode::IdxInsert, ic, rec, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    fn index_key_info_for(&self, table: &Table, idx: &Index) -> Result<std::sync::Arc<crate::value::record::KeyInfo>> {
+        let mut fields = Vec::new();
+        for c in &idx.columns {
+            let coll = c.collation.clone().or_else(|| table.columns[c.column].collation.clone());
+            let collation = match coll {
+                Some(n) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(crate::value::record::KeyField { collation, descending: c.descending });
+        }
+        Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
+    }
+
+    /// CREATE TABLE name AS SELECT: the result rows go to a temporary
+    /// table first; the new table's columns take the result's names and
+    /// affinities (as SQLite writes them: INT, REAL, TEXT, NUM or none).
+    fn create_table_as(&mut self, name: &str, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
+        use crate::vdbe::value_ops::Affinity;
+        let tmp = self.b.cursor();
+        let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
+        let info = self.compile_select(sel, super::select::Dest::EphemTable(tmp))?;
+        let n = info.n_columns;
+        self.b.insns[open].p2 = n as i32;
+        let quote = |s: &str| {
+            let plain = !s.is_empty() && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !s.starts_with(|ch: char| ch.is_ascii_digit());
+            if plain { s.to_string() } else { format!("\"{}\"", s.replace('"', "\"\"")) }
+        };
+        let mut cols = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for i in 0..n {
+            let mut cname = info.names[i].clone();
+            let base = cname.clone();
+            let mut k = 1;
+            while seen.iter().any(|s| s.eq_ignore_ascii_case(&cname)) {
+                cname = format!("{base}:{k}");
+                k += 1;
+            }
+            seen.push(cname.clone());
+            let ty = match info.affinities[i] {
+                Some(Affinity::Text) => " TEXT",
+                Some(Affinity::Numeric) => " NUM",
+                Some(Affinity::Integer) => " INT",
+                Some(Affinity::Real) => " REAL",
+                _ => "",
+            };
+            cols.push(format!("{}{}", quote(&cname), ty));
+        }
+        // SQLite's measure: each name as quoted (+2) plus 5 per column.
+        let ident = |s: &str| s.len() + s.matches('"').count() + 2;
+        let total: usize = seen.iter().map(|c| ident(c) + 5).sum::<usize>() + ident(name);
+        let sql = if total >= 50 {
+            format!("CREATE TABLE {}(\n  {}\n)", quote(name), cols.join(",\n  "))
+        } else {
+            format!("CREATE TABLE {}({})", quote(name), cols.join(","))
+        };
+        let table = crate::sql::schema::table_from_sql(&sql, 0)?;
+        self.ensure_format();
+        let root = self.b.reg();
+        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
+        let sc = self.open_schema_table();
+        self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
+        let dst = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n.max(1));
+        for i in 0..n {
+            self.b.add(Opcode::Column, tmp, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
+        self.b.add(Opcode::NewRowid, dst, rid, 0);
+        self.b.add(Opcode::Insert, dst, rec, rid);
+        self.b.add(Opcode::Next, tmp, top as i32, 0);
+        self.b.bind(end);
+        self.bump_cookie();
+        Ok(())
+    }
+
+    /// Delete the rows of the table rooted at `root` whose first column
+    /// is `name` (the `sqlite_sequence` entry of a dropped table).
+    fn delete_rows_named(&mut self, root: u32, name: &str) {
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, 0, P4::Int64(2), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let r = self.b.reg();
+        let n = self.b.reg();
+        self.b.add(Opcode::Column, sc, 0, r);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add(Opcode::Ne, n, next, r);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+
+    /// Delete `sqlite_schema` rows whose column `col` equals `name`.
+    fn delete_schema_rows(&mut self, col: i32, name: &str) {
+        let sc = self.open_schema_table();
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let r = self.b.reg();
+        let n = self.b.reg();
+        self.b.add(Opcode::Column, sc, col, r);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, n, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+}
+
+/// Compile CREATE/DROP TABLE, INDEX or VIEW.
+pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let init = c.begin_program();
+    let mut write = true;
+    match stmt {
+        Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
+            let temp = *temporary || tbl_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
+            c.ddl_db = temp as usize;
+            let name = unquote(tbl_name.name.0);
+            if c.schema.table(&name).is_some() && *if_not_exists {
+                write = false;
+            } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
+                c.check_new_name(&name, "table")?;
+                c.writes = true;
+                c.create_table_as(&name, sel)?;
+                prog.changes_schema = true;
+            } else {
+                c.check_new_name(&name, "table")?;
+                let sql = schema_sql(c.sql, "TABLE");
+                let table = table_from_stmt(stmt, &sql, 0)?;
+                if let Some(what) = &table.unsupported {
+                    return Err(Error::unsupported(what));
+                }
+                c.writes = true;
+                c.ensure_format();
+                if temp && table.autoincrement {
+                    return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
+                }
+                let root = c.b.reg();
+                let db = c.ddl_db as i32;
+                c.b.add(Opcode::CreateBtree, db, root, 1);
+                let mut idx_roots = Vec::new();
+                for _ in &table.auto_indexes {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::CreateBtree, db, r, 2);
+                    idx_roots.push(r);
+                }
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "table", &table.name, &table.name, Some(root), Some(&sql));
+                for (i, r) in idx_roots.iter().enumerate() {
+                    let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
+                    c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
+                }
+                if table.autoincrement && c.schema.table("sqlite_sequence").is_none() {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::CreateBtree, 0, r, 1);
+                    c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
+                }
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::CreateIndex { if_not_exists, idx_name, unique, .. } => {
+            let name = unquote(idx_name.name.0);
+            if c.schema.index(&name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, "index")?;
+                let idx = index_from_stmt(stmt, None, 0, c.schema)?;
+                let table = c.schema.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
+                if table.view_select.is_some() {
+                    return Err(Error::sql(format!("views may not be indexed")));
+                }
+                let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
+                c.writes = true;
+                c.ddl_db = table.db;
+                let root = c.b.reg();
+                c.b.add(Opcode::CreateBtree, table.db as i32, root, 2);
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
+                c.populate_index(&table, &idx, root)?;
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
+            c.ddl_db = (*temporary || view_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"))) as usize;
+            let name = unquote(view_name.name.0);
+            if c.schema.table(&name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, "view")?;
+                let sql = schema_sql(c.sql, "VIEW");
+                let _ = table_from_stmt(stmt, &sql, 0)?;
+                c.writes = true;
+                c.ensure_format();
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "view", &name, &name, None, Some(&sql));
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::DropTable { if_exists, tbl_name } | Stmt::DropView { if_exists, view_name: tbl_name } => {
+            let is_view = matches!(stmt, Stmt::DropView { .. });
+            let name = unquote(tbl_name.name.0);
+            match c.schema.table(&name).cloned() {
+                None => {
+                    if !*if_exists {
+                        let what = if is_view { "view" } else { "table" };
+                        return Err(Error::sql(format!("no such {what}: {name}")));
+                    }
+                    write = false;
+                }
+                Some(t) => {
+                    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+                        return Err(Error::sql(format!("table {name} may not be dropped")));
+                    }
+                    if is_view && t.view_select.is_none() {
+                        return Err(Error::sql(format!("use DROP TABLE to delete table {name}")));
+                    }
+                    if !is_view && t.view_select.is_some() {
+                        return Err(Error::sql(format!("use DROP VIEW to delete view {name}")));
+                    }
+                    c.writes = true;
+                    c.ddl_db = t.db;
+                    c.delete_schema_rows(2, &t.name);
+                    if t.autoincrement {
+                        if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
+                            c.delete_rows_named(seq.root, &t.name);
+                        }
+                    }
+                    let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
+                    if t.root > 0 {
+                        roots.push(t.root);
+                    }
+                    roots.sort_unstable_by(|a, b| b.cmp(a));
+                    for r in roots {
+                        let out = c.b.reg();
+                        c.b.add(Opcode::Destroy, r as i32, out, t.db as i32);
+                    }
+                    c.bump_cookie();
+                    prog.changes_schema = true;
+                }
+            }
+        }
+        Stmt::DropIndex { if_exists, idx_name } => {
+            let name = unquote(idx_name.name.0);
+            match c.schema.index(&name).cloned() {
+                None => {
+                    if !*if_exists {
+                        return Err(Error::sql(format!("no such index: {name}")));
+                    }
+                    write = false;
+                }
+                Some(idx) => {
+                    if idx.sql.is_none() {
+                        return Err(Error::sql("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"));
+                    }
+                    c.writes = true;
+                    c.ddl_db = idx.db;
+                    c.delete_schema_rows(1, &idx.name);
+                    let out = c.b.reg();
+                    c.b.add(Opcode::Destroy, idx.root as i32, out, idx.db as i32);
+                    c.bump_cookie();
+                    prog.changes_schema = true;
+                }
+            }
+        }
+        _ => return Err(Error::sql("not a DDL statement")),
+    }
+    c.end_program(init, if write { Some(true) } else { None });
+    Ok(())
+}

@@ -1,0 +1,913 @@
+//! FROM clauses and the nested loops that read them: opening tables,
+//! materialising views, CTEs and subqueries into temporary tables, join
+//! constraints (ON, USING, NATURAL, LEFT JOIN's null row), and per-loop
+//! access paths chosen from WHERE terms (full scan, rowid lookup, index
+//! search).
+
+use super::select::Dest;
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
+use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
+use crate::sql::schema::{Index, Table};
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
+use std::sync::Arc;
+
+/// A join condition.
+#[derive(Clone)]
+pub enum JoinTerm<'a, 'b> {
+    /// An ON expression.
+    Expr(&'a Expr<'b>),
+    /// USING/NATURAL: left column equals right column.
+    ColEq(ColumnRef, ColumnRef),
+}
+
+/// One FROM item after opening.
+pub struct FromItem<'a, 'b> {
+    /// Index in the current scope.
+    pub item: usize,
+    /// Cursor reading rows.
+    pub cursor: i32,
+    /// The table, when it is a real table (not a temporary copy).
+    pub table: Option<Table>,
+    /// LEFT JOIN (this item may produce a null row).
+    pub left: bool,
+    /// Join terms attached to this item.
+    pub on: Vec<JoinTerm<'a, 'b>>,
+    /// RIGHT JOIN: this (second) item is read in the outer loop and the
+    /// first item becomes the one that may produce a null row.
+    pub loop_first: bool,
+    /// FULL JOIN: temporary index of the rowids of this (right) item's
+    /// rows that found a match.
+    pub full_matched: Option<i32>,
+}
+
+/// An open loop, closed by `close_loops`.
+pub struct Loop {
+    table_cursor: i32,
+    next: i32,
+    end: i32,
+    kind: LoopKind,
+    left_flag: Option<(i32, i32, i32)>,
+}
+
+enum LoopKind {
+    Scan(i32, usize),
+    Once,
+    Index(i32, usize),
+    /// An index loop inside a loop over IN-list values:
+    /// (index cursor, index top, values cursor, values top, values next).
+    InIndex(i32, usize, i32, usize, i32),
+    /// Rowid lookups for each IN-list value: (values cursor, values top).
+    InRowid(i32, usize),
+}
+
+impl<'b> Compiler<'_> {
+    /// Open every FROM item: push scope items, emit code filling temporary
+    /// tables for subqueries and views.
+    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
+        let mut out = Vec::new();
+        let Some(from) = from else { return Ok(out) };
+        if let Some(first) = from.select {
+            self.open_from_item(first, &mut out)?;
+        }
+        for j in from.joins.iter().flat_map(|j| j.iter()) {
+            let jt = match &j.operator {
+                JoinOperator::Comma => JoinType::INNER,
+                JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
+            };
+            let right = jt.contains(JoinType::RIGHT);
+            if right && (out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
+                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables joined with ON"));
+            }
+            self.open_from_item(&j.table, &mut out)?;
+            let idx = out.len() - 1;
+            out[idx].left = jt.contains(JoinType::LEFT);
+            if right && jt.contains(JoinType::LEFT) {
+                // FULL JOIN: a LEFT JOIN that remembers which right rows
+                // matched, then the unmatched right rows with NULLs.
+                if out[idx].table.is_none() {
+                    return Err(Error::unsupported("FULL JOIN with a subquery"));
+                }
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[idx].on.push(JoinTerm::Expr(e));
+                }
+                let m = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+                out[idx].full_matched = Some(m);
+                continue;
+            }
+            if right {
+                // A RIGHT JOIN B ON c reads B outside and A inside, with A
+                // NULL-filled when nothing matches.
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[0].on.push(JoinTerm::Expr(e));
+                }
+                out[0].left = true;
+                out[1].loop_first = true;
+                continue;
+            }
+            let mut using: Vec<String> = Vec::new();
+            match &j.constraint {
+                Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
+                Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
+                None => {}
+            }
+            if jt.contains(JoinType::NATURAL) {
+                let right = &self.scopes.last().unwrap().items[out[idx].item];
+                for c in &right.columns {
+                    let in_left = self.scopes.last().unwrap().items[..out[idx].item]
+                        .iter()
+                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
+                    if in_left {
+                        using.push(c.name.clone());
+                    }
+                }
+            }
+            for name in using {
+                let scope = self.scopes.last().unwrap().clone();
+                let ri = out[idx].item;
+                let right = &scope.items[ri];
+                let rc = right
+                    .columns
+                    .iter()
+                    .position(|c| c.name.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
+                let mut left_ref = None;
+                for (li, it) in scope.items[..ri].iter().enumerate() {
+                    if let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && !c.hidden) {
+                        let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
+                        left_ref = Some(ColumnRef { depth: 0, item: li, cursor: it.cursor, column: col, affinity: it.columns[lc].affinity, collation: it.columns[lc].collation.clone() });
+                        break;
+                    }
+                }
+                let Some(l) = left_ref else {
+                    return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
+                };
+                let rcol = if right.rowid_alias == Some(rc) { None } else { Some(rc) };
+                let r = ColumnRef { depth: 0, item: ri, cursor: right.cursor, column: rcol, affinity: right.columns[rc].affinity, collation: right.columns[rc].collation.clone() };
+                out[idx].on.push(JoinTerm::ColEq(l, r));
+                self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+            }
+        }
+        Ok(out)
+    }
+
+    fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        match t {
+            SelectTable::Table(qn, alias, _) => {
+                let name = unquote(qn.name.0);
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                    let info = super::select::SelectInfo {
+                        n_columns: rb.columns.len(),
+                        names: rb.columns.clone(),
+                        affinities: vec![None; rb.columns.len()],
+                        decltypes: vec![None; rb.columns.len()],
+                        origins: vec![None; rb.columns.len()],
+                        ..Default::default()
+                    };
+                    self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
+                    return Ok(());
+                }
+                if let Some(cte) = self.cte(&name) {
+                    let sql = cte.select_sql.clone();
+                    if cte.recursive && self.references_itself(&sql, &name) {
+                        return self.open_recursive_cte(&sql, &name, alias.unwrap_or(name.clone()), cte.columns.clone(), out);
+                    }
+                    return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
+                }
+                let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+                    Some(crate::sql::schema::schema_table())
+                } else if name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master") {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = 1;
+                    t.name = name.clone();
+                    Some(t)
+                } else {
+                    self.schema.table(&name).cloned()
+                };
+                let Some(table) = table else {
+                    return Err(Error::sql(format!("no such table: {name}")));
+                };
+                if let Some(view_sql) = &table.view_select {
+                    if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
+                        return Err(Error::sql(format!("view {name} is circularly defined")));
+                    }
+                    self.expanding.push(name.clone());
+                    let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    self.expanding.pop();
+                    return r;
+                }
+                if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
+                    return Err(Error::unsupported(what));
+                }
+                let cur = self.b.cursor();
+                self.dbs_used |= 1 << table.db;
+                self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                self.b.comment(table.name.clone());
+                let item = ScopeItem {
+                    name: alias.unwrap_or_else(|| table.name.clone()),
+                    table: table.name.clone(),
+                    cursor: cur,
+                    columns: table
+                        .columns
+                        .iter()
+                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false })
+                        .collect(),
+                    rowid_alias: table.rowid_alias,
+                    has_rowid: true,
+                };
+                let scope = self.scopes.last_mut().unwrap();
+                scope.items.push(item);
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None });
+                Ok(())
+            }
+            SelectTable::Select(sel, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                let cur = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+                let addr = self.b.insns.len() - 1;
+                let saved = std::mem::take(&mut self.aliases);
+                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                self.aliases = saved;
+                let info = info?;
+                self.b.insns[addr].p2 = info.n_columns as i32;
+                self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
+                Ok(())
+            }
+            SelectTable::Sub(from, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                let sql = format!("SELECT * FROM {}", FromDisplay(from));
+                self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out)
+            }
+            SelectTable::TableCall(..) => Err(Error::unsupported("table-valued functions")),
+        }
+    }
+
+    fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
+        let names = cols.unwrap_or_else(|| info.names.clone());
+        let item = ScopeItem {
+            name,
+            table: String::new(),
+            cursor: cur,
+            columns: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ScopeColumn {
+                    name: n.clone(),
+                    affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                    collation: None,
+                    decltype: info.decltypes.get(i).cloned().flatten(),
+                    hidden: false,
+                })
+                .collect(),
+            rowid_alias: None,
+            has_rowid: false,
+        };
+        let scope = self.scopes.last_mut().unwrap();
+        scope.items.push(item);
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None });
+    }
+
+    fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let cur = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+        let addr = self.b.insns.len() - 1;
+        let full = format!("SELECT * FROM ({sql})");
+        let _ = full;
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+            _ => Err(Error::sql("malformed view or CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let info = info?;
+        if let Some(c) = &cols {
+            if c.len() != info.n_columns {
+                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+            }
+        }
+        self.b.insns[addr].p2 = info.n_columns as i32;
+        self.push_subquery_item(cur, name, &info, cols, out);
+        Ok(())
+    }
+
+    fn references_itself(&self, sql: &str, name: &str) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let b = sql.as_bytes();
+        crate::sql::parse::tokens(b).iter().any(|t| {
+            matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING) && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// Fill a temporary table with a recursive CTE's rows: the initial
+    /// SELECT feeds a queue; each row taken from the queue is the CTE's
+    /// content while the recursive SELECTs run, and their rows feed the
+    /// queue again, until it is empty or the LIMIT is reached.
+    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            _ => Err(Error::sql("malformed recursive CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let (result, info) = r?;
+        self.push_subquery_item(result, alias, &info, cols, out);
+        Ok(())
+    }
+
+    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
+        let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        };
+        if sel.order_by.is_some() {
+            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
+        }
+        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
+        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        let result = self.b.cursor();
+        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
+        let queue = self.b.cursor();
+        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
+        let dedupe = if dedupe_wanted {
+            let d = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
+            Some(d)
+        } else {
+            None
+        };
+        let open_d = self.b.here() - 1;
+        let done = self.b.label();
+        let hint = self.cte_limit_hint.take();
+        let limit = match self.setup_limit(sel.limit, done)? {
+            Some(l) => Some((l.limit, done)),
+            None => match hint {
+                Some((lim, off)) => {
+                    // Generate LIMIT + OFFSET rows at most (a negative
+                    // LIMIT means no limit).
+                    let r = self.b.reg();
+                    self.scopes.push(Default::default());
+                    let res = (|| -> Result<()> {
+                        self.expr_text(&lim, r)?;
+                        self.b.add(Opcode::MustBeInt, r, 0, 0);
+                        if let Some(o) = off {
+                            let ro = self.b.reg();
+                            self.expr_text(&o, ro)?;
+                            self.b.add(Opcode::MustBeInt, ro, 0, 0);
+                            let skip = self.b.label();
+                            self.b.add(Opcode::IfNot, r, skip, 0);
+                            let neg = self.b.label();
+                            let zero = self.b.reg();
+                            self.b.add(Opcode::Integer, 0, zero, 0);
+                            self.b.add4(Opcode::Lt, zero, neg, r, P4::None, 0);
+                            self.b.add4(Opcode::Lt, zero, skip, ro, P4::None, 0);
+                            self.b.add(Opcode::Add, ro, r, r);
+                            self.b.bind(neg);
+                            self.b.bind(skip);
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    res?;
+                    self.b.add(Opcode::IfNot, r, done, 0);
+                    Some((r, done))
+                }
+                None => None,
+            },
+        };
+        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        let n = info.n_columns;
+        if let Some(c) = &cols {
+            if c.len() != n {
+                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+            }
+        }
+        self.b.insns[open_r].p2 = n as i32;
+        self.b.insns[open_q].p2 = n as i32;
+        if dedupe.is_some() {
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
+        }
+        let current = self.b.cursor();
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, queue, done, 0);
+        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let one = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Insert, current, rec, one);
+        self.b.add(Opcode::Delete, queue, 0, 0);
+        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        let mut r = Ok(());
+        for cs in compounds.iter() {
+            match self.compile_simple(&cs.select, None, None, dest) {
+                Ok(i) if i.n_columns != n => {
+                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.recursive.pop();
+        r?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        Ok((result, info))
+    }
+
+    /// Which FROM items (bits) of the innermost scope `e` reads.
+    pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        if has_subquery(e) {
+            return u64::MAX;
+        }
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, unquote(n.0))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                _ => {}
+            }
+            true
+        });
+        let mut mask = 0u64;
+        for (q, n) in names {
+            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                if r.depth == 0 && r.item < 64 {
+                    mask |= 1 << r.item;
+                }
+            } else if q.is_none() {
+                // Could be an alias of a result column: evaluate late.
+                if self.aliases.last().is_some_and(|a| a.iter().any(|(an, _)| an.eq_ignore_ascii_case(&n))) {
+                    mask = u64::MAX;
+                }
+            }
+        }
+        mask
+    }
+
+    /// Open the nested loops over `items`, placing each WHERE term at the
+    /// outermost loop where it can be evaluated.
+    pub fn open_loops<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Result<Vec<Loop>> {
+        let n = items.len();
+        // Inner joins without USING/NATURAL may be reordered; their ON
+        // terms then behave as WHERE terms.
+        let reorder = n > 1 && n < 64 && items.iter().all(|it| !it.left && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
+        if reorder {
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        crate::sql::plan::terms::conjuncts(e, &mut all_terms);
+                    }
+                }
+            }
+        }
+        let order: Vec<usize> = if reorder {
+            self.join_order(items, &all_terms)
+        } else if n >= 2 && items[1].loop_first {
+            let mut o = vec![1, 0];
+            o.extend(2..n);
+            o
+        } else {
+            (0..n).collect()
+        };
+        let mut pos = vec![0usize; n];
+        for (lvl, &i) in order.iter().enumerate() {
+            pos[i] = lvl;
+        }
+        let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
+        let mut constant: Vec<&'a Expr<'b>> = Vec::new();
+        for t in &all_terms {
+            let deps = self.expr_deps(t);
+            if n == 0 || deps == 0 && !has_subquery(t) {
+                constant.push(t);
+            } else if deps == u64::MAX {
+                placed[n - 1].push(t);
+            } else {
+                let l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
+                placed[l].push(t);
+            }
+        }
+        let mut loops = Vec::new();
+        let outer_skip = self.b.label();
+        for t in &constant {
+            self.jump_if_false(t, outer_skip)?;
+        }
+        if n == 0 {
+            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None });
+            return Ok(loops);
+        }
+        let mut first = true;
+        let mut before: u64 = 0;
+        for (lvl, &ii) in order.iter().enumerate() {
+            let it = &items[ii];
+            // Terms usable for lookups: WHERE terms at this level and the
+            // ON terms of joins at this level.
+            let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
+            if !reorder {
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        let mut cs = Vec::new();
+                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        lookup_terms.extend(cs);
+                    }
+                }
+            }
+            let next = self.b.label();
+            let end = if first { outer_skip } else { self.b.label() };
+            first = false;
+            let left_flag = if it.left {
+                let f = self.b.reg();
+                self.b.add(Opcode::Integer, 0, f, 0);
+                Some((f, self.b.label(), self.b.label()))
+            } else {
+                None
+            };
+            let kind = self.open_access(it, before, &lookup_terms, next, end)?;
+            before |= 1 << it.item.min(63);
+            // ON terms (for LEFT JOIN they decide the match).
+            let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
+            for j in on_terms {
+                match j {
+                    JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
+                    JoinTerm::ColEq(l, r) => {
+                        let lr = self.b.reg();
+                        let rr = self.b.reg();
+                        self.emit_column(l, lr);
+                        self.emit_column(r, rr);
+                        let t = self.b.reg();
+                        let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
+                        self.b.add4(Opcode::Eq, rr, t, lr, P4::None, aff | crate::vdbe::program::cmp_flags::STOREP2);
+                        self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                }
+            }
+            if let Some((f, body, _)) = left_flag {
+                self.b.add(Opcode::Integer, 1, f, 0);
+                if let Some(m) = it.full_matched {
+                    let r = self.b.reg();
+                    let rec = self.b.reg();
+                    self.b.add(Opcode::Rowid, it.cursor, r, 0);
+                    self.b.add(Opcode::MakeRecord, r, 1, rec);
+                    self.b.add(Opcode::IdxInsert, m, rec, 0);
+                }
+                self.b.bind(body);
+            }
+            for t in placed[lvl].clone() {
+                self.jump_if_false(t, next)?;
+            }
+            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag });
+        }
+        Ok(loops)
+    }
+
+    /// Close loops opened by `open_loops`, innermost first.
+    pub fn close_loops(&mut self, loops: Vec<Loop>) {
+        let n = loops.len();
+        for (i, l) in loops.into_iter().rev().enumerate() {
+            self.b.bind(l.next);
+            match l.kind {
+                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
+                    self.b.add(Opcode::Next, cur, top as i32, 0);
+                }
+                LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::Next, icur, itop as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                }
+                LoopKind::Once => {}
+            }
+            let outermost = i + 1 == n;
+            if let Some((flag, body, done)) = l.left_flag {
+                if !outermost {
+                    self.b.bind(l.end);
+                }
+                self.b.add(Opcode::If, flag, done, 0);
+                if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = l.kind {
+                    self.b.add(Opcode::NullRow, cur, 0, 0);
+                }
+                self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
+                self.b.add(Opcode::Integer, 1, flag, 0);
+                self.b.add(Opcode::Goto, 0, body, 0);
+                self.b.bind(done);
+                if outermost {
+                    self.b.bind(l.end);
+                }
+            } else {
+                self.b.bind(l.end);
+            }
+        }
+    }
+
+
+
+
+
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
+        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let Some(table) = it.table.clone() else {
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        };
+        let cands = self.lookup_candidates(it, before, terms);
+        // Rowid equality.
+        if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
+            let r = self.expr_new(e)?;
+            self.b.add(Opcode::SeekRowid, it.cursor, end, r);
+            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            let _ = next;
+            return Ok(LoopKind::Once);
+        }
+        let ins = self.in_candidates(it, before, terms);
+        if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
+            let vcur = self.in_values(list, Affinity::Integer)?;
+            self.b.add(Opcode::Rewind, vcur, end, 0);
+            let vtop = self.b.here();
+            let r = self.b.reg();
+            self.b.add(Opcode::Column, vcur, 0, r);
+            self.b.add(Opcode::SeekRowid, it.cursor, next, r);
+            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            return Ok(LoopKind::InRowid(vcur, vtop));
+        }
+        // Best index: most leading equalities, then a range.
+        // Partial indexes are never used for lookups (their rows are a subset).
+        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
+        for idx in indexes {
+            let mut eqs = Vec::new();
+            for ic in &idx.columns {
+                match cands.iter().find(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                    Some((_, _, e)) => eqs.push(*e),
+                    None => break,
+                }
+            }
+            let mut lower = None;
+            let mut upper = None;
+            if let Some(ic) = idx.columns.get(eqs.len()) {
+                for (c, op, e) in &cands {
+                    if *c != Some(ic.column) {
+                        continue;
+                    }
+                    let op = if ic.descending { op.swapped() } else { *op };
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
+                        LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
+                        _ => {}
+                    }
+                }
+            }
+            let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
+            if score > 0 && best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, idx, eqs, lower, upper));
+            }
+        }
+        if best.as_ref().is_none_or(|b| b.0 < 4) {
+            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
+                let Some(first) = idx.columns.first() else { continue };
+                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
+                let list = *list;
+                let aff = table.columns[first.column].affinity;
+                let vcur = self.in_values(list, aff)?;
+                let icur = self.b.cursor();
+                let ki = self.index_key_info(&idx)?;
+                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+                self.b.comment(idx.name.clone());
+                let vnext = self.b.label();
+                self.b.add(Opcode::Rewind, vcur, end, 0);
+                let vtop = self.b.here();
+                let key = self.b.reg();
+                self.b.add(Opcode::Column, vcur, 0, key);
+                self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
+                let top = self.b.here();
+                self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
+                let rid = self.b.reg();
+                self.b.add(Opcode::IdxRowid, icur, rid, 0);
+                self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first.column].name)));
+                return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
+            }
+        }
+        let Some((_, idx, eqs, lower, upper)) = best else {
+            if before != 0 && !it.left {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        };
+        let icur = self.b.cursor();
+        let ki = self.index_key_info(&idx)?;
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+        self.b.comment(idx.name.clone());
+        let ne = eqs.len();
+        let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
+        let keys = self.b.regs(ne + 1);
+        for (i, e) in eqs.iter().enumerate() {
+            self.expr(e, keys + i as i32)?;
+        }
+        let endkeys = self.b.regs(ne + 1);
+        for i in 0..ne {
+            self.b.add(Opcode::SCopy, keys + i as i32, endkeys + i as i32, 0);
+        }
+        let mut desc = Vec::new();
+        for (i, c) in idx.columns.iter().take(ne).enumerate() {
+            desc.push(format!("{}=?", table.columns[c.column].name));
+            let _ = i;
+        }
+        let col_name = idx.columns.get(ne).map(|c| table.columns[c.column].name.clone()).unwrap_or_default();
+        // NULL bounds never match: skip the loop.
+        match lower {
+            Some((op, e)) => {
+                self.expr(e, keys + ne as i32)?;
+                self.b.add(Opcode::IsNull, keys + ne as i32, end, 0);
+                self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
+                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+                self.b.add4(opc, icur, end, keys, P4::Int64((ne + 1) as i64), 0);
+                desc.push(format!("{col_name}{}?", if op == LookupOp::Gt { ">" } else { ">=" }));
+            }
+            None => {
+                if ne > 0 {
+                    self.b.add4(Opcode::Affinity, keys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
+                    self.b.add4(Opcode::SeekGE, icur, end, keys, P4::Int64(ne as i64), 0);
+                } else if idx.columns.first().is_some_and(|c| c.descending) {
+                    self.b.add(Opcode::Rewind, icur, end, 0);
+                } else {
+                    // Skip NULL entries at the start of the index.
+                    let null = self.b.reg();
+                    self.b.add(Opcode::Null, 0, null, 0);
+                    self.b.add4(Opcode::SeekGT, icur, end, null, P4::Int64(1), 0);
+                }
+            }
+        }
+        if let Some((op, e)) = upper {
+            self.expr(e, endkeys + ne as i32)?;
+            self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
+            self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
+            desc.push(format!("{col_name}{}?", if op == LookupOp::Lt { "<" } else { "<=" }));
+        } else if ne > 0 {
+            self.b.add4(Opcode::Affinity, endkeys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
+        }
+        let top = self.b.here();
+        match upper {
+            Some((op, _)) => {
+                let opc = if op == LookupOp::Lt { Opcode::IdxGE } else { Opcode::IdxGT };
+                self.b.add4(opc, icur, end, endkeys, P4::Int64((ne + 1) as i64), 0);
+            }
+            None if ne > 0 => {
+                self.b.add4(Opcode::IdxGT, icur, end, endkeys, P4::Int64(ne as i64), 0);
+            }
+            None => {}
+        }
+        let rid = self.b.reg();
+        self.b.add(Opcode::IdxRowid, icur, rid, 0);
+        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
+        Ok(LoopKind::Index(icur, top))
+    }
+
+
+
+    /// An inner loop that must scan its whole table for every outer row
+    /// reads a filtered copy instead: the rows passing the terms that
+    /// depend on this table alone are copied once into a temporary table
+    /// that takes over the table's cursor number.
+    fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
+        let me = 1u64 << it.item.min(63);
+        let mut own: Vec<&'a Expr<'b>> = Vec::new();
+        for t in terms {
+            if !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t) {
+                own.push(t);
+            }
+        }
+        if own.is_empty() {
+            return Ok(());
+        }
+        let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
+            return Ok(());
+        };
+        let n = table.columns.len();
+        self.b.insns[open_at].opcode = Opcode::Noop;
+        let skip = self.b.label();
+        self.b.add(Opcode::Once, 0, skip, 0);
+        self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
+        let src = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
+        self.b.comment(table.name.clone());
+        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
+        let r = (|| -> Result<()> {
+            let fill_end = self.b.label();
+            self.b.add(Opcode::Rewind, src, fill_end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            for t in &own {
+                self.jump_if_false(t, next)?;
+            }
+            let regs = self.b.regs(n);
+            for i in 0..n {
+                if table.rowid_alias == Some(i) {
+                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                } else {
+                    let d = super::expr::default_p4(table, i);
+                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
+                }
+            }
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::Rowid, src, rid, 0);
+            self.b.add(Opcode::Insert, it.cursor, rec, rid);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, src, top as i32, 0);
+            self.b.bind(fill_end);
+            Ok(())
+        })();
+        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
+        r?;
+        self.b.bind(skip);
+        Ok(())
+    }
+
+
+
+    /// Put the values of an IN list (with `aff` applied, NULLs dropped,
+    /// duplicates merged) in a temporary index; returns its cursor.
+    fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+        let vcur = self.b.cursor();
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+        let r = self.b.reg();
+        let rec = self.b.reg();
+        for e in list {
+            self.expr(e, r)?;
+            let skip = self.b.label();
+            self.b.add(Opcode::IsNull, r, skip, 0);
+            self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+            self.b.add(Opcode::MakeRecord, r, 1, rec);
+            self.b.add(Opcode::IdxInsert, vcur, rec, 0);
+            self.b.bind(skip);
+        }
+        Ok(vcur)
+    }
+
+    /// Key description of an index (its columns, then the rowid).
+    pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
+        let table = self.schema.table(&idx.table).cloned();
+        let mut fields = Vec::new();
+        for c in &idx.columns {
+            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column).and_then(|x| x.collation.clone())));
+            let collation = match coll_name {
+                Some(n) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(KeyField { collation, descending: c.descending });
+        }
+        Ok(Arc::new(KeyInfo { fields }))
+    }
+
+
+}
+
+struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
+
+impl std::fmt::Display for FromDisplay<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use sqlite3_parser::ast::fmt::ToTokens;
+        self.0.to_fmt(f)
+    }
+}
+
+#[allow(dead_code)]
+fn is_and(op: Operator) -> bool {
+    op == Operator::And
+}

@@ -1,0 +1,862 @@
+//! SELECT: result columns, WHERE, DISTINCT, ORDER BY (through a sorter),
+//! LIMIT/OFFSET, and the destinations a SELECT can feed (result rows, a
+//! scalar register, an EXISTS flag, a temporary table or index).
+//! FROM/join loops are in `from.rs`, aggregates in `aggregate.rs`,
+//! compound SELECTs in `compound.rs`.
+
+use super::{CteDef, Compiler};
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::plan::terms::conjuncts;
+use crate::sql::resolve::{ColumnRef, Scope};
+use crate::value::collation::Collation;
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, Program, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SortOrder, SortedColumn};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where the rows of a SELECT go.
+#[derive(Debug, Clone, Copy)]
+pub enum Dest {
+    /// `ResultRow`.
+    Output,
+    /// First column of the first row into `reg`, then jump to `done`.
+    Scalar {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Set `reg` to 1 on the first row, then jump to `done`.
+    Exists {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Insert each row as a key into a temporary index.
+    EphemIndex(i32),
+    /// Append each row to a temporary table.
+    EphemTable(i32),
+    /// Compute the rows and throw them away (SELECT in a trigger).
+    Discard,
+    /// A recursive CTE's rows: into the result table and the queue,
+    /// skipping rows already seen when `dedupe` is set, stopping at the
+    /// CTE's LIMIT.
+    Recursive {
+        /// Result table.
+        result: i32,
+        /// Queue of rows still to expand.
+        queue: i32,
+        /// Index of rows seen (UNION).
+        dedupe: Option<i32>,
+        /// LIMIT counter and the label after the CTE.
+        limit: Option<(i32, i32)>,
+    },
+}
+
+/// Facts about a compiled SELECT.
+#[derive(Debug, Clone, Default)]
+pub struct SelectInfo {
+    /// Result columns.
+    pub n_columns: usize,
+    /// It referenced an enclosing query.
+    pub correlated: bool,
+    /// Affinity of the first result column.
+    pub first_affinity: Option<Affinity>,
+    /// Result column names.
+    pub names: Vec<String>,
+    /// Result column affinities.
+    pub affinities: Vec<Option<Affinity>>,
+    /// Declared types of result columns that are table columns.
+    pub decltypes: Vec<Option<String>>,
+    /// (table, column) a result column reads directly.
+    pub origins: Vec<Option<(String, String)>>,
+}
+
+/// One result column after `*` expansion.
+pub enum ResultItem<'a, 'b> {
+    /// An expression, with its alias.
+    Expr(&'a Expr<'b>, Option<String>),
+    /// A column from `*` expansion.
+    Col(ColumnRef, String),
+}
+
+/// LIMIT/OFFSET registers.
+#[derive(Debug, Clone, Copy)]
+pub struct LimitRegs {
+    /// Rows still allowed.
+    pub limit: i32,
+    /// Rows still to skip.
+    pub offset: Option<i32>,
+}
+
+/// How rows are emitted from the innermost loop.
+pub struct RowCtx {
+    /// Final destination.
+    pub dest: Dest,
+    /// Sorter cursor and number of key columns, when ORDER BY sorts.
+    pub sorter: Option<(i32, usize)>,
+    /// ORDER BY terms: result column index or key expression (as
+    /// positions into the ORDER BY list).
+    pub order_map: Vec<Option<usize>>,
+    /// DISTINCT temporary index.
+    pub distinct: Option<i32>,
+    /// LIMIT (applied at the final destination).
+    pub limit: Option<LimitRegs>,
+    /// Where to go when LIMIT is reached.
+    pub end: i32,
+}
+
+/// Compile a top-level SELECT; returns its column names.
+pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
+    let info = c.compile_select(sel, Dest::Output)?;
+    prog.column_decltypes = info.decltypes.clone();
+    prog.column_origins = info.origins.iter().map(|o| o.clone().map(|(t, c)| ("main".to_string(), t, c))).collect();
+    Ok(info.names)
+}
+
+/// Whether an ORDER BY term asks for the non-default NULL placement
+/// (ASC NULLS LAST or DESC NULLS FIRST): it then sorts by an extra
+/// "is NULL" key column first.
+pub fn needs_null_key(t: &SortedColumn<'_>) -> bool {
+    let desc = matches!(t.order, Some(SortOrder::Desc));
+    match t.nulls {
+        Some(ast::NullsOrder::Last) => !desc,
+        Some(ast::NullsOrder::First) => desc,
+        None => false,
+    }
+}
+
+/// Number of sorter key columns for `terms`.
+pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
+    terms.iter().map(|t| 1 + needs_null_key(t) as usize).sum()
+}
+
+/// Key description of the sorter for ORDER BY `terms`.
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &[Option<&Expr<'_>>]) -> Result<Arc<KeyInfo>> {
+    let mut fields = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        let desc = matches!(t.order, Some(SortOrder::Desc));
+        if needs_null_key(t) {
+            fields.push(KeyField { collation: Collation::binary(), descending: desc });
+        }
+        // A term naming a result column sorts with that column's collation
+        // unless it carries its own.
+        let own = c.expr_collation(&t.expr);
+        let from_target = match (&own, targets.get(i).copied().flatten()) {
+            (None, Some(e)) => c.expr_collation(e),
+            _ => None,
+        };
+        let coll = match own.or(from_target) {
+            Some((n, _)) => c.collation(&n)?,
+            None => Collation::binary(),
+        };
+        fields.push(KeyField { collation: coll, descending: desc });
+    }
+    Ok(Arc::new(KeyInfo { fields }))
+}
+
+/// Key description comparing `n` columns with BINARY, ascending.
+pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
+    Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+impl Compiler<'_> {
+    /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
+    /// LIMIT) feeding `dest`.
+    pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest))
+    }
+
+    fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        let pushed_ctes = self.push_with(sel.with.as_ref());
+        let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
+            self.compile_compound(sel, dest)
+        } else {
+            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
+        };
+        if pushed_ctes {
+            self.ctes.pop();
+        }
+        r
+    }
+
+    /// Make a WITH clause's CTEs visible; returns whether a level was
+    /// pushed (pop `ctes` when done).
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> bool {
+        let Some(with) = with else { return false };
+        let mut m = HashMap::new();
+        for cte in with.ctes.iter() {
+            m.insert(
+                unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                CteDef {
+                    select_sql: crate::sql::parse::ast_text(cte.select),
+                    columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                    recursive: with.recursive,
+                },
+            );
+        }
+        self.ctes.push(m);
+        true
+    }
+
+    /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
+    pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
+        let Some(l) = limit else { return Ok(None) };
+        // `LIMIT a, b` means OFFSET a LIMIT b; the AST keeps the two
+        // expressions in source order, so swap them for that form.
+        let (count, off) = match &l.offset {
+            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
+            o => (&l.expr, o.as_ref()),
+        };
+        let lr = self.b.reg();
+        self.expr(count, lr)?;
+        self.b.add(Opcode::MustBeInt, lr, 0, 0);
+        let offset = match off {
+            Some(o) => {
+                let or = self.b.reg();
+                self.expr(o, or)?;
+                self.b.add(Opcode::MustBeInt, or, 0, 0);
+                Some(or)
+            }
+            None => None,
+        };
+        self.b.add(Opcode::IfNot, lr, end, 0);
+        Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// Whether the statement writes LIMIT with a comma (and never OFFSET).
+    fn limit_comma_form(&self) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let toks = crate::sql::parse::tokens(self.sql);
+        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
+            return false;
+        }
+        for (i, t) in toks.iter().enumerate() {
+            if t.kind != TokenType::TK_LIMIT {
+                continue;
+            }
+            let mut depth = 0;
+            for u in &toks[i + 1..] {
+                match u.kind {
+                    TokenType::TK_LP => depth += 1,
+                    TokenType::TK_RP if depth == 0 => break,
+                    TokenType::TK_RP => depth -= 1,
+                    TokenType::TK_COMMA if depth == 0 => return true,
+                    TokenType::TK_SEMI | TokenType::TK_UNION | TokenType::TK_EXCEPT | TokenType::TK_INTERSECT if depth == 0 => break,
+                    _ => {}
+                }
+            }
+        }
+        false
+    }
+
+    /// Send `n` registers from `regs` to the final destination, applying
+    /// OFFSET and LIMIT.
+    pub fn emit_final(&mut self, dest: Dest, regs: i32, n: usize, limit: Option<LimitRegs>, end: i32) {
+        let skip = self.b.label();
+        if let Some(LimitRegs { offset: Some(o), .. }) = limit {
+            self.b.add(Opcode::IfPos, o, skip, 1);
+        }
+        match dest {
+            Dest::Output => {
+                self.b.add(Opcode::ResultRow, regs, n as i32, 0);
+            }
+            Dest::Scalar { reg, done } => {
+                self.b.add(Opcode::SCopy, regs, reg, 0);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::Exists { reg, done } => {
+                self.b.add(Opcode::Integer, 1, reg, 0);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemIndex(cur) => {
+                let rec = self.b.reg();
+                let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.ephem_records.entry(cur).or_default().push(at);
+                self.b.add(Opcode::IdxInsert, cur, rec, 0);
+            }
+            Dest::EphemTable(cur) => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, cur, rid, 0);
+                self.b.add(Opcode::Insert, cur, rec, rid);
+            }
+            Dest::Discard => {}
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                if let Some(d) = dedupe {
+                    self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+                    self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                    self.b.add(Opcode::IdxInsert, d, rec, 0);
+                }
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                self.b.add(Opcode::NewRowid, queue, rid, 0);
+                self.b.add(Opcode::Insert, queue, rec, rid);
+                if let Some((lim, done)) = cte_limit {
+                    self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+                }
+            }
+        }
+        if let Some(l) = limit {
+            self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+        }
+        self.b.bind(skip);
+    }
+
+    /// Emit one result row (in `regs`) through DISTINCT and the sorter or
+    /// straight to the destination.
+    pub fn emit_row(&mut self, ctx: &RowCtx, order_by: Option<&[SortedColumn<'_>]>, regs: i32, n: usize) -> Result<()> {
+        let skip = self.b.label();
+        if let Some(d) = ctx.distinct {
+            self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+            let rec = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::IdxInsert, d, rec, 0);
+        }
+        match (ctx.sorter, order_by) {
+            (Some((sorter, nk)), Some(terms)) => {
+                let base = self.b.regs(nk + n);
+                let mut k = 0i32;
+                for (i, t) in terms.iter().enumerate() {
+                    let flag = needs_null_key(t);
+                    let at = base + k + flag as i32;
+                    match ctx.order_map[i] {
+                        Some(col) => {
+                            self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
+                        }
+                        None => self.expr(&t.expr, at)?,
+                    }
+                    if flag {
+                        let f = base + k;
+                        let done = self.b.label();
+                        self.b.add(Opcode::Integer, 1, f, 0);
+                        self.b.add(Opcode::IsNull, at, done, 0);
+                        self.b.add(Opcode::Integer, 0, f, 0);
+                        self.b.bind(done);
+                    }
+                    k += 1 + flag as i32;
+                }
+                for i in 0..n {
+                    self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
+                }
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, base, (nk + n) as i32, rec);
+                self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+            }
+            _ => self.emit_final(ctx.dest, regs, n, ctx.limit, ctx.end),
+        }
+        self.b.bind(skip);
+        Ok(())
+    }
+
+    /// After the loops: read the sorter back in order.
+    pub fn emit_sorter_output(&mut self, ctx: &RowCtx, n: usize) {
+        let Some((sorter, nk)) = ctx.sorter else { return };
+        let done = self.b.label();
+        let rec = self.b.reg();
+        let pseudo = self.b.cursor();
+        self.b.add(Opcode::OpenPseudo, pseudo, rec, (nk + n) as i32);
+        self.b.add(Opcode::SorterSort, sorter, done, 0);
+        let top = self.b.here();
+        self.b.add(Opcode::SorterData, sorter, rec, pseudo);
+        let out = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, pseudo, (nk + i) as i32, out + i as i32);
+        }
+        self.emit_final(ctx.dest, out, n, ctx.limit, ctx.end);
+        self.b.add(Opcode::SorterNext, sorter, top as i32, 0);
+        self.b.bind(done);
+    }
+
+    /// Map ORDER BY terms to result columns where they name one.
+    pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
+        let mut out = Vec::new();
+        for (ti, t) in terms.iter().enumerate() {
+            let mut e = &t.expr;
+            loop {
+                match e {
+                    Expr::Collate(inner, _) => e = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                    _ => break,
+                }
+            }
+            let mut m = None;
+            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+                if k < 1 || k as usize > names.len() {
+                    return Err(Error::sql(format!(
+                        "{} ORDER BY term out of range - should be between 1 and {}",
+                        ordinal(ti + 1),
+                        names.len()
+                    )));
+                }
+                m = Some(k as usize - 1);
+            } else if let Expr::Id(id) = e {
+                let n = unquote(id.0);
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
+                if m.is_none() && compound {
+                    m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
+                }
+            }
+            if m.is_none() {
+                let text = e.to_string();
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(x, _) if x.to_string() == text));
+            }
+            if m.is_none() && compound {
+                return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", ordinal(ti + 1))));
+            }
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// Expand `*` and `t.*` into result items.
+    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>]) -> Result<Vec<ResultItem<'a, 'b>>> {
+        let mut items = Vec::new();
+        for rc in columns {
+            match rc {
+                ResultColumn::Expr(e, alias) => {
+                    let a = alias.as_ref().map(|a| match a {
+                        ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                    });
+                    items.push(ResultItem::Expr(e, a));
+                }
+                ResultColumn::Star | ResultColumn::TableStar(_) => {
+                    let q = match rc {
+                        ResultColumn::TableStar(n) => Some(unquote(n.0)),
+                        _ => None,
+                    };
+                    let scope = self.scopes.last().cloned().unwrap_or_default();
+                    if scope.items.is_empty() {
+                        return Err(Error::sql("no tables specified"));
+                    }
+                    let mut any = false;
+                    for (ii, it) in scope.items.iter().enumerate() {
+                        if let Some(q) = &q {
+                            if !it.name.eq_ignore_ascii_case(q) {
+                                continue;
+                            }
+                        }
+                        any = true;
+                        for (ci, col) in it.columns.iter().enumerate() {
+                            if col.hidden && q.is_none() {
+                                continue;
+                            }
+                            let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            items.push(ResultItem::Col(
+                                ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
+                                col.name.clone(),
+                            ));
+                        }
+                    }
+                    if !any {
+                        return Err(Error::sql(format!("no such table: {}", q.unwrap_or_default())));
+                    }
+                }
+            }
+        }
+        Ok(items)
+    }
+
+    /// Name, affinity and declared type of a result item.
+    pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, span: Option<&String>) -> (String, Option<Affinity>, Option<String>) {
+        match item {
+            ResultItem::Col(r, name) => {
+                let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
+                    it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
+                });
+                (name.clone(), Some(r.affinity), decl)
+            }
+            ResultItem::Expr(e, alias) => {
+                let aff = self.expr_affinity(e);
+                let (colname, decl) = match e {
+                    Expr::Id(id) => self.column_name_and_type(None, &unquote(id.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquote(t.0)), &unquote(c.0)),
+                    _ => (None, None),
+                };
+                let name = alias
+                    .clone()
+                    .or(colname)
+                    .or_else(|| span.cloned())
+                    .unwrap_or_else(|| e.to_string());
+                (name, aff, decl)
+            }
+        }
+    }
+
+    /// The table column a result item reads, if it is a plain column.
+    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String)> {
+        let r = match item {
+            ResultItem::Col(r, _) => r.clone(),
+            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
+            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquote(t.0)), &unquote(c.0)).ok().flatten()?,
+            _ => return None,
+        };
+        if r.depth != 0 {
+            return None;
+        }
+        let it = self.scopes.last()?.items.get(r.item)?;
+        if it.table.is_empty() {
+            return None;
+        }
+        let col = match r.column.or(it.rowid_alias) {
+            Some(c) => it.columns.get(c)?.name.clone(),
+            None => "rowid".to_string(),
+        };
+        Some((it.table.clone(), col))
+    }
+
+    fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {
+        let Ok(Some(r)) = self.resolve_name(q, name) else { return (None, None) };
+        if r.depth != 0 {
+            return (Some(name.to_string()), None);
+        }
+        let Some(scope) = self.scopes.last() else { return (None, None) };
+        let Some(item) = scope.items.get(r.item) else { return (None, None) };
+        match r.column.or(item.rowid_alias) {
+            Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
+            None => (Some(name.to_string()), Some("INTEGER".into()).filter(|_| false)),
+        }
+    }
+
+    /// A simple (non-compound) SELECT.
+    pub fn compile_simple(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
+            return self.compile_values(core, order_by, limit, dest);
+        };
+        self.scopes.push(Scope::default());
+        self.aliases.push(Vec::new());
+        let saved_exists = self.in_exists;
+        self.in_exists = matches!(dest, Dest::Exists { .. });
+        let result = (|| -> Result<SelectInfo> {
+            // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
+            // produce more than LIMIT + OFFSET rows.
+            let simple_reader = where_clause.is_none()
+                && group_by.is_none()
+                && having.is_none()
+                && order_by.is_none()
+                && distinctness.is_none()
+                && from.as_ref().is_some_and(|f| f.joins.as_ref().is_none_or(|j| j.is_empty()));
+            self.cte_limit_hint = match (simple_reader, limit) {
+                (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
+                _ => None,
+            };
+            let items_from = self.open_from(from.as_ref());
+            self.cte_limit_hint = None;
+            let items_from = items_from?;
+            let mut items = self.expand_result_columns(columns)?;
+            // An EXISTS subquery's result columns do not matter unless they
+            // make it an aggregate query of its own.
+            let one = Expr::Literal(ast::Literal::Numeric("1"));
+            let mut order_by = order_by;
+            if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                for it in &items {
+                    if let ResultItem::Expr(e, _) = it {
+                        self.check_names(e)?;
+                    }
+                }
+                if let Some(terms) = order_by {
+                    let names: Vec<String> = items.iter().map(|_| String::new()).collect();
+                    self.order_by_map(terms, &items, &names, false)?;
+                }
+                items = vec![ResultItem::Expr(&one, None)];
+                order_by = None;
+            }
+            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
+            self.top_compound_arm = false;
+            let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
+            let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            for (i, it) in items.iter().enumerate() {
+                let (n, a, d) = self.describe_item(it, spans.get(i));
+                info.names.push(n);
+                info.affinities.push(a);
+                info.decltypes.push(d);
+                let origin = self.item_origin(it);
+                info.origins.push(origin);
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
+            let aliases: Vec<(String, String)> = items
+                .iter()
+                .filter_map(|it| match it {
+                    ResultItem::Expr(e, Some(a)) => Some((a.clone(), e.to_string())),
+                    _ => None,
+                })
+                .collect();
+            if let Some(a) = self.aliases.last_mut() {
+                *a = aliases;
+            }
+            let end = self.b.label();
+            let lim = self.setup_limit(limit, end)?;
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
+                let nk = key_width(terms);
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, nk));
+            }
+            if matches!(distinctness, Some(ast::Distinctness::Distinct)) {
+                let d = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(binary_key_info(items.len())), 0);
+                ctx.distinct = Some(d);
+            }
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.check_names(e)?;
+                }
+            }
+            let mut terms = Vec::new();
+            if let Some(w) = where_clause {
+                conjuncts(w, &mut terms);
+            }
+            let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            if has_windows {
+                if is_agg {
+                    return Err(Error::unsupported("window functions in aggregate queries"));
+                }
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
+            } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
+                return Err(Error::unsupported("aggregates over a FULL JOIN"));
+            } else if is_agg {
+                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
+            } else {
+                let loops = self.open_loops(&items_from, &terms)?;
+                let regs = self.b.regs(items.len());
+                self.compute_items(&items, regs)?;
+                self.emit_row(&ctx, order_by, regs, items.len())?;
+                self.close_loops(loops);
+                if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
+                    // FULL JOIN, second half: right rows that matched nothing.
+                    let m = right.full_matched.unwrap_or(0);
+                    let end2 = self.b.label();
+                    self.b.add(Opcode::Rewind, right.cursor, end2, 0);
+                    let top2 = self.b.here();
+                    let skip = self.b.label();
+                    let r = self.b.reg();
+                    self.b.add(Opcode::Rowid, right.cursor, r, 0);
+                    self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
+                    self.b.add(Opcode::NullRow, left.cursor, 0, 0);
+                    for t in &terms {
+                        self.jump_if_false(t, skip)?;
+                    }
+                    let regs2 = self.b.regs(items.len());
+                    self.compute_items(&items, regs2)?;
+                    self.emit_row(&ctx, order_by, regs2, items.len())?;
+                    self.b.bind(skip);
+                    self.b.add(Opcode::Next, right.cursor, top2 as i32, 0);
+                    self.b.bind(end2);
+                }
+            }
+            if ctx.sorter.is_some() {
+                self.emit_sorter_output(&ctx, items.len());
+                let detail = "USE TEMP B-TREE FOR ORDER BY".to_string();
+                self.eqp.push((0, 0, detail));
+            }
+            self.b.bind(end);
+            Ok(info)
+        })();
+        self.in_exists = saved_exists;
+        self.aliases.pop();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+
+    /// Whether an aggregate call reads only columns of enclosing queries
+    /// (it then belongs to one of them).
+    pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
+        let args: Vec<&Expr<'_>> = match call {
+            Expr::FunctionCall { args: Some(a), .. } => a.iter().collect(),
+            _ => return false,
+        };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        for a in args {
+            crate::sql::plan::terms::walk(a, &mut |x| {
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    _ => {}
+                }
+                true
+            });
+        }
+        let mut any_outer = false;
+        for (q, n) in names {
+            match self.resolve_name(q.as_deref(), &n) {
+                Ok(Some(r)) if r.depth == 0 => return false,
+                Ok(Some(_)) => any_outer = true,
+                _ => {}
+            }
+        }
+        any_outer
+    }
+
+    fn has_inner_aggregate(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        let mut calls: Vec<String> = Vec::new();
+        let mut found_inner = false;
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                let mut agg_nodes: Vec<&Expr<'_>> = Vec::new();
+                {
+                    let me: &Compiler<'_> = self;
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        if super::is_aggregate_call(me, x) {
+                            agg_nodes.push(x);
+                            return false;
+                        }
+                        true
+                    });
+                }
+                for a in agg_nodes {
+                    calls.push(a.to_string());
+                    if !self.is_outer_aggregate(a) {
+                        found_inner = true;
+                    }
+                }
+            }
+        }
+        found_inner
+    }
+
+    /// Report the first unresolvable column name in `e` the way SQLite
+    /// does before any other clause is looked at.
+    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
+        let mut names: Vec<(Option<String>, String, bool)> = Vec::new();
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false)),
+                _ => {}
+            }
+            true
+        });
+        for (q, n, quoted) in names {
+            if self.resolve_name(q.as_deref(), &n)?.is_some() {
+                continue;
+            }
+            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+                continue;
+            }
+            if q.is_none() && self.aliases.last().is_some_and(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(&n))) {
+                continue;
+            }
+            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
+        }
+        Ok(())
+    }
+
+    /// Compute result items into consecutive registers.
+    pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
+        for (i, it) in items.iter().enumerate() {
+            match it {
+                ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
+                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32),
+            }
+        }
+        Ok(())
+    }
+
+    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
+        let mut found = false;
+        let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
+            crate::sql::plan::terms::walk(e, &mut |x| {
+                if super::is_aggregate_call(c, x) {
+                    found = true;
+                    return false;
+                }
+                true
+            });
+        };
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                check(self, e);
+            }
+        }
+        for t in order_by.unwrap_or(&[]) {
+            check(self, &t.expr);
+        }
+        found
+    }
+
+    /// VALUES (...), (...): each row emitted in turn.
+    fn compile_values(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let OneSelect::Values(rows) = core else { return Err(Error::sql("malformed VALUES")) };
+        let n = rows.first().map_or(0, |r| r.len());
+        for r in rows.iter() {
+            if r.len() != n {
+                return Err(Error::sql("all VALUES must have the same number of terms"));
+            }
+        }
+        self.scopes.push(Scope::default());
+        let result = (|| -> Result<SelectInfo> {
+            let end = self.b.label();
+            let lim = self.setup_limit(limit, end)?;
+            let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, key_width(terms)));
+            }
+            for row in rows.iter() {
+                let regs = self.b.regs(n);
+                for (i, e) in row.iter().enumerate() {
+                    self.expr(e, regs + i as i32)?;
+                }
+                self.emit_row(&ctx, order_by, regs, n)?;
+            }
+            self.emit_sorter_output(&ctx, n);
+            self.b.bind(end);
+            let affinities = rows[0].iter().map(|_| None).collect();
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n] })
+        })();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+}

@@ -1,0 +1,239 @@
+//! Register loads and moves, arithmetic, bit operations, boolean logic,
+//! CAST and affinity. Operands follow `opcode.txt`: binary operators
+//! compute `r[P3] = r[P2] op r[P1]`. No I/O.
+
+use super::{reg, set_reg, Flow};
+use crate::error::{Error, Result, SQLITE_MISMATCH};
+use crate::value::Value;
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, truthiness};
+use crate::vdbe::Vm;
+use crate::value::numeric::ArithOp;
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    match insn.opcode {
+        Opcode::Integer => set_reg(vm, p2, Value::Integer(p1 as i64)),
+        Opcode::Int64 => {
+            let v = if let P4::Int64(i) = insn.p4 { i } else { 0 };
+            set_reg(vm, p2, Value::Integer(v));
+        }
+        Opcode::Real => {
+            let v = if let P4::Real(r) = insn.p4 { r } else { 0.0 };
+            set_reg(vm, p2, Value::Real(v));
+        }
+        Opcode::String8 | Opcode::Blob => {
+            let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
+            let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
+            set_reg(vm, p2, v);
+        }
+        Opcode::Null => {
+            let end = p3.max(p2);
+            for r in p2..=end {
+                set_reg(vm, r, Value::Null);
+                vm.aggs.remove(&(r as usize));
+            }
+        }
+        Opcode::Variable => {
+            let v = vm.params.get(p1 as usize).cloned().unwrap_or(Value::Null);
+            set_reg(vm, p2, v);
+        }
+        Opcode::Move => {
+            for i in 0..p3.max(1) {
+                let v = std::mem::take(&mut vm.regs[(p1 + i) as usize]);
+                vm.regs[(p2 + i) as usize] = v;
+            }
+        }
+        Opcode::Copy => {
+            for i in 0..=p3 {
+                let v = vm.regs[(p1 + i) as usize].clone();
+                vm.regs[(p2 + i) as usize] = v;
+            }
+        }
+        Opcode::SCopy => {
+            let v = vm.regs[p1 as usize].clone();
+            vm.regs[p2 as usize] = v;
+        }
+        Opcode::IntCopy => {
+            let v = to_i64(reg(vm, p1));
+            set_reg(vm, p2, Value::Integer(v));
+        }
+        Opcode::MustBeInt => {
+            let v = reg(vm, p1).clone();
+            let as_int = match &v {
+                Value::Integer(i) => Some(*i),
+                Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
+                Value::Text(t) => match parse_number_exact(t) {
+                    Some(Value::Integer(i)) => Some(i),
+                    Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match as_int {
+                Some(i) => set_reg(vm, p1, Value::Integer(i)),
+                None if p2 > 0 => return Ok(Flow::Jump(p2 as usize)),
+                None => return Err(Error::code(SQLITE_MISMATCH)),
+            }
+        }
+        Opcode::RealAffinity => {
+            if let Value::Integer(i) = *reg(vm, p1) {
+                set_reg(vm, p1, Value::Real(i as f64));
+            }
+        }
+        Opcode::Affinity => {
+            let affs: Vec<char> = if let P4::Affinity(a) = &insn.p4 { a.chars().collect() } else { Vec::new() };
+            for (i, c) in affs.iter().enumerate().take(p2 as usize) {
+                let r = p1 + i as i32;
+                let v = std::mem::take(&mut vm.regs[r as usize].value);
+                vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
+            }
+        }
+        Opcode::TypeCheck => {
+            // P4: [table, column name, declared type, ...] for r[P1..P1+P2].
+            let P4::Row(desc) = &insn.p4 else { return Err(super::internal("TypeCheck without description")) };
+            let text = |v: &Value| match v {
+                Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                _ => String::new(),
+            };
+            let table = desc.first().map(text).unwrap_or_default();
+            for i in 0..p2.max(0) as usize {
+                let (Some(name), Some(ty)) = (desc.get(1 + 2 * i), desc.get(2 + 2 * i)) else { break };
+                let ty = text(ty);
+                let r = p1 + i as i32;
+                let v = reg(vm, r).clone();
+                let ok = match (ty.as_str(), &v) {
+                    (_, Value::Null) | ("ANY", _) => true,
+                    ("INT" | "INTEGER", Value::Integer(_)) => true,
+                    ("REAL", Value::Real(_)) => true,
+                    ("REAL", Value::Integer(x)) => {
+                        let x = *x as f64;
+                        set_reg(vm, r, Value::Real(x));
+                        true
+                    }
+                    ("TEXT", Value::Text(_)) | ("BLOB", Value::Blob(_)) => true,
+                    _ => false,
+                };
+                if !ok {
+                    let kind = match v {
+                        Value::Integer(_) => "INT",
+                        Value::Real(_) => "REAL",
+                        Value::Text(_) => "TEXT",
+                        Value::Blob(_) => "BLOB",
+                        Value::Null => "NULL",
+                    };
+                    return Err(Error::new(
+                        crate::error::SQLITE_CONSTRAINT_DATATYPE,
+                        format!("cannot store {kind} value in {ty} column {table}.{}", text(name)),
+                    ));
+                }
+            }
+        }
+        Opcode::Cast => {
+            let v = reg(vm, p1).clone();
+            set_reg(vm, p1, cast(v, crate::vdbe::value_ops::affinity_from_letter(p2 as u8 as char)));
+        }
+        Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
+            let v = arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1));
+            set_reg(vm, p3, v);
+        }
+        Opcode::Concat => {
+            let v = match (to_text(reg(vm, p2)), to_text(reg(vm, p1))) {
+                (Some(mut a), Some(b)) => {
+                    a.extend_from_slice(&b);
+                    Value::Text(a)
+                }
+                _ => Value::Null,
+            };
+            set_reg(vm, p3, v);
+        }
+        Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight => {
+            let (a, b) = (reg(vm, p2), reg(vm, p1));
+            let v = if a.is_null() || b.is_null() {
+                Value::Null
+            } else {
+                let (a, b) = (int_of(a), int_of(b));
+                Value::Integer(match insn.opcode {
+                    Opcode::BitAnd => a & b,
+                    Opcode::BitOr => a | b,
+                    Opcode::ShiftLeft => shift(a, b),
+                    _ => shift(a, b.checked_neg().unwrap_or(i64::MAX)),
+                })
+            };
+            set_reg(vm, p3, v);
+        }
+        Opcode::BitNot => {
+            let v = match reg(vm, p1) {
+                Value::Null => Value::Null,
+                v => Value::Integer(!int_of(v)),
+            };
+            set_reg(vm, p2, v);
+        }
+        Opcode::Not => {
+            let v = match truthiness(reg(vm, p1)) {
+                None => Value::Null,
+                Some(t) => Value::Integer(!t as i64),
+            };
+            set_reg(vm, p2, v);
+        }
+        Opcode::And | Opcode::Or => {
+            let (a, b) = (truthiness(reg(vm, p1)), truthiness(reg(vm, p2)));
+            let r = if insn.opcode == Opcode::And {
+                match (a, b) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                }
+            } else {
+                match (a, b) {
+                    (Some(true), _) | (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                }
+            };
+            set_reg(vm, p3, r.map_or(Value::Null, |t| Value::Integer(t as i64)));
+        }
+        Opcode::IsTrue => {
+            let t = match truthiness(reg(vm, p1)) {
+                None => p3 != 0,
+                Some(t) => t,
+            };
+            let t = if insn.p5 != 0 { !t } else { t };
+            set_reg(vm, p2, Value::Integer(t as i64));
+        }
+        _ => return Err(super::internal("arith: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+fn int_of(v: &Value) -> i64 {
+    to_i64(v)
+}
+
+fn shift(a: i64, by: i64) -> i64 {
+    if by >= 64 {
+        0
+    } else if by >= 0 {
+        ((a as u64) << by) as i64
+    } else if by <= -64 {
+        if a < 0 {
+            -1
+        } else {
+            0
+        }
+    } else {
+        a >> (-by)
+    }
+}
+
+/// `a op b` for an arithmetic opcode.
+pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
+    let op = match op {
+        Opcode::Add => ArithOp::Add,
+        Opcode::Subtract => ArithOp::Subtract,
+        Opcode::Multiply => ArithOp::Multiply,
+        Opcode::Divide => ArithOp::Divide,
+        _ => ArithOp::Remainder,
+    };
+    crate::vdbe::value_ops::arith(op, a, b)
+}
