@@ -31,6 +31,7 @@ mod buffer;
 mod completion;
 pub mod lock;
 pub mod memory;
+pub mod shm;
 pub mod sim;
 pub mod sync;
 

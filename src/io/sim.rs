@@ -118,6 +118,7 @@ impl SimBackend {
 pub struct SimFile {
     data: Arc<MemData>,
     locks: MemLockHandle,
+    shm: Mutex<super::shm::ShmHandle>,
     state: Arc<Mutex<SimState>>,
 }
 
@@ -160,6 +161,15 @@ impl File for SimFile {
     fn lock_level(&self) -> LockLevel {
         self.locks.level()
     }
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<super::ShmRegion>> {
+        guard(&self.shm).map(|| Ok(self.data.shm_node()), region, region_size, extend)
+    }
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        guard(&self.shm).lock(offset, n, exclusive, lock)
+    }
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        guard(&self.shm).unmap(delete)
+    }
 }
 
 fn perform(q: Queued, fail: bool) {
@@ -190,7 +200,7 @@ impl IoBackend for SimBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let data = self.fs.open(path, opts)?;
-        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone() }))
+        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
         self.fs.delete(path)

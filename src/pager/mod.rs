@@ -32,6 +32,8 @@ pub mod cache;
 pub mod commit;
 pub mod header;
 pub mod journal;
+pub mod wal;
+mod wal_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
@@ -46,7 +48,7 @@ use savepoint::Savepoint;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// `PRAGMA journal_mode` values (WAL is not supported this session).
+/// `PRAGMA journal_mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JournalMode {
     /// Delete the journal at commit (the default).
@@ -59,6 +61,8 @@ pub enum JournalMode {
     Memory,
     /// No journal.
     Off,
+    /// Write-ahead log (see [`wal`]).
+    Wal,
 }
 
 impl JournalMode {
@@ -70,6 +74,7 @@ impl JournalMode {
             "persist" => JournalMode::Persist,
             "memory" => JournalMode::Memory,
             "off" => JournalMode::Off,
+            "wal" => JournalMode::Wal,
             _ => return None,
         })
     }
@@ -82,6 +87,7 @@ impl JournalMode {
             JournalMode::Persist => "persist",
             JournalMode::Memory => "memory",
             JournalMode::Off => "off",
+            JournalMode::Wal => "wal",
         }
     }
 
@@ -204,6 +210,12 @@ pub struct Pager {
     /// Test hook: stop the commit with an error after writing this many
     /// database pages (simulates a crash mid-commit).
     crash_after_pages: Option<usize>,
+    /// The write-ahead log, when the database is in WAL mode.
+    wal: Option<wal::Wal>,
+    /// `PRAGMA wal_autocheckpoint`.
+    wal_autocheckpoint: u32,
+    /// Test hook: behave like a crashed process on drop.
+    abandoned: bool,
 }
 
 fn busy() -> Error {
@@ -250,6 +262,9 @@ impl Pager {
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
             rollback_step: RollbackStep::Start,
+            wal: None,
+            wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
+            abandoned: false,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -316,6 +331,9 @@ impl Pager {
         }
         if self.opts.memory && mode.uses_file() {
             return self.journal_mode;
+        }
+        if mode == JournalMode::Wal || self.wal.is_some() {
+            return self.switch_wal(mode);
         }
         self.journal_mode = mode;
         self.journal_mode
@@ -419,6 +437,10 @@ impl Pager {
 
     fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
         let file_size = self.file.size()?;
+        let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(&buf)?) };
+        if self.wal_begin_read(info, file_size)? {
+            return Ok(());
+        }
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
             if self.last_change_counter.is_some() {
@@ -428,9 +450,6 @@ impl Pager {
             return Ok(());
         }
         let info = header::parse(&buf)?;
-        if info.write_version == 2 {
-            return Err(Error::unsupported("WAL mode"));
-        }
         if info.page_size != self.page_size || info.reserved != self.reserved {
             self.page_size = info.page_size;
             self.reserved = info.reserved;
@@ -457,7 +476,10 @@ impl Pager {
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
-            if !self.opts.memory && !self.opts.immutable {
+            if let Some(w) = self.wal.as_mut() {
+                // WAL mode keeps SHARED on the database while attached.
+                w.end_read();
+            } else if !self.opts.memory && !self.opts.immutable {
                 self.file.unlock(LockLevel::None)?;
             }
         }
@@ -498,8 +520,13 @@ impl Pager {
             }
             self.reads.remove(&pgno);
         }
-        let offset = (pgno as u64 - 1) * self.page_size as u64;
-        let c = self.file.read(offset, Buffer::zeroed(self.page_size as usize))?;
+        let c = match self.wal_frame_of(pgno)? {
+            Some((wal_file, offset)) => wal_file.read(offset, Buffer::zeroed(self.page_size as usize))?,
+            None => {
+                let offset = (pgno as u64 - 1) * self.page_size as u64;
+                self.file.read(offset, Buffer::zeroed(self.page_size as usize))?
+            }
+        };
         self.reads.insert(pgno, (c, self.generation));
         // Synchronous backends finish inside `read`: collect at once.
         if self.reads.get(&pgno).is_some_and(|(c, _)| c.is_done()) {
@@ -676,7 +703,9 @@ impl Pager {
         if self.state == PagerState::Write {
             return Ok(Poll::Ready(()));
         }
-        if !self.opts.memory && !self.opts.immutable {
+        if let Some(w) = self.wal.as_mut() {
+            w.begin_write()?;
+        } else if !self.opts.memory && !self.opts.immutable {
             if !self.file.lock(LockLevel::Reserved)? {
                 return Err(busy());
             }
@@ -782,7 +811,10 @@ impl Pager {
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();
         self.state = PagerState::Idle;
-        if !self.opts.memory && !self.opts.immutable {
+        if let Some(w) = self.wal.as_mut() {
+            w.end_write()?;
+            w.end_read();
+        } else if !self.opts.memory && !self.opts.immutable {
             self.file.unlock(LockLevel::None)?;
         }
         Ok(())

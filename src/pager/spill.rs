@@ -49,6 +49,7 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 impl Pager {
     fn spill_wanted(&self) -> bool {
         self.state == PagerState::Write
+            && self.wal.is_none()
             && !self.spill_disabled
             && self.cache.len() >= self.cache.capacity()
             && self.cache.dirty_count() * 2 >= self.cache.capacity()

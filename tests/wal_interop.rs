@@ -1,0 +1,102 @@
+//! WAL files exchanged with real SQLite: what we write in WAL mode (WAL
+//! and `-shm` present, no checkpoint) is read by SQLite, and what SQLite
+//! leaves in its WAL is read by us.
+
+mod wal_support;
+
+use ringlite::io::sync::SyncBackend;
+use ringlite::io::IoContext;
+use ringlite::pager::wal::CheckpointMode;
+use std::sync::Arc;
+use wal_support::*;
+
+fn sync_io() -> IoContext {
+    IoContext::new(Arc::new(SyncBackend::new()))
+}
+
+#[test]
+fn sqlite_reads_our_wal_then_our_truncate_checkpoint() {
+    for seed in 1..4u64 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        let path = path.to_str().unwrap();
+        let io = sync_io();
+        let mut bt = open_btree(&io, path);
+        assert_eq!(bt.set_journal_mode("wal"), "wal");
+        let root = create_table(&io, &mut bt);
+        let mut model = Model::new();
+        let mut rng = Rng(seed * 7919);
+        for _ in 0..8 {
+            random_txn(&io, &mut bt, root, &mut model, &mut rng, 40);
+        }
+        assert_eq!(our_rows(&io, &mut bt, root), model);
+        let wal_len = std::fs::metadata(format!("{path}-wal")).unwrap().len();
+        assert!(wal_len > 32, "frames are in the WAL");
+        let db_bytes = std::fs::read(path).unwrap();
+        assert_eq!((db_bytes[18], db_bytes[19]), (2, 2));
+        {
+            let db = Sqlite::open(path);
+            assert_eq!(db.query("PRAGMA journal_mode")[0][0], V::Text("wal".into()));
+            assert_eq!(sqlite_rows(&db), model, "seed {seed}");
+            assert_eq!(db.integrity(), "Text(\"ok\")");
+            // Our connection still reads after SQLite rebuilt the index.
+            assert_eq!(our_rows(&io, &mut bt, root), model);
+            random_txn(&io, &mut bt, root, &mut model, &mut rng, 30);
+            assert_eq!(sqlite_rows(&db), model, "SQLite sees our later commit");
+            let r = io.block_on(|| bt.checkpoint(CheckpointMode::Truncate)).unwrap();
+            assert_eq!(r, (false, 0, 0));
+            assert_eq!(std::fs::metadata(format!("{path}-wal")).unwrap().len(), 0);
+            assert_eq!(sqlite_rows(&db), model);
+            assert_eq!(db.integrity(), "Text(\"ok\")");
+        }
+        assert_eq!(our_rows(&io, &mut bt, root), model);
+    }
+}
+
+#[test]
+fn we_read_sqlites_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let path = path.to_str().unwrap();
+    let db = Sqlite::open(path);
+    db.exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(a,b)");
+    let mut model = Model::new();
+    let mut rng = Rng(99);
+    for _ in 0..10 {
+        db.exec("BEGIN");
+        for _ in 0..50 {
+            let k = rng.below(400) as i64 + 1;
+            if rng.below(4) == 0 {
+                db.exec(&format!("DELETE FROM t WHERE rowid={k}"));
+                model.remove(&k);
+            } else {
+                let n = rng.below(200) as usize;
+                let v = (rng.next() as i64 >> 8, rng.text(n));
+                db.exec(&format!("INSERT OR REPLACE INTO t(rowid,a,b) VALUES({k},{},'{}')", v.0, v.1));
+                model.insert(k, v);
+            }
+        }
+        db.exec("COMMIT");
+    }
+    assert!(std::fs::metadata(format!("{path}-wal")).unwrap().len() > 32);
+    let io = sync_io();
+    let mut bt = open_btree(&io, path);
+    let root = db.query("SELECT rootpage FROM sqlite_schema WHERE name='t'")[0][0].clone();
+    let V::Int(root) = root else { panic!() };
+    assert_eq!(our_rows(&io, &mut bt, root as u32), model);
+    assert_eq!(bt.journal_mode(), "wal");
+    // A copy of the files without SQLite's -shm: we recover the index.
+    let dir2 = tempfile::tempdir().unwrap();
+    let p2 = dir2.path().join("c.db");
+    let p2 = p2.to_str().unwrap();
+    std::fs::copy(path, p2).unwrap();
+    std::fs::copy(format!("{path}-wal"), format!("{p2}-wal")).unwrap();
+    let io2 = sync_io();
+    let mut bt2 = open_btree(&io2, p2);
+    assert_eq!(our_rows(&io2, &mut bt2, root as u32), model);
+    drop(bt2);
+    assert!(!std::path::Path::new(&format!("{p2}-wal")).exists(), "last close checkpoints and deletes the WAL");
+    let check = Sqlite::open(p2);
+    assert_eq!(sqlite_rows(&check), model);
+    assert_eq!(check.integrity(), "Text(\"ok\")");
+}
