@@ -216,6 +216,8 @@ pub struct Pager {
     wal_autocheckpoint: u32,
     /// Test hook: behave like a crashed process on drop.
     abandoned: bool,
+    /// Writing 1/1 into the header on the way out of WAL mode.
+    leaving_wal: bool,
 }
 
 fn busy() -> Error {
@@ -265,6 +267,7 @@ impl Pager {
             wal: None,
             wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
             abandoned: false,
+            leaving_wal: false,
         };
         pager.apply_cache_size();
         Ok(pager)

@@ -48,7 +48,7 @@ impl Pager {
     /// is not in WAL mode (the rollback path continues).
     pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> Result<bool> {
         if self.wal.is_none() {
-            if self.opts.memory || self.opts.immutable {
+            if self.opts.memory || self.opts.immutable || self.leaving_wal {
                 return Ok(false);
             }
             let wants = info.is_some_and(|i| i.write_version == 2) || self.io.backend().exists(&self.wal_path())?;
@@ -209,7 +209,9 @@ impl Pager {
         }
         let sync = self.synchronous > Synchronous::Off;
         let done = match self.wal.as_mut() {
-            Some(w) => matches!(w.checkpoint(CheckpointMode::Truncate, sync), Ok((false, _, _))),
+            Some(w) => {
+                matches!(w.checkpoint(CheckpointMode::Truncate, sync), Ok((false, _, _)))
+            }
             None => true,
         };
         if !done {
@@ -221,8 +223,12 @@ impl Pager {
         }
         self.invalidate_cache();
         self.journal_mode = mode;
-        if self.write_format_version(1).is_err() {
-            return self.journal_mode;
+        // The header still says 2/2 until this transaction rewrites it.
+        self.leaving_wal = true;
+        let r = self.write_format_version(1);
+        self.leaving_wal = false;
+        if r.is_err() {
+            let _ = self.file.unlock(LockLevel::None);
         }
         self.journal_mode
     }

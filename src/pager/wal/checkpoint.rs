@@ -29,17 +29,25 @@ impl Wal {
         if !self.shm_lock(CKPT_LOCK, 1, true)? {
             return Err(busy());
         }
-        let took_write = mode != CheckpointMode::Passive && !self.write_lock && self.shm_lock(WRITE_LOCK, 1, true)?;
-        let r = self.checkpoint_locked(mode, sync, took_write || self.write_lock);
+        // FULL and stronger need the writer out of the way; without it they
+        // degrade to PASSIVE and report busy (as SQLite does).
+        let mut effective = mode;
+        let mut took_write = false;
+        if mode != CheckpointMode::Passive && !self.write_lock {
+            took_write = self.shm_lock(WRITE_LOCK, 1, true)?;
+            if !took_write {
+                effective = CheckpointMode::Passive;
+            }
+        }
+        let r = self.checkpoint_locked(effective, sync);
         if took_write {
             let _ = self.shm_unlock(WRITE_LOCK, 1);
         }
         let _ = self.shm_unlock(CKPT_LOCK, 1);
-        r
+        r.map(|(busy, log, done)| (busy || effective != mode, log, done))
     }
 
-    fn checkpoint_locked(&mut self, mode: CheckpointMode, sync: bool, have_write: bool) -> Result<CheckpointResult> {
-        let mut busy_seen = mode != CheckpointMode::Passive && !have_write;
+    fn checkpoint_locked(&mut self, mode: CheckpointMode, sync: bool) -> Result<CheckpointResult> {
         let hdr = match self.index().read_header()? {
             Some(h) => h,
             None => {
@@ -56,48 +64,49 @@ impl Wal {
                     idx.set_read_mark(i, if i == 1 { safe } else { READMARK_NOT_USED })?;
                     self.shm_unlock(read_lock(i), 1)?;
                 } else {
+                    // A reader still needs the database as of its mark.
                     safe = mark;
-                    busy_seen = true;
                 }
             }
         }
         let mut backfilled = idx.info(NBACKFILL)?;
-        if safe > backfilled {
-            if self.shm_lock(read_lock(0), 1, true)? {
-                let r = self.backfill(&hdr, backfilled, safe, sync);
-                self.shm_unlock(read_lock(0), 1)?;
-                r?;
-                backfilled = safe;
-            } else {
-                busy_seen = true;
-            }
+        if safe > backfilled && self.shm_lock(read_lock(0), 1, true)? {
+            let r = self.backfill(&hdr, backfilled, safe, sync);
+            self.shm_unlock(read_lock(0), 1)?;
+            r?;
+            backfilled = safe;
         }
-        let mut log = hdr.mx_frame;
-        if matches!(mode, CheckpointMode::Restart | CheckpointMode::Truncate) && !busy_seen {
-            if backfilled == hdr.mx_frame && self.shm_lock(read_lock(1), NREADER - 1, true)? {
-                let mut r = Ok(());
-                if mode == CheckpointMode::Truncate && hdr.mx_frame > 0 {
-                    self.hdr = hdr;
-                    r = self.restart_header();
-                    if r.is_ok() {
-                        let c = self.file.truncate(0)?;
-                        self.io.wait(&c)?;
-                        r = c.take().map(|_| ());
-                    }
-                    log = 0;
-                    backfilled = 0;
-                } else if mode == CheckpointMode::Truncate {
-                    let c = self.file.truncate(0)?;
-                    self.io.wait(&c)?;
-                    r = c.take().map(|_| ());
+        if mode == CheckpointMode::Passive {
+            return Ok((false, hdr.mx_frame, backfilled));
+        }
+        if backfilled < hdr.mx_frame {
+            return Ok((true, hdr.mx_frame, backfilled));
+        }
+        if mode == CheckpointMode::Full {
+            return Ok((false, hdr.mx_frame, backfilled));
+        }
+        // RESTART and TRUNCATE: no reader may still be using the log.
+        if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
+            return Ok((true, hdr.mx_frame, backfilled));
+        }
+        let mut r = Ok((false, hdr.mx_frame, backfilled));
+        if mode == CheckpointMode::Truncate {
+            if hdr.mx_frame > 0 {
+                self.hdr = hdr;
+                r = self.restart_header().map(|_| (false, 0, 0));
+            } else {
+                r = Ok((false, 0, 0));
+            }
+            if r.is_ok() {
+                let c = self.file.truncate(0)?;
+                self.io.wait(&c)?;
+                if let Err(e) = c.take() {
+                    r = Err(e);
                 }
-                self.shm_unlock(read_lock(1), NREADER - 1)?;
-                r?;
-            } else {
-                busy_seen = true;
             }
         }
-        Ok((busy_seen, log, backfilled))
+        self.shm_unlock(read_lock(1), NREADER - 1)?;
+        r
     }
 
     /// Copy frames `from+1..=to` (newest per page) into the database.
