@@ -80,6 +80,7 @@ impl Pager {
     /// Commit the write transaction (or end the read transaction).
     pub fn commit(&mut self) -> IoPoll<()> {
         match self.state {
+            PagerState::Idle if self.wal_autocheckpoint_running() => return self.wal_autocheckpoint(),
             PagerState::Idle => return Ok(Poll::Ready(())),
             PagerState::Read => {
                 self.end_read()?;
@@ -188,7 +189,7 @@ impl Pager {
                         continue;
                     }
                     self.finish_wal_commit()?;
-                    return Ok(Poll::Ready(()));
+                    return self.wal_autocheckpoint();
                 }
                 CommitStep::WalSync(c) => {
                     if !c.is_done() {
@@ -197,7 +198,7 @@ impl Pager {
                     }
                     c.take()?;
                     self.finish_wal_commit()?;
-                    return Ok(Poll::Ready(()));
+                    return self.wal_autocheckpoint();
                 }
                 CommitStep::FinalizeJournal(c) => {
                     if let Some(c) = &c {
@@ -223,9 +224,8 @@ impl Pager {
     fn finish_wal_commit(&mut self) -> Result<()> {
         self.wal_publish()?;
         self.cache.mark_all_clean();
-        self.finish_write_txn()?;
-        self.wal_autocheckpoint();
-        Ok(())
+        self.finish_write_txn()
+
     }
 
     /// Bump the change counter and record size and writer version in

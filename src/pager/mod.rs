@@ -388,6 +388,11 @@ impl Pager {
         if self.state != PagerState::Idle {
             return Ok(Poll::Ready(()));
         }
+        // A checkpoint the last commit started finishes first: its locks
+        // and in-flight writes must not outlive it unnoticed.
+        if self.wal_autocheckpoint_running() {
+            crate::ready!(self.wal_autocheckpoint()?);
+        }
         match self.begin_read_steps() {
             Err(e) => {
                 self.read_step = None;

@@ -118,16 +118,26 @@ impl Pager {
         }
     }
 
-    /// After a commit: checkpoint if the log reached the threshold. A busy
-    /// or failed checkpoint does not fail the commit.
-    pub(super) fn wal_autocheckpoint(&mut self) {
+    /// After a commit: checkpoint if the log reached the threshold (or
+    /// continue the one in progress). A busy or failed checkpoint does not
+    /// fail the commit.
+    pub(super) fn wal_autocheckpoint(&mut self) -> IoPoll<()> {
         let limit = self.wal_autocheckpoint;
         let sync = self.synchronous > Synchronous::Off;
         if let Some(w) = self.wal.as_mut() {
-            if limit > 0 && w.snapshot().mx_frame >= limit {
-                let _ = w.checkpoint(CheckpointMode::Passive, sync);
+            if w.checkpoint_running() || (limit > 0 && w.snapshot().mx_frame >= limit) {
+                if let Ok(Poll::Pending) = w.checkpoint(CheckpointMode::Passive, sync) {
+                    return Ok(Poll::Pending);
+                }
             }
         }
+        Ok(Poll::Ready(()))
+    }
+
+    /// Whether an automatic checkpoint started by the last commit is still
+    /// running (the commit call continues it).
+    pub(super) fn wal_autocheckpoint_running(&self) -> bool {
+        self.state == PagerState::Idle && self.wal.as_ref().is_some_and(|w| w.checkpoint_running())
     }
 
     /// `PRAGMA wal_autocheckpoint` (0 disables).
@@ -152,7 +162,8 @@ impl Pager {
         let sync = self.synchronous > Synchronous::Off;
         let Some(w) = self.wal.as_mut() else { return Ok(Poll::Ready((false, -1, -1))) };
         match w.checkpoint(mode, sync) {
-            Ok((busy, log, done)) => Ok(Poll::Ready((busy, log as i32, done as i32))),
+            Ok(Poll::Pending) => Ok(Poll::Pending),
+            Ok(Poll::Ready((busy, log, done))) => Ok(Poll::Ready((busy, log as i32, done as i32))),
             Err(e) if e.primary() == SQLITE_BUSY => Ok(Poll::Ready((true, w.snapshot().mx_frame as i32, -1))),
             Err(e) => Err(e),
         }
@@ -210,7 +221,8 @@ impl Pager {
         let sync = self.synchronous > Synchronous::Off;
         let done = match self.wal.as_mut() {
             Some(w) => {
-                matches!(w.checkpoint(CheckpointMode::Truncate, sync), Ok((false, _, _)))
+                let io = self.io.clone();
+                matches!(io.block_on(|| w.checkpoint(CheckpointMode::Truncate, sync)), Ok((false, _, _)))
             }
             None => true,
         };
@@ -247,7 +259,7 @@ impl Pager {
             return w.close(false);
         }
         let sync = self.synchronous > Synchronous::Off;
-        let r = w.checkpoint(CheckpointMode::Truncate, sync);
+        let r = self.io.clone().block_on(|| w.checkpoint(CheckpointMode::Truncate, sync));
         let ok = matches!(r, Ok((false, _, _)));
         let closed = w.close(ok);
         self.file.unlock(LockLevel::None)?;

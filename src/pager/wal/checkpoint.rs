@@ -1,58 +1,173 @@
 //! # Checkpoints: copying the log back into the database
 //!
 //! Holds CKPT exclusively (FULL and stronger also WRITE, degrading to
-//! PASSIVE and reporting busy if a writer has it). The safe limit is the
-//! snapshot `mxFrame`, lowered to the read mark of every reader that still
-//! needs older database content. With READ0 held exclusively (no reader
-//! is reading the database file without the log), the newest frame of
-//! each page up to the limit is written into the database file, the file
-//! is truncated to the snapshot's size when the whole log was copied, the
-//! database is synced and `nBackfill` advances. RESTART and TRUNCATE then
-//! wait for every log reader to be gone (READ1..4); TRUNCATE also resets
-//! the log to empty and truncates the file.
+//! PASSIVE and reporting busy if a writer has it, as SQLite does). The safe
+//! limit is the snapshot `mxFrame`, lowered to the read mark of every
+//! reader that still needs older database content. With READ0 held
+//! exclusively (no reader is reading the database file while ignoring the
+//! log), the newest frame of each page up to the limit is copied into the
+//! database file: `SyncWal → ReadFrames → WriteDb (+ truncate to the
+//! snapshot's size when the whole log is copied) → SyncDb`, then
+//! `nBackfill` advances. RESTART and TRUNCATE then need every log reader
+//! gone (READ1..4); TRUNCATE also resets the log and truncates the file
+//! (`TruncateWal`).
+//!
+//! Resumable: each step submits its requests once and returns `Pending`
+//! until they complete; the locks stay held across `Pending` and are
+//! released when the checkpoint finishes or fails.
 //!
 //! Invariant: no database page is overwritten while a reader whose
 //! snapshot predates the frame might still read that page from the file.
 
-use super::index::{read_lock, CKPT_LOCK, NBACKFILL, NREADER, READMARK_NOT_USED, WRITE_LOCK};
+use super::format::{frame_offset, FRAME_HEADER_SIZE};
+use super::index::{read_lock, IndexHeader, CKPT_LOCK, NBACKFILL, NREADER, READMARK_NOT_USED, WRITE_LOCK};
 use super::{busy, CheckpointMode, Wal};
-use crate::error::Result;
-use crate::io::Buffer;
+use crate::error::{Error, Result};
+use crate::io::{Buffer, Completion};
+use crate::{IoPoll, Poll};
 use std::collections::BTreeMap;
 
 /// What a checkpoint did: `(busy, frames in the log, frames copied)`.
 pub type CheckpointResult = (bool, u32, u32);
 
+/// A checkpoint in progress.
+#[derive(Debug)]
+pub struct CheckpointState {
+    requested: CheckpointMode,
+    mode: CheckpointMode,
+    took_write: bool,
+    sync: bool,
+    hdr: IndexHeader,
+    safe: u32,
+    /// Newest frame of each page to copy.
+    pages: BTreeMap<u32, u32>,
+    step: Step,
+}
+
+#[derive(Debug)]
+enum Step {
+    /// Locks taken, nothing submitted.
+    Start,
+    SyncWal(Completion),
+    ReadFrames(Vec<(u32, Completion)>),
+    WriteDb(Vec<Completion>),
+    SyncDb(Completion),
+    /// Holding READ1..4 while the log file is truncated.
+    TruncateWal(Completion),
+}
+
+fn all_done(cs: &[Completion]) -> Result<bool> {
+    if cs.iter().any(|c| !c.is_done()) {
+        return Ok(false);
+    }
+    for c in cs {
+        c.take()?;
+    }
+    Ok(true)
+}
+
 impl Wal {
-    /// Run a checkpoint; `sync` asks for the WAL and database fsyncs.
-    pub fn checkpoint(&mut self, mode: CheckpointMode, sync: bool) -> Result<CheckpointResult> {
+    /// Run (or continue) a checkpoint; `sync` asks for the WAL and
+    /// database fsyncs. A checkpoint already in progress is continued
+    /// whatever `mode` says.
+    pub fn checkpoint(&mut self, mode: CheckpointMode, sync: bool) -> IoPoll<CheckpointResult> {
+        if self.ckpt.is_none() {
+            match self.checkpoint_start(mode, sync) {
+                Ok(Some(done)) => return Ok(Poll::Ready(done)),
+                Ok(None) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        match self.checkpoint_steps() {
+            Ok(Poll::Pending) => Ok(Poll::Pending),
+            other => {
+                self.checkpoint_release();
+                other
+            }
+        }
+    }
+
+    /// Whether a checkpoint is in progress.
+    pub fn checkpoint_running(&self) -> bool {
+        self.ckpt.is_some()
+    }
+
+    /// Abandon a checkpoint in progress, releasing its locks.
+    pub(super) fn checkpoint_release(&mut self) {
+        if let Some(st) = self.ckpt.take() {
+            if matches!(st.step, Step::SyncWal(_) | Step::ReadFrames(_) | Step::WriteDb(_) | Step::SyncDb(_)) {
+                let _ = self.shm_unlock(read_lock(0), 1);
+            }
+            if matches!(st.step, Step::TruncateWal(_)) {
+                let _ = self.shm_unlock(read_lock(1), NREADER - 1);
+            }
+            if st.took_write {
+                let _ = self.shm_unlock(WRITE_LOCK, 1);
+            }
+            let _ = self.shm_unlock(CKPT_LOCK, 1);
+        }
+    }
+
+    /// Take the locks and work out what to copy. `Some`: finished already
+    /// (locks released).
+    fn checkpoint_start(&mut self, requested: CheckpointMode, sync: bool) -> Result<Option<CheckpointResult>> {
         if !self.shm_lock(CKPT_LOCK, 1, true)? {
             return Err(busy());
         }
-        // FULL and stronger need the writer out of the way; without it they
-        // degrade to PASSIVE and report busy (as SQLite does).
-        let mut effective = mode;
+        let mut mode = requested;
         let mut took_write = false;
         if mode != CheckpointMode::Passive && !self.write_lock {
-            took_write = self.shm_lock(WRITE_LOCK, 1, true)?;
-            if !took_write {
-                effective = CheckpointMode::Passive;
+            match self.shm_lock(WRITE_LOCK, 1, true) {
+                Ok(true) => took_write = true,
+                Ok(false) => mode = CheckpointMode::Passive,
+                Err(e) => {
+                    let _ = self.shm_unlock(CKPT_LOCK, 1);
+                    return Err(e);
+                }
             }
         }
-        let r = self.checkpoint_locked(effective, sync);
-        if took_write {
-            let _ = self.shm_unlock(WRITE_LOCK, 1);
+        let st = CheckpointState {
+            requested,
+            mode,
+            took_write,
+            sync,
+            hdr: IndexHeader::default(),
+            safe: 0,
+            pages: BTreeMap::new(),
+            step: Step::Start,
+        };
+        self.ckpt = Some(st);
+        match self.checkpoint_plan() {
+            Ok(true) => Ok(None),
+            Ok(false) => {
+                let r = self.checkpoint_finish();
+                match r {
+                    Ok(Poll::Ready(done)) => {
+                        self.checkpoint_release();
+                        Ok(Some(done))
+                    }
+                    Ok(Poll::Pending) => Ok(None),
+                    Err(e) => {
+                        self.checkpoint_release();
+                        Err(e)
+                    }
+                }
+            }
+            Err(e) => {
+                self.checkpoint_release();
+                Err(e)
+            }
         }
-        let _ = self.shm_unlock(CKPT_LOCK, 1);
-        r.map(|(busy, log, done)| (busy || effective != mode, log, done))
     }
 
-    fn checkpoint_locked(&mut self, mode: CheckpointMode, sync: bool) -> Result<CheckpointResult> {
+    /// Fill in the plan; true if frames must be copied (READ0 is then held
+    /// exclusively).
+    fn checkpoint_plan(&mut self) -> Result<bool> {
         let hdr = match self.index().read_header()? {
             Some(h) => h,
             None => {
                 self.recover()?;
-                self.index().read_header()?.ok_or_else(crate::error::Error::corrupt)?
+                self.index().read_header()?.ok_or_else(Error::corrupt)?
             }
         };
         let idx = self.index();
@@ -69,90 +184,150 @@ impl Wal {
                 }
             }
         }
-        let mut backfilled = idx.info(NBACKFILL)?;
-        if safe > backfilled && self.shm_lock(read_lock(0), 1, true)? {
-            let r = self.backfill(&hdr, backfilled, safe, sync);
-            self.shm_unlock(read_lock(0), 1)?;
-            r?;
-            backfilled = safe;
-        }
-        if mode == CheckpointMode::Passive {
-            return Ok((false, hdr.mx_frame, backfilled));
-        }
-        if backfilled < hdr.mx_frame {
-            return Ok((true, hdr.mx_frame, backfilled));
-        }
-        if mode == CheckpointMode::Full {
-            return Ok((false, hdr.mx_frame, backfilled));
-        }
-        // RESTART and TRUNCATE: no reader may still be using the log.
-        if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
-            return Ok((true, hdr.mx_frame, backfilled));
-        }
-        let mut r = Ok((false, hdr.mx_frame, backfilled));
-        if mode == CheckpointMode::Truncate {
-            if hdr.mx_frame > 0 {
-                self.hdr = hdr;
-                r = self.restart_header().map(|_| (false, 0, 0));
-            } else {
-                r = Ok((false, 0, 0));
-            }
-            if r.is_ok() {
-                let c = self.file.truncate(0)?;
-                self.io.wait(&c)?;
-                if let Err(e) = c.take() {
-                    r = Err(e);
+        let backfilled = idx.info(NBACKFILL)?;
+        let mut pages = BTreeMap::new();
+        let copy = safe > backfilled && self.shm_lock(read_lock(0), 1, true)?;
+        if copy {
+            for frame in backfilled + 1..=safe {
+                let pgno = idx.frame_pgno(frame)?;
+                if pgno == 0 {
+                    self.shm_unlock(read_lock(0), 1)?;
+                    return Err(Error::corrupt());
+                }
+                if pgno <= hdr.n_page {
+                    pages.insert(pgno, frame);
                 }
             }
         }
-        self.shm_unlock(read_lock(1), NREADER - 1)?;
-        r
+        if let Some(st) = self.ckpt.as_mut() {
+            st.hdr = hdr;
+            st.safe = safe;
+            st.pages = pages;
+            if copy {
+                st.step = Step::SyncWal(Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None })));
+            }
+        }
+        if copy {
+            if let Some(st) = self.ckpt.as_mut() {
+                if st.sync {
+                    st.step = Step::SyncWal(self.file.sync(false)?);
+                }
+            }
+        }
+        Ok(copy)
     }
 
-    /// Copy frames `from+1..=to` (newest per page) into the database.
-    fn backfill(&mut self, hdr: &super::index::IndexHeader, from: u32, to: u32, sync: bool) -> Result<()> {
-        let idx = self.index();
-        let mut latest: BTreeMap<u32, u32> = BTreeMap::new();
-        for frame in from + 1..=to {
-            let pgno = idx.frame_pgno(frame)?;
-            if pgno == 0 {
-                return Err(crate::error::Error::corrupt());
+    fn checkpoint_steps(&mut self) -> IoPoll<CheckpointResult> {
+        loop {
+            let Some(st) = self.ckpt.as_mut() else { return Err(Error::new(crate::error::SQLITE_INTERNAL, "no checkpoint")) };
+            let ps = st.hdr.page_size;
+            match &mut st.step {
+                Step::Start => return self.checkpoint_finish(),
+                Step::SyncWal(c) => {
+                    if !c.is_done() {
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    let mut reads = Vec::with_capacity(st.pages.len());
+                    for (pgno, frame) in &st.pages {
+                        let off = frame_offset(*frame, ps) + FRAME_HEADER_SIZE as u64;
+                        reads.push((*pgno, self.file.read(off, Buffer::zeroed(ps as usize))?));
+                    }
+                    st.step = Step::ReadFrames(reads);
+                }
+                Step::ReadFrames(reads) => {
+                    if reads.iter().any(|(_, c)| !c.is_done()) {
+                        return Ok(Poll::Pending);
+                    }
+                    let mut writes = Vec::with_capacity(reads.len() + 1);
+                    for (pgno, c) in reads.iter() {
+                        let r = c.take()?;
+                        if r.bytes != ps as usize {
+                            return Err(Error::corrupt());
+                        }
+                        let data = r.buffer.unwrap_or_default();
+                        writes.push(self.db.write((*pgno as u64 - 1) * ps as u64, data)?);
+                    }
+                    if st.safe == st.hdr.mx_frame {
+                        writes.push(self.db.truncate(st.hdr.n_page as u64 * ps as u64)?);
+                    }
+                    st.step = Step::WriteDb(writes);
+                }
+                Step::WriteDb(writes) => {
+                    if !all_done(writes)? {
+                        return Ok(Poll::Pending);
+                    }
+                    st.step = if st.sync {
+                        Step::SyncDb(self.db.sync(false)?)
+                    } else {
+                        Step::SyncDb(Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None })))
+                    };
+                }
+                Step::SyncDb(c) => {
+                    if !c.is_done() {
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    let safe = st.safe;
+                    st.step = Step::Start;
+                    self.index().set_info(NBACKFILL, safe)?;
+                    self.shm_unlock(read_lock(0), 1)?;
+                    return self.checkpoint_finish();
+                }
+                Step::TruncateWal(c) => {
+                    if !c.is_done() {
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    st.step = Step::Start;
+                    self.shm_unlock(read_lock(1), NREADER - 1)?;
+                    return Ok(Poll::Ready((false, 0, 0)));
+                }
             }
-            latest.insert(pgno, frame);
         }
-        let ps = hdr.page_size;
-        if sync {
-            let c = self.file.sync(false)?;
-            self.io.wait(&c)?;
-            c.take()?;
+    }
+
+    /// After copying: the result, and for RESTART/TRUNCATE the wait for
+    /// log readers (and the truncation).
+    fn checkpoint_finish(&mut self) -> IoPoll<CheckpointResult> {
+        let Some(st) = self.ckpt.as_ref() else { return Err(Error::new(crate::error::SQLITE_INTERNAL, "no checkpoint")) };
+        let (hdr, requested, mode) = (st.hdr, st.requested, st.mode);
+        let degraded = mode != requested;
+        let backfilled = self.index().info(NBACKFILL)?;
+        if mode == CheckpointMode::Passive {
+            return Ok(Poll::Ready((degraded, hdr.mx_frame, backfilled)));
         }
-        let mut cs = Vec::new();
-        for (pgno, frame) in &latest {
-            if *pgno > hdr.n_page {
-                continue;
+        if backfilled < hdr.mx_frame {
+            return Ok(Poll::Ready((true, hdr.mx_frame, backfilled)));
+        }
+        if mode == CheckpointMode::Full {
+            return Ok(Poll::Ready((false, hdr.mx_frame, backfilled)));
+        }
+        // RESTART and TRUNCATE: no reader may still be using the log.
+        if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
+            return Ok(Poll::Ready((true, hdr.mx_frame, backfilled)));
+        }
+        if mode == CheckpointMode::Restart {
+            self.shm_unlock(read_lock(1), NREADER - 1)?;
+            return Ok(Poll::Ready((false, hdr.mx_frame, backfilled)));
+        }
+        if hdr.mx_frame > 0 {
+            self.hdr = hdr;
+            if let Err(e) = self.restart_header() {
+                self.shm_unlock(read_lock(1), NREADER - 1)?;
+                return Err(e);
             }
-            let off = super::format::frame_offset(*frame, ps) + super::format::FRAME_HEADER_SIZE as u64;
-            let data = self.read_blocking(off, ps as usize)?;
-            if data.len() != ps as usize {
-                return Err(crate::error::Error::corrupt());
+        }
+        let c = match self.file.truncate(0) {
+            Ok(c) => c,
+            Err(e) => {
+                self.shm_unlock(read_lock(1), NREADER - 1)?;
+                return Err(e);
             }
-            cs.push(self.db.write((*pgno as u64 - 1) * ps as u64, Buffer::from_vec(data))?);
+        };
+        if let Some(st) = self.ckpt.as_mut() {
+            st.step = Step::TruncateWal(c);
         }
-        if to == hdr.mx_frame {
-            cs.push(self.db.truncate(hdr.n_page as u64 * ps as u64)?);
-        }
-        for c in &cs {
-            self.io.wait(c)?;
-        }
-        for c in cs {
-            c.take()?;
-        }
-        if sync {
-            let c = self.db.sync(false)?;
-            self.io.wait(&c)?;
-            c.take()?;
-        }
-        self.index().set_info(NBACKFILL, to)?;
-        Ok(())
+        self.checkpoint_steps()
     }
 }

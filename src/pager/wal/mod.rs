@@ -20,9 +20,9 @@
 //! transaction becomes visible only when the index header naming it is
 //! published, after its frames are written (and synced when asked).
 //!
-//! I/O: page reads and commit writes/syncs are submitted by the pager as
-//! resumable requests. Recovery and checkpoints are run to completion with
-//! [`IoContext::block_on`]-style waits (they are rare and bounded).
+//! I/O: page reads, commit writes/syncs and checkpoints are resumable
+//! (requests submitted once, `Pending` until they complete). Recovery reads
+//! the log with a blocking wait: it runs once per crash, before any read.
 
 pub mod checkpoint;
 pub mod format;
@@ -63,6 +63,8 @@ pub struct Wal {
     write_lock: bool,
     /// A commit written but not yet published.
     pending: Option<write::PendingCommit>,
+    /// A checkpoint in progress.
+    ckpt: Option<checkpoint::CheckpointState>,
     page_size: u32,
 }
 
@@ -71,7 +73,7 @@ impl Wal {
     pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
         let path = format!("{db_path}-wal");
         let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
-        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, pending: None, page_size })
+        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, pending: None, ckpt: None, page_size })
     }
 
     fn index(&self) -> Index<'_> {
@@ -119,6 +121,7 @@ impl Wal {
     /// Detach from the shared memory; with `delete`, also remove the WAL
     /// and `-shm` files (the caller holds EXCLUSIVE on the database).
     pub fn close(&mut self, delete: bool) -> Result<()> {
+        self.checkpoint_release();
         let _ = self.end_write();
         self.end_read();
         self.db.shm_unmap(delete)?;
