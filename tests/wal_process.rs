@@ -19,6 +19,16 @@ struct Child {
 impl Child {
     fn start(path: &str, mode: &str, sql: &str) -> Child {
         use std::process::{Command, Stdio};
+        // Long scripts go through a file (environment strings are limited).
+        let script;
+        let sql = if sql.len() > 60_000 {
+            let f = format!("{path}.sql");
+            std::fs::write(&f, sql).unwrap();
+            script = format!("@{f}");
+            script.as_str()
+        } else {
+            sql
+        };
         let mut proc = Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "wal_child_process", "--ignored", "--nocapture", "--test-threads=1"])
             .env("RINGLITE_WAL_CHILD_DB", path)
@@ -61,6 +71,10 @@ fn wal_child_process() {
         (std::env::var("RINGLITE_WAL_CHILD_DB"), std::env::var("RINGLITE_WAL_CHILD_MODE"), std::env::var("RINGLITE_WAL_CHILD_SQL"))
     else {
         return;
+    };
+    let sql = match sql.strip_prefix('@') {
+        Some(file) => std::fs::read_to_string(file).unwrap(),
+        None => sql,
     };
     let db = Sqlite::open(&path);
     if !sql.is_empty() {
@@ -222,4 +236,52 @@ fn root_of_t_ours(path: &str) -> u32 {
         V::Int(r) => r as u32,
         _ => panic!("bad schema row"),
     }
+}
+
+#[test]
+fn index_spanning_several_shm_regions_is_shared_with_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.db");
+    let path = path.to_str().unwrap();
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, path);
+    assert_eq!(bt.set_page_size(1024), 1024);
+    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    bt.set_wal_autocheckpoint(0);
+    let root = create_table(&io, &mut bt);
+    let mut model = Model::new();
+    let mut rng = Rng(2024);
+    let frame = 24 + 1024u64;
+    // More than 4062 + 4096 frames: the index needs three 32 KiB regions.
+    while std::fs::metadata(format!("{path}-wal")).unwrap().len() < 32 + 8400 * frame {
+        random_txn(&io, &mut bt, root, &mut model, &mut rng, 120);
+    }
+    assert!(std::fs::metadata(format!("{path}-shm")).unwrap().len() >= 3 * 32768);
+    let mut other = open_btree(&io, path);
+    assert_eq!(our_rows(&io, &mut other, root), model);
+    let mut reader = Child::start(path, "read", "");
+    assert_eq!(reader.report(), format!("RESULT={}|Text(\"ok\")", digest(&model)));
+    reader.finish();
+}
+
+#[test]
+fn we_read_a_live_sqlite_index_spanning_several_regions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big2.db");
+    let path = path.to_str().unwrap();
+    let mut model = Model::new();
+    let mut rng = Rng(77);
+    let mut sql = String::from("PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(a,b);");
+    for _ in 0..220 {
+        sql += &sql_for_txn(&mut rng, &mut model, 120);
+    }
+    let mut child = Child::start(path, "hold", &sql);
+    assert_eq!(child.report(), "READY");
+    let frames = (std::fs::metadata(format!("{path}-wal")).unwrap().len() - 32) / (24 + 1024);
+    assert!(frames > 8200, "{frames} frames");
+    let root = root_of_t(path);
+    let io = IoContext::new(Arc::new(SyncBackend::new()));
+    let mut bt = open_btree(&io, path);
+    assert_eq!(our_rows(&io, &mut bt, root), model);
+    child.finish();
 }
