@@ -126,6 +126,9 @@ pub enum PagerState {
 enum ReadStep {
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
+    /// Header read; the WAL read transaction (maybe a WAL recovery) is
+    /// under way.
+    Header(usize, Buffer),
 }
 
 /// What undoing one B-tree operation needs: each page's image (and dirty
@@ -431,7 +434,13 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     let res = c.take()?;
-                    self.load_header(res.bytes, res.buffer.unwrap_or_default())?;
+                    self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
+                }
+                Some(ReadStep::Header(bytes, buf)) => {
+                    if self.load_header(bytes, &buf)?.is_pending() {
+                        self.read_step = Some(ReadStep::Header(bytes, buf));
+                        return Ok(Poll::Pending);
+                    }
                     self.state = PagerState::Read;
                     return Ok(Poll::Ready(()));
                 }
@@ -443,11 +452,11 @@ impl Pager {
         Ok(ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?))
     }
 
-    fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
+    fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
         let file_size = self.file.size()?;
-        let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(&buf)?) };
-        if self.wal_begin_read(info, file_size)? {
-            return Ok(());
+        let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(buf)?) };
+        if crate::ready!(self.wal_begin_read(info, file_size)?) {
+            return Ok(Poll::Ready(()));
         }
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
@@ -455,9 +464,9 @@ impl Pager {
                 self.invalidate_cache();
             }
             self.last_change_counter = None;
-            return Ok(());
+            return Ok(Poll::Ready(()));
         }
-        let info = header::parse(&buf)?;
+        let info = header::parse(buf)?;
         if info.page_size != self.page_size || info.reserved != self.reserved {
             self.page_size = info.page_size;
             self.reserved = info.reserved;
@@ -470,7 +479,7 @@ impl Pager {
         self.last_change_counter = Some(info.change_counter);
         let from_file = (file_size / self.page_size as u64) as u32;
         self.db_size = info.db_size.unwrap_or(from_file);
-        Ok(())
+        Ok(Poll::Ready(()))
     }
 
     fn invalidate_cache(&mut self) {

@@ -46,20 +46,20 @@ impl Pager {
     /// file's header (`None`: empty file). Opens the WAL if the database is
     /// in WAL mode and begins the WAL read; returns false when the database
     /// is not in WAL mode (the rollback path continues).
-    pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> Result<bool> {
+    pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> IoPoll<bool> {
         if self.wal.is_none() {
             if self.opts.memory || self.opts.immutable || self.leaving_wal {
-                return Ok(false);
+                return Ok(Poll::Ready(false));
             }
             let wants = info.is_some_and(|i| i.write_version == 2) || self.io.backend().exists(&self.wal_path())?;
             if !wants {
-                return Ok(false);
+                return Ok(Poll::Ready(false));
             }
             self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
             self.invalidate_cache();
         }
-        let Some(wal) = self.wal.as_mut() else { return Ok(false) };
-        let changed = wal.begin_read()?;
+        let Some(wal) = self.wal.as_mut() else { return Ok(Poll::Ready(false)) };
+        let changed = crate::ready!(wal.begin_read()?);
         let snap = *wal.snapshot();
         let (page_size, reserved) = match info {
             Some(i) => (i.page_size, i.reserved),
@@ -83,7 +83,7 @@ impl Pager {
         }
         self.journal_mode = JournalMode::Wal;
         self.last_change_counter = None;
-        Ok(true)
+        Ok(Poll::Ready(true))
     }
 
     /// The WAL frame holding `pgno` in the current snapshot.

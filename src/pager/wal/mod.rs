@@ -21,8 +21,9 @@
 //! published, after its frames are written (and synced when asked).
 //!
 //! I/O: page reads, commit writes/syncs and checkpoints are resumable
-//! (requests submitted once, `Pending` until they complete). Recovery reads
-//! the log with a blocking wait: it runs once per crash, before any read.
+//! (requests submitted once, `Pending` until they complete), and so is the
+//! recovery a read transaction starts. Only a checkpoint that finds the
+//! index invalid recovers with a blocking wait.
 
 pub mod checkpoint;
 pub mod format;
@@ -32,7 +33,7 @@ pub mod recovery;
 pub mod write;
 
 use crate::error::{Error, Result};
-use crate::io::{Buffer, File, FileKind, IoContext, OpenOptions};
+use crate::io::{File, FileKind, IoContext, OpenOptions};
 use index::{Index, IndexHeader};
 use std::sync::Arc;
 
@@ -65,6 +66,12 @@ pub struct Wal {
     pending: Option<write::PendingCommit>,
     /// A checkpoint in progress.
     ckpt: Option<checkpoint::CheckpointState>,
+    /// A recovery in progress.
+    recovery: Option<recovery::RecoveryState>,
+    /// Checkpoint sequence number for the next WAL header written (from
+    /// the header seen at recovery, bumped at every restart; informational,
+    /// as in SQLite).
+    ckpt_seq: u32,
     page_size: u32,
 }
 
@@ -73,7 +80,7 @@ impl Wal {
     pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
         let path = format!("{db_path}-wal");
         let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
-        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, pending: None, ckpt: None, page_size })
+        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, pending: None, ckpt: None, recovery: None, ckpt_seq: 0, page_size })
     }
 
     fn index(&self) -> Index<'_> {
@@ -108,20 +115,11 @@ impl Wal {
         self.db.shm_lock(slot, n, false, false).map(|_| ())
     }
 
-    /// Read `len` bytes of the WAL file at `offset`, waiting.
-    fn read_blocking(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let c = self.file.read(offset, Buffer::zeroed(len))?;
-        self.io.wait(&c)?;
-        let r = c.take()?;
-        let mut v = r.buffer.map(Buffer::into_vec).unwrap_or_default();
-        v.truncate(r.bytes);
-        Ok(v)
-    }
-
     /// Detach from the shared memory; with `delete`, also remove the WAL
     /// and `-shm` files (the caller holds EXCLUSIVE on the database).
     pub fn close(&mut self, delete: bool) -> Result<()> {
         self.checkpoint_release();
+        self.recovery_release();
         let _ = self.end_write();
         self.end_read();
         self.db.shm_unmap(delete)?;

@@ -12,6 +12,7 @@
 use super::index::{read_lock, NREADER};
 use super::{busy, Wal};
 use crate::error::Result;
+use crate::{IoPoll, Poll};
 
 /// Attempts before giving up with `SQLITE_BUSY`.
 const MAX_TRIES: usize = 100;
@@ -19,13 +20,13 @@ const MAX_TRIES: usize = 100;
 impl Wal {
     /// Begin a read transaction. Returns whether the snapshot differs from
     /// the previous one (the caller's page cache is stale).
-    pub fn begin_read(&mut self) -> Result<bool> {
+    pub fn begin_read(&mut self) -> IoPoll<bool> {
         self.end_read();
         let old = self.hdr;
         for _ in 0..MAX_TRIES {
             let idx = self.index();
             let Some(hdr) = idx.read_header()? else {
-                self.recover()?;
+                crate::ready!(self.recover_poll()?);
                 continue;
             };
             let backfilled = idx.info(super::index::NBACKFILL)?;
@@ -39,7 +40,7 @@ impl Wal {
                 }
                 self.hdr = hdr;
                 self.read_lock = Some(0);
-                return Ok(old != hdr);
+                return Ok(Poll::Ready(old != hdr));
             }
             let mut best: Option<(usize, u32)> = None;
             for i in 1..NREADER {
@@ -68,7 +69,7 @@ impl Wal {
             }
             self.hdr = hdr;
             self.read_lock = Some(i);
-            return Ok(old != hdr);
+            return Ok(Poll::Ready(old != hdr));
         }
         Err(busy())
     }

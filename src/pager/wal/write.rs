@@ -59,13 +59,6 @@ impl Wal {
         self.write_lock
     }
 
-    /// The checkpoint sequence number of the current WAL file (0 if it has
-    /// no valid header).
-    fn file_ckpt_seq(&self) -> Result<u32> {
-        let b = self.read_blocking(0, format::WAL_HEADER_SIZE as usize)?;
-        Ok(WalHeader::parse(&b).map_or(0, |h| h.ckpt_seq))
-    }
-
     /// Start the log over if everything in it is in the database and no
     /// reader (other than READ0 readers, who ignore the log) uses it.
     fn maybe_restart(&mut self) -> Result<()> {
@@ -98,6 +91,7 @@ impl Wal {
             idx.set_read_mark(i, READMARK_NOT_USED)?;
         }
         self.hdr = h;
+        self.ckpt_seq = self.ckpt_seq.wrapping_add(1);
         Ok(())
     }
 
@@ -112,7 +106,7 @@ impl Wal {
         let mut h = self.hdr;
         let mut cs = Vec::new();
         if h.mx_frame == 0 {
-            let ckpt_seq = self.file_ckpt_seq()?.wrapping_add(1);
+            let ckpt_seq = self.ckpt_seq;
             let big_endian = format::native_big_endian();
             if h.salt == [0; 8] {
                 h.salt[..4].copy_from_slice(&random_u32().to_be_bytes());
