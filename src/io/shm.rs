@@ -444,3 +444,36 @@ impl Drop for ShmHandle {
         let _ = self.unmap(false);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::io::sync::SyncBackend;
+    use crate::io::{IoBackend, OpenOptions};
+
+    #[test]
+    fn connections_of_one_process_share_memory_and_exclude_by_slot() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.db");
+        let p = p.to_str().unwrap();
+        let be = SyncBackend::new();
+        let a = be.open(p, OpenOptions { create: true, ..Default::default() }).unwrap();
+        let b = be.open(p, OpenOptions::default()).unwrap();
+        let ra = a.shm_map(0, 32768, true).unwrap().unwrap();
+        let rb = b.shm_map(0, 32768, false).unwrap().unwrap();
+        ra.0.store_u32(96, 77);
+        assert_eq!(rb.0.load_u32(96), 77, "one mapping per process");
+        assert!(b.shm_map(1, 32768, false).unwrap().is_none());
+        assert!(a.shm_lock(0, 1, true, true).unwrap());
+        assert!(!b.shm_lock(0, 1, true, true).unwrap(), "WRITE held by a");
+        assert!(b.shm_lock(3, 1, false, true).unwrap());
+        assert!(a.shm_lock(3, 1, false, true).unwrap(), "readers share");
+        assert!(!a.shm_lock(3, 1, true, true).unwrap(), "b still reads");
+        b.shm_lock(3, 1, false, false).unwrap();
+        assert!(a.shm_lock(3, 1, true, true).unwrap(), "upgrade once alone");
+        a.shm_lock(0, 8, false, false).unwrap();
+        assert!(b.shm_lock(0, 1, true, true).unwrap());
+        b.shm_unmap(false).unwrap();
+        a.shm_unmap(true).unwrap();
+        assert!(!std::path::Path::new(&format!("{p}-shm")).exists());
+    }
+}

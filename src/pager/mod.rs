@@ -27,6 +27,15 @@
 //! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
 //!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
 //!   finished step.
+//!
+//! WAL mode ([`wal`], glue in `wal_mode.rs`): when the header says file
+//! format 2/2 or a `-wal` file exists, the journal is replaced by the
+//! write-ahead log. Read transactions pin a WAL snapshot (pages come from
+//! the newest frame at or below it, else from the database file), writers
+//! hold the WAL's WRITE lock instead of RESERVED/EXCLUSIVE, commit appends
+//! frames (`WalFrames → WalSync`), the database file is only written by
+//! checkpoints, and cache spills are off (dirty pages stay in memory until
+//! commit). The connection keeps SHARED on the database while attached.
 
 pub mod cache;
 pub mod commit;

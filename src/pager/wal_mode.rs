@@ -61,6 +61,12 @@ impl Pager {
         let Some(wal) = self.wal.as_mut() else { return Ok(Poll::Ready(false)) };
         let changed = crate::ready!(wal.begin_read()?);
         let snap = *wal.snapshot();
+        if let Some(i) = info {
+            if snap.mx_frame > 0 && snap.page_size != i.page_size {
+                // A log written for another page size cannot belong here.
+                return Err(Error::corrupt());
+            }
+        }
         let (page_size, reserved) = match info {
             Some(i) => (i.page_size, i.reserved),
             None if snap.mx_frame > 0 && header::valid_page_size(snap.page_size) => (snap.page_size, 0),

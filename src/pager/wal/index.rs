@@ -314,3 +314,41 @@ impl Index<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::memory::MemoryBackend;
+    use crate::io::{IoBackend, OpenOptions};
+
+    #[test]
+    fn lookups_span_units_and_ignore_abandoned_entries() {
+        let be = MemoryBackend::new();
+        let f = be.open("x.db", OpenOptions { create: true, ..Default::default() }).unwrap();
+        let idx = Index { db: f.as_ref() };
+        // 9000 frames over three units; page p lives in frames p, p+100, ...
+        for frame in 1..=9000u32 {
+            idx.append(frame, (frame - 1) % 100 + 1).unwrap();
+        }
+        assert_eq!(idx.find(7, 1, 9000).unwrap(), Some(8907));
+        assert_eq!(idx.find(7, 1, 4100).unwrap(), Some(4007));
+        assert_eq!(idx.find(7, 1, 6).unwrap(), None);
+        assert_eq!(idx.find(101, 1, 9000).unwrap(), None);
+        assert_eq!(idx.frame_pgno(4063).unwrap(), (4063 - 1) % 100 + 1);
+        // A writer abandoned frames 8001..=9000; the next one reuses them.
+        for frame in 8001..=8010u32 {
+            idx.append(frame, 500).unwrap();
+        }
+        assert_eq!(idx.find(500, 1, 8010).unwrap(), Some(8010));
+        assert_eq!(idx.find(7, 1, 8010).unwrap(), Some(7907), "stale 8007 entry gone");
+    }
+
+    #[test]
+    fn header_round_trips_and_rejects_damage() {
+        let h = IndexHeader { change: 3, is_init: true, big_endian: false, page_size: 65536, mx_frame: 9, n_page: 4, frame_cksum: (1, 2), salt: [1; 8] };
+        let mut b = h.encode();
+        assert_eq!(IndexHeader::decode(&b), Some(h));
+        b[17] ^= 1;
+        assert_eq!(IndexHeader::decode(&b), None);
+    }
+}
