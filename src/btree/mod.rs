@@ -421,6 +421,10 @@ impl Btree {
     pub fn checkpoint(&mut self, mode: crate::pager::wal::CheckpointMode) -> IoPoll<(bool, i32, i32)> {
         self.pager.checkpoint(mode)
     }
+    /// `PRAGMA wal_autocheckpoint`: the current threshold in frames.
+    pub fn wal_autocheckpoint(&self) -> u32 {
+        self.pager.wal_autocheckpoint_limit()
+    }
     /// `PRAGMA wal_autocheckpoint=N` (0 disables).
     pub fn set_wal_autocheckpoint(&mut self, frames: u32) {
         self.pager.set_wal_autocheckpoint(frames)

@@ -185,6 +185,9 @@ impl Wal {
             }
         }
         let backfilled = idx.info(NBACKFILL)?;
+        if safe > backfilled && (!crate::pager::header::valid_page_size(hdr.page_size) || backfilled > hdr.mx_frame) {
+            return Err(Error::corrupt());
+        }
         let mut pages = BTreeMap::new();
         let copy = safe > backfilled && self.shm_lock(read_lock(0), 1, true)?;
         if copy {
@@ -270,8 +273,9 @@ impl Wal {
                     c.take()?;
                     let safe = st.safe;
                     st.step = Step::Start;
-                    self.index().set_info(NBACKFILL, safe)?;
+                    let published = self.index().set_info(NBACKFILL, safe);
                     self.shm_unlock(read_lock(0), 1)?;
+                    published?;
                     return self.checkpoint_finish();
                 }
                 Step::TruncateWal(c) => {
