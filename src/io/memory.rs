@@ -58,6 +58,11 @@ impl MemData {
         guard(&self.bytes).resize(size as usize, 0);
     }
 
+    /// Replace the whole content (the simulation's power loss).
+    pub fn replace(&self, bytes: Vec<u8>) {
+        *guard(&self.bytes) = bytes;
+    }
+
     /// Current length.
     pub fn len(&self) -> u64 {
         guard(&self.bytes).len() as u64
