@@ -307,6 +307,41 @@ impl ShmMemory for MmapRegion {
     }
 }
 
+/// The shared memory of one open database file of a kernel-file backend:
+/// embed it in the backend's file type and forward `File::shm_map`,
+/// `shm_lock` and `shm_unmap` to it (the `sync` backend does; an io_uring
+/// backend can do the same).
+#[derive(Debug)]
+pub struct FileShm {
+    dev: u64,
+    ino: u64,
+    db_path: String,
+    handle: Mutex<ShmHandle>,
+}
+
+impl FileShm {
+    /// For the database file at `db_path` with inode `(dev, ino)`.
+    pub fn new(dev: u64, ino: u64, db_path: &str) -> FileShm {
+        FileShm { dev, ino, db_path: db_path.to_string(), handle: Mutex::default() }
+    }
+
+    /// `File::shm_map`.
+    pub fn map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+        let (dev, ino, path) = (self.dev, self.ino, self.db_path.as_str());
+        guard(&self.handle).map(|| ShmNode::for_inode(dev, ino, path), region, region_size, extend)
+    }
+
+    /// `File::shm_lock`.
+    pub fn lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        guard(&self.handle).lock(offset, n, exclusive, lock)
+    }
+
+    /// `File::shm_unmap`.
+    pub fn unmap(&self, delete: bool) -> Result<()> {
+        guard(&self.handle).unmap(delete)
+    }
+}
+
 /// One connection's use of a [`ShmNode`]: which slots it holds.
 #[derive(Debug, Default)]
 pub struct ShmHandle {

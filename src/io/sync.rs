@@ -38,7 +38,7 @@ pub struct SyncFile {
     inode: InodeLock,
     level: Mutex<LockLevel>,
     delete_on_close: bool,
-    shm: Mutex<super::shm::ShmHandle>,
+    shm: super::shm::FileShm,
 }
 
 fn io_err(code: i32) -> Error {
@@ -117,23 +117,21 @@ impl File for SyncFile {
     }
 
     fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<super::ShmRegion>> {
-        let (dev, ino, path) = (self.dev, self.ino, self.path.clone());
-        let mut h = self.shm.lock().unwrap_or_else(|p| p.into_inner());
-        h.map(|| super::shm::ShmNode::for_inode(dev, ino, &path), region, region_size, extend)
+        self.shm.map(region, region_size, extend)
     }
 
     fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
-        self.shm.lock().unwrap_or_else(|p| p.into_inner()).lock(offset, n, exclusive, lock)
+        self.shm.lock(offset, n, exclusive, lock)
     }
 
     fn shm_unmap(&self, delete: bool) -> Result<()> {
-        self.shm.lock().unwrap_or_else(|p| p.into_inner()).unmap(delete)
+        self.shm.unmap(delete)
     }
 }
 
 impl Drop for SyncFile {
     fn drop(&mut self) {
-        let _ = self.shm.get_mut().map(|h| h.unmap(false));
+        let _ = self.shm.unmap(false);
         let _ = self.unlock(LockLevel::None);
         if let Some(f) = self.file.take() {
             lock::release_inode(self.dev, self.ino, &self.inode, f);
@@ -180,7 +178,7 @@ impl IoBackend for SyncBackend {
             inode,
             level: Mutex::new(LockLevel::None),
             delete_on_close: opts.delete_on_close,
-            shm: Mutex::default(),
+            shm: super::shm::FileShm::new(dev, ino, path),
         }))
     }
 
