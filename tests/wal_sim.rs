@@ -40,6 +40,10 @@ fn delayed_reordered_io_gives_the_same_database() {
         assert_eq!(bt.set_journal_mode("wal"), "wal");
         bt.set_wal_autocheckpoint(40);
         let root = create_table(&io, &mut bt);
+        if seed % 2 == 0 {
+            // Small cache: transactions spill frames into the log.
+            bt.set_cache_size(10);
+        }
         let mut model = Model::new();
         let mut rng = Rng(seed * 31);
         for _ in 0..12 {
@@ -129,6 +133,9 @@ fn power_loss_drops_only_unsynced_writes() {
         assert_eq!(bt.set_journal_mode("wal"), "wal");
         bt.set_wal_autocheckpoint(25);
         let root = create_table(&io, &mut bt);
+        if seed % 3 == 0 {
+            bt.set_cache_size(10);
+        }
         let full = seed % 2 == 0;
         if !full {
             // Make the schema durable, then commit without fsyncs.

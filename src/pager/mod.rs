@@ -34,8 +34,8 @@
 //! the newest frame at or below it, else from the database file), writers
 //! hold the WAL's WRITE lock instead of RESERVED/EXCLUSIVE, commit appends
 //! frames (`WalFrames → WalSync`), the database file is only written by
-//! checkpoints, and cache spills are off (dirty pages stay in memory until
-//! commit). The connection keeps SHARED on the database while attached.
+//! checkpoints, and cache spills append uncommitted frames to the log. The
+//! connection keeps SHARED on the database while attached.
 
 pub mod cache;
 pub mod commit;
@@ -773,10 +773,16 @@ impl Pager {
         if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
+        // Spilled WAL frames left clean cached pages with uncommitted
+        // content.
+        let spilled_to_wal = self.wal_has_uncommitted();
         self.cache.discard_dirty();
         self.cache.truncate(self.orig_db_size);
         self.db_size = self.orig_db_size;
         self.finish_write_txn()?;
+        if spilled_to_wal {
+            self.invalidate_cache();
+        }
         Ok(Poll::Ready(()))
     }
 

@@ -111,6 +111,22 @@ impl Pager {
         wal.write_commit(&refs, db_size)
     }
 
+    /// Submit a cache spill's frames (no commit frame).
+    pub(super) fn wal_write_spill(&mut self, pgnos: &[u32]) -> Result<Vec<crate::io::Completion>> {
+        let mut images = Vec::with_capacity(pgnos.len());
+        for pgno in pgnos {
+            images.push((*pgno, self.page(*pgno)?.to_vec()));
+        }
+        let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
+        let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
+        wal.write_frames(&refs, None)
+    }
+
+    /// Whether the current write transaction spilled frames to the log.
+    pub(super) fn wal_has_uncommitted(&self) -> bool {
+        self.wal.as_ref().is_some_and(|w| w.has_uncommitted())
+    }
+
     /// Whether the commit must fsync the WAL.
     pub(super) fn wal_sync_on_commit(&self) -> bool {
         self.synchronous >= Synchronous::Full

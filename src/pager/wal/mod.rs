@@ -62,6 +62,9 @@ pub struct Wal {
     read_lock: Option<usize>,
     /// The WRITE lock is held.
     write_lock: bool,
+    /// This write transaction spilled frames it has not committed yet
+    /// (`hdr.mx_frame` counts them).
+    uncommitted: bool,
     /// A commit written but not yet published.
     pending: Option<write::PendingCommit>,
     /// A checkpoint in progress.
@@ -80,7 +83,7 @@ impl Wal {
     pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
         let path = format!("{db_path}-wal");
         let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
-        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, pending: None, ckpt: None, recovery: None, ckpt_seq: 0, page_size })
+        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, uncommitted: false, pending: None, ckpt: None, recovery: None, ckpt_seq: 0, page_size })
     }
 
     fn index(&self) -> Index<'_> {

@@ -93,7 +93,9 @@ impl Wal {
 
     /// The frame of the snapshot holding `pgno`, if the WAL has it.
     pub fn find_frame(&self, pgno: u32) -> Result<Option<u32>> {
-        if self.read_lock.is_none_or(|i| i == 0) || self.hdr.mx_frame == 0 {
+        // A READ0 reader ignores the log, except for the frames its own
+        // write transaction spilled.
+        if self.read_lock.is_none() || self.hdr.mx_frame == 0 || (self.read_lock == Some(0) && !self.uncommitted) {
             return Ok(None);
         }
         self.index().find(pgno, 1, self.hdr.mx_frame)

@@ -19,12 +19,14 @@ use super::{busy, random_u32, Wal};
 use crate::error::{Error, Result, SQLITE_BUSY_SNAPSHOT};
 use crate::io::{Buffer, Completion};
 
-/// A transaction whose frames are written but not yet published.
+/// Frames written but not yet recorded in the index.
 #[derive(Debug)]
 pub struct PendingCommit {
     first_frame: u32,
     pgnos: Vec<u32>,
     hdr: IndexHeader,
+    /// The last frame is a commit frame: publish the header.
+    commit: bool,
 }
 
 impl Wal {
@@ -47,11 +49,24 @@ impl Wal {
     /// Release the WRITE lock.
     pub fn end_write(&mut self) -> Result<()> {
         self.pending = None;
+        if self.uncommitted {
+            // A rolled-back transaction spilled frames: forget them (their
+            // index entries past mxFrame are cleaned before reuse).
+            self.uncommitted = false;
+            if let Some(h) = self.index().read_header()? {
+                self.hdr = h;
+            }
+        }
         if self.write_lock {
             self.write_lock = false;
             self.shm_unlock(WRITE_LOCK, 1)?;
         }
         Ok(())
+    }
+
+    /// Whether this write transaction wrote frames it has not committed.
+    pub fn has_uncommitted(&self) -> bool {
+        self.uncommitted
     }
 
     /// Whether the WRITE lock is held.
@@ -98,6 +113,14 @@ impl Wal {
     /// Submit the frames of a transaction (`pages` sorted by page number)
     /// ending with a commit frame for a database of `db_size` pages.
     pub fn write_commit(&mut self, pages: &[(u32, &[u8])], db_size: u32) -> Result<Vec<Completion>> {
+        self.write_frames(pages, Some(db_size))
+    }
+
+    /// Submit frames; with `commit`, the last is the commit frame for a
+    /// database of that many pages. Without, the frames are a cache spill:
+    /// after [`Wal::publish`] this connection reads them back, nobody else
+    /// sees them until a commit frame follows.
+    pub fn write_frames(&mut self, pages: &[(u32, &[u8])], commit: Option<u32>) -> Result<Vec<Completion>> {
         if !self.write_lock || pages.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
         }
@@ -122,17 +145,19 @@ impl Wal {
         let mut buf = vec![0u8; frame_len * pages.len()];
         let mut ck = h.frame_cksum;
         for (i, (pgno, data)) in pages.iter().enumerate() {
-            let commit = if i + 1 == pages.len() { db_size } else { 0 };
-            ck = format::encode_frame(&mut buf[i * frame_len..(i + 1) * frame_len], h.big_endian, *pgno, commit, h.salt, data, ck);
+            let size = if i + 1 == pages.len() { commit.unwrap_or(0) } else { 0 };
+            ck = format::encode_frame(&mut buf[i * frame_len..(i + 1) * frame_len], h.big_endian, *pgno, size, h.salt, data, ck);
         }
         let first_frame = h.mx_frame + 1;
         cs.push(self.file.write(format::frame_offset(first_frame, ps), Buffer::from_vec(buf))?);
         h.mx_frame += pages.len() as u32;
-        h.n_page = db_size;
         h.frame_cksum = ck;
         h.is_init = true;
-        h.change = h.change.wrapping_add(1);
-        self.pending = Some(PendingCommit { first_frame, pgnos: pages.iter().map(|p| p.0).collect(), hdr: h });
+        if let Some(db_size) = commit {
+            h.n_page = db_size;
+            h.change = h.change.wrapping_add(1);
+        }
+        self.pending = Some(PendingCommit { first_frame, pgnos: pages.iter().map(|p| p.0).collect(), hdr: h, commit: commit.is_some() });
         Ok(cs)
     }
 
@@ -144,7 +169,10 @@ impl Wal {
         for (i, pgno) in p.pgnos.iter().enumerate() {
             idx.append(p.first_frame + i as u32, *pgno)?;
         }
-        idx.write_header(&p.hdr)?;
+        if p.commit {
+            idx.write_header(&p.hdr)?;
+        }
+        self.uncommitted = !p.commit;
         self.hdr = p.hdr;
         Ok(())
     }
