@@ -168,3 +168,39 @@ fn autocheckpoint_keeps_the_log_bounded() {
     assert_eq!(sqlite_rows(&db), model);
     assert_eq!(db.integrity(), "Text(\"ok\")");
 }
+
+/// The checkpoint results asserted above, as real SQLite reports them for
+/// the same situation (two SQLite connections), so the shapes agree.
+#[test]
+fn sqlite_reports_the_same_checkpoint_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let path = path.to_str().unwrap();
+    let a = Sqlite::open(path);
+    a.exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(a,b); INSERT INTO t VALUES(1,'x')");
+    let ckpt = |mode: &str| -> (bool, i64, i64) {
+        let r = a.query(&format!("PRAGMA wal_checkpoint({mode})"));
+        match (&r[0][0], &r[0][1], &r[0][2]) {
+            (V::Int(b), V::Int(l), V::Int(c)) => (*b != 0, *l, *c),
+            other => panic!("{other:?}"),
+        }
+    };
+    let (busy, m1, c1) = ckpt("PASSIVE");
+    assert!(!busy && m1 > 0 && c1 == m1);
+    a.exec("INSERT INTO t VALUES(2,'y')");
+    let b = Sqlite::open(path);
+    b.exec("BEGIN");
+    b.query("SELECT count(*) FROM t");
+    let (_, m2, _) = ckpt("PASSIVE");
+    a.exec("INSERT INTO t VALUES(3,'z')");
+    let (busy, m3, c3) = ckpt("PASSIVE");
+    assert!(!busy && m3 > m2 && c3 == m2);
+    let (busy, m, c) = ckpt("FULL");
+    assert!(busy && m == m3 && c == m2);
+    b.exec("COMMIT");
+    assert_eq!(ckpt("RESTART"), (false, m3, m3));
+    a.exec("INSERT INTO t VALUES(4,'w')");
+    let (busy, m, c) = ckpt("PASSIVE");
+    assert!(!busy && m < m3 && c == m);
+    assert_eq!(ckpt("TRUNCATE"), (false, 0, 0));
+}

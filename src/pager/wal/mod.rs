@@ -9,7 +9,9 @@
 //! - [`index`]: the shared index in SQLite's exact layout.
 //! - [`read`]: read transactions (a read mark pins a snapshot `mxFrame`)
 //!   and page lookup.
-//! - [`write`]: the WRITE lock, appending a transaction's frames, WAL
+//! - [`write`]: the WRITE lock, appending a transaction's frames (cache
+//!   spills append frames without a commit frame, visible only to the
+//!   writer until its commit frame follows), WAL
 //!   restart, publishing the new index header.
 //! - [`checkpoint`]: copying frames back into the database file.
 //! - [`recovery`]: rebuilding the index from the WAL file.
