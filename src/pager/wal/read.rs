@@ -23,7 +23,12 @@ impl Wal {
     pub fn begin_read(&mut self) -> IoPoll<bool> {
         self.end_read();
         let old = self.hdr;
-        for _ in 0..MAX_TRIES {
+        for attempt in 0..MAX_TRIES {
+            if attempt > 5 {
+                // Another connection is mid-update of the header or the
+                // marks: give it a moment (SQLite sleeps here too).
+                std::thread::sleep(std::time::Duration::from_micros(((attempt - 5) * (attempt - 5)) as u64));
+            }
             let idx = self.index();
             let Some(hdr) = idx.read_header()? else {
                 crate::ready!(self.recover_poll()?);
