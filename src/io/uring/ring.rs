@@ -240,10 +240,7 @@ impl Ring {
                     let args = types::SubmitArgs::new().timespec(&ts);
                     self.ring.submitter().submit_with_args(1, &args)
                 }
-                Some(d) => self.ring.submit().and_then(|n| {
-                    self.wait_event_fd(d);
-                    Ok(n)
-                }),
+                Some(d) => self.ring.submit().inspect(|_| self.wait_event_fd(d)),
             }
         };
         match r {
