@@ -134,9 +134,21 @@ fn errors_reach_the_request_that_caused_them() {
 
 #[test]
 fn sync_and_truncate_are_ordered_after_earlier_requests_of_their_file() {
+    barrier_ordering(false);
+}
+
+#[test]
+fn inline_truncate_without_the_opcode_keeps_the_same_order() {
+    barrier_ordering(true);
+}
+
+fn barrier_ordering(inline_truncate: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("o").to_str().unwrap().to_string();
     let b = backend();
+    if inline_truncate {
+        b.disable_ftruncate_opcode();
+    }
     let f = open(&b, &path, false);
     // All submitted before any poll; the sync backend would run them in
     // this order, and so must the ring.

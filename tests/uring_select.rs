@@ -46,3 +46,31 @@ fn backend_selection_and_forced_fallback() {
     c.take().unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), b"hello");
 }
+
+/// In a thread whose seccomp filter makes `io_uring_setup` fail with
+/// EPERM (as container runtimes do), async connections quietly get `sync`.
+#[test]
+#[allow(unsafe_code)]
+fn ring_setup_denied_by_seccomp_falls_back_to_sync() {
+    let name = std::thread::spawn(|| {
+        // BPF: load the syscall number; io_uring_setup -> ERRNO(EPERM); else allow.
+        let filter = [
+            libc::sock_filter { code: (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16, jt: 0, jf: 0, k: 0 },
+            libc::sock_filter { code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16, jt: 0, jf: 1, k: libc::SYS_io_uring_setup as u32 },
+            libc::sock_filter { code: (libc::BPF_RET | libc::BPF_K) as u16, jt: 0, jf: 0, k: libc::SECCOMP_RET_ERRNO | libc::EPERM as u32 },
+            libc::sock_filter { code: (libc::BPF_RET | libc::BPF_K) as u16, jt: 0, jf: 0, k: libc::SECCOMP_RET_ALLOW },
+        ];
+        let prog = libc::sock_fprog { len: filter.len() as u16, filter: filter.as_ptr() as *mut _ };
+        // SAFETY: both prctl calls only affect this (test) thread; `prog`
+        // points at a filter that lives across the call.
+        unsafe {
+            assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+            assert_eq!(libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &prog as *const libc::sock_fprog), 0);
+        }
+        assert!(ringlite::io::IoUringBackend::new().is_err());
+        backend_for(true).name()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(name, "sync");
+}

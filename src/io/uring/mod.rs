@@ -82,6 +82,13 @@ impl IoUringBackend {
         Ok(IoUringBackend { shared: Arc::new(Shared { ring: Mutex::new(ring), event_fd }), paths: super::sync::SyncBackend::new() })
     }
 
+    /// Behave as on kernels before 6.9 (no `IORING_OP_FTRUNCATE`): truncates
+    /// run inline when their turn comes. For tests of that path.
+    #[doc(hidden)]
+    pub fn disable_ftruncate_opcode(&self) {
+        self.shared.ring().disable_ftruncate();
+    }
+
     /// Requests submitted and not yet completed.
     pub fn in_flight(&self) -> usize {
         self.shared.ring().outstanding()

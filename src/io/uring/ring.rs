@@ -119,6 +119,10 @@ impl Ring {
         })
     }
 
+    pub fn disable_ftruncate(&mut self) {
+        self.has_ftruncate = false;
+    }
+
     /// Requests submitted and not completed.
     pub fn outstanding(&self) -> usize {
         self.outstanding
