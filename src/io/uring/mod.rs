@@ -19,9 +19,18 @@
 //!
 //! Registered (fixed) buffers are not used: the pager's buffers are owned
 //! `Vec`s that move into the request, so fixed buffers would need a copy
-//! into a registered pool per request; measured in `examples/uring_bench.rs`
-//! (see the report there), the copy costs more than the page pinning it
-//! saves for 4 KiB pages.
+//! out of a registered pool per request. `examples/uring_bench.rs` measured
+//! that copy costing more than the page pinning it saves for 4 KiB pages
+//! (numbers in its header).
+//!
+//! Threads: the ring sits behind a mutex, and `poll(None)` holds it while
+//! the kernel waits. Rings are per thread ([`crate::io::select`]), so this
+//! only matters if a connection is moved to another thread: its submits
+//! then wait until the owning thread's poll returns (at the next
+//! completion), which is correct but not concurrent.
+//!
+//! Setup needs kernel 5.6+ (the opcode probe); anything less, or a denied
+//! setup, is an error here and a silent fallback to `sync` in `select`.
 //!
 //! Invariants: see [`ring`] (buffer ownership, per-file ordering of
 //! barriers) and [`file`] (descriptor lifetime).
