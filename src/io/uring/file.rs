@@ -7,7 +7,7 @@
 //! both backends (and real SQLite processes) share database files
 //! correctly.
 //!
-//! Invariant: the descriptor lives in a [`FileHandle`] that every request
+//! Invariant: the descriptor lives in a `FileHandle` that every request
 //! keeps an `Arc` of, so it stays open until the last request on it has
 //! been reaped, even if the `UringFile` was dropped meanwhile; it is closed
 //! only through [`lock::release_inode`] (deferred while this process holds

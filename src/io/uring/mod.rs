@@ -1,7 +1,7 @@
 //! # The `io_uring` backend
 //!
 //! Reads, writes, syncs and truncates become SQEs on one ring; `submit`
-//! only queues them and returns a pending [`Completion`]. [`IoBackend::poll`]
+//! only queues them and returns a pending [`Completion`](crate::io::Completion). [`IoBackend::poll`]
 //! is the single place that talks to the kernel: one `io_uring_enter` both
 //! submits everything queued since the last poll and (if asked) waits, then
 //! the CQEs are reaped and their completions finished. So a thread serving
@@ -32,7 +32,7 @@
 //! Setup needs kernel 5.6+ (the opcode probe); anything less, or a denied
 //! setup, is an error here and a silent fallback to `sync` in `select`.
 //!
-//! Invariants: see [`ring`] (buffer ownership, per-file ordering of
+//! Invariants: see `ring.rs` (buffer ownership, per-file ordering of
 //! barriers) and [`file`] (descriptor lifetime).
 
 #![allow(unsafe_code)]
