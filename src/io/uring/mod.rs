@@ -33,7 +33,7 @@
 //! setup, is an error here and a silent fallback to `sync` in `select`.
 //!
 //! Invariants: see `ring.rs` (buffer ownership, per-file ordering of
-//! barriers) and [`file`] (descriptor lifetime).
+//! barriers) and [`mod@file`] (descriptor lifetime).
 
 #![allow(unsafe_code)]
 
