@@ -3,7 +3,8 @@
 //! A [`UringFile`] is what the pager holds; its reads, writes, syncs and
 //! truncates become requests on the backend's ring and return pending
 //! completions. Size, locks and shared memory are synchronous and use the
-//! same POSIX lock code as the `sync` backend ([`crate::io::lock`]), so
+//! same POSIX lock code and `-shm` mapping as the `sync` backend
+//! ([`crate::io::lock`], [`crate::io::shm`]), so
 //! both backends (and real SQLite processes) share database files
 //! correctly.
 //!
@@ -17,7 +18,8 @@ use super::ring::{Op, Request};
 use super::Shared;
 use crate::error::{Error, Result, SQLITE_IOERR};
 use crate::io::lock::{self, InodeLock};
-use crate::io::{Buffer, Completion, File, LockLevel};
+use crate::io::shm::FileShm;
+use crate::io::{Buffer, Completion, File, LockLevel, ShmRegion};
 use std::os::unix::io::AsRawFd;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -79,6 +81,9 @@ impl Drop for FileHandle {
 /// A file opened by [`super::IoUringBackend`].
 pub struct UringFile {
     pub(super) handle: Arc<FileHandle>,
+    /// The WAL index (`-shm`), the same shared memory the `sync` backend
+    /// and SQLite processes use.
+    pub(super) shm: FileShm,
     pub(super) shared: Arc<Shared>,
     pub(super) level: Mutex<LockLevel>,
 }
@@ -136,10 +141,23 @@ impl File for UringFile {
     fn lock_level(&self) -> LockLevel {
         *self.level.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+        self.shm.map(region, region_size, extend)
+    }
+
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        self.shm.lock(offset, n, exclusive, lock)
+    }
+
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        self.shm.unmap(delete)
+    }
 }
 
 impl Drop for UringFile {
     fn drop(&mut self) {
+        let _ = self.shm.unmap(false);
         let _ = self.unlock(LockLevel::None);
     }
 }

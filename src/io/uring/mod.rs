@@ -131,7 +131,12 @@ impl IoBackend for IoUringBackend {
             return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
         }
         let handle = FileHandle::new(file, meta.dev(), meta.ino(), path, opts.delete_on_close);
-        Ok(Arc::new(UringFile { handle: Arc::new(handle), shared: self.shared.clone(), level: Mutex::new(LockLevel::None) }))
+        Ok(Arc::new(UringFile {
+            handle: Arc::new(handle),
+            shm: super::shm::FileShm::new(meta.dev(), meta.ino(), path),
+            shared: self.shared.clone(),
+            level: Mutex::new(LockLevel::None),
+        }))
     }
 
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
