@@ -33,12 +33,16 @@ mod buffer;
 mod completion;
 pub mod lock;
 pub mod memory;
+pub mod select;
 pub mod shm;
 pub mod sim;
 pub mod sync;
+pub mod uring;
 
 pub use buffer::Buffer;
 pub use completion::{Completion, CompletionResult};
+pub use select::backend_for;
+pub use uring::IoUringBackend;
 
 use crate::error::Result;
 use std::sync::Arc;
