@@ -210,7 +210,10 @@ impl Connection {
         let backend: Arc<dyn crate::io::IoBackend> = if t.memory {
             Arc::new(crate::io::memory::MemoryBackend::new())
         } else {
-            Arc::new(crate::io::sync::SyncBackend::new())
+            // Async connections share their thread's io_uring ring (or the
+            // sync backend where no ring can be set up); blocking ones use
+            // pread/pwrite.
+            crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
         };
         Self::open_target(t, flags, IoContext::new(backend))
     }
@@ -225,6 +228,26 @@ impl Connection {
     /// The I/O context (async callers poll it after `StepResult::Io`).
     pub fn io(&self) -> &IoContext {
         &self.state.io
+    }
+
+    /// `sqlite3_io_poll`: submit queued requests and reap completions of
+    /// this connection's I/O context. `timeout_ms` 0 returns at once, a
+    /// positive value waits at most that long, a negative one waits until
+    /// at least one request completes (at once if nothing is in flight).
+    /// Returns the number of completions reaped.
+    pub fn io_poll(&self, timeout_ms: i32) -> Result<usize> {
+        let timeout = if timeout_ms < 0 {
+            None
+        } else {
+            Some(std::time::Duration::from_millis(timeout_ms as u64))
+        };
+        self.state.io.backend().poll(timeout)
+    }
+
+    /// `sqlite3_io_fd`: a descriptor that becomes readable when completions
+    /// wait (io_uring's eventfd); `None` when the backend has none.
+    pub fn io_fd(&self) -> Option<i32> {
+        self.state.io.backend().event_fd()
     }
 
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {

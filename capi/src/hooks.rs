@@ -176,6 +176,12 @@ pub unsafe extern "C" fn sqlite3_set_authorizer(
             return misuse();
         };
         let _g = d.lock.lock();
+        // The engine does not consult an authorizer yet: accepting one would
+        // let a deny callback be silently ignored, so refuse it.
+        if xAuth.is_some() {
+            crate::error::set_error(d, SQLITE_ERROR, Some("sqlite3_set_authorizer is not supported by ringlite yet"));
+            return SQLITE_ERROR;
+        }
         let p = SendPtr(pUserData);
         install(
             d,

@@ -364,11 +364,18 @@ pub unsafe extern "C" fn sqlite3_load_extension(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_io_poll(db: *mut sqlite3, timeout_ms: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let _ = timeout_ms;
-        if db_ref(db).is_none() {
+        let Some(d) = db_ref(db) else {
             return misuse();
-        }
-        SQLITE_OK
+        };
+        let _g = d.lock.lock();
+        let rc = d.with_conn(|c| match c.io_poll(timeout_ms) {
+            Ok(_) => SQLITE_OK,
+            Err(e) => {
+                crate::error::set_error(d, e.code, Some(&e.message));
+                e.code
+            }
+        });
+        rc.unwrap_or(SQLITE_MISUSE)
     })
 }
 
@@ -377,10 +384,7 @@ pub unsafe extern "C" fn sqlite3_io_poll(db: *mut sqlite3, timeout_ms: c_int) ->
 /// (blocking connections).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_io_fd(db: *mut sqlite3) -> c_int {
-    ffi_guard!(-1, {
-        let _ = db;
-        -1
-    })
+    ffi_guard!(-1, { conn_value(db, -1, |c| c.io_fd().unwrap_or(-1)) })
 }
 
 /// ringlite extension: `sqlite3_step` on a connection opened with
