@@ -188,6 +188,32 @@ proc restore_prng_state {} {}
 proc nonzero_reserved_bytes {} { return 0 }
 proc atomic_batch_write {args} { return 0 }
 proc working_64bit_int {} { return 1 }
+proc wal_is_capable {} { return 1 }
+proc extra_schema_checks {args} {}
+proc sqlite3_soft_heap_limit {args} { return 0 }
+set ::AUTOVACUUM 0
+# Compile-time limits as testfixture exports them: the defaults of the
+# SQLite the suite comes from (Debian's 3.40).
+foreach {name value} {
+  SQLITE_MAX_VARIABLE_NUMBER 32766 SQLITE_DEFAULT_FILE_FORMAT 4
+  SQLITE_MAX_LENGTH 1000000000 SQLITE_MAX_COLUMN 2000
+  SQLITE_MAX_EXPR_DEPTH 1000 SQLITE_MAX_COMPOUND_SELECT 500
+  SQLITE_MAX_ATTACHED 10 SQLITE_MAX_FUNCTION_ARG 127
+} { set ::$name $value }
+
+# testfixture's `sqlite3_db_config DB SQLITE_DBCONFIG_X ?VALUE?` through
+# tclsqlite's `DB config x ?VALUE?`; returns the option's new value.
+proc sqlite3_db_config {db option args} {
+  set name [string tolower [regsub {^SQLITE_DBCONFIG_} $option ""]]
+  set result [$db config $name {*}$args]
+  if {[dict exists $result $name]} { return [dict get $result $name] }
+  return $result
+}
+
+# A do_test whose result holds reals; compared as do_test does.
+proc do_realnum_test {name cmd expected} {
+  uplevel 1 [list do_test $name $cmd $expected]
+}
 proc fix_testname {varname} {
   upvar $varname name
   set name [rl_testname $name]
@@ -254,6 +280,24 @@ array set ::rl_codes {
   2579 SQLITE_CONSTRAINT_ROWID 3091 SQLITE_CONSTRAINT_DATATYPE
   20 SQLITE_MISMATCH 8 SQLITE_READONLY 5 SQLITE_BUSY 6 SQLITE_LOCKED
   11 SQLITE_CORRUPT 13 SQLITE_FULL 21 SQLITE_MISUSE 25 SQLITE_RANGE
+}
+array set ::rl_primary {
+  0 SQLITE_OK 1 SQLITE_ERROR 2 SQLITE_INTERNAL 3 SQLITE_PERM 4 SQLITE_ABORT
+  5 SQLITE_BUSY 6 SQLITE_LOCKED 7 SQLITE_NOMEM 8 SQLITE_READONLY
+  9 SQLITE_INTERRUPT 10 SQLITE_IOERR 11 SQLITE_CORRUPT 12 SQLITE_NOTFOUND
+  13 SQLITE_FULL 14 SQLITE_CANTOPEN 15 SQLITE_PROTOCOL 16 SQLITE_EMPTY
+  17 SQLITE_SCHEMA 18 SQLITE_TOOBIG 19 SQLITE_CONSTRAINT 20 SQLITE_MISMATCH
+  21 SQLITE_MISUSE 22 SQLITE_NOLFS 23 SQLITE_AUTH 24 SQLITE_FORMAT
+  25 SQLITE_RANGE 26 SQLITE_NOTADB
+}
+proc sqlite3_errcode {db} {
+  set code [expr {[$db errorcode] & 0xff}]
+  expr {[info exists ::rl_primary($code)] ? $::rl_primary($code) : $code}
+}
+proc sqlite3_extended_errcode {db} {
+  set code [$db errorcode]
+  if {[info exists ::rl_codes($code)]} { return $::rl_codes($code) }
+  sqlite3_errcode $db
 }
 proc verify_ex_errcode {name expected {db db}} {
   set code [$db errorcode]

@@ -3,6 +3,7 @@
 //! ```text
 //! ringlite-compat [validate|diff|complete] [options] <file.test|dir>...
 //! ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D]
+//!                      [--budget REPLAYS] [--strict]
 //! options: --engine reference|ringlite|capi:<path.so>   (default reference)
 //!          --jobs N  --timeout SECS  --max-diffs N  --quiet
 //!          --ratchet FILE [--update-ratchet]  [--root DIR] --list FILE (paths under DIR, one a line)
@@ -11,7 +12,8 @@
 //! Directories are searched recursively for `*.test`. Each argument is a
 //! corpus: a total line is printed per corpus, then `N passed, M failed`
 //! over all records. Exit status: with `--ratchet`, non-zero only on a
-//! regression; without, non-zero on any failure.
+//! regression; without, non-zero on any failure. Backends, formatting and
+//! modes are described in `engine`, `slt::format` and `slt::runner`.
 
 mod engine;
 mod fuzz;
@@ -43,7 +45,7 @@ struct Args {
 fn usage(msg: &str) -> ExitCode {
     eprintln!("ringlite-compat: {msg}");
     eprintln!("usage: ringlite-compat [validate|diff|complete] [--engine reference|ringlite|capi:<so>] [--jobs N] [--timeout S] [--max-diffs N] [--quiet] [--ratchet F [--update-ratchet]] [--list F] files|dirs...");
-    eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--max-statements N]");
+    eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--budget R] [--strict]");
     ExitCode::from(2)
 }
 

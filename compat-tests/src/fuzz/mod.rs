@@ -6,7 +6,8 @@
 //! reference and on the engine under test. A mismatch is shrunk and saved
 //! as `<save-dir>/<seed>.test`, a script completed from the reference (it
 //! passes on SQLite by construction and fails on the engine until fixed),
-//! unless a saved script with the same statements exists already.
+//! unless a saved script has the same statements, or (for an error or a
+//! panic) the same masked message: one script per failure mode.
 //!
 //! Exit status is 0 unless `--strict` is given and some case mismatched:
 //! while the engine is young, mismatches are the expected output.
