@@ -36,7 +36,10 @@ $(REF_OBJ):
 	else echo "libsqlite3-sys source not found: C tests will use the system library"; fi
 
 # Test suites: each helper adds its own target here.
-TEST_SUITES := test-cargo test-capi
+# The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
+include compat-tests/compat.mk
+
+TEST_SUITES := test-cargo test-capi compat-test test-tcl
 
 .PHONY: all lib header deps install demo test $(TEST_SUITES) clean-build
 
@@ -104,3 +107,8 @@ test-capi: all $(REF_OBJ)
 
 clean-build:
 	rm -rf $(BUILD)
+
+# SQLite's own TCL tests through Debian's Tcl binding, on our library: the
+# files the system SQLite passes, checked against the ringlite ratchet.
+test-tcl: all
+	$(MAKE) compat-tcl-ringlite

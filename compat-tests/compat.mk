@@ -13,7 +13,8 @@
 #   make compat-tcl      SQLite's TCL tests (see tcl/tcl.mk)
 
 CARGO ?= cargo
-SLT_DIR ?= /work/shared/sqllogictest
+# CI clones the repository with shared/ beside it.
+SLT_DIR ?= $(firstword $(wildcard $(abspath ../shared/sqllogictest)) /work/shared/sqllogictest)
 COMPAT_DIR := compat-tests
 COMPAT := target/release/ringlite-compat
 COMPAT_JOBS ?= 2
