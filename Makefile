@@ -8,6 +8,7 @@
 # SQLITE_VERSION_FROM=system makes the library report the version and source
 # id of /usr/include/sqlite3.h (Debian's sqlite3 shell checks the source id).
 SHELL := /bin/bash
+.DEFAULT_GOAL := all
 CARGO ?= cargo
 CC ?= cc
 PREFIX ?= /usr/local
