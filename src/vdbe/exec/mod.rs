@@ -87,7 +87,9 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
             | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
             Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
-            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount => schema::exec(vm, insn, env),
+            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
+                schema::exec(vm, insn, env)
+            }
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
