@@ -403,6 +403,10 @@ impl Connection {
     /// Filename of database `schema` ("" for temp/in-memory); `None` if no
     /// such schema.
     pub fn db_filename(&self, schema: &str) -> Option<String> {
+        // SQLite answers NULL for the temp schema (it has no file of its own).
+        if schema.eq_ignore_ascii_case("temp") {
+            return None;
+        }
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
     }
 
@@ -458,7 +462,8 @@ impl Connection {
 
     /// Register (or replace) a function.
     pub fn create_function(&mut self, def: FuncDef) -> Result<()> {
-        if def.n_args < -1 || def.n_args > 127 || def.name.is_empty() || def.name.len() > 255 {
+        // SQLITE_MAX_FUNCTION_ARG is 1000 in SQLite 3.54 (it was 127 before 3.48).
+        if def.n_args < -1 || def.n_args > 1000 || def.name.is_empty() || def.name.len() > 255 {
             return Err(Error::code(SQLITE_MISUSE));
         }
         if self.state.active_statements > 0 {
