@@ -103,3 +103,8 @@ fn journal_mode_wal_from_sql() {
     let seen = sql_common::run_ref(&r, "SELECT count(*) FROM t");
     assert_eq!(one(&seen[0]), V::Int(4));
 }
+
+#[test]
+fn setting_the_encoding_returns_no_row() {
+    check("PRAGMA encoding='UTF-8'; PRAGMA encoding; CREATE TABLE t(a); PRAGMA encoding=UTF16; PRAGMA encoding;");
+}

@@ -153,7 +153,12 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "encoding" => {
-            const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
+            // Databases are UTF-8 only so far: asking to set UTF-16 keeps
+            // UTF-8 (what SQLite does too once a database exists), and the
+            // setting form returns no row, as in SQLite.
+            if arg.is_none() {
+                const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
+            }
         }
         "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint"
         | "io_backend" => {
