@@ -35,6 +35,11 @@ pub struct HookSlots {
     pub tracing: crate::trace::Tracers,
     pub wal: Option<SendPtr>,
     pub preupdate: Option<SendPtr>,
+    /// The progress handler in force. The engine holds a trampoline that
+    /// reads this at every tick, so a handler removed or replaced from
+    /// inside a callback (while the connection is busy stepping, when the
+    /// engine cannot be reached) is never called again.
+    pub progress: Option<(unsafe extern "C" fn(*mut c_void) -> c_int, SendPtr)>,
 }
 
 /// Forget every callback (close).
@@ -134,18 +139,38 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
     ffi_guard!((), {
         let Some(d) = db_ref(arg0) else { return };
         let _g = d.lock.lock();
-        let p = SendPtr(arg3);
-        let cb = if arg1 > 0 { arg2 } else { None };
+        let current = if arg1 > 0 { arg2.map(|f| (f, SendPtr(arg3))) } else { None };
+        d.hooks.borrow_mut().progress = current;
+        // The trampoline looks the handler up at call time; it is installed
+        // (or removed) in the engine when the engine can be reached. If the
+        // connection is busy stepping, the slot above already governs.
+        let handle = SendPtr(d as *const sqlite3 as *mut c_void);
         install(
             d,
             Hook::Progress(
                 arg1.max(0),
-                cb.map(|f| {
-                    Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>
+                current.map(|_| {
+                    Box::new(move || unsafe { call_progress(handle) }) as Box<dyn FnMut() -> bool + Send>
                 }),
             ),
         );
     })
+}
+
+/// Run the progress handler in force for the handle behind `handle`.
+///
+/// # Safety
+/// `handle` points to a live `sqlite3` handle: the engine's hooks die with
+/// the connection, which the handle owns.
+unsafe fn call_progress(handle: SendPtr) -> bool {
+    let d = &*(handle.get() as *const sqlite3);
+    // Copy the callback out so the borrow ends before C code runs (it may
+    // set a new handler).
+    let current = d.hooks.try_borrow().ok().and_then(|h| h.progress);
+    match current {
+        Some((f, p)) => f(p.get()) != 0,
+        None => false,
+    }
 }
 
 fn opt_c(s: Option<&str>) -> Option<CString> {
