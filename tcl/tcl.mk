@@ -17,8 +17,8 @@ TCL_RUN := $(TCL_DIR)/run.sh --jobs $(TCL_JOBS) --timeout $(TCL_TIMEOUT)
 .PHONY: compat-tcl-fetch compat-tcl compat-tcl-system compat-tcl-ringlite compat-tcl-ratchet
 
 $(TCL_SRC)/test:
-	@command -v tclsh >/dev/null || apt-get install -y tcl
-	@dpkg -s libsqlite3-tcl >/dev/null 2>&1 || apt-get install -y libsqlite3-tcl
+	@command -v tclsh >/dev/null || { apt-get update -qq && apt-get install -y -qq tcl; }
+	@dpkg -s libsqlite3-tcl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq libsqlite3-tcl; }
 	@grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ || { \
 	  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 	    > /etc/apt/sources.list.d/debian-src.sources && apt-get update; }
