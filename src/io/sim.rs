@@ -51,6 +51,7 @@ enum Op {
 }
 
 struct Queued {
+    path: Arc<str>,
     data: Arc<MemData>,
     op: Op,
     completion: Completion,
@@ -95,6 +96,8 @@ pub struct SimBackend {
     config: Mutex<SimConfig>,
     state: Arc<Mutex<SimState>>,
     durability: Mutex<Vec<Durability>>,
+    /// Reads of the file with exactly this path fail (targeted injection).
+    failing_reads: Mutex<Option<String>>,
 }
 
 impl SimBackend {
@@ -105,7 +108,17 @@ impl SimBackend {
             state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0 })),
             config: Mutex::new(config),
             durability: Mutex::new(Vec::new()),
+            failing_reads: Mutex::new(None),
         }
+    }
+
+    /// Make every read of the file named `path` fail with
+    /// `SQLITE_IOERR_READ` when it is reaped (`None`: stop). Unlike
+    /// [`SimConfig::fail_one_in`] this picks the victim, so a test can
+    /// check that the error reaches the statement that needed the page and
+    /// no other.
+    pub fn fail_reads_of(&self, path: Option<&str>) {
+        *guard(&self.failing_reads) = path.map(str::to_string);
     }
 
     /// Record a request about to be performed, for [`SimBackend::power_loss`].
@@ -185,6 +198,7 @@ impl SimBackend {
 
 /// A handle on a simulated file.
 pub struct SimFile {
+    path: Arc<str>,
     data: Arc<MemData>,
     locks: MemLockHandle,
     shm: Mutex<super::shm::ShmHandle>,
@@ -196,7 +210,7 @@ impl SimFile {
         let completion = Completion::new();
         let mut st = guard(&self.state);
         st.submitted += 1;
-        st.queue.push(Queued { data: self.data.clone(), op, completion: completion.clone() });
+        st.queue.push(Queued { path: self.path.clone(), data: self.data.clone(), op, completion: completion.clone() });
         Ok(completion)
     }
 }
@@ -269,7 +283,7 @@ impl IoBackend for SimBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let data = self.fs.open(path, opts)?;
-        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
+        Ok(Arc::new(SimFile { path: path.into(), locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
         self.fs.delete(path)
@@ -282,6 +296,7 @@ impl IoBackend for SimBackend {
     }
     fn poll(&self, timeout: Option<Duration>) -> Result<usize> {
         let cfg = *guard(&self.config);
+        let failing_reads = guard(&self.failing_reads).clone();
         let mut st = guard(&self.state);
         if st.queue.is_empty() {
             return Ok(0);
@@ -298,8 +313,10 @@ impl IoBackend for SimBackend {
                 break;
             }
             let idx = if cfg.reorder { (st.next() as usize) % st.queue.len() } else { 0 };
-            let fail = cfg.fail_one_in > 0 && st.next().is_multiple_of(cfg.fail_one_in as u64);
-            reaped.push((st.queue.remove(idx), fail));
+            let mut fail = cfg.fail_one_in > 0 && st.next().is_multiple_of(cfg.fail_one_in as u64);
+            let q = st.queue.remove(idx);
+            fail |= matches!(q.op, Op::Read(..)) && failing_reads.as_deref() == Some(&*q.path);
+            reaped.push((q, fail));
         }
         st.completed += reaped.len() as u64;
         drop(st);
@@ -313,9 +330,6 @@ impl IoBackend for SimBackend {
         Ok(count)
     }
 }
-
-
-
 
 #[cfg(test)]
 mod tests {
