@@ -34,6 +34,13 @@ compat-test: compat-build
 	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(COMPAT_DIR)/scripts $(SLT_DIR)
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) $(COMPAT_SUBSET)
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_OURS) $(COMPAT_DIR)/scripts
+	# Async mode (uring helper): the same scripts on file-backed async
+	# connections, on io_uring and on the simulated backend (completions
+	# delayed and reordered), judged by the same ratchets as the blocking run.
+	$(COMPAT) $(COMPAT_RL) --async --ratchet $(COMPAT_RATCHET_SLT) $(COMPAT_SUBSET)
+	$(COMPAT) $(COMPAT_RL) --async --ratchet $(COMPAT_RATCHET_OURS) $(COMPAT_DIR)/scripts
+	$(COMPAT) $(COMPAT_RL) --sim-seed 7 --ratchet $(COMPAT_RATCHET_SLT) $(COMPAT_SUBSET)
+	$(COMPAT) $(COMPAT_RL) --sim-seed 7 --ratchet $(COMPAT_RATCHET_OURS) $(COMPAT_DIR)/scripts
 	$(COMPAT) fuzz --engine ringlite --seed 1 --cases 200 --save-dir $(COMPAT_FUZZ_DIR)
 
 compat-full: compat-build

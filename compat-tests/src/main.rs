@@ -8,6 +8,9 @@
 //!          --jobs N  --timeout SECS  --max-diffs N  --quiet
 //!          --ratchet FILE [--update-ratchet]  [--root DIR] --list FILE (paths under DIR, one a line)
 //!          --status FILE (write pass rates and failure causes as Markdown)
+//!          --async (ringlite: file-backed database, async connection on io_uring)
+//!          --sim-seed N (ringlite: async connection on the simulated backend,
+//!                        completions delayed and reordered from seed N)
 //! ```
 //! Directories are searched recursively for `*.test`. Each argument is a
 //! corpus: a total line is printed per corpus, then `N passed, M failed`
@@ -44,7 +47,7 @@ struct Args {
 
 fn usage(msg: &str) -> ExitCode {
     eprintln!("ringlite-compat: {msg}");
-    eprintln!("usage: ringlite-compat [validate|diff|complete] [--engine reference|ringlite|capi:<so>] [--jobs N] [--timeout S] [--max-diffs N] [--quiet] [--ratchet F [--update-ratchet]] [--list F] files|dirs...");
+    eprintln!("usage: ringlite-compat [validate|diff|complete] [--engine reference|ringlite|capi:<so>] [--jobs N] [--timeout S] [--max-diffs N] [--quiet] [--ratchet F [--update-ratchet]] [--list F] [--async | --sim-seed N] files|dirs...");
     eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--budget R] [--strict]");
     ExitCode::from(2)
 }
@@ -102,6 +105,11 @@ fn parse_args(mut argv: VecDeque<String>) -> Result<Args, String> {
             "--update-ratchet" => args.update_ratchet = true,
             "--status" => args.status = Some(value("--status")?),
             "--root" => args.root = Some(value("--root")?),
+            "--async" => engine::ringlite::set_io_mode(engine::ringlite::IoMode::AsyncFile),
+            "--sim-seed" => {
+                let seed = value("--sim-seed")?.parse().map_err(|_| "--sim-seed: a number")?;
+                engine::ringlite::set_io_mode(engine::ringlite::IoMode::AsyncSim(seed));
+            }
             "--list" => {
                 let list = value("--list")?;
                 let text = std::fs::read_to_string(&list).map_err(|e| format!("{list}: {e}"))?;
