@@ -105,6 +105,20 @@ test-cargo:
 # symbols, and the C programs of capi/tests run against both libraries.
 test-capi: all $(REF_OBJ)
 	capi/tests/run.sh $(LIBDIR)
+	$(MAKE) examples
+
+# The async API examples (capi/examples/): many tenants served by one
+# thread, waiting with sqlite3_io_poll and with epoll on sqlite3_io_fd;
+# each checks its totals and exits non-zero on a wrong one.
+EXAMPLES := tenants_poll tenants_epoll
+.PHONY: examples
+examples: all
+	mkdir -p $(BUILD)/examples
+	set -e; for x in $(EXAMPLES); do \
+	  $(CC) -std=gnu11 -Wall -Wextra -Werror -I$(BUILD)/include -o $(BUILD)/examples/$$x capi/examples/$$x.c \
+	    -L$(LIBDIR) -lsqlite3 -Wl,-rpath,$(abspath $(LIBDIR)); \
+	  timeout 120 $(BUILD)/examples/$$x; \
+	done
 
 clean-build:
 	rm -rf $(BUILD)

@@ -119,3 +119,22 @@ fn async_commits_on_io_uring_are_read_by_sqlite_rollback_journal() {
 fn async_commits_on_io_uring_are_read_by_sqlite_wal() {
     on_real_files(true);
 }
+
+/// What an async connection committed in WAL mode is there for a
+/// read-only connection of the same process once the writer has closed
+/// (and removed the log): the database file alone is read.
+#[test]
+fn read_only_connection_reads_a_closed_wal_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ro.db");
+    let path = path.to_str().unwrap();
+    let mut w = Connection::open(path, OpenFlags(RW | OpenFlags::ASYNC)).unwrap();
+    must(&mut w, "PRAGMA journal_mode=WAL");
+    must(&mut w, SETUP);
+    w.close().unwrap();
+    drop(w);
+    assert!(!std::path::Path::new(&format!("{path}-wal")).exists());
+    let mut r = Connection::open(path, OpenFlags(OpenFlags::READONLY)).unwrap();
+    assert_eq!(must(&mut r, "SELECT count(*) FROM t").rows, vec![vec![V::Int(1000)]]);
+    r.close().unwrap();
+}

@@ -51,8 +51,12 @@ impl Pager {
             if self.opts.memory || self.opts.immutable || self.leaving_wal {
                 return Ok(Poll::Ready(false));
             }
-            let wants = info.is_some_and(|i| i.write_version == 2) || self.io.backend().exists(&self.wal_path())?;
-            if !wants {
+            let wal_exists = self.io.backend().exists(&self.wal_path())?;
+            let wants = info.is_some_and(|i| i.write_version == 2) || wal_exists;
+            // Without a log the database file is complete: a read-only
+            // connection, which may not create one, reads it directly
+            // (as SQLite does when no `-wal` file is present).
+            if !wants || (self.opts.read_only && !wal_exists) {
                 return Ok(Poll::Ready(false));
             }
             self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
