@@ -110,7 +110,7 @@ test-capi: all $(REF_OBJ)
 # The async API examples (capi/examples/): many tenants served by one
 # thread, waiting with sqlite3_io_poll and with epoll on sqlite3_io_fd;
 # each checks its totals and exits non-zero on a wrong one.
-EXAMPLES := tenants_poll tenants_epoll
+EXAMPLES := tenants_poll tenants_epoll async_calls
 .PHONY: examples
 examples: all
 	mkdir -p $(BUILD)/examples

@@ -1098,16 +1098,39 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define FTS5_TOKEN_COLOCATED 1
 
 /*
- ringlite extension: `sqlite3_step` on a connection opened with
- `SQLITE_OPEN_ASYNC` returns this instead of blocking when the statement
- waits for I/O; call `sqlite3_io_poll` (or wait on `sqlite3_io_fd`) and
- step again. A primary result code SQLite does not use.
+ ringlite extension: what `sqlite3_step` on a connection opened with
+ `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
+ wait for I/O (a page that is not cached, or a commit's writes and
+ syncs). It is not an error: the statement keeps its place, and the next
+ `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
+ readable) continues exactly where it stopped, never repeating or
+ skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
+ `sqlite3_reset` and `sqlite3_finalize` of a suspended statement are
+ allowed; requests it had submitted finish in the background. A primary
+ result code SQLite does not use.
  */
 #define SQLITE_IO 200
 
 /*
  ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
- `SQLITE_IO` instead of blocking on I/O. A bit SQLite does not use.
+ `SQLITE_IO` instead of blocking on disk I/O. A bit SQLite does not use.
+
+ Only `sqlite3_step` returns `SQLITE_IO`. These calls may do I/O on an
+ async connection and complete it before they return, blocking the
+ thread (on the shared ring) while they wait, as SQLite's would:
+ `sqlite3_open_v2` (the file header), `sqlite3_prepare*` (reading the
+ schema when it is not loaded or has changed), `sqlite3_exec` and
+ `sqlite3_get_table` (they step to the end), `sqlite3_reset` and
+ `sqlite3_finalize` of a statement left in the middle of a write
+ (committing or rolling back), `sqlite3_table_column_metadata` (schema),
+ and `sqlite3_close` (rolling back an open transaction). `sqlite3_step`
+ itself still blocks in three cases: rolling back after an error,
+ re-reading a schema another connection changed, and sleeping in the
+ busy handler or busy timeout when another connection holds a lock.
+
+ The connections of one thread share one I/O context; where io_uring is
+ unavailable they silently use blocking pread/pwrite and never return
+ `SQLITE_IO` (`PRAGMA io_backend` tells which).
  */
 #define SQLITE_OPEN_ASYNC 1073741824
 
@@ -1592,16 +1615,37 @@ int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
 int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
 
 /*
- ringlite extension: wait up to `timeout_ms` for I/O of an async
- connection (opened with `SQLITE_OPEN_ASYNC`) to complete, after
- `sqlite3_step` returned `SQLITE_IO`. Blocking connections never wait.
+ ringlite extension: drive the I/O of async connections (opened with
+ `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
+ the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
+ positive value waits at most that many milliseconds for one to finish,
+ a negative one waits until at least one finishes (returns at once when
+ nothing is in flight). Call it after `sqlite3_step` answered `SQLITE_IO`,
+ then step again.
+
+ All async connections opened on one thread share one I/O context (one
+ io_uring ring): a poll through any of them serves all of them, so a
+ thread serving many databases polls once per turn, not once per
+ connection. A request that fails does not fail the poll: its error
+ (`SQLITE_IOERR_READ`, `SQLITE_IOERR_WRITE`, `SQLITE_IOERR_FSYNC`, ...)
+ is returned by the next `sqlite3_step` of the statement that needed it.
+ Returns `SQLITE_OK`, or an error when the ring itself fails. On a
+ blocking connection it returns `SQLITE_OK` without waiting.
  */
 int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
 
 /*
- ringlite extension: a file descriptor that becomes readable when I/O of
- an async connection completes, for event loops; -1 when there is none
- (blocking connections).
+ ringlite extension: a file descriptor (an eventfd registered with the
+ ring) that becomes readable when completions are waiting to be reaped,
+ for programs that sleep in their own event loop (epoll, poll, libuv,
+ ...): the same descriptor for every async connection of the thread.
+ `sqlite3_step` only queues requests, so call `sqlite3_io_poll(db, 0)`
+ before sleeping on the descriptor (that submits them), and again when it
+ fires (that reaps the completions and re-arms it); then step again. The
+ descriptor belongs to the library: do not read or close it.
+
+ Returns -1 when there is none: blocking connections, and async ones
+ where no ring could be set up (they then never answer `SQLITE_IO`).
  */
 int sqlite3_io_fd(sqlite3 *db);
 

@@ -27,8 +27,8 @@
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
 
 /* Rows a tenant starts with, and each row's value: different per tenant. */
-static long long tenant_rows(int t) { return 3000 + 100LL * t; }
-static long long initial_v(int t, long long id) { return id % 97 + t; }
+static inline long long tenant_rows(int t) { return 3000 + 100LL * t; }
+static inline long long initial_v(int t, long long id) { return id % 97 + t; }
 
 static const char *const JOBS[] = {
   "SELECT count(*), sum(v) FROM items",
@@ -50,7 +50,7 @@ typedef struct {
 
 /* Create tenant t's database with a blocking connection (odd tenants in WAL
  * mode, so both commit paths run) and return its path. */
-static void create_tenant_db(const char *dir, int t, char *path, size_t n) {
+static inline void create_tenant_db(const char *dir, int t, char *path, size_t n) {
   snprintf(path, n, "%s/tenant%02d.db", dir, t);
   sqlite3 *db;
   CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0) == SQLITE_OK);
@@ -67,15 +67,15 @@ static void create_tenant_db(const char *dir, int t, char *path, size_t n) {
 
 /* Open tenant t asynchronously: its cache is cold, so its first reads make
  * sqlite3_step answer SQLITE_IO. */
-static void open_tenant(tenant *tn, int t, const char *path) {
+static inline void open_tenant(tenant *tn, int t, const char *path) {
   memset(tn, 0, sizeof *tn);
   tn->t = t;
   CHECK(sqlite3_open_v2(path, &tn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_ASYNC, 0) == SQLITE_OK);
 }
 
-static int tenant_done(const tenant *tn) { return tn->job == N_JOBS; }
+static inline int tenant_done(const tenant *tn) { return tn->job == N_JOBS; }
 
-static void on_row(tenant *tn) {
+static inline void on_row(tenant *tn) {
   if (tn->job == 0) {
     tn->count0 = sqlite3_column_int64(tn->st, 0);
     tn->sum0 = sqlite3_column_int64(tn->st, 1);
@@ -90,7 +90,7 @@ static void on_row(tenant *tn) {
 
 /* One turn: at most TURN_STEPS steps. Returns 1 if the tenant stopped
  * because it waits for I/O. */
-static int tenant_turn(tenant *tn) {
+static inline int tenant_turn(tenant *tn) {
   for (int i = 0; i < TURN_STEPS && !tenant_done(tn); i++) {
     if (!tn->st) {
       /* prepare completes its own I/O (a schema read) before returning. */
@@ -117,7 +117,7 @@ static int tenant_turn(tenant *tn) {
 }
 
 /* What tenant t must have seen, computed without the database. */
-static void tenant_verify(const tenant *tn) {
+static inline void tenant_verify(const tenant *tn) {
   int t = tn->t;
   long long rows = tenant_rows(t), sum0 = 0, sum = 0;
   for (long long id = 1; id <= rows; id++) {
@@ -133,7 +133,7 @@ static void tenant_verify(const tenant *tn) {
 
 /* After the run: a fresh blocking connection sees every committed write,
  * and the file is sound. */
-static void verify_durable(const char *path, const tenant *tn) {
+static inline void verify_durable(const char *path, const tenant *tn) {
   sqlite3 *db;
   sqlite3_stmt *st;
   CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, 0) == SQLITE_OK);
@@ -151,7 +151,7 @@ static void verify_durable(const char *path, const tenant *tn) {
 
 /* Which backend async connections got ("io_uring", or "sync" where no ring
  * can be set up: then SQLITE_IO never happens). */
-static int backend_is_uring(sqlite3 *db) {
+static inline int backend_is_uring(sqlite3 *db) {
   sqlite3_stmt *st;
   int uring = 0;
   CHECK(sqlite3_prepare_v2(db, "PRAGMA io_backend", -1, &st, 0) == SQLITE_OK);
@@ -162,12 +162,12 @@ static int backend_is_uring(sqlite3 *db) {
   return uring;
 }
 
-static void make_temp_dir(char *dir, size_t n, const char *name) {
+static inline void make_temp_dir(char *dir, size_t n, const char *name) {
   snprintf(dir, n, "/tmp/%s_XXXXXX", name);
   CHECK(mkdtemp(dir) != 0);
 }
 
-static void remove_temp_dir(const char *dir) {
+static inline void remove_temp_dir(const char *dir) {
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   CHECK(system(cmd) == 0);

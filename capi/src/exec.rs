@@ -59,6 +59,11 @@ pub unsafe fn exec(
         let mut first_row = true;
         loop {
             rc = crate::step::sqlite3_step(stmt);
+            if rc == crate::misc::SQLITE_IO {
+                // An async connection: exec completes its own I/O.
+                crate::misc::sqlite3_io_poll(db, -1);
+                continue;
+            }
             let have_row = rc == SQLITE_ROW;
             if cb.is_some() && have_row {
                 if first_row {

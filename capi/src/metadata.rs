@@ -59,7 +59,16 @@ unsafe fn run_query(
         );
     }
     let mut rows = Vec::new();
-    while crate::step::sqlite3_step(st) == SQLITE_ROW {
+    loop {
+        match crate::step::sqlite3_step(st) {
+            SQLITE_ROW => {}
+            // An async connection: complete the I/O here.
+            crate::misc::SQLITE_IO => {
+                crate::misc::sqlite3_io_poll(db, -1);
+                continue;
+            }
+            _ => break,
+        }
         let n = crate::column::sqlite3_column_count(st);
         rows.push(
             (0..n)
