@@ -118,3 +118,35 @@ fn two_connections_on_one_context_interleave_without_mixing_rows() {
     assert_eq!(r1, want1);
     assert_eq!(r2, want2);
 }
+
+#[test]
+fn two_statements_of_one_connection_interleave_on_a_cold_cache() {
+    for seed in [3u64, 4, 5] {
+        let io = disk(seed, 2);
+        let q1 = "SELECT a, b, length(c) FROM t";
+        let q2 = "SELECT y, x FROM u ORDER BY x DESC, y";
+        let q3 = "SELECT a FROM t WHERE b >= '01500' ORDER BY b";
+        let mut b = open(&io, "db", false);
+        let want: Vec<_> = [q1, q2, q3].iter().map(|q| must(&mut b, q).rows).collect();
+        b.close().unwrap();
+
+        let mut c = open(&io, "db", true);
+        let mut sts: Vec<_> = [q1, q2, q3].iter().map(|q| c.prepare(q.as_bytes()).unwrap().0.unwrap()).collect();
+        let mut rows = vec![Vec::new(); 3];
+        let mut live = [true; 3];
+        let mut ios = 0;
+        while live.iter().any(|l| *l) {
+            for k in 0..3 {
+                if live[k] {
+                    live[k] = step_once(&mut c, &mut sts[k], &mut rows[k], &mut ios);
+                }
+            }
+            c.io_poll(0).unwrap();
+        }
+        for st in sts.iter_mut() {
+            st.reset(&mut c);
+        }
+        assert!(ios > 0);
+        assert_eq!(rows, want, "seed {seed}");
+    }
+}
