@@ -5,9 +5,9 @@
 //! would show zero suspensions. Every answer is compared with a blocking
 //! connection reading the same file.
 //!
-//! Covered: full scan, rowid seek, index seek, overflow pages, and commit
+//! Covered: full scan, rowid seek, index seek, overflow pages, commit
 //! (journal and database writes plus their syncs) in rollback-journal and
-//! WAL mode. Sorting has no path to check: the sorter is in memory and
+//! WAL mode, and the cache spill of a transaction bigger than the cache. Sorting has no path to check: the sorter is in memory and
 //! never spills to disk (see `vdbe::sorter`).
 
 mod async_support;
@@ -135,4 +135,27 @@ fn commit_suspends_in_rollback_journal_mode() {
 #[test]
 fn commit_suspends_in_wal_mode() {
     commit_suspends(true);
+}
+
+/// A transaction bigger than the page cache spills dirty pages before it
+/// commits (journal synced, pages written): on an async connection those
+/// writes suspend the INSERT itself, and the result is whole.
+#[test]
+fn cache_spill_inside_a_big_transaction_suspends() {
+    for wal in [false, true] {
+        let io = disk(9, wal);
+        let mut a = open(&io, "db", true);
+        must(&mut a, "PRAGMA cache_size=10");
+        must(&mut a, "BEGIN; CREATE TABLE big(x)");
+        // All pages of `big` are new: nothing to read, so every suspension
+        // of this INSERT is a spill's write or sync.
+        let insert = must(&mut a, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000) INSERT INTO big SELECT printf('%.200c', 'b') || i FROM n");
+        assert!(insert.ios > 0, "a spill wrote without suspending (wal={wal})");
+        must(&mut a, "COMMIT");
+        a.close().unwrap();
+        let mut b = open(&io, "db", false);
+        assert_eq!(must(&mut b, "SELECT count(*), count(DISTINCT x) FROM big").rows, vec![vec![V::Int(3000), V::Int(3000)]]);
+        assert_eq!(must(&mut b, "PRAGMA integrity_check").rows, vec![vec![V::Text(b"ok".to_vec())]]);
+        b.close().unwrap();
+    }
 }
