@@ -7,8 +7,7 @@
 //!
 //! Covered: full scan, rowid seek, index seek, overflow pages, commit
 //! (journal and database writes plus their syncs) in rollback-journal and
-//! WAL mode, and the cache spill of a transaction bigger than the cache. Sorting has no path to check: the sorter is in memory and
-//! never spills to disk (see `vdbe::sorter`).
+X
 
 mod async_support;
 use async_support::*;

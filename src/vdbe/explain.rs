@@ -16,7 +16,7 @@ pub fn may_suspend(op: Opcode) -> bool {
         Transaction | ReadCookie | SetCookie | Halt | AutoCommit | Savepoint | Column | Rowid | IdxRowid | Rewind
             | Last | Next | Prev | Count | SeekRowid | NotExists | SeekGE | SeekGT | SeekLE | SeekLT | IdxGE | IdxGT
             | IdxLE | IdxLT | Found | NotFound | NoConflict | NewRowid | Insert | Delete | IdxInsert | IdxDelete
-            | CreateBtree | Destroy | Clear | IntegrityCk | Pagecount
+            | CreateBtree | Destroy | Clear | IntegrityCk | Pagecount | SorterSort | SorterNext
     )
 }
 

@@ -71,7 +71,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::SorterOpen => {
             let ki = key_info(&insn.p4).unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
-            vm.cursors[slot] = Some(VmCursor::Sorter(Sorter::new(ki)));
+            // Rows beyond the page cache's size spill to a temp file, as
+            // SQLite's sorter does (cache_size: pages if positive, KiB if
+            // negative).
+            let bt = &env.dbs[0].btree;
+            let budget = match bt.cache_size() {
+                n if n < 0 => n.unsigned_abs().saturating_mul(1024),
+                n => (n as u64).saturating_mul(bt.page_size() as u64),
+            };
+            vm.cursors[slot] = Some(VmCursor::Sorter(Sorter::with_spill(ki, env.io.clone(), budget.min(usize::MAX as u64) as usize)));
         }
         Opcode::Close => vm.cursors[slot] = None,
         Opcode::NullRow => match vm.cursors[slot].as_mut() {
@@ -174,7 +182,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::SorterSort => {
             let nonempty = match vm.cursors[slot].as_mut() {
-                Some(VmCursor::Sorter(s)) => s.sort(),
+                Some(VmCursor::Sorter(s)) => match s.sort()? {
+                    Poll::Ready(nonempty) => nonempty,
+                    Poll::Pending => return Ok(Flow::Pending),
+                },
                 _ => return Err(super::internal("sort of a non-sorter")),
             };
             if !nonempty {
@@ -183,7 +194,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::SorterNext => {
             let more = match vm.cursors[slot].as_mut() {
-                Some(VmCursor::Sorter(s)) => s.next(),
+                Some(VmCursor::Sorter(s)) => match s.next()? {
+                    Poll::Ready(more) => more,
+                    Poll::Pending => return Ok(Flow::Pending),
+                },
                 _ => return Err(super::internal("next of a non-sorter")),
             };
             if more {

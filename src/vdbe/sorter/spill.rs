@@ -1,0 +1,237 @@
+//! Sorted runs in a temporary file, and their merge.
+//!
+//! A run is a sequence of rows, each stored as a 4-byte little-endian
+//! length and the row encoded as a record; runs are appended to one
+//! temporary file (deleted when the sorter is dropped). Each run is
+//! submitted as one write; the merge reads each run in chunks of
+//! [`CHUNK`] bytes, one request in flight per run at most.
+//!
+//! Invariants: the merge starts only after every write has completed
+//! ([`SpillFile::flushed`]); a reader's `head` is the next row of its run
+//! not yet returned, and it is taken exactly once, when that row becomes
+//! the current one.
+
+use crate::error::{Error, Result};
+use crate::io::{Buffer, Completion, File, FileKind, IoContext, OpenOptions};
+use crate::value::record::KeyInfo;
+use crate::value::Value;
+use crate::vdbe::sorter::compare_keys;
+use crate::vdbe::value_ops::{decode_record, encode_record};
+use crate::IoPoll;
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::task::Poll;
+
+/// Bytes a run reader asks for at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// The temporary file of one sorter and the runs written to it.
+pub struct SpillFile {
+    io: IoContext,
+    path: String,
+    file: Option<Arc<dyn File>>,
+    /// Bytes submitted so far (where the next run starts).
+    end: u64,
+    /// (offset, length) of each run, in the order written.
+    runs: Vec<(u64, u64)>,
+    writes: Vec<Completion>,
+    /// A failure to open or submit, reported by `flushed`.
+    error: Option<Error>,
+}
+
+fn temp_path() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, AtomicOrdering::Relaxed);
+    std::env::temp_dir().join(format!("ringlite-sort-{}-{n}", std::process::id())).to_string_lossy().into_owned()
+}
+
+impl SpillFile {
+    pub fn new(io: IoContext) -> SpillFile {
+        SpillFile { io, path: temp_path(), file: None, end: 0, runs: Vec::new(), writes: Vec::new(), error: None }
+    }
+
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Encode `rows` (already sorted) and submit them as one run.
+    pub fn write_run(&mut self, rows: &[Vec<Value>]) {
+        if self.error.is_some() {
+            return;
+        }
+        let mut bytes = Vec::new();
+        for row in rows {
+            let rec = encode_record(row);
+            bytes.extend_from_slice(&(rec.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(&rec);
+        }
+        let len = bytes.len() as u64;
+        match self.submit_write(bytes) {
+            Ok(c) => {
+                self.writes.push(c);
+                self.runs.push((self.end, len));
+                self.end += len;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn submit_write(&mut self, bytes: Vec<u8>) -> Result<Completion> {
+        if self.file.is_none() {
+            let opts = OpenOptions { create: true, exclusive: true, delete_on_close: true, kind: FileKind::Temp, ..Default::default() };
+            self.file = Some(self.io.backend().open(&self.path, opts)?);
+        }
+        match &self.file {
+            Some(f) => f.write(self.end, Buffer::from_vec(bytes)),
+            None => Err(Error::new(crate::error::SQLITE_INTERNAL, "sorter spill file not open")),
+        }
+    }
+
+    /// Ready once every run is on the file; the first write error, if any.
+    pub fn flushed(&mut self) -> IoPoll<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.writes.iter().any(|c| !c.is_done()) {
+            return Ok(Poll::Pending);
+        }
+        for c in self.writes.drain(..) {
+            c.take()?;
+        }
+        Ok(Poll::Ready(()))
+    }
+
+    fn read(&self, offset: u64, len: usize) -> Result<Completion> {
+        match &self.file {
+            Some(f) => f.read(offset, Buffer::zeroed(len)),
+            None => Err(Error::new(crate::error::SQLITE_INTERNAL, "sorter spill file not open")),
+        }
+    }
+}
+
+impl Drop for SpillFile {
+    fn drop(&mut self) {
+        // Backends that honour delete_on_close remove it when the last
+        // handle goes; in-memory namespaces need the explicit delete.
+        if self.file.take().is_some() {
+            let _ = self.io.backend().delete(&self.path, false);
+        }
+    }
+}
+
+/// Reads one run back, row by row.
+struct RunReader {
+    /// Next file offset to read, and where the run ends.
+    next: u64,
+    end: u64,
+    /// Bytes read and not yet decoded, from `consumed` on.
+    buf: Vec<u8>,
+    consumed: usize,
+    in_flight: Option<Completion>,
+    head: Option<Vec<Value>>,
+}
+
+impl RunReader {
+    /// Make `head` the run's next row (or leave it `None` at the end of the
+    /// run). Ready at once when it already is.
+    fn fill(&mut self, file: &SpillFile) -> IoPoll<()> {
+        loop {
+            if self.head.is_some() {
+                return Ok(Poll::Ready(()));
+            }
+            if let Some(c) = self.in_flight.take() {
+                if !c.is_done() {
+                    self.in_flight = Some(c);
+                    return Ok(Poll::Pending);
+                }
+                let res = c.take()?;
+                let buf = res.buffer.map(Buffer::into_vec).unwrap_or_default();
+                if res.bytes == 0 {
+                    return Err(Error::corrupt());
+                }
+                self.buf.drain(..self.consumed);
+                self.consumed = 0;
+                self.buf.extend_from_slice(&buf[..res.bytes.min(buf.len())]);
+                self.next += res.bytes as u64;
+            }
+            let avail = &self.buf[self.consumed..];
+            if avail.len() >= 4 {
+                let len = u32::from_le_bytes([avail[0], avail[1], avail[2], avail[3]]) as usize;
+                if avail.len() >= 4 + len {
+                    self.head = Some(decode_record(&avail[4..4 + len])?);
+                    self.consumed += 4 + len;
+                    return Ok(Poll::Ready(()));
+                }
+            }
+            if self.next >= self.end {
+                if avail.is_empty() {
+                    return Ok(Poll::Ready(())); // the run is finished
+                }
+                return Err(Error::corrupt()); // a row cut short
+            }
+            let want = ((self.end - self.next) as usize).min(CHUNK.max(avail.len() + 4));
+            self.in_flight = Some(file.read(self.next, want)?);
+        }
+    }
+}
+
+/// The merge of the runs and the rows left in memory.
+pub struct Merge {
+    readers: Vec<RunReader>,
+    memory: std::vec::IntoIter<Vec<Value>>,
+    memory_head: Option<Vec<Value>>,
+    current: Option<Vec<Value>>,
+}
+
+impl Merge {
+    /// Merge `file`'s runs (all written) with `memory` (sorted, newest).
+    pub fn new(file: &SpillFile, memory: Vec<Vec<Value>>) -> Merge {
+        let readers = file
+            .runs
+            .iter()
+            .map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None })
+            .collect();
+        let mut memory = memory.into_iter();
+        let memory_head = memory.next();
+        Merge { readers, memory, memory_head, current: None }
+    }
+
+    /// Make the smallest remaining row the current one; `Ready(false)` when
+    /// none remain. Waits until every run has its next row in memory.
+    pub fn advance(&mut self, file: &SpillFile, ki: &KeyInfo) -> IoPoll<bool> {
+        let mut pending = false;
+        for r in &mut self.readers {
+            // Submit every missing read before waiting on any.
+            if r.fill(file)?.is_pending() {
+                pending = true;
+            }
+        }
+        if pending {
+            return Ok(Poll::Pending);
+        }
+        // Older sources first, so ties keep insertion order.
+        let mut best: Option<(usize, &Vec<Value>)> = None;
+        let heads = self.readers.iter().map(|r| r.head.as_ref()).chain(std::iter::once(self.memory_head.as_ref()));
+        for (i, head) in heads.enumerate() {
+            let Some(row) = head else { continue };
+            if best.is_none_or(|(_, b)| compare_keys(ki, row, b) == Ordering::Less) {
+                best = Some((i, row));
+            }
+        }
+        let Some((i, _)) = best else {
+            self.current = None;
+            return Ok(Poll::Ready(false));
+        };
+        self.current = if i < self.readers.len() {
+            self.readers[i].head.take()
+        } else {
+            std::mem::replace(&mut self.memory_head, self.memory.next())
+        };
+        Ok(Poll::Ready(true))
+    }
+
+    pub fn current(&self) -> Option<&Vec<Value>> {
+        self.current.as_ref()
+    }
+}
