@@ -7,7 +7,8 @@
 //!
 //! Covered: full scan, rowid seek, index seek, overflow pages, commit
 //! (journal and database writes plus their syncs) in rollback-journal and
-X
+//! WAL mode, and the cache spill of a transaction bigger than the cache.
+//! Sorts that spill to a temporary file: `async_sort.rs`.
 
 mod async_support;
 use async_support::*;
