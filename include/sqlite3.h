@@ -1100,8 +1100,8 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 /*
  ringlite extension: what `sqlite3_step` on a connection opened with
  `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
- wait for I/O (a page that is not cached, or a commit's writes and
- syncs). It is not an error: the statement keeps its place, and the next
+ wait for I/O (a page that is not cached, a commit's or cache spill's
+ writes and syncs, a big sort's temporary file). It is not an error: the statement keeps its place, and the next
  `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
  readable) continues exactly where it stopped, never repeating or
  skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
