@@ -105,7 +105,14 @@ test-cargo:
 # symbols, and the C programs of capi/tests run against both libraries.
 test-capi: all $(REF_OBJ)
 	capi/tests/run.sh $(LIBDIR)
-	$(MAKE) examples
+
+clean-build:
+	rm -rf $(BUILD)
+
+# SQLite's own TCL tests through Debian's Tcl binding, on our library: the
+# files the system SQLite passes, checked against the ringlite ratchet.
+test-tcl: all
+	$(MAKE) compat-tcl-ringlite
 
 # The async API examples (capi/examples/): many tenants served by one
 # thread, waiting with sqlite3_io_poll and with epoll on sqlite3_io_fd;
@@ -119,11 +126,5 @@ examples: all
 	    -L$(LIBDIR) -lsqlite3 -Wl,-rpath,$(abspath $(LIBDIR)); \
 	  timeout 120 $(BUILD)/examples/$$x; \
 	done
-
-clean-build:
-	rm -rf $(BUILD)
-
-# SQLite's own TCL tests through Debian's Tcl binding, on our library: the
-# files the system SQLite passes, checked against the ringlite ratchet.
-test-tcl: all
-	$(MAKE) compat-tcl-ringlite
+# make test-capi runs them too.
+test-capi: examples
