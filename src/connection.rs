@@ -14,10 +14,18 @@
 //! Invariant: `Connection` and `Statement` are `Send`; the C ABI serializes
 //! access per connection with a mutex.
 
-use crate::error::{Error, Result};
+use crate::btree::{Btree, BtreeOptions, TxnState};
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_CANTOPEN, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_SCHEMA};
+use crate::io::IoContext;
+use crate::sql::codegen::{compile, Compiler};
+use crate::sql::parse::with_first_statement;
+use crate::sql::schema::Schema;
 use crate::value::collation::Collation;
 use crate::value::Value;
-use crate::vdbe::func::FuncDef;
+use crate::vdbe::func::{FuncDef, FunctionRegistry};
+use crate::vdbe::program::Program;
+use crate::vdbe::{ConnState, Database, Vm, VmStep};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -96,182 +104,569 @@ pub enum StepResult {
 
 /// A database connection.
 pub struct Connection {
-    _private: (),
+    state: ConnState,
+    schema: Schema,
+    schema_loaded: bool,
+    funcs: FunctionRegistry,
+    collations: HashMap<String, Collation>,
+    memory: bool,
+    is_async: bool,
+    busy_timeout_ms: i32,
+    busy_handler: Option<BusyHandler>,
+    limits: [i32; 12],
+    commit_hook: Option<Box<dyn FnMut() -> bool + Send>>,
+    rollback_hook: Option<Box<dyn FnMut() + Send>>,
 }
+
+/// What a filename or URI asks for.
+struct OpenTarget {
+    path: String,
+    memory: bool,
+    read_only: bool,
+    create: bool,
+    immutable: bool,
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() + 0 && i + 2 <= b.len() - 1 {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
+    let mut t = OpenTarget {
+        path: path.to_string(),
+        memory: path == ":memory:" || path.is_empty() || flags.has(OpenFlags::MEMORY),
+        read_only: flags.has(OpenFlags::READONLY) && !flags.has(OpenFlags::READWRITE),
+        create: flags.has(OpenFlags::CREATE),
+        immutable: false,
+    };
+    if flags.has(OpenFlags::URI) && path.starts_with("file:") {
+        let rest = &path[5..];
+        let (p, query) = match rest.split_once('?') {
+            Some((p, q)) => (p, q),
+            None => (rest, ""),
+        };
+        let p = p.split('#').next().unwrap_or("");
+        let p = if let Some(x) = p.strip_prefix("//") {
+            // file://host/path: only an empty host or localhost.
+            match x.find('/') {
+                Some(i) if x[..i].is_empty() || x[..i].eq_ignore_ascii_case("localhost") => &x[i..],
+                Some(_) => return Err(Error::new(SQLITE_ERROR_CODE, format!("invalid uri authority: {}", &x[..x.find('/').unwrap_or(0)]))),
+                None => "",
+            }
+        } else {
+            p
+        };
+        t.path = percent_decode(p);
+        t.memory = t.path == ":memory:" || t.path.is_empty() && flags.has(OpenFlags::MEMORY);
+        for kv in query.split('&').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            match k {
+                "mode" => match v {
+                    "ro" => {
+                        t.read_only = true;
+                        t.create = false;
+                    }
+                    "rw" => {
+                        t.read_only = false;
+                        t.create = false;
+                    }
+                    "rwc" => {
+                        t.read_only = false;
+                        t.create = true;
+                    }
+                    "memory" => t.memory = true,
+                    other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such access mode: {other}"))),
+                },
+                "immutable" => t.immutable = v == "1" || v.eq_ignore_ascii_case("true"),
+                "cache" | "vfs" | "psow" | "nolock" => {}
+                _ => {}
+            }
+        }
+    }
+    Ok(t)
+}
+
+const SQLITE_ERROR_CODE: i32 = crate::error::SQLITE_ERROR;
 
 impl Connection {
     /// Open a connection. `path` is a filename, `:memory:`, `""` (a private
     /// temporary database) or, with `OpenFlags::URI`, a `file:` URI.
     pub fn open(path: &str, flags: OpenFlags) -> Result<Connection> {
-        let _ = (path, flags);
-        Err(Error::unsupported("opening a connection"))
+        let t = parse_target(path, flags)?;
+        let backend: Arc<dyn crate::io::IoBackend> = if t.memory {
+            Arc::new(crate::io::memory::MemoryBackend::new())
+        } else {
+            Arc::new(crate::io::sync::SyncBackend::new())
+        };
+        let io = IoContext::new(backend);
+        let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable };
+        let btree = Btree::open(&io, &t.path, opts).map_err(|e| {
+            if e.primary() == SQLITE_CANTOPEN {
+                Error::new(e.code, "unable to open database file")
+            } else {
+                e
+            }
+        })?;
+        let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
+        let state = ConnState {
+            io,
+            dbs: vec![Database { name: "main".into(), path: full_path, btree, read_only: t.read_only }],
+            autocommit: true,
+            savepoints: Vec::new(),
+            savepoint_started_txn: false,
+            last_insert_rowid: 0,
+            changes: 0,
+            total_changes: 0,
+            active_statements: 0,
+            schema_changed: false,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
+            case_sensitive_like: false,
+            foreign_keys: false,
+            cache_size: -2000,
+            update_hook: None,
+        };
+        Ok(Connection {
+            state,
+            schema: Schema::default(),
+            schema_loaded: false,
+            funcs: FunctionRegistry::with_builtins(),
+            collations: HashMap::new(),
+            memory: t.memory,
+            is_async: flags.has(OpenFlags::ASYNC),
+            busy_timeout_ms: 0,
+            busy_handler: None,
+            limits: [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250000000, 127, 10, 50000, 32766, 1000, 1_000_000_000],
+            commit_hook: None,
+            rollback_hook: None,
+        })
+    }
+
+    /// Read the schema if it is not loaded or a statement changed it.
+    fn ensure_schema(&mut self) -> Result<()> {
+        if self.schema_loaded && !self.state.schema_changed {
+            return Ok(());
+        }
+        let io = self.state.io.clone();
+        let db = &mut self.state.dbs[0];
+        let started = db.btree.txn_state() == TxnState::None;
+        if started {
+            let bt = &mut db.btree;
+            io.block_on(|| bt.begin_read())?;
+        }
+        let bt = &mut db.btree;
+        let loaded = Schema::load(&io, bt);
+        if started && self.state.active_statements == 0 {
+            let bt = &mut db.btree;
+            let _ = io.block_on(|| bt.commit());
+        }
+        self.schema = loaded?;
+        self.schema_loaded = true;
+        self.state.schema_changed = false;
+        Ok(())
+    }
+
+    fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
+        self.ensure_schema()?;
+        let schema = &self.schema;
+        let funcs = &self.funcs;
+        let colls = &self.collations;
+        let page_size = self.state.dbs[0].btree.page_size();
+        let path = self.state.dbs[0].path.clone();
+        let memory = self.memory;
+        with_first_statement(sql, |cmd, tail| {
+            let Some(cmd) = cmd else { return Ok((None, tail)) };
+            let stmt_sql = &sql[..tail];
+            let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
+            c.page_size = page_size;
+            c.db_path = path;
+            c.memory_db = memory;
+            let prog = compile(&mut c, cmd)?;
+            Ok((Some(prog), tail))
+        })
     }
 
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
-        let _ = sql;
-        Err(Error::unsupported("prepare"))
+        let (prog, tail) = self.compile(sql)?;
+        let Some(prog) = prog else { return Ok((None, tail)) };
+        let text = String::from_utf8_lossy(&sql[..tail]).trim().to_string();
+        Ok((Some(Statement::new(text, prog)), tail))
     }
 
     /// rowid of the most recent successful INSERT.
     pub fn last_insert_rowid(&self) -> i64 {
-        0
+        self.state.last_insert_rowid
     }
 
     /// Rows changed by the most recent INSERT/UPDATE/DELETE.
     pub fn changes(&self) -> i64 {
-        0
+        self.state.changes
     }
 
     /// Rows changed since the connection was opened.
     pub fn total_changes(&self) -> i64 {
-        0
+        self.state.total_changes
     }
 
     /// Whether the connection is in autocommit mode.
     pub fn autocommit(&self) -> bool {
-        true
+        self.state.autocommit
     }
 
     /// Set `last_insert_rowid` (`sqlite3_set_last_insert_rowid`).
     pub fn set_last_insert_rowid(&mut self, rowid: i64) {
-        let _ = rowid;
+        self.state.last_insert_rowid = rowid;
     }
 
     /// Transaction state of schema `schema` (or the highest of all when
     /// `None`): 0 none, 1 read, 2 write; -1 if no such schema.
     pub fn txn_state(&self, schema: Option<&str>) -> i32 {
-        let _ = schema;
-        0
+        match schema {
+            None => self.state.dbs.iter().map(|d| d.btree.txn_state() as i32).max().unwrap_or(0),
+            Some(n) => self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(n)).map_or(-1, |d| d.btree.txn_state() as i32),
+        }
     }
 
     /// Filename of database `schema` ("" for temp/in-memory); `None` if no
     /// such schema.
     pub fn db_filename(&self, schema: &str) -> Option<String> {
-        let _ = schema;
-        None
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
     }
 
     /// 1 read-only, 0 read-write, -1 no such schema.
     pub fn db_readonly(&self, schema: &str) -> i32 {
-        let _ = schema;
-        -1
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map_or(-1, |d| d.read_only as i32)
     }
 
     /// A flag another thread may set to interrupt running statements
     /// (`sqlite3_interrupt`).
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
-        Arc::new(AtomicBool::new(false))
+        self.state.interrupt.clone()
     }
 
     /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`
     /// milliseconds (0 or less: no retry). Replaces any busy handler.
     pub fn set_busy_timeout(&mut self, ms: i32) {
-        let _ = ms;
+        self.busy_timeout_ms = ms;
+        self.busy_handler = None;
     }
 
     /// `sqlite3_busy_handler`: called with the retry count; returning
     /// `false` gives up with `SQLITE_BUSY`.
     pub fn set_busy_handler(&mut self, handler: Option<BusyHandler>) {
-        let _ = handler;
+        self.busy_handler = handler;
+        self.busy_timeout_ms = 0;
+    }
+
+    /// Whether a busy statement should be retried (`count` retries so far).
+    fn busy_retry(&mut self, count: i32, started: std::time::Instant) -> bool {
+        if let Some(h) = self.busy_handler.as_mut() {
+            return h(count);
+        }
+        if self.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.busy_timeout_ms as u128 {
+            std::thread::sleep(std::time::Duration::from_millis(1.max((count as u64).min(25))));
+            return true;
+        }
+        false
     }
 
     /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
     pub fn limit(&mut self, id: i32, new: i32) -> i32 {
-        let _ = (id, new);
-        -1
+        let Some(slot) = self.limits.get_mut(id.max(0) as usize) else { return -1 };
+        if id < 0 {
+            return -1;
+        }
+        let old = *slot;
+        if new >= 0 {
+            *slot = new;
+        }
+        old
     }
 
     /// Register (or replace) a function.
     pub fn create_function(&mut self, def: FuncDef) -> Result<()> {
-        let _ = def;
-        Err(Error::unsupported("user-defined functions"))
+        if self.state.active_statements > 0 {
+            return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
+        }
+        self.funcs.register(def);
+        Ok(())
     }
 
     /// Remove a function (`create_function` with NULL callbacks).
     pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
-        let _ = (name, n_args);
-        Err(Error::unsupported("user-defined functions"))
+        self.funcs.unregister(name, n_args);
+        Ok(())
     }
 
     /// Register, replace, or (`None`) remove a collation.
     pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
-        let _ = (name, collation);
-        Err(Error::unsupported("user-defined collations"))
+        match collation {
+            Some(c) => {
+                self.collations.insert(name.to_ascii_uppercase(), c);
+            }
+            None => {
+                self.collations.remove(&name.to_ascii_uppercase());
+            }
+        }
+        Ok(())
     }
 
     /// Install or clear a hook.
     pub fn set_hook(&mut self, hook: Hook) {
-        let _ = hook;
+        match hook {
+            Hook::Commit(h) => self.commit_hook = h,
+            Hook::Rollback(h) => self.rollback_hook = h,
+            Hook::Update(h) => self.state.update_hook = h,
+            // Progress, authorizer and trace callbacks are accepted but not
+            // called yet (see the report of the SQL layer).
+            Hook::Progress(..) | Hook::Authorizer(..) | Hook::Trace(..) => {}
+        }
     }
 
     /// Whether this connection returns `StepResult::Io` instead of blocking.
     pub fn is_async(&self) -> bool {
-        false
+        self.is_async
     }
 
     /// Close: finish the transaction (rolled back if open) and release
     /// files. The C ABI refuses earlier if statements are still open.
     pub fn close(&mut self) -> Result<()> {
+        let io = self.state.io.clone();
+        for d in self.state.dbs.iter_mut() {
+            if d.btree.txn_state() != TxnState::None {
+                let bt = &mut d.btree;
+                io.block_on(|| bt.rollback())?;
+            }
+        }
+        self.state.autocommit = true;
         Ok(())
     }
 }
 
 /// A prepared statement.
 pub struct Statement {
-    _private: (),
+    sql: String,
+    program: Program,
+    vm: Vm,
+    params: Vec<Value>,
+    active: bool,
+    has_row: bool,
+    explain_rows: Vec<Vec<Value>>,
+    explain_pos: usize,
+    fullscan_steps: i64,
 }
 
 impl Statement {
+    fn new(sql: String, program: Program) -> Statement {
+        let n = program.param_names.len();
+        let vm = Vm::new(&program, vec![Value::Null; n]);
+        Statement {
+            sql,
+            program,
+            vm,
+            params: vec![Value::Null; n.max(1)],
+            active: false,
+            has_row: false,
+            explain_rows: Vec::new(),
+            explain_pos: 0,
+            fullscan_steps: 0,
+        }
+    }
+
+    fn finish(&mut self, conn: &mut Connection) {
+        if self.active {
+            self.active = false;
+            conn.state.active_statements = conn.state.active_statements.saturating_sub(1);
+            if conn.state.autocommit && conn.state.active_statements == 0 {
+                // A read transaction left open by statements that were
+                // interleaved ends with the last of them.
+                let io = conn.state.io.clone();
+                for d in conn.state.dbs.iter_mut() {
+                    if d.btree.txn_state() == TxnState::Read {
+                        let bt = &mut d.btree;
+                        let _ = io.block_on(|| bt.commit());
+                    }
+                }
+            }
+        }
+        if conn.state.schema_changed {
+            let _ = conn.ensure_schema();
+        }
+    }
+
+    fn recompile(&mut self, conn: &mut Connection) -> Result<()> {
+        conn.schema_loaded = false;
+        let (prog, _) = conn.compile(self.sql.as_bytes())?;
+        if let Some(p) = prog {
+            self.program = p;
+        }
+        Ok(())
+    }
+
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
-        let _ = conn;
-        Err(Error::unsupported("step"))
+        if self.program.explain != 0 {
+            if !self.active && self.explain_pos == 0 {
+                self.explain_rows = if self.program.explain == 1 {
+                    crate::vdbe::explain::explain_rows(&self.program)
+                } else {
+                    self.program
+                        .query_plan
+                        .iter()
+                        .map(|(id, p, d)| vec![Value::Integer(*id as i64), Value::Integer(*p as i64), Value::Integer(0), Value::text(d.clone())])
+                        .collect()
+                };
+            }
+            self.active = true;
+            if self.explain_pos < self.explain_rows.len() {
+                self.vm.row = self.explain_rows[self.explain_pos].clone();
+                self.explain_pos += 1;
+                self.has_row = true;
+                return Ok(StepResult::Row);
+            }
+            self.has_row = false;
+            self.active = false;
+            self.explain_pos = 0;
+            return Ok(StepResult::Done);
+        }
+        let started = std::time::Instant::now();
+        let mut busy_count = 0;
+        let mut schema_retry = false;
+        loop {
+            if !self.active {
+                if self.vm.halted || self.vm.pc != 0 {
+                    self.vm = Vm::new(&self.program, self.params.clone());
+                } else {
+                    self.vm.params = self.params.clone();
+                }
+                conn.state.active_statements += 1;
+                self.active = true;
+                conn.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+            }
+            match self.vm.run(&self.program, &mut conn.state) {
+                Ok(VmStep::Row) => {
+                    self.has_row = true;
+                    return Ok(StepResult::Row);
+                }
+                Ok(VmStep::Done) => {
+                    self.has_row = false;
+                    self.finish(conn);
+                    return Ok(StepResult::Done);
+                }
+                Ok(VmStep::Pending) => {
+                    if conn.is_async {
+                        return Ok(StepResult::Io);
+                    }
+                    conn.state.io.wait_any()?;
+                }
+                Err(e) => {
+                    self.has_row = false;
+                    let produced = self.vm.rows_out > 0;
+                    self.finish(conn);
+                    if e.primary() == SQLITE_SCHEMA && !schema_retry {
+                        schema_retry = true;
+                        self.recompile(conn)?;
+                        self.vm.halted = true;
+                        continue;
+                    }
+                    if e.primary() == SQLITE_BUSY && !produced && conn.busy_retry(busy_count, started) {
+                        busy_count += 1;
+                        self.vm.halted = true;
+                        continue;
+                    }
+                    return Err(e);
+                }
+            }
+        }
     }
 
     /// Back to the start; bindings are kept.
     pub fn reset(&mut self, conn: &mut Connection) {
-        let _ = conn;
+        if self.active && self.program.explain == 0 && !self.vm.halted {
+            // Ending early: run the Halt's commit logic by hand.
+            let io = conn.state.io.clone();
+            if let Some(i) = self.vm.stmt_savepoint.take() {
+                let bt = &mut conn.state.dbs[0].btree;
+                let _ = io.block_on(|| bt.savepoint_release(i));
+            }
+            if self.program.counts_changes {
+                conn.state.changes = self.vm.n_change;
+                conn.state.total_changes += self.vm.n_change;
+            }
+            if conn.state.autocommit && conn.state.active_statements <= 1 {
+                for d in conn.state.dbs.iter_mut() {
+                    if d.btree.txn_state() != TxnState::None {
+                        let bt = &mut d.btree;
+                        let _ = io.block_on(|| bt.commit());
+                    }
+                }
+            }
+        }
+        self.finish(conn);
+        self.vm = Vm::new(&self.program, self.params.clone());
+        self.has_row = false;
+        self.explain_pos = 0;
     }
 
     /// Number of result columns.
     pub fn column_count(&self) -> usize {
-        0
+        self.program.column_names.len()
     }
 
     /// Name of result column `i` (0-based).
     pub fn column_name(&self, i: usize) -> &str {
-        let _ = i;
-        ""
+        self.program.column_names.get(i).map_or("", |s| s.as_str())
     }
 
     /// Value of column `i` of the current row.
     pub fn column(&self, i: usize) -> &Value {
-        let _ = i;
-        &Value::Null
+        if !self.has_row {
+            return &Value::Null;
+        }
+        self.vm.row.get(i).unwrap_or(&Value::Null)
     }
 
     /// Bind parameter `i` (1-based).
     pub fn bind(&mut self, i: usize, value: Value) -> Result<()> {
-        let _ = (i, value);
-        Err(Error::unsupported("bind"))
+        if self.active {
+            return Err(Error::code(SQLITE_MISUSE));
+        }
+        if i == 0 || i >= self.params.len() {
+            return Err(Error::code(SQLITE_RANGE));
+        }
+        self.params[i] = value;
+        Ok(())
     }
 
     /// Number of parameters (largest index).
     pub fn parameter_count(&self) -> usize {
-        0
+        self.program.param_names.len().saturating_sub(1)
     }
 
     /// The SQL text this statement was compiled from.
     pub fn sql(&self) -> &str {
-        ""
+        &self.sql
     }
 
     /// Declared type of result column `i`, when it is a table column.
     pub fn column_decltype(&self, i: usize) -> Option<&str> {
-        let _ = i;
-        None
+        self.program.column_decltypes.get(i).and_then(|d| d.as_deref())
     }
 
     /// Origin of result column `i` when it is a table column:
@@ -283,48 +678,101 @@ impl Statement {
 
     /// Columns in the current row (0 when not on a row).
     pub fn data_count(&self) -> usize {
-        0
+        if self.has_row {
+            self.vm.row.len()
+        } else {
+            0
+        }
     }
 
     /// Name of parameter `i` (1-based) with its prefix (`:a`, `$a`,
     /// `@a`, `?5`); `None` for plain `?` or out of range.
     pub fn parameter_name(&self, i: usize) -> Option<&str> {
-        let _ = i;
-        None
+        self.program.param_names.get(i).and_then(|n| n.as_deref())
     }
 
     /// Index of the named parameter (name including its prefix), 0 if none.
     pub fn parameter_index(&self, name: &str) -> usize {
-        let _ = name;
-        0
+        self.program.param_names.iter().position(|n| n.as_deref() == Some(name)).unwrap_or(0)
     }
 
     /// Set every parameter to NULL.
-    pub fn clear_bindings(&mut self) {}
+    pub fn clear_bindings(&mut self) {
+        for p in self.params.iter_mut() {
+            *p = Value::Null;
+        }
+    }
 
     /// The SQL with parameters replaced by their bound values as literals.
     pub fn expanded_sql(&self) -> String {
-        String::new()
+        use sqlite3_parser::dialect::TokenType;
+        let bytes = self.sql.as_bytes();
+        let mut out = String::new();
+        let mut last = 0;
+        let mut next_anon = 0usize;
+        for t in crate::sql::parse::tokens(bytes) {
+            if t.kind != TokenType::TK_VARIABLE {
+                continue;
+            }
+            out.push_str(&String::from_utf8_lossy(&bytes[last..t.start]));
+            let name = String::from_utf8_lossy(&bytes[t.start..t.end]).into_owned();
+            let idx = if name == "?" {
+                next_anon += 1;
+                next_anon
+            } else if let Some(n) = name.strip_prefix('?') {
+                let n: usize = n.parse().unwrap_or(0);
+                next_anon = next_anon.max(n);
+                n
+            } else {
+                let i = self.parameter_index(&name);
+                next_anon = next_anon.max(i);
+                i
+            };
+            let v = self.params.get(idx).cloned().unwrap_or(Value::Null);
+            out.push_str(&literal(&v));
+            last = t.end;
+        }
+        out.push_str(&String::from_utf8_lossy(&bytes[last..]));
+        out
     }
 
     /// Whether the statement makes no direct change to the database file.
     pub fn readonly(&self) -> bool {
-        true
+        self.program.readonly
     }
 
     /// 0 not EXPLAIN, 1 EXPLAIN, 2 EXPLAIN QUERY PLAN.
     pub fn explain_mode(&self) -> i32 {
-        0
+        self.program.explain as i32
     }
 
     /// Whether the statement has been stepped and not reset or finished.
     pub fn busy(&self) -> bool {
-        false
+        self.active
     }
 
     /// `sqlite3_stmt_status` counter `op`, zeroed after reading if `reset`.
     pub fn status(&mut self, op: i32, reset: bool) -> i64 {
-        let _ = (op, reset);
-        0
+        // SQLITE_STMTSTATUS_VM_STEP = 4; the others are not counted.
+        let v = match op {
+            4 => self.vm.steps,
+            1 => self.fullscan_steps,
+            _ => 0,
+        };
+        if reset && op == 4 {
+            self.vm.steps = 0;
+        }
+        v
+    }
+}
+
+/// A value as an SQL literal (for expanded SQL).
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Integer(i) => i.to_string(),
+        Value::Real(r) => crate::vdbe::value_ops::format_real(*r),
+        Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
+        Value::Blob(b) => format!("x'{}'", b.iter().map(|c| format!("{c:02x}")).collect::<String>()),
     }
 }

@@ -15,13 +15,43 @@
 //!   after the deleted one and `prev()` to the one before.
 //! - Meta fields are the 4-byte big-endian header words at offset 36+4*i
 //!   (see [`Meta`]).
+//!
+//! How resumability works here: every operation runs as plain code over
+//! cached pages; a page that is not cached makes the attempt fail with the
+//! missing page number recorded by the pager. A read-only attempt is
+//! simply repeated after the page is fetched; a modifying attempt first
+//! has every page it touched put back from the pager's per-operation undo
+//! log. Either way nothing is done twice, and `Pending` is returned while
+//! the read is in flight. Cursors install a new position only when an
+//! attempt succeeds.
+//!
+//! Invariants: a modification bumps [`Btree`]'s change sequence, which
+//! makes every other cursor's path stale (they re-seek by their saved
+//! key); pages are only modified through the pager (journaled first).
 
-use crate::error::{Error, Result};
+pub mod balance;
+pub mod cell;
+mod cursor;
+mod delete;
+mod freelist;
+mod insert;
+mod integrity;
+mod overflow;
+pub mod page;
+mod walk;
+
+use crate::error::{Error, Result, SQLITE_INTERNAL, SQLITE_READONLY};
+use crate::io::memory::MemoryBackend;
 use crate::io::IoContext;
+use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
 use crate::value::record::KeyInfo;
 use crate::value::ValueRef;
-use crate::IoPoll;
+use crate::{IoPoll, Poll};
+use balance::Level;
+use cursor::Probe;
+use page::{Node, PageKind};
 use std::sync::Arc;
+use walk::Walk;
 
 /// A page number (1-based; 0 means none).
 pub type Pgno = u32;
@@ -110,94 +140,303 @@ pub struct BtreeOptions {
 
 /// One database file and its pager.
 pub struct Btree {
-    _private: (),
+    pager: Pager,
+    /// Bumped by every change to any tree: cursors compare it with the
+    /// value they saw when positioned.
+    seq: u64,
+    /// A tree walk in progress (drop/clear/integrity check), kept across
+    /// `Pending`.
+    walk: Option<Walk>,
 }
 
 impl Btree {
     /// Open (or create) a database file. May do blocking I/O.
     pub fn open(io: &IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
-        let _ = (io, path, opts);
-        Err(Error::unsupported("the B-tree layer"))
+        let (io, path) = if opts.memory {
+            (IoContext::new(Arc::new(MemoryBackend::new())), "main.db")
+        } else {
+            (io.clone(), path)
+        };
+        let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory };
+        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: 0, walk: None })
     }
+
+    /// The pager (tests and pragmas).
+    pub fn pager(&self) -> &Pager {
+        &self.pager
+    }
+
+    /// The pager, mutably (tests and pragmas).
+    pub fn pager_mut(&mut self) -> &mut Pager {
+        &mut self.pager
+    }
+
+    pub(crate) fn usable(&self) -> u32 {
+        self.pager.usable_size()
+    }
+
+    /// Run a read-only attempt until it needs no page that is not cached.
+    fn run_read<T>(&mut self, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+        self.pager.take_missing();
+        loop {
+            match attempt(self) {
+                Ok(v) => {
+                    self.unpin_after_op();
+                    return Ok(Poll::Ready(v));
+                }
+                Err(e) => match self.pager.take_missing() {
+                    Some(pgno) => {
+                        crate::ready!(self.pager.fetch(pgno)?);
+                        self.pager.pin(pgno);
+                    }
+                    None => {
+                        self.unpin_after_op();
+                        return Err(e);
+                    }
+                },
+            }
+        }
+    }
+
+    /// Pins only matter for the duration of one operation; in a write
+    /// transaction dirty pages stay anyway, so dropping pins is always safe.
+    fn unpin_after_op(&mut self) {
+        self.pager.unpin_all();
+    }
+
+    /// Run a modifying attempt; a failed attempt is undone before it is
+    /// retried (after a fetch) or its error returned.
+    fn run_write<T>(&mut self, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+        if self.pager.state() != PagerState::Write {
+            let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
+            return Err(Error::new(code, "B-tree modified outside a write transaction"));
+        }
+        self.pager.take_missing();
+        loop {
+            self.pager.op_begin();
+            match attempt(self) {
+                Ok(v) => {
+                    self.pager.op_commit();
+                    self.pager.unpin_all();
+                    self.seq += 1;
+                    return Ok(Poll::Ready(v));
+                }
+                Err(e) => {
+                    self.pager.op_abort();
+                    match self.pager.take_missing() {
+                        Some(pgno) => {
+                            crate::ready!(self.pager.fetch(pgno)?);
+                            self.pager.pin(pgno);
+                        }
+                        None => return Err(e),
+                    }
+                }
+            }
+        }
+    }
+
     /// Start a read transaction: shared lock, hot-journal recovery, cache
     /// validation against the file change counter.
     pub fn begin_read(&mut self) -> IoPoll<()> {
-        Err(Error::unsupported("the B-tree layer"))
+        let r = self.pager.begin_read()?;
+        self.seq += 1;
+        Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
+    ///
+    /// Databases with auto_vacuum (pointer-map pages) are read-only here:
+    /// writing without maintaining the pointer map would corrupt them.
     pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
-        let _ = exclusive;
-        Err(Error::unsupported("the B-tree layer"))
+        if self.pager.state() == PagerState::Idle {
+            crate::ready!(self.pager.begin_read()?);
+        }
+        if self.pager.state() == PagerState::Read && self.pager.db_size() > 0 {
+            crate::ready!(self.pager.fetch(1)?);
+            if cell::get_u32(self.pager.page(1)?, 36 + 4 * Meta::LargestRootPage as usize)? != 0 {
+                return Err(Error::unsupported("writing an auto_vacuum database"));
+            }
+        }
+        let r = self.pager.begin_write(exclusive)?;
+        self.seq += 1;
+        Ok(r)
     }
     /// Commit the write transaction (or end the read transaction).
     pub fn commit(&mut self) -> IoPoll<()> {
-        Err(Error::unsupported("the B-tree layer"))
+        self.walk = None;
+        self.pager.commit()
     }
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
-        Err(Error::unsupported("the B-tree layer"))
+        self.walk = None;
+        self.seq += 1;
+        self.pager.rollback()
     }
     /// The transaction state.
     pub fn txn_state(&self) -> TxnState {
-        TxnState::None
+        match self.pager.state() {
+            PagerState::Idle => TxnState::None,
+            PagerState::Read => TxnState::Read,
+            PagerState::Write => TxnState::Write,
+        }
     }
     /// Open savepoint number `index` (0-based nesting depth) in the
     /// current write transaction; statement-level rollback uses one too.
     pub fn savepoint_open(&mut self, index: usize) -> IoPoll<()> {
-        let _ = index;
-        Err(Error::unsupported("the B-tree layer"))
+        self.pager.savepoint_open(index)?;
+        Ok(Poll::Ready(()))
     }
     /// Release savepoints `index` and deeper, keeping their changes.
     pub fn savepoint_release(&mut self, index: usize) -> IoPoll<()> {
-        let _ = index;
-        Err(Error::unsupported("the B-tree layer"))
+        self.pager.savepoint_release(index)?;
+        Ok(Poll::Ready(()))
     }
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
-        let _ = index;
-        Err(Error::unsupported("the B-tree layer"))
+        self.seq += 1;
+        self.walk = None;
+        self.pager.savepoint_rollback(index)?;
+        Ok(Poll::Ready(()))
     }
     /// Create an empty tree; returns its root page.
     pub fn create_tree(&mut self, kind: TreeKind) -> IoPoll<Pgno> {
-        let _ = kind;
-        Err(Error::unsupported("the B-tree layer"))
+        let leaf = match kind {
+            TreeKind::Table => PageKind::TableLeaf,
+            TreeKind::Index => PageKind::IndexLeaf,
+        };
+        self.run_write(|bt| {
+            let pgno = bt.allocate_page()?;
+            bt.write_node(pgno, &Node { kind: leaf, cells: Vec::new(), right: 0 })?;
+            Ok(pgno)
+        })
     }
     /// Free every page of a tree including its root. With auto_vacuum the
     /// last root page may be moved into the hole: returns `Some(old_root)`
     /// that now lives at `root`.
     pub fn drop_tree(&mut self, root: Pgno) -> IoPoll<Option<Pgno>> {
-        let _ = root;
-        Err(Error::unsupported("the B-tree layer"))
+        if root < 2 {
+            return Err(Error::corrupt());
+        }
+        let walk = crate::ready!(self.walk_tree(root)?);
+        let r = self.run_write(|bt| {
+            for &p in &walk.pages {
+                bt.free_page(p)?;
+            }
+            Ok(None)
+        });
+        if !matches!(r, Ok(Poll::Pending)) {
+            self.walk = None;
+        }
+        r
     }
     /// Delete every entry of a tree, keeping its root. Returns the number
     /// of entries removed (rows, for table trees).
     pub fn clear_tree(&mut self, root: Pgno) -> IoPoll<u64> {
-        let _ = root;
-        Err(Error::unsupported("the B-tree layer"))
+        let walk = crate::ready!(self.walk_tree(root)?);
+        let r = self.run_write(|bt| {
+            let kind = page::header(bt.pager.page(root)?, root)?.kind.leaf();
+            for &p in walk.pages.iter().filter(|p| **p != root) {
+                bt.free_page(p)?;
+            }
+            bt.write_node(root, &Node { kind, cells: Vec::new(), right: 0 })?;
+            Ok(walk.entries)
+        });
+        if !matches!(r, Ok(Poll::Pending)) {
+            self.walk = None;
+        }
+        r
     }
+
+    /// Walk every page of the tree at `root` (overflow pages included),
+    /// resumably.
+    fn walk_tree(&mut self, root: Pgno) -> IoPoll<Walk> {
+        if self.walk.as_ref().is_none_or(|w| w.roots != [root] || w.seq != self.seq) {
+            self.walk = Some(Walk::new(&[root]).at(self.seq));
+        }
+        let mut walk = self.walk.take().ok_or_else(Error::corrupt)?;
+        let r = walk.run(self);
+        let out = match r {
+            Ok(Poll::Ready(())) => Ok(Poll::Ready(walk.clone())),
+            Ok(Poll::Pending) => Ok(Poll::Pending),
+            Err(e) => return Err(e),
+        };
+        self.walk = Some(walk);
+        out
+    }
+
     /// Read a header meta word.
     pub fn meta(&mut self, field: Meta) -> IoPoll<u32> {
-        let _ = field;
-        Err(Error::unsupported("the B-tree layer"))
+        self.run_read(|bt| {
+            if bt.pager.db_size() == 0 {
+                return Ok(0);
+            }
+            cell::get_u32(bt.pager.page(1)?, 36 + 4 * field as usize)
+        })
     }
     /// Write a header meta word (in a write transaction).
     pub fn set_meta(&mut self, field: Meta, value: u32) -> IoPoll<()> {
-        let _ = (field, value);
-        Err(Error::unsupported("the B-tree layer"))
+        if field == Meta::FreelistCount {
+            return Err(Error::new(SQLITE_INTERNAL, "the freelist count is read only"));
+        }
+        self.run_write(|bt| {
+            crate::pager::header::put_u32(bt.pager.page_mut(1)?, 36 + 4 * field as usize, value);
+            Ok(())
+        })
     }
     /// Page size in bytes.
     pub fn page_size(&self) -> u32 {
-        4096
+        self.pager.page_size()
+    }
+    /// Set the page size of a database not created yet; returns the
+    /// resulting page size (`PRAGMA page_size`).
+    pub fn set_page_size(&mut self, size: u32) -> u32 {
+        self.pager.set_page_size(size)
+    }
+    /// `PRAGMA cache_size` value.
+    pub fn cache_size(&self) -> i64 {
+        self.pager.cache_size()
+    }
+    /// Set `PRAGMA cache_size` (pages if positive, KiB if negative).
+    pub fn set_cache_size(&mut self, n: i64) {
+        self.pager.set_cache_size(n)
+    }
+    /// `PRAGMA journal_mode`: the current mode's name.
+    pub fn journal_mode(&self) -> &'static str {
+        self.pager.journal_mode().name()
+    }
+    /// Set `PRAGMA journal_mode`; returns the resulting mode's name (the
+    /// old one if the change is not possible, e.g. WAL).
+    pub fn set_journal_mode(&mut self, mode: &str) -> &'static str {
+        match JournalMode::parse(mode) {
+            Some(m) => self.pager.set_journal_mode(m).name(),
+            None => self.pager.journal_mode().name(),
+        }
+    }
+    /// `PRAGMA synchronous` (0..=3).
+    pub fn synchronous(&self) -> u8 {
+        self.pager.synchronous() as u8
+    }
+    /// Set `PRAGMA synchronous` (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA).
+    pub fn set_synchronous(&mut self, level: u8) {
+        let s = match level {
+            0 => Synchronous::Off,
+            1 => Synchronous::Normal,
+            2 => Synchronous::Full,
+            _ => Synchronous::Extra,
+        };
+        self.pager.set_synchronous(s)
+    }
+    /// `PRAGMA io_backend`: the I/O backend's name.
+    pub fn io_backend(&self) -> &'static str {
+        self.pager.io_backend_name()
     }
     /// Pages in the database.
     pub fn page_count(&mut self) -> IoPoll<u32> {
-        Err(Error::unsupported("the B-tree layer"))
+        Ok(Poll::Ready(self.pager.db_size()))
     }
     /// Check the trees rooted at `roots` and the freelist; messages in
     /// SQLite's wording, at most `max_errors`.
     pub fn integrity_check(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
-        let _ = (roots, max_errors);
-        Err(Error::unsupported("the B-tree layer"))
+        self.check_integrity(roots, max_errors)
     }
 }
 
@@ -210,75 +449,315 @@ pub enum InsertKey<'a> {
     Index(&'a [u8]),
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CursorState {
+    /// Not on an entry.
+    Invalid,
+    /// On the entry whose key is saved.
+    Valid,
+    /// The saved entry was deleted through this cursor.
+    Deleted,
+}
+
 /// A position in one tree.
 pub struct Cursor {
-    _private: (),
+    root: Pgno,
+    writable: bool,
+    key_info: Option<Arc<KeyInfo>>,
+    path: Vec<Level>,
+    state: CursorState,
+    /// The tree's change sequence when `path` was computed.
+    seq: u64,
+    rowid: i64,
+    /// Index trees: the current entry's record.
+    key: Vec<u8>,
+    /// Table trees: the current entry's payload, once read.
+    payload: Option<Vec<u8>>,
+    count_walk: Option<(u64, Walk)>,
 }
+
+/// A position found by an attempt: path, rowid, index record.
+type Found = Option<(Vec<Level>, i64, Option<Vec<u8>>)>;
 
 impl Cursor {
     /// A cursor on the tree rooted at `root`. Index cursors need `key_info`.
     pub fn new(root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) -> Cursor {
-        let _ = (root, writable, key_info);
-        Cursor { _private: () }
+        Cursor {
+            root,
+            writable,
+            key_info,
+            path: Vec::new(),
+            state: CursorState::Invalid,
+            seq: 0,
+            rowid: 0,
+            key: Vec::new(),
+            payload: None,
+            count_walk: None,
+        }
     }
+
+    fn install(&mut self, bt: &Btree, found: Found) -> bool {
+        self.payload = None;
+        self.seq = bt.seq;
+        match found {
+            Some((path, rowid, key)) => {
+                self.path = path;
+                self.rowid = rowid;
+                self.key = key.unwrap_or_default();
+                self.state = CursorState::Valid;
+                true
+            }
+            None => {
+                self.path.clear();
+                self.state = CursorState::Invalid;
+                false
+            }
+        }
+    }
+
+    fn entry(bt: &Btree, path: Vec<Level>) -> Result<Found> {
+        let (_, rowid, key) = bt.entry_at(&path, false)?;
+        Ok(Some((path, rowid, key)))
+    }
+
+    fn probe(&self) -> Probe<'_> {
+        if self.key_info.is_some() {
+            Probe::Record(&self.key)
+        } else {
+            Probe::Rowid(self.rowid)
+        }
+    }
+
+    /// The current path, re-seeking the saved key if the tree changed.
+    /// `Err` if the saved entry no longer exists.
+    fn current_path(&self, bt: &Btree) -> Result<Vec<Level>> {
+        if self.state == CursorState::Valid && self.seq == bt.seq {
+            return Ok(self.path.clone());
+        }
+        if self.state == CursorState::Invalid {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
+        }
+        let (path, _, exact) = bt.seek_path(self.root, &self.probe(), self.key_info.as_deref(), false, true)?;
+        if !exact {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor's entry no longer exists"));
+        }
+        Ok(path)
+    }
+
     /// Move to the first entry; `false` if the tree is empty.
     pub fn first(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        let root = self.root;
+        let found = crate::ready!(bt.run_read(|bt| {
+            let mut path = Vec::new();
+            bt.descend_leftmost(&mut path, root)?;
+            if !bt.settle_forward(&mut path)? {
+                return Ok(None);
+            }
+            Cursor::entry(bt, path)
+        })?);
+        Ok(Poll::Ready(self.install(bt, found)))
     }
     /// Move to the last entry; `false` if the tree is empty.
     pub fn last(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        let root = self.root;
+        let found = crate::ready!(bt.run_read(|bt| Cursor::last_entry(bt, root))?);
+        Ok(Poll::Ready(self.install(bt, found)))
     }
+
+    fn last_entry(bt: &Btree, root: Pgno) -> Result<Found> {
+        let mut path = Vec::new();
+        bt.descend_rightmost(&mut path, root)?;
+        let top = path.last().copied().ok_or_else(Error::corrupt)?;
+        if page::header(bt.pager.page(top.pgno)?, top.pgno)?.ncells == 0 {
+            return Ok(None);
+        }
+        Cursor::entry(bt, path)
+    }
+
     /// Move to the next entry; `false` at the end.
     pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        if self.state == CursorState::Invalid {
+            return Ok(Poll::Ready(false));
+        }
+        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let found = crate::ready!(bt.run_read(|bt| {
+            let mut path = if fresh {
+                self.path.clone()
+            } else {
+                let (path, found, exact) = bt.seek_path(self.root, &self.probe(), self.key_info.as_deref(), false, true)?;
+                if !found {
+                    return Ok(None);
+                }
+                if !exact {
+                    return Cursor::entry(bt, path);
+                }
+                path
+            };
+            if !bt.step_next(&mut path)? {
+                return Ok(None);
+            }
+            Cursor::entry(bt, path)
+        })?);
+        Ok(Poll::Ready(self.install(bt, found)))
     }
     /// Move to the previous entry; `false` at the start.
     pub fn prev(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        if self.state == CursorState::Invalid {
+            return Ok(Poll::Ready(false));
+        }
+        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let root = self.root;
+        let found = crate::ready!(bt.run_read(|bt| {
+            let mut path = if fresh {
+                self.path.clone()
+            } else {
+                let (path, found, _) = bt.seek_path(root, &self.probe(), self.key_info.as_deref(), false, true)?;
+                if !found {
+                    return Cursor::last_entry(bt, root);
+                }
+                path
+            };
+            if !bt.step_prev(&mut path)? {
+                return Ok(None);
+            }
+            Cursor::entry(bt, path)
+        })?);
+        Ok(Poll::Ready(self.install(bt, found)))
     }
     /// Table trees: seek `rowid`.
     pub fn seek_rowid(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
-        let _ = (bt, rowid);
-        Err(Error::unsupported("the B-tree layer"))
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        let root = self.root;
+        let (found, result) = crate::ready!(bt.run_read(|bt| {
+            let (path, found, exact) = bt.seek_path(root, &Probe::Rowid(rowid), None, false, true)?;
+            if found {
+                let r = if exact { SeekResult::Found } else { SeekResult::After };
+                return Ok((Cursor::entry(bt, path)?, r));
+            }
+            let last = Cursor::last_entry(bt, root)?;
+            let r = if last.is_some() { SeekResult::Before } else { SeekResult::Empty };
+            Ok((last, r))
+        })?);
+        self.install(bt, found);
+        Ok(Poll::Ready(result))
     }
     /// Index trees: position by comparing `key` (a prefix of the entry's
     /// fields) with the cursor's `KeyInfo`. `false` if no entry qualifies.
     pub fn seek_index(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
-        let _ = (bt, key, op);
-        Err(Error::unsupported("the B-tree layer"))
+        let Some(ki) = self.key_info.clone() else {
+            return Err(Error::new(SQLITE_INTERNAL, "index seek on a table cursor"));
+        };
+        let root = self.root;
+        let found = crate::ready!(bt.run_read(|bt| {
+            let probe = Probe::Key(key);
+            let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
+            let (mut path, found, _) = bt.seek_path(root, &probe, Some(&ki), strict, true)?;
+            match op {
+                SeekOp::Ge | SeekOp::Gt => {
+                    if found {
+                        Cursor::entry(bt, path)
+                    } else {
+                        Ok(None)
+                    }
+                }
+                SeekOp::Le | SeekOp::Lt => {
+                    if !found {
+                        return Cursor::last_entry(bt, root);
+                    }
+                    if bt.step_prev(&mut path)? {
+                        Cursor::entry(bt, path)
+                    } else {
+                        Ok(None)
+                    }
+                }
+            }
+        })?);
+        Ok(Poll::Ready(self.install(bt, found)))
     }
     /// Whether the cursor is on an entry.
     pub fn is_valid(&self) -> bool {
-        false
+        self.state == CursorState::Valid
     }
     /// Table trees: rowid of the current entry.
     pub fn rowid(&self) -> i64 {
-        0
+        self.rowid
     }
     /// The current entry's payload (table: the record; index: the key
     /// record), overflow pages included.
     pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        if self.state != CursorState::Valid {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
+        }
+        if self.key_info.is_some() {
+            return Ok(Poll::Ready(&self.key));
+        }
+        if self.payload.is_none() || self.seq != bt.seq {
+            let (path, payload) = crate::ready!(bt.run_read(|bt| {
+                let path = self.current_path(bt)?;
+                let (_, _, payload) = bt.entry_at(&path, true)?;
+                Ok((path, payload.unwrap_or_default()))
+            })?);
+            self.path = path;
+            self.seq = bt.seq;
+            self.payload = Some(payload);
+        }
+        Ok(Poll::Ready(self.payload.as_deref().unwrap_or_default()))
     }
     /// Insert or replace the entry with this key; the cursor ends on it.
     pub fn insert(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8]) -> IoPoll<()> {
-        let _ = (bt, key, data);
-        Err(Error::unsupported("the B-tree layer"))
+        if !self.writable {
+            return Err(Error::code(SQLITE_READONLY));
+        }
+        let (probe, payload, leaf_kind, rowid) = match key {
+            InsertKey::Rowid(r) if self.key_info.is_none() => (Probe::Rowid(r), data, PageKind::TableLeaf, r),
+            InsertKey::Index(rec) if self.key_info.is_some() => (Probe::Record(rec), rec, PageKind::IndexLeaf, 0),
+            _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
+        };
+        let root = self.root;
+        let ki = self.key_info.clone();
+        crate::ready!(bt.run_write(|bt| bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload))?);
+        self.state = CursorState::Valid;
+        self.rowid = rowid;
+        self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
+        self.payload = None;
+        // The path is stale: the next use re-seeks the saved key.
+        self.seq = bt.seq.wrapping_sub(1);
+        Ok(Poll::Ready(()))
     }
     /// Delete the current entry.
     pub fn delete(&mut self, bt: &mut Btree) -> IoPoll<()> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        if !self.writable {
+            return Err(Error::code(SQLITE_READONLY));
+        }
+        if self.state != CursorState::Valid {
+            return Err(Error::new(SQLITE_INTERNAL, "delete on a cursor not on an entry"));
+        }
+        let root = self.root;
+        let ki = self.key_info.clone();
+        crate::ready!(bt.run_write(|bt| {
+            let path = self.current_path(bt)?;
+            bt.delete_at(root, &path, ki.as_deref())
+        })?);
+        self.state = CursorState::Deleted;
+        self.payload = None;
+        self.seq = bt.seq.wrapping_sub(1);
+        Ok(Poll::Ready(()))
     }
     /// Number of entries in the tree.
     pub fn count(&mut self, bt: &mut Btree) -> IoPoll<u64> {
-        let _ = bt;
-        Err(Error::unsupported("the B-tree layer"))
+        let mut walk = match self.count_walk.take() {
+            Some((seq, w)) if seq == bt.seq => w,
+            _ => Walk::new_shallow(&[self.root]),
+        };
+        match walk.run(bt) {
+            Ok(Poll::Ready(())) => Ok(Poll::Ready(walk.entries)),
+            Ok(Poll::Pending) => {
+                self.count_walk = Some((bt.seq, walk));
+                Ok(Poll::Pending)
+            }
+            Err(e) => Err(e),
+        }
     }
 }

@@ -29,6 +29,10 @@
 
 mod buffer;
 mod completion;
+pub mod lock;
+pub mod memory;
+pub mod sim;
+pub mod sync;
 
 pub use buffer::Buffer;
 pub use completion::{Completion, CompletionResult};

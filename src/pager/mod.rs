@@ -1,1 +1,697 @@
-//! (being written)
+//! # The pager
+//!
+//! Owns one database file's pages, its locks and its rollback journal, and
+//! gives the B-tree transactional page access: read a page (resumably),
+//! modify a page (journaled first), create pages, commit, roll back,
+//! savepoints. SQLite's pager is the model (`atomiccommit.txt`).
+//!
+//! States: no transaction → read transaction (SHARED lock; a hot journal
+//! was rolled back; the cache was validated against the file change
+//! counter) → write transaction (RESERVED lock) → commit (EXCLUSIVE while
+//! the database file is written) → no transaction.
+//!
+//! Invariants:
+//! - A page is journaled (its original kept for the rollback journal and
+//!   for every open savepoint) before its first modification in a
+//!   transaction. Pages past the original end of file and free-list leaves
+//!   handed out by the allocator need no original.
+//! - The database file is not written before commit: dirty pages stay in
+//!   cache (never evicted), so a rollback only drops them.
+//! - The rollback journal is written and synced before the first database
+//!   page is written, and the journal is finalized only after the database
+//!   is synced: a crash at any point leaves either the old or the new
+//!   database, or a hot journal that restores the old one.
+//! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
+//!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
+//!   finished step.
+
+pub mod cache;
+pub mod commit;
+pub mod header;
+pub mod journal;
+mod recovery;
+pub mod savepoint;
+
+use crate::btree::Pgno;
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
+use crate::io::{Buffer, Completion, File, FileKind, IoContext, LockLevel, OpenOptions};
+use crate::{IoPoll, Poll};
+use cache::PageCache;
+use commit::CommitStep;
+use savepoint::Savepoint;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// `PRAGMA journal_mode` values (WAL is not supported this session).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JournalMode {
+    /// Delete the journal at commit (the default).
+    Delete,
+    /// Truncate the journal to zero bytes at commit.
+    Truncate,
+    /// Zero the journal header at commit.
+    Persist,
+    /// Keep the journal in memory only.
+    Memory,
+    /// No journal.
+    Off,
+}
+
+impl JournalMode {
+    /// Parse a pragma argument (case-insensitive).
+    pub fn parse(s: &str) -> Option<JournalMode> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "delete" => JournalMode::Delete,
+            "truncate" => JournalMode::Truncate,
+            "persist" => JournalMode::Persist,
+            "memory" => JournalMode::Memory,
+            "off" => JournalMode::Off,
+            _ => return None,
+        })
+    }
+
+    /// The name `PRAGMA journal_mode` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            JournalMode::Delete => "delete",
+            JournalMode::Truncate => "truncate",
+            JournalMode::Persist => "persist",
+            JournalMode::Memory => "memory",
+            JournalMode::Off => "off",
+        }
+    }
+
+    /// Whether the journal lives in a file.
+    pub fn uses_file(self) -> bool {
+        matches!(self, JournalMode::Delete | JournalMode::Truncate | JournalMode::Persist)
+    }
+}
+
+/// `PRAGMA synchronous` levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Synchronous {
+    /// No fsync.
+    Off = 0,
+    /// fsync at the critical moments.
+    Normal = 1,
+    /// fsync the journal and the database (the default).
+    Full = 2,
+    /// Like FULL, plus the directory after deleting the journal.
+    Extra = 3,
+}
+
+/// Transaction state of the pager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PagerState {
+    /// No lock, no transaction.
+    Idle,
+    /// Read transaction (SHARED).
+    Read,
+    /// Write transaction (RESERVED or more).
+    Write,
+}
+
+/// Steps of opening a read transaction.
+#[derive(Debug)]
+enum ReadStep {
+    ReadHeader(Completion),
+}
+
+/// What undoing one B-tree operation needs: each page's image (and dirty
+/// flag) before the operation first touched it, `None` for pages it
+/// created, and the database size.
+#[derive(Debug, Default)]
+struct OpUndo {
+    db_size: Pgno,
+    images: HashMap<Pgno, Option<(Vec<u8>, bool)>>,
+}
+
+/// Options for [`Pager::open`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PagerOptions {
+    /// Open read-only.
+    pub read_only: bool,
+    /// Create the file if missing.
+    pub create: bool,
+    /// No locking, no change detection.
+    pub immutable: bool,
+    /// An in-memory database (journal kept in memory).
+    pub memory: bool,
+}
+
+/// The pager of one database file.
+pub struct Pager {
+    io: IoContext,
+    file: Arc<dyn File>,
+    path: String,
+    journal_path: String,
+    opts: PagerOptions,
+    page_size: u32,
+    reserved: u8,
+    /// Pages in the database as the current transaction sees it.
+    db_size: Pgno,
+    /// Pages in the database when the write transaction began.
+    orig_db_size: Pgno,
+    cache: PageCache,
+    cache_size_pragma: i64,
+    state: PagerState,
+    read_step: Option<ReadStep>,
+    journal_mode: JournalMode,
+    synchronous: Synchronous,
+    /// Change counter seen at the last read transaction.
+    last_change_counter: Option<u32>,
+    /// Original images of pages modified in this write transaction.
+    originals: HashMap<Pgno, Vec<u8>>,
+    savepoints: Vec<Savepoint>,
+    commit_step: CommitStep,
+    /// Reads in flight: completion and the cache generation they belong to.
+    reads: HashMap<Pgno, (Completion, u64)>,
+    generation: u64,
+    /// The page whose absence stopped the last [`Pager::page`] call.
+    missing: std::cell::Cell<Option<Pgno>>,
+    /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
+    op_undo: Option<OpUndo>,
+    /// Test hook: stop the commit with an error after writing this many
+    /// database pages (simulates a crash mid-commit).
+    crash_after_pages: Option<usize>,
+}
+
+fn busy() -> Error {
+    Error::code(SQLITE_BUSY)
+}
+
+impl Pager {
+    /// Open the database file at `path`. Nothing is read until the first
+    /// read transaction.
+    pub fn open(io: &IoContext, path: &str, opts: PagerOptions) -> Result<Pager> {
+        let file = io.backend().open(
+            path,
+            OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() },
+        )?;
+        let mut pager = Pager {
+            io: io.clone(),
+            file,
+            path: path.to_string(),
+            journal_path: format!("{path}-journal"),
+            opts,
+            page_size: header::DEFAULT_PAGE_SIZE,
+            reserved: 0,
+            db_size: 0,
+            orig_db_size: 0,
+            cache: PageCache::new(2000),
+            cache_size_pragma: -2000,
+            state: PagerState::Idle,
+            read_step: None,
+            journal_mode: if opts.memory { JournalMode::Memory } else { JournalMode::Delete },
+            synchronous: Synchronous::Full,
+            last_change_counter: None,
+            originals: HashMap::new(),
+            savepoints: Vec::new(),
+            commit_step: CommitStep::Start,
+            reads: HashMap::new(),
+            generation: 0,
+            crash_after_pages: None,
+            missing: std::cell::Cell::new(None),
+            op_undo: None,
+        };
+        pager.apply_cache_size();
+        Ok(pager)
+    }
+
+    fn apply_cache_size(&mut self) {
+        let n = self.cache_size_pragma;
+        let pages = if n >= 0 { n as usize } else { ((-n) as u64 * 1024 / self.page_size as u64) as usize };
+        self.cache.set_capacity(pages);
+    }
+
+    /// The I/O context.
+    pub fn io(&self) -> &IoContext {
+        &self.io
+    }
+
+    /// The backend's name (`PRAGMA io_backend`).
+    pub fn io_backend_name(&self) -> &'static str {
+        self.io.backend().name()
+    }
+
+    /// Page size in bytes.
+    pub fn page_size(&self) -> u32 {
+        self.page_size
+    }
+
+    /// Usable bytes per page (page size minus reserved bytes).
+    pub fn usable_size(&self) -> u32 {
+        self.page_size - self.reserved as u32
+    }
+
+    /// Set the page size; only takes effect while the database is empty
+    /// and no transaction is open. Returns the resulting page size.
+    pub fn set_page_size(&mut self, size: u32) -> u32 {
+        if header::valid_page_size(size) && self.db_size == 0 && self.state != PagerState::Write {
+            self.page_size = size;
+            self.cache.clear();
+            self.apply_cache_size();
+        }
+        self.page_size
+    }
+
+    /// `PRAGMA cache_size` value (pages if positive, KiB if negative).
+    pub fn cache_size(&self) -> i64 {
+        self.cache_size_pragma
+    }
+
+    /// Set `PRAGMA cache_size`.
+    pub fn set_cache_size(&mut self, n: i64) {
+        self.cache_size_pragma = n;
+        self.apply_cache_size();
+    }
+
+    /// The journal mode.
+    pub fn journal_mode(&self) -> JournalMode {
+        self.journal_mode
+    }
+
+    /// Change the journal mode (not inside a write transaction; in-memory
+    /// databases only allow MEMORY and OFF). Returns the resulting mode.
+    pub fn set_journal_mode(&mut self, mode: JournalMode) -> JournalMode {
+        if self.state == PagerState::Write {
+            return self.journal_mode;
+        }
+        if self.opts.memory && mode.uses_file() {
+            return self.journal_mode;
+        }
+        self.journal_mode = mode;
+        self.journal_mode
+    }
+
+    /// `PRAGMA synchronous`.
+    pub fn synchronous(&self) -> Synchronous {
+        self.synchronous
+    }
+
+    /// Set `PRAGMA synchronous`.
+    pub fn set_synchronous(&mut self, s: Synchronous) {
+        self.synchronous = s;
+    }
+
+    /// Pages in the database.
+    pub fn db_size(&self) -> Pgno {
+        self.db_size
+    }
+
+    /// The transaction state.
+    pub fn state(&self) -> PagerState {
+        self.state
+    }
+
+    /// Whether opened read-only.
+    pub fn read_only(&self) -> bool {
+        self.opts.read_only
+    }
+
+    /// The database file path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Test hook: make the next commit fail with `SQLITE_IOERR` after
+    /// writing `n` database pages, leaving a hot journal behind (drop the
+    /// pager afterwards to simulate a crash).
+    #[doc(hidden)]
+    pub fn crash_commit_after_pages(&mut self, n: usize) {
+        self.crash_after_pages = Some(n);
+    }
+
+    // ---- read transactions -------------------------------------------
+
+    /// Begin a read transaction: SHARED lock, roll back a hot journal,
+    /// read the header and drop the cache if another connection committed.
+    pub fn begin_read(&mut self) -> IoPoll<()> {
+        if self.state != PagerState::Idle {
+            return Ok(Poll::Ready(()));
+        }
+        loop {
+            match self.read_step.take() {
+                None => {
+                    if !self.opts.immutable && !self.opts.memory {
+                        if !self.file.lock(LockLevel::Shared)? {
+                            return Err(busy());
+                        }
+                        if let Err(e) = self.recover_if_hot() {
+                            let _ = self.file.unlock(LockLevel::None);
+                            return Err(e);
+                        }
+                    }
+                    let c = self.file.read(0, Buffer::zeroed(100))?;
+                    self.read_step = Some(ReadStep::ReadHeader(c));
+                }
+                Some(ReadStep::ReadHeader(c)) => {
+                    if !c.is_done() {
+                        self.read_step = Some(ReadStep::ReadHeader(c));
+                        return Ok(Poll::Pending);
+                    }
+                    let r = c.take().and_then(|res| self.load_header(res.bytes, res.buffer.unwrap_or_default()));
+                    if let Err(e) = r {
+                        if !self.opts.memory {
+                            let _ = self.file.unlock(LockLevel::None);
+                        }
+                        return Err(e);
+                    }
+                    self.state = PagerState::Read;
+                    return Ok(Poll::Ready(()));
+                }
+            }
+        }
+    }
+
+    fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
+        let file_size = self.file.size()?;
+        if bytes == 0 || file_size == 0 {
+            self.db_size = 0;
+            if self.last_change_counter.is_some() {
+                self.invalidate_cache();
+            }
+            self.last_change_counter = None;
+            return Ok(());
+        }
+        let info = header::parse(&buf)?;
+        if info.write_version == 2 {
+            return Err(Error::unsupported("WAL mode"));
+        }
+        if info.page_size != self.page_size || info.reserved != self.reserved {
+            self.page_size = info.page_size;
+            self.reserved = info.reserved;
+            self.invalidate_cache();
+            self.apply_cache_size();
+        }
+        if self.last_change_counter != Some(info.change_counter) {
+            self.invalidate_cache();
+        }
+        self.last_change_counter = Some(info.change_counter);
+        let from_file = (file_size / self.page_size as u64) as u32;
+        self.db_size = info.db_size.unwrap_or(from_file);
+        Ok(())
+    }
+
+    fn invalidate_cache(&mut self) {
+        self.cache.clear();
+        self.reads.clear();
+        self.generation += 1;
+    }
+
+    /// End a read transaction (no-op inside a write transaction).
+    pub fn end_read(&mut self) -> Result<()> {
+        if self.state == PagerState::Read {
+            self.state = PagerState::Idle;
+            self.cache.unpin_all();
+            if !self.opts.memory && !self.opts.immutable {
+                self.file.unlock(LockLevel::None)?;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- page access -------------------------------------------------
+
+    /// Make page `pgno` present in cache. Resumable: a miss submits a read
+    /// and returns `Pending`; calling again collects it.
+    pub fn fetch(&mut self, pgno: Pgno) -> IoPoll<()> {
+        if self.cache.contains(pgno) {
+            return Ok(Poll::Ready(()));
+        }
+        if pgno == 1 && self.db_size == 0 {
+            // An empty file is an empty database: its page 1 is the image
+            // a first write would create (an empty sqlite_schema).
+            self.install(1, header::new_page1(self.page_size), false);
+            return Ok(Poll::Ready(()));
+        }
+        if pgno == 0 || pgno > self.db_size {
+            return Err(Error::corrupt());
+        }
+        if let Some((c, gen)) = self.reads.get(&pgno) {
+            if *gen == self.generation {
+                if !c.is_done() {
+                    return Ok(Poll::Pending);
+                }
+                let c = c.clone();
+                self.reads.remove(&pgno);
+                let res = c.take()?;
+                let data = res.buffer.map(Buffer::into_vec).unwrap_or_default();
+                if data.len() != self.page_size as usize {
+                    return Err(Error::new(SQLITE_INTERNAL, "page read with a stale page size"));
+                }
+                self.cache.insert(pgno, data, false);
+                return Ok(Poll::Ready(()));
+            }
+            self.reads.remove(&pgno);
+        }
+        let offset = (pgno as u64 - 1) * self.page_size as u64;
+        let c = self.file.read(offset, Buffer::zeroed(self.page_size as usize))?;
+        self.reads.insert(pgno, (c, self.generation));
+        // Synchronous backends finish inside `read`: collect at once.
+        if self.reads.get(&pgno).is_some_and(|(c, _)| c.is_done()) {
+            return self.fetch(pgno);
+        }
+        Ok(Poll::Pending)
+    }
+
+    /// Put a page image in the cache by any path other than its own read:
+    /// a read still in flight for it would carry older bytes, so forget it.
+    pub(super) fn install(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
+        self.reads.remove(&pgno);
+        self.cache.insert(pgno, data, dirty);
+    }
+
+    /// Whether `pgno` is in cache.
+    pub fn is_cached(&self, pgno: Pgno) -> bool {
+        self.cache.contains(pgno)
+    }
+
+    /// Keep `pgno` in cache until [`Pager::unpin_all`].
+    pub fn pin(&mut self, pgno: Pgno) {
+        self.cache.pin(pgno);
+    }
+
+    /// Release all pins.
+    pub fn unpin_all(&mut self) {
+        self.cache.unpin_all();
+    }
+
+    /// A cached page's bytes. `SQLITE_INTERNAL` if it was not fetched.
+    ///
+    /// On a miss the page number is remembered ([`Pager::take_missing`]) so
+    /// that the B-tree can undo its operation, fetch, and retry.
+    pub fn page(&self, pgno: Pgno) -> Result<&[u8]> {
+        match self.cache.get(pgno) {
+            Some(p) => Ok(p.data.as_slice()),
+            None => Err(self.miss(pgno)),
+        }
+    }
+
+    fn miss(&self, pgno: Pgno) -> Error {
+        // Page 1 of an empty file reads as an empty database (see fetch).
+        if pgno == 0 || (pgno > self.db_size && !(pgno == 1 && self.db_size == 0)) {
+            return Error::corrupt();
+        }
+        self.missing.set(Some(pgno));
+        Error::new(SQLITE_INTERNAL, format!("page {pgno} used before it was fetched"))
+    }
+
+    /// The page a failed [`Pager::page`]/[`Pager::page_mut`] lacked.
+    pub fn take_missing(&self) -> Option<Pgno> {
+        self.missing.take()
+    }
+
+    /// Start recording an undo log for one B-tree operation, so that if it
+    /// stops half way (a page not in cache, an error) every page it touched
+    /// can be put back and the operation retried from the start.
+    pub fn op_begin(&mut self) {
+        self.op_undo = Some(OpUndo { db_size: self.db_size, images: HashMap::new() });
+    }
+
+    /// The operation finished: forget its undo log.
+    pub fn op_commit(&mut self) {
+        self.op_undo = None;
+    }
+
+    /// Undo the operation in progress.
+    pub fn op_abort(&mut self) {
+        let Some(undo) = self.op_undo.take() else { return };
+        for (pgno, image) in undo.images {
+            match image {
+                Some((data, dirty)) => self.install(pgno, data, dirty),
+                None => self.cache.remove(pgno),
+            }
+        }
+        self.db_size = undo.db_size;
+    }
+
+    fn record_undo(&mut self, pgno: Pgno) {
+        if let Some(undo) = &mut self.op_undo {
+            if let std::collections::hash_map::Entry::Vacant(e) = undo.images.entry(pgno) {
+                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty)));
+            }
+        }
+    }
+
+    fn require_write(&self) -> Result<()> {
+        if self.state != PagerState::Write {
+            return Err(Error::new(SQLITE_INTERNAL, "page modified outside a write transaction"));
+        }
+        Ok(())
+    }
+
+    fn keep_original(&mut self, pgno: Pgno, data: &[u8]) {
+        if pgno <= self.orig_db_size && !self.originals.contains_key(&pgno) {
+            self.originals.insert(pgno, data.to_vec());
+        }
+        for sp in &mut self.savepoints {
+            sp.keep_original(pgno, data);
+        }
+    }
+
+    /// A cached page for modification: journaled before the first change.
+    pub fn page_mut(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
+        self.require_write()?;
+        let original = match self.cache.get(pgno) {
+            None => return Err(self.miss(pgno)),
+            Some(p) => {
+                let for_journal = pgno <= self.orig_db_size && !self.originals.contains_key(&pgno);
+                (for_journal || self.savepoints.iter().any(|s| s.needs(pgno))).then(|| p.data.clone())
+            }
+        };
+        if let Some(orig) = original {
+            self.keep_original(pgno, &orig);
+        }
+        self.record_undo(pgno);
+        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
+        p.dirty = true;
+        Ok(&mut p.data)
+    }
+
+    /// A fresh zero-filled page `pgno` for the allocator: either one past
+    /// the end of the database (grows it) or a free-list leaf, whose old
+    /// content nobody needs.
+    pub fn page_new(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
+        self.require_write()?;
+        if pgno == 0 || pgno > self.db_size + 1 {
+            return Err(Error::corrupt());
+        }
+        self.record_undo(pgno);
+        if pgno == self.db_size + 1 {
+            self.db_size = pgno;
+        }
+        // Savepoints restore sizes, not images, for pages past their end;
+        // a free leaf's image is irrelevant but keep one so a savepoint
+        // rollback leaves the page as it found it.
+        let zero = vec![0u8; self.page_size as usize];
+        let old = self.cache.get(pgno).map(|p| p.data.clone());
+        for sp in &mut self.savepoints {
+            sp.keep_original(pgno, old.as_deref().unwrap_or(&zero));
+        }
+        self.install(pgno, zero, true);
+        self.cache.pin(pgno);
+        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
+        Ok(&mut p.data)
+    }
+
+    /// The page number the allocator must skip: the page holding the
+    /// PENDING byte is never used.
+    pub fn pending_byte_page(&self) -> Pgno {
+        (crate::io::lock::PENDING_BYTE / self.page_size as u64) as Pgno + 1
+    }
+
+    /// Grow the database by one page that is never written (the PENDING
+    /// byte page, when the allocator reaches it).
+    pub fn skip_page(&mut self) -> Result<()> {
+        self.require_write()?;
+        self.db_size += 1;
+        Ok(())
+    }
+
+    // ---- write transactions ------------------------------------------
+
+    /// Begin a write transaction (RESERVED lock; EXCLUSIVE if asked). A
+    /// new or empty database gets its page 1 here.
+    pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
+        if self.opts.read_only {
+            return Err(Error::code(SQLITE_READONLY));
+        }
+        if self.state == PagerState::Idle {
+            crate::ready!(self.begin_read()?);
+        }
+        if self.state == PagerState::Write {
+            return Ok(Poll::Ready(()));
+        }
+        if !self.opts.memory && !self.opts.immutable {
+            if !self.file.lock(LockLevel::Reserved)? {
+                return Err(busy());
+            }
+            if exclusive && !self.file.lock(LockLevel::Exclusive)? {
+                return Err(busy());
+            }
+        }
+        self.state = PagerState::Write;
+        self.orig_db_size = self.db_size;
+        self.commit_step = CommitStep::Start;
+        if self.db_size == 0 {
+            let page1 = header::new_page1(self.page_size);
+            self.page_new(1)?.copy_from_slice(&page1);
+        }
+        Ok(Poll::Ready(()))
+    }
+
+    /// Roll back the write transaction (or end the read transaction).
+    pub fn rollback(&mut self) -> IoPoll<()> {
+        match self.state {
+            PagerState::Idle => return Ok(Poll::Ready(())),
+            PagerState::Read => {
+                self.end_read()?;
+                return Ok(Poll::Ready(()));
+            }
+            PagerState::Write => {}
+        }
+        if self.commit_step.touched_database() {
+            // A failed commit already wrote some pages: put the originals
+            // back in the file (a rare path; it blocks).
+            self.restore_file_from_originals()?;
+        }
+        if self.commit_step.journal_exists() && self.journal_mode.uses_file() {
+            let _ = self.io.backend().delete(&self.journal_path, false);
+        }
+        self.cache.discard_dirty();
+        self.cache.truncate(self.orig_db_size);
+        self.db_size = self.orig_db_size;
+        self.finish_write_txn()?;
+        Ok(Poll::Ready(()))
+    }
+
+    fn restore_file_from_originals(&mut self) -> Result<()> {
+        let ps = self.page_size as u64;
+        for (pgno, data) in &self.originals {
+            let c = self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?;
+            self.io.wait(&c)?;
+            c.take()?;
+        }
+        let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
+        self.io.wait(&c)?;
+        c.take()?;
+        let c = self.file.sync(false)?;
+        self.io.wait(&c)?;
+        c.take()?;
+        self.invalidate_cache();
+        Ok(())
+    }
+
+    fn finish_write_txn(&mut self) -> Result<()> {
+        self.originals.clear();
+        self.savepoints.clear();
+        self.commit_step = CommitStep::Start;
+        self.cache.unpin_all();
+        self.state = PagerState::Idle;
+        if !self.opts.memory && !self.opts.immutable {
+            self.file.unlock(LockLevel::None)?;
+        }
+        Ok(())
+    }
+}

@@ -1,1 +1,17 @@
-//! (being written)
+//! # The SQL compiler
+//!
+//! From SQL text to a VDBE [`Program`](crate::vdbe::program::Program):
+//! [`parse`] (glue around `sqlite3-parser`), [`schema`] (tables and
+//! indexes read from `sqlite_schema`), [`resolve`] (name resolution with
+//! SQLite's messages), [`plan`] (WHERE analysis and index choice) and
+//! [`codegen`] (one module per statement kind).
+//!
+//! Invariant: compiling never touches the database; everything a program
+//! needs from the schema is baked into it together with the schema cookie
+//! it was compiled against (checked again by `Transaction`).
+
+pub mod parse;
+pub mod schema;
+pub mod resolve;
+pub mod plan;
+pub mod codegen;

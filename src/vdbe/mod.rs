@@ -1,3 +1,178 @@
-//! # The VDBE: register bytecode and its resumable interpreter (being written)
+//! # The VDBE: register bytecode and its resumable interpreter
+//!
+//! A [`Program`] (see [`program`]) is a list of instructions in SQLite's
+//! style: opcode names, operand conventions and semantics follow
+//! `opcode.txt`. The [`Vm`] holds everything a running statement owns:
+//! program counter, registers, cursors, aggregate states, bound parameters.
+//!
+//! ## Resumability
+//! Every instruction that calls a B-tree method may get `Poll::Pending`.
+//! The instruction then returns [`exec::Flow::Pending`] *before* doing
+//! anything else: the program counter stays on it and all state lives in
+//! the VM and the B-tree cursor, so executing the same instruction again
+//! continues the operation. Side effects that must not repeat (counting a
+//! change, setting `last_insert_rowid`, pushing to the sorter, stepping an
+//! aggregate) happen only after the B-tree call returned `Ready`, and such
+//! instructions make at most one suspending call after their last
+//! in-memory side effect. Instructions that can suspend are marked in
+//! EXPLAIN's comment column with `[may await I/O]` (the program layout
+//! stays SQLite's; there are no separate Async/Await instructions).
+//! Blocking connections loop in `Statement::step`: on `Pending` they call
+//! `IoContext::wait_any` and run the VM again.
+//!
+//! ## Transactions
+//! `Transaction` opens read or write transactions on demand; `Halt`
+//! commits when the connection is in autocommit mode and no other
+//! statement is active. Write statements inside an explicit transaction
+//! run inside a statement savepoint, rolled back on error.
 
 pub mod func;
+pub mod program;
+pub mod register;
+pub mod cursor;
+pub mod sorter;
+pub mod value_ops;
+pub mod explain;
+pub mod exec;
+
+use crate::btree::Btree;
+use crate::error::Result;
+use crate::io::IoContext;
+use crate::value::Value;
+use crate::vdbe::func::AggregateState;
+use cursor::VmCursor;
+use program::Program;
+use register::Register;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// One attached database file.
+pub struct Database {
+    /// Schema name: "main", "temp" or the ATTACH name.
+    pub name: String,
+    /// File name ("" for in-memory).
+    pub path: String,
+    /// The B-tree.
+    pub btree: Btree,
+    /// Opened read-only.
+    pub read_only: bool,
+}
+
+/// Connection state the VM reads and changes while running.
+pub struct ConnState {
+    /// I/O context (for blocking waits on error paths).
+    pub io: IoContext,
+    /// Databases: index 0 is "main".
+    pub dbs: Vec<Database>,
+    /// Autocommit mode.
+    pub autocommit: bool,
+    /// Open user savepoints, outermost first.
+    pub savepoints: Vec<String>,
+    /// The transaction was started by SAVEPOINT (RELEASE of the outermost
+    /// one commits).
+    pub savepoint_started_txn: bool,
+    /// `last_insert_rowid()`.
+    pub last_insert_rowid: i64,
+    /// `changes()`.
+    pub changes: i64,
+    /// `total_changes()`.
+    pub total_changes: i64,
+    /// Statements stepped and not yet finished or reset.
+    pub active_statements: usize,
+    /// A statement changed the schema: reload before the next prepare.
+    pub schema_changed: bool,
+    /// `sqlite3_interrupt`.
+    pub interrupt: Arc<AtomicBool>,
+    /// State of the pseudo-random generator.
+    pub prng: u64,
+    /// `PRAGMA case_sensitive_like`.
+    pub case_sensitive_like: bool,
+    /// `PRAGMA foreign_keys` (recorded only).
+    pub foreign_keys: bool,
+    /// `PRAGMA cache_size`.
+    pub cache_size: i64,
+    /// Update hook.
+    pub update_hook: Option<Box<dyn FnMut(i32, &str, &str, i64) + Send>>,
+}
+
+/// What one run of the VM produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VmStep {
+    /// A result row is in [`Vm::row`].
+    Row,
+    /// The program halted successfully.
+    Done,
+    /// An instruction is waiting for I/O; run again later.
+    Pending,
+}
+
+/// A running program's state.
+pub struct Vm {
+    /// Program counter.
+    pub pc: usize,
+    /// Registers (index 0 unused).
+    pub regs: Vec<Register>,
+    /// Cursors.
+    pub cursors: Vec<Option<VmCursor>>,
+    /// Aggregate states by accumulator register.
+    pub aggs: HashMap<usize, Box<dyn AggregateState>>,
+    /// Bound parameters (index 0 unused).
+    pub params: Vec<Value>,
+    /// The current result row.
+    pub row: Vec<Value>,
+    /// `Once` instructions already passed.
+    pub once: HashSet<usize>,
+    /// Depth index of the statement savepoint, when one is open.
+    pub stmt_savepoint: Option<usize>,
+    /// Rows changed by this statement.
+    pub n_change: i64,
+    /// `'now'` for date functions, fixed per step.
+    pub now_jd_ms: Option<i64>,
+    /// Halted (done or failed).
+    pub halted: bool,
+    /// Halt is committing: re-entry continues the commit.
+    pub committing: bool,
+    /// Rows output so far (for `sqlite3_stmt_status`).
+    pub rows_out: i64,
+    /// Instructions run (for status and the progress handler).
+    pub steps: i64,
+    /// Result of the last `Compare` (for `Jump`).
+    pub last_cmp: std::cmp::Ordering,
+    /// An instruction that makes two B-tree calls (seek, then read the
+    /// entry) records here that the first one completed, so re-entry
+    /// after a suspension goes straight to the second: (pc, phase).
+    pub phase: Option<(usize, u8)>,
+    /// How a failing `Halt` wants the error handled (`exec::txn::ON_ERROR_*`).
+    pub error_action: u8,
+}
+
+impl Vm {
+    /// A fresh VM for `prog` with `params` bound.
+    pub fn new(prog: &Program, params: Vec<Value>) -> Vm {
+        Vm {
+            pc: 0,
+            regs: vec![Register::default(); prog.n_regs + 1],
+            cursors: (0..prog.n_cursors).map(|_| None).collect(),
+            aggs: HashMap::new(),
+            params,
+            row: Vec::new(),
+            once: HashSet::new(),
+            stmt_savepoint: None,
+            n_change: 0,
+            now_jd_ms: None,
+            halted: false,
+            committing: false,
+            rows_out: 0,
+            steps: 0,
+            last_cmp: std::cmp::Ordering::Equal,
+            phase: None,
+            error_action: 0,
+        }
+    }
+
+    /// Run until a row, the end, or pending I/O.
+    pub fn run(&mut self, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
+        exec::run(self, prog, env)
+    }
+}

@@ -1,0 +1,53 @@
+# ringlite-compat: differential sqllogictest targets.
+# Included from the top Makefile; paths are relative to the repository root.
+#
+#   make compat-test     what `make test` runs: our scripts and a corpus
+#                        subset validated on the reference (the harness is
+#                        right), the subset and our scripts on ringlite
+#                        checked against the ratchets, a 200-case fuzz run
+#   make compat-full     the whole corpus on both engines, diff mode on our
+#                        scripts, a 5000-case fuzz run
+#   make compat-ratchet  grow the ratchets to what ringlite passes now
+#   make compat-status   regenerate compat-tests/STATUS.md
+#   make compat-complete rewrite our scripts' results from the reference
+#   make compat-tcl      SQLite's TCL tests (see tcl/tcl.mk)
+
+CARGO ?= cargo
+SLT_DIR ?= /work/shared/sqllogictest
+COMPAT_DIR := compat-tests
+COMPAT := target/release/ringlite-compat
+COMPAT_JOBS ?= 2
+COMPAT_TIMEOUT ?= 120
+COMPAT_SUBSET := --root $(SLT_DIR) --list $(COMPAT_DIR)/corpus-subset.txt
+COMPAT_RATCHET_SLT := $(COMPAT_DIR)/ratchet/sqllogictest.txt
+COMPAT_RATCHET_OURS := $(COMPAT_DIR)/ratchet/scripts.txt
+COMPAT_RL := validate --engine ringlite --quiet --max-diffs 0 --jobs $(COMPAT_JOBS) --timeout $(COMPAT_TIMEOUT)
+COMPAT_FUZZ_DIR ?= target/compat-fuzz
+
+.PHONY: compat-build compat-test compat-full compat-ratchet compat-status compat-complete
+
+compat-build:
+	$(CARGO) build --release -p ringlite-compat
+
+compat-test: compat-build
+	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(COMPAT_DIR)/scripts
+	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(COMPAT_SUBSET)
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) $(COMPAT_SUBSET)
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_OURS) $(COMPAT_DIR)/scripts
+	$(COMPAT) fuzz --engine ringlite --seed 1 --cases 200 --save-dir $(COMPAT_FUZZ_DIR)
+
+compat-full: compat-build
+	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(SLT_DIR) $(COMPAT_DIR)/scripts
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) $(SLT_DIR)
+	$(COMPAT) diff --engine ringlite --quiet --jobs $(COMPAT_JOBS) $(COMPAT_DIR)/scripts || true
+	$(COMPAT) fuzz --engine ringlite --seed 1000 --cases 5000 --save-dir $(COMPAT_DIR)/scripts/regressions
+
+compat-ratchet: compat-build
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) --update-ratchet $(SLT_DIR)
+	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_OURS) --update-ratchet $(COMPAT_DIR)/scripts
+
+compat-status: compat-build
+	$(COMPAT) $(COMPAT_RL) --status $(COMPAT_DIR)/STATUS.md $(SLT_DIR) $(COMPAT_DIR)/scripts || true
+
+compat-complete: compat-build
+	$(COMPAT) complete --quiet $(COMPAT_DIR)/scripts

@@ -1,0 +1,270 @@
+//! # Balancing
+//!
+//! After an insert or delete a page's new content (a [`Node`]) may not fit
+//! (overfull) or may be less than a third full (underfull). Modeled on
+//! SQLite's balance_nonroot: the page and up to two neighbours under the
+//! same parent pool their cells (and, except for table leaves, the
+//! dividers between them from the parent), and the pool is dealt out
+//! evenly over as few pages as hold it. The parent gets new dividers and is
+//! fixed the same way, up to the root. An overfull root moves its content
+//! to a new child and becomes an interior page over it (the tree grows one
+//! level); an interior root left with no cells takes its only child's
+//! content when it fits (the tree shrinks one level).
+//!
+//! Invariants: every page written holds a node that fits; siblings keep
+//! their page numbers where possible (surplus pages go to the freelist,
+//! extra pages come from the allocator); key order is preserved: a
+//! divider is greater than or equal to every key on its left.
+
+use super::cell::{self, set_left_child};
+use super::page::{self, Node, PageKind};
+use super::{Btree, Pgno};
+use crate::error::{Error, Result};
+
+/// One level of a path from the root: the page and the child index taken
+/// (interior) or the cell index (leaf).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// The page.
+    pub pgno: Pgno,
+    /// Child or cell index.
+    pub idx: usize,
+}
+
+impl Btree {
+    pub(super) fn read_node(&self, pgno: Pgno) -> Result<Node> {
+        page::read_node(self.pager.page(pgno)?, pgno, self.usable())
+    }
+
+    pub(super) fn write_node(&mut self, pgno: Pgno, node: &Node) -> Result<()> {
+        let usable = self.usable();
+        if !page::fits(node, pgno, usable) {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "node does not fit its page"));
+        }
+        let data = self.pager.page_mut(pgno)?;
+        page::write_node(data, pgno, node, usable);
+        Ok(())
+    }
+
+    /// Store `node` as the new content of `path[level]`, balancing as
+    /// needed.
+    pub(super) fn fix_page(&mut self, path: &[Level], level: usize, node: Node) -> Result<()> {
+        let usable = self.usable();
+        let pgno = path[level].pgno;
+        if !page::fits(&node, pgno, usable) {
+            if level == 0 {
+                return self.split_root(pgno, node);
+            }
+            return self.balance_siblings(path, level, Some(node));
+        }
+        self.write_node(pgno, &node)?;
+        if level == 0 {
+            if !node.kind.is_leaf() && node.cells.is_empty() {
+                self.collapse_root(pgno, node.right)?;
+            }
+        } else if page::underfull(&node, pgno, usable) {
+            self.balance_siblings(path, level, None)?;
+        }
+        Ok(())
+    }
+
+    fn split_root(&mut self, root: Pgno, node: Node) -> Result<()> {
+        let child = self.allocate_page()?;
+        let root_node = Node { kind: node.kind.interior(), cells: Vec::new(), right: child };
+        self.write_node(root, &root_node)?;
+        let path = [Level { pgno: root, idx: 0 }, Level { pgno: child, idx: 0 }];
+        self.balance_siblings(&path, 1, Some(node))
+    }
+
+    fn collapse_root(&mut self, root: Pgno, child: Pgno) -> Result<()> {
+        let child_node = self.read_node(child)?;
+        if page::fits(&child_node, root, self.usable()) {
+            self.write_node(root, &child_node)?;
+            self.free_page(child)?;
+        }
+        Ok(())
+    }
+
+    /// Redistribute the cells of `path[level]` (whose content is `over`
+    /// if given) and up to two siblings.
+    fn balance_siblings(&mut self, path: &[Level], level: usize, over: Option<Node>) -> Result<()> {
+        let usable = self.usable();
+        let parent_pgno = path[level - 1].pgno;
+        let child_idx = path[level - 1].idx;
+        let mut parent = self.read_node(parent_pgno)?;
+        if parent.kind.is_leaf() {
+            return Err(Error::corrupt());
+        }
+        let nchild = parent.cells.len() + 1;
+        if child_idx >= nchild {
+            return Err(Error::corrupt());
+        }
+        let first = if nchild <= 3 { 0 } else { child_idx.saturating_sub(1).min(nchild - 3) };
+        let last = (first + 2).min(nchild - 1);
+        let child_of = |parent: &Node, i: usize| -> Result<Pgno> {
+            let c = if i == parent.cells.len() { parent.right } else { cell::get_u32(&parent.cells[i], 0)? };
+            if c < 2 {
+                return Err(Error::corrupt());
+            }
+            Ok(c)
+        };
+        let mut old_pgnos = Vec::new();
+        let mut sibs = Vec::new();
+        let mut over = over;
+        for i in first..=last {
+            let pg = child_of(&parent, i)?;
+            if old_pgnos.contains(&pg) || pg == parent_pgno {
+                return Err(Error::corrupt());
+            }
+            old_pgnos.push(pg);
+            let node = if i == child_idx { over.take().map_or_else(|| self.read_node(pg), Ok)? } else { self.read_node(pg)? };
+            sibs.push(node);
+        }
+        let kind = sibs[0].kind;
+        if sibs.iter().any(|s| s.kind != kind) || kind.is_table() != parent.kind.is_table() {
+            return Err(Error::corrupt());
+        }
+        // Pool the cells.
+        let separated = kind != PageKind::TableLeaf;
+        let mut pool: Vec<Vec<u8>> = Vec::new();
+        let final_right = sibs.last().map_or(0, |s| s.right);
+        let nsib = sibs.len();
+        for (i, sib) in sibs.into_iter().enumerate() {
+            let sib_right = sib.right;
+            pool.extend(sib.cells);
+            if separated && i + 1 < nsib {
+                let mut d = parent.cells[first + i].clone();
+                if kind.is_leaf() {
+                    d.drain(..4);
+                } else {
+                    set_left_child(&mut d, sib_right);
+                }
+                pool.push(d);
+            }
+        }
+        let capacity = usable as usize - kind.header_size();
+        let (chunks, seps) = distribute(pool, separated, capacity)?;
+        let k = chunks.len();
+        // Page numbers: keep the old ones in order, allocate or free the
+        // difference.
+        let mut new_pgnos: Vec<Pgno> = old_pgnos.iter().copied().take(k).collect();
+        while new_pgnos.len() < k {
+            new_pgnos.push(self.allocate_page()?);
+        }
+        for &pg in old_pgnos.iter().skip(k) {
+            self.free_page(pg)?;
+        }
+        let mut dividers = Vec::with_capacity(k.saturating_sub(1));
+        for (j, chunk) in chunks.into_iter().enumerate() {
+            let pg = new_pgnos[j];
+            let right = if kind.is_leaf() {
+                0
+            } else if j + 1 < k {
+                cell::get_u32(&seps[j], 0)?
+            } else {
+                final_right
+            };
+            if j + 1 < k {
+                dividers.push(if !separated {
+                    let last_cell = chunk.last().ok_or_else(Error::corrupt)?;
+                    let info = cell::parse(kind, last_cell, usable)?;
+                    cell::table_interior(pg, info.rowid)
+                } else if kind.is_leaf() {
+                    cell::index_leaf_to_interior(&seps[j], pg)
+                } else {
+                    let mut d = seps[j].clone();
+                    set_left_child(&mut d, pg);
+                    d
+                });
+            }
+            self.write_node(pg, &Node { kind, cells: chunk, right })?;
+        }
+        // The parent: old dividers out, new ones in, last slot re-pointed.
+        let tail = parent.cells.split_off(last);
+        parent.cells.truncate(first);
+        parent.cells.extend(dividers);
+        let slot = parent.cells.len();
+        parent.cells.extend(tail);
+        let last_pg = new_pgnos[k - 1];
+        if slot == parent.cells.len() {
+            parent.right = last_pg;
+        } else {
+            set_left_child(&mut parent.cells[slot], last_pg);
+        }
+        self.fix_page(path, level - 1, parent)
+    }
+}
+
+/// Deal `pool` out over as few pages of `capacity` bytes as hold it, as
+/// evenly as possible. With `separated`, one cell between consecutive
+/// pages becomes their divider instead of staying on a page.
+/// Cells per new page, and the dividers between consecutive pages.
+type Distribution = (Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>);
+
+fn distribute(pool: Vec<Vec<u8>>, separated: bool, capacity: usize) -> Result<Distribution> {
+    let n = pool.len();
+    let cost = |c: &Vec<u8>| c.len() + 2;
+    let total: usize = pool.iter().map(cost).sum();
+    let max_k = if separated { n.div_ceil(2).max(1) } else { n.max(1) };
+    let mut k = total.div_ceil(capacity).max(1);
+    while k <= max_k {
+        if let Some(bounds) = try_split(&pool, separated, capacity, k) {
+            let mut chunks = Vec::with_capacity(k);
+            let mut seps = Vec::new();
+            let mut it = pool.into_iter();
+            for (j, len) in bounds.iter().enumerate() {
+                chunks.push(it.by_ref().take(*len).collect());
+                if separated && j + 1 < bounds.len() {
+                    seps.push(it.next().ok_or_else(Error::corrupt)?);
+                }
+            }
+            return Ok((chunks, seps));
+        }
+        k += 1;
+    }
+    Err(Error::corrupt())
+}
+
+/// Chunk lengths for `k` pages, or `None` if this `k` does not work.
+fn try_split(pool: &[Vec<u8>], separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
+    let n = pool.len();
+    let cost = |i: usize| pool[i].len() + 2;
+    let mut bounds = Vec::with_capacity(k);
+    let mut i = 0;
+    let per_page_after = if separated { 2 } else { 1 };
+    for j in 0..k {
+        let pages_left = k - j;
+        let remaining: usize = (i..n).map(cost).sum();
+        let target = remaining / pages_left;
+        let start = i;
+        let mut used = 0;
+        if pages_left == 1 {
+            used = remaining;
+            i = n;
+        } else {
+            while i < n {
+                let c = cost(i);
+                let left_after = n - i - 1;
+                if used + c > capacity || left_after < (pages_left - 1) * per_page_after {
+                    break;
+                }
+                if used > 0 && used + c / 2 > target {
+                    break;
+                }
+                used += c;
+                i += 1;
+            }
+        }
+        if used > capacity || (i == start && n > 0) {
+            return None;
+        }
+        bounds.push(i - start);
+        if separated && pages_left > 1 {
+            if i >= n {
+                return None;
+            }
+            i += 1;
+        }
+    }
+    (i == n).then_some(bounds)
+}

@@ -1,0 +1,261 @@
+//! # Cursor movement
+//!
+//! A cursor's position is a path from the root ([`Level`]s): at an
+//! interior level the child index taken, at the last level the cell index.
+//! In index trees entries live on interior pages too, so a path may end on
+//! an interior page: the cursor is then on that page's cell `idx`.
+//!
+//! Every movement computes a new path from the current one and installs it
+//! only when finished: if a page is missing half way, nothing has changed
+//! and the same call is repeated after the page is fetched.
+//!
+//! Invariant: a cursor's saved key (rowid, or the whole index record) is
+//! the key of the entry it is on; any change to the tree by any cursor
+//! makes the path stale, and the key is used to find the place again.
+
+use super::balance::Level;
+use super::page::{self, PageKind};
+use super::{Btree, Pgno};
+use crate::error::{Error, Result};
+use crate::value::record::KeyInfo;
+use crate::value::ValueRef;
+use std::cmp::Ordering;
+
+/// Deepest tree accepted; deeper means a loop in child pointers.
+pub const MAX_DEPTH: usize = 40;
+
+/// What a seek compares entries with.
+pub enum Probe<'a> {
+    /// A rowid (table trees).
+    Rowid(i64),
+    /// A whole index record.
+    Record(&'a [u8]),
+    /// A prefix of fields.
+    Key(&'a [ValueRef<'a>]),
+}
+
+impl Btree {
+    fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
+        if path.len() >= MAX_DEPTH || path.iter().any(|l| l.pgno == lv.pgno) {
+            return Err(Error::corrupt());
+        }
+        path.push(lv);
+        Ok(())
+    }
+
+    fn header(&self, pgno: Pgno) -> Result<page::PageHeader> {
+        page::header(self.pager.page(pgno)?, pgno)
+    }
+
+    fn child_at(&self, pgno: Pgno, i: usize) -> Result<Pgno> {
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let c = page::child(data, &h, i, self.usable())?;
+        if c > self.pager.db_size() {
+            return Err(Error::corrupt());
+        }
+        Ok(c)
+    }
+
+    /// Descend from `pgno` to the leftmost leaf, appending to `path`.
+    pub(super) fn descend_leftmost(&self, path: &mut Vec<Level>, mut pgno: Pgno) -> Result<()> {
+        loop {
+            let h = self.header(pgno)?;
+            self.push_checked(path, Level { pgno, idx: 0 })?;
+            if h.kind.is_leaf() {
+                return Ok(());
+            }
+            pgno = self.child_at(pgno, 0)?;
+        }
+    }
+
+    /// Descend from `pgno` to the rightmost leaf, ending on its last cell.
+    pub(super) fn descend_rightmost(&self, path: &mut Vec<Level>, mut pgno: Pgno) -> Result<()> {
+        loop {
+            let h = self.header(pgno)?;
+            if h.kind.is_leaf() {
+                return self.push_checked(path, Level { pgno, idx: h.ncells.saturating_sub(1) });
+            }
+            self.push_checked(path, Level { pgno, idx: h.ncells })?;
+            pgno = h.right;
+            if pgno == 0 {
+                return Err(Error::corrupt());
+            }
+        }
+    }
+
+    /// From a path whose last level may be past the end of its leaf, move
+    /// to the first entry at or after it. `false`: no such entry.
+    pub(super) fn settle_forward(&self, path: &mut Vec<Level>) -> Result<bool> {
+        loop {
+            let Some(top) = path.last().copied() else { return Ok(false) };
+            let h = self.header(top.pgno)?;
+            if !h.kind.is_leaf() || top.idx < h.ncells {
+                return Ok(true);
+            }
+            path.pop();
+            // Climb until an ancestor has something right of the child we
+            // came from.
+            loop {
+                let Some(parent) = path.last_mut() else { return Ok(false) };
+                let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
+                if parent.idx < ph.ncells {
+                    if !ph.kind.is_table() {
+                        return Ok(true);
+                    }
+                    parent.idx += 1;
+                    let c = self.child_at(parent.pgno, parent.idx)?;
+                    self.descend_leftmost(path, c)?;
+                    break;
+                }
+                path.pop();
+            }
+        }
+    }
+
+    /// Step to the next entry.
+    pub(super) fn step_next(&self, path: &mut Vec<Level>) -> Result<bool> {
+        let Some(top) = path.last_mut() else { return Ok(false) };
+        let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
+        top.idx += 1;
+        if !h.kind.is_leaf() {
+            let (pg, idx) = (top.pgno, top.idx);
+            let c = self.child_at(pg, idx)?;
+            self.descend_leftmost(path, c)?;
+        }
+        self.settle_forward(path)
+    }
+
+    /// Step to the previous entry.
+    pub(super) fn step_prev(&self, path: &mut Vec<Level>) -> Result<bool> {
+        let Some(top) = path.last().copied() else { return Ok(false) };
+        let h = self.header(top.pgno)?;
+        if !h.kind.is_leaf() {
+            let c = self.child_at(top.pgno, top.idx)?;
+            self.descend_rightmost(path, c)?;
+            return Ok(true);
+        }
+        if top.idx > 0 {
+            if let Some(t) = path.last_mut() {
+                t.idx -= 1;
+            }
+            return Ok(true);
+        }
+        path.pop();
+        loop {
+            let Some(parent) = path.last_mut() else { return Ok(false) };
+            if parent.idx > 0 {
+                parent.idx -= 1;
+                let (pg, idx) = (parent.pgno, parent.idx);
+                let ph = self.header(pg)?;
+                if !ph.kind.is_table() {
+                    return Ok(true);
+                }
+                let c = self.child_at(pg, idx)?;
+                self.descend_rightmost(path, c)?;
+                return Ok(true);
+            }
+            path.pop();
+        }
+    }
+
+    /// Compare the entry at cell `i` of `pgno` with `probe`.
+    fn compare_cell(&self, pgno: Pgno, h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>) -> Result<Ordering> {
+        let data = self.pager.page(pgno)?;
+        let (bytes, info) = page::cell(data, h, i, self.usable())?;
+        match probe {
+            Probe::Rowid(r) => {
+                if !h.kind.is_table() {
+                    return Err(Error::corrupt());
+                }
+                Ok(info.rowid.cmp(r))
+            }
+            Probe::Record(rec) => {
+                let ki = key_info.ok_or_else(Error::corrupt)?;
+                if h.kind.is_table() {
+                    return Err(Error::corrupt());
+                }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_records(local, rec, ki);
+                }
+                let payload = self.full_payload(bytes, &info)?;
+                crate::value::record::compare_records(&payload, rec, ki)
+            }
+            Probe::Key(key) => {
+                let ki = key_info.ok_or_else(Error::corrupt)?;
+                if h.kind.is_table() {
+                    return Err(Error::corrupt());
+                }
+                if info.overflow == 0 {
+                    let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+                    return crate::value::record::compare_record_with_key(local, key, ki);
+                }
+                let payload = self.full_payload(bytes, &info)?;
+                crate::value::record::compare_record_with_key(&payload, key, ki)
+            }
+        }
+    }
+
+    /// Path to the first entry that compares `>= probe` (`> probe` with
+    /// `strict`), or `None`. Also says whether that entry equals the
+    /// probe. With `stop_on_equal` (exact record probes), an equal entry
+    /// on an interior page ends the descent there.
+    ///
+    /// Without `settle` the path ends on the leaf where the probe belongs,
+    /// possibly one past its last cell: the insertion point.
+    pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
+        let mut path = Vec::new();
+        let mut pgno = root;
+        let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_)) && !strict;
+        loop {
+            let h = self.header(pgno)?;
+            // Binary search: first cell for which the predicate holds.
+            let (mut lo, mut hi) = (0usize, h.ncells);
+            let mut equal_at = None;
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let o = self.compare_cell(pgno, &h, mid, probe, key_info)?;
+                let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
+                if o == Ordering::Equal {
+                    equal_at = Some(mid);
+                }
+                if holds {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            let idx = lo;
+            let exact_here = equal_at == Some(idx) && !strict;
+            if h.kind.is_leaf() {
+                self.push_checked(&mut path, Level { pgno, idx })?;
+                if !settle {
+                    return Ok((path, idx < h.ncells, exact_here));
+                }
+                let found = self.settle_forward(&mut path)?;
+                let exact = found && exact_here && path.last().map(|l| l.pgno) == Some(pgno);
+                return Ok((path, found, exact));
+            }
+            self.push_checked(&mut path, Level { pgno, idx })?;
+            if exact_here && stop_on_equal && !h.kind.is_table() {
+                return Ok((path, true, true));
+            }
+            pgno = self.child_at(pgno, idx)?;
+        }
+    }
+
+    /// Rowid and (for index trees, or on request) the whole payload of
+    /// the entry a path ends on.
+    pub(super) fn entry_at(&self, path: &[Level], want_payload: bool) -> Result<(PageKind, i64, Option<Vec<u8>>)> {
+        let top = path.last().ok_or_else(Error::corrupt)?;
+        let data = self.pager.page(top.pgno)?;
+        let h = page::header(data, top.pgno)?;
+        let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
+        if h.kind == PageKind::TableInterior {
+            return Err(Error::corrupt());
+        }
+        let payload = if want_payload || !h.kind.is_table() { Some(self.full_payload(bytes, &info)?) } else { None };
+        Ok((h.kind, info.rowid, payload))
+    }
+}

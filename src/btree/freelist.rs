@@ -1,0 +1,92 @@
+//! # The freelist
+//!
+//! Unused pages are kept in a linked list of trunk pages (next trunk,
+//! leaf count, leaf page numbers) rooted in the database header: first
+//! trunk at offset 32, total free pages at offset 36. Allocation takes a
+//! free page before growing the file; freeing appends to the first trunk,
+//! or makes the freed page the new first trunk when that one is full.
+//!
+//! Invariants: the header count equals trunks plus leaves; a trunk holds
+//! at most usable/4 - 8 leaves (the limit SQLite keeps for compatibility
+//! with old readers); a reused free page is journaled like any other page
+//! (it may have been a live page at the start of the transaction).
+
+use super::cell::get_u32;
+use super::{Btree, Pgno};
+use crate::error::{Error, Result};
+use crate::pager::header::{put_u32, FREELIST_COUNT, FREELIST_TRUNK};
+
+impl Btree {
+    /// A page for new content: from the freelist, else one past the end.
+    /// The page is zero-filled, writable and pinned.
+    pub(super) fn allocate_page(&mut self) -> Result<Pgno> {
+        let p1 = self.pager.page(1)?;
+        let trunk = get_u32(p1, FREELIST_TRUNK)?;
+        let count = get_u32(p1, FREELIST_COUNT)?;
+        let db_size = self.pager.db_size();
+        if count > 0 && trunk != 0 {
+            if trunk > db_size {
+                return Err(Error::corrupt());
+            }
+            let t = self.pager.page(trunk)?;
+            let n_leaves = get_u32(t, 4)?;
+            if n_leaves as usize > self.usable() as usize / 4 - 2 {
+                return Err(Error::corrupt());
+            }
+            let pgno = if n_leaves > 0 {
+                let leaf = get_u32(t, 8 + 4 * (n_leaves as usize - 1))?;
+                if leaf < 2 || leaf > db_size {
+                    return Err(Error::corrupt());
+                }
+                // Journal the leaf like any page: it may have been live when
+                // the transaction began.
+                self.pager.page(leaf)?;
+                put_u32(self.pager.page_mut(trunk)?, 4, n_leaves - 1);
+                leaf
+            } else {
+                let next = get_u32(t, 0)?;
+                put_u32(self.pager.page_mut(1)?, FREELIST_TRUNK, next);
+                trunk
+            };
+            put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count - 1);
+            self.pager.page_mut(pgno)?.fill(0);
+            self.pager.pin(pgno);
+            return Ok(pgno);
+        }
+        let mut pgno = db_size + 1;
+        if pgno == self.pager.pending_byte_page() {
+            self.pager.skip_page()?;
+            pgno += 1;
+        }
+        self.pager.page_new(pgno)?;
+        Ok(pgno)
+    }
+
+    /// Put page `pgno` on the freelist.
+    pub(super) fn free_page(&mut self, pgno: Pgno) -> Result<()> {
+        if pgno < 2 || pgno > self.pager.db_size() {
+            return Err(Error::corrupt());
+        }
+        let p1 = self.pager.page(1)?;
+        let trunk = get_u32(p1, FREELIST_TRUNK)?;
+        let count = get_u32(p1, FREELIST_COUNT)?;
+        if trunk != 0 {
+            let t = self.pager.page(trunk)?;
+            let n = get_u32(t, 4)? as usize;
+            if n < self.usable() as usize / 4 - 8 {
+                let t = self.pager.page_mut(trunk)?;
+                put_u32(t, 8 + 4 * n, pgno);
+                put_u32(t, 4, n as u32 + 1);
+                put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
+                return Ok(());
+            }
+        }
+        let page = self.pager.page_mut(pgno)?;
+        page.fill(0);
+        put_u32(page, 0, trunk);
+        let p1 = self.pager.page_mut(1)?;
+        put_u32(p1, FREELIST_TRUNK, pgno);
+        put_u32(p1, FREELIST_COUNT, count + 1);
+        Ok(())
+    }
+}

@@ -1,0 +1,84 @@
+//! # Inserting entries
+//!
+//! An insert finds the leaf where the key belongs (or the entry with the
+//! same key, which it replaces in place, on a leaf or, in index trees, on
+//! an interior page), builds the cell (spilling large payloads into an
+//! overflow chain), and hands the page's new content to balancing.
+//!
+//! Invariant: a replaced cell's old overflow chain is freed before the new
+//! cell is built, so the pages can be reused at once.
+
+use super::cell;
+use super::cursor::Probe;
+use super::page::{self, PageKind};
+use super::{Btree, Pgno};
+use crate::error::{Error, Result};
+use crate::value::record::KeyInfo;
+
+impl Btree {
+    /// Insert (or replace) the entry `probe` names, with this payload.
+    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
+        let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
+        let level = path.len() - 1;
+        let top = path[level];
+        if !exact {
+            let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
+            if h.kind == leaf_kind && top.idx <= h.ncells {
+                let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+                if self.insert_in_gap(top.pgno, top.idx, &new)? {
+                    return Ok(());
+                }
+                let mut node = self.read_node(top.pgno)?;
+                node.cells.insert(top.idx, new);
+                return self.fix_page(&path, level, node);
+            }
+        }
+        let mut node = self.read_node(top.pgno)?;
+        if node.kind.leaf() != leaf_kind {
+            return Err(Error::corrupt());
+        }
+        if exact {
+            let old = node.cells.get(top.idx).cloned().ok_or_else(Error::corrupt)?;
+            self.free_overflow(node.kind, &old)?;
+            let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+            node.cells[top.idx] = if node.kind.is_leaf() { new } else { cell::index_leaf_to_interior(&new, cell::get_u32(&old, 0)?) };
+        } else {
+            if !node.kind.is_leaf() || top.idx > node.cells.len() {
+                return Err(Error::corrupt());
+            }
+            let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+            node.cells.insert(top.idx, new);
+        }
+        self.fix_page(&path, level, node)
+    }
+
+    /// The common case: the cell fits in the gap between the cell pointer
+    /// array and the cell content area, so it is written in place (as
+    /// SQLite does) without repacking the page. Existing freeblocks and
+    /// fragments are left as they are. `false` if it does not fit.
+    fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let usable = self.usable() as usize;
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let off = h.offset;
+        let ptr_base = off + h.kind.header_size();
+        let ptr_end = ptr_base + 2 * h.ncells;
+        let raw = u16::from_be_bytes([data[off + 5], data[off + 6]]) as usize;
+        let content = if raw == 0 { 65536 } else { raw };
+        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff {
+            return Ok(false);
+        }
+        if content - ptr_end < cell_bytes.len() + 2 {
+            return Ok(false);
+        }
+        let start = content - cell_bytes.len();
+        let d = self.pager.page_mut(pgno)?;
+        d[start..content].copy_from_slice(cell_bytes);
+        let at = ptr_base + 2 * idx;
+        d.copy_within(at..ptr_end, at + 2);
+        d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+        Ok(true)
+    }
+}

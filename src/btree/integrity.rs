@@ -1,0 +1,207 @@
+//! # Integrity check
+//!
+//! `PRAGMA integrity_check` for the B-tree layer: every tree is walked
+//! (overflow chains included) and checked for page type agreement, cell
+//! bounds, rowid order and bounds from parent dividers, equal leaf depth,
+//! and no page used twice; the freelist is walked and its count compared
+//! with the header; pages nobody references are reported. Messages use
+//! SQLite's wording.
+//!
+//! Invariant: the check only reads; it loads every page first through a
+//! resumable [`Walk`], so it can return `Pending` like anything else.
+
+use super::cell::get_u32;
+use super::page;
+use super::walk::Walk;
+use super::{Btree, Pgno};
+use crate::error::Result;
+use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};
+use crate::{IoPoll, Poll};
+use std::collections::HashMap;
+
+struct Checker {
+    errors: Vec<String>,
+    max: usize,
+    refs: HashMap<Pgno, u32>,
+}
+
+impl Checker {
+    fn error(&mut self, msg: String) {
+        if self.errors.len() < self.max {
+            self.errors.push(msg);
+        }
+    }
+    fn reference(&mut self, pgno: Pgno, db_size: Pgno) -> bool {
+        if pgno < 1 || pgno > db_size {
+            self.error(format!("invalid page number {pgno}"));
+            return false;
+        }
+        let n = self.refs.entry(pgno).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            self.error(format!("2nd reference to page {pgno}"));
+            return false;
+        }
+        true
+    }
+}
+
+impl Btree {
+    pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
+        // Load everything first; a corrupt structure stops the walk, and
+        // the checker below reports it precisely.
+        let mut walk = match self.walk.take() {
+            Some(w) if w.roots == roots && w.seq == self.seq => w,
+            _ => Walk::new(roots).at(self.seq),
+        };
+        match walk.run(self) {
+            Ok(Poll::Pending) => {
+                self.walk = Some(walk);
+                return Ok(Poll::Pending);
+            }
+            Ok(Poll::Ready(())) | Err(_) => {}
+        }
+        self.walk = None;
+        self.run_read(|bt| bt.check_all(roots, max_errors.max(1)))
+    }
+
+    fn check_all(&self, roots: &[Pgno], max: usize) -> Result<Vec<String>> {
+        let db_size = self.pager.db_size();
+        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new() };
+        if db_size == 0 {
+            return Ok(Vec::new());
+        }
+        self.check_freelist(&mut ck)?;
+        for &root in roots {
+            let mut depth = None;
+            self.check_tree_page(&mut ck, root, root, 0, None, None, &mut depth)?;
+        }
+        // Page 1 holds the header even when sqlite_schema is not checked.
+        ck.refs.entry(1).or_insert(1);
+        let pending = self.pager.pending_byte_page();
+        for p in 1..=db_size {
+            if !ck.refs.contains_key(&p) && p != pending {
+                ck.error(format!("Page {p}: never used"));
+            }
+        }
+        Ok(ck.errors)
+    }
+
+    fn check_freelist(&self, ck: &mut Checker) -> Result<()> {
+        let db_size = self.pager.db_size();
+        let p1 = self.pager.page(1)?;
+        let mut trunk = get_u32(p1, FREELIST_TRUNK)?;
+        let expected = get_u32(p1, FREELIST_COUNT)?;
+        let mut seen = 0u32;
+        while trunk != 0 {
+            if !ck.reference(trunk, db_size) {
+                return Ok(());
+            }
+            seen += 1;
+            let t = self.pager.page(trunk)?;
+            let n = get_u32(t, 4)?;
+            if n as usize > self.usable() as usize / 4 - 2 {
+                ck.error(format!("freelist leaf count too big on page {trunk}"));
+                return Ok(());
+            }
+            for i in 0..n as usize {
+                let leaf = get_u32(t, 8 + 4 * i)?;
+                if ck.reference(leaf, db_size) {
+                    seen += 1;
+                }
+            }
+            trunk = get_u32(t, 0)?;
+        }
+        if seen != expected {
+            ck.error(format!("Freelist: size is {seen} but should be {expected}"));
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_tree_page(
+        &self,
+        ck: &mut Checker,
+        root: Pgno,
+        pgno: Pgno,
+        depth: usize,
+        min: Option<i64>,
+        max: Option<i64>,
+        leaf_depth: &mut Option<usize>,
+    ) -> Result<()> {
+        let db_size = self.pager.db_size();
+        if depth > super::cursor::MAX_DEPTH {
+            ck.error(format!("Tree {root} page {pgno}: tree too deep"));
+            return Ok(());
+        }
+        if !ck.reference(pgno, db_size) {
+            return Ok(());
+        }
+        let usable = self.usable();
+        let Ok(data) = self.pager.page(pgno) else {
+            ck.error(format!("Tree {root} page {pgno}: unable to get the page"));
+            return Ok(());
+        };
+        let h = match page::header(data, pgno) {
+            Ok(h) => h,
+            Err(_) => {
+                ck.error(format!("Tree {root} page {pgno}: invalid page header"));
+                return Ok(());
+            }
+        };
+        let mut prev: Option<i64> = min;
+        for i in 0..h.ncells {
+            let (_, info) = match page::cell(data, &h, i, usable) {
+                Ok(c) => c,
+                Err(_) => {
+                    ck.error(format!("Tree {root} page {pgno} cell {i}: Offset out of range"));
+                    continue;
+                }
+            };
+            if h.kind.is_table() {
+                let r = info.rowid;
+                if prev.is_some_and(|p| r <= p) || max.is_some_and(|m| r > m) {
+                    ck.error(format!("Tree {root} page {pgno} cell {i}: Rowid {r} out of order"));
+                }
+                prev = Some(r);
+            }
+            if info.overflow != 0 {
+                let n = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
+                let mut next = info.overflow;
+                for _ in 0..n {
+                    if !ck.reference(next, db_size) {
+                        break;
+                    }
+                    next = match self.pager.page(next) {
+                        Ok(d) => get_u32(d, 0)?,
+                        Err(_) => break,
+                    };
+                }
+            }
+            if !h.kind.is_leaf() {
+                let child_max = if h.kind.is_table() { Some(info.rowid) } else { None };
+                let child_min = if i == 0 { min } else { self.rowid_of(pgno, &h, i - 1).ok().flatten() };
+                self.check_tree_page(ck, root, info.left_child, depth + 1, child_min, child_max, leaf_depth)?;
+            }
+        }
+        if h.kind.is_leaf() {
+            match leaf_depth {
+                None => *leaf_depth = Some(depth),
+                Some(d) if *d != depth => ck.error(format!("Tree {root} page {pgno}: Child page depth differs")),
+                _ => {}
+            }
+        } else {
+            let child_min = if h.ncells == 0 { min } else { self.rowid_of(pgno, &h, h.ncells - 1).ok().flatten() };
+            self.check_tree_page(ck, root, h.right, depth + 1, child_min, max, leaf_depth)?;
+        }
+        Ok(())
+    }
+
+    fn rowid_of(&self, pgno: Pgno, h: &page::PageHeader, i: usize) -> Result<Option<i64>> {
+        if !h.kind.is_table() {
+            return Ok(None);
+        }
+        let (_, info) = page::cell(self.pager.page(pgno)?, h, i, self.usable())?;
+        Ok(Some(info.rowid))
+    }
+}

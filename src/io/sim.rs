@@ -1,0 +1,268 @@
+//! # The `sim` backend: deterministic delayed I/O for tests
+//!
+//! Files live in RAM (a [`MemFs`]), but no request finishes inside
+//! `submit`: each is queued and only performed when [`IoBackend::poll`]
+//! reaps it, possibly out of submission order, possibly failing with an
+//! injected `SQLITE_IOERR_*`. Everything is driven by a seeded generator,
+//! so a failing run replays exactly. This is what proves that the layers
+//! above return `Pending`, keep their state, and never redo a side effect.
+//!
+//! Invariant: a request's effect on the file happens at the moment its
+//! completion is marked done, never earlier.
+
+use super::memory::{MemData, MemFs, MemLockHandle};
+use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
+use crate::error::{Error, Result, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_WRITE};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How the simulation misbehaves.
+#[derive(Debug, Clone, Copy)]
+pub struct SimConfig {
+    /// Seed of the generator.
+    pub seed: u64,
+    /// Complete queued requests in random order instead of FIFO.
+    pub reorder: bool,
+    /// Each `poll` reaps at most this many requests (at least 1).
+    pub max_per_poll: usize,
+    /// One request in `fail_one_in` fails (0: never).
+    pub fail_one_in: u32,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig { seed: 1, reorder: true, max_per_poll: 1, fail_one_in: 0 }
+    }
+}
+
+enum Op {
+    Read(u64, Buffer),
+    Write(u64, Buffer),
+    Sync,
+    Truncate(u64),
+}
+
+struct Queued {
+    data: Arc<MemData>,
+    op: Op,
+    completion: Completion,
+}
+
+struct SimState {
+    rng: u64,
+    queue: Vec<Queued>,
+    submitted: u64,
+    completed: u64,
+}
+
+impl SimState {
+    fn next(&mut self) -> u64 {
+        // xorshift64*: small, deterministic, good enough to shuffle.
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// The simulated backend.
+pub struct SimBackend {
+    fs: MemFs,
+    config: Mutex<SimConfig>,
+    state: Arc<Mutex<SimState>>,
+}
+
+impl SimBackend {
+    /// A simulation with `config`.
+    pub fn new(config: SimConfig) -> Self {
+        SimBackend {
+            fs: MemFs::default(),
+            state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0 })),
+            config: Mutex::new(config),
+        }
+    }
+
+    /// The files.
+    pub fn fs(&self) -> &MemFs {
+        &self.fs
+    }
+
+    /// Change the error rate (0: no errors).
+    pub fn set_fail_one_in(&self, n: u32) {
+        guard(&self.config).fail_one_in = n;
+    }
+
+    /// Requests submitted so far.
+    pub fn submitted(&self) -> u64 {
+        guard(&self.state).submitted
+    }
+
+    /// Requests still queued.
+    pub fn in_flight(&self) -> usize {
+        guard(&self.state).queue.len()
+    }
+
+    /// Drop every queued request without performing it (a crash).
+    pub fn crash(&self) {
+        guard(&self.state).queue.clear();
+    }
+}
+
+/// A handle on a simulated file.
+pub struct SimFile {
+    data: Arc<MemData>,
+    locks: MemLockHandle,
+    state: Arc<Mutex<SimState>>,
+}
+
+impl SimFile {
+    fn enqueue(&self, op: Op) -> Result<Completion> {
+        let completion = Completion::new();
+        let mut st = guard(&self.state);
+        st.submitted += 1;
+        st.queue.push(Queued { data: self.data.clone(), op, completion: completion.clone() });
+        Ok(completion)
+    }
+}
+
+impl File for SimFile {
+    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.enqueue(Op::Read(offset, buf))
+    }
+    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.enqueue(Op::Write(offset, buf))
+    }
+    fn sync(&self, _data_only: bool) -> Result<Completion> {
+        self.enqueue(Op::Sync)
+    }
+    fn truncate(&self, size: u64) -> Result<Completion> {
+        self.enqueue(Op::Truncate(size))
+    }
+    fn size(&self) -> Result<u64> {
+        Ok(self.data.len())
+    }
+    fn lock(&self, level: LockLevel) -> Result<bool> {
+        Ok(self.locks.lock(level))
+    }
+    fn unlock(&self, level: LockLevel) -> Result<()> {
+        self.locks.unlock(level);
+        Ok(())
+    }
+    fn check_reserved_lock(&self) -> Result<bool> {
+        Ok(self.locks.check_reserved())
+    }
+    fn lock_level(&self) -> LockLevel {
+        self.locks.level()
+    }
+}
+
+fn perform(q: Queued, fail: bool) {
+    let result = match q.op {
+        Op::Read(_, _) if fail => Err(Error::new(SQLITE_IOERR_READ, "disk I/O error")),
+        Op::Write(_, _) | Op::Truncate(_) if fail => Err(Error::new(SQLITE_IOERR_WRITE, "disk I/O error")),
+        Op::Sync if fail => Err(Error::new(SQLITE_IOERR_FSYNC, "disk I/O error")),
+        Op::Read(off, mut buf) => {
+            let n = q.data.read_into(off, &mut buf);
+            Ok(CompletionResult { bytes: n, buffer: Some(buf) })
+        }
+        Op::Write(off, buf) => {
+            q.data.write_at(off, &buf);
+            Ok(CompletionResult { bytes: buf.len(), buffer: Some(buf) })
+        }
+        Op::Sync => Ok(CompletionResult { bytes: 0, buffer: None }),
+        Op::Truncate(size) => {
+            q.data.set_len(size);
+            Ok(CompletionResult { bytes: 0, buffer: None })
+        }
+    };
+    q.completion.complete(result);
+}
+
+impl IoBackend for SimBackend {
+    fn name(&self) -> &'static str {
+        "sim"
+    }
+    fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
+        let data = self.fs.open(path, opts)?;
+        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone() }))
+    }
+    fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
+        self.fs.delete(path)
+    }
+    fn exists(&self, path: &str) -> Result<bool> {
+        Ok(self.fs.exists(path))
+    }
+    fn full_path(&self, path: &str) -> Result<String> {
+        Ok(path.to_string())
+    }
+    fn poll(&self, timeout: Option<Duration>) -> Result<usize> {
+        let cfg = *guard(&self.config);
+        let mut st = guard(&self.state);
+        if st.queue.is_empty() {
+            return Ok(0);
+        }
+        // A zero timeout may find nothing ready yet; a blocking poll
+        // always reaps at least one.
+        let mut n = 1 + (st.next() as usize) % cfg.max_per_poll.max(1);
+        if timeout == Some(Duration::ZERO) && st.next().is_multiple_of(2) {
+            n = 0;
+        }
+        let mut reaped = Vec::new();
+        for _ in 0..n {
+            if st.queue.is_empty() {
+                break;
+            }
+            let idx = if cfg.reorder { (st.next() as usize) % st.queue.len() } else { 0 };
+            let fail = cfg.fail_one_in > 0 && st.next() % cfg.fail_one_in as u64 == 0;
+            reaped.push((st.queue.remove(idx), fail));
+        }
+        st.completed += reaped.len() as u64;
+        drop(st);
+        let count = reaped.len();
+        for (q, fail) in reaped {
+            perform(q, fail);
+        }
+        Ok(count)
+    }
+}
+
+
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_complete_only_when_polled() {
+        let sim = SimBackend::new(SimConfig { seed: 9, reorder: true, max_per_poll: 1, fail_one_in: 0 });
+        let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
+        let w = f.write(0, Buffer::from_vec(vec![1, 2, 3])).unwrap();
+        assert!(!w.is_done());
+        assert_eq!(f.size().unwrap(), 0, "nothing happens before the completion");
+        while !w.is_done() {
+            sim.poll(None).unwrap();
+        }
+        w.take().unwrap();
+        let r = f.read(1, Buffer::zeroed(4)).unwrap();
+        sim.poll(None).unwrap();
+        let res = r.take().unwrap();
+        assert_eq!(res.bytes, 2);
+        assert_eq!(&res.buffer.unwrap()[..], &[2, 3, 0, 0]);
+    }
+
+    #[test]
+    fn injected_failures_are_reported() {
+        let sim = SimBackend::new(SimConfig { seed: 1, reorder: false, max_per_poll: 1, fail_one_in: 1 });
+        let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
+        let s = f.sync(false).unwrap();
+        sim.poll(None).unwrap();
+        assert_eq!(s.take().unwrap_err().code, crate::error::SQLITE_IOERR_FSYNC);
+    }
+}

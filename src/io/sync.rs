@@ -1,0 +1,207 @@
+//! # The `sync` backend: plain positioned system calls
+//!
+//! Every request runs inside `submit` (pread/pwrite/fsync/ftruncate via the
+//! standard library's positioned I/O) and its completion is already done
+//! when the call returns, so [`IoBackend::poll`] has nothing to reap.
+//! Locks use the POSIX protocol of [`super::lock`], so this backend shares
+//! database files correctly with real SQLite processes.
+//!
+//! Invariant: a handle's descriptor is closed only through
+//! [`lock::release_inode`], which defers the close while any connection of
+//! this process holds a lock on the same inode.
+
+use super::lock::{self, InodeLock};
+use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
+use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_IOERR_DELETE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::io::AsRawFd;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The synchronous backend.
+#[derive(Debug, Default)]
+pub struct SyncBackend;
+
+impl SyncBackend {
+    /// A new backend.
+    pub fn new() -> Self {
+        SyncBackend
+    }
+}
+
+/// A file opened by [`SyncBackend`].
+pub struct SyncFile {
+    file: Option<std::fs::File>,
+    path: String,
+    dev: u64,
+    ino: u64,
+    inode: InodeLock,
+    level: Mutex<LockLevel>,
+    delete_on_close: bool,
+}
+
+fn io_err(code: i32) -> Error {
+    Error::new(code, "disk I/O error")
+}
+
+impl SyncFile {
+    fn fs(&self) -> Result<&std::fs::File> {
+        self.file.as_ref().ok_or_else(|| io_err(crate::error::SQLITE_IOERR))
+    }
+}
+
+impl File for SyncFile {
+    fn read(&self, offset: u64, mut buf: Buffer) -> Result<Completion> {
+        let f = self.fs()?;
+        let mut done = 0;
+        while done < buf.len() {
+            match f.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return Ok(Completion::ready(Err(io_err(SQLITE_IOERR_READ)))),
+            }
+        }
+        buf[done..].fill(0);
+        Ok(Completion::ready(Ok(CompletionResult { bytes: done, buffer: Some(buf) })))
+    }
+
+    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        let f = self.fs()?;
+        let result = f.write_all_at(&buf, offset).map_err(|e| match e.raw_os_error() {
+            Some(libc::ENOSPC) => Error::code(crate::error::SQLITE_FULL),
+            _ => io_err(SQLITE_IOERR_WRITE),
+        });
+        let len = buf.len();
+        Ok(Completion::ready(result.map(|_| CompletionResult { bytes: len, buffer: Some(buf) })))
+    }
+
+    fn sync(&self, data_only: bool) -> Result<Completion> {
+        let f = self.fs()?;
+        let r = if data_only { f.sync_data() } else { f.sync_all() };
+        Ok(Completion::ready(r.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC))))
+    }
+
+    fn truncate(&self, size: u64) -> Result<Completion> {
+        let f = self.fs()?;
+        let r = f.set_len(size);
+        Ok(Completion::ready(r.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE))))
+    }
+
+    fn size(&self) -> Result<u64> {
+        Ok(self.fs()?.metadata().map_err(|_| io_err(crate::error::SQLITE_IOERR_FSTAT))?.len())
+    }
+
+    fn lock(&self, level: LockLevel) -> Result<bool> {
+        let fd = self.fs()?.as_raw_fd();
+        let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
+        lock::lock(fd, &self.inode, &mut held, level)
+    }
+
+    fn unlock(&self, level: LockLevel) -> Result<()> {
+        let fd = self.fs()?.as_raw_fd();
+        let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
+        lock::unlock(fd, &self.inode, &mut held, level)
+    }
+
+    fn check_reserved_lock(&self) -> Result<bool> {
+        if self.lock_level() > LockLevel::Shared {
+            return Ok(true);
+        }
+        lock::check_reserved(self.fs()?.as_raw_fd(), &self.inode)
+    }
+
+    fn lock_level(&self) -> LockLevel {
+        *self.level.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for SyncFile {
+    fn drop(&mut self) {
+        let _ = self.unlock(LockLevel::None);
+        if let Some(f) = self.file.take() {
+            lock::release_inode(self.dev, self.ino, &self.inode, f);
+        }
+        if self.delete_on_close {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl IoBackend for SyncBackend {
+    fn name(&self) -> &'static str {
+        "sync"
+    }
+
+    fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(!opts.read_only);
+        if opts.create && !opts.read_only {
+            if opts.exclusive {
+                o.create_new(true);
+            } else {
+                o.create(true);
+            }
+        }
+        let file = o.open(path).map_err(|e| {
+            let mut err = Error::from(e);
+            if err.code == crate::error::SQLITE_IOERR {
+                err = Error::code(SQLITE_CANTOPEN);
+            }
+            err
+        })?;
+        let meta = file.metadata().map_err(|_| Error::code(SQLITE_CANTOPEN))?;
+        if meta.is_dir() {
+            return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
+        }
+        let (dev, ino) = (meta.dev(), meta.ino());
+        let inode = lock::acquire_inode(dev, ino);
+        Ok(Arc::new(SyncFile {
+            file: Some(file),
+            path: path.to_string(),
+            dev,
+            ino,
+            inode,
+            level: Mutex::new(LockLevel::None),
+            delete_on_close: opts.delete_on_close,
+        }))
+    }
+
+    fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::new(crate::error::SQLITE_IOERR_DELETE_NOENT, "disk I/O error"))
+            }
+            Err(_) => return Err(io_err(SQLITE_IOERR_DELETE)),
+        }
+        if sync_dir {
+            let dir = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty());
+            let dir = dir.unwrap_or_else(|| std::path::Path::new("."));
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+
+    fn exists(&self, path: &str) -> Result<bool> {
+        // Journals and WALs only count when they hold something.
+        let needs_content = path.ends_with("-journal") || path.ends_with("-wal");
+        Ok(std::fs::metadata(path).map(|m| !needs_content || m.len() > 0).unwrap_or(false))
+    }
+
+    fn full_path(&self, path: &str) -> Result<String> {
+        let p = std::path::Path::new(path);
+        let abs = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().map_err(|_| Error::code(crate::error::SQLITE_CANTOPEN_FULLPATH))?.join(p)
+        };
+        Ok(abs.to_string_lossy().into_owned())
+    }
+
+    fn poll(&self, _timeout: Option<Duration>) -> Result<usize> {
+        Ok(0)
+    }
+}

@@ -1,0 +1,195 @@
+//! # The page cache
+//!
+//! Pages of one database file, keyed by page number, bounded by
+//! `cache_size`. Owns the bytes of every page the pager has read or
+//! created; the B-tree reads and writes pages only through it.
+//!
+//! Invariants:
+//! - A dirty page is never evicted: until commit it is the only copy of
+//!   the transaction's change (the database file is not written before
+//!   commit, so there is no cache spill).
+//! - A pinned page is never evicted: the B-tree pins every page an
+//!   operation will touch before it modifies anything, so the modifying
+//!   phase never needs I/O.
+//! - The bound is soft: when every page is dirty or pinned the cache grows
+//!   past it rather than fail.
+
+use crate::btree::Pgno;
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+
+/// One cached page.
+#[derive(Debug)]
+pub struct CachedPage {
+    /// The page's bytes (page size long).
+    pub data: Vec<u8>,
+    /// Modified in the current write transaction.
+    pub dirty: bool,
+    last_used: Cell<u64>,
+}
+
+/// The cache.
+#[derive(Debug, Default)]
+pub struct PageCache {
+    pages: HashMap<Pgno, CachedPage>,
+    pinned: HashSet<Pgno>,
+    capacity: usize,
+    tick: Cell<u64>,
+    /// After an eviction pass that found too little to evict (everything
+    /// dirty or pinned), do not scan again before the cache grows past
+    /// this size: keeps big write transactions from rescanning per page.
+    next_scan_at: usize,
+}
+
+impl PageCache {
+    /// A cache holding about `capacity` pages.
+    pub fn new(capacity: usize) -> Self {
+        PageCache { capacity: capacity.max(10), ..Default::default() }
+    }
+
+    /// Change the bound (evicts at the next insertion).
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.max(10);
+    }
+
+    /// The bound in pages.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    fn touch(&self, p: &CachedPage) {
+        let t = self.tick.get() + 1;
+        self.tick.set(t);
+        p.last_used.set(t);
+    }
+
+    /// Whether `pgno` is cached.
+    pub fn contains(&self, pgno: Pgno) -> bool {
+        self.pages.contains_key(&pgno)
+    }
+
+    /// The page, if cached.
+    pub fn get(&self, pgno: Pgno) -> Option<&CachedPage> {
+        let p = self.pages.get(&pgno)?;
+        self.touch(p);
+        Some(p)
+    }
+
+    /// The page for modification, if cached.
+    pub fn get_mut(&mut self, pgno: Pgno) -> Option<&mut CachedPage> {
+        let p = self.pages.get_mut(&pgno)?;
+        let t = self.tick.get() + 1;
+        self.tick.set(t);
+        p.last_used.set(t);
+        Some(p)
+    }
+
+    /// Install a page (replacing any cached copy), evicting clean unpinned
+    /// pages first if the cache is full.
+    pub fn insert(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
+        if self.pages.len() >= self.capacity.max(self.next_scan_at) && !self.pages.contains_key(&pgno) {
+            self.evict();
+        }
+        let page = CachedPage { data, dirty, last_used: Cell::new(0) };
+        self.touch(&page);
+        self.pages.insert(pgno, page);
+    }
+
+    fn evict(&mut self) {
+        let mut victims: Vec<(u64, Pgno)> = self
+            .pages
+            .iter()
+            .filter(|(pgno, p)| !p.dirty && !self.pinned.contains(pgno))
+            .map(|(pgno, p)| (p.last_used.get(), *pgno))
+            .collect();
+        victims.sort_unstable();
+        // Evict down to 7/8 of the bound so the scan is not paid per miss.
+        let target = self.capacity - self.capacity / 8;
+        let excess = (self.pages.len() + 1).saturating_sub(target);
+        for (_, pgno) in victims.into_iter().take(excess) {
+            self.pages.remove(&pgno);
+        }
+        self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
+    }
+
+    /// Keep `pgno` in cache until [`PageCache::unpin_all`].
+    pub fn pin(&mut self, pgno: Pgno) {
+        self.pinned.insert(pgno);
+    }
+
+    /// Release every pin.
+    pub fn unpin_all(&mut self) {
+        self.pinned.clear();
+    }
+
+    /// Remove one page.
+    pub fn remove(&mut self, pgno: Pgno) {
+        self.pages.remove(&pgno);
+    }
+
+    /// Forget every page (another connection changed the file).
+    pub fn clear(&mut self) {
+        self.next_scan_at = 0;
+        self.pages.clear();
+        self.pinned.clear();
+    }
+
+    /// Drop every dirty page (rollback: the file still has the originals).
+    pub fn discard_dirty(&mut self) {
+        self.next_scan_at = 0;
+        self.pages.retain(|_, p| !p.dirty);
+    }
+
+    /// Drop pages numbered above `db_size`.
+    pub fn truncate(&mut self, db_size: Pgno) {
+        self.pages.retain(|pgno, _| *pgno <= db_size);
+    }
+
+    /// Page numbers of dirty pages, ascending.
+    pub fn dirty_pages(&self) -> Vec<Pgno> {
+        let mut v: Vec<Pgno> = self.pages.iter().filter(|(_, p)| p.dirty).map(|(n, _)| *n).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Mark every page clean (after commit).
+    pub fn mark_all_clean(&mut self) {
+        self.next_scan_at = 0;
+        for p in self.pages.values_mut() {
+            p.dirty = false;
+        }
+    }
+
+    /// Pages cached.
+    pub fn len(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// Whether nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eviction_spares_dirty_and_pinned_pages() {
+        let mut c = PageCache::new(10);
+        c.insert(1, vec![1], true);
+        c.insert(2, vec![2], false);
+        c.pin(2);
+        for p in 3..40 {
+            c.insert(p, vec![0], false);
+        }
+        assert!(c.len() <= 11);
+        assert!(c.contains(1), "dirty pages stay");
+        assert!(c.contains(2), "pinned pages stay");
+        c.unpin_all();
+        c.discard_dirty();
+        assert!(!c.contains(1));
+        assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
+    }
+}

@@ -1,0 +1,223 @@
+//! # The commit state machine
+//!
+//! `WriteJournal → SyncJournal → LockExclusive → WritePages → SyncDb →
+//! FinalizeJournal → Done`, each step submitting its requests once and
+//! waiting (returning `Pending`) until they complete. Re-entry after
+//! `Pending` or after `SQLITE_BUSY` at `LockExclusive` continues at the
+//! step it stopped in. Page 1's change counter, in-header size,
+//! version-valid-for and writer version are set once, at `Start`.
+//!
+//! Invariant: no database page is written before the journal is complete
+//! on disk (synced unless `synchronous=OFF`); the journal is finalized only
+//! after the database is synced.
+
+use super::header::{self, put_u32};
+use super::journal;
+use super::{JournalMode, Pager, PagerState, Synchronous};
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_IOERR_WRITE};
+use crate::io::{Buffer, Completion, FileKind, LockLevel, OpenOptions};
+use crate::{IoPoll, Poll};
+
+/// Where a commit is.
+#[derive(Debug, Default)]
+pub enum CommitStep {
+    /// Not started.
+    #[default]
+    Start,
+    /// Journal content submitted.
+    WriteJournal(Vec<Completion>),
+    /// Journal fsync submitted.
+    SyncJournal(Completion),
+    /// Waiting for EXCLUSIVE.
+    LockExclusive,
+    /// Database pages submitted.
+    WritePages(Vec<Completion>),
+    /// Database fsync submitted.
+    SyncDb(Completion),
+    /// Journal delete/truncate/zero submitted.
+    FinalizeJournal(Option<Completion>),
+}
+
+impl CommitStep {
+    /// Whether the database file may have been written.
+    pub fn touched_database(&self) -> bool {
+        matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_))
+    }
+
+    /// Whether a journal file may exist.
+    pub fn journal_exists(&self) -> bool {
+        !matches!(self, CommitStep::Start)
+    }
+}
+
+/// Whether every completion finished; the first error among them.
+fn all_done(cs: &[Completion]) -> Result<bool> {
+    if cs.iter().any(|c| !c.is_done()) {
+        return Ok(false);
+    }
+    for c in cs {
+        c.take()?;
+    }
+    Ok(true)
+}
+
+impl Pager {
+    /// Commit the write transaction (or end the read transaction).
+    pub fn commit(&mut self) -> IoPoll<()> {
+        match self.state {
+            PagerState::Idle => return Ok(Poll::Ready(())),
+            PagerState::Read => {
+                self.end_read()?;
+                return Ok(Poll::Ready(()));
+            }
+            PagerState::Write => {}
+        }
+        loop {
+            let step = std::mem::take(&mut self.commit_step);
+            match step {
+                CommitStep::Start => {
+                    if self.cache.dirty_pages().is_empty() {
+                        self.finish_write_txn()?;
+                        return Ok(Poll::Ready(()));
+                    }
+                    crate::ready!(self.fetch(1)?);
+                    self.stamp_page1()?;
+                    if self.opts.memory || !self.journal_mode.uses_file() {
+                        self.commit_step = CommitStep::LockExclusive;
+                        continue;
+                    }
+                    let cs = self.write_journal()?;
+                    self.commit_step = CommitStep::WriteJournal(cs);
+                }
+                CommitStep::WriteJournal(cs) => {
+                    if !all_done(&cs)? {
+                        self.commit_step = CommitStep::WriteJournal(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    if self.synchronous > Synchronous::Off {
+                        let c = self.journal_file(false)?.sync(false)?;
+                        self.commit_step = CommitStep::SyncJournal(c);
+                    } else {
+                        self.commit_step = CommitStep::LockExclusive;
+                    }
+                }
+                CommitStep::SyncJournal(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::SyncJournal(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.commit_step = CommitStep::LockExclusive;
+                }
+                CommitStep::LockExclusive => {
+                    if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
+                        self.commit_step = CommitStep::LockExclusive;
+                        return Err(Error::code(SQLITE_BUSY));
+                    }
+                    let mut cs = Vec::new();
+                    let ps = self.page_size as u64;
+                    let dirty = self.cache.dirty_pages();
+                    for (i, pgno) in dirty.iter().enumerate() {
+                        if self.crash_after_pages == Some(i) {
+                            self.crash_after_pages = None;
+                            self.commit_step = CommitStep::WritePages(cs);
+                            return Err(Error::new(SQLITE_IOERR_WRITE, "disk I/O error (simulated crash)"));
+                        }
+                        let data = self.page(*pgno)?.to_vec();
+                        cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
+                    }
+                    let file_size = self.file.size()?;
+                    if file_size > self.db_size as u64 * ps {
+                        cs.push(self.file.truncate(self.db_size as u64 * ps)?);
+                    }
+                    self.commit_step = CommitStep::WritePages(cs);
+                }
+                CommitStep::WritePages(cs) => {
+                    if !all_done(&cs)? {
+                        self.commit_step = CommitStep::WritePages(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    if self.synchronous > Synchronous::Off && !self.opts.memory {
+                        let c = self.file.sync(false)?;
+                        self.commit_step = CommitStep::SyncDb(c);
+                    } else {
+                        self.commit_step = CommitStep::FinalizeJournal(None);
+                        self.submit_finalize()?;
+                    }
+                }
+                CommitStep::SyncDb(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::SyncDb(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.submit_finalize()?;
+                }
+                CommitStep::FinalizeJournal(c) => {
+                    if let Some(c) = &c {
+                        if !c.is_done() {
+                            self.commit_step = CommitStep::FinalizeJournal(Some(c.clone()));
+                            return Ok(Poll::Pending);
+                        }
+                        c.take()?;
+                    }
+                    self.cache.mark_all_clean();
+                    self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
+                    self.finish_write_txn()?;
+                    return Ok(Poll::Ready(()));
+                }
+            }
+        }
+    }
+
+    /// Bump the change counter and record size and writer version in
+    /// page 1, journaling it first.
+    fn stamp_page1(&mut self) -> Result<()> {
+        let db_size = self.db_size;
+        let p1 = self.page_mut(1)?;
+        let counter = header::get_u32(p1, header::CHANGE_COUNTER).wrapping_add(1);
+        put_u32(p1, header::CHANGE_COUNTER, counter);
+        put_u32(p1, header::DB_SIZE, db_size);
+        put_u32(p1, header::VERSION_VALID_FOR, counter);
+        put_u32(p1, header::SQLITE_VERSION, header::SQLITE_VERSION_NUMBER);
+        Ok(())
+    }
+
+    fn journal_file(&self, create: bool) -> Result<std::sync::Arc<dyn crate::io::File>> {
+        self.io.backend().open(&self.journal_path, OpenOptions { create, kind: FileKind::MainJournal, ..Default::default() })
+    }
+
+    /// Submit the whole journal (header and every original) as one write,
+    /// plus a truncate if an older, longer journal file is being reused
+    /// (either order of the two leaves the same file).
+    fn write_journal(&mut self) -> Result<Vec<Completion>> {
+        let mut pgnos: Vec<_> = self.originals.keys().copied().collect();
+        pgnos.sort_unstable();
+        let records: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
+        let bytes = journal::build(journal::new_nonce(), self.orig_db_size, self.page_size, &records);
+        let f = self.journal_file(true)?;
+        let len = bytes.len() as u64;
+        let mut cs = vec![f.write(0, Buffer::from_vec(bytes))?];
+        if f.size()? > len {
+            cs.push(f.truncate(len)?);
+        }
+        Ok(cs)
+    }
+
+    fn submit_finalize(&mut self) -> Result<()> {
+        let c = if self.opts.memory || !self.journal_mode.uses_file() {
+            None
+        } else {
+            match self.journal_mode {
+                JournalMode::Delete => {
+                    self.io.backend().delete(&self.journal_path, self.synchronous == Synchronous::Extra)?;
+                    None
+                }
+                JournalMode::Truncate => Some(self.journal_file(false)?.truncate(0)?),
+                _ => Some(self.journal_file(false)?.write(0, Buffer::zeroed(28))?),
+            }
+        };
+        self.commit_step = CommitStep::FinalizeJournal(c);
+        Ok(())
+    }
+}

@@ -1,0 +1,322 @@
+//! Aggregate queries: GROUP BY (rows sorted by the group key, groups
+//! detected with `Compare`/`Jump`, output through a subroutine), plain
+//! aggregates over all rows, DISTINCT aggregates, HAVING.
+//!
+//! While a group's output is computed, aggregate calls read their
+//! accumulator registers and plain column references read the registers
+//! holding the group's last row (`Compiler::agg_regs`/`col_map`).
+
+use super::from::FromItem;
+use super::select::{binary_key_info, ResultItem, RowCtx};
+use super::{ColumnSource, Compiler};
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::plan::terms::walk;
+use crate::sql::resolve::ColumnRef;
+use crate::vdbe::func::FuncDef;
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{Distinctness, Expr, SortedColumn};
+use std::sync::Arc;
+
+struct AggCall<'a, 'b> {
+    key: String,
+    def: Arc<FuncDef>,
+    args: Vec<&'a Expr<'b>>,
+    distinct: bool,
+    acc: i32,
+    distinct_cursor: Option<i32>,
+}
+
+impl<'b> Compiler<'_> {
+    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>) -> Result<()> {
+        let mut found: Vec<&'a Expr<'b>> = Vec::new();
+        {
+            let me: &Compiler<'_> = self;
+            walk(e, &mut |x| {
+                if super::is_aggregate_call(me, x) {
+                    found.push(x);
+                    return false;
+                }
+                true
+            });
+        }
+        for x in found {
+            let key = x.to_string();
+            if out.iter().any(|a| a.key == key) {
+                continue;
+            }
+            let (name, args, distinct): (String, Vec<&'a Expr<'b>>, bool) = match x {
+                Expr::FunctionCall { name, args, distinctness, .. } => (
+                    unquote(name.0),
+                    args.map(|a| a.iter().collect()).unwrap_or_default(),
+                    matches!(distinctness, Some(Distinctness::Distinct)),
+                ),
+                Expr::FunctionCallStar { name, .. } => (unquote(name.0), Vec::new(), false),
+                _ => continue,
+            };
+            for a in &args {
+                let mut nested = false;
+                let me: &Compiler<'_> = self;
+                walk(a, &mut |y| {
+                    if super::is_aggregate_call(me, y) {
+                        nested = true;
+                    }
+                    true
+                });
+                if nested {
+                    return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+                }
+            }
+            if distinct && args.len() != 1 {
+                return Err(Error::sql("DISTINCT aggregates must have exactly one argument"));
+            }
+            let def = self.lookup_function(&name, args.len())?;
+            let acc = self.b.reg();
+            out.push(AggCall { key, def, args, distinct, acc, distinct_cursor: None });
+        }
+        Ok(())
+    }
+
+    fn collect_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        {
+            let me: &Compiler<'_> = self;
+            walk(e, &mut |x| {
+                if super::is_aggregate_call(me, x) {
+                    return false;
+                }
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Name(n) => names.push((None, unquote(n.0))),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    _ => {}
+                }
+                true
+            });
+        }
+        for (q, n) in names {
+            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+
+    fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
+        let skip = self.b.label();
+        if let Some(d) = a.distinct_cursor {
+            self.b.add4(Opcode::Found, d, skip, args, P4::Int64(1), 0);
+            let rec = self.b.reg();
+            self.b.add(Opcode::MakeRecord, args, 1, rec);
+            self.b.add(Opcode::IdxInsert, d, rec, 0);
+        }
+        self.b.add4(Opcode::AggStep, 0, args, a.acc, P4::Func(a.def.clone()), a.args.len() as u16);
+        self.b.bind(skip);
+    }
+
+    fn reset_aggs(&mut self, aggs: &[AggCall<'_, '_>]) {
+        for a in aggs {
+            self.b.add(Opcode::Null, 0, a.acc, 0);
+            if let Some(d) = a.distinct_cursor {
+                self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(binary_key_info(1)), 0);
+            }
+        }
+    }
+
+    /// Output one group: finalize, HAVING, result row.
+    fn agg_output<'a>(
+        &mut self,
+        aggs: &[AggCall<'a, 'b>],
+        cols: &[ColumnRef],
+        col_regs: i32,
+        items: &[ResultItem<'a, 'b>],
+        having: Option<&'a Expr<'b>>,
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        ctx: &RowCtx,
+        skip: i32,
+    ) -> Result<()> {
+        for a in aggs {
+            self.b.add4(Opcode::AggFinal, a.acc, a.args.len() as i32, 0, P4::Func(a.def.clone()), 0);
+        }
+        for a in aggs {
+            self.agg_regs.insert(a.key.clone(), a.acc);
+        }
+        for (i, c) in cols.iter().enumerate() {
+            self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
+        }
+        let r = (|| -> Result<()> {
+            if let Some(h) = having {
+                self.jump_if_false(h, skip)?;
+            }
+            let regs = self.b.regs(items.len());
+            self.compute_items(items, regs)?;
+            self.emit_row(ctx, order_by, regs, items.len())
+        })();
+        self.agg_regs.clear();
+        self.col_map.clear();
+        r
+    }
+
+    /// Compile an aggregate SELECT's body.
+    #[allow(clippy::too_many_arguments)]
+    pub fn compile_aggregate<'a>(
+        &mut self,
+        from: &[FromItem<'a, 'b>],
+        terms: &[&'a Expr<'b>],
+        items: &[ResultItem<'a, 'b>],
+        group_by: Option<&'a [Expr<'b>]>,
+        having: Option<&'a Expr<'b>>,
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        ctx: &RowCtx,
+    ) -> Result<()> {
+        let mut aggs: Vec<AggCall<'a, 'b>> = Vec::new();
+        let mut cols: Vec<ColumnRef> = Vec::new();
+        for it in items {
+            match it {
+                ResultItem::Expr(e, _) => {
+                    self.collect_aggs(e, &mut aggs)?;
+                    self.collect_columns(e, &mut cols);
+                }
+                ResultItem::Col(r, _) => {
+                    if !cols.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                        cols.push(r.clone());
+                    }
+                }
+            }
+        }
+        if let Some(h) = having {
+            self.collect_aggs(h, &mut aggs)?;
+            self.collect_columns(h, &mut cols);
+        }
+        for t in order_by.unwrap_or(&[]) {
+            self.collect_aggs(&t.expr, &mut aggs)?;
+            self.collect_columns(&t.expr, &mut cols);
+        }
+        for g in group_by.unwrap_or(&[]) {
+            self.collect_columns(g, &mut cols);
+        }
+        for a in aggs.iter_mut() {
+            if a.distinct {
+                a.distinct_cursor = Some(self.b.cursor());
+            }
+        }
+        let col_regs = self.b.regs(cols.len());
+        match group_by {
+            None => {
+                self.reset_aggs(&aggs);
+                if !cols.is_empty() {
+                    self.b.add(Opcode::Null, 0, col_regs, col_regs + cols.len() as i32 - 1);
+                }
+                let loops = self.open_loops(from, terms)?;
+                for a in &aggs {
+                    let args = self.b.regs(a.args.len());
+                    for (i, e) in a.args.iter().enumerate() {
+                        self.expr(e, args + i as i32)?;
+                    }
+                    self.agg_step(a, args);
+                }
+                for (i, c) in cols.iter().enumerate() {
+                    self.emit_column(c, col_regs + i as i32);
+                }
+                self.close_loops(loops);
+                let skip = self.b.label();
+                self.agg_output(&aggs, &cols, col_regs, items, having, order_by, ctx, skip)?;
+                self.b.bind(skip);
+            }
+            Some(groups) => {
+                let ng = groups.len();
+                let n_args: usize = aggs.iter().map(|a| a.args.len()).sum();
+                let width = ng + n_args + cols.len();
+                let sorter = self.b.cursor();
+                let gterms: Vec<SortedColumn<'b>> = Vec::new();
+                let _ = gterms;
+                let mut fields = Vec::new();
+                for g in groups {
+                    let coll = match self.expr_collation(g) {
+                        Some((n, _)) => self.collation(&n)?,
+                        None => crate::value::collation::Collation::binary(),
+                    };
+                    fields.push(crate::value::record::KeyField { collation: coll, descending: false });
+                }
+                let ki = Arc::new(crate::value::record::KeyInfo { fields });
+                self.b.add4(Opcode::SorterOpen, sorter, width as i32, 0, P4::KeyInfo(ki.clone()), 0);
+                let loops = self.open_loops(from, terms)?;
+                let base = self.b.regs(width);
+                for (i, g) in groups.iter().enumerate() {
+                    self.expr(g, base + i as i32)?;
+                }
+                let mut k = ng;
+                for a in &aggs {
+                    for e in &a.args {
+                        self.expr(e, base + k as i32)?;
+                        k += 1;
+                    }
+                }
+                for (i, c) in cols.iter().enumerate() {
+                    self.emit_column(c, base + (ng + n_args + i) as i32);
+                }
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, base, width as i32, rec);
+                self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+                self.close_loops(loops);
+                self.eqp.push((0, 0, "USE TEMP B-TREE FOR GROUP BY".into()));
+
+                let pseudo = self.b.cursor();
+                let drec = self.b.reg();
+                self.b.add(Opcode::OpenPseudo, pseudo, drec, width as i32);
+                let has_group = self.b.reg();
+                self.b.add(Opcode::Integer, 0, has_group, 0);
+                let prev = self.b.regs(ng);
+                let cur = self.b.regs(ng);
+                let out_ret = self.b.reg();
+                let after = self.b.label();
+                let output = self.b.label();
+                let new_group = self.b.label();
+                let init = self.b.label();
+                let same = self.b.label();
+                self.b.add(Opcode::SorterSort, sorter, after, 0);
+                let top = self.b.here();
+                self.b.add(Opcode::SorterData, sorter, drec, pseudo);
+                for i in 0..ng {
+                    self.b.add(Opcode::Column, pseudo, i as i32, cur + i as i32);
+                }
+                self.b.add(Opcode::IfNot, has_group, new_group, 0);
+                self.b.add4(Opcode::Compare, cur, prev, ng as i32, P4::KeyInfo(ki), 0);
+                self.b.add(Opcode::Jump, new_group, same, new_group);
+                self.b.bind(new_group);
+                self.b.add(Opcode::IfNot, has_group, init, 0);
+                self.b.add(Opcode::Gosub, out_ret, output, 0);
+                self.b.bind(init);
+                self.b.add(Opcode::Copy, cur, prev, ng as i32 - 1);
+                self.reset_aggs(&aggs);
+                self.b.add(Opcode::Integer, 1, has_group, 0);
+                self.b.bind(same);
+                let mut k = ng;
+                for a in &aggs {
+                    let args = self.b.regs(a.args.len());
+                    for i in 0..a.args.len() {
+                        self.b.add(Opcode::Column, pseudo, k as i32, args + i as i32);
+                        k += 1;
+                    }
+                    self.agg_step(a, args);
+                }
+                for i in 0..cols.len() {
+                    self.b.add(Opcode::Column, pseudo, (ng + n_args + i) as i32, col_regs + i as i32);
+                }
+                self.b.add(Opcode::SorterNext, sorter, top as i32, 0);
+                self.b.add(Opcode::Gosub, out_ret, output, 0);
+                self.b.bind(after);
+                let done = self.b.label();
+                self.b.add(Opcode::Goto, 0, done, 0);
+                self.b.bind(output);
+                let ret = self.b.label();
+                self.agg_output(&aggs, &cols, col_regs, items, having, order_by, ctx, ret)?;
+                self.b.bind(ret);
+                self.b.add(Opcode::Return, out_ret, 0, 0);
+                self.b.bind(done);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,118 @@
+//! The program builder: appends instructions, allocates registers and
+//! cursors, and resolves forward jumps through labels.
+//!
+//! Invariant: a label is a negative number `-1 - n` until `finish`
+//! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
+//! address it was bound to.
+
+use crate::error::{Error, Result};
+use crate::vdbe::program::{Insn, Opcode, Program, P4};
+
+/// A forward-jump target.
+pub type Label = i32;
+
+/// Builds one program.
+#[derive(Default)]
+pub struct Builder {
+    /// Instructions so far.
+    pub insns: Vec<Insn>,
+    labels: Vec<Option<usize>>,
+    /// Highest register allocated.
+    pub n_regs: usize,
+    /// Cursors allocated.
+    pub n_cursors: usize,
+}
+
+impl Builder {
+    /// Append an instruction; returns its address.
+    pub fn add(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32) -> usize {
+        self.add4(opcode, p1, p2, p3, P4::None, 0)
+    }
+
+    /// Append an instruction with P4 and P5.
+    pub fn add4(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32, p4: P4, p5: u16) -> usize {
+        self.insns.push(Insn { opcode, p1, p2, p3, p4, p5, comment: String::new() });
+        self.insns.len() - 1
+    }
+
+    /// Set the comment of the last instruction.
+    pub fn comment(&mut self, c: impl Into<String>) {
+        if let Some(i) = self.insns.last_mut() {
+            i.comment = c.into();
+        }
+    }
+
+    /// Address of the next instruction.
+    pub fn here(&self) -> usize {
+        self.insns.len()
+    }
+
+    /// A new unbound label.
+    pub fn label(&mut self) -> Label {
+        self.labels.push(None);
+        -(self.labels.len() as i32)
+    }
+
+    /// Bind a label to the next instruction's address.
+    pub fn bind(&mut self, l: Label) {
+        let here = self.insns.len();
+        self.labels[(-l - 1) as usize] = Some(here);
+    }
+
+    /// One new register.
+    pub fn reg(&mut self) -> i32 {
+        self.n_regs += 1;
+        self.n_regs as i32
+    }
+
+    /// `n` consecutive new registers; returns the first.
+    pub fn regs(&mut self, n: usize) -> i32 {
+        let first = self.n_regs + 1;
+        self.n_regs += n.max(1);
+        first as i32
+    }
+
+    /// A new cursor number.
+    pub fn cursor(&mut self) -> i32 {
+        self.n_cursors += 1;
+        (self.n_cursors - 1) as i32
+    }
+
+    fn resolve(&self, v: i32) -> Result<i32> {
+        if v >= 0 {
+            return Ok(v);
+        }
+        match self.labels.get((-v - 1) as usize) {
+            Some(Some(a)) => Ok(*a as i32),
+            _ => Err(Error::new(crate::error::SQLITE_INTERNAL, "unbound label in generated code")),
+        }
+    }
+
+    /// Resolve labels and produce the program.
+    pub fn finish(mut self, mut prog: Program) -> Result<Program> {
+        let jumps = |op: Opcode| {
+            use Opcode::*;
+            matches!(
+                op,
+                Init | Goto | Gosub | If | IfNot | IsNull | NotNull | IfPos | IfNotZero | DecrJumpZero | Once
+                    | InitCoroutine | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT
+                    | SeekLE | SeekLT | IdxGE | IdxGT | IdxLE | IdxLT | Found | NotFound | NoConflict | SorterSort
+                    | SorterNext | MustBeInt | Eq | Ne | Lt | Le | Gt | Ge
+            )
+        };
+        let mut insns = std::mem::take(&mut self.insns);
+        for i in insns.iter_mut() {
+            if i.opcode == Opcode::Jump {
+                i.p1 = self.resolve(i.p1)?;
+                i.p2 = self.resolve(i.p2)?;
+                i.p3 = self.resolve(i.p3)?;
+            } else if jumps(i.opcode) && !(matches!(i.opcode, Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge) && i.p5 & crate::vdbe::program::cmp_flags::STOREP2 != 0) {
+                i.p2 = self.resolve(i.p2)?;
+            }
+        }
+        prog.insns = insns;
+        prog.n_regs = self.n_regs;
+        prog.n_cursors = self.n_cursors;
+        Ok(prog)
+    }
+}

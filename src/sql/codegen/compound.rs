@@ -1,0 +1,165 @@
+//! Compound SELECTs (UNION ALL, UNION, EXCEPT, INTERSECT), evaluated left
+//! to right into temporary tables: a rowid table while duplicates must be
+//! kept, a key-only index when they must go. ORDER BY and LIMIT apply to
+//! the final result and may only name its columns.
+
+use super::select::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{CompoundOperator, Select};
+
+impl Compiler<'_> {
+    fn open_temp(&mut self, n: usize, index: bool) -> i32 {
+        let c = self.b.cursor();
+        if index {
+            self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
+        } else {
+            self.b.add(Opcode::OpenEphemeral, c, n as i32, 0);
+        }
+        c
+    }
+
+    /// Loop over temporary `src`, handing each row's registers to `f`.
+    fn for_each_row(&mut self, src: i32, n: usize, f: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, src, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, src, i as i32, regs + i as i32);
+        }
+        f(self, regs)?;
+        self.b.add(Opcode::Next, src, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    fn convert_temp(&mut self, src: i32, n: usize, to_index: bool) -> Result<i32> {
+        let dst = self.open_temp(n, to_index);
+        let dest = if to_index { Dest::EphemIndex(dst) } else { Dest::EphemTable(dst) };
+        self.for_each_row(src, n, &mut |c, regs| {
+            let end = c.b.label();
+            c.emit_final(dest, regs, n, None, end);
+            c.b.bind(end);
+            Ok(())
+        })?;
+        Ok(dst)
+    }
+
+    /// Compile a compound SELECT feeding `dest`.
+    pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        let first_op = compounds[0].operator;
+        let mut is_index = first_op != CompoundOperator::UnionAll;
+        let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        // Column count is only known after compiling the first arm; open
+        // the temporary with a patched width.
+        let e0 = self.b.cursor();
+        let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
+        self.top_compound_arm = want_names;
+        let first = self.compile_simple(&sel.body.select, None, None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
+        self.top_compound_arm = false;
+        let info = first?;
+        let n = info.n_columns;
+        self.b.insns[open_addr].p2 = n as i32;
+        if is_index {
+            self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
+        }
+        let mut cur = e0;
+        let mut correlated = info.correlated;
+        for cs in compounds {
+            let check = |i: &SelectInfo, op: CompoundOperator| -> Result<()> {
+                if i.n_columns != n {
+                    let name = match op {
+                        CompoundOperator::Union => "UNION",
+                        CompoundOperator::UnionAll => "UNION ALL",
+                        CompoundOperator::Except => "EXCEPT",
+                        CompoundOperator::Intersect => "INTERSECT",
+                    };
+                    return Err(Error::sql(format!("SELECTs to the left and right of {name} do not have the same number of result columns")));
+                }
+                Ok(())
+            };
+            match cs.operator {
+                CompoundOperator::UnionAll => {
+                    if is_index {
+                        cur = self.convert_temp(cur, n, false)?;
+                        is_index = false;
+                    }
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemTable(cur))?;
+                    check(&i, cs.operator)?;
+                    correlated |= i.correlated;
+                }
+                CompoundOperator::Union => {
+                    if !is_index {
+                        cur = self.convert_temp(cur, n, true)?;
+                        is_index = true;
+                    }
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(cur))?;
+                    check(&i, cs.operator)?;
+                    correlated |= i.correlated;
+                }
+                CompoundOperator::Except | CompoundOperator::Intersect => {
+                    if !is_index {
+                        cur = self.convert_temp(cur, n, true)?;
+                        is_index = true;
+                    }
+                    let x = self.open_temp(n, true);
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(x))?;
+                    check(&i, cs.operator)?;
+                    correlated |= i.correlated;
+                    if cs.operator == CompoundOperator::Except {
+                        let target = cur;
+                        self.for_each_row(x, n, &mut |c, regs| {
+                            c.b.add(Opcode::IdxDelete, target, regs, n as i32);
+                            Ok(())
+                        })?;
+                    } else {
+                        let r = self.open_temp(n, true);
+                        let left = cur;
+                        self.for_each_row(x, n, &mut |c, regs| {
+                            let skip = c.b.label();
+                            c.b.add4(Opcode::NotFound, left, skip, regs, P4::Int64(n as i64), 0);
+                            let end = c.b.label();
+                            c.emit_final(Dest::EphemIndex(r), regs, n, None, end);
+                            c.b.bind(end);
+                            c.b.bind(skip);
+                            Ok(())
+                        })?;
+                        cur = r;
+                    }
+                }
+            }
+        }
+        // Final output.
+        let end = self.b.label();
+        let lim = self.setup_limit(sel.limit, end)?;
+        let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+        let items: Vec<ResultItem<'_, '_>> = Vec::new();
+        if let Some(terms) = sel.order_by {
+            ctx.order_map = self.order_by_map(terms, &items, &info.names, true)?;
+            let mut fields = Vec::new();
+            for t in terms {
+                let coll = match &t.expr {
+                    sqlite3_parser::ast::Expr::Collate(_, c) => self.collation(&crate::sql::parse::unquote(c))?,
+                    _ => crate::value::collation::Collation::binary(),
+                };
+                fields.push(crate::value::record::KeyField {
+                    collation: coll,
+                    descending: matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc)),
+                });
+            }
+            let s = self.b.cursor();
+            self.b.add4(Opcode::SorterOpen, s, (terms.len() + n) as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
+            ctx.sorter = Some((s, terms.len()));
+        }
+        let order_by = sel.order_by;
+        self.for_each_row(cur, n, &mut |c, regs| c.emit_row(&ctx, order_by, regs, n))?;
+        self.emit_sorter_output(&ctx, n);
+        self.b.bind(end);
+        let mut out = info;
+        out.correlated = correlated;
+        Ok(out)
+    }
+}

@@ -1,0 +1,287 @@
+//! CREATE/DROP of tables, indexes and views: new B-trees, rows of
+//! `sqlite_schema`, the schema cookie bump and `ParseSchema` (the
+//! connection reloads its schema after the statement). CREATE INDEX fills
+//! the new index from the table.
+
+use super::Compiler;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::parse::{schema_sql, unquote};
+use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
+use crate::btree::Meta;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::Stmt;
+
+const SCHEMA_COLUMNS: i32 = 5;
+
+impl Compiler<'_> {
+    fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
+        if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+            return Err(Error::sql(format!("object name reserved for internal use: {name}")));
+        }
+        if let Some(t) = self.schema.table(name) {
+            let what = if t.view_select.is_some() { "view" } else { "table" };
+            if kind == "index" {
+                return Err(Error::sql(format!("there is already a {what} named {name}")));
+            }
+            return Err(Error::sql(format!("{what} {name} already exists")));
+        }
+        if self.schema.index(name).is_some() {
+            if kind == "index" {
+                return Err(Error::sql(format!("index {name} already exists")));
+            }
+            return Err(Error::sql(format!("there is already an index named {name}")));
+        }
+        Ok(())
+    }
+
+    /// Append a row to `sqlite_schema` through cursor `sc`.
+    fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
+        let regs = self.b.regs(SCHEMA_COLUMNS as usize);
+        self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.as_bytes().to_vec()), 0);
+        match root_reg {
+            Some(r) => self.b.add(Opcode::SCopy, r, regs + 3, 0),
+            None => self.b.add(Opcode::Integer, 0, regs + 3, 0),
+        };
+        match sql {
+            Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.as_bytes().to_vec()), 0),
+            None => self.b.add(Opcode::Null, 0, regs + 4, 0),
+        };
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, SCHEMA_COLUMNS, rec, P4::Affinity("BBBDB".into()), 0);
+        self.b.add(Opcode::NewRowid, sc, rid, 0);
+        self.b.add(Opcode::Insert, sc, rec, rid);
+    }
+
+    fn open_schema_table(&mut self) -> i32 {
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(SCHEMA_COLUMNS as i64), 0);
+        self.b.comment("sqlite_schema");
+        sc
+    }
+
+    fn bump_cookie(&mut self) {
+        self.b.add(Opcode::SetCookie, 0, Meta::SchemaCookie as i32, self.schema.cookie.wrapping_add(1) as i32);
+        self.b.add(Opcode::ParseSchema, 0, 0, 0);
+    }
+
+    fn ensure_format(&mut self) {
+        let r = self.b.reg();
+        let skip = self.b.label();
+        self.b.add(Opcode::ReadCookie, 0, r, Meta::SchemaFormat as i32);
+        self.b.add(Opcode::If, r, skip, 0);
+        self.b.add(Opcode::SetCookie, 0, Meta::SchemaFormat as i32, 4);
+        self.b.add(Opcode::SetCookie, 0, Meta::TextEncoding as i32, 1);
+        self.b.bind(skip);
+    }
+
+    /// Fill index `idx` (tree root in register `root_reg`) from its table.
+    fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        let ic = self.b.cursor();
+        let ki = self.index_key_info_for(table, idx)?;
+        self.b.add4(Opcode::OpenWrite, ic, root_reg, 0, P4::KeyInfo(ki), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let n = idx.columns.len();
+        let k = self.b.regs(n + 1);
+        for (i, col) in idx.columns.iter().enumerate() {
+            if table.rowid_alias == Some(col.column) {
+                self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
+            } else {
+                self.b.add(Opcode::Column, tc, col.column as i32, k + i as i32);
+            }
+        }
+        self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        if idx.unique {
+            let ok = self.b.label();
+            self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
+            let cols: Vec<String> = idx.columns.iter().map(|c| format!("{}.{}", table.name, table.columns[c.column].name)).collect();
+            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(format!("UNIQUE constraint failed: {}", cols.join(", "))), 0);
+            self.b.bind(ok);
+        }
+        let rec = self.b.reg();
+        self.b.add(Opcode::MakeRecord, k, n as i32 + 1, rec);
+        self.b.add(Opcode::IdxInsert, ic, rec, 0);
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    fn index_key_info_for(&self, table: &Table, idx: &Index) -> Result<std::sync::Arc<crate::value::record::KeyInfo>> {
+        let mut fields = Vec::new();
+        for c in &idx.columns {
+            let coll = c.collation.clone().or_else(|| table.columns[c.column].collation.clone());
+            let collation = match coll {
+                Some(n) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(crate::value::record::KeyField { collation, descending: c.descending });
+        }
+        Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
+    }
+
+    /// Delete `sqlite_schema` rows whose column `col` equals `name`.
+    fn delete_schema_rows(&mut self, col: i32, name: &str) {
+        let sc = self.open_schema_table();
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let r = self.b.reg();
+        let n = self.b.reg();
+        self.b.add(Opcode::Column, sc, col, r);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, n, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+}
+
+/// Compile CREATE/DROP TABLE, INDEX or VIEW.
+pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let init = c.begin_program();
+    let mut write = true;
+    match stmt {
+        Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
+            if *temporary {
+                return Err(Error::unsupported("TEMP tables"));
+            }
+            let name = unquote(tbl_name.name.0);
+            if c.schema.table(&name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, "table")?;
+                let sql = schema_sql(c.sql, "TABLE");
+                let table = table_from_stmt(stmt, &sql, 0)?;
+                c.writes = true;
+                c.ensure_format();
+                let root = c.b.reg();
+                c.b.add(Opcode::CreateBtree, 0, root, 1);
+                let mut idx_roots = Vec::new();
+                for _ in &table.auto_indexes {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::CreateBtree, 0, r, 2);
+                    idx_roots.push(r);
+                }
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "table", &table.name, &table.name, Some(root), Some(&sql));
+                for (i, r) in idx_roots.iter().enumerate() {
+                    let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
+                    c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
+                }
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::CreateIndex { if_not_exists, idx_name, unique, .. } => {
+            let name = unquote(idx_name.name.0);
+            if c.schema.index(&name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, "index")?;
+                let idx = index_from_stmt(stmt, None, 0, c.schema)?;
+                let table = c.schema.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
+                if table.view_select.is_some() {
+                    return Err(Error::sql(format!("views may not be indexed")));
+                }
+                let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
+                c.writes = true;
+                let root = c.b.reg();
+                c.b.add(Opcode::CreateBtree, 0, root, 2);
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
+                c.populate_index(&table, &idx, root)?;
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
+            if *temporary {
+                return Err(Error::unsupported("TEMP views"));
+            }
+            let name = unquote(view_name.name.0);
+            if c.schema.table(&name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, "view")?;
+                let sql = schema_sql(c.sql, "VIEW");
+                let _ = table_from_stmt(stmt, &sql, 0)?;
+                c.writes = true;
+                c.ensure_format();
+                let sc = c.open_schema_table();
+                c.schema_row(sc, "view", &name, &name, None, Some(&sql));
+                c.bump_cookie();
+                prog.changes_schema = true;
+            }
+        }
+        Stmt::DropTable { if_exists, tbl_name } | Stmt::DropView { if_exists, view_name: tbl_name } => {
+            let is_view = matches!(stmt, Stmt::DropView { .. });
+            let name = unquote(tbl_name.name.0);
+            match c.schema.table(&name).cloned() {
+                None => {
+                    if !*if_exists {
+                        let what = if is_view { "view" } else { "table" };
+                        return Err(Error::sql(format!("no such {what}: {name}")));
+                    }
+                    write = false;
+                }
+                Some(t) => {
+                    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+                        return Err(Error::sql(format!("table {name} may not be dropped")));
+                    }
+                    if is_view && t.view_select.is_none() {
+                        return Err(Error::sql(format!("use DROP TABLE to delete table {name}")));
+                    }
+                    if !is_view && t.view_select.is_some() {
+                        return Err(Error::sql(format!("use DROP VIEW to delete view {name}")));
+                    }
+                    c.writes = true;
+                    c.delete_schema_rows(2, &t.name);
+                    let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
+                    if t.root > 0 {
+                        roots.push(t.root);
+                    }
+                    roots.sort_unstable_by(|a, b| b.cmp(a));
+                    for r in roots {
+                        let out = c.b.reg();
+                        c.b.add(Opcode::Destroy, r as i32, out, 0);
+                    }
+                    c.bump_cookie();
+                    prog.changes_schema = true;
+                }
+            }
+        }
+        Stmt::DropIndex { if_exists, idx_name } => {
+            let name = unquote(idx_name.name.0);
+            match c.schema.index(&name).cloned() {
+                None => {
+                    if !*if_exists {
+                        return Err(Error::sql(format!("no such index: {name}")));
+                    }
+                    write = false;
+                }
+                Some(idx) => {
+                    if idx.sql.is_none() {
+                        return Err(Error::sql("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"));
+                    }
+                    c.writes = true;
+                    c.delete_schema_rows(1, &idx.name);
+                    let out = c.b.reg();
+                    c.b.add(Opcode::Destroy, idx.root as i32, out, 0);
+                    c.bump_cookie();
+                    prog.changes_schema = true;
+                }
+            }
+        }
+        _ => return Err(Error::sql("not a DDL statement")),
+    }
+    c.end_program(init, if write { Some(true) } else { None });
+    Ok(())
+}

@@ -1,0 +1,234 @@
+//! Shared by INSERT, UPDATE and DELETE: opening a table and its indexes
+//! for writing, building index keys, constraint checks with SQLite's
+//! messages, and removing a row together with its index entries.
+
+use super::Compiler;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::schema::{Index, Table};
+use crate::vdbe::exec::txn::{ON_ERROR_FAIL, ON_ERROR_ROLLBACK};
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::ResolveType;
+
+/// A table opened for writing with its indexes.
+pub struct WriteTarget {
+    /// The table.
+    pub table: Table,
+    /// Table cursor.
+    pub cursor: i32,
+    /// Indexes and their cursors.
+    pub indexes: Vec<(Index, i32)>,
+}
+
+/// Conflict resolution in effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnConflict {
+    /// ABORT (default).
+    Abort,
+    /// FAIL.
+    Fail,
+    /// ROLLBACK.
+    Rollback,
+    /// IGNORE.
+    Ignore,
+    /// REPLACE.
+    Replace,
+}
+
+impl OnConflict {
+    /// From the AST.
+    pub fn from_ast(r: Option<ResolveType>) -> OnConflict {
+        match r {
+            Some(ResolveType::Fail) => OnConflict::Fail,
+            Some(ResolveType::Rollback) => OnConflict::Rollback,
+            Some(ResolveType::Ignore) => OnConflict::Ignore,
+            Some(ResolveType::Replace) => OnConflict::Replace,
+            _ => OnConflict::Abort,
+        }
+    }
+
+    fn halt_action(self) -> i32 {
+        match self {
+            OnConflict::Rollback => ON_ERROR_ROLLBACK as i32,
+            OnConflict::Fail => ON_ERROR_FAIL as i32,
+            _ => 0,
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// Find a table that may be written.
+    pub fn writable_table(&self, name: &str) -> Result<Table> {
+        if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+            return Err(Error::sql(format!("table {name} may not be modified")));
+        }
+        let t = self.schema.table(name).cloned().ok_or_else(|| Error::sql(format!("no such table: {name}")))?;
+        if t.view_select.is_some() {
+            return Err(Error::sql(format!("cannot modify {name} because it is a view")));
+        }
+        Ok(t)
+    }
+
+    /// Open `table` and all its indexes with write cursors.
+    pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
+        self.writes = true;
+        let cursor = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        self.b.comment(table.name.clone());
+        let mut indexes = Vec::new();
+        for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
+            let c = self.b.cursor();
+            let ki = self.index_key_info(&idx)?;
+            self.b.add4(Opcode::OpenWrite, c, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+            self.b.comment(idx.name.clone());
+            indexes.push((idx, c));
+        }
+        Ok(WriteTarget { table, cursor, indexes })
+    }
+
+    /// Copy an index's key columns from row registers `row` (one per table
+    /// column) plus the rowid into fresh consecutive registers.
+    pub fn index_key(&mut self, idx: &Index, row: i32, rowid: i32) -> i32 {
+        let n = idx.columns.len();
+        let k = self.b.regs(n + 1);
+        for (i, c) in idx.columns.iter().enumerate() {
+            self.b.add(Opcode::SCopy, row + c.column as i32, k + i as i32, 0);
+        }
+        self.b.add(Opcode::SCopy, rowid, k + n as i32, 0);
+        k
+    }
+
+    /// Read every column of the row under `t.cursor` into new registers
+    /// (the INTEGER PRIMARY KEY column reads the rowid).
+    pub fn read_row(&mut self, t: &WriteTarget) -> i32 {
+        let n = t.table.columns.len();
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            if t.table.rowid_alias == Some(i) {
+                self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
+            } else {
+                self.b.add(Opcode::Column, t.cursor, i as i32, regs + i as i32);
+            }
+        }
+        regs
+    }
+
+    /// Delete the row under `t.cursor` and its index entries (not
+    /// counted as a change).
+    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) {
+        if !t.indexes.is_empty() {
+            let row = self.read_row(t);
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            for (idx, c) in &t.indexes {
+                let k = self.index_key(idx, row, rid);
+                self.b.add(Opcode::IdxDelete, *c, k, idx.columns.len() as i32 + 1);
+            }
+        }
+        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), if count { 1 } else { 0 });
+    }
+
+    /// NOT NULL checks on row registers; `skip` is where IGNORE goes.
+    pub fn check_not_null(&mut self, t: &WriteTarget, row: i32, oc: OnConflict, skip: i32) -> Result<()> {
+        for (i, col) in t.table.columns.iter().enumerate() {
+            if !col.not_null || t.table.rowid_alias == Some(i) {
+                continue;
+            }
+            let r = row + i as i32;
+            match (oc, &col.default) {
+                (OnConflict::Ignore, _) => {
+                    self.b.add(Opcode::IsNull, r, skip, 0);
+                }
+                (OnConflict::Replace, Some(d)) => {
+                    let ok = self.b.label();
+                    self.b.add(Opcode::NotNull, r, ok, 0);
+                    let d = d.clone();
+                    self.expr_text(&d, r)?;
+                    self.b.bind(ok);
+                }
+                _ => {
+                    let msg = format!("NOT NULL constraint failed: {}.{}", t.table.name, col.name);
+                    self.b.add4(Opcode::HaltIfNull, SQLITE_CONSTRAINT_NOTNULL, oc.halt_action(), r, P4::Text(msg), 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
+        self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::Text(msg), 0);
+    }
+
+    /// Uniqueness checks for a row about to be written with `rowid`.
+    /// `old_rowid`: for UPDATE, the row's own rowid (not a conflict).
+    pub fn check_unique(&mut self, t: &WriteTarget, row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        if check_rowid {
+            let ok = self.b.label();
+            if let Some(old) = old_rowid {
+                self.b.add4(Opcode::Eq, old, ok, rowid, P4::None, 0);
+            }
+            self.b.add(Opcode::NotExists, t.cursor, ok, rowid);
+            let pk = t.table.rowid_alias.map(|i| t.table.columns[i].name.clone()).unwrap_or_else(|| "rowid".into());
+            match oc {
+                OnConflict::Ignore => {
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                }
+                OnConflict::Replace => self.delete_current_row(t, false),
+                _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
+            }
+            self.b.bind(ok);
+        }
+        for (idx, c) in t.indexes.clone() {
+            if !idx.unique {
+                continue;
+            }
+            let n = idx.columns.len();
+            let k = self.index_key(&idx, row, rowid);
+            let ok = self.b.label();
+            self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
+            let other = self.b.reg();
+            self.b.add(Opcode::IdxRowid, c, other, 0);
+            if let Some(old) = old_rowid {
+                self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
+            }
+            let cols: Vec<String> = idx.columns.iter().map(|ic| format!("{}.{}", t.table.name, t.table.columns[ic.column].name)).collect();
+            match oc {
+                OnConflict::Ignore => {
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                }
+                OnConflict::Replace => {
+                    let gone = self.b.label();
+                    self.b.add(Opcode::NotExists, t.cursor, gone, other);
+                    self.delete_current_row(t, false);
+                    self.b.bind(gone);
+                }
+                _ => {
+                    let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
+                    self.constraint_halt(code, format!("UNIQUE constraint failed: {}", cols.join(", ")), oc);
+                }
+            }
+            self.b.bind(ok);
+        }
+        Ok(())
+    }
+
+    /// Write the row: record, table entry, index entries.
+    pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) {
+        let n = t.table.columns.len();
+        if let Some(ipk) = t.table.rowid_alias {
+            self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
+        }
+        let rec = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+        self.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), flags);
+        if let Some(ipk) = t.table.rowid_alias {
+            self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
+        }
+        for (idx, c) in t.indexes.clone() {
+            let k = self.index_key(&idx, row, rowid);
+            let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";
+            let rec = self.b.reg();
+            self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
+            self.b.add(Opcode::IdxInsert, c, rec, 0);
+        }
+    }
+}

@@ -1,0 +1,679 @@
+//! Expression code generation: `expr(e, target)` leaves the value of `e`
+//! in register `target`.
+//!
+//! Affinity and collation of comparisons follow `datatype3.txt` sections
+//! 4.2 and 7.1: they are computed here at compile time and handed to the
+//! comparison opcodes in P5 and P4.
+
+use super::{ColumnSource, Compiler};
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
+use crate::vdbe::func::FuncKind;
+use crate::vdbe::program::{cmp_flags, Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, LikeOperator, Literal, Operator, UnaryOperator};
+
+/// A parsed numeric literal.
+pub enum Number {
+    /// Fits in i64.
+    Int(i64),
+    /// Real (or too-large integer).
+    Real(f64),
+}
+
+/// Parse a numeric literal as SQLite's tokenizer accepts it.
+pub fn parse_numeric(s: &str) -> Result<Number> {
+    let t = s.replace('_', "");
+    if t.len() > 2 && (t.starts_with("0x") || t.starts_with("0X")) {
+        return u64::from_str_radix(&t[2..], 16)
+            .map(|v| Number::Int(v as i64))
+            .map_err(|_| Error::sql(format!("hex literal too big: {s}")));
+    }
+    if t.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(match t.parse::<i64>() {
+            Ok(i) => Number::Int(i),
+            Err(_) => Number::Real(t.parse::<f64>().unwrap_or(f64::INFINITY)),
+        });
+    }
+    let mut f = t.clone();
+    if f.starts_with('.') {
+        f.insert(0, '0');
+    }
+    if let Some(p) = f.find('.') {
+        if !f.as_bytes().get(p + 1).is_some_and(|c| c.is_ascii_digit()) {
+            f.insert(p + 1, '0');
+        }
+    }
+    f.parse::<f64>().map(Number::Real).map_err(|_| Error::sql(format!("unrecognized token: \"{s}\"")))
+}
+
+fn decode_blob(hex: &str) -> Result<Vec<u8>> {
+    let h = hex.as_bytes();
+    if h.len() % 2 != 0 {
+        return Err(Error::sql(format!("unrecognized token: \"X'{hex}'\"")));
+    }
+    (0..h.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| Error::sql(format!("unrecognized token: \"X'{hex}'\""))))
+        .collect()
+}
+
+/// The comparison affinity letter for operands with these affinities.
+pub fn comparison_affinity(a: Option<Affinity>, b: Option<Affinity>) -> u16 {
+    let aff = match (a, b) {
+        (Some(x), Some(y)) => {
+            if x.is_numeric() || y.is_numeric() {
+                Affinity::Numeric
+            } else {
+                Affinity::Blob
+            }
+        }
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => Affinity::Blob,
+    };
+    if aff == Affinity::Blob {
+        0
+    } else {
+        aff.letter() as u16
+    }
+}
+
+fn like_func_name(op: LikeOperator) -> &'static str {
+    match op {
+        LikeOperator::Like => "like",
+        LikeOperator::Glob => "glob",
+        LikeOperator::Match => "match",
+        LikeOperator::Regexp => "regexp",
+    }
+}
+
+impl Compiler<'_> {
+    /// Compute `e` into a new register.
+    pub fn expr_new(&mut self, e: &Expr<'_>) -> Result<i32> {
+        let r = self.b.reg();
+        self.expr(e, r)?;
+        Ok(r)
+    }
+
+    /// Jump to `label` when `e` is false or NULL.
+    pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
+        let r = self.expr_new(e)?;
+        self.b.add(Opcode::IfNot, r, label, 1);
+        Ok(())
+    }
+
+    /// Resolve an identifier, trying columns of every scope.
+    pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
+        resolve(&mut self.scopes, qualifier, name)
+    }
+
+    /// Emit a read of a resolved column.
+    pub fn emit_column(&mut self, r: &ColumnRef, target: i32) {
+        let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
+        if let Some(src) = self.col_map.get(&key).copied() {
+            match src {
+                ColumnSource::Register(reg) => {
+                    self.b.add(Opcode::SCopy, reg, target, 0);
+                }
+                ColumnSource::Cursor(c, k) => {
+                    self.b.add(Opcode::Column, c, k as i32, target);
+                }
+            }
+            return;
+        }
+        match r.column {
+            None => {
+                self.b.add(Opcode::Rowid, r.cursor, target, 0);
+            }
+            Some(i) => {
+                self.b.add(Opcode::Column, r.cursor, i as i32, target);
+                if r.affinity == Affinity::Real {
+                    self.b.add(Opcode::RealAffinity, target, 0, 0);
+                }
+            }
+        }
+    }
+
+    /// The affinity of an expression (`None`: no affinity).
+    pub fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
+        match e {
+            Expr::Id(id) => {
+                let n = unquote(id.0);
+                self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
+            }
+            Expr::Name(n) => {
+                let n = unquote(n.0);
+                self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
+            }
+            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
+                let (t, c) = (unquote(t.0), unquote(c.0));
+                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| r.affinity)
+            }
+            Expr::Cast { type_name, .. } => {
+                Some(Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name)))
+            }
+            Expr::Collate(e, _) => self.expr_affinity(e),
+            Expr::Parenthesized(v) if v.len() == 1 => self.expr_affinity(&v[0]),
+            _ => None,
+        }
+    }
+
+    /// The collation an expression carries (explicit COLLATE first, then a
+    /// column's declared collation).
+    pub fn expr_collation(&mut self, e: &Expr<'_>) -> Option<(String, bool)> {
+        match e {
+            Expr::Collate(_, c) => Some((unquote(c), true)),
+            Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Id(id) => {
+                let n = unquote(id.0);
+                self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+            }
+            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
+                let (t, c) = (unquote(t.0), unquote(c.0));
+                self.resolve_name(Some(&t), &c).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+            }
+            _ => None,
+        }
+    }
+
+    /// The collation for comparing `l` with `r`.
+    pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
+        let lc = self.expr_collation(l);
+        let rc = self.expr_collation(r);
+        let name = match (lc, rc) {
+            (Some((n, true)), _) => Some(n),
+            (_, Some((n, true))) => Some(n),
+            (Some((n, false)), _) => Some(n),
+            (_, Some((n, false))) => Some(n),
+            _ => None,
+        };
+        match name {
+            Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
+            _ => Ok(P4::None),
+        }
+    }
+
+    /// Emit a comparison `l op r` storing 1/0/NULL in `target`.
+    pub fn emit_comparison(&mut self, op: Opcode, l: &Expr<'_>, r: &Expr<'_>, lr: i32, rr: i32, target: i32, null_eq: bool) -> Result<()> {
+        let la = self.expr_affinity(l);
+        let ra = self.expr_affinity(r);
+        let aff = comparison_affinity(la, ra);
+        let coll = self.comparison_collation(l, r)?;
+        let mut p5 = aff | cmp_flags::STOREP2;
+        if null_eq {
+            p5 |= cmp_flags::NULLEQ;
+        }
+        self.b.add4(op, rr, target, lr, coll, p5);
+        Ok(())
+    }
+
+    /// Compile an expression given as SQL text (aliases, defaults).
+    pub fn expr_text(&mut self, text: &str, target: i32) -> Result<()> {
+        let sql = format!("SELECT {text}");
+        crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
+            if let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
+                if let ast::OneSelect::Select { columns, .. } = &sel.body.select {
+                    if let Some(ast::ResultColumn::Expr(e, _)) = columns.first() {
+                        return self.expr(e, target);
+                    }
+                }
+            }
+            Err(Error::sql(format!("malformed expression: {text}")))
+        })
+    }
+
+    fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
+        let name = unquote(raw);
+        if let Some(r) = self.resolve_name(None, &name)? {
+            self.emit_column(&r, target);
+            return Ok(());
+        }
+        let alias = self.aliases.last().and_then(|a| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| t.clone()));
+        if let Some(text) = alias {
+            let saved = self.aliases.pop();
+            let r = self.expr_text(&text, target);
+            if let Some(s) = saved {
+                self.aliases.push(s);
+            }
+            return r;
+        }
+        if raw.starts_with('"') {
+            self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(name.into_bytes()), 0);
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+            self.b.add(Opcode::Integer, name.eq_ignore_ascii_case("true") as i32, target, 0);
+            return Ok(());
+        }
+        Err(no_such_column(None, &name))
+    }
+
+    fn emit_number(&mut self, n: Number, target: i32) {
+        match n {
+            Number::Int(i) if i >= i32::MIN as i64 && i <= i32::MAX as i64 => {
+                self.b.add(Opcode::Integer, i as i32, target, 0);
+            }
+            Number::Int(i) => {
+                self.b.add4(Opcode::Int64, 0, target, 0, P4::Int64(i), 0);
+            }
+            Number::Real(r) => {
+                self.b.add4(Opcode::Real, 0, target, 0, P4::Real(r), 0);
+            }
+        }
+    }
+
+    fn variable(&mut self, name: &str) -> Result<i32> {
+        if name.is_empty() || name == "?" {
+            self.params.push(None);
+            return Ok((self.params.len() - 1) as i32);
+        }
+        if let Some(num) = name.strip_prefix('?') {
+            let n: usize = num.parse().map_err(|_| Error::sql(format!("variable number must be between ?1 and ?32766")))?;
+            if n == 0 || n > 32766 {
+                return Err(Error::sql("variable number must be between ?1 and ?32766"));
+            }
+            while self.params.len() <= n {
+                self.params.push(None);
+            }
+            if self.params[n].is_none() {
+                self.params[n] = Some(name.to_string());
+            }
+            return Ok(n as i32);
+        }
+        if let Some(i) = self.params.iter().position(|p| p.as_deref() == Some(name)) {
+            return Ok(i as i32);
+        }
+        self.params.push(Some(name.to_string()));
+        Ok((self.params.len() - 1) as i32)
+    }
+
+    /// Compute `e` into register `target`.
+    pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
+        crate::sql::parse::with_stack(|| self.expr_inner(e, target))
+    }
+
+    fn expr_inner(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
+        match e {
+            Expr::Literal(lit) => match lit {
+                Literal::Numeric(s) => {
+                    let n = parse_numeric(s)?;
+                    self.emit_number(n, target);
+                }
+                Literal::String(s) => {
+                    let t = unquote(s);
+                    self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.into_bytes()), 0);
+                }
+                Literal::Blob(h) => {
+                    let b = decode_blob(h)?;
+                    self.b.add4(Opcode::Blob, b.len() as i32, target, 0, P4::Bytes(b), 0);
+                }
+                Literal::Null => {
+                    self.b.add(Opcode::Null, 0, target, 0);
+                }
+                Literal::Keyword(k) => self.identifier(k, target)?,
+                Literal::CurrentDate | Literal::CurrentTime | Literal::CurrentTimestamp => {
+                    let (kw, f) = match lit {
+                        Literal::CurrentDate => ("current_date", "date"),
+                        Literal::CurrentTime => ("current_time", "time"),
+                        _ => ("current_timestamp", "datetime"),
+                    };
+                    let def = self
+                        .funcs
+                        .find(kw, 0)
+                        .or_else(|| self.funcs.find(f, 0))
+                        .ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
+                    self.b.add4(Opcode::Function, 0, target, target, P4::Func(def), 0);
+                }
+            },
+            Expr::Id(id) => self.identifier(id.0, target)?,
+            Expr::Name(n) => self.identifier(n.0, target)?,
+            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
+                let (t, c) = (unquote(t.0), unquote(c.0));
+                match self.resolve_name(Some(&t), &c)? {
+                    Some(r) => self.emit_column(&r, target),
+                    None => return Err(no_such_column(Some(&t), &c)),
+                }
+            }
+            Expr::Variable(name) => {
+                let i = self.variable(name)?;
+                self.b.add(Opcode::Variable, i, target, 0);
+            }
+            Expr::Parenthesized(v) => {
+                if v.len() != 1 {
+                    return Err(Error::sql("row value misused"));
+                }
+                self.expr(&v[0], target)?;
+            }
+            Expr::Collate(inner, name) => {
+                self.collation(&unquote(name))?;
+                self.expr(inner, target)?;
+            }
+            Expr::Unary(op, inner) => match op {
+                UnaryOperator::Negative => {
+                    if let Expr::Literal(Literal::Numeric(s)) = &**inner {
+                        let n = match parse_numeric(s)? {
+                            Number::Int(i) if i == i64::MIN => Number::Real(9.223372036854775808e18),
+                            Number::Int(i) => Number::Int(-i),
+                            Number::Real(_) if *s == "9223372036854775808" => Number::Int(i64::MIN),
+                            Number::Real(r) => Number::Real(-r),
+                        };
+                        self.emit_number(n, target);
+                        return Ok(());
+                    }
+                    let r = self.expr_new(inner)?;
+                    let zero = self.b.reg();
+                    self.b.add(Opcode::Integer, 0, zero, 0);
+                    self.b.add(Opcode::Subtract, r, zero, target);
+                }
+                UnaryOperator::Positive => self.expr(inner, target)?,
+                UnaryOperator::Not => {
+                    let r = self.expr_new(inner)?;
+                    self.b.add(Opcode::Not, r, target, 0);
+                }
+                UnaryOperator::BitwiseNot => {
+                    let r = self.expr_new(inner)?;
+                    self.b.add(Opcode::BitNot, r, target, 0);
+                }
+            },
+            Expr::Binary(l, op, r) => self.binary(l, *op, r, target)?,
+            Expr::IsNull(inner) | Expr::NotNull(inner) => {
+                let r = self.expr_new(inner)?;
+                let done = self.b.label();
+                self.b.add(Opcode::Integer, 1, target, 0);
+                let op = if matches!(e, Expr::IsNull(_)) { Opcode::IsNull } else { Opcode::NotNull };
+                self.b.add(op, r, done, 0);
+                self.b.add(Opcode::Integer, 0, target, 0);
+                self.b.bind(done);
+            }
+            Expr::Between { lhs, not, start, end } => {
+                let x = self.expr_new(lhs)?;
+                let a = self.expr_new(start)?;
+                let b = self.expr_new(end)?;
+                let t1 = self.b.reg();
+                let t2 = self.b.reg();
+                self.emit_comparison(Opcode::Ge, lhs, start, x, a, t1, false)?;
+                self.emit_comparison(Opcode::Le, lhs, end, x, b, t2, false)?;
+                self.b.add(Opcode::And, t1, t2, target);
+                if *not {
+                    self.b.add(Opcode::Not, target, target, 0);
+                }
+            }
+            Expr::Case { base, when_then_pairs, else_expr } => {
+                let end = self.b.label();
+                let base_reg = match base {
+                    Some(b) => Some(self.expr_new(b)?),
+                    None => None,
+                };
+                for (w, t) in when_then_pairs.iter() {
+                    let next = self.b.label();
+                    match (base, base_reg) {
+                        (Some(b), Some(br)) => {
+                            let wr = self.expr_new(w)?;
+                            let c = self.b.reg();
+                            self.emit_comparison(Opcode::Eq, b, w, br, wr, c, false)?;
+                            self.b.add(Opcode::IfNot, c, next, 1);
+                        }
+                        _ => self.jump_if_false(w, next)?,
+                    }
+                    self.expr(t, target)?;
+                    self.b.add(Opcode::Goto, 0, end, 0);
+                    self.b.bind(next);
+                }
+                match else_expr {
+                    Some(x) => self.expr(x, target)?,
+                    None => {
+                        self.b.add(Opcode::Null, 0, target, 0);
+                    }
+                }
+                self.b.bind(end);
+            }
+            Expr::Cast { expr, type_name } => {
+                self.expr(expr, target)?;
+                let aff = Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name));
+                self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
+            }
+            Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
+                if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
+                    return Err(Error::unsupported("window functions"));
+                }
+                let fname = unquote(name.0);
+                let args: &[Expr<'_>] = args.unwrap_or(&[]);
+                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    return Ok(());
+                }
+                let _ = distinctness;
+                self.call(&fname, args, target)?;
+            }
+            Expr::FunctionCallStar { name, .. } => {
+                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    return Ok(());
+                }
+                let fname = unquote(name.0);
+                self.call(&fname, &[], target)?;
+            }
+            Expr::Like { lhs, not, op, rhs, escape } => {
+                let fname = like_func_name(*op);
+                let n = if escape.is_some() { 3 } else { 2 };
+                let def = self.lookup_function(fname, n)?;
+                let first = self.b.regs(n);
+                self.expr(rhs, first)?;
+                self.expr(lhs, first + 1)?;
+                if let Some(x) = escape {
+                    self.expr(x, first + 2)?;
+                }
+                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), n as u16);
+                if *not {
+                    self.b.add(Opcode::Not, target, target, 0);
+                }
+            }
+            Expr::InList { lhs, not, rhs } => self.in_list(lhs, *not, rhs.unwrap_or(&[]), target)?,
+            Expr::InSelect { lhs, not, rhs } => self.in_select(lhs, *not, rhs, target)?,
+            Expr::InTable { lhs, not, rhs, args } => {
+                if args.is_some() {
+                    return Err(Error::unsupported("table-valued functions"));
+                }
+                let sql = format!("SELECT * FROM {}", rhs.name.0);
+                let saved = (lhs, *not);
+                crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+                    Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.in_select(saved.0, saved.1, sel, target),
+                    _ => Err(Error::sql("malformed IN")),
+                })?;
+            }
+            Expr::Exists(sel) => self.exists(sel, target)?,
+            Expr::Subquery(sel) => self.scalar_subquery(sel, target)?,
+            Expr::Raise(..) => return Err(Error::sql("RAISE() may only be used within a trigger-program")),
+        }
+        Ok(())
+    }
+
+    /// Find a function with SQLite's errors.
+    pub fn lookup_function(&self, name: &str, n: usize) -> Result<std::sync::Arc<crate::vdbe::func::FuncDef>> {
+        match self.funcs.find(name, n) {
+            Some(d) => Ok(d),
+            None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
+            None => Err(Error::sql(format!("no such function: {name}"))),
+        }
+    }
+
+    fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
+        let def = self.lookup_function(name, args.len())?;
+        if matches!(def.kind, FuncKind::Aggregate(_)) {
+            return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+        }
+        let first = self.b.regs(args.len());
+        for (i, a) in args.iter().enumerate() {
+            self.expr(a, first + i as i32)?;
+        }
+        self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), args.len() as u16);
+        Ok(())
+    }
+
+    fn binary(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
+        let cmp = match op {
+            Operator::Equals => Some((Opcode::Eq, false)),
+            Operator::NotEquals => Some((Opcode::Ne, false)),
+            Operator::Less => Some((Opcode::Lt, false)),
+            Operator::LessEquals => Some((Opcode::Le, false)),
+            Operator::Greater => Some((Opcode::Gt, false)),
+            Operator::GreaterEquals => Some((Opcode::Ge, false)),
+            Operator::Is => Some((Opcode::Eq, true)),
+            Operator::IsNot => Some((Opcode::Ne, true)),
+            _ => None,
+        };
+        let lr = self.expr_new(l)?;
+        let rr = self.expr_new(r)?;
+        if let Some((opc, null_eq)) = cmp {
+            return self.emit_comparison(opc, l, r, lr, rr, target, null_eq);
+        }
+        let opc = match op {
+            Operator::Add => Opcode::Add,
+            Operator::Subtract => Opcode::Subtract,
+            Operator::Multiply => Opcode::Multiply,
+            Operator::Divide => Opcode::Divide,
+            Operator::Modulus => Opcode::Remainder,
+            Operator::Concat => Opcode::Concat,
+            Operator::BitwiseAnd => Opcode::BitAnd,
+            Operator::BitwiseOr => Opcode::BitOr,
+            Operator::LeftShift => Opcode::ShiftLeft,
+            Operator::RightShift => Opcode::ShiftRight,
+            Operator::And => {
+                self.b.add(Opcode::And, lr, rr, target);
+                return Ok(());
+            }
+            Operator::Or => {
+                self.b.add(Opcode::Or, lr, rr, target);
+                return Ok(());
+            }
+            Operator::ArrowRight | Operator::ArrowRightShift => {
+                let name = if op == Operator::ArrowRight { "->" } else { "->>" };
+                let def = self.lookup_function(name, 2)?;
+                let first = self.b.regs(2);
+                self.b.add(Opcode::SCopy, lr, first, 0);
+                self.b.add(Opcode::SCopy, rr, first + 1, 0);
+                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), 2);
+                return Ok(());
+            }
+            _ => return Err(Error::sql("unsupported operator")),
+        };
+        self.b.add(opc, rr, lr, target);
+        Ok(())
+    }
+
+    fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
+        if list.is_empty() {
+            self.b.add(Opcode::Integer, not as i32, target, 0);
+            return Ok(());
+        }
+        let x = self.expr_new(lhs)?;
+        let found = self.b.label();
+        let null_result = self.b.label();
+        let done = self.b.label();
+        let has_null = self.b.reg();
+        self.b.add(Opcode::Integer, 0, has_null, 0);
+        self.b.add(Opcode::IsNull, x, null_result, 0);
+        let t = self.b.reg();
+        for item in list {
+            let v = self.expr_new(item)?;
+            self.emit_comparison(Opcode::Eq, lhs, item, x, v, t, false)?;
+            self.b.add(Opcode::If, t, found, 0);
+            let nn = self.b.label();
+            self.b.add(Opcode::NotNull, v, nn, 0);
+            self.b.add(Opcode::Integer, 1, has_null, 0);
+            self.b.bind(nn);
+        }
+        self.b.add(Opcode::If, has_null, null_result, 0);
+        self.b.add(Opcode::Integer, not as i32, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(found);
+        self.b.add(Opcode::Integer, !not as i32, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(null_result);
+        self.b.add(Opcode::Null, 0, target, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Emit `Once` whose target is patched later; returns its address.
+    fn once_placeholder(&mut self) -> usize {
+        self.b.add(Opcode::Once, 0, 0, 0)
+    }
+
+    fn finish_once(&mut self, addr: usize, correlated: bool) {
+        if correlated {
+            self.b.insns[addr].opcode = Opcode::Noop;
+        } else {
+            let here = self.b.here();
+            self.b.insns[addr].p2 = here as i32;
+        }
+    }
+
+    fn in_select(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        let cur = self.b.cursor();
+        let once = self.once_placeholder();
+        self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }] })), 0);
+        let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
+        if info.n_columns != 1 {
+            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
+        }
+        self.finish_once(once, info.correlated);
+        let x = self.expr_new(lhs)?;
+        if let Some(a) = info.first_affinity {
+            if self.expr_affinity(lhs).is_none() && a != Affinity::Blob {
+                self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(a.letter().to_string()), 0);
+            }
+        }
+        let found = self.b.label();
+        let is_false = self.b.label();
+        let null_result = self.b.label();
+        let done = self.b.label();
+        let t = self.b.reg();
+        let nn = self.b.label();
+        self.b.add(Opcode::NotNull, x, nn, 0);
+        self.b.add(Opcode::Rewind, cur, is_false, 0);
+        self.b.add(Opcode::Goto, 0, null_result, 0);
+        self.b.bind(nn);
+        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(1), 0);
+        self.b.add(Opcode::Rewind, cur, is_false, 0);
+        self.b.add(Opcode::Column, cur, 0, t);
+        self.b.add(Opcode::NotNull, t, is_false, 0);
+        self.b.bind(null_result);
+        self.b.add(Opcode::Null, 0, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(is_false);
+        self.b.add(Opcode::Integer, not as i32, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(found);
+        self.b.add(Opcode::Integer, !not as i32, target, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    fn exists(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        let r = self.b.reg();
+        let once = self.once_placeholder();
+        self.b.add(Opcode::Integer, 0, r, 0);
+        let done = self.b.label();
+        let info = self.compile_select(sel, super::select::Dest::Exists { reg: r, done })?;
+        self.b.bind(done);
+        self.finish_once(once, info.correlated);
+        self.b.add(Opcode::SCopy, r, target, 0);
+        Ok(())
+    }
+
+    fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        let r = self.b.reg();
+        let once = self.once_placeholder();
+        self.b.add(Opcode::Null, 0, r, 0);
+        let done = self.b.label();
+        let info = self.compile_select(sel, super::select::Dest::Scalar { reg: r, done })?;
+        if info.n_columns != 1 {
+            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
+        }
+        self.b.bind(done);
+        self.finish_once(once, info.correlated);
+        self.b.add(Opcode::SCopy, r, target, 0);
+        Ok(())
+    }
+}

@@ -1,0 +1,604 @@
+//! FROM clauses and the nested loops that read them: opening tables,
+//! materialising views, CTEs and subqueries into temporary tables, join
+//! constraints (ON, USING, NATURAL, LEFT JOIN's null row), and per-loop
+//! access paths chosen from WHERE terms (full scan, rowid lookup, index
+//! search).
+
+use super::select::Dest;
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
+use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
+use crate::sql::schema::{Index, Table};
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
+use std::sync::Arc;
+
+/// A join condition.
+#[derive(Clone)]
+pub enum JoinTerm<'a, 'b> {
+    /// An ON expression.
+    Expr(&'a Expr<'b>),
+    /// USING/NATURAL: left column equals right column.
+    ColEq(ColumnRef, ColumnRef),
+}
+
+/// One FROM item after opening.
+pub struct FromItem<'a, 'b> {
+    /// Index in the current scope.
+    pub item: usize,
+    /// Cursor reading rows.
+    pub cursor: i32,
+    /// The table, when it is a real table (not a temporary copy).
+    pub table: Option<Table>,
+    /// LEFT JOIN (this item may produce a null row).
+    pub left: bool,
+    /// Join terms attached to this item.
+    pub on: Vec<JoinTerm<'a, 'b>>,
+}
+
+/// An open loop, closed by `close_loops`.
+pub struct Loop {
+    table_cursor: i32,
+    next: i32,
+    end: i32,
+    kind: LoopKind,
+    left_flag: Option<(i32, i32, i32)>,
+}
+
+enum LoopKind {
+    Scan(i32, usize),
+    Once,
+    Index(i32, usize),
+}
+
+impl<'b> Compiler<'_> {
+    /// Open every FROM item: push scope items, emit code filling temporary
+    /// tables for subqueries and views.
+    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
+        let mut out = Vec::new();
+        let Some(from) = from else { return Ok(out) };
+        if let Some(first) = from.select {
+            self.open_from_item(first, &mut out)?;
+        }
+        for j in from.joins.iter().flat_map(|j| j.iter()) {
+            let jt = match &j.operator {
+                JoinOperator::Comma => JoinType::INNER,
+                JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
+            };
+            if jt.contains(JoinType::RIGHT) {
+                return Err(Error::unsupported("RIGHT and FULL OUTER JOIN"));
+            }
+            self.open_from_item(&j.table, &mut out)?;
+            let idx = out.len() - 1;
+            out[idx].left = jt.contains(JoinType::LEFT);
+            let mut using: Vec<String> = Vec::new();
+            match &j.constraint {
+                Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
+                Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
+                None => {}
+            }
+            if jt.contains(JoinType::NATURAL) {
+                let right = &self.scopes.last().unwrap().items[out[idx].item];
+                for c in &right.columns {
+                    let in_left = self.scopes.last().unwrap().items[..out[idx].item]
+                        .iter()
+                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
+                    if in_left {
+                        using.push(c.name.clone());
+                    }
+                }
+            }
+            for name in using {
+                let scope = self.scopes.last().unwrap().clone();
+                let ri = out[idx].item;
+                let right = &scope.items[ri];
+                let rc = right
+                    .columns
+                    .iter()
+                    .position(|c| c.name.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
+                let mut left_ref = None;
+                for (li, it) in scope.items[..ri].iter().enumerate() {
+                    if let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && !c.hidden) {
+                        let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
+                        left_ref = Some(ColumnRef { depth: 0, item: li, cursor: it.cursor, column: col, affinity: it.columns[lc].affinity, collation: it.columns[lc].collation.clone() });
+                        break;
+                    }
+                }
+                let Some(l) = left_ref else {
+                    return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
+                };
+                let rcol = if right.rowid_alias == Some(rc) { None } else { Some(rc) };
+                let r = ColumnRef { depth: 0, item: ri, cursor: right.cursor, column: rcol, affinity: right.columns[rc].affinity, collation: right.columns[rc].collation.clone() };
+                out[idx].on.push(JoinTerm::ColEq(l, r));
+                self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+            }
+        }
+        Ok(out)
+    }
+
+    fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        match t {
+            SelectTable::Table(qn, alias, _) => {
+                let name = unquote(qn.name.0);
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                if let Some(cte) = self.cte(&name) {
+                    let sql = cte.select_sql.clone();
+                    return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
+                }
+                let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+                    Some(crate::sql::schema::schema_table())
+                } else {
+                    self.schema.table(&name).cloned()
+                };
+                let Some(table) = table else {
+                    return Err(Error::sql(format!("no such table: {name}")));
+                };
+                if let Some(view_sql) = &table.view_select {
+                    if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
+                        return Err(Error::sql(format!("view {name} is circularly defined")));
+                    }
+                    self.expanding.push(name.clone());
+                    let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    self.expanding.pop();
+                    return r;
+                }
+                let cur = self.b.cursor();
+                self.b.add4(Opcode::OpenRead, cur, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+                self.b.comment(table.name.clone());
+                let item = ScopeItem {
+                    name: alias.unwrap_or_else(|| table.name.clone()),
+                    table: table.name.clone(),
+                    cursor: cur,
+                    columns: table
+                        .columns
+                        .iter()
+                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false })
+                        .collect(),
+                    rowid_alias: table.rowid_alias,
+                    has_rowid: true,
+                };
+                let scope = self.scopes.last_mut().unwrap();
+                scope.items.push(item);
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new() });
+                Ok(())
+            }
+            SelectTable::Select(sel, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                let cur = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+                let addr = self.b.insns.len() - 1;
+                let saved = std::mem::take(&mut self.aliases);
+                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                self.aliases = saved;
+                let info = info?;
+                self.b.insns[addr].p2 = info.n_columns as i32;
+                self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
+                Ok(())
+            }
+            SelectTable::Sub(from, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                let sql = format!("SELECT * FROM {}", FromDisplay(from));
+                self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out)
+            }
+            SelectTable::TableCall(..) => Err(Error::unsupported("table-valued functions")),
+        }
+    }
+
+    fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
+        let names = cols.unwrap_or_else(|| info.names.clone());
+        let item = ScopeItem {
+            name,
+            table: String::new(),
+            cursor: cur,
+            columns: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ScopeColumn {
+                    name: n.clone(),
+                    affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                    collation: None,
+                    decltype: info.decltypes.get(i).cloned().flatten(),
+                    hidden: false,
+                })
+                .collect(),
+            rowid_alias: None,
+            has_rowid: false,
+        };
+        let scope = self.scopes.last_mut().unwrap();
+        scope.items.push(item);
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new() });
+    }
+
+    fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let cur = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+        let addr = self.b.insns.len() - 1;
+        let full = format!("SELECT * FROM ({sql})");
+        let _ = full;
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+            _ => Err(Error::sql("malformed view or CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let info = info?;
+        if let Some(c) = &cols {
+            if c.len() != info.n_columns {
+                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+            }
+        }
+        self.b.insns[addr].p2 = info.n_columns as i32;
+        self.push_subquery_item(cur, name, &info, cols, out);
+        Ok(())
+    }
+
+    /// Which FROM items (bits) of the innermost scope `e` reads.
+    pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        if has_subquery(e) {
+            return u64::MAX;
+        }
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, unquote(n.0))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                _ => {}
+            }
+            true
+        });
+        let mut mask = 0u64;
+        for (q, n) in names {
+            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                if r.depth == 0 && r.item < 64 {
+                    mask |= 1 << r.item;
+                }
+            } else if q.is_none() {
+                // Could be an alias of a result column: evaluate late.
+                if self.aliases.last().is_some_and(|a| a.iter().any(|(an, _)| an.eq_ignore_ascii_case(&n))) {
+                    mask = u64::MAX;
+                }
+            }
+        }
+        mask
+    }
+
+    fn term_level(&mut self, e: &Expr<'_>, n_items: usize) -> usize {
+        let m = self.expr_deps(e);
+        if m == 0 {
+            return 0;
+        }
+        if m == u64::MAX {
+            return n_items.saturating_sub(1);
+        }
+        (63 - m.leading_zeros()) as usize
+    }
+
+    /// Open the nested loops over `items`, placing each WHERE term at the
+    /// outermost loop where it can be evaluated.
+    pub fn open_loops<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Result<Vec<Loop>> {
+        let n = items.len();
+        // Terms placed per level; level n means "before any loop".
+        let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
+        let mut constant: Vec<&'a Expr<'b>> = Vec::new();
+        for t in terms {
+            if n == 0 || self.expr_deps(t) == 0 && !has_subquery(t) {
+                constant.push(t);
+            } else {
+                let l = self.term_level(t, n);
+                placed[l].push(t);
+            }
+        }
+        let mut loops = Vec::new();
+        let outer_skip = self.b.label();
+        for t in &constant {
+            self.jump_if_false(t, outer_skip)?;
+        }
+        if n == 0 {
+            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None });
+            return Ok(loops);
+        }
+        let mut first = true;
+        for (lvl, it) in items.iter().enumerate() {
+            // Terms usable for lookups: WHERE terms at this level and the
+            // ON terms of inner joins at this level.
+            let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
+            for j in &it.on {
+                if let JoinTerm::Expr(e) = j {
+                    let mut cs = Vec::new();
+                    crate::sql::plan::terms::conjuncts(e, &mut cs);
+                    lookup_terms.extend(cs);
+                }
+            }
+            let next = self.b.label();
+            let end = if first { outer_skip } else { self.b.label() };
+            first = false;
+            let left_flag = if it.left {
+                let f = self.b.reg();
+                self.b.add(Opcode::Integer, 0, f, 0);
+                Some((f, self.b.label(), self.b.label()))
+            } else {
+                None
+            };
+            let kind = self.open_access(it, lvl, &lookup_terms, next, end)?;
+            // ON terms (for LEFT JOIN they decide the match).
+            for j in &it.on {
+                match j {
+                    JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
+                    JoinTerm::ColEq(l, r) => {
+                        let lr = self.b.reg();
+                        let rr = self.b.reg();
+                        self.emit_column(l, lr);
+                        self.emit_column(r, rr);
+                        let t = self.b.reg();
+                        let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
+                        self.b.add4(Opcode::Eq, rr, t, lr, P4::None, aff | crate::vdbe::program::cmp_flags::STOREP2);
+                        self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                }
+            }
+            if let Some((f, body, _)) = left_flag {
+                self.b.add(Opcode::Integer, 1, f, 0);
+                self.b.bind(body);
+            }
+            for t in placed[lvl].clone() {
+                self.jump_if_false(t, next)?;
+            }
+            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag });
+        }
+        Ok(loops)
+    }
+
+    /// Close loops opened by `open_loops`, innermost first.
+    pub fn close_loops(&mut self, loops: Vec<Loop>) {
+        let n = loops.len();
+        for (i, l) in loops.into_iter().rev().enumerate() {
+            self.b.bind(l.next);
+            match l.kind {
+                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) => {
+                    self.b.add(Opcode::Next, cur, top as i32, 0);
+                }
+                LoopKind::Once => {}
+            }
+            let outermost = i + 1 == n;
+            if let Some((flag, body, done)) = l.left_flag {
+                if !outermost {
+                    self.b.bind(l.end);
+                }
+                self.b.add(Opcode::If, flag, done, 0);
+                if let LoopKind::Index(cur, _) = l.kind {
+                    self.b.add(Opcode::NullRow, cur, 0, 0);
+                }
+                self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
+                self.b.add(Opcode::Integer, 1, flag, 0);
+                self.b.add(Opcode::Goto, 0, body, 0);
+                self.b.bind(done);
+                if outermost {
+                    self.b.bind(l.end);
+                }
+            } else {
+                self.b.bind(l.end);
+            }
+        }
+    }
+
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, lvl: usize, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
+        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let Some(table) = it.table.clone() else {
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        };
+        let cands = self.lookup_candidates(it, lvl, terms);
+        // Rowid equality.
+        if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
+            let r = self.expr_new(e)?;
+            self.b.add(Opcode::SeekRowid, it.cursor, end, r);
+            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            let _ = next;
+            return Ok(LoopKind::Once);
+        }
+        // Best index: most leading equalities, then a range.
+        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().cloned().collect();
+        let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
+        for idx in indexes {
+            let mut eqs = Vec::new();
+            for ic in &idx.columns {
+                match cands.iter().find(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                    Some((_, _, e)) => eqs.push(*e),
+                    None => break,
+                }
+            }
+            let mut lower = None;
+            let mut upper = None;
+            if let Some(ic) = idx.columns.get(eqs.len()) {
+                for (c, op, e) in &cands {
+                    if *c != Some(ic.column) {
+                        continue;
+                    }
+                    let op = if ic.descending { op.swapped() } else { *op };
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
+                        LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
+                        _ => {}
+                    }
+                }
+            }
+            let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
+            if score > 0 && best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, idx, eqs, lower, upper));
+            }
+        }
+        let Some((_, idx, eqs, lower, upper)) = best else {
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        };
+        let icur = self.b.cursor();
+        let ki = self.index_key_info(&idx)?;
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+        self.b.comment(idx.name.clone());
+        let ne = eqs.len();
+        let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
+        let keys = self.b.regs(ne + 1);
+        for (i, e) in eqs.iter().enumerate() {
+            self.expr(e, keys + i as i32)?;
+        }
+        let endkeys = self.b.regs(ne + 1);
+        for i in 0..ne {
+            self.b.add(Opcode::SCopy, keys + i as i32, endkeys + i as i32, 0);
+        }
+        let mut desc = Vec::new();
+        for (i, c) in idx.columns.iter().take(ne).enumerate() {
+            desc.push(format!("{}=?", table.columns[c.column].name));
+            let _ = i;
+        }
+        let col_name = idx.columns.get(ne).map(|c| table.columns[c.column].name.clone()).unwrap_or_default();
+        // NULL bounds never match: skip the loop.
+        match lower {
+            Some((op, e)) => {
+                self.expr(e, keys + ne as i32)?;
+                self.b.add(Opcode::IsNull, keys + ne as i32, end, 0);
+                self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
+                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+                self.b.add4(opc, icur, end, keys, P4::Int64((ne + 1) as i64), 0);
+                desc.push(format!("{col_name}{}?", if op == LookupOp::Gt { ">" } else { ">=" }));
+            }
+            None => {
+                if ne > 0 {
+                    self.b.add4(Opcode::Affinity, keys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
+                    self.b.add4(Opcode::SeekGE, icur, end, keys, P4::Int64(ne as i64), 0);
+                } else {
+                    // Skip NULL entries at the start of the index.
+                    let null = self.b.reg();
+                    self.b.add(Opcode::Null, 0, null, 0);
+                    self.b.add4(Opcode::SeekGT, icur, end, null, P4::Int64(1), 0);
+                }
+            }
+        }
+        if let Some((op, e)) = upper {
+            self.expr(e, endkeys + ne as i32)?;
+            self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
+            self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
+            desc.push(format!("{col_name}{}?", if op == LookupOp::Lt { "<" } else { "<=" }));
+        } else if ne > 0 {
+            self.b.add4(Opcode::Affinity, endkeys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
+        }
+        let top = self.b.here();
+        match upper {
+            Some((op, _)) => {
+                let opc = if op == LookupOp::Lt { Opcode::IdxGE } else { Opcode::IdxGT };
+                self.b.add4(opc, icur, end, endkeys, P4::Int64((ne + 1) as i64), 0);
+            }
+            None if ne > 0 => {
+                self.b.add4(Opcode::IdxGT, icur, end, endkeys, P4::Int64(ne as i64), 0);
+            }
+            None => {}
+        }
+        let rid = self.b.reg();
+        self.b.add(Opcode::IdxRowid, icur, rid, 0);
+        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
+        Ok(LoopKind::Index(icur, top))
+    }
+
+    /// Key description of an index (its columns, then the rowid).
+    pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
+        let table = self.schema.table(&idx.table).cloned();
+        let mut fields = Vec::new();
+        for c in &idx.columns {
+            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column).and_then(|x| x.collation.clone())));
+            let collation = match coll_name {
+                Some(n) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(KeyField { collation, descending: c.descending });
+        }
+        Ok(Arc::new(KeyInfo { fields }))
+    }
+
+    /// Terms `column op expr` of item `it` whose other side is available
+    /// before loop `lvl`, with affinity and collation an index can honour.
+    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, lvl: usize, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
+        let mut out = Vec::new();
+        let Some(table) = it.table.clone() else { return out };
+        let before: u64 = if lvl >= 64 { u64::MAX } else { (1u64 << lvl) - 1 };
+        for t in terms {
+            let Expr::Binary(l, op, r) = t else { continue };
+            let Some(lop) = LookupOp::from_op(*op) else { continue };
+            for (col_side, other, opx) in [(&**l, &**r, lop), (&**r, &**l, lop.swapped())] {
+                let cref = match col_side {
+                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
+                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                    _ => None,
+                };
+                let Some(cref) = cref else { continue };
+                if cref.depth != 0 || cref.item != it.item {
+                    continue;
+                }
+                if has_subquery(other) {
+                    continue;
+                }
+                let deps = self.expr_deps(other);
+                if deps & !before != 0 {
+                    continue;
+                }
+                // Affinity must let the index order decide the comparison.
+                let col_aff = match cref.column {
+                    Some(c) => table.columns[c].affinity,
+                    None => Affinity::Integer,
+                };
+                let other_aff = self.expr_affinity(other);
+                let ok_aff = match other_aff {
+                    None => true,
+                    Some(a) => col_aff.is_numeric() || a == col_aff,
+                };
+                if !ok_aff {
+                    continue;
+                }
+                let coll = self.comparison_collation(col_side, other).ok();
+                let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
+                let coll_ok = match (&coll, &col_coll) {
+                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),
+                    (Some(P4::Coll(_)), None) => false,
+                    (_, Some(cc)) => cc.eq_ignore_ascii_case("BINARY"),
+                    _ => true,
+                };
+                if !coll_ok {
+                    continue;
+                }
+                out.push((cref.column, opx, other));
+            }
+        }
+        out
+    }
+}
+
+struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
+
+impl std::fmt::Display for FromDisplay<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use sqlite3_parser::ast::fmt::ToTokens;
+        self.0.to_fmt(f)
+    }
+}
+
+#[allow(dead_code)]
+fn is_and(op: Operator) -> bool {
+    op == Operator::And
+}

@@ -1,0 +1,252 @@
+//! # Code generation
+//!
+//! One [`Compiler`] per statement: it owns the [`Builder`], the scope
+//! stack used by name resolution, the parameter table and the per-SELECT
+//! state for aggregates. Statement kinds live in their own modules:
+//! `select.rs` (+ `from.rs`, `aggregate.rs`, `compound.rs`), `insert.rs`,
+//! `update.rs`, `delete.rs`, `ddl.rs`, `txn.rs`, `pragma.rs`; expressions in
+//! `expr.rs`.
+//!
+//! Invariant: code is generated in one pass; jumps to code not yet emitted
+//! go through labels.
+
+pub mod builder;
+pub mod expr;
+pub mod select;
+pub mod from;
+pub mod aggregate;
+pub mod compound;
+pub mod insert;
+pub mod update;
+pub mod delete;
+pub mod ddl;
+pub mod txn;
+pub mod pragma;
+pub mod dml_common;
+
+use crate::error::{Error, Result};
+use crate::sql::resolve::Scope;
+use crate::sql::schema::Schema;
+use crate::value::collation::Collation;
+use crate::vdbe::func::FunctionRegistry;
+use crate::vdbe::program::{Opcode, Program, P4};
+use builder::Builder;
+use sqlite3_parser::ast::{Cmd, Expr, Stmt};
+use std::collections::HashMap;
+
+/// Where a column reference reads from while aggregates are output.
+#[derive(Debug, Clone, Copy)]
+pub enum ColumnSource {
+    /// A register holding the value.
+    Register(i32),
+    /// A column of a (pseudo) cursor.
+    Cursor(i32, usize),
+}
+
+/// A common table expression visible by name.
+#[derive(Clone)]
+pub struct CteDef {
+    /// SELECT text.
+    pub select_sql: String,
+    /// Column names given in `name(a, b)`.
+    pub columns: Option<Vec<String>>,
+}
+
+/// Everything one statement's compilation needs.
+pub struct Compiler<'s> {
+    /// The program being built.
+    pub b: Builder,
+    /// The schema compiled against.
+    pub schema: &'s Schema,
+    /// Functions.
+    pub funcs: &'s FunctionRegistry,
+    /// Collations by upper-case name.
+    pub collations: &'s HashMap<String, Collation>,
+    /// Name-resolution scopes, innermost last.
+    pub scopes: Vec<Scope>,
+    /// Parameter names by index (index 0 unused).
+    pub params: Vec<Option<String>>,
+    /// Aggregate output mode: aggregate calls (by their SQL text) to
+    /// accumulator registers.
+    pub agg_regs: HashMap<String, i32>,
+    /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
+    pub col_map: HashMap<(i32, i64), ColumnSource>,
+    /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
+    /// innermost SELECT last: (alias, expression as SQL text, re-parsed
+    /// where used).
+    pub aliases: Vec<Vec<(String, String)>>,
+    /// CTEs in scope, innermost last.
+    pub ctes: Vec<HashMap<String, CteDef>>,
+    /// Whether the program writes.
+    pub writes: bool,
+    /// EXPLAIN QUERY PLAN lines: (id, parent, text).
+    pub eqp: Vec<(i32, i32, String)>,
+    /// Source text of the statement.
+    pub sql: &'s [u8],
+    /// Views being expanded (recursion guard).
+    pub expanding: Vec<String>,
+    /// The first arm of a top-level compound: compute column names from
+    /// the source text.
+    pub top_compound_arm: bool,
+    /// Main database file name (PRAGMA database_list).
+    pub db_path: String,
+    /// The main database is in memory.
+    pub memory_db: bool,
+    /// Page size of the main database.
+    pub page_size: u32,
+}
+
+impl<'s> Compiler<'s> {
+    /// A compiler for one statement.
+    pub fn new(
+        schema: &'s Schema,
+        funcs: &'s FunctionRegistry,
+        collations: &'s HashMap<String, Collation>,
+        sql: &'s [u8],
+    ) -> Self {
+        Compiler {
+            b: Builder::default(),
+            schema,
+            funcs,
+            collations,
+            scopes: Vec::new(),
+            params: vec![None],
+            agg_regs: HashMap::new(),
+            col_map: HashMap::new(),
+            aliases: Vec::new(),
+            ctes: Vec::new(),
+            writes: false,
+            eqp: Vec::new(),
+            sql,
+            expanding: Vec::new(),
+            top_compound_arm: false,
+            db_path: String::new(),
+            memory_db: false,
+            page_size: 4096,
+        }
+    }
+
+    /// A collation by name.
+    pub fn collation(&self, name: &str) -> Result<Collation> {
+        match name.to_ascii_uppercase().as_str() {
+            "BINARY" => Ok(Collation::binary()),
+            "NOCASE" => Ok(Collation::nocase()),
+            "RTRIM" => Ok(Collation::rtrim()),
+            n => self
+                .collations
+                .get(n)
+                .cloned()
+                .ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
+        }
+    }
+
+    /// A CTE by name.
+    pub fn cte(&self, name: &str) -> Option<CteDef> {
+        self.ctes.iter().rev().find_map(|m| m.get(&name.to_ascii_lowercase()).cloned())
+    }
+
+    /// Emit `Init` (jumping to the transaction prologue at the end).
+    pub fn begin_program(&mut self) -> usize {
+        self.b.add(Opcode::Init, 0, 0, 0)
+    }
+
+    /// Emit the final `Halt` and the prologue (`Transaction` for each
+    /// database used) that `Init` jumps to.
+    pub fn end_program(&mut self, init: usize, txn: Option<bool>) {
+        self.b.add(Opcode::Halt, 0, 0, 0);
+        if let Some(write) = txn {
+            let start = self.b.here();
+            self.b.insns[init].p2 = start as i32;
+            self.b.add4(Opcode::Transaction, 0, write as i32, self.schema.cookie as i32, P4::None, 1);
+            self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
+        }
+    }
+}
+
+/// The compiled form of one statement, plus facts the connection needs.
+pub struct Compiled {
+    /// The program.
+    pub program: Program,
+}
+
+/// Compile one parsed statement.
+pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
+    let (stmt, explain) = match cmd {
+        Cmd::Stmt(s) => (s, 0u8),
+        Cmd::Explain(s) => (s, 1),
+        Cmd::ExplainQueryPlan(s) => (s, 2),
+    };
+    let mut prog = compile_stmt(c, stmt)?;
+    prog.explain = explain;
+    prog.param_names = c.params.clone();
+    prog.query_plan = c.eqp.iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, *p, d.clone())).collect();
+    if explain == 1 {
+        prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
+    } else if explain == 2 {
+        prog.column_names = vec!["id".into(), "parent".into(), "notused".into(), "detail".into()];
+    }
+    Ok(prog)
+}
+
+fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
+    let mut prog = Program { readonly: true, schema_cookie: c.schema.cookie, ..Default::default() };
+    match stmt {
+        Stmt::Select(sel) => {
+            let init = c.begin_program();
+            let names = select::compile_top_select(c, sel, &mut prog)?;
+            prog.column_names = names;
+            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead));
+            c.end_program(init, if uses_db { Some(false) } else { None });
+        }
+        Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,
+        Stmt::Update { .. } => update::compile_update(c, stmt, &mut prog)?,
+        Stmt::Delete { .. } => delete::compile_delete(c, stmt, &mut prog)?,
+        Stmt::CreateTable { .. }
+        | Stmt::CreateIndex { .. }
+        | Stmt::CreateView { .. }
+        | Stmt::DropTable { .. }
+        | Stmt::DropIndex { .. }
+        | Stmt::DropView { .. } => ddl::compile_ddl(c, stmt, &mut prog)?,
+        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => {
+            txn::compile_txn(c, stmt, &mut prog)?
+        }
+        Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
+        Stmt::AlterTable(..) => return Err(Error::unsupported("ALTER TABLE")),
+        Stmt::Analyze(..) => {
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
+        Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
+        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => return Err(Error::unsupported("triggers")),
+        Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
+        Stmt::Reindex { .. } => {
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
+        Stmt::Vacuum(..) => return Err(Error::unsupported("VACUUM")),
+    }
+    let b = std::mem::take(&mut c.b);
+    prog.readonly = !c.writes;
+    b.finish(prog)
+}
+
+/// Whether an expression is a call to an aggregate function.
+pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+    match e {
+        Expr::FunctionCall { name, args, filter_over, .. } => {
+            if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
+                return false;
+            }
+            let n = args.map_or(0, |a| a.len());
+            matches!(
+                c.funcs.find(&crate::sql::parse::unquote(name.0), n).map(|d| d.kind.clone()),
+                Some(crate::vdbe::func::FuncKind::Aggregate(_))
+            )
+        }
+        Expr::FunctionCallStar { name, .. } => matches!(
+            c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
+            Some(crate::vdbe::func::FuncKind::Aggregate(_))
+        ),
+        _ => false,
+    }
+}

@@ -1,0 +1,202 @@
+//! PRAGMAs: the schema-describing ones answered from the compiled-in
+//! schema (`table_info`, `index_list`, `index_info`, `database_list`,
+//! `compile_options`), the header ones through cookies (`user_version`,
+//! `schema_version`, `page_count`), `integrity_check`, and the settings
+//! ringlite records or fixes (`page_size`, `cache_size`, `journal_mode`,
+//! `synchronous`, `foreign_keys`).
+
+use super::Compiler;
+use crate::btree::Meta;
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::value::Value;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
+
+fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Vec<Vec<Value>>) {
+    prog.column_names = names.iter().map(|s| s.to_string()).collect();
+    for r in rows {
+        c.b.add4(Opcode::ResultRowConst, 0, 0, 0, P4::Row(r), 0);
+    }
+}
+
+fn arg_text(e: &Expr<'_>) -> String {
+    match e {
+        Expr::Id(id) => unquote(id.0),
+        Expr::Name(n) => unquote(n.0),
+        Expr::Literal(sqlite3_parser::ast::Literal::String(s)) => unquote(s),
+        Expr::Literal(sqlite3_parser::ast::Literal::Numeric(s)) => s.to_string(),
+        Expr::Unary(sqlite3_parser::ast::UnaryOperator::Negative, x) => format!("-{}", arg_text(x)),
+        other => other.to_string(),
+    }
+}
+
+fn arg_int(e: &Expr<'_>) -> Option<i64> {
+    let t = arg_text(e);
+    match t.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "full" => Some(1),
+        "off" | "false" | "no" => Some(0),
+        "normal" => Some(1),
+        "extra" => Some(3),
+        _ => t.parse().ok(),
+    }
+}
+
+/// Compile a PRAGMA.
+pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Pragma(name, body) = stmt else { return Err(Error::sql("not a PRAGMA")) };
+    let pname = unquote(name.name.0).to_ascii_lowercase();
+    let arg = body.as_ref().map(|b| match b {
+        PragmaBody::Equals(e) | PragmaBody::Call(e) => e,
+    });
+    let init = c.begin_program();
+    let mut txn = None;
+    let schema = c.schema;
+    match pname.as_str() {
+        "table_info" | "table_xinfo" => {
+            let t = arg.map(arg_text).and_then(|n| schema.table(&n).cloned());
+            let mut rows = Vec::new();
+            if let Some(t) = t {
+                let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+                for (i, col) in t.columns.iter().enumerate() {
+                    let pk = pk_cols.iter().position(|&p| p == i).map_or(0, |p| p + 1);
+                    let mut r = vec![
+                        Value::Integer(i as i64),
+                        Value::text(col.name.clone()),
+                        Value::text(col.decltype.clone().unwrap_or_default()),
+                        Value::Integer(col.not_null as i64),
+                        col.default.clone().map_or(Value::Null, Value::text),
+                        Value::Integer(pk as i64),
+                    ];
+                    if pname == "table_xinfo" {
+                        r.push(Value::Integer(0));
+                    }
+                    rows.push(r);
+                }
+            }
+            let names: &[&str] = if pname == "table_xinfo" {
+                &["cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"]
+            } else {
+                &["cid", "name", "type", "notnull", "dflt_value", "pk"]
+            };
+            const_rows(c, prog, names, rows);
+        }
+        "index_list" => {
+            let tname = arg.map(arg_text).unwrap_or_default();
+            let mut idxs = schema.indexes_of(&tname);
+            idxs.reverse();
+            let rows = idxs
+                .iter()
+                .enumerate()
+                .map(|(i, ix)| {
+                    vec![
+                        Value::Integer(i as i64),
+                        Value::text(ix.name.clone()),
+                        Value::Integer(ix.unique as i64),
+                        Value::text(ix.origin),
+                        Value::Integer(0),
+                    ]
+                })
+                .collect();
+            const_rows(c, prog, &["seq", "name", "unique", "origin", "partial"], rows);
+        }
+        "index_info" => {
+            let iname = arg.map(arg_text).unwrap_or_default();
+            let mut rows = Vec::new();
+            if let Some(ix) = schema.index(&iname) {
+                let t = schema.table(&ix.table);
+                for (i, col) in ix.columns.iter().enumerate() {
+                    let cname = t.and_then(|t| t.columns.get(col.column)).map_or(Value::Null, |c| Value::text(c.name.clone()));
+                    rows.push(vec![Value::Integer(i as i64), Value::Integer(col.column as i64), cname]);
+                }
+            }
+            const_rows(c, prog, &["seqno", "cid", "name"], rows);
+        }
+        "database_list" => {
+            let rows = vec![vec![Value::Integer(0), Value::text("main"), Value::text(c.db_path.clone())]];
+            const_rows(c, prog, &["seq", "name", "file"], rows);
+        }
+        "compile_options" => {
+            let rows = ["ATOMIC_INTRINSICS=1", "DEFAULT_MEMSTATUS=0", "THREADSAFE=1"].iter().map(|s| vec![Value::text(*s)]).collect();
+            const_rows(c, prog, &["compile_options"], rows);
+        }
+        "user_version" | "schema_version" | "application_id" => {
+            let field = match pname.as_str() {
+                "user_version" => Meta::UserVersion,
+                "schema_version" => Meta::SchemaCookie,
+                _ => Meta::ApplicationId,
+            };
+            match arg {
+                Some(e) => {
+                    let v = arg_int(e).unwrap_or(0);
+                    c.writes = true;
+                    c.b.add(Opcode::SetCookie, 0, field as i32, v as i32);
+                    if field == Meta::SchemaCookie {
+                        prog.changes_schema = true;
+                    }
+                    txn = Some(true);
+                }
+                None => {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::ReadCookie, 0, r, field as i32);
+                    c.b.add(Opcode::ResultRow, r, 1, 0);
+                    prog.column_names = vec![pname.clone()];
+                    txn = Some(false);
+                }
+            }
+        }
+        "page_count" => {
+            let r = c.b.reg();
+            c.b.add(Opcode::Pagecount, 0, r, 0);
+            c.b.add(Opcode::ResultRow, r, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            txn = Some(false);
+        }
+        "page_size" => {
+            if arg.is_none() {
+                const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
+            }
+        }
+        "cache_size" => {
+            if arg.is_none() {
+                const_rows(c, prog, &["cache_size"], vec![vec![Value::Integer(-2000)]]);
+            }
+        }
+        "journal_mode" => {
+            let mode = if c.memory_db { "memory" } else { "delete" };
+            let asked = arg.map(arg_text).map(|s| s.to_ascii_lowercase());
+            let answer = match asked.as_deref() {
+                None => mode.to_string(),
+                Some("delete") | Some("truncate") | Some("persist") if !c.memory_db => mode.to_string(),
+                Some("memory") | Some("off") if c.memory_db => mode.to_string(),
+                Some(_) => mode.to_string(),
+            };
+            const_rows(c, prog, &["journal_mode"], vec![vec![Value::text(answer)]]);
+        }
+        "synchronous" => {
+            if arg.is_none() {
+                const_rows(c, prog, &["synchronous"], vec![vec![Value::Integer(2)]]);
+            }
+        }
+        "foreign_keys" => {
+            if arg.is_none() {
+                const_rows(c, prog, &["foreign_keys"], vec![vec![Value::Integer(0)]]);
+            }
+        }
+        "integrity_check" | "quick_check" => {
+            let mut roots: Vec<u32> = vec![1];
+            roots.extend(schema.tables.values().filter(|t| t.root > 0).map(|t| t.root));
+            roots.extend(schema.indexes.values().map(|i| i.root));
+            let r = c.b.reg();
+            c.b.add4(Opcode::IntegrityCk, r, 100, 0, P4::Roots(roots), 0);
+            c.b.add(Opcode::ResultRow, r, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            txn = Some(false);
+        }
+        "case_sensitive_like" | "recursive_triggers" | "temp_store" | "locking_mode" | "busy_timeout" | "automatic_index"
+        | "cell_size_check" | "legacy_file_format" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" => {}
+        _ => {}
+    }
+    c.end_program(init, txn);
+    Ok(())
+}

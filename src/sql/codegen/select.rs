@@ -1,0 +1,566 @@
+//! SELECT: result columns, WHERE, DISTINCT, ORDER BY (through a sorter),
+//! LIMIT/OFFSET, and the destinations a SELECT can feed (result rows, a
+//! scalar register, an EXISTS flag, a temporary table or index).
+//! FROM/join loops are in `from.rs`, aggregates in `aggregate.rs`,
+//! compound SELECTs in `compound.rs`.
+
+use super::{CteDef, Compiler};
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::plan::terms::conjuncts;
+use crate::sql::resolve::{ColumnRef, Scope};
+use crate::value::collation::Collation;
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, Program, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SortOrder, SortedColumn};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where the rows of a SELECT go.
+#[derive(Debug, Clone, Copy)]
+pub enum Dest {
+    /// `ResultRow`.
+    Output,
+    /// First column of the first row into `reg`, then jump to `done`.
+    Scalar {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Set `reg` to 1 on the first row, then jump to `done`.
+    Exists {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Insert each row as a key into a temporary index.
+    EphemIndex(i32),
+    /// Append each row to a temporary table.
+    EphemTable(i32),
+}
+
+/// Facts about a compiled SELECT.
+#[derive(Debug, Clone, Default)]
+pub struct SelectInfo {
+    /// Result columns.
+    pub n_columns: usize,
+    /// It referenced an enclosing query.
+    pub correlated: bool,
+    /// Affinity of the first result column.
+    pub first_affinity: Option<Affinity>,
+    /// Result column names.
+    pub names: Vec<String>,
+    /// Result column affinities.
+    pub affinities: Vec<Option<Affinity>>,
+    /// Declared types of result columns that are table columns.
+    pub decltypes: Vec<Option<String>>,
+}
+
+/// One result column after `*` expansion.
+pub enum ResultItem<'a, 'b> {
+    /// An expression, with its alias.
+    Expr(&'a Expr<'b>, Option<String>),
+    /// A column from `*` expansion.
+    Col(ColumnRef, String),
+}
+
+/// LIMIT/OFFSET registers.
+#[derive(Debug, Clone, Copy)]
+pub struct LimitRegs {
+    /// Rows still allowed.
+    pub limit: i32,
+    /// Rows still to skip.
+    pub offset: Option<i32>,
+}
+
+/// How rows are emitted from the innermost loop.
+pub struct RowCtx {
+    /// Final destination.
+    pub dest: Dest,
+    /// Sorter cursor and number of key columns, when ORDER BY sorts.
+    pub sorter: Option<(i32, usize)>,
+    /// ORDER BY terms: result column index or key expression (as
+    /// positions into the ORDER BY list).
+    pub order_map: Vec<Option<usize>>,
+    /// DISTINCT temporary index.
+    pub distinct: Option<i32>,
+    /// LIMIT (applied at the final destination).
+    pub limit: Option<LimitRegs>,
+    /// Where to go when LIMIT is reached.
+    pub end: i32,
+}
+
+/// Compile a top-level SELECT; returns its column names.
+pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
+    let info = c.compile_select(sel, Dest::Output)?;
+    prog.column_decltypes = info.decltypes.clone();
+    Ok(info.names)
+}
+
+fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
+    let mut fields = Vec::new();
+    for t in terms {
+        let coll = match c.expr_collation(&t.expr) {
+            Some((n, _)) => c.collation(&n)?,
+            None => Collation::binary(),
+        };
+        fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+    }
+    Ok(Arc::new(KeyInfo { fields }))
+}
+
+/// Key description comparing `n` columns with BINARY, ascending.
+pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
+    Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+impl Compiler<'_> {
+    /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
+    /// LIMIT) feeding `dest`.
+    pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest))
+    }
+
+    fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        let pushed_ctes = if let Some(with) = &sel.with {
+            if with.recursive {
+                return Err(Error::unsupported("recursive common table expressions"));
+            }
+            let mut m = HashMap::new();
+            for cte in with.ctes.iter() {
+                m.insert(
+                    unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                    CteDef {
+                        select_sql: crate::sql::parse::ast_text(cte.select),
+                        columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                    },
+                );
+            }
+            self.ctes.push(m);
+            true
+        } else {
+            false
+        };
+        let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
+            self.compile_compound(sel, dest)
+        } else {
+            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
+        };
+        if pushed_ctes {
+            self.ctes.pop();
+        }
+        r
+    }
+
+    /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
+    pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
+        let Some(l) = limit else { return Ok(None) };
+        let lr = self.b.reg();
+        self.expr(&l.expr, lr)?;
+        self.b.add(Opcode::MustBeInt, lr, 0, 0);
+        let offset = match &l.offset {
+            Some(o) => {
+                let or = self.b.reg();
+                self.expr(o, or)?;
+                self.b.add(Opcode::MustBeInt, or, 0, 0);
+                Some(or)
+            }
+            None => None,
+        };
+        self.b.add(Opcode::IfNot, lr, end, 0);
+        Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// Send `n` registers from `regs` to the final destination, applying
+    /// OFFSET and LIMIT.
+    pub fn emit_final(&mut self, dest: Dest, regs: i32, n: usize, limit: Option<LimitRegs>, end: i32) {
+        let skip = self.b.label();
+        if let Some(LimitRegs { offset: Some(o), .. }) = limit {
+            self.b.add(Opcode::IfPos, o, skip, 1);
+        }
+        match dest {
+            Dest::Output => {
+                self.b.add(Opcode::ResultRow, regs, n as i32, 0);
+            }
+            Dest::Scalar { reg, done } => {
+                self.b.add(Opcode::SCopy, regs, reg, 0);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::Exists { reg, done } => {
+                self.b.add(Opcode::Integer, 1, reg, 0);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemIndex(cur) => {
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::IdxInsert, cur, rec, 0);
+            }
+            Dest::EphemTable(cur) => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, cur, rid, 0);
+                self.b.add(Opcode::Insert, cur, rec, rid);
+            }
+        }
+        if let Some(l) = limit {
+            self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+        }
+        self.b.bind(skip);
+    }
+
+    /// Emit one result row (in `regs`) through DISTINCT and the sorter or
+    /// straight to the destination.
+    pub fn emit_row(&mut self, ctx: &RowCtx, order_by: Option<&[SortedColumn<'_>]>, regs: i32, n: usize) -> Result<()> {
+        let skip = self.b.label();
+        if let Some(d) = ctx.distinct {
+            self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+            let rec = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::IdxInsert, d, rec, 0);
+        }
+        match (ctx.sorter, order_by) {
+            (Some((sorter, nk)), Some(terms)) => {
+                let base = self.b.regs(nk + n);
+                for (i, t) in terms.iter().enumerate() {
+                    match ctx.order_map[i] {
+                        Some(k) => {
+                            self.b.add(Opcode::SCopy, regs + k as i32, base + i as i32, 0);
+                        }
+                        None => self.expr(&t.expr, base + i as i32)?,
+                    }
+                }
+                for i in 0..n {
+                    self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
+                }
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, base, (nk + n) as i32, rec);
+                self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+            }
+            _ => self.emit_final(ctx.dest, regs, n, ctx.limit, ctx.end),
+        }
+        self.b.bind(skip);
+        Ok(())
+    }
+
+    /// After the loops: read the sorter back in order.
+    pub fn emit_sorter_output(&mut self, ctx: &RowCtx, n: usize) {
+        let Some((sorter, nk)) = ctx.sorter else { return };
+        let done = self.b.label();
+        let rec = self.b.reg();
+        let pseudo = self.b.cursor();
+        self.b.add(Opcode::OpenPseudo, pseudo, rec, (nk + n) as i32);
+        self.b.add(Opcode::SorterSort, sorter, done, 0);
+        let top = self.b.here();
+        self.b.add(Opcode::SorterData, sorter, rec, pseudo);
+        let out = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, pseudo, (nk + i) as i32, out + i as i32);
+        }
+        self.emit_final(ctx.dest, out, n, ctx.limit, ctx.end);
+        self.b.add(Opcode::SorterNext, sorter, top as i32, 0);
+        self.b.bind(done);
+    }
+
+    /// Map ORDER BY terms to result columns where they name one.
+    pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
+        let mut out = Vec::new();
+        for (ti, t) in terms.iter().enumerate() {
+            let e = match &t.expr {
+                Expr::Collate(inner, _) => &**inner,
+                e => e,
+            };
+            let mut m = None;
+            if let Some(k) = e.is_integer() {
+                if k < 1 || k as usize > names.len() {
+                    return Err(Error::sql(format!(
+                        "{} ORDER BY term out of range - should be between 1 and {}",
+                        ordinal(ti + 1),
+                        names.len()
+                    )));
+                }
+                m = Some(k as usize - 1);
+            } else if let Expr::Id(id) = e {
+                let n = unquote(id.0);
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
+                if m.is_none() && compound {
+                    m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
+                }
+            }
+            if m.is_none() {
+                let text = e.to_string();
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(x, _) if x.to_string() == text));
+            }
+            if m.is_none() && compound {
+                return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", ordinal(ti + 1))));
+            }
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// Expand `*` and `t.*` into result items.
+    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>]) -> Result<Vec<ResultItem<'a, 'b>>> {
+        let mut items = Vec::new();
+        for rc in columns {
+            match rc {
+                ResultColumn::Expr(e, alias) => {
+                    let a = alias.as_ref().map(|a| match a {
+                        ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                    });
+                    items.push(ResultItem::Expr(e, a));
+                }
+                ResultColumn::Star | ResultColumn::TableStar(_) => {
+                    let q = match rc {
+                        ResultColumn::TableStar(n) => Some(unquote(n.0)),
+                        _ => None,
+                    };
+                    let scope = self.scopes.last().cloned().unwrap_or_default();
+                    if scope.items.is_empty() {
+                        return Err(Error::sql("no tables specified"));
+                    }
+                    let mut any = false;
+                    for (ii, it) in scope.items.iter().enumerate() {
+                        if let Some(q) = &q {
+                            if !it.name.eq_ignore_ascii_case(q) {
+                                continue;
+                            }
+                        }
+                        any = true;
+                        for (ci, col) in it.columns.iter().enumerate() {
+                            if col.hidden && q.is_none() {
+                                continue;
+                            }
+                            let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            items.push(ResultItem::Col(
+                                ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
+                                col.name.clone(),
+                            ));
+                        }
+                    }
+                    if !any {
+                        return Err(Error::sql(format!("no such table: {}", q.unwrap_or_default())));
+                    }
+                }
+            }
+        }
+        Ok(items)
+    }
+
+    /// Name, affinity and declared type of a result item.
+    pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, span: Option<&String>) -> (String, Option<Affinity>, Option<String>) {
+        match item {
+            ResultItem::Col(r, name) => {
+                let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
+                    it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
+                });
+                (name.clone(), Some(r.affinity), decl)
+            }
+            ResultItem::Expr(e, alias) => {
+                let aff = self.expr_affinity(e);
+                let (colname, decl) = match e {
+                    Expr::Id(id) => self.column_name_and_type(None, &unquote(id.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquote(t.0)), &unquote(c.0)),
+                    _ => (None, None),
+                };
+                let name = alias
+                    .clone()
+                    .or(colname)
+                    .or_else(|| span.cloned())
+                    .unwrap_or_else(|| e.to_string());
+                (name, aff, decl)
+            }
+        }
+    }
+
+    fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {
+        let Ok(Some(r)) = self.resolve_name(q, name) else { return (None, None) };
+        if r.depth != 0 {
+            return (Some(name.to_string()), None);
+        }
+        let Some(scope) = self.scopes.last() else { return (None, None) };
+        let Some(item) = scope.items.get(r.item) else { return (None, None) };
+        match r.column.or(item.rowid_alias) {
+            Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
+            None => (Some(name.to_string()), Some("INTEGER".into()).filter(|_| false)),
+        }
+    }
+
+    /// A simple (non-compound) SELECT.
+    pub fn compile_simple(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
+            return self.compile_values(core, order_by, limit, dest);
+        };
+        if window_clause.is_some() {
+            return Err(Error::unsupported("window functions"));
+        }
+        self.scopes.push(Scope::default());
+        self.aliases.push(Vec::new());
+        let result = (|| -> Result<SelectInfo> {
+            let items_from = self.open_from(from.as_ref())?;
+            let items = self.expand_result_columns(columns)?;
+            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
+            self.top_compound_arm = false;
+            let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
+            let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            for (i, it) in items.iter().enumerate() {
+                let (n, a, d) = self.describe_item(it, spans.get(i));
+                info.names.push(n);
+                info.affinities.push(a);
+                info.decltypes.push(d);
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
+            let aliases: Vec<(String, String)> = items
+                .iter()
+                .filter_map(|it| match it {
+                    ResultItem::Expr(e, Some(a)) => Some((a.clone(), e.to_string())),
+                    _ => None,
+                })
+                .collect();
+            if let Some(a) = self.aliases.last_mut() {
+                *a = aliases;
+            }
+            let end = self.b.label();
+            let lim = self.setup_limit(limit, end)?;
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
+                let nk = terms.len();
+                let ki = key_info_for(self, terms)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, nk));
+            }
+            if matches!(distinctness, Some(ast::Distinctness::Distinct)) {
+                let d = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(binary_key_info(items.len())), 0);
+                ctx.distinct = Some(d);
+            }
+            let mut terms = Vec::new();
+            if let Some(w) = where_clause {
+                conjuncts(w, &mut terms);
+            }
+            let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
+            if is_agg {
+                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
+            } else {
+                let loops = self.open_loops(&items_from, &terms)?;
+                let regs = self.b.regs(items.len());
+                self.compute_items(&items, regs)?;
+                self.emit_row(&ctx, order_by, regs, items.len())?;
+                self.close_loops(loops);
+            }
+            if ctx.sorter.is_some() {
+                self.emit_sorter_output(&ctx, items.len());
+                let detail = "USE TEMP B-TREE FOR ORDER BY".to_string();
+                self.eqp.push((0, 0, detail));
+            }
+            self.b.bind(end);
+            Ok(info)
+        })();
+        self.aliases.pop();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+
+    /// Compute result items into consecutive registers.
+    pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
+        for (i, it) in items.iter().enumerate() {
+            match it {
+                ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
+                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32),
+            }
+        }
+        Ok(())
+    }
+
+    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
+        let mut found = false;
+        let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
+            crate::sql::plan::terms::walk(e, &mut |x| {
+                if super::is_aggregate_call(c, x) {
+                    found = true;
+                    return false;
+                }
+                true
+            });
+        };
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                check(self, e);
+            }
+        }
+        for t in order_by.unwrap_or(&[]) {
+            check(self, &t.expr);
+        }
+        found
+    }
+
+    /// VALUES (...), (...): each row emitted in turn.
+    fn compile_values(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let OneSelect::Values(rows) = core else { return Err(Error::sql("malformed VALUES")) };
+        let n = rows.first().map_or(0, |r| r.len());
+        for r in rows.iter() {
+            if r.len() != n {
+                return Err(Error::sql("all VALUES must have the same number of terms"));
+            }
+        }
+        self.scopes.push(Scope::default());
+        let result = (|| -> Result<SelectInfo> {
+            let end = self.b.label();
+            let lim = self.setup_limit(limit, end)?;
+            let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
+                let ki = key_info_for(self, terms)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (terms.len() + n) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, terms.len()));
+            }
+            for row in rows.iter() {
+                let regs = self.b.regs(n);
+                for (i, e) in row.iter().enumerate() {
+                    self.expr(e, regs + i as i32)?;
+                }
+                self.emit_row(&ctx, order_by, regs, n)?;
+            }
+            self.emit_sorter_output(&ctx, n);
+            self.b.bind(end);
+            let affinities = rows[0].iter().map(|_| None).collect();
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n] })
+        })();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+}

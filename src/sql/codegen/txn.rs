@@ -1,0 +1,46 @@
+//! Transaction control: BEGIN, COMMIT/END, ROLLBACK [TO], SAVEPOINT,
+//! RELEASE. The work is done by `AutoCommit` and `Savepoint`; `Halt`
+//! commits when autocommit has been switched back on.
+
+use super::Compiler;
+use crate::error::Result;
+use crate::sql::parse::unquote;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{Stmt, TransactionType};
+
+/// Compile a transaction-control statement.
+pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -> Result<()> {
+    c.b.add(Opcode::Init, 0, 1, 0);
+    match stmt {
+        Stmt::Begin(ty, _) => {
+            c.b.add(Opcode::AutoCommit, 0, 0, 0);
+            match ty {
+                Some(TransactionType::Immediate) => {
+                    c.b.add(Opcode::Transaction, 0, 1, 0);
+                }
+                Some(TransactionType::Exclusive) => {
+                    c.b.add(Opcode::Transaction, 0, 2, 0);
+                }
+                _ => {}
+            }
+        }
+        Stmt::Commit(_) => {
+            c.b.add(Opcode::AutoCommit, 1, 0, 0);
+        }
+        Stmt::Rollback { savepoint_name: None, .. } => {
+            c.b.add(Opcode::AutoCommit, 1, 1, 0);
+        }
+        Stmt::Rollback { savepoint_name: Some(n), .. } => {
+            c.b.add4(Opcode::Savepoint, 2, 0, 0, P4::Text(unquote(n.0)), 0);
+        }
+        Stmt::Savepoint(n) => {
+            c.b.add4(Opcode::Savepoint, 0, 0, 0, P4::Text(unquote(n.0)), 0);
+        }
+        Stmt::Release(n) => {
+            c.b.add4(Opcode::Savepoint, 1, 0, 0, P4::Text(unquote(n.0)), 0);
+        }
+        _ => {}
+    }
+    c.b.add(Opcode::Halt, 0, 0, 0);
+    Ok(())
+}

@@ -1,0 +1,251 @@
+//! Glue around `sqlite3-parser`: parse the first statement of a byte
+//! slice, find where it ends, map parser errors to SQLite's messages, and
+//! recover source text spans the AST does not keep (result column names,
+//! the text stored in `sqlite_schema`).
+//!
+//! The parser recurses on nested expressions and may panic on hostile
+//! input: parsing runs on a grown stack (`stacker`) inside `catch_unwind`,
+//! and a panic becomes an ordinary syntax error.
+
+use crate::error::{Error, Result};
+use sqlite3_parser::ast::Cmd;
+use sqlite3_parser::dialect::TokenType;
+use sqlite3_parser::lexer::sql::{Error as ParseError, Parser, ParserError, Tokenizer};
+use sqlite3_parser::lexer::Scanner;
+use sqlite3_parser::{Bump, FallibleIterator};
+
+/// Stack kept free before recursing code grows the stack.
+pub const STACK_RED_ZONE: usize = 256 * 1024;
+/// Stack added each time the red zone is reached.
+pub const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
+/// Run `f` with a large stack available (recursive parse and codegen).
+pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
+}
+
+/// Byte offset of a (1-based line, 1-based byte column) position.
+fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
+    let mut cur_line = 1;
+    let mut line_start = 0;
+    for (i, &b) in input.iter().enumerate() {
+        if cur_line == line {
+            break;
+        }
+        if b == b'\n' {
+            cur_line += 1;
+            line_start = i + 1;
+        }
+    }
+    (line_start + column.saturating_sub(1)).min(input.len())
+}
+
+/// Parse the first statement of `sql` and hand it to `f` together with
+/// the offset just past it. `None` when only whitespace/comments remain.
+pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
+    let bump = Bump::new();
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_stack(|| {
+            let mut parser = Parser::new(&bump, sql);
+            let r = parser.next();
+            let pos = parser.position();
+            (r, offset_of(sql, pos.line, pos.column))
+        })
+    }));
+    let (result, end) = match parsed {
+        Ok(v) => v,
+        Err(_) => return Err(Error::sql("syntax error: statement too complex or malformed")),
+    };
+    match result {
+        Ok(Some(cmd)) => f(Some(&cmd), end),
+        Ok(None) => {
+            // Only whitespace, comments, or empty statements.
+            f(None, sql.len())
+        }
+        Err(e) => Err(map_error(sql, e)),
+    }
+}
+
+fn map_error(sql: &[u8], e: ParseError) -> Error {
+    macro_rules! at {
+        ($p:expr) => {
+            $p.map(|p| offset_of(sql, p.line, p.column)).unwrap_or(0)
+        };
+    }
+    match e {
+        ParseError::ParserError(ParserError::SyntaxError(tok), _) => {
+            if tok.is_empty() {
+                Error::sql("incomplete input")
+            } else {
+                Error::sql(format!("near \"{tok}\": syntax error"))
+            }
+        }
+        ParseError::ParserError(ParserError::UnexpectedEof, _) => Error::sql("incomplete input"),
+        ParseError::ParserError(ParserError::Custom(msg), _) => Error::sql(msg),
+        ParseError::UnterminatedLiteral(p) | ParseError::UnterminatedBracket(p) => {
+            let o = at!(p);
+            Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&sql[o..])))
+        }
+        ParseError::UnterminatedBlockComment(_) => Error::sql("incomplete input"),
+        ParseError::UnrecognizedToken(p)
+        | ParseError::BadVariableName(p)
+        | ParseError::BadNumber(p)
+        | ParseError::ExpectedEqualsSign(p)
+        | ParseError::MalformedBlobLiteral(p)
+        | ParseError::MalformedHexInteger(p) => {
+            let o = at!(p);
+            let rest = &sql[o..];
+            let mut n = rest
+                .iter()
+                .position(|c| c.is_ascii_whitespace() || matches!(c, b',' | b')' | b'(' | b';'))
+                .unwrap_or(rest.len());
+            if n == 0 {
+                n = rest.len().min(1);
+            }
+            Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&rest[..n])))
+        }
+        ParseError::Io(e) => Error::sql(e.to_string()),
+        other => Error::sql(other.to_string()),
+    }
+}
+
+/// A token with its byte span.
+#[derive(Debug, Clone, Copy)]
+pub struct Tok {
+    /// Kind.
+    pub kind: TokenType,
+    /// Start offset.
+    pub start: usize,
+    /// End offset (exclusive).
+    pub end: usize,
+}
+
+/// Tokens of `sql` (stops at the first lexer error).
+pub fn tokens(sql: &[u8]) -> Vec<Tok> {
+    let mut scanner = Scanner::new(Tokenizer::new());
+    let mut out = Vec::new();
+    while let Ok((start, Some((_, kind)), end)) = scanner.scan(sql) {
+        out.push(Tok { kind, start, end });
+    }
+    out
+}
+
+fn ends_result_list(k: TokenType) -> bool {
+    use TokenType::*;
+    matches!(
+        k,
+        TK_FROM | TK_WHERE | TK_GROUP | TK_HAVING | TK_WINDOW | TK_ORDER | TK_LIMIT | TK_UNION | TK_EXCEPT | TK_INTERSECT | TK_SEMI
+    )
+}
+
+/// Source text of each result column of the first top-level SELECT in
+/// `sql` (for column names of unaliased expressions).
+pub fn result_column_spans(sql: &[u8]) -> Vec<String> {
+    let toks = tokens(sql);
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < toks.len() {
+        match toks[i].kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => depth -= 1,
+            TokenType::TK_SELECT if depth == 0 => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    i += 1;
+    if i < toks.len() && matches!(toks[i].kind, TokenType::TK_DISTINCT | TokenType::TK_ALL) {
+        i += 1;
+    }
+    let mut spans = Vec::new();
+    let mut first: Option<usize> = None;
+    let mut last = 0;
+    let mut depth = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        if depth == 0 && (ends_result_list(t.kind) || t.kind == TokenType::TK_COMMA) {
+            if let Some(f) = first {
+                spans.push(String::from_utf8_lossy(&sql[toks[f].start..toks[last].end]).into_owned());
+            }
+            first = None;
+            if t.kind != TokenType::TK_COMMA {
+                break;
+            }
+        } else {
+            match t.kind {
+                TokenType::TK_LP => depth += 1,
+                TokenType::TK_RP => depth -= 1,
+                _ => {}
+            }
+            if first.is_none() {
+                first = Some(i);
+            }
+            last = i;
+        }
+        i += 1;
+    }
+    if let Some(f) = first {
+        spans.push(String::from_utf8_lossy(&sql[toks[f].start..toks[last].end]).into_owned());
+    }
+    spans
+}
+
+/// The text SQLite stores in `sqlite_schema.sql` for a CREATE statement:
+/// `CREATE <KIND> ` followed by the source from the object's name to the
+/// end of the statement (schema prefix and IF NOT EXISTS dropped).
+pub fn schema_sql(sql: &[u8], kind_words: &str) -> String {
+    let toks = tokens(sql);
+    // Find the keyword that introduces the object name.
+    let mut i = 0;
+    while i < toks.len() && !matches!(toks[i].kind, TokenType::TK_TABLE | TokenType::TK_INDEX | TokenType::TK_VIEW | TokenType::TK_TRIGGER) {
+        i += 1;
+    }
+    i += 1;
+    if i < toks.len() && toks[i].kind == TokenType::TK_IF {
+        i += 3;
+    }
+    // Skip "schema." when present.
+    if i + 1 < toks.len() && toks[i + 1].kind == TokenType::TK_DOT {
+        i += 2;
+    }
+    let start = toks.get(i).map_or(sql.len(), |t| t.start);
+    let mut end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(sql.len(), |t| t.end);
+    if end < start {
+        end = start;
+    }
+    format!("CREATE {kind_words} {}", String::from_utf8_lossy(&sql[start..end]))
+}
+
+/// Remove SQL quoting from an identifier (`"a""b"`, `[a]`, `` `a` ``, `'a'`).
+pub fn unquote(s: &str) -> String {
+    let b = s.as_bytes();
+    if b.len() >= 2 {
+        let (q, close) = match b[0] {
+            b'"' => (b'"', b'"'),
+            b'\'' => (b'\'', b'\''),
+            b'`' => (b'`', b'`'),
+            b'[' => (b'[', b']'),
+            _ => return s.to_string(),
+        };
+        if b[b.len() - 1] == close {
+            let inner = &s[1..s.len() - 1];
+            if q == b'[' {
+                return inner.to_string();
+            }
+            let qs = (q as char).to_string();
+            return inner.replace(&format!("{qs}{qs}"), &qs);
+        }
+    }
+    s.to_string()
+}
+
+/// SQL text of an AST node (normalised spacing), for re-parsing later.
+pub fn ast_text<T: sqlite3_parser::ast::fmt::ToTokens>(node: &T) -> String {
+    struct Show<'x, T>(&'x T);
+    impl<T: sqlite3_parser::ast::fmt::ToTokens> std::fmt::Display for Show<'_, T> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            self.0.to_fmt(f)
+        }
+    }
+    Show(node).to_string()
+}

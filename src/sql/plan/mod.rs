@@ -1,0 +1,9 @@
+//! Query planning: splitting WHERE into conjuncts, finding which FROM
+//! items each term needs, and choosing for each loop a full scan, a rowid
+//! lookup, or an index search.
+//!
+//! Invariant: a term used to drive a lookup is still evaluated as a filter
+//! afterwards, so a plan can only make a query faster, never change its
+//! answer.
+
+pub mod terms;

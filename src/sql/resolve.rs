@@ -1,0 +1,137 @@
+//! Name resolution: which FROM item and column an identifier means, with
+//! SQLite's messages (`no such column: x`, `ambiguous column name: x`,
+//! `no such table: x`).
+//!
+//! Scopes nest: a subquery's scope sits on top of its enclosing query's,
+//! and an identifier not found in the innermost scope is looked up
+//! outward (a correlated reference). Invariant: a lookup that reaches an
+//! outer scope marks every scope it passed as correlated.
+
+use crate::error::{Error, Result};
+use crate::vdbe::value_ops::Affinity;
+
+/// One column visible through a FROM item.
+#[derive(Debug, Clone)]
+pub struct ScopeColumn {
+    /// Name.
+    pub name: String,
+    /// Affinity (BLOB for none).
+    pub affinity: Affinity,
+    /// Collation name, when declared.
+    pub collation: Option<String>,
+    /// Declared type.
+    pub decltype: Option<String>,
+    /// Hidden from `*` (the right side of USING/NATURAL).
+    pub hidden: bool,
+}
+
+/// One FROM item: a table, view, or subquery, read through `cursor`.
+#[derive(Debug, Clone)]
+pub struct ScopeItem {
+    /// The name used to qualify columns (alias or table name).
+    pub name: String,
+    /// The real table name (column origin), empty for subqueries.
+    pub table: String,
+    /// Cursor reading the rows.
+    pub cursor: i32,
+    /// Columns.
+    pub columns: Vec<ScopeColumn>,
+    /// The INTEGER PRIMARY KEY column.
+    pub rowid_alias: Option<usize>,
+    /// Whether `rowid` names the rowid (real tables).
+    pub has_rowid: bool,
+}
+
+/// A resolved column reference.
+#[derive(Debug, Clone)]
+pub struct ColumnRef {
+    /// Scope depth counted from the innermost (0).
+    pub depth: usize,
+    /// Item index in that scope.
+    pub item: usize,
+    /// Cursor.
+    pub cursor: i32,
+    /// Column index, or `None` for the rowid.
+    pub column: Option<usize>,
+    /// Affinity.
+    pub affinity: Affinity,
+    /// Collation.
+    pub collation: Option<String>,
+}
+
+/// The FROM items of one SELECT (or the target of UPDATE/DELETE).
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// Items in FROM order.
+    pub items: Vec<ScopeItem>,
+    /// A lookup passed through this scope to an outer one.
+    pub correlated: bool,
+}
+
+fn is_rowid_name(n: &str) -> bool {
+    n.eq_ignore_ascii_case("rowid") || n.eq_ignore_ascii_case("oid") || n.eq_ignore_ascii_case("_rowid_")
+}
+
+fn column_of(item: &ScopeItem, name: &str) -> Option<Option<usize>> {
+    if let Some(i) = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
+        return Some(if item.rowid_alias == Some(i) { None } else { Some(i) });
+    }
+    if item.has_rowid && is_rowid_name(name) {
+        return Some(None);
+    }
+    None
+}
+
+/// Resolve `[qualifier.]name` through `scopes` (innermost last).
+/// `Ok(None)` when nothing matches (the caller may try other meanings).
+pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
+    let n = scopes.len();
+    for depth in 0..n {
+        let si = n - 1 - depth;
+        let scope = &scopes[si];
+        let mut found: Option<ColumnRef> = None;
+        for (ii, item) in scope.items.iter().enumerate() {
+            if let Some(q) = qualifier {
+                if !item.name.eq_ignore_ascii_case(q) {
+                    continue;
+                }
+            }
+            if let Some(col) = column_of(item, name) {
+                let visible_col = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name));
+                if qualifier.is_none() {
+                    if let Some(vc) = visible_col {
+                        if item.columns[vc].hidden {
+                            continue;
+                        }
+                    }
+                }
+                if found.is_some() {
+                    if qualifier.is_none() {
+                        return Err(Error::sql(format!("ambiguous column name: {name}")));
+                    }
+                    continue;
+                }
+                let (aff, coll) = match visible_col {
+                    Some(vc) => (item.columns[vc].affinity, item.columns[vc].collation.clone()),
+                    None => (Affinity::Integer, None),
+                };
+                found = Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: col, affinity: aff, collation: coll });
+            }
+        }
+        if let Some(f) = found {
+            for s in scopes.iter_mut().skip(si + 1) {
+                s.correlated = true;
+            }
+            return Ok(Some(f));
+        }
+    }
+    Ok(None)
+}
+
+/// The message for a column that resolved nowhere.
+pub fn no_such_column(qualifier: Option<&str>, name: &str) -> Error {
+    match qualifier {
+        Some(q) => Error::sql(format!("no such column: {q}.{name}")),
+        None => Error::sql(format!("no such column: {name}")),
+    }
+}

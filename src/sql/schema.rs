@@ -1,0 +1,408 @@
+//! The in-memory schema: tables, indexes and views of one database, built
+//! from the CREATE statements stored in `sqlite_schema` (`fileformat2.txt`
+//! section 2.6) and reloaded whenever the schema cookie changes.
+//!
+//! Invariants: names are looked up case-insensitively; every UNIQUE or
+//! non-INTEGER PRIMARY KEY constraint has its automatic index
+//! `sqlite_autoindex_<table>_<n>`, numbered in order of appearance; a
+//! table's `rowid_alias` is the column declared `INTEGER PRIMARY KEY`.
+
+use crate::btree::{Btree, Cursor};
+use crate::error::{Error, Result};
+use crate::io::IoContext;
+use crate::sql::parse::{unquote, with_first_statement};
+use crate::value::Value;
+use crate::vdbe::value_ops::{decode_record, Affinity};
+use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
+use std::collections::BTreeMap;
+
+/// A table column.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// Name as declared (unquoted).
+    pub name: String,
+    /// Declared type as written, if any.
+    pub decltype: Option<String>,
+    /// Affinity from the declared type.
+    pub affinity: Affinity,
+    /// NOT NULL.
+    pub not_null: bool,
+    /// DEFAULT expression as SQL text.
+    pub default: Option<String>,
+    /// COLLATE name.
+    pub collation: Option<String>,
+    /// Part of the PRIMARY KEY.
+    pub primary_key: bool,
+}
+
+/// A table or view.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Name (unquoted).
+    pub name: String,
+    /// Root page (0 for views).
+    pub root: u32,
+    /// Columns in declaration order.
+    pub columns: Vec<Column>,
+    /// The INTEGER PRIMARY KEY column, stored as the rowid.
+    pub rowid_alias: Option<usize>,
+    /// The CREATE statement text.
+    pub sql: String,
+    /// A view: its SELECT text.
+    pub view_select: Option<String>,
+    /// Column names given in CREATE VIEW v(a,b).
+    pub view_columns: Option<Vec<String>>,
+    /// Automatic indexes, in numbering order: columns and whether it is the
+    /// primary key.
+    pub auto_indexes: Vec<(Vec<(usize, bool, Option<String>)>, bool)>,
+}
+
+impl Table {
+    /// Index of a column by name.
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Affinity letters of all columns (MakeRecord P4).
+    pub fn affinity_string(&self) -> String {
+        self.columns.iter().map(|c| c.affinity.letter()).collect()
+    }
+}
+
+/// One column of an index.
+#[derive(Debug, Clone)]
+pub struct IndexColumn {
+    /// Table column number.
+    pub column: usize,
+    /// DESC.
+    pub descending: bool,
+    /// Collation name.
+    pub collation: Option<String>,
+}
+
+/// An index.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// Name.
+    pub name: String,
+    /// Table name.
+    pub table: String,
+    /// Root page.
+    pub root: u32,
+    /// Key columns (the rowid follows them in each entry).
+    pub columns: Vec<IndexColumn>,
+    /// UNIQUE.
+    pub unique: bool,
+    /// CREATE INDEX text (`None` for automatic indexes).
+    pub sql: Option<String>,
+    /// "c" created by CREATE INDEX, "u" UNIQUE constraint, "pk" PRIMARY KEY.
+    pub origin: &'static str,
+}
+
+/// The schema of one database.
+#[derive(Debug, Clone, Default)]
+pub struct Schema {
+    /// Tables and views by lower-case name.
+    pub tables: BTreeMap<String, Table>,
+    /// Indexes by lower-case name.
+    pub indexes: BTreeMap<String, Index>,
+    /// Schema cookie the schema was read at.
+    pub cookie: u32,
+    /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
+    pub rows: Vec<(String, String, String, i64, Option<String>)>,
+}
+
+impl Schema {
+    /// A table or view by name.
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.get(&name.to_ascii_lowercase())
+    }
+
+    /// An index by name.
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.get(&name.to_ascii_lowercase())
+    }
+
+    /// Indexes of a table, in creation order (by root page as a stand-in
+    /// for rowid order in `sqlite_schema`).
+    pub fn indexes_of(&self, table: &str) -> Vec<&Index> {
+        let mut v: Vec<&Index> = self.indexes.values().filter(|i| i.table.eq_ignore_ascii_case(table)).collect();
+        let order = |i: &Index| self.rows.iter().position(|r| r.1.eq_ignore_ascii_case(&i.name)).unwrap_or(usize::MAX);
+        v.sort_by_key(|i| order(i));
+        v
+    }
+
+    /// Read `sqlite_schema` (blocking) and build the schema.
+    pub fn load(io: &IoContext, bt: &mut Btree) -> Result<Schema> {
+        if io.block_on(|| bt.page_count())? == 0 {
+            return Ok(Schema::default());
+        }
+        let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+        let mut rows = Vec::new();
+        let mut cur = Cursor::new(1, false, None);
+        let mut more = io.block_on(|| cur.first(bt))?;
+        while more {
+            let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
+            let rec = decode_record(&payload)?;
+            let text = |i: usize| match rec.get(i) {
+                Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
+                _ => String::new(),
+            };
+            let root = match rec.get(3) {
+                Some(Value::Integer(i)) => *i,
+                _ => 0,
+            };
+            let sql = match rec.get(4) {
+                Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
+                _ => None,
+            };
+            rows.push((text(0), text(1), text(2), root, sql));
+            more = io.block_on(|| cur.next(bt))?;
+        }
+        Schema::from_rows(rows, cookie)
+    }
+
+    /// Build from `sqlite_schema` rows.
+    pub fn from_rows(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32) -> Result<Schema> {
+        let mut s = Schema { cookie, ..Default::default() };
+        for (ty, name, _tbl, root, sql) in &rows {
+            if ty == "table" || ty == "view" {
+                if let Some(sql) = sql {
+                    let t = table_from_sql(sql, *root as u32)?;
+                    s.tables.insert(name.to_ascii_lowercase(), t);
+                }
+            }
+        }
+        for (ty, name, tbl, root, sql) in &rows {
+            if ty != "index" {
+                continue;
+            }
+            let idx = match sql {
+                Some(sql) => index_from_sql(sql, *root as u32, &s)?,
+                None => {
+                    let Some(t) = s.table(tbl) else { continue };
+                    let n: usize = name.rsplit('_').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+                    let Some((cols, pk)) = t.auto_indexes.get(n.wrapping_sub(1)) else { continue };
+                    Index {
+                        name: name.clone(),
+                        table: t.name.clone(),
+                        root: *root as u32,
+                        columns: cols
+                            .iter()
+                            .map(|(c, d, coll)| IndexColumn { column: *c, descending: *d, collation: coll.clone() })
+                            .collect(),
+                        unique: true,
+                        sql: None,
+                        origin: if *pk { "pk" } else { "u" },
+                    }
+                }
+            };
+            s.indexes.insert(name.to_ascii_lowercase(), idx);
+        }
+        s.rows = rows;
+        Ok(s)
+    }
+}
+
+/// The schema table itself, as SQLite describes it.
+pub fn schema_table() -> Table {
+    let col = |n: &str, t: &str| Column {
+        name: n.into(),
+        decltype: Some(t.into()),
+        affinity: Affinity::of_declared_type(t),
+        not_null: false,
+        default: None,
+        collation: None,
+        primary_key: false,
+    };
+    Table {
+        name: "sqlite_schema".into(),
+        root: 1,
+        columns: vec![col("type", "text"), col("name", "text"), col("tbl_name", "text"), col("rootpage", "int"), col("sql", "text")],
+        rowid_alias: None,
+        sql: "CREATE TABLE sqlite_schema(type text,name text,tbl_name text,rootpage int,sql text)".into(),
+        view_select: None,
+        view_columns: None,
+        auto_indexes: Vec::new(),
+    }
+}
+
+fn type_text(t: &ast::Type<'_>) -> String {
+    let mut s = t.name.to_string();
+    match &t.size {
+        Some(ast::TypeSize::MaxSize(e)) => s.push_str(&format!("({e})")),
+        Some(ast::TypeSize::TypeSize(a, b)) => s.push_str(&format!("({a},{b})")),
+        None => {}
+    }
+    s
+}
+
+/// Build a table or view from its stored CREATE statement.
+pub fn table_from_sql(sql: &str, root: u32) -> Result<Table> {
+    with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(Cmd::Stmt(stmt)) => table_from_stmt(stmt, sql, root),
+        _ => Err(Error::corrupt()),
+    })
+}
+
+/// Build a table from a CREATE TABLE or CREATE VIEW statement.
+pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
+    match stmt {
+        Stmt::CreateTable { tbl_name, body, .. } => {
+            let name = unquote(tbl_name.name.0);
+            let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
+                return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
+            };
+            if flags.contains(ast::TabFlags::WithoutRowid) {
+                return Err(Error::unsupported("WITHOUT ROWID tables"));
+            }
+            let mut t = Table {
+                name: name.clone(),
+                root,
+                columns: Vec::new(),
+                rowid_alias: None,
+                sql: sql.to_string(),
+                view_select: None,
+                view_columns: None,
+                auto_indexes: Vec::new(),
+            };
+            for cd in columns.iter() {
+                let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
+                let mut col = Column {
+                    name: unquote(cd.col_name.0),
+                    affinity: Affinity::of_declared_type(decltype.as_deref().unwrap_or("")),
+                    decltype,
+                    not_null: false,
+                    default: None,
+                    collation: None,
+                    primary_key: false,
+                };
+                let idx = t.columns.len();
+                for c in cd.constraints.iter() {
+                    match &c.constraint {
+                        ColumnConstraint::PrimaryKey { order, .. } => {
+                            col.primary_key = true;
+                            let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                            if is_int && !matches!(order, Some(SortOrder::Desc)) {
+                                t.rowid_alias = Some(idx);
+                            } else {
+                                t.auto_indexes.push((vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true));
+                            }
+                        }
+                        ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
+                        ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
+                        ColumnConstraint::Default(e) => col.default = Some(e.to_string()),
+                        ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
+                        _ => {}
+                    }
+                }
+                t.columns.push(col);
+            }
+            for c in constraints.iter().flat_map(|c| c.iter()) {
+                let cols_of = |cols: &[ast::SortedColumn<'_>], t: &Table| -> Result<Vec<(usize, bool, Option<String>)>> {
+                    cols.iter()
+                        .map(|sc| {
+                            let (e, coll) = match &sc.expr {
+                                ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
+                                e => (e, None),
+                            };
+                            let n = match e {
+                                ast::Expr::Id(id) => unquote(id.0),
+                                ast::Expr::Name(n) => unquote(n.0),
+                                ast::Expr::Literal(ast::Literal::String(s)) => unquote(s),
+                                _ => return Err(Error::sql("expressions prohibited in PRIMARY KEY and UNIQUE constraints")),
+                            };
+                            let i = t
+                                .column_index(&n)
+                                .ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
+                            Ok((i, matches!(sc.order, Some(SortOrder::Desc)), coll))
+                        })
+                        .collect()
+                };
+                match &c.constraint {
+                    TableConstraint::PrimaryKey { columns: pk, .. } => {
+                        let cols = cols_of(pk, &t)?;
+                        for (i, _, _) in &cols {
+                            t.columns[*i].primary_key = true;
+                        }
+                        let single_int = cols.len() == 1
+                            && t.columns[cols[0].0].decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"))
+                            && !cols[0].1;
+                        if single_int {
+                            t.rowid_alias = Some(cols[0].0);
+                        } else {
+                            t.auto_indexes.push((cols, true));
+                        }
+                    }
+                    TableConstraint::Unique { columns: u, .. } => {
+                        let cols = cols_of(u, &t)?;
+                        if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
+                            t.auto_indexes.push((cols, false));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(t)
+        }
+        Stmt::CreateView { view_name, columns, select, .. } => {
+            let name = unquote(view_name.name.0);
+            let sel = crate::sql::parse::ast_text(*select);
+            Ok(Table {
+                name,
+                root: 0,
+                columns: Vec::new(),
+                rowid_alias: None,
+                sql: sql.to_string(),
+                view_select: Some(sel),
+                view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                auto_indexes: Vec::new(),
+            })
+        }
+        _ => Err(Error::corrupt()),
+    }
+}
+
+/// Build an index from its stored CREATE INDEX statement.
+pub fn index_from_sql(sql: &str, root: u32, schema: &Schema) -> Result<Index> {
+    with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(Cmd::Stmt(stmt)) => index_from_stmt(stmt, Some(sql.to_string()), root, schema),
+        _ => Err(Error::corrupt()),
+    })
+}
+
+/// Build an index from a CREATE INDEX statement.
+pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
+    let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
+        return Err(Error::corrupt());
+    };
+    if where_clause.is_some() {
+        return Err(Error::unsupported("partial indexes"));
+    }
+    let tname = unquote(tbl_name.0);
+    let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
+    let mut cols = Vec::new();
+    for sc in columns.iter() {
+        let (e, coll) = match &sc.expr {
+            ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
+            e => (e, None),
+        };
+        let n = match e {
+            ast::Expr::Id(id) => unquote(id.0),
+            ast::Expr::Name(n) => unquote(n.0),
+            ast::Expr::Literal(ast::Literal::String(s)) => unquote(s),
+            _ => return Err(Error::unsupported("indexes on expressions")),
+        };
+        let i = t.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
+        cols.push(IndexColumn { column: i, descending: matches!(sc.order, Some(SortOrder::Desc)), collation: coll });
+    }
+    Ok(Index {
+        name: unquote(idx_name.name.0),
+        table: t.name.clone(),
+        root,
+        columns: cols,
+        unique: *unique,
+        sql,
+        origin: "c",
+    })
+}

@@ -1,0 +1,140 @@
+//! VM cursors: what a cursor number in a program refers to.
+//!
+//! - `Btree`: a B-tree cursor on a table or index of an attached database;
+//!   the decoded current row is cached and dropped whenever the cursor moves.
+//! - `Ephemeral`: a temporary table or index held in memory (DISTINCT,
+//!   IN lists, materialised subqueries, compound SELECTs).
+//! - `Sorter`: see [`crate::vdbe::sorter`].
+//! - `Pseudo`: a single row held in a register (sorter output).
+//!
+//! Invariant: `cache`, when set, is the decoding of the entry the cursor
+//! is on; any movement clears it before the B-tree call is made, so a
+//! suspended call never leaves a stale cache behind.
+
+use crate::btree::Cursor;
+use crate::value::record::KeyInfo;
+use crate::value::Value;
+use crate::vdbe::sorter::{compare_full, Sorter};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// A cursor on a B-tree of one of the connection's databases.
+pub struct BtreeCursor {
+    /// Index of the database in the connection.
+    pub db: usize,
+    /// The B-tree cursor.
+    pub cursor: Cursor,
+    /// Index (key-only) tree rather than a rowid table.
+    pub is_index: bool,
+    /// Key description for index trees.
+    pub key_info: Option<Arc<KeyInfo>>,
+    /// Decoded current entry.
+    pub cache: Option<Vec<Value>>,
+    /// `NullRow` was executed: every column reads NULL.
+    pub null_row: bool,
+    /// The last move found no entry.
+    pub eof: bool,
+}
+
+/// An in-memory temporary table (rowid-keyed) or index (key-ordered).
+pub struct EphemeralCursor {
+    /// Key order for index-style tables; `None` for rowid tables.
+    pub key_info: Option<Arc<KeyInfo>>,
+    /// Rows, kept sorted (by rowid or by key).
+    pub rows: Vec<(i64, Vec<Value>)>,
+    /// Current position.
+    pub pos: Option<usize>,
+    /// `NullRow` was executed.
+    pub null_row: bool,
+    /// Next rowid for `NewRowid`.
+    pub next_rowid: i64,
+}
+
+impl EphemeralCursor {
+    /// An empty temporary table.
+    pub fn new(key_info: Option<Arc<KeyInfo>>) -> Self {
+        EphemeralCursor { key_info, rows: Vec::new(), pos: None, null_row: false, next_rowid: 1 }
+    }
+
+    /// Insert an index entry, replacing an identical one.
+    pub fn insert_key(&mut self, key: Vec<Value>) {
+        let ki = self.key_info.clone().unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
+        match self.rows.binary_search_by(|(_, r)| compare_full(&ki, r, &key)) {
+            Ok(i) => self.rows[i].1 = key,
+            Err(i) => self.rows.insert(i, (0, key)),
+        }
+    }
+
+    /// Insert a rowid-table row, replacing one with the same rowid.
+    pub fn insert_row(&mut self, rowid: i64, row: Vec<Value>) {
+        if rowid >= self.next_rowid {
+            self.next_rowid = rowid.saturating_add(1);
+        }
+        match self.rows.binary_search_by(|(r, _)| r.cmp(&rowid)) {
+            Ok(i) => self.rows[i].1 = row,
+            Err(i) => self.rows.insert(i, (rowid, row)),
+        }
+    }
+
+    /// First entry whose leading fields compare to `probe` so that
+    /// `accept(ordering of entry vs probe)` holds, scanning forward.
+    pub fn seek_forward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
+        let ki = self.key_info.clone();
+        for (i, (_, r)) in self.rows.iter().enumerate() {
+            let o = match &ki {
+                Some(ki) => crate::vdbe::sorter::compare_keys(&prefix(ki, probe.len()), r, probe),
+                None => Ordering::Equal,
+            };
+            if accept(o) {
+                self.pos = Some(i);
+                return true;
+            }
+        }
+        self.pos = None;
+        false
+    }
+
+    /// Last entry whose ordering against `probe` satisfies `accept`.
+    pub fn seek_backward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
+        let ki = self.key_info.clone();
+        for (i, (_, r)) in self.rows.iter().enumerate().rev() {
+            let o = match &ki {
+                Some(ki) => crate::vdbe::sorter::compare_keys(&prefix(ki, probe.len()), r, probe),
+                None => Ordering::Equal,
+            };
+            if accept(o) {
+                self.pos = Some(i);
+                return true;
+            }
+        }
+        self.pos = None;
+        false
+    }
+
+    /// The current row.
+    pub fn current(&self) -> Option<&(i64, Vec<Value>)> {
+        self.pos.and_then(|p| self.rows.get(p))
+    }
+}
+
+/// The first `n` fields of a key description (fields beyond it compare
+/// BINARY ascending).
+pub fn prefix(ki: &KeyInfo, n: usize) -> KeyInfo {
+    let mut fields: Vec<_> = ki.fields.iter().take(n).cloned().collect();
+    while fields.len() < n {
+        fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
+    }
+    KeyInfo { fields }
+}
+
+/// What a cursor number refers to.
+pub enum VmCursor {
+    /// A B-tree cursor.
+    Btree(Box<BtreeCursor>),
+    /// An in-memory temporary table or index.
+    Ephemeral(EphemeralCursor),
+    /// A sorter.
+    Sorter(Sorter),
+    /// One row held in a register.
+    Pseudo(usize),
+}

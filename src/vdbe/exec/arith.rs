@@ -1,0 +1,265 @@
+//! Register loads and moves, arithmetic, bit operations, boolean logic,
+//! CAST and affinity. Operands follow `opcode.txt`: binary operators
+//! compute `r[P3] = r[P2] op r[P1]`. No I/O.
+
+use super::{reg, set_reg, Flow};
+use crate::error::{Error, Result, SQLITE_MISMATCH};
+use crate::value::Value;
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::value_ops::{apply_affinity, cast, f64_to_i64, numerify, parse_number_exact, to_i64, to_text, truthiness, Affinity};
+use crate::vdbe::Vm;
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    match insn.opcode {
+        Opcode::Integer => set_reg(vm, p2, Value::Integer(p1 as i64)),
+        Opcode::Int64 => {
+            let v = if let P4::Int64(i) = insn.p4 { i } else { 0 };
+            set_reg(vm, p2, Value::Integer(v));
+        }
+        Opcode::Real => {
+            let v = if let P4::Real(r) = insn.p4 { r } else { 0.0 };
+            set_reg(vm, p2, Value::Real(v));
+        }
+        Opcode::String8 | Opcode::Blob => {
+            let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
+            let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
+            set_reg(vm, p2, v);
+        }
+        Opcode::Null => {
+            let end = p3.max(p2);
+            for r in p2..=end {
+                set_reg(vm, r, Value::Null);
+                vm.aggs.remove(&(r as usize));
+            }
+        }
+        Opcode::Variable => {
+            let v = vm.params.get(p1 as usize).cloned().unwrap_or(Value::Null);
+            set_reg(vm, p2, v);
+        }
+        Opcode::Move => {
+            for i in 0..p3.max(1) {
+                let v = std::mem::take(&mut vm.regs[(p1 + i) as usize]);
+                vm.regs[(p2 + i) as usize] = v;
+            }
+        }
+        Opcode::Copy => {
+            for i in 0..=p3 {
+                let v = vm.regs[(p1 + i) as usize].clone();
+                vm.regs[(p2 + i) as usize] = v;
+            }
+        }
+        Opcode::SCopy => {
+            let v = vm.regs[p1 as usize].clone();
+            vm.regs[p2 as usize] = v;
+        }
+        Opcode::IntCopy => {
+            let v = to_i64(reg(vm, p1));
+            set_reg(vm, p2, Value::Integer(v));
+        }
+        Opcode::MustBeInt => {
+            let v = reg(vm, p1).clone();
+            let as_int = match &v {
+                Value::Integer(i) => Some(*i),
+                Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
+                Value::Text(t) => match parse_number_exact(t) {
+                    Some(Value::Integer(i)) => Some(i),
+                    Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match as_int {
+                Some(i) => set_reg(vm, p1, Value::Integer(i)),
+                None if p2 > 0 => return Ok(Flow::Jump(p2 as usize)),
+                None => return Err(Error::code(SQLITE_MISMATCH)),
+            }
+        }
+        Opcode::RealAffinity => {
+            if let Value::Integer(i) = *reg(vm, p1) {
+                set_reg(vm, p1, Value::Real(i as f64));
+            }
+        }
+        Opcode::Affinity => {
+            let affs: Vec<char> = if let P4::Affinity(a) = &insn.p4 { a.chars().collect() } else { Vec::new() };
+            for (i, c) in affs.iter().enumerate().take(p2 as usize) {
+                let r = p1 + i as i32;
+                let v = std::mem::take(&mut vm.regs[r as usize].value);
+                vm.regs[r as usize].value = apply_affinity(v, Affinity::from_letter(*c));
+            }
+        }
+        Opcode::Cast => {
+            let v = reg(vm, p1).clone();
+            set_reg(vm, p1, cast(v, Affinity::from_letter(p2 as u8 as char)));
+        }
+        Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
+            let v = arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1));
+            set_reg(vm, p3, v);
+        }
+        Opcode::Concat => {
+            let v = match (to_text(reg(vm, p2)), to_text(reg(vm, p1))) {
+                (Some(mut a), Some(b)) => {
+                    a.extend_from_slice(&b);
+                    Value::Text(a)
+                }
+                _ => Value::Null,
+            };
+            set_reg(vm, p3, v);
+        }
+        Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight => {
+            let (a, b) = (reg(vm, p2), reg(vm, p1));
+            let v = if a.is_null() || b.is_null() {
+                Value::Null
+            } else {
+                let (a, b) = (int_of(a), int_of(b));
+                Value::Integer(match insn.opcode {
+                    Opcode::BitAnd => a & b,
+                    Opcode::BitOr => a | b,
+                    Opcode::ShiftLeft => shift(a, b),
+                    _ => shift(a, b.checked_neg().unwrap_or(i64::MAX)),
+                })
+            };
+            set_reg(vm, p3, v);
+        }
+        Opcode::BitNot => {
+            let v = match reg(vm, p1) {
+                Value::Null => Value::Null,
+                v => Value::Integer(!int_of(v)),
+            };
+            set_reg(vm, p2, v);
+        }
+        Opcode::Not => {
+            let v = match truthiness(reg(vm, p1)) {
+                None => Value::Null,
+                Some(t) => Value::Integer(!t as i64),
+            };
+            set_reg(vm, p2, v);
+        }
+        Opcode::And | Opcode::Or => {
+            let (a, b) = (truthiness(reg(vm, p1)), truthiness(reg(vm, p2)));
+            let r = if insn.opcode == Opcode::And {
+                match (a, b) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                }
+            } else {
+                match (a, b) {
+                    (Some(true), _) | (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                }
+            };
+            set_reg(vm, p3, r.map_or(Value::Null, |t| Value::Integer(t as i64)));
+        }
+        Opcode::IsTrue => {
+            let t = match truthiness(reg(vm, p1)) {
+                None => p3 != 0,
+                Some(t) => t,
+            };
+            let t = if insn.p5 != 0 { !t } else { t };
+            set_reg(vm, p2, Value::Integer(t as i64));
+        }
+        _ => return Err(super::internal("arith: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+fn int_of(v: &Value) -> i64 {
+    match numerify(v) {
+        Value::Integer(i) => i,
+        Value::Real(r) => f64_to_i64(r),
+        _ => 0,
+    }
+}
+
+fn shift(a: i64, by: i64) -> i64 {
+    if by >= 64 {
+        0
+    } else if by >= 0 {
+        ((a as u64) << by) as i64
+    } else if by <= -64 {
+        if a < 0 {
+            -1
+        } else {
+            0
+        }
+    } else {
+        a >> (-by)
+    }
+}
+
+/// `a op b` with SQLite's rules: integers stay integers unless they
+/// overflow, division by zero is NULL, NULL in gives NULL out.
+pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
+    let (a, b) = (numerify(a), numerify(b));
+    match (&a, &b) {
+        (Value::Null, _) | (_, Value::Null) => Value::Null,
+        (Value::Integer(x), Value::Integer(y)) => {
+            let (x, y) = (*x, *y);
+            let r = match op {
+                Opcode::Add => x.checked_add(y),
+                Opcode::Subtract => x.checked_sub(y),
+                Opcode::Multiply => x.checked_mul(y),
+                Opcode::Divide => {
+                    if y == 0 {
+                        return Value::Null;
+                    }
+                    x.checked_div(y)
+                }
+                _ => {
+                    if y == 0 {
+                        return Value::Null;
+                    }
+                    Some(if y == -1 { 0 } else { x % y })
+                }
+            };
+            match r {
+                Some(v) => Value::Integer(v),
+                None => real_op(op, x as f64, y as f64),
+            }
+        }
+        _ => {
+            let to_f = |v: &Value| match v {
+                Value::Integer(i) => *i as f64,
+                Value::Real(r) => *r,
+                _ => 0.0,
+            };
+            let (x, y) = (to_f(&a), to_f(&b));
+            if op == Opcode::Remainder {
+                let (ix, iy) = (f64_to_i64(x), f64_to_i64(y));
+                if iy == 0 {
+                    return Value::Null;
+                }
+                let iy = if iy == -1 { 1 } else { iy };
+                return Value::Real((ix % iy) as f64);
+            }
+            real_op(op, x, y)
+        }
+    }
+}
+
+fn real_op(op: Opcode, x: f64, y: f64) -> Value {
+    let r = match op {
+        Opcode::Add => x + y,
+        Opcode::Subtract => x - y,
+        Opcode::Multiply => x * y,
+        Opcode::Divide => {
+            if y == 0.0 {
+                return Value::Null;
+            }
+            x / y
+        }
+        _ => {
+            if y == 0.0 {
+                return Value::Null;
+            }
+            x % y
+        }
+    };
+    if r.is_nan() {
+        Value::Null
+    } else {
+        Value::Real(r)
+    }
+}

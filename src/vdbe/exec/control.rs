@@ -1,0 +1,150 @@
+//! Control flow: jumps, subroutines, coroutines, conditional branches,
+//! counters for LIMIT/OFFSET, and result rows. No I/O.
+
+use super::{reg, set_reg, Flow};
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::vdbe::program::{Insn, Opcode, Program, P4};
+use crate::vdbe::value_ops::{to_i64, truthiness};
+use crate::vdbe::Vm;
+use std::cmp::Ordering;
+
+pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    Ok(match insn.opcode {
+        Opcode::Init => {
+            if p2 > 0 {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::Goto => Flow::Jump(p2 as usize),
+        Opcode::Gosub => {
+            set_reg(vm, p1, Value::Integer(vm.pc as i64));
+            Flow::Jump(p2 as usize)
+        }
+        Opcode::Return => match reg(vm, p1) {
+            Value::Integer(a) => Flow::Jump(*a as usize + 1),
+            _ => Flow::Next,
+        },
+        Opcode::If | Opcode::IfNot => {
+            let want = insn.opcode == Opcode::If;
+            match truthiness(reg(vm, p1)) {
+                None => {
+                    if p3 != 0 {
+                        Flow::Jump(p2 as usize)
+                    } else {
+                        Flow::Next
+                    }
+                }
+                Some(t) if t == want => Flow::Jump(p2 as usize),
+                _ => Flow::Next,
+            }
+        }
+        Opcode::IsNull => {
+            if reg(vm, p1).is_null() {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::NotNull => {
+            if !reg(vm, p1).is_null() {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::IfPos => {
+            let v = to_i64(reg(vm, p1));
+            if v > 0 {
+                set_reg(vm, p1, Value::Integer(v - p3 as i64));
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::IfNotZero => {
+            let v = to_i64(reg(vm, p1));
+            if v != 0 {
+                if v > 0 {
+                    set_reg(vm, p1, Value::Integer(v - 1));
+                }
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::DecrJumpZero => {
+            let v = to_i64(reg(vm, p1)).saturating_sub(1);
+            set_reg(vm, p1, Value::Integer(v));
+            if v == 0 {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::OffsetLimit => {
+            let limit = to_i64(reg(vm, p1));
+            let offset = to_i64(reg(vm, p3)).max(0);
+            let v = if limit <= 0 { -1 } else { limit.saturating_add(offset) };
+            set_reg(vm, p2, Value::Integer(v));
+            Flow::Next
+        }
+        Opcode::Once => {
+            if vm.once.insert(vm.pc) {
+                Flow::Next
+            } else {
+                Flow::Jump(p2 as usize)
+            }
+        }
+        Opcode::Jump => match vm.last_cmp {
+            Ordering::Less => Flow::Jump(p1 as usize),
+            Ordering::Equal => Flow::Jump(p2 as usize),
+            Ordering::Greater => Flow::Jump(p3 as usize),
+        },
+        Opcode::Noop => Flow::Next,
+        Opcode::InitCoroutine => {
+            set_reg(vm, p1, Value::Integer(p3 as i64 - 1));
+            if p2 > 0 {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
+        Opcode::Yield => {
+            let target = to_i64(reg(vm, p1));
+            set_reg(vm, p1, Value::Integer(vm.pc as i64));
+            Flow::Jump(target as usize + 1)
+        }
+        Opcode::EndCoroutine => {
+            let yield_addr = to_i64(reg(vm, p1)) as usize;
+            let target = prog.insns.get(yield_addr).map(|i| i.p2).unwrap_or(0);
+            set_reg(vm, p1, Value::Integer(vm.pc as i64));
+            Flow::Jump(target as usize)
+        }
+        Opcode::ResultRow => {
+            vm.row = (0..p2).map(|i| reg(vm, p1 + i).clone()).collect();
+            Flow::Row
+        }
+        Opcode::ResultRowConst => {
+            vm.row = match &insn.p4 {
+                P4::Row(r) => r.clone(),
+                _ => Vec::new(),
+            };
+            Flow::Row
+        }
+        Opcode::HaltIfNull => {
+            if reg(vm, p3).is_null() {
+                let msg = match &insn.p4 {
+                    P4::Text(t) => t.clone(),
+                    _ => String::new(),
+                };
+                return Err(Error::new(p1, msg));
+            }
+            Flow::Next
+        }
+        _ => return Err(super::internal("control: unexpected opcode")),
+    })
+}

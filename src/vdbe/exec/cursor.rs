@@ -1,0 +1,204 @@
+//! Opening, closing and moving cursors (`OpenRead`, `OpenWrite`,
+//! `OpenEphemeral`, `OpenPseudo`, `Rewind`, `Last`, `Next`, `Prev`,
+//! `Count`) and the sorter opcodes. B-tree moves clear the row cache and
+//! then make exactly one suspending call.
+
+use super::{set_reg, Flow};
+use crate::btree::Cursor;
+use crate::error::{Error, Result};
+use crate::value::record::KeyInfo;
+use crate::value::Value;
+use crate::vdbe::cursor::{BtreeCursor, EphemeralCursor, VmCursor};
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::sorter::Sorter;
+use crate::vdbe::value_ops::{decode_record, encode_record};
+use crate::vdbe::{ConnState, Vm};
+use std::sync::Arc;
+use std::task::Poll;
+
+macro_rules! pend {
+    ($e:expr) => {
+        match $e? {
+            Poll::Ready(v) => v,
+            Poll::Pending => return Ok(Flow::Pending),
+        }
+    };
+}
+
+fn key_info(p4: &P4) -> Option<Arc<KeyInfo>> {
+    match p4 {
+        P4::KeyInfo(k) => Some(k.clone()),
+        _ => None,
+    }
+}
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    let slot = p1 as usize;
+    if slot >= vm.cursors.len() {
+        vm.cursors.resize_with(slot + 1, || None);
+    }
+    match insn.opcode {
+        Opcode::OpenRead | Opcode::OpenWrite => {
+            let ki = key_info(&insn.p4);
+            let writable = insn.opcode == Opcode::OpenWrite;
+            let db = p3 as usize;
+            if db >= env.dbs.len() {
+                return Err(Error::sql("no such database"));
+            }
+            let root = if insn.p5 & 0x02 != 0 {
+                // P5 OPFLAG_P2ISREG: the root page is in register P2.
+                crate::vdbe::value_ops::to_i64(super::reg(vm, p2)) as u32
+            } else {
+                p2 as u32
+            };
+            let is_index = ki.is_some();
+            vm.cursors[slot] = Some(VmCursor::Btree(Box::new(BtreeCursor {
+                db,
+                cursor: Cursor::new(root, writable, ki.clone()),
+                is_index,
+                key_info: ki,
+                cache: None,
+                null_row: false,
+                eof: true,
+            })));
+        }
+        Opcode::OpenEphemeral => {
+            vm.cursors[slot] = Some(VmCursor::Ephemeral(EphemeralCursor::new(key_info(&insn.p4))));
+        }
+        Opcode::OpenPseudo => {
+            vm.cursors[slot] = Some(VmCursor::Pseudo(p2 as usize));
+        }
+        Opcode::SorterOpen => {
+            let ki = key_info(&insn.p4).unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
+            vm.cursors[slot] = Some(VmCursor::Sorter(Sorter::new(ki)));
+        }
+        Opcode::Close => vm.cursors[slot] = None,
+        Opcode::NullRow => match vm.cursors[slot].as_mut() {
+            Some(VmCursor::Btree(c)) => {
+                c.null_row = true;
+                c.cache = None;
+            }
+            Some(VmCursor::Ephemeral(e)) => e.null_row = true,
+            _ => {}
+        },
+        Opcode::Rewind | Opcode::Last => {
+            let first = insn.opcode == Opcode::Rewind;
+            let found = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    c.null_row = false;
+                    let bt = &mut env.dbs[c.db].btree;
+                    let f = if first { pend!(c.cursor.first(bt)) } else { pend!(c.cursor.last(bt)) };
+                    c.eof = !f;
+                    f
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.null_row = false;
+                    e.pos = if e.rows.is_empty() {
+                        None
+                    } else if first {
+                        Some(0)
+                    } else {
+                        Some(e.rows.len() - 1)
+                    };
+                    e.pos.is_some()
+                }
+                _ => return Err(super::internal("rewind of a non-table cursor")),
+            };
+            if !found && p2 > 0 {
+                return Ok(Flow::Jump(p2 as usize));
+            }
+        }
+        Opcode::Next | Opcode::Prev => {
+            let fwd = insn.opcode == Opcode::Next;
+            let more = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    if c.eof {
+                        false
+                    } else {
+                        c.cache = None;
+                        let bt = &mut env.dbs[c.db].btree;
+                        let m = if fwd { pend!(c.cursor.next(bt)) } else { pend!(c.cursor.prev(bt)) };
+                        c.eof = !m;
+                        m
+                    }
+                }
+                Some(VmCursor::Ephemeral(e)) => match e.pos {
+                    Some(p) if fwd && p + 1 < e.rows.len() => {
+                        e.pos = Some(p + 1);
+                        true
+                    }
+                    Some(p) if !fwd && p > 0 => {
+                        e.pos = Some(p - 1);
+                        true
+                    }
+                    _ => {
+                        e.pos = None;
+                        false
+                    }
+                },
+                _ => return Err(super::internal("next of a non-table cursor")),
+            };
+            if more {
+                return Ok(Flow::Jump(p2 as usize));
+            }
+        }
+        Opcode::Count => {
+            let n = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    let bt = &mut env.dbs[c.db].btree;
+                    pend!(c.cursor.count(bt)) as i64
+                }
+                Some(VmCursor::Ephemeral(e)) => e.rows.len() as i64,
+                _ => 0,
+            };
+            set_reg(vm, p2, Value::Integer(n));
+        }
+        Opcode::Sequence => {
+            // Sorters here are stable, so a sequence number only needs to
+            // be increasing.
+            vm.steps += 1;
+            set_reg(vm, p2, Value::Integer(vm.steps));
+        }
+        Opcode::SorterInsert => {
+            let rec = match &vm.regs[p2 as usize].value {
+                Value::Blob(b) => decode_record(b)?,
+                _ => return Err(super::internal("sorter insert without a record")),
+            };
+            match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Sorter(s)) => s.push(rec),
+                Some(VmCursor::Ephemeral(e)) => e.insert_key(rec),
+                _ => return Err(super::internal("sorter insert on a non-sorter")),
+            }
+        }
+        Opcode::SorterSort => {
+            let nonempty = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Sorter(s)) => s.sort(),
+                _ => return Err(super::internal("sort of a non-sorter")),
+            };
+            if !nonempty {
+                return Ok(Flow::Jump(p2 as usize));
+            }
+        }
+        Opcode::SorterNext => {
+            let more = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Sorter(s)) => s.next(),
+                _ => return Err(super::internal("next of a non-sorter")),
+            };
+            if more {
+                return Ok(Flow::Jump(p2 as usize));
+            }
+        }
+        Opcode::SorterData => {
+            let rec = match vm.cursors[slot].as_ref() {
+                Some(VmCursor::Sorter(s)) => s.current().map(|r| encode_record(r)),
+                _ => None,
+            };
+            set_reg(vm, p2, rec.map_or(Value::Null, Value::Blob));
+        }
+        _ => return Err(super::internal("cursor: unexpected opcode")),
+    }
+    let _ = p3;
+    Ok(Flow::Next)
+}

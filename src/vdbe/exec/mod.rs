@@ -1,0 +1,121 @@
+//! The interpreter loop and the dispatch of opcodes to their families.
+//!
+//! Each family module executes its opcodes and answers with a [`Flow`]:
+//! go on, jump, a row is ready, halt, or wait for I/O (the program counter
+//! then stays on the instruction, see the module doc of `vdbe`).
+
+mod arith;
+mod compare;
+mod control;
+mod agg;
+mod record;
+mod cursor;
+mod seek;
+pub mod write;
+pub mod txn;
+mod schema;
+
+use super::program::{Opcode, Program};
+use super::{ConnState, Vm, VmStep};
+use crate::error::{Error, Result, SQLITE_INTERRUPT};
+use crate::value::Value;
+use std::sync::atomic::Ordering;
+
+/// What an instruction tells the loop.
+pub enum Flow {
+    /// Next instruction.
+    Next,
+    /// Jump to an address.
+    Jump(usize),
+    /// A result row is ready; continue after this instruction.
+    Row,
+    /// The program halted successfully.
+    Done,
+    /// Waiting for I/O: re-execute this instruction later.
+    Pending,
+}
+
+/// Run `vm` on `prog` until a row, the end, or pending I/O.
+pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
+    if vm.halted {
+        return Ok(VmStep::Done);
+    }
+    loop {
+        if env.interrupt.load(Ordering::Relaxed) {
+            let e = Error::code(SQLITE_INTERRUPT);
+            txn::abort(vm, env, &e);
+            return Err(e);
+        }
+        let Some(insn) = prog.insns.get(vm.pc) else {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
+        };
+        vm.steps += 1;
+        let flow = match insn.opcode {
+            Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
+            | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
+            | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
+            | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull
+            | Opcode::ResultRowConst => control::exec(vm, prog, insn),
+            Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
+            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
+            | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::Cast | Opcode::Add
+            | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder | Opcode::Concat
+            | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
+            | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
+            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
+                compare::exec(vm, insn)
+            }
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal => agg::exec(vm, insn, env),
+            Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
+            Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
+            | Opcode::NullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
+            | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
+            | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
+            Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
+            | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
+            | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, env),
+            Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
+                write::exec(vm, insn, env)
+            }
+            Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
+            | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
+            Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
+            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount => schema::exec(vm, insn, env),
+        };
+        match flow {
+            Ok(Flow::Next) => vm.pc += 1,
+            Ok(Flow::Jump(a)) => vm.pc = a,
+            Ok(Flow::Row) => {
+                vm.pc += 1;
+                vm.rows_out += 1;
+                return Ok(VmStep::Row);
+            }
+            Ok(Flow::Done) => {
+                vm.halted = true;
+                return Ok(VmStep::Done);
+            }
+            Ok(Flow::Pending) => return Ok(VmStep::Pending),
+            Err(e) => {
+                txn::abort(vm, env, &e);
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// Register access helpers shared by the families.
+pub(crate) fn reg(vm: &Vm, i: i32) -> &Value {
+    vm.regs.get(i as usize).map(|r| &r.value).unwrap_or(&Value::Null)
+}
+
+pub(crate) fn set_reg(vm: &mut Vm, i: i32, v: Value) {
+    let i = i as usize;
+    if i >= vm.regs.len() {
+        vm.regs.resize(i + 1, Default::default());
+    }
+    vm.regs[i].set(v);
+}
+
+pub(crate) fn internal(msg: &str) -> Error {
+    Error::new(crate::error::SQLITE_INTERNAL, msg.to_string())
+}

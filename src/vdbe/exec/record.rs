@@ -1,0 +1,118 @@
+//! Records and row access: `MakeRecord`, `Column`, `Rowid`, `IdxRowid`.
+//! `Column` on a B-tree cursor may wait for overflow pages: it suspends
+//! before decoding, with nothing changed.
+
+use super::{set_reg, Flow};
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::vdbe::cursor::VmCursor;
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::value_ops::{apply_affinity, decode_record, encode_record, Affinity};
+use crate::vdbe::{ConnState, Vm};
+use std::task::Poll;
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    match insn.opcode {
+        Opcode::MakeRecord => {
+            let affs: Vec<char> = if let P4::Affinity(a) = &insn.p4 { a.chars().collect() } else { Vec::new() };
+            let mut vals = Vec::with_capacity(p2 as usize);
+            for i in 0..p2 {
+                let mut v = vm.regs[(p1 + i) as usize].value.clone();
+                if let Some(c) = affs.get(i as usize) {
+                    v = apply_affinity(v, Affinity::from_letter(*c));
+                }
+                vals.push(v);
+            }
+            set_reg(vm, p3, Value::Blob(encode_record(&vals)));
+        }
+        Opcode::Column => {
+            let v = match column(vm, env, p1, p2 as usize)? {
+                Poll::Ready(v) => v,
+                Poll::Pending => return Ok(Flow::Pending),
+            };
+            let v = match v {
+                Some(v) => v,
+                None => match &insn.p4 {
+                    P4::Int64(i) => Value::Integer(*i),
+                    P4::Real(r) => Value::Real(*r),
+                    P4::Bytes(b) => Value::Text(b.clone()),
+                    _ => Value::Null,
+                },
+            };
+            set_reg(vm, p3, v);
+        }
+        Opcode::Rowid | Opcode::IdxRowid => {
+            let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
+                Some(VmCursor::Btree(c)) => {
+                    if c.null_row || !c.cursor.is_valid() {
+                        Value::Null
+                    } else if c.is_index {
+                        if c.cache.is_none() {
+                            let bt = &mut env.dbs[c.db].btree;
+                            let payload = match c.cursor.payload(bt)? {
+                                Poll::Ready(p) => p.to_vec(),
+                                Poll::Pending => return Ok(Flow::Pending),
+                            };
+                            c.cache = Some(decode_record(&payload)?);
+                        }
+                        c.cache.as_ref().and_then(|r| r.last().cloned()).unwrap_or(Value::Null)
+                    } else {
+                        Value::Integer(c.cursor.rowid())
+                    }
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    if e.null_row {
+                        Value::Null
+                    } else {
+                        e.current().map_or(Value::Null, |(r, _)| Value::Integer(*r))
+                    }
+                }
+                _ => Value::Null,
+            };
+            set_reg(vm, p2, v);
+        }
+        _ => return Err(super::internal("record: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+/// Column `col` of cursor `cur`'s current row; `Ready(None)` when the
+/// record is shorter (the caller uses the column default).
+pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> Result<Poll<Option<Value>>> {
+    let Some(c) = vm.cursors.get_mut(cur as usize).and_then(|c| c.as_mut()) else {
+        return Err(super::internal("column of a closed cursor"));
+    };
+    Ok(Poll::Ready(match c {
+        VmCursor::Btree(c) => {
+            if c.null_row || c.eof || !c.cursor.is_valid() {
+                return Ok(Poll::Ready(Some(Value::Null)));
+            }
+            if c.cache.is_none() {
+                let bt = &mut env.dbs[c.db].btree;
+                let payload = match c.cursor.payload(bt)? {
+                    Poll::Ready(p) => p.to_vec(),
+                    Poll::Pending => return Ok(Poll::Pending),
+                };
+                c.cache = Some(decode_record(&payload)?);
+            }
+            c.cache.as_ref().and_then(|r| r.get(col).cloned())
+        }
+        VmCursor::Ephemeral(e) => {
+            if e.null_row {
+                Some(Value::Null)
+            } else {
+                Some(e.current().and_then(|(_, r)| r.get(col).cloned()).unwrap_or(Value::Null))
+            }
+        }
+        VmCursor::Sorter(s) => Some(s.current().and_then(|r| r.get(col).cloned()).unwrap_or(Value::Null)),
+        VmCursor::Pseudo(reg) => {
+            let reg = *reg;
+            match &vm.regs[reg].value {
+                Value::Blob(b) => decode_record(b)?.get(col).cloned(),
+                Value::Null => Some(Value::Null),
+                _ => return Err(Error::corrupt()),
+            }
+        }
+    }))
+}

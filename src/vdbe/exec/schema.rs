@@ -1,0 +1,64 @@
+//! Schema changes on disk: `CreateBtree`, `Destroy`, `Clear`,
+//! `ParseSchema` (flags the connection to reload its schema after the
+//! statement), `DropTable`/`DropIndex` (same), `IntegrityCk`.
+
+use super::{set_reg, Flow};
+use crate::btree::TreeKind;
+use crate::error::Result;
+use crate::value::Value;
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::{ConnState, Vm};
+use std::task::Poll;
+
+macro_rules! pend {
+    ($e:expr) => {
+        match $e? {
+            Poll::Ready(v) => v,
+            Poll::Pending => return Ok(Flow::Pending),
+        }
+    };
+}
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    match insn.opcode {
+        Opcode::CreateBtree => {
+            let kind = if p3 == 2 { TreeKind::Index } else { TreeKind::Table };
+            let bt = &mut env.dbs[p1 as usize].btree;
+            let root = pend!(bt.create_tree(kind));
+            set_reg(vm, p2, Value::Integer(root as i64));
+        }
+        Opcode::Destroy => {
+            let bt = &mut env.dbs[p3 as usize].btree;
+            let moved = pend!(bt.drop_tree(p1 as u32));
+            set_reg(vm, p2, Value::Integer(moved.unwrap_or(0) as i64));
+        }
+        Opcode::Clear => {
+            let bt = &mut env.dbs[p2 as usize].btree;
+            let n = pend!(bt.clear_tree(p1 as u32));
+            if p3 > 0 {
+                vm.n_change += n as i64;
+            }
+        }
+        Opcode::ParseSchema | Opcode::DropTable | Opcode::DropIndex => {
+            env.schema_changed = true;
+        }
+        Opcode::IntegrityCk => {
+            let roots = match &insn.p4 {
+                P4::Roots(r) => r.clone(),
+                _ => Vec::new(),
+            };
+            let bt = &mut env.dbs[p3 as usize].btree;
+            let errs = pend!(bt.integrity_check(&roots, p2.max(1) as usize));
+            let v = if errs.is_empty() { "ok".to_string() } else { errs.join("\n") };
+            set_reg(vm, p1, Value::text(v));
+        }
+        Opcode::Pagecount => {
+            let bt = &mut env.dbs[p1 as usize].btree;
+            let n = pend!(bt.page_count());
+            set_reg(vm, p2, Value::Integer(n as i64));
+        }
+        _ => return Err(super::internal("schema: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}

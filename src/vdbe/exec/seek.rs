@@ -1,0 +1,212 @@
+//! Seeks and key tests: `SeekRowid`/`NotExists` on tables, `SeekGE/GT/LE/LT`
+//! and `IdxGE/GT/LE/LT` on indexes, `Found`/`NotFound`/`NoConflict`.
+//!
+//! A seek followed by reading the entry is two B-tree calls; `Vm::phase`
+//! remembers that the seek completed so a suspended read resumes without
+//! seeking again.
+
+use super::{reg, Flow};
+use crate::btree::{SeekOp, SeekResult};
+use crate::error::Result;
+use crate::value::{Value, ValueRef};
+use crate::vdbe::cursor::{prefix, VmCursor};
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::sorter::compare_keys;
+use crate::vdbe::value_ops::{decode_record, parse_number_exact};
+use crate::vdbe::{ConnState, Vm};
+use std::cmp::Ordering;
+use std::task::Poll;
+
+macro_rules! pend {
+    ($e:expr) => {
+        match $e? {
+            Poll::Ready(v) => v,
+            Poll::Pending => return Ok(Flow::Pending),
+        }
+    };
+}
+
+fn n_keys(p4: &P4) -> usize {
+    match p4 {
+        P4::Int64(n) => *n as usize,
+        _ => 0,
+    }
+}
+
+/// The probe key: `n` registers from `start`, or the record in `start`
+/// when `n` is 0.
+fn probe(vm: &Vm, start: i32, n: usize) -> Result<Vec<Value>> {
+    if n == 0 {
+        return match reg(vm, start) {
+            Value::Blob(b) => decode_record(b),
+            _ => Ok(Vec::new()),
+        };
+    }
+    Ok((0..n).map(|i| reg(vm, start + i as i32).clone()).collect())
+}
+
+fn rowid_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Integer(i) => Some(*i),
+        Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
+        Value::Text(t) => match parse_number_exact(t) {
+            Some(Value::Integer(i)) => Some(i),
+            Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    let jump = Flow::Jump(p2 as usize);
+    match insn.opcode {
+        Opcode::SeekRowid | Opcode::NotExists => {
+            let Some(rowid) = rowid_of(reg(vm, p3)) else {
+                return Ok(jump);
+            };
+            let found = match vm.cursors[p1 as usize].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    c.null_row = false;
+                    let bt = &mut env.dbs[c.db].btree;
+                    let r = pend!(c.cursor.seek_rowid(bt, rowid));
+                    c.eof = r != SeekResult::Found;
+                    r == SeekResult::Found
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.null_row = false;
+                    match e.rows.binary_search_by(|(r, _)| r.cmp(&rowid)) {
+                        Ok(i) => {
+                            e.pos = Some(i);
+                            true
+                        }
+                        Err(_) => {
+                            e.pos = None;
+                            false
+                        }
+                    }
+                }
+                _ => return Err(super::internal("rowid seek on a non-table cursor")),
+            };
+            Ok(if found { Flow::Next } else { jump })
+        }
+        Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE | Opcode::SeekLT => {
+            let key = probe(vm, p3, n_keys(&insn.p4))?;
+            let op = match insn.opcode {
+                Opcode::SeekGE => SeekOp::Ge,
+                Opcode::SeekGT => SeekOp::Gt,
+                Opcode::SeekLE => SeekOp::Le,
+                _ => SeekOp::Lt,
+            };
+            let found = match vm.cursors[p1 as usize].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    c.null_row = false;
+                    let refs: Vec<ValueRef<'_>> = key.iter().map(|v| v.as_ref()).collect();
+                    let bt = &mut env.dbs[c.db].btree;
+                    let f = pend!(c.cursor.seek_index(bt, &refs, op));
+                    c.eof = !f;
+                    f
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.null_row = false;
+                    match op {
+                        SeekOp::Ge => e.seek_forward(&key, |o| o != Ordering::Less),
+                        SeekOp::Gt => e.seek_forward(&key, |o| o == Ordering::Greater),
+                        SeekOp::Le => e.seek_backward(&key, |o| o != Ordering::Greater),
+                        SeekOp::Lt => e.seek_backward(&key, |o| o == Ordering::Less),
+                    }
+                }
+                _ => return Err(super::internal("seek on a non-index cursor")),
+            };
+            Ok(if found { Flow::Next } else { jump })
+        }
+        Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT => {
+            let key = probe(vm, p3, n_keys(&insn.p4))?;
+            let o = match current_vs(vm, env, p1, &key)? {
+                Poll::Ready(o) => o,
+                Poll::Pending => return Ok(Flow::Pending),
+            };
+            let take = match insn.opcode {
+                Opcode::IdxGE => o != Ordering::Less,
+                Opcode::IdxGT => o == Ordering::Greater,
+                Opcode::IdxLE => o != Ordering::Greater,
+                _ => o == Ordering::Less,
+            };
+            Ok(if take { jump } else { Flow::Next })
+        }
+        Opcode::Found | Opcode::NotFound | Opcode::NoConflict => {
+            let key = probe(vm, p3, n_keys(&insn.p4))?;
+            if insn.opcode == Opcode::NoConflict && key.iter().any(|v| v.is_null()) {
+                return Ok(jump);
+            }
+            let pc = vm.pc;
+            let found = match vm.cursors[p1 as usize].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    if vm.phase != Some((pc, 1)) {
+                        c.cache = None;
+                        c.null_row = false;
+                        let refs: Vec<ValueRef<'_>> = key.iter().map(|v| v.as_ref()).collect();
+                        let bt = &mut env.dbs[c.db].btree;
+                        let f = pend!(c.cursor.seek_index(bt, &refs, SeekOp::Ge));
+                        c.eof = !f;
+                        if !f {
+                            vm.phase = None;
+                            false
+                        } else {
+                            vm.phase = Some((pc, 1));
+                            true
+                        }
+                    } else {
+                        true
+                    }
+                }
+                Some(VmCursor::Ephemeral(e)) => e.seek_forward(&key, |o| o != Ordering::Less),
+                _ => return Err(super::internal("found on a non-index cursor")),
+            };
+            let equal = if found {
+                match current_vs(vm, env, p1, &key)? {
+                    Poll::Ready(o) => o == Ordering::Equal,
+                    Poll::Pending => return Ok(Flow::Pending),
+                }
+            } else {
+                false
+            };
+            vm.phase = None;
+            let jump_if_found = insn.opcode == Opcode::Found;
+            Ok(if equal == jump_if_found { jump } else { Flow::Next })
+        }
+        _ => Err(super::internal("seek: unexpected opcode")),
+    }
+}
+
+/// Compare the current index entry's leading fields with `key`.
+fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Result<Poll<Ordering>> {
+    match vm.cursors[cur as usize].as_mut() {
+        Some(VmCursor::Btree(c)) => {
+            if c.eof || !c.cursor.is_valid() {
+                return Ok(Poll::Ready(Ordering::Greater));
+            }
+            if c.cache.is_none() {
+                let bt = &mut env.dbs[c.db].btree;
+                let payload = match c.cursor.payload(bt)? {
+                    Poll::Ready(p) => p.to_vec(),
+                    Poll::Pending => return Ok(Poll::Pending),
+                };
+                c.cache = Some(decode_record(&payload)?);
+            }
+            let ki = c.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));
+            Ok(Poll::Ready(compare_keys(&ki, c.cache.as_deref().unwrap_or(&[]), key)))
+        }
+        Some(VmCursor::Ephemeral(e)) => {
+            let ki = e.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));
+            Ok(Poll::Ready(match e.current() {
+                Some((_, r)) => compare_keys(&ki, r, key),
+                None => Ordering::Greater,
+            }))
+        }
+        _ => Err(super::internal("key test on a non-index cursor")),
+    }
+}

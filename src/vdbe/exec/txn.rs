@@ -1,0 +1,229 @@
+//! Transactions: `Transaction`, `AutoCommit`, `Savepoint`, `Halt`, the
+//! header cookies, and what happens to a transaction when a statement
+//! fails ([`abort`]).
+//!
+//! Invariant: the connection's flags (autocommit, savepoint list, change
+//! counters) change only after the B-tree call that makes the change real
+//! returned `Ready`.
+
+use super::{set_reg, Flow};
+use crate::btree::{Meta, TxnState};
+use crate::error::{Error, Result, SQLITE_SCHEMA};
+use crate::value::Value;
+use crate::vdbe::program::{Insn, Opcode, Program, P4};
+use crate::vdbe::{ConnState, Vm};
+use std::task::Poll;
+
+/// Halt P2: roll back the statement (the default, ABORT).
+pub const ON_ERROR_ABORT: u8 = 0;
+/// Halt P2: roll back the whole transaction (OR ROLLBACK).
+pub const ON_ERROR_ROLLBACK: u8 = 1;
+/// Halt P2: keep the statement's earlier changes (OR FAIL).
+pub const ON_ERROR_FAIL: u8 = 3;
+
+macro_rules! pend {
+    ($e:expr) => {
+        match $e? {
+            Poll::Ready(v) => v,
+            Poll::Pending => return Ok(Flow::Pending),
+        }
+    };
+}
+
+fn meta_of(i: i32) -> Meta {
+    match i {
+        0 => Meta::FreelistCount,
+        1 => Meta::SchemaCookie,
+        2 => Meta::SchemaFormat,
+        3 => Meta::DefaultCacheSize,
+        4 => Meta::LargestRootPage,
+        5 => Meta::TextEncoding,
+        6 => Meta::UserVersion,
+        7 => Meta::IncrementalVacuum,
+        _ => Meta::ApplicationId,
+    }
+}
+
+pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    match insn.opcode {
+        Opcode::Transaction => {
+            let db = p1 as usize;
+            let Some(d) = env.dbs.get_mut(db) else { return Err(Error::sql("no such database")) };
+            let bt = &mut d.btree;
+            if p2 > 0 {
+                if d.read_only {
+                    return Err(Error::code(crate::error::SQLITE_READONLY));
+                }
+                if bt.txn_state() < TxnState::Write {
+                    pend!(bt.begin_write(p2 == 2));
+                }
+                let need_stmt = !env.autocommit || env.active_statements > 1;
+                if need_stmt && vm.stmt_savepoint.is_none() && db == 0 {
+                    let idx = env.savepoints.len();
+                    pend!(bt.savepoint_open(idx));
+                    vm.stmt_savepoint = Some(idx);
+                }
+            } else if bt.txn_state() == TxnState::None {
+                pend!(bt.begin_read());
+            }
+            if insn.p5 != 0 {
+                let cookie = pend!(bt.meta(Meta::SchemaCookie));
+                if cookie != p3 as u32 {
+                    return Err(Error::code(SQLITE_SCHEMA));
+                }
+            }
+        }
+        Opcode::ReadCookie => {
+            let bt = &mut env.dbs[p1 as usize].btree;
+            let v = pend!(bt.meta(meta_of(p3)));
+            set_reg(vm, p2, Value::Integer(v as i64));
+        }
+        Opcode::SetCookie => {
+            let bt = &mut env.dbs[p1 as usize].btree;
+            pend!(bt.set_meta(meta_of(p2), p3 as u32));
+        }
+        Opcode::AutoCommit => {
+            let to_auto = p1 != 0;
+            let rollback = p2 != 0;
+            if !to_auto {
+                if !env.autocommit {
+                    return Err(Error::sql("cannot start a transaction within a transaction"));
+                }
+                env.autocommit = false;
+            } else if rollback {
+                if env.autocommit {
+                    return Err(Error::sql("cannot rollback - no transaction is active"));
+                }
+                for d in env.dbs.iter_mut() {
+                    if d.btree.txn_state() != TxnState::None {
+                        pend!(d.btree.rollback());
+                    }
+                }
+                env.autocommit = true;
+                env.savepoints.clear();
+                env.savepoint_started_txn = false;
+            } else {
+                if env.autocommit {
+                    return Err(Error::sql("cannot commit - no transaction is active"));
+                }
+                env.autocommit = true;
+                env.savepoints.clear();
+                env.savepoint_started_txn = false;
+            }
+        }
+        Opcode::Savepoint => {
+            let name = match &insn.p4 {
+                P4::Text(t) => t.clone(),
+                _ => String::new(),
+            };
+            match p1 {
+                0 => {
+                    let bt = &mut env.dbs[0].btree;
+                    if bt.txn_state() < TxnState::Write {
+                        pend!(bt.begin_write(false));
+                    }
+                    pend!(bt.savepoint_open(env.savepoints.len()));
+                    if env.autocommit {
+                        env.autocommit = false;
+                        env.savepoint_started_txn = true;
+                    }
+                    env.savepoints.push(name);
+                }
+                _ => {
+                    let Some(i) = env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(&name)) else {
+                        return Err(Error::sql(format!("no such savepoint: {name}")));
+                    };
+                    let bt = &mut env.dbs[0].btree;
+                    if p1 == 1 {
+                        if i == 0 && env.savepoint_started_txn {
+                            env.autocommit = true;
+                            env.savepoints.clear();
+                            env.savepoint_started_txn = false;
+                        } else {
+                            pend!(bt.savepoint_release(i));
+                            env.savepoints.truncate(i);
+                        }
+                    } else {
+                        pend!(bt.savepoint_rollback(i));
+                        env.savepoints.truncate(i + 1);
+                    }
+                }
+            }
+        }
+        Opcode::Halt => {
+            if p1 != 0 {
+                vm.error_action = p2 as u8;
+                let msg = match &insn.p4 {
+                    P4::Text(t) => t.clone(),
+                    _ => crate::error::errstr(p1).to_string(),
+                };
+                return Err(Error::new(p1, msg));
+            }
+            if let Some(i) = vm.stmt_savepoint {
+                pend!(env.dbs[0].btree.savepoint_release(i));
+                vm.stmt_savepoint = None;
+            }
+            if env.autocommit && env.active_statements <= 1 {
+                for d in env.dbs.iter_mut() {
+                    if d.btree.txn_state() != TxnState::None {
+                        pend!(d.btree.commit());
+                    }
+                }
+            }
+            if prog.counts_changes {
+                env.changes = vm.n_change;
+                env.total_changes += vm.n_change;
+            }
+            if prog.changes_schema {
+                env.schema_changed = true;
+            }
+            vm.cursors.iter_mut().for_each(|c| *c = None);
+            return Ok(Flow::Done);
+        }
+        _ => return Err(super::internal("txn: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+/// A statement failed: undo what it must not leave behind. Runs blocking
+/// (the error path is not resumable).
+pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
+    vm.halted = true;
+    vm.cursors.iter_mut().for_each(|c| *c = None);
+    let io = env.io.clone();
+    let whole_txn = vm.error_action == ON_ERROR_ROLLBACK
+        || err.primary() == crate::error::SQLITE_FULL
+        || err.primary() == crate::error::SQLITE_IOERR
+        || err.primary() == crate::error::SQLITE_NOMEM;
+    if let Some(i) = vm.stmt_savepoint.take() {
+        if !whole_txn && vm.error_action != ON_ERROR_FAIL {
+            let bt = &mut env.dbs[0].btree;
+            let _ = io.block_on(|| bt.savepoint_rollback(i));
+            let _ = io.block_on(|| bt.savepoint_release(i));
+        } else if vm.error_action == ON_ERROR_FAIL {
+            let bt = &mut env.dbs[0].btree;
+            let _ = io.block_on(|| bt.savepoint_release(i));
+        }
+    }
+    let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL);
+    if rollback_all && (env.autocommit || whole_txn) {
+        for d in env.dbs.iter_mut() {
+            if d.btree.txn_state() != TxnState::None {
+                let bt = &mut d.btree;
+                let _ = io.block_on(|| bt.rollback());
+            }
+        }
+        env.autocommit = true;
+        env.savepoints.clear();
+        env.savepoint_started_txn = false;
+    } else if env.autocommit && env.active_statements <= 1 {
+        // OR FAIL in autocommit mode: keep what was done.
+        for d in env.dbs.iter_mut() {
+            if d.btree.txn_state() != TxnState::None {
+                let bt = &mut d.btree;
+                let _ = io.block_on(|| bt.commit());
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Writes: `NewRowid`, `Insert`, `Delete`, `IdxInsert`, `IdxDelete`.
+//!
+//! Each makes its B-tree change with one suspending call and only after
+//! that call returned `Ready` counts the change, sets `last_insert_rowid`
+//! and calls the update hook, so a resumed instruction never does them
+//! twice.
+
+use super::{reg, set_reg, Flow};
+use crate::btree::{InsertKey, SeekOp};
+use crate::error::{Error, Result, SQLITE_FULL};
+use crate::value::{Value, ValueRef};
+use crate::vdbe::cursor::{prefix, VmCursor};
+use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::sorter::compare_keys;
+use crate::vdbe::value_ops::decode_record;
+use crate::vdbe::{ConnState, Vm};
+use std::cmp::Ordering;
+use std::task::Poll;
+
+/// `Insert`/`Delete` P5 bit: count the row in `changes()`.
+pub const OPFLAG_NCHANGE: u16 = 0x01;
+/// `Insert` P5 bit: set `last_insert_rowid`.
+pub const OPFLAG_LASTROWID: u16 = 0x20;
+
+macro_rules! pend {
+    ($e:expr) => {
+        match $e? {
+            Poll::Ready(v) => v,
+            Poll::Pending => return Ok(Flow::Pending),
+        }
+    };
+}
+
+const SQLITE_INSERT: i32 = 18;
+const SQLITE_DELETE: i32 = 9;
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    let slot = p1 as usize;
+    match insn.opcode {
+        Opcode::NewRowid => {
+            let next = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    let bt = &mut env.dbs[c.db].btree;
+                    let any = pend!(c.cursor.last(bt));
+                    c.eof = !any;
+                    if any {
+                        let max = c.cursor.rowid();
+                        if max == i64::MAX {
+                            return Err(Error::code(SQLITE_FULL));
+                        }
+                        max + 1
+                    } else {
+                        1
+                    }
+                }
+                Some(VmCursor::Ephemeral(e)) => e.next_rowid,
+                _ => return Err(super::internal("new rowid on a non-table cursor")),
+            };
+            set_reg(vm, p2, Value::Integer(next));
+        }
+        Opcode::Insert => {
+            let data = match reg(vm, p2) {
+                Value::Blob(b) => b.clone(),
+                _ => return Err(super::internal("insert without a record")),
+            };
+            let rowid = match reg(vm, p3) {
+                Value::Integer(i) => *i,
+                _ => return Err(super::internal("insert without an integer rowid")),
+            };
+            match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    let bt = &mut env.dbs[c.db].btree;
+                    pend!(c.cursor.insert(bt, InsertKey::Rowid(rowid), &data));
+                    c.eof = false;
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    let row = decode_record(&data)?;
+                    e.insert_row(rowid, row);
+                }
+                _ => return Err(super::internal("insert on a non-table cursor")),
+            }
+            if insn.p5 & OPFLAG_NCHANGE != 0 {
+                vm.n_change += 1;
+            }
+            if insn.p5 & OPFLAG_LASTROWID != 0 {
+                env.last_insert_rowid = rowid;
+            }
+            if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
+                if insn.p5 & OPFLAG_NCHANGE != 0 {
+                    let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
+                    hook(SQLITE_INSERT, &db, t, rowid);
+                }
+            }
+        }
+        Opcode::Delete => {
+            let rowid = match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    let rowid = if c.is_index { 0 } else { c.cursor.rowid() };
+                    c.cache = None;
+                    let bt = &mut env.dbs[c.db].btree;
+                    pend!(c.cursor.delete(bt));
+                    rowid
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    let Some(p) = e.pos else { return Ok(Flow::Next) };
+                    let r = e.rows.remove(p).0;
+                    e.pos = if p == 0 { None } else { Some(p - 1) };
+                    r
+                }
+                _ => return Err(super::internal("delete on a non-table cursor")),
+            };
+            if insn.p5 & OPFLAG_NCHANGE != 0 {
+                vm.n_change += 1;
+                if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
+                    let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
+                    hook(SQLITE_DELETE, &db, t, rowid);
+                }
+            }
+        }
+        Opcode::IdxInsert => {
+            let rec = match reg(vm, p2) {
+                Value::Blob(b) => b.clone(),
+                _ => return Err(super::internal("index insert without a record")),
+            };
+            match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    let bt = &mut env.dbs[c.db].btree;
+                    pend!(c.cursor.insert(bt, InsertKey::Index(&rec), &[]));
+                    c.eof = false;
+                }
+                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(&rec)?),
+                Some(VmCursor::Sorter(s)) => s.push(decode_record(&rec)?),
+                _ => return Err(super::internal("index insert on a non-index cursor")),
+            }
+        }
+        Opcode::IdxDelete => {
+            let key: Vec<Value> = (0..p3).map(|i| reg(vm, p2 + i).clone()).collect();
+            let pc = vm.pc;
+            match vm.cursors[slot].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    let bt = &mut env.dbs[c.db].btree;
+                    if vm.phase != Some((pc, 1)) {
+                        c.cache = None;
+                        let refs: Vec<ValueRef<'_>> = key.iter().map(|v| v.as_ref()).collect();
+                        let found = pend!(c.cursor.seek_index(bt, &refs, SeekOp::Ge));
+                        if !found {
+                            return Ok(Flow::Next);
+                        }
+                        let payload = pend!(c.cursor.payload(bt)).to_vec();
+                        let entry = decode_record(&payload)?;
+                        let ki = prefix(c.key_info.as_deref().unwrap_or(&crate::value::record::KeyInfo { fields: vec![] }), key.len());
+                        if compare_keys(&ki, &entry, &key) != Ordering::Equal {
+                            return Ok(Flow::Next);
+                        }
+                        vm.phase = Some((pc, 1));
+                    }
+                    pend!(c.cursor.delete(bt));
+                    vm.phase = None;
+                    c.cache = None;
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    if e.seek_forward(&key, |o| o != Ordering::Less) {
+                        if let Some(p) = e.pos {
+                            e.rows.remove(p);
+                        }
+                    }
+                }
+                _ => return Err(super::internal("index delete on a non-index cursor")),
+            }
+        }
+        _ => return Err(super::internal("write: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}

@@ -1,0 +1,274 @@
+//! Compiled programs: instructions with SQLite's opcode names and operand
+//! conventions (`opcode.txt`), plus what the statement needs to know about
+//! its program (result columns, parameters, cursors, registers).
+//!
+//! Invariant: jump targets (`p2` of jumping opcodes) are resolved addresses
+//! once a `Program` is built; labels live only in the code generator.
+
+use crate::value::collation::Collation;
+use crate::value::record::KeyInfo;
+use crate::value::Value;
+use crate::vdbe::func::FuncDef;
+use std::sync::Arc;
+
+/// The opcodes this VM implements. Names and operands follow SQLite's
+/// `opcode.txt`; `Debug` prints the name EXPLAIN shows.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opcode {
+    // control
+    Init,
+    Goto,
+    Gosub,
+    Return,
+    Halt,
+    HaltIfNull,
+    If,
+    IfNot,
+    IsNull,
+    NotNull,
+    IfPos,
+    IfNotZero,
+    DecrJumpZero,
+    OffsetLimit,
+    Once,
+    Jump,
+    Noop,
+    InitCoroutine,
+    Yield,
+    EndCoroutine,
+    ResultRow,
+    // registers and constants
+    Integer,
+    Int64,
+    Real,
+    String8,
+    Blob,
+    Null,
+    Variable,
+    Move,
+    Copy,
+    SCopy,
+    IntCopy,
+    MustBeInt,
+    RealAffinity,
+    Affinity,
+    Cast,
+    // arithmetic and logic
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Remainder,
+    Concat,
+    BitAnd,
+    BitOr,
+    ShiftLeft,
+    ShiftRight,
+    BitNot,
+    Not,
+    And,
+    Or,
+    IsTrue,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Compare,
+    Function,
+    // aggregates
+    AggStep,
+    AggFinal,
+    // records and cursors
+    MakeRecord,
+    Column,
+    Rowid,
+    OpenRead,
+    OpenWrite,
+    OpenEphemeral,
+    OpenPseudo,
+    Close,
+    NullRow,
+    Rewind,
+    Last,
+    Next,
+    Prev,
+    SeekRowid,
+    NotExists,
+    SeekGE,
+    SeekGT,
+    SeekLE,
+    SeekLT,
+    IdxGE,
+    IdxGT,
+    IdxLE,
+    IdxLT,
+    IdxRowid,
+    Found,
+    NotFound,
+    NoConflict,
+    NewRowid,
+    Insert,
+    Delete,
+    IdxInsert,
+    IdxDelete,
+    Count,
+    Sequence,
+    // sorter
+    SorterOpen,
+    SorterInsert,
+    SorterSort,
+    SorterNext,
+    SorterData,
+    // transactions and schema
+    Transaction,
+    AutoCommit,
+    Savepoint,
+    ReadCookie,
+    SetCookie,
+    CreateBtree,
+    Destroy,
+    Clear,
+    ParseSchema,
+    DropTable,
+    DropIndex,
+    IntegrityCk,
+    Pagecount,
+    // ringlite: the result row of EXPLAIN-like statements built at compile time
+    ResultRowConst,
+}
+
+/// The fourth operand.
+#[derive(Clone, Default)]
+pub enum P4 {
+    /// Unused.
+    #[default]
+    None,
+    /// A 64-bit integer (`Int64`).
+    Int64(i64),
+    /// A real (`Real`).
+    Real(f64),
+    /// Text or blob bytes (`String8`, `Blob`).
+    Bytes(Vec<u8>),
+    /// A function (`Function`, `AggStep`, `AggFinal`).
+    Func(Arc<FuncDef>),
+    /// Index key description (`OpenRead`/`OpenWrite` on an index,
+    /// `OpenEphemeral`, `SorterOpen`, `Compare`).
+    KeyInfo(Arc<KeyInfo>),
+    /// Collating sequence (comparisons).
+    Coll(Collation),
+    /// Affinity string, one letter per column (`MakeRecord`, `Affinity`).
+    Affinity(String),
+    /// A table name (`Insert`, `Delete`: for the update hook and messages).
+    Table(String),
+    /// A message or SQL text (`Halt`, `ParseSchema`).
+    Text(String),
+    /// Root pages (`IntegrityCk`).
+    Roots(Vec<u32>),
+    /// A constant row (`ResultRowConst`).
+    Row(Vec<Value>),
+}
+
+impl std::fmt::Debug for P4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+impl P4 {
+    /// EXPLAIN's rendering of the operand.
+    pub fn display(&self) -> String {
+        match self {
+            P4::None => String::new(),
+            P4::Int64(i) => i.to_string(),
+            P4::Real(r) => crate::vdbe::value_ops::format_real(*r),
+            P4::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            P4::Func(f) => format!("{}({})", f.name, f.n_args.max(0)),
+            P4::KeyInfo(k) => {
+                let parts: Vec<String> = k
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        let c = if f.collation.name.eq_ignore_ascii_case("BINARY") { "B".to_string() } else { f.collation.name.clone() };
+                        if f.descending {
+                            format!("-{c}")
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                format!("k({},{})", k.fields.len(), parts.join(","))
+            }
+            P4::Coll(c) => c.name.clone(),
+            P4::Affinity(a) => a.clone(),
+            P4::Table(t) => t.clone(),
+            P4::Text(t) => t.clone(),
+            P4::Roots(r) => r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
+            P4::Row(_) => String::new(),
+        }
+    }
+}
+
+/// One instruction.
+#[derive(Debug, Clone)]
+pub struct Insn {
+    /// What to do.
+    pub opcode: Opcode,
+    /// First operand (often a cursor or register).
+    pub p1: i32,
+    /// Second operand (often a jump target).
+    pub p2: i32,
+    /// Third operand.
+    pub p3: i32,
+    /// Fourth operand.
+    pub p4: P4,
+    /// Flags.
+    pub p5: u16,
+    /// EXPLAIN's comment column.
+    pub comment: String,
+}
+
+/// `p5` bits of comparison opcodes.
+pub mod cmp_flags {
+    /// Jump (or store true) if either operand is NULL.
+    pub const JUMPIFNULL: u16 = 0x10;
+    /// NULL = NULL is true (IS / IS NOT).
+    pub const NULLEQ: u16 = 0x80;
+    /// Store the result in register p2 instead of jumping.
+    pub const STOREP2: u16 = 0x20;
+    /// Low bits: the affinity letter ('A'..'E') to apply to the operands
+    /// before comparing; 0 for none.
+    pub const AFF_MASK: u16 = 0x47;
+}
+
+/// A compiled statement program.
+#[derive(Clone, Default)]
+pub struct Program {
+    /// The instructions.
+    pub insns: Vec<Insn>,
+    /// Registers used (1-based numbering; register 0 unused).
+    pub n_regs: usize,
+    /// Cursors used.
+    pub n_cursors: usize,
+    /// Result column names.
+    pub column_names: Vec<String>,
+    /// Declared types of result columns that are table columns.
+    pub column_decltypes: Vec<Option<String>>,
+    /// Parameter names by index (index 0 unused); `None` for `?`.
+    pub param_names: Vec<Option<String>>,
+    /// Whether the program never writes the database.
+    pub readonly: bool,
+    /// 0 normal, 1 EXPLAIN, 2 EXPLAIN QUERY PLAN.
+    pub explain: u8,
+    /// Schema cookie the program was compiled against (checked by
+    /// `Transaction`).
+    pub schema_cookie: u32,
+    /// Whether the program changes the schema (reload after it runs).
+    pub changes_schema: bool,
+    /// Whether the statement counts rows for `changes()`.
+    pub counts_changes: bool,
+    /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
+    pub query_plan: Vec<(i32, i32, String)>,
+}

@@ -1,0 +1,172 @@
+//! Differential harness: run the same SQL script on ringlite and on the
+//! reference SQLite (libsqlite3-sys), statement by statement, and record
+//! column names, typed values, and error codes/messages.
+#![allow(dead_code, unsafe_code)]
+
+use libsqlite3_sys as ffi;
+use ringlite::value::Value;
+use ringlite::{Connection, OpenFlags, StepResult};
+use std::ffi::{CStr, CString};
+
+/// A typed value as both engines report it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum V {
+    Null,
+    Int(i64),
+    Real(u64),
+    Text(Vec<u8>),
+    Blob(Vec<u8>),
+}
+
+/// The outcome of one statement.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Rows { names: Vec<String>, rows: Vec<Vec<V>> },
+    Error { code: i32, message: String },
+}
+
+fn from_value(v: &Value) -> V {
+    match v {
+        Value::Null => V::Null,
+        Value::Integer(i) => V::Int(*i),
+        Value::Real(r) => V::Real(r.to_bits()),
+        Value::Text(t) => V::Text(t.clone()),
+        Value::Blob(b) => V::Blob(b.clone()),
+    }
+}
+
+pub fn ours_open() -> Connection {
+    Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).expect("open")
+}
+
+/// Run every statement of `sql` on ringlite.
+pub fn run_ours(conn: &mut Connection, sql: &str) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    let mut rest = sql.as_bytes();
+    loop {
+        let (stmt, tail) = match conn.prepare(rest) {
+            Ok(x) => x,
+            Err(e) => {
+                out.push(Outcome::Error { code: e.primary(), message: e.message.clone() });
+                return out;
+            }
+        };
+        rest = &rest[tail..];
+        let Some(mut st) = stmt else {
+            if rest.is_empty() || tail == 0 {
+                return out;
+            }
+            continue;
+        };
+        let names: Vec<String> = (0..st.column_count()).map(|i| st.column_name(i).to_string()).collect();
+        let mut rows = Vec::new();
+        let res = loop {
+            match st.step(conn) {
+                Ok(StepResult::Row) => rows.push((0..st.column_count()).map(|i| from_value(st.column(i))).collect()),
+                Ok(StepResult::Done) => break Outcome::Rows { names, rows },
+                Ok(StepResult::Io) => continue,
+                Err(e) => break Outcome::Error { code: e.primary(), message: e.message.clone() },
+            }
+        };
+        st.reset(conn);
+        out.push(res);
+        if rest.iter().all(|c| c.is_ascii_whitespace()) {
+            return out;
+        }
+    }
+}
+
+pub struct RefDb(pub *mut ffi::sqlite3);
+
+impl RefDb {
+    pub fn open() -> RefDb {
+        let mut db = std::ptr::null_mut();
+        unsafe { ffi::sqlite3_open(c":memory:".as_ptr(), &mut db) };
+        RefDb(db)
+    }
+}
+
+impl Drop for RefDb {
+    fn drop(&mut self) {
+        unsafe { ffi::sqlite3_close(self.0) };
+    }
+}
+
+/// Run every statement of `sql` on the reference SQLite.
+pub fn run_ref(db: &RefDb, sql: &str) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    let c = CString::new(sql).unwrap();
+    let mut tail: *const std::os::raw::c_char = c.as_ptr();
+    unsafe {
+        loop {
+            if *tail == 0 {
+                return out;
+            }
+            let mut st = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(db.0, tail, -1, &mut st, &mut tail);
+            if rc != 0 {
+                out.push(Outcome::Error { code: rc & 0xff, message: CStr::from_ptr(ffi::sqlite3_errmsg(db.0)).to_string_lossy().into_owned() });
+                return out;
+            }
+            if st.is_null() {
+                continue;
+            }
+            let n = ffi::sqlite3_column_count(st);
+            let names: Vec<String> = (0..n).map(|i| CStr::from_ptr(ffi::sqlite3_column_name(st, i)).to_string_lossy().into_owned()).collect();
+            let mut rows = Vec::new();
+            let res = loop {
+                let rc = ffi::sqlite3_step(st);
+                if rc == ffi::SQLITE_ROW {
+                    let mut row = Vec::new();
+                    for i in 0..n {
+                        row.push(match ffi::sqlite3_column_type(st, i) {
+                            ffi::SQLITE_INTEGER => V::Int(ffi::sqlite3_column_int64(st, i)),
+                            ffi::SQLITE_FLOAT => V::Real(ffi::sqlite3_column_double(st, i).to_bits()),
+                            ffi::SQLITE_TEXT => {
+                                let p = ffi::sqlite3_column_text(st, i);
+                                let len = ffi::sqlite3_column_bytes(st, i) as usize;
+                                V::Text(std::slice::from_raw_parts(p, len).to_vec())
+                            }
+                            ffi::SQLITE_BLOB => {
+                                let p = ffi::sqlite3_column_blob(st, i) as *const u8;
+                                let len = ffi::sqlite3_column_bytes(st, i) as usize;
+                                V::Blob(if p.is_null() { vec![] } else { std::slice::from_raw_parts(p, len).to_vec() })
+                            }
+                            _ => V::Null,
+                        });
+                    }
+                    rows.push(row);
+                } else if rc == ffi::SQLITE_DONE {
+                    break Outcome::Rows { names, rows };
+                } else {
+                    break Outcome::Error { code: rc & 0xff, message: CStr::from_ptr(ffi::sqlite3_errmsg(db.0)).to_string_lossy().into_owned() };
+                }
+            };
+            ffi::sqlite3_finalize(st);
+            out.push(res);
+        }
+    }
+}
+
+/// Run `sql` on both engines and assert identical outcomes.
+pub fn check(sql: &str) {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let a = run_ours(&mut ours, sql);
+    let b = run_ref(&reference, sql);
+    assert_eq!(a, b, "\nSQL: {sql}\nours: {a:?}\nref:  {b:?}");
+}
+
+/// Run a setup script then each query, comparing each.
+pub fn check_each(setup: &str, queries: &[&str]) {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let a = run_ours(&mut ours, setup);
+    let b = run_ref(&reference, setup);
+    assert_eq!(a, b, "\nsetup: {setup}");
+    for q in queries {
+        let a = run_ours(&mut ours, q);
+        let b = run_ref(&reference, q);
+        assert_eq!(a, b, "\nSQL: {q}\nours: {a:?}\nref:  {b:?}");
+    }
+}
