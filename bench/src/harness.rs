@@ -80,6 +80,19 @@ pub struct Config {
     pub runs: usize,
     /// Smoke mode: tiny data, one run.
     pub quick: bool,
+    /// Run only workloads whose name contains this (for profiling).
+    pub only: Option<&'static str>,
+}
+
+/// Measure one workload on both engines, unless `cfg.only` excludes it.
+pub fn pair(cfg: Config, rows: &mut Vec<Row>, name: String, ops: u64, sqlite: impl FnOnce() -> Outcome, ringlite: impl FnOnce() -> Outcome) {
+    if cfg.only.is_some_and(|f| !name.contains(f)) {
+        return;
+    }
+    eprintln!("  {name}");
+    let sqlite = sqlite();
+    let ringlite = ringlite();
+    rows.push(Row { name, ops, sqlite, ringlite });
 }
 
 /// Run `work` once untimed, then `cfg.runs` times timed; the median.

@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|all> [--quick] [--runs N] [--out FILE] [--force-async]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|all> [--quick] [--runs N] [--out FILE] [--force-async] [--only SUBSTRING]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -16,6 +16,9 @@
 //! ratio table, plus a seconds-long smoke mode. A warm-up run and the
 //! median of N timed runs (see [`harness`]) is enough at the
 //! millisecond-to-second scale of these workloads.
+//!
+//! `--only SUBSTRING` runs only the workloads whose name contains it (for
+//! profiling one workload under `perf`); `--runs N` sets the timed runs.
 //!
 //! `--quick` shrinks every suite to a few seconds and exits non-zero if
 //! any workload failed; the smoke test runs it.
@@ -38,21 +41,23 @@ struct Args {
     runs: Option<usize>,
     out: Option<PathBuf>,
     force_async: bool,
+    only: Option<&'static str>,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|all>... [--quick] [--runs N] [--out FILE.md] [--force-async]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|all>... [--quick] [--runs N] [--out FILE.md] [--force-async] [--only SUBSTRING]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, force_async: false };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, force_async: false, only: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--quick" => a.quick = true,
             "--force-async" => a.force_async = true,
             "--runs" => a.runs = Some(it.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| usage())),
+            "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "storage" | "sql" | "tenants" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants"].map(String::from)),
@@ -71,7 +76,7 @@ fn failed(rows: &[Row]) -> bool {
 
 fn main() {
     let args = parse_args();
-    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick };
+    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only };
     let dir = match tempfile::Builder::new().prefix("ringlite-bench").tempdir() {
         Ok(d) => d,
         Err(e) => {

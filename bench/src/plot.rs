@@ -3,7 +3,8 @@
 //! Four panels (p50, p90, p99, p99.9), each latency on a logarithmic axis
 //! against the number of tenants, one line per configuration. Written as
 //! SVG by hand (a few dozen lines, no font or system dependency), then
-//! converted to PNG with ImageMagick's `convert` when it is installed.
+//! converted to PNG with `rsvg-convert` (Debian package `librsvg2-bin`)
+//! or ImageMagick's `convert` when one is installed.
 
 use crate::tenants::Point;
 use std::fmt::Write as _;
@@ -24,7 +25,11 @@ pub fn write(points: &[Point], path: &Path) -> Vec<String> {
     if std::fs::write(&svg_path, svg).is_ok() {
         made.push(svg_path.display().to_string());
         let png = path.with_extension("png");
-        let ok = std::process::Command::new("convert").arg(&svg_path).arg(&png).status().map(|s| s.success()).unwrap_or(false);
+        // rsvg-convert (Debian: librsvg2-bin) or ImageMagick, whichever runs.
+        let rsvg = || std::process::Command::new("rsvg-convert").arg("-o").arg(&png).arg(&svg_path).output();
+        let magick = || std::process::Command::new("convert").arg(&svg_path).arg(&png).output();
+        let ran = |r: std::io::Result<std::process::Output>| r.is_ok_and(|o| o.status.success()) && png.exists();
+        let ok = ran(rsvg()) || ran(magick());
         if ok {
             made.push(png.display().to_string());
         }

@@ -9,7 +9,7 @@
 
 use crate::data::{build_base, fill_t, open_copy, permutation, Rng};
 use crate::engine::{Engine, Ringlite, Sqlite, R};
-use crate::harness::{measure, Config, Outcome, Row};
+use crate::harness::{measure, pair, Config, Outcome, Row};
 use std::path::Path;
 
 const SCHEMA: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER);
@@ -94,12 +94,14 @@ pub fn run(cfg: Config, dir: &Path) -> R<Vec<Row>> {
     build_base(&base, SCHEMA, |db| fill(db, &sz))?;
     let mut rows = Vec::new();
     for (name, sql) in [("simple", SIMPLE), ("complex (3-way join, subquery, GROUP BY, ORDER BY)", COMPLEX)] {
-        rows.push(Row {
-            name: format!("prepare+finalize {name}, {} times", sz.prepares),
-            ops: sz.prepares,
-            sqlite: prepare_loop::<Sqlite>(cfg, &base, dir, sql, sz.prepares),
-            ringlite: prepare_loop::<Ringlite>(cfg, &base, dir, sql, sz.prepares),
-        });
+        pair(
+            cfg,
+            &mut rows,
+            format!("prepare+finalize {name}, {} times", sz.prepares),
+            sz.prepares,
+            || prepare_loop::<Sqlite>(cfg, &base, dir, sql, sz.prepares),
+            || prepare_loop::<Ringlite>(cfg, &base, dir, sql, sz.prepares),
+        );
     }
     let queries: [(String, u64, &str); 4] = [
         (format!("scan with filter over {} rows", sz.t_rows), sz.t_rows, "SELECT a, b FROM t WHERE c % 10 = 3 AND length(b) > 20"),
@@ -108,7 +110,7 @@ pub fn run(cfg: Config, dir: &Path) -> R<Vec<Row>> {
         (format!("ORDER BY without index, {} rows", sz.t_rows), sz.t_rows, "SELECT a, c, b FROM t ORDER BY c, a"),
     ];
     for (name, ops, sql) in queries {
-        rows.push(Row { name, ops, sqlite: query::<Sqlite>(cfg, &base, dir, sql), ringlite: query::<Ringlite>(cfg, &base, dir, sql) });
+        pair(cfg, &mut rows, name, ops, || query::<Sqlite>(cfg, &base, dir, sql), || query::<Ringlite>(cfg, &base, dir, sql));
     }
     Ok(rows)
 }

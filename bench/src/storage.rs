@@ -12,7 +12,7 @@
 
 use crate::data::{build_base, fill_t, open_copy, permutation, remove_db, Rng, PRAGMAS};
 use crate::engine::{Engine, Ringlite, Sqlite, R};
-use crate::harness::{measure, measure_with_setup, Config, Outcome, Row};
+use crate::harness::{measure, measure_with_setup, pair, Config, Outcome, Row};
 use std::path::Path;
 
 const SCHEMA: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX t_c ON t(c);";
@@ -50,39 +50,50 @@ pub fn run(cfg: Config, dir: &Path) -> R<Vec<Row>> {
     for (what, sql, keys) in [("rowid", by_rowid, &keys), ("index (c=?)", by_index, &ckeys)] {
         for in_txn in [true, false] {
             let how = if in_txn { "in one read transaction" } else { "autocommit each" };
-            rows.push(row(
+            pair(
+                cfg,
+                &mut rows,
                 format!("{} point lookups by {what}, {how}", sz.lookups),
                 sz.lookups,
-                (lookups::<Sqlite>(cfg, &base, dir, sql, keys, in_txn), lookups::<Ringlite>(cfg, &base, dir, sql, keys, in_txn)),
-            ));
+                || lookups::<Sqlite>(cfg, &base, dir, sql, keys, in_txn),
+                || lookups::<Ringlite>(cfg, &base, dir, sql, keys, in_txn),
+            );
         }
     }
-    rows.push(row(format!("full scan sum(length(b)), {} rows", sz.rows), sz.rows, (scan::<Sqlite>(cfg, &base, dir), scan::<Ringlite>(cfg, &base, dir))));
-    rows.push(row(
+    pair(cfg, &mut rows, format!("full scan sum(length(b)), {} rows", sz.rows), sz.rows, || scan::<Sqlite>(cfg, &base, dir), || scan::<Ringlite>(cfg, &base, dir));
+    pair(
+        cfg,
+        &mut rows,
         format!("{} inserts in one transaction (indexed table)", sz.inserts),
         sz.inserts,
-        (bulk_insert::<Sqlite>(cfg, dir, sz.inserts), bulk_insert::<Ringlite>(cfg, dir, sz.inserts)),
-    ));
-    rows.push(row(
+        || bulk_insert::<Sqlite>(cfg, dir, sz.inserts),
+        || bulk_insert::<Ringlite>(cfg, dir, sz.inserts),
+    );
+    pair(
+        cfg,
+        &mut rows,
         format!("{} small transactions, WAL, synchronous=NORMAL", sz.small_txns),
         sz.small_txns,
-        (small_txns::<Sqlite>(cfg, dir, sz.small_txns, true), small_txns::<Ringlite>(cfg, dir, sz.small_txns, true)),
-    ));
-    rows.push(row(
+        || small_txns::<Sqlite>(cfg, dir, sz.small_txns, true),
+        || small_txns::<Ringlite>(cfg, dir, sz.small_txns, true),
+    );
+    pair(
+        cfg,
+        &mut rows,
         format!("{} small transactions, rollback journal, synchronous=FULL (1 timed run)", sz.small_txns),
         sz.small_txns,
-        (small_txns::<Sqlite>(cfg, dir, sz.small_txns, false), small_txns::<Ringlite>(cfg, dir, sz.small_txns, false)),
-    ));
-    rows.push(row(
+        || small_txns::<Sqlite>(cfg, dir, sz.small_txns, false),
+        || small_txns::<Ringlite>(cfg, dir, sz.small_txns, false),
+    );
+    pair(
+        cfg,
+        &mut rows,
         "heap per open connection after a full scan (cache_size=-2000)".into(),
         0,
-        (memory_per_conn::<Sqlite>(&base, dir, sz.connections), memory_per_conn::<Ringlite>(&base, dir, sz.connections)),
-    ));
+        || memory_per_conn::<Sqlite>(&base, dir, sz.connections),
+        || memory_per_conn::<Ringlite>(&base, dir, sz.connections),
+    );
     Ok(rows)
-}
-
-fn row(name: String, ops: u64, (sqlite, ringlite): (Outcome, Outcome)) -> Row {
-    Row { name, ops, sqlite, ringlite }
 }
 
 /// Unwrap the setup of a measurement into an outcome.
