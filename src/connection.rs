@@ -114,8 +114,7 @@ pub struct Connection {
     busy_timeout_ms: i32,
     busy_handler: Option<BusyHandler>,
     limits: [i32; 12],
-    commit_hook: Option<Box<dyn FnMut() -> bool + Send>>,
-    rollback_hook: Option<Box<dyn FnMut() + Send>>,
+    trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
 }
 
 /// What a filename or URI asks for.
@@ -212,7 +211,22 @@ impl Connection {
         } else {
             Arc::new(crate::io::sync::SyncBackend::new())
         };
-        let io = IoContext::new(backend);
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
+    /// Open through a given I/O context (tests: simulated backends; hosts
+    /// sharing one context between connections).
+    pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        Self::open_target(t, flags, io)
+    }
+
+    /// The I/O context (async callers poll it after `StepResult::Io`).
+    pub fn io(&self) -> &IoContext {
+        &self.state.io
+    }
+
+    fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable };
         let btree = Btree::open(&io, &t.path, opts).map_err(|e| {
             if e.primary() == SQLITE_CANTOPEN {
@@ -239,6 +253,9 @@ impl Connection {
             foreign_keys: false,
             cache_size: -2000,
             update_hook: None,
+            commit_hook: None,
+            rollback_hook: None,
+            progress: None,
         };
         Ok(Connection {
             state,
@@ -251,8 +268,7 @@ impl Connection {
             busy_timeout_ms: 0,
             busy_handler: None,
             limits: [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250000000, 127, 10, 50000, 32766, 1000, 1_000_000_000],
-            commit_hook: None,
-            rollback_hook: None,
+            trace: None,
         })
     }
 
@@ -430,12 +446,13 @@ impl Connection {
     /// Install or clear a hook.
     pub fn set_hook(&mut self, hook: Hook) {
         match hook {
-            Hook::Commit(h) => self.commit_hook = h,
-            Hook::Rollback(h) => self.rollback_hook = h,
+            Hook::Commit(h) => self.state.commit_hook = h,
+            Hook::Rollback(h) => self.state.rollback_hook = h,
             Hook::Update(h) => self.state.update_hook = h,
-            // Progress, authorizer and trace callbacks are accepted but not
-            // called yet (see the report of the SQL layer).
-            Hook::Progress(..) | Hook::Authorizer(..) | Hook::Trace(..) => {}
+            Hook::Progress(n, h) => self.state.progress = h.map(|h| (n, h)),
+            Hook::Trace(mask, h) => self.trace = h.map(|h| (mask, h)),
+            // The authorizer is accepted but not consulted yet.
+            Hook::Authorizer(..) => {}
         }
     }
 
@@ -448,6 +465,9 @@ impl Connection {
     /// files. The C ABI refuses earlier if statements are still open.
     pub fn close(&mut self) -> Result<()> {
         let io = self.state.io.clone();
+        if self.state.writing() {
+            self.state.fire_rollback_hook();
+        }
         for d in self.state.dbs.iter_mut() {
             if d.btree.txn_state() != TxnState::None {
                 let bt = &mut d.btree;
@@ -470,7 +490,15 @@ pub struct Statement {
     explain_rows: Vec<Vec<Value>>,
     explain_pos: usize,
     fullscan_steps: i64,
+    started_at: Option<std::time::Instant>,
 }
+
+/// `SQLITE_TRACE_STMT`.
+const TRACE_STMT: u32 = 1;
+/// `SQLITE_TRACE_PROFILE`.
+const TRACE_PROFILE: u32 = 2;
+/// `SQLITE_TRACE_ROW`.
+const TRACE_ROW: u32 = 4;
 
 impl Statement {
     fn new(sql: String, program: Program) -> Statement {
@@ -486,6 +514,7 @@ impl Statement {
             explain_rows: Vec::new(),
             explain_pos: 0,
             fullscan_steps: 0,
+            started_at: None,
         }
     }
 
@@ -557,15 +586,31 @@ impl Statement {
                 }
                 conn.state.active_statements += 1;
                 self.active = true;
+                self.started_at = Some(std::time::Instant::now());
                 conn.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+                if let Some((mask, cb)) = conn.trace.as_mut() {
+                    if *mask & TRACE_STMT != 0 {
+                        cb(TRACE_STMT, &self.sql, 0);
+                    }
+                }
             }
             match self.vm.run(&self.program, &mut conn.state) {
                 Ok(VmStep::Row) => {
                     self.has_row = true;
+                    if let Some((mask, cb)) = conn.trace.as_mut() {
+                        if *mask & TRACE_ROW != 0 {
+                            cb(TRACE_ROW, &self.sql, 0);
+                        }
+                    }
                     return Ok(StepResult::Row);
                 }
                 Ok(VmStep::Done) => {
                     self.has_row = false;
+                    if let (Some((mask, cb)), Some(t0)) = (conn.trace.as_mut(), self.started_at) {
+                        if *mask & TRACE_PROFILE != 0 {
+                            cb(TRACE_PROFILE, &self.sql, t0.elapsed().as_nanos() as i64);
+                        }
+                    }
                     self.finish(conn);
                     return Ok(StepResult::Done);
                 }
@@ -672,8 +717,7 @@ impl Statement {
     /// Origin of result column `i` when it is a table column:
     /// (database, table, column).
     pub fn column_origin(&self, i: usize) -> Option<(&str, &str, &str)> {
-        let _ = i;
-        None
+        self.program.column_origins.get(i).and_then(|o| o.as_ref()).map(|(d, t, c)| (d.as_str(), t.as_str(), c.as_str()))
     }
 
     /// Columns in the current row (0 when not on a row).

@@ -365,3 +365,74 @@ fn strftime_formats_random() {
     }
     assert_clean(bad);
 }
+
+#[test]
+fn rounding_random() {
+    let db = RefDb::open();
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut bad = Vec::new();
+    for _ in 0..6000 {
+        let x = match rng.below(4) {
+            // exact binary fractions: ties at some position
+            0 => (rng.below(1 << 20) as f64) / ((1u64 << rng.below(12)) as f64) * if rng.below(2) == 0 { 1.0 } else { -1.0 },
+            1 => (rng.next() % 10_000_000) as f64 / 1000.0 - 5000.0,
+            2 => f64::from_bits(rng.next() & 0x43ff_ffff_ffff_ffff),
+            _ => (rng.next() % 1000) as f64 * 10f64.powi(rng.below(40) as i32 - 20),
+        };
+        let d = Value::Integer(rng.below(34) as i64 - 2);
+        compare(&db, "round(?,?)", "round", &[Value::Real(x), d], &mut bad);
+    }
+    assert_clean(bad);
+}
+
+fn random_json(rng: &mut Rng, depth: usize) -> String {
+    match if depth > 3 { rng.below(5) } else { rng.below(8) } {
+        0 => "null".into(),
+        1 => format!("{}", rng.below(1000) as i64 - 500),
+        2 => ["1.5", "-0.25", "1e5", "0x1F", ".5", "true", "false"][rng.below(7)].into(),
+        3 => ["\"s\"", "\"a\\nb\"", "'q'", "\"é\"", "\"\""][rng.below(5)].into(),
+        4 => "[]".into(),
+        5 | 6 => {
+            let n = rng.below(5);
+            let items: Vec<String> = (0..n).map(|_| random_json(rng, depth + 1)).collect();
+            format!("[{}]", items.join(","))
+        }
+        _ => {
+            let n = rng.below(5);
+            let labels = ["a", "b", "a b", "9", "", "k\\\"", "x_y"];
+            let items: Vec<String> = (0..n)
+                .map(|_| format!("\"{}\":{}", labels[rng.below(labels.len())], random_json(rng, depth + 1)))
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }
+    }
+}
+
+#[test]
+fn json_each_tree_random() {
+    use ringlite::vdbe::func::builtins::json::each;
+    let db = RefDb::open();
+    let mut rng = Rng(0x0dd0_0dd0_1234_abcd);
+    let steps = [".a", ".b", ".\"a b\"", ".\"9\"", ".x_y", "[0]", "[1]", "[2]", "[#-1]"];
+    let mut bad = Vec::new();
+    for _ in 0..1500 {
+        let doc = Value::text(random_json(&mut rng, 0));
+        let path = Value::text(format!("${}", rng.string(&steps, 3)));
+        for (recursive, f) in [(false, "json_each"), (true, "json_tree")] {
+            let e = db.query(&format!("SELECT * FROM {f}(?, ?)"), &[doc.clone(), path.clone()]);
+            let g = each::rows(&doc, Some(&path), recursive).map_err(|e| e.message);
+            let ok = match (&e, &g) {
+                (Ok(a), Ok(b)) => {
+                    a.len() == b.len()
+                        && a.iter().zip(b).all(|(x, y)| x.iter().zip(y).all(|(u, v)| same(&Ok(u.clone()), &Ok(v.clone()))))
+                }
+                (Err(a), Err(b)) => a == b,
+                _ => false,
+            };
+            if !ok {
+                bad.push(format!("{f}({doc:?}, {path:?})\n  sqlite={e:?}\n  ours={g:?}"));
+            }
+        }
+    }
+    assert_clean(bad);
+}

@@ -315,3 +315,44 @@ fn check_jsonb_edit(db: &RefDb, f: &str, args: &[Value], bad: &mut Vec<String>) 
         bad.push(format!("json({f}({})) sqlite={} ours={}", shown.join(", "), show(&e), show(&g)));
     }
 }
+
+#[test]
+fn json_each_and_tree_rows() {
+    use ringlite::vdbe::func::builtins::json::each;
+    let db = RefDb::open();
+    let mut bad = Vec::new();
+    let mut roots: Vec<Option<Value>> = vec![None, Some(Value::Null)];
+    for p in [
+        "$", "$.a", "$.b", "$.b[2]", "$.b[2].c", "$[1]", "$[0]", "$[#-1]", "$.zz", "$.\"a b\"", "$.a.b.c", "$.a.b", "$.y[1].q",
+        "$.y[0]", "$.y", "$.x", "$.\"9z\"", "$[4]", "x", "$[",
+    ] {
+        roots.push(Some(Value::text(p)));
+    }
+    let mut ds = docs();
+    ds.push(Value::text("{\"x\": 1, \"y\": [2, {\"q\":null}], \"a b\": \"t\", \"\": 3, \"9z\": 4, \"k\\\"e\": 5, \"é\": 6}"));
+    ds.push(Value::text(format!("[{}]", (0..40).map(|i| format!("\"{}\"", "s".repeat(i))).collect::<Vec<_>>().join(","))));
+    for d in ds {
+        for r in &roots {
+            for (recursive, f) in [(false, "json_each"), (true, "json_tree")] {
+                let (sql, params) = match r {
+                    None => (format!("SELECT * FROM {f}(?)"), vec![d.clone()]),
+                    Some(p) => (format!("SELECT * FROM {f}(?, ?)"), vec![d.clone(), p.clone()]),
+                };
+                let e = db.query(&sql, &params);
+                let g = each::rows(&d, r.as_ref(), recursive).map_err(|e| e.message);
+                let ok = match (&e, &g) {
+                    (Ok(a), Ok(b)) => {
+                        a.len() == b.len()
+                            && a.iter().zip(b).all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(u, v)| same(&Ok(u.clone()), &Ok(v.clone()))))
+                    }
+                    (Err(a), Err(b)) => a == b,
+                    _ => false,
+                };
+                if !ok {
+                    bad.push(format!("{sql} {params:?}\n  sqlite={e:?}\n  ours={g:?}"));
+                }
+            }
+        }
+    }
+    assert_clean(bad);
+}

@@ -108,3 +108,32 @@ fn case_sensitive_like_follows_the_context() {
         let _ = e;
     }
 }
+
+#[test]
+fn deep_structures_and_paths() {
+    let db = RefDb::open();
+    let mut bad = Vec::new();
+    let mut check = |sql: &str, f: &str, args: Vec<Value>| {
+        let e = db.eval(sql, &args);
+        let g = call_scalar(f, &args);
+        if !same(&e, &g) {
+            bad.push(format!("{sql} (len {}) sqlite={} ours={}", args.len(), show(&e).chars().take(80).collect::<String>(), show(&g).chars().take(80).collect::<String>()));
+        }
+    };
+    for n in [999usize, 1000, 1001, 5000, 100_000] {
+        let doc = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        check("json_valid(?)", "json_valid", vec![Value::text(doc.as_str())]);
+        check("json_error_position(?)", "json_error_position", vec![Value::text(doc.as_str())]);
+        let obj = format!("{}1{}", "{\"a\":".repeat(n.min(5000)), "}".repeat(n.min(5000)));
+        check("json_valid(?)", "json_valid", vec![Value::text(obj.as_str())]);
+        let path = format!("${}", ".a".repeat(n));
+        check("json_set(?, ?, ?)", "json_set", vec![Value::text("{}"), Value::text(path.as_str()), Value::Integer(1)]);
+        check("json_extract(?, ?)", "json_extract", vec![Value::text("{}"), Value::text(path.as_str())]);
+        let ipath = format!("${}", "[0]".repeat(n));
+        check("json_insert(?, ?, ?)", "json_insert", vec![Value::text("[]"), Value::text(ipath.as_str()), Value::Integer(1)]);
+    }
+    let nested = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+    let blob = db.eval("jsonb(?)", &[Value::text(nested.as_str())]).unwrap();
+    check("json(?)", "json", vec![blob]);
+    assert_clean(bad);
+}

@@ -124,12 +124,17 @@ fn frame_functions_and_aggregates() {
         ("avg", "avg(x)", 1),
         ("group_concat", "group_concat(x)", 1),
         ("group_concat", "group_concat(x, '-')", 2),
+        ("json_group_array", "json_group_array(x)", 1),
+        ("string_agg", "string_agg(x, '-')", 2),
     ];
-    let frames = [(1usize, 1usize), (2, 0), (0, 2), (3, 3)];
+    // Frames as offsets (start, end) from the current row, inclusive;
+    // some are empty for the first or last rows.
+    let frames: [(i64, i64); 7] = [(-1, 1), (-2, 0), (0, 2), (-3, 3), (-2, -1), (1, 2), (-4, -3)];
+    let bound = |o: i64| if o < 0 { format!("{} PRECEDING", -o) } else { format!("{o} FOLLOWING") };
     let mut bad = Vec::new();
     for (name, expr, nargs) in funcs {
-        for (before, after) in frames {
-            let window = format!("PARTITION BY p ORDER BY o, id ROWS BETWEEN {before} PRECEDING AND {after} FOLLOWING");
+        for (start, end) in frames {
+            let window = format!("PARTITION BY p ORDER BY o, id ROWS BETWEEN {} AND {}", bound(start), bound(end));
             let expected = sqlite_column(&db, expr, &window);
             let mut got = Vec::new();
             for part in partitions() {
@@ -145,8 +150,14 @@ fn frame_functions_and_aggregates() {
                 let (mut lo, mut hi) = (0usize, 0usize); // frame = rows[lo..hi]
                 in_ctx(|ctx| {
                     for i in 0..part.len() {
-                        let want_lo = i.saturating_sub(before);
-                        let want_hi = (i + after + 1).min(part.len());
+                        let n = part.len() as i64;
+                        let want_hi = (i as i64 + end + 1).clamp(0, n) as usize;
+                        let want_lo = ((i as i64 + start).clamp(0, n) as usize).min(want_hi.max(lo));
+                        // Never step a row that already left the frame.
+                        if hi < want_lo {
+                            hi = want_lo;
+                            lo = want_lo;
+                        }
                         while hi < want_hi {
                             st.step(ctx, &argv(&part[hi])).unwrap();
                             hi += 1;

@@ -165,3 +165,12 @@ fn transactions() {
         ],
     );
 }
+
+#[test]
+fn recursive_ctes() {
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 10) SELECT x FROM c;");
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 5) SELECT sum(x), count(*) FROM c;");
+    check("WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x % 3 + 1 FROM c) SELECT x FROM c;");
+    check("CREATE TABLE e(p, c); INSERT INTO e VALUES(1,2),(1,3),(2,4),(4,5); WITH RECURSIVE d(n, depth) AS (SELECT 1, 0 UNION ALL SELECT e.c, d.depth+1 FROM e JOIN d ON e.p = d.n) SELECT n, depth FROM d ORDER BY n;");
+    check("WITH RECURSIVE fib(a, b) AS (SELECT 0, 1 UNION ALL SELECT b, a+b FROM fib WHERE b < 100) SELECT group_concat(a) FROM fib;");
+}

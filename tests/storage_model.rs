@@ -350,3 +350,238 @@ proptest! {
         savepoint_model(ops, true);
     }
 }
+
+/// A reader walks the table forward while a writer inserts and deletes
+/// around it: every key present for the whole walk is seen exactly once,
+/// in increasing order, and nothing deleted before being reached is seen.
+fn concurrent_walk(ops: Vec<(bool, i64)>, sim: bool) {
+    let (d, mut bt) = open(sim, 5);
+    let bt = &mut bt;
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    let mut w = Cursor::new(root, true, None);
+    let mut present = std::collections::BTreeSet::new();
+    for k in (0..400).step_by(2) {
+        let p = payload_of(k, (k as usize * 7) % 600);
+        d.run(|| w.insert(bt, InsertKey::Rowid(k), &p));
+        present.insert(k);
+    }
+    let stable: std::collections::BTreeSet<i64> = present.iter().copied().filter(|k| !ops.iter().any(|(_, o)| o == k)).collect();
+    let mut r = Cursor::new(root, false, None);
+    let mut seen = Vec::new();
+    let mut more = d.run(|| r.first(bt));
+    let mut ops = ops.into_iter();
+    while more {
+        let k = r.rowid();
+        assert!(present.contains(&k), "saw {k}, which is not in the table");
+        seen.push(k);
+        if let Some((insert, key)) = ops.next() {
+            if insert {
+                let p = payload_of(key, 300);
+                d.run(|| w.insert(bt, InsertKey::Rowid(key), &p));
+                present.insert(key);
+            } else if d.run(|| w.seek_rowid(bt, key)) == SeekResult::Found {
+                d.run(|| w.delete(bt));
+                present.remove(&key);
+            }
+        }
+        more = d.run(|| r.next(bt));
+    }
+    assert!(seen.windows(2).all(|p| p[0] < p[1]), "increasing order");
+    for k in stable {
+        assert!(seen.contains(&k), "stable key {k} missed");
+    }
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn walking_while_writing(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..300)) {
+        concurrent_walk(ops, false);
+    }
+
+    #[test]
+    fn walking_while_writing_under_simulation(ops in prop::collection::vec((any::<bool>(), 0i64..420), 0..150)) {
+        concurrent_walk(ops, true);
+    }
+}
+
+/// Random operations with injected I/O errors on the simulation: after any
+/// error the transaction is rolled back (which may fail too) and a fresh
+/// connection must see exactly the last committed state.
+fn errors_model(ops: Vec<Op>, seed: u64) {
+    use ringlite::btree::BtreeOptions;
+    let sim = Arc::new(SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+    let io = IoContext::new(sim.clone());
+    let open_bt = || {
+        let mut bt = Btree::open(&io, "err.db", BtreeOptions { create: true, ..Default::default() }).unwrap();
+        bt.set_cache_size(10);
+        bt
+    };
+    let mut bt = open_bt();
+    bt.set_page_size(512);
+    io.block_on(|| bt.begin_write(false)).unwrap();
+    let root = io.block_on(|| bt.create_tree(TreeKind::Table)).unwrap();
+    io.block_on(|| bt.commit()).unwrap();
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let verify = |bt: &mut Btree, want: &BTreeMap<i64, usize>| {
+        let d = Driver { io: io.clone(), pendings: Cell::new(0) };
+        d.run(|| bt.begin_read());
+        check_table(&d, bt, root, want);
+        let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+        assert!(errors.is_empty(), "{errors:?}");
+        d.run(|| bt.commit());
+    };
+    sim.set_fail_one_in(9);
+    let mut in_txn = false;
+    let mut c = Cursor::new(root, true, None);
+    for op in ops {
+        let r: ringlite::Result<()> = (|| {
+            if !in_txn {
+                io.block_on(|| bt.begin_write(false))?;
+                in_txn = true;
+            }
+            match op {
+                Op::Insert(k, n) => {
+                    let p = payload_of(k, n);
+                    io.block_on(|| c.insert(&mut bt, InsertKey::Rowid(k), &p))?;
+                    model.insert(k, n);
+                }
+                Op::Delete(k) | Op::Seek(k) => {
+                    if io.block_on(|| c.seek_rowid(&mut bt, k))? == SeekResult::Found && matches!(op, Op::Delete(_)) {
+                        io.block_on(|| c.delete(&mut bt))?;
+                        model.remove(&k);
+                    }
+                }
+                Op::Commit => {
+                    io.block_on(|| bt.commit())?;
+                    in_txn = false;
+                    committed = model.clone();
+                }
+            }
+            Ok(())
+        })();
+        if std::env::var("RINGLITE_DEBUG_ERRORS").is_ok() {
+            eprintln!("{op:?} -> {r:?} (committed {})", committed.len());
+        }
+        if r.is_err() {
+            let _ = io.block_on(|| bt.rollback());
+            drop(bt);
+            sim.set_fail_one_in(0);
+            bt = open_bt();
+            verify(&mut bt, &committed);
+            sim.set_fail_one_in(9);
+            model = committed.clone();
+            in_txn = false;
+            c = Cursor::new(root, true, None);
+        }
+    }
+    sim.set_fail_one_in(0);
+    if in_txn {
+        let _ = io.block_on(|| bt.rollback());
+    }
+    drop(bt);
+    let mut bt = open_bt();
+    verify(&mut bt, &committed);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn injected_errors_never_lose_committed_data(ops in prop::collection::vec(op(), 1..60), seed in 1u64..1000) {
+        errors_model(ops, seed);
+    }
+}
+
+/// Power loss in the middle of commits: the commit is driven a random
+/// number of steps, the simulation drops every request still queued, and a
+/// fresh connection must find either the old or the new state (the new one
+/// if the commit had finished), never anything else.
+fn crash_model(ops: Vec<Op>, seed: u64, steps: Vec<u8>) {
+    use ringlite::btree::BtreeOptions;
+    let sim = Arc::new(SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+    let io = IoContext::new(sim.clone());
+    let open_bt = |cache: i64| {
+        let mut bt = Btree::open(&io, "crash.db", BtreeOptions { create: true, ..Default::default() }).unwrap();
+        bt.set_cache_size(cache);
+        bt
+    };
+    let mut bt = open_bt(10);
+    bt.set_page_size(512);
+    let d = Driver { io: io.clone(), pendings: Cell::new(0) };
+    d.run(|| bt.begin_write(false));
+    let root = d.run(|| bt.create_tree(TreeKind::Table));
+    d.run(|| bt.commit());
+    let mut committed: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut model = committed.clone();
+    let mut c = Cursor::new(root, true, None);
+    let mut steps = steps.into_iter().cycle();
+    d.run(|| bt.begin_write(false));
+    for op in ops {
+        match op {
+            Op::Insert(k, n) => {
+                let p = payload_of(k, n);
+                d.run(|| c.insert(&mut bt, InsertKey::Rowid(k), &p));
+                model.insert(k, n);
+            }
+            Op::Delete(k) | Op::Seek(k) => {
+                if d.run(|| c.seek_rowid(&mut bt, k)) == SeekResult::Found && matches!(op, Op::Delete(_)) {
+                    d.run(|| c.delete(&mut bt));
+                    model.remove(&k);
+                }
+            }
+            Op::Commit => {
+                let budget = steps.next().unwrap_or(0);
+                let mut finished = false;
+                for _ in 0..budget {
+                    if bt.commit().unwrap().is_ready() {
+                        finished = true;
+                        break;
+                    }
+                    io.backend().poll(None).unwrap();
+                }
+                if finished {
+                    committed = model.clone();
+                } else {
+                    sim.crash();
+                    drop(bt);
+                    bt = open_bt(10);
+                    d.run(|| bt.begin_read());
+                    let mut r = Cursor::new(root, false, None);
+                    let mut got = BTreeMap::new();
+                    let mut more = d.run(|| r.first(&mut bt));
+                    while more {
+                        let p = d.run(|| r.payload(&mut bt).map(|p| p.map(|s| s.len())));
+                        got.insert(r.rowid(), p);
+                        more = d.run(|| r.next(&mut bt));
+                    }
+                    let errors = d.run(|| bt.integrity_check(&[1, root], 10));
+                    assert!(errors.is_empty(), "{errors:?}");
+                    d.run(|| bt.commit());
+                    if got == model {
+                        committed = model.clone();
+                    } else {
+                        assert_eq!(got, committed, "after a crash: neither the old nor the new state");
+                    }
+                    model = committed.clone();
+                    c = Cursor::new(root, true, None);
+                }
+                d.run(|| bt.begin_write(false));
+            }
+        }
+    }
+    d.run(|| bt.commit());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)))]
+
+    #[test]
+    fn crashes_during_commit_leave_old_or_new_state(ops in prop::collection::vec(op(), 1..80), seed in 1u64..1000, steps in prop::collection::vec(0u8..12, 1..8)) {
+        crash_model(ops, seed, steps);
+    }
+}

@@ -211,6 +211,8 @@ impl Btree {
             let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
             return Err(Error::new(code, "B-tree modified outside a write transaction"));
         }
+        // Between operations is the only moment a cache spill may run.
+        crate::ready!(self.pager.maybe_spill()?);
         self.pager.take_missing();
         loop {
             self.pager.op_begin();
@@ -292,6 +294,7 @@ impl Btree {
     }
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
+        crate::ready!(self.pager.finish_spill()?);
         self.seq += 1;
         self.walk = None;
         self.pager.savepoint_rollback(index)?;
@@ -676,7 +679,8 @@ impl Cursor {
         })?);
         Ok(Poll::Ready(self.install(bt, found)))
     }
-    /// Whether the cursor is on an entry.
+    /// Whether the cursor is on an entry. `false` after `delete` (until
+    /// `next`/`prev` moves it) and after a failed seek or end of walk.
     pub fn is_valid(&self) -> bool {
         self.state == CursorState::Valid
     }
@@ -685,7 +689,8 @@ impl Cursor {
         self.rowid
     }
     /// The current entry's payload (table: the record; index: the key
-    /// record), overflow pages included.
+    /// record), overflow pages included. If another cursor deleted the
+    /// entry meanwhile this is an `SQLITE_INTERNAL` error.
     pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
         if self.state != CursorState::Valid {
             return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));

@@ -219,7 +219,7 @@ impl IoBackend for SimBackend {
                 break;
             }
             let idx = if cfg.reorder { (st.next() as usize) % st.queue.len() } else { 0 };
-            let fail = cfg.fail_one_in > 0 && st.next() % cfg.fail_one_in as u64 == 0;
+            let fail = cfg.fail_one_in > 0 && st.next().is_multiple_of(cfg.fail_one_in as u64);
             reaped.push((st.queue.remove(idx), fail));
         }
         st.completed += reaped.len() as u64;

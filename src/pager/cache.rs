@@ -5,9 +5,10 @@
 //! created; the B-tree reads and writes pages only through it.
 //!
 //! Invariants:
-//! - A dirty page is never evicted: until commit it is the only copy of
-//!   the transaction's change (the database file is not written before
-//!   commit, so there is no cache spill).
+//! - A dirty page is never evicted: it is the only copy of the change.
+//!   A big transaction gets room by spilling (the pager writes dirty pages
+//!   to the file after journaling them, and they become clean), never by
+//!   dropping dirty pages.
 //! - A pinned page is never evicted: the B-tree pins every page an
 //!   operation will touch before it modifies anything, so the modifying
 //!   phase never needs I/O.
@@ -150,6 +151,19 @@ impl PageCache {
         let mut v: Vec<Pgno> = self.pages.iter().filter(|(_, p)| p.dirty).map(|(n, _)| *n).collect();
         v.sort_unstable();
         v
+    }
+
+    /// Mark one page clean (its current image is now in the file).
+    pub fn mark_clean(&mut self, pgno: Pgno) {
+        if let Some(p) = self.pages.get_mut(&pgno) {
+            p.dirty = false;
+        }
+        self.next_scan_at = 0;
+    }
+
+    /// Number of dirty pages.
+    pub fn dirty_count(&self) -> usize {
+        self.pages.values().filter(|p| p.dirty).count()
     }
 
     /// Mark every page clean (after commit).

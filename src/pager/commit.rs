@@ -44,6 +44,17 @@ impl CommitStep {
         matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_))
     }
 
+    /// Whether every request this step submitted has completed (their
+    /// results are left for the step to take).
+    pub fn in_flight_done(&self) -> bool {
+        match self {
+            CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) => cs.iter().all(|c| c.is_done()),
+            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) => c.is_done(),
+            CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
+            _ => true,
+        }
+    }
+
     /// Whether a journal file may exist.
     pub fn journal_exists(&self) -> bool {
         !matches!(self, CommitStep::Start)
@@ -76,7 +87,8 @@ impl Pager {
             let step = std::mem::take(&mut self.commit_step);
             match step {
                 CommitStep::Start => {
-                    if self.cache.dirty_pages().is_empty() {
+                    crate::ready!(self.finish_spill()?);
+                    if self.cache.dirty_pages().is_empty() && !self.db_touched {
                         self.finish_write_txn()?;
                         return Ok(Poll::Ready(()));
                     }
@@ -86,7 +98,7 @@ impl Pager {
                         self.commit_step = CommitStep::LockExclusive;
                         continue;
                     }
-                    let cs = self.write_journal()?;
+                    let cs = self.append_journal()?;
                     self.commit_step = CommitStep::WriteJournal(cs);
                 }
                 CommitStep::WriteJournal(cs) => {
@@ -117,6 +129,9 @@ impl Pager {
                     let mut cs = Vec::new();
                     let ps = self.page_size as u64;
                     let dirty = self.cache.dirty_pages();
+                    // From here on a failure leaves the file half written:
+                    // rollback must restore the originals.
+                    self.db_touched = true;
                     for (i, pgno) in dirty.iter().enumerate() {
                         if self.crash_after_pages == Some(i) {
                             self.crash_after_pages = None;
@@ -183,24 +198,45 @@ impl Pager {
         Ok(())
     }
 
-    fn journal_file(&self, create: bool) -> Result<std::sync::Arc<dyn crate::io::File>> {
+    pub(super) fn journal_file(&self, create: bool) -> Result<std::sync::Arc<dyn crate::io::File>> {
         self.io.backend().open(&self.journal_path, OpenOptions { create, kind: FileKind::MainJournal, ..Default::default() })
     }
 
-    /// Submit the whole journal (header and every original) as one write,
-    /// plus a truncate if an older, longer journal file is being reused
-    /// (either order of the two leaves the same file).
-    fn write_journal(&mut self) -> Result<Vec<Completion>> {
-        let mut pgnos: Vec<_> = self.originals.keys().copied().collect();
+    /// Bring the journal file up to date with every original kept so far.
+    /// The first time in a transaction: header (with the record count) and
+    /// all records as one write, plus a truncate if an older, longer
+    /// journal file is reused. Later (after a cache spill): the new records
+    /// appended and the header's record count rewritten. Either order of
+    /// the submitted requests is safe: nothing reads the journal before
+    /// they all complete and are synced, and a torn record fails its
+    /// checksum.
+    pub(super) fn append_journal(&mut self) -> Result<Vec<Completion>> {
+        let mut pgnos: Vec<_> = self.originals.keys().copied().filter(|p| !self.journaled.contains(p)).collect();
         pgnos.sort_unstable();
-        let records: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
-        let bytes = journal::build(journal::new_nonce(), self.orig_db_size, self.page_size, &records);
+        let recs: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
         let f = self.journal_file(true)?;
-        let len = bytes.len() as u64;
-        let mut cs = vec![f.write(0, Buffer::from_vec(bytes))?];
-        if f.size()? > len {
-            cs.push(f.truncate(len)?);
+        let mut cs = Vec::new();
+        if self.journal_end == 0 {
+            self.journal_nonce = journal::new_nonce();
+            let bytes = journal::build(self.journal_nonce, self.orig_db_size, self.page_size, &recs);
+            let len = bytes.len() as u64;
+            cs.push(f.write(0, Buffer::from_vec(bytes))?);
+            if f.size()? > len {
+                cs.push(f.truncate(len)?);
+            }
+            self.journal_end = len;
+        } else {
+            let bytes = journal::records(self.journal_nonce, self.page_size, &recs);
+            let len = bytes.len() as u64;
+            if len > 0 {
+                cs.push(f.write(self.journal_end, Buffer::from_vec(bytes))?);
+            }
+            self.journal_end += len;
+            let total = (self.journaled.len() + pgnos.len()) as u32;
+            let hdr = journal::header(self.journal_nonce, total, self.orig_db_size, self.page_size);
+            cs.push(f.write(0, Buffer::from_vec(hdr))?);
         }
+        self.journaled.extend(pgnos);
         Ok(cs)
     }
 

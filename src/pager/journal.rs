@@ -37,24 +37,38 @@ pub fn new_nonce() -> u32 {
     h.finish() as u32
 }
 
-/// Build a whole journal: one header and `records` (page number, original
-/// image), all images `page_size` long.
-pub fn build(nonce: u32, initial_pages: u32, page_size: u32, records: &[(Pgno, &[u8])]) -> Vec<u8> {
-    let rec_len = page_size as usize + 8;
-    let mut out = vec![0u8; SECTOR_SIZE as usize + records.len() * rec_len];
+/// The 28 meaningful bytes of a journal header.
+pub fn header(nonce: u32, n_rec: u32, initial_pages: u32, page_size: u32) -> Vec<u8> {
+    let mut out = vec![0u8; 28];
     out[..8].copy_from_slice(&JOURNAL_MAGIC);
-    put_u32(&mut out, 8, records.len() as u32);
+    put_u32(&mut out, 8, n_rec);
     put_u32(&mut out, 12, nonce);
     put_u32(&mut out, 16, initial_pages);
     put_u32(&mut out, 20, SECTOR_SIZE);
     put_u32(&mut out, 24, page_size);
-    let mut off = SECTOR_SIZE as usize;
+    out
+}
+
+/// Records (page number, original image, checksum) back to back.
+pub fn records(nonce: u32, page_size: u32, records: &[(Pgno, &[u8])]) -> Vec<u8> {
+    let rec_len = page_size as usize + 8;
+    let mut out = vec![0u8; records.len() * rec_len];
+    let mut off = 0;
     for (pgno, data) in records {
         put_u32(&mut out, off, *pgno);
         out[off + 4..off + 4 + data.len()].copy_from_slice(data);
         put_u32(&mut out, off + 4 + page_size as usize, checksum(nonce, data));
         off += rec_len;
     }
+    out
+}
+
+/// Build a whole journal: one header (padded to the sector size) and
+/// `records` (page number, original image), all images `page_size` long.
+pub fn build(nonce: u32, initial_pages: u32, page_size: u32, recs: &[(Pgno, &[u8])]) -> Vec<u8> {
+    let mut out = header(nonce, recs.len() as u32, initial_pages, page_size);
+    out.resize(SECTOR_SIZE as usize, 0);
+    out.extend(records(nonce, page_size, recs));
     out
 }
 

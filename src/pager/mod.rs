@@ -15,8 +15,11 @@
 //!   for every open savepoint) before its first modification in a
 //!   transaction. Pages past the original end of file and free-list leaves
 //!   handed out by the allocator need no original.
-//! - The database file is not written before commit: dirty pages stay in
-//!   cache (never evicted), so a rollback only drops them.
+//! - Dirty pages are never evicted. Until the cache overflows the database
+//!   file is not written before commit, so a rollback only drops them; a
+//!   transaction bigger than the cache spills ([`spill`]) after journaling
+//!   and syncing the originals, takes EXCLUSIVE, and a rollback then copies
+//!   the originals back into the file.
 //! - The rollback journal is written and synced before the first database
 //!   page is written, and the journal is finalized only after the database
 //!   is synced: a crash at any point leaves either the old or the new
@@ -31,6 +34,7 @@ pub mod header;
 pub mod journal;
 mod recovery;
 pub mod savepoint;
+mod spill;
 
 use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -114,6 +118,7 @@ pub enum PagerState {
 /// Steps of opening a read transaction.
 #[derive(Debug)]
 enum ReadStep {
+    Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
 }
 
@@ -124,6 +129,16 @@ enum ReadStep {
 struct OpUndo {
     db_size: Pgno,
     images: HashMap<Pgno, Option<(Vec<u8>, bool)>>,
+}
+
+/// Steps of putting originals back into the database file on rollback.
+#[derive(Debug, Default)]
+enum RollbackStep {
+    #[default]
+    Start,
+    Restore(Vec<Completion>),
+    Truncate(Completion),
+    Sync(Completion),
 }
 
 /// Options for [`Pager::open`].
@@ -169,6 +184,21 @@ pub struct Pager {
     generation: u64,
     /// The page whose absence stopped the last [`Pager::page`] call.
     missing: std::cell::Cell<Option<Pgno>>,
+    /// Pages whose originals are already in the journal file.
+    journaled: std::collections::HashSet<Pgno>,
+    /// End of the journal file's last record (0: no journal written yet).
+    journal_end: u64,
+    /// Checksum nonce of the current journal.
+    journal_nonce: u32,
+    /// The database file holds pages of this (uncommitted) transaction,
+    /// written by a cache spill.
+    db_touched: bool,
+    /// A cache spill in progress.
+    spill_step: spill::SpillStep,
+    /// A spill could not get EXCLUSIVE: do not retry in this transaction.
+    spill_disabled: bool,
+    /// Where a rollback that restores the file is.
+    rollback_step: RollbackStep,
     /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
     op_undo: Option<OpUndo>,
     /// Test hook: stop the commit with an error after writing this many
@@ -213,6 +243,13 @@ impl Pager {
             crash_after_pages: None,
             missing: std::cell::Cell::new(None),
             op_undo: None,
+            journaled: std::collections::HashSet::new(),
+            journal_end: 0,
+            journal_nonce: 0,
+            db_touched: false,
+            spill_step: spill::SpillStep::Idle,
+            spill_disabled: false,
+            rollback_step: RollbackStep::Start,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -330,6 +367,19 @@ impl Pager {
         if self.state != PagerState::Idle {
             return Ok(Poll::Ready(()));
         }
+        match self.begin_read_steps() {
+            Err(e) => {
+                self.read_step = None;
+                if !self.opts.memory && !self.opts.immutable {
+                    let _ = self.file.unlock(LockLevel::None);
+                }
+                Err(e)
+            }
+            ok => ok,
+        }
+    }
+
+    fn begin_read_steps(&mut self) -> IoPoll<()> {
         loop {
             match self.read_step.take() {
                 None => {
@@ -337,31 +387,34 @@ impl Pager {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
-                        if let Err(e) = self.recover_if_hot() {
-                            let _ = self.file.unlock(LockLevel::None);
-                            return Err(e);
+                        if let Some(step) = self.start_recovery()? {
+                            self.read_step = Some(ReadStep::Recover(step));
+                            continue;
                         }
                     }
-                    let c = self.file.read(0, Buffer::zeroed(100))?;
-                    self.read_step = Some(ReadStep::ReadHeader(c));
+                    self.read_step = Some(self.submit_header_read()?);
                 }
+                Some(ReadStep::Recover(step)) => match self.step_recovery(step)? {
+                    Poll::Pending => return Ok(Poll::Pending),
+                    Poll::Ready(Some(next)) => self.read_step = Some(ReadStep::Recover(next)),
+                    Poll::Ready(None) => self.read_step = Some(self.submit_header_read()?),
+                },
                 Some(ReadStep::ReadHeader(c)) => {
                     if !c.is_done() {
                         self.read_step = Some(ReadStep::ReadHeader(c));
                         return Ok(Poll::Pending);
                     }
-                    let r = c.take().and_then(|res| self.load_header(res.bytes, res.buffer.unwrap_or_default()));
-                    if let Err(e) = r {
-                        if !self.opts.memory {
-                            let _ = self.file.unlock(LockLevel::None);
-                        }
-                        return Err(e);
-                    }
+                    let res = c.take()?;
+                    self.load_header(res.bytes, res.buffer.unwrap_or_default())?;
                     self.state = PagerState::Read;
                     return Ok(Poll::Ready(()));
                 }
             }
         }
+    }
+
+    fn submit_header_read(&self) -> Result<ReadStep> {
+        Ok(ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?))
     }
 
     fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
@@ -651,12 +704,18 @@ impl Pager {
             }
             PagerState::Write => {}
         }
-        if self.commit_step.touched_database() {
-            // A failed commit already wrote some pages: put the originals
-            // back in the file (a rare path; it blocks).
-            self.restore_file_from_originals()?;
+        crate::ready!(self.finish_spill()?);
+        // Requests of a commit that stopped half way must land before the
+        // originals are written over them.
+        if !self.commit_step.in_flight_done() {
+            return Ok(Poll::Pending);
         }
-        if self.commit_step.journal_exists() && self.journal_mode.uses_file() {
+        if self.commit_step.touched_database() || self.db_touched {
+            // A failed commit or a cache spill already wrote some pages:
+            // put the originals back in the file.
+            crate::ready!(self.restore_file_from_originals()?);
+        }
+        if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
         self.cache.discard_dirty();
@@ -666,25 +725,59 @@ impl Pager {
         Ok(Poll::Ready(()))
     }
 
-    fn restore_file_from_originals(&mut self) -> Result<()> {
+    /// `Restore → Truncate → Sync`, resumable (state in `rollback_step`).
+    fn restore_file_from_originals(&mut self) -> IoPoll<()> {
         let ps = self.page_size as u64;
-        for (pgno, data) in &self.originals {
-            let c = self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?;
-            self.io.wait(&c)?;
-            c.take()?;
+        loop {
+            match std::mem::take(&mut self.rollback_step) {
+                RollbackStep::Start => {
+                    let mut cs = Vec::with_capacity(self.originals.len());
+                    for (pgno, data) in &self.originals {
+                        cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?);
+                    }
+                    self.rollback_step = RollbackStep::Restore(cs);
+                }
+                RollbackStep::Restore(cs) => {
+                    if cs.iter().any(|c| !c.is_done()) {
+                        self.rollback_step = RollbackStep::Restore(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    for c in &cs {
+                        c.take()?;
+                    }
+                    let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
+                    self.rollback_step = RollbackStep::Truncate(c);
+                }
+                RollbackStep::Truncate(c) => {
+                    if !c.is_done() {
+                        self.rollback_step = RollbackStep::Truncate(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    let c = self.file.sync(false)?;
+                    self.rollback_step = RollbackStep::Sync(c);
+                }
+                RollbackStep::Sync(c) => {
+                    if !c.is_done() {
+                        self.rollback_step = RollbackStep::Sync(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.invalidate_cache();
+                    return Ok(Poll::Ready(()));
+                }
+            }
         }
-        let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
-        self.io.wait(&c)?;
-        c.take()?;
-        let c = self.file.sync(false)?;
-        self.io.wait(&c)?;
-        c.take()?;
-        self.invalidate_cache();
-        Ok(())
     }
 
     fn finish_write_txn(&mut self) -> Result<()> {
         self.originals.clear();
+        self.journaled.clear();
+        self.journal_end = 0;
+        self.db_touched = false;
+        self.spill_disabled = false;
+        self.spill_step = spill::SpillStep::Idle;
+        self.rollback_step = RollbackStep::Start;
         self.savepoints.clear();
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();

@@ -1,108 +1,185 @@
 //! # Hot-journal recovery
 //!
-//! At the start of a read transaction, a journal that exists, holds a
-//! valid header and whose writer is gone (no RESERVED lock anywhere) is
-//! hot: a commit died half way. Recovery takes EXCLUSIVE, writes every
-//! journaled original back, truncates the file to its size before the
-//! transaction, syncs, finalizes the journal, and drops back to SHARED.
+//! At the start of a read transaction, a journal that exists, starts with
+//! the journal magic, and whose writer is gone (no RESERVED lock anywhere)
+//! is hot: a commit died half way. Recovery takes EXCLUSIVE, reads the
+//! journal, writes every journaled original back, truncates the file to
+//! its size before the transaction, syncs, finalizes the journal per the
+//! journal mode, and drops back to SHARED.
 //!
-//! Recovery is rare and blocks (it waits on its requests through the I/O
-//! context) instead of being a resumable state machine.
+//! It is a resumable state machine like the rest of the pager
+//! ([`RecoveryStep`]): each step submits its requests once and returns
+//! `Pending` until they complete.
 //!
-//! Invariant: the journal is finalized only after the restored database
-//! is synced, so a crash during recovery leaves the journal hot.
+//! Invariants: the journal is re-checked after EXCLUSIVE is held (another
+//! process may have recovered it meanwhile); it is finalized only after the
+//! restored database is synced, so a crash during recovery leaves it hot.
 
-use super::{journal, JournalMode, Pager};
+use super::{header, journal, JournalMode, Pager};
 use crate::error::{Error, Result, SQLITE_BUSY};
-use crate::io::{Buffer, Completion, FileKind, LockLevel, OpenOptions};
+use crate::io::{Buffer, Completion, File, FileKind, LockLevel, OpenOptions};
+use crate::{IoPoll, Poll};
+use std::sync::Arc;
+
+/// Where a recovery is.
+pub enum RecoveryStep {
+    /// Reading the journal's first 8 bytes (is it hot at all?).
+    CheckMagic(Arc<dyn File>, Completion),
+    /// Reading the whole journal and the database header.
+    ReadJournal(Arc<dyn File>, Completion, Completion),
+    /// Writing the originals back.
+    Restore(Arc<dyn File>, Vec<Completion>, u64),
+    /// Truncating the database to its size before the transaction.
+    Truncate(Arc<dyn File>, Completion),
+    /// Syncing the database.
+    Sync(Arc<dyn File>, Completion),
+    /// Finalizing the journal.
+    Finalize(Option<Completion>),
+}
+
+impl std::fmt::Debug for RecoveryStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            RecoveryStep::CheckMagic(..) => "CheckMagic",
+            RecoveryStep::ReadJournal(..) => "ReadJournal",
+            RecoveryStep::Restore(..) => "Restore",
+            RecoveryStep::Truncate(..) => "Truncate",
+            RecoveryStep::Sync(..) => "Sync",
+            RecoveryStep::Finalize(..) => "Finalize",
+        };
+        f.write_str(name)
+    }
+}
+
+fn all_done(cs: &[Completion]) -> Result<bool> {
+    if cs.iter().any(|c| !c.is_done()) {
+        return Ok(false);
+    }
+    for c in cs {
+        c.take()?;
+    }
+    Ok(true)
+}
 
 impl Pager {
-    fn wait_ok(&self, c: Completion) -> Result<usize> {
-        self.io.wait(&c)?;
-        Ok(c.take()?.bytes)
+    fn open_journal(&self) -> Result<Arc<dyn File>> {
+        self.io.backend().open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })
     }
 
-    /// Roll back a hot journal if there is one. Called holding SHARED.
-    pub(super) fn recover_if_hot(&mut self) -> Result<()> {
-        let backend = self.io.backend().clone();
-        if !backend.exists(&self.journal_path)? || self.file.check_reserved_lock()? {
-            return Ok(());
+    /// Called holding SHARED: the first recovery step if a journal might be
+    /// hot, `None` if there is nothing to recover.
+    pub(super) fn start_recovery(&mut self) -> Result<Option<RecoveryStep>> {
+        if !self.io.backend().exists(&self.journal_path)? || self.file.check_reserved_lock()? {
+            return Ok(None);
         }
-        // A PERSIST journal with a zeroed header (or any file that does not
-        // start with the magic) is not hot: no EXCLUSIVE lock is needed.
-        if !self.journal_starts_with_magic()? {
-            return Ok(());
-        }
-        if !self.file.lock(LockLevel::Exclusive)? {
-            // Someone else is about to recover it, or is writing.
-            self.file.unlock(LockLevel::Shared)?;
-            return Err(Error::code(SQLITE_BUSY));
-        }
-        let result = self.play_back_journal();
-        let unlock = self.file.unlock(LockLevel::Shared);
-        result.and(unlock)
-    }
-
-    fn play_back_journal(&mut self) -> Result<()> {
-        let backend = self.io.backend().clone();
-        if !backend.exists(&self.journal_path)? {
-            return Ok(());
-        }
-        let jf = backend.open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })?;
-        let len = jf.size()? as usize;
-        let c = jf.read(0, Buffer::zeroed(len))?;
-        self.io.wait(&c)?;
-        let bytes = c.take()?.buffer.unwrap_or_default();
-        let db_page_size = self.db_page_size_on_disk()?;
-        let Some(pb) = journal::parse(&bytes, db_page_size) else {
-            return Ok(());
-        };
-        let ps = pb.page_size as u64;
-        for (pgno, data) in pb.pages {
-            if pgno > pb.initial_pages && pb.initial_pages != 0 {
-                continue;
-            }
-            let c = self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?;
-            self.wait_ok(c)?;
-        }
-        let c = self.file.truncate(pb.initial_pages as u64 * ps)?;
-        self.wait_ok(c)?;
-        let c = self.file.sync(false)?;
-        self.wait_ok(c)?;
-        match self.journal_mode {
-            JournalMode::Truncate => {
-                let c = jf.truncate(0)?;
-                self.wait_ok(c)?;
-            }
-            JournalMode::Persist => {
-                let c = jf.write(0, Buffer::zeroed(28))?;
-                self.wait_ok(c)?;
-            }
-            _ => {
-                drop(jf);
-                backend.delete(&self.journal_path, false)?;
-            }
-        }
-        self.invalidate_cache();
-        self.last_change_counter = None;
-        Ok(())
-    }
-
-    fn journal_starts_with_magic(&self) -> Result<bool> {
-        let jf = self.io.backend().open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })?;
+        let jf = self.open_journal()?;
         let c = jf.read(0, Buffer::zeroed(8))?;
-        self.io.wait(&c)?;
-        let r = c.take()?;
-        Ok(r.bytes == 8 && r.buffer.is_some_and(|b| b[..] == journal::JOURNAL_MAGIC))
+        Ok(Some(RecoveryStep::CheckMagic(jf, c)))
     }
 
-    fn db_page_size_on_disk(&self) -> Result<u32> {
-        let c = self.file.read(0, Buffer::zeroed(100))?;
-        self.io.wait(&c)?;
-        let r = c.take()?;
-        if r.bytes < 100 {
-            return Ok(self.page_size);
-        }
-        Ok(super::header::parse(&r.buffer.unwrap_or_default()).map(|h| h.page_size).unwrap_or(self.page_size))
+    /// Advance recovery: `Ready(Some(step))` to continue with, `Ready(None)`
+    /// when done (SHARED held again).
+    pub(super) fn step_recovery(&mut self, step: RecoveryStep) -> IoPoll<Option<RecoveryStep>> {
+        let next = match step {
+            RecoveryStep::CheckMagic(jf, c) => {
+                if !c.is_done() {
+                    return self.pending(RecoveryStep::CheckMagic(jf, c));
+                }
+                let r = c.take()?;
+                // A PERSIST journal with a zeroed header is not hot: no
+                // EXCLUSIVE lock is needed.
+                if r.bytes < 8 || r.buffer.is_none_or(|b| b[..] != journal::JOURNAL_MAGIC) {
+                    return Ok(Poll::Ready(None));
+                }
+                drop(jf);
+                if !self.file.lock(LockLevel::Exclusive)? {
+                    return Err(Error::code(SQLITE_BUSY));
+                }
+                if !self.io.backend().exists(&self.journal_path)? {
+                    // Someone else recovered it between our checks.
+                    self.file.unlock(LockLevel::Shared)?;
+                    return Ok(Poll::Ready(None));
+                }
+                let jf = self.open_journal()?;
+                let len = jf.size()? as usize;
+                let cj = jf.read(0, Buffer::zeroed(len))?;
+                let ch = self.file.read(0, Buffer::zeroed(100))?;
+                RecoveryStep::ReadJournal(jf, cj, ch)
+            }
+            RecoveryStep::ReadJournal(jf, cj, ch) => {
+                if !cj.is_done() || !ch.is_done() {
+                    return self.pending(RecoveryStep::ReadJournal(jf, cj, ch));
+                }
+                let bytes = cj.take()?.buffer.unwrap_or_default();
+                let h = ch.take()?;
+                let db_page_size = if h.bytes >= 100 {
+                    header::parse(&h.buffer.unwrap_or_default()).map(|i| i.page_size).unwrap_or(self.page_size)
+                } else {
+                    self.page_size
+                };
+                let Some(pb) = journal::parse(&bytes, db_page_size) else {
+                    self.file.unlock(LockLevel::Shared)?;
+                    return Ok(Poll::Ready(None));
+                };
+                let ps = pb.page_size as u64;
+                let mut cs = Vec::with_capacity(pb.pages.len());
+                for (pgno, data) in pb.pages {
+                    if pb.initial_pages != 0 && pgno > pb.initial_pages {
+                        continue;
+                    }
+                    cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
+                }
+                RecoveryStep::Restore(jf, cs, pb.initial_pages as u64 * ps)
+            }
+            RecoveryStep::Restore(jf, cs, size) => {
+                if !all_done(&cs)? {
+                    return self.pending(RecoveryStep::Restore(jf, cs, size));
+                }
+                let c = self.file.truncate(size)?;
+                RecoveryStep::Truncate(jf, c)
+            }
+            RecoveryStep::Truncate(jf, c) => {
+                if !c.is_done() {
+                    return self.pending(RecoveryStep::Truncate(jf, c));
+                }
+                c.take()?;
+                let c = self.file.sync(false)?;
+                RecoveryStep::Sync(jf, c)
+            }
+            RecoveryStep::Sync(jf, c) => {
+                if !c.is_done() {
+                    return self.pending(RecoveryStep::Sync(jf, c));
+                }
+                c.take()?;
+                let c = match self.journal_mode {
+                    JournalMode::Truncate => Some(jf.truncate(0)?),
+                    JournalMode::Persist => Some(jf.write(0, Buffer::zeroed(28))?),
+                    _ => {
+                        drop(jf);
+                        self.io.backend().delete(&self.journal_path, false)?;
+                        None
+                    }
+                };
+                RecoveryStep::Finalize(c)
+            }
+            RecoveryStep::Finalize(c) => {
+                if let Some(c) = &c {
+                    if !c.is_done() {
+                        return self.pending(RecoveryStep::Finalize(Some(c.clone())));
+                    }
+                    c.take()?;
+                }
+                self.invalidate_cache();
+                self.last_change_counter = None;
+                self.file.unlock(LockLevel::Shared)?;
+                return Ok(Poll::Ready(None));
+            }
+        };
+        Ok(Poll::Ready(Some(next)))
+    }
+
+    fn pending(&mut self, step: RecoveryStep) -> IoPoll<Option<RecoveryStep>> {
+        self.read_step = Some(super::ReadStep::Recover(step));
+        Ok(Poll::Pending)
     }
 }

@@ -209,7 +209,7 @@ pub fn schema_table() -> Table {
     let col = |n: &str, t: &str| Column {
         name: n.into(),
         decltype: Some(t.into()),
-        affinity: Affinity::of_declared_type(t),
+        affinity: Affinity::from_decltype(t),
         not_null: false,
         default: None,
         collation: None,
@@ -270,7 +270,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
                 let mut col = Column {
                     name: unquote(cd.col_name.0),
-                    affinity: Affinity::of_declared_type(decltype.as_deref().unwrap_or("")),
+                    affinity: Affinity::from_decltype(decltype.as_deref().unwrap_or("")),
                     decltype,
                     not_null: false,
                     default: None,

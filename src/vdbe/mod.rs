@@ -94,6 +94,27 @@ pub struct ConnState {
     pub cache_size: i64,
     /// Update hook.
     pub update_hook: Option<Box<dyn FnMut(i32, &str, &str, i64) + Send>>,
+    /// Commit hook: `true` turns the commit into a rollback.
+    pub commit_hook: Option<Box<dyn FnMut() -> bool + Send>>,
+    /// Rollback hook.
+    pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
+    /// Progress handler: (every n instructions, callback returning
+    /// `true` to interrupt).
+    pub progress: Option<(i32, Box<dyn FnMut() -> bool + Send>)>,
+}
+
+impl ConnState {
+    /// Whether any database has a write transaction.
+    pub fn writing(&self) -> bool {
+        self.dbs.iter().any(|d| d.btree.txn_state() == crate::btree::TxnState::Write)
+    }
+
+    /// Call the rollback hook (a write transaction is being rolled back).
+    pub fn fire_rollback_hook(&mut self) {
+        if let Some(h) = self.rollback_hook.as_mut() {
+            h();
+        }
+    }
 }
 
 /// What one run of the VM produced.

@@ -256,6 +256,8 @@ pub struct Program {
     pub column_names: Vec<String>,
     /// Declared types of result columns that are table columns.
     pub column_decltypes: Vec<Option<String>>,
+    /// (database, table, column) of result columns that are table columns.
+    pub column_origins: Vec<Option<(String, String, String)>>,
     /// Parameter names by index (index 0 unused); `None` for `?`.
     pub param_names: Vec<Option<String>>,
     /// Whether the program never writes the database.

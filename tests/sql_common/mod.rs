@@ -170,3 +170,26 @@ pub fn check_each(setup: &str, queries: &[&str]) {
         assert_eq!(a, b, "\nSQL: {q}\nours: {a:?}\nref:  {b:?}");
     }
 }
+
+fn sorted(mut o: Vec<Outcome>) -> Vec<Outcome> {
+    for x in o.iter_mut() {
+        if let Outcome::Rows { rows, .. } = x {
+            rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        }
+    }
+    o
+}
+
+/// Like `check_each`, ignoring row order (queries without ORDER BY).
+pub fn check_each_unordered(setup: &str, queries: &[&str]) {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let a = run_ours(&mut ours, setup);
+    let b = run_ref(&reference, setup);
+    assert_eq!(a, b, "\nsetup: {setup}");
+    for q in queries {
+        let a = sorted(run_ours(&mut ours, q));
+        let b = sorted(run_ref(&reference, q));
+        assert_eq!(a, b, "\nSQL: {q}\nours: {a:?}\nref:  {b:?}");
+    }
+}

@@ -41,6 +41,13 @@ impl<'b> Compiler<'_> {
             });
         }
         for x in found {
+            if self.scopes.len() > 1 && !self.in_exists && self.is_outer_aggregate(x) {
+                let name = match x {
+                    Expr::FunctionCall { name, .. } => unquote(name.0),
+                    _ => String::new(),
+                };
+                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+            }
             let key = x.to_string();
             if out.iter().any(|a| a.key == key) {
                 continue;

@@ -141,18 +141,20 @@ impl Compiler<'_> {
             ctx.order_map = self.order_by_map(terms, &items, &info.names, true)?;
             let mut fields = Vec::new();
             for t in terms {
+                let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));
+                if super::select::needs_null_key(t) {
+                    fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: desc });
+                }
                 let coll = match &t.expr {
                     sqlite3_parser::ast::Expr::Collate(_, c) => self.collation(&crate::sql::parse::unquote(c))?,
                     _ => crate::value::collation::Collation::binary(),
                 };
-                fields.push(crate::value::record::KeyField {
-                    collation: coll,
-                    descending: matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc)),
-                });
+                fields.push(crate::value::record::KeyField { collation: coll, descending: desc });
             }
+            let nk = fields.len();
             let s = self.b.cursor();
-            self.b.add4(Opcode::SorterOpen, s, (terms.len() + n) as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
-            ctx.sorter = Some((s, terms.len()));
+            self.b.add4(Opcode::SorterOpen, s, (nk + n) as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
+            ctx.sorter = Some((s, nk));
         }
         let order_by = sel.order_by;
         self.for_each_row(cur, n, &mut |c, regs| c.emit_row(&ctx, order_by, regs, n))?;

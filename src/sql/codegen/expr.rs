@@ -150,7 +150,7 @@ impl Compiler<'_> {
                 self.resolve_name(Some(&t), &c).ok().flatten().map(|r| r.affinity)
             }
             Expr::Cast { type_name, .. } => {
-                Some(Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name)))
+                Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name)))
             }
             Expr::Collate(e, _) => self.expr_affinity(e),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_affinity(&v[0]),
@@ -429,7 +429,7 @@ impl Compiler<'_> {
             }
             Expr::Cast { expr, type_name } => {
                 self.expr(expr, target)?;
-                let aff = Affinity::of_declared_type(type_name.as_ref().map_or("", |t| t.name));
+                let aff = Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name));
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
@@ -619,10 +619,13 @@ impl Compiler<'_> {
         }
         self.finish_once(once, info.correlated);
         let x = self.expr_new(lhs)?;
-        if let Some(a) = info.first_affinity {
-            if self.expr_affinity(lhs).is_none() && a != Affinity::Blob {
-                self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(a.letter().to_string()), 0);
+        let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
+        if aff != 0 {
+            let letter = (aff as u8 as char).to_string();
+            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+                self.b.insns[at].p4 = P4::Affinity(letter.clone());
             }
+            self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(letter), 0);
         }
         let found = self.b.label();
         let is_false = self.b.label();

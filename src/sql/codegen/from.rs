@@ -53,6 +53,11 @@ enum LoopKind {
     Scan(i32, usize),
     Once,
     Index(i32, usize),
+    /// An index loop inside a loop over IN-list values:
+    /// (index cursor, index top, values cursor, values top, values next).
+    InIndex(i32, usize, i32, usize, i32),
+    /// Rowid lookups for each IN-list value: (values cursor, values top).
+    InRowid(i32, usize),
 }
 
 impl<'b> Compiler<'_> {
@@ -128,8 +133,23 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                    let info = super::select::SelectInfo {
+                        n_columns: rb.columns.len(),
+                        names: rb.columns.clone(),
+                        affinities: vec![None; rb.columns.len()],
+                        decltypes: vec![None; rb.columns.len()],
+                        origins: vec![None; rb.columns.len()],
+                        ..Default::default()
+                    };
+                    self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
+                    return Ok(());
+                }
                 if let Some(cte) = self.cte(&name) {
                     let sql = cte.select_sql.clone();
+                    if cte.recursive && self.references_itself(&sql, &name) {
+                        return self.open_recursive_cte(&sql, &name, alias.unwrap_or(name.clone()), cte.columns.clone(), out);
+                    }
                     return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
                 }
                 let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
@@ -245,6 +265,111 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
+    fn references_itself(&self, sql: &str, name: &str) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let b = sql.as_bytes();
+        crate::sql::parse::tokens(b).iter().any(|t| {
+            matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING) && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// Fill a temporary table with a recursive CTE's rows: the initial
+    /// SELECT feeds a queue; each row taken from the queue is the CTE's
+    /// content while the recursive SELECTs run, and their rows feed the
+    /// queue again, until it is empty or the LIMIT is reached.
+    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            _ => Err(Error::sql("malformed recursive CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let (result, info) = r?;
+        self.push_subquery_item(result, alias, &info, cols, out);
+        Ok(())
+    }
+
+    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
+        let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
+            return Err(Error::sql(format!("recursive reference in a subquery: {name}")));
+        };
+        if sel.order_by.is_some() {
+            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
+        }
+        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
+        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        let result = self.b.cursor();
+        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
+        let queue = self.b.cursor();
+        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
+        let dedupe = if dedupe_wanted {
+            let d = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
+            Some(d)
+        } else {
+            None
+        };
+        let open_d = self.b.here() - 1;
+        let done = self.b.label();
+        let limit = match self.setup_limit(sel.limit, done)? {
+            Some(l) => Some((l.limit, done)),
+            None => None,
+        };
+        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        let n = info.n_columns;
+        if let Some(c) = &cols {
+            if c.len() != n {
+                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+            }
+        }
+        self.b.insns[open_r].p2 = n as i32;
+        self.b.insns[open_q].p2 = n as i32;
+        if dedupe.is_some() {
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
+        }
+        let current = self.b.cursor();
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, queue, done, 0);
+        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let one = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Insert, current, rec, one);
+        self.b.add(Opcode::Delete, queue, 0, 0);
+        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        let mut r = Ok(());
+        for cs in compounds.iter() {
+            match self.compile_simple(&cs.select, None, None, dest) {
+                Ok(i) if i.n_columns != n => {
+                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.recursive.pop();
+        r?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        Ok((result, info))
+    }
+
     /// Which FROM items (bits) of the innermost scope `e` reads.
     pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
         if has_subquery(e) {
@@ -276,29 +401,38 @@ impl<'b> Compiler<'_> {
         mask
     }
 
-    fn term_level(&mut self, e: &Expr<'_>, n_items: usize) -> usize {
-        let m = self.expr_deps(e);
-        if m == 0 {
-            return 0;
-        }
-        if m == u64::MAX {
-            return n_items.saturating_sub(1);
-        }
-        (63 - m.leading_zeros()) as usize
-    }
-
     /// Open the nested loops over `items`, placing each WHERE term at the
     /// outermost loop where it can be evaluated.
     pub fn open_loops<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Result<Vec<Loop>> {
         let n = items.len();
-        // Terms placed per level; level n means "before any loop".
+        // Inner joins without USING/NATURAL may be reordered; their ON
+        // terms then behave as WHERE terms.
+        let reorder = n > 1 && n < 64 && items.iter().all(|it| !it.left && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
+        if reorder {
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        crate::sql::plan::terms::conjuncts(e, &mut all_terms);
+                    }
+                }
+            }
+        }
+        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms) } else { (0..n).collect() };
+        let mut pos = vec![0usize; n];
+        for (lvl, &i) in order.iter().enumerate() {
+            pos[i] = lvl;
+        }
         let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
         let mut constant: Vec<&'a Expr<'b>> = Vec::new();
-        for t in terms {
-            if n == 0 || self.expr_deps(t) == 0 && !has_subquery(t) {
+        for t in &all_terms {
+            let deps = self.expr_deps(t);
+            if n == 0 || deps == 0 && !has_subquery(t) {
                 constant.push(t);
+            } else if deps == u64::MAX {
+                placed[n - 1].push(t);
             } else {
-                let l = self.term_level(t, n);
+                let l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
                 placed[l].push(t);
             }
         }
@@ -312,15 +446,19 @@ impl<'b> Compiler<'_> {
             return Ok(loops);
         }
         let mut first = true;
-        for (lvl, it) in items.iter().enumerate() {
+        let mut before: u64 = 0;
+        for (lvl, &ii) in order.iter().enumerate() {
+            let it = &items[ii];
             // Terms usable for lookups: WHERE terms at this level and the
-            // ON terms of inner joins at this level.
+            // ON terms of joins at this level.
             let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
-            for j in &it.on {
-                if let JoinTerm::Expr(e) = j {
-                    let mut cs = Vec::new();
-                    crate::sql::plan::terms::conjuncts(e, &mut cs);
-                    lookup_terms.extend(cs);
+            if !reorder {
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        let mut cs = Vec::new();
+                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        lookup_terms.extend(cs);
+                    }
                 }
             }
             let next = self.b.label();
@@ -333,9 +471,11 @@ impl<'b> Compiler<'_> {
             } else {
                 None
             };
-            let kind = self.open_access(it, lvl, &lookup_terms, next, end)?;
+            let kind = self.open_access(it, before, &lookup_terms, next, end)?;
+            before |= 1 << it.item.min(63);
             // ON terms (for LEFT JOIN they decide the match).
-            for j in &it.on {
+            let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
+            for j in on_terms {
                 match j {
                     JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
@@ -368,8 +508,13 @@ impl<'b> Compiler<'_> {
         for (i, l) in loops.into_iter().rev().enumerate() {
             self.b.bind(l.next);
             match l.kind {
-                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) => {
+                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
                     self.b.add(Opcode::Next, cur, top as i32, 0);
+                }
+                LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::Next, icur, itop as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
                 }
                 LoopKind::Once => {}
             }
@@ -379,7 +524,7 @@ impl<'b> Compiler<'_> {
                     self.b.bind(l.end);
                 }
                 self.b.add(Opcode::If, flag, done, 0);
-                if let LoopKind::Index(cur, _) = l.kind {
+                if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = l.kind {
                     self.b.add(Opcode::NullRow, cur, 0, 0);
                 }
                 self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
@@ -395,7 +540,67 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, lvl: usize, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
+    /// Greedy join order: repeatedly take the table with the best access
+    /// path given the tables already placed (FROM order breaks ties).
+    fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
+        let n = items.len();
+        let mut order = Vec::with_capacity(n);
+        let mut before = 0u64;
+        let mut left: Vec<usize> = (0..n).collect();
+        while !left.is_empty() {
+            let mut best = (0usize, -1i64);
+            for (k, &i) in left.iter().enumerate() {
+                let score = self.access_score(&items[i], before, terms);
+                if score > best.1 {
+                    best = (k, score);
+                }
+            }
+            let i = left.remove(best.0);
+            before |= 1 << items[i].item.min(63);
+            order.push(i);
+        }
+        order
+    }
+
+    fn access_score<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> i64 {
+        let mut filters = 0i64;
+        let me = 1u64 << it.item.min(63);
+        for t in terms {
+            let d = self.expr_deps(t);
+            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
+                filters += 1;
+            }
+        }
+        let cands = self.lookup_candidates(it, before, terms);
+        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
+            return 1000 + filters;
+        }
+        let mut best_index = 0i64;
+        let ins = self.in_candidates(it, before, terms);
+        if ins.iter().any(|(c, _)| c.is_none()) {
+            return 900 + filters;
+        }
+        if let Some(table) = &it.table {
+            for idx in self.schema.indexes_of(&table.name) {
+                let mut eq = 0;
+                for ic in &idx.columns {
+                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                        eq += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let range = idx.columns.get(eq).is_some_and(|ic| cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op != LookupOp::Eq));
+                best_index = best_index.max(eq as i64 * 100 + if range { 50 } else { 0 });
+                if eq == 0 && idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
+                    best_index = best_index.max(90);
+                }
+            }
+        }
+        best_index + filters * 10
+    }
+
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
@@ -403,7 +608,7 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
             return Ok(LoopKind::Scan(it.cursor, top));
         };
-        let cands = self.lookup_candidates(it, lvl, terms);
+        let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
@@ -411,6 +616,17 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
             let _ = next;
             return Ok(LoopKind::Once);
+        }
+        let ins = self.in_candidates(it, before, terms);
+        if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
+            let vcur = self.in_values(list, Affinity::Integer)?;
+            self.b.add(Opcode::Rewind, vcur, end, 0);
+            let vtop = self.b.here();
+            let r = self.b.reg();
+            self.b.add(Opcode::Column, vcur, 0, r);
+            self.b.add(Opcode::SeekRowid, it.cursor, next, r);
+            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            return Ok(LoopKind::InRowid(vcur, vtop));
         }
         // Best index: most leading equalities, then a range.
         let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().cloned().collect();
@@ -441,6 +657,32 @@ impl<'b> Compiler<'_> {
             let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
             if score > 0 && best.as_ref().is_none_or(|b| score > b.0) {
                 best = Some((score, idx, eqs, lower, upper));
+            }
+        }
+        if best.as_ref().is_none_or(|b| b.0 < 4) {
+            for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
+                let Some(first) = idx.columns.first() else { continue };
+                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
+                let list = *list;
+                let aff = table.columns[first.column].affinity;
+                let vcur = self.in_values(list, aff)?;
+                let icur = self.b.cursor();
+                let ki = self.index_key_info(&idx)?;
+                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+                self.b.comment(idx.name.clone());
+                let vnext = self.b.label();
+                self.b.add(Opcode::Rewind, vcur, end, 0);
+                let vtop = self.b.here();
+                let key = self.b.reg();
+                self.b.add(Opcode::Column, vcur, 0, key);
+                self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
+                let top = self.b.here();
+                self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
+                let rid = self.b.reg();
+                self.b.add(Opcode::IdxRowid, icur, rid, 0);
+                self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first.column].name)));
+                return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
@@ -483,6 +725,8 @@ impl<'b> Compiler<'_> {
                 if ne > 0 {
                     self.b.add4(Opcode::Affinity, keys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
                     self.b.add4(Opcode::SeekGE, icur, end, keys, P4::Int64(ne as i64), 0);
+                } else if idx.columns.first().is_some_and(|c| c.descending) {
+                    self.b.add(Opcode::Rewind, icur, end, 0);
                 } else {
                     // Skip NULL entries at the start of the index.
                     let null = self.b.reg();
@@ -517,6 +761,57 @@ impl<'b> Compiler<'_> {
         Ok(LoopKind::Index(icur, top))
     }
 
+    /// `column IN (list)` terms on item `it` whose values are available
+    /// before it and carry no affinity of their own.
+    fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
+        let mut out = Vec::new();
+        for t in terms {
+            let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
+            if list.is_empty() {
+                continue;
+            }
+            let cref = match &**lhs {
+                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
+                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                _ => None,
+            };
+            let Some(cref) = cref else { continue };
+            if cref.depth != 0 || cref.item != it.item || cref.collation.is_some() {
+                continue;
+            }
+            let mut ok = true;
+            for e in list.iter() {
+                if has_subquery(e) || self.expr_deps(e) & !before != 0 || self.expr_affinity(e).is_some() {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                out.push((cref.column, &list[..]));
+            }
+        }
+        out
+    }
+
+    /// Put the values of an IN list (with `aff` applied, NULLs dropped,
+    /// duplicates merged) in a temporary index; returns its cursor.
+    fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+        let vcur = self.b.cursor();
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+        let r = self.b.reg();
+        let rec = self.b.reg();
+        for e in list {
+            self.expr(e, r)?;
+            let skip = self.b.label();
+            self.b.add(Opcode::IsNull, r, skip, 0);
+            self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+            self.b.add(Opcode::MakeRecord, r, 1, rec);
+            self.b.add(Opcode::IdxInsert, vcur, rec, 0);
+            self.b.bind(skip);
+        }
+        Ok(vcur)
+    }
+
     /// Key description of an index (its columns, then the rowid).
     pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
         let table = self.schema.table(&idx.table).cloned();
@@ -534,10 +829,9 @@ impl<'b> Compiler<'_> {
 
     /// Terms `column op expr` of item `it` whose other side is available
     /// before loop `lvl`, with affinity and collation an index can honour.
-    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, lvl: usize, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
+    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
         let mut out = Vec::new();
         let Some(table) = it.table.clone() else { return out };
-        let before: u64 = if lvl >= 64 { u64::MAX } else { (1u64 << lvl) - 1 };
         for t in terms {
             let Expr::Binary(l, op, r) = t else { continue };
             let Some(lop) = LookupOp::from_op(*op) else { continue };

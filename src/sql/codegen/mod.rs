@@ -50,6 +50,20 @@ pub struct CteDef {
     pub select_sql: String,
     /// Column names given in `name(a, b)`.
     pub columns: Option<Vec<String>>,
+    /// Declared in `WITH RECURSIVE`.
+    pub recursive: bool,
+}
+
+/// Inside the recursive arm of a recursive CTE: its name reads the
+/// current row from this cursor.
+#[derive(Clone)]
+pub struct RecursiveBinding {
+    /// CTE name.
+    pub name: String,
+    /// Cursor holding the current row.
+    pub cursor: i32,
+    /// Column names.
+    pub columns: Vec<String>,
 }
 
 /// Everything one statement's compilation needs.
@@ -94,6 +108,13 @@ pub struct Compiler<'s> {
     pub memory_db: bool,
     /// Page size of the main database.
     pub page_size: u32,
+    /// Recursive CTEs being generated, innermost last.
+    pub recursive: Vec<RecursiveBinding>,
+    /// Addresses of the `MakeRecord`s feeding each temporary index, so an
+    /// IN operator can give them its comparison affinity afterwards.
+    pub ephem_records: HashMap<i32, Vec<usize>>,
+    /// The SELECT being compiled feeds an EXISTS test.
+    pub in_exists: bool,
 }
 
 impl<'s> Compiler<'s> {
@@ -123,6 +144,9 @@ impl<'s> Compiler<'s> {
             db_path: String::new(),
             memory_db: false,
             page_size: 4096,
+            recursive: Vec::new(),
+            ephem_records: HashMap::new(),
+            in_exists: false,
         }
     }
 

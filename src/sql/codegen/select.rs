@@ -40,6 +40,19 @@ pub enum Dest {
     EphemIndex(i32),
     /// Append each row to a temporary table.
     EphemTable(i32),
+    /// A recursive CTE's rows: into the result table and the queue,
+    /// skipping rows already seen when `dedupe` is set, stopping at the
+    /// CTE's LIMIT.
+    Recursive {
+        /// Result table.
+        result: i32,
+        /// Queue of rows still to expand.
+        queue: i32,
+        /// Index of rows seen (UNION).
+        dedupe: Option<i32>,
+        /// LIMIT counter and the label after the CTE.
+        limit: Option<(i32, i32)>,
+    },
 }
 
 /// Facts about a compiled SELECT.
@@ -57,6 +70,8 @@ pub struct SelectInfo {
     pub affinities: Vec<Option<Affinity>>,
     /// Declared types of result columns that are table columns.
     pub decltypes: Vec<Option<String>>,
+    /// (table, column) a result column reads directly.
+    pub origins: Vec<Option<(String, String)>>,
 }
 
 /// One result column after `*` expansion.
@@ -97,17 +112,40 @@ pub struct RowCtx {
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
     let info = c.compile_select(sel, Dest::Output)?;
     prog.column_decltypes = info.decltypes.clone();
+    prog.column_origins = info.origins.iter().map(|o| o.clone().map(|(t, c)| ("main".to_string(), t, c))).collect();
     Ok(info.names)
 }
 
-fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
+/// Whether an ORDER BY term asks for the non-default NULL placement
+/// (ASC NULLS LAST or DESC NULLS FIRST): it then sorts by an extra
+/// "is NULL" key column first.
+pub fn needs_null_key(t: &SortedColumn<'_>) -> bool {
+    let desc = matches!(t.order, Some(SortOrder::Desc));
+    match t.nulls {
+        Some(ast::NullsOrder::Last) => !desc,
+        Some(ast::NullsOrder::First) => desc,
+        None => false,
+    }
+}
+
+/// Number of sorter key columns for `terms`.
+pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
+    terms.iter().map(|t| 1 + needs_null_key(t) as usize).sum()
+}
+
+/// Key description of the sorter for ORDER BY `terms`.
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
     let mut fields = Vec::new();
     for t in terms {
+        let desc = matches!(t.order, Some(SortOrder::Desc));
+        if needs_null_key(t) {
+            fields.push(KeyField { collation: Collation::binary(), descending: desc });
+        }
         let coll = match c.expr_collation(&t.expr) {
             Some((n, _)) => c.collation(&n)?,
             None => Collation::binary(),
         };
-        fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+        fields.push(KeyField { collation: coll, descending: desc });
     }
     Ok(Arc::new(KeyInfo { fields }))
 }
@@ -136,9 +174,6 @@ impl Compiler<'_> {
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = if let Some(with) = &sel.with {
-            if with.recursive {
-                return Err(Error::unsupported("recursive common table expressions"));
-            }
             let mut m = HashMap::new();
             for cte in with.ctes.iter() {
                 m.insert(
@@ -146,6 +181,7 @@ impl Compiler<'_> {
                     CteDef {
                         select_sql: crate::sql::parse::ast_text(cte.select),
                         columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                        recursive: with.recursive,
                     },
                 );
             }
@@ -205,7 +241,8 @@ impl Compiler<'_> {
             }
             Dest::EphemIndex(cur) => {
                 let rec = self.b.reg();
-                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.ephem_records.entry(cur).or_default().push(at);
                 self.b.add(Opcode::IdxInsert, cur, rec, 0);
             }
             Dest::EphemTable(cur) => {
@@ -214,6 +251,23 @@ impl Compiler<'_> {
                 self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                 self.b.add(Opcode::NewRowid, cur, rid, 0);
                 self.b.add(Opcode::Insert, cur, rec, rid);
+            }
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                if let Some(d) = dedupe {
+                    self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+                    self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                    self.b.add(Opcode::IdxInsert, d, rec, 0);
+                }
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                self.b.add(Opcode::NewRowid, queue, rid, 0);
+                self.b.add(Opcode::Insert, queue, rec, rid);
+                if let Some((lim, done)) = cte_limit {
+                    self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+                }
             }
         }
         if let Some(l) = limit {
@@ -235,13 +289,25 @@ impl Compiler<'_> {
         match (ctx.sorter, order_by) {
             (Some((sorter, nk)), Some(terms)) => {
                 let base = self.b.regs(nk + n);
+                let mut k = 0i32;
                 for (i, t) in terms.iter().enumerate() {
+                    let flag = needs_null_key(t);
+                    let at = base + k + flag as i32;
                     match ctx.order_map[i] {
-                        Some(k) => {
-                            self.b.add(Opcode::SCopy, regs + k as i32, base + i as i32, 0);
+                        Some(col) => {
+                            self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
                         }
-                        None => self.expr(&t.expr, base + i as i32)?,
+                        None => self.expr(&t.expr, at)?,
                     }
+                    if flag {
+                        let f = base + k;
+                        let done = self.b.label();
+                        self.b.add(Opcode::Integer, 1, f, 0);
+                        self.b.add(Opcode::IsNull, at, done, 0);
+                        self.b.add(Opcode::Integer, 0, f, 0);
+                        self.b.bind(done);
+                    }
+                    k += 1 + flag as i32;
                 }
                 for i in 0..n {
                     self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
@@ -279,10 +345,14 @@ impl Compiler<'_> {
     pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
         let mut out = Vec::new();
         for (ti, t) in terms.iter().enumerate() {
-            let e = match &t.expr {
-                Expr::Collate(inner, _) => &**inner,
-                e => e,
-            };
+            let mut e = &t.expr;
+            loop {
+                match e {
+                    Expr::Collate(inner, _) => e = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                    _ => break,
+                }
+            }
             let mut m = None;
             if let Some(k) = e.is_integer() {
                 if k < 1 || k as usize > names.len() {
@@ -386,6 +456,28 @@ impl Compiler<'_> {
         }
     }
 
+    /// The table column a result item reads, if it is a plain column.
+    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String)> {
+        let r = match item {
+            ResultItem::Col(r, _) => r.clone(),
+            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
+            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquote(t.0)), &unquote(c.0)).ok().flatten()?,
+            _ => return None,
+        };
+        if r.depth != 0 {
+            return None;
+        }
+        let it = self.scopes.last()?.items.get(r.item)?;
+        if it.table.is_empty() {
+            return None;
+        }
+        let col = match r.column.or(it.rowid_alias) {
+            Some(c) => it.columns.get(c)?.name.clone(),
+            None => "rowid".to_string(),
+        };
+        Some((it.table.clone(), col))
+    }
+
     fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {
         let Ok(Some(r)) = self.resolve_name(q, name) else { return (None, None) };
         if r.depth != 0 {
@@ -415,9 +507,17 @@ impl Compiler<'_> {
         }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
+        let saved_exists = self.in_exists;
+        self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
             let items_from = self.open_from(from.as_ref())?;
-            let items = self.expand_result_columns(columns)?;
+            let mut items = self.expand_result_columns(columns)?;
+            // An EXISTS subquery's result columns do not matter unless they
+            // make it an aggregate query of its own.
+            let one = Expr::Literal(ast::Literal::Numeric("1"));
+            if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                items = vec![ResultItem::Expr(&one, None)];
+            }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
             self.top_compound_arm = false;
             let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
@@ -427,6 +527,8 @@ impl Compiler<'_> {
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
+                let origin = self.item_origin(it);
+                info.origins.push(origin);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -444,7 +546,7 @@ impl Compiler<'_> {
             let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
-                let nk = terms.len();
+                let nk = key_width(terms);
                 let ki = key_info_for(self, terms)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
@@ -454,6 +556,11 @@ impl Compiler<'_> {
                 let d = self.b.cursor();
                 self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(binary_key_info(items.len())), 0);
                 ctx.distinct = Some(d);
+            }
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.check_names(e)?;
+                }
             }
             let mut terms = Vec::new();
             if let Some(w) = where_clause {
@@ -477,11 +584,95 @@ impl Compiler<'_> {
             self.b.bind(end);
             Ok(info)
         })();
+        self.in_exists = saved_exists;
         self.aliases.pop();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
+    }
+
+    /// Whether an aggregate call reads only columns of enclosing queries
+    /// (it then belongs to one of them).
+    pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
+        let args: Vec<&Expr<'_>> = match call {
+            Expr::FunctionCall { args: Some(a), .. } => a.iter().collect(),
+            _ => return false,
+        };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        for a in args {
+            crate::sql::plan::terms::walk(a, &mut |x| {
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    _ => {}
+                }
+                true
+            });
+        }
+        let mut any_outer = false;
+        for (q, n) in names {
+            match self.resolve_name(q.as_deref(), &n) {
+                Ok(Some(r)) if r.depth == 0 => return false,
+                Ok(Some(_)) => any_outer = true,
+                _ => {}
+            }
+        }
+        any_outer
+    }
+
+    fn has_inner_aggregate(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        let mut calls: Vec<String> = Vec::new();
+        let mut found_inner = false;
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                let mut agg_nodes: Vec<&Expr<'_>> = Vec::new();
+                {
+                    let me: &Compiler<'_> = self;
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        if super::is_aggregate_call(me, x) {
+                            agg_nodes.push(x);
+                            return false;
+                        }
+                        true
+                    });
+                }
+                for a in agg_nodes {
+                    calls.push(a.to_string());
+                    if !self.is_outer_aggregate(a) {
+                        found_inner = true;
+                    }
+                }
+            }
+        }
+        found_inner
+    }
+
+    /// Report the first unresolvable column name in `e` the way SQLite
+    /// does before any other clause is looked at.
+    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
+        let mut names: Vec<(Option<String>, String, bool)> = Vec::new();
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false)),
+                _ => {}
+            }
+            true
+        });
+        for (q, n, quoted) in names {
+            if self.resolve_name(q.as_deref(), &n)?.is_some() {
+                continue;
+            }
+            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+                continue;
+            }
+            if q.is_none() && self.aliases.last().is_some_and(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(&n))) {
+                continue;
+            }
+            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
+        }
+        Ok(())
     }
 
     /// Compute result items into consecutive registers.
@@ -543,8 +734,8 @@ impl Compiler<'_> {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
                 let ki = key_info_for(self, terms)?;
                 let s = self.b.cursor();
-                self.b.add4(Opcode::SorterOpen, s, (terms.len() + n) as i32, 0, P4::KeyInfo(ki), 0);
-                ctx.sorter = Some((s, terms.len()));
+                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, key_width(terms)));
             }
             for row in rows.iter() {
                 let regs = self.b.regs(n);
@@ -556,7 +747,7 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n] })
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n] })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;

@@ -6,8 +6,9 @@ use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, cast, f64_to_i64, numerify, parse_number_exact, to_i64, to_text, truthiness, Affinity};
+use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, truthiness};
 use crate::vdbe::Vm;
+use crate::value::numeric::ArithOp;
 
 pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
@@ -85,12 +86,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             for (i, c) in affs.iter().enumerate().take(p2 as usize) {
                 let r = p1 + i as i32;
                 let v = std::mem::take(&mut vm.regs[r as usize].value);
-                vm.regs[r as usize].value = apply_affinity(v, Affinity::from_letter(*c));
+                vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
             }
         }
         Opcode::Cast => {
             let v = reg(vm, p1).clone();
-            set_reg(vm, p1, cast(v, Affinity::from_letter(p2 as u8 as char)));
+            set_reg(vm, p1, cast(v, crate::vdbe::value_ops::affinity_from_letter(p2 as u8 as char)));
         }
         Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
             let v = arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1));
@@ -166,11 +167,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
 }
 
 fn int_of(v: &Value) -> i64 {
-    match numerify(v) {
-        Value::Integer(i) => i,
-        Value::Real(r) => f64_to_i64(r),
-        _ => 0,
-    }
+    to_i64(v)
 }
 
 fn shift(a: i64, by: i64) -> i64 {
@@ -189,77 +186,14 @@ fn shift(a: i64, by: i64) -> i64 {
     }
 }
 
-/// `a op b` with SQLite's rules: integers stay integers unless they
-/// overflow, division by zero is NULL, NULL in gives NULL out.
+/// `a op b` for an arithmetic opcode.
 pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
-    let (a, b) = (numerify(a), numerify(b));
-    match (&a, &b) {
-        (Value::Null, _) | (_, Value::Null) => Value::Null,
-        (Value::Integer(x), Value::Integer(y)) => {
-            let (x, y) = (*x, *y);
-            let r = match op {
-                Opcode::Add => x.checked_add(y),
-                Opcode::Subtract => x.checked_sub(y),
-                Opcode::Multiply => x.checked_mul(y),
-                Opcode::Divide => {
-                    if y == 0 {
-                        return Value::Null;
-                    }
-                    x.checked_div(y)
-                }
-                _ => {
-                    if y == 0 {
-                        return Value::Null;
-                    }
-                    Some(if y == -1 { 0 } else { x % y })
-                }
-            };
-            match r {
-                Some(v) => Value::Integer(v),
-                None => real_op(op, x as f64, y as f64),
-            }
-        }
-        _ => {
-            let to_f = |v: &Value| match v {
-                Value::Integer(i) => *i as f64,
-                Value::Real(r) => *r,
-                _ => 0.0,
-            };
-            let (x, y) = (to_f(&a), to_f(&b));
-            if op == Opcode::Remainder {
-                let (ix, iy) = (f64_to_i64(x), f64_to_i64(y));
-                if iy == 0 {
-                    return Value::Null;
-                }
-                let iy = if iy == -1 { 1 } else { iy };
-                return Value::Real((ix % iy) as f64);
-            }
-            real_op(op, x, y)
-        }
-    }
-}
-
-fn real_op(op: Opcode, x: f64, y: f64) -> Value {
-    let r = match op {
-        Opcode::Add => x + y,
-        Opcode::Subtract => x - y,
-        Opcode::Multiply => x * y,
-        Opcode::Divide => {
-            if y == 0.0 {
-                return Value::Null;
-            }
-            x / y
-        }
-        _ => {
-            if y == 0.0 {
-                return Value::Null;
-            }
-            x % y
-        }
+    let op = match op {
+        Opcode::Add => ArithOp::Add,
+        Opcode::Subtract => ArithOp::Subtract,
+        Opcode::Multiply => ArithOp::Multiply,
+        Opcode::Divide => ArithOp::Divide,
+        _ => ArithOp::Remainder,
     };
-    if r.is_nan() {
-        Value::Null
-    } else {
-        Value::Real(r)
-    }
+    crate::vdbe::value_ops::arith(op, a, b)
 }

@@ -63,7 +63,7 @@ pub fn compare_op(
     let (lhs, rhs) = if aff == 0 {
         (lhs, rhs)
     } else {
-        let a = Affinity::from_letter(aff as char);
+        let a = crate::vdbe::value_ops::affinity_from_letter(aff as char);
         match a {
             Affinity::Numeric | Affinity::Integer | Affinity::Real => {
                 let f = |v: Value| if matches!(v, Value::Text(_)) { apply_affinity(v, Affinity::Numeric) } else { v };

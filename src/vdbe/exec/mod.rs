@@ -50,6 +50,13 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
         };
         vm.steps += 1;
+        if let Some((n, cb)) = env.progress.as_mut() {
+            if *n > 0 && vm.steps % (*n as i64) == 0 && cb() {
+                let e = Error::code(SQLITE_INTERRUPT);
+                txn::abort(vm, env, &e);
+                return Err(e);
+            }
+        }
         let flow = match insn.opcode {
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero

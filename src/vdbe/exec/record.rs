@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, decode_record, encode_record, Affinity};
+use crate::vdbe::value_ops::{apply_affinity, decode_record, encode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
@@ -20,7 +20,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             for i in 0..p2 {
                 let mut v = vm.regs[(p1 + i) as usize].value.clone();
                 if let Some(c) = affs.get(i as usize) {
-                    v = apply_affinity(v, Affinity::from_letter(*c));
+                    v = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
                 }
                 vals.push(v);
             }

@@ -95,11 +95,18 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 if env.autocommit {
                     return Err(Error::sql("cannot rollback - no transaction is active"));
                 }
+                if !vm.committing {
+                    vm.committing = true;
+                    if env.writing() {
+                        env.fire_rollback_hook();
+                    }
+                }
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         pend!(d.btree.rollback());
                     }
                 }
+                vm.committing = false;
                 env.autocommit = true;
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
@@ -165,6 +172,15 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 vm.stmt_savepoint = None;
             }
             if env.autocommit && env.active_statements <= 1 {
+                if !vm.committing && env.writing() {
+                    vm.committing = true;
+                    if let Some(h) = env.commit_hook.as_mut() {
+                        if h() {
+                            vm.error_action = ON_ERROR_ROLLBACK;
+                            return Err(Error::new(crate::error::SQLITE_CONSTRAINT_COMMITHOOK, "constraint failed"));
+                        }
+                    }
+                }
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         pend!(d.btree.commit());
@@ -208,6 +224,9 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     }
     let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL);
     if rollback_all && (env.autocommit || whole_txn) {
+        if env.writing() {
+            env.fire_rollback_hook();
+        }
         for d in env.dbs.iter_mut() {
             if d.btree.txn_state() != TxnState::None {
                 let bt = &mut d.btree;

@@ -163,7 +163,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     c.cache = None;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
-                    if e.seek_forward(&key, |o| o != Ordering::Less) {
+                    if e.seek_forward(&key, |o| o == Ordering::Equal) {
                         if let Some(p) = e.pos {
                             e.rows.remove(p);
                         }

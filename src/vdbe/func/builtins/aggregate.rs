@@ -302,6 +302,9 @@ impl AggregateState for GroupConcat {
             b",".to_vec()
         };
         let val = value_text(&args[0]).unwrap_or_default();
+        if (self.buf.len() - self.start + sep.len() + val.len()) as i64 > super::core::MAX_LENGTH {
+            return Err(super::core::too_big());
+        }
         self.buf.extend_from_slice(&sep);
         self.buf.extend_from_slice(&val);
         self.entries.push_back((sep.len() + val.len(), sep.len()));

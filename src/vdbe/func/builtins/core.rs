@@ -43,6 +43,14 @@ pub(crate) fn too_big() -> Error {
     Error::new(SQLITE_TOOBIG, "string or blob too big")
 }
 
+/// A text or blob result longer than `SQLITE_LIMIT_LENGTH` is an error.
+pub(crate) fn within_limit(v: Value) -> Result<Value> {
+    match &v {
+        Value::Text(b) | Value::Blob(b) if b.len() as i64 > MAX_LENGTH => Err(too_big()),
+        _ => Ok(v),
+    }
+}
+
 /// Bytes up to (not including) the first NUL: what a C string sees.
 pub(crate) fn c_str(b: &[u8]) -> &[u8] {
     match b.iter().position(|&c| c == 0) {
@@ -140,15 +148,15 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "char", &[-1], d, |_, a| Ok(char_fn(a)));
     scalar(r, "coalesce", &[-1], d, |_, a| coalesce("coalesce", a));
     scalar(r, "ifnull", &[2], d, |_, a| coalesce("ifnull", a));
-    scalar(r, "concat", &[-1], d, |_, a| concat(a));
-    scalar(r, "concat_ws", &[-1], d, |_, a| concat_ws(a));
+    scalar(r, "concat", &[-1], d, |_, a| concat(a).and_then(within_limit));
+    scalar(r, "concat_ws", &[-1], d, |_, a| concat_ws(a).and_then(within_limit));
     scalar(r, "iif", &[-1], d, |_, a| iif("iif", a));
     scalar(r, "if", &[-1], d, |_, a| iif("if", a));
     scalar(r, "format", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "printf", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "glob", &[2], d, |_, a| glob(a));
     scalar(r, "like", &[2, 3], d, like);
-    scalar(r, "hex", &[1], d, |_, a| Ok(hex(&a[0])));
+    scalar(r, "hex", &[1], d, |_, a| within_limit(hex(&a[0])));
     scalar(r, "instr", &[2], d, |_, a| Ok(instr(&a[0], &a[1])));
     scalar(r, "length", &[1], d, |_, a| Ok(length(&a[0])));
     scalar(r, "octet_length", &[1], d, |_, a| Ok(octet_length(&a[0])));
@@ -163,12 +171,12 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "max", &[-1], d, |_, a| min_max("max", a, true));
     scalar(r, "min", &[-1], d, |_, a| min_max("min", a, false));
     scalar(r, "nullif", &[2], d, |_, a| Ok(nullif(&a[0], &a[1])));
-    scalar(r, "quote", &[1], d, |_, a| Ok(quote(&a[0])));
+    scalar(r, "quote", &[1], d, |_, a| within_limit(quote(&a[0])));
     scalar(r, "unistr_quote", &[1], d, |_, a| Ok(unistr_quote(&a[0])));
     scalar(r, "unistr", &[1], d, |_, a| unistr(&a[0]));
     scalar(r, "random", &[0], VOLATILE, |ctx, _| Ok(random(ctx)));
     scalar(r, "randomblob", &[1], VOLATILE, |ctx, a| randomblob(ctx, &a[0]));
-    scalar(r, "replace", &[3], d, |_, a| Ok(replace(a)));
+    scalar(r, "replace", &[3], d, |_, a| replace(a));
     scalar(r, "round", &[1, 2], d, |_, a| Ok(round(a)));
     scalar(r, "sign", &[1], d, |_, a| Ok(sign(&a[0])));
     scalar(r, "soundex", &[1], d, |_, a| Ok(soundex(&a[0])));
@@ -375,27 +383,29 @@ fn map_ascii(v: &Value, f: impl Fn(u8) -> u8) -> Value {
     }
 }
 
+/// ltrim/rtrim/trim: remove characters of the set (default: space) from
+/// the chosen ends. The set is read as a C string, one character at a time.
 fn trim(a: &[Value], left: bool, right: bool) -> Value {
     if a[0].is_null() {
         return Value::Null;
     }
     let input = value_bytes(&a[0]).unwrap_or_default();
-    let set: Vec<&[u8]> = if a.len() == 1 {
-        vec![b" "]
-    } else {
-        let Some(cs) = value_bytes(&a[1]) else { return Value::Null };
-        let cs = c_str(&cs).to_vec();
-        let mut chars = Vec::new();
-        let mut p = 0;
-        while p < cs.len() {
-            let q = skip_char(&cs, p);
-            chars.push((p, q));
-            p = q;
-        }
-        let owned: Vec<Vec<u8>> = chars.iter().map(|&(p, q)| cs[p..q].to_vec()).collect();
-        return trim_with(&input, &owned.iter().map(|v| v.as_slice()).collect::<Vec<_>>(), left, right);
+    let charset = match a.get(1) {
+        None => std::borrow::Cow::Borrowed(&b" "[..]),
+        Some(v) => match value_bytes(v) {
+            None => return Value::Null,
+            Some(cs) => cs,
+        },
     };
-    trim_with(&input, &set, left, right)
+    let charset = c_str(&charset);
+    let mut chars: Vec<&[u8]> = Vec::new();
+    let mut p = 0;
+    while p < charset.len() {
+        let q = skip_char(charset, p);
+        chars.push(&charset[p..q]);
+        p = q;
+    }
+    trim_with(&input, &chars, left, right)
 }
 
 fn trim_with(input: &[u8], set: &[&[u8]], left: bool, right: bool) -> Value {
@@ -580,17 +590,22 @@ fn randomblob(ctx: &mut FunctionContext<'_>, n: &Value) -> Result<Value> {
     Ok(Value::Blob(b))
 }
 
-fn replace(a: &[Value]) -> Value {
-    let Some(s) = value_bytes(&a[0]) else { return Value::Null };
-    let Some(pat) = value_bytes(&a[1]) else { return Value::Null };
+fn replace(a: &[Value]) -> Result<Value> {
+    let Some(s) = value_bytes(&a[0]) else { return Ok(Value::Null) };
+    let Some(pat) = value_bytes(&a[1]) else { return Ok(Value::Null) };
     if pat.first().is_none_or(|&c| c == 0) {
-        return Value::Text(s.into_owned());
+        return Ok(Value::Text(s.into_owned()));
     }
-    let Some(rep) = value_bytes(&a[2]) else { return Value::Null };
+    let Some(rep) = value_bytes(&a[2]) else { return Ok(Value::Null) };
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
         if s[i..].starts_with(&pat) {
+            // Each replacement can grow the text: stop at the length limit
+            // rather than after allocating far past it.
+            if (out.len() + rep.len()) as i64 > MAX_LENGTH {
+                return Err(too_big());
+            }
             out.extend_from_slice(&rep);
             i += pat.len();
         } else {
@@ -598,7 +613,7 @@ fn replace(a: &[Value]) -> Value {
             i += 1;
         }
     }
-    Value::Text(out)
+    Ok(Value::Text(out))
 }
 
 fn round(a: &[Value]) -> Value {
@@ -625,35 +640,61 @@ pub(crate) fn round_real(r: f64, digits: usize) -> f64 {
         let t = (r.abs() + 0.5).trunc();
         return if r < 0.0 { -t } else { t };
     }
-    // The exact decimal expansion: a double has at most 1074 fraction digits.
-    let exact = format!("{:.1080}", r.abs());
-    let dot = exact.find('.').unwrap_or(exact.len());
-    let keep = dot + 1 + digits;
-    let round_up = exact.as_bytes().get(keep).is_some_and(|&c| c >= b'5');
-    let mut kept: Vec<u8> = exact.as_bytes()[..keep].to_vec();
-    if round_up {
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, b'1');
-                break;
-            }
-            i -= 1;
-            match kept[i] {
-                b'.' => continue,
-                b'9' => kept[i] = b'0',
-                c => {
-                    kept[i] = c + 1;
-                    break;
-                }
-            }
-        }
-    }
+    // Rust's formatting rounds the exact binary value correctly, but ties
+    // to even; SQLite rounds ties away from zero. A tie at this position is
+    // only possible when the value has exactly digits+1 fraction digits
+    // (a binary fraction with k fraction bits has k decimal fraction
+    // digits, the last being 5), and then that expansion is exact.
+    let a = r.abs();
+    let kept: Vec<u8> = if fraction_bits(a) == digits + 1 {
+        let mut t = format!("{:.*}", digits + 1, a).into_bytes();
+        t.pop(); // the final 5
+        increment_decimal(&mut t);
+        t
+    } else {
+        format!("{:.*}", digits, a).into_bytes()
+    };
     let v: f64 = std::str::from_utf8(&kept).ok().and_then(|s| s.parse().ok()).unwrap_or(r.abs());
     if r < 0.0 {
         -v
     } else {
         v
+    }
+}
+
+/// Number of binary digits after the point in the exact value of `a`.
+fn fraction_bits(a: f64) -> usize {
+    if a == 0.0 {
+        return 0;
+    }
+    let bits = a.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let (mantissa, e) = if exp == 0 { (bits & ((1 << 52) - 1), -1074) } else { ((bits & ((1 << 52) - 1)) | (1 << 52), exp - 1075) };
+    let e = e + mantissa.trailing_zeros() as i64;
+    if e >= 0 {
+        0
+    } else {
+        (-e) as usize
+    }
+}
+
+/// Add one unit in the last place of a decimal string ("1.99" → "2.00").
+fn increment_decimal(t: &mut Vec<u8>) {
+    let mut i = t.len();
+    loop {
+        if i == 0 {
+            t.insert(0, b'1');
+            return;
+        }
+        i -= 1;
+        match t[i] {
+            b'.' => continue,
+            b'9' => t[i] = b'0',
+            c => {
+                t[i] = c + 1;
+                return;
+            }
+        }
     }
 }
 

@@ -63,14 +63,68 @@ fn log_of(x: f64, base: fn(f64) -> f64) -> Value {
     }
 }
 
+// SQLite computes base-10 and base-2 logarithms as quotients of natural
+// logarithms, which differs from log10()/log2() in the last bit for some
+// arguments; so does this.
+fn log10(x: f64) -> f64 {
+    x.ln() / std::f64::consts::LN_10
+}
+
+fn log2(x: f64) -> f64 {
+    x.ln() / std::f64::consts::LN_2
+}
+
+// The inverse hyperbolic functions as the C library computes them (Rust's
+// own formulas lose precision near 1 and 0).
+const TWO_POW_28: f64 = 268_435_456.0;
+
+fn acosh(x: f64) -> f64 {
+    if x < 1.0 {
+        f64::NAN
+    } else if x >= TWO_POW_28 {
+        x.ln() + std::f64::consts::LN_2
+    } else if x > 2.0 {
+        (2.0 * x - 1.0 / (x + (x * x - 1.0).sqrt())).ln()
+    } else {
+        let t = x - 1.0;
+        (t + (2.0 * t + t * t).sqrt()).ln_1p()
+    }
+}
+
+fn asinh(x: f64) -> f64 {
+    let a = x.abs();
+    let w = if a < 1.0 / TWO_POW_28 {
+        return x;
+    } else if a > TWO_POW_28 {
+        a.ln() + std::f64::consts::LN_2
+    } else if a > 2.0 {
+        (2.0 * a + 1.0 / ((x * x + 1.0).sqrt() + a)).ln()
+    } else {
+        let t = x * x;
+        (a + t / (1.0 + (1.0 + t).sqrt())).ln_1p()
+    };
+    w.copysign(x)
+}
+
+fn atanh(x: f64) -> f64 {
+    let a = x.abs();
+    let t = if a < 0.5 {
+        let t = a + a;
+        0.5 * (t + t * a / (1.0 - a)).ln_1p()
+    } else {
+        0.5 * ((a + a) / (1.0 - a)).ln_1p()
+    };
+    t.copysign(x)
+}
+
 /// Register the math functions.
 pub fn register(r: &mut FunctionRegistry) {
     unary(r, "acos", f64::acos);
-    unary(r, "acosh", f64::acosh);
+    unary(r, "acosh", acosh);
     unary(r, "asin", f64::asin);
-    unary(r, "asinh", f64::asinh);
+    unary(r, "asinh", asinh);
     unary(r, "atan", f64::atan);
-    unary(r, "atanh", f64::atanh);
+    unary(r, "atanh", atanh);
     unary(r, "cos", f64::cos);
     unary(r, "cosh", f64::cosh);
     unary(r, "sin", f64::sin);
@@ -91,11 +145,11 @@ pub fn register(r: &mut FunctionRegistry) {
     rounding(r, "trunc", f64::trunc);
     scalar(r, "pi", &[0], DETERMINISTIC, |_, _| Ok(Value::Real(std::f64::consts::PI)));
     scalar(r, "ln", &[1], DETERMINISTIC, |_, a| Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, f64::ln))));
-    scalar(r, "log10", &[1], DETERMINISTIC, |_, a| Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, f64::log10))));
-    scalar(r, "log2", &[1], DETERMINISTIC, |_, a| Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, f64::log2))));
+    scalar(r, "log10", &[1], DETERMINISTIC, |_, a| Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, log10))));
+    scalar(r, "log2", &[1], DETERMINISTIC, |_, a| Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, log2))));
     scalar(r, "log", &[1, 2], DETERMINISTIC, |_, a| {
         if a.len() == 1 {
-            return Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, f64::log10)));
+            return Ok(num(&a[0]).map_or(Value::Null, |x| log_of(x, log10)));
         }
         // log(B, X): base first. A base whose logarithm is not positive
         // (B <= 1) gives NULL, as in SQLite.

@@ -1,14 +1,15 @@
 //! # Built-in SQL functions
 //!
-//! The functions SQLite 3.54 builds in (all but FTS, R-tree and the jsonb_*
-//! writers), registered by [`register_all`] with SQLite's argument counts
+//! The functions SQLite 3.54 builds in (all but the FTS and R-tree ones, and
+//! the table-valued json_each/json_tree), plus the math functions, registered
+//! by [`register_all`] with SQLite's argument counts
 //! (one [`FuncDef`] per arity; `-1` for variadic functions, whose bodies
 //! check any minimum themselves and report "wrong number of arguments to
 //! function X()" as SQLite does). Families live in their own modules:
 //! `core` (string, type and misc scalars), `pattern` (LIKE/GLOB matching),
 //! `math`, `datetime`, `aggregate`, `window` (and the protocol the VM must
-//! follow for window functions), `json`; `conv` adapts the value layer's
-//! conversions to the `sqlite3_value_*` accessor semantics.
+//! follow for window functions), `json` (JSON text and JSONB); `conv` adapts
+//! the value layer's conversions to the `sqlite3_value_*` accessors.
 //!
 //! Invariants: bodies are pure functions of their arguments and the
 //! [`FunctionContext`]; they never panic on any input; errors carry SQLite's
@@ -110,6 +111,18 @@ pub(crate) fn aggregate<F>(
     let f: Arc<dyn AggregateFunction> = Arc::new(ClosureAggregate { start, inverse: has_inverse });
     for &n in arities {
         registry.register(FuncDef { name: name.to_string(), n_args: n, flags, kind: FuncKind::Aggregate(f.clone()) });
+    }
+}
+
+/// The fewest arguments a variadic built-in accepts (0 for most). SQLite
+/// rejects fewer at prepare time with "wrong number of arguments to
+/// function X()"; the bodies here report the same error when called, but a
+/// code generator can check this up front to fail at the same moment.
+pub fn variadic_min_args(name: &str) -> usize {
+    match name.to_ascii_lowercase().as_str() {
+        "coalesce" | "concat_ws" | "iif" | "if" => 2,
+        "concat" | "max" | "min" => 1,
+        _ => 0,
     }
 }
 

@@ -34,6 +34,28 @@ use crate::value::Value;
 use crate::vdbe::func::{AggregateState, FunctionContext, FunctionRegistry};
 use std::collections::VecDeque;
 
+/// How the VM drives a built-in used as a window function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowProtocol {
+    /// Ordinary aggregate protocol over the frame (every aggregate, and
+    /// first_value/last_value/nth_value).
+    Frame,
+    /// Step every partition row, then one value per row; frame ignored.
+    Partition,
+    /// Like `Partition`, with the VM adding the new-peer-group flag as the
+    /// only argument (rank, dense_rank, percent_rank, cume_dist).
+    PartitionWithPeers,
+}
+
+/// The protocol for the built-in named `name` (case-insensitive).
+pub fn protocol(name: &str) -> WindowProtocol {
+    match name.to_ascii_lowercase().as_str() {
+        "rank" | "dense_rank" | "percent_rank" | "cume_dist" => WindowProtocol::PartitionWithPeers,
+        "row_number" | "ntile" | "lag" | "lead" => WindowProtocol::Partition,
+        _ => WindowProtocol::Frame,
+    }
+}
+
 /// Register the window functions.
 pub fn register(r: &mut FunctionRegistry) {
     let d = DETERMINISTIC;

@@ -34,17 +34,48 @@ fn header(b: &[u8], pos: usize) -> Option<(u8, usize, usize)> {
     Some((t, start, end))
 }
 
+/// One element and the offset after it. Only containers recurse; leaves
+/// are decoded in [`leaf`] so that the recursive frame stays small.
 fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
     if depth > MAX_DEPTH {
         return None;
     }
     let (t, start, end) = header(b, pos)?;
-    let payload = &b[start..end];
     let node = match t {
-        0..=2 if !payload.is_empty() => return None,
-        0 => Node::Null,
-        1 => Node::True,
-        2 => Node::False,
+        ty::ARRAY => {
+            let mut items = Vec::new();
+            let mut p = start;
+            while p < end {
+                let (n, next) = element(&b[..end], p, depth + 1)?;
+                items.push(n);
+                p = next;
+            }
+            Node::Array(items)
+        }
+        ty::OBJECT => {
+            let mut members = Vec::new();
+            let mut p = start;
+            while p < end {
+                let (label, next) = element(&b[..end], p, depth + 1)?;
+                let Node::Str(label) = label else { return None };
+                let (value, after) = element(&b[..end], next, depth + 1)?;
+                members.push((label, value));
+                p = after;
+            }
+            Node::Object(members)
+        }
+        _ => leaf(t, &b[start..end])?,
+    };
+    Some((node, end))
+}
+
+#[inline(never)]
+fn leaf(t: u8, payload: &[u8]) -> Option<Node> {
+    Some(match t {
+        ty::NULL..=ty::FALSE if !payload.is_empty() => return None,
+        ty::NULL => Node::Null,
+        ty::TRUE => Node::True,
+        ty::FALSE => Node::False,
         ty::INT..=ty::FLOAT5 => {
             // The payload must be a number of the kind the type says.
             match (t, number_literal(payload)?) {
@@ -59,29 +90,6 @@ fn element(b: &[u8], pos: usize, depth: usize) -> Option<(Node, usize)> {
             json5_string_body(payload)?;
             Node::Str(Lex::new(t, payload.to_vec()))
         }
-        11 => {
-            let mut items = Vec::new();
-            let mut p = start;
-            while p < end {
-                let (n, next) = element(&b[..end], p, depth + 1)?;
-                items.push(n);
-                p = next;
-            }
-            Node::Array(items)
-        }
-        12 => {
-            let mut members = Vec::new();
-            let mut p = start;
-            while p < end {
-                let (label, next) = element(&b[..end], p, depth + 1)?;
-                let Node::Str(label) = label else { return None };
-                let (value, after) = element(&b[..end], next, depth + 1)?;
-                members.push((label, value));
-                p = after;
-            }
-            Node::Object(members)
-        }
         _ => return None,
-    };
-    Some((node, end))
+    })
 }

@@ -10,8 +10,14 @@
 //! BLOBs as JSONB ([`jsonb`]); anything malformed is the error "malformed
 //! JSON". Results that are JSON text carry subtype `J` (74), and arguments
 //! carrying it are taken as JSON rather than as strings, which is how
-//! nested calls compose. json_each/json_tree (table-valued) are not here.
+//! nested calls compose. JSONB results of the constructors and of
+//! jsonb()/jsonb_extract are byte-identical to SQLite's; the jsonb edit
+//! functions produce equivalent JSONB, but SQLite's in-place editing may
+//! leave wider size fields than the minimal ones written here.
+//! json_each/json_tree are table-valued: [`each::rows`] computes their rows
+//! for the SQL layer.
 
+pub mod each;
 mod jsonb;
 mod node;
 mod parse;

@@ -307,6 +307,17 @@ fn real_value(t: &[u8]) -> f64 {
     txt.parse::<f64>().unwrap_or_else(|_| crate::value::numeric::text_to_f64(t).0)
 }
 
+/// Bytes of the smallest JSONB header for a payload of `n` bytes.
+pub fn header_len(n: usize) -> usize {
+    match n as u64 {
+        0..=11 => 1,
+        12..=0xff => 2,
+        0x100..=0xffff => 3,
+        0x1_0000..=0xffff_ffff => 5,
+        _ => 9,
+    }
+}
+
 /// Append a JSONB element header for `payload_len` bytes of type `t`,
 /// using the smallest size field.
 fn header(out: &mut Vec<u8>, t: u8, payload_len: usize) {
@@ -329,6 +340,25 @@ fn header(out: &mut Vec<u8>, t: u8, payload_len: usize) {
 }
 
 impl Node {
+    /// Bytes of this node's JSONB encoding (header and payload).
+    pub fn jsonb_size(&self) -> usize {
+        let payload = self.jsonb_payload_size();
+        header_len(payload) + payload
+    }
+
+    /// Bytes of this node's JSONB payload.
+    pub fn jsonb_payload_size(&self) -> usize {
+        match self {
+            Node::Null | Node::True | Node::False => 0,
+            Node::Int(l) | Node::Real(l) | Node::Str(l) => l.raw.len(),
+            Node::SqlReal(r) => sql_real_text(*r).len(),
+            Node::Array(items) => items.iter().map(Node::jsonb_size).sum(),
+            Node::Object(members) => {
+                members.iter().map(|(l, v)| header_len(l.raw.len()) + l.raw.len() + v.jsonb_size()).sum()
+            }
+        }
+    }
+
     /// The JSONB encoding.
     pub fn to_jsonb(&self) -> Vec<u8> {
         let mut out = Vec::new();

@@ -170,12 +170,22 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self, depth: usize) -> Result<Node, usize> {
-        if depth > MAX_DEPTH {
+        // Containers nest at most MAX_DEPTH deep (scalars may sit below).
+        if depth >= MAX_DEPTH && matches!(self.peek(), b'[' | b'{') {
             return Err(self.pos);
         }
         match self.peek() {
             b'{' => self.object(depth),
             b'[' => self.array(depth),
+            _ => self.scalar(),
+        }
+    }
+
+    /// A value that is not a container. Kept out of the recursive path so
+    /// that deep nesting costs little stack.
+    #[inline(never)]
+    fn scalar(&mut self) -> Result<Node, usize> {
+        match self.peek() {
             b'"' | b'\'' => self.string().map(Node::Str),
             b't' if self.word(b"true") => Ok(Node::True),
             b'f' if self.word(b"false") => Ok(Node::False),
@@ -269,39 +279,10 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 return Ok(Node::Object(members));
             }
-            let label = match self.peek() {
-                b'"' | b'\'' => self.string()?,
-                b'-' | b'+' | b'.' | b'0'..=b'9' | b'{' | b'[' => {
-                    // SQLite reads a label as a value first: a number or a
-                    // container is not a label.
-                    self.value(depth + 1)?;
-                    return Err(before_ws);
-                }
-                c if is_ident_start(c) && self.keyword_at() => return Err(before_ws),
-                c if is_ident_start(c) => {
-                    let start = self.pos;
-                    while is_ident(self.peek()) {
-                        self.pos += 1;
-                    }
-                    self.json5 = true;
-                    Lex::new(ty::TEXT, self.z[start..self.pos].to_vec())
-                }
-                _ => return Err(self.pos),
-            };
+            let label = self.label(depth, before_ws)?;
             self.skip_ws()?;
             if self.peek() != b':' {
-                // SQLite reads the value before it complains about the
-                // missing ':', so an error inside the value comes first.
-                let at = self.fail();
-                let value_start = self.pos;
-                if self.pos < self.z.len() {
-                    let structural = matches!(self.peek(), b',' | b'}' | b']' | b':');
-                    match self.value(depth + 1) {
-                        Err(e) if e != value_start || !structural => return Err(e),
-                        _ => {}
-                    }
-                }
-                return Err(at);
+                return Err(self.missing_colon(depth));
             }
             self.pos += 1;
             let before_value_ws = self.pos;
@@ -321,6 +302,46 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.pos),
             }
         }
+    }
+
+    /// An object member's label: a string, or (JSON5) an identifier.
+    #[inline(never)]
+    fn label(&mut self, depth: usize, before_ws: usize) -> Result<Lex, usize> {
+        match self.peek() {
+            b'"' | b'\'' => self.string(),
+            b'-' | b'+' | b'.' | b'0'..=b'9' | b'{' | b'[' => {
+                // SQLite reads a label as a value first: a number or a
+                // container is not a label.
+                self.value(depth + 1)?;
+                Err(before_ws)
+            }
+            c if is_ident_start(c) && self.keyword_at() => Err(before_ws),
+            c if is_ident_start(c) => {
+                let start = self.pos;
+                while is_ident(self.peek()) {
+                    self.pos += 1;
+                }
+                self.json5 = true;
+                Ok(Lex::new(ty::TEXT, self.z[start..self.pos].to_vec()))
+            }
+            _ => Err(self.pos),
+        }
+    }
+
+    /// The error for a label not followed by ':'. SQLite reads the value
+    /// before it complains, so an error inside the value comes first.
+    #[inline(never)]
+    fn missing_colon(&mut self, depth: usize) -> usize {
+        let at = self.fail();
+        let value_start = self.pos;
+        if self.pos < self.z.len() {
+            let structural = matches!(self.peek(), b',' | b'}' | b']' | b':');
+            match self.value(depth + 1) {
+                Err(e) if e != value_start || !structural => return e,
+                _ => {}
+            }
+        }
+        at
     }
 
     /// A quoted string, as written: TEXT, TEXTJ (JSON escapes) or TEXT5

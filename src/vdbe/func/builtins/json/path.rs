@@ -35,7 +35,12 @@ pub fn bad_path(path: &[u8]) -> Error {
 pub struct Path<'a> {
     full: &'a [u8],
     pos: usize,
+    /// Steps read so far: the depth below the root.
+    steps: usize,
 }
+
+/// Deepest structure an edit may create (SQLite's JSON_MAX_DEPTH).
+const MAX_DEPTH: usize = 1000;
 
 /// What the next step of a path is, given the value it applies to.
 enum Next {
@@ -52,7 +57,7 @@ impl<'a> Path<'a> {
         if z.first() != Some(&b'$') {
             return Err(bad_path(text));
         }
-        Ok(Path { full: z, pos: 1 })
+        Ok(Path { full: z, pos: 1, steps: 0 })
     }
 
     fn err(&self) -> Error {
@@ -98,6 +103,7 @@ impl<'a> Path<'a> {
                     label = Lex::new(ty::TEXTRAW, z[start..i].to_vec());
                 }
                 self.pos = i;
+                self.steps += 1;
                 Ok(Next::Step(Step::Key(label)))
             }
             b'[' => {
@@ -128,6 +134,7 @@ impl<'a> Path<'a> {
                     return Err(self.err());
                 }
                 self.pos = i + 1;
+                self.steps += 1;
                 Ok(Next::Step(if from_end { Step::FromEnd(n) } else { Step::Index(n) }))
             }
             _ => Err(self.err()),
@@ -141,6 +148,9 @@ impl<'a> Path<'a> {
     fn build(&mut self, value: &Node) -> Result<Option<Node>, Error> {
         // Index steps are read as if applied to a new, empty array.
         let empty_array = Node::Array(Vec::new());
+        if self.steps > MAX_DEPTH {
+            return Err(Error::sql("JSON path too deep"));
+        }
         match self.next(&empty_array)? {
             Next::End => Ok(Some(value.clone())),
             Next::NotFound => Ok(None),
@@ -202,6 +212,52 @@ pub fn lookup<'n>(root: &'n Node, path: &[u8]) -> Result<Option<&'n Node>, Error
                 None => return Ok(None),
             },
         }
+    }
+}
+
+/// Where a path leads, with what json_each/json_tree report about it.
+pub struct Located<'n> {
+    pub node: &'n Node,
+    /// JSONB offset identifying the element (an object member is
+    /// identified by its label's offset).
+    pub id: usize,
+    /// JSONB offset of the element's own header.
+    pub offset: usize,
+}
+
+/// [`lookup`], also reporting JSONB offsets and the last step.
+pub fn locate<'n>(root: &'n Node, path: &[u8]) -> Result<Option<Located<'n>>, Error> {
+    let mut p = Path::new(path)?;
+    let mut at = Located { node: root, id: 0, offset: 0 };
+    loop {
+        let step = match p.next(at.node)? {
+            Next::End => return Ok(Some(at)),
+            Next::NotFound => return Ok(None),
+            Next::Step(s) => s,
+        };
+        let node = at.node;
+        let mut off = at.offset + super::node::header_len(node.jsonb_payload_size());
+        let found = match (node, &step) {
+            (Node::Object(members), Step::Key(label)) => {
+                let mut hit = None;
+                for (k, v) in members {
+                    let label_size = super::node::header_len(k.raw.len()) + k.raw.len();
+                    if label_matches(k, label) {
+                        hit = Some((v, off, off + label_size));
+                        break;
+                    }
+                    off += label_size + v.jsonb_size();
+                }
+                hit
+            }
+            (Node::Array(items), s) => array_index(items.len(), s).filter(|&i| i < items.len()).map(|i| {
+                let before: usize = items[..i].iter().map(Node::jsonb_size).sum();
+                (&items[i], off + before, off + before)
+            }),
+            _ => None,
+        };
+        let Some((child, id, offset)) = found else { return Ok(None) };
+        at = Located { node: child, id, offset };
     }
 }
 

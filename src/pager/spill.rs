@@ -1,0 +1,134 @@
+//! # Cache spill
+//!
+//! A write transaction bigger than the cache would otherwise keep every
+//! changed page in memory. Between two B-tree operations, when the cache
+//! is over its bound and at least half of it is dirty, the pager spills:
+//! `Journal` (append the originals not yet journaled and rewrite the
+//! header's record count) → `Sync` → `Lock` (EXCLUSIVE; if it cannot be had
+//! the spill is given up for this transaction and the cache just grows) →
+//! `Pages` (write the dirty pages) → the pages become clean and evictable.
+//!
+//! Invariants: a spilled page's original is in the journal and synced
+//! before the page is written to the database; a page being written is
+//! kept dirty (unevictable) until its write completes; once anything is
+//! spilled the transaction holds EXCLUSIVE, and rollback must copy the
+//! originals back into the file.
+
+use super::{Pager, PagerState, Synchronous};
+use crate::btree::Pgno;
+use crate::error::Result;
+use crate::io::{Buffer, Completion, LockLevel};
+use crate::{IoPoll, Poll};
+
+/// Where a spill is.
+#[derive(Debug, Default)]
+pub enum SpillStep {
+    /// No spill in progress.
+    #[default]
+    Idle,
+    /// Journal writes submitted.
+    Journal(Vec<Completion>),
+    /// Journal fsync submitted.
+    Sync(Completion),
+    /// About to take EXCLUSIVE and write pages.
+    Lock,
+    /// Page writes submitted for these pages.
+    Pages(Vec<Completion>, Vec<Pgno>),
+}
+
+fn all_done(cs: &[Completion]) -> Result<bool> {
+    if cs.iter().any(|c| !c.is_done()) {
+        return Ok(false);
+    }
+    for c in cs {
+        c.take()?;
+    }
+    Ok(true)
+}
+
+impl Pager {
+    fn spill_wanted(&self) -> bool {
+        self.state == PagerState::Write
+            && !self.spill_disabled
+            && self.cache.len() >= self.cache.capacity()
+            && self.cache.dirty_count() * 2 >= self.cache.capacity()
+    }
+
+    /// Spill if the cache is over its bound with mostly dirty pages. Call
+    /// only between B-tree operations.
+    pub fn maybe_spill(&mut self) -> IoPoll<()> {
+        if matches!(self.spill_step, SpillStep::Idle) && !self.spill_wanted() {
+            return Ok(Poll::Ready(()));
+        }
+        self.run_spill()
+    }
+
+    /// Complete a spill in progress, if any.
+    pub fn finish_spill(&mut self) -> IoPoll<()> {
+        if matches!(self.spill_step, SpillStep::Idle) {
+            return Ok(Poll::Ready(()));
+        }
+        self.run_spill()
+    }
+
+    fn run_spill(&mut self) -> IoPoll<()> {
+        loop {
+            match std::mem::take(&mut self.spill_step) {
+                SpillStep::Idle => {
+                    if self.opts.memory || !self.journal_mode.uses_file() {
+                        self.spill_step = SpillStep::Lock;
+                    } else {
+                        let cs = self.append_journal()?;
+                        self.spill_step = SpillStep::Journal(cs);
+                    }
+                }
+                SpillStep::Journal(cs) => {
+                    if !all_done(&cs)? {
+                        self.spill_step = SpillStep::Journal(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    if self.synchronous > Synchronous::Off {
+                        let c = self.journal_file(false)?.sync(false)?;
+                        self.spill_step = SpillStep::Sync(c);
+                    } else {
+                        self.spill_step = SpillStep::Lock;
+                    }
+                }
+                SpillStep::Sync(c) => {
+                    if !c.is_done() {
+                        self.spill_step = SpillStep::Sync(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.spill_step = SpillStep::Lock;
+                }
+                SpillStep::Lock => {
+                    if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
+                        // Readers are still there: keep everything in memory.
+                        self.spill_disabled = true;
+                        return Ok(Poll::Ready(()));
+                    }
+                    let ps = self.page_size as u64;
+                    let pgnos = self.cache.dirty_pages();
+                    let mut cs = Vec::with_capacity(pgnos.len());
+                    for &pgno in &pgnos {
+                        let data = self.page(pgno)?.to_vec();
+                        cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
+                    }
+                    self.db_touched = true;
+                    self.spill_step = SpillStep::Pages(cs, pgnos);
+                }
+                SpillStep::Pages(cs, pgnos) => {
+                    if !all_done(&cs)? {
+                        self.spill_step = SpillStep::Pages(cs, pgnos);
+                        return Ok(Poll::Pending);
+                    }
+                    for pgno in pgnos {
+                        self.cache.mark_clean(pgno);
+                    }
+                    return Ok(Poll::Ready(()));
+                }
+            }
+        }
+    }
+}

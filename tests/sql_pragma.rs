@@ -1,0 +1,61 @@
+//! PRAGMAs and EXPLAIN, differentially against SQLite where the answers
+//! are defined the same way.
+mod sql_common;
+use sql_common::{check, check_each};
+
+#[test]
+fn schema_pragmas() {
+    check_each(
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT 'x', c REAL UNIQUE, d); CREATE INDEX td ON t(d, b); CREATE UNIQUE INDEX tb ON t(b);",
+        &[
+            "PRAGMA table_info(t)",
+            "PRAGMA table_info('t')",
+            "PRAGMA index_list(t)",
+            "PRAGMA index_info(td)",
+            "PRAGMA index_info(sqlite_autoindex_t_1)",
+            "PRAGMA table_info(nosuch)",
+        ],
+    );
+}
+
+#[test]
+fn header_pragmas() {
+    check("PRAGMA user_version; PRAGMA user_version = 42; PRAGMA user_version; CREATE TABLE t(a); PRAGMA schema_version; PRAGMA page_size; PRAGMA page_count;");
+    check("PRAGMA journal_mode; PRAGMA synchronous; PRAGMA cache_size; PRAGMA database_list;");
+    check("CREATE TABLE t(a UNIQUE); INSERT INTO t VALUES(1),(2); PRAGMA integrity_check;");
+}
+
+#[test]
+fn explain_shapes() {
+    let mut c = sql_common::ours_open();
+    let out = sql_common::run_ours(&mut c, "CREATE TABLE t(a, b); CREATE INDEX ta ON t(a); EXPLAIN SELECT * FROM t WHERE a = 1; EXPLAIN QUERY PLAN SELECT * FROM t WHERE a = 1; EXPLAIN QUERY PLAN SELECT * FROM t ORDER BY b;");
+    let sql_common::Outcome::Rows { names, rows } = &out[2] else { panic!("{out:?}") };
+    assert_eq!(names, &["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]);
+    assert_eq!(rows[0][1], sql_common::V::Text(b"Init".to_vec()));
+    let text = format!("{rows:?}");
+    assert!(text.contains(&format!("{:?}", b"may await I/O".to_vec())[1..20]) || rows.iter().any(|r| matches!(&r[7], sql_common::V::Text(t) if t.ends_with(b"[may await I/O]"))));
+    let sql_common::Outcome::Rows { names, rows } = &out[3] else { panic!("{out:?}") };
+    assert_eq!(names, &["id", "parent", "notused", "detail"]);
+    assert_eq!(rows[0][3], sql_common::V::Text(b"SEARCH t USING INDEX ta (a=?)".to_vec()));
+    let sql_common::Outcome::Rows { rows, .. } = &out[4] else { panic!("{out:?}") };
+    let details: Vec<_> = rows.iter().map(|r| r[3].clone()).collect();
+    assert_eq!(details, vec![sql_common::V::Text(b"SCAN t".to_vec()), sql_common::V::Text(b"USE TEMP B-TREE FOR ORDER BY".to_vec())]);
+}
+
+#[test]
+fn decltype_and_origin() {
+    let mut c = sql_common::ours_open();
+    sql_common::run_ours(&mut c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b VARCHAR(10), c);");
+    let (st, _) = c.prepare(b"SELECT t.a, t.b AS bee, t.c+1, t.c, x.b FROM t, t AS x").unwrap();
+    let st = st.unwrap();
+    assert_eq!(st.column_decltype(0), Some("INTEGER"));
+    assert_eq!(st.column_decltype(1), Some("VARCHAR(10)"));
+    assert_eq!(st.column_decltype(2), None);
+    assert_eq!(st.column_decltype(3), None);
+    assert_eq!(st.column_origin(0), Some(("main", "t", "a")));
+    assert_eq!(st.column_origin(1), Some(("main", "t", "b")));
+    assert_eq!(st.column_origin(2), None);
+    assert_eq!(st.column_origin(4), Some(("main", "t", "b")));
+    assert_eq!(st.column_name(1), "bee");
+    assert_eq!(st.column_name(3), "c");
+}
