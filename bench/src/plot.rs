@@ -43,7 +43,7 @@ fn render(points: &[Point]) -> String {
     let vals = ok.iter().flat_map(|(_, r)| r.iter().copied()).filter(|v| *v > 0.0);
     let lo = vals.clone().fold(f64::INFINITY, f64::min).max(0.1).log10().floor();
     let hi = vals.fold(1.0f64, f64::max).log10().ceil().max(lo + 1.0);
-    let total_w = 2.0 * (PANEL_W + MARGIN_L) + 20.0;
+    let total_w = 2.0 * (PANEL_W + MARGIN_L) + 50.0;
     let total_h = 2.0 * (PANEL_H + MARGIN_B + MARGIN_T) + 40.0;
     let mut s = String::new();
     let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" font-family="sans-serif" font-size="12">"#);
@@ -74,7 +74,8 @@ fn render(points: &[Point]) -> String {
                 }
             }
             let ly = oy + 15.0 + i as f64 * 15.0;
-            let _ = writeln!(s, r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2"/><text x="{}" y="{}">{config}</text>"#, ox + 8.0, ox + 28.0, ox + 32.0, ly + 4.0);
+            let note = if pts.is_empty() { " (not measured)" } else { "" };
+            let _ = writeln!(s, r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2"/><text x="{}" y="{}">{config}{note}</text>"#, ox + 8.0, ox + 28.0, ox + 32.0, ly + 4.0);
         }
     }
     s.push_str("</svg>\n");
