@@ -2,12 +2,114 @@
 #   make            release library, header, sqlite3.pc (in build/)
 #   make demo       run unchanged system programs on the fresh library
 #   make test       everything CI runs (.ci/run calls exactly this)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make header     regenerate include/sqlite3.h with cbindgen
+#
+# SQLITE_VERSION_FROM=system makes the library report the version and source
+# id of /usr/include/sqlite3.h (Debian's sqlite3 shell checks the source id).
 SHELL := /bin/bash
+.DEFAULT_GOAL := all
 CARGO ?= cargo
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+SO_VERSION := 0.8.6
+BUILD := build
+LIBDIR := $(BUILD)/lib
+SYS_HEADER := /usr/include/sqlite3.h
+SQLITE_VERSION_FROM ?= reference
 
-.PHONY: all test
-all:
-	$(CARGO) build --release
+ifeq ($(SQLITE_VERSION_FROM),system)
+export RINGLITE_SQLITE_VERSION := $(shell sed -n 's/^\#define SQLITE_VERSION  *"\(.*\)"/\1/p' $(SYS_HEADER))
+export RINGLITE_SQLITE_SOURCE_ID := $(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))
+endif
 
-test:
+# Reference SQLite 3.54.1 for the differential C tests, from the source
+# bundled in libsqlite3-sys (fetched by cargo for the engine's tests).
+REF_SRC = $(firstword $(wildcard $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c))
+REF_OBJ := $(BUILD)/ref/sqlite3.o
+$(REF_OBJ):
+	cargo fetch -q || true
+	mkdir -p $(BUILD)/ref
+	src='$(REF_SRC)'; [ -n "$$src" ] || src=$$(ls $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2>/dev/null | head -1); \
+	if [ -n "$$src" ]; then $(CC) -O1 -fPIC -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -o $@ $$src \
+	  && $(CC) -shared -o $(BUILD)/ref/libsqlite3.so.0 -Wl,-soname,libsqlite3.so.0 $@ -lpthread -ldl -lm; \
+	else echo "libsqlite3-sys source not found: C tests will use the system library"; fi
+
+# Test suites: each helper adds its own target here.
+# The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
+include compat-tests/compat.mk
+
+TEST_SUITES := test-cargo test-capi compat-test test-tcl
+
+.PHONY: all lib header deps install demo test $(TEST_SUITES) clean-build
+
+all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
+
+# The shared library is linked from the static one so that the C shim's
+# variadic functions are exported too, and only sqlite3* symbols are.
+lib:
+	$(CARGO) build --release -p ringlite-capi
+	mkdir -p $(LIBDIR)
+	cp target/release/libsqlite3.a $(LIBDIR)/libsqlite3.a
+	$(CC) -shared -o $(LIBDIR)/libsqlite3.so.$(SO_VERSION) \
+	  -Wl,--whole-archive target/release/libsqlite3.a -Wl,--no-whole-archive \
+	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
+	  -Wl,--gc-sections -lpthread -ldl -lm -lgcc_s -lc
+	ln -sf libsqlite3.so.$(SO_VERSION) $(LIBDIR)/libsqlite3.so.0
+	ln -sf libsqlite3.so.0 $(LIBDIR)/libsqlite3.so
+
+$(BUILD)/include/sqlite3.h: include/sqlite3.h
+	mkdir -p $(BUILD)/include
+	cp include/sqlite3.h $@
+
+$(LIBDIR)/pkgconfig/sqlite3.pc: capi/sqlite3.pc.in
+	mkdir -p $(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' $< > $@
+
+header:
+	command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
+	cd capi && cbindgen --quiet --config cbindgen.toml --crate ringlite-capi --output ../include/sqlite3.h .
+
+# Tools the demo and tests use, installed when missing.
+deps:
+	@need=""; \
+	dpkg -s libsqlite3-dev >/dev/null 2>&1 || need="$$need libsqlite3-dev"; \
+	command -v sqlite3 >/dev/null || need="$$need sqlite3"; \
+	command -v python3 >/dev/null || need="$$need python3"; \
+	command -v pkg-config >/dev/null || need="$$need pkg-config"; \
+	command -v nm >/dev/null || need="$$need binutils"; \
+	command -v cc >/dev/null || need="$$need gcc"; \
+	if [ -n "$$need" ]; then apt-get update -qq && apt-get install -y -qq $$need; fi
+	@command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
+	ln -sf libsqlite3.so.0 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so
+	install -m 644 $(LIBDIR)/pkgconfig/sqlite3.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 include/sqlite3.h $(DESTDIR)$(PREFIX)/include/
+
+demo: deps
+	$(MAKE) all SQLITE_VERSION_FROM=system
+	capi/demo/run.sh $(LIBDIR)
+
+test: deps $(TEST_SUITES)
+
+test-cargo:
 	$(CARGO) test --workspace
+
+# The C ABI: header freshness, header agreement with SQLite's, exported
+# symbols, and the C programs of capi/tests run against both libraries.
+test-capi: all $(REF_OBJ)
+	capi/tests/run.sh $(LIBDIR)
+
+clean-build:
+	rm -rf $(BUILD)
+
+# SQLite's own TCL tests through Debian's Tcl binding, on our library: the
+# files the system SQLite passes, checked against the ringlite ratchet.
+test-tcl: all
+	$(MAKE) compat-tcl-ringlite

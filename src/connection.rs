@@ -106,6 +106,7 @@ pub enum StepResult {
 pub struct Connection {
     state: ConnState,
     schema: Schema,
+    temp_schema: Schema,
     schema_loaded: bool,
     funcs: FunctionRegistry,
     collations: HashMap<String, Collation>,
@@ -209,7 +210,10 @@ impl Connection {
         let backend: Arc<dyn crate::io::IoBackend> = if t.memory {
             Arc::new(crate::io::memory::MemoryBackend::new())
         } else {
-            Arc::new(crate::io::sync::SyncBackend::new())
+            // Async connections share their thread's io_uring ring (or the
+            // sync backend where no ring can be set up); blocking ones use
+            // pread/pwrite.
+            crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
         };
         Self::open_target(t, flags, IoContext::new(backend))
     }
@@ -226,6 +230,26 @@ impl Connection {
         &self.state.io
     }
 
+    /// `sqlite3_io_poll`: submit queued requests and reap completions of
+    /// this connection's I/O context. `timeout_ms` 0 returns at once, a
+    /// positive value waits at most that long, a negative one waits until
+    /// at least one request completes (at once if nothing is in flight).
+    /// Returns the number of completions reaped.
+    pub fn io_poll(&self, timeout_ms: i32) -> Result<usize> {
+        let timeout = if timeout_ms < 0 {
+            None
+        } else {
+            Some(std::time::Duration::from_millis(timeout_ms as u64))
+        };
+        self.state.io.backend().poll(timeout)
+    }
+
+    /// `sqlite3_io_fd`: a descriptor that becomes readable when completions
+    /// wait (io_uring's eventfd); `None` when the backend has none.
+    pub fn io_fd(&self) -> Option<i32> {
+        self.state.io.backend().event_fd()
+    }
+
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable };
         let btree = Btree::open(&io, &t.path, opts).map_err(|e| {
@@ -236,9 +260,13 @@ impl Connection {
             }
         })?;
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
+        let temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false })?;
         let state = ConnState {
             io,
-            dbs: vec![Database { name: "main".into(), path: full_path, btree, read_only: t.read_only }],
+            dbs: vec![
+                Database { name: "main".into(), path: full_path, btree, read_only: t.read_only },
+                Database { name: "temp".into(), path: String::new(), btree: temp, read_only: false },
+            ],
             autocommit: true,
             savepoints: Vec::new(),
             savepoint_started_txn: false,
@@ -260,6 +288,7 @@ impl Connection {
         Ok(Connection {
             state,
             schema: Schema::default(),
+            temp_schema: Schema::default(),
             schema_loaded: false,
             funcs: FunctionRegistry::with_builtins(),
             collations: HashMap::new(),
@@ -278,19 +307,25 @@ impl Connection {
             return Ok(());
         }
         let io = self.state.io.clone();
-        let db = &mut self.state.dbs[0];
-        let started = db.btree.txn_state() == TxnState::None;
-        if started {
+        let mut loaded = Vec::new();
+        for i in 0..self.state.dbs.len().min(2) {
+            let db = &mut self.state.dbs[i];
+            let started = db.btree.txn_state() == TxnState::None;
+            if started {
+                let bt = &mut db.btree;
+                io.block_on(|| bt.begin_read())?;
+            }
             let bt = &mut db.btree;
-            io.block_on(|| bt.begin_read())?;
+            let s = Schema::load(&io, bt);
+            if started && self.state.active_statements == 0 {
+                let bt = &mut db.btree;
+                let _ = io.block_on(|| bt.commit());
+            }
+            loaded.push(s?);
         }
-        let bt = &mut db.btree;
-        let loaded = Schema::load(&io, bt);
-        if started && self.state.active_statements == 0 {
-            let bt = &mut db.btree;
-            let _ = io.block_on(|| bt.commit());
-        }
-        self.schema = loaded?;
+        let mut loaded = loaded.into_iter();
+        self.schema = loaded.next().unwrap_or_default();
+        self.temp_schema = loaded.next().unwrap_or_default();
         self.schema_loaded = true;
         self.state.schema_changed = false;
         Ok(())
@@ -298,7 +333,13 @@ impl Connection {
 
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
-        let schema = &self.schema;
+        let merged;
+        let schema = if self.temp_schema.tables.is_empty() && self.temp_schema.indexes.is_empty() {
+            &self.schema
+        } else {
+            merged = self.schema.merged_with_temp(&self.temp_schema);
+            &merged
+        };
         let funcs = &self.funcs;
         let colls = &self.collations;
         let page_size = self.state.dbs[0].btree.page_size();
@@ -362,6 +403,10 @@ impl Connection {
     /// Filename of database `schema` ("" for temp/in-memory); `None` if no
     /// such schema.
     pub fn db_filename(&self, schema: &str) -> Option<String> {
+        // SQLite answers NULL for the temp schema (it has no file of its own).
+        if schema.eq_ignore_ascii_case("temp") {
+            return None;
+        }
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
     }
 
@@ -417,6 +462,10 @@ impl Connection {
 
     /// Register (or replace) a function.
     pub fn create_function(&mut self, def: FuncDef) -> Result<()> {
+        // SQLITE_MAX_FUNCTION_ARG is 1000 in SQLite 3.54 (it was 127 before 3.48).
+        if def.n_args < -1 || def.n_args > 1000 || def.name.is_empty() || def.name.len() > 255 {
+            return Err(Error::code(SQLITE_MISUSE));
+        }
         if self.state.active_statements > 0 {
             return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
         }

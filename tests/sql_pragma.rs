@@ -21,7 +21,8 @@ fn schema_pragmas() {
 #[test]
 fn header_pragmas() {
     check("PRAGMA user_version; PRAGMA user_version = 42; PRAGMA user_version; CREATE TABLE t(a); PRAGMA schema_version; PRAGMA page_size; PRAGMA page_count;");
-    check("PRAGMA journal_mode; PRAGMA synchronous; PRAGMA cache_size; PRAGMA database_list;");
+    check("PRAGMA journal_mode; PRAGMA synchronous; PRAGMA cache_size; PRAGMA database_list; PRAGMA encoding;");
+    check("WITH RECURSIVE r(n) AS (SELECT n FROM r) SELECT * FROM r");
     check("CREATE TABLE t(a UNIQUE); INSERT INTO t VALUES(1),(2); PRAGMA integrity_check;");
 }
 
@@ -58,4 +59,52 @@ fn decltype_and_origin() {
     assert_eq!(st.column_origin(4), Some(("main", "t", "b")));
     assert_eq!(st.column_name(1), "bee");
     assert_eq!(st.column_name(3), "c");
+}
+
+/// `PRAGMA journal_mode=WAL` really switches the file to WAL: the answer is
+/// "wal", the header says so, and real SQLite reads every committed row
+/// (through the -wal file, and again after our TRUNCATE checkpoint).
+#[test]
+fn journal_mode_wal_from_sql() {
+    use ringlite::{Connection, OpenFlags};
+    use sql_common::{Outcome, V};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let path = path.to_str().unwrap();
+    let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    let out = sql_common::run_ours(
+        &mut c,
+        "PRAGMA journal_mode=WAL; PRAGMA journal_mode; PRAGMA io_backend; PRAGMA cache_size=-500; PRAGMA cache_size; \
+         PRAGMA synchronous=NORMAL; PRAGMA synchronous; CREATE TABLE t(a INTEGER PRIMARY KEY, b); \
+         INSERT INTO t(b) VALUES('x'),('y'),('z');",
+    );
+    let one = |o: &Outcome| match o {
+        Outcome::Rows { rows, .. } => rows[0][0].clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(one(&out[0]), V::Text(b"wal".to_vec()));
+    assert_eq!(one(&out[1]), V::Text(b"wal".to_vec()));
+    assert_eq!(one(&out[2]), V::Text(b"sync".to_vec()));
+    assert_eq!(one(&out[4]), V::Int(-500));
+    assert_eq!(one(&out[6]), V::Int(1));
+    assert!(std::path::Path::new(&format!("{path}-wal")).exists());
+    let r = sql_common::RefDb::open_path(path);
+    let seen = sql_common::run_ref(&r, "PRAGMA journal_mode; SELECT count(*), group_concat(b) FROM t; PRAGMA integrity_check;");
+    assert_eq!(one(&seen[0]), V::Text(b"wal".to_vec()));
+    let Outcome::Rows { rows, .. } = &seen[1] else { panic!("{seen:?}") };
+    assert_eq!(rows[0], vec![V::Int(3), V::Text(b"x,y,z".to_vec())]);
+    assert_eq!(one(&seen[2]), V::Text(b"ok".to_vec()));
+    drop(r);
+    let out = sql_common::run_ours(&mut c, "INSERT INTO t(b) VALUES('w'); PRAGMA wal_checkpoint(TRUNCATE);");
+    let Outcome::Rows { names, rows } = &out[1] else { panic!("{out:?}") };
+    assert_eq!(names, &["busy", "log", "checkpointed"]);
+    assert_eq!(rows[0][0], V::Int(0));
+    let r = sql_common::RefDb::open_path(path);
+    let seen = sql_common::run_ref(&r, "SELECT count(*) FROM t");
+    assert_eq!(one(&seen[0]), V::Int(4));
+}
+
+#[test]
+fn setting_the_encoding_returns_no_row() {
+    check("PRAGMA encoding='UTF-8'; PRAGMA encoding; CREATE TABLE t(a); PRAGMA encoding=UTF16; PRAGMA encoding;");
 }

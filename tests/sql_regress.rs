@@ -61,3 +61,64 @@ fn nulls_first_last() {
         ],
     );
 }
+
+#[test]
+fn prefiltered_inner_tables() {
+    check_each(
+        "CREATE TABLE a(id INTEGER PRIMARY KEY, x, y REAL); CREATE TABLE b(id INTEGER PRIMARY KEY, x, y);
+         INSERT INTO a VALUES(1,1,1.0),(2,2,2.5),(3,3,3.0),(4,NULL,4.0); INSERT INTO b VALUES(10,1,'p'),(20,2,'q'),(30,3,'r');",
+        &[
+            "SELECT a.id, b.id, a.y FROM a, b WHERE a.x IN (1,3) AND b.y <> 'q' AND a.y < 4",
+            "SELECT a.id, b.id FROM b, a WHERE a.x > 1 AND b.id >= 20",
+            "SELECT (SELECT count(*) FROM a, b AS c WHERE c.x = b.x AND a.x < 3) FROM b",
+        ],
+    );
+}
+
+#[test]
+fn fuzz_findings_2() {
+    sql_common::check("CREATE TABLE t0(c0, c1); SELECT NULL FROM t0 AS a WHERE (NOT EXISTS (SELECT zz.c0 FROM t0 AS b));");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1),(2); SELECT 9223372036854775807, c0 FROM t0 ORDER BY (9223372036854775807 COLLATE BINARY) DESC, c0 LIMIT 1;");
+    sql_common::check("CREATE TABLE t0(c0); INSERT INTO t0 VALUES(1); SELECT c0 FROM t0 WHERE EXISTS (SELECT c0, 3 FROM t0 ORDER BY 2 DESC LIMIT 1); SELECT 1 WHERE EXISTS (SELECT 0 FROM t0 ORDER BY 3);");
+}
+
+#[test]
+fn checks_collations_groupby() {
+    check_each(
+        "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT CHECK(length(name) < 10), qty INTEGER, CONSTRAINT pos CHECK (qty >= 0)); CREATE TABLE c(a TEXT COLLATE NOCASE); INSERT INTO c VALUES('apple'),('BANANA'),('Apple'),('cherry');",
+        &[
+            "INSERT INTO p VALUES(1, 'x', 1); INSERT INTO p VALUES(2, 'y', -1);",
+            "INSERT INTO p VALUES(3, 'a very long name', 1);",
+            "INSERT INTO p VALUES(4, NULL, NULL); INSERT OR IGNORE INTO p VALUES(5, 'z', -5); SELECT * FROM p;",
+            "UPDATE p SET qty = -1 WHERE id = 1;",
+            "SELECT a FROM c ORDER BY 1",
+            "SELECT count(*), count(DISTINCT a) FROM c WHERE a = 'APPLE'",
+            "SELECT 'x' || 'y' COLLATE NOCASE = 'XY'",
+            "SELECT length(a), count(*) FROM c GROUP BY 1 ORDER BY 1",
+            "SELECT sum(length(a)) FROM c GROUP BY sum(1)",
+            "SELECT a FROM c ORDER BY a LIMIT 1, 2",
+        ],
+    );
+}
+
+#[test]
+fn row_values() {
+    check_each(
+        "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,1),(1,2),(2,1),(2,NULL),(NULL,3);",
+        &[
+            "SELECT (1, 2) = (1, 2), (1, 2) < (1, 3), (1, NULL) = (1, 2), (1, NULL) < (2, 0), (2, NULL) <= (2, 1), (1, 2) <> (1, 3), (1,2) IS (1,2)",
+            "SELECT a, b FROM t WHERE (a, b) > (1, 1) ORDER BY a, b",
+            "SELECT a, b FROM t WHERE (a, b) <= (2, 0) ORDER BY a, b",
+            "SELECT (1, 2) = (1, 2, 3)",
+            "SELECT (1, 2) BETWEEN (0, 0) AND (1, 5), (2, 0) NOT BETWEEN (1, 9) AND (2, 1), (a, b) BETWEEN (1, 2) AND (2, 0) FROM t ORDER BY a, b",
+        ],
+    );
+}
+
+#[test]
+fn rowid_after_max() {
+    check_each(
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b); INSERT INTO t VALUES(9223372036854775807, 'max');",
+        &["INSERT INTO t(b) VALUES('r1'), ('r2'); SELECT count(*), count(DISTINCT a), min(a) > 0 FROM t;"],
+    );
+}

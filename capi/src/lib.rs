@@ -1,1 +1,58 @@
-//! placeholder
+//! # ringlite-capi: SQLite's C ABI over the ringlite engine
+//!
+//! This crate is `libsqlite3.so.0`: every function of SQLite's public API,
+//! with SQLite's C signatures, as `extern "C"` entry points. Each group of the
+//! API has its own module; what is not implemented yet lives in
+//! [`unsupported`] (generated) and says so through the error message.
+//!
+//! Invariants every entry point keeps:
+//! - it never unwinds into C: its body runs inside [`ffi_guard!`], which turns
+//!   a panic into `SQLITE_INTERNAL` (or the function's neutral value);
+//! - it touches a connection's state only while holding that connection's
+//!   re-entrant lock ([`handle::DbLock`]), so any thread may use any
+//!   connection (SQLite's "serialized" mode, `sqlite3_threadsafe() == 1`);
+//! - pointers it hands out (`sqlite3_column_text`, `sqlite3_errmsg`, ...)
+//!   live exactly as long as SQLite documents, owned by the handle they came
+//!   from.
+//!
+//! The variadic functions (`sqlite3_mprintf`, `sqlite3_config`, ...) are C
+//! (`shim/*.c`): stable Rust cannot define C variadics, so the shim pulls the
+//! arguments with `va_arg` and calls the Rust functions of [`printf`] and
+//! [`config`].
+
+#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+
+#[macro_use]
+pub mod guard;
+pub mod abi;
+pub mod bind;
+pub mod collation;
+pub mod column;
+pub mod complete;
+pub mod config;
+pub mod consts;
+pub mod convert;
+pub mod error;
+pub mod exec;
+pub mod function;
+pub mod handle;
+pub mod hooks;
+pub mod keywords;
+pub mod memory;
+pub mod metadata;
+pub mod misc;
+pub mod mutex;
+pub mod open;
+pub mod prepare;
+pub mod printf;
+pub mod result;
+pub mod step;
+pub mod stmt;
+pub mod string;
+pub mod trace;
+pub mod types;
+pub mod unsupported;
+pub mod uri;
+pub mod value;
+pub mod version;
+pub mod vfs;

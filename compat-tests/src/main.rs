@@ -3,6 +3,7 @@
 //! ```text
 //! ringlite-compat [validate|diff|complete] [options] <file.test|dir>...
 //! ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D]
+//!                      [--budget REPLAYS] [--strict]
 //! options: --engine reference|ringlite|capi:<path.so>   (default reference)
 //!          --jobs N  --timeout SECS  --max-diffs N  --quiet
 //!          --ratchet FILE [--update-ratchet]  [--root DIR] --list FILE (paths under DIR, one a line)
@@ -11,13 +12,15 @@
 //! Directories are searched recursively for `*.test`. Each argument is a
 //! corpus: a total line is printed per corpus, then `N passed, M failed`
 //! over all records. Exit status: with `--ratchet`, non-zero only on a
-//! regression; without, non-zero on any failure.
+//! regression; without, non-zero on any failure. Backends, formatting and
+//! modes are described in `engine`, `slt::format` and `slt::runner`.
 
 mod engine;
 mod fuzz;
 mod ratchet;
 mod slt;
 mod status;
+mod watchdog;
 
 use engine::EngineKind;
 use slt::runner::{run_file, FileReport, Mode, Options};
@@ -42,7 +45,7 @@ struct Args {
 fn usage(msg: &str) -> ExitCode {
     eprintln!("ringlite-compat: {msg}");
     eprintln!("usage: ringlite-compat [validate|diff|complete] [--engine reference|ringlite|capi:<so>] [--jobs N] [--timeout S] [--max-diffs N] [--quiet] [--ratchet F [--update-ratchet]] [--list F] files|dirs...");
-    eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--max-statements N]");
+    eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--budget R] [--strict]");
     ExitCode::from(2)
 }
 
@@ -145,7 +148,10 @@ fn run_all(files: &[String], opts: &Options, jobs: usize) -> Vec<FileReport> {
             });
         }
     });
-    let results = Arc::try_unwrap(results).ok().expect("threads joined").into_inner().unwrap();
+    let results = match Arc::try_unwrap(results) {
+        Ok(results) => results.into_inner().unwrap(),
+        Err(_) => unreachable!("every worker has been joined by the scope"),
+    };
     results.into_iter().map(|r| r.expect("every file ran")).collect()
 }
 
@@ -232,6 +238,9 @@ fn main() -> ExitCode {
         let regressions = ratchet::regressions(&ratchet, &all);
         for r in &regressions {
             println!("REGRESSION {r}");
+        }
+        for r in all.iter().filter(|r| r.timed_out) {
+            println!("TIMEOUT {} ({} records passed; not judged by the ratchet)", r.name, r.passed);
         }
         status = if regressions.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         if args.update_ratchet {

@@ -53,10 +53,12 @@ pub fn save(path: &str, ratchet: &Ratchet, engine: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))
 }
 
-/// Scripts that pass fewer records than the ratchet says.
+/// Scripts that pass fewer records than the ratchet says. A script cut
+/// short by the timeout is not judged: how far it got depends on the load.
 pub fn regressions(ratchet: &Ratchet, reports: &[FileReport]) -> Vec<String> {
     reports
         .iter()
+        .filter(|r| !r.timed_out)
         .filter_map(|r| {
             let e = ratchet.get(&r.name)?;
             (r.passed < e.passed).then(|| format!("{}: {} records passed, ratchet says {}", r.name, r.passed, e.passed))
@@ -70,5 +72,32 @@ pub fn update(ratchet: &mut Ratchet, reports: &[FileReport]) {
         let e = ratchet.entry(r.name.clone()).or_insert(Entry { passed: 0, total: r.total });
         e.passed = e.passed.max(r.passed);
         e.total = r.total;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(name: &str, passed: usize, total: usize) -> FileReport {
+        FileReport { path: format!("/x/{name}"), name: name.into(), passed, total, ..Default::default() }
+    }
+
+    #[test]
+    fn counts_only_grow_and_drops_are_regressions() {
+        let path = std::env::temp_dir().join(format!("ratchet-{}.txt", std::process::id()));
+        let path = path.to_str().unwrap();
+        let mut r = Ratchet::new();
+        update(&mut r, &[report("a.test", 3, 5), report("b.test", 0, 2)]);
+        save(path, &r, "ringlite").unwrap();
+        let mut r = load(path).unwrap();
+        assert_eq!(r["a.test"], Entry { passed: 3, total: 5 });
+        let now = [report("a.test", 2, 5), report("b.test", 1, 2), report("new.test", 0, 1)];
+        assert_eq!(regressions(&r, &now).len(), 1);
+        update(&mut r, &now);
+        assert_eq!(r["a.test"].passed, 3, "never lowered");
+        assert_eq!(r["b.test"].passed, 1);
+        assert!(r.contains_key("new.test"));
+        std::fs::remove_file(path).unwrap();
     }
 }

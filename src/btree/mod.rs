@@ -407,12 +407,27 @@ impl Btree {
         self.pager.journal_mode().name()
     }
     /// Set `PRAGMA journal_mode`; returns the resulting mode's name (the
-    /// old one if the change is not possible, e.g. WAL).
+    /// old one if the change is not possible, e.g. WAL on `:memory:` or
+    /// leaving WAL while other connections are attached). Changing into or
+    /// out of WAL writes the header and may block on I/O.
     pub fn set_journal_mode(&mut self, mode: &str) -> &'static str {
         match JournalMode::parse(mode) {
             Some(m) => self.pager.set_journal_mode(m).name(),
             None => self.pager.journal_mode().name(),
         }
+    }
+    /// `PRAGMA wal_checkpoint(mode)`: `(busy, log frames, checkpointed
+    /// frames)`; `(false, -1, -1)` when not in WAL mode.
+    pub fn checkpoint(&mut self, mode: crate::pager::wal::CheckpointMode) -> IoPoll<(bool, i32, i32)> {
+        self.pager.checkpoint(mode)
+    }
+    /// `PRAGMA wal_autocheckpoint`: the current threshold in frames.
+    pub fn wal_autocheckpoint(&self) -> u32 {
+        self.pager.wal_autocheckpoint_limit()
+    }
+    /// `PRAGMA wal_autocheckpoint=N` (0 disables).
+    pub fn set_wal_autocheckpoint(&mut self, frames: u32) {
+        self.pager.set_wal_autocheckpoint(frames)
     }
     /// `PRAGMA synchronous` (0..=3).
     pub fn synchronous(&self) -> u8 {

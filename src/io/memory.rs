@@ -13,6 +13,7 @@
 //! writes past the end extend the file with zeros in between.
 
 use super::lock::LocalLocks;
+use super::shm::{ShmHandle, ShmNode};
 use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
 use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_IOERR_DELETE_NOENT};
 use std::collections::HashMap;
@@ -28,6 +29,7 @@ fn guard<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub struct MemData {
     bytes: Mutex<Vec<u8>>,
     locks: Mutex<LocalLocks>,
+    shm: Mutex<std::sync::Weak<ShmNode>>,
 }
 
 impl MemData {
@@ -56,6 +58,11 @@ impl MemData {
         guard(&self.bytes).resize(size as usize, 0);
     }
 
+    /// Replace the whole content (the simulation's power loss).
+    pub fn replace(&self, bytes: Vec<u8>) {
+        *guard(&self.bytes) = bytes;
+    }
+
     /// Current length.
     pub fn len(&self) -> u64 {
         guard(&self.bytes).len() as u64
@@ -64,6 +71,18 @@ impl MemData {
     /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The heap shared memory of this database file, created on first use
+    /// and kept while any handle maps it.
+    pub fn shm_node(&self) -> Arc<ShmNode> {
+        let mut w = guard(&self.shm);
+        if let Some(n) = w.upgrade() {
+            return n;
+        }
+        let n = ShmNode::heap();
+        *w = Arc::downgrade(&n);
+        n
     }
 
     /// A copy of the whole content.
@@ -183,6 +202,7 @@ impl MemoryBackend {
 pub struct MemFile {
     data: Arc<MemData>,
     locks: MemLockHandle,
+    shm: Mutex<ShmHandle>,
 }
 
 impl File for MemFile {
@@ -217,6 +237,15 @@ impl File for MemFile {
     fn lock_level(&self) -> LockLevel {
         self.locks.level()
     }
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<super::ShmRegion>> {
+        guard(&self.shm).map(|| Ok(self.data.shm_node()), region, region_size, extend)
+    }
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        guard(&self.shm).lock(offset, n, exclusive, lock)
+    }
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        guard(&self.shm).unmap(delete)
+    }
 }
 
 impl IoBackend for MemoryBackend {
@@ -228,6 +257,7 @@ impl IoBackend for MemoryBackend {
         Ok(Arc::new(MemFile {
             locks: MemLockHandle::new(data.clone()),
             data,
+            shm: Mutex::default(),
         }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {

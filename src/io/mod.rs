@@ -26,16 +26,23 @@
 //! per-process inode table that makes POSIX locks work between connections
 //! of one process) and the WAL-index shared memory are synchronous
 //! operations on [`File`]: they never wait, they fail with `SQLITE_BUSY`.
+//! The shared memory itself (the mmapped `-shm` file, or heap memory for
+//! in-memory backends) and its lock slots live in [`shm`].
 
 mod buffer;
 mod completion;
 pub mod lock;
 pub mod memory;
+pub mod select;
+pub mod shm;
 pub mod sim;
 pub mod sync;
+pub mod uring;
 
 pub use buffer::Buffer;
 pub use completion::{Completion, CompletionResult};
+pub use select::backend_for;
+pub use uring::IoUringBackend;
 
 use crate::error::Result;
 use std::sync::Arc;

@@ -7,6 +7,10 @@
 //! so a failing run replays exactly. This is what proves that the layers
 //! above return `Pending`, keep their state, and never redo a side effect.
 //!
+//! [`SimBackend::power_loss`] models a disk losing power: each file keeps
+//! its content as of its last sync plus a random in-order subset of the
+//! writes performed since.
+//!
 //! Invariant: a request's effect on the file happens at the moment its
 //! completion is marked done, never earlier.
 
@@ -71,11 +75,26 @@ impl SimState {
     }
 }
 
+/// A write or truncate performed since the file's last sync.
+enum Unsynced {
+    Write(u64, Vec<u8>),
+    Truncate(u64),
+}
+
+/// What a power loss may leave of one file: its content at the last sync
+/// plus any in-order subset of the changes since.
+struct Durability {
+    data: Arc<MemData>,
+    synced: Vec<u8>,
+    since: Vec<Unsynced>,
+}
+
 /// The simulated backend.
 pub struct SimBackend {
     fs: MemFs,
     config: Mutex<SimConfig>,
     state: Arc<Mutex<SimState>>,
+    durability: Mutex<Vec<Durability>>,
 }
 
 impl SimBackend {
@@ -85,6 +104,56 @@ impl SimBackend {
             fs: MemFs::default(),
             state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0 })),
             config: Mutex::new(config),
+            durability: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Record a request about to be performed, for [`SimBackend::power_loss`].
+    fn track(&self, q: &Queued) {
+        let mut d = guard(&self.durability);
+        let i = match d.iter().position(|t| Arc::ptr_eq(&t.data, &q.data)) {
+            Some(i) => i,
+            None => {
+                d.push(Durability { data: q.data.clone(), synced: q.data.snapshot(), since: Vec::new() });
+                d.len() - 1
+            }
+        };
+        let t = &mut d[i];
+        match &q.op {
+            Op::Read(..) => {}
+            Op::Write(off, buf) => t.since.push(Unsynced::Write(*off, buf.to_vec())),
+            Op::Truncate(size) => t.since.push(Unsynced::Truncate(*size)),
+            Op::Sync => {
+                t.synced = t.data.snapshot();
+                t.since.clear();
+            }
+        }
+    }
+
+    /// Power loss: queued requests are dropped (as [`SimBackend::crash`])
+    /// and every file keeps its content as of its last sync plus a random
+    /// in-order subset of the writes and truncates performed since.
+    pub fn power_loss(&self) {
+        self.crash();
+        let mut st = guard(&self.state);
+        for t in guard(&self.durability).drain(..) {
+            let mut image = t.synced;
+            for u in t.since {
+                if st.next().is_multiple_of(2) {
+                    continue;
+                }
+                match u {
+                    Unsynced::Write(off, bytes) => {
+                        let end = off as usize + bytes.len();
+                        if image.len() < end {
+                            image.resize(end, 0);
+                        }
+                        image[off as usize..end].copy_from_slice(&bytes);
+                    }
+                    Unsynced::Truncate(size) => image.resize(size as usize, 0),
+                }
+            }
+            t.data.replace(image);
         }
     }
 
@@ -118,6 +187,7 @@ impl SimBackend {
 pub struct SimFile {
     data: Arc<MemData>,
     locks: MemLockHandle,
+    shm: Mutex<super::shm::ShmHandle>,
     state: Arc<Mutex<SimState>>,
 }
 
@@ -160,6 +230,15 @@ impl File for SimFile {
     fn lock_level(&self) -> LockLevel {
         self.locks.level()
     }
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<super::ShmRegion>> {
+        guard(&self.shm).map(|| Ok(self.data.shm_node()), region, region_size, extend)
+    }
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        guard(&self.shm).lock(offset, n, exclusive, lock)
+    }
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        guard(&self.shm).unmap(delete)
+    }
 }
 
 fn perform(q: Queued, fail: bool) {
@@ -190,7 +269,7 @@ impl IoBackend for SimBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let data = self.fs.open(path, opts)?;
-        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone() }))
+        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
         self.fs.delete(path)
@@ -226,6 +305,9 @@ impl IoBackend for SimBackend {
         drop(st);
         let count = reaped.len();
         for (q, fail) in reaped {
+            if !fail {
+                self.track(&q);
+            }
             perform(q, fail);
         }
         Ok(count)

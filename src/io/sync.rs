@@ -38,6 +38,7 @@ pub struct SyncFile {
     inode: InodeLock,
     level: Mutex<LockLevel>,
     delete_on_close: bool,
+    shm: super::shm::FileShm,
 }
 
 fn io_err(code: i32) -> Error {
@@ -114,10 +115,23 @@ impl File for SyncFile {
     fn lock_level(&self) -> LockLevel {
         *self.level.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<super::ShmRegion>> {
+        self.shm.map(region, region_size, extend)
+    }
+
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        self.shm.lock(offset, n, exclusive, lock)
+    }
+
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        self.shm.unmap(delete)
+    }
 }
 
 impl Drop for SyncFile {
     fn drop(&mut self) {
+        let _ = self.shm.unmap(false);
         let _ = self.unlock(LockLevel::None);
         if let Some(f) = self.file.take() {
             lock::release_inode(self.dev, self.ino, &self.inode, f);
@@ -164,6 +178,7 @@ impl IoBackend for SyncBackend {
             inode,
             level: Mutex::new(LockLevel::None),
             delete_on_close: opts.delete_on_close,
+            shm: super::shm::FileShm::new(dev, ino, path),
         }))
     }
 

@@ -36,6 +36,10 @@ pub enum CommitStep {
     SyncDb(Completion),
     /// Journal delete/truncate/zero submitted.
     FinalizeJournal(Option<Completion>),
+    /// WAL mode: the transaction's frames submitted.
+    WalFrames(Vec<Completion>),
+    /// WAL mode: WAL fsync submitted.
+    WalSync(Completion),
 }
 
 impl CommitStep {
@@ -48,8 +52,8 @@ impl CommitStep {
     /// results are left for the step to take).
     pub fn in_flight_done(&self) -> bool {
         match self {
-            CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) => cs.iter().all(|c| c.is_done()),
-            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) => c.is_done(),
+            CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
+            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) | CommitStep::WalSync(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
         }
@@ -57,7 +61,7 @@ impl CommitStep {
 
     /// Whether a journal file may exist.
     pub fn journal_exists(&self) -> bool {
-        !matches!(self, CommitStep::Start)
+        !matches!(self, CommitStep::Start | CommitStep::WalFrames(_) | CommitStep::WalSync(_))
     }
 }
 
@@ -76,6 +80,7 @@ impl Pager {
     /// Commit the write transaction (or end the read transaction).
     pub fn commit(&mut self) -> IoPoll<()> {
         match self.state {
+            PagerState::Idle if self.wal_autocheckpoint_running() => return self.wal_autocheckpoint(),
             PagerState::Idle => return Ok(Poll::Ready(())),
             PagerState::Read => {
                 self.end_read()?;
@@ -94,6 +99,11 @@ impl Pager {
                     }
                     crate::ready!(self.fetch(1)?);
                     self.stamp_page1()?;
+                    if self.wal.is_some() {
+                        let cs = self.wal_write_frames()?;
+                        self.commit_step = CommitStep::WalFrames(cs);
+                        continue;
+                    }
                     if self.opts.memory || !self.journal_mode.uses_file() {
                         self.commit_step = CommitStep::LockExclusive;
                         continue;
@@ -168,6 +178,28 @@ impl Pager {
                     c.take()?;
                     self.submit_finalize()?;
                 }
+                CommitStep::WalFrames(cs) => {
+                    if !all_done(&cs)? {
+                        self.commit_step = CommitStep::WalFrames(cs);
+                        return Ok(Poll::Pending);
+                    }
+                    if self.wal_sync_on_commit() {
+                        let c = self.wal_file()?.sync(false)?;
+                        self.commit_step = CommitStep::WalSync(c);
+                        continue;
+                    }
+                    self.finish_wal_commit()?;
+                    return self.wal_autocheckpoint();
+                }
+                CommitStep::WalSync(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::WalSync(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.finish_wal_commit()?;
+                    return self.wal_autocheckpoint();
+                }
                 CommitStep::FinalizeJournal(c) => {
                     if let Some(c) = &c {
                         if !c.is_done() {
@@ -183,6 +215,17 @@ impl Pager {
                 }
             }
         }
+    }
+
+    fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {
+        self.wal.as_ref().map(|w| w.file().clone()).ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))
+    }
+
+    fn finish_wal_commit(&mut self) -> Result<()> {
+        self.wal_publish()?;
+        self.cache.mark_all_clean();
+        self.finish_write_txn()
+
     }
 
     /// Bump the change counter and record size and writer version in

@@ -27,11 +27,22 @@
 //! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
 //!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
 //!   finished step.
+//!
+//! WAL mode ([`wal`], glue in `wal_mode.rs`): when the header says file
+//! format 2/2 or a `-wal` file exists, the journal is replaced by the
+//! write-ahead log. Read transactions pin a WAL snapshot (pages come from
+//! the newest frame at or below it, else from the database file), writers
+//! hold the WAL's WRITE lock instead of RESERVED/EXCLUSIVE, commit appends
+//! frames (`WalFrames → WalSync`), the database file is only written by
+//! checkpoints, and cache spills append uncommitted frames to the log. The
+//! connection keeps SHARED on the database while attached.
 
 pub mod cache;
 pub mod commit;
 pub mod header;
 pub mod journal;
+pub mod wal;
+mod wal_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
@@ -46,7 +57,7 @@ use savepoint::Savepoint;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// `PRAGMA journal_mode` values (WAL is not supported this session).
+/// `PRAGMA journal_mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JournalMode {
     /// Delete the journal at commit (the default).
@@ -59,6 +70,8 @@ pub enum JournalMode {
     Memory,
     /// No journal.
     Off,
+    /// Write-ahead log (see [`wal`]).
+    Wal,
 }
 
 impl JournalMode {
@@ -70,6 +83,7 @@ impl JournalMode {
             "persist" => JournalMode::Persist,
             "memory" => JournalMode::Memory,
             "off" => JournalMode::Off,
+            "wal" => JournalMode::Wal,
             _ => return None,
         })
     }
@@ -82,6 +96,7 @@ impl JournalMode {
             JournalMode::Persist => "persist",
             JournalMode::Memory => "memory",
             JournalMode::Off => "off",
+            JournalMode::Wal => "wal",
         }
     }
 
@@ -120,6 +135,9 @@ pub enum PagerState {
 enum ReadStep {
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
+    /// Header read; the WAL read transaction (maybe a WAL recovery) is
+    /// under way.
+    Header(usize, Buffer),
 }
 
 /// What undoing one B-tree operation needs: each page's image (and dirty
@@ -204,6 +222,14 @@ pub struct Pager {
     /// Test hook: stop the commit with an error after writing this many
     /// database pages (simulates a crash mid-commit).
     crash_after_pages: Option<usize>,
+    /// The write-ahead log, when the database is in WAL mode.
+    wal: Option<wal::Wal>,
+    /// `PRAGMA wal_autocheckpoint`.
+    wal_autocheckpoint: u32,
+    /// Test hook: behave like a crashed process on drop.
+    abandoned: bool,
+    /// Writing 1/1 into the header on the way out of WAL mode.
+    leaving_wal: bool,
 }
 
 fn busy() -> Error {
@@ -250,6 +276,10 @@ impl Pager {
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
             rollback_step: RollbackStep::Start,
+            wal: None,
+            wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
+            abandoned: false,
+            leaving_wal: false,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -317,6 +347,9 @@ impl Pager {
         if self.opts.memory && mode.uses_file() {
             return self.journal_mode;
         }
+        if mode == JournalMode::Wal || self.wal.is_some() {
+            return self.switch_wal(mode);
+        }
         self.journal_mode = mode;
         self.journal_mode
     }
@@ -367,6 +400,11 @@ impl Pager {
         if self.state != PagerState::Idle {
             return Ok(Poll::Ready(()));
         }
+        // A checkpoint the last commit started finishes first: its locks
+        // and in-flight writes must not outlive it unnoticed.
+        if self.wal_autocheckpoint_running() {
+            crate::ready!(self.wal_autocheckpoint()?);
+        }
         match self.begin_read_steps() {
             Err(e) => {
                 self.read_step = None;
@@ -405,7 +443,13 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     let res = c.take()?;
-                    self.load_header(res.bytes, res.buffer.unwrap_or_default())?;
+                    self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
+                }
+                Some(ReadStep::Header(bytes, buf)) => {
+                    if self.load_header(bytes, &buf)?.is_pending() {
+                        self.read_step = Some(ReadStep::Header(bytes, buf));
+                        return Ok(Poll::Pending);
+                    }
                     self.state = PagerState::Read;
                     return Ok(Poll::Ready(()));
                 }
@@ -417,20 +461,21 @@ impl Pager {
         Ok(ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?))
     }
 
-    fn load_header(&mut self, bytes: usize, buf: Buffer) -> Result<()> {
+    fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
         let file_size = self.file.size()?;
+        let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(buf)?) };
+        if crate::ready!(self.wal_begin_read(info, file_size)?) {
+            return Ok(Poll::Ready(()));
+        }
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
             if self.last_change_counter.is_some() {
                 self.invalidate_cache();
             }
             self.last_change_counter = None;
-            return Ok(());
+            return Ok(Poll::Ready(()));
         }
-        let info = header::parse(&buf)?;
-        if info.write_version == 2 {
-            return Err(Error::unsupported("WAL mode"));
-        }
+        let info = header::parse(buf)?;
         if info.page_size != self.page_size || info.reserved != self.reserved {
             self.page_size = info.page_size;
             self.reserved = info.reserved;
@@ -443,7 +488,7 @@ impl Pager {
         self.last_change_counter = Some(info.change_counter);
         let from_file = (file_size / self.page_size as u64) as u32;
         self.db_size = info.db_size.unwrap_or(from_file);
-        Ok(())
+        Ok(Poll::Ready(()))
     }
 
     fn invalidate_cache(&mut self) {
@@ -457,7 +502,10 @@ impl Pager {
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
-            if !self.opts.memory && !self.opts.immutable {
+            if let Some(w) = self.wal.as_mut() {
+                // WAL mode keeps SHARED on the database while attached.
+                w.end_read();
+            } else if !self.opts.memory && !self.opts.immutable {
                 self.file.unlock(LockLevel::None)?;
             }
         }
@@ -498,8 +546,13 @@ impl Pager {
             }
             self.reads.remove(&pgno);
         }
-        let offset = (pgno as u64 - 1) * self.page_size as u64;
-        let c = self.file.read(offset, Buffer::zeroed(self.page_size as usize))?;
+        let c = match self.wal_frame_of(pgno)? {
+            Some((wal_file, offset)) => wal_file.read(offset, Buffer::zeroed(self.page_size as usize))?,
+            None => {
+                let offset = (pgno as u64 - 1) * self.page_size as u64;
+                self.file.read(offset, Buffer::zeroed(self.page_size as usize))?
+            }
+        };
         self.reads.insert(pgno, (c, self.generation));
         // Synchronous backends finish inside `read`: collect at once.
         if self.reads.get(&pgno).is_some_and(|(c, _)| c.is_done()) {
@@ -676,7 +729,9 @@ impl Pager {
         if self.state == PagerState::Write {
             return Ok(Poll::Ready(()));
         }
-        if !self.opts.memory && !self.opts.immutable {
+        if let Some(w) = self.wal.as_mut() {
+            w.begin_write()?;
+        } else if !self.opts.memory && !self.opts.immutable {
             if !self.file.lock(LockLevel::Reserved)? {
                 return Err(busy());
             }
@@ -718,10 +773,16 @@ impl Pager {
         if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
+        // Spilled WAL frames left clean cached pages with uncommitted
+        // content.
+        let spilled_to_wal = self.wal_has_uncommitted();
         self.cache.discard_dirty();
         self.cache.truncate(self.orig_db_size);
         self.db_size = self.orig_db_size;
         self.finish_write_txn()?;
+        if spilled_to_wal {
+            self.invalidate_cache();
+        }
         Ok(Poll::Ready(()))
     }
 
@@ -782,7 +843,10 @@ impl Pager {
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();
         self.state = PagerState::Idle;
-        if !self.opts.memory && !self.opts.immutable {
+        if let Some(w) = self.wal.as_mut() {
+            w.end_write()?;
+            w.end_read();
+        } else if !self.opts.memory && !self.opts.immutable {
             self.file.unlock(LockLevel::None)?;
         }
         Ok(())

@@ -8,6 +8,10 @@
 //! the spill is given up for this transaction and the cache just grows) →
 //! `Pages` (write the dirty pages) → the pages become clean and evictable.
 //!
+//! In WAL mode a spill appends the dirty pages to the log as frames
+//! without a commit frame (`WalFrames`): only this connection reads them
+//! back until the commit frame follows; a rollback forgets them.
+//!
 //! Invariants: a spilled page's original is in the journal and synced
 //! before the page is written to the database; a page being written is
 //! kept dirty (unevictable) until its write completes; once anything is
@@ -34,6 +38,8 @@ pub enum SpillStep {
     Lock,
     /// Page writes submitted for these pages.
     Pages(Vec<Completion>, Vec<Pgno>),
+    /// WAL mode: uncommitted frames submitted for these pages.
+    WalFrames(Vec<Completion>, Vec<Pgno>),
 }
 
 fn all_done(cs: &[Completion]) -> Result<bool> {
@@ -74,6 +80,22 @@ impl Pager {
     fn run_spill(&mut self) -> IoPoll<()> {
         loop {
             match std::mem::take(&mut self.spill_step) {
+                SpillStep::Idle if self.wal.is_some() => {
+                    let pgnos = self.cache.dirty_pages();
+                    let cs = self.wal_write_spill(&pgnos)?;
+                    self.spill_step = SpillStep::WalFrames(cs, pgnos);
+                }
+                SpillStep::WalFrames(cs, pgnos) => {
+                    if !all_done(&cs)? {
+                        self.spill_step = SpillStep::WalFrames(cs, pgnos);
+                        return Ok(Poll::Pending);
+                    }
+                    self.wal_publish()?;
+                    for pgno in pgnos {
+                        self.cache.mark_clean(pgno);
+                    }
+                    return Ok(Poll::Ready(()));
+                }
                 SpillStep::Idle => {
                     if self.opts.memory || !self.journal_mode.uses_file() {
                         self.spill_step = SpillStep::Lock;

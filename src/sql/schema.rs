@@ -29,6 +29,9 @@ pub struct Column {
     pub not_null: bool,
     /// DEFAULT expression as SQL text.
     pub default: Option<String>,
+    /// The DEFAULT when it is a constant (what rows written before an
+    /// ADD COLUMN read for it).
+    pub default_value: Option<Value>,
     /// COLLATE name.
     pub collation: Option<String>,
     /// Part of the PRIMARY KEY.
@@ -40,6 +43,8 @@ pub struct Column {
 pub struct Table {
     /// Name (unquoted).
     pub name: String,
+    /// Database holding it: 0 main, 1 temp.
+    pub db: usize,
     /// Root page (0 for views).
     pub root: u32,
     /// Columns in declaration order.
@@ -55,6 +60,17 @@ pub struct Table {
     /// Automatic indexes, in numbering order: columns and whether it is the
     /// primary key.
     pub auto_indexes: Vec<(Vec<(usize, bool, Option<String>)>, bool)>,
+    /// INTEGER PRIMARY KEY AUTOINCREMENT: rowids come from
+    /// `sqlite_sequence` and are never reused.
+    pub autoincrement: bool,
+    /// CHECK constraints: (constraint name, expression as SQL text).
+    pub checks: Vec<(Option<String>, String)>,
+    /// A feature of this table ringlite cannot handle yet (WITHOUT ROWID,
+    /// STRICT, an index it cannot maintain): the table may be read where
+    /// possible but is refused where that feature matters.
+    pub unsupported: Option<String>,
+    /// STRICT table: every value must match its column's type.
+    pub strict: bool,
 }
 
 impl Table {
@@ -85,6 +101,8 @@ pub struct IndexColumn {
 pub struct Index {
     /// Name.
     pub name: String,
+    /// Database holding it: 0 main, 1 temp.
+    pub db: usize,
     /// Table name.
     pub table: String,
     /// Root page.
@@ -97,6 +115,8 @@ pub struct Index {
     pub sql: Option<String>,
     /// "c" created by CREATE INDEX, "u" UNIQUE constraint, "pk" PRIMARY KEY.
     pub origin: &'static str,
+    /// Partial index: its WHERE clause as SQL text.
+    pub where_sql: Option<String>,
 }
 
 /// The schema of one database.
@@ -108,8 +128,45 @@ pub struct Schema {
     pub indexes: BTreeMap<String, Index>,
     /// Schema cookie the schema was read at.
     pub cookie: u32,
+    /// Schema cookie of the temp database (merged schemas).
+    pub temp_cookie: u32,
     /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
     pub rows: Vec<(String, String, String, i64, Option<String>)>,
+}
+
+impl Schema {
+    /// This schema with the temp database's objects added (they shadow
+    /// main objects of the same name).
+    pub fn merged_with_temp(&self, temp: &Schema) -> Schema {
+        let mut s = self.clone();
+        for (k, t) in &temp.tables {
+            let mut t = t.clone();
+            t.db = 1;
+            s.tables.insert(k.clone(), t);
+        }
+        for (k, i) in &temp.indexes {
+            let mut i = i.clone();
+            i.db = 1;
+            s.indexes.insert(k.clone(), i);
+        }
+        s.rows.extend(temp.rows.iter().cloned());
+        s.temp_cookie = temp.cookie;
+        s
+    }
+
+    /// Triggers of `table`: (name, CREATE TRIGGER text), in creation order.
+    pub fn triggers_of(&self, table: &str) -> Vec<(String, String)> {
+        self.rows
+            .iter()
+            .filter(|r| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
+            .filter_map(|r| r.4.clone().map(|sql| (r.1.clone(), sql)))
+            .collect()
+    }
+
+    /// Whether a trigger of this name exists.
+    pub fn has_trigger(&self, name: &str) -> bool {
+        self.rows.iter().any(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name))
+    }
 }
 
 impl Schema {
@@ -168,7 +225,11 @@ impl Schema {
         for (ty, name, _tbl, root, sql) in &rows {
             if ty == "table" || ty == "view" {
                 if let Some(sql) = sql {
-                    let t = table_from_sql(sql, *root as u32)?;
+                    let t = match table_from_sql(sql, *root as u32) {
+                        Ok(t) => t,
+                        Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
+                        Err(e) => return Err(e),
+                    };
                     s.tables.insert(name.to_ascii_lowercase(), t);
                 }
             }
@@ -178,13 +239,24 @@ impl Schema {
                 continue;
             }
             let idx = match sql {
-                Some(sql) => index_from_sql(sql, *root as u32, &s)?,
+                Some(sql) => match index_from_sql(sql, *root as u32, &s) {
+                    Ok(i) => i,
+                    Err(e) => {
+                        // An index we cannot maintain: its table stays
+                        // readable but refuses changes.
+                        if let Some(t) = s.tables.get_mut(&tbl.to_ascii_lowercase()) {
+                            t.unsupported = Some(format!("tables with an index like {name} ({})", e.message));
+                        }
+                        continue;
+                    }
+                },
                 None => {
                     let Some(t) = s.table(tbl) else { continue };
                     let n: usize = name.rsplit('_').next().and_then(|n| n.parse().ok()).unwrap_or(0);
                     let Some((cols, pk)) = t.auto_indexes.get(n.wrapping_sub(1)) else { continue };
                     Index {
                         name: name.clone(),
+                        db: 0,
                         table: t.name.clone(),
                         root: *root as u32,
                         columns: cols
@@ -194,6 +266,7 @@ impl Schema {
                         unique: true,
                         sql: None,
                         origin: if *pk { "pk" } else { "u" },
+                        where_sql: None,
                     }
                 }
             };
@@ -212,11 +285,13 @@ pub fn schema_table() -> Table {
         affinity: Affinity::from_decltype(t),
         not_null: false,
         default: None,
+        default_value: None,
         collation: None,
         primary_key: false,
     };
     Table {
         name: "sqlite_schema".into(),
+        db: 0,
         root: 1,
         columns: vec![col("type", "text"), col("name", "text"), col("tbl_name", "text"), col("rootpage", "int"), col("sql", "text")],
         rowid_alias: None,
@@ -224,6 +299,10 @@ pub fn schema_table() -> Table {
         view_select: None,
         view_columns: None,
         auto_indexes: Vec::new(),
+        autoincrement: false,
+        checks: Vec::new(),
+        unsupported: None,
+        strict: false,
     }
 }
 
@@ -253,11 +332,20 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            if flags.contains(ast::TabFlags::WithoutRowid) {
-                return Err(Error::unsupported("WITHOUT ROWID tables"));
-            }
+            // Generated columns change what a record holds (VIRTUAL ones are
+            // not stored at all); both kinds are refused for now.
+            let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
+            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
+                Some("WITHOUT ROWID tables".to_string())
+            } else if generated {
+                Some("generated columns".to_string())
+            } else {
+                None
+            };
+            let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),
+                db: 0,
                 root,
                 columns: Vec::new(),
                 rowid_alias: None,
@@ -265,6 +353,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: None,
                 view_columns: None,
                 auto_indexes: Vec::new(),
+                autoincrement: false,
+        checks: Vec::new(),
+        unsupported,
+                strict,
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -274,13 +366,21 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     decltype,
                     not_null: false,
                     default: None,
+                    default_value: None,
                     collation: None,
                     primary_key: false,
                 };
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
                     match &c.constraint {
-                        ColumnConstraint::PrimaryKey { order, .. } => {
+                        ColumnConstraint::PrimaryKey { order, auto_increment, .. } => {
+                            if *auto_increment {
+                                let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                                if !is_int {
+                                    return Err(Error::sql("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY"));
+                                }
+                                t.autoincrement = true;
+                            }
                             col.primary_key = true;
                             let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
@@ -291,8 +391,12 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                         ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
                         ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
-                        ColumnConstraint::Default(e) => col.default = Some(e.to_string()),
+                        ColumnConstraint::Default(e) => {
+                            col.default = Some(e.to_string());
+                            col.default_value = constant_value(e);
+                        }
                         ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
+                        ColumnConstraint::Check(e) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
                         _ => {}
                     }
                 }
@@ -320,8 +424,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         .collect()
                 };
                 match &c.constraint {
-                    TableConstraint::PrimaryKey { columns: pk, .. } => {
+                    TableConstraint::PrimaryKey { columns: pk, auto_increment, .. } => {
                         let cols = cols_of(pk, &t)?;
+                        t.autoincrement |= *auto_increment;
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
                         }
@@ -334,6 +439,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             t.auto_indexes.push((cols, true));
                         }
                     }
+                    TableConstraint::Check(e, _) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
                     TableConstraint::Unique { columns: u, .. } => {
                         let cols = cols_of(u, &t)?;
                         if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
@@ -343,6 +449,31 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     _ => {}
                 }
             }
+            if t.strict {
+                for c in t.columns.iter_mut() {
+                    let ty = c.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+                    c.affinity = match ty.as_str() {
+                        "INT" | "INTEGER" => Affinity::Integer,
+                        "REAL" => Affinity::Real,
+                        "TEXT" => Affinity::Text,
+                        "BLOB" | "ANY" => Affinity::Blob,
+                        _ => {
+                            let shown = c.decltype.clone().unwrap_or_default();
+                            if shown.is_empty() {
+                                return Err(Error::sql(format!("missing datatype for {}.{}", t.name, c.name)));
+                            }
+                            return Err(Error::sql(format!("unknown datatype for {}.{}: \"{}\"", t.name, c.name, shown)));
+                        }
+                    };
+                }
+            }
+            // CHECK messages quote the expression as written.
+            let written = check_texts(sql);
+            if written.len() == t.checks.len() {
+                for (c, w) in t.checks.iter_mut().zip(written) {
+                    c.1 = w;
+                }
+            }
             Ok(t)
         }
         Stmt::CreateView { view_name, columns, select, .. } => {
@@ -350,6 +481,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let sel = crate::sql::parse::ast_text(*select);
             Ok(Table {
                 name,
+                db: 0,
                 root: 0,
                 columns: Vec::new(),
                 rowid_alias: None,
@@ -357,9 +489,63 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_select: Some(sel),
                 view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
                 auto_indexes: Vec::new(),
+                autoincrement: false,
+        checks: Vec::new(),
+        unsupported: None,
+        strict: false,
             })
         }
         _ => Err(Error::corrupt()),
+    }
+}
+
+/// The source text inside each `CHECK(...)` of a CREATE TABLE, in order.
+fn check_texts(sql: &str) -> Vec<String> {
+    use sqlite3_parser::dialect::TokenType;
+    let b = sql.as_bytes();
+    let toks = crate::sql::parse::tokens(b);
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != TokenType::TK_CHECK || toks.get(i + 1).is_none_or(|x| x.kind != TokenType::TK_LP) {
+            continue;
+        }
+        let mut depth = 0;
+        let start = toks[i + 1].end;
+        for u in &toks[i + 1..] {
+            match u.kind {
+                TokenType::TK_LP => depth += 1,
+                TokenType::TK_RP => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(String::from_utf8_lossy(&b[start..u.start]).trim().to_string());
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The value of a constant expression (literals, signed numbers).
+pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
+    use crate::sql::codegen::expr::{parse_numeric, Number};
+    match e {
+        ast::Expr::Literal(ast::Literal::Numeric(s)) => Some(match parse_numeric(s).ok()? {
+            Number::Int(i) => Value::Integer(i),
+            Number::Real(r) => Value::Real(r),
+        }),
+        ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
+        ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
+        ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
+            Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
+            Value::Real(r) => Some(Value::Real(-r)),
+            _ => None,
+        },
+        ast::Expr::Unary(ast::UnaryOperator::Positive, x) => constant_value(x),
+        ast::Expr::Parenthesized(v) if v.len() == 1 => constant_value(&v[0]),
+        _ => None,
     }
 }
 
@@ -376,9 +562,7 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
     let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
         return Err(Error::corrupt());
     };
-    if where_clause.is_some() {
-        return Err(Error::unsupported("partial indexes"));
-    }
+
     let tname = unquote(tbl_name.0);
     let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
     let mut cols = Vec::new();
@@ -398,11 +582,13 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
     }
     Ok(Index {
         name: unquote(idx_name.name.0),
+        db: t.db,
         table: t.name.clone(),
         root,
         columns: cols,
         unique: *unique,
         sql,
         origin: "c",
+        where_sql: where_clause.as_ref().map(|w| w.to_string()),
     })
 }

@@ -81,6 +81,7 @@ pub enum Opcode {
     // aggregates
     AggStep,
     AggFinal,
+    AggValue,
     // records and cursors
     MakeRecord,
     Column,
@@ -136,6 +137,12 @@ pub enum Opcode {
     DropIndex,
     IntegrityCk,
     Pagecount,
+    /// ringlite: a pragma that reads or sets a B-tree/pager knob at run
+    /// time (SQLite does these in OP_JournalMode, OP_Checkpoint and in
+    /// pragma.c). P1 database, P2 first output register, P4 `Text` "name"
+    /// or "name=value".
+    PragmaBtree,
+    TypeCheck,
     // ringlite: the result row of EXPLAIN-like statements built at compile time
     ResultRowConst,
 }

@@ -79,6 +79,13 @@ pub fn run_ours(conn: &mut Connection, sql: &str) -> Vec<Outcome> {
 pub struct RefDb(pub *mut ffi::sqlite3);
 
 impl RefDb {
+    pub fn open_path(path: &str) -> RefDb {
+        let mut db = std::ptr::null_mut();
+        let c = CString::new(path).unwrap();
+        unsafe { ffi::sqlite3_open(c.as_ptr(), &mut db) };
+        RefDb(db)
+    }
+
     pub fn open() -> RefDb {
         let mut db = std::ptr::null_mut();
         unsafe { ffi::sqlite3_open(c":memory:".as_ptr(), &mut db) };

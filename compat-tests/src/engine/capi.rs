@@ -5,12 +5,14 @@
 //! `RTLD_LOCAL | RTLD_DEEPBIND` so that neither its calls into its own
 //! `sqlite3_*` symbols nor ours resolve to the bundled reference linked
 //! into this binary. Function pointers are looked up once per connection
-//! and copied out of the `Library`, which the struct keeps alive.
+//! and copied out of the `Library`, which stays loaded until the process
+//! ends (see [`load`]).
 
 use super::{Cell, Engine, EngineError, Interrupter, Rows};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 type Db = *mut c_void;
 type Stmt = *mut c_void;
@@ -51,7 +53,23 @@ struct Api {
 pub struct CApi {
     api: Api,
     db: Db,
-    _lib: Arc<Library>,
+}
+
+/// Libraries loaded so far, by path. They are never unloaded: a Rust
+/// library (ringlite's) registers thread-local destructors that would run
+/// at exit from unmapped code after a `dlclose`.
+static LOADED: OnceLock<Mutex<HashMap<String, &'static Library>>> = OnceLock::new();
+
+fn load(path: &str) -> Result<&'static Library, EngineError> {
+    let mut loaded = LOADED.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap();
+    if let Some(lib) = loaded.get(path) {
+        return Ok(lib);
+    }
+    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }
+        .map_err(|e| load_error(format!("cannot load {path}: {e}")))?;
+    let lib: &'static Library = Box::leak(Box::new(lib));
+    loaded.insert(path.to_string(), lib);
+    Ok(lib)
 }
 
 #[derive(Clone, Copy)]
@@ -65,8 +83,7 @@ fn load_error(what: String) -> EngineError {
 
 impl CApi {
     pub fn open(path: &str) -> Result<CApi, EngineError> {
-        let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }
-            .map_err(|e| load_error(format!("cannot load {path}: {e}")))?;
+        let lib = load(path)?;
         macro_rules! sym {
             ($name:literal) => {
                 *unsafe { lib.get(concat!($name, "\0").as_bytes()) }
@@ -94,7 +111,7 @@ impl CApi {
         let mut db: Db = std::ptr::null_mut();
         let name = CString::new(":memory:").unwrap();
         let rc = unsafe { (api.open_v2)(name.as_ptr(), &mut db, OPEN_READWRITE | OPEN_CREATE, std::ptr::null()) };
-        let engine = CApi { api, db, _lib: Arc::new(lib) };
+        let engine = CApi { api, db };
         if rc != SQLITE_OK {
             let err = if db.is_null() { load_error(format!("sqlite3_open_v2 failed with {rc}")) } else { engine.error() };
             return Err(err);
@@ -170,7 +187,7 @@ impl Engine for CApi {
             let rc = unsafe { (a.finalize)(stmt) };
             if outcome.is_err() || rc != SQLITE_OK {
                 let mut e = self.error();
-                e.partial = (columns > 0).then(|| Rows { columns, rows });
+                e.partial = (columns > 0).then_some(Rows { columns, rows });
                 return Err(e);
             }
             if columns > 0 {
@@ -183,9 +200,7 @@ impl Engine for CApi {
     fn interrupter(&self) -> Interrupter {
         let handle = DbHandle(self.db);
         let interrupt = self.api.interrupt;
-        let lib = self._lib.clone();
         Arc::new(move || {
-            let _keep_loaded = &lib;
             let h = handle;
             unsafe { interrupt(h.0) }
         })

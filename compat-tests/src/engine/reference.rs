@@ -107,7 +107,7 @@ impl Engine for Reference {
             let rc = unsafe { ffi::sqlite3_finalize(stmt) };
             if outcome.is_err() || rc != ffi::SQLITE_OK {
                 let mut e = self.error();
-                e.partial = (columns > 0).then(|| Rows { columns, rows });
+                e.partial = (columns > 0).then_some(Rows { columns, rows });
                 return Err(e);
             }
             if columns > 0 {

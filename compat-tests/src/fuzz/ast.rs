@@ -61,6 +61,10 @@ pub struct Select {
     pub having: Option<Expr>,
     pub order_by: Vec<OrderTerm>,
     pub limit: Option<(u32, Option<u32>)>,
+    /// `UNION [ALL]` / `INTERSECT` / `EXCEPT` members, each with as many
+    /// items as this one and no ORDER BY/LIMIT of its own; when present,
+    /// this select has none either.
+    pub compound: Vec<(&'static str, Select)>,
 }
 
 impl Expr {
@@ -164,6 +168,16 @@ impl Expr {
                 e.render(out);
                 let _ = write!(out, " AS {t})");
             }
+        }
+    }
+
+    /// A literal, possibly under unary operators or COLLATE: what SQLite
+    /// takes for a column number in ORDER BY when it is an integer.
+    pub fn is_literal_form(&self) -> bool {
+        match self {
+            Expr::Literal(_) => true,
+            Expr::Unary(_, e) | Expr::Collate(e, _) => e.is_literal_form(),
+            _ => false,
         }
     }
 
@@ -305,6 +319,10 @@ impl Select {
                 }
             }
         }
+        for (op, member) in &self.compound {
+            let _ = write!(out, " {op} ");
+            member.render(out);
+        }
         if let Some((n, off)) = self.limit {
             let _ = write!(out, " LIMIT {n}");
             if let Some(o) = off {
@@ -332,6 +350,20 @@ impl Select {
                 out.push(s)
             }
         };
+        for i in (0..self.compound.len()).rev() {
+            let mut s = self.clone();
+            s.compound.remove(i);
+            push(s);
+        }
+        for (i, (_, member)) in self.compound.iter().enumerate() {
+            for m2 in member.simpler() {
+                if m2.items.len() == member.items.len() {
+                    let mut s = self.clone();
+                    s.compound[i].1 = m2;
+                    push(s);
+                }
+            }
+        }
         if self.filter.is_some() {
             push(Select { filter: None, ..self.clone() });
         }
@@ -360,7 +392,7 @@ impl Select {
                 push(s);
             }
         }
-        if self.items.len() > 1 && self.group_by.is_empty() && self.order_by.is_empty() {
+        if self.items.len() > 1 && self.group_by.is_empty() && self.order_by.is_empty() && self.compound.is_empty() {
             for i in 0..self.items.len() {
                 let mut s = self.clone();
                 s.items.remove(i);

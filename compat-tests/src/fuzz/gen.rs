@@ -8,9 +8,9 @@
 //!
 //! Queries are built so that SQLite's answer is fully determined (the
 //! harness compares them as `rowsort`): results are never order-dependent
-//! except under `LIMIT`, where the ORDER BY covers every output column with
-//! BINARY collation plus its `typeof`, so ties are only between identical
-//! rows; aggregate queries select only GROUP BY keys and aggregates;
+//! except under `LIMIT`, where the ORDER BY covers every non-literal
+//! output column with BINARY collation plus its `typeof`, so ties are only
+//! between identical rows; aggregate queries select only GROUP BY keys and aggregates;
 //! scalar subqueries are single aggregates; group_concat is not used.
 
 use super::ast::*;
@@ -32,9 +32,13 @@ pub struct Case {
 const TYPES: &[&str] = &["INTEGER", "TEXT", "REAL", "NUMERIC", "BLOB", "", "INT", "VARCHAR(5)"];
 const COLLATIONS: &[&str] = &["BINARY", "NOCASE", "RTRIM"];
 
+/// No two literals are equal numbers of different storage classes (like 1
+/// and 1.0): in a column without affinity both would be kept as they are,
+/// and which of them a group, min() or max() shows would depend on row
+/// order.
 fn literal(rng: &mut ChaCha8Rng) -> String {
     let choices: &[&str] = &[
-        "NULL", "0", "1", "-1", "2", "3", "7", "10", "-5", "100", "0.5", "-2.25", "1.0", "3.0", "1e10",
+        "NULL", "0", "1", "-1", "2", "3", "7", "10", "-5", "100", "0.5", "-2.25", "1e10",
         "9223372036854775807", "-9223372036854775808", "'a'", "'A'", "'b'", "'abc'", "'ABC'", "'a '", "''",
         "'10'", "'3.0'", "' 7'", "'1e2'", "'x'", "x'00'", "x'41'",
     ];
@@ -74,7 +78,9 @@ pub fn generate(rng: &mut ChaCha8Rng) -> Case {
         }
         tables.push(Table { name, columns: cols });
     }
-    let queries = (0..rng.gen_range(1..=4)).map(|_| select(rng, &tables, &[], 0)).collect();
+    let queries = (0..rng.gen_range(1..=4))
+        .map(|_| if rng.gen_bool(0.2) { compound(rng, &tables) } else { select(rng, &tables, &[], 0) })
+        .collect();
     Case { setup, queries }
 }
 
@@ -125,8 +131,11 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
     };
     let limit = rng.gen_bool(0.25).then(|| (rng.gen_range(0..5), rng.gen_bool(0.3).then(|| rng.gen_range(0..3))));
     let order_by = if limit.is_some() {
+        // Constant items are left out: `ORDER BY (- 5) COLLATE BINARY`
+        // would mean "column -5" to SQLite, and a constant orders nothing.
         items
             .iter()
+            .filter(|e| !e.is_literal_form())
             .flat_map(|e| {
                 let desc = rng.gen_bool(0.5);
                 let nulls_first = [None, Some(true), Some(false)].choose(rng).copied().flatten();
@@ -140,13 +149,8 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
         Vec::new()
     };
     let distinct = rng.gen_bool(0.15);
-    // DISTINCT keeps one of several NOCASE-equal values; BINARY makes
-    // duplicates byte-identical.
-    let items = if distinct && !aggregate {
-        items.into_iter().map(|e| Expr::Collate(Box::new(e), "BINARY")).collect()
-    } else {
-        items
-    };
+    // DISTINCT keeps one of several equal values: see `distinguishable`.
+    let items = if distinct && !aggregate { distinguishable(items) } else { items };
     Select {
         distinct,
         items,
@@ -157,7 +161,57 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
         having,
         order_by,
         limit,
+        compound: Vec::new(),
     }
+}
+
+/// Items for DISTINCT or a compound, which keep one row of several equal
+/// ones: compared with BINARY, and each followed by its `typeof`, so equal
+/// rows are byte-identical (never 'a' against 'A', or 1 against 1.0).
+fn distinguishable(items: Vec<Expr>) -> Vec<Expr> {
+    items
+        .into_iter()
+        .flat_map(|e| {
+            let e = match e {
+                Expr::Collate(inner, "BINARY") => Expr::Collate(inner, "BINARY"),
+                other => Expr::Collate(Box::new(other), "BINARY"),
+            };
+            [e.clone(), Expr::Func("typeof", vec![e])]
+        })
+        .collect()
+}
+
+/// A compound select: members with the same number of items, compared
+/// with BINARY so that which of several NOCASE-equal values survives
+/// UNION/INTERSECT/EXCEPT never depends on row order.
+fn compound(rng: &mut ChaCha8Rng, tables: &[Table]) -> Select {
+    let member = |rng: &mut ChaCha8Rng, width: Option<usize>| {
+        let mut s = select(rng, tables, &[], 0);
+        s.order_by.clear();
+        s.limit = None;
+        if let Some(w) = width {
+            while s.items.len() < w {
+                s.items.push(Expr::Literal(small_literal(rng)));
+            }
+            s.items.truncate(w);
+            if !s.group_by.is_empty() {
+                // Items of an aggregate query must stay keys or aggregates.
+                s.items = s.items.into_iter().map(|e| match e {
+                    Expr::Column(_) => Expr::Literal("NULL".into()),
+                    other => other,
+                }).collect();
+            }
+        }
+        s.items = distinguishable(std::mem::take(&mut s.items));
+        s
+    };
+    let mut head = member(rng, None);
+    let width = head.items.len() / 2; // before `distinguishable` doubled it
+    for _ in 0..rng.gen_range(1..=2) {
+        let op = *["UNION", "UNION ALL", "INTERSECT", "EXCEPT"].choose(rng).unwrap();
+        head.compound.push((op, member(rng, Some(width))));
+    }
+    head
 }
 
 fn aggregate_expr(rng: &mut ChaCha8Rng, cols: &[String]) -> Expr {
@@ -223,7 +277,7 @@ fn expr(rng: &mut ChaCha8Rng, tables: &[Table], cols: &[String], depth: u32, bud
             let op = *["+", "-", "*", "/", "%", "||", "=", "<", "AND", "OR", "&", "<<"].choose(rng).unwrap();
             Expr::Binary(op, sub(rng), sub(rng))
         }
-        3 => Expr::Unary(*["-", "NOT", "~", "+"].choose(rng).unwrap(), sub(rng)),
+        3 => Expr::Unary(["-", "NOT", "~", "+"].choose(rng).unwrap(), sub(rng)),
         4 => {
             let (name, n) = *[("abs", 1), ("coalesce", 2), ("nullif", 2), ("length", 1), ("upper", 1), ("lower", 1), ("typeof", 1), ("ifnull", 2), ("max", 2), ("min", 2), ("instr", 2), ("trim", 1), ("round", 1), ("substr", 2), ("hex", 1), ("quote", 1)]
                 .choose(rng)

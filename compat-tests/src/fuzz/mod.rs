@@ -6,7 +6,8 @@
 //! reference and on the engine under test. A mismatch is shrunk and saved
 //! as `<save-dir>/<seed>.test`, a script completed from the reference (it
 //! passes on SQLite by construction and fails on the engine until fixed),
-//! unless a saved script with the same statements exists already.
+//! unless a saved script has the same statements, or (for an error or a
+//! panic) the same masked message: one script per failure mode.
 //!
 //! Exit status is 0 unless `--strict` is given and some case mismatched:
 //! while the engine is young, mismatches are the expected output.
@@ -61,7 +62,7 @@ fn parse(args: Vec<String>) -> Result<FuzzArgs, String> {
 pub fn case_steps(seed: u64) -> Vec<Step> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let case = gen::generate(&mut rng);
-    case.setup.into_iter().map(Step::Setup).chain(case.queries.into_iter().map(Step::Query)).collect()
+    case.setup.into_iter().map(Step::Setup).chain(case.queries.into_iter().map(|q| Step::Query(Box::new(q)))).collect()
 }
 
 /// A script recording the reference's outcome of every step.
@@ -124,9 +125,17 @@ pub fn main(args: Vec<String>) -> ExitCode {
     };
     let dir = Path::new(&f.save_dir);
     let (mut mismatches, mut saved) = (0u64, 0u64);
+    // Generator health: queries the reference itself rejects test little.
+    let (mut queries, mut rejected) = (0u64, 0u64);
     for seed in f.seed..f.seed + f.cases {
         let steps = case_steps(seed);
-        let (_, first) = replay(&steps, &f.engine);
+        let (reference, first) = replay(&steps, &f.engine);
+        for (step, outcome) in steps.iter().zip(&reference) {
+            if matches!(step, Step::Query(_)) {
+                queries += 1;
+                rejected += matches!(outcome, Outcome::Error(_)) as u64;
+            }
+        }
         let Some((at, got)) = first else { continue };
         mismatches += 1;
         let small = shrink::shrink(steps, &f.engine, f.budget);
@@ -150,7 +159,12 @@ pub fn main(args: Vec<String>) -> ExitCode {
             Err(e) => eprintln!("{}: {e}", path.display()),
         }
     }
-    println!("fuzz [{}]: {} cases from seed {}, {mismatches} mismatched, {saved} new regression scripts", f.engine.name(), f.cases, f.seed);
+    println!(
+        "fuzz [{}]: {} cases from seed {} ({queries} queries, {rejected} rejected by the reference), {mismatches} mismatched, {saved} new regression scripts",
+        f.engine.name(),
+        f.cases,
+        f.seed
+    );
     if f.strict && mismatches > 0 {
         ExitCode::FAILURE
     } else {

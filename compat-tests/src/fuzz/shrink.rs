@@ -21,7 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     Setup(String),
-    Query(Select),
+    Query(Box<Select>),
 }
 
 impl Step {
@@ -65,6 +65,9 @@ pub fn replay(steps: &[Step], test: &EngineKind) -> (Vec<Outcome>, Option<(usize
         Ok(Err(e)) => (None, Some(e)),
         Err(p) => (None, Some(EngineError { code: 1, message: format!("panic: {}", panic_message(&p)), partial: None })),
     };
+    // A case is small: one that runs for long has hung the engine.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let _guard = engine.as_ref().map(|e| crate::watchdog::watch("fuzz case", deadline, e.interrupter()));
     let mut outcomes = Vec::new();
     let mut first = None;
     for (i, step) in steps.iter().enumerate() {
@@ -128,12 +131,11 @@ pub fn shrink(mut steps: Vec<Step>, test: &EngineKind, mut budget: usize) -> Vec
         }
         // Clauses and sub-expressions of the queries.
         for i in 0..steps.len() {
-            loop {
-                let Step::Query(q) = &steps[i] else { break };
+            while let Step::Query(q) = &steps[i] {
                 let mut improved = false;
                 for simpler in q.simpler() {
                     let mut candidate = steps.clone();
-                    candidate[i] = Step::Query(simpler);
+                    candidate[i] = Step::Query(Box::new(simpler));
                     if still_fails(&candidate, &mut budget) {
                         steps = candidate;
                         improved = true;

@@ -26,6 +26,7 @@ impl Condition {
 
 /// How a query's values are ordered before comparing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // named after the script keywords
 pub enum SortMode {
     NoSort,
     RowSort,

@@ -8,12 +8,14 @@
 //!
 //! Every file gets fresh connections. A panic inside an engine is caught,
 //! counted as a failure, and ends the file (the engine's state is then
-//! unknown); so does a timeout, enforced by the [`watchdog`] interrupting
-//! the running statement. Records left unrun count as failed, so a file's
-//! record total never depends on how far the engine got.
+//! unknown); so does a timeout, enforced by the watchdog interrupting
+//! the running statement (see `crate::watchdog`). Records left unrun
+//! count as failed, so a file's record total never depends on how far the
+//! engine got.
 
 use super::format::{format_rows, matches_expected, render};
 use super::parser::{parse, Expect, Record, RecordKind, SortMode};
+use crate::watchdog;
 use crate::engine::{Cell, Engine, EngineError, EngineKind, Rows};
 use regex::Regex;
 use std::collections::HashMap;
@@ -65,6 +67,9 @@ pub struct FileReport {
     pub failures: Vec<Failure>,
     /// Why the file stopped early (parse error, panic, timeout, open).
     pub fatal: Option<String>,
+    /// Stopped by the timeout: how many records passed depends on the
+    /// machine's load, so the ratchet does not judge this file.
+    pub timed_out: bool,
     /// Every failure's cause (see [`cause_of`]) with its count, for
     /// STATUS.md.
     pub causes: std::collections::BTreeMap<String, usize>,
@@ -157,6 +162,22 @@ fn is_counted(r: &Record) -> bool {
     matches!(r.kind, RecordKind::Statement { .. } | RecordKind::Query { .. })
 }
 
+/// Two value lists shown from their first difference (at most 8 values
+/// each), so a long result does not bury it.
+fn show_difference(want: &[String], got: &[String]) -> (String, String) {
+    let first = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+    let show = |v: &[String]| {
+        let end = (first + 8).min(v.len());
+        let mut s = if first > 0 { format!("[{} values, from #{}] ", v.len(), first + 1) } else { String::new() };
+        s.push_str(&v[first.min(v.len())..end].join("\n"));
+        if end < v.len() {
+            s.push_str("\n...");
+        }
+        s
+    };
+    (show(want), show(got))
+}
+
 /// A failure's cause for grouping: an error message with numbers and
 /// quoted names masked, or "wrong result".
 pub fn cause_of(got: &str) -> String {
@@ -214,7 +235,6 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     }
 
     let mut state = State { report, opts, labels: HashMap::new(), threshold: 0, edits: HashMap::new() };
-    let reference_needed = opts.mode != Mode::Validate || opts.engine == EngineKind::Reference;
     let under_test = if opts.mode == Mode::Complete { EngineKind::Reference } else { opts.engine.clone() };
     let mut primary = match under_test.open() {
         Ok(e) => e,
@@ -224,7 +244,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
             return account_unrun(state.report);
         }
     };
-    let mut reference = if opts.mode == Mode::Diff && reference_needed {
+    let mut reference = if opts.mode == Mode::Diff {
         match EngineKind::Reference.open() {
             Ok(e) => Some(e),
             Err(e) => {
@@ -244,6 +264,7 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
     for record in todo {
         if guards.iter().any(|g| g.expired()) {
             state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+            state.report.timed_out = true;
             break;
         }
         if let Some(fatal) = state.record(record, primary.as_mut(), reference.as_mut().map(|r| r.as_mut() as &mut dyn Engine)) {
@@ -251,8 +272,11 @@ pub fn run_file(path: &str, opts: &Options) -> FileReport {
             break;
         }
     }
-    if state.report.fatal.is_none() && guards.iter().any(|g| g.expired()) {
-        state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+    if guards.iter().any(|g| g.expired()) {
+        state.report.timed_out = true;
+        if state.report.fatal.is_none() {
+            state.report.fatal = Some(format!("timeout after {:?}", opts.timeout));
+        }
     }
     // Stop the watchdog before the connections close.
     drop(guards);
@@ -397,12 +421,11 @@ impl State<'_> {
         let empty = Vec::new();
         let want = expected.as_ref().unwrap_or(&empty);
         if !matches_expected(&values, want) {
-            let shown = if want.len() == 1 && super::format::parse_hash_line(want).is_some() {
-                render(&values, 1)
-            } else {
-                values.clone()
-            };
-            return self.fail(record, sql, want.join("\n"), shown.join("\n"));
+            if super::format::parse_hash_line(want).is_some() {
+                return self.fail(record, sql, want.join("\n"), render(&values, 1).join("\n"));
+            }
+            let (w, g) = show_difference(want, &values);
+            return self.fail(record, sql, w, g);
         }
         if let Some(label) = label {
             if let Some(previous) = self.labels.get(label) {
@@ -427,6 +450,11 @@ impl State<'_> {
         };
         if same {
             self.report.passed += 1;
+        } else if let (Outcome::Rows(a), Outcome::Rows(b)) = (want, got) {
+            let types = if types.is_empty() { infer_types(a) } else { types.to_string() };
+            let (w, g) = show_difference(&format_rows(a, &types, sort), &format_rows(b, &types, sort));
+            let cols = |r: &Rows| if a.columns != b.columns { format!("{} columns: ", r.columns) } else { String::new() };
+            self.fail(record, sql, cols(a) + &w, cols(b) + &g);
         } else {
             let show = |o: &Outcome| match o {
                 Outcome::Rows(r) => {
@@ -454,8 +482,10 @@ impl State<'_> {
 
     fn complete_query(&mut self, record: &Record, types: &str, sort: SortMode, label: &Option<String>, got: &Outcome) {
         let edit = match got {
+            // A "query" that returns no columns is a statement.
+            Outcome::Rows(rows) if rows.columns == 0 => Edit { header: "statement ok".into(), results: Vec::new() },
             Outcome::Rows(rows) => {
-                let types = if types.is_empty() { infer_types(rows) } else { types.to_string() };
+                let types = if types.len() == rows.columns { types.to_string() } else { infer_types(rows) };
                 let values = format_rows(rows, &types, sort);
                 let mut header = format!("query {types} {}", sort.as_str());
                 if let Some(l) = label {
@@ -507,70 +537,80 @@ fn apply_edits(text: &str, records: &[Record], edits: &HashMap<usize, Edit>) -> 
     out
 }
 
-/// Interrupts engines whose file ran past its deadline.
-pub mod watchdog {
-    use crate::engine::Interrupter;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::{Arc, Mutex, OnceLock};
-    use std::time::{Duration, Instant};
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// How long an engine may ignore an interrupt before the whole run is
-    /// abandoned: a hung engine must not hang `make test`.
-    const GRACE: Duration = Duration::from_secs(30);
-
-    struct Entry {
-        what: String,
-        id: u64,
-        deadline: Instant,
-        interrupt: Interrupter,
-        expired: Arc<AtomicBool>,
+    fn opts(mode: Mode, engine: EngineKind) -> Options {
+        Options { mode, engine, timeout: Duration::from_secs(60), max_diffs: 10 }
     }
 
-    static ENTRIES: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
-    static NEXT_ID: AtomicU64 = AtomicU64::new(0);
-
-    fn entries() -> &'static Mutex<Vec<Entry>> {
-        ENTRIES.get_or_init(|| {
-            std::thread::spawn(|| loop {
-                std::thread::sleep(Duration::from_millis(100));
-                let now = Instant::now();
-                for e in entries().lock().unwrap().iter() {
-                    if now >= e.deadline {
-                        e.expired.store(true, Ordering::SeqCst);
-                        (e.interrupt)();
-                    }
-                    if now >= e.deadline + GRACE {
-                        eprintln!("ringlite-compat: {} ignored the timeout interrupt for {GRACE:?}; aborting the run", e.what);
-                        std::process::exit(124);
-                    }
-                }
-            });
-            Mutex::new(Vec::new())
-        })
+    fn script(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("ringlite-compat-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
     }
 
-    /// Registration; dropping it unregisters (before the engine closes).
-    pub struct Guard {
-        id: u64,
-        expired: Arc<AtomicBool>,
+    const SCRIPT: &str = "statement ok\nCREATE TABLE t(a INTEGER, b TEXT)\n\n\
+        statement ok\nINSERT INTO t VALUES(1, 'x'), (2, ''), (NULL, 'a\tb')\n\n\
+        query IT rowsort\nSELECT a, b FROM t\n----\n1\nx\n2\n(empty)\nNULL\na@b\n\n\
+        hash-threshold 2\n\n\
+        query R nosort\nSELECT a * 1.5 FROM t ORDER BY a\n\n\
+        statement error no such table: nope\nSELECT * FROM nope\n\n\
+        onlyif mysql\nquery I nosort\nSELECT 'never run'\n----\n0\n\n\
+        skipif sqlite\nhalt\n\n\
+        query nosort\nSELECT 1, 2.5, 'z'\n";
+
+    #[test]
+    fn complete_then_validate_round_trips_on_the_reference() {
+        let path = script("round_trip.test", SCRIPT);
+        let done = run_file(&path, &opts(Mode::Complete, EngineKind::Reference));
+        let text = done.completed.expect("complete mode rewrites");
+        assert!(text.contains("query R nosort\nSELECT a * 1.5 FROM t ORDER BY a\n----\n3 values hashing to "), "{text}");
+        assert!(text.contains("query IRT nosort\nSELECT 1, 2.5, 'z'\n----\n3 values hashing to "), "{text}");
+        assert!(text.contains("onlyif mysql\nquery I nosort\nSELECT 'never run'\n----\n0\n"), "untouched: {text}");
+        std::fs::write(&path, &text).unwrap();
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Reference));
+        assert_eq!((report.passed, report.total), (6, 6), "{:?}", report.failures);
+        assert!(report.fatal.is_none());
     }
 
-    impl Guard {
-        pub fn expired(&self) -> bool {
-            self.expired.load(Ordering::SeqCst)
+    #[test]
+    fn validate_reports_the_first_difference() {
+        let wrong = SCRIPT.replace("1\nx\n2\n(empty)", "1\nx\n3\n(empty)");
+        let path = script("wrong.test", &wrong);
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Reference));
+        assert_eq!(report.failed(), 3, "the changed row and the two queries without results");
+        assert_eq!(report.failures[0].line, 7);
+        assert!(report.failures[0].got.contains('2'));
+        assert_eq!(report.causes.get("wrong result"), Some(&3));
+    }
+
+    #[test]
+    fn an_engine_that_cannot_open_fails_every_record() {
+        let path = script("broken.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Validate, EngineKind::Capi("/nonexistent/lib.so".into())));
+        assert_eq!((report.passed, report.total, report.failed()), (0, 6, 6));
+        assert!(report.fatal.as_deref().unwrap().contains("cannot open"));
+    }
+
+    #[test]
+    fn diff_mode_compares_the_reference_with_itself() {
+        let path = script("diff.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Diff, EngineKind::Reference));
+        assert_eq!(report.failed(), 0, "{:?}", report.failures);
+    }
+
+    #[test]
+    fn the_c_abi_backend_runs_the_system_library() {
+        let lib = "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0";
+        if !std::path::Path::new(lib).exists() {
+            return; // no system SQLite on this machine
         }
-    }
-
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            entries().lock().unwrap().retain(|e| e.id != self.id);
-        }
-    }
-
-    pub fn watch(what: &str, deadline: Instant, interrupt: Interrupter) -> Guard {
-        let id = NEXT_ID.fetch_add(1, Ordering::SeqCst);
-        let expired = Arc::new(AtomicBool::new(false));
-        entries().lock().unwrap().push(Entry { what: what.to_string(), id, deadline, interrupt, expired: expired.clone() });
-        Guard { id, expired }
+        let path = script("capi.test", SCRIPT);
+        let report = run_file(&path, &opts(Mode::Diff, EngineKind::Capi(lib.into())));
+        assert_eq!(report.failed(), 0, "{:?}", report.failures);
     }
 }

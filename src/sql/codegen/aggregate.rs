@@ -7,7 +7,7 @@
 //! holding the group's last row (`Compiler::agg_regs`/`col_map`).
 
 use super::from::FromItem;
-use super::select::{binary_key_info, ResultItem, RowCtx};
+use super::select::{ResultItem, RowCtx};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
 use crate::sql::parse::unquote;
@@ -25,6 +25,7 @@ struct AggCall<'a, 'b> {
     distinct: bool,
     acc: i32,
     distinct_cursor: Option<i32>,
+    distinct_coll: crate::value::collation::Collation,
 }
 
 impl<'b> Compiler<'_> {
@@ -79,7 +80,11 @@ impl<'b> Compiler<'_> {
             }
             let def = self.lookup_function(&name, args.len())?;
             let acc = self.b.reg();
-            out.push(AggCall { key, def, args, distinct, acc, distinct_cursor: None });
+            let distinct_coll = match args.first().and_then(|a| self.expr_collation(a)) {
+                Some((n, _)) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            out.push(AggCall { key, def, args, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
     }
@@ -126,7 +131,8 @@ impl<'b> Compiler<'_> {
         for a in aggs {
             self.b.add(Opcode::Null, 0, a.acc, 0);
             if let Some(d) = a.distinct_cursor {
-                self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(binary_key_info(1)), 0);
+                let ki = crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
+                self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(Arc::new(ki)), 0);
             }
         }
     }
@@ -177,6 +183,53 @@ impl<'b> Compiler<'_> {
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &RowCtx,
     ) -> Result<()> {
+        // GROUP BY terms: an integer names a result column.
+        let group_exprs: Option<Vec<&'a Expr<'b>>> = match group_by {
+            None => None,
+            Some(gs) => {
+                let mut v = Vec::new();
+                for g in gs {
+                    let mut inner = g;
+                    while let Expr::Parenthesized(p) = inner {
+                        if p.len() != 1 {
+                            break;
+                        }
+                        inner = &p[0];
+                    }
+                    let by_ordinal = inner.is_integer().filter(|k| i32::try_from(*k).is_ok());
+                    match by_ordinal {
+                        Some(k) if k >= 1 && (k as usize) <= items.len() => match &items[k as usize - 1] {
+                            ResultItem::Expr(e, _) => v.push(*e),
+                            ResultItem::Col(..) => v.push(g),
+                        },
+                        Some(k) => {
+                            let n = v.len() + 1;
+                            let _ = k;
+                            return Err(Error::sql(format!(
+                                "{} GROUP BY term out of range - should be between 1 and {}",
+                                match n { 1 => "1st".to_string(), 2 => "2nd".to_string(), 3 => "3rd".to_string(), n => format!("{n}th") },
+                                items.len()
+                            )));
+                        }
+                        None => v.push(g),
+                    }
+                }
+                for g in &v {
+                    let mut has = false;
+                    let me: &Compiler<'_> = self;
+                    walk(g, &mut |x| {
+                        if super::is_aggregate_call(me, x) {
+                            has = true;
+                        }
+                        true
+                    });
+                    if has {
+                        return Err(Error::sql("aggregate functions are not allowed in the GROUP BY clause"));
+                    }
+                }
+                Some(v)
+            }
+        };
         let mut aggs: Vec<AggCall<'a, 'b>> = Vec::new();
         let mut cols: Vec<ColumnRef> = Vec::new();
         for it in items {
@@ -200,7 +253,7 @@ impl<'b> Compiler<'_> {
             self.collect_aggs(&t.expr, &mut aggs)?;
             self.collect_columns(&t.expr, &mut cols);
         }
-        for g in group_by.unwrap_or(&[]) {
+        for g in group_exprs.iter().flatten() {
             self.collect_columns(g, &mut cols);
         }
         for a in aggs.iter_mut() {
@@ -209,7 +262,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let col_regs = self.b.regs(cols.len());
-        match group_by {
+        match group_exprs {
             None => {
                 self.reset_aggs(&aggs);
                 if !cols.is_empty() {
@@ -236,10 +289,8 @@ impl<'b> Compiler<'_> {
                 let n_args: usize = aggs.iter().map(|a| a.args.len()).sum();
                 let width = ng + n_args + cols.len();
                 let sorter = self.b.cursor();
-                let gterms: Vec<SortedColumn<'b>> = Vec::new();
-                let _ = gterms;
                 let mut fields = Vec::new();
-                for g in groups {
+                for g in groups.iter().copied() {
                     let coll = match self.expr_collation(g) {
                         Some((n, _)) => self.collation(&n)?,
                         None => crate::value::collation::Collation::binary(),

@@ -57,33 +57,37 @@ impl Compiler<'_> {
 
     fn open_schema_table(&mut self) -> i32 {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        self.b.comment("sqlite_schema");
+        let db = self.ddl_db as i32;
+        self.dbs_used |= 1 << self.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
+        self.b.comment(if db == 1 { "sqlite_temp_schema" } else { "sqlite_schema" });
         sc
     }
 
     fn bump_cookie(&mut self) {
-        self.b.add(Opcode::SetCookie, 0, Meta::SchemaCookie as i32, self.schema.cookie.wrapping_add(1) as i32);
-        self.b.add(Opcode::ParseSchema, 0, 0, 0);
+        let (db, cookie) = if self.ddl_db == 1 { (1, self.schema.temp_cookie) } else { (0, self.schema.cookie) };
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+        self.b.add(Opcode::ParseSchema, db, 0, 0);
     }
 
     fn ensure_format(&mut self) {
+        let db = self.ddl_db as i32;
         let r = self.b.reg();
         let skip = self.b.label();
-        self.b.add(Opcode::ReadCookie, 0, r, Meta::SchemaFormat as i32);
+        self.b.add(Opcode::ReadCookie, db, r, Meta::SchemaFormat as i32);
         self.b.add(Opcode::If, r, skip, 0);
-        self.b.add(Opcode::SetCookie, 0, Meta::SchemaFormat as i32, 4);
-        self.b.add(Opcode::SetCookie, 0, Meta::TextEncoding as i32, 1);
+        self.b.add(Opcode::SetCookie, db, Meta::SchemaFormat as i32, 4);
+        self.b.add(Opcode::SetCookie, db, Meta::TextEncoding as i32, 1);
         self.b.bind(skip);
     }
 
     /// Fill index `idx` (tree root in register `root_reg`) from its table.
     fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
         let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
         let ic = self.b.cursor();
         let ki = self.index_key_info_for(table, idx)?;
-        self.b.add4(Opcode::OpenWrite, ic, root_reg, 0, P4::KeyInfo(ki), 0x02);
+        self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki), 0x02);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
@@ -93,10 +97,20 @@ impl Compiler<'_> {
             if table.rowid_alias == Some(col.column) {
                 self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
             } else {
-                self.b.add(Opcode::Column, tc, col.column as i32, k + i as i32);
+                let d = super::expr::default_p4(table, col.column);
+                self.b.add4(Opcode::Column, tc, col.column as i32, k + i as i32, d, 0);
             }
         }
         self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        let next = self.b.label();
+        if let Some(w) = idx.where_sql.clone() {
+            self.scopes.push(super::update::target_scope(table, None, tc));
+            let v = self.b.reg();
+            let r = self.expr_text(&w, v);
+            self.scopes.pop();
+            r?;
+            self.b.add(Opcode::IfNot, v, next, 1);
+        }
         if idx.unique {
             let ok = self.b.label();
             self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
@@ -107,6 +121,7 @@ impl Compiler<'_> {
         let rec = self.b.reg();
         self.b.add(Opcode::MakeRecord, k, n as i32 + 1, rec);
         self.b.add(Opcode::IdxInsert, ic, rec, 0);
+        self.b.bind(next);
         self.b.add(Opcode::Next, tc, top as i32, 0);
         self.b.bind(end);
         Ok(())
@@ -123,6 +138,94 @@ impl Compiler<'_> {
             fields.push(crate::value::record::KeyField { collation, descending: c.descending });
         }
         Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
+    }
+
+    /// CREATE TABLE name AS SELECT: the result rows go to a temporary
+    /// table first; the new table's columns take the result's names and
+    /// affinities (as SQLite writes them: INT, REAL, TEXT, NUM or none).
+    fn create_table_as(&mut self, name: &str, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
+        use crate::vdbe::value_ops::Affinity;
+        let tmp = self.b.cursor();
+        let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
+        let info = self.compile_select(sel, super::select::Dest::EphemTable(tmp))?;
+        let n = info.n_columns;
+        self.b.insns[open].p2 = n as i32;
+        let quote = |s: &str| {
+            let plain = !s.is_empty() && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !s.starts_with(|ch: char| ch.is_ascii_digit());
+            if plain { s.to_string() } else { format!("\"{}\"", s.replace('"', "\"\"")) }
+        };
+        let mut cols = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for i in 0..n {
+            let mut cname = info.names[i].clone();
+            let base = cname.clone();
+            let mut k = 1;
+            while seen.iter().any(|s| s.eq_ignore_ascii_case(&cname)) {
+                cname = format!("{base}:{k}");
+                k += 1;
+            }
+            seen.push(cname.clone());
+            let ty = match info.affinities[i] {
+                Some(Affinity::Text) => " TEXT",
+                Some(Affinity::Numeric) => " NUM",
+                Some(Affinity::Integer) => " INT",
+                Some(Affinity::Real) => " REAL",
+                _ => "",
+            };
+            cols.push(format!("{}{}", quote(&cname), ty));
+        }
+        // SQLite's measure: each name as quoted (+2) plus 5 per column.
+        let ident = |s: &str| s.len() + s.matches('"').count() + 2;
+        let total: usize = seen.iter().map(|c| ident(c) + 5).sum::<usize>() + ident(name);
+        let sql = if total >= 50 {
+            format!("CREATE TABLE {}(\n  {}\n)", quote(name), cols.join(",\n  "))
+        } else {
+            format!("CREATE TABLE {}({})", quote(name), cols.join(","))
+        };
+        let table = crate::sql::schema::table_from_sql(&sql, 0)?;
+        self.ensure_format();
+        let root = self.b.reg();
+        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
+        let sc = self.open_schema_table();
+        self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
+        let dst = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n.max(1));
+        for i in 0..n {
+            self.b.add(Opcode::Column, tmp, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
+        self.b.add(Opcode::NewRowid, dst, rid, 0);
+        self.b.add(Opcode::Insert, dst, rec, rid);
+        self.b.add(Opcode::Next, tmp, top as i32, 0);
+        self.b.bind(end);
+        self.bump_cookie();
+        Ok(())
+    }
+
+    /// Delete the rows of the table rooted at `root` whose first column
+    /// is `name` (the `sqlite_sequence` entry of a dropped table).
+    fn delete_rows_named(&mut self, root: u32, name: &str) {
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, 0, P4::Int64(2), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let r = self.b.reg();
+        let n = self.b.reg();
+        self.b.add(Opcode::Column, sc, 0, r);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add(Opcode::Ne, n, next, r);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
     }
 
     /// Delete `sqlite_schema` rows whose column `col` equals `name`.
@@ -150,24 +253,35 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     let mut write = true;
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
-            if *temporary {
-                return Err(Error::unsupported("TEMP tables"));
-            }
+            let temp = *temporary || tbl_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
+            c.ddl_db = temp as usize;
             let name = unquote(tbl_name.name.0);
             if c.schema.table(&name).is_some() && *if_not_exists {
                 write = false;
+            } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
+                c.check_new_name(&name, "table")?;
+                c.writes = true;
+                c.create_table_as(&name, sel)?;
+                prog.changes_schema = true;
             } else {
                 c.check_new_name(&name, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
                 let table = table_from_stmt(stmt, &sql, 0)?;
+                if let Some(what) = &table.unsupported {
+                    return Err(Error::unsupported(what));
+                }
                 c.writes = true;
                 c.ensure_format();
+                if temp && table.autoincrement {
+                    return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
+                }
                 let root = c.b.reg();
-                c.b.add(Opcode::CreateBtree, 0, root, 1);
+                let db = c.ddl_db as i32;
+                c.b.add(Opcode::CreateBtree, db, root, 1);
                 let mut idx_roots = Vec::new();
                 for _ in &table.auto_indexes {
                     let r = c.b.reg();
-                    c.b.add(Opcode::CreateBtree, 0, r, 2);
+                    c.b.add(Opcode::CreateBtree, db, r, 2);
                     idx_roots.push(r);
                 }
                 let sc = c.open_schema_table();
@@ -175,6 +289,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 for (i, r) in idx_roots.iter().enumerate() {
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
                     c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
+                }
+                if table.autoincrement && c.schema.table("sqlite_sequence").is_none() {
+                    let r = c.b.reg();
+                    c.b.add(Opcode::CreateBtree, 0, r, 1);
+                    c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
                 }
                 c.bump_cookie();
                 prog.changes_schema = true;
@@ -193,8 +312,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
                 c.writes = true;
+                c.ddl_db = table.db;
                 let root = c.b.reg();
-                c.b.add(Opcode::CreateBtree, 0, root, 2);
+                c.b.add(Opcode::CreateBtree, table.db as i32, root, 2);
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
                 c.populate_index(&table, &idx, root)?;
@@ -203,9 +323,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            if *temporary {
-                return Err(Error::unsupported("TEMP views"));
-            }
+            c.ddl_db = (*temporary || view_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"))) as usize;
             let name = unquote(view_name.name.0);
             if c.schema.table(&name).is_some() && *if_not_exists {
                 write = false;
@@ -243,7 +361,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         return Err(Error::sql(format!("use DROP VIEW to delete view {name}")));
                     }
                     c.writes = true;
+                    c.ddl_db = t.db;
                     c.delete_schema_rows(2, &t.name);
+                    if t.autoincrement {
+                        if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
+                            c.delete_rows_named(seq.root, &t.name);
+                        }
+                    }
                     let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);
@@ -251,7 +375,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     roots.sort_unstable_by(|a, b| b.cmp(a));
                     for r in roots {
                         let out = c.b.reg();
-                        c.b.add(Opcode::Destroy, r as i32, out, 0);
+                        c.b.add(Opcode::Destroy, r as i32, out, t.db as i32);
                     }
                     c.bump_cookie();
                     prog.changes_schema = true;
@@ -272,9 +396,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         return Err(Error::sql("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"));
                     }
                     c.writes = true;
+                    c.ddl_db = idx.db;
                     c.delete_schema_rows(1, &idx.name);
                     let out = c.b.reg();
-                    c.b.add(Opcode::Destroy, idx.root as i32, out, 0);
+                    c.b.add(Opcode::Destroy, idx.root as i32, out, idx.db as i32);
                     c.bump_cookie();
                     prog.changes_schema = true;
                 }

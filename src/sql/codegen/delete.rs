@@ -15,23 +15,25 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Delete { with, tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    if returning.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("DELETE with RETURNING, ORDER BY, LIMIT or WITH"));
+    if order_by.is_some() || limit.is_some() || with.is_some() {
+        return Err(Error::unsupported("DELETE with ORDER BY, LIMIT or WITH"));
     }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let init = c.begin_program();
     c.writes = true;
     match where_clause {
-        None => {
+        None if returning.is_none() && c.schema.triggers_of(&table.name).is_empty() => {
             for idx in c.schema.indexes_of(&table.name) {
-                c.b.add(Opcode::Clear, idx.root as i32, 0, 0);
+                c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
-            c.b.add4(Opcode::Clear, table.root as i32, 0, 1, P4::Table(table.name.clone()), 0);
+            c.dbs_used |= 1 << table.db;
+            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, 1, P4::Table(table.name.clone()), 0);
         }
-        Some(w) => {
+        w => {
             let t = c.open_write_target(table.clone())?;
-            let tmp = collect_rowids(c, &table, alias, Some(w))?;
+            c.setup_returning(*returning, &table, prog)?;
+            let tmp = collect_rowids(c, &table, alias, w.as_ref())?;
             let end = c.b.label();
             c.b.add(Opcode::Rewind, tmp, end, 0);
             let top = c.b.here();
@@ -39,11 +41,24 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rid = c.b.reg();
             c.b.add(Opcode::Column, tmp, 0, rid);
             c.b.add(Opcode::NotExists, t.cursor, next, rid);
-            c.delete_current_row(&t, true);
+            let has_triggers = !c.schema.triggers_of(&table.name).is_empty();
+            let old = if has_triggers { Some(c.read_row(&t)) } else { None };
+            if let Some(o) = old {
+                c.fire_triggers(&t, super::trigger::Event::Delete, true, Some((o, rid)), None, &[], next)?;
+                // A BEFORE trigger may have moved the cursor or removed the row.
+                c.b.add(Opcode::NotExists, t.cursor, next, rid);
+            }
+            c.emit_returning(&t)?;
+            let count = c.firing.is_empty();
+            c.delete_current_row(&t, count)?;
+            if let Some(o) = old {
+                c.fire_triggers(&t, super::trigger::Event::Delete, false, Some((o, rid)), None, &[], next)?;
+            }
             c.b.bind(next);
             c.b.add(Opcode::Next, tmp, top as i32, 0);
             c.b.bind(end);
             let _ = OPFLAG_NCHANGE;
+            c.finish_returning();
         }
     }
     c.end_program(init, Some(true));

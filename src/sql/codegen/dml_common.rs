@@ -65,6 +65,9 @@ impl Compiler<'_> {
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }
+        if let Some(what) = &t.unsupported {
+            return Err(Error::unsupported(what));
+        }
         Ok(t)
     }
 
@@ -72,13 +75,14 @@ impl Compiler<'_> {
     pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
         self.writes = true;
         let cursor = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+        self.dbs_used |= 1 << table.db;
+        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
         self.b.comment(table.name.clone());
         let mut indexes = Vec::new();
         for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
-            self.b.add4(Opcode::OpenWrite, c, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+            self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
             self.b.comment(idx.name.clone());
             indexes.push((idx, c));
         }
@@ -106,25 +110,55 @@ impl Compiler<'_> {
             if t.table.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
             } else {
-                self.b.add(Opcode::Column, t.cursor, i as i32, regs + i as i32);
+                let d = super::expr::default_p4(&t.table, i);
+                self.b.add4(Opcode::Column, t.cursor, i as i32, regs + i as i32, d, 0);
             }
         }
         regs
     }
 
+    /// Partial index: jump past the index operation when the row in
+    /// `row` is not covered by the index's WHERE. Returns the label to
+    /// bind after the operation.
+    pub fn partial_guard(&mut self, t: &WriteTarget, idx: &Index, row: i32, rowid: i32) -> Result<Option<i32>> {
+        let Some(w) = idx.where_sql.clone() else { return Ok(None) };
+        let fake = self.b.cursor();
+        self.scopes.push(super::update::target_scope(&t.table, None, fake));
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
+        let skip = self.b.label();
+        let v = self.b.reg();
+        let r = self.expr_text(&w, v);
+        if r.is_ok() {
+            self.b.add(Opcode::IfNot, v, skip, 1);
+        }
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r?;
+        Ok(Some(skip))
+    }
+
     /// Delete the row under `t.cursor` and its index entries (not
     /// counted as a change).
-    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) {
+    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) -> Result<()> {
         if !t.indexes.is_empty() {
             let row = self.read_row(t);
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
-            for (idx, c) in &t.indexes {
-                let k = self.index_key(idx, row, rid);
-                self.b.add(Opcode::IdxDelete, *c, k, idx.columns.len() as i32 + 1);
+            for (idx, c) in t.indexes.clone() {
+                let guard = self.partial_guard(t, &idx, row, rid)?;
+                let k = self.index_key(&idx, row, rid);
+                self.b.add(Opcode::IdxDelete, c, k, idx.columns.len() as i32 + 1);
+                if let Some(g) = guard {
+                    self.b.bind(g);
+                }
             }
         }
         self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), if count { 1 } else { 0 });
+        Ok(())
     }
 
     /// NOT NULL checks on row registers; `skip` is where IGNORE goes.
@@ -154,6 +188,53 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// STRICT tables: every value must have its column's type.
+    pub fn check_strict(&mut self, t: &WriteTarget, row: i32) {
+        if !t.table.strict {
+            return;
+        }
+        let mut desc = vec![crate::value::Value::text(t.table.name.clone())];
+        for c in &t.table.columns {
+            desc.push(crate::value::Value::text(c.name.clone()));
+            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().to_ascii_uppercase()));
+        }
+        self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::Row(desc), 0);
+    }
+
+    /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
+    /// that is false (not NULL) fails; IGNORE skips the row.
+    pub fn check_checks(&mut self, t: &WriteTarget, row: i32, rowid: i32, oc: OnConflict, skip: i32) -> Result<()> {
+        if t.table.checks.is_empty() {
+            return Ok(());
+        }
+        let fake = self.b.cursor();
+        self.scopes.push(super::update::target_scope(&t.table, None, fake));
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            for (name, text) in t.table.checks.clone() {
+                let v = self.b.reg();
+                self.expr_text(&text, v)?;
+                let ok = self.b.label();
+                self.b.add(Opcode::If, v, ok, 1);
+                if oc == OnConflict::Ignore {
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                } else {
+                    let label = name.unwrap_or(text);
+                    self.constraint_halt(crate::error::SQLITE_CONSTRAINT_CHECK, format!("CHECK constraint failed: {label}"), oc);
+                }
+                self.b.bind(ok);
+            }
+            Ok(())
+        })();
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r
+    }
+
     fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
         self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::Text(msg), 0);
     }
@@ -172,7 +253,7 @@ impl Compiler<'_> {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
                 }
-                OnConflict::Replace => self.delete_current_row(t, false),
+                OnConflict::Replace => self.delete_current_row(t, false)?,
                 _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
             }
             self.b.bind(ok);
@@ -182,8 +263,9 @@ impl Compiler<'_> {
                 continue;
             }
             let n = idx.columns.len();
+            let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key(&idx, row, rowid);
-            let ok = self.b.label();
+            let ok = guard.unwrap_or_else(|| self.b.label());
             self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
             let other = self.b.reg();
             self.b.add(Opcode::IdxRowid, c, other, 0);
@@ -198,7 +280,7 @@ impl Compiler<'_> {
                 OnConflict::Replace => {
                     let gone = self.b.label();
                     self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                    self.delete_current_row(t, false);
+                    self.delete_current_row(t, false)?;
                     self.b.bind(gone);
                 }
                 _ => {
@@ -212,7 +294,7 @@ impl Compiler<'_> {
     }
 
     /// Write the row: record, table entry, index entries.
-    pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) {
+    pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) -> Result<()> {
         let n = t.table.columns.len();
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
@@ -224,11 +306,16 @@ impl Compiler<'_> {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
         for (idx, c) in t.indexes.clone() {
+            let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key(&idx, row, rowid);
             let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";
             let rec = self.b.reg();
             self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
             self.b.add(Opcode::IdxInsert, c, rec, 0);
+            if let Some(g) = guard {
+                self.b.bind(g);
+            }
         }
+        Ok(())
     }
 }

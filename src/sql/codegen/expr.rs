@@ -58,6 +58,17 @@ fn decode_blob(hex: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
+/// P4 for `Column` on `table`'s column `col`: its constant DEFAULT, which
+/// rows written before the column was added read.
+pub fn default_p4(table: &crate::sql::schema::Table, col: usize) -> P4 {
+    match table.columns.get(col).and_then(|c| c.default_value.clone()) {
+        Some(crate::value::Value::Integer(i)) => P4::Int64(i),
+        Some(crate::value::Value::Real(x)) => P4::Real(x),
+        Some(crate::value::Value::Text(t)) => P4::Bytes(t),
+        _ => P4::None,
+    }
+}
+
 /// The comparison affinity letter for operands with these affinities.
 pub fn comparison_affinity(a: Option<Affinity>, b: Option<Affinity>) -> u16 {
     let aff = match (a, b) {
@@ -126,11 +137,27 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Rowid, r.cursor, target, 0);
             }
             Some(i) => {
-                self.b.add(Opcode::Column, r.cursor, i as i32, target);
+                let default = self.column_default(r, i);
+                self.b.add4(Opcode::Column, r.cursor, i as i32, target, default, 0);
                 if r.affinity == Affinity::Real {
                     self.b.add(Opcode::RealAffinity, target, 0, 0);
                 }
             }
+        }
+    }
+
+    /// P4 for `Column`: the constant DEFAULT a short record reads.
+    fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {
+        let n = self.scopes.len();
+        let Some(item) = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item)) else {
+            return P4::None;
+        };
+        if item.table.is_empty() {
+            return P4::None;
+        }
+        match self.schema.table(&item.table) {
+            Some(t) => default_p4(t, col),
+            None => P4::None,
         }
     }
 
@@ -164,6 +191,19 @@ impl Compiler<'_> {
         match e {
             Expr::Collate(_, c) => Some((unquote(c), true)),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Binary(l, op, r)
+                if !matches!(
+                    op,
+                    Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
+                        | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+                ) =>
+            {
+                // An explicit COLLATE on either operand carries through.
+                match self.expr_collation(l) {
+                    Some((n, true)) => Some((n, true)),
+                    _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
+                }
+            }
             Expr::Id(id) => {
                 let n = unquote(id.0);
                 self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
@@ -263,6 +303,14 @@ impl Compiler<'_> {
     }
 
     fn variable(&mut self, name: &str) -> Result<i32> {
+        // The parser gives `?NNN` without its `?`.
+        let numbered;
+        let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+            numbered = format!("?{name}");
+            numbered.as_str()
+        } else {
+            name
+        };
         if name.is_empty() || name == "?" {
             self.params.push(None);
             return Ok((self.params.len() - 1) as i32);
@@ -385,6 +433,21 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Integer, 0, target, 0);
                 self.b.bind(done);
             }
+            Expr::Between { lhs, not, start, end }
+                if matches!((&**lhs, &**start, &**end), (Expr::Parenthesized(a), Expr::Parenthesized(b), Expr::Parenthesized(c)) if a.len() > 1 || b.len() > 1 || c.len() > 1) =>
+            {
+                let (Expr::Parenthesized(lv), Expr::Parenthesized(sv), Expr::Parenthesized(ev)) = (&**lhs, &**start, &**end) else {
+                    return Err(Error::sql("row value misused"));
+                };
+                let t1 = self.b.reg();
+                let t2 = self.b.reg();
+                self.row_comparison(Opcode::Ge, false, lv, sv, t1)?;
+                self.row_comparison(Opcode::Le, false, lv, ev, t2)?;
+                self.b.add(Opcode::And, t1, t2, target);
+                if *not {
+                    self.b.add(Opcode::Not, target, target, 0);
+                }
+            }
             Expr::Between { lhs, not, start, end } => {
                 let x = self.expr_new(lhs)?;
                 let a = self.expr_new(start)?;
@@ -433,22 +496,25 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
+                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    return Ok(());
+                }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
-                    return Err(Error::unsupported("window functions"));
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
+                let _ = distinctness;
+                self.call(&fname, args, target)?;
+            }
+            Expr::FunctionCallStar { name, filter_over } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
                     self.b.add(Opcode::SCopy, acc, target, 0);
                     return Ok(());
                 }
-                let _ = distinctness;
-                self.call(&fname, args, target)?;
-            }
-            Expr::FunctionCallStar { name, .. } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
-                    return Ok(());
+                if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
+                    return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
                 self.call(&fname, &[], target)?;
@@ -483,7 +549,10 @@ impl Compiler<'_> {
             }
             Expr::Exists(sel) => self.exists(sel, target)?,
             Expr::Subquery(sel) => self.scalar_subquery(sel, target)?,
-            Expr::Raise(..) => return Err(Error::sql("RAISE() may only be used within a trigger-program")),
+            Expr::Raise(kind, msg) => {
+                self.raise(*kind, *msg)?;
+                self.b.add(Opcode::Null, 0, target, 0);
+            }
         }
         Ok(())
     }
@@ -499,6 +568,9 @@ impl Compiler<'_> {
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
         let def = self.lookup_function(name, args.len())?;
+        if super::is_window_only(name) {
+            return Err(Error::sql(format!("misuse of window function {name}()")));
+        }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }
@@ -522,6 +594,11 @@ impl Compiler<'_> {
             Operator::IsNot => Some((Opcode::Ne, true)),
             _ => None,
         };
+        if let (Some((opc, null_eq)), Expr::Parenthesized(lv), Expr::Parenthesized(rv)) = (cmp, l, r) {
+            if lv.len() > 1 || rv.len() > 1 {
+                return self.row_comparison(opc, null_eq, lv, rv, target);
+            }
+        }
         let lr = self.expr_new(l)?;
         let rr = self.expr_new(r)?;
         if let Some((opc, null_eq)) = cmp {
@@ -558,6 +635,54 @@ impl Compiler<'_> {
             _ => return Err(Error::sql("unsupported operator")),
         };
         self.b.add(opc, rr, lr, target);
+        Ok(())
+    }
+
+    /// `(a, b, ...) op (c, d, ...)`: equality is the AND of the pairs,
+    /// inequality their OR; an ordering is decided by the first pair that
+    /// is not equal: `a < c OR (a = c AND (b, ...) < (d, ...))`.
+    fn row_comparison(&mut self, op: Opcode, null_eq: bool, l: &[Expr<'_>], r: &[Expr<'_>], target: i32) -> Result<()> {
+        if l.len() != r.len() {
+            return Err(Error::sql("row value misused"));
+        }
+        let n = l.len();
+        let lr = self.b.regs(n);
+        let rr = self.b.regs(n);
+        for i in 0..n {
+            self.expr(&l[i], lr + i as i32)?;
+            self.expr(&r[i], rr + i as i32)?;
+        }
+        match op {
+            Opcode::Eq | Opcode::Ne => {
+                let combine = if op == Opcode::Eq { Opcode::And } else { Opcode::Or };
+                let t = self.b.reg();
+                for i in 0..n {
+                    let dst = if i == 0 { target } else { t };
+                    self.emit_comparison(op, &l[i], &r[i], lr + i as i32, rr + i as i32, dst, null_eq)?;
+                    if i > 0 {
+                        self.b.add(combine, target, t, target);
+                    }
+                }
+            }
+            _ => {
+                // Build from the last pair backwards.
+                let strict = |o: Opcode| match o {
+                    Opcode::Le => Opcode::Lt,
+                    Opcode::Ge => Opcode::Gt,
+                    o => o,
+                };
+                let last = n - 1;
+                self.emit_comparison(op, &l[last], &r[last], lr + last as i32, rr + last as i32, target, false)?;
+                for i in (0..last).rev() {
+                    let eq = self.b.reg();
+                    let lt = self.b.reg();
+                    self.emit_comparison(Opcode::Eq, &l[i], &r[i], lr + i as i32, rr + i as i32, eq, false)?;
+                    self.emit_comparison(strict(op), &l[i], &r[i], lr + i as i32, rr + i as i32, lt, false)?;
+                    self.b.add(Opcode::And, eq, target, target);
+                    self.b.add(Opcode::Or, lt, target, target);
+                }
+            }
+        }
         Ok(())
     }
 

@@ -38,6 +38,12 @@ pub struct FromItem<'a, 'b> {
     pub left: bool,
     /// Join terms attached to this item.
     pub on: Vec<JoinTerm<'a, 'b>>,
+    /// RIGHT JOIN: this (second) item is read in the outer loop and the
+    /// first item becomes the one that may produce a null row.
+    pub loop_first: bool,
+    /// FULL JOIN: temporary index of the rowids of this (right) item's
+    /// rows that found a match.
+    pub full_matched: Option<i32>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -74,12 +80,37 @@ impl<'b> Compiler<'_> {
                 JoinOperator::Comma => JoinType::INNER,
                 JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
             };
-            if jt.contains(JoinType::RIGHT) {
-                return Err(Error::unsupported("RIGHT and FULL OUTER JOIN"));
+            let right = jt.contains(JoinType::RIGHT);
+            if right && (out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
+                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables joined with ON"));
             }
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
+            if right && jt.contains(JoinType::LEFT) {
+                // FULL JOIN: a LEFT JOIN that remembers which right rows
+                // matched, then the unmatched right rows with NULLs.
+                if out[idx].table.is_none() {
+                    return Err(Error::unsupported("FULL JOIN with a subquery"));
+                }
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[idx].on.push(JoinTerm::Expr(e));
+                }
+                let m = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+                out[idx].full_matched = Some(m);
+                continue;
+            }
+            if right {
+                // A RIGHT JOIN B ON c reads B outside and A inside, with A
+                // NULL-filled when nothing matches.
+                if let Some(JoinConstraint::On(e)) = &j.constraint {
+                    out[0].on.push(JoinTerm::Expr(e));
+                }
+                out[0].left = true;
+                out[1].loop_first = true;
+                continue;
+            }
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
@@ -154,6 +185,11 @@ impl<'b> Compiler<'_> {
                 }
                 let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
                     Some(crate::sql::schema::schema_table())
+                } else if name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master") {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = 1;
+                    t.name = name.clone();
+                    Some(t)
                 } else {
                     self.schema.table(&name).cloned()
                 };
@@ -169,8 +205,12 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
+                if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
+                    return Err(Error::unsupported(what));
+                }
                 let cur = self.b.cursor();
-                self.b.add4(Opcode::OpenRead, cur, table.root as i32, 0, P4::Int64(table.columns.len() as i64), 0);
+                self.dbs_used |= 1 << table.db;
+                self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 self.b.comment(table.name.clone());
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
@@ -186,7 +226,7 @@ impl<'b> Compiler<'_> {
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new() });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -237,7 +277,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new() });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None });
     }
 
     fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -293,7 +333,7 @@ impl<'b> Compiler<'_> {
 
     fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
         let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
-            return Err(Error::sql(format!("recursive reference in a subquery: {name}")));
+            return Err(Error::sql(format!("circular reference: {name}")));
         };
         if sel.order_by.is_some() {
             return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
@@ -315,9 +355,42 @@ impl<'b> Compiler<'_> {
         };
         let open_d = self.b.here() - 1;
         let done = self.b.label();
+        let hint = self.cte_limit_hint.take();
         let limit = match self.setup_limit(sel.limit, done)? {
             Some(l) => Some((l.limit, done)),
-            None => None,
+            None => match hint {
+                Some((lim, off)) => {
+                    // Generate LIMIT + OFFSET rows at most (a negative
+                    // LIMIT means no limit).
+                    let r = self.b.reg();
+                    self.scopes.push(Default::default());
+                    let res = (|| -> Result<()> {
+                        self.expr_text(&lim, r)?;
+                        self.b.add(Opcode::MustBeInt, r, 0, 0);
+                        if let Some(o) = off {
+                            let ro = self.b.reg();
+                            self.expr_text(&o, ro)?;
+                            self.b.add(Opcode::MustBeInt, ro, 0, 0);
+                            let skip = self.b.label();
+                            self.b.add(Opcode::IfNot, r, skip, 0);
+                            let neg = self.b.label();
+                            let zero = self.b.reg();
+                            self.b.add(Opcode::Integer, 0, zero, 0);
+                            self.b.add4(Opcode::Lt, zero, neg, r, P4::None, 0);
+                            self.b.add4(Opcode::Lt, zero, skip, ro, P4::None, 0);
+                            self.b.add(Opcode::Add, ro, r, r);
+                            self.b.bind(neg);
+                            self.b.bind(skip);
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    res?;
+                    self.b.add(Opcode::IfNot, r, done, 0);
+                    Some((r, done))
+                }
+                None => None,
+            },
         };
         let dest = Dest::Recursive { result, queue, dedupe, limit };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
@@ -418,7 +491,15 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms) } else { (0..n).collect() };
+        let order: Vec<usize> = if reorder {
+            self.join_order(items, &all_terms)
+        } else if n >= 2 && items[1].loop_first {
+            let mut o = vec![1, 0];
+            o.extend(2..n);
+            o
+        } else {
+            (0..n).collect()
+        };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
@@ -492,6 +573,13 @@ impl<'b> Compiler<'_> {
             }
             if let Some((f, body, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);
+                if let Some(m) = it.full_matched {
+                    let r = self.b.reg();
+                    let rec = self.b.reg();
+                    self.b.add(Opcode::Rowid, it.cursor, r, 0);
+                    self.b.add(Opcode::MakeRecord, r, 1, rec);
+                    self.b.add(Opcode::IdxInsert, m, rec, 0);
+                }
                 self.b.bind(body);
             }
             for t in placed[lvl].clone() {
@@ -540,65 +628,9 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    /// Greedy join order: repeatedly take the table with the best access
-    /// path given the tables already placed (FROM order breaks ties).
-    fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
-        let n = items.len();
-        let mut order = Vec::with_capacity(n);
-        let mut before = 0u64;
-        let mut left: Vec<usize> = (0..n).collect();
-        while !left.is_empty() {
-            let mut best = (0usize, -1i64);
-            for (k, &i) in left.iter().enumerate() {
-                let score = self.access_score(&items[i], before, terms);
-                if score > best.1 {
-                    best = (k, score);
-                }
-            }
-            let i = left.remove(best.0);
-            before |= 1 << items[i].item.min(63);
-            order.push(i);
-        }
-        order
-    }
 
-    fn access_score<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> i64 {
-        let mut filters = 0i64;
-        let me = 1u64 << it.item.min(63);
-        for t in terms {
-            let d = self.expr_deps(t);
-            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
-                filters += 1;
-            }
-        }
-        let cands = self.lookup_candidates(it, before, terms);
-        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
-            return 1000 + filters;
-        }
-        let mut best_index = 0i64;
-        let ins = self.in_candidates(it, before, terms);
-        if ins.iter().any(|(c, _)| c.is_none()) {
-            return 900 + filters;
-        }
-        if let Some(table) = &it.table {
-            for idx in self.schema.indexes_of(&table.name) {
-                let mut eq = 0;
-                for ic in &idx.columns {
-                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
-                        eq += 1;
-                    } else {
-                        break;
-                    }
-                }
-                let range = idx.columns.get(eq).is_some_and(|ic| cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op != LookupOp::Eq));
-                best_index = best_index.max(eq as i64 * 100 + if range { 50 } else { 0 });
-                if eq == 0 && idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
-                    best_index = best_index.max(90);
-                }
-            }
-        }
-        best_index + filters * 10
-    }
+
+
 
     fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
@@ -629,7 +661,8 @@ impl<'b> Compiler<'_> {
             return Ok(LoopKind::InRowid(vcur, vtop));
         }
         // Best index: most leading equalities, then a range.
-        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().cloned().collect();
+        // Partial indexes are never used for lookups (their rows are a subset).
+        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
             let mut eqs = Vec::new();
@@ -660,7 +693,7 @@ impl<'b> Compiler<'_> {
             }
         }
         if best.as_ref().is_none_or(|b| b.0 < 4) {
-            for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
+            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
                 let Some(first) = idx.columns.first() else { continue };
                 let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
                 let list = *list;
@@ -668,7 +701,7 @@ impl<'b> Compiler<'_> {
                 let vcur = self.in_values(list, aff)?;
                 let icur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
-                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
                 self.b.comment(idx.name.clone());
                 let vnext = self.b.label();
                 self.b.add(Opcode::Rewind, vcur, end, 0);
@@ -686,6 +719,9 @@ impl<'b> Compiler<'_> {
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
+            if before != 0 && !it.left {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
@@ -693,7 +729,7 @@ impl<'b> Compiler<'_> {
         };
         let icur = self.b.cursor();
         let ki = self.index_key_info(&idx)?;
-        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, 0, P4::KeyInfo(ki), 0);
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
         let ne = eqs.len();
         let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
@@ -761,37 +797,69 @@ impl<'b> Compiler<'_> {
         Ok(LoopKind::Index(icur, top))
     }
 
-    /// `column IN (list)` terms on item `it` whose values are available
-    /// before it and carry no affinity of their own.
-    fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
-        let mut out = Vec::new();
+
+
+    /// An inner loop that must scan its whole table for every outer row
+    /// reads a filtered copy instead: the rows passing the terms that
+    /// depend on this table alone are copied once into a temporary table
+    /// that takes over the table's cursor number.
+    fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
+        let me = 1u64 << it.item.min(63);
+        let mut own: Vec<&'a Expr<'b>> = Vec::new();
         for t in terms {
-            let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
-            if list.is_empty() {
-                continue;
-            }
-            let cref = match &**lhs {
-                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
-                _ => None,
-            };
-            let Some(cref) = cref else { continue };
-            if cref.depth != 0 || cref.item != it.item || cref.collation.is_some() {
-                continue;
-            }
-            let mut ok = true;
-            for e in list.iter() {
-                if has_subquery(e) || self.expr_deps(e) & !before != 0 || self.expr_affinity(e).is_some() {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok {
-                out.push((cref.column, &list[..]));
+            if !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t) {
+                own.push(t);
             }
         }
-        out
+        if own.is_empty() {
+            return Ok(());
+        }
+        let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
+            return Ok(());
+        };
+        let n = table.columns.len();
+        self.b.insns[open_at].opcode = Opcode::Noop;
+        let skip = self.b.label();
+        self.b.add(Opcode::Once, 0, skip, 0);
+        self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
+        let src = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
+        self.b.comment(table.name.clone());
+        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
+        let r = (|| -> Result<()> {
+            let fill_end = self.b.label();
+            self.b.add(Opcode::Rewind, src, fill_end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            for t in &own {
+                self.jump_if_false(t, next)?;
+            }
+            let regs = self.b.regs(n);
+            for i in 0..n {
+                if table.rowid_alias == Some(i) {
+                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                } else {
+                    let d = super::expr::default_p4(table, i);
+                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
+                }
+            }
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::Rowid, src, rid, 0);
+            self.b.add(Opcode::Insert, it.cursor, rec, rid);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, src, top as i32, 0);
+            self.b.bind(fill_end);
+            Ok(())
+        })();
+        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
+        r?;
+        self.b.bind(skip);
+        Ok(())
     }
+
+
 
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
@@ -827,60 +895,7 @@ impl<'b> Compiler<'_> {
         Ok(Arc::new(KeyInfo { fields }))
     }
 
-    /// Terms `column op expr` of item `it` whose other side is available
-    /// before loop `lvl`, with affinity and collation an index can honour.
-    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
-        let mut out = Vec::new();
-        let Some(table) = it.table.clone() else { return out };
-        for t in terms {
-            let Expr::Binary(l, op, r) = t else { continue };
-            let Some(lop) = LookupOp::from_op(*op) else { continue };
-            for (col_side, other, opx) in [(&**l, &**r, lop), (&**r, &**l, lop.swapped())] {
-                let cref = match col_side {
-                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
-                    _ => None,
-                };
-                let Some(cref) = cref else { continue };
-                if cref.depth != 0 || cref.item != it.item {
-                    continue;
-                }
-                if has_subquery(other) {
-                    continue;
-                }
-                let deps = self.expr_deps(other);
-                if deps & !before != 0 {
-                    continue;
-                }
-                // Affinity must let the index order decide the comparison.
-                let col_aff = match cref.column {
-                    Some(c) => table.columns[c].affinity,
-                    None => Affinity::Integer,
-                };
-                let other_aff = self.expr_affinity(other);
-                let ok_aff = match other_aff {
-                    None => true,
-                    Some(a) => col_aff.is_numeric() || a == col_aff,
-                };
-                if !ok_aff {
-                    continue;
-                }
-                let coll = self.comparison_collation(col_side, other).ok();
-                let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
-                let coll_ok = match (&coll, &col_coll) {
-                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),
-                    (Some(P4::Coll(_)), None) => false,
-                    (_, Some(cc)) => cc.eq_ignore_ascii_case("BINARY"),
-                    _ => true,
-                };
-                if !coll_ok {
-                    continue;
-                }
-                out.push((cref.column, opx, other));
-            }
-        }
-        out
-    }
+
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);

@@ -13,15 +13,9 @@ use sqlite3_parser::ast::{Expr, InsertBody, OneSelect, Stmt};
 
 /// Compile an INSERT.
 pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Insert { with, or_conflict, tbl_name, columns, body, returning } = stmt else {
+    let Stmt::Insert { with, or_conflict, tbl_name, columns, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
-    if returning.is_some() {
-        return Err(Error::unsupported("RETURNING"));
-    }
-    if with.is_some() {
-        return Err(Error::unsupported("WITH on INSERT"));
-    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
@@ -46,8 +40,27 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         None => (0..table.columns.len()).collect(),
     };
+    let pushed = c.push_with(with.as_ref());
+    let r = compile_insert_body(c, stmt, prog, table, oc, targets);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, table: crate::sql::schema::Table, oc: OnConflict, targets: Vec<usize>) -> Result<()> {
+    let Stmt::Insert { columns, body, returning, .. } = stmt else {
+        return Err(Error::sql("not an INSERT"));
+    };
     let init = c.begin_program();
     let t = c.open_write_target(table)?;
+    c.setup_returning(*returning, &t.table, prog)?;
+    if t.table.autoincrement {
+        if t.table.db != 0 {
+            return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
+        }
+        open_sequence(c, &t.table.name)?;
+    }
     let count_check = |n: usize| -> Result<()> {
         if n != targets.len() {
             return Err(match columns {
@@ -64,9 +77,14 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             insert_row(c, &t, row, &[], oc)?;
         }
         InsertBody::Select(sel, upsert) => {
-            if upsert.is_some() {
-                return Err(Error::unsupported("UPSERT"));
-            }
+            let upsert = match upsert {
+                Some(u) => Some(resolve_upsert(c, &t, u)?),
+                None => None,
+            };
+            let oc = match &upsert {
+                Some(Upsert { target: None, action: UpsertAction::Nothing }) => OnConflict::Ignore,
+                _ => oc,
+            };
             let plain_values = sel.with.is_none()
                 && sel.order_by.is_none()
                 && sel.limit.is_none()
@@ -92,7 +110,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                             c.expr(e, row + targets[k] as i32)?;
                         }
                     }
-                    insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid)?;
+                    insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid, upsert.as_ref())?;
                 }
                 c.scopes.pop();
             } else {
@@ -117,14 +135,61 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         c.b.add(Opcode::Column, tmp, k as i32, row + col as i32);
                     }
                 }
-                insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid)?;
+                insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid, upsert.as_ref())?;
                 c.b.add(Opcode::Next, tmp, top as i32, 0);
                 c.b.bind(end);
             }
         }
     }
+    if let Some((sq, seq, seq_rowid, orig)) = c.autoinc.take() {
+        // Write the sequence back if it moved.
+        let same = c.b.label();
+        c.b.add4(Opcode::Eq, orig, same, seq, crate::vdbe::program::P4::None, 0);
+        let have = c.b.label();
+        c.b.add(Opcode::NotNull, seq_rowid, have, 0);
+        c.b.add(Opcode::NewRowid, sq, seq_rowid, 0);
+        c.b.bind(have);
+        let regs = c.b.regs(2);
+        c.b.add4(Opcode::String8, 0, regs, 0, crate::vdbe::program::P4::Bytes(t.table.name.clone().into_bytes()), 0);
+        c.b.add(Opcode::SCopy, seq, regs + 1, 0);
+        let rec = c.b.reg();
+        c.b.add(Opcode::MakeRecord, regs, 2, rec);
+        c.b.add(Opcode::Insert, sq, rec, seq_rowid);
+        c.b.bind(same);
+    }
+    c.finish_returning();
     c.end_program(init, Some(true));
     prog.counts_changes = true;
+    Ok(())
+}
+
+/// Read the table's `sqlite_sequence` entry into registers.
+fn open_sequence(c: &mut Compiler<'_>, name: &str) -> Result<()> {
+    let seq_table = c.schema.table("sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
+    let sq = c.b.cursor();
+    c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, 0, crate::vdbe::program::P4::Int64(2), 0);
+    c.b.comment("sqlite_sequence");
+    let seq = c.b.reg();
+    let seq_rowid = c.b.reg();
+    let orig = c.b.reg();
+    c.b.add(Opcode::Integer, 0, seq, 0);
+    c.b.add(Opcode::Null, 0, seq_rowid, 0);
+    let end = c.b.label();
+    c.b.add(Opcode::Rewind, sq, end, 0);
+    let top = c.b.here();
+    let next = c.b.label();
+    let n = c.b.reg();
+    let want = c.b.reg();
+    c.b.add(Opcode::Column, sq, 0, n);
+    c.b.add4(Opcode::String8, 0, want, 0, crate::vdbe::program::P4::Bytes(name.as_bytes().to_vec()), 0);
+    c.b.add(Opcode::Ne, want, next, n);
+    c.b.add(Opcode::Column, sq, 1, seq);
+    c.b.add(Opcode::Rowid, sq, seq_rowid, 0);
+    c.b.bind(next);
+    c.b.add(Opcode::Next, sq, top as i32, 0);
+    c.b.bind(end);
+    c.b.add(Opcode::SCopy, seq, orig, 0);
+    c.autoinc = Some((sq, seq, seq_rowid, orig));
     Ok(())
 }
 
@@ -151,11 +216,141 @@ fn fill_defaults(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize
 }
 
 fn insert_row(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict) -> Result<()> {
-    insert_row_with_rowid(c, t, row, given, oc, None)
+    insert_row_with_rowid(c, t, row, given, oc, None, None)
+}
+
+/// The conflict target of an upsert: the rowid or a UNIQUE index.
+enum UpsertTarget {
+    Rowid,
+    Index(usize),
+}
+
+enum UpsertAction<'a, 'b> {
+    Nothing,
+    Update(Vec<(usize, &'a Expr<'b>)>, Option<&'a Expr<'b>>),
+}
+
+/// An ON CONFLICT clause resolved against the table.
+struct Upsert<'a, 'b> {
+    target: Option<UpsertTarget>,
+    action: UpsertAction<'a, 'b>,
+}
+
+fn resolve_upsert<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a sqlite3_parser::ast::Upsert<'b>) -> Result<Upsert<'a, 'b>> {
+    use sqlite3_parser::ast::UpsertDo;
+    if u.next.is_some() {
+        return Err(Error::unsupported("more than one ON CONFLICT clause"));
+    }
+    let target = match &u.index {
+        None => None,
+        Some(ix) => {
+            if ix.where_clause.is_some() {
+                return Err(Error::unsupported("ON CONFLICT targets with WHERE"));
+            }
+            let mut cols = Vec::new();
+            for sc in ix.targets.iter() {
+                let n = match &sc.expr {
+                    Expr::Id(id) => unquote(id.0),
+                    Expr::Name(n) => unquote(n.0),
+                    other => other.to_string(),
+                };
+                match t.table.column_index(&n) {
+                    Some(i) => cols.push(i),
+                    None => return Err(Error::sql(format!("no such column: {n}"))),
+                }
+            }
+            cols.sort_unstable();
+            if cols.len() == 1 && t.table.rowid_alias == Some(cols[0]) {
+                Some(UpsertTarget::Rowid)
+            } else {
+                let found = t.indexes.iter().position(|(idx, _)| {
+                    let mut ic: Vec<usize> = idx.columns.iter().map(|x| x.column).collect();
+                    ic.sort_unstable();
+                    idx.unique && ic == cols
+                });
+                match found {
+                    Some(i) => Some(UpsertTarget::Index(i)),
+                    None => return Err(Error::sql("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")),
+                }
+            }
+        }
+    };
+    let action = match &u.do_clause {
+        UpsertDo::Nothing => UpsertAction::Nothing,
+        UpsertDo::Set { sets, where_clause } => {
+            if target.is_none() {
+                return Err(Error::unsupported("ON CONFLICT DO UPDATE without a conflict target"));
+            }
+            let mut a = Vec::new();
+            for s in sets.iter() {
+                if s.col_names.len() != 1 {
+                    return Err(Error::unsupported("row-value assignments"));
+                }
+                let n = unquote(s.col_names[0].0);
+                let i = t.table.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
+                a.push((i, &s.expr));
+            }
+            UpsertAction::Update(a, where_clause.as_ref())
+        }
+    };
+    let _ = c;
+    Ok(Upsert { target, action })
+}
+
+/// The ON CONFLICT check for one row: on a conflict with the target,
+/// do nothing or update the existing row, and skip the insert.
+fn emit_upsert(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, u: &Upsert<'_, '_>, skip: i32) -> Result<()> {
+    let Some(target) = &u.target else { return Ok(()) };
+    let ok = c.b.label();
+    let existing = c.b.reg();
+    match target {
+        UpsertTarget::Rowid => {
+            c.b.add(Opcode::NotExists, t.cursor, ok, rowid);
+            c.b.add(Opcode::SCopy, rowid, existing, 0);
+        }
+        UpsertTarget::Index(i) => {
+            let (idx, cur) = t.indexes[*i].clone();
+            let k = c.index_key(&idx, row, rowid);
+            c.b.add4(Opcode::NoConflict, cur, ok, k, crate::vdbe::program::P4::Int64(idx.columns.len() as i64), 0);
+            c.b.add(Opcode::IdxRowid, cur, existing, 0);
+            c.b.add(Opcode::NotExists, t.cursor, skip, existing);
+        }
+    }
+    if let UpsertAction::Update(assignments, cond) = &u.action {
+        // The existing row is under the table cursor; `excluded.x` reads
+        // the row that failed to go in.
+        let excluded = c.b.cursor();
+        let scope = super::update::target_scope(&t.table, None, t.cursor);
+        let mut ex_scope = scope.clone();
+        ex_scope.items[0].name = "excluded".into();
+        ex_scope.items[0].cursor = excluded;
+        c.scopes.push(ex_scope);
+        c.scopes.push(scope);
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            c.col_map.insert((excluded, key), super::ColumnSource::Register(row + i as i32));
+        }
+        c.col_map.insert((excluded, -1), super::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            if let Some(w) = cond {
+                c.jump_if_false(w, skip)?;
+            }
+            super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
+            Ok(())
+        })();
+        c.col_map.retain(|k, _| k.0 != excluded);
+        c.scopes.pop();
+        c.scopes.pop();
+        r?;
+        c.emit_returning(t)?;
+    }
+    c.b.add(Opcode::Goto, 0, skip, 0);
+    c.b.bind(ok);
+    Ok(())
 }
 
 /// Constraint checks and the write of one row held in `row`.
-fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>) -> Result<()> {
+fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&Upsert<'_, '_>>) -> Result<()> {
     let skip = c.b.label();
     let rowid = c.b.reg();
     let ipk_given = t.table.rowid_alias.filter(|i| given.contains(i));
@@ -180,9 +375,21 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
         }
     }
+    if let Some((_, seq, _, _)) = c.autoinc {
+        // AUTOINCREMENT: never below the largest rowid ever used.
+        if source.is_none() {
+            let fine = c.b.label();
+            c.b.add4(Opcode::Gt, seq, fine, rowid, crate::vdbe::program::P4::None, 0);
+            let one = c.b.reg();
+            c.b.add(Opcode::Integer, 1, one, 0);
+            c.b.add(Opcode::Add, one, seq, rowid);
+            c.b.bind(fine);
+        }
+    }
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
+    c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, rowid)), &[], skip)?;
     c.check_not_null(t, row, oc, skip)?;
     c.b.add4(
         Opcode::Affinity,
@@ -192,8 +399,22 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         crate::vdbe::program::P4::Affinity(t.table.affinity_string()),
         0,
     );
+    c.check_strict(t, row);
+    c.check_checks(t, row, rowid, oc, skip)?;
+    if let Some(u) = upsert {
+        emit_upsert(c, t, row, rowid, u, skip)?;
+    }
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
-    c.write_row(t, row, rowid, OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { 0 };
+    c.write_row(t, row, rowid, flags)?;
+    if let Some((_, seq, _, _)) = c.autoinc {
+        let lower = c.b.label();
+        c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
+        c.b.add(Opcode::SCopy, rowid, seq, 0);
+        c.b.bind(lower);
+    }
+    c.fire_triggers(t, super::trigger::Event::Insert, false, None, Some((row, rowid)), &[], skip)?;
+    c.emit_returning(t)?;
     c.b.bind(skip);
     Ok(())
 }

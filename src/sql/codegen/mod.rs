@@ -3,9 +3,12 @@
 //! One [`Compiler`] per statement: it owns the [`Builder`], the scope
 //! stack used by name resolution, the parameter table and the per-SELECT
 //! state for aggregates. Statement kinds live in their own modules:
-//! `select.rs` (+ `from.rs`, `aggregate.rs`, `compound.rs`), `insert.rs`,
-//! `update.rs`, `delete.rs`, `ddl.rs`, `txn.rs`, `pragma.rs`; expressions in
-//! `expr.rs`.
+//! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
+//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
+//! (+ `dml_common.rs` for constraints and index maintenance,
+//! `returning.rs`, `trigger.rs`), `ddl.rs`, `alter.rs`, `txn.rs`,
+//! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
+//! `sql/plan/`.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.
@@ -23,6 +26,10 @@ pub mod ddl;
 pub mod txn;
 pub mod pragma;
 pub mod dml_common;
+pub mod alter;
+pub mod returning;
+pub mod window;
+pub mod trigger;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -115,6 +122,22 @@ pub struct Compiler<'s> {
     pub ephem_records: HashMap<i32, Vec<usize>>,
     /// The SELECT being compiled feeds an EXISTS test.
     pub in_exists: bool,
+    /// RETURNING clause of the DML statement being compiled.
+    pub returning: Option<returning::Returning>,
+    /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
+    /// SQL text: the CTE stops generating once that many rows exist.
+    pub cte_limit_hint: Option<(String, Option<String>)>,
+    /// Trigger programs being generated inline, innermost last: (trigger
+    /// name, label a RAISE(IGNORE) jumps to).
+    pub firing: Vec<(String, i32)>,
+    /// Databases the program opens cursors on (bit per database).
+    pub dbs_used: u32,
+    /// Database a DDL statement changes (0 main, 1 temp).
+    pub ddl_db: usize,
+    /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
+    /// register with the sequence value, register with its row's rowid,
+    /// register with the value read at the start).
+    pub autoinc: Option<(i32, i32, i32, i32)>,
 }
 
 impl<'s> Compiler<'s> {
@@ -147,6 +170,12 @@ impl<'s> Compiler<'s> {
             recursive: Vec::new(),
             ephem_records: HashMap::new(),
             in_exists: false,
+            returning: None,
+            autoinc: None,
+            cte_limit_hint: None,
+            firing: Vec::new(),
+            dbs_used: 0,
+            ddl_db: 0,
         }
     }
 
@@ -171,17 +200,27 @@ impl<'s> Compiler<'s> {
 
     /// Emit `Init` (jumping to the transaction prologue at the end).
     pub fn begin_program(&mut self) -> usize {
+        if !self.firing.is_empty() {
+            // A trigger's statements run inside the firing statement.
+            return usize::MAX;
+        }
         self.b.add(Opcode::Init, 0, 0, 0)
     }
 
     /// Emit the final `Halt` and the prologue (`Transaction` for each
     /// database used) that `Init` jumps to.
     pub fn end_program(&mut self, init: usize, txn: Option<bool>) {
+        if init == usize::MAX {
+            return;
+        }
         self.b.add(Opcode::Halt, 0, 0, 0);
         if let Some(write) = txn {
             let start = self.b.here();
             self.b.insns[init].p2 = start as i32;
             self.b.add4(Opcode::Transaction, 0, write as i32, self.schema.cookie as i32, P4::None, 1);
+            if self.dbs_used & 2 != 0 {
+                self.b.add4(Opcode::Transaction, 1, write as i32, self.schema.temp_cookie as i32, P4::None, 1);
+            }
             self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
         }
     }
@@ -219,7 +258,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             let names = select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
-            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead));
+            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
         Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,
@@ -235,15 +274,26 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             txn::compile_txn(c, stmt, &mut prog)?
         }
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
-        Stmt::AlterTable(..) => return Err(Error::unsupported("ALTER TABLE")),
+        Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(..) => {
             let init = c.begin_program();
             c.end_program(init, None);
         }
         Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
-        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => return Err(Error::unsupported("triggers")),
+        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
-        Stmt::Reindex { .. } => {
+        Stmt::Reindex { obj_name } => {
+            // Indexes are always in order here; REINDEX only checks its target.
+            if let Some(q) = obj_name {
+                let n = crate::sql::parse::unquote(q.name.0);
+                let known = c.schema.table(&n).is_some()
+                    || c.schema.index(&n).is_some()
+                    || ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(&n))
+                    || c.collations.contains_key(&n.to_ascii_uppercase());
+                if !known {
+                    return Err(Error::sql("unable to identify the object to be reindexed"));
+                }
+            }
             let init = c.begin_program();
             c.end_program(init, None);
         }
@@ -254,9 +304,17 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     b.finish(prog)
 }
 
+/// Functions that only exist as window functions.
+pub fn is_window_only(name: &str) -> bool {
+    ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(name))
+}
+
 /// Whether an expression is a call to an aggregate function.
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
+        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {
             if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                 return false;
@@ -267,6 +325,7 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
                 Some(crate::vdbe::func::FuncKind::Aggregate(_))
             )
         }
+        Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
         Expr::FunctionCallStar { name, .. } => matches!(
             c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
             Some(crate::vdbe::func::FuncKind::Aggregate(_))

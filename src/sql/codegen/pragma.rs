@@ -152,30 +152,41 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
-        "page_size" => {
+        "encoding" => {
+            // Databases are UTF-8 only so far: asking to set UTF-16 keeps
+            // UTF-8 (what SQLite does too once a database exists), and the
+            // setting form returns no row, as in SQLite.
             if arg.is_none() {
-                const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
+                const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
             }
         }
-        "cache_size" => {
-            if arg.is_none() {
-                const_rows(c, prog, &["cache_size"], vec![vec![Value::Integer(-2000)]]);
-            }
-        }
-        "journal_mode" => {
-            let mode = if c.memory_db { "memory" } else { "delete" };
-            let asked = arg.map(arg_text).map(|s| s.to_ascii_lowercase());
-            let answer = match asked.as_deref() {
-                None => mode.to_string(),
-                Some("delete") | Some("truncate") | Some("persist") if !c.memory_db => mode.to_string(),
-                Some("memory") | Some("off") if c.memory_db => mode.to_string(),
-                Some(_) => mode.to_string(),
+        "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint"
+        | "io_backend" => {
+            let value = arg.map(arg_text);
+            // Setting these returns no row, as in SQLite; the others always
+            // report the resulting value.
+            let silent_set = value.is_some() && matches!(pname.as_str(), "cache_size" | "synchronous" | "page_size");
+            let spec = match &value {
+                Some(v) => format!("{pname}={v}"),
+                None => pname.clone(),
             };
-            const_rows(c, prog, &["journal_mode"], vec![vec![Value::text(answer)]]);
-        }
-        "synchronous" => {
-            if arg.is_none() {
-                const_rows(c, prog, &["synchronous"], vec![vec![Value::Integer(2)]]);
+            if pname == "page_size" && value.is_none() {
+                const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
+            } else {
+                let n = if pname == "wal_checkpoint" { 3 } else { 1 };
+                let out = c.b.reg();
+                for _ in 1..n {
+                    c.b.reg();
+                }
+                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+                if !silent_set {
+                    c.b.add(Opcode::ResultRow, out, n, 0);
+                    prog.column_names = if pname == "wal_checkpoint" {
+                        vec!["busy".into(), "log".into(), "checkpointed".into()]
+                    } else {
+                        vec![pname.clone()]
+                    };
+                }
             }
         }
         "foreign_keys" => {

@@ -40,6 +40,8 @@ pub enum Dest {
     EphemIndex(i32),
     /// Append each row to a temporary table.
     EphemTable(i32),
+    /// Compute the rows and throw them away (SELECT in a trigger).
+    Discard,
     /// A recursive CTE's rows: into the result table and the queue,
     /// skipping rows already seen when `dedupe` is set, stopping at the
     /// CTE's LIMIT.
@@ -134,14 +136,21 @@ pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
 }
 
 /// Key description of the sorter for ORDER BY `terms`.
-pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>]) -> Result<Arc<KeyInfo>> {
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &[Option<&Expr<'_>>]) -> Result<Arc<KeyInfo>> {
     let mut fields = Vec::new();
-    for t in terms {
+    for (i, t) in terms.iter().enumerate() {
         let desc = matches!(t.order, Some(SortOrder::Desc));
         if needs_null_key(t) {
             fields.push(KeyField { collation: Collation::binary(), descending: desc });
         }
-        let coll = match c.expr_collation(&t.expr) {
+        // A term naming a result column sorts with that column's collation
+        // unless it carries its own.
+        let own = c.expr_collation(&t.expr);
+        let from_target = match (&own, targets.get(i).copied().flatten()) {
+            (None, Some(e)) => c.expr_collation(e),
+            _ => None,
+        };
+        let coll = match own.or(from_target) {
             Some((n, _)) => c.collation(&n)?,
             None => Collation::binary(),
         };
@@ -173,23 +182,7 @@ impl Compiler<'_> {
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        let pushed_ctes = if let Some(with) = &sel.with {
-            let mut m = HashMap::new();
-            for cte in with.ctes.iter() {
-                m.insert(
-                    unquote(cte.tbl_name.0).to_ascii_lowercase(),
-                    CteDef {
-                        select_sql: crate::sql::parse::ast_text(cte.select),
-                        columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
-                        recursive: with.recursive,
-                    },
-                );
-            }
-            self.ctes.push(m);
-            true
-        } else {
-            false
-        };
+        let pushed_ctes = self.push_with(sel.with.as_ref());
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
@@ -201,13 +194,38 @@ impl Compiler<'_> {
         r
     }
 
+    /// Make a WITH clause's CTEs visible; returns whether a level was
+    /// pushed (pop `ctes` when done).
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> bool {
+        let Some(with) = with else { return false };
+        let mut m = HashMap::new();
+        for cte in with.ctes.iter() {
+            m.insert(
+                unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                CteDef {
+                    select_sql: crate::sql::parse::ast_text(cte.select),
+                    columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                    recursive: with.recursive,
+                },
+            );
+        }
+        self.ctes.push(m);
+        true
+    }
+
     /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
     pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
         let Some(l) = limit else { return Ok(None) };
+        // `LIMIT a, b` means OFFSET a LIMIT b; the AST keeps the two
+        // expressions in source order, so swap them for that form.
+        let (count, off) = match &l.offset {
+            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
+            o => (&l.expr, o.as_ref()),
+        };
         let lr = self.b.reg();
-        self.expr(&l.expr, lr)?;
+        self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
-        let offset = match &l.offset {
+        let offset = match off {
             Some(o) => {
                 let or = self.b.reg();
                 self.expr(o, or)?;
@@ -218,6 +236,32 @@ impl Compiler<'_> {
         };
         self.b.add(Opcode::IfNot, lr, end, 0);
         Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// Whether the statement writes LIMIT with a comma (and never OFFSET).
+    fn limit_comma_form(&self) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let toks = crate::sql::parse::tokens(self.sql);
+        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
+            return false;
+        }
+        for (i, t) in toks.iter().enumerate() {
+            if t.kind != TokenType::TK_LIMIT {
+                continue;
+            }
+            let mut depth = 0;
+            for u in &toks[i + 1..] {
+                match u.kind {
+                    TokenType::TK_LP => depth += 1,
+                    TokenType::TK_RP if depth == 0 => break,
+                    TokenType::TK_RP => depth -= 1,
+                    TokenType::TK_COMMA if depth == 0 => return true,
+                    TokenType::TK_SEMI | TokenType::TK_UNION | TokenType::TK_EXCEPT | TokenType::TK_INTERSECT if depth == 0 => break,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     /// Send `n` registers from `regs` to the final destination, applying
@@ -252,6 +296,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::NewRowid, cur, rid, 0);
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
+            Dest::Discard => {}
             Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
                 let rec = self.b.reg();
                 let rid = self.b.reg();
@@ -354,7 +399,7 @@ impl Compiler<'_> {
                 }
             }
             let mut m = None;
-            if let Some(k) = e.is_integer() {
+            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
                     return Err(Error::sql(format!(
                         "{} ORDER BY term out of range - should be between 1 and {}",
@@ -502,21 +547,43 @@ impl Compiler<'_> {
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
-        if window_clause.is_some() {
-            return Err(Error::unsupported("window functions"));
-        }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
         let saved_exists = self.in_exists;
         self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
-            let items_from = self.open_from(from.as_ref())?;
+            // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
+            // produce more than LIMIT + OFFSET rows.
+            let simple_reader = where_clause.is_none()
+                && group_by.is_none()
+                && having.is_none()
+                && order_by.is_none()
+                && distinctness.is_none()
+                && from.as_ref().is_some_and(|f| f.joins.as_ref().is_none_or(|j| j.is_empty()));
+            self.cte_limit_hint = match (simple_reader, limit) {
+                (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
+                _ => None,
+            };
+            let items_from = self.open_from(from.as_ref());
+            self.cte_limit_hint = None;
+            let items_from = items_from?;
             let mut items = self.expand_result_columns(columns)?;
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
+            let mut order_by = order_by;
             if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                for it in &items {
+                    if let ResultItem::Expr(e, _) = it {
+                        self.check_names(e)?;
+                    }
+                }
+                if let Some(terms) = order_by {
+                    let names: Vec<String> = items.iter().map(|_| String::new()).collect();
+                    self.order_by_map(terms, &items, &names, false)?;
+                }
                 items = vec![ResultItem::Expr(&one, None)];
+                order_by = None;
             }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
             self.top_compound_arm = false;
@@ -547,7 +614,11 @@ impl Compiler<'_> {
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 let nk = key_width(terms);
-                let ki = key_info_for(self, terms)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, nk));
@@ -567,7 +638,16 @@ impl Compiler<'_> {
                 conjuncts(w, &mut terms);
             }
             let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
-            if is_agg {
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            if has_windows {
+                if is_agg {
+                    return Err(Error::unsupported("window functions in aggregate queries"));
+                }
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
+            } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
+                return Err(Error::unsupported("aggregates over a FULL JOIN"));
+            } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {
                 let loops = self.open_loops(&items_from, &terms)?;
@@ -575,6 +655,27 @@ impl Compiler<'_> {
                 self.compute_items(&items, regs)?;
                 self.emit_row(&ctx, order_by, regs, items.len())?;
                 self.close_loops(loops);
+                if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
+                    // FULL JOIN, second half: right rows that matched nothing.
+                    let m = right.full_matched.unwrap_or(0);
+                    let end2 = self.b.label();
+                    self.b.add(Opcode::Rewind, right.cursor, end2, 0);
+                    let top2 = self.b.here();
+                    let skip = self.b.label();
+                    let r = self.b.reg();
+                    self.b.add(Opcode::Rowid, right.cursor, r, 0);
+                    self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
+                    self.b.add(Opcode::NullRow, left.cursor, 0, 0);
+                    for t in &terms {
+                        self.jump_if_false(t, skip)?;
+                    }
+                    let regs2 = self.b.regs(items.len());
+                    self.compute_items(&items, regs2)?;
+                    self.emit_row(&ctx, order_by, regs2, items.len())?;
+                    self.b.bind(skip);
+                    self.b.add(Opcode::Next, right.cursor, top2 as i32, 0);
+                    self.b.bind(end2);
+                }
             }
             if ctx.sorter.is_some() {
                 self.emit_sorter_output(&ctx, items.len());
@@ -732,7 +833,11 @@ impl Compiler<'_> {
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
-                let ki = key_info_for(self, terms)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })).collect();
+                let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, key_width(terms)));

@@ -55,8 +55,8 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    if returning.is_some() || from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("UPDATE with RETURNING, FROM, ORDER BY, LIMIT or WITH"));
+    if from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
+        return Err(Error::unsupported("UPDATE with FROM, ORDER BY, LIMIT or WITH"));
     }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
@@ -76,6 +76,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
+    c.setup_returning(*returning, &table, prog)?;
     let tmp = collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?;
     c.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
@@ -85,14 +86,39 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let rid = c.b.reg();
     c.b.add(Opcode::Column, tmp, 0, rid);
     c.b.add(Opcode::NotExists, t.cursor, next, rid);
-    let old = c.read_row(&t);
+    update_row(c, &t, rid, &assignments, oc, next)?;
+    c.emit_returning(&t)?;
+    c.b.bind(next);
+    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    c.b.bind(end);
+    c.scopes.pop();
+    c.finish_returning();
+    c.end_program(init, Some(true));
+    prog.counts_changes = true;
+    Ok(())
+}
+
+/// Update the row of `t` under its cursor (rowid in `rid`): new values
+/// from `assignments` (column, expression; `usize::MAX` is the rowid),
+/// constraint checks, index maintenance, the write. `next` is where
+/// OR IGNORE goes.
+pub fn update_row(
+    c: &mut Compiler<'_>,
+    t: &super::dml_common::WriteTarget,
+    rid: i32,
+    assignments: &[(usize, &sqlite3_parser::ast::Expr<'_>)],
+    oc: OnConflict,
+    next: i32,
+) -> Result<()> {
+    let old = c.read_row(t);
+    let table = &t.table;
     let n = table.columns.len();
     let new = c.b.regs(n);
     c.b.add(Opcode::Copy, old, new, n as i32 - 1);
     let new_rowid = c.b.reg();
     c.b.add(Opcode::SCopy, rid, new_rowid, 0);
     let mut rowid_changes = false;
-    for (i, e) in &assignments {
+    for (i, e) in assignments {
         if *i == usize::MAX {
             c.expr(e, new_rowid)?;
             rowid_changes = true;
@@ -114,13 +140,21 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.b.add(Opcode::SCopy, new_rowid, new + ipk as i32, 0);
         }
     }
-    c.check_not_null(&t, new, oc, next)?;
+    let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
-    c.check_unique(&t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    c.check_strict(t, new);
+    c.check_checks(t, new, new_rowid, oc, next)?;
+    c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
+        let guard = c.partial_guard(t, &idx, old, rid)?;
         let k = c.index_key(&idx, old, rid);
         c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
+        if let Some(g) = guard {
+            c.b.bind(g);
+        }
     }
     if rowid_changes {
         let same = c.b.label();
@@ -131,12 +165,8 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         c.b.bind(gone);
         c.b.bind(same);
     }
-    c.write_row(&t, new, new_rowid, OPFLAG_NCHANGE);
-    c.b.bind(next);
-    c.b.add(Opcode::Next, tmp, top as i32, 0);
-    c.b.bind(end);
-    c.scopes.pop();
-    c.end_program(init, Some(true));
-    prog.counts_changes = true;
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE } else { crate::vdbe::exec::write::OPFLAG_ISUPDATE };
+    c.write_row(t, new, new_rowid, flags)?;
+    c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }

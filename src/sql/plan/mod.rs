@@ -7,3 +7,4 @@
 //! answer.
 
 pub mod terms;
+pub mod access;

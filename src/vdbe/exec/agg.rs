@@ -23,7 +23,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
     };
     let (first, n) = match insn.opcode {
-        Opcode::AggFinal => (0, 0),
+        Opcode::AggFinal | Opcode::AggValue => (0, 0),
         _ => (insn.p2, insn.p5 as i32),
     };
     let args: Vec<Value> = (0..n).map(|i| reg(vm, first + i).clone()).collect();
@@ -59,6 +59,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let mut state = vm.aggs.remove(&acc).unwrap_or_else(|| f.start());
             let v = state.finalize(&mut ctx)?;
             vm.regs[acc].set(v);
+            Ok(Flow::Next)
+        }
+        (Opcode::AggValue, FuncKind::Aggregate(f)) => {
+            let acc = insn.p1 as usize;
+            let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
+            let v = state.value(&mut ctx)?;
+            vm.regs[insn.p3 as usize].set(v);
             Ok(Flow::Next)
         }
         _ => Err(super::internal("function kind does not match the opcode")),

@@ -89,6 +89,46 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                 vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
             }
         }
+        Opcode::TypeCheck => {
+            // P4: [table, column name, declared type, ...] for r[P1..P1+P2].
+            let P4::Row(desc) = &insn.p4 else { return Err(super::internal("TypeCheck without description")) };
+            let text = |v: &Value| match v {
+                Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                _ => String::new(),
+            };
+            let table = desc.first().map(text).unwrap_or_default();
+            for i in 0..p2.max(0) as usize {
+                let (Some(name), Some(ty)) = (desc.get(1 + 2 * i), desc.get(2 + 2 * i)) else { break };
+                let ty = text(ty);
+                let r = p1 + i as i32;
+                let v = reg(vm, r).clone();
+                let ok = match (ty.as_str(), &v) {
+                    (_, Value::Null) | ("ANY", _) => true,
+                    ("INT" | "INTEGER", Value::Integer(_)) => true,
+                    ("REAL", Value::Real(_)) => true,
+                    ("REAL", Value::Integer(x)) => {
+                        let x = *x as f64;
+                        set_reg(vm, r, Value::Real(x));
+                        true
+                    }
+                    ("TEXT", Value::Text(_)) | ("BLOB", Value::Blob(_)) => true,
+                    _ => false,
+                };
+                if !ok {
+                    let kind = match v {
+                        Value::Integer(_) => "INT",
+                        Value::Real(_) => "REAL",
+                        Value::Text(_) => "TEXT",
+                        Value::Blob(_) => "BLOB",
+                        Value::Null => "NULL",
+                    };
+                    return Err(Error::new(
+                        crate::error::SQLITE_CONSTRAINT_DATATYPE,
+                        format!("cannot store {kind} value in {ty} column {table}.{}", text(name)),
+                    ));
+                }
+            }
+        }
         Opcode::Cast => {
             let v = reg(vm, p1).clone();
             set_reg(vm, p1, cast(v, crate::vdbe::value_ops::affinity_from_letter(p2 as u8 as char)));

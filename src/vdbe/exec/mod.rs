@@ -65,14 +65,14 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
             | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
-            | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::Cast | Opcode::Add
+            | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
             | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder | Opcode::Concat
             | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
             | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
                 compare::exec(vm, insn)
             }
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal => agg::exec(vm, insn, env),
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
             Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
@@ -87,7 +87,9 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
             | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
             Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
-            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount => schema::exec(vm, insn, env),
+            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
+                schema::exec(vm, insn, env)
+            }
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,

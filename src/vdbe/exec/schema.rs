@@ -58,7 +58,70 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let n = pend!(bt.page_count());
             set_reg(vm, p2, Value::Integer(n as i64));
         }
+        Opcode::PragmaBtree => {
+            let P4::Text(spec) = &insn.p4 else {
+                return Err(super::internal("PragmaBtree without a pragma"));
+            };
+            let (name, value) = match spec.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (spec.as_str(), None),
+            };
+            let bt = &mut env.dbs[p1 as usize].btree;
+            match name {
+                "journal_mode" => {
+                    let mode = match value {
+                        Some(v) => bt.set_journal_mode(v),
+                        None => bt.journal_mode(),
+                    };
+                    set_reg(vm, p2, Value::text(mode));
+                }
+                "cache_size" => match value {
+                    Some(v) => bt.set_cache_size(v.trim().parse().unwrap_or(-2000)),
+                    None => set_reg(vm, p2, Value::Integer(bt.cache_size())),
+                },
+                "synchronous" => match value {
+                    Some(v) => bt.set_synchronous(synchronous_level(v)),
+                    None => set_reg(vm, p2, Value::Integer(bt.synchronous() as i64)),
+                },
+                "page_size" => {
+                    if let Some(v) = value {
+                        bt.set_page_size(v.trim().parse().unwrap_or(0));
+                    }
+                }
+                "wal_autocheckpoint" => {
+                    if let Some(v) = value {
+                        bt.set_wal_autocheckpoint(v.trim().parse::<i64>().unwrap_or(0).max(0) as u32);
+                    }
+                    set_reg(vm, p2, Value::Integer(bt.wal_autocheckpoint() as i64));
+                }
+                "wal_checkpoint" => {
+                    use crate::pager::wal::CheckpointMode;
+                    let mode = match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+                        Some("full") => CheckpointMode::Full,
+                        Some("restart") => CheckpointMode::Restart,
+                        Some("truncate") => CheckpointMode::Truncate,
+                        _ => CheckpointMode::Passive,
+                    };
+                    let (busy, log, done) = pend!(bt.checkpoint(mode));
+                    set_reg(vm, p2, Value::Integer(busy as i64));
+                    set_reg(vm, p2 + 1, Value::Integer(log as i64));
+                    set_reg(vm, p2 + 2, Value::Integer(done as i64));
+                }
+                "io_backend" => set_reg(vm, p2, Value::text(bt.io_backend())),
+                _ => return Err(super::internal("PragmaBtree: unknown pragma")),
+            }
+        }
         _ => return Err(super::internal("schema: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// `PRAGMA synchronous` accepts a level name or number.
+fn synchronous_level(v: &str) -> u8 {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "off" | "0" => 0,
+        "normal" | "1" => 1,
+        "extra" | "3" => 3,
+        _ => 2,
+    }
 }

@@ -21,6 +21,9 @@ use std::task::Poll;
 pub const OPFLAG_NCHANGE: u16 = 0x01;
 /// `Insert` P5 bit: set `last_insert_rowid`.
 pub const OPFLAG_LASTROWID: u16 = 0x20;
+/// `Insert` P5 bit: the row is an UPDATE (for the update hook).
+pub const OPFLAG_ISUPDATE: u16 = 0x04;
+const SQLITE_UPDATE: i32 = 23;
 
 macro_rules! pend {
     ($e:expr) => {
@@ -48,9 +51,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     if any {
                         let max = c.cursor.rowid();
                         if max == i64::MAX {
-                            return Err(Error::code(SQLITE_FULL));
+                            // The largest rowid is taken: try random ones, as
+                            // SQLite does. Seeks have no side effects, so a
+                            // suspended probe simply probes again.
+                            let mut found = None;
+                            for _ in 0..100 {
+                                env.prng ^= env.prng << 13;
+                                env.prng ^= env.prng >> 7;
+                                env.prng ^= env.prng << 17;
+                                let candidate = (env.prng >> 1) as i64 | 1;
+                                let bt = &mut env.dbs[c.db].btree;
+                                let r = pend!(c.cursor.seek_rowid(bt, candidate));
+                                if r != crate::btree::SeekResult::Found {
+                                    found = Some(candidate);
+                                    break;
+                                }
+                            }
+                            match found {
+                                Some(r) => r,
+                                None => return Err(Error::code(SQLITE_FULL)),
+                            }
+                        } else {
+                            max + 1
                         }
-                        max + 1
                     } else {
                         1
                     }
@@ -91,7 +114,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
                 if insn.p5 & OPFLAG_NCHANGE != 0 {
                     let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
-                    hook(SQLITE_INSERT, &db, t, rowid);
+                    let op = if insn.p5 & OPFLAG_ISUPDATE != 0 { SQLITE_UPDATE } else { SQLITE_INSERT };
+                    hook(op, &db, t, rowid);
                 }
             }
         }

@@ -25,13 +25,22 @@ use crate::vdbe::func::{FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
 
 /// The SQLite version ringlite reports (`sqlite_version()`,
-/// `sqlite3_libversion()`).
-pub const SQLITE_VERSION: &str = "3.54.1";
+/// `sqlite3_libversion()`). A build-time setting, like the C library's
+/// (`capi/build.rs`): `RINGLITE_SQLITE_VERSION` overrides the reference
+/// SQLite's, so a library built to stand in for a machine's SQLite reports
+/// that SQLite's version from SQL too.
+pub const SQLITE_VERSION: &str = match option_env!("RINGLITE_SQLITE_VERSION") {
+    Some(v) => v,
+    None => "3.54.1",
+};
 
 /// The source identifier reported by `sqlite_source_id()` and
-/// `sqlite3_sourceid()`: that of the SQLite release ringlite mirrors.
-pub const SQLITE_SOURCE_ID: &str =
-    "2026-10-16 14:45:20 555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76";
+/// `sqlite3_sourceid()`: that of the SQLite release ringlite mirrors,
+/// overridden at build time by `RINGLITE_SQLITE_SOURCE_ID`.
+pub const SQLITE_SOURCE_ID: &str = match option_env!("RINGLITE_SQLITE_SOURCE_ID") {
+    Some(v) => v,
+    None => "2026-10-16 14:45:20 555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76",
+};
 
 /// `SQLITE_LIMIT_LENGTH` default: the largest string or blob.
 pub const MAX_LENGTH: i64 = 1_000_000_000;

@@ -1,0 +1,163 @@
+//! # Application-defined collating sequences
+//!
+//! A C comparison function becomes a [`Collation`] whose closure calls it;
+//! the destructor runs when the engine drops the last reference (replaced,
+//! removed, or the connection closed).
+
+use crate::consts::*;
+use crate::error::{finish, misuse};
+use crate::handle::{db_ref, sqlite3};
+use crate::hooks::SendPtr;
+use ringlite::value::collation::Collation;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::Arc;
+
+type XCompare =
+    unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int;
+
+/// Owns the user data of a collation; runs `xDestroy` when dropped.
+struct CollationData {
+    arg: SendPtr,
+    cmp: XCompare,
+    destroy: Option<unsafe extern "C" fn(*mut c_void)>,
+}
+
+impl Drop for CollationData {
+    fn drop(&mut self) {
+        if let Some(d) = self.destroy {
+            unsafe { d(self.arg.get()) };
+        }
+    }
+}
+
+unsafe fn create(
+    db: *mut sqlite3,
+    name: String,
+    rep: c_int,
+    arg: *mut c_void,
+    cmp: Option<XCompare>,
+    destroy: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
+    let Some(d) = db_ref(db) else { return misuse() };
+    let _g = d.lock.lock();
+    let enc = rep & !SQLITE_UTF16_ALIGNED;
+    if !(SQLITE_UTF8..=SQLITE_UTF16_ALIGNED).contains(&enc) && enc != SQLITE_ANY {
+        return crate::error::report(d, &ringlite::Error::code(SQLITE_MISUSE));
+    }
+    let collation = cmp.map(|cmp| {
+        let data = Arc::new(CollationData {
+            arg: SendPtr(arg),
+            cmp,
+            destroy,
+        });
+        Collation {
+            name: name.clone(),
+            cmp: Arc::new(move |a: &[u8], b: &[u8]| {
+                let r = unsafe {
+                    (data.cmp)(
+                        data.arg.get(),
+                        a.len() as c_int,
+                        a.as_ptr() as *const c_void,
+                        b.len() as c_int,
+                        b.as_ptr() as *const c_void,
+                    )
+                };
+                r.cmp(&0)
+            }),
+        }
+    });
+    let r = d
+        .with_conn(|c| c.create_collation(&name, collation))
+        .and_then(|r| r);
+    finish(d, r)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_collation(
+    arg0: *mut sqlite3,
+    zName: *const c_char,
+    eTextRep: c_int,
+    pArg: *mut c_void,
+    xCompare: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
+    >,
+) -> c_int {
+    sqlite3_create_collation_v2(arg0, zName, eTextRep, pArg, xCompare, None)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_collation_v2(
+    arg0: *mut sqlite3,
+    zName: *const c_char,
+    eTextRep: c_int,
+    pArg: *mut c_void,
+    xCompare: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
+    >,
+    xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        if zName.is_null() {
+            return misuse();
+        }
+        create(
+            arg0,
+            CStr::from_ptr(zName).to_string_lossy().into_owned(),
+            eTextRep,
+            pArg,
+            xCompare,
+            xDestroy,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_collation16(
+    arg0: *mut sqlite3,
+    zName: *const c_void,
+    eTextRep: c_int,
+    pArg: *mut c_void,
+    xCompare: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
+    >,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        if zName.is_null() {
+            return misuse();
+        }
+        let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zName, -1)).into_owned();
+        create(arg0, name, eTextRep, pArg, xCompare, None)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_collation_needed(
+    arg0: *mut sqlite3,
+    arg1: *mut c_void,
+    arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        // Accepted; the engine has no "collation needed" callback yet, so an
+        // unknown collation is an error ("no such collation sequence").
+        let _ = (arg1, arg2);
+        if db_ref(arg0).is_none() {
+            return misuse();
+        }
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_collation_needed16(
+    arg0: *mut sqlite3,
+    arg1: *mut c_void,
+    arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let _ = (arg1, arg2);
+        if db_ref(arg0).is_none() {
+            return misuse();
+        }
+        SQLITE_OK
+    })
+}

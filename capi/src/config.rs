@@ -1,0 +1,210 @@
+//! # Library and connection configuration
+//!
+//! `sqlite3_initialize`/`shutdown`, the Rust side of the variadic
+//! `sqlite3_config` / `sqlite3_db_config` (the C shim forwards the arguments
+//! by op), and the error log (`SQLITE_CONFIG_LOG`, `sqlite3_log`).
+//!
+//! Options that change how SQLite allocates or locks (MALLOC, MUTEX,
+//! PCACHE2, HEAP, ...) have no counterpart in ringlite: they are accepted
+//! where SQLite would accept them and change nothing, except those that hand
+//! back a structure to fill, which return SQLITE_ERROR ("not supported").
+
+use crate::consts::*;
+use crate::handle::{db_ref, sqlite3};
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+type LogFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char);
+
+struct LogTarget(Option<(LogFn, *mut c_void)>);
+unsafe impl Send for LogTarget {}
+
+static LOG: Mutex<LogTarget> = Mutex::new(LogTarget(None));
+static URI: AtomicBool = AtomicBool::new(false);
+static INITIALIZED: AtomicBool = AtomicBool::new(false);
+
+/// Whether filenames are URIs by default (`SQLITE_CONFIG_URI`).
+pub fn uri_default() -> bool {
+    URI.load(Ordering::Relaxed)
+}
+
+/// Whether a log callback is installed.
+pub fn log_enabled() -> bool {
+    LOG.lock().map(|l| l.0.is_some()).unwrap_or(false)
+}
+
+/// Send a message to the application's log callback, if any.
+pub fn log(code: c_int, msg: &str) {
+    let target = LOG.lock().ok().and_then(|l| l.0);
+    if let Some((f, arg)) = target {
+        let m = crate::error::cstring(msg);
+        unsafe { f(arg, code, m.as_ptr()) };
+    }
+}
+
+/// Mark the library initialized (open does it implicitly).
+pub fn initialize() {
+    INITIALIZED.store(true, Ordering::Relaxed);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_initialize() -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        initialize();
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_shutdown() -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        INITIALIZED.store(false, Ordering::Relaxed);
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_os_init() -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_os_end() -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })
+}
+
+/// `sqlite3_config` after the shim pulled the op's arguments.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_config(
+    op: c_int,
+    i0: i64,
+    i1: i64,
+    p0: *mut c_void,
+    p1: *mut c_void,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let _ = i1;
+        match op {
+            SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => {
+                SQLITE_OK
+            }
+            SQLITE_CONFIG_LOG => {
+                let f: Option<LogFn> = std::mem::transmute::<*mut c_void, Option<LogFn>>(p0);
+                if let Ok(mut l) = LOG.lock() {
+                    l.0 = f.map(|f| (f, p1));
+                }
+                SQLITE_OK
+            }
+            SQLITE_CONFIG_URI => {
+                URI.store(i0 != 0, Ordering::Relaxed);
+                SQLITE_OK
+            }
+            SQLITE_CONFIG_MEMSTATUS
+            | SQLITE_CONFIG_LOOKASIDE
+            | SQLITE_CONFIG_COVERING_INDEX_SCAN
+            | SQLITE_CONFIG_MMAP_SIZE
+            | SQLITE_CONFIG_STMTJRNL_SPILL
+            | SQLITE_CONFIG_SMALL_MALLOC
+            | SQLITE_CONFIG_SORTERREF_SIZE
+            | SQLITE_CONFIG_MEMDB_MAXSIZE
+            | SQLITE_CONFIG_PMASZ
+            | SQLITE_CONFIG_PAGECACHE
+            | SQLITE_CONFIG_WIN32_HEAPSIZE => SQLITE_OK,
+            SQLITE_CONFIG_PCACHE_HDRSZ => {
+                if !p0.is_null() {
+                    *(p0 as *mut c_int) = 0;
+                }
+                SQLITE_OK
+            }
+            _ => {
+                log(
+                    SQLITE_ERROR,
+                    &format!("sqlite3_config({op}) is not supported by ringlite yet"),
+                );
+                SQLITE_ERROR
+            }
+        }
+    })
+}
+
+/// `sqlite3_db_config` after the shim pulled the op's arguments.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_db_config(
+    db: *mut sqlite3,
+    op: c_int,
+    value: c_int,
+    out: *mut c_int,
+    name: *const c_char,
+    p: *mut c_void,
+    sz: c_int,
+    cnt: c_int,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let _ = (p, sz, cnt);
+        let Some(d) = db_ref(db) else {
+            return crate::error::misuse();
+        };
+        let _g = d.lock.lock();
+        match op {
+            SQLITE_DBCONFIG_MAINDBNAME => {
+                let _ = name.as_ref().map(|n| CStr::from_ptr(n));
+                SQLITE_OK
+            }
+            SQLITE_DBCONFIG_LOOKASIDE => SQLITE_OK,
+            SQLITE_DBCONFIG_ENABLE_FKEY..=SQLITE_DBCONFIG_MAX => {
+                let mut cfg = d.db_config.borrow_mut();
+                let default = match op {
+                    SQLITE_DBCONFIG_ENABLE_TRIGGER
+                    | SQLITE_DBCONFIG_ENABLE_VIEW
+                    | SQLITE_DBCONFIG_DQS_DML
+                    | SQLITE_DBCONFIG_DQS_DDL
+                    | SQLITE_DBCONFIG_TRUSTED_SCHEMA
+                    | SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE
+                    | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE
+                    | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
+                    _ => 0,
+                };
+                let cur = cfg.entry(op).or_insert(default);
+                if value > 0 {
+                    *cur = 1;
+                } else if value == 0 {
+                    *cur = 0;
+                }
+                if !out.is_null() {
+                    *out = *cur;
+                }
+                SQLITE_OK
+            }
+            _ => {
+                crate::error::set_error(
+                    d,
+                    SQLITE_ERROR,
+                    Some(&format!(
+                        "sqlite3_db_config({op}) is not supported by ringlite yet"
+                    )),
+                );
+                SQLITE_ERROR
+            }
+        }
+    })
+}
+
+/// `sqlite3_test_control`: no test hooks in ringlite.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_test_control(op: c_int) -> c_int {
+    ffi_guard!(0, {
+        let _ = op;
+        0
+    })
+}
+
+/// `sqlite3_vtab_config`: only valid inside xCreate/xConnect, which ringlite
+/// never calls (no virtual tables yet).
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int) -> c_int {
+    ffi_guard!(SQLITE_MISUSE, {
+        let _ = (db, op);
+        SQLITE_MISUSE
+    })
+}

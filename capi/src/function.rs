@@ -1,0 +1,550 @@
+//! # Application-defined SQL functions
+//!
+//! `sqlite3_create_function*` wrap the C callbacks as the engine's
+//! [`ScalarFunction`] / [`AggregateFunction`]. Each call builds a
+//! `sqlite3_context` on the stack and an array of `sqlite3_value`s for the
+//! arguments, calls the C function, and turns what it set with
+//! `sqlite3_result_*` into the engine's `Result<Value>`.
+//!
+//! The user data's destructor (`xDestroy`) runs when the last reference to
+//! the definition goes: when the function is replaced or deleted, or the
+//! connection closes, as SQLite documents.
+
+use crate::consts::*;
+use crate::error::{cstring, finish, misuse};
+use crate::handle::{db_ref, sqlite3};
+use crate::value::sqlite3_value;
+use ringlite::value::Value;
+use ringlite::vdbe::func::{
+    AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext,
+    ScalarFunction,
+};
+use ringlite::Error;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::{Arc, Mutex};
+
+type XFunc = unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value);
+type XFinal = unsafe extern "C" fn(*mut sqlite3_context);
+type XDestroy = unsafe extern "C" fn(*mut c_void);
+
+/// The `sqlite3_context` of one call of an application-defined function.
+pub struct sqlite3_context {
+    /// The result set so far (NULL until a `result_*` call).
+    pub result: Value,
+    /// Set by `sqlite3_result_error*`.
+    pub error: Option<Error>,
+    /// `sqlite3_result_subtype`.
+    pub subtype: u32,
+    /// A pointer result (`sqlite3_result_pointer`).
+    pub pointer: Option<(*mut c_void, Vec<u8>)>,
+    /// The definition being called.
+    pub func: *const CFunction,
+    /// The aggregate's memory slot (`sqlite3_aggregate_context`); NULL for
+    /// scalar calls.
+    pub agg_slot: *mut *mut c_void,
+    /// The call's arguments (for auxdata keyed by argument value).
+    pub args: *const [Value],
+}
+
+impl sqlite3_context {
+    fn new(func: &CFunction, agg_slot: *mut *mut c_void, args: &[Value]) -> sqlite3_context {
+        sqlite3_context {
+            result: Value::Null,
+            error: None,
+            subtype: 0,
+            pointer: None,
+            func,
+            agg_slot,
+            args,
+        }
+    }
+
+    fn outcome(self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        fctx.result_subtype = self.subtype;
+        Ok(self.result)
+    }
+}
+
+/// A function registered from C.
+pub struct CFunction {
+    /// The connection it was registered on (`sqlite3_context_db_handle`).
+    pub db: *mut sqlite3,
+    /// `pApp` (`sqlite3_user_data`).
+    pub user_data: *mut c_void,
+    x_func: Option<XFunc>,
+    x_step: Option<XFunc>,
+    x_final: Option<XFinal>,
+    x_value: Option<XFinal>,
+    x_inverse: Option<XFunc>,
+    x_destroy: Option<XDestroy>,
+    /// `sqlite3_set_auxdata` entries: (argument index, argument value it
+    /// was computed for, data, destructor).
+    auxdata: Mutex<Vec<(c_int, Value, *mut c_void, Option<XDestroy>)>>,
+}
+
+// C callbacks are called only under the connection's lock.
+unsafe impl Send for CFunction {}
+unsafe impl Sync for CFunction {}
+
+impl Drop for CFunction {
+    fn drop(&mut self) {
+        let aux = std::mem::take(self.auxdata.get_mut().unwrap_or_else(|e| e.into_inner()));
+        for (_, _, p, d) in aux {
+            if let Some(d) = d {
+                unsafe { d(p) };
+            }
+        }
+        if let Some(d) = self.x_destroy {
+            unsafe { d(self.user_data) };
+        }
+    }
+}
+
+fn call_args(args: &[Value], subtypes: &[u32]) -> Vec<sqlite3_value> {
+    args.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let mut sv = sqlite3_value::new(v.clone());
+            sv.subtype = subtypes.get(i).copied().unwrap_or(0);
+            sv
+        })
+        .collect()
+}
+
+unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]) {
+    let mut ptrs: Vec<*mut sqlite3_value> = args.iter_mut().map(|a| a as *mut _).collect();
+    f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
+}
+
+struct CScalar(Arc<CFunction>);
+
+impl ScalarFunction for CScalar {
+    fn call(&self, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<Value> {
+        let f = &*self.0;
+        let Some(x) = f.x_func else {
+            return Err(Error::sql("function has no implementation"));
+        };
+        let mut ctx = sqlite3_context::new(f, std::ptr::null_mut(), args);
+        let mut argv = call_args(args, fctx.arg_subtypes);
+        unsafe { invoke(x, &mut ctx, &mut argv) };
+        ctx.outcome(fctx)
+    }
+}
+
+struct CAggregate(Arc<CFunction>);
+
+struct CAggState {
+    func: Arc<CFunction>,
+    mem: *mut c_void,
+}
+
+unsafe impl Send for CAggState {}
+
+impl Drop for CAggState {
+    fn drop(&mut self) {
+        unsafe { crate::memory::sqlite3_free(self.mem) };
+    }
+}
+
+impl AggregateFunction for CAggregate {
+    fn start(&self) -> Box<dyn AggregateState> {
+        Box::new(CAggState {
+            func: self.0.clone(),
+            mem: std::ptr::null_mut(),
+        })
+    }
+    fn has_inverse(&self) -> bool {
+        self.0.x_inverse.is_some() && self.0.x_value.is_some()
+    }
+}
+
+impl CAggState {
+    fn run_step(
+        &mut self,
+        x: Option<XFunc>,
+        fctx: &mut FunctionContext<'_>,
+        args: &[Value],
+    ) -> ringlite::Result<()> {
+        let func = self.func.clone();
+        let Some(x) = x else {
+            return Err(Error::sql("function has no implementation"));
+        };
+        let mut ctx = sqlite3_context::new(&func, &mut self.mem, args);
+        let mut argv = call_args(args, fctx.arg_subtypes);
+        unsafe { invoke(x, &mut ctx, &mut argv) };
+        ctx.outcome(fctx).map(|_| ())
+    }
+
+    fn run_final(
+        &mut self,
+        x: Option<XFinal>,
+        fctx: &mut FunctionContext<'_>,
+    ) -> ringlite::Result<Value> {
+        let func = self.func.clone();
+        let Some(x) = x else {
+            return Err(Error::sql("function has no implementation"));
+        };
+        let mut ctx = sqlite3_context::new(&func, &mut self.mem, &[]);
+        unsafe { x(&mut ctx) };
+        ctx.outcome(fctx)
+    }
+}
+
+impl AggregateState for CAggState {
+    fn step(&mut self, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<()> {
+        let x = self.func.x_step;
+        self.run_step(x, fctx, args)
+    }
+    fn inverse(&mut self, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<()> {
+        let x = self.func.x_inverse;
+        self.run_step(x, fctx, args)
+    }
+    fn value(&mut self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
+        let x = self.func.x_value;
+        self.run_final(x, fctx)
+    }
+    fn finalize(&mut self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
+        let x = self.func.x_final;
+        let v = self.run_final(x, fctx);
+        unsafe { crate::memory::sqlite3_free(self.mem) };
+        self.mem = std::ptr::null_mut();
+        v
+    }
+}
+
+/// Everything `create_function*` may be given.
+pub struct FunctionSpec {
+    pub name: String,
+    pub n_arg: c_int,
+    pub text_rep: c_int,
+    pub user_data: *mut c_void,
+    pub x_func: Option<XFunc>,
+    pub x_step: Option<XFunc>,
+    pub x_final: Option<XFinal>,
+    pub x_value: Option<XFinal>,
+    pub x_inverse: Option<XFunc>,
+    pub x_destroy: Option<XDestroy>,
+}
+
+/// The common body of every `create_function` variant.
+pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
+    let Some(d) = db_ref(db) else { return misuse() };
+    let _g = d.lock.lock();
+    let scalar = spec.x_func.is_some();
+    let aggregate = spec.x_step.is_some() || spec.x_final.is_some();
+    let bad = spec.n_arg < -1
+        || spec.n_arg > 1000
+        || (scalar && aggregate)
+        || (spec.x_step.is_some() != spec.x_final.is_some())
+        || (spec.x_value.is_some() != spec.x_inverse.is_some())
+        || spec.name.is_empty()
+        || spec.name.len() > 255;
+    if bad {
+        if let Some(dx) = spec.x_destroy {
+            dx(spec.user_data);
+        }
+        return crate::error::report(d, &Error::code(SQLITE_MISUSE));
+    }
+    if !scalar && !aggregate {
+        if let Some(dx) = spec.x_destroy {
+            dx(spec.user_data);
+        }
+        let name = spec.name.clone();
+        let r = d
+            .with_conn(|c| c.delete_function(&name, spec.n_arg))
+            .and_then(|r| r);
+        return finish(d, r);
+    }
+    let flags = FuncFlags {
+        deterministic: spec.text_rep & SQLITE_DETERMINISTIC != 0,
+        direct_only: spec.text_rep & SQLITE_DIRECTONLY != 0,
+        innocuous: spec.text_rep & SQLITE_INNOCUOUS != 0,
+        subtype: spec.text_rep & (SQLITE_SUBTYPE | SQLITE_RESULT_SUBTYPE) != 0,
+    };
+    let cf = Arc::new(CFunction {
+        db,
+        user_data: spec.user_data,
+        x_func: spec.x_func,
+        x_step: spec.x_step,
+        x_final: spec.x_final,
+        x_value: spec.x_value,
+        x_inverse: spec.x_inverse,
+        x_destroy: spec.x_destroy,
+        auxdata: Mutex::new(Vec::new()),
+    });
+    let kind = if scalar {
+        FuncKind::Scalar(Arc::new(CScalar(cf)))
+    } else {
+        FuncKind::Aggregate(Arc::new(CAggregate(cf)))
+    };
+    let def = FuncDef {
+        name: spec.name,
+        n_args: spec.n_arg,
+        flags,
+        kind,
+    };
+    let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
+    finish(d, r)
+}
+
+unsafe fn name_of(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_function(
+    db: *mut sqlite3,
+    zFunctionName: *const c_char,
+    nArg: c_int,
+    eTextRep: c_int,
+    pApp: *mut c_void,
+    xFunc: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
+) -> c_int {
+    sqlite3_create_function_v2(
+        db,
+        zFunctionName,
+        nArg,
+        eTextRep,
+        pApp,
+        xFunc,
+        xStep,
+        xFinal,
+        None,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_function16(
+    db: *mut sqlite3,
+    zFunctionName: *const c_void,
+    nArg: c_int,
+    eTextRep: c_int,
+    pApp: *mut c_void,
+    xFunc: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let name =
+            String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
+        let spec = FunctionSpec {
+            name,
+            n_arg: nArg,
+            text_rep: eTextRep,
+            user_data: pApp,
+            x_func: xFunc,
+            x_step: xStep,
+            x_final: xFinal,
+            x_value: None,
+            x_inverse: None,
+            x_destroy: None,
+        };
+        create_function(db, spec)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_function_v2(
+    db: *mut sqlite3,
+    zFunctionName: *const c_char,
+    nArg: c_int,
+    eTextRep: c_int,
+    pApp: *mut c_void,
+    xFunc: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
+    xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let spec = FunctionSpec {
+            name: name_of(zFunctionName),
+            n_arg: nArg,
+            text_rep: eTextRep,
+            user_data: pApp,
+            x_func: xFunc,
+            x_step: xStep,
+            x_final: xFinal,
+            x_value: None,
+            x_inverse: None,
+            x_destroy: xDestroy,
+        };
+        create_function(db, spec)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_create_window_function(
+    db: *mut sqlite3,
+    zFunctionName: *const c_char,
+    nArg: c_int,
+    eTextRep: c_int,
+    pApp: *mut c_void,
+    xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
+    xValue: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
+    xInverse: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
+    xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let spec = FunctionSpec {
+            name: name_of(zFunctionName),
+            n_arg: nArg,
+            text_rep: eTextRep,
+            user_data: pApp,
+            x_func: None,
+            x_step: xStep,
+            x_final: xFinal,
+            x_value: xValue,
+            x_inverse: xInverse,
+            x_destroy: xDestroy,
+        };
+        create_function(db, spec)
+    })
+}
+
+unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
+    if p.is_null() {
+        None
+    } else {
+        Some(&mut *p)
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_aggregate_context(
+    arg0: *mut sqlite3_context,
+    nBytes: c_int,
+) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(c) = ctx(arg0) else {
+            return std::ptr::null_mut();
+        };
+        if c.agg_slot.is_null() {
+            return std::ptr::null_mut();
+        }
+        let slot = &mut *c.agg_slot;
+        if slot.is_null() && nBytes > 0 {
+            let p = crate::memory::sqlite3_malloc(nBytes);
+            if !p.is_null() {
+                std::ptr::write_bytes(p as *mut u8, 0, nBytes as usize);
+            }
+            *slot = p;
+        }
+        *slot
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_user_data(arg0: *mut sqlite3_context) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        match ctx(arg0) {
+            Some(c) if !c.func.is_null() => (*c.func).user_data,
+            _ => std::ptr::null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_context_db_handle(arg0: *mut sqlite3_context) -> *mut sqlite3 {
+    ffi_guard!(std::ptr::null_mut(), {
+        match ctx(arg0) {
+            Some(c) if !c.func.is_null() => (*c.func).db,
+            _ => std::ptr::null_mut(),
+        }
+    })
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Integer(x), Value::Integer(y)) => x == y,
+        (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
+        (Value::Text(x), Value::Text(y)) | (Value::Blob(x), Value::Blob(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_int) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(c) = ctx(arg0) else {
+            return std::ptr::null_mut();
+        };
+        if c.func.is_null() || N < 0 {
+            return std::ptr::null_mut();
+        }
+        let args = &*c.args;
+        let Some(arg) = args.get(N as usize) else {
+            return std::ptr::null_mut();
+        };
+        let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
+        aux.iter()
+            .find(|(n, v, _, _)| *n == N && same_value(v, arg))
+            .map_or(std::ptr::null_mut(), |e| e.2)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_set_auxdata(
+    arg0: *mut sqlite3_context,
+    N: c_int,
+    arg2: *mut c_void,
+    arg3: Option<unsafe extern "C" fn(*mut c_void)>,
+) {
+    ffi_guard!((), {
+        let Some(c) = ctx(arg0) else { return };
+        let args = &*c.args;
+        let arg = if N >= 0 { args.get(N as usize) } else { None };
+        let (Some(arg), false) = (arg, c.func.is_null()) else {
+            if let Some(d) = arg3 {
+                d(arg2);
+            }
+            return;
+        };
+        let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pos) = aux.iter().position(|(n, _, _, _)| *n == N) {
+            let (_, _, p, d) = aux.remove(pos);
+            if let Some(d) = d {
+                d(p);
+            }
+        }
+        aux.push((N, arg.clone(), arg2, arg3));
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_aggregate_count(arg0: *mut sqlite3_context) -> c_int {
+    ffi_guard!(0, {
+        let _ = arg0;
+        0
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_overload_function(
+    db: *mut sqlite3,
+    zFuncName: *const c_char,
+    nArg: c_int,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let Some(d) = db_ref(db) else { return misuse() };
+        if zFuncName.is_null() || nArg < -2 {
+            return misuse();
+        }
+        let _g = d.lock.lock();
+        let name = name_of(zFuncName);
+        let _ = cstring(name);
+        // Virtual tables are not supported yet, so the placeholder the
+        // overload would shadow can never be reached: nothing to register.
+        SQLITE_OK
+    })
+}

@@ -1,0 +1,19 @@
+//! The panic firewall every entry point runs behind.
+//!
+//! Unwinding out of an `extern "C"` function aborts the process, and a
+//! library must never abort its host. [`ffi_guard!`] runs a body under
+//! `catch_unwind` and turns a panic into the value the caller gives: for
+//! functions returning a result code that is `SQLITE_INTERNAL`; for the others
+//! the neutral value of their type (NULL, 0, nothing).
+
+/// `ffi_guard!(fallback, { body })`: the body's value, or `fallback` if the
+/// body panicked.
+#[macro_export]
+macro_rules! ffi_guard {
+    ($fallback:expr, $body:block) => {
+        match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| $body)) {
+            Ok(v) => v,
+            Err(_) => $fallback,
+        }
+    };
+}

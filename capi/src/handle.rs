@@ -1,0 +1,407 @@
+//! # The `sqlite3` and `sqlite3_stmt` handles
+//!
+//! A `sqlite3` owns one engine [`Connection`], the connection's error state
+//! (what `sqlite3_errcode`/`errmsg`/`error_offset` report) and the list of
+//! its live statements. A `sqlite3_stmt` owns one engine [`Statement`], a
+//! pointer back to its `sqlite3`, and per-column caches of the current row.
+//!
+//! ## Locking
+//! Every access to a handle's insides happens while holding the connection's
+//! [`DbLock`], a re-entrant lock: another thread waits (serialized mode), and
+//! the same thread may re-enter from a callback (a user function calling
+//! `sqlite3_errmsg`, an exec callback preparing another statement). Because
+//! of that re-entrancy, the engine connection itself sits in a `RefCell`: a
+//! callback that needs it while `sqlite3_step` is using it gets a clean
+//! `SQLITE_MISUSE` error instead of aliasing.
+//!
+//! ## Lifetimes
+//! Handles are `Box`es turned into raw pointers. A `sqlite3` is freed by
+//! `sqlite3_close` (refused while statements live) or, after
+//! `sqlite3_close_v2`, when its last statement is finalized (a "zombie").
+//! Magic numbers catch use of NULL, closed or finalized handles where SQLite
+//! would report `SQLITE_MISUSE`; a dangling pointer to freed memory cannot be
+//! caught, exactly as in SQLite.
+
+use crate::value::sqlite3_value;
+use ringlite::{Connection, Statement};
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::ThreadId;
+
+/// Magic of a usable connection.
+pub(crate) const DB_OPEN: u32 = 0xa029_a697;
+/// Magic of a connection closed by `close_v2` with statements still alive.
+pub(crate) const DB_ZOMBIE: u32 = 0x64cf_fc7f;
+/// Magic of a connection whose `open` failed: only errcode/errmsg/close work.
+pub(crate) const DB_SICK: u32 = 0x4b77_1290;
+/// Magic of a live statement.
+pub(crate) const STMT_LIVE: u32 = 0x5c07_51ee;
+
+/// A re-entrant lock: one thread at a time, any number of nested holds by
+/// that thread.
+#[derive(Default)]
+pub struct ReentrantLock {
+    owner: Mutex<(Option<ThreadId>, u32)>,
+    released: Condvar,
+}
+
+/// Holding a [`ReentrantLock`]; released on drop.
+pub struct DbLock<'a> {
+    lock: &'a ReentrantLock,
+}
+
+impl ReentrantLock {
+    /// Wait for the lock (or take it again if this thread holds it).
+    pub fn lock(&self) -> DbLock<'_> {
+        self.enter();
+        DbLock { lock: self }
+    }
+
+    /// Take the lock without a guard (`sqlite3_mutex_enter`).
+    pub fn enter(&self) {
+        let me = std::thread::current().id();
+        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match g.0 {
+                None => {
+                    *g = (Some(me), 1);
+                    return;
+                }
+                Some(t) if t == me => {
+                    g.1 += 1;
+                    return;
+                }
+                Some(_) => g = self.released.wait(g).unwrap_or_else(|e| e.into_inner()),
+            }
+        }
+    }
+
+    /// Take the lock if no other thread holds it.
+    pub fn try_enter(&self) -> bool {
+        let me = std::thread::current().id();
+        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        match g.0 {
+            None => {
+                *g = (Some(me), 1);
+                true
+            }
+            Some(t) if t == me => {
+                g.1 += 1;
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// Release one hold; a thread that does not hold the lock changes
+    /// nothing.
+    pub fn leave(&self) {
+        let me = std::thread::current().id();
+        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        if g.0 == Some(me) {
+            g.1 -= 1;
+            if g.1 == 0 {
+                g.0 = None;
+                self.released.notify_one();
+            }
+        }
+    }
+
+    /// Whether the calling thread holds the lock.
+    pub fn held(&self) -> bool {
+        let g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 == Some(std::thread::current().id())
+    }
+}
+
+impl Drop for DbLock<'_> {
+    fn drop(&mut self) {
+        self.lock.leave();
+    }
+}
+
+/// What `sqlite3_errcode` and friends report.
+#[derive(Default)]
+pub struct ErrorState {
+    /// Extended result code of the most recent API call that set it.
+    pub code: i32,
+    /// Message (`None`: SQLite's generic text for `code`).
+    pub message: Option<CString>,
+    /// Byte offset into the SQL of the error, or -1.
+    pub offset: i32,
+    /// UTF-16 copy of the message, made on demand by `errmsg16`.
+    pub message16: Option<Vec<u16>>,
+}
+
+/// The `sqlite3` handle.
+pub struct sqlite3 {
+    /// One of `DB_OPEN`, `DB_ZOMBIE`, `DB_SICK`, or anything else once freed.
+    pub magic: AtomicU32,
+    /// Serializes threads; see the module doc.
+    pub lock: ReentrantLock,
+    /// The engine connection (`None` when open failed).
+    pub conn: RefCell<Option<Connection>>,
+    /// Error state.
+    pub error: RefCell<ErrorState>,
+    /// Live statements, newest first (the order `sqlite3_next_stmt` walks).
+    pub stmts: RefCell<Vec<*mut sqlite3_stmt>>,
+    /// `sqlite3_extended_result_codes` (or `SQLITE_OPEN_EXRESCODE`).
+    pub extended_codes: std::cell::Cell<bool>,
+    /// The connection's interrupt flag, shared with the engine; readable
+    /// without the lock (`sqlite3_interrupt` may come from any thread).
+    pub interrupt: Arc<AtomicBool>,
+    /// The filename as given to open, for `sqlite3_db_filename` when the
+    /// engine has none, and the URI parameter functions.
+    pub filename: CString,
+    /// Strings handed out by `sqlite3_db_name`, `db_filename` and the like:
+    /// kept until close so the pointers stay valid.
+    pub strings: RefCell<Vec<Box<[u8]>>>,
+    /// Registered callbacks and their user data (owned by `hooks.rs`).
+    pub hooks: RefCell<crate::hooks::HookSlots>,
+    /// Client data (`sqlite3_set_clientdata`).
+    pub client_data: RefCell<
+        Vec<(
+            CString,
+            *mut std::ffi::c_void,
+            crate::types::sqlite3_destructor_type,
+        )>,
+    >,
+    /// The statement `sqlite3_step` is running (for trace callbacks, which
+    /// receive it), NULL otherwise.
+    pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
+    /// What `sqlite3_db_mutex` returns: stands for `lock`.
+    pub mutex: Box<crate::mutex::sqlite3_mutex>,
+    /// Per-connection configuration flags of `sqlite3_db_config`.
+    pub db_config: RefCell<std::collections::HashMap<i32, i32>>,
+}
+
+// The handle is shared between threads by C code; all interior state is
+// accessed only under `lock`.
+unsafe impl Sync for sqlite3 {}
+unsafe impl Send for sqlite3 {}
+
+impl sqlite3 {
+    /// A new handle around `conn` (or a "sick" one when open failed).
+    pub fn new(conn: Option<Connection>, filename: CString) -> Box<sqlite3> {
+        let interrupt = conn
+            .as_ref()
+            .map(|c| c.interrupt_flag())
+            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let mut db = Box::new(sqlite3 {
+            mutex: crate::mutex::sqlite3_mutex::unset(),
+            magic: AtomicU32::new(if conn.is_some() { DB_OPEN } else { DB_SICK }),
+            lock: ReentrantLock::default(),
+            conn: RefCell::new(conn),
+            error: RefCell::new(ErrorState {
+                offset: -1,
+                ..Default::default()
+            }),
+            stmts: RefCell::new(Vec::new()),
+            extended_codes: std::cell::Cell::new(false),
+            interrupt,
+            filename,
+            strings: RefCell::new(Vec::new()),
+            hooks: RefCell::new(Default::default()),
+            client_data: RefCell::new(Vec::new()),
+            current_stmt: std::cell::Cell::new(std::ptr::null_mut()),
+            db_config: RefCell::new(Default::default()),
+        });
+        // The handle is boxed: its lock no longer moves.
+        db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
+        db
+    }
+
+    /// Whether the handle is open and usable.
+    pub fn is_open(&self) -> bool {
+        self.magic.load(Ordering::Acquire) == DB_OPEN
+    }
+
+    /// Run `f` with the engine connection, or fail with SQLITE_MISUSE if a
+    /// callback re-enters while the connection is in use.
+    pub fn with_conn<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> Result<T, ringlite::Error> {
+        match self.conn.try_borrow_mut() {
+            Ok(mut c) => match c.as_mut() {
+                Some(c) => Ok(f(c)),
+                None => Err(ringlite::Error::code(ringlite::error::SQLITE_MISUSE)),
+            },
+            Err(_) => Err(ringlite::Error::new(
+                ringlite::error::SQLITE_MISUSE,
+                "the connection is in use by the statement that called back",
+            )),
+        }
+    }
+
+    /// Keep bytes (a NUL-terminated string or filename layout) alive until
+    /// close and return their address.
+    pub fn keep(&self, bytes: Vec<u8>) -> *const std::ffi::c_char {
+        let b = bytes.into_boxed_slice();
+        let p = b.as_ptr() as *const std::ffi::c_char;
+        self.strings.borrow_mut().push(b);
+        p
+    }
+}
+
+/// Validate a `sqlite3*` from C: `Some` if it points at an open handle.
+pub unsafe fn db_ref<'a>(db: *mut sqlite3) -> Option<&'a sqlite3> {
+    if db.is_null() {
+        return None;
+    }
+    let r = &*db;
+    if r.is_open() {
+        Some(r)
+    } else {
+        None
+    }
+}
+
+/// Like [`db_ref`] but also accepts failed-open and zombie handles (for
+/// errcode/errmsg, which work on them).
+pub unsafe fn db_ref_any<'a>(db: *mut sqlite3) -> Option<&'a sqlite3> {
+    if db.is_null() {
+        return None;
+    }
+    let r = &*db;
+    match r.magic.load(Ordering::Acquire) {
+        DB_OPEN | DB_SICK | DB_ZOMBIE => Some(r),
+        _ => None,
+    }
+}
+
+/// Cached conversions of one result column of the current row.
+#[derive(Default)]
+pub struct ColumnCache {
+    /// The column as a protected `sqlite3_value`, made on first access; all
+    /// `column_*` accessors go through it, so pointers they return stay valid
+    /// until the next step/reset/finalize.
+    pub values: Vec<Option<Box<sqlite3_value>>>,
+}
+
+/// The `sqlite3_stmt` handle.
+pub struct sqlite3_stmt {
+    /// `STMT_LIVE` while usable.
+    pub magic: u32,
+    /// The connection that prepared it.
+    pub db: *mut sqlite3,
+    /// The engine statement.
+    pub stmt: Statement,
+    /// The SQL text, NUL-terminated, for `sqlite3_sql`.
+    pub sql: CString,
+    /// The row caches.
+    pub cache: ColumnCache,
+    /// Strings handed out (column names, decltypes, parameter names, in
+    /// UTF-8 and UTF-16), kept until finalize.
+    pub names: std::collections::HashMap<(u8, usize), Vec<u8>>,
+    /// Expanded SQL / normalized SQL kept for `sqlite3_normalized_sql`.
+    pub normalized: Option<CString>,
+    /// Last step ended (DONE or error): the next step resets first.
+    pub finished: bool,
+    /// Destructors of the current bindings, by parameter index: the
+    /// application's buffers are released when the binding is replaced,
+    /// cleared or the statement finalized, as in SQLite (the engine holds a
+    /// copy of the value).
+    pub bound: Vec<(
+        usize,
+        unsafe extern "C" fn(*mut std::ffi::c_void),
+        *mut std::ffi::c_void,
+    )>,
+    /// Result code of the most recent failed step (returned again by
+    /// reset and finalize), `SQLITE_OK` otherwise.
+    pub last_rc: i32,
+    /// Message of that failure.
+    pub last_msg: Option<String>,
+    /// When the current run began (its first step since a reset); `None`
+    /// when not running. For tracing.
+    pub started: Option<std::time::Instant>,
+    /// Stepped since the last reset: reset and finalize then record the
+    /// statement's outcome on the connection (and only then).
+    pub ran: bool,
+    /// What out-of-range column accessors return.
+    pub null_value: Box<sqlite3_value>,
+}
+
+/// Validate a `sqlite3_stmt*` from C.
+pub unsafe fn stmt_ref<'a>(p: *mut sqlite3_stmt) -> Option<&'a mut sqlite3_stmt> {
+    if p.is_null() {
+        return None;
+    }
+    let s = &mut *p;
+    if s.magic == STMT_LIVE && !s.db.is_null() {
+        Some(s)
+    } else {
+        None
+    }
+}
+
+impl sqlite3_stmt {
+    /// The owning connection.
+    pub fn db<'a>(&self) -> &'a sqlite3 {
+        unsafe { &*self.db }
+    }
+
+    /// Release the application buffer bound to parameter `i`, if any (all
+    /// of them when `i` is `None`).
+    pub fn release_bound(&mut self, i: Option<usize>) {
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound)
+            .into_iter()
+            .partition(|b| i.is_none_or(|i| b.0 == i));
+        self.bound = kept;
+        for (_, destroy, p) in gone {
+            unsafe { destroy(p) };
+        }
+    }
+
+    /// What reset and finalize do to the connection's error state and
+    /// return: the failure of the last step, if any (recorded again only
+    /// when the statement ran since the last reset).
+    pub fn conclude(&mut self) -> i32 {
+        let db = self.db();
+        let rc = std::mem::replace(&mut self.last_rc, 0);
+        let msg = self.last_msg.take();
+        if std::mem::replace(&mut self.ran, false) {
+            crate::error::set_error(db, rc, msg.as_deref());
+        }
+        crate::error::visible_code(db, rc)
+    }
+
+    /// Forget the current row's cached conversions.
+    pub fn clear_row(&mut self) {
+        self.cache.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReentrantLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_owner_may_lock_again() {
+        let l = ReentrantLock::default();
+        let _a = l.lock();
+        let _b = l.lock();
+    }
+
+    #[test]
+    fn other_threads_wait_their_turn() {
+        let l = Arc::new(ReentrantLock::default());
+        let inside = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (l, inside) = (l.clone(), inside.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..200 {
+                        let _g = l.lock();
+                        assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! # SQL keywords: `sqlite3_keyword_count`, `keyword_name`, `keyword_check`
+//!
+//! The words SQLite's tokenizer treats as keywords (`lang_keywords.txt`).
+
+use std::ffi::{c_char, c_int};
+
+const KEYWORDS: &[&str] = &[
+    "ABORT",
+    "ACTION",
+    "ADD",
+    "AFTER",
+    "ALL",
+    "ALTER",
+    "ALWAYS",
+    "ANALYZE",
+    "AND",
+    "AS",
+    "ASC",
+    "ATTACH",
+    "AUTOINCREMENT",
+    "BEFORE",
+    "BEGIN",
+    "BETWEEN",
+    "BY",
+    "CASCADE",
+    "CASE",
+    "CAST",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "COMMIT",
+    "CONFLICT",
+    "CONSTRAINT",
+    "CREATE",
+    "CROSS",
+    "CURRENT",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "DATABASE",
+    "DEFAULT",
+    "DEFERRABLE",
+    "DEFERRED",
+    "DELETE",
+    "DESC",
+    "DETACH",
+    "DISTINCT",
+    "DO",
+    "DROP",
+    "EACH",
+    "ELSE",
+    "END",
+    "ESCAPE",
+    "EXCEPT",
+    "EXCLUDE",
+    "EXCLUSIVE",
+    "EXISTS",
+    "EXPLAIN",
+    "FAIL",
+    "FILTER",
+    "FIRST",
+    "FOLLOWING",
+    "FOR",
+    "FOREIGN",
+    "FROM",
+    "FULL",
+    "GENERATED",
+    "GLOB",
+    "GROUP",
+    "GROUPS",
+    "HAVING",
+    "IF",
+    "IGNORE",
+    "IMMEDIATE",
+    "IN",
+    "INDEX",
+    "INDEXED",
+    "INITIALLY",
+    "INNER",
+    "INSERT",
+    "INSTEAD",
+    "INTERSECT",
+    "INTO",
+    "IS",
+    "ISNULL",
+    "JOIN",
+    "KEY",
+    "LAST",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "MATCH",
+    "MATERIALIZED",
+    "NATURAL",
+    "NO",
+    "NOT",
+    "NOTHING",
+    "NOTNULL",
+    "NULL",
+    "NULLS",
+    "OF",
+    "OFFSET",
+    "ON",
+    "OR",
+    "ORDER",
+    "OTHERS",
+    "OUTER",
+    "OVER",
+    "PARTITION",
+    "PLAN",
+    "PRAGMA",
+    "PRECEDING",
+    "PRIMARY",
+    "QUERY",
+    "RAISE",
+    "RANGE",
+    "RECURSIVE",
+    "REFERENCES",
+    "REGEXP",
+    "REINDEX",
+    "RELEASE",
+    "RENAME",
+    "REPLACE",
+    "RESTRICT",
+    "RETURNING",
+    "RIGHT",
+    "ROLLBACK",
+    "ROW",
+    "ROWS",
+    "SAVEPOINT",
+    "SELECT",
+    "SET",
+    "TABLE",
+    "TEMP",
+    "TEMPORARY",
+    "THEN",
+    "TIES",
+    "TO",
+    "TRANSACTION",
+    "TRIGGER",
+    "UNBOUNDED",
+    "UNION",
+    "UNIQUE",
+    "UPDATE",
+    "USING",
+    "VACUUM",
+    "VALUES",
+    "VIEW",
+    "VIRTUAL",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+    "WITHOUT",
+];
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_keyword_count() -> c_int {
+    ffi_guard!(0, { KEYWORDS.len() as c_int })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_keyword_name(
+    arg0: c_int,
+    arg1: *mut *const c_char,
+    arg2: *mut c_int,
+) -> c_int {
+    ffi_guard!(crate::consts::SQLITE_ERROR, {
+        if arg0 < 0 || arg0 as usize >= KEYWORDS.len() {
+            return crate::consts::SQLITE_ERROR;
+        }
+        let k = KEYWORDS[arg0 as usize];
+        if !arg1.is_null() {
+            *arg1 = k.as_ptr() as *const c_char;
+        }
+        if !arg2.is_null() {
+            *arg2 = k.len() as c_int;
+        }
+        crate::consts::SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_keyword_check(arg0: *const c_char, arg1: c_int) -> c_int {
+    ffi_guard!(0, {
+        if arg0.is_null() || arg1 <= 0 {
+            return 0;
+        }
+        let w = std::slice::from_raw_parts(arg0 as *const u8, arg1 as usize);
+        KEYWORDS
+            .iter()
+            .any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
+    })
+}

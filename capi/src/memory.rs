@@ -1,0 +1,231 @@
+//! # Memory: `sqlite3_malloc` and friends
+//!
+//! Blocks come from the C allocator with a 16-byte header holding the
+//! requested size, so `sqlite3_msize` and `sqlite3_realloc` work and memory
+//! in use is counted (`sqlite3_memory_used`, `memory_highwater`). Strings the
+//! API hands the caller to free (`errmsg` of exec, `mprintf`, `expanded_sql`)
+//! are made here.
+
+use crate::types::{sqlite3_int64, sqlite3_uint64};
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::atomic::{AtomicI64, Ordering};
+
+const HEADER: usize = 16;
+static USED: AtomicI64 = AtomicI64::new(0);
+static HIGHWATER: AtomicI64 = AtomicI64::new(0);
+
+fn account(delta: i64) {
+    let now = USED.fetch_add(delta, Ordering::Relaxed) + delta;
+    HIGHWATER.fetch_max(now, Ordering::Relaxed);
+}
+
+/// Allocate `n` bytes (NULL for 0 or on failure).
+pub unsafe fn alloc(n: u64) -> *mut c_void {
+    if n == 0 || n > (i32::MAX as u64) * 4 {
+        return std::ptr::null_mut();
+    }
+    let p = libc::malloc(n as usize + HEADER) as *mut u8;
+    if p.is_null() {
+        return std::ptr::null_mut();
+    }
+    *(p as *mut u64) = n;
+    account(n as i64);
+    p.add(HEADER) as *mut c_void
+}
+
+unsafe fn size_of_block(p: *mut c_void) -> u64 {
+    *((p as *mut u8).sub(HEADER) as *mut u64)
+}
+
+/// Copy `s` into a new NUL-terminated block.
+pub unsafe fn malloc_cstr(s: &[u8]) -> *mut c_char {
+    let p = alloc(s.len() as u64 + 1) as *mut u8;
+    if !p.is_null() {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
+        *p.add(s.len()) = 0;
+    }
+    p as *mut c_char
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_malloc(arg0: c_int) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        if arg0 <= 0 {
+            std::ptr::null_mut()
+        } else {
+            alloc(arg0 as u64)
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_malloc64(arg0: sqlite3_uint64) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), { alloc(arg0) })
+}
+
+unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
+    if p.is_null() {
+        return alloc(n);
+    }
+    if n == 0 {
+        sqlite3_free(p);
+        return std::ptr::null_mut();
+    }
+    let old = size_of_block(p);
+    let base = (p as *mut u8).sub(HEADER);
+    let q = libc::realloc(base as *mut c_void, n as usize + HEADER) as *mut u8;
+    if q.is_null() {
+        return std::ptr::null_mut();
+    }
+    *(q as *mut u64) = n;
+    account(n as i64 - old as i64);
+    q.add(HEADER) as *mut c_void
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_realloc(arg0: *mut c_void, arg1: c_int) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        realloc_impl(arg0, arg1.max(0) as u64)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_realloc64(arg0: *mut c_void, arg1: sqlite3_uint64) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), { realloc_impl(arg0, arg1) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_free(arg0: *mut c_void) {
+    ffi_guard!((), {
+        if arg0.is_null() {
+            return;
+        }
+        account(-(size_of_block(arg0) as i64));
+        libc::free((arg0 as *mut u8).sub(HEADER) as *mut c_void);
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_msize(arg0: *mut c_void) -> sqlite3_uint64 {
+    ffi_guard!(0, {
+        if arg0.is_null() {
+            0
+        } else {
+            size_of_block(arg0)
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_memory_used() -> sqlite3_int64 {
+    ffi_guard!(0, { USED.load(Ordering::Relaxed) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_memory_highwater(resetFlag: c_int) -> sqlite3_int64 {
+    ffi_guard!(0, {
+        let hw = HIGHWATER.load(Ordering::Relaxed);
+        if resetFlag != 0 {
+            HIGHWATER.store(USED.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        hw
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_release_memory(arg0: c_int) -> c_int {
+    ffi_guard!(0, {
+        let _ = arg0;
+        0
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
+    ffi_guard!(-1, {
+        static LIMIT: AtomicI64 = AtomicI64::new(0);
+        let old = LIMIT.load(Ordering::Relaxed);
+        if N >= 0 {
+            LIMIT.store(N, Ordering::Relaxed);
+        }
+        old
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
+    ffi_guard!(-1, {
+        static LIMIT: AtomicI64 = AtomicI64::new(0);
+        let old = LIMIT.load(Ordering::Relaxed);
+        if N >= 0 {
+            LIMIT.store(N, Ordering::Relaxed);
+        }
+        old
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
+    sqlite3_soft_heap_limit64(N as i64);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_status64(
+    op: c_int,
+    pCurrent: *mut sqlite3_int64,
+    pHighwater: *mut sqlite3_int64,
+    resetFlag: c_int,
+) -> c_int {
+    ffi_guard!(crate::consts::SQLITE_INTERNAL, {
+        if pCurrent.is_null() || pHighwater.is_null() || !(0..=9).contains(&op) {
+            return crate::consts::SQLITE_MISUSE;
+        }
+        let (cur, hw) = if op == crate::consts::SQLITE_STATUS_MEMORY_USED {
+            (sqlite3_memory_used(), sqlite3_memory_highwater(resetFlag))
+        } else {
+            (0, 0)
+        };
+        *pCurrent = cur;
+        *pHighwater = hw;
+        crate::consts::SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_status(
+    op: c_int,
+    pCurrent: *mut c_int,
+    pHighwater: *mut c_int,
+    resetFlag: c_int,
+) -> c_int {
+    ffi_guard!(crate::consts::SQLITE_INTERNAL, {
+        if pCurrent.is_null() || pHighwater.is_null() {
+            return crate::consts::SQLITE_MISUSE;
+        }
+        let (mut c, mut h) = (0i64, 0i64);
+        let rc = sqlite3_status64(op, &mut c, &mut h, resetFlag);
+        *pCurrent = c as c_int;
+        *pHighwater = h as c_int;
+        rc
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_know_their_size_and_keep_content_across_realloc() {
+        unsafe {
+            let p = sqlite3_malloc(10) as *mut u8;
+            assert_eq!(sqlite3_msize(p as *mut c_void), 10);
+            *p = 7;
+            let q = sqlite3_realloc(p as *mut c_void, 1000) as *mut u8;
+            assert_eq!(*q, 7);
+            assert_eq!(sqlite3_msize(q as *mut c_void), 1000);
+            sqlite3_free(q as *mut c_void);
+            assert!(sqlite3_malloc(0).is_null());
+            assert!(sqlite3_realloc(std::ptr::null_mut(), 0).is_null());
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! # `sqlite3_mutex_*`: mutexes for applications and extensions
+//!
+//! Every mutex is recursive (SQLite's FAST mutexes may be, and code may not
+//! rely on them not being). Static mutexes (`SQLITE_MUTEX_STATIC_*`) are
+//! allocated once and never freed. `sqlite3_db_mutex` returns a mutex that
+//! is the connection's own lock, so holding it really keeps other threads
+//! out of that connection.
+
+use crate::consts::*;
+use crate::handle::{db_ref, sqlite3, ReentrantLock};
+use std::ffi::c_int;
+use std::sync::OnceLock;
+
+/// The `sqlite3_mutex` object.
+pub struct sqlite3_mutex {
+    lock: *const ReentrantLock,
+    /// The lock itself, for mutexes that own theirs.
+    owned: Option<Box<ReentrantLock>>,
+}
+
+unsafe impl Send for sqlite3_mutex {}
+unsafe impl Sync for sqlite3_mutex {}
+
+impl sqlite3_mutex {
+    fn new_owned() -> Box<sqlite3_mutex> {
+        let owned = Box::new(ReentrantLock::default());
+        let lock = &*owned as *const ReentrantLock;
+        Box::new(sqlite3_mutex {
+            lock,
+            owned: Some(owned),
+        })
+    }
+
+    /// A mutex standing for an existing lock (a connection's).
+    pub fn borrowing(lock: &ReentrantLock) -> Box<sqlite3_mutex> {
+        Box::new(sqlite3_mutex { lock, owned: None })
+    }
+
+    /// Placeholder while the handle that will own the lock is built.
+    pub fn unset() -> Box<sqlite3_mutex> {
+        Box::new(sqlite3_mutex {
+            lock: std::ptr::null(),
+            owned: None,
+        })
+    }
+
+    fn lock(&self) -> &ReentrantLock {
+        unsafe { &*self.lock }
+    }
+}
+
+struct StaticMutexes(Vec<usize>);
+
+fn static_mutex(id: c_int) -> *mut sqlite3_mutex {
+    static TABLE: OnceLock<StaticMutexes> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        StaticMutexes(
+            (0..16)
+                .map(|_| Box::into_raw(sqlite3_mutex::new_owned()) as usize)
+                .collect(),
+        )
+    });
+    t.0.get(id as usize)
+        .map_or(std::ptr::null_mut(), |&p| p as *mut sqlite3_mutex)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_alloc(arg0: c_int) -> *mut sqlite3_mutex {
+    ffi_guard!(std::ptr::null_mut(), {
+        match arg0 {
+            SQLITE_MUTEX_FAST | SQLITE_MUTEX_RECURSIVE => Box::into_raw(sqlite3_mutex::new_owned()),
+            id if (2..16).contains(&id) => static_mutex(id),
+            _ => std::ptr::null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_free(arg0: *mut sqlite3_mutex) {
+    ffi_guard!((), {
+        if let Some(m) = arg0.as_ref() {
+            if m.owned.is_some() && !(0..16).any(|id| static_mutex(id) == arg0) {
+                drop(Box::from_raw(arg0));
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_enter(arg0: *mut sqlite3_mutex) {
+    ffi_guard!((), {
+        if let Some(m) = arg0.as_ref() {
+            m.lock().enter();
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_try(arg0: *mut sqlite3_mutex) -> c_int {
+    ffi_guard!(SQLITE_BUSY, {
+        match arg0.as_ref() {
+            Some(m) if m.lock().try_enter() => SQLITE_OK,
+            Some(_) => SQLITE_BUSY,
+            None => SQLITE_OK,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_leave(arg0: *mut sqlite3_mutex) {
+    ffi_guard!((), {
+        if let Some(m) = arg0.as_ref() {
+            m.lock().leave();
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_held(arg0: *mut sqlite3_mutex) -> c_int {
+    ffi_guard!(1, {
+        arg0.as_ref().is_none_or(|m| m.lock().held()) as c_int
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_mutex_notheld(arg0: *mut sqlite3_mutex) -> c_int {
+    ffi_guard!(1, {
+        arg0.as_ref().is_none_or(|m| !m.lock().held()) as c_int
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_db_mutex(arg0: *mut sqlite3) -> *mut sqlite3_mutex {
+    ffi_guard!(std::ptr::null_mut(), {
+        match db_ref(arg0) {
+            Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
+            None => std::ptr::null_mut(),
+        }
+    })
+}

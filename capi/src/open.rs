@@ -1,0 +1,190 @@
+//! # Opening and closing connections
+//!
+//! `sqlite3_open*` always hand back a handle when memory allows, also on
+//! failure: the handle then only answers `errcode`/`errmsg` and must still be
+//! closed, as SQLite specifies. `sqlite3_close` refuses (SQLITE_BUSY) while
+//! statements are alive; `sqlite3_close_v2` instead marks the handle a zombie
+//! that the last `sqlite3_finalize` frees.
+
+use crate::consts::*;
+use crate::convert::utf16_to_utf8;
+use crate::error::{cstring, misuse, report, set_error};
+use crate::handle::{sqlite3, DB_OPEN, DB_SICK, DB_ZOMBIE};
+use ringlite::{Connection, Error, OpenFlags};
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::Ordering;
+
+/// VFS names ringlite answers to (its own I/O layer stands behind all).
+const KNOWN_VFS: &[&str] = &[
+    "unix",
+    "unix-none",
+    "unix-dotfile",
+    "unix-excl",
+    "unix-namedsem",
+    "unix-posix",
+    "unix-flock",
+    "ringlite",
+];
+
+/// The common body of every open function.
+pub unsafe fn open_impl(
+    filename: &[u8],
+    pp_db: *mut *mut sqlite3,
+    flags: c_int,
+    vfs: *const c_char,
+) -> c_int {
+    if pp_db.is_null() {
+        return misuse();
+    }
+    *pp_db = std::ptr::null_mut();
+    crate::config::initialize();
+    let base = flags & (SQLITE_OPEN_READONLY | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    let bad_flags = base != SQLITE_OPEN_READONLY
+        && base != SQLITE_OPEN_READWRITE
+        && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    let name = String::from_utf8_lossy(filename).into_owned();
+    let mut eff = flags;
+    if crate::config::uri_default() {
+        eff |= SQLITE_OPEN_URI;
+    }
+    let opened = if bad_flags {
+        // Like SQLite: a handle that reports the misuse.
+        Err(Error::code(SQLITE_MISUSE))
+    } else if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref())
+    {
+        Err(Error::sql(format!(
+            "no such vfs: {}",
+            CStr::from_ptr(vfs).to_string_lossy()
+        )))
+    } else {
+        Connection::open(&name, OpenFlags(eff))
+    };
+    let (conn, err) = match opened {
+        Ok(c) => (Some(c), None),
+        Err(e) => (None, Some(e)),
+    };
+    let db = sqlite3::new(conn, cstring(filename.to_vec()));
+    db.extended_codes.set(flags & SQLITE_OPEN_EXRESCODE != 0);
+    let raw = Box::into_raw(db);
+    *pp_db = raw;
+    let d = &*raw;
+    match err {
+        None => {
+            set_error(d, SQLITE_OK, None);
+            SQLITE_OK
+        }
+        Some(e) => report(d, &e),
+    }
+}
+
+unsafe fn bytes_of(p: *const c_char) -> Vec<u8> {
+    if p.is_null() {
+        Vec::new()
+    } else {
+        CStr::from_ptr(p).to_bytes().to_vec()
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_open(filename: *const c_char, ppDb: *mut *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        open_impl(
+            &bytes_of(filename),
+            ppDb,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+            std::ptr::null(),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_open16(filename: *const c_void, ppDb: *mut *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let name = utf16_to_utf8(filename, -1);
+        open_impl(
+            &name,
+            ppDb,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+            std::ptr::null(),
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_open_v2(
+    filename: *const c_char,
+    ppDb: *mut *mut sqlite3,
+    flags: c_int,
+    zVfs: *const c_char,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        open_impl(&bytes_of(filename), ppDb, flags, zVfs)
+    })
+}
+
+/// Free a handle whose statements are all gone.
+pub unsafe fn free_db(db: *mut sqlite3) {
+    let d = &*db;
+    d.magic.store(0, Ordering::Release);
+    if let Ok(mut c) = d.conn.try_borrow_mut() {
+        if let Some(conn) = c.as_mut() {
+            let _ = conn.close();
+        }
+        *c = None;
+    }
+    crate::hooks::clear_all(d);
+    let cd = std::mem::take(&mut *d.client_data.borrow_mut());
+    for (_, p, destroy) in cd {
+        crate::result::release(destroy, p);
+    }
+    drop(Box::from_raw(db));
+}
+
+unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
+    if db.is_null() {
+        return SQLITE_OK;
+    }
+    let d = &*db;
+    let magic = d.magic.load(Ordering::Acquire);
+    if magic != DB_OPEN && magic != DB_SICK {
+        return misuse();
+    }
+    {
+        let _g = d.lock.lock();
+        if d.conn.try_borrow_mut().is_err() {
+            // Closing from inside one of its own callbacks.
+            return misuse();
+        }
+        if !d.stmts.borrow().is_empty() {
+            if !deferred {
+                set_error(
+                    d,
+                    SQLITE_BUSY,
+                    Some("unable to close due to unfinalized statements or unfinished backups"),
+                );
+                return SQLITE_BUSY;
+            }
+            crate::trace::connection_closes(db);
+            d.magic.store(DB_ZOMBIE, Ordering::Release);
+            if let Ok(mut c) = d.conn.try_borrow_mut() {
+                if let Some(conn) = c.as_mut() {
+                    let _ = conn.close();
+                }
+            }
+            return SQLITE_OK;
+        }
+    }
+    crate::trace::connection_closes(db);
+    free_db(db);
+    SQLITE_OK
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_close(arg0: *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { close_impl(arg0, false) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_close_v2(arg0: *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { close_impl(arg0, true) })
+}

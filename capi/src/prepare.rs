@@ -1,0 +1,195 @@
+//! # Compiling SQL: `sqlite3_prepare*`
+//!
+//! All six variants come here: UTF-16 text is converted to UTF-8 first and
+//! the tail pointer mapped back. `nByte < 0` reads to the first NUL;
+//! `nByte >= 0` reads at most that many bytes, stopping early at a NUL.
+//! A new statement goes to the front of the connection's list (the order
+//! `sqlite3_next_stmt` walks).
+
+use crate::consts::*;
+use crate::error::{cstring, misuse, report, set_error};
+use crate::handle::{db_ref, sqlite3, sqlite3_stmt, ColumnCache, STMT_LIVE};
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+/// Prepare the first statement of `sql`; returns the code and the number of
+/// bytes of `sql` consumed.
+pub unsafe fn prepare_bytes(
+    db: *mut sqlite3,
+    sql: &[u8],
+    pp: *mut *mut sqlite3_stmt,
+) -> (c_int, usize) {
+    if pp.is_null() {
+        return (misuse(), 0);
+    }
+    *pp = std::ptr::null_mut();
+    let Some(d) = db_ref(db) else {
+        return (misuse(), 0);
+    };
+    let _g = d.lock.lock();
+    let r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+    match r {
+        Err(e) => (report(d, &e), 0),
+        Ok((None, used)) => {
+            set_error(d, SQLITE_OK, None);
+            (SQLITE_OK, used)
+        }
+        Ok((Some(stmt), used)) => {
+            // sqlite3_sql gives the statement's text exactly as it was given:
+            // from the start of the input to the tail.
+            let text = cstring(sql[..used.min(sql.len())].to_vec());
+            let s = Box::new(sqlite3_stmt {
+                magic: STMT_LIVE,
+                db,
+                stmt,
+                sql: text,
+                cache: ColumnCache::default(),
+                names: Default::default(),
+                normalized: None,
+                finished: false,
+                last_rc: SQLITE_OK,
+                last_msg: None,
+                ran: false,
+                started: None,
+                bound: Vec::new(),
+                null_value: Box::default(),
+            });
+            let raw = Box::into_raw(s);
+            d.stmts.borrow_mut().insert(0, raw);
+            *pp = raw;
+            set_error(d, SQLITE_OK, None);
+            (SQLITE_OK, used)
+        }
+    }
+}
+
+unsafe fn prepare8(
+    db: *mut sqlite3,
+    z: *const c_char,
+    n: c_int,
+    pp: *mut *mut sqlite3_stmt,
+    tail: *mut *const c_char,
+) -> c_int {
+    if !pp.is_null() {
+        *pp = std::ptr::null_mut();
+    }
+    if z.is_null() {
+        if let Some(d) = db_ref(db) {
+            set_error(d, SQLITE_MISUSE, None);
+        }
+        return misuse();
+    }
+    let len = crate::convert::c_len(z, if n < 0 { -1 } else { n as i64 });
+    let sql = std::slice::from_raw_parts(z as *const u8, len);
+    let (rc, used) = prepare_bytes(db, sql, pp);
+    if !tail.is_null() {
+        *tail = z.add(used);
+    }
+    rc
+}
+
+unsafe fn prepare16(
+    db: *mut sqlite3,
+    z: *const c_void,
+    n: c_int,
+    pp: *mut *mut sqlite3_stmt,
+    tail: *mut *const c_void,
+) -> c_int {
+    if !pp.is_null() {
+        *pp = std::ptr::null_mut();
+    }
+    if z.is_null() {
+        return misuse();
+    }
+    let utf8 = crate::convert::utf16_to_utf8(z, n as i64);
+    let (rc, used) = prepare_bytes(db, &utf8, pp);
+    if !tail.is_null() {
+        let consumed = String::from_utf8_lossy(&utf8[..used.min(utf8.len())])
+            .encode_utf16()
+            .count();
+        *tail = (z as *const u16).add(consumed) as *const c_void;
+    }
+    rc
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare(
+    db: *mut sqlite3,
+    zSql: *const c_char,
+    nByte: c_int,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_char,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare8(db, zSql, nByte, ppStmt, pzTail)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare_v2(
+    db: *mut sqlite3,
+    zSql: *const c_char,
+    nByte: c_int,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_char,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare8(db, zSql, nByte, ppStmt, pzTail)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare_v3(
+    db: *mut sqlite3,
+    zSql: *const c_char,
+    nByte: c_int,
+    prepFlags: c_uint,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_char,
+) -> c_int {
+    // PERSISTENT, NORMALIZE and NO_VTAB change nothing observable here.
+    let _ = prepFlags;
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare8(db, zSql, nByte, ppStmt, pzTail)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare16(
+    db: *mut sqlite3,
+    zSql: *const c_void,
+    nByte: c_int,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_void,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare16(db, zSql, nByte, ppStmt, pzTail)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare16_v2(
+    db: *mut sqlite3,
+    zSql: *const c_void,
+    nByte: c_int,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_void,
+) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare16(db, zSql, nByte, ppStmt, pzTail)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_prepare16_v3(
+    db: *mut sqlite3,
+    zSql: *const c_void,
+    nByte: c_int,
+    prepFlags: c_uint,
+    ppStmt: *mut *mut sqlite3_stmt,
+    pzTail: *mut *const c_void,
+) -> c_int {
+    let _ = prepFlags;
+    ffi_guard!(SQLITE_INTERNAL, {
+        prepare16(db, zSql, nByte, ppStmt, pzTail)
+    })
+}

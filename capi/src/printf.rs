@@ -1,0 +1,289 @@
+//! # SQLite's printf: `sqlite3_mprintf` family and `sqlite3_str`
+//!
+//! The C shim (`shim/printf.c`) pulls the variadic arguments with `va_arg`,
+//! one per conversion, with the C type the conversion and its length
+//! modifier imply, and passes them here as an array of [`PrintfArg`]. The
+//! engine's printf (`ringlite::value::printf`, the same one behind the SQL
+//! `printf()` function) renders SQLite's dialect from them through the
+//! [`PrintfArgs`] trait. `%z` strings are freed after formatting.
+
+use crate::consts::*;
+use crate::types::sqlite3;
+use ringlite::value::printf::{self, IntSize, PrintfArgs};
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+/// One argument as the shim pulled it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PrintfArg {
+    /// 0 integer, 1 unsigned integer, 2 double, 3 string, 4 string to free
+    /// (`%z`), 5 pointer.
+    pub kind: c_int,
+    /// Integer / unsigned / pointer value.
+    pub i: i64,
+    /// Double value.
+    pub d: f64,
+    /// String value (may be NULL).
+    pub s: *const c_char,
+}
+
+/// The shim's argument array, read in order by the engine's formatter.
+struct ShimArgs<'a> {
+    args: &'a [PrintfArg],
+    next: usize,
+}
+
+impl ShimArgs<'_> {
+    fn take(&mut self) -> PrintfArg {
+        let a = self.args.get(self.next).copied();
+        self.next += 1;
+        a.unwrap_or(PrintfArg {
+            kind: 0,
+            i: 0,
+            d: 0.0,
+            s: std::ptr::null(),
+        })
+    }
+}
+
+impl PrintfArgs for ShimArgs<'_> {
+    fn is_sql(&self) -> bool {
+        false
+    }
+    // The shim already read each integer with its C size and widened it.
+    fn int_arg(&mut self, _size: IntSize, _signed: bool) -> i64 {
+        self.take().i
+    }
+    fn double_arg(&mut self) -> f64 {
+        self.take().d
+    }
+    fn text_arg(&mut self) -> Option<Vec<u8>> {
+        let a = self.take();
+        if a.s.is_null() {
+            None
+        } else {
+            Some(unsafe { CStr::from_ptr(a.s) }.to_bytes().to_vec())
+        }
+    }
+    fn char_arg(&mut self) -> u32 {
+        self.take().i as u32
+    }
+    fn store_count(&mut self, count: usize) {
+        let p = self.take().i as usize as *mut c_int;
+        if !p.is_null() {
+            unsafe { *p = count.min(c_int::MAX as usize) as c_int };
+        }
+    }
+}
+
+/// Render `fmt` with the shim's `args`, then free the `%z` strings.
+pub unsafe fn format(fmt: &[u8], args: &[PrintfArg]) -> Result<Vec<u8>, ringlite::Error> {
+    let out = printf::format(fmt, &mut ShimArgs { args, next: 0 });
+    for a in args {
+        if a.kind == 4 && !a.s.is_null() {
+            crate::memory::sqlite3_free(a.s as *mut c_void);
+        }
+    }
+    out
+}
+
+unsafe fn args<'a>(p: *const PrintfArg, n: c_int) -> &'a [PrintfArg] {
+    if p.is_null() || n <= 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p, n as usize)
+    }
+}
+
+/// Called by the shim: the formatted string in a `sqlite3_malloc` block.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_format(
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) -> *mut c_char {
+    ffi_guard!(std::ptr::null_mut(), {
+        if fmt.is_null() {
+            return std::ptr::null_mut();
+        }
+        match format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            Ok(s) => crate::memory::malloc_cstr(&s),
+            Err(_) => std::ptr::null_mut(),
+        }
+    })
+}
+
+/// Called by the shim for `sqlite3_str_appendf`.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_str_format(
+    st: *mut sqlite3_str,
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) {
+    ffi_guard!((), {
+        let (Some(st), false) = (st.as_mut(), fmt.is_null()) else {
+            return;
+        };
+        match format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            Ok(s) => st.append(&s),
+            Err(e) => st.errcode = e.primary(),
+        }
+    })
+}
+
+/// Called by the shim for `sqlite3_log`.
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_log(
+    code: c_int,
+    fmt: *const c_char,
+    a: *const PrintfArg,
+    n: c_int,
+) {
+    ffi_guard!((), {
+        if fmt.is_null() || !crate::config::log_enabled() {
+            return;
+        }
+        if let Ok(s) = format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
+            crate::config::log(code, &String::from_utf8_lossy(&s));
+        }
+    })
+}
+
+/// The `sqlite3_str` dynamic string.
+pub struct sqlite3_str {
+    /// Content so far (no NUL).
+    pub buf: Vec<u8>,
+    /// SQLITE_OK, SQLITE_NOMEM or SQLITE_TOOBIG.
+    pub errcode: c_int,
+}
+
+const STR_LIMIT: usize = 1_000_000_000;
+
+impl sqlite3_str {
+    fn append(&mut self, s: &[u8]) {
+        if self.errcode != SQLITE_OK {
+            return;
+        }
+        if self.buf.len() + s.len() > STR_LIMIT {
+            self.errcode = SQLITE_TOOBIG;
+            self.buf.clear();
+            return;
+        }
+        self.buf.extend_from_slice(s);
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_new(arg0: *mut sqlite3) -> *mut sqlite3_str {
+    ffi_guard!(std::ptr::null_mut(), {
+        let _ = arg0;
+        Box::into_raw(Box::new(sqlite3_str {
+            buf: Vec::new(),
+            errcode: SQLITE_OK,
+        }))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_finish(arg0: *mut sqlite3_str) -> *mut c_char {
+    ffi_guard!(std::ptr::null_mut(), {
+        if arg0.is_null() {
+            return std::ptr::null_mut();
+        }
+        let s = Box::from_raw(arg0);
+        if s.buf.is_empty() || s.errcode != SQLITE_OK {
+            std::ptr::null_mut()
+        } else {
+            crate::memory::malloc_cstr(&s.buf)
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_free(arg0: *mut sqlite3_str) {
+    ffi_guard!((), {
+        if !arg0.is_null() {
+            drop(Box::from_raw(arg0));
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_append(arg0: *mut sqlite3_str, zIn: *const c_char, N: c_int) {
+    ffi_guard!((), {
+        if let (Some(s), false) = (arg0.as_mut(), zIn.is_null() || N <= 0) {
+            s.append(std::slice::from_raw_parts(zIn as *const u8, N as usize));
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_appendall(arg0: *mut sqlite3_str, zIn: *const c_char) {
+    ffi_guard!((), {
+        if let (Some(s), false) = (arg0.as_mut(), zIn.is_null()) {
+            s.append(CStr::from_ptr(zIn).to_bytes());
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_appendchar(arg0: *mut sqlite3_str, N: c_int, C: c_char) {
+    ffi_guard!((), {
+        if let Some(s) = arg0.as_mut() {
+            if N > 0 {
+                s.append(&vec![C as u8; N as usize]);
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_reset(arg0: *mut sqlite3_str) {
+    ffi_guard!((), {
+        if let Some(s) = arg0.as_mut() {
+            s.buf.clear();
+            s.errcode = SQLITE_OK;
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_truncate(arg0: *mut sqlite3_str, N: c_int) {
+    ffi_guard!((), {
+        if let Some(s) = arg0.as_mut() {
+            if s.errcode == SQLITE_OK && N >= 0 {
+                s.buf.truncate(N as usize);
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_errcode(arg0: *mut sqlite3_str) -> c_int {
+    ffi_guard!(SQLITE_NOMEM, {
+        arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_length(arg0: *mut sqlite3_str) -> c_int {
+    ffi_guard!(0, { arg0.as_ref().map_or(0, |s| s.buf.len() as c_int) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_str_value(arg0: *mut sqlite3_str) -> *mut c_char {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(s) = arg0.as_mut() else {
+            return std::ptr::null_mut();
+        };
+        if s.errcode != SQLITE_OK || s.buf.is_empty() {
+            return std::ptr::null_mut();
+        }
+        // Keep a NUL just past the content: the buffer's spare capacity
+        // holds it until the next append.
+        s.buf.push(0);
+        s.buf.pop();
+        s.buf.as_mut_ptr() as *mut c_char
+    })
+}

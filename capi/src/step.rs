@@ -1,0 +1,132 @@
+//! # Running statements: `sqlite3_step`, `reset`, `finalize`
+//!
+//! `step` maps the engine's [`StepResult`] onto SQLITE_ROW / SQLITE_DONE /
+//! SQLITE_IO (async connections) and errors onto their codes. A statement
+//! that finished (DONE or error) is reset automatically by the next `step`,
+//! as SQLite has done since 3.7. The code of a failed step is returned again
+//! by `reset` and `finalize`.
+
+use crate::consts::*;
+use crate::error::{misuse, report, set_error};
+use crate::handle::{sqlite3_stmt, stmt_ref, DB_ZOMBIE};
+use crate::misc::SQLITE_IO;
+use ringlite::StepResult;
+use std::ffi::c_int;
+use std::sync::atomic::Ordering;
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let Some(s) = stmt_ref(arg0) else {
+            return misuse();
+        };
+        let db = s.db();
+        let _g = db.lock.lock();
+        if !db.is_open() {
+            return misuse();
+        }
+        s.clear_row();
+        if s.finished {
+            let stmt = &mut s.stmt;
+            let _ = db.with_conn(|c| stmt.reset(c));
+            s.finished = false;
+        }
+        if !s.stmt.busy()
+            && db
+                .conn
+                .try_borrow()
+                .map(|c| c.as_ref().is_some_and(|c| c.autocommit()))
+                .unwrap_or(false)
+        {
+            // A new statement in autocommit mode starts without a pending
+            // interrupt, as in SQLite.
+            db.interrupt.store(false, Ordering::Relaxed);
+        }
+        s.ran = true;
+        if s.started.is_none() {
+            crate::trace::statement_starts(arg0);
+        }
+        let outer = db.current_stmt.replace(arg0);
+        let stmt = &mut s.stmt;
+        let r = db.with_conn(|c| stmt.step(c)).and_then(|r| r);
+        db.current_stmt.set(outer);
+        match r {
+            Ok(StepResult::Row) => {
+                set_error(db, SQLITE_ROW, None);
+                crate::trace::statement_row(arg0);
+                SQLITE_ROW
+            }
+            Ok(StepResult::Done) => {
+                s.finished = true;
+                s.last_rc = SQLITE_OK;
+                s.last_msg = None;
+                crate::trace::statement_ends(arg0);
+                set_error(db, SQLITE_DONE, None);
+                SQLITE_DONE
+            }
+            Ok(StepResult::Io) => {
+                set_error(db, SQLITE_IO, None);
+                SQLITE_IO
+            }
+            Err(e) => {
+                s.finished = true;
+                s.last_rc = e.code;
+                s.last_msg = Some(e.message.clone());
+                crate::trace::statement_ends(arg0);
+                report(db, &e)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        if pStmt.is_null() {
+            return SQLITE_OK;
+        }
+        let Some(s) = stmt_ref(pStmt) else {
+            return misuse();
+        };
+        let db = s.db();
+        let _g = db.lock.lock();
+        s.clear_row();
+        crate::trace::statement_ends(pStmt);
+        let stmt = &mut s.stmt;
+        if let Err(e) = db.with_conn(|c| stmt.reset(c)) {
+            return report(db, &e);
+        }
+        s.finished = false;
+        s.conclude()
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        if pStmt.is_null() {
+            return SQLITE_OK;
+        }
+        let Some(s) = stmt_ref(pStmt) else {
+            return misuse();
+        };
+        let dbp = s.db;
+        let db = s.db();
+        let rc;
+        {
+            let _g = db.lock.lock();
+            crate::trace::statement_ends(pStmt);
+            let stmt = &mut s.stmt;
+            let _ = db.with_conn(|c| stmt.reset(c));
+            rc = s.conclude();
+            db.stmts.borrow_mut().retain(|&p| p != pStmt);
+            s.release_bound(None);
+            s.magic = 0;
+            drop(Box::from_raw(pStmt));
+        }
+        if db.magic.load(Ordering::Acquire) == DB_ZOMBIE && db.stmts.borrow().is_empty() {
+            crate::open::free_db(dbp);
+        }
+        rc
+    })
+}

@@ -1,0 +1,127 @@
+//! # Statement introspection: SQL text, status, the statement list
+
+use crate::consts::*;
+
+use crate::handle::{db_ref, sqlite3, sqlite3_stmt, stmt_ref};
+use std::ffi::{c_char, c_int};
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut c_char {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(s) = stmt_ref(pStmt) else {
+            return std::ptr::null_mut();
+        };
+        let _g = s.db().lock.lock();
+        if s.stmt.parameter_count() == 0 {
+            // Nothing to expand: SQLite gives the text exactly as prepared.
+            return crate::memory::malloc_cstr(s.sql.as_bytes());
+        }
+        crate::memory::malloc_cstr(s.stmt.expanded_sql().as_bytes())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_normalized_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
+    ffi_guard!(std::ptr::null(), {
+        // SQLite returns NULL unless built with SQLITE_ENABLE_NORMALIZE.
+        let _ = stmt_ref(pStmt);
+        std::ptr::null()
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_readonly(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(0, {
+        stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_isexplain(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.explain_mode()) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_explain(pStmt: *mut sqlite3_stmt, eMode: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, {
+        let Some(s) = stmt_ref(pStmt) else {
+            return SQLITE_MISUSE;
+        };
+        if s.stmt.explain_mode() == eMode {
+            return SQLITE_OK;
+        }
+        crate::error::set_error(
+            s.db(),
+            SQLITE_ERROR,
+            Some("sqlite3_stmt_explain is not supported by ringlite yet"),
+        );
+        SQLITE_ERROR
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_busy(arg0: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(0, {
+        stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_status(
+    arg0: *mut sqlite3_stmt,
+    op: c_int,
+    resetFlg: c_int,
+) -> c_int {
+    ffi_guard!(0, {
+        let Some(s) = stmt_ref(arg0) else { return 0 };
+        let _g = s.db().lock.lock();
+        s.stmt.status(op, resetFlg != 0).clamp(0, i32::MAX as i64) as c_int
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_db_handle(arg0: *mut sqlite3_stmt) -> *mut sqlite3 {
+    ffi_guard!(std::ptr::null_mut(), {
+        stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_next_stmt(
+    pDb: *mut sqlite3,
+    pStmt: *mut sqlite3_stmt,
+) -> *mut sqlite3_stmt {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(d) = db_ref(pDb) else {
+            return std::ptr::null_mut();
+        };
+        let _g = d.lock.lock();
+        let list = d.stmts.borrow();
+        if pStmt.is_null() {
+            return list.first().copied().unwrap_or(std::ptr::null_mut());
+        }
+        match list.iter().position(|&p| p == pStmt) {
+            Some(i) => list.get(i + 1).copied().unwrap_or(std::ptr::null_mut()),
+            None => std::ptr::null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_expired(arg0: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(1, { stmt_ref(arg0).is_none() as c_int })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus_reset(arg0: *mut sqlite3_stmt) {
+    ffi_guard!((), {
+        let _ = arg0;
+    })
+}

@@ -1,0 +1,337 @@
+//! # `sqlite3_value`: protected values and the `value_*` accessors
+//!
+//! A `sqlite3_value` is an owned [`Value`] plus what the C API attaches to
+//! it: subtype, whether it came from a binding, the "no change" marker of
+//! virtual-table updates, and lazily made conversions. Conversions are cached
+//! inside the value, so a pointer from `sqlite3_value_text` stays valid until
+//! the value is freed (or, for column values, until the next step, when the
+//! statement drops its row cache). Column accessors (`column.rs`) call these
+//! same functions on the column's cached value: one set of conversion rules.
+
+use crate::consts::*;
+use crate::convert::{text_numeric, utf8_to_utf16z};
+use ringlite::value::numeric::{format_real, value_to_f64, value_to_i64};
+use ringlite::value::Value;
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void, CStr};
+
+pub use crate::function::sqlite3_context;
+
+/// The `sqlite3_value` object.
+#[derive(Default)]
+pub struct sqlite3_value {
+    /// The value.
+    pub value: Value,
+    /// `sqlite3_value_subtype`.
+    pub subtype: u32,
+    /// Whether it is a bound parameter (`sqlite3_value_frombind`).
+    pub from_bind: bool,
+    /// `sqlite3_value_nochange`.
+    pub nochange: bool,
+    /// A pointer value (`sqlite3_bind_pointer`/`result_pointer`) and its type.
+    pub pointer: Option<(*mut c_void, Vec<u8>)>,
+    /// NUL-terminated UTF-8 text of the value, once asked for.
+    text: RefCell<Option<Vec<u8>>>,
+    /// A BLOB read as text: SQLite then reports the value as TEXT.
+    blob_read_as_text: std::cell::Cell<bool>,
+    /// NUL-terminated UTF-16 text of the value, once asked for.
+    text16: RefCell<Option<Vec<u16>>>,
+    /// The same in the non-native byte order (`sqlite3_value_text16be`).
+    text16_swapped: RefCell<Option<Vec<u16>>>,
+}
+
+impl sqlite3_value {
+    /// Wrap a value.
+    pub fn new(value: Value) -> sqlite3_value {
+        sqlite3_value {
+            value,
+            ..Default::default()
+        }
+    }
+
+    /// The value as text bytes (no NUL): numbers rendered as SQLite does.
+    pub fn text_bytes(&self) -> Option<Vec<u8>> {
+        match &self.value {
+            Value::Null => None,
+            Value::Integer(i) => Some(i.to_string().into_bytes()),
+            Value::Real(r) => Some(format_real(*r).into_bytes()),
+            Value::Text(t) | Value::Blob(t) => Some(t.clone()),
+        }
+    }
+
+    /// Pointer to NUL-terminated UTF-8 text, NULL for SQL NULL.
+    pub fn text_ptr(&self) -> *const c_uchar {
+        if let Value::Null = self.value {
+            return std::ptr::null();
+        }
+        if let Value::Blob(_) = self.value {
+            self.blob_read_as_text.set(true);
+        }
+        let mut c = self.text.borrow_mut();
+        if c.is_none() {
+            let mut t = self.text_bytes().unwrap_or_default();
+            t.push(0);
+            *c = Some(t);
+        }
+        c.as_ref().map_or(std::ptr::null(), |v| v.as_ptr())
+    }
+
+    /// Pointer to NUL-terminated UTF-16 text, NULL for SQL NULL.
+    pub fn text16_ptr(&self) -> *const c_void {
+        if let Value::Null = self.value {
+            return std::ptr::null();
+        }
+        if let Value::Blob(_) = self.value {
+            self.blob_read_as_text.set(true);
+        }
+        let mut c = self.text16.borrow_mut();
+        if c.is_none() {
+            *c = Some(utf8_to_utf16z(&self.text_bytes().unwrap_or_default()));
+        }
+        c.as_ref()
+            .map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+    }
+
+    /// `sqlite3_value_blob`.
+    pub fn blob_ptr(&self) -> *const c_void {
+        match &self.value {
+            Value::Null => std::ptr::null(),
+            Value::Blob(b) if b.is_empty() => std::ptr::null(),
+            Value::Blob(b) => b.as_ptr() as *const c_void,
+            _ => self.text_ptr() as *const c_void,
+        }
+    }
+
+    /// `sqlite3_value_bytes`.
+    pub fn bytes(&self) -> c_int {
+        match &self.value {
+            Value::Null => 0,
+            Value::Text(t) | Value::Blob(t) => t.len() as c_int,
+            _ => self.text_bytes().map_or(0, |t| t.len() as c_int),
+        }
+    }
+
+    /// `sqlite3_value_bytes16`.
+    pub fn bytes16(&self) -> c_int {
+        match &self.value {
+            Value::Null => return 0,
+            // SQLite counts a BLOB's bytes as they are, without converting.
+            Value::Blob(b) => return b.len() as c_int,
+            _ => {}
+        }
+        self.text16_ptr();
+        self.text16
+            .borrow()
+            .as_ref()
+            .map_or(0, |v| ((v.len() - 1) * 2) as c_int)
+    }
+
+    /// `sqlite3_value_int64`.
+    pub fn int64(&self) -> i64 {
+        value_to_i64(self.value.as_ref())
+    }
+
+    /// `sqlite3_value_double`.
+    pub fn double(&self) -> f64 {
+        value_to_f64(self.value.as_ref())
+    }
+
+    /// `sqlite3_value_type`: the storage class, except that a BLOB that
+    /// was read as text reports TEXT from then on, as in SQLite (whose
+    /// conversion marks the value as a string).
+    pub fn type_code(&self) -> c_int {
+        if self.blob_read_as_text.get() {
+            return SQLITE_TEXT;
+        }
+        self.value.value_type() as c_int
+    }
+
+    /// A copy with the same content and attributes but fresh caches.
+    pub fn duplicate(&self) -> sqlite3_value {
+        sqlite3_value {
+            value: self.value.clone(),
+            subtype: self.subtype,
+            from_bind: self.from_bind,
+            nochange: self.nochange,
+            pointer: self.pointer.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+unsafe fn val<'a>(v: *mut sqlite3_value) -> Option<&'a sqlite3_value> {
+    if v.is_null() {
+        None
+    } else {
+        Some(&*v)
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_blob(arg0: *mut sqlite3_value) -> *const c_void {
+    ffi_guard!(std::ptr::null(), {
+        val(arg0).map_or(std::ptr::null(), |v| v.blob_ptr())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_double(arg0: *mut sqlite3_value) -> f64 {
+    ffi_guard!(0.0, { val(arg0).map_or(0.0, |v| v.double()) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_int(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.int64() as c_int) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_int64(
+    arg0: *mut sqlite3_value,
+) -> crate::types::sqlite3_int64 {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.int64()) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_pointer(
+    arg0: *mut sqlite3_value,
+    arg1: *const c_char,
+) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), {
+        let Some(v) = val(arg0) else {
+            return std::ptr::null_mut();
+        };
+        match (&v.pointer, arg1.is_null()) {
+            (Some((p, ty)), false) if CStr::from_ptr(arg1).to_bytes() == ty.as_slice() => *p,
+            _ => std::ptr::null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_text(arg0: *mut sqlite3_value) -> *const c_uchar {
+    ffi_guard!(std::ptr::null(), {
+        val(arg0).map_or(std::ptr::null(), |v| v.text_ptr())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_text16(arg0: *mut sqlite3_value) -> *const c_void {
+    ffi_guard!(std::ptr::null(), {
+        val(arg0).map_or(std::ptr::null(), |v| v.text16_ptr())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_text16le(arg0: *mut sqlite3_value) -> *const c_void {
+    sqlite3_value_text16(arg0)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_text16be(arg0: *mut sqlite3_value) -> *const c_void {
+    ffi_guard!(std::ptr::null(), {
+        let Some(v) = val(arg0) else {
+            return std::ptr::null();
+        };
+        let Some(t) = v.text_bytes() else {
+            return std::ptr::null();
+        };
+        let mut cache = v.text16_swapped.borrow_mut();
+        if cache.is_none() {
+            *cache = Some(
+                utf8_to_utf16z(&t)
+                    .into_iter()
+                    .map(u16::swap_bytes)
+                    .collect(),
+            );
+        }
+        cache
+            .as_ref()
+            .map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_bytes(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.bytes()) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_bytes16(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.bytes16()) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_type(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(SQLITE_NULL, {
+        val(arg0).map_or(SQLITE_NULL, |v| v.type_code())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_numeric_type(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(SQLITE_NULL, {
+        if arg0.is_null() {
+            return SQLITE_NULL;
+        }
+        let v = &mut *arg0;
+        if let Value::Text(t) = &v.value {
+            if let Some(n) = text_numeric(t) {
+                v.value = n;
+            }
+            *v.text.borrow_mut() = None;
+            *v.text16.borrow_mut() = None;
+            *v.text16_swapped.borrow_mut() = None;
+        }
+        v.type_code()
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_nochange(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.nochange as c_int) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_frombind(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.from_bind as c_int) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_encoding(arg0: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, {
+        match val(arg0).map(|v| &v.value) {
+            Some(Value::Text(_)) => SQLITE_UTF8,
+            _ => 0,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_subtype(arg0: *mut sqlite3_value) -> c_uint {
+    ffi_guard!(0, { val(arg0).map_or(0, |v| v.subtype) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_dup(arg0: *const sqlite3_value) -> *mut sqlite3_value {
+    ffi_guard!(std::ptr::null_mut(), {
+        if arg0.is_null() {
+            return std::ptr::null_mut();
+        }
+        let mut copy = (*arg0).duplicate();
+        // A duplicate is no longer a pointer value (SQLite makes it NULL).
+        if copy.pointer.is_some() {
+            copy.pointer = None;
+            copy.value = Value::Null;
+        }
+        Box::into_raw(Box::new(copy))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_value_free(arg0: *mut sqlite3_value) {
+    ffi_guard!((), {
+        if !arg0.is_null() {
+            drop(Box::from_raw(arg0));
+        }
+    })
+}

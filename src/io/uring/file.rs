@@ -1,0 +1,163 @@
+//! # Files of the io_uring backend
+//!
+//! A [`UringFile`] is what the pager holds; its reads, writes, syncs and
+//! truncates become requests on the backend's ring and return pending
+//! completions. Size, locks and shared memory are synchronous and use the
+//! same POSIX lock code and `-shm` mapping as the `sync` backend
+//! ([`crate::io::lock`], [`crate::io::shm`]), so
+//! both backends (and real SQLite processes) share database files
+//! correctly.
+//!
+//! Invariant: the descriptor lives in a `FileHandle` that every request
+//! keeps an `Arc` of, so it stays open until the last request on it has
+//! been reaped, even if the `UringFile` was dropped meanwhile; it is closed
+//! only through [`lock::release_inode`] (deferred while this process holds
+//! a lock on the inode).
+
+use super::ring::{Op, Request};
+use super::Shared;
+use crate::error::{Error, Result, SQLITE_IOERR};
+use crate::io::lock::{self, InodeLock};
+use crate::io::shm::FileShm;
+use crate::io::{Buffer, Completion, File, LockLevel, ShmRegion};
+use std::os::unix::io::AsRawFd;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The open descriptor and what closing it needs.
+pub(super) struct FileHandle {
+    /// Unique per open, keys the ring's per-file ordering.
+    pub id: u64,
+    file: Option<std::fs::File>,
+    dev: u64,
+    ino: u64,
+    pub inode: InodeLock,
+    path: String,
+    delete_on_close: bool,
+}
+
+impl FileHandle {
+    pub fn new(file: std::fs::File, dev: u64, ino: u64, path: &str, delete_on_close: bool) -> FileHandle {
+        FileHandle {
+            id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
+            inode: lock::acquire_inode(dev, ino),
+            file: Some(file),
+            dev,
+            ino,
+            path: path.to_string(),
+            delete_on_close,
+        }
+    }
+
+    pub fn fd(&self) -> i32 {
+        self.file.as_ref().map_or(-1, |f| f.as_raw_fd())
+    }
+
+    pub fn set_len(&self, size: u64) -> std::io::Result<()> {
+        match &self.file {
+            Some(f) => f.set_len(size),
+            None => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
+        }
+    }
+
+    fn std_file(&self) -> Result<&std::fs::File> {
+        self.file.as_ref().ok_or_else(|| Error::new(SQLITE_IOERR, "disk I/O error"))
+    }
+}
+
+impl Drop for FileHandle {
+    fn drop(&mut self) {
+        if let Some(f) = self.file.take() {
+            lock::release_inode(self.dev, self.ino, &self.inode, f);
+        }
+        if self.delete_on_close {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A file opened by [`super::IoUringBackend`].
+pub struct UringFile {
+    pub(super) handle: Arc<FileHandle>,
+    /// The WAL index (`-shm`), the same shared memory the `sync` backend
+    /// and SQLite processes use.
+    pub(super) shm: FileShm,
+    pub(super) shared: Arc<Shared>,
+    pub(super) level: Mutex<LockLevel>,
+}
+
+impl UringFile {
+    fn submit(&self, op: Op) -> Result<Completion> {
+        let completion = Completion::new();
+        let req = Request { completion: completion.clone(), file: self.handle.clone(), op };
+        self.shared.ring().submit(req)?;
+        Ok(completion)
+    }
+}
+
+impl File for UringFile {
+    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.submit(Op::Read { buf, offset, done: 0 })
+    }
+
+    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.submit(Op::Write { buf, offset, done: 0 })
+    }
+
+    fn sync(&self, data_only: bool) -> Result<Completion> {
+        self.submit(Op::Sync { data_only })
+    }
+
+    fn truncate(&self, size: u64) -> Result<Completion> {
+        self.submit(Op::Truncate { size })
+    }
+
+    fn size(&self) -> Result<u64> {
+        let meta = self.handle.std_file()?.metadata();
+        Ok(meta.map_err(|_| Error::new(crate::error::SQLITE_IOERR_FSTAT, "disk I/O error"))?.len())
+    }
+
+    fn lock(&self, level: LockLevel) -> Result<bool> {
+        let fd = self.handle.std_file()?.as_raw_fd();
+        let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
+        lock::lock(fd, &self.handle.inode, &mut held, level)
+    }
+
+    fn unlock(&self, level: LockLevel) -> Result<()> {
+        let fd = self.handle.std_file()?.as_raw_fd();
+        let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
+        lock::unlock(fd, &self.handle.inode, &mut held, level)
+    }
+
+    fn check_reserved_lock(&self) -> Result<bool> {
+        if self.lock_level() > LockLevel::Shared {
+            return Ok(true);
+        }
+        lock::check_reserved(self.handle.std_file()?.as_raw_fd(), &self.handle.inode)
+    }
+
+    fn lock_level(&self) -> LockLevel {
+        *self.level.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+        self.shm.map(region, region_size, extend)
+    }
+
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        self.shm.lock(offset, n, exclusive, lock)
+    }
+
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        self.shm.unmap(delete)
+    }
+}
+
+impl Drop for UringFile {
+    fn drop(&mut self) {
+        let _ = self.shm.unmap(false);
+        let _ = self.unlock(LockLevel::None);
+    }
+}

@@ -1,0 +1,407 @@
+//! # The ring: in-flight requests, per-file ordering, submission, reaping
+//!
+//! Owns the `io_uring` instance and every request between `submit` and
+//! its completion. A request is kept in a slab slot whose index is the
+//! SQE's `user_data`; the slot owns the request's [`Buffer`] and an `Arc`
+//! of the file handle, so neither the memory the kernel writes into nor
+//! the descriptor it uses can go away while the request is in flight.
+//!
+//! Invariants:
+//! - A buffer handed to the kernel is neither touched, resized nor dropped
+//!   until the CQE naming its slot has been reaped (the slot is the sole
+//!   owner; dropping the ring first waits for every in-flight request).
+//! - Per file, a sync or truncate is a barrier, as it is on the `sync`
+//!   backend where requests run in submission order: it is issued only
+//!   when every earlier request on that file has completed, and requests
+//!   submitted after it wait (in FIFO order, in `held`) until it has
+//!   completed. Reads and writes with no barrier between them run in
+//!   parallel.
+//! - SQEs are only pushed here; the kernel sees them at the next
+//!   [`Ring::enter`] (one `io_uring_enter` per poll), except when the
+//!   submission queue is full, which forces an early submit.
+//! - Short reads and writes (and `EINTR`/`EAGAIN`) are continued by
+//!   resubmitting the rest; a read that hits end of file completes with
+//!   the bytes read and the rest of the buffer zero-filled.
+
+#![allow(unsafe_code)]
+
+use super::file::FileHandle;
+use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::io::{Buffer, Completion, CompletionResult};
+use io_uring::{opcode, squeue, types, IoUring};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a request does.
+pub(super) enum Op {
+    Read { buf: Buffer, offset: u64, done: usize },
+    Write { buf: Buffer, offset: u64, done: usize },
+    Sync { data_only: bool },
+    Truncate { size: u64 },
+}
+
+impl Op {
+    fn is_barrier(&self) -> bool {
+        matches!(self, Op::Sync { .. } | Op::Truncate { .. })
+    }
+}
+
+/// One submitted request.
+pub(super) struct Request {
+    pub completion: Completion,
+    pub file: Arc<FileHandle>,
+    pub op: Op,
+}
+
+/// Ordering state of one file (see the module invariants).
+#[derive(Default)]
+struct FileQueue {
+    /// Requests handed to the kernel and not reaped yet.
+    issued: usize,
+    /// Whether one of the issued requests is a barrier.
+    barrier_issued: bool,
+    /// Slots waiting for their turn, in submission order.
+    held: VecDeque<usize>,
+}
+
+pub(super) struct Ring {
+    ring: IoUring,
+    slots: Vec<Option<Request>>,
+    free: Vec<usize>,
+    files: HashMap<u64, FileQueue>,
+    /// Requests submitted and not completed (issued or held).
+    outstanding: usize,
+    /// Whether the kernel has `IORING_OP_FTRUNCATE` (6.9+).
+    has_ftruncate: bool,
+    /// Whether `io_uring_enter` takes a timeout (`IORING_FEAT_EXT_ARG`).
+    has_ext_arg: bool,
+    /// An eventfd registered with the ring; see `enter`.
+    event_fd: i32,
+}
+
+fn io_err(code: i32) -> Error {
+    Error::new(code, "disk I/O error")
+}
+
+fn errno_to_error(errno: i32, default: i32) -> Error {
+    match errno {
+        libc::ENOSPC => Error::code(SQLITE_FULL),
+        _ => io_err(default),
+    }
+}
+
+impl Ring {
+    /// Set up a ring of `entries` submission slots with `event_fd`
+    /// registered for completion notification.
+    pub fn new(entries: u32, event_fd: i32) -> std::io::Result<Ring> {
+        let ring: IoUring = IoUring::builder().setup_cqsize(entries * 4).build(entries)?;
+        let mut probe = io_uring::Probe::new();
+        ring.submitter().register_probe(&mut probe)?;
+        // The basic operations must really work (seccomp filters may allow
+        // the setup call but deny the opcodes' use later via the probe).
+        for code in [opcode::Read::CODE, opcode::Write::CODE, opcode::Fsync::CODE] {
+            if !probe.is_supported(code) {
+                return Err(std::io::Error::from_raw_os_error(libc::ENOSYS));
+            }
+        }
+        ring.submitter().register_eventfd(event_fd)?;
+        let has_ext_arg = ring.params().is_feature_ext_arg();
+        Ok(Ring {
+            has_ftruncate: probe.is_supported(opcode::Ftruncate::CODE),
+            has_ext_arg,
+            ring,
+            slots: Vec::new(),
+            free: Vec::new(),
+            files: HashMap::new(),
+            outstanding: 0,
+            event_fd,
+        })
+    }
+
+    pub fn disable_ftruncate(&mut self) {
+        self.has_ftruncate = false;
+    }
+
+    /// Requests submitted and not completed.
+    pub fn outstanding(&self) -> usize {
+        self.outstanding
+    }
+
+    /// Accept a request: it is issued (pushed as an SQE) now or held
+    /// behind a barrier of its file.
+    pub fn submit(&mut self, req: Request) -> Result<()> {
+        let file_id = req.file.id;
+        let barrier = req.op.is_barrier();
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s] = Some(req);
+                s
+            }
+            None => {
+                self.slots.push(Some(req));
+                self.slots.len() - 1
+            }
+        };
+        self.outstanding += 1;
+        let q = self.files.entry(file_id).or_default();
+        let must_wait = !q.held.is_empty() || q.barrier_issued || (barrier && q.issued > 0);
+        if must_wait {
+            q.held.push_back(slot);
+            return Ok(());
+        }
+        let r = self.issue(slot);
+        if r.is_err() && self.slots[slot].take().is_some() {
+            self.free.push(slot);
+            self.outstanding -= 1;
+        }
+        r
+    }
+
+    /// Hand slot `slot` to the kernel (or, for a truncate the kernel cannot
+    /// do, run it here and complete it at once).
+    fn issue(&mut self, slot: usize) -> Result<()> {
+        let Some(req) = self.slots[slot].as_mut() else {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "io_uring slot lost"));
+        };
+        let file_id = req.file.id;
+        let barrier = req.op.is_barrier();
+        {
+            let q = self.files.entry(file_id).or_default();
+            q.issued += 1;
+            q.barrier_issued |= barrier;
+        }
+        let req = self.slots[slot].as_mut().expect("slot checked above");
+        let fd = types::Fd(req.file.fd());
+        let entry = match &mut req.op {
+            Op::Read { buf, offset, done } => {
+                let rest = &mut buf[*done..];
+                // The kernel writes through this pointer later. Sound
+                // because the slot owns `buf` until the CQE for `slot` is
+                // reaped, the buffer is never resized or touched meanwhile,
+                // and moving the slot moves only the Vec header, not its
+                // heap allocation.
+                opcode::Read::new(fd, rest.as_mut_ptr(), rest.len() as u32).offset(*offset + *done as u64).build()
+            }
+            Op::Write { buf, offset, done } => {
+                let rest = &buf[*done..];
+                opcode::Write::new(fd, rest.as_ptr(), rest.len() as u32).offset(*offset + *done as u64).build()
+            }
+            Op::Sync { data_only } => {
+                let flags = if *data_only { types::FsyncFlags::DATASYNC } else { types::FsyncFlags::empty() };
+                opcode::Fsync::new(fd).flags(flags).build()
+            }
+            Op::Truncate { size } if self.has_ftruncate => opcode::Ftruncate::new(fd, *size).build(),
+            Op::Truncate { size } => {
+                // Kernels before 6.9 have no ftruncate opcode: do it here;
+                // its turn in the file's order has come, so this is exact.
+                let result = req.file.set_len(*size).map(|_| 0).map_err(|e| e.raw_os_error().unwrap_or(libc::EIO));
+                self.finish(slot, result);
+                return Ok(());
+            }
+        };
+        if let Err(e) = self.push(entry.user_data(slot as u64)) {
+            if let Some(q) = self.files.get_mut(&file_id) {
+                q.issued -= 1;
+                if barrier {
+                    q.barrier_issued = false;
+                }
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, entry: squeue::Entry) -> Result<()> {
+        // SAFETY: every pointer in `entry` points into a buffer owned by the
+        // slot named by its user_data, which outlives the request (see the
+        // module invariants); fd-only entries reference no memory.
+        if unsafe { self.ring.submission().push(&entry) }.is_ok() {
+            return Ok(());
+        }
+        // Submission queue full: hand what is queued to the kernel now.
+        self.ring.submit().map_err(|_| io_err(SQLITE_IOERR))?;
+        // SAFETY: as above.
+        unsafe { self.ring.submission().push(&entry) }.map_err(|_| io_err(SQLITE_IOERR))
+    }
+
+    /// Submit queued SQEs, wait as `timeout` says, reap CQEs and complete
+    /// their requests. Returns how many requests completed.
+    pub fn enter(&mut self, timeout: Option<Duration>) -> Result<usize> {
+        // Reset the eventfd before reaping: a CQE posted after this point
+        // makes it readable again, so an external epoll loop never misses
+        // one.
+        self.drain_event_fd();
+        let cq_ready = !self.ring.completion().is_empty();
+        let want_wait = self.outstanding > 0 && !cq_ready && timeout != Some(Duration::ZERO);
+        let r = if !want_wait {
+            self.ring.submit()
+        } else {
+            match timeout {
+                None => self.ring.submit_and_wait(1),
+                Some(d) if self.has_ext_arg => {
+                    let ts = types::Timespec::from(d);
+                    let args = types::SubmitArgs::new().timespec(&ts);
+                    self.ring.submitter().submit_with_args(1, &args)
+                }
+                Some(d) => self.ring.submit().inspect(|_| self.wait_event_fd(d)),
+            }
+        };
+        match r {
+            Ok(_) => {}
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
+            Err(_) => return Err(io_err(SQLITE_IOERR)),
+        }
+        self.reap()
+    }
+
+    fn drain_event_fd(&self) {
+        let mut v = 0u64;
+        // SAFETY: reading 8 bytes into a local u64 from our own non-blocking
+        // eventfd; failure (EAGAIN when already zero) is harmless.
+        unsafe { libc::read(self.event_fd, (&mut v as *mut u64).cast(), 8) };
+    }
+
+    fn wait_event_fd(&self, d: Duration) {
+        let mut pfd = libc::pollfd { fd: self.event_fd, events: libc::POLLIN, revents: 0 };
+        let ms = d.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd on the stack.
+        unsafe { libc::poll(&mut pfd, 1, ms) };
+    }
+
+    fn reap(&mut self) -> Result<usize> {
+        let mut done = 0;
+        loop {
+            let cqes: Vec<(u64, i32)> = self.ring.completion().map(|c| (c.user_data(), c.result())).collect();
+            if cqes.is_empty() {
+                break;
+            }
+            for (user_data, res) in cqes {
+                done += self.on_cqe(user_data as usize, res)?;
+            }
+        }
+        // Continuations and released requests pushed while reaping go to
+        // the kernel now rather than at the next poll.
+        if !self.ring.submission().is_empty() {
+            self.ring.submit().map_err(|_| io_err(SQLITE_IOERR))?;
+        }
+        Ok(done)
+    }
+
+    /// Handle one CQE; returns 1 if its request completed, 0 if it was
+    /// continued.
+    fn on_cqe(&mut self, slot: usize, res: i32) -> Result<usize> {
+        let Some(req) = self.slots.get_mut(slot).and_then(|s| s.as_mut()) else {
+            return Ok(0);
+        };
+        let file_id = req.file.id;
+        if res == -libc::EINTR || res == -libc::EAGAIN {
+            self.reissue(slot, file_id)?;
+            return Ok(0);
+        }
+        if res > 0 {
+            match &mut req.op {
+                Op::Read { buf, done, .. } | Op::Write { buf, done, .. } => {
+                    *done += res as usize;
+                    if *done < buf.len() {
+                        self.reissue(slot, file_id)?;
+                        return Ok(0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let result = if res < 0 { Err(-res) } else { Ok(res as usize) };
+        self.finish(slot, result);
+        Ok(1)
+    }
+
+    /// Push the rest of a partly done request again (it stays issued).
+    fn reissue(&mut self, slot: usize, file_id: u64) -> Result<()> {
+        if let Some(q) = self.files.get_mut(&file_id) {
+            q.issued -= 1;
+            if self.slots[slot].as_ref().is_some_and(|r| r.op.is_barrier()) {
+                q.barrier_issued = false;
+            }
+        }
+        self.issue(slot)
+    }
+
+    /// Complete the request in `slot` with `result` (errno on failure),
+    /// free the slot and release requests of its file that waited.
+    fn finish(&mut self, slot: usize, result: std::result::Result<usize, i32>) {
+        let Some(req) = self.slots[slot].take() else { return };
+        self.free.push(slot);
+        self.outstanding -= 1;
+        let file_id = req.file.id;
+        let outcome = match req.op {
+            Op::Read { mut buf, done, .. } => match result {
+                Ok(_) => {
+                    buf[done..].fill(0);
+                    Ok(CompletionResult { bytes: done, buffer: Some(buf) })
+                }
+                Err(e) => Err(errno_to_error(e, SQLITE_IOERR_READ)),
+            },
+            Op::Write { buf, done, .. } => match result {
+                // A zero-byte write of a non-empty buffer would loop forever.
+                Ok(_) if done < buf.len() => Err(io_err(SQLITE_IOERR_WRITE)),
+                Ok(_) => Ok(CompletionResult { bytes: done, buffer: Some(buf) }),
+                Err(e) => Err(errno_to_error(e, SQLITE_IOERR_WRITE)),
+            },
+            Op::Sync { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC)),
+            Op::Truncate { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE)),
+        };
+        req.completion.complete(outcome);
+        let barrier_done = {
+            let q = self.files.entry(file_id).or_default();
+            q.issued -= 1;
+            q.barrier_issued && q.issued == 0
+        };
+        if barrier_done {
+            if let Some(q) = self.files.get_mut(&file_id) {
+                q.barrier_issued = false;
+            }
+        }
+        self.release_held(file_id);
+    }
+
+    /// Issue the held requests of a file whose turn has come.
+    fn release_held(&mut self, file_id: u64) {
+        loop {
+            let Some(q) = self.files.get_mut(&file_id) else { return };
+            let Some(&front) = q.held.front() else {
+                if q.issued == 0 {
+                    self.files.remove(&file_id);
+                }
+                return;
+            };
+            let barrier = self.slots[front].as_ref().is_some_and(|r| r.op.is_barrier());
+            if q.barrier_issued || (barrier && q.issued > 0) {
+                return;
+            }
+            q.held.pop_front();
+            if let Err(e) = self.issue(front) {
+                // Could not even queue it: fail this request, keep going.
+                if let Some(req) = self.slots[front].take() {
+                    self.free.push(front);
+                    self.outstanding -= 1;
+                    req.completion.complete(Err(e));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Ring {
+    fn drop(&mut self) {
+        // The kernel may still write into buffers the slots own: wait for
+        // every issued request before the slots (and buffers) are freed.
+        let mut guard = 0;
+        while self.files.values().any(|q| q.issued > 0) && guard < 1_000_000 {
+            if self.ring.submit_and_wait(1).is_err() {
+                guard += 1;
+            }
+            let _ = self.reap();
+        }
+    }
+}

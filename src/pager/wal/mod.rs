@@ -1,0 +1,151 @@
+//! # Write-ahead log (`wal.txt`, `walformat.txt`)
+//!
+//! Owns one connection's use of a database's `-wal` file and its WAL index
+//! (the `-shm` shared memory, see [`index`]): read snapshots, appending
+//! committed transactions, checkpoints and rebuilding the index after a
+//! crash. The pager decides when; this module knows how.
+//!
+//! - [`format`]: the WAL header and frames, checksums, salts.
+//! - [`index`]: the shared index in SQLite's exact layout.
+//! - [`read`]: read transactions (a read mark pins a snapshot `mxFrame`)
+//!   and page lookup.
+//! - [`write`]: the WRITE lock, appending a transaction's frames (cache
+//!   spills append frames without a commit frame, visible only to the
+//!   writer until its commit frame follows), WAL
+//!   restart, publishing the new index header.
+//! - [`checkpoint`]: copying frames back into the database file.
+//! - [`recovery`]: rebuilding the index from the WAL file.
+//!
+//! Invariants: a connection reads frames only up to the `mxFrame` of its
+//! snapshot and only while holding the read lock whose mark promised them
+//! to it; frames are appended only while holding the WRITE lock, and a new
+//! transaction becomes visible only when the index header naming it is
+//! published, after its frames are written (and synced when asked).
+//!
+//! I/O: page reads, commit writes/syncs and checkpoints are resumable
+//! (requests submitted once, `Pending` until they complete), and so is the
+//! recovery a read transaction starts. Only a checkpoint that finds the
+//! index invalid recovers with a blocking wait.
+
+pub mod checkpoint;
+pub mod format;
+pub mod index;
+pub mod read;
+pub mod recovery;
+pub mod write;
+
+use crate::error::{Error, Result};
+use crate::io::{File, FileKind, IoContext, OpenOptions};
+use index::{Index, IndexHeader};
+use std::sync::Arc;
+
+/// Checkpoint modes (`sqlite3_wal_checkpoint_v2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckpointMode {
+    /// Copy what no reader needs; never wait.
+    Passive,
+    /// Also take the WRITE lock so the whole log can be copied.
+    Full,
+    /// FULL, then make sure the next writer restarts the log.
+    Restart,
+    /// RESTART, then truncate the log file to zero bytes.
+    Truncate,
+}
+
+/// The WAL of one connection.
+pub struct Wal {
+    io: IoContext,
+    db: Arc<dyn File>,
+    file: Arc<dyn File>,
+    path: String,
+    /// The snapshot of the current (or last) read transaction.
+    hdr: IndexHeader,
+    /// Read lock held (0..=4), if in a read transaction.
+    read_lock: Option<usize>,
+    /// The WRITE lock is held.
+    write_lock: bool,
+    /// This write transaction spilled frames it has not committed yet
+    /// (`hdr.mx_frame` counts them).
+    uncommitted: bool,
+    /// A commit written but not yet published.
+    pending: Option<write::PendingCommit>,
+    /// A checkpoint in progress.
+    ckpt: Option<checkpoint::CheckpointState>,
+    /// A recovery in progress.
+    recovery: Option<recovery::RecoveryState>,
+    /// Checkpoint sequence number for the next WAL header written (from
+    /// the header seen at recovery, bumped at every restart; informational,
+    /// as in SQLite).
+    ckpt_seq: u32,
+    page_size: u32,
+}
+
+impl Wal {
+    /// Open (creating) the `-wal` file of the database at `db_path`.
+    pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
+        let path = format!("{db_path}-wal");
+        let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
+        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, uncommitted: false, pending: None, ckpt: None, recovery: None, ckpt_seq: 0, page_size })
+    }
+
+    fn index(&self) -> Index<'_> {
+        Index { db: self.db.as_ref() }
+    }
+
+    /// The WAL file.
+    pub fn file(&self) -> &Arc<dyn File> {
+        &self.file
+    }
+
+    /// The `-wal` path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The current snapshot's index header.
+    pub fn snapshot(&self) -> &IndexHeader {
+        &self.hdr
+    }
+
+    /// Page size the pager uses (frames are this big).
+    pub fn set_page_size(&mut self, page_size: u32) {
+        self.page_size = page_size;
+    }
+
+    fn shm_lock(&self, slot: usize, n: usize, exclusive: bool) -> Result<bool> {
+        self.db.shm_lock(slot, n, exclusive, true)
+    }
+
+    fn shm_unlock(&self, slot: usize, n: usize) -> Result<()> {
+        self.db.shm_lock(slot, n, false, false).map(|_| ())
+    }
+
+    /// Detach from the shared memory; with `delete`, also remove the WAL
+    /// and `-shm` files (the caller holds EXCLUSIVE on the database).
+    pub fn close(&mut self, delete: bool) -> Result<()> {
+        self.checkpoint_release();
+        self.recovery_release();
+        let _ = self.end_write();
+        self.end_read();
+        self.db.shm_unmap(delete)?;
+        if delete {
+            match self.io.backend().delete(&self.path, false) {
+                Ok(()) => {}
+                Err(e) if e.code == crate::error::SQLITE_IOERR_DELETE_NOENT => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn busy() -> Error {
+    Error::code(crate::error::SQLITE_BUSY)
+}
+
+fn random_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+    h.finish() as u32
+}

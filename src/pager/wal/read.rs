@@ -1,0 +1,113 @@
+//! # WAL read transactions
+//!
+//! Beginning a read: read the index header (rebuilding the index if it is
+//! not valid), then take a shared read lock whose read mark pins the
+//! snapshot. If every frame is already in the database (`mxFrame ==
+//! nBackfill`) the reader takes READ0 and promises to ignore the WAL, which
+//! lets a writer restart it. Otherwise it uses the read mark 1..4 with the
+//! largest value not above `mxFrame`, first trying to raise one to
+//! `mxFrame`. After taking the lock the header and mark are checked again;
+//! if either moved, the attempt starts over.
+
+use super::index::{read_lock, NREADER};
+use super::{busy, Wal};
+use crate::error::Result;
+use crate::{IoPoll, Poll};
+
+/// Attempts before giving up with `SQLITE_BUSY`.
+const MAX_TRIES: usize = 100;
+
+impl Wal {
+    /// Begin a read transaction. Returns whether the snapshot differs from
+    /// the previous one (the caller's page cache is stale).
+    pub fn begin_read(&mut self) -> IoPoll<bool> {
+        self.end_read();
+        let old = self.hdr;
+        for attempt in 0..MAX_TRIES {
+            if attempt > 5 {
+                // Another connection is mid-update of the header or the
+                // marks: give it a moment (SQLite sleeps here too).
+                std::thread::sleep(std::time::Duration::from_micros(((attempt - 5) * (attempt - 5)) as u64));
+            }
+            let idx = self.index();
+            let Some(hdr) = idx.read_header()? else {
+                crate::ready!(self.recover_poll()?);
+                continue;
+            };
+            let backfilled = idx.info(super::index::NBACKFILL)?;
+            if hdr.mx_frame == backfilled {
+                if !self.shm_lock(read_lock(0), 1, false)? {
+                    continue;
+                }
+                if self.index().read_header()? != Some(hdr) {
+                    self.shm_unlock(read_lock(0), 1)?;
+                    continue;
+                }
+                self.hdr = hdr;
+                self.read_lock = Some(0);
+                return Ok(Poll::Ready(old != hdr));
+            }
+            let mut best: Option<(usize, u32)> = None;
+            for i in 1..NREADER {
+                let m = idx.read_mark(i)?;
+                if m <= hdr.mx_frame && best.is_none_or(|(_, b)| m > b) {
+                    best = Some((i, m));
+                }
+            }
+            if best.is_none_or(|(_, m)| m < hdr.mx_frame) {
+                for i in 1..NREADER {
+                    if self.shm_lock(read_lock(i), 1, true)? {
+                        idx.set_read_mark(i, hdr.mx_frame)?;
+                        self.shm_unlock(read_lock(i), 1)?;
+                        best = Some((i, hdr.mx_frame));
+                        break;
+                    }
+                }
+            }
+            let Some((i, mark)) = best else { continue };
+            if !self.shm_lock(read_lock(i), 1, false)? {
+                continue;
+            }
+            if self.index().read_mark(i)? != mark || self.index().read_header()? != Some(hdr) {
+                self.shm_unlock(read_lock(i), 1)?;
+                continue;
+            }
+            self.hdr = hdr;
+            self.read_lock = Some(i);
+            return Ok(Poll::Ready(old != hdr));
+        }
+        Err(busy())
+    }
+
+    /// End the read transaction (drops the read lock).
+    pub fn end_read(&mut self) {
+        if let Some(i) = self.read_lock.take() {
+            let _ = self.shm_unlock(read_lock(i), 1);
+        }
+    }
+
+    /// Whether a read transaction is open.
+    pub fn in_read(&self) -> bool {
+        self.read_lock.is_some()
+    }
+
+    /// Database size in pages per the snapshot (`None`: ask the file).
+    pub fn db_size(&self) -> Option<u32> {
+        (self.hdr.mx_frame > 0).then_some(self.hdr.n_page)
+    }
+
+    /// The frame of the snapshot holding `pgno`, if the WAL has it.
+    pub fn find_frame(&self, pgno: u32) -> Result<Option<u32>> {
+        // A READ0 reader ignores the log, except for the frames its own
+        // write transaction spilled.
+        if self.read_lock.is_none() || self.hdr.mx_frame == 0 || (self.read_lock == Some(0) && !self.uncommitted) {
+            return Ok(None);
+        }
+        self.index().find(pgno, 1, self.hdr.mx_frame)
+    }
+
+    /// Byte offset of frame `frame`'s page in the WAL file.
+    pub fn page_offset(&self, frame: u32) -> u64 {
+        super::format::frame_offset(frame, self.page_size) + super::format::FRAME_HEADER_SIZE as u64
+    }
+}

@@ -1,0 +1,179 @@
+//! # Appending transactions to the WAL
+//!
+//! `begin_write` takes the WRITE lock and fails with
+//! `SQLITE_BUSY_SNAPSHOT` if another connection committed after this
+//! connection's read snapshot (its reads would be stale). `write_commit`
+//! builds a transaction's frames (the last one is the commit frame carrying
+//! the database size) and submits them as one write; if the log is fully
+//! checkpointed and no reader uses it, the log is restarted first (new
+//! salts, frames from the start of the file). `publish` records the frames
+//! in the index and publishes the new header once the writes (and the
+//! fsync, if any) are done.
+//!
+//! Invariant: the index header names a frame only after that frame is on
+//! the file (synced when `synchronous=FULL`).
+
+use super::format::{self, WalHeader};
+use super::index::{read_lock, IndexHeader, NBACKFILL, NBACKFILL_ATTEMPTED, NREADER, READMARK_NOT_USED, WRITE_LOCK};
+use super::{busy, random_u32, Wal};
+use crate::error::{Error, Result, SQLITE_BUSY_SNAPSHOT};
+use crate::io::{Buffer, Completion};
+
+/// Frames written but not yet recorded in the index.
+#[derive(Debug)]
+pub struct PendingCommit {
+    first_frame: u32,
+    pgnos: Vec<u32>,
+    hdr: IndexHeader,
+    /// The last frame is a commit frame: publish the header.
+    commit: bool,
+}
+
+impl Wal {
+    /// Take the WRITE lock for a write transaction.
+    pub fn begin_write(&mut self) -> Result<()> {
+        if self.write_lock {
+            return Ok(());
+        }
+        if !self.shm_lock(WRITE_LOCK, 1, true)? {
+            return Err(busy());
+        }
+        self.write_lock = true;
+        if self.index().read_header()? != Some(self.hdr) {
+            self.end_write()?;
+            return Err(Error::code(SQLITE_BUSY_SNAPSHOT));
+        }
+        Ok(())
+    }
+
+    /// Release the WRITE lock.
+    pub fn end_write(&mut self) -> Result<()> {
+        self.pending = None;
+        if self.uncommitted {
+            // A rolled-back transaction spilled frames: forget them (their
+            // index entries past mxFrame are cleaned before reuse).
+            self.uncommitted = false;
+            if let Some(h) = self.index().read_header()? {
+                self.hdr = h;
+            }
+        }
+        if self.write_lock {
+            self.write_lock = false;
+            self.shm_unlock(WRITE_LOCK, 1)?;
+        }
+        Ok(())
+    }
+
+    /// Whether this write transaction wrote frames it has not committed.
+    pub fn has_uncommitted(&self) -> bool {
+        self.uncommitted
+    }
+
+    /// Whether the WRITE lock is held.
+    pub fn in_write(&self) -> bool {
+        self.write_lock
+    }
+
+    /// Start the log over if everything in it is in the database and no
+    /// reader (other than READ0 readers, who ignore the log) uses it.
+    fn maybe_restart(&mut self) -> Result<()> {
+        if self.read_lock != Some(0) || self.hdr.mx_frame == 0 || self.index().info(NBACKFILL)? != self.hdr.mx_frame {
+            return Ok(());
+        }
+        if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
+            return Ok(());
+        }
+        let r = self.restart_header();
+        self.shm_unlock(read_lock(1), NREADER - 1)?;
+        r
+    }
+
+    /// Reset the index to an empty log with new salts (the caller holds
+    /// WRITE and READ1..4 exclusively).
+    pub(super) fn restart_header(&mut self) -> Result<()> {
+        let idx = self.index();
+        let mut h = self.hdr;
+        let salt1 = u32::from_be_bytes([h.salt[0], h.salt[1], h.salt[2], h.salt[3]]).wrapping_add(1);
+        h.salt[..4].copy_from_slice(&salt1.to_be_bytes());
+        h.salt[4..].copy_from_slice(&random_u32().to_be_bytes());
+        h.mx_frame = 0;
+        h.change = h.change.wrapping_add(1);
+        idx.write_header(&h)?;
+        idx.set_info(NBACKFILL, 0)?;
+        idx.set_info(NBACKFILL_ATTEMPTED, 0)?;
+        idx.set_read_mark(1, 0)?;
+        for i in 2..NREADER {
+            idx.set_read_mark(i, READMARK_NOT_USED)?;
+        }
+        self.hdr = h;
+        self.ckpt_seq = self.ckpt_seq.wrapping_add(1);
+        Ok(())
+    }
+
+    /// Submit the frames of a transaction (`pages` sorted by page number)
+    /// ending with a commit frame for a database of `db_size` pages.
+    pub fn write_commit(&mut self, pages: &[(u32, &[u8])], db_size: u32) -> Result<Vec<Completion>> {
+        self.write_frames(pages, Some(db_size))
+    }
+
+    /// Submit frames; with `commit`, the last is the commit frame for a
+    /// database of that many pages. Without, the frames are a cache spill:
+    /// after [`Wal::publish`] this connection reads them back, nobody else
+    /// sees them until a commit frame follows.
+    pub fn write_frames(&mut self, pages: &[(u32, &[u8])], commit: Option<u32>) -> Result<Vec<Completion>> {
+        if !self.write_lock || pages.is_empty() {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
+        }
+        self.maybe_restart()?;
+        let ps = self.page_size;
+        let mut h = self.hdr;
+        let mut cs = Vec::new();
+        if h.mx_frame == 0 {
+            let ckpt_seq = self.ckpt_seq;
+            let big_endian = format::native_big_endian();
+            if h.salt == [0; 8] {
+                h.salt[..4].copy_from_slice(&random_u32().to_be_bytes());
+            }
+            h.salt[4..].copy_from_slice(&random_u32().wrapping_add(1).to_be_bytes());
+            let (bytes, ck) = WalHeader::encode(big_endian, ps, ckpt_seq, h.salt);
+            h.big_endian = big_endian;
+            h.frame_cksum = ck;
+            cs.push(self.file.write(0, Buffer::from_vec(bytes.to_vec()))?);
+        }
+        h.page_size = ps;
+        let frame_len = format::FRAME_HEADER_SIZE + ps as usize;
+        let mut buf = vec![0u8; frame_len * pages.len()];
+        let mut ck = h.frame_cksum;
+        for (i, (pgno, data)) in pages.iter().enumerate() {
+            let size = if i + 1 == pages.len() { commit.unwrap_or(0) } else { 0 };
+            ck = format::encode_frame(&mut buf[i * frame_len..(i + 1) * frame_len], h.big_endian, *pgno, size, h.salt, data, ck);
+        }
+        let first_frame = h.mx_frame + 1;
+        cs.push(self.file.write(format::frame_offset(first_frame, ps), Buffer::from_vec(buf))?);
+        h.mx_frame += pages.len() as u32;
+        h.frame_cksum = ck;
+        h.is_init = true;
+        if let Some(db_size) = commit {
+            h.n_page = db_size;
+            h.change = h.change.wrapping_add(1);
+        }
+        self.pending = Some(PendingCommit { first_frame, pgnos: pages.iter().map(|p| p.0).collect(), hdr: h, commit: commit.is_some() });
+        Ok(cs)
+    }
+
+    /// The commit's frames are durable: record them in the index and
+    /// publish the header that makes them visible.
+    pub fn publish(&mut self) -> Result<()> {
+        let Some(p) = self.pending.take() else { return Ok(()) };
+        let idx = self.index();
+        for (i, pgno) in p.pgnos.iter().enumerate() {
+            idx.append(p.first_frame + i as u32, *pgno)?;
+        }
+        if p.commit {
+            idx.write_header(&p.hdr)?;
+        }
+        self.uncommitted = !p.commit;
+        self.hdr = p.hdr;
+        Ok(())
+    }
+}

@@ -1,0 +1,304 @@
+//! # The pager in WAL mode
+//!
+//! Glue between the pager's transactions and [`super::wal`]:
+//!
+//! - A database is in WAL mode when its header says file format 2/2
+//!   (offsets 18/19) or a `-wal` file exists; the pager then opens the WAL
+//!   at its first read transaction and reports `journal_mode=wal`.
+//! - In WAL mode the connection holds SHARED on the database file for as
+//!   long as it is attached (so nobody can delete the WAL or leave WAL mode
+//!   under it); transactions use the WAL's read and WRITE locks instead of
+//!   RESERVED/EXCLUSIVE.
+//! - Commit appends the dirty pages as frames (commit step `WalFrames`,
+//!   then `WalSync` when `synchronous=FULL`), publishes them, and runs a
+//!   PASSIVE checkpoint when the log reaches `wal_autocheckpoint` frames.
+//! - `PRAGMA journal_mode=WAL` writes 2/2 into the header with an ordinary
+//!   rollback-journal transaction; leaving WAL needs EXCLUSIVE on the
+//!   database, a complete checkpoint, and writes 1/1 back.
+//! - Closing the last connection (EXCLUSIVE obtainable) checkpoints and
+//!   deletes the `-wal` and `-shm` files.
+//!
+//! Cache validity: the cache is dropped whenever a read transaction's
+//! snapshot differs from the previous one (another connection committed
+//! or checkpointed-and-restarted).
+
+use super::header::{self, HeaderInfo};
+use super::wal::{CheckpointMode, Wal};
+use super::{JournalMode, Pager, PagerState, Synchronous};
+use crate::error::{Error, Result, SQLITE_BUSY};
+use crate::io::LockLevel;
+use crate::{IoPoll, Poll};
+
+/// Default `PRAGMA wal_autocheckpoint`.
+pub const DEFAULT_AUTOCHECKPOINT: u32 = 1000;
+
+impl Pager {
+    fn wal_path(&self) -> String {
+        format!("{}-wal", self.path)
+    }
+
+    /// Whether the WAL is in use.
+    pub fn is_wal(&self) -> bool {
+        self.wal.is_some()
+    }
+
+    /// Called at the start of every read transaction with the database
+    /// file's header (`None`: empty file). Opens the WAL if the database is
+    /// in WAL mode and begins the WAL read; returns false when the database
+    /// is not in WAL mode (the rollback path continues).
+    pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> IoPoll<bool> {
+        if self.wal.is_none() {
+            if self.opts.memory || self.opts.immutable || self.leaving_wal {
+                return Ok(Poll::Ready(false));
+            }
+            let wants = info.is_some_and(|i| i.write_version == 2) || self.io.backend().exists(&self.wal_path())?;
+            if !wants {
+                return Ok(Poll::Ready(false));
+            }
+            self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
+            self.invalidate_cache();
+        }
+        let Some(wal) = self.wal.as_mut() else { return Ok(Poll::Ready(false)) };
+        let changed = crate::ready!(wal.begin_read()?);
+        let snap = *wal.snapshot();
+        if let Some(i) = info {
+            if snap.mx_frame > 0 && snap.page_size != i.page_size {
+                // A log written for another page size cannot belong here.
+                return Err(Error::corrupt());
+            }
+        }
+        let (page_size, reserved) = match info {
+            Some(i) => (i.page_size, i.reserved),
+            None if snap.mx_frame > 0 && header::valid_page_size(snap.page_size) => (snap.page_size, 0),
+            None => (self.page_size, self.reserved),
+        };
+        if changed || page_size != self.page_size || reserved != self.reserved {
+            self.invalidate_cache();
+        }
+        if page_size != self.page_size || reserved != self.reserved {
+            self.page_size = page_size;
+            self.reserved = reserved;
+            self.apply_cache_size();
+        }
+        if let Some(wal) = self.wal.as_mut() {
+            wal.set_page_size(self.page_size);
+            self.db_size = match wal.db_size() {
+                Some(n) => n,
+                None => info.and_then(|i| i.db_size).unwrap_or((file_size / self.page_size as u64) as u32),
+            };
+        }
+        self.journal_mode = JournalMode::Wal;
+        self.last_change_counter = None;
+        Ok(Poll::Ready(true))
+    }
+
+    /// The WAL frame holding `pgno` in the current snapshot.
+    pub(super) fn wal_frame_of(&self, pgno: u32) -> Result<Option<(std::sync::Arc<dyn crate::io::File>, u64)>> {
+        let Some(wal) = &self.wal else { return Ok(None) };
+        Ok(wal.find_frame(pgno)?.map(|f| (wal.file().clone(), wal.page_offset(f))))
+    }
+
+    /// Submit the commit's frames.
+    pub(super) fn wal_write_frames(&mut self) -> Result<Vec<crate::io::Completion>> {
+        let dirty = self.cache.dirty_pages();
+        let mut images = Vec::with_capacity(dirty.len());
+        for pgno in &dirty {
+            images.push((*pgno, self.page(*pgno)?.to_vec()));
+        }
+        let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
+        let db_size = self.db_size;
+        let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
+        wal.write_commit(&refs, db_size)
+    }
+
+    /// Submit a cache spill's frames (no commit frame).
+    pub(super) fn wal_write_spill(&mut self, pgnos: &[u32]) -> Result<Vec<crate::io::Completion>> {
+        let mut images = Vec::with_capacity(pgnos.len());
+        for pgno in pgnos {
+            images.push((*pgno, self.page(*pgno)?.to_vec()));
+        }
+        let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
+        let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
+        wal.write_frames(&refs, None)
+    }
+
+    /// Whether the current write transaction spilled frames to the log.
+    pub(super) fn wal_has_uncommitted(&self) -> bool {
+        self.wal.as_ref().is_some_and(|w| w.has_uncommitted())
+    }
+
+    /// Whether the commit must fsync the WAL.
+    pub(super) fn wal_sync_on_commit(&self) -> bool {
+        self.synchronous >= Synchronous::Full
+    }
+
+    /// Frames are on disk: make them visible.
+    pub(super) fn wal_publish(&mut self) -> Result<()> {
+        match self.wal.as_mut() {
+            Some(w) => w.publish(),
+            None => Ok(()),
+        }
+    }
+
+    /// After a commit: checkpoint if the log reached the threshold (or
+    /// continue the one in progress). A busy or failed checkpoint does not
+    /// fail the commit.
+    pub(super) fn wal_autocheckpoint(&mut self) -> IoPoll<()> {
+        let limit = self.wal_autocheckpoint;
+        let sync = self.synchronous > Synchronous::Off;
+        if let Some(w) = self.wal.as_mut() {
+            if w.checkpoint_running() || (limit > 0 && w.snapshot().mx_frame >= limit) {
+                if let Ok(Poll::Pending) = w.checkpoint(CheckpointMode::Passive, sync) {
+                    return Ok(Poll::Pending);
+                }
+            }
+        }
+        Ok(Poll::Ready(()))
+    }
+
+    /// Whether an automatic checkpoint started by the last commit is still
+    /// running (the commit call continues it).
+    pub(super) fn wal_autocheckpoint_running(&self) -> bool {
+        self.state == PagerState::Idle && self.wal.as_ref().is_some_and(|w| w.checkpoint_running())
+    }
+
+    /// `PRAGMA wal_autocheckpoint` (0 disables).
+    pub fn set_wal_autocheckpoint(&mut self, frames: u32) {
+        self.wal_autocheckpoint = frames;
+    }
+
+    /// The `wal_autocheckpoint` setting.
+    pub fn wal_autocheckpoint_limit(&self) -> u32 {
+        self.wal_autocheckpoint
+    }
+
+    /// `PRAGMA wal_checkpoint(mode)`: `(busy, log frames, checkpointed
+    /// frames)`, `(false, -1, -1)` when the database is not in WAL mode.
+    /// Runs to completion (blocking on I/O).
+    pub fn checkpoint(&mut self, mode: CheckpointMode) -> IoPoll<(bool, i32, i32)> {
+        if self.wal.is_none() && self.state == PagerState::Idle && !self.opts.memory {
+            // Attach to a WAL-mode database not read yet.
+            crate::ready!(self.begin_read()?);
+            self.end_read()?;
+        }
+        let sync = self.synchronous > Synchronous::Off;
+        let Some(w) = self.wal.as_mut() else { return Ok(Poll::Ready((false, -1, -1))) };
+        match w.checkpoint(mode, sync) {
+            Ok(Poll::Pending) => Ok(Poll::Pending),
+            Ok(Poll::Ready((busy, log, done))) => Ok(Poll::Ready((busy, log as i32, done as i32))),
+            Err(e) if e.primary() == SQLITE_BUSY => Ok(Poll::Ready((true, w.snapshot().mx_frame as i32, -1))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Rewrite header bytes 18/19 with a rollback-journal transaction.
+    fn write_format_version(&mut self, v: u8) -> Result<()> {
+        let io = self.io.clone();
+        io.block_on(|| self.begin_write(false))?;
+        let r = (|| {
+            io.block_on(|| self.fetch(1))?;
+            let p1 = self.page_mut(1)?;
+            p1[header::WRITE_VERSION] = v;
+            p1[header::READ_VERSION] = v;
+            io.block_on(|| self.commit())
+        })();
+        if r.is_err() {
+            let _ = io.block_on(|| self.rollback());
+        }
+        r
+    }
+
+    /// `PRAGMA journal_mode` changes into or out of WAL. Returns the mode in
+    /// effect afterwards.
+    pub(super) fn switch_wal(&mut self, mode: JournalMode) -> JournalMode {
+        if self.state != PagerState::Idle || self.opts.read_only || self.opts.immutable {
+            return self.journal_mode;
+        }
+        if mode == JournalMode::Wal {
+            if self.opts.memory {
+                return self.journal_mode;
+            }
+            // Learn whether it already is (opens the WAL if so).
+            if self.io.clone().block_on(|| self.begin_read()).is_err() {
+                return self.journal_mode;
+            }
+            let _ = self.end_read();
+            if self.wal.is_some() {
+                return JournalMode::Wal;
+            }
+            if self.write_format_version(2).is_ok() {
+                self.journal_mode = JournalMode::Wal;
+            }
+            return self.journal_mode;
+        }
+        // Leaving WAL mode: only the sole connection may.
+        if self.wal.is_none() {
+            self.journal_mode = mode;
+            return mode;
+        }
+        if !self.file.lock(LockLevel::Exclusive).unwrap_or(false) {
+            let _ = self.file.unlock(LockLevel::Shared);
+            return JournalMode::Wal;
+        }
+        let sync = self.synchronous > Synchronous::Off;
+        let done = match self.wal.as_mut() {
+            Some(w) => {
+                let io = self.io.clone();
+                matches!(io.block_on(|| w.checkpoint(CheckpointMode::Truncate, sync)), Ok((false, _, _)))
+            }
+            None => true,
+        };
+        if !done {
+            let _ = self.file.unlock(LockLevel::Shared);
+            return JournalMode::Wal;
+        }
+        if let Some(mut w) = self.wal.take() {
+            let _ = w.close(true);
+        }
+        self.invalidate_cache();
+        self.journal_mode = mode;
+        // The header still says 2/2 until this transaction rewrites it.
+        self.leaving_wal = true;
+        let r = self.write_format_version(1);
+        self.leaving_wal = false;
+        if r.is_err() {
+            let _ = self.file.unlock(LockLevel::None);
+        }
+        self.journal_mode
+    }
+
+    /// Detach from the WAL: the last connection (EXCLUSIVE obtainable)
+    /// checkpoints and deletes the `-wal` and `-shm` files.
+    pub fn close_wal(&mut self) -> Result<()> {
+        let Some(mut w) = self.wal.take() else { return Ok(()) };
+        let _ = w.end_write();
+        w.end_read();
+        if self.abandoned || self.opts.read_only {
+            return w.close(false);
+        }
+        self.state = PagerState::Idle;
+        if !self.file.lock(LockLevel::Exclusive)? {
+            return w.close(false);
+        }
+        let sync = self.synchronous > Synchronous::Off;
+        let r = self.io.clone().block_on(|| w.checkpoint(CheckpointMode::Truncate, sync));
+        let ok = matches!(r, Ok((false, _, _)));
+        let closed = w.close(ok);
+        self.file.unlock(LockLevel::None)?;
+        r?;
+        closed
+    }
+
+    /// Test hook: forget this pager as a crashed process would (no
+    /// checkpoint, no cleanup; locks vanish when the handles drop).
+    #[doc(hidden)]
+    pub fn abandon(&mut self) {
+        self.abandoned = true;
+    }
+}
+
+impl Drop for Pager {
+    fn drop(&mut self) {
+        let _ = self.close_wal();
+    }
+}

@@ -1,0 +1,304 @@
+//! ALTER TABLE: ADD COLUMN (the stored CREATE TABLE text gains the new
+//! column definition; old rows read its constant DEFAULT) and RENAME TO
+//! (the table's and its indexes' stored text and names change).
+//!
+//! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
+//! change, followed by the schema cookie bump.
+
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::{tokens, unquote};
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
+use sqlite3_parser::dialect::TokenType;
+
+impl Compiler<'_> {
+    /// Rewrite `sqlite_schema` rows: each entry is (old name, new type,
+    /// new name, new tbl_name, new sql); the root page is kept.
+    fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
+        for (old_name, ty, name, tbl, sql) in rows.into_iter().map(|(o, t, n, tb, s)| (o, t, n, tb, s)) {
+            let _ = ();
+            let end = self.b.label();
+            self.b.add(Opcode::Rewind, sc, end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            let r = self.b.reg();
+            let want = self.b.reg();
+            self.b.add(Opcode::Column, sc, 1, r);
+            self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(old_name.into_bytes()), 0);
+            self.b.add4(Opcode::Ne, want, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+            let regs = self.b.regs(5);
+            self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.clone().into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.into_bytes()), 0);
+            self.b.add(Opcode::Column, sc, 3, regs + 3);
+            match &sql {
+                Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.clone().into_bytes()), 0),
+                None => self.b.add(Opcode::Null, 0, regs + 4, 0),
+            };
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
+            self.b.add(Opcode::Rowid, sc, rid, 0);
+            self.b.add(Opcode::Insert, sc, rec, rid);
+            self.b.add(Opcode::Goto, 0, end, 0);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, sc, top as i32, 0);
+            self.b.bind(end);
+            let _ = name;
+        }
+    }
+}
+
+/// Replace the object-name token that follows `after` (TABLE or ON) in a
+/// stored CREATE statement.
+fn rename_in_sql(sql: &str, after: TokenType, old: &str, new: &str) -> String {
+    let b = sql.as_bytes();
+    let toks = tokens(b);
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != after {
+            continue;
+        }
+        let mut j = i + 1;
+        if toks.get(j).is_some_and(|x| x.kind == TokenType::TK_IF) {
+            j += 3;
+        }
+        if let Some(n) = toks.get(j) {
+            if unquote(&sql[n.start..n.end]).eq_ignore_ascii_case(old) {
+                return format!("{}\"{}\"{}", &sql[..n.start], new.replace('"', "\"\""), &sql[n.end..]);
+            }
+        }
+    }
+    sql.to_string()
+}
+
+/// Replace every identifier token equal to `old` by `new`.
+fn rename_identifier(sql: &str, old: &str, new: &str) -> String {
+    let b = sql.as_bytes();
+    let mut out = String::new();
+    let mut last = 0;
+    for t in tokens(b) {
+        if !matches!(t.kind, TokenType::TK_ID) {
+            continue;
+        }
+        let text = &sql[t.start..t.end];
+        if unquote(text).eq_ignore_ascii_case(old) {
+            out.push_str(&sql[last..t.start]);
+            let plain = new.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !new.starts_with(|ch: char| ch.is_ascii_digit());
+            if plain {
+                out.push_str(new);
+            } else {
+                out.push('"');
+                out.push_str(&new.replace('"', "\"\""));
+                out.push('"');
+            }
+            last = t.end;
+        }
+    }
+    out.push_str(&sql[last..]);
+    out
+}
+
+/// The CREATE TABLE text without the definition of column `col`.
+fn drop_column_text(sql: &str, col: &str) -> Option<String> {
+    let b = sql.as_bytes();
+    let toks = tokens(b);
+    let open = toks.iter().position(|t| t.kind == TokenType::TK_LP)?;
+    let mut depth = 0;
+    let mut start = open + 1;
+    let mut i = open;
+    while i < toks.len() {
+        match toks[i].kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return check_def(sql, &toks, start, i, col, open);
+                }
+            }
+            TokenType::TK_COMMA if depth == 1 => {
+                if let Some(s) = check_def(sql, &toks, start, i, col, open) {
+                    return Some(s);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
+    let first = toks.get(start)?;
+    if start >= end || !unquote(&sql[first.start..first.end]).eq_ignore_ascii_case(col) {
+        return None;
+    }
+    // Remove the definition and the comma before it (or after it when it
+    // is the first one).
+    let (cut_from, cut_to) = if start > open + 1 {
+        (toks[start - 1].start, toks[end - 1].end)
+    } else {
+        (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start))
+    };
+    Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
+}
+
+/// Compile ALTER TABLE.
+pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
+    let name = unquote(qn.name.0);
+    let table = c.schema.table(&name).cloned().ok_or_else(|| Error::sql(format!("no such table: {name}")))?;
+    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+        return Err(Error::sql(format!("table {name} may not be altered")));
+    }
+    let init = c.begin_program();
+    c.writes = true;
+    match body {
+        AlterTableBody::AddColumn(cd) => {
+            if table.view_select.is_some() {
+                return Err(Error::sql("Cannot add a column to a view"));
+            }
+            let cname = unquote(cd.col_name.0);
+            if table.column_index(&cname).is_some() {
+                return Err(Error::sql(format!("duplicate column name: {cname}")));
+            }
+            if cd.flags.contains(ColFlags::PRIMKEY) {
+                return Err(Error::sql("Cannot add a PRIMARY KEY column"));
+            }
+            if cd.flags.contains(ColFlags::UNIQUE) {
+                return Err(Error::sql("Cannot add a UNIQUE column"));
+            }
+            let mut default = None;
+            let mut not_null = false;
+            for k in cd.constraints.iter() {
+                match &k.constraint {
+                    ColumnConstraint::Default(e) => {
+                        if crate::sql::schema::constant_value(e).is_none() {
+                            return Err(Error::sql("Cannot add a column with non-constant default"));
+                        }
+                        default = crate::sql::schema::constant_value(e);
+                    }
+                    ColumnConstraint::NotNull { nullable: false, .. } => not_null = true,
+                    _ => {}
+                }
+            }
+            if not_null && default.as_ref().is_none_or(|v| v.is_null()) {
+                return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
+            }
+            // The definition's source text, after ADD [COLUMN].
+            let toks = tokens(c.sql);
+            let start = toks
+                .iter()
+                .position(|t| t.kind == TokenType::TK_ADD)
+                .map(|i| if toks.get(i + 1).is_some_and(|t| t.kind == TokenType::TK_COLUMNKW) { i + 2 } else { i + 1 })
+                .and_then(|i| toks.get(i))
+                .map_or(c.sql.len(), |t| t.start);
+            let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.sql.len(), |t| t.end);
+            let def_text = String::from_utf8_lossy(&c.sql[start..end.max(start)]).into_owned();
+            let old = table.sql.trim_end();
+            let close = old.rfind(')').unwrap_or(old.len());
+            let new_sql = format!("{}, {}{}", old[..close].trim_end(), def_text, &old[close..]);
+            c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
+        }
+        AlterTableBody::RenameTo(new) => {
+            let new = unquote(new.0);
+            if c.schema.table(&new).is_some() || c.schema.index(&new).is_some() {
+                return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
+            }
+            let kw = if table.view_select.is_some() { TokenType::TK_VIEW } else { TokenType::TK_TABLE };
+            let mut rows = vec![(table.name.clone(), if table.view_select.is_some() { "view".into() } else { "table".into() }, new.clone(), new.clone(), Some(rename_in_sql(&table.sql, kw, &table.name, &new)))];
+            for idx in c.schema.indexes_of(&table.name) {
+                match &idx.sql {
+                    Some(sql) => rows.push((idx.name.clone(), "index".into(), idx.name.clone(), new.clone(), Some(rename_in_sql(sql, TokenType::TK_ON, &table.name, &new)))),
+                    None => {
+                        let suffix = idx.name.rsplit('_').next().unwrap_or("1").to_string();
+                        rows.push((idx.name.clone(), "index".into(), format!("sqlite_autoindex_{new}_{suffix}"), new.clone(), None));
+                    }
+                }
+            }
+            c.rewrite_schema_rows(rows);
+        }
+        AlterTableBody::RenameColumn { old, new } => {
+            let (old, new) = (unquote(old.0), unquote(new.0));
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
+            }
+            if table.column_index(&old).is_none() {
+                return Err(Error::sql(format!("no such column: \"{old}\"")));
+            }
+            if table.column_index(&new).is_some() {
+                return Err(Error::sql(format!("duplicate column name: {new}")));
+            }
+            let mut rows = vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(rename_identifier(&table.sql, &old, &new)))];
+            for idx in c.schema.indexes_of(&table.name) {
+                if let Some(sql) = &idx.sql {
+                    rows.push((idx.name.clone(), "index".into(), idx.name.clone(), table.name.clone(), Some(rename_identifier(sql, &old, &new))));
+                }
+            }
+            c.rewrite_schema_rows(rows);
+        }
+        AlterTableBody::DropColumn(col) => {
+            let col = unquote(col.0);
+            let Some(ci) = table.column_index(&col) else {
+                return Err(Error::sql(format!("no such column: \"{col}\"")));
+            };
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot drop column from view \"{}\"", table.name)));
+            }
+            if table.columns[ci].primary_key {
+                return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
+            }
+            if table.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|x| x.0 == ci)) {
+                return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
+            }
+            if table.columns.len() == 1 {
+                return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
+            }
+            for idx in c.schema.indexes_of(&table.name) {
+                if idx.columns.iter().any(|x| x.column == ci) {
+                    return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
+                }
+            }
+            let Some(new_sql) = drop_column_text(&table.sql, &col) else {
+                return Err(Error::unsupported("dropping this column"));
+            };
+            // Rewrite every row without the column, then the schema text.
+            let t = c.open_write_target(table.clone())?;
+            let end = c.b.label();
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            let row = c.read_row(&t);
+            let n = table.columns.len();
+            let keep = c.b.regs(n - 1);
+            let mut k = 0;
+            for i in 0..n {
+                if i == ci {
+                    continue;
+                }
+                if table.rowid_alias == Some(i) {
+                    c.b.add(Opcode::Null, 0, keep + k, 0);
+                } else {
+                    c.b.add(Opcode::SCopy, row + i as i32, keep + k, 0);
+                }
+                k += 1;
+            }
+            let rec = c.b.reg();
+            let rid = c.b.reg();
+            c.b.add(Opcode::MakeRecord, keep, n as i32 - 1, rec);
+            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            c.b.add(Opcode::Insert, t.cursor, rec, rid);
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+            c.b.bind(end);
+            c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
+        }
+        _ => return Err(Error::unsupported("this form of ALTER TABLE")),
+    }
+    c.b.add(Opcode::SetCookie, 0, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie.wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, 0, 0, 0);
+    prog.changes_schema = true;
+    c.end_program(init, Some(true));
+    Ok(())
+}

@@ -1,0 +1,730 @@
+//! Window functions with their default frames: `row_number()`, `rank()`,
+//! `dense_rank()`, and aggregates `OVER (PARTITION BY ... ORDER BY ...)`.
+//!
+//! The rows of the query are first stored in a temporary table; then, per
+//! window definition, they are sorted by partition and order keys and
+//! walked with two cursors over two copies of the sorted rows: the
+//! leading one steps the aggregates over a whole peer group (rows with
+//! equal keys), the trailing one hands each row of that group its value
+//! (the default frame ends at the last peer of the current row; without
+//! ORDER BY the whole partition is one peer group). Values are kept per
+//! row and picked up when the result rows are produced. Explicit frame
+//! clauses and the other window functions are reported as not supported.
+
+use super::from::FromItem;
+use super::select::{ResultItem, RowCtx};
+use super::{ColumnSource, Compiler};
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::plan::terms::walk;
+use crate::sql::resolve::ColumnRef;
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::func::{FuncDef, FuncKind};
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{self, Expr, Over, SortOrder, SortedColumn, Window};
+use std::sync::Arc;
+
+enum WinKind {
+    RowNumber,
+    Rank,
+    DenseRank,
+    FirstValue,
+    LastValue,
+    NthValue,
+    Lag,
+    Lead,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Agg(Arc<FuncDef>),
+}
+
+/// Which rows a frame covers, for the frames supported.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// From the partition start through the current row's last peer.
+    ToPeers,
+    /// From the partition start through the current row (ROWS).
+    ToRow,
+    /// The whole partition.
+    Partition,
+    /// ROWS BETWEEN with row offsets (negative: preceding; `None`:
+    /// unbounded), evaluated row by row.
+    Rows(Option<i64>, Option<i64>),
+}
+
+struct WinCall<'a, 'b> {
+    key: String,
+    kind: WinKind,
+    frame: Frame,
+    args: Vec<&'a Expr<'b>>,
+    spec: &'a Window<'b>,
+    result: i32,
+    acc: i32,
+}
+
+/// Whether `e` contains a window function call.
+pub fn has_window_call(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if window_of(x).is_some() {
+            found = true;
+        }
+        true
+    });
+    found
+}
+
+fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
+    match e {
+        Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } => f.over_clause,
+        _ => None,
+    }
+}
+
+impl<'b> Compiler<'_> {
+    fn collect_windows<'a>(&mut self, e: &'a Expr<'b>, defs: &'a [ast::WindowDef<'b>], out: &mut Vec<WinCall<'a, 'b>>) -> Result<()> {
+        let mut found: Vec<&'a Expr<'b>> = Vec::new();
+        walk(e, &mut |x| {
+            if window_of(x).is_some() {
+                found.push(x);
+                return false;
+            }
+            true
+        });
+        for x in found {
+            let key = x.to_string();
+            if out.iter().any(|w| w.key == key) {
+                continue;
+            }
+            let (name, args, over, filter) = match x {
+                Expr::FunctionCall { name, args, filter_over: Some(f), .. } => {
+                    (unquote(name.0), args.map(|a| a.iter().collect::<Vec<_>>()).unwrap_or_default(), f.over_clause, f.filter_clause)
+                }
+                Expr::FunctionCallStar { name, filter_over: Some(f) } => (unquote(name.0), Vec::new(), f.over_clause, f.filter_clause),
+                _ => continue,
+            };
+            if filter.is_some() {
+                return Err(Error::unsupported("FILTER on window functions"));
+            }
+            let spec: &'a Window<'b> = match over {
+                Some(Over::Window(w)) => w,
+                Some(Over::Name(n)) => {
+                    let n = unquote(n.0);
+                    match defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) {
+                        Some(d) => &d.window,
+                        None => return Err(Error::sql(format!("no such window: {n}"))),
+                    }
+                }
+                None => continue,
+            };
+            if spec.base.is_some() {
+                return Err(Error::unsupported("windows based on other windows"));
+            }
+            let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
+                match b {
+                    ast::FrameBound::CurrentRow => Some(Some(0)),
+                    ast::FrameBound::UnboundedPreceding if start => Some(None),
+                    ast::FrameBound::UnboundedFollowing if !start => Some(None),
+                    ast::FrameBound::Preceding(e) => e.is_integer().filter(|n| *n >= 0).map(|n| Some(-n)),
+                    ast::FrameBound::Following(e) => e.is_integer().filter(|n| *n >= 0).map(Some),
+                    _ => None,
+                }
+            };
+            let frame = match &spec.frame_clause {
+                None => Frame::ToPeers,
+                Some(f)
+                    if f.mode == ast::FrameMode::Rows
+                        && matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers))
+                        && (!matches!(f.start, ast::FrameBound::UnboundedPreceding)
+                            || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_)))) =>
+                {
+                    let start = offset(&f.start, true).ok_or_else(|| Error::unsupported("this window frame"))?;
+                    let end = match &f.end {
+                        None => Some(0),
+                        Some(b) => offset(b, false).ok_or_else(|| Error::unsupported("this window frame"))?,
+                    };
+                    Frame::Rows(start, end)
+                }
+                Some(f) => {
+                    if !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) || !matches!(f.start, ast::FrameBound::UnboundedPreceding) {
+                        return Err(Error::unsupported("this window frame"));
+                    }
+                    match (&f.end, f.mode) {
+                        (None | Some(ast::FrameBound::CurrentRow), ast::FrameMode::Rows) => Frame::ToRow,
+                        (None | Some(ast::FrameBound::CurrentRow), _) => Frame::ToPeers,
+                        (Some(ast::FrameBound::UnboundedFollowing), _) => Frame::Partition,
+                        _ => return Err(Error::unsupported("this window frame")),
+                    }
+                }
+            };
+            let kind = match name.to_ascii_lowercase().as_str() {
+                "row_number" if args.is_empty() => WinKind::RowNumber,
+                "rank" if args.is_empty() => WinKind::Rank,
+                "dense_rank" if args.is_empty() => WinKind::DenseRank,
+                "first_value" if args.len() == 1 => WinKind::FirstValue,
+                "last_value" if args.len() == 1 => WinKind::LastValue,
+                "nth_value" if args.len() == 2 => WinKind::NthValue,
+                "lag" if (1..=3).contains(&args.len()) => WinKind::Lag,
+                "lead" if (1..=3).contains(&args.len()) => WinKind::Lead,
+                "percent_rank" if args.is_empty() => WinKind::PercentRank,
+                "cume_dist" if args.is_empty() => WinKind::CumeDist,
+                "ntile" if args.len() == 1 => WinKind::Ntile,
+                _ => {
+                    let def = self.lookup_function(&name, args.len())?;
+                    match def.kind {
+                        FuncKind::Aggregate(_) if !matches!(name.to_ascii_lowercase().as_str(), "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value") => WinKind::Agg(def),
+                        _ => return Err(Error::unsupported(&format!("the window function {name}()"))),
+                    }
+                }
+            };
+            let result = self.b.reg();
+            let acc = self.b.reg();
+            if matches!(frame, Frame::Rows(..)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                return Err(Error::unsupported("this window frame with this function"));
+            }
+            // Ranking functions ignore frames.
+            let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                Frame::ToPeers
+            } else {
+                frame
+            };
+            out.push(WinCall { key, kind, frame, args, spec, result, acc });
+        }
+        Ok(())
+    }
+
+    fn window_key_info(&mut self, spec: &Window<'_>) -> Result<Arc<KeyInfo>> {
+        let mut fields = Vec::new();
+        for e in spec.partition_by.unwrap_or(&[]) {
+            let coll = match self.expr_collation(e) {
+                Some((n, _)) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(KeyField { collation: coll, descending: false });
+        }
+        for t in spec.order_by.unwrap_or(&[]) {
+            let coll = match self.expr_collation(&t.expr) {
+                Some((n, _)) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+        }
+        Ok(Arc::new(KeyInfo { fields }))
+    }
+
+    /// Compile a SELECT whose result or ORDER BY uses window functions.
+    pub fn compile_window<'a>(
+        &mut self,
+        from: &[FromItem<'a, 'b>],
+        terms: &[&'a Expr<'b>],
+        items: &[ResultItem<'a, 'b>],
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        defs: Option<&'a [ast::WindowDef<'b>]>,
+        ctx: &RowCtx,
+    ) -> Result<()> {
+        let defs = defs.unwrap_or(&[]);
+        let mut calls: Vec<WinCall<'a, 'b>> = Vec::new();
+        let mut cols: Vec<ColumnRef> = Vec::new();
+        for it in items {
+            match it {
+                ResultItem::Expr(e, _) => {
+                    self.collect_windows(e, defs, &mut calls)?;
+                    self.collect_plain_columns(e, &mut cols);
+                }
+                ResultItem::Col(r, _) => cols.push(r.clone()),
+            }
+        }
+        for t in order_by.unwrap_or(&[]) {
+            self.collect_windows(&t.expr, defs, &mut calls)?;
+            self.collect_plain_columns(&t.expr, &mut cols);
+        }
+        // Row layout in the stored table: plain columns, then per call its
+        // arguments, partition keys and order keys.
+        let nc = cols.len();
+        let mut layout: Vec<(usize, usize, usize, usize)> = Vec::new(); // (args at, n args, keys at, n keys)
+        let mut width = nc;
+        for c in &calls {
+            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, |o| o.len());
+            layout.push((width, c.args.len(), width + c.args.len(), nk));
+            width += c.args.len() + nk;
+        }
+        let store = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
+        let loops = self.open_loops(from, terms)?;
+        let regs = self.b.regs(width.max(1));
+        for (i, c) in cols.iter().enumerate() {
+            self.emit_column(c, regs + i as i32);
+        }
+        for (ci, c) in calls.iter().enumerate() {
+            let (at, na, kat, _) = layout[ci];
+            for (k, a) in c.args.iter().enumerate() {
+                self.expr(a, regs + (at + k) as i32)?;
+            }
+            let mut k = kat;
+            for e in c.spec.partition_by.unwrap_or(&[]) {
+                self.expr(e, regs + k as i32)?;
+                k += 1;
+            }
+            for t in c.spec.order_by.unwrap_or(&[]) {
+                self.expr(&t.expr, regs + k as i32)?;
+                k += 1;
+            }
+            let _ = na;
+        }
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, width as i32, rec);
+        self.b.add(Opcode::NewRowid, store, rid, 0);
+        self.b.add(Opcode::Insert, store, rec, rid);
+        self.close_loops(loops);
+
+        // Per call: its values by stored rowid.
+        let mut value_tables = Vec::new();
+        for (ci, c) in calls.iter().enumerate() {
+            let vt = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
+            value_tables.push(vt);
+            self.window_pass(c, layout[ci], store, vt)?;
+        }
+
+        // Output rows in stored order.
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, store, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let col_regs = self.b.regs(nc.max(1));
+        for i in 0..nc {
+            self.b.add(Opcode::Column, store, i as i32, col_regs + i as i32);
+        }
+        let srid = self.b.reg();
+        self.b.add(Opcode::Rowid, store, srid, 0);
+        for (ci, c) in calls.iter().enumerate() {
+            self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
+            self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
+            self.agg_regs.insert(c.key.clone(), c.result);
+        }
+        for (i, c) in cols.iter().enumerate() {
+            self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
+        }
+        let r = (|| -> Result<()> {
+            let out = self.b.regs(items.len());
+            self.compute_items(items, out)?;
+            self.emit_row(ctx, order_by, out, items.len())
+        })();
+        self.agg_regs.clear();
+        self.col_map.clear();
+        r?;
+        self.b.bind(next);
+        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    fn collect_plain_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                _ => {}
+            }
+            true
+        });
+        for (q, n) in names {
+            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+
+    /// Compute one window call's value for every stored row.
+    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32) -> Result<()> {
+        let (at, na, kat, nk) = layout;
+        let np = c.spec.partition_by.map_or(0, |p| p.len());
+        let ki = self.window_key_info(c.spec)?;
+        // Sort (keys, rowid, args) and keep two copies of the sorted rows.
+        let w = nk + 1 + na;
+        let sorter = self.b.cursor();
+        self.b.add4(Opcode::SorterOpen, sorter, w as i32, 0, P4::KeyInfo(ki.clone()), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, store, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(w);
+        for k in 0..nk {
+            self.b.add(Opcode::Column, store, (kat + k) as i32, regs + k as i32);
+        }
+        self.b.add(Opcode::Rowid, store, regs + nk as i32, 0);
+        for k in 0..na {
+            self.b.add(Opcode::Column, store, (at + k) as i32, regs + (nk + 1 + k) as i32);
+        }
+        let rec = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, w as i32, rec);
+        self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.bind(end);
+
+        let lead = self.b.cursor();
+        let trail = self.b.cursor();
+        let peek = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, lead, w as i32, 0);
+        self.b.add(Opcode::OpenEphemeral, trail, w as i32, 0);
+        self.b.add(Opcode::OpenEphemeral, peek, w as i32, 0);
+        let sorted_end = self.b.label();
+        let drec = self.b.reg();
+        let pseudo = self.b.cursor();
+        self.b.add(Opcode::OpenPseudo, pseudo, drec, w as i32);
+        self.b.add(Opcode::SorterSort, sorter, sorted_end, 0);
+        let stop = self.b.here();
+        self.b.add(Opcode::SorterData, sorter, drec, pseudo);
+        let seq = self.b.reg();
+        self.b.add(Opcode::NewRowid, lead, seq, 0);
+        self.b.add(Opcode::Insert, lead, drec, seq);
+        self.b.add(Opcode::Insert, trail, drec, seq);
+        self.b.add(Opcode::Insert, peek, drec, seq);
+        self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
+        self.b.bind(sorted_end);
+
+        // Walk peer groups.
+        let done = self.b.label();
+        let rownum = self.b.reg();
+        let dense = self.b.reg();
+        let group_first = self.b.reg();
+        let count = self.b.reg();
+        let eof = self.b.reg();
+        let cur = self.b.regs(nk.max(1));
+        let prev = self.b.regs(nk.max(1));
+        let args = self.b.regs(na.max(1));
+        self.b.add(Opcode::Integer, 0, eof, 0);
+        self.b.add(Opcode::Rewind, lead, done, 0);
+        self.b.add(Opcode::Rewind, trail, done, 0);
+        for k in 0..nk {
+            self.b.add(Opcode::Column, lead, k as i32, cur + k as i32);
+        }
+        let new_part = self.b.label();
+        let group = self.b.label();
+        // First row: a new partition.
+        self.b.add(Opcode::Goto, 0, new_part, 0);
+        let outer = self.b.here();
+        if np > 0 {
+            let pk = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+            self.b.add4(Opcode::Compare, cur, prev, np as i32, P4::KeyInfo(pk), 0);
+            self.b.add(Opcode::Jump, new_part, group, new_part);
+        } else {
+            self.b.add(Opcode::Goto, 0, group, 0);
+        }
+        self.b.bind(new_part);
+        self.b.add(Opcode::Integer, 0, rownum, 0);
+        self.b.add(Opcode::Integer, 0, dense, 0);
+        self.b.add(Opcode::Null, 0, c.acc, 0);
+        let first_val = self.b.reg();
+        let last_val = self.b.reg();
+        let nth_val = self.b.reg();
+        let part_rows = self.b.reg();
+        self.b.add(Opcode::Integer, 0, part_rows, 0);
+        let part_start = self.b.reg();
+        self.b.add(Opcode::Rowid, lead, part_start, 0);
+        self.b.add(Opcode::Null, 0, nth_val, 0);
+        if na > 0 {
+            self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
+        }
+        // Partition size, for the functions that need it.
+        let part_size = self.b.reg();
+        if matches!(c.kind, WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile) {
+            let s = self.b.reg();
+            let counted = self.b.label();
+            self.b.add(Opcode::Rowid, lead, s, 0);
+            self.b.add(Opcode::Integer, 0, part_size, 0);
+            self.b.add(Opcode::SeekRowid, peek, counted, s);
+            let cnt_top = self.b.here();
+            let one1 = self.b.reg();
+            self.b.add(Opcode::Integer, 1, one1, 0);
+            self.b.add(Opcode::Add, one1, part_size, part_size);
+            let more_rows = self.b.label();
+            self.b.add(Opcode::Next, peek, more_rows, 0);
+            self.b.add(Opcode::Goto, 0, counted, 0);
+            self.b.bind(more_rows);
+            if np > 0 {
+                let pk = self.b.regs(np);
+                for k in 0..np {
+                    self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                }
+                let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                self.b.add4(Opcode::Compare, pk, cur, np as i32, P4::KeyInfo(pki), 0);
+                self.b.add(Opcode::Jump, counted, cnt_top as i32, counted);
+            } else {
+                self.b.add(Opcode::Goto, 0, cnt_top as i32, 0);
+            }
+            self.b.bind(counted);
+        }
+        self.b.bind(group);
+        if nk > 0 {
+            self.b.add(Opcode::Copy, cur, prev, nk as i32 - 1);
+        }
+        self.b.add(Opcode::Integer, 0, count, 0);
+        let one = self.b.reg();
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Add, one, rownum, group_first);
+        self.b.add(Opcode::Add, one, dense, dense);
+        // Leading cursor: step the aggregate over the peer group.
+        let step = self.b.here();
+        if let WinKind::Agg(def) = &c.kind {
+            for k in 0..na {
+                self.b.add(Opcode::Column, lead, (nk + 1 + k) as i32, args + k as i32);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), na as u16);
+        }
+        self.b.add(Opcode::Add, one, count, count);
+        if matches!(c.kind, WinKind::LastValue | WinKind::NthValue) {
+            self.b.add(Opcode::Add, one, part_rows, part_rows);
+            self.b.add(Opcode::Column, lead, (nk + 1) as i32, last_val);
+            if matches!(c.kind, WinKind::NthValue) {
+                let nreg = self.b.reg();
+                let not_nth = self.b.label();
+                self.b.add(Opcode::Column, lead, (nk + 2) as i32, nreg);
+                self.b.add4(Opcode::Ne, nreg, not_nth, part_rows, P4::None, 0);
+                self.b.add(Opcode::SCopy, last_val, nth_val, 0);
+                self.b.bind(not_nth);
+            }
+        }
+        let at_end = self.b.label();
+        let more = self.b.label();
+        self.b.add(Opcode::Next, lead, more, 0);
+        self.b.add(Opcode::Integer, 1, eof, 0);
+        self.b.add(Opcode::Goto, 0, at_end, 0);
+        self.b.bind(more);
+        for k in 0..nk {
+            self.b.add(Opcode::Column, lead, k as i32, cur + k as i32);
+        }
+        // How far the leading cursor runs before values are handed out:
+        // one peer group, one row, or the whole partition.
+        let group_keys = match c.frame {
+            Frame::ToPeers => nk,
+            Frame::ToRow | Frame::Rows(..) => 0,
+            Frame::Partition => np,
+        };
+        if matches!(c.frame, Frame::ToRow | Frame::Rows(..)) {
+            self.b.add(Opcode::Goto, 0, at_end, 0);
+        } else if group_keys > 0 {
+            let gk = Arc::new(KeyInfo { fields: ki.fields[..group_keys].to_vec() });
+            self.b.add4(Opcode::Compare, cur, prev, group_keys as i32, P4::KeyInfo(gk), 0);
+            self.b.add(Opcode::Jump, at_end, step as i32, at_end);
+        } else {
+            self.b.add(Opcode::Goto, 0, step as i32, 0);
+        }
+        self.b.bind(at_end);
+        // Trailing cursor: give each row of the group its value.
+        let group_size = self.b.reg();
+        self.b.add(Opcode::SCopy, count, group_size, 0);
+        let value = self.b.reg();
+        if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..))) {
+            self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
+        }
+        let emit = self.b.here();
+        if let (WinKind::Agg(def), Frame::Rows(lo_off, hi_off)) = (&c.kind, c.frame) {
+            // Step a fresh accumulator over this row's frame.
+            let acc2 = self.b.reg();
+            self.b.add(Opcode::Null, 0, acc2, 0);
+            let s = self.b.reg();
+            self.b.add(Opcode::Rowid, trail, s, 0);
+            let lo = self.b.reg();
+            let hi = self.b.reg();
+            match lo_off {
+                None => {
+                    self.b.add(Opcode::SCopy, part_start, lo, 0);
+                }
+                Some(k) => {
+                    let kr = self.b.reg();
+                    self.b.add4(Opcode::Int64, 0, kr, 0, P4::Int64(k), 0);
+                    self.b.add(Opcode::Add, kr, s, lo);
+                    let fine = self.b.label();
+                    self.b.add4(Opcode::Ge, part_start, fine, lo, P4::None, 0);
+                    self.b.add(Opcode::SCopy, part_start, lo, 0);
+                    self.b.bind(fine);
+                }
+            }
+            match hi_off {
+                None => {
+                    self.b.add4(Opcode::Int64, 0, hi, 0, P4::Int64(i64::MAX), 0);
+                }
+                Some(k) => {
+                    let kr = self.b.reg();
+                    self.b.add4(Opcode::Int64, 0, kr, 0, P4::Int64(k), 0);
+                    self.b.add(Opcode::Add, kr, s, hi);
+                }
+            }
+            let fdone = self.b.label();
+            self.b.add4(Opcode::Gt, hi, fdone, lo, P4::None, 0);
+            self.b.add(Opcode::SeekRowid, peek, fdone, lo);
+            let ftop = self.b.here();
+            let q = self.b.reg();
+            self.b.add(Opcode::Rowid, peek, q, 0);
+            self.b.add4(Opcode::Gt, hi, fdone, q, P4::None, 0);
+            if np > 0 {
+                let pk = self.b.regs(np);
+                let tk = self.b.regs(np);
+                for k in 0..np {
+                    self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                    self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+                }
+                let same = self.b.label();
+                let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+                self.b.add(Opcode::Jump, fdone, same, fdone);
+                self.b.bind(same);
+            }
+            for k in 0..na {
+                self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), na as u16);
+            let fnext = self.b.label();
+            self.b.add(Opcode::Next, peek, fnext, 0);
+            self.b.add(Opcode::Goto, 0, fdone, 0);
+            self.b.bind(fnext);
+            self.b.add(Opcode::Goto, 0, ftop as i32, 0);
+            self.b.bind(fdone);
+            self.b.add4(Opcode::AggFinal, acc2, na as i32, 0, P4::Func(def.clone()), 0);
+            self.b.add(Opcode::SCopy, acc2, value, 0);
+        }
+        self.b.add(Opcode::Add, one, rownum, rownum);
+        match &c.kind {
+            WinKind::RowNumber => {
+                self.b.add(Opcode::SCopy, rownum, value, 0);
+            }
+            WinKind::Rank => {
+                self.b.add(Opcode::SCopy, group_first, value, 0);
+            }
+            WinKind::DenseRank => {
+                self.b.add(Opcode::SCopy, dense, value, 0);
+            }
+            WinKind::FirstValue => {
+                self.b.add(Opcode::SCopy, first_val, value, 0);
+            }
+            WinKind::LastValue => {
+                self.b.add(Opcode::SCopy, last_val, value, 0);
+            }
+            WinKind::NthValue => {
+                self.b.add(Opcode::SCopy, nth_val, value, 0);
+            }
+            WinKind::Lag | WinKind::Lead => {
+                // The row n before/after in sorted order, if it is in the
+                // same partition; else the default.
+                let seq = self.b.reg();
+                let off = self.b.reg();
+                let target = self.b.reg();
+                self.b.add(Opcode::Rowid, trail, seq, 0);
+                if na >= 2 {
+                    self.b.add(Opcode::Column, trail, (nk + 2) as i32, off);
+                } else {
+                    self.b.add(Opcode::Integer, 1, off, 0);
+                }
+                if na >= 3 {
+                    self.b.add(Opcode::Column, trail, (nk + 3) as i32, value);
+                } else {
+                    self.b.add(Opcode::Null, 0, value, 0);
+                }
+                let op = if matches!(c.kind, WinKind::Lag) { Opcode::Subtract } else { Opcode::Add };
+                self.b.add(op, off, seq, target);
+                let miss = self.b.label();
+                self.b.add(Opcode::SeekRowid, peek, miss, target);
+                if np > 0 {
+                    let pk = self.b.regs(np);
+                    let tk = self.b.regs(np);
+                    for k in 0..np {
+                        self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                        self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+                    }
+                    let same = self.b.label();
+                    let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+                    self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+                    self.b.add(Opcode::Jump, miss, same, miss);
+                    self.b.bind(same);
+                }
+                self.b.add(Opcode::Column, peek, (nk + 1) as i32, value);
+                self.b.bind(miss);
+            }
+            WinKind::PercentRank | WinKind::CumeDist => {
+                let real_one = self.b.reg();
+                self.b.add4(Opcode::Real, 0, real_one, 0, P4::Real(1.0), 0);
+                let num = self.b.reg();
+                let den = self.b.reg();
+                let onei = self.b.reg();
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                if matches!(c.kind, WinKind::PercentRank) {
+                    // (rank - 1) / (N - 1), 0.0 for a single row.
+                    self.b.add(Opcode::Subtract, onei, group_first, num);
+                    self.b.add(Opcode::Subtract, onei, part_size, den);
+                    let zero = self.b.label();
+                    let fin = self.b.label();
+                    self.b.add(Opcode::IfNot, den, zero, 0);
+                    self.b.add(Opcode::Multiply, real_one, num, num);
+                    self.b.add(Opcode::Divide, den, num, value);
+                    self.b.add(Opcode::Goto, 0, fin, 0);
+                    self.b.bind(zero);
+                    self.b.add4(Opcode::Real, 0, value, 0, P4::Real(0.0), 0);
+                    self.b.bind(fin);
+                } else {
+                    // rows through the end of the peer group / N.
+                    self.b.add(Opcode::Subtract, onei, group_first, num);
+                    self.b.add(Opcode::Add, group_size, num, num);
+                    self.b.add(Opcode::Multiply, real_one, num, num);
+                    self.b.add(Opcode::Divide, part_size, num, value);
+                }
+            }
+            WinKind::Ntile => {
+                // Buckets of N / n rows, the first N % n one row larger.
+                let n = self.b.reg();
+                self.b.add(Opcode::Column, trail, (nk + 1) as i32, n);
+                let ok = self.b.label();
+                let zero = self.b.reg();
+                self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("argument of ntile must be a positive integer".into()), 0);
+                self.b.bind(ok);
+                let (size, rem, i, big, onei) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                self.b.add(Opcode::Divide, n, part_size, size);
+                self.b.add(Opcode::Remainder, n, part_size, rem);
+                self.b.add(Opcode::Subtract, onei, rownum, i);
+                let small = self.b.label();
+                let fin = self.b.label();
+                let size1 = self.b.reg();
+                self.b.add(Opcode::Add, onei, size, size1);
+                self.b.add(Opcode::Multiply, size1, rem, big);
+                self.b.add4(Opcode::Ge, big, small, i, P4::None, 0);
+                self.b.add(Opcode::Divide, size1, i, value);
+                self.b.add(Opcode::Add, onei, value, value);
+                self.b.add(Opcode::Goto, 0, fin, 0);
+                self.b.bind(small);
+                let each = self.b.label();
+                self.b.add(Opcode::IfNot, size, each, 0);
+                self.b.add(Opcode::Subtract, big, i, value);
+                self.b.add(Opcode::Divide, size, value, value);
+                self.b.add(Opcode::Add, rem, value, value);
+                self.b.add(Opcode::Add, onei, value, value);
+                self.b.add(Opcode::Goto, 0, fin, 0);
+                self.b.bind(each);
+                self.b.add(Opcode::Add, onei, i, value);
+                self.b.bind(fin);
+            }
+            WinKind::Agg(_) => {}
+        }
+        let vrec = self.b.reg();
+        let vrid = self.b.reg();
+        self.b.add(Opcode::MakeRecord, value, 1, vrec);
+        self.b.add(Opcode::Column, trail, nk as i32, vrid);
+        self.b.add(Opcode::Insert, values, vrec, vrid);
+        let after_trail = self.b.label();
+        self.b.add(Opcode::Next, trail, after_trail, 0);
+        self.b.bind(after_trail);
+        let neg = self.b.reg();
+        self.b.add(Opcode::Integer, -1, neg, 0);
+        self.b.add(Opcode::Add, neg, count, count);
+        self.b.add(Opcode::If, count, emit as i32, 0);
+        self.b.add(Opcode::IfNot, eof, outer as i32, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+}

@@ -1,0 +1,179 @@
+//! Access-path choice for one FROM item of a join: which WHERE terms can
+//! drive a rowid lookup, an index search or an IN-list probe, how good
+//! each path is, and the greedy join order built from those scores.
+//!
+//! Invariant: a term is only usable for a lookup when its other side
+//! depends on tables placed earlier and its affinity and collation let
+//! the index order decide the comparison.
+
+use crate::sql::codegen::from::FromItem;
+use crate::sql::codegen::Compiler;
+use crate::sql::parse::unquote;
+use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
+use crate::vdbe::program::P4;
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::Expr;
+
+impl<'b> Compiler<'_> {
+    /// Greedy join order: repeatedly take the table with the best access
+    /// path given the tables already placed (FROM order breaks ties).
+    pub(crate) fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
+        let n = items.len();
+        let mut order = Vec::with_capacity(n);
+        let mut before = 0u64;
+        let mut left: Vec<usize> = (0..n).collect();
+        while !left.is_empty() {
+            let mut best = (0usize, -1i64);
+            for (k, &i) in left.iter().enumerate() {
+                let score = self.access_score(&items[i], before, terms);
+                if score > best.1 {
+                    best = (k, score);
+                }
+            }
+            let i = left.remove(best.0);
+            before |= 1 << items[i].item.min(63);
+            order.push(i);
+        }
+        order
+    }
+
+    pub(crate) fn access_score<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> i64 {
+        let mut filters = 0i64;
+        let me = 1u64 << it.item.min(63);
+        for t in terms {
+            let d = self.expr_deps(t);
+            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
+                filters += 1;
+            }
+        }
+        let cands = self.lookup_candidates(it, before, terms);
+        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
+            return 1000 + filters;
+        }
+        let mut best_index = 0i64;
+        let ins = self.in_candidates(it, before, terms);
+        if ins.iter().any(|(c, _)| c.is_none()) {
+            return 900 + filters;
+        }
+        if let Some(table) = &it.table {
+            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()) {
+                let mut eq = 0;
+                for ic in &idx.columns {
+                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                        eq += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let range = idx.columns.get(eq).is_some_and(|ic| cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op != LookupOp::Eq));
+                best_index = best_index.max(eq as i64 * 100 + if range { 50 } else { 0 });
+                if eq == 0 && idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
+                    best_index = best_index.max(90);
+                }
+            }
+        }
+        best_index + filters * 10
+    }
+
+    /// Terms `column op expr` of item `it` whose other side is available
+    /// before loop `lvl`, with affinity and collation an index can honour.
+    pub(crate) fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
+        let mut out = Vec::new();
+        let Some(table) = it.table.clone() else { return out };
+        for t in terms {
+            let Expr::Binary(l, op, r) = t else { continue };
+            let Some(lop) = LookupOp::from_op(*op) else { continue };
+            for (col_side, other, opx) in [(&**l, &**r, lop), (&**r, &**l, lop.swapped())] {
+                let cref = match col_side {
+                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
+                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                    _ => None,
+                };
+                let Some(cref) = cref else { continue };
+                if cref.depth != 0 || cref.item != it.item {
+                    continue;
+                }
+                if has_subquery(other) {
+                    continue;
+                }
+                let deps = self.expr_deps(other);
+                if deps & !before != 0 {
+                    continue;
+                }
+                // Affinity must let the index order decide the comparison.
+                let col_aff = match cref.column {
+                    Some(c) => table.columns[c].affinity,
+                    None => Affinity::Integer,
+                };
+                let other_aff = self.expr_affinity(other);
+                let ok_aff = match other_aff {
+                    None => true,
+                    Some(a) => col_aff.is_numeric() || a == col_aff,
+                };
+                if !ok_aff {
+                    continue;
+                }
+                let coll = self.comparison_collation(col_side, other).ok();
+                let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
+                let coll_ok = match (&coll, &col_coll) {
+                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),
+                    (Some(P4::Coll(_)), None) => false,
+                    (_, Some(cc)) => cc.eq_ignore_ascii_case("BINARY"),
+                    _ => true,
+                };
+                if !coll_ok {
+                    continue;
+                }
+                out.push((cref.column, opx, other));
+            }
+        }
+        out
+    }
+
+    /// `column IN (list)` terms on item `it` whose values are available
+    /// before it and carry no affinity of their own.
+    pub(crate) fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
+        let mut out = Vec::new();
+        for t in terms {
+            let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
+            if list.is_empty() {
+                continue;
+            }
+            let cref = match &**lhs {
+                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
+                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                _ => None,
+            };
+            let Some(cref) = cref else { continue };
+            if cref.depth != 0 || cref.item != it.item || cref.collation.is_some() {
+                continue;
+            }
+            let mut ok = true;
+            for e in list.iter() {
+                if has_subquery(e) || self.expr_deps(e) & !before != 0 || self.expr_affinity(e).is_some() {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                out.push((cref.column, &list[..]));
+            }
+        }
+        out
+    }
+
+    /// Whether `e` reads a column of an enclosing query.
+    pub(crate) fn refs_outer(&mut self, e: &Expr<'_>) -> bool {
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, unquote(n.0))),
+                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                _ => {}
+            }
+            true
+        });
+        names.iter().any(|(q, n)| matches!(self.resolve_name(q.as_deref(), n), Ok(Some(r)) if r.depth > 0))
+    }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Run SQLite's TCL test files under tclsh + Debian's libsqlite3-tcl, with
+# either the system libsqlite3 or ringlite's (through LD_LIBRARY_PATH).
+#
+#   tcl/run.sh [--lib system|ringlite] [--jobs N] [--timeout S]
+#              [--ratchet FILE [--update-ratchet]] [--list FILE] [test files...]
+#
+# Without files: every file in --list, else every test/*.test of the
+# fetched source. Each file runs in its own scratch directory. A file
+# passes when it reaches finish_test with no failed test. Prints one line
+# per file, then a total. A file that ran no test at all (everything
+# behind conditions) is EMPTY, neither passing nor failing. With --ratchet FILE (one passing file name per
+# line): exits non-zero if a listed file no longer passes;
+# --update-ratchet adds the files passing now.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src="$here/sqlite-src/test"
+lib=system jobs=2 timeout=120 ratchet="" update=0 list=""
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --lib) lib=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --ratchet) ratchet=$2; shift 2 ;;
+    --update-ratchet) update=1; shift ;;
+    --list) list=$2; shift 2 ;;
+    *) files+=("$1"); shift ;;
+  esac
+done
+if [ ! -d "$src" ]; then
+  echo "tcl/run.sh: no test sources in $src (run: make compat-tcl-fetch)" >&2
+  exit 2
+fi
+if [ ${#files[@]} -eq 0 ]; then
+  if [ -n "$list" ]; then
+    mapfile -t files < <(grep -v '^#' "$list" | sed '/^$/d; s#^#'"$src"'/#')
+  else
+    mapfile -t files < <(ls "$src"/*.test)
+  fi
+fi
+abs=()
+for f in "${files[@]}"; do
+  [ -e "$f" ] || f="$src/$f"
+  abs+=("$(realpath "$f")")
+done
+files=("${abs[@]}")
+case "$lib" in
+  system) export LD_LIBRARY_PATH="" ;;
+  ringlite)
+    libdir=${RINGLITE_LIBDIR:-$here/../build/lib}
+    if [ ! -e "$libdir/libsqlite3.so.0" ]; then
+      echo "tcl/run.sh: no $libdir/libsqlite3.so.0 (build ringlite's C library; set RINGLITE_LIBDIR)" >&2
+      exit 2
+    fi
+    export LD_LIBRARY_PATH=$(cd "$libdir" && pwd) ;;
+  *) echo "tcl/run.sh: --lib system|ringlite" >&2; exit 2 ;;
+esac
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/ringlite-tcl.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# (A script file, not stdin: tclsh reading stdin exits 0 after errors.)
+echo 'package require sqlite3' > "$scratch/check.tcl"
+if ! err=$(tclsh "$scratch/check.tcl" 2>&1); then
+  echo "tcl/run.sh: tclsh cannot load sqlite3 with --lib $lib: $err" >&2
+  echo "  (apt-get install libsqlite3-tcl; for ringlite, a complete libsqlite3.so.0)" >&2
+  exit 2
+fi
+export here scratch timeout
+
+# One file: prints "<STATUS> <name> <failed>/<tests>".
+run_one() {
+  f=$1
+  name=$(basename "$f")
+  dir="$scratch/${name%.test}"
+  mkdir -p "$dir" && cd "$dir" || exit 1
+  # (A subshell, so that bash's "Killed" notice for a timed-out tclsh
+  # does not land in the report.)
+  (timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1) 2>/dev/null
+  rc=$?
+  out=$(tr -d '\0' < "$dir.out")
+  rm -f "$dir.out"
+  summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ errors out of [0-9]+ tests$' | tail -1)
+  counts=$(printf '%s\n' "$summary" | awk '{print $1 "/" $5}')
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=TIMEOUT
+  elif [ $rc -eq 0 ] && [ "$counts" = "0/0" ]; then status=EMPTY
+  elif [ $rc -eq 0 ] && [ -n "$summary" ]; then status=PASS
+  elif [ -n "$summary" ]; then status=FAIL
+  else status=ABORTED; fi
+  echo "$status $name ${counts:--}"
+  rm -rf "$dir"
+}
+export -f run_one
+
+start=$(date +%s)
+results=$(printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | sort -k2)
+printf '%s\n' "$results"
+pass=$(printf '%s\n' "$results" | grep -c '^PASS ')
+total=$(printf '%s\n' "$results" | grep -c .)
+echo "tcl [$lib]: $pass/$total files pass ($(( $(date +%s) - start ))s)"
+
+status=0
+if [ -n "$ratchet" ]; then
+  touch "$ratchet"
+  passing=$(printf '%s\n' "$results" | awk '$1=="PASS"{print $2}')
+  ran=$(printf '%s\n' "$results" | awk '{print $2}')
+  regressions=$(grep -v '^#' "$ratchet" | sed '/^$/d' | while read -r n; do
+    if printf '%s\n' "$ran" | grep -qxF "$n" && ! printf '%s\n' "$passing" | grep -qxF "$n"; then echo "$n"; fi
+  done)
+  for r in $regressions; do echo "REGRESSION $r"; done
+  [ -n "$regressions" ] && status=1
+  if [ $update -eq 1 ]; then
+    { echo "# SQLite TCL test files passing with --lib $lib (tcl/run.sh); a listed file failing is a regression."
+      { grep -v '^#' "$ratchet" | sed '/^$/d'; printf '%s\n' "$passing" | sed '/^$/d'; } | sort -u; } > "$ratchet.new"
+    mv "$ratchet.new" "$ratchet"
+  fi
+  echo "ratchet $ratchet: $(printf '%s\n' "$regressions" | grep -c .) regressions"
+fi
+exit $status
