@@ -56,13 +56,21 @@ pub trait Engine: Sized {
     /// Step `s` to the end, folding every column of every row into a
     /// checksum (integers by value, text by length) so the optimiser
     /// cannot skip the work and both engines can be compared.
+    ///
+    /// The checksum compares rows as a multiset: each row is hashed in
+    /// column order, and row hashes are added, which is commutative. A
+    /// query without ORDER BY may legitimately return its rows in another
+    /// order on the other engine (a different join order, say).
     fn drain(&mut self, s: &mut Self::Stmt) -> R<u64> {
         let mut sum = 0u64;
         let n = self.col_count(s);
         while self.step(s)? {
+            let mut row = 0x9e37_79b9_7f4a_7c15u64;
             for i in 0..n {
-                sum = sum.wrapping_mul(31).wrapping_add(self.col_i64(s, i) as u64 ^ self.col_len(s, i) as u64);
+                row = row.wrapping_mul(31).wrapping_add(self.col_i64(s, i) as u64 ^ self.col_len(s, i) as u64);
             }
+            // Mix so that rows with equal column sums do not cancel out.
+            sum = sum.wrapping_add(row.wrapping_mul(0xff51_afd7_ed55_8ccd).rotate_left(29));
         }
         self.reset(s);
         Ok(sum)
@@ -96,6 +104,19 @@ impl Sqlite {
     }
 }
 
+impl Sqlite {
+    /// Open through the named VFS (`None`: the default one).
+    pub fn open_vfs(path: &Path, vfs: Option<&CStr>) -> R<Self> {
+        let c = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+        let mut db = std::ptr::null_mut();
+        let vfs = vfs.map_or(std::ptr::null(), |v| v.as_ptr());
+        let rc = unsafe { ffi::sqlite3_open_v2(c.as_ptr(), &mut db, ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE, vfs) };
+        let s = Sqlite { db };
+        s.check(rc)?;
+        Ok(s)
+    }
+}
+
 impl Drop for Sqlite {
     fn drop(&mut self) {
         unsafe {
@@ -109,12 +130,7 @@ impl Engine for Sqlite {
     const NAME: &'static str = "sqlite";
 
     fn open(path: &Path) -> R<Self> {
-        let c = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
-        let mut db = std::ptr::null_mut();
-        let rc = unsafe { ffi::sqlite3_open_v2(c.as_ptr(), &mut db, ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE, std::ptr::null()) };
-        let s = Sqlite { db };
-        s.check(rc)?;
-        Ok(s)
+        Self::open_vfs(path, None)
     }
 
     fn exec(&mut self, sql: &str) -> R<()> {

@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|all> [--quick] [--runs N] [--out FILE] [--force-async] [--only SUBSTRING]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -27,6 +27,9 @@ mod data;
 mod engine;
 mod harness;
 mod plot;
+mod sched;
+mod slow;
+mod slowvfs;
 mod sql;
 mod storage;
 mod tenants;
@@ -40,27 +43,25 @@ struct Args {
     quick: bool,
     runs: Option<usize>,
     out: Option<PathBuf>,
-    force_async: bool,
     only: Option<&'static str>,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|all>... [--quick] [--runs N] [--out FILE.md] [--force-async] [--only SUBSTRING]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, force_async: false, only: None };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--quick" => a.quick = true,
-            "--force-async" => a.force_async = true,
             "--runs" => a.runs = Some(it.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| usage())),
             "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" => a.suites.push(x),
-            "all" => a.suites.extend(["storage", "sql", "tenants"].map(String::from)),
+            "storage" | "sql" | "tenants" | "slow" => a.suites.push(x),
+            "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
     }
@@ -104,8 +105,8 @@ fn main() {
                 any_failed |= failed(&rows);
                 markdown("sql", &rows)
             }),
-            "tenants" => tenants::run(args.quick, args.force_async, dir.path()).map(|(points, md)| {
-                any_failed |= points.iter().any(|p| p.result.as_ref().is_err_and(|e| !e.starts_with("not yet available")));
+            "tenants" => tenants::run(args.quick, dir.path()).map(|(points, md)| {
+                any_failed |= points.iter().any(|p| p.result.is_err());
                 let plot_base = args.out.as_ref().map_or(PathBuf::from("tenants"), |o| o.with_file_name("tenants"));
                 let made = if args.quick { Vec::new() } else { plot::write(&points, &plot_base) };
                 if made.is_empty() {
@@ -113,6 +114,10 @@ fn main() {
                 } else {
                     format!("{md}\nPlot: {}\n", made.join(", "))
                 }
+            }),
+            "slow" => slow::run(args.quick, dir.path()).map(|(failed, md)| {
+                any_failed |= failed;
+                md
             }),
             _ => unreachable!("parse_args accepts only known suites"),
         };

@@ -35,7 +35,7 @@ struct Sizes {
 
 fn sizes(cfg: Config) -> Sizes {
     if cfg.quick {
-        Sizes { t_rows: 2_000, orders: 2_000, big: 10_000, prepares: 50 }
+        Sizes { t_rows: 300, orders: 100, big: 1_000, prepares: 10 }
     } else {
         Sizes { t_rows: 100_000, orders: 100_000, big: 1_000_000, prepares: 2_000 }
     }

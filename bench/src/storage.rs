@@ -28,7 +28,7 @@ struct Sizes {
 
 fn sizes(cfg: Config) -> Sizes {
     if cfg.quick {
-        Sizes { rows: 2_000, lookups: 2_000, inserts: 2_000, small_txns: 20, connections: 2 }
+        Sizes { rows: 300, lookups: 300, inserts: 300, small_txns: 3, connections: 2 }
     } else {
         Sizes { rows: 100_000, lookups: 100_000, inserts: 100_000, small_txns: 1_000, connections: 10 }
     }
