@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--counts N,N,...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -18,7 +18,8 @@
 //! millisecond-to-second scale of these workloads.
 //!
 //! `--only SUBSTRING` runs only the workloads whose name contains it (for
-//! profiling one workload under `perf`); `--runs N` sets the timed runs.
+//! profiling one workload under `perf`); `--runs N` sets the timed runs;
+//! `--counts 1,100` runs the tenants suite at those tenant counts only.
 //!
 //! `--quick` shrinks every suite to a few seconds and exits non-zero if
 //! any workload failed; the smoke test runs it.
@@ -44,21 +45,23 @@ struct Args {
     runs: Option<usize>,
     out: Option<PathBuf>,
     only: Option<&'static str>,
+    counts: Option<Vec<usize>>,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--counts N,N,...]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, counts: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--quick" => a.quick = true,
             "--runs" => a.runs = Some(it.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| usage())),
             "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
+            "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "storage" | "sql" | "tenants" | "slow" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
@@ -105,7 +108,7 @@ fn main() {
                 any_failed |= failed(&rows);
                 markdown("sql", &rows)
             }),
-            "tenants" => tenants::run(args.quick, dir.path()).map(|(points, md)| {
+            "tenants" => tenants::run(args.quick, args.counts.clone(), dir.path()).map(|(points, md)| {
                 any_failed |= points.iter().any(|p| p.result.is_err());
                 let plot_base = args.out.as_ref().map_or(PathBuf::from("tenants"), |o| o.with_file_name("tenants"));
                 let made = if args.quick { Vec::new() } else { plot::write(&points, &plot_base) };

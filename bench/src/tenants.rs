@@ -109,8 +109,11 @@ fn async_probe(path: &Path) -> R<bool> {
 }
 
 /// Run the suite; returns the points (for the plot) and the Markdown.
-pub fn run(quick: bool, dir: &Path) -> R<(Vec<Point>, String)> {
-    let sz = sizes(quick);
+pub fn run(quick: bool, counts: Option<Vec<usize>>, dir: &Path) -> R<(Vec<Point>, String)> {
+    let mut sz = sizes(quick);
+    if let Some(c) = counts.filter(|c| !c.is_empty()) {
+        sz.counts = c;
+    }
     let files = prepare_files(dir, &sz)?;
     let saw_io = async_probe(&files[0])?;
     let setup = Setup { init: crate::data::PRAGMAS, stmts: vec![QUERY] };
