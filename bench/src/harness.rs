@@ -82,11 +82,13 @@ pub struct Config {
     pub quick: bool,
     /// Run only workloads whose name contains this (for profiling).
     pub only: Option<&'static str>,
+    /// Skip workloads whose name contains this.
+    pub skip: Option<&'static str>,
 }
 
 /// Measure one workload on both engines, unless `cfg.only` excludes it.
 pub fn pair(cfg: Config, rows: &mut Vec<Row>, name: String, ops: u64, sqlite: impl FnOnce() -> Outcome, ringlite: impl FnOnce() -> Outcome) {
-    if cfg.only.is_some_and(|f| !name.contains(f)) {
+    if cfg.only.is_some_and(|f| !name.contains(f)) || cfg.skip.is_some_and(|f| name.contains(f)) {
         return;
     }
     eprintln!("  {name}");

@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--counts N,N,...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -19,6 +19,7 @@
 //!
 //! `--only SUBSTRING` runs only the workloads whose name contains it (for
 //! profiling one workload under `perf`); `--runs N` sets the timed runs;
+//! `--skip SUBSTRING` leaves out the workloads whose name contains it;
 //! `--counts 1,100` runs the tenants suite at those tenant counts only.
 //!
 //! `--quick` shrinks every suite to a few seconds and exits non-zero if
@@ -45,22 +46,24 @@ struct Args {
     runs: Option<usize>,
     out: Option<PathBuf>,
     only: Option<&'static str>,
+    skip: Option<&'static str>,
     counts: Option<Vec<usize>>,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--counts N,N,...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, counts: None };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, skip: None, counts: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--quick" => a.quick = true,
             "--runs" => a.runs = Some(it.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| usage())),
             "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
+            "--skip" => a.skip = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "storage" | "sql" | "tenants" | "slow" => a.suites.push(x),
@@ -80,7 +83,7 @@ fn failed(rows: &[Row]) -> bool {
 
 fn main() {
     let args = parse_args();
-    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only };
+    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only, skip: args.skip };
     let dir = match tempfile::Builder::new().prefix("ringlite-bench").tempdir() {
         Ok(d) => d,
         Err(e) => {

@@ -17,6 +17,10 @@
 //!   on ONE thread (the scheduler of [`crate::sched`]): while one
 //!   tenant's read is in flight the others run.
 //!
+//! Files live in RAM (`/dev/shm`, when present): the storage cost is the
+//! configured delay alone, the same for both engines, not this machine's
+//! disk (whose real fsync costs more than the simulated one).
+//!
 //! Cold cache: every connection is opened fresh for the run with
 //! `cache_size=10` pages (≈ 40 KiB against a 1 MiB database), so random
 //! point reads mostly miss in the engine's cache. Both engines still read
@@ -106,9 +110,24 @@ impl Drop for DelayEnv {
     }
 }
 
+/// Where the tenant files go: RAM (`/dev/shm`) when there is one, so that
+/// the configured delays, not this machine's disk, are the storage cost
+/// (a real fsync here costs several milliseconds, more than the delay).
+fn scratch(dir: &Path) -> R<tempfile::TempDir> {
+    let shm = Path::new("/dev/shm");
+    let parent = if shm.is_dir() { shm } else { dir };
+    tempfile::Builder::new().prefix("ringlite-bench-slow").tempdir_in(parent).map_err(|e| e.to_string())
+}
+
+fn delta(before: (u64, u64), after: (u64, u64)) -> (u64, u64) {
+    (after.0 - before.0, after.1 - before.1)
+}
+
 /// Run the suite: whether any configuration failed, and the Markdown.
 pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
     let sz = sizes(quick);
+    let scratch = scratch(dir)?;
+    let dir = scratch.path();
     let base = dir.join("slow-base.db");
     crate::data::build_base(&base, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
         let mut rng = Rng::new(7);
@@ -129,35 +148,56 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "### slow: {} tenants × {} ops, +{READ_US} µs per read, +{SYNC_US} µs per sync, cache_size=10 pages; latency in µs\n",
-        sz.tenants, sz.ops
+        "### slow: {} tenants × {} ops, +{READ_US} µs per read, +{SYNC_US} µs per sync, cache_size=10 pages, files in {}; latency in µs\n",
+        sz.tenants,
+        sz.ops,
+        if dir.starts_with("/dev/shm") { "RAM (/dev/shm)" } else { "the temp dir" }
     );
-    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite |");
-    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (workload, write_pct) in [("read-mostly (5% updates)", 5), ("mixed (30% updates)", 30)] {
         eprintln!("slow: {workload}");
         let p = plans(&sz, write_pct);
-        let mut results: Vec<(&str, R<Run>)> = Vec::new();
+        // (configuration, run, storage reads and syncs during the run,
+        // opening included).
+        let mut results: Vec<(&str, R<Run>, (u64, u64))> = Vec::new();
         let files = copies(&base, dir, "sqlite", sz.tenants)?;
-        results.push(("sqlite threads", sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)))));
+        let before = crate::slowvfs::counts();
+        let r = sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)));
+        results.push(("sqlite threads", r, delta(before, crate::slowvfs::counts())));
         {
             let _env = DelayEnv::set();
             let files = copies(&base, dir, "ringlite-threads", sz.tenants)?;
-            results.push(("ringlite threads", sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f))));
+            let before = ringlite::io::delay::counts();
+            let r = sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f));
+            results.push(("ringlite threads", r, delta(before, ringlite::io::delay::counts())));
             let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
-            results.push(("ringlite async 1 thread", sched::async_tenants(&files, &setup, p.clone(), 1)));
+            let before = ringlite::io::delay::counts();
+            let r = sched::async_tenants(&files, &setup, p.clone(), 1);
+            results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
         }
         let base_run = results[0].1.as_ref().ok().map(|r| (r.throughput(), r.percentiles()[2]));
-        for (config, r) in &results {
+        for (config, r, (reads, syncs)) in &results {
             match r {
                 Ok(r) => {
                     let q = r.percentiles();
                     let (tp, p99) = base_run.map_or(("n/a".into(), "n/a".into()), |(t, p)| (format!("{:.2}×", r.throughput() / t), format!("{:.2}×", q[2] / p)));
-                    let _ = writeln!(md, "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} |", r.throughput(), q[0], q[1], q[2], q[3]);
+                    let per = |n: &u64| *n as f64 / r.ops.max(1) as f64;
+                    let _ = writeln!(
+                        md,
+                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} |",
+                        r.throughput(),
+                        q[0],
+                        q[1],
+                        q[2],
+                        q[3],
+                        per(reads),
+                        per(syncs)
+                    );
                 }
                 Err(e) => {
                     failed = true;
-                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | |", e.chars().take(100).collect::<String>());
+                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | |", e.chars().take(100).collect::<String>());
                 }
             }
         }

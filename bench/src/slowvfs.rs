@@ -30,6 +30,13 @@ pub const NAME: &CStr = c"delay";
 static READ_US: AtomicU64 = AtomicU64::new(0);
 static SYNC_US: AtomicU64 = AtomicU64::new(0);
 static REGISTER: Once = Once::new();
+static READS: AtomicU64 = AtomicU64::new(0);
+static SYNCS: AtomicU64 = AtomicU64::new(0);
+
+/// `(xRead, xSync)` calls through this VFS so far.
+pub fn counts() -> (u64, u64) {
+    (READS.load(Ordering::Relaxed), SYNCS.load(Ordering::Relaxed))
+}
 
 /// Set the delays (microseconds) and make sure the VFS is registered.
 pub fn set_delays(read_us: u64, sync_us: u64) {
@@ -70,6 +77,7 @@ unsafe extern "C" fn x_close(f: *mut ffi::sqlite3_file) -> c_int {
     rc
 }
 unsafe extern "C" fn x_read(f: *mut ffi::sqlite3_file, buf: *mut c_void, n: c_int, off: ffi::sqlite3_int64) -> c_int {
+    READS.fetch_add(1, Ordering::Relaxed);
     sleep_us(&READ_US);
     m(f).xRead.map_or(ffi::SQLITE_IOERR_READ, |x| x(real(f), buf, n, off))
 }
@@ -80,6 +88,7 @@ unsafe extern "C" fn x_truncate(f: *mut ffi::sqlite3_file, size: ffi::sqlite3_in
     m(f).xTruncate.map_or(ffi::SQLITE_IOERR_TRUNCATE, |x| x(real(f), size))
 }
 unsafe extern "C" fn x_sync(f: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
+    SYNCS.fetch_add(1, Ordering::Relaxed);
     sleep_us(&SYNC_US);
     m(f).xSync.map_or(ffi::SQLITE_IOERR_FSYNC, |x| x(real(f), flags))
 }

@@ -25,8 +25,19 @@
 
 use super::{Buffer, Completion, File, IoBackend, LockLevel, OpenOptions, ShmRegion};
 use crate::error::Result;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Reads and syncs submitted through any delay backend of this process
+/// (benchmarks report them per operation, to compare with SQLite's).
+static READS: AtomicU64 = AtomicU64::new(0);
+static SYNCS: AtomicU64 = AtomicU64::new(0);
+
+/// Process-wide `(reads, syncs)` submitted through delay backends so far.
+pub fn counts() -> (u64, u64) {
+    (READS.load(Ordering::Relaxed), SYNCS.load(Ordering::Relaxed))
+}
 
 /// Per-request delays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +133,7 @@ impl DelayFile {
 impl File for DelayFile {
     fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
         let c = self.inner.read(offset, buf)?;
+        READS.fetch_add(1, Ordering::Relaxed);
         Ok(self.delayed(c, self.delays.read))
     }
     fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
@@ -129,6 +141,7 @@ impl File for DelayFile {
     }
     fn sync(&self, data_only: bool) -> Result<Completion> {
         let c = self.inner.sync(data_only)?;
+        SYNCS.fetch_add(1, Ordering::Relaxed);
         Ok(self.delayed(c, self.delays.sync))
     }
     fn truncate(&self, size: u64) -> Result<Completion> {
