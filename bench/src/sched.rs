@@ -62,6 +62,14 @@ pub struct Run {
     pub wall: Duration,
     /// Operations done.
     pub ops: u64,
+    /// Async runs: CPU time of the scheduler threads (user + system) over
+    /// their wall time, summed over threads: 1.0 means one core fully
+    /// busy, so the run was bound by CPU, not by storage.
+    pub cpu_busy: Option<f64>,
+    /// Async runs: time the scheduler threads were runnable but waiting
+    /// for a CPU (Linux schedstat run delay) over their wall time, summed:
+    /// how much a loaded machine starved them.
+    pub cpu_wait: Option<f64>,
 }
 
 impl Run {
@@ -103,7 +111,27 @@ fn merge(parts: Vec<(Histogram<u64>, Instant, Instant, u64)>) -> R<Run> {
         (Some(s), Some(e)) => e.saturating_duration_since(s),
         _ => Duration::ZERO,
     };
-    Ok(Run { hist, wall, ops })
+    Ok(Run { hist, wall, ops, cpu_busy: None, cpu_wait: None })
+}
+
+/// Time the calling thread has spent runnable but not running (the
+/// second field of `/proc/thread-self/schedstat`); zero if unavailable.
+fn thread_run_delay() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()))
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
+/// CPU time (user + system) the calling thread has used so far.
+fn thread_cpu() -> Duration {
+    // SAFETY: getrusage only writes the struct we hand it.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+    tv(ru.ru_utime) + tv(ru.ru_stime)
 }
 
 /// One thread per tenant; `open` opens a tenant's file with engine `E`.
@@ -196,30 +224,41 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
         .into_iter()
         .map(|mine| {
             let (barrier, setup) = (barrier.clone(), setup.clone());
-            std::thread::spawn(move || -> R<(Histogram<u64>, Instant, Instant, u64)> {
+            std::thread::spawn(move || -> R<((Histogram<u64>, Instant, Instant, u64), Duration, Duration)> {
                 let opened = open_async(mine, &setup);
                 barrier.wait();
                 let mut tenants = opened?;
                 let ops: u64 = tenants.iter().map(|t| t.plan.len() as u64).sum();
                 let mut h = new_hist();
+                let cpu0 = thread_cpu();
+                let wait0 = thread_run_delay();
                 let start = Instant::now();
                 let result = schedule(&mut tenants, &mut h);
                 let end = Instant::now();
+                let cpu = thread_cpu().saturating_sub(cpu0);
+                let starved = thread_run_delay().saturating_sub(wait0);
                 for mut t in tenants {
                     for st in &mut t.stmts {
                         st.reset(&mut t.db.conn);
                     }
                 }
                 result?;
-                Ok((h, start, end, ops))
+                Ok(((h, start, end, ops), cpu, starved))
             })
         })
         .collect();
     let mut parts = Vec::new();
+    let (mut cpu, mut starved) = (Duration::ZERO, Duration::ZERO);
     for h in handles {
-        parts.push(h.join().map_err(|_| "scheduler thread panicked".to_string())??);
+        let (part, c, w) = h.join().map_err(|_| "scheduler thread panicked".to_string())??;
+        parts.push(part);
+        cpu += c;
+        starved += w;
     }
-    merge(parts)
+    let mut run = merge(parts)?;
+    run.cpu_busy = Some(cpu.as_secs_f64() / run.wall.as_secs_f64().max(1e-9));
+    run.cpu_wait = Some(starved.as_secs_f64() / run.wall.as_secs_f64().max(1e-9));
+    Ok(run)
 }
 
 fn open_async(mine: Vec<(PathBuf, Vec<Op>)>, setup: &Setup) -> R<Vec<Tenant>> {

@@ -153,8 +153,8 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
         sz.ops,
         if dir.starts_with("/dev/shm") { "RAM (/dev/shm)" } else { "the temp dir" }
     );
-    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op |");
-    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op | scheduler on CPU / waiting for CPU |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (workload, write_pct) in [("read-mostly (5% updates)", 5), ("mixed (30% updates)", 30)] {
         eprintln!("slow: {workload}");
         let p = plans(&sz, write_pct);
@@ -185,19 +185,23 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
                     let per = |n: &u64| *n as f64 / r.ops.max(1) as f64;
                     let _ = writeln!(
                         md,
-                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} |",
+                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} | {} |",
                         r.throughput(),
                         q[0],
                         q[1],
                         q[2],
                         q[3],
                         per(reads),
-                        per(syncs)
+                        per(syncs),
+                        match (r.cpu_busy, r.cpu_wait) {
+                            (Some(b), Some(w)) => format!("{:.0}% / {:.0}%", b * 100.0, w * 100.0),
+                            _ => String::new(),
+                        }
                     );
                 }
                 Err(e) => {
                     failed = true;
-                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | |", e.chars().take(100).collect::<String>());
+                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | | |", e.chars().take(100).collect::<String>());
                 }
             }
         }
