@@ -98,7 +98,10 @@ fn new_hist() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
-fn merge(parts: Vec<(Histogram<u64>, Instant, Instant, u64)>) -> R<Run> {
+/// One thread's share of a run: its histogram, start, end, operations.
+type Part = (Histogram<u64>, Instant, Instant, u64);
+
+fn merge(parts: Vec<Part>) -> R<Run> {
     let mut hist = new_hist();
     let (mut start, mut end, mut ops) = (None::<Instant>, None::<Instant>, 0);
     for (h, s, e, n) in parts {
@@ -147,7 +150,7 @@ where
         .zip(plans)
         .map(|(path, plan)| {
             let (barrier, setup, open) = (barrier.clone(), setup.clone(), open.clone());
-            std::thread::spawn(move || -> R<(Histogram<u64>, Instant, Instant, u64)> {
+            std::thread::spawn(move || -> R<Part> {
                 let opened = open(&path).and_then(|mut db| {
                     db.exec(setup.init)?;
                     let stmts = setup.stmts.iter().map(|s| db.prepare(s)).collect::<R<Vec<_>>>()?;
@@ -224,7 +227,7 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
         .into_iter()
         .map(|mine| {
             let (barrier, setup) = (barrier.clone(), setup.clone());
-            std::thread::spawn(move || -> R<((Histogram<u64>, Instant, Instant, u64), Duration, Duration)> {
+            std::thread::spawn(move || -> R<(Part, Duration, Duration)> {
                 let opened = open_async(mine, &setup);
                 barrier.wait();
                 let mut tenants = opened?;
