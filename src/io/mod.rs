@@ -16,6 +16,8 @@
 //! - `memory`: `:memory:` databases and tests.
 //! - `sim`: deterministic simulation for tests (delays, reordering, short
 //!   reads, injected errors, power loss).
+//! - `delay`: wraps another backend and makes reads and syncs slow (slow
+//!   storage benchmarks; only with `RINGLITE_IO_DELAY`, see [`select`]).
 //!
 //! An [`IoContext`] is one submission/completion queue shared by the
 //! connections of one thread; [`IoContext::wait`] is the only place a
@@ -31,6 +33,7 @@
 
 mod buffer;
 mod completion;
+pub mod delay;
 pub mod lock;
 pub mod memory;
 pub mod select;

@@ -19,7 +19,15 @@
 //! (still falling back to `sync` if no ring can be set up). The variable is
 //! read on every call, so tests can flip it. The chosen backend's
 //! [`IoBackend::name`] is what `PRAGMA io_backend` reports.
+//!
+//! `RINGLITE_IO_DELAY=read_us,fsync_us` (benchmarks only; never set by
+//! default) wraps the chosen backend in [`DelayBackend`]: every read then
+//! takes at least `read_us` microseconds and every sync `fsync_us`, as on
+//! far-away storage. Async connections of one thread share one delayed
+//! ring, so one poll still serves all of them. A malformed value is
+//! ignored.
 
+use super::delay::{DelayBackend, Delays};
 use super::sync::SyncBackend;
 use super::uring::IoUringBackend;
 use super::IoBackend;
@@ -41,7 +49,14 @@ fn forced() -> Option<Forced> {
     }
 }
 
+fn delays() -> Option<Delays> {
+    Delays::parse(&std::env::var("RINGLITE_IO_DELAY").ok()?)
+}
+
 thread_local! {
+    /// This thread's delayed ring (with the delays it was made for), for
+    /// async connections under `RINGLITE_IO_DELAY`.
+    static THREAD_DELAYED: RefCell<Option<(Delays, Arc<DelayBackend>)>> = const { RefCell::new(None) };
     /// This thread's ring: `None` until first asked for; `Some(None)` once
     /// setup has failed (not retried: the reason is not going away).
     static THREAD_RING: RefCell<Option<Option<Arc<IoUringBackend>>>> = const { RefCell::new(None) };
@@ -58,6 +73,26 @@ pub fn thread_uring() -> Option<Arc<IoUringBackend>> {
 
 /// The backend for a new connection on this thread.
 pub fn backend_for(async_mode: bool) -> Arc<dyn IoBackend> {
+    let Some(d) = delays() else {
+        return undelayed_backend_for(async_mode);
+    };
+    if !async_mode {
+        return Arc::new(DelayBackend::new(undelayed_backend_for(false), d));
+    }
+    THREAD_DELAYED.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        match &*slot {
+            Some((have, b)) if *have == d => b.clone(),
+            _ => {
+                let b = Arc::new(DelayBackend::new(undelayed_backend_for(true), d));
+                *slot = Some((d, b.clone()));
+                b
+            }
+        }
+    })
+}
+
+fn undelayed_backend_for(async_mode: bool) -> Arc<dyn IoBackend> {
     let want_uring = match forced() {
         Some(Forced::Sync) => false,
         Some(Forced::Uring) => true,

@@ -100,6 +100,6 @@ pub fn encode_record(values: &[Value]) -> Vec<u8> {
 
 /// Decode every field of a record.
 pub fn decode_record(rec: &[u8]) -> Result<Vec<Value>> {
-    let r = crate::value::record::Record::parse(rec)?;
-    Ok(r.values()?.iter().map(|v| v.to_owned()).collect())
+    // Straight to owned values, without an intermediate Vec of borrows.
+    crate::value::record::decode_record(rec)
 }

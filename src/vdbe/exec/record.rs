@@ -90,11 +90,12 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
             }
             if c.cache.is_none() {
                 let bt = &mut env.dbs[c.db].btree;
-                let payload = match c.cursor.payload(bt)? {
-                    Poll::Ready(p) => p.to_vec(),
+                // Decoded straight from the cursor's payload (no copy).
+                let decoded = match c.cursor.payload(bt)? {
+                    Poll::Ready(p) => decode_record(p)?,
                     Poll::Pending => return Ok(Poll::Pending),
                 };
-                c.cache = Some(decode_record(&payload)?);
+                c.cache = Some(decoded);
             }
             c.cache.as_ref().and_then(|r| r.get(col).cloned())
         }
