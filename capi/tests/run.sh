@@ -11,7 +11,9 @@
 #       available, else the system's libsqlite3.so.0 (an older SQLite);
 #   (e) each Python program p_*.py, using the interpreter's sqlite3 module,
 #       prints the same with the reference library and with ringlite;
-#   (f) each C program r_*.c runs against ringlite alone and exits 0.
+#   (f) each C program r_*.c runs against ringlite alone and exits 0;
+#   (g) SQLite's speedtest1.c builds against the installed library through
+#       pkg-config and runs its test sets (speedtest1.sh).
 # Programs whose name starts with t_engine_ need a working SQL engine: they
 # are skipped while ringlite cannot yet open a connection and run a query.
 # Programs listed in engine_gaps.txt are skipped while they differ because
@@ -127,5 +129,8 @@ for src in "$here"/r_*.c; do
   if cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name" "$src" -L"$lib" -lsqlite3 -lpthread -Wl,-rpath,"$lib" \
      && timeout 60 "$work/$name"; then ok "$name"; else bad "$name"; fi
 done
+# (g) SQLite's speedtest1, built against the installed library.
+. "$here/speedtest1.sh"
+
 echo "capi: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
