@@ -39,7 +39,13 @@ pub unsafe fn prepare_bytes(
         r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
     }
     match r {
-        Err(e) => (report(d, &e), 0),
+        Err(e) => {
+            let rc = report(d, &e);
+            if let Some(off) = ringlite::sql::error_offset::locate(sql, &e) {
+                d.error.borrow_mut().offset = off as i32;
+            }
+            (rc, 0)
+        }
         Ok((None, used)) => {
             set_error(d, SQLITE_OK, None);
             (SQLITE_OK, used)
