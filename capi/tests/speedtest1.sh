@@ -25,7 +25,7 @@ else
   sed 's|^  speedtest1_exec("VACUUM");$|  /* VACUUM left out */|' "$speedtest_src" > "$work/speedtest1_novacuum.c"
   if cc -O1 -o "$work/speedtest1" "$speedtest_src" $flags -Wl,-rpath,"$work/prefix/lib" \
      && cc -O1 -o "$work/speedtest1_novacuum" "$work/speedtest1_novacuum.c" $flags -Wl,-rpath,"$work/prefix/lib" \
-     && ldd "$work/speedtest1" | grep -q "libsqlite3.so.0 => $work/prefix/lib/"; then
+     && LD_LIBRARY_PATH="" ldd "$work/speedtest1" | grep -q "libsqlite3.so.0 => $work/prefix/lib/"; then
     ok "speedtest1 (compiled and linked through pkg-config against the installed library)"
     speedtest_run() { # name program args...
       local name=$1 prog=$2; shift 2
@@ -45,6 +45,7 @@ else
     speedtest_run speedtest1-orm "$work/speedtest1" --testset orm --size 5
     speedtest_run speedtest1-fp "$work/speedtest1" --testset fp --size 5
   else
+    echo "flags: $flags"; LD_LIBRARY_PATH="" ldd "$work/speedtest1" 2>&1 | grep sqlite
     bad "speedtest1 (compile/link)"
   fi
 fi

@@ -14,7 +14,8 @@
 //! - anything else: "authorizer malfunction" (`SQLITE_ERROR`).
 //!
 //! The fourth argument SQLite passes (database name) is "main" or "temp";
-//! the fifth is the trigger whose body is being compiled, if any.
+//! the fifth is the view being expanded or the trigger whose body is being
+//! compiled, if any.
 //!
 //! Invariant: a failure found where code generation cannot return an error
 //! (a column read) is parked in `Compiler::auth_error` and reported when
@@ -94,10 +95,16 @@ fn schema_table(db: usize) -> &'static str {
 }
 
 impl Compiler<'_> {
+    /// The innermost view being expanded or trigger being compiled (the
+    /// authorizer's last argument).
+    fn auth_context(&self) -> Option<String> {
+        self.expanding.last().cloned().or_else(|| self.firing.last().map(|(name, _)| name.clone()))
+    }
+
     /// Ask the authorizer about one action; a denial is an error.
     pub fn authorize(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
+        let trigger = self.auth_context();
         let Some(auth) = self.authorizer.as_mut() else { return Ok(Verdict::Allow) };
-        let trigger = self.firing.last().map(|(name, _)| name.clone());
         match auth(code, a, b, db, trigger.as_deref()) {
             0 => Ok(Verdict::Allow),
             IGNORE => Ok(Verdict::Ignore),
@@ -123,7 +130,7 @@ impl Compiler<'_> {
             None => "ROWID".to_string(),
         };
         let (tname, db) = (t.name.clone(), t.db);
-        let trigger = self.firing.last().map(|(name, _)| name.clone());
+        let trigger = self.auth_context();
         let Some(auth) = self.authorizer.as_mut() else { return true };
         match auth(action::READ, Some(&tname), Some(&column), Some(db_name(db)), trigger.as_deref()) {
             0 => true,
