@@ -13,6 +13,10 @@ static void upd_b(void *p, int op, const char *d, const char *t, sqlite3_int64 r
   (void)p; (void)d; calls_b++;
   printf("  update b op=%d %s %lld\n", op, t, r);
 }
+static void upd_log(void *p, int op, const char *d, const char *t, sqlite3_int64 r) {
+  (void)p;
+  printf("  update op=%d %s.%s %lld\n", op, d, t, r);
+}
 static void upd_a(void *p, int op, const char *d, const char *t, sqlite3_int64 r) {
   (void)p; (void)d; calls_a++;
   printf("  update a op=%d %s %lld (replacing myself)\n", op, t, r);
@@ -77,6 +81,15 @@ int main(void) {
   printf("old rollback hook data=%p\n", sqlite3_rollback_hook(db, 0, 0));
   sqlite3_commit_hook(db, 0, 0);
   run("SELECT count(*) FROM t");
+
+  /* Writes made by triggers and to temp tables are reported too. */
+  sqlite3_update_hook(db, upd_log, 0);
+  run("CREATE TEMP TABLE tl(x); CREATE TABLE aud(n)");
+  run("CREATE TRIGGER tr AFTER UPDATE ON t BEGIN INSERT INTO aud VALUES(new.a); UPDATE aud SET n = n + 100 WHERE n = old.a; DELETE FROM aud WHERE n > 1000; END");
+  run("UPDATE t SET b = 'v' WHERE a = 4");
+  run("INSERT INTO tl VALUES(1); DELETE FROM tl");
+  printf("changes=%d\n", sqlite3_changes(db));
+  sqlite3_update_hook(db, 0, 0);
 
   sqlite3_set_authorizer(db, auth_off, 0);
   run("SELECT a, b FROM t WHERE a > 1");

@@ -176,7 +176,11 @@ pub fn update_row(
         c.b.bind(gone);
         c.b.bind(same);
     }
-    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE } else { crate::vdbe::exec::write::OPFLAG_ISUPDATE };
+    let flags = if c.firing.is_empty() {
+        OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE
+    } else {
+        crate::vdbe::exec::write::OPFLAG_ISUPDATE | crate::vdbe::exec::write::OPFLAG_HOOK
+    };
     c.write_row(t, new, new_rowid, flags)?;
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
