@@ -21,7 +21,7 @@
 //! finalizing or exec'ing SQL on its own connection (Tcl's `db eval` inside
 //! `db function` or `db commit_hook`, the shell's `.schema` of a view)
 //! fails with `SQLITE_MISUSE`, and connection counters read there
-//! (`sqlite3_changes`, `last_insert_rowid`, `get_autocommit`) answer 0.
+//! (`sqlite3_changes`, `last_insert_rowid`) answer 0 and `get_autocommit` 1.
 //! The reason is structural: `Statement::step(&mut self, &mut Connection)`
 //! lends the whole connection for the step, and the VM keeps `&mut
 //! ConnState` (btrees, transaction state) across the call back. Lifting it
