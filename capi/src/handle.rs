@@ -14,6 +14,26 @@
 //! callback that needs it while `sqlite3_step` is using it gets a clean
 //! `SQLITE_MISUSE` error instead of aliasing.
 //!
+//! ## Re-entrancy: what a callback may do with its own connection
+//! While a statement steps, a user function, collation, authorizer or hook
+//! may install or remove callbacks (they take effect at once, `hooks.rs`),
+//! read the error state and use *other* connections. Preparing, stepping,
+//! finalizing or exec'ing SQL on its own connection (Tcl's `db eval` inside
+//! `db function` or `db commit_hook`, the shell's `.schema` of a view)
+//! fails with `SQLITE_MISUSE`, and connection counters read there
+//! (`sqlite3_changes`, `last_insert_rowid`) answer 0 and `get_autocommit` 1.
+//! The reason is structural: `Statement::step(&mut self, &mut Connection)`
+//! lends the whole connection for the step, and the VM keeps `&mut
+//! ConnState` (btrees, transaction state) across the call back. Lifting it
+//! needs (1) the connection split into its catalog (schema, functions,
+//! collations: read-only during a run) and its `ConnState`; (2) VM
+//! callbacks that receive the `ConnState` (a re-entry context passed to
+//! function/collation/hook calls) instead of the VM holding it across
+//! them; (3) btree cursors of the suspended statement re-seeking when a
+//! nested statement wrote (SQLite's save-cursor-position rule); (4) here,
+//! prepare/step/finalize/exec routed to that context while a callback
+//! runs. Doing it with raw pointers instead would alias a live `&mut`.
+//!
 //! ## Lifetimes
 //! Handles are `Box`es turned into raw pointers. A `sqlite3` is freed by
 //! `sqlite3_close` (refused while statements live) or, after

@@ -49,15 +49,14 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 c.b.add(Opcode::NotExists, t.cursor, next, rid);
             }
             c.emit_returning(&t)?;
-            let count = c.firing.is_empty();
-            c.delete_current_row(&t, count)?;
+            let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
+            c.delete_current_row(&t, flags)?;
             if let Some(o) = old {
                 c.fire_triggers(&t, super::trigger::Event::Delete, false, Some((o, rid)), None, &[], next)?;
             }
             c.b.bind(next);
             c.b.add(Opcode::Next, tmp, top as i32, 0);
             c.b.bind(end);
-            let _ = OPFLAG_NCHANGE;
             c.finish_returning();
         }
     }

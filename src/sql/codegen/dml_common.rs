@@ -143,7 +143,7 @@ impl Compiler<'_> {
 
     /// Delete the row under `t.cursor` and its index entries (not
     /// counted as a change).
-    pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) -> Result<()> {
+    pub fn delete_current_row(&mut self, t: &WriteTarget, flags: u16) -> Result<()> {
         if !t.indexes.is_empty() {
             let row = self.read_row(t);
             let rid = self.b.reg();
@@ -157,7 +157,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), if count { 1 } else { 0 });
+        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), flags);
         Ok(())
     }
 
@@ -253,7 +253,7 @@ impl Compiler<'_> {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
                 }
-                OnConflict::Replace => self.delete_current_row(t, false)?,
+                OnConflict::Replace => self.delete_current_row(t, 0)?,
                 _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
             }
             self.b.bind(ok);
@@ -280,7 +280,7 @@ impl Compiler<'_> {
                 OnConflict::Replace => {
                     let gone = self.b.label();
                     self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                    self.delete_current_row(t, false)?;
+                    self.delete_current_row(t, 0)?;
                     self.b.bind(gone);
                 }
                 _ => {

@@ -405,7 +405,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         emit_upsert(c, t, row, rowid, u, skip)?;
     }
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
-    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { 0 };
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
     if let Some((_, seq, _, _)) = c.autoinc {
         let lower = c.b.label();

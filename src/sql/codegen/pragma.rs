@@ -20,7 +20,7 @@ fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Ve
     }
 }
 
-fn arg_text(e: &Expr<'_>) -> String {
+pub(crate) fn arg_text(e: &Expr<'_>) -> String {
     match e {
         Expr::Id(id) => unquote(id.0),
         Expr::Name(n) => unquote(n.0),

@@ -23,6 +23,10 @@ pub const OPFLAG_NCHANGE: u16 = 0x01;
 pub const OPFLAG_LASTROWID: u16 = 0x20;
 /// `Insert` P5 bit: the row is an UPDATE (for the update hook).
 pub const OPFLAG_ISUPDATE: u16 = 0x04;
+/// `Insert`/`Delete` P5 bit: report the row to the update hook without
+/// counting it (a trigger's writes: SQLite reports them, `changes()` does
+/// not count them).
+pub const OPFLAG_HOOK: u16 = 0x40;
 const SQLITE_UPDATE: i32 = 23;
 
 macro_rules! pend {
@@ -92,12 +96,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Value::Integer(i) => *i,
                 _ => return Err(super::internal("insert without an integer rowid")),
             };
+            // The database the row went to, named to the update hook.
+            let mut db_index = 0;
             match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
                     pend!(c.cursor.insert(bt, InsertKey::Rowid(rowid), &data));
                     c.eof = false;
+                    db_index = c.db;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     let row = decode_record(&data)?;
@@ -112,34 +119,36 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.last_insert_rowid = rowid;
             }
             if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
-                if insn.p5 & OPFLAG_NCHANGE != 0 {
-                    let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
+                if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 {
+                    let db = env.dbs.get(db_index).map(|d| d.name.clone()).unwrap_or_default();
                     let op = if insn.p5 & OPFLAG_ISUPDATE != 0 { SQLITE_UPDATE } else { SQLITE_INSERT };
                     hook(op, &db, t, rowid);
                 }
             }
         }
         Opcode::Delete => {
-            let rowid = match vm.cursors[slot].as_mut() {
+            let (rowid, db_index) = match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     let rowid = if c.is_index { 0 } else { c.cursor.rowid() };
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
                     pend!(c.cursor.delete(bt));
-                    rowid
+                    (rowid, c.db)
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     let Some(p) = e.pos else { return Ok(Flow::Next) };
                     let r = e.rows.remove(p).0;
                     e.pos = if p == 0 { None } else { Some(p - 1) };
-                    r
+                    (r, 0)
                 }
                 _ => return Err(super::internal("delete on a non-table cursor")),
             };
             if insn.p5 & OPFLAG_NCHANGE != 0 {
                 vm.n_change += 1;
+            }
+            if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 {
                 if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
-                    let db = env.dbs.first().map(|d| d.name.clone()).unwrap_or_default();
+                    let db = env.dbs.get(db_index).map(|d| d.name.clone()).unwrap_or_default();
                     hook(SQLITE_DELETE, &db, t, rowid);
                 }
             }
