@@ -29,6 +29,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+pub mod backup;
+
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
 

@@ -39,6 +39,7 @@
 
 pub mod cache;
 pub mod commit;
+mod copy;
 pub mod header;
 pub mod journal;
 pub mod wal;
