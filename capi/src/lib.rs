@@ -25,6 +25,7 @@
 #[macro_use]
 pub mod guard;
 pub mod abi;
+pub mod backup;
 pub mod bind;
 pub mod collation;
 pub mod column;
@@ -46,6 +47,7 @@ pub mod open;
 pub mod prepare;
 pub mod printf;
 pub mod result;
+pub mod serialize;
 pub mod step;
 pub mod stmt;
 pub mod string;
