@@ -1333,6 +1333,31 @@ struct sqlite3_pcache_methods2 {
 extern "C" {
 #endif // __cplusplus
 
+/*
+ `sqlite3_backup_init`: Start an online backup of `zSourceName` of `pSource` into `zDestName` of `pDest`.
+ */
+sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
+
+/*
+ `sqlite3_backup_step`: Copy up to `nPage` pages (all if negative); SQLITE_DONE when complete.
+ */
+int sqlite3_backup_step(sqlite3_backup *p, int nPage);
+
+/*
+ `sqlite3_backup_finish`: End a backup, rolling back an unfinished copy; returns its sticky error.
+ */
+int sqlite3_backup_finish(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_remaining`: Pages still to copy after the last step.
+ */
+int sqlite3_backup_remaining(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_pagecount`: Pages in the source database at the last step.
+ */
+int sqlite3_backup_pagecount(sqlite3_backup *p);
+
 int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
 
 int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
@@ -1748,6 +1773,16 @@ void sqlite3_result_str(sqlite3_context *arg0, sqlite3_str *arg1, int arg2);
 
 int sqlite3_vtab_nochange(sqlite3_context *arg0);
 
+/*
+ `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
+ */
+unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
+
+/*
+ `sqlite3_deserialize`: Replace database `zSchema` with an in-memory copy of `pData`.
+ */
+int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
+
 int sqlite3_step(sqlite3_stmt *arg0);
 
 int sqlite3_reset(sqlite3_stmt *pStmt);
@@ -1888,31 +1923,6 @@ int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
 int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
 
 /*
- `sqlite3_backup_init`: not supported yet.
- */
-sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
-
-/*
- `sqlite3_backup_step`: not supported yet.
- */
-int sqlite3_backup_step(sqlite3_backup *p, int nPage);
-
-/*
- `sqlite3_backup_finish`: not supported yet.
- */
-int sqlite3_backup_finish(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_remaining`: not supported yet.
- */
-int sqlite3_backup_remaining(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_pagecount`: not supported yet.
- */
-int sqlite3_backup_pagecount(sqlite3_backup *p);
-
-/*
  `sqlite3_unlock_notify`: not supported yet.
  */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
@@ -2011,16 +2021,6 @@ int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p
  `sqlite3_snapshot_recover`: not supported yet.
  */
 int sqlite3_snapshot_recover(sqlite3 *db, const char *zDb);
-
-/*
- `sqlite3_serialize`: not supported yet.
- */
-unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
-
-/*
- `sqlite3_deserialize`: not supported yet.
- */
-int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
 /*
  `sqlite3_carray_bind_v2`: not supported yet.
