@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 pub mod backup;
 mod serialize;
+mod vacuum;
 
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
@@ -625,6 +626,9 @@ impl Statement {
             self.active = false;
             self.explain_pos = 0;
             return Ok(StepResult::Done);
+        }
+        if let Some(v) = self.program.vacuum.clone() {
+            return self.step_vacuum(conn, &v);
         }
         let started = std::time::Instant::now();
         let mut busy_count = 0;

@@ -30,6 +30,7 @@ pub mod alter;
 pub mod returning;
 pub mod window;
 pub mod trigger;
+mod vacuum;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -297,7 +298,11 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             c.end_program(init, None);
         }
-        Stmt::Vacuum(..) => return Err(Error::unsupported("VACUUM")),
+        Stmt::Vacuum(schema, into) => {
+            prog.vacuum = Some(vacuum::target(c, schema.as_ref(), into.as_ref())?);
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
     }
     let b = std::mem::take(&mut c.b);
     prog.readonly = !c.writes;
