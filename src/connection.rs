@@ -30,6 +30,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub mod backup;
+pub mod blob;
 mod serialize;
 mod vacuum;
 
