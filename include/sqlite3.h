@@ -1394,6 +1394,39 @@ int sqlite3_clear_bindings(sqlite3_stmt *arg0);
 
 int sqlite3_transfer_bindings(sqlite3_stmt *arg0, sqlite3_stmt *arg1);
 
+/*
+ `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
+ nonzero) writing.
+ */
+int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+
+/*
+ `sqlite3_blob_reopen`: move the handle to another row of its table.
+ */
+int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
+
+/*
+ `sqlite3_blob_close`: release the handle; reports the last failed
+ read or write.
+ */
+int sqlite3_blob_close(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
+ */
+int sqlite3_blob_bytes(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
+ */
+int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
+
+/*
+ `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
+ value's size never changes.
+ */
+int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
+
 int sqlite3_create_collation(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
 
 int sqlite3_create_collation_v2(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*), void (*xDestroy)(void*));
@@ -1881,36 +1914,6 @@ int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
  `sqlite3_declare_vtab`: not supported yet.
  */
 int sqlite3_declare_vtab(sqlite3 *arg0, const char *zSQL);
-
-/*
- `sqlite3_blob_open`: not supported yet.
- */
-int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
-
-/*
- `sqlite3_blob_reopen`: not supported yet.
- */
-int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
-
-/*
- `sqlite3_blob_close`: not supported yet.
- */
-int sqlite3_blob_close(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_bytes`: not supported yet.
- */
-int sqlite3_blob_bytes(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_read`: not supported yet.
- */
-int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
-
-/*
- `sqlite3_blob_write`: not supported yet.
- */
-int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
 
 /*
  `sqlite3_vfs_register`: not supported yet.

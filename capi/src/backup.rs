@@ -60,7 +60,11 @@ pub unsafe extern "C" fn sqlite3_backup_init(
         };
         let _gs = src.lock.lock();
         if pDest == pSource {
-            set_error(dest, SQLITE_ERROR, Some("source and destination must be distinct"));
+            set_error(
+                dest,
+                SQLITE_ERROR,
+                Some("source and destination must be distinct"),
+            );
             return std::ptr::null_mut();
         }
         let (dn, sn) = (name_of(zDestName), name_of(zSourceName));
@@ -68,7 +72,13 @@ pub unsafe extern "C" fn sqlite3_backup_init(
         match made.and_then(|r| r).and_then(|r| r) {
             Ok(backup) => {
                 clear_error(dest);
-                let h = Box::new(BackupHandle { backup, dest: pDest, src: pSource, error: None, last_rc: SQLITE_OK });
+                let h = Box::new(BackupHandle {
+                    backup,
+                    dest: pDest,
+                    src: pSource,
+                    error: None,
+                    last_rc: SQLITE_OK,
+                });
                 Box::into_raw(h) as *mut sqlite3_backup
             }
             Err(e) => {
@@ -83,7 +93,9 @@ pub unsafe extern "C" fn sqlite3_backup_init(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_backup_step(p: *mut sqlite3_backup, nPage: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(p) else { return SQLITE_MISUSE };
+        let Some(h) = handle(p) else {
+            return SQLITE_MISUSE;
+        };
         if let Some((code, _)) = &h.error {
             return *code & 0xff;
         }
@@ -117,7 +129,9 @@ pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int 
             return SQLITE_OK;
         }
         let h = Box::from_raw(p as *mut BackupHandle);
-        let Some(dest) = db_ref(h.dest) else { return SQLITE_MISUSE };
+        let Some(dest) = db_ref(h.dest) else {
+            return SQLITE_MISUSE;
+        };
         let _gd = dest.lock.lock();
         let mut h = h;
         let finished = dest.with_conn(|d| h.backup.finish(d)).and_then(|r| r);

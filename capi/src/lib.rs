@@ -27,6 +27,7 @@ pub mod guard;
 pub mod abi;
 pub mod backup;
 pub mod bind;
+pub mod blob;
 pub mod collation;
 pub mod column;
 pub mod complete;

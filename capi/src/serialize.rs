@@ -30,10 +30,15 @@ pub unsafe extern "C" fn sqlite3_serialize(
     mFlags: c_uint,
 ) -> *mut c_uchar {
     crate::ffi_guard!(std::ptr::null_mut(), {
-        let Some(h) = db_ref(db) else { return std::ptr::null_mut() };
+        let Some(h) = db_ref(db) else {
+            return std::ptr::null_mut();
+        };
         let _g = h.lock.lock();
         let schema = schema_name(zSchema);
-        let image = match h.with_conn(|c| c.serialize(schema.as_deref())).and_then(|r| r) {
+        let image = match h
+            .with_conn(|c| c.serialize(schema.as_deref()))
+            .and_then(|r| r)
+        {
             Ok(Some(image)) => image,
             Ok(None) => return std::ptr::null_mut(),
             Err(e) => {
@@ -47,7 +52,8 @@ pub unsafe extern "C" fn sqlite3_serialize(
         if mFlags & SQLITE_SERIALIZE_NOCOPY as c_uint != 0 {
             return std::ptr::null_mut();
         }
-        let p = crate::memory::sqlite3_malloc64(image.len().max(1) as sqlite3_uint64) as *mut c_uchar;
+        let p =
+            crate::memory::sqlite3_malloc64(image.len().max(1) as sqlite3_uint64) as *mut c_uchar;
         if !p.is_null() {
             std::ptr::copy_nonoverlapping(image.as_ptr(), p, image.len());
         }
