@@ -183,3 +183,17 @@ fn overflow_pages_reopen_and_expiry() {
         Close,
     ]);
 }
+
+#[test]
+fn open_handle_locks_its_table_against_drop() {
+    use Op::*;
+    check(&[
+        Open("main", "t", "b", 1, false),
+        Read(0, 5),
+        Sql("DROP TABLE t"),
+        Read(0, 5),
+        Close,
+        Sql("DROP TABLE t"),
+        Sql("SELECT name FROM sqlite_schema"),
+    ]);
+}

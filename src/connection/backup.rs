@@ -22,7 +22,7 @@
 
 use super::Connection;
 use crate::btree::{Btree, Pgno, TxnState};
-use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR, SQLITE_READONLY};
+use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_READONLY};
 use crate::pager::header;
 
 /// Offsets of the file format read/write versions in page 1.
@@ -167,12 +167,9 @@ impl Backup {
         }
         let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
         block(dest_bt, |b| b.pager_mut().truncate_to(src_size))?;
-        match block(dest_bt, |b| b.commit()) {
-            Ok(()) => {}
-            // The commit resumes where it stopped on the next step.
-            Err(e) if e.primary() == SQLITE_BUSY => return Err(e),
-            Err(e) => return Err(e),
-        }
+        // On SQLITE_BUSY the next step finds every page copied and resumes
+        // the commit where it stopped.
+        block(dest_bt, |b| b.commit())?;
         self.holds_dest = false;
         self.done = true;
         dest.schema_loaded = false;
