@@ -29,7 +29,7 @@
 
 use super::{Connection, OpenFlags, Statement, StepResult};
 use crate::btree::{Btree, TxnState};
-use crate::error::{Error, Result, SQLITE_ERROR};
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 use crate::pager::header::{self, get_u32, put_u32};
 use crate::value::Value;
 use crate::vdbe::program::{Vacuum, VacuumInto};
@@ -110,8 +110,16 @@ impl Statement {
             },
         };
         self.has_row = false;
-        conn.vacuum(&v.schema, into.as_deref())?;
-        Ok(StepResult::Done)
+        let started = std::time::Instant::now();
+        let mut busy_count = 0;
+        loop {
+            match conn.vacuum(&v.schema, into.as_deref()) {
+                // Everything was rolled back: retrying starts over.
+                Err(e) if e.primary() == SQLITE_BUSY && conn.busy_retry(busy_count, started) => busy_count += 1,
+                Err(e) => return Err(e),
+                Ok(()) => return Ok(StepResult::Done),
+            }
+        }
     }
 }
 
