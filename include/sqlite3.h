@@ -1333,31 +1333,6 @@ struct sqlite3_pcache_methods2 {
 extern "C" {
 #endif // __cplusplus
 
-/*
- `sqlite3_backup_init`: Start an online backup of `zSourceName` of `pSource` into `zDestName` of `pDest`.
- */
-sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
-
-/*
- `sqlite3_backup_step`: Copy up to `nPage` pages (all if negative); SQLITE_DONE when complete.
- */
-int sqlite3_backup_step(sqlite3_backup *p, int nPage);
-
-/*
- `sqlite3_backup_finish`: End a backup, rolling back an unfinished copy; returns its sticky error.
- */
-int sqlite3_backup_finish(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_remaining`: Pages still to copy after the last step.
- */
-int sqlite3_backup_remaining(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_pagecount`: Pages in the source database at the last step.
- */
-int sqlite3_backup_pagecount(sqlite3_backup *p);
-
 int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
 
 int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
@@ -1393,39 +1368,6 @@ int sqlite3_bind_parameter_index(sqlite3_stmt *arg0, const char *zName);
 int sqlite3_clear_bindings(sqlite3_stmt *arg0);
 
 int sqlite3_transfer_bindings(sqlite3_stmt *arg0, sqlite3_stmt *arg1);
-
-/*
- `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
- nonzero) writing.
- */
-int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
-
-/*
- `sqlite3_blob_reopen`: move the handle to another row of its table.
- */
-int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
-
-/*
- `sqlite3_blob_close`: release the handle; reports the last failed
- read or write.
- */
-int sqlite3_blob_close(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
- */
-int sqlite3_blob_bytes(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
- */
-int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
-
-/*
- `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
- value's size never changes.
- */
-int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
 
 int sqlite3_create_collation(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
 
@@ -1805,16 +1747,6 @@ void sqlite3_result_subtype(sqlite3_context *arg0, unsigned int arg1);
 void sqlite3_result_str(sqlite3_context *arg0, sqlite3_str *arg1, int arg2);
 
 int sqlite3_vtab_nochange(sqlite3_context *arg0);
-
-/*
- `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
- */
-unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
-
-/*
- `sqlite3_deserialize`: Replace database `zSchema` with an in-memory copy of `pData`.
- */
-int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
 int sqlite3_step(sqlite3_stmt *arg0);
 
@@ -2415,6 +2347,74 @@ const char *sqlite3_compileoption_get(int N);
 int sqlite3_threadsafe(void);
 
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+
+/*
+ `sqlite3_backup_init`: Start an online backup of `zSourceName` of `pSource` into `zDestName` of `pDest`.
+ */
+sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
+
+/*
+ `sqlite3_backup_step`: Copy up to `nPage` pages (all if negative); SQLITE_DONE when complete.
+ */
+int sqlite3_backup_step(sqlite3_backup *p, int nPage);
+
+/*
+ `sqlite3_backup_finish`: End a backup, rolling back an unfinished copy; returns its sticky error.
+ */
+int sqlite3_backup_finish(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_remaining`: Pages still to copy after the last step.
+ */
+int sqlite3_backup_remaining(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_pagecount`: Pages in the source database at the last step.
+ */
+int sqlite3_backup_pagecount(sqlite3_backup *p);
+
+/*
+ `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
+ nonzero) writing.
+ */
+int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+
+/*
+ `sqlite3_blob_reopen`: move the handle to another row of its table.
+ */
+int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
+
+/*
+ `sqlite3_blob_close`: release the handle; reports the last failed
+ read or write.
+ */
+int sqlite3_blob_close(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
+ */
+int sqlite3_blob_bytes(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
+ */
+int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
+
+/*
+ `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
+ value's size never changes.
+ */
+int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
+
+/*
+ `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
+ */
+unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
+
+/*
+ `sqlite3_deserialize`: Replace database `zSchema` with an in-memory copy of `pData`.
+ */
+int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,11 +29,6 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-pub mod backup;
-pub mod blob;
-mod serialize;
-mod vacuum;
-
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
 
@@ -604,6 +599,10 @@ impl Statement {
 
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
+        // VACUUM is run by the connection (`connection/vacuum.rs`).
+        if let (Some(v), 0) = (self.program.vacuum.clone(), self.program.explain) {
+            return self.step_vacuum(conn, &v);
+        }
         if self.program.explain != 0 {
             if !self.active && self.explain_pos == 0 {
                 self.explain_rows = if self.program.explain == 1 {
@@ -627,9 +626,6 @@ impl Statement {
             self.active = false;
             self.explain_pos = 0;
             return Ok(StepResult::Done);
-        }
-        if let Some(v) = self.program.vacuum.clone() {
-            return self.step_vacuum(conn, &v);
         }
         let started = std::time::Instant::now();
         let mut busy_count = 0;
@@ -877,3 +873,11 @@ fn literal(v: &Value) -> String {
         Value::Blob(b) => format!("x'{}'", b.iter().map(|c| format!("{c:02x}")).collect::<String>()),
     }
 }
+
+// Whole-database copies and blob I/O, with access to the connection's
+// insides: online backup, incremental blob handles, serialize/deserialize,
+// VACUUM.
+pub mod backup;
+pub mod blob;
+mod serialize;
+mod vacuum;

@@ -25,9 +25,7 @@
 #[macro_use]
 pub mod guard;
 pub mod abi;
-pub mod backup;
 pub mod bind;
-pub mod blob;
 pub mod collation;
 pub mod column;
 pub mod complete;
@@ -48,7 +46,6 @@ pub mod open;
 pub mod prepare;
 pub mod printf;
 pub mod result;
-pub mod serialize;
 pub mod step;
 pub mod stmt;
 pub mod string;
@@ -59,3 +56,7 @@ pub mod uri;
 pub mod value;
 pub mod version;
 pub mod vfs;
+// Whole-database copies and blob I/O.
+pub mod backup;
+pub mod blob;
+pub mod serialize;

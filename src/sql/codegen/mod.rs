@@ -14,6 +14,7 @@
 //! go through labels.
 
 pub mod builder;
+mod vacuum;
 pub mod expr;
 pub mod select;
 pub mod from;
@@ -30,7 +31,6 @@ pub mod alter;
 pub mod returning;
 pub mod window;
 pub mod trigger;
-mod vacuum;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
