@@ -9,7 +9,7 @@ use sql_common::*;
 
 const SETUP: &str = "PRAGMA user_version=7; PRAGMA application_id=1234;
 CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c BLOB);
-CREATE TABLE n(x, y UNIQUE);
+CREATE TABLE n(x, y UNIQUE, [odd, name] DEFAULT 3, [é] DEFAULT 'e');
 CREATE TABLE s(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
 CREATE INDEX tb ON t(b);
 CREATE INDEX nx ON n(x) WHERE x > 10;
@@ -18,16 +18,16 @@ CREATE TRIGGER tr AFTER INSERT ON n WHEN new.x = 5 BEGIN INSERT INTO t(b) VALUES
 WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<600)
 INSERT INTO t SELECT i, printf('row %d', i), zeroblob(i * 5 % 3000) FROM k;
 WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<300)
-INSERT INTO n SELECT i * 3, 'y' || i FROM k;
+INSERT INTO n(x, y) SELECT i * 3, 'y' || i FROM k;
 INSERT INTO s(v) VALUES(1000),(1001),(1002); DELETE FROM s WHERE id = 3;
 DELETE FROM t WHERE a % 4 <> 0; DELETE FROM n WHERE rowid % 3 = 0;";
 
 const QUERIES: &str = "SELECT count(*), sum(a), sum(length(c)), max(b) FROM t;
-SELECT rowid, x, y FROM n ORDER BY rowid LIMIT 5; SELECT rowid, x FROM n ORDER BY rowid DESC LIMIT 3;
+SELECT rowid, * FROM n ORDER BY rowid LIMIT 5; SELECT rowid, x FROM n ORDER BY rowid DESC LIMIT 3;
 SELECT * FROM s; SELECT * FROM sqlite_sequence; SELECT count(*) FROM v;
 SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;
 PRAGMA user_version; PRAGMA application_id;
-SELECT x FROM n WHERE x > 880 ORDER BY x; INSERT INTO s(v) VALUES(5); SELECT * FROM s; INSERT INTO n VALUES(5, 'z'); SELECT a, b FROM t WHERE b = 'trig';";
+SELECT x FROM n WHERE x > 880 ORDER BY x; INSERT INTO s(v) VALUES(5); SELECT * FROM s; INSERT INTO n(x, y) VALUES(5, 'z'); SELECT a, b FROM t WHERE b = 'trig';";
 
 fn ok_integrity() -> Vec<Outcome> {
     vec![Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] }]
@@ -44,15 +44,17 @@ fn vacuum_in_place_matches_sqlite() {
     let ref_path = dir.path().join("ref.db");
     let mut ours = open(ours_path.to_str().unwrap());
     let r = RefDb::open_path(ref_path.to_str().unwrap());
-    run_ours(&mut ours, SETUP);
-    run_ref(&r, SETUP);
+    let setup = run_ours(&mut ours, SETUP);
+    assert!(!setup.iter().any(|o| matches!(o, Outcome::Error { .. })), "{setup:?}");
+    assert_eq!(setup, run_ref(&r, SETUP));
     let size_before = std::fs::metadata(&ours_path).unwrap().len();
     // A second SQLite connection with a warm cache sees the new file.
     let watcher = RefDb::open_path(ours_path.to_str().unwrap());
     assert_eq!(run_ref(&watcher, "SELECT count(*) FROM t"), run_ref(&r, "SELECT count(*) FROM t"));
     assert_eq!(run_ours(&mut ours, "VACUUM"), vec![Outcome::Rows { names: vec![], rows: vec![] }]);
     assert_eq!(run_ref(&r, "VACUUM"), vec![Outcome::Rows { names: vec![], rows: vec![] }]);
-    assert!(std::fs::metadata(&ours_path).unwrap().len() < size_before);
+    let size_after = std::fs::metadata(&ours_path).unwrap().len();
+    assert!(size_after < size_before, "{size_after} >= {size_before}");
     assert_eq!(run_ref(&watcher, "PRAGMA integrity_check"), ok_integrity());
     assert_eq!(run_ref(&watcher, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count"), run_ref(&r, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count"));
     drop(watcher);

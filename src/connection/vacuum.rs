@@ -184,7 +184,7 @@ impl Connection {
         dest.funcs = self.funcs.clone();
         dest.collations = self.collations.clone();
         run(&mut dest, &format!("PRAGMA page_size={page_size}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"), &[], |_| Ok(()))?;
-        let internal = |r: &&SchemaRow| r.name.len() >= 7 && r.name[..7].eq_ignore_ascii_case("sqlite_");
+        let internal = |r: &&SchemaRow| r.name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"));
         if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ignore_ascii_case("sqlite_sequence")) {
             return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));
         }
@@ -258,27 +258,24 @@ impl Connection {
         if let Some(why) = &table.unsupported {
             return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
         }
-        let cols: Vec<String> = table.columns.iter().map(|c| quote(&c.name)).collect();
-        let (select_list, insert_list) = if table.rowid_alias.is_some() {
-            (cols.join(", "), cols.join(", "))
-        } else {
+        let mut cols: Vec<String> = table.columns.iter().map(|c| quote(&c.name)).collect();
+        if table.rowid_alias.is_none() {
             let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(a));
             let Some(rowid) = ["rowid", "_rowid_", "oid"].into_iter().find(|a| !taken(a)) else {
                 return Err(Error::unsupported(&format!("VACUUM of table {name}: its columns hide the rowid")));
             };
-            let mut all = vec![rowid.to_string()];
-            all.extend(cols.iter().cloned());
-            (all.join(", "), all.join(", "))
-        };
-        let n = select_list.split(", ").count();
+            cols.insert(0, rowid.to_string());
+        }
+        let n = cols.len();
+        let list = cols.join(", ");
         let insert = format!(
-            "INSERT INTO {}({insert_list}) VALUES({})",
+            "INSERT INTO {}({list}) VALUES({})",
             quote(name),
             vec!["?"; n].join(", ")
         );
         let (st, _) = dest.prepare(insert.as_bytes())?;
         let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
-        let select = format!("SELECT {select_list} FROM main.{}", quote(name));
+        let select = format!("SELECT {list} FROM main.{}", quote(name));
         let copied = run(self, &select, &[], |st| {
             for i in 0..n {
                 ins.bind(i + 1, st.column(i).clone())?;
