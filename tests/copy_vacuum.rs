@@ -169,3 +169,29 @@ fn vacuum_waits_for_readers() {
     let check = RefDb::open_path(path.to_str().unwrap());
     assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
 }
+
+#[test]
+fn vacuum_applies_a_new_page_size_like_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, size) in [(1, 1024), (2, 8192), (3, 65536)] {
+        let ours_path = dir.path().join(format!("ps{n}.db"));
+        let ref_path = dir.path().join(format!("ps{n}_ref.db"));
+        let mut ours = open(ours_path.to_str().unwrap());
+        let r = RefDb::open_path(ref_path.to_str().unwrap());
+        let setup = format!("{SETUP} PRAGMA page_size; PRAGMA page_size={size}; PRAGMA page_size; VACUUM; PRAGMA page_size;");
+        assert_eq!(run_ours(&mut ours, &setup), run_ref(&r, &setup));
+        let mut other = open(ours_path.to_str().unwrap());
+        assert_eq!(run_ours(&mut ours, QUERIES), run_ref(&r, QUERIES));
+        assert_eq!(run_ours(&mut other, "PRAGMA page_size; SELECT count(*), sum(a) FROM t"), run_ref(&r, "PRAGMA page_size; SELECT count(*), sum(a) FROM t"));
+        drop((ours, other));
+        let check = RefDb::open_path(ours_path.to_str().unwrap());
+        assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
+        assert_eq!(run_ref(&check, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n"), run_ref(&r, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n"));
+        assert!(!dir.path().join(format!("ps{n}.db-journal")).exists());
+    }
+    // In-memory and WAL databases keep their page size (SQLite's rule).
+    let mut mem = ours_open();
+    let r = RefDb::open();
+    let s = "CREATE TABLE t(x); INSERT INTO t VALUES(1); PRAGMA page_size=1024; VACUUM; PRAGMA page_size; SELECT * FROM t;";
+    assert_eq!(run_ours(&mut mem, s), run_ref(&r, s));
+}

@@ -22,10 +22,13 @@
 //!    gets the schema cookie plus one, so other connections reload their
 //!    schema.
 //!
+//! A `PRAGMA page_size` the database could not take at once is applied
+//! here (file databases not in WAL mode, as SQLite): the new database is
+//! built with that size and replaces the old file as a whole
+//! (`Pager::replace_with_new_page_size`, journaled at the old size).
+//!
 //! The result holds the same rows with the same rowids, an empty freelist,
-//! and passes `PRAGMA integrity_check`. A `PRAGMA page_size` issued on a
-//! non-empty database is not remembered by the pager, so VACUUM keeps the
-//! page size it has.
+//! and passes `PRAGMA integrity_check`.
 
 use super::{Connection, OpenFlags, Statement, StepResult};
 use crate::btree::{Btree, TxnState};
@@ -176,7 +179,11 @@ impl Connection {
             });
             Ok(())
         })?;
-        let page_size = self.state.dbs[0].btree.page_size();
+        let old_page_size = self.state.dbs[0].btree.page_size();
+        let page_size = match into {
+            None => self.state.dbs[0].btree.pager().page_size_for_vacuum(),
+            Some(_) => old_page_size,
+        };
         let mut dest = match into {
             Some(path) => Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE))?,
             None => Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::MEMORY))?,
@@ -228,6 +235,18 @@ impl Connection {
                 block(dest_bt, |b| b.pager_mut().put_page(1, &page1))?;
                 block(dest_bt, |b| b.commit())?;
                 dest.close()
+            }
+            None if page_size != old_page_size => {
+                // A new page size: the whole file is replaced at once.
+                block(dest_bt, |b| b.begin_read())?;
+                let mut image = Vec::new();
+                for pgno in 1..=dest_bt.pager().db_size() {
+                    image.extend_from_slice(&block(dest_bt, |b| b.pager_mut().read_page(pgno))?);
+                }
+                carry_meta(&old_page1, &mut image);
+                image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
+                put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
+                self.state.dbs[0].btree.pager_mut().replace_with_new_page_size(&mut image)
             }
             None => {
                 block(dest_bt, |b| b.begin_read())?;
