@@ -360,7 +360,15 @@ impl Connection {
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
-        let (prog, tail) = self.compile(sql)?;
+        let (prog, tail) = match self.compile(sql) {
+            // The schema may be stale (another connection changed it, as
+            // SQLite finds out when a prepare fails): read it again, once.
+            Err(e) if e.primary() == SQLITE_ERROR_CODE && self.schema_loaded && self.state.active_statements == 0 => {
+                self.schema_loaded = false;
+                self.compile(sql)?
+            }
+            r => r?,
+        };
         let Some(prog) = prog else { return Ok((None, tail)) };
         let text = String::from_utf8_lossy(&sql[..tail]).trim().to_string();
         Ok((Some(Statement::new(text, prog)), tail))

@@ -100,3 +100,47 @@ fn unknown_database_and_busy_destination() {
     let e = Backup::new(&dest, "main", &src, "main").unwrap_err();
     assert_eq!(e.message, "destination database is in use");
 }
+
+#[test]
+fn backup_into_a_file_with_another_page_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut src = sql_common::ours_open();
+    run_ours(&mut src, SETUP);
+    let path = dir.path().join("small_pages.db");
+    let mut dest = open_file(path.to_str().unwrap());
+    run_ours(&mut dest, "PRAGMA page_size=1024; CREATE TABLE old(x); INSERT INTO old VALUES(randomblob(5000));");
+    let mut other = open_file(path.to_str().unwrap());
+    assert_eq!(run_ours(&mut other, "PRAGMA page_size"), vec![Outcome::Rows { names: vec!["page_size".into()], rows: vec![vec![V::Int(1024)]] }]);
+    let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
+    assert!(b.step(&mut dest, &mut src, 3).unwrap());
+    b.finish(&mut dest).unwrap();
+    let expect = rows(&mut src);
+    assert_eq!(rows(&mut dest), expect);
+    assert_eq!(rows(&mut other), expect);
+    drop((dest, other));
+    let r = RefDb::open_path(path.to_str().unwrap());
+    assert_eq!(run_ref(&r, "PRAGMA integrity_check; PRAGMA page_size"), vec![
+        Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] },
+        Outcome::Rows { names: vec!["page_size".into()], rows: vec![vec![V::Int(4096)]] },
+    ]);
+    assert_eq!(run_ref(&r, QUERIES), expect);
+
+    // An in-memory destination cannot change its page size.
+    let mut mem = sql_common::ours_open();
+    run_ours(&mut mem, "PRAGMA page_size=1024; CREATE TABLE x(y);");
+    let mut b = Backup::new(&mem, "main", &src, "main").unwrap();
+    assert_eq!(b.step(&mut mem, &mut src, -1).unwrap_err().primary(), 8);
+    b.finish(&mut mem).unwrap();
+}
+
+#[test]
+fn prepare_sees_tables_another_connection_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    let mut a = open_file(path.to_str().unwrap());
+    let mut b = open_file(path.to_str().unwrap());
+    run_ours(&mut a, "CREATE TABLE first(x)");
+    run_ours(&mut b, "SELECT * FROM first");
+    run_ours(&mut a, "CREATE TABLE second(x)");
+    assert_eq!(run_ours(&mut b, "SELECT * FROM second"), vec![Outcome::Rows { names: vec!["x".into()], rows: vec![] }]);
+}

@@ -13,9 +13,10 @@
 //!   held until the copy is complete, when the destination is cut to the
 //!   source's size and committed (one atomic change of the destination),
 //!   or until [`Backup::finish`], which rolls an incomplete copy back;
-//! - the destination takes the source's page size when it is empty;
-//!   otherwise the two must already agree (`SQLITE_READONLY`, as SQLite
-//!   answers for in-memory and WAL destinations);
+//! - the destination takes the source's page size: an empty one at once;
+//!   a file destination not in WAL mode by being replaced whole in one
+//!   step (journaled at its old page size); in-memory and WAL
+//!   destinations refuse with `SQLITE_READONLY`, as in SQLite;
 //! - once complete, the destination connection reloads its schema.
 //!
 //! Both connections are passed to every call; the backup holds neither.
@@ -138,8 +139,14 @@ impl Backup {
                 dest_bt.set_page_size(src_page_size);
             }
             if dest_bt.page_size() != src_page_size {
-                let _ = block(dest_bt, |b| b.rollback());
-                return Err(Error::code(SQLITE_READONLY));
+                let in_memory = dest.memory && self.dest_db == 0 || self.dest_db == 1;
+                if in_memory || dest_bt.journal_mode() == "wal" || src_size == 0 {
+                    // SQLite's rule: these destinations cannot change
+                    // their page size.
+                    let _ = block(dest_bt, |b| b.rollback());
+                    return Err(Error::code(SQLITE_READONLY));
+                }
+                return self.replace_whole_destination(dest, src);
             }
             block(dest_bt, |b| b.pager_mut().begin_write(false)).map_err(|e| {
                 let _ = block(dest_bt, |b| b.rollback());
@@ -171,6 +178,29 @@ impl Backup {
         // the commit where it stopped.
         block(dest_bt, |b| b.commit())?;
         self.holds_dest = false;
+        self.done = true;
+        dest.schema_loaded = false;
+        Ok(true)
+    }
+
+    /// A file destination with another page size: no page can be copied
+    /// on its own, so the whole source image replaces the destination in
+    /// one go (journaled at the old page size), and this step completes
+    /// the backup.
+    fn replace_whole_destination(&mut self, dest: &mut Connection, src: &mut Connection) -> Result<bool> {
+        let src_bt = &mut src.state.dbs[self.src_db].btree;
+        let mut image = Vec::with_capacity(self.src_pages as usize * src_bt.page_size() as usize);
+        for pgno in 1..=self.src_pages {
+            image.extend_from_slice(&block(src_bt, |b| b.pager_mut().read_page(pgno))?);
+        }
+        let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
+        let replaced = block(dest_bt, |b| b.pager_mut().begin_write(false))
+            .and_then(|()| dest_bt.pager_mut().replace_with_new_page_size(&mut image));
+        if let Err(e) = replaced {
+            let _ = block(dest_bt, |b| b.rollback());
+            return Err(e);
+        }
+        self.next = self.src_pages + 1;
         self.done = true;
         dest.schema_loaded = false;
         Ok(true)

@@ -126,6 +126,9 @@ impl Pager {
         if self.state != PagerState::Write || self.wal.is_some() || self.opts.memory {
             return Err(Error::new(SQLITE_INTERNAL, "page size change outside a rollback-journal write transaction"));
         }
+        if image.len() < 512 {
+            return Err(Error::corrupt());
+        }
         let new_size = u32::from(u16::from_be_bytes([image[header::PAGE_SIZE], image[header::PAGE_SIZE + 1]]));
         let new_size = if new_size == 1 { 65536 } else { new_size };
         if !header::valid_page_size(new_size) || image.len() % new_size as usize != 0 {
