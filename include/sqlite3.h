@@ -1892,36 +1892,6 @@ int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
 int sqlite3_declare_vtab(sqlite3 *arg0, const char *zSQL);
 
 /*
- `sqlite3_blob_open`: not supported yet.
- */
-int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
-
-/*
- `sqlite3_blob_reopen`: not supported yet.
- */
-int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
-
-/*
- `sqlite3_blob_close`: not supported yet.
- */
-int sqlite3_blob_close(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_bytes`: not supported yet.
- */
-int sqlite3_blob_bytes(sqlite3_blob *arg0);
-
-/*
- `sqlite3_blob_read`: not supported yet.
- */
-int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
-
-/*
- `sqlite3_blob_write`: not supported yet.
- */
-int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
-
-/*
  `sqlite3_vfs_register`: not supported yet.
  */
 int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
@@ -1930,31 +1900,6 @@ int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
  `sqlite3_vfs_unregister`: not supported yet.
  */
 int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
-
-/*
- `sqlite3_backup_init`: not supported yet.
- */
-sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
-
-/*
- `sqlite3_backup_step`: not supported yet.
- */
-int sqlite3_backup_step(sqlite3_backup *p, int nPage);
-
-/*
- `sqlite3_backup_finish`: not supported yet.
- */
-int sqlite3_backup_finish(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_remaining`: not supported yet.
- */
-int sqlite3_backup_remaining(sqlite3_backup *p);
-
-/*
- `sqlite3_backup_pagecount`: not supported yet.
- */
-int sqlite3_backup_pagecount(sqlite3_backup *p);
 
 /*
  `sqlite3_unlock_notify`: not supported yet.
@@ -2055,16 +2000,6 @@ int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p
  `sqlite3_snapshot_recover`: not supported yet.
  */
 int sqlite3_snapshot_recover(sqlite3 *db, const char *zDb);
-
-/*
- `sqlite3_serialize`: not supported yet.
- */
-unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
-
-/*
- `sqlite3_deserialize`: not supported yet.
- */
-int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
 /*
  `sqlite3_carray_bind_v2`: not supported yet.
@@ -2456,6 +2391,74 @@ const char *sqlite3_compileoption_get(int N);
 int sqlite3_threadsafe(void);
 
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+
+/*
+ `sqlite3_backup_init`: Start an online backup of `zSourceName` of `pSource` into `zDestName` of `pDest`.
+ */
+sqlite3_backup *sqlite3_backup_init(sqlite3 *pDest, const char *zDestName, sqlite3 *pSource, const char *zSourceName);
+
+/*
+ `sqlite3_backup_step`: Copy up to `nPage` pages (all if negative); SQLITE_DONE when complete.
+ */
+int sqlite3_backup_step(sqlite3_backup *p, int nPage);
+
+/*
+ `sqlite3_backup_finish`: End a backup, rolling back an unfinished copy; returns its sticky error.
+ */
+int sqlite3_backup_finish(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_remaining`: Pages still to copy after the last step.
+ */
+int sqlite3_backup_remaining(sqlite3_backup *p);
+
+/*
+ `sqlite3_backup_pagecount`: Pages in the source database at the last step.
+ */
+int sqlite3_backup_pagecount(sqlite3_backup *p);
+
+/*
+ `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
+ nonzero) writing.
+ */
+int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+
+/*
+ `sqlite3_blob_reopen`: move the handle to another row of its table.
+ */
+int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
+
+/*
+ `sqlite3_blob_close`: release the handle; reports the last failed
+ read or write.
+ */
+int sqlite3_blob_close(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
+ */
+int sqlite3_blob_bytes(sqlite3_blob *arg0);
+
+/*
+ `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
+ */
+int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
+
+/*
+ `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
+ value's size never changes.
+ */
+int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
+
+/*
+ `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
+ */
+unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64 *piSize, unsigned int mFlags);
+
+/*
+ `sqlite3_deserialize`: Replace database `zSchema` with an in-memory copy of `pData`.
+ */
+int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -366,7 +366,15 @@ impl Connection {
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
-        let (prog, tail) = self.compile(sql)?;
+        let (prog, tail) = match self.compile(sql) {
+            // The schema may be stale (another connection changed it, as
+            // SQLite finds out when a prepare fails): read it again, once.
+            Err(e) if e.primary() == SQLITE_ERROR_CODE && self.schema_loaded && self.state.active_statements == 0 => {
+                self.schema_loaded = false;
+                self.compile(sql)?
+            }
+            r => r?,
+        };
         let Some(prog) = prog else { return Ok((None, tail)) };
         let text = String::from_utf8_lossy(&sql[..tail]).trim().to_string();
         Ok((Some(Statement::new(text, prog)), tail))
@@ -608,6 +616,10 @@ impl Statement {
 
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
+        // VACUUM is run by the connection (`connection/vacuum.rs`).
+        if let (Some(v), 0) = (self.program.vacuum.clone(), self.program.explain) {
+            return self.step_vacuum(conn, &v);
+        }
         if self.program.explain != 0 {
             if !self.active && self.explain_pos == 0 {
                 self.explain_rows = if self.program.explain == 1 {
@@ -894,3 +906,11 @@ fn literal(v: &Value) -> String {
         Value::Blob(b) => format!("x'{}'", b.iter().map(|c| format!("{c:02x}")).collect::<String>()),
     }
 }
+
+// Whole-database copies and blob I/O, with access to the connection's
+// insides: online backup, incremental blob handles, serialize/deserialize,
+// VACUUM.
+pub mod backup;
+pub mod blob;
+mod serialize;
+mod vacuum;

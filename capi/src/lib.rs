@@ -57,3 +57,7 @@ pub mod uri;
 pub mod value;
 pub mod version;
 pub mod vfs;
+// Whole-database copies and blob I/O.
+pub mod backup;
+pub mod blob;
+pub mod serialize;

@@ -147,81 +147,6 @@ pub unsafe extern "C" fn sqlite3_declare_vtab(arg0: *mut sqlite3, zSQL: *const c
     })
 }
 
-/// `sqlite3_blob_open`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_open(
-    arg0: *mut sqlite3,
-    zDb: *const c_char,
-    zTable: *const c_char,
-    zColumn: *const c_char,
-    iRow: sqlite3_int64,
-    flags: c_int,
-    ppBlob: *mut *mut sqlite3_blob,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(arg0, "sqlite3_blob_open");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_blob_reopen`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_reopen(
-    arg0: *mut sqlite3_blob,
-    arg1: sqlite3_int64,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_blob_reopen");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_blob_close`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_blob_close");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_blob_bytes`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_bytes(arg0: *mut sqlite3_blob) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_blob_bytes");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_blob_read`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_read(
-    arg0: *mut sqlite3_blob,
-    Z: *mut c_void,
-    N: c_int,
-    iOffset: c_int,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_blob_read");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_blob_write`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_write(
-    arg0: *mut sqlite3_blob,
-    z: *const c_void,
-    n: c_int,
-    iOffset: c_int,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_blob_write");
-        SQLITE_ERROR
-    })
-}
-
 /// `sqlite3_vfs_register`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_register(arg0: *mut sqlite3_vfs, makeDflt: c_int) -> c_int {
@@ -236,56 +161,6 @@ pub unsafe extern "C" fn sqlite3_vfs_register(arg0: *mut sqlite3_vfs, makeDflt: 
 pub unsafe extern "C" fn sqlite3_vfs_unregister(arg0: *mut sqlite3_vfs) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_vfs_unregister");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_backup_init`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_init(
-    pDest: *mut sqlite3,
-    zDestName: *const c_char,
-    pSource: *mut sqlite3,
-    zSourceName: *const c_char,
-) -> *mut sqlite3_backup {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_on(pDest, "sqlite3_backup_init");
-        std::ptr::null_mut()
-    })
-}
-
-/// `sqlite3_backup_step`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_step(p: *mut sqlite3_backup, nPage: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_backup_step");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_backup_finish`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_backup_finish");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_backup_remaining`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_remaining(p: *mut sqlite3_backup) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_backup_remaining");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_backup_pagecount`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_backup_pagecount(p: *mut sqlite3_backup) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_backup_pagecount");
         SQLITE_ERROR
     })
 }
@@ -531,36 +406,6 @@ pub unsafe extern "C" fn sqlite3_snapshot_cmp(
 pub unsafe extern "C" fn sqlite3_snapshot_recover(db: *mut sqlite3, zDb: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_recover");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_serialize`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_serialize(
-    db: *mut sqlite3,
-    zSchema: *const c_char,
-    piSize: *mut sqlite3_int64,
-    mFlags: c_uint,
-) -> *mut c_uchar {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_on(db, "sqlite3_serialize");
-        std::ptr::null_mut()
-    })
-}
-
-/// `sqlite3_deserialize`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_deserialize(
-    db: *mut sqlite3,
-    zSchema: *const c_char,
-    pData: *mut c_uchar,
-    szDb: sqlite3_int64,
-    szBuf: sqlite3_int64,
-    mFlags: c_uint,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_deserialize");
         SQLITE_ERROR
     })
 }

@@ -39,6 +39,7 @@
 
 pub mod cache;
 pub mod commit;
+mod copy;
 pub mod header;
 pub mod journal;
 pub mod wal;
@@ -230,6 +231,9 @@ pub struct Pager {
     abandoned: bool,
     /// Writing 1/1 into the header on the way out of WAL mode.
     leaving_wal: bool,
+    /// `PRAGMA page_size` asked for a size the database could not take
+    /// at once (it has pages): VACUUM applies it (`copy.rs`).
+    requested_page_size: Option<u32>,
 }
 
 fn busy() -> Error {
@@ -280,6 +284,7 @@ impl Pager {
             wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
             abandoned: false,
             leaving_wal: false,
+            requested_page_size: None,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -318,6 +323,9 @@ impl Pager {
             self.page_size = size;
             self.cache.clear();
             self.apply_cache_size();
+        }
+        if header::valid_page_size(size) {
+            self.requested_page_size = Some(size);
         }
         self.page_size
     }

@@ -280,4 +280,25 @@ pub struct Program {
     pub counts_changes: bool,
     /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
     pub query_plan: Vec<(i32, i32, String)>,
+    /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
+    /// not by the VM.
+    pub vacuum: Option<Vacuum>,
+}
+
+/// What a VACUUM statement asks for.
+#[derive(Debug, Clone)]
+pub struct Vacuum {
+    /// The schema to vacuum ("main" when not named).
+    pub schema: String,
+    /// `VACUUM INTO`: the output file's name, or the parameter holding it.
+    pub into: Option<VacuumInto>,
+}
+
+/// The target of `VACUUM INTO`.
+#[derive(Debug, Clone)]
+pub enum VacuumInto {
+    /// A string literal.
+    File(String),
+    /// A bound parameter (1-based index).
+    Param(usize),
 }

@@ -322,7 +322,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn variable(&mut self, name: &str) -> Result<i32> {
+    pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
         // The parser gives `?NNN` without its `?`.
         let numbered;
         let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {

@@ -14,6 +14,7 @@
 //! go through labels.
 
 pub mod builder;
+mod vacuum;
 pub mod expr;
 pub mod select;
 pub mod from;
@@ -320,7 +321,11 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             c.end_program(init, None);
         }
-        Stmt::Vacuum(..) => return Err(Error::unsupported("VACUUM")),
+        Stmt::Vacuum(schema, into) => {
+            prog.vacuum = Some(vacuum::target(c, schema.as_ref(), into.as_ref())?);
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
     }
     let b = std::mem::take(&mut c.b);
     prog.readonly = !c.writes;

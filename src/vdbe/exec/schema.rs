@@ -29,6 +29,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p2, Value::Integer(root as i64));
         }
         Opcode::Destroy => {
+            // Another running statement or open blob handle may have a
+            // cursor on the tree (SQLite: "database table is locked").
+            if env.active_statements > 1 {
+                return Err(crate::error::Error::code(crate::error::SQLITE_LOCKED));
+            }
             let bt = &mut env.dbs[p3 as usize].btree;
             let moved = pend!(bt.drop_tree(p1 as u32));
             set_reg(vm, p2, Value::Integer(moved.unwrap_or(0) as i64));

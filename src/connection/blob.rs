@@ -1,0 +1,248 @@
+//! # Incremental blob I/O: `sqlite3_blob_*`
+//!
+//! A [`Blob`] is an open handle on one TEXT or BLOB value: table, column,
+//! rowid. It reads and writes byte ranges of that value without changing
+//! its size (`c3ref/blob_open.txt`).
+//!
+//! Like SQLite's, a handle counts as a running statement of its
+//! connection: opening it starts a read (or, for a writable handle, a
+//! write) transaction if none is open, and in autocommit mode that
+//! transaction ends when the last statement or handle finishes, so writes
+//! through a handle are committed by [`Blob::close`] (or a later
+//! statement's end).
+//!
+//! The handle keeps the row's record as it last saw it. Every read and
+//! write first re-reads the row through a B-tree cursor; if the row is gone
+//! or its record differs (another statement changed it), the handle is
+//! expired and answers `SQLITE_ABORT` from then on, as SQLite does. A
+//! write puts the whole record back under the same rowid with the range
+//! replaced: the payload keeps its size, so the B-tree rewrites the cell
+//! and its overflow chain in place of the old one.
+
+use super::Connection;
+use crate::btree::{Btree, Cursor, InsertKey, Pgno, SeekResult, TxnState};
+use crate::error::{Error, Result, SQLITE_ABORT, SQLITE_ERROR, SQLITE_READONLY};
+use crate::value::record::RecordHeader;
+
+/// An open blob handle.
+#[derive(Debug)]
+pub struct Blob {
+    db: usize,
+    root: Pgno,
+    column: usize,
+    writable: bool,
+    rowid: i64,
+    /// The row's record as this handle last read or wrote it.
+    record: Vec<u8>,
+    /// Where the value lies in `record`: offset and length.
+    start: usize,
+    len: usize,
+    /// The row changed or went away: every call fails with SQLITE_ABORT.
+    expired: bool,
+    /// Still counted among the connection's running statements.
+    open: bool,
+    /// The error of the last read or write that reached the row (not a
+    /// range error): `close` reports it, like finalizing a statement.
+    last_error: Option<i32>,
+}
+
+fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
+    let io = bt.pager().io().clone();
+    io.block_on(|| op(bt))
+}
+
+/// SQLite's name for the storage class of serial type `st`.
+fn type_name(st: u64) -> &'static str {
+    match st {
+        0 | 10 | 11 => "null",
+        7 => "real",
+        1..=9 => "integer",
+        _ if st % 2 == 0 => "blob",
+        _ => "text",
+    }
+}
+
+/// The row `rowid` of the tree at `root`, `None` if there is none.
+fn read_row(bt: &mut Btree, root: Pgno, rowid: i64) -> Result<Option<Vec<u8>>> {
+    let mut cursor = Cursor::new(root, false, None);
+    if block(bt, |b| cursor.seek_rowid(b, rowid))? != SeekResult::Found {
+        return Ok(None);
+    }
+    Ok(Some(block(bt, |b| cursor.payload(b).map(|p| p.map(<[u8]>::to_vec)))?))
+}
+
+impl Connection {
+    /// `sqlite3_blob_open`: a handle on column `column` of row `rowid` of
+    /// `db.table`.
+    pub fn blob_open(&mut self, db: &str, table: &str, column: &str, rowid: i64, writable: bool) -> Result<Blob> {
+        self.ensure_schema()?;
+        let db_index = self
+            .state
+            .dbs
+            .iter()
+            .position(|d| d.name.eq_ignore_ascii_case(db))
+            .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
+        let schema = if db_index == 1 { &self.temp_schema } else { &self.schema };
+        let t = schema.table(table).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
+        if t.view_select.is_some() {
+            return Err(Error::new(SQLITE_ERROR, format!("cannot open view: {}", t.name)));
+        }
+        if let Some(why) = &t.unsupported {
+            if why.to_ascii_uppercase().contains("WITHOUT ROWID") {
+                return Err(Error::new(SQLITE_ERROR, format!("cannot open table without rowid: {}", t.name)));
+            }
+        }
+        let col = t
+            .columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(column))
+            .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
+        if writable {
+            let indexed = schema.indexes_of(&t.name).iter().any(|ix| ix.columns.iter().any(|c| c.column == col))
+                || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));
+            if indexed {
+                return Err(Error::new(SQLITE_ERROR, "cannot open indexed column for writing"));
+            }
+            if self.state.dbs[db_index].read_only {
+                return Err(Error::code(SQLITE_READONLY));
+            }
+        }
+        let root = t.root;
+        let bt = &mut self.state.dbs[db_index].btree;
+        if writable {
+            if bt.txn_state() != TxnState::Write {
+                block(bt, |b| b.begin_write(false))?;
+            }
+        } else if bt.txn_state() == TxnState::None {
+            block(bt, |b| b.begin_read())?;
+        }
+        self.state.active_statements += 1;
+        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, record: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None };
+        if let Err(e) = blob.load(self, rowid) {
+            let _ = blob.close(self);
+            return Err(e);
+        }
+        Ok(blob)
+    }
+}
+
+impl Blob {
+    /// Position on `rowid` and find the value; errors as `blob_open`.
+    fn load(&mut self, conn: &mut Connection, rowid: i64) -> Result<()> {
+        let bt = &mut conn.state.dbs[self.db].btree;
+        let record = read_row(bt, self.root, rowid)?.ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such rowid: {rowid}")))?;
+        let header = RecordHeader::parse(&record)?;
+        let st = header.serial_types.get(self.column).copied().unwrap_or(0);
+        if st < 12 {
+            return Err(Error::new(SQLITE_ERROR, format!("cannot open value of type {}", type_name(st))));
+        }
+        self.start = header.offsets[self.column];
+        self.len = ((st - 12) / 2) as usize;
+        self.record = record;
+        self.rowid = rowid;
+        self.expired = false;
+        Ok(())
+    }
+
+    /// Size of the value in bytes.
+    pub fn bytes(&self) -> usize {
+        if self.expired {
+            0
+        } else {
+            self.len
+        }
+    }
+
+    /// Fail with SQLITE_ABORT if the row changed since this handle saw it.
+    fn check_current(&mut self, conn: &mut Connection) -> Result<()> {
+        if self.expired || !self.open {
+            return Err(Error::code(SQLITE_ABORT));
+        }
+        let bt = &mut conn.state.dbs[self.db].btree;
+        if read_row(bt, self.root, self.rowid)?.as_deref() != Some(&self.record[..]) {
+            self.expired = true;
+            return Err(Error::code(SQLITE_ABORT));
+        }
+        Ok(())
+    }
+
+    fn range(&self, offset: i64, n: i64) -> Result<std::ops::Range<usize>> {
+        if offset < 0 || n < 0 || offset + n > self.len as i64 {
+            return Err(Error::code(SQLITE_ERROR));
+        }
+        Ok(self.start + offset as usize..self.start + (offset + n) as usize)
+    }
+
+    /// Copy `buf.len()` bytes from `offset` into `buf`.
+    pub fn read(&mut self, conn: &mut Connection, offset: i64, buf: &mut [u8]) -> Result<()> {
+        // SQLite's order: the range (against the size last seen), then
+        // expiry, then the row itself.
+        let r = self.range(offset, buf.len() as i64)?;
+        self.check_current(conn)?;
+        buf.copy_from_slice(&self.record[r]);
+        self.last_error = None;
+        Ok(())
+    }
+
+    /// Overwrite `data.len()` bytes at `offset`.
+    pub fn write(&mut self, conn: &mut Connection, offset: i64, data: &[u8]) -> Result<()> {
+        let r = self.range(offset, data.len() as i64)?;
+        self.check_current(conn)?;
+        if !self.writable {
+            self.last_error = Some(SQLITE_READONLY);
+            return Err(Error::code(SQLITE_READONLY));
+        }
+        let mut record = self.record.clone();
+        record[r].copy_from_slice(data);
+        let bt = &mut conn.state.dbs[self.db].btree;
+        let mut cursor = Cursor::new(self.root, true, None);
+        if let Err(e) = block(bt, |b| cursor.insert(b, InsertKey::Rowid(self.rowid), &record)) {
+            self.last_error = Some(e.code);
+            return Err(e);
+        }
+        self.record = record;
+        self.last_error = None;
+        Ok(())
+    }
+
+    /// Move the handle to row `rowid` of the same table and column.
+    pub fn reopen(&mut self, conn: &mut Connection, rowid: i64) -> Result<()> {
+        if !self.open || self.expired {
+            return Err(Error::code(SQLITE_ABORT));
+        }
+        match self.load(conn, rowid) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.expired = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// Close the handle; in autocommit mode the last running statement or
+    /// handle to finish ends the transaction (committing blob writes).
+    pub fn close(&mut self, conn: &mut Connection) -> Result<()> {
+        if !self.open {
+            return Ok(());
+        }
+        self.open = false;
+        conn.state.active_statements = conn.state.active_statements.saturating_sub(1);
+        if conn.state.autocommit && conn.state.active_statements == 0 {
+            let mut result = Ok(());
+            for d in conn.state.dbs.iter_mut() {
+                if d.btree.txn_state() != TxnState::None {
+                    let r = block(&mut d.btree, |b| b.commit());
+                    if r.is_err() {
+                        let _ = block(&mut d.btree, |b| b.rollback());
+                        result = result.and(r);
+                    }
+                }
+            }
+            result?;
+        }
+        match self.last_error {
+            Some(code) => Err(Error::code(code)),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! # VACUUM and VACUUM INTO
+//!
+//! `lang_vacuum.txt`. The statement compiles to a description
+//! ([`Vacuum`]); the connection runs it here, the way SQLite does:
+//!
+//! 1. The main database's write transaction is opened (RESERVED: no other
+//!    writer until the end) and the connection behaves as inside `BEGIN`,
+//!    so that every read below sees one snapshot.
+//! 2. A fresh database (a private in-memory one, or the `INTO` file) with
+//!    the same page size is filled through SQL on a second connection that
+//!    shares this one's functions and collations: the tables are created,
+//!    then the indexes, then every row is copied with its rowid, then
+//!    `sqlite_sequence`'s rows, and last the views and triggers (their
+//!    stored text, so nothing fires during the copy).
+//! 3. `VACUUM INTO` stops there, after giving the new file the meta values
+//!    SQLite carries over (default cache size, text encoding, user_version,
+//!    application_id). In-place VACUUM copies the new database back page by
+//!    page over the old one inside the write transaction opened in step 1
+//!    (journaled like any change, so a crash leaves the old database), cuts
+//!    the file to the new size and commits. Page 1 keeps the old file
+//!    format bytes (a WAL database stays WAL), the meta values above and
+//!    gets the schema cookie plus one, so other connections reload their
+//!    schema.
+//!
+//! A `PRAGMA page_size` the database could not take at once is applied
+//! here (file databases not in WAL mode, as SQLite): the new database is
+//! built with that size and replaces the old file as a whole
+//! (`Pager::replace_with_new_page_size`, journaled at the old size).
+//!
+//! The result holds the same rows with the same rowids, an empty freelist,
+//! and passes `PRAGMA integrity_check`.
+
+use super::{Connection, OpenFlags, Statement, StepResult};
+use crate::btree::{Btree, TxnState};
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
+use crate::pager::header::{self, get_u32, put_u32};
+use crate::value::Value;
+use crate::vdbe::program::{Vacuum, VacuumInto};
+
+/// Page-1 words VACUUM carries over from the old database: default cache
+/// size, text encoding, user_version, application_id.
+const CARRIED_META: [usize; 4] = [48, 56, 60, 68];
+
+fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
+    let io = bt.pager().io().clone();
+    io.block_on(|| op(bt))
+}
+
+fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Run `sql` with `params` on `conn`, calling `each` for every row.
+fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: impl FnMut(&Statement) -> Result<()>) -> Result<()> {
+    let mut rest = sql.as_bytes();
+    while !rest.is_empty() {
+        let (st, tail) = conn.prepare(rest)?;
+        rest = &rest[tail..];
+        let Some(mut st) = st else {
+            if tail == 0 {
+                break;
+            }
+            continue;
+        };
+        for (i, p) in params.iter().enumerate() {
+            st.bind(i + 1, p.clone())?;
+        }
+        let outcome = loop {
+            match st.step(conn) {
+                Ok(StepResult::Row) => {
+                    if let Err(e) = each(&st) {
+                        break Err(e);
+                    }
+                }
+                Ok(StepResult::Done) => break Ok(()),
+                Ok(StepResult::Io) => {
+                    if let Err(e) = conn.state.io.wait_any() {
+                        break Err(e);
+                    }
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        st.reset(conn);
+        outcome?;
+    }
+    Ok(())
+}
+
+/// One row of `sqlite_schema`.
+struct SchemaRow {
+    kind: String,
+    name: String,
+    sql: Option<String>,
+}
+
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
+        _ => None,
+    }
+}
+
+impl Statement {
+    /// Step a VACUUM statement: it runs to completion at once.
+    pub(super) fn step_vacuum(&mut self, conn: &mut Connection, v: &Vacuum) -> Result<StepResult> {
+        let into = match &v.into {
+            None => None,
+            Some(VacuumInto::File(f)) => Some(f.clone()),
+            Some(VacuumInto::Param(i)) => match self.params.get(*i) {
+                Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
+                _ => return Err(Error::new(SQLITE_ERROR, "non-text filename")),
+            },
+        };
+        self.has_row = false;
+        let started = std::time::Instant::now();
+        let mut busy_count = 0;
+        loop {
+            match conn.vacuum(&v.schema, into.as_deref()) {
+                // Everything was rolled back: retrying starts over.
+                Err(e) if e.primary() == SQLITE_BUSY && conn.busy_retry(busy_count, started) => busy_count += 1,
+                Err(e) => return Err(e),
+                Ok(()) => return Ok(StepResult::Done),
+            }
+        }
+    }
+}
+
+impl Connection {
+    /// `VACUUM schema` or `VACUUM schema INTO path`.
+    fn vacuum(&mut self, schema: &str, into: Option<&str>) -> Result<()> {
+        if !self.state.autocommit {
+            return Err(Error::new(SQLITE_ERROR, "cannot VACUUM from within a transaction"));
+        }
+        if self.state.active_statements > 0 {
+            return Err(Error::new(SQLITE_ERROR, "cannot VACUUM - SQL statements in progress"));
+        }
+        let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(schema)) else {
+            return Err(Error::new(SQLITE_ERROR, format!("unknown database {schema}")));
+        };
+        if db != 0 {
+            // TEMP lives in memory: compacting it changes nothing visible.
+            return match into {
+                None => Ok(()),
+                Some(_) => Err(Error::unsupported("VACUUM temp INTO")),
+            };
+        }
+        if let Some(path) = into {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(Error::new(SQLITE_ERROR, "output file already exists"));
+            }
+        }
+        self.ensure_schema()?;
+        let io = self.state.io.clone();
+        let main = &mut self.state.dbs[0].btree;
+        if into.is_none() {
+            io.block_on(|| main.begin_write(false))?;
+        } else {
+            io.block_on(|| main.begin_read())?;
+        }
+        self.state.autocommit = false;
+        let result = self.vacuum_copy(into);
+        self.state.autocommit = true;
+        let main = &mut self.state.dbs[0].btree;
+        if main.txn_state() != TxnState::None {
+            let _ = block(main, |b| b.rollback());
+        }
+        self.schema_loaded = false;
+        result
+    }
+
+    fn vacuum_copy(&mut self, into: Option<&str>) -> Result<()> {
+        let mut rows = Vec::new();
+        run(self, "SELECT type, name, sql FROM main.sqlite_schema", &[], |st| {
+            rows.push(SchemaRow {
+                kind: text(st.column(0)).unwrap_or_default(),
+                name: text(st.column(1)).unwrap_or_default(),
+                sql: text(st.column(2)),
+            });
+            Ok(())
+        })?;
+        let old_page_size = self.state.dbs[0].btree.page_size();
+        let page_size = match into {
+            None => self.state.dbs[0].btree.pager().page_size_for_vacuum(),
+            Some(_) => old_page_size,
+        };
+        let mut dest = match into {
+            Some(path) => Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE))?,
+            None => Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::MEMORY))?,
+        };
+        dest.funcs = self.funcs.clone();
+        dest.collations = self.collations.clone();
+        run(&mut dest, &format!("PRAGMA page_size={page_size}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"), &[], |_| Ok(()))?;
+        let internal = |r: &&SchemaRow| r.name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"));
+        if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ignore_ascii_case("sqlite_sequence")) {
+            return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));
+        }
+        let creates = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind && r.sql.is_some());
+        for r in creates("table").filter(|r| !internal(r)) {
+            run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
+        }
+        for r in creates("index") {
+            run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
+        }
+        for r in creates("table").filter(|r| !internal(r)) {
+            self.copy_table_rows(&mut dest, &r.name)?;
+        }
+        if rows.iter().any(|r| r.kind == "table" && r.name.eq_ignore_ascii_case("sqlite_sequence")) {
+            run(&mut dest, "DELETE FROM sqlite_sequence", &[], |_| Ok(()))?;
+            let mut seqs = Vec::new();
+            run(self, "SELECT name, seq FROM main.sqlite_sequence", &[], |st| {
+                seqs.push([st.column(0).clone(), st.column(1).clone()]);
+                Ok(())
+            })?;
+            for s in seqs {
+                run(&mut dest, "INSERT INTO sqlite_sequence(name, seq) VALUES(?, ?)", &s, |_| Ok(()))?;
+            }
+        }
+        for r in rows.iter().filter(|r| (r.kind == "view" || r.kind == "trigger") && r.sql.is_some()) {
+            run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
+        }
+        run(&mut dest, "COMMIT", &[], |_| Ok(()))?;
+
+        let main = &mut self.state.dbs[0].btree;
+        let old_page1 = block(main, |b| b.pager_mut().read_page(1))?;
+        let dest_bt = &mut dest.state.dbs[0].btree;
+        if dest_bt.page_size() != page_size {
+            return Err(Error::new(SQLITE_ERROR, "VACUUM could not keep the page size"));
+        }
+        match into {
+            Some(_) => {
+                block(dest_bt, |b| b.pager_mut().begin_write(false))?;
+                let mut page1 = block(dest_bt, |b| b.pager_mut().read_page(1))?;
+                carry_meta(&old_page1, &mut page1);
+                block(dest_bt, |b| b.pager_mut().put_page(1, &page1))?;
+                block(dest_bt, |b| b.commit())?;
+                dest.close()
+            }
+            None if page_size != old_page_size => {
+                // A new page size: the whole file is replaced at once.
+                block(dest_bt, |b| b.begin_read())?;
+                let mut image = Vec::new();
+                for pgno in 1..=dest_bt.pager().db_size() {
+                    image.extend_from_slice(&block(dest_bt, |b| b.pager_mut().read_page(pgno))?);
+                }
+                carry_meta(&old_page1, &mut image);
+                image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
+                put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
+                self.state.dbs[0].btree.pager_mut().replace_with_new_page_size(&mut image)
+            }
+            None => {
+                block(dest_bt, |b| b.begin_read())?;
+                let n_pages = dest_bt.pager().db_size();
+                for pgno in 1..=n_pages {
+                    let dest_bt = &mut dest.state.dbs[0].btree;
+                    let mut image = block(dest_bt, |b| b.pager_mut().read_page(pgno))?;
+                    if pgno == 1 {
+                        carry_meta(&old_page1, &mut image);
+                        image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
+                        // The commit adds one to the change counter.
+                        put_u32(&mut image, header::CHANGE_COUNTER, get_u32(&old_page1, header::CHANGE_COUNTER));
+                        put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
+                    }
+                    let main = &mut self.state.dbs[0].btree;
+                    block(main, |b| b.pager_mut().put_page(pgno, &image))?;
+                }
+                let main = &mut self.state.dbs[0].btree;
+                block(main, |b| b.pager_mut().truncate_to(n_pages))?;
+                block(main, |b| b.commit())
+            }
+        }
+    }
+
+    /// Copy every row of table `name` (rowids included) into `dest`.
+    fn copy_table_rows(&mut self, dest: &mut Connection, name: &str) -> Result<()> {
+        let table = self.schema.table(name).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
+        if let Some(why) = &table.unsupported {
+            return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
+        }
+        let mut cols: Vec<String> = table.columns.iter().map(|c| quote(&c.name)).collect();
+        if table.rowid_alias.is_none() {
+            let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(a));
+            let Some(rowid) = ["rowid", "_rowid_", "oid"].into_iter().find(|a| !taken(a)) else {
+                return Err(Error::unsupported(&format!("VACUUM of table {name}: its columns hide the rowid")));
+            };
+            cols.insert(0, rowid.to_string());
+        }
+        let n = cols.len();
+        let list = cols.join(", ");
+        let insert = format!(
+            "INSERT INTO {}({list}) VALUES({})",
+            quote(name),
+            vec!["?"; n].join(", ")
+        );
+        let (st, _) = dest.prepare(insert.as_bytes())?;
+        let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
+        let select = format!("SELECT {list} FROM main.{}", quote(name));
+        let copied = run(self, &select, &[], |st| {
+            for i in 0..n {
+                ins.bind(i + 1, st.column(i).clone())?;
+            }
+            loop {
+                match ins.step(dest) {
+                    Ok(StepResult::Done) => break,
+                    Ok(StepResult::Row) => {}
+                    Ok(StepResult::Io) => dest.state.io.wait_any()?,
+                    Err(e) => {
+                        ins.reset(dest);
+                        return Err(e);
+                    }
+                }
+            }
+            ins.reset(dest);
+            Ok(())
+        });
+        copied
+    }
+}
+
+/// Give `page1` the meta values VACUUM carries over from `old`.
+fn carry_meta(old: &[u8], page1: &mut [u8]) {
+    for off in CARRIED_META {
+        put_u32(page1, off, get_u32(old, off));
+    }
+}
