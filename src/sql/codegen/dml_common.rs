@@ -141,9 +141,16 @@ impl Compiler<'_> {
         Ok(Some(skip))
     }
 
-    /// Delete the row under `t.cursor` and its index entries (not
-    /// counted as a change).
+    /// Delete the row under `t.cursor` and its index entries (counted as
+    /// a change when `count`), with the row's foreign key checks.
     pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) -> Result<()> {
+        if self.fk_involved(&t.table) {
+            let row = self.read_row(t);
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            self.fk_check_child(&t.table, row, -1, None)?;
+            self.fk_check_parent(&t.table, row, rid, 1, None)?;
+        }
         if !t.indexes.is_empty() {
             let row = self.read_row(t);
             let rid = self.b.reg();

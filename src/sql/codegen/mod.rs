@@ -30,6 +30,7 @@ pub mod alter;
 pub mod returning;
 pub mod window;
 pub mod trigger;
+pub mod fkey;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

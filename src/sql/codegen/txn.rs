@@ -25,6 +25,8 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
             }
         }
         Stmt::Commit(_) => {
+            c.b.add(Opcode::Transaction, 0, 0, 0);
+            c.fk_commit_check()?;
             c.b.add(Opcode::AutoCommit, 1, 0, 0);
         }
         Stmt::Rollback { savepoint_name: None, .. } => {

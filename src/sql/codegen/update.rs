@@ -147,6 +147,11 @@ pub fn update_row(
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    let fk = c.fk_involved(table);
+    if fk {
+        c.fk_check_child(table, old, -1, Some(&changed))?;
+        c.fk_check_parent(table, old, rid, 1, Some(&changed))?;
+    }
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
@@ -167,6 +172,11 @@ pub fn update_row(
     }
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE } else { crate::vdbe::exec::write::OPFLAG_ISUPDATE };
     c.write_row(t, new, new_rowid, flags)?;
+    if fk {
+        c.fk_check_child(table, new, 1, Some(&changed))?;
+        c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;
+        c.fk_actions(t, (old, rid), Some((new, new_rowid)), Some(&changed))?;
+    }
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }

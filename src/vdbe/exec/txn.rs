@@ -167,6 +167,9 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 };
                 return Err(Error::new(p1, msg));
             }
+            if vm.fk_violations > 0 && !vm.committing {
+                return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
+            }
             if let Some(i) = vm.stmt_savepoint {
                 pend!(env.dbs[0].btree.savepoint_release(i));
                 vm.stmt_savepoint = None;
