@@ -136,17 +136,23 @@ impl Compiler<'_> {
     /// per child column): jumps to `found` when it exists or when a key
     /// column is NULL, falls through when it is missing.
     fn probe_parent(&mut self, child: &Table, fk: &ForeignKey, row: i32, found: i32) -> Result<()> {
-        for &c in &fk.columns {
-            self.b.add(Opcode::IsNull, row + c as i32, found, 0);
-        }
-        let resolved = match self.resolve_fk(child, fk) {
-            Ok(r) => r,
+        // A misconfigured key fails whatever the row holds (SQLite reports
+        // these when the statement is prepared).
+        let r = match self.resolve_fk(child, fk) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                let msg = format!("no such table: main.{}", fk.parent);
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                return Ok(());
+            }
             Err(msg) => {
                 self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
                 return Ok(());
             }
         };
-        let Some(r) = resolved else { return Ok(()) };
+        for &c in &fk.columns {
+            self.b.add(Opcode::IsNull, row + c as i32, found, 0);
+        }
         match r.key {
             ParentKey::Rowid => {
                 let missing = self.b.label();
@@ -384,16 +390,43 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// COMMIT: fail while any deferred foreign key has a child row whose
-    /// parent is missing (deferred constraints are not counted inside
-    /// explicit transactions).
-    pub fn fk_commit_check(&mut self) -> Result<()> {
+    /// DROP TABLE of a table taking part in foreign keys: delete its rows
+    /// first (no triggers fire), so the counters and ON DELETE actions see
+    /// the rows go.
+    pub fn fk_drop_table_delete(&mut self, t: &Table) -> Result<()> {
+        let off = self.b.label();
+        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        let wt = self.open_write_target(t.clone())?;
+        let done = self.b.label();
+        // Rewind each time: the deletion moves the cursor.
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, wt.cursor, done, 0);
+        self.delete_current_row(&wt, false)?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        self.b.add(Opcode::Close, wt.cursor, 0, 0);
+        for (_, cur) in &wt.indexes {
+            self.b.add(Opcode::Close, *cur, 0, 0);
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// COMMIT (or RELEASE of `savepoint`, when that ends the
+    /// transaction): fail while any deferred foreign key has a child row
+    /// whose parent is missing (deferred constraints are not counted
+    /// inside explicit transactions).
+    pub fn fk_commit_check(&mut self, savepoint: Option<&str>) -> Result<()> {
         let tables: Vec<Table> = self.schema.tables.values().filter(|t| t.foreign_keys.iter().any(|f| f.deferred)).cloned().collect();
         if tables.is_empty() {
             return Ok(());
         }
         let off = self.b.label();
-        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        match savepoint {
+            Some(name) => self.b.add4(Opcode::FkIfOff, 0, off, 1, P4::Text(name.to_string()), 0),
+            None => self.b.add(Opcode::FkIfOff, 0, off, 0),
+        };
+        self.b.add(Opcode::Transaction, 0, 0, 0);
         for t in tables {
             for fk in t.foreign_keys.iter().filter(|f| f.deferred) {
                 self.scan_violations(&t, fk, &mut |c, _| {
@@ -408,6 +441,7 @@ impl Compiler<'_> {
 
     /// Generate `on_violation(cursor)` for every row of `t` whose parent
     /// row for `fk` is missing.
+    /// A missing parent table counts as empty.
     fn scan_violations(&mut self, t: &Table, fk: &ForeignKey, on_violation: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
         let cur = self.open_read(t);
         let done = self.b.label();
@@ -416,7 +450,13 @@ impl Compiler<'_> {
         let wt = WriteTarget { table: t.clone(), cursor: cur, indexes: Vec::new() };
         let row = self.read_row(&wt);
         let ok = self.b.label();
-        self.probe_parent(t, fk, row, ok)?;
+        if matches!(self.resolve_fk(t, fk), Ok(None)) {
+            for &c in &fk.columns {
+                self.b.add(Opcode::IsNull, row + c as i32, ok, 0);
+            }
+        } else {
+            self.probe_parent(t, fk, row, ok)?;
+        }
         on_violation(self, cur)?;
         self.b.bind(ok);
         self.b.add(Opcode::Next, cur, top as i32, 0);

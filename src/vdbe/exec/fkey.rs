@@ -1,7 +1,8 @@
 //! Foreign key counters (`foreignkeys.txt`): `FkCounter` adds to the
 //! count of unresolved violations, `FkIfZero` skips work that could only
 //! resolve violations when there are none, `FkIfOff` skips foreign key
-//! code while `PRAGMA foreign_keys` is off. No I/O.
+//! code while `PRAGMA foreign_keys` is off (or, with P3=1, unless a
+//! RELEASE ends the transaction). No I/O.
 //!
 //! Invariant: only the statement's own counter ([`Vm::fk_violations`])
 //! is kept. Immediate constraints always count there, and so do deferred
@@ -38,7 +39,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::FkIfOff => {
-            if env.foreign_keys {
+            // P3=1: RELEASE of the savepoint named in P4 is about to run;
+            // it only matters when that ends the transaction.
+            let release_commits = || {
+                let name = match &insn.p4 {
+                    crate::vdbe::program::P4::Text(t) => t.as_str(),
+                    _ => "",
+                };
+                env.savepoint_started_txn && env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(name)) == Some(0)
+            };
+            if env.foreign_keys && (insn.p3 == 0 || release_commits()) {
                 Flow::Next
             } else {
                 Flow::Jump(insn.p2 as usize)
