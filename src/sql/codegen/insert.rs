@@ -16,6 +16,11 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Insert { with, or_conflict, tbl_name, columns, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
+    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+        if super::instead::has_instead_trigger(c, &view, stmt) {
+            return super::instead::compile_instead(c, stmt, view, prog);
+        }
+    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
@@ -407,6 +412,8 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
+    c.fk_check_child(&t.table, row, 1, None)?;
+    c.fk_check_parent(&t.table, row, rowid, -1, None)?;
     if let Some((_, seq, _, _)) = c.autoinc {
         let lower = c.b.label();
         c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);

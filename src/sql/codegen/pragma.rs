@@ -190,9 +190,27 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
         "foreign_keys" => {
-            if arg.is_none() {
-                const_rows(c, prog, &["foreign_keys"], vec![vec![Value::Integer(0)]]);
+            let out = c.b.reg();
+            match arg {
+                Some(v) => {
+                    let on = arg_int(v).unwrap_or(0) != 0;
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("foreign_keys={}", on as i32)), 0);
+                }
+                None => {
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("foreign_keys".into()), 0);
+                    c.b.add(Opcode::ResultRow, out, 1, 0);
+                    prog.column_names = vec!["foreign_keys".into()];
+                }
             }
+        }
+        "foreign_key_list" => {
+            let rows = arg.map(|a| c.foreign_key_list(&arg_text(a))).unwrap_or_default();
+            const_rows(c, prog, &["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"], rows);
+        }
+        "foreign_key_check" => {
+            let t = arg.map(arg_text);
+            c.pragma_foreign_key_check(prog, t.as_deref())?;
+            txn = Some(false);
         }
         "integrity_check" | "quick_check" => {
             let mut roots: Vec<u32> = vec![1];
@@ -204,8 +222,30 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
-        "case_sensitive_like" | "recursive_triggers" | "temp_store" | "locking_mode" | "busy_timeout" | "automatic_index"
-        | "cell_size_check" | "legacy_file_format" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" => {}
+        "case_sensitive_like" => {
+            // Write-only, as in SQLite: LIKE reads the connection's flag.
+            if let Some(v) = arg {
+                let on = arg_int(v).unwrap_or(0) != 0;
+                let out = c.b.reg();
+                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("case_sensitive_like={}", on as i32)), 0);
+            }
+        }
+        // Settings ringlite does not keep: reading one reports SQLite's
+        // default; setting one returns no row and changes nothing.
+        "recursive_triggers" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" | "automatic_index"
+        | "cell_size_check" | "temp_store" | "locking_mode" | "count_changes" | "full_column_names" | "short_column_names"
+        | "query_only" | "secure_delete" | "trusted_schema" | "writable_schema" | "read_uncommitted" | "checkpoint_fullfsync"
+        | "fullfsync" => {
+            if arg.is_none() {
+                let v = match pname.as_str() {
+                    "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
+                    "locking_mode" => Value::text("normal"),
+                    _ => Value::Integer(0),
+                };
+                const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
+            }
+        }
+        "busy_timeout" | "legacy_file_format" => {}
         _ => {}
     }
     c.end_program(init, txn);

@@ -61,6 +61,11 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     if from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
         return Err(Error::unsupported("UPDATE with FROM, ORDER BY, LIMIT or WITH"));
     }
+    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+        if super::instead::has_instead_trigger(c, &view, stmt) {
+            return super::instead::compile_instead(c, stmt, view, prog);
+        }
+    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let oc = OnConflict::from_ast(*or_conflict);
@@ -158,6 +163,11 @@ pub fn update_row(
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    let fk = c.fk_involved(table);
+    if fk {
+        c.fk_check_child(table, old, -1, Some(&changed))?;
+        c.fk_check_parent(table, old, rid, 1, Some(&changed))?;
+    }
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
@@ -182,6 +192,11 @@ pub fn update_row(
         crate::vdbe::exec::write::OPFLAG_ISUPDATE | crate::vdbe::exec::write::OPFLAG_HOOK
     };
     c.write_row(t, new, new_rowid, flags)?;
+    if fk {
+        c.fk_check_child(table, new, 1, Some(&changed))?;
+        c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;
+        c.fk_actions(t, (old, rid), Some((new, new_rowid)), Some(&changed))?;
+    }
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }
