@@ -134,16 +134,31 @@ impl SimBackend {
     /// and every file keeps its content as of its last sync plus a random
     /// in-order subset of the writes and truncates performed since.
     pub fn power_loss(&self) {
+        self.lose_power(false);
+    }
+
+    /// Power loss that also tears writes: of each file's unsynced writes
+    /// that survive, the last one reaches the disk only partly (a random
+    /// prefix of its bytes; the rest of its range keeps the old content),
+    /// as when the power fails in the middle of a multi-sector write.
+    pub fn power_loss_torn(&self) {
+        self.lose_power(true);
+    }
+
+    fn lose_power(&self, tear: bool) {
         self.crash();
         let mut st = guard(&self.state);
         for t in guard(&self.durability).drain(..) {
             let mut image = t.synced;
-            for u in t.since {
-                if st.next().is_multiple_of(2) {
-                    continue;
-                }
+            let kept: Vec<Unsynced> = t.since.into_iter().filter(|_| !st.next().is_multiple_of(2)).collect();
+            let last_write = kept.iter().rposition(|u| matches!(u, Unsynced::Write(..)));
+            for (i, u) in kept.into_iter().enumerate() {
                 match u {
-                    Unsynced::Write(off, bytes) => {
+                    Unsynced::Write(off, mut bytes) => {
+                        if tear && Some(i) == last_write && !bytes.is_empty() {
+                            let keep = (st.next() % bytes.len() as u64) as usize;
+                            bytes.truncate(keep);
+                        }
                         let end = off as usize + bytes.len();
                         if image.len() < end {
                             image.resize(end, 0);

@@ -1,7 +1,7 @@
 //! # The commit state machine
 //!
 //! `WriteJournal → SyncJournal → LockExclusive → WritePages → SyncDb →
-//! FinalizeJournal → Done`, each step submitting its requests once and
+//! FinalizeJournal → [SyncFinalized] → Done`, each step submitting its requests once and
 //! waiting (returning `Pending`) until they complete. Re-entry after
 //! `Pending` or after `SQLITE_BUSY` at `LockExclusive` continues at the
 //! step it stopped in. Page 1's change counter, in-header size,
@@ -36,6 +36,10 @@ pub enum CommitStep {
     SyncDb(Completion),
     /// Journal delete/truncate/zero submitted.
     FinalizeJournal(Option<Completion>),
+    /// The truncated or zeroed journal's fsync submitted: until it is on
+    /// disk a power loss could bring the hot journal back and roll back a
+    /// transaction the caller was told is committed.
+    SyncFinalized(Completion),
     /// WAL mode: the transaction's frames submitted.
     WalFrames(Vec<Completion>),
     /// WAL mode: WAL fsync submitted.
@@ -45,7 +49,7 @@ pub enum CommitStep {
 impl CommitStep {
     /// Whether the database file may have been written.
     pub fn touched_database(&self) -> bool {
-        matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_))
+        matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_))
     }
 
     /// Whether every request this step submitted has completed (their
@@ -53,7 +57,7 @@ impl CommitStep {
     pub fn in_flight_done(&self) -> bool {
         match self {
             CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
-            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) | CommitStep::WalSync(c) => c.is_done(),
+            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) | CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
         }
@@ -98,6 +102,7 @@ impl Pager {
                         return Ok(Poll::Ready(()));
                     }
                     crate::ready!(self.fetch(1)?);
+                    crate::ready!(self.wal_prepare_header()?);
                     self.stamp_page1()?;
                     if self.wal.is_some() {
                         let cs = self.wal_write_frames()?;
@@ -207,14 +212,41 @@ impl Pager {
                             return Ok(Poll::Pending);
                         }
                         c.take()?;
+                        if self.finalize_needs_sync() {
+                            self.commit_step = CommitStep::SyncFinalized(self.journal_file(false)?.sync(true)?);
+                            continue;
+                        }
                     }
-                    self.cache.mark_all_clean();
-                    self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
-                    self.finish_write_txn()?;
+                    self.finish_commit()?;
+                    return Ok(Poll::Ready(()));
+                }
+                CommitStep::SyncFinalized(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::SyncFinalized(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.finish_commit()?;
                     return Ok(Poll::Ready(()));
                 }
             }
         }
+    }
+
+    /// As SQLite: a truncated journal is synced at `synchronous=FULL` and
+    /// above, a zeroed (PERSIST) header whenever syncs are on.
+    fn finalize_needs_sync(&self) -> bool {
+        match self.journal_mode {
+            JournalMode::Truncate => self.synchronous >= Synchronous::Full,
+            JournalMode::Persist => self.synchronous > Synchronous::Off,
+            _ => false,
+        }
+    }
+
+    fn finish_commit(&mut self) -> Result<()> {
+        self.cache.mark_all_clean();
+        self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
+        self.finish_write_txn()
     }
 
     fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {

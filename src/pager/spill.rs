@@ -81,6 +81,7 @@ impl Pager {
         loop {
             match std::mem::take(&mut self.spill_step) {
                 SpillStep::Idle if self.wal.is_some() => {
+                    crate::ready!(self.wal_prepare_header()?);
                     let pgnos = self.cache.dirty_pages();
                     let cs = self.wal_write_spill(&pgnos)?;
                     self.spill_step = SpillStep::WalFrames(cs, pgnos);

@@ -98,6 +98,16 @@ impl Pager {
         Ok(wal.find_frame(pgno)?.map(|f| (wal.file().clone(), wal.page_offset(f))))
     }
 
+    /// Before a commit's or spill's frames: a new log header, written and
+    /// synced on its own when the log is empty or restarts (resumable).
+    pub(super) fn wal_prepare_header(&mut self) -> IoPoll<()> {
+        let sync = self.synchronous > Synchronous::Off;
+        match self.wal.as_mut() {
+            Some(w) => w.prepare_header(sync),
+            None => Ok(Poll::Ready(())),
+        }
+    }
+
     /// Submit the commit's frames.
     pub(super) fn wal_write_frames(&mut self) -> Result<Vec<crate::io::Completion>> {
         let dirty = self.cache.dirty_pages();
