@@ -159,6 +159,16 @@ enum RollbackStep {
     Sync(Completion),
 }
 
+/// The header's database size, if valid, must fit in the file (as in
+/// SQLite, a larger one means the file is corrupt, not that pages exist
+/// beyond its end).
+pub(crate) fn checked_db_size(in_header: Option<Pgno>, file_size: u64, page_size: u32) -> Result<Option<Pgno>> {
+    match in_header {
+        Some(n) if n as u64 > file_size.div_ceil(page_size as u64) => Err(Error::corrupt()),
+        other => Ok(other),
+    }
+}
+
 /// Options for [`Pager::open`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PagerOptions {
@@ -487,7 +497,7 @@ impl Pager {
         }
         self.last_change_counter = Some(info.change_counter);
         let from_file = (file_size / self.page_size as u64) as u32;
-        self.db_size = info.db_size.unwrap_or(from_file);
+        self.db_size = checked_db_size(info.db_size, file_size, self.page_size)?.unwrap_or(from_file);
         Ok(Poll::Ready(()))
     }
 

@@ -84,7 +84,7 @@ impl Pager {
             wal.set_page_size(self.page_size);
             self.db_size = match wal.db_size() {
                 Some(n) => n,
-                None => info.and_then(|i| i.db_size).unwrap_or((file_size / self.page_size as u64) as u32),
+                None => super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32),
             };
         }
         self.journal_mode = JournalMode::Wal;
