@@ -124,6 +124,8 @@ struct Setup {
     normal: bool,
     autocheckpoint: u32,
     torn: bool,
+    /// `auto_vacuum=FULL`: commits move pages and truncate the file.
+    autovacuum: bool,
 }
 
 impl Setup {
@@ -136,6 +138,7 @@ impl Setup {
             normal: mode == "wal" && rng.below(3) == 0,
             autocheckpoint: [0, 8, 30][rng.below(3) as usize],
             torn: rng.below(2) == 0,
+            autovacuum: rng.below(3) == 0,
         }
     }
 }
@@ -178,6 +181,11 @@ fn crash_run(seed: u64) {
     let mut bt = open(&io, &setup);
     assert_eq!(bt.set_page_size(setup.page_size), setup.page_size, "{ctx}");
     assert_eq!(bt.set_journal_mode(setup.mode), setup.mode, "{ctx}");
+    if setup.autovacuum {
+        io.block_on(|| bt.begin_write(false)).unwrap();
+        assert!(io.block_on(|| bt.set_auto_vacuum(1)).unwrap(), "{ctx}");
+        io.block_on(|| bt.commit()).unwrap();
+    }
     let root = create_table(&io, &mut bt);
     if setup.normal {
         // The schema itself must survive: make it durable.
@@ -266,7 +274,11 @@ fn power_loss_at_random_points_keeps_exactly_the_committed_transactions() {
     let runs = env_u64("RINGLITE_CRASH_RUNS").unwrap_or(DEFAULT_RUNS);
     let first = env_u64("RINGLITE_CRASH_SEED").unwrap_or(1);
     let started = std::time::Instant::now();
+    let trace = std::env::var("RINGLITE_CRASH_TRACE").is_ok();
     for seed in first..first + runs {
+        if trace {
+            eprintln!("seed {seed}");
+        }
         crash_run(seed);
     }
     eprintln!("{runs} power-loss runs from seed {first} in {:.1?}", started.elapsed());

@@ -479,7 +479,7 @@ fn new_database_matches_sqlite_defaults() {
 }
 
 #[test]
-fn empty_file_reads_as_empty_database_and_auto_vacuum_is_read_only() {
+fn empty_file_reads_as_empty_database_and_auto_vacuum_is_writable() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.db").to_str().unwrap().to_string();
     std::fs::write(&path, b"").unwrap();
@@ -497,8 +497,13 @@ fn empty_file_reads_as_empty_database_and_auto_vacuum_is_read_only() {
     let mut bt = open_btree(&io, &av);
     io.block_on(|| bt.begin_read()).unwrap();
     io.block_on(|| bt.commit()).unwrap();
-    let e = io.block_on(|| bt.begin_write(false)).unwrap_err();
-    assert!(e.message.contains("not supported"), "{e:?}");
+    // Writable now (tests/storage_autovacuum.rs has the workloads).
+    io.block_on(|| bt.begin_write(false)).unwrap();
+    let root = create_tree(&io, &mut bt, TreeKind::Table);
+    add_schema_row(&io, &mut bt, 2, "table", "u", "u", root, "CREATE TABLE u(a,b)");
+    io.block_on(|| bt.commit()).unwrap();
+    drop(bt);
+    assert_eq!(Sqlite::open(&av).integrity(), "Text(\"ok\")");
 }
 
 #[test]

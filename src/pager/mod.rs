@@ -711,6 +711,26 @@ impl Pager {
         Ok(&mut p.data)
     }
 
+    /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
+    /// must already have been modified through [`Pager::page_mut`] in this
+    /// transaction, so that its original is journaled (a rollback, or a
+    /// hot journal, must bring those pages back).
+    pub fn truncate_image(&mut self, n: Pgno) -> Result<()> {
+        self.require_write()?;
+        if n == 0 || n >= self.db_size {
+            return Ok(());
+        }
+        for p in n + 1..=self.db_size {
+            if p <= self.orig_db_size && !self.originals.contains_key(&p) && p != self.pending_byte_page() {
+                return Err(Error::new(SQLITE_INTERNAL, format!("page {p} truncated before it was journaled")));
+            }
+            self.record_undo(p);
+        }
+        self.cache.truncate(n);
+        self.db_size = n;
+        Ok(())
+    }
+
     /// The page number the allocator must skip: the page holding the
     /// PENDING byte is never used.
     pub fn pending_byte_page(&self) -> Pgno {
