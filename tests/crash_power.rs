@@ -119,8 +119,9 @@ struct Setup {
     mode: &'static str,
     page_size: u32,
     small_cache: bool,
-    /// `synchronous=NORMAL` (WAL only here): the last commits may be lost,
-    /// but what survives is a prefix of them.
+    /// `synchronous=NORMAL`: the last commits may be lost (WAL; TRUNCATE
+    /// journals are not synced after truncation), but what survives is a
+    /// prefix of them.
     normal: bool,
     autocheckpoint: u32,
     torn: bool,
@@ -135,7 +136,7 @@ impl Setup {
             mode,
             page_size: [512, 1024, 4096][rng.below(3) as usize],
             small_cache: rng.below(3) == 0,
-            normal: mode == "wal" && rng.below(3) == 0,
+            normal: rng.below(3) == 0,
             autocheckpoint: [0, 8, 30][rng.below(3) as usize],
             torn: rng.below(2) == 0,
             autovacuum: rng.below(3) == 0,

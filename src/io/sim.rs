@@ -51,6 +51,7 @@ enum Op {
 }
 
 struct Queued {
+    path: Arc<str>,
     data: Arc<MemData>,
     op: Op,
     completion: Completion,
@@ -61,6 +62,8 @@ struct SimState {
     queue: Vec<Queued>,
     submitted: u64,
     completed: u64,
+    /// Syncs performed, per file path.
+    syncs: std::collections::HashMap<String, u64>,
 }
 
 impl SimState {
@@ -102,7 +105,7 @@ impl SimBackend {
     pub fn new(config: SimConfig) -> Self {
         SimBackend {
             fs: MemFs::default(),
-            state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0 })),
+            state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0, syncs: Default::default() })),
             config: Mutex::new(config),
             durability: Mutex::new(Vec::new()),
         }
@@ -187,6 +190,11 @@ impl SimBackend {
         guard(&self.state).submitted
     }
 
+    /// fsyncs performed on the file at `path` so far.
+    pub fn syncs(&self, path: &str) -> u64 {
+        guard(&self.state).syncs.get(path).copied().unwrap_or(0)
+    }
+
     /// Requests still queued.
     pub fn in_flight(&self) -> usize {
         guard(&self.state).queue.len()
@@ -200,6 +208,7 @@ impl SimBackend {
 
 /// A handle on a simulated file.
 pub struct SimFile {
+    path: Arc<str>,
     data: Arc<MemData>,
     locks: MemLockHandle,
     shm: Mutex<super::shm::ShmHandle>,
@@ -211,7 +220,7 @@ impl SimFile {
         let completion = Completion::new();
         let mut st = guard(&self.state);
         st.submitted += 1;
-        st.queue.push(Queued { data: self.data.clone(), op, completion: completion.clone() });
+        st.queue.push(Queued { path: self.path.clone(), data: self.data.clone(), op, completion: completion.clone() });
         Ok(completion)
     }
 }
@@ -284,7 +293,7 @@ impl IoBackend for SimBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let data = self.fs.open(path, opts)?;
-        Ok(Arc::new(SimFile { locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
+        Ok(Arc::new(SimFile { path: path.into(), locks: MemLockHandle::new(data.clone()), data, state: self.state.clone(), shm: Mutex::default() }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
         self.fs.delete(path)
@@ -317,6 +326,11 @@ impl IoBackend for SimBackend {
             reaped.push((st.queue.remove(idx), fail));
         }
         st.completed += reaped.len() as u64;
+        for (q, fail) in &reaped {
+            if matches!(q.op, Op::Sync) && !fail {
+                *st.syncs.entry(q.path.to_string()).or_insert(0) += 1;
+            }
+        }
         drop(st);
         let count = reaped.len();
         for (q, fail) in reaped {

@@ -218,6 +218,10 @@ pub struct Pager {
     journal_end: u64,
     /// Checksum nonce of the current journal.
     journal_nonce: u32,
+    /// `synchronous=FULL`: records were written and will be synced with
+    /// the header still giving the old record count; the header with the
+    /// new count is written (and synced) after them.
+    journal_header_pending: bool,
     /// The database file holds pages of this (uncommitted) transaction,
     /// written by a cache spill.
     db_touched: bool,
@@ -282,6 +286,7 @@ impl Pager {
             journaled: std::collections::HashSet::new(),
             journal_end: 0,
             journal_nonce: 0,
+            journal_header_pending: false,
             db_touched: false,
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
@@ -865,6 +870,7 @@ impl Pager {
         self.originals.clear();
         self.journaled.clear();
         self.journal_end = 0;
+        self.journal_header_pending = false;
         self.db_touched = false;
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;
