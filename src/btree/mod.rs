@@ -533,6 +533,15 @@ pub enum InsertKey<'a> {
     Rowid(i64),
     /// Index tree: the whole entry is this record; data is empty.
     Index(&'a [u8]),
+    /// WITHOUT ROWID table (an index tree holding whole rows): the entry
+    /// is this record, whose first `key_fields` fields are the primary
+    /// key; an entry with the same key is replaced. Data is empty.
+    WithoutRowid {
+        /// The row, primary key columns first.
+        record: &'a [u8],
+        /// How many leading fields form the primary key.
+        key_fields: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -798,9 +807,18 @@ impl Cursor {
         if !self.writable {
             return Err(Error::code(SQLITE_READONLY));
         }
+        let pk_values;
         let (probe, payload, leaf_kind, rowid) = match key {
             InsertKey::Rowid(r) if self.key_info.is_none() => (Probe::Rowid(r), data, PageKind::TableLeaf, r),
             InsertKey::Index(rec) if self.key_info.is_some() => (Probe::Record(rec), rec, PageKind::IndexLeaf, 0),
+            InsertKey::WithoutRowid { record, key_fields } if self.key_info.is_some() => {
+                let values = crate::value::record::Record::parse(record)?.values()?;
+                if key_fields == 0 || key_fields > values.len() {
+                    return Err(Error::new(SQLITE_INTERNAL, "WITHOUT ROWID key longer than the row"));
+                }
+                pk_values = values;
+                (Probe::PrimaryKey(&pk_values[..key_fields]), record, PageKind::IndexLeaf, 0)
+            }
             _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
         };
         let root = self.root;
