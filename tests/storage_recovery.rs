@@ -479,7 +479,7 @@ fn new_database_matches_sqlite_defaults() {
 }
 
 #[test]
-fn empty_file_reads_as_empty_database_and_auto_vacuum_is_read_only() {
+fn empty_file_reads_as_empty_database_and_auto_vacuum_is_writable() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.db").to_str().unwrap().to_string();
     std::fs::write(&path, b"").unwrap();
@@ -497,8 +497,13 @@ fn empty_file_reads_as_empty_database_and_auto_vacuum_is_read_only() {
     let mut bt = open_btree(&io, &av);
     io.block_on(|| bt.begin_read()).unwrap();
     io.block_on(|| bt.commit()).unwrap();
-    let e = io.block_on(|| bt.begin_write(false)).unwrap_err();
-    assert!(e.message.contains("not supported"), "{e:?}");
+    // Writable now (tests/storage_autovacuum.rs has the workloads).
+    io.block_on(|| bt.begin_write(false)).unwrap();
+    let root = create_tree(&io, &mut bt, TreeKind::Table);
+    add_schema_row(&io, &mut bt, 2, "table", "u", "u", root, "CREATE TABLE u(a,b)");
+    io.block_on(|| bt.commit()).unwrap();
+    drop(bt);
+    assert_eq!(Sqlite::open(&av).integrity(), "Text(\"ok\")");
 }
 
 #[test]
@@ -619,5 +624,44 @@ fn cache_spill_commit_rollback_and_crash() {
         let missing: Vec<_> = want.keys().filter(|k| !got.contains_key(k)).take(5).collect();
         let differ: Vec<_> = want.keys().filter(|k| got.get(k).is_some_and(|v| v != &want[k])).take(5).collect();
         assert!(got == want, "{outcome}: extra {extra:?} missing {missing:?} differ {differ:?}");
+    }
+}
+
+/// The fsyncs of one rollback-journal commit, as SQLite does them:
+/// FULL syncs the journal records, then the header's record count, then
+/// the database; NORMAL syncs the journal once, then the database;
+/// TRUNCATE adds a sync of the truncated journal at FULL, PERSIST of the
+/// zeroed header at NORMAL and FULL; OFF never syncs.
+#[test]
+fn rollback_commit_fsync_pattern_follows_synchronous() {
+    for (mode, sync, journal_syncs, db_syncs) in [
+        ("delete", 2, 2, 1),
+        ("delete", 1, 1, 1),
+        ("delete", 0, 0, 0),
+        ("truncate", 2, 3, 1),
+        ("truncate", 1, 1, 1),
+        ("persist", 2, 3, 1),
+        ("persist", 1, 2, 1),
+    ] {
+        let sim = Arc::new(SimBackend::new(SimConfig { seed: 3, reorder: true, max_per_poll: 2, fail_one_in: 0 }));
+        let io = IoContext::new(sim.clone());
+        let root = make_db(&io, "fs.db", 50);
+        let mut bt = Btree::open(&io, "fs.db", BtreeOptions::default()).unwrap();
+        assert_eq!(bt.set_journal_mode(mode), mode);
+        bt.set_synchronous(sync);
+        io.block_on(|| bt.begin_write(false)).unwrap();
+        scribble(&io, &mut bt, root);
+        let (j0, d0) = (sim.syncs("fs.db-journal"), sim.syncs("fs.db"));
+        io.block_on(|| bt.commit()).unwrap();
+        let (j, d) = (sim.syncs("fs.db-journal") - j0, sim.syncs("fs.db") - d0);
+        assert_eq!((j, d), (journal_syncs, db_syncs), "{mode} synchronous={sync}");
+        let before = rows(&io, &mut bt, root);
+        drop(bt);
+        let out = tempfile::tempdir().unwrap();
+        let p = out.path().join("fs.db");
+        std::fs::write(&p, sim.fs().get("fs.db").unwrap().snapshot()).unwrap();
+        let db = Sqlite::open(p.to_str().unwrap());
+        assert_eq!(db.integrity(), "Text(\"ok\")");
+        assert_eq!(sqlite_rows(&db), before);
     }
 }

@@ -43,7 +43,7 @@ impl Btree {
         }
         let data = self.pager.page_mut(pgno)?;
         page::write_node(data, pgno, node, usable);
-        Ok(())
+        self.ptrmap_note_page(pgno)
     }
 
     /// Store `node` as the new content of `path[level]`, balancing as

@@ -32,6 +32,9 @@ pub enum Probe<'a> {
     Record(&'a [u8]),
     /// A prefix of fields.
     Key(&'a [ValueRef<'a>]),
+    /// The primary key fields of a WITHOUT ROWID table: a prefix that is
+    /// unique, so an equal entry (on any level) is the one.
+    PrimaryKey(&'a [ValueRef<'a>]),
 }
 
 impl Btree {
@@ -182,7 +185,7 @@ impl Btree {
                 let payload = self.full_payload(bytes, &info)?;
                 crate::value::record::compare_records(&payload, rec, ki)
             }
-            Probe::Key(key) => {
+            Probe::Key(key) | Probe::PrimaryKey(key) => {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
                 if h.kind.is_table() {
                     return Err(Error::corrupt());
@@ -207,7 +210,7 @@ impl Btree {
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
         let mut pgno = root;
-        let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_)) && !strict;
+        let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
             let h = self.header(pgno)?;
             // Binary search: first cell for which the predicate holds.

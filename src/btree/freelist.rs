@@ -53,13 +53,68 @@ impl Btree {
             self.pager.pin(pgno);
             return Ok(pgno);
         }
-        let mut pgno = db_size + 1;
-        if pgno == self.pager.pending_byte_page() {
-            self.pager.skip_page()?;
-            pgno += 1;
+        self.grow()
+    }
+
+    /// A new page past the end of the database. The PENDING byte page is
+    /// skipped; pointer-map pages met on the way are created (zeroed).
+    pub(super) fn grow(&mut self) -> Result<Pgno> {
+        let autovacuum = self.autovacuum()?;
+        loop {
+            let pgno = self.pager.db_size() + 1;
+            if pgno == self.pager.pending_byte_page() {
+                self.pager.skip_page()?;
+            } else if autovacuum && self.is_ptrmap_page(pgno) {
+                self.pager.page_new(pgno)?;
+            } else {
+                self.pager.page_new(pgno)?;
+                return Ok(pgno);
+            }
         }
-        self.pager.page_new(pgno)?;
-        Ok(pgno)
+    }
+
+    /// Every free page: trunks and leaves, in list order.
+    pub(super) fn free_pages(&self) -> Result<Vec<Pgno>> {
+        let p1 = self.pager.page(1)?;
+        let mut trunk = get_u32(p1, FREELIST_TRUNK)?;
+        let count = get_u32(p1, FREELIST_COUNT)?;
+        let db_size = self.pager.db_size();
+        let mut out = Vec::with_capacity(count as usize);
+        while trunk != 0 {
+            if trunk > db_size || out.len() as u32 >= count {
+                return Err(Error::corrupt());
+            }
+            out.push(trunk);
+            let t = self.pager.page(trunk)?;
+            let n = get_u32(t, 4)?;
+            if n as usize > self.usable() as usize / 4 - 2 {
+                return Err(Error::corrupt());
+            }
+            for i in 0..n as usize {
+                let leaf = get_u32(t, 8 + 4 * i)?;
+                if leaf < 2 || leaf > db_size {
+                    return Err(Error::corrupt());
+                }
+                out.push(leaf);
+            }
+            trunk = get_u32(t, 0)?;
+        }
+        if out.len() as u32 != count {
+            return Err(Error::corrupt());
+        }
+        Ok(out)
+    }
+
+    /// Empty the freelist and put `pages` back on it (the way to take
+    /// particular pages off it).
+    pub(super) fn rebuild_freelist(&mut self, pages: &[Pgno]) -> Result<()> {
+        let p1 = self.pager.page_mut(1)?;
+        put_u32(p1, FREELIST_TRUNK, 0);
+        put_u32(p1, FREELIST_COUNT, 0);
+        for &p in pages {
+            self.free_page(p)?;
+        }
+        Ok(())
     }
 
     /// Put page `pgno` on the freelist.
@@ -78,7 +133,7 @@ impl Btree {
                 put_u32(t, 8 + 4 * n, pgno);
                 put_u32(t, 4, n as u32 + 1);
                 put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
-                return Ok(());
+                return self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0);
             }
         }
         let page = self.pager.page_mut(pgno)?;
@@ -87,6 +142,6 @@ impl Btree {
         let p1 = self.pager.page_mut(1)?;
         put_u32(p1, FREELIST_TRUNK, pgno);
         put_u32(p1, FREELIST_COUNT, count + 1);
-        Ok(())
+        self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)
     }
 }

@@ -79,6 +79,7 @@ impl Btree {
         d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
         d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
         d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+        self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
         Ok(true)
     }
 }

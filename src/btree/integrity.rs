@@ -4,8 +4,9 @@
 //! (overflow chains included) and checked for page type agreement, cell
 //! bounds, rowid order and bounds from parent dividers, equal leaf depth,
 //! and no page used twice; the freelist is walked and its count compared
-//! with the header; pages nobody references are reported. Messages use
-//! SQLite's wording.
+//! with the header; pages nobody references are reported. In auto_vacuum
+//! databases every page's pointer-map entry is checked against the
+//! reference that was actually found. Messages use SQLite's wording.
 //!
 //! Invariant: the check only reads; it loads every page first through a
 //! resumable [`Walk`], so it can return `Pending` like anything else.
@@ -13,6 +14,7 @@
 use super::cell::get_u32;
 use super::page;
 use super::walk::Walk;
+use super::ptrmap::{BTREE, FREEPAGE, OVERFLOW1, OVERFLOW2, ROOTPAGE};
 use super::{Btree, Pgno};
 use crate::error::Result;
 use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};
@@ -23,6 +25,8 @@ struct Checker {
     errors: Vec<String>,
     max: usize,
     refs: HashMap<Pgno, u32>,
+    /// The database has a pointer map.
+    ptrmap: bool,
 }
 
 impl Checker {
@@ -67,20 +71,23 @@ impl Btree {
 
     fn check_all(&self, roots: &[Pgno], max: usize) -> Result<Vec<String>> {
         let db_size = self.pager.db_size();
-        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new() };
         if db_size == 0 {
             return Ok(Vec::new());
         }
+        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()? };
         self.check_freelist(&mut ck)?;
         for &root in roots {
             let mut depth = None;
+            if root > 1 {
+                self.check_ptrmap(&mut ck, root, ROOTPAGE, 0)?;
+            }
             self.check_tree_page(&mut ck, root, root, 0, None, None, &mut depth)?;
         }
         // Page 1 holds the header even when sqlite_schema is not checked.
         ck.refs.entry(1).or_insert(1);
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {
-            if !ck.refs.contains_key(&p) && p != pending {
+            if !ck.refs.contains_key(&p) && p != pending && !(ck.ptrmap && self.is_ptrmap_page(p)) {
                 ck.error(format!("Page {p}: never used"));
             }
         }
@@ -97,6 +104,7 @@ impl Btree {
             if !ck.reference(trunk, db_size) {
                 return Ok(());
             }
+            self.check_ptrmap(ck, trunk, FREEPAGE, 0)?;
             seen += 1;
             let t = self.pager.page(trunk)?;
             let n = get_u32(t, 4)?;
@@ -108,6 +116,7 @@ impl Btree {
                 let leaf = get_u32(t, 8 + 4 * i)?;
                 if ck.reference(leaf, db_size) {
                     seen += 1;
+                    self.check_ptrmap(ck, leaf, FREEPAGE, 0)?;
                 }
             }
             trunk = get_u32(t, 0)?;
@@ -168,10 +177,13 @@ impl Btree {
             if info.overflow != 0 {
                 let n = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
                 let mut next = info.overflow;
+                let mut expect = (OVERFLOW1, pgno);
                 for _ in 0..n {
                     if !ck.reference(next, db_size) {
                         break;
                     }
+                    self.check_ptrmap(ck, next, expect.0, expect.1)?;
+                    expect = (OVERFLOW2, next);
                     next = match self.pager.page(next) {
                         Ok(d) => get_u32(d, 0)?,
                         Err(_) => break,
@@ -181,6 +193,7 @@ impl Btree {
             if !h.kind.is_leaf() {
                 let child_max = if h.kind.is_table() { Some(info.rowid) } else { None };
                 let child_min = if i == 0 { min } else { self.rowid_of(pgno, &h, i - 1).ok().flatten() };
+                self.check_ptrmap(ck, info.left_child, BTREE, pgno)?;
                 self.check_tree_page(ck, root, info.left_child, depth + 1, child_min, child_max, leaf_depth)?;
             }
         }
@@ -192,7 +205,25 @@ impl Btree {
             }
         } else {
             let child_min = if h.ncells == 0 { min } else { self.rowid_of(pgno, &h, h.ncells - 1).ok().flatten() };
+            self.check_ptrmap(ck, h.right, BTREE, pgno)?;
             self.check_tree_page(ck, root, h.right, depth + 1, child_min, max, leaf_depth)?;
+        }
+        Ok(())
+    }
+
+    /// In auto_vacuum databases: `pgno`'s pointer-map entry must be
+    /// `(kind, parent)`.
+    fn check_ptrmap(&self, ck: &mut Checker, pgno: Pgno, kind: u8, parent: Pgno) -> Result<()> {
+        if !ck.ptrmap || pgno < 2 || pgno > self.pager.db_size() || self.is_ptrmap_page(pgno) {
+            return Ok(());
+        }
+        // A map page not in cache yet: fail the attempt so that it is
+        // fetched and the check repeated.
+        self.pager.page(self.ptrmap_page_of(pgno))?;
+        match self.ptrmap_get(pgno) {
+            Ok((k, p)) if (k, p) == (kind, parent) => {}
+            Ok((k, p)) => ck.error(format!("Bad ptr map entry key={pgno} expected=({kind},{parent}) got=({k},{p})")),
+            Err(_) => ck.error(format!("Failed to read ptrmap key={pgno}")),
         }
         Ok(())
     }

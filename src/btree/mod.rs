@@ -38,6 +38,8 @@ mod insert;
 mod integrity;
 mod overflow;
 pub mod page;
+mod ptrmap;
+mod vacuum;
 mod walk;
 
 use crate::error::{Error, Result, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -245,27 +247,87 @@ impl Btree {
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
-    ///
-    /// Databases with auto_vacuum (pointer-map pages) are read-only here:
-    /// writing without maintaining the pointer map would corrupt them.
     pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
         if self.pager.state() == PagerState::Idle {
             crate::ready!(self.pager.begin_read()?);
-        }
-        if self.pager.state() == PagerState::Read && self.pager.db_size() > 0 {
-            crate::ready!(self.pager.fetch(1)?);
-            if cell::get_u32(self.pager.page(1)?, 36 + 4 * Meta::LargestRootPage as usize)? != 0 {
-                return Err(Error::unsupported("writing an auto_vacuum database"));
-            }
         }
         let r = self.pager.begin_write(exclusive)?;
         self.seq += 1;
         Ok(r)
     }
-    /// Commit the write transaction (or end the read transaction).
+    /// Commit the write transaction (or end the read transaction). With
+    /// `auto_vacuum=FULL` the free pages are first vacuumed out of the file.
     pub fn commit(&mut self) -> IoPoll<()> {
         self.walk = None;
+        if self.pager.state() == PagerState::Write {
+            crate::ready!(self.pager.fetch(1)?);
+            if self.autovacuum()? && !self.incremental()? {
+                crate::ready!(self.vacuum(None)?);
+            }
+        }
         self.pager.commit()
+    }
+
+    /// `PRAGMA incremental_vacuum(N)` inside a write transaction: take up
+    /// to `n` free pages (all with `None`) out of an auto_vacuum database
+    /// (a no-op without auto_vacuum).
+    pub fn incremental_vacuum(&mut self, n: Option<u32>) -> IoPoll<()> {
+        crate::ready!(self.pager.fetch(1)?);
+        if !self.autovacuum()? {
+            return Ok(Poll::Ready(()));
+        }
+        self.vacuum(n)
+    }
+
+    fn vacuum(&mut self, limit: Option<u32>) -> IoPoll<()> {
+        // Fetch (and pin) the pages that will be cut off first, so that
+        // the operation itself rarely has to start over for a missing page.
+        // (Not through `run_read`: it would drop the pins this method
+        // placed before an earlier `Pending`, and with a small cache the
+        // pages could then evict each other for ever.)
+        self.pager.take_missing();
+        let plan = loop {
+            match self.vacuum_plan(limit) {
+                Ok(plan) => break plan,
+                Err(e) => match self.pager.take_missing() {
+                    Some(pgno) => {
+                        crate::ready!(self.pager.fetch(pgno)?);
+                        self.pager.pin(pgno);
+                    }
+                    None => return Err(e),
+                },
+            }
+        };
+        if plan.is_empty() {
+            return Ok(Poll::Ready(()));
+        }
+        for p in &plan {
+            crate::ready!(self.pager.fetch(*p)?);
+            self.pager.pin(*p);
+        }
+        self.run_write(|bt| bt.vacuum_free(limit))
+    }
+
+    /// `PRAGMA auto_vacuum = mode` (0 NONE, 1 FULL, 2 INCREMENTAL) inside a
+    /// write transaction. Switching between FULL and INCREMENTAL is always
+    /// possible; turning auto_vacuum on or off only while the database has
+    /// no tree besides `sqlite_schema` (as in SQLite, where VACUUM is
+    /// needed otherwise). Returns whether the mode is now `mode`.
+    pub fn set_auto_vacuum(&mut self, mode: u8) -> IoPoll<bool> {
+        self.run_write(|bt| {
+            let p1 = bt.pager.page(1)?;
+            let on = cell::get_u32(p1, ptrmap::LARGEST_ROOT)? != 0;
+            let want_on = mode != 0;
+            if on != want_on {
+                let empty_schema = page::header(p1, 1)?.ncells == 0 && bt.pager.db_size() <= 1;
+                if !empty_schema {
+                    return Ok(false);
+                }
+                crate::pager::header::put_u32(bt.pager.page_mut(1)?, ptrmap::LARGEST_ROOT, want_on as u32);
+            }
+            crate::pager::header::put_u32(bt.pager.page_mut(1)?, ptrmap::INCREMENTAL, (mode == 2) as u32);
+            Ok(true)
+        })
     }
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
@@ -307,6 +369,9 @@ impl Btree {
             TreeKind::Index => PageKind::IndexLeaf,
         };
         self.run_write(|bt| {
+            if bt.autovacuum()? {
+                return bt.create_root_autovacuum(leaf);
+            }
             let pgno = bt.allocate_page()?;
             bt.write_node(pgno, &Node { kind: leaf, cells: Vec::new(), right: 0 })?;
             Ok(pgno)
@@ -323,6 +388,9 @@ impl Btree {
         let r = self.run_write(|bt| {
             for &p in &walk.pages {
                 bt.free_page(p)?;
+            }
+            if bt.autovacuum()? {
+                return bt.fill_root_hole(root);
             }
             Ok(None)
         });
@@ -465,6 +533,15 @@ pub enum InsertKey<'a> {
     Rowid(i64),
     /// Index tree: the whole entry is this record; data is empty.
     Index(&'a [u8]),
+    /// WITHOUT ROWID table (an index tree holding whole rows): the entry
+    /// is this record, whose first `key_fields` fields are the primary
+    /// key; an entry with the same key is replaced. Data is empty.
+    WithoutRowid {
+        /// The row, primary key columns first.
+        record: &'a [u8],
+        /// How many leading fields form the primary key.
+        key_fields: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -730,9 +807,18 @@ impl Cursor {
         if !self.writable {
             return Err(Error::code(SQLITE_READONLY));
         }
+        let pk_values;
         let (probe, payload, leaf_kind, rowid) = match key {
             InsertKey::Rowid(r) if self.key_info.is_none() => (Probe::Rowid(r), data, PageKind::TableLeaf, r),
             InsertKey::Index(rec) if self.key_info.is_some() => (Probe::Record(rec), rec, PageKind::IndexLeaf, 0),
+            InsertKey::WithoutRowid { record, key_fields } if self.key_info.is_some() => {
+                let values = crate::value::record::Record::parse(record)?.values()?;
+                if key_fields == 0 || key_fields > values.len() {
+                    return Err(Error::new(SQLITE_INTERNAL, "WITHOUT ROWID key longer than the row"));
+                }
+                pk_values = values;
+                (Probe::PrimaryKey(&pk_values[..key_fields]), record, PageKind::IndexLeaf, 0)
+            }
             _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
         };
         let root = self.root;

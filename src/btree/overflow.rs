@@ -95,6 +95,9 @@ impl Btree {
             data[..4].copy_from_slice(&next.to_be_bytes());
             data[4..4 + chunk.len()].copy_from_slice(chunk);
         }
+        for w in pages.windows(2) {
+            self.ptrmap_put(w[1], super::ptrmap::OVERFLOW2, w[0])?;
+        }
         out.extend_from_slice(&pages[0].to_be_bytes());
         Ok(out)
     }

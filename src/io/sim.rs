@@ -62,6 +62,8 @@ struct SimState {
     queue: Vec<Queued>,
     submitted: u64,
     completed: u64,
+    /// Syncs performed, per file path.
+    syncs: std::collections::HashMap<String, u64>,
 }
 
 impl SimState {
@@ -105,7 +107,7 @@ impl SimBackend {
     pub fn new(config: SimConfig) -> Self {
         SimBackend {
             fs: MemFs::default(),
-            state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0 })),
+            state: Arc::new(Mutex::new(SimState { rng: config.seed | 1, queue: Vec::new(), submitted: 0, completed: 0, syncs: Default::default() })),
             config: Mutex::new(config),
             durability: Mutex::new(Vec::new()),
             failing_reads: Mutex::new(None),
@@ -147,16 +149,31 @@ impl SimBackend {
     /// and every file keeps its content as of its last sync plus a random
     /// in-order subset of the writes and truncates performed since.
     pub fn power_loss(&self) {
+        self.lose_power(false);
+    }
+
+    /// Power loss that also tears writes: of each file's unsynced writes
+    /// that survive, the last one reaches the disk only partly (a random
+    /// prefix of its bytes; the rest of its range keeps the old content),
+    /// as when the power fails in the middle of a multi-sector write.
+    pub fn power_loss_torn(&self) {
+        self.lose_power(true);
+    }
+
+    fn lose_power(&self, tear: bool) {
         self.crash();
         let mut st = guard(&self.state);
         for t in guard(&self.durability).drain(..) {
             let mut image = t.synced;
-            for u in t.since {
-                if st.next().is_multiple_of(2) {
-                    continue;
-                }
+            let kept: Vec<Unsynced> = t.since.into_iter().filter(|_| !st.next().is_multiple_of(2)).collect();
+            let last_write = kept.iter().rposition(|u| matches!(u, Unsynced::Write(..)));
+            for (i, u) in kept.into_iter().enumerate() {
                 match u {
-                    Unsynced::Write(off, bytes) => {
+                    Unsynced::Write(off, mut bytes) => {
+                        if tear && Some(i) == last_write && !bytes.is_empty() {
+                            let keep = (st.next() % bytes.len() as u64) as usize;
+                            bytes.truncate(keep);
+                        }
                         let end = off as usize + bytes.len();
                         if image.len() < end {
                             image.resize(end, 0);
@@ -183,6 +200,11 @@ impl SimBackend {
     /// Requests submitted so far.
     pub fn submitted(&self) -> u64 {
         guard(&self.state).submitted
+    }
+
+    /// fsyncs performed on the file at `path` so far.
+    pub fn syncs(&self, path: &str) -> u64 {
+        guard(&self.state).syncs.get(path).copied().unwrap_or(0)
     }
 
     /// Requests still queued.
@@ -319,6 +341,11 @@ impl IoBackend for SimBackend {
             reaped.push((q, fail));
         }
         st.completed += reaped.len() as u64;
+        for (q, fail) in &reaped {
+            if matches!(q.op, Op::Sync) && !fail {
+                *st.syncs.entry(q.path.to_string()).or_insert(0) += 1;
+            }
+        }
         drop(st);
         let count = reaped.len();
         for (q, fail) in reaped {

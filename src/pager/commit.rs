@@ -1,7 +1,7 @@
 //! # The commit state machine
 //!
 //! `WriteJournal → SyncJournal → LockExclusive → WritePages → SyncDb →
-//! FinalizeJournal → Done`, each step submitting its requests once and
+//! FinalizeJournal → [SyncFinalized] → Done`, each step submitting its requests once and
 //! waiting (returning `Pending`) until they complete. Re-entry after
 //! `Pending` or after `SQLITE_BUSY` at `LockExclusive` continues at the
 //! step it stopped in. Page 1's change counter, in-header size,
@@ -28,6 +28,9 @@ pub enum CommitStep {
     WriteJournal(Vec<Completion>),
     /// Journal fsync submitted.
     SyncJournal(Completion),
+    /// `synchronous=FULL`: the header's record count, written after the
+    /// records were synced (then synced in turn).
+    WriteJournalHeader(Completion),
     /// Waiting for EXCLUSIVE.
     LockExclusive,
     /// Database pages submitted.
@@ -36,6 +39,10 @@ pub enum CommitStep {
     SyncDb(Completion),
     /// Journal delete/truncate/zero submitted.
     FinalizeJournal(Option<Completion>),
+    /// The truncated or zeroed journal's fsync submitted: until it is on
+    /// disk a power loss could bring the hot journal back and roll back a
+    /// transaction the caller was told is committed.
+    SyncFinalized(Completion),
     /// WAL mode: the transaction's frames submitted.
     WalFrames(Vec<Completion>),
     /// WAL mode: WAL fsync submitted.
@@ -45,7 +52,7 @@ pub enum CommitStep {
 impl CommitStep {
     /// Whether the database file may have been written.
     pub fn touched_database(&self) -> bool {
-        matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_))
+        matches!(self, CommitStep::WritePages(_) | CommitStep::SyncDb(_) | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_))
     }
 
     /// Whether every request this step submitted has completed (their
@@ -53,7 +60,7 @@ impl CommitStep {
     pub fn in_flight_done(&self) -> bool {
         match self {
             CommitStep::WriteJournal(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
-            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) | CommitStep::WalSync(c) => c.is_done(),
+            CommitStep::SyncJournal(c) | CommitStep::SyncDb(c) | CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) | CommitStep::WriteJournalHeader(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
         }
@@ -98,6 +105,7 @@ impl Pager {
                         return Ok(Poll::Ready(()));
                     }
                     crate::ready!(self.fetch(1)?);
+                    crate::ready!(self.wal_prepare_header()?);
                     self.stamp_page1()?;
                     if self.wal.is_some() {
                         let cs = self.wal_write_frames()?;
@@ -129,7 +137,18 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
-                    self.commit_step = CommitStep::LockExclusive;
+                    self.commit_step = match self.write_journal_header()? {
+                        Some(c) => CommitStep::WriteJournalHeader(c),
+                        None => CommitStep::LockExclusive,
+                    };
+                }
+                CommitStep::WriteJournalHeader(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::WriteJournalHeader(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.commit_step = CommitStep::SyncJournal(self.journal_file(false)?.sync(false)?);
                 }
                 CommitStep::LockExclusive => {
                     if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
@@ -207,14 +226,41 @@ impl Pager {
                             return Ok(Poll::Pending);
                         }
                         c.take()?;
+                        if self.finalize_needs_sync() {
+                            self.commit_step = CommitStep::SyncFinalized(self.journal_file(false)?.sync(true)?);
+                            continue;
+                        }
                     }
-                    self.cache.mark_all_clean();
-                    self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
-                    self.finish_write_txn()?;
+                    self.finish_commit()?;
+                    return Ok(Poll::Ready(()));
+                }
+                CommitStep::SyncFinalized(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::SyncFinalized(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.finish_commit()?;
                     return Ok(Poll::Ready(()));
                 }
             }
         }
+    }
+
+    /// As SQLite: a truncated journal is synced at `synchronous=FULL` and
+    /// above, a zeroed (PERSIST) header whenever syncs are on.
+    fn finalize_needs_sync(&self) -> bool {
+        match self.journal_mode {
+            JournalMode::Truncate => self.synchronous >= Synchronous::Full,
+            JournalMode::Persist => self.synchronous > Synchronous::Off,
+            _ => false,
+        }
+    }
+
+    fn finish_commit(&mut self) -> Result<()> {
+        self.cache.mark_all_clean();
+        self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
+        self.finish_write_txn()
     }
 
     fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {
@@ -246,22 +292,33 @@ impl Pager {
     }
 
     /// Bring the journal file up to date with every original kept so far.
-    /// The first time in a transaction: header (with the record count) and
-    /// all records as one write, plus a truncate if an older, longer
-    /// journal file is reused. Later (after a cache spill): the new records
-    /// appended and the header's record count rewritten. Either order of
-    /// the submitted requests is safe: nothing reads the journal before
+    /// The first time in a transaction: header and all records as one
+    /// write, plus a truncate if an older, longer journal file is reused.
+    /// Later (after a cache spill): the new records appended. Either order
+    /// of the submitted requests is safe: nothing reads the journal before
     /// they all complete and are synced, and a torn record fails its
     /// checksum.
+    ///
+    /// The header's record count follows SQLite's fsync pattern: with
+    /// `synchronous=NORMAL` (or OFF) it is written with the records, and
+    /// one sync covers both; with `synchronous=FULL` the records are
+    /// synced first under the old count, then the new count is written
+    /// ([`Pager::write_journal_header`]) and synced, so that a count on
+    /// disk never covers records that are not.
     pub(super) fn append_journal(&mut self) -> Result<Vec<Completion>> {
         let mut pgnos: Vec<_> = self.originals.keys().copied().filter(|p| !self.journaled.contains(p)).collect();
         pgnos.sort_unstable();
         let recs: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
         let f = self.journal_file(true)?;
         let mut cs = Vec::new();
+        let two_phase = self.synchronous >= Synchronous::Full;
         if self.journal_end == 0 {
             self.journal_nonce = journal::new_nonce();
-            let bytes = journal::build(self.journal_nonce, self.orig_db_size, self.page_size, &recs);
+            let mut bytes = journal::build(self.journal_nonce, self.orig_db_size, self.page_size, &recs);
+            if two_phase && !recs.is_empty() {
+                bytes[8..12].copy_from_slice(&0u32.to_be_bytes());
+                self.journal_header_pending = true;
+            }
             let len = bytes.len() as u64;
             cs.push(f.write(0, Buffer::from_vec(bytes))?);
             if f.size()? > len {
@@ -275,12 +332,27 @@ impl Pager {
                 cs.push(f.write(self.journal_end, Buffer::from_vec(bytes))?);
             }
             self.journal_end += len;
-            let total = (self.journaled.len() + pgnos.len()) as u32;
-            let hdr = journal::header(self.journal_nonce, total, self.orig_db_size, self.page_size);
-            cs.push(f.write(0, Buffer::from_vec(hdr))?);
+            if two_phase {
+                self.journal_header_pending = len > 0;
+            } else {
+                let total = (self.journaled.len() + pgnos.len()) as u32;
+                let hdr = journal::header(self.journal_nonce, total, self.orig_db_size, self.page_size);
+                cs.push(f.write(0, Buffer::from_vec(hdr))?);
+            }
         }
         self.journaled.extend(pgnos);
         Ok(cs)
+    }
+
+    /// `synchronous=FULL`, after the records are synced: write the header
+    /// with the full record count (`None` if it is already right).
+    pub(super) fn write_journal_header(&mut self) -> Result<Option<Completion>> {
+        if !self.journal_header_pending {
+            return Ok(None);
+        }
+        self.journal_header_pending = false;
+        let hdr = journal::header(self.journal_nonce, self.journaled.len() as u32, self.orig_db_size, self.page_size);
+        Ok(Some(self.journal_file(false)?.write(0, Buffer::from_vec(hdr))?))
     }
 
     fn submit_finalize(&mut self) -> Result<()> {

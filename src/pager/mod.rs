@@ -160,6 +160,16 @@ enum RollbackStep {
     Sync(Completion),
 }
 
+/// The header's database size, if valid, must fit in the file (as in
+/// SQLite, a larger one means the file is corrupt, not that pages exist
+/// beyond its end).
+pub(crate) fn checked_db_size(in_header: Option<Pgno>, file_size: u64, page_size: u32) -> Result<Option<Pgno>> {
+    match in_header {
+        Some(n) if n as u64 > file_size.div_ceil(page_size as u64) => Err(Error::corrupt()),
+        other => Ok(other),
+    }
+}
+
 /// Options for [`Pager::open`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PagerOptions {
@@ -209,6 +219,10 @@ pub struct Pager {
     journal_end: u64,
     /// Checksum nonce of the current journal.
     journal_nonce: u32,
+    /// `synchronous=FULL`: records were written and will be synced with
+    /// the header still giving the old record count; the header with the
+    /// new count is written (and synced) after them.
+    journal_header_pending: bool,
     /// The database file holds pages of this (uncommitted) transaction,
     /// written by a cache spill.
     db_touched: bool,
@@ -276,6 +290,7 @@ impl Pager {
             journaled: std::collections::HashSet::new(),
             journal_end: 0,
             journal_nonce: 0,
+            journal_header_pending: false,
             db_touched: false,
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
@@ -495,7 +510,7 @@ impl Pager {
         }
         self.last_change_counter = Some(info.change_counter);
         let from_file = (file_size / self.page_size as u64) as u32;
-        self.db_size = info.db_size.unwrap_or(from_file);
+        self.db_size = checked_db_size(info.db_size, file_size, self.page_size)?.unwrap_or(from_file);
         Ok(Poll::Ready(()))
     }
 
@@ -709,6 +724,26 @@ impl Pager {
         Ok(&mut p.data)
     }
 
+    /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
+    /// must already have been modified through [`Pager::page_mut`] in this
+    /// transaction, so that its original is journaled (a rollback, or a
+    /// hot journal, must bring those pages back).
+    pub fn truncate_image(&mut self, n: Pgno) -> Result<()> {
+        self.require_write()?;
+        if n == 0 || n >= self.db_size {
+            return Ok(());
+        }
+        for p in n + 1..=self.db_size {
+            if p <= self.orig_db_size && !self.originals.contains_key(&p) && p != self.pending_byte_page() {
+                return Err(Error::new(SQLITE_INTERNAL, format!("page {p} truncated before it was journaled")));
+            }
+            self.record_undo(p);
+        }
+        self.cache.truncate(n);
+        self.db_size = n;
+        Ok(())
+    }
+
     /// The page number the allocator must skip: the page holding the
     /// PENDING byte is never used.
     pub fn pending_byte_page(&self) -> Pgno {
@@ -843,6 +878,7 @@ impl Pager {
         self.originals.clear();
         self.journaled.clear();
         self.journal_end = 0;
+        self.journal_header_pending = false;
         self.db_touched = false;
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;

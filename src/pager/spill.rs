@@ -3,8 +3,8 @@
 //! A write transaction bigger than the cache would otherwise keep every
 //! changed page in memory. Between two B-tree operations, when the cache
 //! is over its bound and at least half of it is dirty, the pager spills:
-//! `Journal` (append the originals not yet journaled and rewrite the
-//! header's record count) → `Sync` → `Lock` (EXCLUSIVE; if it cannot be had
+//! `Journal` (append the originals not yet journaled) → `Sync` →
+//! [`Header` (the new record count, `synchronous=FULL`) → `Sync`] → `Lock` (EXCLUSIVE; if it cannot be had
 //! the spill is given up for this transaction and the cache just grows) →
 //! `Pages` (write the dirty pages) → the pages become clean and evictable.
 //!
@@ -34,6 +34,9 @@ pub enum SpillStep {
     Journal(Vec<Completion>),
     /// Journal fsync submitted.
     Sync(Completion),
+    /// `synchronous=FULL`: the header's new record count submitted (a
+    /// second sync follows).
+    Header(Completion),
     /// About to take EXCLUSIVE and write pages.
     Lock,
     /// Page writes submitted for these pages.
@@ -81,6 +84,7 @@ impl Pager {
         loop {
             match std::mem::take(&mut self.spill_step) {
                 SpillStep::Idle if self.wal.is_some() => {
+                    crate::ready!(self.wal_prepare_header()?);
                     let pgnos = self.cache.dirty_pages();
                     let cs = self.wal_write_spill(&pgnos)?;
                     self.spill_step = SpillStep::WalFrames(cs, pgnos);
@@ -122,7 +126,18 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
-                    self.spill_step = SpillStep::Lock;
+                    self.spill_step = match self.write_journal_header()? {
+                        Some(c) => SpillStep::Header(c),
+                        None => SpillStep::Lock,
+                    };
+                }
+                SpillStep::Header(c) => {
+                    if !c.is_done() {
+                        self.spill_step = SpillStep::Header(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.spill_step = SpillStep::Sync(self.journal_file(false)?.sync(false)?);
                 }
                 SpillStep::Lock => {
                     if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {

@@ -88,7 +88,7 @@ impl Pager {
             wal.set_page_size(self.page_size);
             self.db_size = match wal.db_size() {
                 Some(n) => n,
-                None => info.and_then(|i| i.db_size).unwrap_or((file_size / self.page_size as u64) as u32),
+                None => super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32),
             };
         }
         self.journal_mode = JournalMode::Wal;
@@ -100,6 +100,16 @@ impl Pager {
     pub(super) fn wal_frame_of(&self, pgno: u32) -> Result<Option<(std::sync::Arc<dyn crate::io::File>, u64)>> {
         let Some(wal) = &self.wal else { return Ok(None) };
         Ok(wal.find_frame(pgno)?.map(|f| (wal.file().clone(), wal.page_offset(f))))
+    }
+
+    /// Before a commit's or spill's frames: a new log header, written and
+    /// synced on its own when the log is empty or restarts (resumable).
+    pub(super) fn wal_prepare_header(&mut self) -> IoPoll<()> {
+        let sync = self.synchronous > Synchronous::Off;
+        match self.wal.as_mut() {
+            Some(w) => w.prepare_header(sync),
+            None => Ok(Poll::Ready(())),
+        }
     }
 
     /// Submit the commit's frames.

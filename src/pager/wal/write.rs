@@ -10,6 +10,13 @@
 //! in the index and publishes the new header once the writes (and the
 //! fsync, if any) are done.
 //!
+//! A new log header (the first transaction of an empty or restarted log)
+//! is written and synced on its own, before any frame behind it
+//! ([`Wal::prepare_header`]): otherwise a power loss could keep new frames
+//! but lose the new header, and recovery would then accept the old,
+//! already checkpointed frames in front of them and copy stale pages over
+//! the database.
+//!
 //! Invariant: the index header names a frame only after that frame is on
 //! the file (synced when `synchronous=FULL`).
 
@@ -29,7 +36,79 @@ pub struct PendingCommit {
     commit: bool,
 }
 
+/// Writing a new log header ahead of a transaction's frames.
+#[derive(Debug, Default)]
+pub enum HeaderPrep {
+    /// Nothing prepared.
+    #[default]
+    Idle,
+    /// The header write is in flight; the index header it goes with.
+    Writing(Completion, IndexHeader),
+    /// Its fsync is in flight.
+    Syncing(Completion, IndexHeader),
+    /// On disk: frames may follow it.
+    Ready(IndexHeader),
+}
+
 impl Wal {
+    /// Before the first frames of an empty or restarted log: restart the
+    /// log if it can be, then write its new header and (with `sync`) fsync
+    /// it. Resumable; a no-op when the log already has frames.
+    pub fn prepare_header(&mut self, sync: bool) -> crate::IoPoll<()> {
+        use std::task::Poll;
+        loop {
+            match std::mem::take(&mut self.header_prep) {
+                HeaderPrep::Idle => {
+                    if !self.write_lock {
+                        return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL header without the write lock"));
+                    }
+                    self.maybe_restart()?;
+                    if self.hdr.mx_frame != 0 {
+                        return Ok(Poll::Ready(()));
+                    }
+                    let (bytes, h) = self.new_header();
+                    let c = self.file.write(0, Buffer::from_vec(bytes))?;
+                    self.header_prep = HeaderPrep::Writing(c, h);
+                }
+                HeaderPrep::Writing(c, h) => {
+                    if !c.is_done() {
+                        self.header_prep = HeaderPrep::Writing(c, h);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.header_prep = if sync { HeaderPrep::Syncing(self.file.sync(false)?, h) } else { HeaderPrep::Ready(h) };
+                }
+                HeaderPrep::Syncing(c, h) => {
+                    if !c.is_done() {
+                        self.header_prep = HeaderPrep::Syncing(c, h);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    self.header_prep = HeaderPrep::Ready(h);
+                }
+                HeaderPrep::Ready(h) => {
+                    self.header_prep = HeaderPrep::Ready(h);
+                    return Ok(Poll::Ready(()));
+                }
+            }
+        }
+    }
+
+    /// The bytes of a new log header with fresh salts, and the index
+    /// header that frames written behind it start from.
+    fn new_header(&self) -> (Vec<u8>, IndexHeader) {
+        let mut h = self.hdr;
+        let big_endian = format::native_big_endian();
+        if h.salt == [0; 8] {
+            h.salt[..4].copy_from_slice(&random_u32().to_be_bytes());
+        }
+        h.salt[4..].copy_from_slice(&random_u32().wrapping_add(1).to_be_bytes());
+        let (bytes, ck) = WalHeader::encode(big_endian, self.page_size, self.ckpt_seq, h.salt);
+        h.big_endian = big_endian;
+        h.frame_cksum = ck;
+        (bytes.to_vec(), h)
+    }
+
     /// Take the WRITE lock for a write transaction.
     pub fn begin_write(&mut self) -> Result<()> {
         if self.write_lock {
@@ -49,6 +128,7 @@ impl Wal {
     /// Release the WRITE lock.
     pub fn end_write(&mut self) -> Result<()> {
         self.pending = None;
+        self.header_prep = HeaderPrep::Idle;
         if self.uncommitted {
             // A rolled-back transaction spilled frames: forget them (their
             // index entries past mxFrame are cleaned before reuse).
@@ -124,21 +204,24 @@ impl Wal {
         if !self.write_lock || pages.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
         }
-        self.maybe_restart()?;
         let ps = self.page_size;
         let mut h = self.hdr;
         let mut cs = Vec::new();
         if h.mx_frame == 0 {
-            let ckpt_seq = self.ckpt_seq;
-            let big_endian = format::native_big_endian();
-            if h.salt == [0; 8] {
-                h.salt[..4].copy_from_slice(&random_u32().to_be_bytes());
+            match std::mem::take(&mut self.header_prep) {
+                HeaderPrep::Ready(prepared) => h = prepared,
+                _ => {
+                    // Not prepared (callers should): header and frames go
+                    // out together.
+                    self.maybe_restart()?;
+                    h = self.hdr;
+                    if h.mx_frame == 0 {
+                        let (bytes, fresh) = self.new_header();
+                        h = fresh;
+                        cs.push(self.file.write(0, Buffer::from_vec(bytes))?);
+                    }
+                }
             }
-            h.salt[4..].copy_from_slice(&random_u32().wrapping_add(1).to_be_bytes());
-            let (bytes, ck) = WalHeader::encode(big_endian, ps, ckpt_seq, h.salt);
-            h.big_endian = big_endian;
-            h.frame_cksum = ck;
-            cs.push(self.file.write(0, Buffer::from_vec(bytes.to_vec()))?);
         }
         h.page_size = ps;
         let frame_len = format::FRAME_HEADER_SIZE + ps as usize;
