@@ -572,6 +572,9 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("misuse of window function {name}()")));
         }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
+            if self.in_aggregate_query {
+                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+            }
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }
         let first = self.b.regs(args.len());

@@ -138,6 +138,10 @@ pub struct Compiler<'s> {
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
     pub autoinc: Option<(i32, i32, i32, i32)>,
+    /// Generating an aggregate query: an aggregate reached where no
+    /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
+    /// as SQLite reports it when generating code rather than resolving.
+    pub in_aggregate_query: bool,
 }
 
 impl<'s> Compiler<'s> {
@@ -172,6 +176,7 @@ impl<'s> Compiler<'s> {
             in_exists: false,
             returning: None,
             autoinc: None,
+            in_aggregate_query: false,
             cte_limit_hint: None,
             firing: Vec::new(),
             dbs_used: 0,

@@ -638,6 +638,7 @@ impl Compiler<'_> {
                 conjuncts(w, &mut terms);
             }
             let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
+            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
             if has_windows {
@@ -677,6 +678,7 @@ impl Compiler<'_> {
                     self.b.bind(end2);
                 }
             }
+            self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
                 self.emit_sorter_output(&ctx, items.len());
                 let detail = "USE TEMP B-TREE FOR ORDER BY".to_string();
