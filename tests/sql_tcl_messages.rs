@@ -32,3 +32,18 @@ fn clause_before_compound_operator() {
         ],
     );
 }
+
+#[test]
+fn negated_hex_literals() {
+    check_each(
+        "CREATE TABLE t(x);",
+        &[
+            "SELECT DISTINCT -0x08000000000000000",
+            "SELECT -0x8000000000000000",
+            "SELECT -0x7fffffffffffffff",
+            "SELECT -0xffffffffffffffff",
+            "SELECT -9223372036854775808",
+            "SELECT 0x8000000000000000",
+        ],
+    );
+}

@@ -400,7 +400,9 @@ impl Compiler<'_> {
                 UnaryOperator::Negative => {
                     if let Expr::Literal(Literal::Numeric(s)) = &**inner {
                         let n = match parse_numeric(s)? {
-                            Number::Int(i) if i == i64::MIN => Number::Real(9.223372036854775808e18),
+                            // Only a hex literal reads as i64::MIN; SQLite
+                            // refuses to negate it.
+                            Number::Int(i) if i == i64::MIN => return Err(Error::sql(format!("hex literal too big: -{s}"))),
                             Number::Int(i) => Number::Int(-i),
                             Number::Real(_) if *s == "9223372036854775808" => Number::Int(i64::MIN),
                             Number::Real(r) => Number::Real(-r),
