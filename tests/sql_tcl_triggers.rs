@@ -1,0 +1,26 @@
+//! Trigger behaviour SQLite's TCL tests check (tkt3832), differentially
+//! against SQLite.
+mod sql_common;
+use sql_common::check_each;
+
+#[test]
+fn before_insert_sees_minus_one_for_a_rowid_still_to_allocate() {
+    check_each(
+        "CREATE TABLE t1(a INT, b INTEGER PRIMARY KEY); CREATE TABLE log(x, y);
+         CREATE TRIGGER t1r1 BEFORE INSERT ON t1 BEGIN INSERT INTO log VALUES(new.b, new.rowid); END;
+         CREATE TRIGGER t1r2 AFTER INSERT ON t1 BEGIN INSERT INTO log VALUES(new.b, new.rowid); END;
+         CREATE TABLE t2(a, b); CREATE TABLE log2(x);
+         CREATE TRIGGER t2r1 BEFORE INSERT ON t2 BEGIN INSERT INTO log2 VALUES(new.rowid); INSERT INTO t2(rowid, a) VALUES(100, 'trig'); END;",
+        &[
+            "INSERT INTO t1 VALUES(NULL,5)",
+            "INSERT INTO t1 SELECT b, a FROM t1 ORDER BY b",
+            "INSERT INTO t1(a) VALUES(7)",
+            "INSERT INTO t1 VALUES(8, '9')",
+            "SELECT rowid, * FROM t1",
+            "SELECT rowid, * FROM log",
+            "INSERT INTO t2 VALUES(1, 2)",
+            "SELECT rowid, * FROM t2",
+            "SELECT * FROM log2",
+        ],
+    );
+}
