@@ -219,6 +219,11 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     }
                 }
             }
+            // The table's triggers follow it (their ON clause and the
+            // references in their bodies).
+            for (name, sql) in c.schema.triggers_of(&table.name) {
+                rows.push((name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new))));
+            }
             c.rewrite_schema_rows(rows);
         }
         AlterTableBody::RenameColumn { old, new } => {
