@@ -283,7 +283,7 @@ impl<'b> Compiler<'_> {
                 .map(|(i, n)| ScopeColumn {
                     name: n.clone(),
                     affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
-                    collation: None,
+                    collation: info.collations.get(i).cloned().flatten(),
                     decltype: info.decltypes.get(i).cloned().flatten(),
                     hidden: false,
                 })

@@ -74,6 +74,8 @@ pub struct SelectInfo {
     pub decltypes: Vec<Option<String>>,
     /// (table, column) a result column reads directly.
     pub origins: Vec<Option<(String, String)>>,
+    /// Collation of each result column (a subquery's columns keep it).
+    pub collations: Vec<Option<String>>,
 }
 
 /// One result column after `*` expansion.
@@ -596,6 +598,11 @@ impl Compiler<'_> {
                 info.decltypes.push(d);
                 let origin = self.item_origin(it);
                 info.origins.push(origin);
+                let coll = match it {
+                    ResultItem::Expr(e, _) => self.expr_collation(e).map(|c| c.0),
+                    ResultItem::Col(c, _) => c.collation.clone(),
+                };
+                info.collations.push(coll);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -854,7 +861,7 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n] })
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n], collations: vec![None; n] })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
