@@ -42,7 +42,7 @@ include compat-tests/compat.mk
 
 TEST_SUITES := test-cargo test-capi compat-test test-tcl
 
-.PHONY: all lib header deps install demo test $(TEST_SUITES) clean-build
+.PHONY: all lib lib-sysver header deps install demo test $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
@@ -103,8 +103,22 @@ test-cargo:
 
 # The C ABI: header freshness, header agreement with SQLite's, exported
 # symbols, and the C programs of capi/tests run against both libraries.
-test-capi: all $(REF_OBJ)
-	capi/tests/run.sh $(LIBDIR)
+test-capi: all lib-sysver $(REF_OBJ)
+	capi/tests/run.sh $(LIBDIR) $(SYSVER_LIBDIR)
+
+# The library reporting the system SQLite's version and source id, for
+# system programs that insist on their own (the sqlite3 shell): built in
+# its own target directory so the default build is not redone each time.
+SYSVER_LIBDIR := $(BUILD)/lib-sysver
+lib-sysver:
+	RINGLITE_SQLITE_VERSION='$(shell sed -n 's/^\#define SQLITE_VERSION  *"\(.*\)"/\1/p' $(SYS_HEADER))' \
+	RINGLITE_SQLITE_SOURCE_ID='$(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))' \
+	CARGO_TARGET_DIR=target/sysver $(CARGO) build --release -p ringlite-capi
+	mkdir -p $(SYSVER_LIBDIR)
+	$(CC) -shared -o $(SYSVER_LIBDIR)/libsqlite3.so.0 \
+	  -Wl,--whole-archive target/sysver/release/libsqlite3.a -Wl,--no-whole-archive \
+	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
+	  -Wl,--gc-sections -lpthread -ldl -lm -lgcc_s -lc
 
 clean-build:
 	rm -rf $(BUILD)

@@ -1333,6 +1333,8 @@ struct sqlite3_pcache_methods2 {
 extern "C" {
 #endif // __cplusplus
 
+int sqlite3_set_authorizer(sqlite3 *arg0, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
+
 int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
 
 int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
@@ -1494,8 +1496,6 @@ void *sqlite3_rollback_hook(sqlite3 *arg0, void (*arg1)(void*), void *arg2);
 void *sqlite3_update_hook(sqlite3 *arg0, void (*arg1)(void*, int, const char*, const char*, sqlite3_int64), void *arg2);
 
 void sqlite3_progress_handler(sqlite3 *arg0, int arg1, int (*arg2)(void*), void *arg3);
-
-int sqlite3_set_authorizer(sqlite3 *arg0, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
 
 int sqlite3_busy_handler(sqlite3 *arg0, int (*arg1)(void*, int), void *arg2);
 

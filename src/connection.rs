@@ -29,6 +29,8 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+pub use crate::sql::codegen::auth::Authorizer;
+
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
 
@@ -45,9 +47,9 @@ pub enum Hook {
     /// `sqlite3_progress_handler`: called about every `n` VM instructions;
     /// returning `true` interrupts the statement.
     Progress(i32, Option<Box<dyn FnMut() -> bool + Send>>),
-    /// `sqlite3_set_authorizer`: (action code, arg1..arg4) to
-    /// SQLITE_OK/DENY/IGNORE.
-    Authorizer(Option<Box<dyn FnMut(i32, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> i32 + Send>>),
+    /// `sqlite3_set_authorizer`: (action code, arg1, arg2, database,
+    /// trigger) to SQLITE_OK/DENY/IGNORE, asked while statements compile.
+    Authorizer(Option<Authorizer>),
     /// `sqlite3_trace_v2`: (event mask, callback(event, statement SQL or
     /// expanded SQL, nanoseconds for PROFILE)).
     Trace(u32, Option<Box<dyn FnMut(u32, &str, i64) + Send>>),
@@ -116,6 +118,7 @@ pub struct Connection {
     busy_handler: Option<BusyHandler>,
     limits: [i32; 12],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
+    authorizer: Option<crate::sql::codegen::auth::Authorizer>,
 }
 
 /// What a filename or URI asks for.
@@ -298,6 +301,7 @@ impl Connection {
             busy_handler: None,
             limits: [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250000000, 127, 10, 50000, 32766, 1000, 1_000_000_000],
             trace: None,
+            authorizer: None,
         })
     }
 
@@ -345,6 +349,7 @@ impl Connection {
         let page_size = self.state.dbs[0].btree.page_size();
         let path = self.state.dbs[0].path.clone();
         let memory = self.memory;
+        let authorizer = self.authorizer.as_mut();
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
@@ -352,6 +357,7 @@ impl Connection {
             c.page_size = page_size;
             c.db_path = path;
             c.memory_db = memory;
+            c.authorizer = authorizer;
             let prog = compile(&mut c, cmd)?;
             Ok((Some(prog), tail))
         })
@@ -500,8 +506,7 @@ impl Connection {
             Hook::Update(h) => self.state.update_hook = h,
             Hook::Progress(n, h) => self.state.progress = h.map(|h| (n, h)),
             Hook::Trace(mask, h) => self.trace = h.map(|h| (mask, h)),
-            // The authorizer is accepted but not consulted yet.
-            Hook::Authorizer(..) => {}
+            Hook::Authorizer(h) => self.authorizer = h,
         }
     }
 
@@ -540,6 +545,9 @@ pub struct Statement {
     explain_pos: usize,
     fullscan_steps: i64,
     started_at: Option<std::time::Instant>,
+    /// Compiled under settings that changed (a new authorizer): compile
+    /// again before the next run.
+    expired: bool,
 }
 
 /// `SQLITE_TRACE_STMT`.
@@ -564,6 +572,7 @@ impl Statement {
             explain_pos: 0,
             fullscan_steps: 0,
             started_at: None,
+            expired: false,
         }
     }
 
@@ -627,6 +636,14 @@ impl Statement {
         let mut busy_count = 0;
         let mut schema_retry = false;
         loop {
+            if !self.active && self.expired {
+                let (prog, _) = conn.compile(self.sql.as_bytes())?;
+                if let Some(p) = prog {
+                    self.program = p;
+                    self.vm = Vm::new(&self.program, self.params.clone());
+                }
+                self.expired = false;
+            }
             if !self.active {
                 if self.vm.halted || self.vm.pc != 0 {
                     self.vm = Vm::new(&self.program, self.params.clone());
@@ -837,6 +854,12 @@ impl Statement {
     /// 0 not EXPLAIN, 1 EXPLAIN, 2 EXPLAIN QUERY PLAN.
     pub fn explain_mode(&self) -> i32 {
         self.program.explain as i32
+    }
+
+    /// Compile the statement again before its next run (`sqlite3_expired`
+    /// semantics: a run in progress finishes with the old program).
+    pub fn expire(&mut self) {
+        self.expired = true;
     }
 
     /// Whether the statement has been stepped and not reset or finished.

@@ -130,6 +130,34 @@ pub unsafe extern "C" fn sqlite3_create_collation16(
     })
 }
 
+/// The `sqlite3_collation_needed` callbacks in force: UTF-8 and/or UTF-16
+/// flavour, with the user data.
+#[derive(Clone, Copy)]
+pub struct NeededSlot {
+    arg: SendPtr,
+    utf8: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
+    utf16: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
+}
+
+/// A statement being prepared names collation `name`, unknown to the
+/// engine: call the collation-needed callback (looked up now). Returns
+/// whether one was called.
+pub unsafe fn ask_for_collation(d: &sqlite3, db: *mut sqlite3, name: &str) -> bool {
+    let Some(slot) = d.hooks.try_borrow().ok().and_then(|h| h.collation_needed) else { return false };
+    if let Some(f) = slot.utf8 {
+        let n = crate::error::cstring(name);
+        f(slot.arg.get(), db, SQLITE_UTF8, n.as_ptr());
+        true
+    } else if let Some(f) = slot.utf16 {
+        let mut n: Vec<u16> = name.encode_utf16().collect();
+        n.push(0);
+        f(slot.arg.get(), db, if cfg!(target_endian = "little") { SQLITE_UTF16LE } else { SQLITE_UTF16BE }, n.as_ptr() as *const c_void);
+        true
+    } else {
+        false
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_collation_needed(
     arg0: *mut sqlite3,
@@ -137,12 +165,12 @@ pub unsafe extern "C" fn sqlite3_collation_needed(
     arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        // Accepted; the engine has no "collation needed" callback yet, so an
-        // unknown collation is an error ("no such collation sequence").
-        let _ = (arg1, arg2);
-        if db_ref(arg0).is_none() {
+        let Some(d) = db_ref(arg0) else {
             return misuse();
-        }
+        };
+        let _g = d.lock.lock();
+        // Setting one flavour clears the other, as in SQLite.
+        d.hooks.borrow_mut().collation_needed = arg2.map(|f| NeededSlot { arg: SendPtr(arg1), utf8: Some(f), utf16: None });
         SQLITE_OK
     })
 }
@@ -154,10 +182,11 @@ pub unsafe extern "C" fn sqlite3_collation_needed16(
     arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let _ = (arg1, arg2);
-        if db_ref(arg0).is_none() {
+        let Some(d) = db_ref(arg0) else {
             return misuse();
-        }
+        };
+        let _g = d.lock.lock();
+        d.hooks.borrow_mut().collation_needed = arg2.map(|f| NeededSlot { arg: SendPtr(arg1), utf8: None, utf16: Some(f) });
         SQLITE_OK
     })
 }

@@ -1,16 +1,22 @@
-//! # Callbacks: commit/rollback/update hooks, progress handler, authorizer,
-//! busy handler (tracing is in `trace.rs`)
+//! # Callbacks: commit/rollback/update hooks, progress and busy handlers,
+//! WAL hook (tracing is in `trace.rs`, the authorizer in `authorizer.rs`)
 //!
-//! Each C callback and its user-data pointer are wrapped in a Rust closure
-//! and installed with `Connection::set_hook`; the previous user data is kept
-//! here so the `*_hook` functions can return it, as SQLite does.
+//! The C callback in force and its user-data pointer live in the handle's
+//! [`HookSlots`]. The engine only ever holds a *trampoline*: a closure that
+//! looks the callback up in those slots at the moment it fires. So a hook
+//! replaced or removed from inside a callback (while `sqlite3_step` holds
+//! the engine connection and it cannot be reached) takes effect at once,
+//! exactly as in SQLite, and a removed callback is never called again.
+//!
+//! Invariant: a slot is copied out (the `RefCell` borrow ends) before the C
+//! callback runs, so the callback may install other callbacks freely.
 
 use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3};
 use crate::types::sqlite3_int64;
 use ringlite::connection::Hook;
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::{c_char, c_int, c_void};
 
 /// A raw pointer a callback closure may carry to another thread: the
 /// connection lock serializes every call.
@@ -25,21 +31,29 @@ impl SendPtr {
     }
 }
 
-/// User-data pointers of the installed callbacks.
+type CommitFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type RollbackFn = unsafe extern "C" fn(*mut c_void);
+type UpdateFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64);
+type ProgressFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type BusyFn = unsafe extern "C" fn(*mut c_void, c_int) -> c_int;
+type WalFn = unsafe extern "C" fn(*mut c_void, *mut sqlite3, *const c_char, c_int) -> c_int;
+
+/// The callbacks in force, each with its user data.
 #[derive(Default)]
 pub struct HookSlots {
-    pub commit: Option<SendPtr>,
-    pub rollback: Option<SendPtr>,
-    pub update: Option<SendPtr>,
+    pub commit: Option<(CommitFn, SendPtr)>,
+    pub rollback: Option<(RollbackFn, SendPtr)>,
+    pub update: Option<(UpdateFn, SendPtr)>,
     /// Tracing callbacks (`trace.rs`).
     pub tracing: crate::trace::Tracers,
-    pub wal: Option<SendPtr>,
+    pub wal: Option<(WalFn, SendPtr)>,
     pub preupdate: Option<SendPtr>,
-    /// The progress handler in force. The engine holds a trampoline that
-    /// reads this at every tick, so a handler removed or replaced from
-    /// inside a callback (while the connection is busy stepping, when the
-    /// engine cannot be reached) is never called again.
-    pub progress: Option<(unsafe extern "C" fn(*mut c_void) -> c_int, SendPtr)>,
+    pub progress: Option<(ProgressFn, SendPtr)>,
+    pub busy: Option<(BusyFn, SendPtr)>,
+    /// The authorizer (`authorizer.rs`).
+    pub authorizer: Option<crate::authorizer::AuthSlot>,
+    /// `sqlite3_collation_needed` / `16` (`collation.rs`).
+    pub collation_needed: Option<crate::collation::NeededSlot>,
 }
 
 /// Forget every callback (close).
@@ -49,12 +63,30 @@ pub fn clear_all(d: &sqlite3) {
     }
 }
 
-fn install(d: &sqlite3, hook: Hook) {
+/// Give the engine a hook (or take it away). When the engine is busy (the
+/// call comes from inside a callback) nothing changes there: the slots
+/// already govern what the trampoline does.
+pub fn install(d: &sqlite3, hook: Hook) {
     let _ = d.with_conn(|c| c.set_hook(hook));
 }
 
-fn old(slot: &mut Option<SendPtr>, new: Option<SendPtr>) -> *mut c_void {
-    std::mem::replace(slot, new).map_or(std::ptr::null_mut(), |p| p.get())
+/// The handle as a pointer trampolines may carry.
+pub fn handle_ptr(d: &sqlite3) -> SendPtr {
+    SendPtr(d as *const sqlite3 as *mut c_void)
+}
+
+/// Copy one slot out of the handle behind `handle`.
+///
+/// # Safety
+/// `handle` points to a live `sqlite3`: the engine's trampolines die with
+/// the engine connection, which the handle owns.
+pub unsafe fn slot<T: Copy>(handle: SendPtr, pick: impl FnOnce(&HookSlots) -> Option<T>) -> Option<T> {
+    let d = &*(handle.get() as *const sqlite3);
+    d.hooks.try_borrow().ok().and_then(|h| pick(&h))
+}
+
+fn user_data<F>(old: Option<(F, SendPtr)>) -> *mut c_void {
+    old.map_or(std::ptr::null_mut(), |(_, p)| p.get())
 }
 
 #[no_mangle]
@@ -68,14 +100,21 @@ pub unsafe extern "C" fn sqlite3_commit_hook(
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let p = SendPtr(arg2);
+        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let old = std::mem::replace(&mut d.hooks.borrow_mut().commit, new);
+        let h = handle_ptr(d);
         install(
             d,
-            Hook::Commit(arg1.map(|f| {
-                Box::new(move || unsafe { f(p.get()) != 0 }) as Box<dyn FnMut() -> bool + Send>
+            Hook::Commit(new.map(|_| {
+                Box::new(move || unsafe {
+                    match slot(h, |s| s.commit) {
+                        Some((f, p)) => f(p.get()) != 0,
+                        None => false,
+                    }
+                }) as Box<dyn FnMut() -> bool + Send>
             })),
         );
-        old(&mut d.hooks.borrow_mut().commit, arg1.map(|_| p))
+        user_data(old)
     })
 }
 
@@ -90,14 +129,20 @@ pub unsafe extern "C" fn sqlite3_rollback_hook(
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let p = SendPtr(arg2);
+        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let old = std::mem::replace(&mut d.hooks.borrow_mut().rollback, new);
+        let h = handle_ptr(d);
         install(
             d,
-            Hook::Rollback(
-                arg1.map(|f| Box::new(move || unsafe { f(p.get()) }) as Box<dyn FnMut() + Send>),
-            ),
+            Hook::Rollback(new.map(|_| {
+                Box::new(move || unsafe {
+                    if let Some((f, p)) = slot(h, |s| s.rollback) {
+                        f(p.get())
+                    }
+                }) as Box<dyn FnMut() + Send>
+            })),
         );
-        old(&mut d.hooks.borrow_mut().rollback, arg1.map(|_| p))
+        user_data(old)
     })
 }
 
@@ -114,18 +159,22 @@ pub unsafe extern "C" fn sqlite3_update_hook(
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let p = SendPtr(arg2);
+        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let old = std::mem::replace(&mut d.hooks.borrow_mut().update, new);
+        let h = handle_ptr(d);
         install(
             d,
-            Hook::Update(arg1.map(|f| {
-                Box::new(move |op: i32, db: &str, table: &str, rowid: i64| {
-                    let db = crate::error::cstring(db);
-                    let table = crate::error::cstring(table);
-                    unsafe { f(p.get(), op, db.as_ptr(), table.as_ptr(), rowid) }
+            Hook::Update(new.map(|_| {
+                Box::new(move |op: i32, db: &str, table: &str, rowid: i64| unsafe {
+                    if let Some((f, p)) = slot(h, |s| s.update) {
+                        let db = crate::error::cstring(db);
+                        let table = crate::error::cstring(table);
+                        f(p.get(), op, db.as_ptr(), table.as_ptr(), rowid)
+                    }
                 }) as Box<dyn FnMut(i32, &str, &str, i64) + Send>
             })),
         );
-        old(&mut d.hooks.borrow_mut().update, arg1.map(|_| p))
+        user_data(old)
     })
 }
 
@@ -141,108 +190,21 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
         let _g = d.lock.lock();
         let current = if arg1 > 0 { arg2.map(|f| (f, SendPtr(arg3))) } else { None };
         d.hooks.borrow_mut().progress = current;
-        // The trampoline looks the handler up at call time; it is installed
-        // (or removed) in the engine when the engine can be reached. If the
-        // connection is busy stepping, the slot above already governs.
-        let handle = SendPtr(d as *const sqlite3 as *mut c_void);
+        let h = handle_ptr(d);
         install(
             d,
             Hook::Progress(
                 arg1.max(0),
                 current.map(|_| {
-                    Box::new(move || unsafe { call_progress(handle) }) as Box<dyn FnMut() -> bool + Send>
+                    Box::new(move || unsafe {
+                        match slot(h, |s| s.progress) {
+                            Some((f, p)) => f(p.get()) != 0,
+                            None => false,
+                        }
+                    }) as Box<dyn FnMut() -> bool + Send>
                 }),
             ),
         );
-    })
-}
-
-/// Run the progress handler in force for the handle behind `handle`.
-///
-/// # Safety
-/// `handle` points to a live `sqlite3` handle: the engine's hooks die with
-/// the connection, which the handle owns.
-unsafe fn call_progress(handle: SendPtr) -> bool {
-    let d = &*(handle.get() as *const sqlite3);
-    // Copy the callback out so the borrow ends before C code runs (it may
-    // set a new handler).
-    let current = d.hooks.try_borrow().ok().and_then(|h| h.progress);
-    match current {
-        Some((f, p)) => f(p.get()) != 0,
-        None => false,
-    }
-}
-
-fn opt_c(s: Option<&str>) -> Option<CString> {
-    s.map(crate::error::cstring)
-}
-
-fn ptr_of(s: &Option<CString>) -> *const c_char {
-    s.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_set_authorizer(
-    arg0: *mut sqlite3,
-    xAuth: Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            c_int,
-            *const c_char,
-            *const c_char,
-            *const c_char,
-            *const c_char,
-        ) -> c_int,
-    >,
-    pUserData: *mut c_void,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
-            return misuse();
-        };
-        let _g = d.lock.lock();
-        // The engine does not consult an authorizer yet: accepting one would
-        // let a deny callback be silently ignored, so refuse it.
-        if xAuth.is_some() {
-            crate::error::set_error(d, SQLITE_ERROR, Some("sqlite3_set_authorizer is not supported by ringlite yet"));
-            return SQLITE_ERROR;
-        }
-        let p = SendPtr(pUserData);
-        install(
-            d,
-            Hook::Authorizer(xAuth.map(|f| {
-                Box::new(
-                    move |action: i32,
-                          a: Option<&str>,
-                          b: Option<&str>,
-                          c: Option<&str>,
-                          e: Option<&str>| {
-                        let (a, b, c, e) = (opt_c(a), opt_c(b), opt_c(c), opt_c(e));
-                        unsafe {
-                            f(
-                                p.get(),
-                                action,
-                                ptr_of(&a),
-                                ptr_of(&b),
-                                ptr_of(&c),
-                                ptr_of(&e),
-                            )
-                        }
-                    },
-                )
-                    as Box<
-                        dyn FnMut(
-                                i32,
-                                Option<&str>,
-                                Option<&str>,
-                                Option<&str>,
-                                Option<&str>,
-                            ) -> i32
-                            + Send,
-                    >
-            })),
-        );
-        SQLITE_OK
     })
 }
 
@@ -257,12 +219,18 @@ pub unsafe extern "C" fn sqlite3_busy_handler(
             return misuse();
         };
         let _g = d.lock.lock();
-        let p = SendPtr(arg2);
-        let h = arg1.map(|f| {
-            Box::new(move |n: i32| unsafe { f(p.get(), n) != 0 })
-                as ringlite::connection::BusyHandler
+        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        d.hooks.borrow_mut().busy = new;
+        let h = handle_ptr(d);
+        let trampoline = new.map(|_| {
+            Box::new(move |n: i32| unsafe {
+                match slot(h, |s| s.busy) {
+                    Some((f, p)) => f(p.get(), n) != 0,
+                    None => false,
+                }
+            }) as ringlite::connection::BusyHandler
         });
-        let _ = d.with_conn(|c| c.set_busy_handler(h));
+        let _ = d.with_conn(|c| c.set_busy_handler(trampoline));
         SQLITE_OK
     })
 }
@@ -274,6 +242,8 @@ pub unsafe extern "C" fn sqlite3_busy_timeout(arg0: *mut sqlite3, ms: c_int) -> 
             return misuse();
         };
         let _g = d.lock.lock();
+        // A timeout replaces any busy handler.
+        d.hooks.borrow_mut().busy = None;
         let _ = d.with_conn(|c| c.set_busy_timeout(ms));
         SQLITE_OK
     })
@@ -286,11 +256,13 @@ pub unsafe extern "C" fn sqlite3_wal_hook(
     arg2: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        // Registered but never called: ringlite does not run WAL mode yet.
+        // Kept (and its user data returned on replacement) but never
+        // called: ringlite does not write in WAL mode.
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        old(&mut d.hooks.borrow_mut().wal, arg1.map(|_| SendPtr(arg2)))
+        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        user_data(std::mem::replace(&mut d.hooks.borrow_mut().wal, new))
     })
 }

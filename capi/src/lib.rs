@@ -25,6 +25,7 @@
 #[macro_use]
 pub mod guard;
 pub mod abi;
+pub mod authorizer;
 pub mod bind;
 pub mod collation;
 pub mod column;

@@ -26,9 +26,26 @@ pub unsafe fn prepare_bytes(
         return (misuse(), 0);
     };
     let _g = d.lock.lock();
-    let r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+    let mut r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+    // An unknown collation: give `sqlite3_collation_needed`'s callback a
+    // chance to register it, then try again (once per missing name).
+    let mut asked: Vec<String> = Vec::new();
+    while let Err(e) = &r {
+        let Some(name) = e.message.strip_prefix("no such collation sequence: ") else { break };
+        if asked.iter().any(|n| n == name) || !crate::collation::ask_for_collation(d, db, name) {
+            break;
+        }
+        asked.push(name.to_string());
+        r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+    }
     match r {
-        Err(e) => (report(d, &e), 0),
+        Err(e) => {
+            let rc = report(d, &e);
+            if let Some(off) = ringlite::sql::error_offset::locate(sql, &e) {
+                d.error.borrow_mut().offset = off as i32;
+            }
+            (rc, 0)
+        }
         Ok((None, used)) => {
             set_error(d, SQLITE_OK, None);
             (SQLITE_OK, used)

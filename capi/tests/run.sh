@@ -11,12 +11,16 @@
 #       available, else the system's libsqlite3.so.0 (an older SQLite);
 #   (e) each Python program p_*.py, using the interpreter's sqlite3 module,
 #       prints the same with the reference library and with ringlite;
-#   (f) each C program r_*.c runs against ringlite alone and exits 0.
+#   (f) each C program r_*.c runs against ringlite alone and exits 0;
+#   (g) SQLite's speedtest1.c builds against the installed library through
+#       pkg-config and runs its test sets (speedtest1.sh);
+#   (h) the sqlite3 shell, Tcl and Python give the system library's output
+#       on ringlite, through LD_LIBRARY_PATH and LD_PRELOAD.
 # Programs whose name starts with t_engine_ need a working SQL engine: they
 # are skipped while ringlite cannot yet open a connection and run a query.
 # Programs listed in engine_gaps.txt are skipped while they differ because
 # of a feature the engine does not have yet.
-# Usage: run.sh BUILD_LIB_DIR
+# Usage: run.sh BUILD_LIB_DIR [SYSVER_LIB_DIR]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -127,5 +131,53 @@ for src in "$here"/r_*.c; do
   if cc -std=gnu11 -Wall -Werror -I"$root/include" -o "$work/$name" "$src" -L"$lib" -lsqlite3 -lpthread -Wl,-rpath,"$lib" \
      && timeout 60 "$work/$name"; then ok "$name"; else bad "$name"; fi
 done
+# (h) Unchanged system programs: the sqlite3 shell (shell/*.sql, with the
+# dot commands .tables .schema .dump .import and the output modes), Tcl's
+# `package require sqlite3` (shell/*.tcl) and Python's sqlite3 module
+# (p_*.py) run with the system library, then with ringlite through
+# LD_LIBRARY_PATH and through LD_PRELOAD: all outputs must be equal. The
+# shell refuses a library whose source id is not its own, so ringlite is
+# used here as built to report the system SQLite's version (SYSVER_LIB,
+# second argument; `make lib-sysver`). Python is compared with the
+# reference outputs of (e).
+sysver=${2:-}
+if [ -n "$sysver" ] && [ -e "$sysver/libsqlite3.so.0" ]; then sysver=$(cd "$sysver" && pwd); else sysver=""; fi
+program_runs() { # name expected-file command... (stdin from $input if set)
+  local name=$1 expected=$2; shift 2
+  LD_LIBRARY_PATH="$sysver" "$@" < "${input:-/dev/null}" > "$work/$name.ld" 2>&1
+  LD_PRELOAD="$sysver/libsqlite3.so.0" "$@" < "${input:-/dev/null}" > "$work/$name.pre" 2>&1
+  if ! diff -u "$expected" "$work/$name.ld" > "$work/$name.diff"; then head -30 "$work/$name.diff"; bad "$name (LD_LIBRARY_PATH)"
+  elif ! diff -u "$expected" "$work/$name.pre" > "$work/$name.diff"; then head -30 "$work/$name.diff"; bad "$name (LD_PRELOAD)"
+  else ok "$name (LD_LIBRARY_PATH and LD_PRELOAD)"; fi
+}
+if [ -z "$sysver" ]; then
+  skp system-programs "no library reporting the system version (make lib-sysver)"
+else
+  if command -v sqlite3 >/dev/null; then
+    for src in "$here"/shell/*.sql; do
+      name=shell_$(basename "$src" .sql)
+      sed "s|IMPORT_CSV|$here/shell/people.csv|g" "$src" > "$work/$name.in"
+      LD_LIBRARY_PATH="" sqlite3 -batch :memory: < "$work/$name.in" > "$work/$name.expected" 2>&1
+      input="$work/$name.in" program_runs "$name" "$work/$name.expected" sqlite3 -batch :memory:
+    done
+  else skp shell "no sqlite3 shell"; fi
+  if command -v tclsh >/dev/null && echo 'package require sqlite3' | tclsh >/dev/null 2>&1; then
+    for src in "$here"/shell/*.tcl; do
+      name=tcl_$(basename "$src" .tcl)
+      LD_LIBRARY_PATH="" tclsh "$src" > "$work/$name.expected" 2>&1
+      program_runs "$name" "$work/$name.expected" tclsh "$src"
+    done
+  else skp tcl "no tclsh with the sqlite3 package"; fi
+  if command -v python3 >/dev/null; then
+    for src in "$here"/p_*.py; do
+      name=$(basename "$src" .py)
+      [ -f "$work/$name.expected" ] && program_runs "${name}_preload" "$work/$name.expected" timeout 120 python3 "$src"
+    done
+  fi
+fi
+
+# (g) SQLite's speedtest1, built against the installed library.
+. "$here/speedtest1.sh"
+
 echo "capi: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

@@ -15,3 +15,4 @@ pub mod schema;
 pub mod resolve;
 pub mod plan;
 pub mod codegen;
+pub mod error_offset;

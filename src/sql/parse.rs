@@ -66,6 +66,41 @@ pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usiz
     }
 }
 
+/// Byte offset of the token the first statement of `sql` fails to parse
+/// at (`sqlite3_error_offset` after a syntax error); `None` when it parses
+/// or the input just ends early.
+pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
+    let bump = Bump::new();
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_stack(|| {
+            let mut parser = Parser::new(&bump, sql);
+            parser.next().err()
+        })
+    }))
+    .ok()??;
+    match err {
+        ParseError::ParserError(ParserError::SyntaxError(tok), Some(p)) if !tok.is_empty() => {
+            // The parser reports where it stopped, at (or just past) the
+            // token it could not use: the last token there with its text.
+            let stop = offset_of(sql, p.line, p.column);
+            tokens(sql)
+                .into_iter()
+                .filter(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes()))
+                .last()
+                .map(|t| t.start)
+        }
+        ParseError::UnterminatedLiteral(Some(p))
+        | ParseError::UnterminatedBracket(Some(p))
+        | ParseError::UnrecognizedToken(Some(p))
+        | ParseError::BadVariableName(Some(p))
+        | ParseError::BadNumber(Some(p))
+        | ParseError::ExpectedEqualsSign(Some(p))
+        | ParseError::MalformedBlobLiteral(Some(p))
+        | ParseError::MalformedHexInteger(Some(p)) => Some(offset_of(sql, p.line, p.column)),
+        _ => None,
+    }
+}
+
 fn map_error(sql: &[u8], e: ParseError) -> Error {
     macro_rules! at {
         ($p:expr) => {

@@ -71,6 +71,54 @@ pub struct Table {
     pub unsupported: Option<String>,
     /// STRICT table: every value must match its column's type.
     pub strict: bool,
+    /// FOREIGN KEY constraints in declaration order.
+    pub foreign_keys: Vec<ForeignKey>,
+}
+
+/// What a foreign key does to child rows when their parent key is
+/// deleted or changed (`ON DELETE` / `ON UPDATE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FkAction {
+    /// NO ACTION (the default): the constraint is checked.
+    NoAction,
+    /// RESTRICT: the change fails at once if child rows exist.
+    Restrict,
+    /// SET NULL.
+    SetNull,
+    /// SET DEFAULT.
+    SetDefault,
+    /// CASCADE.
+    Cascade,
+}
+
+impl FkAction {
+    /// As `PRAGMA foreign_key_list` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FkAction::NoAction => "NO ACTION",
+            FkAction::Restrict => "RESTRICT",
+            FkAction::SetNull => "SET NULL",
+            FkAction::SetDefault => "SET DEFAULT",
+            FkAction::Cascade => "CASCADE",
+        }
+    }
+}
+
+/// A FOREIGN KEY constraint of a child table.
+#[derive(Debug, Clone)]
+pub struct ForeignKey {
+    /// Child columns (indexes into the child's columns).
+    pub columns: Vec<usize>,
+    /// Parent table name as written.
+    pub parent: String,
+    /// Parent key columns as written; empty means the parent's PRIMARY KEY.
+    pub parent_columns: Vec<String>,
+    /// ON DELETE.
+    pub on_delete: FkAction,
+    /// ON UPDATE.
+    pub on_update: FkAction,
+    /// DEFERRABLE INITIALLY DEFERRED: checked at COMMIT.
+    pub deferred: bool,
 }
 
 impl Table {
@@ -303,6 +351,7 @@ pub fn schema_table() -> Table {
         checks: Vec::new(),
         unsupported: None,
         strict: false,
+        foreign_keys: Vec::new(),
     }
 }
 
@@ -357,6 +406,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         checks: Vec::new(),
         unsupported,
                 strict,
+                foreign_keys: Vec::new(),
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -397,6 +447,16 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                         ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
                         ColumnConstraint::Check(e) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
+                        ColumnConstraint::ForeignKey { clause, defer_clause } => {
+                            t.foreign_keys.push(foreign_key(vec![idx], clause, defer_clause.as_ref()));
+                        }
+                        // A DEFERRABLE clause after REFERENCES applies to
+                        // the foreign key just declared.
+                        ColumnConstraint::Defer(d) => {
+                            if let Some(fk) = t.foreign_keys.last_mut() {
+                                fk.deferred = d.deferrable && matches!(d.init_deferred, Some(ast::InitDeferredPred::InitiallyDeferred));
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -440,13 +500,23 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                     }
                     TableConstraint::Check(e, _) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
+                    TableConstraint::ForeignKey { columns: fc, clause, defer_clause } => {
+                        let mut cols = Vec::new();
+                        for ic in fc.iter() {
+                            let n = unquote(ic.col_name.0);
+                            let i = t
+                                .column_index(&n)
+                                .ok_or_else(|| Error::sql(format!("unknown column \"{n}\" in foreign key definition")))?;
+                            cols.push(i);
+                        }
+                        t.foreign_keys.push(foreign_key(cols, clause, defer_clause.as_ref()));
+                    }
                     TableConstraint::Unique { columns: u, .. } => {
                         let cols = cols_of(u, &t)?;
                         if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
                             t.auto_indexes.push((cols, false));
                         }
                     }
-                    _ => {}
                 }
             }
             if t.strict {
@@ -493,10 +563,38 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         checks: Vec::new(),
         unsupported: None,
         strict: false,
+        foreign_keys: Vec::new(),
             })
         }
         _ => Err(Error::corrupt()),
     }
+}
+
+/// A foreign key from its parsed clause.
+fn foreign_key(columns: Vec<usize>, clause: &ast::ForeignKeyClause<'_>, defer: Option<&ast::DeferSubclause>) -> ForeignKey {
+    let action = |a: &ast::RefAct| match a {
+        ast::RefAct::SetNull => FkAction::SetNull,
+        ast::RefAct::SetDefault => FkAction::SetDefault,
+        ast::RefAct::Cascade => FkAction::Cascade,
+        ast::RefAct::Restrict => FkAction::Restrict,
+        ast::RefAct::NoAction => FkAction::NoAction,
+    };
+    let mut fk = ForeignKey {
+        columns,
+        parent: unquote(clause.tbl_name.0),
+        parent_columns: clause.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()).unwrap_or_default(),
+        on_delete: FkAction::NoAction,
+        on_update: FkAction::NoAction,
+        deferred: defer.is_some_and(|d| d.deferrable && matches!(d.init_deferred, Some(ast::InitDeferredPred::InitiallyDeferred))),
+    };
+    for arg in clause.args.iter() {
+        match arg {
+            ast::RefArg::OnDelete(a) => fk.on_delete = action(a),
+            ast::RefArg::OnUpdate(a) => fk.on_update = action(a),
+            _ => {}
+        }
+    }
+    fk
 }
 
 /// The source text inside each `CHECK(...)` of a CREATE TABLE, in order.

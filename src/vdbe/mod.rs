@@ -88,7 +88,7 @@ pub struct ConnState {
     pub prng: u64,
     /// `PRAGMA case_sensitive_like`.
     pub case_sensitive_like: bool,
-    /// `PRAGMA foreign_keys` (recorded only).
+    /// `PRAGMA foreign_keys`: whether foreign key code runs.
     pub foreign_keys: bool,
     /// `PRAGMA cache_size`.
     pub cache_size: i64,
@@ -166,6 +166,10 @@ pub struct Vm {
     pub phase: Option<(usize, u8)>,
     /// How a failing `Halt` wants the error handled (`exec::txn::ON_ERROR_*`).
     pub error_action: u8,
+    /// Foreign key violations this statement has created and not yet
+    /// resolved (immediate constraints, and deferred ones in autocommit
+    /// mode); `Halt` fails the statement when it is positive.
+    pub fk_violations: i64,
 }
 
 impl Vm {
@@ -189,6 +193,7 @@ impl Vm {
             last_cmp: std::cmp::Ordering::Equal,
             phase: None,
             error_action: 0,
+            fk_violations: 0,
         }
     }
 

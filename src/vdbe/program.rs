@@ -143,6 +143,13 @@ pub enum Opcode {
     /// or "name=value".
     PragmaBtree,
     TypeCheck,
+    // foreign keys
+    FkCounter,
+    FkIfZero,
+    /// ringlite: jump to P2 when `PRAGMA foreign_keys` is off (foreign key
+    /// code is always compiled in and skipped at run time, so changing the
+    /// pragma needs no re-prepare).
+    FkIfOff,
     // ringlite: the result row of EXPLAIN-like statements built at compile time
     ResultRowConst,
 }

@@ -173,10 +173,27 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             let mut default = None;
             let mut not_null = false;
+            // With foreign keys on, a REFERENCES column must default to
+            // NULL; the pragma is only known when the statement runs.
+            let references = cd.constraints.iter().any(|k| matches!(k.constraint, ColumnConstraint::ForeignKey { .. }));
+            let non_null_default = cd.constraints.iter().any(|k| {
+                matches!(&k.constraint, ColumnConstraint::Default(e) if !matches!(crate::sql::schema::constant_value(e), Some(crate::value::Value::Null)))
+            });
+            if references && non_null_default {
+                let off = c.b.label();
+                c.b.add(Opcode::FkIfOff, 0, off, 0);
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a REFERENCES column with non-NULL default value".into()), 0);
+                c.b.bind(off);
+            }
             for k in cd.constraints.iter() {
                 match &k.constraint {
                     ColumnConstraint::Default(e) => {
                         if crate::sql::schema::constant_value(e).is_none() {
+                            if references {
+                                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
+                                c.end_program(init, Some(true));
+                                return Ok(());
+                            }
                             return Err(Error::sql("Cannot add a column with non-constant default"));
                         }
                         default = crate::sql::schema::constant_value(e);

@@ -362,6 +362,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     c.writes = true;
                     c.ddl_db = t.db;
+                    if !is_view && c.fk_involved(&t) {
+                        c.fk_drop_table_delete(&t)?;
+                    }
                     c.delete_schema_rows(2, &t.name);
                     if t.autoincrement {
                         if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {

@@ -23,7 +23,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let init = c.begin_program();
     c.writes = true;
     match where_clause {
-        None if returning.is_none() && c.schema.triggers_of(&table.name).is_empty() => {
+        None if returning.is_none() && c.schema.triggers_of(&table.name).is_empty() && !c.fk_involved(&table) => {
             for idx in c.schema.indexes_of(&table.name) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }

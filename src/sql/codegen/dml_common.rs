@@ -141,9 +141,19 @@ impl Compiler<'_> {
         Ok(Some(skip))
     }
 
-    /// Delete the row under `t.cursor` and its index entries (not
-    /// counted as a change).
+    /// Delete the row under `t.cursor` and its index entries (counted as
+    /// a change when `count`), with the row's foreign key checks and ON
+    /// DELETE actions.
     pub fn delete_current_row(&mut self, t: &WriteTarget, count: bool) -> Result<()> {
+        let mut fk_old = None;
+        if self.fk_involved(&t.table) {
+            let row = self.read_row(t);
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            self.fk_check_child(&t.table, row, -1, None)?;
+            self.fk_check_parent(&t.table, row, rid, 1, None)?;
+            fk_old = Some((row, rid));
+        }
         if !t.indexes.is_empty() {
             let row = self.read_row(t);
             let rid = self.b.reg();
@@ -158,6 +168,9 @@ impl Compiler<'_> {
             }
         }
         self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), if count { 1 } else { 0 });
+        if let Some(old) = fk_old {
+            self.fk_actions(t, old, None, None)?;
+        }
         Ok(())
     }
 

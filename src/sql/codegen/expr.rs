@@ -120,6 +120,19 @@ impl Compiler<'_> {
 
     /// Emit a read of a resolved column.
     pub fn emit_column(&mut self, r: &ColumnRef, target: i32) {
+        if self.authorizer.is_some() {
+            let n = self.scopes.len();
+            let table = n
+                .checked_sub(1 + r.depth)
+                .and_then(|s| self.scopes.get(s))
+                .and_then(|s| s.items.get(r.item))
+                .map(|item| item.table.clone())
+                .unwrap_or_default();
+            if !table.is_empty() && !self.authorize_read(&table, r.column) {
+                self.b.add(Opcode::Null, 0, target, 0);
+                return;
+            }
+        }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
         if let Some(src) = self.col_map.get(&key).copied() {
             match src {
@@ -265,7 +278,14 @@ impl Compiler<'_> {
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquote(raw);
         if let Some(r) = self.resolve_name(None, &name)? {
-            self.emit_column(&r, target);
+            if self.internal_rowid_read && r.column.is_none() && name == "rowid" {
+                // The rowids an UPDATE/DELETE visits: not a read to authorize.
+                let auth = self.authorizer.take();
+                self.emit_column(&r, target);
+                self.authorizer = auth;
+            } else {
+                self.emit_column(&r, target);
+            }
             return Ok(());
         }
         let alias = self.aliases.last().and_then(|a| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| t.clone()));
@@ -508,6 +528,10 @@ impl Compiler<'_> {
                 let fname = unquote(name.0);
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
                 let _ = distinctness;
+                if !self.authorize_function(&fname)? {
+                    self.b.add(Opcode::Null, 0, target, 0);
+                    return Ok(());
+                }
                 self.call(&fname, args, target)?;
             }
             Expr::FunctionCallStar { name, filter_over } => {
@@ -519,6 +543,10 @@ impl Compiler<'_> {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
+                if !self.authorize_function(&fname)? {
+                    self.b.add(Opcode::Null, 0, target, 0);
+                    return Ok(());
+                }
                 self.call(&fname, &[], target)?;
             }
             Expr::Like { lhs, not, op, rhs, escape } => {

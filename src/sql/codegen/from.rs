@@ -210,6 +210,16 @@ impl<'b> Compiler<'_> {
                     self.schema.table(&name).cloned()
                 };
                 let Some(table) = table else {
+                    if name.eq_ignore_ascii_case("pragma_database_list") {
+                        // The table-valued form of PRAGMA database_list (the
+                        // sqlite3 shell's .schema and .import use it).
+                        let sql = format!("SELECT 0 AS seq, 'main' AS name, '{}' AS file", self.db_path.replace('\'', "''"));
+                        return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
+                    }
+                    if name.eq_ignore_ascii_case("pragma_module_list") {
+                        // No virtual-table modules are registered.
+                        return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
+                    }
                     return Err(Error::sql(format!("no such table: {name}")));
                 };
                 if let Some(view_sql) = &table.view_select {

@@ -437,6 +437,8 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { 0 };
     c.write_row(t, row, rowid, flags)?;
+    c.fk_check_child(&t.table, row, 1, None)?;
+    c.fk_check_parent(&t.table, row, rowid, -1, None)?;
     if let Some((_, seq, _, _)) = c.autoinc {
         let lower = c.b.label();
         c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);

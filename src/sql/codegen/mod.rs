@@ -30,6 +30,8 @@ pub mod alter;
 pub mod returning;
 pub mod window;
 pub mod trigger;
+pub mod fkey;
+pub mod auth;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -142,6 +144,15 @@ pub struct Compiler<'s> {
     /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
     /// as SQLite reports it when generating code rather than resolving.
     pub in_aggregate_query: bool,
+    /// The connection's authorizer (`auth.rs`), consulted while compiling.
+    pub authorizer: Option<&'s mut auth::Authorizer>,
+    /// An authorizer failure found where no error could be returned; the
+    /// compilation fails with it at the end.
+    pub auth_error: Option<Error>,
+    /// Compiling the query that collects the rowids an UPDATE/DELETE
+    /// visits: its `rowid` column is not an application read to authorize
+    /// (a lower-case `rowid` in the statement's WHERE is not checked either).
+    pub internal_rowid_read: bool,
 }
 
 impl<'s> Compiler<'s> {
@@ -181,6 +192,9 @@ impl<'s> Compiler<'s> {
             firing: Vec::new(),
             dbs_used: 0,
             ddl_db: 0,
+            authorizer: None,
+            auth_error: None,
+            internal_rowid_read: false,
         }
     }
 
@@ -245,6 +259,9 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
     let mut prog = compile_stmt(c, stmt)?;
+    if let Some(e) = c.auth_error.take() {
+        return Err(e);
+    }
     prog.explain = explain;
     prog.param_names = c.params.clone();
     prog.query_plan = c.eqp.iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, *p, d.clone())).collect();
@@ -258,6 +275,13 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
 
 fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     let mut prog = Program { readonly: true, schema_cookie: c.schema.cookie, ..Default::default() };
+    if c.authorize_statement(stmt)? == auth::Verdict::Ignore {
+        // The authorizer said to leave this statement out: it does nothing.
+        let init = c.begin_program();
+        c.end_program(init, None);
+        let b = std::mem::take(&mut c.b);
+        return b.finish(prog);
+    }
     match stmt {
         Stmt::Select(sel) => {
             let init = c.begin_program();

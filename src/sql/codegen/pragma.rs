@@ -20,7 +20,7 @@ fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Ve
     }
 }
 
-fn arg_text(e: &Expr<'_>) -> String {
+pub(crate) fn arg_text(e: &Expr<'_>) -> String {
     match e {
         Expr::Id(id) => unquote(id.0),
         Expr::Name(n) => unquote(n.0),
@@ -190,9 +190,27 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
         "foreign_keys" => {
-            if arg.is_none() {
-                const_rows(c, prog, &["foreign_keys"], vec![vec![Value::Integer(0)]]);
+            let out = c.b.reg();
+            match arg {
+                Some(v) => {
+                    let on = arg_int(v).unwrap_or(0) != 0;
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("foreign_keys={}", on as i32)), 0);
+                }
+                None => {
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("foreign_keys".into()), 0);
+                    c.b.add(Opcode::ResultRow, out, 1, 0);
+                    prog.column_names = vec!["foreign_keys".into()];
+                }
             }
+        }
+        "foreign_key_list" => {
+            let rows = arg.map(|a| c.foreign_key_list(&arg_text(a))).unwrap_or_default();
+            const_rows(c, prog, &["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"], rows);
+        }
+        "foreign_key_check" => {
+            let t = arg.map(arg_text);
+            c.pragma_foreign_key_check(prog, t.as_deref())?;
+            txn = Some(false);
         }
         "integrity_check" | "quick_check" => {
             let mut roots: Vec<u32> = vec![1];

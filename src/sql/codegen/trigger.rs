@@ -157,7 +157,7 @@ impl Compiler<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run_trigger(
+    pub(super) fn run_trigger(
         &mut self,
         t: &WriteTarget,
         name: &str,

@@ -25,6 +25,7 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
             }
         }
         Stmt::Commit(_) => {
+            c.fk_commit_check(None)?;
             c.b.add(Opcode::AutoCommit, 1, 0, 0);
         }
         Stmt::Rollback { savepoint_name: None, .. } => {
@@ -37,6 +38,7 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
             c.b.add4(Opcode::Savepoint, 0, 0, 0, P4::Text(unquote(n.0)), 0);
         }
         Stmt::Release(n) => {
+            c.fk_commit_check(Some(&unquote(n.0)))?;
             c.b.add4(Opcode::Savepoint, 1, 0, 0, P4::Text(unquote(n.0)), 0);
         }
         _ => {}

@@ -38,15 +38,18 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
 pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<i32> {
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
+    c.internal_rowid_read = true;
     let sql = match where_clause {
         Some(w) => format!("SELECT rowid FROM \"{}\" AS \"{}\" WHERE {w}", table.name.replace('"', "\"\""), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
         None => format!("SELECT rowid FROM \"{}\"", table.name.replace('"', "\"\"")),
     };
     let _ = conjuncts;
-    crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+    let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemTable(tmp)).map(|_| ()),
         _ => Err(Error::sql("malformed WHERE")),
-    })?;
+    });
+    c.internal_rowid_read = false;
+    collected?;
     Ok(tmp)
 }
 
@@ -72,6 +75,14 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             None if ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => table.rowid_alias.unwrap_or(usize::MAX),
             None => return Err(Error::sql(format!("no such column: {n}"))),
         };
+        if c.authorizer.is_some() {
+            let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
+            let db = if table.db == 1 { "temp" } else { "main" };
+            if c.authorize(super::auth::action::UPDATE, Some(&table.name), Some(&col), Some(db))? == super::auth::Verdict::Ignore {
+                // SQLite leaves a column the authorizer ignores unchanged.
+                continue;
+            }
+        }
         assignments.push((i, &s.expr));
     }
     let init = c.begin_program();
@@ -147,6 +158,11 @@ pub fn update_row(
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    let fk = c.fk_involved(table);
+    if fk {
+        c.fk_check_child(table, old, -1, Some(&changed))?;
+        c.fk_check_parent(table, old, rid, 1, Some(&changed))?;
+    }
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
@@ -167,6 +183,11 @@ pub fn update_row(
     }
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE } else { crate::vdbe::exec::write::OPFLAG_ISUPDATE };
     c.write_row(t, new, new_rowid, flags)?;
+    if fk {
+        c.fk_check_child(table, new, 1, Some(&changed))?;
+        c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;
+        c.fk_actions(t, (old, rid), Some((new, new_rowid)), Some(&changed))?;
+    }
     c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Access-path choice for one FROM item of a join: which WHERE terms can
-//! drive a rowid lookup, an index search or an IN-list probe, how good
-//! each path is, and the greedy join order built from those scores.
+//! drive a rowid lookup, an index search or an IN-list probe, and how good
+//! each path is (the join order built from these is in `join_order.rs`).
 //!
 //! Invariant: a term is only usable for a lookup when its other side
 //! depends on tables placed earlier and its affinity and collation let
@@ -15,66 +15,6 @@ use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::Expr;
 
 impl<'b> Compiler<'_> {
-    /// Greedy join order: repeatedly take the table with the best access
-    /// path given the tables already placed (FROM order breaks ties).
-    pub(crate) fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
-        let n = items.len();
-        let mut order = Vec::with_capacity(n);
-        let mut before = 0u64;
-        let mut left: Vec<usize> = (0..n).collect();
-        while !left.is_empty() {
-            let mut best = (0usize, -1i64);
-            for (k, &i) in left.iter().enumerate() {
-                let score = self.access_score(&items[i], before, terms);
-                if score > best.1 {
-                    best = (k, score);
-                }
-            }
-            let i = left.remove(best.0);
-            before |= 1 << items[i].item.min(63);
-            order.push(i);
-        }
-        order
-    }
-
-    pub(crate) fn access_score<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> i64 {
-        let mut filters = 0i64;
-        let me = 1u64 << it.item.min(63);
-        for t in terms {
-            let d = self.expr_deps(t);
-            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
-                filters += 1;
-            }
-        }
-        let cands = self.lookup_candidates(it, before, terms);
-        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
-            return 1000 + filters;
-        }
-        let mut best_index = 0i64;
-        let ins = self.in_candidates(it, before, terms);
-        if ins.iter().any(|(c, _)| c.is_none()) {
-            return 900 + filters;
-        }
-        if let Some(table) = &it.table {
-            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()) {
-                let mut eq = 0;
-                for ic in &idx.columns {
-                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
-                        eq += 1;
-                    } else {
-                        break;
-                    }
-                }
-                let range = idx.columns.get(eq).is_some_and(|ic| cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op != LookupOp::Eq));
-                best_index = best_index.max(eq as i64 * 100 + if range { 50 } else { 0 });
-                if eq == 0 && idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
-                    best_index = best_index.max(90);
-                }
-            }
-        }
-        best_index + filters * 10
-    }
-
     /// Terms `column op expr` of item `it` whose other side is available
     /// before loop `lvl`, with affinity and collation an index can honour.
     pub(crate) fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {

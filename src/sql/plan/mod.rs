@@ -8,3 +8,4 @@
 
 pub mod terms;
 pub mod access;
+pub mod join_order;

@@ -14,6 +14,7 @@ mod seek;
 pub mod write;
 pub mod txn;
 mod schema;
+mod fkey;
 
 use super::program::{Opcode, Program};
 use super::{ConnState, Vm, VmStep};
@@ -90,6 +91,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
                 schema::exec(vm, insn, env)
             }
+            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff => fkey::exec(vm, insn, env),
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,

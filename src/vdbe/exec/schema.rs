@@ -66,6 +66,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some((n, v)) => (n, Some(v)),
                 None => (spec.as_str(), None),
             };
+            if name == "foreign_keys" {
+                match value {
+                    // A no-op inside a transaction, as in SQLite.
+                    Some(v) if env.autocommit => env.foreign_keys = pragma_bool(v),
+                    Some(_) => {}
+                    None => set_reg(vm, p2, Value::Integer(env.foreign_keys as i64)),
+                }
+                return Ok(Flow::Next);
+            }
             let bt = &mut env.dbs[p1 as usize].btree;
             match name {
                 "journal_mode" => {
@@ -123,5 +132,15 @@ fn synchronous_level(v: &str) -> u8 {
         "normal" | "1" => 1,
         "extra" | "3" => 3,
         _ => 2,
+    }
+}
+
+/// A pragma's boolean argument: `ON`/`TRUE`/`YES` or a non-zero number.
+fn pragma_bool(v: &str) -> bool {
+    let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" => true,
+        "off" | "false" | "no" | "none" => false,
+        n => n.parse::<i64>().map_or(false, |i| i != 0),
     }
 }

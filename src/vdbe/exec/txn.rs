@@ -161,11 +161,20 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         Opcode::Halt => {
             if p1 != 0 {
                 vm.error_action = p2 as u8;
+                if vm.error_action == ON_ERROR_FAIL && vm.fk_violations > 0 {
+                    // OR FAIL keeps the statement's earlier changes, unless
+                    // they leave foreign key violations: then it aborts.
+                    vm.error_action = ON_ERROR_ABORT;
+                    return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
+                }
                 let msg = match &insn.p4 {
                     P4::Text(t) => t.clone(),
                     _ => crate::error::errstr(p1).to_string(),
                 };
                 return Err(Error::new(p1, msg));
+            }
+            if vm.fk_violations > 0 && !vm.committing {
+                return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
             }
             if let Some(i) = vm.stmt_savepoint {
                 pend!(env.dbs[0].btree.savepoint_release(i));

@@ -1,0 +1,8 @@
+CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT NOT NULL, data BLOB);
+CREATE TABLE q(x, y DEFAULT 'dflt', z);
+CREATE UNIQUE INDEX qx ON q(x);
+CREATE TRIGGER pq AFTER INSERT ON p BEGIN INSERT INTO q(x) VALUES (new.id); END;
+INSERT INTO p VALUES (1, 'a', x'00ff10'), (2, 'it''s', NULL);
+INSERT INTO q VALUES (10, 'y', 3.5);
+.dump
+.dump q

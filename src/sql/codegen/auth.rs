@@ -1,0 +1,303 @@
+//! # The authorizer: compile-time access checks (`sqlite3_set_authorizer`)
+//!
+//! While a statement is compiled, the connection's [`Authorizer`] (if any)
+//! is asked about each action with SQLite's action codes and arguments:
+//! the statement kind (here, before any code is generated), every column a
+//! real table is read at (`emit_column`), every assigned column of an
+//! UPDATE, every scalar function called. Answers:
+//! - `SQLITE_OK`: go on;
+//! - `SQLITE_DENY`: compilation fails with `SQLITE_AUTH` ("not authorized",
+//!   or "access to T.C is prohibited" for a column read);
+//! - `SQLITE_IGNORE`: a column read yields NULL, an assignment is dropped,
+//!   a function call yields NULL, a DELETE goes on, and any other statement
+//!   compiles to a program that does nothing;
+//! - anything else: "authorizer malfunction" (`SQLITE_ERROR`).
+//!
+//! The fourth argument SQLite passes (database name) is "main" or "temp";
+//! the fifth is the trigger whose body is being compiled, if any.
+//!
+//! Invariant: a failure found where code generation cannot return an error
+//! (a column read) is parked in `Compiler::auth_error` and reported when
+//! the statement's compilation ends; the first one wins.
+
+use super::Compiler;
+use crate::error::{Error, Result, SQLITE_AUTH};
+use crate::sql::parse::unquote;
+use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
+
+/// The authorizer callback: (action, arg1, arg2, database, trigger) to
+/// `SQLITE_OK` (0), `SQLITE_DENY` (1) or `SQLITE_IGNORE` (2).
+pub type Authorizer = Box<dyn FnMut(i32, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> i32 + Send>;
+
+/// `SQLITE_DENY`.
+pub const DENY: i32 = 1;
+/// `SQLITE_IGNORE`.
+pub const IGNORE: i32 = 2;
+
+/// SQLite's action codes.
+pub mod action {
+    pub const CREATE_INDEX: i32 = 1;
+    pub const CREATE_TABLE: i32 = 2;
+    pub const CREATE_TEMP_INDEX: i32 = 3;
+    pub const CREATE_TEMP_TABLE: i32 = 4;
+    pub const CREATE_TEMP_TRIGGER: i32 = 5;
+    pub const CREATE_TEMP_VIEW: i32 = 6;
+    pub const CREATE_TRIGGER: i32 = 7;
+    pub const CREATE_VIEW: i32 = 8;
+    pub const DELETE: i32 = 9;
+    pub const DROP_INDEX: i32 = 10;
+    pub const DROP_TABLE: i32 = 11;
+    pub const DROP_TEMP_INDEX: i32 = 12;
+    pub const DROP_TEMP_TABLE: i32 = 13;
+    pub const DROP_TEMP_TRIGGER: i32 = 14;
+    pub const DROP_TEMP_VIEW: i32 = 15;
+    pub const DROP_TRIGGER: i32 = 16;
+    pub const DROP_VIEW: i32 = 17;
+    pub const INSERT: i32 = 18;
+    pub const PRAGMA: i32 = 19;
+    pub const READ: i32 = 20;
+    pub const SELECT: i32 = 21;
+    pub const TRANSACTION: i32 = 22;
+    pub const UPDATE: i32 = 23;
+    pub const ATTACH: i32 = 24;
+    pub const DETACH: i32 = 25;
+    pub const ALTER_TABLE: i32 = 26;
+    pub const REINDEX: i32 = 27;
+    pub const ANALYZE: i32 = 28;
+    pub const FUNCTION: i32 = 31;
+    pub const SAVEPOINT: i32 = 32;
+}
+
+/// What the authorizer allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Go on.
+    Allow,
+    /// Leave this action out (its meaning depends on the action).
+    Ignore,
+}
+
+fn db_name(db: usize) -> &'static str {
+    if db == 1 {
+        "temp"
+    } else {
+        "main"
+    }
+}
+
+fn schema_table(db: usize) -> &'static str {
+    if db == 1 {
+        "sqlite_temp_master"
+    } else {
+        "sqlite_master"
+    }
+}
+
+impl Compiler<'_> {
+    /// Ask the authorizer about one action; a denial is an error.
+    pub fn authorize(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
+        let Some(auth) = self.authorizer.as_mut() else { return Ok(Verdict::Allow) };
+        let trigger = self.firing.last().map(|(name, _)| name.clone());
+        match auth(code, a, b, db, trigger.as_deref()) {
+            0 => Ok(Verdict::Allow),
+            IGNORE => Ok(Verdict::Ignore),
+            DENY => Err(Error::new(SQLITE_AUTH, "not authorized")),
+            _ => Err(Error::sql("authorizer malfunction")),
+        }
+    }
+
+    /// `SQLITE_READ` of column `col` (`None`: the rowid) of table `table`;
+    /// `false` when the read must yield NULL. A denial is parked in
+    /// `auth_error`.
+    pub fn authorize_read(&mut self, table: &str, col: Option<usize>) -> bool {
+        if self.authorizer.is_none() || self.auth_error.is_some() {
+            return true;
+        }
+        let Some(t) = self.schema.table(table) else { return true };
+        if t.root == 0 {
+            // A view: its columns are read from the tables it selects.
+            return true;
+        }
+        let column = match col.or(t.rowid_alias) {
+            Some(i) => t.columns.get(i).map_or_else(|| "ROWID".to_string(), |c| c.name.clone()),
+            None => "ROWID".to_string(),
+        };
+        let (tname, db) = (t.name.clone(), t.db);
+        let trigger = self.firing.last().map(|(name, _)| name.clone());
+        let Some(auth) = self.authorizer.as_mut() else { return true };
+        match auth(action::READ, Some(&tname), Some(&column), Some(db_name(db)), trigger.as_deref()) {
+            0 => true,
+            IGNORE => false,
+            DENY => {
+                let msg = if db == 0 {
+                    format!("access to {tname}.{column} is prohibited")
+                } else {
+                    format!("access to {}.{tname}.{column} is prohibited", db_name(db))
+                };
+                self.auth_error = Some(Error::new(SQLITE_AUTH, msg));
+                true
+            }
+            _ => {
+                self.auth_error = Some(Error::sql("authorizer malfunction"));
+                true
+            }
+        }
+    }
+
+    /// `SQLITE_FUNCTION` for a call of `name`; `false` when the call must
+    /// yield NULL.
+    pub fn authorize_function(&mut self, name: &str) -> Result<bool> {
+        if self.authorizer.is_none() {
+            return Ok(true);
+        }
+        match self.authorize(action::FUNCTION, None, Some(name), None) {
+            Ok(v) => Ok(v == Verdict::Allow),
+            // SQLite reports this one as a plain SQL error.
+            Err(e) if e.code == SQLITE_AUTH => Err(Error::sql(format!("not authorized to use function: {name}"))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The statement-level checks, before any code is generated. `Ignore`
+    /// means the statement compiles to a program that does nothing.
+    pub fn authorize_statement(&mut self, stmt: &Stmt<'_>) -> Result<Verdict> {
+        if self.authorizer.is_none() {
+            return Ok(Verdict::Allow);
+        }
+        let qualified_db = |q: &sqlite3_parser::ast::QualifiedName<'_>| q.db_name.as_ref().map(|d| unquote(d.0));
+        let table_db = |c: &Compiler<'_>, name: &str| c.schema.table(name).map_or(0, |t| t.db);
+        match stmt {
+            Stmt::Select(_) => self.authorize(action::SELECT, None, None, None),
+            Stmt::Insert { tbl_name, .. } => {
+                let n = unquote(tbl_name.name.0);
+                let db = table_db(self, &n);
+                self.authorize(action::INSERT, Some(&n), None, Some(db_name(db)))
+            }
+            Stmt::Delete { tbl_name, .. } => {
+                let n = unquote(tbl_name.name.0);
+                let db = table_db(self, &n);
+                // IGNORE: the rows are still deleted (one by one in SQLite).
+                self.authorize(action::DELETE, Some(&n), None, Some(db_name(db))).map(|_| Verdict::Allow)
+            }
+            // Each assigned column is checked in `update.rs`.
+            Stmt::Update { .. } => Ok(Verdict::Allow),
+            Stmt::CreateTable { temporary, tbl_name, .. } | Stmt::CreateView { temporary, view_name: tbl_name, .. } => {
+                let temp = *temporary || qualified_db(tbl_name).is_some_and(|d| d.eq_ignore_ascii_case("temp"));
+                let db = temp as usize;
+                let view = matches!(stmt, Stmt::CreateView { .. });
+                let code = match (view, temp) {
+                    (false, false) => action::CREATE_TABLE,
+                    (false, true) => action::CREATE_TEMP_TABLE,
+                    (true, false) => action::CREATE_VIEW,
+                    (true, true) => action::CREATE_TEMP_VIEW,
+                };
+                self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&unquote(tbl_name.name.0)), None)
+            }
+            Stmt::DropTable { tbl_name: q, .. } | Stmt::DropView { view_name: q, .. } => {
+                let n = unquote(q.name.0);
+                let Some(t) = self.schema.table(&n) else { return Ok(Verdict::Allow) };
+                let (name, db) = (t.name.clone(), t.db);
+                let code = match (matches!(stmt, Stmt::DropView { .. }), db == 1) {
+                    (false, false) => action::DROP_TABLE,
+                    (false, true) => action::DROP_TEMP_TABLE,
+                    (true, false) => action::DROP_VIEW,
+                    (true, true) => action::DROP_TEMP_VIEW,
+                };
+                if self.authorize(code, Some(&name), None, Some(db_name(db)))? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                self.authorize(action::DELETE, Some(&name), None, Some(db_name(db)))
+            }
+            Stmt::CreateIndex { idx_name, tbl_name, columns, .. } => {
+                let t = unquote(tbl_name.0);
+                let db = table_db(self, &t);
+                let code = if db == 1 { action::CREATE_TEMP_INDEX } else { action::CREATE_INDEX };
+                let idx = unquote(idx_name.name.0);
+                if self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&idx), Some(&t))? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                // The indexed columns are read to fill the index.
+                for col in columns.iter() {
+                    let name = match &col.expr {
+                        Expr::Id(n) => Some(unquote(n.0)),
+                        Expr::Name(n) => Some(unquote(n.0)),
+                        _ => None,
+                    };
+                    if let Some(n) = name {
+                        let i = self.schema.table(&t).and_then(|tb| tb.column_index(&n));
+                        if let Some(i) = i {
+                            self.authorize_read(&t, Some(i));
+                        }
+                    }
+                }
+                self.authorize(action::REINDEX, Some(&idx), None, Some(db_name(db)))
+            }
+            Stmt::DropIndex { idx_name, .. } => {
+                let n = unquote(idx_name.name.0);
+                let Some(i) = self.schema.index(&n) else { return Ok(Verdict::Allow) };
+                let (name, table, db) = (i.name.clone(), i.table.clone(), i.db);
+                let code = if db == 1 { action::DROP_TEMP_INDEX } else { action::DROP_INDEX };
+                if self.authorize(code, Some(&name), Some(&table), Some(db_name(db)))? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                self.authorize(action::DELETE, Some(schema_table(db)), None, Some(db_name(db)))
+            }
+            Stmt::CreateTrigger { temporary, trigger_name, tbl_name, .. } => {
+                let t = unquote(tbl_name.name.0);
+                let temp = *temporary || qualified_db(trigger_name).is_some_and(|d| d.eq_ignore_ascii_case("temp"));
+                let db = temp as usize;
+                let code = if temp { action::CREATE_TEMP_TRIGGER } else { action::CREATE_TRIGGER };
+                self.then(code, Some(&unquote(trigger_name.name.0)), Some(&t), db, action::INSERT, Some(schema_table(db)), None)
+            }
+            Stmt::DropTrigger { trigger_name, .. } => {
+                let n = unquote(trigger_name.name.0);
+                let Some(row) = self.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(&n)) else {
+                    return Ok(Verdict::Allow);
+                };
+                let (name, table) = (row.1.clone(), row.2.clone());
+                let db = table_db(self, &table);
+                let code = if db == 1 { action::DROP_TEMP_TRIGGER } else { action::DROP_TRIGGER };
+                self.then(code, Some(&name), Some(&table), db, action::DELETE, Some(schema_table(db)), None)
+            }
+            Stmt::Begin(..) => self.authorize(action::TRANSACTION, Some("BEGIN"), None, None),
+            Stmt::Commit(..) => self.authorize(action::TRANSACTION, Some("COMMIT"), None, None),
+            Stmt::Rollback { savepoint_name: None, .. } => self.authorize(action::TRANSACTION, Some("ROLLBACK"), None, None),
+            Stmt::Rollback { savepoint_name: Some(s), .. } => {
+                self.authorize(action::SAVEPOINT, Some("ROLLBACK"), Some(&unquote(s.0)), None)
+            }
+            Stmt::Savepoint(s) => self.authorize(action::SAVEPOINT, Some("BEGIN"), Some(&unquote(s.0)), None),
+            Stmt::Release(s) => self.authorize(action::SAVEPOINT, Some("RELEASE"), Some(&unquote(s.0)), None),
+            Stmt::Pragma(name, body) => {
+                let arg = body.as_ref().map(|b| match b {
+                    PragmaBody::Equals(e) | PragmaBody::Call(e) => super::pragma::arg_text(e),
+                });
+                let db = qualified_db(name);
+                self.authorize(action::PRAGMA, Some(&unquote(name.name.0)), arg.as_deref(), db.as_deref())
+            }
+            Stmt::AlterTable(q, _) => {
+                let n = unquote(q.name.0);
+                let db = table_db(self, &n);
+                self.authorize(action::ALTER_TABLE, Some(db_name(db)), Some(&n), None)
+            }
+            Stmt::Analyze(q) => {
+                let n = q.as_ref().map(|q| unquote(q.name.0));
+                self.authorize(action::ANALYZE, n.as_deref(), None, Some("main"))
+            }
+            Stmt::Reindex { obj_name } => {
+                let n = obj_name.as_ref().map(|q| unquote(q.name.0));
+                self.authorize(action::REINDEX, n.as_deref(), None, Some("main"))
+            }
+            Stmt::Attach { .. } | Stmt::Detach(..) | Stmt::CreateVirtualTable { .. } | Stmt::Vacuum(..) => Ok(Verdict::Allow),
+        }
+    }
+
+    /// Two checks in a row on database `db`; the second is skipped when the
+    /// first says IGNORE.
+    #[allow(clippy::too_many_arguments)]
+    fn then(&mut self, first: i32, a1: Option<&str>, b1: Option<&str>, db: usize, second: i32, a2: Option<&str>, b2: Option<&str>) -> Result<Verdict> {
+        if self.authorize(first, a1, b1, Some(db_name(db)))? == Verdict::Ignore {
+            return Ok(Verdict::Ignore);
+        }
+        self.authorize(second, a2, b2, Some(db_name(db)))
+    }
+}

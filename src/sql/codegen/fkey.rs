@@ -1,0 +1,530 @@
+//! # Foreign keys (`foreignkeys.txt`)
+//!
+//! Enforcement follows SQLite's counting scheme. Every change that may
+//! create or resolve a violation adjusts a counter (`FkCounter`):
+//!
+//! - a child row written whose parent row is missing: +1; a child row
+//!   removed whose parent row is missing: -1 ([`Compiler::fk_check_child`]);
+//! - a parent row removed: +1 for each child row referring to it; a parent
+//!   row written: -1 for each child row referring to it, done only while
+//!   the counter is non-zero ([`Compiler::fk_check_parent`]).
+//!
+//! `Halt` fails the statement with "FOREIGN KEY constraint failed" while
+//! the counter is positive. Deferred constraints inside an explicit
+//! transaction are not counted; COMMIT scans for them instead
+//! ([`Compiler::fk_commit_check`]). ON DELETE / ON UPDATE actions
+//! (CASCADE, SET NULL, SET DEFAULT) run after the parent row changed, as
+//! DELETE/UPDATE statements on the child generated like trigger bodies,
+//! so the child changes are themselves counted; RESTRICT fails at once.
+//!
+//! Invariants: all foreign key code is compiled in whenever a table takes
+//! part in a foreign key and sits behind `FkIfOff`, so `PRAGMA
+//! foreign_keys` takes effect without re-preparing; a misconfigured
+//! foreign key ("foreign key mismatch") is reported when such code runs.
+//! Child rows are found by scanning the child table.
+
+use super::dml_common::WriteTarget;
+use super::Compiler;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_FOREIGNKEY, SQLITE_ERROR};
+use crate::sql::parse::with_first_statement;
+use crate::sql::schema::{FkAction, ForeignKey, Index, Table};
+use crate::value::Value;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{self, Stmt};
+
+/// How deep FK actions may cascade into each other when generated inline.
+const MAX_ACTION_DEPTH: usize = 8;
+
+/// How the parent row of a foreign key is found.
+enum ParentKey {
+    /// The parent key is the parent's rowid.
+    Rowid,
+    /// A UNIQUE index on the parent key; for each index column, the
+    /// position in the foreign key's column list.
+    Index(Index, Vec<usize>),
+}
+
+/// A foreign key resolved against its parent table.
+struct Resolved {
+    parent: Table,
+    key: ParentKey,
+    /// Parent column for each child column of the key.
+    parent_cols: Vec<usize>,
+}
+
+fn quote(n: &str) -> String {
+    format!("\"{}\"", n.replace('"', "\"\""))
+}
+
+fn mismatch(child: &str, parent: &str) -> String {
+    format!("foreign key mismatch - \"{child}\" referencing \"{parent}\"")
+}
+
+impl Compiler<'_> {
+    /// Foreign keys referring to `parent`: (child table, foreign key).
+    fn fks_referencing(&self, parent: &str) -> Vec<(Table, ForeignKey)> {
+        let mut out = Vec::new();
+        for t in self.schema.tables.values() {
+            for fk in &t.foreign_keys {
+                if fk.parent.eq_ignore_ascii_case(parent) {
+                    out.push((t.clone(), fk.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is the child or the parent of any foreign key.
+    pub fn fk_involved(&self, t: &Table) -> bool {
+        !t.foreign_keys.is_empty() || self.schema.tables.values().any(|c| c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
+    }
+
+    /// Resolve a foreign key of `child`: `Ok(None)` when the parent table
+    /// does not exist, `Err(message)` for a mismatch.
+    fn resolve_fk(&self, child: &Table, fk: &ForeignKey) -> std::result::Result<Option<Resolved>, String> {
+        let Some(parent) = self.schema.table(&fk.parent).cloned() else { return Ok(None) };
+        if parent.view_select.is_some() {
+            return Err(mismatch(&child.name, &fk.parent));
+        }
+        let parent_cols: Vec<usize> = if fk.parent_columns.is_empty() {
+            if let Some(a) = parent.rowid_alias {
+                vec![a]
+            } else {
+                match parent.auto_indexes.iter().find(|(_, pk)| *pk) {
+                    Some((cols, _)) => cols.iter().map(|c| c.0).collect(),
+                    None => return Err(mismatch(&child.name, &fk.parent)),
+                }
+            }
+        } else {
+            let mut v = Vec::new();
+            for n in &fk.parent_columns {
+                v.push(parent.column_index(n).ok_or_else(|| mismatch(&child.name, &fk.parent))?);
+            }
+            v
+        };
+        if parent_cols.len() != fk.columns.len() {
+            return Err(mismatch(&child.name, &fk.parent));
+        }
+        if parent_cols.len() == 1 && parent.rowid_alias == Some(parent_cols[0]) {
+            return Ok(Some(Resolved { parent, key: ParentKey::Rowid, parent_cols }));
+        }
+        for idx in self.schema.indexes_of(&parent.name) {
+            if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
+                continue;
+            }
+            let map: Option<Vec<usize>> = idx.columns.iter().map(|ic| parent_cols.iter().position(|p| *p == ic.column)).collect();
+            let Some(map) = map else { continue };
+            let same_collation = idx.columns.iter().all(|ic| {
+                let declared = parent.columns[ic.column].collation.clone().unwrap_or_else(|| "BINARY".into());
+                ic.collation.clone().unwrap_or_else(|| declared.clone()).eq_ignore_ascii_case(&declared)
+            });
+            if same_collation {
+                return Ok(Some(Resolved { parent, key: ParentKey::Index(idx.clone(), map), parent_cols }));
+            }
+        }
+        Err(mismatch(&child.name, &fk.parent))
+    }
+
+    fn open_read(&mut self, t: &Table) -> i32 {
+        let cur = self.b.cursor();
+        self.dbs_used |= 1 << t.db;
+        self.b.add4(Opcode::OpenRead, cur, t.root as i32, t.db as i32, P4::Int64(t.columns.len() as i64), 0);
+        cur
+    }
+
+    /// Probe for the parent row of the child row in `row` (one register
+    /// per child column): jumps to `found` when it exists or when a key
+    /// column is NULL, falls through when it is missing.
+    fn probe_parent(&mut self, child: &Table, fk: &ForeignKey, row: i32, found: i32) -> Result<()> {
+        // A misconfigured key fails whatever the row holds (SQLite reports
+        // these when the statement is prepared).
+        let r = match self.resolve_fk(child, fk) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                let msg = format!("no such table: main.{}", fk.parent);
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                return Ok(());
+            }
+            Err(msg) => {
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                return Ok(());
+            }
+        };
+        for &c in &fk.columns {
+            self.b.add(Opcode::IsNull, row + c as i32, found, 0);
+        }
+        match r.key {
+            ParentKey::Rowid => {
+                let missing = self.b.label();
+                let tmp = self.b.reg();
+                self.b.add(Opcode::SCopy, row + fk.columns[0] as i32, tmp, 0);
+                self.b.add(Opcode::MustBeInt, tmp, missing, 0);
+                let cur = self.open_read(&r.parent);
+                self.b.add(Opcode::NotExists, cur, missing, tmp);
+                self.b.add(Opcode::Goto, 0, found, 0);
+                self.b.bind(missing);
+            }
+            ParentKey::Index(idx, map) => {
+                let n = map.len();
+                let k = self.b.regs(n);
+                let mut affs = String::new();
+                for (i, &j) in map.iter().enumerate() {
+                    self.b.add(Opcode::SCopy, row + fk.columns[j] as i32, k + i as i32, 0);
+                    affs.push(r.parent.columns[r.parent_cols[j]].affinity.letter());
+                }
+                self.b.add4(Opcode::Affinity, k, n as i32, 0, P4::Affinity(affs), 0);
+                let ki = self.index_key_info(&idx)?;
+                let cur = self.b.cursor();
+                self.dbs_used |= 1 << idx.db;
+                self.b.add4(Opcode::OpenRead, cur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+                self.b.add4(Opcode::Found, cur, found, k, P4::Int64(n as i64), 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Scan `child` for rows whose key equals the parent key held in
+    /// `prow` (one register per parent column); `on_match` is generated
+    /// for each. `skip_rowid`: a rowid whose row is not counted (a row
+    /// referring to itself).
+    #[allow(clippy::too_many_arguments)]
+    fn scan_children(
+        &mut self,
+        parent: &Table,
+        child: &Table,
+        fk: &ForeignKey,
+        parent_cols: &[usize],
+        prow: i32,
+        skip_rowid: Option<i32>,
+        on_match: &mut dyn FnMut(&mut Self, i32) -> Result<()>,
+    ) -> Result<()> {
+        let done = self.b.label();
+        for &p in parent_cols {
+            self.b.add(Opcode::IsNull, prow + p as i32, done, 0);
+        }
+        let cc = self.open_read(child);
+        self.b.add(Opcode::Rewind, cc, done, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        for (j, &p) in parent_cols.iter().enumerate() {
+            let ccol = fk.columns[j];
+            let v = self.b.reg();
+            if child.rowid_alias == Some(ccol) {
+                self.b.add(Opcode::Rowid, cc, v, 0);
+            } else {
+                let d = super::expr::default_p4(child, ccol);
+                self.b.add4(Opcode::Column, cc, ccol as i32, v, d, 0);
+            }
+            let pc = &parent.columns[p];
+            let coll = match &pc.collation {
+                Some(n) => P4::Coll(self.collation(n)?),
+                None => P4::None,
+            };
+            self.b.add4(Opcode::Ne, prow + p as i32, next, v, coll, pc.affinity.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL);
+        }
+        if let Some(r) = skip_rowid {
+            let me = self.b.reg();
+            self.b.add(Opcode::Rowid, cc, me, 0);
+            self.b.add4(Opcode::Eq, r, next, me, P4::None, 0);
+        }
+        on_match(self, cc)?;
+        self.b.bind(next);
+        self.b.add(Opcode::Next, cc, top as i32, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Child side: for each foreign key of `t` (those touching `changed`
+    /// columns, when given) whose parent row is missing for the row in
+    /// `row`, add `incr` to the violation counter.
+    pub fn fk_check_child(&mut self, t: &Table, row: i32, incr: i32, changed: Option<&[usize]>) -> Result<()> {
+        let fks: Vec<ForeignKey> =
+            t.foreign_keys.iter().filter(|fk| changed.is_none_or(|ch| fk.columns.iter().any(|c| ch.contains(c)))).cloned().collect();
+        if fks.is_empty() {
+            return Ok(());
+        }
+        let off = self.b.label();
+        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        for fk in fks {
+            let ok = self.b.label();
+            if incr < 0 {
+                // Only violations this statement counted can be resolved.
+                self.b.add(Opcode::FkIfZero, fk.deferred as i32, ok, 0);
+            }
+            self.probe_parent(t, &fk, row, ok)?;
+            self.b.add(Opcode::FkCounter, fk.deferred as i32, incr, 0);
+            self.b.bind(ok);
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// Parent side: for each foreign key referring to `t` (whose parent
+    /// key touches `changed`, when given), add `incr` for every child row
+    /// referring to the row in `row`/`rowid`. Decrements are skipped while
+    /// the counter is zero (there is nothing they could resolve).
+    pub fn fk_check_parent(&mut self, t: &Table, row: i32, rowid: i32, incr: i32, changed: Option<&[usize]>) -> Result<()> {
+        let refs = self.fks_referencing(&t.name);
+        if refs.is_empty() {
+            return Ok(());
+        }
+        let off = self.b.label();
+        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        for (child, fk) in refs {
+            let r = match self.resolve_fk(&child, &fk) {
+                Ok(Some(r)) => r,
+                Ok(None) => continue,
+                Err(msg) => {
+                    self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                    continue;
+                }
+            };
+            if changed.is_some_and(|ch| !r.parent_cols.iter().any(|c| ch.contains(c))) {
+                continue;
+            }
+            let skip = self.b.label();
+            if incr < 0 {
+                self.b.add(Opcode::FkIfZero, fk.deferred as i32, skip, 0);
+            }
+            let same = child.name.eq_ignore_ascii_case(&t.name) && incr > 0;
+            let deferred = fk.deferred as i32;
+            self.scan_children(t, &child, &fk, &r.parent_cols, row, same.then_some(rowid), &mut |c, _| {
+                c.b.add(Opcode::FkCounter, deferred, incr, 0);
+                Ok(())
+            })?;
+            self.b.bind(skip);
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// ON DELETE (`new` is `None`) or ON UPDATE actions for the parent row
+    /// just changed in `t`: `old`/`new` are (row registers, rowid).
+    pub fn fk_actions(&mut self, t: &WriteTarget, old: (i32, i32), new: Option<(i32, i32)>, changed: Option<&[usize]>) -> Result<()> {
+        let refs = self.fks_referencing(&t.table.name);
+        let mut todo = Vec::new();
+        for (child, fk) in refs {
+            let action = if new.is_some() { fk.on_update } else { fk.on_delete };
+            if action == FkAction::NoAction {
+                continue;
+            }
+            let Ok(Some(r)) = self.resolve_fk(&child, &fk) else { continue };
+            if changed.is_some_and(|ch| !r.parent_cols.iter().any(|c| ch.contains(c))) {
+                continue;
+            }
+            todo.push((child, fk, r, action));
+        }
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let off = self.b.label();
+        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        for (child, fk, r, action) in todo {
+            let pname = |p: usize| quote(&t.table.columns[p].name);
+            let key_changed = new.map(|_| {
+                let same: Vec<String> = r.parent_cols.iter().map(|&p| format!("old.{0} IS new.{0}", pname(p))).collect();
+                format!("NOT ({})", same.join(" AND "))
+            });
+            if action == FkAction::Restrict {
+                let skip = self.b.label();
+                if let Some((nrow, _)) = new {
+                    // Only a change of the key itself is restricted.
+                    let differs = self.b.label();
+                    for &p in &r.parent_cols {
+                        self.b.add4(Opcode::Ne, old.0 + p as i32, differs, nrow + p as i32, P4::None, crate::vdbe::program::cmp_flags::NULLEQ);
+                    }
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                    self.b.bind(differs);
+                }
+                let same = child.name.eq_ignore_ascii_case(&t.table.name);
+                self.scan_children(&t.table, &child, &fk, &r.parent_cols, old.0, same.then_some(old.1), &mut |c, _| {
+                    c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::Text("FOREIGN KEY constraint failed".into()), 0);
+                    Ok(())
+                })?;
+                self.b.bind(skip);
+                continue;
+            }
+            let cond: Vec<String> =
+                fk.columns.iter().zip(&r.parent_cols).map(|(&c, &p)| format!("{} = old.{}", quote(&child.columns[c].name), pname(p))).collect();
+            let body = match action {
+                FkAction::Cascade if new.is_none() => format!("DELETE FROM {} WHERE {}", quote(&child.name), cond.join(" AND ")),
+                FkAction::Cascade => {
+                    let sets: Vec<String> =
+                        fk.columns.iter().zip(&r.parent_cols).map(|(&c, &p)| format!("{} = new.{}", quote(&child.columns[c].name), pname(p))).collect();
+                    format!("UPDATE {} SET {} WHERE {}", quote(&child.name), sets.join(", "), cond.join(" AND "))
+                }
+                _ => {
+                    let sets: Vec<String> = fk
+                        .columns
+                        .iter()
+                        .map(|&c| {
+                            let v = match action {
+                                FkAction::SetDefault => child.columns[c].default.clone().unwrap_or_else(|| "NULL".into()),
+                                _ => "NULL".into(),
+                            };
+                            format!("{} = {v}", quote(&child.columns[c].name))
+                        })
+                        .collect();
+                    format!("UPDATE {} SET {} WHERE {}", quote(&child.name), sets.join(", "), cond.join(" AND "))
+                }
+            };
+            let event = if new.is_some() { "UPDATE" } else { "DELETE" };
+            let when = key_changed.map(|w| format!(" WHEN {w}")).unwrap_or_default();
+            let name = format!("\u{1}fk {} {}", child.name, fk.parent);
+            let depth = self.firing.iter().filter(|(n, _)| *n == name).count();
+            if depth >= MAX_ACTION_DEPTH || self.firing.len() > 2 * MAX_ACTION_DEPTH {
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text("too many levels of trigger recursion".into()), 0);
+                continue;
+            }
+            let sql = format!("CREATE TRIGGER x AFTER {event} ON {}{when} BEGIN {body}; END", quote(&t.table.name));
+            let skip = self.b.label();
+            with_first_statement(sql.as_bytes(), |cmd, _| {
+                let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { when_clause, commands, .. })) = cmd else {
+                    return Err(Error::new(crate::error::SQLITE_INTERNAL, "foreign key action"));
+                };
+                self.run_trigger(t, &name, when_clause.as_ref(), commands, Some(old), new, skip)
+            })?;
+            self.b.bind(skip);
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// DROP TABLE of a table taking part in foreign keys: delete its rows
+    /// first (no triggers fire), so the counters and ON DELETE actions see
+    /// the rows go.
+    pub fn fk_drop_table_delete(&mut self, t: &Table) -> Result<()> {
+        let off = self.b.label();
+        self.b.add(Opcode::FkIfOff, 0, off, 0);
+        let wt = self.open_write_target(t.clone())?;
+        let done = self.b.label();
+        // Rewind each time: the deletion moves the cursor.
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, wt.cursor, done, 0);
+        self.delete_current_row(&wt, false)?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        self.b.add(Opcode::Close, wt.cursor, 0, 0);
+        for (_, cur) in &wt.indexes {
+            self.b.add(Opcode::Close, *cur, 0, 0);
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// COMMIT (or RELEASE of `savepoint`, when that ends the
+    /// transaction): fail while any deferred foreign key has a child row
+    /// whose parent is missing (deferred constraints are not counted
+    /// inside explicit transactions).
+    pub fn fk_commit_check(&mut self, savepoint: Option<&str>) -> Result<()> {
+        let tables: Vec<Table> = self.schema.tables.values().filter(|t| t.foreign_keys.iter().any(|f| f.deferred)).cloned().collect();
+        if tables.is_empty() {
+            return Ok(());
+        }
+        let off = self.b.label();
+        match savepoint {
+            Some(name) => self.b.add4(Opcode::FkIfOff, 0, off, 1, P4::Text(name.to_string()), 0),
+            None => self.b.add(Opcode::FkIfOff, 0, off, 0),
+        };
+        self.b.add(Opcode::Transaction, 0, 0, 0);
+        for t in tables {
+            for fk in t.foreign_keys.iter().filter(|f| f.deferred) {
+                self.scan_violations(&t, fk, &mut |c, _| {
+                    c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::Text("FOREIGN KEY constraint failed".into()), 0);
+                    Ok(())
+                })?;
+            }
+        }
+        self.b.bind(off);
+        Ok(())
+    }
+
+    /// Generate `on_violation(cursor)` for every row of `t` whose parent
+    /// row for `fk` is missing.
+    /// A missing parent table counts as empty.
+    fn scan_violations(&mut self, t: &Table, fk: &ForeignKey, on_violation: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
+        let cur = self.open_read(t);
+        let done = self.b.label();
+        self.b.add(Opcode::Rewind, cur, done, 0);
+        let top = self.b.here();
+        let wt = WriteTarget { table: t.clone(), cursor: cur, indexes: Vec::new() };
+        let row = self.read_row(&wt);
+        let ok = self.b.label();
+        if matches!(self.resolve_fk(t, fk), Ok(None)) {
+            for &c in &fk.columns {
+                self.b.add(Opcode::IsNull, row + c as i32, ok, 0);
+            }
+        } else {
+            self.probe_parent(t, fk, row, ok)?;
+        }
+        on_violation(self, cur)?;
+        self.b.bind(ok);
+        self.b.add(Opcode::Next, cur, top as i32, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// `PRAGMA foreign_key_check[(table)]`.
+    pub fn pragma_foreign_key_check(&mut self, prog: &mut Program, table: Option<&str>) -> Result<()> {
+        let tables: Vec<Table> = match table {
+            Some(n) => vec![self.schema.table(n).cloned().ok_or_else(|| Error::sql(format!("no such table: {n}")))?],
+            None => {
+                let mut v: Vec<Table> = Vec::new();
+                for r in &self.schema.rows {
+                    if r.0 == "table" {
+                        if let Some(t) = self.schema.table(&r.1) {
+                            v.push(t.clone());
+                        }
+                    }
+                }
+                v
+            }
+        };
+        prog.column_names = ["table", "rowid", "parent", "fkid"].iter().map(|s| s.to_string()).collect();
+        for t in tables {
+            let n = t.foreign_keys.len();
+            for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
+                if let Err(msg) = self.resolve_fk(&t, fk) {
+                    return Err(Error::sql(msg));
+                }
+                let _ = n;
+                let out = self.b.regs(4);
+                let (tname, pname) = (t.name.clone(), fk.parent.clone());
+                self.scan_violations(&t, fk, &mut |c, cur| {
+                    c.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(tname.clone().into_bytes()), 0);
+                    c.b.add(Opcode::Rowid, cur, out + 1, 0);
+                    c.b.add4(Opcode::String8, 0, out + 2, 0, P4::Bytes(pname.clone().into_bytes()), 0);
+                    c.b.add(Opcode::Integer, id as i32, out + 3, 0);
+                    c.b.add(Opcode::ResultRow, out, 4, 0);
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `PRAGMA foreign_key_list(table)` rows.
+    pub fn foreign_key_list(&self, table: &str) -> Vec<Vec<Value>> {
+        let Some(t) = self.schema.table(table) else { return Vec::new() };
+        let mut rows = Vec::new();
+        for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
+            for (seq, &c) in fk.columns.iter().enumerate() {
+                let to = match fk.parent_columns.get(seq) {
+                    Some(n) => Value::text(n.clone()),
+                    None => Value::Null,
+                };
+                rows.push(vec![
+                    Value::Integer(id as i64),
+                    Value::Integer(seq as i64),
+                    Value::text(fk.parent.clone()),
+                    Value::text(t.columns[c].name.clone()),
+                    to,
+                    Value::text(fk.on_update.name()),
+                    Value::text(fk.on_delete.name()),
+                    Value::text("NONE"),
+                ]);
+            }
+        }
+        rows
+    }
+}
