@@ -41,3 +41,19 @@ fn rename_table_keeps_its_triggers() {
         ],
     );
 }
+
+#[test]
+fn alter_temp_table() {
+    check_each(
+        "CREATE TABLE main1(a,b,c); CREATE TEMP TABLE temp2(a,b,c); INSERT INTO temp2 VALUES(1,2,3);",
+        &[
+            "ALTER TABLE temp2 ADD COLUMN d",
+            "ALTER TABLE temp2 RENAME TO temp2rn",
+            "SELECT name FROM temp.sqlite_master WHERE name LIKE 'temp2%'",
+            "SELECT * FROM temp2rn",
+            "ALTER TABLE temp2rn RENAME COLUMN a TO z",
+            "SELECT z FROM temp2rn",
+            "SELECT name FROM sqlite_master",
+        ],
+    );
+}

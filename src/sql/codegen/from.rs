@@ -199,9 +199,14 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+                let in_temp = qn.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
+                let table = if (name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master")) && !in_temp {
                     Some(crate::sql::schema::schema_table())
-                } else if name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master") {
+                } else if name.eq_ignore_ascii_case("sqlite_temp_schema")
+                    || name.eq_ignore_ascii_case("sqlite_temp_master")
+                    || name.eq_ignore_ascii_case("sqlite_schema")
+                    || name.eq_ignore_ascii_case("sqlite_master")
+                {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
                     t.name = name.clone();
