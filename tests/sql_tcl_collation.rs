@@ -19,3 +19,21 @@ fn subquery_columns_keep_their_collation() {
         ],
     );
 }
+
+#[test]
+fn a_column_on_the_left_decides_the_comparison_collation() {
+    check_each(
+        "CREATE TABLE t0(c0 COLLATE NOCASE); INSERT INTO t0(c0) VALUES ('B');
+         CREATE VIEW v0(c0, c1) AS SELECT DISTINCT t0.c0, 'a' FROM t0;
+         CREATE TABLE tt(a, b COLLATE NOCASE); INSERT INTO tt VALUES('a','B'),('C','c');",
+        &[
+            "SELECT count(*) FROM v0 WHERE c1 >= c0",
+            "SELECT count(*) FROM v0 WHERE c0 <= c1",
+            "SELECT count(*) FROM (SELECT c0, 'a' AS c1 FROM t0) WHERE c1 >= c0",
+            "SELECT a >= b, b <= a, +a >= b, a COLLATE binary >= b, (a) >= b, CAST(a AS TEXT) >= b, -a >= b, a = b, b = a FROM tt ORDER BY 1",
+            "SELECT a COLLATE nocase AS a FROM tt ORDER BY a",
+            "SELECT b AS x FROM tt ORDER BY x DESC",
+            "SELECT count(*) FROM tt WHERE a >= b",
+        ],
+    );
+}

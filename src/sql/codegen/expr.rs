@@ -204,6 +204,8 @@ impl Compiler<'_> {
         match e {
             Expr::Collate(_, c) => Some((unquote(c), true)),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            // Unary + and CAST keep their operand's collation.
+            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.expr_collation(x),
             Expr::Binary(l, op, r)
                 if !matches!(
                     op,
@@ -217,13 +219,15 @@ impl Compiler<'_> {
                     _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
                 }
             }
+            // A column always carries a collation (BINARY unless declared),
+            // so a column on the left wins over one on the right.
             Expr::Id(id) => {
                 let n = unquote(id.0);
-                self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquote(t.0), unquote(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
             }
             _ => None,
         }

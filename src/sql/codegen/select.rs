@@ -147,7 +147,9 @@ pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &
         }
         // A term naming a result column sorts with that column's collation
         // unless it carries its own.
-        let own = c.expr_collation(&t.expr);
+        // (A plain BINARY column is no collation of its own here: the
+        // result column it names decides.)
+        let own = c.expr_collation(&t.expr).filter(|(n, explicit)| *explicit || !n.eq_ignore_ascii_case("BINARY"));
         let from_target = match (&own, targets.get(i).copied().flatten()) {
             (None, Some(e)) => c.expr_collation(e),
             _ => None,
