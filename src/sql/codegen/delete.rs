@@ -18,6 +18,11 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     if order_by.is_some() || limit.is_some() || with.is_some() {
         return Err(Error::unsupported("DELETE with ORDER BY, LIMIT or WITH"));
     }
+    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+        if super::instead::has_instead_trigger(c, &view, stmt) {
+            return super::instead::compile_instead(c, stmt, view, prog);
+        }
+    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let init = c.begin_program();

@@ -16,6 +16,11 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Insert { with, or_conflict, tbl_name, columns, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
+    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+        if super::instead::has_instead_trigger(c, &view, stmt) {
+            return super::instead::compile_instead(c, stmt, view, prog);
+        }
+    }
     let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.

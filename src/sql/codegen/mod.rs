@@ -6,7 +6,8 @@
 //! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
 //! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
 //! (+ `dml_common.rs` for constraints and index maintenance,
-//! `returning.rs`, `trigger.rs`), `ddl.rs`, `alter.rs`, `txn.rs`,
+//! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
+//! for INSTEAD OF triggers on views), `ddl.rs`, `alter.rs`, `txn.rs`,
 //! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
 //! `sql/plan/`.
 //!
@@ -32,6 +33,7 @@ pub mod window;
 pub mod trigger;
 pub mod fkey;
 pub mod auth;
+pub mod instead;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

@@ -222,8 +222,30 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
-        "case_sensitive_like" | "recursive_triggers" | "temp_store" | "locking_mode" | "busy_timeout" | "automatic_index"
-        | "cell_size_check" | "legacy_file_format" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" => {}
+        "case_sensitive_like" => {
+            // Write-only, as in SQLite: LIKE reads the connection's flag.
+            if let Some(v) = arg {
+                let on = arg_int(v).unwrap_or(0) != 0;
+                let out = c.b.reg();
+                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("case_sensitive_like={}", on as i32)), 0);
+            }
+        }
+        // Settings ringlite does not keep: reading one reports SQLite's
+        // default; setting one returns no row and changes nothing.
+        "recursive_triggers" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" | "automatic_index"
+        | "cell_size_check" | "temp_store" | "locking_mode" | "count_changes" | "full_column_names" | "short_column_names"
+        | "query_only" | "secure_delete" | "trusted_schema" | "writable_schema" | "read_uncommitted" | "checkpoint_fullfsync"
+        | "fullfsync" => {
+            if arg.is_none() {
+                let v = match pname.as_str() {
+                    "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
+                    "locking_mode" => Value::text("normal"),
+                    _ => Value::Integer(0),
+                };
+                const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
+            }
+        }
+        "busy_timeout" | "legacy_file_format" => {}
         _ => {}
     }
     c.end_program(init, txn);

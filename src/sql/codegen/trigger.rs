@@ -6,8 +6,8 @@
 //!
 //! Invariants: a trigger never fires itself again while it runs (SQLite's
 //! default `recursive_triggers = OFF`); changes made by trigger statements
-//! do not count in `changes()`. INSTEAD OF and TEMP triggers are reported
-//! as not supported.
+//! do not count in `changes()`. INSTEAD OF triggers (on views only) are
+//! fired by `instead.rs`; TEMP triggers are reported as not supported.
 
 use super::dml_common::WriteTarget;
 use super::{ColumnSource, Compiler};
@@ -36,9 +36,6 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if *temporary {
                 return Err(Error::unsupported("TEMP triggers"));
             }
-            if matches!(time, Some(TriggerTime::InsteadOf)) {
-                return Err(Error::unsupported("INSTEAD OF triggers"));
-            }
             let name = unquote(trigger_name.name.0);
             let table = unquote(tbl_name.name.0);
             if c.schema.has_trigger(&name) {
@@ -51,8 +48,13 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             let Some(t) = c.schema.table(&table).cloned() else {
                 return Err(Error::sql(format!("no such table: main.{table}")));
             };
-            if t.view_select.is_some() {
-                return Err(Error::sql(format!("cannot create BEFORE trigger on view: main.{table}")));
+            let instead = matches!(time, Some(TriggerTime::InsteadOf));
+            if t.view_select.is_some() && !instead {
+                let when = if matches!(time, Some(TriggerTime::After)) { "AFTER" } else { "BEFORE" };
+                return Err(Error::sql(format!("cannot create {when} trigger on view: {table}")));
+            }
+            if t.view_select.is_none() && instead {
+                return Err(Error::sql(format!("cannot create INSTEAD OF trigger on table: {table}")));
             }
             if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql("cannot create trigger on system table"));

@@ -1,6 +1,7 @@
-//! Query planning: splitting WHERE into conjuncts, finding which FROM
-//! items each term needs, and choosing for each loop a full scan, a rowid
-//! lookup, or an index search.
+//! Query planning: splitting WHERE into conjuncts (`terms`), finding which
+//! FROM items each term needs, choosing for each loop a full scan, a rowid
+//! lookup, or an index search (`access`), and the order of the loops of an
+//! inner join by estimated cost (`join_order`).
 //!
 //! Invariant: a term used to drive a lookup is still evaluated as a filter
 //! afterwards, so a plan can only make a query faster, never change its

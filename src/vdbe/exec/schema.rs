@@ -66,6 +66,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some((n, v)) => (n, Some(v)),
                 None => (spec.as_str(), None),
             };
+            if name == "case_sensitive_like" {
+                env.case_sensitive_like = value.is_some_and(pragma_bool);
+                return Ok(Flow::Next);
+            }
             if name == "foreign_keys" {
                 match value {
                     // A no-op inside a transaction, as in SQLite.
