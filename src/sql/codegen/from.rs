@@ -399,9 +399,9 @@ impl<'b> Compiler<'_> {
         let reads = |arm: &ast::OneSelect<'_>| {
             let ast::OneSelect::Select { from: Some(from), .. } = arm else { return false };
             let named = |t: &ast::SelectTable<'_>| matches!(t, SelectTable::Table(qn, _, _) if unquote(qn.name.0).eq_ignore_ascii_case(name));
-            from.select.is_some_and(|t| named(t)) || from.joins.iter().flatten().any(|j| named(&j.table))
+            from.select.is_some_and(named) || from.joins.iter().flatten().any(|j| named(&j.table))
         };
-        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(|a| reads(a)).collect();
+        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(reads).collect();
         let first_recursive = match arms_reading.iter().position(|r| *r) {
             None => return Ok(None),
             Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
