@@ -8,7 +8,8 @@
 #   make compat-full     the whole corpus on both engines, diff mode on our
 #                        scripts, a 5000-case fuzz run
 #   make compat-ratchet  grow the ratchets to what ringlite passes now
-#   make compat-status   regenerate compat-tests/STATUS.md
+#   make compat-status   regenerate compat-tests/STATUS.md (sqllogictest
+#                        rerun; TCL results reused when fresh)
 #   make compat-complete rewrite our scripts' results from the reference
 #   make compat-tcl      SQLite's TCL tests (see tcl/tcl.mk)
 
@@ -53,12 +54,10 @@ compat-ratchet: compat-build
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) --update-ratchet $(SLT_DIR)
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_OURS) --update-ratchet $(COMPAT_DIR)/scripts
 
-compat-status: compat-build
+# The TCL part of STATUS.md comes from the saved TCL results (rerun only
+# when missing or older than the library; see tcl/tcl.mk).
+compat-status: compat-build compat-tcl-results
 	$(COMPAT) $(COMPAT_RL) --status $(COMPAT_DIR)/STATUS.md $(SLT_DIR) $(COMPAT_DIR)/scripts || true
-	@{ echo; echo "## SQLite TCL tests (from the ratchets; \`make compat-tcl\` to rerun)"; echo; \
-	  echo "- files passing on the system SQLite: $$(grep -vc '^#' tcl/ratchet/system.txt)"; \
-	  echo "- of those, passing on ringlite: $$(grep -vc '^#' tcl/ratchet/ringlite.txt 2>/dev/null || echo 0)"; \
-	} >> $(COMPAT_DIR)/STATUS.md
 
 compat-complete: compat-build
 	$(COMPAT) complete --quiet $(COMPAT_DIR)/scripts

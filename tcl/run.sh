@@ -3,7 +3,8 @@
 # either the system libsqlite3 or ringlite's (through LD_LIBRARY_PATH).
 #
 #   tcl/run.sh [--lib system|ringlite] [--jobs N] [--timeout S]
-#              [--ratchet FILE [--update-ratchet]] [--list FILE] [test files...]
+#              [--ratchet FILE [--update-ratchet]] [--list FILE]
+#              [--results FILE.tsv] [test files...]
 #
 # Without files: every file in --list, else every test/*.test of the
 # fetched source. Each file runs in its own scratch directory. A file
@@ -11,11 +12,14 @@
 # per file, then a total. A file that ran no test at all (everything
 # behind conditions) is EMPTY, neither passing nor failing. With --ratchet FILE (one passing file name per
 # line): exits non-zero if a listed file no longer passes;
-# --update-ratchet adds the files passing now.
+# --update-ratchet adds the files passing now (twice in a row). With --results FILE: also
+# writes one tab-separated line per file (name, status, failed/tests, first
+# failure: the first failed test with its message, the abort message, or
+# for a timeout the last test reached), read by `make compat-status`.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src="$here/sqlite-src/test"
-lib=system jobs=2 timeout=120 ratchet="" update=0 list=""
+lib=system jobs=2 timeout=120 ratchet="" update=0 list="" results_tsv=""
 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
     --ratchet) ratchet=$2; shift 2 ;;
     --update-ratchet) update=1; shift ;;
     --list) list=$2; shift 2 ;;
+    --results) results_tsv=$2; shift 2 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -67,7 +72,7 @@ if ! err=$(tclsh "$scratch/check.tcl" 2>&1); then
 fi
 export here scratch timeout
 
-# One file: prints "<STATUS> <name> <failed>/<tests>".
+# One file: prints "<STATUS> <name> <failed>/<tests>\t<first failure>".
 run_one() {
   f=$1
   name=$(basename "$f")
@@ -75,7 +80,8 @@ run_one() {
   mkdir -p "$dir" && cd "$dir" || exit 1
   # (A subshell, so that bash's "Killed" notice for a timed-out tclsh
   # does not land in the report.)
-  (timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" > "$dir.out" 2>&1) 2>/dev/null
+  # stdin is /dev/null: a test waiting on the terminal must not hang.
+  (timeout -k 5 "$timeout" tclsh "$here/driver.tcl" "$here/tester.tcl" "$f" < /dev/null > "$dir.out" 2>&1) 2>/dev/null
   rc=$?
   out=$(tr -d '\0' < "$dir.out")
   rm -f "$dir.out"
@@ -86,14 +92,29 @@ run_one() {
   elif [ $rc -eq 0 ] && [ -n "$summary" ]; then status=PASS
   elif [ -n "$summary" ]; then status=FAIL
   else status=ABORTED; fi
-  echo "$status $name ${counts:--}"
+  case $status in
+    FAIL) cause=$(printf '%s\n' "$out" | grep -m1 -E '\.\.\. FAILED: ') ;;
+    ABORTED) cause=$(printf '%s\n' "$out" | grep -m1 -E '^ABORTED: ')
+      [ -n "$cause" ] || cause="crashed (exit $rc): $(printf '%s\n' "$out" | tail -1)" ;;
+    TIMEOUT) cause="after $(printf '%s\n' "$out" | grep -E '\.\.\. ' | tail -1 | sed 's/\.\.\. .*//')" ;;
+    *) cause="" ;;
+  esac
+  cause=$(printf '%s' "$cause" | tr '\t\r\n' '   ' | cut -c1-200)
+  printf '%s %s %s\t%s\n' "$status" "$name" "${counts:--}" "$cause"
   rm -rf "$dir"
 }
 export -f run_one
 
 start=$(date +%s)
-results=$(printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | sort -k2)
-printf '%s\n' "$results"
+detailed=$(printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | sort -k2)
+results=$(printf '%s\n' "$detailed" | cut -f1)
+printf '%s\n' "$detailed" | sed 's/\t$//; s/\t/  # /'
+if [ -n "$results_tsv" ]; then
+  mkdir -p "$(dirname "$results_tsv")"
+  { printf '# file\tstatus (tcl/run.sh --lib %s)\tfailed/tests\tfirst failure\n' "$lib"
+    printf '%s\n' "$detailed" | awk '{ split($0, p, "\t"); split(p[1], w, " "); printf "%s\t%s\t%s\t%s\n", w[2], w[1], w[3], p[2] }'
+  } > "$results_tsv"
+fi
 pass=$(printf '%s\n' "$results" | grep -c '^PASS ')
 total=$(printf '%s\n' "$results" | grep -c .)
 echo "tcl [$lib]: $pass/$total files pass ($(( $(date +%s) - start ))s)"
@@ -109,6 +130,14 @@ if [ -n "$ratchet" ]; then
   for r in $regressions; do echo "REGRESSION $r"; done
   [ -n "$regressions" ] && status=1
   if [ $update -eq 1 ]; then
+    # A file joins the ratchet only if it passes a second run too (no
+    # flaky entries).
+    new=$(printf '%s\n' "$passing" | sed '/^$/d' | grep -vxF -f <(grep -v '^#' "$ratchet" | sed '/^$/d') || true)
+    if [ -n "$new" ]; then
+      again=$(printf '%s\n' "$new" | sed 's#^#'"$src"'/#' | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | cut -f1)
+      passing=$(printf '%s\n' "$again" | awk '$1=="PASS"{print $2}')
+      for f in $(printf '%s\n' "$again" | awk '$1!="PASS"{print $2}'); do echo "FLAKY $f (not added)"; done
+    fi
     { echo "# SQLite TCL test files passing with --lib $lib (tcl/run.sh); a listed file failing is a regression."
       { grep -v '^#' "$ratchet" | sed '/^$/d'; printf '%s\n' "$passing" | sed '/^$/d'; } | sort -u; } > "$ratchet.new"
     mv "$ratchet.new" "$ratchet"

@@ -2,6 +2,13 @@
 //!
 //! Written by `make compat-status`. Deterministic (no timestamps) so the
 //! file only changes in git when the results do.
+//!
+//! The SQLite TCL section is read from the result files `tcl/run.sh
+//! --results` writes (`target/tcl-results-ringlite.tsv`, and
+//! `target/tcl-results-system.tsv` when the system run was saved too;
+//! another directory with `RINGLITE_TCL_RESULTS`) and from the ratchets in
+//! `tcl/ratchet/`: the TCL suite is never rerun here. Each result line is
+//! `file<TAB>status<TAB>failed/tests<TAB>first failure`.
 
 use crate::slt::runner::FileReport;
 use std::collections::BTreeMap;
@@ -32,7 +39,7 @@ pub fn write(path: &str, engine: &str, corpora: &[CorpusLine], reports: &[FileRe
     }
     let mut causes: Vec<_> = causes.into_iter().collect();
     causes.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
-    let _ = writeln!(md, "\n## Known failures by cause\n");
+    let _ = writeln!(md, "\n## Known failures by cause (sqllogictest)\n");
     if causes.is_empty() {
         let _ = writeln!(md, "None.");
     } else {
@@ -54,5 +61,147 @@ pub fn write(path: &str, engine: &str, corpora: &[CorpusLine], reports: &[FileRe
     for r in failing.iter().take(200) {
         let _ = writeln!(md, "- `{}`: {}/{} records", r.path, r.passed, r.total);
     }
+    tcl_section(&mut md);
     std::fs::write(path, md)
+}
+
+/// One TCL test file's outcome, as `tcl/run.sh --results` wrote it.
+struct TclResult {
+    status: String,
+    counts: String,
+    first_failure: String,
+}
+
+/// file name -> result; empty when the file is missing.
+fn read_tcl_results(path: &std::path::Path) -> BTreeMap<String, TclResult> {
+    let Ok(text) = std::fs::read_to_string(path) else { return BTreeMap::new() };
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let mut f = l.splitn(4, '\t');
+            let (name, status) = (f.next()?, f.next()?);
+            let counts = f.next().unwrap_or("-").to_string();
+            let first_failure = f.next().unwrap_or("").to_string();
+            Some((name.to_string(), TclResult { status: status.to_string(), counts, first_failure }))
+        })
+        .collect()
+}
+
+fn read_list(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// A first failure reduced to its cause, so that files failing for the
+/// same reason group together: the test name goes, numbers are masked,
+/// and a wrong result is told apart from a wrong or unexpected error.
+fn tcl_cause(r: &TclResult) -> String {
+    let text = match r.first_failure.split_once("... FAILED: ") {
+        Some((_, why)) => why.to_string(),
+        None => r.first_failure.clone(),
+    };
+    let error_of = |s: &str| s.strip_prefix("1 {").and_then(|e| e.strip_suffix('}')).map(String::from);
+    let cause = if r.status == "TIMEOUT" {
+        "timeout".to_string()
+    } else if let Some(msg) = text.strip_prefix("ABORTED: ") {
+        format!("aborted: {msg}")
+    } else if let Some((exp, got)) = text.strip_prefix("expected [").and_then(|t| t.rsplit_once("] got [")) {
+        let got = got.strip_suffix(']').unwrap_or(got);
+        match (error_of(exp), error_of(got)) {
+            (Some(e), Some(g)) => format!("wrong error: `{g}` instead of `{e}`"),
+            (Some(e), None) => format!("missing error: `{e}`"),
+            (None, Some(g)) => format!("unexpected error: `{g}`"),
+            (None, None) if exp.starts_with('/') || exp.starts_with('~') || exp.starts_with('*') => {
+                "wrong output (pattern; mostly EXPLAIN / query plan)".to_string()
+            }
+            (None, None) => "wrong result".to_string(),
+        }
+    } else {
+        text
+    };
+    let masked = regex::Regex::new(r"[0-9]+").map(|re| re.replace_all(&cause, "N").into_owned()).unwrap_or(cause);
+    masked.chars().take(120).collect()
+}
+
+fn cell(s: &str) -> String {
+    let s: String = s.chars().take(140).collect();
+    s.replace('|', "\\|").replace('`', "'")
+}
+
+/// SQLite's TCL tests: totals, failures grouped by cause, one row per file.
+fn tcl_section(md: &mut String) {
+    let dir = std::env::var("RINGLITE_TCL_RESULTS").unwrap_or_else(|_| "target".into());
+    let dir = std::path::Path::new(&dir);
+    let ringlite = read_tcl_results(&dir.join("tcl-results-ringlite.tsv"));
+    let system = read_tcl_results(&dir.join("tcl-results-system.tsv"));
+    let system_passing = read_list("tcl/ratchet/system.txt");
+    let ratchet = read_list("tcl/ratchet/ringlite.txt");
+    let _ = writeln!(md, "\n## SQLite TCL tests\n");
+    let _ = writeln!(
+        md,
+        "Debian's SQLite test files run by `tcl/run.sh` under our `tcl/tester.tcl`, with the system SQLite and with ringlite's \
+         `libsqlite3.so.0` (`make compat-tcl`; results in `target/tcl-results-*.tsv`). A file passes when it reaches \
+         `finish_test` with no failed test; only the files the system SQLite passes are run on ringlite.\n"
+    );
+    let pass = ringlite.values().filter(|r| r.status == "PASS").count();
+    let _ = writeln!(md, "- files passing on the system SQLite (ratchet `tcl/ratchet/system.txt`): {}", system_passing.len());
+    if !system.is_empty() {
+        let sys_pass = system.values().filter(|r| r.status == "PASS").count();
+        let _ = writeln!(md, "- system run: {sys_pass}/{} files pass", system.len());
+    }
+    let _ = writeln!(md, "- of those, in the ringlite ratchet (`tcl/ratchet/ringlite.txt`): {}", ratchet.len());
+    if ringlite.is_empty() {
+        let _ = writeln!(md, "\nNo ringlite results saved (run `make compat-tcl-ringlite`).");
+        return;
+    }
+    let _ = writeln!(md, "- last ringlite run: {pass}/{} files pass", ringlite.len());
+    let mut by_status: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in ringlite.values() {
+        *by_status.entry(r.status.as_str()).or_default() += 1;
+    }
+    let summary: Vec<String> = by_status.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let _ = writeln!(md, "- by status: {}", summary.join(", "));
+
+    // cause -> files
+    let mut causes: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (name, r) in &ringlite {
+        if r.status != "PASS" && r.status != "EMPTY" {
+            causes.entry(tcl_cause(r)).or_default().push(name);
+        }
+    }
+    let mut causes: Vec<_> = causes.into_iter().collect();
+    causes.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let _ = writeln!(md, "\n### Known TCL failures by first cause\n");
+    let _ = writeln!(md, "| cause | files | examples |");
+    let _ = writeln!(md, "|---|---|---|");
+    for (cause, files) in &causes {
+        let examples: Vec<_> = files.iter().take(4).map(|f| format!("`{f}`")).collect();
+        let more = if files.len() > 4 { ", …" } else { "" };
+        let _ = writeln!(md, "| {} | {} | {}{more} |", cell(cause), files.len(), examples.join(", "));
+    }
+
+    let _ = writeln!(md, "\n### Per file\n");
+    let _ = writeln!(md, "| file | system | ringlite | failed/tests | first failure |");
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    let mut names: Vec<&String> = ringlite.keys().collect();
+    names.extend(system.keys().filter(|n| !ringlite.contains_key(*n)));
+    names.sort();
+    for name in names {
+        let sys = match system.get(name) {
+            Some(r) => r.status.as_str(),
+            None if system_passing.iter().any(|n| n == name) => "PASS",
+            None => "-",
+        };
+        let (rl, counts, first) = match ringlite.get(name) {
+            Some(r) => (r.status.as_str(), r.counts.as_str(), r.first_failure.as_str()),
+            None => ("not run", "-", ""),
+        };
+        let first = if rl == "not run" { system.get(name).map(|r| r.first_failure.as_str()).unwrap_or("") } else { first };
+        let _ = writeln!(md, "| `{name}` | {sys} | {rl} | {counts} | {} |", cell(first));
+    }
 }

@@ -108,9 +108,11 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         };
     }
     match e {
-        ParseError::ParserError(ParserError::SyntaxError(tok), _) => {
+        ParseError::ParserError(ParserError::SyntaxError(tok), pos) => {
             if tok.is_empty() {
                 Error::sql("incomplete input")
+            } else if let Some(clause) = pos.and_then(|p| clause_before_compound(sql, offset_of(sql, p.line, p.column), &tok)) {
+                Error::sql(clause)
             } else {
                 Error::sql(format!("near \"{tok}\": syntax error"))
             }
@@ -142,6 +144,37 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         ParseError::Io(e) => Error::sql(e.to_string()),
         other => Error::sql(other.to_string()),
     }
+}
+
+/// A compound operator met right after an ORDER BY or LIMIT of the same
+/// SELECT: SQLite's grammar accepts that and reports it with a clearer
+/// message than the syntax error the parser crate gives.
+fn clause_before_compound(sql: &[u8], err_at: usize, tok: &str) -> Option<String> {
+    use TokenType::*;
+    let toks = tokens(sql);
+    // (The reported position may be the token's start or its end.)
+    let is_tok = |t: &Tok| sql[t.start..t.end].eq_ignore_ascii_case(tok.as_bytes());
+    let at = toks.iter().rposition(|t| is_tok(t) && t.start <= err_at).or_else(|| toks.iter().position(is_tok))?;
+    let op = match toks[at].kind {
+        TK_UNION if toks.get(at + 1).is_some_and(|t| t.kind == TK_ALL) => "UNION ALL",
+        TK_UNION => "UNION",
+        TK_INTERSECT => "INTERSECT",
+        TK_EXCEPT => "EXCEPT",
+        _ => return None,
+    };
+    let mut depth = 0i32;
+    for t in toks[..at].iter().rev() {
+        match t.kind {
+            TK_RP => depth += 1,
+            TK_LP if depth == 0 => return None,
+            TK_LP => depth -= 1,
+            TK_SELECT | TK_VALUES if depth == 0 => return None,
+            TK_ORDER if depth == 0 => return Some(format!("ORDER BY clause should come after {op} not before")),
+            TK_LIMIT if depth == 0 => return Some(format!("LIMIT clause should come after {op} not before")),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A token with its byte span.

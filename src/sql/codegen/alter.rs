@@ -17,7 +17,8 @@ impl Compiler<'_> {
     /// new name, new tbl_name, new sql); the root page is kept.
     fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
+        self.dbs_used |= 1 << self.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
         for (old_name, ty, name, tbl, sql) in rows.into_iter().map(|(o, t, n, tb, s)| (o, t, n, tb, s)) {
             let _ = ();
             let end = self.b.label();
@@ -156,6 +157,8 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     }
     let init = c.begin_program();
     c.writes = true;
+    // A TEMP table's schema rows live in the temp database's schema table.
+    c.ddl_db = table.db;
     match body {
         AlterTableBody::AddColumn(cd) => {
             if table.view_select.is_some() {
@@ -236,6 +239,11 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     }
                 }
             }
+            // The table's triggers follow it (their ON clause and the
+            // references in their bodies).
+            for (name, sql) in c.schema.triggers_of(&table.name) {
+                rows.push((name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new))));
+            }
             c.rewrite_schema_rows(rows);
         }
         AlterTableBody::RenameColumn { old, new } => {
@@ -313,8 +321,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         }
         _ => return Err(Error::unsupported("this form of ALTER TABLE")),
     }
-    c.b.add(Opcode::SetCookie, 0, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie.wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, 0, 0, 0);
+    let cookie = if table.db == 1 { c.schema.temp_cookie } else { c.schema.cookie };
+    c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, table.db as i32, 0, 0);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())

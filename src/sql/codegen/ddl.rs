@@ -410,6 +410,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         }
         _ => return Err(Error::sql("not a DDL statement")),
     }
-    c.end_program(init, if write { Some(true) } else { None });
+    // Even a statement with nothing to do (IF [NOT] EXISTS) verifies the
+    // schema cookie, so that a prepared copy is recompiled after a schema
+    // change instead of staying a no-op, as in SQLite.
+    c.end_program(init, Some(write));
     Ok(())
 }

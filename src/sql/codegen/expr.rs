@@ -204,6 +204,8 @@ impl Compiler<'_> {
         match e {
             Expr::Collate(_, c) => Some((unquote(c), true)),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            // Unary + and CAST keep their operand's collation.
+            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.expr_collation(x),
             Expr::Binary(l, op, r)
                 if !matches!(
                     op,
@@ -217,13 +219,15 @@ impl Compiler<'_> {
                     _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
                 }
             }
+            // A column always carries a collation (BINARY unless declared),
+            // so a column on the left wins over one on the right.
             Expr::Id(id) => {
                 let n = unquote(id.0);
-                self.resolve_name(None, &n).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquote(t.0), unquote(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().and_then(|r| r.collation).map(|c| (c, false))
+                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
             }
             _ => None,
         }
@@ -420,7 +424,9 @@ impl Compiler<'_> {
                 UnaryOperator::Negative => {
                     if let Expr::Literal(Literal::Numeric(s)) = &**inner {
                         let n = match parse_numeric(s)? {
-                            Number::Int(i) if i == i64::MIN => Number::Real(9.223372036854775808e18),
+                            // Only a hex literal reads as i64::MIN; SQLite
+                            // refuses to negate it.
+                            Number::Int(i) if i == i64::MIN => return Err(Error::sql(format!("hex literal too big: -{s}"))),
                             Number::Int(i) => Number::Int(-i),
                             Number::Real(_) if *s == "9223372036854775808" => Number::Int(i64::MIN),
                             Number::Real(r) => Number::Real(-r),
@@ -600,6 +606,9 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("misuse of window function {name}()")));
         }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
+            if self.in_aggregate_query {
+                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+            }
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }
         let first = self.b.regs(args.len());

@@ -177,15 +177,36 @@ impl<'b> Compiler<'_> {
                     return Ok(());
                 }
                 if let Some(cte) = self.cte(&name) {
-                    let sql = cte.select_sql.clone();
-                    if cte.recursive && self.references_itself(&sql, &name) {
-                        return self.open_recursive_cte(&sql, &name, alias.unwrap_or(name.clone()), cte.columns.clone(), out);
+                    // A CTE met again while its own body is being expanded
+                    // (tmp1 reads tmp2 which reads tmp1, or a recursive
+                    // CTE's initial SELECT reads it) never ends. The marker
+                    // cannot clash with a view name in `expanding`.
+                    let marker = format!("\0with {}", name.to_ascii_lowercase());
+                    if self.expanding.contains(&marker) {
+                        return Err(Error::sql(format!("circular reference: {name}")));
                     }
-                    return self.open_subquery_text(&sql, alias.unwrap_or(name), cte.columns.clone(), out);
+                    self.expanding.push(marker);
+                    let sql = cte.select_sql.clone();
+                    let alias = alias.unwrap_or(name.clone());
+                    let r = if (cte.recursive && self.references_itself(&sql, &name)) || self.reads_itself(&sql, &name) {
+                        match self.open_recursive_cte(&sql, &name, alias.clone(), cte.columns.clone(), out) {
+                            Ok(false) => self.open_subquery_text(&sql, alias, cte.columns.clone(), out),
+                            r => r.map(|_| ()),
+                        }
+                    } else {
+                        self.open_subquery_text(&sql, alias, cte.columns.clone(), out)
+                    };
+                    self.expanding.pop();
+                    return r;
                 }
-                let table = if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+                let in_temp = qn.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
+                let table = if (name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master")) && !in_temp {
                     Some(crate::sql::schema::schema_table())
-                } else if name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master") {
+                } else if name.eq_ignore_ascii_case("sqlite_temp_schema")
+                    || name.eq_ignore_ascii_case("sqlite_temp_master")
+                    || name.eq_ignore_ascii_case("sqlite_schema")
+                    || name.eq_ignore_ascii_case("sqlite_master")
+                {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
                     t.name = name.clone();
@@ -277,7 +298,7 @@ impl<'b> Compiler<'_> {
                 .map(|(i, n)| ScopeColumn {
                     name: n.clone(),
                     affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
-                    collation: None,
+                    collation: info.collations.get(i).cloned().flatten(),
                     decltype: info.decltypes.get(i).cloned().flatten(),
                     hidden: false,
                 })
@@ -323,11 +344,41 @@ impl<'b> Compiler<'_> {
         })
     }
 
+    /// Whether a CTE body names `name` as a table (after FROM, JOIN or a
+    /// comma of a FROM clause): SQLite makes such a CTE recursive with or
+    /// without the RECURSIVE keyword (expanding it as a plain subquery would
+    /// never end).
+    fn reads_itself(&self, sql: &str, name: &str) -> bool {
+        use sqlite3_parser::dialect::TokenType::*;
+        let b = sql.as_bytes();
+        let toks = crate::sql::parse::tokens(b);
+        let mut in_from = false;
+        for (i, t) in toks.iter().enumerate() {
+            match t.kind {
+                TK_FROM => in_from = true,
+                TK_SELECT | TK_VALUES | TK_WHERE | TK_GROUP | TK_HAVING | TK_WINDOW | TK_ORDER | TK_LIMIT | TK_ON | TK_USING => in_from = false,
+                _ => {}
+            }
+            if i == 0 {
+                continue;
+            }
+            let prev = toks[i - 1].kind;
+            let as_table = prev == TK_FROM || prev == TK_JOIN || (prev == TK_COMMA && in_from);
+            let qualified = toks.get(i + 1).is_some_and(|n| matches!(n.kind, TK_DOT | TK_LP));
+            if as_table && !qualified && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Fill a temporary table with a recursive CTE's rows: the initial
     /// SELECT feeds a queue; each row taken from the queue is the CTE's
     /// content while the recursive SELECTs run, and their rows feed the
     /// queue again, until it is empty or the LIMIT is reached.
-    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    /// Ok(false), with nothing generated, when no SELECT of the body reads
+    /// the CTE in its FROM clause: it is then expanded as a plain subquery.
+    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<bool> {
         let saved_aliases = std::mem::take(&mut self.aliases);
         let saved_scopes = std::mem::take(&mut self.scopes);
         let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -336,14 +387,25 @@ impl<'b> Compiler<'_> {
         });
         self.scopes = saved_scopes;
         self.aliases = saved_aliases;
-        let (result, info) = r?;
+        let Some((result, info)) = r? else { return Ok(false) };
         self.push_subquery_item(result, alias, &info, cols, out);
-        Ok(())
+        Ok(true)
     }
 
-    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<(i32, super::select::SelectInfo)> {
-        let Some(compounds) = sel.body.compounds.as_ref().filter(|c| !c.is_empty()) else {
-            return Err(Error::sql(format!("circular reference: {name}")));
+    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<Option<(i32, super::select::SelectInfo)>> {
+        let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
+        // Initial SELECTs first, then the recursive ones (those reading the
+        // CTE in their FROM clause); anything else is a circular reference.
+        let reads = |arm: &ast::OneSelect<'_>| {
+            let ast::OneSelect::Select { from: Some(from), .. } = arm else { return false };
+            let named = |t: &ast::SelectTable<'_>| matches!(t, SelectTable::Table(qn, _, _) if unquote(qn.name.0).eq_ignore_ascii_case(name));
+            from.select.is_some_and(named) || from.joins.iter().flatten().any(|j| named(&j.table))
+        };
+        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(reads).collect();
+        let first_recursive = match arms_reading.iter().position(|r| *r) {
+            None => return Ok(None),
+            Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
+            Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
         };
         if sel.order_by.is_some() {
             return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
@@ -404,6 +466,12 @@ impl<'b> Compiler<'_> {
         };
         let dest = Dest::Recursive { result, queue, dedupe, limit };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        for cs in &compounds[..first_recursive - 1] {
+            let i = self.compile_simple(&cs.select, None, None, dest)?;
+            if i.n_columns != info.n_columns {
+                return Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+            }
+        }
         let n = info.n_columns;
         if let Some(c) = &cols {
             if c.len() != n {
@@ -433,7 +501,7 @@ impl<'b> Compiler<'_> {
         let names = cols.clone().unwrap_or_else(|| info.names.clone());
         self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
-        for cs in compounds.iter() {
+        for cs in &compounds[first_recursive - 1..] {
             match self.compile_simple(&cs.select, None, None, dest) {
                 Ok(i) if i.n_columns != n => {
                     r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
@@ -450,7 +518,7 @@ impl<'b> Compiler<'_> {
         r?;
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(done);
-        Ok((result, info))
+        Ok(Some((result, info)))
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.

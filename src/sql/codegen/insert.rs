@@ -364,6 +364,37 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         (None, Some(r)) => Some(r),
         _ => None,
     };
+    // BEFORE INSERT triggers run before the rowid is chosen: new.rowid (and
+    // the INTEGER PRIMARY KEY) read -1 when it is still to be allocated.
+    if !c.schema.triggers_of(&t.table.name).is_empty() {
+        let trig_rowid = c.b.reg();
+        match source {
+            Some(src) => {
+                let have = c.b.label();
+                let after = c.b.label();
+                c.b.add(Opcode::SCopy, src, trig_rowid, 0);
+                c.b.add(Opcode::NotNull, trig_rowid, have, 0);
+                c.b.add(Opcode::Integer, -1, trig_rowid, 0);
+                c.b.add(Opcode::Goto, 0, after, 0);
+                c.b.bind(have);
+                c.b.add(Opcode::MustBeInt, trig_rowid, 0, 0);
+                c.b.bind(after);
+            }
+            None => {
+                c.b.add(Opcode::Integer, -1, trig_rowid, 0);
+            }
+        }
+        let saved_ipk = t.table.rowid_alias.map(|ipk| {
+            let saved = c.b.reg();
+            c.b.add(Opcode::Copy, row + ipk as i32, saved, 0);
+            c.b.add(Opcode::SCopy, trig_rowid, row + ipk as i32, 0);
+            (ipk, saved)
+        });
+        c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, trig_rowid)), &[], skip)?;
+        if let Some((ipk, saved)) = saved_ipk {
+            c.b.add(Opcode::Copy, saved, row + ipk as i32, 0);
+        }
+    }
     match source {
         Some(src) => {
             let have = c.b.label();
@@ -394,7 +425,6 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
-    c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, rowid)), &[], skip)?;
     c.check_not_null(t, row, oc, skip)?;
     c.b.add4(
         Opcode::Affinity,

@@ -32,8 +32,8 @@ pub mod alter;
 pub mod returning;
 pub mod window;
 pub mod trigger;
-pub mod auth;
 pub mod fkey;
+pub mod auth;
 pub mod instead;
 
 use crate::error::{Error, Result};
@@ -143,6 +143,10 @@ pub struct Compiler<'s> {
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
     pub autoinc: Option<(i32, i32, i32, i32)>,
+    /// Generating an aggregate query: an aggregate reached where no
+    /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
+    /// as SQLite reports it when generating code rather than resolving.
+    pub in_aggregate_query: bool,
     /// The connection's authorizer (`auth.rs`), consulted while compiling.
     pub authorizer: Option<&'s mut auth::Authorizer>,
     /// An authorizer failure found where no error could be returned; the
@@ -186,6 +190,7 @@ impl<'s> Compiler<'s> {
             in_exists: false,
             returning: None,
             autoinc: None,
+            in_aggregate_query: false,
             cte_limit_hint: None,
             firing: Vec::new(),
             dbs_used: 0,

@@ -74,6 +74,8 @@ pub struct SelectInfo {
     pub decltypes: Vec<Option<String>>,
     /// (table, column) a result column reads directly.
     pub origins: Vec<Option<(String, String)>>,
+    /// Collation of each result column (a subquery's columns keep it).
+    pub collations: Vec<Option<String>>,
 }
 
 /// One result column after `*` expansion.
@@ -145,7 +147,9 @@ pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &
         }
         // A term naming a result column sorts with that column's collation
         // unless it carries its own.
-        let own = c.expr_collation(&t.expr);
+        // (A plain BINARY column is no collation of its own here: the
+        // result column it names decides.)
+        let own = c.expr_collation(&t.expr).filter(|(n, explicit)| *explicit || !n.eq_ignore_ascii_case("BINARY"));
         let from_target = match (&own, targets.get(i).copied().flatten()) {
             (None, Some(e)) => c.expr_collation(e),
             _ => None,
@@ -596,6 +600,11 @@ impl Compiler<'_> {
                 info.decltypes.push(d);
                 let origin = self.item_origin(it);
                 info.origins.push(origin);
+                let coll = match it {
+                    ResultItem::Expr(e, _) => self.expr_collation(e).map(|c| c.0),
+                    ResultItem::Col(c, _) => c.collation.clone(),
+                };
+                info.collations.push(coll);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -638,6 +647,7 @@ impl Compiler<'_> {
                 conjuncts(w, &mut terms);
             }
             let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
+            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
             if has_windows {
@@ -677,6 +687,7 @@ impl Compiler<'_> {
                     self.b.bind(end2);
                 }
             }
+            self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
                 self.emit_sorter_output(&ctx, items.len());
                 let detail = "USE TEMP B-TREE FOR ORDER BY".to_string();
@@ -852,7 +863,7 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n] })
+            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n], collations: vec![None; n] })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;

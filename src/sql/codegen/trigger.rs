@@ -80,7 +80,8 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             let name = unquote(trigger_name.name.0);
             if !c.schema.has_trigger(&name) {
                 if *if_exists {
-                    c.end_program(init, None);
+                    // (Verifies the schema cookie: see ddl.rs.)
+                    c.end_program(init, Some(false));
                     return Ok(());
                 }
                 return Err(Error::sql(format!("no such trigger: {name}")));
