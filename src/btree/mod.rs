@@ -308,6 +308,16 @@ impl Btree {
         self.run_write(|bt| bt.vacuum_free(limit))
     }
 
+    /// `PRAGMA auto_vacuum`: 0 NONE, 1 FULL, 2 INCREMENTAL.
+    pub fn auto_vacuum_mode(&mut self) -> IoPoll<u8> {
+        self.run_read(|bt| {
+            if bt.pager.db_size() == 0 || !bt.autovacuum()? {
+                return Ok(0);
+            }
+            Ok(if bt.incremental()? { 2 } else { 1 })
+        })
+    }
+
     /// `PRAGMA auto_vacuum = mode` (0 NONE, 1 FULL, 2 INCREMENTAL) inside a
     /// write transaction. Switching between FULL and INCREMENTAL is always
     /// possible; turning auto_vacuum on or off only while the database has

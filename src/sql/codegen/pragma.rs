@@ -222,6 +222,48 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
+        "freelist_count" => {
+            let r = c.b.reg();
+            c.b.add(Opcode::ReadCookie, 0, r, Meta::FreelistCount as i32);
+            c.b.add(Opcode::ResultRow, r, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            txn = Some(false);
+        }
+        "auto_vacuum" => {
+            let out = c.b.reg();
+            match arg {
+                // Setting returns no row; turning auto_vacuum on or off takes
+                // effect only on a database without tables, as in SQLite.
+                Some(v) => {
+                    let mode = match arg_text(v).to_ascii_lowercase().as_str() {
+                        "none" => 0,
+                        "full" => 1,
+                        "incremental" => 2,
+                        other => match other.parse::<i64>() {
+                            Ok(n @ 0..=2) => n,
+                            _ => 0,
+                        },
+                    };
+                    c.writes = true;
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("auto_vacuum={mode}")), 0);
+                    txn = Some(true);
+                }
+                None => {
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("auto_vacuum".into()), 0);
+                    c.b.add(Opcode::ResultRow, out, 1, 0);
+                    prog.column_names = vec![pname.clone()];
+                    txn = Some(false);
+                }
+            }
+        }
+        "incremental_vacuum" => {
+            // N < 1 (or no argument) empties the whole freelist.
+            let n = arg.and_then(arg_int).filter(|n| *n > 0).map_or(0, |n| n.min(u32::MAX as i64));
+            let out = c.b.reg();
+            c.writes = true;
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
+            txn = Some(true);
+        }
         "case_sensitive_like" => {
             // Write-only, as in SQLite: LIKE reads the connection's flag.
             if let Some(v) = arg {

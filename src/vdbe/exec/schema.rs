@@ -125,6 +125,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     set_reg(vm, p2 + 1, Value::Integer(log as i64));
                     set_reg(vm, p2 + 2, Value::Integer(done as i64));
                 }
+                "auto_vacuum" => match value {
+                    Some(v) => {
+                        // Refused silently on a database with tables, as in SQLite.
+                        pend!(bt.set_auto_vacuum(v.parse().unwrap_or(0)));
+                    }
+                    None => {
+                        let mode = pend!(bt.auto_vacuum_mode());
+                        set_reg(vm, p2, Value::Integer(mode as i64));
+                    }
+                },
+                "incremental_vacuum" => {
+                    let n: u32 = value.and_then(|v| v.parse().ok()).unwrap_or(0);
+                    pend!(bt.incremental_vacuum((n > 0).then_some(n)));
+                }
                 "io_backend" => set_reg(vm, p2, Value::text(bt.io_backend())),
                 _ => return Err(super::internal("PragmaBtree: unknown pragma")),
             }
