@@ -89,7 +89,9 @@ install: all
 	install -m 644 $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
 	ln -sf libsqlite3.so.0 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so
-	install -m 644 $(LIBDIR)/pkgconfig/sqlite3.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	# Generated for this PREFIX (build/'s copy may name another one).
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' capi/sqlite3.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sqlite3.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/sqlite3.pc
 	install -m 644 include/sqlite3.h $(DESTDIR)$(PREFIX)/include/
 
 demo: deps
