@@ -257,14 +257,47 @@ pub unsafe extern "C" fn sqlite3_enable_shared_cache(arg0: c_int) -> c_int {
     })
 }
 
+/// Runs a one-row PRAGMA through the public statement API (so async
+/// connections complete their own I/O, as documented for non-step calls)
+/// and returns the row's integers; `Err(rc)` with the error left on `db`.
+unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>, c_int> {
+    let sql = std::ffi::CString::new(sql).map_err(|_| SQLITE_MISUSE)?;
+    let mut stmt: *mut crate::handle::sqlite3_stmt = std::ptr::null_mut();
+    let rc = crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, std::ptr::null_mut());
+    if rc != SQLITE_OK {
+        return Err(rc);
+    }
+    let mut row = Vec::new();
+    let rc = loop {
+        let rc = crate::step::sqlite3_step(stmt);
+        if rc == SQLITE_IO {
+            sqlite3_io_poll(db, -1);
+            continue;
+        }
+        if rc == SQLITE_ROW && row.is_empty() {
+            let n = crate::column::sqlite3_column_count(stmt);
+            row = (0..n).map(|i| crate::column::sqlite3_column_int64(stmt, i)).collect();
+            continue;
+        }
+        break rc;
+    };
+    let frc = crate::step::sqlite3_finalize(stmt);
+    match (rc, frc) {
+        (SQLITE_DONE, SQLITE_OK) => Ok(row),
+        (SQLITE_DONE, e) => Err(e),
+        (e, _) => Err(e),
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let _ = N;
-        if db_ref(db).is_some() {
-            SQLITE_OK
-        } else {
-            misuse()
+        if db_ref(db).is_none() {
+            return misuse();
+        }
+        match pragma_row(db, &format!("PRAGMA wal_autocheckpoint={}", N.max(0))) {
+            Ok(_) => SQLITE_OK,
+            Err(rc) => rc,
         }
     })
 }
@@ -289,22 +322,46 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(
     pnCkpt: *mut c_int,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        // Databases are never in WAL mode yet: SQLite reports -1 frames and
-        // succeeds for a non-WAL database.
-        let _ = zDb;
-        if db_ref(db).is_none() {
-            return misuse();
-        }
-        if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
-            return SQLITE_MISUSE;
-        }
+        let Some(d) = db_ref(db) else { return misuse() };
         if !pnLog.is_null() {
             *pnLog = -1;
         }
         if !pnCkpt.is_null() {
             *pnCkpt = -1;
         }
-        SQLITE_OK
+        if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
+            return SQLITE_MISUSE;
+        }
+        // NULL or "" names every attached database; only main (and temp,
+        // which is never in WAL mode) exist here.
+        if !zDb.is_null() && *zDb != 0 {
+            let name = std::ffi::CStr::from_ptr(zDb).to_string_lossy();
+            if name.eq_ignore_ascii_case("temp") {
+                return SQLITE_OK;
+            }
+            if !name.eq_ignore_ascii_case("main") {
+                crate::error::set_error(d, SQLITE_ERROR, Some(&format!("unknown database: {name}")));
+                return SQLITE_ERROR;
+            }
+        }
+        let mode = ["PASSIVE", "FULL", "RESTART", "TRUNCATE"][eMode as usize];
+        match pragma_row(db, &format!("PRAGMA wal_checkpoint({mode})")) {
+            Ok(row) if row.len() == 3 => {
+                if !pnLog.is_null() {
+                    *pnLog = row[1] as c_int;
+                }
+                if !pnCkpt.is_null() {
+                    *pnCkpt = row[2] as c_int;
+                }
+                if row[0] != 0 {
+                    SQLITE_BUSY
+                } else {
+                    SQLITE_OK
+                }
+            }
+            Ok(_) => SQLITE_OK,
+            Err(rc) => rc,
+        }
     })
 }
 
