@@ -39,6 +39,11 @@ pub enum Hook {
     /// `sqlite3_commit_hook`: returning `true` turns the COMMIT into a
     /// ROLLBACK.
     Commit(Option<Box<dyn FnMut() -> bool + Send>>),
+    /// `sqlite3_wal_hook`: (database name, frames in the WAL) after each
+    /// commit in WAL mode; a non-zero result code fails the statement.
+    /// (Unlike SQLite, the automatic checkpoint is not a WAL hook: the
+    /// C API sets `wal_autocheckpoint` to 0 while a user hook is in place.)
+    Wal(Option<Box<dyn FnMut(&str, i32) -> i32 + Send>>),
     /// `sqlite3_rollback_hook`.
     Rollback(Option<Box<dyn FnMut() + Send>>),
     /// `sqlite3_update_hook`: (operation code SQLITE_INSERT/DELETE/UPDATE,
@@ -285,6 +290,7 @@ impl Connection {
             cache_size: -2000,
             update_hook: None,
             commit_hook: None,
+            wal_hook: None,
             rollback_hook: None,
             progress: None,
         };
@@ -511,6 +517,7 @@ impl Connection {
         match hook {
             Hook::Commit(h) => self.state.commit_hook = h,
             Hook::Rollback(h) => self.state.rollback_hook = h,
+            Hook::Wal(h) => self.state.wal_hook = h,
             Hook::Update(h) => self.state.update_hook = h,
             Hook::Progress(n, h) => self.state.progress = h.map(|h| (n, h)),
             Hook::Trace(mask, h) => self.trace = h.map(|h| (mask, h)),

@@ -256,13 +256,50 @@ pub unsafe extern "C" fn sqlite3_wal_hook(
     arg2: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        // Kept (and its user data returned on replacement) but never
-        // called: ringlite does not write in WAL mode.
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
         let new = arg1.map(|f| (f, SendPtr(arg2)));
-        user_data(std::mem::replace(&mut d.hooks.borrow_mut().wal, new))
+        let old = std::mem::replace(&mut d.hooks.borrow_mut().wal, new);
+        install_wal(d, new.is_some());
+        user_data(old)
     })
+}
+
+/// Give the engine the WAL trampoline (or take it away). In SQLite the
+/// automatic checkpoint is itself the default WAL hook, so a user hook
+/// replaces it: `wal_autocheckpoint` reads 0 while one is installed.
+pub fn install_wal(d: &sqlite3, on: bool) {
+    let h = handle_ptr(d);
+    install(
+        d,
+        Hook::Wal(on.then(|| {
+            Box::new(move |name: &str, frames: i32| unsafe {
+                match slot(h, |s| s.wal) {
+                    Some((f, p)) => {
+                        let name = std::ffi::CString::new(name).unwrap_or_default();
+                        f(p.get(), h.get() as *mut sqlite3, name.as_ptr(), frames)
+                    }
+                    None => 0,
+                }
+            }) as Box<dyn FnMut(&str, i32) -> i32 + Send>
+        })),
+    );
+    if on {
+        let _ = d.with_conn(|c| {
+            let mut st = c.prepare(b"PRAGMA wal_autocheckpoint=0")?.0;
+            if let Some(st) = st.as_mut() {
+                let io = c.io().clone();
+                let done = io.block_on(|| match st.step(c) {
+                    Ok(ringlite::StepResult::Io) => Ok(ringlite::Poll::Pending),
+                    other => other.map(ringlite::Poll::Ready),
+                });
+                // A statement left unreset would count as still running.
+                st.reset(c);
+                done?;
+            }
+            Ok::<(), ringlite::Error>(())
+        });
+    }
 }

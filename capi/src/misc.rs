@@ -292,9 +292,12 @@ unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>, c_int> {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if db_ref(db).is_none() {
-            return misuse();
+        let Some(d) = db_ref(db) else { return misuse() };
+        // The automatic checkpoint replaces any sqlite3_wal_hook callback.
+        if let Ok(mut h) = d.hooks.try_borrow_mut() {
+            h.wal = None;
         }
+        crate::hooks::install_wal(d, false);
         match pragma_row(db, &format!("PRAGMA wal_autocheckpoint={}", N.max(0))) {
             Ok(_) => SQLITE_OK,
             Err(rc) => rc,

@@ -308,6 +308,11 @@ impl Btree {
         self.run_write(|bt| bt.vacuum_free(limit))
     }
 
+    /// Frames in the WAL after the last commit; `None` outside WAL mode.
+    pub fn wal_frame_count(&self) -> Option<u32> {
+        self.pager.wal_frame_count()
+    }
+
     /// `PRAGMA auto_vacuum`: 0 NONE, 1 FULL, 2 INCREMENTAL.
     pub fn auto_vacuum_mode(&mut self) -> IoPoll<u8> {
         self.run_read(|bt| {

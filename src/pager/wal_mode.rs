@@ -37,6 +37,12 @@ impl Pager {
         format!("{}-wal", self.path)
     }
 
+    /// Frames in the WAL as this connection last saw it; `None` outside
+    /// WAL mode.
+    pub fn wal_frame_count(&self) -> Option<u32> {
+        self.wal.as_ref().map(|w| w.snapshot().mx_frame)
+    }
+
     /// Whether the WAL is in use.
     pub fn is_wal(&self) -> bool {
         self.wal.is_some()

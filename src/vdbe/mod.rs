@@ -96,6 +96,10 @@ pub struct ConnState {
     pub update_hook: Option<Box<dyn FnMut(i32, &str, &str, i64) + Send>>,
     /// Commit hook: `true` turns the commit into a rollback.
     pub commit_hook: Option<Box<dyn FnMut() -> bool + Send>>,
+    /// WAL hook: called after a commit that appended to a database's WAL,
+    /// with the schema name and the frames now in the log; a non-zero
+    /// result code fails the statement with that code.
+    pub wal_hook: Option<Box<dyn FnMut(&str, i32) -> i32 + Send>>,
     /// Rollback hook.
     pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
     /// Progress handler: (every n instructions, callback returning

@@ -190,9 +190,22 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         }
                     }
                 }
+                let mut wal_commits = Vec::new();
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
+                        let wrote = d.btree.txn_state() == TxnState::Write;
                         pend!(d.btree.commit());
+                        if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
+                            wal_commits.push((d.name.clone(), frames));
+                        }
+                    }
+                }
+                if let Some(h) = env.wal_hook.as_mut() {
+                    for (name, frames) in wal_commits {
+                        let rc = h(&name, frames as i32);
+                        if rc != 0 {
+                            return Err(Error::new(rc, crate::error::errstr(rc)));
+                        }
                     }
                 }
             }
