@@ -142,5 +142,5 @@ examples: all
 	    -L$(LIBDIR) -lsqlite3 -Wl,-rpath,$(abspath $(LIBDIR)); \
 	  timeout 120 $(BUILD)/examples/$$x; \
 	done
-# make test-capi runs them too.
-test-capi: examples
+# make test-capi runs them too, and speedtest1 from SQLite's source package.
+test-capi: examples tcl/sqlite-src/test
