@@ -23,6 +23,10 @@ pub struct ScopeColumn {
     pub decltype: Option<String>,
     /// Hidden from `*` (the right side of USING/NATURAL).
     pub hidden: bool,
+    /// A table-valued function's argument column (json_each's `json` and
+    /// `root`, SQLite's HIDDEN virtual-table columns): found by name, left
+    /// out of both `*` and `t.*`.
+    pub argument: bool,
 }
 
 /// One FROM item: a table, view, or subquery, read through `cursor`.

@@ -48,12 +48,15 @@ pub struct EphemeralCursor {
     pub null_row: bool,
     /// Next rowid for `NewRowid`.
     pub next_rowid: i64,
+    /// The rows are json_each/json_tree rows: `value` (column 1) carries
+    /// the JSON subtype when `type` (column 2) is 'array' or 'object'.
+    pub json_rows: bool,
 }
 
 impl EphemeralCursor {
     /// An empty temporary table.
     pub fn new(key_info: Option<Arc<KeyInfo>>) -> Self {
-        EphemeralCursor { key_info, rows: Vec::new(), pos: None, null_row: false, next_rowid: 1 }
+        EphemeralCursor { key_info, rows: Vec::new(), pos: None, null_row: false, next_rowid: 1, json_rows: false }
     }
 
     /// Insert an index entry, replacing an identical one.

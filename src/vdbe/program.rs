@@ -150,6 +150,11 @@ pub enum Opcode {
     /// code is always compiled in and skipped at run time, so changing the
     /// pragma needs no re-prepare).
     FkIfOff,
+    /// ringlite: fill the temporary table P1 with the rows of the
+    /// table-valued function json_each (P5 0) or json_tree (P5 1) over the
+    /// P3 arguments starting at register P2, replacing its earlier rows
+    /// (SQLite's OP_VFilter on the json_each virtual table).
+    JsonRows,
     // ringlite: the result row of EXPLAIN-like statements built at compile time
     ResultRowConst,
 }

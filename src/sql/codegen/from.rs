@@ -44,6 +44,10 @@ pub struct FromItem<'a, 'b> {
     /// FULL JOIN: temporary index of the rowids of this (right) item's
     /// rows that found a match.
     pub full_matched: Option<i32>,
+    /// json_each/json_tree: the call's arguments and whether it is
+    /// json_tree; the temporary table at `cursor` is refilled from them
+    /// each time the loop over this item starts.
+    pub table_fn: Option<(&'a [Expr<'b>], bool)>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -250,14 +254,14 @@ impl<'b> Compiler<'_> {
                     columns: table
                         .columns
                         .iter()
-                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false })
+                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
                         .collect(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: true,
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -282,7 +286,12 @@ impl<'b> Compiler<'_> {
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
                 self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out)
             }
-            SelectTable::TableCall(..) => Err(Error::unsupported("table-valued functions")),
+            SelectTable::TableCall(qn, args, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                self.open_table_function(qn, args.unwrap_or(&[]), alias, out)
+            }
         }
     }
 
@@ -301,6 +310,7 @@ impl<'b> Compiler<'_> {
                     collation: info.collations.get(i).cloned().flatten(),
                     decltype: info.decltypes.get(i).cloned().flatten(),
                     hidden: false,
+                    argument: false,
                 })
                 .collect(),
             rowid_alias: None,
@@ -308,7 +318,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
     }
 
     fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -558,7 +568,14 @@ impl<'b> Compiler<'_> {
         let n = items.len();
         // Inner joins without USING/NATURAL may be reordered; their ON
         // terms then behave as WHERE terms.
-        let reorder = n > 1 && n < 64 && items.iter().all(|it| !it.left && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        // Table-valued functions stay where they are written, after the
+        // tables their arguments read.
+        let reorder = n > 1
+            && n < 64
+            && items.iter().all(|it| !it.left && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        if items.iter().any(|it| it.table_fn.is_some()) && items.iter().any(|it| it.loop_first || it.full_matched.is_some()) {
+            return Err(Error::unsupported("table-valued functions in a RIGHT or FULL JOIN"));
+        }
         let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
         if reorder {
             for it in items {
@@ -713,6 +730,9 @@ impl<'b> Compiler<'_> {
     fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
+            if let Some((args, recursive)) = it.table_fn {
+                self.fill_table_function(it, args, recursive, before)?;
+            }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));

@@ -19,6 +19,7 @@ mod vacuum;
 pub mod expr;
 pub mod select;
 pub mod from;
+mod table_fn;
 pub mod aggregate;
 pub mod compound;
 pub mod insert;

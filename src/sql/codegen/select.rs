@@ -460,7 +460,7 @@ impl Compiler<'_> {
                         }
                         any = true;
                         for (ci, col) in it.columns.iter().enumerate() {
-                            if col.hidden && q.is_none() {
+                            if col.hidden && q.is_none() || col.argument {
                                 continue;
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };

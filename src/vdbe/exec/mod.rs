@@ -15,6 +15,7 @@ pub mod write;
 pub mod txn;
 mod schema;
 mod fkey;
+mod tablefn;
 
 use super::program::{Opcode, Program};
 use super::{ConnState, Vm, VmStep};
@@ -92,6 +93,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 schema::exec(vm, insn, env)
             }
             Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff => fkey::exec(vm, insn, env),
+            Opcode::JsonRows => tablefn::exec(vm, insn),
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,

@@ -41,6 +41,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 },
             };
             set_reg(vm, p3, v);
+            if p2 == 1 {
+                if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {
+                    let container = e.json_rows
+                        && !e.null_row
+                        && e.current().is_some_and(|(_, row)| matches!(row.get(2), Some(Value::Text(t)) if t == b"array" || t == b"object"));
+                    if container {
+                        vm.regs[p3 as usize].subtype = crate::vdbe::func::builtins::json::JSON_SUBTYPE;
+                    }
+                }
+            }
         }
         Opcode::Rowid | Opcode::IdxRowid => {
             let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {

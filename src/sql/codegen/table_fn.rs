@@ -1,0 +1,99 @@
+//! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P])
+//! (json1.txt §4.23), SQLite's eponymous virtual tables.
+//!
+//! The item reads a temporary table of ten columns: key, value, type,
+//! atom, id, parent, fullkey, path, and the hidden json and root (the
+//! arguments). `JsonRows` refills it each time the loop over the item
+//! starts, after its arguments are evaluated there; so arguments may read
+//! the columns of tables to the left (`FROM t, json_each(t.doc)`), which is
+//! why such items are never moved by join reordering. Arguments that read
+//! a table to the right are refused as unsupported.
+
+use super::from::FromItem;
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::sql::resolve::{ScopeColumn, ScopeItem};
+use crate::vdbe::program::Opcode;
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{Expr, QualifiedName};
+
+/// The columns of json_each/json_tree, and whether each is hidden.
+const COLUMNS: [(&str, bool); 10] = [
+    ("key", false),
+    ("value", false),
+    ("type", false),
+    ("atom", false),
+    ("id", false),
+    ("parent", false),
+    ("fullkey", false),
+    ("path", false),
+    ("json", true),
+    ("root", true),
+];
+
+impl<'b> Compiler<'_> {
+    /// Open the FROM item `name(args) AS alias`.
+    pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let name = unquote(qn.name.0);
+        let recursive = if name.eq_ignore_ascii_case("json_each") {
+            false
+        } else if name.eq_ignore_ascii_case("json_tree") {
+            true
+        } else if self.schema.table(&name).is_some() {
+            return Err(Error::unsupported("table-valued functions"));
+        } else {
+            return Err(Error::sql(format!("no such table: {name}")));
+        };
+        if args.len() > 2 {
+            return Err(Error::sql(format!("too many arguments on {}() - max 2", name.to_ascii_lowercase())));
+        }
+        let cur = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, cur, COLUMNS.len() as i32, 0);
+        let item = ScopeItem {
+            name: alias.unwrap_or_else(|| name.to_ascii_lowercase()),
+            table: String::new(),
+            cursor: cur,
+            columns: COLUMNS
+                .iter()
+                .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
+                .collect(),
+            rowid_alias: None,
+            has_rowid: true,
+        };
+        let scope = self.scopes.last_mut().unwrap();
+        scope.items.push(item);
+        out.push(FromItem {
+            item: scope.items.len() - 1,
+            cursor: cur,
+            table: None,
+            left: false,
+            on: Vec::new(),
+            loop_first: false,
+            full_matched: None,
+            table_fn: Some((args, recursive)),
+        });
+        Ok(())
+    }
+
+    /// Evaluate the arguments of the table-valued function `it` and refill
+    /// its table; `before` is the set of items whose loops are open.
+    pub(super) fn fill_table_function(&mut self, it: &FromItem<'_, 'b>, args: &[Expr<'b>], recursive: bool, before: u64) -> Result<()> {
+        let own = 1u64 << it.item.min(63);
+        for a in args {
+            let deps = self.expr_deps(a);
+            if deps & !(before | own) != 0 {
+                return Err(Error::unsupported("table-valued function arguments that read a table to their right"));
+            }
+        }
+        let regs = self.b.regs(args.len().max(1));
+        if args.is_empty() {
+            self.b.add(Opcode::Null, 0, regs, 0);
+        }
+        for (i, a) in args.iter().enumerate() {
+            self.expr(a, regs + i as i32)?;
+        }
+        self.b.add4(Opcode::JsonRows, it.cursor, regs, args.len() as i32, crate::vdbe::program::P4::None, recursive as u16);
+        Ok(())
+    }
+}
