@@ -32,6 +32,7 @@ pub mod dml_common;
 pub mod alter;
 pub mod returning;
 pub mod window;
+mod window_frame;
 pub mod trigger;
 pub mod fkey;
 pub mod auth;

@@ -8,8 +8,11 @@
 //! equal keys), the trailing one hands each row of that group its value
 //! (the default frame ends at the last peer of the current row; without
 //! ORDER BY the whole partition is one peer group). Values are kept per
-//! row and picked up when the result rows are produced. Explicit frame
-//! clauses and the other window functions are reported as not supported.
+//! row and picked up when the result rows are produced. ROWS frames with
+//! offsets step a fresh accumulator per row; RANGE/GROUPS frames with
+//! offsets and EXCLUDE clauses are framed in `window_frame`. Frames not
+//! covered there, and the other window functions, are reported as not
+//! supported.
 
 use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
@@ -22,6 +25,7 @@ use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, Over, SortOrder, SortedColumn, Window};
+use super::window_frame::{Bound, Exclude, FrameScan, ValueFrame};
 use std::sync::Arc;
 
 enum WinKind {
@@ -51,6 +55,8 @@ enum Frame {
     /// ROWS BETWEEN with row offsets (negative: preceding; `None`:
     /// unbounded), evaluated row by row.
     Rows(Option<i64>, Option<i64>),
+    /// RANGE or GROUPS with offset bounds, evaluated row by row.
+    Value(ValueFrame),
 }
 
 struct WinCall<'a, 'b> {
@@ -59,6 +65,8 @@ struct WinCall<'a, 'b> {
     frame: Frame,
     args: Vec<&'a Expr<'b>>,
     spec: &'a Window<'b>,
+    /// Offset expressions of a `Frame::Value` (start, end).
+    offsets: (Option<&'a Expr<'b>>, Option<&'a Expr<'b>>),
     result: i32,
     acc: i32,
 }
@@ -131,8 +139,49 @@ impl<'b> Compiler<'_> {
                     _ => None,
                 }
             };
+            let mut offsets = (None, None);
             let frame = match &spec.frame_clause {
                 None => Frame::ToPeers,
+                Some(f)
+                    if (f.mode != ast::FrameMode::Rows
+                        && [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_)))))
+                        || !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) =>
+                {
+                    let has_offset = [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))));
+                    let rows = f.mode == ast::FrameMode::Rows;
+                    let groups = f.mode == ast::FrameMode::Groups || (f.mode == ast::FrameMode::Range && !has_offset);
+                    let exclude = match f.exclude {
+                        Some(ast::FrameExclude::CurrentRow) => Exclude::CurrentRow,
+                        Some(ast::FrameExclude::Group) => Exclude::Group,
+                        Some(ast::FrameExclude::Ties) => Exclude::Ties,
+                        _ => Exclude::NoOthers,
+                    };
+                    let order = spec.order_by.unwrap_or(&[]);
+                    if !groups && !rows && order.len() != 1 {
+                        return Err(Error::sql("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression"));
+                    }
+                    let bound = |b: &'a ast::FrameBound<'b>, slot: &mut Option<&'a Expr<'b>>| -> Result<Bound> {
+                        Ok(match b {
+                            ast::FrameBound::CurrentRow => Bound::Current,
+                            ast::FrameBound::UnboundedPreceding | ast::FrameBound::UnboundedFollowing => Bound::Unbounded,
+                            ast::FrameBound::Preceding(e) => {
+                                *slot = Some(e);
+                                Bound::Preceding
+                            }
+                            ast::FrameBound::Following(e) => {
+                                *slot = Some(e);
+                                Bound::Following
+                            }
+                        })
+                    };
+                    let start = bound(&f.start, &mut offsets.0)?;
+                    let end = match &f.end {
+                        None => Bound::Current,
+                        Some(b) => bound(b, &mut offsets.1)?,
+                    };
+                    let descending = !groups && !rows && matches!(order[0].order, Some(SortOrder::Desc));
+                    Frame::Value(ValueFrame { groups, rows, exclude, descending, start, end })
+                }
                 Some(f)
                     if f.mode == ast::FrameMode::Rows
                         && matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers))
@@ -180,6 +229,9 @@ impl<'b> Compiler<'_> {
             };
             let result = self.b.reg();
             let acc = self.b.reg();
+            if matches!(frame, Frame::Value(_)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                return Err(Error::unsupported("this window frame with this function"));
+            }
             if matches!(frame, Frame::Rows(..)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
                 return Err(Error::unsupported("this window frame with this function"));
             }
@@ -189,7 +241,7 @@ impl<'b> Compiler<'_> {
             } else {
                 frame
             };
-            out.push(WinCall { key, kind, frame, args, spec, result, acc });
+            out.push(WinCall { key, kind, frame, args, spec, offsets, result, acc });
         }
         Ok(())
     }
@@ -387,6 +439,10 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
         self.b.bind(sorted_end);
 
+        let frame_offs = match c.frame {
+            Frame::Value(f) => self.frame_offsets(&f, c.offsets)?,
+            _ => (0, 0),
+        };
         // Walk peer groups.
         let done = self.b.label();
         let rownum = self.b.reg();
@@ -501,7 +557,7 @@ impl<'b> Compiler<'_> {
         // How far the leading cursor runs before values are handed out:
         // one peer group, one row, or the whole partition.
         let group_keys = match c.frame {
-            Frame::ToPeers => nk,
+            Frame::ToPeers | Frame::Value(_) => nk,
             Frame::ToRow | Frame::Rows(..) => 0,
             Frame::Partition => np,
         };
@@ -519,7 +575,7 @@ impl<'b> Compiler<'_> {
         let group_size = self.b.reg();
         self.b.add(Opcode::SCopy, count, group_size, 0);
         let value = self.b.reg();
-        if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..))) {
+        if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..) | Frame::Value(_))) {
             self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
         }
         let emit = self.b.here();
@@ -587,6 +643,10 @@ impl<'b> Compiler<'_> {
             self.b.bind(fdone);
             self.b.add4(Opcode::AggFinal, acc2, na as i32, 0, P4::Func(def.clone()), 0);
             self.b.add(Opcode::SCopy, acc2, value, 0);
+        }
+        if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
+            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, args, key_info: &ki };
+            self.emit_value_frame(&scan, &f, frame_offs, def, value);
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {
