@@ -215,12 +215,18 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
-                    return Err(Error::unsupported(what));
+                if table.without_rowid.is_none() {
+                    if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
+                        return Err(Error::unsupported(what));
+                    }
                 }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
-                self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                if table.without_rowid.is_some() {
+                    self.open_without_rowid_read(cur, &table)?;
+                } else {
+                    self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                }
                 self.b.comment(table.name.clone());
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
@@ -232,7 +238,7 @@ impl<'b> Compiler<'_> {
                         .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false })
                         .collect(),
                     rowid_alias: table.rowid_alias,
-                    has_rowid: true,
+                    has_rowid: table.without_rowid.is_none(),
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -650,6 +656,13 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
             return Ok(LoopKind::Scan(it.cursor, top));
         };
+        if table.without_rowid.is_some() {
+            // Its rows live in a key-ordered b-tree; only full scans so far.
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        }
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
@@ -821,7 +834,7 @@ impl<'b> Compiler<'_> {
                 own.push(t);
             }
         }
-        if own.is_empty() {
+        if own.is_empty() || table.without_rowid.is_some() {
             return Ok(());
         }
         let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
