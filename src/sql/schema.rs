@@ -409,10 +409,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             // Generated columns change what a record holds (VIRTUAL ones are
             // not stored at all); both kinds are refused for now.
             let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
-            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
-                Some("WITHOUT ROWID tables".to_string())
-            } else if generated {
+            let unsupported = if generated {
                 Some("generated columns".to_string())
+            } else if flags.contains(ast::TabFlags::WithoutRowid) {
+                Some("WITHOUT ROWID tables".to_string())
             } else {
                 None
             };
@@ -575,6 +575,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     Some(c) if pos == usize::MAX => vec![(c, false, None)],
                     _ => t.auto_indexes[pos].0.clone(),
                 };
+                // PRIMARY KEY columns of a WITHOUT ROWID table are NOT NULL.
+                for (c, _, _) in &pk {
+                    t.columns[*c].not_null = true;
+                }
                 t.without_rowid = Some(pk);
             }
             // CHECK messages quote the expression as written.

@@ -215,10 +215,10 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                if table.without_rowid.is_none() {
-                    if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
-                        return Err(Error::unsupported(what));
-                    }
+                match table.unsupported.as_deref() {
+                    Some(what @ "WITHOUT ROWID tables") if table.without_rowid.is_none() => return Err(Error::unsupported(what)),
+                    Some(what @ "generated columns") => return Err(Error::unsupported(what)),
+                    _ => {}
                 }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;

@@ -7,19 +7,110 @@
 //! and every `Column` read through it is translated from table column to
 //! record position via `Compiler::record_positions`.
 //!
-//! What works: reading (full scans). Writing (CREATE, INSERT, UPDATE,
-//! DELETE) is still refused with "WITHOUT ROWID tables is not supported".
+//! What works: reading (full scans), CREATE TABLE (a table whose only
+//! index is its PRIMARY KEY) and INSERT (PRIMARY KEY conflicts with
+//! ABORT/FAIL/ROLLBACK/IGNORE/REPLACE). Still refused with "WITHOUT ROWID
+//! tables is not supported": UPDATE, DELETE, UNIQUE constraints and
+//! secondary indexes, and INSERT with triggers, RETURNING, upsert or
+//! foreign keys.
 
 use std::sync::Arc;
 
+use sqlite3_parser::ast::{InsertBody, Stmt};
+
+use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
-use crate::error::Result;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY};
 use crate::sql::schema::Table;
+use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
 
+/// The message refusing what is not supported yet.
+const REFUSED: &str = "WITHOUT ROWID tables";
+
+/// Whether CREATE TABLE can make `table`: a WITHOUT ROWID table whose only
+/// automatic index is its PRIMARY KEY (UNIQUE constraints would need index
+/// entries carrying the key instead of a rowid, not written yet).
+pub fn creatable(table: &Table) -> bool {
+    table.without_rowid.is_some() && table.unsupported.as_deref() == Some(REFUSED) && table.auto_indexes.iter().all(|(_, is_pk)| *is_pk)
+}
+
 impl Compiler<'_> {
+    /// The table INSERT writes: as `writable_table`, but also a WITHOUT
+    /// ROWID table when nothing the row path does not handle is involved.
+    pub fn insertable_table(&self, name: &str, stmt: &Stmt<'_>) -> Result<Table> {
+        let refused = match self.writable_table(name) {
+            Ok(t) => return Ok(t),
+            Err(e) => e,
+        };
+        let Some(t) = self.schema.table(name).filter(|t| creatable(t)) else {
+            return Err(refused);
+        };
+        let Stmt::Insert { returning, body, .. } = stmt else {
+            return Err(refused);
+        };
+        let upsert = matches!(body, InsertBody::Select(_, Some(_)));
+        let references = self.schema.tables.values().any(|o| o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
+        if returning.is_some()
+            || upsert
+            || references
+            || !t.foreign_keys.is_empty()
+            || !self.schema.indexes_of(&t.name).is_empty()
+            || !self.schema.triggers_of(&t.name).is_empty()
+        {
+            return Err(refused);
+        }
+        Ok(t.clone())
+    }
+
+    /// Insert the row in registers `row` (table column order) into a
+    /// WITHOUT ROWID table: NOT NULL, affinity, STRICT and CHECK as for any
+    /// table, then the PRIMARY KEY uniqueness check and the write of the
+    /// record in stored order.
+    pub fn insert_without_rowid_row(&mut self, t: &WriteTarget, row: i32, oc: OnConflict) -> Result<()> {
+        let skip = self.b.label();
+        let n = t.table.columns.len();
+        self.check_not_null(t, row, oc, skip)?;
+        self.b.add4(Opcode::Affinity, row, n as i32, 0, P4::Affinity(t.table.affinity_string()), 0);
+        self.check_strict(t, row);
+        let no_rowid = self.b.reg();
+        self.b.add(Opcode::Null, 0, no_rowid, 0);
+        self.check_checks(t, row, no_rowid, oc, skip)?;
+        let order = t.table.record_columns();
+        let rec_regs = self.b.regs(n);
+        for (pos, col) in order.iter().enumerate() {
+            self.b.add(Opcode::SCopy, row + *col as i32, rec_regs + pos as i32, 0);
+        }
+        let pk = t.table.without_rowid.as_ref().ok_or_else(|| Error::sql("not a WITHOUT ROWID table"))?;
+        let n_key = order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count();
+        let ok = self.b.label();
+        self.b.add4(Opcode::NoConflict, t.cursor, ok, rec_regs, P4::Int64(n_key as i64), 0);
+        match oc {
+            OnConflict::Ignore => {
+                self.b.add(Opcode::Goto, 0, skip, 0);
+            }
+            OnConflict::Replace => {
+                // The cursor is on the conflicting row: it goes, uncounted.
+                self.b.add(Opcode::Delete, t.cursor, 0, 0);
+            }
+            _ => {
+                let cols: Vec<String> = order[..n_key].iter().map(|c| format!("{}.{}", t.table.name, t.table.columns[*c].name)).collect();
+                let msg = format!("UNIQUE constraint failed: {}", cols.join(", "));
+                self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_PRIMARYKEY, oc.halt_action(), 0, P4::Text(msg), 0);
+            }
+        }
+        self.b.bind(ok);
+        let affinities: String = order.iter().map(|c| t.table.columns[*c].affinity.letter()).collect();
+        let rec = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, rec_regs, n as i32, rec, P4::Affinity(affinities), 0);
+        let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
+        self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, flags);
+        self.b.bind(skip);
+        Ok(())
+    }
+
     /// Key description of a WITHOUT ROWID table: its PRIMARY KEY columns
     /// with their collations (the PK's own, else the column's) and order.
     pub fn without_rowid_key_info(&self, table: &Table) -> Result<Arc<KeyInfo>> {
