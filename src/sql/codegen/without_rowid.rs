@@ -65,6 +65,61 @@ impl Compiler<'_> {
         Ok(t.clone())
     }
 
+    /// A WITHOUT ROWID table DELETE can remove rows from: only the table
+    /// b-tree is involved (no triggers, RETURNING, indexes or foreign keys).
+    pub fn deletable_without_rowid(&self, name: &str, has_returning: bool) -> Option<Table> {
+        let t = self.schema.table(name).filter(|t| creatable(t))?;
+        let references = self.schema.tables.values().any(|o| o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
+        if has_returning || references || !t.foreign_keys.is_empty() || !self.schema.indexes_of(&t.name).is_empty() || !self.schema.triggers_of(&t.name).is_empty() {
+            return None;
+        }
+        Some(t.clone())
+    }
+
+    /// Collect the PRIMARY KEY of every row of `table` matching
+    /// `where_clause` into a new temporary table (one column per key
+    /// column, in key order); returns its cursor and the key width.
+    pub fn collect_keys(&mut self, table: &Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<(i32, usize)> {
+        let order = table.record_columns();
+        let n_key = table.without_rowid.as_ref().map_or(0, |pk| order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count());
+        let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        let cols: Vec<String> = order[..n_key].iter().map(|c| quote(&table.columns[*c].name)).collect();
+        let tmp = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, tmp, n_key as i32, 0);
+        let from = format!("{} AS {}", quote(&table.name), quote(&alias.unwrap_or_else(|| table.name.clone())));
+        let sql = match where_clause {
+            Some(w) => format!("SELECT {} FROM {from} WHERE {w}", cols.join(", ")),
+            None => format!("SELECT {} FROM {from}", cols.join(", ")),
+        };
+        crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
+            _ => Err(Error::sql("malformed WHERE")),
+        })?;
+        Ok((tmp, n_key))
+    }
+
+    /// DELETE from a WITHOUT ROWID table: the keys of the matching rows
+    /// are collected first, then each row is found by key and removed.
+    pub fn delete_without_rowid(&mut self, table: Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<()> {
+        let t = self.open_write_target(table.clone())?;
+        let (tmp, n_key) = self.collect_keys(&table, alias, where_clause)?;
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let key = self.b.regs(n_key);
+        for i in 0..n_key {
+            self.b.add(Opcode::Column, tmp, i as i32, key + i as i32);
+        }
+        self.b.add4(Opcode::NotFound, t.cursor, next, key, P4::Int64(n_key as i64), 0);
+        let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
+        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::None, flags);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, tmp, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
     /// Insert the row in registers `row` (table column order) into a
     /// WITHOUT ROWID table: NOT NULL, affinity, STRICT and CHECK as for any
     /// table, then the PRIMARY KEY uniqueness check and the write of the
