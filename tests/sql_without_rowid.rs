@@ -73,17 +73,17 @@ fn unsupported_writes_are_refused() {
         run_ref(&r, "CREATE TABLE t(a PRIMARY KEY, b) WITHOUT ROWID; INSERT INTO t VALUES(1,2)");
     }
     let mut ours = Connection::open(path, OpenFlags(OpenFlags::READWRITE)).expect("open");
-    for q in ["UPDATE t SET b = 5", "DELETE FROM t RETURNING a", "CREATE INDEX tb ON t(b)", "INSERT INTO t VALUES(7,8) RETURNING a"] {
+    for q in ["UPDATE t SET b = 5 RETURNING a", "DELETE FROM t RETURNING a", "CREATE INDEX tb ON t(b)", "INSERT INTO t VALUES(7,8) RETURNING a"] {
         let mine = run_ours(&mut ours, q);
         assert!(refused(&mine), "{q}: {mine:?}");
     }
-    run_ours(&mut ours, "INSERT INTO t VALUES(3,4)");
+    run_ours(&mut ours, "INSERT INTO t VALUES(3,4); UPDATE t SET b = b * 10 WHERE a = 1");
     drop(ours);
     let r = RefDb::open_path(path);
     let out = run_ref(&r, "PRAGMA integrity_check; SELECT * FROM t");
     assert_eq!(format!("{out:?}"), format!("{:?}", vec![
         sql_common::Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![sql_common::V::Text(b"ok".to_vec())]] },
-        sql_common::Outcome::Rows { names: vec!["a".into(), "b".into()], rows: vec![vec![sql_common::V::Int(1), sql_common::V::Int(2)], vec![sql_common::V::Int(3), sql_common::V::Int(4)]] },
+        sql_common::Outcome::Rows { names: vec!["a".into(), "b".into()], rows: vec![vec![sql_common::V::Int(1), sql_common::V::Int(20)], vec![sql_common::V::Int(3), sql_common::V::Int(4)]] },
     ]));
 }
 
@@ -121,6 +121,20 @@ WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i < 3000)
 SELECT count(*), sum(k), sum(length(v)) FROM big;
 SELECT k, length(v) FROM big WHERE k < 10;
 DELETE FROM big WHERE k % 3 = 0;
+UPDATE big SET v = v || 'tail' WHERE k % 5 = 1;
+SELECT changes();
+UPDATE big SET k = k + 100000 WHERE k < 50;
+SELECT changes(), min(k), max(k) FROM big;
+UPDATE big SET k = 1 WHERE k = 100002;
+UPDATE OR IGNORE big SET k = 1 WHERE k = 100002;
+UPDATE OR REPLACE big SET k = 2 WHERE k = 100004;
+SELECT changes(), count(*) FROM big WHERE k IN (1, 2, 100002, 100004);
+UPDATE big SET rowid = 3;
+UPDATE big SET k = NULL WHERE k = 2;
+UPDATE t SET c = upper(c), a = a || '!' WHERE b < 3;
+SELECT * FROM t;
+UPDATE OR REPLACE t SET c = 'k1' WHERE c = 'K2';
+SELECT * FROM t;
 SELECT changes();
 DELETE FROM t AS x WHERE x.a LIKE '%2';
 SELECT changes(), count(*) FROM t;

@@ -120,6 +120,107 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// UPDATE of a WITHOUT ROWID table: the keys of the matching rows are
+    /// collected first; each row is then read, given its new values and
+    /// checked, removed, and written back under its (possibly new) key.
+    /// A PRIMARY KEY conflict follows `oc`; IGNORE puts the old row back.
+    pub fn update_without_rowid(
+        &mut self,
+        table: Table,
+        alias: Option<String>,
+        where_clause: Option<&sqlite3_parser::ast::Expr<'_>>,
+        assignments: &[(usize, &sqlite3_parser::ast::Expr<'_>)],
+        oc: OnConflict,
+    ) -> Result<()> {
+        if assignments.iter().any(|(i, _)| *i >= table.columns.len()) {
+            return Err(Error::sql("no such column: rowid"));
+        }
+        let t = self.open_write_target(table.clone())?;
+        let (tmp, n_key) = self.collect_keys(&table, alias.clone(), where_clause)?;
+        let order = table.record_columns();
+        let n = table.columns.len();
+        let mut positions = vec![0; n];
+        for (pos, col) in order.iter().enumerate() {
+            positions[*col] = pos;
+        }
+        self.record_positions.insert(t.cursor, positions.clone());
+        let mut scope = super::update::target_scope(&table, alias, t.cursor);
+        scope.items[0].has_rowid = false;
+        self.scopes.push(scope);
+        let r = (|| -> Result<()> {
+            let end = self.b.label();
+            self.b.add(Opcode::Rewind, tmp, end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            let key = self.b.regs(n_key);
+            for i in 0..n_key {
+                self.b.add(Opcode::Column, tmp, i as i32, key + i as i32);
+            }
+            self.b.add4(Opcode::NotFound, t.cursor, next, key, P4::Int64(n_key as i64), 0);
+            let old = self.b.regs(n);
+            for i in 0..n {
+                let d = super::expr::default_p4(&table, i);
+                self.b.add4(Opcode::Column, t.cursor, positions[i] as i32, old + i as i32, d, 0);
+            }
+            let new = self.b.regs(n);
+            self.b.add(Opcode::Copy, old, new, n as i32 - 1);
+            for (i, e) in assignments {
+                self.expr(e, new + *i as i32)?;
+            }
+            self.check_not_null(&t, new, oc, next)?;
+            self.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
+            self.check_strict(&t, new);
+            let no_rowid = self.b.reg();
+            self.b.add(Opcode::Null, 0, no_rowid, 0);
+            self.check_checks(&t, new, no_rowid, oc, next)?;
+            // The cursor is still on the old row: remove it, then write the
+            // new one under its key.
+            self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::None, 0);
+            let new_rec = self.record_in_order(&table, new);
+            let ok = self.b.label();
+            self.b.add4(Opcode::NoConflict, t.cursor, ok, new_rec.0, P4::Int64(n_key as i64), 0);
+            match oc {
+                OnConflict::Ignore => {
+                    let old_rec = self.record_in_order(&table, old);
+                    self.b.add(Opcode::IdxInsert, t.cursor, old_rec.1, 0);
+                    self.b.add(Opcode::Goto, 0, next, 0);
+                }
+                OnConflict::Replace => {
+                    self.b.add(Opcode::Delete, t.cursor, 0, 0);
+                }
+                _ => {
+                    let cols: Vec<String> = order[..n_key].iter().map(|c| format!("{}.{}", table.name, table.columns[*c].name)).collect();
+                    let msg = format!("UNIQUE constraint failed: {}", cols.join(", "));
+                    self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_PRIMARYKEY, oc.halt_action(), 0, P4::Text(msg), 0);
+                }
+            }
+            self.b.bind(ok);
+            let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
+            self.b.add4(Opcode::IdxInsert, t.cursor, new_rec.1, 0, P4::None, flags);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, tmp, top as i32, 0);
+            self.b.bind(end);
+            Ok(())
+        })();
+        self.scopes.pop();
+        r
+    }
+
+    /// Copy the row in registers `row` (table column order) into new
+    /// registers in stored-record order and make its record; returns
+    /// (first register of the ordered copy, record register).
+    fn record_in_order(&mut self, table: &Table, row: i32) -> (i32, i32) {
+        let order = table.record_columns();
+        let regs = self.b.regs(order.len());
+        for (pos, col) in order.iter().enumerate() {
+            self.b.add(Opcode::SCopy, row + *col as i32, regs + pos as i32, 0);
+        }
+        let affinities: String = order.iter().map(|c| table.columns[*c].affinity.letter()).collect();
+        let rec = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, order.len() as i32, rec, P4::Affinity(affinities), 0);
+        (regs, rec)
+    }
+
     /// Insert the row in registers `row` (table column order) into a
     /// WITHOUT ROWID table: NOT NULL, affinity, STRICT and CHECK as for any
     /// table, then the PRIMARY KEY uniqueness check and the write of the
@@ -134,10 +235,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Null, 0, no_rowid, 0);
         self.check_checks(t, row, no_rowid, oc, skip)?;
         let order = t.table.record_columns();
-        let rec_regs = self.b.regs(n);
-        for (pos, col) in order.iter().enumerate() {
-            self.b.add(Opcode::SCopy, row + *col as i32, rec_regs + pos as i32, 0);
-        }
+        let (rec_regs, rec) = self.record_in_order(&t.table, row);
         let pk = t.table.without_rowid.as_ref().ok_or_else(|| Error::sql("not a WITHOUT ROWID table"))?;
         let n_key = order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count();
         let ok = self.b.label();
@@ -157,9 +255,6 @@ impl Compiler<'_> {
             }
         }
         self.b.bind(ok);
-        let affinities: String = order.iter().map(|c| t.table.columns[*c].affinity.letter()).collect();
-        let rec = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, rec_regs, n as i32, rec, P4::Affinity(affinities), 0);
         let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
         self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, flags);
         self.b.bind(skip);
