@@ -32,6 +32,17 @@ const QUERIES: &[&str] = &[
     "SELECT kv.k, mid.x FROM kv JOIN mid ON mid.y = kv.v ORDER BY 1, 2",
     "SELECT rowid FROM kv",
     "SELECT * FROM kv WHERE rowid = 1",
+    "SELECT * FROM kv WHERE k = 'b'",
+    "SELECT * FROM kv WHERE k = 'B'",
+    "SELECT * FROM kv WHERE k = NULL",
+    "SELECT * FROM mid WHERE z = 'B'",
+    "SELECT * FROM mid WHERE z = 'b' AND y = 2",
+    "SELECT * FROM mid WHERE y = 2 AND z = 'a2'",
+    "SELECT * FROM mid WHERE z = 'a' COLLATE BINARY",
+    "SELECT id, n FROM ipk WHERE id = 140",
+    "SELECT id, n FROM ipk WHERE id = '140'",
+    "SELECT id, n FROM ipk WHERE id = 140.0",
+    "SELECT a.id, b.id FROM ipk AS a JOIN ipk AS b ON b.id = a.id + 1 WHERE a.id < 20 ORDER BY 1",
     "PRAGMA integrity_check",
 ];
 
@@ -52,7 +63,7 @@ fn reads_sqlite_written_file() {
         let mine = run_ours(&mut ours, q);
         let theirs = run_ref(&r, q);
         assert_eq!(mine, theirs, "query: {q}");
-        if !q.contains("rowid") {
+        if !q.contains("rowid") && !q.contains("NULL") {
             assert!(matches!(&mine[0], sql_common::Outcome::Rows { rows, .. } if !rows.is_empty()), "{q}: {mine:?}");
         }
     }

@@ -55,7 +55,7 @@ pub struct Loop {
     left_flag: Option<(i32, i32, i32)>,
 }
 
-enum LoopKind {
+pub(crate) enum LoopKind {
     Scan(i32, usize),
     Once,
     Index(i32, usize),
@@ -657,7 +657,9 @@ impl<'b> Compiler<'_> {
             return Ok(LoopKind::Scan(it.cursor, top));
         };
         if table.without_rowid.is_some() {
-            // Its rows live in a key-ordered b-tree; only full scans so far.
+            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                return Ok(kind);
+            }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));

@@ -65,6 +65,55 @@ impl Compiler<'_> {
         Ok(t.clone())
     }
 
+    /// Rows of a WITHOUT ROWID table found through its key: when WHERE
+    /// has `=` terms on a leading run of PRIMARY KEY columns (with the
+    /// key's collation), the cursor seeks to the first entry with that key
+    /// prefix and the loop ends past the last one. `None`: no such terms.
+    pub(crate) fn without_rowid_key_seek<'a, 'b>(
+        &mut self,
+        it: &super::from::FromItem<'a, 'b>,
+        table: &Table,
+        before: u64,
+        terms: &[&'a sqlite3_parser::ast::Expr<'b>],
+        end: i32,
+        item_name: &str,
+    ) -> Result<Option<super::from::LoopKind>> {
+        let cands = self.lookup_candidates(it, before, terms);
+        let order = table.record_columns();
+        let mut eqs = Vec::new();
+        for (col, _, coll) in table.without_rowid.iter().flatten() {
+            if eqs.iter().any(|(c, _)| c == col) {
+                continue;
+            }
+            let column_coll = table.columns[*col].collation.as_deref().unwrap_or("BINARY");
+            if coll.as_deref().is_some_and(|c| !c.eq_ignore_ascii_case(column_coll)) {
+                break;
+            }
+            match cands.iter().find(|(c, op, _)| *c == Some(*col) && *op == crate::sql::plan::terms::LookupOp::Eq) {
+                Some((_, _, e)) => eqs.push((*col, *e)),
+                None => break,
+            }
+        }
+        if eqs.is_empty() {
+            return Ok(None);
+        }
+        let n = eqs.len();
+        let keys = self.b.regs(n);
+        for (i, (_, e)) in eqs.iter().enumerate() {
+            self.expr(e, keys + i as i32)?;
+            // `=` with NULL matches nothing.
+            self.b.add(Opcode::IsNull, keys + i as i32, end, 0);
+        }
+        let affinities: String = order.iter().take(n).map(|c| table.columns[*c].affinity.letter()).collect();
+        self.b.add4(Opcode::Affinity, keys, n as i32, 0, P4::Affinity(affinities), 0);
+        self.b.add4(Opcode::SeekGE, it.cursor, end, keys, P4::Int64(n as i64), 0);
+        let top = self.b.here();
+        self.b.add4(Opcode::IdxGT, it.cursor, end, keys, P4::Int64(n as i64), 0);
+        let desc: Vec<String> = eqs.iter().map(|(c, _)| format!("{}=?", table.columns[*c].name)).collect();
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND "))));
+        Ok(Some(super::from::LoopKind::Index(it.cursor, top)))
+    }
+
     /// A WITHOUT ROWID table DELETE can remove rows from: only the table
     /// b-tree is involved (no triggers, RETURNING, indexes or foreign keys).
     pub fn deletable_without_rowid(&self, name: &str, has_returning: bool) -> Option<Table> {
