@@ -30,7 +30,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             for n in names.iter() {
                 let n = unquote(n.0);
                 let i = table.column_index(&n).or_else(|| {
-                    if ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
+                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
                         table.rowid_alias.or(Some(usize::MAX))
                     } else {
                         None
