@@ -43,6 +43,18 @@ const QUERIES: &[&str] = &[
     "SELECT id, n FROM ipk WHERE id = '140'",
     "SELECT id, n FROM ipk WHERE id = 140.0",
     "SELECT a.id, b.id FROM ipk AS a JOIN ipk AS b ON b.id = a.id + 1 WHERE a.id < 20 ORDER BY 1",
+    "SELECT id FROM ipk WHERE id > 1990",
+    "SELECT id FROM ipk WHERE id >= 1990 AND id < 1995",
+    "SELECT id FROM ipk WHERE id <= 5",
+    "SELECT id FROM ipk WHERE id < '5'",
+    "SELECT id FROM ipk WHERE id > 1995.5",
+    "SELECT k FROM kv WHERE k >= 'a' AND k <= 'b'",
+    "SELECT * FROM mid WHERE z = 'a2' AND y > 1",
+    "SELECT * FROM mid WHERE z = 'b' AND y < 2",
+    "SELECT * FROM mid WHERE z = 'b' AND y >= 1 AND y <= 2",
+    "SELECT * FROM mid WHERE z > 'A' AND z < 'b'",
+    "SELECT * FROM mid WHERE z < 'B'",
+    "SELECT id FROM ipk WHERE id > NULL",
     "PRAGMA integrity_check",
 ];
 

@@ -65,10 +65,11 @@ impl Compiler<'_> {
         Ok(t.clone())
     }
 
-    /// Rows of a WITHOUT ROWID table found through its key: when WHERE
-    /// has `=` terms on a leading run of PRIMARY KEY columns (with the
-    /// key's collation), the cursor seeks to the first entry with that key
-    /// prefix and the loop ends past the last one. `None`: no such terms.
+    /// Rows of a WITHOUT ROWID table found through its key: `=` terms on a
+    /// leading run of PRIMARY KEY columns, then optionally a range on the
+    /// next one (all with the key's collation). The cursor seeks to the
+    /// first entry in range and the loop ends past the last one, as the
+    /// secondary-index path does. `None`: no usable terms.
     pub(crate) fn without_rowid_key_seek<'a, 'b>(
         &mut self,
         it: &super::from::FromItem<'a, 'b>,
@@ -78,38 +79,95 @@ impl Compiler<'_> {
         end: i32,
         item_name: &str,
     ) -> Result<Option<super::from::LoopKind>> {
+        use crate::sql::plan::terms::LookupOp;
         let cands = self.lookup_candidates(it, before, terms);
         let order = table.record_columns();
-        let mut eqs = Vec::new();
-        for (col, _, coll) in table.without_rowid.iter().flatten() {
-            if eqs.iter().any(|(c, _)| c == col) {
+        // Key columns usable for the seek: a leading run whose collation
+        // is the column's own (the one lookup candidates are checked for).
+        let mut usable = Vec::new();
+        for (col, descending, coll) in table.without_rowid.iter().flatten() {
+            if usable.iter().any(|(c, _)| c == col) {
                 continue;
             }
             let column_coll = table.columns[*col].collation.as_deref().unwrap_or("BINARY");
             if coll.as_deref().is_some_and(|c| !c.eq_ignore_ascii_case(column_coll)) {
                 break;
             }
-            match cands.iter().find(|(c, op, _)| *c == Some(*col) && *op == crate::sql::plan::terms::LookupOp::Eq) {
+            usable.push((*col, *descending));
+        }
+        let mut eqs = Vec::new();
+        for (col, _) in &usable {
+            match cands.iter().find(|(c, op, _)| *c == Some(*col) && *op == LookupOp::Eq) {
                 Some((_, _, e)) => eqs.push((*col, *e)),
                 None => break,
             }
         }
-        if eqs.is_empty() {
+        let ne = eqs.len();
+        // A range on the next key column, in key order (DESC swaps it).
+        let (mut lower, mut upper) = (None, None);
+        if let Some((col, descending)) = usable.get(ne) {
+            for (c, op, e) in &cands {
+                if *c != Some(*col) {
+                    continue;
+                }
+                let op = if *descending { op.swapped() } else { *op };
+                match op {
+                    LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
+                    LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
+                    _ => {}
+                }
+            }
+        }
+        if ne == 0 && lower.is_none() && upper.is_none() {
             return Ok(None);
         }
-        let n = eqs.len();
-        let keys = self.b.regs(n);
+        let affinities: String = order.iter().take(ne + 1).map(|c| table.columns[*c].affinity.letter()).collect();
+        let keys = self.b.regs(ne + 1);
         for (i, (_, e)) in eqs.iter().enumerate() {
             self.expr(e, keys + i as i32)?;
             // `=` with NULL matches nothing.
             self.b.add(Opcode::IsNull, keys + i as i32, end, 0);
         }
-        let affinities: String = order.iter().take(n).map(|c| table.columns[*c].affinity.letter()).collect();
-        self.b.add4(Opcode::Affinity, keys, n as i32, 0, P4::Affinity(affinities), 0);
-        self.b.add4(Opcode::SeekGE, it.cursor, end, keys, P4::Int64(n as i64), 0);
+        let endkeys = self.b.regs(ne + 1);
+        for i in 0..ne {
+            self.b.add(Opcode::SCopy, keys + i as i32, endkeys + i as i32, 0);
+        }
+        let mut desc: Vec<String> = eqs.iter().map(|(c, _)| format!("{}=?", table.columns[*c].name)).collect();
+        let range_col = usable.get(ne).map(|(c, _)| table.columns[*c].name.clone()).unwrap_or_default();
+        match lower {
+            Some((op, e)) => {
+                self.expr(e, keys + ne as i32)?;
+                self.b.add(Opcode::IsNull, keys + ne as i32, end, 0);
+                self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affinities.clone()), 0);
+                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+                self.b.add4(opc, it.cursor, end, keys, P4::Int64((ne + 1) as i64), 0);
+                desc.push(format!("{range_col}>?"));
+            }
+            None if ne > 0 => {
+                self.b.add4(Opcode::Affinity, keys, ne as i32, 0, P4::Affinity(affinities.clone()), 0);
+                self.b.add4(Opcode::SeekGE, it.cursor, end, keys, P4::Int64(ne as i64), 0);
+            }
+            None => {
+                self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            }
+        }
+        if let Some((_, e)) = upper {
+            self.expr(e, endkeys + ne as i32)?;
+            self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
+            self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affinities.clone()), 0);
+            desc.push(format!("{range_col}<?"));
+        }
         let top = self.b.here();
-        self.b.add4(Opcode::IdxGT, it.cursor, end, keys, P4::Int64(n as i64), 0);
-        let desc: Vec<String> = eqs.iter().map(|(c, _)| format!("{}=?", table.columns[*c].name)).collect();
+        match upper {
+            Some((op, _)) => {
+                let opc = if op == LookupOp::Lt { Opcode::IdxGE } else { Opcode::IdxGT };
+                self.b.add4(opc, it.cursor, end, endkeys, P4::Int64((ne + 1) as i64), 0);
+            }
+            None if ne > 0 => {
+                self.b.add4(Opcode::IdxGT, it.cursor, end, endkeys, P4::Int64(ne as i64), 0);
+            }
+            None => {}
+        }
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND "))));
         Ok(Some(super::from::LoopKind::Index(it.cursor, top)))
     }
