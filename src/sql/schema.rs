@@ -73,6 +73,9 @@ pub struct Table {
     pub strict: bool,
     /// FOREIGN KEY constraints in declaration order.
     pub foreign_keys: Vec<ForeignKey>,
+    /// WITHOUT ROWID table: its PRIMARY KEY columns (table column, DESC,
+    /// collation), which lead every stored record (see `record_columns`).
+    pub without_rowid: Option<Vec<(usize, bool, Option<String>)>>,
 }
 
 /// What a foreign key does to child rows when their parent key is
@@ -130,6 +133,27 @@ impl Table {
     /// Affinity letters of all columns (MakeRecord P4).
     pub fn affinity_string(&self) -> String {
         self.columns.iter().map(|c| c.affinity.letter()).collect()
+    }
+
+    /// Table columns in stored-record order: for a WITHOUT ROWID table the
+    /// PRIMARY KEY columns first, then the others in declaration order
+    /// (fileformat2 §2.5); otherwise declaration order.
+    pub fn record_columns(&self) -> Vec<usize> {
+        let Some(pk) = &self.without_rowid else {
+            return (0..self.columns.len()).collect();
+        };
+        let mut order: Vec<usize> = Vec::with_capacity(self.columns.len());
+        for &(c, _, _) in pk {
+            if !order.contains(&c) {
+                order.push(c);
+            }
+        }
+        for c in 0..self.columns.len() {
+            if !order.contains(&c) {
+                order.push(c);
+            }
+        }
+        order
     }
 }
 
@@ -352,6 +376,7 @@ pub fn schema_table() -> Table {
         unsupported: None,
         strict: false,
         foreign_keys: Vec::new(),
+        without_rowid: None,
     }
 }
 
@@ -384,10 +409,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             // Generated columns change what a record holds (VIRTUAL ones are
             // not stored at all); both kinds are refused for now.
             let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
-            let unsupported = if flags.contains(ast::TabFlags::WithoutRowid) {
-                Some("WITHOUT ROWID tables".to_string())
-            } else if generated {
+            let unsupported = if generated {
                 Some("generated columns".to_string())
+            } else if flags.contains(ast::TabFlags::WithoutRowid) {
+                Some("WITHOUT ROWID tables".to_string())
             } else {
                 None
             };
@@ -407,6 +432,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         unsupported,
                 strict,
                 foreign_keys: Vec::new(),
+                without_rowid: None,
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -537,6 +563,24 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     };
                 }
             }
+            if flags.contains(ast::TabFlags::WithoutRowid) {
+                let Some(pos) = t.auto_indexes.iter().position(|(_, is_pk)| *is_pk).or(t.rowid_alias.map(|_| usize::MAX)) else {
+                    return Err(Error::sql(format!("PRIMARY KEY missing on table {}", t.name)));
+                };
+                if t.autoincrement {
+                    return Err(Error::sql("AUTOINCREMENT not allowed on WITHOUT ROWID tables"));
+                }
+                // An INTEGER PRIMARY KEY is an ordinary key column here.
+                let pk = match t.rowid_alias.take() {
+                    Some(c) if pos == usize::MAX => vec![(c, false, None)],
+                    _ => t.auto_indexes[pos].0.clone(),
+                };
+                // PRIMARY KEY columns of a WITHOUT ROWID table are NOT NULL.
+                for (c, _, _) in &pk {
+                    t.columns[*c].not_null = true;
+                }
+                t.without_rowid = Some(pk);
+            }
             // CHECK messages quote the expression as written.
             let written = check_texts(sql);
             if written.len() == t.checks.len() {
@@ -564,6 +608,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         unsupported: None,
         strict: false,
         foreign_keys: Vec::new(),
+        without_rowid: None,
             })
         }
         _ => Err(Error::corrupt()),

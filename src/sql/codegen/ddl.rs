@@ -268,7 +268,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let sql = schema_sql(c.sql, "TABLE");
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
-                    return Err(Error::unsupported(what));
+                    if !super::without_rowid::creatable(&table) {
+                        return Err(Error::unsupported(what));
+                    }
                 }
                 c.writes = true;
                 c.ensure_format();
@@ -277,9 +279,12 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 let root = c.b.reg();
                 let db = c.ddl_db as i32;
-                c.b.add(Opcode::CreateBtree, db, root, 1);
+                // A WITHOUT ROWID table is itself an index b-tree (flag 2)
+                // and its PRIMARY KEY needs no separate index.
+                let wr = table.without_rowid.is_some();
+                c.b.add(Opcode::CreateBtree, db, root, if wr { 2 } else { 1 });
                 let mut idx_roots = Vec::new();
-                for _ in &table.auto_indexes {
+                for _ in table.auto_indexes.iter().filter(|_| !wr) {
                     let r = c.b.reg();
                     c.b.add(Opcode::CreateBtree, db, r, 2);
                     idx_roots.push(r);
@@ -309,6 +314,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let table = c.schema.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
                     return Err(Error::sql(format!("views may not be indexed")));
+                }
+                if table.without_rowid.is_some() {
+                    return Err(Error::unsupported("WITHOUT ROWID tables"));
                 }
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
                 c.writes = true;

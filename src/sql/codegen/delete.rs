@@ -23,8 +23,16 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    if let Some(table) = c.deletable_without_rowid(&unquote(tbl_name.name.0), returning.is_some()) {
+        let init = c.begin_program();
+        c.writes = true;
+        c.delete_without_rowid(table, alias, where_clause.as_ref())?;
+        c.end_program(init, Some(true));
+        prog.counts_changes = true;
+        return Ok(());
+    }
+    let table = c.writable_table(&unquote(tbl_name.name.0))?;
     let init = c.begin_program();
     c.writes = true;
     match where_clause {

@@ -46,7 +46,7 @@ impl OnConflict {
         }
     }
 
-    fn halt_action(self) -> i32 {
+    pub(crate) fn halt_action(self) -> i32 {
         match self {
             OnConflict::Rollback => ON_ERROR_ROLLBACK as i32,
             OnConflict::Fail => ON_ERROR_FAIL as i32,
@@ -76,7 +76,8 @@ impl Compiler<'_> {
         self.writes = true;
         let cursor = self.b.cursor();
         self.dbs_used |= 1 << table.db;
-        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        let p4 = if table.without_rowid.is_some() { P4::KeyInfo(self.without_rowid_key_info(&table)?) } else { P4::Int64(table.columns.len() as i64) };
+        self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.b.comment(table.name.clone());
         let mut indexes = Vec::new();
         for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {

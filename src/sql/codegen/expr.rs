@@ -151,7 +151,8 @@ impl Compiler<'_> {
             }
             Some(i) => {
                 let default = self.column_default(r, i);
-                self.b.add4(Opcode::Column, r.cursor, i as i32, target, default, 0);
+                let field = self.record_positions.get(&r.cursor).and_then(|p| p.get(i).copied()).unwrap_or(i);
+                self.b.add4(Opcode::Column, r.cursor, field as i32, target, default, 0);
                 if r.affinity == Affinity::Real {
                     self.b.add(Opcode::RealAffinity, target, 0, 0);
                 }

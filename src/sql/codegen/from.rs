@@ -59,7 +59,7 @@ pub struct Loop {
     left_flag: Option<(i32, i32, i32)>,
 }
 
-enum LoopKind {
+pub(crate) enum LoopKind {
     Scan(i32, usize),
     Once,
     Index(i32, usize),
@@ -240,12 +240,18 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                if let Some(what @ ("WITHOUT ROWID tables" | "generated columns")) = table.unsupported.as_deref() {
-                    return Err(Error::unsupported(what));
+                match table.unsupported.as_deref() {
+                    Some(what @ "WITHOUT ROWID tables") if table.without_rowid.is_none() => return Err(Error::unsupported(what)),
+                    Some(what @ "generated columns") => return Err(Error::unsupported(what)),
+                    _ => {}
                 }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
-                self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                if table.without_rowid.is_some() {
+                    self.open_without_rowid_read(cur, &table)?;
+                } else {
+                    self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                }
                 self.b.comment(table.name.clone());
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
@@ -257,7 +263,7 @@ impl<'b> Compiler<'_> {
                         .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
                         .collect(),
                     rowid_alias: table.rowid_alias,
-                    has_rowid: true,
+                    has_rowid: table.without_rowid.is_none(),
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -738,6 +744,15 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
             return Ok(LoopKind::Scan(it.cursor, top));
         };
+        if table.without_rowid.is_some() {
+            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                return Ok(kind);
+            }
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            return Ok(LoopKind::Scan(it.cursor, top));
+        }
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
@@ -909,7 +924,7 @@ impl<'b> Compiler<'_> {
                 own.push(t);
             }
         }
-        if own.is_empty() {
+        if own.is_empty() || table.without_rowid.is_some() {
             return Ok(());
         }
         let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {

@@ -21,7 +21,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(&unquote(tbl_name.name.0))?;
+    let table = c.insertable_table(&unquote(tbl_name.name.0), stmt)?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
@@ -30,7 +30,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             for n in names.iter() {
                 let n = unquote(n.0);
                 let i = table.column_index(&n).or_else(|| {
-                    if ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
+                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
                         table.rowid_alias.or(Some(usize::MAX))
                     } else {
                         None
@@ -356,6 +356,9 @@ fn emit_upsert(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, u: &
 
 /// Constraint checks and the write of one row held in `row`.
 fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&Upsert<'_, '_>>) -> Result<()> {
+    if t.table.without_rowid.is_some() {
+        return c.insert_without_rowid_row(t, row, oc);
+    }
     let skip = c.b.label();
     let rowid = c.b.reg();
     let ipk_given = t.table.rowid_alias.filter(|i| given.contains(i));

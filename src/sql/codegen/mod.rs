@@ -37,6 +37,7 @@ pub mod trigger;
 pub mod fkey;
 pub mod auth;
 pub mod instead;
+pub mod without_rowid;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -99,6 +100,9 @@ pub struct Compiler<'s> {
     pub agg_regs: HashMap<String, i32>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
+    /// Cursors open on WITHOUT ROWID tables: table column to position in
+    /// the stored record.
+    pub record_positions: HashMap<i32, Vec<usize>>,
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last: (alias, expression as SQL text, re-parsed
     /// where used).
@@ -177,6 +181,7 @@ impl<'s> Compiler<'s> {
             params: vec![None],
             agg_regs: HashMap::new(),
             col_map: HashMap::new(),
+            record_positions: HashMap::new(),
             aliases: Vec::new(),
             ctes: Vec::new(),
             writes: false,

@@ -66,7 +66,10 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(&unquote(tbl_name.name.0))?;
+    let table = match c.deletable_without_rowid(&unquote(tbl_name.name.0), returning.is_some()) {
+        Some(t) => t,
+        None => c.writable_table(&unquote(tbl_name.name.0))?,
+    };
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let oc = OnConflict::from_ast(*or_conflict);
     let mut assignments = Vec::new();
@@ -77,7 +80,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         let n = unquote(s.col_names[0].0);
         let i = match table.column_index(&n) {
             Some(i) => i,
-            None if ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => table.rowid_alias.unwrap_or(usize::MAX),
+            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => table.rowid_alias.unwrap_or(usize::MAX),
             None => return Err(Error::sql(format!("no such column: {n}"))),
         };
         if c.authorizer.is_some() {
@@ -89,6 +92,13 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
         assignments.push((i, &s.expr));
+    }
+    if table.without_rowid.is_some() {
+        let init = c.begin_program();
+        c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
+        c.end_program(init, Some(true));
+        prog.counts_changes = true;
+        return Ok(());
     }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;

@@ -169,6 +169,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Sorter(s)) => s.push(decode_record(&rec)?),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
+            // A row of a WITHOUT ROWID table counts as a change.
+            if insn.p5 & OPFLAG_NCHANGE != 0 {
+                vm.n_change += 1;
+            }
         }
         Opcode::IdxDelete => {
             let key: Vec<Value> = (0..p3).map(|i| reg(vm, p2 + i).clone()).collect();
