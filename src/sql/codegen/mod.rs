@@ -35,6 +35,7 @@ pub mod trigger;
 pub mod fkey;
 pub mod auth;
 pub mod instead;
+pub mod generated;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
