@@ -69,7 +69,8 @@ impl Compiler<'_> {
 impl Compiler<'_> {
     /// CREATE TABLE checks on generated columns, with SQLite's messages:
     /// at least one ordinary column, none in the PRIMARY KEY or with a
-    /// DEFAULT, expressions that name only existing columns. A loop among
+    /// DEFAULT, expressions that name only existing columns and call only
+    /// deterministic functions. A loop among
     /// generated columns is accepted here and refused on write, as SQLite
     /// does, so the scratch compile below does not check for one.
     pub fn validate_generated(&mut self, table: &Table) -> Result<()> {
@@ -95,7 +96,13 @@ impl Compiler<'_> {
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
         let r = if first_loop(table).is_some() { Ok(()) } else { self.compute_generated_of(table, row, rowid) };
+        let nondeterministic = self.b.insns.iter().any(|i| {
+            matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic)
+        });
         self.b = saved;
+        if r.is_ok() && nondeterministic {
+            return Err(Error::sql("non-deterministic functions prohibited in generated columns"));
+        }
         r
     }
 }
