@@ -36,6 +36,18 @@ pub struct Column {
     pub collation: Option<String>,
     /// Part of the PRIMARY KEY.
     pub primary_key: bool,
+    /// GENERATED ALWAYS AS (...): the column's value is computed, never
+    /// given by INSERT or UPDATE.
+    pub generated: Option<Generated>,
+}
+
+/// A generated column's definition.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The expression as SQL text.
+    pub expr: String,
+    /// STORED (kept in the record) rather than VIRTUAL (computed on read).
+    pub stored: bool,
 }
 
 /// A table or view.
@@ -360,6 +372,7 @@ pub fn schema_table() -> Table {
         default_value: None,
         collation: None,
         primary_key: false,
+        generated: None,
     };
     Table {
         name: "sqlite_schema".into(),
@@ -406,9 +419,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            // Generated columns change what a record holds (VIRTUAL ones are
-            // not stored at all); both kinds are refused for now.
-            let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
+            // VIRTUAL generated columns change what a record holds (they
+            // are not stored at all) and are refused for now; STORED ones
+            // are computed on write and read like any other column.
+            let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED) && !c.flags.contains(ast::ColFlags::STORED));
             let unsupported = if generated {
                 Some("generated columns".to_string())
             } else if flags.contains(ast::TabFlags::WithoutRowid) {
@@ -445,6 +459,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     default_value: None,
                     collation: None,
                     primary_key: false,
+                    generated: None,
                 };
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
@@ -471,6 +486,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             col.default = Some(e.to_string());
                             col.default_value = constant_value(e);
                         }
+                        ColumnConstraint::Generated { expr, .. } => {
+                            col.generated = Some(Generated { expr: expr.to_string(), stored: cd.flags.contains(ast::ColFlags::STORED) });
+                        }
                         ColumnConstraint::Collate { collation_name } => col.collation = Some(unquote(collation_name.0)),
                         ColumnConstraint::Check(e) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
                         ColumnConstraint::ForeignKey { clause, defer_clause } => {
@@ -483,7 +501,6 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                                 fk.deferred = d.deferrable && matches!(d.init_deferred, Some(ast::InitDeferredPred::InitiallyDeferred));
                             }
                         }
-                        _ => {}
                     }
                 }
                 t.columns.push(col);

@@ -174,6 +174,14 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if cd.flags.contains(ColFlags::UNIQUE) {
                 return Err(Error::sql("Cannot add a UNIQUE column"));
             }
+            if cd.flags.contains(ColFlags::STORED) {
+                return Err(Error::sql("cannot add a STORED column"));
+            }
+            // Only VIRTUAL generated columns can be added, and those are
+            // not supported yet.
+            if cd.flags.intersects(ColFlags::GENERATED) {
+                return Err(Error::unsupported("generated columns"));
+            }
             let mut default = None;
             let mut not_null = false;
             // With foreign keys on, a REFERENCES column must default to

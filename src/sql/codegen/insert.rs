@@ -37,13 +37,17 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     }
                 });
                 match i {
-                    Some(i) => v.push(i),
+                    Some(i) => {
+                        super::generated::refuse_target(&table, i, "INSERT")?;
+                        v.push(i)
+                    }
                     None => return Err(Error::sql(format!("table {} has no column named {n}", table.name))),
                 }
             }
             v
         }
-        None => (0..table.columns.len()).collect(),
+        // Generated columns take no value: a bare INSERT lists the others.
+        None => (0..table.columns.len()).filter(|&i| table.columns[i].generated.is_none()).collect(),
     };
     let pushed = c.push_with(with.as_ref());
     let r = compile_insert_body(c, stmt, prog, table, oc, targets);
@@ -428,6 +432,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
+    c.compute_generated(t, row, rowid)?;
     c.check_not_null(t, row, oc, skip)?;
     c.b.add4(
         Opcode::Affinity,

@@ -61,6 +61,7 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
             default_value: None,
             collation: None,
             primary_key: false,
+            generated: None,
         })
         .collect();
     t.rowid_alias = None;

@@ -38,6 +38,7 @@ pub mod fkey;
 pub mod auth;
 pub mod instead;
 pub mod without_rowid;
+pub mod generated;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

@@ -58,10 +58,19 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let mut rows = Vec::new();
             if let Some(t) = t {
                 let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+                // table_info leaves generated columns out (later cids
+                // close up); table_xinfo shows them as hidden 2 (VIRTUAL)
+                // or 3 (STORED).
+                let mut n_hidden = 0;
                 for (i, col) in t.columns.iter().enumerate() {
+                    let hidden = col.generated.as_ref().map_or(0, |g| if g.stored { 3 } else { 2 });
+                    if hidden != 0 && pname == "table_info" {
+                        n_hidden += 1;
+                        continue;
+                    }
                     let pk = pk_cols.iter().position(|&p| p == i).map_or(0, |p| p + 1);
                     let mut r = vec![
-                        Value::Integer(i as i64),
+                        Value::Integer((i - n_hidden) as i64),
                         Value::text(col.name.clone()),
                         Value::text(col.decltype.clone().unwrap_or_default()),
                         Value::Integer(col.not_null as i64),
@@ -69,7 +78,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         Value::Integer(pk as i64),
                     ];
                     if pname == "table_xinfo" {
-                        r.push(Value::Integer(0));
+                        r.push(Value::Integer(hidden));
                     }
                     rows.push(r);
                 }

@@ -83,6 +83,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => table.rowid_alias.unwrap_or(usize::MAX),
             None => return Err(Error::sql(format!("no such column: {n}"))),
         };
+        super::generated::refuse_target(&table, i, "UPDATE")?;
         if c.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
             let db = if table.db == 1 { "temp" } else { "main" };
@@ -168,6 +169,7 @@ pub fn update_row(
     }
     let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
     c.check_strict(t, new);

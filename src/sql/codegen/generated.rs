@@ -1,0 +1,163 @@
+//! Generated columns on the write path: computing STORED generated
+//! columns into a row's registers before its constraints are checked and
+//! it is written, and refusing values given for generated columns.
+//!
+//! Invariant: after `compute_generated`, every generated column register
+//! of the row holds its expression evaluated over the row's other
+//! registers, so the record, index keys and CHECK constraints all see the
+//! value SQLite would store. VIRTUAL generated columns are refused when the
+//! table is opened (`Table::unsupported`), so only STORED ones reach here.
+
+use super::dml_common::WriteTarget;
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::schema::Table;
+
+/// The error for a generated column named as an INSERT or UPDATE target.
+pub fn refuse_target(table: &Table, column: usize, verb: &str) -> Result<()> {
+    match table.columns.get(column) {
+        Some(col) if col.generated.is_some() => match verb {
+            "INSERT" => Err(Error::sql(format!("cannot INSERT into generated column \"{}\"", col.name))),
+            _ => Err(Error::sql(format!("cannot UPDATE generated column \"{}\"", col.name))),
+        },
+        _ => Ok(()),
+    }
+}
+
+impl Compiler<'_> {
+    /// Evaluate the table's generated columns into the row registers
+    /// starting at `row` (rowid in `rowid`). A generated column may read
+    /// another; evaluating them all once per generated column reaches the
+    /// fixed point whatever their declaration order (a loop is refused
+    /// here, when the table is written, as SQLite does).
+    pub fn compute_generated(&mut self, t: &WriteTarget, row: i32, rowid: i32) -> Result<()> {
+        self.compute_generated_of(&t.table, row, rowid)
+    }
+
+    fn compute_generated_of(&mut self, table: &Table, row: i32, rowid: i32) -> Result<()> {
+        let t = table;
+        // SQLite accepts a loop at CREATE TABLE and refuses to write.
+        if let Some(name) = first_loop(table) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let generated: Vec<(usize, String)> =
+            t.columns.iter().enumerate().filter_map(|(i, c)| c.generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
+        if generated.is_empty() {
+            return Ok(());
+        }
+        let fake = self.b.cursor();
+        self.scopes.push(super::update::target_scope(t, None, fake));
+        for i in 0..t.columns.len() {
+            let key = if t.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            for _ in 0..generated.len() {
+                for (i, text) in &generated {
+                    self.expr_text(text, row + *i as i32)?;
+                }
+            }
+            Ok(())
+        })();
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r
+    }
+}
+
+impl Compiler<'_> {
+    /// CREATE TABLE checks on generated columns, with SQLite's messages:
+    /// at least one ordinary column, none in the PRIMARY KEY or with a
+    /// DEFAULT, expressions that name only existing columns and call only
+    /// deterministic functions. A loop among
+    /// generated columns is accepted here and refused on write, as SQLite
+    /// does, so the scratch compile below does not check for one.
+    pub fn validate_generated(&mut self, table: &Table) -> Result<()> {
+        if table.columns.iter().all(|c| c.generated.is_none()) {
+            return Ok(());
+        }
+        for col in table.columns.iter().filter(|c| c.generated.is_some()) {
+            if col.primary_key {
+                return Err(Error::sql("generated columns cannot be part of the PRIMARY KEY"));
+            }
+            if col.default.is_some() {
+                return Err(Error::sql(format!("error in generated column \"{}\"", col.name)));
+            }
+        }
+        if table.columns.iter().all(|c| c.generated.is_some()) {
+            return Err(Error::sql("must have at least one non-generated column"));
+        }
+        // Compile the expressions into a scratch program: this resolves
+        // their column names without emitting anything that would run.
+        let saved = std::mem::take(&mut self.b);
+        self.b.n_regs = saved.n_regs;
+        self.b.n_cursors = saved.n_cursors;
+        let row = self.b.regs(table.columns.len());
+        let rowid = self.b.reg();
+        let r = if first_loop(table).is_some() { Ok(()) } else { self.compute_generated_of(table, row, rowid) };
+        let nondeterministic = self.b.insns.iter().any(|i| {
+            matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic)
+        });
+        self.b = saved;
+        if r.is_ok() && nondeterministic {
+            return Err(Error::sql("non-deterministic functions prohibited in generated columns"));
+        }
+        r
+    }
+}
+
+/// The generated columns each generated column's expression names, found
+/// by whole-word match outside string literals (a name inside a quoted
+/// identifier still counts, as it refers to that column).
+fn references(expr: &str, name: &str) -> bool {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_string = false;
+    for ch in expr.chars() {
+        if in_string {
+            in_string = ch != '\'';
+            continue;
+        }
+        if ch == '\'' {
+            in_string = true;
+        }
+        if ch.is_alphanumeric() || ch == '_' || !ch.is_ascii() {
+            cur.push(ch);
+        } else if !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words.iter().any(|w| w.eq_ignore_ascii_case(name))
+}
+
+/// A generated column that depends on itself through other generated
+/// columns, if any: the last declared one that does, the column SQLite
+/// names in its error.
+fn first_loop(table: &Table) -> Option<String> {
+    let n = table.columns.len();
+    let deps: Vec<Vec<usize>> = table
+        .columns
+        .iter()
+        .map(|c| match &c.generated {
+            Some(g) => (0..n).filter(|&j| table.columns[j].generated.is_some() && references(&g.expr, &table.columns[j].name)).collect(),
+            None => Vec::new(),
+        })
+        .collect();
+    for start in (0..n).rev() {
+        let mut seen = vec![false; n];
+        let mut stack = deps[start].clone();
+        while let Some(j) = stack.pop() {
+            if j == start {
+                return Some(table.columns[start].name.clone());
+            }
+            if !std::mem::replace(&mut seen[j], true) {
+                stack.extend(deps[j].iter().copied());
+            }
+        }
+    }
+    None
+}
