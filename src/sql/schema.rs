@@ -422,7 +422,11 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             // VIRTUAL generated columns change what a record holds (they
             // are not stored at all) and are refused for now; STORED ones
             // are computed on write and read like any other column.
-            let generated = columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED) && !c.flags.contains(ast::ColFlags::STORED));
+            // (The WITHOUT ROWID write paths do not compute them yet.)
+            let without_rowid = flags.contains(ast::TabFlags::WithoutRowid);
+            let generated = columns
+                .iter()
+                .any(|c| c.flags.intersects(ast::ColFlags::GENERATED) && (without_rowid || !c.flags.contains(ast::ColFlags::STORED)));
             let unsupported = if generated {
                 Some("generated columns".to_string())
             } else if flags.contains(ast::TabFlags::WithoutRowid) {
