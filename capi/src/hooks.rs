@@ -287,19 +287,6 @@ pub fn install_wal(d: &sqlite3, on: bool) {
         })),
     );
     if on {
-        let _ = d.with_conn(|c| {
-            let mut st = c.prepare(b"PRAGMA wal_autocheckpoint=0")?.0;
-            if let Some(st) = st.as_mut() {
-                let io = c.io().clone();
-                let done = io.block_on(|| match st.step(c) {
-                    Ok(ringlite::StepResult::Io) => Ok(ringlite::Poll::Pending),
-                    other => other.map(ringlite::Poll::Ready),
-                });
-                // A statement left unreset would count as still running.
-                st.reset(c);
-                done?;
-            }
-            Ok::<(), ringlite::Error>(())
-        });
+        let _ = unsafe { crate::misc::pragma_row(h.get() as *mut sqlite3, "PRAGMA wal_autocheckpoint=0") };
     }
 }

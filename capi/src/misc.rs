@@ -260,7 +260,7 @@ pub unsafe extern "C" fn sqlite3_enable_shared_cache(arg0: c_int) -> c_int {
 /// Runs a one-row PRAGMA through the public statement API (so async
 /// connections complete their own I/O, as documented for non-step calls)
 /// and returns the row's integers; `Err(rc)` with the error left on `db`.
-unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>, c_int> {
+pub(crate) unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>, c_int> {
     let sql = std::ffi::CString::new(sql).map_err(|_| SQLITE_MISUSE)?;
     let mut stmt: *mut crate::handle::sqlite3_stmt = std::ptr::null_mut();
     let rc = crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, std::ptr::null_mut());
