@@ -105,16 +105,7 @@ pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
             return SQLITE_MISUSE;
         };
         let _g = db.lock.lock();
-        match db.with_conn(|c| h.blob.close(c)).and_then(|r| r) {
-            Ok(()) => {
-                clear_error(db);
-                SQLITE_OK
-            }
-            Err(e) => {
-                set_error(db, e.code, None);
-                visible_code(db, e.code)
-            }
-        }
+        answer(db, db.with_conn(|c| h.blob.close(c)).and_then(|r| r))
     })
 }
 
@@ -152,19 +143,10 @@ pub unsafe extern "C" fn sqlite3_blob_read(
             db.with_conn(|c| h.blob.read(c, iOffset as i64, &mut buf))
                 .and_then(|r| r)
         };
-        match r {
-            Ok(()) => {
-                if !buf.is_empty() {
-                    std::ptr::copy_nonoverlapping(buf.as_ptr(), Z as *mut u8, buf.len());
-                }
-                clear_error(db);
-                SQLITE_OK
-            }
-            Err(e) => {
-                set_error(db, e.code, None);
-                visible_code(db, e.code)
-            }
+        if r.is_ok() && !buf.is_empty() {
+            std::ptr::copy_nonoverlapping(buf.as_ptr(), Z as *mut u8, buf.len());
         }
+        answer(db, r)
     })
 }
 
@@ -196,15 +178,21 @@ pub unsafe extern "C" fn sqlite3_blob_write(
             db.with_conn(|c| h.blob.write(c, iOffset as i64, data))
                 .and_then(|r| r)
         };
-        match r {
-            Ok(()) => {
-                clear_error(db);
-                SQLITE_OK
-            }
-            Err(e) => {
-                set_error(db, e.code, None);
-                visible_code(db, e.code)
-            }
-        }
+        answer(db, r)
     })
+}
+
+/// The result code of a blob call, with the connection's error state set
+/// to match (cleared on success).
+fn answer(db: &sqlite3, r: Result<(), ringlite::Error>) -> c_int {
+    match r {
+        Ok(()) => {
+            clear_error(db);
+            SQLITE_OK
+        }
+        Err(e) => {
+            set_error(db, e.code, None);
+            visible_code(db, e.code)
+        }
+    }
 }
