@@ -105,6 +105,9 @@ pub struct ConnState {
     /// Progress handler: (every n instructions, callback returning
     /// `true` to interrupt).
     pub progress: Option<(i32, Box<dyn FnMut() -> bool + Send>)>,
+    /// `SQLITE_LIMIT_LENGTH`: a string or blob made longer than this
+    /// (function result, concatenation, record) fails with `SQLITE_TOOBIG`.
+    pub max_length: i64,
 }
 
 impl ConnState {
