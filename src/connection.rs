@@ -307,6 +307,7 @@ impl Connection {
             rollback_hook: None,
             progress: None,
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
+            next_auto_vacuum: None,
         };
         Ok(Connection {
             state,

@@ -142,8 +142,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 "auto_vacuum" => match value {
                     Some(v) => {
-                        // Refused silently on a database with tables, as in SQLite.
-                        pend!(bt.set_auto_vacuum(v.parse().unwrap_or(0)));
+                        // Refused silently on a database with tables, as in
+                        // SQLite; VACUUM applies it then.
+                        let mode = v.parse().unwrap_or(0);
+                        pend!(bt.set_auto_vacuum(mode));
+                        env.next_auto_vacuum = Some(mode);
                     }
                     None => {
                         let mode = pend!(bt.auto_vacuum_mode());
