@@ -109,6 +109,19 @@ pub enum StepResult {
     Io,
 }
 
+/// How many `SQLITE_LIMIT_*` categories there are (LENGTH .. TRIGGER_STEPS).
+const LIMIT_COUNT: usize = 15;
+/// `SQLITE_LIMIT_LENGTH`: the longest string or blob.
+pub const LIMIT_LENGTH: i32 = 0;
+/// `SQLITE_LIMIT_SQL_LENGTH`: the longest SQL text `prepare` accepts.
+pub const LIMIT_SQL_LENGTH: i32 = 1;
+/// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
+const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
+    [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
+/// The compile-time maximum of each limit: a larger value is clamped to it.
+const LIMIT_HARD_MAX: [i32; LIMIT_COUNT] =
+    [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 8, 2500, 10_000_000, 65000];
+
 /// A database connection.
 pub struct Connection {
     state: ConnState,
@@ -121,7 +134,7 @@ pub struct Connection {
     is_async: bool,
     busy_timeout_ms: i32,
     busy_handler: Option<BusyHandler>,
-    limits: [i32; 12],
+    limits: [i32; LIMIT_COUNT],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
     authorizer: Option<crate::sql::codegen::auth::Authorizer>,
 }
@@ -293,6 +306,8 @@ impl Connection {
             wal_hook: None,
             rollback_hook: None,
             progress: None,
+            max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
+            next_auto_vacuum: None,
         };
         Ok(Connection {
             state,
@@ -305,7 +320,7 @@ impl Connection {
             is_async: flags.has(OpenFlags::ASYNC),
             busy_timeout_ms: 0,
             busy_handler: None,
-            limits: [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250000000, 127, 10, 50000, 32766, 1000, 1_000_000_000],
+            limits: LIMIT_DEFAULTS,
             trace: None,
             authorizer: None,
         })
@@ -372,6 +387,9 @@ impl Connection {
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
+            return Err(Error::code(crate::error::SQLITE_TOOBIG));
+        }
         let (prog, tail) = match self.compile(sql) {
             // The schema may be stale (another connection changed it, as
             // SQLite finds out when a prepare fails): read it again, once.
@@ -469,15 +487,25 @@ impl Connection {
 
     /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
     pub fn limit(&mut self, id: i32, new: i32) -> i32 {
-        let Some(slot) = self.limits.get_mut(id.max(0) as usize) else { return -1 };
-        if id < 0 {
-            return -1;
-        }
+        let Some(slot) = usize::try_from(id).ok().and_then(|i| self.limits.get_mut(i)) else { return -1 };
         let old = *slot;
         if new >= 0 {
-            *slot = new;
+            // Values above the compile-time maximum are clamped to it, as
+            // in SQLite; a string limit below 30 bytes would break the
+            // engine's own messages, so SQLite keeps at least that.
+            let hard = LIMIT_HARD_MAX[id as usize];
+            let floor = if id == LIMIT_LENGTH { 30 } else { 0 };
+            *slot = new.clamp(floor, hard);
+            if id == LIMIT_LENGTH {
+                self.state.max_length = i64::from(*slot);
+            }
         }
         old
+    }
+
+    /// The current value of one `SQLITE_LIMIT_*` (-1 for an unknown one).
+    pub fn limit_value(&self, id: i32) -> i32 {
+        usize::try_from(id).ok().and_then(|i| self.limits.get(i)).copied().unwrap_or(-1)
     }
 
     /// Register (or replace) a function.

@@ -195,3 +195,53 @@ fn vacuum_applies_a_new_page_size_like_sqlite() {
     let s = "CREATE TABLE t(x); INSERT INTO t VALUES(1); PRAGMA page_size=1024; VACUUM; PRAGMA page_size; SELECT * FROM t;";
     assert_eq!(run_ours(&mut mem, s), run_ref(&r, s));
 }
+
+/// `PRAGMA auto_vacuum` on a database with tables takes effect at the next
+/// VACUUM (and only then); VACUUM otherwise keeps the mode; SQLite's
+/// integrity_check (which checks the pointer map) passes. Page counts are
+/// not compared: the two engines pack B-tree pages differently.
+#[test]
+fn vacuum_applies_a_pending_auto_vacuum_mode() {
+    for (from, to) in [(0, 1), (0, 2), (1, 0), (2, 0), (1, 1), (2, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let ours_path = dir.path().join("ours.db");
+        let ref_path = dir.path().join("ref.db");
+        let mut ours = open(ours_path.to_str().unwrap());
+        let r = RefDb::open_path(ref_path.to_str().unwrap());
+        let script = format!(
+            "PRAGMA auto_vacuum={from}; CREATE TABLE t(a INTEGER PRIMARY KEY, b);
+             WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<400)
+             INSERT INTO t SELECT i, randomblob(300) FROM k;
+             PRAGMA auto_vacuum={to}; PRAGMA auto_vacuum; VACUUM; PRAGMA auto_vacuum; PRAGMA freelist_count;
+             DELETE FROM t WHERE a > 100; VACUUM; PRAGMA auto_vacuum; PRAGMA freelist_count;
+             PRAGMA integrity_check; SELECT count(*), sum(length(b)) FROM t"
+        );
+        let theirs = run_ref(&r, &script);
+        assert_eq!(run_ours(&mut ours, &script), theirs, "auto_vacuum {from} -> {to}");
+        drop(ours);
+        let checker = RefDb::open_path(ours_path.to_str().unwrap());
+        assert_eq!(run_ref(&checker, "PRAGMA integrity_check"), ok_integrity(), "auto_vacuum {from} -> {to}");
+    }
+}
+
+#[test]
+fn vacuum_into_keeps_auto_vacuum() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src.db");
+    let copy = dir.path().join("copy.db");
+    let mut ours = open(src.to_str().unwrap());
+    let script = format!(
+        "PRAGMA auto_vacuum=INCREMENTAL; CREATE TABLE t(a, b); INSERT INTO t VALUES(1, zeroblob(9000)); VACUUM INTO '{}'",
+        copy.to_str().unwrap()
+    );
+    let out = run_ours(&mut ours, &script);
+    assert!(!out.iter().any(|o| matches!(o, Outcome::Error { .. })), "{out:?}");
+    let checker = RefDb::open_path(copy.to_str().unwrap());
+    assert_eq!(
+        run_ref(&checker, "PRAGMA auto_vacuum; PRAGMA integrity_check"),
+        vec![
+            Outcome::Rows { names: vec!["auto_vacuum".into()], rows: vec![vec![V::Int(2)]] },
+            ok_integrity()[0].clone()
+        ]
+    );
+}

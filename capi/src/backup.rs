@@ -72,6 +72,7 @@ pub unsafe extern "C" fn sqlite3_backup_init(
         match made.and_then(|r| r).and_then(|r| r) {
             Ok(backup) => {
                 clear_error(dest);
+                src.pins.set(src.pins.get() + 1);
                 let h = Box::new(BackupHandle {
                     backup,
                     dest: pDest,
@@ -129,28 +130,35 @@ pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int 
             return SQLITE_OK;
         }
         let h = Box::from_raw(p as *mut BackupHandle);
-        let Some(dest) = db_ref(h.dest) else {
-            return SQLITE_MISUSE;
-        };
-        let _gd = dest.lock.lock();
-        let mut h = h;
-        let finished = dest.with_conn(|d| h.backup.finish(d)).and_then(|r| r);
-        let outcome = match (&h.error, finished) {
-            (Some((code, msg)), _) => Some((*code, msg.clone())),
-            (None, Err(e)) => Some((e.code, e.message.clone())),
-            (None, Ok(())) => None,
-        };
-        match outcome {
-            Some((code, msg)) => {
-                set_error(dest, code, Some(&msg));
-                code & 0xff
-            }
-            None => {
-                clear_error(dest);
-                SQLITE_OK
-            }
-        }
+        let src = h.src;
+        let rc = finish(h);
+        crate::handle::unpin(src);
+        rc
     })
+}
+
+/// The body of `sqlite3_backup_finish`, holding the destination's lock.
+unsafe fn finish(mut h: Box<BackupHandle>) -> c_int {
+    let Some(dest) = db_ref(h.dest) else {
+        return SQLITE_MISUSE;
+    };
+    let _gd = dest.lock.lock();
+    let finished = dest.with_conn(|d| h.backup.finish(d)).and_then(|r| r);
+    let outcome = match (&h.error, finished) {
+        (Some((code, msg)), _) => Some((*code, msg.clone())),
+        (None, Err(e)) => Some((e.code, e.message.clone())),
+        (None, Ok(())) => None,
+    };
+    match outcome {
+        Some((code, msg)) => {
+            set_error(dest, code, Some(&msg));
+            code & 0xff
+        }
+        None => {
+            clear_error(dest);
+            SQLITE_OK
+        }
+    }
 }
 
 /// `sqlite3_backup_remaining`: Pages still to copy after the last step.

@@ -45,6 +45,12 @@ unsafe fn bind_buffer(
 
 /// Bind `v` to parameter `i` of `p`, with SQLite's checks.
 pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
+    bind_checked(p, i, v, true)
+}
+
+/// [`bind`], with or without the `SQLITE_LIMIT_LENGTH` check (SQLite does
+/// not apply it to `sqlite3_bind_zeroblob`, only to `bind_zeroblob64`).
+unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Value, check_length: bool) -> c_int {
     let Some(s) = stmt_ref(p) else {
         return crate::error::misuse();
     };
@@ -63,6 +69,17 @@ pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
         return visible_code(db, SQLITE_RANGE);
     }
     s.release_bound(Some(i as usize));
+    if check_length {
+        if let Value::Text(b) | Value::Blob(b) = &v {
+            // Inside a callback of this connection the limit cannot be read;
+            // the compile-time maximum applies then.
+            let limit = db.with_conn(|c| c.limit_value(SQLITE_LIMIT_LENGTH)).unwrap_or(1_000_000_000);
+            if b.len() as i64 > i64::from(limit) {
+                set_error(db, SQLITE_TOOBIG, None);
+                return visible_code(db, SQLITE_TOOBIG);
+            }
+        }
+    }
     match s.stmt.bind(i as usize, v) {
         Ok(()) => SQLITE_OK,
         Err(e) => report(db, &e),
@@ -263,7 +280,7 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob(
     n: c_int,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        bind(arg0, arg1, Value::Blob(vec![0; n.max(0) as usize]))
+        bind_checked(arg0, arg1, Value::Blob(vec![0; n.max(0) as usize]), false)
     })
 }
 
@@ -274,10 +291,20 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob64(
     arg2: sqlite3_uint64,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if arg2 > 1_000_000_000 {
+        // Checked before the range and busy checks, and without touching
+        // the error state, as SQLite does.
+        let limit = match stmt_ref(arg0) {
+            Some(s) => {
+                let db = s.db();
+                let _g = db.lock.lock();
+                db.with_conn(|c| c.limit_value(SQLITE_LIMIT_LENGTH)).unwrap_or(1_000_000_000)
+            }
+            None => return crate::error::misuse(),
+        };
+        if arg2 > limit as u64 {
             return SQLITE_TOOBIG;
         }
-        bind(arg0, arg1, Value::Blob(vec![0; arg2 as usize]))
+        bind_checked(arg0, arg1, Value::Blob(vec![0; arg2 as usize]), false)
     })
 }
 

@@ -61,6 +61,7 @@ pub unsafe extern "C" fn sqlite3_blob_open(
         match opened {
             Ok(blob) => {
                 clear_error(db);
+                db.pins.set(db.pins.get() + 1);
                 *ppBlob =
                     Box::into_raw(Box::new(BlobHandle { blob, db: arg0 })) as *mut sqlite3_blob;
                 SQLITE_OK
@@ -101,11 +102,21 @@ pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
             return SQLITE_OK;
         }
         let mut h = Box::from_raw(arg0 as *mut BlobHandle);
-        let Some(db) = db_ref(h.db) else {
+        let Some(db) = crate::handle::db_ref_any(h.db) else {
             return SQLITE_MISUSE;
         };
-        let _g = db.lock.lock();
-        answer(db, db.with_conn(|c| h.blob.close(c)).and_then(|r| r))
+        let rc = {
+            let _g = db.lock.lock();
+            if db.magic.load(std::sync::atomic::Ordering::Acquire) == crate::handle::DB_ZOMBIE {
+                // After close_v2 the connection's engine is already closed
+                // and the handle has nothing left to release there.
+                SQLITE_OK
+            } else {
+                answer(db, db.with_conn(|c| h.blob.close(c)).and_then(|r| r))
+            }
+        };
+        crate::handle::unpin(h.db);
+        rc
     })
 }
 

@@ -195,6 +195,10 @@ pub struct sqlite3 {
     pub mutex: Box<crate::mutex::sqlite3_mutex>,
     /// Per-connection configuration flags of `sqlite3_db_config`.
     pub db_config: RefCell<std::collections::HashMap<i32, i32>>,
+    /// Open blob handles on this connection and unfinished backups reading
+    /// from it: like live statements, they make `sqlite3_close` answer
+    /// `SQLITE_BUSY` and keep a `close_v2` zombie alive.
+    pub pins: std::cell::Cell<usize>,
 }
 
 // The handle is shared between threads by C code; all interior state is
@@ -227,6 +231,7 @@ impl sqlite3 {
             client_data: RefCell::new(Vec::new()),
             current_stmt: std::cell::Cell::new(std::ptr::null_mut()),
             db_config: RefCell::new(Default::default()),
+            pins: std::cell::Cell::new(0),
         });
         // The handle is boxed: its lock no longer moves.
         db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
@@ -240,6 +245,11 @@ impl sqlite3 {
 
     /// Run `f` with the engine connection, or fail with SQLITE_MISUSE if a
     /// callback re-enters while the connection is in use.
+    /// Whether statements, blob handles or backups still use the handle.
+    pub fn in_use(&self) -> bool {
+        !self.stmts.borrow().is_empty() || self.pins.get() > 0
+    }
+
     pub fn with_conn<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> Result<T, ringlite::Error> {
         match self.conn.try_borrow_mut() {
             Ok(mut c) => match c.as_mut() {
@@ -423,5 +433,17 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+    }
+}
+
+
+/// A blob handle or backup stopped using `db` (see [`sqlite3::pins`]): a
+/// `close_v2` zombie nothing uses any more is freed. Call it without
+/// holding the connection's lock.
+pub unsafe fn unpin(db: *mut sqlite3) {
+    let Some(d) = db.as_ref() else { return };
+    d.pins.set(d.pins.get().saturating_sub(1));
+    if d.magic.load(std::sync::atomic::Ordering::Acquire) == DB_ZOMBIE && !d.in_use() {
+        crate::open::free_db(db);
     }
 }

@@ -155,7 +155,7 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
             // Closing from inside one of its own callbacks.
             return misuse();
         }
-        if !d.stmts.borrow().is_empty() {
+        if d.in_use() {
             if !deferred {
                 set_error(
                     d,

@@ -22,6 +22,10 @@
 //!    gets the schema cookie plus one, so other connections reload their
 //!    schema.
 //!
+//! The new database keeps the old one's `auto_vacuum` mode, or takes the
+//! one a `PRAGMA auto_vacuum` asked for that could not apply at once
+//! (SQLite's way to turn auto_vacuum on or off for a database with tables).
+//!
 //! A `PRAGMA page_size` the database could not take at once is applied
 //! here (file databases not in WAL mode, as SQLite): the new database is
 //! built with that size and replaces the old file as a whole
@@ -190,7 +194,16 @@ impl Connection {
         };
         dest.funcs = self.funcs.clone();
         dest.collations = self.collations.clone();
-        run(&mut dest, &format!("PRAGMA page_size={page_size}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"), &[], |_| Ok(()))?;
+        let auto_vacuum = match self.state.next_auto_vacuum.take() {
+            Some(mode) => mode,
+            None => block(&mut self.state.dbs[0].btree, |b| b.auto_vacuum_mode())?,
+        };
+        run(
+            &mut dest,
+            &format!("PRAGMA page_size={page_size}; PRAGMA auto_vacuum={auto_vacuum}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"),
+            &[],
+            |_| Ok(()),
+        )?;
         let internal = |r: &&SchemaRow| r.name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"));
         if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ignore_ascii_case("sqlite_sequence")) {
             return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));

@@ -105,6 +105,13 @@ pub struct ConnState {
     /// Progress handler: (every n instructions, callback returning
     /// `true` to interrupt).
     pub progress: Option<(i32, Box<dyn FnMut() -> bool + Send>)>,
+    /// `SQLITE_LIMIT_LENGTH`: a string or blob made longer than this
+    /// (function result, concatenation, record) fails with `SQLITE_TOOBIG`.
+    pub max_length: i64,
+    /// The `auto_vacuum` mode last asked for by PRAGMA: one that could not
+    /// take effect at once (the database has tables) is applied by the
+    /// next VACUUM, which then forgets it.
+    pub next_auto_vacuum: Option<u8>,
 }
 
 impl ConnState {

@@ -132,3 +132,17 @@ pub fn decode_record(rec: &[u8]) -> Result<Vec<Value>> {
     // Straight to owned values, without an intermediate Vec of borrows.
     crate::value::record::decode_record(rec)
 }
+
+/// `SQLITE_LIMIT_LENGTH` applied to a value an instruction produced: a
+/// text or blob longer than `max_length` bytes is `SQLITE_TOOBIG`.
+pub fn check_length(v: &Value, max_length: i64) -> Result<()> {
+    match v {
+        Value::Text(b) | Value::Blob(b) if b.len() as i64 > max_length => Err(too_big()),
+        _ => Ok(()),
+    }
+}
+
+/// `SQLITE_TOOBIG` with SQLite's message.
+pub fn too_big() -> crate::error::Error {
+    crate::error::Error::new(crate::error::SQLITE_TOOBIG, "string or blob too big")
+}

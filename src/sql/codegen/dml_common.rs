@@ -123,23 +123,32 @@ impl Compiler<'_> {
     /// bind after the operation.
     pub fn partial_guard(&mut self, t: &WriteTarget, idx: &Index, row: i32, rowid: i32) -> Result<Option<i32>> {
         let Some(w) = idx.where_sql.clone() else { return Ok(None) };
+        let skip = self.b.label();
+        self.with_row_scope(&t.table, row, rowid, |c| {
+            let v = c.b.reg();
+            c.expr_text(&w, v)?;
+            c.b.add(Opcode::IfNot, v, skip, 1);
+            Ok(())
+        })?;
+        Ok(Some(skip))
+    }
+
+    /// Run `f` with `table`'s column names resolving to the row registers
+    /// `row` (one per column) and its rowid names to `rowid`: how CHECK
+    /// constraints, partial-index WHERE clauses and the like are evaluated
+    /// on a row that is not under a cursor.
+    pub fn with_row_scope<T>(&mut self, table: &Table, row: i32, rowid: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let fake = self.b.cursor();
-        self.scopes.push(super::update::target_scope(&t.table, None, fake));
-        for i in 0..t.table.columns.len() {
-            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+        self.scopes.push(super::update::target_scope(table, None, fake));
+        for i in 0..table.columns.len() {
+            let key = if table.rowid_alias == Some(i) { -1 } else { i as i64 };
             self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
         }
         self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
-        let skip = self.b.label();
-        let v = self.b.reg();
-        let r = self.expr_text(&w, v);
-        if r.is_ok() {
-            self.b.add(Opcode::IfNot, v, skip, 1);
-        }
+        let r = f(self);
         self.col_map.retain(|k, _| k.0 != fake);
         self.scopes.pop();
-        r?;
-        Ok(Some(skip))
+        r
     }
 
     /// Delete the row under `t.cursor` and its index entries, with the
@@ -221,32 +230,23 @@ impl Compiler<'_> {
         if t.table.checks.is_empty() {
             return Ok(());
         }
-        let fake = self.b.cursor();
-        self.scopes.push(super::update::target_scope(&t.table, None, fake));
-        for i in 0..t.table.columns.len() {
-            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
-            self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
-        }
-        self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
-        let r = (|| -> Result<()> {
-            for (name, text) in t.table.checks.clone() {
-                let v = self.b.reg();
-                self.expr_text(&text, v)?;
-                let ok = self.b.label();
-                self.b.add(Opcode::If, v, ok, 1);
+        let table = t.table.clone();
+        self.with_row_scope(&table, row, rowid, |c| {
+            for (name, text) in table.checks.clone() {
+                let v = c.b.reg();
+                c.expr_text(&text, v)?;
+                let ok = c.b.label();
+                c.b.add(Opcode::If, v, ok, 1);
                 if oc == OnConflict::Ignore {
-                    self.b.add(Opcode::Goto, 0, skip, 0);
+                    c.b.add(Opcode::Goto, 0, skip, 0);
                 } else {
                     let label = name.unwrap_or(text);
-                    self.constraint_halt(crate::error::SQLITE_CONSTRAINT_CHECK, format!("CHECK constraint failed: {label}"), oc);
+                    c.constraint_halt(crate::error::SQLITE_CONSTRAINT_CHECK, format!("CHECK constraint failed: {label}"), oc);
                 }
-                self.b.bind(ok);
+                c.b.bind(ok);
             }
             Ok(())
-        })();
-        self.col_map.retain(|k, _| k.0 != fake);
-        self.scopes.pop();
-        r
+        })
     }
 
     fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {

@@ -28,6 +28,7 @@ pub mod delete;
 pub mod ddl;
 pub mod txn;
 pub mod pragma;
+mod integrity;
 pub mod dml_common;
 pub mod alter;
 pub mod returning;

@@ -222,12 +222,17 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "integrity_check" | "quick_check" => {
-            let mut roots: Vec<u32> = vec![1];
-            roots.extend(schema.tables.values().filter(|t| t.root > 0).map(|t| t.root));
-            roots.extend(schema.indexes.values().map(|i| i.root));
-            let r = c.b.reg();
-            c.b.add4(Opcode::IntegrityCk, r, 100, 0, P4::Roots(roots), 0);
-            c.b.add(Opcode::ResultRow, r, 1, 0);
+            // The argument is an error limit or a table name.
+            let (max_errors, table) = match arg.map(arg_text) {
+                Some(a) => match a.parse::<i64>() {
+                    Ok(n) if n > 0 => (n, None),
+                    Ok(_) => (100, None),
+                    Err(_) => (100, Some(a)),
+                },
+                None => (100, None),
+            };
+            let scope = super::integrity::IntegrityScope { db: 0, db_name: "main", quick: pname == "quick_check", max_errors, table: table.as_deref() };
+            c.integrity_check(&scope)?;
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }

@@ -7,12 +7,14 @@ use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::func::{FuncKind, FunctionContext};
 use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::value_ops::check_length;
 use crate::vdbe::{ConnState, Vm};
 
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
+    let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| {
         for b in buf.iter_mut() {
@@ -42,6 +44,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, &args)?;
+            check_length(&v, max_length)?;
             let st = ctx.result_subtype;
             let r = &mut vm.regs[insn.p3 as usize];
             r.value = v;
@@ -58,6 +61,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let acc = insn.p1 as usize;
             let mut state = vm.aggs.remove(&acc).unwrap_or_else(|| f.start());
             let v = state.finalize(&mut ctx)?;
+            check_length(&v, max_length)?;
             vm.regs[acc].set(v);
             Ok(Flow::Next)
         }
@@ -65,6 +69,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let acc = insn.p1 as usize;
             let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
             let v = state.value(&mut ctx)?;
+            check_length(&v, max_length)?;
             vm.regs[insn.p3 as usize].set(v);
             Ok(Flow::Next)
         }

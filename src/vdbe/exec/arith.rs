@@ -6,7 +6,7 @@ use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, truthiness};
+use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, too_big, truthiness};
 use crate::vdbe::Vm;
 use crate::value::numeric::ArithOp;
 
@@ -137,16 +137,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let v = arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1));
             set_reg(vm, p3, v);
         }
-        Opcode::Concat => {
-            let v = match (to_text(reg(vm, p2)), to_text(reg(vm, p1))) {
-                (Some(mut a), Some(b)) => {
-                    a.extend_from_slice(&b);
-                    Value::Text(a)
-                }
-                _ => Value::Null,
-            };
-            set_reg(vm, p3, v);
-        }
         Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight => {
             let (a, b) = (reg(vm, p2), reg(vm, p1));
             let v = if a.is_null() || b.is_null() {
@@ -236,4 +226,21 @@ pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
         _ => ArithOp::Remainder,
     };
     crate::vdbe::value_ops::arith(op, a, b)
+}
+
+/// `Concat`: `r[P3] = r[P2] || r[P1]`, NULL if either is NULL; a result
+/// longer than `SQLITE_LIMIT_LENGTH` fails before it is built.
+pub(super) fn concat(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
+    let v = match (to_text(reg(vm, insn.p2)), to_text(reg(vm, insn.p1))) {
+        (Some(mut a), Some(b)) => {
+            if (a.len() + b.len()) as i64 > max_length {
+                return Err(too_big());
+            }
+            a.extend_from_slice(&b);
+            Value::Text(a)
+        }
+        _ => Value::Null,
+    };
+    set_reg(vm, insn.p3, v);
+    Ok(Flow::Next)
 }

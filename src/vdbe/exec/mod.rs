@@ -68,9 +68,10 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
             | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
             | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
-            | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder | Opcode::Concat
+            | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
             | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
             | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
+            Opcode::Concat => arith::concat(vm, insn, env.max_length),
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
                 compare::exec(vm, insn)
             }

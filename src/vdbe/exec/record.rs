@@ -24,7 +24,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 vals.push(v);
             }
-            set_reg(vm, p3, Value::Blob(encode_record(&vals)));
+            let record = encode_record(&vals);
+            if record.len() as i64 > env.max_length {
+                return Err(crate::vdbe::value_ops::too_big());
+            }
+            set_reg(vm, p3, Value::Blob(record));
         }
         Opcode::Column => {
             let v = match column(vm, env, p1, p2 as usize)? {

@@ -54,9 +54,24 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 _ => Vec::new(),
             };
             let bt = &mut env.dbs[p3 as usize].btree;
-            let errs = pend!(bt.integrity_check(&roots, p2.max(1) as usize));
-            let v = if errs.is_empty() { "ok".to_string() } else { errs.join("\n") };
-            set_reg(vm, p1, Value::text(v));
+            if insn.p5 == 0 {
+                let errs = pend!(bt.integrity_check(&roots, p2.max(1) as usize));
+                let v = if errs.is_empty() { "ok".to_string() } else { errs.join("\n") };
+                set_reg(vm, p1, Value::text(v));
+            } else {
+                // P2 is the register of errors still allowed: reduced by
+                // those found; the result is NULL when there are none.
+                let allowed = crate::vdbe::value_ops::to_i64(super::reg(vm, p2)).max(1);
+                let errs = pend!(bt.integrity_check(&roots, allowed as usize));
+                set_reg(vm, p2, Value::Integer(allowed - errs.len() as i64));
+                let v = if errs.is_empty() {
+                    Value::Null
+                } else {
+                    let name = env.dbs[p3 as usize].name.clone();
+                    Value::text(format!("*** in database {name} ***\n{}", errs.join("\n")))
+                };
+                set_reg(vm, p1, v);
+            }
         }
         Opcode::Pagecount => {
             let bt = &mut env.dbs[p1 as usize].btree;
@@ -127,8 +142,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 "auto_vacuum" => match value {
                     Some(v) => {
-                        // Refused silently on a database with tables, as in SQLite.
-                        pend!(bt.set_auto_vacuum(v.parse().unwrap_or(0)));
+                        // Refused silently on a database with tables, as in
+                        // SQLite; VACUUM applies it then.
+                        let mode = v.parse().unwrap_or(0);
+                        pend!(bt.set_auto_vacuum(mode));
+                        env.next_auto_vacuum = Some(mode);
                     }
                     None => {
                         let mode = pend!(bt.auto_vacuum_mode());
