@@ -308,6 +308,9 @@ impl Connection {
             progress: None,
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
             next_auto_vacuum: None,
+            defer_foreign_keys: false,
+            fk_deferred: (0, 0),
+            savepoint_fk_deferred: Vec::new(),
         };
         Ok(Connection {
             state,

@@ -112,6 +112,27 @@ pub struct ConnState {
     /// take effect at once (the database has tables) is applied by the
     /// next VACUUM, which then forgets it.
     pub next_auto_vacuum: Option<u8>,
+    /// `PRAGMA defer_foreign_keys`: every foreign key acts as deferred
+    /// until the transaction ends (which turns it off again).
+    pub defer_foreign_keys: bool,
+    /// Unresolved violations of deferred foreign keys in the open
+    /// transaction: (constraints declared DEFERRABLE INITIALLY DEFERRED,
+    /// immediate ones deferred by `defer_foreign_keys`). COMMIT fails
+    /// while either is positive; both are 0 outside a transaction.
+    pub fk_deferred: (i64, i64),
+    /// The counts above when each open savepoint was opened (index as in
+    /// `savepoints`; entries past its length are stale).
+    pub savepoint_fk_deferred: Vec<(i64, i64)>,
+}
+
+impl ConnState {
+    /// The transaction ended (committed or rolled back): nothing is
+    /// deferred any more, and `defer_foreign_keys` turns itself off.
+    pub fn end_fk_transaction(&mut self) {
+        self.fk_deferred = (0, 0);
+        self.savepoint_fk_deferred.clear();
+        self.defer_foreign_keys = false;
+    }
 }
 
 impl ConnState {
@@ -181,6 +202,9 @@ pub struct Vm {
     /// resolved (immediate constraints, and deferred ones in autocommit
     /// mode); `Halt` fails the statement when it is positive.
     pub fk_violations: i64,
+    /// The transaction's deferred violation counts when the statement
+    /// started ([`ConnState::fk_deferred`]): restored when it fails.
+    pub fk_deferred_at_start: (i64, i64),
 }
 
 impl Vm {
@@ -205,6 +229,7 @@ impl Vm {
             phase: None,
             error_action: 0,
             fk_violations: 0,
+            fk_deferred_at_start: (0, 0),
         }
     }
 

@@ -150,6 +150,10 @@ pub enum Opcode {
     /// code is always compiled in and skipped at run time, so changing the
     /// pragma needs no re-prepare).
     FkIfOff,
+    /// Fail with "FOREIGN KEY constraint failed" while the transaction has
+    /// unresolved deferred violations (COMMIT, and the RELEASE that ends a
+    /// transaction).
+    FkCheck,
     /// ringlite: fill the temporary table P1 with the rows of the
     /// table-valued function json_each (P5 0) or json_tree (P5 1) over the
     /// P3 arguments starting at register P2, replacing its earlier rows

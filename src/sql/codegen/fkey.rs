@@ -10,9 +10,9 @@
 //!   the counter is non-zero ([`Compiler::fk_check_parent`]).
 //!
 //! `Halt` fails the statement with "FOREIGN KEY constraint failed" while
-//! the counter is positive. Deferred constraints inside an explicit
-//! transaction are not counted; COMMIT scans for them instead
-//! ([`Compiler::fk_commit_check`]). ON DELETE / ON UPDATE actions
+//! the statement's counter is positive. Deferred constraints inside an
+//! explicit transaction count in the transaction's counters instead, which
+//! COMMIT checks ([`Compiler::fk_commit_check`]). ON DELETE / ON UPDATE actions
 //! (CASCADE, SET NULL, SET DEFAULT) run after the parent row changed, as
 //! DELETE/UPDATE statements on the child generated like trigger bodies,
 //! so the child changes are themselves counted; RESTRICT fails at once.
@@ -413,28 +413,15 @@ impl Compiler<'_> {
     }
 
     /// COMMIT (or RELEASE of `savepoint`, when that ends the
-    /// transaction): fail while any deferred foreign key has a child row
-    /// whose parent is missing (deferred constraints are not counted
-    /// inside explicit transactions).
+    /// transaction): fail while the transaction's deferred violation
+    /// counts are positive (see `vdbe/exec/fkey.rs`).
     pub fn fk_commit_check(&mut self, savepoint: Option<&str>) -> Result<()> {
-        let tables: Vec<Table> = self.schema.tables.values().filter(|t| t.foreign_keys.iter().any(|f| f.deferred)).cloned().collect();
-        if tables.is_empty() {
-            return Ok(());
-        }
         let off = self.b.label();
         match savepoint {
             Some(name) => self.b.add4(Opcode::FkIfOff, 0, off, 1, P4::Text(name.to_string()), 0),
             None => self.b.add(Opcode::FkIfOff, 0, off, 0),
         };
-        self.b.add(Opcode::Transaction, 0, 0, 0);
-        for t in tables {
-            for fk in t.foreign_keys.iter().filter(|f| f.deferred) {
-                self.scan_violations(&t, fk, &mut |c, _| {
-                    c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::Text("FOREIGN KEY constraint failed".into()), 0);
-                    Ok(())
-                })?;
-            }
-        }
+        self.b.add(Opcode::FkCheck, 0, 0, 0);
         self.b.bind(off);
         Ok(())
     }

@@ -198,17 +198,17 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 }
             }
         }
-        "foreign_keys" => {
+        "foreign_keys" | "defer_foreign_keys" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
                     let on = arg_int(v).unwrap_or(0) != 0;
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("foreign_keys={}", on as i32)), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", on as i32)), 0);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("foreign_keys".into()), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
-                    prog.column_names = vec!["foreign_keys".into()];
+                    prog.column_names = vec![pname.clone()];
                 }
             }
         }
@@ -288,7 +288,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
-        "recursive_triggers" | "reverse_unordered_selects" | "defer_foreign_keys" | "ignore_check_constraints" | "automatic_index"
+        "recursive_triggers" | "reverse_unordered_selects" | "ignore_check_constraints" | "automatic_index"
         | "cell_size_check" | "temp_store" | "locking_mode" | "count_changes" | "full_column_names" | "short_column_names"
         | "query_only" | "secure_delete" | "trusted_schema" | "writable_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {

@@ -42,6 +42,10 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
     if vm.halted {
         return Ok(VmStep::Done);
     }
+    if vm.steps == 0 {
+        // The statement starts: what its failure restores.
+        vm.fk_deferred_at_start = env.fk_deferred;
+    }
     loop {
         if env.interrupt.load(Ordering::Relaxed) {
             let e = Error::code(SQLITE_INTERRUPT);
@@ -93,7 +97,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
                 schema::exec(vm, insn, env)
             }
-            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff => fkey::exec(vm, insn, env),
+            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
             Opcode::JsonRows => tablefn::exec(vm, insn),
         };
         match flow {

@@ -90,6 +90,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);
             }
+            if name == "defer_foreign_keys" {
+                match value {
+                    Some(v) => {
+                        env.defer_foreign_keys = pragma_bool(v);
+                        env.fk_deferred.1 = 0;
+                    }
+                    None => set_reg(vm, p2, Value::Integer(env.defer_foreign_keys as i64)),
+                }
+                return Ok(Flow::Next);
+            }
             if name == "foreign_keys" {
                 match value {
                     // A no-op inside a transaction, as in SQLite.

@@ -108,6 +108,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 }
                 vm.committing = false;
                 env.autocommit = true;
+                env.end_fk_transaction();
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
             } else {
@@ -115,6 +116,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     return Err(Error::sql("cannot commit - no transaction is active"));
                 }
                 env.autocommit = true;
+                env.end_fk_transaction();
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
             }
@@ -135,6 +137,8 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         env.autocommit = false;
                         env.savepoint_started_txn = true;
                     }
+                    env.savepoint_fk_deferred.truncate(env.savepoints.len());
+                    env.savepoint_fk_deferred.push(env.fk_deferred);
                     env.savepoints.push(name);
                 }
                 _ => {
@@ -147,6 +151,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                             env.autocommit = true;
                             env.savepoints.clear();
                             env.savepoint_started_txn = false;
+                            env.end_fk_transaction();
                         } else {
                             pend!(bt.savepoint_release(i));
                             env.savepoints.truncate(i);
@@ -154,6 +159,9 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     } else {
                         pend!(bt.savepoint_rollback(i));
                         env.savepoints.truncate(i + 1);
+                        if let Some(&at) = env.savepoint_fk_deferred.get(i) {
+                            env.fk_deferred = at;
+                        }
                     }
                 }
             }
@@ -191,6 +199,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     }
                 }
                 let mut wal_commits = Vec::new();
+                if env.dbs.iter().any(|d| d.btree.txn_state() != TxnState::None) {
+                    // A transaction ends here (SQLite: a statement that read
+                    // or wrote a database, in autocommit mode).
+                    env.end_fk_transaction();
+                }
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         let wrote = d.btree.txn_state() == TxnState::Write;
@@ -244,6 +257,11 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
             let _ = io.block_on(|| bt.savepoint_release(i));
         }
     }
+    if vm.error_action != ON_ERROR_FAIL {
+        // The statement's changes are undone, and so are its deferred
+        // foreign key violations.
+        env.fk_deferred = vm.fk_deferred_at_start;
+    }
     let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL);
     if rollback_all && (env.autocommit || whole_txn) {
         if env.writing() {
@@ -256,6 +274,7 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
             }
         }
         env.autocommit = true;
+        env.end_fk_transaction();
         env.savepoints.clear();
         env.savepoint_started_txn = false;
     } else if env.autocommit && env.active_statements <= 1 {
