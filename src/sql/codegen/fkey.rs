@@ -140,6 +140,14 @@ impl Compiler<'_> {
         // these when the statement is prepared).
         let r = match self.resolve_fk(child, fk) {
             Ok(Some(r)) => r,
+            Ok(None) if self.fk_parent_may_be_gone => {
+                // The parent table was dropped earlier in the transaction:
+                // every non-NULL key has lost its parent row.
+                for &c in &fk.columns {
+                    self.b.add(Opcode::IsNull, row + c as i32, found, 0);
+                }
+                return Ok(());
+            }
             Ok(None) => {
                 let msg = format!("no such table: main.{}", fk.parent);
                 self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
@@ -401,7 +409,10 @@ impl Compiler<'_> {
         // Rewind each time: the deletion moves the cursor.
         let top = self.b.here();
         self.b.add(Opcode::Rewind, wt.cursor, done, 0);
-        self.delete_current_row(&wt, 0)?;
+        self.fk_parent_may_be_gone = true;
+        let deleted = self.delete_current_row(&wt, 0);
+        self.fk_parent_may_be_gone = false;
+        deleted?;
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(done);
         self.b.add(Opcode::Close, wt.cursor, 0, 0);

@@ -145,6 +145,9 @@ pub struct Compiler<'s> {
     pub firing: Vec<(String, i32)>,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
+    /// DROP TABLE is emptying a child table: a parent table that no longer
+    /// exists counts as one without rows instead of failing the statement.
+    pub fk_parent_may_be_gone: bool,
     /// Database a DDL statement changes (0 main, 1 temp).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
@@ -203,6 +206,7 @@ impl<'s> Compiler<'s> {
             cte_limit_hint: None,
             firing: Vec::new(),
             dbs_used: 0,
+            fk_parent_may_be_gone: false,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
