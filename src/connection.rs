@@ -137,6 +137,8 @@ pub struct Connection {
     limits: [i32; LIMIT_COUNT],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
     authorizer: Option<crate::sql::codegen::auth::Authorizer>,
+    /// The connection runs SQL of its own (see [`Compiler::internal`]).
+    internal_sql: bool,
 }
 
 /// What a filename or URI asks for.
@@ -326,6 +328,7 @@ impl Connection {
             limits: LIMIT_DEFAULTS,
             trace: None,
             authorizer: None,
+            internal_sql: false,
         })
     }
 
@@ -374,6 +377,7 @@ impl Connection {
         let path = self.state.dbs[0].path.clone();
         let memory = self.memory;
         let authorizer = self.authorizer.as_mut();
+        let internal = self.internal_sql;
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
@@ -382,6 +386,7 @@ impl Connection {
             c.db_path = path;
             c.memory_db = memory;
             c.authorizer = authorizer;
+            c.internal = internal;
             let prog = compile(&mut c, cmd)?;
             Ok((Some(prog), tail))
         })
@@ -657,6 +662,11 @@ impl Statement {
         // VACUUM is run by the connection (`connection/vacuum.rs`).
         if let (Some(v), 0) = (self.program.vacuum.clone(), self.program.explain) {
             return self.step_vacuum(conn, &v);
+        }
+        if let (Some(a), 0) = (self.program.analyze.clone(), self.program.explain) {
+            self.has_row = false;
+            conn.analyze(&a)?;
+            return Ok(StepResult::Done);
         }
         if self.program.explain != 0 {
             if !self.active && self.explain_pos == 0 {
@@ -952,3 +962,4 @@ pub mod backup;
 pub mod blob;
 mod serialize;
 mod vacuum;
+mod analyze;

@@ -55,7 +55,7 @@ fn quote(name: &str) -> String {
 }
 
 /// Run `sql` with `params` on `conn`, calling `each` for every row.
-fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: impl FnMut(&Statement) -> Result<()>) -> Result<()> {
+pub(super) fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: impl FnMut(&Statement) -> Result<()>) -> Result<()> {
     let mut rest = sql.as_bytes();
     while !rest.is_empty() {
         let (st, tail) = conn.prepare(rest)?;

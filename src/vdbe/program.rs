@@ -299,6 +299,17 @@ pub struct Program {
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
     /// not by the VM.
     pub vacuum: Option<Vacuum>,
+    /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
+    pub analyze: Option<Analyze>,
+}
+
+/// What an ANALYZE statement asks for.
+#[derive(Debug, Clone)]
+pub struct Analyze {
+    /// The database ("main" when not named).
+    pub schema: String,
+    /// A table or index of it; `None` for all its tables.
+    pub target: Option<String>,
 }
 
 /// What a VACUUM statement asks for.

@@ -15,7 +15,7 @@ const SCHEMA_COLUMNS: i32 = 5;
 
 impl Compiler<'_> {
     fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
-        if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+        if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") && !self.internal {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
         if let Some(t) = self.schema.table(name) {
@@ -351,6 +351,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::DropTable { if_exists, tbl_name } | Stmt::DropView { if_exists, view_name: tbl_name } => {
             let is_view = matches!(stmt, Stmt::DropView { .. });
             let name = unquote(tbl_name.name.0);
+            if ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name)) && !is_view {
+                return Err(Error::sql("table sqlite_master may not be dropped"));
+            }
             match c.schema.table(&name).cloned() {
                 None => {
                     if !*if_exists {
@@ -360,7 +363,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     write = false;
                 }
                 Some(t) => {
-                    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+                    // The statistics tables are the only internal ones that
+                    // may go (SQLite's rule).
+                    let stat = name.get(7..11).is_some_and(|s| s.eq_ignore_ascii_case("stat"));
+                    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") && !stat {
                         return Err(Error::sql(format!("table {name} may not be dropped")));
                     }
                     if is_view && t.view_select.is_none() {

@@ -148,6 +148,9 @@ pub struct Compiler<'s> {
     /// DROP TABLE is emptying a child table: a parent table that no longer
     /// exists counts as one without rows instead of failing the statement.
     pub fk_parent_may_be_gone: bool,
+    /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
+    /// names starting with `sqlite_` may be created.
+    pub internal: bool,
     /// Database a DDL statement changes (0 main, 1 temp).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
@@ -207,6 +210,7 @@ impl<'s> Compiler<'s> {
             firing: Vec::new(),
             dbs_used: 0,
             fk_parent_may_be_gone: false,
+            internal: false,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
@@ -320,7 +324,9 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         }
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
         Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
-        Stmt::Analyze(..) => {
+        Stmt::Analyze(target) => {
+            prog.analyze = Some(analyze_target(c, target.as_ref())?);
+            c.writes = true;
             let init = c.begin_program();
             c.end_program(init, None);
         }
@@ -380,5 +386,34 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
             Some(crate::vdbe::func::FuncKind::Aggregate(_))
         ),
         _ => false,
+    }
+}
+
+/// Resolve `ANALYZE [schema | [schema.]table-or-index]` as SQLite does: a
+/// lone name is a database when one has that name, else a table or index
+/// of the main database.
+fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::QualifiedName>) -> Result<crate::vdbe::program::Analyze> {
+    use crate::sql::parse::unquote;
+    use crate::vdbe::program::Analyze;
+    let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
+    let name = unquote(q.name.0);
+    let known = |n: &str| c.schema.table(n).is_some() || c.schema.index(n).is_some();
+    match &q.db_name {
+        None if name.eq_ignore_ascii_case("main") || name.eq_ignore_ascii_case("temp") => {
+            Ok(Analyze { schema: name.to_ascii_lowercase(), target: None })
+        }
+        None if known(&name) => Ok(Analyze { schema: "main".into(), target: Some(name) }),
+        None => Err(Error::sql(format!("no such table: {name}"))),
+        Some(db) => {
+            let db = unquote(db.0);
+            if !db.eq_ignore_ascii_case("main") && !db.eq_ignore_ascii_case("temp") {
+                return Err(Error::sql(format!("unknown database {db}")));
+            }
+            if known(&name) {
+                Ok(Analyze { schema: db.to_ascii_lowercase(), target: Some(name) })
+            } else {
+                Err(Error::sql(format!("no such table: {db}.{name}")))
+            }
+        }
     }
 }

@@ -1,0 +1,211 @@
+//! # ANALYZE
+//!
+//! `lang_analyze.txt`. The statement compiles to a description
+//! ([`Analyze`]: the database, and a table or index to limit it to); the
+//! connection runs it here, as one transaction (joining the open one, if
+//! any):
+//!
+//! 1. `sqlite_stat1(tbl,idx,stat)` is created in that database when
+//!    missing (the only `sqlite_` name SQL may not create itself);
+//! 2. its rows for what is analyzed are deleted (all of them for a whole
+//!    database, `tbl=` for a table, `idx=` for one index);
+//! 3. each index's entries are read in order and counted: `stat` is the
+//!    number of entries followed, for each prefix of the key columns, by
+//!    the average number of entries that share a value of that prefix,
+//!    rounded up (NULLs count as equal; each column compares with its
+//!    index collation). A table without indexes gets one row with a NULL
+//!    `idx` and its row count; a WITHOUT ROWID table's primary key is
+//!    reported under the table's own name, as SQLite does.
+//!
+//! As in SQLite: tables named `sqlite_*` and views are skipped, as are
+//! empty tables and indexes (an empty partial index still gets "0 0..."),
+//! and a bare ANALYZE leaves the TEMP database alone (`ANALYZE temp` on a
+//! TEMP database without tables does nothing here, where SQLite creates
+//! an empty `temp.sqlite_stat1`). ringlite records the
+//! statistics for other tools and for SQLite reading the same file; its
+//! own planner does not use them yet. The order of the rows written may
+//! differ from SQLite's (which follows its schema hash tables).
+
+use super::vacuum::run;
+use super::Connection;
+use crate::btree::Cursor;
+use crate::error::{Error, Result};
+use crate::value::record::{decode_record, KeyInfo};
+use crate::value::Value;
+use crate::vdbe::program::Analyze;
+use crate::vdbe::value_ops::compare;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// One `sqlite_stat1` row to write.
+struct StatRow {
+    tbl: String,
+    idx: Option<String>,
+    stat: String,
+}
+
+impl Connection {
+    /// Run an ANALYZE statement.
+    pub(super) fn analyze(&mut self, a: &Analyze) -> Result<()> {
+        let db = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
+        let schema_name = self.state.dbs[db].name.clone();
+        if db == 1 && self.temp_schema.tables.is_empty() {
+            // Nothing to count (SQLite would still create an empty
+            // temp.sqlite_stat1).
+            return Ok(());
+        }
+        let begun = self.state.autocommit;
+        if begun {
+            run(self, "BEGIN", &[], |_| Ok(()))?;
+        }
+        let done = self.analyze_in_transaction(a, db, &schema_name);
+        if begun {
+            let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
+            let ended = run(self, end, &[], |_| Ok(()));
+            done?;
+            ended
+        } else {
+            done
+        }
+    }
+
+    fn analyze_in_transaction(&mut self, a: &Analyze, db: usize, schema_name: &str) -> Result<()> {
+        let q = |n: &str| format!("\"{}\"", n.replace('"', "\"\""));
+        let stat_table = format!("{}.sqlite_stat1", q(schema_name));
+        if self.schema_for(db).table("sqlite_stat1").is_none() {
+            self.internal_sql = true;
+            let made = run(self, &format!("CREATE TABLE {stat_table}(tbl,idx,stat)"), &[], |_| Ok(()));
+            self.internal_sql = false;
+            made?;
+        }
+        let schema = self.schema_for(db).clone();
+        let (tables, only_index) = match &a.target {
+            None => (schema.tables.values().cloned().collect::<Vec<_>>(), None),
+            Some(name) => match schema.index(name) {
+                Some(ix) => (schema.table(&ix.table).cloned().into_iter().collect(), Some(ix.name.clone())),
+                None => (schema.table(name).cloned().into_iter().collect(), None),
+            },
+        };
+        match (&a.target, &only_index) {
+            (None, _) => run(self, &format!("DELETE FROM {stat_table}"), &[], |_| Ok(()))?,
+            (Some(_), Some(ix)) => run(self, &format!("DELETE FROM {stat_table} WHERE idx=?"), &[Value::text(ix.clone())], |_| Ok(()))?,
+            (Some(_), None) => {
+                for t in &tables {
+                    run(self, &format!("DELETE FROM {stat_table} WHERE tbl=?"), &[Value::text(t.name.clone())], |_| Ok(()))?;
+                }
+            }
+        }
+        let mut rows = Vec::new();
+        for t in tables.iter().filter(|t| t.view_select.is_none() && t.root > 0 && !is_internal(&t.name)) {
+            let mut indexes: Vec<_> = schema.indexes_of(&t.name).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
+            indexes.reverse();
+            if let Some(pk) = &t.without_rowid {
+                // The table is its primary key's index.
+                let ki = self.key_info_for_table(db, t)?;
+                if only_index.is_none() {
+                    if let Some(stat) = self.index_stat(db, t.root, true, ki, pk.len(), false)? {
+                        rows.push(StatRow { tbl: t.name.clone(), idx: Some(t.name.clone()), stat });
+                    }
+                }
+            } else if indexes.is_empty() && only_index.is_none() {
+                let n = self.count_entries(db, t.root)?;
+                if n > 0 {
+                    rows.push(StatRow { tbl: t.name.clone(), idx: None, stat: n.to_string() });
+                }
+            }
+            for ix in &indexes {
+                let ki = self.key_info_for_index(db, ix)?;
+                if let Some(stat) = self.index_stat(db, ix.root, true, ki, ix.columns.len(), ix.where_sql.is_some())? {
+                    rows.push(StatRow { tbl: t.name.clone(), idx: Some(ix.name.clone()), stat });
+                }
+            }
+        }
+        for r in rows {
+            let idx = r.idx.map_or(Value::Null, Value::text);
+            run(self, &format!("INSERT INTO {stat_table} VALUES(?, ?, ?)"), &[Value::text(r.tbl), idx, Value::text(r.stat)], |_| Ok(()))?;
+        }
+        Ok(())
+    }
+
+    /// Entries of the table B-tree at `root`.
+    fn count_entries(&mut self, db: usize, root: u32) -> Result<i64> {
+        let io = self.state.io.clone();
+        let bt = &mut self.state.dbs[db].btree;
+        let mut cur = Cursor::new(root, false, None);
+        io.block_on(|| cur.count(bt)).map(|n| n as i64)
+    }
+
+    /// `stat` of the index B-tree at `root` with `n_cols` key columns
+    /// compared under `ki`; `None` when it is empty (unless `partial`).
+    fn index_stat(&mut self, db: usize, root: u32, is_index: bool, ki: Arc<KeyInfo>, n_cols: usize, partial: bool) -> Result<Option<String>> {
+        let io = self.state.io.clone();
+        let bt = &mut self.state.dbs[db].btree;
+        let mut cur = Cursor::new(root, is_index, Some(ki.clone()));
+        let mut more = io.block_on(|| cur.first(bt))?;
+        let mut entries: i64 = 0;
+        let mut distinct = vec![0i64; n_cols];
+        let mut prev: Option<Vec<Value>> = None;
+        while more {
+            let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
+            let key = decode_record(&payload)?;
+            entries += 1;
+            // The first column whose value differs from the previous entry's:
+            // every prefix from there on has a new distinct value.
+            let first_new = match &prev {
+                None => 0,
+                Some(p) => (0..n_cols)
+                    .find(|&i| {
+                        let coll = ki.fields.get(i).map(|f| &f.collation);
+                        compare(p.get(i).unwrap_or(&Value::Null), key.get(i).unwrap_or(&Value::Null), coll) != Ordering::Equal
+                    })
+                    .unwrap_or(n_cols),
+            };
+            for d in distinct.iter_mut().skip(first_new) {
+                *d += 1;
+            }
+            prev = Some(key);
+            more = io.block_on(|| cur.next(bt))?;
+        }
+        if entries == 0 && !partial {
+            return Ok(None);
+        }
+        let mut stat = entries.to_string();
+        for d in distinct {
+            let avg = if d == 0 { 0 } else { (entries + d - 1) / d };
+            stat.push_str(&format!(" {avg}"));
+        }
+        Ok(Some(stat))
+    }
+}
+
+/// Tables ANALYZE never looks at.
+fn is_internal(name: &str) -> bool {
+    name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"))
+}
+
+impl Connection {
+    /// The schema of database `db` (0 main, 1 temp).
+    fn schema_for(&self, db: usize) -> &crate::sql::schema::Schema {
+        if db == 1 {
+            &self.temp_schema
+        } else {
+            &self.schema
+        }
+    }
+
+    /// A compiler over the current schema, for key descriptions.
+    fn with_compiler<T>(&self, db: usize, f: impl FnOnce(&crate::sql::codegen::Compiler<'_>) -> Result<T>) -> Result<T> {
+        let c = crate::sql::codegen::Compiler::new(self.schema_for(db), &self.funcs, &self.collations, b"");
+        f(&c)
+    }
+
+    /// How an index's entries compare (its columns' collations).
+    fn key_info_for_index(&self, db: usize, ix: &crate::sql::schema::Index) -> Result<Arc<KeyInfo>> {
+        self.with_compiler(db, |c| c.index_key_info(ix))
+    }
+
+    /// How a WITHOUT ROWID table's entries compare (its primary key's).
+    fn key_info_for_table(&self, db: usize, t: &crate::sql::schema::Table) -> Result<Arc<KeyInfo>> {
+        self.with_compiler(db, |c| c.without_rowid_key_info(t))
+    }
+}
