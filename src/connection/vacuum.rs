@@ -273,7 +273,7 @@ impl Connection {
 
     /// Copy every row of table `name` (rowids included) into `dest`.
     fn copy_table_rows(&mut self, dest: &mut Connection, name: &str) -> Result<()> {
-        let table = self.schema.table(name).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
+        let table = self.schemas[0].table(name).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
         if let Some(why) = &table.unsupported {
             return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
         }

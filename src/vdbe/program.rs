@@ -295,6 +295,22 @@ pub struct Program {
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
     /// not by the VM.
     pub vacuum: Option<Vacuum>,
+    /// ATTACH or DETACH: the program only computes the operands (one
+    /// row: file name, schema name for ATTACH; schema name for DETACH);
+    /// the connection does the rest (`connection/attach.rs`).
+    pub attach: Option<AttachKind>,
+    /// The connection's ATTACH/DETACH count when this was compiled:
+    /// database indexes in the program are only valid while it holds.
+    pub attach_generation: u64,
+}
+
+/// Which of ATTACH and DETACH a program is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttachKind {
+    /// `ATTACH file AS name`.
+    Attach,
+    /// `DETACH name`.
+    Detach,
 }
 
 /// What a VACUUM statement asks for.

@@ -14,24 +14,40 @@ use sqlite3_parser::ast::Stmt;
 const SCHEMA_COLUMNS: i32 = 5;
 
 impl Compiler<'_> {
+    /// A new object `name` in database `self.ddl_db`: names are unique
+    /// per database.
     fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
         if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
-        if let Some(t) = self.schema.table(name) {
+        let db = Some(self.ddl_db);
+        if let Some(t) = self.schema.table_in(db, name) {
             let what = if t.view_select.is_some() { "view" } else { "table" };
             if kind == "index" {
                 return Err(Error::sql(format!("there is already a {what} named {name}")));
             }
             return Err(Error::sql(format!("{what} {name} already exists")));
         }
-        if self.schema.index(name).is_some() {
+        if self.schema.index_in(db, name).is_some() {
             if kind == "index" {
                 return Err(Error::sql(format!("index {name} already exists")));
             }
             return Err(Error::sql(format!("there is already an index named {name}")));
         }
         Ok(())
+    }
+
+    /// The database CREATE [TEMP] TABLE/VIEW `name` puts its object in:
+    /// temp for TEMP, the one a qualifier names, else main.
+    fn create_db(&self, temporary: bool, name: &sqlite3_parser::ast::QualifiedName<'_>) -> Result<usize> {
+        let named = self.qualifier_db(name.db_name.as_ref())?;
+        if temporary {
+            if named.is_some_and(|d| d != 1) {
+                return Err(Error::sql("temporary table name must be unqualified"));
+            }
+            return Ok(1);
+        }
+        Ok(named.unwrap_or(0))
     }
 
     /// Append a row to `sqlite_schema` through cursor `sc`.
@@ -60,12 +76,12 @@ impl Compiler<'_> {
         let db = self.ddl_db as i32;
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        self.b.comment(if db == 1 { "sqlite_temp_schema" } else { "sqlite_schema" });
+        self.b.comment(if db == 1 { "sqlite_temp_schema".to_string() } else { format!("{}.sqlite_schema", self.db_name(db as usize)) });
         sc
     }
 
     fn bump_cookie(&mut self) {
-        let (db, cookie) = if self.ddl_db == 1 { (1, self.schema.temp_cookie) } else { (0, self.schema.cookie) };
+        let (db, cookie) = (self.ddl_db as i32, self.schema.cookie_of(self.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
         self.b.add(Opcode::ParseSchema, db, 0, 0);
     }
@@ -212,7 +228,7 @@ impl Compiler<'_> {
     /// is `name` (the `sqlite_sequence` entry of a dropped table).
     fn delete_rows_named(&mut self, root: u32, name: &str) {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, root as i32, 0, P4::Int64(2), 0);
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, self.ddl_db as i32, P4::Int64(2), 0);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, sc, end, 0);
         let top = self.b.here();
@@ -253,10 +269,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     let mut write = true;
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
-            let temp = *temporary || tbl_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
-            c.ddl_db = temp as usize;
+            c.ddl_db = c.create_db(*temporary, tbl_name)?;
+            let temp = c.ddl_db == 1;
             let name = unquote(tbl_name.name.0);
-            if c.schema.table(&name).is_some() && *if_not_exists {
+            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
                 c.check_new_name(&name, "table")?;
@@ -296,23 +312,39 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
                     c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
                 }
-                if table.autoincrement && c.schema.table("sqlite_sequence").is_none() {
+                if table.autoincrement && c.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
                     let r = c.b.reg();
-                    c.b.add(Opcode::CreateBtree, 0, r, 1);
+                    c.b.add(Opcode::CreateBtree, db, r, 1);
                     c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
                 }
                 c.bump_cookie();
                 prog.changes_schema = true;
             }
         }
-        Stmt::CreateIndex { if_not_exists, idx_name, unique, .. } => {
+        Stmt::CreateIndex { if_not_exists, idx_name, unique, tbl_name, .. } => {
             let name = unquote(idx_name.name.0);
-            if c.schema.index(&name).is_some() && *if_not_exists {
+            // The index goes to the database named (main if none) and its
+            // table must be there too.
+            c.ddl_db = c.qualifier_db(idx_name.db_name.as_ref())?.unwrap_or(0);
+            let tname = unquote(tbl_name.0);
+            let db_schema;
+            let lookup = if c.ddl_db == 0 && idx_name.db_name.is_none() {
+                c.schema
+            } else {
+                let Some(t) = c.schema.table_in(Some(c.ddl_db), &tname) else {
+                    return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
+                };
+                let mut s = crate::sql::schema::Schema::default();
+                s.tables.insert(tname.to_ascii_lowercase(), t.clone());
+                db_schema = s;
+                &db_schema
+            };
+            if c.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, "index")?;
-                let idx = index_from_stmt(stmt, None, 0, c.schema)?;
-                let table = c.schema.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
+                let idx = index_from_stmt(stmt, None, 0, lookup)?;
+                let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
                     return Err(Error::sql(format!("views may not be indexed")));
                 }
@@ -332,9 +364,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            c.ddl_db = (*temporary || view_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"))) as usize;
+            c.ddl_db = c.create_db(*temporary, view_name)?;
             let name = unquote(view_name.name.0);
-            if c.schema.table(&name).is_some() && *if_not_exists {
+            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, "view")?;
@@ -351,11 +383,16 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::DropTable { if_exists, tbl_name } | Stmt::DropView { if_exists, view_name: tbl_name } => {
             let is_view = matches!(stmt, Stmt::DropView { .. });
             let name = unquote(tbl_name.name.0);
-            match c.schema.table(&name).cloned() {
+            let db = c.target_db(tbl_name)?;
+            match c.schema.table_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
                         let what = if is_view { "view" } else { "table" };
-                        return Err(Error::sql(format!("no such {what}: {name}")));
+                        let shown = match db {
+                            Some(d) => format!("{}.{name}", c.db_name(d)),
+                            None => name.clone(),
+                        };
+                        return Err(Error::sql(format!("no such {what}: {shown}")));
                     }
                     write = false;
                 }
@@ -376,11 +413,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     c.delete_schema_rows(2, &t.name);
                     if t.autoincrement {
-                        if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
+                        if let Some(seq) = c.schema.table_in(Some(t.db), "sqlite_sequence").cloned() {
                             c.delete_rows_named(seq.root, &t.name);
                         }
                     }
-                    let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
+                    let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);
                     }
@@ -396,10 +433,15 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         }
         Stmt::DropIndex { if_exists, idx_name } => {
             let name = unquote(idx_name.name.0);
-            match c.schema.index(&name).cloned() {
+            let db = c.target_db(idx_name)?;
+            match c.schema.index_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
-                        return Err(Error::sql(format!("no such index: {name}")));
+                        let shown = match db {
+                            Some(d) => format!("{}.{name}", c.db_name(d)),
+                            None => name.clone(),
+                        };
+                        return Err(Error::sql(format!("no such index: {shown}")));
                     }
                     write = false;
                 }
