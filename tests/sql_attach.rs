@@ -1,0 +1,207 @@
+//! ATTACH against real SQLite: a database file written by SQLite
+//! (libsqlite3-sys) is attached to a ringlite connection, read and written
+//! through qualified and unqualified names, inside transactions that span
+//! main and the attached file; the same script runs on SQLite on copies of
+//! the same files, with the same outcomes, and SQLite then reads our files
+//! back and finds them intact. Also: schema changes made to the attached
+//! file by another connection are noticed, and statements prepared before
+//! a DETACH/ATTACH see the databases attached when they run.
+#![allow(unsafe_code)]
+mod sql_common;
+use ringlite::{Connection, OpenFlags, StepResult};
+use sql_common::*;
+
+fn open(path: &str) -> Connection {
+    Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap()
+}
+
+fn ok_integrity() -> Vec<Outcome> {
+    vec![Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] }]
+}
+
+fn no_errors(out: &[Outcome]) -> bool {
+    !out.iter().any(|o| matches!(o, Outcome::Error { .. }))
+}
+
+/// What SQLite puts in the file before it is attached.
+const AUX_SETUP: &str = "PRAGMA user_version = 42;
+CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, qty INT);
+CREATE INDEX items_name ON items(name);
+CREATE TABLE log(msg TEXT UNIQUE);
+CREATE TABLE seqd(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<300)
+INSERT INTO items SELECT i, printf('item %03d', i), i * 7 % 50 FROM k;
+INSERT INTO seqd(v) VALUES('x'),('y');";
+
+/// Run on both engines with the file attached as `aux` (main is its own file).
+const SCRIPT: &str = "CREATE TABLE items(id INTEGER PRIMARY KEY, note);
+INSERT INTO items VALUES(1, 'main row');
+SELECT count(*), sum(qty), max(name) FROM aux.items;
+SELECT * FROM items;
+SELECT * FROM aux.items WHERE name = 'item 150';
+PRAGMA aux.user_version; PRAGMA user_version;
+PRAGMA aux.index_list(items);
+SELECT type, name, tbl_name FROM aux.sqlite_schema ORDER BY name;
+BEGIN;
+INSERT INTO main.items VALUES(2, 'in txn');
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<500)
+INSERT INTO aux.items(name, qty) SELECT printf('new %04d', i), i FROM k;
+UPDATE aux.items SET qty = qty + 1000 WHERE id % 10 = 0;
+DELETE FROM aux.items WHERE id % 7 = 3;
+INSERT INTO log VALUES('attached write');
+COMMIT;
+SELECT count(*), sum(qty), min(name), max(name) FROM aux.items;
+SELECT * FROM main.items ORDER BY id;
+BEGIN;
+INSERT INTO aux.log VALUES('rolled back');
+DELETE FROM aux.items;
+INSERT INTO main.items VALUES(3, 'rolled back');
+ROLLBACK;
+SELECT count(*) FROM aux.items; SELECT * FROM log; SELECT count(*) FROM main.items;
+INSERT INTO aux.log VALUES('second write');
+SELECT * FROM log;
+INSERT INTO seqd(v) VALUES('z'); SELECT * FROM aux.seqd; SELECT * FROM aux.sqlite_sequence;
+CREATE TABLE aux.extra(a, b);
+CREATE INDEX aux.extra_b ON extra(b);
+INSERT INTO extra SELECT id, name FROM aux.items WHERE id < 50;
+SELECT count(*) FROM aux.extra WHERE b > 'item 020';
+PRAGMA aux.user_version = 43;
+PRAGMA aux.integrity_check; PRAGMA integrity_check;
+SELECT m.note, a.name FROM main.items AS m JOIN aux.items AS a USING(id) ORDER BY id;
+DROP INDEX aux.extra_b;
+SELECT name FROM aux.sqlite_schema ORDER BY name;";
+
+fn attach_sql(path: &std::path::Path) -> String {
+    format!("ATTACH DATABASE '{}' AS aux", path.to_str().unwrap().replace('\'', "''"))
+}
+
+#[test]
+fn attached_sqlite_file_is_read_written_and_stays_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ours_aux, ref_aux) = (dir.path().join("ours_aux.db"), dir.path().join("ref_aux.db"));
+    {
+        let writer = RefDb::open_path(ours_aux.to_str().unwrap());
+        let out = run_ref(&writer, AUX_SETUP);
+        assert!(no_errors(&out), "{out:?}");
+    }
+    std::fs::copy(&ours_aux, &ref_aux).unwrap();
+    let mut ours = open(dir.path().join("ours_main.db").to_str().unwrap());
+    let reference = RefDb::open_path(dir.path().join("ref_main.db").to_str().unwrap());
+    assert_eq!(run_ours(&mut ours, &attach_sql(&ours_aux)), run_ref(&reference, &attach_sql(&ref_aux)));
+    assert_eq!(ours.db_filename("aux").as_deref(), Some(std::fs::canonicalize(&ours_aux).unwrap().to_str().unwrap()));
+    assert_eq!(ours.db_readonly("aux"), 0);
+    for stmt in SCRIPT.split_inclusive(';') {
+        let stmt = stmt.trim();
+        if stmt.is_empty() {
+            continue;
+        }
+        let a = run_ours(&mut ours, stmt);
+        let b = run_ref(&reference, stmt);
+        assert_eq!(a, b, "\nSQL: {stmt}");
+        assert!(no_errors(&a), "{stmt}: {a:?}");
+    }
+    // A transaction spanning both: each file's pager commits.
+    assert_eq!(ours.txn_state(Some("aux")), 0);
+    assert_eq!(run_ours(&mut ours, "DETACH aux"), run_ref(&reference, "DETACH aux"));
+    drop(ours);
+    drop(reference);
+    // SQLite reads the file ringlite wrote: intact, and the same as the
+    // one SQLite wrote running the same statements.
+    let check_ours = RefDb::open_path(ours_aux.to_str().unwrap());
+    let check_ref = RefDb::open_path(ref_aux.to_str().unwrap());
+    assert_eq!(run_ref(&check_ours, "PRAGMA integrity_check"), ok_integrity());
+    let dump = "SELECT * FROM items ORDER BY id; SELECT * FROM log; SELECT * FROM extra ORDER BY a; SELECT * FROM sqlite_sequence;
+        PRAGMA user_version; SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name; SELECT name FROM items WHERE name > 'new 0490'";
+    assert_eq!(run_ref(&check_ours, dump), run_ref(&check_ref, dump));
+    let main_ours = RefDb::open_path(dir.path().join("ours_main.db").to_str().unwrap());
+    assert_eq!(run_ref(&main_ours, "PRAGMA integrity_check"), ok_integrity());
+    assert_eq!(run_ref(&main_ours, "SELECT * FROM items ORDER BY id").len(), 1);
+}
+
+fn query_all(conn: &mut Connection, sql: &str) -> Vec<Outcome> {
+    run_ours(conn, sql)
+}
+
+#[test]
+fn schema_change_by_another_connection_is_noticed() {
+    let dir = tempfile::tempdir().unwrap();
+    let aux = dir.path().join("aux.db");
+    let other = RefDb::open_path(aux.to_str().unwrap());
+    assert!(no_errors(&run_ref(&other, "CREATE TABLE t(a); INSERT INTO t VALUES(1)")));
+    let mut ours = open(":memory:");
+    assert!(no_errors(&run_ours(&mut ours, &attach_sql(&aux))));
+    let (st, _) = ours.prepare(b"SELECT * FROM aux.t").unwrap();
+    let mut st = st.unwrap();
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    assert_eq!(st.column_count(), 1);
+    st.reset(&mut ours);
+    // Another connection changes aux's schema: the prepared statement is
+    // compiled again (it now has two columns) and new objects are found.
+    assert!(no_errors(&run_ref(&other, "ALTER TABLE t ADD COLUMN b DEFAULT 'bee'; CREATE TABLE u(x); INSERT INTO u VALUES(5)")));
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    assert_eq!(st.column_count(), 2);
+    st.reset(&mut ours);
+    let got = query_all(&mut ours, "SELECT * FROM u; SELECT b FROM aux.t");
+    assert_eq!(
+        got,
+        vec![
+            Outcome::Rows { names: vec!["x".into()], rows: vec![vec![V::Int(5)]] },
+            Outcome::Rows { names: vec!["b".into()], rows: vec![vec![V::Text(b"bee".to_vec())]] },
+        ]
+    );
+    // And ringlite's writes are seen by the other connection.
+    assert!(no_errors(&run_ours(&mut ours, "INSERT INTO aux.u VALUES(6); CREATE TABLE aux.w(y)")));
+    assert_eq!(
+        run_ref(&other, "SELECT sum(x) FROM u; SELECT name FROM sqlite_schema WHERE name = 'w'"),
+        vec![
+            Outcome::Rows { names: vec!["sum(x)".into()], rows: vec![vec![V::Int(11)]] },
+            Outcome::Rows { names: vec!["name".into()], rows: vec![vec![V::Text(b"w".to_vec())]] },
+        ]
+    );
+}
+
+#[test]
+fn statements_follow_detach_and_attach() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one.db"), dir.path().join("two.db"));
+    assert!(no_errors(&run_ref(&RefDb::open_path(one.to_str().unwrap()), "CREATE TABLE t(v); INSERT INTO t VALUES('one')")));
+    assert!(no_errors(&run_ref(&RefDb::open_path(two.to_str().unwrap()), "CREATE TABLE t(v); INSERT INTO t VALUES('two')")));
+    let mut ours = open(":memory:");
+    assert!(no_errors(&run_ours(&mut ours, &format!("{}; ATTACH '{}' AS other", attach_sql(&one), two.to_str().unwrap()))));
+    let (st, _) = ours.prepare(b"SELECT v FROM other.t").unwrap();
+    let mut st = st.unwrap();
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    assert!(matches!(st.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"two"));
+    st.reset(&mut ours);
+    // Detaching aux moves "other" down one slot: the statement is compiled
+    // again and still reads other.
+    assert!(no_errors(&run_ours(&mut ours, "DETACH aux")));
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    assert!(matches!(st.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"two"));
+    st.reset(&mut ours);
+    // Detach refused while a statement reads it, as in SQLite.
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    let busy = run_ours(&mut ours, "DETACH other");
+    assert!(matches!(&busy[0], Outcome::Error { message, .. } if message == "database other is locked"), "{busy:?}");
+    st.reset(&mut ours);
+    assert!(no_errors(&run_ours(&mut ours, &format!("DETACH other; ATTACH '{}' AS other", one.to_str().unwrap()))));
+    assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
+    assert!(matches!(st.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"one"));
+    st.reset(&mut ours);
+    assert_eq!(ours.db_filename("nosuch"), None);
+    assert_eq!(ours.db_readonly("nosuch"), -1);
+}
+
+#[test]
+fn read_only_connection_attaches_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (main, aux) = (dir.path().join("main.db"), dir.path().join("aux.db"));
+    assert!(no_errors(&run_ref(&RefDb::open_path(main.to_str().unwrap()), "CREATE TABLE m(x)")));
+    assert!(no_errors(&run_ref(&RefDb::open_path(aux.to_str().unwrap()), "CREATE TABLE t(x); INSERT INTO t VALUES(1)")));
+    let mut ours = Connection::open(main.to_str().unwrap(), OpenFlags(OpenFlags::READONLY)).unwrap();
+    assert!(no_errors(&run_ours(&mut ours, &attach_sql(&aux))));
+    assert_eq!(ours.db_readonly("aux"), 1);
+    let out = run_ours(&mut ours, "SELECT x FROM aux.t; INSERT INTO aux.t VALUES(2)");
+    assert_eq!(out[0], Outcome::Rows { names: vec!["x".into()], rows: vec![vec![V::Int(1)]] });
+    assert!(matches!(&out[1], Outcome::Error { code: 8, .. }), "{out:?}");
+}
