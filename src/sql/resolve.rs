@@ -36,6 +36,8 @@ pub struct ScopeItem {
     pub name: String,
     /// The real table name (column origin), empty for subqueries.
     pub table: String,
+    /// The database holding `table`.
+    pub db: usize,
     /// Cursor reading the rows.
     pub cursor: i32,
     /// Columns.

@@ -79,7 +79,7 @@ impl Compiler<'_> {
     /// when unqualified); "no such table: x.t" for an unknown one.
     pub fn target_db(&self, q: &sqlite3_parser::ast::QualifiedName<'_>) -> Result<Option<usize>> {
         match q.db_name.as_ref() {
-            None => Ok(None),
+            None => Ok(self.home_db),
             Some(d) => {
                 let n = crate::sql::parse::unquote(d.0);
                 self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("no such table: {n}.{}", crate::sql::parse::unquote(q.name.0))))

@@ -169,7 +169,7 @@ impl Compiler<'_> {
         if item.table.is_empty() {
             return P4::None;
         }
-        match self.schema.table(&item.table) {
+        match self.schema.table_in(Some(item.db), &item.table) {
             Some(t) => default_p4(t, col),
             None => P4::None,
         }

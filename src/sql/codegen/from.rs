@@ -216,6 +216,7 @@ impl<'b> Compiler<'_> {
                 };
                 let is_main_schema = name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master");
                 let is_temp_schema = name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master");
+                let db = db.or(self.home_db);
                 let table = if (is_main_schema && db != Some(1)) || (is_temp_schema && db.is_none()) || (is_temp_schema && db == Some(1)) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = if is_temp_schema { 1 } else { db.unwrap_or(0) };
@@ -258,7 +259,9 @@ impl<'b> Compiler<'_> {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
                     self.expanding.push(name.clone());
+                    let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
                     let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    self.home_db = home;
                     self.expanding.pop();
                     return r;
                 }
@@ -278,6 +281,7 @@ impl<'b> Compiler<'_> {
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
                     table: table.name.clone(),
+                    db: table.db,
                     cursor: cur,
                     columns: table
                         .columns
@@ -328,6 +332,7 @@ impl<'b> Compiler<'_> {
         let item = ScopeItem {
             name,
             table: String::new(),
+            db: 0,
             cursor: cur,
             columns: names
                 .iter()

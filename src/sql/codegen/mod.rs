@@ -129,6 +129,10 @@ pub struct Compiler<'s> {
     pub databases: Vec<(String, String)>,
     /// `PRAGMA database_list` shows temp (it has been used).
     pub temp_listed: bool,
+    /// Compiling the body of a view or trigger stored in this database:
+    /// its unqualified names mean objects of that database only, as
+    /// SQLite binds them (`None`: the search order, temp views/triggers).
+    pub home_db: Option<usize>,
     /// The main database is in memory.
     pub memory_db: bool,
     /// Page size of the main database.
@@ -199,6 +203,7 @@ impl<'s> Compiler<'s> {
             db_path: String::new(),
             databases: vec![("main".into(), String::new()), ("temp".into(), String::new())],
             temp_listed: false,
+            home_db: None,
             memory_db: false,
             page_size: 4096,
             recursive: Vec::new(),

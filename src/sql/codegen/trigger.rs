@@ -33,7 +33,16 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let trigger_db;
     match stmt {
-        Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, .. } => {
+        Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
+            for cmd in commands.iter() {
+                let target = match cmd {
+                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
+                    _ => None,
+                };
+                if target.is_some_and(|t| t.db_name.is_some()) {
+                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
+                }
+            }
             if *temporary {
                 return Err(Error::unsupported("TEMP triggers"));
             }
@@ -182,6 +191,24 @@ impl Compiler<'_> {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn run_trigger(
+        &mut self,
+        t: &WriteTarget,
+        name: &str,
+        when: Option<&ast::Expr<'_>>,
+        commands: &[ast::TriggerCmd<'_>],
+        old: Option<(i32, i32)>,
+        new: Option<(i32, i32)>,
+        skip: i32,
+    ) -> Result<()> {
+        // The body's names mean objects of the trigger's database.
+        let home = std::mem::replace(&mut self.home_db, (t.table.db != 1).then_some(t.table.db));
+        let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
+        self.home_db = home;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_trigger_body(
         &mut self,
         t: &WriteTarget,
         name: &str,

@@ -20,6 +20,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
         items: vec![ScopeItem {
             name: alias.unwrap_or_else(|| table.name.clone()),
             table: table.name.clone(),
+            db: table.db,
             cursor,
             columns: table
                 .columns
