@@ -1,8 +1,10 @@
 //! # Connections and statements: the engine's public API
 //!
 //! What the C ABI (`capi/`) calls. A [`Connection`] owns its databases
-//! (main, temp, attached: one `Btree` each), its schema, and its
-//! registries (functions, collations, hooks). A [`Statement`] owns a
+//! (index 0 main, 1 temp, 2.. attached in attach order: one `Btree` each,
+//! see `attach.rs`), one schema per database plus their merged view that
+//! statements compile against, and its registries (functions, collations,
+//! hooks). A [`Statement`] owns a
 //! compiled program and its VM state; it is stepped with the connection
 //! that prepared it passed in, so neither holds a pointer to the other.
 //!

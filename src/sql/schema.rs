@@ -2,6 +2,12 @@
 //! from the CREATE statements stored in `sqlite_schema` (`fileformat2.txt`
 //! section 2.6) and reloaded whenever the schema cookie changes.
 //!
+//! Several databases (main, temp, attached) are compiled against as one
+//! merged [`Schema`] (`Schema::merged`): each object carries its database
+//! index, an unqualified name finds the object of the first database in
+//! SQLite's search order (temp, main, attached), and hidden objects of the
+//! same name stay reachable by database (`table_in`, `index_in`).
+//!
 //! Invariants: names are looked up case-insensitively; every UNIQUE or
 //! non-INTEGER PRIMARY KEY constraint has its automatic index
 //! `sqlite_autoindex_<table>_<n>`, numbered in order of appearance; a

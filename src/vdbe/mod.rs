@@ -24,7 +24,10 @@
 //! `Transaction` opens read or write transactions on demand; `Halt`
 //! commits when the connection is in autocommit mode and no other
 //! statement is active. Write statements inside an explicit transaction
-//! run inside a statement savepoint, rolled back on error.
+//! run inside a statement savepoint, rolled back on error; it is opened in
+//! every database the statement writes, at the same depth as the user
+//! savepoints, which every writing database holds too. A commit commits
+//! each database in turn (no super-journal: atomic per file only).
 
 pub mod func;
 pub mod program;

@@ -8,7 +8,7 @@
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
 //! for INSTEAD OF triggers on views), `ddl.rs`, `alter.rs`, `txn.rs`,
-//! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
+//! `pragma.rs`, `attach.rs`; expressions in `expr.rs`. Access-path choice is in
 //! `sql/plan/`.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
@@ -154,7 +154,7 @@ pub struct Compiler<'s> {
     pub firing: Vec<(String, i32)>,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
-    /// Database a DDL statement changes (0 main, 1 temp).
+    /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
