@@ -172,6 +172,7 @@ fn statements_follow_detach_and_attach() {
     let mut st = st.unwrap();
     assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
     assert!(matches!(st.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"two"));
+    assert_eq!(st.column_origin(0), Some(("other", "t", "v")));
     st.reset(&mut ours);
     // Detaching aux moves "other" down one slot: the statement is compiled
     // again and still reads other.
