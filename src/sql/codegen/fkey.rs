@@ -142,7 +142,7 @@ impl Compiler<'_> {
         let r = match self.resolve_fk(child, fk) {
             Ok(Some(r)) => r,
             Ok(None) => {
-                let msg = format!("no such table: main.{}", fk.parent);
+                let msg = format!("no such table: {}.{}", self.db_name(child.db), fk.parent);
                 self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
                 return Ok(());
             }

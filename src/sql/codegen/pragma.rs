@@ -184,7 +184,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(v) => format!("{pname}={v}"),
                 None => pname.clone(),
             };
-            if pname == "page_size" && value.is_none() {
+            if pname == "page_size" && value.is_none() && pdb == 0 {
                 const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
             } else {
                 let n = if pname == "wal_checkpoint" { 3 } else { 1 };
