@@ -3,7 +3,7 @@
 //! through qualified and unqualified names, inside transactions that span
 //! main and the attached file; the same script runs on SQLite on copies of
 //! the same files, with the same outcomes, and SQLite then reads our files
-//! back and finds them intact. Also: schema changes made to the attached
+//! back and finds them intact (after a VACUUM of the attached file too). Also: schema changes made to the attached
 //! file by another connection are noticed, and statements prepared before
 //! a DETACH/ATTACH see the databases attached when they run.
 #![allow(unsafe_code)]
@@ -69,7 +69,11 @@ PRAGMA aux.user_version = 43;
 PRAGMA aux.integrity_check; PRAGMA integrity_check;
 SELECT m.note, a.name FROM main.items AS m JOIN aux.items AS a USING(id) ORDER BY id;
 DROP INDEX aux.extra_b;
-SELECT name FROM aux.sqlite_schema ORDER BY name;";
+SELECT name FROM aux.sqlite_schema ORDER BY name;
+DELETE FROM aux.items WHERE id % 2 = 0;
+VACUUM aux;
+PRAGMA aux.freelist_count; PRAGMA aux.page_count;
+SELECT count(*), sum(qty) FROM aux.items;";
 
 fn attach_sql(path: &std::path::Path) -> String {
     format!("ATTACH DATABASE '{}' AS aux", path.to_str().unwrap().replace('\'', "''"))
