@@ -210,3 +210,39 @@ fn read_only_connection_attaches_read_only() {
     assert_eq!(out[0], Outcome::Rows { names: vec!["x".into()], rows: vec![vec![V::Int(1)]] });
     assert!(matches!(&out[1], Outcome::Error { code: 8, .. }), "{out:?}");
 }
+
+/// COMMIT refused with SQLITE_BUSY (a reader holds a lock) leaves the
+/// transaction open, for a retry, as in SQLite: with one database and with
+/// a transaction writing main and an attached file.
+fn commit_busy_keeps_transaction(attached: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let (main, aux) = (dir.path().join("main.db"), dir.path().join("aux.db"));
+    assert!(no_errors(&run_ref(&RefDb::open_path(main.to_str().unwrap()), "CREATE TABLE t(x); INSERT INTO t VALUES(1)")));
+    assert!(no_errors(&run_ref(&RefDb::open_path(aux.to_str().unwrap()), "CREATE TABLE t(x); INSERT INTO t VALUES(1)")));
+    let mut writer = open(main.to_str().unwrap());
+    let mut reader = open(if attached { aux.to_str().unwrap() } else { main.to_str().unwrap() });
+    assert!(no_errors(&run_ours(&mut writer, &attach_sql(&aux))));
+    // The reader holds a read transaction while it is on a row.
+    let (st, _) = reader.prepare(b"SELECT x FROM t").unwrap();
+    let mut st = st.unwrap();
+    assert_eq!(st.step(&mut reader).unwrap(), StepResult::Row);
+    let out = run_ours(&mut writer, "BEGIN; INSERT INTO main.t VALUES(2); INSERT INTO aux.t VALUES(2); COMMIT");
+    assert!(matches!(out.last(), Some(Outcome::Error { code: 5, .. })), "{out:?}");
+    assert!(!writer.autocommit(), "the transaction stays open after a busy COMMIT");
+    st.reset(&mut reader);
+    let out = run_ours(&mut writer, "COMMIT");
+    assert!(no_errors(&out), "{out:?}");
+    let got = run_ref(&RefDb::open_path(main.to_str().unwrap()), &format!("{}; SELECT count(*) FROM main.t; SELECT count(*) FROM aux.t", attach_sql(&aux)));
+    assert_eq!(got[1], Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] });
+    assert_eq!(got[2], Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] });
+}
+
+#[test]
+fn busy_commit_of_main_keeps_the_transaction() {
+    commit_busy_keeps_transaction(false);
+}
+
+#[test]
+fn busy_commit_of_attached_file_keeps_the_transaction_and_commits_nothing() {
+    commit_busy_keeps_transaction(true);
+}

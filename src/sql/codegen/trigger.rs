@@ -82,8 +82,9 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
-            let end = c.sql.iter().rposition(|b| !b.is_ascii_whitespace() && *b != b';').map_or(0, |i| i + 1);
-            let text = String::from_utf8_lossy(&c.sql[..end]).trim_start().to_string();
+            // Stored as SQLite does: "CREATE TRIGGER " and the source from
+            // the (unqualified) name on, IF NOT EXISTS left out.
+            let text = crate::sql::parse::schema_sql(c.sql, "TRIGGER");
             c.writes = true;
             let sc = c.b.cursor();
             c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);

@@ -211,11 +211,29 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         }
                     }
                 }
+                // Several databases written: each journals its changes and
+                // takes its EXCLUSIVE lock before any file is written, so
+                // that one busy database leaves all of them uncommitted.
+                // (Without a super-journal a crash between the files'
+                // commits can still commit one and not another.)
+                if env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).count() > 1 {
+                    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+                        match d.btree.commit_phase_one() {
+                            Ok(Poll::Ready(())) => {}
+                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) => return Err(busy_commit(vm, prog, env, e)),
+                        }
+                    }
+                }
                 let mut wal_commits = Vec::new();
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         let wrote = d.btree.txn_state() == TxnState::Write;
-                        pend!(d.btree.commit());
+                        match d.btree.commit() {
+                            Ok(Poll::Ready(())) => {}
+                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) => return Err(busy_commit(vm, prog, env, e)),
+                        }
                         if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
                             wal_commits.push((d.name.clone(), frames));
                         }
@@ -243,6 +261,18 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         _ => return Err(super::internal("txn: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// A commit failed with `e`. COMMIT (a program that writes nothing
+/// itself) refused with `SQLITE_BUSY` leaves the transaction open, as in
+/// SQLite, so that it can be retried; other errors, and busy commits of
+/// statements in autocommit mode, roll back (see [`abort`]).
+fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Error {
+    if e.primary() == crate::error::SQLITE_BUSY && prog.readonly {
+        env.autocommit = false;
+        vm.committing = false;
+    }
+    e
 }
 
 /// A statement failed: undo what it must not leave behind. Runs blocking
