@@ -50,24 +50,23 @@ impl Compiler<'_> {
         Ok(named.unwrap_or(0))
     }
 
-    /// A view stored in main or an attached database reads only objects
-    /// of its own database (SQLite binds its names there): a schema
-    /// qualifier naming another database is refused. Found from the
-    /// statement's tokens (`name . name` whose first part is a database).
-    fn check_view_databases(&self, view: &str) -> Result<()> {
+    /// A view or trigger stored in main or an attached database uses only
+    /// objects of its own database `db` (SQLite binds its names there): a
+    /// schema qualifier naming another database is refused. Found from the
+    /// statement's tokens after the first `after` token (`name . name`
+    /// whose first part is a database name).
+    pub(crate) fn check_object_databases(&self, kind: &str, name: &str, db: usize, after: sqlite3_parser::dialect::TokenType) -> Result<()> {
         use sqlite3_parser::dialect::TokenType;
-        if self.ddl_db == 1 {
+        if db == 1 {
             return Ok(());
         }
         let toks = crate::sql::parse::tokens(self.sql);
-        let Some(as_at) = toks.iter().position(|t| t.kind == TokenType::TK_AS) else { return Ok(()) };
-        for w in toks[as_at..].windows(3) {
+        let Some(from) = toks.iter().position(|t| t.kind == after) else { return Ok(()) };
+        for w in toks[from..].windows(3) {
             if w[0].kind == TokenType::TK_ID && w[1].kind == TokenType::TK_DOT && w[2].kind == TokenType::TK_ID {
                 let q = unquote(&String::from_utf8_lossy(&self.sql[w[0].start..w[0].end]));
-                if let Some(d) = self.db_index(&q) {
-                    if d != self.ddl_db {
-                        return Err(Error::sql(format!("view {view} cannot reference objects in database {q}")));
-                    }
+                if self.db_index(&q).is_some_and(|d| d != db) {
+                    return Err(Error::sql(format!("{kind} {name} cannot reference objects in database {q}")));
                 }
             }
         }
@@ -394,7 +393,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 write = false;
             } else {
                 c.check_new_name(&name, "view")?;
-                c.check_view_databases(&name)?;
+                c.check_object_databases("view", &name, c.ddl_db, sqlite3_parser::dialect::TokenType::TK_AS)?;
                 let sql = schema_sql(c.sql, "VIEW");
                 let _ = table_from_stmt(stmt, &sql, 0)?;
                 c.writes = true;

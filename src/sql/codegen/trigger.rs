@@ -60,6 +60,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     return Err(Error::sql(format!("trigger {name} cannot reference objects in database {qn}")));
                 }
             }
+            c.check_object_databases("trigger", &name, db, sqlite3_parser::dialect::TokenType::TK_ON)?;
             trigger_db = db;
             if c.schema.has_trigger(Some(db), &name) {
                 if *if_not_exists {
