@@ -246,3 +246,31 @@ fn busy_commit_of_main_keeps_the_transaction() {
 fn busy_commit_of_attached_file_keeps_the_transaction_and_commits_nothing() {
     commit_busy_keeps_transaction(true);
 }
+
+#[test]
+fn uri_filenames_and_database_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let aux = dir.path().join("aux db.sqlite");
+    assert!(no_errors(&run_ref(&RefDb::open_path(aux.to_str().unwrap()), "CREATE TABLE t(x); INSERT INTO t VALUES(7)")));
+    let main = dir.path().join("main.db");
+    let mut ours = Connection::open(main.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::URI)).unwrap();
+    let uri = format!("file:{}?mode=ro", aux.to_str().unwrap().replace(' ', "%20"));
+    let out = run_ours(&mut ours, &format!("ATTACH '{uri}' AS r; ATTACH 'file::memory:' AS m; SELECT x FROM r.t; INSERT INTO r.t VALUES(8)"));
+    assert_eq!(out[2], Outcome::Rows { names: vec!["x".into()], rows: vec![vec![V::Int(7)]] });
+    assert!(matches!(&out[3], Outcome::Error { code: 8, .. }), "{out:?}");
+    assert_eq!(ours.db_readonly("r"), 1);
+    assert_eq!(ours.db_readonly("m"), 0);
+    let list = run_ours(&mut ours, "PRAGMA database_list");
+    let canon = |p: &std::path::Path| V::Text(std::fs::canonicalize(p).unwrap().to_str().unwrap().as_bytes().to_vec());
+    assert_eq!(
+        list[0],
+        Outcome::Rows {
+            names: vec!["seq".into(), "name".into(), "file".into()],
+            rows: vec![
+                vec![V::Int(0), V::Text(b"main".to_vec()), canon(&main)],
+                vec![V::Int(2), V::Text(b"r".to_vec()), canon(&aux)],
+                vec![V::Int(3), V::Text(b"m".to_vec()), V::Text(Vec::new())],
+            ]
+        }
+    );
+}
