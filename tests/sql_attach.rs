@@ -193,6 +193,26 @@ fn statements_follow_detach_and_attach() {
     assert_eq!(st.step(&mut ours).unwrap(), StepResult::Row);
     assert!(matches!(st.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"one"));
     st.reset(&mut ours);
+    // A statement reading main does not keep aux attached (as in SQLite);
+    // one reading a database attached after aux does (its number would
+    // shift under it).
+    assert!(no_errors(&run_ours(&mut ours, &format!("CREATE TABLE m(x); INSERT INTO m VALUES(1); {}", attach_sql(&two)))));
+    let (on_main, _) = ours.prepare(b"SELECT x FROM main.m").unwrap();
+    let mut on_main = on_main.unwrap();
+    assert_eq!(on_main.step(&mut ours).unwrap(), StepResult::Row);
+    assert!(no_errors(&run_ours(&mut ours, "DETACH aux")));
+    on_main.reset(&mut ours);
+    assert!(no_errors(&run_ours(&mut ours, &attach_sql(&two))));
+    let (on_later, _) = ours.prepare(b"SELECT v FROM aux.t").unwrap();
+    let mut on_later = on_later.unwrap();
+    assert_eq!(on_later.step(&mut ours).unwrap(), StepResult::Row);
+    let busy = run_ours(&mut ours, "DETACH other");
+    assert!(matches!(&busy[0], Outcome::Error { message, .. } if message == "database other is locked"), "{busy:?}");
+    on_later.reset(&mut ours);
+    assert!(no_errors(&run_ours(&mut ours, "DETACH other")));
+    assert_eq!(on_later.step(&mut ours).unwrap(), StepResult::Row);
+    assert!(matches!(on_later.column(0), ringlite::value::Value::Text(t) if t.as_slice() == b"two"));
+    on_later.reset(&mut ours);
     assert_eq!(ours.db_filename("nosuch"), None);
     assert_eq!(ours.db_readonly("nosuch"), -1);
 }

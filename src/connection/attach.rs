@@ -97,9 +97,13 @@ impl Connection {
         if i < 2 {
             return Err(Error::new(SQLITE_ERROR, format!("cannot detach database {name}")));
         }
-        // A transaction on it, or another statement running (whose
-        // database numbers the removal would shift), keeps it attached.
-        if self.state.dbs[i].btree.txn_state() != TxnState::None || self.state.active_statements > 1 {
+        // A transaction on it keeps it attached (SQLite's rule); so does a
+        // running statement reading a database attached after it, whose
+        // number the removal would shift under the statement's cursors (a
+        // running statement holds a transaction on every database it uses).
+        let in_txn = |d: &crate::vdbe::Database| d.btree.txn_state() != TxnState::None;
+        let shifted_in_use = self.state.active_statements > 1 && self.state.dbs[i + 1..].iter().any(in_txn);
+        if in_txn(&self.state.dbs[i]) || shifted_in_use {
             return Err(Error::new(SQLITE_ERROR, format!("database {name} is locked")));
         }
         self.state.dbs.remove(i);
