@@ -294,3 +294,21 @@ fn uri_filenames_and_database_list() {
         }
     );
 }
+
+#[test]
+fn unqualified_journal_mode_applies_to_attached_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = |aux: &std::path::Path| {
+        format!(
+            "{}; CREATE TABLE aux.t(x); PRAGMA journal_mode=WAL; PRAGMA aux.journal_mode; PRAGMA main.journal_mode;
+             INSERT INTO aux.t VALUES(1); PRAGMA aux.journal_mode=DELETE; PRAGMA aux.journal_mode; PRAGMA journal_mode; PRAGMA journal_mode=persist; PRAGMA aux.journal_mode",
+            attach_sql(aux)
+        )
+    };
+    let mut ours = open(dir.path().join("ours.db").to_str().unwrap());
+    let reference = RefDb::open_path(dir.path().join("ref.db").to_str().unwrap());
+    let a = run_ours(&mut ours, &script(&dir.path().join("ours_aux.db")));
+    let b = run_ref(&reference, &script(&dir.path().join("ref_aux.db")));
+    assert_eq!(a, b);
+    assert!(no_errors(&a), "{a:?}");
+}

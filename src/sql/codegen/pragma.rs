@@ -192,6 +192,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 for _ in 1..n {
                     c.b.reg();
                 }
+                if pname == "journal_mode" && value.is_some() && qualified.is_none() {
+                    // Unqualified, the new mode goes to every attached
+                    // database too (main's result is the one reported).
+                    for db in 2..c.databases.len() {
+                        let scratch = c.b.reg();
+                        c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::Text(spec.clone()), 0);
+                    }
+                }
                 c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
                 if !silent_set {
                     c.b.add(Opcode::ResultRow, out, n, 0);
