@@ -569,19 +569,28 @@ impl<'b> Compiler<'_> {
         if has_subquery(e) {
             return u64::MAX;
         }
-        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut names: Vec<(Option<String>, Option<String>, String)> = Vec::new();
         walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, unquote(id.0))),
-                Expr::Name(n) => names.push((None, unquote(n.0))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                Expr::Id(id) => names.push((None, None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, None, unquote(n.0))),
+                Expr::Qualified(t, c) => names.push((None, Some(unquote(t.0)), unquote(c.0))),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(d.0)), Some(unquote(t.0)), unquote(c.0))),
                 _ => {}
             }
             true
         });
         let mut mask = 0u64;
-        for (q, n) in names {
-            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+        for (d, q, n) in names {
+            let found = match d {
+                // `db.table.column` reads the item of that table in that database.
+                Some(d) => match self.db_index(&d) {
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), q.as_deref(), &n),
+                    None => Ok(None),
+                },
+                None => self.resolve_name(q.as_deref(), &n),
+            };
+            if let Ok(Some(r)) = found {
                 if r.depth == 0 && r.item < 64 {
                     mask |= 1 << r.item;
                 }
