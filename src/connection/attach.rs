@@ -13,10 +13,13 @@
 //! compiles again before its next run.
 //!
 //! Not built: a super-journal. A transaction that writes several
-//! databases commits each one's pager in turn (each atomically on its own),
-//! so a crash in the middle can leave one committed and another not, which
-//! SQLite's super-journal rules out in rollback-journal modes (SQLite does
-//! not promise it either with journal_mode=MEMORY, OFF or WAL).
+//! databases first brings every one to "journal synced, EXCLUSIVE held"
+//! (`Btree::commit_phase_one`, in `Halt`), so that a busy file leaves them
+//! all uncommitted, then commits each one's pager in turn (each atomically
+//! on its own): a crash in the middle can leave one committed and another
+//! not, which SQLite's super-journal rules out in rollback-journal modes
+//! (SQLite does not promise it either with journal_mode=MEMORY, OFF or
+//! WAL).
 
 use super::{parse_target, Connection};
 use crate::btree::{Btree, BtreeOptions, TxnState};
