@@ -1,8 +1,10 @@
 //! # Connections and statements: the engine's public API
 //!
 //! What the C ABI (`capi/`) calls. A [`Connection`] owns its databases
-//! (main, temp, attached: one `Btree` each), its schema, and its
-//! registries (functions, collations, hooks). A [`Statement`] owns a
+//! (index 0 main, 1 temp, 2.. attached in attach order: one `Btree` each,
+//! see `attach.rs`), one schema per database plus their merged view that
+//! statements compile against, and its registries (functions, collations,
+//! hooks). A [`Statement`] owns a
 //! compiled program and its VM state; it is stepped with the connection
 //! that prepared it passed in, so neither holds a pointer to the other.
 //!
@@ -125,9 +127,19 @@ const LIMIT_HARD_MAX: [i32; LIMIT_COUNT] =
 /// A database connection.
 pub struct Connection {
     state: ConnState,
-    schema: Schema,
-    temp_schema: Schema,
+    /// The schema of each database, by index in `state.dbs`.
+    schemas: Vec<Schema>,
+    /// All of `schemas` in one (`Schema::merged`), what statements compile
+    /// against; rebuilt whenever the schemas are read.
+    merged: Schema,
     schema_loaded: bool,
+    /// Bumped by every ATTACH and DETACH: database indexes baked into
+    /// programs compiled before may now mean another database, so those
+    /// statements compile again before their next run.
+    attach_generation: u64,
+    /// The flags the connection was opened with (ATTACH opens its files
+    /// with them).
+    open_flags: OpenFlags,
     funcs: FunctionRegistry,
     collations: HashMap<String, Collation>,
     memory: bool,
@@ -298,6 +310,7 @@ impl Connection {
             total_changes: 0,
             active_statements: 0,
             schema_changed: false,
+            temp_used: false,
             interrupt: Arc::new(AtomicBool::new(false)),
             prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
             case_sensitive_like: false,
@@ -316,9 +329,11 @@ impl Connection {
         };
         Ok(Connection {
             state,
-            schema: Schema::default(),
-            temp_schema: Schema::default(),
+            schemas: Vec::new(),
+            merged: Schema::default(),
             schema_loaded: false,
+            attach_generation: 0,
+            open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
             collations: HashMap::new(),
             memory: t.memory,
@@ -339,7 +354,7 @@ impl Connection {
         }
         let io = self.state.io.clone();
         let mut loaded = Vec::new();
-        for i in 0..self.state.dbs.len().min(2) {
+        for i in 0..self.state.dbs.len() {
             let db = &mut self.state.dbs[i];
             let started = db.btree.txn_state() == TxnState::None;
             if started {
@@ -354,9 +369,8 @@ impl Connection {
             }
             loaded.push(s?);
         }
-        let mut loaded = loaded.into_iter();
-        self.schema = loaded.next().unwrap_or_default();
-        self.temp_schema = loaded.next().unwrap_or_default();
+        self.schemas = loaded;
+        self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>());
         self.schema_loaded = true;
         self.state.schema_changed = false;
         Ok(())
@@ -364,30 +378,30 @@ impl Connection {
 
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
-        let merged;
-        let schema = if self.temp_schema.tables.is_empty() && self.temp_schema.indexes.is_empty() {
-            &self.schema
-        } else {
-            merged = self.schema.merged_with_temp(&self.temp_schema);
-            &merged
-        };
+        let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
         let page_size = self.state.dbs[0].btree.page_size();
         let path = self.state.dbs[0].path.clone();
+        let databases: Vec<(String, String)> = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
+        let temp_listed = self.state.temp_used || !self.schemas.get(1).map_or(true, |s| s.rows.is_empty());
         let memory = self.memory;
         let authorizer = self.authorizer.as_mut();
         let internal = self.internal_sql;
+        let generation = self.attach_generation;
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
             let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
             c.page_size = page_size;
             c.db_path = path;
+            c.databases = databases;
+            c.temp_listed = temp_listed;
             c.memory_db = memory;
             c.authorizer = authorizer;
             c.internal = internal;
-            let prog = compile(&mut c, cmd)?;
+            let mut prog = compile(&mut c, cmd)?;
+            prog.attach_generation = generation;
             Ok((Some(prog), tail))
         })
     }
@@ -698,6 +712,11 @@ impl Statement {
         let mut busy_count = 0;
         let mut schema_retry = false;
         loop {
+            if !self.active && self.program.attach_generation != conn.attach_generation() && self.program.explain == 0 {
+                // Databases were attached or detached since this was
+                // compiled: its database numbers may mean others now.
+                self.expired = true;
+            }
             if !self.active && self.expired {
                 let (prog, _) = conn.compile(self.sql.as_bytes())?;
                 if let Some(p) = prog {
@@ -723,6 +742,20 @@ impl Statement {
                 }
             }
             match self.vm.run(&self.program, &mut conn.state) {
+                Ok(VmStep::Row) if self.program.attach.is_some() => {
+                    // ATTACH/DETACH: the row holds the operands.
+                    let row = std::mem::take(&mut self.vm.row);
+                    let done = match self.program.attach {
+                        Some(crate::vdbe::program::AttachKind::Attach) => conn.attach_database(row.first(), row.get(1)),
+                        _ => conn.detach_database(row.first()),
+                    };
+                    if let Err(e) = done {
+                        self.has_row = false;
+                        self.vm.halted = true;
+                        self.finish(conn);
+                        return Err(e);
+                    }
+                }
                 Ok(VmStep::Row) => {
                     self.has_row = true;
                     if let Some((mask, cb)) = conn.trace.as_mut() {
@@ -774,9 +807,11 @@ impl Statement {
         if self.active && self.program.explain == 0 && !self.vm.halted {
             // Ending early: run the Halt's commit logic by hand.
             let io = conn.state.io.clone();
-            if let Some(i) = self.vm.stmt_savepoint.take() {
-                let bt = &mut conn.state.dbs[0].btree;
-                let _ = io.block_on(|| bt.savepoint_release(i));
+            if let Some((i, dbs)) = self.vm.stmt_savepoint.take() {
+                for (_, d) in conn.state.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
+                    let bt = &mut d.btree;
+                    let _ = io.block_on(|| bt.savepoint_release(i));
+                }
             }
             if self.program.counts_changes {
                 conn.state.changes = self.vm.n_change;
@@ -958,6 +993,7 @@ fn literal(v: &Value) -> String {
 // Whole-database copies and blob I/O, with access to the connection's
 // insides: online backup, incremental blob handles, serialize/deserialize,
 // VACUUM.
+mod attach;
 pub mod backup;
 pub mod blob;
 mod serialize;

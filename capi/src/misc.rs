@@ -335,20 +335,23 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(
         if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
             return SQLITE_MISUSE;
         }
-        // NULL or "" names every attached database; only main (and temp,
-        // which is never in WAL mode) exist here.
+        // NULL or "" names every database; ringlite checkpoints main then
+        // (attached WAL databases are checkpointed when named).
+        let mut schema = "main".to_string();
         if !zDb.is_null() && *zDb != 0 {
-            let name = std::ffi::CStr::from_ptr(zDb).to_string_lossy();
+            let name = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
             if name.eq_ignore_ascii_case("temp") {
                 return SQLITE_OK;
             }
-            if !name.eq_ignore_ascii_case("main") {
+            if !crate::metadata::database_names(db).iter().any(|n| n.eq_ignore_ascii_case(&name)) {
                 crate::error::set_error(d, SQLITE_ERROR, Some(&format!("unknown database: {name}")));
                 return SQLITE_ERROR;
             }
+            schema = name;
         }
         let mode = ["PASSIVE", "FULL", "RESTART", "TRUNCATE"][eMode as usize];
-        match pragma_row(db, &format!("PRAGMA wal_checkpoint({mode})")) {
+        let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
+        match pragma_row(db, &format!("PRAGMA {quoted}.wal_checkpoint({mode})")) {
             Ok(row) if row.len() == 3 => {
                 if !pnLog.is_null() {
                     *pnLog = row[1] as c_int;

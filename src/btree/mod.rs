@@ -259,13 +259,34 @@ impl Btree {
     /// `auto_vacuum=FULL` the free pages are first vacuumed out of the file.
     pub fn commit(&mut self) -> IoPoll<()> {
         self.walk = None;
-        if self.pager.state() == PagerState::Write {
+        // (Not again once the pager's commit has started: its journal may
+        // already hold the pages as they were.)
+        if self.pager.state() == PagerState::Write && !self.pager.commit_in_progress() {
             crate::ready!(self.pager.fetch(1)?);
             if self.autovacuum()? && !self.incremental()? {
                 crate::ready!(self.vacuum(None)?);
             }
         }
         self.pager.commit()
+    }
+
+    /// Phase one of a commit spanning several databases: the changes are
+    /// journaled and synced and the EXCLUSIVE lock is held, nothing is
+    /// written to the database file yet. `SQLITE_BUSY` here leaves the
+    /// transaction as it was; [`Btree::commit`] finishes the rest. (WAL
+    /// databases have nothing to do here: their commit is one append.)
+    pub fn commit_phase_one(&mut self) -> IoPoll<()> {
+        self.walk = None;
+        if self.pager.state() != PagerState::Write {
+            return Ok(Poll::Ready(()));
+        }
+        if !self.pager.commit_in_progress() {
+            crate::ready!(self.pager.fetch(1)?);
+            if self.autovacuum()? && !self.incremental()? {
+                crate::ready!(self.vacuum(None)?);
+            }
+        }
+        self.pager.commit_phase_one()
     }
 
     /// `PRAGMA incremental_vacuum(N)` inside a write transaction: take up

@@ -49,7 +49,7 @@ impl Connection {
     pub(super) fn analyze(&mut self, a: &Analyze) -> Result<()> {
         let db = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
         let schema_name = self.state.dbs[db].name.clone();
-        if db == 1 && self.temp_schema.tables.is_empty() {
+        if db == 1 && self.schema_for(1).tables.is_empty() {
             // Nothing to count (SQLite would still create an empty
             // temp.sqlite_stat1).
             return Ok(());
@@ -97,7 +97,7 @@ impl Connection {
         }
         let mut rows = Vec::new();
         for t in tables.iter().filter(|t| t.view_select.is_none() && t.root > 0 && !is_internal(&t.name)) {
-            let mut indexes: Vec<_> = schema.indexes_of(&t.name).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
+            let mut indexes: Vec<_> = schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
             indexes.reverse();
             if let Some(pk) = &t.without_rowid {
                 // The table is its primary key's index.
@@ -184,13 +184,10 @@ fn is_internal(name: &str) -> bool {
 }
 
 impl Connection {
-    /// The schema of database `db` (0 main, 1 temp).
+    /// The schema of database `db` (0 main, 1 temp, 2.. attached).
     fn schema_for(&self, db: usize) -> &crate::sql::schema::Schema {
-        if db == 1 {
-            &self.temp_schema
-        } else {
-            &self.schema
-        }
+        static EMPTY: std::sync::OnceLock<crate::sql::schema::Schema> = std::sync::OnceLock::new();
+        self.schemas.get(db).unwrap_or_else(|| EMPTY.get_or_init(Default::default))
     }
 
     /// A compiler over the current schema, for key descriptions.

@@ -82,7 +82,7 @@ impl Connection {
             .iter()
             .position(|d| d.name.eq_ignore_ascii_case(db))
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
-        let schema = if db_index == 1 { &self.temp_schema } else { &self.schema };
+        let schema = &self.schemas[db_index];
         let t = schema.table(table).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
         if t.view_select.is_some() {
             return Err(Error::new(SQLITE_ERROR, format!("cannot open view: {}", t.name)));
@@ -98,7 +98,7 @@ impl Connection {
             .position(|c| c.name.eq_ignore_ascii_case(column))
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
         if writable {
-            let indexed = schema.indexes_of(&t.name).iter().any(|ix| ix.columns.iter().any(|c| c.column == col))
+            let indexed = schema.indexes_of(&t).iter().any(|ix| ix.columns.iter().any(|c| c.column == col))
                 || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));
             if indexed {
                 return Err(Error::new(SQLITE_ERROR, "cannot open indexed column for writing"));

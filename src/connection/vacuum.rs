@@ -1,7 +1,8 @@
 //! # VACUUM and VACUUM INTO
 //!
 //! `lang_vacuum.txt`. The statement compiles to a description
-//! ([`Vacuum`]); the connection runs it here, the way SQLite does:
+//! ([`Vacuum`]); the connection runs it here, the way SQLite does, on main
+//! or an attached database ("main" below; TEMP is left alone):
 //!
 //! 1. The main database's write transaction is opened (RESERVED: no other
 //!    writer until the end) and the connection behaves as inside `BEGIN`,
@@ -142,7 +143,7 @@ impl Connection {
         let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(schema)) else {
             return Err(Error::new(SQLITE_ERROR, format!("unknown database {schema}")));
         };
-        if db != 0 {
+        if db == 1 {
             // TEMP lives in memory: compacting it changes nothing visible.
             return match into {
                 None => Ok(()),
@@ -156,16 +157,16 @@ impl Connection {
         }
         self.ensure_schema()?;
         let io = self.state.io.clone();
-        let main = &mut self.state.dbs[0].btree;
+        let main = &mut self.state.dbs[db].btree;
         if into.is_none() {
             io.block_on(|| main.begin_write(false))?;
         } else {
             io.block_on(|| main.begin_read())?;
         }
         self.state.autocommit = false;
-        let result = self.vacuum_copy(into);
+        let result = self.vacuum_copy(db, into);
         self.state.autocommit = true;
-        let main = &mut self.state.dbs[0].btree;
+        let main = &mut self.state.dbs[db].btree;
         if main.txn_state() != TxnState::None {
             let _ = block(main, |b| b.rollback());
         }
@@ -173,9 +174,12 @@ impl Connection {
         result
     }
 
-    fn vacuum_copy(&mut self, into: Option<&str>) -> Result<()> {
+    /// Copy database `db` (main or attached) into a fresh one, then into
+    /// the `INTO` file or back over itself.
+    fn vacuum_copy(&mut self, db: usize, into: Option<&str>) -> Result<()> {
+        let schema = quote(&self.state.dbs[db].name);
         let mut rows = Vec::new();
-        run(self, "SELECT type, name, sql FROM main.sqlite_schema", &[], |st| {
+        run(self, &format!("SELECT type, name, sql FROM {schema}.sqlite_schema"), &[], |st| {
             rows.push(SchemaRow {
                 kind: text(st.column(0)).unwrap_or_default(),
                 name: text(st.column(1)).unwrap_or_default(),
@@ -183,9 +187,9 @@ impl Connection {
             });
             Ok(())
         })?;
-        let old_page_size = self.state.dbs[0].btree.page_size();
+        let old_page_size = self.state.dbs[db].btree.page_size();
         let page_size = match into {
-            None => self.state.dbs[0].btree.pager().page_size_for_vacuum(),
+            None => self.state.dbs[db].btree.pager().page_size_for_vacuum(),
             Some(_) => old_page_size,
         };
         let mut dest = match into {
@@ -216,12 +220,12 @@ impl Connection {
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
         }
         for r in creates("table").filter(|r| !internal(r)) {
-            self.copy_table_rows(&mut dest, &r.name)?;
+            self.copy_table_rows(db, &mut dest, &r.name)?;
         }
         if rows.iter().any(|r| r.kind == "table" && r.name.eq_ignore_ascii_case("sqlite_sequence")) {
             run(&mut dest, "DELETE FROM sqlite_sequence", &[], |_| Ok(()))?;
             let mut seqs = Vec::new();
-            run(self, "SELECT name, seq FROM main.sqlite_sequence", &[], |st| {
+            run(self, &format!("SELECT name, seq FROM {schema}.sqlite_sequence"), &[], |st| {
                 seqs.push([st.column(0).clone(), st.column(1).clone()]);
                 Ok(())
             })?;
@@ -234,7 +238,7 @@ impl Connection {
         }
         run(&mut dest, "COMMIT", &[], |_| Ok(()))?;
 
-        let main = &mut self.state.dbs[0].btree;
+        let main = &mut self.state.dbs[db].btree;
         let old_page1 = block(main, |b| b.pager_mut().read_page(1))?;
         let dest_bt = &mut dest.state.dbs[0].btree;
         if dest_bt.page_size() != page_size {
@@ -259,7 +263,7 @@ impl Connection {
                 carry_meta(&old_page1, &mut image);
                 image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
                 put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
-                self.state.dbs[0].btree.pager_mut().replace_with_new_page_size(&mut image)
+                self.state.dbs[db].btree.pager_mut().replace_with_new_page_size(&mut image)
             }
             None => {
                 block(dest_bt, |b| b.begin_read())?;
@@ -274,10 +278,10 @@ impl Connection {
                         put_u32(&mut image, header::CHANGE_COUNTER, get_u32(&old_page1, header::CHANGE_COUNTER));
                         put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
                     }
-                    let main = &mut self.state.dbs[0].btree;
+                    let main = &mut self.state.dbs[db].btree;
                     block(main, |b| b.pager_mut().put_page(pgno, &image))?;
                 }
-                let main = &mut self.state.dbs[0].btree;
+                let main = &mut self.state.dbs[db].btree;
                 block(main, |b| b.pager_mut().truncate_to(n_pages))?;
                 block(main, |b| b.commit())
             }
@@ -285,8 +289,9 @@ impl Connection {
     }
 
     /// Copy every row of table `name` (rowids included) into `dest`.
-    fn copy_table_rows(&mut self, dest: &mut Connection, name: &str) -> Result<()> {
-        let table = self.schema.table(name).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
+    fn copy_table_rows(&mut self, db: usize, dest: &mut Connection, name: &str) -> Result<()> {
+        let schema = quote(&self.state.dbs[db].name);
+        let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
         if let Some(why) = &table.unsupported {
             return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
         }
@@ -307,7 +312,7 @@ impl Connection {
         );
         let (st, _) = dest.prepare(insert.as_bytes())?;
         let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
-        let select = format!("SELECT {list} FROM main.{}", quote(name));
+        let select = format!("SELECT {list} FROM {schema}.{}", quote(name));
         let copied = run(self, &select, &[], |st| {
             for i in 0..n {
                 ins.bind(i + 1, st.column(i).clone())?;

@@ -86,6 +86,27 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 impl Pager {
     /// Commit the write transaction (or end the read transaction).
     pub fn commit(&mut self) -> IoPoll<()> {
+        self.commit_until(false)
+    }
+
+    /// Whether a commit has started (and stopped: pending I/O, busy, or
+    /// after [`Pager::commit_phase_one`]).
+    pub fn commit_in_progress(&self) -> bool {
+        !matches!(self.commit_step, CommitStep::Start)
+    }
+
+    /// The first part of [`Pager::commit`] in rollback-journal modes: the
+    /// journal written and synced and the EXCLUSIVE lock taken, the
+    /// database file not touched. `commit` then continues from there. Does
+    /// nothing in WAL mode or outside a write transaction.
+    pub fn commit_phase_one(&mut self) -> IoPoll<()> {
+        if self.state != PagerState::Write || self.wal.is_some() {
+            return Ok(Poll::Ready(()));
+        }
+        self.commit_until(true)
+    }
+
+    fn commit_until(&mut self, phase_one: bool) -> IoPoll<()> {
         match self.state {
             PagerState::Idle if self.wal_autocheckpoint_running() => return self.wal_autocheckpoint(),
             PagerState::Idle => return Ok(Poll::Ready(())),
@@ -154,6 +175,10 @@ impl Pager {
                     if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
                         self.commit_step = CommitStep::LockExclusive;
                         return Err(Error::code(SQLITE_BUSY));
+                    }
+                    if phase_one {
+                        self.commit_step = CommitStep::LockExclusive;
+                        return Ok(Poll::Ready(()));
                     }
                     let mut cs = Vec::new();
                     let ps = self.page_size as u64;

@@ -36,6 +36,8 @@ pub struct ScopeItem {
     pub name: String,
     /// The real table name (column origin), empty for subqueries.
     pub table: String,
+    /// The database holding `table`.
+    pub db: usize,
     /// Cursor reading the rows.
     pub cursor: i32,
     /// Columns.
@@ -89,6 +91,12 @@ fn column_of(item: &ScopeItem, name: &str) -> Option<Option<usize>> {
 /// Resolve `[qualifier.]name` through `scopes` (innermost last).
 /// `Ok(None)` when nothing matches (the caller may try other meanings).
 pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
+    resolve_in(scopes, None, qualifier, name)
+}
+
+/// Resolve `db.qualifier.name` (a three-part name): as [`resolve`], only
+/// items reading a table of database `db` match when it is given.
+pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
     let n = scopes.len();
     for depth in 0..n {
         let si = n - 1 - depth;
@@ -99,6 +107,9 @@ pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Res
                 if !item.name.eq_ignore_ascii_case(q) {
                     continue;
                 }
+            }
+            if db.is_some_and(|d| item.table.is_empty() || item.db != d) {
+                continue;
             }
             if let Some(col) = column_of(item, name) {
                 let visible_col = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name));

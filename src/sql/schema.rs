@@ -2,6 +2,12 @@
 //! from the CREATE statements stored in `sqlite_schema` (`fileformat2.txt`
 //! section 2.6) and reloaded whenever the schema cookie changes.
 //!
+//! Several databases (main, temp, attached) are compiled against as one
+//! merged [`Schema`] (`Schema::merged`): each object carries its database
+//! index, an unqualified name finds the object of the first database in
+//! SQLite's search order (temp, main, attached), and hidden objects of the
+//! same name stay reachable by database (`table_in`, `index_in`).
+//!
 //! Invariants: names are looked up case-insensitively; every UNIQUE or
 //! non-INTEGER PRIMARY KEY constraint has its automatic index
 //! `sqlite_autoindex_<table>_<n>`, numbered in order of appearance; a
@@ -55,7 +61,7 @@ pub struct Generated {
 pub struct Table {
     /// Name (unquoted).
     pub name: String,
-    /// Database holding it: 0 main, 1 temp.
+    /// Database holding it: 0 main, 1 temp, 2.. attached.
     pub db: usize,
     /// Root page (0 for views).
     pub root: u32,
@@ -185,7 +191,7 @@ pub struct IndexColumn {
 pub struct Index {
     /// Name.
     pub name: String,
-    /// Database holding it: 0 main, 1 temp.
+    /// Database holding it: 0 main, 1 temp, 2.. attached.
     pub db: usize,
     /// Table name.
     pub table: String,
@@ -216,40 +222,101 @@ pub struct Schema {
     pub temp_cookie: u32,
     /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
     pub rows: Vec<(String, String, String, i64, Option<String>)>,
+    /// Merged schemas: the database each of `rows` belongs to (empty:
+    /// every row is main's).
+    pub row_dbs: Vec<usize>,
+    /// Merged schemas: the schema cookie of every database by index
+    /// (0 main, 1 temp, 2.. attached).
+    pub cookies: Vec<u32>,
+}
+
+/// Key under which a merged schema keeps an object of database `db` that
+/// an object of the same name in a database searched earlier hides (the
+/// visible one is keyed by its plain lower-case name).
+fn shadowed_key(name: &str, db: usize) -> String {
+    format!("{}\0{db}", name.to_ascii_lowercase())
 }
 
 impl Schema {
-    /// This schema with the temp database's objects added (they shadow
-    /// main objects of the same name).
-    pub fn merged_with_temp(&self, temp: &Schema) -> Schema {
-        let mut s = self.clone();
-        for (k, t) in &temp.tables {
-            let mut t = t.clone();
-            t.db = 1;
-            s.tables.insert(k.clone(), t);
+    /// One schema holding the objects of every database, `dbs[i]` being
+    /// database `i` (0 main, 1 temp, 2.. attached). An unqualified name
+    /// finds the object of the first database in SQLite's search order
+    /// (temp, main, then attached ones in attach order); objects it hides
+    /// stay reachable through [`Schema::table_in`] / [`Schema::index_in`].
+    pub fn merged(dbs: &[&Schema]) -> Schema {
+        let mut s = Schema { cookie: dbs.first().map_or(0, |m| m.cookie), ..Default::default() };
+        s.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
+        s.cookies = dbs.iter().map(|d| d.cookie).collect();
+        let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len()).collect();
+        for &db in &order {
+            for (k, t) in &dbs[db].tables {
+                let mut t = t.clone();
+                t.db = db;
+                let key = if s.tables.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
+                s.tables.insert(key, t);
+            }
+            for (k, i) in &dbs[db].indexes {
+                let mut i = i.clone();
+                i.db = db;
+                let key = if s.indexes.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
+                s.indexes.insert(key, i);
+            }
         }
-        for (k, i) in &temp.indexes {
-            let mut i = i.clone();
-            i.db = 1;
-            s.indexes.insert(k.clone(), i);
+        for (db, d) in dbs.iter().enumerate() {
+            s.rows.extend(d.rows.iter().cloned());
+            s.row_dbs.extend(std::iter::repeat(db).take(d.rows.len()));
         }
-        s.rows.extend(temp.rows.iter().cloned());
-        s.temp_cookie = temp.cookie;
         s
     }
 
-    /// Triggers of `table`: (name, CREATE TRIGGER text), in creation order.
-    pub fn triggers_of(&self, table: &str) -> Vec<(String, String)> {
+    /// The schema cookie of database `db` this schema was read at.
+    pub fn cookie_of(&self, db: usize) -> u32 {
+        match db {
+            0 => self.cookie,
+            1 => self.temp_cookie,
+            _ => self.cookies.get(db).copied().unwrap_or(0),
+        }
+    }
+
+    /// The database `sqlite_schema` row `i` belongs to.
+    pub fn row_db(&self, i: usize) -> usize {
+        self.row_dbs.get(i).copied().unwrap_or(0)
+    }
+
+    /// A table or view of database `db` by name (`None` for the search
+    /// order of unqualified names).
+    pub fn table_in(&self, db: Option<usize>, name: &str) -> Option<&Table> {
+        let Some(db) = db else { return self.table(name) };
+        match self.table(name) {
+            Some(t) if t.db == db => Some(t),
+            _ => self.tables.get(&shadowed_key(name, db)),
+        }
+    }
+
+    /// An index of database `db` by name (`None`: search order).
+    pub fn index_in(&self, db: Option<usize>, name: &str) -> Option<&Index> {
+        let Some(db) = db else { return self.index(name) };
+        match self.index(name) {
+            Some(i) if i.db == db => Some(i),
+            _ => self.indexes.get(&shadowed_key(name, db)),
+        }
+    }
+
+    /// Triggers on `table`: (name, CREATE TRIGGER text), in creation
+    /// order. Those stored in the table's own database, plus TEMP ones.
+    pub fn triggers_of(&self, table: &Table) -> Vec<(String, String)> {
         self.rows
             .iter()
-            .filter(|r| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
-            .filter_map(|r| r.4.clone().map(|sql| (r.1.clone(), sql)))
+            .enumerate()
+            .filter(|(i, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(&table.name) && (self.row_db(*i) == table.db || self.row_db(*i) == 1))
+            .filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql)))
             .collect()
     }
 
-    /// Whether a trigger of this name exists.
-    pub fn has_trigger(&self, name: &str) -> bool {
-        self.rows.iter().any(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name))
+    /// Whether a trigger of this name exists in database `db` (`None`:
+    /// any database).
+    pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d))
     }
 }
 
@@ -264,11 +331,13 @@ impl Schema {
         self.indexes.get(&name.to_ascii_lowercase())
     }
 
-    /// Indexes of a table, in creation order (by root page as a stand-in
-    /// for rowid order in `sqlite_schema`).
-    pub fn indexes_of(&self, table: &str) -> Vec<&Index> {
-        let mut v: Vec<&Index> = self.indexes.values().filter(|i| i.table.eq_ignore_ascii_case(table)).collect();
-        let order = |i: &Index| self.rows.iter().position(|r| r.1.eq_ignore_ascii_case(&i.name)).unwrap_or(usize::MAX);
+    /// Indexes of a table, in creation order (order of their rows in
+    /// `sqlite_schema`).
+    pub fn indexes_of(&self, table: &Table) -> Vec<&Index> {
+        let mut v: Vec<&Index> = self.indexes.values().filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
+        let order = |i: &Index| {
+            self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX)
+        };
         v.sort_by_key(|i| order(i));
         v
     }

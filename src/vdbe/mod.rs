@@ -24,7 +24,10 @@
 //! `Transaction` opens read or write transactions on demand; `Halt`
 //! commits when the connection is in autocommit mode and no other
 //! statement is active. Write statements inside an explicit transaction
-//! run inside a statement savepoint, rolled back on error.
+//! run inside a statement savepoint, rolled back on error; it is opened in
+//! every database the statement writes, at the same depth as the user
+//! savepoints, which every writing database holds too. A commit commits
+//! each database in turn (no super-journal: atomic per file only).
 
 pub mod func;
 pub mod program;
@@ -82,6 +85,10 @@ pub struct ConnState {
     pub active_statements: usize,
     /// A statement changed the schema: reload before the next prepare.
     pub schema_changed: bool,
+    /// The temp database has been used (a transaction opened on it):
+    /// `PRAGMA database_list` shows it from then on, as SQLite does once
+    /// it has opened it.
+    pub temp_used: bool,
     /// `sqlite3_interrupt`.
     pub interrupt: Arc<AtomicBool>,
     /// State of the pseudo-random generator.
@@ -176,8 +183,9 @@ pub struct Vm {
     pub row: Vec<Value>,
     /// `Once` instructions already passed.
     pub once: HashSet<usize>,
-    /// Depth index of the statement savepoint, when one is open.
-    pub stmt_savepoint: Option<usize>,
+    /// The statement savepoint, when one is open: its depth index and
+    /// the databases (bit per index) it is open in.
+    pub stmt_savepoint: Option<(usize, u32)>,
     /// Rows changed by this statement.
     pub n_change: i64,
     /// `'now'` for date functions, fixed per step.

@@ -299,6 +299,13 @@ pub struct Program {
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
     /// not by the VM.
     pub vacuum: Option<Vacuum>,
+    /// ATTACH or DETACH: the program only computes the operands (one
+    /// row: file name, schema name for ATTACH; schema name for DETACH);
+    /// the connection does the rest (`connection/attach.rs`).
+    pub attach: Option<AttachKind>,
+    /// The connection's ATTACH/DETACH count when this was compiled:
+    /// database indexes in the program are only valid while it holds.
+    pub attach_generation: u64,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
 }
@@ -310,6 +317,15 @@ pub struct Analyze {
     pub schema: String,
     /// A table or index of it; `None` for all its tables.
     pub target: Option<String>,
+}
+
+/// Which of ATTACH and DETACH a program is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttachKind {
+    /// `ATTACH file AS name`.
+    Attach,
+    /// `DETACH name`.
+    Detach,
 }
 
 /// What a VACUUM statement asks for.

@@ -151,7 +151,11 @@ fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usiz
 pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
     let name = unquote(qn.name.0);
-    let table = c.schema.table(&name).cloned().ok_or_else(|| Error::sql(format!("no such table: {name}")))?;
+    let db = c.target_db(qn)?;
+    let table = c.schema.table_in(db, &name).cloned().ok_or_else(|| match db {
+        Some(d) => Error::sql(format!("no such table: {}.{name}", c.db_name(d))),
+        None => Error::sql(format!("no such table: {name}")),
+    })?;
     if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
         return Err(Error::sql(format!("table {name} may not be altered")));
     }
@@ -238,7 +242,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             let kw = if table.view_select.is_some() { TokenType::TK_VIEW } else { TokenType::TK_TABLE };
             let mut rows = vec![(table.name.clone(), if table.view_select.is_some() { "view".into() } else { "table".into() }, new.clone(), new.clone(), Some(rename_in_sql(&table.sql, kw, &table.name, &new)))];
-            for idx in c.schema.indexes_of(&table.name) {
+            for idx in c.schema.indexes_of(&table) {
                 match &idx.sql {
                     Some(sql) => rows.push((idx.name.clone(), "index".into(), idx.name.clone(), new.clone(), Some(rename_in_sql(sql, TokenType::TK_ON, &table.name, &new)))),
                     None => {
@@ -249,7 +253,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             // The table's triggers follow it (their ON clause and the
             // references in their bodies).
-            for (name, sql) in c.schema.triggers_of(&table.name) {
+            for (name, sql) in c.schema.triggers_of(&table) {
                 rows.push((name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new))));
             }
             c.rewrite_schema_rows(rows);
@@ -266,7 +270,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 return Err(Error::sql(format!("duplicate column name: {new}")));
             }
             let mut rows = vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(rename_identifier(&table.sql, &old, &new)))];
-            for idx in c.schema.indexes_of(&table.name) {
+            for idx in c.schema.indexes_of(&table) {
                 if let Some(sql) = &idx.sql {
                     rows.push((idx.name.clone(), "index".into(), idx.name.clone(), table.name.clone(), Some(rename_identifier(sql, &old, &new))));
                 }
@@ -290,7 +294,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.columns.len() == 1 {
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
             }
-            for idx in c.schema.indexes_of(&table.name) {
+            for idx in c.schema.indexes_of(&table) {
                 if idx.columns.iter().any(|x| x.column == ci) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
                 }
@@ -329,7 +333,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         }
         _ => return Err(Error::unsupported("this form of ALTER TABLE")),
     }
-    let cookie = if table.db == 1 { c.schema.temp_cookie } else { c.schema.cookie };
+    let cookie = c.schema.cookie_of(table.db);
     c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
     c.b.add(Opcode::ParseSchema, table.db as i32, 0, 0);
     prog.changes_schema = true;

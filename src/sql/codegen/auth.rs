@@ -78,14 +78,6 @@ pub enum Verdict {
     Ignore,
 }
 
-fn db_name(db: usize) -> &'static str {
-    if db == 1 {
-        "temp"
-    } else {
-        "main"
-    }
-}
-
 fn schema_table(db: usize) -> &'static str {
     if db == 1 {
         "sqlite_temp_master"
@@ -130,16 +122,17 @@ impl Compiler<'_> {
             None => "ROWID".to_string(),
         };
         let (tname, db) = (t.name.clone(), t.db);
+        let dbn = self.db_name(db);
         let trigger = self.auth_context();
         let Some(auth) = self.authorizer.as_mut() else { return true };
-        match auth(action::READ, Some(&tname), Some(&column), Some(db_name(db)), trigger.as_deref()) {
+        match auth(action::READ, Some(&tname), Some(&column), Some(&dbn), trigger.as_deref()) {
             0 => true,
             IGNORE => false,
             DENY => {
                 let msg = if db == 0 {
                     format!("access to {tname}.{column} is prohibited")
                 } else {
-                    format!("access to {}.{tname}.{column} is prohibited", db_name(db))
+                    format!("access to {dbn}.{tname}.{column} is prohibited")
                 };
                 self.auth_error = Some(Error::new(SQLITE_AUTH, msg));
                 true
@@ -178,13 +171,13 @@ impl Compiler<'_> {
             Stmt::Insert { tbl_name, .. } => {
                 let n = unquote(tbl_name.name.0);
                 let db = table_db(self, &n);
-                self.authorize(action::INSERT, Some(&n), None, Some(db_name(db)))
+                self.authorize(action::INSERT, Some(&n), None, Some(self.db_name(db).as_str()))
             }
             Stmt::Delete { tbl_name, .. } => {
                 let n = unquote(tbl_name.name.0);
                 let db = table_db(self, &n);
                 // IGNORE: the rows are still deleted (one by one in SQLite).
-                self.authorize(action::DELETE, Some(&n), None, Some(db_name(db))).map(|_| Verdict::Allow)
+                self.authorize(action::DELETE, Some(&n), None, Some(self.db_name(db).as_str())).map(|_| Verdict::Allow)
             }
             // Each assigned column is checked in `update.rs`.
             Stmt::Update { .. } => Ok(Verdict::Allow),
@@ -210,10 +203,10 @@ impl Compiler<'_> {
                     (true, false) => action::DROP_VIEW,
                     (true, true) => action::DROP_TEMP_VIEW,
                 };
-                if self.authorize(code, Some(&name), None, Some(db_name(db)))? == Verdict::Ignore {
+                if self.authorize(code, Some(&name), None, Some(self.db_name(db).as_str()))? == Verdict::Ignore {
                     return Ok(Verdict::Ignore);
                 }
-                self.authorize(action::DELETE, Some(&name), None, Some(db_name(db)))
+                self.authorize(action::DELETE, Some(&name), None, Some(self.db_name(db).as_str()))
             }
             Stmt::CreateIndex { idx_name, tbl_name, columns, .. } => {
                 let t = unquote(tbl_name.0);
@@ -237,17 +230,17 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                self.authorize(action::REINDEX, Some(&idx), None, Some(db_name(db)))
+                self.authorize(action::REINDEX, Some(&idx), None, Some(self.db_name(db).as_str()))
             }
             Stmt::DropIndex { idx_name, .. } => {
                 let n = unquote(idx_name.name.0);
                 let Some(i) = self.schema.index(&n) else { return Ok(Verdict::Allow) };
                 let (name, table, db) = (i.name.clone(), i.table.clone(), i.db);
                 let code = if db == 1 { action::DROP_TEMP_INDEX } else { action::DROP_INDEX };
-                if self.authorize(code, Some(&name), Some(&table), Some(db_name(db)))? == Verdict::Ignore {
+                if self.authorize(code, Some(&name), Some(&table), Some(self.db_name(db).as_str()))? == Verdict::Ignore {
                     return Ok(Verdict::Ignore);
                 }
-                self.authorize(action::DELETE, Some(schema_table(db)), None, Some(db_name(db)))
+                self.authorize(action::DELETE, Some(schema_table(db)), None, Some(self.db_name(db).as_str()))
             }
             Stmt::CreateTrigger { temporary, trigger_name, tbl_name, .. } => {
                 let t = unquote(tbl_name.name.0);
@@ -284,7 +277,7 @@ impl Compiler<'_> {
             Stmt::AlterTable(q, _) => {
                 let n = unquote(q.name.0);
                 let db = table_db(self, &n);
-                self.authorize(action::ALTER_TABLE, Some(db_name(db)), Some(&n), None)
+                self.authorize(action::ALTER_TABLE, Some(self.db_name(db).as_str()), Some(&n), None)
             }
             Stmt::Analyze(q) => {
                 let n = q.as_ref().map(|q| unquote(q.name.0));
@@ -302,9 +295,9 @@ impl Compiler<'_> {
     /// first says IGNORE.
     #[allow(clippy::too_many_arguments)]
     fn then(&mut self, first: i32, a1: Option<&str>, b1: Option<&str>, db: usize, second: i32, a2: Option<&str>, b2: Option<&str>) -> Result<Verdict> {
-        if self.authorize(first, a1, b1, Some(db_name(db)))? == Verdict::Ignore {
+        if self.authorize(first, a1, b1, Some(self.db_name(db).as_str()))? == Verdict::Ignore {
             return Ok(Verdict::Ignore);
         }
-        self.authorize(second, a2, b2, Some(db_name(db)))
+        self.authorize(second, a2, b2, Some(self.db_name(db).as_str()))
     }
 }

@@ -14,22 +14,61 @@ use sqlite3_parser::ast::Stmt;
 const SCHEMA_COLUMNS: i32 = 5;
 
 impl Compiler<'_> {
+    /// A new object `name` in database `self.ddl_db`: names are unique
+    /// per database.
     fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
         if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") && !self.internal {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
-        if let Some(t) = self.schema.table(name) {
+        let db = Some(self.ddl_db);
+        if let Some(t) = self.schema.table_in(db, name) {
             let what = if t.view_select.is_some() { "view" } else { "table" };
             if kind == "index" {
                 return Err(Error::sql(format!("there is already a {what} named {name}")));
             }
             return Err(Error::sql(format!("{what} {name} already exists")));
         }
-        if self.schema.index(name).is_some() {
+        if self.schema.index_in(db, name).is_some() {
             if kind == "index" {
                 return Err(Error::sql(format!("index {name} already exists")));
             }
             return Err(Error::sql(format!("there is already an index named {name}")));
+        }
+        Ok(())
+    }
+
+    /// The database CREATE [TEMP] TABLE/VIEW `name` puts its object in:
+    /// temp for TEMP, the one a qualifier names, else main.
+    fn create_db(&self, temporary: bool, name: &sqlite3_parser::ast::QualifiedName<'_>) -> Result<usize> {
+        let named = self.qualifier_db(name.db_name.as_ref())?;
+        if temporary {
+            if named.is_some_and(|d| d != 1) {
+                return Err(Error::sql("temporary table name must be unqualified"));
+            }
+            return Ok(1);
+        }
+        Ok(named.unwrap_or(0))
+    }
+
+    /// A view or trigger stored in main or an attached database uses only
+    /// objects of its own database `db` (SQLite binds its names there): a
+    /// schema qualifier naming another database is refused. Found from the
+    /// statement's tokens after the first `after` token (`name . name`
+    /// whose first part is a database name).
+    pub(crate) fn check_object_databases(&self, kind: &str, name: &str, db: usize, after: sqlite3_parser::dialect::TokenType) -> Result<()> {
+        use sqlite3_parser::dialect::TokenType;
+        if db == 1 {
+            return Ok(());
+        }
+        let toks = crate::sql::parse::tokens(self.sql);
+        let Some(from) = toks.iter().position(|t| t.kind == after) else { return Ok(()) };
+        for w in toks[from..].windows(3) {
+            if w[0].kind == TokenType::TK_ID && w[1].kind == TokenType::TK_DOT && w[2].kind == TokenType::TK_ID {
+                let q = unquote(&String::from_utf8_lossy(&self.sql[w[0].start..w[0].end]));
+                if self.db_index(&q).is_some_and(|d| d != db) {
+                    return Err(Error::sql(format!("{kind} {name} cannot reference objects in database {q}")));
+                }
+            }
         }
         Ok(())
     }
@@ -60,12 +99,12 @@ impl Compiler<'_> {
         let db = self.ddl_db as i32;
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        self.b.comment(if db == 1 { "sqlite_temp_schema" } else { "sqlite_schema" });
+        self.b.comment(if db == 1 { "sqlite_temp_schema".to_string() } else { format!("{}.sqlite_schema", self.db_name(db as usize)) });
         sc
     }
 
     fn bump_cookie(&mut self) {
-        let (db, cookie) = if self.ddl_db == 1 { (1, self.schema.temp_cookie) } else { (0, self.schema.cookie) };
+        let (db, cookie) = (self.ddl_db as i32, self.schema.cookie_of(self.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
         self.b.add(Opcode::ParseSchema, db, 0, 0);
     }
@@ -212,7 +251,7 @@ impl Compiler<'_> {
     /// is `name` (the `sqlite_sequence` entry of a dropped table).
     fn delete_rows_named(&mut self, root: u32, name: &str) {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, root as i32, 0, P4::Int64(2), 0);
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, self.ddl_db as i32, P4::Int64(2), 0);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, sc, end, 0);
         let top = self.b.here();
@@ -253,10 +292,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     let mut write = true;
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
-            let temp = *temporary || tbl_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
-            c.ddl_db = temp as usize;
+            c.ddl_db = c.create_db(*temporary, tbl_name)?;
+            let temp = c.ddl_db == 1;
             let name = unquote(tbl_name.name.0);
-            if c.schema.table(&name).is_some() && *if_not_exists {
+            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
                 c.check_new_name(&name, "table")?;
@@ -296,23 +335,39 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
                     c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
                 }
-                if table.autoincrement && c.schema.table("sqlite_sequence").is_none() {
+                if table.autoincrement && c.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
                     let r = c.b.reg();
-                    c.b.add(Opcode::CreateBtree, 0, r, 1);
+                    c.b.add(Opcode::CreateBtree, db, r, 1);
                     c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
                 }
                 c.bump_cookie();
                 prog.changes_schema = true;
             }
         }
-        Stmt::CreateIndex { if_not_exists, idx_name, unique, .. } => {
+        Stmt::CreateIndex { if_not_exists, idx_name, unique, tbl_name, .. } => {
             let name = unquote(idx_name.name.0);
-            if c.schema.index(&name).is_some() && *if_not_exists {
+            // The index goes to the database named (main if none) and its
+            // table must be there too.
+            c.ddl_db = c.qualifier_db(idx_name.db_name.as_ref())?.unwrap_or(0);
+            let tname = unquote(tbl_name.0);
+            let db_schema;
+            let lookup = if c.ddl_db == 0 && idx_name.db_name.is_none() {
+                c.schema
+            } else {
+                let Some(t) = c.schema.table_in(Some(c.ddl_db), &tname) else {
+                    return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
+                };
+                let mut s = crate::sql::schema::Schema::default();
+                s.tables.insert(tname.to_ascii_lowercase(), t.clone());
+                db_schema = s;
+                &db_schema
+            };
+            if c.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, "index")?;
-                let idx = index_from_stmt(stmt, None, 0, c.schema)?;
-                let table = c.schema.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
+                let idx = index_from_stmt(stmt, None, 0, lookup)?;
+                let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
                     return Err(Error::sql(format!("views may not be indexed")));
                 }
@@ -332,12 +387,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            c.ddl_db = (*temporary || view_name.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"))) as usize;
+            c.ddl_db = c.create_db(*temporary, view_name)?;
             let name = unquote(view_name.name.0);
-            if c.schema.table(&name).is_some() && *if_not_exists {
+            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, "view")?;
+                c.check_object_databases("view", &name, c.ddl_db, sqlite3_parser::dialect::TokenType::TK_AS)?;
                 let sql = schema_sql(c.sql, "VIEW");
                 let _ = table_from_stmt(stmt, &sql, 0)?;
                 c.writes = true;
@@ -354,11 +410,16 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             if ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name)) && !is_view {
                 return Err(Error::sql("table sqlite_master may not be dropped"));
             }
-            match c.schema.table(&name).cloned() {
+            let db = c.target_db(tbl_name)?;
+            match c.schema.table_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
                         let what = if is_view { "view" } else { "table" };
-                        return Err(Error::sql(format!("no such {what}: {name}")));
+                        let shown = match db {
+                            Some(d) => format!("{}.{name}", c.db_name(d)),
+                            None => name.clone(),
+                        };
+                        return Err(Error::sql(format!("no such {what}: {shown}")));
                     }
                     write = false;
                 }
@@ -382,11 +443,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     c.delete_schema_rows(2, &t.name);
                     if t.autoincrement {
-                        if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
+                        if let Some(seq) = c.schema.table_in(Some(t.db), "sqlite_sequence").cloned() {
                             c.delete_rows_named(seq.root, &t.name);
                         }
                     }
-                    let mut roots: Vec<u32> = c.schema.indexes_of(&t.name).iter().map(|i| i.root).collect();
+                    let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);
                     }
@@ -402,10 +463,15 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         }
         Stmt::DropIndex { if_exists, idx_name } => {
             let name = unquote(idx_name.name.0);
-            match c.schema.index(&name).cloned() {
+            let db = c.target_db(idx_name)?;
+            match c.schema.index_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
-                        return Err(Error::sql(format!("no such index: {name}")));
+                        let shown = match db {
+                            Some(d) => format!("{}.{name}", c.db_name(d)),
+                            None => name.clone(),
+                        };
+                        return Err(Error::sql(format!("no such index: {shown}")));
                     }
                     write = false;
                 }

@@ -18,13 +18,14 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     if order_by.is_some() || limit.is_some() || with.is_some() {
         return Err(Error::unsupported("DELETE with ORDER BY, LIMIT or WITH"));
     }
-    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    let target_db = c.target_db(tbl_name)?;
+    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    if let Some(table) = c.deletable_without_rowid(&unquote(tbl_name.name.0), returning.is_some()) {
+    if let Some(table) = c.deletable_without_rowid(target_db, &unquote(tbl_name.name.0), returning.is_some()) {
         let init = c.begin_program();
         c.writes = true;
         c.delete_without_rowid(table, alias, where_clause.as_ref())?;
@@ -32,12 +33,12 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         prog.counts_changes = true;
         return Ok(());
     }
-    let table = c.writable_table(&unquote(tbl_name.name.0))?;
+    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
     let init = c.begin_program();
     c.writes = true;
     match where_clause {
-        None if returning.is_none() && c.schema.triggers_of(&table.name).is_empty() && !c.fk_involved(&table) => {
-            for idx in c.schema.indexes_of(&table.name) {
+        None if returning.is_none() && c.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) => {
+            for idx in c.schema.indexes_of(&table) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
             c.dbs_used |= 1 << table.db;
@@ -54,7 +55,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rid = c.b.reg();
             c.b.add(Opcode::Column, tmp, 0, rid);
             c.b.add(Opcode::NotExists, t.cursor, next, rid);
-            let has_triggers = !c.schema.triggers_of(&table.name).is_empty();
+            let has_triggers = !c.schema.triggers_of(&table).is_empty();
             let old = if has_triggers { Some(c.read_row(&t)) } else { None };
             if let Some(o) = old {
                 c.fire_triggers(&t, super::trigger::Event::Delete, true, Some((o, rid)), None, &[], next)?;

@@ -57,11 +57,15 @@ impl OnConflict {
 
 impl Compiler<'_> {
     /// Find a table that may be written.
-    pub fn writable_table(&self, name: &str) -> Result<Table> {
+    /// `db`: the database a schema qualifier named (`None`: search order).
+    pub fn writable_table(&self, db: Option<usize>, name: &str) -> Result<Table> {
         if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
             return Err(Error::sql(format!("table {name} may not be modified")));
         }
-        let t = self.schema.table(name).cloned().ok_or_else(|| Error::sql(format!("no such table: {name}")))?;
+        let t = self.schema.table_in(db, name).cloned().ok_or_else(|| match db {
+            Some(d) => Error::sql(format!("no such table: {}.{name}", self.db_name(d))),
+            None => Error::sql(format!("no such table: {name}")),
+        })?;
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }
@@ -69,6 +73,18 @@ impl Compiler<'_> {
             return Err(Error::unsupported(what));
         }
         Ok(t)
+    }
+
+    /// The database the schema qualifier of a DML target names (`None`
+    /// when unqualified); "no such table: x.t" for an unknown one.
+    pub fn target_db(&self, q: &sqlite3_parser::ast::QualifiedName<'_>) -> Result<Option<usize>> {
+        match q.db_name.as_ref() {
+            None => Ok(self.home_db),
+            Some(d) => {
+                let n = crate::sql::parse::unquote(d.0);
+                self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("no such table: {n}.{}", crate::sql::parse::unquote(q.name.0))))
+            }
+        }
     }
 
     /// Open `table` and all its indexes with write cursors.
@@ -80,7 +96,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.b.comment(table.name.clone());
         let mut indexes = Vec::new();
-        for idx in self.schema.indexes_of(&table.name).into_iter().cloned().collect::<Vec<_>>() {
+        for idx in self.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
             self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);

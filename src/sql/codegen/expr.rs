@@ -169,7 +169,7 @@ impl Compiler<'_> {
         if item.table.is_empty() {
             return P4::None;
         }
-        match self.schema.table(&item.table) {
+        match self.schema.table_in(Some(item.db), &item.table) {
             Some(t) => default_p4(t, col),
             None => P4::None,
         }
@@ -400,11 +400,23 @@ impl Compiler<'_> {
             },
             Expr::Id(id) => self.identifier(id.0, target)?,
             Expr::Name(n) => self.identifier(n.0, target)?,
-            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
+            Expr::Qualified(t, c) => {
                 let (t, c) = (unquote(t.0), unquote(c.0));
                 match self.resolve_name(Some(&t), &c)? {
                     Some(r) => self.emit_column(&r, target),
                     None => return Err(no_such_column(Some(&t), &c)),
+                }
+            }
+            Expr::DoublyQualified(d, t, c) => {
+                // `db.table.column`: the table must be read from that database.
+                let (d, t, c) = (unquote(d.0), unquote(t.0), unquote(c.0));
+                let found = match self.db_index(&d) {
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), Some(&t), &c)?,
+                    None => None,
+                };
+                match found {
+                    Some(r) => self.emit_column(&r, target),
+                    None => return Err(Error::sql(format!("no such column: {d}.{t}.{c}"))),
                 }
             }
             Expr::Variable(name) => {

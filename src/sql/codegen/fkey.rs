@@ -62,9 +62,10 @@ fn mismatch(child: &str, parent: &str) -> String {
 
 impl Compiler<'_> {
     /// Foreign keys referring to `parent`: (child table, foreign key).
-    fn fks_referencing(&self, parent: &str) -> Vec<(Table, ForeignKey)> {
+    fn fks_referencing(&self, parent: &Table) -> Vec<(Table, ForeignKey)> {
+        let (db, parent) = (parent.db, parent.name.as_str());
         let mut out = Vec::new();
-        for t in self.schema.tables.values() {
+        for t in self.schema.tables.values().filter(|t| t.db == db) {
             for fk in &t.foreign_keys {
                 if fk.parent.eq_ignore_ascii_case(parent) {
                     out.push((t.clone(), fk.clone()));
@@ -76,13 +77,13 @@ impl Compiler<'_> {
 
     /// Whether `t` is the child or the parent of any foreign key.
     pub fn fk_involved(&self, t: &Table) -> bool {
-        !t.foreign_keys.is_empty() || self.schema.tables.values().any(|c| c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
+        !t.foreign_keys.is_empty() || self.schema.tables.values().any(|c| c.db == t.db && c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
     }
 
     /// Resolve a foreign key of `child`: `Ok(None)` when the parent table
     /// does not exist, `Err(message)` for a mismatch.
     fn resolve_fk(&self, child: &Table, fk: &ForeignKey) -> std::result::Result<Option<Resolved>, String> {
-        let Some(parent) = self.schema.table(&fk.parent).cloned() else { return Ok(None) };
+        let Some(parent) = self.schema.table_in(Some(child.db), &fk.parent).cloned() else { return Ok(None) };
         if parent.view_select.is_some() {
             return Err(mismatch(&child.name, &fk.parent));
         }
@@ -108,7 +109,7 @@ impl Compiler<'_> {
         if parent_cols.len() == 1 && parent.rowid_alias == Some(parent_cols[0]) {
             return Ok(Some(Resolved { parent, key: ParentKey::Rowid, parent_cols }));
         }
-        for idx in self.schema.indexes_of(&parent.name) {
+        for idx in self.schema.indexes_of(&parent) {
             if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
                 continue;
             }
@@ -149,7 +150,7 @@ impl Compiler<'_> {
                 return Ok(());
             }
             Ok(None) => {
-                let msg = format!("no such table: main.{}", fk.parent);
+                let msg = format!("no such table: {}.{}", self.db_name(child.db), fk.parent);
                 self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
                 return Ok(());
             }
@@ -272,7 +273,7 @@ impl Compiler<'_> {
     /// referring to the row in `row`/`rowid`. Decrements are skipped while
     /// the counter is zero (there is nothing they could resolve).
     pub fn fk_check_parent(&mut self, t: &Table, row: i32, rowid: i32, incr: i32, changed: Option<&[usize]>) -> Result<()> {
-        let refs = self.fks_referencing(&t.name);
+        let refs = self.fks_referencing(t);
         if refs.is_empty() {
             return Ok(());
         }
@@ -309,7 +310,7 @@ impl Compiler<'_> {
     /// ON DELETE (`new` is `None`) or ON UPDATE actions for the parent row
     /// just changed in `t`: `old`/`new` are (row registers, rowid).
     pub fn fk_actions(&mut self, t: &WriteTarget, old: (i32, i32), new: Option<(i32, i32)>, changed: Option<&[usize]>) -> Result<()> {
-        let refs = self.fks_referencing(&t.table.name);
+        let refs = self.fks_referencing(&t.table);
         let mut todo = Vec::new();
         for (child, fk) in refs {
             let action = if new.is_some() { fk.on_update } else { fk.on_delete };
@@ -355,11 +356,11 @@ impl Compiler<'_> {
             let cond: Vec<String> =
                 fk.columns.iter().zip(&r.parent_cols).map(|(&c, &p)| format!("{} = old.{}", quote(&child.columns[c].name), pname(p))).collect();
             let body = match action {
-                FkAction::Cascade if new.is_none() => format!("DELETE FROM {} WHERE {}", quote(&child.name), cond.join(" AND ")),
+                FkAction::Cascade if new.is_none() => format!("DELETE FROM {} WHERE {}", self.table_sql_name(&child), cond.join(" AND ")),
                 FkAction::Cascade => {
                     let sets: Vec<String> =
                         fk.columns.iter().zip(&r.parent_cols).map(|(&c, &p)| format!("{} = new.{}", quote(&child.columns[c].name), pname(p))).collect();
-                    format!("UPDATE {} SET {} WHERE {}", quote(&child.name), sets.join(", "), cond.join(" AND "))
+                    format!("UPDATE {} SET {} WHERE {}", self.table_sql_name(&child), sets.join(", "), cond.join(" AND "))
                 }
                 _ => {
                     let sets: Vec<String> = fk
@@ -373,7 +374,7 @@ impl Compiler<'_> {
                             format!("{} = {v}", quote(&child.columns[c].name))
                         })
                         .collect();
-                    format!("UPDATE {} SET {} WHERE {}", quote(&child.name), sets.join(", "), cond.join(" AND "))
+                    format!("UPDATE {} SET {} WHERE {}", self.table_sql_name(&child), sets.join(", "), cond.join(" AND "))
                 }
             };
             let event = if new.is_some() { "UPDATE" } else { "DELETE" };

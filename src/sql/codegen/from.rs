@@ -168,7 +168,9 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
-                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                // A schema-qualified name never means a CTE.
+                let qualified = qn.db_name.is_some();
+                if let Some(rb) = self.recursive.iter().rev().find(|r| !qualified && r.name.eq_ignore_ascii_case(&name)).cloned() {
                     let info = super::select::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
@@ -180,7 +182,7 @@ impl<'b> Compiler<'_> {
                     self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
                     return Ok(());
                 }
-                if let Some(cte) = self.cte(&name) {
+                if let Some(cte) = self.cte(&name).filter(|_| !qualified) {
                     // A CTE met again while its own body is being expanded
                     // (tmp1 reads tmp2 which reads tmp1, or a recursive
                     // CTE's initial SELECT reads it) never ends. The marker
@@ -203,40 +205,63 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                let in_temp = qn.db_name.as_ref().is_some_and(|d| unquote(d.0).eq_ignore_ascii_case("temp"));
-                let table = if (name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master")) && !in_temp {
-                    Some(crate::sql::schema::schema_table())
-                } else if name.eq_ignore_ascii_case("sqlite_temp_schema")
-                    || name.eq_ignore_ascii_case("sqlite_temp_master")
-                    || name.eq_ignore_ascii_case("sqlite_schema")
-                    || name.eq_ignore_ascii_case("sqlite_master")
-                {
+                // `aux.t` looks in aux only; an unknown schema is reported
+                // as a missing table, as SQLite does in FROM.
+                let db = match qn.db_name.as_ref() {
+                    None => None,
+                    Some(d) => match self.db_index(&unquote(d.0)) {
+                        Some(i) => Some(i),
+                        None => return Err(Error::sql(format!("no such table: {}.{name}", unquote(d.0)))),
+                    },
+                };
+                let is_main_schema = name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master");
+                let is_temp_schema = name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master");
+                let db = db.or(self.home_db);
+                let table = if (is_main_schema && db != Some(1)) || (is_temp_schema && db.is_none()) || (is_temp_schema && db == Some(1)) {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = if is_temp_schema { 1 } else { db.unwrap_or(0) };
+                    if t.db == 1 {
+                        t.name = name.clone();
+                    }
+                    Some(t)
+                } else if is_main_schema && db == Some(1) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
                     t.name = name.clone();
                     Some(t)
                 } else {
-                    self.schema.table(&name).cloned()
+                    self.schema.table_in(db, &name).cloned()
                 };
                 let Some(table) = table else {
                     if name.eq_ignore_ascii_case("pragma_database_list") {
                         // The table-valued form of PRAGMA database_list (the
                         // sqlite3 shell's .schema and .import use it).
-                        let sql = format!("SELECT 0 AS seq, 'main' AS name, '{}' AS file", self.db_path.replace('\'', "''"));
+                        let q = |s: &str| s.replace('\'', "''");
+                        let sql = self
+                            .database_list()
+                            .into_iter()
+                            .map(|(i, n, f)| format!("SELECT {i} AS seq, '{}' AS name, '{}' AS file", q(&n), q(&f)))
+                            .collect::<Vec<_>>()
+                            .join(" UNION ALL ");
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
                     if name.eq_ignore_ascii_case("pragma_module_list") {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
                     }
-                    return Err(Error::sql(format!("no such table: {name}")));
+                    return Err(match qn.db_name.as_ref() {
+                        Some(d) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
+                        None => Error::sql(format!("no such table: {name}")),
+                    });
                 };
                 if let Some(view_sql) = &table.view_select {
                     if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
                     self.expanding.push(name.clone());
+                    let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
                     let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    self.home_db = home;
                     self.expanding.pop();
                     return r;
                 }
@@ -256,6 +281,7 @@ impl<'b> Compiler<'_> {
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
                     table: table.name.clone(),
+                    db: table.db,
                     cursor: cur,
                     columns: table
                         .columns
@@ -306,6 +332,7 @@ impl<'b> Compiler<'_> {
         let item = ScopeItem {
             name,
             table: String::new(),
+            db: 0,
             cursor: cur,
             columns: names
                 .iter()
@@ -542,19 +569,28 @@ impl<'b> Compiler<'_> {
         if has_subquery(e) {
             return u64::MAX;
         }
-        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut names: Vec<(Option<String>, Option<String>, String)> = Vec::new();
         walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, unquote(id.0))),
-                Expr::Name(n) => names.push((None, unquote(n.0))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                Expr::Id(id) => names.push((None, None, unquote(id.0))),
+                Expr::Name(n) => names.push((None, None, unquote(n.0))),
+                Expr::Qualified(t, c) => names.push((None, Some(unquote(t.0)), unquote(c.0))),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(d.0)), Some(unquote(t.0)), unquote(c.0))),
                 _ => {}
             }
             true
         });
         let mut mask = 0u64;
-        for (q, n) in names {
-            if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+        for (d, q, n) in names {
+            let found = match d {
+                // `db.table.column` reads the item of that table in that database.
+                Some(d) => match self.db_index(&d) {
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), q.as_deref(), &n),
+                    None => Ok(None),
+                },
+                None => self.resolve_name(q.as_deref(), &n),
+            };
+            if let Ok(Some(r)) = found {
                 if r.depth == 0 && r.item < 64 {
                     mask |= 1 << r.item;
                 }
@@ -775,7 +811,7 @@ impl<'b> Compiler<'_> {
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
-        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
             let mut eqs = Vec::new();
@@ -806,7 +842,7 @@ impl<'b> Compiler<'_> {
             }
         }
         if best.as_ref().is_none_or(|b| b.0 < 4) {
-            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
+            for idx in self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
                 let Some(first) = idx.columns.first() else { continue };
                 let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
                 let list = *list;

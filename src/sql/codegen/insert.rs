@@ -16,12 +16,13 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Insert { with, or_conflict, tbl_name, columns, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
-    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    let target_db = c.target_db(tbl_name)?;
+    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.insertable_table(&unquote(tbl_name.name.0), stmt)?;
+    let table = c.insertable_table(target_db, &unquote(tbl_name.name.0), stmt)?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
@@ -65,10 +66,10 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let t = c.open_write_target(table)?;
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
-        if t.table.db != 0 {
+        if t.table.db == 1 {
             return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
         }
-        open_sequence(c, &t.table.name)?;
+        open_sequence(c, t.table.db, &t.table.name)?;
     }
     let count_check = |n: usize| -> Result<()> {
         if n != targets.len() {
@@ -173,10 +174,10 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
 }
 
 /// Read the table's `sqlite_sequence` entry into registers.
-fn open_sequence(c: &mut Compiler<'_>, name: &str) -> Result<()> {
-    let seq_table = c.schema.table("sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
+fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
+    let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
     let sq = c.b.cursor();
-    c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, 0, crate::vdbe::program::P4::Int64(2), 0);
+    c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, db as i32, crate::vdbe::program::P4::Int64(2), 0);
     c.b.comment("sqlite_sequence");
     let seq = c.b.reg();
     let seq_rowid = c.b.reg();
@@ -373,7 +374,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     };
     // BEFORE INSERT triggers run before the rowid is chosen: new.rowid (and
     // the INTEGER PRIMARY KEY) read -1 when it is still to be allocated.
-    if !c.schema.triggers_of(&t.table.name).is_empty() {
+    if !c.schema.triggers_of(&t.table).is_empty() {
         let trig_rowid = c.b.reg();
         match source {
             Some(src) => {

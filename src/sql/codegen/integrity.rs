@@ -30,10 +30,8 @@ use crate::vdbe::program::{Opcode, P4};
 
 /// What one check covers.
 pub struct IntegrityScope<'a> {
-    /// Database index (0 main).
-    pub db: usize,
-    /// Its schema name, for messages.
-    pub db_name: &'a str,
+    /// The databases, in order: (index, schema name).
+    pub dbs: Vec<(usize, String)>,
     /// `quick_check`: no index-content checks.
     pub quick: bool,
     /// Most errors to report.
@@ -45,18 +43,41 @@ pub struct IntegrityScope<'a> {
 impl Compiler<'_> {
     /// Emit the whole check; the caller has opened the read transaction.
     pub fn integrity_check(&mut self, scope: &IntegrityScope<'_>) -> Result<()> {
-        let schema = self.schema;
-        let mut tables: Vec<&Table> = schema.tables.values().filter(|t| t.db == scope.db && t.root > 0).collect();
-        tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
-        let mut roots: Vec<u32> = vec![1];
-        roots.extend(tables.iter().map(|t| t.root));
-        roots.extend(schema.indexes.values().filter(|i| i.db == scope.db).map(|i| i.root));
-
+        if let Some(only) = scope.table {
+            let known = scope.dbs.iter().any(|(db, _)| self.schema.tables.values().any(|t| t.db == *db && t.name.eq_ignore_ascii_case(only)));
+            if !known {
+                let db_name = scope.dbs.first().map_or("main", |d| d.1.as_str());
+                return Err(crate::error::Error::sql(format!("no such table: {db_name}.{only}")));
+            }
+        }
         let remaining = self.b.reg();
         self.b.add4(Opcode::Int64, 0, remaining, 0, P4::Int64(scope.max_errors), 0);
         let done = self.b.label();
+        for (db, _) in &scope.dbs {
+            self.integrity_check_db(*db, scope, remaining, done)?;
+        }
+        // Nothing reported: "ok".
+        let limit = self.b.reg();
+        self.b.add4(Opcode::Int64, 0, limit, 0, P4::Int64(scope.max_errors), 0);
+        self.b.add4(Opcode::Ne, remaining, done, limit, P4::None, 0);
+        let ok = self.b.reg();
+        self.b.add4(Opcode::String8, 0, ok, 0, P4::Bytes(b"ok".to_vec()), 0);
+        self.b.add(Opcode::ResultRow, ok, 1, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Both layers of checks for database `db`.
+    fn integrity_check_db(&mut self, db: usize, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
+        let schema = self.schema;
+        let mut tables: Vec<&Table> = schema.tables.values().filter(|t| t.db == db && t.root > 0).collect();
+        tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
+        let mut roots: Vec<u32> = vec![1];
+        roots.extend(tables.iter().map(|t| t.root));
+        roots.extend(schema.indexes.values().filter(|i| i.db == db).map(|i| i.root));
+
         let structure = self.b.reg();
-        self.b.add4(Opcode::IntegrityCk, structure, remaining, scope.db as i32, P4::Roots(roots), 1);
+        self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::Roots(roots), 1);
         let clean = self.b.label();
         self.b.add(Opcode::IsNull, structure, clean, 0);
         self.b.add(Opcode::ResultRow, structure, 1, 0);
@@ -64,18 +85,13 @@ impl Compiler<'_> {
         self.b.add(Opcode::Goto, 0, done, 0);
         self.b.bind(clean);
 
-        if let Some(only) = scope.table {
-            if !tables.iter().any(|t| t.name.eq_ignore_ascii_case(only)) {
-                return Err(crate::error::Error::sql(format!("no such table: {}.{only}", scope.db_name)));
-            }
-        }
         let checked: Vec<&Table> = tables
             .into_iter()
             .filter(|t| t.without_rowid.is_none() && t.view_select.is_none())
             .filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only)))
             .collect();
         let indexes_of = |t: &Table| -> Vec<Index> {
-            let mut v: Vec<Index> = schema.indexes_of(&t.name).into_iter().filter(|i| i.db == scope.db).cloned().collect();
+            let mut v: Vec<Index> = schema.indexes_of(t).into_iter().cloned().collect();
             v.reverse();
             v
         };
@@ -83,9 +99,9 @@ impl Compiler<'_> {
         // Entry counts: every table's, then every full index's against it.
         let mut counted = Vec::new();
         for t in &checked {
-            let rows = self.count_entries(t.root, scope.db, None)?;
+            let rows = self.count_entries(t.root, db, None)?;
             for idx in indexes_of(t).into_iter().filter(|i| i.where_sql.is_none()) {
-                let entries = self.count_entries(idx.root, scope.db, Some(&idx))?;
+                let entries = self.count_entries(idx.root, db, Some(&idx))?;
                 let same = self.b.label();
                 self.b.add4(Opcode::Eq, entries, same, rows, P4::None, 0);
                 self.report_text(format!("wrong # of entries in index {}", idx.name), remaining, done);
@@ -95,17 +111,8 @@ impl Compiler<'_> {
         }
 
         for t in counted {
-            self.check_rows(t, indexes_of(t), scope, remaining, done)?;
+            self.check_rows(t, indexes_of(t), db, scope.quick, remaining, done)?;
         }
-
-        // Nothing reported: "ok".
-        let limit = self.b.reg();
-        self.b.add4(Opcode::Int64, 0, limit, 0, P4::Int64(scope.max_errors), 0);
-        self.b.add4(Opcode::Ne, remaining, done, limit, P4::None, 0);
-        let ok = self.b.reg();
-        self.b.add4(Opcode::String8, 0, ok, 0, P4::Bytes(b"ok".to_vec()), 0);
-        self.b.add(Opcode::ResultRow, ok, 1, 0);
-        self.b.bind(done);
         Ok(())
     }
 
@@ -124,16 +131,16 @@ impl Compiler<'_> {
     }
 
     /// One pass over `table`: NOT NULL, then each index's entry for the row.
-    fn check_rows(&mut self, table: &Table, indexes: Vec<Index>, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
+    fn check_rows(&mut self, table: &Table, indexes: Vec<Index>, db: usize, quick: bool, remaining: i32, done: i32) -> Result<()> {
         let cursor = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, cursor, table.root as i32, scope.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        self.b.add4(Opcode::OpenRead, cursor, table.root as i32, db as i32, P4::Int64(table.columns.len() as i64), 0);
         self.b.comment(table.name.clone());
         let mut target = WriteTarget { table: table.clone(), cursor, indexes: Vec::new() };
-        if !scope.quick {
+        if !quick {
             for idx in indexes {
                 let c = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
-                self.b.add4(Opcode::OpenRead, c, idx.root as i32, scope.db as i32, P4::KeyInfo(ki), 0);
+                self.b.add4(Opcode::OpenRead, c, idx.root as i32, db as i32, P4::KeyInfo(ki), 0);
                 self.b.comment(idx.name.clone());
                 target.indexes.push((idx, c));
             }

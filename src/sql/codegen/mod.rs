@@ -8,13 +8,14 @@
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
 //! for INSTEAD OF triggers on views), `ddl.rs`, `alter.rs`, `txn.rs`,
-//! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
+//! `pragma.rs`, `attach.rs`; expressions in `expr.rs`. Access-path choice is in
 //! `sql/plan/`.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.
 
 pub mod builder;
+mod attach;
 mod vacuum;
 pub mod expr;
 pub mod select;
@@ -124,6 +125,15 @@ pub struct Compiler<'s> {
     pub top_compound_arm: bool,
     /// Main database file name (PRAGMA database_list).
     pub db_path: String,
+    /// Every database of the connection by index (0 main, 1 temp, 2..
+    /// attached): (schema name, file name).
+    pub databases: Vec<(String, String)>,
+    /// `PRAGMA database_list` shows temp (it has been used).
+    pub temp_listed: bool,
+    /// Compiling the body of a view or trigger stored in this database:
+    /// its unqualified names mean objects of that database only, as
+    /// SQLite binds them (`None`: the search order, temp views/triggers).
+    pub home_db: Option<usize>,
     /// The main database is in memory.
     pub memory_db: bool,
     /// Page size of the main database.
@@ -151,7 +161,7 @@ pub struct Compiler<'s> {
     /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
     /// names starting with `sqlite_` may be created.
     pub internal: bool,
-    /// Database a DDL statement changes (0 main, 1 temp).
+    /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
@@ -198,6 +208,9 @@ impl<'s> Compiler<'s> {
             expanding: Vec::new(),
             top_compound_arm: false,
             db_path: String::new(),
+            databases: vec![("main".into(), String::new()), ("temp".into(), String::new())],
+            temp_listed: false,
+            home_db: None,
             memory_db: false,
             page_size: 4096,
             recursive: Vec::new(),
@@ -246,19 +259,84 @@ impl<'s> Compiler<'s> {
         self.b.add(Opcode::Init, 0, 0, 0)
     }
 
+    /// The index of database `name` (a schema name: main, temp or an
+    /// ATTACH name), case-insensitively.
+    pub fn db_index(&self, name: &str) -> Option<usize> {
+        self.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+    }
+
+    /// The schema name of database `db`.
+    pub fn db_name(&self, db: usize) -> String {
+        self.databases.get(db).map_or_else(|| "main".to_string(), |(n, _)| n.clone())
+    }
+
+    /// The database a schema qualifier (`aux` of `aux.t`) names: `None`
+    /// when there is none (search order applies); "unknown database X"
+    /// when no database has that name.
+    pub fn qualifier_db(&self, q: Option<&sqlite3_parser::ast::Name<'_>>) -> Result<Option<usize>> {
+        let Some(q) = q else { return Ok(None) };
+        let n = crate::sql::parse::unquote(q.0);
+        self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("unknown database {n}")))
+    }
+
+    /// `table`'s name for SQL text the compiler generates, qualified with
+    /// its schema name when that is needed to find it (`"aux"."t"`).
+    pub fn table_sql_name(&self, table: &crate::sql::schema::Table) -> String {
+        let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        if self.schema.table(&table.name).is_some_and(|t| t.db == table.db) {
+            quote(&table.name)
+        } else {
+            format!("{}.{}", quote(&self.db_name(table.db)), quote(&table.name))
+        }
+    }
+
+    /// `PRAGMA database_list` rows: (seq, name, file).
+    pub fn database_list(&self) -> Vec<(usize, String, String)> {
+        self.databases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 1 || self.temp_listed)
+            .map(|(i, (n, f))| (i, n.clone(), f.clone()))
+            .collect()
+    }
+
     /// Emit the final `Halt` and the prologue (`Transaction` for each
-    /// database used) that `Init` jumps to.
+    /// database the program touches, write transactions for those it
+    /// changes) that `Init` jumps to.
     pub fn end_program(&mut self, init: usize, txn: Option<bool>) {
         if init == usize::MAX {
             return;
         }
         self.b.add(Opcode::Halt, 0, 0, 0);
         if let Some(write) = txn {
+            let (mut read, mut written) = (self.dbs_used, 0u32);
+            let bit = |db: i32| 1u32.checked_shl(db.max(0) as u32).unwrap_or(0);
+            for i in &self.b.insns {
+                match i.opcode {
+                    Opcode::OpenRead => read |= bit(i.p3),
+                    Opcode::OpenWrite | Opcode::Destroy => written |= bit(i.p3),
+                    Opcode::Clear => written |= bit(i.p2),
+                    Opcode::CreateBtree | Opcode::SetCookie => written |= bit(i.p1),
+                    Opcode::ReadCookie | Opcode::Pagecount | Opcode::PragmaBtree => read |= bit(i.p1),
+                    Opcode::IntegrityCk => read |= bit(i.p3),
+                    _ => {}
+                }
+            }
+            if write && written == 0 {
+                written = if read & !1 != 0 && read & 1 == 0 { read } else { 1 };
+            }
+            let mut used = read | written;
+            if used == 0 {
+                used = 1;
+            }
             let start = self.b.here();
             self.b.insns[init].p2 = start as i32;
-            self.b.add4(Opcode::Transaction, 0, write as i32, self.schema.cookie as i32, P4::None, 1);
-            if self.dbs_used & 2 != 0 {
-                self.b.add4(Opcode::Transaction, 1, write as i32, self.schema.temp_cookie as i32, P4::None, 1);
+            for db in 0..32usize {
+                if used & (1 << db) == 0 || db >= self.databases.len().max(2) {
+                    continue;
+                }
+                let w = write && written & (1 << db) != 0;
+                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.schema.cookie_of(db) as i32, P4::None, 1);
             }
             self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
         }
@@ -330,7 +408,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             c.end_program(init, None);
         }
-        Stmt::Attach { .. } | Stmt::Detach(..) => return Err(Error::unsupported("ATTACH/DETACH")),
+        Stmt::Attach { .. } | Stmt::Detach(..) => attach::compile_attach(c, stmt, &mut prog)?,
         Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
         Stmt::Reindex { obj_name } => {
@@ -391,28 +469,32 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
 
 /// Resolve `ANALYZE [schema | [schema.]table-or-index]` as SQLite does: a
 /// lone name is a database when one has that name, else a table or index
-/// of the main database.
+/// of any database (searched as names are).
 fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::QualifiedName>) -> Result<crate::vdbe::program::Analyze> {
     use crate::sql::parse::unquote;
     use crate::vdbe::program::Analyze;
+    let schema_name = |db: usize| c.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
     let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
     let name = unquote(q.name.0);
-    let known = |n: &str| c.schema.table(n).is_some() || c.schema.index(n).is_some();
+    let owner = |db: Option<usize>| {
+        c.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.schema.index_in(db, &name).map(|i| i.db))
+    };
     match &q.db_name {
-        None if name.eq_ignore_ascii_case("main") || name.eq_ignore_ascii_case("temp") => {
-            Ok(Analyze { schema: name.to_ascii_lowercase(), target: None })
-        }
-        None if known(&name) => Ok(Analyze { schema: "main".into(), target: Some(name) }),
-        None => Err(Error::sql(format!("no such table: {name}"))),
-        Some(db) => {
-            let db = unquote(db.0);
-            if !db.eq_ignore_ascii_case("main") && !db.eq_ignore_ascii_case("temp") {
-                return Err(Error::sql(format!("unknown database {db}")));
+        None => {
+            if let Some(db) = c.db_index(&name) {
+                return Ok(Analyze { schema: schema_name(db), target: None });
             }
-            if known(&name) {
-                Ok(Analyze { schema: db.to_ascii_lowercase(), target: Some(name) })
-            } else {
-                Err(Error::sql(format!("no such table: {db}.{name}")))
+            match owner(None) {
+                Some(db) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
+                None => Err(Error::sql(format!("no such table: {name}"))),
+            }
+        }
+        Some(d) => {
+            let d = unquote(d.0);
+            let db = c.db_index(&d).ok_or_else(|| Error::sql(format!("unknown database {d}")))?;
+            match owner(Some(db)) {
+                Some(_) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
+                None => Err(Error::sql(format!("no such table: {d}.{name}"))),
             }
         }
     }

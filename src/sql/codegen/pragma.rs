@@ -49,12 +49,17 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let arg = body.as_ref().map(|b| match b {
         PragmaBody::Equals(e) | PragmaBody::Call(e) => e,
     });
+    // `PRAGMA aux.x`: the database it is about (main when not named; the
+    // schema-describing ones search every database then).
+    let qualified = c.qualifier_db(name.db_name.as_ref())?;
+    let pdb = qualified.unwrap_or(0);
+    let pdb_op = pdb as i32;
     let init = c.begin_program();
     let mut txn = None;
     let schema = c.schema;
     match pname.as_str() {
         "table_info" | "table_xinfo" => {
-            let t = arg.map(arg_text).and_then(|n| schema.table(&n).cloned());
+            let t = arg.map(arg_text).and_then(|n| schema.table_in(qualified, &n).cloned());
             let mut rows = Vec::new();
             if let Some(t) = t {
                 let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
@@ -92,7 +97,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         "index_list" => {
             let tname = arg.map(arg_text).unwrap_or_default();
-            let mut idxs = schema.indexes_of(&tname);
+            let mut idxs = schema.table_in(qualified, &tname).map(|t| schema.indexes_of(t)).unwrap_or_default();
             idxs.reverse();
             let rows = idxs
                 .iter()
@@ -112,8 +117,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         "index_info" => {
             let iname = arg.map(arg_text).unwrap_or_default();
             let mut rows = Vec::new();
-            if let Some(ix) = schema.index(&iname) {
-                let t = schema.table(&ix.table);
+            if let Some(ix) = schema.index_in(qualified, &iname) {
+                let t = schema.table_in(Some(ix.db), &ix.table);
                 for (i, col) in ix.columns.iter().enumerate() {
                     let cname = t.and_then(|t| t.columns.get(col.column)).map_or(Value::Null, |c| Value::text(c.name.clone()));
                     rows.push(vec![Value::Integer(i as i64), Value::Integer(col.column as i64), cname]);
@@ -122,7 +127,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             const_rows(c, prog, &["seqno", "cid", "name"], rows);
         }
         "database_list" => {
-            let rows = vec![vec![Value::Integer(0), Value::text("main"), Value::text(c.db_path.clone())]];
+            let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
         "compile_options" => {
@@ -139,7 +144,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(e) => {
                     let v = arg_int(e).unwrap_or(0);
                     c.writes = true;
-                    c.b.add(Opcode::SetCookie, 0, field as i32, v as i32);
+                    c.b.add(Opcode::SetCookie, pdb_op, field as i32, v as i32);
                     if field == Meta::SchemaCookie {
                         prog.changes_schema = true;
                     }
@@ -147,7 +152,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 }
                 None => {
                     let r = c.b.reg();
-                    c.b.add(Opcode::ReadCookie, 0, r, field as i32);
+                    c.b.add(Opcode::ReadCookie, pdb_op, r, field as i32);
                     c.b.add(Opcode::ResultRow, r, 1, 0);
                     prog.column_names = vec![pname.clone()];
                     txn = Some(false);
@@ -156,7 +161,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         "page_count" => {
             let r = c.b.reg();
-            c.b.add(Opcode::Pagecount, 0, r, 0);
+            c.b.add(Opcode::Pagecount, pdb_op, r, 0);
             c.b.add(Opcode::ResultRow, r, 1, 0);
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
@@ -179,7 +184,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(v) => format!("{pname}={v}"),
                 None => pname.clone(),
             };
-            if pname == "page_size" && value.is_none() {
+            if pname == "page_size" && value.is_none() && pdb == 0 {
                 const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
             } else {
                 let n = if pname == "wal_checkpoint" { 3 } else { 1 };
@@ -187,7 +192,15 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 for _ in 1..n {
                     c.b.reg();
                 }
-                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+                if pname == "journal_mode" && value.is_some() && qualified.is_none() {
+                    // Unqualified, the new mode goes to every attached
+                    // database too (main's result is the one reported).
+                    for db in 2..c.databases.len() {
+                        let scratch = c.b.reg();
+                        c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::Text(spec.clone()), 0);
+                    }
+                }
+                c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
                 if !silent_set {
                     c.b.add(Opcode::ResultRow, out, n, 0);
                     prog.column_names = if pname == "wal_checkpoint" {
@@ -222,7 +235,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "integrity_check" | "quick_check" => {
-            // The argument is an error limit or a table name.
+            // The argument is an error limit or a table name; every
+            // database is checked unless one is named (temp only when asked).
             let (max_errors, table) = match arg.map(arg_text) {
                 Some(a) => match a.parse::<i64>() {
                     Ok(n) if n > 0 => (n, None),
@@ -231,14 +245,21 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 },
                 None => (100, None),
             };
-            let scope = super::integrity::IntegrityScope { db: 0, db_name: "main", quick: pname == "quick_check", max_errors, table: table.as_deref() };
+            let dbs: Vec<(usize, String)> = match qualified {
+                Some(d) => vec![d],
+                None => std::iter::once(0).chain(2..c.databases.len()).collect(),
+            }
+            .into_iter()
+            .map(|d| (d, c.databases.get(d).map_or_else(|| "main".to_string(), |x| x.0.clone())))
+            .collect();
+            let scope = super::integrity::IntegrityScope { dbs, quick: pname == "quick_check", max_errors, table: table.as_deref() };
             c.integrity_check(&scope)?;
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
         "freelist_count" => {
             let r = c.b.reg();
-            c.b.add(Opcode::ReadCookie, 0, r, Meta::FreelistCount as i32);
+            c.b.add(Opcode::ReadCookie, pdb_op, r, Meta::FreelistCount as i32);
             c.b.add(Opcode::ResultRow, r, 1, 0);
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
@@ -259,11 +280,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         },
                     };
                     c.writes = true;
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("auto_vacuum={mode}")), 0);
+                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("auto_vacuum={mode}")), 0);
                     txn = Some(true);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("auto_vacuum".into()), 0);
+                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text("auto_vacuum".into()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
                     prog.column_names = vec![pname.clone()];
                     txn = Some(false);
@@ -275,7 +296,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let n = arg.and_then(arg_int).filter(|n| *n > 0).map_or(0, |n| n.min(u32::MAX as i64));
             let out = c.b.reg();
             c.writes = true;
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
             txn = Some(true);
         }
         "case_sensitive_like" => {

@@ -72,8 +72,8 @@ pub struct SelectInfo {
     pub affinities: Vec<Option<Affinity>>,
     /// Declared types of result columns that are table columns.
     pub decltypes: Vec<Option<String>>,
-    /// (table, column) a result column reads directly.
-    pub origins: Vec<Option<(String, String)>>,
+    /// (database, table, column) a result column reads directly.
+    pub origins: Vec<Option<(String, String, String)>>,
     /// Collation of each result column (a subquery's columns keep it).
     pub collations: Vec<Option<String>>,
 }
@@ -116,7 +116,7 @@ pub struct RowCtx {
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
     let info = c.compile_select(sel, Dest::Output)?;
     prog.column_decltypes = info.decltypes.clone();
-    prog.column_origins = info.origins.iter().map(|o| o.clone().map(|(t, c)| ("main".to_string(), t, c))).collect();
+    prog.column_origins = info.origins.clone();
     Ok(info.names)
 }
 
@@ -506,7 +506,9 @@ impl Compiler<'_> {
     }
 
     /// The table column a result item reads, if it is a plain column.
-    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String)> {
+    /// (database, table, column) a result column reads, when it is a
+    /// table column.
+    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
             ResultItem::Col(r, _) => r.clone(),
             ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
@@ -524,7 +526,7 @@ impl Compiler<'_> {
             Some(c) => it.columns.get(c)?.name.clone(),
             None => "rowid".to_string(),
         };
-        Some((it.table.clone(), col))
+        Some((self.db_name(it.db), it.table.clone(), col))
     }
 
     fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {

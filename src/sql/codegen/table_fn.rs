@@ -53,6 +53,7 @@ impl<'b> Compiler<'_> {
         let item = ScopeItem {
             name: alias.unwrap_or_else(|| name.to_ascii_lowercase()),
             table: String::new(),
+            db: 0,
             cursor: cur,
             columns: COLUMNS
                 .iter()

@@ -31,22 +31,46 @@ pub enum Event {
 /// Compile CREATE TRIGGER / DROP TRIGGER.
 pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let init = c.begin_program();
+    let trigger_db;
     match stmt {
-        Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, .. } => {
+        Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
+            for cmd in commands.iter() {
+                let target = match cmd {
+                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
+                    _ => None,
+                };
+                if target.is_some_and(|t| t.db_name.is_some()) {
+                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
+                }
+            }
             if *temporary {
                 return Err(Error::unsupported("TEMP triggers"));
             }
             let name = unquote(trigger_name.name.0);
             let table = unquote(tbl_name.name.0);
-            if c.schema.has_trigger(&name) {
+            // An unqualified trigger goes to main (temp if its table is a
+            // TEMP table); its table is looked up in that database only.
+            let db = match c.qualifier_db(trigger_name.db_name.as_ref())? {
+                Some(d) => d,
+                None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
+            };
+            if let Some(q) = tbl_name.db_name.as_ref() {
+                let qn = unquote(q.0);
+                if c.db_index(&qn) != Some(db) {
+                    return Err(Error::sql(format!("trigger {name} cannot reference objects in database {qn}")));
+                }
+            }
+            c.check_object_databases("trigger", &name, db, sqlite3_parser::dialect::TokenType::TK_ON)?;
+            trigger_db = db;
+            if c.schema.has_trigger(Some(db), &name) {
                 if *if_not_exists {
                     c.end_program(init, None);
                     return Ok(());
                 }
                 return Err(Error::sql(format!("trigger {name} already exists")));
             }
-            let Some(t) = c.schema.table(&table).cloned() else {
-                return Err(Error::sql(format!("no such table: main.{table}")));
+            let Some(t) = c.schema.table_in(Some(db), &table).cloned() else {
+                return Err(Error::sql(format!("no such table: {}.{table}", c.db_name(db))));
             };
             let instead = matches!(time, Some(TriggerTime::InsteadOf));
             if t.view_select.is_some() && !instead {
@@ -59,11 +83,12 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
-            let end = c.sql.iter().rposition(|b| !b.is_ascii_whitespace() && *b != b';').map_or(0, |i| i + 1);
-            let text = String::from_utf8_lossy(&c.sql[..end]).trim_start().to_string();
+            // Stored as SQLite does: "CREATE TRIGGER " and the source from
+            // the (unqualified) name on, IF NOT EXISTS left out.
+            let text = crate::sql::parse::schema_sql(c.sql, "TRIGGER");
             c.writes = true;
             let sc = c.b.cursor();
-            c.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
+            c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
             let regs = c.b.regs(5);
             c.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(b"trigger".to_vec()), 0);
             c.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.into_bytes()), 0);
@@ -78,7 +103,13 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
         }
         Stmt::DropTrigger { if_exists, trigger_name } => {
             let name = unquote(trigger_name.name.0);
-            if !c.schema.has_trigger(&name) {
+            let qualified = c.qualifier_db(trigger_name.db_name.as_ref())?;
+            let found = match qualified {
+                Some(d) => c.schema.has_trigger(Some(d), &name).then_some(d),
+                None => [1usize, 0].into_iter().chain(2..c.databases.len()).find(|&d| c.schema.has_trigger(Some(d), &name)),
+            };
+            trigger_db = found.unwrap_or(0);
+            if found.is_none() {
                 if *if_exists {
                     // (Verifies the schema cookie: see ddl.rs.)
                     c.end_program(init, Some(false));
@@ -88,7 +119,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             }
             c.writes = true;
             let sc = c.b.cursor();
-            c.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
+            c.b.add4(Opcode::OpenWrite, sc, 1, trigger_db as i32, P4::Int64(5), 0);
             let end = c.b.label();
             c.b.add(Opcode::Rewind, sc, end, 0);
             let top = c.b.here();
@@ -107,8 +138,9 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
         }
         _ => return Err(Error::sql("not a trigger statement")),
     }
-    c.b.add(Opcode::SetCookie, 0, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie.wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, 0, 0, 0);
+    let db = trigger_db as i32;
+    c.b.add(Opcode::SetCookie, db, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie_of(trigger_db).wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, db, 0, 0);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
@@ -130,7 +162,7 @@ impl Compiler<'_> {
         changed: &[usize],
         skip: i32,
     ) -> Result<()> {
-        let triggers = self.schema.triggers_of(&t.table.name);
+        let triggers = self.schema.triggers_of(&t.table);
         for (name, sql) in triggers {
             if self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) || self.firing.len() > 16 {
                 continue;
@@ -161,6 +193,24 @@ impl Compiler<'_> {
 
     #[allow(clippy::too_many_arguments)]
     pub(super) fn run_trigger(
+        &mut self,
+        t: &WriteTarget,
+        name: &str,
+        when: Option<&ast::Expr<'_>>,
+        commands: &[ast::TriggerCmd<'_>],
+        old: Option<(i32, i32)>,
+        new: Option<(i32, i32)>,
+        skip: i32,
+    ) -> Result<()> {
+        // The body's names mean objects of the trigger's database.
+        let home = std::mem::replace(&mut self.home_db, (t.table.db != 1).then_some(t.table.db));
+        let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
+        self.home_db = home;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_trigger_body(
         &mut self,
         t: &WriteTarget,
         name: &str,

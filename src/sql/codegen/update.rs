@@ -20,6 +20,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
         items: vec![ScopeItem {
             name: alias.unwrap_or_else(|| table.name.clone()),
             table: table.name.clone(),
+            db: table.db,
             cursor,
             columns: table
                 .columns
@@ -40,8 +41,8 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
     c.internal_rowid_read = true;
     let sql = match where_clause {
-        Some(w) => format!("SELECT rowid FROM \"{}\" AS \"{}\" WHERE {w}", table.name.replace('"', "\"\""), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
-        None => format!("SELECT rowid FROM \"{}\"", table.name.replace('"', "\"\"")),
+        Some(w) => format!("SELECT rowid FROM {} AS \"{}\" WHERE {w}", c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
+        None => format!("SELECT rowid FROM {}", c.table_sql_name(table)),
     };
     let _ = conjuncts;
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -61,14 +62,15 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     if from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
         return Err(Error::unsupported("UPDATE with FROM, ORDER BY, LIMIT or WITH"));
     }
-    if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    let target_db = c.target_db(tbl_name)?;
+    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = match c.deletable_without_rowid(&unquote(tbl_name.name.0), returning.is_some()) {
+    let table = match c.deletable_without_rowid(target_db, &unquote(tbl_name.name.0), returning.is_some()) {
         Some(t) => t,
-        None => c.writable_table(&unquote(tbl_name.name.0))?,
+        None => c.writable_table(target_db, &unquote(tbl_name.name.0))?,
     };
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let oc = OnConflict::from_ast(*or_conflict);
@@ -86,8 +88,8 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         super::generated::refuse_target(&table, i, "UPDATE")?;
         if c.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
-            let db = if table.db == 1 { "temp" } else { "main" };
-            if c.authorize(super::auth::action::UPDATE, Some(&table.name), Some(&col), Some(db))? == super::auth::Verdict::Ignore {
+            let db = c.db_name(table.db);
+            if c.authorize(super::auth::action::UPDATE, Some(&table.name), Some(&col), Some(&db))? == super::auth::Verdict::Ignore {
                 // SQLite leaves a column the authorizer ignores unchanged.
                 continue;
             }

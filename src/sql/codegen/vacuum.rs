@@ -12,7 +12,7 @@ use sqlite3_parser::ast::{Expr, Literal, Name};
 /// The schema and the `INTO` target of a VACUUM statement.
 pub fn target(c: &mut Compiler<'_>, schema: Option<&Name<'_>>, into: Option<&Expr<'_>>) -> Result<Vacuum> {
     let schema = schema.map_or_else(|| "main".to_string(), |n| unquote(n.0));
-    if !schema.eq_ignore_ascii_case("main") && !schema.eq_ignore_ascii_case("temp") {
+    if c.db_index(&schema).is_none() {
         return Err(Error::sql(format!("unknown database {schema}")));
     }
     let into = match into {

@@ -40,25 +40,25 @@ pub fn creatable(table: &Table) -> bool {
 impl Compiler<'_> {
     /// The table INSERT writes: as `writable_table`, but also a WITHOUT
     /// ROWID table when nothing the row path does not handle is involved.
-    pub fn insertable_table(&self, name: &str, stmt: &Stmt<'_>) -> Result<Table> {
-        let refused = match self.writable_table(name) {
+    pub fn insertable_table(&self, db: Option<usize>, name: &str, stmt: &Stmt<'_>) -> Result<Table> {
+        let refused = match self.writable_table(db, name) {
             Ok(t) => return Ok(t),
             Err(e) => e,
         };
-        let Some(t) = self.schema.table(name).filter(|t| creatable(t)) else {
+        let Some(t) = self.schema.table_in(db, name).filter(|t| creatable(t)) else {
             return Err(refused);
         };
         let Stmt::Insert { returning, body, .. } = stmt else {
             return Err(refused);
         };
         let upsert = matches!(body, InsertBody::Select(_, Some(_)));
-        let references = self.schema.tables.values().any(|o| o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
+        let references = self.schema.tables.values().any(|o| o.db == t.db && o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
         if returning.is_some()
             || upsert
             || references
             || !t.foreign_keys.is_empty()
-            || !self.schema.indexes_of(&t.name).is_empty()
-            || !self.schema.triggers_of(&t.name).is_empty()
+            || !self.schema.indexes_of(&t).is_empty()
+            || !self.schema.triggers_of(&t).is_empty()
         {
             return Err(refused);
         }
@@ -174,10 +174,10 @@ impl Compiler<'_> {
 
     /// A WITHOUT ROWID table DELETE can remove rows from: only the table
     /// b-tree is involved (no triggers, RETURNING, indexes or foreign keys).
-    pub fn deletable_without_rowid(&self, name: &str, has_returning: bool) -> Option<Table> {
-        let t = self.schema.table(name).filter(|t| creatable(t))?;
-        let references = self.schema.tables.values().any(|o| o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
-        if has_returning || references || !t.foreign_keys.is_empty() || !self.schema.indexes_of(&t.name).is_empty() || !self.schema.triggers_of(&t.name).is_empty() {
+    pub fn deletable_without_rowid(&self, db: Option<usize>, name: &str, has_returning: bool) -> Option<Table> {
+        let t = self.schema.table_in(db, name).filter(|t| creatable(t))?;
+        let references = self.schema.tables.values().any(|o| o.db == t.db && o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
+        if has_returning || references || !t.foreign_keys.is_empty() || !self.schema.indexes_of(&t).is_empty() || !self.schema.triggers_of(&t).is_empty() {
             return None;
         }
         Some(t.clone())
@@ -193,7 +193,7 @@ impl Compiler<'_> {
         let cols: Vec<String> = order[..n_key].iter().map(|c| quote(&table.columns[*c].name)).collect();
         let tmp = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, tmp, n_key as i32, 0);
-        let from = format!("{} AS {}", quote(&table.name), quote(&alias.unwrap_or_else(|| table.name.clone())));
+        let from = format!("{} AS {}", self.table_sql_name(table), quote(&alias.unwrap_or_else(|| table.name.clone())));
         let sql = match where_clause {
             Some(w) => format!("SELECT {} FROM {from} WHERE {w}", cols.join(", ")),
             None => format!("SELECT {} FROM {from}", cols.join(", ")),

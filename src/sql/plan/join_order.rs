@@ -131,7 +131,7 @@ impl<'b> Compiler<'_> {
         }
         if let Some(table) = &it.table {
             let ranged = |c: usize| cands.iter().filter(|(x, op, _)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-            for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()) {
+            for idx in self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()) {
                 let mut eq = 0usize;
                 for ic in &idx.columns {
                     if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {

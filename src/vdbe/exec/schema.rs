@@ -126,11 +126,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(v) => bt.set_synchronous(synchronous_level(v)),
                     None => set_reg(vm, p2, Value::Integer(bt.synchronous() as i64)),
                 },
-                "page_size" => {
-                    if let Some(v) = value {
+                "page_size" => match value {
+                    Some(v) => {
                         bt.set_page_size(v.trim().parse().unwrap_or(0));
                     }
-                }
+                    None => set_reg(vm, p2, Value::Integer(bt.page_size() as i64)),
+                },
                 "wal_autocheckpoint" => {
                     if let Some(v) = value {
                         bt.set_wal_autocheckpoint(v.trim().parse::<i64>().unwrap_or(0).max(0) as u32);

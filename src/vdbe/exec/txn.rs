@@ -49,6 +49,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
     match insn.opcode {
         Opcode::Transaction => {
             let db = p1 as usize;
+            env.temp_used |= db == 1;
             let Some(d) = env.dbs.get_mut(db) else { return Err(Error::sql("no such database")) };
             let bt = &mut d.btree;
             if p2 > 0 {
@@ -57,12 +58,21 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 }
                 if bt.txn_state() < TxnState::Write {
                     pend!(bt.begin_write(p2 == 2));
+                    // A database joining a transaction that has user
+                    // savepoints gets them too (at its current state, which
+                    // is what each of them would restore here).
+                    if !env.savepoints.is_empty() {
+                        pend!(bt.savepoint_open(env.savepoints.len() - 1));
+                    }
                 }
                 let need_stmt = !env.autocommit || env.active_statements > 1;
-                if need_stmt && vm.stmt_savepoint.is_none() && db == 0 {
+                if need_stmt && vm.stmt_savepoint.map_or(true, |(_, dbs)| dbs & (1 << db) == 0) {
+                    // One statement savepoint at the same depth in every
+                    // database the statement writes.
                     let idx = env.savepoints.len();
                     pend!(bt.savepoint_open(idx));
-                    vm.stmt_savepoint = Some(idx);
+                    let dbs = vm.stmt_savepoint.map_or(0, |(_, d)| d);
+                    vm.stmt_savepoint = Some((idx, dbs | 1 << db));
                 }
             } else if bt.txn_state() == TxnState::None {
                 pend!(bt.begin_read());
@@ -128,11 +138,16 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             };
             match p1 {
                 0 => {
+                    // Main always takes part; other databases take part from
+                    // the time they start writing (see `Transaction`).
                     let bt = &mut env.dbs[0].btree;
                     if bt.txn_state() < TxnState::Write {
                         pend!(bt.begin_write(false));
                     }
-                    pend!(bt.savepoint_open(env.savepoints.len()));
+                    let depth = env.savepoints.len();
+                    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+                        pend!(d.btree.savepoint_open(depth));
+                    }
                     if env.autocommit {
                         env.autocommit = false;
                         env.savepoint_started_txn = true;
@@ -145,7 +160,6 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     let Some(i) = env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(&name)) else {
                         return Err(Error::sql(format!("no such savepoint: {name}")));
                     };
-                    let bt = &mut env.dbs[0].btree;
                     if p1 == 1 {
                         if i == 0 && env.savepoint_started_txn {
                             env.autocommit = true;
@@ -153,11 +167,15 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                             env.savepoint_started_txn = false;
                             env.end_fk_transaction();
                         } else {
-                            pend!(bt.savepoint_release(i));
+                            for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+                                pend!(d.btree.savepoint_release(i));
+                            }
                             env.savepoints.truncate(i);
                         }
                     } else {
-                        pend!(bt.savepoint_rollback(i));
+                        for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write && d.btree.pager().savepoint_depth() > i) {
+                            pend!(d.btree.savepoint_rollback(i));
+                        }
                         env.savepoints.truncate(i + 1);
                         if let Some(&at) = env.savepoint_fk_deferred.get(i) {
                             env.fk_deferred = at;
@@ -184,8 +202,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             if vm.fk_violations > 0 && !vm.committing {
                 return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
             }
-            if let Some(i) = vm.stmt_savepoint {
-                pend!(env.dbs[0].btree.savepoint_release(i));
+            if let Some((i, dbs)) = vm.stmt_savepoint {
+                for (n, d) in env.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
+                    let _ = n;
+                    pend!(d.btree.savepoint_release(i));
+                }
                 vm.stmt_savepoint = None;
             }
             if env.autocommit && env.active_statements <= 1 {
@@ -198,6 +219,20 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         }
                     }
                 }
+                // Several databases written: each journals its changes and
+                // takes its EXCLUSIVE lock before any file is written, so
+                // that one busy database leaves all of them uncommitted.
+                // (Without a super-journal a crash between the files'
+                // commits can still commit one and not another.)
+                if env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).count() > 1 {
+                    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+                        match d.btree.commit_phase_one() {
+                            Ok(Poll::Ready(())) => {}
+                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) => return Err(busy_commit(vm, prog, env, e)),
+                        }
+                    }
+                }
                 let mut wal_commits = Vec::new();
                 if env.dbs.iter().any(|d| d.btree.txn_state() != TxnState::None) {
                     // A transaction ends here (SQLite: a statement that read
@@ -207,7 +242,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 for d in env.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         let wrote = d.btree.txn_state() == TxnState::Write;
-                        pend!(d.btree.commit());
+                        match d.btree.commit() {
+                            Ok(Poll::Ready(())) => {}
+                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) => return Err(busy_commit(vm, prog, env, e)),
+                        }
                         if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
                             wal_commits.push((d.name.clone(), frames));
                         }
@@ -237,6 +276,18 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
     Ok(Flow::Next)
 }
 
+/// A commit failed with `e`. COMMIT (a program that writes nothing
+/// itself) refused with `SQLITE_BUSY` leaves the transaction open, as in
+/// SQLite, so that it can be retried; other errors, and busy commits of
+/// statements in autocommit mode, roll back (see [`abort`]).
+fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Error {
+    if e.primary() == crate::error::SQLITE_BUSY && prog.readonly {
+        env.autocommit = false;
+        vm.committing = false;
+    }
+    e
+}
+
 /// A statement failed: undo what it must not leave behind. Runs blocking
 /// (the error path is not resumable).
 pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
@@ -247,14 +298,15 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
         || err.primary() == crate::error::SQLITE_FULL
         || err.primary() == crate::error::SQLITE_IOERR
         || err.primary() == crate::error::SQLITE_NOMEM;
-    if let Some(i) = vm.stmt_savepoint.take() {
-        if !whole_txn && vm.error_action != ON_ERROR_FAIL {
-            let bt = &mut env.dbs[0].btree;
-            let _ = io.block_on(|| bt.savepoint_rollback(i));
-            let _ = io.block_on(|| bt.savepoint_release(i));
-        } else if vm.error_action == ON_ERROR_FAIL {
-            let bt = &mut env.dbs[0].btree;
-            let _ = io.block_on(|| bt.savepoint_release(i));
+    if let Some((i, dbs)) = vm.stmt_savepoint.take() {
+        for (_, d) in env.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
+            let bt = &mut d.btree;
+            if !whole_txn && vm.error_action != ON_ERROR_FAIL {
+                let _ = io.block_on(|| bt.savepoint_rollback(i));
+                let _ = io.block_on(|| bt.savepoint_release(i));
+            } else if vm.error_action == ON_ERROR_FAIL {
+                let _ = io.block_on(|| bt.savepoint_release(i));
+            }
         }
     }
     if vm.error_action != ON_ERROR_FAIL {

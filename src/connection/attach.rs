@@ -1,0 +1,126 @@
+//! # ATTACH and DETACH
+//!
+//! `lang_attach.txt`, `lang_detach.txt`. A statement compiles to a program
+//! that only computes its operands (one row: file name and schema name, or
+//! the schema name to detach; `codegen/attach.rs`); the connection then
+//! changes its list of databases here, which no bytecode program of the
+//! connection could do while it runs against that list.
+//!
+//! Databases are numbered 0 main, 1 temp, 2.. attached in attach order; a
+//! DETACH closes the gap, as SQLite does, so the numbers baked into
+//! programs compiled before change: every ATTACH and DETACH bumps
+//! `attach_generation`, and a statement compiled under another generation
+//! compiles again before its next run.
+//!
+//! Not built: a super-journal. A transaction that writes several
+//! databases first brings every one to "journal synced, EXCLUSIVE held"
+//! (`Btree::commit_phase_one`, in `Halt`), so that a busy file leaves them
+//! all uncommitted, then commits each one's pager in turn (each atomically
+//! on its own): a crash in the middle can leave one committed and another
+//! not, which SQLite's super-journal rules out in rollback-journal modes
+//! (SQLite does not promise it either with journal_mode=MEMORY, OFF or
+//! WAL).
+
+use super::{parse_target, Connection};
+use crate::btree::{Btree, BtreeOptions, TxnState};
+use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_ERROR};
+use crate::io::IoContext;
+use crate::sql::schema::Schema;
+use crate::value::Value;
+use crate::vdbe::Database;
+use std::sync::Arc;
+
+/// `SQLITE_LIMIT_ATTACHED`'s slot in the connection's limits.
+const LIMIT_ATTACHED: usize = 7;
+
+/// An operand as text (NULL is the empty string, as in SQLite).
+fn operand_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::Text(t)) | Some(Value::Blob(t)) => String::from_utf8_lossy(t).into_owned(),
+        Some(Value::Integer(i)) => i.to_string(),
+        Some(Value::Real(r)) => crate::vdbe::value_ops::format_real(*r),
+    }
+}
+
+impl Connection {
+    /// `ATTACH file AS name` with the operands computed.
+    pub(crate) fn attach_database(&mut self, file: Option<&Value>, name: Option<&Value>) -> Result<()> {
+        let file = operand_text(file);
+        let name = operand_text(name);
+        let max = self.limits[LIMIT_ATTACHED];
+        if self.state.dbs.len() >= max.max(0) as usize + 2 {
+            return Err(Error::new(SQLITE_ERROR, format!("too many attached databases - max {max}")));
+        }
+        if self.state.dbs.iter().any(|d| d.name.eq_ignore_ascii_case(&name)) {
+            return Err(Error::new(SQLITE_ERROR, format!("database {name} is already in use")));
+        }
+        // The file opens with the connection's own flags (read-only
+        // connections attach read-only; URIs when the connection takes them).
+        let target = parse_target(&file, self.open_flags).map_err(|e| Error::new(e.code, e.message))?;
+        let io = if target.memory {
+            self.state.io.clone()
+        } else if self.memory {
+            // An in-memory connection's context drives nothing on disk.
+            IoContext::new(Arc::new(crate::io::sync::SyncBackend::new()))
+        } else {
+            self.state.io.clone()
+        };
+        let opts = BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable };
+        let mut btree = Btree::open(&io, &target.path, opts).map_err(|e| {
+            if e.primary() == SQLITE_CANTOPEN {
+                Error::new(e.code, format!("unable to open database: {file}"))
+            } else {
+                e
+            }
+        })?;
+        let path = if target.memory { String::new() } else { io.backend().full_path(&target.path).unwrap_or(target.path.clone()) };
+        // Read its schema now: a file that is not a database is refused
+        // here, as in SQLite.
+        let schema = {
+            let bt = &mut btree;
+            io.block_on(|| bt.begin_read())?;
+            let s = Schema::load(&io, bt);
+            let _ = io.block_on(|| bt.commit());
+            s?
+        };
+        self.state.dbs.push(Database { name, path, btree, read_only: target.read_only });
+        self.schemas.push(schema);
+        self.attach_generation += 1;
+        self.schema_loaded = false;
+        Ok(())
+    }
+
+    /// `DETACH name` with the operand computed.
+    pub(crate) fn detach_database(&mut self, name: Option<&Value>) -> Result<()> {
+        let name = operand_text(name);
+        let Some(i) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&name)) else {
+            return Err(Error::new(SQLITE_ERROR, format!("no such database: {name}")));
+        };
+        if i < 2 {
+            return Err(Error::new(SQLITE_ERROR, format!("cannot detach database {name}")));
+        }
+        // A transaction on it keeps it attached (SQLite's rule); so does a
+        // running statement reading a database attached after it, whose
+        // number the removal would shift under the statement's cursors (a
+        // running statement holds a transaction on every database it uses).
+        let in_txn = |d: &crate::vdbe::Database| d.btree.txn_state() != TxnState::None;
+        let shifted_in_use = self.state.active_statements > 1 && self.state.dbs[i + 1..].iter().any(in_txn);
+        if in_txn(&self.state.dbs[i]) || shifted_in_use {
+            return Err(Error::new(SQLITE_ERROR, format!("database {name} is locked")));
+        }
+        self.state.dbs.remove(i);
+        if i < self.schemas.len() {
+            self.schemas.remove(i);
+        }
+        self.attach_generation += 1;
+        self.schema_loaded = false;
+        Ok(())
+    }
+
+    /// Used by `Statement::step`: whether a program compiled under
+    /// generation `g` still sees the databases it was compiled for.
+    pub(crate) fn attach_generation(&self) -> u64 {
+        self.attach_generation
+    }
+}
