@@ -252,6 +252,9 @@ fn resident_bytes() -> u64 {
 fn mutated_sql_never_panics_hangs_or_grows() {
     let seconds: u64 = std::env::var("RINGLITE_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(15);
     let seed: u64 = std::env::var("RINGLITE_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    // RINGLITE_FUZZ_TRACE=1 prints every case before it runs (to find the
+    // input of a crash that kills the process).
+    let trace = std::env::var_os("RINGLITE_FUZZ_TRACE").is_some();
     let corpus: Vec<Vec<String>> = corpus().iter().map(|s| tokens(s)).filter(|t| !t.is_empty()).collect();
     assert!(corpus.len() > 100, "corpus too small: {}", corpus.len());
 
@@ -298,6 +301,9 @@ fn mutated_sql_never_panics_hangs_or_grows() {
         let other = &corpus[rng.below(corpus.len())];
         let sql = mutate(&mut rng, base, other);
         cases += 1;
+        if trace {
+            eprintln!("case {cases}: {sql}");
+        }
         let outcome = catch_unwind(AssertUnwindSafe(|| run_all(&mut conn, &sql, &watch)));
         conn.interrupt_flag().store(false, Ordering::Relaxed);
         if let Err(p) = outcome {

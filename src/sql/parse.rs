@@ -14,10 +14,11 @@ use sqlite3_parser::lexer::sql::{Error as ParseError, Parser, ParserError, Token
 use sqlite3_parser::lexer::Scanner;
 use sqlite3_parser::{Bump, FallibleIterator};
 
-/// Stack kept free before recursing code grows the stack.
-pub const STACK_RED_ZONE: usize = 256 * 1024;
+/// Stack kept free before recursing code grows the stack (one parser call
+/// needs several hundred KiB in a debug build).
+pub const STACK_RED_ZONE: usize = 1024 * 1024;
 /// Stack added each time the red zone is reached.
-pub const STACK_GROWTH: usize = 4 * 1024 * 1024;
+pub const STACK_GROWTH: usize = 8 * 1024 * 1024;
 
 /// Run `f` with a large stack available (recursive parse and codegen).
 pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {

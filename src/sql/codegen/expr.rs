@@ -649,6 +649,11 @@ impl Compiler<'_> {
                 return self.row_comparison(opc, null_eq, lv, rv, target);
             }
         }
+        if let Some((opc, null_eq)) = cmp {
+            if row_width(l) > 1 || row_width(r) > 1 {
+                return self.row_subquery_comparison(opc, null_eq, l, r, target);
+            }
+        }
         let lr = self.expr_new(l)?;
         let rr = self.expr_new(r)?;
         if let Some((opc, null_eq)) = cmp {
@@ -702,13 +707,24 @@ impl Compiler<'_> {
             self.expr(&l[i], lr + i as i32)?;
             self.expr(&r[i], rr + i as i32)?;
         }
+        let pairs: Vec<(&Expr<'_>, &Expr<'_>)> = l.iter().zip(r.iter()).collect();
+        self.row_compare_regs(op, null_eq, &pairs, lr, rr, target)
+    }
+
+    /// Compare the row in registers `lr..` with the row in `rr..`, field by
+    /// field as `row_comparison` describes; `pairs` gives each field's
+    /// expressions (for affinity and collation).
+    fn row_compare_regs(&mut self, op: Opcode, null_eq: bool, pairs: &[(&Expr<'_>, &Expr<'_>)], lr: i32, rr: i32, target: i32) -> Result<()> {
+        let n = pairs.len();
+        let l: Vec<&Expr<'_>> = pairs.iter().map(|p| p.0).collect();
+        let r: Vec<&Expr<'_>> = pairs.iter().map(|p| p.1).collect();
         match op {
             Opcode::Eq | Opcode::Ne => {
                 let combine = if op == Opcode::Eq { Opcode::And } else { Opcode::Or };
                 let t = self.b.reg();
                 for i in 0..n {
                     let dst = if i == 0 { target } else { t };
-                    self.emit_comparison(op, &l[i], &r[i], lr + i as i32, rr + i as i32, dst, null_eq)?;
+                    self.emit_comparison(op, l[i], r[i], lr + i as i32, rr + i as i32, dst, null_eq)?;
                     if i > 0 {
                         self.b.add(combine, target, t, target);
                     }
@@ -722,12 +738,12 @@ impl Compiler<'_> {
                     o => o,
                 };
                 let last = n - 1;
-                self.emit_comparison(op, &l[last], &r[last], lr + last as i32, rr + last as i32, target, false)?;
+                self.emit_comparison(op, l[last], r[last], lr + last as i32, rr + last as i32, target, false)?;
                 for i in (0..last).rev() {
                     let eq = self.b.reg();
                     let lt = self.b.reg();
-                    self.emit_comparison(Opcode::Eq, &l[i], &r[i], lr + i as i32, rr + i as i32, eq, false)?;
-                    self.emit_comparison(strict(op), &l[i], &r[i], lr + i as i32, rr + i as i32, lt, false)?;
+                    self.emit_comparison(Opcode::Eq, l[i], r[i], lr + i as i32, rr + i as i32, eq, false)?;
+                    self.emit_comparison(strict(op), l[i], r[i], lr + i as i32, rr + i as i32, lt, false)?;
                     self.b.add(Opcode::And, eq, target, target);
                     self.b.add(Opcode::Or, lt, target, target);
                 }
@@ -785,6 +801,9 @@ impl Compiler<'_> {
     }
 
     fn in_select(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        if row_width(lhs) > 1 {
+            return self.in_select_row(lhs, not, sel, target);
+        }
         let cur = self.b.cursor();
         let once = self.once_placeholder();
         self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }] })), 0);
@@ -828,6 +847,74 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// `(a, b, ...) IN (SELECT x, y, ...)`: true when a row matches every
+    /// field; false when every row differs from the left side in a field
+    /// where neither is NULL; NULL otherwise (a NULL left the outcome open).
+    fn in_select_row(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        let n = row_width(lhs);
+        let cur = self.b.cursor();
+        let once = self.once_placeholder();
+        let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
+        self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
+        let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
+        if info.n_columns != n {
+            return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
+        }
+        self.finish_once(once, info.correlated);
+        let (x, _) = self.row_value(lhs)?;
+        let affs: String = (0..n)
+            .map(|i| {
+                let a = row_field(lhs, i).and_then(|e| self.expr_affinity(e)).map_or('A', |a| a.letter());
+                if matches!(a, 'C' | 'D' | 'E') { a } else { 'A' }
+            })
+            .collect();
+        if affs.chars().any(|c| c != 'A') {
+            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+                self.b.insns[at].p4 = P4::Affinity(affs.clone());
+            }
+            self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::Affinity(affs), 0);
+        }
+        let found = self.b.label();
+        let is_false = self.b.label();
+        let null_result = self.b.label();
+        let done = self.b.label();
+        let scan = self.b.label();
+        for i in 0..n as i32 {
+            self.b.add(Opcode::IsNull, x + i, scan, 0);
+        }
+        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(n as i64), 0);
+        // No exact match: a row counts against NULL only if no field pair
+        // is definitely different.
+        self.b.bind(scan);
+        self.b.add(Opcode::Rewind, cur, is_false, 0);
+        let top = self.b.here() as i32;
+        let next = self.b.label();
+        let t = self.b.reg();
+        let eq = self.b.reg();
+        let null = Expr::Literal(Literal::Null);
+        for i in 0..n {
+            self.b.add(Opcode::Column, cur, i as i32, t);
+            let e = row_field(lhs, i).unwrap_or(&null);
+            self.emit_comparison(Opcode::Eq, e, e, x + i as i32, t, eq, false)?;
+            // 0: this row differs for sure.
+            self.b.add(Opcode::IfNot, eq, next, 0);
+        }
+        self.b.add(Opcode::Goto, 0, null_result, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, cur, top, 0);
+        self.b.add(Opcode::Goto, 0, is_false, 0);
+        self.b.bind(null_result);
+        self.b.add(Opcode::Null, 0, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(is_false);
+        self.b.add(Opcode::Integer, not as i32, target, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(found);
+        self.b.add(Opcode::Integer, !not as i32, target, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
     fn exists(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
         let r = self.b.reg();
         let once = self.once_placeholder();
@@ -838,6 +925,59 @@ impl Compiler<'_> {
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
         Ok(())
+    }
+
+    /// Evaluate a row value (`(a, b, ...)` or a subquery of several
+    /// columns) into fresh consecutive registers; returns the first and
+    /// the width.
+    fn row_value(&mut self, e: &Expr<'_>) -> Result<(i32, usize)> {
+        match e {
+            Expr::Parenthesized(v) => {
+                let first = self.b.regs(v.len());
+                for (i, x) in v.iter().enumerate() {
+                    self.expr(x, first + i as i32)?;
+                }
+                Ok((first, v.len()))
+            }
+            Expr::Subquery(sel) => {
+                let n = row_width(e);
+                let first = self.b.regs(n);
+                let once = self.once_placeholder();
+                for i in 0..n as i32 {
+                    self.b.add(Opcode::Null, 0, first + i, 0);
+                }
+                let done = self.b.label();
+                let info = self.compile_select(sel, super::select::Dest::Scalar { reg: first, done })?;
+                if info.n_columns != n {
+                    return Err(Error::sql("row value misused"));
+                }
+                self.b.bind(done);
+                self.finish_once(once, info.correlated);
+                Ok((first, n))
+            }
+            other => {
+                let r = self.expr_new(other)?;
+                Ok((r, 1))
+            }
+        }
+    }
+
+    /// `row op row` where a side is a subquery of several columns.
+    fn row_subquery_comparison(&mut self, op: Opcode, null_eq: bool, l: &Expr<'_>, r: &Expr<'_>, target: i32) -> Result<()> {
+        let (lw, rw) = (row_width(l), row_width(r));
+        if lw != rw {
+            return Err(Error::sql("row value misused"));
+        }
+        let (lr, n) = self.row_value(l)?;
+        let (rr, _) = self.row_value(r)?;
+        let null = Expr::Literal(Literal::Null);
+        let mut cmp_pairs = Vec::with_capacity(n);
+        for i in 0..n {
+            let lf = row_field(l, i);
+            let rf = row_field(r, i);
+            cmp_pairs.push((lf.or(rf).unwrap_or(&null), rf.or(lf).unwrap_or(&null)));
+        }
+        self.row_compare_regs(op, null_eq, &cmp_pairs, lr, rr, target)
     }
 
     fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
@@ -853,5 +993,28 @@ impl Compiler<'_> {
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
         Ok(())
+    }
+}
+
+/// How many values `e` stands for: the fields of `(a, b, ...)`, the result
+/// columns of a subquery (a `*` counts as one), else 1.
+fn row_width(e: &Expr<'_>) -> usize {
+    match e {
+        Expr::Parenthesized(v) => v.len(),
+        Expr::Subquery(sel) => match &sel.body.select {
+            ast::OneSelect::Select { columns, .. } => columns.len(),
+            ast::OneSelect::Values(rows) => rows.first().map_or(1, |r| r.len()),
+        },
+        _ => 1,
+    }
+}
+
+/// Field `i` of a row value written out, for its affinity and collation
+/// (a subquery's fields are not known here: the other side's apply, as
+/// for a column compared with a subquery).
+fn row_field<'a, 'e>(e: &'a Expr<'e>, i: usize) -> Option<&'a Expr<'e>> {
+    match e {
+        Expr::Parenthesized(v) => v.get(i),
+        _ => None,
     }
 }

@@ -22,7 +22,8 @@ use std::sync::Arc;
 pub enum Dest {
     /// `ResultRow`.
     Output,
-    /// First column of the first row into `reg`, then jump to `done`.
+    /// The first row into `reg` (one register per column), then jump to
+    /// `done`.
     Scalar {
         /// Register.
         reg: i32,
@@ -280,7 +281,10 @@ impl Compiler<'_> {
                 self.b.add(Opcode::ResultRow, regs, n as i32, 0);
             }
             Dest::Scalar { reg, done } => {
-                self.b.add(Opcode::SCopy, regs, reg, 0);
+                // A row-value subquery fills one register per column.
+                for i in 0..n as i32 {
+                    self.b.add(Opcode::SCopy, regs + i, reg + i, 0);
+                }
                 self.b.add(Opcode::Goto, 0, done, 0);
             }
             Dest::Exists { reg, done } => {
