@@ -58,20 +58,14 @@ pub unsafe extern "C" fn sqlite3_libversion_number() -> c_int {
     VERSION_NUMBER
 }
 
-/// Compile options reported by `sqlite3_compileoption_get`/`_used`, without
-/// the `SQLITE_` prefix.
-const OPTIONS: &[&str] = &[
-    "ATOMIC_INTRINSICS=1",
-    "DEFAULT_MEMSTATUS=0",
-    "ENABLE_COLUMN_METADATA",
-    "THREADSAFE=1",
-];
-static OPTIONS_Z: [&[u8]; 4] = [
-    b"ATOMIC_INTRINSICS=1\0",
-    b"DEFAULT_MEMSTATUS=0\0",
-    b"ENABLE_COLUMN_METADATA\0",
-    b"THREADSAFE=1\0",
-];
+use ringlite::vdbe::func::builtins::core::{compile_option_used, COMPILE_OPTIONS};
+
+/// The engine's compile options as C strings, made once: the pointers
+/// `sqlite3_compileoption_get` hands out stay valid for the process.
+fn options_z() -> &'static [std::ffi::CString] {
+    static Z: std::sync::OnceLock<Vec<std::ffi::CString>> = std::sync::OnceLock::new();
+    Z.get_or_init(|| COMPILE_OPTIONS.iter().filter_map(|o| std::ffi::CString::new(*o).ok()).collect())
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> c_int {
@@ -79,27 +73,14 @@ pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> 
         if zOptName.is_null() {
             return 0;
         }
-        let name = std::ffi::CStr::from_ptr(zOptName).to_string_lossy();
-        let name = name
-            .strip_prefix("SQLITE_")
-            .or_else(|| name.strip_prefix("sqlite_"))
-            .unwrap_or(&name)
-            .to_string();
-        OPTIONS.iter().any(|o| {
-            let (key, _) = o.split_once('=').unwrap_or((o, ""));
-            key.eq_ignore_ascii_case(&name) || o.eq_ignore_ascii_case(&name)
-        }) as c_int
+        compile_option_used(&std::ffi::CStr::from_ptr(zOptName).to_string_lossy()) as c_int
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_get(N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        if N < 0 || N as usize >= OPTIONS_Z.len() {
-            std::ptr::null()
-        } else {
-            OPTIONS_Z[N as usize].as_ptr() as *const c_char
-        }
+        usize::try_from(N).ok().and_then(|i| options_z().get(i)).map_or(std::ptr::null(), |c| c.as_ptr())
     })
 }
 

@@ -131,7 +131,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
         "compile_options" => {
-            let rows = ["ATOMIC_INTRINSICS=1", "DEFAULT_MEMSTATUS=0", "THREADSAFE=1"].iter().map(|s| vec![Value::text(*s)]).collect();
+            let rows = crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect();
             const_rows(c, prog, &["compile_options"], rows);
         }
         "user_version" | "schema_version" | "application_id" => {

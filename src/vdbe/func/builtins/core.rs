@@ -42,6 +42,21 @@ pub const SQLITE_SOURCE_ID: &str = match option_env!("RINGLITE_SQLITE_SOURCE_ID"
     None => "2026-10-16 14:45:20 555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76",
 };
 
+/// The compile-time options ringlite reports, without the `SQLITE_`
+/// prefix: `PRAGMA compile_options`, `sqlite_compileoption_get/used()` and
+/// the C functions of the same names all read this list.
+pub const COMPILE_OPTIONS: &[&str] = &["ATOMIC_INTRINSICS=1", "DEFAULT_MEMSTATUS=0", "ENABLE_COLUMN_METADATA", "THREADSAFE=1"];
+
+/// Whether `name` (with or without `SQLITE_`, with or without `=value`)
+/// is one of [`COMPILE_OPTIONS`].
+pub fn compile_option_used(name: &str) -> bool {
+    let name = name.get(..7).filter(|p| p.eq_ignore_ascii_case("sqlite_")).map_or(name, |_| &name[7..]);
+    COMPILE_OPTIONS.iter().any(|o| {
+        let key = o.split_once('=').map_or(*o, |(k, _)| k);
+        key.eq_ignore_ascii_case(name) || o.eq_ignore_ascii_case(name)
+    })
+}
+
 /// `SQLITE_LIMIT_LENGTH` default: the largest string or blob.
 pub const MAX_LENGTH: i64 = 1_000_000_000;
 
@@ -203,8 +218,16 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "sqlite_source_id", &[0], d, |_, _| Ok(Value::text(SQLITE_SOURCE_ID)));
     scalar(r, "sqlite_log", &[2], VOLATILE, |_, _| Ok(Value::Null));
     scalar(r, "load_extension", &[1, 2], VOLATILE, |_, _| Err(Error::sql("not authorized")));
-    scalar(r, "sqlite_compileoption_used", &[1], d, |_, _| Err(Error::unsupported("sqlite_compileoption_used()")));
-    scalar(r, "sqlite_compileoption_get", &[1], d, |_, _| Err(Error::unsupported("sqlite_compileoption_get()")));
+    scalar(r, "sqlite_compileoption_used", &[1], d, |_, a| {
+        Ok(match &a[0] {
+            Value::Null => Value::Null,
+            v => Value::Integer(compile_option_used(&String::from_utf8_lossy(&value_text(v).unwrap_or_default())) as i64),
+        })
+    });
+    // A NULL index reads as 0, as in SQLite.
+    scalar(r, "sqlite_compileoption_get", &[1], d, |_, a| {
+        Ok(usize::try_from(value_i64(&a[0])).ok().and_then(|i| COMPILE_OPTIONS.get(i)).map_or(Value::Null, |o| Value::text(*o)))
+    });
 }
 
 pub(crate) fn type_name(v: &Value) -> &'static str {
