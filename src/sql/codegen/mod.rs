@@ -7,7 +7,7 @@
 //! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
-//! for INSTEAD OF triggers on views), `ddl.rs`, `alter.rs`, `txn.rs`,
+//! for INSTEAD OF triggers on views), `ddl.rs` (+ `create_as.rs`), `alter.rs`, `txn.rs`,
 //! `pragma.rs`; expressions in `expr.rs`. Access-path choice is in
 //! `sql/plan/`.
 //!
@@ -26,6 +26,7 @@ pub mod insert;
 pub mod update;
 pub mod delete;
 pub mod ddl;
+mod create_as;
 pub mod txn;
 pub mod pragma;
 pub mod dml_common;
@@ -163,6 +164,12 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// The next SELECT compiled names its result columns from the source
+    /// text (the top SELECT of CREATE TABLE ... AS).
+    pub span_names: bool,
+    /// Affinity of the first result column of each scalar subquery
+    /// compiled, by the address of its AST node.
+    pub subquery_affinity: HashMap<usize, crate::vdbe::value_ops::Affinity>,
 }
 
 impl<'s> Compiler<'s> {
@@ -206,6 +213,8 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            span_names: false,
+            subquery_affinity: HashMap::new(),
         }
     }
 

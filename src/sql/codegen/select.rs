@@ -76,6 +76,15 @@ pub struct SelectInfo {
     pub origins: Vec<Option<(String, String)>>,
     /// Collation of each result column (a subquery's columns keep it).
     pub collations: Vec<Option<String>>,
+    /// The names the result columns give the columns of a table made
+    /// from them (CREATE TABLE ... AS; `create_as.rs`).
+    pub table_names: Vec<String>,
+    /// Kinds of value each result column may hold (`create_as::kinds`).
+    pub data_types: Vec<u8>,
+    /// Which result columns are a CAST.
+    pub casts: Vec<bool>,
+    /// A compound SELECT's arms (or a VALUES list's rows), left to right.
+    pub arms: Vec<SelectInfo>,
 }
 
 /// One result column after `*` expansion.
@@ -166,6 +175,14 @@ pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &
 /// Key description comparing `n` columns with BINARY, ascending.
 pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
     Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
+}
+
+/// Whether `e` (inside parentheses) is a CAST.
+fn is_cast(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Parenthesized(v) if v.len() == 1 => is_cast(&v[0]),
+        e => matches!(e, Expr::Cast { .. }),
+    }
 }
 
 fn ordinal(n: usize) -> String {
@@ -548,6 +565,7 @@ impl Compiler<'_> {
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
+        let span_names = std::mem::take(&mut self.span_names);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
@@ -589,7 +607,7 @@ impl Compiler<'_> {
                 items = vec![ResultItem::Expr(&one, None)];
                 order_by = None;
             }
-            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
+            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
             let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
             let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
@@ -605,6 +623,16 @@ impl Compiler<'_> {
                     ResultItem::Col(c, _) => c.collation.clone(),
                 };
                 info.collations.push(coll);
+                let table_name = self.table_column_name(it, spans.get(i), i);
+                info.table_names.push(table_name);
+                let (kinds, cast) = match it {
+                    ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
+                    ResultItem::Col(c, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(..) => (super::create_as::kinds::ANY, false),
+                };
+                info.data_types.push(kinds);
+                info.casts.push(cast);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -694,6 +722,17 @@ impl Compiler<'_> {
                 self.eqp.push((0, 0, detail));
             }
             self.b.bind(end);
+            // A scalar subquery has its first column's affinity, known
+            // once it is compiled.
+            for (i, it) in items.iter().enumerate() {
+                if let (ResultItem::Expr(e, _), None) = (it, info.affinities[i]) {
+                    info.affinities[i] = self.result_affinity(e);
+                    if info.affinities[i].is_some() {
+                        info.data_types[i] = self.value_kinds(e);
+                    }
+                }
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
             Ok(info)
         })();
         self.in_exists = saved_exists;
@@ -863,7 +902,39 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n], collations: vec![None; n] })
+            // Each row is an arm of a compound as far as the types of a
+            // table made from the rows go (`create_as.rs`).
+            let mut arms = Vec::new();
+            if rows.len() > 1 {
+                for row in rows.iter() {
+                    let mut arm = SelectInfo { n_columns: n, ..Default::default() };
+                    for e in row.iter() {
+                        arm.affinities.push(self.result_affinity(e));
+                        arm.data_types.push(self.value_kinds(e));
+                        arm.casts.push(is_cast(e));
+                    }
+                    arms.push(arm);
+                }
+            }
+            let (data_types, casts) = match rows.len() {
+                1 => (rows[0].iter().map(|e| self.value_kinds(e)).collect(), rows[0].iter().map(is_cast).collect()),
+                _ => (Vec::new(), Vec::new()),
+            };
+            let row0_affinities: Vec<Option<Affinity>> = if rows.len() == 1 { rows[0].iter().map(|e| self.result_affinity(e)).collect() } else { affinities };
+            Ok(SelectInfo {
+                n_columns: n,
+                correlated: false,
+                first_affinity: None,
+                table_names: names.clone(),
+                names,
+                affinities: row0_affinities,
+                decltypes: vec![None; n],
+                origins: vec![None; n],
+                collations: vec![None; n],
+                data_types,
+                casts,
+                arms,
+            })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
