@@ -328,6 +328,12 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
+        if let Some(n) = crate::sql::params::anonymous_number(name) {
+            while self.params.len() <= n {
+                self.params.push(None);
+            }
+            return Ok(n as i32);
+        }
         // The parser gives `?NNN` without its `?`.
         let numbered;
         let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
