@@ -57,3 +57,45 @@ fn update_parameters_in_source_order() {
         assert_eq!(ours, theirs, "{stmt}");
     }
 }
+
+/// `sqlite3_bind_parameter_count` and `_name` for each number.
+fn parameters_ours(setup: &str, stmt: &str) -> Vec<Option<String>> {
+    let mut ours = ours_open();
+    run_ours(&mut ours, setup);
+    let (st, _) = ours.prepare(stmt.as_bytes()).expect("prepare");
+    let st = st.expect("statement");
+    (1..=st.parameter_count()).map(|i| st.parameter_name(i).map(str::to_string)).collect()
+}
+
+fn parameters_ref(setup: &str, stmt: &str) -> Vec<Option<String>> {
+    let r = RefDb::open();
+    run_ref(&r, setup);
+    unsafe {
+        let c = CString::new(stmt).unwrap();
+        let mut p = std::ptr::null_mut();
+        assert_eq!(ffi::sqlite3_prepare_v2(r.0, c.as_ptr(), -1, &mut p, std::ptr::null_mut()), 0);
+        let n = ffi::sqlite3_bind_parameter_count(p);
+        let out = (1..=n)
+            .map(|i| {
+                let name = ffi::sqlite3_bind_parameter_name(p, i);
+                (!name.is_null()).then(|| std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned())
+            })
+            .collect();
+        ffi::sqlite3_finalize(p);
+        out
+    }
+}
+
+#[test]
+fn parameter_names_and_count_follow_source_order() {
+    for stmt in [
+        "SELECT :b, ?, :a, ?5, ?, :b",
+        "UPDATE t SET a = :x, b = ? WHERE id = :y AND a = ?",
+        "UPDATE t SET a = d.v + :k FROM d WHERE d.id = ?",
+        "WITH c AS (SELECT ? AS z) SELECT * FROM c, c AS c2",
+        "WITH c AS (SELECT :w AS z) DELETE FROM t WHERE id IN c AND a = ?",
+        "INSERT INTO t VALUES(?, ?, ?) ON CONFLICT(id) DO UPDATE SET a = ?, b = :n",
+    ] {
+        assert_eq!(parameters_ours(SETUP, stmt), parameters_ref(SETUP, stmt), "{stmt}");
+    }
+}

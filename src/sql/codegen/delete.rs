@@ -10,13 +10,26 @@ use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::Stmt;
 
-/// Compile a DELETE.
+/// Compile a DELETE (its WITH clause visible throughout).
 pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { with, tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Delete { with, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    if order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("DELETE with ORDER BY, LIMIT or WITH"));
+    let pushed = c.push_with(with.as_ref());
+    let r = compile_delete_body(c, stmt, prog);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Delete { tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+        return Err(Error::sql("not a DELETE"));
+    };
+    if order_by.is_some() || limit.is_some() {
+        // The parser glue reports these as SQLite does (a syntax error).
+        return Err(Error::unsupported("DELETE with ORDER BY or LIMIT"));
     }
     if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {

@@ -168,7 +168,13 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
-                if let Some(rb) = self.recursive.iter().rev().find(|r| r.name.eq_ignore_ascii_case(&name)).cloned() {
+                // The table an UPDATE/DELETE writes is a table even where a
+                // CTE has its name.
+                let is_target = self.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
+                if is_target {
+                    self.dml_target = None;
+                }
+                if let Some(rb) = self.recursive.iter().rev().find(|r| !is_target && r.name.eq_ignore_ascii_case(&name)).cloned() {
                     let info = super::select::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
@@ -180,7 +186,7 @@ impl<'b> Compiler<'_> {
                     self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
                     return Ok(());
                 }
-                if let Some(cte) = self.cte(&name) {
+                if let Some(cte) = self.cte(&name).filter(|_| !is_target) {
                     // A CTE met again while its own body is being expanded
                     // (tmp1 reads tmp2 which reads tmp1, or a recursive
                     // CTE's initial SELECT reads it) never ends. The marker
@@ -1012,6 +1018,11 @@ impl<'b> Compiler<'_> {
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
+
+/// A FROM clause as SQL text (without the FROM keyword).
+pub fn from_text(from: &FromClause<'_>) -> String {
+    FromDisplay(from).to_string()
+}
 
 impl std::fmt::Display for FromDisplay<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -236,7 +236,7 @@ enum UpsertTarget {
 
 enum UpsertAction<'a, 'b> {
     Nothing,
-    Update(Vec<(usize, &'a Expr<'b>)>, Option<&'a Expr<'b>>),
+    Update(Vec<super::assign::Assignment<'a, 'b>>, Option<&'a Expr<'b>>),
 }
 
 /// An ON CONFLICT clause resolved against the table.
@@ -290,15 +290,7 @@ fn resolve_upsert<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a sqlite3_
             if target.is_none() {
                 return Err(Error::unsupported("ON CONFLICT DO UPDATE without a conflict target"));
             }
-            let mut a = Vec::new();
-            for s in sets.iter() {
-                if s.col_names.len() != 1 {
-                    return Err(Error::unsupported("row-value assignments"));
-                }
-                let n = unquote(s.col_names[0].0);
-                let i = t.table.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
-                a.push((i, &s.expr));
-            }
+            let a = super::assign::resolve_sets(&t.table, sets, false)?;
             UpsertAction::Update(a, where_clause.as_ref())
         }
     };

@@ -129,11 +129,15 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
         Stmt::Update { tbl_name, sets, where_clause, .. } => {
             let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0)).unwrap_or_else(|| view.name.clone());
             let mut exprs = Vec::new();
+            let mut assigned = Vec::new();
             for s in sets.iter() {
-                if s.col_names.len() != 1 {
-                    return Err(Error::unsupported("row-value assignments"));
+                for (name, v) in s.col_names.iter().zip(super::assign::set_values(s)?) {
+                    match v {
+                        super::assign::SetValue::Expr(e) => exprs.push(format!("({e})")),
+                        _ => return Err(Error::unsupported("row-value subqueries in an UPDATE of a view")),
+                    }
+                    assigned.push(unquote(name.0));
                 }
-                exprs.push(format!("({})", s.expr));
             }
             let extra = if exprs.is_empty() { String::new() } else { format!(", {}", exprs.join(", ")) };
             let filter = where_clause.as_ref().map(|w| format!(" WHERE {w}")).unwrap_or_default();
@@ -142,8 +146,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
             let n = names.len() - exprs.len();
             names.truncate(n);
             let mut targets = Vec::new();
-            for s in sets.iter() {
-                let col = unquote(s.col_names[0].0);
+            for col in assigned {
                 let i = names.iter().position(|x| x.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                 targets.push(i);
             }

@@ -4,7 +4,7 @@
 //! stack used by name resolution, the parameter table and the per-SELECT
 //! state for aggregates. Statement kinds live in their own modules:
 //! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
-//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
+//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs` (+ `assign.rs` for SET lists), `delete.rs`
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
 //! for INSTEAD OF triggers on views), `ddl.rs` (+ `create_as.rs`), `alter.rs`, `txn.rs`,
@@ -24,6 +24,7 @@ pub mod aggregate;
 pub mod compound;
 pub mod insert;
 pub mod update;
+pub mod assign;
 pub mod delete;
 pub mod ddl;
 mod create_as;
@@ -167,6 +168,10 @@ pub struct Compiler<'s> {
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
+    /// The table an UPDATE/DELETE writes, while the query collecting its
+    /// rows is compiled: that query's first FROM item names the table even
+    /// when a CTE has the same name.
+    pub dml_target: Option<String>,
     /// Affinity of the first result column of each scalar subquery
     /// compiled, by the address of its AST node.
     pub subquery_affinity: HashMap<usize, crate::vdbe::value_ops::Affinity>,
@@ -214,6 +219,7 @@ impl<'s> Compiler<'s> {
             auth_error: None,
             internal_rowid_read: false,
             span_names: false,
+            dml_target: None,
             subquery_affinity: HashMap::new(),
         }
     }

@@ -29,6 +29,17 @@ pub enum Dest {
         /// Label after the subquery.
         done: i32,
     },
+    /// The first row into registers from `reg`, then jump to `done`
+    /// (a row-value subquery).
+    Row {
+        /// First register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Each row into a temporary table under the rowid in its first
+    /// column; a later row with the same key replaces the earlier one.
+    EphemKeyed(i32),
     /// Set `reg` to 1 on the first row, then jump to `done`.
     Exists {
         /// Register.
@@ -299,6 +310,15 @@ impl Compiler<'_> {
             Dest::Scalar { reg, done } => {
                 self.b.add(Opcode::SCopy, regs, reg, 0);
                 self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::Row { reg, done } => {
+                self.b.add(Opcode::Copy, regs, reg, n as i32 - 1);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemKeyed(cur) => {
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::Insert, cur, rec, regs);
             }
             Dest::Exists { reg, done } => {
                 self.b.add(Opcode::Integer, 1, reg, 0);
