@@ -1,6 +1,8 @@
-//! Parameter numbering in UPDATE/DELETE forms: `?` are numbered in source
-//! order (SET before FROM before WHERE), whatever order the code is
-//! generated in. Checked against the reference SQLite.
+//! DML forms checked against the reference SQLite where the compat scripts
+//! cannot look: parameter numbering (`?` are numbered in source order, SET
+//! before FROM before WHERE, whatever order the code is generated in),
+//! parameter names and counts, and the error offset of ORDER BY/LIMIT on
+//! DELETE/UPDATE (a syntax error in the reference build).
 #![allow(unsafe_code)]
 
 mod sql_common;
@@ -97,5 +99,41 @@ fn parameter_names_and_count_follow_source_order() {
         "INSERT INTO t VALUES(?, ?, ?) ON CONFLICT(id) DO UPDATE SET a = ?, b = :n",
     ] {
         assert_eq!(parameters_ours(SETUP, stmt), parameters_ref(SETUP, stmt), "{stmt}");
+    }
+}
+
+fn error_offset_ref(stmt: &str) -> (String, i32) {
+    let r = RefDb::open();
+    run_ref(&r, "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)");
+    unsafe {
+        let c = CString::new(stmt).unwrap();
+        let mut p = std::ptr::null_mut();
+        assert_ne!(ffi::sqlite3_prepare_v2(r.0, c.as_ptr(), -1, &mut p, std::ptr::null_mut()), 0, "{stmt}");
+        let msg = std::ffi::CStr::from_ptr(ffi::sqlite3_errmsg(r.0)).to_string_lossy().into_owned();
+        (msg, ffi::sqlite3_error_offset(r.0))
+    }
+}
+
+fn error_offset_ours(stmt: &str) -> (String, i32) {
+    let mut ours = ours_open();
+    run_ours(&mut ours, "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)");
+    let e = ours.prepare(stmt.as_bytes()).err().expect(stmt);
+    let off = ringlite::sql::error_offset::locate(stmt.as_bytes(), &e).map_or(-1, |o| o as i32);
+    (e.message.clone(), off)
+}
+
+#[test]
+fn order_by_and_limit_on_delete_and_update_are_syntax_errors() {
+    for stmt in [
+        "DELETE FROM t ORDER BY id LIMIT 1",
+        "DELETE FROM t WHERE (a) LIMIT 1",
+        "DELETE FROM t WHERE 1 LIMIT 2 ORDER BY 1",
+        "DELETE FROM t LIMIT",
+        "UPDATE t SET a = (SELECT 1 ORDER BY 1 LIMIT 1) ORDER BY a",
+        "WITH c AS (SELECT 1 LIMIT 1) DELETE FROM t RETURNING a LIMIT 1",
+        "CREATE TRIGGER tr AFTER DELETE ON t BEGIN SELECT 1 ORDER BY 1; UPDATE t SET a = 1 ORDER BY a; END",
+        "DELETE FROM nosuch LIMIT 1",
+    ] {
+        assert_eq!(error_offset_ours(stmt), error_offset_ref(stmt), "{stmt}");
     }
 }
