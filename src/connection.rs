@@ -344,7 +344,7 @@ impl Connection {
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
         let merged;
-        let schema = if self.temp_schema.tables.is_empty() && self.temp_schema.indexes.is_empty() {
+        let schema = if self.temp_schema.tables.is_empty() && self.temp_schema.indexes.is_empty() && self.temp_schema.rows.is_empty() {
             &self.schema
         } else {
             merged = self.schema.merged_with_temp(&self.temp_schema);

@@ -216,6 +216,8 @@ pub struct Schema {
     pub temp_cookie: u32,
     /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
     pub rows: Vec<(String, String, String, i64, Option<String>)>,
+    /// Merged schemas: where the temp database's rows start in `rows`.
+    pub temp_start: Option<usize>,
 }
 
 impl Schema {
@@ -233,23 +235,54 @@ impl Schema {
             i.db = 1;
             s.indexes.insert(k.clone(), i);
         }
+        s.temp_start = Some(s.rows.len());
         s.rows.extend(temp.rows.iter().cloned());
         s.temp_cookie = temp.cookie;
         s
     }
 
-    /// Triggers of `table`: (name, CREATE TRIGGER text), in creation order.
+    /// The database (0 main, 1 temp) row `i` of `rows` belongs to.
+    pub fn row_db(&self, i: usize) -> usize {
+        self.temp_start.is_some_and(|s| i >= s) as usize
+    }
+
+    /// Triggers of `table`: (name, CREATE TRIGGER text), in SQLite's firing
+    /// order: TEMP triggers on a table of another database first, in
+    /// creation order; then the triggers of the table's own database,
+    /// newest first.
     pub fn triggers_of(&self, table: &str) -> Vec<(String, String)> {
-        self.rows
-            .iter()
-            .filter(|r| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
-            .filter_map(|r| r.4.clone().map(|sql| (r.1.clone(), sql)))
-            .collect()
+        let table_db = self.table(table).map_or(0, |t| t.db);
+        let rows: Vec<(usize, &(String, String, String, i64, Option<String>))> =
+            self.rows.iter().enumerate().filter(|(_, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table)).collect();
+        let foreign = rows.iter().filter(|(i, _)| self.row_db(*i) != table_db);
+        let own = rows.iter().rev().filter(|(i, _)| self.row_db(*i) == table_db);
+        foreign.chain(own).filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql))).collect()
+    }
+
+    /// The database holding the trigger `name` (temp first, as an
+    /// unqualified name is looked up), if any.
+    pub fn trigger_db(&self, name: &str) -> Option<usize> {
+        let mut found = None;
+        for (i, r) in self.rows.iter().enumerate() {
+            if r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) {
+                let db = self.row_db(i);
+                if db == 1 {
+                    return Some(1);
+                }
+                found = Some(db);
+            }
+        }
+        found
+    }
+
+    /// Whether database `db` has a trigger of this name.
+    pub fn has_trigger_in(&self, name: &str, db: usize) -> bool {
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && self.row_db(i) == db)
     }
 
     /// Whether a trigger of this name exists.
     pub fn has_trigger(&self, name: &str) -> bool {
-        self.rows.iter().any(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name))
+        self.trigger_db(name).is_some()
     }
 }
 

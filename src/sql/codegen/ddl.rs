@@ -307,6 +307,15 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         c.fk_drop_table_delete(&t)?;
                     }
                     c.delete_schema_rows(2, &t.name);
+                    // TEMP triggers on a main table go with it.
+                    let temp_triggers = c.schema.rows.iter().enumerate().any(|(i, r)| {
+                        r.0 == "trigger" && r.2.eq_ignore_ascii_case(&t.name) && c.schema.row_db(i) == 1
+                    });
+                    if t.db == 0 && temp_triggers {
+                        c.delete_trigger_rows(1, 2, &t.name);
+                        c.b.add(Opcode::SetCookie, 1, Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
+                        c.b.add(Opcode::ParseSchema, 1, 0, 0);
+                    }
                     if t.autoincrement {
                         if let Some(seq) = c.schema.table("sqlite_sequence").cloned() {
                             c.delete_rows_named(seq.root, &t.name);

@@ -7,7 +7,8 @@
 //! Invariants: a trigger never fires itself again while it runs (SQLite's
 //! default `recursive_triggers = OFF`); changes made by trigger statements
 //! do not count in `changes()`. INSTEAD OF triggers (on views only) are
-//! fired by `instead.rs`; TEMP triggers are reported as not supported.
+//! fired by `instead.rs`. TEMP triggers live in the temp schema and may
+//! watch main tables; they fire before the table's own triggers.
 
 use super::dml_common::WriteTarget;
 use super::{ColumnSource, Compiler};
@@ -28,26 +29,42 @@ pub enum Event {
     Delete,
 }
 
-/// Compile CREATE TRIGGER / DROP TRIGGER.
+/// Compile CREATE TRIGGER / DROP TRIGGER. A TEMP trigger (TEMP keyword,
+/// `temp.` name, or a trigger on a TEMP table) is stored in the temp
+/// database's schema and may watch a table of the main database.
 pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let init = c.begin_program();
-    match stmt {
+    let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, .. } => {
-            if *temporary {
-                return Err(Error::unsupported("TEMP triggers"));
+            let qualifier = trigger_name.db_name.as_ref().map(|d| unquote(d.0));
+            if *temporary && qualifier.is_some() {
+                return Err(Error::sql("temporary trigger may not have qualified name"));
             }
             let name = unquote(trigger_name.name.0);
             let table = unquote(tbl_name.name.0);
-            if c.schema.has_trigger(&name) {
+            let found = c.schema.table(&table).cloned();
+            let db = match qualifier.as_deref() {
+                _ if *temporary => 1,
+                Some(q) if q.eq_ignore_ascii_case("temp") => 1,
+                Some(q) if q.eq_ignore_ascii_case("main") => 0,
+                Some(q) => return Err(Error::sql(format!("unknown database {q}"))),
+                // A trigger on a TEMP table is a TEMP trigger.
+                None => found.as_ref().map_or(0, |t| t.db),
+            };
+            let t = match found {
+                // Only a TEMP trigger may watch a table of another database.
+                Some(t) if t.db == db || db == 1 => t,
+                // A TEMP trigger looks in every database.
+                _ if db == 1 => return Err(Error::sql(format!("no such table: {table}"))),
+                _ => return Err(Error::sql(format!("no such table: main.{table}"))),
+            };
+            if c.schema.has_trigger_in(&name, db) {
                 if *if_not_exists {
                     c.end_program(init, None);
                     return Ok(());
                 }
                 return Err(Error::sql(format!("trigger {name} already exists")));
             }
-            let Some(t) = c.schema.table(&table).cloned() else {
-                return Err(Error::sql(format!("no such table: main.{table}")));
-            };
             let instead = matches!(time, Some(TriggerTime::InsteadOf));
             if t.view_select.is_some() && !instead {
                 let when = if matches!(time, Some(TriggerTime::After)) { "AFTER" } else { "BEFORE" };
@@ -59,11 +76,13 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
-            let end = c.sql.iter().rposition(|b| !b.is_ascii_whitespace() && *b != b';').map_or(0, |i| i + 1);
-            let text = String::from_utf8_lossy(&c.sql[..end]).trim_start().to_string();
+            // SQLite stores `CREATE TRIGGER` and the text from the name on
+            // (TEMP, IF NOT EXISTS and the schema prefix left out).
+            let text = crate::sql::parse::schema_sql(c.sql, "TRIGGER");
             c.writes = true;
+            c.dbs_used |= 1 << db;
             let sc = c.b.cursor();
-            c.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
+            c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
             let regs = c.b.regs(5);
             c.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(b"trigger".to_vec()), 0);
             c.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.into_bytes()), 0);
@@ -75,46 +94,66 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             c.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
             c.b.add(Opcode::NewRowid, sc, rid, 0);
             c.b.add(Opcode::Insert, sc, rec, rid);
+            db
         }
         Stmt::DropTrigger { if_exists, trigger_name } => {
             let name = unquote(trigger_name.name.0);
-            if !c.schema.has_trigger(&name) {
+            let db = match trigger_name.db_name.as_ref().map(|d| unquote(d.0)) {
+                None => c.schema.trigger_db(&name),
+                Some(q) if q.eq_ignore_ascii_case("temp") => c.schema.has_trigger_in(&name, 1).then_some(1),
+                Some(q) if q.eq_ignore_ascii_case("main") => c.schema.has_trigger_in(&name, 0).then_some(0),
+                Some(_) => None,
+            };
+            let Some(db) = db else {
                 if *if_exists {
                     // (Verifies the schema cookie: see ddl.rs.)
                     c.end_program(init, Some(false));
                     return Ok(());
                 }
-                return Err(Error::sql(format!("no such trigger: {name}")));
-            }
+                let shown = match &trigger_name.db_name {
+                    Some(d) => format!("{}.{name}", unquote(d.0)),
+                    None => name,
+                };
+                return Err(Error::sql(format!("no such trigger: {shown}")));
+            };
             c.writes = true;
-            let sc = c.b.cursor();
-            c.b.add4(Opcode::OpenWrite, sc, 1, 0, P4::Int64(5), 0);
-            let end = c.b.label();
-            c.b.add(Opcode::Rewind, sc, end, 0);
-            let top = c.b.here();
-            let next = c.b.label();
-            let (ty, nm, want_ty, want_nm) = (c.b.reg(), c.b.reg(), c.b.reg(), c.b.reg());
-            c.b.add(Opcode::Column, sc, 0, ty);
-            c.b.add4(Opcode::String8, 0, want_ty, 0, P4::Bytes(b"trigger".to_vec()), 0);
-            c.b.add(Opcode::Ne, want_ty, next, ty);
-            c.b.add(Opcode::Column, sc, 1, nm);
-            c.b.add4(Opcode::String8, 0, want_nm, 0, P4::Bytes(name.into_bytes()), 0);
-            c.b.add4(Opcode::Ne, want_nm, next, nm, P4::Coll(crate::value::collation::Collation::nocase()), 0);
-            c.b.add(Opcode::Delete, sc, 0, 0);
-            c.b.bind(next);
-            c.b.add(Opcode::Next, sc, top as i32, 0);
-            c.b.bind(end);
+            c.delete_trigger_rows(db, 1, &name);
+            db
         }
         _ => return Err(Error::sql("not a trigger statement")),
-    }
-    c.b.add(Opcode::SetCookie, 0, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie.wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, 0, 0, 0);
+    };
+    let cookie = if db == 1 { c.schema.temp_cookie } else { c.schema.cookie };
+    c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, db as i32, 0, 0);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
 }
 
 impl Compiler<'_> {
+    /// Delete the trigger rows of database `db`'s schema table whose
+    /// column `col` (1 name, 2 table name) is `name`.
+    pub(super) fn delete_trigger_rows(&mut self, db: usize, col: i32, name: &str) {
+        self.dbs_used |= 1 << db;
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let (ty, nm, want_ty, want_nm) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
+        self.b.add(Opcode::Column, sc, 0, ty);
+        self.b.add4(Opcode::String8, 0, want_ty, 0, P4::Bytes(b"trigger".to_vec()), 0);
+        self.b.add(Opcode::Ne, want_ty, next, ty);
+        self.b.add(Opcode::Column, sc, col, nm);
+        self.b.add4(Opcode::String8, 0, want_nm, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, want_nm, next, nm, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+
     /// Generate the triggers of `t` for `event` at `before`/after time.
     /// `old`/`new`: row registers (one per column); `old_rowid`/`new_rowid`
     /// the rowids; `changed`: columns an UPDATE assigns; `skip`: where
