@@ -4,7 +4,7 @@
 //! stack used by name resolution, the parameter table and the per-SELECT
 //! state for aggregates. Statement kinds live in their own modules:
 //! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
-//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs` (+ `assign.rs` for SET lists), `delete.rs`
+//! `window.rs`, `compound.rs`), `insert.rs` (+ `upsert.rs`), `update.rs` (+ `assign.rs` for SET lists), `delete.rs`
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
 //! for INSTEAD OF triggers on views), `ddl.rs` (+ `create_as.rs`), `alter.rs`, `txn.rs`,
@@ -23,6 +23,7 @@ mod table_fn;
 pub mod aggregate;
 pub mod compound;
 pub mod insert;
+mod upsert;
 pub mod update;
 pub mod assign;
 pub mod delete;

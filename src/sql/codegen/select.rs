@@ -196,7 +196,7 @@ fn is_cast(e: &Expr<'_>) -> bool {
     }
 }
 
-fn ordinal(n: usize) -> String {
+pub(super) fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, x) if x != 11 => "st",
         (2, x) if x != 12 => "nd",
