@@ -137,3 +137,12 @@ fn order_by_and_limit_on_delete_and_update_are_syntax_errors() {
         assert_eq!(error_offset_ours(stmt), error_offset_ref(stmt), "{stmt}");
     }
 }
+
+#[test]
+fn anonymous_parameters_keep_their_text_in_column_names() {
+    for sql in ["SELECT ?, ? + 1, :x", "SELECT * FROM (SELECT ?, ? + 1)", "WITH c AS (SELECT ? AS z, ?) SELECT * FROM c"] {
+        let mut ours = ours_open();
+        let r = RefDb::open();
+        assert_eq!(run_ours(&mut ours, sql), run_ref(&r, sql), "{sql}");
+    }
+}

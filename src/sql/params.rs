@@ -79,3 +79,21 @@ pub fn anonymous_number(name: &str) -> Option<usize> {
     }
     digits.parse().ok()
 }
+
+/// `e` as SQL text with each numbered anonymous parameter shown as the
+/// `?` it was written as (column names made from expression text).
+pub fn expr_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
+    let text = e.to_string();
+    let marker = format!("?{ANONYMOUS_PREFIX}");
+    if !text.contains(&marker) {
+        return text;
+    }
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(&marker) {
+        out.push_str(&rest[..at + 1]);
+        rest = rest[at + marker.len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}

@@ -90,8 +90,15 @@ impl Compiler<'_> {
     /// first column's affinity for a scalar subquery already compiled.
     pub fn result_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
         match skip_collate_and_parens(e) {
-            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied(),
+            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
             _ => self.expr_affinity(e),
+        }
+    }
+
+    /// Drop what is recorded of `e`'s affinity if it is a scalar subquery.
+    pub fn forget_subquery_affinity(&mut self, e: &Expr<'_>) {
+        if let Expr::Subquery(sel) = skip_collate_and_parens(e) {
+            self.subquery_affinity.remove(&(*sel as *const ast::Select<'_> as usize));
         }
     }
 
@@ -109,7 +116,7 @@ impl Compiler<'_> {
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_declared_name(Some(&unquote(t.0)), &unquote(c.0)),
                     _ => None,
                 };
-                column.or_else(|| span.cloned()).unwrap_or_else(|| e.to_string())
+                column.or_else(|| span.cloned()).unwrap_or_else(|| crate::sql::params::expr_text(e))
             }
         };
         if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {

@@ -840,9 +840,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
         let info = self.compile_select(sel, super::select::Dest::Scalar { reg: r, done })?;
-        if let Some(a) = info.first_affinity {
-            self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, a);
-        }
+        self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }

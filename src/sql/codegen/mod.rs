@@ -174,8 +174,10 @@ pub struct Compiler<'s> {
     /// when a CTE has the same name.
     pub dml_target: Option<String>,
     /// Affinity of the first result column of each scalar subquery
-    /// compiled, by the address of its AST node.
-    pub subquery_affinity: HashMap<usize, crate::vdbe::value_ops::Affinity>,
+    /// compiled, by the address of its AST node (only meaningful while
+    /// that AST lives: entries are dropped before the result columns
+    /// holding them are compiled).
+    pub subquery_affinity: HashMap<usize, Option<crate::vdbe::value_ops::Affinity>>,
 }
 
 impl<'s> Compiler<'s> {

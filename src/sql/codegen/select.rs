@@ -536,7 +536,7 @@ impl Compiler<'_> {
                     .clone()
                     .or(colname)
                     .or_else(|| span.cloned())
-                    .unwrap_or_else(|| e.to_string());
+                    .unwrap_or_else(|| crate::sql::params::expr_text(e));
                 (name, aff, decl)
             }
         }
@@ -631,6 +631,13 @@ impl Compiler<'_> {
             self.top_compound_arm = false;
             let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
             let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            // What is known of these scalar subqueries comes from compiling
+            // them below (an older entry may be of another parse).
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.forget_subquery_affinity(e);
+                }
+            }
             for (i, it) in items.iter().enumerate() {
                 let (n, a, d) = self.describe_item(it, spans.get(i));
                 info.names.push(n);
