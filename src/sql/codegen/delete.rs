@@ -1,6 +1,7 @@
 //! DELETE: without WHERE every tree of the table is cleared at once (the
 //! rows still count as changes); with WHERE the matching rowids are
 //! collected first, then each row and its index entries are removed.
+//! A WITH clause is visible to the whole statement.
 
 use super::update::collect_rowids;
 use super::Compiler;

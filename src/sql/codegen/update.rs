@@ -2,6 +2,13 @@
 //! rows are never visited twice), then each row is re-read, its new
 //! values computed, constraints checked, old index entries removed, and
 //! the row and new index entries written.
+//!
+//! UPDATE ... FROM runs the join of the target with the FROM items first
+//! and keeps, per target rowid, the values its SET list computed on the
+//! last join row that matched it (SQLite leaves the choice unspecified);
+//! the rows are then updated from those values, each at most once. A WITH
+//! clause is visible to the whole statement; the target itself is always
+//! the table, even where a CTE has its name.
 
 use super::assign::{resolve_sets, Assignment, RowValues, SetValue};
 use super::dml_common::OnConflict;
