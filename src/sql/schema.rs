@@ -259,6 +259,17 @@ impl Schema {
         foreign.chain(own).filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql))).collect()
     }
 
+    /// Every trigger of `table` as (database, name, CREATE TRIGGER text),
+    /// in row order.
+    pub fn trigger_rows_of(&self, table: &str) -> Vec<(usize, String, String)> {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
+            .filter_map(|(i, r)| r.4.clone().map(|sql| (self.row_db(i), r.1.clone(), sql)))
+            .collect()
+    }
+
     /// The database holding the trigger `name` (temp first, as an
     /// unqualified name is looked up), if any.
     pub fn trigger_db(&self, name: &str) -> Option<usize> {
