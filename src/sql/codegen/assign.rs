@@ -102,6 +102,19 @@ impl Compiler<'_> {
         }
     }
 
+    /// The row-value subquery `text` (assigning `width` columns), evaluated
+    /// for the current row into registers from `at`.
+    pub fn row_value_text(&mut self, text: &str, width: usize, at: i32) -> Result<()> {
+        crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => {
+                let base = self.row_subquery(sel, width)?;
+                self.b.add(Opcode::Copy, base, at, width as i32 - 1);
+                Ok(())
+            }
+            _ => Err(Error::sql("malformed row value")),
+        })
+    }
+
     /// The first row of `sel` into `width` new registers (NULLs when there
     /// is none); it must have `width` columns.
     fn row_subquery(&mut self, sel: &Select<'_>, width: usize) -> Result<i32> {

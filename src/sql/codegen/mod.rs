@@ -173,6 +173,10 @@ pub struct Compiler<'s> {
     /// rows is compiled: that query's first FROM item names the table even
     /// when a CTE has the same name.
     pub dml_target: Option<String>,
+    /// Row-value subqueries (SQL text, width) the next simple SELECT
+    /// computes after its own result columns, in its join loop (the values
+    /// of UPDATE ... FROM).
+    pub row_values_after: Vec<(String, usize)>,
     /// Affinity of the first result column of each scalar subquery
     /// compiled, by the address of its AST node (only meaningful while
     /// that AST lives: entries are dropped before the result columns
@@ -223,6 +227,7 @@ impl<'s> Compiler<'s> {
             internal_rowid_read: false,
             span_names: false,
             dml_target: None,
+            row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
         }
     }

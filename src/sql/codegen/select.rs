@@ -586,6 +586,7 @@ impl Compiler<'_> {
         dest: Dest,
     ) -> Result<SelectInfo> {
         let span_names = std::mem::take(&mut self.span_names);
+        let row_values = std::mem::take(&mut self.row_values_after);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
@@ -705,6 +706,9 @@ impl Compiler<'_> {
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            if !row_values.is_empty() && (has_windows || is_agg || items_from.iter().any(|f| f.full_matched.is_some())) {
+                return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
+            }
             if has_windows {
                 if is_agg {
                     return Err(Error::unsupported("window functions in aggregate queries"));
@@ -716,9 +720,15 @@ impl Compiler<'_> {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {
                 let loops = self.open_loops(&items_from, &terms)?;
-                let regs = self.b.regs(items.len());
+                let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
+                let regs = self.b.regs(width);
                 self.compute_items(&items, regs)?;
-                self.emit_row(&ctx, order_by, regs, items.len())?;
+                let mut at = regs + items.len() as i32;
+                for (text, w) in &row_values {
+                    self.row_value_text(text, *w, at)?;
+                    at += *w as i32;
+                }
+                self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
                 if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
                     // FULL JOIN, second half: right rows that matched nothing.

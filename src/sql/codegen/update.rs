@@ -140,9 +140,9 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let tmp = match from {
         None => collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            let tmp = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
-            for (k, a) in assignments.iter_mut().enumerate() {
-                a.1 = SetValue::Column(tmp, k as i32 + 1);
+            let (tmp, columns) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            for (a, col) in assignments.iter_mut().zip(columns) {
+                a.1 = SetValue::Column(tmp, col);
             }
             tmp
         }
@@ -192,7 +192,10 @@ fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, fro
 /// UPDATE ... FROM: run the join of the target with the FROM items, and
 /// keep for each target row its rowid and assigned values (of the last
 /// join row that matched it: SQLite leaves which one unspecified) in a
-/// new temporary table; returns its cursor.
+/// new temporary table. Returns its cursor and, per assignment, the
+/// column holding its value: plain values follow the rowid in order,
+/// then the columns of each row-value subquery (computed by the join
+/// query after its result columns, see `Compiler::row_values_after`).
 fn collect_from_join(
     c: &mut Compiler<'_>,
     table: &crate::sql::schema::Table,
@@ -200,30 +203,52 @@ fn collect_from_join(
     from: &FromClause<'_>,
     where_clause: Option<&ast::Expr<'_>>,
     assignments: &[Assignment<'_, '_>],
-) -> Result<i32> {
+) -> Result<(i32, Vec<i32>)> {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let name = alias.unwrap_or_else(|| table.name.clone());
     let mut values = String::new();
+    let n_plain = assignments.iter().filter(|(_, v)| matches!(v, SetValue::Expr(_))).count() as i32;
+    let mut rows: Vec<(usize, String, usize)> = Vec::new();
+    let mut columns = Vec::new();
+    let mut plain = 0;
     for (_, v) in assignments {
         match v {
-            SetValue::Expr(e) => values.push_str(&format!(", ({e})")),
-            _ => return Err(Error::unsupported("row-value subqueries in UPDATE ... FROM")),
+            SetValue::Expr(e) => {
+                values.push_str(&format!(", ({e})"));
+                plain += 1;
+                columns.push(plain);
+            }
+            SetValue::RowElement(sel, index, width) => {
+                let key = *sel as *const ast::Select<'_> as usize;
+                let before: usize = match rows.iter().position(|r| r.0 == key) {
+                    Some(p) => rows[..p].iter().map(|r| r.2).sum(),
+                    None => {
+                        rows.push((key, crate::sql::parse::ast_text(*sel), *width));
+                        rows[..rows.len() - 1].iter().map(|r| r.2).sum()
+                    }
+                };
+                columns.push(1 + n_plain + (before + index) as i32);
+            }
+            SetValue::Column(..) => return Err(Error::sql("malformed UPDATE ... FROM")),
         }
     }
+    let width = 1 + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
     let sql = format!("SELECT {}.rowid{values} FROM {} AS {}, {}{filter}", quote(&name), quote(&table.name), quote(&name), super::from::from_text(from));
     let tmp = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, tmp, assignments.len() as i32 + 1, 0);
+    c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
     c.internal_rowid_read = true;
     c.dml_target = Some(table.name.clone());
+    c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemKeyed(tmp)).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
     c.internal_rowid_read = false;
     c.dml_target = None;
+    c.row_values_after.clear();
     collected?;
-    Ok(tmp)
+    Ok((tmp, columns))
 }
 
 /// Update the row of `t` under its cursor (rowid in `rid`): new values
