@@ -118,15 +118,8 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         if from.is_some() {
             return Err(Error::unsupported("UPDATE ... FROM on a WITHOUT ROWID table"));
         }
-        let mut plain = Vec::new();
-        for (i, v) in &assignments {
-            match v {
-                SetValue::Expr(e) => plain.push((*i, *e)),
-                _ => return Err(Error::unsupported("row-value subqueries in an UPDATE of a WITHOUT ROWID table")),
-            }
-        }
         let init = c.begin_program();
-        c.update_without_rowid(table, alias, where_clause.as_ref(), &plain, oc)?;
+        c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
         c.end_program(init, Some(true));
         prog.counts_changes = true;
         return Ok(());
