@@ -86,9 +86,6 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     if let Some(view) = c.schema.table(&unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
-            if from.is_some() {
-                return Err(Error::unsupported("UPDATE ... FROM on a view"));
-            }
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
@@ -162,7 +159,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
 
 /// A FROM item that is the target table again under the same name (or
 /// the same alias) could not be told apart from it: SQLite refuses it.
-fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
+pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
     let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
     for item in items {
         let SelectTable::Table(qn, item_alias, _) = item else { continue };
