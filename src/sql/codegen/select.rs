@@ -88,7 +88,8 @@ pub struct SelectInfo {
     /// Collation of each result column (a subquery's columns keep it).
     pub collations: Vec<Option<String>>,
     /// The names the result columns give the columns of a table made
-    /// from them (CREATE TABLE ... AS; `create_as.rs`).
+    /// from them (CREATE TABLE ... AS; `create_as.rs`): computed for the
+    /// SELECT compiled with `Compiler::span_names`, empty otherwise.
     pub table_names: Vec<String>,
     /// Kinds of value each result column may hold (`create_as::kinds`).
     pub data_types: Vec<u8>,
@@ -651,7 +652,8 @@ impl Compiler<'_> {
                     ResultItem::Col(c, _) => c.collation.clone(),
                 };
                 info.collations.push(coll);
-                let table_name = self.table_column_name(it, spans.get(i), i);
+                // (Only CREATE TABLE ... AS asks for these names.)
+                let table_name = if span_names { self.table_column_name(it, spans.get(i), i) } else { String::new() };
                 info.table_names.push(table_name);
                 let (kinds, cast) = match it {
                     ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
