@@ -392,16 +392,30 @@ impl Connection {
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
-            let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
-            c.page_size = page_size;
-            c.db_path = path;
-            c.databases = databases;
-            c.temp_listed = temp_listed;
-            c.memory_db = memory;
-            c.authorizer = authorizer;
-            c.internal = internal;
-            let mut prog = compile(&mut c, cmd)?;
-            prog.attach_generation = generation;
+            // Parameters are numbered in source order before compiling
+            // (`sql::params`); the compiler still sees the original text.
+            let numbering = crate::sql::params::number(stmt_sql);
+            let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
+                c.page_size = page_size;
+                c.db_path = path;
+                c.databases = databases;
+                c.temp_listed = temp_listed;
+                c.memory_db = memory;
+                c.authorizer = authorizer;
+                c.internal = internal;
+                c.params = numbering.names;
+                let mut prog = compile(&mut c, cmd)?;
+                prog.attach_generation = generation;
+                Ok(prog)
+            };
+            let prog = match &numbering.text {
+                None => build(cmd)?,
+                Some(text) => with_first_statement(text, |renumbered, _| match renumbered {
+                    Some(cmd) => build(cmd),
+                    None => Err(crate::error::Error::sql("malformed statement")),
+                })?,
+            };
             Ok((Some(prog), tail))
         })
     }

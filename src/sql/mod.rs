@@ -1,7 +1,8 @@
 //! # The SQL compiler
 //!
 //! From SQL text to a VDBE [`Program`](crate::vdbe::program::Program):
-//! [`parse`] (glue around `sqlite3-parser`), [`schema`] (tables and
+//! [`parse`] (glue around `sqlite3-parser`), [`params`] (parameter
+//! numbering), [`schema`] (tables and
 //! indexes read from `sqlite_schema`), [`resolve`] (name resolution with
 //! SQLite's messages), [`plan`] (WHERE analysis and index choice) and
 //! [`codegen`] (one module per statement kind).
@@ -11,6 +12,7 @@
 //! it was compiled against (checked again by `Transaction`).
 
 pub mod parse;
+pub mod params;
 pub mod schema;
 pub mod resolve;
 pub mod plan;

@@ -58,13 +58,89 @@ pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usiz
         Err(_) => return Err(Error::sql("syntax error: statement too complex or malformed")),
     };
     match result {
-        Ok(Some(cmd)) => f(Some(&cmd), end),
+        Ok(Some(cmd)) => {
+            if has_dml_order_limit(&cmd) {
+                if let Some(t) = dml_order_limit(sql, end) {
+                    return Err(near(sql, t));
+                }
+            }
+            f(Some(&cmd), end)
+        }
         Ok(None) => {
             // Only whitespace, comments, or empty statements.
             f(None, sql.len())
         }
-        Err(e) => Err(map_error(sql, e)),
+        Err(e) => {
+            let stop = error_position(&e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column));
+            match dml_order_limit(sql, stop) {
+                Some(t) => Err(near(sql, t)),
+                None => Err(map_error(sql, e)),
+            }
+        }
     }
+}
+
+/// Where the parser stopped on an error, as (line, column).
+fn error_position(e: &ParseError) -> Option<(usize, usize)> {
+    match e {
+        ParseError::ParserError(_, Some(p))
+        | ParseError::UnterminatedLiteral(Some(p))
+        | ParseError::UnterminatedBracket(Some(p))
+        | ParseError::UnrecognizedToken(Some(p))
+        | ParseError::BadVariableName(Some(p))
+        | ParseError::BadNumber(Some(p))
+        | ParseError::ExpectedEqualsSign(Some(p))
+        | ParseError::MalformedBlobLiteral(Some(p))
+        | ParseError::MalformedHexInteger(Some(p)) => Some((p.line, p.column)),
+        _ => None,
+    }
+}
+
+fn near(sql: &[u8], t: Tok) -> Error {
+    Error::sql(format!("near \"{}\": syntax error", String::from_utf8_lossy(&sql[t.start..t.end])))
+}
+
+/// A top-level DELETE or UPDATE with ORDER BY or LIMIT (the parser crate
+/// accepts them, as SQLite built with SQLITE_ENABLE_UPDATE_DELETE_LIMIT
+/// does; the reference is built without, where they are syntax errors).
+fn has_dml_order_limit(cmd: &Cmd<'_>) -> bool {
+    use sqlite3_parser::ast::Stmt;
+    let stmt = match cmd {
+        Cmd::Stmt(s) | Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
+    };
+    match stmt {
+        Stmt::Delete { order_by, limit, .. } | Stmt::Update { order_by, limit, .. } => order_by.is_some() || limit.is_some(),
+        _ => false,
+    }
+}
+
+/// The first ORDER or LIMIT token of a DELETE or UPDATE statement (its
+/// own, outside parentheses; trigger bodies included) starting before
+/// `stop`: where SQLite without SQLITE_ENABLE_UPDATE_DELETE_LIMIT reports
+/// its syntax error.
+pub fn dml_order_limit(sql: &[u8], stop: usize) -> Option<Tok> {
+    use TokenType::*;
+    let mut depth = 0i32;
+    let mut in_dml = false;
+    let mut prev: Option<TokenType> = None;
+    for t in tokens(sql) {
+        if t.start >= stop {
+            break;
+        }
+        match t.kind {
+            TK_LP => depth += 1,
+            TK_RP => depth -= 1,
+            _ if depth != 0 => {}
+            // A statement's first keyword (after EXPLAIN, a WITH clause, or
+            // in a trigger body), not `ON DELETE`, `UPDATE OF`, `DO UPDATE`.
+            TK_DELETE | TK_UPDATE if matches!(prev, None | Some(TK_SEMI | TK_BEGIN | TK_RP | TK_EXPLAIN | TK_PLAN)) => in_dml = true,
+            TK_SEMI => in_dml = false,
+            TK_ORDER | TK_LIMIT if in_dml => return Some(t),
+            _ => {}
+        }
+        prev = Some(t.kind);
+    }
+    None
 }
 
 /// Byte offset of the token the first statement of `sql` fails to parse
@@ -72,14 +148,23 @@ pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usiz
 /// or the input just ends early.
 pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
     let bump = Bump::new();
-    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let (err, end) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         with_stack(|| {
             let mut parser = Parser::new(&bump, sql);
-            parser.next().err()
+            let r = parser.next();
+            let pos = parser.position();
+            (r.err(), offset_of(sql, pos.line, pos.column))
         })
     }))
-    .ok()??;
-    match err {
+    .ok()?;
+    let stop = match &err {
+        None => end,
+        Some(e) => error_position(e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column)),
+    };
+    if let Some(t) = dml_order_limit(sql, stop) {
+        return Some(t.start);
+    }
+    match err? {
         ParseError::ParserError(ParserError::SyntaxError(tok), Some(p)) if !tok.is_empty() => {
             // The parser reports where it stopped, at (or just past) the
             // token it could not use: the last token there with its text.

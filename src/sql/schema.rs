@@ -302,14 +302,30 @@ impl Schema {
         }
     }
 
-    /// Triggers on `table`: (name, CREATE TRIGGER text), in creation
-    /// order. Those stored in the table's own database, plus TEMP ones.
+    /// Triggers of `table`: (name, CREATE TRIGGER text), in SQLite's firing
+    /// order: TEMP triggers on a table of another database first, in
+    /// creation order; then the triggers of the table's own database,
+    /// newest first.
     pub fn triggers_of(&self, table: &Table) -> Vec<(String, String)> {
-        self.rows
+        let rows: Vec<(usize, &(String, String, String, i64, Option<String>))> = self
+            .rows
             .iter()
             .enumerate()
             .filter(|(i, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(&table.name) && (self.row_db(*i) == table.db || self.row_db(*i) == 1))
-            .filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql)))
+            .collect();
+        let foreign = rows.iter().filter(|(i, _)| self.row_db(*i) != table.db);
+        let own = rows.iter().rev().filter(|(i, _)| self.row_db(*i) == table.db);
+        foreign.chain(own).filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql))).collect()
+    }
+
+    /// Every trigger on a table named `table` as (database, name, CREATE
+    /// TRIGGER text), in row order.
+    pub fn trigger_rows_of(&self, table: &str) -> Vec<(usize, String, String)> {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
+            .filter_map(|(i, r)| r.4.clone().map(|sql| (self.row_db(i), r.1.clone(), sql)))
             .collect()
     }
 

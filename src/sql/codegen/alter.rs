@@ -252,11 +252,24 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 }
             }
             // The table's triggers follow it (their ON clause and the
-            // references in their bodies).
-            for (name, sql) in c.schema.triggers_of(&table) {
-                rows.push((name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new))));
+            // references in their bodies), TEMP ones in the temp schema.
+            let mut temp_rows = Vec::new();
+            for (db, name, sql) in c.schema.trigger_rows_of(&table.name) {
+                let row = (name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new)));
+                if db == table.db {
+                    rows.push(row);
+                } else {
+                    temp_rows.push(row);
+                }
             }
             c.rewrite_schema_rows(rows);
+            if !temp_rows.is_empty() {
+                let saved = std::mem::replace(&mut c.ddl_db, 1);
+                c.rewrite_schema_rows(temp_rows);
+                c.ddl_db = saved;
+                c.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
+                c.b.add(Opcode::ParseSchema, 1, 0, 0);
+            }
         }
         AlterTableBody::RenameColumn { old, new } => {
             let (old, new) = (unquote(old.0), unquote(new.0));

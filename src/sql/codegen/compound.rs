@@ -62,6 +62,7 @@ impl Compiler<'_> {
         self.top_compound_arm = false;
         let info = first?;
         let n = info.n_columns;
+        let mut arms = vec![info.clone()];
         self.b.insns[open_addr].p2 = n as i32;
         if is_index {
             self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
@@ -89,6 +90,7 @@ impl Compiler<'_> {
                     }
                     let i = self.compile_simple(&cs.select, None, None, Dest::EphemTable(cur))?;
                     check(&i, cs.operator)?;
+                    arms.push(i.clone());
                     correlated |= i.correlated;
                 }
                 CompoundOperator::Union => {
@@ -98,6 +100,7 @@ impl Compiler<'_> {
                     }
                     let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(cur))?;
                     check(&i, cs.operator)?;
+                    arms.push(i.clone());
                     correlated |= i.correlated;
                 }
                 CompoundOperator::Except | CompoundOperator::Intersect => {
@@ -108,6 +111,7 @@ impl Compiler<'_> {
                     let x = self.open_temp(n, true);
                     let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(x))?;
                     check(&i, cs.operator)?;
+                    arms.push(i.clone());
                     correlated |= i.correlated;
                     if cs.operator == CompoundOperator::Except {
                         let target = cur;
@@ -162,6 +166,7 @@ impl Compiler<'_> {
         self.b.bind(end);
         let mut out = info;
         out.correlated = correlated;
+        out.arms = arms;
         Ok(out)
     }
 }

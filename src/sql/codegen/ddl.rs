@@ -74,7 +74,7 @@ impl Compiler<'_> {
     }
 
     /// Append a row to `sqlite_schema` through cursor `sc`.
-    fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
+    pub(super) fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
         let regs = self.b.regs(SCHEMA_COLUMNS as usize);
         self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
         self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
@@ -94,7 +94,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Insert, sc, rec, rid);
     }
 
-    fn open_schema_table(&mut self) -> i32 {
+    pub(super) fn open_schema_table(&mut self) -> i32 {
         let sc = self.b.cursor();
         let db = self.ddl_db as i32;
         self.dbs_used |= 1 << self.ddl_db;
@@ -103,13 +103,13 @@ impl Compiler<'_> {
         sc
     }
 
-    fn bump_cookie(&mut self) {
+    pub(super) fn bump_cookie(&mut self) {
         let (db, cookie) = (self.ddl_db as i32, self.schema.cookie_of(self.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
         self.b.add(Opcode::ParseSchema, db, 0, 0);
     }
 
-    fn ensure_format(&mut self) {
+    pub(super) fn ensure_format(&mut self) {
         let db = self.ddl_db as i32;
         let r = self.b.reg();
         let skip = self.b.label();
@@ -177,74 +177,6 @@ impl Compiler<'_> {
             fields.push(crate::value::record::KeyField { collation, descending: c.descending });
         }
         Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
-    }
-
-    /// CREATE TABLE name AS SELECT: the result rows go to a temporary
-    /// table first; the new table's columns take the result's names and
-    /// affinities (as SQLite writes them: INT, REAL, TEXT, NUM or none).
-    fn create_table_as(&mut self, name: &str, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
-        use crate::vdbe::value_ops::Affinity;
-        let tmp = self.b.cursor();
-        let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
-        let info = self.compile_select(sel, super::select::Dest::EphemTable(tmp))?;
-        let n = info.n_columns;
-        self.b.insns[open].p2 = n as i32;
-        let quote = |s: &str| {
-            let plain = !s.is_empty() && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !s.starts_with(|ch: char| ch.is_ascii_digit());
-            if plain { s.to_string() } else { format!("\"{}\"", s.replace('"', "\"\"")) }
-        };
-        let mut cols = Vec::new();
-        let mut seen: Vec<String> = Vec::new();
-        for i in 0..n {
-            let mut cname = info.names[i].clone();
-            let base = cname.clone();
-            let mut k = 1;
-            while seen.iter().any(|s| s.eq_ignore_ascii_case(&cname)) {
-                cname = format!("{base}:{k}");
-                k += 1;
-            }
-            seen.push(cname.clone());
-            let ty = match info.affinities[i] {
-                Some(Affinity::Text) => " TEXT",
-                Some(Affinity::Numeric) => " NUM",
-                Some(Affinity::Integer) => " INT",
-                Some(Affinity::Real) => " REAL",
-                _ => "",
-            };
-            cols.push(format!("{}{}", quote(&cname), ty));
-        }
-        // SQLite's measure: each name as quoted (+2) plus 5 per column.
-        let ident = |s: &str| s.len() + s.matches('"').count() + 2;
-        let total: usize = seen.iter().map(|c| ident(c) + 5).sum::<usize>() + ident(name);
-        let sql = if total >= 50 {
-            format!("CREATE TABLE {}(\n  {}\n)", quote(name), cols.join(",\n  "))
-        } else {
-            format!("CREATE TABLE {}({})", quote(name), cols.join(","))
-        };
-        let table = crate::sql::schema::table_from_sql(&sql, 0)?;
-        self.ensure_format();
-        let root = self.b.reg();
-        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
-        let sc = self.open_schema_table();
-        self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
-        let dst = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
-        let end = self.b.label();
-        self.b.add(Opcode::Rewind, tmp, end, 0);
-        let top = self.b.here();
-        let regs = self.b.regs(n.max(1));
-        for i in 0..n {
-            self.b.add(Opcode::Column, tmp, i as i32, regs + i as i32);
-        }
-        let rec = self.b.reg();
-        let rid = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
-        self.b.add(Opcode::NewRowid, dst, rid, 0);
-        self.b.add(Opcode::Insert, dst, rec, rid);
-        self.b.add(Opcode::Next, tmp, top as i32, 0);
-        self.b.bind(end);
-        self.bump_cookie();
-        Ok(())
     }
 
     /// Delete the rows of the table rooted at `root` whose first column
@@ -442,6 +374,15 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         c.fk_drop_table_delete(&t)?;
                     }
                     c.delete_schema_rows(2, &t.name);
+                    // TEMP triggers on a main table go with it.
+                    let temp_triggers = c.schema.rows.iter().enumerate().any(|(i, r)| {
+                        r.0 == "trigger" && r.2.eq_ignore_ascii_case(&t.name) && c.schema.row_db(i) == 1
+                    });
+                    if t.db == 0 && temp_triggers {
+                        c.delete_trigger_rows(1, 2, &t.name);
+                        c.b.add(Opcode::SetCookie, 1, Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
+                        c.b.add(Opcode::ParseSchema, 1, 0, 0);
+                    }
                     if t.autoincrement {
                         if let Some(seq) = c.schema.table_in(Some(t.db), "sqlite_sequence").cloned() {
                             c.delete_rows_named(seq.root, &t.name);

@@ -1,6 +1,7 @@
 //! DELETE: without WHERE every tree of the table is cleared at once (the
 //! rows still count as changes); with WHERE the matching rowids are
 //! collected first, then each row and its index entries are removed.
+//! A WITH clause is visible to the whole statement.
 
 use super::update::collect_rowids;
 use super::Compiler;
@@ -10,13 +11,26 @@ use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::Stmt;
 
-/// Compile a DELETE.
+/// Compile a DELETE (its WITH clause visible throughout).
 pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { with, tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Delete { with, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    if order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("DELETE with ORDER BY, LIMIT or WITH"));
+    let pushed = c.push_with(with.as_ref());
+    let r = compile_delete_body(c, stmt, prog);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Delete { tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+        return Err(Error::sql("not a DELETE"));
+    };
+    if order_by.is_some() || limit.is_some() {
+        // The parser glue reports these as SQLite does (a syntax error).
+        return Err(Error::unsupported("DELETE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
     if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {

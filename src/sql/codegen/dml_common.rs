@@ -288,7 +288,8 @@ impl Compiler<'_> {
             }
             self.b.bind(ok);
         }
-        for (idx, c) in t.indexes.clone() {
+        // SQLite checks the indexes newest first.
+        for (idx, c) in t.indexes.clone().into_iter().rev() {
             if !idx.unique {
                 continue;
             }

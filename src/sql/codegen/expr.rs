@@ -328,6 +328,12 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
+        if let Some(n) = crate::sql::params::anonymous_number(name) {
+            while self.params.len() <= n {
+                self.params.push(None);
+            }
+            return Ok(n as i32);
+        }
         // The parser gives `?NNN` without its `?`.
         let numbered;
         let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
@@ -986,6 +992,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
         let info = self.compile_select(sel, super::select::Dest::Scalar { reg: r, done })?;
+        self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }

@@ -168,9 +168,15 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
-                // A schema-qualified name never means a CTE.
+                // A schema-qualified name never means a CTE, and the table an
+                // UPDATE/DELETE writes is a table even where a CTE has its name.
                 let qualified = qn.db_name.is_some();
-                if let Some(rb) = self.recursive.iter().rev().find(|r| !qualified && r.name.eq_ignore_ascii_case(&name)).cloned() {
+                let is_target = self.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
+                if is_target {
+                    self.dml_target = None;
+                }
+                let not_cte = qualified || is_target;
+                if let Some(rb) = self.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
                     let info = super::select::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
@@ -182,7 +188,7 @@ impl<'b> Compiler<'_> {
                     self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
                     return Ok(());
                 }
-                if let Some(cte) = self.cte(&name).filter(|_| !qualified) {
+                if let Some(cte) = self.cte(&name).filter(|_| !not_cte) {
                     // A CTE met again while its own body is being expanded
                     // (tmp1 reads tmp2 which reads tmp1, or a recursive
                     // CTE's initial SELECT reads it) never ends. The marker
@@ -1048,6 +1054,11 @@ impl<'b> Compiler<'_> {
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
+
+/// A FROM clause as SQL text (without the FROM keyword).
+pub fn from_text(from: &FromClause<'_>) -> String {
+    FromDisplay(from).to_string()
+}
 
 impl std::fmt::Display for FromDisplay<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

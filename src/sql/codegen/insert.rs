@@ -88,12 +88,8 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
         InsertBody::Select(sel, upsert) => {
             let upsert = match upsert {
-                Some(u) => Some(resolve_upsert(c, &t, u)?),
+                Some(u) => Some(super::upsert::resolve(c, &t, u)?),
                 None => None,
-            };
-            let oc = match &upsert {
-                Some(Upsert { target: None, action: UpsertAction::Nothing }) => OnConflict::Ignore,
-                _ => oc,
             };
             let plain_values = sel.with.is_none()
                 && sel.order_by.is_none()
@@ -229,138 +225,8 @@ fn insert_row(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], 
     insert_row_with_rowid(c, t, row, given, oc, None, None)
 }
 
-/// The conflict target of an upsert: the rowid or a UNIQUE index.
-enum UpsertTarget {
-    Rowid,
-    Index(usize),
-}
-
-enum UpsertAction<'a, 'b> {
-    Nothing,
-    Update(Vec<(usize, &'a Expr<'b>)>, Option<&'a Expr<'b>>),
-}
-
-/// An ON CONFLICT clause resolved against the table.
-struct Upsert<'a, 'b> {
-    target: Option<UpsertTarget>,
-    action: UpsertAction<'a, 'b>,
-}
-
-fn resolve_upsert<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a sqlite3_parser::ast::Upsert<'b>) -> Result<Upsert<'a, 'b>> {
-    use sqlite3_parser::ast::UpsertDo;
-    if u.next.is_some() {
-        return Err(Error::unsupported("more than one ON CONFLICT clause"));
-    }
-    let target = match &u.index {
-        None => None,
-        Some(ix) => {
-            if ix.where_clause.is_some() {
-                return Err(Error::unsupported("ON CONFLICT targets with WHERE"));
-            }
-            let mut cols = Vec::new();
-            for sc in ix.targets.iter() {
-                let n = match &sc.expr {
-                    Expr::Id(id) => unquote(id.0),
-                    Expr::Name(n) => unquote(n.0),
-                    other => other.to_string(),
-                };
-                match t.table.column_index(&n) {
-                    Some(i) => cols.push(i),
-                    None => return Err(Error::sql(format!("no such column: {n}"))),
-                }
-            }
-            cols.sort_unstable();
-            if cols.len() == 1 && t.table.rowid_alias == Some(cols[0]) {
-                Some(UpsertTarget::Rowid)
-            } else {
-                let found = t.indexes.iter().position(|(idx, _)| {
-                    let mut ic: Vec<usize> = idx.columns.iter().map(|x| x.column).collect();
-                    ic.sort_unstable();
-                    idx.unique && ic == cols
-                });
-                match found {
-                    Some(i) => Some(UpsertTarget::Index(i)),
-                    None => return Err(Error::sql("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")),
-                }
-            }
-        }
-    };
-    let action = match &u.do_clause {
-        UpsertDo::Nothing => UpsertAction::Nothing,
-        UpsertDo::Set { sets, where_clause } => {
-            if target.is_none() {
-                return Err(Error::unsupported("ON CONFLICT DO UPDATE without a conflict target"));
-            }
-            let mut a = Vec::new();
-            for s in sets.iter() {
-                if s.col_names.len() != 1 {
-                    return Err(Error::unsupported("row-value assignments"));
-                }
-                let n = unquote(s.col_names[0].0);
-                let i = t.table.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
-                a.push((i, &s.expr));
-            }
-            UpsertAction::Update(a, where_clause.as_ref())
-        }
-    };
-    let _ = c;
-    Ok(Upsert { target, action })
-}
-
-/// The ON CONFLICT check for one row: on a conflict with the target,
-/// do nothing or update the existing row, and skip the insert.
-fn emit_upsert(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, u: &Upsert<'_, '_>, skip: i32) -> Result<()> {
-    let Some(target) = &u.target else { return Ok(()) };
-    let ok = c.b.label();
-    let existing = c.b.reg();
-    match target {
-        UpsertTarget::Rowid => {
-            c.b.add(Opcode::NotExists, t.cursor, ok, rowid);
-            c.b.add(Opcode::SCopy, rowid, existing, 0);
-        }
-        UpsertTarget::Index(i) => {
-            let (idx, cur) = t.indexes[*i].clone();
-            let k = c.index_key(&idx, row, rowid);
-            c.b.add4(Opcode::NoConflict, cur, ok, k, crate::vdbe::program::P4::Int64(idx.columns.len() as i64), 0);
-            c.b.add(Opcode::IdxRowid, cur, existing, 0);
-            c.b.add(Opcode::NotExists, t.cursor, skip, existing);
-        }
-    }
-    if let UpsertAction::Update(assignments, cond) = &u.action {
-        // The existing row is under the table cursor; `excluded.x` reads
-        // the row that failed to go in.
-        let excluded = c.b.cursor();
-        let scope = super::update::target_scope(&t.table, None, t.cursor);
-        let mut ex_scope = scope.clone();
-        ex_scope.items[0].name = "excluded".into();
-        ex_scope.items[0].cursor = excluded;
-        c.scopes.push(ex_scope);
-        c.scopes.push(scope);
-        for i in 0..t.table.columns.len() {
-            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
-            c.col_map.insert((excluded, key), super::ColumnSource::Register(row + i as i32));
-        }
-        c.col_map.insert((excluded, -1), super::ColumnSource::Register(rowid));
-        let r = (|| -> Result<()> {
-            if let Some(w) = cond {
-                c.jump_if_false(w, skip)?;
-            }
-            super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
-            Ok(())
-        })();
-        c.col_map.retain(|k, _| k.0 != excluded);
-        c.scopes.pop();
-        c.scopes.pop();
-        r?;
-        c.emit_returning(t)?;
-    }
-    c.b.add(Opcode::Goto, 0, skip, 0);
-    c.b.bind(ok);
-    Ok(())
-}
-
 /// Constraint checks and the write of one row held in `row`.
-fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&Upsert<'_, '_>>) -> Result<()> {
+fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&super::upsert::Upserts<'_, '_>>) -> Result<()> {
     if t.table.without_rowid.is_some() {
         return c.insert_without_rowid_row(t, row, oc);
     }
@@ -445,10 +311,14 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     );
     c.check_strict(t, row);
     c.check_checks(t, row, rowid, oc, skip)?;
-    if let Some(u) = upsert {
-        emit_upsert(c, t, row, rowid, u, skip)?;
-    }
-    c.check_unique(t, row, rowid, None, source.is_some(), oc, skip)?;
+    let unique_oc = match upsert {
+        Some(u) => {
+            u.emit(c, t, row, rowid, source.is_some(), skip)?;
+            u.unique_conflict(oc)
+        }
+        None => oc,
+    };
+    c.check_unique(t, row, rowid, None, source.is_some(), unique_oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
     c.fk_check_child(&t.table, row, 1, None)?;

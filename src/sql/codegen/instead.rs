@@ -71,14 +71,24 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
 /// Compile `SELECT <cols> FROM view AS alias WHERE ...` into a new
 /// temporary table; returns (cursor, result names).
 fn gather(c: &mut Compiler<'_>, sql: &str) -> Result<(i32, Vec<String>)> {
+    gather_with_rows(c, sql, Vec::new())
+}
+
+/// `gather`, each row followed by the columns of the row-value subqueries
+/// `rows` (SQL text, width) computed for it.
+fn gather_with_rows(c: &mut Compiler<'_>, sql: &str, rows: Vec<(String, usize)>) -> Result<(i32, Vec<String>)> {
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
     let open = c.b.insns.len() - 1;
+    let extra: usize = rows.iter().map(|r| r.1).sum();
+    c.row_values_after = rows;
     let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemTable(tmp)),
         _ => Err(Error::sql("malformed statement")),
-    })?;
-    c.b.insns[open].p2 = info.n_columns as i32;
+    });
+    c.row_values_after.clear();
+    let info = info?;
+    c.b.insns[open].p2 = (info.n_columns + extra) as i32;
     Ok((tmp, info.names))
 }
 
@@ -126,26 +136,59 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
             let n = names.len();
             fire_each(c, &view, &names, tmp, Event::Delete, &mut |c| Ok((Some(load(c, tmp, 0, n)), None)), &[])?;
         }
-        Stmt::Update { tbl_name, sets, where_clause, .. } => {
+        Stmt::Update { tbl_name, sets, where_clause, from, .. } => {
             let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0)).unwrap_or_else(|| view.name.clone());
+            // Per assignment, where its value is among the gathered columns
+            // after the view's: plain values in order, then the columns of
+            // each row-value subquery (see `update::collect_from_join`).
             let mut exprs = Vec::new();
+            let mut assigned = Vec::new();
+            let mut rows: Vec<(usize, String, usize)> = Vec::new();
+            let mut places = Vec::new();
             for s in sets.iter() {
-                if s.col_names.len() != 1 {
-                    return Err(Error::unsupported("row-value assignments"));
+                for (name, v) in s.col_names.iter().zip(super::assign::set_values(s)?) {
+                    match v {
+                        super::assign::SetValue::Expr(e) => {
+                            places.push((false, exprs.len()));
+                            exprs.push(format!("({e})"));
+                        }
+                        super::assign::SetValue::RowElement(sel, index, width) => {
+                            let key = sel as *const sqlite3_parser::ast::Select<'_> as usize;
+                            let before: usize = match rows.iter().position(|r| r.0 == key) {
+                                Some(p) => rows[..p].iter().map(|r| r.2).sum(),
+                                None => {
+                                    rows.push((key, crate::sql::parse::ast_text(sel), width));
+                                    rows[..rows.len() - 1].iter().map(|r| r.2).sum()
+                                }
+                            };
+                            places.push((true, before + index));
+                        }
+                        super::assign::SetValue::Column(..) => return Err(Error::sql("malformed UPDATE")),
+                    }
+                    assigned.push(unquote(name.0));
                 }
-                exprs.push(format!("({})", s.expr));
             }
             let extra = if exprs.is_empty() { String::new() } else { format!(", {}", exprs.join(", ")) };
             let filter = where_clause.as_ref().map(|w| format!(" WHERE {w}")).unwrap_or_default();
-            let sql = format!("SELECT *{extra} FROM {} AS {}{filter}", quote(&view.name), quote(&alias));
-            let (tmp, mut names) = gather(c, &sql)?;
+            // With FROM, the view's rows joined with the FROM items: the
+            // triggers run once per joined row, as in SQLite.
+            let (star, joined) = match from {
+                Some(f) => {
+                    super::update::check_from_target(&view, tbl_name.alias.as_ref().map(|a| unquote(a.0)).as_deref(), f)?;
+                    (format!("{}.*", quote(&alias)), format!(", {}", super::from::from_text(f)))
+                }
+                None => ("*".to_string(), String::new()),
+            };
+            let sql = format!("SELECT {star}{extra} FROM {} AS {}{joined}{filter}", quote(&view.name), quote(&alias));
+            let (tmp, mut names) = gather_with_rows(c, &sql, rows.into_iter().map(|(_, t, w)| (t, w)).collect())?;
             let n = names.len() - exprs.len();
             names.truncate(n);
             let mut targets = Vec::new();
-            for s in sets.iter() {
-                let col = unquote(s.col_names[0].0);
+            let mut value_columns = Vec::new();
+            for (col, (row_value, k)) in assigned.into_iter().zip(places) {
                 let i = names.iter().position(|x| x.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                 targets.push(i);
+                value_columns.push(if row_value { n + exprs.len() + k } else { n + k });
             }
             let targets2 = targets.clone();
             fire_each(
@@ -157,8 +200,8 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                 &mut |c| {
                     let old = load(c, tmp, 0, n);
                     let new = load(c, tmp, 0, n);
-                    for (k, &i) in targets2.iter().enumerate() {
-                        c.b.add(Opcode::Column, tmp, (n + k) as i32, new + i as i32);
+                    for (&i, &col) in targets2.iter().zip(&value_columns) {
+                        c.b.add(Opcode::Column, tmp, col as i32, new + i as i32);
                     }
                     Ok((Some(old), Some(new)))
                 },

@@ -4,10 +4,10 @@
 //! stack used by name resolution, the parameter table and the per-SELECT
 //! state for aggregates. Statement kinds live in their own modules:
 //! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
-//! `window.rs`, `compound.rs`), `insert.rs`, `update.rs`, `delete.rs`
+//! `window.rs`, `compound.rs`), `insert.rs` (+ `upsert.rs`), `update.rs` (+ `assign.rs` for SET lists), `delete.rs`
 //! (+ `dml_common.rs` for constraints and index maintenance,
 //! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
-//! for INSTEAD OF triggers on views), `ddl.rs`, `alter.rs`, `txn.rs`,
+//! for INSTEAD OF triggers on views), `ddl.rs` (+ `create_as.rs`), `alter.rs`, `txn.rs`,
 //! `pragma.rs`, `attach.rs`; expressions in `expr.rs`. Access-path choice is in
 //! `sql/plan/`.
 //!
@@ -24,9 +24,12 @@ mod table_fn;
 pub mod aggregate;
 pub mod compound;
 pub mod insert;
+mod upsert;
 pub mod update;
+pub mod assign;
 pub mod delete;
 pub mod ddl;
+mod create_as;
 pub mod txn;
 pub mod pragma;
 mod integrity;
@@ -180,6 +183,22 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// The next SELECT compiled names its result columns from the source
+    /// text (the top SELECT of CREATE TABLE ... AS).
+    pub span_names: bool,
+    /// The table an UPDATE/DELETE writes, while the query collecting its
+    /// rows is compiled: that query's first FROM item names the table even
+    /// when a CTE has the same name.
+    pub dml_target: Option<String>,
+    /// Row-value subqueries (SQL text, width) the next simple SELECT
+    /// computes after its own result columns, in its join loop (the values
+    /// of UPDATE ... FROM).
+    pub row_values_after: Vec<(String, usize)>,
+    /// Affinity of the first result column of each scalar subquery
+    /// compiled, by the address of its AST node (only meaningful while
+    /// that AST lives: entries are dropped before the result columns
+    /// holding them are compiled).
+    pub subquery_affinity: HashMap<usize, Option<crate::vdbe::value_ops::Affinity>>,
 }
 
 impl<'s> Compiler<'s> {
@@ -228,6 +247,10 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            span_names: false,
+            dml_target: None,
+            row_values_after: Vec::new(),
+            subquery_affinity: HashMap::new(),
         }
     }
 

@@ -30,6 +30,17 @@ pub enum Dest {
         /// Label after the subquery.
         done: i32,
     },
+    /// The first row into registers from `reg`, then jump to `done`
+    /// (a row-value subquery).
+    Row {
+        /// First register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Each row into a temporary table under the rowid in its first
+    /// column; a later row with the same key replaces the earlier one.
+    EphemKeyed(i32),
     /// Set `reg` to 1 on the first row, then jump to `done`.
     Exists {
         /// Register.
@@ -77,6 +88,16 @@ pub struct SelectInfo {
     pub origins: Vec<Option<(String, String, String)>>,
     /// Collation of each result column (a subquery's columns keep it).
     pub collations: Vec<Option<String>>,
+    /// The names the result columns give the columns of a table made
+    /// from them (CREATE TABLE ... AS; `create_as.rs`): computed for the
+    /// SELECT compiled with `Compiler::span_names`, empty otherwise.
+    pub table_names: Vec<String>,
+    /// Kinds of value each result column may hold (`create_as::kinds`).
+    pub data_types: Vec<u8>,
+    /// Which result columns are a CAST.
+    pub casts: Vec<bool>,
+    /// A compound SELECT's arms (or a VALUES list's rows), left to right.
+    pub arms: Vec<SelectInfo>,
 }
 
 /// One result column after `*` expansion.
@@ -169,7 +190,15 @@ pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
     Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
 }
 
-fn ordinal(n: usize) -> String {
+/// Whether `e` (inside parentheses) is a CAST.
+fn is_cast(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Parenthesized(v) if v.len() == 1 => is_cast(&v[0]),
+        e => matches!(e, Expr::Cast { .. }),
+    }
+}
+
+pub(super) fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, x) if x != 11 => "st",
         (2, x) if x != 12 => "nd",
@@ -286,6 +315,15 @@ impl Compiler<'_> {
                     self.b.add(Opcode::SCopy, regs + i, reg + i, 0);
                 }
                 self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::Row { reg, done } => {
+                self.b.add(Opcode::Copy, regs, reg, n as i32 - 1);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemKeyed(cur) => {
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::Insert, cur, rec, regs);
             }
             Dest::Exists { reg, done } => {
                 self.b.add(Opcode::Integer, 1, reg, 0);
@@ -503,7 +541,7 @@ impl Compiler<'_> {
                     .clone()
                     .or(colname)
                     .or_else(|| span.cloned())
-                    .unwrap_or_else(|| e.to_string());
+                    .unwrap_or_else(|| crate::sql::params::expr_text(e));
                 (name, aff, decl)
             }
         }
@@ -554,6 +592,8 @@ impl Compiler<'_> {
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
+        let span_names = std::mem::take(&mut self.span_names);
+        let row_values = std::mem::take(&mut self.row_values_after);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
@@ -595,10 +635,17 @@ impl Compiler<'_> {
                 items = vec![ResultItem::Expr(&one, None)];
                 order_by = None;
             }
-            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm);
+            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
             let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
             let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            // What is known of these scalar subqueries comes from compiling
+            // them below (an older entry may be of another parse).
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.forget_subquery_affinity(e);
+                }
+            }
             for (i, it) in items.iter().enumerate() {
                 let (n, a, d) = self.describe_item(it, spans.get(i));
                 info.names.push(n);
@@ -611,6 +658,17 @@ impl Compiler<'_> {
                     ResultItem::Col(c, _) => c.collation.clone(),
                 };
                 info.collations.push(coll);
+                // (Only CREATE TABLE ... AS asks for these names.)
+                let table_name = if span_names { self.table_column_name(it, spans.get(i), i) } else { String::new() };
+                info.table_names.push(table_name);
+                let (kinds, cast) = match it {
+                    ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
+                    ResultItem::Col(c, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(..) => (super::create_as::kinds::ANY, false),
+                };
+                info.data_types.push(kinds);
+                info.casts.push(cast);
             }
             info.first_affinity = info.affinities.first().copied().flatten();
             let aliases: Vec<(String, String)> = items
@@ -656,6 +714,9 @@ impl Compiler<'_> {
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            if !row_values.is_empty() && (has_windows || is_agg || items_from.iter().any(|f| f.full_matched.is_some())) {
+                return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
+            }
             if has_windows {
                 if is_agg {
                     return Err(Error::unsupported("window functions in aggregate queries"));
@@ -667,9 +728,15 @@ impl Compiler<'_> {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
             } else {
                 let loops = self.open_loops(&items_from, &terms)?;
-                let regs = self.b.regs(items.len());
+                let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
+                let regs = self.b.regs(width);
                 self.compute_items(&items, regs)?;
-                self.emit_row(&ctx, order_by, regs, items.len())?;
+                let mut at = regs + items.len() as i32;
+                for (text, w) in &row_values {
+                    self.row_value_text(text, *w, at)?;
+                    at += *w as i32;
+                }
+                self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
                 if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
                     // FULL JOIN, second half: right rows that matched nothing.
@@ -700,6 +767,17 @@ impl Compiler<'_> {
                 self.eqp.push((0, 0, detail));
             }
             self.b.bind(end);
+            // A scalar subquery has its first column's affinity, known
+            // once it is compiled.
+            for (i, it) in items.iter().enumerate() {
+                if let (ResultItem::Expr(e, _), None) = (it, info.affinities[i]) {
+                    info.affinities[i] = self.result_affinity(e);
+                    if info.affinities[i].is_some() {
+                        info.data_types[i] = self.value_kinds(e);
+                    }
+                }
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
             Ok(info)
         })();
         self.in_exists = saved_exists;
@@ -869,7 +947,39 @@ impl Compiler<'_> {
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
             let affinities = rows[0].iter().map(|_| None).collect();
-            Ok(SelectInfo { n_columns: n, correlated: false, first_affinity: None, names, affinities, decltypes: vec![None; n], origins: vec![None; n], collations: vec![None; n] })
+            // Each row is an arm of a compound as far as the types of a
+            // table made from the rows go (`create_as.rs`).
+            let mut arms = Vec::new();
+            if rows.len() > 1 {
+                for row in rows.iter() {
+                    let mut arm = SelectInfo { n_columns: n, ..Default::default() };
+                    for e in row.iter() {
+                        arm.affinities.push(self.result_affinity(e));
+                        arm.data_types.push(self.value_kinds(e));
+                        arm.casts.push(is_cast(e));
+                    }
+                    arms.push(arm);
+                }
+            }
+            let (data_types, casts) = match rows.len() {
+                1 => (rows[0].iter().map(|e| self.value_kinds(e)).collect(), rows[0].iter().map(is_cast).collect()),
+                _ => (Vec::new(), Vec::new()),
+            };
+            let row0_affinities: Vec<Option<Affinity>> = if rows.len() == 1 { rows[0].iter().map(|e| self.result_affinity(e)).collect() } else { affinities };
+            Ok(SelectInfo {
+                n_columns: n,
+                correlated: false,
+                first_affinity: None,
+                table_names: names.clone(),
+                names,
+                affinities: row0_affinities,
+                decltypes: vec![None; n],
+                origins: vec![None; n],
+                collations: vec![None; n],
+                data_types,
+                casts,
+                arms,
+            })
         })();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;

@@ -7,7 +7,8 @@
 //! Invariants: a trigger never fires itself again while it runs (SQLite's
 //! default `recursive_triggers = OFF`); changes made by trigger statements
 //! do not count in `changes()`. INSTEAD OF triggers (on views only) are
-//! fired by `instead.rs`; TEMP triggers are reported as not supported.
+//! fired by `instead.rs`. TEMP triggers live in the temp schema and may
+//! watch main tables; they fire before the table's own triggers.
 
 use super::dml_common::WriteTarget;
 use super::{ColumnSource, Compiler};
@@ -28,11 +29,12 @@ pub enum Event {
     Delete,
 }
 
-/// Compile CREATE TRIGGER / DROP TRIGGER.
+/// Compile CREATE TRIGGER / DROP TRIGGER. A TEMP trigger (TEMP keyword,
+/// `temp.` name, or a trigger on a TEMP table) is stored in the temp
+/// database's schema and may watch a table of the main database.
 pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let init = c.begin_program();
-    let trigger_db;
-    match stmt {
+    let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
             for cmd in commands.iter() {
                 let target = match cmd {
@@ -43,25 +45,31 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
                 }
             }
-            if *temporary {
-                return Err(Error::unsupported("TEMP triggers"));
+            if *temporary && trigger_name.db_name.is_some() {
+                return Err(Error::sql("temporary trigger may not have qualified name"));
             }
             let name = unquote(trigger_name.name.0);
             let table = unquote(tbl_name.name.0);
-            // An unqualified trigger goes to main (temp if its table is a
-            // TEMP table); its table is looked up in that database only.
-            let db = match c.qualifier_db(trigger_name.db_name.as_ref())? {
-                Some(d) => d,
-                None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
+            // TEMP (keyword, `temp.` name, or a trigger on a TEMP table) goes
+            // to the temp schema; otherwise an unqualified trigger goes to
+            // main and its table is looked up in that database only.
+            let db = if *temporary {
+                1
+            } else {
+                match c.qualifier_db(trigger_name.db_name.as_ref())? {
+                    Some(d) => d,
+                    None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
+                }
             };
             if let Some(q) = tbl_name.db_name.as_ref() {
                 let qn = unquote(q.0);
-                if c.db_index(&qn) != Some(db) {
+                if db != 1 && c.db_index(&qn) != Some(db) {
                     return Err(Error::sql(format!("trigger {name} cannot reference objects in database {qn}")));
                 }
             }
-            c.check_object_databases("trigger", &name, db, sqlite3_parser::dialect::TokenType::TK_ON)?;
-            trigger_db = db;
+            if db != 1 {
+                c.check_object_databases("trigger", &name, db, sqlite3_parser::dialect::TokenType::TK_ON)?;
+            }
             if c.schema.has_trigger(Some(db), &name) {
                 if *if_not_exists {
                     c.end_program(init, None);
@@ -69,8 +77,19 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 }
                 return Err(Error::sql(format!("trigger {name} already exists")));
             }
-            let Some(t) = c.schema.table_in(Some(db), &table).cloned() else {
-                return Err(Error::sql(format!("no such table: {}.{table}", c.db_name(db))));
+            // Only a TEMP trigger may watch a table of another database; it
+            // looks in every database.
+            let t = if db == 1 {
+                let qualified = c.qualifier_db(tbl_name.db_name.as_ref())?;
+                match c.schema.table_in(qualified, &table).cloned() {
+                    Some(t) => t,
+                    None => return Err(Error::sql(format!("no such table: {table}"))),
+                }
+            } else {
+                match c.schema.table_in(Some(db), &table).cloned() {
+                    Some(t) => t,
+                    None => return Err(Error::sql(format!("no such table: {}.{table}", c.db_name(db)))),
+                }
             };
             let instead = matches!(time, Some(TriggerTime::InsteadOf));
             if t.view_select.is_some() && !instead {
@@ -83,10 +102,15 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
-            // Stored as SQLite does: "CREATE TRIGGER " and the source from
-            // the (unqualified) name on, IF NOT EXISTS left out.
+            // (Checked once the trigger's table is known, as SQLite does.)
+            if crate::sql::parse::tokens(c.sql).iter().any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
+                return Err(Error::sql("trigger cannot use variables"));
+            }
+            // SQLite stores `CREATE TRIGGER` and the text from the name on
+            // (TEMP, IF NOT EXISTS and the schema prefix left out).
             let text = crate::sql::parse::schema_sql(c.sql, "TRIGGER");
             c.writes = true;
+            c.dbs_used |= 1 << db;
             let sc = c.b.cursor();
             c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
             let regs = c.b.regs(5);
@@ -100,6 +124,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             c.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
             c.b.add(Opcode::NewRowid, sc, rid, 0);
             c.b.add(Opcode::Insert, sc, rec, rid);
+            db
         }
         Stmt::DropTrigger { if_exists, trigger_name } => {
             let name = unquote(trigger_name.name.0);
@@ -108,45 +133,55 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 Some(d) => c.schema.has_trigger(Some(d), &name).then_some(d),
                 None => [1usize, 0].into_iter().chain(2..c.databases.len()).find(|&d| c.schema.has_trigger(Some(d), &name)),
             };
-            trigger_db = found.unwrap_or(0);
-            if found.is_none() {
+            let Some(db) = found else {
                 if *if_exists {
                     // (Verifies the schema cookie: see ddl.rs.)
                     c.end_program(init, Some(false));
                     return Ok(());
                 }
-                return Err(Error::sql(format!("no such trigger: {name}")));
-            }
+                let shown = match &trigger_name.db_name {
+                    Some(d) => format!("{}.{name}", unquote(d.0)),
+                    None => name,
+                };
+                return Err(Error::sql(format!("no such trigger: {shown}")));
+            };
             c.writes = true;
-            let sc = c.b.cursor();
-            c.b.add4(Opcode::OpenWrite, sc, 1, trigger_db as i32, P4::Int64(5), 0);
-            let end = c.b.label();
-            c.b.add(Opcode::Rewind, sc, end, 0);
-            let top = c.b.here();
-            let next = c.b.label();
-            let (ty, nm, want_ty, want_nm) = (c.b.reg(), c.b.reg(), c.b.reg(), c.b.reg());
-            c.b.add(Opcode::Column, sc, 0, ty);
-            c.b.add4(Opcode::String8, 0, want_ty, 0, P4::Bytes(b"trigger".to_vec()), 0);
-            c.b.add(Opcode::Ne, want_ty, next, ty);
-            c.b.add(Opcode::Column, sc, 1, nm);
-            c.b.add4(Opcode::String8, 0, want_nm, 0, P4::Bytes(name.into_bytes()), 0);
-            c.b.add4(Opcode::Ne, want_nm, next, nm, P4::Coll(crate::value::collation::Collation::nocase()), 0);
-            c.b.add(Opcode::Delete, sc, 0, 0);
-            c.b.bind(next);
-            c.b.add(Opcode::Next, sc, top as i32, 0);
-            c.b.bind(end);
+            c.delete_trigger_rows(db, 1, &name);
+            db
         }
         _ => return Err(Error::sql("not a trigger statement")),
-    }
-    let db = trigger_db as i32;
-    c.b.add(Opcode::SetCookie, db, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie_of(trigger_db).wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, db, 0, 0);
+    };
+    c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie_of(db).wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, db as i32, 0, 0);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
 }
 
 impl Compiler<'_> {
+    /// Delete the trigger rows of database `db`'s schema table whose
+    /// column `col` (1 name, 2 table name) is `name`.
+    pub(super) fn delete_trigger_rows(&mut self, db: usize, col: i32, name: &str) {
+        self.dbs_used |= 1 << db;
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let (ty, nm, want_ty, want_nm) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
+        self.b.add(Opcode::Column, sc, 0, ty);
+        self.b.add4(Opcode::String8, 0, want_ty, 0, P4::Bytes(b"trigger".to_vec()), 0);
+        self.b.add(Opcode::Ne, want_ty, next, ty);
+        self.b.add(Opcode::Column, sc, col, nm);
+        self.b.add4(Opcode::String8, 0, want_nm, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, want_nm, next, nm, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Delete, sc, 0, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+    }
+
     /// Generate the triggers of `t` for `event` at `before`/after time.
     /// `old`/`new`: row registers (one per column); `old_rowid`/`new_rowid`
     /// the rowids; `changed`: columns an UPDATE assigns; `skip`: where

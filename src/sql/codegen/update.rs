@@ -2,7 +2,15 @@
 //! rows are never visited twice), then each row is re-read, its new
 //! values computed, constraints checked, old index entries removed, and
 //! the row and new index entries written.
+//!
+//! UPDATE ... FROM runs the join of the target with the FROM items first
+//! and keeps, per target rowid, the values its SET list computed on the
+//! last join row that matched it (SQLite leaves the choice unspecified);
+//! the rows are then updated from those values, each at most once. A WITH
+//! clause is visible to the whole statement; the target itself is always
+//! the table, even where a CTE has its name.
 
+use super::assign::{resolve_sets, Assignment, RowValues, SetValue};
 use super::dml_common::OnConflict;
 use super::select::Dest;
 use super::Compiler;
@@ -12,7 +20,7 @@ use crate::sql::plan::terms::conjuncts;
 use crate::sql::resolve::{Scope, ScopeColumn, ScopeItem};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
-use sqlite3_parser::ast::Stmt;
+use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
 
 /// The scope item of a table being written.
 pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cursor: i32) -> Scope {
@@ -40,6 +48,7 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
     c.internal_rowid_read = true;
+    c.dml_target = Some(table.name.clone());
     let sql = match where_clause {
         Some(w) => format!("SELECT rowid FROM {} AS \"{}\" WHERE {w}", c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
         None => format!("SELECT rowid FROM {}", c.table_sql_name(table)),
@@ -50,17 +59,31 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
         _ => Err(Error::sql("malformed WHERE")),
     });
     c.internal_rowid_read = false;
+    c.dml_target = None;
     collected?;
     Ok(tmp)
 }
 
-/// Compile an UPDATE.
+/// Compile an UPDATE (its WITH clause visible throughout).
 pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Update { with, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    if from.is_some() || order_by.is_some() || limit.is_some() || with.is_some() {
-        return Err(Error::unsupported("UPDATE with FROM, ORDER BY, LIMIT or WITH"));
+    let pushed = c.push_with(with.as_ref());
+    let r = compile_update_body(c, stmt, prog);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Update { or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
+        return Err(Error::sql("not an UPDATE"));
+    };
+    if order_by.is_some() || limit.is_some() {
+        // The parser glue reports these as SQLite does (a syntax error).
+        return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
     if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
@@ -73,18 +96,12 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         None => c.writable_table(target_db, &unquote(tbl_name.name.0))?,
     };
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    if let Some(f) = from {
+        check_from_target(&table, alias.as_deref(), f)?;
+    }
     let oc = OnConflict::from_ast(*or_conflict);
     let mut assignments = Vec::new();
-    for s in sets.iter() {
-        if s.col_names.len() != 1 {
-            return Err(Error::unsupported("row-value assignments"));
-        }
-        let n = unquote(s.col_names[0].0);
-        let i = match table.column_index(&n) {
-            Some(i) => i,
-            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => table.rowid_alias.unwrap_or(usize::MAX),
-            None => return Err(Error::sql(format!("no such column: {n}"))),
-        };
+    for (i, v) in resolve_sets(&table, sets, true)? {
         super::generated::refuse_target(&table, i, "UPDATE")?;
         if c.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
@@ -94,9 +111,12 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 continue;
             }
         }
-        assignments.push((i, &s.expr));
+        assignments.push((i, v));
     }
     if table.without_rowid.is_some() {
+        if from.is_some() {
+            return Err(Error::unsupported("UPDATE ... FROM on a WITHOUT ROWID table"));
+        }
         let init = c.begin_program();
         c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
         c.end_program(init, Some(true));
@@ -106,7 +126,19 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
-    let tmp = collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?;
+    // Without FROM the rowids are collected and each row's values computed
+    // when it is updated; with FROM the join computes the values, kept
+    // (one row per target row) beside the rowid.
+    let tmp = match from {
+        None => collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?,
+        Some(f) => {
+            let (tmp, columns) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            for (a, col) in assignments.iter_mut().zip(columns) {
+                a.1 = SetValue::Column(tmp, col);
+            }
+            tmp
+        }
+    };
     c.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
@@ -127,6 +159,90 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     Ok(())
 }
 
+/// A FROM item that is the target table again under the same name (or
+/// the same alias) could not be told apart from it: SQLite refuses it.
+pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
+    let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    for item in items {
+        let SelectTable::Table(qn, item_alias, _) = item else { continue };
+        let item_alias = item_alias.as_ref().map(|a| match a {
+            ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+        });
+        let same_alias = match (alias, &item_alias) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            _ => false,
+        };
+        if same_alias && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
+            let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
+            return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
+        }
+    }
+    Ok(())
+}
+
+/// UPDATE ... FROM: run the join of the target with the FROM items, and
+/// keep for each target row its rowid and assigned values (of the last
+/// join row that matched it: SQLite leaves which one unspecified) in a
+/// new temporary table. Returns its cursor and, per assignment, the
+/// column holding its value: plain values follow the rowid in order,
+/// then the columns of each row-value subquery (computed by the join
+/// query after its result columns, see `Compiler::row_values_after`).
+fn collect_from_join(
+    c: &mut Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<String>,
+    from: &FromClause<'_>,
+    where_clause: Option<&ast::Expr<'_>>,
+    assignments: &[Assignment<'_, '_>],
+) -> Result<(i32, Vec<i32>)> {
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let name = alias.unwrap_or_else(|| table.name.clone());
+    let mut values = String::new();
+    let n_plain = assignments.iter().filter(|(_, v)| matches!(v, SetValue::Expr(_))).count() as i32;
+    let mut rows: Vec<(usize, String, usize)> = Vec::new();
+    let mut columns = Vec::new();
+    let mut plain = 0;
+    for (_, v) in assignments {
+        match v {
+            SetValue::Expr(e) => {
+                values.push_str(&format!(", ({e})"));
+                plain += 1;
+                columns.push(plain);
+            }
+            SetValue::RowElement(sel, index, width) => {
+                let key = *sel as *const ast::Select<'_> as usize;
+                let before: usize = match rows.iter().position(|r| r.0 == key) {
+                    Some(p) => rows[..p].iter().map(|r| r.2).sum(),
+                    None => {
+                        rows.push((key, crate::sql::parse::ast_text(*sel), *width));
+                        rows[..rows.len() - 1].iter().map(|r| r.2).sum()
+                    }
+                };
+                columns.push(1 + n_plain + (before + index) as i32);
+            }
+            SetValue::Column(..) => return Err(Error::sql("malformed UPDATE ... FROM")),
+        }
+    }
+    let width = 1 + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
+    let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
+    let sql = format!("SELECT {}.rowid{values} FROM {} AS {}, {}{filter}", quote(&name), quote(&table.name), quote(&name), super::from::from_text(from));
+    let tmp = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+    c.internal_rowid_read = true;
+    c.dml_target = Some(table.name.clone());
+    c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemKeyed(tmp)).map(|_| ()),
+        _ => Err(Error::sql("malformed UPDATE ... FROM")),
+    });
+    c.internal_rowid_read = false;
+    c.dml_target = None;
+    c.row_values_after.clear();
+    collected?;
+    Ok((tmp, columns))
+}
+
 /// Update the row of `t` under its cursor (rowid in `rid`): new values
 /// from `assignments` (column, expression; `usize::MAX` is the rowid),
 /// constraint checks, index maintenance, the write. `next` is where
@@ -135,7 +251,7 @@ pub fn update_row(
     c: &mut Compiler<'_>,
     t: &super::dml_common::WriteTarget,
     rid: i32,
-    assignments: &[(usize, &sqlite3_parser::ast::Expr<'_>)],
+    assignments: &[Assignment<'_, '_>],
     oc: OnConflict,
     next: i32,
 ) -> Result<()> {
@@ -147,12 +263,13 @@ pub fn update_row(
     let new_rowid = c.b.reg();
     c.b.add(Opcode::SCopy, rid, new_rowid, 0);
     let mut rowid_changes = false;
-    for (i, e) in assignments {
+    let mut row_values = RowValues::default();
+    for (i, v) in assignments {
         if *i == usize::MAX {
-            c.expr(e, new_rowid)?;
+            c.assigned_value(v, new_rowid, &mut row_values)?;
             rowid_changes = true;
         } else {
-            c.expr(e, new + *i as i32)?;
+            c.assigned_value(v, new + *i as i32, &mut row_values)?;
             if table.rowid_alias == Some(*i) {
                 c.b.add(Opcode::SCopy, new + *i as i32, new_rowid, 0);
                 rowid_changes = true;

@@ -236,7 +236,7 @@ impl Compiler<'_> {
         table: Table,
         alias: Option<String>,
         where_clause: Option<&sqlite3_parser::ast::Expr<'_>>,
-        assignments: &[(usize, &sqlite3_parser::ast::Expr<'_>)],
+        assignments: &[super::assign::Assignment<'_, '_>],
         oc: OnConflict,
     ) -> Result<()> {
         if assignments.iter().any(|(i, _)| *i >= table.columns.len()) {
@@ -271,8 +271,9 @@ impl Compiler<'_> {
             }
             let new = self.b.regs(n);
             self.b.add(Opcode::Copy, old, new, n as i32 - 1);
-            for (i, e) in assignments {
-                self.expr(e, new + *i as i32)?;
+            let mut row_values = super::assign::RowValues::default();
+            for (i, v) in assignments {
+                self.assigned_value(v, new + *i as i32, &mut row_values)?;
             }
             self.check_not_null(&t, new, oc, next)?;
             self.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);

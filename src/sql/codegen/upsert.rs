@@ -1,0 +1,202 @@
+//! UPSERT: an INSERT's ON CONFLICT clauses.
+//!
+//! Each clause names a conflict target (the rowid, or the columns of a
+//! UNIQUE index; a partial index only with its own WHERE) except possibly
+//! the last. For each row, as SQLite orders its checks: the targets of the
+//! clauses are checked first, in clause order (a constraint named twice
+//! belongs to its first clause); a conflict there runs that clause (DO
+//! NOTHING, or DO UPDATE of the existing row) instead of the insert. Then
+//! a last clause without target covers every other uniqueness constraint
+//! (the rowid, then the indexes newest first): DO UPDATE updates the row
+//! of the first conflict; DO NOTHING makes the remaining uniqueness
+//! checks IGNORE. NOT NULL and CHECK constraints are never affected.
+
+use super::assign::{resolve_sets, Assignment};
+use super::dml_common::{OnConflict, WriteTarget};
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::unquote;
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{self, Expr, UpsertDo};
+
+/// What a clause's conflict target is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The rowid (or INTEGER PRIMARY KEY).
+    Rowid,
+    /// A UNIQUE index (position in the write target's indexes).
+    Index(usize),
+}
+
+enum Action<'a, 'b> {
+    Nothing,
+    Update(Vec<Assignment<'a, 'b>>, Option<&'a Expr<'b>>),
+}
+
+struct Clause<'a, 'b> {
+    target: Option<Target>,
+    action: Action<'a, 'b>,
+}
+
+/// The ON CONFLICT clauses of an INSERT, resolved against its table.
+pub struct Upserts<'a, 'b> {
+    clauses: Vec<Clause<'a, 'b>>,
+}
+
+/// Resolve the chain of ON CONFLICT clauses starting at `u`.
+pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert<'b>) -> Result<Upserts<'a, 'b>> {
+    let mut chain = vec![u];
+    while let Some(next) = chain.last().and_then(|u| u.next) {
+        chain.push(next);
+    }
+    let several = chain.len() > 1;
+    let mut clauses = Vec::new();
+    for (k, u) in chain.iter().enumerate() {
+        let target = match &u.index {
+            None => None,
+            Some(ix) => match find_target(t, ix)? {
+                Some(target) => Some(target),
+                None if several => {
+                    return Err(Error::sql(format!("{} ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint", super::select::ordinal(k + 1))))
+                }
+                None => return Err(Error::sql("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")),
+            },
+        };
+        let action = match &u.do_clause {
+            UpsertDo::Nothing => Action::Nothing,
+            UpsertDo::Set { sets, where_clause } => Action::Update(resolve_sets(&t.table, sets, false)?, where_clause.as_ref()),
+        };
+        clauses.push(Clause { target, action });
+    }
+    let _ = c;
+    Ok(Upserts { clauses })
+}
+
+/// The constraint a conflict target names, if any matches.
+fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Target>> {
+    let mut cols = Vec::new();
+    let mut rowid = false;
+    for sc in ix.targets.iter() {
+        let n = match &sc.expr {
+            Expr::Id(id) => unquote(id.0),
+            Expr::Name(n) => unquote(n.0),
+            other => other.to_string(),
+        };
+        match t.table.column_index(&n) {
+            Some(i) => cols.push(i),
+            None if t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => rowid = true,
+            None => return Err(Error::sql(format!("no such column: {n}"))),
+        }
+    }
+    if rowid || (cols.len() == 1 && t.table.rowid_alias == Some(cols[0])) {
+        return Ok((ix.targets.len() == 1).then_some(Target::Rowid));
+    }
+    cols.sort_unstable();
+    let target_where = ix.where_clause.as_ref().map(|w| w.to_string());
+    let found = t.indexes.iter().position(|(idx, _)| {
+        let mut ic: Vec<usize> = idx.columns.iter().map(|x| x.column).collect();
+        ic.sort_unstable();
+        // A partial index is named only together with its own WHERE.
+        let where_matches = match (&idx.where_sql, &target_where) {
+            (None, _) => true,
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            (Some(_), None) => false,
+        };
+        idx.unique && ic == cols && where_matches
+    });
+    Ok(found.map(Target::Index))
+}
+
+impl Upserts<'_, '_> {
+    /// The conflict resolution for the uniqueness checks left after
+    /// `emit`: IGNORE under a last DO NOTHING without target.
+    pub fn unique_conflict(&self, oc: OnConflict) -> OnConflict {
+        match self.clauses.last() {
+            Some(Clause { target: None, action: Action::Nothing }) => OnConflict::Ignore,
+            _ => oc,
+        }
+    }
+
+    /// The ON CONFLICT checks for one row (in `row`, rowid in `rowid`;
+    /// `rowid_given`: the rowid was supplied, so it may conflict): a clause
+    /// that applies runs and jumps to `skip`, past the insert.
+    pub fn emit(&self, c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, rowid_given: bool, skip: i32) -> Result<()> {
+        let mut handled: Vec<Target> = Vec::new();
+        for clause in &self.clauses {
+            let Some(target) = clause.target else { continue };
+            if handled.contains(&target) {
+                continue;
+            }
+            emit_clause(c, t, row, rowid, target, &clause.action, skip)?;
+            handled.push(target);
+        }
+        if let Some(Clause { target: None, action: action @ Action::Update(..) }) = self.clauses.last() {
+            if rowid_given && !handled.contains(&Target::Rowid) {
+                emit_clause(c, t, row, rowid, Target::Rowid, action, skip)?;
+            }
+            for i in (0..t.indexes.len()).rev() {
+                if t.indexes[i].0.unique && !handled.contains(&Target::Index(i)) {
+                    emit_clause(c, t, row, rowid, Target::Index(i), action, skip)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// On a conflict with `target`, do nothing or update the existing row, and
+/// skip the insert.
+fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, target: Target, action: &Action<'_, '_>, skip: i32) -> Result<()> {
+    let ok = c.b.label();
+    let existing = c.b.reg();
+    let mut guard = None;
+    match target {
+        Target::Rowid => {
+            c.b.add(Opcode::NotExists, t.cursor, ok, rowid);
+            c.b.add(Opcode::SCopy, rowid, existing, 0);
+        }
+        Target::Index(i) => {
+            let (idx, cur) = t.indexes[i].clone();
+            // A row a partial index does not cover cannot conflict in it.
+            guard = c.partial_guard(t, &idx, row, rowid)?;
+            let k = c.index_key(&idx, row, rowid);
+            c.b.add4(Opcode::NoConflict, cur, ok, k, P4::Int64(idx.columns.len() as i64), 0);
+            c.b.add(Opcode::IdxRowid, cur, existing, 0);
+            c.b.add(Opcode::NotExists, t.cursor, skip, existing);
+        }
+    }
+    if let Action::Update(assignments, cond) = action {
+        // The existing row is under the table cursor; `excluded.x` reads
+        // the row that failed to go in.
+        let excluded = c.b.cursor();
+        let scope = super::update::target_scope(&t.table, None, t.cursor);
+        let mut ex_scope = scope.clone();
+        ex_scope.items[0].name = "excluded".into();
+        ex_scope.items[0].cursor = excluded;
+        c.scopes.push(ex_scope);
+        c.scopes.push(scope);
+        for i in 0..t.table.columns.len() {
+            let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
+            c.col_map.insert((excluded, key), super::ColumnSource::Register(row + i as i32));
+        }
+        c.col_map.insert((excluded, -1), super::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            if let Some(w) = cond {
+                c.jump_if_false(w, skip)?;
+            }
+            super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
+            Ok(())
+        })();
+        c.col_map.retain(|k, _| k.0 != excluded);
+        c.scopes.pop();
+        c.scopes.pop();
+        r?;
+        c.emit_returning(t)?;
+    }
+    c.b.add(Opcode::Goto, 0, skip, 0);
+    c.b.bind(ok);
+    if let Some(g) = guard {
+        c.b.bind(g);
+    }
+    Ok(())
+}
