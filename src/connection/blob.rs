@@ -98,7 +98,7 @@ impl Connection {
             .position(|c| c.name.eq_ignore_ascii_case(column))
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
         if writable {
-            let indexed = schema.indexes_of(&t.name).iter().any(|ix| ix.columns.iter().any(|c| c.column == col))
+            let indexed = schema.indexes_of(&t.name).iter().any(|ix| ix.columns.iter().any(|c| c.column.is_none_or(|x| x == col)))
                 || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));
             if indexed {
                 return Err(Error::new(SQLITE_ERROR, "cannot open indexed column for writing"));

@@ -291,7 +291,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
             }
             for idx in c.schema.indexes_of(&table.name) {
-                if idx.columns.iter().any(|x| x.column == ci) {
+                if idx.columns.iter().any(|x| x.column == Some(ci)) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
                 }
             }

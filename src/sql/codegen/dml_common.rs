@@ -90,18 +90,6 @@ impl Compiler<'_> {
         Ok(WriteTarget { table, cursor, indexes })
     }
 
-    /// Copy an index's key columns from row registers `row` (one per table
-    /// column) plus the rowid into fresh consecutive registers.
-    pub fn index_key(&mut self, idx: &Index, row: i32, rowid: i32) -> i32 {
-        let n = idx.columns.len();
-        let k = self.b.regs(n + 1);
-        for (i, c) in idx.columns.iter().enumerate() {
-            self.b.add(Opcode::SCopy, row + c.column as i32, k + i as i32, 0);
-        }
-        self.b.add(Opcode::SCopy, rowid, k + n as i32, 0);
-        k
-    }
-
     /// Read every column of the row under `t.cursor` into new registers
     /// (the INTEGER PRIMARY KEY column reads the rowid).
     pub fn read_row(&mut self, t: &WriteTarget) -> i32 {
@@ -161,7 +149,7 @@ impl Compiler<'_> {
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
             for (idx, c) in t.indexes.clone() {
                 let guard = self.partial_guard(t, &idx, row, rid)?;
-                let k = self.index_key(&idx, row, rid);
+                let k = self.index_key_of(&t.table, &idx, row, rid)?;
                 self.b.add(Opcode::IdxDelete, c, k, idx.columns.len() as i32 + 1);
                 if let Some(g) = guard {
                     self.b.bind(g);
@@ -278,7 +266,7 @@ impl Compiler<'_> {
             }
             let n = idx.columns.len();
             let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key(&idx, row, rowid);
+            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
             let ok = guard.unwrap_or_else(|| self.b.label());
             self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
             let other = self.b.reg();
@@ -286,7 +274,6 @@ impl Compiler<'_> {
             if let Some(old) = old_rowid {
                 self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
             }
-            let cols: Vec<String> = idx.columns.iter().map(|ic| format!("{}.{}", t.table.name, t.table.columns[ic.column].name)).collect();
             match oc {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
@@ -299,7 +286,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                    self.constraint_halt(code, format!("UNIQUE constraint failed: {}", cols.join(", ")), oc);
+                    self.constraint_halt(code, super::index_expr::unique_failure_message(&t.table, &idx), oc);
                 }
             }
             self.b.bind(ok);
@@ -321,8 +308,8 @@ impl Compiler<'_> {
         }
         for (idx, c) in t.indexes.clone() {
             let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key(&idx, row, rowid);
-            let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";
+            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
+            let affs = self.index_affinity_string(&t.table, &idx);
             let rec = self.b.reg();
             self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
             self.b.add(Opcode::IdxInsert, c, rec, 0);

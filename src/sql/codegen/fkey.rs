@@ -112,10 +112,10 @@ impl Compiler<'_> {
             if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
                 continue;
             }
-            let map: Option<Vec<usize>> = idx.columns.iter().map(|ic| parent_cols.iter().position(|p| *p == ic.column)).collect();
+            let map: Option<Vec<usize>> = idx.columns.iter().map(|ic| parent_cols.iter().position(|p| Some(*p) == ic.column)).collect();
             let Some(map) = map else { continue };
             let same_collation = idx.columns.iter().all(|ic| {
-                let declared = parent.columns[ic.column].collation.clone().unwrap_or_else(|| "BINARY".into());
+                let declared = ic.column.and_then(|c| parent.columns[c].collation.clone()).unwrap_or_else(|| "BINARY".into());
                 ic.collation.clone().unwrap_or_else(|| declared.clone()).eq_ignore_ascii_case(&declared)
             });
             if same_collation {

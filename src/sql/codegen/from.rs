@@ -4,6 +4,7 @@
 //! access paths chosen from WHERE terms (full scan, rowid lookup, index
 //! search).
 
+use super::index_expr::index_column_name;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
@@ -327,7 +328,7 @@ impl<'b> Compiler<'_> {
         out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
     }
 
-    fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
         let addr = self.b.insns.len() - 1;
@@ -780,7 +781,7 @@ impl<'b> Compiler<'_> {
         for idx in indexes {
             let mut eqs = Vec::new();
             for ic in &idx.columns {
-                match cands.iter().find(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                match cands.iter().find(|(c, op, _)| ic.column.is_some() && *c == ic.column && *op == LookupOp::Eq) {
                     Some((_, _, e)) => eqs.push(*e),
                     None => break,
                 }
@@ -789,7 +790,7 @@ impl<'b> Compiler<'_> {
             let mut upper = None;
             if let Some(ic) = idx.columns.get(eqs.len()) {
                 for (c, op, e) in &cands {
-                    if *c != Some(ic.column) {
+                    if ic.column.is_none() || *c != ic.column {
                         continue;
                     }
                     let op = if ic.descending { op.swapped() } else { *op };
@@ -808,9 +809,10 @@ impl<'b> Compiler<'_> {
         if best.as_ref().is_none_or(|b| b.0 < 4) {
             for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
                 let Some(first) = idx.columns.first() else { continue };
-                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
+                let Some(first_col) = first.column else { continue };
+                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first_col)) else { continue };
                 let list = *list;
-                let aff = table.columns[first.column].affinity;
+                let aff = table.columns[first_col].affinity;
                 let vcur = self.in_values(list, aff)?;
                 let icur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
@@ -827,7 +829,7 @@ impl<'b> Compiler<'_> {
                 let rid = self.b.reg();
                 self.b.add(Opcode::IdxRowid, icur, rid, 0);
                 self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
-                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first.column].name)));
+                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
                 return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
         }
@@ -845,7 +847,7 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
         let ne = eqs.len();
-        let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
+        let affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(&table, c).letter()).collect();
         let keys = self.b.regs(ne + 1);
         for (i, e) in eqs.iter().enumerate() {
             self.expr(e, keys + i as i32)?;
@@ -856,10 +858,10 @@ impl<'b> Compiler<'_> {
         }
         let mut desc = Vec::new();
         for (i, c) in idx.columns.iter().take(ne).enumerate() {
-            desc.push(format!("{}=?", table.columns[c.column].name));
+            desc.push(format!("{}=?", index_column_name(&table, c)));
             let _ = i;
         }
-        let col_name = idx.columns.get(ne).map(|c| table.columns[c.column].name.clone()).unwrap_or_default();
+        let col_name = idx.columns.get(ne).map(|c| index_column_name(&table, c)).unwrap_or_default();
         // NULL bounds never match: skip the loop.
         match lower {
             Some((op, e)) => {
@@ -998,7 +1000,7 @@ impl<'b> Compiler<'_> {
         let table = self.schema.table(&idx.table).cloned();
         let mut fields = Vec::new();
         for c in &idx.columns {
-            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column).and_then(|x| x.collation.clone())));
+            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));
             let collation = match coll_name {
                 Some(n) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),

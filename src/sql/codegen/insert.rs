@@ -273,7 +273,8 @@ fn resolve_upsert<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a sqlite3_
                 Some(UpsertTarget::Rowid)
             } else {
                 let found = t.indexes.iter().position(|(idx, _)| {
-                    let mut ic: Vec<usize> = idx.columns.iter().map(|x| x.column).collect();
+                    let ic: Option<Vec<usize>> = idx.columns.iter().map(|x| x.column).collect();
+                    let Some(mut ic) = ic else { return false };
                     ic.sort_unstable();
                     idx.unique && ic == cols
                 });
@@ -319,7 +320,7 @@ fn emit_upsert(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, u: &
         }
         UpsertTarget::Index(i) => {
             let (idx, cur) = t.indexes[*i].clone();
-            let k = c.index_key(&idx, row, rowid);
+            let k = c.index_key_of(&t.table, &idx, row, rowid)?;
             c.b.add4(Opcode::NoConflict, cur, ok, k, crate::vdbe::program::P4::Int64(idx.columns.len() as i64), 0);
             c.b.add(Opcode::IdxRowid, cur, existing, 0);
             c.b.add(Opcode::NotExists, t.cursor, skip, existing);

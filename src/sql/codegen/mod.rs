@@ -39,6 +39,7 @@ pub mod auth;
 pub mod instead;
 pub mod without_rowid;
 pub mod generated;
+pub mod index_expr;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

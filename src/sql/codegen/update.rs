@@ -183,7 +183,7 @@ pub fn update_row(
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
-        let k = c.index_key(&idx, old, rid);
+        let k = c.index_key_of(table, &idx, old, rid)?;
         c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
         if let Some(g) = guard {
             c.b.bind(g);

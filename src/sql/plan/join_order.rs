@@ -134,16 +134,16 @@ impl<'b> Compiler<'_> {
             for idx in self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()) {
                 let mut eq = 0usize;
                 for ic in &idx.columns {
-                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                    if ic.column.is_some() && cands.iter().any(|(c, op, _)| *c == ic.column && *op == LookupOp::Eq) {
                         eq += 1;
                     } else {
                         break;
                     }
                 }
-                let range = idx.columns.get(eq).map_or(0, |ic| ranged(ic.column));
+                let range = idx.columns.get(eq).and_then(|ic| ic.column).map_or(0, ranged);
                 if eq == 0 && range == 0 {
-                    if idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
-                        let k = ins.iter().find(|(c, _)| *c == idx.columns.first().map(|f| f.column)).map_or(1.0, |(_, l)| l.len() as f64);
+                    if idx.columns.first().is_some_and(|f| f.column.is_some() && ins.iter().any(|(c, _)| *c == f.column)) {
+                        let k = ins.iter().find(|(c, _)| *c == idx.columns.first().and_then(|f| f.column)).map_or(1.0, |(_, l)| l.len() as f64);
                         let rows = k * INDEX_EQ_ROWS;
                         consider(k * SEEK_COST + rows * INDEX_ROW_COST, rows, 1);
                     }
