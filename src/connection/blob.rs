@@ -108,6 +108,8 @@ impl Connection {
             }
         }
         let root = t.root;
+        // The value's field in the record (VIRTUAL columns have none).
+        let col = t.field_of(col).unwrap_or(usize::MAX);
         let bt = &mut self.state.dbs[db_index].btree;
         if writable {
             if bt.txn_state() != TxnState::Write {

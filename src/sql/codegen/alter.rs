@@ -174,13 +174,18 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if cd.flags.contains(ColFlags::UNIQUE) {
                 return Err(Error::sql("Cannot add a UNIQUE column"));
             }
+            let generated = cd.flags.intersects(ColFlags::GENERATED);
             if cd.flags.contains(ColFlags::STORED) {
-                return Err(Error::sql("cannot add a STORED column"));
-            }
-            // Only VIRTUAL generated columns can be added, and those are
-            // not supported yet.
-            if cd.flags.intersects(ColFlags::GENERATED) {
-                return Err(Error::unsupported("generated columns"));
+                // Existing rows would need the value computed: SQLite
+                // refuses a STORED column unless the table is empty.
+                let tc = c.b.cursor();
+                c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                let empty = c.b.label();
+                c.b.add(Opcode::Rewind, tc, empty, 0);
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("cannot add a STORED column".into()), 0);
+                c.b.bind(empty);
+                // SQLite's check is a SELECT, whose one column shows.
+                prog.column_names = vec!["raise(ABORT,'cannot add a STORED column')".into()];
             }
             let mut default = None;
             let mut not_null = false;
@@ -213,7 +218,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     _ => {}
                 }
             }
-            if not_null && default.as_ref().is_none_or(|v| v.is_null()) {
+            if not_null && !generated && default.as_ref().is_none_or(|v| v.is_null()) {
                 return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
             }
             // The definition's source text, after ADD [COLUMN].
@@ -229,6 +234,17 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let old = table.sql.trim_end();
             let close = old.rfind(')').unwrap_or(old.len());
             let new_sql = format!("{}, {}{}", old[..close].trim_end(), def_text, &old[close..]);
+            if generated {
+                // The new column's expression is checked against the
+                // table as it will be.
+                let checked = crate::sql::schema::table_from_sql(&new_sql, table.root).and_then(|mut nt| {
+                    nt.db = table.db;
+                    c.validate_generated(&nt)
+                });
+                if let Err(e) = checked {
+                    return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         AlterTableBody::RenameTo(new) => {
@@ -290,8 +306,15 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.columns.len() == 1 {
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
             }
+            for (gi, g) in table.columns.iter().enumerate() {
+                let Some(gen) = &g.generated else { continue };
+                if gi != ci && super::generated::references(&gen.expr, &col) {
+                    return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
+                }
+            }
             for idx in c.schema.indexes_of(&table.name) {
-                if idx.columns.iter().any(|x| x.column == Some(ci)) {
+                let named = |e: &Option<String>| e.as_ref().is_some_and(|e| super::generated::references(e, &col));
+                if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
                 }
             }
@@ -303,14 +326,16 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let end = c.b.label();
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
-            let row = c.read_row(&t);
+            // A VIRTUAL column has no field to remove.
+            if table.is_virtual(ci) {
+                c.b.add(Opcode::Goto, 0, end, 0);
+            }
+            let row = c.read_row(&t)?;
             let n = table.columns.len();
-            let keep = c.b.regs(n - 1);
+            let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
+            let keep = c.b.regs(kept.len().max(1));
             let mut k = 0;
-            for i in 0..n {
-                if i == ci {
-                    continue;
-                }
+            for i in kept.iter().copied() {
                 if table.rowid_alias == Some(i) {
                     c.b.add(Opcode::Null, 0, keep + k, 0);
                 } else {
@@ -320,7 +345,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             let rec = c.b.reg();
             let rid = c.b.reg();
-            c.b.add(Opcode::MakeRecord, keep, n as i32 - 1, rec);
+            c.b.add(Opcode::MakeRecord, keep, kept.len() as i32, rec);
             c.b.add(Opcode::Rowid, t.cursor, rid, 0);
             c.b.add(Opcode::Insert, t.cursor, rec, rid);
             c.b.add(Opcode::Next, t.cursor, top as i32, 0);

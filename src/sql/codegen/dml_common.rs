@@ -92,18 +92,23 @@ impl Compiler<'_> {
 
     /// Read every column of the row under `t.cursor` into new registers
     /// (the INTEGER PRIMARY KEY column reads the rowid).
-    pub fn read_row(&mut self, t: &WriteTarget) -> i32 {
+    pub fn read_row(&mut self, t: &WriteTarget) -> Result<i32> {
         let n = t.table.columns.len();
         let regs = self.b.regs(n);
         for i in 0..n {
             if t.table.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
-            } else {
+            } else if let Some(field) = t.table.field_of(i) {
                 let d = super::expr::default_p4(&t.table, i);
-                self.b.add4(Opcode::Column, t.cursor, i as i32, regs + i as i32, d, 0);
+                self.b.add4(Opcode::Column, t.cursor, field as i32, regs + i as i32, d, 0);
             }
         }
-        regs
+        if t.table.has_virtual() {
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            self.compute_virtual(&t.table, regs, rid)?;
+        }
+        Ok(regs)
     }
 
     /// Partial index: jump past the index operation when the row in
@@ -136,7 +141,7 @@ impl Compiler<'_> {
     pub fn delete_current_row(&mut self, t: &WriteTarget, flags: u16) -> Result<()> {
         let mut fk_old = None;
         if self.fk_involved(&t.table) {
-            let row = self.read_row(t);
+            let row = self.read_row(t)?;
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
             self.fk_check_child(&t.table, row, -1, None)?;
@@ -144,7 +149,7 @@ impl Compiler<'_> {
             fk_old = Some((row, rid));
         }
         if !t.indexes.is_empty() {
-            let row = self.read_row(t);
+            let row = self.read_row(t)?;
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
             for (idx, c) in t.indexes.clone() {
@@ -301,7 +306,17 @@ impl Compiler<'_> {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
         }
         let rec = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+        if t.table.has_virtual() {
+            // VIRTUAL columns take no field in the record.
+            let stored: Vec<usize> = (0..n).filter(|&i| !t.table.is_virtual(i)).collect();
+            let fields = self.b.regs(stored.len());
+            for (k, &i) in stored.iter().enumerate() {
+                self.b.add(Opcode::SCopy, row + i as i32, fields + k as i32, 0);
+            }
+            self.b.add4(Opcode::MakeRecord, fields, stored.len() as i32, rec, P4::Affinity(t.table.stored_affinity_string()), 0);
+        } else {
+            self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+        }
         self.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), flags);
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);

@@ -664,8 +664,8 @@ impl<'b> Compiler<'_> {
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
-                        self.emit_column(l, lr);
-                        self.emit_column(r, rr);
+                        self.emit_column(l, lr)?;
+                        self.emit_column(r, rr)?;
                         let t = self.b.reg();
                         let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
                         self.b.add4(Opcode::Eq, rr, t, lr, P4::None, aff | crate::vdbe::program::cmp_flags::STOREP2);
@@ -949,18 +949,22 @@ impl<'b> Compiler<'_> {
             for t in &own {
                 self.jump_if_false(t, next)?;
             }
-            let regs = self.b.regs(n);
+            // The copy keeps the record layout (VIRTUAL columns are
+            // computed from it on read, as from the table).
+            let n_fields = table.stored_count();
+            let regs = self.b.regs(n_fields);
             for i in 0..n {
+                let Some(f) = table.field_of(i) else { continue };
                 if table.rowid_alias == Some(i) {
-                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                    self.b.add(Opcode::Null, 0, regs + f as i32, 0);
                 } else {
                     let d = super::expr::default_p4(table, i);
-                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
+                    self.b.add4(Opcode::Column, src, f as i32, regs + f as i32, d, 0);
                 }
             }
             let rec = self.b.reg();
             let rid = self.b.reg();
-            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::MakeRecord, regs, n_fields as i32, rec);
             self.b.add(Opcode::Rowid, src, rid, 0);
             self.b.add(Opcode::Insert, it.cursor, rec, rid);
             self.b.bind(next);

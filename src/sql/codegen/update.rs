@@ -137,7 +137,7 @@ pub fn update_row(
     oc: OnConflict,
     next: i32,
 ) -> Result<()> {
-    let old = c.read_row(t);
+    let old = c.read_row(t)?;
     let table = &t.table;
     let n = table.columns.len();
     let new = c.b.regs(n);
