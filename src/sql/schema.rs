@@ -787,10 +787,6 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         match name {
             Some(n) => match t.column_index(&n) {
                 Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation: coll }),
-                // A string that names no column is a constant expression.
-                None if matches!(e, ast::Expr::Literal(_)) => {
-                    cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll })
-                }
                 None => return Err(Error::sql(format!("no such column: {n}"))),
             },
             None => cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll }),

@@ -139,6 +139,11 @@ impl Compiler<'_> {
             match src {
                 ColumnSource::Register(reg) => {
                     self.b.add(Opcode::SCopy, reg, target, 0);
+                    // A REAL column's register may hold the integer form
+                    // a record stores; a read sees the REAL.
+                    if r.affinity == Affinity::Real {
+                        self.b.add(Opcode::RealAffinity, target, 0, 0);
+                    }
                 }
                 ColumnSource::Cursor(c, k) => {
                     self.b.add(Opcode::Column, c, k as i32, target);

@@ -81,6 +81,9 @@ impl Compiler<'_> {
         if aff != Affinity::Blob {
             self.b.add4(Opcode::Affinity, reg, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
         }
+        if aff == Affinity::Real {
+            self.b.add(Opcode::RealAffinity, reg, 0, 0);
+        }
     }
 
     /// Read VIRTUAL generated column `col` of the row under `cursor` (a
