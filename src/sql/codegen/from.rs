@@ -779,9 +779,10 @@ impl<'b> Compiler<'_> {
         let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
+            let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
             let mut eqs = Vec::new();
-            for ic in &idx.columns {
-                match cands.iter().find(|(c, op, _)| ic.column.is_some() && *c == ic.column && *op == LookupOp::Eq) {
+            for key in &keys {
+                match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
                     Some((_, _, e)) => eqs.push(*e),
                     None => break,
                 }
@@ -789,8 +790,9 @@ impl<'b> Compiler<'_> {
             let mut lower = None;
             let mut upper = None;
             if let Some(ic) = idx.columns.get(eqs.len()) {
+                let key = keys[eqs.len()];
                 for (c, op, e) in &cands {
-                    if ic.column.is_none() || *c != ic.column {
+                    if key.is_none() || *c != key {
                         continue;
                     }
                     let op = if ic.descending { op.swapped() } else { *op };
@@ -862,6 +864,20 @@ impl<'b> Compiler<'_> {
             let _ = i;
         }
         let col_name = idx.columns.get(ne).map(|c| index_column_name(&table, c)).unwrap_or_default();
+        // The plan shows the term's own operator (bounds on a DESC column
+        // were swapped to index order).
+        let range_desc = idx.columns.get(ne).is_some_and(|c| c.descending);
+        let shown = |op: LookupOp| {
+            let op = if range_desc { op.swapped() } else { op };
+            match op {
+                LookupOp::Gt => ">",
+                LookupOp::Ge => ">=",
+                LookupOp::Lt => "<",
+                LookupOp::Le => "<=",
+                LookupOp::Eq => "=",
+            }
+        };
+        let mut bound_texts: Vec<String> = Vec::new();
         // NULL bounds never match: skip the loop.
         match lower {
             Some((op, e)) => {
@@ -870,7 +886,7 @@ impl<'b> Compiler<'_> {
                 self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
                 let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
                 self.b.add4(opc, icur, end, keys, P4::Int64((ne + 1) as i64), 0);
-                desc.push(format!("{col_name}{}?", if op == LookupOp::Gt { ">" } else { ">=" }));
+                bound_texts.push(format!("{col_name}{}?", shown(op)));
             }
             None => {
                 if ne > 0 {
@@ -890,10 +906,15 @@ impl<'b> Compiler<'_> {
             self.expr(e, endkeys + ne as i32)?;
             self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
             self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
-            desc.push(format!("{col_name}{}?", if op == LookupOp::Lt { "<" } else { "<=" }));
+            bound_texts.push(format!("{col_name}{}?", shown(op)));
         } else if ne > 0 {
             self.b.add4(Opcode::Affinity, endkeys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
         }
+        // The lower bound of the term's own order comes first.
+        if range_desc {
+            bound_texts.reverse();
+        }
+        desc.extend(bound_texts);
         let top = self.b.here();
         match upper {
             Some((op, _)) => {

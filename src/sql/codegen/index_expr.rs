@@ -225,3 +225,80 @@ impl Compiler<'_> {
         Ok(())
     }
 }
+
+/// An indexed expression a WHERE term can be matched with: its normal
+/// form, the index column's collation (upper case) and affinity.
+#[derive(Debug, Clone)]
+pub struct IndexedExpr {
+    /// `normal_form` of the expression.
+    pub normal: String,
+    /// Collation of the index column.
+    pub collation: String,
+    /// Affinity of the index column's values.
+    pub affinity: Affinity,
+}
+
+impl Compiler<'_> {
+    /// The distinct expressions (with their collation) the table's full
+    /// (not partial) indexes hold. A lookup term on the `k`th is keyed
+    /// `table.columns.len() + k`, past the table's own columns.
+    pub fn indexed_exprs(&mut self, table: &Table) -> Vec<IndexedExpr> {
+        let mut out: Vec<IndexedExpr> = Vec::new();
+        let indexes: Vec<Index> = self.schema.indexes_of(&table.name).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        for idx in &indexes {
+            for ic in &idx.columns {
+                let Some(e) = &ic.expr else { continue };
+                let normal = normal_form(e, None);
+                let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+                if out.iter().any(|x| x.normal == normal && x.collation == collation) {
+                    continue;
+                }
+                let affinity = self.index_column_affinity(table, ic);
+                out.push(IndexedExpr { normal, collation, affinity });
+            }
+        }
+        out
+    }
+
+    /// The lookup key of an index column: the table column, or the
+    /// indexed expression's key (see `indexed_exprs`).
+    pub fn index_lookup_key(&mut self, table: &Table, ic: &IndexColumn) -> Option<usize> {
+        if let Some(c) = ic.column {
+            return Some(c);
+        }
+        let normal = normal_form(ic.expr.as_deref()?, None);
+        let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+        let pos = self.indexed_exprs(table).iter().position(|x| x.normal == normal && x.collation == collation)?;
+        Some(table.columns.len() + pos)
+    }
+
+    /// The lookup keys an expression `col_side op other` can use when
+    /// `col_side` is an indexed expression of FROM item `item` (named
+    /// `item_name`) and `other` is known before the item's loop: same
+    /// text as indexed, a comparison collation and affinity the index
+    /// order honours.
+    pub fn expr_lookup_keys(&mut self, item: usize, item_name: &str, table: &Table, col_side: &sqlite3_parser::ast::Expr<'_>, other: &sqlite3_parser::ast::Expr<'_>) -> Vec<usize> {
+        let exprs = self.indexed_exprs(table);
+        if exprs.is_empty() || self.expr_deps(col_side) != 1u64 << item.min(63) {
+            return Vec::new();
+        }
+        let normal = normal_form(&col_side.to_string(), Some(item_name));
+        if !exprs.iter().any(|x| x.normal == normal) {
+            return Vec::new();
+        }
+        let coll = match self.comparison_collation(col_side, other) {
+            Ok(P4::Coll(c)) => c.name.to_ascii_uppercase(),
+            Ok(_) => "BINARY".to_string(),
+            Err(_) => return Vec::new(),
+        };
+        let other_aff = self.expr_affinity(other);
+        let side_aff = self.expr_affinity(col_side);
+        exprs
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.normal == normal && x.collation == coll)
+            .filter(|(_, x)| side_aff.is_none_or(|a| a == x.affinity) && other_aff.is_none_or(|a| x.affinity.is_numeric() || a == x.affinity))
+            .map(|(k, _)| table.columns.len() + k)
+            .collect()
+    }
+}
