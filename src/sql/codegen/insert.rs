@@ -256,27 +256,46 @@ fn resolve_upsert<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a sqlite3_
             if ix.where_clause.is_some() {
                 return Err(Error::unsupported("ON CONFLICT targets with WHERE"));
             }
+            // Each target names a column or repeats an indexed
+            // expression; the set must be a UNIQUE index's key columns.
             let mut cols = Vec::new();
+            let mut keys = Vec::new();
             for sc in ix.targets.iter() {
-                let n = match &sc.expr {
-                    Expr::Id(id) => unquote(id.0),
-                    Expr::Name(n) => unquote(n.0),
-                    other => other.to_string(),
+                let e = match &sc.expr {
+                    Expr::Collate(e, _) => &**e,
+                    e => e,
                 };
-                match t.table.column_index(&n) {
-                    Some(i) => cols.push(i),
-                    None => return Err(Error::sql(format!("no such column: {n}"))),
+                let name = match e {
+                    Expr::Id(id) => Some(unquote(id.0)),
+                    Expr::Name(n) => Some(unquote(n.0)),
+                    _ => None,
+                };
+                match name {
+                    Some(n) => match t.table.column_index(&n) {
+                        Some(i) => {
+                            cols.push(i);
+                            keys.push(format!("column {i}"));
+                        }
+                        None => return Err(Error::sql(format!("no such column: {n}"))),
+                    },
+                    None => keys.push(format!("expr {}", super::index_expr::normal_form(&e.to_string(), Some(&t.table.name)))),
                 }
             }
-            cols.sort_unstable();
-            if cols.len() == 1 && t.table.rowid_alias == Some(cols[0]) {
+            keys.sort_unstable();
+            if cols.len() == 1 && keys.len() == 1 && t.table.rowid_alias == Some(cols[0]) {
                 Some(UpsertTarget::Rowid)
             } else {
                 let found = t.indexes.iter().position(|(idx, _)| {
-                    let ic: Option<Vec<usize>> = idx.columns.iter().map(|x| x.column).collect();
-                    let Some(mut ic) = ic else { return false };
-                    ic.sort_unstable();
-                    idx.unique && ic == cols
+                    let mut ik: Vec<String> = idx
+                        .columns
+                        .iter()
+                        .map(|x| match (x.column, &x.expr) {
+                            (Some(i), _) => format!("column {i}"),
+                            (None, e) => format!("expr {}", super::index_expr::normal_form(e.as_deref().unwrap_or(""), None)),
+                        })
+                        .collect();
+                    ik.sort_unstable();
+                    idx.unique && idx.where_sql.is_none() && ik == keys
                 });
                 match found {
                     Some(i) => Some(UpsertTarget::Index(i)),
