@@ -94,11 +94,16 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("generated column loop on \"{name}\"")));
         }
         let Some(g) = t.columns[col].generated.clone() else { return Ok(()) };
+        // On an outer join's null row the column is NULL, whatever its
+        // expression would make of NULL columns.
+        let done = self.b.label();
+        self.b.add(Opcode::IfNullRow, cursor, done, target);
         self.scopes.push(super::update::target_scope(t, None, cursor));
         let r = self.expr_text(&g.expr, target);
         self.scopes.pop();
         r?;
         self.generated_affinity(t, col, target);
+        self.b.bind(done);
         Ok(())
     }
 
