@@ -168,6 +168,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.column_index(&cname).is_some() {
                 return Err(Error::sql(format!("duplicate column name: {cname}")));
             }
+            if let Some(e) = super::generated::definition_error(cd) {
+                return Err(e);
+            }
             if cd.flags.contains(ColFlags::PRIMKEY) {
                 return Err(Error::sql("Cannot add a PRIMARY KEY column"));
             }
@@ -243,6 +246,14 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 });
                 if let Err(e) = checked {
                     return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
+            if let Ok(mut nt) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
+                nt.db = table.db;
+                let new_col = nt.columns.last().cloned();
+                let generated_not_null = new_col.as_ref().is_some_and(|col| col.generated.is_some() && col.not_null);
+                if !nt.checks.is_empty() || generated_not_null {
+                    c.verify_rows_after_add_column(&nt)?;
                 }
             }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
@@ -360,4 +371,54 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
+}
+
+impl Compiler<'_> {
+    /// After ADD COLUMN on a table with CHECK constraints, or of a NOT
+    /// NULL generated column, every existing row must still satisfy the
+    /// table (`nt`, as it will be): SQLite checks them as quick_check
+    /// does (per row, NOT NULL columns, then CHECK constraints) and fails
+    /// with its bare messages.
+    fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
+        let n = nt.columns.len();
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n);
+        let rid = self.b.reg();
+        self.b.add(Opcode::Rowid, tc, rid, 0);
+        for i in 0..n {
+            if nt.rowid_alias == Some(i) {
+                self.b.add(Opcode::SCopy, rid, regs + i as i32, 0);
+            } else if let Some(f) = nt.field_of(i) {
+                let d = super::expr::default_p4(nt, i);
+                self.b.add4(Opcode::Column, tc, f as i32, regs + i as i32, d, 0);
+            }
+        }
+        self.compute_virtual(nt, regs, rid)?;
+        let fail = |c: &mut Self, msg: &str| {
+            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg.to_string()), 0);
+        };
+        for (i, col) in nt.columns.iter().enumerate() {
+            if col.not_null && nt.rowid_alias != Some(i) {
+                let ok = self.b.label();
+                self.b.add(Opcode::NotNull, regs + i as i32, ok, 0);
+                fail(self, "NOT NULL constraint failed");
+                self.b.bind(ok);
+            }
+        }
+        for (_, text) in nt.checks.clone() {
+            let v = self.b.reg();
+            self.with_row_scope(nt, regs, rid, |c| c.expr_text(&text, v))?;
+            let ok = self.b.label();
+            self.b.add(Opcode::If, v, ok, 1);
+            fail(self, "CHECK constraint failed");
+            self.b.bind(ok);
+        }
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
 }

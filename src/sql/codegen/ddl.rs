@@ -282,6 +282,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             } else {
                 c.check_new_name(&name, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
+                if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
+                    if let Some(e) = columns.iter().find_map(super::generated::definition_error) {
+                        return Err(e);
+                    }
+                }
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
                     if !super::without_rowid::creatable(&table) {

@@ -235,3 +235,31 @@ fn first_loop(table: &Table) -> Option<String> {
     }
     None
 }
+
+/// The error SQLite's parser gives for a column definition whose
+/// constraints clash with GENERATED ALWAYS AS, in the order written: a
+/// PRIMARY KEY anywhere, a DEFAULT after the expression ("cannot use
+/// DEFAULT ...") or before it ("error in generated column ...").
+pub fn definition_error(cd: &sqlite3_parser::ast::ColumnDefinition<'_>) -> Option<Error> {
+    use sqlite3_parser::ast::ColumnConstraint;
+    let name = crate::sql::parse::unquote(cd.col_name.0);
+    let generated = cd.constraints.iter().any(|c| matches!(c.constraint, ColumnConstraint::Generated { .. }));
+    if !generated {
+        return None;
+    }
+    let mut seen_generated = false;
+    let mut seen_default = false;
+    for c in cd.constraints.iter() {
+        match &c.constraint {
+            ColumnConstraint::PrimaryKey { .. } => return Some(Error::sql("generated columns cannot be part of the PRIMARY KEY")),
+            ColumnConstraint::Default(_) if seen_generated => return Some(Error::sql("cannot use DEFAULT on a generated column")),
+            ColumnConstraint::Default(_) => seen_default = true,
+            ColumnConstraint::Generated { .. } if seen_default => {
+                return Some(Error::sql(format!("error in generated column \"{name}\"")))
+            }
+            ColumnConstraint::Generated { .. } => seen_generated = true,
+            _ => {}
+        }
+    }
+    None
+}
