@@ -302,3 +302,17 @@ impl Compiler<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::normal_form;
+
+    #[test]
+    fn normal_form_ignores_case_spacing_and_the_tables_qualifier() {
+        assert_eq!(normal_form("lower(b)", None), normal_form("LOWER( \"B\" )", None));
+        assert_eq!(normal_form("lower(b)", None), normal_form("lower(t.b)", Some("T")));
+        assert_ne!(normal_form("lower(b)", None), normal_form("lower(u.b)", Some("t")));
+        assert_ne!(normal_form("b = 'X'", None), normal_form("b = 'x'", None));
+        assert_eq!(normal_form("a+1", None), normal_form("a + 1", None));
+    }
+}

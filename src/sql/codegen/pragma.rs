@@ -1,6 +1,7 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
-//! schema (`table_info`, `index_list`, `index_info`, `database_list`,
-//! `compile_options`), the header ones through cookies (`user_version`,
+//! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
+//! `index_xinfo`, `database_list`, `compile_options`; `schema_rows` also
+//! serves their table-valued forms in FROM), the header ones through cookies (`user_version`,
 //! `schema_version`, `page_count`), `integrity_check`, and the settings
 //! ringlite records or fixes (`page_size`, `cache_size`, `journal_mode`,
 //! `synchronous`, `foreign_keys`).

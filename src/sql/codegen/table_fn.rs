@@ -1,5 +1,8 @@
 //! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P])
-//! (json1.txt §4.23), SQLite's eponymous virtual tables.
+//! (json1.txt §4.23), SQLite's eponymous virtual tables, and the
+//! schema-describing pragmas (`pragma_table_info('t')`, ...) with a
+//! constant argument, read as a VALUES subquery of rows known when the
+//! statement is compiled.
 //!
 //! The item reads a temporary table of ten columns: key, value, type,
 //! atom, id, parent, fullkey, path, and the hidden json and root (the
