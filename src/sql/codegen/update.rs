@@ -168,6 +168,8 @@ pub fn update_row(
         }
     }
     let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    // BEFORE triggers see the generated columns' new values.
+    c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
