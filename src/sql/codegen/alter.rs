@@ -411,7 +411,7 @@ impl Compiler<'_> {
         }
         for (_, text) in nt.checks.clone() {
             let v = self.b.reg();
-            self.with_row_scope(nt, regs, rid, |c| c.expr_text(&text, v))?;
+            self.with_pure_context(2, |c| c.with_row_scope(nt, regs, rid, |c| c.expr_text(&text, v)))?;
             let ok = self.b.label();
             self.b.add(Opcode::If, v, ok, 1);
             fail(self, "CHECK constraint failed");

@@ -97,6 +97,7 @@ impl Compiler<'_> {
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
         self.scopes.push(super::update::target_scope(table, None, tc));
+        let saved_pure = std::mem::replace(&mut self.pure_context, 1);
         let r = (|| -> Result<()> {
             if let Some(w) = idx.where_sql.clone() {
                 let v = self.b.reg();
@@ -123,6 +124,7 @@ impl Compiler<'_> {
             }
             Ok(())
         })();
+        self.pure_context = saved_pure;
         self.scopes.pop();
         r?;
         self.b.add(Opcode::Rowid, tc, k + n as i32, 0);

@@ -125,7 +125,7 @@ impl Compiler<'_> {
         self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
         let skip = self.b.label();
         let v = self.b.reg();
-        let r = self.expr_text(&w, v);
+        let r = self.with_pure_context(1, |c| c.expr_text(&w, v));
         if r.is_ok() {
             self.b.add(Opcode::IfNot, v, skip, 1);
         }
@@ -224,7 +224,7 @@ impl Compiler<'_> {
         let r = (|| -> Result<()> {
             for (name, text) in t.table.checks.clone() {
                 let v = self.b.reg();
-                self.expr_text(&text, v)?;
+                self.with_pure_context(2, |c| c.expr_text(&text, v))?;
                 let ok = self.b.label();
                 self.b.add(Opcode::If, v, ok, 1);
                 if oc == OnConflict::Ignore {

@@ -419,7 +419,7 @@ impl Compiler<'_> {
                         .find(kw, 0)
                         .or_else(|| self.funcs.find(f, 0))
                         .ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
-                    self.b.add4(Opcode::Function, 0, target, target, P4::Func(def), 0);
+                    self.b.add4(Opcode::Function, self.pure_context, target, target, P4::Func(def), 0);
                 }
             },
             Expr::Id(id) => self.identifier(id.0, target)?,
@@ -588,7 +588,7 @@ impl Compiler<'_> {
                 if let Some(x) = escape {
                     self.expr(x, first + 2)?;
                 }
-                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), n as u16);
+                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), n as u16);
                 if *not {
                     self.b.add(Opcode::Not, target, target, 0);
                 }
@@ -640,7 +640,7 @@ impl Compiler<'_> {
         for (i, a) in args.iter().enumerate() {
             self.expr(a, first + i as i32)?;
         }
-        self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), args.len() as u16);
+        self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), args.len() as u16);
         Ok(())
     }
 
@@ -691,7 +691,7 @@ impl Compiler<'_> {
                 let first = self.b.regs(2);
                 self.b.add(Opcode::SCopy, lr, first, 0);
                 self.b.add(Opcode::SCopy, rr, first + 1, 0);
-                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), 2);
+                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), 2);
                 return Ok(());
             }
             _ => return Err(Error::sql("unsupported operator")),

@@ -61,7 +61,7 @@ impl Compiler<'_> {
             self.b.add4(Opcode::Affinity, row, t.columns.len() as i32, 0, P4::Affinity(t.affinity_string()), 0);
             for _ in 0..generated.len() {
                 for (i, text) in &generated {
-                    self.expr_text(text, row + *i as i32)?;
+                    self.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
                     self.generated_affinity(t, *i, row + *i as i32);
                 }
             }
@@ -99,7 +99,7 @@ impl Compiler<'_> {
         let done = self.b.label();
         self.b.add(Opcode::IfNullRow, cursor, done, target);
         self.scopes.push(super::update::target_scope(t, None, cursor));
-        let r = self.expr_text(&g.expr, target);
+        let r = self.with_pure_context(3, |c| c.expr_text(&g.expr, target));
         self.scopes.pop();
         r?;
         self.generated_affinity(t, col, target);
@@ -123,7 +123,7 @@ impl Compiler<'_> {
         self.with_row_scope(t, row, rowid, |c| {
             for _ in 0..virtual_cols.len() {
                 for (i, text) in &virtual_cols {
-                    c.expr_text(text, row + *i as i32)?;
+                    c.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
                     c.generated_affinity(t, *i, row + *i as i32);
                 }
             }

@@ -71,6 +71,15 @@ pub fn normal_form(text: &str, qualifier: Option<&str>) -> String {
 }
 
 impl Compiler<'_> {
+    /// Run `f` with `Function` instructions marked as computing an index
+    /// key (1), a CHECK constraint (2) or a generated column (3).
+    pub fn with_pure_context<T>(&mut self, code: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let saved = std::mem::replace(&mut self.pure_context, code);
+        let r = f(self);
+        self.pure_context = saved;
+        r
+    }
+
     /// Run `f` with the table's columns readable from row registers
     /// `row` (one per column) and the rowid from `rowid`.
     pub fn with_row_scope<T>(&mut self, table: &Table, row: i32, rowid: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
@@ -99,7 +108,7 @@ impl Compiler<'_> {
                 }
                 (None, Some(text)) => {
                     let text = text.clone();
-                    self.with_row_scope(table, row, rowid, |c| c.expr_text(&text, k + i as i32))?;
+                    self.with_pure_context(1, |c| c.with_row_scope(table, row, rowid, |c| c.expr_text(&text, k + i as i32)))?;
                 }
                 (None, None) => {
                     self.b.add(Opcode::Null, 0, k + i as i32, 0);

@@ -164,6 +164,10 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// Code being compiled computes an index key (1), a CHECK constraint
+    /// (2) or a generated column (3): `Function` instructions carry it in
+    /// P1 (see `vdbe::func::pure_context_name`).
+    pub pure_context: i32,
 }
 
 impl<'s> Compiler<'s> {
@@ -207,6 +211,7 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            pure_context: 0,
         }
     }
 
