@@ -98,7 +98,7 @@ impl Connection {
             .position(|c| c.name.eq_ignore_ascii_case(column))
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
         if writable {
-            let indexed = schema.indexes_of(&t).iter().any(|ix| ix.columns.iter().any(|c| c.column == col))
+            let indexed = schema.indexes_of(&t).iter().any(|ix| ix.columns.iter().any(|c| c.column.is_none_or(|x| x == col)))
                 || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));
             if indexed {
                 return Err(Error::new(SQLITE_ERROR, "cannot open indexed column for writing"));
@@ -108,6 +108,8 @@ impl Connection {
             }
         }
         let root = t.root;
+        // The value's field in the record (VIRTUAL columns have none).
+        let col = t.field_of(col).unwrap_or(usize::MAX);
         let bt = &mut self.state.dbs[db_index].btree;
         if writable {
             if bt.txn_state() != TxnState::Write {

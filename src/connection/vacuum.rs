@@ -295,7 +295,8 @@ impl Connection {
         if let Some(why) = &table.unsupported {
             return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
         }
-        let mut cols: Vec<String> = table.columns.iter().map(|c| quote(&c.name)).collect();
+        // Generated columns are computed again as the rows go in.
+        let mut cols: Vec<String> = table.columns.iter().filter(|c| c.generated.is_none()).map(|c| quote(&c.name)).collect();
         if table.rowid_alias.is_none() {
             let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(a));
             let Some(rowid) = ["rowid", "_rowid_", "oid"].into_iter().find(|a| !taken(a)) else {

@@ -403,3 +403,20 @@ pub fn ast_text<T: sqlite3_parser::ast::fmt::ToTokens>(node: &T) -> String {
     }
     Show(node).to_string()
 }
+
+/// Parse `text` as one expression (the result column of `SELECT text`)
+/// and run `f` on it.
+pub fn with_expr<R>(text: &str, f: impl FnOnce(&sqlite3_parser::ast::Expr<'_>) -> Result<R>) -> Result<R> {
+    use sqlite3_parser::ast;
+    let sql = format!("SELECT {text}");
+    with_first_statement(sql.as_bytes(), |cmd, _| {
+        if let Some(Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
+            if let ast::OneSelect::Select { columns, .. } = &sel.body.select {
+                if let Some(ast::ResultColumn::Expr(e, _)) = columns.first() {
+                    return f(e);
+                }
+            }
+        }
+        Err(crate::error::Error::sql(format!("malformed expression: {text}")))
+    })
+}

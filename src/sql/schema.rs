@@ -11,7 +11,11 @@
 //! Invariants: names are looked up case-insensitively; every UNIQUE or
 //! non-INTEGER PRIMARY KEY constraint has its automatic index
 //! `sqlite_autoindex_<table>_<n>`, numbered in order of appearance; a
-//! table's `rowid_alias` is the column declared `INTEGER PRIMARY KEY`.
+//! table's `rowid_alias` is the column declared `INTEGER PRIMARY KEY`; an
+//! index key column is either a table column or an expression over the
+//! table's columns (`IndexColumn::expr`, cid -2 in the pragmas); VIRTUAL
+//! generated columns take no field in a stored record, so a column's
+//! field is `Table::field_of` (later columns move up).
 
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
@@ -153,6 +157,39 @@ impl Table {
         self.columns.iter().map(|c| c.affinity.letter()).collect()
     }
 
+    /// Whether column `col` is a VIRTUAL generated column (computed on
+    /// read, absent from the record).
+    pub fn is_virtual(&self, col: usize) -> bool {
+        self.columns.get(col).and_then(|c| c.generated.as_ref()).is_some_and(|g| !g.stored)
+    }
+
+    /// Whether any column is VIRTUAL.
+    pub fn has_virtual(&self) -> bool {
+        (0..self.columns.len()).any(|c| self.is_virtual(c))
+    }
+
+    /// The position of column `col` in a rowid table's record: VIRTUAL
+    /// columns take no field, so later columns move up (`None` for a
+    /// VIRTUAL column itself).
+    pub fn field_of(&self, col: usize) -> Option<usize> {
+        if self.is_virtual(col) {
+            return None;
+        }
+        Some((0..col).filter(|&c| !self.is_virtual(c)).count())
+    }
+
+    /// The number of fields a record of this table holds (columns that are
+    /// not VIRTUAL).
+    pub fn stored_count(&self) -> usize {
+        (0..self.columns.len()).filter(|&c| !self.is_virtual(c)).count()
+    }
+
+    /// Affinity letters of the stored (not VIRTUAL) columns, in record
+    /// order.
+    pub fn stored_affinity_string(&self) -> String {
+        (0..self.columns.len()).filter(|&c| !self.is_virtual(c)).map(|c| self.columns[c].affinity.letter()).collect()
+    }
+
     /// Table columns in stored-record order: for a WITHOUT ROWID table the
     /// PRIMARY KEY columns first, then the others in declaration order
     /// (fileformat2 §2.5); otherwise declaration order.
@@ -175,11 +212,15 @@ impl Table {
     }
 }
 
-/// One column of an index.
+/// One column of an index: a table column or an expression over the
+/// table's columns (an index on expressions, `expridx.txt`).
 #[derive(Debug, Clone)]
 pub struct IndexColumn {
-    /// Table column number.
-    pub column: usize,
+    /// Table column number (`None` for an expression).
+    pub column: Option<usize>,
+    /// The indexed expression as SQL text (without a top-level COLLATE,
+    /// which is `collation`), when this key column is one.
+    pub expr: Option<String>,
     /// DESC.
     pub descending: bool,
     /// Collation name.
@@ -430,7 +471,7 @@ impl Schema {
                         root: *root as u32,
                         columns: cols
                             .iter()
-                            .map(|(c, d, coll)| IndexColumn { column: *c, descending: *d, collation: coll.clone() })
+                            .map(|(c, d, coll)| IndexColumn { column: Some(*c), expr: None, descending: *d, collation: coll.clone() })
                             .collect(),
                         unique: true,
                         sql: None,
@@ -504,14 +545,12 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let CreateTableBody::ColumnsAndConstraints { columns, constraints, flags } = body else {
                 return Err(Error::unsupported("CREATE TABLE ... AS SELECT"));
             };
-            // VIRTUAL generated columns change what a record holds (they
-            // are not stored at all) and are refused for now; STORED ones
-            // are computed on write and read like any other column.
-            // (The WITHOUT ROWID write paths do not compute them yet.)
+            // STORED generated columns are computed on write and read like
+            // any other column; VIRTUAL ones are left out of the record and
+            // computed on read. (The WITHOUT ROWID write paths do not
+            // compute them yet.)
             let without_rowid = flags.contains(ast::TabFlags::WithoutRowid);
-            let generated = columns
-                .iter()
-                .any(|c| c.flags.intersects(ast::ColFlags::GENERATED) && (without_rowid || !c.flags.contains(ast::ColFlags::STORED)));
+            let generated = without_rowid && columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
             let unsupported = if generated {
                 Some("generated columns".to_string())
             } else if flags.contains(ast::TabFlags::WithoutRowid) {
@@ -816,18 +855,31 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
     let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
     let mut cols = Vec::new();
     for sc in columns.iter() {
-        let (e, coll) = match &sc.expr {
+        let (mut e, coll) = match &sc.expr {
             ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
             e => (e, None),
         };
-        let n = match e {
-            ast::Expr::Id(id) => unquote(id.0),
-            ast::Expr::Name(n) => unquote(n.0),
-            ast::Expr::Literal(ast::Literal::String(s)) => unquote(s),
-            _ => return Err(Error::unsupported("indexes on expressions")),
+        // Parentheses around a column name still index the column.
+        while let ast::Expr::Parenthesized(v) = e {
+            if v.len() != 1 {
+                break;
+            }
+            e = &v[0];
+        }
+        let name = match e {
+            ast::Expr::Id(id) => Some(unquote(id.0)),
+            ast::Expr::Name(n) => Some(unquote(n.0)),
+            ast::Expr::Literal(ast::Literal::String(s)) => Some(unquote(s)),
+            _ => None,
         };
-        let i = t.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
-        cols.push(IndexColumn { column: i, descending: matches!(sc.order, Some(SortOrder::Desc)), collation: coll });
+        let descending = matches!(sc.order, Some(SortOrder::Desc));
+        match name {
+            Some(n) => match t.column_index(&n) {
+                Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation: coll }),
+                None => return Err(Error::sql(format!("no such column: {n}"))),
+            },
+            None => cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll }),
+        }
     }
     Ok(Index {
         name: unquote(idx_name.name.0),

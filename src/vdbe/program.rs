@@ -92,6 +92,7 @@ pub enum Opcode {
     OpenPseudo,
     Close,
     NullRow,
+    IfNullRow,
     Rewind,
     Last,
     Next,

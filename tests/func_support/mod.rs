@@ -155,6 +155,8 @@ fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>
         arg_subtypes: subtypes,
         result_subtype: 0,
         prng: &mut prng,
+        pure_context: None,
+        func_name: "",
     };
     let r = f(&mut ctx);
     let st = ctx.result_subtype;

@@ -277,7 +277,7 @@ impl<'b> Compiler<'_> {
                     self.agg_step(a, args);
                 }
                 for (i, c) in cols.iter().enumerate() {
-                    self.emit_column(c, col_regs + i as i32);
+                    self.emit_column(c, col_regs + i as i32)?;
                 }
                 self.close_loops(loops);
                 let skip = self.b.label();
@@ -312,7 +312,7 @@ impl<'b> Compiler<'_> {
                     }
                 }
                 for (i, c) in cols.iter().enumerate() {
-                    self.emit_column(c, base + (ng + n_args + i) as i32);
+                    self.emit_column(c, base + (ng + n_args + i) as i32)?;
                 }
                 let rec = self.b.reg();
                 self.b.add(Opcode::MakeRecord, base, width as i32, rec);

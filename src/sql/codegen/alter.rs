@@ -172,19 +172,27 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.column_index(&cname).is_some() {
                 return Err(Error::sql(format!("duplicate column name: {cname}")));
             }
+            if let Some(e) = super::generated::definition_error(cd) {
+                return Err(e);
+            }
             if cd.flags.contains(ColFlags::PRIMKEY) {
                 return Err(Error::sql("Cannot add a PRIMARY KEY column"));
             }
             if cd.flags.contains(ColFlags::UNIQUE) {
                 return Err(Error::sql("Cannot add a UNIQUE column"));
             }
+            let generated = cd.flags.intersects(ColFlags::GENERATED);
             if cd.flags.contains(ColFlags::STORED) {
-                return Err(Error::sql("cannot add a STORED column"));
-            }
-            // Only VIRTUAL generated columns can be added, and those are
-            // not supported yet.
-            if cd.flags.intersects(ColFlags::GENERATED) {
-                return Err(Error::unsupported("generated columns"));
+                // Existing rows would need the value computed: SQLite
+                // refuses a STORED column unless the table is empty.
+                let tc = c.b.cursor();
+                c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                let empty = c.b.label();
+                c.b.add(Opcode::Rewind, tc, empty, 0);
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("cannot add a STORED column".into()), 0);
+                c.b.bind(empty);
+                // SQLite's check is a SELECT, whose one column shows.
+                prog.column_names = vec!["raise(ABORT,'cannot add a STORED column')".into()];
             }
             let mut default = None;
             let mut not_null = false;
@@ -217,7 +225,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     _ => {}
                 }
             }
-            if not_null && default.as_ref().is_none_or(|v| v.is_null()) {
+            if not_null && !generated && default.as_ref().is_none_or(|v| v.is_null()) {
                 return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
             }
             // The definition's source text, after ADD [COLUMN].
@@ -233,6 +241,25 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let old = table.sql.trim_end();
             let close = old.rfind(')').unwrap_or(old.len());
             let new_sql = format!("{}, {}{}", old[..close].trim_end(), def_text, &old[close..]);
+            if generated {
+                // The new column's expression is checked against the
+                // table as it will be.
+                let checked = crate::sql::schema::table_from_sql(&new_sql, table.root).and_then(|mut nt| {
+                    nt.db = table.db;
+                    c.validate_generated(&nt)
+                });
+                if let Err(e) = checked {
+                    return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
+            if let Ok(mut nt) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
+                nt.db = table.db;
+                let new_col = nt.columns.last().cloned();
+                let generated_not_null = new_col.as_ref().is_some_and(|col| col.generated.is_some() && col.not_null);
+                if !nt.checks.is_empty() || generated_not_null {
+                    c.verify_rows_after_add_column(&nt)?;
+                }
+            }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         AlterTableBody::RenameTo(new) => {
@@ -307,8 +334,15 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.columns.len() == 1 {
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
             }
+            for (gi, g) in table.columns.iter().enumerate() {
+                let Some(gen) = &g.generated else { continue };
+                if gi != ci && super::generated::references(&gen.expr, &col) {
+                    return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
+                }
+            }
             for idx in c.schema.indexes_of(&table) {
-                if idx.columns.iter().any(|x| x.column == ci) {
+                let named = |e: &Option<String>| e.as_ref().is_some_and(|e| super::generated::references(e, &col));
+                if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
                 }
             }
@@ -320,14 +354,16 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let end = c.b.label();
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
-            let row = c.read_row(&t);
+            // A VIRTUAL column has no field to remove.
+            if table.is_virtual(ci) {
+                c.b.add(Opcode::Goto, 0, end, 0);
+            }
+            let row = c.read_row(&t)?;
             let n = table.columns.len();
-            let keep = c.b.regs(n - 1);
+            let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
+            let keep = c.b.regs(kept.len().max(1));
             let mut k = 0;
-            for i in 0..n {
-                if i == ci {
-                    continue;
-                }
+            for i in kept.iter().copied() {
                 if table.rowid_alias == Some(i) {
                     c.b.add(Opcode::Null, 0, keep + k, 0);
                 } else {
@@ -337,7 +373,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             let rec = c.b.reg();
             let rid = c.b.reg();
-            c.b.add(Opcode::MakeRecord, keep, n as i32 - 1, rec);
+            c.b.add(Opcode::MakeRecord, keep, kept.len() as i32, rec);
             c.b.add(Opcode::Rowid, t.cursor, rid, 0);
             c.b.add(Opcode::Insert, t.cursor, rec, rid);
             c.b.add(Opcode::Next, t.cursor, top as i32, 0);
@@ -352,4 +388,54 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
+}
+
+impl Compiler<'_> {
+    /// After ADD COLUMN on a table with CHECK constraints, or of a NOT
+    /// NULL generated column, every existing row must still satisfy the
+    /// table (`nt`, as it will be): SQLite checks them as quick_check
+    /// does (per row, NOT NULL columns, then CHECK constraints) and fails
+    /// with its bare messages.
+    fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
+        let n = nt.columns.len();
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n);
+        let rid = self.b.reg();
+        self.b.add(Opcode::Rowid, tc, rid, 0);
+        for i in 0..n {
+            if nt.rowid_alias == Some(i) {
+                self.b.add(Opcode::SCopy, rid, regs + i as i32, 0);
+            } else if let Some(f) = nt.field_of(i) {
+                let d = super::expr::default_p4(nt, i);
+                self.b.add4(Opcode::Column, tc, f as i32, regs + i as i32, d, 0);
+            }
+        }
+        self.compute_virtual(nt, regs, rid)?;
+        let fail = |c: &mut Self, msg: &str| {
+            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg.to_string()), 0);
+        };
+        for (i, col) in nt.columns.iter().enumerate() {
+            if col.not_null && nt.rowid_alias != Some(i) {
+                let ok = self.b.label();
+                self.b.add(Opcode::NotNull, regs + i as i32, ok, 0);
+                fail(self, "NOT NULL constraint failed");
+                self.b.bind(ok);
+            }
+        }
+        for (_, text) in nt.checks.clone() {
+            let v = self.b.reg();
+            self.with_pure_context(2, |c| c.with_row_scope(nt, regs, rid, |c| c.expr_text(&text, v)))?;
+            let ok = self.b.label();
+            self.b.add(Opcode::If, v, ok, 1);
+            fail(self, "CHECK constraint failed");
+            self.b.bind(ok);
+        }
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
 }

@@ -132,33 +132,51 @@ impl Compiler<'_> {
         let top = self.b.here();
         let n = idx.columns.len();
         let k = self.b.regs(n + 1);
-        for (i, col) in idx.columns.iter().enumerate() {
-            if table.rowid_alias == Some(col.column) {
-                self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
-            } else {
-                let d = super::expr::default_p4(table, col.column);
-                self.b.add4(Opcode::Column, tc, col.column as i32, k + i as i32, d, 0);
-            }
-        }
-        self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
         let next = self.b.label();
-        if let Some(w) = idx.where_sql.clone() {
-            self.scopes.push(super::update::target_scope(table, None, tc));
-            let v = self.b.reg();
-            let r = self.expr_text(&w, v);
-            self.scopes.pop();
-            r?;
-            self.b.add(Opcode::IfNot, v, next, 1);
-        }
+        // Key columns and the partial WHERE read the row under the table
+        // cursor, VIRTUAL generated columns and expressions included.
+        self.scopes.push(super::update::target_scope(table, None, tc));
+        let saved_pure = std::mem::replace(&mut self.pure_context, 1);
+        let r = (|| -> Result<()> {
+            if let Some(w) = idx.where_sql.clone() {
+                let v = self.b.reg();
+                self.expr_text(&w, v)?;
+                self.b.add(Opcode::IfNot, v, next, 1);
+            }
+            for (i, col) in idx.columns.iter().enumerate() {
+                match (col.column, &col.expr) {
+                    (Some(c), _) if table.rowid_alias == Some(c) => {
+                        self.b.add(Opcode::Rowid, tc, k + i as i32, 0);
+                    }
+                    (Some(c), _) => {
+                        let name = table.columns[c].name.clone();
+                        self.expr_text(&quote_ident(&name), k + i as i32)?;
+                    }
+                    (None, Some(e)) => {
+                        let e = e.clone();
+                        self.expr_text(&e, k + i as i32)?;
+                    }
+                    (None, None) => {
+                        self.b.add(Opcode::Null, 0, k + i as i32, 0);
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.pure_context = saved_pure;
+        self.scopes.pop();
+        r?;
+        self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
         if idx.unique {
             let ok = self.b.label();
             self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
-            let cols: Vec<String> = idx.columns.iter().map(|c| format!("{}.{}", table.name, table.columns[c.column].name)).collect();
-            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(format!("UNIQUE constraint failed: {}", cols.join(", "))), 0);
+            let msg = super::index_expr::unique_failure_message(table, idx);
+            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(msg), 0);
             self.b.bind(ok);
         }
         let rec = self.b.reg();
-        self.b.add(Opcode::MakeRecord, k, n as i32 + 1, rec);
+        let affs = self.index_affinity_string(table, idx);
+        self.b.add4(Opcode::MakeRecord, k, n as i32 + 1, rec, P4::Affinity(affs), 0);
         self.b.add(Opcode::IdxInsert, ic, rec, 0);
         self.b.bind(next);
         self.b.add(Opcode::Next, tc, top as i32, 0);
@@ -169,7 +187,7 @@ impl Compiler<'_> {
     fn index_key_info_for(&self, table: &Table, idx: &Index) -> Result<std::sync::Arc<crate::value::record::KeyInfo>> {
         let mut fields = Vec::new();
         for c in &idx.columns {
-            let coll = c.collation.clone().or_else(|| table.columns[c.column].collation.clone());
+            let coll = c.collation.clone().or_else(|| c.column.and_then(|i| table.columns[i].collation.clone()));
             let collation = match coll {
                 Some(n) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),
@@ -237,6 +255,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             } else {
                 c.check_new_name(&name, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
+                if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
+                    if let Some(e) = columns.iter().find_map(super::generated::definition_error) {
+                        return Err(e);
+                    }
+                }
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
                     if !super::without_rowid::creatable(&table) {
@@ -306,6 +329,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 if table.without_rowid.is_some() {
                     return Err(Error::unsupported("WITHOUT ROWID tables"));
                 }
+                c.validate_index_exprs(&table, &idx)?;
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
                 c.writes = true;
                 c.ddl_db = table.db;
@@ -437,4 +461,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     // change instead of staying a no-op, as in SQLite.
     c.end_program(init, Some(write));
     Ok(())
+}
+
+/// A column name quoted as an identifier for re-parsing.
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
 }

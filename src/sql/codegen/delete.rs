@@ -70,7 +70,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.b.add(Opcode::Column, tmp, 0, rid);
             c.b.add(Opcode::NotExists, t.cursor, next, rid);
             let has_triggers = !c.schema.triggers_of(&table).is_empty();
-            let old = if has_triggers { Some(c.read_row(&t)) } else { None };
+            let old = if has_triggers { Some(c.read_row(&t)?) } else { None };
             if let Some(o) = old {
                 c.fire_triggers(&t, super::trigger::Event::Delete, true, Some((o, rid)), None, &[], next)?;
                 // A BEFORE trigger may have moved the cursor or removed the row.

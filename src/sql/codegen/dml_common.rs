@@ -106,32 +106,25 @@ impl Compiler<'_> {
         Ok(WriteTarget { table, cursor, indexes })
     }
 
-    /// Copy an index's key columns from row registers `row` (one per table
-    /// column) plus the rowid into fresh consecutive registers.
-    pub fn index_key(&mut self, idx: &Index, row: i32, rowid: i32) -> i32 {
-        let n = idx.columns.len();
-        let k = self.b.regs(n + 1);
-        for (i, c) in idx.columns.iter().enumerate() {
-            self.b.add(Opcode::SCopy, row + c.column as i32, k + i as i32, 0);
-        }
-        self.b.add(Opcode::SCopy, rowid, k + n as i32, 0);
-        k
-    }
-
     /// Read every column of the row under `t.cursor` into new registers
     /// (the INTEGER PRIMARY KEY column reads the rowid).
-    pub fn read_row(&mut self, t: &WriteTarget) -> i32 {
+    pub fn read_row(&mut self, t: &WriteTarget) -> Result<i32> {
         let n = t.table.columns.len();
         let regs = self.b.regs(n);
         for i in 0..n {
             if t.table.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
-            } else {
+            } else if let Some(field) = t.table.field_of(i) {
                 let d = super::expr::default_p4(&t.table, i);
-                self.b.add4(Opcode::Column, t.cursor, i as i32, regs + i as i32, d, 0);
+                self.b.add4(Opcode::Column, t.cursor, field as i32, regs + i as i32, d, 0);
             }
         }
-        regs
+        if t.table.has_virtual() {
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            self.compute_virtual(&t.table, regs, rid)?;
+        }
+        Ok(regs)
     }
 
     /// Partial index: jump past the index operation when the row in
@@ -142,7 +135,7 @@ impl Compiler<'_> {
         let skip = self.b.label();
         self.with_row_scope(&t.table, row, rowid, |c| {
             let v = c.b.reg();
-            c.expr_text(&w, v)?;
+            c.with_pure_context(1, |c| c.expr_text(&w, v))?;
             c.b.add(Opcode::IfNot, v, skip, 1);
             Ok(())
         })?;
@@ -173,7 +166,7 @@ impl Compiler<'_> {
     pub fn delete_current_row(&mut self, t: &WriteTarget, flags: u16) -> Result<()> {
         let mut fk_old = None;
         if self.fk_involved(&t.table) {
-            let row = self.read_row(t);
+            let row = self.read_row(t)?;
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
             self.fk_check_child(&t.table, row, -1, None)?;
@@ -181,12 +174,12 @@ impl Compiler<'_> {
             fk_old = Some((row, rid));
         }
         if !t.indexes.is_empty() {
-            let row = self.read_row(t);
+            let row = self.read_row(t)?;
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, t.cursor, rid, 0);
             for (idx, c) in t.indexes.clone() {
                 let guard = self.partial_guard(t, &idx, row, rid)?;
-                let k = self.index_key(&idx, row, rid);
+                let k = self.index_key_of(&t.table, &idx, row, rid)?;
                 self.b.add(Opcode::IdxDelete, c, k, idx.columns.len() as i32 + 1);
                 if let Some(g) = guard {
                     self.b.bind(g);
@@ -250,7 +243,7 @@ impl Compiler<'_> {
         self.with_row_scope(&table, row, rowid, |c| {
             for (name, text) in table.checks.clone() {
                 let v = c.b.reg();
-                c.expr_text(&text, v)?;
+                c.with_pure_context(2, |c| c.expr_text(&text, v))?;
                 let ok = c.b.label();
                 c.b.add(Opcode::If, v, ok, 1);
                 if oc == OnConflict::Ignore {
@@ -295,7 +288,7 @@ impl Compiler<'_> {
             }
             let n = idx.columns.len();
             let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key(&idx, row, rowid);
+            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
             let ok = guard.unwrap_or_else(|| self.b.label());
             self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
             let other = self.b.reg();
@@ -303,7 +296,6 @@ impl Compiler<'_> {
             if let Some(old) = old_rowid {
                 self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
             }
-            let cols: Vec<String> = idx.columns.iter().map(|ic| format!("{}.{}", t.table.name, t.table.columns[ic.column].name)).collect();
             match oc {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
@@ -316,7 +308,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                    self.constraint_halt(code, format!("UNIQUE constraint failed: {}", cols.join(", ")), oc);
+                    self.constraint_halt(code, super::index_expr::unique_failure_message(&t.table, &idx), oc);
                 }
             }
             self.b.bind(ok);
@@ -331,15 +323,25 @@ impl Compiler<'_> {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
         }
         let rec = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+        if t.table.has_virtual() {
+            // VIRTUAL columns take no field in the record.
+            let stored: Vec<usize> = (0..n).filter(|&i| !t.table.is_virtual(i)).collect();
+            let fields = self.b.regs(stored.len());
+            for (k, &i) in stored.iter().enumerate() {
+                self.b.add(Opcode::SCopy, row + i as i32, fields + k as i32, 0);
+            }
+            self.b.add4(Opcode::MakeRecord, fields, stored.len() as i32, rec, P4::Affinity(t.table.stored_affinity_string()), 0);
+        } else {
+            self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+        }
         self.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), flags);
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
         for (idx, c) in t.indexes.clone() {
             let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key(&idx, row, rowid);
-            let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";
+            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
+            let affs = self.index_affinity_string(&t.table, &idx);
             let rec = self.b.reg();
             self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
             self.b.add(Opcode::IdxInsert, c, rec, 0);

@@ -118,8 +118,9 @@ impl Compiler<'_> {
         resolve(&mut self.scopes, qualifier, name)
     }
 
-    /// Emit a read of a resolved column.
-    pub fn emit_column(&mut self, r: &ColumnRef, target: i32) {
+    /// Emit a read of a resolved column (a VIRTUAL generated column is
+    /// computed from the row's other columns).
+    pub fn emit_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
         if self.authorizer.is_some() {
             let n = self.scopes.len();
             let table = n
@@ -130,7 +131,7 @@ impl Compiler<'_> {
                 .unwrap_or_default();
             if !table.is_empty() && !self.authorize_read(&table, r.column) {
                 self.b.add(Opcode::Null, 0, target, 0);
-                return;
+                return Ok(());
             }
         }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
@@ -138,26 +139,49 @@ impl Compiler<'_> {
             match src {
                 ColumnSource::Register(reg) => {
                     self.b.add(Opcode::SCopy, reg, target, 0);
+                    // A REAL column's register may hold the integer form
+                    // a record stores; a read sees the REAL.
+                    if r.affinity == Affinity::Real {
+                        self.b.add(Opcode::RealAffinity, target, 0, 0);
+                    }
                 }
                 ColumnSource::Cursor(c, k) => {
                     self.b.add(Opcode::Column, c, k as i32, target);
                 }
             }
-            return;
+            return Ok(());
         }
         match r.column {
             None => {
                 self.b.add(Opcode::Rowid, r.cursor, target, 0);
             }
             Some(i) => {
+                let table = self.ref_table(r);
+                if let Some(t) = table.as_ref().filter(|t| t.is_virtual(i)) {
+                    return self.emit_virtual_column(t, r.cursor, i, target);
+                }
                 let default = self.column_default(r, i);
-                let field = self.record_positions.get(&r.cursor).and_then(|p| p.get(i).copied()).unwrap_or(i);
+                let field = match self.record_positions.get(&r.cursor) {
+                    Some(p) => p.get(i).copied().unwrap_or(i),
+                    None => table.and_then(|t| t.field_of(i)).unwrap_or(i),
+                };
                 self.b.add4(Opcode::Column, r.cursor, field as i32, target, default, 0);
                 if r.affinity == Affinity::Real {
                     self.b.add(Opcode::RealAffinity, target, 0, 0);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The table a resolved column reference reads, when it is a table.
+    fn ref_table(&self, r: &ColumnRef) -> Option<crate::sql::schema::Table> {
+        let n = self.scopes.len();
+        let item = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
+        if item.table.is_empty() {
+            return None;
+        }
+        self.schema.table(&item.table).filter(|t| t.view_select.is_none()).cloned()
     }
 
     /// P4 for `Column`: the constant DEFAULT a short record reads.
@@ -286,10 +310,10 @@ impl Compiler<'_> {
             if self.internal_rowid_read && r.column.is_none() && name == "rowid" {
                 // The rowids an UPDATE/DELETE visits: not a read to authorize.
                 let auth = self.authorizer.take();
-                self.emit_column(&r, target);
+                self.emit_column(&r, target)?;
                 self.authorizer = auth;
             } else {
-                self.emit_column(&r, target);
+                self.emit_column(&r, target)?;
             }
             return Ok(());
         }
@@ -401,7 +425,7 @@ impl Compiler<'_> {
                         .find(kw, 0)
                         .or_else(|| self.funcs.find(f, 0))
                         .ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
-                    self.b.add4(Opcode::Function, 0, target, target, P4::Func(def), 0);
+                    self.b.add4(Opcode::Function, self.pure_context, target, target, P4::Func(def), 0);
                 }
             },
             Expr::Id(id) => self.identifier(id.0, target)?,
@@ -409,7 +433,7 @@ impl Compiler<'_> {
             Expr::Qualified(t, c) => {
                 let (t, c) = (unquote(t.0), unquote(c.0));
                 match self.resolve_name(Some(&t), &c)? {
-                    Some(r) => self.emit_column(&r, target),
+                    Some(r) => self.emit_column(&r, target)?,
                     None => return Err(no_such_column(Some(&t), &c)),
                 }
             }
@@ -421,7 +445,7 @@ impl Compiler<'_> {
                     None => None,
                 };
                 match found {
-                    Some(r) => self.emit_column(&r, target),
+                    Some(r) => self.emit_column(&r, target)?,
                     None => return Err(Error::sql(format!("no such column: {d}.{t}.{c}"))),
                 }
             }
@@ -582,7 +606,7 @@ impl Compiler<'_> {
                 if let Some(x) = escape {
                     self.expr(x, first + 2)?;
                 }
-                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), n as u16);
+                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), n as u16);
                 if *not {
                     self.b.add(Opcode::Not, target, target, 0);
                 }
@@ -634,7 +658,7 @@ impl Compiler<'_> {
         for (i, a) in args.iter().enumerate() {
             self.expr(a, first + i as i32)?;
         }
-        self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), args.len() as u16);
+        self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), args.len() as u16);
         Ok(())
     }
 
@@ -690,7 +714,7 @@ impl Compiler<'_> {
                 let first = self.b.regs(2);
                 self.b.add(Opcode::SCopy, lr, first, 0);
                 self.b.add(Opcode::SCopy, rr, first + 1, 0);
-                self.b.add4(Opcode::Function, 0, first, target, P4::Func(def), 2);
+                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), 2);
                 return Ok(());
             }
             _ => return Err(Error::sql("unsupported operator")),

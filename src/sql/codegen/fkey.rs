@@ -113,10 +113,10 @@ impl Compiler<'_> {
             if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
                 continue;
             }
-            let map: Option<Vec<usize>> = idx.columns.iter().map(|ic| parent_cols.iter().position(|p| *p == ic.column)).collect();
+            let map: Option<Vec<usize>> = idx.columns.iter().map(|ic| parent_cols.iter().position(|p| Some(*p) == ic.column)).collect();
             let Some(map) = map else { continue };
             let same_collation = idx.columns.iter().all(|ic| {
-                let declared = parent.columns[ic.column].collation.clone().unwrap_or_else(|| "BINARY".into());
+                let declared = ic.column.and_then(|c| parent.columns[c].collation.clone()).unwrap_or_else(|| "BINARY".into());
                 ic.collation.clone().unwrap_or_else(|| declared.clone()).eq_ignore_ascii_case(&declared)
             });
             if same_collation {
@@ -220,9 +220,11 @@ impl Compiler<'_> {
             let v = self.b.reg();
             if child.rowid_alias == Some(ccol) {
                 self.b.add(Opcode::Rowid, cc, v, 0);
-            } else {
+            } else if let Some(field) = child.field_of(ccol) {
                 let d = super::expr::default_p4(child, ccol);
-                self.b.add4(Opcode::Column, cc, ccol as i32, v, d, 0);
+                self.b.add4(Opcode::Column, cc, field as i32, v, d, 0);
+            } else {
+                self.emit_virtual_column(child, cc, ccol, v)?;
             }
             let pc = &parent.columns[p];
             let coll = match &pc.collation {
@@ -447,7 +449,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, cur, done, 0);
         let top = self.b.here();
         let wt = WriteTarget { table: t.clone(), cursor: cur, indexes: Vec::new() };
-        let row = self.read_row(&wt);
+        let row = self.read_row(&wt)?;
         let ok = self.b.label();
         if matches!(self.resolve_fk(t, fk), Ok(None)) {
             for &c in &fk.columns {

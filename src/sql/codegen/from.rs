@@ -4,6 +4,7 @@
 //! access paths chosen from WHERE terms (full scan, rowid lookup, index
 //! search).
 
+use super::index_expr::index_column_name;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
@@ -360,7 +361,7 @@ impl<'b> Compiler<'_> {
         out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
     }
 
-    fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
         let addr = self.b.insns.len() - 1;
@@ -705,8 +706,8 @@ impl<'b> Compiler<'_> {
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
-                        self.emit_column(l, lr);
-                        self.emit_column(r, rr);
+                        self.emit_column(l, lr)?;
+                        self.emit_column(r, rr)?;
                         let t = self.b.reg();
                         let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
                         self.b.add4(Opcode::Eq, rr, t, lr, P4::None, aff | crate::vdbe::program::cmp_flags::STOREP2);
@@ -820,9 +821,10 @@ impl<'b> Compiler<'_> {
         let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
+            let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
             let mut eqs = Vec::new();
-            for ic in &idx.columns {
-                match cands.iter().find(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+            for key in &keys {
+                match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
                     Some((_, _, e)) => eqs.push(*e),
                     None => break,
                 }
@@ -830,8 +832,9 @@ impl<'b> Compiler<'_> {
             let mut lower = None;
             let mut upper = None;
             if let Some(ic) = idx.columns.get(eqs.len()) {
+                let key = keys[eqs.len()];
                 for (c, op, e) in &cands {
-                    if *c != Some(ic.column) {
+                    if key.is_none() || *c != key {
                         continue;
                     }
                     let op = if ic.descending { op.swapped() } else { *op };
@@ -850,9 +853,10 @@ impl<'b> Compiler<'_> {
         if best.as_ref().is_none_or(|b| b.0 < 4) {
             for idx in self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
                 let Some(first) = idx.columns.first() else { continue };
-                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first.column)) else { continue };
+                let Some(first_col) = first.column else { continue };
+                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first_col)) else { continue };
                 let list = *list;
-                let aff = table.columns[first.column].affinity;
+                let aff = table.columns[first_col].affinity;
                 let vcur = self.in_values(list, aff)?;
                 let icur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
@@ -869,7 +873,7 @@ impl<'b> Compiler<'_> {
                 let rid = self.b.reg();
                 self.b.add(Opcode::IdxRowid, icur, rid, 0);
                 self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
-                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first.column].name)));
+                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
                 return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
         }
@@ -887,7 +891,7 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
         let ne = eqs.len();
-        let affs: String = idx.columns.iter().take(ne + 1).map(|c| table.columns[c.column].affinity.letter()).collect();
+        let affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(&table, c).letter()).collect();
         let keys = self.b.regs(ne + 1);
         for (i, e) in eqs.iter().enumerate() {
             self.expr(e, keys + i as i32)?;
@@ -898,10 +902,24 @@ impl<'b> Compiler<'_> {
         }
         let mut desc = Vec::new();
         for (i, c) in idx.columns.iter().take(ne).enumerate() {
-            desc.push(format!("{}=?", table.columns[c.column].name));
+            desc.push(format!("{}=?", index_column_name(&table, c)));
             let _ = i;
         }
-        let col_name = idx.columns.get(ne).map(|c| table.columns[c.column].name.clone()).unwrap_or_default();
+        let col_name = idx.columns.get(ne).map(|c| index_column_name(&table, c)).unwrap_or_default();
+        // The plan shows the term's own operator (bounds on a DESC column
+        // were swapped to index order).
+        let range_desc = idx.columns.get(ne).is_some_and(|c| c.descending);
+        let shown = |op: LookupOp| {
+            let op = if range_desc { op.swapped() } else { op };
+            match op {
+                LookupOp::Gt => ">",
+                LookupOp::Ge => ">=",
+                LookupOp::Lt => "<",
+                LookupOp::Le => "<=",
+                LookupOp::Eq => "=",
+            }
+        };
+        let mut bound_texts: Vec<String> = Vec::new();
         // NULL bounds never match: skip the loop.
         match lower {
             Some((op, e)) => {
@@ -910,7 +928,7 @@ impl<'b> Compiler<'_> {
                 self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
                 let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
                 self.b.add4(opc, icur, end, keys, P4::Int64((ne + 1) as i64), 0);
-                desc.push(format!("{col_name}{}?", if op == LookupOp::Gt { ">" } else { ">=" }));
+                bound_texts.push(format!("{col_name}{}?", shown(op)));
             }
             None => {
                 if ne > 0 {
@@ -930,10 +948,15 @@ impl<'b> Compiler<'_> {
             self.expr(e, endkeys + ne as i32)?;
             self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
             self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
-            desc.push(format!("{col_name}{}?", if op == LookupOp::Lt { "<" } else { "<=" }));
+            bound_texts.push(format!("{col_name}{}?", shown(op)));
         } else if ne > 0 {
             self.b.add4(Opcode::Affinity, endkeys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
         }
+        // The lower bound of the term's own order comes first.
+        if range_desc {
+            bound_texts.reverse();
+        }
+        desc.extend(bound_texts);
         let top = self.b.here();
         match upper {
             Some((op, _)) => {
@@ -989,18 +1012,22 @@ impl<'b> Compiler<'_> {
             for t in &own {
                 self.jump_if_false(t, next)?;
             }
-            let regs = self.b.regs(n);
+            // The copy keeps the record layout (VIRTUAL columns are
+            // computed from it on read, as from the table).
+            let n_fields = table.stored_count();
+            let regs = self.b.regs(n_fields);
             for i in 0..n {
+                let Some(f) = table.field_of(i) else { continue };
                 if table.rowid_alias == Some(i) {
-                    self.b.add(Opcode::Null, 0, regs + i as i32, 0);
+                    self.b.add(Opcode::Null, 0, regs + f as i32, 0);
                 } else {
                     let d = super::expr::default_p4(table, i);
-                    self.b.add4(Opcode::Column, src, i as i32, regs + i as i32, d, 0);
+                    self.b.add4(Opcode::Column, src, f as i32, regs + f as i32, d, 0);
                 }
             }
             let rec = self.b.reg();
             let rid = self.b.reg();
-            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::MakeRecord, regs, n_fields as i32, rec);
             self.b.add(Opcode::Rowid, src, rid, 0);
             self.b.add(Opcode::Insert, it.cursor, rec, rid);
             self.b.bind(next);
@@ -1040,7 +1067,7 @@ impl<'b> Compiler<'_> {
         let table = self.schema.table(&idx.table).cloned();
         let mut fields = Vec::new();
         for c in &idx.columns {
-            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column).and_then(|x| x.collation.clone())));
+            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));
             let collation = match coll_name {
                 Some(n) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),

@@ -5,13 +5,16 @@
 //! Invariant: after `compute_generated`, every generated column register
 //! of the row holds its expression evaluated over the row's other
 //! registers, so the record, index keys and CHECK constraints all see the
-//! value SQLite would store. VIRTUAL generated columns are refused when the
-//! table is opened (`Table::unsupported`), so only STORED ones reach here.
+//! value SQLite would store. VIRTUAL generated columns are not in the
+//! record: a read computes them (`emit_virtual_column`, `compute_virtual`)
+//! and the record written leaves them out (`Table::field_of`).
 
 use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::schema::Table;
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
 
 /// The error for a generated column named as an INSERT or UPDATE target.
 pub fn refuse_target(table: &Table, column: usize, verb: &str) -> Result<()> {
@@ -53,9 +56,13 @@ impl Compiler<'_> {
         }
         self.col_map.insert((fake, -1), super::ColumnSource::Register(rowid));
         let r = (|| -> Result<()> {
+            // The ordinary columns get their affinity first, and each
+            // computed value its column's, as SQLite does.
+            self.b.add4(Opcode::Affinity, row, t.columns.len() as i32, 0, P4::Affinity(t.affinity_string()), 0);
             for _ in 0..generated.len() {
                 for (i, text) in &generated {
-                    self.expr_text(text, row + *i as i32)?;
+                    self.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
+                    self.generated_affinity(t, *i, row + *i as i32);
                 }
             }
             Ok(())
@@ -63,6 +70,65 @@ impl Compiler<'_> {
         self.col_map.retain(|k, _| k.0 != fake);
         self.scopes.pop();
         r
+    }
+}
+
+impl Compiler<'_> {
+    /// A computed generated value takes its column's affinity (none for
+    /// BLOB affinity).
+    fn generated_affinity(&mut self, t: &Table, col: usize, reg: i32) {
+        let aff = t.columns[col].affinity;
+        if aff != Affinity::Blob {
+            self.b.add4(Opcode::Affinity, reg, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+        }
+        if aff == Affinity::Real {
+            self.b.add(Opcode::RealAffinity, reg, 0, 0);
+        }
+    }
+
+    /// Read VIRTUAL generated column `col` of the row under `cursor` (a
+    /// cursor on `t`) into `target`: its expression over the row's other
+    /// columns, with the column's affinity.
+    pub fn emit_virtual_column(&mut self, t: &Table, cursor: i32, col: usize, target: i32) -> Result<()> {
+        if let Some(name) = first_loop(t) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let Some(g) = t.columns[col].generated.clone() else { return Ok(()) };
+        // On an outer join's null row the column is NULL, whatever its
+        // expression would make of NULL columns.
+        let done = self.b.label();
+        self.b.add(Opcode::IfNullRow, cursor, done, target);
+        self.scopes.push(super::update::target_scope(t, None, cursor));
+        let r = self.with_pure_context(3, |c| c.expr_text(&g.expr, target));
+        self.scopes.pop();
+        r?;
+        self.generated_affinity(t, col, target);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Compute the VIRTUAL generated columns of row registers `row`
+    /// (rowid in `rowid`) whose ordinary and STORED columns are read.
+    pub fn compute_virtual(&mut self, t: &Table, row: i32, rowid: i32) -> Result<()> {
+        if !t.has_virtual() {
+            return Ok(());
+        }
+        if let Some(name) = first_loop(t) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let virtual_cols: Vec<(usize, String)> = (0..t.columns.len())
+            .filter(|&i| t.is_virtual(i))
+            .filter_map(|i| t.columns[i].generated.as_ref().map(|g| (i, g.expr.clone())))
+            .collect();
+        self.with_row_scope(t, row, rowid, |c| {
+            for _ in 0..virtual_cols.len() {
+                for (i, text) in &virtual_cols {
+                    c.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
+                    c.generated_affinity(t, *i, row + *i as i32);
+                }
+            }
+            Ok(())
+        })
     }
 }
 
@@ -88,6 +154,11 @@ impl Compiler<'_> {
         if table.columns.iter().all(|c| c.generated.is_some()) {
             return Err(Error::sql("must have at least one non-generated column"));
         }
+        // A loop through a VIRTUAL column could never be read: refused
+        // here (a loop of STORED ones only when the table is written).
+        if let Some(name) = first_loop(table).filter(|n| table.column_index(n).is_some_and(|i| table.is_virtual(i))) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
         // Compile the expressions into a scratch program: this resolves
         // their column names without emitting anything that would run.
         let saved = std::mem::take(&mut self.b);
@@ -110,7 +181,7 @@ impl Compiler<'_> {
 /// The generated columns each generated column's expression names, found
 /// by whole-word match outside string literals (a name inside a quoted
 /// identifier still counts, as it refers to that column).
-fn references(expr: &str, name: &str) -> bool {
+pub(crate) fn references(expr: &str, name: &str) -> bool {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_string = false;
@@ -148,6 +219,9 @@ fn first_loop(table: &Table) -> Option<String> {
         })
         .collect();
     for start in (0..n).rev() {
+        if deps[start].is_empty() {
+            continue;
+        }
         let mut seen = vec![false; n];
         let mut stack = deps[start].clone();
         while let Some(j) = stack.pop() {
@@ -157,6 +231,34 @@ fn first_loop(table: &Table) -> Option<String> {
             if !std::mem::replace(&mut seen[j], true) {
                 stack.extend(deps[j].iter().copied());
             }
+        }
+    }
+    None
+}
+
+/// The error SQLite's parser gives for a column definition whose
+/// constraints clash with GENERATED ALWAYS AS, in the order written: a
+/// PRIMARY KEY anywhere, a DEFAULT after the expression ("cannot use
+/// DEFAULT ...") or before it ("error in generated column ...").
+pub fn definition_error(cd: &sqlite3_parser::ast::ColumnDefinition<'_>) -> Option<Error> {
+    use sqlite3_parser::ast::ColumnConstraint;
+    let name = crate::sql::parse::unquote(cd.col_name.0);
+    let generated = cd.constraints.iter().any(|c| matches!(c.constraint, ColumnConstraint::Generated { .. }));
+    if !generated {
+        return None;
+    }
+    let mut seen_generated = false;
+    let mut seen_default = false;
+    for c in cd.constraints.iter() {
+        match &c.constraint {
+            ColumnConstraint::PrimaryKey { .. } => return Some(Error::sql("generated columns cannot be part of the PRIMARY KEY")),
+            ColumnConstraint::Default(_) if seen_generated => return Some(Error::sql("cannot use DEFAULT on a generated column")),
+            ColumnConstraint::Default(_) => seen_default = true,
+            ColumnConstraint::Generated { .. } if seen_default => {
+                return Some(Error::sql(format!("error in generated column \"{name}\"")))
+            }
+            ColumnConstraint::Generated { .. } => seen_generated = true,
+            _ => {}
         }
     }
     None

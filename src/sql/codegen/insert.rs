@@ -264,6 +264,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.add(Opcode::SCopy, trig_rowid, row + ipk as i32, 0);
             (ipk, saved)
         });
+        // BEFORE triggers see the generated columns' values (as SQLite
+        // computes them before firing).
+        c.compute_generated(t, row, trig_rowid)?;
         c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, trig_rowid)), &[], skip)?;
         if let Some((ipk, saved)) = saved_ipk {
             c.b.add(Opcode::Copy, saved, row + ipk as i32, 0);

@@ -153,7 +153,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, cursor, end, 0);
         let top = self.b.here() as i32;
         self.b.add(Opcode::Add, one, row_number, row_number);
-        let row = self.read_row(&target);
+        let row = self.read_row(&target)?;
         let rowid = self.b.reg();
         self.b.add(Opcode::Rowid, cursor, rowid, 0);
 
@@ -163,7 +163,7 @@ impl Compiler<'_> {
             let skip = self.partial_guard(&target, &idx, row, rowid)?;
             let next_index = skip.unwrap_or_else(|| self.b.label());
             let n = idx.columns.len();
-            let key = self.index_key(&idx, row, rowid);
+            let key = self.index_key_of(table, &idx, row, rowid)?;
             let missing = self.b.label();
             self.b.add4(Opcode::NotFound, c, missing, key, P4::Int64(n as i64 + 1), 0);
             if idx.unique {

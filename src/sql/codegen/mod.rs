@@ -44,6 +44,7 @@ pub mod auth;
 pub mod instead;
 pub mod without_rowid;
 pub mod generated;
+pub mod index_expr;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -199,6 +200,10 @@ pub struct Compiler<'s> {
     /// that AST lives: entries are dropped before the result columns
     /// holding them are compiled).
     pub subquery_affinity: HashMap<usize, Option<crate::vdbe::value_ops::Affinity>>,
+    /// Code being compiled computes an index key (1), a CHECK constraint
+    /// (2) or a generated column (3): `Function` instructions carry it in
+    /// P1 (see `vdbe::func::pure_context_name`).
+    pub pure_context: i32,
 }
 
 impl<'s> Compiler<'s> {
@@ -251,6 +256,7 @@ impl<'s> Compiler<'s> {
             dml_target: None,
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
+            pure_context: 0,
         }
     }
 

@@ -1,6 +1,7 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
-//! schema (`table_info`, `index_list`, `index_info`, `database_list`,
-//! `compile_options`), the header ones through cookies (`user_version`,
+//! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
+//! `index_xinfo`, `database_list`, `compile_options`; `schema_rows` also
+//! serves their table-valued forms in FROM), the header ones through cookies (`user_version`,
 //! `schema_version`, `page_count`), `integrity_check`, and the settings
 //! ringlite records or fixes (`page_size`, `cache_size`, `journal_mode`,
 //! `synchronous`, `foreign_keys`).
@@ -58,73 +59,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let mut txn = None;
     let schema = c.schema;
     match pname.as_str() {
-        "table_info" | "table_xinfo" => {
-            let t = arg.map(arg_text).and_then(|n| schema.table_in(qualified, &n).cloned());
-            let mut rows = Vec::new();
-            if let Some(t) = t {
-                let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
-                // table_info leaves generated columns out (later cids
-                // close up); table_xinfo shows them as hidden 2 (VIRTUAL)
-                // or 3 (STORED).
-                let mut n_hidden = 0;
-                for (i, col) in t.columns.iter().enumerate() {
-                    let hidden = col.generated.as_ref().map_or(0, |g| if g.stored { 3 } else { 2 });
-                    if hidden != 0 && pname == "table_info" {
-                        n_hidden += 1;
-                        continue;
-                    }
-                    let pk = pk_cols.iter().position(|&p| p == i).map_or(0, |p| p + 1);
-                    let mut r = vec![
-                        Value::Integer((i - n_hidden) as i64),
-                        Value::text(col.name.clone()),
-                        Value::text(col.decltype.clone().unwrap_or_default()),
-                        Value::Integer(col.not_null as i64),
-                        col.default.clone().map_or(Value::Null, Value::text),
-                        Value::Integer(pk as i64),
-                    ];
-                    if pname == "table_xinfo" {
-                        r.push(Value::Integer(hidden));
-                    }
-                    rows.push(r);
-                }
-            }
-            let names: &[&str] = if pname == "table_xinfo" {
-                &["cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"]
-            } else {
-                &["cid", "name", "type", "notnull", "dflt_value", "pk"]
-            };
-            const_rows(c, prog, names, rows);
-        }
-        "index_list" => {
-            let tname = arg.map(arg_text).unwrap_or_default();
-            let mut idxs = schema.table_in(qualified, &tname).map(|t| schema.indexes_of(t)).unwrap_or_default();
-            idxs.reverse();
-            let rows = idxs
-                .iter()
-                .enumerate()
-                .map(|(i, ix)| {
-                    vec![
-                        Value::Integer(i as i64),
-                        Value::text(ix.name.clone()),
-                        Value::Integer(ix.unique as i64),
-                        Value::text(ix.origin),
-                        Value::Integer(0),
-                    ]
-                })
-                .collect();
-            const_rows(c, prog, &["seq", "name", "unique", "origin", "partial"], rows);
-        }
-        "index_info" => {
-            let iname = arg.map(arg_text).unwrap_or_default();
-            let mut rows = Vec::new();
-            if let Some(ix) = schema.index_in(qualified, &iname) {
-                let t = schema.table_in(Some(ix.db), &ix.table);
-                for (i, col) in ix.columns.iter().enumerate() {
-                    let cname = t.and_then(|t| t.columns.get(col.column)).map_or(Value::Null, |c| Value::text(c.name.clone()));
-                    rows.push(vec![Value::Integer(i as i64), Value::Integer(col.column as i64), cname]);
-                }
-            }
-            const_rows(c, prog, &["seqno", "cid", "name"], rows);
+        "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" => {
+            let arg = arg.map(arg_text);
+            let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref()).unwrap_or_default();
+            const_rows(c, prog, &names, rows);
         }
         "database_list" => {
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
@@ -327,4 +265,112 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     c.end_program(init, txn);
     Ok(())
+}
+
+/// The rows of the schema-describing pragmas (`table_info`,
+/// `table_xinfo`, `index_list`, `index_info`, `index_xinfo`) for argument
+/// `arg`: column names and rows, known when the statement is compiled.
+/// Shared by the PRAGMA statement and its table-valued form
+/// (`pragma_table_info('t')` in FROM).
+pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
+    match pname {
+        "table_info" | "table_xinfo" => {
+            let t = arg.map(str::to_string).and_then(|n| schema.table_in(db, &n).cloned());
+            let mut rows = Vec::new();
+            if let Some(t) = t {
+                let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+                // table_info leaves generated columns out (later cids
+                // close up); table_xinfo shows them as hidden 2 (VIRTUAL)
+                // or 3 (STORED).
+                let mut n_hidden = 0;
+                for (i, col) in t.columns.iter().enumerate() {
+                    let hidden = col.generated.as_ref().map_or(0, |g| if g.stored { 3 } else { 2 });
+                    if hidden != 0 && pname == "table_info" {
+                        n_hidden += 1;
+                        continue;
+                    }
+                    let pk = pk_cols.iter().position(|&p| p == i).map_or(0, |p| p + 1);
+                    let mut r = vec![
+                        Value::Integer((i - n_hidden) as i64),
+                        Value::text(col.name.clone()),
+                        Value::text(col.decltype.clone().unwrap_or_default()),
+                        Value::Integer(col.not_null as i64),
+                        col.default.clone().map_or(Value::Null, Value::text),
+                        Value::Integer(pk as i64),
+                    ];
+                    if pname == "table_xinfo" {
+                        r.push(Value::Integer(hidden));
+                    }
+                    rows.push(r);
+                }
+            }
+            let names = if pname == "table_xinfo" {
+                vec!["cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"]
+            } else {
+                vec!["cid", "name", "type", "notnull", "dflt_value", "pk"]
+            };
+            Some((names, rows))
+        }
+        "index_list" => {
+            let tname = arg.map(str::to_string).unwrap_or_default();
+            let mut idxs = schema.table_in(db, &tname).map(|t| schema.indexes_of(t)).unwrap_or_default();
+            idxs.reverse();
+            let rows = idxs
+                .iter()
+                .enumerate()
+                .map(|(i, ix)| {
+                    vec![
+                        Value::Integer(i as i64),
+                        Value::text(ix.name.clone()),
+                        Value::Integer(ix.unique as i64),
+                        Value::text(ix.origin),
+                        Value::Integer(ix.where_sql.is_some() as i64),
+                    ]
+                })
+                .collect();
+            Some((vec!["seq", "name", "unique", "origin", "partial"], rows))
+        }
+        "index_info" => {
+            let iname = arg.map(str::to_string).unwrap_or_default();
+            let mut rows = Vec::new();
+            if let Some(ix) = schema.index_in(db, &iname) {
+                let t = schema.table_in(Some(ix.db), &ix.table);
+                for (i, col) in ix.columns.iter().enumerate() {
+                    let cname = t.and_then(|t| t.columns.get(col.column?)).map_or(Value::Null, |c| Value::text(c.name.clone()));
+                    rows.push(vec![Value::Integer(i as i64), Value::Integer(col.column.map_or(-2, |c| c as i64)), cname]);
+                }
+            }
+            Some((vec!["seqno", "cid", "name"], rows))
+        }
+        "index_xinfo" => {
+            let iname = arg.map(str::to_string).unwrap_or_default();
+            let mut rows = Vec::new();
+            if let Some(ix) = schema.index_in(db, &iname) {
+                let t = schema.table_in(Some(ix.db), &ix.table);
+                for (i, col) in ix.columns.iter().enumerate() {
+                    let tcol = t.and_then(|t| t.columns.get(col.column?));
+                    let cname = tcol.map_or(Value::Null, |c| Value::text(c.name.clone()));
+                    let coll = col.collation.clone().or_else(|| tcol.and_then(|c| c.collation.clone())).unwrap_or_else(|| "BINARY".into());
+                    rows.push(vec![
+                        Value::Integer(i as i64),
+                        Value::Integer(col.column.map_or(-2, |c| c as i64)),
+                        cname,
+                        Value::Integer(col.descending as i64),
+                        Value::text(coll),
+                        Value::Integer(1),
+                    ]);
+                }
+                rows.push(vec![
+                    Value::Integer(ix.columns.len() as i64),
+                    Value::Integer(-1),
+                    Value::Null,
+                    Value::Integer(0),
+                    Value::text("BINARY"),
+                    Value::Integer(0),
+                ]);
+            }
+            Some((vec!["seqno", "cid", "name", "desc", "coll", "key"], rows))
+        }
+        _ => None,
+    }
 }

@@ -876,7 +876,7 @@ impl Compiler<'_> {
         for (i, it) in items.iter().enumerate() {
             match it {
                 ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32),
+                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32)?,
             }
         }
         Ok(())

@@ -1,5 +1,8 @@
 //! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P])
-//! (json1.txt §4.23), SQLite's eponymous virtual tables.
+//! (json1.txt §4.23), SQLite's eponymous virtual tables, and the
+//! schema-describing pragmas (`pragma_table_info('t')`, ...) with a
+//! constant argument, read as a VALUES subquery of rows known when the
+//! statement is compiled.
 //!
 //! The item reads a temporary table of ten columns: key, value, type,
 //! atom, id, parent, fullkey, path, and the hidden json and root (the
@@ -36,6 +39,10 @@ impl<'b> Compiler<'_> {
     /// Open the FROM item `name(args) AS alias`.
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let name = unquote(qn.name.0);
+        let lower = name.to_ascii_lowercase();
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo")) {
+            return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
+        }
         let recursive = if name.eq_ignore_ascii_case("json_each") {
             false
         } else if name.eq_ignore_ascii_case("json_tree") {
@@ -96,5 +103,37 @@ impl<'b> Compiler<'_> {
         }
         self.b.add4(Opcode::JsonRows, it.cursor, regs, args.len() as i32, crate::vdbe::program::P4::None, recursive as u16);
         Ok(())
+    }
+}
+
+impl<'b> Compiler<'_> {
+    /// `pragma_table_info('t')` and the other schema-describing pragmas
+    /// in FROM: their rows are known when the statement is compiled, so
+    /// the item reads them as a VALUES subquery. The argument must be a
+    /// constant (a correlated one, `pragma_table_info(m.name)`, is not
+    /// supported yet).
+    fn open_schema_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        use sqlite3_parser::ast::Literal;
+        let arg = match args.first() {
+            None => None,
+            Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
+            Some(Expr::Id(id)) => Some(unquote(id.0)),
+            Some(_) => return Err(Error::unsupported("pragma functions with a non-constant argument")),
+        };
+        let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref()).unwrap_or_default();
+        let literal = |v: &crate::value::Value| match v {
+            crate::value::Value::Integer(i) => i.to_string(),
+            crate::value::Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
+            _ => "NULL".to_string(),
+        };
+        let sql = if rows.is_empty() {
+            let cols: Vec<String> = names.iter().map(|n| format!("NULL AS \"{n}\"")).collect();
+            format!("SELECT {} WHERE 0", cols.join(", "))
+        } else {
+            let cols: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("column{} AS \"{n}\"", i + 1)).collect();
+            let values: Vec<String> = rows.iter().map(|r| format!("({})", r.iter().map(literal).collect::<Vec<_>>().join(", "))).collect();
+            format!("SELECT {} FROM (VALUES {})", cols.join(", "), values.join(", "))
+        };
+        self.open_subquery_text(&sql, alias, None, out)
     }
 }

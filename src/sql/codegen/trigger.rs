@@ -273,6 +273,8 @@ impl Compiler<'_> {
         }
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_aliases = std::mem::take(&mut self.aliases);
+        // The statement's RETURNING clause is not the trigger body's.
+        let saved_returning = self.returning.take();
         self.scopes.push(scope);
         self.firing.push((name.to_string(), skip));
         let done = self.b.label();
@@ -304,6 +306,7 @@ impl Compiler<'_> {
         self.firing.pop();
         self.scopes = saved_scopes;
         self.aliases = saved_aliases;
+        self.returning = saved_returning;
         for f in fakes {
             self.col_map.retain(|k, _| k.0 != f);
         }

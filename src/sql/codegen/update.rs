@@ -255,7 +255,7 @@ pub fn update_row(
     oc: OnConflict,
     next: i32,
 ) -> Result<()> {
-    let old = c.read_row(t);
+    let old = c.read_row(t)?;
     let table = &t.table;
     let n = table.columns.len();
     let new = c.b.regs(n);
@@ -287,6 +287,8 @@ pub fn update_row(
         }
     }
     let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    // BEFORE triggers see the generated columns' new values.
+    c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
@@ -302,7 +304,7 @@ pub fn update_row(
     // Remove the old index entries and, if the rowid moves, the old row.
     for (idx, cur) in t.indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
-        let k = c.index_key(&idx, old, rid);
+        let k = c.index_key_of(table, &idx, old, rid)?;
         c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
         if let Some(g) = guard {
             c.b.bind(g);

@@ -72,15 +72,25 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     Ok(Upserts { clauses })
 }
 
-/// The constraint a conflict target names, if any matches.
+/// The constraint a conflict target names, if any matches. Each target
+/// names a column or repeats an indexed expression (compared in
+/// `index_expr::normal_form`).
 fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Target>> {
     let mut cols = Vec::new();
+    let mut exprs = Vec::new();
     let mut rowid = false;
     for sc in ix.targets.iter() {
-        let n = match &sc.expr {
+        let e = match &sc.expr {
+            Expr::Collate(e, _) => &**e,
+            e => e,
+        };
+        let n = match e {
             Expr::Id(id) => unquote(id.0),
             Expr::Name(n) => unquote(n.0),
-            other => other.to_string(),
+            other => {
+                exprs.push(super::index_expr::normal_form(&other.to_string(), Some(&t.table.name)));
+                continue;
+            }
         };
         match t.table.column_index(&n) {
             Some(i) => cols.push(i),
@@ -88,21 +98,26 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
             None => return Err(Error::sql(format!("no such column: {n}"))),
         }
     }
-    if rowid || (cols.len() == 1 && t.table.rowid_alias == Some(cols[0])) {
+    if exprs.is_empty() && (rowid || (cols.len() == 1 && t.table.rowid_alias == Some(cols[0]))) {
         return Ok((ix.targets.len() == 1).then_some(Target::Rowid));
     }
     cols.sort_unstable();
     let target_where = ix.where_clause.as_ref().map(|w| w.to_string());
     let found = t.indexes.iter().position(|(idx, _)| {
-        let mut ic: Vec<usize> = idx.columns.iter().map(|x| x.column).collect();
+        let mut ic: Vec<usize> = idx.columns.iter().filter_map(|x| x.column).collect();
         ic.sort_unstable();
+        let mut ie: Vec<String> =
+            idx.columns.iter().filter(|x| x.column.is_none()).map(|x| super::index_expr::normal_form(x.expr.as_deref().unwrap_or(""), None)).collect();
+        ie.sort_unstable();
+        let mut want_exprs = exprs.clone();
+        want_exprs.sort_unstable();
         // A partial index is named only together with its own WHERE.
         let where_matches = match (&idx.where_sql, &target_where) {
             (None, _) => true,
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             (Some(_), None) => false,
         };
-        idx.unique && ic == cols && where_matches
+        idx.unique && ic == cols && ie == want_exprs && where_matches
     });
     Ok(found.map(Target::Index))
 }
@@ -159,7 +174,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
             let (idx, cur) = t.indexes[i].clone();
             // A row a partial index does not cover cannot conflict in it.
             guard = c.partial_guard(t, &idx, row, rowid)?;
-            let k = c.index_key(&idx, row, rowid);
+            let k = c.index_key_of(&t.table, &idx, row, rowid)?;
             c.b.add4(Opcode::NoConflict, cur, ok, k, P4::Int64(idx.columns.len() as i64), 0);
             c.b.add(Opcode::IdxRowid, cur, existing, 0);
             c.b.add(Opcode::NotExists, t.cursor, skip, existing);

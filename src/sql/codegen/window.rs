@@ -306,7 +306,7 @@ impl<'b> Compiler<'_> {
         let loops = self.open_loops(from, terms)?;
         let regs = self.b.regs(width.max(1));
         for (i, c) in cols.iter().enumerate() {
-            self.emit_column(c, regs + i as i32);
+            self.emit_column(c, regs + i as i32)?;
         }
         for (ci, c) in calls.iter().enumerate() {
             let (at, na, kat, _) = layout[ci];

@@ -29,15 +29,24 @@ impl<'b> Compiler<'_> {
                     Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
                     _ => None,
                 };
-                let Some(cref) = cref else { continue };
-                if cref.depth != 0 || cref.item != it.item {
-                    continue;
-                }
                 if has_subquery(other) {
                     continue;
                 }
                 let deps = self.expr_deps(other);
                 if deps & !before != 0 {
+                    continue;
+                }
+                let Some(cref) = cref else {
+                    // An indexed expression of this table.
+                    if !matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) && !has_subquery(col_side) {
+                        let item_name = self.scopes.last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
+                        for k in self.expr_lookup_keys(it.item, &item_name, &table, col_side, other) {
+                            out.push((Some(k), opx, other));
+                        }
+                    }
+                    continue;
+                };
+                if cref.depth != 0 || cref.item != it.item {
                     continue;
                 }
                 // Affinity must let the index order decide the comparison.

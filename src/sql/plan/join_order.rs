@@ -131,19 +131,22 @@ impl<'b> Compiler<'_> {
         }
         if let Some(table) = &it.table {
             let ranged = |c: usize| cands.iter().filter(|(x, op, _)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-            for idx in self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()) {
+            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+            for idx in &indexes {
+                let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
                 let mut eq = 0usize;
-                for ic in &idx.columns {
-                    if cands.iter().any(|(c, op, _)| *c == Some(ic.column) && *op == LookupOp::Eq) {
+                for key in &keys {
+                    if key.is_some() && cands.iter().any(|(c, op, _)| c == key && *op == LookupOp::Eq) {
                         eq += 1;
                     } else {
                         break;
                     }
                 }
-                let range = idx.columns.get(eq).map_or(0, |ic| ranged(ic.column));
+                let range = keys.get(eq).copied().flatten().map_or(0, ranged);
                 if eq == 0 && range == 0 {
-                    if idx.columns.first().is_some_and(|f| ins.iter().any(|(c, _)| *c == Some(f.column))) {
-                        let k = ins.iter().find(|(c, _)| *c == idx.columns.first().map(|f| f.column)).map_or(1.0, |(_, l)| l.len() as f64);
+                    let first = idx.columns.first().and_then(|f| f.column);
+                    if first.is_some() && ins.iter().any(|(c, _)| *c == first) {
+                        let k = ins.iter().find(|(c, _)| *c == first).map_or(1.0, |(_, l)| l.len() as f64);
                         let rows = k * INDEX_EQ_ROWS;
                         consider(k * SEEK_COST + rows * INDEX_ROW_COST, rows, 1);
                     }

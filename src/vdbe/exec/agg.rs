@@ -40,6 +40,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         arg_subtypes: &subtypes,
         result_subtype: 0,
         prng: &mut prng,
+        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
+        func_name: &def.name,
     };
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {

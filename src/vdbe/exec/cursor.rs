@@ -90,6 +90,19 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             Some(VmCursor::Ephemeral(e)) => e.null_row = true,
             _ => {}
         },
+        // The cursor is on the null row of an outer join: r[P3] is NULL
+        // and the code computing a value from the row is skipped.
+        Opcode::IfNullRow => {
+            let null_row = match vm.cursors[slot].as_ref() {
+                Some(VmCursor::Btree(c)) => c.null_row,
+                Some(VmCursor::Ephemeral(e)) => e.null_row,
+                _ => false,
+            };
+            if null_row {
+                vm.regs[p3 as usize].value = crate::value::Value::Null;
+                return Ok(Flow::Jump(p2 as usize));
+            }
+        }
         Opcode::Rewind | Opcode::Last => {
             let first = insn.opcode == Opcode::Rewind;
             let found = match vm.cursors[slot].as_mut() {

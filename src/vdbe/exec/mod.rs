@@ -82,7 +82,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
             Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
-            | Opcode::NullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
+            | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
             | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
             | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
             Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE

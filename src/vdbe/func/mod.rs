@@ -49,6 +49,35 @@ pub struct FunctionContext<'a> {
     pub result_subtype: u32,
     /// The connection's pseudo-random generator, for random()/randomblob().
     pub prng: &'a mut dyn FnMut(&mut [u8]),
+    /// The call computes an index key, a CHECK constraint or a generated
+    /// column ("an index", ...): a function whose result depends on the
+    /// time ('now', 'localtime') fails there, as in SQLite.
+    pub pure_context: Option<&'static str>,
+    /// The function's name, for that error.
+    pub func_name: &'a str,
+}
+
+/// Where a `Function` instruction's P1 says the call is made (see
+/// `FunctionContext::pure_context`): 0 anywhere, 1 an index key or
+/// partial index WHERE, 2 a CHECK constraint, 3 a generated column.
+pub fn pure_context_name(code: i32) -> Option<&'static str> {
+    match code {
+        1 => Some("an index"),
+        2 => Some("a CHECK constraint"),
+        3 => Some("a generated column"),
+        _ => None,
+    }
+}
+
+impl FunctionContext<'_> {
+    /// The error SQLite gives for a time-dependent call where the result
+    /// must not change (`sqlite3NotPureFunc`).
+    pub fn require_pure(&self) -> Result<()> {
+        match self.pure_context {
+            Some(what) => Err(crate::error::Error::sql(format!("non-deterministic use of {}() in {what}", self.func_name))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A scalar function.

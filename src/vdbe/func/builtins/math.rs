@@ -187,6 +187,8 @@ mod tests {
             arg_subtypes: &[],
             result_subtype: 0,
             prng: &mut prng,
+            pure_context: None,
+            func_name: name,
         };
         f.call(&mut ctx, args).unwrap()
     }

@@ -73,9 +73,11 @@ fn now_jd(ctx: &mut FunctionContext<'_>) -> i64 {
     t
 }
 
-fn set_now(ctx: &mut FunctionContext<'_>, m: &mut Moment) {
+fn set_now(ctx: &mut FunctionContext<'_>, m: &mut Moment) -> Result<()> {
+    ctx.require_pure()?;
     m.jd = now_jd(ctx);
     m.valid_jd = true;
+    Ok(())
 }
 
 /// Build the moment from `args` (time value then modifiers): `Ok(None)`
@@ -83,17 +85,17 @@ fn set_now(ctx: &mut FunctionContext<'_>, m: &mut Moment) {
 fn with_moment(ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Option<Moment>> {
     let mut m = Moment::default();
     match args.first().unwrap_or(&Value::Null) {
-        _ if args.is_empty() => set_now(ctx, &mut m),
+        _ if args.is_empty() => set_now(ctx, &mut m)?,
         Value::Integer(_) | Value::Real(_) => m.set_raw_number(value_f64(&args[0])),
         Value::Null => return Ok(None),
         other => {
             let text = value_bytes(other).unwrap_or_default();
             match parse::parse_time_value(&text, &mut m) {
                 Parsed::Ok => {}
-                Parsed::Now => set_now(ctx, &mut m),
+                Parsed::Now => set_now(ctx, &mut m)?,
                 Parsed::NowSubsec => {
                     m.use_subsec = true;
-                    set_now(ctx, &mut m);
+                    set_now(ctx, &mut m)?;
                 }
                 Parsed::Invalid => return Ok(None),
             }
@@ -101,6 +103,12 @@ fn with_moment(ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Option<M
     }
     for (i, a) in args.iter().enumerate().skip(1) {
         let Some(z) = value_bytes(a) else { return Ok(None) };
+        // The local time zone may change: not usable where results must
+        // not.
+        let trimmed = crate::vdbe::func::builtins::core::c_str(&z);
+        if trimmed.eq_ignore_ascii_case(b"localtime") || trimmed.eq_ignore_ascii_case(b"utc") {
+            ctx.require_pure()?;
+        }
         match modifier::apply(&z, &mut m, i) {
             Ok(()) => {}
             Err(ModError::Invalid) => return Ok(None),
