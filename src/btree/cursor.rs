@@ -258,7 +258,11 @@ impl Btree {
         if h.kind == PageKind::TableInterior {
             return Err(Error::corrupt());
         }
-        let payload = if want_payload || !h.kind.is_table() { Some(self.full_payload(bytes, &info)?) } else { None };
+        // A table row's payload that fits in its page is copied now (the
+        // VM reads a column of nearly every row it visits, and this saves
+        // finding the cell again); one that overflows is read only when
+        // wanted, since that reads more pages.
+        let payload = if want_payload || !h.kind.is_table() || info.overflow == 0 { Some(self.full_payload(bytes, &info)?) } else { None };
         Ok((h.kind, info.rowid, payload))
     }
 }
