@@ -3,7 +3,9 @@
 //! An insert finds the leaf where the key belongs (or the entry with the
 //! same key, which it replaces in place, on a leaf or, in index trees, on
 //! an interior page), builds the cell (spilling large payloads into an
-//! overflow chain), and hands the page's new content to balancing.
+//! overflow chain), and hands the page's new content to balancing. A row
+//! appended past the end of a full rightmost table leaf starts a new leaf
+//! instead (`balance_quick`), which is what sequential inserts do.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once.
@@ -27,6 +29,13 @@ impl Btree {
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     return Ok(());
+                }
+                if leaf_kind == PageKind::TableLeaf && level > 0 && top.idx == h.ncells && h.ncells > 0 {
+                    let parent = path[level - 1];
+                    let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
+                    if parent.idx == ph.ncells {
+                        return self.balance_quick(&path, level, new);
+                    }
                 }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
