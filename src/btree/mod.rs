@@ -33,6 +33,7 @@ pub mod balance;
 pub mod cell;
 mod cursor;
 mod delete;
+mod drop_cell;
 mod freelist;
 mod insert;
 mod integrity;
