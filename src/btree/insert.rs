@@ -42,6 +42,9 @@ impl Btree {
                 return self.fix_page(&path, level, node);
             }
         }
+        if exact && self.replace_leaf_cell_in_place(&path, level, leaf_kind, rowid, payload)? {
+            return Ok(());
+        }
         let mut node = self.read_node(top.pgno)?;
         if node.kind.leaf() != leaf_kind {
             return Err(Error::corrupt());
@@ -59,6 +62,48 @@ impl Btree {
             node.cells.insert(top.idx, new);
         }
         self.fix_page(&path, level, node)
+    }
+
+    /// Replace the leaf cell `path` ends on (an UPDATE rewriting a row)
+    /// without decoding the page: a new cell of the same size overwrites
+    /// the old one; otherwise the old one is dropped in place and the new
+    /// one goes into the gap, or the page is repacked and balanced as
+    /// usual. `false` (nothing done) when the old cell has an overflow
+    /// chain or is not on a leaf of `leaf_kind`: the general path does it.
+    fn replace_leaf_cell_in_place(&mut self, path: &[super::balance::Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+        let top = path[level];
+        let usable = self.usable();
+        let (off, old_len) = {
+            let data = self.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            if h.kind != leaf_kind || top.idx >= h.ncells {
+                return Ok(false);
+            }
+            let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
+            if info.overflow != 0 {
+                return Ok(false);
+            }
+            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len())
+        };
+        let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+        if new.len() == old_len {
+            self.pager.page_mut(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+            return Ok(true);
+        }
+        if !self.drop_leaf_cell_in_place(top.pgno, top.idx, true)? {
+            let mut node = self.read_node(top.pgno)?;
+            node.cells[top.idx] = new;
+            self.fix_page(path, level, node)?;
+            return Ok(true);
+        }
+        if self.insert_in_gap(top.pgno, top.idx, &new)? {
+            return Ok(true);
+        }
+        let mut node = self.read_node(top.pgno)?;
+        node.cells.insert(top.idx, new);
+        self.fix_page(path, level, node)?;
+        Ok(true)
     }
 
     /// The common case: the cell fits in the gap between the cell pointer
