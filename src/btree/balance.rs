@@ -114,6 +114,40 @@ impl Btree {
         self.fix_page(path, level - 1, parent)
     }
 
+    /// The index-tree form of `balance_quick` (a key larger than every key
+    /// of the full rightmost leaf `path[level]`, as when an index is built
+    /// from sorted keys): the leaf's last entry moves up into the parent
+    /// as the divider (index dividers are entries) and the new entry
+    /// starts a new rightmost leaf. `false` (nothing done) when the leaf
+    /// cannot give up its last cell in place.
+    pub(super) fn balance_quick_index(&mut self, path: &[Level], level: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let usable = self.usable();
+        let leaf = path[level].pgno;
+        let parent_pgno = path[level - 1].pgno;
+        let last = {
+            let data = self.pager.page(leaf)?;
+            let h = page::header(data, leaf)?;
+            if h.kind != PageKind::IndexLeaf || h.ncells < 2 {
+                return Ok(false);
+            }
+            page::cell(data, &h, h.ncells - 1, usable)?.0.to_vec()
+        };
+        let mut parent = self.read_node(parent_pgno)?;
+        if parent.kind != PageKind::IndexInterior || parent.right != leaf {
+            return Err(Error::corrupt());
+        }
+        let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
+        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false)? {
+            return Ok(false);
+        }
+        let new_leaf = self.allocate_page()?;
+        self.write_node(new_leaf, &Node { kind: PageKind::IndexLeaf, cells: vec![cell_bytes.to_vec()], right: 0 })?;
+        parent.cells.push(cell::index_leaf_to_interior(&last, leaf));
+        parent.right = new_leaf;
+        self.fix_page(path, level - 1, parent)?;
+        Ok(true)
+    }
+
     /// Redistribute the cells of `path[level]` (whose content is `over`
     /// if given) and up to two siblings.
     fn balance_siblings(&mut self, path: &[Level], level: usize, over: Option<Node>) -> Result<()> {

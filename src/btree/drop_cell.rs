@@ -23,6 +23,12 @@ impl Btree {
     /// the tree's root (never rebalanced for being underfull). `false`
     /// (nothing done) when the general path must do it.
     pub(super) fn drop_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool) -> Result<bool> {
+        self.remove_leaf_cell_in_place(pgno, idx, root, true)
+    }
+
+    /// `drop_leaf_cell_in_place`, keeping the cell's overflow chain when
+    /// `free_chain` is false (the cell moves to another page).
+    pub(super) fn remove_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool, free_chain: bool) -> Result<bool> {
         let usable = self.usable() as usize;
         let (kind, cell_bytes, off, free_before) = {
             let data = self.pager.page(pgno)?;
@@ -45,7 +51,9 @@ impl Btree {
         if !root && used * 3 < usable {
             return Ok(false);
         }
-        self.free_overflow(kind, &cell_bytes)?;
+        if free_chain {
+            self.free_overflow(kind, &cell_bytes)?;
+        }
         let data = self.pager.page_mut(pgno)?;
         let h = page::header(data, pgno)?;
         let ptr_base = h.offset + h.kind.header_size();

@@ -30,11 +30,16 @@ impl Btree {
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     return Ok(());
                 }
-                if leaf_kind == PageKind::TableLeaf && level > 0 && top.idx == h.ncells && h.ncells > 0 {
+                if level > 0 && top.idx == h.ncells && h.ncells > 1 {
                     let parent = path[level - 1];
                     let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
                     if parent.idx == ph.ncells {
-                        return self.balance_quick(&path, level, new);
+                        if leaf_kind == PageKind::TableLeaf {
+                            return self.balance_quick(&path, level, new);
+                        }
+                        if self.balance_quick_index(&path, level, &new)? {
+                            return Ok(());
+                        }
                     }
                 }
                 let mut node = self.read_node(top.pgno)?;
