@@ -21,6 +21,12 @@ impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
     pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
+        self.insert_at(path, exact, leaf_kind, rowid, payload)
+    }
+
+    /// `insert_entry` where the caller knows the leaf path that `seek_path`
+    /// would return (`exact`: it ends on the entry with this key).
+    pub(super) fn insert_at(&mut self, path: Vec<super::balance::Level>, exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
         let level = path.len() - 1;
         let top = path[level];
         if !exact {

@@ -871,7 +871,14 @@ impl Cursor {
         };
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write(|bt| bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload))?);
+        // Rewriting the row the cursor is on (an UPDATE): its path is
+        // still current, so the insert needs no seek.
+        let on_it = self.key_info.is_none() && self.state == CursorState::Valid && self.seq == bt.seq && self.rowid == rowid && matches!(key, InsertKey::Rowid(_));
+        let known = on_it.then(|| self.path.clone());
+        crate::ready!(bt.run_write(|bt| match &known {
+            Some(path) => bt.insert_at(path.clone(), true, leaf_kind, rowid, payload),
+            None => bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload),
+        })?);
         self.state = CursorState::Valid;
         self.rowid = rowid;
         self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
