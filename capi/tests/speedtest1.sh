@@ -5,8 +5,8 @@
 # `make install PREFIX=...`, then compiled against the installed sqlite3.h
 # and linked with `pkg-config --libs sqlite3`. Each test set must run to
 # its TOTAL line without an SQL error. The main set runs at its default
-# size (100: about 25 s on ringlite against 4 s on SQLite 3.54.1, see
-# bench/RESULTS.md); the copy without VACUUM and the other sets stay small
+# size (100: about 15 s on ringlite against 3 s on SQLite 3.54.1 on a quiet
+# machine, see bench/RESULTS.md); the copy without VACUUM and the other sets stay small
 # (cte: --size 1) so the whole run takes about a minute.
 #
 # An engine gap that stops a set ("... is not supported by ringlite") is
