@@ -280,7 +280,7 @@ impl Compiler<'_> {
             }
             self.b.bind(ok);
         }
-        for (idx, c) in indexes.to_vec() {
+        for (idx, c) in indexes.iter().cloned() {
             if !idx.unique {
                 continue;
             }
@@ -333,7 +333,7 @@ impl Compiler<'_> {
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
-        for (idx, c) in indexes.to_vec() {
+        for (idx, c) in indexes.iter().cloned() {
             let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key(&idx, row, rowid);
             let affs: String = idx.columns.iter().map(|ic| t.table.columns[ic.column].affinity.letter()).collect::<String>() + "D";

@@ -81,10 +81,10 @@ fn first_rowid_at_or_after(v: &Value, strict: bool) -> Option<i64> {
         Value::Real(r) if r.is_nan() => None,
         Value::Real(r) => {
             let first = if strict { r.floor() + 1.0 } else { r.ceil() };
-            if first >= 9.223372036854775807e18 {
+            if first >= i64::MAX as f64 {
                 // 2^63 and above: past every rowid.
                 None
-            } else if first < -9.223372036854775807e18 {
+            } else if first < i64::MIN as f64 {
                 Some(i64::MIN)
             } else {
                 Some(first as i64)
