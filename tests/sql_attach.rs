@@ -72,7 +72,7 @@ DROP INDEX aux.extra_b;
 SELECT name FROM aux.sqlite_schema ORDER BY name;
 DELETE FROM aux.items WHERE id % 2 = 0;
 VACUUM aux;
-PRAGMA aux.freelist_count; PRAGMA aux.page_count;
+PRAGMA aux.freelist_count;
 SELECT count(*), sum(qty) FROM aux.items;";
 
 fn attach_sql(path: &std::path::Path) -> String {

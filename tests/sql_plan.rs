@@ -62,3 +62,59 @@ fn joins_use_indexes_on_inner_tables() {
         ],
     );
 }
+
+const RANGES: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT, d);
+CREATE UNIQUE INDEX tb ON t(b);
+CREATE INDEX tc ON t(c);
+CREATE TABLE u(x INTEGER UNIQUE, y);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<60)
+INSERT INTO t SELECT i, i*3, 'v'||i, i%7 FROM n;
+INSERT INTO t VALUES(-5, -15, 'neg', 0), (9223372036854775807, 1000, 'max', 1);
+INSERT INTO u SELECT a, c FROM t;";
+
+#[test]
+fn rowid_ranges_seek() {
+    check_plans(
+        RANGES,
+        &[
+            "SELECT a, c FROM t WHERE a BETWEEN 10 AND 14",
+            "SELECT a, c FROM t WHERE rowid > 55",
+            "SELECT a FROM t WHERE a >= 57",
+            "SELECT a FROM t WHERE a < 3",
+            "SELECT a FROM t WHERE a <= 3 AND a > -10",
+            "SELECT a FROM t WHERE 10 < a AND 12 >= a",
+            "SELECT a FROM t WHERE a > 4.5 AND a < 7.5",
+            "SELECT a FROM t WHERE a >= 4.0 AND a <= 6.0",
+            "SELECT a FROM t WHERE a > -4.5 AND a < 2",
+            "SELECT a FROM t WHERE a BETWEEN '5' AND '8'",
+            "SELECT a FROM t WHERE a > 'abc'",
+            "SELECT a FROM t WHERE a < 'abc' AND a > 58",
+            "SELECT a FROM t WHERE a > x'00'",
+            "SELECT a FROM t WHERE a BETWEEN NULL AND 5",
+            "SELECT a FROM t WHERE a BETWEEN 5 AND NULL",
+            "SELECT a FROM t WHERE a > 9223372036854775806",
+            "SELECT a FROM t WHERE a >= 9223372036854775807.0",
+            "SELECT a FROM t WHERE a > 1e300",
+            "SELECT a FROM t WHERE a < -1e300",
+            "SELECT a FROM t WHERE a > -1e300 AND a < 0",
+            "SELECT a, d FROM t WHERE a NOT BETWEEN 2 AND 59",
+            "SELECT count(*), sum(b) FROM t WHERE a BETWEEN 20 AND 29",
+        ],
+    );
+}
+
+#[test]
+fn between_drives_index_ranges() {
+    check_plans(
+        RANGES,
+        &[
+            "SELECT a, d FROM t WHERE b BETWEEN 30 AND 45",
+            "SELECT count(*), avg(b), sum(length(c)), group_concat(a) FROM t WHERE b BETWEEN 30 AND 45",
+            "SELECT d FROM t WHERE b >= 30 AND b <= 45",
+            "SELECT d FROM t WHERE b BETWEEN '30' AND '45'",
+            "SELECT y FROM u WHERE x BETWEEN 7 AND 9",
+            "SELECT a, d FROM t WHERE d BETWEEN 2 AND 3 AND b BETWEEN 10 AND 40",
+            "SELECT t.d, u.y FROM t, u WHERE t.b BETWEEN 3 AND 30 AND u.x = t.a",
+        ],
+    );
+}

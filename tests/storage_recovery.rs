@@ -339,7 +339,7 @@ fn crash_recovery_under_simulation() {
     io.block_on(|| bt.begin_write(false)).unwrap();
     scribble(&io, &mut bt, root);
     assert!(sim.fs().exists("sim.db-journal"), "spilled before commit");
-    bt.pager_mut().crash_commit_after_pages(4);
+    bt.pager_mut().crash_commit_after_pages(1);
     assert!(io.block_on(|| bt.commit()).is_err());
     // Some of the submitted page writes land, some never do.
     io.backend().poll(Some(std::time::Duration::ZERO)).unwrap();

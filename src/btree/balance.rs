@@ -85,6 +85,69 @@ impl Btree {
         Ok(())
     }
 
+    /// Append `cell_bytes` (a table leaf cell with a rowid larger than any
+    /// in the tree's rightmost leaf `path[level]`, which it does not fit)
+    /// by starting a new rightmost leaf holding only that cell, as SQLite's
+    /// balance_quick does: the full leaf is left as it is and the parent
+    /// gets a divider for it, so sequential inserts neither re-deal nor
+    /// rewrite siblings. The new leaf is allowed to be underfull.
+    pub(super) fn balance_quick(&mut self, path: &[Level], level: usize, cell_bytes: Vec<u8>) -> Result<()> {
+        let usable = self.usable();
+        let leaf = path[level].pgno;
+        let parent_pgno = path[level - 1].pgno;
+        let last_rowid = {
+            let data = self.pager.page(leaf)?;
+            let h = page::header(data, leaf)?;
+            if h.kind != PageKind::TableLeaf || h.ncells == 0 {
+                return Err(Error::corrupt());
+            }
+            page::cell(data, &h, h.ncells - 1, usable)?.1.rowid
+        };
+        let mut parent = self.read_node(parent_pgno)?;
+        if parent.kind != PageKind::TableInterior || parent.right != leaf {
+            return Err(Error::corrupt());
+        }
+        let new_leaf = self.allocate_page()?;
+        self.write_node(new_leaf, &Node { kind: PageKind::TableLeaf, cells: vec![cell_bytes], right: 0 })?;
+        parent.cells.push(cell::table_interior(leaf, last_rowid));
+        parent.right = new_leaf;
+        self.fix_page(path, level - 1, parent)
+    }
+
+    /// The index-tree form of `balance_quick` (a key larger than every key
+    /// of the full rightmost leaf `path[level]`, as when an index is built
+    /// from sorted keys): the leaf's last entry moves up into the parent
+    /// as the divider (index dividers are entries) and the new entry
+    /// starts a new rightmost leaf. `false` (nothing done) when the leaf
+    /// cannot give up its last cell in place.
+    pub(super) fn balance_quick_index(&mut self, path: &[Level], level: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let usable = self.usable();
+        let leaf = path[level].pgno;
+        let parent_pgno = path[level - 1].pgno;
+        let last = {
+            let data = self.pager.page(leaf)?;
+            let h = page::header(data, leaf)?;
+            if h.kind != PageKind::IndexLeaf || h.ncells < 2 {
+                return Ok(false);
+            }
+            page::cell(data, &h, h.ncells - 1, usable)?.0.to_vec()
+        };
+        let mut parent = self.read_node(parent_pgno)?;
+        if parent.kind != PageKind::IndexInterior || parent.right != leaf {
+            return Err(Error::corrupt());
+        }
+        let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
+        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false)? {
+            return Ok(false);
+        }
+        let new_leaf = self.allocate_page()?;
+        self.write_node(new_leaf, &Node { kind: PageKind::IndexLeaf, cells: vec![cell_bytes.to_vec()], right: 0 })?;
+        parent.cells.push(cell::index_leaf_to_interior(&last, leaf));
+        parent.right = new_leaf;
+        self.fix_page(path, level - 1, parent)?;
+        Ok(true)
+    }
+
     /// Redistribute the cells of `path[level]` (whose content is `over`
     /// if given) and up to two siblings.
     fn balance_siblings(&mut self, path: &[Level], level: usize, over: Option<Node>) -> Result<()> {

@@ -163,16 +163,27 @@ impl Btree {
     }
 
     /// Compare the entry at cell `i` of `pgno` with `probe`.
-    fn compare_cell(&self, pgno: Pgno, h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>) -> Result<Ordering> {
-        let data = self.pager.page(pgno)?;
+    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>) -> Result<Ordering> {
+        if let Probe::Rowid(r) = probe {
+            if !h.kind.is_table() {
+                return Err(Error::corrupt());
+            }
+            // Only the key is needed: the varint after the child pointer
+            // (interior) or after the payload size (leaf).
+            let usable = self.usable() as usize;
+            let off = page::cell_offset(data, h, i, self.usable())?;
+            let cell = &data[off..usable];
+            let rowid_at = if h.kind == PageKind::TableInterior {
+                4
+            } else {
+                super::cell::get_varint(cell)?.1
+            };
+            let (rowid, _) = super::cell::get_varint(cell.get(rowid_at..).ok_or_else(Error::corrupt)?)?;
+            return Ok((rowid as i64).cmp(r));
+        }
         let (bytes, info) = page::cell(data, h, i, self.usable())?;
         match probe {
-            Probe::Rowid(r) => {
-                if !h.kind.is_table() {
-                    return Err(Error::corrupt());
-                }
-                Ok(info.rowid.cmp(r))
-            }
+            Probe::Rowid(_) => Err(Error::corrupt()),
             Probe::Record(rec) => {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
                 if h.kind.is_table() {
@@ -213,12 +224,13 @@ impl Btree {
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
             let h = self.header(pgno)?;
+            let data = self.pager.page(pgno)?;
             // Binary search: first cell for which the predicate holds.
             let (mut lo, mut hi) = (0usize, h.ncells);
             let mut equal_at = None;
             while lo < hi {
                 let mid = (lo + hi) / 2;
-                let o = self.compare_cell(pgno, &h, mid, probe, key_info)?;
+                let o = self.compare_cell(data, &h, mid, probe, key_info)?;
                 let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
                 if o == Ordering::Equal {
                     equal_at = Some(mid);
@@ -258,7 +270,11 @@ impl Btree {
         if h.kind == PageKind::TableInterior {
             return Err(Error::corrupt());
         }
-        let payload = if want_payload || !h.kind.is_table() { Some(self.full_payload(bytes, &info)?) } else { None };
+        // A table row's payload that fits in its page is copied now (the
+        // VM reads a column of nearly every row it visits, and this saves
+        // finding the cell again); one that overflows is read only when
+        // wanted, since that reads more pages.
+        let payload = if want_payload || !h.kind.is_table() || info.overflow == 0 { Some(self.full_payload(bytes, &info)?) } else { None };
         Ok((h.kind, info.rowid, payload))
     }
 }

@@ -1,7 +1,8 @@
 //! # Deleting entries
 //!
-//! A leaf entry is cut out of its page and the page fixed up (balanced with
-//! its siblings when less than a third full). An index entry on an
+//! A leaf entry is cut out of its page in place when the page stays at
+//! least a third full (`drop_cell.rs`); otherwise the page is fixed up
+//! (balanced with its siblings when less than a third full). An index entry on an
 //! interior page is replaced by its predecessor, the last entry of its left
 //! subtree (always on a leaf), and that leaf is then fixed up in turn.
 //!
@@ -21,6 +22,9 @@ impl Btree {
     pub(super) fn delete_at(&mut self, root: Pgno, path: &[Level], key_info: Option<&KeyInfo>) -> Result<()> {
         let level = path.len() - 1;
         let top = path[level];
+        if self.drop_leaf_cell_in_place(top.pgno, top.idx, level == 0)? {
+            return Ok(());
+        }
         let mut node = self.read_node(top.pgno)?;
         if top.idx >= node.cells.len() {
             return Err(Error::corrupt());

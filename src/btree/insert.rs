@@ -3,7 +3,9 @@
 //! An insert finds the leaf where the key belongs (or the entry with the
 //! same key, which it replaces in place, on a leaf or, in index trees, on
 //! an interior page), builds the cell (spilling large payloads into an
-//! overflow chain), and hands the page's new content to balancing.
+//! overflow chain), and hands the page's new content to balancing. A row
+//! appended past the end of a full rightmost table leaf starts a new leaf
+//! instead (`balance_quick`), which is what sequential inserts do.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once.
@@ -19,6 +21,12 @@ impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
     pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
+        self.insert_at(path, exact, leaf_kind, rowid, payload)
+    }
+
+    /// `insert_entry` where the caller knows the leaf path that `seek_path`
+    /// would return (`exact`: it ends on the entry with this key).
+    pub(super) fn insert_at(&mut self, path: Vec<super::balance::Level>, exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
         let level = path.len() - 1;
         let top = path[level];
         if !exact {
@@ -28,10 +36,25 @@ impl Btree {
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     return Ok(());
                 }
+                if level > 0 && top.idx == h.ncells && h.ncells > 1 {
+                    let parent = path[level - 1];
+                    let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
+                    if parent.idx == ph.ncells {
+                        if leaf_kind == PageKind::TableLeaf {
+                            return self.balance_quick(&path, level, new);
+                        }
+                        if self.balance_quick_index(&path, level, &new)? {
+                            return Ok(());
+                        }
+                    }
+                }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
                 return self.fix_page(&path, level, node);
             }
+        }
+        if exact && self.replace_leaf_cell_in_place(&path, level, leaf_kind, rowid, payload)? {
+            return Ok(());
         }
         let mut node = self.read_node(top.pgno)?;
         if node.kind.leaf() != leaf_kind {
@@ -50,6 +73,48 @@ impl Btree {
             node.cells.insert(top.idx, new);
         }
         self.fix_page(&path, level, node)
+    }
+
+    /// Replace the leaf cell `path` ends on (an UPDATE rewriting a row)
+    /// without decoding the page: a new cell of the same size overwrites
+    /// the old one; otherwise the old one is dropped in place and the new
+    /// one goes into the gap, or the page is repacked and balanced as
+    /// usual. `false` (nothing done) when the old cell has an overflow
+    /// chain or is not on a leaf of `leaf_kind`: the general path does it.
+    fn replace_leaf_cell_in_place(&mut self, path: &[super::balance::Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+        let top = path[level];
+        let usable = self.usable();
+        let (off, old_len) = {
+            let data = self.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            if h.kind != leaf_kind || top.idx >= h.ncells {
+                return Ok(false);
+            }
+            let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
+            if info.overflow != 0 {
+                return Ok(false);
+            }
+            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len())
+        };
+        let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+        if new.len() == old_len {
+            self.pager.page_mut(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+            return Ok(true);
+        }
+        if !self.drop_leaf_cell_in_place(top.pgno, top.idx, true)? {
+            let mut node = self.read_node(top.pgno)?;
+            node.cells[top.idx] = new;
+            self.fix_page(path, level, node)?;
+            return Ok(true);
+        }
+        if self.insert_in_gap(top.pgno, top.idx, &new)? {
+            return Ok(true);
+        }
+        let mut node = self.read_node(top.pgno)?;
+        node.cells.insert(top.idx, new);
+        self.fix_page(path, level, node)?;
+        Ok(true)
     }
 
     /// The common case: the cell fits in the gap between the cell pointer

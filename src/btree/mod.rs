@@ -33,6 +33,7 @@ pub mod balance;
 pub mod cell;
 mod cursor;
 mod delete;
+mod drop_cell;
 mod freelist;
 mod insert;
 mod integrity;
@@ -604,6 +605,11 @@ pub struct Cursor {
     key: Vec<u8>,
     /// Table trees: the current entry's payload, once read.
     payload: Option<Vec<u8>>,
+    /// Table trees: the parsed record header of `payload`, valid while
+    /// `header_valid` (cleared whenever `payload` is replaced), so reading
+    /// several columns of one row parses its header once.
+    header: crate::value::record::RecordHeader,
+    header_valid: bool,
     count_walk: Option<(u64, Walk)>,
 }
 
@@ -623,18 +629,26 @@ impl Cursor {
             rowid: 0,
             key: Vec::new(),
             payload: None,
+            header: crate::value::record::RecordHeader::default(),
+            header_valid: false,
             count_walk: None,
         }
     }
 
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
         self.payload = None;
+        self.header_valid = false;
         self.seq = bt.seq;
         match found {
             Some((path, rowid, key)) => {
                 self.path = path;
                 self.rowid = rowid;
-                self.key = key.unwrap_or_default();
+                // Table trees: the payload when `entry_at` already read it.
+                if self.key_info.is_some() {
+                    self.key = key.unwrap_or_default();
+                } else {
+                    self.payload = key;
+                }
                 self.state = CursorState::Valid;
                 true
             }
@@ -835,8 +849,27 @@ impl Cursor {
             self.path = path;
             self.seq = bt.seq;
             self.payload = Some(payload);
+            self.header_valid = false;
         }
         Ok(Poll::Ready(self.payload.as_deref().unwrap_or_default()))
+    }
+    /// Table trees: column `i` of the current entry's record, decoded in
+    /// place (`None` when the record has fewer columns). The record header
+    /// is parsed once per entry.
+    pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "table column read on an index cursor"));
+        }
+        crate::ready!(self.payload(bt)?);
+        let payload = self.payload.as_deref().unwrap_or_default();
+        if !self.header_valid {
+            self.header.parse_into(payload)?;
+            self.header_valid = true;
+        }
+        match self.header.serial_types.get(i) {
+            None => Ok(Poll::Ready(None)),
+            Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
+        }
     }
     /// Insert or replace the entry with this key; the cursor ends on it.
     pub fn insert(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8]) -> IoPoll<()> {
@@ -859,11 +892,19 @@ impl Cursor {
         };
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write(|bt| bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload))?);
+        // Rewriting the row the cursor is on (an UPDATE): its path is
+        // still current, so the insert needs no seek.
+        let on_it = self.key_info.is_none() && self.state == CursorState::Valid && self.seq == bt.seq && self.rowid == rowid && matches!(key, InsertKey::Rowid(_));
+        let known = on_it.then(|| self.path.clone());
+        crate::ready!(bt.run_write(|bt| match &known {
+            Some(path) => bt.insert_at(path.clone(), true, leaf_kind, rowid, payload),
+            None => bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload),
+        })?);
         self.state = CursorState::Valid;
         self.rowid = rowid;
         self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
         self.payload = None;
+        self.header_valid = false;
         // The path is stale: the next use re-seeks the saved key.
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))
@@ -884,6 +925,7 @@ impl Cursor {
         })?);
         self.state = CursorState::Deleted;
         self.payload = None;
+        self.header_valid = false;
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))
     }

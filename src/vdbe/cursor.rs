@@ -80,38 +80,33 @@ impl EphemeralCursor {
     }
 
     /// First entry whose leading fields compare to `probe` so that
-    /// `accept(ordering of entry vs probe)` holds, scanning forward.
+    /// `accept(ordering of entry vs probe)` holds. The rows are sorted by
+    /// key, so `accept` must be monotone along them (false, then true:
+    /// `>=` or `>`); a binary search finds the boundary.
     pub fn seek_forward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
-        let ki = self.key_info.clone();
-        for (i, (_, r)) in self.rows.iter().enumerate() {
-            let o = match &ki {
-                Some(ki) => crate::vdbe::sorter::compare_keys(&prefix(ki, probe.len()), r, probe),
-                None => Ordering::Equal,
-            };
-            if accept(o) {
-                self.pos = Some(i);
-                return true;
+        let i = match &self.key_info {
+            Some(ki) => {
+                let ki = prefix(ki, probe.len());
+                self.rows.partition_point(|(_, r)| !accept(crate::vdbe::sorter::compare_keys(&ki, r, probe)))
             }
-        }
-        self.pos = None;
-        false
+            None => self.rows.partition_point(|_| !accept(Ordering::Equal)),
+        };
+        self.pos = (i < self.rows.len()).then_some(i);
+        self.pos.is_some()
     }
 
-    /// Last entry whose ordering against `probe` satisfies `accept`.
+    /// Last entry whose ordering against `probe` satisfies `accept`, which
+    /// must be monotone along the rows (true, then false: `<=` or `<`).
     pub fn seek_backward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
-        let ki = self.key_info.clone();
-        for (i, (_, r)) in self.rows.iter().enumerate().rev() {
-            let o = match &ki {
-                Some(ki) => crate::vdbe::sorter::compare_keys(&prefix(ki, probe.len()), r, probe),
-                None => Ordering::Equal,
-            };
-            if accept(o) {
-                self.pos = Some(i);
-                return true;
+        let n = match &self.key_info {
+            Some(ki) => {
+                let ki = prefix(ki, probe.len());
+                self.rows.partition_point(|(_, r)| accept(crate::vdbe::sorter::compare_keys(&ki, r, probe)))
             }
-        }
-        self.pos = None;
-        false
+            None => self.rows.partition_point(|_| accept(Ordering::Equal)),
+        };
+        self.pos = n.checked_sub(1);
+        self.pos.is_some()
     }
 
     /// The current row.

@@ -126,11 +126,16 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
         let ic = self.b.cursor();
         let ki = self.index_key_info_for(table, idx)?;
-        self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki), 0x02);
+        self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki.clone()), 0x02);
+        let n = idx.columns.len();
+        let sorter = self.b.cursor();
+        self.b.add4(Opcode::SorterOpen, sorter, n as i32 + 1, 0, P4::KeyInfo(ki), 0);
+        let pseudo = self.b.cursor();
+        let pseudo_reg = self.b.reg();
+        self.b.add(Opcode::OpenPseudo, pseudo, pseudo_reg, n as i32 + 1);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
-        let n = idx.columns.len();
         let k = self.b.regs(n + 1);
         let next = self.b.label();
         // Key columns and the partial WHERE read the row under the table
@@ -167,20 +172,34 @@ impl Compiler<'_> {
         self.scopes.pop();
         r?;
         self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        // The entries go through a sorter and into the index in key order
+        // (appends at the right edge of the tree, as SQLite builds them).
+        let rec = self.b.reg();
+        let affs = self.index_affinity_string(table, idx);
+        self.b.add4(Opcode::MakeRecord, k, n as i32 + 1, rec, P4::Affinity(affs), 0);
+        self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        let done = self.b.label();
+        self.b.add(Opcode::SorterSort, sorter, done, 0);
+        let sorted_top = self.b.here();
+        // The pseudo cursor reads the entry's key columns for the check.
+        let entry = pseudo_reg;
+        self.b.add(Opcode::SorterData, sorter, entry, pseudo);
         if idx.unique {
+            for i in 0..n {
+                self.b.add(Opcode::Column, pseudo, i as i32, k + i as i32);
+            }
             let ok = self.b.label();
             self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
             let msg = super::index_expr::unique_failure_message(table, idx);
             self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(msg), 0);
             self.b.bind(ok);
         }
-        let rec = self.b.reg();
-        let affs = self.index_affinity_string(table, idx);
-        self.b.add4(Opcode::MakeRecord, k, n as i32 + 1, rec, P4::Affinity(affs), 0);
-        self.b.add(Opcode::IdxInsert, ic, rec, 0);
-        self.b.bind(next);
-        self.b.add(Opcode::Next, tc, top as i32, 0);
-        self.b.bind(end);
+        self.b.add(Opcode::IdxInsert, ic, entry, 0);
+        self.b.add(Opcode::SorterNext, sorter, sorted_top as i32, 0);
+        self.b.bind(done);
         Ok(())
     }
 

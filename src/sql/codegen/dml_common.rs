@@ -265,6 +265,14 @@ impl Compiler<'_> {
     /// Uniqueness checks for a row about to be written with `rowid`.
     /// `old_rowid`: for UPDATE, the row's own rowid (not a conflict).
     pub fn check_unique(&mut self, t: &WriteTarget, row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        self.check_unique_of(t, &t.indexes, row, rowid, old_rowid, check_rowid, oc, skip)
+    }
+
+    /// `check_unique` for the UNIQUE indexes among `indexes` only (an
+    /// UPDATE skips the indexes whose key it does not change). A REPLACE
+    /// still deletes a conflicting row from every index of `t`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
         if check_rowid {
             let ok = self.b.label();
             if let Some(old) = old_rowid {
@@ -282,7 +290,7 @@ impl Compiler<'_> {
             self.b.bind(ok);
         }
         // SQLite checks the indexes newest first.
-        for (idx, c) in t.indexes.clone().into_iter().rev() {
+        for (idx, c) in indexes.iter().cloned().rev() {
             if !idx.unique {
                 continue;
             }
@@ -318,6 +326,12 @@ impl Compiler<'_> {
 
     /// Write the row: record, table entry, index entries.
     pub fn write_row(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) -> Result<()> {
+        self.write_row_with(t, &t.indexes, row, rowid, flags)
+    }
+
+    /// `write_row` writing entries in `indexes` only (an UPDATE leaves
+    /// the entries of indexes whose key it does not change in place).
+    pub fn write_row_with(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, flags: u16) -> Result<()> {
         let n = t.table.columns.len();
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
@@ -338,7 +352,7 @@ impl Compiler<'_> {
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
-        for (idx, c) in t.indexes.clone() {
+        for (idx, c) in indexes.iter().cloned() {
             let guard = self.partial_guard(t, &idx, row, rowid)?;
             let k = self.index_key_of(&t.table, &idx, row, rowid)?;
             let affs = self.index_affinity_string(&t.table, &idx);

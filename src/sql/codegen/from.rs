@@ -877,6 +877,14 @@ impl<'b> Compiler<'_> {
                 return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
         }
+        // A range on the rowid beats an index range (no second lookup).
+        if best.as_ref().is_none_or(|b| b.0 < 4) {
+            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
+            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
+            if lower.is_some() || upper.is_some() {
+                return self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), end, &item_name);
+            }
+        }
         let Some((_, idx, eqs, lower, upper)) = best else {
             if before != 0 && !it.left {
                 self.prefilter_inner_table(it, &table, terms)?;
@@ -906,16 +914,15 @@ impl<'b> Compiler<'_> {
             let _ = i;
         }
         let col_name = idx.columns.get(ne).map(|c| index_column_name(&table, c)).unwrap_or_default();
-        // The plan shows the term's own operator (bounds on a DESC column
-        // were swapped to index order).
+        // The plan shows the term's own direction (bounds on a DESC column
+        // were swapped to index order); SQLite's plan text says `>` and `<`
+        // for inclusive bounds too.
         let range_desc = idx.columns.get(ne).is_some_and(|c| c.descending);
         let shown = |op: LookupOp| {
             let op = if range_desc { op.swapped() } else { op };
             match op {
-                LookupOp::Gt => ">",
-                LookupOp::Ge => ">=",
-                LookupOp::Lt => "<",
-                LookupOp::Le => "<=",
+                LookupOp::Gt | LookupOp::Ge => ">",
+                LookupOp::Lt | LookupOp::Le => "<",
                 LookupOp::Eq => "=",
             }
         };
@@ -976,6 +983,46 @@ impl<'b> Compiler<'_> {
     }
 
 
+
+    /// A loop over the rows whose rowid lies between `lower` and `upper`
+    /// (either may be absent): a seek to the first rowid of the range, and
+    /// a rowid test before each row that ends the loop past the range.
+    /// The terms stay filters too, so a bound that is not a number (which
+    /// the seek and the test treat as SQLite's comparison does) only costs
+    /// a longer scan, never a wrong row.
+    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, end: i32, item_name: &str) -> Result<LoopKind> {
+        let mut desc = Vec::new();
+        let bound = upper.map(|_| self.b.reg());
+        if let (Some((_, e)), Some(r)) = (upper, bound) {
+            self.expr(e, r)?;
+        }
+        match lower {
+            Some((op, e)) => {
+                let r = self.b.reg();
+                self.expr(e, r)?;
+                // SeekGE/GT on a table cursor: numeric affinity, NULL or
+                // a non-numeric value jumps to the end (no rowid is >= it).
+                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+                self.b.add4(opc, cursor, end, r, P4::Int64(0), 0);
+                desc.push("rowid>?");
+            }
+            None => {
+                self.b.add(Opcode::Rewind, cursor, end, 0);
+            }
+        }
+        let top = self.b.here();
+        if let (Some((op, _)), Some(r)) = (upper, bound) {
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, cursor, rid, 0);
+            // Past the range (or a NULL bound): stop.
+            let opc = if op == LookupOp::Lt { Opcode::Ge } else { Opcode::Gt };
+            let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
+            self.b.add4(opc, r, end, rid, P4::None, aff);
+            desc.push("rowid<?");
+        }
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND "))));
+        Ok(LoopKind::Scan(cursor, top))
+    }
 
     /// An inner loop that must scan its whole table for every outer row
     /// reads a filtered copy instead: the rows passing the terms that

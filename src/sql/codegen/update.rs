@@ -295,14 +295,33 @@ pub fn update_row(
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
-    c.check_unique(t, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    // Indexes whose key cannot change keep their entries: no uniqueness
+    // check, no delete and re-insert (as SQLite does). A key changes with
+    // the rowid, with an assigned column, with a generated column (any may
+    // depend on an assigned one), and a partial index's WHERE or an
+    // indexed expression may read any column. With triggers on the table every index is
+    // rewritten, as before (a BEFORE trigger may itself change the row).
+    let has_generated = table.columns.iter().any(|col| col.generated.is_some());
+    let all_indexes = rowid_changes || !c.schema.triggers_of(table).is_empty();
+    // An expression in the key may read any column, and so may a
+    // generated column.
+    let key_changes = |idx: &crate::sql::schema::Index| {
+        all_indexes
+            || idx.where_sql.is_some()
+            || idx.columns.iter().any(|ic| match ic.column {
+                Some(col) => changed.contains(&col) || (has_generated && !changed.is_empty() && table.columns[col].generated.is_some()),
+                None => !changed.is_empty(),
+            })
+    };
+    let indexes: Vec<(crate::sql::schema::Index, i32)> = t.indexes.iter().filter(|(idx, _)| key_changes(idx)).cloned().collect();
+    c.check_unique_of(t, &indexes, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
     let fk = c.fk_involved(table);
     if fk {
         c.fk_check_child(table, old, -1, Some(&changed))?;
         c.fk_check_parent(table, old, rid, 1, Some(&changed))?;
     }
     // Remove the old index entries and, if the rowid moves, the old row.
-    for (idx, cur) in t.indexes.clone() {
+    for (idx, cur) in indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
         let k = c.index_key_of(table, &idx, old, rid)?;
         c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
@@ -324,7 +343,7 @@ pub fn update_row(
     } else {
         crate::vdbe::exec::write::OPFLAG_ISUPDATE | crate::vdbe::exec::write::OPFLAG_HOOK
     };
-    c.write_row(t, new, new_rowid, flags)?;
+    c.write_row_with(t, &indexes, new, new_rowid, flags)?;
     if fk {
         c.fk_check_child(table, new, 1, Some(&changed))?;
         c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;

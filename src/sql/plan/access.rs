@@ -21,9 +21,17 @@ impl<'b> Compiler<'_> {
         let mut out = Vec::new();
         let Some(table) = it.table.clone() else { return out };
         for t in terms {
-            let Expr::Binary(l, op, r) = t else { continue };
-            let Some(lop) = LookupOp::from_op(*op) else { continue };
-            for (col_side, other, opx) in [(&**l, &**r, lop), (&**r, &**l, lop.swapped())] {
+            // `a op b` may drive a lookup on either side; `col BETWEEN x
+            // AND y` is `col >= x AND col <= y` for the planner.
+            let sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = match t {
+                Expr::Binary(l, op, r) => match LookupOp::from_op(*op) {
+                    Some(lop) => vec![(&**l, &**r, lop), (&**r, &**l, lop.swapped())],
+                    None => continue,
+                },
+                Expr::Between { lhs, not: false, start, end } => vec![(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)],
+                _ => continue,
+            };
+            for (col_side, other, opx) in sides {
                 let cref = match col_side {
                     Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
                     Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),

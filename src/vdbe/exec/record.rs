@@ -102,6 +102,14 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
             if c.null_row || c.eof || !c.cursor.is_valid() {
                 return Ok(Poll::Ready(Some(Value::Null)));
             }
+            if !c.is_index {
+                // Table rows: only the requested column is decoded.
+                let bt = &mut env.dbs[c.db].btree;
+                return Ok(match c.cursor.column(bt, col)? {
+                    Poll::Ready(v) => Poll::Ready(v.map(|v| v.to_owned())),
+                    Poll::Pending => Poll::Pending,
+                });
+            }
             if c.cache.is_none() {
                 let bt = &mut env.dbs[c.db].btree;
                 // Decoded straight from the cursor's payload (no copy).

@@ -12,7 +12,7 @@ use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::{prefix, VmCursor};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::compare_keys;
-use crate::vdbe::value_ops::{decode_record, parse_number_exact};
+use crate::vdbe::value_ops::{apply_affinity, decode_record, parse_number_exact, Affinity};
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
 use std::task::Poll;
@@ -58,6 +58,42 @@ fn rowid_of(v: &Value) -> Option<i64> {
     }
 }
 
+/// Whether cursor `cur` reads a rowid table (SeekGE/GT then seek a rowid).
+fn is_rowid_table(vm: &Vm, cur: i32) -> bool {
+    match vm.cursors.get(cur as usize).and_then(|c| c.as_ref()) {
+        Some(VmCursor::Btree(c)) => !c.is_index,
+        Some(VmCursor::Ephemeral(e)) => e.key_info.is_none(),
+        _ => false,
+    }
+}
+
+/// The smallest rowid `>= v` (`> v` when `strict`), comparing as SQLite
+/// compares an integer with `v` after numeric affinity; `None` when no
+/// rowid qualifies (NULL, a bound past the largest rowid, or a text or
+/// blob that is not a number: every integer sorts before those).
+fn first_rowid_at_or_after(v: &Value, strict: bool) -> Option<i64> {
+    let v = match v {
+        Value::Text(_) => apply_affinity(v.clone(), Affinity::Numeric),
+        other => other.clone(),
+    };
+    match v {
+        Value::Integer(i) => if strict { i.checked_add(1) } else { Some(i) },
+        Value::Real(r) if r.is_nan() => None,
+        Value::Real(r) => {
+            let first = if strict { r.floor() + 1.0 } else { r.ceil() };
+            if first >= i64::MAX as f64 {
+                // 2^63 and above: past every rowid.
+                None
+            } else if first < i64::MIN as f64 {
+                Some(i64::MIN)
+            } else {
+                Some(first as i64)
+            }
+        }
+        _ => None,
+    }
+}
+
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     let jump = Flow::Jump(p2 as usize);
@@ -87,6 +123,30 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                             false
                         }
                     }
+                }
+                _ => return Err(super::internal("rowid seek on a non-table cursor")),
+            };
+            Ok(if found { Flow::Next } else { jump })
+        }
+        Opcode::SeekGE | Opcode::SeekGT if is_rowid_table(vm, p1) => {
+            let Some(start) = first_rowid_at_or_after(reg(vm, p3), insn.opcode == Opcode::SeekGT) else {
+                return Ok(jump);
+            };
+            let found = match vm.cursors[p1 as usize].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    c.null_row = false;
+                    let bt = &mut env.dbs[c.db].btree;
+                    let r = pend!(c.cursor.seek_rowid(bt, start));
+                    let on_range = matches!(r, SeekResult::Found | SeekResult::After);
+                    c.eof = !on_range;
+                    on_range
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.null_row = false;
+                    let i = e.rows.partition_point(|(r, _)| *r < start);
+                    e.pos = (i < e.rows.len()).then_some(i);
+                    e.pos.is_some()
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),
             };

@@ -200,8 +200,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     c.cache = None;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
-                    if e.seek_forward(&key, |o| o == Ordering::Equal) {
-                        if let Some(p) = e.pos {
+                    if e.seek_forward(&key, |o| o != Ordering::Less) {
+                        let equal = e.current().is_some_and(|(_, r)| {
+                            let ki = prefix(e.key_info.as_deref().unwrap_or(&crate::value::record::KeyInfo { fields: vec![] }), key.len());
+                            compare_keys(&ki, r, &key) == Ordering::Equal
+                        });
+                        if let (true, Some(p)) = (equal, e.pos) {
                             e.rows.remove(p);
                         }
                     }

@@ -1,0 +1,160 @@
+//! # Deleting a leaf cell in place
+//!
+//! The common delete, as SQLite does it: the cell's pointer leaves the
+//! pointer array and its bytes join the page's free space (a freeblock in
+//! the sorted freeblock list, merged with touching neighbours, or the
+//! start of the cell content area when it lies there), instead of decoding
+//! the page into a [`super::page::Node`] and writing it back packed.
+//!
+//! Invariant: it only acts when the page stays at least a third full (so
+//! no balancing is due) and its free-space bookkeeping reads sane; in every
+//! other case it changes nothing and answers `false`, and the caller takes
+//! the general path (which repacks the page and balances it).
+
+use super::page::{self, PageKind};
+use super::{Btree, Pgno};
+use crate::error::Result;
+
+/// Freeblocks are at least 4 bytes: next offset, size.
+const MIN_FREEBLOCK: usize = 4;
+
+impl Btree {
+    /// Remove cell `idx` of leaf page `pgno` in place. `root`: the page is
+    /// the tree's root (never rebalanced for being underfull). `false`
+    /// (nothing done) when the general path must do it.
+    pub(super) fn drop_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool) -> Result<bool> {
+        self.remove_leaf_cell_in_place(pgno, idx, root, true)
+    }
+
+    /// `drop_leaf_cell_in_place`, keeping the cell's overflow chain when
+    /// `free_chain` is false (the cell moves to another page).
+    pub(super) fn remove_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool, free_chain: bool) -> Result<bool> {
+        let usable = self.usable() as usize;
+        let (kind, cell_bytes, off, free_before) = {
+            let data = self.pager.page(pgno)?;
+            let h = page::header(data, pgno)?;
+            if !h.kind.is_leaf() || idx >= h.ncells {
+                return Ok(false);
+            }
+            let (bytes, _) = page::cell(data, &h, idx, usable as u32)?;
+            let off = page::cell_offset(data, &h, idx, usable as u32)?;
+            let Some(free) = free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Ok(false) };
+            (h.kind, bytes.to_vec(), off, free)
+        };
+        let size = cell_bytes.len();
+        if size < MIN_FREEBLOCK {
+            return Ok(false);
+        }
+        // Bytes in use after the delete, counted as `page::underfull` does.
+        let hdr = page::header_offset(pgno);
+        let Some(used) = usable.checked_sub(hdr + free_before + size + 2) else { return Ok(false) };
+        if !root && used * 3 < usable {
+            return Ok(false);
+        }
+        if free_chain {
+            self.free_overflow(kind, &cell_bytes)?;
+        }
+        let data = self.pager.page_mut(pgno)?;
+        let h = page::header(data, pgno)?;
+        let ptr_base = h.offset + h.kind.header_size();
+        let ptr_end = ptr_base + 2 * h.ncells;
+        let at = ptr_base + 2 * idx;
+        data.copy_within(at + 2..ptr_end, at);
+        data[ptr_end - 2..ptr_end].fill(0);
+        data[h.offset + 3..h.offset + 5].copy_from_slice(&((h.ncells - 1) as u16).to_be_bytes());
+        data[off..off + size].fill(0);
+        add_free_block(data, h.offset, off, size);
+        Ok(true)
+    }
+}
+
+fn get_u16(data: &[u8], at: usize) -> usize {
+    u16::from_be_bytes([data[at], data[at + 1]]) as usize
+}
+
+fn put_u16(data: &mut [u8], at: usize, v: usize) {
+    data[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
+}
+
+fn content_start(data: &[u8], hoff: usize) -> usize {
+    match get_u16(data, hoff + 5) {
+        0 => 65536,
+        v => v,
+    }
+}
+
+/// Free bytes of a page: the gap between the pointer array and the cell
+/// content area, freeblocks, fragments. `None` if the freeblock list is
+/// not a well-formed ascending chain inside the content area.
+fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize, usable: usize) -> Option<usize> {
+    let ptr_end = hoff + kind.header_size() + 2 * ncells;
+    let content = content_start(data, hoff);
+    if content < ptr_end || content > usable {
+        return None;
+    }
+    let mut total = content - ptr_end + data[hoff + 7] as usize;
+    let mut block = get_u16(data, hoff + 1);
+    let mut min = content;
+    let mut hops = 0;
+    while block != 0 {
+        hops += 1;
+        if block < min || block + MIN_FREEBLOCK > usable || hops > usable / MIN_FREEBLOCK {
+            return None;
+        }
+        let size = get_u16(data, block + 2);
+        if size < MIN_FREEBLOCK || block + size > usable {
+            return None;
+        }
+        total += size;
+        min = block + size;
+        block = get_u16(data, block);
+    }
+    Some(total)
+}
+
+/// Add `[off, off + size)` to the free space of a page whose freeblock
+/// list `free_bytes` accepted: merged with a freeblock ending where it
+/// starts or starting where it ends, and given back to the content area
+/// when it lies at its start.
+fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) {
+    // Find the blocks before and after `off` (the list is ascending).
+    let mut prev: Option<usize> = None;
+    let mut next = get_u16(data, hoff + 1);
+    while next != 0 && next < off {
+        prev = Some(next);
+        next = get_u16(data, next);
+    }
+    let (mut start, mut len) = (off, size);
+    if next != 0 && off + size == next {
+        len += get_u16(data, next + 2);
+        next = get_u16(data, next);
+    }
+    if let Some(p) = prev {
+        let plen = get_u16(data, p + 2);
+        if p + plen == start {
+            start = p;
+            len += plen;
+            // `p` absorbs the new block: find the block before it.
+            prev = None;
+            let mut b = get_u16(data, hoff + 1);
+            while b != 0 && b < p {
+                prev = Some(b);
+                b = get_u16(data, b);
+            }
+        }
+    }
+    if prev.is_none() && start == content_start(data, hoff) {
+        // The first free run begins the content area: the area shrinks.
+        data[start..start + len].fill(0);
+        put_u16(data, hoff + 1, next);
+        let new_start = start + len;
+        put_u16(data, hoff + 5, if new_start == 65536 { 0 } else { new_start });
+        return;
+    }
+    put_u16(data, start, next);
+    put_u16(data, start + 2, len);
+    match prev {
+        Some(p) => put_u16(data, p, start),
+        None => put_u16(data, hoff + 1, start),
+    }
+}
