@@ -142,6 +142,9 @@ impl Compiler<'_> {
         // cursor, VIRTUAL generated columns and expressions included.
         self.scopes.push(super::update::target_scope(table, None, tc));
         let saved_pure = std::mem::replace(&mut self.pure_context, 1);
+        // The authorizer already saw these reads when the statement was
+        // checked; the code filling the index must not report them again.
+        let authorizer = self.authorizer.take();
         let r = (|| -> Result<()> {
             if let Some(w) = idx.where_sql.clone() {
                 let v = self.b.reg();
@@ -168,6 +171,7 @@ impl Compiler<'_> {
             }
             Ok(())
         })();
+        self.authorizer = authorizer;
         self.pure_context = saved_pure;
         self.scopes.pop();
         r?;
