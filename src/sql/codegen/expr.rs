@@ -1017,6 +1017,8 @@ impl Compiler<'_> {
         let done = self.b.label();
         let info = self.compile_select(sel, super::select::Dest::Scalar { reg: r, done })?;
         self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
+        let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
+        self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }

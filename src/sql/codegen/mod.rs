@@ -200,6 +200,11 @@ pub struct Compiler<'s> {
     /// that AST lives: entries are dropped before the result columns
     /// holding them are compiled).
     pub subquery_affinity: HashMap<usize, Option<crate::vdbe::value_ops::Affinity>>,
+    /// Declared type and origin (database, table, column) of the first
+    /// result column of each scalar subquery compiled, keyed as
+    /// `subquery_affinity`: what `sqlite3_column_decltype` and the origin
+    /// functions report for a result column that is such a subquery.
+    pub subquery_column: HashMap<usize, (Option<String>, Option<(String, String, String)>)>,
     /// Code being compiled computes an index key (1), a CHECK constraint
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
@@ -256,6 +261,7 @@ impl<'s> Compiler<'s> {
             dml_target: None,
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
+            subquery_column: HashMap::new(),
             pure_context: 0,
         }
     }

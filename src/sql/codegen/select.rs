@@ -767,9 +767,15 @@ impl Compiler<'_> {
                 self.eqp.push((0, 0, detail));
             }
             self.b.bind(end);
-            // A scalar subquery has its first column's affinity, known
-            // once it is compiled.
+            // A scalar subquery has its first column's affinity, declared
+            // type and origin, known once it is compiled.
             for (i, it) in items.iter().enumerate() {
+                if let ResultItem::Expr(Expr::Subquery(sel), _) = it {
+                    if let Some((decl, origin)) = self.subquery_column.get(&(*sel as *const ast::Select<'_> as usize)).cloned() {
+                        info.decltypes[i] = info.decltypes[i].take().or(decl);
+                        info.origins[i] = info.origins[i].take().or(origin);
+                    }
+                }
                 if let (ResultItem::Expr(e, _), None) = (it, info.affinities[i]) {
                     info.affinities[i] = self.result_affinity(e);
                     if info.affinities[i].is_some() {
