@@ -865,15 +865,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, cur, is_false, 0);
         self.b.add(Opcode::Column, cur, 0, t);
         self.b.add(Opcode::NotNull, t, is_false, 0);
-        self.b.bind(null_result);
-        self.b.add(Opcode::Null, 0, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(is_false);
-        self.b.add(Opcode::Integer, not as i32, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(found);
-        self.b.add(Opcode::Integer, !not as i32, target, 0);
-        self.b.bind(done);
+        self.in_outcome(InLabels { null_result, is_false, found, done }, not, target);
         Ok(())
     }
 
@@ -933,16 +925,22 @@ impl Compiler<'_> {
         self.b.bind(next);
         self.b.add(Opcode::Next, cur, top, 0);
         self.b.add(Opcode::Goto, 0, is_false, 0);
-        self.b.bind(null_result);
-        self.b.add(Opcode::Null, 0, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(is_false);
-        self.b.add(Opcode::Integer, not as i32, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(found);
-        self.b.add(Opcode::Integer, !not as i32, target, 0);
-        self.b.bind(done);
+        self.in_outcome(InLabels { null_result, is_false, found, done }, not, target);
         Ok(())
+    }
+
+    /// The end of an IN test: each label sets `target` to its outcome
+    /// (NULL, false or true, reversed by NOT IN).
+    fn in_outcome(&mut self, l: InLabels, not: bool, target: i32) {
+        self.b.bind(l.null_result);
+        self.b.add(Opcode::Null, 0, target, 0);
+        self.b.add(Opcode::Goto, 0, l.done, 0);
+        self.b.bind(l.is_false);
+        self.b.add(Opcode::Integer, not as i32, target, 0);
+        self.b.add(Opcode::Goto, 0, l.done, 0);
+        self.b.bind(l.found);
+        self.b.add(Opcode::Integer, !not as i32, target, 0);
+        self.b.bind(l.done);
     }
 
     fn exists(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
@@ -1050,4 +1048,12 @@ fn row_field<'a, 'e>(e: &'a Expr<'e>, i: usize) -> Option<&'a Expr<'e>> {
         Expr::Parenthesized(v) => v.get(i),
         _ => None,
     }
+}
+
+/// Where an IN test's outcomes are emitted (see `Compiler::in_outcome`).
+struct InLabels {
+    null_result: i32,
+    is_false: i32,
+    found: i32,
+    done: i32,
 }
