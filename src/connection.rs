@@ -324,6 +324,7 @@ impl Connection {
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
             next_auto_vacuum: None,
             defer_foreign_keys: false,
+            writable_schema: false,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
         };
@@ -388,6 +389,7 @@ impl Connection {
         let memory = self.memory;
         let authorizer = self.authorizer.as_mut();
         let internal = self.internal_sql;
+        let writable_schema = self.state.writable_schema;
         let generation = self.attach_generation;
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
@@ -404,6 +406,7 @@ impl Connection {
                 c.memory_db = memory;
                 c.authorizer = authorizer;
                 c.internal = internal;
+                c.writable_schema = writable_schema;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;
                 prog.attach_generation = generation;

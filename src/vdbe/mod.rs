@@ -122,6 +122,9 @@ pub struct ConnState {
     /// `PRAGMA defer_foreign_keys`: every foreign key acts as deferred
     /// until the transaction ends (which turns it off again).
     pub defer_foreign_keys: bool,
+    /// `PRAGMA writable_schema`: statements compiled while it is on may
+    /// write `sqlite_schema` like an ordinary table.
+    pub writable_schema: bool,
     /// Unresolved violations of deferred foreign keys in the open
     /// transaction: (constraints declared DEFERRABLE INITIALLY DEFERRED,
     /// immediate ones deferred by `defer_foreign_keys`). COMMIT fails

@@ -60,7 +60,15 @@ impl Compiler<'_> {
     /// `db`: the database a schema qualifier named (`None`: search order).
     pub fn writable_table(&self, db: Option<usize>, name: &str) -> Result<Table> {
         if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
-            return Err(Error::sql(format!("table {name} may not be modified")));
+            if !self.writable_schema {
+                return Err(Error::sql("table sqlite_master may not be modified"));
+            }
+            // writable_schema: the schema table of that database, written as
+            // any table (the schema in memory is read again only when the
+            // schema cookie changes or the database is reopened, as in SQLite).
+            let mut t = crate::sql::schema::schema_table();
+            t.db = db.unwrap_or(0);
+            return Ok(t);
         }
         let t = self.schema.table_in(db, name).cloned().ok_or_else(|| match db {
             Some(d) => Error::sql(format!("no such table: {}.{name}", self.db_name(d))),

@@ -165,6 +165,9 @@ pub struct Compiler<'s> {
     /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
     /// names starting with `sqlite_` may be created.
     pub internal: bool,
+    /// `PRAGMA writable_schema` was on when the statement was prepared:
+    /// INSERT/UPDATE/DELETE may name `sqlite_schema`.
+    pub writable_schema: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
@@ -253,6 +256,7 @@ impl<'s> Compiler<'s> {
             dbs_used: 0,
             fk_parent_may_be_gone: false,
             internal: false,
+            writable_schema: false,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
@@ -511,7 +515,13 @@ fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::Qualifi
     let schema_name = |db: usize| c.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
     let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
     let name = unquote(q.name.0);
+    // `ANALYZE sqlite_schema` analyzes nothing (SQLite reloads its
+    // statistics with it); it is accepted like a table.
+    let is_schema_table = ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name));
     let owner = |db: Option<usize>| {
+        if is_schema_table {
+            return Some(db.unwrap_or(0));
+        }
         c.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.schema.index_in(db, &name).map(|i| i.db))
     };
     match &q.db_name {

@@ -90,6 +90,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);
             }
+            if name == "writable_schema" {
+                match value {
+                    Some(v) => env.writable_schema = pragma_bool(v),
+                    None => set_reg(vm, p2, Value::Integer(env.writable_schema as i64)),
+                }
+                return Ok(Flow::Next);
+            }
             if name == "defer_foreign_keys" {
                 match value {
                     Some(v) => {
