@@ -325,6 +325,7 @@ impl Connection {
             next_auto_vacuum: None,
             defer_foreign_keys: false,
             writable_schema: false,
+            query_only: false,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
         };

@@ -125,6 +125,9 @@ pub struct ConnState {
     /// `PRAGMA writable_schema`: statements compiled while it is on may
     /// write `sqlite_schema` like an ordinary table.
     pub writable_schema: bool,
+    /// `PRAGMA query_only`: every write transaction is refused
+    /// (`SQLITE_READONLY`).
+    pub query_only: bool,
     /// Unresolved violations of deferred foreign keys in the open
     /// transaction: (constraints declared DEFERRABLE INITIALLY DEFERRED,
     /// immediate ones deferred by `defer_foreign_keys`). COMMIT fails

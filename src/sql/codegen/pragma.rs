@@ -237,16 +237,16 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
             txn = Some(true);
         }
-        "writable_schema" => {
+        "writable_schema" | "query_only" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
                     // RESET turns it off (SQLite also re-reads the schema).
                     let on = arg_int(v).unwrap_or(0) != 0;
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("writable_schema={}", on as i32)), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", on as i32)), 0);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("writable_schema".into()), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
                     prog.column_names = vec![pname.clone()];
                 }
@@ -264,7 +264,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // default; setting one returns no row and changes nothing.
         "recursive_triggers" | "reverse_unordered_selects" | "ignore_check_constraints" | "automatic_index"
         | "cell_size_check" | "temp_store" | "locking_mode" | "count_changes" | "full_column_names" | "short_column_names"
-        | "query_only" | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
+        | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
             if arg.is_none() {
                 let v = match pname.as_str() {

@@ -90,6 +90,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);
             }
+            if name == "query_only" {
+                match value {
+                    Some(v) => env.query_only = pragma_bool(v),
+                    None => set_reg(vm, p2, Value::Integer(env.query_only as i64)),
+                }
+                return Ok(Flow::Next);
+            }
             if name == "writable_schema" {
                 match value {
                     Some(v) => env.writable_schema = pragma_bool(v),

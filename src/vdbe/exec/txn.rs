@@ -53,7 +53,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             let Some(d) = env.dbs.get_mut(db) else { return Err(Error::sql("no such database")) };
             let bt = &mut d.btree;
             if p2 > 0 {
-                if d.read_only {
+                if d.read_only || env.query_only {
                     return Err(Error::code(crate::error::SQLITE_READONLY));
                 }
                 if bt.txn_state() < TxnState::Write {
