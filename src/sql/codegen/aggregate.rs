@@ -1,6 +1,6 @@
 //! Aggregate queries: GROUP BY (rows sorted by the group key, groups
 //! detected with `Compare`/`Jump`, output through a subroutine), plain
-//! aggregates over all rows, DISTINCT aggregates, HAVING.
+//! aggregates over all rows, DISTINCT aggregates, FILTER clauses, HAVING.
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers
@@ -21,7 +21,11 @@ use std::sync::Arc;
 struct AggCall<'a, 'b> {
     key: String,
     def: Arc<FuncDef>,
+    /// The arguments, then the FILTER condition when there is one (it
+    /// travels with them through the GROUP BY sorter).
     args: Vec<&'a Expr<'b>>,
+    /// How many of `args` the function itself takes.
+    n_func_args: usize,
     distinct: bool,
     acc: i32,
     distinct_cursor: Option<i32>,
@@ -84,7 +88,14 @@ impl<'b> Compiler<'_> {
                 Some((n, _)) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),
             };
-            out.push(AggCall { key, def, args, distinct, acc, distinct_cursor: None, distinct_coll });
+            let n_func_args = args.len();
+            let filter = match x {
+                Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
+                _ => None,
+            };
+            let mut args = args;
+            args.extend(filter);
+            out.push(AggCall { key, def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
     }
@@ -117,13 +128,17 @@ impl<'b> Compiler<'_> {
 
     fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
         let skip = self.b.label();
+        if a.args.len() > a.n_func_args {
+            // FILTER (WHERE ...): the row counts only when it is true.
+            self.b.add(Opcode::IfNot, args + a.n_func_args as i32, skip, 1);
+        }
         if let Some(d) = a.distinct_cursor {
             self.b.add4(Opcode::Found, d, skip, args, P4::Int64(1), 0);
             let rec = self.b.reg();
             self.b.add(Opcode::MakeRecord, args, 1, rec);
             self.b.add(Opcode::IdxInsert, d, rec, 0);
         }
-        self.b.add4(Opcode::AggStep, 0, args, a.acc, P4::Func(a.def.clone()), a.args.len() as u16);
+        self.b.add4(Opcode::AggStep, 0, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
         self.b.bind(skip);
     }
 
@@ -150,7 +165,7 @@ impl<'b> Compiler<'_> {
         skip: i32,
     ) -> Result<()> {
         for a in aggs {
-            self.b.add4(Opcode::AggFinal, a.acc, a.args.len() as i32, 0, P4::Func(a.def.clone()), 0);
+            self.b.add4(Opcode::AggFinal, a.acc, a.n_func_args as i32, 0, P4::Func(a.def.clone()), 0);
         }
         for a in aggs {
             self.agg_regs.insert(a.key.clone(), a.acc);

@@ -573,6 +573,9 @@ impl Compiler<'_> {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquote(name.0);
+                if filter_over.as_ref().is_some_and(|f| f.filter_clause.is_some()) && !super::is_aggregate_call(self, e) {
+                    return Err(Error::sql(format!("FILTER may not be used with non-aggregate {fname}()")));
+                }
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
                 let _ = distinctness;
                 if !self.authorize_function(&fname)? {
