@@ -800,7 +800,11 @@ impl Compiler<'_> {
         let t = self.b.reg();
         for item in list {
             let v = self.expr_new(item)?;
-            self.emit_comparison(Opcode::Eq, lhs, item, x, v, t, false)?;
+            // Only the left side's affinity applies (the list's values are
+            // plain expressions, even columns), as SQLite does.
+            let aff = comparison_affinity(self.expr_affinity(lhs), None);
+            let coll = self.comparison_collation(lhs, item)?;
+            self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);
             self.b.add(Opcode::If, t, found, 0);
             let nn = self.b.label();
             self.b.add(Opcode::NotNull, v, nn, 0);
