@@ -682,6 +682,22 @@ impl Compiler<'_> {
                 return self.row_comparison(opc, null_eq, lv, rv, target);
             }
         }
+        if matches!(op, Operator::Is | Operator::IsNot) {
+            if let Some(truth) = self.true_false_keyword(r) {
+                // `x IS [NOT] TRUE/FALSE` tests x's truth value (NULL is
+                // neither), as SQLite does, instead of comparing with 1/0.
+                let v = self.expr_new(l)?;
+                let is = op == Operator::Is;
+                let (null_result, invert) = match (is, truth) {
+                    (true, true) => (0, 0),
+                    (true, false) => (1, 1),
+                    (false, true) => (0, 1),
+                    (false, false) => (1, 0),
+                };
+                self.b.add4(Opcode::IsTrue, v, target, null_result, P4::None, invert);
+                return Ok(());
+            }
+        }
         if let Some((opc, null_eq)) = cmp {
             if row_width(l) > 1 || row_width(r) > 1 {
                 return self.row_subquery_comparison(opc, null_eq, l, r, target);
@@ -1013,6 +1029,32 @@ impl Compiler<'_> {
             cmp_pairs.push((lf.or(rf).unwrap_or(&null), rf.or(lf).unwrap_or(&null)));
         }
         self.row_compare_regs(op, null_eq, &cmp_pairs, lr, rr, target)
+    }
+
+    /// `TRUE` or `FALSE` written as a keyword (not a column of that name).
+    fn true_false_keyword(&mut self, e: &Expr<'_>) -> Option<bool> {
+        let name = match e {
+            Expr::Id(id) => unquote(id.0),
+            Expr::Name(n) => unquote(n.0),
+            _ => return None,
+        };
+        let truth = if name.eq_ignore_ascii_case("true") {
+            true
+        } else if name.eq_ignore_ascii_case("false") {
+            false
+        } else {
+            return None;
+        };
+        // Quoted names and columns called "true" are not the keyword.
+        let raw = match e {
+            Expr::Id(id) => id.0,
+            Expr::Name(n) => n.0,
+            _ => "",
+        };
+        if raw.starts_with(['"', '`', '[', '\'']) || matches!(self.resolve_name(None, &name), Ok(Some(_))) {
+            return None;
+        }
+        Some(truth)
     }
 
     fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
