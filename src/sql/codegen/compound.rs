@@ -140,7 +140,23 @@ impl Compiler<'_> {
         let end = self.b.label();
         let lim = self.setup_limit(sel.limit, end)?;
         let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
-        let items: Vec<ResultItem<'_, '_>> = Vec::new();
+        // ORDER BY terms may repeat a result expression of the first SELECT.
+        let items: Vec<ResultItem<'_, '_>> = match &sel.body.select {
+            sqlite3_parser::ast::OneSelect::Select { columns, .. } => columns
+                .iter()
+                .map_while(|c| match c {
+                    sqlite3_parser::ast::ResultColumn::Expr(e, alias) => {
+                        let a = alias.as_ref().map(|a| match a {
+                            sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n) => crate::sql::parse::unquote(n.0),
+                        });
+                        Some(ResultItem::Expr(e, a))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let items = if items.len() == info.names.len() { items } else { Vec::new() };
         if let Some(terms) = sel.order_by {
             ctx.order_map = self.order_by_map(terms, &items, &info.names, true)?;
             let mut fields = Vec::new();

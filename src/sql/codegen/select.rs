@@ -466,6 +466,17 @@ impl Compiler<'_> {
                 m = items.iter().position(|it| matches!(it, ResultItem::Expr(x, _) if x.to_string() == text));
             }
             if m.is_none() && compound {
+                // `t.c` names the result column that reads column c.
+                if let Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c) = e {
+                    let c = unquote(c.0);
+                    m = items.iter().position(|it| match it {
+                        ResultItem::Expr(Expr::Id(x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
+                        ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
+                        _ => false,
+                    });
+                }
+            }
+            if m.is_none() && compound {
                 return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", ordinal(ti + 1))));
             }
             out.push(m);
