@@ -157,8 +157,19 @@ impl Compiler<'_> {
             _ => Vec::new(),
         };
         let items = if items.len() == info.names.len() { items } else { Vec::new() };
+        // Aliases of the later SELECTs name columns too (the first's win).
+        let mut later_aliases = Vec::new();
+        for c in sel.body.compounds.iter().flat_map(|v| v.iter()) {
+            if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
+                for (i, rc) in columns.iter().enumerate() {
+                    if let sqlite3_parser::ast::ResultColumn::Expr(_, Some(sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n))) = rc {
+                        later_aliases.push((crate::sql::parse::unquote(n.0), i));
+                    }
+                }
+            }
+        }
         if let Some(terms) = sel.order_by {
-            ctx.order_map = self.order_by_map(terms, &items, &info.names, true)?;
+            ctx.order_map = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases)?;
             let mut fields = Vec::new();
             for t in terms {
                 let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));

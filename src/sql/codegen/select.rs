@@ -434,6 +434,12 @@ impl Compiler<'_> {
 
     /// Map ORDER BY terms to result columns where they name one.
     pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
+        self.order_by_map_with(terms, items, names, compound, &[])
+    }
+
+    /// [`Self::order_by_map`], where a compound's term may also name an alias
+    /// of a later SELECT (`later_aliases`: alias, column), after the first's.
+    pub fn order_by_map_with(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool, later_aliases: &[(String, usize)]) -> Result<Vec<Option<usize>>> {
         let mut out = Vec::new();
         for (ti, t) in terms.iter().enumerate() {
             let mut e = &t.expr;
@@ -459,6 +465,9 @@ impl Compiler<'_> {
                 m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
                 if m.is_none() && compound {
                     m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
+                }
+                if m.is_none() {
+                    m = later_aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
                 }
             }
             if m.is_none() {
