@@ -157,19 +157,31 @@ impl Compiler<'_> {
             _ => Vec::new(),
         };
         let items = if items.len() == info.names.len() { items } else { Vec::new() };
-        // Aliases of the later SELECTs name columns too (the first's win).
+        // Aliases of the later SELECTs name columns too (the first's win),
+        // and so do their plain column references for qualified terms.
         let mut later_aliases = Vec::new();
+        let mut later_columns = Vec::new();
         for c in sel.body.compounds.iter().flat_map(|v| v.iter()) {
             if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
                 for (i, rc) in columns.iter().enumerate() {
-                    if let sqlite3_parser::ast::ResultColumn::Expr(_, Some(sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n))) = rc {
-                        later_aliases.push((crate::sql::parse::unquote(n.0), i));
+                    if let sqlite3_parser::ast::ResultColumn::Expr(e, alias) = rc {
+                        if let Some(sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n)) = alias {
+                            later_aliases.push((crate::sql::parse::unquote(n.0), i));
+                        }
+                        match e {
+                            sqlite3_parser::ast::Expr::Id(x) => later_columns.push((crate::sql::parse::unquote(x.0), i)),
+                            sqlite3_parser::ast::Expr::Qualified(_, x) => later_columns.push((crate::sql::parse::unquote(x.0), i)),
+                            _ => {}
+                        }
                     }
                 }
             }
         }
+        self.later_compound_columns = later_columns;
         if let Some(terms) = sel.order_by {
-            ctx.order_map = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases)?;
+            let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
+            self.later_compound_columns.clear();
+            ctx.order_map = mapped?;
             let mut fields = Vec::new();
             for t in terms {
                 let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));

@@ -208,6 +208,9 @@ pub struct Compiler<'s> {
     /// `subquery_affinity`: what `sqlite3_column_decltype` and the origin
     /// functions report for a result column that is such a subquery.
     pub subquery_column: HashMap<usize, (Option<String>, Option<(String, String, String)>)>,
+    /// While a compound's ORDER BY is resolved: the plain column references
+    /// of its later SELECTs (column name, result position).
+    pub later_compound_columns: Vec<(String, usize)>,
     /// Code being compiled computes an index key (1), a CHECK constraint
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
@@ -266,6 +269,7 @@ impl<'s> Compiler<'s> {
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
             subquery_column: HashMap::new(),
+            later_compound_columns: Vec::new(),
             pure_context: 0,
         }
     }

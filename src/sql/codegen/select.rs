@@ -483,6 +483,9 @@ impl Compiler<'_> {
                         ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
                         _ => false,
                     });
+                    if m.is_none() {
+                        m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&c)).map(|(_, i)| *i);
+                    }
                 }
             }
             if m.is_none() && compound {
