@@ -86,8 +86,8 @@ impl<'b> Compiler<'_> {
                 JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
             };
             let right = jt.contains(JoinType::RIGHT);
-            if right && (out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
-                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables joined with ON"));
+            if right && out.len() != 1 {
+                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables"));
             }
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
@@ -98,24 +98,12 @@ impl<'b> Compiler<'_> {
                 if out[idx].table.is_none() {
                     return Err(Error::unsupported("FULL JOIN with a subquery"));
                 }
-                if let Some(JoinConstraint::On(e)) = &j.constraint {
-                    out[idx].on.push(JoinTerm::Expr(e));
-                }
                 let m = self.b.cursor();
                 self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
                 out[idx].full_matched = Some(m);
-                continue;
             }
-            if right {
-                // A RIGHT JOIN B ON c reads B outside and A inside, with A
-                // NULL-filled when nothing matches.
-                if let Some(JoinConstraint::On(e)) = &j.constraint {
-                    out[0].on.push(JoinTerm::Expr(e));
-                }
-                out[0].left = true;
-                out[1].loop_first = true;
-                continue;
-            }
+            let right_join = right;
+            let full = right && jt.contains(JoinType::LEFT);
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
@@ -153,10 +141,26 @@ impl<'b> Compiler<'_> {
                 let Some(l) = left_ref else {
                     return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
                 };
+                if self.using_coalesce.contains_key(&(l.cursor, l.column.map_or(-1, |c| c as i64))) {
+                    return Err(Error::unsupported("USING or NATURAL on a column of an earlier RIGHT or FULL JOIN's USING"));
+                }
                 let rcol = if right.rowid_alias == Some(rc) { None } else { Some(rc) };
                 let r = ColumnRef { depth: 0, item: ri, cursor: right.cursor, column: rcol, affinity: right.columns[rc].affinity, collation: right.columns[rc].collation.clone() };
+                if right_join {
+                    // The left column may be the NULL-filled one: the
+                    // unqualified name reads the right column too.
+                    self.using_coalesce.insert((l.cursor, l.column.map_or(-1, |c| c as i64)), (r.clone(), full));
+                }
                 out[idx].on.push(JoinTerm::ColEq(l, r));
                 self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+            }
+            if right_join && !full {
+                // A RIGHT JOIN B reads B outside and A inside, with A
+                // NULL-filled when nothing matches.
+                let terms = std::mem::take(&mut out[idx].on);
+                out[0].on.extend(terms);
+                out[0].left = true;
+                out[1].loop_first = true;
             }
         }
         Ok(out)
@@ -600,6 +604,15 @@ impl<'b> Compiler<'_> {
             if let Ok(Some(r)) = found {
                 if r.depth == 0 && r.item < 64 {
                     mask |= 1 << r.item;
+                }
+                // An unqualified USING column of a RIGHT/FULL JOIN also
+                // reads the right-hand column it is coalesced with.
+                if q.is_none() {
+                    if let Some((p, _)) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                        if r.depth == 0 && p.item < 64 {
+                            mask |= 1 << p.item;
+                        }
+                    }
                 }
             } else if q.is_none() {
                 // Could be an alias of a result column: evaluate late.

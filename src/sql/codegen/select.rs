@@ -506,6 +506,9 @@ impl Compiler<'_> {
                                 continue;
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            if q.is_some() && self.using_coalesce.contains_key(&(it.cursor, column.map_or(-1, |c| c as i64))) {
+                                return Err(Error::unsupported("table.* of the left table of a RIGHT or FULL JOIN with USING"));
+                            }
                             items.push(ResultItem::Col(
                                 ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
                                 col.name.clone(),
@@ -882,7 +885,7 @@ impl Compiler<'_> {
         for (i, it) in items.iter().enumerate() {
             match it {
                 ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32)?,
+                ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
             }
         }
         Ok(())
