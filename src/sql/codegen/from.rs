@@ -749,9 +749,11 @@ impl<'b> Compiler<'_> {
             if group_first {
                 group_flag = left_flag;
             }
-            let kind = self.open_access(it, before, &lookup_terms, next, end)?;
-            before |= 1 << it.item.min(63);
             let in_group = group.is_some_and(|k| ii < k);
+            // A table of a NULL-filled group is read as it is: a filtered
+            // copy made inside the loops may not exist on the null row.
+            let kind = self.open_access(it, before, &lookup_terms, next, end, !in_group)?;
+            before |= 1 << it.item.min(63);
             if in_group {
                 group_cursors.push(it.cursor);
                 if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = kind {
@@ -856,7 +858,7 @@ impl<'b> Compiler<'_> {
 
 
 
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -966,7 +968,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
-            if before != 0 && !it.left {
+            if before != 0 && !it.left && may_prefilter {
                 self.prefilter_inner_table(it, &table, terms)?;
             }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
