@@ -705,6 +705,11 @@ impl<'b> Compiler<'_> {
                         l = l.max(k);
                     }
                 }
+                // A FULL JOIN's right rows are matched by the ON terms
+                // alone: WHERE terms are checked after that.
+                if let Some(f) = items.iter().position(|it| it.full_matched.is_some()) {
+                    l = l.max(pos[f]);
+                }
                 placed[l].push(t);
             }
         }
