@@ -174,6 +174,25 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// Emit a column named without a qualifier: a USING column of a FULL
+    /// JOIN is coalesce(left, right), as either side may be the
+    /// NULL-filled one; of a RIGHT JOIN, the right column (never NULL
+    /// filled), as SQLite reads it.
+    pub fn emit_unqualified_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
+        match self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned() {
+            None => self.emit_column(r, target),
+            Some((p, false)) => self.emit_column(&p, target),
+            Some((p, true)) => {
+                self.emit_column(r, target)?;
+                let done = self.b.label();
+                self.b.add(Opcode::NotNull, target, done, 0);
+                self.emit_column(&p, target)?;
+                self.b.bind(done);
+                Ok(())
+            }
+        }
+    }
+
     /// The table a resolved column reference reads, when it is a table.
     fn ref_table(&self, r: &ColumnRef) -> Option<crate::sql::schema::Table> {
         let n = self.scopes.len();
@@ -313,7 +332,7 @@ impl Compiler<'_> {
                 self.emit_column(&r, target)?;
                 self.authorizer = auth;
             } else {
-                self.emit_column(&r, target)?;
+                self.emit_unqualified_column(&r, target)?;
             }
             return Ok(());
         }

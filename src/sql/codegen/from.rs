@@ -1,6 +1,8 @@
 //! FROM clauses and the nested loops that read them: opening tables,
 //! materialising views, CTEs and subqueries into temporary tables, join
-//! constraints (ON, USING, NATURAL, LEFT JOIN's null row), and per-loop
+//! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT JOIN's
+//! NULL-filled group of inner-joined tables, FULL JOIN's unmatched right
+//! rows), and per-loop
 //! access paths chosen from WHERE terms (full scan, rowid lookup, index
 //! search).
 
@@ -58,6 +60,12 @@ pub struct Loop {
     end: i32,
     kind: LoopKind,
     left_flag: Option<(i32, i32, i32)>,
+    /// The first loop of a RIGHT JOIN's NULL-filled group of tables: the
+    /// cursors (tables and indexes) of the whole group.
+    null_cursors: Vec<i32>,
+    /// An inner loop of such a group: the group's first table cursor; on
+    /// its null row the loop is left instead of stepped.
+    group_head: Option<i32>,
 }
 
 pub(crate) enum LoopKind {
@@ -86,8 +94,17 @@ impl<'b> Compiler<'_> {
                 JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
             };
             let right = jt.contains(JoinType::RIGHT);
-            if right && (out.len() != 1 || jt.contains(JoinType::NATURAL) || matches!(j.constraint, Some(JoinConstraint::Using(_)))) {
-                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables joined with ON"));
+            
+            // The left side of a RIGHT or FULL JOIN may be several tables
+            // joined by inner joins, not outer joins.
+            let plain_left = out.iter().all(|it| !it.left && !it.loop_first && it.full_matched.is_none() && it.table_fn.is_none());
+            if out.iter().any(|it| it.full_matched.is_some()) {
+                // The unmatched right rows are added after the loops end,
+                // without the loops of later joins.
+                return Err(Error::unsupported("a join after a FULL JOIN"));
+            }
+            if right && (out.is_empty() || !plain_left) {
+                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables or a RIGHT JOIN after inner joins"));
             }
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
@@ -98,24 +115,12 @@ impl<'b> Compiler<'_> {
                 if out[idx].table.is_none() {
                     return Err(Error::unsupported("FULL JOIN with a subquery"));
                 }
-                if let Some(JoinConstraint::On(e)) = &j.constraint {
-                    out[idx].on.push(JoinTerm::Expr(e));
-                }
                 let m = self.b.cursor();
                 self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
                 out[idx].full_matched = Some(m);
-                continue;
             }
-            if right {
-                // A RIGHT JOIN B ON c reads B outside and A inside, with A
-                // NULL-filled when nothing matches.
-                if let Some(JoinConstraint::On(e)) = &j.constraint {
-                    out[0].on.push(JoinTerm::Expr(e));
-                }
-                out[0].left = true;
-                out[1].loop_first = true;
-                continue;
-            }
+            let right_join = right;
+            let full = right && jt.contains(JoinType::LEFT);
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
@@ -153,10 +158,30 @@ impl<'b> Compiler<'_> {
                 let Some(l) = left_ref else {
                     return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
                 };
+                if self.using_coalesce.contains_key(&(l.cursor, l.column.map_or(-1, |c| c as i64))) {
+                    return Err(Error::unsupported("USING or NATURAL on a column of an earlier RIGHT or FULL JOIN's USING"));
+                }
                 let rcol = if right.rowid_alias == Some(rc) { None } else { Some(rc) };
                 let r = ColumnRef { depth: 0, item: ri, cursor: right.cursor, column: rcol, affinity: right.columns[rc].affinity, collation: right.columns[rc].collation.clone() };
+                if right_join {
+                    // The left column may be the NULL-filled one: the
+                    // unqualified name reads the right column too.
+                    self.using_coalesce.insert((l.cursor, l.column.map_or(-1, |c| c as i64)), (r.clone(), full));
+                }
                 out[idx].on.push(JoinTerm::ColEq(l, r));
                 self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+            }
+            if right_join && !full {
+                // A RIGHT JOIN B reads B outside and A inside, with A
+                // NULL-filled when nothing matches.
+                // With several tables on the left they are NULL-filled
+                // together, and the join terms are checked with the last.
+                let terms = std::mem::take(&mut out[idx].on);
+                out[idx - 1].on.extend(terms);
+                if idx == 1 {
+                    out[0].left = true;
+                }
+                out[idx].loop_first = true;
             }
         }
         Ok(out)
@@ -601,6 +626,15 @@ impl<'b> Compiler<'_> {
                 if r.depth == 0 && r.item < 64 {
                     mask |= 1 << r.item;
                 }
+                // An unqualified USING column of a RIGHT/FULL JOIN also
+                // reads the right-hand column it is coalesced with.
+                if q.is_none() {
+                    if let Some((p, _)) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                        if r.depth == 0 && p.item < 64 {
+                            mask |= 1 << p.item;
+                        }
+                    }
+                }
             } else if q.is_none() {
                 // Could be an alias of a result column: evaluate late.
                 if self.aliases.last().is_some_and(|a| a.iter().any(|(an, _)| an.eq_ignore_ascii_case(&n))) {
@@ -621,10 +655,15 @@ impl<'b> Compiler<'_> {
         // tables their arguments read.
         let reorder = n > 1
             && n < 64
-            && items.iter().all(|it| !it.left && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+            && items.iter().all(|it| !it.left && !it.loop_first && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
         if items.iter().any(|it| it.table_fn.is_some()) && items.iter().any(|it| it.loop_first || it.full_matched.is_some()) {
             return Err(Error::unsupported("table-valued functions in a RIGHT or FULL JOIN"));
         }
+        // A RIGHT JOIN at item k: items 0..k are read inside it and NULL
+        // filled together when none of their rows match (`group` when
+        // they are more than one).
+        let right_at = items.iter().position(|it| it.loop_first);
+        let group = right_at.filter(|k| *k > 1);
         let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
         if reorder {
             for it in items {
@@ -637,9 +676,10 @@ impl<'b> Compiler<'_> {
         }
         let order: Vec<usize> = if reorder {
             self.join_order(items, &all_terms)
-        } else if n >= 2 && items[1].loop_first {
-            let mut o = vec![1, 0];
-            o.extend(2..n);
+        } else if let Some(k) = right_at.filter(|k| *k >= 1) {
+            let mut o = vec![k];
+            o.extend(0..k);
+            o.extend(k + 1..n);
             o
         } else {
             (0..n).collect()
@@ -657,7 +697,19 @@ impl<'b> Compiler<'_> {
             } else if deps == u64::MAX {
                 placed[n - 1].push(t);
             } else {
-                let l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
+                let mut l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
+                // A term reading a NULL-filled group is checked after the
+                // group's last table, where its null row rejoins.
+                if let Some(k) = group {
+                    if (0..k).any(|i| deps & (1 << items[i].item) != 0) {
+                        l = l.max(k);
+                    }
+                }
+                // A FULL JOIN's right rows are matched by the ON terms
+                // alone: WHERE terms are checked after that.
+                if let Some(f) = items.iter().position(|it| it.full_matched.is_some()) {
+                    l = l.max(pos[f]);
+                }
                 placed[l].push(t);
             }
         }
@@ -667,11 +719,13 @@ impl<'b> Compiler<'_> {
             self.jump_if_false(t, outer_skip)?;
         }
         if n == 0 {
-            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None });
+            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, null_cursors: Vec::new(), group_head: None });
             return Ok(loops);
         }
         let mut first = true;
         let mut before: u64 = 0;
+        let mut group_flag: Option<(i32, i32, i32)> = None;
+        let mut group_cursors: Vec<i32> = Vec::new();
         for (lvl, &ii) in order.iter().enumerate() {
             let it = &items[ii];
             // Terms usable for lookups: WHERE terms at this level and the
@@ -689,15 +743,28 @@ impl<'b> Compiler<'_> {
             let next = self.b.label();
             let end = if first { outer_skip } else { self.b.label() };
             first = false;
-            let left_flag = if it.left {
+            let group_first = group.is_some() && ii == 0;
+            let left_flag = if it.left || group_first {
                 let f = self.b.reg();
                 self.b.add(Opcode::Integer, 0, f, 0);
                 Some((f, self.b.label(), self.b.label()))
             } else {
                 None
             };
-            let kind = self.open_access(it, before, &lookup_terms, next, end)?;
+            if group_first {
+                group_flag = left_flag;
+            }
+            let in_group = group.is_some_and(|k| ii < k);
+            // A table of a NULL-filled group is read as it is: a filtered
+            // copy made inside the loops may not exist on the null row.
+            let kind = self.open_access(it, before, &lookup_terms, next, end, !in_group)?;
             before |= 1 << it.item.min(63);
+            if in_group {
+                group_cursors.push(it.cursor);
+                if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = kind {
+                    group_cursors.push(cur);
+                }
+            }
             // ON terms (for LEFT JOIN they decide the match).
             let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
             for j in on_terms {
@@ -715,7 +782,13 @@ impl<'b> Compiler<'_> {
                     }
                 }
             }
-            if let Some((f, body, _)) = left_flag {
+            if group.is_some_and(|k| ii + 1 == k) {
+                if let Some((f, body, _)) = group_flag {
+                    self.b.add(Opcode::Integer, 1, f, 0);
+                    self.b.bind(body);
+                }
+            }
+            if let Some((f, body, _)) = left_flag.filter(|_| !group_first) {
                 self.b.add(Opcode::Integer, 1, f, 0);
                 if let Some(m) = it.full_matched {
                     let r = self.b.reg();
@@ -729,7 +802,14 @@ impl<'b> Compiler<'_> {
             for t in placed[lvl].clone() {
                 self.jump_if_false(t, next)?;
             }
-            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag });
+            let group_head = if in_group && !group_first { Some(items[0].cursor) } else { None };
+            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, null_cursors: Vec::new(), group_head });
+        }
+        if group.is_some() {
+            // The group's first loop (level 1) NULL-fills all of its tables.
+            if let Some(l) = loops.get_mut(1) {
+                l.null_cursors = group_cursors;
+            }
         }
         Ok(loops)
     }
@@ -739,6 +819,10 @@ impl<'b> Compiler<'_> {
         let n = loops.len();
         for (i, l) in loops.into_iter().rev().enumerate() {
             self.b.bind(l.next);
+            if let Some(head) = l.group_head {
+                let scratch = self.b.reg();
+                self.b.add(Opcode::IfNullRow, head, l.end, scratch);
+            }
             match l.kind {
                 LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
                     self.b.add(Opcode::Next, cur, top as i32, 0);
@@ -760,6 +844,9 @@ impl<'b> Compiler<'_> {
                     self.b.add(Opcode::NullRow, cur, 0, 0);
                 }
                 self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
+                for &c in &l.null_cursors {
+                    self.b.add(Opcode::NullRow, c, 0, 0);
+                }
                 self.b.add(Opcode::Integer, 1, flag, 0);
                 self.b.add(Opcode::Goto, 0, body, 0);
                 self.b.bind(done);
@@ -776,7 +863,7 @@ impl<'b> Compiler<'_> {
 
 
 
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32) -> Result<LoopKind> {
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool) -> Result<LoopKind> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -886,7 +973,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let Some((_, idx, eqs, lower, upper)) = best else {
-            if before != 0 && !it.left {
+            if before != 0 && !it.left && may_prefilter {
                 self.prefilter_inner_table(it, &table, terms)?;
             }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);

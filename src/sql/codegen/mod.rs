@@ -107,6 +107,11 @@ pub struct Compiler<'s> {
     pub agg_regs: HashMap<String, i32>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
+    /// USING/NATURAL columns of RIGHT and FULL JOINs: the left column
+    /// (cursor, column or -1 for rowid) to the right column that a name
+    /// without a qualifier also reads, and whether it is coalesce(left,
+    /// right) (FULL JOIN) or the right column alone (RIGHT JOIN).
+    pub using_coalesce: HashMap<(i32, i64), (crate::sql::resolve::ColumnRef, bool)>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
@@ -234,6 +239,7 @@ impl<'s> Compiler<'s> {
             params: vec![None],
             agg_regs: HashMap::new(),
             col_map: HashMap::new(),
+            using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
             ctes: Vec::new(),

@@ -529,6 +529,9 @@ impl Compiler<'_> {
                                 continue;
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            if q.is_some() && self.using_coalesce.contains_key(&(it.cursor, column.map_or(-1, |c| c as i64))) {
+                                return Err(Error::unsupported("table.* of the left table of a RIGHT or FULL JOIN with USING"));
+                            }
                             items.push(ResultItem::Col(
                                 ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
                                 col.name.clone(),
@@ -761,8 +764,9 @@ impl Compiler<'_> {
                 }
                 self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
-                if let (Some(right), Some(left)) = (items_from.get(1).filter(|f| f.full_matched.is_some()), items_from.first()) {
-                    // FULL JOIN, second half: right rows that matched nothing.
+                if let Some(right) = items_from.iter().find(|f| f.full_matched.is_some()) {
+                    // FULL JOIN, second half: right rows that matched nothing,
+                    // with every table before it NULL-filled.
                     let m = right.full_matched.unwrap_or(0);
                     let end2 = self.b.label();
                     self.b.add(Opcode::Rewind, right.cursor, end2, 0);
@@ -771,7 +775,9 @@ impl Compiler<'_> {
                     let r = self.b.reg();
                     self.b.add(Opcode::Rowid, right.cursor, r, 0);
                     self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
-                    self.b.add(Opcode::NullRow, left.cursor, 0, 0);
+                    for left in items_from.iter().take_while(|f| f.full_matched.is_none()) {
+                        self.b.add(Opcode::NullRow, left.cursor, 0, 0);
+                    }
                     for t in &terms {
                         self.jump_if_false(t, skip)?;
                     }
@@ -905,7 +911,7 @@ impl Compiler<'_> {
         for (i, it) in items.iter().enumerate() {
             match it {
                 ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                ResultItem::Col(r, _) => self.emit_column(r, regs + i as i32)?,
+                ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
             }
         }
         Ok(())
