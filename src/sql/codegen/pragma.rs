@@ -149,7 +149,9 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 }
             }
         }
-        "foreign_keys" | "defer_foreign_keys" => {
+        // Connection flags kept by the VM (a value that is not a number or
+        // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
+        "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -236,21 +238,6 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.writes = true;
             c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
             txn = Some(true);
-        }
-        "writable_schema" | "query_only" => {
-            let out = c.b.reg();
-            match arg {
-                Some(v) => {
-                    // RESET turns it off (SQLite also re-reads the schema).
-                    let on = arg_int(v).unwrap_or(0) != 0;
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", on as i32)), 0);
-                }
-                None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
-                    c.b.add(Opcode::ResultRow, out, 1, 0);
-                    prog.column_names = vec![pname.clone()];
-                }
-            }
         }
         "case_sensitive_like" => {
             // Write-only, as in SQLite: LIKE reads the connection's flag.
