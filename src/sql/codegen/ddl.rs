@@ -242,11 +242,25 @@ impl Compiler<'_> {
 
     /// Delete `sqlite_schema` rows whose column `col` equals `name`.
     fn delete_schema_rows(&mut self, col: i32, name: &str) {
-        let sc = self.open_schema_table();
+        self.delete_schema_rows_of(self.ddl_db, None, col, name);
+    }
+
+    /// Delete the rows of database `db`'s schema table (only those of type
+    /// `only_type`, when given) whose column `col` equals `name` (NOCASE).
+    pub(super) fn delete_schema_rows_of(&mut self, db: usize, only_type: Option<&str>, col: i32, name: &str) {
+        self.dbs_used |= 1 << db;
+        let sc = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(SCHEMA_COLUMNS as i64), 0);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, sc, end, 0);
         let top = self.b.here();
         let next = self.b.label();
+        if let Some(ty) = only_type {
+            let (have, want) = (self.b.reg(), self.b.reg());
+            self.b.add(Opcode::Column, sc, 0, have);
+            self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
+            self.b.add(Opcode::Ne, want, next, have);
+        }
         let r = self.b.reg();
         let n = self.b.reg();
         self.b.add(Opcode::Column, sc, col, r);

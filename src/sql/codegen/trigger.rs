@@ -162,24 +162,7 @@ impl Compiler<'_> {
     /// Delete the trigger rows of database `db`'s schema table whose
     /// column `col` (1 name, 2 table name) is `name`.
     pub(super) fn delete_trigger_rows(&mut self, db: usize, col: i32, name: &str) {
-        self.dbs_used |= 1 << db;
-        let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
-        let end = self.b.label();
-        self.b.add(Opcode::Rewind, sc, end, 0);
-        let top = self.b.here();
-        let next = self.b.label();
-        let (ty, nm, want_ty, want_nm) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
-        self.b.add(Opcode::Column, sc, 0, ty);
-        self.b.add4(Opcode::String8, 0, want_ty, 0, P4::Bytes(b"trigger".to_vec()), 0);
-        self.b.add(Opcode::Ne, want_ty, next, ty);
-        self.b.add(Opcode::Column, sc, col, nm);
-        self.b.add4(Opcode::String8, 0, want_nm, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
-        self.b.add4(Opcode::Ne, want_nm, next, nm, P4::Coll(crate::value::collation::Collation::nocase()), 0);
-        self.b.add(Opcode::Delete, sc, 0, 0);
-        self.b.bind(next);
-        self.b.add(Opcode::Next, sc, top as i32, 0);
-        self.b.bind(end);
+        self.delete_schema_rows_of(db, Some("trigger"), col, name);
     }
 
     /// Generate the triggers of `t` for `event` at `before`/after time.
