@@ -179,6 +179,9 @@ pub struct Compiler<'s> {
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
     pub autoinc: Option<(i32, i32, i32, i32)>,
+    /// The compound SELECT being compiled: where its duplicate-removing
+    /// temporaries are opened (their key collations are set at the end).
+    pub compound_key_opens: Vec<usize>,
     /// Generating an aggregate query: an aggregate reached where no
     /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
     /// as SQLite reports it when generating code rather than resolving.
@@ -259,6 +262,7 @@ impl<'s> Compiler<'s> {
             in_exists: false,
             returning: None,
             autoinc: None,
+            compound_key_opens: Vec::new(),
             in_aggregate_query: false,
             cte_limit_hint: None,
             firing: Vec::new(),
