@@ -128,6 +128,25 @@ impl<'b> Compiler<'_> {
         }
     }
 
+    /// Every column (and rowid) of the FROM items, as bare columns.
+    fn collect_all_columns(&self, from: &[FromItem<'_, '_>], out: &mut Vec<ColumnRef>) {
+        let Some(scope) = self.scopes.last() else { return };
+        for f in from {
+            let Some(item) = scope.items.get(f.item) else { continue };
+            let mut push = |column: Option<usize>, affinity, collation: Option<String>| {
+                if !out.iter().any(|c| c.cursor == item.cursor && c.column == column) {
+                    out.push(ColumnRef { depth: 0, item: f.item, cursor: item.cursor, column, affinity, collation });
+                }
+            };
+            for (i, c) in item.columns.iter().enumerate() {
+                push(Some(i), c.affinity, c.collation.clone());
+            }
+            if item.has_rowid {
+                push(None, crate::value::affinity::Affinity::Integer, None);
+            }
+        }
+    }
+
     fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
         self.agg_step_filtered_to(a, args, None);
     }
@@ -345,6 +364,14 @@ impl<'b> Compiler<'_> {
         for g in group_exprs.iter().flatten() {
             self.collect_columns(g, &mut cols);
         }
+        // A subquery in the output may read any column of this row (its
+        // references were not collected above): keep them all.
+        let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+        outputs.extend(having);
+        outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+        if outputs.iter().any(|e| has_subquery(e)) {
+            self.collect_all_columns(from, &mut cols);
+        }
         for a in aggs.iter_mut() {
             if a.distinct {
                 a.distinct_cursor = Some(self.b.cursor());
@@ -481,4 +508,16 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `e` contains a subquery (scalar, EXISTS or IN).
+fn has_subquery(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. }) {
+            found = true;
+        }
+        !found
+    });
+    found
 }
