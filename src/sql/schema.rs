@@ -612,7 +612,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());
-                            col.default_value = constant_value(e);
+                            // A short record reads the default as the
+                            // column would have stored it.
+                            col.default_value = constant_value(e).map(|v| crate::value::affinity::apply_column_affinity(v, col.affinity));
                         }
                         ColumnConstraint::Generated { expr, .. } => {
                             col.generated = Some(Generated { expr: expr.to_string(), stored: cd.flags.contains(ast::ColFlags::STORED) });
@@ -829,6 +831,12 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
             Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
             Value::Real(r) => Some(Value::Real(-r)),
+            // Negating text negates its numeric value ('x' counts as 0).
+            t @ Value::Text(_) => match crate::value::affinity::cast(t, Affinity::Numeric) {
+                Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
+                Value::Real(r) => Some(Value::Real(-r)),
+                _ => None,
+            },
             _ => None,
         },
         ast::Expr::Unary(ast::UnaryOperator::Positive, x) => constant_value(x),
