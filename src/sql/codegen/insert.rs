@@ -161,6 +161,7 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         c.b.bind(same);
     }
     c.finish_returning();
+    c.emit_change_count_row(prog, "rows inserted");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())
