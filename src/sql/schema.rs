@@ -862,6 +862,12 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
         }),
         ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
         ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
+        // -9223372036854775808 is the smallest integer, not a REAL.
+        ast::Expr::Unary(ast::UnaryOperator::Negative, x)
+            if matches!(&**x, ast::Expr::Literal(ast::Literal::Numeric(s)) if s.parse::<u64>() == Ok(1u64 << 63)) =>
+        {
+            Some(Value::Integer(i64::MIN))
+        }
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
             Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
             Value::Real(r) => Some(Value::Real(-r)),
