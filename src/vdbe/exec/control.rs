@@ -145,6 +145,9 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
                     P4::Text(t) => t.clone(),
                     _ => String::new(),
                 };
+                // P2: what the error undoes (statement, or the whole
+                // transaction for OR ROLLBACK), as for Halt.
+                vm.error_action = p2 as u8;
                 return Err(Error::new(p1, msg));
             }
             Flow::Next
