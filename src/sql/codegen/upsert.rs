@@ -79,9 +79,16 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
     let mut cols = Vec::new();
     let mut exprs = Vec::new();
     let mut rowid = false;
+    // Target columns named with a COLLATE: the index must use it.
+    let mut collated: Vec<(String, String)> = Vec::new();
     for sc in ix.targets.iter() {
         let e = match &sc.expr {
-            Expr::Collate(e, _) => &**e,
+            Expr::Collate(e, c) => {
+                if let Expr::Id(id) = &**e {
+                    collated.push((unquote(id.0), unquote(c)));
+                }
+                &**e
+            }
             e => e,
         };
         let n = match e {
@@ -117,7 +124,14 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             (Some(_), None) => false,
         };
-        idx.unique && ic == cols && ie == want_exprs && where_matches
+        let collations_match = collated.iter().all(|(name, coll)| {
+            let Some(col) = t.table.column_index(name) else { return false };
+            idx.columns.iter().filter(|x| x.column == Some(col)).all(|x| {
+                let own = x.collation.as_deref().or(t.table.columns[col].collation.as_deref()).unwrap_or("BINARY");
+                own.eq_ignore_ascii_case(coll)
+            })
+        });
+        idx.unique && ic == cols && ie == want_exprs && where_matches && collations_match
     });
     Ok(found.map(Target::Index))
 }
