@@ -295,6 +295,15 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if let Some(e) = columns.iter().find_map(super::generated::definition_error) {
                         return Err(e);
                     }
+                    for cd in columns.iter() {
+                        for k in cd.constraints.iter() {
+                            if let sqlite3_parser::ast::ColumnConstraint::Default(e) = &k.constraint {
+                                if !is_constant_default(e) {
+                                    return Err(Error::sql(format!("default value of column [{}] is not constant", unquote(cd.col_name.0))));
+                                }
+                            }
+                        }
+                    }
                 }
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
@@ -499,4 +508,31 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
 /// A column name quoted as an identifier for re-parsing.
 fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Whether a DEFAULT expression is constant: no column (or other name)
+/// references, subqueries or parameters, as SQLite requires. Functions count as constant
+/// (`DEFAULT (random())` is allowed), as do TRUE and FALSE.
+fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
+    use sqlite3_parser::ast::Expr;
+    // `DEFAULT abc` or `DEFAULT "abc"` (not in parentheses) is the text.
+    if matches!(e, Expr::Id(_)) {
+        return true;
+    }
+    let mut constant = true;
+    crate::sql::plan::terms::walk(e, &mut |x| {
+        match x {
+            Expr::Id(id) => {
+                if !id.0.eq_ignore_ascii_case("true") && !id.0.eq_ignore_ascii_case("false") {
+                    constant = false;
+                }
+            }
+            Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::Variable(_) => {
+                constant = false
+            }
+            _ => {}
+        }
+        constant
+    });
+    constant
 }

@@ -296,56 +296,77 @@ impl Compiler<'_> {
     /// still deletes a conflicting row from every index of `t`.
     #[allow(clippy::too_many_arguments)]
     pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
-        if check_rowid {
-            let ok = self.b.label();
-            if let Some(old) = old_rowid {
-                self.b.add4(Opcode::Eq, old, ok, rowid, P4::None, 0);
-            }
-            self.b.add(Opcode::NotExists, t.cursor, ok, rowid);
-            let pk = t.table.rowid_alias.map(|i| t.table.columns[i].name.clone()).unwrap_or_else(|| "rowid".into());
-            let oc = oc.for_constraint(t.table.pk_conflict);
-            match oc {
-                OnConflict::Ignore => {
-                    self.b.add(Opcode::Goto, 0, skip, 0);
-                }
-                OnConflict::Replace => self.delete_current_row(t, 0)?,
-                _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
-            }
-            self.b.bind(ok);
+        // SQLite resolves REPLACE conflicts last: a constraint that fails
+        // (or ignores the row) must do so before REPLACE deletes anything.
+        // Indexes are checked newest first.
+        let rowid_replaces = check_rowid && oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace;
+        if check_rowid && !rowid_replaces {
+            self.check_rowid_conflict(t, rowid, old_rowid, oc, skip)?;
         }
-        // SQLite checks the indexes newest first.
-        for (idx, c) in indexes.iter().cloned().rev() {
-            if !idx.unique {
-                continue;
-            }
-            let n = idx.columns.len();
-            let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
-            let ok = guard.unwrap_or_else(|| self.b.label());
-            self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
-            let other = self.b.reg();
-            self.b.add(Opcode::IdxRowid, c, other, 0);
-            if let Some(old) = old_rowid {
-                self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
-            }
-            let oc = oc.for_constraint(idx.on_conflict);
-            match oc {
-                OnConflict::Ignore => {
-                    self.b.add(Opcode::Goto, 0, skip, 0);
-                }
-                OnConflict::Replace => {
-                    let gone = self.b.label();
-                    self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                    self.delete_current_row(t, 0)?;
-                    self.b.bind(gone);
-                }
-                _ => {
-                    let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                    self.constraint_halt(code, super::index_expr::unique_failure_message(&t.table, &idx), oc);
-                }
-            }
-            self.b.bind(ok);
+        let unique: Vec<&(Index, i32)> = indexes.iter().rev().filter(|(idx, _)| idx.unique).collect();
+        let replaces = |idx: &Index| oc.for_constraint(idx.on_conflict) == OnConflict::Replace;
+        for (idx, c) in unique.iter().filter(|(idx, _)| !replaces(idx)) {
+            self.check_index_conflict(t, idx, *c, row, rowid, old_rowid, oc, skip)?;
         }
+        if rowid_replaces {
+            self.check_rowid_conflict(t, rowid, old_rowid, oc, skip)?;
+        }
+        for (idx, c) in unique.iter().filter(|(idx, _)| replaces(idx)) {
+            self.check_index_conflict(t, idx, *c, row, rowid, old_rowid, oc, skip)?;
+        }
+        Ok(())
+    }
+
+    /// Another row with the new rowid.
+    fn check_rowid_conflict(&mut self, t: &WriteTarget, rowid: i32, old_rowid: Option<i32>, oc: OnConflict, skip: i32) -> Result<()> {
+        let ok = self.b.label();
+        if let Some(old) = old_rowid {
+            self.b.add4(Opcode::Eq, old, ok, rowid, P4::None, 0);
+        }
+        self.b.add(Opcode::NotExists, t.cursor, ok, rowid);
+        let pk = t.table.rowid_alias.map(|i| t.table.columns[i].name.clone()).unwrap_or_else(|| "rowid".into());
+        let oc = oc.for_constraint(t.table.pk_conflict);
+        match oc {
+            OnConflict::Ignore => {
+                self.b.add(Opcode::Goto, 0, skip, 0);
+            }
+            OnConflict::Replace => self.delete_current_row(t, 0)?,
+            _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
+        }
+        self.b.bind(ok);
+        Ok(())
+    }
+
+    /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
+    #[allow(clippy::too_many_arguments)]
+    fn check_index_conflict(&mut self, t: &WriteTarget, idx: &Index, c: i32, row: i32, rowid: i32, old_rowid: Option<i32>, oc: OnConflict, skip: i32) -> Result<()> {
+        let n = idx.columns.len();
+        let guard = self.partial_guard(t, idx, row, rowid)?;
+        let k = self.index_key_of(&t.table, idx, row, rowid)?;
+        let ok = guard.unwrap_or_else(|| self.b.label());
+        self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
+        let other = self.b.reg();
+        self.b.add(Opcode::IdxRowid, c, other, 0);
+        if let Some(old) = old_rowid {
+            self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
+        }
+        let oc = oc.for_constraint(idx.on_conflict);
+        match oc {
+            OnConflict::Ignore => {
+                self.b.add(Opcode::Goto, 0, skip, 0);
+            }
+            OnConflict::Replace => {
+                let gone = self.b.label();
+                self.b.add(Opcode::NotExists, t.cursor, gone, other);
+                self.delete_current_row(t, 0)?;
+                self.b.bind(gone);
+            }
+            _ => {
+                let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
+                self.constraint_halt(code, super::index_expr::unique_failure_message(&t.table, idx), oc);
+            }
+        }
+        self.b.bind(ok);
         Ok(())
     }
 
