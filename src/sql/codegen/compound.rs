@@ -207,9 +207,10 @@ impl Compiler<'_> {
         };
         let items = if items.len() == info.names.len() { items } else { Vec::new() };
         // Aliases of the later SELECTs name columns too (the first's win),
-        // and so do their plain column references for qualified terms.
+        // and so do the column names of every arm (a `SELECT *` arm's
+        // included) for plain and qualified terms.
         let mut later_aliases = Vec::new();
-        let mut later_columns = Vec::new();
+        let mut later_columns: Vec<(String, usize)> = Vec::new();
         for c in sel.body.compounds.iter().flat_map(|v| v.iter()) {
             if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
                 for (i, rc) in columns.iter().enumerate() {
@@ -226,6 +227,7 @@ impl Compiler<'_> {
                 }
             }
         }
+        later_columns.extend(arms.iter().flat_map(|a| a.names.iter().cloned().enumerate().map(|(i, n)| (n, i))));
         self.later_compound_columns = later_columns;
         let colls = self.compound_collations(&arms, n)?;
         if let Some(terms) = sel.order_by {

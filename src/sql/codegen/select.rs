@@ -469,6 +469,9 @@ impl Compiler<'_> {
                 if m.is_none() {
                     m = later_aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
                 }
+                if m.is_none() && compound {
+                    m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
+                }
             }
             if m.is_none() {
                 let text = e.to_string();
