@@ -357,6 +357,17 @@ impl<'b> Compiler<'_> {
             self.collect_aggs(h, &mut aggs)?;
             self.collect_columns(h, &mut cols);
         }
+        // Aggregates in a subquery without FROM read only this query's
+        // columns: they are this query's aggregates (`(SELECT max(b))`).
+        {
+            let mut outer: Vec<&'a Expr<'b>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+            outer.extend(having);
+            for e in outer {
+                for x in from_less_subquery_exprs(e) {
+                    self.collect_aggs(x, &mut aggs)?;
+                }
+            }
+        }
         for t in order_by.unwrap_or(&[]) {
             self.collect_aggs(&t.expr, &mut aggs)?;
             self.collect_columns(&t.expr, &mut cols);
@@ -520,4 +531,27 @@ fn has_subquery(e: &Expr<'_>) -> bool {
         !found
     });
     found
+}
+
+/// The result expressions of the FROM-less, GROUP BY-less subqueries in
+/// `e` (their names can only be the enclosing query's; an aggregate in
+/// their WHERE stays a misuse).
+fn from_less_subquery_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
+    use sqlite3_parser::ast::{OneSelect, ResultColumn};
+    let mut out = Vec::new();
+    walk(e, &mut |x| {
+        if let Expr::Subquery(sel) | Expr::Exists(sel) = x {
+            if sel.body.compounds.is_none() {
+                if let OneSelect::Select { columns, from: None, group_by: None, .. } = &sel.body.select {
+                    for c in columns.iter() {
+                        if let ResultColumn::Expr(e, _) = c {
+                            out.push(e);
+                        }
+                    }
+                }
+            }
+        }
+        true
+    });
+    out
 }

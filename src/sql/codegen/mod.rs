@@ -519,6 +519,10 @@ pub fn is_window_only(name: &str) -> bool {
 
 /// Whether an expression is a call to an aggregate function.
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+    // An aggregate of the enclosing query (computed there, read here).
+    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.agg_regs.contains_key(&e.to_string()) {
+        return false;
+    }
     match e {
         Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {
