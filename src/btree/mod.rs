@@ -603,8 +603,11 @@ pub struct Cursor {
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
-    /// Table trees: the current entry's payload, once read.
-    payload: Option<Vec<u8>>,
+    /// Table trees: the current entry's payload, once read (while
+    /// `payload_valid`). The buffer is kept across entries so that
+    /// stepping through a leaf copies each row without allocating.
+    payload: Vec<u8>,
+    payload_valid: bool,
     /// Table trees: the parsed record header of `payload`, valid while
     /// `header_valid` (cleared whenever `payload` is replaced), so reading
     /// several columns of one row parses its header once.
@@ -628,7 +631,8 @@ impl Cursor {
             seq: 0,
             rowid: 0,
             key: Vec::new(),
-            payload: None,
+            payload: Vec::new(),
+            payload_valid: false,
             header: crate::value::record::RecordHeader::default(),
             header_valid: false,
             count_walk: None,
@@ -636,7 +640,7 @@ impl Cursor {
     }
 
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
         match found {
@@ -646,8 +650,9 @@ impl Cursor {
                 // Table trees: the payload when `entry_at` already read it.
                 if self.key_info.is_some() {
                     self.key = key.unwrap_or_default();
-                } else {
-                    self.payload = key;
+                } else if let Some(p) = key {
+                    self.payload = p;
+                    self.payload_valid = true;
                 }
                 self.state = CursorState::Valid;
                 true
@@ -719,10 +724,60 @@ impl Cursor {
         Cursor::entry(bt, path)
     }
 
+    /// The common step of a scan: to the neighbouring cell of the same
+    /// leaf, when the path is current, the leaf is still cached and the
+    /// entry needs no overflow page. Reads the page once and copies the
+    /// entry into the cursor's kept buffers (no allocation, no path
+    /// copy). `false`: nothing changed, take the general path (which also
+    /// reports any corruption met here).
+    fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
+        if self.state != CursorState::Valid || self.seq != bt.seq {
+            return false;
+        }
+        let Some(top) = self.path.last().copied() else { return false };
+        let data = match bt.pager.page(top.pgno) {
+            Ok(d) => d,
+            Err(_) => {
+                bt.pager.take_missing();
+                return false;
+            }
+        };
+        let Ok(h) = page::header(data, top.pgno) else { return false };
+        let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
+        if !h.kind.is_leaf() || idx >= h.ncells {
+            return false;
+        }
+        let Ok((bytes, info)) = page::cell(data, &h, idx, bt.usable()) else { return false };
+        let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+        if self.key_info.is_some() {
+            if info.overflow != 0 {
+                return false;
+            }
+            self.key.clear();
+            self.key.extend_from_slice(local);
+        } else {
+            // An overflowing row is read when a column asks for it.
+            self.payload.clear();
+            self.payload_valid = info.overflow == 0;
+            if self.payload_valid {
+                self.payload.extend_from_slice(local);
+            }
+        }
+        self.header_valid = false;
+        self.rowid = info.rowid;
+        if let Some(t) = self.path.last_mut() {
+            t.idx = idx;
+        }
+        true
+    }
+
     /// Move to the next entry; `false` at the end.
     pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, true) {
+            return Ok(Poll::Ready(true));
         }
         let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
         let found = crate::ready!(bt.run_read(|bt| {
@@ -749,6 +804,9 @@ impl Cursor {
     pub fn prev(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, false) {
+            return Ok(Poll::Ready(true));
         }
         let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
         let root = self.root;
@@ -840,7 +898,7 @@ impl Cursor {
         if self.key_info.is_some() {
             return Ok(Poll::Ready(&self.key));
         }
-        if self.payload.is_none() || self.seq != bt.seq {
+        if !self.payload_valid || self.seq != bt.seq {
             let (path, payload) = crate::ready!(bt.run_read(|bt| {
                 let path = self.current_path(bt)?;
                 let (_, _, payload) = bt.entry_at(&path, true)?;
@@ -848,10 +906,11 @@ impl Cursor {
             })?);
             self.path = path;
             self.seq = bt.seq;
-            self.payload = Some(payload);
+            self.payload = payload;
+            self.payload_valid = true;
             self.header_valid = false;
         }
-        Ok(Poll::Ready(self.payload.as_deref().unwrap_or_default()))
+        Ok(Poll::Ready(&self.payload))
     }
     /// Table trees: column `i` of the current entry's record, decoded in
     /// place (`None` when the record has fewer columns). The record header
@@ -861,7 +920,7 @@ impl Cursor {
             return Err(Error::new(SQLITE_INTERNAL, "table column read on an index cursor"));
         }
         crate::ready!(self.payload(bt)?);
-        let payload = self.payload.as_deref().unwrap_or_default();
+        let payload = &self.payload[..];
         if !self.header_valid {
             self.header.parse_into(payload)?;
             self.header_valid = true;
@@ -903,7 +962,7 @@ impl Cursor {
         self.state = CursorState::Valid;
         self.rowid = rowid;
         self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         // The path is stale: the next use re-seeks the saved key.
         self.seq = bt.seq.wrapping_sub(1);
@@ -924,7 +983,7 @@ impl Cursor {
             bt.delete_at(root, &path, ki.as_deref())
         })?);
         self.state = CursorState::Deleted;
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))
