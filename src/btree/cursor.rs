@@ -223,8 +223,8 @@ impl Btree {
         let mut pgno = root;
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
-            let h = self.header(pgno)?;
             let data = self.pager.page(pgno)?;
+            let h = page::header(data, pgno)?;
             // Binary search: first cell for which the predicate holds.
             let (mut lo, mut hi) = (0usize, h.ncells);
             let mut equal_at = None;
@@ -245,7 +245,7 @@ impl Btree {
             let exact_here = equal_at == Some(idx) && !strict;
             if h.kind.is_leaf() {
                 self.push_checked(&mut path, Level { pgno, idx })?;
-                if !settle {
+                if !settle || idx < h.ncells {
                     return Ok((path, idx < h.ncells, exact_here));
                 }
                 let found = self.settle_forward(&mut path)?;
@@ -256,7 +256,10 @@ impl Btree {
             if exact_here && stop_on_equal && !h.kind.is_table() {
                 return Ok((path, true, true));
             }
-            pgno = self.child_at(pgno, idx)?;
+            pgno = page::child(data, &h, idx, self.usable())?;
+            if pgno > self.pager.db_size() {
+                return Err(Error::corrupt());
+            }
         }
     }
 
