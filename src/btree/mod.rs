@@ -608,9 +608,10 @@ pub struct Cursor {
     /// stepping through a leaf copies each row without allocating.
     payload: Vec<u8>,
     payload_valid: bool,
-    /// Table trees: the parsed record header of `payload`, valid while
-    /// `header_valid` (cleared whenever `payload` is replaced), so reading
-    /// several columns of one row parses its header once.
+    /// The parsed record header of `payload` (table trees) or `key`
+    /// (index trees), valid while `header_valid` (cleared whenever either
+    /// is replaced), so reading several columns of one entry parses its
+    /// header once.
     header: crate::value::record::RecordHeader,
     header_valid: bool,
     count_walk: Option<(u64, Walk)>,
@@ -915,12 +916,11 @@ impl Cursor {
     /// Table trees: column `i` of the current entry's record, decoded in
     /// place (`None` when the record has fewer columns). The record header
     /// is parsed once per entry.
+    ///
+    /// Index trees: field `i` of the entry's key record.
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
-        if self.key_info.is_some() {
-            return Err(Error::new(SQLITE_INTERNAL, "table column read on an index cursor"));
-        }
         crate::ready!(self.payload(bt)?);
-        let payload = &self.payload[..];
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         if !self.header_valid {
             self.header.parse_into(payload)?;
             self.header_valid = true;
@@ -930,6 +930,18 @@ impl Cursor {
             Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
         }
     }
+    /// Number of fields in the current entry's record (table: the row;
+    /// index: the key, rowid included).
+    pub fn column_count(&mut self, bt: &mut Btree) -> IoPoll<usize> {
+        crate::ready!(self.payload(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        if !self.header_valid {
+            self.header.parse_into(payload)?;
+            self.header_valid = true;
+        }
+        Ok(Poll::Ready(self.header.serial_types.len()))
+    }
+
     /// Insert or replace the entry with this key; the cursor ends on it.
     pub fn insert(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8]) -> IoPoll<()> {
         if !self.writable {

@@ -394,6 +394,21 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
     Ok(Ordering::Equal)
 }
 
+/// Compares the first `key.len()` fields of `record` with `key`; fields
+/// the record lacks compare as NULL (unlike [`compare_record_with_key`]),
+/// as when the record is decoded and compared value by value.
+pub fn compare_record_prefix(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo) -> Result<Ordering> {
+    let mut it = ColumnIter::new(record)?;
+    for (i, k) in key.iter().enumerate() {
+        let v = it.next_value()?.unwrap_or(ValueRef::Null);
+        let o = key_info.compare_field(i, v, *k);
+        if o != Ordering::Equal {
+            return Ok(o);
+        }
+    }
+    Ok(Ordering::Equal)
+}
+
 /// [`compare_record_with_key`] with the result to give when every key field
 /// matched: SQLite seeks use `Less` or `Greater` here so that a prefix key
 /// lands before or after all entries sharing that prefix (`default_rc`).

@@ -31,10 +31,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p3, Value::Blob(record));
         }
         Opcode::Column => {
-            // Table rows (the common case): decoded from the cursor's
-            // payload straight into the register, reusing its buffer.
+            // B-tree entries (the common case): decoded from the cursor's
+            // row or key straight into the register, reusing its buffer.
             if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
-                if !c.is_index && !c.null_row && !c.eof && c.cursor.is_valid() {
+                if !c.null_row && !c.eof && c.cursor.is_valid() {
                     let dst = p3 as usize;
                     if dst >= vm.regs.len() {
                         vm.regs.resize(dst + 1, Default::default());
@@ -74,15 +74,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     if c.null_row || !c.cursor.is_valid() {
                         Value::Null
                     } else if c.is_index {
-                        if c.cache.is_none() {
-                            let bt = &mut env.dbs[c.db].btree;
-                            let payload = match c.cursor.payload(bt)? {
-                                Poll::Ready(p) => p.to_vec(),
-                                Poll::Pending => return Ok(Flow::Pending),
-                            };
-                            c.cache = Some(decode_record(&payload)?);
+                        // The rowid is the key's last field.
+                        let bt = &mut env.dbs[c.db].btree;
+                        let n = match c.cursor.column_count(bt)? {
+                            Poll::Ready(n) => n,
+                            Poll::Pending => return Ok(Flow::Pending),
+                        };
+                        match n.checked_sub(1).map(|last| c.cursor.column(bt, last)).transpose()? {
+                            Some(Poll::Ready(v)) => v.map_or(Value::Null, |v| v.to_owned()),
+                            Some(Poll::Pending) => return Ok(Flow::Pending),
+                            None => Value::Null,
                         }
-                        c.cache.as_ref().and_then(|r| r.last().cloned()).unwrap_or(Value::Null)
                     } else {
                         Value::Integer(c.cursor.rowid())
                     }
