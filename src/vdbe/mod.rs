@@ -219,6 +219,9 @@ pub struct Vm {
     /// The transaction's deferred violation counts when the statement
     /// started ([`ConnState::fk_deferred`]): restored when it fails.
     pub fk_deferred_at_start: (i64, i64),
+    /// Scratch list for function call arguments (kept to reuse its
+    /// allocation; empty between instructions).
+    pub call_args: Vec<Value>,
 }
 
 impl Vm {
@@ -244,7 +247,35 @@ impl Vm {
             error_action: 0,
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
+            call_args: Vec::new(),
         }
+    }
+
+    /// Back to the state of [`Vm::new`] for `prog` with `params` bound,
+    /// keeping the allocations of the register file, the cursor table and
+    /// the result row (a statement is reset after every execution).
+    pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+        self.pc = 0;
+        self.regs.clear();
+        self.regs.resize(prog.n_regs + 1, Register::default());
+        self.cursors.clear();
+        self.cursors.resize_with(prog.n_cursors, || None);
+        self.aggs.clear();
+        self.params.clear();
+        self.params.extend_from_slice(params);
+        self.once.clear();
+        self.stmt_savepoint = None;
+        self.n_change = 0;
+        self.now_jd_ms = None;
+        self.halted = false;
+        self.committing = false;
+        self.rows_out = 0;
+        self.steps = 0;
+        self.last_cmp = std::cmp::Ordering::Equal;
+        self.phase = None;
+        self.error_action = 0;
+        self.fk_violations = 0;
+        self.fk_deferred_at_start = (0, 0);
     }
 
     /// Run until a row, the end, or pending I/O.
