@@ -162,6 +162,29 @@ impl ConnState {
     }
 }
 
+/// Hasher for maps keyed by register numbers, probed once per row by
+/// aggregate steps: a multiplicative hash (SipHash's flooding resistance
+/// is not needed for numbers the compiler chose).
+#[derive(Default)]
+pub struct RegHasher(u64);
+
+impl std::hash::Hasher for RegHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Builds [`RegHasher`]s.
+pub type RegHash = std::hash::BuildHasherDefault<RegHasher>;
+
 /// What one run of the VM produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VmStep {
@@ -182,7 +205,7 @@ pub struct Vm {
     /// Cursors.
     pub cursors: Vec<Option<VmCursor>>,
     /// Aggregate states by accumulator register.
-    pub aggs: HashMap<usize, Box<dyn AggregateState>>,
+    pub aggs: HashMap<usize, Box<dyn AggregateState>, RegHash>,
     /// Bound parameters (index 0 unused).
     pub params: Vec<Value>,
     /// The current result row.
@@ -231,7 +254,7 @@ impl Vm {
             pc: 0,
             regs: vec![Register::default(); prog.n_regs + 1],
             cursors: (0..prog.n_cursors).map(|_| None).collect(),
-            aggs: HashMap::new(),
+            aggs: HashMap::default(),
             params,
             row: Vec::new(),
             once: HashSet::new(),

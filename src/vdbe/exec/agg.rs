@@ -33,7 +33,19 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let mut args = std::mem::take(&mut vm.call_args);
     args.clear();
     args.extend((0..n).map(|i| vm.regs.get_mut((first + i) as usize).map_or(Value::Null, |r| std::mem::take(&mut r.value))));
-    let subtypes: Vec<u32> = (0..n).map(|i| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype)).collect();
+    // (On the stack for the usual few arguments.)
+    let subtype_of = |i: i32| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype);
+    let mut few_subtypes = [0u32; 8];
+    let many_subtypes: Vec<u32>;
+    let subtypes: &[u32] = if n as usize <= few_subtypes.len() {
+        for i in 0..n {
+            few_subtypes[i as usize] = subtype_of(i);
+        }
+        &few_subtypes[..n.max(0) as usize]
+    } else {
+        many_subtypes = (0..n).map(subtype_of).collect();
+        &many_subtypes
+    };
     let mut now = vm.now_jd_ms;
     let mut ctx = FunctionContext {
         last_insert_rowid: env.last_insert_rowid,
@@ -41,7 +53,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         total_changes: env.total_changes,
         case_sensitive_like: env.case_sensitive_like,
         now_jd_ms: &mut now,
-        arg_subtypes: &subtypes,
+        arg_subtypes: subtypes,
         result_subtype: 0,
         prng: &mut prng,
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
