@@ -640,6 +640,23 @@ impl Cursor {
         }
     }
 
+    /// Make this a fresh cursor on another tree (as [`Cursor::new`]),
+    /// keeping the allocations of its buffers.
+    pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
+        self.root = root;
+        self.writable = writable;
+        self.key_info = key_info;
+        self.path.clear();
+        self.state = CursorState::Invalid;
+        self.seq = 0;
+        self.rowid = 0;
+        self.key.clear();
+        self.payload.clear();
+        self.payload_valid = false;
+        self.header_valid = false;
+        self.count_walk = None;
+    }
+
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
         self.payload_valid = false;
         self.header_valid = false;

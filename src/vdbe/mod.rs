@@ -185,6 +185,9 @@ impl std::hash::Hasher for RegHasher {
 /// Builds [`RegHasher`]s.
 pub type RegHash = std::hash::BuildHasherDefault<RegHasher>;
 
+/// How many closed B-tree cursors a VM keeps for reuse.
+const MAX_SPARE_CURSORS: usize = 8;
+
 /// What one run of the VM produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VmStep {
@@ -245,6 +248,10 @@ pub struct Vm {
     /// Scratch list for function call arguments (kept to reuse its
     /// allocation; empty between instructions).
     pub call_args: Vec<Value>,
+    /// B-tree cursors closed by this VM, kept (with their buffers) for
+    /// the next `OpenRead`/`OpenWrite`: a statement that is run again
+    /// and again does not allocate its cursors every time.
+    pub spare_cursors: Vec<Box<cursor::BtreeCursor>>,
 }
 
 impl Vm {
@@ -271,6 +278,7 @@ impl Vm {
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
             call_args: Vec::new(),
+            spare_cursors: Vec::new(),
         }
     }
 
@@ -281,6 +289,7 @@ impl Vm {
         self.pc = 0;
         self.regs.clear();
         self.regs.resize(prog.n_regs + 1, Register::default());
+        self.close_cursors();
         self.cursors.clear();
         self.cursors.resize_with(prog.n_cursors, || None);
         self.aggs.clear();
@@ -299,6 +308,17 @@ impl Vm {
         self.error_action = 0;
         self.fk_violations = 0;
         self.fk_deferred_at_start = (0, 0);
+    }
+
+    /// Close every cursor, keeping a few B-tree cursors for reuse.
+    pub fn close_cursors(&mut self) {
+        for c in self.cursors.iter_mut() {
+            if let Some(VmCursor::Btree(b)) = c.take() {
+                if self.spare_cursors.len() < MAX_SPARE_CURSORS {
+                    self.spare_cursors.push(b);
+                }
+            }
+        }
     }
 
     /// Run until a row, the end, or pending I/O.
