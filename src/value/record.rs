@@ -284,7 +284,10 @@ impl RecordHeader {
         let offsets = &mut self.offsets;
         let mut off = header_size;
         while pos < header_size {
-            let (st, n) = read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?;
+            let (st, n) = match record[pos] {
+                b if b < 0x80 => (u64::from(b), 1),
+                _ => read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?,
+            };
             pos += n;
             let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
             serial_types.push(st);
