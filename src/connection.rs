@@ -756,7 +756,7 @@ impl Statement {
             }
             if !self.active {
                 if self.vm.halted || self.vm.pc != 0 {
-                    self.vm = Vm::new(&self.program, self.params.clone());
+                    self.vm.reset(&self.program, &self.params);
                 } else {
                     self.vm.params = self.params.clone();
                 }
@@ -856,7 +856,7 @@ impl Statement {
             }
         }
         self.finish(conn);
-        self.vm = Vm::new(&self.program, self.params.clone());
+        self.vm.reset(&self.program, &self.params);
         self.has_row = false;
         self.explain_pos = 0;
     }

@@ -20,7 +20,14 @@ use crate::error::{Error, Result};
 
 /// Decode a varint at the start of `b`: (value, bytes used); a varint
 /// running off the end is `SQLITE_CORRUPT`.
+#[inline]
 pub fn get_varint(b: &[u8]) -> Result<(u64, usize)> {
+    // One byte is the common case (small sizes, serial types).
+    if let Some(&b0) = b.first() {
+        if b0 < 0x80 {
+            return Ok((u64::from(b0), 1));
+        }
+    }
     crate::value::varint::read_varint(b).ok_or_else(Error::corrupt)
 }
 

@@ -181,6 +181,24 @@ impl Btree {
             let (rowid, _) = super::cell::get_varint(cell.get(rowid_at..).ok_or_else(Error::corrupt)?)?;
             return Ok((rowid as i64).cmp(r));
         }
+        // Index cells: the payload, when it all fits on the page (the
+        // usual case), is found without parsing the whole cell.
+        if !h.kind.is_table() {
+            let usable = self.usable();
+            let off = page::cell_offset(data, h, i, usable)?;
+            let start = off + if h.kind.is_leaf() { 0 } else { 4 };
+            let area = data.get(start..usable as usize).ok_or_else(Error::corrupt)?;
+            let (size, n) = super::cell::get_varint(area)?;
+            if size as usize <= super::cell::max_local(false, usable) {
+                let local = area.get(n..n + size as usize).ok_or_else(Error::corrupt)?;
+                let ki = key_info.ok_or_else(Error::corrupt)?;
+                return match probe {
+                    Probe::Record(rec) => crate::value::record::compare_records(local, rec, ki),
+                    Probe::Key(key) | Probe::PrimaryKey(key) => crate::value::record::compare_record_with_key(local, key, ki),
+                    Probe::Rowid(_) => Err(Error::corrupt()),
+                };
+            }
+        }
         let (bytes, info) = page::cell(data, h, i, self.usable())?;
         match probe {
             Probe::Rowid(_) => Err(Error::corrupt()),
@@ -223,8 +241,8 @@ impl Btree {
         let mut pgno = root;
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
-            let h = self.header(pgno)?;
             let data = self.pager.page(pgno)?;
+            let h = page::header(data, pgno)?;
             // Binary search: first cell for which the predicate holds.
             let (mut lo, mut hi) = (0usize, h.ncells);
             let mut equal_at = None;
@@ -245,7 +263,7 @@ impl Btree {
             let exact_here = equal_at == Some(idx) && !strict;
             if h.kind.is_leaf() {
                 self.push_checked(&mut path, Level { pgno, idx })?;
-                if !settle {
+                if !settle || idx < h.ncells {
                     return Ok((path, idx < h.ncells, exact_here));
                 }
                 let found = self.settle_forward(&mut path)?;
@@ -256,7 +274,10 @@ impl Btree {
             if exact_here && stop_on_equal && !h.kind.is_table() {
                 return Ok((path, true, true));
             }
-            pgno = self.child_at(pgno, idx)?;
+            pgno = page::child(data, &h, idx, self.usable())?;
+            if pgno > self.pager.db_size() {
+                return Err(Error::corrupt());
+            }
         }
     }
 

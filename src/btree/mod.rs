@@ -603,11 +603,15 @@ pub struct Cursor {
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
-    /// Table trees: the current entry's payload, once read.
-    payload: Option<Vec<u8>>,
-    /// Table trees: the parsed record header of `payload`, valid while
-    /// `header_valid` (cleared whenever `payload` is replaced), so reading
-    /// several columns of one row parses its header once.
+    /// Table trees: the current entry's payload, once read (while
+    /// `payload_valid`). The buffer is kept across entries so that
+    /// stepping through a leaf copies each row without allocating.
+    payload: Vec<u8>,
+    payload_valid: bool,
+    /// The parsed record header of `payload` (table trees) or `key`
+    /// (index trees), valid while `header_valid` (cleared whenever either
+    /// is replaced), so reading several columns of one entry parses its
+    /// header once.
     header: crate::value::record::RecordHeader,
     header_valid: bool,
     count_walk: Option<(u64, Walk)>,
@@ -628,15 +632,33 @@ impl Cursor {
             seq: 0,
             rowid: 0,
             key: Vec::new(),
-            payload: None,
+            payload: Vec::new(),
+            payload_valid: false,
             header: crate::value::record::RecordHeader::default(),
             header_valid: false,
             count_walk: None,
         }
     }
 
+    /// Make this a fresh cursor on another tree (as [`Cursor::new`]),
+    /// keeping the allocations of its buffers.
+    pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
+        self.root = root;
+        self.writable = writable;
+        self.key_info = key_info;
+        self.path.clear();
+        self.state = CursorState::Invalid;
+        self.seq = 0;
+        self.rowid = 0;
+        self.key.clear();
+        self.payload.clear();
+        self.payload_valid = false;
+        self.header_valid = false;
+        self.count_walk = None;
+    }
+
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
         match found {
@@ -646,8 +668,9 @@ impl Cursor {
                 // Table trees: the payload when `entry_at` already read it.
                 if self.key_info.is_some() {
                     self.key = key.unwrap_or_default();
-                } else {
-                    self.payload = key;
+                } else if let Some(p) = key {
+                    self.payload = p;
+                    self.payload_valid = true;
                 }
                 self.state = CursorState::Valid;
                 true
@@ -719,10 +742,60 @@ impl Cursor {
         Cursor::entry(bt, path)
     }
 
+    /// The common step of a scan: to the neighbouring cell of the same
+    /// leaf, when the path is current, the leaf is still cached and the
+    /// entry needs no overflow page. Reads the page once and copies the
+    /// entry into the cursor's kept buffers (no allocation, no path
+    /// copy). `false`: nothing changed, take the general path (which also
+    /// reports any corruption met here).
+    fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
+        if self.state != CursorState::Valid || self.seq != bt.seq {
+            return false;
+        }
+        let Some(top) = self.path.last().copied() else { return false };
+        let data = match bt.pager.page(top.pgno) {
+            Ok(d) => d,
+            Err(_) => {
+                bt.pager.take_missing();
+                return false;
+            }
+        };
+        let Ok(h) = page::header(data, top.pgno) else { return false };
+        let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
+        if !h.kind.is_leaf() || idx >= h.ncells {
+            return false;
+        }
+        let Ok((bytes, info)) = page::cell(data, &h, idx, bt.usable()) else { return false };
+        let local = &bytes[info.payload_offset..info.payload_offset + info.local];
+        if self.key_info.is_some() {
+            if info.overflow != 0 {
+                return false;
+            }
+            self.key.clear();
+            self.key.extend_from_slice(local);
+        } else {
+            // An overflowing row is read when a column asks for it.
+            self.payload.clear();
+            self.payload_valid = info.overflow == 0;
+            if self.payload_valid {
+                self.payload.extend_from_slice(local);
+            }
+        }
+        self.header_valid = false;
+        self.rowid = info.rowid;
+        if let Some(t) = self.path.last_mut() {
+            t.idx = idx;
+        }
+        true
+    }
+
     /// Move to the next entry; `false` at the end.
     pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, true) {
+            return Ok(Poll::Ready(true));
         }
         let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
         let found = crate::ready!(bt.run_read(|bt| {
@@ -749,6 +822,9 @@ impl Cursor {
     pub fn prev(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, false) {
+            return Ok(Poll::Ready(true));
         }
         let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
         let root = self.root;
@@ -840,7 +916,7 @@ impl Cursor {
         if self.key_info.is_some() {
             return Ok(Poll::Ready(&self.key));
         }
-        if self.payload.is_none() || self.seq != bt.seq {
+        if !self.payload_valid || self.seq != bt.seq {
             let (path, payload) = crate::ready!(bt.run_read(|bt| {
                 let path = self.current_path(bt)?;
                 let (_, _, payload) = bt.entry_at(&path, true)?;
@@ -848,20 +924,20 @@ impl Cursor {
             })?);
             self.path = path;
             self.seq = bt.seq;
-            self.payload = Some(payload);
+            self.payload = payload;
+            self.payload_valid = true;
             self.header_valid = false;
         }
-        Ok(Poll::Ready(self.payload.as_deref().unwrap_or_default()))
+        Ok(Poll::Ready(&self.payload))
     }
     /// Table trees: column `i` of the current entry's record, decoded in
     /// place (`None` when the record has fewer columns). The record header
     /// is parsed once per entry.
+    ///
+    /// Index trees: field `i` of the entry's key record.
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
-        if self.key_info.is_some() {
-            return Err(Error::new(SQLITE_INTERNAL, "table column read on an index cursor"));
-        }
         crate::ready!(self.payload(bt)?);
-        let payload = self.payload.as_deref().unwrap_or_default();
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         if !self.header_valid {
             self.header.parse_into(payload)?;
             self.header_valid = true;
@@ -871,6 +947,18 @@ impl Cursor {
             Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
         }
     }
+    /// Number of fields in the current entry's record (table: the row;
+    /// index: the key, rowid included).
+    pub fn column_count(&mut self, bt: &mut Btree) -> IoPoll<usize> {
+        crate::ready!(self.payload(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        if !self.header_valid {
+            self.header.parse_into(payload)?;
+            self.header_valid = true;
+        }
+        Ok(Poll::Ready(self.header.serial_types.len()))
+    }
+
     /// Insert or replace the entry with this key; the cursor ends on it.
     pub fn insert(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8]) -> IoPoll<()> {
         if !self.writable {
@@ -903,7 +991,7 @@ impl Cursor {
         self.state = CursorState::Valid;
         self.rowid = rowid;
         self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         // The path is stale: the next use re-seeks the saved key.
         self.seq = bt.seq.wrapping_sub(1);
@@ -924,7 +1012,7 @@ impl Cursor {
             bt.delete_at(root, &path, ki.as_deref())
         })?);
         self.state = CursorState::Deleted;
-        self.payload = None;
+        self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))

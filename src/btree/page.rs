@@ -115,6 +115,7 @@ pub struct PageHeader {
 }
 
 /// Read a page header.
+#[inline]
 pub fn header(data: &[u8], pgno: Pgno) -> Result<PageHeader> {
     let off = header_offset(pgno);
     let h = data.get(off..off + 12).ok_or_else(Error::corrupt)?;
@@ -128,6 +129,7 @@ pub fn header(data: &[u8], pgno: Pgno) -> Result<PageHeader> {
 }
 
 /// Offset of cell `i`'s content.
+#[inline]
 pub fn cell_offset(data: &[u8], h: &PageHeader, i: usize, usable: u32) -> Result<usize> {
     if i >= h.ncells {
         return Err(Error::corrupt());
@@ -151,7 +153,8 @@ pub fn cell<'a>(data: &'a [u8], h: &PageHeader, i: usize, usable: u32) -> Result
 
 /// Child page `i` of an interior page (`i == ncells`: the right child).
 pub fn child(data: &[u8], h: &PageHeader, i: usize, usable: u32) -> Result<Pgno> {
-    let c = if i == h.ncells { h.right } else { cell(data, h, i, usable)?.1.left_child };
+    // An interior cell starts with its left child's number.
+    let c = if i == h.ncells { h.right } else { super::cell::get_u32(&data[..usable as usize], cell_offset(data, h, i, usable)?)? };
     if c == 0 {
         return Err(Error::corrupt());
     }

@@ -130,10 +130,13 @@ impl PageCache {
             .filter(|(pgno, p)| !p.dirty && !self.pinned.contains(pgno))
             .map(|(pgno, p)| (p.last_used.get(), *pgno))
             .collect();
-        victims.sort_unstable();
         // Evict down to 7/8 of the bound so the scan is not paid per miss.
         let target = self.capacity - self.capacity / 8;
         let excess = (self.pages.len() + 1).saturating_sub(target);
+        // Only the `excess` least recently used are needed, in any order.
+        if excess > 0 && excess < victims.len() {
+            victims.select_nth_unstable(excess - 1);
+        }
         for (_, pgno) in victims.into_iter().take(excess) {
             self.pages.remove(&pgno);
         }

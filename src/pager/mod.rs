@@ -576,11 +576,18 @@ impl Pager {
                 self.file.read(offset, Buffer::zeroed(self.page_size as usize))?
             }
         };
-        self.reads.insert(pgno, (c, self.generation));
-        // Synchronous backends finish inside `read`: collect at once.
-        if self.reads.get(&pgno).is_some_and(|(c, _)| c.is_done()) {
-            return self.fetch(pgno);
+        // Synchronous backends finish inside `read`: collect at once
+        // (without going through `reads`).
+        if c.is_done() {
+            let res = c.take()?;
+            let data = res.buffer.map(Buffer::into_vec).unwrap_or_default();
+            if data.len() != self.page_size as usize {
+                return Err(Error::new(SQLITE_INTERNAL, "page read with a stale page size"));
+            }
+            self.cache.insert(pgno, data, false);
+            return Ok(Poll::Ready(()));
         }
+        self.reads.insert(pgno, (c, self.generation));
         Ok(Poll::Pending)
     }
 
@@ -623,7 +630,9 @@ impl Pager {
             return Error::corrupt();
         }
         self.missing.set(Some(pgno));
-        Error::new(SQLITE_INTERNAL, format!("page {pgno} used before it was fetched"))
+        // (No page number in the text: a miss is the normal way an
+        // operation learns it must fetch, and formatting showed up.)
+        Error::new(SQLITE_INTERNAL, "page used before it was fetched")
     }
 
     /// The page a failed [`Pager::page`]/[`Pager::page_mut`] lacked.

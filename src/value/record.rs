@@ -284,7 +284,10 @@ impl RecordHeader {
         let offsets = &mut self.offsets;
         let mut off = header_size;
         while pos < header_size {
-            let (st, n) = read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?;
+            let (st, n) = match record[pos] {
+                b if b < 0x80 => (u64::from(b), 1),
+                _ => read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?,
+            };
             pos += n;
             let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
             serial_types.push(st);
@@ -365,11 +368,15 @@ impl<'a> ColumnIter<'a> {
         Ok(ColumnIter { data, hdr_pos: pos, hdr_end: hs as usize, body_pos: hs as usize })
     }
 
+    #[inline]
     fn next_value(&mut self) -> Result<Option<ValueRef<'a>>> {
         if self.hdr_pos >= self.hdr_end {
             return Ok(None);
         }
-        let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
+        let (st, n) = match self.data[self.hdr_pos] {
+            b if b < 0x80 => (u64::from(b), 1),
+            _ => read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?,
+        };
         self.hdr_pos += n;
         let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
         let v = decode_value(st, &self.data[self.body_pos..])?;
@@ -386,6 +393,30 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
     let mut it = ColumnIter::new(record)?;
     for (i, k) in key.iter().enumerate() {
         let Some(v) = it.next_value()? else { return Ok(Ordering::Equal) };
+        // Integers with integers (most index probes): no collation or
+        // type ranking to consult.
+        if let (ValueRef::Integer(a), ValueRef::Integer(b)) = (v, *k) {
+            let o = a.cmp(&b);
+            if o != Ordering::Equal {
+                return Ok(if key_info.fields.get(i).is_some_and(|f| f.descending) { o.reverse() } else { o });
+            }
+            continue;
+        }
+        let o = key_info.compare_field(i, v, *k);
+        if o != Ordering::Equal {
+            return Ok(o);
+        }
+    }
+    Ok(Ordering::Equal)
+}
+
+/// Compares the first `key.len()` fields of `record` with `key`; fields
+/// the record lacks compare as NULL (unlike [`compare_record_with_key`]),
+/// as when the record is decoded and compared value by value.
+pub fn compare_record_prefix(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo) -> Result<Ordering> {
+    let mut it = ColumnIter::new(record)?;
+    for (i, k) in key.iter().enumerate() {
+        let v = it.next_value()?.unwrap_or(ValueRef::Null);
         let o = key_info.compare_field(i, v, *k);
         if o != Ordering::Equal {
             return Ok(o);

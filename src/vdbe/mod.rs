@@ -172,6 +172,32 @@ impl ConnState {
     }
 }
 
+/// Hasher for maps keyed by register numbers, probed once per row by
+/// aggregate steps: a multiplicative hash (SipHash's flooding resistance
+/// is not needed for numbers the compiler chose).
+#[derive(Default)]
+pub struct RegHasher(u64);
+
+impl std::hash::Hasher for RegHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Builds [`RegHasher`]s.
+pub type RegHash = std::hash::BuildHasherDefault<RegHasher>;
+
+/// How many closed B-tree cursors a VM keeps for reuse.
+const MAX_SPARE_CURSORS: usize = 8;
+
 /// What one run of the VM produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VmStep {
@@ -192,7 +218,7 @@ pub struct Vm {
     /// Cursors.
     pub cursors: Vec<Option<VmCursor>>,
     /// Aggregate states by accumulator register.
-    pub aggs: HashMap<usize, Box<dyn AggregateState>>,
+    pub aggs: HashMap<usize, Box<dyn AggregateState>, RegHash>,
     /// Bound parameters (index 0 unused).
     pub params: Vec<Value>,
     /// The current result row.
@@ -229,6 +255,13 @@ pub struct Vm {
     /// The transaction's deferred violation counts when the statement
     /// started ([`ConnState::fk_deferred`]): restored when it fails.
     pub fk_deferred_at_start: (i64, i64),
+    /// Scratch list for function call arguments (kept to reuse its
+    /// allocation; empty between instructions).
+    pub call_args: Vec<Value>,
+    /// B-tree cursors closed by this VM, kept (with their buffers) for
+    /// the next `OpenRead`/`OpenWrite`: a statement that is run again
+    /// and again does not allocate its cursors every time.
+    pub spare_cursors: Vec<Box<cursor::BtreeCursor>>,
 }
 
 impl Vm {
@@ -238,7 +271,7 @@ impl Vm {
             pc: 0,
             regs: vec![Register::default(); prog.n_regs + 1],
             cursors: (0..prog.n_cursors).map(|_| None).collect(),
-            aggs: HashMap::new(),
+            aggs: HashMap::default(),
             params,
             row: Vec::new(),
             once: HashSet::new(),
@@ -254,6 +287,47 @@ impl Vm {
             error_action: 0,
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
+            call_args: Vec::new(),
+            spare_cursors: Vec::new(),
+        }
+    }
+
+    /// Back to the state of [`Vm::new`] for `prog` with `params` bound,
+    /// keeping the allocations of the register file, the cursor table and
+    /// the result row (a statement is reset after every execution).
+    pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+        self.pc = 0;
+        self.regs.clear();
+        self.regs.resize(prog.n_regs + 1, Register::default());
+        self.close_cursors();
+        self.cursors.clear();
+        self.cursors.resize_with(prog.n_cursors, || None);
+        self.aggs.clear();
+        self.params.clear();
+        self.params.extend_from_slice(params);
+        self.once.clear();
+        self.stmt_savepoint = None;
+        self.n_change = 0;
+        self.now_jd_ms = None;
+        self.halted = false;
+        self.committing = false;
+        self.rows_out = 0;
+        self.steps = 0;
+        self.last_cmp = std::cmp::Ordering::Equal;
+        self.phase = None;
+        self.error_action = 0;
+        self.fk_violations = 0;
+        self.fk_deferred_at_start = (0, 0);
+    }
+
+    /// Close every cursor, keeping a few B-tree cursors for reuse.
+    pub fn close_cursors(&mut self) {
+        for c in self.cursors.iter_mut() {
+            if let Some(VmCursor::Btree(b)) = c.take() {
+                if self.spare_cursors.len() < MAX_SPARE_CURSORS {
+                    self.spare_cursors.push(b);
+                }
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! Invariant: a subtype is only meaningful while the value is unchanged;
 //! every plain store clears it.
 
-use crate::value::Value;
+use crate::value::{Value, ValueRef};
 
 /// One register.
 #[derive(Debug, Clone, Default)]
@@ -20,4 +20,36 @@ impl Register {
         self.value = v;
         self.subtype = 0;
     }
+
+    /// Store a copy of a borrowed value, clearing the subtype. Text and
+    /// blobs reuse the register's buffer when it already holds one (a
+    /// scan writes a column into the same register on every row).
+    pub fn set_ref(&mut self, v: ValueRef<'_>) {
+        assign_ref(&mut self.value, v);
+        self.subtype = 0;
+    }
+}
+
+/// `*dst = v.to_owned()`, reusing `dst`'s text or blob buffer if it has one.
+pub fn assign_ref(dst: &mut Value, v: ValueRef<'_>) {
+    match v {
+        ValueRef::Text(b) | ValueRef::Blob(b) => {
+            let mut buf = match std::mem::take(dst) {
+                // (A huge buffer is not kept for small values.)
+                Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
+                _ => Vec::new(),
+            };
+            buf.clear();
+            buf.extend_from_slice(b);
+            *dst = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
+        }
+        ValueRef::Null => *dst = Value::Null,
+        ValueRef::Integer(i) => *dst = Value::Integer(i),
+        ValueRef::Real(r) => *dst = Value::Real(r),
+    }
+}
+
+/// `*dst = src.clone()`, reusing `dst`'s text or blob buffer if it has one.
+pub fn assign(dst: &mut Value, src: &Value) {
+    assign_ref(dst, src.as_ref());
 }

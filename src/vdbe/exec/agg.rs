@@ -2,7 +2,7 @@
 //! aggregate `AggStep` (accumulator in register P3) and `AggFinal`
 //! (accumulator P1 replaced by the final value). No I/O.
 
-use super::{reg, Flow};
+use super::Flow;
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::func::{FuncKind, FunctionContext};
@@ -28,8 +28,24 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::AggFinal | Opcode::AggValue => (0, 0),
         _ => (insn.p2, insn.p5 as i32),
     };
-    let args: Vec<Value> = (0..n).map(|i| reg(vm, first + i).clone()).collect();
-    let subtypes: Vec<u32> = (0..n).map(|i| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype)).collect();
+    // The arguments are moved out of their registers for the call and
+    // put back right after it: no copy of text or blobs per call.
+    let mut args = std::mem::take(&mut vm.call_args);
+    args.clear();
+    args.extend((0..n).map(|i| vm.regs.get_mut((first + i) as usize).map_or(Value::Null, |r| std::mem::take(&mut r.value))));
+    // (On the stack for the usual few arguments.)
+    let subtype_of = |i: i32| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype);
+    let mut few_subtypes = [0u32; 8];
+    let many_subtypes: Vec<u32>;
+    let subtypes: &[u32] = if n as usize <= few_subtypes.len() {
+        for i in 0..n {
+            few_subtypes[i as usize] = subtype_of(i);
+        }
+        &few_subtypes[..n.max(0) as usize]
+    } else {
+        many_subtypes = (0..n).map(subtype_of).collect();
+        &many_subtypes
+    };
     let mut now = vm.now_jd_ms;
     let mut ctx = FunctionContext {
         last_insert_rowid: env.last_insert_rowid,
@@ -37,7 +53,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         total_changes: env.total_changes,
         case_sensitive_like: env.case_sensitive_like,
         now_jd_ms: &mut now,
-        arg_subtypes: &subtypes,
+        arg_subtypes: subtypes,
         result_subtype: 0,
         prng: &mut prng,
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
@@ -45,7 +61,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     };
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
-            let v = f.call(&mut ctx, &args)?;
+            let v = f.call(&mut ctx, &args);
+            restore_args(&mut vm.regs, first, &mut args);
+            let v = v?;
             check_length(&v, max_length)?;
             let st = ctx.result_subtype;
             let r = &mut vm.regs[insn.p3 as usize];
@@ -56,7 +74,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let acc = insn.p3 as usize;
             let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
-            state.step(&mut ctx, &args)?;
+            let r = state.step(&mut ctx, &args);
+            restore_args(&mut vm.regs, first, &mut args);
+            r?;
             Ok(Flow::Next)
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {
@@ -78,7 +98,19 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         _ => Err(super::internal("function kind does not match the opcode")),
     };
     drop(ctx);
+    restore_args(&mut vm.regs, first, &mut args);
+    vm.call_args = args;
     vm.now_jd_ms = now;
     env.prng = prng_state;
     outcome
+}
+
+/// Put call arguments taken from registers `first..` back (a no-op once
+/// they are back: `args` is left empty).
+fn restore_args(regs: &mut [crate::vdbe::register::Register], first: i32, args: &mut Vec<Value>) {
+    for (i, v) in args.drain(..).enumerate() {
+        if let Some(r) = regs.get_mut(first as usize + i) {
+            r.value = v;
+        }
+    }
 }

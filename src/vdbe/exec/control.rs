@@ -125,7 +125,13 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             Flow::Jump(target as usize)
         }
         Opcode::ResultRow => {
-            vm.row = (0..p2).map(|i| reg(vm, p1 + i).clone()).collect();
+            // The row's buffers are reused from the previous row.
+            let mut row = std::mem::take(&mut vm.row);
+            row.resize(p2.max(0) as usize, Value::Null);
+            for (i, dst) in row.iter_mut().enumerate() {
+                crate::vdbe::register::assign(dst, reg(vm, p1 + i as i32));
+            }
+            vm.row = row;
             Flow::Row
         }
         Opcode::ChangeCount => {

@@ -53,15 +53,21 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 p2 as u32
             };
             let is_index = ki.is_some();
-            vm.cursors[slot] = Some(VmCursor::Btree(Box::new(BtreeCursor {
-                db,
-                cursor: Cursor::new(root, writable, ki.clone()),
-                is_index,
-                key_info: ki,
-                cache: None,
-                null_row: false,
-                eof: true,
-            })));
+            let c = match vm.spare_cursors.pop() {
+                // A closed cursor's buffers are reused.
+                Some(mut c) => {
+                    c.cursor.reopen(root, writable, ki.clone());
+                    c.db = db;
+                    c.is_index = is_index;
+                    c.key_info = ki;
+                    c.cache = None;
+                    c.null_row = false;
+                    c.eof = true;
+                    c
+                }
+                None => Box::new(BtreeCursor { db, cursor: Cursor::new(root, writable, ki.clone()), is_index, key_info: ki, cache: None, null_row: false, eof: true }),
+            };
+            vm.cursors[slot] = Some(VmCursor::Btree(c));
         }
         Opcode::OpenEphemeral => {
             vm.cursors[slot] = Some(VmCursor::Ephemeral(EphemeralCursor::new(key_info(&insn.p4))));

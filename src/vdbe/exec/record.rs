@@ -31,18 +31,30 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p3, Value::Blob(record));
         }
         Opcode::Column => {
+            // B-tree entries (the common case): decoded from the cursor's
+            // row or key straight into the register, reusing its buffer.
+            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+                if !c.null_row && !c.eof && c.cursor.is_valid() {
+                    let dst = p3 as usize;
+                    if dst >= vm.regs.len() {
+                        vm.regs.resize(dst + 1, Default::default());
+                    }
+                    let bt = &mut env.dbs[c.db].btree;
+                    match c.cursor.column(bt, p2 as usize)? {
+                        Poll::Pending => return Ok(Flow::Pending),
+                        Poll::Ready(Some(v)) => vm.regs[dst].set_ref(v),
+                        Poll::Ready(None) => vm.regs[dst].set(column_default(&insn.p4)),
+                    }
+                    return Ok(Flow::Next);
+                }
+            }
             let v = match column(vm, env, p1, p2 as usize)? {
                 Poll::Ready(v) => v,
                 Poll::Pending => return Ok(Flow::Pending),
             };
             let v = match v {
                 Some(v) => v,
-                None => match &insn.p4 {
-                    P4::Int64(i) => Value::Integer(*i),
-                    P4::Real(r) => Value::Real(*r),
-                    P4::Bytes(b) => Value::Text(b.clone()),
-                    _ => Value::Null,
-                },
+                None => column_default(&insn.p4),
             };
             set_reg(vm, p3, v);
             if p2 == 1 {
@@ -62,15 +74,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     if c.null_row || !c.cursor.is_valid() {
                         Value::Null
                     } else if c.is_index {
-                        if c.cache.is_none() {
-                            let bt = &mut env.dbs[c.db].btree;
-                            let payload = match c.cursor.payload(bt)? {
-                                Poll::Ready(p) => p.to_vec(),
-                                Poll::Pending => return Ok(Flow::Pending),
-                            };
-                            c.cache = Some(decode_record(&payload)?);
+                        // The rowid is the key's last field.
+                        let bt = &mut env.dbs[c.db].btree;
+                        let n = match c.cursor.column_count(bt)? {
+                            Poll::Ready(n) => n,
+                            Poll::Pending => return Ok(Flow::Pending),
+                        };
+                        match n.checked_sub(1).map(|last| c.cursor.column(bt, last)).transpose()? {
+                            Some(Poll::Ready(v)) => v.map_or(Value::Null, |v| v.to_owned()),
+                            Some(Poll::Pending) => return Ok(Flow::Pending),
+                            None => Value::Null,
                         }
-                        c.cache.as_ref().and_then(|r| r.last().cloned()).unwrap_or(Value::Null)
                     } else {
                         Value::Integer(c.cursor.rowid())
                     }
@@ -89,6 +103,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         _ => return Err(super::internal("record: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// The value of a column missing from a short record: P4 of `Column`
+/// (the default of a column added by ALTER TABLE), else NULL.
+fn column_default(p4: &P4) -> Value {
+    match p4 {
+        P4::Int64(i) => Value::Integer(*i),
+        P4::Real(r) => Value::Real(*r),
+        P4::Bytes(b) => Value::Text(b.clone()),
+        _ => Value::Null,
+    }
 }
 
 /// Column `col` of cursor `cur`'s current row; `Ready(None)` when the

@@ -249,16 +249,17 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
             if c.eof || !c.cursor.is_valid() {
                 return Ok(Poll::Ready(Ordering::Greater));
             }
-            if c.cache.is_none() {
-                let bt = &mut env.dbs[c.db].btree;
-                let payload = match c.cursor.payload(bt)? {
-                    Poll::Ready(p) => p.to_vec(),
-                    Poll::Pending => return Ok(Poll::Pending),
-                };
-                c.cache = Some(decode_record(&payload)?);
-            }
-            let ki = c.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));
-            Ok(Poll::Ready(compare_keys(&ki, c.cache.as_deref().unwrap_or(&[]), key)))
+            // Compared in place in the entry's record (fields past the
+            // key info's compare as BINARY ascending, as `prefix` pads).
+            let bt = &mut env.dbs[c.db].btree;
+            let empty = crate::value::record::KeyInfo { fields: Vec::new() };
+            let ki = c.key_info.clone();
+            let record = match c.cursor.payload(bt)? {
+                Poll::Ready(p) => p,
+                Poll::Pending => return Ok(Poll::Pending),
+            };
+            let refs: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
+            Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, &refs, ki.as_deref().unwrap_or(&empty))?))
         }
         Some(VmCursor::Ephemeral(e)) => {
             let ki = e.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));

@@ -268,7 +268,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             if prog.changes_schema {
                 env.schema_changed = true;
             }
-            vm.cursors.iter_mut().for_each(|c| *c = None);
+            vm.close_cursors();
             return Ok(Flow::Done);
         }
         _ => return Err(super::internal("txn: unexpected opcode")),
@@ -292,7 +292,7 @@ fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Er
 /// (the error path is not resumable).
 pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     vm.halted = true;
-    vm.cursors.iter_mut().for_each(|c| *c = None);
+    vm.close_cursors();
     let io = env.io.clone();
     let whole_txn = vm.error_action == ON_ERROR_ROLLBACK
         || err.primary() == crate::error::SQLITE_FULL

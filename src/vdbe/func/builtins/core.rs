@@ -126,6 +126,10 @@ fn count_with(s: &[u8], step: fn(&[u8], usize) -> usize) -> usize {
 
 /// Number of characters by [`skip_char`] steps (what length() reports).
 pub(crate) fn char_count(s: &[u8]) -> usize {
+    // All ASCII (the common case, checked a word at a time): one byte each.
+    if s.is_ascii() {
+        return s.len();
+    }
     count_with(s, skip_char)
 }
 
