@@ -63,6 +63,26 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::sql("not an INSERT"));
     };
     let init = c.begin_program();
+    // Decided before the target is opened (which moves the table).
+    let one_row = match body {
+        InsertBody::DefaultValues => true,
+        InsertBody::Select(sel, upsert) => {
+            upsert.is_none()
+                && sel.with.is_none()
+                && sel.order_by.is_none()
+                && sel.limit.is_none()
+                && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
+                && matches!(&sel.body.select, OneSelect::Values(rows) if rows.len() == 1)
+        }
+    };
+    prog.single_row_write = one_row
+        && c.firing.is_empty()
+        && returning.is_none()
+        && oc != OnConflict::Replace
+        && !table.autoincrement
+        && table.without_rowid.is_none()
+        && c.schema.triggers_of(&table).is_empty()
+        && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
