@@ -137,7 +137,7 @@ impl Btree {
             return Err(Error::corrupt());
         }
         let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
-        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false)? {
+        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false, false)? {
             return Ok(false);
         }
         let new_leaf = self.allocate_page()?;

@@ -34,6 +34,7 @@ impl Btree {
             if h.kind == leaf_kind && top.idx <= h.ncells {
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
+                    // (The operation's last change: see `insert_in_gap`.)
                     return Ok(());
                 }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
@@ -98,11 +99,12 @@ impl Btree {
         };
         let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
-            self.pager.page_mut(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            // The operation's last change (the ptrmap entry comes first).
             self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+            self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
             return Ok(true);
         }
-        if !self.drop_leaf_cell_in_place(top.pgno, top.idx, true)? {
+        if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
             self.fix_page(path, level, node)?;
@@ -121,6 +123,10 @@ impl Btree {
     /// array and the cell content area, so it is written in place (as
     /// SQLite does) without repacking the page. Existing freeblocks and
     /// fragments are left as they are. `false` if it does not fit.
+    ///
+    /// When it fits, writing the page is the last thing the operation
+    /// does (every caller returns at once), so the page is modified with
+    /// [`crate::pager::Pager::page_mut_last`]: no undo image per insert.
     fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
         let usable = self.usable() as usize;
         let data = self.pager.page(pgno)?;
@@ -137,14 +143,15 @@ impl Btree {
             return Ok(false);
         }
         let start = content - cell_bytes.len();
-        let d = self.pager.page_mut(pgno)?;
+        let kind = h.kind;
+        self.ptrmap_note_cell(pgno, kind, cell_bytes)?;
+        let d = self.pager.page_mut_last(pgno)?;
         d[start..content].copy_from_slice(cell_bytes);
         let at = ptr_base + 2 * idx;
         d.copy_within(at..ptr_end, at + 2);
         d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
         d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
         d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
-        self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
         Ok(true)
     }
 }
