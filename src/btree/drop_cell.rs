@@ -89,7 +89,7 @@ fn content_start(data: &[u8], hoff: usize) -> usize {
 /// Free bytes of a page: the gap between the pointer array and the cell
 /// content area, freeblocks, fragments. `None` if the freeblock list is
 /// not a well-formed ascending chain inside the content area.
-fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize, usable: usize) -> Option<usize> {
+pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize, usable: usize) -> Option<usize> {
     let ptr_end = hoff + kind.header_size() + 2 * ncells;
     let content = content_start(data, hoff);
     if content < ptr_end || content > usable {

@@ -49,6 +49,10 @@ impl Btree {
                         }
                     }
                 }
+                if level > 0 && self.overflows_with(top.pgno, new.len())? {
+                    // Straight to balancing, without decoding the page.
+                    return self.balance_siblings(&path, level, super::balance::NewContent::Insert(top.idx, &new));
+                }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
                 return self.fix_page(&path, level, node);
@@ -117,6 +121,17 @@ impl Btree {
         node.cells.insert(top.idx, new);
         self.fix_page(path, level, node)?;
         Ok(true)
+    }
+
+    /// Whether page `pgno` cannot take a cell of `len` bytes even when
+    /// repacked (its free space, freeblocks and fragments included, is too
+    /// small). `false` when its free-space bookkeeping does not read sane:
+    /// the general path then decodes it.
+    fn overflows_with(&self, pgno: Pgno, len: usize) -> Result<bool> {
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, self.usable() as usize);
+        Ok(free.is_some_and(|f| f < len + 2))
     }
 
     /// The common case: the cell fits in the gap between the cell pointer
