@@ -75,7 +75,7 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 && matches!(&sel.body.select, OneSelect::Values(rows) if rows.len() == 1)
         }
     };
-    prog.single_row_write = one_row
+    let one_row = one_row
         && c.firing.is_empty()
         && returning.is_none()
         && oc != OnConflict::Replace
@@ -84,6 +84,11 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         && c.schema.triggers_of(&table).is_empty()
         && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
+    // Index entries are computed after the row is written: only plain
+    // stored columns (no expression, VIRTUAL column or partial-index
+    // WHERE, which could fail there) keep the write free of late errors.
+    prog.single_row_write = one_row
+        && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|k| k.column.is_some_and(|col| !t.table.is_virtual(col))));
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
         if t.table.db == 1 {
