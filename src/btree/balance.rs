@@ -11,6 +11,12 @@
 //! level); an interior root left with no cells takes its only child's
 //! content when it fits (the tree shrinks one level).
 //!
+//! Cells are never decoded into owned vectors on the hot paths: the
+//! siblings are copied page-wise once and dealt out as slices of those
+//! copies ([`NewContent`] says how the page being balanced changes), and
+//! an append past the right edge (`balance_quick`) adds its divider to the
+//! parent in place when it fits.
+//!
 //! Invariants: every page written holds a node that fits; siblings keep
 //! their page numbers where possible (surplus pages go to the freelist,
 //! extra pages come from the allocator); key order is preserved: a
@@ -103,15 +109,55 @@ impl Btree {
             }
             page::cell(data, &h, h.ncells - 1, usable)?.1.rowid
         };
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind != PageKind::TableInterior || parent.right != leaf {
+        let ph = page::header(self.pager.page(parent_pgno)?, parent_pgno)?;
+        if ph.kind != PageKind::TableInterior || ph.right != leaf {
             return Err(Error::corrupt());
         }
         let new_leaf = self.allocate_page()?;
         self.write_node(new_leaf, &Node { kind: PageKind::TableLeaf, cells: vec![cell_bytes], right: 0 })?;
-        parent.cells.push(cell::table_interior(leaf, last_rowid));
+        let divider = cell::table_interior(leaf, last_rowid);
+        if self.append_divider_in_place(parent_pgno, &divider, new_leaf)? {
+            return Ok(());
+        }
+        let mut parent = self.read_node(parent_pgno)?;
+        parent.cells.push(divider);
         parent.right = new_leaf;
         self.fix_page(path, level - 1, parent)
+    }
+
+    /// Append `divider` as the last cell of interior page `parent_pgno`
+    /// and make `right` its right child, in place (the page is not
+    /// decoded and rewritten) when the cell fits the gap between the
+    /// pointer array and the cell content area. `false` (nothing done)
+    /// when it does not, or with auto_vacuum (the pointer map would need
+    /// the new child's entry): the caller rewrites the parent.
+    fn append_divider_in_place(&mut self, parent_pgno: Pgno, divider: &[u8], right: Pgno) -> Result<bool> {
+        if self.autovacuum()? {
+            return Ok(false);
+        }
+        let usable = self.usable() as usize;
+        let data = self.pager.page(parent_pgno)?;
+        let h = page::header(data, parent_pgno)?;
+        if h.kind.is_leaf() {
+            return Err(Error::corrupt());
+        }
+        let off = h.offset;
+        let ptr_end = off + h.kind.header_size() + 2 * h.ncells;
+        let content = match u16::from_be_bytes([data[off + 5], data[off + 6]]) {
+            0 => 65536,
+            v => v as usize,
+        };
+        if content > usable || content < ptr_end || h.ncells >= 0xffff || content - ptr_end < divider.len() + 2 {
+            return Ok(false);
+        }
+        let start = content - divider.len();
+        let d = self.pager.page_mut(parent_pgno)?;
+        d[start..content].copy_from_slice(divider);
+        d[ptr_end..ptr_end + 2].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
+        Ok(true)
     }
 
     /// The index-tree form of `balance_quick` (a key larger than every key
@@ -132,8 +178,8 @@ impl Btree {
             }
             page::cell(data, &h, h.ncells - 1, usable)?.0.to_vec()
         };
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind != PageKind::IndexInterior || parent.right != leaf {
+        let ph = page::header(self.pager.page(parent_pgno)?, parent_pgno)?;
+        if ph.kind != PageKind::IndexInterior || ph.right != leaf {
             return Err(Error::corrupt());
         }
         let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
@@ -142,7 +188,12 @@ impl Btree {
         }
         let new_leaf = self.allocate_page()?;
         self.write_node(new_leaf, &Node { kind: PageKind::IndexLeaf, cells: vec![cell_bytes.to_vec()], right: 0 })?;
-        parent.cells.push(cell::index_leaf_to_interior(&last, leaf));
+        let divider = cell::index_leaf_to_interior(&last, leaf);
+        if self.append_divider_in_place(parent_pgno, &divider, new_leaf)? {
+            return Ok(true);
+        }
+        let mut parent = self.read_node(parent_pgno)?;
+        parent.cells.push(divider);
         parent.right = new_leaf;
         self.fix_page(path, level - 1, parent)?;
         Ok(true)
