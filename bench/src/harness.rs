@@ -97,6 +97,38 @@ pub fn pair(cfg: Config, rows: &mut Vec<Row>, name: String, ops: u64, sqlite: im
     rows.push(Row { name, ops, sqlite, ringlite });
 }
 
+/// Times a run: wall clock, or with `RINGLITE_BENCH_CPU=1` the process's
+/// CPU time (on a machine shared with other loads, wall times of both
+/// engines inflate with the load; CPU times much less).
+enum Stopwatch {
+    Wall(Instant),
+    Cpu(Duration),
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        if std::env::var_os("RINGLITE_BENCH_CPU").is_some_and(|v| v == "1") {
+            Stopwatch::Cpu(process_cpu_time())
+        } else {
+            Stopwatch::Wall(Instant::now())
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        match self {
+            Stopwatch::Wall(t) => t.elapsed(),
+            Stopwatch::Cpu(t) => process_cpu_time().saturating_sub(*t),
+        }
+    }
+}
+
+fn process_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 /// Run `work` once untimed, then `cfg.runs` times timed; the median.
 /// `work` returns a checksum of what it computed.
 pub fn measure(cfg: Config, mut work: impl FnMut() -> Result<u64, String>) -> Outcome {
@@ -106,7 +138,7 @@ pub fn measure(cfg: Config, mut work: impl FnMut() -> Result<u64, String>) -> Ou
     let mut times = Vec::with_capacity(cfg.runs);
     let mut sum = 0;
     for _ in 0..cfg.runs.max(1) {
-        let t = Instant::now();
+        let t = Stopwatch::start();
         match work() {
             Ok(s) => sum = s,
             Err(e) => return Outcome::Failed(e),
@@ -128,7 +160,7 @@ pub fn measure_with_setup<S>(cfg: Config, mut setup: impl FnMut() -> Result<S, S
             Ok(s) => s,
             Err(e) => return Outcome::Failed(e),
         };
-        let t = Instant::now();
+        let t = Stopwatch::start();
         match work(s) {
             Ok(c) => sum = c,
             Err(e) => return Outcome::Failed(e),

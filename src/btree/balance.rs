@@ -11,6 +11,12 @@
 //! level); an interior root left with no cells takes its only child's
 //! content when it fits (the tree shrinks one level).
 //!
+//! Cells are never decoded into owned vectors on the hot paths: the
+//! siblings are copied page-wise once and dealt out as slices of those
+//! copies ([`NewContent`] says how the page being balanced changes), and
+//! an append past the right edge (`balance_quick`) adds its divider to the
+//! parent in place when it fits.
+//!
 //! Invariants: every page written holds a node that fits; siblings keep
 //! their page numbers where possible (surplus pages go to the freelist,
 //! extra pages come from the allocator); key order is preserved: a
@@ -55,7 +61,7 @@ impl Btree {
             if level == 0 {
                 return self.split_root(pgno, node);
             }
-            return self.balance_siblings(path, level, Some(node));
+            return self.balance_siblings(path, level, NewContent::Node(node));
         }
         self.write_node(pgno, &node)?;
         if level == 0 {
@@ -63,7 +69,7 @@ impl Btree {
                 self.collapse_root(pgno, node.right)?;
             }
         } else if page::underfull(&node, pgno, usable) {
-            self.balance_siblings(path, level, None)?;
+            self.balance_siblings(path, level, NewContent::Page)?;
         }
         Ok(())
     }
@@ -73,7 +79,7 @@ impl Btree {
         let root_node = Node { kind: node.kind.interior(), cells: Vec::new(), right: child };
         self.write_node(root, &root_node)?;
         let path = [Level { pgno: root, idx: 0 }, Level { pgno: child, idx: 0 }];
-        self.balance_siblings(&path, 1, Some(node))
+        self.balance_siblings(&path, 1, NewContent::Node(node))
     }
 
     fn collapse_root(&mut self, root: Pgno, child: Pgno) -> Result<()> {
@@ -103,15 +109,55 @@ impl Btree {
             }
             page::cell(data, &h, h.ncells - 1, usable)?.1.rowid
         };
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind != PageKind::TableInterior || parent.right != leaf {
+        let ph = page::header(self.pager.page(parent_pgno)?, parent_pgno)?;
+        if ph.kind != PageKind::TableInterior || ph.right != leaf {
             return Err(Error::corrupt());
         }
         let new_leaf = self.allocate_page()?;
         self.write_node(new_leaf, &Node { kind: PageKind::TableLeaf, cells: vec![cell_bytes], right: 0 })?;
-        parent.cells.push(cell::table_interior(leaf, last_rowid));
+        let divider = cell::table_interior(leaf, last_rowid);
+        if self.append_divider_in_place(parent_pgno, &divider, new_leaf)? {
+            return Ok(());
+        }
+        let mut parent = self.read_node(parent_pgno)?;
+        parent.cells.push(divider);
         parent.right = new_leaf;
         self.fix_page(path, level - 1, parent)
+    }
+
+    /// Append `divider` as the last cell of interior page `parent_pgno`
+    /// and make `right` its right child, in place (the page is not
+    /// decoded and rewritten) when the cell fits the gap between the
+    /// pointer array and the cell content area. `false` (nothing done)
+    /// when it does not, or with auto_vacuum (the pointer map would need
+    /// the new child's entry): the caller rewrites the parent.
+    fn append_divider_in_place(&mut self, parent_pgno: Pgno, divider: &[u8], right: Pgno) -> Result<bool> {
+        if self.autovacuum()? {
+            return Ok(false);
+        }
+        let usable = self.usable() as usize;
+        let data = self.pager.page(parent_pgno)?;
+        let h = page::header(data, parent_pgno)?;
+        if h.kind.is_leaf() {
+            return Err(Error::corrupt());
+        }
+        let off = h.offset;
+        let ptr_end = off + h.kind.header_size() + 2 * h.ncells;
+        let content = match u16::from_be_bytes([data[off + 5], data[off + 6]]) {
+            0 => 65536,
+            v => v as usize,
+        };
+        if content > usable || content < ptr_end || h.ncells >= 0xffff || content - ptr_end < divider.len() + 2 {
+            return Ok(false);
+        }
+        let start = content - divider.len();
+        let d = self.pager.page_mut(parent_pgno)?;
+        d[start..content].copy_from_slice(divider);
+        d[ptr_end..ptr_end + 2].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+        d[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
+        Ok(true)
     }
 
     /// The index-tree form of `balance_quick` (a key larger than every key
@@ -132,25 +178,32 @@ impl Btree {
             }
             page::cell(data, &h, h.ncells - 1, usable)?.0.to_vec()
         };
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind != PageKind::IndexInterior || parent.right != leaf {
+        let ph = page::header(self.pager.page(parent_pgno)?, parent_pgno)?;
+        if ph.kind != PageKind::IndexInterior || ph.right != leaf {
             return Err(Error::corrupt());
         }
         let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
-        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false)? {
+        if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false, false)? {
             return Ok(false);
         }
         let new_leaf = self.allocate_page()?;
         self.write_node(new_leaf, &Node { kind: PageKind::IndexLeaf, cells: vec![cell_bytes.to_vec()], right: 0 })?;
-        parent.cells.push(cell::index_leaf_to_interior(&last, leaf));
+        let divider = cell::index_leaf_to_interior(&last, leaf);
+        if self.append_divider_in_place(parent_pgno, &divider, new_leaf)? {
+            return Ok(true);
+        }
+        let mut parent = self.read_node(parent_pgno)?;
+        parent.cells.push(divider);
         parent.right = new_leaf;
         self.fix_page(path, level - 1, parent)?;
         Ok(true)
     }
 
-    /// Redistribute the cells of `path[level]` (whose content is `over`
-    /// if given) and up to two siblings.
-    fn balance_siblings(&mut self, path: &[Level], level: usize, over: Option<Node>) -> Result<()> {
+    /// Redistribute the cells of `path[level]` (its new content given by
+    /// `content`) and up to two siblings. The cells are never decoded into
+    /// owned vectors: the sibling pages are copied once and the pool holds
+    /// slices of those copies, the new content and the parent's dividers.
+    pub(super) fn balance_siblings(&mut self, path: &[Level], level: usize, content: NewContent<'_>) -> Result<()> {
         let usable = self.usable();
         let parent_pgno = path[level - 1].pgno;
         let child_idx = path[level - 1].idx;
@@ -171,43 +224,91 @@ impl Btree {
             }
             Ok(c)
         };
-        let mut old_pgnos = Vec::new();
-        let mut sibs = Vec::new();
-        let mut over = over;
+        // The siblings' current images (copied: the same pages are
+        // rewritten below), unless the new content replaces one whole.
+        let mut old_pgnos = Vec::with_capacity(3);
+        let mut images: Vec<Option<(Vec<u8>, page::PageHeader)>> = Vec::with_capacity(3);
         for i in first..=last {
             let pg = child_of(&parent, i)?;
             if old_pgnos.contains(&pg) || pg == parent_pgno {
                 return Err(Error::corrupt());
             }
             old_pgnos.push(pg);
-            let node = if i == child_idx { over.take().map_or_else(|| self.read_node(pg), Ok)? } else { self.read_node(pg)? };
-            sibs.push(node);
+            if i == child_idx && matches!(content, NewContent::Node(_)) {
+                images.push(None);
+            } else {
+                let data = self.pager.page(pg)?.to_vec();
+                let h = page::header(&data, pg)?;
+                images.push(Some((data, h)));
+            }
         }
-        let kind = sibs[0].kind;
-        if sibs.iter().any(|s| s.kind != kind) || kind.is_table() != parent.kind.is_table() {
+        let sib_kind = |j: usize| match (&images[j], &content) {
+            (Some((_, h)), _) => h.kind,
+            (None, NewContent::Node(n)) => n.kind,
+            (None, _) => PageKind::TableLeaf,
+        };
+        let sib_right = |j: usize| match (&images[j], &content) {
+            (Some((_, h)), _) => h.right,
+            (None, NewContent::Node(n)) => n.right,
+            (None, _) => 0,
+        };
+        let nsib = images.len();
+        let kind = sib_kind(0);
+        if (0..nsib).any(|j| sib_kind(j) != kind) || kind.is_table() != parent.kind.is_table() {
             return Err(Error::corrupt());
         }
-        // Pool the cells.
         let separated = kind != PageKind::TableLeaf;
-        let mut pool: Vec<Vec<u8>> = Vec::new();
-        let final_right = sibs.last().map_or(0, |s| s.right);
-        let nsib = sibs.len();
-        for (i, sib) in sibs.into_iter().enumerate() {
-            let sib_right = sib.right;
-            pool.extend(sib.cells);
-            if separated && i + 1 < nsib {
-                let mut d = parent.cells[first + i].clone();
-                if kind.is_leaf() {
-                    d.drain(..4);
-                } else {
-                    set_left_child(&mut d, sib_right);
+        // Dividers of interior siblings take the left sibling's right
+        // child (owned, they change); index leaf dividers lose their
+        // child pointer (a slice); table leaves have none in the pool.
+        let mut interior_divs: Vec<Vec<u8>> = Vec::new();
+        if separated && !kind.is_leaf() {
+            for j in 0..nsib - 1 {
+                let mut d = parent.cells[first + j].clone();
+                set_left_child(&mut d, sib_right(j));
+                interior_divs.push(d);
+            }
+        }
+        let final_right = sib_right(nsib - 1);
+        let mut pool: Vec<&[u8]> = Vec::new();
+        for j in 0..nsib {
+            match &images[j] {
+                Some((data, h)) => {
+                    let insert = match &content {
+                        NewContent::Insert(idx, c) if first + j == child_idx => Some((*idx, *c)),
+                        _ => None,
+                    };
+                    if insert.is_some_and(|(idx, _)| idx > h.ncells) {
+                        return Err(Error::corrupt());
+                    }
+                    for i in 0..h.ncells {
+                        if let Some((idx, c)) = insert.filter(|(idx, _)| *idx == i) {
+                            let _ = idx;
+                            pool.push(c);
+                        }
+                        pool.push(page::cell(data, h, i, usable)?.0);
+                    }
+                    if let Some((_, c)) = insert.filter(|(idx, _)| *idx == h.ncells) {
+                        pool.push(c);
+                    }
                 }
-                pool.push(d);
+                None => match &content {
+                    NewContent::Node(n) => pool.extend(n.cells.iter().map(|c| c.as_slice())),
+                    _ => return Err(Error::corrupt()),
+                },
+            }
+            if separated && j + 1 < nsib {
+                if kind.is_leaf() {
+                    pool.push(parent.cells[first + j].get(4..).ok_or_else(Error::corrupt)?);
+                } else {
+                    pool.push(&interior_divs[j]);
+                }
             }
         }
         let capacity = usable as usize - kind.header_size();
-        let (chunks, seps) = distribute(pool, separated, capacity)?;
-        let k = chunks.len();
+        let costs: Vec<usize> = pool.iter().map(|c| c.len() + 2).collect();
+        let bounds = distribute(&costs, separated, capacity)?;
+        let k = bounds.len();
         // Page numbers: keep the old ones in order, allocate or free the
         // difference.
         let mut new_pgnos: Vec<Pgno> = old_pgnos.iter().copied().take(k).collect();
@@ -218,30 +319,43 @@ impl Btree {
             self.free_page(pg)?;
         }
         let mut dividers = Vec::with_capacity(k.saturating_sub(1));
-        for (j, chunk) in chunks.into_iter().enumerate() {
+        let mut at = 0;
+        for (j, &len) in bounds.iter().enumerate() {
             let pg = new_pgnos[j];
+            let chunk = &pool[at..at + len];
+            at += len;
+            let sep = if separated && j + 1 < k {
+                let s = pool.get(at).copied().ok_or_else(Error::corrupt)?;
+                at += 1;
+                Some(s)
+            } else {
+                None
+            };
             let right = if kind.is_leaf() {
                 0
-            } else if j + 1 < k {
-                cell::get_u32(&seps[j], 0)?
+            } else if let Some(s) = sep {
+                cell::get_u32(s, 0)?
             } else {
                 final_right
             };
             if j + 1 < k {
-                dividers.push(if !separated {
-                    let last_cell = chunk.last().ok_or_else(Error::corrupt)?;
-                    let info = cell::parse(kind, last_cell, usable)?;
-                    cell::table_interior(pg, info.rowid)
-                } else if kind.is_leaf() {
-                    cell::index_leaf_to_interior(&seps[j], pg)
-                } else {
-                    let mut d = seps[j].clone();
-                    set_left_child(&mut d, pg);
-                    d
+                dividers.push(match sep {
+                    None => {
+                        let last_cell = chunk.last().ok_or_else(Error::corrupt)?;
+                        let info = cell::parse(kind, last_cell, usable)?;
+                        cell::table_interior(pg, info.rowid)
+                    }
+                    Some(s) if kind.is_leaf() => cell::index_leaf_to_interior(s, pg),
+                    Some(s) => {
+                        let mut d = s.to_vec();
+                        set_left_child(&mut d, pg);
+                        d
+                    }
                 });
             }
-            self.write_node(pg, &Node { kind, cells: chunk, right })?;
+            self.write_cells(pg, kind, chunk, right)?;
         }
+        drop(pool);
         // The parent: old dividers out, new ones in, last slot re-pointed.
         let tail = parent.cells.split_off(last);
         parent.cells.truncate(first);
@@ -256,32 +370,64 @@ impl Btree {
         }
         self.fix_page(path, level - 1, parent)
     }
+
+    /// Write `cells` packed into page `pgno` (as [`page::write_node`]
+    /// does for a [`Node`]).
+    fn write_cells(&mut self, pgno: Pgno, kind: PageKind, cells: &[&[u8]], right: Pgno) -> Result<()> {
+        let usable = self.usable() as usize;
+        let off = page::header_offset(pgno);
+        let ptr_base = off + kind.header_size();
+        let gap_start = ptr_base + 2 * cells.len();
+        let size: usize = cells.iter().map(|c| c.len()).sum();
+        if gap_start + size > usable {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "node does not fit its page"));
+        }
+        let data = self.pager.page_mut(pgno)?;
+        let mut content = usable;
+        for (i, c) in cells.iter().enumerate() {
+            content -= c.len();
+            data[content..content + c.len()].copy_from_slice(c);
+            let p = ptr_base + 2 * i;
+            data[p..p + 2].copy_from_slice(&(content as u16).to_be_bytes());
+        }
+        data[gap_start..content].fill(0);
+        data[off] = kind.byte();
+        data[off + 1..off + 3].fill(0);
+        data[off + 3..off + 5].copy_from_slice(&(cells.len() as u16).to_be_bytes());
+        let cs = if content == 65536 { 0u16 } else { content as u16 };
+        data[off + 5..off + 7].copy_from_slice(&cs.to_be_bytes());
+        data[off + 7] = 0;
+        if !kind.is_leaf() {
+            data[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
+        }
+        self.ptrmap_note_page(pgno)
+    }
 }
 
-/// Deal `pool` out over as few pages of `capacity` bytes as hold it, as
-/// evenly as possible. With `separated`, one cell between consecutive
-/// pages becomes their divider instead of staying on a page.
-/// Cells per new page, and the dividers between consecutive pages.
-type Distribution = (Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>);
+/// The new content of the page being balanced.
+pub(super) enum NewContent<'a> {
+    /// What the page holds now (an underfull page after a delete).
+    Page,
+    /// A whole new cell list.
+    Node(Node),
+    /// The page's cells with one more inserted at this index (an insert
+    /// that does not fit).
+    Insert(usize, &'a [u8]),
+}
 
-fn distribute(pool: Vec<Vec<u8>>, separated: bool, capacity: usize) -> Result<Distribution> {
-    let n = pool.len();
-    let cost = |c: &Vec<u8>| c.len() + 2;
-    let total: usize = pool.iter().map(cost).sum();
+/// Deal cells of these costs (bytes with their pointer) out over as few
+/// pages of `capacity` bytes as hold them, as evenly as possible. With
+/// `separated`, one cell between consecutive pages becomes their divider
+/// instead of staying on a page. Returns the number of cells per page (a
+/// divider follows each page but the last).
+fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<usize>> {
+    let n = costs.len();
+    let total: usize = costs.iter().sum();
     let max_k = if separated { n.div_ceil(2).max(1) } else { n.max(1) };
     let mut k = total.div_ceil(capacity).max(1);
     while k <= max_k {
-        if let Some(bounds) = try_split(&pool, separated, capacity, k) {
-            let mut chunks = Vec::with_capacity(k);
-            let mut seps = Vec::new();
-            let mut it = pool.into_iter();
-            for (j, len) in bounds.iter().enumerate() {
-                chunks.push(it.by_ref().take(*len).collect());
-                if separated && j + 1 < bounds.len() {
-                    seps.push(it.next().ok_or_else(Error::corrupt)?);
-                }
-            }
-            return Ok((chunks, seps));
+        if let Some(bounds) = try_split(costs, separated, capacity, k) {
+            return Ok(bounds);
         }
         k += 1;
     }
@@ -289,9 +435,9 @@ fn distribute(pool: Vec<Vec<u8>>, separated: bool, capacity: usize) -> Result<Di
 }
 
 /// Chunk lengths for `k` pages, or `None` if this `k` does not work.
-fn try_split(pool: &[Vec<u8>], separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
-    let n = pool.len();
-    let cost = |i: usize| pool[i].len() + 2;
+fn try_split(costs: &[usize], separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
+    let n = costs.len();
+    let cost = |i: usize| costs[i];
     let mut bounds = Vec::with_capacity(k);
     let mut i = 0;
     let per_page_after = if separated { 2 } else { 1 };

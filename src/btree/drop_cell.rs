@@ -21,14 +21,17 @@ const MIN_FREEBLOCK: usize = 4;
 impl Btree {
     /// Remove cell `idx` of leaf page `pgno` in place. `root`: the page is
     /// the tree's root (never rebalanced for being underfull). `false`
-    /// (nothing done) when the general path must do it.
+    /// (nothing done) when the general path must do it. When it acts it
+    /// is the operation's last change (the caller returns at once).
     pub(super) fn drop_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool) -> Result<bool> {
-        self.remove_leaf_cell_in_place(pgno, idx, root, true)
+        self.remove_leaf_cell_in_place(pgno, idx, root, true, true)
     }
 
     /// `drop_leaf_cell_in_place`, keeping the cell's overflow chain when
-    /// `free_chain` is false (the cell moves to another page).
-    pub(super) fn remove_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool, free_chain: bool) -> Result<bool> {
+    /// `free_chain` is false (the cell moves to another page). `last`: the
+    /// caller does nothing fallible after a removal (see
+    /// [`crate::pager::Pager::page_mut_last`]).
+    pub(super) fn remove_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool, free_chain: bool, last: bool) -> Result<bool> {
         let usable = self.usable() as usize;
         let (kind, cell_bytes, off, free_before) = {
             let data = self.pager.page(pgno)?;
@@ -54,7 +57,7 @@ impl Btree {
         if free_chain {
             self.free_overflow(kind, &cell_bytes)?;
         }
-        let data = self.pager.page_mut(pgno)?;
+        let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };
         let h = page::header(data, pgno)?;
         let ptr_base = h.offset + h.kind.header_size();
         let ptr_end = ptr_base + 2 * h.ncells;
@@ -86,7 +89,7 @@ fn content_start(data: &[u8], hoff: usize) -> usize {
 /// Free bytes of a page: the gap between the pointer array and the cell
 /// content area, freeblocks, fragments. `None` if the freeblock list is
 /// not a well-formed ascending chain inside the content area.
-fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize, usable: usize) -> Option<usize> {
+pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize, usable: usize) -> Option<usize> {
     let ptr_end = hoff + kind.header_size() + 2 * ncells;
     let content = content_start(data, hoff);
     if content < ptr_end || content > usable {

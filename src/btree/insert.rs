@@ -34,6 +34,7 @@ impl Btree {
             if h.kind == leaf_kind && top.idx <= h.ncells {
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
+                    // (The operation's last change: see `insert_in_gap`.)
                     return Ok(());
                 }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
@@ -47,6 +48,10 @@ impl Btree {
                             return Ok(());
                         }
                     }
+                }
+                if level > 0 && self.overflows_with(top.pgno, new.len())? {
+                    // Straight to balancing, without decoding the page.
+                    return self.balance_siblings(&path, level, super::balance::NewContent::Insert(top.idx, &new));
                 }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
@@ -98,11 +103,12 @@ impl Btree {
         };
         let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
-            self.pager.page_mut(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            // The operation's last change (the ptrmap entry comes first).
             self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+            self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
             return Ok(true);
         }
-        if !self.drop_leaf_cell_in_place(top.pgno, top.idx, true)? {
+        if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
             self.fix_page(path, level, node)?;
@@ -117,10 +123,25 @@ impl Btree {
         Ok(true)
     }
 
+    /// Whether page `pgno` cannot take a cell of `len` bytes even when
+    /// repacked (its free space, freeblocks and fragments included, is too
+    /// small). `false` when its free-space bookkeeping does not read sane:
+    /// the general path then decodes it.
+    fn overflows_with(&self, pgno: Pgno, len: usize) -> Result<bool> {
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, self.usable() as usize);
+        Ok(free.is_some_and(|f| f < len + 2))
+    }
+
     /// The common case: the cell fits in the gap between the cell pointer
     /// array and the cell content area, so it is written in place (as
     /// SQLite does) without repacking the page. Existing freeblocks and
     /// fragments are left as they are. `false` if it does not fit.
+    ///
+    /// When it fits, writing the page is the last thing the operation
+    /// does (every caller returns at once), so the page is modified with
+    /// [`crate::pager::Pager::page_mut_last`]: no undo image per insert.
     fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
         let usable = self.usable() as usize;
         let data = self.pager.page(pgno)?;
@@ -137,14 +158,15 @@ impl Btree {
             return Ok(false);
         }
         let start = content - cell_bytes.len();
-        let d = self.pager.page_mut(pgno)?;
+        let kind = h.kind;
+        self.ptrmap_note_cell(pgno, kind, cell_bytes)?;
+        let d = self.pager.page_mut_last(pgno)?;
         d[start..content].copy_from_slice(cell_bytes);
         let at = ptr_base + 2 * idx;
         d.copy_within(at..ptr_end, at + 2);
         d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
         d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
         d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
-        self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
         Ok(true)
     }
 }

@@ -36,7 +36,8 @@
 //! and passes `PRAGMA integrity_check`.
 
 use super::{Connection, OpenFlags, Statement, StepResult};
-use crate::btree::{Btree, TxnState};
+use crate::btree::{Btree, Cursor, InsertKey, Meta, TxnState};
+use crate::Poll;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 use crate::pager::header::{self, get_u32, put_u32};
 use crate::value::Value;
@@ -297,6 +298,13 @@ impl Connection {
         if let Some(why) = &table.unsupported {
             return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
         }
+        if table.without_rowid.is_none() {
+            let root = table.root;
+            if self.copy_table_records(db, dest, name, root)? {
+                return Ok(());
+            }
+        }
+        let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
         // Generated columns are computed again as the rows go in.
         let mut cols: Vec<String> = table.columns.iter().filter(|c| c.generated.is_none()).map(|c| quote(&c.name)).collect();
         if table.rowid_alias.is_none() {
@@ -335,6 +343,57 @@ impl Connection {
             Ok(())
         });
         copied
+    }
+}
+
+impl Connection {
+    /// Copy the rows of rowid table `name` (root page `src_root`) into
+    /// `dest` record by record, B-tree to B-tree, in rowid order: no SQL,
+    /// and every row is an append to the new tree's rightmost leaf. The
+    /// records are copied unchanged, as SQLite's VACUUM does (its
+    /// INSERT ... SELECT transfer copies raw records without re-checking
+    /// constraints or recomputing stored columns). `false` (nothing
+    /// copied) when the two databases' text encodings differ, `dest`
+    /// does not know the table, or the table has UNIQUE / PRIMARY KEY
+    /// indexes (created with it, before the rows): the SQL copy then does
+    /// it.
+    fn copy_table_records(&mut self, db: usize, dest: &mut Connection, name: &str, src_root: u32) -> Result<bool> {
+        let mut dest_root = None;
+        run(dest, "SELECT rootpage FROM main.sqlite_schema WHERE type = 'table' AND name = ?", &[Value::text(name.to_string())], |st| {
+            dest_root = Some(st.column(0).as_ref().to_i64());
+            Ok(())
+        })?;
+        let Some(dest_root) = dest_root.filter(|r| *r > 1).map(|r| r as u32) else { return Ok(false) };
+        // The table's UNIQUE / PRIMARY KEY indexes exist from its CREATE
+        // TABLE on and are filled by the SQL copy only.
+        let mut indexed = false;
+        run(dest, "SELECT 1 FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = ?", &[Value::text(name.to_string())], |_| {
+            indexed = true;
+            Ok(())
+        })?;
+        if indexed {
+            return Ok(false);
+        }
+        let src = &mut self.state.dbs[db].btree;
+        let dst = &mut dest.state.dbs[0].btree;
+        if block(src, |b| b.meta(Meta::TextEncoding))?.max(1) != block(dst, |b| b.meta(Meta::TextEncoding))?.max(1) || dst.txn_state() != TxnState::Write {
+            return Ok(false);
+        }
+        let mut from = Cursor::new(src_root, false, None);
+        let mut to = Cursor::new(dest_root, true, None);
+        let mut more = block(src, |b| from.first(b))?;
+        while more {
+            let rowid = from.rowid();
+            let record = block(src, |b| {
+                Ok(match from.payload(b)? {
+                    Poll::Ready(p) => Poll::Ready(p.to_vec()),
+                    Poll::Pending => Poll::Pending,
+                })
+            })?;
+            block(dst, |b| to.insert(b, InsertKey::Rowid(rowid), &record))?;
+            more = block(src, |b| from.next(b))?;
+        }
+        Ok(true)
     }
 }
 

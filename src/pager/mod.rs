@@ -690,6 +690,21 @@ impl Pager {
 
     /// A cached page for modification: journaled before the first change.
     pub fn page_mut(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
+        self.page_mut_logged(pgno, true)
+    }
+
+    /// [`Pager::page_mut`] for the last change of the B-tree operation in
+    /// progress: the caller does nothing that can fail after it (no page
+    /// access, no error) before the operation commits, so the operation
+    /// can never be undone past this change and its undo log needs no
+    /// image of the page (a 4 KiB copy saved on every one-page insert or
+    /// delete). The transaction's and savepoints' originals are kept as
+    /// usual.
+    pub fn page_mut_last(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
+        self.page_mut_logged(pgno, false)
+    }
+
+    fn page_mut_logged(&mut self, pgno: Pgno, log_for_op: bool) -> Result<&mut [u8]> {
         self.require_write()?;
         let original = match self.cache.get(pgno) {
             None => return Err(self.miss(pgno)),
@@ -701,7 +716,9 @@ impl Pager {
         if let Some(orig) = original {
             self.keep_original(pgno, &orig);
         }
-        self.record_undo(pgno);
+        if log_for_op {
+            self.record_undo(pgno);
+        }
         let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
         p.dirty = true;
         Ok(&mut p.data)

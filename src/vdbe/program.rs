@@ -297,6 +297,14 @@ pub struct Program {
     pub changes_schema: bool,
     /// Whether the statement counts rows for `changes()`.
     pub counts_changes: bool,
+    /// The statement writes at most one row, and only after every check
+    /// that can make it fail (a single-row INSERT without triggers,
+    /// foreign keys, REPLACE, upsert, AUTOINCREMENT, RETURNING, or indexes
+    /// on expressions, VIRTUAL columns or with a WHERE clause): a
+    /// failure leaves nothing to undo, so `Transaction` opens no statement
+    /// savepoint for it (SQLite's `usesStmtJournal` is false for such a
+    /// statement too). A savepoint would copy every page the row touches.
+    pub single_row_write: bool,
     /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
     pub query_plan: Vec<(i32, i32, String)>,
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),

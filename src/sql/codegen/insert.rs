@@ -63,7 +63,32 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::sql("not an INSERT"));
     };
     let init = c.begin_program();
+    // Decided before the target is opened (which moves the table).
+    let one_row = match body {
+        InsertBody::DefaultValues => true,
+        InsertBody::Select(sel, upsert) => {
+            upsert.is_none()
+                && sel.with.is_none()
+                && sel.order_by.is_none()
+                && sel.limit.is_none()
+                && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
+                && matches!(&sel.body.select, OneSelect::Values(rows) if rows.len() == 1)
+        }
+    };
+    let one_row = one_row
+        && c.firing.is_empty()
+        && returning.is_none()
+        && oc != OnConflict::Replace
+        && !table.autoincrement
+        && table.without_rowid.is_none()
+        && c.schema.triggers_of(&table).is_empty()
+        && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
+    // Index entries are computed after the row is written: only plain
+    // stored columns (no expression, VIRTUAL column or partial-index
+    // WHERE, which could fail there) keep the write free of late errors.
+    prog.single_row_write = one_row
+        && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|k| k.column.is_some_and(|col| !t.table.is_virtual(col))));
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
         open_sequence(c, t.table.db, &t.table.name)?;
