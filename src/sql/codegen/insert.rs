@@ -79,6 +79,9 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         && c.firing.is_empty()
         && returning.is_none()
         && oc != OnConflict::Replace
+        && !(oc == OnConflict::Default
+            && (table.pk_conflict == Some(sqlite3_parser::ast::ResolveType::Replace)
+                || table.unique_conflicts.iter().any(|(_, r)| *r == sqlite3_parser::ast::ResolveType::Replace)))
         && !table.autoincrement
         && table.without_rowid.is_none()
         && c.schema.triggers_of(&table).is_empty()
