@@ -878,10 +878,17 @@ impl Compiler<'_> {
         }
         let cur = self.b.cursor();
         let once = self.once_placeholder();
-        self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }] })), 0);
+        let open = self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }] })), 0);
         let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
+        }
+        // Values are matched under the comparison's collation: the left
+        // side's when it has one, else the subquery column's.
+        let coll_name = self.expr_collation(lhs).map(|(n, _)| n).or_else(|| info.collations.first().cloned().flatten());
+        if let Some(name) = coll_name {
+            let collation = self.collation(&name)?;
+            self.b.insns[open].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation, descending: false }] }));
         }
         self.finish_once(once, info.correlated);
         let x = self.expr_new(lhs)?;
