@@ -488,7 +488,8 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     c.writes = true;
                     c.ddl_db = idx.db;
-                    c.delete_schema_rows(1, &idx.name);
+                    // (A trigger may have the index's name.)
+                    c.delete_schema_rows_of(idx.db, Some("index"), 1, &idx.name);
                     let out = c.b.reg();
                     c.b.add(Opcode::Destroy, idx.root as i32, out, idx.db as i32);
                     c.bump_cookie();
