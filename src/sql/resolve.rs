@@ -143,6 +143,19 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
     Ok(None)
 }
 
+/// The name the SQL that UPDATE and DELETE compile internally uses for the
+/// target's rowid: a table may have columns named rowid, oid and _rowid_,
+/// which hide the rowid from those names.
+pub const INTERNAL_ROWID: &str = "_ringlite_rowid_";
+
+/// The rowid of the innermost scope's item named `qualifier` (the first
+/// item with a rowid when none), whatever its columns are called.
+pub fn resolve_rowid(scopes: &[Scope], qualifier: Option<&str>) -> Option<ColumnRef> {
+    let scope = scopes.last()?;
+    let (ii, item) = scope.items.iter().enumerate().find(|(_, it)| it.has_rowid && qualifier.is_none_or(|q| it.name.eq_ignore_ascii_case(q)))?;
+    Some(ColumnRef { depth: 0, item: ii, cursor: item.cursor, column: None, affinity: Affinity::Integer, collation: None })
+}
+
 /// The message for a column that resolved nowhere.
 pub fn no_such_column(qualifier: Option<&str>, name: &str) -> Error {
     match qualifier {

@@ -115,6 +115,9 @@ impl Compiler<'_> {
 
     /// Resolve an identifier, trying columns of every scope.
     pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
+        if self.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID {
+            return Ok(crate::sql::resolve::resolve_rowid(&self.scopes, qualifier));
+        }
         resolve(&mut self.scopes, qualifier, name)
     }
 
@@ -325,8 +328,9 @@ impl Compiler<'_> {
 
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquote(raw);
+
         if let Some(r) = self.resolve_name(None, &name)? {
-            if self.internal_rowid_read && r.column.is_none() && name == "rowid" {
+            if self.internal_rowid_read && r.column.is_none() && name == crate::sql::resolve::INTERNAL_ROWID {
                 // The rowids an UPDATE/DELETE visits: not a read to authorize.
                 let auth = self.authorizer.take();
                 self.emit_column(&r, target)?;

@@ -50,8 +50,8 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     c.internal_rowid_read = true;
     c.dml_target = Some(table.name.clone());
     let sql = match where_clause {
-        Some(w) => format!("SELECT rowid FROM {} AS \"{}\" WHERE {w}", c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
-        None => format!("SELECT rowid FROM {}", c.table_sql_name(table)),
+        Some(w) => format!("SELECT {} FROM {} AS \"{}\" WHERE {w}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
+        None => format!("SELECT {} FROM {}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
     };
     let _ = conjuncts;
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -228,7 +228,7 @@ fn collect_from_join(
     }
     let width = 1 + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
-    let sql = format!("SELECT {}.rowid{values} FROM {} AS {}, {}{filter}", quote(&name), quote(&table.name), quote(&name), super::from::from_text(from));
+    let sql = format!("SELECT {}.{}{values} FROM {} AS {}, {}{filter}", quote(&name), crate::sql::resolve::INTERNAL_ROWID, quote(&table.name), quote(&name), super::from::from_text(from));
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
     c.internal_rowid_read = true;
