@@ -212,6 +212,77 @@ impl Table {
     }
 }
 
+impl Table {
+    /// WITHOUT ROWID: the number of distinct PRIMARY KEY columns, which
+    /// lead every record of the table (0 for a rowid table).
+    pub fn key_width(&self) -> usize {
+        let Some(pk) = &self.without_rowid else { return 0 };
+        let order = self.record_columns();
+        order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count()
+    }
+
+    /// The collation name a key column compares with: its own, else the
+    /// table column's, else BINARY.
+    fn key_collation(&self, column: Option<usize>, own: &Option<String>) -> String {
+        own.clone().or_else(|| column.and_then(|c| self.columns.get(c)).and_then(|c| c.collation.clone())).unwrap_or_else(|| "BINARY".into())
+    }
+
+    /// WITHOUT ROWID: what each entry of `idx` carries after its key
+    /// columns instead of a rowid (fileformat2 §2.5): the PRIMARY KEY
+    /// columns the index does not already hold with the same collation,
+    /// as (table column, descending, collation name). An index made by
+    /// CREATE INDEX orders them as the PRIMARY KEY does; one made by a
+    /// UNIQUE constraint of CREATE TABLE orders them ascending (as SQLite
+    /// writes them). Empty for a rowid table.
+    pub fn index_suffix(&self, idx: &Index) -> Vec<(usize, bool, String)> {
+        let Some(pk) = &self.without_rowid else { return Vec::new() };
+        let mut out: Vec<(usize, bool, String)> = Vec::new();
+        for (col, desc, coll) in pk {
+            let coll = self.key_collation(Some(*col), coll);
+            let held = idx.columns.iter().any(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll));
+            if held || out.iter().any(|(c, _, _)| c == col) {
+                continue;
+            }
+            out.push((*col, *desc && idx.origin == "c", coll));
+        }
+        out
+    }
+
+    /// WITHOUT ROWID: where each PRIMARY KEY column (in key order) sits in
+    /// an entry of `idx`: at a key column holding it with its collation,
+    /// else in the suffix after the key columns.
+    pub fn key_positions_in_index(&self, idx: &Index) -> Vec<usize> {
+        let suffix = self.index_suffix(idx);
+        let n = idx.columns.len();
+        let order = self.record_columns();
+        let width = self.key_width();
+        let pk = self.without_rowid.clone().unwrap_or_default();
+        order[..width]
+            .iter()
+            .map(|col| {
+                if let Some(s) = suffix.iter().position(|(c, _, _)| c == col) {
+                    return n + s;
+                }
+                let coll = pk.iter().find(|(c, _, _)| c == col).map(|(c, _, k)| self.key_collation(Some(*c), k)).unwrap_or_default();
+                idx.columns
+                    .iter()
+                    .position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll))
+                    .unwrap_or(n)
+            })
+            .collect()
+    }
+
+    /// The number of fields in an entry of `idx`: its key columns, then
+    /// the rowid or (WITHOUT ROWID) the PRIMARY KEY suffix.
+    pub fn index_entry_width(&self, idx: &Index) -> usize {
+        if self.without_rowid.is_some() {
+            idx.columns.len() + self.index_suffix(idx).len()
+        } else {
+            idx.columns.len() + 1
+        }
+    }
+}
+
 /// One column of an index: a table column or an expression over the
 /// table's columns (an index on expressions, `expridx.txt`).
 #[derive(Debug, Clone)]
@@ -341,6 +412,52 @@ impl Schema {
             Some(i) if i.db == db => Some(i),
             _ => self.indexes.get(&shadowed_key(name, db)),
         }
+    }
+
+    /// The PRIMARY KEY of a WITHOUT ROWID table seen as the index it is
+    /// (the table's own tree, no schema row): `sqlite_autoindex_T_N`, N
+    /// being its number among the table's automatic indexes.
+    pub fn without_rowid_pk_index(table: &Table) -> Option<Index> {
+        let pk = table.without_rowid.as_ref()?;
+        let number = table.auto_indexes.iter().position(|(_, is_pk)| *is_pk)? + 1;
+        Some(Index {
+            name: format!("sqlite_autoindex_{}_{number}", table.name),
+            db: table.db,
+            table: table.name.clone(),
+            root: table.root,
+            columns: pk.iter().map(|(c, d, coll)| IndexColumn { column: Some(*c), expr: None, descending: *d, collation: coll.clone() }).collect(),
+            unique: true,
+            sql: None,
+            origin: "pk",
+            where_sql: None,
+        })
+    }
+
+    /// `index_in`, also finding the PRIMARY KEY of a WITHOUT ROWID table
+    /// by its automatic index name.
+    pub fn index_or_pk_in(&self, db: Option<usize>, name: &str) -> Option<Index> {
+        if let Some(i) = self.index_in(db, name) {
+            return Some(i.clone());
+        }
+        self.tables
+            .values()
+            .filter(|t| db.is_none_or(|d| t.db == d))
+            .filter_map(Self::without_rowid_pk_index)
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    /// `indexes_of` with a WITHOUT ROWID table's PRIMARY KEY among its
+    /// automatic indexes, in creation order (as `PRAGMA index_list`
+    /// lists them, reversed).
+    pub fn indexes_with_pk_of(&self, table: &Table) -> Vec<Index> {
+        let mut v: Vec<Index> = self.indexes_of(table).into_iter().cloned().collect();
+        if let Some(pk) = Self::without_rowid_pk_index(table) {
+            let number = |i: &Index| i.name.rsplit('_').next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
+            let pk_number = number(&pk);
+            let at = v.iter().position(|i| i.sql.is_some() || i.origin == "c" || number(i) > pk_number).unwrap_or(v.len());
+            v.insert(at, pk);
+        }
+        v
     }
 
     /// Triggers of `table`: (name, CREATE TRIGGER text), in SQLite's firing
@@ -551,13 +668,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             // compute them yet.)
             let without_rowid = flags.contains(ast::TabFlags::WithoutRowid);
             let generated = without_rowid && columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
-            let unsupported = if generated {
-                Some("generated columns".to_string())
-            } else if flags.contains(ast::TabFlags::WithoutRowid) {
-                Some("WITHOUT ROWID tables".to_string())
-            } else {
-                None
-            };
+            let unsupported = if generated { Some("generated columns".to_string()) } else { None };
             let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),
@@ -716,8 +827,13 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     return Err(Error::sql("AUTOINCREMENT not allowed on WITHOUT ROWID tables"));
                 }
                 // An INTEGER PRIMARY KEY is an ordinary key column here.
+                // Its automatic index is numbered after the others (SQLite
+                // makes it when the table is complete).
                 let pk = match t.rowid_alias.take() {
-                    Some(c) if pos == usize::MAX => vec![(c, false, None)],
+                    Some(c) if pos == usize::MAX => {
+                        t.auto_indexes.push((vec![(c, false, None)], true));
+                        vec![(c, false, None)]
+                    }
                     _ => t.auto_indexes[pos].0.clone(),
                 };
                 // PRIMARY KEY columns of a WITHOUT ROWID table are NOT NULL.

@@ -878,10 +878,7 @@ impl<'b> Compiler<'_> {
             if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
                 return Ok(kind);
             }
-            self.b.add(Opcode::Rewind, it.cursor, end, 0);
-            let top = self.b.here();
-            self.eqp.push((0, 0, format!("SCAN {item_name}")));
-            return Ok(LoopKind::Scan(it.cursor, top));
+            // Otherwise a secondary index, as for a rowid table.
         }
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
@@ -957,9 +954,7 @@ impl<'b> Compiler<'_> {
                 self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
                 let top = self.b.here();
                 self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-                let rid = self.b.reg();
-                self.b.add(Opcode::IdxRowid, icur, rid, 0);
-                self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+                self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
                 self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
                 return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
@@ -1062,9 +1057,7 @@ impl<'b> Compiler<'_> {
             }
             None => {}
         }
-        let rid = self.b.reg();
-        self.b.add(Opcode::IdxRowid, icur, rid, 0);
-        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
         Ok(LoopKind::Index(icur, top))
     }
@@ -1207,6 +1200,11 @@ impl<'b> Compiler<'_> {
                 None => crate::value::collation::Collation::binary(),
             };
             fields.push(KeyField { collation, descending: c.descending });
+        }
+        if let Some(t) = table.as_ref().filter(|t| t.without_rowid.is_some()) {
+            for (_, descending, coll) in t.index_suffix(idx) {
+                fields.push(KeyField { collation: self.collation(&coll)?, descending });
+            }
         }
         Ok(Arc::new(KeyInfo { fields }))
     }

@@ -22,7 +22,9 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.insertable_table(target_db, &unquote(tbl_name.name.0), stmt)?;
+    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let Stmt::Insert { body, .. } = stmt else { return Err(Error::sql("not an INSERT")) };
+    c.refuse_without_rowid_dml(&table, matches!(body, InsertBody::Select(_, Some(_))), false)?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
@@ -64,6 +66,7 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     };
     let init = c.begin_program();
     let t = c.open_write_target(table)?;
+    c.refuse_without_rowid_foreign_keys(&t.table);
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
         if t.table.db == 1 {
@@ -227,9 +230,9 @@ fn insert_row(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], 
 
 /// Constraint checks and the write of one row held in `row`.
 fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&super::upsert::Upserts<'_, '_>>) -> Result<()> {
-    if t.table.without_rowid.is_some() {
-        return c.insert_without_rowid_row(t, row, oc);
-    }
+    // A WITHOUT ROWID row has no rowid: its rowid register holds NULL and
+    // its PRIMARY KEY is always checked.
+    let without_rowid = t.table.without_rowid.is_some();
     let skip = c.b.label();
     let rowid = c.b.reg();
     let ipk_given = t.table.rowid_alias.filter(|i| given.contains(i));
@@ -253,6 +256,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
                 c.b.bind(have);
                 c.b.add(Opcode::MustBeInt, trig_rowid, 0, 0);
                 c.b.bind(after);
+            }
+            None if without_rowid => {
+                c.b.add(Opcode::Null, 0, trig_rowid, 0);
             }
             None => {
                 c.b.add(Opcode::Integer, -1, trig_rowid, 0);
@@ -283,6 +289,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.bind(have);
             c.b.add(Opcode::MustBeInt, rowid, 0, 0);
             c.b.bind(after);
+        }
+        None if without_rowid => {
+            c.b.add(Opcode::Null, 0, rowid, 0);
         }
         None => {
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
@@ -321,7 +330,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         }
         None => oc,
     };
-    c.check_unique(t, row, rowid, None, source.is_some(), unique_oc, skip)?;
+    c.check_unique(t, row, rowid, None, source.is_some() || without_rowid, unique_oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
     c.fk_check_child(&t.table, row, 1, None)?;

@@ -36,7 +36,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
                 .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
                 .collect(),
             rowid_alias: table.rowid_alias,
-            has_rowid: true,
+            has_rowid: table.without_rowid.is_none(),
         }],
         correlated: false,
     }
@@ -91,10 +91,8 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = match c.deletable_without_rowid(target_db, &unquote(tbl_name.name.0), returning.is_some()) {
-        Some(t) => t,
-        None => c.writable_table(target_db, &unquote(tbl_name.name.0))?,
-    };
+    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    c.refuse_without_rowid_dml(&table, false, from.is_some())?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(&table, alias.as_deref(), f)?;
@@ -113,30 +111,21 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
         assignments.push((i, v));
     }
-    if table.without_rowid.is_some() {
-        if from.is_some() {
-            return Err(Error::unsupported("UPDATE ... FROM on a WITHOUT ROWID table"));
-        }
-        let init = c.begin_program();
-        c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
-        c.end_program(init, Some(true));
-        prog.counts_changes = true;
-        return Ok(());
-    }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
+    c.refuse_without_rowid_foreign_keys(&table);
     c.setup_returning(*returning, &table, prog)?;
     // Without FROM the rowids are collected and each row's values computed
     // when it is updated; with FROM the join computes the values, kept
     // (one row per target row) beside the rowid.
-    let tmp = match from {
-        None => collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?,
+    let (tmp, width) = match from {
+        None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
             let (tmp, columns) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
             for (a, col) in assignments.iter_mut().zip(columns) {
                 a.1 = SetValue::Column(tmp, col);
             }
-            tmp
+            (tmp, 1)
         }
     };
     c.scopes.push(target_scope(&table, alias, t.cursor));
@@ -144,9 +133,8 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
     let next = c.b.label();
-    let rid = c.b.reg();
-    c.b.add(Opcode::Column, tmp, 0, rid);
-    c.b.add(Opcode::NotExists, t.cursor, next, rid);
+    let (key, rid) = c.load_target(&table, tmp, width);
+    c.seek_target(&t, key, next);
     update_row(c, &t, rid, &assignments, oc, next)?;
     c.emit_returning(&t)?;
     c.b.bind(next);
@@ -287,6 +275,9 @@ pub fn update_row(
         }
     }
     let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    // A WITHOUT ROWID row moves when a key column changes (and every index
+    // entry ends with the key).
+    let moves = table.without_rowid.as_ref().is_some_and(|pk| pk.iter().any(|(c, _, _)| changed.contains(c)));
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
@@ -302,7 +293,7 @@ pub fn update_row(
     // indexed expression may read any column. With triggers on the table every index is
     // rewritten, as before (a BEFORE trigger may itself change the row).
     let has_generated = table.columns.iter().any(|col| col.generated.is_some());
-    let all_indexes = rowid_changes || !c.schema.triggers_of(table).is_empty();
+    let all_indexes = rowid_changes || moves || !c.schema.triggers_of(table).is_empty();
     // An expression in the key may read any column, and so may a
     // generated column.
     let key_changes = |idx: &crate::sql::schema::Index| {
@@ -314,7 +305,7 @@ pub fn update_row(
             })
     };
     let indexes: Vec<(crate::sql::schema::Index, i32)> = t.indexes.iter().filter(|(idx, _)| key_changes(idx)).cloned().collect();
-    c.check_unique_of(t, &indexes, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    c.check_unique_of(t, &indexes, new, new_rowid, Some((old, rid)), rowid_changes || moves, oc, next)?;
     let fk = c.fk_involved(table);
     if fk {
         c.fk_check_child(table, old, -1, Some(&changed))?;
@@ -324,12 +315,19 @@ pub fn update_row(
     for (idx, cur) in indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
         let k = c.index_key_of(table, &idx, old, rid)?;
-        c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
+        c.b.add(Opcode::IdxDelete, cur, k, table.index_entry_width(&idx) as i32);
         if let Some(g) = guard {
             c.b.bind(g);
         }
     }
-    if rowid_changes {
+    if table.without_rowid.is_some() {
+        // The old entry goes; the new one is written under its key.
+        let old_key = c.key_of_row(table, old);
+        let gone = c.b.label();
+        c.seek_target(t, old_key, gone);
+        c.b.add(Opcode::Delete, t.cursor, 0, 0);
+        c.b.bind(gone);
+    } else if rowid_changes {
         let same = c.b.label();
         c.b.add4(Opcode::Eq, rid, same, new_rowid, P4::None, 0);
         let gone = c.b.label();
