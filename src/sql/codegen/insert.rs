@@ -23,8 +23,6 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
     }
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
-    let Stmt::Insert { body, .. } = stmt else { return Err(Error::sql("not an INSERT")) };
-    c.refuse_without_rowid_dml(&table, matches!(body, InsertBody::Select(_, Some(_))), false)?;
     let oc = OnConflict::from_ast(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
@@ -325,7 +323,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     c.check_checks(t, row, rowid, oc, skip)?;
     let unique_oc = match upsert {
         Some(u) => {
-            u.emit(c, t, row, rowid, source.is_some(), skip)?;
+            u.emit(c, t, row, rowid, source.is_some() || without_rowid, skip)?;
             u.unique_conflict(oc)
         }
         None => oc,

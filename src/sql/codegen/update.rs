@@ -92,7 +92,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
     }
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
-    c.refuse_without_rowid_dml(&table, false, from.is_some())?;
+    c.refuse_without_rowid_dml(&table, from.is_some())?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(&table, alias.as_deref(), f)?;

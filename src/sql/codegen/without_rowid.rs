@@ -338,15 +338,9 @@ impl Compiler<'_> {
     }
 
     /// Refuse, with a clear error, what the shared DML paths do not do yet
-    /// for a WITHOUT ROWID table: upsert and UPDATE ... FROM.
-    pub fn refuse_without_rowid_dml(&self, table: &Table, upsert: bool, from: bool) -> Result<()> {
-        if table.without_rowid.is_none() {
-            return Ok(());
-        }
-        if upsert {
-            return Err(Error::unsupported("upsert on WITHOUT ROWID tables"));
-        }
-        if from {
+    /// for a WITHOUT ROWID table: UPDATE ... FROM.
+    pub fn refuse_without_rowid_dml(&self, table: &Table, from: bool) -> Result<()> {
+        if table.without_rowid.is_some() && from {
             return Err(Error::unsupported("UPDATE ... FROM on WITHOUT ROWID tables"));
         }
         Ok(())
