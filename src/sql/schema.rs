@@ -194,15 +194,10 @@ impl Table {
     /// PRIMARY KEY columns first, then the others in declaration order
     /// (fileformat2 §2.5); otherwise declaration order.
     pub fn record_columns(&self) -> Vec<usize> {
-        let Some(pk) = &self.without_rowid else {
+        if self.without_rowid.is_none() {
             return (0..self.columns.len()).collect();
-        };
-        let mut order: Vec<usize> = Vec::with_capacity(self.columns.len());
-        for &(c, _, _) in pk {
-            if !order.contains(&c) {
-                order.push(c);
-            }
         }
+        let mut order: Vec<usize> = self.key_columns().iter().map(|k| k.0).collect();
         for c in 0..self.columns.len() {
             if !order.contains(&c) {
                 order.push(c);
@@ -210,15 +205,29 @@ impl Table {
         }
         order
     }
+
+    /// WITHOUT ROWID: the PRIMARY KEY columns that lead every record, in
+    /// key order: a column named again with the same collation counts
+    /// once (with another collation it is a second key column, stored
+    /// twice). Collations are resolved (the key's, else the column's,
+    /// else BINARY).
+    pub fn key_columns(&self) -> Vec<(usize, bool, String)> {
+        let mut out: Vec<(usize, bool, String)> = Vec::new();
+        for (c, desc, coll) in self.without_rowid.iter().flatten() {
+            let coll = self.key_collation(Some(*c), coll);
+            if !out.iter().any(|(x, _, k)| x == c && k.eq_ignore_ascii_case(&coll)) {
+                out.push((*c, *desc, coll));
+            }
+        }
+        out
+    }
 }
 
 impl Table {
     /// WITHOUT ROWID: the number of distinct PRIMARY KEY columns, which
     /// lead every record of the table (0 for a rowid table).
     pub fn key_width(&self) -> usize {
-        let Some(pk) = &self.without_rowid else { return 0 };
-        let order = self.record_columns();
-        order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count()
+        self.key_columns().len()
     }
 
     /// The collation name a key column compares with: its own, else the
@@ -235,15 +244,12 @@ impl Table {
     /// UNIQUE constraint of CREATE TABLE orders them ascending (as SQLite
     /// writes them). Empty for a rowid table.
     pub fn index_suffix(&self, idx: &Index) -> Vec<(usize, bool, String)> {
-        let Some(pk) = &self.without_rowid else { return Vec::new() };
         let mut out: Vec<(usize, bool, String)> = Vec::new();
-        for (col, desc, coll) in pk {
-            let coll = self.key_collation(Some(*col), coll);
-            let held = idx.columns.iter().any(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll));
-            if held || out.iter().any(|(c, _, _)| c == col) {
-                continue;
+        for (col, desc, coll) in self.key_columns() {
+            let held = idx.columns.iter().any(|ic| ic.column == Some(col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll));
+            if !held {
+                out.push((col, desc && idx.origin == "c", coll));
             }
-            out.push((*col, *desc && idx.origin == "c", coll));
         }
         out
     }
@@ -254,19 +260,15 @@ impl Table {
     pub fn key_positions_in_index(&self, idx: &Index) -> Vec<usize> {
         let suffix = self.index_suffix(idx);
         let n = idx.columns.len();
-        let order = self.record_columns();
-        let width = self.key_width();
-        let pk = self.without_rowid.clone().unwrap_or_default();
-        order[..width]
+        self.key_columns()
             .iter()
-            .map(|col| {
-                if let Some(s) = suffix.iter().position(|(c, _, _)| c == col) {
+            .map(|(col, _, coll)| {
+                if let Some(s) = suffix.iter().position(|(c, _, k)| c == col && k.eq_ignore_ascii_case(coll)) {
                     return n + s;
                 }
-                let coll = pk.iter().find(|(c, _, _)| c == col).map(|(c, _, k)| self.key_collation(Some(*c), k)).unwrap_or_default();
                 idx.columns
                     .iter()
-                    .position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll))
+                    .position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(coll))
                     .unwrap_or(n)
             })
             .collect()
@@ -418,14 +420,14 @@ impl Schema {
     /// (the table's own tree, no schema row): `sqlite_autoindex_T_N`, N
     /// being its number among the table's automatic indexes.
     pub fn without_rowid_pk_index(table: &Table) -> Option<Index> {
-        let pk = table.without_rowid.as_ref()?;
+        table.without_rowid.as_ref()?;
         let number = table.auto_indexes.iter().position(|(_, is_pk)| *is_pk)? + 1;
         Some(Index {
             name: format!("sqlite_autoindex_{}_{number}", table.name),
             db: table.db,
             table: table.name.clone(),
             root: table.root,
-            columns: pk.iter().map(|(c, d, coll)| IndexColumn { column: Some(*c), expr: None, descending: *d, collation: coll.clone() }).collect(),
+            columns: table.key_columns().into_iter().map(|(c, d, coll)| IndexColumn { column: Some(c), expr: None, descending: d, collation: Some(coll) }).collect(),
             unique: true,
             sql: None,
             origin: "pk",
@@ -438,6 +440,10 @@ impl Schema {
     pub fn index_or_pk_in(&self, db: Option<usize>, name: &str) -> Option<Index> {
         if let Some(i) = self.index_in(db, name) {
             return Some(i.clone());
+        }
+        // A WITHOUT ROWID table's name stands for its PRIMARY KEY.
+        if let Some(pk) = self.table_in(db, name).and_then(Self::without_rowid_pk_index) {
+            return Some(pk);
         }
         self.tables
             .values()
@@ -654,6 +660,23 @@ pub fn table_from_sql(sql: &str, root: u32) -> Result<Table> {
     })
 }
 
+/// Add the automatic index of a PRIMARY KEY or UNIQUE constraint, as
+/// SQLite does: a constraint on the same columns (and collations) as an
+/// earlier one makes no index of its own; a PRIMARY KEY then makes the
+/// earlier index the PRIMARY KEY, keeping its number and order.
+fn add_auto_index(t: &mut Table, cols: Vec<(usize, bool, Option<String>)>, is_pk: bool) {
+    let same = |a: &[(usize, bool, Option<String>)]| {
+        a.len() == cols.len()
+            && a.iter().zip(&cols).all(|(x, y)| {
+                x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ignore_ascii_case(y.2.as_deref().unwrap_or(""))
+            })
+    };
+    match t.auto_indexes.iter_mut().find(|(c, _)| same(c)) {
+        Some(existing) => existing.1 |= is_pk,
+        None => t.auto_indexes.push((cols, is_pk)),
+    }
+}
+
 /// Build a table from a CREATE TABLE or CREATE VIEW statement.
 pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
     match stmt {
@@ -716,11 +739,11 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
                                 t.rowid_alias = Some(idx);
                             } else {
-                                t.auto_indexes.push((vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true));
+                                add_auto_index(&mut t, vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true);
                             }
                         }
                         ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
-                        ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
+                        ColumnConstraint::Unique(_) => add_auto_index(&mut t, vec![(idx, false, None)], false),
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());
                             col.default_value = constant_value(e);
@@ -778,7 +801,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         if single_int {
                             t.rowid_alias = Some(cols[0].0);
                         } else {
-                            t.auto_indexes.push((cols, true));
+                            add_auto_index(&mut t, cols, true);
                         }
                     }
                     TableConstraint::Check(e, _) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
@@ -795,9 +818,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     }
                     TableConstraint::Unique { columns: u, .. } => {
                         let cols = cols_of(u, &t)?;
-                        if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
-                            t.auto_indexes.push((cols, false));
-                        }
+                        add_auto_index(&mut t, cols, false);
                     }
                 }
             }
@@ -831,8 +852,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 // makes it when the table is complete).
                 let pk = match t.rowid_alias.take() {
                     Some(c) if pos == usize::MAX => {
-                        t.auto_indexes.push((vec![(c, false, None)], true));
-                        vec![(c, false, None)]
+                        add_auto_index(&mut t, vec![(c, false, None)], true);
+                        t.auto_indexes.iter().find(|(_, is_pk)| *is_pk).map(|(cols, _)| cols.clone()).unwrap_or_default()
                     }
                     _ => t.auto_indexes[pos].0.clone(),
                 };

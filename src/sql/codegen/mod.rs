@@ -434,7 +434,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             let names = select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
-            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
+            let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
         Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,

@@ -63,6 +63,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let arg = arg.map(arg_text);
             let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref()).unwrap_or_default();
             const_rows(c, prog, &names, rows);
+            // The rows describe the schema the statement was compiled
+            // with: its transaction checks the schema cookie, so that a
+            // cached statement is compiled again after a schema change.
+            c.dbs_used |= 1 << pdb;
+            txn = Some(false);
         }
         "database_list" => {
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();

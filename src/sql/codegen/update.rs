@@ -281,6 +281,12 @@ pub fn update_row(
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    if !c.schema.triggers_of(table).is_empty() {
+        // A BEFORE trigger may have moved the cursor or removed the row
+        // (then it is not updated).
+        let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
+        c.seek_target(t, key, next);
+    }
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);

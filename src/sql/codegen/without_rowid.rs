@@ -27,7 +27,6 @@ use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
 use crate::sql::schema::{Index, Table};
-use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
 
@@ -70,15 +69,15 @@ impl Compiler<'_> {
         // Key columns usable for the seek: a leading run whose collation
         // is the column's own (the one lookup candidates are checked for).
         let mut usable = Vec::new();
-        for (col, descending, coll) in table.without_rowid.iter().flatten() {
-            if usable.iter().any(|(c, _)| c == col) {
-                continue;
-            }
-            let column_coll = table.columns[*col].collation.as_deref().unwrap_or("BINARY");
-            if coll.as_deref().is_some_and(|c| !c.eq_ignore_ascii_case(column_coll)) {
+        for (col, descending, coll) in table.key_columns() {
+            if usable.iter().any(|(c, _)| *c == col) {
                 break;
             }
-            usable.push((*col, *descending));
+            let column_coll = table.columns[col].collation.as_deref().unwrap_or("BINARY");
+            if !coll.eq_ignore_ascii_case(column_coll) {
+                break;
+            }
+            usable.push((col, descending));
         }
         let mut eqs = Vec::new();
         for (col, _) in &usable {
@@ -198,13 +197,8 @@ impl Compiler<'_> {
     /// with their collations (the PK's own, else the column's) and order.
     pub fn without_rowid_key_info(&self, table: &Table) -> Result<Arc<KeyInfo>> {
         let mut fields = Vec::new();
-        for (col, descending, coll) in table.without_rowid.iter().flatten() {
-            let name = coll.clone().or_else(|| table.columns.get(*col).and_then(|c| c.collation.clone()));
-            let collation = match name {
-                Some(n) => self.collation(&n)?,
-                None => Collation::binary(),
-            };
-            fields.push(KeyField { collation, descending: *descending });
+        for (_, descending, coll) in table.key_columns() {
+            fields.push(KeyField { collation: self.collation(&coll)?, descending });
         }
         Ok(Arc::new(KeyInfo { fields }))
     }
@@ -239,10 +233,8 @@ impl Compiler<'_> {
     pub fn jump_if_same_key(&mut self, table: &Table, a: i32, b: i32, target: i32) -> Result<()> {
         let differ = self.b.label();
         let ki = self.without_rowid_key_info(table)?;
-        let order = table.record_columns();
-        for i in 0..table.key_width() {
-            let coll = ki.fields.iter().zip(table.without_rowid.iter().flatten()).find(|(_, (c, _, _))| *c == order[i]).map(|(f, _)| f.collation.clone());
-            let p4 = coll.map_or(P4::None, P4::Coll);
+        for (i, field) in ki.fields.iter().enumerate() {
+            let p4 = P4::Coll(field.collation.clone());
             self.b.add4(Opcode::Ne, a + i as i32, differ, b + i as i32, p4, crate::vdbe::program::cmp_flags::NULLEQ);
         }
         self.b.add(Opcode::Goto, 0, target, 0);
