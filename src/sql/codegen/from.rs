@@ -1116,7 +1116,8 @@ impl<'b> Compiler<'_> {
                 own.push(t);
             }
         }
-        if own.is_empty() || table.without_rowid.is_some() {
+        // (Not in a trigger body: its copy would outlive the firing.)
+        if own.is_empty() || table.without_rowid.is_some() || !self.firing.is_empty() {
             return Ok(());
         }
         let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {

@@ -23,7 +23,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
     }
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
-    let oc = OnConflict::from_ast(*or_conflict);
+    let oc = c.conflict_resolution(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
         Some(names) => {

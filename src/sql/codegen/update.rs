@@ -97,7 +97,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     if let Some(f) = from {
         check_from_target(&table, alias.as_deref(), f)?;
     }
-    let oc = OnConflict::from_ast(*or_conflict);
+    let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
     for (i, v) in resolve_sets(&table, sets, true)? {
         super::generated::refuse_target(&table, i, "UPDATE")?;
