@@ -52,7 +52,6 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
         w => {
             let t = c.open_write_target(table.clone())?;
-            c.refuse_without_rowid_foreign_keys(&table);
             c.setup_returning(*returning, &table, prog)?;
             let (tmp, width) = c.collect_targets(&table, alias, w.as_ref())?;
             let end = c.b.label();

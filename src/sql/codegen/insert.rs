@@ -64,7 +64,6 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     };
     let init = c.begin_program();
     let t = c.open_write_target(table)?;
-    c.refuse_without_rowid_foreign_keys(&t.table);
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
         if t.table.db == 1 {

@@ -113,7 +113,6 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
-    c.refuse_without_rowid_foreign_keys(&table);
     c.setup_returning(*returning, &table, prog)?;
     // Without FROM the rowids are collected and each row's values computed
     // when it is updated; with FROM the join computes the values, kept

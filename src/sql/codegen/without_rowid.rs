@@ -19,7 +19,7 @@
 //! through the key or a secondary index.
 //!
 //! Still refused with "... is not supported by ringlite yet": generated
-//! columns, upsert, foreign keys and UPDATE ... FROM on such tables.
+//! columns and UPDATE ... FROM on such tables.
 
 use std::sync::Arc;
 
@@ -336,24 +336,6 @@ impl Compiler<'_> {
             return Err(Error::unsupported("UPDATE ... FROM on WITHOUT ROWID tables"));
         }
         Ok(())
-    }
-
-    /// Foreign keys are not enforced on WITHOUT ROWID tables yet: a
-    /// statement changing a table that is the child or parent of a foreign
-    /// key involving one fails when foreign keys are on (and runs as
-    /// usual when they are off).
-    pub fn refuse_without_rowid_foreign_keys(&mut self, table: &Table) {
-        let wr = |t: &Table| t.without_rowid.is_some();
-        let parent_wr = table.foreign_keys.iter().any(|fk| self.schema.table_in(Some(table.db), &fk.parent).is_some_and(wr));
-        let child_wr = self.schema.tables.values().any(|c| c.db == table.db && wr(c) && c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&table.name)));
-        if !(parent_wr || child_wr || (wr(table) && self.fk_involved(table))) {
-            return;
-        }
-        let off = self.b.label();
-        self.b.add(Opcode::FkIfOff, 0, off, 0);
-        let msg = Error::unsupported("foreign keys on WITHOUT ROWID tables").message;
-        self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
-        self.b.bind(off);
     }
 
     /// The rows a DELETE or UPDATE visits, collected before any changes:
