@@ -249,7 +249,11 @@ SELECT count(*) FROM t WHERE upper(k) = 'K3' AND n > 10;
 fn plans_use_secondary_indexes() {
     let setup = "CREATE TABLE t(a INTEGER, b TEXT UNIQUE, c, d, PRIMARY KEY(a)) WITHOUT ROWID;
 CREATE INDEX tc ON t(c);
-INSERT INTO t VALUES(1, 'x', 5, 0), (2, 'y', 6, 0), (3, 'z', 5, 1);";
+INSERT INTO t VALUES(1, 'x', 5, 0), (2, 'y', 6, 0), (3, 'z', 5, 1);
+CREATE TABLE u(x, y, z, w, PRIMARY KEY(x, y)) WITHOUT ROWID;
+CREATE INDEX uz ON u(z);
+CREATE INDEX uw ON u(w, x);
+INSERT INTO u VALUES(1, 1, 2, 2), (1, 2, 3, 2), (2, 1, 2, 0);";
     let mut ours = sql_common::ours_open();
     let reference = RefDb::open();
     run_ours(&mut ours, setup);
@@ -260,6 +264,12 @@ INSERT INTO t VALUES(1, 'x', 5, 0), (2, 'y', 6, 0), (3, 'z', 5, 1);";
         "SELECT * FROM t WHERE a = 2",
         "SELECT * FROM t WHERE c > 5",
         "SELECT d FROM t WHERE c IN (5, 7)",
+        "SELECT * FROM t WHERE a > 1 AND c = 5",
+        "SELECT * FROM t WHERE a = 3 AND c = 5",
+        "SELECT * FROM t WHERE a >= 2",
+        "SELECT * FROM u WHERE y = 1 AND w = 2",
+        "SELECT * FROM u WHERE x = 1 AND y = 2 AND z = 3",
+        "SELECT * FROM u WHERE x = 1 AND w = 2",
     ] {
         let plan = format!("EXPLAIN QUERY PLAN {q}");
         let detail = |o: Vec<sql_common::Outcome>| match o.last() {

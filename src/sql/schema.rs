@@ -274,6 +274,18 @@ impl Table {
             .collect()
     }
 
+    /// `idx` as lookups see it: for a WITHOUT ROWID table its key columns
+    /// followed by the PRIMARY KEY suffix its entries carry, which orders
+    /// them as much as the key columns do (so `c=? AND a>?` seeks an index
+    /// on `c` of a table keyed by `a`). Other tables: `idx` itself.
+    pub fn index_with_key_suffix(&self, idx: &Index) -> Index {
+        let mut out = idx.clone();
+        for (c, descending, coll) in self.index_suffix(idx) {
+            out.columns.push(IndexColumn { column: Some(c), expr: None, descending, collation: Some(coll) });
+        }
+        out
+    }
+
     /// The number of fields in an entry of `idx`: its key columns, then
     /// the rowid or (WITHOUT ROWID) the PRIMARY KEY suffix.
     pub fn index_entry_width(&self, idx: &Index) -> usize {

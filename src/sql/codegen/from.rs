@@ -874,11 +874,16 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
             return Ok(LoopKind::Scan(it.cursor, top));
         };
-        if table.without_rowid.is_some() {
+        // A WITHOUT ROWID table: its key when an equality fixes its first
+        // column (SQLite prefers another index there only when it covers
+        // the query, which the loops here do not do yet); otherwise a
+        // secondary index, as for a rowid table, or a range of the key
+        // where a rowid table would take a rowid range.
+        let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
+        if key_eqs > 0 {
             if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
                 return Ok(kind);
             }
-            // Otherwise a secondary index, as for a rowid table.
         }
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
@@ -902,7 +907,7 @@ impl<'b> Compiler<'_> {
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
-        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).map(|i| table.index_with_key_suffix(i)).collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
             let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
@@ -960,6 +965,11 @@ impl<'b> Compiler<'_> {
             }
         }
         // A range on the rowid beats an index range (no second lookup).
+        if best.as_ref().is_none_or(|b| b.0 < 4) && table.without_rowid.is_some() {
+            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                return Ok(kind);
+            }
+        }
         if best.as_ref().is_none_or(|b| b.0 < 4) {
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));

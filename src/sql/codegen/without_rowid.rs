@@ -49,6 +49,21 @@ fn auto_number(idx: &Index) -> Option<usize> {
 }
 
 impl Compiler<'_> {
+    /// How many leading PRIMARY KEY columns of `table` `=` terms fix
+    /// (each with the key's collation).
+    pub(crate) fn without_rowid_key_eqs<'a>(&mut self, it: &super::from::FromItem<'a, '_>, table: &Table, before: u64, terms: &[&'a sqlite3_parser::ast::Expr<'_>]) -> usize {
+        let cands = self.lookup_candidates(it, before, terms);
+        let mut n = 0;
+        for (col, _, coll) in table.key_columns() {
+            let own = coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY"));
+            if !own || !cands.iter().any(|(c, op, _)| *c == Some(col) && *op == crate::sql::plan::terms::LookupOp::Eq) {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
     /// Rows of a WITHOUT ROWID table found through its key: `=` terms on a
     /// leading run of PRIMARY KEY columns, then optionally a range on the
     /// next one (all with the key's collation). The cursor seeks to the
