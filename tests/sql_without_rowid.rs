@@ -157,6 +157,11 @@ INSERT INTO u VALUES(5, 'b', 'r') ON CONFLICT(v) DO UPDATE SET w = excluded.w ||
 CREATE INDEX uw ON u(w, v);
 DELETE FROM u WHERE k = 3;
 SELECT * FROM u ORDER BY k;
+CREATE TABLE g(a INT, v AS (a * 2), k TEXT PRIMARY KEY, s INT AS (a + 100) STORED, n) WITHOUT ROWID;
+CREATE INDEX gv ON g(v, n);
+INSERT INTO g(a, k, n) SELECT a, b, c FROM t WHERE a < 300;
+UPDATE g SET a = a + 1000 WHERE a % 7 = 0;
+DELETE FROM g WHERE v % 3 = 0;
 ";
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ours.db");
@@ -181,6 +186,8 @@ SELECT * FROM u ORDER BY k;
         "SELECT a FROM t INDEXED BY tlen WHERE length(b) = 7 AND c > 100",
         "SELECT * FROM u INDEXED BY uw WHERE w > 'a' ORDER BY k",
         "SELECT k FROM u INDEXED BY sqlite_autoindex_u_2 WHERE w = 'y'",
+        "SELECT a, v, k, s, n FROM g ORDER BY k",
+        "SELECT k FROM g INDEXED BY gv WHERE v > 500 ORDER BY k",
     ] {
         assert_eq!(run_ref(&check, q), run_ref(&r, q), "{q}");
     }

@@ -192,14 +192,15 @@ impl Table {
 
     /// Table columns in stored-record order: for a WITHOUT ROWID table the
     /// PRIMARY KEY columns first, then the others in declaration order
-    /// (fileformat2 §2.5); otherwise declaration order.
+    /// (fileformat2 §2.5), VIRTUAL generated columns left out; otherwise
+    /// declaration order.
     pub fn record_columns(&self) -> Vec<usize> {
         if self.without_rowid.is_none() {
             return (0..self.columns.len()).collect();
         }
         let mut order: Vec<usize> = self.key_columns().iter().map(|k| k.0).collect();
         for c in 0..self.columns.len() {
-            if !order.contains(&c) {
+            if !order.contains(&c) && !self.is_virtual(c) {
                 order.push(c);
             }
         }
@@ -699,11 +700,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             };
             // STORED generated columns are computed on write and read like
             // any other column; VIRTUAL ones are left out of the record and
-            // computed on read. (The WITHOUT ROWID write paths do not
-            // compute them yet.)
-            let without_rowid = flags.contains(ast::TabFlags::WithoutRowid);
-            let generated = without_rowid && columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
-            let unsupported = if generated { Some("generated columns".to_string()) } else { None };
+            // computed on read (in a WITHOUT ROWID table as in any other).
+            let unsupported = None;
             let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),

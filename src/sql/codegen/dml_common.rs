@@ -125,7 +125,9 @@ impl Compiler<'_> {
         let regs = self.b.regs(n);
         let positions = t.table.without_rowid.as_ref().map(|_| super::without_rowid::positions_of(&t.table));
         for i in 0..n {
-            if let Some(p) = &positions {
+            if t.table.is_virtual(i) {
+                // Computed below from the other columns.
+            } else if let Some(p) = &positions {
                 let d = super::expr::default_p4(&t.table, i);
                 self.b.add4(Opcode::Column, t.cursor, p[i] as i32, regs + i as i32, d, 0);
             } else if t.table.rowid_alias == Some(i) {
@@ -136,8 +138,7 @@ impl Compiler<'_> {
             }
         }
         if t.table.has_virtual() {
-            let rid = self.b.reg();
-            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            let rid = self.rowid_of_current(t);
             self.compute_virtual(&t.table, regs, rid)?;
         }
         Ok(regs)

@@ -224,7 +224,9 @@ impl Compiler<'_> {
         for (j, &p) in parent_cols.iter().enumerate() {
             let ccol = fk.columns[j];
             let v = self.b.reg();
-            if let Some(p) = &positions {
+            if child.is_virtual(ccol) {
+                self.emit_virtual_column(child, cc, ccol, v)?;
+            } else if let Some(p) = &positions {
                 let d = super::expr::default_p4(child, ccol);
                 self.b.add4(Opcode::Column, cc, p[ccol] as i32, v, d, 0);
             } else if child.rowid_alias == Some(ccol) {

@@ -18,8 +18,8 @@
 //! checks (the conflicting row is found through its key), and the reads
 //! through the key or a secondary index.
 //!
-//! Still refused with "... is not supported by ringlite yet": generated
-//! columns and UPDATE ... FROM on such tables.
+//! Still refused with "... is not supported by ringlite yet": UPDATE ...
+//! FROM on such tables.
 
 use std::sync::Arc;
 
