@@ -92,7 +92,6 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
     }
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
-    c.refuse_without_rowid_dml(&table, from.is_some())?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(&table, alias.as_deref(), f)?;
@@ -120,19 +119,30 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let (tmp, width) = match from {
         None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            let (tmp, columns) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            let (tmp, columns, width) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
             for (a, col) in assignments.iter_mut().zip(columns) {
                 a.1 = SetValue::Column(tmp, col);
             }
-            (tmp, 1)
+            (tmp, width)
         }
     };
+    // UPDATE ... FROM of a WITHOUT ROWID table: the join rows of one
+    // target row are adjacent (sorted by key); the first one counts.
+    let previous_key = (from.is_some() && table.without_rowid.is_some()).then(|| {
+        let r = c.b.regs(width);
+        c.b.add(Opcode::Null, 0, r, r + width as i32 - 1);
+        r
+    });
     c.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
     let next = c.b.label();
     let (key, rid) = c.load_target(&table, tmp, width);
+    if let Some(prev) = previous_key {
+        c.jump_if_same_key(&table, prev, key, next)?;
+        c.b.add(Opcode::Copy, key, prev, width as i32 - 1);
+    }
     c.seek_target(&t, key, next);
     update_row(c, &t, rid, &assignments, oc, next)?;
     c.emit_returning(&t)?;
@@ -171,10 +181,13 @@ pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option
 /// UPDATE ... FROM: run the join of the target with the FROM items, and
 /// keep for each target row its rowid and assigned values (of the last
 /// join row that matched it: SQLite leaves which one unspecified) in a
-/// new temporary table. Returns its cursor and, per assignment, the
-/// column holding its value: plain values follow the rowid in order,
-/// then the columns of each row-value subquery (computed by the join
-/// query after its result columns, see `Compiler::row_values_after`).
+/// new temporary table. A WITHOUT ROWID target's rows are kept by key
+/// instead, every join row of one target row in a temporary index sorted
+/// by the key (the update loop takes the first of each). Returns its
+/// cursor, per assignment the column holding its value (plain values
+/// follow the rowid or key in order, then the columns of each row-value
+/// subquery, computed by the join query after its result columns, see
+/// `Compiler::row_values_after`), and the width of the rowid or key.
 fn collect_from_join(
     c: &mut Compiler<'_>,
     table: &crate::sql::schema::Table,
@@ -182,9 +195,14 @@ fn collect_from_join(
     from: &FromClause<'_>,
     where_clause: Option<&ast::Expr<'_>>,
     assignments: &[Assignment<'_, '_>],
-) -> Result<(i32, Vec<i32>)> {
+) -> Result<(i32, Vec<i32>, usize)> {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let name = alias.unwrap_or_else(|| table.name.clone());
+    let key: Vec<String> = match &table.without_rowid {
+        Some(_) => table.record_columns().into_iter().take(table.key_width()).map(|col| format!("{}.{}", quote(&name), quote(&table.columns[col].name))).collect(),
+        None => vec![format!("{}.rowid", quote(&name))],
+    };
+    let key_width = key.len() as i32;
     let mut values = String::new();
     let n_plain = assignments.iter().filter(|(_, v)| matches!(v, SetValue::Expr(_))).count() as i32;
     let mut rows: Vec<(usize, String, usize)> = Vec::new();
@@ -195,7 +213,7 @@ fn collect_from_join(
             SetValue::Expr(e) => {
                 values.push_str(&format!(", ({e})"));
                 plain += 1;
-                columns.push(plain);
+                columns.push(key_width - 1 + plain);
             }
             SetValue::RowElement(sel, index, width) => {
                 let key = *sel as *const ast::Select<'_> as usize;
@@ -206,28 +224,35 @@ fn collect_from_join(
                         rows[..rows.len() - 1].iter().map(|r| r.2).sum()
                     }
                 };
-                columns.push(1 + n_plain + (before + index) as i32);
+                columns.push(key_width + n_plain + (before + index) as i32);
             }
             SetValue::Column(..) => return Err(Error::sql("malformed UPDATE ... FROM")),
         }
     }
-    let width = 1 + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
+    let width = key_width as usize + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
-    let sql = format!("SELECT {}.rowid{values} FROM {} AS {}, {}{filter}", quote(&name), quote(&table.name), quote(&name), super::from::from_text(from));
+    let sql = format!("SELECT {}{values} FROM {} AS {}, {}{filter}", key.join(", "), quote(&table.name), quote(&name), super::from::from_text(from));
     let tmp = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+    let dest = if table.without_rowid.is_some() {
+        let ki = c.without_rowid_key_info(table)?;
+        c.b.add4(Opcode::OpenEphemeral, tmp, width as i32, 0, P4::KeyInfo(ki), 0);
+        Dest::EphemIndex(tmp)
+    } else {
+        c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+        Dest::EphemKeyed(tmp)
+    };
     c.internal_rowid_read = true;
     c.dml_target = Some(table.name.clone());
     c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemKeyed(tmp)).map(|_| ()),
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
     c.internal_rowid_read = false;
     c.dml_target = None;
     c.row_values_after.clear();
     collected?;
-    Ok((tmp, columns))
+    Ok((tmp, columns, key_width as usize))
 }
 
 /// Update the row of `t` under its cursor (rowid in `rid`): new values

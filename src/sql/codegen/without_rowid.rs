@@ -17,9 +17,7 @@
 //! differs: collecting and seeking rows by key, the PRIMARY KEY and UNIQUE
 //! checks (the conflicting row is found through its key), and the reads
 //! through the key or a secondary index.
-//!
-//! Still refused with "... is not supported by ringlite yet": UPDATE ...
-//! FROM on such tables.
+
 
 use std::sync::Arc;
 
@@ -340,15 +338,6 @@ impl Compiler<'_> {
         }
         if !pk_done {
             self.check_primary_key(t, row, old, oc, skip)?;
-        }
-        Ok(())
-    }
-
-    /// Refuse, with a clear error, what the shared DML paths do not do yet
-    /// for a WITHOUT ROWID table: UPDATE ... FROM.
-    pub fn refuse_without_rowid_dml(&self, table: &Table, from: bool) -> Result<()> {
-        if table.without_rowid.is_some() && from {
-            return Err(Error::unsupported("UPDATE ... FROM on WITHOUT ROWID tables"));
         }
         Ok(())
     }
