@@ -1,6 +1,13 @@
 //! Shared by INSERT, UPDATE and DELETE: opening a table and its indexes
 //! for writing, building index keys, constraint checks with SQLite's
 //! messages, and removing a row together with its index entries.
+//!
+//! A row is given as its registers (one per table column) and its rowid
+//! register. For a WITHOUT ROWID table the rowid register holds NULL and
+//! the row is known by its PRIMARY KEY columns among its registers: its
+//! record is written in stored order with `IdxInsert`, its index entries
+//! end with the key (`Table::index_suffix`), and its uniqueness checks are
+//! `Compiler::check_unique_without_rowid` (see `without_rowid.rs`).
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};

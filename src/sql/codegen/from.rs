@@ -297,11 +297,6 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                match table.unsupported.as_deref() {
-                    Some(what @ "WITHOUT ROWID tables") if table.without_rowid.is_none() => return Err(Error::unsupported(what)),
-                    Some(what @ "generated columns") => return Err(Error::unsupported(what)),
-                    _ => {}
-                }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
                 if table.without_rowid.is_some() {

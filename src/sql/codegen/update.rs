@@ -1,7 +1,8 @@
-//! UPDATE: the rowids of matching rows are collected first (so changed
-//! rows are never visited twice), then each row is re-read, its new
-//! values computed, constraints checked, old index entries removed, and
-//! the row and new index entries written.
+//! UPDATE: the rowids of matching rows (the keys of a WITHOUT ROWID
+//! table's) are collected first (so changed rows are never visited
+//! twice), then each row is re-read, its new values computed, constraints
+//! checked, old index entries removed, and the row and new index entries
+//! written.
 //!
 //! UPDATE ... FROM runs the join of the target with the FROM items first
 //! and keeps, per target rowid, the values its SET list computed on the
