@@ -317,6 +317,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     return Err(Error::unsupported(what));
                 }
                 c.validate_generated(&table)?;
+                c.validate_checks(&table)?;
                 c.writes = true;
                 c.ensure_format();
                 if temp && table.autoincrement {
