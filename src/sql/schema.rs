@@ -37,6 +37,9 @@ pub struct Column {
     pub affinity: Affinity,
     /// NOT NULL.
     pub not_null: bool,
+    /// The NOT NULL constraint's own ON CONFLICT clause (used when the
+    /// statement has no OR clause).
+    pub not_null_conflict: Option<ast::ResolveType>,
     /// DEFAULT expression as SQL text.
     pub default: Option<String>,
     /// The DEFAULT when it is a constant (what rows written before an
@@ -630,6 +633,7 @@ pub fn schema_table() -> Table {
         decltype: Some(t.into()),
         affinity: Affinity::from_decltype(t),
         not_null: false,
+        not_null_conflict: None,
         default: None,
         default_value: None,
         collation: None,
@@ -727,6 +731,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     affinity: Affinity::from_decltype(decltype.as_deref().unwrap_or("")),
                     decltype,
                     not_null: false,
+                    not_null_conflict: None,
                     default: None,
                     default_value: None,
                     collation: None,
@@ -752,7 +757,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                                 add_auto_index(&mut t, vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true);
                             }
                         }
-                        ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
+                        ColumnConstraint::NotNull { nullable, conflict_clause } => {
+                            col.not_null = !nullable;
+                            col.not_null_conflict = *conflict_clause;
+                        }
                         ColumnConstraint::Unique(_) => add_auto_index(&mut t, vec![(idx, false, None)], false),
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());

@@ -29,7 +29,9 @@ pub struct WriteTarget {
 /// Conflict resolution in effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnConflict {
-    /// ABORT (default).
+    /// No OR clause: each constraint's own ON CONFLICT clause, else ABORT.
+    Default,
+    /// ABORT.
     Abort,
     /// FAIL.
     Fail,
@@ -49,7 +51,17 @@ impl OnConflict {
             Some(ResolveType::Rollback) => OnConflict::Rollback,
             Some(ResolveType::Ignore) => OnConflict::Ignore,
             Some(ResolveType::Replace) => OnConflict::Replace,
-            _ => OnConflict::Abort,
+            Some(ResolveType::Abort) => OnConflict::Abort,
+            None => OnConflict::Default,
+        }
+    }
+
+    /// The resolution for a constraint with ON CONFLICT clause `own`: the
+    /// statement's OR clause when it has one, else the constraint's.
+    pub fn for_constraint(self, own: Option<ResolveType>) -> OnConflict {
+        match (self, own) {
+            (OnConflict::Default, Some(r)) => OnConflict::from_ast(Some(r)),
+            (o, _) => o,
         }
     }
 
@@ -236,6 +248,7 @@ impl Compiler<'_> {
                 continue;
             }
             let r = row + i as i32;
+            let oc = oc.for_constraint(col.not_null_conflict);
             match (oc, &col.default) {
                 (OnConflict::Ignore, _) => {
                     self.b.add(Opcode::IsNull, r, skip, 0);

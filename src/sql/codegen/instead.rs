@@ -57,6 +57,7 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
             decltype: None,
             affinity: Affinity::Blob,
             not_null: false,
+            not_null_conflict: None,
             default: None,
             default_value: None,
             collation: None,
