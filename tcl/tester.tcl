@@ -220,12 +220,17 @@ proc fix_testname {varname} {
 }
 
 proc drop_all_tables {{db db}} {
+  # As SQLite's tester: foreign keys off while the tables go (a parent
+  # dropped before its children would otherwise fail).
+  set fk [$db one "PRAGMA foreign_keys"]
+  $db eval "PRAGMA foreign_keys = OFF"
   foreach {type name} [$db eval {
     SELECT type, name FROM sqlite_schema
     WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'
   }] {
     $db eval "DROP [string toupper $type] IF EXISTS \"$name\""
   }
+  $db eval "PRAGMA foreign_keys = $fk"
 }
 proc drop_all_indexes {{db db}} {
   foreach name [$db eval {

@@ -307,7 +307,8 @@ impl Connection {
         let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
         // Generated columns are computed again as the rows go in.
         let mut cols: Vec<String> = table.columns.iter().filter(|c| c.generated.is_none()).map(|c| quote(&c.name)).collect();
-        if table.rowid_alias.is_none() {
+        // (A WITHOUT ROWID table's rows are known by their key alone.)
+        if table.rowid_alias.is_none() && table.without_rowid.is_none() {
             let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(a));
             let Some(rowid) = ["rowid", "_rowid_", "oid"].into_iter().find(|a| !taken(a)) else {
                 return Err(Error::unsupported(&format!("VACUUM of table {name}: its columns hide the rowid")));

@@ -37,6 +37,9 @@ pub struct Column {
     pub affinity: Affinity,
     /// NOT NULL.
     pub not_null: bool,
+    /// The NOT NULL constraint's own ON CONFLICT clause (used when the
+    /// statement has no OR clause).
+    pub not_null_conflict: Option<ast::ResolveType>,
     /// DEFAULT expression as SQL text.
     pub default: Option<String>,
     /// The DEFAULT when it is a constant (what rows written before an
@@ -49,8 +52,6 @@ pub struct Column {
     /// GENERATED ALWAYS AS (...): the column's value is computed, never
     /// given by INSERT or UPDATE.
     pub generated: Option<Generated>,
-    /// NOT NULL's own `ON CONFLICT` clause.
-    pub not_null_conflict: Option<ast::ResolveType>,
 }
 
 /// A generated column's definition.
@@ -198,23 +199,109 @@ impl Table {
 
     /// Table columns in stored-record order: for a WITHOUT ROWID table the
     /// PRIMARY KEY columns first, then the others in declaration order
-    /// (fileformat2 §2.5); otherwise declaration order.
+    /// (fileformat2 §2.5), VIRTUAL generated columns left out; otherwise
+    /// declaration order.
     pub fn record_columns(&self) -> Vec<usize> {
-        let Some(pk) = &self.without_rowid else {
+        if self.without_rowid.is_none() {
             return (0..self.columns.len()).collect();
-        };
-        let mut order: Vec<usize> = Vec::with_capacity(self.columns.len());
-        for &(c, _, _) in pk {
-            if !order.contains(&c) {
-                order.push(c);
-            }
         }
+        let mut order: Vec<usize> = self.key_columns().iter().map(|k| k.0).collect();
         for c in 0..self.columns.len() {
-            if !order.contains(&c) {
+            if !order.contains(&c) && !self.is_virtual(c) {
                 order.push(c);
             }
         }
         order
+    }
+
+    /// WITHOUT ROWID: the PRIMARY KEY columns that lead every record, in
+    /// key order: a column named again with the same collation counts
+    /// once (with another collation it is a second key column, stored
+    /// twice). Collations are resolved (the key's, else the column's,
+    /// else BINARY).
+    pub fn key_columns(&self) -> Vec<(usize, bool, String)> {
+        let mut out: Vec<(usize, bool, String)> = Vec::new();
+        for (c, desc, coll) in self.without_rowid.iter().flatten() {
+            let coll = self.key_collation(Some(*c), coll);
+            if !out.iter().any(|(x, _, k)| x == c && k.eq_ignore_ascii_case(&coll)) {
+                out.push((*c, *desc, coll));
+            }
+        }
+        out
+    }
+}
+
+impl Table {
+    /// WITHOUT ROWID: the number of distinct PRIMARY KEY columns, which
+    /// lead every record of the table (0 for a rowid table).
+    pub fn key_width(&self) -> usize {
+        self.key_columns().len()
+    }
+
+    /// The collation name a key column compares with: its own, else the
+    /// table column's, else BINARY.
+    fn key_collation(&self, column: Option<usize>, own: &Option<String>) -> String {
+        own.clone().or_else(|| column.and_then(|c| self.columns.get(c)).and_then(|c| c.collation.clone())).unwrap_or_else(|| "BINARY".into())
+    }
+
+    /// WITHOUT ROWID: what each entry of `idx` carries after its key
+    /// columns instead of a rowid (fileformat2 §2.5): the PRIMARY KEY
+    /// columns the index does not already hold with the same collation,
+    /// as (table column, descending, collation name). An index made by
+    /// CREATE INDEX orders them as the PRIMARY KEY does; one made by a
+    /// UNIQUE constraint of CREATE TABLE orders them ascending (as SQLite
+    /// writes them). Empty for a rowid table.
+    pub fn index_suffix(&self, idx: &Index) -> Vec<(usize, bool, String)> {
+        let mut out: Vec<(usize, bool, String)> = Vec::new();
+        for (col, desc, coll) in self.key_columns() {
+            let held = idx.columns.iter().any(|ic| ic.column == Some(col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll));
+            if !held {
+                out.push((col, desc && idx.origin == "c", coll));
+            }
+        }
+        out
+    }
+
+    /// WITHOUT ROWID: where each PRIMARY KEY column (in key order) sits in
+    /// an entry of `idx`: at a key column holding it with its collation,
+    /// else in the suffix after the key columns.
+    pub fn key_positions_in_index(&self, idx: &Index) -> Vec<usize> {
+        let suffix = self.index_suffix(idx);
+        let n = idx.columns.len();
+        self.key_columns()
+            .iter()
+            .map(|(col, _, coll)| {
+                if let Some(s) = suffix.iter().position(|(c, _, k)| c == col && k.eq_ignore_ascii_case(coll)) {
+                    return n + s;
+                }
+                idx.columns
+                    .iter()
+                    .position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(coll))
+                    .unwrap_or(n)
+            })
+            .collect()
+    }
+
+    /// `idx` as lookups see it: for a WITHOUT ROWID table its key columns
+    /// followed by the PRIMARY KEY suffix its entries carry, which orders
+    /// them as much as the key columns do (so `c=? AND a>?` seeks an index
+    /// on `c` of a table keyed by `a`). Other tables: `idx` itself.
+    pub fn index_with_key_suffix(&self, idx: &Index) -> Index {
+        let mut out = idx.clone();
+        for (c, descending, coll) in self.index_suffix(idx) {
+            out.columns.push(IndexColumn { column: Some(c), expr: None, descending, collation: Some(coll) });
+        }
+        out
+    }
+
+    /// The number of fields in an entry of `idx`: its key columns, then
+    /// the rowid or (WITHOUT ROWID) the PRIMARY KEY suffix.
+    pub fn index_entry_width(&self, idx: &Index) -> usize {
+        if self.without_rowid.is_some() {
+            idx.columns.len() + self.index_suffix(idx).len()
+        } else {
+            idx.columns.len() + 1
+        }
     }
 }
 
@@ -349,6 +436,57 @@ impl Schema {
             Some(i) if i.db == db => Some(i),
             _ => self.indexes.get(&shadowed_key(name, db)),
         }
+    }
+
+    /// The PRIMARY KEY of a WITHOUT ROWID table seen as the index it is
+    /// (the table's own tree, no schema row): `sqlite_autoindex_T_N`, N
+    /// being its number among the table's automatic indexes.
+    pub fn without_rowid_pk_index(table: &Table) -> Option<Index> {
+        table.without_rowid.as_ref()?;
+        let number = table.auto_indexes.iter().position(|(_, is_pk)| *is_pk)? + 1;
+        Some(Index {
+            name: format!("sqlite_autoindex_{}_{number}", table.name),
+            db: table.db,
+            table: table.name.clone(),
+            root: table.root,
+            columns: table.key_columns().into_iter().map(|(c, d, coll)| IndexColumn { column: Some(c), expr: None, descending: d, collation: Some(coll) }).collect(),
+            unique: true,
+            sql: None,
+            origin: "pk",
+            where_sql: None,
+            on_conflict: table.pk_conflict,
+        })
+    }
+
+    /// `index_in`, also finding the PRIMARY KEY of a WITHOUT ROWID table
+    /// by its automatic index name.
+    pub fn index_or_pk_in(&self, db: Option<usize>, name: &str) -> Option<Index> {
+        if let Some(i) = self.index_in(db, name) {
+            return Some(i.clone());
+        }
+        // A WITHOUT ROWID table's name stands for its PRIMARY KEY.
+        if let Some(pk) = self.table_in(db, name).and_then(Self::without_rowid_pk_index) {
+            return Some(pk);
+        }
+        self.tables
+            .values()
+            .filter(|t| db.is_none_or(|d| t.db == d))
+            .filter_map(Self::without_rowid_pk_index)
+            .find(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    /// `indexes_of` with a WITHOUT ROWID table's PRIMARY KEY among its
+    /// automatic indexes, in creation order (as `PRAGMA index_list`
+    /// lists them, reversed).
+    pub fn indexes_with_pk_of(&self, table: &Table) -> Vec<Index> {
+        let mut v: Vec<Index> = self.indexes_of(table).into_iter().cloned().collect();
+        if let Some(pk) = Self::without_rowid_pk_index(table) {
+            let number = |i: &Index| i.name.rsplit('_').next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
+            let pk_number = number(&pk);
+            let at = v.iter().position(|i| i.sql.is_some() || i.origin == "c" || number(i) > pk_number).unwrap_or(v.len());
+            v.insert(at, pk);
+        }
+        v
     }
 
     /// Triggers of `table`: (name, CREATE TRIGGER text), in SQLite's firing
@@ -507,12 +645,12 @@ pub fn schema_table() -> Table {
         decltype: Some(t.into()),
         affinity: Affinity::from_decltype(t),
         not_null: false,
+        not_null_conflict: None,
         default: None,
         default_value: None,
         collation: None,
         primary_key: false,
         generated: None,
-        not_null_conflict: None,
     };
     Table {
         name: "sqlite_schema".into(),
@@ -553,6 +691,23 @@ pub fn table_from_sql(sql: &str, root: u32) -> Result<Table> {
     })
 }
 
+/// Add the automatic index of a PRIMARY KEY or UNIQUE constraint, as
+/// SQLite does: a constraint on the same columns (and collations) as an
+/// earlier one makes no index of its own; a PRIMARY KEY then makes the
+/// earlier index the PRIMARY KEY, keeping its number and order.
+fn add_auto_index(t: &mut Table, cols: Vec<(usize, bool, Option<String>)>, is_pk: bool) {
+    let same = |a: &[(usize, bool, Option<String>)]| {
+        a.len() == cols.len()
+            && a.iter().zip(&cols).all(|(x, y)| {
+                x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ignore_ascii_case(y.2.as_deref().unwrap_or(""))
+            })
+    };
+    match t.auto_indexes.iter_mut().find(|(c, _)| same(c)) {
+        Some(existing) => existing.1 |= is_pk,
+        None => t.auto_indexes.push((cols, is_pk)),
+    }
+}
+
 /// Build a table from a CREATE TABLE or CREATE VIEW statement.
 pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
     match stmt {
@@ -563,17 +718,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             };
             // STORED generated columns are computed on write and read like
             // any other column; VIRTUAL ones are left out of the record and
-            // computed on read. (The WITHOUT ROWID write paths do not
-            // compute them yet.)
-            let without_rowid = flags.contains(ast::TabFlags::WithoutRowid);
-            let generated = without_rowid && columns.iter().any(|c| c.flags.intersects(ast::ColFlags::GENERATED));
-            let unsupported = if generated {
-                Some("generated columns".to_string())
-            } else if flags.contains(ast::TabFlags::WithoutRowid) {
-                Some("WITHOUT ROWID tables".to_string())
-            } else {
-                None
-            };
+            // computed on read (in a WITHOUT ROWID table as in any other).
+            let unsupported = None;
             let strict = flags.contains(ast::TabFlags::Strict);
             let mut t = Table {
                 name: name.clone(),
@@ -601,12 +747,12 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     affinity: Affinity::from_decltype(decltype.as_deref().unwrap_or("")),
                     decltype,
                     not_null: false,
+                    not_null_conflict: None,
                     default: None,
                     default_value: None,
                     collation: None,
                     primary_key: false,
                     generated: None,
-                    not_null_conflict: None,
                 };
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
@@ -625,7 +771,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
                                 t.rowid_alias = Some(idx);
                             } else {
-                                t.auto_indexes.push((vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true));
+                                add_auto_index(&mut t, vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true);
                             }
                         }
                         ColumnConstraint::NotNull { nullable, conflict_clause } => {
@@ -633,10 +779,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             col.not_null_conflict = *conflict_clause;
                         }
                         ColumnConstraint::Unique(conflict) => {
-                            t.auto_indexes.push((vec![(idx, false, None)], false));
                             if let Some(r) = conflict {
                                 t.unique_conflicts.push((vec![idx], *r));
                             }
+                            add_auto_index(&mut t, vec![(idx, false, None)], false);
                         }
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());
@@ -698,7 +844,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         if single_int {
                             t.rowid_alias = Some(cols[0].0);
                         } else {
-                            t.auto_indexes.push((cols, true));
+                            add_auto_index(&mut t, cols, true);
                         }
                     }
                     TableConstraint::Check(e, _) => t.checks.push((c.name.as_ref().map(|n| unquote(n.0)), e.to_string())),
@@ -718,9 +864,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         if let Some(r) = conflict_clause {
                             t.unique_conflicts.push((cols.iter().map(|c| c.0).collect(), *r));
                         }
-                        if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
-                            t.auto_indexes.push((cols, false));
-                        }
+                        add_auto_index(&mut t, cols, false);
                     }
                 }
             }
@@ -750,8 +894,13 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     return Err(Error::sql("AUTOINCREMENT not allowed on WITHOUT ROWID tables"));
                 }
                 // An INTEGER PRIMARY KEY is an ordinary key column here.
+                // Its automatic index is numbered after the others (SQLite
+                // makes it when the table is complete).
                 let pk = match t.rowid_alias.take() {
-                    Some(c) if pos == usize::MAX => vec![(c, false, None)],
+                    Some(c) if pos == usize::MAX => {
+                        add_auto_index(&mut t, vec![(c, false, None)], true);
+                        t.auto_indexes.iter().find(|(_, is_pk)| *is_pk).map(|(cols, _)| cols.clone()).unwrap_or_default()
+                    }
                     _ => t.auto_indexes[pos].0.clone(),
                 };
                 // PRIMARY KEY columns of a WITHOUT ROWID table are NOT NULL.

@@ -260,6 +260,9 @@ impl<'b> Compiler<'_> {
         for a in aggs {
             self.b.add4(Opcode::AggFinal, a.acc, a.n_func_args as i32, 0, P4::Func(a.def.clone()), 0);
         }
+        // The mappings are this query's only: an enclosing statement's
+        // (a trigger's OLD/NEW, an outer aggregate) come back afterwards.
+        let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
         for a in aggs {
             self.agg_regs.insert(a.key.clone(), a.acc);
         }
@@ -274,8 +277,7 @@ impl<'b> Compiler<'_> {
             self.compute_items(items, regs)?;
             self.emit_row(ctx, order_by, regs, items.len())
         })();
-        self.agg_regs.clear();
-        self.col_map.clear();
+        (self.agg_regs, self.col_map) = saved_maps;
         r
     }
 

@@ -351,6 +351,15 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             };
             // Rewrite every row without the column, then the schema text.
             let t = c.open_write_target(table.clone())?;
+            // A WITHOUT ROWID table's new records (in stored order: the key,
+            // then the other columns) go to a temporary table first; its
+            // tree is then cleared and filled again from there.
+            let wr_order: Vec<usize> = table.record_columns().into_iter().filter(|&i| i != ci).collect();
+            let copy = table.without_rowid.as_ref().map(|_| {
+                let copy = c.b.cursor();
+                c.b.add(Opcode::OpenEphemeral, copy, wr_order.len() as i32, 0);
+                copy
+            });
             let end = c.b.label();
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
@@ -373,11 +382,39 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             let rec = c.b.reg();
             let rid = c.b.reg();
-            c.b.add(Opcode::MakeRecord, keep, kept.len() as i32, rec);
-            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
-            c.b.add(Opcode::Insert, t.cursor, rec, rid);
+            match copy {
+                Some(copy) => {
+                    let fields = c.b.regs(wr_order.len());
+                    for (k, col) in wr_order.iter().enumerate() {
+                        c.b.add(Opcode::SCopy, row + *col as i32, fields + k as i32, 0);
+                    }
+                    c.b.add(Opcode::MakeRecord, fields, wr_order.len() as i32, rec);
+                    c.b.add(Opcode::NewRowid, copy, rid, 0);
+                    c.b.add(Opcode::Insert, copy, rec, rid);
+                }
+                None => {
+                    c.b.add(Opcode::MakeRecord, keep, kept.len() as i32, rec);
+                    c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+                    c.b.add(Opcode::Insert, t.cursor, rec, rid);
+                }
+            }
             c.b.add(Opcode::Next, t.cursor, top as i32, 0);
             c.b.bind(end);
+            if let Some(copy) = copy {
+                c.b.add(Opcode::Clear, table.root as i32, table.db as i32, 0);
+                let done = c.b.label();
+                c.b.add(Opcode::Rewind, copy, done, 0);
+                let again = c.b.here();
+                let fields = c.b.regs(wr_order.len());
+                for k in 0..wr_order.len() {
+                    c.b.add(Opcode::Column, copy, k as i32, fields + k as i32);
+                }
+                let entry = c.b.reg();
+                c.b.add(Opcode::MakeRecord, fields, wr_order.len() as i32, entry);
+                c.b.add(Opcode::IdxInsert, t.cursor, entry, 0);
+                c.b.add(Opcode::Next, copy, again as i32, 0);
+                c.b.bind(done);
+            }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         _ => return Err(Error::unsupported("this form of ALTER TABLE")),

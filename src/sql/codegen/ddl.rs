@@ -123,20 +123,25 @@ impl Compiler<'_> {
     /// Fill index `idx` (tree root in register `root_reg`) from its table.
     fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
         let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        if table.without_rowid.is_some() {
+            self.open_without_rowid_read(tc, table)?;
+        } else {
+            self.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        }
         let ic = self.b.cursor();
         let ki = self.index_key_info_for(table, idx)?;
         self.b.add4(Opcode::OpenWrite, ic, root_reg, table.db as i32, P4::KeyInfo(ki.clone()), 0x02);
         let n = idx.columns.len();
+        let width = table.index_entry_width(idx);
         let sorter = self.b.cursor();
-        self.b.add4(Opcode::SorterOpen, sorter, n as i32 + 1, 0, P4::KeyInfo(ki), 0);
+        self.b.add4(Opcode::SorterOpen, sorter, width as i32, 0, P4::KeyInfo(ki), 0);
         let pseudo = self.b.cursor();
         let pseudo_reg = self.b.reg();
-        self.b.add(Opcode::OpenPseudo, pseudo, pseudo_reg, n as i32 + 1);
+        self.b.add(Opcode::OpenPseudo, pseudo, pseudo_reg, width as i32);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
-        let k = self.b.regs(n + 1);
+        let k = self.b.regs(width);
         let next = self.b.label();
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
@@ -175,12 +180,19 @@ impl Compiler<'_> {
         self.pure_context = saved_pure;
         self.scopes.pop();
         r?;
-        self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        if table.without_rowid.is_some() {
+            let positions = self.record_positions.get(&tc).cloned().unwrap_or_default();
+            for (i, (col, _, _)) in table.index_suffix(idx).into_iter().enumerate() {
+                self.b.add(Opcode::Column, tc, positions[col] as i32, k + (n + i) as i32);
+            }
+        } else {
+            self.b.add(Opcode::Rowid, tc, k + n as i32, 0);
+        }
         // The entries go through a sorter and into the index in key order
         // (appends at the right edge of the tree, as SQLite builds them).
         let rec = self.b.reg();
         let affs = self.index_affinity_string(table, idx);
-        self.b.add4(Opcode::MakeRecord, k, n as i32 + 1, rec, P4::Affinity(affs), 0);
+        self.b.add4(Opcode::MakeRecord, k, width as i32, rec, P4::Affinity(affs), 0);
         self.b.add(Opcode::SorterInsert, sorter, rec, 0);
         self.b.bind(next);
         self.b.add(Opcode::Next, tc, top as i32, 0);
@@ -216,6 +228,9 @@ impl Compiler<'_> {
                 None => crate::value::collation::Collation::binary(),
             };
             fields.push(crate::value::record::KeyField { collation, descending: c.descending });
+        }
+        for (_, descending, coll) in table.index_suffix(idx) {
+            fields.push(crate::value::record::KeyField { collation: self.collation(&coll)?, descending });
         }
         Ok(std::sync::Arc::new(crate::value::record::KeyInfo { fields }))
     }
@@ -307,11 +322,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 let table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
-                    if !super::without_rowid::creatable(&table) {
-                        return Err(Error::unsupported(what));
-                    }
+                    return Err(Error::unsupported(what));
                 }
                 c.validate_generated(&table)?;
+                c.validate_checks(&table)?;
                 c.writes = true;
                 c.ensure_format();
                 let root = c.b.reg();
@@ -320,17 +334,23 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 // and its PRIMARY KEY needs no separate index.
                 let wr = table.without_rowid.is_some();
                 c.b.add(Opcode::CreateBtree, db, root, if wr { 2 } else { 1 });
+                // Automatic indexes are numbered in declaration order; a
+                // WITHOUT ROWID table's PRIMARY KEY keeps its number but
+                // has no tree or schema row of its own.
                 let mut idx_roots = Vec::new();
-                for _ in table.auto_indexes.iter().filter(|_| !wr) {
+                for (i, (_, is_pk)) in table.auto_indexes.iter().enumerate() {
+                    if wr && *is_pk {
+                        continue;
+                    }
                     let r = c.b.reg();
                     c.b.add(Opcode::CreateBtree, db, r, 2);
-                    idx_roots.push(r);
+                    idx_roots.push((i + 1, r));
                 }
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "table", &table.name, &table.name, Some(root), Some(&sql));
-                for (i, r) in idx_roots.iter().enumerate() {
-                    let iname = format!("sqlite_autoindex_{}_{}", table.name, i + 1);
-                    c.schema_row(sc, "index", &iname, &table.name, Some(*r), None);
+                for (number, r) in idx_roots {
+                    let iname = format!("sqlite_autoindex_{}_{}", table.name, number);
+                    c.schema_row(sc, "index", &iname, &table.name, Some(r), None);
                 }
                 if table.autoincrement && c.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
                     let r = c.b.reg();
@@ -367,9 +387,6 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
                     return Err(Error::sql(format!("views may not be indexed")));
-                }
-                if table.without_rowid.is_some() {
-                    return Err(Error::unsupported("WITHOUT ROWID tables"));
                 }
                 c.validate_index_exprs(&table, &idx)?;
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });

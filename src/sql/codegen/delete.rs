@@ -1,9 +1,9 @@
 //! DELETE: without WHERE every tree of the table is cleared at once (the
-//! rows still count as changes); with WHERE the matching rowids are
-//! collected first, then each row and its index entries are removed.
+//! rows still count as changes); with WHERE the matching rowids (the keys
+//! of a WITHOUT ROWID table) are collected first, then each row and its
+//! index entries are removed.
 //! A WITH clause is visible to the whole statement.
 
-use super::update::collect_rowids;
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::unquote;
@@ -39,15 +39,6 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    if let Some(table) = c.deletable_without_rowid(target_db, &unquote(tbl_name.name.0), returning.is_some()) {
-        let init = c.begin_program();
-        c.writes = true;
-        c.delete_without_rowid(table, alias, where_clause.as_ref())?;
-        c.emit_change_count_row(prog, "rows deleted");
-        c.end_program(init, Some(true));
-        prog.counts_changes = true;
-        return Ok(());
-    }
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
     let init = c.begin_program();
     c.writes = true;
@@ -62,20 +53,19 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         w => {
             let t = c.open_write_target(table.clone())?;
             c.setup_returning(*returning, &table, prog)?;
-            let tmp = collect_rowids(c, &table, alias, w.as_ref())?;
+            let (tmp, width) = c.collect_targets(&table, alias, w.as_ref())?;
             let end = c.b.label();
             c.b.add(Opcode::Rewind, tmp, end, 0);
             let top = c.b.here();
             let next = c.b.label();
-            let rid = c.b.reg();
-            c.b.add(Opcode::Column, tmp, 0, rid);
-            c.b.add(Opcode::NotExists, t.cursor, next, rid);
+            let (key, rid) = c.load_target(&table, tmp, width);
+            c.seek_target(&t, key, next);
             let has_triggers = !c.schema.triggers_of(&table).is_empty();
             let old = if has_triggers { Some(c.read_row(&t)?) } else { None };
             if let Some(o) = old {
                 c.fire_triggers(&t, super::trigger::Event::Delete, true, Some((o, rid)), None, &[], next)?;
                 // A BEFORE trigger may have moved the cursor or removed the row.
-                c.b.add(Opcode::NotExists, t.cursor, next, rid);
+                c.seek_target(&t, key, next);
             }
             c.emit_returning(&t)?;
             let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };

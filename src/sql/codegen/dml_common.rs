@@ -1,6 +1,13 @@
 //! Shared by INSERT, UPDATE and DELETE: opening a table and its indexes
 //! for writing, building index keys, constraint checks with SQLite's
 //! messages, and removing a row together with its index entries.
+//!
+//! A row is given as its registers (one per table column) and its rowid
+//! register. For a WITHOUT ROWID table the rowid register holds NULL and
+//! the row is known by its PRIMARY KEY columns among its registers: its
+//! record is written in stored order with `IdxInsert`, its index entries
+//! end with the key (`Table::index_suffix`), and its uniqueness checks are
+//! `Compiler::check_unique_without_rowid` (see `without_rowid.rs`).
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
@@ -117,6 +124,9 @@ impl Compiler<'_> {
         let p4 = if table.without_rowid.is_some() { P4::KeyInfo(self.without_rowid_key_info(&table)?) } else { P4::Int64(table.columns.len() as i64) };
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.b.comment(table.name.clone());
+        if table.without_rowid.is_some() {
+            self.record_positions.insert(cursor, super::without_rowid::positions_of(&table));
+        }
         let mut indexes = Vec::new();
         for idx in self.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
@@ -129,12 +139,19 @@ impl Compiler<'_> {
     }
 
     /// Read every column of the row under `t.cursor` into new registers
-    /// (the INTEGER PRIMARY KEY column reads the rowid).
+    /// (the INTEGER PRIMARY KEY column reads the rowid; a WITHOUT ROWID
+    /// table's columns are read from their record positions).
     pub fn read_row(&mut self, t: &WriteTarget) -> Result<i32> {
         let n = t.table.columns.len();
         let regs = self.b.regs(n);
+        let positions = t.table.without_rowid.as_ref().map(|_| super::without_rowid::positions_of(&t.table));
         for i in 0..n {
-            if t.table.rowid_alias == Some(i) {
+            if t.table.is_virtual(i) {
+                // Computed below from the other columns.
+            } else if let Some(p) = &positions {
+                let d = super::expr::default_p4(&t.table, i);
+                self.b.add4(Opcode::Column, t.cursor, p[i] as i32, regs + i as i32, d, 0);
+            } else if t.table.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
             } else if let Some(field) = t.table.field_of(i) {
                 let d = super::expr::default_p4(&t.table, i);
@@ -142,8 +159,7 @@ impl Compiler<'_> {
             }
         }
         if t.table.has_virtual() {
-            let rid = self.b.reg();
-            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            let rid = self.rowid_of_current(t);
             self.compute_virtual(&t.table, regs, rid)?;
         }
         Ok(regs)
@@ -182,6 +198,18 @@ impl Compiler<'_> {
         r
     }
 
+    /// A register holding the rowid of the row under `t.cursor` (NULL for
+    /// a WITHOUT ROWID table, whose rows are known by their key columns).
+    pub fn rowid_of_current(&mut self, t: &WriteTarget) -> i32 {
+        let rid = self.b.reg();
+        if t.table.without_rowid.is_some() {
+            self.b.add(Opcode::Null, 0, rid, 0);
+        } else {
+            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+        }
+        rid
+    }
+
     /// Delete the row under `t.cursor` and its index entries, with the
     /// row's foreign key checks and ON DELETE actions; `flags` is the
     /// Delete opcode's p5 (change counting, update-hook reporting).
@@ -189,26 +217,26 @@ impl Compiler<'_> {
         let mut fk_old = None;
         if self.fk_involved(&t.table) {
             let row = self.read_row(t)?;
-            let rid = self.b.reg();
-            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            let rid = self.rowid_of_current(t);
             self.fk_check_child(&t.table, row, -1, None)?;
             self.fk_check_parent(&t.table, row, rid, 1, None)?;
             fk_old = Some((row, rid));
         }
         if !t.indexes.is_empty() {
             let row = self.read_row(t)?;
-            let rid = self.b.reg();
-            self.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            let rid = self.rowid_of_current(t);
             for (idx, c) in t.indexes.clone() {
                 let guard = self.partial_guard(t, &idx, row, rid)?;
                 let k = self.index_key_of(&t.table, &idx, row, rid)?;
-                self.b.add(Opcode::IdxDelete, c, k, idx.columns.len() as i32 + 1);
+                self.b.add(Opcode::IdxDelete, c, k, t.table.index_entry_width(&idx) as i32);
                 if let Some(g) = guard {
                     self.b.bind(g);
                 }
             }
         }
-        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(t.table.name.clone()), flags);
+        // SQLite reports no change of a WITHOUT ROWID table to the update hook.
+        let p4 = if t.table.without_rowid.is_some() { P4::None } else { P4::Table(t.table.name.clone()) };
+        self.b.add4(Opcode::Delete, t.cursor, 0, 0, p4, flags);
         if let Some(old) = fk_old {
             self.fk_actions(t, old, None, None)?;
         }
@@ -281,21 +309,27 @@ impl Compiler<'_> {
         })
     }
 
-    fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
+    pub(crate) fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
         self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::Text(msg), 0);
     }
 
     /// Uniqueness checks for a row about to be written with `rowid`.
-    /// `old_rowid`: for UPDATE, the row's own rowid (not a conflict).
-    pub fn check_unique(&mut self, t: &WriteTarget, row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
-        self.check_unique_of(t, &t.indexes, row, rowid, old_rowid, check_rowid, oc, skip)
+    /// `old`: for UPDATE, the row's own registers and rowid (finding
+    /// itself is not a conflict). `check_rowid`: the rowid (for a WITHOUT
+    /// ROWID table, its PRIMARY KEY) may collide with another row's.
+    pub fn check_unique(&mut self, t: &WriteTarget, row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        self.check_unique_of(t, &t.indexes, row, rowid, old, check_rowid, oc, skip)
     }
 
     /// `check_unique` for the UNIQUE indexes among `indexes` only (an
     /// UPDATE skips the indexes whose key it does not change). A REPLACE
     /// still deletes a conflicting row from every index of `t`.
     #[allow(clippy::too_many_arguments)]
-    pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old_rowid: Option<i32>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+    pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        if t.table.without_rowid.is_some() {
+            return self.check_unique_without_rowid(t, indexes, row, old, check_rowid, oc, skip);
+        }
+        let old_rowid = old.map(|o| o.1);
         // SQLite resolves REPLACE conflicts last: a constraint that fails
         // (or ignores the row) must do so before REPLACE deletes anything.
         // Indexes are checked newest first.
@@ -378,6 +412,30 @@ impl Compiler<'_> {
     /// `write_row` writing entries in `indexes` only (an UPDATE leaves
     /// the entries of indexes whose key it does not change in place).
     pub fn write_row_with(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, flags: u16) -> Result<()> {
+        if t.table.without_rowid.is_some() {
+            // The record in stored order is the table entry (no rowid, so
+            // neither last_insert_rowid nor the update hook hear of it).
+            let (_, rec) = self.record_in_order(&t.table, row);
+            self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, flags & !crate::vdbe::exec::write::OPFLAG_LASTROWID);
+        } else {
+            self.write_table_entry(t, row, rowid, flags);
+        }
+        for (idx, c) in indexes.iter().cloned() {
+            let guard = self.partial_guard(t, &idx, row, rowid)?;
+            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
+            let affs = self.index_affinity_string(&t.table, &idx);
+            let rec = self.b.reg();
+            self.b.add4(Opcode::MakeRecord, k, t.table.index_entry_width(&idx) as i32, rec, P4::Affinity(affs), 0);
+            self.b.add(Opcode::IdxInsert, c, rec, 0);
+            if let Some(g) = guard {
+                self.b.bind(g);
+            }
+        }
+        Ok(())
+    }
+
+    /// The record and table entry of a rowid table's row.
+    fn write_table_entry(&mut self, t: &WriteTarget, row: i32, rowid: i32, flags: u16) {
         let n = t.table.columns.len();
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::Null, 0, row + ipk as i32, 0);
@@ -398,17 +456,5 @@ impl Compiler<'_> {
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
-        for (idx, c) in indexes.iter().cloned() {
-            let guard = self.partial_guard(t, &idx, row, rowid)?;
-            let k = self.index_key_of(&t.table, &idx, row, rowid)?;
-            let affs = self.index_affinity_string(&t.table, &idx);
-            let rec = self.b.reg();
-            self.b.add4(Opcode::MakeRecord, k, idx.columns.len() as i32 + 1, rec, P4::Affinity(affs), 0);
-            self.b.add(Opcode::IdxInsert, c, rec, 0);
-            if let Some(g) = guard {
-                self.b.bind(g);
-            }
-        }
-        Ok(())
     }
 }

@@ -868,7 +868,9 @@ impl Compiler<'_> {
     }
 
     fn finish_once(&mut self, addr: usize, correlated: bool) {
-        if correlated {
+        // In a trigger body every firing evaluates again (the body runs
+        // once per row, and the tables it reads may have changed).
+        if correlated || !self.firing.is_empty() {
             self.b.insns[addr].opcode = Opcode::Noop;
         } else {
             let here = self.b.here();

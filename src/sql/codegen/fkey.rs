@@ -109,7 +109,8 @@ impl Compiler<'_> {
         if parent_cols.len() == 1 && parent.rowid_alias == Some(parent_cols[0]) {
             return Ok(Some(Resolved { parent, key: ParentKey::Rowid, parent_cols }));
         }
-        for idx in self.schema.indexes_of(&parent) {
+        // (A WITHOUT ROWID parent's PRIMARY KEY is its table's own tree.)
+        for idx in &self.schema.indexes_with_pk_of(&parent) {
             if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
                 continue;
             }
@@ -126,11 +127,15 @@ impl Compiler<'_> {
         Err(mismatch(&child.name, &fk.parent))
     }
 
-    fn open_read(&mut self, t: &Table) -> i32 {
+    fn open_read(&mut self, t: &Table) -> Result<i32> {
         let cur = self.b.cursor();
         self.dbs_used |= 1 << t.db;
-        self.b.add4(Opcode::OpenRead, cur, t.root as i32, t.db as i32, P4::Int64(t.columns.len() as i64), 0);
-        cur
+        if t.without_rowid.is_some() {
+            self.open_without_rowid_read(cur, t)?;
+        } else {
+            self.b.add4(Opcode::OpenRead, cur, t.root as i32, t.db as i32, P4::Int64(t.columns.len() as i64), 0);
+        }
+        Ok(cur)
     }
 
     /// Probe for the parent row of the child row in `row` (one register
@@ -168,7 +173,7 @@ impl Compiler<'_> {
                 let tmp = self.b.reg();
                 self.b.add(Opcode::SCopy, row + fk.columns[0] as i32, tmp, 0);
                 self.b.add(Opcode::MustBeInt, tmp, missing, 0);
-                let cur = self.open_read(&r.parent);
+                let cur = self.open_read(&r.parent)?;
                 self.b.add(Opcode::NotExists, cur, missing, tmp);
                 self.b.add(Opcode::Goto, 0, found, 0);
                 self.b.bind(missing);
@@ -204,21 +209,27 @@ impl Compiler<'_> {
         fk: &ForeignKey,
         parent_cols: &[usize],
         prow: i32,
-        skip_rowid: Option<i32>,
+        skip_self: Option<(i32, i32)>,
         on_match: &mut dyn FnMut(&mut Self, i32) -> Result<()>,
     ) -> Result<()> {
+        let positions = child.without_rowid.as_ref().map(|_| super::without_rowid::positions_of(child));
         let done = self.b.label();
         for &p in parent_cols {
             self.b.add(Opcode::IsNull, prow + p as i32, done, 0);
         }
-        let cc = self.open_read(child);
+        let cc = self.open_read(child)?;
         self.b.add(Opcode::Rewind, cc, done, 0);
         let top = self.b.here();
         let next = self.b.label();
         for (j, &p) in parent_cols.iter().enumerate() {
             let ccol = fk.columns[j];
             let v = self.b.reg();
-            if child.rowid_alias == Some(ccol) {
+            if child.is_virtual(ccol) {
+                self.emit_virtual_column(child, cc, ccol, v)?;
+            } else if let Some(p) = &positions {
+                let d = super::expr::default_p4(child, ccol);
+                self.b.add4(Opcode::Column, cc, p[ccol] as i32, v, d, 0);
+            } else if child.rowid_alias == Some(ccol) {
                 self.b.add(Opcode::Rowid, cc, v, 0);
             } else if let Some(field) = child.field_of(ccol) {
                 let d = super::expr::default_p4(child, ccol);
@@ -233,10 +244,21 @@ impl Compiler<'_> {
             };
             self.b.add4(Opcode::Ne, prow + p as i32, next, v, coll, pc.affinity.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL);
         }
-        if let Some(r) = skip_rowid {
-            let me = self.b.reg();
-            self.b.add(Opcode::Rowid, cc, me, 0);
-            self.b.add4(Opcode::Eq, r, next, me, P4::None, 0);
+        if let Some((row, rowid)) = skip_self {
+            if let Some(p) = &positions {
+                // A WITHOUT ROWID row is itself when its key is.
+                let width = child.key_width();
+                let mine = self.b.regs(width);
+                for (i, col) in child.record_columns().into_iter().take(width).enumerate() {
+                    self.b.add(Opcode::Column, cc, p[col] as i32, mine + i as i32);
+                }
+                let own = self.key_of_row(child, row);
+                self.jump_if_same_key(child, own, mine, next)?;
+            } else {
+                let me = self.b.reg();
+                self.b.add(Opcode::Rowid, cc, me, 0);
+                self.b.add4(Opcode::Eq, rowid, next, me, P4::None, 0);
+            }
         }
         on_match(self, cc)?;
         self.b.bind(next);
@@ -299,7 +321,7 @@ impl Compiler<'_> {
             }
             let same = child.name.eq_ignore_ascii_case(&t.name) && incr > 0;
             let deferred = fk.deferred as i32;
-            self.scan_children(t, &child, &fk, &r.parent_cols, row, same.then_some(rowid), &mut |c, _| {
+            self.scan_children(t, &child, &fk, &r.parent_cols, row, same.then_some((row, rowid)), &mut |c, _| {
                 c.b.add(Opcode::FkCounter, deferred, incr, 0);
                 Ok(())
             })?;
@@ -348,7 +370,7 @@ impl Compiler<'_> {
                     self.b.bind(differs);
                 }
                 let same = child.name.eq_ignore_ascii_case(&t.table.name);
-                self.scan_children(&t.table, &child, &fk, &r.parent_cols, old.0, same.then_some(old.1), &mut |c, _| {
+                self.scan_children(&t.table, &child, &fk, &r.parent_cols, old.0, same.then_some(old), &mut |c, _| {
                     c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::Text("FOREIGN KEY constraint failed".into()), 0);
                     Ok(())
                 })?;
@@ -444,7 +466,7 @@ impl Compiler<'_> {
     /// row for `fk` is missing.
     /// A missing parent table counts as empty.
     fn scan_violations(&mut self, t: &Table, fk: &ForeignKey, on_violation: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
-        let cur = self.open_read(t);
+        let cur = self.open_read(t)?;
         let done = self.b.label();
         self.b.add(Opcode::Rewind, cur, done, 0);
         let top = self.b.here();
@@ -491,9 +513,14 @@ impl Compiler<'_> {
                 let _ = n;
                 let out = self.b.regs(4);
                 let (tname, pname) = (t.name.clone(), fk.parent.clone());
+                let without_rowid = t.without_rowid.is_some();
                 self.scan_violations(&t, fk, &mut |c, cur| {
                     c.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(tname.clone().into_bytes()), 0);
-                    c.b.add(Opcode::Rowid, cur, out + 1, 0);
+                    if without_rowid {
+                        c.b.add(Opcode::Null, 0, out + 1, 0);
+                    } else {
+                        c.b.add(Opcode::Rowid, cur, out + 1, 0);
+                    }
                     c.b.add4(Opcode::String8, 0, out + 2, 0, P4::Bytes(pname.clone().into_bytes()), 0);
                     c.b.add(Opcode::Integer, id as i32, out + 3, 0);
                     c.b.add(Opcode::ResultRow, out, 4, 0);

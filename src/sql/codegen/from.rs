@@ -301,11 +301,6 @@ impl<'b> Compiler<'_> {
                     self.expanding.pop();
                     return r;
                 }
-                match table.unsupported.as_deref() {
-                    Some(what @ "WITHOUT ROWID tables") if table.without_rowid.is_none() => return Err(Error::unsupported(what)),
-                    Some(what @ "generated columns") => return Err(Error::unsupported(what)),
-                    _ => {}
-                }
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << table.db;
                 if table.without_rowid.is_some() {
@@ -878,14 +873,16 @@ impl<'b> Compiler<'_> {
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
             return Ok(LoopKind::Scan(it.cursor, top));
         };
-        if table.without_rowid.is_some() {
+        // A WITHOUT ROWID table: its key when an equality fixes its first
+        // column (SQLite prefers another index there only when it covers
+        // the query, which the loops here do not do yet); otherwise a
+        // secondary index, as for a rowid table, or a range of the key
+        // where a rowid table would take a rowid range.
+        let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
+        if key_eqs > 0 {
             if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
                 return Ok(kind);
             }
-            self.b.add(Opcode::Rewind, it.cursor, end, 0);
-            let top = self.b.here();
-            self.eqp.push((0, 0, format!("SCAN {item_name}")));
-            return Ok(LoopKind::Scan(it.cursor, top));
         }
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality.
@@ -909,7 +906,7 @@ impl<'b> Compiler<'_> {
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
-        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).map(|i| table.index_with_key_suffix(i)).collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes {
             let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
@@ -961,14 +958,17 @@ impl<'b> Compiler<'_> {
                 self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
                 let top = self.b.here();
                 self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-                let rid = self.b.reg();
-                self.b.add(Opcode::IdxRowid, icur, rid, 0);
-                self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+                self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
                 self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
                 return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
             }
         }
         // A range on the rowid beats an index range (no second lookup).
+        if best.as_ref().is_none_or(|b| b.0 < 4) && table.without_rowid.is_some() {
+            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                return Ok(kind);
+            }
+        }
         if best.as_ref().is_none_or(|b| b.0 < 4) {
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
@@ -1066,9 +1066,7 @@ impl<'b> Compiler<'_> {
             }
             None => {}
         }
-        let rid = self.b.reg();
-        self.b.add(Opcode::IdxRowid, icur, rid, 0);
-        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
         Ok(LoopKind::Index(icur, top))
     }
@@ -1127,7 +1125,8 @@ impl<'b> Compiler<'_> {
                 own.push(t);
             }
         }
-        if own.is_empty() || table.without_rowid.is_some() {
+        // (Not in a trigger body: its copy would outlive the firing.)
+        if own.is_empty() || table.without_rowid.is_some() || !self.firing.is_empty() {
             return Ok(());
         }
         let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
@@ -1211,6 +1210,11 @@ impl<'b> Compiler<'_> {
                 None => crate::value::collation::Collation::binary(),
             };
             fields.push(KeyField { collation, descending: c.descending });
+        }
+        if let Some(t) = table.as_ref().filter(|t| t.without_rowid.is_some()) {
+            for (_, descending, coll) in t.index_suffix(idx) {
+                fields.push(KeyField { collation: self.collation(&coll)?, descending });
+            }
         }
         Ok(Arc::new(KeyInfo { fields }))
     }

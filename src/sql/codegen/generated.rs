@@ -178,6 +178,50 @@ impl Compiler<'_> {
     }
 }
 
+impl Compiler<'_> {
+    /// CREATE TABLE resolves the names in its CHECK constraints, as SQLite
+    /// does: a column that does not exist (or the rowid of a WITHOUT
+    /// ROWID table) is "no such column" then, not when a row is written.
+    /// Compiled into a scratch program, so nothing of it runs.
+    pub fn validate_checks(&mut self, table: &Table) -> Result<()> {
+        if table.checks.is_empty() {
+            return Ok(());
+        }
+        for (_, text) in &table.checks {
+            let mut problem = None;
+            crate::sql::parse::with_expr(text, |e| {
+                crate::sql::plan::terms::walk(e, &mut |x| {
+                    use sqlite3_parser::ast::Expr;
+                    match x {
+                        Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
+                        Expr::Variable(_) => problem = problem.or(Some("parameters")),
+                        _ => {}
+                    }
+                    problem.is_none()
+                });
+                Ok(())
+            })?;
+            if let Some(what) = problem {
+                return Err(Error::sql(format!("{what} prohibited in CHECK constraints")));
+            }
+        }
+        let saved = std::mem::take(&mut self.b);
+        self.b.n_regs = saved.n_regs;
+        self.b.n_cursors = saved.n_cursors;
+        let row = self.b.regs(table.columns.len());
+        let rowid = self.b.reg();
+        let target = self.b.reg();
+        let r = self.with_row_scope(table, row, rowid, |c| {
+            for (_, text) in &table.checks {
+                c.with_pure_context(2, |c| c.expr_text(text, target))?;
+            }
+            Ok(())
+        });
+        self.b = saved;
+        r
+    }
+}
+
 /// The generated columns each generated column's expression names, found
 /// by whole-word match outside string literals (a name inside a quoted
 /// identifier still counts, as it refers to that column).

@@ -80,11 +80,13 @@ impl Compiler<'_> {
         r
     }
 
-    /// Compute an index's key columns from row registers `row` (one per
-    /// table column) plus the rowid into fresh consecutive registers.
+    /// Compute an index entry's fields from row registers `row` (one per
+    /// table column) into fresh consecutive registers: the key columns,
+    /// then the rowid or, for a WITHOUT ROWID table, the PRIMARY KEY
+    /// columns the key does not hold (`Table::index_suffix`).
     pub fn index_key_of(&mut self, table: &Table, idx: &Index, row: i32, rowid: i32) -> Result<i32> {
         let n = idx.columns.len();
-        let k = self.b.regs(n + 1);
+        let k = self.b.regs(table.index_entry_width(idx).max(n + 1));
         for (i, c) in idx.columns.iter().enumerate() {
             match (c.column, &c.expr) {
                 (Some(col), _) => {
@@ -99,7 +101,13 @@ impl Compiler<'_> {
                 }
             }
         }
-        self.b.add(Opcode::SCopy, rowid, k + n as i32, 0);
+        if table.without_rowid.is_some() {
+            for (i, (col, _, _)) in table.index_suffix(idx).into_iter().enumerate() {
+                self.b.add(Opcode::SCopy, row + col as i32, k + (n + i) as i32, 0);
+            }
+        } else {
+            self.b.add(Opcode::SCopy, rowid, k + n as i32, 0);
+        }
         Ok(k)
     }
 
@@ -121,9 +129,14 @@ impl Compiler<'_> {
     }
 
     /// The affinity string of an index record: key columns, then the
-    /// rowid.
+    /// rowid (or a WITHOUT ROWID table's PRIMARY KEY suffix).
     pub fn index_affinity_string(&mut self, table: &Table, idx: &Index) -> String {
-        idx.columns.iter().map(|c| self.index_column_affinity(table, c).letter()).collect::<String>() + "D"
+        let key = idx.columns.iter().map(|c| self.index_column_affinity(table, c).letter()).collect::<String>();
+        if table.without_rowid.is_some() {
+            key + &table.index_suffix(idx).iter().map(|(c, _, _)| table.columns[*c].affinity.letter()).collect::<String>()
+        } else {
+            key + "D"
+        }
     }
 
     /// CREATE INDEX checks on the key expressions and the WHERE clause of

@@ -22,8 +22,8 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.insertable_table(target_db, &unquote(tbl_name.name.0), stmt)?;
-    let oc = OnConflict::from_ast(*or_conflict);
+    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let oc = c.conflict_resolution(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
         Some(names) => {
@@ -266,9 +266,9 @@ fn insert_row(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], 
 
 /// Constraint checks and the write of one row held in `row`.
 fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&super::upsert::Upserts<'_, '_>>) -> Result<()> {
-    if t.table.without_rowid.is_some() {
-        return c.insert_without_rowid_row(t, row, oc);
-    }
+    // A WITHOUT ROWID row has no rowid: its rowid register holds NULL and
+    // its PRIMARY KEY is always checked.
+    let without_rowid = t.table.without_rowid.is_some();
     let skip = c.b.label();
     let rowid = c.b.reg();
     let ipk_given = t.table.rowid_alias.filter(|i| given.contains(i));
@@ -292,6 +292,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
                 c.b.bind(have);
                 c.b.add(Opcode::MustBeInt, trig_rowid, 0, 0);
                 c.b.bind(after);
+            }
+            None if without_rowid => {
+                c.b.add(Opcode::Null, 0, trig_rowid, 0);
             }
             None => {
                 c.b.add(Opcode::Integer, -1, trig_rowid, 0);
@@ -324,6 +327,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.add(Opcode::MustBeInt, rowid, 0, 0);
             c.b.bind(after);
         }
+        None if without_rowid => {
+            c.b.add(Opcode::Null, 0, rowid, 0);
+        }
         None => {
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
             autoincrement_floor(c, rowid);
@@ -346,12 +352,12 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     c.check_checks(t, row, rowid, oc, skip)?;
     let unique_oc = match upsert {
         Some(u) => {
-            u.emit(c, t, row, rowid, source.is_some(), skip)?;
+            u.emit(c, t, row, rowid, source.is_some() || without_rowid, skip)?;
             u.unique_conflict(oc)
         }
         None => oc,
     };
-    c.check_unique(t, row, rowid, None, source.is_some(), unique_oc, skip)?;
+    c.check_unique(t, row, rowid, None, source.is_some() || without_rowid, unique_oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
     c.fk_check_child(&t.table, row, 1, None)?;

@@ -57,12 +57,12 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
             decltype: None,
             affinity: Affinity::Blob,
             not_null: false,
+            not_null_conflict: None,
             default: None,
             default_value: None,
             collation: None,
             primary_key: false,
             generated: None,
-            not_null_conflict: None,
         })
         .collect();
     t.rowid_alias = None;

@@ -87,7 +87,7 @@ impl Compiler<'_> {
 
         let checked: Vec<&Table> = tables
             .into_iter()
-            .filter(|t| t.without_rowid.is_none() && t.view_select.is_none())
+            .filter(|t| t.view_select.is_none())
             .filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only)))
             .collect();
         let indexes_of = |t: &Table| -> Vec<Index> {
@@ -133,7 +133,11 @@ impl Compiler<'_> {
     /// One pass over `table`: NOT NULL, then each index's entry for the row.
     fn check_rows(&mut self, table: &Table, indexes: Vec<Index>, db: usize, quick: bool, remaining: i32, done: i32) -> Result<()> {
         let cursor = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, cursor, table.root as i32, db as i32, P4::Int64(table.columns.len() as i64), 0);
+        if table.without_rowid.is_some() {
+            self.open_without_rowid_read(cursor, table)?;
+        } else {
+            self.b.add4(Opcode::OpenRead, cursor, table.root as i32, db as i32, P4::Int64(table.columns.len() as i64), 0);
+        }
         self.b.comment(table.name.clone());
         let mut target = WriteTarget { table: table.clone(), cursor, indexes: Vec::new() };
         if !quick {
@@ -154,8 +158,7 @@ impl Compiler<'_> {
         let top = self.b.here() as i32;
         self.b.add(Opcode::Add, one, row_number, row_number);
         let row = self.read_row(&target)?;
-        let rowid = self.b.reg();
-        self.b.add(Opcode::Rowid, cursor, rowid, 0);
+        let rowid = self.rowid_of_current(&target);
 
         self.check_columns(table, row, rowid, remaining, done)?;
 
@@ -165,7 +168,7 @@ impl Compiler<'_> {
             let n = idx.columns.len();
             let key = self.index_key_of(table, &idx, row, rowid)?;
             let missing = self.b.label();
-            self.b.add4(Opcode::NotFound, c, missing, key, P4::Int64(n as i64 + 1), 0);
+            self.b.add4(Opcode::NotFound, c, missing, key, P4::Int64(table.index_entry_width(&idx) as i64), 0);
             if idx.unique {
                 // The entry after this row's must differ in its key columns
                 // (NULLs are never equal, so such keys are always unique).

@@ -162,6 +162,10 @@ pub struct Compiler<'s> {
     /// Trigger programs being generated inline, innermost last: (trigger
     /// name, label a RAISE(IGNORE) jumps to).
     pub firing: Vec<(String, i32)>,
+    /// The OR clause of the statement whose triggers are firing, when it
+    /// has one: it overrides the conflict clauses of the statements in
+    /// their bodies (lang_createtrigger).
+    pub outer_conflict: Option<dml_common::OnConflict>,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
     /// DROP TABLE is emptying a child table: a parent table that no longer
@@ -231,6 +235,18 @@ pub struct Compiler<'s> {
 }
 
 impl<'s> Compiler<'s> {
+    /// The conflict resolution of an INSERT or UPDATE with OR clause
+    /// `or`: a trigger body's statements follow the firing statement's
+    /// OR clause when it has one.
+    pub fn conflict_resolution(&mut self, or: Option<sqlite3_parser::ast::ResolveType>) -> dml_common::OnConflict {
+        if self.firing.is_empty() {
+            self.outer_conflict = or.map(|r| dml_common::OnConflict::from_ast(Some(r)));
+        } else if let Some(outer) = self.outer_conflict {
+            return outer;
+        }
+        dml_common::OnConflict::from_ast(or)
+    }
+
     /// A compiler for one statement.
     pub fn new(
         schema: &'s Schema,
@@ -271,6 +287,7 @@ impl<'s> Compiler<'s> {
             in_aggregate_query: false,
             cte_limit_hint: None,
             firing: Vec::new(),
+            outer_conflict: None,
             dbs_used: 0,
             fk_parent_may_be_gone: false,
             internal: false,
@@ -458,7 +475,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             let names = select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
-            let uses_db = c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
+            let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
         Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,

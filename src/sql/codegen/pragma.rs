@@ -63,6 +63,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let arg = arg.map(arg_text);
             let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref()).unwrap_or_default();
             const_rows(c, prog, &names, rows);
+            // The rows describe the schema the statement was compiled
+            // with: its transaction checks the schema cookie, so that a
+            // cached statement is compiled again after a schema change.
+            c.dbs_used |= 1 << pdb;
+            txn = Some(false);
         }
         "database_list" => {
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
@@ -320,7 +325,7 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
         }
         "index_list" => {
             let tname = arg.map(str::to_string).unwrap_or_default();
-            let mut idxs = schema.table_in(db, &tname).map(|t| schema.indexes_of(t)).unwrap_or_default();
+            let mut idxs = schema.table_in(db, &tname).map(|t| schema.indexes_with_pk_of(t)).unwrap_or_default();
             idxs.reverse();
             let rows = idxs
                 .iter()
@@ -340,7 +345,7 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
         "index_info" => {
             let iname = arg.map(str::to_string).unwrap_or_default();
             let mut rows = Vec::new();
-            if let Some(ix) = schema.index_in(db, &iname) {
+            if let Some(ix) = schema.index_or_pk_in(db, &iname) {
                 let t = schema.table_in(Some(ix.db), &ix.table);
                 for (i, col) in ix.columns.iter().enumerate() {
                     let cname = t.and_then(|t| t.columns.get(col.column?)).map_or(Value::Null, |c| Value::text(c.name.clone()));
@@ -352,7 +357,8 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
         "index_xinfo" => {
             let iname = arg.map(str::to_string).unwrap_or_default();
             let mut rows = Vec::new();
-            if let Some(ix) = schema.index_in(db, &iname) {
+            if let Some(ix) = schema.index_or_pk_in(db, &iname) {
+                let ix = &ix;
                 let t = schema.table_in(Some(ix.db), &ix.table);
                 for (i, col) in ix.columns.iter().enumerate() {
                     let tcol = t.and_then(|t| t.columns.get(col.column?));
@@ -367,14 +373,38 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                         Value::Integer(1),
                     ]);
                 }
-                rows.push(vec![
-                    Value::Integer(ix.columns.len() as i64),
-                    Value::Integer(-1),
-                    Value::Null,
-                    Value::Integer(0),
-                    Value::text("BINARY"),
-                    Value::Integer(0),
-                ]);
+                // Then what follows the key in each entry: the rowid, or a
+                // WITHOUT ROWID table's PRIMARY KEY suffix (for the
+                // PRIMARY KEY itself, the table's other columns).
+                let aux: Vec<(usize, bool, String)> = match t.filter(|t| t.without_rowid.is_some()) {
+                    Some(t) if ix.origin == "pk" && ix.root == t.root => {
+                        t.record_columns().into_iter().skip(t.key_width()).map(|c| (c, false, t.columns[c].collation.clone().unwrap_or_else(|| "BINARY".into()))).collect()
+                    }
+                    Some(t) => t.index_suffix(ix),
+                    None => Vec::new(),
+                };
+                if t.is_some_and(|t| t.without_rowid.is_some()) {
+                    for (k, (c, desc, coll)) in aux.into_iter().enumerate() {
+                        let name = t.and_then(|t| t.columns.get(c)).map_or(Value::Null, |col| Value::text(col.name.clone()));
+                        rows.push(vec![
+                            Value::Integer((ix.columns.len() + k) as i64),
+                            Value::Integer(c as i64),
+                            name,
+                            Value::Integer(desc as i64),
+                            Value::text(coll),
+                            Value::Integer(0),
+                        ]);
+                    }
+                } else {
+                    rows.push(vec![
+                        Value::Integer(ix.columns.len() as i64),
+                        Value::Integer(-1),
+                        Value::Null,
+                        Value::Integer(0),
+                        Value::text("BINARY"),
+                        Value::Integer(0),
+                    ]);
+                }
             }
             Some((vec!["seqno", "cid", "name", "desc", "coll", "key"], rows))
         }

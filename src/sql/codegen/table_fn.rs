@@ -121,6 +121,9 @@ impl<'b> Compiler<'_> {
             Some(_) => return Err(Error::unsupported("pragma functions with a non-constant argument")),
         };
         let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref()).unwrap_or_default();
+        // Rows of the schema compiled with: the statement checks the
+        // schema cookie of main (see `end_program`).
+        self.dbs_used |= 1;
         let literal = |v: &crate::value::Value| match v {
             crate::value::Value::Integer(i) => i.to_string(),
             crate::value::Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),

@@ -1,7 +1,8 @@
-//! UPDATE: the rowids of matching rows are collected first (so changed
-//! rows are never visited twice), then each row is re-read, its new
-//! values computed, constraints checked, old index entries removed, and
-//! the row and new index entries written.
+//! UPDATE: the rowids of matching rows (the keys of a WITHOUT ROWID
+//! table's) are collected first (so changed rows are never visited
+//! twice), then each row is re-read, its new values computed, constraints
+//! checked, old index entries removed, and the row and new index entries
+//! written.
 //!
 //! UPDATE ... FROM runs the join of the target with the FROM items first
 //! and keeps, per target rowid, the values its SET list computed on the
@@ -36,7 +37,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
                 .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
                 .collect(),
             rowid_alias: table.rowid_alias,
-            has_rowid: true,
+            has_rowid: table.without_rowid.is_none(),
         }],
         correlated: false,
     }
@@ -91,15 +92,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = match c.deletable_without_rowid(target_db, &unquote(tbl_name.name.0), returning.is_some()) {
-        Some(t) => t,
-        None => c.writable_table(target_db, &unquote(tbl_name.name.0))?,
-    };
+    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(&table, alias.as_deref(), f)?;
     }
-    let oc = OnConflict::from_ast(*or_conflict);
+    let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
     for (i, v) in resolve_sets(&table, sets, true)? {
         super::generated::refuse_target(&table, i, "UPDATE")?;
@@ -113,41 +111,40 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
         assignments.push((i, v));
     }
-    if table.without_rowid.is_some() {
-        if from.is_some() {
-            return Err(Error::unsupported("UPDATE ... FROM on a WITHOUT ROWID table"));
-        }
-        let init = c.begin_program();
-        c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
-        c.emit_change_count_row(prog, "rows updated");
-        c.end_program(init, Some(true));
-        prog.counts_changes = true;
-        return Ok(());
-    }
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
     // Without FROM the rowids are collected and each row's values computed
     // when it is updated; with FROM the join computes the values, kept
     // (one row per target row) beside the rowid.
-    let tmp = match from {
-        None => collect_rowids(c, &table, alias.clone(), where_clause.as_ref())?,
+    let (tmp, width) = match from {
+        None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            let (tmp, columns) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            let (tmp, columns, width) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
             for (a, col) in assignments.iter_mut().zip(columns) {
                 a.1 = SetValue::Column(tmp, col);
             }
-            tmp
+            (tmp, width)
         }
     };
+    // UPDATE ... FROM of a WITHOUT ROWID table: the join rows of one
+    // target row are adjacent (sorted by key); the first one counts.
+    let previous_key = (from.is_some() && table.without_rowid.is_some()).then(|| {
+        let r = c.b.regs(width);
+        c.b.add(Opcode::Null, 0, r, r + width as i32 - 1);
+        r
+    });
     c.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
     let next = c.b.label();
-    let rid = c.b.reg();
-    c.b.add(Opcode::Column, tmp, 0, rid);
-    c.b.add(Opcode::NotExists, t.cursor, next, rid);
+    let (key, rid) = c.load_target(&table, tmp, width);
+    if let Some(prev) = previous_key {
+        c.jump_if_same_key(&table, prev, key, next)?;
+        c.b.add(Opcode::Copy, key, prev, width as i32 - 1);
+    }
+    c.seek_target(&t, key, next);
     update_row(c, &t, rid, &assignments, oc, next)?;
     c.emit_returning(&t)?;
     c.b.bind(next);
@@ -186,10 +183,13 @@ pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option
 /// UPDATE ... FROM: run the join of the target with the FROM items, and
 /// keep for each target row its rowid and assigned values (of the last
 /// join row that matched it: SQLite leaves which one unspecified) in a
-/// new temporary table. Returns its cursor and, per assignment, the
-/// column holding its value: plain values follow the rowid in order,
-/// then the columns of each row-value subquery (computed by the join
-/// query after its result columns, see `Compiler::row_values_after`).
+/// new temporary table. A WITHOUT ROWID target's rows are kept by key
+/// instead, every join row of one target row in a temporary index sorted
+/// by the key (the update loop takes the first of each). Returns its
+/// cursor, per assignment the column holding its value (plain values
+/// follow the rowid or key in order, then the columns of each row-value
+/// subquery, computed by the join query after its result columns, see
+/// `Compiler::row_values_after`), and the width of the rowid or key.
 fn collect_from_join(
     c: &mut Compiler<'_>,
     table: &crate::sql::schema::Table,
@@ -197,9 +197,14 @@ fn collect_from_join(
     from: &FromClause<'_>,
     where_clause: Option<&ast::Expr<'_>>,
     assignments: &[Assignment<'_, '_>],
-) -> Result<(i32, Vec<i32>)> {
+) -> Result<(i32, Vec<i32>, usize)> {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let name = alias.unwrap_or_else(|| table.name.clone());
+    let key: Vec<String> = match &table.without_rowid {
+        Some(_) => table.record_columns().into_iter().take(table.key_width()).map(|col| format!("{}.{}", quote(&name), quote(&table.columns[col].name))).collect(),
+        None => vec![format!("{}.{}", quote(&name), crate::sql::resolve::INTERNAL_ROWID)],
+    };
+    let key_width = key.len() as i32;
     let mut values = String::new();
     let n_plain = assignments.iter().filter(|(_, v)| matches!(v, SetValue::Expr(_))).count() as i32;
     let mut rows: Vec<(usize, String, usize)> = Vec::new();
@@ -210,7 +215,7 @@ fn collect_from_join(
             SetValue::Expr(e) => {
                 values.push_str(&format!(", ({e})"));
                 plain += 1;
-                columns.push(plain);
+                columns.push(key_width - 1 + plain);
             }
             SetValue::RowElement(sel, index, width) => {
                 let key = *sel as *const ast::Select<'_> as usize;
@@ -221,28 +226,35 @@ fn collect_from_join(
                         rows[..rows.len() - 1].iter().map(|r| r.2).sum()
                     }
                 };
-                columns.push(1 + n_plain + (before + index) as i32);
+                columns.push(key_width + n_plain + (before + index) as i32);
             }
             SetValue::Column(..) => return Err(Error::sql("malformed UPDATE ... FROM")),
         }
     }
-    let width = 1 + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
+    let width = key_width as usize + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
-    let sql = format!("SELECT {}.{}{values} FROM {} AS {}, {}{filter}", quote(&name), crate::sql::resolve::INTERNAL_ROWID, quote(&table.name), quote(&name), super::from::from_text(from));
+    let sql = format!("SELECT {}{values} FROM {} AS {}, {}{filter}", key.join(", "), quote(&table.name), quote(&name), super::from::from_text(from));
     let tmp = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+    let dest = if table.without_rowid.is_some() {
+        let ki = c.without_rowid_key_info(table)?;
+        c.b.add4(Opcode::OpenEphemeral, tmp, width as i32, 0, P4::KeyInfo(ki), 0);
+        Dest::EphemIndex(tmp)
+    } else {
+        c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+        Dest::EphemKeyed(tmp)
+    };
     c.internal_rowid_read = true;
     c.dml_target = Some(table.name.clone());
     c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemKeyed(tmp)).map(|_| ()),
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
     c.internal_rowid_read = false;
     c.dml_target = None;
     c.row_values_after.clear();
     collected?;
-    Ok((tmp, columns))
+    Ok((tmp, columns, key_width as usize))
 }
 
 /// Update the row of `t` under its cursor (rowid in `rid`): new values
@@ -289,9 +301,18 @@ pub fn update_row(
         }
     }
     let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    // A WITHOUT ROWID row moves when a key column changes (and every index
+    // entry ends with the key).
+    let moves = table.without_rowid.as_ref().is_some_and(|pk| pk.iter().any(|(c, _, _)| changed.contains(c)));
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    if !c.schema.triggers_of(table).is_empty() {
+        // A BEFORE trigger may have moved the cursor or removed the row
+        // (then it is not updated).
+        let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
+        c.seek_target(t, key, next);
+    }
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
     c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
@@ -304,7 +325,7 @@ pub fn update_row(
     // indexed expression may read any column. With triggers on the table every index is
     // rewritten, as before (a BEFORE trigger may itself change the row).
     let has_generated = table.columns.iter().any(|col| col.generated.is_some());
-    let all_indexes = rowid_changes || !c.schema.triggers_of(table).is_empty();
+    let all_indexes = rowid_changes || moves || !c.schema.triggers_of(table).is_empty();
     // An expression in the key may read any column, and so may a
     // generated column.
     let key_changes = |idx: &crate::sql::schema::Index| {
@@ -316,7 +337,7 @@ pub fn update_row(
             })
     };
     let indexes: Vec<(crate::sql::schema::Index, i32)> = t.indexes.iter().filter(|(idx, _)| key_changes(idx)).cloned().collect();
-    c.check_unique_of(t, &indexes, new, new_rowid, Some(rid), rowid_changes, oc, next)?;
+    c.check_unique_of(t, &indexes, new, new_rowid, Some((old, rid)), rowid_changes || moves, oc, next)?;
     let fk = c.fk_involved(table);
     if fk {
         c.fk_check_child(table, old, -1, Some(&changed))?;
@@ -326,12 +347,19 @@ pub fn update_row(
     for (idx, cur) in indexes.clone() {
         let guard = c.partial_guard(t, &idx, old, rid)?;
         let k = c.index_key_of(table, &idx, old, rid)?;
-        c.b.add(Opcode::IdxDelete, cur, k, idx.columns.len() as i32 + 1);
+        c.b.add(Opcode::IdxDelete, cur, k, table.index_entry_width(&idx) as i32);
         if let Some(g) = guard {
             c.b.bind(g);
         }
     }
-    if rowid_changes {
+    if table.without_rowid.is_some() {
+        // The old entry goes; the new one is written under its key.
+        let old_key = c.key_of_row(table, old);
+        let gone = c.b.label();
+        c.seek_target(t, old_key, gone);
+        c.b.add(Opcode::Delete, t.cursor, 0, 0);
+        c.b.bind(gone);
+    } else if rowid_changes {
         let same = c.b.label();
         c.b.add4(Opcode::Eq, rid, same, new_rowid, P4::None, 0);
         let gone = c.b.label();

@@ -22,7 +22,8 @@ use sqlite3_parser::ast::{self, Expr, UpsertDo};
 /// What a clause's conflict target is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Target {
-    /// The rowid (or INTEGER PRIMARY KEY).
+    /// The rowid (or INTEGER PRIMARY KEY); a WITHOUT ROWID table's
+    /// PRIMARY KEY.
     Rowid,
     /// A UNIQUE index (position in the write target's indexes).
     Index(usize),
@@ -109,6 +110,16 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
         return Ok((ix.targets.len() == 1).then_some(Target::Rowid));
     }
     cols.sort_unstable();
+    if let Some(pk) = &t.table.without_rowid {
+        let mut key: Vec<usize> = pk.iter().map(|(c, _, _)| *c).collect();
+        key.sort_unstable();
+        key.dedup();
+        let mut named = cols.clone();
+        named.dedup();
+        if exprs.is_empty() && named == key {
+            return Ok(Some(Target::Rowid));
+        }
+    }
     let target_where = ix.where_clause.as_ref().map(|w| w.to_string());
     let found = t.indexes.iter().position(|(idx, _)| {
         let mut ic: Vec<usize> = idx.columns.iter().filter_map(|x| x.column).collect();
@@ -180,6 +191,13 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
     let existing = c.b.reg();
     let mut guard = None;
     match target {
+        Target::Rowid if t.table.without_rowid.is_some() => {
+            // The cursor lands on the conflicting row (its rowid register,
+            // like this row's, holds NULL).
+            let key = c.key_of_row(&t.table, row);
+            c.b.add4(Opcode::NoConflict, t.cursor, ok, key, P4::Int64(t.table.key_width() as i64), 0);
+            c.b.add(Opcode::Null, 0, existing, 0);
+        }
         Target::Rowid => {
             c.b.add(Opcode::NotExists, t.cursor, ok, rowid);
             c.b.add(Opcode::SCopy, rowid, existing, 0);
@@ -190,8 +208,13 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
             guard = c.partial_guard(t, &idx, row, rowid)?;
             let k = c.index_key_of(&t.table, &idx, row, rowid)?;
             c.b.add4(Opcode::NoConflict, cur, ok, k, P4::Int64(idx.columns.len() as i64), 0);
-            c.b.add(Opcode::IdxRowid, cur, existing, 0);
-            c.b.add(Opcode::NotExists, t.cursor, skip, existing);
+            if t.table.without_rowid.is_some() {
+                c.seek_table_from_index(&t.table, &idx, cur, t.cursor, skip);
+                c.b.add(Opcode::Null, 0, existing, 0);
+            } else {
+                c.b.add(Opcode::IdxRowid, cur, existing, 0);
+                c.b.add(Opcode::NotExists, t.cursor, skip, existing);
+            }
         }
     }
     if let Action::Update(assignments, cond) = action {

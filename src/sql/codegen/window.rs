@@ -349,6 +349,8 @@ impl<'b> Compiler<'_> {
         for i in 0..nc {
             self.b.add(Opcode::Column, store, i as i32, col_regs + i as i32);
         }
+        // The mappings are this query's only (see `aggregate.rs`).
+        let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
         let srid = self.b.reg();
         self.b.add(Opcode::Rowid, store, srid, 0);
         for (ci, c) in calls.iter().enumerate() {
@@ -364,8 +366,7 @@ impl<'b> Compiler<'_> {
             self.compute_items(items, out)?;
             self.emit_row(ctx, order_by, out, items.len())
         })();
-        self.agg_regs.clear();
-        self.col_map.clear();
+        (self.agg_regs, self.col_map) = saved_maps;
         r?;
         self.b.bind(next);
         self.b.add(Opcode::Next, store, top as i32, 0);

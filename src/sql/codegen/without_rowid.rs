@@ -5,64 +5,61 @@
 //! in declaration order (fileformat2 §2.5; [`Table::record_columns`]).
 //! A cursor on one is opened with a `KeyInfo` describing the key columns,
 //! and every `Column` read through it is translated from table column to
-//! record position via `Compiler::record_positions`.
+//! record position via `Compiler::record_positions`. An entry of one of
+//! its secondary indexes ends with the PRIMARY KEY columns the index does
+//! not hold, where a rowid table's would end with the rowid
+//! ([`Table::index_suffix`]).
 //!
-//! What works: reading (full scans), CREATE TABLE (a table whose only
-//! index is its PRIMARY KEY) and INSERT (PRIMARY KEY conflicts with
-//! ABORT/FAIL/ROLLBACK/IGNORE/REPLACE). Still refused with "WITHOUT ROWID
-//! tables is not supported": UPDATE, DELETE, UNIQUE constraints and
-//! secondary indexes, and INSERT with triggers, RETURNING, upsert or
-//! foreign keys.
+//! The DML code paths are those of rowid tables (`insert.rs`, `update.rs`,
+//! `delete.rs`, `dml_common.rs`): where they carry "the rowid register",
+//! a WITHOUT ROWID row is known by its key columns, found in the row's
+//! registers (the rowid register then holds NULL). This module holds what
+//! differs: collecting and seeking rows by key, the PRIMARY KEY and UNIQUE
+//! checks (the conflicting row is found through its key), and the reads
+//! through the key or a secondary index.
+
 
 use std::sync::Arc;
 
-use sqlite3_parser::ast::{InsertBody, Stmt};
-
 use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
-use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY};
-use crate::sql::schema::Table;
-use crate::vdbe::exec::write::OPFLAG_NCHANGE;
-use crate::value::collation::Collation;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::schema::{Index, Table};
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
 
-/// The message refusing what is not supported yet.
-const REFUSED: &str = "WITHOUT ROWID tables";
+/// Where each table column sits in a record of `table` (stored order).
+pub fn positions_of(table: &Table) -> Vec<usize> {
+    let mut positions = vec![0; table.columns.len()];
+    for (pos, col) in table.record_columns().into_iter().enumerate() {
+        positions[col] = pos;
+    }
+    positions
+}
 
-/// Whether CREATE TABLE can make `table`: a WITHOUT ROWID table whose only
-/// automatic index is its PRIMARY KEY (UNIQUE constraints would need index
-/// entries carrying the key instead of a rowid, not written yet).
-pub fn creatable(table: &Table) -> bool {
-    table.without_rowid.is_some() && table.unsupported.as_deref() == Some(REFUSED) && table.auto_indexes.iter().all(|(_, is_pk)| *is_pk)
+/// The number in `sqlite_autoindex_T_N` of an automatic index (`None`
+/// for one made by CREATE INDEX).
+fn auto_number(idx: &Index) -> Option<usize> {
+    if idx.sql.is_some() {
+        return None;
+    }
+    idx.name.rsplit('_').next().and_then(|n| n.parse().ok())
 }
 
 impl Compiler<'_> {
-    /// The table INSERT writes: as `writable_table`, but also a WITHOUT
-    /// ROWID table when nothing the row path does not handle is involved.
-    pub fn insertable_table(&self, db: Option<usize>, name: &str, stmt: &Stmt<'_>) -> Result<Table> {
-        let refused = match self.writable_table(db, name) {
-            Ok(t) => return Ok(t),
-            Err(e) => e,
-        };
-        let Some(t) = self.schema.table_in(db, name).filter(|t| creatable(t)) else {
-            return Err(refused);
-        };
-        let Stmt::Insert { returning, body, .. } = stmt else {
-            return Err(refused);
-        };
-        let upsert = matches!(body, InsertBody::Select(_, Some(_)));
-        let references = self.schema.tables.values().any(|o| o.db == t.db && o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
-        if returning.is_some()
-            || upsert
-            || references
-            || !t.foreign_keys.is_empty()
-            || !self.schema.indexes_of(&t).is_empty()
-            || !self.schema.triggers_of(&t).is_empty()
-        {
-            return Err(refused);
+    /// How many leading PRIMARY KEY columns of `table` `=` terms fix
+    /// (each with the key's collation).
+    pub(crate) fn without_rowid_key_eqs<'a>(&mut self, it: &super::from::FromItem<'a, '_>, table: &Table, before: u64, terms: &[&'a sqlite3_parser::ast::Expr<'_>]) -> usize {
+        let cands = self.lookup_candidates(it, before, terms);
+        let mut n = 0;
+        for (col, _, coll) in table.key_columns() {
+            let own = coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY"));
+            if !own || !cands.iter().any(|(c, op, _)| *c == Some(col) && *op == crate::sql::plan::terms::LookupOp::Eq) {
+                break;
+            }
+            n += 1;
         }
-        Ok(t.clone())
+        n
     }
 
     /// Rows of a WITHOUT ROWID table found through its key: `=` terms on a
@@ -85,15 +82,15 @@ impl Compiler<'_> {
         // Key columns usable for the seek: a leading run whose collation
         // is the column's own (the one lookup candidates are checked for).
         let mut usable = Vec::new();
-        for (col, descending, coll) in table.without_rowid.iter().flatten() {
-            if usable.iter().any(|(c, _)| c == col) {
-                continue;
-            }
-            let column_coll = table.columns[*col].collation.as_deref().unwrap_or("BINARY");
-            if coll.as_deref().is_some_and(|c| !c.eq_ignore_ascii_case(column_coll)) {
+        for (col, descending, coll) in table.key_columns() {
+            if usable.iter().any(|(c, _)| *c == col) {
                 break;
             }
-            usable.push((*col, *descending));
+            let column_coll = table.columns[col].collation.as_deref().unwrap_or("BINARY");
+            if !coll.eq_ignore_ascii_case(column_coll) {
+                break;
+            }
+            usable.push((col, descending));
         }
         let mut eqs = Vec::new();
         for (col, _) in &usable {
@@ -172,17 +169,6 @@ impl Compiler<'_> {
         Ok(Some(super::from::LoopKind::Index(it.cursor, top)))
     }
 
-    /// A WITHOUT ROWID table DELETE can remove rows from: only the table
-    /// b-tree is involved (no triggers, RETURNING, indexes or foreign keys).
-    pub fn deletable_without_rowid(&self, db: Option<usize>, name: &str, has_returning: bool) -> Option<Table> {
-        let t = self.schema.table_in(db, name).filter(|t| creatable(t))?;
-        let references = self.schema.tables.values().any(|o| o.db == t.db && o.foreign_keys.iter().any(|fk| fk.parent.eq_ignore_ascii_case(&t.name)));
-        if has_returning || references || !t.foreign_keys.is_empty() || !self.schema.indexes_of(&t).is_empty() || !self.schema.triggers_of(&t).is_empty() {
-            return None;
-        }
-        Some(t.clone())
-    }
-
     /// Collect the PRIMARY KEY of every row of `table` matching
     /// `where_clause` into a new temporary table (one column per key
     /// column, in key order); returns its cursor and the key width.
@@ -199,125 +185,16 @@ impl Compiler<'_> {
             None => format!("SELECT {} FROM {from}", cols.join(", ")),
         };
         crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
+            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
             _ => Err(Error::sql("malformed WHERE")),
         })?;
         Ok((tmp, n_key))
     }
 
-    /// DELETE from a WITHOUT ROWID table: the keys of the matching rows
-    /// are collected first, then each row is found by key and removed.
-    pub fn delete_without_rowid(&mut self, table: Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<()> {
-        let t = self.open_write_target(table.clone())?;
-        let (tmp, n_key) = self.collect_keys(&table, alias, where_clause)?;
-        let end = self.b.label();
-        self.b.add(Opcode::Rewind, tmp, end, 0);
-        let top = self.b.here();
-        let next = self.b.label();
-        let key = self.b.regs(n_key);
-        for i in 0..n_key {
-            self.b.add(Opcode::Column, tmp, i as i32, key + i as i32);
-        }
-        self.b.add4(Opcode::NotFound, t.cursor, next, key, P4::Int64(n_key as i64), 0);
-        let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
-        self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::None, flags);
-        self.b.bind(next);
-        self.b.add(Opcode::Next, tmp, top as i32, 0);
-        self.b.bind(end);
-        Ok(())
-    }
-
-    /// UPDATE of a WITHOUT ROWID table: the keys of the matching rows are
-    /// collected first; each row is then read, given its new values and
-    /// checked, removed, and written back under its (possibly new) key.
-    /// A PRIMARY KEY conflict follows `oc`; IGNORE puts the old row back.
-    pub fn update_without_rowid(
-        &mut self,
-        table: Table,
-        alias: Option<String>,
-        where_clause: Option<&sqlite3_parser::ast::Expr<'_>>,
-        assignments: &[super::assign::Assignment<'_, '_>],
-        oc: OnConflict,
-    ) -> Result<()> {
-        if assignments.iter().any(|(i, _)| *i >= table.columns.len()) {
-            return Err(Error::sql("no such column: rowid"));
-        }
-        let t = self.open_write_target(table.clone())?;
-        let (tmp, n_key) = self.collect_keys(&table, alias.clone(), where_clause)?;
-        let order = table.record_columns();
-        let n = table.columns.len();
-        let mut positions = vec![0; n];
-        for (pos, col) in order.iter().enumerate() {
-            positions[*col] = pos;
-        }
-        self.record_positions.insert(t.cursor, positions.clone());
-        let mut scope = super::update::target_scope(&table, alias, t.cursor);
-        scope.items[0].has_rowid = false;
-        self.scopes.push(scope);
-        let r = (|| -> Result<()> {
-            let end = self.b.label();
-            self.b.add(Opcode::Rewind, tmp, end, 0);
-            let top = self.b.here();
-            let next = self.b.label();
-            let key = self.b.regs(n_key);
-            for i in 0..n_key {
-                self.b.add(Opcode::Column, tmp, i as i32, key + i as i32);
-            }
-            self.b.add4(Opcode::NotFound, t.cursor, next, key, P4::Int64(n_key as i64), 0);
-            let old = self.b.regs(n);
-            for i in 0..n {
-                let d = super::expr::default_p4(&table, i);
-                self.b.add4(Opcode::Column, t.cursor, positions[i] as i32, old + i as i32, d, 0);
-            }
-            let new = self.b.regs(n);
-            self.b.add(Opcode::Copy, old, new, n as i32 - 1);
-            let mut row_values = super::assign::RowValues::default();
-            for (i, v) in assignments {
-                self.assigned_value(v, new + *i as i32, &mut row_values)?;
-            }
-            self.check_not_null(&t, new, oc, next)?;
-            self.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
-            self.check_strict(&t, new);
-            let no_rowid = self.b.reg();
-            self.b.add(Opcode::Null, 0, no_rowid, 0);
-            self.check_checks(&t, new, no_rowid, oc, next)?;
-            // The cursor is still on the old row: remove it, then write the
-            // new one under its key.
-            self.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::None, 0);
-            let new_rec = self.record_in_order(&table, new);
-            let ok = self.b.label();
-            self.b.add4(Opcode::NoConflict, t.cursor, ok, new_rec.0, P4::Int64(n_key as i64), 0);
-            match oc {
-                OnConflict::Ignore => {
-                    let old_rec = self.record_in_order(&table, old);
-                    self.b.add(Opcode::IdxInsert, t.cursor, old_rec.1, 0);
-                    self.b.add(Opcode::Goto, 0, next, 0);
-                }
-                OnConflict::Replace => {
-                    self.b.add(Opcode::Delete, t.cursor, 0, 0);
-                }
-                _ => {
-                    let cols: Vec<String> = order[..n_key].iter().map(|c| format!("{}.{}", table.name, table.columns[*c].name)).collect();
-                    let msg = format!("UNIQUE constraint failed: {}", cols.join(", "));
-                    self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_PRIMARYKEY, oc.halt_action(), 0, P4::Text(msg), 0);
-                }
-            }
-            self.b.bind(ok);
-            let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
-            self.b.add4(Opcode::IdxInsert, t.cursor, new_rec.1, 0, P4::None, flags);
-            self.b.bind(next);
-            self.b.add(Opcode::Next, tmp, top as i32, 0);
-            self.b.bind(end);
-            Ok(())
-        })();
-        self.scopes.pop();
-        r
-    }
-
     /// Copy the row in registers `row` (table column order) into new
     /// registers in stored-record order and make its record; returns
     /// (first register of the ordered copy, record register).
-    fn record_in_order(&mut self, table: &Table, row: i32) -> (i32, i32) {
+    pub(crate) fn record_in_order(&mut self, table: &Table, row: i32) -> (i32, i32) {
         let order = table.record_columns();
         let regs = self.b.regs(order.len());
         for (pos, col) in order.iter().enumerate() {
@@ -329,57 +206,12 @@ impl Compiler<'_> {
         (regs, rec)
     }
 
-    /// Insert the row in registers `row` (table column order) into a
-    /// WITHOUT ROWID table: NOT NULL, affinity, STRICT and CHECK as for any
-    /// table, then the PRIMARY KEY uniqueness check and the write of the
-    /// record in stored order.
-    pub fn insert_without_rowid_row(&mut self, t: &WriteTarget, row: i32, oc: OnConflict) -> Result<()> {
-        let skip = self.b.label();
-        let n = t.table.columns.len();
-        self.check_not_null(t, row, oc, skip)?;
-        self.b.add4(Opcode::Affinity, row, n as i32, 0, P4::Affinity(t.table.affinity_string()), 0);
-        self.check_strict(t, row);
-        let no_rowid = self.b.reg();
-        self.b.add(Opcode::Null, 0, no_rowid, 0);
-        self.check_checks(t, row, no_rowid, oc, skip)?;
-        let order = t.table.record_columns();
-        let (rec_regs, rec) = self.record_in_order(&t.table, row);
-        let pk = t.table.without_rowid.as_ref().ok_or_else(|| Error::sql("not a WITHOUT ROWID table"))?;
-        let n_key = order.iter().take_while(|c| pk.iter().any(|(p, _, _)| p == *c)).count();
-        let ok = self.b.label();
-        self.b.add4(Opcode::NoConflict, t.cursor, ok, rec_regs, P4::Int64(n_key as i64), 0);
-        match oc {
-            OnConflict::Ignore => {
-                self.b.add(Opcode::Goto, 0, skip, 0);
-            }
-            OnConflict::Replace => {
-                // The cursor is on the conflicting row: it goes, uncounted.
-                self.b.add(Opcode::Delete, t.cursor, 0, 0);
-            }
-            _ => {
-                let cols: Vec<String> = order[..n_key].iter().map(|c| format!("{}.{}", t.table.name, t.table.columns[*c].name)).collect();
-                let msg = format!("UNIQUE constraint failed: {}", cols.join(", "));
-                self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_PRIMARYKEY, oc.halt_action(), 0, P4::Text(msg), 0);
-            }
-        }
-        self.b.bind(ok);
-        let flags = if self.firing.is_empty() { OPFLAG_NCHANGE } else { 0 };
-        self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, flags);
-        self.b.bind(skip);
-        Ok(())
-    }
-
     /// Key description of a WITHOUT ROWID table: its PRIMARY KEY columns
     /// with their collations (the PK's own, else the column's) and order.
     pub fn without_rowid_key_info(&self, table: &Table) -> Result<Arc<KeyInfo>> {
         let mut fields = Vec::new();
-        for (col, descending, coll) in table.without_rowid.iter().flatten() {
-            let name = coll.clone().or_else(|| table.columns.get(*col).and_then(|c| c.collation.clone()));
-            let collation = match name {
-                Some(n) => self.collation(&n)?,
-                None => Collation::binary(),
-            };
-            fields.push(KeyField { collation, descending: *descending });
+        for (_, descending, coll) in table.key_columns() {
+            fields.push(KeyField { collation: self.collation(&coll)?, descending });
         }
         Ok(Arc::new(KeyInfo { fields }))
     }
@@ -396,5 +228,172 @@ impl Compiler<'_> {
         }
         self.record_positions.insert(cur, positions);
         Ok(())
+    }
+
+    /// Copy the key columns of the row in registers `row` (table column
+    /// order) into new consecutive registers, in key order.
+    pub fn key_of_row(&mut self, table: &Table, row: i32) -> i32 {
+        let width = table.key_width();
+        let key = self.b.regs(width);
+        for (i, col) in table.record_columns().into_iter().take(width).enumerate() {
+            self.b.add(Opcode::SCopy, row + col as i32, key + i as i32, 0);
+        }
+        key
+    }
+
+    /// Jump to `target` when the keys in registers `a` and `b` (key order)
+    /// name the same row: every column equal under the key's collation.
+    pub fn jump_if_same_key(&mut self, table: &Table, a: i32, b: i32, target: i32) -> Result<()> {
+        let differ = self.b.label();
+        let ki = self.without_rowid_key_info(table)?;
+        for (i, field) in ki.fields.iter().enumerate() {
+            let p4 = P4::Coll(field.collation.clone());
+            self.b.add4(Opcode::Ne, a + i as i32, differ, b + i as i32, p4, crate::vdbe::program::cmp_flags::NULLEQ);
+        }
+        self.b.add(Opcode::Goto, 0, target, 0);
+        self.b.bind(differ);
+        Ok(())
+    }
+
+    /// The message of a PRIMARY KEY conflict: `UNIQUE constraint failed:
+    /// t.a, t.b`.
+    fn primary_key_failure(table: &Table) -> String {
+        let cols: Vec<String> = table.record_columns().iter().take(table.key_width()).map(|c| format!("{}.{}", table.name, table.columns[*c].name)).collect();
+        format!("UNIQUE constraint failed: {}", cols.join(", "))
+    }
+
+    /// The PRIMARY KEY check of a row about to be written (`old`: an
+    /// UPDATE's own old row, which is no conflict). REPLACE deletes the
+    /// conflicting row with its index entries.
+    fn check_primary_key(&mut self, t: &WriteTarget, row: i32, old: Option<(i32, i32)>, oc: OnConflict, skip: i32) -> Result<()> {
+        let key = self.key_of_row(&t.table, row);
+        let ok = self.b.label();
+        if let Some((old_row, _)) = old {
+            let old_key = self.key_of_row(&t.table, old_row);
+            self.jump_if_same_key(&t.table, old_key, key, ok)?;
+        }
+        self.b.add4(Opcode::NoConflict, t.cursor, ok, key, P4::Int64(t.table.key_width() as i64), 0);
+        match oc {
+            OnConflict::Ignore => {
+                self.b.add(Opcode::Goto, 0, skip, 0);
+            }
+            // The cursor is on the conflicting row.
+            OnConflict::Replace => self.delete_current_row(t, 0)?,
+            _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, Self::primary_key_failure(&t.table), oc),
+        }
+        self.b.bind(ok);
+        Ok(())
+    }
+
+    /// `check_unique_of` for a WITHOUT ROWID table: the PRIMARY KEY (when
+    /// `check_pk`) and the UNIQUE indexes among `indexes`, in SQLite's
+    /// order (newest index first, the PRIMARY KEY where its automatic
+    /// index number puts it). A conflicting entry names its row by the
+    /// key columns it carries.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn check_unique_without_rowid(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, old: Option<(i32, i32)>, check_pk: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        let table = t.table.clone();
+        let pk_number = crate::sql::schema::Schema::without_rowid_pk_index(&table).as_ref().and_then(auto_number).unwrap_or(0);
+        let width = table.key_width();
+        let mut pk_done = !check_pk;
+        for (idx, c) in indexes.iter().cloned().rev() {
+            if !pk_done && auto_number(&idx).is_some_and(|n| n < pk_number) {
+                self.check_primary_key(t, row, old, oc, skip)?;
+                pk_done = true;
+            }
+            if !idx.unique {
+                continue;
+            }
+            let n = idx.columns.len();
+            let guard = self.partial_guard(t, &idx, row, -1)?;
+            let null_rowid = self.b.reg();
+            self.b.add(Opcode::Null, 0, null_rowid, 0);
+            let k = self.index_key_of(&table, &idx, row, null_rowid)?;
+            let ok = guard.unwrap_or_else(|| self.b.label());
+            self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
+            let other = self.b.regs(width);
+            for (i, pos) in table.key_positions_in_index(&idx).into_iter().enumerate() {
+                self.b.add(Opcode::Column, c, pos as i32, other + i as i32);
+            }
+            if let Some((old_row, _)) = old {
+                let old_key = self.key_of_row(&table, old_row);
+                self.jump_if_same_key(&table, old_key, other, ok)?;
+            }
+            match oc {
+                OnConflict::Ignore => {
+                    self.b.add(Opcode::Goto, 0, skip, 0);
+                }
+                OnConflict::Replace => {
+                    let gone = self.b.label();
+                    self.b.add4(Opcode::NotFound, t.cursor, gone, other, P4::Int64(width as i64), 0);
+                    self.delete_current_row(t, 0)?;
+                    self.b.bind(gone);
+                }
+                _ => {
+                    let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
+                    self.constraint_halt(code, super::index_expr::unique_failure_message(&table, &idx), oc);
+                }
+            }
+            self.b.bind(ok);
+        }
+        if !pk_done {
+            self.check_primary_key(t, row, old, oc, skip)?;
+        }
+        Ok(())
+    }
+
+    /// The rows a DELETE or UPDATE visits, collected before any changes:
+    /// a temporary table of rowids, or of a WITHOUT ROWID table's keys.
+    /// Returns its cursor and row width.
+    pub fn collect_targets(&mut self, table: &Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<(i32, usize)> {
+        if table.without_rowid.is_some() {
+            self.collect_keys(table, alias, where_clause)
+        } else {
+            Ok((super::update::collect_rowids(self, table, alias, where_clause)?, 1))
+        }
+    }
+
+    /// Load the collected target row under `tmp` (`width` columns) into
+    /// registers: (its key, its rowid register). A rowid table's key is
+    /// its rowid; a WITHOUT ROWID table's rowid register holds NULL.
+    pub fn load_target(&mut self, table: &Table, tmp: i32, width: usize) -> (i32, i32) {
+        let key = self.b.regs(width);
+        for i in 0..width {
+            self.b.add(Opcode::Column, tmp, i as i32, key + i as i32);
+        }
+        if table.without_rowid.is_none() {
+            return (key, key);
+        }
+        let rid = self.b.reg();
+        self.b.add(Opcode::Null, 0, rid, 0);
+        (key, rid)
+    }
+
+    /// Move `t.cursor` to the row with key `key` (see `load_target`);
+    /// `miss` when it is gone.
+    pub fn seek_target(&mut self, t: &WriteTarget, key: i32, miss: i32) {
+        if t.table.without_rowid.is_some() {
+            self.b.add4(Opcode::NotFound, t.cursor, miss, key, P4::Int64(t.table.key_width() as i64), 0);
+        } else {
+            self.b.add(Opcode::NotExists, t.cursor, miss, key);
+        }
+    }
+
+    /// Position the table cursor `tcur` on the row an entry of `idx` under
+    /// `icur` belongs to; `miss` when there is none. A rowid table's entry
+    /// ends with the rowid, a WITHOUT ROWID table's holds the key.
+    pub fn seek_table_from_index(&mut self, table: &Table, idx: &Index, icur: i32, tcur: i32, miss: i32) {
+        if table.without_rowid.is_some() {
+            let positions = table.key_positions_in_index(idx);
+            let key = self.b.regs(positions.len());
+            for (i, pos) in positions.iter().enumerate() {
+                self.b.add(Opcode::Column, icur, *pos as i32, key + i as i32);
+            }
+            self.b.add4(Opcode::NotFound, tcur, miss, key, P4::Int64(positions.len() as i64), 0);
+        } else {
+            let rid = self.b.reg();
+            self.b.add(Opcode::IdxRowid, icur, rid, 0);
+            self.b.add(Opcode::SeekRowid, tcur, miss, rid);
+        }
     }
 }

@@ -147,13 +147,17 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
         }
         Opcode::HaltIfNull => {
             if reg(vm, p3).is_null() {
+                // p2: what the failure undoes, as Halt's p2 (ABORT, FAIL or
+                // ROLLBACK; FAIL aborts when foreign key violations remain).
+                vm.error_action = p2 as u8;
+                if vm.error_action == super::txn::ON_ERROR_FAIL && vm.fk_violations > 0 {
+                    vm.error_action = super::txn::ON_ERROR_ABORT;
+                    return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
+                }
                 let msg = match &insn.p4 {
                     P4::Text(t) => t.clone(),
                     _ => String::new(),
                 };
-                // P2: what the error undoes (statement, or the whole
-                // transaction for OR ROLLBACK), as for Halt.
-                vm.error_action = p2 as u8;
                 return Err(Error::new(p1, msg));
             }
             Flow::Next
