@@ -1,14 +1,21 @@
-//! The sorter behind ORDER BY and GROUP BY: rows are collected, sorted by
-//! their leading key fields, then read in order.
+//! The sorter behind ORDER BY and GROUP BY: records are collected, sorted
+//! by their leading key fields, then read in order.
 //!
-//! Rows are kept in memory up to a budget (the connection's page-cache
-//! size, as SQLite's sorter does). Beyond it the rows collected so far are
-//! sorted and written to a temporary file as one sorted *run* (see
-//! [`spill`]), and the rows are read back by merging the runs with the rows
-//! still in memory. Every spill write and merge read is an asynchronous
-//! request: `sort` and `next` return `Pending` until their data is there,
-//! so an async statement suspends instead of blocking, exactly like a page
-//! read.
+//! Rows stay packed: each pushed record's bytes are appended to one arena
+//! and the sort orders (offset, length) spans with a stable merge sort,
+//! comparing the records' key fields in place (no decoding into values,
+//! no allocation per comparison). `current` hands out the record bytes, so
+//! a row is encoded once (`MakeRecord`) and its columns decoded once each
+//! (`Column` on the pseudo cursor), as in SQLite.
+//!
+//! Records are kept in memory up to a budget (the connection's page-cache
+//! size, as SQLite's sorter does; a record counts its bytes plus 16 for
+//! its span). Beyond it the records collected so far are sorted and
+//! written to a temporary file as one sorted *run* (see [`spill`]), and
+//! the rows are read back by merging the runs with the records still in
+//! memory. Every spill write and merge read is an asynchronous request:
+//! `sort` and `next` return `Pending` until their data is there, so an
+//! async statement suspends instead of blocking, exactly like a page read.
 //!
 //! Invariants: rows are only pushed before `sort` and only read after it;
 //! a push happens exactly once per `SorterInsert` execution and never
@@ -16,12 +23,15 @@
 //! and reported by `sort`). The order is stable: equal keys come out in
 //! insertion order (runs hold older rows than later runs and than memory,
 //! and ties go to the older source). `sort` and `next` may be called again
-//! after `Pending` and then continue; they never take a row twice.
+//! after `Pending` and then continue; they never take a row twice. Every
+//! record pushed was built by `MakeRecord`, so it is well formed; should
+//! one not be, it compares equal to everything rather than failing the
+//! sort (reading its columns then reports the corruption).
 
 mod spill;
 
 use crate::io::IoContext;
-use crate::value::record::KeyInfo;
+use crate::value::record::{compare_record_keys, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::value_ops::compare;
 use crate::IoPoll;
@@ -34,16 +44,44 @@ use std::task::Poll;
 /// into a run.
 const MIN_BUDGET: usize = 64 * 1024;
 
+/// Memory a record costs beyond its bytes (its span), for the budget.
+const SPAN_BYTES: usize = std::mem::size_of::<Span>();
+
+/// Where one record lies in a buffer.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: usize,
+    len: usize,
+}
+
+impl Span {
+    fn of(self, buf: &[u8]) -> &[u8] {
+        buf.get(self.start..self.start + self.len).unwrap_or(&[])
+    }
+}
+
+/// The sorter's order of two records.
+fn order(ki: &KeyInfo, a: &[u8], b: &[u8]) -> Ordering {
+    compare_record_keys(a, b, ki).unwrap_or(Ordering::Equal)
+}
+
+/// Sort `rows` (spans of `arena`) by `ki`, stably.
+fn sort_spans(ki: &KeyInfo, arena: &[u8], rows: &mut [Span]) {
+    rows.sort_by(|a, b| order(ki, a.of(arena), b.of(arena)));
+}
+
 /// A sorter.
 pub struct Sorter {
     key_info: Arc<KeyInfo>,
-    rows: Vec<Vec<Value>>,
+    /// The records pushed since the last spill, back to back.
+    arena: Vec<u8>,
+    /// Each record of `arena`: in push order until sorted.
+    rows: Vec<Span>,
     pos: usize,
     sorted: bool,
-    /// Where spills go, and how many bytes of rows memory may hold;
+    /// Where spills go, and how many bytes of records memory may hold;
     /// `None`: never spill.
     spill_to: Option<(IoContext, usize)>,
-    mem_bytes: usize,
     file: Option<SpillFile>,
     merge: Option<Merge>,
 }
@@ -51,7 +89,7 @@ pub struct Sorter {
 impl Sorter {
     /// An empty in-memory sorter ordering by `key_info`'s fields.
     pub fn new(key_info: Arc<KeyInfo>) -> Sorter {
-        Sorter { key_info, rows: Vec::new(), pos: 0, sorted: false, spill_to: None, mem_bytes: 0, file: None, merge: None }
+        Sorter { key_info, arena: Vec::new(), rows: Vec::new(), pos: 0, sorted: false, spill_to: None, file: None, merge: None }
     }
 
     /// A sorter that spills to a temporary file through `io` once its rows
@@ -67,37 +105,35 @@ impl Sorter {
         self.file.as_ref().map_or(0, |f| f.runs())
     }
 
-    /// Add one row (decoded record). May submit a spill (never waits).
-    pub fn push(&mut self, row: Vec<Value>) {
-        self.mem_bytes += row_bytes(&row);
-        self.rows.push(row);
+    /// Add one row (a record). May submit a spill (never waits).
+    pub fn push(&mut self, record: &[u8]) {
+        self.rows.push(Span { start: self.arena.len(), len: record.len() });
+        self.arena.extend_from_slice(record);
         let Some((io, budget)) = &self.spill_to else { return };
-        if self.mem_bytes <= *budget {
+        if self.arena.len() + self.rows.len() * SPAN_BYTES <= *budget {
             return;
         }
-        let ki = self.key_info.clone();
-        self.rows.sort_by(|a, b| compare_keys(&ki, a, b));
+        sort_spans(&self.key_info, &self.arena, &mut self.rows);
         let file = match &mut self.file {
             Some(f) => f,
             None => self.file.insert(SpillFile::new(io.clone())),
         };
-        file.write_run(&self.rows);
+        file.write_run(&self.arena, &self.rows);
+        self.arena.clear();
         self.rows.clear();
-        self.mem_bytes = 0;
     }
 
     /// Sort and move to the first row: `Ready(false)` if there is none.
     pub fn sort(&mut self) -> IoPoll<bool> {
         if !self.sorted {
-            let ki = self.key_info.clone();
-            self.rows.sort_by(|a, b| compare_keys(&ki, a, b));
+            sort_spans(&self.key_info, &self.arena, &mut self.rows);
             self.sorted = true;
             self.pos = 0;
         }
         let Some(file) = self.file.as_mut() else { return Ok(Poll::Ready(!self.rows.is_empty())) };
         if self.merge.is_none() {
             crate::ready!(file.flushed()?);
-            self.merge = Some(Merge::new(file, std::mem::take(&mut self.rows)));
+            self.merge = Some(Merge::new(file, std::mem::take(&mut self.arena), std::mem::take(&mut self.rows)));
         }
         self.advance()
     }
@@ -118,31 +154,17 @@ impl Sorter {
         }
     }
 
-    /// The current row.
-    pub fn current(&self) -> Option<&Vec<Value>> {
+    /// The current row's record.
+    pub fn current(&self) -> Option<&[u8]> {
         if let Some(m) = &self.merge {
             return m.current();
         }
         if self.sorted {
-            self.rows.get(self.pos)
+            self.rows.get(self.pos).map(|s| s.of(&self.arena))
         } else {
             None
         }
     }
-}
-
-/// Approximate memory of a decoded row.
-fn row_bytes(row: &[Value]) -> usize {
-    24 + row
-        .iter()
-        .map(|v| {
-            16 + match v {
-                Value::Text(t) => t.len(),
-                Value::Blob(b) => b.len(),
-                _ => 0,
-            }
-        })
-        .sum::<usize>()
 }
 
 /// Compare two rows by the fields `ki` describes (extra fields ignored).
@@ -193,7 +215,7 @@ mod tests {
         let mut out = Vec::new();
         let mut more = io.block_on(|| s.sort()).unwrap();
         while more {
-            out.push(s.current().unwrap().clone());
+            out.push(crate::value::record::decode_record(s.current().unwrap()).unwrap());
             more = io.block_on(|| s.next()).unwrap();
         }
         out
@@ -208,8 +230,9 @@ mod tests {
         for i in 0..20_000i64 {
             // Key with many ties; the second field records insertion order.
             let row = vec![Value::Integer((i * 7919) % 101), Value::Integer(i), Value::text("x".repeat((i % 50) as usize))];
-            spilled.push(row.clone());
-            in_memory.push(row);
+            let rec = crate::value::record::encode_record(&row);
+            spilled.push(&rec);
+            in_memory.push(&rec);
         }
         assert!(spilled.runs() > 5, "{} runs", spilled.runs());
         let a = drain(&mut spilled, &io);

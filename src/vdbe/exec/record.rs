@@ -4,6 +4,7 @@
 
 use super::{set_reg, Flow};
 use crate::error::{Error, Result};
+use crate::value::record::record_column;
 use crate::value::Value;
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
@@ -128,11 +129,15 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
                 Some(e.current().and_then(|(_, r)| r.get(col).cloned()).unwrap_or(Value::Null))
             }
         }
-        VmCursor::Sorter(s) => Some(s.current().and_then(|r| r.get(col).cloned()).unwrap_or(Value::Null)),
+        VmCursor::Sorter(s) => Some(match s.current() {
+            Some(rec) => record_column(rec, col)?.map_or(Value::Null, |v| v.to_owned()),
+            None => Value::Null,
+        }),
         VmCursor::Pseudo(reg) => {
             let reg = *reg;
             match &vm.regs[reg].value {
-                Value::Blob(b) => decode_record(b)?.get(col).cloned(),
+                // Only the wanted column is decoded.
+                Value::Blob(b) => record_column(b, col)?.map(|v| v.to_owned()),
                 Value::Null => Some(Value::Null),
                 _ => return Err(Error::corrupt()),
             }
