@@ -177,6 +177,12 @@ impl RunReader {
 }
 
 /// The merge of the runs and the rows left in memory.
+///
+/// A tournament tree picks the smallest head: `tree[node]` (nodes 1 to
+/// `width - 1`) is the source winning that subtree, leaves being the
+/// sources in age order (older left, so ties go left and the merge stays
+/// stable). Taking a row only replays the matches on its leaf's path:
+/// log2(sources) comparisons per row instead of one per source.
 pub struct Merge {
     readers: Vec<RunReader>,
     /// The records left in memory (newest, sorted) and the next one's
@@ -184,6 +190,15 @@ pub struct Merge {
     memory: Vec<u8>,
     memory_rows: Vec<Span>,
     memory_next: usize,
+    /// A power of two above the number of sources (leaves past the last
+    /// source are empty).
+    width: usize,
+    /// Winners of the internal nodes; empty until every source has its
+    /// first head.
+    tree: Vec<usize>,
+    /// The source whose head was taken last and whose path in the tree
+    /// still has to be replayed (once its next head is there).
+    taken: Option<usize>,
     /// Source (a reader's index, or `readers.len()` for memory) and span of
     /// the current row.
     current: Option<(usize, Span)>,
@@ -193,52 +208,87 @@ impl Merge {
     /// Merge `file`'s runs (all written) with `memory_rows`, spans of
     /// `memory` (sorted, newest).
     pub(super) fn new(file: &SpillFile, memory: Vec<u8>, memory_rows: Vec<Span>) -> Merge {
-        let readers = file
+        let readers: Vec<RunReader> = file
             .runs
             .iter()
             .map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None })
             .collect();
-        Merge { readers, memory, memory_rows, memory_next: 0, current: None }
+        let width = (readers.len() + 1).next_power_of_two().max(2);
+        Merge { readers, memory, memory_rows, memory_next: 0, width, tree: Vec::new(), taken: None, current: None }
+    }
+
+    /// The next row of source `i`, if it has one in memory.
+    fn head(&self, i: usize) -> Option<&[u8]> {
+        match self.readers.get(i) {
+            Some(r) => r.head.map(|h| h.of(&r.buf)),
+            None if i == self.readers.len() => self.memory_rows.get(self.memory_next).map(|h| h.of(&self.memory)),
+            None => None,
+        }
+    }
+
+    /// The source winning tree node `node` (a leaf: its source).
+    fn winner(&self, node: usize) -> usize {
+        if node >= self.width {
+            node - self.width
+        } else {
+            self.tree[node]
+        }
+    }
+
+    /// Replay the match of internal node `node`.
+    fn play(&mut self, node: usize, ki: &KeyInfo) {
+        let (l, r) = (self.winner(2 * node), self.winner(2 * node + 1));
+        let w = match (self.head(l), self.head(r)) {
+            (Some(a), Some(b)) if order(ki, a, b) == Ordering::Greater => r,
+            (Some(_), _) | (None, None) => l,
+            (None, Some(_)) => r,
+        };
+        self.tree[node] = w;
     }
 
     /// Make the smallest remaining row the current one; `Ready(false)` when
-    /// none remain. Waits until every run has its next row in memory.
+    /// none remain. Waits for the reads a run needs for its next row.
     pub fn advance(&mut self, file: &SpillFile, ki: &KeyInfo) -> IoPoll<bool> {
         // A reader refilling its buffer moves the bytes the current row
         // pointed at.
         self.current = None;
-        let mut pending = false;
-        for r in &mut self.readers {
-            // Submit every missing read before waiting on any.
-            if r.fill(file)?.is_pending() {
-                pending = true;
+        if self.tree.is_empty() {
+            let mut pending = false;
+            for r in &mut self.readers {
+                // Submit every first read before waiting on any.
+                if r.fill(file)?.is_pending() {
+                    pending = true;
+                }
             }
-        }
-        if pending {
-            return Ok(Poll::Pending);
-        }
-        // Older sources first, so ties keep insertion order.
-        let mut best: Option<(usize, &[u8])> = None;
-        let heads = self
-            .readers
-            .iter()
-            .map(|r| r.head.map(|h| h.of(&r.buf)))
-            .chain(std::iter::once(self.memory_rows.get(self.memory_next).map(|h| h.of(&self.memory))));
-        for (i, head) in heads.enumerate() {
-            let Some(row) = head else { continue };
-            if best.is_none_or(|(_, b)| order(ki, row, b) == Ordering::Less) {
-                best = Some((i, row));
+            if pending {
+                return Ok(Poll::Pending);
             }
+            self.tree = vec![0; self.width];
+            for node in (1..self.width).rev() {
+                self.play(node, ki);
+            }
+        } else if let Some(t) = self.taken {
+            if let Some(r) = self.readers.get_mut(t) {
+                crate::ready!(r.fill(file)?);
+            }
+            let mut node = (self.width + t) / 2;
+            while node >= 1 {
+                self.play(node, ki);
+                node /= 2;
+            }
+            self.taken = None;
         }
-        let Some((i, _)) = best else {
+        let w = self.tree[1];
+        if self.head(w).is_none() {
             return Ok(Poll::Ready(false));
-        };
-        self.current = if i < self.readers.len() {
-            self.readers[i].head.take().map(|h| (i, h))
+        }
+        self.current = if w < self.readers.len() {
+            self.readers[w].head.take().map(|h| (w, h))
         } else {
             self.memory_next += 1;
-            Some((i, self.memory_rows[self.memory_next - 1]))
+            Some((w, self.memory_rows[self.memory_next - 1]))
         };
+        self.taken = Some(w);
         Ok(Poll::Ready(true))
     }
 
