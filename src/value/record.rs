@@ -464,6 +464,23 @@ pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Orderin
 /// ones). The sorter's order: it never allocates, and usually stops at the
 /// first field.
 pub fn compare_record_keys(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ordering> {
+    // The usual case first: one-byte headers sizes and an integer first
+    // key, read straight from the bytes (as SQLite's sorter does).
+    if let (Some(f), [ha, sa, ..], [hb, sb, ..]) = (key_info.fields.first(), a, b) {
+        if *ha < 0x80 && *hb < 0x80 {
+            let x = a.get(*ha as usize..).and_then(|body| int_of(u64::from(*sa), body));
+            let y = b.get(*hb as usize..).and_then(|body| int_of(u64::from(*sb), body));
+            if let (Some(x), Some(y)) = (x, y) {
+                let o = x.cmp(&y);
+                if o != Ordering::Equal {
+                    return Ok(if f.descending { o.reverse() } else { o });
+                }
+                if key_info.fields.len() == 1 {
+                    return Ok(Ordering::Equal);
+                }
+            }
+        }
+    }
     let mut ia = ColumnIter::new(a)?;
     let mut ib = ColumnIter::new(b)?;
     for f in &key_info.fields {
