@@ -31,7 +31,7 @@
 mod spill;
 
 use crate::io::IoContext;
-use crate::value::record::{compare_record_keys, KeyInfo};
+use crate::value::record::{compare_record_keys, first_int_field, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::value_ops::compare;
 use crate::IoPoll;
@@ -44,17 +44,25 @@ use std::task::Poll;
 /// into a run.
 const MIN_BUDGET: usize = 64 * 1024;
 
-/// Memory a record costs beyond its bytes (its span), for the budget.
-const SPAN_BYTES: usize = std::mem::size_of::<Span>();
+/// Memory a record costs beyond its bytes, for the budget (SQLite's
+/// per-record overhead, so both spill at the same point).
+const SPAN_BYTES: usize = 16;
 
-/// Where one record lies in a buffer.
+/// Where one record lies in a buffer, and its first field when that is an
+/// integer (compared without touching the record).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: usize,
     len: usize,
+    key: Option<i64>,
 }
 
 impl Span {
+    fn new(buf: &[u8], start: usize, len: usize) -> Span {
+        let key = buf.get(start..start + len).and_then(first_int_field);
+        Span { start, len, key }
+    }
+
     fn of(self, buf: &[u8]) -> &[u8] {
         buf.get(self.start..self.start + self.len).unwrap_or(&[])
     }
@@ -65,9 +73,24 @@ fn order(ki: &KeyInfo, a: &[u8], b: &[u8]) -> Ordering {
     compare_record_keys(a, b, ki).unwrap_or(Ordering::Equal)
 }
 
+/// The order of two records given with their spans (in `a_buf` and
+/// `b_buf`): integer first keys decide without reading the records.
+fn order_spans(ki: &KeyInfo, a: Span, a_buf: &[u8], b: Span, b_buf: &[u8]) -> Ordering {
+    if let (Some(f), Some(x), Some(y)) = (ki.fields.first(), a.key, b.key) {
+        let o = x.cmp(&y);
+        if o != Ordering::Equal {
+            return if f.descending { o.reverse() } else { o };
+        }
+        if ki.fields.len() == 1 {
+            return Ordering::Equal;
+        }
+    }
+    order(ki, a.of(a_buf), b.of(b_buf))
+}
+
 /// Sort `rows` (spans of `arena`) by `ki`, stably.
 fn sort_spans(ki: &KeyInfo, arena: &[u8], rows: &mut [Span]) {
-    rows.sort_by(|a, b| order(ki, a.of(arena), b.of(arena)));
+    rows.sort_by(|a, b| order_spans(ki, *a, arena, *b, arena));
 }
 
 /// A sorter.
@@ -107,8 +130,9 @@ impl Sorter {
 
     /// Add one row (a record). May submit a spill (never waits).
     pub fn push(&mut self, record: &[u8]) {
-        self.rows.push(Span { start: self.arena.len(), len: record.len() });
+        let start = self.arena.len();
         self.arena.extend_from_slice(record);
+        self.rows.push(Span::new(&self.arena, start, record.len()));
         let Some((io, budget)) = &self.spill_to else { return };
         if self.arena.len() + self.rows.len() * SPAN_BYTES <= *budget {
             return;

@@ -15,7 +15,7 @@
 
 use crate::error::{Error, Result};
 use crate::io::{Buffer, Completion, File, FileKind, IoContext, OpenOptions};
-use super::{order, Span};
+use super::{order_spans, Span};
 use crate::value::record::KeyInfo;
 use crate::IoPoll;
 use std::cmp::Ordering;
@@ -159,7 +159,7 @@ impl RunReader {
             if avail.len() >= 4 {
                 let len = u32::from_le_bytes([avail[0], avail[1], avail[2], avail[3]]) as usize;
                 if avail.len() >= 4 + len {
-                    self.head = Some(Span { start: self.consumed + 4, len });
+                    self.head = Some(Span::new(&self.buf, self.consumed + 4, len));
                     self.consumed += 4 + len;
                     return Ok(Poll::Ready(()));
                 }
@@ -217,11 +217,12 @@ impl Merge {
         Merge { readers, memory, memory_rows, memory_next: 0, width, tree: Vec::new(), taken: None, current: None }
     }
 
-    /// The next row of source `i`, if it has one in memory.
-    fn head(&self, i: usize) -> Option<&[u8]> {
+    /// The next row of source `i` (its span and the buffer it is in), if
+    /// it has one in memory.
+    fn head(&self, i: usize) -> Option<(Span, &[u8])> {
         match self.readers.get(i) {
-            Some(r) => r.head.map(|h| h.of(&r.buf)),
-            None if i == self.readers.len() => self.memory_rows.get(self.memory_next).map(|h| h.of(&self.memory)),
+            Some(r) => r.head.map(|h| (h, &r.buf[..])),
+            None if i == self.readers.len() => self.memory_rows.get(self.memory_next).map(|h| (*h, &self.memory[..])),
             None => None,
         }
     }
@@ -239,7 +240,7 @@ impl Merge {
     fn play(&mut self, node: usize, ki: &KeyInfo) {
         let (l, r) = (self.winner(2 * node), self.winner(2 * node + 1));
         let w = match (self.head(l), self.head(r)) {
-            (Some(a), Some(b)) if order(ki, a, b) == Ordering::Greater => r,
+            (Some((a, a_buf)), Some((b, b_buf))) if order_spans(ki, a, a_buf, b, b_buf) == Ordering::Greater => r,
             (Some(_), _) | (None, None) => l,
             (None, Some(_)) => r,
         };
