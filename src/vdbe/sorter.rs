@@ -246,6 +246,42 @@ mod tests {
     }
 
     #[test]
+    fn mixed_keys_sort_as_values_do_spilled_or_not() {
+        let io = IoContext::new(Arc::new(MemoryBackend::new()));
+        // First key DESC over every storage class (integers of every width,
+        // reals equal to integers, text, blobs, NULL), second key ASC.
+        let ki = Arc::new(KeyInfo {
+            fields: vec![
+                KeyField { collation: Collation::binary(), descending: true },
+                KeyField { collation: Collation::binary(), descending: false },
+            ],
+        });
+        let key = |i: i64| match i % 7 {
+            0 => Value::Integer((i * 7919) % 23 - 11),
+            1 => Value::Integer(((i * 7919) % 23 - 11) << 40),
+            2 => Value::Real(((i * 31) % 23 - 11) as f64),
+            3 => Value::text(format!("t{}", i % 13)),
+            4 => Value::Blob(vec![(i % 5) as u8]),
+            5 => Value::Null,
+            _ => Value::Integer(i % 2),
+        };
+        let rows: Vec<Vec<Value>> = (0..12_000i64).map(|i| vec![key(i), Value::Integer(i % 17), Value::Integer(i)]).collect();
+        let mut spilled = Sorter::with_spill(ki.clone(), io.clone(), 0);
+        let mut in_memory = Sorter::new(ki.clone());
+        for row in &rows {
+            let rec = crate::value::record::encode_record(row);
+            spilled.push(&rec);
+            in_memory.push(&rec);
+        }
+        assert!(spilled.runs() > 3, "{} runs", spilled.runs());
+        let mut want = rows.clone();
+        want.sort_by(|a, b| compare_keys(&ki, a, b));
+        let want = format!("{want:?}");
+        assert!(format!("{:?}", drain(&mut spilled, &io)) == want, "the spilled sort differs from the values' order");
+        assert!(format!("{:?}", drain(&mut in_memory, &io)) == want, "the in-memory sort differs from the values' order");
+    }
+
+    #[test]
     fn spilled_runs_merge_in_order_and_keep_ties_stable() {
         let io = IoContext::new(Arc::new(MemoryBackend::new()));
         let ki = Arc::new(KeyInfo { fields: vec![KeyField { collation: Collation::binary(), descending: false }] });
