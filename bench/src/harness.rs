@@ -84,37 +84,6 @@ pub struct Config {
     pub only: Option<&'static str>,
     /// Skip workloads whose name contains this.
     pub skip: Option<&'static str>,
-    /// Time runs with the thread's CPU clock instead of the wall clock (on
-    /// a loaded machine wall time counts the time other processes run).
-    pub cpu_time: bool,
-}
-
-/// A point in time on the clock `cfg` measures with.
-#[derive(Clone, Copy)]
-struct Stamp(Result<Instant, Duration>);
-
-impl Stamp {
-    fn now(cfg: Config) -> Stamp {
-        Stamp(if cfg.cpu_time { Err(thread_cpu_time()) } else { Ok(Instant::now()) })
-    }
-
-    fn elapsed(self) -> Duration {
-        match self.0 {
-            Ok(t) => t.elapsed(),
-            Err(cpu) => thread_cpu_time().saturating_sub(cpu),
-        }
-    }
-}
-
-/// CPU time the calling thread has used.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// Measure one workload on both engines, unless `cfg.only` excludes it.
@@ -137,7 +106,7 @@ pub fn measure(cfg: Config, mut work: impl FnMut() -> Result<u64, String>) -> Ou
     let mut times = Vec::with_capacity(cfg.runs);
     let mut sum = 0;
     for _ in 0..cfg.runs.max(1) {
-        let t = Stamp::now(cfg);
+        let t = Instant::now();
         match work() {
             Ok(s) => sum = s,
             Err(e) => return Outcome::Failed(e),
@@ -159,7 +128,7 @@ pub fn measure_with_setup<S>(cfg: Config, mut setup: impl FnMut() -> Result<S, S
             Ok(s) => s,
             Err(e) => return Outcome::Failed(e),
         };
-        let t = Stamp::now(cfg);
+        let t = Instant::now();
         match work(s) {
             Ok(c) => sum = c,
             Err(e) => return Outcome::Failed(e),

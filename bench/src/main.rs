@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--cpu] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -17,9 +17,6 @@
 //! median of N timed runs (see [`harness`]) is enough at the
 //! millisecond-to-second scale of these workloads.
 //!
-//! `--cpu` times runs with the measuring thread's CPU clock instead of
-//! the wall clock (steadier ratios on a machine other processes load;
-//! I/O waits are then not counted).
 //! `--only SUBSTRING` runs only the workloads whose name contains it (for
 //! profiling one workload under `perf`); `--runs N` sets the timed runs;
 //! `--skip SUBSTRING` leaves out the workloads whose name contains it;
@@ -46,7 +43,6 @@ use std::path::PathBuf;
 struct Args {
     suites: Vec<String>,
     quick: bool,
-    cpu_time: bool,
     runs: Option<usize>,
     out: Option<PathBuf>,
     only: Option<&'static str>,
@@ -55,17 +51,16 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--cpu] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, cpu_time: false, runs: None, out: None, only: None, skip: None, counts: None };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, skip: None, counts: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--quick" => a.quick = true,
-            "--cpu" => a.cpu_time = true,
             "--runs" => a.runs = Some(it.next().and_then(|n| n.parse().ok()).unwrap_or_else(|| usage())),
             "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--skip" => a.skip = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
@@ -88,7 +83,7 @@ fn failed(rows: &[Row]) -> bool {
 
 fn main() {
     let args = parse_args();
-    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only, skip: args.skip, cpu_time: args.cpu_time };
+    let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only, skip: args.skip };
     let dir = match tempfile::Builder::new().prefix("ringlite-bench").tempdir() {
         Ok(d) => d,
         Err(e) => {

@@ -369,6 +369,21 @@ impl<'a> ColumnIter<'a> {
         Ok(ColumnIter { data, hdr_pos: pos, hdr_end: hs as usize, body_pos: hs as usize })
     }
 
+    fn next_value(&mut self) -> Result<Option<ValueRef<'a>>> {
+        if self.hdr_pos >= self.hdr_end {
+            return Ok(None);
+        }
+        let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
+        self.hdr_pos += n;
+        let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+        let v = decode_value(st, &self.data[self.body_pos..])?;
+        self.body_pos += len;
+        Ok(Some(v))
+    }
+}
+
+/// The sorter's and `record_column`'s walks.
+impl<'a> ColumnIter<'a> {
     /// The next column's serial type and the record from its body on
     /// (serial type 0, NULL, once the columns run out), checked to hold
     /// the body.
@@ -395,20 +410,13 @@ impl<'a> ColumnIter<'a> {
         }
         let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
         self.hdr_pos += n;
-        self.body_pos += serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
-        Ok(true)
-    }
-
-    fn next_value(&mut self) -> Result<Option<ValueRef<'a>>> {
-        if self.hdr_pos >= self.hdr_end {
-            return Ok(None);
+        // (Never past the record: `next_value` slices from here.)
+        let end = self.body_pos + serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+        if end > self.data.len() {
+            return Err(Error::corrupt());
         }
-        let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
-        self.hdr_pos += n;
-        let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
-        let v = decode_value(st, self.data.get(self.body_pos..).ok_or_else(Error::corrupt)?)?;
-        self.body_pos += len;
-        Ok(Some(v))
+        self.body_pos = end;
+        Ok(true)
     }
 }
 

@@ -10,9 +10,6 @@ use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::check_length;
 use crate::vdbe::{ConnState, Vm};
 
-/// Arguments passed without a heap allocation.
-const SMALL_ARGS: usize = 4;
-
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
@@ -31,23 +28,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::AggFinal | Opcode::AggValue => (0, 0),
         _ => (insn.p2, insn.p5 as i32),
     };
-    // Arguments are copied out of their registers (the call may write
-    // one of them); up to four live on the stack, so the usual call (an
-    // aggregate step per row) allocates nothing.
-    let mut small_args: [Value; SMALL_ARGS] = Default::default();
-    let mut small_subtypes = [0u32; SMALL_ARGS];
-    let (big_args, big_subtypes): (Vec<Value>, Vec<u32>);
-    let (args, subtypes): (&[Value], &[u32]) = if n as usize <= SMALL_ARGS {
-        for i in 0..n {
-            small_args[i as usize] = reg(vm, first + i).clone();
-            small_subtypes[i as usize] = vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype);
-        }
-        (&small_args[..n as usize], &small_subtypes[..n as usize])
-    } else {
-        big_args = (0..n).map(|i| reg(vm, first + i).clone()).collect();
-        big_subtypes = (0..n).map(|i| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype)).collect();
-        (&big_args, &big_subtypes)
-    };
+    let args: Vec<Value> = (0..n).map(|i| reg(vm, first + i).clone()).collect();
+    let subtypes: Vec<u32> = (0..n).map(|i| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype)).collect();
     let mut now = vm.now_jd_ms;
     let mut ctx = FunctionContext {
         last_insert_rowid: env.last_insert_rowid,
@@ -55,7 +37,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         total_changes: env.total_changes,
         case_sensitive_like: env.case_sensitive_like,
         now_jd_ms: &mut now,
-        arg_subtypes: subtypes,
+        arg_subtypes: &subtypes,
         result_subtype: 0,
         prng: &mut prng,
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
@@ -63,7 +45,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     };
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
-            let v = f.call(&mut ctx, args)?;
+            let v = f.call(&mut ctx, &args)?;
             check_length(&v, max_length)?;
             let st = ctx.result_subtype;
             let r = &mut vm.regs[insn.p3 as usize];
@@ -74,7 +56,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let acc = insn.p3 as usize;
             let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
-            state.step(&mut ctx, args)?;
+            state.step(&mut ctx, &args)?;
             Ok(Flow::Next)
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {

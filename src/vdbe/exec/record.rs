@@ -110,17 +110,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     Ok(Flow::Next)
 }
 
-/// Whether applying `aff` may change `v` (text and reals under a numeric
-/// affinity, numbers under TEXT); `false` means it is certainly a no-op.
-fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
-    use crate::vdbe::value_ops::Affinity;
-    match aff {
-        Affinity::Blob => false,
-        Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
-        Affinity::Numeric | Affinity::Integer | Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)),
-    }
-}
-
 /// Column `col` of cursor `cur`'s current row; `Ready(None)` when the
 /// record is shorter (the caller uses the column default).
 pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> Result<Poll<Option<Value>>> {
@@ -172,4 +161,15 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
             }
         }
     }))
+}
+
+/// Whether applying `aff` may change `v` (text and reals under a numeric
+/// affinity, numbers under TEXT); `false` means it is certainly a no-op.
+fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
+    use crate::vdbe::value_ops::Affinity;
+    match aff {
+        Affinity::Blob => false,
+        Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
+        Affinity::Numeric | Affinity::Integer | Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)),
+    }
 }
