@@ -36,6 +36,11 @@ pub fn number(sql: &[u8]) -> Numbering {
     let mut out = Vec::new();
     let mut copied = 0;
     let mut any_anonymous = false;
+    // Every parameter starts with one of these bytes: without any, there
+    // is nothing to number (and no need to tokenize).
+    if !sql.iter().any(|b| matches!(b, b'?' | b':' | b'@' | b'$' | b'#')) {
+        return Numbering { text: None, names };
+    }
     for t in tokens(sql) {
         if t.kind != TokenType::TK_VARIABLE {
             continue;

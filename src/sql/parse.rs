@@ -44,10 +44,29 @@ fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
 /// Parse the first statement of `sql` and hand it to `f` together with
 /// the offset just past it. `None` when only whitespace/comments remain.
 pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
-    let bump = Bump::new();
+    // The AST lives in an arena kept by the thread between statements (a
+    // parse nested in `f` finds none and makes its own).
+    let mut bump = ARENA.with(|a| a.take()).unwrap_or_default();
+    let result = first_statement_in(&bump, sql, f);
+    if bump.allocated_bytes() <= ARENA_KEPT_BYTES {
+        bump.reset();
+        ARENA.with(|a| a.set(Some(bump)));
+    }
+    result
+}
+
+thread_local! {
+    /// The parse arena reused by successive statements of this thread.
+    static ARENA: std::cell::Cell<Option<Bump>> = const { std::cell::Cell::new(None) };
+}
+
+/// An arena grown larger than this by a big statement is freed, not kept.
+const ARENA_KEPT_BYTES: usize = 1 << 20;
+
+fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
     let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         with_stack(|| {
-            let mut parser = Parser::new(&bump, sql);
+            let mut parser = Parser::new(bump, sql);
             let r = parser.next();
             let pos = parser.position();
             (r, offset_of(sql, pos.line, pos.column))

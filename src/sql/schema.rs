@@ -526,11 +526,18 @@ impl Schema {
 impl Schema {
     /// A table or view by name.
     pub fn table(&self, name: &str) -> Option<&Table> {
+        // (Names are usually written in lower case: no copy then.)
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return self.tables.get(name);
+        }
         self.tables.get(&name.to_ascii_lowercase())
     }
 
     /// An index by name.
     pub fn index(&self, name: &str) -> Option<&Index> {
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return self.indexes.get(name);
+        }
         self.indexes.get(&name.to_ascii_lowercase())
     }
 

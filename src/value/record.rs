@@ -360,8 +360,12 @@ struct ColumnIter<'a> {
 }
 
 impl<'a> ColumnIter<'a> {
+    #[inline]
     fn new(data: &'a [u8]) -> Result<Self> {
-        let (hs, pos) = read_varint(data).ok_or_else(Error::corrupt)?;
+        let (hs, pos) = match data.first() {
+            Some(&b) if b < 0x80 => (u64::from(b), 1),
+            _ => read_varint(data).ok_or_else(Error::corrupt)?,
+        };
         if hs as usize > data.len() || (hs as usize) < pos {
             return Err(Error::corrupt());
         }
@@ -382,6 +386,44 @@ impl<'a> ColumnIter<'a> {
         let v = decode_value(st, &self.data[self.body_pos..])?;
         self.body_pos += len;
         Ok(Some(v))
+    }
+}
+
+/// The sorter's and `record_column`'s walks.
+impl<'a> ColumnIter<'a> {
+    /// The next column's serial type and the record from its body on
+    /// (serial type 0, NULL, once the columns run out), checked to hold
+    /// the body.
+    #[inline]
+    fn next_raw(&mut self) -> Result<(u64, &'a [u8])> {
+        if self.hdr_pos >= self.hdr_end {
+            return Ok((0, &[]));
+        }
+        let (st, n) = match self.data[self.hdr_pos] {
+            b if b < 0x80 => (u64::from(b), 1),
+            _ => read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?,
+        };
+        self.hdr_pos += n;
+        let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+        let body = self.data.get(self.body_pos..).filter(|b| b.len() >= len).ok_or_else(Error::corrupt)?;
+        self.body_pos += len;
+        Ok((st, body))
+    }
+
+    /// Step over the next column; `false` when there is none.
+    fn skip(&mut self) -> Result<bool> {
+        if self.hdr_pos >= self.hdr_end {
+            return Ok(false);
+        }
+        let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
+        self.hdr_pos += n;
+        // (Never past the record: `next_value` slices from here.)
+        let end = self.body_pos + serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+        if end > self.data.len() {
+            return Err(Error::corrupt());
+        }
+        self.body_pos = end;
+        Ok(true)
     }
 }
 
@@ -454,6 +496,89 @@ pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Orderin
         }
         i += 1;
     }
+}
+
+/// Compares two records over `key_info`'s fields only (fields past them
+/// are ignored; a record with fewer fields reads NULL for the missing
+/// ones). The sorter's order: it never allocates, and usually stops at the
+/// first field.
+pub fn compare_record_keys(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ordering> {
+    // The usual case first: one-byte headers sizes and an integer first
+    // key, read straight from the bytes (as SQLite's sorter does).
+    if let (Some(f), [ha, sa, ..], [hb, sb, ..]) = (key_info.fields.first(), a, b) {
+        if (2..0x80).contains(ha) && (2..0x80).contains(hb) {
+            let x = a.get(*ha as usize..).and_then(|body| int_of(u64::from(*sa), body));
+            let y = b.get(*hb as usize..).and_then(|body| int_of(u64::from(*sb), body));
+            if let (Some(x), Some(y)) = (x, y) {
+                let o = x.cmp(&y);
+                if o != Ordering::Equal {
+                    return Ok(if f.descending { o.reverse() } else { o });
+                }
+                if key_info.fields.len() == 1 {
+                    return Ok(Ordering::Equal);
+                }
+            }
+        }
+    }
+    let mut ia = ColumnIter::new(a)?;
+    let mut ib = ColumnIter::new(b)?;
+    for f in &key_info.fields {
+        let (sa, ba) = ia.next_raw()?;
+        let (sb, bb) = ib.next_raw()?;
+        // Integers (the usual sort key) compare without building values.
+        let o = match (int_of(sa, ba), int_of(sb, bb)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => compare_values(decode_value(sa, ba)?, decode_value(sb, bb)?, Some(&f.collation)),
+        };
+        if o != Ordering::Equal {
+            return Ok(if f.descending { o.reverse() } else { o });
+        }
+    }
+    Ok(Ordering::Equal)
+}
+
+/// The first field of a record when it is an integer with a one-byte
+/// header size and serial type: the value `compare_record_keys` reads for
+/// field 0 on its fast path (the sorter keeps it beside each record).
+pub fn first_int_field(record: &[u8]) -> Option<i64> {
+    let [h, st, ..] = record else { return None };
+    if !(2..0x80).contains(h) {
+        return None;
+    }
+    record.get(*h as usize..).and_then(|body| int_of(u64::from(*st), body))
+}
+
+/// The integer a serial type 1-6, 8 or 9 stores (`body` holds at least its
+/// bytes, as `next_raw` guarantees); `None` for every other type.
+#[inline]
+fn int_of(st: u64, body: &[u8]) -> Option<i64> {
+    let n = match st {
+        1..=4 => st as usize,
+        5 => 6,
+        6 => 8,
+        8 => return Some(0),
+        9 => return Some(1),
+        _ => return None,
+    };
+    let bytes = body.get(..n)?;
+    let mut v: i64 = if bytes[0] & 0x80 != 0 { -1 } else { 0 };
+    for &x in bytes {
+        v = (v << 8) | i64::from(x);
+    }
+    Some(v)
+}
+
+/// Column `col` of a record, walking its header without allocating;
+/// `None` when the record has fewer columns (the caller supplies the
+/// default). Only the columns before `col` are checked.
+pub fn record_column(record: &[u8], col: usize) -> Result<Option<ValueRef<'_>>> {
+    let mut it = ColumnIter::new(record)?;
+    for _ in 0..col {
+        if !it.skip()? {
+            return Ok(None);
+        }
+    }
+    it.next_value()
 }
 
 /// The value of a collation-less BINARY key field, for callers that build
@@ -535,6 +660,10 @@ mod props {
             let keyv: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
             let _ = compare_record_with_key(&bytes, &keyv, &KeyInfo::binary(2));
             let _ = compare_records(&bytes, &bytes, &KeyInfo::binary(1));
+            let _ = compare_record_keys(&bytes, &bytes, &KeyInfo::binary(3));
+            for i in 0..4 {
+                let _ = record_column(&bytes, i);
+            }
             let _ = decode_record(&bytes);
         }
 
@@ -548,6 +677,38 @@ mod props {
             prop_assert_eq!(compare_records(&ra, &rb, &KeyInfo::binary(0)).unwrap(), expect);
             let keyb: Vec<ValueRef<'_>> = b.iter().map(Value::as_ref).collect();
             prop_assert_eq!(compare_record_with_key(&ra, &keyb, &KeyInfo::binary(3)).unwrap(), expect);
+            // The sorter's comparison: the key fields only, missing ones NULL.
+            for k in 0..5 {
+                fn field(r: &[Value], i: usize) -> ValueRef<'_> {
+                    r.get(i).map_or(ValueRef::Null, Value::as_ref)
+                }
+                let want = (0..k).map(|i| compare_values(field(&a, i), field(&b, i), None)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal);
+                prop_assert_eq!(compare_record_keys(&ra, &rb, &KeyInfo::binary(k)).unwrap(), want);
+                let mut desc = KeyInfo::binary(k);
+                desc.fields.iter_mut().for_each(|f| f.descending = true);
+                prop_assert_eq!(compare_record_keys(&ra, &rb, &desc).unwrap(), want.reverse());
+            }
+        }
+
+        #[test]
+        fn first_int_field_is_the_first_integer(values in proptest::collection::vec(value(), 0..4)) {
+            let rec = encode_record(&values);
+            match (first_int_field(&rec), values.first()) {
+                (Some(k), Some(Value::Integer(i))) => prop_assert_eq!(k, *i),
+                (Some(k), other) => prop_assert!(false, "{k} from {other:?}"),
+                (None, Some(Value::Integer(_))) => prop_assert!(rec[0] >= 0x80, "a small record's integer was missed"),
+                (None, _) => {}
+            }
+        }
+
+        #[test]
+        fn record_column_reads_one_column(values in proptest::collection::vec(value(), 0..10), col in 0usize..12) {
+            let rec = encode_record(&values);
+            let got = record_column(&rec, col).unwrap();
+            match values.get(col) {
+                Some(v) => prop_assert!(got.is_some_and(|g| same(v, &g))),
+                None => prop_assert!(got.is_none()),
+            }
         }
     }
 }

@@ -1,14 +1,21 @@
-//! The sorter behind ORDER BY and GROUP BY: rows are collected, sorted by
-//! their leading key fields, then read in order.
+//! The sorter behind ORDER BY and GROUP BY: records are collected, sorted
+//! by their leading key fields, then read in order.
 //!
-//! Rows are kept in memory up to a budget (the connection's page-cache
-//! size, as SQLite's sorter does). Beyond it the rows collected so far are
-//! sorted and written to a temporary file as one sorted *run* (see
-//! [`spill`]), and the rows are read back by merging the runs with the rows
-//! still in memory. Every spill write and merge read is an asynchronous
-//! request: `sort` and `next` return `Pending` until their data is there,
-//! so an async statement suspends instead of blocking, exactly like a page
-//! read.
+//! Rows stay packed: each pushed record's bytes are appended to one arena
+//! and the sort orders (offset, length) spans with a stable merge sort,
+//! comparing the records' key fields in place (no decoding into values,
+//! no allocation per comparison). `current` hands out the record bytes, so
+//! a row is encoded once (`MakeRecord`) and its columns decoded once each
+//! (`Column` on the pseudo cursor), as in SQLite.
+//!
+//! Records are kept in memory up to a budget (the connection's page-cache
+//! size, as SQLite's sorter does; a record counts its bytes plus 16 for
+//! its span). Beyond it the records collected so far are sorted and
+//! written to a temporary file as one sorted *run* (see [`spill`]), and
+//! the rows are read back by merging the runs with the records still in
+//! memory. Every spill write and merge read is an asynchronous request:
+//! `sort` and `next` return `Pending` until their data is there, so an
+//! async statement suspends instead of blocking, exactly like a page read.
 //!
 //! Invariants: rows are only pushed before `sort` and only read after it;
 //! a push happens exactly once per `SorterInsert` execution and never
@@ -16,12 +23,15 @@
 //! and reported by `sort`). The order is stable: equal keys come out in
 //! insertion order (runs hold older rows than later runs and than memory,
 //! and ties go to the older source). `sort` and `next` may be called again
-//! after `Pending` and then continue; they never take a row twice.
+//! after `Pending` and then continue; they never take a row twice. Every
+//! record pushed was built by `MakeRecord`, so it is well formed; should
+//! one not be, it compares equal to everything rather than failing the
+//! sort (reading its columns then reports the corruption).
 
 mod spill;
 
 use crate::io::IoContext;
-use crate::value::record::KeyInfo;
+use crate::value::record::{compare_record_keys, first_int_field, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::value_ops::compare;
 use crate::IoPoll;
@@ -34,16 +44,67 @@ use std::task::Poll;
 /// into a run.
 const MIN_BUDGET: usize = 64 * 1024;
 
+/// Memory a record costs beyond its bytes, for the budget (SQLite's
+/// per-record overhead, so both spill at the same point).
+const SPAN_BYTES: usize = 16;
+
+/// Where one record lies in a buffer, and its first field when that is an
+/// integer (compared without touching the record).
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: usize,
+    len: usize,
+    key: Option<i64>,
+}
+
+impl Span {
+    fn new(buf: &[u8], start: usize, len: usize) -> Span {
+        let key = buf.get(start..start + len).and_then(first_int_field);
+        Span { start, len, key }
+    }
+
+    fn of(self, buf: &[u8]) -> &[u8] {
+        buf.get(self.start..self.start + self.len).unwrap_or(&[])
+    }
+}
+
+/// The sorter's order of two records.
+fn order(ki: &KeyInfo, a: &[u8], b: &[u8]) -> Ordering {
+    compare_record_keys(a, b, ki).unwrap_or(Ordering::Equal)
+}
+
+/// The order of two records given with their spans (in `a_buf` and
+/// `b_buf`): integer first keys decide without reading the records.
+fn order_spans(ki: &KeyInfo, a: Span, a_buf: &[u8], b: Span, b_buf: &[u8]) -> Ordering {
+    if let (Some(f), Some(x), Some(y)) = (ki.fields.first(), a.key, b.key) {
+        let o = x.cmp(&y);
+        if o != Ordering::Equal {
+            return if f.descending { o.reverse() } else { o };
+        }
+        if ki.fields.len() == 1 {
+            return Ordering::Equal;
+        }
+    }
+    order(ki, a.of(a_buf), b.of(b_buf))
+}
+
+/// Sort `rows` (spans of `arena`) by `ki`, stably.
+fn sort_spans(ki: &KeyInfo, arena: &[u8], rows: &mut [Span]) {
+    rows.sort_by(|a, b| order_spans(ki, *a, arena, *b, arena));
+}
+
 /// A sorter.
 pub struct Sorter {
     key_info: Arc<KeyInfo>,
-    rows: Vec<Vec<Value>>,
+    /// The records pushed since the last spill, back to back.
+    arena: Vec<u8>,
+    /// Each record of `arena`: in push order until sorted.
+    rows: Vec<Span>,
     pos: usize,
     sorted: bool,
-    /// Where spills go, and how many bytes of rows memory may hold;
+    /// Where spills go, and how many bytes of records memory may hold;
     /// `None`: never spill.
     spill_to: Option<(IoContext, usize)>,
-    mem_bytes: usize,
     file: Option<SpillFile>,
     merge: Option<Merge>,
 }
@@ -51,7 +112,7 @@ pub struct Sorter {
 impl Sorter {
     /// An empty in-memory sorter ordering by `key_info`'s fields.
     pub fn new(key_info: Arc<KeyInfo>) -> Sorter {
-        Sorter { key_info, rows: Vec::new(), pos: 0, sorted: false, spill_to: None, mem_bytes: 0, file: None, merge: None }
+        Sorter { key_info, arena: Vec::new(), rows: Vec::new(), pos: 0, sorted: false, spill_to: None, file: None, merge: None }
     }
 
     /// A sorter that spills to a temporary file through `io` once its rows
@@ -67,37 +128,36 @@ impl Sorter {
         self.file.as_ref().map_or(0, |f| f.runs())
     }
 
-    /// Add one row (decoded record). May submit a spill (never waits).
-    pub fn push(&mut self, row: Vec<Value>) {
-        self.mem_bytes += row_bytes(&row);
-        self.rows.push(row);
+    /// Add one row (a record). May submit a spill (never waits).
+    pub fn push(&mut self, record: &[u8]) {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(record);
+        self.rows.push(Span::new(&self.arena, start, record.len()));
         let Some((io, budget)) = &self.spill_to else { return };
-        if self.mem_bytes <= *budget {
+        if self.arena.len() + self.rows.len() * SPAN_BYTES <= *budget {
             return;
         }
-        let ki = self.key_info.clone();
-        self.rows.sort_by(|a, b| compare_keys(&ki, a, b));
+        sort_spans(&self.key_info, &self.arena, &mut self.rows);
         let file = match &mut self.file {
             Some(f) => f,
             None => self.file.insert(SpillFile::new(io.clone())),
         };
-        file.write_run(&self.rows);
+        file.write_run(&self.arena, &self.rows);
+        self.arena.clear();
         self.rows.clear();
-        self.mem_bytes = 0;
     }
 
     /// Sort and move to the first row: `Ready(false)` if there is none.
     pub fn sort(&mut self) -> IoPoll<bool> {
         if !self.sorted {
-            let ki = self.key_info.clone();
-            self.rows.sort_by(|a, b| compare_keys(&ki, a, b));
+            sort_spans(&self.key_info, &self.arena, &mut self.rows);
             self.sorted = true;
             self.pos = 0;
         }
         let Some(file) = self.file.as_mut() else { return Ok(Poll::Ready(!self.rows.is_empty())) };
         if self.merge.is_none() {
             crate::ready!(file.flushed()?);
-            self.merge = Some(Merge::new(file, std::mem::take(&mut self.rows)));
+            self.merge = Some(Merge::new(file, std::mem::take(&mut self.arena), std::mem::take(&mut self.rows)));
         }
         self.advance()
     }
@@ -118,31 +178,17 @@ impl Sorter {
         }
     }
 
-    /// The current row.
-    pub fn current(&self) -> Option<&Vec<Value>> {
+    /// The current row's record.
+    pub fn current(&self) -> Option<&[u8]> {
         if let Some(m) = &self.merge {
             return m.current();
         }
         if self.sorted {
-            self.rows.get(self.pos)
+            self.rows.get(self.pos).map(|s| s.of(&self.arena))
         } else {
             None
         }
     }
-}
-
-/// Approximate memory of a decoded row.
-fn row_bytes(row: &[Value]) -> usize {
-    24 + row
-        .iter()
-        .map(|v| {
-            16 + match v {
-                Value::Text(t) => t.len(),
-                Value::Blob(b) => b.len(),
-                _ => 0,
-            }
-        })
-        .sum::<usize>()
 }
 
 /// Compare two rows by the fields `ki` describes (extra fields ignored).
@@ -193,10 +239,46 @@ mod tests {
         let mut out = Vec::new();
         let mut more = io.block_on(|| s.sort()).unwrap();
         while more {
-            out.push(s.current().unwrap().clone());
+            out.push(crate::value::record::decode_record(s.current().unwrap()).unwrap());
             more = io.block_on(|| s.next()).unwrap();
         }
         out
+    }
+
+    #[test]
+    fn mixed_keys_sort_as_values_do_spilled_or_not() {
+        let io = IoContext::new(Arc::new(MemoryBackend::new()));
+        // First key DESC over every storage class (integers of every width,
+        // reals equal to integers, text, blobs, NULL), second key ASC.
+        let ki = Arc::new(KeyInfo {
+            fields: vec![
+                KeyField { collation: Collation::binary(), descending: true },
+                KeyField { collation: Collation::binary(), descending: false },
+            ],
+        });
+        let key = |i: i64| match i % 7 {
+            0 => Value::Integer((i * 7919) % 23 - 11),
+            1 => Value::Integer(((i * 7919) % 23 - 11) << 40),
+            2 => Value::Real(((i * 31) % 23 - 11) as f64),
+            3 => Value::text(format!("t{}", i % 13)),
+            4 => Value::Blob(vec![(i % 5) as u8]),
+            5 => Value::Null,
+            _ => Value::Integer(i % 2),
+        };
+        let rows: Vec<Vec<Value>> = (0..12_000i64).map(|i| vec![key(i), Value::Integer(i % 17), Value::Integer(i)]).collect();
+        let mut spilled = Sorter::with_spill(ki.clone(), io.clone(), 0);
+        let mut in_memory = Sorter::new(ki.clone());
+        for row in &rows {
+            let rec = crate::value::record::encode_record(row);
+            spilled.push(&rec);
+            in_memory.push(&rec);
+        }
+        assert!(spilled.runs() > 3, "{} runs", spilled.runs());
+        let mut want = rows.clone();
+        want.sort_by(|a, b| compare_keys(&ki, a, b));
+        let want = format!("{want:?}");
+        assert!(format!("{:?}", drain(&mut spilled, &io)) == want, "the spilled sort differs from the values' order");
+        assert!(format!("{:?}", drain(&mut in_memory, &io)) == want, "the in-memory sort differs from the values' order");
     }
 
     #[test]
@@ -208,8 +290,9 @@ mod tests {
         for i in 0..20_000i64 {
             // Key with many ties; the second field records insertion order.
             let row = vec![Value::Integer((i * 7919) % 101), Value::Integer(i), Value::text("x".repeat((i % 50) as usize))];
-            spilled.push(row.clone());
-            in_memory.push(row);
+            let rec = crate::value::record::encode_record(&row);
+            spilled.push(&rec);
+            in_memory.push(&rec);
         }
         assert!(spilled.runs() > 5, "{} runs", spilled.runs());
         let a = drain(&mut spilled, &io);

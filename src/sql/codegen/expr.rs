@@ -160,7 +160,7 @@ impl Compiler<'_> {
             }
             Some(i) => {
                 let table = self.ref_table(r);
-                if let Some(t) = table.as_ref().filter(|t| t.is_virtual(i)) {
+                if let Some(t) = table.filter(|t| t.is_virtual(i)) {
                     return self.emit_virtual_column(t, r.cursor, i, target);
                 }
                 let default = self.column_default(r, i);
@@ -196,15 +196,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// The table a resolved column reference reads, when it is a table.
-    fn ref_table(&self, r: &ColumnRef) -> Option<crate::sql::schema::Table> {
-        let n = self.scopes.len();
-        let item = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
-        if item.table.is_empty() {
-            return None;
-        }
-        self.schema.table(&item.table).filter(|t| t.view_select.is_none()).cloned()
-    }
 
     /// P4 for `Column`: the constant DEFAULT a short record reads.
     fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {
@@ -1137,4 +1128,18 @@ struct InLabels {
     is_false: i32,
     found: i32,
     done: i32,
+}
+
+impl<'s> Compiler<'s> {
+    /// The table a resolved column reference reads, when it is a table
+    /// (borrowed from the schema, not from the compiler).
+    fn ref_table(&self, r: &ColumnRef) -> Option<&'s crate::sql::schema::Table> {
+        let n = self.scopes.len();
+        let item = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
+        if item.table.is_empty() {
+            return None;
+        }
+        let schema: &'s crate::sql::schema::Schema = self.schema;
+        schema.table(&item.table).filter(|t| t.view_select.is_none())
+    }
 }

@@ -208,6 +208,26 @@ pub(super) fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// Source text of the top-level result columns (names of unaliased
+/// expressions), found by re-tokenizing the statement on first use only:
+/// most result columns are named without it.
+pub struct ResultSpans<'q> {
+    sql: &'q [u8],
+    /// Whether this SELECT is the statement's top-level one.
+    top: bool,
+    spans: Option<Vec<String>>,
+}
+
+impl ResultSpans<'_> {
+    fn get(&mut self, i: usize) -> Option<&String> {
+        if !self.top {
+            return None;
+        }
+        let sql = self.sql;
+        self.spans.get_or_insert_with(|| crate::sql::parse::result_column_spans(sql)).get(i)
+    }
+}
+
 impl Compiler<'_> {
     /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
     /// LIMIT) feeding `dest`.
@@ -551,7 +571,7 @@ impl Compiler<'_> {
     }
 
     /// Name, affinity and declared type of a result item.
-    pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, span: Option<&String>) -> (String, Option<Affinity>, Option<String>) {
+    pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name) => {
                 let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
@@ -569,7 +589,7 @@ impl Compiler<'_> {
                 let name = alias
                     .clone()
                     .or(colname)
-                    .or_else(|| span.cloned())
+                    .or_else(|| spans.get(i).cloned())
                     .unwrap_or_else(|| crate::sql::params::expr_text(e));
                 (name, aff, decl)
             }
@@ -666,7 +686,7 @@ impl Compiler<'_> {
             }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
-            let spans = if top { crate::sql::parse::result_column_spans(self.sql) } else { Vec::new() };
+            let mut spans = ResultSpans { sql: self.sql, top, spans: None };
             let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
             // What is known of these scalar subqueries comes from compiling
             // them below (an older entry may be of another parse).
@@ -676,7 +696,7 @@ impl Compiler<'_> {
                 }
             }
             for (i, it) in items.iter().enumerate() {
-                let (n, a, d) = self.describe_item(it, spans.get(i));
+                let (n, a, d) = self.describe_item(it, &mut spans, i);
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);

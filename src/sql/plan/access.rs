@@ -19,7 +19,7 @@ impl<'b> Compiler<'_> {
     /// before loop `lvl`, with affinity and collation an index can honour.
     pub(crate) fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
         let mut out = Vec::new();
-        let Some(table) = it.table.clone() else { return out };
+        let Some(table) = it.table.as_ref() else { return out };
         for t in terms {
             // `a op b` may drive a lookup on either side; `col BETWEEN x
             // AND y` is `col >= x AND col <= y` for the planner.

@@ -6,29 +6,48 @@ use super::{reg, set_reg, Flow};
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::program::{cmp_flags, Insn, Opcode, P4};
-use crate::vdbe::sorter::compare_keys;
 use crate::vdbe::value_ops::{apply_affinity, compare, Affinity};
 use crate::vdbe::Vm;
 use std::cmp::Ordering;
 
 pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     if insn.opcode == Opcode::Compare {
+        // Registers are compared where they are (no copies): with a
+        // KeyInfo, over its fields only (with their collation and
+        // direction), else all P3 of them with BINARY.
         let n = insn.p3.max(0) as usize;
-        let a: Vec<Value> = (0..n).map(|i| reg(vm, insn.p1 + i as i32).clone()).collect();
-        let b: Vec<Value> = (0..n).map(|i| reg(vm, insn.p2 + i as i32).clone()).collect();
-        vm.last_cmp = match &insn.p4 {
-            P4::KeyInfo(ki) => compare_keys(ki, &a, &b),
-            _ => a.iter().zip(&b).map(|(x, y)| compare(x, y, None)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal),
+        let ki = match &insn.p4 {
+            P4::KeyInfo(ki) => Some(ki),
+            _ => None,
         };
+        let fields = ki.map_or(n, |ki| n.min(ki.fields.len()));
+        let mut order = Ordering::Equal;
+        for i in 0..fields {
+            let (x, y) = (reg(vm, insn.p1 + i as i32), reg(vm, insn.p2 + i as i32));
+            let o = match ki.map(|ki| &ki.fields[i]) {
+                Some(f) => {
+                    let o = compare(x, y, Some(&f.collation));
+                    if f.descending {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+                None => compare(x, y, None),
+            };
+            if o != Ordering::Equal {
+                order = o;
+                break;
+            }
+        }
+        vm.last_cmp = order;
         return Ok(Flow::Next);
     }
-    let lhs = reg(vm, insn.p3).clone();
-    let rhs = reg(vm, insn.p1).clone();
     let coll = match &insn.p4 {
         P4::Coll(c) => Some(c),
         _ => None,
     };
-    let result = compare_op(insn.opcode, lhs, rhs, insn.p5, coll);
+    let result = compare_op(insn.opcode, reg(vm, insn.p3), reg(vm, insn.p1), insn.p5, coll);
     if insn.p5 & cmp_flags::STOREP2 != 0 {
         set_reg(vm, insn.p2, result.map_or(Value::Null, |t| Value::Integer(t as i64)));
         return Ok(Flow::Next);
@@ -43,8 +62,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
 /// The answer of a comparison operator; `None` is SQL NULL.
 pub fn compare_op(
     op: Opcode,
-    lhs: Value,
-    rhs: Value,
+    lhs: &Value,
+    rhs: &Value,
     p5: u16,
     coll: Option<&crate::value::collation::Collation>,
 ) -> Option<bool> {
@@ -60,23 +79,22 @@ pub fn compare_op(
         return None;
     }
     let aff = (p5 & cmp_flags::AFF_MASK) as u8;
-    let (lhs, rhs) = if aff == 0 {
-        (lhs, rhs)
-    } else {
-        let a = crate::vdbe::value_ops::affinity_from_letter(aff as char);
-        match a {
-            Affinity::Numeric | Affinity::Integer | Affinity::Real => {
-                let f = |v: Value| if matches!(v, Value::Text(_)) { apply_affinity(v, Affinity::Numeric) } else { v };
-                (f(lhs), f(rhs))
-            }
-            Affinity::Text => {
-                let f = |v: Value| if matches!(v, Value::Integer(_) | Value::Real(_)) { apply_affinity(v, Affinity::Text) } else { v };
-                (f(lhs), f(rhs))
-            }
-            Affinity::Blob => (lhs, rhs),
-        }
+    // Only an operand the affinity converts is copied.
+    let converts: fn(&Value) -> bool = match aff {
+        0 => |_| false,
+        _ => match crate::vdbe::value_ops::affinity_from_letter(aff as char) {
+            Affinity::Numeric | Affinity::Integer | Affinity::Real => |v| matches!(v, Value::Text(_)),
+            Affinity::Text => |v| matches!(v, Value::Integer(_) | Value::Real(_)),
+            Affinity::Blob => |_| false,
+        },
     };
-    let o = compare(&lhs, &rhs, coll);
+    let target = match crate::vdbe::value_ops::affinity_from_letter(aff as char) {
+        Affinity::Text => Affinity::Text,
+        _ => Affinity::Numeric,
+    };
+    let converted = |v: &Value| if converts(v) { Some(apply_affinity(v.clone(), target)) } else { None };
+    let (lc, rc) = (converted(lhs), converted(rhs));
+    let o = compare(lc.as_ref().unwrap_or(lhs), rc.as_ref().unwrap_or(rhs), coll);
     Some(match op {
         Opcode::Eq => o == Ordering::Equal,
         Opcode::Ne => o != Ordering::Equal,

@@ -11,7 +11,7 @@ use crate::value::Value;
 use crate::vdbe::cursor::{BtreeCursor, EphemeralCursor, VmCursor};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::Sorter;
-use crate::vdbe::value_ops::{decode_record, encode_record};
+use crate::vdbe::value_ops::decode_record;
 use crate::vdbe::{ConnState, Vm};
 use std::sync::Arc;
 use std::task::Poll;
@@ -189,13 +189,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p2, Value::Integer(vm.steps));
         }
         Opcode::SorterInsert => {
-            let rec = match &vm.regs[p2 as usize].value {
-                Value::Blob(b) => decode_record(b)?,
-                _ => return Err(super::internal("sorter insert without a record")),
+            let Some(Value::Blob(rec)) = vm.regs.get(p2 as usize).map(|r| &r.value) else {
+                return Err(super::internal("sorter insert without a record"));
             };
             match vm.cursors[slot].as_mut() {
+                // The sorter keeps the record packed.
                 Some(VmCursor::Sorter(s)) => s.push(rec),
-                Some(VmCursor::Ephemeral(e)) => e.insert_key(rec),
+                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
                 _ => return Err(super::internal("sorter insert on a non-sorter")),
             }
         }
@@ -225,10 +225,28 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::SorterData => {
             let rec = match vm.cursors[slot].as_ref() {
-                Some(VmCursor::Sorter(s)) => s.current().map(|r| encode_record(r)),
+                Some(VmCursor::Sorter(s)) => s.current(),
                 _ => None,
             };
-            set_reg(vm, p2, rec.map_or(Value::Null, Value::Blob));
+            let Some(rec) = rec else {
+                set_reg(vm, p2, Value::Null);
+                return Ok(Flow::Next);
+            };
+            if p2 as usize >= vm.regs.len() {
+                vm.regs.resize(p2 as usize + 1, Default::default());
+            }
+            // The record's bytes as they were pushed, copied into the
+            // register's previous blob when it has one (no allocation per
+            // row).
+            let r = &mut vm.regs[p2 as usize];
+            r.subtype = 0;
+            match &mut r.value {
+                Value::Blob(b) => {
+                    b.clear();
+                    b.extend_from_slice(rec);
+                }
+                v => *v = Value::Blob(rec.to_vec()),
+            }
         }
         _ => return Err(super::internal("cursor: unexpected opcode")),
     }

@@ -4,10 +4,11 @@
 
 use super::{set_reg, Flow};
 use crate::error::{Error, Result};
-use crate::value::Value;
+use crate::value::record::{record_column, RecordBuilder};
+use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, decode_record, encode_record};
+use crate::vdbe::value_ops::{apply_affinity, decode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
@@ -15,20 +16,38 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     match insn.opcode {
         Opcode::MakeRecord => {
-            let affs: Vec<char> = if let P4::Affinity(a) = &insn.p4 { a.chars().collect() } else { Vec::new() };
-            let mut vals = Vec::with_capacity(p2 as usize);
-            for i in 0..p2 {
-                let mut v = vm.regs[(p1 + i) as usize].value.clone();
-                if let Some(c) = affs.get(i as usize) {
-                    v = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
+            let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
+            let (first, n) = (p1 as usize, p2.max(0) as usize);
+            // Values an affinity changes are converted in a copy; the
+            // others are encoded straight from their registers.
+            let mut converted: Vec<(usize, Value)> = Vec::new();
+            for (i, &c) in affs.iter().enumerate().take(n) {
+                let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
+                let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
+                if affinity_may_change(v, aff) {
+                    converted.push((i, apply_affinity(v.clone(), aff)));
                 }
-                vals.push(v);
             }
-            let record = encode_record(&vals);
-            if record.len() as i64 > env.max_length {
+            // The output register's previous record buffer is reused (a
+            // loop builds one record per row into the same register).
+            let out_reg = p3 as usize;
+            let mut out = match vm.regs.get_mut(out_reg) {
+                Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
+                    Value::Blob(b) => b,
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            let regs = &vm.regs;
+            let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
+                Some((_, v)) => v.as_ref(),
+                None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
+            };
+            RecordBuilder::default().build((0..n).map(value_at), &mut out);
+            if out.len() as i64 > env.max_length {
                 return Err(crate::vdbe::value_ops::too_big());
             }
-            set_reg(vm, p3, Value::Blob(record));
+            set_reg(vm, p3, Value::Blob(out));
         }
         Opcode::Column => {
             // B-tree entries (the common case): decoded from the cursor's
@@ -153,14 +172,29 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
                 Some(e.current().and_then(|(_, r)| r.get(col).cloned()).unwrap_or(Value::Null))
             }
         }
-        VmCursor::Sorter(s) => Some(s.current().and_then(|r| r.get(col).cloned()).unwrap_or(Value::Null)),
+        VmCursor::Sorter(s) => Some(match s.current() {
+            Some(rec) => record_column(rec, col)?.map_or(Value::Null, |v| v.to_owned()),
+            None => Value::Null,
+        }),
         VmCursor::Pseudo(reg) => {
             let reg = *reg;
             match &vm.regs[reg].value {
-                Value::Blob(b) => decode_record(b)?.get(col).cloned(),
+                // Only the wanted column is decoded.
+                Value::Blob(b) => record_column(b, col)?.map(|v| v.to_owned()),
                 Value::Null => Some(Value::Null),
                 _ => return Err(Error::corrupt()),
             }
         }
     }))
+}
+
+/// Whether applying `aff` may change `v` (text and reals under a numeric
+/// affinity, numbers under TEXT); `false` means it is certainly a no-op.
+fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
+    use crate::vdbe::value_ops::Affinity;
+    match aff {
+        Affinity::Blob => false,
+        Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
+        Affinity::Numeric | Affinity::Integer | Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)),
+    }
 }

@@ -166,7 +166,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     c.eof = false;
                 }
                 Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(&rec)?),
-                Some(VmCursor::Sorter(s)) => s.push(decode_record(&rec)?),
+                Some(VmCursor::Sorter(s)) => s.push(&rec),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
             // A row of a WITHOUT ROWID table counts as a change.

@@ -1,22 +1,22 @@
 //! Sorted runs in a temporary file, and their merge.
 //!
 //! A run is a sequence of rows, each stored as a 4-byte little-endian
-//! length and the row encoded as a record; runs are appended to one
+//! length and the row's record as pushed (never re-encoded); runs are appended to one
 //! temporary file (deleted when the sorter is dropped). Each run is
 //! submitted as one write; the merge reads each run in chunks of
 //! [`CHUNK`] bytes, one request in flight per run at most.
 //!
 //! Invariants: the merge starts only after every write has completed
 //! ([`SpillFile::flushed`]); a reader's `head` is the next row of its run
-//! not yet returned, and it is taken exactly once, when that row becomes
-//! the current one.
+//! not yet returned (a span of its buffer, which only moves when the head
+//! is empty), and it is taken exactly once, when that row becomes the
+//! current one. The current row is a span of its source's buffer, valid
+//! until the next `advance`, which forgets it first.
 
 use crate::error::{Error, Result};
 use crate::io::{Buffer, Completion, File, FileKind, IoContext, OpenOptions};
+use super::{order_spans, Span};
 use crate::value::record::KeyInfo;
-use crate::value::Value;
-use crate::vdbe::sorter::compare_keys;
-use crate::vdbe::value_ops::{decode_record, encode_record};
 use crate::IoPoll;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
@@ -55,16 +55,16 @@ impl SpillFile {
         self.runs.len()
     }
 
-    /// Encode `rows` (already sorted) and submit them as one run.
-    pub fn write_run(&mut self, rows: &[Vec<Value>]) {
+    /// Submit `rows` (spans of `arena`, already sorted) as one run.
+    pub(super) fn write_run(&mut self, arena: &[u8], rows: &[Span]) {
         if self.error.is_some() {
             return;
         }
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(arena.len() + 4 * rows.len());
         for row in rows {
-            let rec = encode_record(row);
+            let rec = row.of(arena);
             bytes.extend_from_slice(&(rec.len() as u32).to_le_bytes());
-            bytes.extend_from_slice(&rec);
+            bytes.extend_from_slice(rec);
         }
         let len = bytes.len() as u64;
         match self.submit_write(bytes) {
@@ -129,7 +129,7 @@ struct RunReader {
     buf: Vec<u8>,
     consumed: usize,
     in_flight: Option<Completion>,
-    head: Option<Vec<Value>>,
+    head: Option<Span>,
 }
 
 impl RunReader {
@@ -159,7 +159,7 @@ impl RunReader {
             if avail.len() >= 4 {
                 let len = u32::from_le_bytes([avail[0], avail[1], avail[2], avail[3]]) as usize;
                 if avail.len() >= 4 + len {
-                    self.head = Some(decode_record(&avail[4..4 + len])?);
+                    self.head = Some(Span::new(&self.buf, self.consumed + 4, len));
                     self.consumed += 4 + len;
                     return Ok(Poll::Ready(()));
                 }
@@ -177,61 +177,127 @@ impl RunReader {
 }
 
 /// The merge of the runs and the rows left in memory.
+///
+/// A tournament tree picks the smallest head: `tree[node]` (nodes 1 to
+/// `width - 1`) is the source winning that subtree, leaves being the
+/// sources in age order (older left, so ties go left and the merge stays
+/// stable). Taking a row only replays the matches on its leaf's path:
+/// log2(sources) comparisons per row instead of one per source.
 pub struct Merge {
     readers: Vec<RunReader>,
-    memory: std::vec::IntoIter<Vec<Value>>,
-    memory_head: Option<Vec<Value>>,
-    current: Option<Vec<Value>>,
+    /// The records left in memory (newest, sorted) and the next one's
+    /// index in `memory_rows`.
+    memory: Vec<u8>,
+    memory_rows: Vec<Span>,
+    memory_next: usize,
+    /// A power of two above the number of sources (leaves past the last
+    /// source are empty).
+    width: usize,
+    /// Winners of the internal nodes; empty until every source has its
+    /// first head.
+    tree: Vec<usize>,
+    /// The source whose head was taken last and whose path in the tree
+    /// still has to be replayed (once its next head is there).
+    taken: Option<usize>,
+    /// Source (a reader's index, or `readers.len()` for memory) and span of
+    /// the current row.
+    current: Option<(usize, Span)>,
 }
 
 impl Merge {
-    /// Merge `file`'s runs (all written) with `memory` (sorted, newest).
-    pub fn new(file: &SpillFile, memory: Vec<Vec<Value>>) -> Merge {
-        let readers = file
+    /// Merge `file`'s runs (all written) with `memory_rows`, spans of
+    /// `memory` (sorted, newest).
+    pub(super) fn new(file: &SpillFile, memory: Vec<u8>, memory_rows: Vec<Span>) -> Merge {
+        let readers: Vec<RunReader> = file
             .runs
             .iter()
             .map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None })
             .collect();
-        let mut memory = memory.into_iter();
-        let memory_head = memory.next();
-        Merge { readers, memory, memory_head, current: None }
+        let width = (readers.len() + 1).next_power_of_two().max(2);
+        Merge { readers, memory, memory_rows, memory_next: 0, width, tree: Vec::new(), taken: None, current: None }
+    }
+
+    /// The next row of source `i` (its span and the buffer it is in), if
+    /// it has one in memory.
+    fn head(&self, i: usize) -> Option<(Span, &[u8])> {
+        match self.readers.get(i) {
+            Some(r) => r.head.map(|h| (h, &r.buf[..])),
+            None if i == self.readers.len() => self.memory_rows.get(self.memory_next).map(|h| (*h, &self.memory[..])),
+            None => None,
+        }
+    }
+
+    /// The source winning tree node `node` (a leaf: its source).
+    fn winner(&self, node: usize) -> usize {
+        if node >= self.width {
+            node - self.width
+        } else {
+            self.tree[node]
+        }
+    }
+
+    /// Replay the match of internal node `node`.
+    fn play(&mut self, node: usize, ki: &KeyInfo) {
+        let (l, r) = (self.winner(2 * node), self.winner(2 * node + 1));
+        let w = match (self.head(l), self.head(r)) {
+            (Some((a, a_buf)), Some((b, b_buf))) if order_spans(ki, a, a_buf, b, b_buf) == Ordering::Greater => r,
+            (Some(_), _) | (None, None) => l,
+            (None, Some(_)) => r,
+        };
+        self.tree[node] = w;
     }
 
     /// Make the smallest remaining row the current one; `Ready(false)` when
-    /// none remain. Waits until every run has its next row in memory.
+    /// none remain. Waits for the reads a run needs for its next row.
     pub fn advance(&mut self, file: &SpillFile, ki: &KeyInfo) -> IoPoll<bool> {
-        let mut pending = false;
-        for r in &mut self.readers {
-            // Submit every missing read before waiting on any.
-            if r.fill(file)?.is_pending() {
-                pending = true;
+        // A reader refilling its buffer moves the bytes the current row
+        // pointed at.
+        self.current = None;
+        if self.tree.is_empty() {
+            let mut pending = false;
+            for r in &mut self.readers {
+                // Submit every first read before waiting on any.
+                if r.fill(file)?.is_pending() {
+                    pending = true;
+                }
             }
-        }
-        if pending {
-            return Ok(Poll::Pending);
-        }
-        // Older sources first, so ties keep insertion order.
-        let mut best: Option<(usize, &Vec<Value>)> = None;
-        let heads = self.readers.iter().map(|r| r.head.as_ref()).chain(std::iter::once(self.memory_head.as_ref()));
-        for (i, head) in heads.enumerate() {
-            let Some(row) = head else { continue };
-            if best.is_none_or(|(_, b)| compare_keys(ki, row, b) == Ordering::Less) {
-                best = Some((i, row));
+            if pending {
+                return Ok(Poll::Pending);
             }
+            self.tree = vec![0; self.width];
+            for node in (1..self.width).rev() {
+                self.play(node, ki);
+            }
+        } else if let Some(t) = self.taken {
+            if let Some(r) = self.readers.get_mut(t) {
+                crate::ready!(r.fill(file)?);
+            }
+            let mut node = (self.width + t) / 2;
+            while node >= 1 {
+                self.play(node, ki);
+                node /= 2;
+            }
+            self.taken = None;
         }
-        let Some((i, _)) = best else {
-            self.current = None;
+        let w = self.tree[1];
+        if self.head(w).is_none() {
             return Ok(Poll::Ready(false));
-        };
-        self.current = if i < self.readers.len() {
-            self.readers[i].head.take()
+        }
+        self.current = if w < self.readers.len() {
+            self.readers[w].head.take().map(|h| (w, h))
         } else {
-            std::mem::replace(&mut self.memory_head, self.memory.next())
+            self.memory_next += 1;
+            Some((w, self.memory_rows[self.memory_next - 1]))
         };
+        self.taken = Some(w);
         Ok(Poll::Ready(true))
     }
 
-    pub fn current(&self) -> Option<&Vec<Value>> {
-        self.current.as_ref()
+    pub fn current(&self) -> Option<&[u8]> {
+        let (i, span) = self.current?;
+        Some(match self.readers.get(i) {
+            Some(r) => span.of(&r.buf),
+            None => span.of(&self.memory),
+        })
     }
 }
