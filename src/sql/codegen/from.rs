@@ -53,6 +53,9 @@ pub struct FromItem<'a, 'b> {
     /// json_tree; the temporary table at `cursor` is refilled from them
     /// each time the loop over this item starts.
     pub table_fn: Option<(&'a [Expr<'b>], bool)>,
+    /// `NOT INDEXED` (`Some(None)`) or `INDEXED BY name`: the indexes the
+    /// planner may use for this table.
+    pub index_hint: Option<Option<String>>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -195,7 +198,7 @@ impl<'b> Compiler<'_> {
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         match t {
-            SelectTable::Table(qn, alias, _) => {
+            SelectTable::Table(qn, alias, indexed) => {
                 let name = unquote(qn.name.0);
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
@@ -331,7 +334,11 @@ impl<'b> Compiler<'_> {
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
+                let index_hint = indexed.as_ref().map(|i| match i {
+                    ast::Indexed::NotIndexed => None,
+                    ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
+                });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -389,7 +396,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint: None });
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -782,8 +789,9 @@ impl<'b> Compiler<'_> {
                     line.2.push_str(" LEFT-JOIN");
                 }
             }
+            // (A FULL JOIN adds its unmatched rows after the loops.)
             if lvl == 0 {
-                order_served = served && plain && !it.left;
+                order_served = served && plain && !it.left && items.iter().all(|f| f.full_matched.is_none());
             }
             before |= 1 << it.item.min(63);
             if in_group {
@@ -944,7 +952,19 @@ impl<'b> Compiler<'_> {
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
-        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        // NOT INDEXED: none; INDEXED BY: that one.
+        let indexes: Vec<Index> = self
+            .schema
+            .indexes_of(&table)
+            .into_iter()
+            .filter(|i| i.where_sql.is_none())
+            .filter(|i| match &it.index_hint {
+                None => true,
+                Some(None) => false,
+                Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+            })
+            .cloned()
+            .collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes.iter().cloned() {
             let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
@@ -1060,7 +1080,9 @@ impl<'b> Compiler<'_> {
         }
         // A full scan: of a covering index narrower than the table rows
         // when there is one.
-        let narrow = indexes.iter().filter(|i| covers(i) && index_is_narrower(&table, i)).min_by_key(|i| i.columns.len()).cloned();
+        // (INDEXED BY reads its index even without a usable term.)
+        let forced = matches!(it.index_hint, Some(Some(_)));
+        let narrow = indexes.iter().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| i.columns.len()).cloned();
         if let Some(idx) = narrow {
             let l = search((0, idx, Vec::new(), None, None), false);
             let kind = self.emit_index_loop(&table, l, next, end)?;

@@ -173,7 +173,14 @@ impl<'b> Compiler<'_> {
         }
         if let Some(table) = &it.table {
             let ranged = |c: usize| cands.iter().filter(|(x, op, _)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none())
+                .filter(|i| match &it.index_hint {
+                    None => true,
+                    Some(None) => false,
+                    Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+                })
+                .cloned()
+                .collect();
             for idx in &indexes {
                 let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
                 let mut eq = 0usize;
