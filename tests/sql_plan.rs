@@ -118,3 +118,102 @@ fn between_drives_index_ranges() {
         ],
     );
 }
+
+const ORDERED: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c, d TEXT COLLATE NOCASE, e REAL);
+CREATE INDEX tb ON t(b);
+CREATE INDEX tcb ON t(c, b DESC);
+CREATE INDEX td ON t(d);
+CREATE INDEX te ON t(e DESC);
+INSERT INTO t VALUES(1,5,1,'b',1.0),(2,NULL,1,'A',2.5),(3,3,2,'a',NULL),(4,5,2,'C',4.0),(5,1,NULL,'c',-1.0),
+ (6,NULL,NULL,NULL,3.0),(7,3,1,'B',3.0),(8,9,2,'b',0.0),(9,5,1,NULL,7.0),(10,-2,3,'d',1.0);
+CREATE TABLE u(x INTEGER PRIMARY KEY, y, z);
+CREATE INDEX uy ON u(y);
+INSERT INTO u VALUES(1,10,'p'),(2,20,'q'),(3,10,'r'),(4,NULL,'s'),(5,30,'t');
+CREATE TABLE s(a INTEGER PRIMARY KEY, b, c);
+CREATE INDEX sb ON s(b);
+INSERT INTO s VALUES(1,2,3),(2,NULL,1),(3,2,0);";
+
+#[test]
+fn order_by_uses_rowid_and_index_order() {
+    check_plans(
+        ORDERED,
+        &[
+            "SELECT * FROM t ORDER BY a",
+            "SELECT * FROM t ORDER BY a DESC",
+            "SELECT * FROM t ORDER BY rowid DESC LIMIT 1",
+            "SELECT * FROM s ORDER BY b",
+            "SELECT * FROM s ORDER BY b DESC",
+            "SELECT * FROM s ORDER BY b, a",
+            "SELECT * FROM s ORDER BY b DESC, a DESC",
+            "SELECT * FROM s ORDER BY b COLLATE NOCASE",
+            "SELECT * FROM s ORDER BY +b",
+            "SELECT * FROM s WHERE b>1 ORDER BY b LIMIT 3",
+            "SELECT * FROM s WHERE b>1 ORDER BY b DESC",
+            "SELECT * FROM s WHERE b>=1 AND b<3 ORDER BY b DESC",
+            "SELECT * FROM s WHERE c=1 ORDER BY b",
+            "SELECT * FROM s WHERE c>1 ORDER BY b",
+            "SELECT * FROM s WHERE a>1 ORDER BY b",
+            "SELECT * FROM s WHERE a>1 ORDER BY a",
+            "SELECT * FROM s WHERE a IN (3,1) ORDER BY a",
+            "SELECT * FROM s WHERE a=2 ORDER BY b",
+            "SELECT * FROM t WHERE c=1 ORDER BY b DESC",
+            "SELECT * FROM t WHERE c=2 ORDER BY c, b DESC",
+            "SELECT * FROM t WHERE c=1 AND b>3 ORDER BY b DESC",
+            "SELECT * FROM t ORDER BY c, b DESC",
+            "SELECT * FROM t ORDER BY c DESC, b",
+            "SELECT * FROM t ORDER BY d",
+            "SELECT * FROM t ORDER BY d COLLATE BINARY",
+            "SELECT * FROM t ORDER BY e",
+            "SELECT * FROM t ORDER BY e DESC",
+            "SELECT b AS q, a FROM t ORDER BY q DESC",
+            "SELECT DISTINCT b FROM t ORDER BY b",
+        ],
+    );
+}
+
+#[test]
+fn covering_indexes_and_joins_in_order() {
+    check_plans(
+        ORDERED,
+        &[
+            "SELECT b FROM t",
+            "SELECT b FROM s",
+            "SELECT b, a FROM t WHERE b>2",
+            "SELECT c, b FROM t WHERE c=1",
+            "SELECT t.b, u.z FROM t, u WHERE u.y=10 ORDER BY t.b",
+            "SELECT t.a, u.z FROM t JOIN u ON u.x=t.c ORDER BY t.a DESC",
+            "SELECT u.*, t.a FROM u LEFT JOIN t ON t.c=u.x ORDER BY u.x DESC",
+            "SELECT * FROM u LEFT JOIN t ON t.b=u.y",
+            "SELECT * FROM t NOT INDEXED ORDER BY b",
+            "SELECT * FROM t INDEXED BY tb WHERE b>2",
+        ],
+    );
+}
+
+#[test]
+fn group_by_and_min_max_use_index_order() {
+    check_plans(
+        ORDERED,
+        &[
+            "SELECT b, count(*) FROM t GROUP BY b",
+            "SELECT b, count(*) FROM t GROUP BY b ORDER BY b",
+            "SELECT c, count(*), max(a) FROM t GROUP BY c ORDER BY c DESC",
+            "SELECT c, b, count(*) FROM t GROUP BY b, c",
+            "SELECT d, count(*) FROM t GROUP BY d",
+            "SELECT b, count(*) FROM t WHERE b>1 GROUP BY b",
+            "SELECT b FROM t WHERE c=1 GROUP BY b",
+            "SELECT min(b) FROM t",
+            "SELECT max(b) FROM t",
+            "SELECT max(a) FROM t",
+            "SELECT min(a) FROM t WHERE b=3",
+            "SELECT max(b) FROM t WHERE b<5",
+            "SELECT max(b) FROM t WHERE c=1",
+            "SELECT max(b) FROM t WHERE c>1",
+            "SELECT max(a) FROM t WHERE c>1",
+            "SELECT max(b)+1 FROM t",
+            "SELECT max(b), a FROM t",
+            "SELECT min(e), a FROM t",
+            "SELECT min(a), max(a) FROM t",
+        ],
+    );
+}

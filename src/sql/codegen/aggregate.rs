@@ -288,7 +288,7 @@ impl<'b> Compiler<'_> {
             let mut exprs: Vec<&Expr<'_>> = terms.to_vec();
             exprs.extend(group_by.unwrap_or(&[]).iter());
             exprs.extend(having);
-            exprs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+            exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
             req.uses = self.select_uses(from, items, &exprs);
         }
         match group_exprs {

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
 use super::index_scan::IndexLoop;
 use crate::sql::plan::goal::LoopRequest;
-use crate::sql::plan::order::{index_is_narrower, index_serves, rowid_serves, Served};
+use crate::sql::plan::order::{index_is_narrower, index_serves, index_width, rowid_serves, Served};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
 use crate::sql::schema::{Index, Table};
@@ -1032,7 +1032,8 @@ impl<'b> Compiler<'_> {
                 return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
             }
             let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
-            let pick = ordered.iter().find(|(i, _)| covers(i)).or(ordered.first()).cloned();
+            // (SQLite weighs the most recently created index first.)
+            let pick = ordered.iter().rev().find(|(i, _)| covers(i)).or(ordered.last()).cloned();
             if let Some((idx, served)) = pick {
                 let l = search((0, idx, Vec::new(), None, None), served == Served::Backward);
                 let kind = self.emit_index_loop(&table, l, next, end)?;
@@ -1082,7 +1083,7 @@ impl<'b> Compiler<'_> {
         // when there is one.
         // (INDEXED BY reads its index even without a usable term.)
         let forced = matches!(it.index_hint, Some(Some(_)));
-        let narrow = indexes.iter().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| i.columns.len()).cloned();
+        let narrow = indexes.iter().rev().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| index_width(&table, i)).cloned();
         if let Some(idx) = narrow {
             let l = search((0, idx, Vec::new(), None, None), false);
             let kind = self.emit_index_loop(&table, l, next, end)?;

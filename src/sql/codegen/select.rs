@@ -761,7 +761,8 @@ impl Compiler<'_> {
                 }
                 if row_values.is_empty() {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
-                    exprs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+                    // (A term naming a result column reads what it reads.)
+                    exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
                     req.uses = self.select_uses(&items_from, &items, &exprs);
                 }
                 let (loops, served) = self.open_loops_with(&items_from, &terms, &req)?;

@@ -222,6 +222,12 @@ pub fn index_is_narrower(table: &Table, idx: &Index) -> bool {
     if table.rowid_alias.is_none() {
         table_w += 1;
     }
-    let index_w: u64 = idx.columns.iter().map(|ic| ic.column.map_or(1, |c| column_width(table, c))).sum::<u64>() + 1;
-    log_est(index_w * 4) < log_est(table_w * 4)
+    index_width(table, idx) < log_est(table_w * 4)
+}
+
+/// Estimated width of an index entry (key columns and rowid), as a
+/// logarithmic estimate comparable between indexes.
+pub fn index_width(table: &Table, idx: &Index) -> i32 {
+    let w: u64 = idx.columns.iter().map(|ic| ic.column.map_or(1, |c| column_width(table, c))).sum::<u64>() + 1;
+    log_est(w * 4)
 }
