@@ -1020,8 +1020,8 @@ impl<'b> Compiler<'_> {
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
             let served = rowid_serves(g);
-            if served == Served::Forward && (lower.is_some() || upper.is_some()) {
-                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), end, &item_name)?;
+            if served.yes() && (lower.is_some() || upper.is_some()) {
+                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), served == Served::Backward, end, &item_name)?;
                 return Ok((kind, true));
             }
             // Otherwise a full scan in the order beats a range read out of
@@ -1070,7 +1070,7 @@ impl<'b> Compiler<'_> {
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
             if lower.is_some() || upper.is_some() {
-                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), end, &item_name)?;
+                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
                 return Ok((kind, false));
             }
         }
@@ -1111,42 +1111,62 @@ impl<'b> Compiler<'_> {
 
     /// A loop over the rows whose rowid lies between `lower` and `upper`
     /// (either may be absent): a seek to the first rowid of the range, and
-    /// a rowid test before each row that ends the loop past the range.
+    /// a rowid test before each row that ends the loop past the range;
+    /// `backward` starts at the range's last rowid and steps down.
     /// The terms stay filters too, so a bound that is not a number (which
     /// the seek and the test treat as SQLite's comparison does) only costs
     /// a longer scan, never a wrong row.
-    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, end: i32, item_name: &str) -> Result<LoopKind> {
+    #[allow(clippy::too_many_arguments)]
+    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, backward: bool, end: i32, item_name: &str) -> Result<LoopKind> {
         let mut desc = Vec::new();
-        let bound = upper.map(|_| self.b.reg());
-        if let (Some((_, e)), Some(r)) = (upper, bound) {
+        let lower_reg = lower.map(|_| self.b.reg());
+        let upper_reg = upper.map(|_| self.b.reg());
+        if let (Some((_, e)), Some(r)) = (upper, upper_reg) {
             self.expr(e, r)?;
         }
-        match lower {
-            Some((op, e)) => {
-                let r = self.b.reg();
-                self.expr(e, r)?;
-                // SeekGE/GT on a table cursor: numeric affinity, NULL or
-                // a non-numeric value jumps to the end (no rowid is >= it).
-                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+        if let (Some((_, e)), Some(r)) = (lower, lower_reg) {
+            self.expr(e, r)?;
+        }
+        // The seek to where the walk starts: SeekGE/GT (LE/LT) on a table
+        // cursor compares numerically; NULL, or a value no rowid can be
+        // on the right side of, jumps to the end.
+        let (start, stop) = if backward { (upper.zip(upper_reg), lower.zip(lower_reg)) } else { (lower.zip(lower_reg), upper.zip(upper_reg)) };
+        match start {
+            Some(((op, _), r)) => {
+                let opc = match (backward, op) {
+                    (false, LookupOp::Gt) => Opcode::SeekGT,
+                    (false, _) => Opcode::SeekGE,
+                    (true, LookupOp::Lt) => Opcode::SeekLT,
+                    (true, _) => Opcode::SeekLE,
+                };
                 self.b.add4(opc, cursor, end, r, P4::Int64(0), 0);
-                desc.push("rowid>?");
             }
             None => {
-                self.b.add(Opcode::Rewind, cursor, end, 0);
+                self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
             }
         }
+        if lower.is_some() {
+            desc.push("rowid>?");
+        }
+        if upper.is_some() {
+            desc.push("rowid<?");
+        }
         let top = self.b.here();
-        if let (Some((op, _)), Some(r)) = (upper, bound) {
+        if let Some(((op, _), r)) = stop {
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, cursor, rid, 0);
             // Past the range (or a NULL bound): stop.
-            let opc = if op == LookupOp::Lt { Opcode::Ge } else { Opcode::Gt };
+            let opc = match (backward, op) {
+                (false, LookupOp::Lt) => Opcode::Ge,
+                (false, _) => Opcode::Gt,
+                (true, LookupOp::Gt) => Opcode::Le,
+                (true, _) => Opcode::Lt,
+            };
             let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
             self.b.add4(opc, r, end, rid, P4::None, aff);
-            desc.push("rowid<?");
         }
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND "))));
-        Ok(LoopKind::Scan(cursor, top))
+        Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 
     /// An inner loop that must scan its whole table for every outer row
