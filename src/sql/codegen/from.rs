@@ -3,8 +3,9 @@
 //! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT JOIN's
 //! NULL-filled group of inner-joined tables, FULL JOIN's unmatched right
 //! rows), and per-loop
-//! access paths chosen from WHERE terms (full scan, rowid lookup, index
-//! search).
+//! access paths chosen from WHERE terms and the order the query wants
+//! (full scan, rowid lookup or range, index search or scan, each read
+//! forwards or backwards; index loops themselves are in `index_scan.rs`).
 
 use super::select::Dest;
 use super::Compiler;
