@@ -218,6 +218,11 @@ fn group_by_and_min_max_use_index_order() {
             "SELECT max(b), a FROM t",
             "SELECT min(e), a FROM t",
             "SELECT min(a), max(a) FROM t",
+            "SELECT count(*) FROM t",
+            "SELECT count(*) FROM u",
+            "SELECT max(x) FROM u",
+            "SELECT y, count(*) FROM u GROUP BY y",
+            "SELECT x, count(*) FROM u GROUP BY x",
         ],
     );
 }
