@@ -326,6 +326,9 @@ impl Connection {
             defer_foreign_keys: false,
             writable_schema: false,
             query_only: false,
+            count_changes: false,
+            ignore_check_constraints: false,
+            settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
         };
@@ -391,7 +394,10 @@ impl Connection {
         let authorizer = self.authorizer.as_mut();
         let internal = self.internal_sql;
         let writable_schema = self.state.writable_schema;
+        let count_changes = self.state.count_changes;
+        let ignore_checks = self.state.ignore_check_constraints;
         let generation = self.attach_generation;
+        let settings_generation = self.state.settings_generation;
         with_first_statement(sql, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
@@ -408,9 +414,12 @@ impl Connection {
                 c.authorizer = authorizer;
                 c.internal = internal;
                 c.writable_schema = writable_schema;
+                c.count_changes = count_changes;
+                c.ignore_checks = ignore_checks;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;
                 prog.attach_generation = generation;
+                prog.settings_generation = settings_generation;
                 Ok(prog)
             };
             let prog = match &numbering.text {
@@ -730,9 +739,11 @@ impl Statement {
         let mut busy_count = 0;
         let mut schema_retry = false;
         loop {
-            if !self.active && self.program.attach_generation != conn.attach_generation() && self.program.explain == 0 {
+            let stale = self.program.attach_generation != conn.attach_generation() || self.program.settings_generation != conn.state.settings_generation;
+            if !self.active && stale && self.program.explain == 0 {
                 // Databases were attached or detached since this was
-                // compiled: its database numbers may mean others now.
+                // compiled (its database numbers may mean others now), or
+                // a setting that shapes compiled code changed.
                 self.expired = true;
             }
             if !self.active && self.expired {

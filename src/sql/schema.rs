@@ -49,6 +49,8 @@ pub struct Column {
     /// GENERATED ALWAYS AS (...): the column's value is computed, never
     /// given by INSERT or UPDATE.
     pub generated: Option<Generated>,
+    /// NOT NULL's own `ON CONFLICT` clause.
+    pub not_null_conflict: Option<ast::ResolveType>,
 }
 
 /// A generated column's definition.
@@ -98,6 +100,10 @@ pub struct Table {
     /// WITHOUT ROWID table: its PRIMARY KEY columns (table column, DESC,
     /// collation), which lead every stored record (see `record_columns`).
     pub without_rowid: Option<Vec<(usize, bool, Option<String>)>>,
+    /// The PRIMARY KEY's own `ON CONFLICT` clause.
+    pub pk_conflict: Option<ast::ResolveType>,
+    /// UNIQUE constraints' own `ON CONFLICT` clauses, by key columns.
+    pub unique_conflicts: Vec<(Vec<usize>, ast::ResolveType)>,
 }
 
 /// What a foreign key does to child rows when their parent key is
@@ -248,6 +254,8 @@ pub struct Index {
     pub origin: &'static str,
     /// Partial index: its WHERE clause as SQL text.
     pub where_sql: Option<String>,
+    /// A constraint index's own `ON CONFLICT` clause.
+    pub on_conflict: Option<ast::ResolveType>,
 }
 
 /// The schema of one database.
@@ -477,6 +485,11 @@ impl Schema {
                         sql: None,
                         origin: if *pk { "pk" } else { "u" },
                         where_sql: None,
+                        on_conflict: if *pk {
+                            t.pk_conflict
+                        } else {
+                            t.unique_conflicts.iter().find(|(k, _)| k.iter().eq(cols.iter().map(|c| &c.0))).map(|(_, r)| *r)
+                        },
                     }
                 }
             };
@@ -499,6 +512,7 @@ pub fn schema_table() -> Table {
         collation: None,
         primary_key: false,
         generated: None,
+        not_null_conflict: None,
     };
     Table {
         name: "sqlite_schema".into(),
@@ -516,6 +530,8 @@ pub fn schema_table() -> Table {
         strict: false,
         foreign_keys: Vec::new(),
         without_rowid: None,
+        pk_conflict: None,
+        unique_conflicts: Vec::new(),
     }
 }
 
@@ -575,6 +591,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 strict,
                 foreign_keys: Vec::new(),
                 without_rowid: None,
+                pk_conflict: None,
+                unique_conflicts: Vec::new(),
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -588,11 +606,13 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     collation: None,
                     primary_key: false,
                     generated: None,
+                    not_null_conflict: None,
                 };
                 let idx = t.columns.len();
                 for c in cd.constraints.iter() {
                     match &c.constraint {
-                        ColumnConstraint::PrimaryKey { order, auto_increment, .. } => {
+                        ColumnConstraint::PrimaryKey { order, auto_increment, conflict_clause, .. } => {
+                            t.pk_conflict = t.pk_conflict.or(*conflict_clause);
                             if *auto_increment {
                                 let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
                                 if !is_int {
@@ -608,11 +628,21 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                                 t.auto_indexes.push((vec![(idx, matches!(order, Some(SortOrder::Desc)), None)], true));
                             }
                         }
-                        ColumnConstraint::NotNull { nullable, .. } => col.not_null = !nullable,
-                        ColumnConstraint::Unique(_) => t.auto_indexes.push((vec![(idx, false, None)], false)),
+                        ColumnConstraint::NotNull { nullable, conflict_clause } => {
+                            col.not_null = !nullable;
+                            col.not_null_conflict = *conflict_clause;
+                        }
+                        ColumnConstraint::Unique(conflict) => {
+                            t.auto_indexes.push((vec![(idx, false, None)], false));
+                            if let Some(r) = conflict {
+                                t.unique_conflicts.push((vec![idx], *r));
+                            }
+                        }
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());
-                            col.default_value = constant_value(e);
+                            // A short record reads the default as the
+                            // column would have stored it.
+                            col.default_value = constant_value(e).map(|v| crate::value::affinity::apply_column_affinity(v, col.affinity));
                         }
                         ColumnConstraint::Generated { expr, .. } => {
                             col.generated = Some(Generated { expr: expr.to_string(), stored: cd.flags.contains(ast::ColFlags::STORED) });
@@ -655,8 +685,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         .collect()
                 };
                 match &c.constraint {
-                    TableConstraint::PrimaryKey { columns: pk, auto_increment, .. } => {
+                    TableConstraint::PrimaryKey { columns: pk, auto_increment, conflict_clause } => {
                         let cols = cols_of(pk, &t)?;
+                        t.pk_conflict = t.pk_conflict.or(*conflict_clause);
                         t.autoincrement |= *auto_increment;
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
@@ -682,8 +713,11 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                         t.foreign_keys.push(foreign_key(cols, clause, defer_clause.as_ref()));
                     }
-                    TableConstraint::Unique { columns: u, .. } => {
+                    TableConstraint::Unique { columns: u, conflict_clause } => {
                         let cols = cols_of(u, &t)?;
+                        if let Some(r) = conflict_clause {
+                            t.unique_conflicts.push((cols.iter().map(|c| c.0).collect(), *r));
+                        }
                         if !t.auto_indexes.iter().any(|(c, _)| c.iter().map(|x| x.0).eq(cols.iter().map(|x| x.0))) {
                             t.auto_indexes.push((cols, false));
                         }
@@ -754,6 +788,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         strict: false,
         foreign_keys: Vec::new(),
         without_rowid: None,
+        pk_conflict: None,
+        unique_conflicts: Vec::new(),
             })
         }
         _ => Err(Error::corrupt()),
@@ -826,9 +862,21 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
         }),
         ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
         ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
+        // -9223372036854775808 is the smallest integer, not a REAL.
+        ast::Expr::Unary(ast::UnaryOperator::Negative, x)
+            if matches!(&**x, ast::Expr::Literal(ast::Literal::Numeric(s)) if s.parse::<u64>() == Ok(1u64 << 63)) =>
+        {
+            Some(Value::Integer(i64::MIN))
+        }
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
             Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
             Value::Real(r) => Some(Value::Real(-r)),
+            // Negating text negates its numeric value ('x' counts as 0).
+            t @ Value::Text(_) => match crate::value::affinity::cast(t, Affinity::Numeric) {
+                Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
+                Value::Real(r) => Some(Value::Real(-r)),
+                _ => None,
+            },
             _ => None,
         },
         ast::Expr::Unary(ast::UnaryOperator::Positive, x) => constant_value(x),
@@ -891,5 +939,6 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         sql,
         origin: "c",
         where_sql: where_clause.as_ref().map(|w| w.to_string()),
+        on_conflict: None,
     })
 }

@@ -128,6 +128,16 @@ pub struct ConnState {
     /// `PRAGMA query_only`: every write transaction is refused
     /// (`SQLITE_READONLY`).
     pub query_only: bool,
+    /// `PRAGMA count_changes`: INSERT, UPDATE and DELETE prepared while
+    /// it is on return one row, the number of rows they changed.
+    pub count_changes: bool,
+    /// `PRAGMA ignore_check_constraints`: statements prepared while it is
+    /// on do not check CHECK constraints.
+    pub ignore_check_constraints: bool,
+    /// Bumped when a setting that changes compiled code (the two above)
+    /// changes: statements compiled before are recompiled at their next
+    /// step, as SQLite expires them.
+    pub settings_generation: u64,
     /// Unresolved violations of deferred foreign keys in the open
     /// transaction: (constraints declared DEFERRABLE INITIALLY DEFERRED,
     /// immediate ones deferred by `defer_foreign_keys`). COMMIT fails

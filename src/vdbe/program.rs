@@ -23,6 +23,8 @@ pub enum Opcode {
     Return,
     Halt,
     HaltIfNull,
+    /// r[P1] = rows this statement changed so far (`PRAGMA count_changes`).
+    ChangeCount,
     If,
     IfNot,
     IsNull,
@@ -307,6 +309,8 @@ pub struct Program {
     /// The connection's ATTACH/DETACH count when this was compiled:
     /// database indexes in the program are only valid while it holds.
     pub attach_generation: u64,
+    /// The connection's `settings_generation` when this was compiled.
+    pub settings_generation: u64,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
 }

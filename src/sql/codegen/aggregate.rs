@@ -5,7 +5,9 @@
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers
-//! holding the group's last row (`Compiler::agg_regs`/`col_map`).
+//! holding the group's bare-column row (`Compiler::agg_regs`/`col_map`):
+//! the group's first row, or with a min()/max() the row holding its best
+//! value, which is the row SQLite reports.
 
 use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
@@ -129,11 +131,36 @@ impl<'b> Compiler<'_> {
         }
     }
 
+    /// Every column (and rowid) of the FROM items, as bare columns.
+    fn collect_all_columns(&self, from: &[FromItem<'_, '_>], out: &mut Vec<ColumnRef>) {
+        let Some(scope) = self.scopes.last() else { return };
+        for f in from {
+            let Some(item) = scope.items.get(f.item) else { continue };
+            let mut push = |column: Option<usize>, affinity, collation: Option<String>| {
+                if !out.iter().any(|c| c.cursor == item.cursor && c.column == column) {
+                    out.push(ColumnRef { depth: 0, item: f.item, cursor: item.cursor, column, affinity, collation });
+                }
+            };
+            for (i, c) in item.columns.iter().enumerate() {
+                push(Some(i), c.affinity, c.collation.clone());
+            }
+            if item.has_rowid {
+                push(None, crate::value::affinity::Affinity::Integer, None);
+            }
+        }
+    }
+
     pub(super) fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
+        self.agg_step_filtered_to(a, args, None);
+    }
+
+    /// As `agg_step`, but a row its FILTER rejects jumps to `filtered`
+    /// when given.
+    fn agg_step_filtered_to(&mut self, a: &AggCall<'_, '_>, args: i32, filtered: Option<i32>) {
         let skip = self.b.label();
         if a.args.len() > a.n_func_args {
             // FILTER (WHERE ...): the row counts only when it is true.
-            self.b.add(Opcode::IfNot, args + a.n_func_args as i32, skip, 1);
+            self.b.add(Opcode::IfNot, args + a.n_func_args as i32, filtered.unwrap_or(skip), 1);
         }
         if let Some(d) = a.distinct_cursor {
             self.b.add4(Opcode::Found, d, skip, args, P4::Int64(1), 0);
@@ -143,6 +170,73 @@ impl<'b> Compiler<'_> {
         }
         self.b.add4(Opcode::AggStep, 0, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
         self.b.bind(skip);
+    }
+
+    /// The min()/max() call that decides which row bare columns come
+    /// from: as in SQLite, the row where that aggregate found its current
+    /// best value (the first of equal ones). With several, the last one
+    /// listed decides; SQLite calls the choice arbitrary.
+    fn bare_column_driver(aggs: &[AggCall<'_, '_>]) -> Option<usize> {
+        aggs.iter().rposition(|a| a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max")))
+    }
+
+    /// One row's aggregate steps, then the bare columns (`cols`, read by
+    /// `load_col(i, reg)`) copied into `col_regs`: on the group's first row
+    /// (`first_row` holds 0 until then), or, with a min()/max() driver,
+    /// on every row until it has a best value and then on each row that
+    /// replaces it. That is the row SQLite reports bare columns from.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn step_row_and_bare_columns(
+        &mut self,
+        aggs: &[AggCall<'_, '_>],
+        mut arg_regs: impl FnMut(&mut Self, usize) -> Result<i32>,
+        n_cols: usize,
+        col_regs: i32,
+        first_row: i32,
+        mut load_col: impl FnMut(&mut Self, usize, i32) -> Result<()>,
+    ) -> Result<()> {
+        let driver = Self::bare_column_driver(aggs);
+        let keep = self.b.label();
+        let load = self.b.label();
+        let driver = driver.filter(|_| n_cols > 0);
+        let hit = if driver.is_some() { self.b.reg() } else { 0 };
+        for (i, a) in aggs.iter().enumerate() {
+            let args = arg_regs(self, i)?;
+            if driver == Some(i) {
+                // `hit` := the aggregate has no best value yet, or this row
+                // replaced it. A row its FILTER rejects is no hit.
+                let before = self.b.reg();
+                let after = self.b.reg();
+                let set_hit = self.b.label();
+                let done = self.b.label();
+                self.b.add(Opcode::Integer, 0, hit, 0);
+                self.b.add4(Opcode::AggValue, a.acc, a.n_func_args as i32, before, P4::Func(a.def.clone()), 0);
+                self.agg_step_filtered_to(a, args, Some(done));
+                self.b.add4(Opcode::AggValue, a.acc, a.n_func_args as i32, after, P4::Func(a.def.clone()), 0);
+                self.b.add(Opcode::IsNull, before, set_hit, 0);
+                self.b.add4(Opcode::Eq, after, done, before, P4::None, crate::vdbe::program::cmp_flags::NULLEQ);
+                self.b.bind(set_hit);
+                self.b.add(Opcode::Integer, 1, hit, 0);
+                self.b.bind(done);
+            } else {
+                self.agg_step(a, args);
+            }
+        }
+        if n_cols == 0 {
+            return Ok(());
+        }
+        if driver.is_some() {
+            self.b.add(Opcode::If, hit, load, 0);
+        }
+        // Otherwise only the group's first row loads them.
+        self.b.add(Opcode::If, first_row, keep, 0);
+        self.b.bind(load);
+        for i in 0..n_cols {
+            load_col(self, i, col_regs + i as i32)?;
+        }
+        self.b.add(Opcode::Integer, 1, first_row, 0);
+        self.b.bind(keep);
+        Ok(())
     }
 
     pub(super) fn reset_aggs(&mut self, aggs: &[AggCall<'_, '_>]) {
@@ -275,6 +369,14 @@ impl<'b> Compiler<'_> {
         for g in group_exprs.iter().flatten() {
             self.collect_columns(g, &mut cols);
         }
+        // A subquery in the output may read any column of this row (its
+        // references were not collected above): keep them all.
+        let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+        outputs.extend(having);
+        outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+        if outputs.iter().any(|e| has_subquery(e)) {
+            self.collect_all_columns(from, &mut cols);
+        }
         for a in aggs.iter_mut() {
             if a.distinct {
                 a.distinct_cursor = Some(self.b.cursor());
@@ -302,31 +404,32 @@ impl<'b> Compiler<'_> {
                 let lone = if aggs.len() == 1 { aggs[0].call.and_then(|call| self.min_max_goal(call)) } else { None };
                 let is_min = lone.as_ref().is_some_and(|g| !g.terms[0].desc);
                 req.goal = lone;
+                let first_row = self.b.reg();
+                self.b.add(Opcode::Integer, 0, first_row, 0);
                 let (loops, served) = self.open_loops_with(from, terms, &req)?;
                 let done = self.b.label();
-                for a in &aggs {
-                    let args = self.b.regs(a.args.len());
-                    for (i, e) in a.args.iter().enumerate() {
-                        self.expr(e, args + i as i32)?;
-                    }
-                    let skip = self.b.label();
-                    if served && is_min {
-                        self.b.add(Opcode::IsNull, args, skip, 0);
-                    }
-                    self.agg_step(a, args);
-                    if served {
-                        for (i, c) in cols.iter().enumerate() {
-                            self.emit_column(c, col_regs + i as i32)?;
+                let skip_null = self.b.label();
+                self.step_row_and_bare_columns(
+                    &aggs,
+                    |c, i| {
+                        let args = c.b.regs(aggs[i].args.len());
+                        for (k, e) in aggs[i].args.iter().enumerate() {
+                            c.expr(e, args + k as i32)?;
                         }
-                        self.b.add(Opcode::Goto, 0, done, 0);
-                    }
-                    self.b.bind(skip);
+                        if served && is_min {
+                            c.b.add(Opcode::IsNull, args, skip_null, 0);
+                        }
+                        Ok(args)
+                    },
+                    cols.len(),
+                    col_regs,
+                    first_row,
+                    |c, i, reg| c.emit_column(&cols[i], reg),
+                )?;
+                if served {
+                    self.b.add(Opcode::Goto, 0, done, 0);
                 }
-                if !served {
-                    for (i, c) in cols.iter().enumerate() {
-                        self.emit_column(c, col_regs + i as i32)?;
-                    }
-                }
+                self.b.bind(skip_null);
                 self.close_loops(loops);
                 self.b.bind(done);
                 let skip = self.b.label();
@@ -398,6 +501,7 @@ impl<'b> Compiler<'_> {
                 let drec = self.b.reg();
                 self.b.add(Opcode::OpenPseudo, pseudo, drec, width as i32);
                 self.b.add(Opcode::Integer, 0, has_group, 0);
+                let first_row = self.b.reg();
                 let prev = self.b.regs(ng);
                 let cur = self.b.regs(ng);
                 let out_ret = self.b.reg();
@@ -422,19 +526,27 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Copy, cur, prev, ng as i32 - 1);
                 self.reset_aggs(&aggs);
                 self.b.add(Opcode::Integer, 1, has_group, 0);
+                self.b.add(Opcode::Integer, 0, first_row, 0);
                 self.b.bind(same);
                 let mut k = ng;
-                for a in &aggs {
-                    let args = self.b.regs(a.args.len());
-                    for i in 0..a.args.len() {
-                        self.b.add(Opcode::Column, pseudo, k as i32, args + i as i32);
-                        k += 1;
-                    }
-                    self.agg_step(a, args);
-                }
-                for i in 0..cols.len() {
-                    self.b.add(Opcode::Column, pseudo, (ng + n_args + i) as i32, col_regs + i as i32);
-                }
+                self.step_row_and_bare_columns(
+                    &aggs,
+                    |c, i| {
+                        let args = c.b.regs(aggs[i].args.len());
+                        for a in 0..aggs[i].args.len() {
+                            c.b.add(Opcode::Column, pseudo, k as i32, args + a as i32);
+                            k += 1;
+                        }
+                        Ok(args)
+                    },
+                    cols.len(),
+                    col_regs,
+                    first_row,
+                    |c, i, reg| {
+                        c.b.add(Opcode::Column, pseudo, (ng + n_args + i) as i32, reg);
+                        Ok(())
+                    },
+                )?;
                 self.b.add(Opcode::SorterNext, sorter, top as i32, 0);
                 self.b.add(Opcode::Gosub, out_ret, output, 0);
                 self.b.bind(after);
@@ -450,4 +562,16 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `e` contains a subquery (scalar, EXISTS or IN).
+fn has_subquery(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. }) {
+            found = true;
+        }
+        !found
+    });
+    found
 }

@@ -13,7 +13,8 @@ impl Compiler<'_> {
     fn open_temp(&mut self, n: usize, index: bool) -> i32 {
         let c = self.b.cursor();
         if index {
-            self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
+            let at = self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
+            self.compound_key_opens.push(at);
         } else {
             self.b.add(Opcode::OpenEphemeral, c, n as i32, 0);
         }
@@ -50,13 +51,58 @@ impl Compiler<'_> {
     /// Compile a compound SELECT feeding `dest`.
     pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
-        let first_op = compounds[0].operator;
-        let mut is_index = first_op != CompoundOperator::UnionAll;
+        let is_index = compounds[0].operator != CompoundOperator::UnionAll;
         let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
         // Column count is only known after compiling the first arm; open
         // the temporary with a patched width.
         let e0 = self.b.cursor();
         let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
+        let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
+        let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names);
+        let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
+        let (out, colls) = r?;
+        // Duplicates are told apart under each column's collation: that of
+        // the leftmost arm whose column has one (else BINARY). The
+        // temporaries were opened before the later arms were compiled, so
+        // their key descriptions are completed here.
+        let ki = std::sync::Arc::new(crate::value::record::KeyInfo {
+            fields: colls.into_iter().map(|c| crate::value::record::KeyField { collation: c, descending: false }).collect(),
+        });
+        for at in key_opens {
+            self.b.insns[at].p4 = P4::KeyInfo(ki.clone());
+        }
+        Ok(out)
+    }
+
+    /// Each column's collation in a compound: the leftmost arm's that has
+    /// one. A table column always has one (BINARY unless declared); a
+    /// computed value has one only through COLLATE.
+    fn compound_collations(&mut self, arms: &[SelectInfo], n: usize) -> Result<Vec<crate::value::collation::Collation>> {
+        let arm_collation = |a: &SelectInfo, i: usize| -> Option<String> {
+            match a.collations.get(i).cloned().flatten() {
+                Some(c) => Some(c),
+                None if a.origins.get(i).is_some_and(|o| o.is_some()) => Some("BINARY".into()),
+                None => None,
+            }
+        };
+        (0..n)
+            .map(|i| match arms.iter().find_map(|a| arm_collation(a, i)) {
+                Some(name) => self.collation(&name),
+                None => Ok(crate::value::collation::Collation::binary()),
+            })
+            .collect()
+    }
+
+    fn compile_compound_arms(
+        &mut self,
+        sel: &Select<'_>,
+        dest: Dest,
+        e0: i32,
+        open_addr: usize,
+        mut is_index: bool,
+        want_names: bool,
+    ) -> Result<(SelectInfo, Vec<crate::value::collation::Collation>)> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         self.top_compound_arm = want_names;
         let first = self.compile_simple(&sel.body.select, None, None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
         self.top_compound_arm = false;
@@ -66,6 +112,7 @@ impl Compiler<'_> {
         self.b.insns[open_addr].p2 = n as i32;
         if is_index {
             self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
+            self.compound_key_opens.push(open_addr);
         }
         let mut cur = e0;
         let mut correlated = info.correlated;
@@ -120,11 +167,13 @@ impl Compiler<'_> {
                             Ok(())
                         })?;
                     } else {
+                        // The rows kept are the left side's (under a
+                        // non-BINARY collation the right's may differ).
                         let r = self.open_temp(n, true);
-                        let left = cur;
-                        self.for_each_row(x, n, &mut |c, regs| {
+                        let right = x;
+                        self.for_each_row(cur, n, &mut |c, regs| {
                             let skip = c.b.label();
-                            c.b.add4(Opcode::NotFound, left, skip, regs, P4::Int64(n as i64), 0);
+                            c.b.add4(Opcode::NotFound, right, skip, regs, P4::Int64(n as i64), 0);
                             let end = c.b.label();
                             c.emit_final(Dest::EphemIndex(r), regs, n, None, end);
                             c.b.bind(end);
@@ -178,19 +227,21 @@ impl Compiler<'_> {
             }
         }
         self.later_compound_columns = later_columns;
+        let colls = self.compound_collations(&arms, n)?;
         if let Some(terms) = sel.order_by {
             let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
             self.later_compound_columns.clear();
             ctx.order_map = mapped?;
             let mut fields = Vec::new();
-            for t in terms {
+            for (ti, t) in terms.iter().enumerate() {
                 let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));
                 if super::select::needs_null_key(t) {
                     fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: desc });
                 }
                 let coll = match &t.expr {
                     sqlite3_parser::ast::Expr::Collate(_, c) => self.collation(&crate::sql::parse::unquote(c))?,
-                    _ => crate::value::collation::Collation::binary(),
+                    // A result column sorts under the compound's collation.
+                    _ => ctx.order_map[ti].and_then(|k| colls.get(k).cloned()).unwrap_or_else(crate::value::collation::Collation::binary),
                 };
                 fields.push(crate::value::record::KeyField { collation: coll, descending: desc });
             }
@@ -206,6 +257,6 @@ impl Compiler<'_> {
         let mut out = info;
         out.correlated = correlated;
         out.arms = arms;
-        Ok(out)
+        Ok((out, colls))
     }
 }

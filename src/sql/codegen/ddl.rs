@@ -280,7 +280,6 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
             c.ddl_db = c.create_db(*temporary, tbl_name)?;
-            let temp = c.ddl_db == 1;
             let name = unquote(tbl_name.name.0);
             if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
@@ -306,9 +305,6 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.validate_generated(&table)?;
                 c.writes = true;
                 c.ensure_format();
-                if temp && table.autoincrement {
-                    return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
-                }
                 let root = c.b.reg();
                 let db = c.ddl_db as i32;
                 // A WITHOUT ROWID table is itself an index b-tree (flag 2)

@@ -43,6 +43,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         let init = c.begin_program();
         c.writes = true;
         c.delete_without_rowid(table, alias, where_clause.as_ref())?;
+        c.emit_change_count_row(prog, "rows deleted");
         c.end_program(init, Some(true));
         prog.counts_changes = true;
         return Ok(());
@@ -88,6 +89,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.finish_returning();
         }
     }
+    c.emit_change_count_row(prog, "rows deleted");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())

@@ -22,7 +22,10 @@ pub struct WriteTarget {
 /// Conflict resolution in effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnConflict {
-    /// ABORT (default).
+    /// The statement names none: each constraint's own ON CONFLICT
+    /// clause applies, ABORT where it has none.
+    Default,
+    /// ABORT.
     Abort,
     /// FAIL.
     Fail,
@@ -42,7 +45,18 @@ impl OnConflict {
             Some(ResolveType::Rollback) => OnConflict::Rollback,
             Some(ResolveType::Ignore) => OnConflict::Ignore,
             Some(ResolveType::Replace) => OnConflict::Replace,
-            _ => OnConflict::Abort,
+            Some(ResolveType::Abort) => OnConflict::Abort,
+            None => OnConflict::Default,
+        }
+    }
+
+    /// The resolution for one constraint: the statement's when it names
+    /// one, else the constraint's `ON CONFLICT` clause, else ABORT.
+    pub fn for_constraint(self, own: Option<ResolveType>) -> OnConflict {
+        match (self, own) {
+            (OnConflict::Default, Some(r)) => OnConflict::from_ast(Some(r)),
+            (OnConflict::Default, None) => OnConflict::Abort,
+            (oc, _) => oc,
         }
     }
 
@@ -208,6 +222,7 @@ impl Compiler<'_> {
                 continue;
             }
             let r = row + i as i32;
+            let oc = oc.for_constraint(col.not_null_conflict);
             match (oc, &col.default) {
                 (OnConflict::Ignore, _) => {
                     self.b.add(Opcode::IsNull, r, skip, 0);
@@ -244,7 +259,7 @@ impl Compiler<'_> {
     /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
     /// that is false (not NULL) fails; IGNORE skips the row.
     pub fn check_checks(&mut self, t: &WriteTarget, row: i32, rowid: i32, oc: OnConflict, skip: i32) -> Result<()> {
-        if t.table.checks.is_empty() {
+        if t.table.checks.is_empty() || self.ignore_checks {
             return Ok(());
         }
         let table = t.table.clone();
@@ -288,6 +303,7 @@ impl Compiler<'_> {
             }
             self.b.add(Opcode::NotExists, t.cursor, ok, rowid);
             let pk = t.table.rowid_alias.map(|i| t.table.columns[i].name.clone()).unwrap_or_else(|| "rowid".into());
+            let oc = oc.for_constraint(t.table.pk_conflict);
             match oc {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);
@@ -312,6 +328,7 @@ impl Compiler<'_> {
             if let Some(old) = old_rowid {
                 self.b.add4(Opcode::Eq, old, ok, other, P4::None, 0);
             }
+            let oc = oc.for_constraint(idx.on_conflict);
             match oc {
                 OnConflict::Ignore => {
                     self.b.add(Opcode::Goto, 0, skip, 0);

@@ -302,7 +302,11 @@ impl<'b> Compiler<'_> {
                     }
                     self.expanding.push(name.clone());
                     let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
+                    // A view's body names schema objects only: the CTEs of
+                    // the statement using the view are not in its scope.
+                    let outer_ctes = std::mem::take(&mut self.ctes);
                     let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    self.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
                     return r;

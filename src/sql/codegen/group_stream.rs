@@ -50,6 +50,7 @@ impl<'b> Compiler<'_> {
         let prev = self.b.regs(ng);
         let cur = self.b.regs(ng);
         let out_ret = self.b.reg();
+        let first_row = self.b.reg();
         let output = self.b.label();
         let new_group = self.b.label();
         let init = self.b.label();
@@ -65,44 +66,26 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Gosub, out_ret, output, 0);
         self.b.bind(init);
         self.b.add(Opcode::Copy, cur, prev, ng as i32 - 1);
-        // A column that is a GROUP BY term shows the group's first row's
-        // value (it may differ among the group's rows under a collation);
-        // other columns the last row's.
-        let mut key_cols = Vec::new();
-        for e in g.groups {
-            let mut inner: &Expr<'_> = e;
-            loop {
-                match inner {
-                    Expr::Collate(x, _) => inner = x,
-                    Expr::Parenthesized(v) if v.len() == 1 => inner = &v[0],
-                    _ => break,
-                }
-            }
-            if let Some(r) = self.plain_column(inner) {
-                key_cols.push((r.cursor, r.column));
-            }
-        }
-        let is_key = |c: &ColumnRef| key_cols.contains(&(c.cursor, c.column));
-        for (i, c) in cols.iter().enumerate() {
-            if is_key(c) {
-                self.emit_column(c, g.col_regs + i as i32)?;
-            }
-        }
         self.reset_aggs(aggs);
         self.b.add(Opcode::Integer, 1, g.has_group, 0);
+        self.b.add(Opcode::Integer, 0, first_row, 0);
         self.b.bind(same);
-        for a in aggs {
-            let args = self.b.regs(a.args.len());
-            for (i, e) in a.args.iter().enumerate() {
-                self.expr(e, args + i as i32)?;
-            }
-            self.agg_step(a, args);
-        }
-        for (i, c) in cols.iter().enumerate() {
-            if !is_key(c) {
-                self.emit_column(c, g.col_regs + i as i32)?;
-            }
-        }
+        // Bare columns come from the group's first row, or the row holding
+        // a min()/max()'s best value (see `step_row_and_bare_columns`).
+        self.step_row_and_bare_columns(
+            aggs,
+            |c, i| {
+                let args = c.b.regs(aggs[i].args.len());
+                for (k, e) in aggs[i].args.iter().enumerate() {
+                    c.expr(e, args + k as i32)?;
+                }
+                Ok(args)
+            },
+            cols.len(),
+            g.col_regs,
+            first_row,
+            |c, i, reg| c.emit_column(&cols[i], reg),
+        )?;
         self.close_loops(loops);
         let done = self.b.label();
         self.b.add(Opcode::IfNot, g.has_group, done, 0);

@@ -66,9 +66,6 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let t = c.open_write_target(table)?;
     c.setup_returning(*returning, &t.table, prog)?;
     if t.table.autoincrement {
-        if t.table.db == 1 {
-            return Err(Error::unsupported("AUTOINCREMENT on TEMP tables"));
-        }
         open_sequence(c, t.table.db, &t.table.name)?;
     }
     let count_check = |n: usize| -> Result<()> {
@@ -164,9 +161,23 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         c.b.bind(same);
     }
     c.finish_returning();
+    c.emit_change_count_row(prog, "rows inserted");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())
+}
+
+/// AUTOINCREMENT: a rowid the engine chose (none given, or NULL) is
+/// never at or below the largest one ever used, kept in `sqlite_sequence`.
+fn autoincrement_floor(c: &mut Compiler<'_>, rowid: i32) {
+    if let Some((_, seq, _, _)) = c.autoinc {
+        let fine = c.b.label();
+        c.b.add4(Opcode::Gt, seq, fine, rowid, crate::vdbe::program::P4::None, 0);
+        let one = c.b.reg();
+        c.b.add(Opcode::Integer, 1, one, 0);
+        c.b.add(Opcode::Add, one, seq, rowid);
+        c.b.bind(fine);
+    }
 }
 
 /// Read the table's `sqlite_sequence` entry into registers.
@@ -279,6 +290,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
             c.b.add(Opcode::SCopy, src, rowid, 0);
             c.b.add(Opcode::NotNull, rowid, have, 0);
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
+            autoincrement_floor(c, rowid);
             c.b.add(Opcode::Goto, 0, after, 0);
             c.b.bind(have);
             c.b.add(Opcode::MustBeInt, rowid, 0, 0);
@@ -286,17 +298,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         }
         None => {
             c.b.add(Opcode::NewRowid, t.cursor, rowid, 0);
-        }
-    }
-    if let Some((_, seq, _, _)) = c.autoinc {
-        // AUTOINCREMENT: never below the largest rowid ever used.
-        if source.is_none() {
-            let fine = c.b.label();
-            c.b.add4(Opcode::Gt, seq, fine, rowid, crate::vdbe::program::P4::None, 0);
-            let one = c.b.reg();
-            c.b.add(Opcode::Integer, 1, one, 0);
-            c.b.add(Opcode::Add, one, seq, rowid);
-            c.b.bind(fine);
+            autoincrement_floor(c, rowid);
         }
     }
     if let Some(ipk) = t.table.rowid_alias {

@@ -62,6 +62,7 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
             collation: None,
             primary_key: false,
             generated: None,
+            not_null_conflict: None,
         })
         .collect();
     t.rowid_alias = None;

@@ -175,12 +175,20 @@ pub struct Compiler<'s> {
     /// `PRAGMA writable_schema` was on when the statement was prepared:
     /// INSERT/UPDATE/DELETE may name `sqlite_schema`.
     pub writable_schema: bool,
+    /// `PRAGMA count_changes` was on when the statement was prepared.
+    pub count_changes: bool,
+    /// `PRAGMA ignore_check_constraints` was on when the statement was
+    /// prepared.
+    pub ignore_checks: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).
     pub autoinc: Option<(i32, i32, i32, i32)>,
+    /// The compound SELECT being compiled: where its duplicate-removing
+    /// temporaries are opened (their key collations are set at the end).
+    pub compound_key_opens: Vec<usize>,
     /// Generating an aggregate query: an aggregate reached where no
     /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
     /// as SQLite reports it when generating code rather than resolving.
@@ -261,6 +269,7 @@ impl<'s> Compiler<'s> {
             in_exists: false,
             returning: None,
             autoinc: None,
+            compound_key_opens: Vec::new(),
             in_aggregate_query: false,
             cte_limit_hint: None,
             firing: Vec::new(),
@@ -268,6 +277,8 @@ impl<'s> Compiler<'s> {
             fk_parent_may_be_gone: false,
             internal: false,
             writable_schema: false,
+            count_changes: false,
+            ignore_checks: false,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
@@ -354,6 +365,19 @@ impl<'s> Compiler<'s> {
     /// Emit the final `Halt` and the prologue (`Transaction` for each
     /// database the program touches, write transactions for those it
     /// changes) that `Init` jumps to.
+    /// `PRAGMA count_changes`: a DML statement (not one inside a trigger
+    /// and not one with RETURNING) ends with one row, `column` = the
+    /// number of rows it changed.
+    pub fn emit_change_count_row(&mut self, prog: &mut Program, column: &str) {
+        if !self.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
+            return;
+        }
+        let r = self.b.reg();
+        self.b.add(Opcode::ChangeCount, r, 0, 0);
+        self.b.add(Opcode::ResultRow, r, 1, 0);
+        prog.column_names = vec![column.to_string()];
+    }
+
     pub fn end_program(&mut self, init: usize, txn: Option<bool>) {
         if init == usize::MAX {
             return;

@@ -119,6 +119,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         }
         let init = c.begin_program();
         c.update_without_rowid(table, alias, where_clause.as_ref(), &assignments, oc)?;
+        c.emit_change_count_row(prog, "rows updated");
         c.end_program(init, Some(true));
         prog.counts_changes = true;
         return Ok(());
@@ -154,6 +155,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.b.bind(end);
     c.scopes.pop();
     c.finish_returning();
+    c.emit_change_count_row(prog, "rows updated");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
     Ok(())

@@ -128,6 +128,10 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             vm.row = (0..p2).map(|i| reg(vm, p1 + i).clone()).collect();
             Flow::Row
         }
+        Opcode::ChangeCount => {
+            vm.regs[p1 as usize].set(crate::value::Value::Integer(vm.n_change));
+            Flow::Next
+        }
         Opcode::ResultRowConst => {
             vm.row = match &insn.p4 {
                 P4::Row(r) => r.clone(),

@@ -67,7 +67,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
-            | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull
+            | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
             | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy

@@ -97,6 +97,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
+            if name == "count_changes" || name == "ignore_check_constraints" {
+                let flag = if name == "count_changes" { &mut env.count_changes } else { &mut env.ignore_check_constraints };
+                match value {
+                    Some(v) => {
+                        *flag = pragma_bool(v);
+                        env.settings_generation += 1;
+                    }
+                    None => set_reg(vm, p2, Value::Integer(*flag as i64)),
+                }
+                return Ok(Flow::Next);
+            }
             if name == "writable_schema" {
                 match value {
                     Some(v) => env.writable_schema = pragma_bool(v),
