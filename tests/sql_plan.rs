@@ -226,3 +226,16 @@ fn group_by_and_min_max_use_index_order() {
         ],
     );
 }
+
+#[test]
+fn left_and_full_joins_are_marked() {
+    check_plans(
+        ORDERED,
+        &[
+            "SELECT * FROM u LEFT JOIN t ON t.a=u.x",
+            "SELECT * FROM u LEFT JOIN t ON t.b=u.y",
+            "SELECT * FROM u LEFT JOIN t ON t.e>u.y",
+            "SELECT u.x, t.a FROM u LEFT JOIN t ON t.c=u.x ORDER BY u.x",
+        ],
+    );
+}

@@ -785,7 +785,9 @@ impl<'b> Compiler<'_> {
             let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
-            if it.left && plain {
+            // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
+            // plans RIGHT JOIN differently.)
+            if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
                 if let Some(line) = self.eqp.get_mut(shown_at) {
                     line.2.push_str(" LEFT-JOIN");
                 }
