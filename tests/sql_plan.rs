@@ -268,6 +268,9 @@ INSERT INTO posts SELECT i, i%4, '2024-0' || (i%9+1) || '-' || (10+i%17), 't'||i
             "SELECT * FROM posts WHERE user_id IN (1,3,2) ORDER BY user_id",
             "SELECT id FROM posts WHERE user_id=2",
             "SELECT min(id) FROM posts WHERE user_id=2",
+            "SELECT * FROM posts WHERE user_id=1 AND id<30 ORDER BY id DESC LIMIT 3",
+            "SELECT id FROM posts WHERE user_id=1 AND id>10 AND id<=33",
+            "SELECT id FROM posts WHERE user_id=2 AND id>'5' ORDER BY id DESC",
         ],
     );
 }

@@ -993,6 +993,16 @@ impl<'b> Compiler<'_> {
                         _ => {}
                     }
                 }
+            } else if !eqs.is_empty() {
+                // Every key column pinned: the entries are in rowid order,
+                // so a rowid range bounds them too.
+                for (c, op, e) in &cands {
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
+                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
+                        _ => {}
+                    }
+                }
             }
             let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
             // Between equally usable indexes: the one giving the wanted
