@@ -226,3 +226,51 @@ fn group_by_and_min_max_use_index_order() {
         ],
     );
 }
+
+#[test]
+fn left_and_full_joins_are_marked() {
+    check_plans(
+        ORDERED,
+        &[
+            "SELECT * FROM u LEFT JOIN t ON t.a=u.x",
+            "SELECT * FROM u LEFT JOIN t ON t.b=u.y",
+            "SELECT * FROM u LEFT JOIN t ON t.e>u.y",
+            "SELECT u.x, t.a FROM u LEFT JOIN t ON t.c=u.x ORDER BY u.x",
+        ],
+    );
+}
+
+#[test]
+fn common_application_queries() {
+    let setup = "CREATE TABLE posts(id INTEGER PRIMARY KEY, user_id INTEGER, created_at TEXT, title TEXT, body TEXT);
+CREATE INDEX posts_user ON posts(user_id);
+CREATE INDEX posts_user_created ON posts(user_id, created_at);
+CREATE INDEX posts_created ON posts(created_at);
+CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT UNIQUE, email TEXT);
+INSERT INTO users VALUES(1,'ann','a@x'),(2,'bob','b@x'),(3,'cy',NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<40)
+INSERT INTO posts SELECT i, i%4, '2024-0' || (i%9+1) || '-' || (10+i%17), 't'||i, 'b'||i FROM n;";
+    check_plans(
+        setup,
+        &[
+            "SELECT * FROM posts WHERE user_id=1 ORDER BY created_at DESC LIMIT 5",
+            "SELECT * FROM posts ORDER BY created_at DESC LIMIT 7",
+            "SELECT * FROM posts ORDER BY id DESC LIMIT 5 OFFSET 10",
+            "SELECT count(*) FROM posts",
+            "SELECT DISTINCT user_id FROM posts",
+            "SELECT user_id, count(*) FROM posts GROUP BY user_id ORDER BY count(*) DESC",
+            "SELECT * FROM users ORDER BY name",
+            "SELECT name FROM users ORDER BY name DESC",
+            "SELECT max(created_at) FROM posts WHERE user_id=3",
+            "SELECT p.title, u.name FROM posts p JOIN users u ON u.id=p.user_id ORDER BY p.created_at DESC LIMIT 5",
+            "SELECT u.name, count(p.id) FROM users u LEFT JOIN posts p ON p.user_id=u.id GROUP BY u.id",
+            "SELECT * FROM posts WHERE created_at > '2024-05' ORDER BY created_at",
+            "SELECT * FROM posts WHERE user_id IN (1,3,2) ORDER BY user_id",
+            "SELECT id FROM posts WHERE user_id=2",
+            "SELECT min(id) FROM posts WHERE user_id=2",
+            "SELECT * FROM posts WHERE user_id=1 AND id<30 ORDER BY id DESC LIMIT 3",
+            "SELECT id FROM posts WHERE user_id=1 AND id>10 AND id<=33",
+            "SELECT id FROM posts WHERE user_id=2 AND id>'5' ORDER BY id DESC",
+        ],
+    );
+}

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
 use super::index_scan::IndexLoop;
 use crate::sql::plan::goal::LoopRequest;
-use crate::sql::plan::order::{index_is_narrower, index_serves, index_width, rowid_serves, Served};
+use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
 use crate::sql::schema::{Index, Table};
@@ -789,7 +789,9 @@ impl<'b> Compiler<'_> {
             let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
-            if it.left && plain {
+            // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
+            // plans RIGHT JOIN differently.)
+            if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
                 if let Some(line) = self.eqp.get_mut(shown_at) {
                     line.2.push_str(" LEFT-JOIN");
                 }
@@ -995,9 +997,26 @@ impl<'b> Compiler<'_> {
                         _ => {}
                     }
                 }
+            } else if !eqs.is_empty() {
+                // Every key column pinned: the entries are in rowid order,
+                // so a rowid range bounds them too.
+                for (c, op, e) in &cands {
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
+                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
+                        _ => {}
+                    }
+                }
             }
             let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
-            if score > 0 && best.as_ref().is_none_or(|b| score > b.0) {
+            // Between equally usable indexes: the one giving the wanted
+            // order, then a covering one, then the narrower.
+            let rank = |i: &Index, n_eq: usize| {
+                let serves = goal.is_some_and(|g| index_serves(g, &table, i, n_eq).yes());
+                let covering = uses.is_some_and(|u| Self::index_covers(&table, i, it.item, u));
+                (serves, covering, -index_width(&table, i))
+            };
+            if score > 0 && best.as_ref().is_none_or(|b| score > b.0 || score == b.0 && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())) {
                 best = Some((score, idx, eqs, lower, upper));
             }
         }
@@ -1014,7 +1033,26 @@ impl<'b> Compiler<'_> {
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, served.yes()));
         }
+        // `column IN (...)` on an index's first column, when no index has
+        // an equality prefix.
+        let in_pick: Option<(Index, usize, &'a [Expr<'b>])> = indexes.iter().find_map(|idx| {
+            let first_col = idx.columns.first()?.column?;
+            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
+            Some((idx.clone(), first_col, *list))
+        });
         if let Some(g) = goal {
+            // The IN values are read in ascending order: the order of the
+            // column, then of the rest of the index within each value.
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let ic = &idx.columns[0];
+                let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
+                let lead_ok = lead > 0 && !ic.descending && index_collation(&table, ic) == "BINARY" && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
+                let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
+                if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
+                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                    return Ok((kind, true));
+                }
+            }
             // A range on the index giving the order.
             if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
                 let served = index_serves(g, &table, &b.1, b.2.len());
@@ -1037,8 +1075,9 @@ impl<'b> Compiler<'_> {
                 return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
             }
             let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
-            // (SQLite weighs the most recently created index first.)
-            let pick = ordered.iter().rev().find(|(i, _)| covers(i)).or(ordered.last()).cloned();
+            // A covering index first, then the narrowest; among equals the
+            // most recently created (SQLite weighs it first).
+            let pick = ordered.iter().rev().min_by_key(|(i, _)| (!covers(i), index_width(&table, i))).cloned();
             if let Some((idx, served)) = pick {
                 let l = search((0, idx, Vec::new(), None, None), served == Served::Backward);
                 let kind = self.emit_index_loop(&table, l, next, end)?;
@@ -1046,30 +1085,9 @@ impl<'b> Compiler<'_> {
             }
         }
         {
-            for idx in indexes.iter() {
-                let Some(first) = idx.columns.first() else { continue };
-                let Some(first_col) = first.column else { continue };
-                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first_col)) else { continue };
-                let list = *list;
-                let aff = table.columns[first_col].affinity;
-                let vcur = self.in_values(list, aff)?;
-                let icur = self.b.cursor();
-                let ki = self.index_key_info(idx)?;
-                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-                self.b.comment(idx.name.clone());
-                let vnext = self.b.label();
-                self.b.add(Opcode::Rewind, vcur, end, 0);
-                let vtop = self.b.here();
-                let key = self.b.reg();
-                self.b.add(Opcode::Column, vcur, 0, key);
-                self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
-                let top = self.b.here();
-                self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-                let rid = self.b.reg();
-                self.b.add(Opcode::IdxRowid, icur, rid, 0);
-                self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
-                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
-                return Ok((LoopKind::InIndex(icur, top, vcur, vtop, vnext), false));
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                return Ok((kind, false));
             }
             // A range on the rowid beats an index range (no second lookup).
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
@@ -1099,6 +1117,31 @@ impl<'b> Compiler<'_> {
         }
         self.eqp.push((0, 0, format!("SCAN {item_name}")));
         Ok((self.table_scan(it.cursor, false, end), false))
+    }
+
+    /// A loop over the index entries equal to each value of an IN list on
+    /// its first column (values read in ascending order, each once).
+    #[allow(clippy::too_many_arguments)]
+    fn in_index_loop(&mut self, it: &FromItem<'_, 'b>, table: &Table, idx: &Index, first_col: usize, list: &[Expr<'_>], next: i32, end: i32, item_name: &str) -> Result<LoopKind> {
+        let aff = table.columns[first_col].affinity;
+        let vcur = self.in_values(list, aff)?;
+        let icur = self.b.cursor();
+        let ki = self.index_key_info(idx)?;
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+        self.b.comment(idx.name.clone());
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        let key = self.b.reg();
+        self.b.add(Opcode::Column, vcur, 0, key);
+        self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
+        let top = self.b.here();
+        self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
+        let rid = self.b.reg();
+        self.b.add(Opcode::IdxRowid, icur, rid, 0);
+        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
+        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
     }
 
     /// A loop over every row of a table, in rowid order or backwards.

@@ -1,6 +1,6 @@
 //! Loops over an index of a rowid table: a search (equalities on a key
 //! prefix, then at most a lower and an upper bound on the next key
-//! column) or a full scan, read forwards or backwards, and either looking
+//! column, or on the rowid when every key column is pinned) or a full scan, read forwards or backwards, and either looking
 //! up each entry's table row or, for a covering index, reading the
 //! columns from the entry itself.
 //!
@@ -53,7 +53,12 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
         let ne = l.eqs.len();
-        let affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(table, c).letter()).collect();
+        // (Past the key columns a bound is on the rowid, compared as a
+        // number.)
+        let mut affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(table, c).letter()).collect();
+        if ne == idx.columns.len() {
+            affs.push(crate::vdbe::value_ops::Affinity::Numeric.letter());
+        }
         // `keys`: the prefix and the lower bound; `endkeys`: the prefix
         // and the upper bound (both in index order).
         let keys = self.b.regs(ne + 1);
@@ -65,7 +70,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::SCopy, keys + i as i32, endkeys + i as i32, 0);
         }
         let mut desc: Vec<String> = idx.columns.iter().take(ne).map(|c| format!("{}=?", index_column_name(table, c))).collect();
-        let col_name = idx.columns.get(ne).map(|c| index_column_name(table, c)).unwrap_or_default();
+        let col_name = idx.columns.get(ne).map_or_else(|| "rowid".to_string(), |c| index_column_name(table, c));
         // The plan shows the term's own direction (bounds on a DESC column
         // were swapped to index order); SQLite's plan text says `>` and `<`
         // for inclusive bounds too.
