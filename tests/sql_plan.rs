@@ -159,6 +159,7 @@ fn order_by_uses_rowid_and_index_order() {
             "SELECT * FROM s WHERE a BETWEEN 1 AND 2 ORDER BY a DESC",
             "SELECT max(a) FROM s WHERE a<3",
             "SELECT * FROM s WHERE a IN (3,1) ORDER BY a",
+            "SELECT * FROM s WHERE a IN (3,1,2) ORDER BY a DESC",
             "SELECT * FROM s WHERE a=2 ORDER BY b",
             "SELECT * FROM t WHERE c=1 ORDER BY b DESC",
             "SELECT * FROM t WHERE c=2 ORDER BY c, b DESC",

@@ -76,7 +76,8 @@ pub struct Loop {
 
 pub(crate) enum LoopKind {
     Scan(i32, usize),
-    /// A table read from its last row to its first.
+    /// A table (or the values of a rowid IN list) read from its last row
+    /// to its first.
     ScanBack(i32, usize),
     /// An index read from its last entry to its first.
     IndexBack(i32, usize),
@@ -946,16 +947,19 @@ impl<'b> Compiler<'_> {
         }
         let ins = self.in_candidates(it, before, terms);
         if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
+            // The values are read in ascending order (or descending for
+            // ORDER BY rowid DESC).
+            let order = goal.map_or(Served::No, rowid_serves);
+            let backward = order == Served::Backward;
             let vcur = self.in_values(list, Affinity::Integer)?;
-            self.b.add(Opcode::Rewind, vcur, end, 0);
+            self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
             let vtop = self.b.here();
             let r = self.b.reg();
             self.b.add(Opcode::Column, vcur, 0, r);
             self.b.add(Opcode::SeekRowid, it.cursor, next, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
-            // The values are read in ascending order, each once.
-            let served = goal.is_some_and(|g| rowid_serves(g) == Served::Forward);
-            return Ok((LoopKind::InRowid(vcur, vtop), served));
+            let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
+            return Ok((kind, order.yes()));
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
