@@ -1,5 +1,6 @@
 //! Aggregate queries: GROUP BY (rows sorted by the group key, groups
-//! detected with `Compare`/`Jump`, output through a subroutine), plain
+//! detected with `Compare`/`Jump`, output through a subroutine; rows
+//! already read in group order skip the sorter, `group_stream.rs`), plain
 //! aggregates over all rows, DISTINCT aggregates, FILTER clauses, HAVING.
 //!
 //! While a group's output is computed, aggregate calls read their
@@ -20,18 +21,20 @@ use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Distinctness, Expr, SortedColumn};
 use std::sync::Arc;
 
-struct AggCall<'a, 'b> {
-    key: String,
-    def: Arc<FuncDef>,
+pub(super) struct AggCall<'a, 'b> {
+    pub(super) key: String,
+    /// The call itself.
+    pub(super) call: Option<&'a Expr<'b>>,
+    pub(super) def: Arc<FuncDef>,
     /// The arguments, then the FILTER condition when there is one (it
     /// travels with them through the GROUP BY sorter).
-    args: Vec<&'a Expr<'b>>,
+    pub(super) args: Vec<&'a Expr<'b>>,
     /// How many of `args` the function itself takes.
-    n_func_args: usize,
-    distinct: bool,
-    acc: i32,
-    distinct_cursor: Option<i32>,
-    distinct_coll: crate::value::collation::Collation,
+    pub(super) n_func_args: usize,
+    pub(super) distinct: bool,
+    pub(super) acc: i32,
+    pub(super) distinct_cursor: Option<i32>,
+    pub(super) distinct_coll: crate::value::collation::Collation,
 }
 
 impl<'b> Compiler<'_> {
@@ -97,7 +100,7 @@ impl<'b> Compiler<'_> {
             };
             let mut args = args;
             args.extend(filter);
-            out.push(AggCall { key, def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
+            out.push(AggCall { key, call: Some(x), def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
     }
@@ -147,7 +150,7 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
+    pub(super) fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
         self.agg_step_filtered_to(a, args, None);
     }
 
@@ -182,7 +185,8 @@ impl<'b> Compiler<'_> {
     /// (`first_row` holds 0 until then), or, with a min()/max() driver,
     /// on every row until it has a best value and then on each row that
     /// replaces it. That is the row SQLite reports bare columns from.
-    fn step_row_and_bare_columns(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn step_row_and_bare_columns(
         &mut self,
         aggs: &[AggCall<'_, '_>],
         mut arg_regs: impl FnMut(&mut Self, usize) -> Result<i32>,
@@ -235,7 +239,7 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
-    fn reset_aggs(&mut self, aggs: &[AggCall<'_, '_>]) {
+    pub(super) fn reset_aggs(&mut self, aggs: &[AggCall<'_, '_>]) {
         for a in aggs {
             self.b.add(Opcode::Null, 0, a.acc, 0);
             if let Some(d) = a.distinct_cursor {
@@ -246,7 +250,8 @@ impl<'b> Compiler<'_> {
     }
 
     /// Output one group: finalize, HAVING, result row.
-    fn agg_output<'a>(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn agg_output<'a>(
         &mut self,
         aggs: &[AggCall<'a, 'b>],
         cols: &[ColumnRef],
@@ -291,7 +296,7 @@ impl<'b> Compiler<'_> {
         group_by: Option<&'a [Expr<'b>]>,
         having: Option<&'a Expr<'b>>,
         order_by: Option<&'a [SortedColumn<'b>]>,
-        ctx: &RowCtx,
+        ctx: &mut RowCtx,
     ) -> Result<()> {
         // GROUP BY terms: an integer names a result column.
         let group_exprs: Option<Vec<&'a Expr<'b>>> = match group_by {
@@ -391,21 +396,41 @@ impl<'b> Compiler<'_> {
             }
         }
         let col_regs = self.b.regs(cols.len());
+        // What the loops may exploit: every column read, and the order a
+        // GROUP BY or a lone min()/max() wants.
+        let mut req = crate::sql::plan::goal::LoopRequest::default();
+        {
+            let mut exprs: Vec<&Expr<'_>> = terms.to_vec();
+            exprs.extend(group_by.unwrap_or(&[]).iter());
+            exprs.extend(having);
+            exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
+            req.uses = self.select_uses(from, items, &exprs);
+        }
         match group_exprs {
             None => {
                 self.reset_aggs(&aggs);
                 if !cols.is_empty() {
                     self.b.add(Opcode::Null, 0, col_regs, col_regs + cols.len() as i32 - 1);
                 }
+                // A lone min(col)/max(col): the first row in the column's
+                // order (past NULLs for min) is the answer.
+                let lone = if aggs.len() == 1 { aggs[0].call.and_then(|call| self.min_max_goal(call)) } else { None };
+                let is_min = lone.as_ref().is_some_and(|g| !g.terms[0].desc);
+                req.goal = lone;
                 let first_row = self.b.reg();
                 self.b.add(Opcode::Integer, 0, first_row, 0);
-                let loops = self.open_loops(from, terms)?;
+                let (loops, served) = self.open_loops_with(from, terms, &req)?;
+                let done = self.b.label();
+                let skip_null = self.b.label();
                 self.step_row_and_bare_columns(
                     &aggs,
                     |c, i| {
                         let args = c.b.regs(aggs[i].args.len());
                         for (k, e) in aggs[i].args.iter().enumerate() {
                             c.expr(e, args + k as i32)?;
+                        }
+                        if served && is_min {
+                            c.b.add(Opcode::IsNull, args, skip_null, 0);
                         }
                         Ok(args)
                     },
@@ -414,7 +439,12 @@ impl<'b> Compiler<'_> {
                     first_row,
                     |c, i, reg| c.emit_column(&cols[i], reg),
                 )?;
+                if served {
+                    self.b.add(Opcode::Goto, 0, done, 0);
+                }
+                self.b.bind(skip_null);
                 self.close_loops(loops);
+                self.b.bind(done);
                 let skip = self.b.label();
                 self.agg_output(&aggs, &cols, col_regs, items, having, order_by, ctx, skip)?;
                 self.b.bind(skip);
@@ -434,7 +464,32 @@ impl<'b> Compiler<'_> {
                 }
                 let ki = Arc::new(crate::value::record::KeyInfo { fields });
                 self.b.add4(Opcode::SorterOpen, sorter, width as i32, 0, P4::KeyInfo(ki.clone()), 0);
-                let loops = self.open_loops(from, terms)?;
+                // Groups read in an index's order need no sorter; an ORDER
+                // BY on the same columns is then served too when the scan
+                // runs its way.
+                let group_goal = self.group_by_goal(&groups);
+                let order_goal = match (order_by, &group_goal) {
+                    (Some(ob), Some(gg)) if ctx.sorter.is_some() => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
+                        og.item == gg.item && og.terms.len() == gg.terms.len() && og.terms.iter().zip(&gg.terms).all(|(o, g)| o.column == g.column && o.collation == g.collation)
+                    }),
+                    _ => None,
+                };
+                let strict = order_goal.is_some();
+                req.goal = order_goal.or(group_goal);
+                let has_group = self.b.reg();
+                self.b.add(Opcode::Integer, 0, has_group, 0);
+                let (loops, served) = self.open_loops_with(from, terms, &req)?;
+                if served {
+                    if let Some(i) = self.b.insns.iter_mut().rev().find(|i| i.opcode == Opcode::SorterOpen && i.p1 == sorter) {
+                        i.opcode = Opcode::Noop;
+                        i.p4 = P4::None;
+                    }
+                    if strict {
+                        self.drop_sorter(ctx);
+                    }
+                    let g = super::group_stream::StreamedGroups { groups: &groups, key_info: ki, has_group, col_regs };
+                    return self.stream_groups(g, loops, &aggs, &cols, items, having, order_by, ctx);
+                }
                 let base = self.b.regs(width);
                 for (i, g) in groups.iter().enumerate() {
                     self.expr(g, base + i as i32)?;
@@ -458,7 +513,6 @@ impl<'b> Compiler<'_> {
                 let pseudo = self.b.cursor();
                 let drec = self.b.reg();
                 self.b.add(Opcode::OpenPseudo, pseudo, drec, width as i32);
-                let has_group = self.b.reg();
                 self.b.add(Opcode::Integer, 0, has_group, 0);
                 let first_row = self.b.reg();
                 let prev = self.b.regs(ng);

@@ -150,6 +150,11 @@ impl Compiler<'_> {
                 }
                 ColumnSource::Cursor(c, k) => {
                     self.b.add(Opcode::Column, c, k as i32, target);
+                    // (A covering index entry may hold a REAL column's
+                    // integer form too.)
+                    if r.affinity == Affinity::Real {
+                        self.b.add(Opcode::RealAffinity, target, 0, 0);
+                    }
                 }
             }
             return Ok(());

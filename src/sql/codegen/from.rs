@@ -3,14 +3,17 @@
 //! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT JOIN's
 //! NULL-filled group of inner-joined tables, FULL JOIN's unmatched right
 //! rows), and per-loop
-//! access paths chosen from WHERE terms (full scan, rowid lookup, index
-//! search).
+//! access paths chosen from WHERE terms and the order the query wants
+//! (full scan, rowid lookup or range, index search or scan, each read
+//! forwards or backwards; index loops themselves are in `index_scan.rs`).
 
-use super::index_expr::index_column_name;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
+use super::index_scan::IndexLoop;
+use crate::sql::plan::goal::LoopRequest;
+use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
 use crate::sql::schema::{Index, Table};
@@ -51,6 +54,9 @@ pub struct FromItem<'a, 'b> {
     /// json_tree; the temporary table at `cursor` is refilled from them
     /// each time the loop over this item starts.
     pub table_fn: Option<(&'a [Expr<'b>], bool)>,
+    /// `NOT INDEXED` (`Some(None)`) or `INDEXED BY name`: the indexes the
+    /// planner may use for this table.
+    pub index_hint: Option<Option<String>>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -70,6 +76,11 @@ pub struct Loop {
 
 pub(crate) enum LoopKind {
     Scan(i32, usize),
+    /// A table (or the values of a rowid IN list) read from its last row
+    /// to its first.
+    ScanBack(i32, usize),
+    /// An index read from its last entry to its first.
+    IndexBack(i32, usize),
     Once,
     Index(i32, usize),
     /// An index loop inside a loop over IN-list values:
@@ -189,7 +200,7 @@ impl<'b> Compiler<'_> {
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         match t {
-            SelectTable::Table(qn, alias, _) => {
+            SelectTable::Table(qn, alias, indexed) => {
                 let name = unquote(qn.name.0);
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
@@ -324,7 +335,11 @@ impl<'b> Compiler<'_> {
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
+                let index_hint = indexed.as_ref().map(|i| match i {
+                    ast::Indexed::NotIndexed => None,
+                    ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
+                });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -382,7 +397,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint: None });
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -647,6 +662,13 @@ impl<'b> Compiler<'_> {
     /// Open the nested loops over `items`, placing each WHERE term at the
     /// outermost loop where it can be evaluated.
     pub fn open_loops<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Result<Vec<Loop>> {
+        Ok(self.open_loops_with(items, terms, &LoopRequest::default())?.0)
+    }
+
+    /// [`Self::open_loops`] for a SELECT that says which order it wants
+    /// and which columns it reads (`req`); also returns whether the loops
+    /// produce that order.
+    pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
         // Inner joins without USING/NATURAL may be reordered; their ON
         // terms then behave as WHERE terms.
@@ -674,7 +696,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let order: Vec<usize> = if reorder {
-            self.join_order(items, &all_terms)
+            self.join_order(items, &all_terms, req.goal.as_ref())
         } else if let Some(k) = right_at.filter(|k| *k >= 1) {
             let mut o = vec![k];
             o.extend(0..k);
@@ -719,9 +741,10 @@ impl<'b> Compiler<'_> {
         }
         if n == 0 {
             loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, null_cursors: Vec::new(), group_head: None });
-            return Ok(loops);
+            return Ok((loops, false));
         }
         let mut first = true;
+        let mut order_served = false;
         let mut before: u64 = 0;
         let mut group_flag: Option<(i32, i32, i32)> = None;
         let mut group_cursors: Vec<i32> = Vec::new();
@@ -756,11 +779,27 @@ impl<'b> Compiler<'_> {
             let in_group = group.is_some_and(|k| ii < k);
             // A table of a NULL-filled group is read as it is: a filtered
             // copy made inside the loops may not exist on the null row.
-            let kind = self.open_access(it, before, &lookup_terms, next, end, !in_group)?;
+            // The order is asked of the outermost loop; covering indexes
+            // serve loops whose table has no NULL row to produce.
+            let plain = !it.loop_first && it.full_matched.is_none() && !in_group && group.is_none();
+            let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
+            let shown_at = self.eqp.len();
+            let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
+            // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
+            // plans RIGHT JOIN differently.)
+            if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
+                if let Some(line) = self.eqp.get_mut(shown_at) {
+                    line.2.push_str(" LEFT-JOIN");
+                }
+            }
+            // (A FULL JOIN adds its unmatched rows after the loops.)
+            if lvl == 0 {
+                order_served = served && plain && !it.left && items.iter().all(|f| f.full_matched.is_none());
+            }
             before |= 1 << it.item.min(63);
             if in_group {
                 group_cursors.push(it.cursor);
-                if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = kind {
+                if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
                     group_cursors.push(cur);
                 }
             }
@@ -810,7 +849,7 @@ impl<'b> Compiler<'_> {
                 l.null_cursors = group_cursors;
             }
         }
-        Ok(loops)
+        Ok((loops, order_served))
     }
 
     /// Close loops opened by `open_loops`, innermost first.
@@ -826,6 +865,9 @@ impl<'b> Compiler<'_> {
                 LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
                     self.b.add(Opcode::Next, cur, top as i32, 0);
                 }
+                LoopKind::ScanBack(cur, top) | LoopKind::IndexBack(cur, top) => {
+                    self.b.add(Opcode::Prev, cur, top as i32, 0);
+                }
                 LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
                     self.b.add(Opcode::Next, icur, itop as i32, 0);
                     self.b.bind(vnext);
@@ -839,7 +881,7 @@ impl<'b> Compiler<'_> {
                     self.b.bind(l.end);
                 }
                 self.b.add(Opcode::If, flag, done, 0);
-                if let LoopKind::Index(cur, _) | LoopKind::InIndex(cur, ..) = l.kind {
+                if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = l.kind {
                     self.b.add(Opcode::NullRow, cur, 0, 0);
                 }
                 self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
@@ -862,7 +904,11 @@ impl<'b> Compiler<'_> {
 
 
 
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool) -> Result<LoopKind> {
+    /// The loop over item `it` (tables in `before` already placed): the
+    /// access path, and whether it yields the rows in the order `req`
+    /// asks for.
+    #[allow(clippy::too_many_arguments)]
+    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool, req: Option<&LoopRequest>) -> Result<(LoopKind, bool)> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -871,7 +917,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
             self.eqp.push((0, 0, format!("SCAN {item_name}")));
-            return Ok(LoopKind::Scan(it.cursor, top));
+            return Ok((LoopKind::Scan(it.cursor, top), false));
         };
         // A WITHOUT ROWID table: its key when an equality fixes its first
         // column (SQLite prefers another index there only when it covers
@@ -881,34 +927,54 @@ impl<'b> Compiler<'_> {
         let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
         if key_eqs > 0 {
             if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
-                return Ok(kind);
+                return Ok((kind, false));
             }
         }
+        let goal = req.and_then(|r| r.goal.as_ref()).filter(|g| g.item == it.item);
+        let uses = req.and_then(|r| r.uses.as_ref());
+        let min_max = goal.is_some_and(|g| g.min_max);
         let cands = self.lookup_candidates(it, before, terms);
-        // Rowid equality.
+        // Rowid equality: one row, in any order.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
             let _ = next;
-            return Ok(LoopKind::Once);
+            return Ok((LoopKind::Once, goal.is_some()));
         }
         let ins = self.in_candidates(it, before, terms);
         if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
+            // The values are read in ascending order (or descending for
+            // ORDER BY rowid DESC).
+            let order = goal.map_or(Served::No, rowid_serves);
+            let backward = order == Served::Backward;
             let vcur = self.in_values(list, Affinity::Integer)?;
-            self.b.add(Opcode::Rewind, vcur, end, 0);
+            self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
             let vtop = self.b.here();
             let r = self.b.reg();
             self.b.add(Opcode::Column, vcur, 0, r);
             self.b.add(Opcode::SeekRowid, it.cursor, next, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
-            return Ok(LoopKind::InRowid(vcur, vtop));
+            let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
+            return Ok((kind, order.yes()));
         }
         // Best index: most leading equalities, then a range.
         // Partial indexes are never used for lookups (their rows are a subset).
-        let indexes: Vec<Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).map(|i| table.index_with_key_suffix(i)).collect();
+        // NOT INDEXED: none; INDEXED BY: that one.
+        let indexes: Vec<Index> = self
+            .schema
+            .indexes_of(&table)
+            .into_iter()
+            .filter(|i| i.where_sql.is_none())
+            .filter(|i| match &it.index_hint {
+                None => true,
+                Some(None) => false,
+                Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+            })
+            .map(|i| table.index_with_key_suffix(i))
+            .collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
-        for idx in indexes {
+        for idx in indexes.iter().cloned() {
             let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
             let mut eqs = Vec::new();
             for key in &keys {
@@ -932,185 +998,229 @@ impl<'b> Compiler<'_> {
                         _ => {}
                     }
                 }
+            } else if !eqs.is_empty() {
+                // Every key column pinned: the entries are in rowid order,
+                // so a rowid range bounds them too.
+                for (c, op, e) in &cands {
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
+                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
+                        _ => {}
+                    }
+                }
             }
             let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
-            if score > 0 && best.as_ref().is_none_or(|b| score > b.0) {
+            // Between equally usable indexes: the one giving the wanted
+            // order, then a covering one, then the narrower.
+            let rank = |i: &Index, n_eq: usize| {
+                let serves = goal.is_some_and(|g| index_serves(g, &table, i, n_eq).yes());
+                let covering = uses.is_some_and(|u| Self::index_covers(&table, i, it.item, u));
+                (serves, covering, -index_width(&table, i))
+            };
+            if score > 0 && best.as_ref().is_none_or(|b| score > b.0 || score == b.0 && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())) {
                 best = Some((score, idx, eqs, lower, upper));
             }
         }
-        if best.as_ref().is_none_or(|b| b.0 < 4) {
-            for idx in self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect::<Vec<_>>() {
-                let Some(first) = idx.columns.first() else { continue };
-                let Some(first_col) = first.column else { continue };
-                let Some((_, list)) = ins.iter().find(|(c, _)| *c == Some(first_col)) else { continue };
-                let list = *list;
-                let aff = table.columns[first_col].affinity;
-                let vcur = self.in_values(list, aff)?;
-                let icur = self.b.cursor();
-                let ki = self.index_key_info(&idx)?;
-                self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-                self.b.comment(idx.name.clone());
-                let vnext = self.b.label();
-                self.b.add(Opcode::Rewind, vcur, end, 0);
-                let vtop = self.b.here();
-                let key = self.b.reg();
-                self.b.add(Opcode::Column, vcur, 0, key);
-                self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
-                let top = self.b.here();
-                self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-                self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
-                self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
-                return Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext));
+        let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
+        let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
+            let (_, idx, eqs, lower, upper) = best;
+            let covering = covers(&idx);
+            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, min_max }
+        };
+        // Equalities on an index prefix win over any order.
+        if let Some(b) = best.take_if(|b| b.0 >= 4) {
+            let served = goal.map_or(Served::No, |g| index_serves(g, &table, &b.1, b.2.len()));
+            let l = search(b, served == Served::Backward);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, served.yes()));
+        }
+        // `column IN (...)` on an index's first column, when no index has
+        // an equality prefix.
+        let in_pick: Option<(Index, usize, &'a [Expr<'b>])> = indexes.iter().find_map(|idx| {
+            let first_col = idx.columns.first()?.column?;
+            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
+            Some((idx.clone(), first_col, *list))
+        });
+        if let Some(g) = goal {
+            // The IN values are read in ascending order: the order of the
+            // column, then of the rest of the index within each value.
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let ic = &idx.columns[0];
+                let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
+                let lead_ok = lead > 0 && !ic.descending && index_collation(&table, ic) == "BINARY" && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
+                let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
+                if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
+                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                    return Ok((kind, true));
+                }
+            }
+            // A range on the index giving the order.
+            if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
+                let served = index_serves(g, &table, &b.1, b.2.len());
+                let l = search(b, served == Served::Backward);
+                let kind = self.emit_index_loop(&table, l, next, end)?;
+                return Ok((kind, true));
+            }
+            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
+            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
+            let served = rowid_serves(g);
+            if served.yes() && (lower.is_some() || upper.is_some()) {
+                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), served == Served::Backward, end, &item_name)?;
+                return Ok((kind, true));
+            }
+            // Otherwise a full scan in the order beats a range read out of
+            // order (SQLite's choice without statistics).
+            if served.yes() {
+                let verb = if min_max { "SEARCH" } else { "SCAN" };
+                self.eqp.push((0, 0, format!("{verb} {item_name}")));
+                return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
+            }
+            let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
+            // A covering index first, then the narrowest; among equals the
+            // most recently created (SQLite weighs it first).
+            let pick = ordered.iter().rev().min_by_key(|(i, _)| (!covers(i), index_width(&table, i))).cloned();
+            if let Some((idx, served)) = pick {
+                let l = search((0, idx, Vec::new(), None, None), served == Served::Backward);
+                let kind = self.emit_index_loop(&table, l, next, end)?;
+                return Ok((kind, true));
             }
         }
-        // A range on the rowid beats an index range (no second lookup).
-        if best.as_ref().is_none_or(|b| b.0 < 4) && table.without_rowid.is_some() {
-            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
-                return Ok(kind);
+        {
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                return Ok((kind, false));
             }
-        }
-        if best.as_ref().is_none_or(|b| b.0 < 4) {
+            // A range of a WITHOUT ROWID table's key, where a rowid table
+            // would take a rowid range.
+            if table.without_rowid.is_some() {
+                if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                    return Ok((kind, false));
+                }
+            }
+            // A range on the rowid beats an index range (no second lookup).
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
             if lower.is_some() || upper.is_some() {
-                return self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), end, &item_name);
+                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
+                return Ok((kind, false));
             }
         }
-        let Some((_, idx, eqs, lower, upper)) = best else {
-            if before != 0 && !it.left && may_prefilter {
-                self.prefilter_inner_table(it, &table, terms)?;
-            }
-            self.b.add(Opcode::Rewind, it.cursor, end, 0);
-            let top = self.b.here();
-            self.eqp.push((0, 0, format!("SCAN {item_name}")));
-            return Ok(LoopKind::Scan(it.cursor, top));
-        };
+        if let Some(b) = best {
+            let l = search(b, false);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, false));
+        }
+        // A full scan: of a covering index narrower than the table rows
+        // when there is one.
+        // (INDEXED BY reads its index even without a usable term.)
+        let forced = matches!(it.index_hint, Some(Some(_)));
+        let narrow = indexes.iter().rev().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| index_width(&table, i)).cloned();
+        if let Some(idx) = narrow {
+            let l = search((0, idx, Vec::new(), None, None), false);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, false));
+        }
+        if before != 0 && !it.left && may_prefilter {
+            self.prefilter_inner_table(it, &table, terms)?;
+        }
+        self.eqp.push((0, 0, format!("SCAN {item_name}")));
+        Ok((self.table_scan(it.cursor, false, end), false))
+    }
+
+    /// A loop over the index entries equal to each value of an IN list on
+    /// its first column (values read in ascending order, each once).
+    #[allow(clippy::too_many_arguments)]
+    fn in_index_loop(&mut self, it: &FromItem<'_, 'b>, table: &Table, idx: &Index, first_col: usize, list: &[Expr<'_>], next: i32, end: i32, item_name: &str) -> Result<LoopKind> {
+        let aff = table.columns[first_col].affinity;
+        let vcur = self.in_values(list, aff)?;
         let icur = self.b.cursor();
-        let ki = self.index_key_info(&idx)?;
+        let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.b.comment(idx.name.clone());
-        let ne = eqs.len();
-        let affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(&table, c).letter()).collect();
-        let keys = self.b.regs(ne + 1);
-        for (i, e) in eqs.iter().enumerate() {
-            self.expr(e, keys + i as i32)?;
-        }
-        let endkeys = self.b.regs(ne + 1);
-        for i in 0..ne {
-            self.b.add(Opcode::SCopy, keys + i as i32, endkeys + i as i32, 0);
-        }
-        let mut desc = Vec::new();
-        for (i, c) in idx.columns.iter().take(ne).enumerate() {
-            desc.push(format!("{}=?", index_column_name(&table, c)));
-            let _ = i;
-        }
-        let col_name = idx.columns.get(ne).map(|c| index_column_name(&table, c)).unwrap_or_default();
-        // The plan shows the term's own direction (bounds on a DESC column
-        // were swapped to index order); SQLite's plan text says `>` and `<`
-        // for inclusive bounds too.
-        let range_desc = idx.columns.get(ne).is_some_and(|c| c.descending);
-        let shown = |op: LookupOp| {
-            let op = if range_desc { op.swapped() } else { op };
-            match op {
-                LookupOp::Gt | LookupOp::Ge => ">",
-                LookupOp::Lt | LookupOp::Le => "<",
-                LookupOp::Eq => "=",
-            }
-        };
-        let mut bound_texts: Vec<String> = Vec::new();
-        // NULL bounds never match: skip the loop.
-        match lower {
-            Some((op, e)) => {
-                self.expr(e, keys + ne as i32)?;
-                self.b.add(Opcode::IsNull, keys + ne as i32, end, 0);
-                self.b.add4(Opcode::Affinity, keys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
-                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
-                self.b.add4(opc, icur, end, keys, P4::Int64((ne + 1) as i64), 0);
-                bound_texts.push(format!("{col_name}{}?", shown(op)));
-            }
-            None => {
-                if ne > 0 {
-                    self.b.add4(Opcode::Affinity, keys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
-                    self.b.add4(Opcode::SeekGE, icur, end, keys, P4::Int64(ne as i64), 0);
-                } else if idx.columns.first().is_some_and(|c| c.descending) {
-                    self.b.add(Opcode::Rewind, icur, end, 0);
-                } else {
-                    // Skip NULL entries at the start of the index.
-                    let null = self.b.reg();
-                    self.b.add(Opcode::Null, 0, null, 0);
-                    self.b.add4(Opcode::SeekGT, icur, end, null, P4::Int64(1), 0);
-                }
-            }
-        }
-        if let Some((op, e)) = upper {
-            self.expr(e, endkeys + ne as i32)?;
-            self.b.add(Opcode::IsNull, endkeys + ne as i32, end, 0);
-            self.b.add4(Opcode::Affinity, endkeys, (ne + 1) as i32, 0, P4::Affinity(affs.clone()), 0);
-            bound_texts.push(format!("{col_name}{}?", shown(op)));
-        } else if ne > 0 {
-            self.b.add4(Opcode::Affinity, endkeys, ne as i32, 0, P4::Affinity(affs.clone()), 0);
-        }
-        // The lower bound of the term's own order comes first.
-        if range_desc {
-            bound_texts.reverse();
-        }
-        desc.extend(bound_texts);
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        let key = self.b.reg();
+        self.b.add(Opcode::Column, vcur, 0, key);
+        self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
         let top = self.b.here();
-        match upper {
-            Some((op, _)) => {
-                let opc = if op == LookupOp::Lt { Opcode::IdxGE } else { Opcode::IdxGT };
-                self.b.add4(opc, icur, end, endkeys, P4::Int64((ne + 1) as i64), 0);
-            }
-            None if ne > 0 => {
-                self.b.add4(Opcode::IdxGT, icur, end, endkeys, P4::Int64(ne as i64), 0);
-            }
-            None => {}
+        self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
+        self.seek_table_from_index(table, idx, icur, it.cursor, next);
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
+        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
+    }
+
+    /// A loop over every row of a table, in rowid order or backwards.
+    fn table_scan(&mut self, cursor: i32, backward: bool, end: i32) -> LoopKind {
+        if backward {
+            self.b.add(Opcode::Last, cursor, end, 0);
+            LoopKind::ScanBack(cursor, self.b.here())
+        } else {
+            self.b.add(Opcode::Rewind, cursor, end, 0);
+            LoopKind::Scan(cursor, self.b.here())
         }
-        self.seek_table_from_index(&table, &idx, icur, it.cursor, next);
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({})", idx.name, desc.join(" AND "))));
-        Ok(LoopKind::Index(icur, top))
     }
 
 
 
     /// A loop over the rows whose rowid lies between `lower` and `upper`
     /// (either may be absent): a seek to the first rowid of the range, and
-    /// a rowid test before each row that ends the loop past the range.
+    /// a rowid test before each row that ends the loop past the range;
+    /// `backward` starts at the range's last rowid and steps down.
     /// The terms stay filters too, so a bound that is not a number (which
     /// the seek and the test treat as SQLite's comparison does) only costs
     /// a longer scan, never a wrong row.
-    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, end: i32, item_name: &str) -> Result<LoopKind> {
+    #[allow(clippy::too_many_arguments)]
+    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, backward: bool, end: i32, item_name: &str) -> Result<LoopKind> {
         let mut desc = Vec::new();
-        let bound = upper.map(|_| self.b.reg());
-        if let (Some((_, e)), Some(r)) = (upper, bound) {
+        let lower_reg = lower.map(|_| self.b.reg());
+        let upper_reg = upper.map(|_| self.b.reg());
+        if let (Some((_, e)), Some(r)) = (upper, upper_reg) {
             self.expr(e, r)?;
         }
-        match lower {
-            Some((op, e)) => {
-                let r = self.b.reg();
-                self.expr(e, r)?;
-                // SeekGE/GT on a table cursor: numeric affinity, NULL or
-                // a non-numeric value jumps to the end (no rowid is >= it).
-                let opc = if op == LookupOp::Gt { Opcode::SeekGT } else { Opcode::SeekGE };
+        if let (Some((_, e)), Some(r)) = (lower, lower_reg) {
+            self.expr(e, r)?;
+        }
+        // The seek to where the walk starts: SeekGE/GT (LE/LT) on a table
+        // cursor compares numerically; NULL, or a value no rowid can be
+        // on the right side of, jumps to the end.
+        let (start, stop) = if backward { (upper.zip(upper_reg), lower.zip(lower_reg)) } else { (lower.zip(lower_reg), upper.zip(upper_reg)) };
+        match start {
+            Some(((op, _), r)) => {
+                let opc = match (backward, op) {
+                    (false, LookupOp::Gt) => Opcode::SeekGT,
+                    (false, _) => Opcode::SeekGE,
+                    (true, LookupOp::Lt) => Opcode::SeekLT,
+                    (true, _) => Opcode::SeekLE,
+                };
                 self.b.add4(opc, cursor, end, r, P4::Int64(0), 0);
-                desc.push("rowid>?");
             }
             None => {
-                self.b.add(Opcode::Rewind, cursor, end, 0);
+                self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
             }
         }
+        if lower.is_some() {
+            desc.push("rowid>?");
+        }
+        if upper.is_some() {
+            desc.push("rowid<?");
+        }
         let top = self.b.here();
-        if let (Some((op, _)), Some(r)) = (upper, bound) {
+        if let Some(((op, _), r)) = stop {
             let rid = self.b.reg();
             self.b.add(Opcode::Rowid, cursor, rid, 0);
             // Past the range (or a NULL bound): stop.
-            let opc = if op == LookupOp::Lt { Opcode::Ge } else { Opcode::Gt };
+            let opc = match (backward, op) {
+                (false, LookupOp::Lt) => Opcode::Ge,
+                (false, _) => Opcode::Gt,
+                (true, LookupOp::Gt) => Opcode::Le,
+                (true, _) => Opcode::Lt,
+            };
             let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
             self.b.add4(opc, r, end, rid, P4::None, aff);
-            desc.push("rowid<?");
         }
         self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND "))));
-        Ok(LoopKind::Scan(cursor, top))
+        Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 
     /// An inner loop that must scan its whole table for every outer row

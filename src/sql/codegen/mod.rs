@@ -45,6 +45,8 @@ pub mod instead;
 pub mod without_rowid;
 pub mod generated;
 pub mod index_expr;
+mod index_scan;
+mod group_stream;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

@@ -774,9 +774,24 @@ impl Compiler<'_> {
             } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
                 return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {
-                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &ctx)?;
+                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {
-                let loops = self.open_loops(&items_from, &terms)?;
+                let mut req = crate::sql::plan::goal::LoopRequest::default();
+                if ctx.sorter.is_some() {
+                    if let Some(ob) = order_by {
+                        req.goal = self.order_by_goal(ob, &ctx.order_map, &items);
+                    }
+                }
+                if row_values.is_empty() {
+                    let mut exprs: Vec<&Expr<'_>> = terms.clone();
+                    // (A term naming a result column reads what it reads.)
+                    exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
+                    req.uses = self.select_uses(&items_from, &items, &exprs);
+                }
+                let (loops, served) = self.open_loops_with(&items_from, &terms, &req)?;
+                if served {
+                    self.drop_sorter(&mut ctx);
+                }
                 let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
                 let regs = self.b.regs(width);
                 self.compute_items(&items, regs)?;

@@ -78,6 +78,7 @@ impl<'b> Compiler<'_> {
             left: false,
             on: Vec::new(),
             loop_first: false,
+            index_hint: None,
             full_matched: None,
             table_fn: Some((args, recursive)),
         });

@@ -11,6 +11,10 @@
 //! sum, over its loops, of (rows produced by the loops outside) x (cost of
 //! one pass).
 //!
+//! With an ORDER BY or GROUP BY on one table that some scan of it can
+//! deliver, orders not reading that table outermost also pay for sorting
+//! their output (rows x log2 rows).
+//!
 //! Invariants: every order of up to [`EXHAUSTIVE_MAX`] tables is costed,
 //! FROM order first, and another order is only taken when it is strictly
 //! cheaper, so a plan is never estimated worse than nested loops in FROM
@@ -19,6 +23,7 @@
 
 use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
+use crate::sql::plan::order::{index_serves, rowid_serves, OrderGoal};
 use crate::sql::plan::terms::LookupOp;
 use sqlite3_parser::ast::Expr;
 
@@ -39,8 +44,11 @@ type Estimate = (f64, f64);
 
 impl<'b> Compiler<'_> {
     /// The cheapest nested-loop order of `items` for `terms`.
-    pub(crate) fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
+    pub(crate) fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], goal: Option<&OrderGoal>) -> Vec<usize> {
         let n = items.len();
+        // The item whose order an ORDER BY / GROUP BY wants, when reading
+        // it outermost can give that order: other orders pay for a sort.
+        let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
         if n > EXHAUSTIVE_MAX {
             return self.greedy_order(items, terms);
         }
@@ -48,7 +56,12 @@ impl<'b> Compiler<'_> {
         let mut perm: Vec<usize> = (0..n).collect();
         let mut best: Option<(f64, Vec<usize>)> = None;
         loop {
-            let c = self.order_cost(items, terms, &perm, &mut memo);
+            let mut c = self.order_cost(items, terms, &perm, &mut memo);
+            if let Some(oi) = ordered_item {
+                if items[perm[0]].item != oi {
+                    c += self.sort_cost(items, terms, &perm, &mut memo);
+                }
+            }
             if best.as_ref().is_none_or(|(bc, _)| c < *bc * (1.0 - 1e-9)) {
                 best = Some((c, perm.clone()));
             }
@@ -57,6 +70,35 @@ impl<'b> Compiler<'_> {
             }
         }
         best.map(|b| b.1).unwrap_or_else(|| (0..n).collect())
+    }
+
+    /// Whether some full scan of the goal's table gives its order.
+    fn goal_servable(&mut self, items: &[FromItem<'_, 'b>], g: &OrderGoal) -> bool {
+        let Some(table) = items.iter().find(|i| i.item == g.item).and_then(|i| i.table.clone()) else { return false };
+        if table.without_rowid.is_some() {
+            return false;
+        }
+        rowid_serves(g).yes() || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
+    }
+
+    /// Estimated cost of sorting the rows the loops in `order` yield.
+    fn sort_cost<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
+        let mut before = 0u64;
+        let mut rows = 1.0f64;
+        for &i in order {
+            let key = (i, before);
+            let (_, out) = match memo.get(&key) {
+                Some(e) => *e,
+                None => {
+                    let e = self.loop_estimate(&items[i], before, terms);
+                    memo.insert(key, e);
+                    e
+                }
+            };
+            rows = (rows * out).max(1.0);
+            before |= 1 << items[i].item.min(63);
+        }
+        rows * rows.log2().max(1.0)
     }
 
     fn order_cost<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
@@ -131,7 +173,14 @@ impl<'b> Compiler<'_> {
         }
         if let Some(table) = &it.table {
             let ranged = |c: usize| cands.iter().filter(|(x, op, _)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none())
+                .filter(|i| match &it.index_hint {
+                    None => true,
+                    Some(None) => false,
+                    Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+                })
+                .cloned()
+                .collect();
             for idx in &indexes {
                 let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
                 let mut eq = 0usize;

@@ -1,7 +1,8 @@
 //! Query planning: splitting WHERE into conjuncts (`terms`), finding which
 //! FROM items each term needs, choosing for each loop a full scan, a rowid
 //! lookup, or an index search (`access`), and the order of the loops of an
-//! inner join by estimated cost (`join_order`).
+//! inner join by estimated cost (`join_order`), and which loop orders
+//! serve an ORDER BY, GROUP BY or min()/max() (`order`, `goal`).
 //!
 //! Invariant: a term used to drive a lookup is still evaluated as a filter
 //! afterwards, so a plan can only make a query faster, never change its
@@ -10,3 +11,5 @@
 pub mod terms;
 pub mod access;
 pub mod join_order;
+pub mod order;
+pub mod goal;

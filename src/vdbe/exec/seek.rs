@@ -1,5 +1,6 @@
 //! Seeks and key tests: `SeekRowid`/`NotExists` on tables, `SeekGE/GT/LE/LT`
-//! and `IdxGE/GT/LE/LT` on indexes, `Found`/`NotFound`/`NoConflict`.
+//! on indexes and (by rowid, for ranges read either way) on tables,
+//! `IdxGE/GT/LE/LT` on indexes, `Found`/`NotFound`/`NoConflict`.
 //!
 //! A seek followed by reading the entry is two B-tree calls; `Vm::phase`
 //! remembers that the seek completed so a suspended read resumes without
@@ -94,6 +95,33 @@ fn first_rowid_at_or_after(v: &Value, strict: bool) -> Option<i64> {
     }
 }
 
+/// The largest rowid `<= v` (`< v` when `strict`), comparing as SQLite
+/// compares an INTEGER with `v`: text is made numeric if it looks like a
+/// number, and a value that stays text or blob is above every rowid;
+/// `None` when no rowid qualifies (NULL, NaN, below every rowid).
+fn last_rowid_at_or_before(v: &Value, strict: bool) -> Option<i64> {
+    let v = match v {
+        Value::Text(_) => apply_affinity(v.clone(), Affinity::Numeric),
+        other => other.clone(),
+    };
+    match v {
+        Value::Integer(i) => if strict { i.checked_sub(1) } else { Some(i) },
+        Value::Real(r) if r.is_nan() => None,
+        Value::Real(r) => {
+            let last = if strict { r.ceil() - 1.0 } else { r.floor() };
+            if last < i64::MIN as f64 {
+                None
+            } else if last >= i64::MAX as f64 {
+                Some(i64::MAX)
+            } else {
+                Some(last as i64)
+            }
+        }
+        Value::Null => None,
+        _ => Some(i64::MAX),
+    }
+}
+
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     let jump = Flow::Jump(p2 as usize);
@@ -146,6 +174,35 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     e.null_row = false;
                     let i = e.rows.partition_point(|(r, _)| *r < start);
                     e.pos = (i < e.rows.len()).then_some(i);
+                    e.pos.is_some()
+                }
+                _ => return Err(super::internal("rowid seek on a non-table cursor")),
+            };
+            Ok(if found { Flow::Next } else { jump })
+        }
+        Opcode::SeekLE | Opcode::SeekLT if is_rowid_table(vm, p1) => {
+            let Some(start) = last_rowid_at_or_before(reg(vm, p3), insn.opcode == Opcode::SeekLT) else {
+                return Ok(jump);
+            };
+            let found = match vm.cursors[p1 as usize].as_mut() {
+                Some(VmCursor::Btree(c)) => {
+                    c.cache = None;
+                    c.null_row = false;
+                    let bt = &mut env.dbs[c.db].btree;
+                    // (Re-entered after I/O, the seek simply repeats: it
+                    // only positions the cursor.)
+                    let on_range = match pend!(c.cursor.seek_rowid(bt, start)) {
+                        SeekResult::Found | SeekResult::Before => true,
+                        SeekResult::After => pend!(c.cursor.prev(bt)),
+                        SeekResult::Empty => false,
+                    };
+                    c.eof = !on_range;
+                    on_range
+                }
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.null_row = false;
+                    let i = e.rows.partition_point(|(r, _)| *r <= start);
+                    e.pos = i.checked_sub(1);
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),

@@ -1,0 +1,214 @@
+//! What a SELECT asks of its outermost loop, worked out before the loops
+//! are opened: the order its ORDER BY, GROUP BY or single min()/max()
+//! wants ([`OrderGoal`]), and which columns of each FROM item it reads
+//! (for covering-index scans).
+//!
+//! Invariant: a goal is only built from terms that are plain columns of
+//! one FROM item of this SELECT; the column set is only known (`Some`)
+//! when no expression of the query holds a subquery, a window function or
+//! anything else that could read a column outside the walked expressions.
+
+use crate::sql::codegen::from::{FromItem, JoinTerm};
+use crate::sql::codegen::select::{ResultItem, RowCtx};
+use crate::sql::codegen::Compiler;
+use crate::sql::parse::unquote;
+use crate::sql::plan::order::{OrderGoal, OrderTerm};
+use crate::sql::plan::terms::{has_subquery, walk};
+use crate::sql::resolve::ColumnRef;
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{Expr, SortOrder, SortedColumn};
+
+/// The columns a query reads: (FROM item, column; `None` the rowid).
+pub type ColumnUses = Vec<(usize, Option<usize>)>;
+
+/// What the planner may exploit when opening the loops of one SELECT.
+#[derive(Debug, Clone, Default)]
+pub struct LoopRequest {
+    /// The order wanted from the outermost loop.
+    pub goal: Option<OrderGoal>,
+    /// Every column the query reads, when that is known.
+    pub uses: Option<ColumnUses>,
+}
+
+/// The expression under COLLATE and single parentheses, and the
+/// explicit collation, if any.
+fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) {
+    let mut coll = None;
+    loop {
+        match e {
+            Expr::Collate(inner, c) => {
+                if coll.is_none() {
+                    coll = Some(unquote(c).to_ascii_uppercase());
+                }
+                e = inner;
+            }
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return (e, coll),
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// The column of this SELECT a plain column reference names.
+    pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
+        let r = match e {
+            Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
+            Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+            _ => None,
+        }?;
+        (r.depth == 0).then_some(r)
+    }
+
+    /// One goal term from a column reference and its explicit collation.
+    fn goal_term(&self, r: &ColumnRef, explicit: Option<String>, desc: bool) -> Option<(usize, OrderTerm)> {
+        let collation = explicit.or_else(|| r.collation.clone().map(|c| c.to_ascii_uppercase())).unwrap_or_else(|| "BINARY".into());
+        Some((r.item, OrderTerm { column: r.column, desc, collation }))
+    }
+
+    /// The goal of an ORDER BY whose terms map to result items by
+    /// `order_map` (see `order_by_map`).
+    pub(crate) fn order_by_goal(&mut self, terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+        let mut out: Vec<OrderTerm> = Vec::new();
+        let mut item = None;
+        for (i, t) in terms.iter().enumerate() {
+            if crate::sql::codegen::select::needs_null_key(t) {
+                return None;
+            }
+            let desc = matches!(t.order, Some(SortOrder::Desc));
+            let (own, own_coll) = strip_collate(&t.expr);
+            let (r, coll) = match order_map.get(i).copied().flatten().and_then(|k| items.get(k)) {
+                Some(ResultItem::Col(r, _)) => (r.clone(), own_coll),
+                Some(ResultItem::Expr(e, _)) => {
+                    let (inner, c) = strip_collate(e);
+                    (self.plain_column(inner)?, own_coll.or(c))
+                }
+                None => (self.plain_column(own)?, own_coll),
+            };
+            let (it, term) = self.goal_term(&r, coll, desc)?;
+            if item.is_some_and(|x| x != it) {
+                return None;
+            }
+            item = Some(it);
+            out.push(term);
+        }
+        Some(OrderGoal { item: item?, terms: out, grouping: false, min_max: false })
+    }
+
+    /// The goal of GROUP BY expressions (already mapped from ordinals).
+    pub(crate) fn group_by_goal(&mut self, groups: &[&Expr<'_>]) -> Option<OrderGoal> {
+        let mut out = Vec::new();
+        let mut item = None;
+        for g in groups {
+            let (inner, coll) = strip_collate(g);
+            let r = self.plain_column(inner)?;
+            let (it, term) = self.goal_term(&r, coll, false)?;
+            if item.is_some_and(|x| x != it) {
+                return None;
+            }
+            item = Some(it);
+            out.push(term);
+        }
+        Some(OrderGoal { item: item?, terms: out, grouping: true, min_max: false })
+    }
+
+    /// The goal of a lone `min(col)` / `max(col)`: the column ascending
+    /// (min) or descending (max); `None` for any other call.
+    pub(crate) fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
+        let Expr::FunctionCall { name, distinctness: None, args: Some(args), order_by: None, filter_over: None } = call else { return None };
+        let fname = unquote(name.0).to_ascii_lowercase();
+        let desc = match fname.as_str() {
+            "min" => false,
+            "max" => true,
+            _ => return None,
+        };
+        if args.len() != 1 {
+            return None;
+        }
+        let (inner, coll) = strip_collate(&args[0]);
+        let r = self.plain_column(inner)?;
+        let (it, term) = self.goal_term(&r, coll, desc)?;
+        Some(OrderGoal { item: it, terms: vec![term], grouping: false, min_max: true })
+    }
+
+    /// Every column of this SELECT's FROM items that `exprs` and the
+    /// `cols` read; `None` when that cannot be known from the text.
+    pub(crate) fn column_uses(&mut self, exprs: &[&Expr<'_>], cols: &[ColumnRef]) -> Option<ColumnUses> {
+        let mut out: ColumnUses = cols.iter().filter(|c| c.depth == 0).map(|c| (c.item, c.column)).collect();
+        for e in exprs {
+            if has_subquery(e) || crate::sql::codegen::window::has_window_call(e) {
+                return None;
+            }
+            let mut names: Vec<(Option<String>, String)> = Vec::new();
+            let mut opaque = false;
+            walk(e, &mut |x| {
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Name(n) => names.push((None, unquote(n.0))),
+                    Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    // Forms whose column reads the walk may not see.
+                    Expr::DoublyQualified(..) | Expr::Raise(..) => opaque = true,
+                    _ => {}
+                }
+                true
+            });
+            if opaque {
+                return None;
+            }
+            for (q, n) in names {
+                match self.resolve_name(q.as_deref(), &n) {
+                    Ok(Some(r)) if r.depth == 0 => out.push((r.item, r.column)),
+                    Ok(Some(_)) => {}
+                    // An alias or a name of something else: a column
+                    // could hide behind it.
+                    _ => return None,
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+impl<'b> Compiler<'_> {
+    /// The columns a SELECT reads: its result items, the join terms of
+    /// `from` and `exprs` (WHERE, GROUP BY, HAVING, ORDER BY). `None` with
+    /// RIGHT and FULL joins or table-valued functions, whose NULL rows and
+    /// refills read the table cursors directly (a LEFT JOIN's null row
+    /// covers its index cursor too).
+    pub(crate) fn select_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) -> Option<ColumnUses> {
+        if from.iter().any(|f| f.loop_first || f.full_matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
+            return None;
+        }
+        let mut all: Vec<&Expr<'_>> = exprs.to_vec();
+        let mut cols: Vec<ColumnRef> = Vec::new();
+        for it in items {
+            match it {
+                ResultItem::Expr(e, _) => all.push(e),
+                ResultItem::Col(r, _) => cols.push(r.clone()),
+            }
+        }
+        for f in from {
+            for j in &f.on {
+                match j {
+                    JoinTerm::Expr(e) => all.push(e),
+                    JoinTerm::ColEq(l, r) => {
+                        cols.push(l.clone());
+                        cols.push(r.clone());
+                    }
+                }
+            }
+        }
+        self.column_uses(&all, &cols)
+    }
+
+    /// Turn the ORDER BY sorter opened for `ctx` into a no-op: the loops
+    /// produce the order themselves.
+    pub(crate) fn drop_sorter(&mut self, ctx: &mut RowCtx) {
+        let Some((sorter, _)) = ctx.sorter.take() else { return };
+        if let Some(i) = self.b.insns.iter_mut().rev().find(|i| i.opcode == Opcode::SorterOpen && i.p1 == sorter) {
+            i.opcode = Opcode::Noop;
+            i.p1 = 0;
+            i.p2 = 0;
+            i.p4 = P4::None;
+        }
+    }
+}
