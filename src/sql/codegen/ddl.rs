@@ -317,6 +317,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                                     return Err(Error::sql(format!("default value of column [{}] is not constant", unquote(cd.col_name.0))));
                                 }
                             }
+                            if let sqlite3_parser::ast::ColumnConstraint::Collate { collation_name } = &k.constraint {
+                                c.collation(&unquote(collation_name.0))?;
+                            }
                         }
                     }
                 }

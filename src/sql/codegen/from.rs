@@ -815,7 +815,12 @@ impl<'b> Compiler<'_> {
                         self.emit_column(r, rr)?;
                         let t = self.b.reg();
                         let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
-                        self.b.add4(Opcode::Eq, rr, t, lr, P4::None, aff | crate::vdbe::program::cmp_flags::STOREP2);
+                        // As `l = r`: the left column's collation, else the right's.
+                        let p4 = match l.collation.as_ref().or(r.collation.as_ref()) {
+                            Some(name) => P4::Coll(self.collation(name)?),
+                            None => P4::None,
+                        };
+                        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
                         self.b.add(Opcode::IfNot, t, next, 1);
                     }
                 }

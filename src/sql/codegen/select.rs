@@ -746,8 +746,21 @@ impl Compiler<'_> {
                 ctx.sorter = Some((s, nk));
             }
             if matches!(distinctness, Some(ast::Distinctness::Distinct)) {
+                // Rows are told apart under each result column's collation.
+                let mut fields = Vec::with_capacity(items.len());
+                for it in &items {
+                    let name = match it {
+                        ResultItem::Expr(e, _) => self.expr_collation(e).map(|(n, _)| n),
+                        ResultItem::Col(r, _) => r.collation.clone(),
+                    };
+                    let collation = match name {
+                        Some(n) => self.collation(&n)?,
+                        None => Collation::binary(),
+                    };
+                    fields.push(KeyField { collation, descending: false });
+                }
                 let d = self.b.cursor();
-                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(binary_key_info(items.len())), 0);
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 0);
                 ctx.distinct = Some(d);
             }
             for it in &items {
