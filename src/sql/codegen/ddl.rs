@@ -405,6 +405,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
+            if c.params.len() > 1 {
+                return Err(Error::sql("parameters are not allowed in views"));
+            }
             c.ddl_db = c.create_db(*temporary, view_name)?;
             let name = unquote(view_name.name.0);
             if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {

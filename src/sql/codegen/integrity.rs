@@ -234,7 +234,8 @@ impl Compiler<'_> {
             self.report_text(format!("non-{ty} value in {}.{}", table.name, col.name), remaining, done);
             self.b.bind(fine);
         }
-        if !table.checks.is_empty() {
+        // (Not under PRAGMA ignore_check_constraints, as in SQLite.)
+        if !table.checks.is_empty() && !self.ignore_checks {
             let fine = self.b.label();
             let fault = self.b.label();
             self.with_row_scope(table, row, rowid, |c| {
