@@ -36,9 +36,6 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
-            if c.params.len() > 1 {
-                return Err(Error::sql("trigger cannot use variables"));
-            }
             for cmd in commands.iter() {
                 let target = match cmd {
                     ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
