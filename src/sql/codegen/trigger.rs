@@ -220,8 +220,11 @@ impl Compiler<'_> {
         new: Option<(i32, i32)>,
         skip: i32,
     ) -> Result<()> {
-        // The body's names mean objects of the trigger's database.
-        let home = std::mem::replace(&mut self.home_db, (t.table.db != 1).then_some(t.table.db));
+        // The body's names mean objects of the trigger's database (a TEMP
+        // trigger, also one on a table of another database, searches them
+        // all).
+        let temp_trigger = t.table.db == 1 || (self.schema.has_trigger(Some(1), name) && !self.schema.has_trigger(Some(t.table.db), name));
+        let home = std::mem::replace(&mut self.home_db, (!temp_trigger).then_some(t.table.db));
         let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
         self.home_db = home;
         r
