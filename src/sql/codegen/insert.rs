@@ -93,6 +93,14 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     prog.single_row_write = one_row
         && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|k| k.column.is_some_and(|col| !t.table.is_virtual(col))));
     c.setup_returning(*returning, &t.table, prog)?;
+    // PRAGMA count_changes counts the rows inserted (not those an upsert
+    // updates).
+    c.inserted_rows = None;
+    if c.count_changes && prog.column_names.is_empty() {
+        let r = c.b.reg();
+        c.b.add(Opcode::Integer, 0, r, 0);
+        c.inserted_rows = Some(r);
+    }
     if t.table.autoincrement {
         open_sequence(c, t.table.db, &t.table.name)?;
     }
@@ -360,6 +368,11 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     c.check_unique(t, row, rowid, None, source.is_some() || without_rowid, unique_oc, skip)?;
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
     c.write_row(t, row, rowid, flags)?;
+    if let Some(r) = c.inserted_rows.filter(|_| c.firing.is_empty()) {
+        let one = c.b.reg();
+        c.b.add(Opcode::Integer, 1, one, 0);
+        c.b.add(Opcode::Add, one, r, r);
+    }
     c.fk_check_child(&t.table, row, 1, None)?;
     c.fk_check_parent(&t.table, row, rowid, -1, None)?;
     if let Some((_, seq, _, _)) = c.autoinc {

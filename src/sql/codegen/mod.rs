@@ -181,6 +181,9 @@ pub struct Compiler<'s> {
     pub writable_schema: bool,
     /// `PRAGMA count_changes` was on when the statement was prepared.
     pub count_changes: bool,
+    /// The register counting the rows an INSERT inserted, for
+    /// `count_changes`.
+    pub inserted_rows: Option<i32>,
     /// `PRAGMA ignore_check_constraints` was on when the statement was
     /// prepared.
     pub ignore_checks: bool,
@@ -295,6 +298,7 @@ impl<'s> Compiler<'s> {
             internal: false,
             writable_schema: false,
             count_changes: false,
+            inserted_rows: None,
             ignore_checks: false,
             ddl_db: 0,
             authorizer: None,
@@ -389,8 +393,14 @@ impl<'s> Compiler<'s> {
         if !self.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
             return;
         }
-        let r = self.b.reg();
-        self.b.add(Opcode::ChangeCount, r, 0, 0);
+        let r = match self.inserted_rows.take() {
+            Some(r) => r,
+            None => {
+                let r = self.b.reg();
+                self.b.add(Opcode::ChangeCount, r, 0, 0);
+                r
+            }
+        };
         self.b.add(Opcode::ResultRow, r, 1, 0);
         prog.column_names = vec![column.to_string()];
     }
