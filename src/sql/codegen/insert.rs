@@ -95,11 +95,13 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.setup_returning(*returning, &t.table, prog)?;
     // PRAGMA count_changes counts the rows inserted (not those an upsert
     // updates).
-    c.inserted_rows = None;
-    if c.count_changes && prog.column_names.is_empty() {
-        let r = c.b.reg();
-        c.b.add(Opcode::Integer, 0, r, 0);
-        c.inserted_rows = Some(r);
+    if c.firing.is_empty() {
+        c.inserted_rows = None;
+        if c.count_changes && prog.column_names.is_empty() {
+            let r = c.b.reg();
+            c.b.add(Opcode::Integer, 0, r, 0);
+            c.inserted_rows = Some(r);
+        }
     }
     if t.table.autoincrement {
         open_sequence(c, t.table.db, &t.table.name)?;
