@@ -341,9 +341,14 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Goto, 0, done, 0);
             }
             Dest::EphemKeyed(cur) => {
+                // A NULL key (an aggregate over no rows in UPDATE ... FROM
+                // names no row) is no row to keep.
+                let skip = self.b.label();
+                self.b.add(Opcode::IsNull, regs, skip, 0);
                 let rec = self.b.reg();
                 self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                 self.b.add(Opcode::Insert, cur, rec, regs);
+                self.b.bind(skip);
             }
             Dest::Exists { reg, done } => {
                 self.b.add(Opcode::Integer, 1, reg, 0);
