@@ -17,6 +17,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         return Err(Error::sql("not an INSERT"));
     };
     let target_db = c.target_db(tbl_name)?;
+    c.insert_alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);

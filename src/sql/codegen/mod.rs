@@ -181,6 +181,8 @@ pub struct Compiler<'s> {
     pub writable_schema: bool,
     /// `PRAGMA count_changes` was on when the statement was prepared.
     pub count_changes: bool,
+    /// The alias of the INSERT being compiled (`INSERT INTO t AS x`).
+    pub insert_alias: Option<String>,
     /// The register counting the rows an INSERT inserted, for
     /// `count_changes`.
     pub inserted_rows: Option<i32>,
@@ -298,6 +300,7 @@ impl<'s> Compiler<'s> {
             internal: false,
             writable_schema: false,
             count_changes: false,
+            insert_alias: None,
             inserted_rows: None,
             ignore_checks: false,
             ddl_db: 0,

@@ -221,7 +221,8 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         // The existing row is under the table cursor; `excluded.x` reads
         // the row that failed to go in.
         let excluded = c.b.cursor();
-        let scope = super::update::target_scope(&t.table, None, t.cursor);
+        // `INSERT INTO t AS x ... DO UPDATE` names the existing row `x`.
+        let scope = super::update::target_scope(&t.table, c.insert_alias.clone(), t.cursor);
         let mut ex_scope = scope.clone();
         ex_scope.items[0].name = "excluded".into();
         ex_scope.items[0].cursor = excluded;
