@@ -99,6 +99,7 @@ impl<'b> Compiler<'_> {
         if let Some(first) = from.select {
             self.open_from_item(first, &mut out)?;
         }
+        let mut on_clauses: Vec<(usize, &Expr<'b>)> = Vec::new();
         for j in from.joins.iter().flat_map(|j| j.iter()) {
             let jt = match &j.operator {
                 JoinOperator::Comma => JoinType::INNER,
@@ -134,7 +135,12 @@ impl<'b> Compiler<'_> {
             let full = right && jt.contains(JoinType::LEFT);
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
-                Some(JoinConstraint::On(e)) => out[idx].on.push(JoinTerm::Expr(e)),
+                Some(JoinConstraint::On(e)) => {
+                    if jt.intersects(JoinType::LEFT | JoinType::RIGHT) {
+                        on_clauses.push((out[idx].item, e));
+                    }
+                    out[idx].on.push(JoinTerm::Expr(e));
+                }
                 Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
                 None => {}
             }
@@ -193,6 +199,28 @@ impl<'b> Compiler<'_> {
                     out[0].left = true;
                 }
                 out[idx].loop_first = true;
+            }
+        }
+        // The ON clause of an outer join may name only its own table and
+        // those to its left.
+        for (item, e) in on_clauses {
+            {
+                let mut names: Vec<(Option<String>, String)> = Vec::new();
+                crate::sql::plan::terms::walk(e, &mut |x| {
+                    match x {
+                        Expr::Id(id) => names.push((None, unquote(id.0))),
+                        Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                        _ => {}
+                    }
+                    true
+                });
+                for (q, n) in names {
+                    if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                        if r.depth == 0 && r.item > item {
+                            return Err(Error::sql("ON clause references tables to its right"));
+                        }
+                    }
+                }
             }
         }
         Ok(out)
