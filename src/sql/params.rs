@@ -32,15 +32,23 @@ pub struct Numbering {
 
 /// Number the parameters of one statement's text.
 pub fn number(sql: &[u8]) -> Numbering {
+    // Every parameter starts with one of these bytes: without any, there
+    // is nothing to number (and no need to tokenize).
+    if !sql.iter().any(|b| matches!(b, b'?' | b':' | b'@' | b'$' | b'#')) {
+        return Numbering { text: None, names: vec![None] };
+    }
+    if let Some(names) = numbered_only(sql) {
+        return Numbering { text: None, names };
+    }
+    number_by_tokens(sql)
+}
+
+/// [`number`] from the tokens of `sql`.
+fn number_by_tokens(sql: &[u8]) -> Numbering {
     let mut names: Vec<Option<String>> = vec![None];
     let mut out = Vec::new();
     let mut copied = 0;
     let mut any_anonymous = false;
-    // Every parameter starts with one of these bytes: without any, there
-    // is nothing to number (and no need to tokenize).
-    if !sql.iter().any(|b| matches!(b, b'?' | b':' | b'@' | b'$' | b'#')) {
-        return Numbering { text: None, names };
-    }
     for t in tokens(sql) {
         if t.kind != TokenType::TK_VARIABLE {
             continue;
@@ -53,17 +61,7 @@ pub fn number(sql: &[u8]) -> Numbering {
             copied = t.end;
             any_anonymous = true;
         } else if let Some(digits) = text.strip_prefix('?') {
-            // Out of range numbers are left for the compiler to refuse.
-            if let Ok(n) = digits.parse::<usize>() {
-                if (1..=32766).contains(&n) {
-                    while names.len() <= n {
-                        names.push(None);
-                    }
-                    if names[n].is_none() {
-                        names[n] = Some(text);
-                    }
-                }
-            }
+            register_numbered(&mut names, digits);
         } else if !names.iter().any(|n| n.as_deref() == Some(text.as_str())) {
             names.push(Some(text));
         }
@@ -73,6 +71,60 @@ pub fn number(sql: &[u8]) -> Numbering {
     }
     out.extend_from_slice(&sql[copied..]);
     Numbering { text: Some(out), names }
+}
+
+/// Record `?NNN` (`digits` = NNN) in `names`; out of range numbers are
+/// left for the compiler to refuse.
+fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
+    if let Ok(n) = digits.parse::<usize>() {
+        if (1..=32766).contains(&n) {
+            while names.len() <= n {
+                names.push(None);
+            }
+            if names[n].is_none() {
+                names[n] = Some(format!("?{digits}"));
+            }
+        }
+    }
+}
+
+/// The parameter names of a statement whose parameters are all `?NNN`
+/// (the usual form in prepared statements), found with a byte scan that
+/// skips quoted text and comments instead of running the tokenizer.
+/// `None` whenever the text holds (or might hold) another form: an
+/// anonymous `?`, a `:`, `@`, `$` or `#` outside quotes (`$` may also be
+/// part of an identifier), a `?NNN` run into an identifier, unterminated
+/// quotes or comments; the tokenizer then decides. The text is one
+/// statement the parser accepted, so it has no lexer errors.
+fn numbered_only(sql: &[u8]) -> Option<Vec<Option<String>>> {
+    let mut names: Vec<Option<String>> = vec![None];
+    let mut i = 0;
+    while i < sql.len() {
+        match sql[i] {
+            quote @ (b'\'' | b'"' | b'`') => {
+                // A doubled quote inside is read as two adjacent quoted
+                // runs: the same bytes are skipped.
+                i += 2 + sql[i + 1..].iter().position(|&b| b == quote)?;
+            }
+            b'[' => i += 2 + sql[i + 1..].iter().position(|&b| b == b']')?,
+            b'-' if sql.get(i + 1) == Some(&b'-') => {
+                i = sql[i..].iter().position(|&b| b == b'\n').map_or(sql.len(), |p| i + p + 1);
+            }
+            b'/' if sql.get(i + 1) == Some(&b'*') => i += 4 + sql[i + 2..].windows(2).position(|w| w == b"*/")?,
+            b'?' => {
+                let digits = sql[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let end = i + 1 + digits;
+                if digits == 0 || sql.get(end).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80) {
+                    return None;
+                }
+                register_numbered(&mut names, std::str::from_utf8(&sql[i + 1..end]).ok()?);
+                i = end;
+            }
+            b':' | b'@' | b'$' | b'#' => return None,
+            _ => i += 1,
+        }
+    }
+    Some(names)
 }
 
 /// The number of an anonymous parameter in its rewritten form (the
@@ -101,4 +153,43 @@ pub fn expr_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{number_by_tokens, numbered_only};
+
+    /// The byte scan agrees with the tokenizer whenever it answers, and
+    /// declines the forms it does not handle.
+    #[test]
+    fn numbered_only_matches_tokens() {
+        let cases: &[(&str, bool)] = &[
+            ("SELECT b FROM t WHERE a = ?1", true),
+            ("SELECT ?2, ?1, ?2 FROM t WHERE x BETWEEN ?3 AND ?10", true),
+            ("SELECT '?5', \"?6\", `?7`, [?8], ?1 -- ?9\n, ?2 /* ?11 */ + ?3", true),
+            ("SELECT 'it''s ?4', ?1", true),
+            ("SELECT x'3f', ?0, ?32767, ?99999999999999999999999, ?32766", true),
+            ("SELECT a-?1, a/?2, 1-2 FROM t", true),
+            ("SELECT ?", false),
+            ("SELECT ?1, ?", false),
+            ("SELECT :a, ?1", false),
+            ("SELECT @a", false),
+            ("SELECT $a", false),
+            ("SELECT a$b, ?1 FROM t", false),
+            ("SELECT #1", false),
+            ("SELECT ?1a", false),
+            ("SELECT 'unterminated ?1", false),
+            ("SELECT 1 /* open ?1", false),
+            ("SELECT ':a', '@b', ?1 -- :c\n", true),
+        ];
+        for (sql, handled) in cases {
+            let fast = numbered_only(sql.as_bytes());
+            assert_eq!(fast.is_some(), *handled, "{sql}");
+            if let Some(names) = fast {
+                let slow = number_by_tokens(sql.as_bytes());
+                assert!(slow.text.is_none(), "{sql}");
+                assert_eq!(names, slow.names, "{sql}");
+            }
+        }
+    }
 }

@@ -18,6 +18,13 @@ impl<'b> Compiler<'_> {
     /// Terms `column op expr` of item `it` whose other side is available
     /// before loop `lvl`, with affinity and collation an index can honour.
     pub(crate) fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
+        self.lookup_candidates_deps(it, before, terms).into_iter().map(|(c, op, e, _)| (c, op, e)).collect()
+    }
+
+    /// [`Self::lookup_candidates`], each with the items its value side
+    /// reads (those usable with a smaller `before` are the ones whose
+    /// items it contains: the join order resolves once, then filters).
+    pub(crate) fn lookup_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
         let mut out = Vec::new();
         let Some(table) = it.table.as_ref() else { return out };
         for t in terms {
@@ -49,7 +56,7 @@ impl<'b> Compiler<'_> {
                     if !matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) && !has_subquery(col_side) {
                         let item_name = self.scopes.last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
                         for k in self.expr_lookup_keys(it.item, &item_name, &table, col_side, other) {
-                            out.push((Some(k), opx, other));
+                            out.push((Some(k), opx, other, deps));
                         }
                     }
                     continue;
@@ -81,7 +88,7 @@ impl<'b> Compiler<'_> {
                 if !coll_ok {
                     continue;
                 }
-                out.push((cref.column, opx, other));
+                out.push((cref.column, opx, other, deps));
             }
         }
         out
@@ -90,6 +97,11 @@ impl<'b> Compiler<'_> {
     /// `column IN (list)` terms on item `it` whose values are available
     /// before it and carry no affinity of their own.
     pub(crate) fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
+        self.in_candidates_deps(it, before, terms).into_iter().map(|(c, l, _)| (c, l)).collect()
+    }
+
+    /// [`Self::in_candidates`], each with the items its values read.
+    pub(crate) fn in_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>], u64)> {
         let mut out = Vec::new();
         for t in terms {
             let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
@@ -106,14 +118,21 @@ impl<'b> Compiler<'_> {
                 continue;
             }
             let mut ok = true;
+            let mut deps = 0u64;
             for e in list.iter() {
-                if has_subquery(e) || self.expr_deps(e) & !before != 0 || self.expr_affinity(e).is_some() {
+                if has_subquery(e) {
                     ok = false;
                     break;
                 }
+                let d = self.expr_deps(e);
+                if d & !before != 0 || self.expr_affinity(e).is_some() {
+                    ok = false;
+                    break;
+                }
+                deps |= d;
             }
             if ok {
-                out.push((cref.column, &list[..]));
+                out.push((cref.column, &list[..], deps));
             }
         }
         out

@@ -49,17 +49,18 @@ impl<'b> Compiler<'_> {
         // The item whose order an ORDER BY / GROUP BY wants, when reading
         // it outermost can give that order: other orders pay for a sort.
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
+        let facts = self.join_facts(items, terms);
         if n > EXHAUSTIVE_MAX {
-            return self.greedy_order(items, terms);
+            return greedy_order(&facts);
         }
         let mut memo: std::collections::HashMap<(usize, u64), Estimate> = std::collections::HashMap::new();
         let mut perm: Vec<usize> = (0..n).collect();
         let mut best: Option<(f64, Vec<usize>)> = None;
         loop {
-            let mut c = self.order_cost(items, terms, &perm, &mut memo);
+            let mut c = order_cost(&facts, &perm, &mut memo);
             if let Some(oi) = ordered_item {
                 if items[perm[0]].item != oi {
-                    c += self.sort_cost(items, terms, &perm, &mut memo);
+                    c += sort_cost(&facts, &perm, &mut memo);
                 }
             }
             if best.as_ref().is_none_or(|(bc, _)| c < *bc * (1.0 - 1e-9)) {
@@ -81,136 +82,173 @@ impl<'b> Compiler<'_> {
         rowid_serves(g).yes() || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
     }
 
-    /// Estimated cost of sorting the rows the loops in `order` yield.
-    fn sort_cost<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
-        let mut before = 0u64;
-        let mut rows = 1.0f64;
-        for &i in order {
-            let key = (i, before);
-            let (_, out) = match memo.get(&key) {
-                Some(e) => *e,
-                None => {
-                    let e = self.loop_estimate(&items[i], before, terms);
-                    memo.insert(key, e);
-                    e
+    /// Resolve the names of every term and list the usable indexes of
+    /// every item, once: each candidate is taken with all the other items
+    /// placed and keeps the items its value reads, so the loop estimate
+    /// for any set of items placed before is a filter on bit masks.
+    fn join_facts<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> JoinFacts {
+        let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
+        let term_deps = terms.iter().map(|t| self.expr_deps(t)).collect();
+        let mut loops = Vec::with_capacity(items.len());
+        for it in items {
+            let me = 1u64 << it.item.min(63);
+            let others = all & !me;
+            let cands = self.lookup_candidates_deps(it, others, terms).into_iter().map(|(c, op, _, d)| (c, op, d)).collect();
+            let ins = self.in_candidates_deps(it, others, terms).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
+            let mut indexes = Vec::new();
+            if let Some(table) = &it.table {
+                let usable: Vec<crate::sql::schema::Index> = self.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none())
+                    .filter(|i| match &it.index_hint {
+                        None => true,
+                        Some(None) => false,
+                        Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+                    })
+                    .cloned()
+                    .collect();
+                for idx in &usable {
+                    let keys = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
+                    let first_column = idx.columns.first().and_then(|f| f.column);
+                    indexes.push(IndexFacts { unique: idx.unique, keys, first_column });
                 }
-            };
-            rows = (rows * out).max(1.0);
-            before |= 1 << items[i].item.min(63);
+            }
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes });
         }
-        rows * rows.log2().max(1.0)
+        JoinFacts { term_deps, loops }
     }
+}
 
-    fn order_cost<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
-        let mut before = 0u64;
-        let mut rows = 1.0f64;
-        let mut cost = 0.0f64;
-        for &i in order {
-            let key = (i, before);
-            let (pass, out) = match memo.get(&key) {
-                Some(e) => *e,
-                None => {
-                    let e = self.loop_estimate(&items[i], before, terms);
-                    memo.insert(key, e);
-                    e
-                }
-            };
-            cost += rows * pass;
-            rows = (rows * out).max(1.0);
-            before |= 1 << items[i].item.min(63);
-        }
-        cost
-    }
+/// What costing the loops of one join needs, resolved once.
+struct JoinFacts {
+    /// Items each WHERE term reads (`u64::MAX`: evaluated late).
+    term_deps: Vec<u64>,
+    /// Per FROM item, in `items` order.
+    loops: Vec<LoopFacts>,
+}
 
-    /// Greedy order for large joins: repeatedly the loop yielding the
-    /// fewest rows for the least cost (FROM order breaks ties).
-    fn greedy_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Vec<usize> {
-        let mut order = Vec::with_capacity(items.len());
-        let mut before = 0u64;
-        let mut left: Vec<usize> = (0..items.len()).collect();
-        while !left.is_empty() {
-            let mut best = (0usize, f64::INFINITY);
-            for (k, &i) in left.iter().enumerate() {
-                let (pass, out) = self.loop_estimate(&items[i], before, terms);
-                let score = pass + out;
-                if score < best.1 {
-                    best = (k, score);
-                }
-            }
-            let i = left.remove(best.0);
-            before |= 1 << items[i].item.min(63);
-            order.push(i);
-        }
-        order
-    }
+/// One FROM item's lookup possibilities.
+struct LoopFacts {
+    /// The item's bit in the masks.
+    me: u64,
+    /// A real table (indexes and ranges apply).
+    has_table: bool,
+    /// Lookup terms usable once every other item is placed: (column or
+    /// indexed expression key, operator, items the value side reads).
+    cands: Vec<(Option<usize>, LookupOp, u64)>,
+    /// `column IN (list)` terms: (column, list length, items the values read).
+    ins: Vec<(Option<usize>, usize, u64)>,
+    /// Indexes without WHERE the hints allow, in schema order.
+    indexes: Vec<IndexFacts>,
+}
 
-    /// Cost of one pass over `it` and rows it yields, with the tables in
-    /// `before` already placed.
-    fn loop_estimate<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Estimate {
-        let me = 1u64 << it.item.min(63);
-        let mut filters = 0i32;
-        for t in terms {
-            let d = self.expr_deps(t);
-            if d != u64::MAX && d & me != 0 && d & !(before | me) == 0 {
-                filters += 1;
-            }
-        }
-        let cands = self.lookup_candidates(it, before, terms);
-        let ins = self.in_candidates(it, before, terms);
-        // (cost, rows, terms used by the lookup itself)
-        let mut access = (TABLE_ROWS, TABLE_ROWS, 0i32);
-        let mut consider = |cost: f64, rows: f64, used: i32| {
-            if cost + rows < access.0 + access.1 {
-                access = (cost, rows, used);
-            }
-        };
-        if cands.iter().any(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
-            consider(SEEK_COST, 1.0, 1);
-        }
-        if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
-            let k = list.len() as f64;
-            consider(k * SEEK_COST, k, 1);
-        }
-        if let Some(table) = &it.table {
-            let ranged = |c: usize| cands.iter().filter(|(x, op, _)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-            let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().filter(|i| i.where_sql.is_none())
-                .filter(|i| match &it.index_hint {
-                    None => true,
-                    Some(None) => false,
-                    Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
-                })
-                .cloned()
-                .collect();
-            for idx in &indexes {
-                let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
-                let mut eq = 0usize;
-                for key in &keys {
-                    if key.is_some() && cands.iter().any(|(c, op, _)| c == key && *op == LookupOp::Eq) {
-                        eq += 1;
-                    } else {
-                        break;
-                    }
-                }
-                let range = keys.get(eq).copied().flatten().map_or(0, ranged);
-                if eq == 0 && range == 0 {
-                    let first = idx.columns.first().and_then(|f| f.column);
-                    if first.is_some() && ins.iter().any(|(c, _)| *c == first) {
-                        let k = ins.iter().find(|(c, _)| *c == first).map_or(1.0, |(_, l)| l.len() as f64);
-                        let rows = k * INDEX_EQ_ROWS;
-                        consider(k * SEEK_COST + rows * INDEX_ROW_COST, rows, 1);
-                    }
-                    continue;
-                }
-                let mut rows = if idx.unique && eq == idx.columns.len() { 1.0 } else if eq > 0 { INDEX_EQ_ROWS } else { TABLE_ROWS };
-                rows /= 4f64.powi(range);
-                let rows = rows.max(1.0);
-                consider(SEEK_COST + rows * INDEX_ROW_COST, rows, eq as i32 + range);
-            }
-        }
-        let (cost, rows, used) = access;
-        let rest = (filters - used).max(0);
-        (cost, (rows / 4f64.powi(rest)).max(1.0))
+/// An index as the cost model sees it.
+struct IndexFacts {
+    unique: bool,
+    /// The lookup key of each index column.
+    keys: Vec<Option<usize>>,
+    /// The table column of the first index column (`None` for an expression).
+    first_column: Option<usize>,
+}
+
+/// Estimated cost of sorting the rows the loops in `order` yield.
+fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
+    let mut before = 0u64;
+    let mut rows = 1.0f64;
+    for &i in order {
+        let (_, out) = *memo.entry((i, before)).or_insert_with(|| loop_estimate(facts, i, before));
+        rows = (rows * out).max(1.0);
+        before |= facts.loops[i].me;
     }
+    rows * rows.log2().max(1.0)
+}
+
+fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
+    let mut before = 0u64;
+    let mut rows = 1.0f64;
+    let mut cost = 0.0f64;
+    for &i in order {
+        let (pass, out) = *memo.entry((i, before)).or_insert_with(|| loop_estimate(facts, i, before));
+        cost += rows * pass;
+        rows = (rows * out).max(1.0);
+        before |= facts.loops[i].me;
+    }
+    cost
+}
+
+/// Greedy order for large joins: repeatedly the loop yielding the
+/// fewest rows for the least cost (FROM order breaks ties).
+fn greedy_order(facts: &JoinFacts) -> Vec<usize> {
+    let n = facts.loops.len();
+    let mut order = Vec::with_capacity(n);
+    let mut before = 0u64;
+    let mut left: Vec<usize> = (0..n).collect();
+    while !left.is_empty() {
+        let mut best = (0usize, f64::INFINITY);
+        for (k, &i) in left.iter().enumerate() {
+            let (pass, out) = loop_estimate(facts, i, before);
+            let score = pass + out;
+            if score < best.1 {
+                best = (k, score);
+            }
+        }
+        let i = left.remove(best.0);
+        before |= facts.loops[i].me;
+        order.push(i);
+    }
+    order
+}
+
+/// Cost of one pass over loop `i` and rows it yields, with the items in
+/// `before` already placed.
+fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
+    let lf = &facts.loops[i];
+    let me = lf.me;
+    let filters = facts.term_deps.iter().filter(|&&d| d != u64::MAX && d & me != 0 && d & !(before | me) == 0).count() as i32;
+    let cands: Vec<(Option<usize>, LookupOp)> = lf.cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
+    let ins: Vec<(Option<usize>, usize)> = lf.ins.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
+    // (cost, rows, terms used by the lookup itself)
+    let mut access = (TABLE_ROWS, TABLE_ROWS, 0i32);
+    let mut consider = |cost: f64, rows: f64, used: i32| {
+        if cost + rows < access.0 + access.1 {
+            access = (cost, rows, used);
+        }
+    };
+    if cands.iter().any(|(c, op)| c.is_none() && *op == LookupOp::Eq) {
+        consider(SEEK_COST, 1.0, 1);
+    }
+    if let Some((_, len)) = ins.iter().find(|(c, _)| c.is_none()) {
+        let k = *len as f64;
+        consider(k * SEEK_COST, k, 1);
+    }
+    if lf.has_table {
+        let ranged = |c: usize| cands.iter().filter(|(x, op)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
+        for idx in &lf.indexes {
+            let mut eq = 0usize;
+            for key in &idx.keys {
+                if key.is_some() && cands.iter().any(|(c, op)| c == key && *op == LookupOp::Eq) {
+                    eq += 1;
+                } else {
+                    break;
+                }
+            }
+            let range = idx.keys.get(eq).copied().flatten().map_or(0, ranged);
+            if eq == 0 && range == 0 {
+                let first = idx.first_column;
+                if first.is_some() && ins.iter().any(|(c, _)| *c == first) {
+                    let k = ins.iter().find(|(c, _)| *c == first).map_or(1.0, |(_, len)| *len as f64);
+                    let rows = k * INDEX_EQ_ROWS;
+                    consider(k * SEEK_COST + rows * INDEX_ROW_COST, rows, 1);
+                }
+                continue;
+            }
+            let mut rows = if idx.unique && eq == idx.keys.len() { 1.0 } else if eq > 0 { INDEX_EQ_ROWS } else { TABLE_ROWS };
+            rows /= 4f64.powi(range);
+            let rows = rows.max(1.0);
+            consider(SEEK_COST + rows * INDEX_ROW_COST, rows, eq as i32 + range);
+        }
+    }
+    let (cost, rows, used) = access;
+    let rest = (filters - used).max(0);
+    (cost, (rows / 4f64.powi(rest)).max(1.0))
 }
 
 /// Advance `p` to the next permutation in lexicographic order; `false`
