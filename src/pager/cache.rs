@@ -14,6 +14,11 @@
 //!   phase never needs I/O.
 //! - The bound is soft: when every page is dirty or pinned the cache grows
 //!   past it rather than fail.
+//! - Buffers of evicted pages are kept (at most one eviction batch of
+//!   them) and handed out by [`PageCache::take_buffer`] for the next
+//!   reads, so a cache that cycles pages does not allocate per miss. A
+//!   spare buffer's content is stale: only a read that overwrites all of
+//!   it (backends zero-fill past end of file) may use it.
 
 use crate::btree::Pgno;
 use std::cell::Cell;
@@ -67,6 +72,8 @@ pub struct PageCache {
     /// dirty or pinned), do not scan again before the cache grows past
     /// this size: keeps big write transactions from rescanning per page.
     next_scan_at: usize,
+    /// Buffers of evicted pages, for reuse by the next reads.
+    spare: Vec<Vec<u8>>,
 }
 
 impl PageCache {
@@ -120,7 +127,28 @@ impl PageCache {
         }
         let page = CachedPage { data, dirty, last_used: Cell::new(0) };
         self.touch(&page);
-        self.pages.insert(pgno, page);
+        if let Some(old) = self.pages.insert(pgno, page) {
+            self.keep_spare(old.data);
+        }
+    }
+
+    /// A buffer of `len` bytes for a read that overwrites all of it: an
+    /// evicted page's buffer when one of that size is spare (its bytes
+    /// are stale, not zero), else a fresh one.
+    pub fn take_buffer(&mut self, len: usize) -> Vec<u8> {
+        while let Some(buf) = self.spare.pop() {
+            if buf.len() == len {
+                return buf;
+            }
+        }
+        vec![0; len]
+    }
+
+    fn keep_spare(&mut self, buf: Vec<u8>) {
+        // One eviction batch is enough: the next misses take them back.
+        if self.spare.len() <= self.capacity / 8 {
+            self.spare.push(buf);
+        }
     }
 
     fn evict(&mut self) {
@@ -138,7 +166,9 @@ impl PageCache {
             victims.select_nth_unstable(excess - 1);
         }
         for (_, pgno) in victims.into_iter().take(excess) {
-            self.pages.remove(&pgno);
+            if let Some(old) = self.pages.remove(&pgno) {
+                self.keep_spare(old.data);
+            }
         }
         self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
     }
@@ -163,6 +193,7 @@ impl PageCache {
         self.next_scan_at = 0;
         self.pages.clear();
         self.pinned.clear();
+        self.spare.clear();
     }
 
     /// Drop every dirty page (rollback: the file still has the originals).
@@ -235,5 +266,20 @@ mod tests {
         c.discard_dirty();
         assert!(!c.contains(1));
         assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
+    }
+
+    #[test]
+    fn evicted_buffers_are_reused_for_their_size_only() {
+        let mut c = PageCache::new(10);
+        for p in 1..=11 {
+            c.insert(p, vec![p as u8; 4], false);
+        }
+        let reused = c.take_buffer(4);
+        assert_eq!(reused.len(), 4);
+        assert_ne!(reused, vec![0; 4], "an evicted page's buffer, stale bytes and all");
+        // A different size (page size changed) never gets a spare buffer.
+        assert_eq!(c.take_buffer(8), vec![0; 8]);
+        c.clear();
+        assert_eq!(c.take_buffer(4), vec![0; 4]);
     }
 }

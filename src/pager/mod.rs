@@ -569,11 +569,16 @@ impl Pager {
             }
             self.reads.remove(&pgno);
         }
-        let c = match self.wal_frame_of(pgno)? {
-            Some((wal_file, offset)) => wal_file.read(offset, Buffer::zeroed(self.page_size as usize))?,
+        // The read overwrites the whole buffer (zero-filling past end of
+        // file), so an evicted page's stale buffer serves; the read in
+        // flight owns it until its completion is reaped.
+        let frame = self.wal_frame_of(pgno)?;
+        let buf = Buffer::from_vec(self.cache.take_buffer(self.page_size as usize));
+        let c = match frame {
+            Some((wal_file, offset)) => wal_file.read(offset, buf)?,
             None => {
                 let offset = (pgno as u64 - 1) * self.page_size as u64;
-                self.file.read(offset, Buffer::zeroed(self.page_size as usize))?
+                self.file.read(offset, buf)?
             }
         };
         // Synchronous backends finish inside `read`: collect at once
