@@ -14,6 +14,10 @@
 //!   phase never needs I/O.
 //! - The bound is soft: when every page is dirty or pinned the cache grows
 //!   past it rather than fail.
+//! - `dirty_count` is the number of cached pages whose `dirty` flag is
+//!   set: pages become dirty or clean only through the cache's methods
+//!   (the flag is private), each of which keeps the count, so the spill
+//!   check on every write is O(1).
 //! - Buffers of evicted pages are kept (at most one eviction batch of
 //!   them) and handed out by [`PageCache::take_buffer`] for the next
 //!   reads, so a cache that cycles pages does not allocate per miss. A
@@ -56,8 +60,9 @@ type PgnoBuild = BuildHasherDefault<PgnoHasher>;
 pub struct CachedPage {
     /// The page's bytes (page size long).
     pub data: Vec<u8>,
-    /// Modified in the current write transaction.
-    pub dirty: bool,
+    /// Modified in the current write transaction (changed only through
+    /// the cache, which counts dirty pages).
+    dirty: bool,
     last_used: Cell<u64>,
 }
 
@@ -74,6 +79,15 @@ pub struct PageCache {
     next_scan_at: usize,
     /// Buffers of evicted pages, for reuse by the next reads.
     spare: Vec<Vec<u8>>,
+    /// Cached pages with `dirty` set.
+    dirty_count: usize,
+}
+
+impl CachedPage {
+    /// Modified in the current write transaction.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
 }
 
 impl PageCache {
@@ -110,13 +124,17 @@ impl PageCache {
         Some(p)
     }
 
-    /// The page for modification, if cached.
-    pub fn get_mut(&mut self, pgno: Pgno) -> Option<&mut CachedPage> {
+    /// The page's bytes for modification, marking it dirty, if cached.
+    pub fn get_mut_dirty(&mut self, pgno: Pgno) -> Option<&mut Vec<u8>> {
         let p = self.pages.get_mut(&pgno)?;
         let t = self.tick.get() + 1;
         self.tick.set(t);
         p.last_used.set(t);
-        Some(p)
+        if !p.dirty {
+            p.dirty = true;
+            self.dirty_count += 1;
+        }
+        Some(&mut p.data)
     }
 
     /// Install a page (replacing any cached copy), evicting clean unpinned
@@ -127,7 +145,9 @@ impl PageCache {
         }
         let page = CachedPage { data, dirty, last_used: Cell::new(0) };
         self.touch(&page);
+        self.dirty_count += usize::from(dirty);
         if let Some(old) = self.pages.insert(pgno, page) {
+            self.dirty_count -= usize::from(old.dirty);
             self.keep_spare(old.data);
         }
     }
@@ -185,7 +205,9 @@ impl PageCache {
 
     /// Remove one page.
     pub fn remove(&mut self, pgno: Pgno) {
-        self.pages.remove(&pgno);
+        if let Some(old) = self.pages.remove(&pgno) {
+            self.dirty_count -= usize::from(old.dirty);
+        }
     }
 
     /// Forget every page (another connection changed the file).
@@ -194,17 +216,25 @@ impl PageCache {
         self.pages.clear();
         self.pinned.clear();
         self.spare.clear();
+        self.dirty_count = 0;
     }
 
     /// Drop every dirty page (rollback: the file still has the originals).
     pub fn discard_dirty(&mut self) {
         self.next_scan_at = 0;
         self.pages.retain(|_, p| !p.dirty);
+        self.dirty_count = 0;
     }
 
     /// Drop pages numbered above `db_size`.
     pub fn truncate(&mut self, db_size: Pgno) {
-        self.pages.retain(|pgno, _| *pgno <= db_size);
+        let mut dropped_dirty = 0;
+        self.pages.retain(|pgno, p| {
+            let keep = *pgno <= db_size;
+            dropped_dirty += usize::from(!keep && p.dirty);
+            keep
+        });
+        self.dirty_count -= dropped_dirty;
     }
 
     /// Page numbers of dirty pages, ascending.
@@ -217,14 +247,18 @@ impl PageCache {
     /// Mark one page clean (its current image is now in the file).
     pub fn mark_clean(&mut self, pgno: Pgno) {
         if let Some(p) = self.pages.get_mut(&pgno) {
-            p.dirty = false;
+            if p.dirty {
+                p.dirty = false;
+                self.dirty_count -= 1;
+            }
         }
         self.next_scan_at = 0;
     }
 
     /// Number of dirty pages.
     pub fn dirty_count(&self) -> usize {
-        self.pages.values().filter(|p| p.dirty).count()
+        debug_assert_eq!(self.dirty_count, self.pages.values().filter(|p| p.dirty).count());
+        self.dirty_count
     }
 
     /// Mark every page clean (after commit).
@@ -233,6 +267,7 @@ impl PageCache {
         for p in self.pages.values_mut() {
             p.dirty = false;
         }
+        self.dirty_count = 0;
     }
 
     /// Pages cached.
@@ -266,6 +301,37 @@ mod tests {
         c.discard_dirty();
         assert!(!c.contains(1));
         assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
+    }
+
+    #[test]
+    fn dirty_count_follows_every_change() {
+        let mut c = PageCache::new(10);
+        c.insert(1, vec![1], true);
+        c.insert(2, vec![2], false);
+        c.insert(3, vec![3], true);
+        assert_eq!(c.dirty_count(), 2);
+        c.insert(1, vec![1], false);
+        assert_eq!(c.dirty_count(), 1);
+        c.get_mut_dirty(2);
+        c.get_mut_dirty(2);
+        assert_eq!(c.dirty_count(), 2);
+        c.mark_clean(2);
+        c.mark_clean(2);
+        assert_eq!(c.dirty_count(), 1);
+        c.insert(4, vec![4], true);
+        c.truncate(3);
+        assert_eq!(c.dirty_count(), 1);
+        c.remove(3);
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(5, vec![5], true);
+        c.mark_all_clean();
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(6, vec![6], true);
+        c.discard_dirty();
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(7, vec![7], true);
+        c.clear();
+        assert_eq!(c.dirty_count(), 0);
     }
 
     #[test]

@@ -672,7 +672,7 @@ impl Pager {
     fn record_undo(&mut self, pgno: Pgno) {
         if let Some(undo) = &mut self.op_undo {
             if let std::collections::hash_map::Entry::Vacant(e) = undo.images.entry(pgno) {
-                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty)));
+                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.is_dirty())));
             }
         }
     }
@@ -724,9 +724,8 @@ impl Pager {
         if log_for_op {
             self.record_undo(pgno);
         }
-        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
-        p.dirty = true;
-        Ok(&mut p.data)
+        let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
+        Ok(data)
     }
 
     /// A fresh zero-filled page `pgno` for the allocator: either one past
@@ -751,8 +750,8 @@ impl Pager {
         }
         self.install(pgno, zero, true);
         self.cache.pin(pgno);
-        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
-        Ok(&mut p.data)
+        let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
+        Ok(data)
     }
 
     /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
