@@ -99,7 +99,9 @@ pub enum FileKind {
 /// requests; everything else is synchronous and never waits.
 pub trait File: Send + Sync {
     /// Submit a read of `buf.len()` bytes at `offset`. The completion holds
-    /// the buffer and the number of bytes read (short at end of file).
+    /// the buffer and the number of bytes read (short at end of file); the
+    /// rest of the buffer is zero-filled, whatever it held before (the
+    /// pager reads into recycled page buffers).
     fn read(&self, offset: u64, buf: Buffer) -> Result<Completion>;
     /// Submit a write of the whole buffer at `offset`.
     fn write(&self, offset: u64, buf: Buffer) -> Result<Completion>;

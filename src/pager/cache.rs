@@ -14,6 +14,15 @@
 //!   phase never needs I/O.
 //! - The bound is soft: when every page is dirty or pinned the cache grows
 //!   past it rather than fail.
+//! - `dirty_count` is the number of cached pages whose `dirty` flag is
+//!   set: pages become dirty or clean only through the cache's methods
+//!   (the flag is private), each of which keeps the count, so the spill
+//!   check on every write is O(1).
+//! - Buffers of evicted pages are kept (at most one eviction batch of
+//!   them) and handed out by [`PageCache::take_buffer`] for the next
+//!   reads, so a cache that cycles pages does not allocate per miss. A
+//!   spare buffer's content is stale: only a read that overwrites all of
+//!   it (backends zero-fill past end of file) may use it.
 
 use crate::btree::Pgno;
 use std::cell::Cell;
@@ -51,8 +60,9 @@ type PgnoBuild = BuildHasherDefault<PgnoHasher>;
 pub struct CachedPage {
     /// The page's bytes (page size long).
     pub data: Vec<u8>,
-    /// Modified in the current write transaction.
-    pub dirty: bool,
+    /// Modified in the current write transaction (changed only through
+    /// the cache, which counts dirty pages).
+    dirty: bool,
     last_used: Cell<u64>,
 }
 
@@ -67,6 +77,17 @@ pub struct PageCache {
     /// dirty or pinned), do not scan again before the cache grows past
     /// this size: keeps big write transactions from rescanning per page.
     next_scan_at: usize,
+    /// Buffers of evicted pages, for reuse by the next reads.
+    spare: Vec<Vec<u8>>,
+    /// Cached pages with `dirty` set.
+    dirty_count: usize,
+}
+
+impl CachedPage {
+    /// Modified in the current write transaction.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
 }
 
 impl PageCache {
@@ -103,13 +124,17 @@ impl PageCache {
         Some(p)
     }
 
-    /// The page for modification, if cached.
-    pub fn get_mut(&mut self, pgno: Pgno) -> Option<&mut CachedPage> {
+    /// The page's bytes for modification, marking it dirty, if cached.
+    pub fn get_mut_dirty(&mut self, pgno: Pgno) -> Option<&mut Vec<u8>> {
         let p = self.pages.get_mut(&pgno)?;
         let t = self.tick.get() + 1;
         self.tick.set(t);
         p.last_used.set(t);
-        Some(p)
+        if !p.dirty {
+            p.dirty = true;
+            self.dirty_count += 1;
+        }
+        Some(&mut p.data)
     }
 
     /// Install a page (replacing any cached copy), evicting clean unpinned
@@ -120,7 +145,30 @@ impl PageCache {
         }
         let page = CachedPage { data, dirty, last_used: Cell::new(0) };
         self.touch(&page);
-        self.pages.insert(pgno, page);
+        self.dirty_count += usize::from(dirty);
+        if let Some(old) = self.pages.insert(pgno, page) {
+            self.dirty_count -= usize::from(old.dirty);
+            self.keep_spare(old.data);
+        }
+    }
+
+    /// A buffer of `len` bytes for a read that overwrites all of it: an
+    /// evicted page's buffer when one of that size is spare (its bytes
+    /// are stale, not zero), else a fresh one.
+    pub fn take_buffer(&mut self, len: usize) -> Vec<u8> {
+        while let Some(buf) = self.spare.pop() {
+            if buf.len() == len {
+                return buf;
+            }
+        }
+        vec![0; len]
+    }
+
+    fn keep_spare(&mut self, buf: Vec<u8>) {
+        // One eviction batch is enough: the next misses take them back.
+        if self.spare.len() <= self.capacity / 8 {
+            self.spare.push(buf);
+        }
     }
 
     fn evict(&mut self) {
@@ -138,7 +186,9 @@ impl PageCache {
             victims.select_nth_unstable(excess - 1);
         }
         for (_, pgno) in victims.into_iter().take(excess) {
-            self.pages.remove(&pgno);
+            if let Some(old) = self.pages.remove(&pgno) {
+                self.keep_spare(old.data);
+            }
         }
         self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
     }
@@ -155,7 +205,9 @@ impl PageCache {
 
     /// Remove one page.
     pub fn remove(&mut self, pgno: Pgno) {
-        self.pages.remove(&pgno);
+        if let Some(old) = self.pages.remove(&pgno) {
+            self.dirty_count -= usize::from(old.dirty);
+        }
     }
 
     /// Forget every page (another connection changed the file).
@@ -163,17 +215,26 @@ impl PageCache {
         self.next_scan_at = 0;
         self.pages.clear();
         self.pinned.clear();
+        self.spare.clear();
+        self.dirty_count = 0;
     }
 
     /// Drop every dirty page (rollback: the file still has the originals).
     pub fn discard_dirty(&mut self) {
         self.next_scan_at = 0;
         self.pages.retain(|_, p| !p.dirty);
+        self.dirty_count = 0;
     }
 
     /// Drop pages numbered above `db_size`.
     pub fn truncate(&mut self, db_size: Pgno) {
-        self.pages.retain(|pgno, _| *pgno <= db_size);
+        let mut dropped_dirty = 0;
+        self.pages.retain(|pgno, p| {
+            let keep = *pgno <= db_size;
+            dropped_dirty += usize::from(!keep && p.dirty);
+            keep
+        });
+        self.dirty_count -= dropped_dirty;
     }
 
     /// Page numbers of dirty pages, ascending.
@@ -186,14 +247,18 @@ impl PageCache {
     /// Mark one page clean (its current image is now in the file).
     pub fn mark_clean(&mut self, pgno: Pgno) {
         if let Some(p) = self.pages.get_mut(&pgno) {
-            p.dirty = false;
+            if p.dirty {
+                p.dirty = false;
+                self.dirty_count -= 1;
+            }
         }
         self.next_scan_at = 0;
     }
 
     /// Number of dirty pages.
     pub fn dirty_count(&self) -> usize {
-        self.pages.values().filter(|p| p.dirty).count()
+        debug_assert_eq!(self.dirty_count, self.pages.values().filter(|p| p.dirty).count());
+        self.dirty_count
     }
 
     /// Mark every page clean (after commit).
@@ -202,6 +267,7 @@ impl PageCache {
         for p in self.pages.values_mut() {
             p.dirty = false;
         }
+        self.dirty_count = 0;
     }
 
     /// Pages cached.
@@ -235,5 +301,51 @@ mod tests {
         c.discard_dirty();
         assert!(!c.contains(1));
         assert_eq!(c.dirty_pages(), Vec::<Pgno>::new());
+    }
+
+    #[test]
+    fn dirty_count_follows_every_change() {
+        let mut c = PageCache::new(10);
+        c.insert(1, vec![1], true);
+        c.insert(2, vec![2], false);
+        c.insert(3, vec![3], true);
+        assert_eq!(c.dirty_count(), 2);
+        c.insert(1, vec![1], false);
+        assert_eq!(c.dirty_count(), 1);
+        c.get_mut_dirty(2);
+        c.get_mut_dirty(2);
+        assert_eq!(c.dirty_count(), 2);
+        c.mark_clean(2);
+        c.mark_clean(2);
+        assert_eq!(c.dirty_count(), 1);
+        c.insert(4, vec![4], true);
+        c.truncate(3);
+        assert_eq!(c.dirty_count(), 1);
+        c.remove(3);
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(5, vec![5], true);
+        c.mark_all_clean();
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(6, vec![6], true);
+        c.discard_dirty();
+        assert_eq!(c.dirty_count(), 0);
+        c.insert(7, vec![7], true);
+        c.clear();
+        assert_eq!(c.dirty_count(), 0);
+    }
+
+    #[test]
+    fn evicted_buffers_are_reused_for_their_size_only() {
+        let mut c = PageCache::new(10);
+        for p in 1..=11 {
+            c.insert(p, vec![p as u8; 4], false);
+        }
+        let reused = c.take_buffer(4);
+        assert_eq!(reused.len(), 4);
+        assert_ne!(reused, vec![0; 4], "an evicted page's buffer, stale bytes and all");
+        // A different size (page size changed) never gets a spare buffer.
+        assert_eq!(c.take_buffer(8), vec![0; 8]);
+        c.clear();
+        assert_eq!(c.take_buffer(4), vec![0; 4]);
     }
 }

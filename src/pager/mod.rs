@@ -569,11 +569,16 @@ impl Pager {
             }
             self.reads.remove(&pgno);
         }
-        let c = match self.wal_frame_of(pgno)? {
-            Some((wal_file, offset)) => wal_file.read(offset, Buffer::zeroed(self.page_size as usize))?,
+        // The read overwrites the whole buffer (zero-filling past end of
+        // file), so an evicted page's stale buffer serves; the read in
+        // flight owns it until its completion is reaped.
+        let frame = self.wal_frame_of(pgno)?;
+        let buf = Buffer::from_vec(self.cache.take_buffer(self.page_size as usize));
+        let c = match frame {
+            Some((wal_file, offset)) => wal_file.read(offset, buf)?,
             None => {
                 let offset = (pgno as u64 - 1) * self.page_size as u64;
-                self.file.read(offset, Buffer::zeroed(self.page_size as usize))?
+                self.file.read(offset, buf)?
             }
         };
         // Synchronous backends finish inside `read`: collect at once
@@ -667,7 +672,7 @@ impl Pager {
     fn record_undo(&mut self, pgno: Pgno) {
         if let Some(undo) = &mut self.op_undo {
             if let std::collections::hash_map::Entry::Vacant(e) = undo.images.entry(pgno) {
-                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.dirty)));
+                e.insert(self.cache.get(pgno).map(|p| (p.data.clone(), p.is_dirty())));
             }
         }
     }
@@ -719,9 +724,8 @@ impl Pager {
         if log_for_op {
             self.record_undo(pgno);
         }
-        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
-        p.dirty = true;
-        Ok(&mut p.data)
+        let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
+        Ok(data)
     }
 
     /// A fresh zero-filled page `pgno` for the allocator: either one past
@@ -746,8 +750,8 @@ impl Pager {
         }
         self.install(pgno, zero, true);
         self.cache.pin(pgno);
-        let p = self.cache.get_mut(pgno).ok_or_else(Error::corrupt)?;
-        Ok(&mut p.data)
+        let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
+        Ok(data)
     }
 
     /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
