@@ -537,6 +537,16 @@ impl Pager {
 
     // ---- page access -------------------------------------------------
 
+    /// Put the page a finished read `c` brought into the cache.
+    fn cache_completed_read(&mut self, pgno: Pgno, c: &Completion) -> Result<()> {
+        let data = c.take()?.buffer.map(Buffer::into_vec).unwrap_or_default();
+        if data.len() != self.page_size as usize {
+            return Err(Error::new(SQLITE_INTERNAL, "page read with a stale page size"));
+        }
+        self.cache.insert(pgno, data, false);
+        Ok(())
+    }
+
     /// Make page `pgno` present in cache. Resumable: a miss submits a read
     /// and returns `Pending`; calling again collects it.
     pub fn fetch(&mut self, pgno: Pgno) -> IoPoll<()> {
@@ -559,12 +569,7 @@ impl Pager {
                 }
                 let c = c.clone();
                 self.reads.remove(&pgno);
-                let res = c.take()?;
-                let data = res.buffer.map(Buffer::into_vec).unwrap_or_default();
-                if data.len() != self.page_size as usize {
-                    return Err(Error::new(SQLITE_INTERNAL, "page read with a stale page size"));
-                }
-                self.cache.insert(pgno, data, false);
+                self.cache_completed_read(pgno, &c)?;
                 return Ok(Poll::Ready(()));
             }
             self.reads.remove(&pgno);
@@ -584,12 +589,7 @@ impl Pager {
         // Synchronous backends finish inside `read`: collect at once
         // (without going through `reads`).
         if c.is_done() {
-            let res = c.take()?;
-            let data = res.buffer.map(Buffer::into_vec).unwrap_or_default();
-            if data.len() != self.page_size as usize {
-                return Err(Error::new(SQLITE_INTERNAL, "page read with a stale page size"));
-            }
-            self.cache.insert(pgno, data, false);
+            self.cache_completed_read(pgno, &c)?;
             return Ok(Poll::Ready(()));
         }
         self.reads.insert(pgno, (c, self.generation));
