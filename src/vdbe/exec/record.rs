@@ -25,7 +25,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
                 let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
                 if affinity_may_change(v, aff) {
-                    converted.push((i, apply_affinity(v.clone(), aff)));
+                    converted.push((i, record_affinity(v.clone(), aff)));
                 }
             }
             // The output register's previous record buffer is reused (a
@@ -195,6 +195,25 @@ fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool
     match aff {
         Affinity::Blob => false,
         Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
-        Affinity::Numeric | Affinity::Integer | Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)),
+        Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)) || matches!(v, Value::Integer(i) if !fits_six_bytes(*i)),
+        Affinity::Numeric | Affinity::Integer => matches!(v, Value::Text(_) | Value::Real(_)),
+    }
+}
+
+/// The largest magnitude a 6-byte record integer holds.
+const MAX_6BYTE: i64 = 0x0000_7fff_ffff_ffff;
+
+fn fits_six_bytes(i: i64) -> bool {
+    (-MAX_6BYTE..=MAX_6BYTE).contains(&i)
+}
+
+/// The affinity a record applies to a value it stores. As in SQLite, an
+/// integer stored under REAL affinity stays an integer only while it fits
+/// in 6 bytes; a larger one is stored as the REAL it stands for (so the
+/// table and its indexes hold what reading the column gives).
+fn record_affinity(v: Value, aff: crate::vdbe::value_ops::Affinity) -> Value {
+    match (aff, v) {
+        (crate::vdbe::value_ops::Affinity::Real, Value::Integer(i)) if !fits_six_bytes(i) => Value::Real(i as f64),
+        (aff, v) => apply_affinity(v, aff),
     }
 }
