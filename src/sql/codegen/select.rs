@@ -736,7 +736,15 @@ impl Compiler<'_> {
                 *a = aliases;
             }
             let end = self.b.label();
-            let lim = self.setup_limit(limit, end)?;
+            // LIMIT and OFFSET name no table columns, this SELECT's or an
+            // enclosing one's (the scopes stay, emptied, so that nesting
+            // depth still reads the same).
+            let saved: Vec<Scope> = self.scopes.iter_mut().map(std::mem::take).collect();
+            let lim = self.setup_limit(limit, end);
+            for (s, own) in self.scopes.iter_mut().zip(saved) {
+                *s = own;
+            }
+            let lim = lim?;
             let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
