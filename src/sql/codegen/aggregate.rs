@@ -387,7 +387,7 @@ impl<'b> Compiler<'_> {
         let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
         outputs.extend(having);
         outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
-        if outputs.iter().any(|e| has_subquery(e)) {
+        if outputs.iter().any(|e| crate::sql::plan::terms::has_subquery(e)) {
             self.collect_all_columns(from, &mut cols);
         }
         for a in aggs.iter_mut() {
@@ -575,18 +575,6 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
-}
-
-/// Whether `e` contains a subquery (scalar, EXISTS or IN).
-fn has_subquery(e: &Expr<'_>) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. }) {
-            found = true;
-        }
-        !found
-    });
-    found
 }
 
 /// The result expressions of the FROM-less, GROUP BY-less subqueries in
