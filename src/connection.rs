@@ -375,7 +375,8 @@ impl Connection {
             loaded.push(s?);
         }
         self.schemas = loaded;
-        self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>());
+        let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
+        self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
         self.schema_loaded = true;
         self.state.schema_changed = false;
         Ok(())

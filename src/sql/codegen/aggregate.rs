@@ -419,6 +419,10 @@ impl<'b> Compiler<'_> {
                 req.goal = lone;
                 let first_row = self.b.reg();
                 self.b.add(Opcode::Integer, 0, first_row, 0);
+                // With only NULLs in the index, the bare columns come from
+                // its first entry (as SQLite's min() lookup gives them).
+                let null_seen = self.b.reg();
+                self.b.add(Opcode::Integer, 0, null_seen, 0);
                 let (loops, served) = self.open_loops_with(from, terms, &req)?;
                 let done = self.b.label();
                 let skip_null = self.b.label();
@@ -430,7 +434,15 @@ impl<'b> Compiler<'_> {
                             c.expr(e, args + k as i32)?;
                         }
                         if served && is_min {
-                            c.b.add(Opcode::IsNull, args, skip_null, 0);
+                            let not_null = c.b.label();
+                            c.b.add(Opcode::NotNull, args, not_null, 0);
+                            c.b.add(Opcode::If, null_seen, skip_null, 0);
+                            c.b.add(Opcode::Integer, 1, null_seen, 0);
+                            for (k, col) in cols.iter().enumerate() {
+                                c.emit_column(col, col_regs + k as i32)?;
+                            }
+                            c.b.add(Opcode::Goto, 0, skip_null, 0);
+                            c.b.bind(not_null);
                         }
                         Ok(args)
                     },

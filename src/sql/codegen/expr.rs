@@ -336,13 +336,17 @@ impl Compiler<'_> {
             }
             return Ok(());
         }
-        let alias = self.aliases.last().and_then(|a| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| t.clone()));
-        if let Some(text) = alias {
-            let saved = self.aliases.pop();
-            let r = self.expr_text(&text, target);
-            if let Some(s) = saved {
-                self.aliases.push(s);
+        // A result alias of this SELECT, or of an enclosing one (a
+        // subquery in its WHERE or ORDER BY may name it too).
+        let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
+        if let Some((level, text)) = alias {
+            if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
+                return Err(Error::unsupported("a subquery naming an aggregate result alias of an enclosing query"));
             }
+            // The alias's own expression may not name it (nor those inside).
+            let saved = self.aliases.split_off(level);
+            let r = self.expr_text(&text, target);
+            self.aliases.extend(saved);
             return r;
         }
         if raw.starts_with('"') {
@@ -354,6 +358,25 @@ impl Compiler<'_> {
             return Ok(());
         }
         Err(no_such_column(None, &name))
+    }
+
+    /// Whether the expression `text` calls an aggregate function.
+    fn text_has_aggregate(&self, text: &str) -> bool {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
+            let mut found = false;
+            for c in columns.iter() {
+                if let ast::ResultColumn::Expr(e, _) = c {
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        found |= super::is_aggregate_call(self, x);
+                        !found
+                    });
+                }
+            }
+            Ok(found)
+        })
+        .unwrap_or(true)
     }
 
     fn emit_number(&mut self, n: Number, target: i32) {
@@ -537,9 +560,7 @@ impl Compiler<'_> {
                 }
             }
             Expr::Between { lhs, not, start, end } => {
-                let x = self.expr_new(lhs)?;
-                let a = self.expr_new(start)?;
-                let b = self.expr_new(end)?;
+                let (x, a, b) = (self.comparison_operand(lhs)?, self.comparison_operand(start)?, self.comparison_operand(end)?);
                 let t1 = self.b.reg();
                 let t2 = self.b.reg();
                 self.emit_comparison(Opcode::Ge, lhs, start, x, a, t1, false)?;
@@ -722,8 +743,7 @@ impl Compiler<'_> {
                 return self.row_subquery_comparison(opc, null_eq, l, r, target);
             }
         }
-        let lr = self.expr_new(l)?;
-        let rr = self.expr_new(r)?;
+        let (lr, rr) = if cmp.is_some() { (self.comparison_operand(l)?, self.comparison_operand(r)?) } else { (self.expr_new(l)?, self.expr_new(r)?) };
         if let Some((opc, null_eq)) = cmp {
             return self.emit_comparison(opc, l, r, lr, rr, target, null_eq);
         }
@@ -1085,7 +1105,24 @@ impl Compiler<'_> {
         Some(truth)
     }
 
+    /// Compile an operand of a comparison: a subquery of several columns
+    /// there is a misused row value.
+    fn comparison_operand(&mut self, e: &Expr<'_>) -> Result<i32> {
+        self.comparing = matches!(e, Expr::Subquery(_));
+        let r = self.expr_new(e);
+        self.comparing = false;
+        r
+    }
+
     fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        // Its own expressions are not operands of the comparison.
+        let saved = std::mem::replace(&mut self.comparing, false);
+        let r = self.scalar_subquery_body(sel, target, saved);
+        self.comparing = saved;
+        r
+    }
+
+    fn scalar_subquery_body(&mut self, sel: &ast::Select<'_>, target: i32, comparing: bool) -> Result<()> {
         let r = self.b.reg();
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
@@ -1095,6 +1132,10 @@ impl Compiler<'_> {
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
         self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
         if info.n_columns != 1 {
+            // Compared with a single value, it is a row value of the wrong size.
+            if comparing {
+                return Err(Error::sql("row value misused"));
+            }
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
         self.b.bind(done);

@@ -679,7 +679,7 @@ impl<'b> Compiler<'_> {
                 }
             } else if q.is_none() {
                 // Could be an alias of a result column: evaluate late.
-                if self.aliases.last().is_some_and(|a| a.iter().any(|(an, _)| an.eq_ignore_ascii_case(&n))) {
+                if self.alias_visible(&n) {
                     mask = u64::MAX;
                 }
             }
@@ -714,12 +714,16 @@ impl<'b> Compiler<'_> {
         let right_at = items.iter().position(|it| it.loop_first);
         let group = right_at.filter(|k| *k > 1);
         let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
-        if reorder {
-            for it in items {
-                for j in &it.on {
-                    if let JoinTerm::Expr(e) = j {
-                        crate::sql::plan::terms::conjuncts(e, &mut all_terms);
-                    }
+        // The ON expression of an inner join is a WHERE term: it may read
+        // tables joined after it, and is checked once they are all read.
+        // (Not with outer joins around: there ON decides the NULL row.)
+        let plain_inner = |it: &FromItem<'a, 'b>| !it.left && !it.loop_first && it.full_matched.is_none();
+        let on_as_where = reorder || (right_at.is_none() && items.iter().all(|f| f.full_matched.is_none()));
+        let on_moved: Vec<bool> = items.iter().map(|it| on_as_where && plain_inner(it)).collect();
+        for (it, _) in items.iter().zip(&on_moved).filter(|(_, m)| **m) {
+            for j in &it.on {
+                if let JoinTerm::Expr(e) = j {
+                    crate::sql::plan::terms::conjuncts(e, &mut all_terms);
                 }
             }
         }
@@ -781,7 +785,7 @@ impl<'b> Compiler<'_> {
             // Terms usable for lookups: WHERE terms at this level and the
             // ON terms of joins at this level.
             let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
-            if !reorder {
+            if !on_moved[ii] {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {
                         let mut cs = Vec::new();
@@ -832,9 +836,9 @@ impl<'b> Compiler<'_> {
                 }
             }
             // ON terms (for LEFT JOIN they decide the match).
-            let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
-            for j in on_terms {
+            for j in &it.on {
                 match j {
+                    JoinTerm::Expr(_) if on_moved[ii] => {}
                     JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();

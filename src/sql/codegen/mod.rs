@@ -121,6 +121,8 @@ pub struct Compiler<'s> {
     /// innermost SELECT last: (alias, expression as SQL text, re-parsed
     /// where used).
     pub aliases: Vec<Vec<(String, String)>>,
+    /// Compiling a subquery that is an operand of a comparison.
+    pub comparing: bool,
     /// CTEs in scope, innermost last.
     pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
@@ -273,6 +275,7 @@ impl<'s> Compiler<'s> {
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
+            comparing: false,
             ctes: Vec::new(),
             writes: false,
             eqp: Vec::new(),

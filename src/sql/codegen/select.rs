@@ -943,6 +943,12 @@ impl Compiler<'_> {
         found_inner
     }
 
+    /// Whether `name` is a result alias of this SELECT or of one it is
+    /// nested in (a subquery in WHERE or ORDER BY may name those).
+    pub fn alias_visible(&self, name: &str) -> bool {
+        self.aliases.iter().any(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+    }
+
     /// Report the first unresolvable column name in `e` the way SQLite
     /// does before any other clause is looked at.
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
@@ -962,7 +968,7 @@ impl Compiler<'_> {
             if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
                 continue;
             }
-            if q.is_none() && self.aliases.last().is_some_and(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(&n))) {
+            if q.is_none() && self.alias_visible(&n) {
                 continue;
             }
             return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
@@ -972,13 +978,21 @@ impl Compiler<'_> {
 
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
-        for (i, it) in items.iter().enumerate() {
-            match it {
-                ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+        // A result column cannot name another's alias (nor can its subqueries).
+        let own_aliases = self.aliases.last_mut().map(std::mem::take);
+        let r = (|| {
+            for (i, it) in items.iter().enumerate() {
+                match it {
+                    ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
+                    ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+                }
             }
+            Ok(())
+        })();
+        if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
+            *a = saved;
         }
-        Ok(())
+        r
     }
 
     fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {

@@ -233,7 +233,13 @@ fn collect_from_join(
     }
     let width = key_width as usize + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
-    let sql = format!("SELECT {}{values} FROM {} AS {}, {}{filter}", key.join(", "), quote(&table.name), quote(&name), super::from::from_text(from));
+    // The target joins the FROM clause as a whole: with a RIGHT or FULL
+    // JOIN in it, `target, a RIGHT JOIN b` would NULL-fill the target with
+    // `a`, so the target goes last.
+    let outer_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
+    let target = format!("{} AS {}", quote(&table.name), quote(&name));
+    let joined = if outer_right { format!("{}, {target}", super::from::from_text(from)) } else { format!("{target}, {}", super::from::from_text(from)) };
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;
