@@ -405,7 +405,7 @@ impl Connection {
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(stmt_sql);
-            let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+            let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
                 c.page_size = page_size;
                 c.db_path = path;
@@ -422,6 +422,14 @@ impl Connection {
                 prog.attach_generation = generation;
                 prog.settings_generation = settings_generation;
                 Ok(prog)
+            };
+            let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                // A bug in code generation must not leave the caller without
+                // an error message: it becomes SQLITE_INTERNAL, with one.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_program(cmd))).unwrap_or_else(|payload| {
+                    let what = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                    Err(crate::error::Error::new(crate::error::SQLITE_INTERNAL, format!("internal error while compiling the statement (a bug in ringlite): {what}")))
+                })
             };
             let prog = match &numbering.text {
                 None => build(cmd)?,

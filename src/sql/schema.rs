@@ -366,8 +366,10 @@ pub struct Schema {
     pub cookies: Vec<u32>,
     /// Merged schemas: for each of `rows` that is a TEMP trigger, the
     /// database of the table it watches (`ON aux.t`, or the first database
-    /// in search order holding `t`); `None` for every other row.
-    pub trigger_targets: Vec<Option<usize>>,
+    /// in search order holding `t`), `Some(None)` when there is no such
+    /// table (an orphan, which neither fires nor can be dropped); `None`
+    /// for every other row.
+    pub trigger_targets: Vec<Option<Option<usize>>>,
 }
 
 /// Key under which a merged schema keeps an object of database `db` that
@@ -411,11 +413,16 @@ impl Schema {
     }
 
     /// The database whose table TEMP trigger row `i` watches.
-    fn temp_trigger_target(&self, i: usize, names: &[String]) -> Option<usize> {
+    fn temp_trigger_target(&self, i: usize, names: &[String]) -> Option<Option<usize>> {
         let row = &self.rows[i];
         if self.row_db(i) != 1 || row.0 != "trigger" {
             return None;
         }
+        Some(self.temp_trigger_table_db(i, names))
+    }
+
+    fn temp_trigger_table_db(&self, i: usize, names: &[String]) -> Option<usize> {
+        let row = &self.rows[i];
         let qualifier = crate::sql::parse::with_first_statement(row.4.as_deref()?.as_bytes(), |cmd, _| {
             Ok(match cmd {
                 Some(ast::Cmd::Stmt(ast::Stmt::CreateTrigger { tbl_name, .. })) => tbl_name.db_name.as_ref().map(|q| crate::sql::parse::unquote(q.0)),
@@ -425,9 +432,14 @@ impl Schema {
         .ok()
         .flatten();
         match qualifier {
-            Some(q) => names.iter().position(|n| n.eq_ignore_ascii_case(&q)),
+            Some(q) => names.iter().position(|n| n.eq_ignore_ascii_case(&q)).filter(|&db| self.table_in(Some(db), &row.2).is_some()),
             None => self.table(&row.2).map(|t| t.db),
         }
+    }
+
+    /// Whether trigger row `i` is a TEMP trigger whose table is gone.
+    pub fn is_orphan_trigger(&self, i: usize) -> bool {
+        matches!(self.trigger_targets.get(i), Some(Some(None)))
     }
 
     /// Whether trigger row `i` fires for `table`: a trigger of the table's
@@ -439,8 +451,8 @@ impl Schema {
         }
         let db = self.row_db(i);
         match self.trigger_targets.get(i).copied().flatten() {
-            Some(target) if db == 1 => target == table.db,
-            _ => db == table.db || db == 1,
+            Some(target) if db == 1 => target == Some(table.db),
+            _ => db == table.db,
         }
     }
 
@@ -558,7 +570,7 @@ impl Schema {
     /// Whether a trigger of this name exists in database `db` (`None`:
     /// any database).
     pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
-        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d))
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
     }
 }
 

@@ -255,11 +255,6 @@ impl Compiler<'_> {
         self.b.bind(end);
     }
 
-    /// Delete `sqlite_schema` rows whose column `col` equals `name`.
-    fn delete_schema_rows(&mut self, col: i32, name: &str) {
-        self.delete_schema_rows_of(self.ddl_db, None, col, name);
-    }
-
     /// Delete the rows of database `db`'s schema table (only those of type
     /// `only_type`, when given) whose column `col` equals `name` (NOCASE).
     pub(super) fn delete_schema_rows_of(&mut self, db: usize, only_type: Option<&str>, col: i32, name: &str) {

@@ -491,6 +491,11 @@ impl Compiler<'_> {
                     None => return Err(Error::sql(format!("no such column: {d}.{t}.{c}"))),
                 }
             }
+            // A parameter in a trigger body (only a schema written by hand
+            // can hold one) is NULL, as in SQLite, not the statement's.
+            Expr::Variable(_) if !self.firing.is_empty() => {
+                self.b.add(Opcode::Null, 0, target, 0);
+            }
             Expr::Variable(name) => {
                 let i = self.variable(name)?;
                 self.b.add(Opcode::Variable, i, target, 0);

@@ -179,8 +179,17 @@ impl<'b> Compiler<'_> {
                         None => Bound::Current,
                         Some(b) => bound(b, &mut offsets.1)?,
                     };
-                    let descending = !groups && !rows && matches!(order[0].order, Some(SortOrder::Desc));
-                    Frame::Value(ValueFrame { groups, rows, exclude, descending, start, end })
+                    // (RANGE frames have exactly one ORDER BY term here.)
+                    let range_term = if !groups && !rows { order.first() } else { None };
+                    let descending = range_term.is_some_and(|t| matches!(t.order, Some(SortOrder::Desc)));
+                    // NULLs come first for ASC, last for DESC, unless told.
+                    let nulls_first = match range_term.and_then(|t| t.nulls) {
+                        Some(ast::NullsOrder::First) => true,
+                        Some(ast::NullsOrder::Last) => false,
+                        None => !descending,
+                    };
+                    let null_key = range_term.is_some_and(super::select::needs_null_key);
+                    Frame::Value(ValueFrame { groups, rows, exclude, descending, nulls_first, null_key, start, end })
                 }
                 Some(f)
                     if f.mode == ast::FrameMode::Rows
@@ -260,7 +269,12 @@ impl<'b> Compiler<'_> {
                 Some((n, _)) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),
             };
-            fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+            let descending = matches!(t.order, Some(SortOrder::Desc));
+            // NULLS FIRST/LAST against the default: an "is NULL" key first.
+            if super::select::needs_null_key(t) {
+                fields.push(KeyField { collation: crate::value::collation::Collation::binary(), descending });
+            }
+            fields.push(KeyField { collation: coll, descending });
         }
         Ok(Arc::new(KeyInfo { fields }))
     }
@@ -297,7 +311,7 @@ impl<'b> Compiler<'_> {
         let mut layout: Vec<(usize, usize, usize, usize)> = Vec::new(); // (args at, n args, keys at, n keys)
         let mut width = nc;
         for c in &calls {
-            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, |o| o.len());
+            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, super::select::key_width);
             layout.push((width, c.args.len(), width + c.args.len(), nk));
             width += c.args.len() + nk;
         }
@@ -319,8 +333,19 @@ impl<'b> Compiler<'_> {
                 k += 1;
             }
             for t in c.spec.order_by.unwrap_or(&[]) {
-                self.expr(&t.expr, regs + k as i32)?;
-                k += 1;
+                if super::select::needs_null_key(t) {
+                    let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
+                    self.expr(&t.expr, value)?;
+                    let done = self.b.label();
+                    self.b.add(Opcode::Integer, 1, flag, 0);
+                    self.b.add(Opcode::IsNull, value, done, 0);
+                    self.b.add(Opcode::Integer, 0, flag, 0);
+                    self.b.bind(done);
+                    k += 2;
+                } else {
+                    self.expr(&t.expr, regs + k as i32)?;
+                    k += 1;
+                }
             }
             let _ = na;
         }
@@ -331,19 +356,48 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Insert, store, rec, rid);
         self.close_loops(loops);
 
-        // Per call: its values by stored rowid.
-        let mut value_tables = Vec::new();
-        for (ci, c) in calls.iter().enumerate() {
-            let vt = self.b.cursor();
-            self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
-            value_tables.push(vt);
-            self.window_pass(c, layout[ci], store, vt)?;
+        // Per call: its values by stored rowid. As in SQLite, the windows
+        // are computed last one first, each sorting the rows in the order
+        // the one before left them (the sort is stable), and the result
+        // comes out in the first window's order.
+        let mut specs: Vec<String> = Vec::new();
+        for c in &calls {
+            let spec = window_spec_text(c.spec);
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+        let mut value_tables = vec![0; calls.len()];
+        let mut input: Option<(i32, usize)> = None;
+        for spec in specs.iter().rev() {
+            let mut last = None;
+            for (ci, c) in calls.iter().enumerate().filter(|(_, c)| &window_spec_text(c.spec) == spec) {
+                let vt = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
+                value_tables[ci] = vt;
+                last = Some(self.window_pass(c, layout[ci], store, vt, input)?);
+            }
+            input = last.or(input);
         }
 
-        // Output rows in stored order.
+        // Output rows in the first window's order.
         let end = self.b.label();
-        self.b.add(Opcode::Rewind, store, end, 0);
-        let top = self.b.here();
+        let srid = self.b.reg();
+        let top = match input {
+            Some((sorted, rid_col)) => {
+                self.b.add(Opcode::Rewind, sorted, end, 0);
+                let top = self.b.here();
+                self.b.add(Opcode::Column, sorted, rid_col as i32, srid);
+                self.b.add(Opcode::SeekRowid, store, end, srid);
+                top
+            }
+            None => {
+                self.b.add(Opcode::Rewind, store, end, 0);
+                let top = self.b.here();
+                self.b.add(Opcode::Rowid, store, srid, 0);
+                top
+            }
+        };
         let next = self.b.label();
         let col_regs = self.b.regs(nc.max(1));
         for i in 0..nc {
@@ -351,8 +405,6 @@ impl<'b> Compiler<'_> {
         }
         // The mappings are this query's only (see `aggregate.rs`).
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
-        let srid = self.b.reg();
-        self.b.add(Opcode::Rowid, store, srid, 0);
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
@@ -369,7 +421,7 @@ impl<'b> Compiler<'_> {
         (self.agg_regs, self.col_map) = saved_maps;
         r?;
         self.b.bind(next);
-        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.add(Opcode::Next, input.map_or(store, |(sorted, _)| sorted), top as i32, 0);
         self.b.bind(end);
         Ok(())
     }
@@ -393,8 +445,11 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    /// Compute one window call's value for every stored row.
-    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32) -> Result<()> {
+    /// Compute one window call's value for every stored row, reading the
+    /// rows in `input`'s order (a sorted copy of an earlier pass and the
+    /// column holding the stored rowid) or else in stored order. Returns
+    /// this pass's sorted copy, for the next pass and the output.
+    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32, input: Option<(i32, usize)>) -> Result<(i32, usize)> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
         let ki = self.window_key_info(c.spec)?;
@@ -403,9 +458,15 @@ impl<'b> Compiler<'_> {
         let sorter = self.b.cursor();
         self.b.add4(Opcode::SorterOpen, sorter, w as i32, 0, P4::KeyInfo(ki.clone()), 0);
         let end = self.b.label();
-        self.b.add(Opcode::Rewind, store, end, 0);
+        let reader = input.map_or(store, |(sorted, _)| sorted);
+        self.b.add(Opcode::Rewind, reader, end, 0);
         let top = self.b.here();
         let regs = self.b.regs(w);
+        if let Some((sorted, rid_col)) = input {
+            let srid = self.b.reg();
+            self.b.add(Opcode::Column, sorted, rid_col as i32, srid);
+            self.b.add(Opcode::SeekRowid, store, end, srid);
+        }
         for k in 0..nk {
             self.b.add(Opcode::Column, store, (kat + k) as i32, regs + k as i32);
         }
@@ -416,7 +477,7 @@ impl<'b> Compiler<'_> {
         let rec = self.b.reg();
         self.b.add(Opcode::MakeRecord, regs, w as i32, rec);
         self.b.add(Opcode::SorterInsert, sorter, rec, 0);
-        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.add(Opcode::Next, reader, top as i32, 0);
         self.b.bind(end);
 
         let lead = self.b.cursor();
@@ -478,12 +539,10 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Null, 0, c.acc, 0);
         let first_val = self.b.reg();
         let last_val = self.b.reg();
-        let nth_val = self.b.reg();
         let part_rows = self.b.reg();
         self.b.add(Opcode::Integer, 0, part_rows, 0);
         let part_start = self.b.reg();
         self.b.add(Opcode::Rowid, lead, part_start, 0);
-        self.b.add(Opcode::Null, 0, nth_val, 0);
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
         }
@@ -537,14 +596,6 @@ impl<'b> Compiler<'_> {
         if matches!(c.kind, WinKind::LastValue | WinKind::NthValue) {
             self.b.add(Opcode::Add, one, part_rows, part_rows);
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, last_val);
-            if matches!(c.kind, WinKind::NthValue) {
-                let nreg = self.b.reg();
-                let not_nth = self.b.label();
-                self.b.add(Opcode::Column, lead, (nk + 2) as i32, nreg);
-                self.b.add4(Opcode::Ne, nreg, not_nth, part_rows, P4::None, 0);
-                self.b.add(Opcode::SCopy, last_val, nth_val, 0);
-                self.b.bind(not_nth);
-            }
         }
         let at_end = self.b.label();
         let more = self.b.label();
@@ -667,7 +718,31 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::SCopy, last_val, value, 0);
             }
             WinKind::NthValue => {
-                self.b.add(Opcode::SCopy, nth_val, value, 0);
+                // The current row's N picks the frame's Nth row (rowids of
+                // the sorted copy are consecutive; the frame runs from the
+                // partition start through `part_rows` rows).
+                let n = self.b.reg();
+                self.b.add(Opcode::Column, trail, (nk + 2) as i32, n);
+                let bad = self.b.label();
+                let ok = self.b.label();
+                let zero = self.b.reg();
+                self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add(Opcode::MustBeInt, n, bad, 0);
+                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+                self.b.bind(bad);
+                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("second argument to nth_value must be a positive integer".into()), 0);
+                self.b.bind(ok);
+                self.b.add(Opcode::Null, 0, value, 0);
+                let miss = self.b.label();
+                self.b.add4(Opcode::Gt, part_rows, miss, n, P4::None, 0);
+                let target = self.b.reg();
+                let onei = self.b.reg();
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                self.b.add(Opcode::Add, n, part_start, target);
+                self.b.add(Opcode::Subtract, onei, target, target);
+                self.b.add(Opcode::SeekRowid, peek, miss, target);
+                self.b.add(Opcode::Column, peek, (nk + 1) as i32, value);
+                self.b.bind(miss);
             }
             WinKind::Lag | WinKind::Lead => {
                 // The row n before/after in sorted order, if it is in the
@@ -786,6 +861,14 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::If, count, emit as i32, 0);
         self.b.add(Opcode::IfNot, eof, outer as i32, 0);
         self.b.bind(done);
-        Ok(())
+        Ok((lead, nk))
     }
+}
+
+/// A window's PARTITION BY and ORDER BY as text: windows alike in these
+/// sort the rows alike.
+fn window_spec_text(spec: &Window<'_>) -> String {
+    let part: Vec<String> = spec.partition_by.unwrap_or(&[]).iter().map(|e| e.to_string()).collect();
+    let order: Vec<String> = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {:?} {:?}", t.expr, t.order, t.nulls)).collect();
+    format!("{}|{}", part.join(","), order.join(","))
 }
