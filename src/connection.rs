@@ -399,12 +399,15 @@ impl Connection {
         let ignore_checks = self.state.ignore_check_constraints;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
-        with_first_statement(sql, |cmd, tail| {
+        // TCL-style `$::name` parameters are made readable to the parser.
+        let tcl_text = crate::sql::params::tcl_variables(sql);
+        let parse_text = tcl_text.as_deref().unwrap_or(sql);
+        with_first_statement(parse_text, |cmd, tail| {
             let Some(cmd) = cmd else { return Ok((None, tail)) };
             let stmt_sql = &sql[..tail];
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
-            let numbering = crate::sql::params::number(stmt_sql);
+            let numbering = crate::sql::params::number(&parse_text[..tail]);
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
                 c.page_size = page_size;

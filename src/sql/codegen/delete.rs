@@ -16,7 +16,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Delete { with, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    let pushed = c.push_with(with.as_ref());
+    let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
     if pushed {
         c.ctes.pop();

@@ -394,6 +394,7 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
+        let name = &*crate::sql::params::original_name(name);
         if let Some(n) = crate::sql::params::anonymous_number(name) {
             while self.params.len() <= n {
                 self.params.push(None);
@@ -685,6 +686,8 @@ impl Compiler<'_> {
     /// Find a function with SQLite's errors.
     pub fn lookup_function(&self, name: &str, n: usize) -> Result<std::sync::Arc<crate::vdbe::func::FuncDef>> {
         match self.funcs.find(name, n) {
+            // Variadic built-ins with a minimum (max() and min() take one).
+            Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),

@@ -139,7 +139,8 @@ pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Pro
     let info = c.compile_select(sel, Dest::Output)?;
     prog.column_decltypes = info.decltypes.clone();
     prog.column_origins = info.origins.clone();
-    Ok(info.names)
+    // (A name written from a `$::x` parameter shows it as written.)
+    Ok(info.names.into_iter().map(|n| crate::sql::params::original_name(&n).into_owned()).collect())
 }
 
 /// Whether an ORDER BY term asks for the non-default NULL placement
@@ -236,7 +237,7 @@ impl Compiler<'_> {
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        let pushed_ctes = self.push_with(sel.with.as_ref());
+        let pushed_ctes = self.push_with(sel.with.as_ref())?;
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
@@ -250,12 +251,16 @@ impl Compiler<'_> {
 
     /// Make a WITH clause's CTEs visible; returns whether a level was
     /// pushed (pop `ctes` when done).
-    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> bool {
-        let Some(with) = with else { return false };
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> Result<bool> {
+        let Some(with) = with else { return Ok(false) };
         let mut m = HashMap::new();
         for cte in with.ctes.iter() {
+            let name = unquote(cte.tbl_name.0);
+            if m.contains_key(&name.to_ascii_lowercase()) {
+                return Err(Error::sql(format!("duplicate WITH table name: {name}")));
+            }
             m.insert(
-                unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                name.to_ascii_lowercase(),
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
@@ -264,7 +269,7 @@ impl Compiler<'_> {
             );
         }
         self.ctes.push(m);
-        true
+        Ok(true)
     }
 
     /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.

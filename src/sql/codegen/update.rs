@@ -70,7 +70,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Update { with, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    let pushed = c.push_with(with.as_ref());
+    let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
     if pushed {
         c.ctes.pop();
