@@ -825,6 +825,13 @@ impl Statement {
                 Err(e) => {
                     self.has_row = false;
                     let produced = self.vm.rows_out > 0;
+                    // A failed change is undone, and so are its counts
+                    // (OR FAIL keeps the rows changed before the failure).
+                    if self.program.counts_changes {
+                        let fail = self.vm.error_action == crate::vdbe::exec::txn::ON_ERROR_FAIL;
+                        conn.state.changes = if fail { self.vm.n_change } else { 0 };
+                        conn.state.total_changes += if fail { self.vm.n_change + self.vm.n_trigger_change } else { 0 };
+                    }
                     self.finish(conn);
                     if e.primary() == SQLITE_SCHEMA && !schema_retry {
                         schema_retry = true;
@@ -856,7 +863,7 @@ impl Statement {
             }
             if self.program.counts_changes {
                 conn.state.changes = self.vm.n_change;
-                conn.state.total_changes += self.vm.n_change;
+                conn.state.total_changes += self.vm.n_change + self.vm.n_trigger_change;
             }
             if conn.state.autocommit && conn.state.active_statements <= 1 {
                 for d in conn.state.dbs.iter_mut() {

@@ -230,6 +230,9 @@ pub struct Vm {
     pub stmt_savepoint: Option<(usize, u32)>,
     /// Rows changed by this statement.
     pub n_change: i64,
+    /// Rows changed by trigger programs: they count in total_changes()
+    /// but not in changes().
+    pub n_trigger_change: i64,
     /// `'now'` for date functions, fixed per step.
     pub now_jd_ms: Option<i64>,
     /// Halted (done or failed).
@@ -277,6 +280,7 @@ impl Vm {
             once: HashSet::new(),
             stmt_savepoint: None,
             n_change: 0,
+            n_trigger_change: 0,
             now_jd_ms: None,
             halted: false,
             committing: false,
@@ -308,6 +312,7 @@ impl Vm {
         self.once.clear();
         self.stmt_savepoint = None;
         self.n_change = 0;
+        self.n_trigger_change = 0;
         self.now_jd_ms = None;
         self.halted = false;
         self.committing = false;
