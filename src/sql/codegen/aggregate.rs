@@ -72,16 +72,19 @@ impl<'b> Compiler<'_> {
                 _ => continue,
             };
             for a in &args {
-                let mut nested = false;
+                // SQLite names the aggregate nested inside.
+                let mut nested: Option<String> = None;
                 let me: &Compiler<'_> = self;
                 walk(a, &mut |y| {
-                    if super::is_aggregate_call(me, y) {
-                        nested = true;
+                    if nested.is_none() && super::is_aggregate_call(me, y) {
+                        if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = y {
+                            nested = Some(unquote(name.0));
+                        }
                     }
-                    true
+                    nested.is_none()
                 });
-                if nested {
-                    return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+                if let Some(inner) = nested {
+                    return Err(Error::sql(format!("misuse of aggregate function {inner}()")));
                 }
             }
             if distinct && args.len() != 1 {

@@ -590,6 +590,7 @@ impl<'b> Compiler<'_> {
             for k in 0..na {
                 self.b.add(Opcode::Column, lead, (nk + 1 + k) as i32, args + k as i32);
             }
+            self.restore_json_subtypes(&c.args, args)?;
             self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), na as u16);
         }
         self.b.add(Opcode::Add, one, count, count);
@@ -686,6 +687,7 @@ impl<'b> Compiler<'_> {
             for k in 0..na {
                 self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
             }
+            self.restore_json_subtypes(&c.args, args)?;
             self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), na as u16);
             let fnext = self.b.label();
             self.b.add(Opcode::Next, peek, fnext, 0);
@@ -697,8 +699,8 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::SCopy, acc2, value, 0);
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, args, key_info: &ki };
-            self.emit_value_frame(&scan, &f, frame_offs, def, value);
+            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, args, arg_exprs: &c.args, key_info: &ki };
+            self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {
@@ -862,6 +864,30 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::IfNot, eof, outer as i32, 0);
         self.b.bind(done);
         Ok((lead, nk))
+    }
+}
+
+impl Compiler<'_> {
+    /// Arguments pass through stored records, which keep no subtype: an
+    /// argument that is always JSON (`json(x)`, `json_object(...)`, `->`)
+    /// is marked JSON again before it is stepped, as if evaluated there.
+    pub(super) fn restore_json_subtypes(&mut self, args: &[&Expr<'_>], first: i32) -> Result<()> {
+        for (k, a) in args.iter().enumerate() {
+            let always_json = match a {
+                Expr::FunctionCall { name, .. } => matches!(
+                    unquote(name.0).to_ascii_lowercase().as_str(),
+                    "json" | "json_array" | "json_object" | "json_insert" | "json_replace" | "json_set" | "json_remove" | "json_patch"
+                ),
+                Expr::Binary(_, ast::Operator::ArrowRight, _) => true,
+                _ => false,
+            };
+            if always_json {
+                let def = self.lookup_function("json", 1)?;
+                let r = first + k as i32;
+                self.b.add4(Opcode::Function, self.pure_context, r, r, P4::Func(def), 1);
+            }
+        }
+        Ok(())
     }
 }
 

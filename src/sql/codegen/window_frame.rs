@@ -69,6 +69,8 @@ pub struct FrameScan<'r> {
     pub nk: usize,
     pub na: usize,
     pub args: i32,
+    /// The argument expressions (for their subtypes).
+    pub arg_exprs: &'r [&'r Expr<'r>],
     pub key_info: &'r Arc<KeyInfo>,
 }
 
@@ -102,7 +104,7 @@ impl Compiler<'_> {
 
     /// Step a fresh accumulator over the trailing row's frame and leave
     /// the aggregate's value in `value`.
-    pub(super) fn emit_value_frame(&mut self, s: &FrameScan<'_>, frame: &ValueFrame, offs: (i32, i32), def: &Arc<FuncDef>, value: i32) {
+    pub(super) fn emit_value_frame(&mut self, s: &FrameScan<'_>, frame: &ValueFrame, offs: (i32, i32), def: &Arc<FuncDef>, value: i32) -> Result<()> {
         let acc = self.b.reg();
         self.b.add(Opcode::Null, 0, acc, 0);
         let fdone = self.b.label();
@@ -244,6 +246,7 @@ impl Compiler<'_> {
         for k in 0..s.na {
             self.b.add(Opcode::Column, s.peek, (s.nk + 1 + k) as i32, s.args + k as i32);
         }
+        self.restore_json_subtypes(s.arg_exprs, s.args)?;
         self.b.add4(Opcode::AggStep, 0, s.args, acc, P4::Func(def.clone()), s.na as u16);
         self.b.bind(skip);
         let next = self.b.label();
@@ -254,5 +257,6 @@ impl Compiler<'_> {
         self.b.bind(fdone);
         self.b.add4(Opcode::AggFinal, acc, s.na as i32, 0, P4::Func(def.clone()), 0);
         self.b.add(Opcode::SCopy, acc, value, 0);
+        Ok(())
     }
 }
