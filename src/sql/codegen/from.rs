@@ -524,9 +524,10 @@ impl<'b> Compiler<'_> {
             Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
             Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
         };
-        if sel.order_by.is_some() {
-            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
-        }
+        let order_keys = match &sel.order_by {
+            Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
+            None => None,
+        };
         let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
         if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
             return Err(Error::sql(format!("circular reference: {name}")));
@@ -546,7 +547,7 @@ impl<'b> Compiler<'_> {
         let done = self.b.label();
         let hint = self.cte_limit_hint.take();
         let limit = match self.setup_limit(sel.limit, done)? {
-            Some(l) => Some((l.limit, done)),
+            Some(l) => Some((l.limit, done, l.offset)),
             None => match hint {
                 Some((lim, off)) => {
                     // Generate LIMIT + OFFSET rows at most (a negative
@@ -576,12 +577,18 @@ impl<'b> Compiler<'_> {
                     self.scopes.pop();
                     res?;
                     self.b.add(Opcode::IfNot, r, done, 0);
-                    Some((r, done))
+                    Some((r, done, None))
                 }
                 None => None,
             },
         };
-        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let order = order_keys.map(|keys| {
+            let seq = self.b.reg();
+            self.b.add(Opcode::Integer, 0, seq, 0);
+            self.recursive_orders.push(super::RecursiveOrder { keys, seq });
+            self.recursive_orders.len() - 1
+        });
+        let dest = Dest::Recursive { result, queue, dedupe, limit, order };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
         for cs in &compounds[..first_recursive - 1] {
             let i = self.compile_simple(&cs.select, None, None, dest)?;
@@ -597,6 +604,20 @@ impl<'b> Compiler<'_> {
         }
         self.b.insns[open_r].p2 = n as i32;
         self.b.insns[open_q].p2 = n as i32;
+        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
+        if let Some(o) = order {
+            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
+            }
+            let mut fields: Vec<crate::value::record::KeyField> = self.recursive_orders[o]
+                .keys
+                .iter()
+                .map(|&(_, descending)| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending })
+                .collect();
+            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
+            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
+            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
+        }
         if dedupe.is_some() {
             self.b.insns[open_d].p2 = n as i32;
             self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
@@ -607,14 +628,35 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
         let regs = self.b.regs(n);
         for i in 0..n {
-            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+            self.b.add(Opcode::Column, queue, (nkeys + order.is_some() as usize + i) as i32, regs + i as i32);
         }
         let rec = self.b.reg();
         let one = self.b.reg();
         self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
         self.b.add(Opcode::Integer, 1, one, 0);
         self.b.add(Opcode::Insert, current, rec, one);
-        self.b.add(Opcode::Delete, queue, 0, 0);
+        if order.is_some() {
+            // The row taken from the ordered queue is the next result row.
+            let key = self.b.regs(nkeys + 1);
+            for k in 0..=nkeys {
+                self.b.add(Opcode::Column, queue, k as i32, key + k as i32);
+            }
+            self.b.add(Opcode::IdxDelete, queue, key, (nkeys + 1) as i32);
+            let rid = self.b.reg();
+            let skipped = self.b.label();
+            if let Some((_, _, Some(off))) = limit {
+                // OFFSET: the first rows are expanded but not kept.
+                self.b.add(Opcode::IfPos, off, skipped, 1);
+            }
+            self.b.add(Opcode::NewRowid, result, rid, 0);
+            self.b.add(Opcode::Insert, result, rec, rid);
+            if let Some((lim, done, _)) = limit {
+                self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+            }
+            self.b.bind(skipped);
+        } else {
+            self.b.add(Opcode::Delete, queue, 0, 0);
+        }
         let names = cols.clone().unwrap_or_else(|| info.names.clone());
         self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
@@ -1386,4 +1428,64 @@ impl std::fmt::Display for FromDisplay<'_, '_> {
 #[allow(dead_code)]
 fn is_and(op: Operator) -> bool {
     op == Operator::And
+}
+
+/// The ORDER BY of a recursive CTE as (result column, descending), with
+/// the compound-SELECT rule: a column number, or a term naming (or
+/// written as) a result column of one of the SELECTs; the CTE's own column
+/// list does not count.
+fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool)>> {
+    let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
+    // Per arm, per column: its name (alias or column name) and its text.
+    let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
+    for arm in arms {
+        if let ast::OneSelect::Select { columns: cs, .. } = arm {
+            columns.push(
+                cs.iter()
+                    .map(|rc| match rc {
+                        ast::ResultColumn::Expr(e, alias) => {
+                            let name = match (alias, e) {
+                                (Some(ast::As::As(n) | ast::As::Elided(n)), _) => Some(unquote(n.0)),
+                                (None, Expr::Id(n)) => Some(unquote(n.0)),
+                                (None, Expr::Qualified(_, n)) => Some(unquote(n.0)),
+                                _ => None,
+                            };
+                            (name, e.to_string())
+                        }
+                        _ => (None, String::new()),
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let width = columns.first().map_or(0, |c| c.len());
+    let mut keys = Vec::new();
+    for (ti, t) in terms.iter().enumerate() {
+        if t.nulls.is_some() {
+            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
+        }
+        let col = if let Some(k) = t.expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+            if k < 1 || k as usize > width {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
+            }
+            Some(k as usize - 1)
+        } else {
+            let name = match &t.expr {
+                Expr::Id(ast::Id(raw)) | Expr::Name(ast::Name(raw)) => Some(unquote(raw)),
+                _ => None,
+            };
+            let text = t.expr.to_string();
+            columns.iter().find_map(|arm| {
+                arm.iter().position(|(n, e)| match &name {
+                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
+                    None => *e == text,
+                })
+            })
+        };
+        let Some(col) = col else {
+            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
+        };
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
+    }
+    Ok(keys)
 }

@@ -78,6 +78,15 @@ pub struct CteDef {
     pub recursive: bool,
 }
 
+/// The ORDER BY of a recursive CTE: its queue hands out rows in this
+/// order (result column, descending), ties first in first out.
+#[derive(Clone)]
+pub struct RecursiveOrder {
+    pub keys: Vec<(usize, bool)>,
+    /// Sequence number of the last row queued.
+    pub seq: i32,
+}
+
 /// Inside the recursive arm of a recursive CTE: its name reads the
 /// current row from this cursor.
 #[derive(Clone)]
@@ -153,6 +162,8 @@ pub struct Compiler<'s> {
     pub page_size: u32,
     /// Recursive CTEs being generated, innermost last.
     pub recursive: Vec<RecursiveBinding>,
+    /// The ORDER BY of recursive CTEs with one (see `Dest::Recursive`).
+    pub recursive_orders: Vec<RecursiveOrder>,
     /// Addresses of the `MakeRecord`s feeding each temporary index, so an
     /// IN operator can give them its comparison affinity afterwards.
     pub ephem_records: HashMap<i32, Vec<usize>>,
@@ -289,6 +300,7 @@ impl<'s> Compiler<'s> {
             memory_db: false,
             page_size: 4096,
             recursive: Vec::new(),
+            recursive_orders: Vec::new(),
             ephem_records: HashMap::new(),
             in_exists: false,
             returning: None,

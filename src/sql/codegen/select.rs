@@ -64,8 +64,12 @@ pub enum Dest {
         queue: i32,
         /// Index of rows seen (UNION).
         dedupe: Option<i32>,
-        /// LIMIT counter and the label after the CTE.
-        limit: Option<(i32, i32)>,
+        /// LIMIT counter, the label after the CTE, OFFSET counter.
+        limit: Option<(i32, i32, Option<i32>)>,
+        /// With an ORDER BY: the queue is ordered (an index of sort keys,
+        /// a sequence number, then the row; `Compiler::recursive_orders`
+        /// entry) and rows reach the result when taken from it.
+        order: Option<usize>,
     },
 }
 
@@ -373,7 +377,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
             Dest::Discard => {}
-            Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
                 let rec = self.b.reg();
                 let rid = self.b.reg();
                 if let Some(d) = dedupe {
@@ -381,14 +385,42 @@ impl Compiler<'_> {
                     self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                     self.b.add(Opcode::IdxInsert, d, rec, 0);
                 }
+                if let Some(o) = order {
+                    let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
+                    let entry = self.b.regs(keys.len() + 1 + n);
+                    for (k, (col, _)) in keys.iter().enumerate() {
+                        self.b.add(Opcode::SCopy, regs + *col as i32, entry + k as i32, 0);
+                    }
+                    let one = self.b.reg();
+                    self.b.add(Opcode::Integer, 1, one, 0);
+                    self.b.add(Opcode::Add, one, seq, seq);
+                    self.b.add(Opcode::SCopy, seq, entry + keys.len() as i32, 0);
+                    for i in 0..n {
+                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (keys.len() + 1 + i) as i32, 0);
+                    }
+                    self.b.add(Opcode::MakeRecord, entry, (keys.len() + 1 + n) as i32, rec);
+                    self.b.add(Opcode::IdxInsert, queue, rec, 0);
+                    if let Some(l) = limit {
+                        self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+                    }
+                    self.b.bind(skip);
+                    return;
+                }
                 self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
-                self.b.add(Opcode::NewRowid, result, rid, 0);
-                self.b.add(Opcode::Insert, result, rec, rid);
                 self.b.add(Opcode::NewRowid, queue, rid, 0);
                 self.b.add(Opcode::Insert, queue, rec, rid);
-                if let Some((lim, done)) = cte_limit {
+                // OFFSET: the first rows are expanded but not kept.
+                let kept = self.b.label();
+                if let Some((_, _, Some(off))) = cte_limit {
+                    self.b.add(Opcode::IfPos, off, kept, 1);
+                }
+                let rid = self.b.reg();
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                if let Some((lim, done, _)) = cte_limit {
                     self.b.add(Opcode::DecrJumpZero, lim, done, 0);
                 }
+                self.b.bind(kept);
             }
         }
         if let Some(l) = limit {
