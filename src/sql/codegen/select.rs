@@ -830,10 +830,8 @@ impl Compiler<'_> {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
-                if is_agg {
-                    return Err(Error::unsupported("window functions in aggregate queries"));
-                }
-                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
+                let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
             } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
                 return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {

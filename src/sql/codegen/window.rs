@@ -288,6 +288,7 @@ impl<'b> Compiler<'_> {
         order_by: Option<&'a [SortedColumn<'b>]>,
         defs: Option<&'a [ast::WindowDef<'b>]>,
         ctx: &RowCtx,
+        grouping: Option<(Option<&'a [Expr<'b>]>, Option<&'a Expr<'b>>)>,
     ) -> Result<()> {
         let defs = defs.unwrap_or(&[]);
         let mut calls: Vec<WinCall<'a, 'b>> = Vec::new();
@@ -305,9 +306,21 @@ impl<'b> Compiler<'_> {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
         }
-        // Row layout in the stored table: plain columns, then per call its
-        // arguments, partition keys and order keys.
-        let nc = cols.len();
+        // In an aggregate query the windows run over the groups: the
+        // aggregates named outside window calls are stored with each group.
+        let mut agg_calls: Vec<&'a Expr<'b>> = Vec::new();
+        if grouping.is_some() {
+            let exprs = items.iter().filter_map(|it| match it {
+                ResultItem::Expr(e, _) => Some(*e),
+                ResultItem::Col(..) => None,
+            });
+            for e in exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)) {
+                self.collect_outer_aggregates(e, &mut agg_calls);
+            }
+        }
+        // Row layout in the stored table: plain columns, those aggregates,
+        // then per call its arguments, partition keys and order keys.
+        let nc = cols.len() + agg_calls.len();
         let mut layout: Vec<(usize, usize, usize, usize)> = Vec::new(); // (args at, n args, keys at, n keys)
         let mut width = nc;
         for c in &calls {
@@ -317,6 +330,34 @@ impl<'b> Compiler<'_> {
         }
         let store = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
+        if let Some((group_by, having)) = grouping {
+            // One stored row per group, from the aggregate query itself.
+            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new())).collect();
+            stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(*e, None)));
+            for c in &calls {
+                stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
+                stored.extend(c.spec.partition_by.unwrap_or(&[]).iter().map(|e| ResultItem::Expr(e, None)));
+                for t in c.spec.order_by.unwrap_or(&[]) {
+                    if super::select::needs_null_key(t) {
+                        return Err(Error::unsupported("NULLS FIRST/LAST in a window of an aggregate query"));
+                    }
+                    stored.push(ResultItem::Expr(&t.expr, None));
+                }
+            }
+            let end = self.b.label();
+            let mut sctx = RowCtx { dest: super::select::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
+            self.compile_aggregate(from, terms, &stored, group_by, having, None, &mut sctx)?;
+            self.b.bind(end);
+        } else {
+            self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
+        }
+        self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx)
+    }
+
+    /// Store the query's rows for the windows: plain columns, then each
+    /// call's arguments and keys.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_window_store<'a>(&mut self, from: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], cols: &[ColumnRef], calls: &[WinCall<'a, 'b>], layout: &[(usize, usize, usize, usize)], store: i32, width: usize) -> Result<()> {
         let loops = self.open_loops(from, terms)?;
         let regs = self.b.regs(width.max(1));
         for (i, c) in cols.iter().enumerate() {
@@ -355,13 +396,29 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::NewRowid, store, rid, 0);
         self.b.add(Opcode::Insert, store, rec, rid);
         self.close_loops(loops);
+        Ok(())
+    }
 
+    /// Compute the windows over the stored rows and produce the result.
+    #[allow(clippy::too_many_arguments)]
+    fn window_output<'a>(
+        &mut self,
+        calls: &[WinCall<'a, 'b>],
+        layout: &[(usize, usize, usize, usize)],
+        cols: &[ColumnRef],
+        agg_calls: &[&'a Expr<'b>],
+        store: i32,
+        items: &[ResultItem<'a, 'b>],
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        ctx: &RowCtx,
+    ) -> Result<()> {
+        let nc = cols.len() + agg_calls.len();
         // Per call: its values by stored rowid. As in SQLite, the windows
         // are computed last one first, each sorting the rows in the order
         // the one before left them (the sort is stable), and the result
         // comes out in the first window's order.
         let mut specs: Vec<String> = Vec::new();
-        for c in &calls {
+        for c in calls {
             let spec = window_spec_text(c.spec);
             if !specs.contains(&spec) {
                 specs.push(spec);
@@ -413,6 +470,9 @@ impl<'b> Compiler<'_> {
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
         }
+        for (i, e) in agg_calls.iter().enumerate() {
+            self.agg_regs.insert(e.to_string(), col_regs + (cols.len() + i) as i32);
+        }
         let r = (|| -> Result<()> {
             let out = self.b.regs(items.len());
             self.compute_items(items, out)?;
@@ -424,6 +484,23 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Next, input.map_or(store, |(sorted, _)| sorted), top as i32, 0);
         self.b.bind(end);
         Ok(())
+    }
+
+    /// The aggregate calls in `e` outside window calls (each once).
+    fn collect_outer_aggregates<'a>(&self, e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+        walk(e, &mut |x| {
+            if window_of(x).is_some() {
+                return false;
+            }
+            if super::is_aggregate_call(self, x) {
+                let text = x.to_string();
+                if !out.iter().any(|y| y.to_string() == text) {
+                    out.push(x);
+                }
+                return false;
+            }
+            true
+        });
     }
 
     fn collect_plain_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
