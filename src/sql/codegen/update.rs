@@ -95,7 +95,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
-        check_from_target(&table, alias.as_deref(), f)?;
+        check_from_target(c, &table, alias.as_deref(), f)?;
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
@@ -160,7 +160,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
 
 /// A FROM item that is the target table again under the same name (or
 /// the same alias) could not be told apart from it: SQLite refuses it.
-pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
+pub(super) fn check_from_target(c: &Compiler<'_>, table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
     let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
     for item in items {
         let SelectTable::Table(qn, item_alias, _) = item else { continue };
@@ -172,7 +172,9 @@ pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             _ => false,
         };
-        if same_alias && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
+        // (The same name in another database is another table.)
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquote(d.0)).is_some_and(|db| db != table.db));
+        if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
             let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
             return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
         }
@@ -237,7 +239,7 @@ fn collect_from_join(
     // JOIN in it, `target, a RIGHT JOIN b` would NULL-fill the target with
     // `a`, so the target goes last.
     let outer_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
-    let target = format!("{} AS {}", quote(&table.name), quote(&name));
+    let target = format!("{}.{} AS {}", quote(&c.db_name(table.db)), quote(&table.name), quote(&name));
     let joined = if outer_right { format!("{}, {target}", super::from::from_text(from)) } else { format!("{target}, {}", super::from::from_text(from)) };
     let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
     let tmp = c.b.cursor();
