@@ -64,11 +64,49 @@ struct WinCall<'a, 'b> {
     kind: WinKind,
     frame: Frame,
     args: Vec<&'a Expr<'b>>,
-    spec: &'a Window<'b>,
+    /// The last of `args` is a FILTER clause.
+    filtered: bool,
+    spec: WinSpec<'a, 'b>,
     /// Offset expressions of a `Frame::Value` (start, end).
     offsets: (Option<&'a Expr<'b>>, Option<&'a Expr<'b>>),
     result: i32,
     acc: i32,
+}
+
+/// A window's definition with its base window (`OVER (w ORDER BY x)`)
+/// folded in.
+#[derive(Clone, Copy)]
+struct WinSpec<'a, 'b> {
+    partition_by: Option<&'a [Expr<'b>]>,
+    order_by: Option<&'a [SortedColumn<'b>]>,
+    frame_clause: Option<&'a ast::FrameClause<'b>>,
+}
+
+/// Fold the base window of `w` (named in `defs`) into its definition,
+/// with SQLite's rules on what a window may add to its base.
+fn resolve_window<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>]) -> Result<WinSpec<'a, 'b>> {
+    let mut spec = WinSpec { partition_by: w.partition_by, order_by: w.order_by, frame_clause: w.frame_clause.as_ref() };
+    let Some(base_name) = &w.base else { return Ok(spec) };
+    let n = unquote(base_name.0);
+    let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) else {
+        return Err(Error::sql(format!("no such window: {n}")));
+    };
+    let base = &base.window;
+    if base.base.is_some() {
+        return Err(Error::unsupported("a window based on a window that has a base window"));
+    }
+    if spec.partition_by.is_some() {
+        return Err(Error::sql(format!("cannot override PARTITION clause of window: {n}")));
+    }
+    if spec.order_by.is_some() && base.order_by.is_some() {
+        return Err(Error::sql(format!("cannot override ORDER BY clause of window: {n}")));
+    }
+    if base.frame_clause.is_some() {
+        return Err(Error::sql(format!("cannot override frame specification of window: {n}")));
+    }
+    spec.partition_by = base.partition_by;
+    spec.order_by = spec.order_by.or(base.order_by);
+    Ok(spec)
 }
 
 /// Whether `e` contains a window function call.
@@ -112,10 +150,7 @@ impl<'b> Compiler<'_> {
                 Expr::FunctionCallStar { name, filter_over: Some(f) } => (unquote(name.0), Vec::new(), f.over_clause, f.filter_clause),
                 _ => continue,
             };
-            if filter.is_some() {
-                return Err(Error::unsupported("FILTER on window functions"));
-            }
-            let spec: &'a Window<'b> = match over {
+            let window: &'a Window<'b> = match over {
                 Some(Over::Window(w)) => w,
                 Some(Over::Name(n)) => {
                     let n = unquote(n.0);
@@ -126,9 +161,7 @@ impl<'b> Compiler<'_> {
                 }
                 None => continue,
             };
-            if spec.base.is_some() {
-                return Err(Error::unsupported("windows based on other windows"));
-            }
+            let spec = resolve_window(window, defs)?;
             let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
                 match b {
                     ast::FrameBound::CurrentRow => Some(Some(0)),
@@ -140,13 +173,21 @@ impl<'b> Compiler<'_> {
                 }
             };
             let mut offsets = (None, None);
-            let frame = match &spec.frame_clause {
+            // Frames the special walks below cover; every other frame is
+            // framed row by row in `window_frame`.
+            let special = |f: &ast::FrameClause<'_>| {
+                let no_exclude = matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers));
+                let rows_offsets = f.mode == ast::FrameMode::Rows
+                    && (!matches!(f.start, ast::FrameBound::UnboundedPreceding) || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))))
+                    && offset(&f.start, true).is_some()
+                    && f.end.as_ref().map_or(true, |b| offset(b, false).is_some());
+                let from_start = matches!(f.start, ast::FrameBound::UnboundedPreceding)
+                    && matches!(f.end, None | Some(ast::FrameBound::CurrentRow | ast::FrameBound::UnboundedFollowing));
+                no_exclude && (rows_offsets || from_start)
+            };
+            let frame = match spec.frame_clause {
                 None => Frame::ToPeers,
-                Some(f)
-                    if (f.mode != ast::FrameMode::Rows
-                        && [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_)))))
-                        || !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) =>
-                {
+                Some(f) if !special(f) => {
                     let has_offset = [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))));
                     let rows = f.mode == ast::FrameMode::Rows;
                     let groups = f.mode == ast::FrameMode::Groups || (f.mode == ast::FrameMode::Range && !has_offset);
@@ -238,11 +279,21 @@ impl<'b> Compiler<'_> {
             };
             let result = self.b.reg();
             let acc = self.b.reg();
-            if matches!(frame, Frame::Value(_)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                return Err(Error::unsupported("this window frame with this function"));
+            // Over a frame walked row by row, first_value, last_value and
+            // nth_value are aggregates of the frame's rows.
+            if filter.is_some() && !matches!(kind, WinKind::Agg(_)) {
+                return Err(Error::sql("FILTER clause may only be used with aggregate window functions"));
             }
-            if matches!(frame, Frame::Rows(..)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                return Err(Error::unsupported("this window frame with this function"));
+            let kind = match kind {
+                WinKind::FirstValue | WinKind::LastValue | WinKind::NthValue if matches!(frame, Frame::Value(_) | Frame::Rows(..)) => WinKind::Agg(self.lookup_function(&name, args.len())?),
+                k => k,
+            };
+            // FILTER: its value is stored as one more argument, and rows
+            // where it is not true are not stepped.
+            let mut args = args;
+            let filtered = filter.is_some();
+            if let Some(f) = filter {
+                args.push(f);
             }
             // Ranking functions ignore frames.
             let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
@@ -250,12 +301,12 @@ impl<'b> Compiler<'_> {
             } else {
                 frame
             };
-            out.push(WinCall { key, kind, frame, args, spec, offsets, result, acc });
+            out.push(WinCall { key, kind, frame, args, filtered, spec, offsets, result, acc });
         }
         Ok(())
     }
 
-    fn window_key_info(&mut self, spec: &Window<'_>) -> Result<Arc<KeyInfo>> {
+    fn window_key_info(&mut self, spec: &WinSpec<'_, '_>) -> Result<Arc<KeyInfo>> {
         let mut fields = Vec::new();
         for e in spec.partition_by.unwrap_or(&[]) {
             let coll = match self.expr_collation(e) {
@@ -419,7 +470,7 @@ impl<'b> Compiler<'_> {
         // comes out in the first window's order.
         let mut specs: Vec<String> = Vec::new();
         for c in calls {
-            let spec = window_spec_text(c.spec);
+            let spec = window_spec_text(&c.spec);
             if !specs.contains(&spec) {
                 specs.push(spec);
             }
@@ -428,7 +479,7 @@ impl<'b> Compiler<'_> {
         let mut input: Option<(i32, usize)> = None;
         for spec in specs.iter().rev() {
             let mut last = None;
-            for (ci, c) in calls.iter().enumerate().filter(|(_, c)| &window_spec_text(c.spec) == spec) {
+            for (ci, c) in calls.iter().enumerate().filter(|(_, c)| &window_spec_text(&c.spec) == spec) {
                 let vt = self.b.cursor();
                 self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
                 value_tables[ci] = vt;
@@ -529,7 +580,7 @@ impl<'b> Compiler<'_> {
     fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32, input: Option<(i32, usize)>) -> Result<(i32, usize)> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
-        let ki = self.window_key_info(c.spec)?;
+        let ki = self.window_key_info(&c.spec)?;
         // Sort (keys, rowid, args) and keep two copies of the sorted rows.
         let w = nk + 1 + na;
         let sorter = self.b.cursor();
@@ -668,7 +719,12 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Column, lead, (nk + 1 + k) as i32, args + k as i32);
             }
             self.restore_json_subtypes(&c.args, args)?;
-            self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), na as u16);
+            let unfiltered = self.b.label();
+            if c.filtered {
+                self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
+            self.b.bind(unfiltered);
         }
         self.b.add(Opcode::Add, one, count, count);
         if matches!(c.kind, WinKind::LastValue | WinKind::NthValue) {
@@ -706,7 +762,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SCopy, count, group_size, 0);
         let value = self.b.reg();
         if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..) | Frame::Value(_))) {
-            self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
+            self.b.add4(Opcode::AggValue, c.acc, (na - c.filtered as usize) as i32, value, P4::Func(def.clone()), 0);
         }
         let emit = self.b.here();
         if let (WinKind::Agg(def), Frame::Rows(lo_off, hi_off)) = (&c.kind, c.frame) {
@@ -765,18 +821,23 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
             }
             self.restore_json_subtypes(&c.args, args)?;
-            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), na as u16);
+            let unfiltered = self.b.label();
+            if c.filtered {
+                self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
+            self.b.bind(unfiltered);
             let fnext = self.b.label();
             self.b.add(Opcode::Next, peek, fnext, 0);
             self.b.add(Opcode::Goto, 0, fdone, 0);
             self.b.bind(fnext);
             self.b.add(Opcode::Goto, 0, ftop as i32, 0);
             self.b.bind(fdone);
-            self.b.add4(Opcode::AggFinal, acc2, na as i32, 0, P4::Func(def.clone()), 0);
+            self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
             self.b.add(Opcode::SCopy, acc2, value, 0);
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, args, arg_exprs: &c.args, key_info: &ki };
+            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
@@ -970,7 +1031,7 @@ impl Compiler<'_> {
 
 /// A window's PARTITION BY and ORDER BY as text: windows alike in these
 /// sort the rows alike.
-fn window_spec_text(spec: &Window<'_>) -> String {
+fn window_spec_text(spec: &WinSpec<'_, '_>) -> String {
     let part: Vec<String> = spec.partition_by.unwrap_or(&[]).iter().map(|e| e.to_string()).collect();
     let order: Vec<String> = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {:?} {:?}", t.expr, t.order, t.nulls)).collect();
     format!("{}|{}", part.join(","), order.join(","))

@@ -68,6 +68,8 @@ pub struct FrameScan<'r> {
     pub np: usize,
     pub nk: usize,
     pub na: usize,
+    /// The last argument is a FILTER clause's value.
+    pub filtered: bool,
     pub args: i32,
     /// The argument expressions (for their subtypes).
     pub arg_exprs: &'r [&'r Expr<'r>],
@@ -247,7 +249,10 @@ impl Compiler<'_> {
             self.b.add(Opcode::Column, s.peek, (s.nk + 1 + k) as i32, s.args + k as i32);
         }
         self.restore_json_subtypes(s.arg_exprs, s.args)?;
-        self.b.add4(Opcode::AggStep, 0, s.args, acc, P4::Func(def.clone()), s.na as u16);
+        if s.filtered {
+            self.b.add(Opcode::IfNot, s.args + s.na as i32 - 1, skip, 1);
+        }
+        self.b.add4(Opcode::AggStep, 0, s.args, acc, P4::Func(def.clone()), (s.na - s.filtered as usize) as u16);
         self.b.bind(skip);
         let next = self.b.label();
         self.b.add(Opcode::Next, s.peek, next, 0);
@@ -255,7 +260,7 @@ impl Compiler<'_> {
         self.b.bind(next);
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(fdone);
-        self.b.add4(Opcode::AggFinal, acc, s.na as i32, 0, P4::Func(def.clone()), 0);
+        self.b.add4(Opcode::AggFinal, acc, (s.na - s.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
         self.b.add(Opcode::SCopy, acc, value, 0);
         Ok(())
     }
