@@ -38,7 +38,7 @@ pub enum Probe<'a> {
 }
 
 impl Btree {
-    fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
+    pub(super) fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
         if path.len() >= MAX_DEPTH || path.iter().any(|l| l.pgno == lv.pgno) {
             return Err(Error::corrupt());
         }
@@ -238,6 +238,14 @@ impl Btree {
     /// possibly one past its last cell: the insertion point.
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
+        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path)?;
+        Ok((path, found, exact))
+    }
+
+    /// [`Btree::seek_path`] into `path` (cleared first), so a cursor's
+    /// kept buffer is reused: returns (found, exact).
+    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>) -> Result<(bool, bool)> {
+        path.clear();
         let mut pgno = root;
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
@@ -262,40 +270,22 @@ impl Btree {
             let idx = lo;
             let exact_here = equal_at == Some(idx) && !strict;
             if h.kind.is_leaf() {
-                self.push_checked(&mut path, Level { pgno, idx })?;
+                self.push_checked(path, Level { pgno, idx })?;
                 if !settle || idx < h.ncells {
-                    return Ok((path, idx < h.ncells, exact_here));
+                    return Ok((idx < h.ncells, exact_here));
                 }
-                let found = self.settle_forward(&mut path)?;
+                let found = self.settle_forward(path)?;
                 let exact = found && exact_here && path.last().map(|l| l.pgno) == Some(pgno);
-                return Ok((path, found, exact));
+                return Ok((found, exact));
             }
-            self.push_checked(&mut path, Level { pgno, idx })?;
+            self.push_checked(path, Level { pgno, idx })?;
             if exact_here && stop_on_equal && !h.kind.is_table() {
-                return Ok((path, true, true));
+                return Ok((true, true));
             }
             pgno = page::child(data, &h, idx, self.usable())?;
             if pgno > self.pager.db_size() {
                 return Err(Error::corrupt());
             }
         }
-    }
-
-    /// Rowid and (for index trees, or on request) the whole payload of
-    /// the entry a path ends on.
-    pub(super) fn entry_at(&self, path: &[Level], want_payload: bool) -> Result<(PageKind, i64, Option<Vec<u8>>)> {
-        let top = path.last().ok_or_else(Error::corrupt)?;
-        let data = self.pager.page(top.pgno)?;
-        let h = page::header(data, top.pgno)?;
-        let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
-        if h.kind == PageKind::TableInterior {
-            return Err(Error::corrupt());
-        }
-        // A table row's payload that fits in its page is copied now (the
-        // VM reads a column of nearly every row it visits, and this saves
-        // finding the cell again); one that overflows is read only when
-        // wanted, since that reads more pages.
-        let payload = if want_payload || !h.kind.is_table() || info.overflow == 0 { Some(self.full_payload(bytes, &info)?) } else { None };
-        Ok((h.kind, info.rowid, payload))
     }
 }
