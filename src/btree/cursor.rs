@@ -238,18 +238,20 @@ impl Btree {
     /// possibly one past its last cell: the insertion point.
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
-        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path)?;
+        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [])?;
         Ok((path, found, exact))
     }
 
     /// [`Btree::seek_path`] into `path` (cleared first), so a cursor's
-    /// kept buffer is reused: returns (found, exact).
-    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>) -> Result<(bool, bool)> {
+    /// kept buffer is reused: returns (found, exact). `hints` are cache slot
+    /// hints by depth (see `rowid_seek`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
         path.clear();
         let mut pgno = root;
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
-            let data = self.pager.page(pgno)?;
+            let data = self.page_at_depth(pgno, path.len(), hints)?;
             let h = page::header(data, pgno)?;
             // Binary search: first cell for which the predicate holds.
             let (mut lo, mut hi) = (0usize, h.ncells);

@@ -33,7 +33,13 @@ use crate::{IoPoll, Poll};
 pub(super) struct Spare {
     path: Vec<Level>,
     buf: Vec<u8>,
+    /// Page cache slot hints for the pages of the last descent, by depth
+    /// (seeks from the root meet the same upper pages every time).
+    hints: [u32; HINT_DEPTH],
 }
+
+/// Levels of a descent that keep a cache slot hint.
+const HINT_DEPTH: usize = 8;
 
 /// Where a move ended.
 enum Landed {
@@ -53,15 +59,17 @@ pub(super) struct LeafHeader {
     ncells: usize,
     /// Offset of the cell pointer array.
     ptrs: usize,
+    /// The page cache slot the leaf was last found in (a hint).
+    slot: u32,
 }
 
 impl Btree {
     /// Read the entry `path` ends on into `buf`: an index entry's whole key,
     /// a table row's payload when it has no overflow pages (else nothing is
     /// read and the flag is `false`: the row is read when a column asks).
-    fn entry_into(&self, path: &[Level], buf: &mut Vec<u8>) -> Result<(i64, bool)> {
+    fn entry_into(&self, path: &[Level], buf: &mut Vec<u8>, hints: &mut [u32]) -> Result<(i64, bool)> {
         let top = path.last().ok_or_else(Error::corrupt)?;
-        let data = self.pager.page(top.pgno)?;
+        let data = self.page_at_depth(top.pgno, path.len() - 1, hints)?;
         let h = page::header(data, top.pgno)?;
         if h.kind == PageKind::TableInterior {
             return Err(Error::corrupt());
@@ -77,7 +85,7 @@ impl Btree {
 
     /// The entry the spare path ends on.
     fn land(&self, spare: &mut Spare) -> Result<Landed> {
-        let (rowid, payload_valid) = self.entry_into(&spare.path, &mut spare.buf)?;
+        let (rowid, payload_valid) = self.entry_into(&spare.path, &mut spare.buf, &mut spare.hints)?;
         Ok(Landed::Entry { rowid, payload_valid })
     }
 
@@ -170,7 +178,7 @@ impl Cursor {
             return false;
         }
         let Some(top) = self.path.last().copied() else { return false };
-        let data = match bt.pager.page(top.pgno) {
+        let data = match bt.pager.page_hinted(top.pgno, &mut self.leaf.slot) {
             Ok(d) => d,
             Err(_) => {
                 bt.pager.take_missing();
@@ -179,7 +187,7 @@ impl Cursor {
         };
         if self.leaf.seq != bt.seq || self.leaf.pgno != top.pgno {
             let Ok(h) = page::header(data, top.pgno) else { return false };
-            self.leaf = LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size() };
+            self.leaf = LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size(), slot: self.leaf.slot };
         }
         let leaf = self.leaf;
         let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
@@ -236,7 +244,7 @@ impl Cursor {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path)?;
+                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
                 if !found {
                     return Ok((Landed::Nowhere, false));
                 }
@@ -268,7 +276,7 @@ impl Cursor {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path)?;
+                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
                 if !found {
                     let landed = bt.land_last(this.root, &mut spare)?;
                     let found = matches!(landed, Landed::Entry { .. });
@@ -291,7 +299,7 @@ impl Cursor {
         let root = self.root;
         let mut spare = std::mem::take(&mut self.spare);
         let r = bt.run_read(|bt| {
-            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path)?;
+            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
             if found {
                 let r = if exact { SeekResult::Found } else { SeekResult::After };
                 return Ok((bt.land(&mut spare)?, r));
@@ -314,7 +322,7 @@ impl Cursor {
         let r = bt.run_read(|bt| {
             let probe = Probe::Key(key);
             let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
-            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path)?;
+            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints)?;
             let landed = match op {
                 SeekOp::Ge | SeekOp::Gt => {
                     if found {

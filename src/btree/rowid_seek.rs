@@ -18,12 +18,13 @@ use super::{Btree, Pgno};
 use crate::error::{Error, Result};
 use std::cmp::Ordering;
 
-/// Decode a varint at the start of `b`, the one- and two-byte forms inline.
+/// Decode a varint at the start of `b`, the forms up to three bytes inline.
 #[inline(always)]
 pub(super) fn varint(b: &[u8]) -> Result<(u64, usize)> {
     match b {
         [b0, ..] if *b0 < 0x80 => Ok((u64::from(*b0), 1)),
         [b0, b1, ..] if *b1 < 0x80 => Ok(((u64::from(*b0 & 0x7f) << 7) | u64::from(*b1), 2)),
+        [b0, b1, b2, ..] if *b2 < 0x80 => Ok(((u64::from(*b0 & 0x7f) << 14) | (u64::from(*b1 & 0x7f) << 7) | u64::from(*b2), 3)),
         _ => crate::value::varint::read_varint(b).ok_or_else(Error::corrupt),
     }
 }
@@ -67,14 +68,27 @@ fn table_key(data: &[u8], ptrs: usize, ncells: usize, i: usize, usable: usize, l
 }
 
 impl Btree {
+    /// Page `pgno`, met at `depth` of a descent, through the slot hint
+    /// kept for that depth (if any).
+    #[inline]
+    pub(super) fn page_at_depth(&self, pgno: Pgno, depth: usize, hints: &mut [u32]) -> Result<&[u8]> {
+        match hints.get_mut(depth) {
+            Some(hint) => self.pager.page_hinted(pgno, hint),
+            None => self.pager.page(pgno),
+        }
+    }
+
     /// Into `path` (cleared first): the path to the first entry whose rowid
     /// is `>= rowid`. Returns (an entry was found, it has that rowid).
-    pub(super) fn seek_rowid_path(&self, root: Pgno, rowid: i64, path: &mut Vec<Level>) -> Result<(bool, bool)> {
+    /// `hints` are cache slot hints by depth ([`Pager::page_hinted`]).
+    ///
+    /// [`Pager::page_hinted`]: crate::pager::Pager::page_hinted
+    pub(super) fn seek_rowid_path(&self, root: Pgno, rowid: i64, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
         path.clear();
         let usable = self.usable() as usize;
         let mut pgno = root;
         loop {
-            let data = self.pager.page(pgno)?;
+            let data = self.page_at_depth(pgno, path.len(), hints)?;
             let h = page::header(data, pgno)?;
             if !h.kind.is_table() {
                 return Err(Error::corrupt());
