@@ -192,6 +192,11 @@ impl Btree {
             if size as usize <= super::cell::max_local(false, usable) {
                 let local = area.get(n..n + size as usize).ok_or_else(Error::corrupt)?;
                 let ki = key_info.ok_or_else(Error::corrupt)?;
+                if let Probe::Key(key) | Probe::PrimaryKey(key) = probe {
+                    if let Some(o) = first_int_order(local, key, ki) {
+                        return Ok(o);
+                    }
+                }
                 return match probe {
                     Probe::Record(rec) => crate::value::record::compare_records(local, rec, ki),
                     Probe::Key(key) | Probe::PrimaryKey(key) => crate::value::record::compare_record_with_key(local, key, ki),
@@ -290,4 +295,35 @@ impl Btree {
             }
         }
     }
+}
+
+/// The order of an index record against `key` when both start with an
+/// integer and those differ (or the key has only that field): read from
+/// the record's first header byte and value without walking the record.
+/// `None`: compare field by field (which also reports a malformed record).
+#[inline]
+fn first_int_order(record: &[u8], key: &[ValueRef<'_>], ki: &KeyInfo) -> Option<Ordering> {
+    let ValueRef::Integer(k) = *key.first()? else { return None };
+    let (hs, st) = match record {
+        [hs, st, ..] if (2..0x80).contains(hs) && *st < 0x80 && (*hs as usize) <= record.len() => (*hs as usize, *st),
+        _ => return None,
+    };
+    let n = match st {
+        1..=4 => st as usize,
+        5 => 6,
+        6 => 8,
+        8 | 9 => 0,
+        _ => return None,
+    };
+    let v = if n == 0 {
+        i64::from(st - 8)
+    } else {
+        let bytes = record.get(hs..hs + n)?;
+        bytes.iter().fold(if bytes[0] & 0x80 != 0 { -1i64 } else { 0 }, |v, &b| (v << 8) | i64::from(b))
+    };
+    let o = v.cmp(&k);
+    if o == Ordering::Equal {
+        return (key.len() == 1).then_some(Ordering::Equal);
+    }
+    Some(if ki.fields.first().is_some_and(|f| f.descending) { o.reverse() } else { o })
 }
