@@ -24,7 +24,7 @@ use super::page::{self, PageKind};
 use super::rowid_seek::{cell_start, varint};
 use super::{Btree, Cursor, CursorState, Pgno, SeekOp, SeekResult};
 use crate::error::{Error, Result, SQLITE_INTERNAL};
-use crate::value::ValueRef;
+use crate::value::{Value, ValueRef};
 use crate::{IoPoll, Poll};
 
 /// Buffers a move fills before it is installed: the new path and the new
@@ -410,6 +410,7 @@ impl Cursor {
     /// is parsed once per entry.
     ///
     /// Index trees: field `i` of the entry's key record.
+    #[inline]
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
         crate::ready!(self.payload(bt)?);
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
@@ -420,6 +421,20 @@ impl Cursor {
         match self.header.serial_types.get(i) {
             None => Ok(Poll::Ready(None)),
             Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
+        }
+    }
+
+    /// [`Cursor::column`] stored straight into `dst` (reusing its text or
+    /// blob buffer): `false` when the record has fewer columns (`dst` is
+    /// then unchanged).
+    pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
+        match self.column(bt, i)? {
+            Poll::Pending => Ok(Poll::Pending),
+            Poll::Ready(None) => Ok(Poll::Ready(false)),
+            Poll::Ready(Some(v)) => {
+                dst.assign_ref(v);
+                Ok(Poll::Ready(true))
+            }
         }
     }
 
