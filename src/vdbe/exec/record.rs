@@ -89,6 +89,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::Rowid | Opcode::IdxRowid => {
+            // A table cursor on a row (the common case): written in place.
+            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(p1 as usize) {
+                if !c.is_index && !c.null_row && c.cursor.is_valid() {
+                    if let Some(r) = vm.regs.get_mut(p2 as usize) {
+                        r.set(Value::Integer(c.cursor.rowid()));
+                        return Ok(Flow::Next);
+                    }
+                }
+            }
             let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
                 Some(VmCursor::Btree(c)) => {
                     if c.null_row || !c.cursor.is_valid() {
