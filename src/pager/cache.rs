@@ -23,6 +23,9 @@
 //!   reads, so a cache that cycles pages does not allocate per miss. A
 //!   spare buffer's content is stale: only a read that overwrites all of
 //!   it (backends zero-fill past end of file) may use it.
+//! - Eviction is a clock over the slots (second chance): a page used
+//!   since the hand last passed is skipped once, so recently used pages
+//!   stay, as with least-recently-used, at O(1) per eviction.
 //! - Pages live in numbered slots; `index` maps each cached page number to
 //!   its slot and a free slot has page number 0. A slot number is a hint a
 //!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
@@ -67,7 +70,8 @@ pub struct CachedPage {
     /// Modified in the current write transaction (changed only through
     /// the cache, which counts dirty pages).
     dirty: bool,
-    last_used: Cell<u64>,
+    /// Used since the eviction clock last passed (its second chance).
+    referenced: Cell<bool>,
     /// The page number; 0 while the slot is free.
     pgno: Pgno,
 }
@@ -82,7 +86,8 @@ pub struct PageCache {
     free: Vec<u32>,
     pinned: HashSet<Pgno, PgnoBuild>,
     capacity: usize,
-    tick: Cell<u64>,
+    /// The eviction clock's hand: the next slot it looks at.
+    hand: usize,
     /// After an eviction pass that found too little to evict (everything
     /// dirty or pinned), do not scan again before the cache grows past
     /// this size: keeps big write transactions from rescanning per page.
@@ -118,9 +123,7 @@ impl PageCache {
 
     #[inline]
     fn touch(&self, p: &CachedPage) {
-        let t = self.tick.get() + 1;
-        self.tick.set(t);
-        p.last_used.set(t);
+        p.referenced.set(true);
     }
 
     /// Whether `pgno` is cached.
@@ -151,10 +154,8 @@ impl PageCache {
     /// The page's bytes for modification, marking it dirty, if cached.
     pub fn get_mut_dirty(&mut self, pgno: Pgno) -> Option<&mut Vec<u8>> {
         let slot = *self.index.get(&pgno)? as usize;
-        let t = self.tick.get() + 1;
-        self.tick.set(t);
         let p = &mut self.slots[slot];
-        p.last_used.set(t);
+        p.referenced.set(true);
         if !p.dirty {
             p.dirty = true;
             self.dirty_count += 1;
@@ -170,17 +171,14 @@ impl PageCache {
             let old = std::mem::replace(&mut p.data, data);
             let was_dirty = std::mem::replace(&mut p.dirty, dirty);
             self.dirty_count = self.dirty_count + usize::from(dirty) - usize::from(was_dirty);
-            let t = self.tick.get() + 1;
-            self.tick.set(t);
-            self.slots[slot as usize].last_used.set(t);
+            self.slots[slot as usize].referenced.set(true);
             self.keep_spare(old);
             return;
         }
         if self.index.len() >= self.capacity.max(self.next_scan_at) {
             self.evict();
         }
-        let page = CachedPage { data, dirty, last_used: Cell::new(0), pgno };
-        self.touch(&page);
+        let page = CachedPage { data, dirty, referenced: Cell::new(true), pgno };
         self.dirty_count += usize::from(dirty);
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -225,24 +223,34 @@ impl PageCache {
         std::mem::take(&mut p.data)
     }
 
+    /// Make room for one page: the clock's hand sweeps the slots, giving
+    /// each recently used page a second chance (clearing its mark) and
+    /// evicting the first clean, unpinned, unmarked one (an approximation
+    /// of least-recently-used at O(1) per eviction).
     fn evict(&mut self) {
-        let mut victims: Vec<(u64, u32)> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.pgno != 0 && !p.dirty && !self.pinned.contains(&p.pgno))
-            .map(|(slot, p)| (p.last_used.get(), slot as u32))
-            .collect();
-        // Evict down to 7/8 of the bound so the scan is not paid per miss.
-        let target = self.capacity - self.capacity / 8;
-        let excess = (self.index.len() + 1).saturating_sub(target);
-        // Only the `excess` least recently used are needed, in any order.
-        if excess > 0 && excess < victims.len() {
-            victims.select_nth_unstable(excess - 1);
+        let n = self.slots.len();
+        if self.hand >= n {
+            self.hand = 0;
         }
-        for (_, slot) in victims.into_iter().take(excess) {
-            let old = self.free_slot(slot);
+        let excess = (self.index.len() + 1).saturating_sub(self.capacity);
+        let mut evicted = 0;
+        // Two turns: the first may only clear marks.
+        for _ in 0..2 * n {
+            if evicted >= excess {
+                break;
+            }
+            let slot = self.hand;
+            self.hand = if slot + 1 >= n { 0 } else { slot + 1 };
+            let p = &self.slots[slot];
+            if p.pgno == 0 || p.dirty || self.pinned.contains(&p.pgno) {
+                continue;
+            }
+            if p.referenced.replace(false) {
+                continue;
+            }
+            let old = self.free_slot(slot as u32);
             self.keep_spare(old);
+            evicted += 1;
         }
         self.next_scan_at = if self.index.len() >= self.capacity { self.index.len() + self.capacity / 8 + 1 } else { 0 };
     }
