@@ -315,15 +315,43 @@ fn first_int_order(record: &[u8], key: &[ValueRef<'_>], ki: &KeyInfo) -> Option<
         8 | 9 => 0,
         _ => return None,
     };
-    let v = if n == 0 {
-        i64::from(st - 8)
-    } else {
-        let bytes = record.get(hs..hs + n)?;
-        bytes.iter().fold(if bytes[0] & 0x80 != 0 { -1i64 } else { 0 }, |v, &b| (v << 8) | i64::from(b))
+    let b = record.get(hs..hs + n)?;
+    let v = match n {
+        0 => i64::from(st - 8),
+        1 => i64::from(b[0] as i8),
+        2 => i64::from(i16::from_be_bytes([b[0], b[1]])),
+        3 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8),
+        4 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])),
+        6 => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]) >> 16,
+        _ => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
     };
     let o = v.cmp(&k);
     if o == Ordering::Equal {
         return (key.len() == 1).then_some(Ordering::Equal);
     }
     Some(if ki.fields.first().is_some_and(|f| f.descending) { o.reverse() } else { o })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::record::{compare_record_with_key, RecordBuilder};
+
+    #[test]
+    fn first_int_order_agrees_with_the_full_comparison() {
+        let ki = KeyInfo::binary(2);
+        let ints = [0i64, 1, -1, 127, -128, 255, 32767, -32768, 8_388_607, -8_388_608, 1 << 40, -(1 << 40), i64::MAX, i64::MIN];
+        for &a in &ints {
+            let mut rec = Vec::new();
+            RecordBuilder::default().build([ValueRef::Integer(a), ValueRef::Integer(7)], &mut rec);
+            for &k in &ints {
+                let full = compare_record_with_key(&rec, &[ValueRef::Integer(k)], &ki).unwrap();
+                assert_eq!(first_int_order(&rec, &[ValueRef::Integer(k)], &ki), Some(full), "{a} vs {k}");
+                let key2 = [ValueRef::Integer(k), ValueRef::Integer(7)];
+                if let Some(o) = first_int_order(&rec, &key2, &ki) {
+                    assert_eq!(o, compare_record_with_key(&rec, &key2, &ki).unwrap(), "{a} vs {k}, 7");
+                }
+            }
+        }
+    }
 }

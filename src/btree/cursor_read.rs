@@ -412,7 +412,11 @@ impl Cursor {
     /// Index trees: field `i` of the entry's key record.
     #[inline]
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
-        crate::ready!(self.payload(bt)?);
+        // (The entry's bytes are usually at hand: no call then.)
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.seq == bt.seq));
+        if !at_hand {
+            crate::ready!(self.payload(bt)?);
+        }
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         if !self.header_valid {
             self.header.parse_into(payload)?;
