@@ -1,10 +1,11 @@
 //! Profiling driver for the per-row read path (ringlite only, no SQLite in
-//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants> [iterations]`.
+//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|insert> [iterations]`.
 //!
 //! The workloads mirror the `storage` and `tenants` benchmarks: a full scan
 //! `sum(length(b))` of 100,000 rows, 100,000 point lookups by rowid or by
 //! index in one read transaction, and 1,000 `SELECT * FROM users LIMIT 100`
-//! per iteration. The database is built at `/tmp/readpath_prof.db` on the
+//! per iteration; `insert`: 100,000 inserts into an indexed table in one
+//! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` on the
 //! first run. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
 //! scan's result and VM step count. Instruction counts of the measured part
 //! only: `valgrind --tool=callgrind --toggle-collect='*timed_loop*' ...`.
@@ -80,8 +81,12 @@ fn main() {
         "scan" => b"SELECT sum(length(b)) FROM t",
         "rowid" => b"SELECT b FROM t WHERE rowid=?1",
         "index" => b"SELECT b FROM t WHERE c=?1",
+        "insert" => b"INSERT INTO w VALUES(?1, ?2, ?3)",
         _ => b"SELECT * FROM users LIMIT 100",
     };
+    if what == "insert" {
+        exec(&mut c, "DROP TABLE IF EXISTS w; CREATE TABLE w(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX w_c ON w(c);");
+    }
     if std::env::var("EXPLAIN").is_ok() {
         let mut e = b"EXPLAIN ".to_vec();
         e.extend_from_slice(sql);
@@ -122,6 +127,18 @@ fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, 
                     st.reset(c);
                 }
                 exec(c, "COMMIT");
+            }
+            "insert" => {
+                exec(c, "BEGIN");
+                for i in 0..n {
+                    let r = next();
+                    st.bind(1, Value::Integer(i + 1)).unwrap();
+                    st.bind(2, Value::text(format!("word{r:x}"))).unwrap();
+                    st.bind(3, Value::Integer((r % n as u64) as i64)).unwrap();
+                    step(c, st);
+                    st.reset(c);
+                }
+                exec(c, "ROLLBACK");
             }
             "scan" => {
                 while step(c, st) {
