@@ -736,6 +736,7 @@ impl Statement {
             self.active = true;
             if self.explain_pos < self.explain_rows.len() {
                 self.vm.row = self.explain_rows[self.explain_pos].clone();
+                self.vm.row_regs = None;
                 self.explain_pos += 1;
                 self.has_row = true;
                 return Ok(StepResult::Row);
@@ -774,7 +775,11 @@ impl Statement {
                 }
                 conn.state.active_statements += 1;
                 self.active = true;
-                self.started_at = Some(std::time::Instant::now());
+                // The clock is read only for a profile callback registered
+                // when the statement starts (as SQLite does): one clock call
+                // per statement showed up in short queries.
+                let profiling = conn.trace.as_ref().is_some_and(|(mask, _)| *mask & TRACE_PROFILE != 0);
+                self.started_at = profiling.then(std::time::Instant::now);
                 conn.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
                 if let Some((mask, cb)) = conn.trace.as_mut() {
                     if *mask & TRACE_STMT != 0 {
@@ -785,7 +790,7 @@ impl Statement {
             match self.vm.run(&self.program, &mut conn.state) {
                 Ok(VmStep::Row) if self.program.attach.is_some() => {
                     // ATTACH/DETACH: the row holds the operands.
-                    let row = std::mem::take(&mut self.vm.row);
+                    let row = self.vm.take_row();
                     let done = match self.program.attach {
                         Some(crate::vdbe::program::AttachKind::Attach) => conn.attach_database(row.first(), row.get(1)),
                         _ => conn.detach_database(row.first()),
@@ -895,7 +900,7 @@ impl Statement {
         if !self.has_row {
             return &Value::Null;
         }
-        self.vm.row.get(i).unwrap_or(&Value::Null)
+        self.vm.row_value(i)
     }
 
     /// Bind parameter `i` (1-based).
@@ -934,7 +939,7 @@ impl Statement {
     /// Columns in the current row (0 when not on a row).
     pub fn data_count(&self) -> usize {
         if self.has_row {
-            self.vm.row.len()
+            self.vm.row_len()
         } else {
             0
         }

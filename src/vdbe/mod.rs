@@ -221,8 +221,12 @@ pub struct Vm {
     pub aggs: HashMap<usize, Box<dyn AggregateState>, RegHash>,
     /// Bound parameters (index 0 unused).
     pub params: Vec<Value>,
-    /// The current result row.
+    /// The current result row, when it is not in registers (`row_regs`).
     pub row: Vec<Value>,
+    /// `ResultRow` leaves its row in registers: (first, count). The
+    /// registers stay untouched until the next step, so the caller reads
+    /// them there ([`Vm::row_value`]) instead of from a copy.
+    pub row_regs: Option<(usize, usize)>,
     /// `Once` instructions already passed.
     pub once: HashSet<usize>,
     /// The statement savepoint, when one is open: its depth index and
@@ -277,6 +281,7 @@ impl Vm {
             aggs: HashMap::default(),
             params,
             row: Vec::new(),
+            row_regs: None,
             once: HashSet::new(),
             stmt_savepoint: None,
             n_change: 0,
@@ -309,6 +314,7 @@ impl Vm {
         self.aggs.clear();
         self.params.clear();
         self.params.extend_from_slice(params);
+        self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
         self.n_change = 0;
@@ -323,6 +329,31 @@ impl Vm {
         self.error_action = 0;
         self.fk_violations = 0;
         self.fk_deferred_at_start = (0, 0);
+    }
+
+    /// Value `i` of the current result row.
+    pub fn row_value(&self, i: usize) -> &Value {
+        match self.row_regs {
+            Some((first, n)) if i < n => self.regs.get(first + i).map_or(&Value::Null, |r| &r.value),
+            Some(_) => &Value::Null,
+            None => self.row.get(i).unwrap_or(&Value::Null),
+        }
+    }
+
+    /// Values in the current result row.
+    pub fn row_len(&self) -> usize {
+        match self.row_regs {
+            Some((_, n)) => n,
+            None => self.row.len(),
+        }
+    }
+
+    /// The current result row, taken out of the VM.
+    pub fn take_row(&mut self) -> Vec<Value> {
+        match self.row_regs.take() {
+            Some((first, n)) => (0..n).map(|i| self.regs.get(first + i).map_or(Value::Null, |r| r.value.clone())).collect(),
+            None => std::mem::take(&mut self.row),
+        }
     }
 
     /// Close every cursor, keeping a few B-tree cursors for reuse.

@@ -32,21 +32,7 @@ impl Register {
 
 /// `*dst = v.to_owned()`, reusing `dst`'s text or blob buffer if it has one.
 pub fn assign_ref(dst: &mut Value, v: ValueRef<'_>) {
-    match v {
-        ValueRef::Text(b) | ValueRef::Blob(b) => {
-            let mut buf = match std::mem::take(dst) {
-                // (A huge buffer is not kept for small values.)
-                Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
-                _ => Vec::new(),
-            };
-            buf.clear();
-            buf.extend_from_slice(b);
-            *dst = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
-        }
-        ValueRef::Null => *dst = Value::Null,
-        ValueRef::Integer(i) => *dst = Value::Integer(i),
-        ValueRef::Real(r) => *dst = Value::Real(r),
-    }
+    dst.assign_ref(v)
 }
 
 /// `*dst = src.clone()`, reusing `dst`'s text or blob buffer if it has one.
