@@ -812,7 +812,11 @@ impl<'b> Compiler<'_> {
             let plain = !it.loop_first && it.full_matched.is_none() && !in_group && group.is_none();
             let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
+            self.seek_consumed = None;
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
+            // A term the seek decided is not tested again, where the loop
+            // has no NULL row to produce (that row must still fail it).
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain);
             // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
             // plans RIGHT JOIN differently.)
             if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
@@ -835,6 +839,13 @@ impl<'b> Compiler<'_> {
             let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
             for j in on_terms {
                 match j {
+                    JoinTerm::Expr(e) if consumed.is_some() => {
+                        let mut cs = Vec::new();
+                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        for c in cs.into_iter().filter(|c| Some(term_address(c)) != consumed) {
+                            self.jump_if_false(c, next)?;
+                        }
+                    }
                     JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
@@ -871,7 +882,9 @@ impl<'b> Compiler<'_> {
                 self.b.bind(body);
             }
             for t in placed[lvl].clone() {
-                self.jump_if_false(t, next)?;
+                if Some(term_address(t)) != consumed {
+                    self.jump_if_false(t, next)?;
+                }
             }
             let group_head = if in_group && !group_first { Some(items[0].cursor) } else { None };
             loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, null_cursors: Vec::new(), group_head });
@@ -972,6 +985,12 @@ impl<'b> Compiler<'_> {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            // The seek finds a row exactly when `rowid = e` holds: it
+            // converts `e` as the comparison's numeric affinity would.
+            self.seek_consumed = terms
+                .iter()
+                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
+                .map(|t| term_address(t));
             let _ = next;
             return Ok((LoopKind::Once, goal.is_some()));
         }
@@ -1382,4 +1401,11 @@ impl std::fmt::Display for FromDisplay<'_, '_> {
 #[allow(dead_code)]
 fn is_and(op: Operator) -> bool {
     op == Operator::And
+}
+
+/// A term's identity for [`Compiler::seek_consumed`]: its address (the
+/// terms are borrowed from the statement's syntax tree for the whole
+/// compilation, so an address names one term).
+fn term_address(e: &Expr<'_>) -> usize {
+    e as *const Expr<'_> as usize
 }
