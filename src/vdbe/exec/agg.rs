@@ -1,5 +1,7 @@
 //! Function calls: scalar `Function` (`r[P3] = f(r[P2..P2+P5])`),
-//! aggregate `AggStep` (accumulator in register P3) and `AggFinal`
+//! aggregate `AggStep` (accumulator in register P3; with P1, `r[P1]` is
+//! set to whether the row is now the one the aggregate's value comes
+//! from, for bare columns beside min()/max()) and `AggFinal`
 //! (accumulator P1 replaced by the final value). No I/O.
 
 use super::Flow;
@@ -74,9 +76,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let acc = insn.p3 as usize;
             let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
-            let r = state.step(&mut ctx, &args);
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &args) } else { state.step(&mut ctx, &args).map(|_| false) };
             restore_args(&mut vm.regs, first, &mut args);
-            r?;
+            let chosen = r?;
+            if insn.p1 > 0 {
+                vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+            }
             Ok(Flow::Next)
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {
@@ -113,4 +118,20 @@ fn restore_args(regs: &mut [crate::vdbe::register::Register], first: i32, args: 
             r.value = v;
         }
     }
+}
+
+/// A step that tells whether the row is now the aggregate's chosen one:
+/// as the state says, or else when it had no value (NULL) before or its
+/// value changed (compared as `IS NOT`, without collation).
+fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<bool> {
+    if state.tells_choice() {
+        return state.step_choosing(ctx, args);
+    }
+    let before = state.value(ctx)?;
+    state.step(ctx, args)?;
+    if before.is_null() {
+        return Ok(true);
+    }
+    let after = state.value(ctx)?;
+    Ok(crate::vdbe::value_ops::compare(&after, &before, None) != std::cmp::Ordering::Equal)
 }
