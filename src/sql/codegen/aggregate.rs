@@ -548,9 +548,24 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Integer, 0, first_row, 0);
                 self.b.bind(same);
                 let mut k = ng;
+                // A one-argument call reads its field from the register an
+                // earlier call of this row loaded it into (calls put their
+                // arguments back; every load runs before any call's skip).
+                let mut loaded: Vec<(usize, i32)> = Vec::new();
                 self.step_row_and_bare_columns(
                     &aggs,
                     |c, i| {
+                        if aggs[i].args.len() == 1 {
+                            let f = field[k];
+                            k += 1;
+                            if let Some(&(_, r)) = loaded.iter().find(|(g, _)| *g == f) {
+                                return Ok(r);
+                            }
+                            let r = c.b.reg();
+                            c.b.add(Opcode::Column, pseudo, f as i32, r);
+                            loaded.push((f, r));
+                            return Ok(r);
+                        }
                         let args = c.b.regs(aggs[i].args.len());
                         for a in 0..aggs[i].args.len() {
                             c.b.add(Opcode::Column, pseudo, field[k] as i32, args + a as i32);

@@ -16,6 +16,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
+    if let (Opcode::AggStep, FuncKind::Aggregate(f), 0 | 1) = (insn.opcode, &def.kind, insn.p5) {
+        return agg_step_few(vm, insn, f.as_ref(), &def.name, env);
+    }
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| {
@@ -75,7 +78,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let acc = insn.p3 as usize;
-            let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
+            let state = vm.aggs.get_or_start(acc, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &args) } else { state.step(&mut ctx, &args).map(|_| false) };
             restore_args(&mut vm.regs, first, &mut args);
             let chosen = r?;
@@ -86,7 +89,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {
             let acc = insn.p1 as usize;
-            let mut state = vm.aggs.remove(&acc).unwrap_or_else(|| f.start());
+            let mut state = vm.aggs.take(acc).unwrap_or_else(|| f.start());
             let v = state.finalize(&mut ctx)?;
             check_length(&v, max_length)?;
             vm.regs[acc].set(v);
@@ -94,7 +97,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         (Opcode::AggValue, FuncKind::Aggregate(f)) => {
             let acc = insn.p1 as usize;
-            let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
+            let state = vm.aggs.get_or_start(acc, || f.start());
             let v = state.value(&mut ctx)?;
             check_length(&v, max_length)?;
             vm.regs[insn.p3 as usize].set(v);
@@ -134,4 +137,53 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
     }
     let after = state.value(ctx)?;
     Ok(crate::vdbe::value_ops::compare(&after, &before, None) != std::cmp::Ordering::Equal)
+}
+
+/// `AggStep` with no or one argument (count(*), sum(x), min(x), ...): the
+/// argument is moved out of its register into a one-element array for
+/// the call and back, with no list to fill and drain per row.
+fn agg_step_few(vm: &mut Vm, insn: &Insn, f: &dyn crate::vdbe::func::AggregateFunction, name: &str, env: &mut ConnState) -> Result<Flow> {
+    let arg_reg = (insn.p5 == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
+    let mut arg = [Value::Null];
+    let mut subtype = [0u32];
+    if let Some(r) = arg_reg {
+        arg[0] = std::mem::take(&mut vm.regs[r].value);
+        subtype[0] = vm.regs[r].subtype;
+    }
+    let n = insn.p5 as usize;
+    let mut prng_state = env.prng;
+    let mut prng = |buf: &mut [u8]| {
+        for b in buf.iter_mut() {
+            prng_state ^= prng_state << 13;
+            prng_state ^= prng_state >> 7;
+            prng_state ^= prng_state << 17;
+            *b = (prng_state >> 24) as u8;
+        }
+    };
+    let mut now = vm.now_jd_ms;
+    let mut ctx = FunctionContext {
+        last_insert_rowid: env.last_insert_rowid,
+        changes: env.changes,
+        total_changes: env.total_changes,
+        case_sensitive_like: env.case_sensitive_like,
+        now_jd_ms: &mut now,
+        arg_subtypes: &subtype[..n],
+        result_subtype: 0,
+        prng: &mut prng,
+        pure_context: None,
+        func_name: name,
+    };
+    let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
+    let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &arg[..n]) } else { state.step(&mut ctx, &arg[..n]).map(|_| false) };
+    drop(ctx);
+    if let Some(r) = arg_reg {
+        vm.regs[r].value = std::mem::take(&mut arg[0]);
+    }
+    vm.now_jd_ms = now;
+    env.prng = prng_state;
+    let chosen = r?;
+    if insn.p1 > 0 {
+        vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+    }
+    Ok(Flow::Next)
 }
