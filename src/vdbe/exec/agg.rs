@@ -16,8 +16,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
-    if let (Opcode::AggStep, FuncKind::Aggregate(f), 0 | 1) = (insn.opcode, &def.kind, insn.p5) {
-        return agg_step_few(vm, insn, f.as_ref(), &def.name, env);
+    if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+        return call_few(vm, insn, def, env);
     }
     let max_length = env.max_length;
     let mut prng_state = env.prng;
@@ -139,10 +139,11 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
     Ok(crate::vdbe::value_ops::compare(&after, &before, None) != std::cmp::Ordering::Equal)
 }
 
-/// `AggStep` with no or one argument (count(*), sum(x), min(x), ...): the
-/// argument is moved out of its register into a one-element array for
-/// the call and back, with no list to fill and drain per row.
-fn agg_step_few(vm: &mut Vm, insn: &Insn, f: &dyn crate::vdbe::func::AggregateFunction, name: &str, env: &mut ConnState) -> Result<Flow> {
+/// `Function` or `AggStep` with no or one argument (length(x), count(*),
+/// sum(x), ...): the argument is moved out of its register into a
+/// one-element array for the call and back, with no list to fill and
+/// drain per row.
+fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
     let arg_reg = (insn.p5 == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
     let mut arg = [Value::Null];
     let mut subtype = [0u32];
@@ -170,20 +171,43 @@ fn agg_step_few(vm: &mut Vm, insn: &Insn, f: &dyn crate::vdbe::func::AggregateFu
         arg_subtypes: &subtype[..n],
         result_subtype: 0,
         prng: &mut prng,
-        pure_context: None,
-        func_name: name,
+        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
+        func_name: &def.name,
     };
-    let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
-    let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &arg[..n]) } else { state.step(&mut ctx, &arg[..n]).map(|_| false) };
-    drop(ctx);
+    let outcome = match (insn.opcode, &def.kind) {
+        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, &arg[..n]).map(|v| Called::Value(v, ctx.result_subtype)),
+        (Opcode::AggStep, FuncKind::Aggregate(f)) => {
+            let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &arg[..n]) } else { state.step(&mut ctx, &arg[..n]).map(|_| false) };
+            r.map(Called::Stepped)
+        }
+        _ => Err(super::internal("function kind does not match the opcode")),
+    };
     if let Some(r) = arg_reg {
         vm.regs[r].value = std::mem::take(&mut arg[0]);
     }
     vm.now_jd_ms = now;
     env.prng = prng_state;
-    let chosen = r?;
-    if insn.p1 > 0 {
-        vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+    match outcome? {
+        Called::Value(v, subtype) => {
+            check_length(&v, env.max_length)?;
+            let r = &mut vm.regs[insn.p3 as usize];
+            r.value = v;
+            r.subtype = subtype;
+        }
+        Called::Stepped(chosen) => {
+            if insn.p1 > 0 {
+                vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+            }
+        }
     }
     Ok(Flow::Next)
+}
+
+/// What [`call_few`]'s call produced.
+enum Called {
+    /// A scalar function's result and its subtype.
+    Value(Value, u32),
+    /// An aggregate step, with whether the row was chosen.
+    Stepped(bool),
 }
