@@ -2,6 +2,9 @@
 //! detected with `Compare`/`Jump`, output through a subroutine; rows
 //! already read in group order skip the sorter, `group_stream.rs`), plain
 //! aggregates over all rows, DISTINCT aggregates, FILTER clauses, HAVING.
+//! The sorter record holds the key, then each distinct argument or bare
+//! column read once (a plain column used by several calls is stored and
+//! loaded once per row).
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers

@@ -1,9 +1,12 @@
 //! The program builder: appends instructions, allocates registers and
-//! cursors, and resolves forward jumps through labels.
+//! cursors, resolves forward jumps through labels, and collects the
+//! constants hoisted into the prologue.
 //!
-//! Invariant: a label is a negative number `-1 - n` until `finish`
+//! Invariants: a label is a negative number `-1 - n` until `finish`
 //! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
-//! address it was bound to.
+//! address it was bound to. A hoisted constant's register is written only
+//! by its load in the prologue (`Compiler::end_program` places the loads
+//! there); `finish` refuses a builder still holding loads it never placed.
 
 use crate::error::{Error, Result};
 use crate::vdbe::program::{Insn, Opcode, Program, P4};

@@ -1,5 +1,7 @@
 //! Expression code generation: `expr(e, target)` leaves the value of `e`
-//! in register `target`.
+//! in register `target`; `jump_if_false(e, label)` tests a condition by
+//! jumping (comparisons jump with their opposite operator); literal
+//! operands of operators are loaded once, in the prologue (`operand`).
 //!
 //! Affinity and collation of comparisons follow `datatype3.txt` sections
 //! 4.2 and 7.1: they are computed here at compile time and handed to the

@@ -6,6 +6,8 @@
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
 //! forwards or backwards; index loops themselves are in `index_scan.rs`).
+//! A `rowid = expr` term a rowid seek decides is not tested again in the
+//! loop (where the loop has no NULL row that must fail it).
 
 use super::select::Dest;
 use super::Compiler;
