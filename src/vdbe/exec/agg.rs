@@ -140,18 +140,19 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
 }
 
 /// `Function` or `AggStep` with no or one argument (length(x), count(*),
-/// sum(x), ...): the argument is moved out of its register into a
-/// one-element array for the call and back, with no list to fill and
-/// drain per row.
+/// sum(x), ...): the argument is passed from its register as it is, with
+/// no list to fill and drain per row.
 fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
-    let arg_reg = (insn.p5 == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
-    let mut arg = [Value::Null];
-    let mut subtype = [0u32];
-    if let Some(r) = arg_reg {
-        arg[0] = std::mem::take(&mut vm.regs[r].value);
-        subtype[0] = vm.regs[r].subtype;
-    }
     let n = insn.p5 as usize;
+    let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
+    let subtype = [arg_reg.map_or(0, |r| vm.regs[r].subtype)];
+    let missing = [Value::Null];
+    // The argument is read where it is (the register file and the
+    // aggregate states are separate fields of the VM).
+    let args: &[Value] = match arg_reg {
+        Some(r) => std::slice::from_ref(&vm.regs[r].value),
+        None => &missing[..n],
+    };
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| {
         for b in buf.iter_mut() {
@@ -175,17 +176,14 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mu
         func_name: &def.name,
     };
     let outcome = match (insn.opcode, &def.kind) {
-        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, &arg[..n]).map(|v| Called::Value(v, ctx.result_subtype)),
+        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, args).map(|v| Called::Value(v, ctx.result_subtype)),
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
-            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &arg[..n]) } else { state.step(&mut ctx, &arg[..n]).map(|_| false) };
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
             r.map(Called::Stepped)
         }
         _ => Err(super::internal("function kind does not match the opcode")),
     };
-    if let Some(r) = arg_reg {
-        vm.regs[r].value = std::mem::take(&mut arg[0]);
-    }
     vm.now_jd_ms = now;
     env.prng = prng_state;
     match outcome? {
