@@ -46,10 +46,8 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         // The statement starts: what its failure restores.
         vm.fk_deferred_at_start = env.fk_deferred;
     }
-    // (Read once per run: `run` returns at every row.)
-    let interrupt = env.interrupt.clone();
     loop {
-        if interrupt.load(Ordering::Relaxed) {
+        if env.interrupt.load(Ordering::Relaxed) {
             let e = Error::code(SQLITE_INTERRUPT);
             txn::abort(vm, env, &e);
             return Err(e);
