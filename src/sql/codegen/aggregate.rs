@@ -533,16 +533,22 @@ impl<'b> Compiler<'_> {
                 let init = self.b.label();
                 let same = self.b.label();
                 self.b.add(Opcode::SorterSort, sorter, after, 0);
+                // The first row starts the first group: no group to output
+                // before it, no key to compare with (so the rows after it
+                // need no test for "is there a group yet").
+                self.b.add(Opcode::SorterData, sorter, drec, pseudo);
+                for i in 0..ng {
+                    self.b.add(Opcode::Column, pseudo, i as i32, cur + i as i32);
+                }
+                self.b.add(Opcode::Goto, 0, init, 0);
                 let top = self.b.here();
                 self.b.add(Opcode::SorterData, sorter, drec, pseudo);
                 for i in 0..ng {
                     self.b.add(Opcode::Column, pseudo, i as i32, cur + i as i32);
                 }
-                self.b.add(Opcode::IfNot, has_group, new_group, 0);
                 self.b.add4(Opcode::Compare, cur, prev, ng as i32, P4::KeyInfo(ki), 0);
                 self.b.add(Opcode::Jump, new_group, same, new_group);
                 self.b.bind(new_group);
-                self.b.add(Opcode::IfNot, has_group, init, 0);
                 self.b.add(Opcode::Gosub, out_ret, output, 0);
                 self.b.bind(init);
                 self.b.add(Opcode::Copy, cur, prev, ng as i32 - 1);
