@@ -30,6 +30,7 @@
 //! each database in turn (no super-journal: atomic per file only).
 
 pub mod func;
+pub mod agg_slots;
 pub mod program;
 pub mod register;
 pub mod cursor;
@@ -42,11 +43,10 @@ use crate::btree::Btree;
 use crate::error::Result;
 use crate::io::IoContext;
 use crate::value::Value;
-use crate::vdbe::func::AggregateState;
 use cursor::VmCursor;
 use program::Program;
 use register::Register;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -172,29 +172,6 @@ impl ConnState {
     }
 }
 
-/// Hasher for maps keyed by register numbers, probed once per row by
-/// aggregate steps: a multiplicative hash (SipHash's flooding resistance
-/// is not needed for numbers the compiler chose).
-#[derive(Default)]
-pub struct RegHasher(u64);
-
-impl std::hash::Hasher for RegHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-/// Builds [`RegHasher`]s.
-pub type RegHash = std::hash::BuildHasherDefault<RegHasher>;
-
 /// How many closed B-tree cursors a VM keeps for reuse.
 const MAX_SPARE_CURSORS: usize = 8;
 
@@ -218,7 +195,7 @@ pub struct Vm {
     /// Cursors.
     pub cursors: Vec<Option<VmCursor>>,
     /// Aggregate states by accumulator register.
-    pub aggs: HashMap<usize, Box<dyn AggregateState>, RegHash>,
+    pub aggs: agg_slots::AggSlots,
     /// Bound parameters (index 0 unused).
     pub params: Vec<Value>,
     /// The current result row, when it is not in registers (`row_regs`).
@@ -278,7 +255,7 @@ impl Vm {
             pc: 0,
             regs: vec![Register::default(); prog.n_regs + 1],
             cursors: (0..prog.n_cursors).map(|_| None).collect(),
-            aggs: HashMap::default(),
+            aggs: agg_slots::AggSlots::default(),
             params,
             row: Vec::new(),
             row_regs: None,

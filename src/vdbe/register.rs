@@ -24,6 +24,7 @@ impl Register {
     /// Store a copy of a borrowed value, clearing the subtype. Text and
     /// blobs reuse the register's buffer when it already holds one (a
     /// scan writes a column into the same register on every row).
+    #[inline]
     pub fn set_ref(&mut self, v: ValueRef<'_>) {
         assign_ref(&mut self.value, v);
         self.subtype = 0;
@@ -31,6 +32,9 @@ impl Register {
 }
 
 /// `*dst = v.to_owned()`, reusing `dst`'s text or blob buffer if it has one.
+/// (Inline: a column read stores through here once per row, and numbers,
+/// the common case, are a plain store.)
+#[inline]
 pub fn assign_ref(dst: &mut Value, v: ValueRef<'_>) {
     dst.assign_ref(v)
 }

@@ -1,5 +1,7 @@
 //! Expression code generation: `expr(e, target)` leaves the value of `e`
-//! in register `target`.
+//! in register `target`; `jump_if_false(e, label)` tests a condition by
+//! jumping (comparisons jump with their opposite operator); literal
+//! operands of operators are loaded once, in the prologue (`operand`).
 //!
 //! Affinity and collation of comparisons follow `datatype3.txt` sections
 //! 4.2 and 7.1: they are computed here at compile time and handed to the
@@ -106,8 +108,67 @@ impl Compiler<'_> {
         Ok(r)
     }
 
+    /// A register holding the value of `e` for an operator to read: a
+    /// numeric or string literal is loaded once for the whole run (see
+    /// [`super::builder::Builder::hoisted_constant`]), anything else is
+    /// computed here into a new register.
+    pub fn operand(&mut self, e: &Expr<'_>) -> Result<i32> {
+        let hoisted = match e {
+            Expr::Literal(Literal::Numeric(s)) => match parse_numeric(s)? {
+                Number::Int(i) if i >= i32::MIN as i64 && i <= i32::MAX as i64 => {
+                    self.b.hoisted_constant(|r| (Opcode::Integer, i as i32, r, 0, P4::None))
+                }
+                Number::Int(i) => self.b.hoisted_constant(|r| (Opcode::Int64, 0, r, 0, P4::Int64(i))),
+                Number::Real(x) => self.b.hoisted_constant(|r| (Opcode::Real, 0, r, 0, P4::Real(x))),
+            },
+            Expr::Literal(Literal::String(s)) => {
+                let t = unquote(s).into_bytes();
+                self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::Bytes(t)))
+            }
+            _ => None,
+        };
+        match hoisted {
+            Some(r) => Ok(r),
+            None => self.expr_new(e),
+        }
+    }
+
     /// Jump to `label` when `e` is false or NULL.
+    ///
+    /// The usual WHERE and ON shapes jump straight from their test: each
+    /// side of an AND is tested in turn, and a comparison of two single
+    /// values jumps with its opposite operator (NULL jumps too), instead
+    /// of storing a truth value to test with `IfNot`. The opposite is
+    /// exact because the comparison is a total order once neither side is
+    /// NULL (affinity and collation are the same as in the stored form).
     pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
+        match e {
+            Expr::Binary(l, Operator::And, r) => {
+                self.jump_if_false(l, label)?;
+                return self.jump_if_false(r, label);
+            }
+            Expr::Parenthesized(v) if v.len() == 1 => return self.jump_if_false(&v[0], label),
+            Expr::Binary(l, op, r) if row_width(l) == 1 && row_width(r) == 1 => {
+                let opposite = match op {
+                    Operator::Equals => Some(Opcode::Ne),
+                    Operator::NotEquals => Some(Opcode::Eq),
+                    Operator::Less => Some(Opcode::Ge),
+                    Operator::LessEquals => Some(Opcode::Gt),
+                    Operator::Greater => Some(Opcode::Le),
+                    Operator::GreaterEquals => Some(Opcode::Lt),
+                    _ => None,
+                };
+                if let Some(opc) = opposite {
+                    let lr = self.comparison_operand(l)?;
+                    let rr = self.comparison_operand(r)?;
+                    let aff = comparison_affinity(self.expr_affinity(l), self.expr_affinity(r));
+                    let coll = self.comparison_collation(l, r)?;
+                    self.b.add4(opc, rr, label, lr, coll, aff | cmp_flags::JUMPIFNULL);
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
         let r = self.expr_new(e)?;
         self.b.add(Opcode::IfNot, r, label, 1);
         Ok(())
@@ -751,7 +812,7 @@ impl Compiler<'_> {
                 return self.row_subquery_comparison(opc, null_eq, l, r, target);
             }
         }
-        let (lr, rr) = if cmp.is_some() { (self.comparison_operand(l)?, self.comparison_operand(r)?) } else { (self.expr_new(l)?, self.expr_new(r)?) };
+        let (lr, rr) = if cmp.is_some() { (self.comparison_operand(l)?, self.comparison_operand(r)?) } else { (self.operand(l)?, self.operand(r)?) };
         if let Some((opc, null_eq)) = cmp {
             return self.emit_comparison(opc, l, r, lr, rr, target, null_eq);
         }
@@ -1117,7 +1178,7 @@ impl Compiler<'_> {
     /// there is a misused row value.
     fn comparison_operand(&mut self, e: &Expr<'_>) -> Result<i32> {
         self.comparing = matches!(e, Expr::Subquery(_));
-        let r = self.expr_new(e);
+        let r = self.operand(e);
         self.comparing = false;
         r
     }

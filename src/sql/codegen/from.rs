@@ -6,6 +6,8 @@
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
 //! forwards or backwards; index loops themselves are in `index_scan.rs`).
+//! A `rowid = expr` term a rowid seek decides is not tested again in the
+//! loop (where the loop has no NULL row that must fail it).
 
 use super::select::Dest;
 use super::Compiler;
@@ -858,7 +860,11 @@ impl<'b> Compiler<'_> {
             let plain = !it.loop_first && it.full_matched.is_none() && !in_group && group.is_none();
             let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
+            self.seek_consumed = None;
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
+            // A term the seek decided is not tested again, where the loop
+            // has no NULL row to produce (that row must still fail it).
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain);
             // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
             // plans RIGHT JOIN differently.)
             if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
@@ -881,6 +887,13 @@ impl<'b> Compiler<'_> {
             for j in &it.on {
                 match j {
                     JoinTerm::Expr(_) if on_moved[ii] => {}
+                    JoinTerm::Expr(e) if consumed.is_some() => {
+                        let mut cs = Vec::new();
+                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        for c in cs.into_iter().filter(|c| Some(term_address(c)) != consumed) {
+                            self.jump_if_false(c, next)?;
+                        }
+                    }
                     JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
@@ -917,7 +930,9 @@ impl<'b> Compiler<'_> {
                 self.b.bind(body);
             }
             for t in placed[lvl].clone() {
-                self.jump_if_false(t, next)?;
+                if Some(term_address(t)) != consumed {
+                    self.jump_if_false(t, next)?;
+                }
             }
             let group_head = if in_group && !group_first { Some(items[0].cursor) } else { None };
             loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, null_cursors: Vec::new(), group_head });
@@ -1018,6 +1033,12 @@ impl<'b> Compiler<'_> {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            // The seek finds a row exactly when `rowid = e` holds: it
+            // converts `e` as the comparison's numeric affinity would.
+            self.seek_consumed = terms
+                .iter()
+                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
+                .map(|t| term_address(t));
             let _ = next;
             return Ok((LoopKind::Once, goal.is_some()));
         }
@@ -1488,4 +1509,11 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
     }
     Ok(keys)
+}
+
+/// A term's identity for [`Compiler::seek_consumed`]: its address (the
+/// terms are borrowed from the statement's syntax tree for the whole
+/// compilation, so an address names one term).
+fn term_address(e: &Expr<'_>) -> usize {
+    e as *const Expr<'_> as usize
 }

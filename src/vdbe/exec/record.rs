@@ -68,6 +68,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     return Ok(Flow::Next);
                 }
             }
+            // A sorter row through a pseudo cursor: decoded from the
+            // record register straight into the target register.
+            if let Some(Some(VmCursor::Pseudo(src))) = vm.cursors.get(p1 as usize) {
+                let (src, dst) = (*src, p3 as usize);
+                if src != dst && src.max(dst) < vm.regs.len() {
+                    let (rec, out) = if src < dst {
+                        let (l, r) = vm.regs.split_at_mut(dst);
+                        (&l[src].value, &mut r[0])
+                    } else {
+                        let (l, r) = vm.regs.split_at_mut(src);
+                        (&r[0].value, &mut l[dst])
+                    };
+                    match rec {
+                        Value::Blob(b) => match record_column(b, p2 as usize)? {
+                            Some(v) => out.set_ref(v),
+                            None => out.set(column_default(&insn.p4)),
+                        },
+                        Value::Null => out.set(Value::Null),
+                        _ => return Err(Error::corrupt()),
+                    }
+                    return Ok(Flow::Next);
+                }
+            }
             let v = match column(vm, env, p1, p2 as usize)? {
                 Poll::Ready(v) => v,
                 Poll::Pending => return Ok(Flow::Pending),

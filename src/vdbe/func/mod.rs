@@ -90,6 +90,19 @@ pub trait ScalarFunction: Send + Sync {
 pub trait AggregateState: Send {
     /// Add one row.
     fn step(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()>;
+    /// Whether [`AggregateState::step_choosing`] answers for this
+    /// function; otherwise the VM compares the values before and after
+    /// a step to find out.
+    fn tells_choice(&self) -> bool {
+        false
+    }
+    /// Add one row and tell whether its value is now the one the
+    /// aggregate reports, or it still has none to report (min()/max():
+    /// the row set the best value; bare columns come from that row).
+    /// Called only when [`AggregateState::tells_choice`].
+    fn step_choosing(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<bool> {
+        self.step(ctx, args).map(|_| true)
+    }
     /// Remove one row (window functions with a moving frame).
     fn inverse(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
         let _ = (ctx, args);
