@@ -52,7 +52,10 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     c.dml_target = Some(table.name.clone());
     let sql = match where_clause {
         Some(w) => format!("SELECT {} FROM {} AS \"{}\" WHERE {w}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
-        None => format!("SELECT {} FROM {}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
+        // Every row, in rowid order as SQLite visits them (not in the order
+        // of an index that happens to cover the rowid: with OR REPLACE the
+        // order decides which row survives).
+        None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
     };
     let _ = conjuncts;
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
