@@ -183,6 +183,13 @@ impl FunctionRegistry {
             .cloned()
     }
 
+    /// Every function, by name then argument count.
+    pub fn all(&self) -> Vec<Arc<FuncDef>> {
+        let mut v: Vec<Arc<FuncDef>> = self.by_name.values().flatten().cloned().collect();
+        v.sort_by(|a, b| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()).then(a.n_args.cmp(&b.n_args)));
+        v
+    }
+
     /// Whether any function of this name exists (for "wrong number of
     /// arguments" versus "no such function").
     pub fn has_name(&self, name: &str) -> bool {
