@@ -771,7 +771,8 @@ impl Statement {
                 if self.vm.halted || self.vm.pc != 0 {
                     self.vm.reset(&self.program, &self.params);
                 } else {
-                    self.vm.params = self.params.clone();
+                    // (In place: a fresh clone allocated on every execution.)
+                        self.vm.params.clone_from(&self.params);
                 }
                 conn.state.active_statements += 1;
                 self.active = true;
