@@ -10,6 +10,7 @@
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once.
 
+use super::balance::Level;
 use super::cell;
 use super::cursor::Probe;
 use super::page::{self, PageKind};
@@ -19,14 +20,17 @@ use crate::value::record::KeyInfo;
 
 impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
-    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
+    /// Returns the path to the new entry when the tree kept its shape
+    /// (no balancing), `None` otherwise.
+    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<Vec<Level>>> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
-        self.insert_at(path, exact, leaf_kind, rowid, payload)
+        Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
     }
 
     /// `insert_entry` where the caller knows the leaf path that `seek_path`
     /// would return (`exact`: it ends on the entry with this key).
-    pub(super) fn insert_at(&mut self, path: Vec<super::balance::Level>, exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
+    /// `true`: the tree kept its shape and `path` leads to the new entry.
+    pub(super) fn insert_at(&mut self, path: &[Level], exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
         let level = path.len() - 1;
         let top = path[level];
         if !exact {
@@ -35,31 +39,36 @@ impl Btree {
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     // (The operation's last change: see `insert_in_gap`.)
-                    return Ok(());
+                    return Ok(true);
                 }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
                     let parent = path[level - 1];
                     let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
                     if parent.idx == ph.ncells {
                         if leaf_kind == PageKind::TableLeaf {
-                            return self.balance_quick(&path, level, new);
+                            self.balance_quick(path, level, new)?;
+                            return Ok(false);
                         }
-                        if self.balance_quick_index(&path, level, &new)? {
-                            return Ok(());
+                        if self.balance_quick_index(path, level, &new)? {
+                            return Ok(false);
                         }
                     }
                 }
                 if level > 0 && self.overflows_with(top.pgno, new.len())? {
                     // Straight to balancing, without decoding the page.
-                    return self.balance_siblings(&path, level, super::balance::NewContent::Insert(top.idx, &new));
+                    self.balance_siblings(path, level, super::balance::NewContent::Insert(top.idx, &new))?;
+                    return Ok(false);
                 }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
-                return self.fix_page(&path, level, node);
+                self.fix_page(path, level, node)?;
+                return Ok(false);
             }
         }
-        if exact && self.replace_leaf_cell_in_place(&path, level, leaf_kind, rowid, payload)? {
-            return Ok(());
+        if exact {
+            if let Some(kept_shape) = self.replace_leaf_cell_in_place(path, level, leaf_kind, rowid, payload)? {
+                return Ok(kept_shape);
+            }
         }
         let mut node = self.read_node(top.pgno)?;
         if node.kind.leaf() != leaf_kind {
@@ -77,27 +86,30 @@ impl Btree {
             let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
             node.cells.insert(top.idx, new);
         }
-        self.fix_page(&path, level, node)
+        self.fix_page(path, level, node)?;
+        Ok(false)
     }
 
     /// Replace the leaf cell `path` ends on (an UPDATE rewriting a row)
     /// without decoding the page: a new cell of the same size overwrites
     /// the old one; otherwise the old one is dropped in place and the new
     /// one goes into the gap, or the page is repacked and balanced as
-    /// usual. `false` (nothing done) when the old cell has an overflow
+    /// usual. `None` (nothing done) when the old cell has an overflow
     /// chain or is not on a leaf of `leaf_kind`: the general path does it.
-    fn replace_leaf_cell_in_place(&mut self, path: &[super::balance::Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+    /// `Some(true)`: done and the page kept its place in the tree (`path`
+    /// still leads to the entry).
+    fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
         let (off, old_len) = {
             let data = self.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
-                return Ok(false);
+                return Ok(None);
             }
             let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
             if info.overflow != 0 {
-                return Ok(false);
+                return Ok(None);
             }
             (page::cell_offset(data, &h, top.idx, usable)?, bytes.len())
         };
@@ -106,21 +118,21 @@ impl Btree {
             // The operation's last change (the ptrmap entry comes first).
             self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
             self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
-            return Ok(true);
+            return Ok(Some(true));
         }
         if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
             self.fix_page(path, level, node)?;
-            return Ok(true);
+            return Ok(Some(false));
         }
         if self.insert_in_gap(top.pgno, top.idx, &new)? {
-            return Ok(true);
+            return Ok(Some(true));
         }
         let mut node = self.read_node(top.pgno)?;
         node.cells.insert(top.idx, new);
         self.fix_page(path, level, node)?;
-        Ok(true)
+        Ok(Some(false))
     }
 
     /// Whether page `pgno` cannot take a cell of `len` bytes even when

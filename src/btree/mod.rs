@@ -25,9 +25,13 @@
 //! the read is in flight. Cursors install a new position only when an
 //! attempt succeeds.
 //!
-//! Invariants: a modification bumps [`Btree`]'s change sequence, which
-//! makes every other cursor's path stale (they re-seek by their saved
-//! key); pages are only modified through the pager (journaled first).
+//! Invariants: a modification bumps [`Btree`]'s change sequence. An
+//! insert or delete through a cursor changes only its own tree's pages
+//! (and free pages), so it makes stale only the paths of cursors on that
+//! tree; every other change (creating, dropping or clearing a tree,
+//! vacuum, meta words, transaction boundaries, rollback) makes every path
+//! stale. A stale cursor re-seeks by its saved key. Pages are only
+//! modified through the pager (journaled first).
 
 pub mod balance;
 pub mod cell;
@@ -37,6 +41,7 @@ mod drop_cell;
 mod freelist;
 mod insert;
 mod integrity;
+mod near;
 mod overflow;
 pub mod page;
 mod ptrmap;
@@ -55,6 +60,9 @@ use cursor::Probe;
 use page::{Node, PageKind};
 use std::sync::Arc;
 use walk::Walk;
+
+/// Trees whose changes [`Btree`] tracks one by one between global changes.
+const MAX_TRACKED_TREES: usize = 8;
 
 /// A page number (1-based; 0 means none).
 pub type Pgno = u32;
@@ -144,9 +152,15 @@ pub struct BtreeOptions {
 /// One database file and its pager.
 pub struct Btree {
     pager: Pager,
-    /// Bumped by every change to any tree: cursors compare it with the
-    /// value they saw when positioned.
+    /// Bumped by every change to any tree: cursors remember the value
+    /// they saw when positioned (see [`Btree::path_fresh`]).
     seq: u64,
+    /// `seq` at the last change that may have moved entries of any tree.
+    global_seq: u64,
+    /// Trees changed since `global_seq` by inserts and deletes, with the
+    /// `seq` of their last change (a handful at most: past
+    /// [`MAX_TRACKED_TREES`] a change counts as global).
+    tree_changes: Vec<(Pgno, u64)>,
     /// A tree walk in progress (drop/clear/integrity check), kept across
     /// `Pending`.
     walk: Option<Walk>,
@@ -161,7 +175,7 @@ impl Btree {
             (io.clone(), path)
         };
         let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory };
-        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: 0, walk: None })
+        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: 0, global_seq: 0, tree_changes: Vec::new(), walk: None })
     }
 
     /// The pager (tests and pragmas).
@@ -201,6 +215,32 @@ impl Btree {
         }
     }
 
+    /// Count a change that may have touched any tree.
+    fn bump_global(&mut self) {
+        self.seq += 1;
+        self.global_seq = self.seq;
+        self.tree_changes.clear();
+    }
+
+    /// Count a change to the tree rooted at `root` only.
+    fn bump_tree(&mut self, root: Pgno) {
+        self.seq += 1;
+        if let Some(t) = self.tree_changes.iter_mut().find(|t| t.0 == root) {
+            t.1 = self.seq;
+        } else if self.tree_changes.len() < MAX_TRACKED_TREES {
+            self.tree_changes.push((root, self.seq));
+        } else {
+            self.global_seq = self.seq;
+            self.tree_changes.clear();
+        }
+    }
+
+    /// Whether a path into the tree at `root` computed when the sequence
+    /// was `seq` still holds: no change since then touched that tree.
+    fn path_fresh(&self, root: Pgno, seq: u64) -> bool {
+        seq == self.seq || (seq >= self.global_seq && seq <= self.seq && self.tree_changes.iter().all(|&(r, s)| r != root || s <= seq))
+    }
+
     /// Pins only matter for the duration of one operation; in a write
     /// transaction dirty pages stay anyway, so dropping pins is always safe.
     fn unpin_after_op(&mut self) {
@@ -209,7 +249,13 @@ impl Btree {
 
     /// Run a modifying attempt; a failed attempt is undone before it is
     /// retried (after a fetch) or its error returned.
-    fn run_write<T>(&mut self, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+    fn run_write<T>(&mut self, attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+        self.run_write_in(None, attempt)
+    }
+
+    /// [`Btree::run_write`] for an operation that changes only the tree
+    /// at `tree` (when given), which keeps other trees' cursors fresh.
+    fn run_write_in<T>(&mut self, tree: Option<Pgno>, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
         if self.pager.state() != PagerState::Write {
             let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
             return Err(Error::new(code, "B-tree modified outside a write transaction"));
@@ -223,7 +269,10 @@ impl Btree {
                 Ok(v) => {
                     self.pager.op_commit();
                     self.pager.unpin_all();
-                    self.seq += 1;
+                    match tree {
+                        Some(root) => self.bump_tree(root),
+                        None => self.bump_global(),
+                    }
                     return Ok(Poll::Ready(v));
                 }
                 Err(e) => {
@@ -244,7 +293,7 @@ impl Btree {
     /// validation against the file change counter.
     pub fn begin_read(&mut self) -> IoPoll<()> {
         let r = self.pager.begin_read()?;
-        self.seq += 1;
+        self.bump_global();
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
@@ -253,7 +302,7 @@ impl Btree {
             crate::ready!(self.pager.begin_read()?);
         }
         let r = self.pager.begin_write(exclusive)?;
-        self.seq += 1;
+        self.bump_global();
         Ok(r)
     }
     /// Commit the write transaction (or end the read transaction). With
@@ -369,7 +418,7 @@ impl Btree {
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
         self.walk = None;
-        self.seq += 1;
+        self.bump_global();
         self.pager.rollback()
     }
     /// The transaction state.
@@ -394,7 +443,7 @@ impl Btree {
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
         crate::ready!(self.pager.finish_spill()?);
-        self.seq += 1;
+        self.bump_global();
         self.walk = None;
         self.pager.savepoint_rollback(index)?;
         Ok(Poll::Ready(()))
@@ -688,6 +737,12 @@ impl Cursor {
         Ok(Some((path, rowid, key)))
     }
 
+    /// Whether the path still holds (no change to this tree since it was
+    /// computed).
+    fn fresh(&self, bt: &Btree) -> bool {
+        bt.path_fresh(self.root, self.seq)
+    }
+
     fn probe(&self) -> Probe<'_> {
         if self.key_info.is_some() {
             Probe::Record(&self.key)
@@ -699,7 +754,7 @@ impl Cursor {
     /// The current path, re-seeking the saved key if the tree changed.
     /// `Err` if the saved entry no longer exists.
     fn current_path(&self, bt: &Btree) -> Result<Vec<Level>> {
-        if self.state == CursorState::Valid && self.seq == bt.seq {
+        if self.state == CursorState::Valid && self.fresh(bt) {
             return Ok(self.path.clone());
         }
         if self.state == CursorState::Invalid {
@@ -749,7 +804,7 @@ impl Cursor {
     /// copy). `false`: nothing changed, take the general path (which also
     /// reports any corruption met here).
     fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
-        if self.state != CursorState::Valid || self.seq != bt.seq {
+        if self.state != CursorState::Valid || !self.fresh(bt) {
             return false;
         }
         let Some(top) = self.path.last().copied() else { return false };
@@ -797,7 +852,7 @@ impl Cursor {
         if self.step_in_leaf(bt, true) {
             return Ok(Poll::Ready(true));
         }
-        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let found = crate::ready!(bt.run_read(|bt| {
             let mut path = if fresh {
                 self.path.clone()
@@ -826,7 +881,7 @@ impl Cursor {
         if self.step_in_leaf(bt, false) {
             return Ok(Poll::Ready(true));
         }
-        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let root = self.root;
         let found = crate::ready!(bt.run_read(|bt| {
             let mut path = if fresh {
@@ -856,6 +911,56 @@ impl Cursor {
             if found {
                 let r = if exact { SeekResult::Found } else { SeekResult::After };
                 return Ok((Cursor::entry(bt, path)?, r));
+            }
+            let last = Cursor::last_entry(bt, root)?;
+            let r = if last.is_some() { SeekResult::Before } else { SeekResult::Empty };
+            Ok((last, r))
+        })?);
+        self.install(bt, found);
+        Ok(Poll::Ready(result))
+    }
+    /// Table trees: [`Cursor::seek_rowid`] without reading the row (a
+    /// column read fetches it), for `NotExists`, which mostly only asks
+    /// whether a rowid is taken. A rowid the cursor's fresh leaf decides
+    /// (the next rowid of an append, the row an UPDATE is on) is found
+    /// there without a descent from the root.
+    pub fn seek_rowid_lazy(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        if self.state == CursorState::Valid && self.fresh(bt) {
+            match bt.rowid_near(&self.path, rowid) {
+                Ok(Some(spot)) => {
+                    let mut path = std::mem::take(&mut self.path);
+                    let (found, result) = match bt.land_on_spot(&mut path, spot.idx, rowid) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            self.path = path;
+                            return Err(e);
+                        }
+                    };
+                    self.install(bt, Some((path, found, None)));
+                    return Ok(Poll::Ready(result));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the seek below reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let (found, result) = crate::ready!(bt.run_read(|bt| {
+            let (mut path, _, _) = bt.seek_path(root, &Probe::Rowid(rowid), None, false, false)?;
+            let top = *path.last().ok_or_else(Error::corrupt)?;
+            let h = page::header(bt.pager.page(top.pgno)?, top.pgno)?;
+            if top.idx < h.ncells || (h.ncells > 0 && bt.on_last_leaf(&path)?) {
+                let (found, result) = bt.land_on_spot(&mut path, top.idx, rowid)?;
+                return Ok((Some((path, found, None)), result));
+            }
+            if bt.settle_forward(&mut path)? {
+                let (_, found, _) = bt.entry_at(&path, false)?;
+                return Ok((Some((path, found, None)), SeekResult::After));
             }
             let last = Cursor::last_entry(bt, root)?;
             let r = if last.is_some() { SeekResult::Before } else { SeekResult::Empty };
@@ -916,7 +1021,7 @@ impl Cursor {
         if self.key_info.is_some() {
             return Ok(Poll::Ready(&self.key));
         }
-        if !self.payload_valid || self.seq != bt.seq {
+        if !self.payload_valid || !self.fresh(bt) {
             let (path, payload) = crate::ready!(bt.run_read(|bt| {
                 let path = self.current_path(bt)?;
                 let (_, _, payload) = bt.entry_at(&path, true)?;
@@ -979,22 +1084,47 @@ impl Cursor {
             _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
         };
         let root = self.root;
-        let ki = self.key_info.clone();
-        // Rewriting the row the cursor is on (an UPDATE): its path is
-        // still current, so the insert needs no seek.
-        let on_it = self.key_info.is_none() && self.state == CursorState::Valid && self.seq == bt.seq && self.rowid == rowid && matches!(key, InsertKey::Rowid(_));
-        let known = on_it.then(|| self.path.clone());
-        crate::ready!(bt.run_write(|bt| match &known {
-            Some(path) => bt.insert_at(path.clone(), true, leaf_kind, rowid, payload),
-            None => bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload),
+        // A rowid the cursor's fresh leaf places (the row an UPDATE is on,
+        // the next rowid of an append after `NotExists`) needs no seek.
+        let mut known = None;
+        if matches!(key, InsertKey::Rowid(_)) && self.state == CursorState::Valid && self.fresh(bt) {
+            match bt.rowid_near(&self.path, rowid) {
+                Ok(Some(spot)) => {
+                    let mut path = self.path.clone();
+                    if let Some(top) = path.last_mut() {
+                        top.idx = spot.idx;
+                    }
+                    known = Some((path, spot.exact));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the seek reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let ki = self.key_info.as_deref();
+        let new_path = crate::ready!(bt.run_write_in(Some(root), |bt| match &known {
+            Some((path, exact)) => Ok(bt.insert_at(path, *exact, leaf_kind, rowid, payload)?.then(|| path.clone())),
+            None => bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload),
         })?);
         self.state = CursorState::Valid;
         self.rowid = rowid;
-        self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
+        self.key.clear();
+        if self.key_info.is_some() {
+            self.key.extend_from_slice(payload);
+        }
         self.payload_valid = false;
         self.header_valid = false;
-        // The path is stale: the next use re-seeks the saved key.
-        self.seq = bt.seq.wrapping_sub(1);
+        match new_path {
+            // The entry is where the path says and only this tree changed.
+            Some(path) => {
+                self.path = path;
+                self.seq = bt.seq;
+            }
+            // The tree was rebalanced: the next use re-seeks the saved key.
+            None => self.seq = bt.seq.wrapping_sub(1),
+        }
         Ok(Poll::Ready(()))
     }
     /// Delete the current entry.
@@ -1007,7 +1137,7 @@ impl Cursor {
         }
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write(|bt| {
+        crate::ready!(bt.run_write_in(Some(root), |bt| {
             let path = self.current_path(bt)?;
             bt.delete_at(root, &path, ki.as_deref())
         })?);

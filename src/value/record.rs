@@ -489,8 +489,22 @@ pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Orderin
     let mut ib = ColumnIter::new(b)?;
     let mut i = 0;
     loop {
-        let (Some(x), Some(y)) = (ia.next_value()?, ib.next_value()?) else { return Ok(Ordering::Equal) };
-        let o = key_info.compare_field(i, x, y);
+        if ia.hdr_pos >= ia.hdr_end || ib.hdr_pos >= ib.hdr_end {
+            return Ok(Ordering::Equal);
+        }
+        // Integers with integers (index keys and their rowids, the usual
+        // probe of an index insert): compared straight from the bytes.
+        let (sa, ba) = ia.next_raw()?;
+        let (sb, bb) = ib.next_raw()?;
+        if let (Some(x), Some(y)) = (int_of(sa, ba), int_of(sb, bb)) {
+            let o = x.cmp(&y);
+            if o != Ordering::Equal {
+                return Ok(if key_info.fields.get(i).is_some_and(|f| f.descending) { o.reverse() } else { o });
+            }
+            i += 1;
+            continue;
+        }
+        let o = key_info.compare_field(i, decode_value(sa, ba)?, decode_value(sb, bb)?);
         if o != Ordering::Equal {
             return Ok(o);
         }
