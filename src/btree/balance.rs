@@ -203,22 +203,31 @@ impl Btree {
     /// `content`) and up to two siblings. The cells are never decoded into
     /// owned vectors: the sibling pages are copied once and the pool holds
     /// slices of those copies, the new content and the parent's dividers.
+    /// The parent's dividers are then replaced in place when they fit
+    /// (`splice.rs`), else the parent is rewritten and fixed in turn.
     pub(super) fn balance_siblings(&mut self, path: &[Level], level: usize, content: NewContent<'_>) -> Result<()> {
         let usable = self.usable();
         let parent_pgno = path[level - 1].pgno;
         let child_idx = path[level - 1].idx;
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind.is_leaf() {
+        // The parent as it is (copied: pages are allocated below).
+        let parent_img = self.pager.page(parent_pgno)?.to_vec();
+        let ph = page::header(&parent_img, parent_pgno)?;
+        if ph.kind.is_leaf() {
             return Err(Error::corrupt());
         }
-        let nchild = parent.cells.len() + 1;
+        let parent_cell = |i: usize| -> Result<&[u8]> {
+            let off = page::cell_offset(&parent_img, &ph, i, usable)?;
+            let area = &parent_img[off..usable as usize];
+            Ok(&area[..cell::cell_size(ph.kind, area, usable)?])
+        };
+        let nchild = ph.ncells + 1;
         if child_idx >= nchild {
             return Err(Error::corrupt());
         }
         let first = if nchild <= 3 { 0 } else { child_idx.saturating_sub(1).min(nchild - 3) };
         let last = (first + 2).min(nchild - 1);
-        let child_of = |parent: &Node, i: usize| -> Result<Pgno> {
-            let c = if i == parent.cells.len() { parent.right } else { cell::get_u32(&parent.cells[i], 0)? };
+        let child_of = |i: usize| -> Result<Pgno> {
+            let c = if i == ph.ncells { ph.right } else { cell::get_u32(parent_cell(i)?, 0)? };
             if c < 2 {
                 return Err(Error::corrupt());
             }
@@ -229,7 +238,7 @@ impl Btree {
         let mut old_pgnos = Vec::with_capacity(3);
         let mut images: Vec<Option<(Vec<u8>, page::PageHeader)>> = Vec::with_capacity(3);
         for i in first..=last {
-            let pg = child_of(&parent, i)?;
+            let pg = child_of(i)?;
             if old_pgnos.contains(&pg) || pg == parent_pgno {
                 return Err(Error::corrupt());
             }
@@ -254,7 +263,7 @@ impl Btree {
         };
         let nsib = images.len();
         let kind = sib_kind(0);
-        if (0..nsib).any(|j| sib_kind(j) != kind) || kind.is_table() != parent.kind.is_table() {
+        if (0..nsib).any(|j| sib_kind(j) != kind) || kind.is_table() != ph.kind.is_table() {
             return Err(Error::corrupt());
         }
         let separated = kind != PageKind::TableLeaf;
@@ -264,7 +273,7 @@ impl Btree {
         let mut interior_divs: Vec<Vec<u8>> = Vec::new();
         if separated && !kind.is_leaf() {
             for j in 0..nsib - 1 {
-                let mut d = parent.cells[first + j].clone();
+                let mut d = parent_cell(first + j)?.to_vec();
                 set_left_child(&mut d, sib_right(j));
                 interior_divs.push(d);
             }
@@ -281,12 +290,14 @@ impl Btree {
                     if insert.is_some_and(|(idx, _)| idx > h.ncells) {
                         return Err(Error::corrupt());
                     }
+                    pool.reserve(h.ncells + 2);
                     for i in 0..h.ncells {
-                        if let Some((idx, c)) = insert.filter(|(idx, _)| *idx == i) {
-                            let _ = idx;
+                        if let Some((_, c)) = insert.filter(|(idx, _)| *idx == i) {
                             pool.push(c);
                         }
-                        pool.push(page::cell(data, h, i, usable)?.0);
+                        let off = page::cell_offset(data, h, i, usable)?;
+                        let area = &data[off..usable as usize];
+                        pool.push(&area[..cell::cell_size(h.kind, area, usable)?]);
                     }
                     if let Some((_, c)) = insert.filter(|(idx, _)| *idx == h.ncells) {
                         pool.push(c);
@@ -299,13 +310,14 @@ impl Btree {
             }
             if separated && j + 1 < nsib {
                 if kind.is_leaf() {
-                    pool.push(parent.cells[first + j].get(4..).ok_or_else(Error::corrupt)?);
+                    pool.push(parent_cell(first + j)?.get(4..).ok_or_else(Error::corrupt)?);
                 } else {
                     pool.push(&interior_divs[j]);
                 }
             }
         }
         let capacity = usable as usize - kind.header_size();
+        { use std::sync::atomic::{AtomicUsize, Ordering::Relaxed}; static N: AtomicUsize = AtomicUsize::new(0); static C: AtomicUsize = AtomicUsize::new(0); let n = N.fetch_add(1, Relaxed); let c = C.fetch_add(pool.len(), Relaxed); if n % 1000 == 999 { eprintln!("DBG balances {} cells {}", n + 1, c); } }
         let costs: Vec<usize> = pool.iter().map(|c| c.len() + 2).collect();
         let bounds = distribute(&costs, separated, capacity)?;
         let k = bounds.len();
@@ -356,19 +368,42 @@ impl Btree {
             self.write_cells(pg, kind, chunk, right)?;
         }
         drop(pool);
+        let last_pg = new_pgnos[k - 1];
         // The parent: old dividers out, new ones in, last slot re-pointed.
+        if self.splice_dividers_in_place(parent_pgno, first, last - first, &dividers, last_pg)? {
+            return self.fix_spliced_parent(path, level - 1);
+        }
+        let mut parent = page::read_node(&parent_img, parent_pgno, usable)?;
         let tail = parent.cells.split_off(last);
         parent.cells.truncate(first);
         parent.cells.extend(dividers);
         let slot = parent.cells.len();
         parent.cells.extend(tail);
-        let last_pg = new_pgnos[k - 1];
         if slot == parent.cells.len() {
             parent.right = last_pg;
         } else {
             set_left_child(&mut parent.cells[slot], last_pg);
         }
         self.fix_page(path, level - 1, parent)
+    }
+
+    /// After its dividers were spliced in place, page `path[level]` is
+    /// fixed as [`Btree::fix_page`] would: an interior root left without
+    /// cells takes its child's content, any other page left underfull is
+    /// balanced with its siblings.
+    fn fix_spliced_parent(&mut self, path: &[Level], level: usize) -> Result<()> {
+        let pgno = path[level].pgno;
+        let usable = self.usable() as usize;
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let Some(free) = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Err(Error::corrupt()) };
+        let used = usable - h.offset - free;
+        let needs_fix = if level == 0 { h.ncells == 0 } else { used * 3 < usable };
+        if needs_fix {
+            let node = self.read_node(pgno)?;
+            return self.fix_page(path, level, node);
+        }
+        Ok(())
     }
 
     /// Write `cells` packed into page `pgno` (as [`page::write_node`]

@@ -36,6 +36,10 @@ impl Btree {
         if !exact {
             let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
             if h.kind == leaf_kind && top.idx <= h.ncells {
+                if self.insert_local_in_gap(top.pgno, top.idx, leaf_kind, rowid, payload)? {
+                    // (The operation's last change, as below.)
+                    return Ok(true);
+                }
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     // (The operation's last change: see `insert_in_gap`.)
@@ -155,30 +159,74 @@ impl Btree {
     /// does (every caller returns at once), so the page is modified with
     /// [`crate::pager::Pager::page_mut_last`]: no undo image per insert.
     fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let Some(h) = self.gap_for(pgno, idx, cell_bytes.len())? else { return Ok(false) };
+        self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
+        let d = self.pager.page_mut_last(pgno)?;
+        let start = open_slot(d, &h, idx, cell_bytes.len());
+        d[start..start + cell_bytes.len()].copy_from_slice(cell_bytes);
+        Ok(true)
+    }
+
+    /// `insert_in_gap` for a leaf cell whose payload is all local, written
+    /// straight into the page (no cell built first: the one allocation
+    /// every insert made). `false` if the payload overflows or the gap is
+    /// too small.
+    fn insert_local_in_gap(&mut self, pgno: Pgno, idx: usize, kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+        let table = kind == PageKind::TableLeaf;
+        if payload.len() > cell::max_local(table, self.usable()) {
+            return Ok(false);
+        }
+        let size_len = crate::value::varint::varint_len(payload.len() as u64);
+        let rowid_len = if table { crate::value::varint::varint_len(rowid as u64) } else { 0 };
+        let len = size_len + rowid_len + payload.len();
+        let Some(h) = self.gap_for(pgno, idx, len)? else { return Ok(false) };
+        // (No pointer-map entry: the cell has no overflow chain.)
+        let d = self.pager.page_mut_last(pgno)?;
+        let start = open_slot(d, &h, idx, len);
+        let cell = &mut d[start..start + len];
+        crate::value::varint::put_varint(&mut cell[..size_len], payload.len() as u64);
+        if table {
+            crate::value::varint::put_varint(&mut cell[size_len..size_len + rowid_len], rowid as u64);
+        }
+        cell[size_len + rowid_len..].copy_from_slice(payload);
+        Ok(true)
+    }
+
+    /// The header of page `pgno` when a cell of `len` bytes fits in the
+    /// gap between its pointer array and its content area at index `idx`;
+    /// `None` otherwise (or when the header does not read sane).
+    fn gap_for(&self, pgno: Pgno, idx: usize, len: usize) -> Result<Option<page::PageHeader>> {
         let usable = self.usable() as usize;
         let data = self.pager.page(pgno)?;
         let h = page::header(data, pgno)?;
-        let off = h.offset;
-        let ptr_base = off + h.kind.header_size();
-        let ptr_end = ptr_base + 2 * h.ncells;
-        let raw = u16::from_be_bytes([data[off + 5], data[off + 6]]) as usize;
-        let content = if raw == 0 { 65536 } else { raw };
-        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff {
-            return Ok(false);
+        let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+        let content = content_start(data, &h);
+        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff || content - ptr_end < len + 2 {
+            return Ok(None);
         }
-        if content - ptr_end < cell_bytes.len() + 2 {
-            return Ok(false);
-        }
-        let start = content - cell_bytes.len();
-        let kind = h.kind;
-        self.ptrmap_note_cell(pgno, kind, cell_bytes)?;
-        let d = self.pager.page_mut_last(pgno)?;
-        d[start..content].copy_from_slice(cell_bytes);
-        let at = ptr_base + 2 * idx;
-        d.copy_within(at..ptr_end, at + 2);
-        d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
-        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
-        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
-        Ok(true)
+        Ok(Some(h))
     }
+}
+
+fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
+    match u16::from_be_bytes([data[h.offset + 5], data[h.offset + 6]]) {
+        0 => 65536,
+        v => v as usize,
+    }
+}
+
+/// Make room for a `len`-byte cell at index `idx` of a page `gap_for`
+/// accepted: a pointer inserted, the content area grown down, the cell
+/// count raised. Returns where the cell's bytes go.
+fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize) -> usize {
+    let off = h.offset;
+    let ptr_base = off + h.kind.header_size();
+    let ptr_end = ptr_base + 2 * h.ncells;
+    let start = content_start(d, h) - len;
+    let at = ptr_base + 2 * idx;
+    d.copy_within(at..ptr_end, at + 2);
+    d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
+    d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+    d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+    start
 }

@@ -45,6 +45,7 @@ mod near;
 mod overflow;
 pub mod page;
 mod ptrmap;
+mod splice;
 mod vacuum;
 mod walk;
 
@@ -60,6 +61,9 @@ use cursor::Probe;
 use page::{Node, PageKind};
 use std::sync::Arc;
 use walk::Walk;
+
+/// Where the next [`Btree`]'s change sequence starts (see `Btree::open`).
+static SEQ_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
 
 /// Trees whose changes [`Btree`] tracks one by one between global changes.
 const MAX_TRACKED_TREES: usize = 8;
@@ -175,7 +179,11 @@ impl Btree {
             (io.clone(), path)
         };
         let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory };
-        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: 0, global_seq: 0, tree_changes: Vec::new(), walk: None })
+        // Each Btree counts from its own base, so that a cursor's sequence
+        // number from another Btree (a database detached and another
+        // attached under the same index) can never look fresh.
+        let base = SEQ_BASE.fetch_add(1 << 40, std::sync::atomic::Ordering::Relaxed);
+        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: base, global_seq: base, tree_changes: Vec::new(), walk: None })
     }
 
     /// The pager (tests and pragmas).
@@ -649,6 +657,10 @@ pub struct Cursor {
     state: CursorState,
     /// The tree's change sequence when `path` was computed.
     seq: u64,
+    /// Not on an entry, but `path` is where the cursor last was before it
+    /// was reopened on the same tree: a hint for seeks near it (`near.rs`)
+    /// while it is fresh.
+    hint: bool,
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
@@ -679,6 +691,7 @@ impl Cursor {
             path: Vec::new(),
             state: CursorState::Invalid,
             seq: 0,
+            hint: false,
             rowid: 0,
             key: Vec::new(),
             payload: Vec::new(),
@@ -691,13 +704,19 @@ impl Cursor {
 
     /// Make this a fresh cursor on another tree (as [`Cursor::new`]),
     /// keeping the allocations of its buffers.
+    /// On the same tree, the old position is kept as a hint (see
+    /// `Cursor::hint`): a statement run again (an INSERT per row) starts
+    /// next to where it left off.
     pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
+        self.hint = root == self.root && (self.state == CursorState::Valid || self.hint);
+        if !self.hint {
+            self.path.clear();
+            self.seq = 0;
+        }
         self.root = root;
         self.writable = writable;
         self.key_info = key_info;
-        self.path.clear();
         self.state = CursorState::Invalid;
-        self.seq = 0;
         self.rowid = 0;
         self.key.clear();
         self.payload.clear();
@@ -707,6 +726,7 @@ impl Cursor {
     }
 
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
+        self.hint = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
@@ -741,6 +761,17 @@ impl Cursor {
     /// computed).
     fn fresh(&self, bt: &Btree) -> bool {
         bt.path_fresh(self.root, self.seq)
+    }
+
+    /// The tree's root page.
+    pub fn root(&self) -> Pgno {
+        self.root
+    }
+
+    /// A fresh path to start a seek near: the entry the cursor is on, or
+    /// the one it was on before being reopened on the same tree.
+    fn near_path(&self, bt: &Btree) -> Option<&[Level]> {
+        ((self.state == CursorState::Valid || self.hint) && self.fresh(bt)).then_some(&self.path[..])
     }
 
     fn probe(&self) -> Probe<'_> {
@@ -928,8 +959,8 @@ impl Cursor {
         if self.key_info.is_some() {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
         }
-        if self.state == CursorState::Valid && self.fresh(bt) {
-            match bt.rowid_near(&self.path, rowid) {
+        if let Some(near) = self.near_path(bt) {
+            match bt.rowid_near(near, rowid) {
                 Ok(Some(spot)) => {
                     let mut path = std::mem::take(&mut self.path);
                     let (found, result) = match bt.land_on_spot(&mut path, spot.idx, rowid) {
@@ -1087,10 +1118,10 @@ impl Cursor {
         // A rowid the cursor's fresh leaf places (the row an UPDATE is on,
         // the next rowid of an append after `NotExists`) needs no seek.
         let mut known = None;
-        if matches!(key, InsertKey::Rowid(_)) && self.state == CursorState::Valid && self.fresh(bt) {
-            match bt.rowid_near(&self.path, rowid) {
+        if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
+            match bt.rowid_near(near, rowid) {
                 Ok(Some(spot)) => {
-                    let mut path = self.path.clone();
+                    let mut path = near.to_vec();
                     if let Some(top) = path.last_mut() {
                         top.idx = spot.idx;
                     }
@@ -1109,6 +1140,7 @@ impl Cursor {
             None => bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload),
         })?);
         self.state = CursorState::Valid;
+        self.hint = false;
         self.rowid = rowid;
         self.key.clear();
         if self.key_info.is_some() {

@@ -485,6 +485,20 @@ pub fn compare_record_with_key_default(
 /// Compares two records as keys, over the fields both have; `Equal` when
 /// one is a prefix of the other.
 pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ordering> {
+    // The usual index probe first: one-byte header sizes and integer
+    // first fields that differ, read straight from the bytes.
+    if let ([ha, sa, ..], [hb, sb, ..]) = (a, b) {
+        if (2..0x80).contains(ha) && (2..0x80).contains(hb) {
+            let x = a.get(*ha as usize..).and_then(|body| int_of(u64::from(*sa), body));
+            let y = b.get(*hb as usize..).and_then(|body| int_of(u64::from(*sb), body));
+            if let (Some(x), Some(y)) = (x, y) {
+                let o = x.cmp(&y);
+                if o != Ordering::Equal {
+                    return Ok(if key_info.fields.first().is_some_and(|f| f.descending) { o.reverse() } else { o });
+                }
+            }
+        }
+    }
     let mut ia = ColumnIter::new(a)?;
     let mut ib = ColumnIter::new(b)?;
     let mut i = 0;
