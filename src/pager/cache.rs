@@ -244,6 +244,22 @@ impl PageCache {
         v
     }
 
+    /// The `n` least recently used dirty pages that are not pinned (all of
+    /// them when fewer), in ascending page order: what a cache spill
+    /// writes, so that the pages in use stay dirty in memory and are not
+    /// written again and again (as SQLite spills its least recently used
+    /// dirty pages).
+    pub fn coldest_dirty_pages(&self, n: usize) -> Vec<Pgno> {
+        let mut v: Vec<(u64, Pgno)> = self.pages.iter().filter(|(pgno, p)| p.dirty && !self.pinned.contains(pgno)).map(|(pgno, p)| (p.last_used.get(), *pgno)).collect();
+        if n < v.len() {
+            v.select_nth_unstable(n);
+            v.truncate(n);
+        }
+        let mut out: Vec<Pgno> = v.into_iter().map(|(_, pgno)| pgno).collect();
+        out.sort_unstable();
+        out
+    }
+
     /// Mark one page clean (its current image is now in the file).
     pub fn mark_clean(&mut self, pgno: Pgno) {
         if let Some(p) = self.pages.get_mut(&pgno) {
@@ -332,6 +348,21 @@ mod tests {
         c.insert(7, vec![7], true);
         c.clear();
         assert_eq!(c.dirty_count(), 0);
+    }
+
+    #[test]
+    fn coldest_dirty_pages_are_the_least_recently_used() {
+        let mut c = PageCache::new(100);
+        for p in 1..=8 {
+            c.insert(p, vec![0], p % 2 == 0);
+        }
+        // Pages 2 and 4 used again: 6 and 8 are now the coldest dirty ones.
+        c.get(2);
+        c.get_mut_dirty(4);
+        assert_eq!(c.coldest_dirty_pages(2), vec![6, 8]);
+        c.pin(6);
+        assert_eq!(c.coldest_dirty_pages(2), vec![2, 8]);
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4, 8]);
     }
 
     #[test]
