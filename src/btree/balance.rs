@@ -291,16 +291,13 @@ impl Btree {
                         return Err(Error::corrupt());
                     }
                     pool.reserve(h.ncells + 2);
-                    for i in 0..h.ncells {
-                        if let Some((_, c)) = insert.filter(|(idx, _)| *idx == i) {
+                    match insert {
+                        Some((idx, c)) => {
+                            push_cells(&mut pool, data, h, 0..idx, usable)?;
                             pool.push(c);
+                            push_cells(&mut pool, data, h, idx..h.ncells, usable)?;
                         }
-                        let off = page::cell_offset(data, h, i, usable)?;
-                        let area = &data[off..usable as usize];
-                        pool.push(&area[..cell::cell_size(h.kind, area, usable)?]);
-                    }
-                    if let Some((_, c)) = insert.filter(|(idx, _)| *idx == h.ncells) {
-                        pool.push(c);
+                        None => push_cells(&mut pool, data, h, 0..h.ncells, usable)?,
                     }
                 }
                 None => match &content {
@@ -317,7 +314,6 @@ impl Btree {
             }
         }
         let capacity = usable as usize - kind.header_size();
-        { use std::sync::atomic::{AtomicUsize, Ordering::Relaxed}; static N: AtomicUsize = AtomicUsize::new(0); static C: AtomicUsize = AtomicUsize::new(0); let n = N.fetch_add(1, Relaxed); let c = C.fetch_add(pool.len(), Relaxed); if n % 1000 == 999 { eprintln!("DBG balances {} cells {}", n + 1, c); } }
         let costs: Vec<usize> = pool.iter().map(|c| c.len() + 2).collect();
         let bounds = distribute(&costs, separated, capacity)?;
         let k = bounds.len();
@@ -437,6 +433,36 @@ impl Btree {
         }
         self.ptrmap_note_page(pgno)
     }
+}
+
+/// Append cells `range` of a page to `pool`, sized straight from the
+/// pointer array (the hot loop of balancing: every cell of three pages).
+/// A cell whose payload size is a one-byte varint and all local takes
+/// the short way; others are sized by [`cell::cell_size`].
+fn push_cells<'a>(pool: &mut Vec<&'a [u8]>, data: &'a [u8], h: &page::PageHeader, range: std::ops::Range<usize>, usable: u32) -> Result<()> {
+    let usable_len = usable as usize;
+    let ptr_base = h.offset + h.kind.header_size();
+    let min = ptr_base + 2 * h.ncells;
+    let ptrs = data.get(ptr_base + 2 * range.start..ptr_base + 2 * range.end).ok_or_else(Error::corrupt)?;
+    let prefix = match h.kind {
+        PageKind::IndexLeaf => Some(0),
+        PageKind::IndexInterior => Some(4),
+        _ => None,
+    };
+    let max_local = cell::max_local(false, usable);
+    for p in ptrs.chunks_exact(2) {
+        let off = u16::from_be_bytes([p[0], p[1]]) as usize;
+        if off < min || off >= usable_len {
+            return Err(Error::corrupt());
+        }
+        let area = &data[off..usable_len];
+        let size = match prefix {
+            Some(k) if area.len() > k && area[k] < 0x80 && (area[k] as usize) <= max_local => k + 1 + area[k] as usize,
+            _ => cell::cell_size(h.kind, area, usable)?,
+        };
+        pool.push(area.get(..size).ok_or_else(Error::corrupt)?);
+    }
+    Ok(())
 }
 
 /// The new content of the page being balanced.
