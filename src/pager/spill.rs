@@ -3,8 +3,8 @@
 //! A write transaction bigger than the cache would otherwise keep every
 //! changed page in memory. Between two B-tree operations, when the cache
 //! is over its bound and nearly all of it is dirty (too little is left to
-//! evict), the pager spills its least recently used dirty pages, a
-//! quarter of the bound at a time (pages in use stay dirty, as with
+//! evict), the pager spills its least recently used dirty pages, half
+//! the bound at a time (pages in use stay dirty, as with
 //! SQLite, which spills the least recently used dirty page when it needs
 //! room, so a page is rarely written twice):
 //! `Journal` (append the originals not yet journaled) → `Sync` →
@@ -70,7 +70,7 @@ impl Pager {
 
     /// The pages one spill writes.
     fn spill_batch(&self) -> Vec<Pgno> {
-        self.cache.coldest_dirty_pages((self.cache.capacity() / 4).max(1))
+        self.cache.coldest_dirty_pages((self.cache.capacity() / 2).max(1))
     }
 
     /// Spill if the cache is over its bound with mostly dirty pages. Call
