@@ -762,7 +762,10 @@ impl Statement {
                 }
                 conn.state.active_statements += 1;
                 self.active = true;
-                self.started_at = Some(std::time::Instant::now());
+                // (The clock is read only for a profile callback: once per
+                // statement showed at ~1.5% of a bulk insert.)
+                let profiling = conn.trace.as_ref().is_some_and(|(mask, _)| *mask & TRACE_PROFILE != 0);
+                self.started_at = profiling.then(std::time::Instant::now);
                 conn.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
                 if let Some((mask, cb)) = conn.trace.as_mut() {
                     if *mask & TRACE_STMT != 0 {
