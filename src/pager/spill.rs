@@ -163,7 +163,11 @@ impl Pager {
                     let pgnos = self.spill_batch();
                     let mut cs = Vec::with_capacity(pgnos.len());
                     for &pgno in &pgnos {
-                        let data = self.page(pgno)?.to_vec();
+                        // (An evicted page's buffer when one is spare:
+                        // fresh 4 KiB allocations showed up at 2%.)
+                        let len = self.page(pgno)?.len();
+                        let mut data = self.cache.take_buffer(len);
+                        data.copy_from_slice(self.page(pgno)?);
                         cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
                     self.db_touched = true;
