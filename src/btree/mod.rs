@@ -1117,16 +1117,12 @@ impl Cursor {
         let root = self.root;
         // A rowid the cursor's fresh leaf places (the row an UPDATE is on,
         // the next rowid of an append after `NotExists`) needs no seek.
+        // The insertion point on the cursor's own leaf, if it decides it:
+        // (cell index, exact). The path itself is then used in place.
         let mut known = None;
         if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
             match bt.rowid_near(near, rowid) {
-                Ok(Some(spot)) => {
-                    let mut path = near.to_vec();
-                    if let Some(top) = path.last_mut() {
-                        top.idx = spot.idx;
-                    }
-                    known = Some((path, spot.exact));
-                }
+                Ok(Some(spot)) => known = Some((spot.idx, spot.exact)),
                 Ok(None) => {}
                 // (A page not cached, or damage the seek reports.)
                 Err(_) => {
@@ -1135,10 +1131,30 @@ impl Cursor {
             }
         }
         let ki = self.key_info.as_deref();
-        let new_path = crate::ready!(bt.run_write_in(Some(root), |bt| match &known {
-            Some((path, exact)) => Ok(bt.insert_at(path, *exact, leaf_kind, rowid, payload)?.then(|| path.clone())),
-            None => bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload),
-        })?);
+        let new_path = match known {
+            Some((idx, exact)) => {
+                let mut path = std::mem::take(&mut self.path);
+                let Some(top) = path.last_mut() else { return Err(Error::corrupt()) };
+                let old_idx = std::mem::replace(&mut top.idx, idx);
+                let r = bt.run_write_in(Some(root), |bt| bt.insert_at(&path, exact, leaf_kind, rowid, payload));
+                match r {
+                    Ok(Poll::Ready(true)) => Some(path),
+                    Ok(Poll::Ready(false)) => {
+                        self.path = path;
+                        None
+                    }
+                    // Not done: the cursor stays as it was, for the retry.
+                    other => {
+                        if let Some(top) = path.last_mut() {
+                            top.idx = old_idx;
+                        }
+                        self.path = path;
+                        return other.map(|_| Poll::Pending);
+                    }
+                }
+            }
+            None => crate::ready!(bt.run_write_in(Some(root), |bt| bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload))?),
+        };
         self.state = CursorState::Valid;
         self.hint = false;
         self.rowid = rowid;
