@@ -130,7 +130,7 @@ fn scenario(seed: u64, steps: usize, cache_pages: i64) {
     let path = dir.path().join("t.db");
     let path = path.to_str().unwrap();
     let setup = format!(
-        "PRAGMA cache_size={cache_pages}; CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX t_c ON t(c); CREATE INDEX t_b ON t(b);
+        "PRAGMA cache_size={cache_pages}; PRAGMA synchronous=OFF; CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX t_c ON t(c); CREATE INDEX t_b ON t(b);
          CREATE TABLE u(x INTEGER PRIMARY KEY, y TEXT); CREATE INDEX u_y ON u(y);"
     );
     let mut ours = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
