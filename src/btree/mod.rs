@@ -661,6 +661,11 @@ pub struct Cursor {
     /// was reopened on the same tree: a hint for seeks near it (`near.rs`)
     /// while it is fresh.
     hint: bool,
+    /// Table trees: the interior levels of `path` were seen on their
+    /// pages' last children (the leaf is the tree's last) while the path
+    /// was fresh; cleared whenever `path` is replaced. Lets an append
+    /// after an append skip re-reading the interior pages.
+    last_leaf: bool,
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
@@ -692,6 +697,7 @@ impl Cursor {
             state: CursorState::Invalid,
             seq: 0,
             hint: false,
+            last_leaf: false,
             rowid: 0,
             key: Vec::new(),
             payload: Vec::new(),
@@ -712,6 +718,7 @@ impl Cursor {
         if !self.hint {
             self.path.clear();
             self.seq = 0;
+            self.last_leaf = false;
         }
         self.root = root;
         self.writable = writable;
@@ -727,6 +734,7 @@ impl Cursor {
 
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
         self.hint = false;
+        self.last_leaf = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
@@ -960,7 +968,7 @@ impl Cursor {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
         }
         if let Some(near) = self.near_path(bt) {
-            match bt.rowid_near(near, rowid) {
+            match bt.rowid_near(near, rowid, self.last_leaf) {
                 Ok(Some(spot)) => {
                     let mut path = std::mem::take(&mut self.path);
                     let (found, result) = match bt.land_on_spot(&mut path, spot.idx, rowid) {
@@ -971,6 +979,8 @@ impl Cursor {
                         }
                     };
                     self.install(bt, Some((path, found, None)));
+                    // (The interior levels did not change.)
+                    self.last_leaf = spot.last_leaf;
                     return Ok(Poll::Ready(result));
                 }
                 Ok(None) => {}
@@ -1059,6 +1069,7 @@ impl Cursor {
                 Ok((path, payload.unwrap_or_default()))
             })?);
             self.path = path;
+            self.last_leaf = false;
             self.seq = bt.seq;
             self.payload = payload;
             self.payload_valid = true;
@@ -1121,8 +1132,8 @@ impl Cursor {
         // (cell index, exact). The path itself is then used in place.
         let mut known = None;
         if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
-            match bt.rowid_near(near, rowid) {
-                Ok(Some(spot)) => known = Some((spot.idx, spot.exact)),
+            match bt.rowid_near(near, rowid, self.last_leaf) {
+                Ok(Some(spot)) => known = Some((spot.idx, spot.exact, spot.last_leaf)),
                 Ok(None) => {}
                 // (A page not cached, or damage the seek reports.)
                 Err(_) => {
@@ -1131,14 +1142,19 @@ impl Cursor {
             }
         }
         let ki = self.key_info.as_deref();
+        let mut last_leaf = false;
         let new_path = match known {
-            Some((idx, exact)) => {
+            Some((idx, exact, on_last)) => {
                 let mut path = std::mem::take(&mut self.path);
                 let Some(top) = path.last_mut() else { return Err(Error::corrupt()) };
                 let old_idx = std::mem::replace(&mut top.idx, idx);
                 let r = bt.run_write_in(Some(root), |bt| bt.insert_at(&path, exact, leaf_kind, rowid, payload));
                 match r {
-                    Ok(Poll::Ready(true)) => Some(path),
+                    Ok(Poll::Ready(true)) => {
+                        // Same pages, same interior levels.
+                        last_leaf = on_last;
+                        Some(path)
+                    }
                     Ok(Poll::Ready(false)) => {
                         self.path = path;
                         None
@@ -1164,6 +1180,7 @@ impl Cursor {
         }
         self.payload_valid = false;
         self.header_valid = false;
+        self.last_leaf = last_leaf;
         match new_path {
             // The entry is where the path says and only this tree changed.
             Some(path) => {
@@ -1190,6 +1207,7 @@ impl Cursor {
             bt.delete_at(root, &path, ki.as_deref())
         })?);
         self.state = CursorState::Deleted;
+        self.last_leaf = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq.wrapping_sub(1);

@@ -26,6 +26,9 @@ pub(super) struct LeafSpot {
     pub exact: bool,
     /// Cells on the leaf.
     pub ncells: usize,
+    /// The path's interior levels were found (or known) to be on their
+    /// pages' last children: the leaf is the tree's last.
+    pub last_leaf: bool,
 }
 
 impl Btree {
@@ -57,7 +60,9 @@ impl Btree {
 
     /// Where `rowid` is (or goes) on the table leaf a fresh path ends on,
     /// when that leaf decides it without a seek; `None` otherwise.
-    pub(super) fn rowid_near(&self, path: &[Level], rowid: i64) -> Result<Option<LeafSpot>> {
+    /// `last_leaf`: the caller already knows the leaf is the tree's last
+    /// (an append after an append: the interior pages are not read again).
+    pub(super) fn rowid_near(&self, path: &[Level], rowid: i64, last_leaf: bool) -> Result<Option<LeafSpot>> {
         let Some(top) = path.last().copied() else { return Ok(None) };
         let data = self.pager.page(top.pgno)?;
         let h = page::header(data, top.pgno)?;
@@ -65,7 +70,7 @@ impl Btree {
             return Ok(None);
         }
         let n = h.ncells;
-        let spot = |idx: usize, exact: bool| Ok(Some(LeafSpot { idx, exact, ncells: n }));
+        let spot = |idx: usize, exact: bool| Ok(Some(LeafSpot { idx, exact, ncells: n, last_leaf }));
         let here = self.leaf_rowid(data, &h, top.idx)?;
         if rowid == here {
             return spot(top.idx, true);
@@ -75,7 +80,10 @@ impl Btree {
                 let next = self.leaf_rowid(data, &h, top.idx + 1)?;
                 return if rowid <= next { spot(top.idx + 1, rowid == next) } else { Ok(None) };
             }
-            return if self.on_edge(path, true)? { spot(n, false) } else { Ok(None) };
+            if last_leaf || self.on_edge(path, true)? {
+                return Ok(Some(LeafSpot { idx: n, exact: false, ncells: n, last_leaf: true }));
+            }
+            return Ok(None);
         }
         if top.idx > 0 {
             let prev = self.leaf_rowid(data, &h, top.idx - 1)?;
