@@ -1141,6 +1141,19 @@ impl Cursor {
                 }
             }
         }
+        // An index key after the tree's last entry, where the cursor is
+        // (the previous key of an ordered run).
+        if let (InsertKey::Index(rec), Some(ki), CursorState::Valid) = (key, self.key_info.as_deref(), self.state) {
+            if self.fresh(bt) && crate::value::record::compare_records(rec, &self.key, ki).ok() == Some(std::cmp::Ordering::Greater) {
+                match bt.index_append_spot(&self.path, self.last_leaf) {
+                    Ok(Some(idx)) => known = Some((idx, false, true)),
+                    Ok(None) => {}
+                    Err(_) => {
+                        bt.pager.take_missing();
+                    }
+                }
+            }
+        }
         let ki = self.key_info.as_deref();
         let mut last_leaf = false;
         let new_path = match known {

@@ -1,8 +1,8 @@
 //! # Positioning from the current leaf
 //!
 //! Sequential work (appending rows with increasing rowids, an UPDATE
-//! rewriting the row it is on) keeps asking for a rowid at or next to the
-//! cursor's entry. When the cursor's path is fresh, its leaf often decides
+//! rewriting the row it is on, index keys inserted in order) keeps asking
+//! for a key at or next to the cursor's entry. When the cursor's path is fresh, its leaf often decides
 //! where such a rowid is (or goes) without a descent from the root, as
 //! SQLite's cursors do for appends: the neighbouring cells bound it, or
 //! the leaf is the tree's first or last one and nothing lies beyond.
@@ -45,9 +45,14 @@ impl Btree {
     /// Whether every interior level of `path` took its last child
     /// (`last`) or its first one: the leaf is the tree's last (first).
     fn on_edge(&self, path: &[Level], last: bool) -> Result<bool> {
+        self.on_edge_of(path, last, PageKind::TableInterior)
+    }
+
+    /// `on_edge` for a tree whose interior pages are of `kind`.
+    fn on_edge_of(&self, path: &[Level], last: bool, kind: PageKind) -> Result<bool> {
         for lv in &path[..path.len() - 1] {
             let h = page::header(self.pager.page(lv.pgno)?, lv.pgno)?;
-            if h.kind != PageKind::TableInterior {
+            if h.kind != kind {
                 return Ok(false);
             }
             let edge = if last { h.ncells } else { 0 };
@@ -125,5 +130,22 @@ impl Btree {
         top.idx = idx;
         let found = self.leaf_rowid(data, &h, idx)?;
         Ok((found, if found == rowid { SeekResult::Found } else { SeekResult::After }))
+    }
+
+    /// Index trees: where a key greater than the entry a fresh path ends
+    /// on goes when that entry is the tree's last (keys arriving in
+    /// order, as CREATE INDEX and VACUUM insert them from a sorter): one
+    /// past the last cell of the last leaf. `None` otherwise. The caller
+    /// compared the keys; `last_leaf` as for [`Btree::rowid_near`].
+    pub(super) fn index_append_spot(&self, path: &[Level], last_leaf: bool) -> Result<Option<usize>> {
+        let Some(top) = path.last().copied() else { return Ok(None) };
+        let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
+        if h.kind != PageKind::IndexLeaf || top.idx + 1 != h.ncells {
+            return Ok(None);
+        }
+        if last_leaf || self.on_edge_of(path, true, PageKind::IndexInterior)? {
+            return Ok(Some(h.ncells));
+        }
+        Ok(None)
     }
 }
