@@ -487,7 +487,7 @@ fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<u
     let max_k = if separated { n.div_ceil(2).max(1) } else { n.max(1) };
     let mut k = total.div_ceil(capacity).max(1);
     while k <= max_k {
-        if let Some(bounds) = try_split(costs, separated, capacity, k) {
+        if let Some(bounds) = try_split(costs, total, separated, capacity, k) {
             return Ok(bounds);
         }
         k += 1;
@@ -495,16 +495,18 @@ fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<u
     Err(Error::corrupt())
 }
 
-/// Chunk lengths for `k` pages, or `None` if this `k` does not work.
-fn try_split(costs: &[usize], separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
+/// Chunk lengths for `k` pages, or `None` if this `k` does not work
+/// (`total`: the sum of `costs`).
+fn try_split(costs: &[usize], total: usize, separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
     let n = costs.len();
     let cost = |i: usize| costs[i];
     let mut bounds = Vec::with_capacity(k);
     let mut i = 0;
     let per_page_after = if separated { 2 } else { 1 };
+    // The cost of cells `i..` (kept as cells are dealt, not re-summed).
+    let mut remaining = total;
     for j in 0..k {
         let pages_left = k - j;
-        let remaining: usize = (i..n).map(cost).sum();
         let target = remaining / pages_left;
         let start = i;
         let mut used = 0;
@@ -529,10 +531,12 @@ fn try_split(costs: &[usize], separated: bool, capacity: usize, k: usize) -> Opt
             return None;
         }
         bounds.push(i - start);
+        remaining -= used;
         if separated && pages_left > 1 {
             if i >= n {
                 return None;
             }
+            remaining -= cost(i);
             i += 1;
         }
     }
