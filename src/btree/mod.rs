@@ -826,6 +826,54 @@ impl Cursor {
         Ok(Poll::Ready(self.install(bt, found)))
     }
 
+    /// Table trees: move to the last entry without reading the row (a
+    /// column read fetches it), for `NewRowid`, which only wants the
+    /// largest rowid; `None` if the tree is empty. A cursor still on the
+    /// last entry (the row it appended before being reopened on the same
+    /// tree) answers without a descent.
+    pub fn last_rowid(&mut self, bt: &mut Btree) -> IoPoll<Option<i64>> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
+        }
+        if let Some(near) = self.near_path(bt) {
+            match bt.last_rowid_near(near, self.last_leaf) {
+                Ok(Some(rowid)) => {
+                    let path = std::mem::take(&mut self.path);
+                    self.install(bt, Some((path, rowid, None)));
+                    // (The same path: its leaf is still the last.)
+                    self.last_leaf = true;
+                    return Ok(Poll::Ready(Some(rowid)));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the descent reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let found = crate::ready!(bt.run_read(|bt| {
+            let mut path = Vec::new();
+            bt.descend_rightmost(&mut path, root)?;
+            let top = path.last().copied().ok_or_else(Error::corrupt)?;
+            let data = bt.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            if h.ncells == 0 {
+                return Ok(None);
+            }
+            if h.kind != PageKind::TableLeaf {
+                return Err(Error::corrupt());
+            }
+            let (_, info) = page::cell(data, &h, top.idx, bt.usable())?;
+            Ok(Some((path, info.rowid, None)))
+        })?);
+        let rowid = found.as_ref().map(|f| f.1);
+        let any = self.install(bt, found);
+        // (A descent along the right edge ends on the last leaf.)
+        self.last_leaf = any;
+        Ok(Poll::Ready(rowid))
+    }
+
     fn last_entry(bt: &Btree, root: Pgno) -> Result<Found> {
         let mut path = Vec::new();
         bt.descend_rightmost(&mut path, root)?;

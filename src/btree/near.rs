@@ -148,4 +148,20 @@ impl Btree {
         }
         Ok(None)
     }
+
+    /// Table trees: the rowid of the tree's last entry when a fresh path
+    /// ends on it (the previous append's row), read without a descent;
+    /// `None` otherwise.
+    pub(super) fn last_rowid_near(&self, path: &[Level], last_leaf: bool) -> Result<Option<i64>> {
+        let Some(top) = path.last().copied() else { return Ok(None) };
+        let data = self.pager.page(top.pgno)?;
+        let h = page::header(data, top.pgno)?;
+        if h.kind != PageKind::TableLeaf || top.idx + 1 != h.ncells {
+            return Ok(None);
+        }
+        if last_leaf || self.on_edge(path, true)? {
+            return Ok(Some(self.leaf_rowid(data, &h, top.idx)?));
+        }
+        Ok(None)
+    }
 }

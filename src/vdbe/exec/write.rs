@@ -50,10 +50,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    let any = pend!(c.cursor.last(bt));
-                    c.eof = !any;
-                    if any {
-                        let max = c.cursor.rowid();
+                    // (Positioned on the last row without reading it.)
+                    let last = pend!(c.cursor.last_rowid(bt));
+                    c.eof = last.is_none();
+                    if let Some(max) = last {
                         if max == i64::MAX {
                             // The largest rowid is taken: try random ones, as
                             // SQLite does. Seeks have no side effects, so a
