@@ -13,9 +13,10 @@
 //!
 //! Cells are never decoded into owned vectors on the hot paths: the
 //! siblings are copied page-wise once and dealt out as slices of those
-//! copies ([`NewContent`] says how the page being balanced changes), and
-//! an append past the right edge (`balance_quick`) adds its divider to the
-//! parent in place when it fits.
+//! copies ([`NewContent`] says how the page being balanced changes), an
+//! append past the right edge (`balance_quick`) adds its divider to the
+//! parent in place when it fits, and the parent's dividers between the
+//! siblings are replaced in place (`splice.rs`) unless they do not fit.
 //!
 //! Invariants: every page written holds a node that fits; siblings keep
 //! their page numbers where possible (surplus pages go to the freelist,

@@ -2,10 +2,15 @@
 //!
 //! An insert finds the leaf where the key belongs (or the entry with the
 //! same key, which it replaces in place, on a leaf or, in index trees, on
-//! an interior page), builds the cell (spilling large payloads into an
-//! overflow chain), and hands the page's new content to balancing. A row
-//! appended past the end of a full rightmost table leaf starts a new leaf
-//! instead (`balance_quick`), which is what sequential inserts do.
+//! an interior page), by a seek or from the cursor's own leaf
+//! (`near.rs`). A cell whose payload is all local and fits the gap
+//! between the pointer array and the content area is written straight
+//! into the page (nothing is built first); otherwise the cell is built
+//! (spilling large payloads into an overflow chain) and the page's new
+//! content goes to balancing. A row appended past the end of a full
+//! rightmost leaf starts a new leaf instead (`balance_quick`), which is
+//! what sequential inserts do. The caller learns whether the tree kept
+//! its shape, so that a cursor can stay on the new entry without a seek.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once.
