@@ -248,7 +248,7 @@ mod tests {
                         } else {
                             c.extend(leaf_prefix(kind.leaf(), rowid, payload));
                             let local = local_size(payload as u64, kind == PageKind::TableLeaf, usable);
-                            c.extend(std::iter::repeat(0xab).take(local));
+                            c.extend(std::iter::repeat_n(0xab, local));
                             if local < payload {
                                 c.extend_from_slice(&9u32.to_be_bytes());
                             }
