@@ -661,11 +661,12 @@ pub struct Cursor {
     /// was reopened on the same tree: a hint for seeks near it (`near.rs`)
     /// while it is fresh.
     hint: bool,
-    /// Table trees: the interior levels of `path` were seen on their
-    /// pages' last children (the leaf is the tree's last) while the path
-    /// was fresh; cleared whenever `path` is replaced. Lets an append
-    /// after an append skip re-reading the interior pages.
-    last_leaf: bool,
+    /// A leaf seen to be the tree's last (its path's interior levels on
+    /// their pages' last children), with the tree's change sequence then:
+    /// while no change touched the tree, that leaf is still the last
+    /// whatever path leads to it (see [`Cursor::on_known_last_leaf`]).
+    /// Lets an append after an append skip re-reading the interior pages.
+    last_leaf: Option<(Pgno, u64)>,
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
@@ -697,7 +698,7 @@ impl Cursor {
             state: CursorState::Invalid,
             seq: 0,
             hint: false,
-            last_leaf: false,
+            last_leaf: None,
             rowid: 0,
             key: Vec::new(),
             payload: Vec::new(),
@@ -718,7 +719,7 @@ impl Cursor {
         if !self.hint {
             self.path.clear();
             self.seq = 0;
-            self.last_leaf = false;
+            self.last_leaf = None;
         }
         self.root = root;
         self.writable = writable;
@@ -734,7 +735,6 @@ impl Cursor {
 
     fn install(&mut self, bt: &Btree, found: Found) -> bool {
         self.hint = false;
-        self.last_leaf = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
@@ -774,6 +774,17 @@ impl Cursor {
     /// The tree's root page.
     pub fn root(&self) -> Pgno {
         self.root
+    }
+
+    /// Whether the leaf the path ends on is known to be the tree's last:
+    /// noted so at a change sequence no later change to the tree passed.
+    fn on_known_last_leaf(&self, bt: &Btree) -> bool {
+        matches!(self.last_leaf, Some((leaf, seq)) if self.path.last().map(|l| l.pgno) == Some(leaf) && bt.path_fresh(self.root, seq))
+    }
+
+    /// Note that the leaf the (fresh) path ends on is the tree's last.
+    fn note_last_leaf(&mut self, bt: &Btree) {
+        self.last_leaf = self.path.last().map(|l| (l.pgno, bt.seq));
     }
 
     /// A fresh path to start a seek near: the entry the cursor is on, or
@@ -836,12 +847,12 @@ impl Cursor {
             return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
         }
         if let Some(near) = self.near_path(bt) {
-            match bt.last_rowid_near(near, self.last_leaf) {
+            match bt.last_rowid_near(near, self.on_known_last_leaf(bt)) {
                 Ok(Some(rowid)) => {
                     let path = std::mem::take(&mut self.path);
                     self.install(bt, Some((path, rowid, None)));
                     // (The same path: its leaf is still the last.)
-                    self.last_leaf = true;
+                    self.note_last_leaf(bt);
                     return Ok(Poll::Ready(Some(rowid)));
                 }
                 Ok(None) => {}
@@ -870,7 +881,9 @@ impl Cursor {
         let rowid = found.as_ref().map(|f| f.1);
         let any = self.install(bt, found);
         // (A descent along the right edge ends on the last leaf.)
-        self.last_leaf = any;
+        if any {
+            self.note_last_leaf(bt);
+        }
         Ok(Poll::Ready(rowid))
     }
 
@@ -1016,7 +1029,7 @@ impl Cursor {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
         }
         if let Some(near) = self.near_path(bt) {
-            match bt.rowid_near(near, rowid, self.last_leaf) {
+            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
                 Ok(Some(spot)) => {
                     let mut path = std::mem::take(&mut self.path);
                     let (found, result) = match bt.land_on_spot(&mut path, spot.idx, rowid) {
@@ -1028,7 +1041,9 @@ impl Cursor {
                     };
                     self.install(bt, Some((path, found, None)));
                     // (The interior levels did not change.)
-                    self.last_leaf = spot.last_leaf;
+                    if spot.last_leaf {
+                        self.note_last_leaf(bt);
+                    }
                     return Ok(Poll::Ready(result));
                 }
                 Ok(None) => {}
@@ -1117,7 +1132,6 @@ impl Cursor {
                 Ok((path, payload.unwrap_or_default()))
             })?);
             self.path = path;
-            self.last_leaf = false;
             self.seq = bt.seq;
             self.payload = payload;
             self.payload_valid = true;
@@ -1180,7 +1194,7 @@ impl Cursor {
         // (cell index, exact). The path itself is then used in place.
         let mut known = None;
         if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
-            match bt.rowid_near(near, rowid, self.last_leaf) {
+            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
                 Ok(Some(spot)) => known = Some((spot.idx, spot.exact, spot.last_leaf)),
                 Ok(None) => {}
                 // (A page not cached, or damage the seek reports.)
@@ -1193,7 +1207,7 @@ impl Cursor {
         // (the previous key of an ordered run).
         if let (InsertKey::Index(rec), Some(ki), CursorState::Valid) = (key, self.key_info.as_deref(), self.state) {
             if self.fresh(bt) && crate::value::record::compare_records(rec, &self.key, ki).ok() == Some(std::cmp::Ordering::Greater) {
-                match bt.index_append_spot(&self.path, self.last_leaf) {
+                match bt.index_append_spot(&self.path, self.on_known_last_leaf(bt)) {
                     Ok(Some(idx)) => known = Some((idx, false, true)),
                     Ok(None) => {}
                     Err(_) => {
@@ -1241,12 +1255,15 @@ impl Cursor {
         }
         self.payload_valid = false;
         self.header_valid = false;
-        self.last_leaf = last_leaf;
         match new_path {
             // The entry is where the path says and only this tree changed.
             Some(path) => {
                 self.path = path;
                 self.seq = bt.seq;
+                // (An insert in place leaves every page where it was.)
+                if last_leaf {
+                    self.note_last_leaf(bt);
+                }
             }
             // The tree was rebalanced: the next use re-seeks the saved key.
             None => self.seq = bt.seq.wrapping_sub(1),
@@ -1268,7 +1285,6 @@ impl Cursor {
             bt.delete_at(root, &path, ki.as_deref())
         })?);
         self.state = CursorState::Deleted;
-        self.last_leaf = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq.wrapping_sub(1);
