@@ -213,6 +213,8 @@ fn run_all(conn: &mut Connection, sql: &str, watch: &Watch) {
     while !rest.is_empty() {
         let (stmt, tail) = match conn.prepare(rest) {
             Ok(x) => x,
+            // The compiler turns its own panics into SQLITE_INTERNAL.
+            Err(e) if e.primary() == ringlite::error::SQLITE_INTERNAL => panic!("{}", e.message),
             Err(_) => return,
         };
         if tail == 0 {

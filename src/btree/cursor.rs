@@ -38,7 +38,7 @@ pub enum Probe<'a> {
 }
 
 impl Btree {
-    fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
+    pub(super) fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
         if path.len() >= MAX_DEPTH || path.iter().any(|l| l.pgno == lv.pgno) {
             return Err(Error::corrupt());
         }
@@ -192,6 +192,11 @@ impl Btree {
             if size as usize <= super::cell::max_local(false, usable) {
                 let local = area.get(n..n + size as usize).ok_or_else(Error::corrupt)?;
                 let ki = key_info.ok_or_else(Error::corrupt)?;
+                if let Probe::Key(key) | Probe::PrimaryKey(key) = probe {
+                    if let Some(o) = first_int_order(local, key, ki) {
+                        return Ok(o);
+                    }
+                }
                 return match probe {
                     Probe::Record(rec) => crate::value::record::compare_records(local, rec, ki),
                     Probe::Key(key) | Probe::PrimaryKey(key) => crate::value::record::compare_record_with_key(local, key, ki),
@@ -238,10 +243,20 @@ impl Btree {
     /// possibly one past its last cell: the insertion point.
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
+        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [])?;
+        Ok((path, found, exact))
+    }
+
+    /// [`Btree::seek_path`] into `path` (cleared first), so a cursor's
+    /// kept buffer is reused: returns (found, exact). `hints` are cache slot
+    /// hints by depth (see `rowid_seek`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
+        path.clear();
         let mut pgno = root;
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         loop {
-            let data = self.pager.page(pgno)?;
+            let data = self.page_at_depth(pgno, path.len(), hints)?;
             let h = page::header(data, pgno)?;
             // Binary search: first cell for which the predicate holds.
             let (mut lo, mut hi) = (0usize, h.ncells);
@@ -262,17 +277,17 @@ impl Btree {
             let idx = lo;
             let exact_here = equal_at == Some(idx) && !strict;
             if h.kind.is_leaf() {
-                self.push_checked(&mut path, Level { pgno, idx })?;
+                self.push_checked(path, Level { pgno, idx })?;
                 if !settle || idx < h.ncells {
-                    return Ok((path, idx < h.ncells, exact_here));
+                    return Ok((idx < h.ncells, exact_here));
                 }
-                let found = self.settle_forward(&mut path)?;
+                let found = self.settle_forward(path)?;
                 let exact = found && exact_here && path.last().map(|l| l.pgno) == Some(pgno);
-                return Ok((path, found, exact));
+                return Ok((found, exact));
             }
-            self.push_checked(&mut path, Level { pgno, idx })?;
+            self.push_checked(path, Level { pgno, idx })?;
             if exact_here && stop_on_equal && !h.kind.is_table() {
-                return Ok((path, true, true));
+                return Ok((true, true));
             }
             pgno = page::child(data, &h, idx, self.usable())?;
             if pgno > self.pager.db_size() {
@@ -280,22 +295,63 @@ impl Btree {
             }
         }
     }
+}
 
-    /// Rowid and (for index trees, or on request) the whole payload of
-    /// the entry a path ends on.
-    pub(super) fn entry_at(&self, path: &[Level], want_payload: bool) -> Result<(PageKind, i64, Option<Vec<u8>>)> {
-        let top = path.last().ok_or_else(Error::corrupt)?;
-        let data = self.pager.page(top.pgno)?;
-        let h = page::header(data, top.pgno)?;
-        let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
-        if h.kind == PageKind::TableInterior {
-            return Err(Error::corrupt());
+/// The order of an index record against `key` when both start with an
+/// integer and those differ (or the key has only that field): read from
+/// the record's first header byte and value without walking the record.
+/// `None`: compare field by field (which also reports a malformed record).
+#[inline]
+fn first_int_order(record: &[u8], key: &[ValueRef<'_>], ki: &KeyInfo) -> Option<Ordering> {
+    let ValueRef::Integer(k) = *key.first()? else { return None };
+    let (hs, st) = match record {
+        [hs, st, ..] if (2..0x80).contains(hs) && *st < 0x80 && (*hs as usize) <= record.len() => (*hs as usize, *st),
+        _ => return None,
+    };
+    let n = match st {
+        1..=4 => st as usize,
+        5 => 6,
+        6 => 8,
+        8 | 9 => 0,
+        _ => return None,
+    };
+    let b = record.get(hs..hs + n)?;
+    let v = match n {
+        0 => i64::from(st - 8),
+        1 => i64::from(b[0] as i8),
+        2 => i64::from(i16::from_be_bytes([b[0], b[1]])),
+        3 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8),
+        4 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])),
+        6 => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]) >> 16,
+        _ => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    };
+    let o = v.cmp(&k);
+    if o == Ordering::Equal {
+        return (key.len() == 1).then_some(Ordering::Equal);
+    }
+    Some(if ki.fields.first().is_some_and(|f| f.descending) { o.reverse() } else { o })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::record::{compare_record_with_key, RecordBuilder};
+
+    #[test]
+    fn first_int_order_agrees_with_the_full_comparison() {
+        let ki = KeyInfo::binary(2);
+        let ints = [0i64, 1, -1, 127, -128, 255, 32767, -32768, 8_388_607, -8_388_608, 1 << 40, -(1 << 40), i64::MAX, i64::MIN];
+        for &a in &ints {
+            let mut rec = Vec::new();
+            RecordBuilder::default().build([ValueRef::Integer(a), ValueRef::Integer(7)], &mut rec);
+            for &k in &ints {
+                let full = compare_record_with_key(&rec, &[ValueRef::Integer(k)], &ki).unwrap();
+                assert_eq!(first_int_order(&rec, &[ValueRef::Integer(k)], &ki), Some(full), "{a} vs {k}");
+                let key2 = [ValueRef::Integer(k), ValueRef::Integer(7)];
+                if let Some(o) = first_int_order(&rec, &key2, &ki) {
+                    assert_eq!(o, compare_record_with_key(&rec, &key2, &ki).unwrap(), "{a} vs {k}, 7");
+                }
+            }
         }
-        // A table row's payload that fits in its page is copied now (the
-        // VM reads a column of nearly every row it visits, and this saves
-        // finding the cell again); one that overflows is read only when
-        // wanted, since that reads more pages.
-        let payload = if want_payload || !h.kind.is_table() || info.overflow == 0 { Some(self.full_payload(bytes, &info)?) } else { None };
-        Ok((h.kind, info.rowid, payload))
     }
 }

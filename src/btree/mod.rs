@@ -36,6 +36,7 @@
 pub mod balance;
 pub mod cell;
 mod cursor;
+mod cursor_read;
 mod delete;
 mod drop_cell;
 mod freelist;
@@ -45,6 +46,7 @@ mod near;
 mod overflow;
 pub mod page;
 mod ptrmap;
+mod rowid_seek;
 mod splice;
 mod vacuum;
 mod walk;
@@ -54,7 +56,6 @@ use crate::io::memory::MemoryBackend;
 use crate::io::IoContext;
 use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
 use crate::value::record::KeyInfo;
-use crate::value::ValueRef;
 use crate::{IoPoll, Poll};
 use balance::Level;
 use cursor::Probe;
@@ -682,10 +683,11 @@ pub struct Cursor {
     header: crate::value::record::RecordHeader,
     header_valid: bool,
     count_walk: Option<(u64, Walk)>,
+    /// Scratch buffers of moves (see `cursor_read`).
+    spare: cursor_read::Spare,
+    /// The header of the leaf the cursor last stepped in.
+    leaf: cursor_read::LeafHeader,
 }
-
-/// A position found by an attempt: path, rowid, index record.
-type Found = Option<(Vec<Level>, i64, Option<Vec<u8>>)>;
 
 impl Cursor {
     /// A cursor on the tree rooted at `root`. Index cursors need `key_info`.
@@ -706,6 +708,8 @@ impl Cursor {
             header: crate::value::record::RecordHeader::default(),
             header_valid: false,
             count_walk: None,
+            spare: cursor_read::Spare::default(),
+            leaf: cursor_read::LeafHeader::default(),
         }
     }
 
@@ -731,38 +735,7 @@ impl Cursor {
         self.payload_valid = false;
         self.header_valid = false;
         self.count_walk = None;
-    }
-
-    fn install(&mut self, bt: &Btree, found: Found) -> bool {
-        self.hint = false;
-        self.payload_valid = false;
-        self.header_valid = false;
-        self.seq = bt.seq;
-        match found {
-            Some((path, rowid, key)) => {
-                self.path = path;
-                self.rowid = rowid;
-                // Table trees: the payload when `entry_at` already read it.
-                if self.key_info.is_some() {
-                    self.key = key.unwrap_or_default();
-                } else if let Some(p) = key {
-                    self.payload = p;
-                    self.payload_valid = true;
-                }
-                self.state = CursorState::Valid;
-                true
-            }
-            None => {
-                self.path.clear();
-                self.state = CursorState::Invalid;
-                false
-            }
-        }
-    }
-
-    fn entry(bt: &Btree, path: Vec<Level>) -> Result<Found> {
-        let (_, rowid, key) = bt.entry_at(&path, false)?;
-        Ok(Some((path, rowid, key)))
+        self.leaf = cursor_read::LeafHeader::default();
     }
 
     /// Whether the path still holds (no change to this tree since it was
@@ -815,357 +788,6 @@ impl Cursor {
             return Err(Error::new(SQLITE_INTERNAL, "cursor's entry no longer exists"));
         }
         Ok(path)
-    }
-
-    /// Move to the first entry; `false` if the tree is empty.
-    pub fn first(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let root = self.root;
-        let found = crate::ready!(bt.run_read(|bt| {
-            let mut path = Vec::new();
-            bt.descend_leftmost(&mut path, root)?;
-            if !bt.settle_forward(&mut path)? {
-                return Ok(None);
-            }
-            Cursor::entry(bt, path)
-        })?);
-        Ok(Poll::Ready(self.install(bt, found)))
-    }
-    /// Move to the last entry; `false` if the tree is empty.
-    pub fn last(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        let root = self.root;
-        let found = crate::ready!(bt.run_read(|bt| Cursor::last_entry(bt, root))?);
-        Ok(Poll::Ready(self.install(bt, found)))
-    }
-
-    /// Table trees: move to the last entry without reading the row (a
-    /// column read fetches it), for `NewRowid`, which only wants the
-    /// largest rowid; `None` if the tree is empty. A cursor still on the
-    /// last entry (the row it appended before being reopened on the same
-    /// tree) answers without a descent.
-    pub fn last_rowid(&mut self, bt: &mut Btree) -> IoPoll<Option<i64>> {
-        if self.key_info.is_some() {
-            return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
-        }
-        if let Some(near) = self.near_path(bt) {
-            match bt.last_rowid_near(near, self.on_known_last_leaf(bt)) {
-                Ok(Some(rowid)) => {
-                    let path = std::mem::take(&mut self.path);
-                    self.install(bt, Some((path, rowid, None)));
-                    // (The same path: its leaf is still the last.)
-                    self.note_last_leaf(bt);
-                    return Ok(Poll::Ready(Some(rowid)));
-                }
-                Ok(None) => {}
-                // (A page not cached, or damage the descent reports.)
-                Err(_) => {
-                    bt.pager.take_missing();
-                }
-            }
-        }
-        let root = self.root;
-        let found = crate::ready!(bt.run_read(|bt| {
-            let mut path = Vec::new();
-            bt.descend_rightmost(&mut path, root)?;
-            let top = path.last().copied().ok_or_else(Error::corrupt)?;
-            let data = bt.pager.page(top.pgno)?;
-            let h = page::header(data, top.pgno)?;
-            if h.ncells == 0 {
-                return Ok(None);
-            }
-            if h.kind != PageKind::TableLeaf {
-                return Err(Error::corrupt());
-            }
-            let (_, info) = page::cell(data, &h, top.idx, bt.usable())?;
-            Ok(Some((path, info.rowid, None)))
-        })?);
-        let rowid = found.as_ref().map(|f| f.1);
-        let any = self.install(bt, found);
-        // (A descent along the right edge ends on the last leaf.)
-        if any {
-            self.note_last_leaf(bt);
-        }
-        Ok(Poll::Ready(rowid))
-    }
-
-    fn last_entry(bt: &Btree, root: Pgno) -> Result<Found> {
-        let mut path = Vec::new();
-        bt.descend_rightmost(&mut path, root)?;
-        let top = path.last().copied().ok_or_else(Error::corrupt)?;
-        if page::header(bt.pager.page(top.pgno)?, top.pgno)?.ncells == 0 {
-            return Ok(None);
-        }
-        Cursor::entry(bt, path)
-    }
-
-    /// The common step of a scan: to the neighbouring cell of the same
-    /// leaf, when the path is current, the leaf is still cached and the
-    /// entry needs no overflow page. Reads the page once and copies the
-    /// entry into the cursor's kept buffers (no allocation, no path
-    /// copy). `false`: nothing changed, take the general path (which also
-    /// reports any corruption met here).
-    fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
-        if self.state != CursorState::Valid || !self.fresh(bt) {
-            return false;
-        }
-        let Some(top) = self.path.last().copied() else { return false };
-        let data = match bt.pager.page(top.pgno) {
-            Ok(d) => d,
-            Err(_) => {
-                bt.pager.take_missing();
-                return false;
-            }
-        };
-        let Ok(h) = page::header(data, top.pgno) else { return false };
-        let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
-        if !h.kind.is_leaf() || idx >= h.ncells {
-            return false;
-        }
-        let Ok((bytes, info)) = page::cell(data, &h, idx, bt.usable()) else { return false };
-        let local = &bytes[info.payload_offset..info.payload_offset + info.local];
-        if self.key_info.is_some() {
-            if info.overflow != 0 {
-                return false;
-            }
-            self.key.clear();
-            self.key.extend_from_slice(local);
-        } else {
-            // An overflowing row is read when a column asks for it.
-            self.payload.clear();
-            self.payload_valid = info.overflow == 0;
-            if self.payload_valid {
-                self.payload.extend_from_slice(local);
-            }
-        }
-        self.header_valid = false;
-        self.rowid = info.rowid;
-        if let Some(t) = self.path.last_mut() {
-            t.idx = idx;
-        }
-        true
-    }
-
-    /// Move to the next entry; `false` at the end.
-    pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        if self.state == CursorState::Invalid {
-            return Ok(Poll::Ready(false));
-        }
-        if self.step_in_leaf(bt, true) {
-            return Ok(Poll::Ready(true));
-        }
-        let fresh = self.state == CursorState::Valid && self.fresh(bt);
-        let found = crate::ready!(bt.run_read(|bt| {
-            let mut path = if fresh {
-                self.path.clone()
-            } else {
-                let (path, found, exact) = bt.seek_path(self.root, &self.probe(), self.key_info.as_deref(), false, true)?;
-                if !found {
-                    return Ok(None);
-                }
-                if !exact {
-                    return Cursor::entry(bt, path);
-                }
-                path
-            };
-            if !bt.step_next(&mut path)? {
-                return Ok(None);
-            }
-            Cursor::entry(bt, path)
-        })?);
-        Ok(Poll::Ready(self.install(bt, found)))
-    }
-    /// Move to the previous entry; `false` at the start.
-    pub fn prev(&mut self, bt: &mut Btree) -> IoPoll<bool> {
-        if self.state == CursorState::Invalid {
-            return Ok(Poll::Ready(false));
-        }
-        if self.step_in_leaf(bt, false) {
-            return Ok(Poll::Ready(true));
-        }
-        let fresh = self.state == CursorState::Valid && self.fresh(bt);
-        let root = self.root;
-        let found = crate::ready!(bt.run_read(|bt| {
-            let mut path = if fresh {
-                self.path.clone()
-            } else {
-                let (path, found, _) = bt.seek_path(root, &self.probe(), self.key_info.as_deref(), false, true)?;
-                if !found {
-                    return Cursor::last_entry(bt, root);
-                }
-                path
-            };
-            if !bt.step_prev(&mut path)? {
-                return Ok(None);
-            }
-            Cursor::entry(bt, path)
-        })?);
-        Ok(Poll::Ready(self.install(bt, found)))
-    }
-    /// Table trees: seek `rowid`.
-    pub fn seek_rowid(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
-        if self.key_info.is_some() {
-            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
-        }
-        let root = self.root;
-        let (found, result) = crate::ready!(bt.run_read(|bt| {
-            let (path, found, exact) = bt.seek_path(root, &Probe::Rowid(rowid), None, false, true)?;
-            if found {
-                let r = if exact { SeekResult::Found } else { SeekResult::After };
-                return Ok((Cursor::entry(bt, path)?, r));
-            }
-            let last = Cursor::last_entry(bt, root)?;
-            let r = if last.is_some() { SeekResult::Before } else { SeekResult::Empty };
-            Ok((last, r))
-        })?);
-        self.install(bt, found);
-        Ok(Poll::Ready(result))
-    }
-    /// Table trees: [`Cursor::seek_rowid`] without reading the row (a
-    /// column read fetches it), for `NotExists`, which mostly only asks
-    /// whether a rowid is taken. A rowid the cursor's fresh leaf decides
-    /// (the next rowid of an append, the row an UPDATE is on) is found
-    /// there without a descent from the root.
-    pub fn seek_rowid_lazy(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
-        if self.key_info.is_some() {
-            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
-        }
-        if let Some(near) = self.near_path(bt) {
-            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
-                Ok(Some(spot)) => {
-                    let mut path = std::mem::take(&mut self.path);
-                    let (found, result) = match bt.land_on_spot(&mut path, spot.idx, rowid) {
-                        Ok(r) => r,
-                        Err(e) => {
-                            self.path = path;
-                            return Err(e);
-                        }
-                    };
-                    self.install(bt, Some((path, found, None)));
-                    // (The interior levels did not change.)
-                    if spot.last_leaf {
-                        self.note_last_leaf(bt);
-                    }
-                    return Ok(Poll::Ready(result));
-                }
-                Ok(None) => {}
-                // (A page not cached, or damage the seek below reports.)
-                Err(_) => {
-                    bt.pager.take_missing();
-                }
-            }
-        }
-        let root = self.root;
-        let (found, result) = crate::ready!(bt.run_read(|bt| {
-            let (mut path, _, _) = bt.seek_path(root, &Probe::Rowid(rowid), None, false, false)?;
-            let top = *path.last().ok_or_else(Error::corrupt)?;
-            let h = page::header(bt.pager.page(top.pgno)?, top.pgno)?;
-            if top.idx < h.ncells || (h.ncells > 0 && bt.on_last_leaf(&path)?) {
-                let (found, result) = bt.land_on_spot(&mut path, top.idx, rowid)?;
-                return Ok((Some((path, found, None)), result));
-            }
-            if bt.settle_forward(&mut path)? {
-                let (_, found, _) = bt.entry_at(&path, false)?;
-                return Ok((Some((path, found, None)), SeekResult::After));
-            }
-            let last = Cursor::last_entry(bt, root)?;
-            let r = if last.is_some() { SeekResult::Before } else { SeekResult::Empty };
-            Ok((last, r))
-        })?);
-        self.install(bt, found);
-        Ok(Poll::Ready(result))
-    }
-    /// Index trees: position by comparing `key` (a prefix of the entry's
-    /// fields) with the cursor's `KeyInfo`. `false` if no entry qualifies.
-    pub fn seek_index(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
-        let Some(ki) = self.key_info.clone() else {
-            return Err(Error::new(SQLITE_INTERNAL, "index seek on a table cursor"));
-        };
-        let root = self.root;
-        let found = crate::ready!(bt.run_read(|bt| {
-            let probe = Probe::Key(key);
-            let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
-            let (mut path, found, _) = bt.seek_path(root, &probe, Some(&ki), strict, true)?;
-            match op {
-                SeekOp::Ge | SeekOp::Gt => {
-                    if found {
-                        Cursor::entry(bt, path)
-                    } else {
-                        Ok(None)
-                    }
-                }
-                SeekOp::Le | SeekOp::Lt => {
-                    if !found {
-                        return Cursor::last_entry(bt, root);
-                    }
-                    if bt.step_prev(&mut path)? {
-                        Cursor::entry(bt, path)
-                    } else {
-                        Ok(None)
-                    }
-                }
-            }
-        })?);
-        Ok(Poll::Ready(self.install(bt, found)))
-    }
-    /// Whether the cursor is on an entry. `false` after `delete` (until
-    /// `next`/`prev` moves it) and after a failed seek or end of walk.
-    pub fn is_valid(&self) -> bool {
-        self.state == CursorState::Valid
-    }
-    /// Table trees: rowid of the current entry.
-    pub fn rowid(&self) -> i64 {
-        self.rowid
-    }
-    /// The current entry's payload (table: the record; index: the key
-    /// record), overflow pages included. If another cursor deleted the
-    /// entry meanwhile this is an `SQLITE_INTERNAL` error.
-    pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
-        if self.state != CursorState::Valid {
-            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
-        }
-        if self.key_info.is_some() {
-            return Ok(Poll::Ready(&self.key));
-        }
-        if !self.payload_valid || !self.fresh(bt) {
-            let (path, payload) = crate::ready!(bt.run_read(|bt| {
-                let path = self.current_path(bt)?;
-                let (_, _, payload) = bt.entry_at(&path, true)?;
-                Ok((path, payload.unwrap_or_default()))
-            })?);
-            self.path = path;
-            self.seq = bt.seq;
-            self.payload = payload;
-            self.payload_valid = true;
-            self.header_valid = false;
-        }
-        Ok(Poll::Ready(&self.payload))
-    }
-    /// Table trees: column `i` of the current entry's record, decoded in
-    /// place (`None` when the record has fewer columns). The record header
-    /// is parsed once per entry.
-    ///
-    /// Index trees: field `i` of the entry's key record.
-    pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
-        crate::ready!(self.payload(bt)?);
-        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
-        if !self.header_valid {
-            self.header.parse_into(payload)?;
-            self.header_valid = true;
-        }
-        match self.header.serial_types.get(i) {
-            None => Ok(Poll::Ready(None)),
-            Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
-        }
-    }
-    /// Number of fields in the current entry's record (table: the row;
-    /// index: the key, rowid included).
-    pub fn column_count(&mut self, bt: &mut Btree) -> IoPoll<usize> {
-        crate::ready!(self.payload(bt)?);
-        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
-        if !self.header_valid {
-            self.header.parse_into(payload)?;
-            self.header_valid = true;
-        }
-        Ok(Poll::Ready(self.header.serial_types.len()))
     }
 
     /// Insert or replace the entry with this key; the cursor ends on it.

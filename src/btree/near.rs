@@ -33,7 +33,7 @@ pub(super) struct LeafSpot {
 
 impl Btree {
     /// Rowid of cell `i` of a table leaf.
-    fn leaf_rowid(&self, data: &[u8], h: &page::PageHeader, i: usize) -> Result<i64> {
+    pub(super) fn leaf_rowid(&self, data: &[u8], h: &page::PageHeader, i: usize) -> Result<i64> {
         let usable = self.usable();
         let off = page::cell_offset(data, h, i, usable)?;
         let cell = &data[off..usable as usize];
@@ -105,11 +105,6 @@ impl Btree {
         } else {
             Ok(None)
         }
-    }
-
-    /// Whether the table leaf `path` ends on is the tree's last one.
-    pub(super) fn on_last_leaf(&self, path: &[Level]) -> Result<bool> {
-        self.on_edge(path, true)
     }
 
     /// Put the table leaf path on cell `idx` of its leaf, where a seek of

@@ -23,10 +23,19 @@ impl Btree {
     /// The whole payload of a parsed cell (`cell_bytes` is the cell).
     pub(super) fn full_payload(&self, cell_bytes: &[u8], info: &CellInfo) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(info.payload_size as usize);
+        self.full_payload_into(cell_bytes, info, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Btree::full_payload`] appended to `out` (which the caller
+    /// cleared), so a buffer kept across entries is reused.
+    pub(super) fn full_payload_into(&self, cell_bytes: &[u8], info: &CellInfo, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
         out.extend_from_slice(&cell_bytes[info.payload_offset..info.payload_offset + info.local]);
         if info.overflow == 0 {
-            return Ok(out);
+            return Ok(());
         }
+        out.reserve(info.payload_size as usize - info.local);
         let per_page = self.usable() as usize - 4;
         let mut next = info.overflow;
         for _ in 0..self.chain_len(info) {
@@ -34,14 +43,14 @@ impl Btree {
                 return Err(Error::corrupt());
             }
             let data = self.pager.page(next)?;
-            let want = (info.payload_size as usize - out.len()).min(per_page);
+            let want = (info.payload_size as usize - (out.len() - start)).min(per_page);
             out.extend_from_slice(&data[4..4 + want]);
             next = get_u32(data, 0)?;
         }
-        if out.len() != info.payload_size as usize || next != 0 {
+        if out.len() - start != info.payload_size as usize || next != 0 {
             return Err(Error::corrupt());
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Page numbers of a cell's overflow chain.

@@ -23,6 +23,13 @@
 //!   reads, so a cache that cycles pages does not allocate per miss. A
 //!   spare buffer's content is stale: only a read that overwrites all of
 //!   it (backends zero-fill past end of file) may use it.
+//! - Eviction is a clock over the slots (second chance): a page used
+//!   since the hand last passed is skipped once, so recently used pages
+//!   stay, as with least-recently-used, at O(1) per eviction.
+//! - Pages live in numbered slots; `index` maps each cached page number to
+//!   its slot and a free slot has page number 0. A slot number is a hint a
+//!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
+//!   the page number on every use, so a stale hint only costs the lookup.
 
 use crate::btree::Pgno;
 use std::cell::Cell;
@@ -63,16 +70,24 @@ pub struct CachedPage {
     /// Modified in the current write transaction (changed only through
     /// the cache, which counts dirty pages).
     dirty: bool,
-    last_used: Cell<u64>,
+    /// Used since the eviction clock last passed (its second chance).
+    referenced: Cell<bool>,
+    /// The page number; 0 while the slot is free.
+    pgno: Pgno,
 }
 
 /// The cache.
 #[derive(Debug, Default)]
 pub struct PageCache {
-    pages: HashMap<Pgno, CachedPage, PgnoBuild>,
+    /// Page number to slot.
+    index: HashMap<Pgno, u32, PgnoBuild>,
+    slots: Vec<CachedPage>,
+    /// Free slots.
+    free: Vec<u32>,
     pinned: HashSet<Pgno, PgnoBuild>,
     capacity: usize,
-    tick: Cell<u64>,
+    /// The eviction clock's hand: the next slot it looks at.
+    hand: usize,
     /// After an eviction pass that found too little to evict (everything
     /// dirty or pinned), do not scan again before the cache grows past
     /// this size: keeps big write transactions from rescanning per page.
@@ -106,30 +121,41 @@ impl PageCache {
         self.capacity
     }
 
+    #[inline]
     fn touch(&self, p: &CachedPage) {
-        let t = self.tick.get() + 1;
-        self.tick.set(t);
-        p.last_used.set(t);
+        p.referenced.set(true);
     }
 
     /// Whether `pgno` is cached.
     pub fn contains(&self, pgno: Pgno) -> bool {
-        self.pages.contains_key(&pgno)
+        self.index.contains_key(&pgno)
     }
 
     /// The page, if cached.
     pub fn get(&self, pgno: Pgno) -> Option<&CachedPage> {
-        let p = self.pages.get(&pgno)?;
+        let p = &self.slots[*self.index.get(&pgno)? as usize];
+        self.touch(p);
+        Some(p)
+    }
+
+    /// The slot holding `pgno`, if cached (a hint for [`PageCache::get_in_slot`]).
+    pub fn slot_of(&self, pgno: Pgno) -> Option<u32> {
+        self.index.get(&pgno).copied()
+    }
+
+    /// The page `pgno` if it is in slot `slot` (without the index lookup).
+    #[inline]
+    pub fn get_in_slot(&self, slot: u32, pgno: Pgno) -> Option<&CachedPage> {
+        let p = self.slots.get(slot as usize).filter(|p| p.pgno == pgno && pgno != 0)?;
         self.touch(p);
         Some(p)
     }
 
     /// The page's bytes for modification, marking it dirty, if cached.
     pub fn get_mut_dirty(&mut self, pgno: Pgno) -> Option<&mut Vec<u8>> {
-        let p = self.pages.get_mut(&pgno)?;
-        let t = self.tick.get() + 1;
-        self.tick.set(t);
-        p.last_used.set(t);
+        let slot = *self.index.get(&pgno)? as usize;
+        let p = &mut self.slots[slot];
+        p.referenced.set(true);
         if !p.dirty {
             p.dirty = true;
             self.dirty_count += 1;
@@ -140,16 +166,31 @@ impl PageCache {
     /// Install a page (replacing any cached copy), evicting clean unpinned
     /// pages first if the cache is full.
     pub fn insert(&mut self, pgno: Pgno, data: Vec<u8>, dirty: bool) {
-        if self.pages.len() >= self.capacity.max(self.next_scan_at) && !self.pages.contains_key(&pgno) {
+        if let Some(&slot) = self.index.get(&pgno) {
+            let p = &mut self.slots[slot as usize];
+            let old = std::mem::replace(&mut p.data, data);
+            let was_dirty = std::mem::replace(&mut p.dirty, dirty);
+            self.dirty_count = self.dirty_count + usize::from(dirty) - usize::from(was_dirty);
+            self.slots[slot as usize].referenced.set(true);
+            self.keep_spare(old);
+            return;
+        }
+        if self.index.len() >= self.capacity.max(self.next_scan_at) {
             self.evict();
         }
-        let page = CachedPage { data, dirty, last_used: Cell::new(0) };
-        self.touch(&page);
+        let page = CachedPage { data, dirty, referenced: Cell::new(true), pgno };
         self.dirty_count += usize::from(dirty);
-        if let Some(old) = self.pages.insert(pgno, page) {
-            self.dirty_count -= usize::from(old.dirty);
-            self.keep_spare(old.data);
-        }
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = page;
+                slot
+            }
+            None => {
+                self.slots.push(page);
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.index.insert(pgno, slot);
     }
 
     /// A buffer of `len` bytes for a read that overwrites all of it: an
@@ -171,26 +212,47 @@ impl PageCache {
         }
     }
 
+    /// Empty slot `slot` (which holds a page), returning its bytes.
+    fn free_slot(&mut self, slot: u32) -> Vec<u8> {
+        let p = &mut self.slots[slot as usize];
+        self.index.remove(&p.pgno);
+        p.pgno = 0;
+        self.dirty_count -= usize::from(p.dirty);
+        p.dirty = false;
+        self.free.push(slot);
+        std::mem::take(&mut p.data)
+    }
+
+    /// Make room for one page: the clock's hand sweeps the slots, giving
+    /// each recently used page a second chance (clearing its mark) and
+    /// evicting the first clean, unpinned, unmarked one (an approximation
+    /// of least-recently-used at O(1) per eviction).
     fn evict(&mut self) {
-        let mut victims: Vec<(u64, Pgno)> = self
-            .pages
-            .iter()
-            .filter(|(pgno, p)| !p.dirty && !self.pinned.contains(pgno))
-            .map(|(pgno, p)| (p.last_used.get(), *pgno))
-            .collect();
-        // Evict down to 7/8 of the bound so the scan is not paid per miss.
-        let target = self.capacity - self.capacity / 8;
-        let excess = (self.pages.len() + 1).saturating_sub(target);
-        // Only the `excess` least recently used are needed, in any order.
-        if excess > 0 && excess < victims.len() {
-            victims.select_nth_unstable(excess - 1);
+        let n = self.slots.len();
+        if self.hand >= n {
+            self.hand = 0;
         }
-        for (_, pgno) in victims.into_iter().take(excess) {
-            if let Some(old) = self.pages.remove(&pgno) {
-                self.keep_spare(old.data);
+        let excess = (self.index.len() + 1).saturating_sub(self.capacity);
+        let mut evicted = 0;
+        // Two turns: the first may only clear marks.
+        for _ in 0..2 * n {
+            if evicted >= excess {
+                break;
             }
+            let slot = self.hand;
+            self.hand = if slot + 1 >= n { 0 } else { slot + 1 };
+            let p = &self.slots[slot];
+            if p.pgno == 0 || p.dirty || self.pinned.contains(&p.pgno) {
+                continue;
+            }
+            if p.referenced.replace(false) {
+                continue;
+            }
+            let old = self.free_slot(slot as u32);
+            self.keep_spare(old);
+            evicted += 1;
         }
-        self.next_scan_at = if self.pages.len() >= self.capacity { self.pages.len() + self.capacity / 8 + 1 } else { 0 };
+        self.next_scan_at = if self.index.len() >= self.capacity { self.index.len() + self.capacity / 8 + 1 } else { 0 };
     }
 
     /// Keep `pgno` in cache until [`PageCache::unpin_all`].
@@ -205,15 +267,27 @@ impl PageCache {
 
     /// Remove one page.
     pub fn remove(&mut self, pgno: Pgno) {
-        if let Some(old) = self.pages.remove(&pgno) {
-            self.dirty_count -= usize::from(old.dirty);
+        if let Some(&slot) = self.index.get(&pgno) {
+            self.free_slot(slot);
+        }
+    }
+
+    /// Empty every slot for which `drop` holds.
+    fn drop_where(&mut self, drop: impl Fn(&CachedPage) -> bool) {
+        for slot in 0..self.slots.len() {
+            let p = &self.slots[slot];
+            if p.pgno != 0 && drop(p) {
+                self.free_slot(slot as u32);
+            }
         }
     }
 
     /// Forget every page (another connection changed the file).
     pub fn clear(&mut self) {
         self.next_scan_at = 0;
-        self.pages.clear();
+        self.index.clear();
+        self.slots.clear();
+        self.free.clear();
         self.pinned.clear();
         self.spare.clear();
         self.dirty_count = 0;
@@ -222,47 +296,59 @@ impl PageCache {
     /// Drop every dirty page (rollback: the file still has the originals).
     pub fn discard_dirty(&mut self) {
         self.next_scan_at = 0;
-        self.pages.retain(|_, p| !p.dirty);
+        self.drop_where(|p| p.dirty);
+        debug_assert_eq!(self.dirty_count, 0);
         self.dirty_count = 0;
     }
 
     /// Drop pages numbered above `db_size`.
     pub fn truncate(&mut self, db_size: Pgno) {
-        let mut dropped_dirty = 0;
-        self.pages.retain(|pgno, p| {
-            let keep = *pgno <= db_size;
-            dropped_dirty += usize::from(!keep && p.dirty);
-            keep
-        });
-        self.dirty_count -= dropped_dirty;
+        self.drop_where(|p| p.pgno > db_size);
     }
 
     /// Page numbers of dirty pages, ascending.
     pub fn dirty_pages(&self) -> Vec<Pgno> {
-        let mut v: Vec<Pgno> = self.pages.iter().filter(|(_, p)| p.dirty).map(|(n, _)| *n).collect();
+        let mut v: Vec<Pgno> = self.slots.iter().filter(|p| p.pgno != 0 && p.dirty).map(|p| p.pgno).collect();
         v.sort_unstable();
         v
     }
 
-    /// The `n` least recently used dirty pages that are not pinned (all of
-    /// them when fewer), in ascending page order: what a cache spill
-    /// writes, so that the pages in use stay dirty in memory and are not
-    /// written again and again (as SQLite spills its least recently used
-    /// dirty pages).
+    /// `n` dirty pages that are not pinned (all of them when fewer), the
+    /// least recently used first as the clock sees them, in ascending page
+    /// order: what a cache spill writes, so that the pages in use stay
+    /// dirty in memory and are not written again and again (as SQLite
+    /// spills its least recently used dirty pages). Pages not referenced
+    /// since the last sweep are taken first, in the order the clock's hand
+    /// meets them; then referenced ones. This is a sweep over the dirty
+    /// pages (the eviction clock passes them by): every dirty page it sees
+    /// loses its mark, so the next spill takes first the pages not used
+    /// since this one.
     pub fn coldest_dirty_pages(&self, n: usize) -> Vec<Pgno> {
-        let mut v: Vec<(u64, Pgno)> = self.pages.iter().filter(|(pgno, p)| p.dirty && !self.pinned.contains(pgno)).map(|(pgno, p)| (p.last_used.get(), *pgno)).collect();
-        if n < v.len() {
-            v.select_nth_unstable(n);
-            v.truncate(n);
+        let len = self.slots.len();
+        let start = if self.hand < len { self.hand } else { 0 };
+        let mut cold = Vec::new();
+        let mut warm = Vec::new();
+        for k in 0..len {
+            let p = &self.slots[(start + k) % len];
+            if p.pgno == 0 || !p.dirty || self.pinned.contains(&p.pgno) {
+                continue;
+            }
+            if p.referenced.replace(false) {
+                warm.push(p.pgno);
+            } else {
+                cold.push(p.pgno);
+            }
         }
-        let mut out: Vec<Pgno> = v.into_iter().map(|(_, pgno)| pgno).collect();
-        out.sort_unstable();
-        out
+        cold.extend(warm);
+        cold.truncate(n);
+        cold.sort_unstable();
+        cold
     }
 
     /// Mark one page clean (its current image is now in the file).
     pub fn mark_clean(&mut self, pgno: Pgno) {
-        if let Some(p) = self.pages.get_mut(&pgno) {
+        if let Some(&slot) = self.index.get(&pgno) {
+            let p = &mut self.slots[slot as usize];
             if p.dirty {
                 p.dirty = false;
                 self.dirty_count -= 1;
@@ -273,14 +359,14 @@ impl PageCache {
 
     /// Number of dirty pages.
     pub fn dirty_count(&self) -> usize {
-        debug_assert_eq!(self.dirty_count, self.pages.values().filter(|p| p.dirty).count());
+        debug_assert_eq!(self.dirty_count, self.slots.iter().filter(|p| p.pgno != 0 && p.dirty).count());
         self.dirty_count
     }
 
     /// Mark every page clean (after commit).
     pub fn mark_all_clean(&mut self) {
         self.next_scan_at = 0;
-        for p in self.pages.values_mut() {
+        for p in self.slots.iter_mut() {
             p.dirty = false;
         }
         self.dirty_count = 0;
@@ -288,12 +374,12 @@ impl PageCache {
 
     /// Pages cached.
     pub fn len(&self) -> usize {
-        self.pages.len()
+        self.index.len()
     }
 
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
-        self.pages.is_empty()
+        self.index.is_empty()
     }
 }
 
@@ -356,13 +442,22 @@ mod tests {
         for p in 1..=8 {
             c.insert(p, vec![0], p % 2 == 0);
         }
+        // All just used: taken in clock order; the sweep clears the marks.
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4, 6, 8]);
         // Pages 2 and 4 used again: 6 and 8 are now the coldest dirty ones.
         c.get(2);
         c.get_mut_dirty(4);
         assert_eq!(c.coldest_dirty_pages(2), vec![6, 8]);
+        // 6 and 8 not used since, 6 pinned: 8 first, then the clock's
+        // next dirty page.
+        c.get(2);
+        c.get_mut_dirty(4);
         c.pin(6);
         assert_eq!(c.coldest_dirty_pages(2), vec![2, 8]);
         assert_eq!(c.coldest_dirty_pages(10), vec![2, 4, 8]);
+        // Clean pages are never taken.
+        c.mark_clean(8);
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4]);
     }
 
     #[test]

@@ -53,7 +53,7 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
         if t.kind != TokenType::TK_VARIABLE {
             continue;
         }
-        let text = String::from_utf8_lossy(&sql[t.start..t.end]).into_owned();
+        let text = original_name(&String::from_utf8_lossy(&sql[t.start..t.end])).into_owned();
         if text == "?" {
             names.push(None);
             out.extend_from_slice(&sql[copied..t.start]);
@@ -127,6 +127,67 @@ fn numbered_only(sql: &[u8]) -> Option<Vec<Option<String>>> {
     Some(names)
 }
 
+/// What a `::` inside a TCL-style parameter name (`$::x`, `$ns::x`) is
+/// rewritten to before parsing: the parser does not read `::` there, as
+/// SQLite's tokenizer does. Two bytes, an identifier character: offsets
+/// in the text stay the same.
+const TCL_SEPARATOR: &str = "\u{1c2}";
+
+/// `sql` with every `::` inside a `$`/`@`/`:`/`#` parameter name replaced
+/// by [`TCL_SEPARATOR`] (outside quotes and comments), or `None` when it
+/// has none.
+pub fn tcl_variables(sql: &[u8]) -> Option<Vec<u8>> {
+    if !sql.windows(2).any(|w| w == b"::") {
+        return None;
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    let is_id = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    while i < sql.len() {
+        match sql[i] {
+            quote @ (b'\'' | b'"' | b'`') => {
+                i += 2 + sql[i + 1..].iter().position(|&b| b == quote).unwrap_or(sql.len());
+            }
+            b'[' => i += 2 + sql[i + 1..].iter().position(|&b| b == b']').unwrap_or(sql.len()),
+            b'-' if sql.get(i + 1) == Some(&b'-') => {
+                i = sql[i..].iter().position(|&b| b == b'\n').map_or(sql.len(), |p| i + p + 1);
+            }
+            b'/' if sql.get(i + 1) == Some(&b'*') => i += 4 + sql[i + 2..].windows(2).position(|w| w == b"*/").unwrap_or(sql.len()),
+            b'$' | b'@' | b':' | b'#' => {
+                i += 1;
+                while i < sql.len() {
+                    if is_id(sql[i]) {
+                        i += 1;
+                    } else if sql[i] == b':' && sql.get(i + 1) == Some(&b':') {
+                        let o = out.get_or_insert_with(|| sql.to_vec());
+                        o[i..i + 2].copy_from_slice(TCL_SEPARATOR.as_bytes());
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            b if is_id(b) => {
+                // (A `$` inside an identifier is part of it.)
+                while i < sql.len() && is_id(sql[i]) {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// A parameter name as written, from its form in the parsed text.
+pub fn original_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains(TCL_SEPARATOR) {
+        std::borrow::Cow::Owned(name.replace(TCL_SEPARATOR, "::"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
 /// The number of an anonymous parameter in its rewritten form (the
 /// parser's name for it, without the `?`).
 pub fn anonymous_number(name: &str) -> Option<usize> {
@@ -157,7 +218,23 @@ pub fn expr_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{number_by_tokens, numbered_only};
+    use super::{number_by_tokens, numbered_only, original_name, tcl_variables};
+
+    /// `$::x` and `$ns::x` are rewritten for the parser (same length) and
+    /// named as written; quoted text and plain SQL are left alone.
+    #[test]
+    fn tcl_style_names() {
+        let sql = b"SELECT $::i, $a::b::c, '$::x', \"y::z\", :k";
+        let text = tcl_variables(sql).expect("rewritten");
+        assert_eq!(text.len(), sql.len());
+        assert_eq!(&text[25..], &sql[25..]);
+        let n = number_by_tokens(&text);
+        let names: Vec<_> = n.names.iter().skip(1).map(|x| x.clone().unwrap()).collect();
+        assert_eq!(names, ["$::i", "$a::b::c", ":k"]);
+        assert_eq!(original_name("$\u{1c2}i"), "$::i");
+        assert!(tcl_variables(b"SELECT 'a::b' FROM t").is_none());
+        assert!(tcl_variables(b"SELECT 1").is_none());
+    }
 
     /// The byte scan agrees with the tokenizer whenever it answers, and
     /// declines the forms it does not handle.

@@ -364,6 +364,12 @@ pub struct Schema {
     /// Merged schemas: the schema cookie of every database by index
     /// (0 main, 1 temp, 2.. attached).
     pub cookies: Vec<u32>,
+    /// Merged schemas: for each of `rows` that is a TEMP trigger, the
+    /// database of the table it watches (`ON aux.t`, or the first database
+    /// in search order holding `t`), `Some(None)` when there is no such
+    /// table (an orphan, which neither fires nor can be dropped); `None`
+    /// for every other row.
+    pub trigger_targets: Vec<Option<Option<usize>>>,
 }
 
 /// Key under which a merged schema keeps an object of database `db` that
@@ -379,7 +385,7 @@ impl Schema {
     /// finds the object of the first database in SQLite's search order
     /// (temp, main, then attached ones in attach order); objects it hides
     /// stay reachable through [`Schema::table_in`] / [`Schema::index_in`].
-    pub fn merged(dbs: &[&Schema]) -> Schema {
+    pub fn merged(dbs: &[&Schema], names: &[String]) -> Schema {
         let mut s = Schema { cookie: dbs.first().map_or(0, |m| m.cookie), ..Default::default() };
         s.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
         s.cookies = dbs.iter().map(|d| d.cookie).collect();
@@ -402,7 +408,52 @@ impl Schema {
             s.rows.extend(d.rows.iter().cloned());
             s.row_dbs.extend(std::iter::repeat(db).take(d.rows.len()));
         }
+        s.trigger_targets = (0..s.rows.len()).map(|i| s.temp_trigger_target(i, names)).collect();
         s
+    }
+
+    /// The database whose table TEMP trigger row `i` watches.
+    fn temp_trigger_target(&self, i: usize, names: &[String]) -> Option<Option<usize>> {
+        let row = &self.rows[i];
+        if self.row_db(i) != 1 || row.0 != "trigger" {
+            return None;
+        }
+        Some(self.temp_trigger_table_db(i, names))
+    }
+
+    fn temp_trigger_table_db(&self, i: usize, names: &[String]) -> Option<usize> {
+        let row = &self.rows[i];
+        let qualifier = crate::sql::parse::with_first_statement(row.4.as_deref()?.as_bytes(), |cmd, _| {
+            Ok(match cmd {
+                Some(ast::Cmd::Stmt(ast::Stmt::CreateTrigger { tbl_name, .. })) => tbl_name.db_name.as_ref().map(|q| crate::sql::parse::unquote(q.0)),
+                _ => None,
+            })
+        })
+        .ok()
+        .flatten();
+        match qualifier {
+            Some(q) => names.iter().position(|n| n.eq_ignore_ascii_case(&q)).filter(|&db| self.table_in(Some(db), &row.2).is_some()),
+            None => self.table(&row.2).map(|t| t.db),
+        }
+    }
+
+    /// Whether trigger row `i` is a TEMP trigger whose table is gone.
+    pub fn is_orphan_trigger(&self, i: usize) -> bool {
+        matches!(self.trigger_targets.get(i), Some(Some(None)))
+    }
+
+    /// Whether trigger row `i` fires for `table`: a trigger of the table's
+    /// own database, or a TEMP trigger watching it.
+    pub fn trigger_row_watches(&self, i: usize, table: &Table) -> bool {
+        let row = &self.rows[i];
+        if row.0 != "trigger" || !row.2.eq_ignore_ascii_case(&table.name) {
+            return false;
+        }
+        let db = self.row_db(i);
+        match self.trigger_targets.get(i).copied().flatten() {
+            Some(target) if db == 1 => target == Some(table.db),
+            _ => db == table.db,
+        }
     }
 
     /// The schema cookie of database `db` this schema was read at.
@@ -498,7 +549,7 @@ impl Schema {
             .rows
             .iter()
             .enumerate()
-            .filter(|(i, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(&table.name) && (self.row_db(*i) == table.db || self.row_db(*i) == 1))
+            .filter(|(i, _)| self.trigger_row_watches(*i, table))
             .collect();
         let foreign = rows.iter().filter(|(i, _)| self.row_db(*i) != table.db);
         let own = rows.iter().rev().filter(|(i, _)| self.row_db(*i) == table.db);
@@ -519,7 +570,7 @@ impl Schema {
     /// Whether a trigger of this name exists in database `db` (`None`:
     /// any database).
     pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
-        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d))
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
     }
 }
 

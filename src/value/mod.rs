@@ -95,6 +95,28 @@ impl Value {
         self.as_ref().value_type()
     }
 
+    /// `*self = v.to_owned()`, reusing this value's text or blob buffer if
+    /// it has one (a scan writes a column into the same register on every
+    /// row).
+    #[inline]
+    pub fn assign_ref(&mut self, v: ValueRef<'_>) {
+        match v {
+            ValueRef::Text(b) | ValueRef::Blob(b) => {
+                let mut buf = match std::mem::take(self) {
+                    // (A huge buffer is not kept for small values.)
+                    Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
+                    _ => Vec::new(),
+                };
+                buf.clear();
+                buf.extend_from_slice(b);
+                *self = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
+            }
+            ValueRef::Null => *self = Value::Null,
+            ValueRef::Integer(i) => *self = Value::Integer(i),
+            ValueRef::Real(r) => *self = Value::Real(r),
+        }
+    }
+
     /// Borrow.
     pub fn as_ref(&self) -> ValueRef<'_> {
         match self {

@@ -445,7 +445,10 @@ impl<'a> ColumnIter<'a> {
         if self.hdr_pos >= self.hdr_end {
             return Ok(false);
         }
-        let (st, n) = read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?;
+        let (st, n) = match self.data[self.hdr_pos] {
+            b if b < 0x80 => (u64::from(b), 1),
+            _ => read_varint(&self.data[self.hdr_pos..self.hdr_end]).ok_or_else(Error::corrupt)?,
+        };
         self.hdr_pos += n;
         // (Never past the record: `next_value` slices from here.)
         let end = self.body_pos + serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
@@ -629,6 +632,7 @@ fn int_of(st: u64, body: &[u8]) -> Option<i64> {
 /// Column `col` of a record, walking its header without allocating;
 /// `None` when the record has fewer columns (the caller supplies the
 /// default). Only the columns before `col` are checked.
+#[inline]
 pub fn record_column(record: &[u8], col: usize) -> Result<Option<ValueRef<'_>>> {
     let mut it = ColumnIter::new(record)?;
     for _ in 0..col {

@@ -30,6 +30,7 @@
 //! each database in turn (no super-journal: atomic per file only).
 
 pub mod func;
+pub mod agg_slots;
 pub mod program;
 pub mod register;
 pub mod cursor;
@@ -42,11 +43,10 @@ use crate::btree::Btree;
 use crate::error::Result;
 use crate::io::IoContext;
 use crate::value::Value;
-use crate::vdbe::func::AggregateState;
 use cursor::VmCursor;
 use program::Program;
 use register::Register;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -172,29 +172,6 @@ impl ConnState {
     }
 }
 
-/// Hasher for maps keyed by register numbers, probed once per row by
-/// aggregate steps: a multiplicative hash (SipHash's flooding resistance
-/// is not needed for numbers the compiler chose).
-#[derive(Default)]
-pub struct RegHasher(u64);
-
-impl std::hash::Hasher for RegHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-/// Builds [`RegHasher`]s.
-pub type RegHash = std::hash::BuildHasherDefault<RegHasher>;
-
 /// How many closed B-tree cursors a VM keeps for reuse.
 const MAX_SPARE_CURSORS: usize = 8;
 
@@ -218,11 +195,15 @@ pub struct Vm {
     /// Cursors.
     pub cursors: Vec<Option<VmCursor>>,
     /// Aggregate states by accumulator register.
-    pub aggs: HashMap<usize, Box<dyn AggregateState>, RegHash>,
+    pub aggs: agg_slots::AggSlots,
     /// Bound parameters (index 0 unused).
     pub params: Vec<Value>,
-    /// The current result row.
+    /// The current result row, when it is not in registers (`row_regs`).
     pub row: Vec<Value>,
+    /// `ResultRow` leaves its row in registers: (first, count). The
+    /// registers stay untouched until the next step, so the caller reads
+    /// them there ([`Vm::row_value`]) instead of from a copy.
+    pub row_regs: Option<(usize, usize)>,
     /// `Once` instructions already passed.
     pub once: HashSet<usize>,
     /// The statement savepoint, when one is open: its depth index and
@@ -230,6 +211,9 @@ pub struct Vm {
     pub stmt_savepoint: Option<(usize, u32)>,
     /// Rows changed by this statement.
     pub n_change: i64,
+    /// Rows changed by trigger programs: they count in total_changes()
+    /// but not in changes().
+    pub n_trigger_change: i64,
     /// `'now'` for date functions, fixed per step.
     pub now_jd_ms: Option<i64>,
     /// Halted (done or failed).
@@ -271,12 +255,14 @@ impl Vm {
             pc: 0,
             regs: vec![Register::default(); prog.n_regs + 1],
             cursors: (0..prog.n_cursors).map(|_| None).collect(),
-            aggs: HashMap::default(),
+            aggs: agg_slots::AggSlots::default(),
             params,
             row: Vec::new(),
+            row_regs: None,
             once: HashSet::new(),
             stmt_savepoint: None,
             n_change: 0,
+            n_trigger_change: 0,
             now_jd_ms: None,
             halted: false,
             committing: false,
@@ -305,9 +291,11 @@ impl Vm {
         self.aggs.clear();
         self.params.clear();
         self.params.extend_from_slice(params);
+        self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
         self.n_change = 0;
+        self.n_trigger_change = 0;
         self.now_jd_ms = None;
         self.halted = false;
         self.committing = false;
@@ -318,6 +306,31 @@ impl Vm {
         self.error_action = 0;
         self.fk_violations = 0;
         self.fk_deferred_at_start = (0, 0);
+    }
+
+    /// Value `i` of the current result row.
+    pub fn row_value(&self, i: usize) -> &Value {
+        match self.row_regs {
+            Some((first, n)) if i < n => self.regs.get(first + i).map_or(&Value::Null, |r| &r.value),
+            Some(_) => &Value::Null,
+            None => self.row.get(i).unwrap_or(&Value::Null),
+        }
+    }
+
+    /// Values in the current result row.
+    pub fn row_len(&self) -> usize {
+        match self.row_regs {
+            Some((_, n)) => n,
+            None => self.row.len(),
+        }
+    }
+
+    /// The current result row, taken out of the VM.
+    pub fn take_row(&mut self) -> Vec<Value> {
+        match self.row_regs.take() {
+            Some((first, n)) => (0..n).map(|i| self.regs.get(first + i).map_or(Value::Null, |r| r.value.clone())).collect(),
+            None => std::mem::take(&mut self.row),
+        }
     }
 
     /// Close every cursor, keeping a few B-tree cursors for reuse.

@@ -24,6 +24,7 @@ impl Register {
     /// Store a copy of a borrowed value, clearing the subtype. Text and
     /// blobs reuse the register's buffer when it already holds one (a
     /// scan writes a column into the same register on every row).
+    #[inline]
     pub fn set_ref(&mut self, v: ValueRef<'_>) {
         assign_ref(&mut self.value, v);
         self.subtype = 0;
@@ -31,22 +32,11 @@ impl Register {
 }
 
 /// `*dst = v.to_owned()`, reusing `dst`'s text or blob buffer if it has one.
+/// (Inline: a column read stores through here once per row, and numbers,
+/// the common case, are a plain store.)
+#[inline]
 pub fn assign_ref(dst: &mut Value, v: ValueRef<'_>) {
-    match v {
-        ValueRef::Text(b) | ValueRef::Blob(b) => {
-            let mut buf = match std::mem::take(dst) {
-                // (A huge buffer is not kept for small values.)
-                Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
-                _ => Vec::new(),
-            };
-            buf.clear();
-            buf.extend_from_slice(b);
-            *dst = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
-        }
-        ValueRef::Null => *dst = Value::Null,
-        ValueRef::Integer(i) => *dst = Value::Integer(i),
-        ValueRef::Real(r) => *dst = Value::Real(r),
-    }
+    dst.assign_ref(v)
 }
 
 /// `*dst = src.clone()`, reusing `dst`'s text or blob buffer if it has one.

@@ -2,6 +2,9 @@
 //! detected with `Compare`/`Jump`, output through a subroutine; rows
 //! already read in group order skip the sorter, `group_stream.rs`), plain
 //! aggregates over all rows, DISTINCT aggregates, FILTER clauses, HAVING.
+//! The sorter record holds the key, then each distinct argument or bare
+//! column read once (a plain column used by several calls is stored and
+//! loaded once per row).
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers
@@ -72,16 +75,19 @@ impl<'b> Compiler<'_> {
                 _ => continue,
             };
             for a in &args {
-                let mut nested = false;
+                // SQLite names the aggregate nested inside.
+                let mut nested: Option<String> = None;
                 let me: &Compiler<'_> = self;
                 walk(a, &mut |y| {
-                    if super::is_aggregate_call(me, y) {
-                        nested = true;
+                    if nested.is_none() && super::is_aggregate_call(me, y) {
+                        if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = y {
+                            nested = Some(unquote(name.0));
+                        }
                     }
-                    true
+                    nested.is_none()
                 });
-                if nested {
-                    return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+                if let Some(inner) = nested {
+                    return Err(Error::sql(format!("misuse of aggregate function {inner}()")));
                 }
             }
             if distinct && args.len() != 1 {
@@ -151,16 +157,24 @@ impl<'b> Compiler<'_> {
     }
 
     pub(super) fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
-        self.agg_step_filtered_to(a, args, None);
+        self.agg_step_choosing(a, args, 0);
     }
 
-    /// As `agg_step`, but a row its FILTER rejects jumps to `filtered`
-    /// when given.
-    fn agg_step_filtered_to(&mut self, a: &AggCall<'_, '_>, args: i32, filtered: Option<i32>) {
+    /// As `agg_step`; with `chosen` (not 0), that register is set to
+    /// whether the row is now the one the aggregate's value comes from
+    /// (see `AggStep`), and to 0 when the FILTER rejects the row.
+    fn agg_step_choosing(&mut self, a: &AggCall<'_, '_>, args: i32, chosen: i32) {
         let skip = self.b.label();
-        if a.args.len() > a.n_func_args {
+        let filtered = a.args.len() > a.n_func_args;
+        if chosen != 0 && filtered {
+            // A row its FILTER rejects is not chosen; one DISTINCT skips
+            // keeps the previous row's answer (as SQLite's bare columns
+            // do: the duplicate of a chosen row is loaded too).
+            self.b.add(Opcode::Integer, 0, chosen, 0);
+        }
+        if filtered {
             // FILTER (WHERE ...): the row counts only when it is true.
-            self.b.add(Opcode::IfNot, args + a.n_func_args as i32, filtered.unwrap_or(skip), 1);
+            self.b.add(Opcode::IfNot, args + a.n_func_args as i32, skip, 1);
         }
         if let Some(d) = a.distinct_cursor {
             self.b.add4(Opcode::Found, d, skip, args, P4::Int64(1), 0);
@@ -168,7 +182,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::MakeRecord, args, 1, rec);
             self.b.add(Opcode::IdxInsert, d, rec, 0);
         }
-        self.b.add4(Opcode::AggStep, 0, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
+        self.b.add4(Opcode::AggStep, chosen, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
         self.b.bind(skip);
     }
 
@@ -205,19 +219,7 @@ impl<'b> Compiler<'_> {
             if driver == Some(i) {
                 // `hit` := the aggregate has no best value yet, or this row
                 // replaced it. A row its FILTER rejects is no hit.
-                let before = self.b.reg();
-                let after = self.b.reg();
-                let set_hit = self.b.label();
-                let done = self.b.label();
-                self.b.add(Opcode::Integer, 0, hit, 0);
-                self.b.add4(Opcode::AggValue, a.acc, a.n_func_args as i32, before, P4::Func(a.def.clone()), 0);
-                self.agg_step_filtered_to(a, args, Some(done));
-                self.b.add4(Opcode::AggValue, a.acc, a.n_func_args as i32, after, P4::Func(a.def.clone()), 0);
-                self.b.add(Opcode::IsNull, before, set_hit, 0);
-                self.b.add4(Opcode::Eq, after, done, before, P4::None, crate::vdbe::program::cmp_flags::NULLEQ);
-                self.b.bind(set_hit);
-                self.b.add(Opcode::Integer, 1, hit, 0);
-                self.b.bind(done);
+                self.agg_step_choosing(a, args, hit);
             } else {
                 self.agg_step(a, args);
             }
@@ -419,6 +421,10 @@ impl<'b> Compiler<'_> {
                 req.goal = lone;
                 let first_row = self.b.reg();
                 self.b.add(Opcode::Integer, 0, first_row, 0);
+                // With only NULLs in the index, the bare columns come from
+                // its first entry (as SQLite's min() lookup gives them).
+                let null_seen = self.b.reg();
+                self.b.add(Opcode::Integer, 0, null_seen, 0);
                 let (loops, served) = self.open_loops_with(from, terms, &req)?;
                 let done = self.b.label();
                 let skip_null = self.b.label();
@@ -430,7 +436,15 @@ impl<'b> Compiler<'_> {
                             c.expr(e, args + k as i32)?;
                         }
                         if served && is_min {
-                            c.b.add(Opcode::IsNull, args, skip_null, 0);
+                            let not_null = c.b.label();
+                            c.b.add(Opcode::NotNull, args, not_null, 0);
+                            c.b.add(Opcode::If, null_seen, skip_null, 0);
+                            c.b.add(Opcode::Integer, 1, null_seen, 0);
+                            for (k, col) in cols.iter().enumerate() {
+                                c.emit_column(col, col_regs + k as i32)?;
+                            }
+                            c.b.add(Opcode::Goto, 0, skip_null, 0);
+                            c.b.bind(not_null);
                         }
                         Ok(args)
                     },
@@ -490,20 +504,30 @@ impl<'b> Compiler<'_> {
                     let g = super::group_stream::StreamedGroups { groups: &groups, key_info: ki, has_group, col_regs };
                     return self.stream_groups(g, loops, &aggs, &cols, items, having, order_by, ctx);
                 }
+                // The sorter record: the group key, then each argument and
+                // bare column once (`field[k]` is where the k-th of them
+                // is; a plain column read twice is stored once).
                 let base = self.b.regs(width);
+                let mut reads: Vec<Option<ColumnRead>> = Vec::new();
                 for (i, g) in groups.iter().enumerate() {
+                    let start = self.b.here();
                     self.expr(g, base + i as i32)?;
+                    reads.push(column_read(&self.b.insns[start..]));
                 }
-                let mut k = ng;
+                let mut field: Vec<usize> = (0..ng).collect();
                 for a in &aggs {
                     for e in &a.args {
-                        self.expr(e, base + k as i32)?;
-                        k += 1;
+                        let start = self.b.here();
+                        self.expr(e, base + reads.len() as i32)?;
+                        field.push(keep_or_reuse(&mut self.b.insns, start, &mut reads));
                     }
                 }
-                for (i, c) in cols.iter().enumerate() {
-                    self.emit_column(c, base + (ng + n_args + i) as i32)?;
+                for c in cols.iter() {
+                    let start = self.b.here();
+                    self.emit_column(c, base + reads.len() as i32)?;
+                    field.push(keep_or_reuse(&mut self.b.insns, start, &mut reads));
                 }
+                let width = reads.len();
                 let rec = self.b.reg();
                 self.b.add(Opcode::MakeRecord, base, width as i32, rec);
                 self.b.add(Opcode::SorterInsert, sorter, rec, 0);
@@ -524,16 +548,22 @@ impl<'b> Compiler<'_> {
                 let init = self.b.label();
                 let same = self.b.label();
                 self.b.add(Opcode::SorterSort, sorter, after, 0);
+                // The first row starts the first group: no group to output
+                // before it, no key to compare with (so the rows after it
+                // need no test for "is there a group yet").
+                self.b.add(Opcode::SorterData, sorter, drec, pseudo);
+                for i in 0..ng {
+                    self.b.add(Opcode::Column, pseudo, i as i32, cur + i as i32);
+                }
+                self.b.add(Opcode::Goto, 0, init, 0);
                 let top = self.b.here();
                 self.b.add(Opcode::SorterData, sorter, drec, pseudo);
                 for i in 0..ng {
                     self.b.add(Opcode::Column, pseudo, i as i32, cur + i as i32);
                 }
-                self.b.add(Opcode::IfNot, has_group, new_group, 0);
                 self.b.add4(Opcode::Compare, cur, prev, ng as i32, P4::KeyInfo(ki), 0);
                 self.b.add(Opcode::Jump, new_group, same, new_group);
                 self.b.bind(new_group);
-                self.b.add(Opcode::IfNot, has_group, init, 0);
                 self.b.add(Opcode::Gosub, out_ret, output, 0);
                 self.b.bind(init);
                 self.b.add(Opcode::Copy, cur, prev, ng as i32 - 1);
@@ -542,12 +572,27 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Integer, 0, first_row, 0);
                 self.b.bind(same);
                 let mut k = ng;
+                // A one-argument call reads its field from the register an
+                // earlier call of this row loaded it into (calls put their
+                // arguments back; every load runs before any call's skip).
+                let mut loaded: Vec<(usize, i32)> = Vec::new();
                 self.step_row_and_bare_columns(
                     &aggs,
                     |c, i| {
+                        if aggs[i].args.len() == 1 {
+                            let f = field[k];
+                            k += 1;
+                            if let Some(&(_, r)) = loaded.iter().find(|(g, _)| *g == f) {
+                                return Ok(r);
+                            }
+                            let r = c.b.reg();
+                            c.b.add(Opcode::Column, pseudo, f as i32, r);
+                            loaded.push((f, r));
+                            return Ok(r);
+                        }
                         let args = c.b.regs(aggs[i].args.len());
                         for a in 0..aggs[i].args.len() {
-                            c.b.add(Opcode::Column, pseudo, k as i32, args + a as i32);
+                            c.b.add(Opcode::Column, pseudo, field[k] as i32, args + a as i32);
                             k += 1;
                         }
                         Ok(args)
@@ -556,7 +601,7 @@ impl<'b> Compiler<'_> {
                     col_regs,
                     first_row,
                     |c, i, reg| {
-                        c.b.add(Opcode::Column, pseudo, (ng + n_args + i) as i32, reg);
+                        c.b.add(Opcode::Column, pseudo, field[ng + n_args + i] as i32, reg);
                         Ok(())
                     },
                 )?;
@@ -598,4 +643,50 @@ fn from_less_subquery_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
         true
     });
     out
+}
+
+/// What a plain column read computes: `Column` of (cursor, field) with
+/// its default, and whether `RealAffinity` follows. Two equal reads in
+/// one row give the same value.
+#[derive(PartialEq)]
+struct ColumnRead {
+    cursor: i32,
+    field: i32,
+    /// The DEFAULT in P4: kind, number bits, bytes.
+    default: (u8, u64, Vec<u8>),
+    real: bool,
+}
+
+/// The sorter field of the value computed by `insns[start..]` into the
+/// next field's register: an earlier field when it is the same column
+/// read (the code is then dropped), else that next field.
+fn keep_or_reuse(insns: &mut Vec<crate::vdbe::program::Insn>, start: usize, reads: &mut Vec<Option<ColumnRead>>) -> usize {
+    let read = column_read(&insns[start..]);
+    if let Some(same) = read.as_ref().and_then(|r| reads.iter().position(|x| x.as_ref() == Some(r))) {
+        insns.truncate(start);
+        return same;
+    }
+    reads.push(read);
+    reads.len() - 1
+}
+
+/// The read `code` is, when it is exactly one plain column read.
+fn column_read(code: &[crate::vdbe::program::Insn]) -> Option<ColumnRead> {
+    let (col, rest) = code.split_first()?;
+    if col.opcode != Opcode::Column {
+        return None;
+    }
+    let real = match rest {
+        [] => false,
+        [a] if a.opcode == Opcode::RealAffinity && a.p1 == col.p3 => true,
+        _ => return None,
+    };
+    let default = match &col.p4 {
+        P4::None => (0, 0, Vec::new()),
+        P4::Int64(i) => (1, *i as u64, Vec::new()),
+        P4::Real(x) => (2, x.to_bits(), Vec::new()),
+        P4::Bytes(b) => (3, 0, b.clone()),
+        _ => return None,
+    };
+    Some(ColumnRead { cursor: col.p1, field: col.p2, default, real })
 }

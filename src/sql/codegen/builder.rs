@@ -1,9 +1,12 @@
 //! The program builder: appends instructions, allocates registers and
-//! cursors, and resolves forward jumps through labels.
+//! cursors, resolves forward jumps through labels, and collects the
+//! constants hoisted into the prologue.
 //!
-//! Invariant: a label is a negative number `-1 - n` until `finish`
+//! Invariants: a label is a negative number `-1 - n` until `finish`
 //! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
-//! address it was bound to.
+//! address it was bound to. A hoisted constant's register is written only
+//! by its load in the prologue (`Compiler::end_program` places the loads
+//! there); `finish` refuses a builder still holding loads it never placed.
 
 use crate::error::{Error, Result};
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
@@ -21,6 +24,13 @@ pub struct Builder {
     pub n_regs: usize,
     /// Cursors allocated.
     pub n_cursors: usize,
+    /// Whether constants may be hoisted: the program starts with `Init`
+    /// and its prologue will run [`Builder::constants`] (see
+    /// [`Builder::hoisted_constant`]). A scratch builder never hoists.
+    pub hoisting: bool,
+    /// Instructions loading constants into registers of their own, run
+    /// once by the prologue `Init` jumps to instead of on every row.
+    pub constants: Vec<Insn>,
 }
 
 impl Builder {
@@ -33,6 +43,19 @@ impl Builder {
     pub fn add4(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32, p4: P4, p5: u16) -> usize {
         self.insns.push(Insn { opcode, p1, p2, p3, p4, p5, comment: String::new() });
         self.insns.len() - 1
+    }
+
+    /// A register holding a constant for the whole run, loaded once by
+    /// the prologue (`load` fills the given register), or `None` when
+    /// this builder does not hoist. Nothing else ever writes the register.
+    pub fn hoisted_constant(&mut self, load: impl FnOnce(i32) -> (Opcode, i32, i32, i32, P4)) -> Option<i32> {
+        if !self.hoisting {
+            return None;
+        }
+        let r = self.reg();
+        let (opcode, p1, p2, p3, p4) = load(r);
+        self.constants.push(Insn { opcode, p1, p2, p3, p4, p5: 0, comment: String::new() });
+        Some(r)
     }
 
     /// Set the comment of the last instruction.
@@ -90,6 +113,9 @@ impl Builder {
 
     /// Resolve labels and produce the program.
     pub fn finish(mut self, mut prog: Program) -> Result<Program> {
+        if !self.constants.is_empty() {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "hoisted constants without a prologue"));
+        }
         let jumps = |op: Opcode| {
             use Opcode::*;
             matches!(

@@ -255,14 +255,15 @@ impl Compiler<'_> {
         self.b.bind(end);
     }
 
-    /// Delete `sqlite_schema` rows whose column `col` equals `name`.
-    fn delete_schema_rows(&mut self, col: i32, name: &str) {
-        self.delete_schema_rows_of(self.ddl_db, None, col, name);
-    }
-
     /// Delete the rows of database `db`'s schema table (only those of type
     /// `only_type`, when given) whose column `col` equals `name` (NOCASE).
     pub(super) fn delete_schema_rows_of(&mut self, db: usize, only_type: Option<&str>, col: i32, name: &str) {
+        self.delete_schema_rows_typed(db, only_type.map(|t| (t, true)), col, name);
+    }
+
+    /// [`Self::delete_schema_rows_of`] with a type filter: `(type, true)`
+    /// deletes only rows of that type, `(type, false)` all but those.
+    fn delete_schema_rows_typed(&mut self, db: usize, type_filter: Option<(&str, bool)>, col: i32, name: &str) {
         self.dbs_used |= 1 << db;
         let sc = self.b.cursor();
         self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(SCHEMA_COLUMNS as i64), 0);
@@ -270,11 +271,11 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, sc, end, 0);
         let top = self.b.here();
         let next = self.b.label();
-        if let Some(ty) = only_type {
+        if let Some((ty, only)) = type_filter {
             let (have, want) = (self.b.reg(), self.b.reg());
             self.b.add(Opcode::Column, sc, 0, have);
             self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
-            self.b.add(Opcode::Ne, want, next, have);
+            self.b.add(if only { Opcode::Ne } else { Opcode::Eq }, want, next, have);
         }
         let r = self.b.reg();
         let n = self.b.reg();
@@ -462,13 +463,17 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if !is_view && c.fk_involved(&t) {
                         c.fk_drop_table_delete(&t)?;
                     }
-                    c.delete_schema_rows(2, &t.name);
-                    // TEMP triggers on a main table go with it.
-                    let temp_triggers = c.schema.rows.iter().enumerate().any(|(i, r)| {
-                        r.0 == "trigger" && r.2.eq_ignore_ascii_case(&t.name) && c.schema.row_db(i) == 1
-                    });
-                    if t.db == 0 && temp_triggers {
-                        c.delete_trigger_rows(1, 2, &t.name);
+                    c.delete_schema_rows_typed(t.db, Some(("trigger", false)), 2, &t.name);
+                    // The table's triggers go with it, TEMP ones watching it
+                    // too (but not TEMP triggers watching a namesake).
+                    let triggers: Vec<(usize, String)> = (0..c.schema.rows.len())
+                        .filter(|&i| c.schema.trigger_row_watches(i, &t))
+                        .map(|i| (c.schema.row_db(i), c.schema.rows[i].1.clone()))
+                        .collect();
+                    for (db, name) in &triggers {
+                        c.delete_trigger_rows(*db, 1, name);
+                    }
+                    if t.db != 1 && triggers.iter().any(|(db, _)| *db == 1) {
                         c.b.add(Opcode::SetCookie, 1, Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
                         c.b.add(Opcode::ParseSchema, 1, 0, 0);
                     }

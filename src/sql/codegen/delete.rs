@@ -16,7 +16,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Delete { with, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    let pushed = c.push_with(with.as_ref());
+    let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
     if pushed {
         c.ctes.pop();
@@ -48,7 +48,9 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
             c.dbs_used |= 1 << table.db;
-            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, 1, P4::Table(table.name.clone()), 0);
+            // (p3: the rows count as changes, 2 when a trigger made them.)
+            let counted = if c.firing.is_empty() { 1 } else { 2 };
+            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, P4::Table(table.name.clone()), 0);
         }
         w => {
             let t = c.open_write_target(table.clone())?;

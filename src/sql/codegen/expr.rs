@@ -1,5 +1,7 @@
 //! Expression code generation: `expr(e, target)` leaves the value of `e`
-//! in register `target`.
+//! in register `target`; `jump_if_false(e, label)` tests a condition by
+//! jumping (comparisons jump with their opposite operator); literal
+//! operands of operators are loaded once, in the prologue (`operand`).
 //!
 //! Affinity and collation of comparisons follow `datatype3.txt` sections
 //! 4.2 and 7.1: they are computed here at compile time and handed to the
@@ -106,8 +108,67 @@ impl Compiler<'_> {
         Ok(r)
     }
 
+    /// A register holding the value of `e` for an operator to read: a
+    /// numeric or string literal is loaded once for the whole run (see
+    /// [`super::builder::Builder::hoisted_constant`]), anything else is
+    /// computed here into a new register.
+    pub fn operand(&mut self, e: &Expr<'_>) -> Result<i32> {
+        let hoisted = match e {
+            Expr::Literal(Literal::Numeric(s)) => match parse_numeric(s)? {
+                Number::Int(i) if i >= i32::MIN as i64 && i <= i32::MAX as i64 => {
+                    self.b.hoisted_constant(|r| (Opcode::Integer, i as i32, r, 0, P4::None))
+                }
+                Number::Int(i) => self.b.hoisted_constant(|r| (Opcode::Int64, 0, r, 0, P4::Int64(i))),
+                Number::Real(x) => self.b.hoisted_constant(|r| (Opcode::Real, 0, r, 0, P4::Real(x))),
+            },
+            Expr::Literal(Literal::String(s)) => {
+                let t = unquote(s).into_bytes();
+                self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::Bytes(t)))
+            }
+            _ => None,
+        };
+        match hoisted {
+            Some(r) => Ok(r),
+            None => self.expr_new(e),
+        }
+    }
+
     /// Jump to `label` when `e` is false or NULL.
+    ///
+    /// The usual WHERE and ON shapes jump straight from their test: each
+    /// side of an AND is tested in turn, and a comparison of two single
+    /// values jumps with its opposite operator (NULL jumps too), instead
+    /// of storing a truth value to test with `IfNot`. The opposite is
+    /// exact because the comparison is a total order once neither side is
+    /// NULL (affinity and collation are the same as in the stored form).
     pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
+        match e {
+            Expr::Binary(l, Operator::And, r) => {
+                self.jump_if_false(l, label)?;
+                return self.jump_if_false(r, label);
+            }
+            Expr::Parenthesized(v) if v.len() == 1 => return self.jump_if_false(&v[0], label),
+            Expr::Binary(l, op, r) if row_width(l) == 1 && row_width(r) == 1 => {
+                let opposite = match op {
+                    Operator::Equals => Some(Opcode::Ne),
+                    Operator::NotEquals => Some(Opcode::Eq),
+                    Operator::Less => Some(Opcode::Ge),
+                    Operator::LessEquals => Some(Opcode::Gt),
+                    Operator::Greater => Some(Opcode::Le),
+                    Operator::GreaterEquals => Some(Opcode::Lt),
+                    _ => None,
+                };
+                if let Some(opc) = opposite {
+                    let lr = self.comparison_operand(l)?;
+                    let rr = self.comparison_operand(r)?;
+                    let aff = comparison_affinity(self.expr_affinity(l), self.expr_affinity(r));
+                    let coll = self.comparison_collation(l, r)?;
+                    self.b.add4(opc, rr, label, lr, coll, aff | cmp_flags::JUMPIFNULL);
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
         let r = self.expr_new(e)?;
         self.b.add(Opcode::IfNot, r, label, 1);
         Ok(())
@@ -336,13 +397,17 @@ impl Compiler<'_> {
             }
             return Ok(());
         }
-        let alias = self.aliases.last().and_then(|a| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| t.clone()));
-        if let Some(text) = alias {
-            let saved = self.aliases.pop();
-            let r = self.expr_text(&text, target);
-            if let Some(s) = saved {
-                self.aliases.push(s);
+        // A result alias of this SELECT, or of an enclosing one (a
+        // subquery in its WHERE or ORDER BY may name it too).
+        let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
+        if let Some((level, text)) = alias {
+            if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
+                return Err(Error::unsupported("a subquery naming an aggregate result alias of an enclosing query"));
             }
+            // The alias's own expression may not name it (nor those inside).
+            let saved = self.aliases.split_off(level);
+            let r = self.expr_text(&text, target);
+            self.aliases.extend(saved);
             return r;
         }
         if raw.starts_with('"') {
@@ -354,6 +419,25 @@ impl Compiler<'_> {
             return Ok(());
         }
         Err(no_such_column(None, &name))
+    }
+
+    /// Whether the expression `text` calls an aggregate function.
+    fn text_has_aggregate(&self, text: &str) -> bool {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
+            let mut found = false;
+            for c in columns.iter() {
+                if let ast::ResultColumn::Expr(e, _) = c {
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        found |= super::is_aggregate_call(self, x);
+                        !found
+                    });
+                }
+            }
+            Ok(found)
+        })
+        .unwrap_or(true)
     }
 
     fn emit_number(&mut self, n: Number, target: i32) {
@@ -371,6 +455,7 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
+        let name = &*crate::sql::params::original_name(name);
         if let Some(n) = crate::sql::params::anonymous_number(name) {
             while self.params.len() <= n {
                 self.params.push(None);
@@ -468,6 +553,11 @@ impl Compiler<'_> {
                     None => return Err(Error::sql(format!("no such column: {d}.{t}.{c}"))),
                 }
             }
+            // A parameter in a trigger body (only a schema written by hand
+            // can hold one) is NULL, as in SQLite, not the statement's.
+            Expr::Variable(_) if !self.firing.is_empty() => {
+                self.b.add(Opcode::Null, 0, target, 0);
+            }
             Expr::Variable(name) => {
                 let i = self.variable(name)?;
                 self.b.add(Opcode::Variable, i, target, 0);
@@ -537,9 +627,7 @@ impl Compiler<'_> {
                 }
             }
             Expr::Between { lhs, not, start, end } => {
-                let x = self.expr_new(lhs)?;
-                let a = self.expr_new(start)?;
-                let b = self.expr_new(end)?;
+                let (x, a, b) = (self.comparison_operand(lhs)?, self.comparison_operand(start)?, self.comparison_operand(end)?);
                 let t1 = self.b.reg();
                 let t2 = self.b.reg();
                 self.emit_comparison(Opcode::Ge, lhs, start, x, a, t1, false)?;
@@ -659,6 +747,8 @@ impl Compiler<'_> {
     /// Find a function with SQLite's errors.
     pub fn lookup_function(&self, name: &str, n: usize) -> Result<std::sync::Arc<crate::vdbe::func::FuncDef>> {
         match self.funcs.find(name, n) {
+            // Variadic built-ins with a minimum (max() and min() take one).
+            Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
@@ -722,8 +812,7 @@ impl Compiler<'_> {
                 return self.row_subquery_comparison(opc, null_eq, l, r, target);
             }
         }
-        let lr = self.expr_new(l)?;
-        let rr = self.expr_new(r)?;
+        let (lr, rr) = if cmp.is_some() { (self.comparison_operand(l)?, self.comparison_operand(r)?) } else { (self.operand(l)?, self.operand(r)?) };
         if let Some((opc, null_eq)) = cmp {
             return self.emit_comparison(opc, l, r, lr, rr, target, null_eq);
         }
@@ -1085,7 +1174,24 @@ impl Compiler<'_> {
         Some(truth)
     }
 
+    /// Compile an operand of a comparison: a subquery of several columns
+    /// there is a misused row value.
+    fn comparison_operand(&mut self, e: &Expr<'_>) -> Result<i32> {
+        self.comparing = matches!(e, Expr::Subquery(_));
+        let r = self.operand(e);
+        self.comparing = false;
+        r
+    }
+
     fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
+        // Its own expressions are not operands of the comparison.
+        let saved = std::mem::replace(&mut self.comparing, false);
+        let r = self.scalar_subquery_body(sel, target, saved);
+        self.comparing = saved;
+        r
+    }
+
+    fn scalar_subquery_body(&mut self, sel: &ast::Select<'_>, target: i32, comparing: bool) -> Result<()> {
         let r = self.b.reg();
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
@@ -1095,6 +1201,10 @@ impl Compiler<'_> {
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
         self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
         if info.n_columns != 1 {
+            // Compared with a single value, it is a row value of the wrong size.
+            if comparing {
+                return Err(Error::sql("row value misused"));
+            }
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
         self.b.bind(done);

@@ -6,6 +6,8 @@
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
 //! forwards or backwards; index loops themselves are in `index_scan.rs`).
+//! A `rowid = expr` term a rowid seek decides is not tested again in the
+//! loop (where the loop has no NULL row that must fail it).
 
 use super::select::Dest;
 use super::Compiler;
@@ -316,6 +318,10 @@ impl<'b> Compiler<'_> {
                             .join(" UNION ALL ");
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
+                    let lower = name.to_ascii_lowercase();
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list")) {
+                        return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
                     if name.eq_ignore_ascii_case("pragma_module_list") {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
@@ -524,9 +530,10 @@ impl<'b> Compiler<'_> {
             Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
             Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
         };
-        if sel.order_by.is_some() {
-            return Err(Error::unsupported("ORDER BY in a recursive common table expression"));
-        }
+        let order_keys = match &sel.order_by {
+            Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
+            None => None,
+        };
         let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
         if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
             return Err(Error::sql(format!("circular reference: {name}")));
@@ -546,7 +553,7 @@ impl<'b> Compiler<'_> {
         let done = self.b.label();
         let hint = self.cte_limit_hint.take();
         let limit = match self.setup_limit(sel.limit, done)? {
-            Some(l) => Some((l.limit, done)),
+            Some(l) => Some((l.limit, done, l.offset)),
             None => match hint {
                 Some((lim, off)) => {
                     // Generate LIMIT + OFFSET rows at most (a negative
@@ -576,12 +583,18 @@ impl<'b> Compiler<'_> {
                     self.scopes.pop();
                     res?;
                     self.b.add(Opcode::IfNot, r, done, 0);
-                    Some((r, done))
+                    Some((r, done, None))
                 }
                 None => None,
             },
         };
-        let dest = Dest::Recursive { result, queue, dedupe, limit };
+        let order = order_keys.map(|keys| {
+            let seq = self.b.reg();
+            self.b.add(Opcode::Integer, 0, seq, 0);
+            self.recursive_orders.push(super::RecursiveOrder { keys, seq });
+            self.recursive_orders.len() - 1
+        });
+        let dest = Dest::Recursive { result, queue, dedupe, limit, order };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
         for cs in &compounds[..first_recursive - 1] {
             let i = self.compile_simple(&cs.select, None, None, dest)?;
@@ -597,6 +610,20 @@ impl<'b> Compiler<'_> {
         }
         self.b.insns[open_r].p2 = n as i32;
         self.b.insns[open_q].p2 = n as i32;
+        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
+        if let Some(o) = order {
+            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
+            }
+            let mut fields: Vec<crate::value::record::KeyField> = self.recursive_orders[o]
+                .keys
+                .iter()
+                .map(|&(_, descending)| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending })
+                .collect();
+            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
+            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
+            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
+        }
         if dedupe.is_some() {
             self.b.insns[open_d].p2 = n as i32;
             self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
@@ -607,14 +634,35 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
         let regs = self.b.regs(n);
         for i in 0..n {
-            self.b.add(Opcode::Column, queue, i as i32, regs + i as i32);
+            self.b.add(Opcode::Column, queue, (nkeys + order.is_some() as usize + i) as i32, regs + i as i32);
         }
         let rec = self.b.reg();
         let one = self.b.reg();
         self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
         self.b.add(Opcode::Integer, 1, one, 0);
         self.b.add(Opcode::Insert, current, rec, one);
-        self.b.add(Opcode::Delete, queue, 0, 0);
+        if order.is_some() {
+            // The row taken from the ordered queue is the next result row.
+            let key = self.b.regs(nkeys + 1);
+            for k in 0..=nkeys {
+                self.b.add(Opcode::Column, queue, k as i32, key + k as i32);
+            }
+            self.b.add(Opcode::IdxDelete, queue, key, (nkeys + 1) as i32);
+            let rid = self.b.reg();
+            let skipped = self.b.label();
+            if let Some((_, _, Some(off))) = limit {
+                // OFFSET: the first rows are expanded but not kept.
+                self.b.add(Opcode::IfPos, off, skipped, 1);
+            }
+            self.b.add(Opcode::NewRowid, result, rid, 0);
+            self.b.add(Opcode::Insert, result, rec, rid);
+            if let Some((lim, done, _)) = limit {
+                self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+            }
+            self.b.bind(skipped);
+        } else {
+            self.b.add(Opcode::Delete, queue, 0, 0);
+        }
         let names = cols.clone().unwrap_or_else(|| info.names.clone());
         self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
@@ -679,7 +727,7 @@ impl<'b> Compiler<'_> {
                 }
             } else if q.is_none() {
                 // Could be an alias of a result column: evaluate late.
-                if self.aliases.last().is_some_and(|a| a.iter().any(|(an, _)| an.eq_ignore_ascii_case(&n))) {
+                if self.alias_visible(&n) {
                     mask = u64::MAX;
                 }
             }
@@ -714,12 +762,16 @@ impl<'b> Compiler<'_> {
         let right_at = items.iter().position(|it| it.loop_first);
         let group = right_at.filter(|k| *k > 1);
         let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
-        if reorder {
-            for it in items {
-                for j in &it.on {
-                    if let JoinTerm::Expr(e) = j {
-                        crate::sql::plan::terms::conjuncts(e, &mut all_terms);
-                    }
+        // The ON expression of an inner join is a WHERE term: it may read
+        // tables joined after it, and is checked once they are all read.
+        // (Not with outer joins around: there ON decides the NULL row.)
+        let plain_inner = |it: &FromItem<'a, 'b>| !it.left && !it.loop_first && it.full_matched.is_none();
+        let on_as_where = reorder || (right_at.is_none() && items.iter().all(|f| f.full_matched.is_none()));
+        let on_moved: Vec<bool> = items.iter().map(|it| on_as_where && plain_inner(it)).collect();
+        for (it, _) in items.iter().zip(&on_moved).filter(|(_, m)| **m) {
+            for j in &it.on {
+                if let JoinTerm::Expr(e) = j {
+                    crate::sql::plan::terms::conjuncts(e, &mut all_terms);
                 }
             }
         }
@@ -781,7 +833,7 @@ impl<'b> Compiler<'_> {
             // Terms usable for lookups: WHERE terms at this level and the
             // ON terms of joins at this level.
             let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
-            if !reorder {
+            if !on_moved[ii] {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {
                         let mut cs = Vec::new();
@@ -812,7 +864,11 @@ impl<'b> Compiler<'_> {
             let plain = !it.loop_first && it.full_matched.is_none() && !in_group && group.is_none();
             let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
+            self.seek_consumed = None;
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
+            // A term the seek decided is not tested again, where the loop
+            // has no NULL row to produce (that row must still fail it).
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain);
             // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
             // plans RIGHT JOIN differently.)
             if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
@@ -832,9 +888,16 @@ impl<'b> Compiler<'_> {
                 }
             }
             // ON terms (for LEFT JOIN they decide the match).
-            let on_terms: &[JoinTerm<'a, 'b>] = if reorder { &[] } else { &it.on };
-            for j in on_terms {
+            for j in &it.on {
                 match j {
+                    JoinTerm::Expr(_) if on_moved[ii] => {}
+                    JoinTerm::Expr(e) if consumed.is_some() => {
+                        let mut cs = Vec::new();
+                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        for c in cs.into_iter().filter(|c| Some(term_address(c)) != consumed) {
+                            self.jump_if_false(c, next)?;
+                        }
+                    }
                     JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
@@ -871,7 +934,9 @@ impl<'b> Compiler<'_> {
                 self.b.bind(body);
             }
             for t in placed[lvl].clone() {
-                self.jump_if_false(t, next)?;
+                if Some(term_address(t)) != consumed {
+                    self.jump_if_false(t, next)?;
+                }
             }
             let group_head = if in_group && !group_first { Some(items[0].cursor) } else { None };
             loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, null_cursors: Vec::new(), group_head });
@@ -972,6 +1037,12 @@ impl<'b> Compiler<'_> {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
             self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            // The seek finds a row exactly when `rowid = e` holds: it
+            // converts `e` as the comparison's numeric affinity would.
+            self.seek_consumed = terms
+                .iter()
+                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
+                .map(|t| term_address(t));
             let _ = next;
             return Ok((LoopKind::Once, goal.is_some()));
         }
@@ -1153,8 +1224,13 @@ impl<'b> Compiler<'_> {
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, false));
         }
-        if before != 0 && !it.left && may_prefilter {
-            self.prefilter_inner_table(it, &table, terms)?;
+        if !it.left && may_prefilter {
+            if let Some(kind) = self.automatic_index_loop(it, &table, &cands, terms, uses, before, next, end, &item_name)? {
+                return Ok((kind, false));
+            }
+            if before != 0 {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
         }
         self.eqp.push((0, 0, format!("SCAN {item_name}")));
         Ok((self.table_scan(it.cursor, false, end), false))
@@ -1260,6 +1336,126 @@ impl<'b> Compiler<'_> {
     /// reads a filtered copy instead: the rows passing the terms that
     /// depend on this table alone are copied once into a temporary table
     /// that takes over the table's cursor number.
+    /// An inner loop over a table with no index for its join term
+    /// `col = <outer value>`: as SQLite's automatic index, the table's
+    /// (col, rowid) pairs go once into a temporary index (only the rows its
+    /// own terms keep), and each outer row seeks there instead of scanning
+    /// the table. `None` when no term qualifies.
+    #[allow(clippy::too_many_arguments)]
+    fn automatic_index_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        table: &Table,
+        cands: &[(Option<usize>, LookupOp, &'a Expr<'b>)],
+        terms: &[&'a Expr<'b>],
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+        before: u64,
+        next: i32,
+        end: i32,
+        item_name: &str,
+    ) -> Result<Option<LoopKind>> {
+        // (Not in a trigger body: the index would outlive the firing.)
+        if table.without_rowid.is_some() || !self.firing.is_empty() || matches!(it.index_hint, Some(None)) {
+            return Ok(None);
+        }
+        let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ignore_ascii_case("BINARY"));
+        let Some((col, value)) = cands.iter().find_map(|(c, op, e)| {
+            let c = (*c)?;
+            let column = table.columns.get(c)?;
+            let usable = *op == LookupOp::Eq && table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(column.collation.as_deref());
+            usable.then_some((c, *e))
+        }) else {
+            return Ok(None);
+        };
+        // Probed once per row of an outer loop, or of the enclosing query
+        // (a correlated subquery; not in a statement that writes, which
+        // may change the table between two runs of the subquery).
+        if before == 0 && (self.writes || !self.refs_outer(value)) {
+            return Ok(None);
+        };
+        if !binary(self.expr_collation(value).map(|(n, _)| n).as_deref()) {
+            return Ok(None);
+        }
+        // The comparison's affinity must let an index on the column decide
+        // it (SQLite's rule for using any index), and is the probe's.
+        let column_aff = table.columns[col].affinity;
+        let numeric = |a: Affinity| matches!(a, Affinity::Numeric | Affinity::Integer | Affinity::Real);
+        let has = |a: Option<Affinity>| a.filter(|a| *a != Affinity::Blob);
+        let compared = match (has(Some(column_aff)), has(self.expr_affinity(value))) {
+            (Some(a), Some(b)) => {
+                if numeric(a) || numeric(b) {
+                    Affinity::Numeric
+                } else {
+                    Affinity::Blob
+                }
+            }
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => Affinity::Blob,
+        };
+        let usable = compared == Affinity::Blob || (compared == Affinity::Text && column_aff == Affinity::Text) || (numeric(compared) && numeric(column_aff));
+        if !usable {
+            return Ok(None);
+        }
+        let me = 1u64 << it.item.min(63);
+        let own: Vec<&'a Expr<'b>> = terms.iter().copied().filter(|t| !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t)).collect();
+        // Entries: the key, the other columns the query reads (in table
+        // order, as SQLite's automatic index holds them, which orders the
+        // rows of one key), then the rowid.
+        let mut fields = vec![col];
+        if let Some(u) = uses {
+            for c in 0..table.columns.len() {
+                let read = u.iter().any(|(i, x)| *i == it.item && *x == Some(c));
+                if read && c != col && table.rowid_alias != Some(c) && table.field_of(c).is_some() {
+                    fields.push(c);
+                }
+            }
+        }
+        let width = fields.len() + 1;
+        let auto = self.b.cursor();
+        let ki = std::sync::Arc::new(crate::value::record::KeyInfo {
+            fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }; width],
+        });
+        let built = self.b.label();
+        self.b.add(Opcode::Once, 0, built, 0);
+        self.b.add4(Opcode::OpenEphemeral, auto, width as i32, 0, P4::KeyInfo(ki), 0);
+        let fill_end = self.b.label();
+        self.b.add(Opcode::Rewind, it.cursor, fill_end, 0);
+        let top = self.b.here();
+        let skip = self.b.label();
+        for t in &own {
+            self.jump_if_false(t, skip)?;
+        }
+        let regs = self.b.regs(width);
+        for (k, &c) in fields.iter().enumerate() {
+            let field = table.field_of(c).unwrap_or(c);
+            self.b.add4(Opcode::Column, it.cursor, field as i32, regs + k as i32, super::expr::default_p4(table, c), 0);
+        }
+        self.b.add(Opcode::Rowid, it.cursor, regs + fields.len() as i32, 0);
+        let rec = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, width as i32, rec);
+        self.b.add(Opcode::IdxInsert, auto, rec, 0);
+        self.b.bind(skip);
+        self.b.add(Opcode::Next, it.cursor, top as i32, 0);
+        self.b.bind(fill_end);
+        self.b.bind(built);
+        // Each outer row: the entries equal to its value (NULL matches none).
+        let key = self.b.reg();
+        self.expr(value, key)?;
+        self.b.add(Opcode::IsNull, key, end, 0);
+        if compared != Affinity::Blob {
+            self.b.add4(Opcode::Affinity, key, 1, 0, P4::Affinity(compared.letter().to_string()), 0);
+        }
+        self.b.add4(Opcode::SeekGE, auto, end, key, P4::Int64(1), 0);
+        let loop_top = self.b.here();
+        self.b.add4(Opcode::IdxGT, auto, end, key, P4::Int64(1), 0);
+        let rid = self.b.reg();
+        self.b.add(Opcode::Column, auto, fields.len() as i32, rid);
+        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
+        let partial = if own.is_empty() { "" } else { "PARTIAL " };
+        self.eqp.push((0, 0, format!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name)));
+        Ok(Some(LoopKind::Index(auto, loop_top)))
+    }
+
     fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
         let me = 1u64 << it.item.min(63);
         let mut own: Vec<&'a Expr<'b>> = Vec::new();
@@ -1382,4 +1578,71 @@ impl std::fmt::Display for FromDisplay<'_, '_> {
 #[allow(dead_code)]
 fn is_and(op: Operator) -> bool {
     op == Operator::And
+}
+
+/// The ORDER BY of a recursive CTE as (result column, descending), with
+/// the compound-SELECT rule: a column number, or a term naming (or
+/// written as) a result column of one of the SELECTs; the CTE's own column
+/// list does not count.
+fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool)>> {
+    let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
+    // Per arm, per column: its name (alias or column name) and its text.
+    let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
+    for arm in arms {
+        if let ast::OneSelect::Select { columns: cs, .. } = arm {
+            columns.push(
+                cs.iter()
+                    .map(|rc| match rc {
+                        ast::ResultColumn::Expr(e, alias) => {
+                            let name = match (alias, e) {
+                                (Some(ast::As::As(n) | ast::As::Elided(n)), _) => Some(unquote(n.0)),
+                                (None, Expr::Id(n)) => Some(unquote(n.0)),
+                                (None, Expr::Qualified(_, n)) => Some(unquote(n.0)),
+                                _ => None,
+                            };
+                            (name, e.to_string())
+                        }
+                        _ => (None, String::new()),
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let width = columns.first().map_or(0, |c| c.len());
+    let mut keys = Vec::new();
+    for (ti, t) in terms.iter().enumerate() {
+        if t.nulls.is_some() {
+            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
+        }
+        let col = if let Some(k) = t.expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+            if k < 1 || k as usize > width {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
+            }
+            Some(k as usize - 1)
+        } else {
+            let name = match &t.expr {
+                Expr::Id(ast::Id(raw)) | Expr::Name(ast::Name(raw)) => Some(unquote(raw)),
+                _ => None,
+            };
+            let text = t.expr.to_string();
+            columns.iter().find_map(|arm| {
+                arm.iter().position(|(n, e)| match &name {
+                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
+                    None => *e == text,
+                })
+            })
+        };
+        let Some(col) = col else {
+            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
+        };
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
+    }
+    Ok(keys)
+}
+
+/// A term's identity for [`Compiler::seek_consumed`]: its address (the
+/// terms are borrowed from the statement's syntax tree for the whole
+/// compilation, so an address names one term).
+fn term_address(e: &Expr<'_>) -> usize {
+    e as *const Expr<'_> as usize
 }

@@ -51,7 +51,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Generated columns take no value: a bare INSERT lists the others.
         None => (0..table.columns.len()).filter(|&i| table.columns[i].generated.is_none()).collect(),
     };
-    let pushed = c.push_with(with.as_ref());
+    let pushed = c.push_with(with.as_ref())?;
     let r = compile_insert_body(c, stmt, prog, table, oc, targets);
     if pushed {
         c.ctes.pop();

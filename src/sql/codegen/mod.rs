@@ -78,6 +78,15 @@ pub struct CteDef {
     pub recursive: bool,
 }
 
+/// The ORDER BY of a recursive CTE: its queue hands out rows in this
+/// order (result column, descending), ties first in first out.
+#[derive(Clone)]
+pub struct RecursiveOrder {
+    pub keys: Vec<(usize, bool)>,
+    /// Sequence number of the last row queued.
+    pub seq: i32,
+}
+
 /// Inside the recursive arm of a recursive CTE: its name reads the
 /// current row from this cursor.
 #[derive(Clone)]
@@ -121,6 +130,8 @@ pub struct Compiler<'s> {
     /// innermost SELECT last: (alias, expression as SQL text, re-parsed
     /// where used).
     pub aliases: Vec<Vec<(String, String)>>,
+    /// Compiling a subquery that is an operand of a comparison.
+    pub comparing: bool,
     /// CTEs in scope, innermost last.
     pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
@@ -151,6 +162,8 @@ pub struct Compiler<'s> {
     pub page_size: u32,
     /// Recursive CTEs being generated, innermost last.
     pub recursive: Vec<RecursiveBinding>,
+    /// The ORDER BY of recursive CTEs with one (see `Dest::Recursive`).
+    pub recursive_orders: Vec<RecursiveOrder>,
     /// Addresses of the `MakeRecord`s feeding each temporary index, so an
     /// IN operator can give them its comparison affinity afterwards.
     pub ephem_records: HashMap<i32, Vec<usize>>,
@@ -211,6 +224,10 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// The address of the WHERE or ON term (`rowid = expr`) the last
+    /// loop opened by `open_access` decides by its `SeekRowid`, so that
+    /// it is not tested again inside the loop (as SQLite omits it).
+    pub seek_consumed: Option<usize>,
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
@@ -273,6 +290,7 @@ impl<'s> Compiler<'s> {
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
+            comparing: false,
             ctes: Vec::new(),
             writes: false,
             eqp: Vec::new(),
@@ -286,6 +304,7 @@ impl<'s> Compiler<'s> {
             memory_db: false,
             page_size: 4096,
             recursive: Vec::new(),
+            recursive_orders: Vec::new(),
             ephem_records: HashMap::new(),
             in_exists: false,
             returning: None,
@@ -307,6 +326,7 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            seek_consumed: None,
             span_names: false,
             dml_target: None,
             row_values_after: Vec::new(),
@@ -342,6 +362,7 @@ impl<'s> Compiler<'s> {
             // A trigger's statements run inside the firing statement.
             return usize::MAX;
         }
+        self.b.hoisting = true;
         self.b.add(Opcode::Init, 0, 0, 0)
     }
 
@@ -413,6 +434,14 @@ impl<'s> Compiler<'s> {
             return;
         }
         self.b.add(Opcode::Halt, 0, 0, 0);
+        self.b.hoisting = false;
+        let constants = std::mem::take(&mut self.b.constants);
+        if txn.is_none() && !constants.is_empty() {
+            self.b.insns[init].p2 = self.b.here() as i32;
+            self.b.insns.extend(constants);
+            self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
+            return;
+        }
         if let Some(write) = txn {
             let (mut read, mut written) = (self.dbs_used, 0u32);
             let bit = |db: i32| 1u32.checked_shl(db.max(0) as u32).unwrap_or(0);
@@ -443,6 +472,8 @@ impl<'s> Compiler<'s> {
                 let w = write && written & (1 << db) != 0;
                 self.b.add4(Opcode::Transaction, db as i32, w as i32, self.schema.cookie_of(db) as i32, P4::None, 1);
             }
+            // (After the transactions, as SQLite places its constants.)
+            self.b.insns.extend(constants);
             self.b.add(Opcode::Goto, 0, init as i32 + 1, 0);
         }
     }

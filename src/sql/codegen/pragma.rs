@@ -73,9 +73,9 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" => {
-            let rows = crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect();
-            const_rows(c, prog, &["compile_options"], rows);
+        "compile_options" | "function_list" => {
+            let (names, rows) = list_rows(c, &pname).unwrap_or_default();
+            const_rows(c, prog, &names, rows);
         }
         "user_version" | "schema_version" | "application_id" => {
             let field = match pname.as_str() {
@@ -407,6 +407,45 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 }
             }
             Some((vec!["seqno", "cid", "name", "desc", "coll", "key"], rows))
+        }
+        _ => None,
+    }
+}
+
+/// The rows of the list pragmas that read no schema (`compile_options`,
+/// `function_list`, `database_list`): column names and rows.
+pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
+    match pragma {
+        "compile_options" => Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect())),
+        "database_list" => Some((
+            vec!["seq", "name", "file"],
+            c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect(),
+        )),
+        "function_list" => {
+            use crate::vdbe::func::{FuncKind, FunctionRegistry};
+            let builtins = FunctionRegistry::with_builtins();
+            let rows = c
+                .funcs
+                .all()
+                .into_iter()
+                .map(|d| {
+                    let builtin = builtins.find(&d.name, d.n_args.max(0) as usize).is_some_and(|b| b.n_args == d.n_args);
+                    // (Every built-in aggregate is also a window function.)
+                    let kind = match &d.kind {
+                        FuncKind::Scalar(_) => "s",
+                        FuncKind::Aggregate(a) if builtin || a.has_inverse() => "w",
+                        FuncKind::Aggregate(_) => "a",
+                    };
+                    // A variadic built-in with a minimum of N arguments is
+                    // listed as -(N + 2).
+                    let min = crate::vdbe::func::builtins::variadic_min_args(&d.name);
+                    let narg = if d.n_args < 0 && builtin && min > 0 { -(min as i64 + 2) } else { d.n_args as i64 };
+                    // SQLITE_DETERMINISTIC, SQLITE_DIRECTONLY, SQLITE_SUBTYPE, SQLITE_INNOCUOUS.
+                    let flags = (d.flags.deterministic as i64) * 0x800 + (d.flags.direct_only as i64) * 0x80000 + (d.flags.subtype as i64) * 0x100000 + (d.flags.innocuous as i64) * 0x200000;
+                    vec![Value::text(d.name.to_ascii_lowercase()), Value::Integer(builtin as i64), Value::text(kind), Value::text("utf8"), Value::Integer(narg), Value::Integer(flags)]
+                })
+                .collect();
+            Some((vec!["name", "builtin", "type", "enc", "narg", "flags"], rows))
         }
         _ => None,
     }

@@ -64,8 +64,12 @@ pub enum Dest {
         queue: i32,
         /// Index of rows seen (UNION).
         dedupe: Option<i32>,
-        /// LIMIT counter and the label after the CTE.
-        limit: Option<(i32, i32)>,
+        /// LIMIT counter, the label after the CTE, OFFSET counter.
+        limit: Option<(i32, i32, Option<i32>)>,
+        /// With an ORDER BY: the queue is ordered (an index of sort keys,
+        /// a sequence number, then the row; `Compiler::recursive_orders`
+        /// entry) and rows reach the result when taken from it.
+        order: Option<usize>,
     },
 }
 
@@ -139,7 +143,8 @@ pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Pro
     let info = c.compile_select(sel, Dest::Output)?;
     prog.column_decltypes = info.decltypes.clone();
     prog.column_origins = info.origins.clone();
-    Ok(info.names)
+    // (A name written from a `$::x` parameter shows it as written.)
+    Ok(info.names.into_iter().map(|n| crate::sql::params::original_name(&n).into_owned()).collect())
 }
 
 /// Whether an ORDER BY term asks for the non-default NULL placement
@@ -236,7 +241,7 @@ impl Compiler<'_> {
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        let pushed_ctes = self.push_with(sel.with.as_ref());
+        let pushed_ctes = self.push_with(sel.with.as_ref())?;
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
@@ -250,12 +255,16 @@ impl Compiler<'_> {
 
     /// Make a WITH clause's CTEs visible; returns whether a level was
     /// pushed (pop `ctes` when done).
-    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> bool {
-        let Some(with) = with else { return false };
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> Result<bool> {
+        let Some(with) = with else { return Ok(false) };
         let mut m = HashMap::new();
         for cte in with.ctes.iter() {
+            let name = unquote(cte.tbl_name.0);
+            if m.contains_key(&name.to_ascii_lowercase()) {
+                return Err(Error::sql(format!("duplicate WITH table name: {name}")));
+            }
             m.insert(
-                unquote(cte.tbl_name.0).to_ascii_lowercase(),
+                name.to_ascii_lowercase(),
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
@@ -264,7 +273,7 @@ impl Compiler<'_> {
             );
         }
         self.ctes.push(m);
-        true
+        Ok(true)
     }
 
     /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
@@ -368,7 +377,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
             Dest::Discard => {}
-            Dest::Recursive { result, queue, dedupe, limit: cte_limit } => {
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
                 let rec = self.b.reg();
                 let rid = self.b.reg();
                 if let Some(d) = dedupe {
@@ -376,14 +385,42 @@ impl Compiler<'_> {
                     self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                     self.b.add(Opcode::IdxInsert, d, rec, 0);
                 }
+                if let Some(o) = order {
+                    let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
+                    let entry = self.b.regs(keys.len() + 1 + n);
+                    for (k, (col, _)) in keys.iter().enumerate() {
+                        self.b.add(Opcode::SCopy, regs + *col as i32, entry + k as i32, 0);
+                    }
+                    let one = self.b.reg();
+                    self.b.add(Opcode::Integer, 1, one, 0);
+                    self.b.add(Opcode::Add, one, seq, seq);
+                    self.b.add(Opcode::SCopy, seq, entry + keys.len() as i32, 0);
+                    for i in 0..n {
+                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (keys.len() + 1 + i) as i32, 0);
+                    }
+                    self.b.add(Opcode::MakeRecord, entry, (keys.len() + 1 + n) as i32, rec);
+                    self.b.add(Opcode::IdxInsert, queue, rec, 0);
+                    if let Some(l) = limit {
+                        self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+                    }
+                    self.b.bind(skip);
+                    return;
+                }
                 self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
-                self.b.add(Opcode::NewRowid, result, rid, 0);
-                self.b.add(Opcode::Insert, result, rec, rid);
                 self.b.add(Opcode::NewRowid, queue, rid, 0);
                 self.b.add(Opcode::Insert, queue, rec, rid);
-                if let Some((lim, done)) = cte_limit {
+                // OFFSET: the first rows are expanded but not kept.
+                let kept = self.b.label();
+                if let Some((_, _, Some(off))) = cte_limit {
+                    self.b.add(Opcode::IfPos, off, kept, 1);
+                }
+                let rid = self.b.reg();
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                if let Some((lim, done, _)) = cte_limit {
                     self.b.add(Opcode::DecrJumpZero, lim, done, 0);
                 }
+                self.b.bind(kept);
             }
         }
         if let Some(l) = limit {
@@ -793,10 +830,8 @@ impl Compiler<'_> {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
-                if is_agg {
-                    return Err(Error::unsupported("window functions in aggregate queries"));
-                }
-                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx)?;
+                let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
             } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
                 return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {
@@ -943,6 +978,12 @@ impl Compiler<'_> {
         found_inner
     }
 
+    /// Whether `name` is a result alias of this SELECT or of one it is
+    /// nested in (a subquery in WHERE or ORDER BY may name those).
+    pub fn alias_visible(&self, name: &str) -> bool {
+        self.aliases.iter().any(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+    }
+
     /// Report the first unresolvable column name in `e` the way SQLite
     /// does before any other clause is looked at.
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
@@ -962,7 +1003,7 @@ impl Compiler<'_> {
             if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
                 continue;
             }
-            if q.is_none() && self.aliases.last().is_some_and(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(&n))) {
+            if q.is_none() && self.alias_visible(&n) {
                 continue;
             }
             return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
@@ -972,13 +1013,21 @@ impl Compiler<'_> {
 
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
-        for (i, it) in items.iter().enumerate() {
-            match it {
-                ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+        // A result column cannot name another's alias (nor can its subqueries).
+        let own_aliases = self.aliases.last_mut().map(std::mem::take);
+        let r = (|| {
+            for (i, it) in items.iter().enumerate() {
+                match it {
+                    ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
+                    ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+                }
             }
+            Ok(())
+        })();
+        if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
+            *a = saved;
         }
-        Ok(())
+        r
     }
 
     fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {

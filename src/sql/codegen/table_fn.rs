@@ -40,7 +40,7 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let name = unquote(qn.name.0);
         let lower = name.to_ascii_lowercase();
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo")) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "compile_options" | "function_list" | "database_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         let recursive = if name.eq_ignore_ascii_case("json_each") {
@@ -113,7 +113,7 @@ impl<'b> Compiler<'_> {
     /// the item reads them as a VALUES subquery. The argument must be a
     /// constant (a correlated one, `pragma_table_info(m.name)`, is not
     /// supported yet).
-    fn open_schema_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_schema_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         use sqlite3_parser::ast::Literal;
         let arg = match args.first() {
             None => None,
@@ -121,7 +121,13 @@ impl<'b> Compiler<'_> {
             Some(Expr::Id(id)) => Some(unquote(id.0)),
             Some(_) => return Err(Error::unsupported("pragma functions with a non-constant argument")),
         };
-        let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref()).unwrap_or_default();
+        let (names, rows): (Vec<String>, Vec<Vec<crate::value::Value>>) = match super::pragma::list_rows(self, pragma) {
+            Some((names, rows)) => (names.into_iter().map(str::to_string).collect(), rows),
+            None => {
+                let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref()).unwrap_or_default();
+                (names.into_iter().map(|n| n.to_string()).collect(), rows)
+            }
+        };
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
         self.dbs_used |= 1;

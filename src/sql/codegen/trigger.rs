@@ -83,7 +83,12 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 let qualified = c.qualifier_db(tbl_name.db_name.as_ref())?;
                 match c.schema.table_in(qualified, &table).cloned() {
                     Some(t) => t,
-                    None => return Err(Error::sql(format!("no such table: {table}"))),
+                    None => {
+                        return Err(Error::sql(match qualified {
+                            Some(q) => format!("no such table: {}.{table}", c.db_name(q)),
+                            None => format!("no such table: {table}"),
+                        }))
+                    }
                 }
             } else {
                 match c.schema.table_in(Some(db), &table).cloned() {

@@ -52,7 +52,10 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     c.dml_target = Some(table.name.clone());
     let sql = match where_clause {
         Some(w) => format!("SELECT {} FROM {} AS \"{}\" WHERE {w}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
-        None => format!("SELECT {} FROM {}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
+        // Every row, in rowid order as SQLite visits them (not in the order
+        // of an index that happens to cover the rowid: with OR REPLACE the
+        // order decides which row survives).
+        None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
     };
     let _ = conjuncts;
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -70,7 +73,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let Stmt::Update { with, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    let pushed = c.push_with(with.as_ref());
+    let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
     if pushed {
         c.ctes.pop();
@@ -95,7 +98,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
-        check_from_target(&table, alias.as_deref(), f)?;
+        check_from_target(c, &table, alias.as_deref(), f)?;
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
@@ -160,7 +163,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
 
 /// A FROM item that is the target table again under the same name (or
 /// the same alias) could not be told apart from it: SQLite refuses it.
-pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
+pub(super) fn check_from_target(c: &Compiler<'_>, table: &crate::sql::schema::Table, alias: Option<&str>, from: &FromClause<'_>) -> Result<()> {
     let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
     for item in items {
         let SelectTable::Table(qn, item_alias, _) = item else { continue };
@@ -172,7 +175,9 @@ pub(super) fn check_from_target(table: &crate::sql::schema::Table, alias: Option
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             _ => false,
         };
-        if same_alias && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
+        // (The same name in another database is another table.)
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquote(d.0)).is_some_and(|db| db != table.db));
+        if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
             let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
             return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
         }
@@ -233,7 +238,13 @@ fn collect_from_join(
     }
     let width = key_width as usize + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
     let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
-    let sql = format!("SELECT {}{values} FROM {} AS {}, {}{filter}", key.join(", "), quote(&table.name), quote(&name), super::from::from_text(from));
+    // The target joins the FROM clause as a whole: with a RIGHT or FULL
+    // JOIN in it, `target, a RIGHT JOIN b` would NULL-fill the target with
+    // `a`, so the target goes last.
+    let outer_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
+    let target = format!("{}.{} AS {}", quote(&c.db_name(table.db)), quote(&table.name), quote(&name));
+    let joined = if outer_right { format!("{}, {target}", super::from::from_text(from)) } else { format!("{target}, {}", super::from::from_text(from)) };
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;

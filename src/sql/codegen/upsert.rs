@@ -234,6 +234,13 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         }
         c.col_map.insert((excluded, -1), super::ColumnSource::Register(rowid));
         let r = (|| -> Result<()> {
+            // SQLite resolves the SET values before the WHERE clause: the
+            // first unknown name reported is the first in SET.
+            for (_, v) in assignments.iter() {
+                if let super::assign::SetValue::Expr(e) = v {
+                    c.check_names(e)?;
+                }
+            }
             if let Some(w) = cond {
                 c.jump_if_false(w, skip)?;
             }

@@ -64,11 +64,49 @@ struct WinCall<'a, 'b> {
     kind: WinKind,
     frame: Frame,
     args: Vec<&'a Expr<'b>>,
-    spec: &'a Window<'b>,
+    /// The last of `args` is a FILTER clause.
+    filtered: bool,
+    spec: WinSpec<'a, 'b>,
     /// Offset expressions of a `Frame::Value` (start, end).
     offsets: (Option<&'a Expr<'b>>, Option<&'a Expr<'b>>),
     result: i32,
     acc: i32,
+}
+
+/// A window's definition with its base window (`OVER (w ORDER BY x)`)
+/// folded in.
+#[derive(Clone, Copy)]
+struct WinSpec<'a, 'b> {
+    partition_by: Option<&'a [Expr<'b>]>,
+    order_by: Option<&'a [SortedColumn<'b>]>,
+    frame_clause: Option<&'a ast::FrameClause<'b>>,
+}
+
+/// Fold the base window of `w` (named in `defs`) into its definition,
+/// with SQLite's rules on what a window may add to its base.
+fn resolve_window<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>]) -> Result<WinSpec<'a, 'b>> {
+    let mut spec = WinSpec { partition_by: w.partition_by, order_by: w.order_by, frame_clause: w.frame_clause.as_ref() };
+    let Some(base_name) = &w.base else { return Ok(spec) };
+    let n = unquote(base_name.0);
+    let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) else {
+        return Err(Error::sql(format!("no such window: {n}")));
+    };
+    let base = &base.window;
+    if base.base.is_some() {
+        return Err(Error::unsupported("a window based on a window that has a base window"));
+    }
+    if spec.partition_by.is_some() {
+        return Err(Error::sql(format!("cannot override PARTITION clause of window: {n}")));
+    }
+    if spec.order_by.is_some() && base.order_by.is_some() {
+        return Err(Error::sql(format!("cannot override ORDER BY clause of window: {n}")));
+    }
+    if base.frame_clause.is_some() {
+        return Err(Error::sql(format!("cannot override frame specification of window: {n}")));
+    }
+    spec.partition_by = base.partition_by;
+    spec.order_by = spec.order_by.or(base.order_by);
+    Ok(spec)
 }
 
 /// Whether `e` contains a window function call.
@@ -112,10 +150,7 @@ impl<'b> Compiler<'_> {
                 Expr::FunctionCallStar { name, filter_over: Some(f) } => (unquote(name.0), Vec::new(), f.over_clause, f.filter_clause),
                 _ => continue,
             };
-            if filter.is_some() {
-                return Err(Error::unsupported("FILTER on window functions"));
-            }
-            let spec: &'a Window<'b> = match over {
+            let window: &'a Window<'b> = match over {
                 Some(Over::Window(w)) => w,
                 Some(Over::Name(n)) => {
                     let n = unquote(n.0);
@@ -126,9 +161,7 @@ impl<'b> Compiler<'_> {
                 }
                 None => continue,
             };
-            if spec.base.is_some() {
-                return Err(Error::unsupported("windows based on other windows"));
-            }
+            let spec = resolve_window(window, defs)?;
             let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
                 match b {
                     ast::FrameBound::CurrentRow => Some(Some(0)),
@@ -140,13 +173,21 @@ impl<'b> Compiler<'_> {
                 }
             };
             let mut offsets = (None, None);
-            let frame = match &spec.frame_clause {
+            // Frames the special walks below cover; every other frame is
+            // framed row by row in `window_frame`.
+            let special = |f: &ast::FrameClause<'_>| {
+                let no_exclude = matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers));
+                let rows_offsets = f.mode == ast::FrameMode::Rows
+                    && (!matches!(f.start, ast::FrameBound::UnboundedPreceding) || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))))
+                    && offset(&f.start, true).is_some()
+                    && f.end.as_ref().map_or(true, |b| offset(b, false).is_some());
+                let from_start = matches!(f.start, ast::FrameBound::UnboundedPreceding)
+                    && matches!(f.end, None | Some(ast::FrameBound::CurrentRow | ast::FrameBound::UnboundedFollowing));
+                no_exclude && (rows_offsets || from_start)
+            };
+            let frame = match spec.frame_clause {
                 None => Frame::ToPeers,
-                Some(f)
-                    if (f.mode != ast::FrameMode::Rows
-                        && [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_)))))
-                        || !matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers)) =>
-                {
+                Some(f) if !special(f) => {
                     let has_offset = [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))));
                     let rows = f.mode == ast::FrameMode::Rows;
                     let groups = f.mode == ast::FrameMode::Groups || (f.mode == ast::FrameMode::Range && !has_offset);
@@ -179,8 +220,17 @@ impl<'b> Compiler<'_> {
                         None => Bound::Current,
                         Some(b) => bound(b, &mut offsets.1)?,
                     };
-                    let descending = !groups && !rows && matches!(order[0].order, Some(SortOrder::Desc));
-                    Frame::Value(ValueFrame { groups, rows, exclude, descending, start, end })
+                    // (RANGE frames have exactly one ORDER BY term here.)
+                    let range_term = if !groups && !rows { order.first() } else { None };
+                    let descending = range_term.is_some_and(|t| matches!(t.order, Some(SortOrder::Desc)));
+                    // NULLs come first for ASC, last for DESC, unless told.
+                    let nulls_first = match range_term.and_then(|t| t.nulls) {
+                        Some(ast::NullsOrder::First) => true,
+                        Some(ast::NullsOrder::Last) => false,
+                        None => !descending,
+                    };
+                    let null_key = range_term.is_some_and(super::select::needs_null_key);
+                    Frame::Value(ValueFrame { groups, rows, exclude, descending, nulls_first, null_key, start, end })
                 }
                 Some(f)
                     if f.mode == ast::FrameMode::Rows
@@ -229,11 +279,21 @@ impl<'b> Compiler<'_> {
             };
             let result = self.b.reg();
             let acc = self.b.reg();
-            if matches!(frame, Frame::Value(_)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                return Err(Error::unsupported("this window frame with this function"));
+            // Over a frame walked row by row, first_value, last_value and
+            // nth_value are aggregates of the frame's rows.
+            if filter.is_some() && !matches!(kind, WinKind::Agg(_)) {
+                return Err(Error::sql("FILTER clause may only be used with aggregate window functions"));
             }
-            if matches!(frame, Frame::Rows(..)) && !matches!(kind, WinKind::Agg(_) | WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                return Err(Error::unsupported("this window frame with this function"));
+            let kind = match kind {
+                WinKind::FirstValue | WinKind::LastValue | WinKind::NthValue if matches!(frame, Frame::Value(_) | Frame::Rows(..)) => WinKind::Agg(self.lookup_function(&name, args.len())?),
+                k => k,
+            };
+            // FILTER: its value is stored as one more argument, and rows
+            // where it is not true are not stepped.
+            let mut args = args;
+            let filtered = filter.is_some();
+            if let Some(f) = filter {
+                args.push(f);
             }
             // Ranking functions ignore frames.
             let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
@@ -241,12 +301,12 @@ impl<'b> Compiler<'_> {
             } else {
                 frame
             };
-            out.push(WinCall { key, kind, frame, args, spec, offsets, result, acc });
+            out.push(WinCall { key, kind, frame, args, filtered, spec, offsets, result, acc });
         }
         Ok(())
     }
 
-    fn window_key_info(&mut self, spec: &Window<'_>) -> Result<Arc<KeyInfo>> {
+    fn window_key_info(&mut self, spec: &WinSpec<'_, '_>) -> Result<Arc<KeyInfo>> {
         let mut fields = Vec::new();
         for e in spec.partition_by.unwrap_or(&[]) {
             let coll = match self.expr_collation(e) {
@@ -260,7 +320,12 @@ impl<'b> Compiler<'_> {
                 Some((n, _)) => self.collation(&n)?,
                 None => crate::value::collation::Collation::binary(),
             };
-            fields.push(KeyField { collation: coll, descending: matches!(t.order, Some(SortOrder::Desc)) });
+            let descending = matches!(t.order, Some(SortOrder::Desc));
+            // NULLS FIRST/LAST against the default: an "is NULL" key first.
+            if super::select::needs_null_key(t) {
+                fields.push(KeyField { collation: crate::value::collation::Collation::binary(), descending });
+            }
+            fields.push(KeyField { collation: coll, descending });
         }
         Ok(Arc::new(KeyInfo { fields }))
     }
@@ -274,6 +339,7 @@ impl<'b> Compiler<'_> {
         order_by: Option<&'a [SortedColumn<'b>]>,
         defs: Option<&'a [ast::WindowDef<'b>]>,
         ctx: &RowCtx,
+        grouping: Option<(Option<&'a [Expr<'b>]>, Option<&'a Expr<'b>>)>,
     ) -> Result<()> {
         let defs = defs.unwrap_or(&[]);
         let mut calls: Vec<WinCall<'a, 'b>> = Vec::new();
@@ -291,18 +357,58 @@ impl<'b> Compiler<'_> {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
         }
-        // Row layout in the stored table: plain columns, then per call its
-        // arguments, partition keys and order keys.
-        let nc = cols.len();
+        // In an aggregate query the windows run over the groups: the
+        // aggregates named outside window calls are stored with each group.
+        let mut agg_calls: Vec<&'a Expr<'b>> = Vec::new();
+        if grouping.is_some() {
+            let exprs = items.iter().filter_map(|it| match it {
+                ResultItem::Expr(e, _) => Some(*e),
+                ResultItem::Col(..) => None,
+            });
+            for e in exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)) {
+                self.collect_outer_aggregates(e, &mut agg_calls);
+            }
+        }
+        // Row layout in the stored table: plain columns, those aggregates,
+        // then per call its arguments, partition keys and order keys.
+        let nc = cols.len() + agg_calls.len();
         let mut layout: Vec<(usize, usize, usize, usize)> = Vec::new(); // (args at, n args, keys at, n keys)
         let mut width = nc;
         for c in &calls {
-            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, |o| o.len());
+            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, super::select::key_width);
             layout.push((width, c.args.len(), width + c.args.len(), nk));
             width += c.args.len() + nk;
         }
         let store = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
+        if let Some((group_by, having)) = grouping {
+            // One stored row per group, from the aggregate query itself.
+            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new())).collect();
+            stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(*e, None)));
+            for c in &calls {
+                stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
+                stored.extend(c.spec.partition_by.unwrap_or(&[]).iter().map(|e| ResultItem::Expr(e, None)));
+                for t in c.spec.order_by.unwrap_or(&[]) {
+                    if super::select::needs_null_key(t) {
+                        return Err(Error::unsupported("NULLS FIRST/LAST in a window of an aggregate query"));
+                    }
+                    stored.push(ResultItem::Expr(&t.expr, None));
+                }
+            }
+            let end = self.b.label();
+            let mut sctx = RowCtx { dest: super::select::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
+            self.compile_aggregate(from, terms, &stored, group_by, having, None, &mut sctx)?;
+            self.b.bind(end);
+        } else {
+            self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
+        }
+        self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx)
+    }
+
+    /// Store the query's rows for the windows: plain columns, then each
+    /// call's arguments and keys.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_window_store<'a>(&mut self, from: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], cols: &[ColumnRef], calls: &[WinCall<'a, 'b>], layout: &[(usize, usize, usize, usize)], store: i32, width: usize) -> Result<()> {
         let loops = self.open_loops(from, terms)?;
         let regs = self.b.regs(width.max(1));
         for (i, c) in cols.iter().enumerate() {
@@ -319,8 +425,19 @@ impl<'b> Compiler<'_> {
                 k += 1;
             }
             for t in c.spec.order_by.unwrap_or(&[]) {
-                self.expr(&t.expr, regs + k as i32)?;
-                k += 1;
+                if super::select::needs_null_key(t) {
+                    let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
+                    self.expr(&t.expr, value)?;
+                    let done = self.b.label();
+                    self.b.add(Opcode::Integer, 1, flag, 0);
+                    self.b.add(Opcode::IsNull, value, done, 0);
+                    self.b.add(Opcode::Integer, 0, flag, 0);
+                    self.b.bind(done);
+                    k += 2;
+                } else {
+                    self.expr(&t.expr, regs + k as i32)?;
+                    k += 1;
+                }
             }
             let _ = na;
         }
@@ -330,20 +447,65 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::NewRowid, store, rid, 0);
         self.b.add(Opcode::Insert, store, rec, rid);
         self.close_loops(loops);
+        Ok(())
+    }
 
-        // Per call: its values by stored rowid.
-        let mut value_tables = Vec::new();
-        for (ci, c) in calls.iter().enumerate() {
-            let vt = self.b.cursor();
-            self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
-            value_tables.push(vt);
-            self.window_pass(c, layout[ci], store, vt)?;
+    /// Compute the windows over the stored rows and produce the result.
+    #[allow(clippy::too_many_arguments)]
+    fn window_output<'a>(
+        &mut self,
+        calls: &[WinCall<'a, 'b>],
+        layout: &[(usize, usize, usize, usize)],
+        cols: &[ColumnRef],
+        agg_calls: &[&'a Expr<'b>],
+        store: i32,
+        items: &[ResultItem<'a, 'b>],
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        ctx: &RowCtx,
+    ) -> Result<()> {
+        let nc = cols.len() + agg_calls.len();
+        // Per call: its values by stored rowid. As in SQLite, the windows
+        // are computed last one first, each sorting the rows in the order
+        // the one before left them (the sort is stable), and the result
+        // comes out in the first window's order.
+        let mut specs: Vec<String> = Vec::new();
+        for c in calls {
+            let spec = window_spec_text(&c.spec);
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+        let mut value_tables = vec![0; calls.len()];
+        let mut input: Option<(i32, usize)> = None;
+        for spec in specs.iter().rev() {
+            let mut last = None;
+            for (ci, c) in calls.iter().enumerate().filter(|(_, c)| &window_spec_text(&c.spec) == spec) {
+                let vt = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
+                value_tables[ci] = vt;
+                last = Some(self.window_pass(c, layout[ci], store, vt, input)?);
+            }
+            input = last.or(input);
         }
 
-        // Output rows in stored order.
+        // Output rows in the first window's order.
         let end = self.b.label();
-        self.b.add(Opcode::Rewind, store, end, 0);
-        let top = self.b.here();
+        let srid = self.b.reg();
+        let top = match input {
+            Some((sorted, rid_col)) => {
+                self.b.add(Opcode::Rewind, sorted, end, 0);
+                let top = self.b.here();
+                self.b.add(Opcode::Column, sorted, rid_col as i32, srid);
+                self.b.add(Opcode::SeekRowid, store, end, srid);
+                top
+            }
+            None => {
+                self.b.add(Opcode::Rewind, store, end, 0);
+                let top = self.b.here();
+                self.b.add(Opcode::Rowid, store, srid, 0);
+                top
+            }
+        };
         let next = self.b.label();
         let col_regs = self.b.regs(nc.max(1));
         for i in 0..nc {
@@ -351,8 +513,6 @@ impl<'b> Compiler<'_> {
         }
         // The mappings are this query's only (see `aggregate.rs`).
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
-        let srid = self.b.reg();
-        self.b.add(Opcode::Rowid, store, srid, 0);
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
@@ -360,6 +520,9 @@ impl<'b> Compiler<'_> {
         }
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
+        }
+        for (i, e) in agg_calls.iter().enumerate() {
+            self.agg_regs.insert(e.to_string(), col_regs + (cols.len() + i) as i32);
         }
         let r = (|| -> Result<()> {
             let out = self.b.regs(items.len());
@@ -369,9 +532,26 @@ impl<'b> Compiler<'_> {
         (self.agg_regs, self.col_map) = saved_maps;
         r?;
         self.b.bind(next);
-        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.add(Opcode::Next, input.map_or(store, |(sorted, _)| sorted), top as i32, 0);
         self.b.bind(end);
         Ok(())
+    }
+
+    /// The aggregate calls in `e` outside window calls (each once).
+    fn collect_outer_aggregates<'a>(&self, e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+        walk(e, &mut |x| {
+            if window_of(x).is_some() {
+                return false;
+            }
+            if super::is_aggregate_call(self, x) {
+                let text = x.to_string();
+                if !out.iter().any(|y| y.to_string() == text) {
+                    out.push(x);
+                }
+                return false;
+            }
+            true
+        });
     }
 
     fn collect_plain_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
@@ -393,19 +573,28 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    /// Compute one window call's value for every stored row.
-    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32) -> Result<()> {
+    /// Compute one window call's value for every stored row, reading the
+    /// rows in `input`'s order (a sorted copy of an earlier pass and the
+    /// column holding the stored rowid) or else in stored order. Returns
+    /// this pass's sorted copy, for the next pass and the output.
+    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32, input: Option<(i32, usize)>) -> Result<(i32, usize)> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
-        let ki = self.window_key_info(c.spec)?;
+        let ki = self.window_key_info(&c.spec)?;
         // Sort (keys, rowid, args) and keep two copies of the sorted rows.
         let w = nk + 1 + na;
         let sorter = self.b.cursor();
         self.b.add4(Opcode::SorterOpen, sorter, w as i32, 0, P4::KeyInfo(ki.clone()), 0);
         let end = self.b.label();
-        self.b.add(Opcode::Rewind, store, end, 0);
+        let reader = input.map_or(store, |(sorted, _)| sorted);
+        self.b.add(Opcode::Rewind, reader, end, 0);
         let top = self.b.here();
         let regs = self.b.regs(w);
+        if let Some((sorted, rid_col)) = input {
+            let srid = self.b.reg();
+            self.b.add(Opcode::Column, sorted, rid_col as i32, srid);
+            self.b.add(Opcode::SeekRowid, store, end, srid);
+        }
         for k in 0..nk {
             self.b.add(Opcode::Column, store, (kat + k) as i32, regs + k as i32);
         }
@@ -416,7 +605,7 @@ impl<'b> Compiler<'_> {
         let rec = self.b.reg();
         self.b.add(Opcode::MakeRecord, regs, w as i32, rec);
         self.b.add(Opcode::SorterInsert, sorter, rec, 0);
-        self.b.add(Opcode::Next, store, top as i32, 0);
+        self.b.add(Opcode::Next, reader, top as i32, 0);
         self.b.bind(end);
 
         let lead = self.b.cursor();
@@ -478,12 +667,10 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Null, 0, c.acc, 0);
         let first_val = self.b.reg();
         let last_val = self.b.reg();
-        let nth_val = self.b.reg();
         let part_rows = self.b.reg();
         self.b.add(Opcode::Integer, 0, part_rows, 0);
         let part_start = self.b.reg();
         self.b.add(Opcode::Rowid, lead, part_start, 0);
-        self.b.add(Opcode::Null, 0, nth_val, 0);
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
         }
@@ -531,20 +718,18 @@ impl<'b> Compiler<'_> {
             for k in 0..na {
                 self.b.add(Opcode::Column, lead, (nk + 1 + k) as i32, args + k as i32);
             }
-            self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), na as u16);
+            self.restore_json_subtypes(&c.args, args)?;
+            let unfiltered = self.b.label();
+            if c.filtered {
+                self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
+            self.b.bind(unfiltered);
         }
         self.b.add(Opcode::Add, one, count, count);
         if matches!(c.kind, WinKind::LastValue | WinKind::NthValue) {
             self.b.add(Opcode::Add, one, part_rows, part_rows);
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, last_val);
-            if matches!(c.kind, WinKind::NthValue) {
-                let nreg = self.b.reg();
-                let not_nth = self.b.label();
-                self.b.add(Opcode::Column, lead, (nk + 2) as i32, nreg);
-                self.b.add4(Opcode::Ne, nreg, not_nth, part_rows, P4::None, 0);
-                self.b.add(Opcode::SCopy, last_val, nth_val, 0);
-                self.b.bind(not_nth);
-            }
         }
         let at_end = self.b.label();
         let more = self.b.label();
@@ -577,7 +762,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SCopy, count, group_size, 0);
         let value = self.b.reg();
         if let (WinKind::Agg(def), false) = (&c.kind, matches!(c.frame, Frame::Rows(..) | Frame::Value(_))) {
-            self.b.add4(Opcode::AggValue, c.acc, na as i32, value, P4::Func(def.clone()), 0);
+            self.b.add4(Opcode::AggValue, c.acc, (na - c.filtered as usize) as i32, value, P4::Func(def.clone()), 0);
         }
         let emit = self.b.here();
         if let (WinKind::Agg(def), Frame::Rows(lo_off, hi_off)) = (&c.kind, c.frame) {
@@ -635,19 +820,25 @@ impl<'b> Compiler<'_> {
             for k in 0..na {
                 self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
             }
-            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), na as u16);
+            self.restore_json_subtypes(&c.args, args)?;
+            let unfiltered = self.b.label();
+            if c.filtered {
+                self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+            }
+            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
+            self.b.bind(unfiltered);
             let fnext = self.b.label();
             self.b.add(Opcode::Next, peek, fnext, 0);
             self.b.add(Opcode::Goto, 0, fdone, 0);
             self.b.bind(fnext);
             self.b.add(Opcode::Goto, 0, ftop as i32, 0);
             self.b.bind(fdone);
-            self.b.add4(Opcode::AggFinal, acc2, na as i32, 0, P4::Func(def.clone()), 0);
+            self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
             self.b.add(Opcode::SCopy, acc2, value, 0);
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, args, key_info: &ki };
-            self.emit_value_frame(&scan, &f, frame_offs, def, value);
+            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
+            self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {
@@ -667,7 +858,31 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::SCopy, last_val, value, 0);
             }
             WinKind::NthValue => {
-                self.b.add(Opcode::SCopy, nth_val, value, 0);
+                // The current row's N picks the frame's Nth row (rowids of
+                // the sorted copy are consecutive; the frame runs from the
+                // partition start through `part_rows` rows).
+                let n = self.b.reg();
+                self.b.add(Opcode::Column, trail, (nk + 2) as i32, n);
+                let bad = self.b.label();
+                let ok = self.b.label();
+                let zero = self.b.reg();
+                self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add(Opcode::MustBeInt, n, bad, 0);
+                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+                self.b.bind(bad);
+                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("second argument to nth_value must be a positive integer".into()), 0);
+                self.b.bind(ok);
+                self.b.add(Opcode::Null, 0, value, 0);
+                let miss = self.b.label();
+                self.b.add4(Opcode::Gt, part_rows, miss, n, P4::None, 0);
+                let target = self.b.reg();
+                let onei = self.b.reg();
+                self.b.add(Opcode::Integer, 1, onei, 0);
+                self.b.add(Opcode::Add, n, part_start, target);
+                self.b.add(Opcode::Subtract, onei, target, target);
+                self.b.add(Opcode::SeekRowid, peek, miss, target);
+                self.b.add(Opcode::Column, peek, (nk + 1) as i32, value);
+                self.b.bind(miss);
             }
             WinKind::Lag | WinKind::Lead => {
                 // The row n before/after in sorted order, if it is in the
@@ -786,6 +1001,38 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::If, count, emit as i32, 0);
         self.b.add(Opcode::IfNot, eof, outer as i32, 0);
         self.b.bind(done);
+        Ok((lead, nk))
+    }
+}
+
+impl Compiler<'_> {
+    /// Arguments pass through stored records, which keep no subtype: an
+    /// argument that is always JSON (`json(x)`, `json_object(...)`, `->`)
+    /// is marked JSON again before it is stepped, as if evaluated there.
+    pub(super) fn restore_json_subtypes(&mut self, args: &[&Expr<'_>], first: i32) -> Result<()> {
+        for (k, a) in args.iter().enumerate() {
+            let always_json = match a {
+                Expr::FunctionCall { name, .. } => matches!(
+                    unquote(name.0).to_ascii_lowercase().as_str(),
+                    "json" | "json_array" | "json_object" | "json_insert" | "json_replace" | "json_set" | "json_remove" | "json_patch"
+                ),
+                Expr::Binary(_, ast::Operator::ArrowRight, _) => true,
+                _ => false,
+            };
+            if always_json {
+                let def = self.lookup_function("json", 1)?;
+                let r = first + k as i32;
+                self.b.add4(Opcode::Function, self.pure_context, r, r, P4::Func(def), 1);
+            }
+        }
         Ok(())
     }
+}
+
+/// A window's PARTITION BY and ORDER BY as text: windows alike in these
+/// sort the rows alike.
+fn window_spec_text(spec: &WinSpec<'_, '_>) -> String {
+    let part: Vec<String> = spec.partition_by.unwrap_or(&[]).iter().map(|e| e.to_string()).collect();
+    let order: Vec<String> = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {:?} {:?}", t.expr, t.order, t.nulls)).collect();
+    format!("{}|{}", part.join(","), order.join(","))
 }

@@ -50,6 +50,10 @@ pub struct ValueFrame {
     pub rows: bool,
     pub exclude: Exclude,
     pub descending: bool,
+    /// RANGE: where NULL order values sort (first: before the others).
+    pub nulls_first: bool,
+    /// RANGE: the order value is preceded by an "is NULL" sort key.
+    pub null_key: bool,
     pub start: Bound,
     pub end: Bound,
 }
@@ -64,7 +68,11 @@ pub struct FrameScan<'r> {
     pub np: usize,
     pub nk: usize,
     pub na: usize,
+    /// The last argument is a FILTER clause's value.
+    pub filtered: bool,
     pub args: i32,
+    /// The argument expressions (for their subtypes).
+    pub arg_exprs: &'r [&'r Expr<'r>],
     pub key_info: &'r Arc<KeyInfo>,
 }
 
@@ -98,7 +106,7 @@ impl Compiler<'_> {
 
     /// Step a fresh accumulator over the trailing row's frame and leave
     /// the aggregate's value in `value`.
-    pub(super) fn emit_value_frame(&mut self, s: &FrameScan<'_>, frame: &ValueFrame, offs: (i32, i32), def: &Arc<FuncDef>, value: i32) {
+    pub(super) fn emit_value_frame(&mut self, s: &FrameScan<'_>, frame: &ValueFrame, offs: (i32, i32), def: &Arc<FuncDef>, value: i32) -> Result<()> {
         let acc = self.b.reg();
         self.b.add(Opcode::Null, 0, acc, 0);
         let fdone = self.b.label();
@@ -154,43 +162,58 @@ impl Compiler<'_> {
             self.b.add(Opcode::SCopy, g, x, 0);
             self.b.add(Opcode::SCopy, s.group_no, v, 0);
         } else {
-            self.b.add(Opcode::Column, s.peek, s.np as i32, x);
-            self.b.add(Opcode::Column, s.trail, s.np as i32, v);
+            let value_col = (s.np + frame.null_key as usize) as i32;
+            self.b.add(Opcode::Column, s.peek, value_col, x);
+            self.b.add(Opcode::Column, s.trail, value_col, v);
             let v_null = self.b.label();
             let x_null = self.b.label();
             self.b.add(Opcode::IsNull, v, v_null, 0);
             self.b.add(Opcode::IsNull, x, x_null, 0);
-            if frame.descending {
-                let neg = self.b.reg();
-                self.b.add(Opcode::Integer, -1, neg, 0);
-                self.b.add(Opcode::Multiply, neg, x, x);
-                self.b.add(Opcode::Multiply, neg, v, v);
-            }
             let both = self.b.label();
             self.b.add(Opcode::Goto, 0, both, 0);
-            // NULLs sort first for ASC, last for DESC.
-            // x NULL, v not: x lies before v (ASC) or after it (DESC).
+            // x NULL, v not: x lies before v (NULLs first) or after it.
             self.b.bind(x_null);
-            let x_in = if frame.descending { frame.end == Bound::Unbounded } else { frame.start == Bound::Unbounded };
+            let x_in = if frame.nulls_first { frame.start == Bound::Unbounded } else { frame.end == Bound::Unbounded };
             self.b.add(Opcode::Goto, 0, if x_in { include } else { skip }, 0);
-            // v NULL: its peers are the NULLs; the others lie after (ASC)
-            // or before (DESC).
+            // v NULL: its peers are the NULLs; the others lie after it
+            // (NULLs first) or before it.
             self.b.bind(v_null);
             self.b.add(Opcode::IsNull, x, include, 0);
-            let other_in = if frame.descending { frame.start == Bound::Unbounded } else { frame.end == Bound::Unbounded };
+            let other_in = if frame.nulls_first { frame.end == Bound::Unbounded } else { frame.start == Bound::Unbounded };
             self.b.add(Opcode::Goto, 0, if other_in { include } else { skip }, 0);
             self.b.bind(both);
         }
-        // Both positions known: start <= x <= end.
+        // Both positions known: start <= x <= end in window order (under
+        // DESC, "preceding" values are the larger ones). A text or blob
+        // RANGE value takes no offset: its bounds are the value itself, as
+        // in SQLite.
+        let is_range = !frame.groups && !frame.rows;
+        let empty = self.b.reg();
+        if is_range {
+            self.b.add4(Opcode::String8, 0, empty, 0, P4::Bytes(Vec::new()), 0);
+        }
         for (bound, off, is_start) in [(frame.start, offs.0, true), (frame.end, offs.1, false)] {
             let t = self.b.reg();
             match bound {
                 Bound::Unbounded => continue,
-                Bound::Current => self.b.add(Opcode::SCopy, v, t, 0),
-                Bound::Preceding => self.b.add(Opcode::Subtract, off, v, t),
-                Bound::Following => self.b.add(Opcode::Add, off, v, t),
-            };
-            let op = if is_start { Opcode::Lt } else { Opcode::Gt };
+                Bound::Current => {
+                    self.b.add(Opcode::SCopy, v, t, 0);
+                }
+                Bound::Preceding | Bound::Following => {
+                    let toward_smaller = (bound == Bound::Preceding) != frame.descending;
+                    let op = if toward_smaller { Opcode::Subtract } else { Opcode::Add };
+                    if is_range {
+                        let done = self.b.label();
+                        self.b.add(Opcode::SCopy, v, t, 0);
+                        self.b.add4(Opcode::Ge, empty, done, v, P4::None, 0);
+                        self.b.add(op, off, v, t);
+                        self.b.bind(done);
+                    } else {
+                        self.b.add(op, off, v, t);
+                    }
+                }
+            }
+            let op = if is_start != frame.descending { Opcode::Lt } else { Opcode::Gt };
             self.b.add4(op, t, skip, x, P4::None, 0);
         }
         self.b.bind(include);
@@ -225,7 +248,11 @@ impl Compiler<'_> {
         for k in 0..s.na {
             self.b.add(Opcode::Column, s.peek, (s.nk + 1 + k) as i32, s.args + k as i32);
         }
-        self.b.add4(Opcode::AggStep, 0, s.args, acc, P4::Func(def.clone()), s.na as u16);
+        self.restore_json_subtypes(s.arg_exprs, s.args)?;
+        if s.filtered {
+            self.b.add(Opcode::IfNot, s.args + s.na as i32 - 1, skip, 1);
+        }
+        self.b.add4(Opcode::AggStep, 0, s.args, acc, P4::Func(def.clone()), (s.na - s.filtered as usize) as u16);
         self.b.bind(skip);
         let next = self.b.label();
         self.b.add(Opcode::Next, s.peek, next, 0);
@@ -233,7 +260,8 @@ impl Compiler<'_> {
         self.b.bind(next);
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(fdone);
-        self.b.add4(Opcode::AggFinal, acc, s.na as i32, 0, P4::Func(def.clone()), 0);
+        self.b.add4(Opcode::AggFinal, acc, (s.na - s.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
         self.b.add(Opcode::SCopy, acc, value, 0);
+        Ok(())
     }
 }

@@ -294,51 +294,64 @@ impl Compiler<'_> {
     pub(crate) fn check_unique_without_rowid(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, old: Option<(i32, i32)>, check_pk: bool, oc: OnConflict, skip: i32) -> Result<()> {
         let table = t.table.clone();
         let pk_number = crate::sql::schema::Schema::without_rowid_pk_index(&table).as_ref().and_then(auto_number).unwrap_or(0);
+        // Each constraint with its own ON CONFLICT clause; as SQLite does,
+        // REPLACE constraints are resolved after all the others.
+        let pk_oc = oc.for_constraint(table.pk_conflict);
+        for replacing in [false, true] {
+            let mut pk_done = !check_pk || (pk_oc == OnConflict::Replace) != replacing;
+            for (idx, c) in indexes.iter().cloned().rev() {
+                if !pk_done && auto_number(&idx).is_some_and(|n| n < pk_number) {
+                    self.check_primary_key(t, row, old, pk_oc, skip)?;
+                    pk_done = true;
+                }
+                let idx_oc = oc.for_constraint(idx.on_conflict);
+                if idx.unique && (idx_oc == OnConflict::Replace) == replacing {
+                    self.check_unique_index_without_rowid(t, &idx, c, row, old, idx_oc, skip)?;
+                }
+            }
+            if !pk_done {
+                self.check_primary_key(t, row, old, pk_oc, skip)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
+    #[allow(clippy::too_many_arguments)]
+    fn check_unique_index_without_rowid(&mut self, t: &WriteTarget, idx: &Index, c: i32, row: i32, old: Option<(i32, i32)>, oc: OnConflict, skip: i32) -> Result<()> {
+        let table = t.table.clone();
         let width = table.key_width();
-        let mut pk_done = !check_pk;
-        for (idx, c) in indexes.iter().cloned().rev() {
-            if !pk_done && auto_number(&idx).is_some_and(|n| n < pk_number) {
-                self.check_primary_key(t, row, old, oc, skip)?;
-                pk_done = true;
-            }
-            if !idx.unique {
-                continue;
-            }
-            let n = idx.columns.len();
-            let guard = self.partial_guard(t, &idx, row, -1)?;
-            let null_rowid = self.b.reg();
-            self.b.add(Opcode::Null, 0, null_rowid, 0);
-            let k = self.index_key_of(&table, &idx, row, null_rowid)?;
-            let ok = guard.unwrap_or_else(|| self.b.label());
-            self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
-            let other = self.b.regs(width);
-            for (i, pos) in table.key_positions_in_index(&idx).into_iter().enumerate() {
-                self.b.add(Opcode::Column, c, pos as i32, other + i as i32);
-            }
-            if let Some((old_row, _)) = old {
-                let old_key = self.key_of_row(&table, old_row);
-                self.jump_if_same_key(&table, old_key, other, ok)?;
-            }
-            match oc {
-                OnConflict::Ignore => {
-                    self.b.add(Opcode::Goto, 0, skip, 0);
-                }
-                OnConflict::Replace => {
-                    let gone = self.b.label();
-                    self.b.add4(Opcode::NotFound, t.cursor, gone, other, P4::Int64(width as i64), 0);
-                    self.delete_current_row(t, 0)?;
-                    self.b.bind(gone);
-                }
-                _ => {
-                    let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                    self.constraint_halt(code, super::index_expr::unique_failure_message(&table, &idx), oc);
-                }
-            }
-            self.b.bind(ok);
+        let n = idx.columns.len();
+        let guard = self.partial_guard(t, idx, row, -1)?;
+        let null_rowid = self.b.reg();
+        self.b.add(Opcode::Null, 0, null_rowid, 0);
+        let k = self.index_key_of(&table, idx, row, null_rowid)?;
+        let ok = guard.unwrap_or_else(|| self.b.label());
+        self.b.add4(Opcode::NoConflict, c, ok, k, P4::Int64(n as i64), 0);
+        let other = self.b.regs(width);
+        for (i, pos) in table.key_positions_in_index(idx).into_iter().enumerate() {
+            self.b.add(Opcode::Column, c, pos as i32, other + i as i32);
         }
-        if !pk_done {
-            self.check_primary_key(t, row, old, oc, skip)?;
+        if let Some((old_row, _)) = old {
+            let old_key = self.key_of_row(&table, old_row);
+            self.jump_if_same_key(&table, old_key, other, ok)?;
         }
+        match oc {
+            OnConflict::Ignore => {
+                self.b.add(Opcode::Goto, 0, skip, 0);
+            }
+            OnConflict::Replace => {
+                let gone = self.b.label();
+                self.b.add4(Opcode::NotFound, t.cursor, gone, other, P4::Int64(width as i64), 0);
+                self.delete_current_row(t, 0)?;
+                self.b.bind(gone);
+            }
+            _ => {
+                let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
+                self.constraint_halt(code, super::index_expr::unique_failure_message(&table, idx), oc);
+            }
+        }
+        self.b.bind(ok);
         Ok(())
     }
 

@@ -1,5 +1,7 @@
 //! Function calls: scalar `Function` (`r[P3] = f(r[P2..P2+P5])`),
-//! aggregate `AggStep` (accumulator in register P3) and `AggFinal`
+//! aggregate `AggStep` (accumulator in register P3; with P1, `r[P1]` is
+//! set to whether the row is now the one the aggregate's value comes
+//! from, for bare columns beside min()/max()) and `AggFinal`
 //! (accumulator P1 replaced by the final value). No I/O.
 
 use super::Flow;
@@ -14,6 +16,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
+    if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+        return call_few(vm, insn, def, env);
+    }
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| {
@@ -73,15 +78,18 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let acc = insn.p3 as usize;
-            let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
-            let r = state.step(&mut ctx, &args);
+            let state = vm.aggs.get_or_start(acc, || f.start());
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &args) } else { state.step(&mut ctx, &args).map(|_| false) };
             restore_args(&mut vm.regs, first, &mut args);
-            r?;
+            let chosen = r?;
+            if insn.p1 > 0 {
+                vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+            }
             Ok(Flow::Next)
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {
             let acc = insn.p1 as usize;
-            let mut state = vm.aggs.remove(&acc).unwrap_or_else(|| f.start());
+            let mut state = vm.aggs.take(acc).unwrap_or_else(|| f.start());
             let v = state.finalize(&mut ctx)?;
             check_length(&v, max_length)?;
             vm.regs[acc].set(v);
@@ -89,7 +97,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         (Opcode::AggValue, FuncKind::Aggregate(f)) => {
             let acc = insn.p1 as usize;
-            let state = vm.aggs.entry(acc).or_insert_with(|| f.start());
+            let state = vm.aggs.get_or_start(acc, || f.start());
             let v = state.value(&mut ctx)?;
             check_length(&v, max_length)?;
             vm.regs[insn.p3 as usize].set(v);
@@ -113,4 +121,91 @@ fn restore_args(regs: &mut [crate::vdbe::register::Register], first: i32, args: 
             r.value = v;
         }
     }
+}
+
+/// A step that tells whether the row is now the aggregate's chosen one:
+/// as the state says, or else when it had no value (NULL) before or its
+/// value changed (compared as `IS NOT`, without collation).
+fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<bool> {
+    if state.tells_choice() {
+        return state.step_choosing(ctx, args);
+    }
+    let before = state.value(ctx)?;
+    state.step(ctx, args)?;
+    if before.is_null() {
+        return Ok(true);
+    }
+    let after = state.value(ctx)?;
+    Ok(crate::vdbe::value_ops::compare(&after, &before, None) != std::cmp::Ordering::Equal)
+}
+
+/// `Function` or `AggStep` with no or one argument (length(x), count(*),
+/// sum(x), ...): the argument is passed from its register as it is, with
+/// no list to fill and drain per row.
+fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
+    let n = insn.p5 as usize;
+    let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
+    let subtype = [arg_reg.map_or(0, |r| vm.regs[r].subtype)];
+    let missing = [Value::Null];
+    // The argument is read where it is (the register file and the
+    // aggregate states are separate fields of the VM).
+    let args: &[Value] = match arg_reg {
+        Some(r) => std::slice::from_ref(&vm.regs[r].value),
+        None => &missing[..n],
+    };
+    let mut prng_state = env.prng;
+    let mut prng = |buf: &mut [u8]| {
+        for b in buf.iter_mut() {
+            prng_state ^= prng_state << 13;
+            prng_state ^= prng_state >> 7;
+            prng_state ^= prng_state << 17;
+            *b = (prng_state >> 24) as u8;
+        }
+    };
+    let mut now = vm.now_jd_ms;
+    let mut ctx = FunctionContext {
+        last_insert_rowid: env.last_insert_rowid,
+        changes: env.changes,
+        total_changes: env.total_changes,
+        case_sensitive_like: env.case_sensitive_like,
+        now_jd_ms: &mut now,
+        arg_subtypes: &subtype[..n],
+        result_subtype: 0,
+        prng: &mut prng,
+        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
+        func_name: &def.name,
+    };
+    let outcome = match (insn.opcode, &def.kind) {
+        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, args).map(|v| Called::Value(v, ctx.result_subtype)),
+        (Opcode::AggStep, FuncKind::Aggregate(f)) => {
+            let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
+            r.map(Called::Stepped)
+        }
+        _ => Err(super::internal("function kind does not match the opcode")),
+    };
+    vm.now_jd_ms = now;
+    env.prng = prng_state;
+    match outcome? {
+        Called::Value(v, subtype) => {
+            check_length(&v, env.max_length)?;
+            let r = &mut vm.regs[insn.p3 as usize];
+            r.value = v;
+            r.subtype = subtype;
+        }
+        Called::Stepped(chosen) => {
+            if insn.p1 > 0 {
+                vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// What [`call_few`]'s call produced.
+enum Called {
+    /// A scalar function's result and its subtype.
+    Value(Value, u32),
+    /// An aggregate step, with whether the row was chosen.
+    Stepped(bool),
 }

@@ -31,7 +31,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let end = p3.max(p2);
             for r in p2..=end {
                 set_reg(vm, r, Value::Null);
-                vm.aggs.remove(&(r as usize));
+                vm.aggs.end(r as usize);
             }
         }
         Opcode::Variable => {
@@ -134,6 +134,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             set_reg(vm, p1, cast(v, crate::vdbe::value_ops::affinity_from_letter(p2 as u8 as char)));
         }
         Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
+            if let Some(v) = integer_arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1)) {
+                set_reg(vm, p3, Value::Integer(v));
+                return Ok(Flow::Next);
+            }
             let v = arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1));
             set_reg(vm, p3, v);
         }
@@ -217,6 +221,19 @@ fn shift(a: i64, by: i64) -> i64 {
 }
 
 /// `a op b` for an arithmetic opcode.
+/// `a op b` for two integers whose result is an integer (no overflow, no
+/// division by zero); `None` leaves the case to [`arithmetic`].
+fn integer_arithmetic(op: Opcode, a: &Value, b: &Value) -> Option<i64> {
+    let (Value::Integer(x), Value::Integer(y)) = (a, b) else { return None };
+    match op {
+        Opcode::Add => x.checked_add(*y),
+        Opcode::Subtract => x.checked_sub(*y),
+        Opcode::Multiply => x.checked_mul(*y),
+        Opcode::Remainder if *y != 0 => x.checked_rem(*y),
+        _ => None,
+    }
+}
+
 pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
     let op = match op {
         Opcode::Add => ArithOp::Add,

@@ -43,6 +43,24 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         vm.last_cmp = order;
         return Ok(Flow::Next);
     }
+    // Two integers: affinity, collation and NULL handling play no part.
+    if let (Some(Value::Integer(lhs)), Some(Value::Integer(rhs))) =
+        (vm.regs.get(insn.p3 as usize).map(|r| &r.value), vm.regs.get(insn.p1 as usize).map(|r| &r.value))
+    {
+        let t = match insn.opcode {
+            Opcode::Eq => lhs == rhs,
+            Opcode::Ne => lhs != rhs,
+            Opcode::Lt => lhs < rhs,
+            Opcode::Le => lhs <= rhs,
+            Opcode::Gt => lhs > rhs,
+            _ => lhs >= rhs,
+        };
+        if insn.p5 & cmp_flags::STOREP2 != 0 {
+            set_reg(vm, insn.p2, Value::Integer(t as i64));
+            return Ok(Flow::Next);
+        }
+        return Ok(if t { Flow::Jump(insn.p2 as usize) } else { Flow::Next });
+    }
     let coll = match &insn.p4 {
         P4::Coll(c) => Some(c),
         _ => None,

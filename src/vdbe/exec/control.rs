@@ -125,13 +125,13 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             Flow::Jump(target as usize)
         }
         Opcode::ResultRow => {
-            // The row's buffers are reused from the previous row.
-            let mut row = std::mem::take(&mut vm.row);
-            row.resize(p2.max(0) as usize, Value::Null);
-            for (i, dst) in row.iter_mut().enumerate() {
-                crate::vdbe::register::assign(dst, reg(vm, p1 + i as i32));
+            // The row is read from its registers (see `Vm::row_regs`).
+            let n = p2.max(0) as usize;
+            let first = p1.max(0) as usize;
+            if first + n > vm.regs.len() {
+                vm.regs.resize(first + n, Default::default());
             }
-            vm.row = row;
+            vm.row_regs = Some((first, n));
             Flow::Row
         }
         Opcode::ChangeCount => {
@@ -139,6 +139,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             Flow::Next
         }
         Opcode::ResultRowConst => {
+            vm.row_regs = None;
             vm.row = match &insn.p4 {
                 P4::Row(r) => r.clone(),
                 _ => Vec::new(),

@@ -152,7 +152,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     if c.eof {
                         false
                     } else {
-                        c.cache = None;
+                        // (Tested first: dropping an empty cache is a call.)
+                        if c.cache.is_some() {
+                            c.cache = None;
+                        }
                         let bt = &mut env.dbs[c.db].btree;
                         let m = if fwd { pend!(c.cursor.next(bt)) } else { pend!(c.cursor.prev(bt)) };
                         c.eof = !m;

@@ -59,10 +59,34 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         vm.regs.resize(dst + 1, Default::default());
                     }
                     let bt = &mut env.dbs[c.db].btree;
-                    match c.cursor.column(bt, p2 as usize)? {
+                    let r = &mut vm.regs[dst];
+                    match c.cursor.column_into(bt, p2 as usize, &mut r.value)? {
                         Poll::Pending => return Ok(Flow::Pending),
-                        Poll::Ready(Some(v)) => vm.regs[dst].set_ref(v),
-                        Poll::Ready(None) => vm.regs[dst].set(column_default(&insn.p4)),
+                        Poll::Ready(true) => r.subtype = 0,
+                        Poll::Ready(false) => r.set(column_default(&insn.p4)),
+                    }
+                    return Ok(Flow::Next);
+                }
+            }
+            // A sorter row through a pseudo cursor: decoded from the
+            // record register straight into the target register.
+            if let Some(Some(VmCursor::Pseudo(src))) = vm.cursors.get(p1 as usize) {
+                let (src, dst) = (*src, p3 as usize);
+                if src != dst && src.max(dst) < vm.regs.len() {
+                    let (rec, out) = if src < dst {
+                        let (l, r) = vm.regs.split_at_mut(dst);
+                        (&l[src].value, &mut r[0])
+                    } else {
+                        let (l, r) = vm.regs.split_at_mut(src);
+                        (&r[0].value, &mut l[dst])
+                    };
+                    match rec {
+                        Value::Blob(b) => match record_column(b, p2 as usize)? {
+                            Some(v) => out.set_ref(v),
+                            None => out.set(column_default(&insn.p4)),
+                        },
+                        Value::Null => out.set(Value::Null),
+                        _ => return Err(Error::corrupt()),
                     }
                     return Ok(Flow::Next);
                 }
@@ -88,6 +112,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::Rowid | Opcode::IdxRowid => {
+            // A table cursor on a row (the common case): written in place.
+            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(p1 as usize) {
+                if !c.is_index && !c.null_row && c.cursor.is_valid() {
+                    if let Some(r) = vm.regs.get_mut(p2 as usize) {
+                        r.set(Value::Integer(c.cursor.rowid()));
+                        return Ok(Flow::Next);
+                    }
+                }
+            }
             let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
                 Some(VmCursor::Btree(c)) => {
                     if c.null_row || !c.cursor.is_valid() {

@@ -41,8 +41,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::Clear => {
             let bt = &mut env.dbs[p2 as usize].btree;
             let n = pend!(bt.clear_tree(p1 as u32));
-            if p3 > 0 {
-                vm.n_change += n as i64;
+            match p3 {
+                1 => vm.n_change += n as i64,
+                2 => vm.n_trigger_change += n as i64,
+                _ => {}
             }
         }
         Opcode::ParseSchema | Opcode::DropTable | Opcode::DropIndex => {

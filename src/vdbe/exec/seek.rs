@@ -10,7 +10,8 @@ use super::{reg, Flow};
 use crate::btree::{SeekOp, SeekResult};
 use crate::error::Result;
 use crate::value::{Value, ValueRef};
-use crate::vdbe::cursor::{prefix, VmCursor};
+use crate::vdbe::cursor::{prefix, BtreeCursor, VmCursor};
+use crate::vdbe::register::Register;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::compare_keys;
 use crate::vdbe::value_ops::{apply_affinity, decode_record, parse_number_exact, Affinity};
@@ -44,6 +45,38 @@ fn probe(vm: &Vm, start: i32, n: usize) -> Result<Vec<Value>> {
         };
     }
     Ok((0..n).map(|i| reg(vm, start + i as i32).clone()).collect())
+}
+
+/// The probe key as values borrowed from `n` registers from `start`
+/// (n > 0): no copy of the values, no allocation for short keys.
+enum KeyRefs<'a> {
+    Inline([ValueRef<'a>; INLINE_KEY], usize),
+    Heap(Vec<ValueRef<'a>>),
+}
+
+/// Key fields a probe holds without allocating.
+const INLINE_KEY: usize = 4;
+
+impl<'a> KeyRefs<'a> {
+    fn of(regs: &'a [Register], start: i32, n: usize) -> KeyRefs<'a> {
+        let at = |i: usize| regs.get(start as usize + i).map_or(ValueRef::Null, |r| r.value.as_ref());
+        if n <= INLINE_KEY {
+            let mut a = [ValueRef::Null; INLINE_KEY];
+            for (i, slot) in a.iter_mut().enumerate().take(n) {
+                *slot = at(i);
+            }
+            KeyRefs::Inline(a, n)
+        } else {
+            KeyRefs::Heap((0..n).map(at).collect())
+        }
+    }
+
+    fn as_slice(&self) -> &[ValueRef<'a>] {
+        match self {
+            KeyRefs::Inline(a, n) => &a[..*n],
+            KeyRefs::Heap(v) => v,
+        }
+    }
 }
 
 fn rowid_of(v: &Value) -> Option<i64> {
@@ -213,13 +246,27 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE | Opcode::SeekLT => {
-            let key = probe(vm, p3, n_keys(&insn.p4))?;
             let op = match insn.opcode {
                 Opcode::SeekGE => SeekOp::Ge,
                 Opcode::SeekGT => SeekOp::Gt,
                 Opcode::SeekLE => SeekOp::Le,
                 _ => SeekOp::Lt,
             };
+            // An index seek by registers (the usual form): the key is read
+            // in place from the registers.
+            let n = n_keys(&insn.p4);
+            if n > 0 {
+                if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+                    let key = KeyRefs::of(&vm.regs, p3, n);
+                    c.cache = None;
+                    c.null_row = false;
+                    let bt = &mut env.dbs[c.db].btree;
+                    let f = pend!(c.cursor.seek_index(bt, key.as_slice(), op));
+                    c.eof = !f;
+                    return Ok(if f { Flow::Next } else { jump });
+                }
+            }
+            let key = probe(vm, p3, n)?;
             let found = match vm.cursors[p1 as usize].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
@@ -244,8 +291,19 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT => {
-            let key = probe(vm, p3, n_keys(&insn.p4))?;
-            let o = match current_vs(vm, env, p1, &key)? {
+            let n = n_keys(&insn.p4);
+            let o = match vm.cursors.get_mut(p1 as usize) {
+                // The key read in place from the registers (the usual form).
+                Some(Some(VmCursor::Btree(c))) if n > 0 => {
+                    let key = KeyRefs::of(&vm.regs, p3, n);
+                    btree_vs(c, env, key.as_slice())?
+                }
+                _ => {
+                    let key = probe(vm, p3, n)?;
+                    current_vs(vm, env, p1, &key)?
+                }
+            };
+            let o = match o {
                 Poll::Ready(o) => o,
                 Poll::Pending => return Ok(Flow::Pending),
             };
@@ -306,20 +364,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
 fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Result<Poll<Ordering>> {
     match vm.cursors[cur as usize].as_mut() {
         Some(VmCursor::Btree(c)) => {
-            if c.eof || !c.cursor.is_valid() {
-                return Ok(Poll::Ready(Ordering::Greater));
-            }
-            // Compared in place in the entry's record (fields past the
-            // key info's compare as BINARY ascending, as `prefix` pads).
-            let bt = &mut env.dbs[c.db].btree;
-            let empty = crate::value::record::KeyInfo { fields: Vec::new() };
-            let ki = c.key_info.clone();
-            let record = match c.cursor.payload(bt)? {
-                Poll::Ready(p) => p,
-                Poll::Pending => return Ok(Poll::Pending),
-            };
             let refs: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
-            Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, &refs, ki.as_deref().unwrap_or(&empty))?))
+            btree_vs(c, env, &refs)
         }
         Some(VmCursor::Ephemeral(e)) => {
             let ki = e.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));
@@ -330,4 +376,20 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
         }
         _ => Err(super::internal("key test on a non-index cursor")),
     }
+}
+
+/// Compare a B-tree cursor's current index entry's leading fields with
+/// `key`, in place in the entry's record (fields past the key info's
+/// compare as BINARY ascending, as `prefix` pads).
+fn btree_vs(c: &mut BtreeCursor, env: &mut ConnState, key: &[ValueRef<'_>]) -> Result<Poll<Ordering>> {
+    if c.eof || !c.cursor.is_valid() {
+        return Ok(Poll::Ready(Ordering::Greater));
+    }
+    let bt = &mut env.dbs[c.db].btree;
+    let record = match c.cursor.payload(bt)? {
+        Poll::Ready(p) => p,
+        Poll::Pending => return Ok(Poll::Pending),
+    };
+    let empty = crate::value::record::KeyInfo { fields: Vec::new() };
+    Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, key, c.key_info.as_deref().unwrap_or(&empty))?))
 }

@@ -263,7 +263,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             }
             if prog.counts_changes {
                 env.changes = vm.n_change;
-                env.total_changes += vm.n_change;
+                env.total_changes += vm.n_change + vm.n_trigger_change;
             }
             if prog.changes_schema {
                 env.schema_changed = true;

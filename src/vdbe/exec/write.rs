@@ -116,6 +116,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if insn.p5 & OPFLAG_NCHANGE != 0 {
                 vm.n_change += 1;
+            } else if insn.p5 & OPFLAG_HOOK != 0 {
+                vm.n_trigger_change += 1;
             }
             if insn.p5 & OPFLAG_LASTROWID != 0 {
                 env.last_insert_rowid = rowid;
@@ -147,6 +149,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             };
             if insn.p5 & OPFLAG_NCHANGE != 0 {
                 vm.n_change += 1;
+            } else if insn.p5 & OPFLAG_HOOK != 0 {
+                vm.n_trigger_change += 1;
             }
             if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 {
                 if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
@@ -176,6 +180,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             // A row of a WITHOUT ROWID table counts as a change.
             if insn.p5 & OPFLAG_NCHANGE != 0 {
                 vm.n_change += 1;
+            } else if insn.p5 & OPFLAG_HOOK != 0 {
+                vm.n_trigger_change += 1;
             }
         }
         Opcode::IdxDelete => {

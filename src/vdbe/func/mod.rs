@@ -90,6 +90,19 @@ pub trait ScalarFunction: Send + Sync {
 pub trait AggregateState: Send {
     /// Add one row.
     fn step(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()>;
+    /// Whether [`AggregateState::step_choosing`] answers for this
+    /// function; otherwise the VM compares the values before and after
+    /// a step to find out.
+    fn tells_choice(&self) -> bool {
+        false
+    }
+    /// Add one row and tell whether its value is now the one the
+    /// aggregate reports, or it still has none to report (min()/max():
+    /// the row set the best value; bare columns come from that row).
+    /// Called only when [`AggregateState::tells_choice`].
+    fn step_choosing(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<bool> {
+        self.step(ctx, args).map(|_| true)
+    }
     /// Remove one row (window functions with a moving frame).
     fn inverse(&mut self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
         let _ = (ctx, args);
@@ -168,6 +181,13 @@ impl FunctionRegistry {
             .find(|d| d.n_args == n_args as i32)
             .or_else(|| list.iter().find(|d| d.n_args < 0))
             .cloned()
+    }
+
+    /// Every function, by name then argument count.
+    pub fn all(&self) -> Vec<Arc<FuncDef>> {
+        let mut v: Vec<Arc<FuncDef>> = self.by_name.values().flatten().cloned().collect();
+        v.sort_by(|a, b| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()).then(a.n_args.cmp(&b.n_args)));
+        v
     }
 
     /// Whether any function of this name exists (for "wrong number of

@@ -244,11 +244,11 @@ struct MinMax {
     coll: Option<Collation>,
 }
 
-impl AggregateState for MinMax {
-    fn step(&mut self, _: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
-        let v = &args[0];
+impl MinMax {
+    /// Take `v` when it beats the best value; whether it did.
+    fn offer(&mut self, v: &Value) -> bool {
         if v.is_null() {
-            return Ok(());
+            return false;
         }
         let replace = match &self.best {
             None => true,
@@ -262,9 +262,27 @@ impl AggregateState for MinMax {
             }
         };
         if replace {
-            self.best = Some(v.clone());
+            match &mut self.best {
+                Some(b) => crate::vdbe::register::assign(b, v),
+                None => self.best = Some(v.clone()),
+            }
         }
+        replace
+    }
+}
+
+impl AggregateState for MinMax {
+    fn step(&mut self, _: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
+        self.offer(&args[0]);
         Ok(())
+    }
+    fn tells_choice(&self) -> bool {
+        true
+    }
+    fn step_choosing(&mut self, _: &mut FunctionContext<'_>, args: &[Value]) -> Result<bool> {
+        let had_none = self.best.is_none();
+        let replaced = self.offer(&args[0]);
+        Ok(had_none || replaced)
     }
     fn value(&mut self, _: &mut FunctionContext<'_>) -> Result<Value> {
         Ok(self.best.clone().unwrap_or(Value::Null))

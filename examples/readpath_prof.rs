@@ -1,0 +1,167 @@
+//! Profiling driver for the per-row read path (ringlite only, no SQLite in
+//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|insert> [iterations]`.
+//!
+//! The workloads mirror the `storage` and `tenants` benchmarks: a full scan
+//! `sum(length(b))` of 100,000 rows, 100,000 point lookups by rowid or by
+//! index in one read transaction, and 1,000 `SELECT * FROM users LIMIT 100`
+//! per iteration; `insert`: 100,000 inserts into an indexed table in one
+//! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` on the
+//! first run. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
+//! scan's result and VM step count. Instruction counts of the measured part
+//! only: `valgrind --tool=callgrind --toggle-collect='*timed_loop*' ...`.
+use ringlite::value::Value;
+use ringlite::{Connection, OpenFlags, Statement, StepResult};
+use std::time::Instant;
+
+fn step(c: &mut Connection, s: &mut Statement) -> bool {
+    loop {
+        match s.step(c).unwrap() {
+            StepResult::Row => return true,
+            StepResult::Done => return false,
+            StepResult::Io => continue,
+        }
+    }
+}
+fn exec(c: &mut Connection, sql: &str) {
+    let mut rest = sql.as_bytes();
+    loop {
+        let (st, tail) = c.prepare(rest).unwrap();
+        if let Some(mut st) = st {
+            while step(c, &mut st) {}
+            st.reset(c);
+        }
+        if tail == 0 || tail >= rest.len() {
+            return;
+        }
+        rest = &rest[tail..];
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map(String::as_str).unwrap_or("scan");
+    let iters: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let path = "/tmp/readpath_prof.db";
+    let n = 100_000i64;
+    let mut rng = 42u64;
+    let mut next = || {
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        rng.wrapping_mul(0x2545F4914F6CDD1D)
+    };
+    if !std::path::Path::new(path).exists() {
+        let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+        exec(&mut c, "PRAGMA page_size=4096; CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX t_c ON t(c);");
+        exec(&mut c, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT)");
+        exec(&mut c, "BEGIN");
+        let (ins, _) = c.prepare(b"INSERT INTO t VALUES(?1, ?2, ?3)").unwrap();
+        let mut ins = ins.unwrap();
+        for i in 1..=n {
+            let len = 10 + (next() % 50) as usize;
+            let w: String = (0..len).map(|_| (b'a' + (next() % 26) as u8) as char).collect();
+            ins.bind(1, Value::Integer(i)).unwrap();
+            ins.bind(2, Value::text(&w)).unwrap();
+            ins.bind(3, Value::Integer((i * 7919) % n)).unwrap();
+            step(&mut c, &mut ins);
+            ins.reset(&mut c);
+        }
+        let (ins, _) = c.prepare(b"INSERT INTO users VALUES(?1, substr('abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnop', 1 + ?1 % 7, 20 + ?1 % 40))").unwrap();
+        let mut ins = ins.unwrap();
+        for i in 1..=20000 {
+            ins.bind(1, Value::Integer(i)).unwrap();
+            step(&mut c, &mut ins);
+            ins.reset(&mut c);
+        }
+        exec(&mut c, "COMMIT");
+    }
+    let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    exec(&mut c, "PRAGMA cache_size=-2000; SELECT count(*) FROM (SELECT a, b, c FROM t)");
+    let sql: &[u8] = match what {
+        "scan" => b"SELECT sum(length(b)) FROM t",
+        "rowid" => b"SELECT b FROM t WHERE rowid=?1",
+        "index" => b"SELECT b FROM t WHERE c=?1",
+        "insert" => b"INSERT INTO w VALUES(?1, ?2, ?3)",
+        _ => b"SELECT * FROM users LIMIT 100",
+    };
+    if what == "insert" {
+        exec(&mut c, "DROP TABLE IF EXISTS w; CREATE TABLE w(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX w_c ON w(c);");
+    }
+    if std::env::var("EXPLAIN").is_ok() {
+        let mut e = b"EXPLAIN ".to_vec();
+        e.extend_from_slice(sql);
+        let (st, _) = c.prepare(&e).unwrap();
+        let mut st = st.unwrap();
+        while step(&mut c, &mut st) {
+            let row: Vec<String> = (0..st.column_count()).map(|i| format!("{:?}", st.column(i))).collect();
+            println!("{}", row.join(" | "));
+        }
+        return;
+    }
+    let (st, _) = c.prepare(sql).unwrap();
+    let mut st = st.unwrap();
+    let t0 = Instant::now();
+    let sum = timed_loop(&mut c, &mut st, what, iters, n, &mut next);
+    let el = t0.elapsed();
+    println!("{what}: {:.3} ms per iteration (sum {sum})", el.as_secs_f64() * 1000.0 / iters as f64);
+}
+
+/// The measured part (a separate function so that `valgrind --tool=callgrind
+/// --toggle-collect=*timed_loop*` counts only it).
+#[inline(never)]
+fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, n: i64, next: &mut impl FnMut() -> u64) -> usize {
+    let mut sum = 0usize;
+    for _ in 0..iters {
+        match what {
+            "rowid" | "index" => {
+                exec(c, "BEGIN");
+                for k in 0..n {
+                    let key = (next() % n as u64) as i64 + if what == "rowid" { 1 } else { 0 };
+                    let _ = k;
+                    st.bind(1, Value::Integer(key)).unwrap();
+                    if step(c, st) {
+                        if let Value::Text(t) = st.column(0) {
+                            sum += t.len();
+                        }
+                    }
+                    st.reset(c);
+                }
+                exec(c, "COMMIT");
+            }
+            "insert" => {
+                exec(c, "BEGIN");
+                for i in 0..n {
+                    let r = next();
+                    st.bind(1, Value::Integer(i + 1)).unwrap();
+                    st.bind(2, Value::text(format!("word{r:x}"))).unwrap();
+                    st.bind(3, Value::Integer((r % n as u64) as i64)).unwrap();
+                    step(c, st);
+                    st.reset(c);
+                }
+                exec(c, "ROLLBACK");
+            }
+            "scan" => {
+                while step(c, st) {
+                    if std::env::var("SHOW").is_ok() {
+                        let (a, b) = (st.status(4, false), st.status(1, false)); eprintln!("row: {:?} steps {a} fullscan {b}", st.column(0));
+                    }
+                    sum += 1;
+                }
+                st.reset(c);
+            }
+            _ => {
+                for _ in 0..1000 {
+                    while step(c, st) {
+                        for i in 0..st.column_count() {
+                            if let Value::Integer(v) = st.column(i) {
+                                sum += *v as usize;
+                            }
+                        }
+                    }
+                    st.reset(c);
+                }
+            }
+        }
+    }
+    sum
+}

@@ -1,0 +1,589 @@
+//! # Cursor moves and reads
+//!
+//! `first`/`last`/`next`/`prev`/`seek_rowid`/`seek_index` position a
+//! [`Cursor`]; `payload`/`column`/`column_count` read the entry it is on.
+//! `seek_rowid_lazy`/`last_rowid` position a table cursor by rowid without
+//! reading the row, starting from the cursor's own leaf when it decides
+//! the answer (`near.rs`).
+//!
+//! A move computes the new path and copies the new entry into the cursor's
+//! spare buffers ([`Spare`]); only a finished attempt swaps them with the
+//! current ones, so a move that stops for a missing page has changed
+//! nothing, and moves do not allocate once the buffers have grown.
+//!
+//! The common step of a scan, to the neighbouring cell of the same leaf,
+//! reads the leaf's header once per leaf ([`LeafHeader`], kept while the
+//! tree's change sequence and the page are the same) and the cell's key
+//! and payload straight from the page.
+//!
+//! Invariants: `spare` never holds the current position (it is scratch
+//! between moves); `leaf`, when its `seq` equals the tree's, describes the
+//! page `leaf.pgno` as it is in the cache (every change to any tree bumps
+//! the sequence).
+
+use super::balance::Level;
+use super::cursor::Probe;
+use super::page::{self, PageKind};
+use super::rowid_seek::{cell_start, varint};
+use super::{Btree, Cursor, CursorState, Pgno, SeekOp, SeekResult};
+use crate::error::{Error, Result, SQLITE_INTERNAL};
+use crate::value::{Value, ValueRef};
+use crate::{IoPoll, Poll};
+
+/// Buffers a move fills before it is installed: the new path and the new
+/// entry's bytes (table: the payload when all local; index: the key).
+#[derive(Debug, Default)]
+pub(super) struct Spare {
+    path: Vec<Level>,
+    buf: Vec<u8>,
+    /// Page cache slot hints for the pages of the last descent, by depth
+    /// (seeks from the root meet the same upper pages every time).
+    hints: [u32; HINT_DEPTH],
+}
+
+/// Levels of a descent that keep a cache slot hint.
+const HINT_DEPTH: usize = 8;
+
+/// Where a move ended.
+enum Landed {
+    /// On an entry, whose path and bytes are in the spare buffers.
+    Entry { rowid: i64, payload_valid: bool },
+    /// On no entry (empty tree, past either end, no match).
+    Nowhere,
+}
+
+/// The header fields of the leaf a cursor steps through.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct LeafHeader {
+    /// The tree's change sequence when read (0: never read).
+    seq: u64,
+    pgno: Pgno,
+    kind: Option<PageKind>,
+    ncells: usize,
+    /// Offset of the cell pointer array.
+    ptrs: usize,
+    /// The page cache slot the leaf was last found in (a hint).
+    slot: u32,
+}
+
+impl Btree {
+    /// Read the entry `path` ends on into `buf`: an index entry's whole key,
+    /// a table row's payload when it has no overflow pages (else nothing is
+    /// read and the flag is `false`: the row is read when a column asks).
+    fn entry_into(&self, path: &[Level], buf: &mut Vec<u8>, hints: &mut [u32]) -> Result<(i64, bool)> {
+        let top = path.last().ok_or_else(Error::corrupt)?;
+        let data = self.page_at_depth(top.pgno, path.len() - 1, hints)?;
+        let h = page::header(data, top.pgno)?;
+        if h.kind == PageKind::TableInterior {
+            return Err(Error::corrupt());
+        }
+        let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
+        buf.clear();
+        if h.kind.is_table() && info.overflow != 0 {
+            return Ok((info.rowid, false));
+        }
+        self.full_payload_into(bytes, &info, buf)?;
+        Ok((info.rowid, true))
+    }
+
+    /// The entry the spare path ends on.
+    fn land(&self, spare: &mut Spare) -> Result<Landed> {
+        let (rowid, payload_valid) = self.entry_into(&spare.path, &mut spare.buf, &mut spare.hints)?;
+        Ok(Landed::Entry { rowid, payload_valid })
+    }
+
+    /// The last entry of the tree at `root`.
+    fn land_last(&self, root: Pgno, spare: &mut Spare) -> Result<Landed> {
+        spare.path.clear();
+        self.descend_rightmost(&mut spare.path, root)?;
+        let top = spare.path.last().copied().ok_or_else(Error::corrupt)?;
+        if page::header(self.pager.page(top.pgno)?, top.pgno)?.ncells == 0 {
+            return Ok(Landed::Nowhere);
+        }
+        self.land(spare)
+    }
+
+    /// Table trees: the last entry of the tree at `root`, its rowid only
+    /// (the row is read when a column asks).
+    fn land_last_rowid(&self, root: Pgno, spare: &mut Spare) -> Result<Landed> {
+        spare.path.clear();
+        self.descend_rightmost(&mut spare.path, root)?;
+        let top = spare.path.last().copied().ok_or_else(Error::corrupt)?;
+        let data = self.pager.page(top.pgno)?;
+        let h = page::header(data, top.pgno)?;
+        if h.ncells == 0 {
+            return Ok(Landed::Nowhere);
+        }
+        if h.kind != PageKind::TableLeaf {
+            return Err(Error::corrupt());
+        }
+        Ok(Landed::Entry { rowid: self.leaf_rowid(data, &h, top.idx)?, payload_valid: false })
+    }
+}
+
+impl Cursor {
+    /// Finish a move: install what it found (keeping the replaced buffers
+    /// as the next move's spares), or just put the spares back.
+    fn finish_move<T>(&mut self, bt: &Btree, mut spare: Spare, r: IoPoll<(Landed, T)>) -> IoPoll<T> {
+        let out = match r {
+            Ok(Poll::Ready((landed, v))) => {
+                self.install(bt, &mut spare, landed);
+                Ok(Poll::Ready(v))
+            }
+            Ok(Poll::Pending) => Ok(Poll::Pending),
+            Err(e) => Err(e),
+        };
+        self.spare = spare;
+        out
+    }
+
+    fn install(&mut self, bt: &Btree, spare: &mut Spare, landed: Landed) {
+        // (A new position: the path kept from before a reopen is no
+        // longer a hint; a stale hint could place an insert wrongly.)
+        self.hint = false;
+        self.payload_valid = false;
+        self.header_valid = false;
+        self.seq = bt.seq;
+        match landed {
+            Landed::Entry { rowid, payload_valid } => {
+                std::mem::swap(&mut self.path, &mut spare.path);
+                if self.key_info.is_some() {
+                    std::mem::swap(&mut self.key, &mut spare.buf);
+                } else {
+                    std::mem::swap(&mut self.payload, &mut spare.buf);
+                    self.payload_valid = payload_valid;
+                }
+                self.rowid = rowid;
+                self.state = CursorState::Valid;
+            }
+            Landed::Nowhere => {
+                self.path.clear();
+                self.state = CursorState::Invalid;
+            }
+        }
+    }
+
+    /// Stay on the entry the (fresh) path is on, now known to have
+    /// `rowid`; the row is read when a column asks.
+    fn install_in_place(&mut self, bt: &Btree, rowid: i64) {
+        self.hint = false;
+        self.payload_valid = false;
+        self.header_valid = false;
+        self.seq = bt.seq;
+        self.rowid = rowid;
+        self.state = CursorState::Valid;
+    }
+
+    /// Move to the first entry; `false` if the tree is empty.
+    pub fn first(&mut self, bt: &mut Btree) -> IoPoll<bool> {
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            spare.path.clear();
+            bt.descend_leftmost(&mut spare.path, root)?;
+            if !bt.settle_forward(&mut spare.path)? {
+                return Ok((Landed::Nowhere, false));
+            }
+            Ok((bt.land(&mut spare)?, true))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// Move to the last entry; `false` if the tree is empty.
+    pub fn last(&mut self, bt: &mut Btree) -> IoPoll<bool> {
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let landed = bt.land_last(root, &mut spare)?;
+            let found = matches!(landed, Landed::Entry { .. });
+            Ok((landed, found))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// The common step of a scan: to the neighbouring cell of the same
+    /// leaf, when the path is current, the leaf is still cached and the
+    /// entry needs no overflow page. Copies the entry into the cursor's
+    /// kept buffers (no allocation, no path copy). `false`: nothing
+    /// changed, take the general path (which also reports any corruption
+    /// met here).
+    fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
+        if self.state != CursorState::Valid || !self.fresh(bt) {
+            return false;
+        }
+        let Some(top) = self.path.last().copied() else { return false };
+        let data = match bt.pager.page_hinted(top.pgno, &mut self.leaf.slot) {
+            Ok(d) => d,
+            Err(_) => {
+                bt.pager.take_missing();
+                return false;
+            }
+        };
+        if self.leaf.seq != bt.seq || self.leaf.pgno != top.pgno {
+            let Ok(h) = page::header(data, top.pgno) else { return false };
+            self.leaf = LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size(), slot: self.leaf.slot };
+        }
+        let leaf = self.leaf;
+        let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
+        let table = match leaf.kind {
+            Some(PageKind::TableLeaf) => true,
+            Some(PageKind::IndexLeaf) => false,
+            _ => return false,
+        };
+        if idx >= leaf.ncells || table != self.key_info.is_none() {
+            return false;
+        }
+        // The cell: payload size, rowid (tables), payload; one that
+        // overflows its page takes the general path.
+        let usable = bt.usable();
+        let Ok(off) = cell_start(data, leaf.ptrs, leaf.ncells, idx, usable as usize) else { return false };
+        let cell = &data[off..usable as usize];
+        let Ok((size, n)) = varint(cell) else { return false };
+        let mut pos = n;
+        let mut rowid = 0;
+        if table {
+            let Ok((r, n)) = varint(&cell[pos..]) else { return false };
+            rowid = r as i64;
+            pos += n;
+        }
+        if size > super::cell::max_local(table, usable) as u64 {
+            return false;
+        }
+        let Some(local) = cell.get(pos..pos + size as usize) else { return false };
+        let buf = if table { &mut self.payload } else { &mut self.key };
+        buf.clear();
+        buf.extend_from_slice(local);
+        self.payload_valid = table;
+        self.header_valid = false;
+        self.rowid = rowid;
+        if let Some(t) = self.path.last_mut() {
+            t.idx = idx;
+        }
+        true
+    }
+
+    /// Move to the next entry; `false` at the end.
+    pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
+        if self.state == CursorState::Invalid {
+            return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, true) {
+            return Ok(Poll::Ready(true));
+        }
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
+        let mut spare = std::mem::take(&mut self.spare);
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if fresh {
+                spare.path.clear();
+                spare.path.extend_from_slice(&this.path);
+            } else {
+                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
+                if !found {
+                    return Ok((Landed::Nowhere, false));
+                }
+                if !exact {
+                    return Ok((bt.land(&mut spare)?, true));
+                }
+            }
+            if !bt.step_next(&mut spare.path)? {
+                return Ok((Landed::Nowhere, false));
+            }
+            Ok((bt.land(&mut spare)?, true))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// Move to the previous entry; `false` at the start.
+    pub fn prev(&mut self, bt: &mut Btree) -> IoPoll<bool> {
+        if self.state == CursorState::Invalid {
+            return Ok(Poll::Ready(false));
+        }
+        if self.step_in_leaf(bt, false) {
+            return Ok(Poll::Ready(true));
+        }
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
+        let mut spare = std::mem::take(&mut self.spare);
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if fresh {
+                spare.path.clear();
+                spare.path.extend_from_slice(&this.path);
+            } else {
+                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
+                if !found {
+                    let landed = bt.land_last(this.root, &mut spare)?;
+                    let found = matches!(landed, Landed::Entry { .. });
+                    return Ok((landed, found));
+                }
+            }
+            if !bt.step_prev(&mut spare.path)? {
+                return Ok((Landed::Nowhere, false));
+            }
+            Ok((bt.land(&mut spare)?, true))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// Table trees: seek `rowid`.
+    pub fn seek_rowid(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
+            if found {
+                let r = if exact { SeekResult::Found } else { SeekResult::After };
+                return Ok((bt.land(&mut spare)?, r));
+            }
+            let last = bt.land_last(root, &mut spare)?;
+            let r = if matches!(last, Landed::Entry { .. }) { SeekResult::Before } else { SeekResult::Empty };
+            Ok((last, r))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// Table trees: [`Cursor::seek_rowid`] without reading the row (a
+    /// column read fetches it), for `NotExists`, which mostly only asks
+    /// whether a rowid is taken. A rowid the cursor's fresh leaf decides
+    /// (the next rowid of an append, the row an UPDATE is on) is found
+    /// there without a descent from the root.
+    pub fn seek_rowid_lazy(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        if let Some(near) = self.near_path(bt) {
+            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
+                Ok(Some(spot)) => {
+                    let old_idx = self.path.last().map_or(0, |l| l.idx);
+                    let (found, result) = match bt.land_on_spot(&mut self.path, spot.idx, rowid) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            if let Some(top) = self.path.last_mut() {
+                                top.idx = old_idx;
+                            }
+                            return Err(e);
+                        }
+                    };
+                    self.install_in_place(bt, found);
+                    // (The interior levels did not change.)
+                    if spot.last_leaf {
+                        self.note_last_leaf(bt);
+                    }
+                    return Ok(Poll::Ready(result));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the seek below reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let (found, _) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
+            if found {
+                let idx = spare.path.last().map_or(0, |l| l.idx);
+                let (got, result) = bt.land_on_spot(&mut spare.path, idx, rowid)?;
+                return Ok((Landed::Entry { rowid: got, payload_valid: false }, (result, false)));
+            }
+            // Past the last entry: the cursor goes on it, on the last leaf.
+            let last = bt.land_last_rowid(root, &mut spare)?;
+            let on_last = matches!(last, Landed::Entry { .. });
+            Ok((last, (if on_last { SeekResult::Before } else { SeekResult::Empty }, on_last)))
+        });
+        let (result, on_last) = crate::ready!(self.finish_move(bt, spare, r)?);
+        if on_last {
+            self.note_last_leaf(bt);
+        }
+        Ok(Poll::Ready(result))
+    }
+
+    /// Table trees: move to the last entry without reading the row (a
+    /// column read fetches it), for `NewRowid`, which only wants the
+    /// largest rowid; `None` if the tree is empty. A cursor still on the
+    /// last entry (the row it appended before being reopened on the same
+    /// tree) answers without a descent.
+    pub fn last_rowid(&mut self, bt: &mut Btree) -> IoPoll<Option<i64>> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
+        }
+        if let Some(near) = self.near_path(bt) {
+            match bt.last_rowid_near(near, self.on_known_last_leaf(bt)) {
+                Ok(Some(rowid)) => {
+                    self.install_in_place(bt, rowid);
+                    // (The same path: its leaf is still the last.)
+                    self.note_last_leaf(bt);
+                    return Ok(Poll::Ready(Some(rowid)));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the descent reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let landed = bt.land_last_rowid(root, &mut spare)?;
+            let rowid = match landed {
+                Landed::Entry { rowid, .. } => Some(rowid),
+                Landed::Nowhere => None,
+            };
+            Ok((landed, rowid))
+        });
+        let rowid = crate::ready!(self.finish_move(bt, spare, r)?);
+        // (A descent along the right edge ends on the last leaf.)
+        if rowid.is_some() {
+            self.note_last_leaf(bt);
+        }
+        Ok(Poll::Ready(rowid))
+    }
+
+    /// Index trees: position by comparing `key` (a prefix of the entry's
+    /// fields) with the cursor's `KeyInfo`. `false` if no entry qualifies.
+    pub fn seek_index(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
+        let Some(ki) = self.key_info.clone() else {
+            return Err(Error::new(SQLITE_INTERNAL, "index seek on a table cursor"));
+        };
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let probe = Probe::Key(key);
+            let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
+            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints)?;
+            let landed = match op {
+                SeekOp::Ge | SeekOp::Gt => {
+                    if found {
+                        bt.land(&mut spare)?
+                    } else {
+                        Landed::Nowhere
+                    }
+                }
+                SeekOp::Le | SeekOp::Lt => {
+                    if !found {
+                        bt.land_last(root, &mut spare)?
+                    } else if bt.step_prev(&mut spare.path)? {
+                        bt.land(&mut spare)?
+                    } else {
+                        Landed::Nowhere
+                    }
+                }
+            };
+            let found = matches!(landed, Landed::Entry { .. });
+            Ok((landed, found))
+        });
+        self.finish_move(bt, spare, r)
+    }
+
+    /// Whether the cursor is on an entry. `false` after `delete` (until
+    /// `next`/`prev` moves it) and after a failed seek or end of walk.
+    pub fn is_valid(&self) -> bool {
+        self.state == CursorState::Valid
+    }
+
+    /// Table trees: rowid of the current entry.
+    pub fn rowid(&self) -> i64 {
+        self.rowid
+    }
+
+    /// The current entry's payload (table: the record; index: the key
+    /// record), overflow pages included. If another cursor deleted the
+    /// entry meanwhile this is an `SQLITE_INTERNAL` error.
+    pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
+        if self.state != CursorState::Valid {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
+        }
+        if self.key_info.is_some() {
+            return Ok(Poll::Ready(&self.key));
+        }
+        if !self.payload_valid || !self.fresh(bt) {
+            let mut spare = std::mem::take(&mut self.spare);
+            let this = &*self;
+            let r = bt.run_read(|bt| {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                spare.buf.clear();
+                bt.full_payload_into(bytes, &info, &mut spare.buf)?;
+                Ok(path)
+            });
+            let path = match r {
+                Ok(Poll::Ready(path)) => path,
+                Ok(Poll::Pending) => {
+                    self.spare = spare;
+                    return Ok(Poll::Pending);
+                }
+                Err(e) => {
+                    self.spare = spare;
+                    return Err(e);
+                }
+            };
+            self.path = path;
+            self.seq = bt.seq;
+            std::mem::swap(&mut self.payload, &mut spare.buf);
+            self.spare = spare;
+            self.payload_valid = true;
+            self.header_valid = false;
+        }
+        Ok(Poll::Ready(&self.payload))
+    }
+
+    /// Table trees: column `i` of the current entry's record, decoded in
+    /// place (`None` when the record has fewer columns). The record header
+    /// is parsed once per entry.
+    ///
+    /// Index trees: field `i` of the entry's key record.
+    #[inline]
+    pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
+        // (The entry's bytes are usually at hand: no call then.)
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
+        if !at_hand {
+            crate::ready!(self.payload(bt)?);
+        }
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        if !self.header_valid {
+            self.header.parse_into(payload)?;
+            self.header_valid = true;
+        }
+        match self.header.serial_types.get(i) {
+            None => Ok(Poll::Ready(None)),
+            Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
+        }
+    }
+
+    /// [`Cursor::column`] stored straight into `dst` (reusing its text or
+    /// blob buffer): `false` when the record has fewer columns (`dst` is
+    /// then unchanged).
+    pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
+        match self.column(bt, i)? {
+            Poll::Pending => Ok(Poll::Pending),
+            Poll::Ready(None) => Ok(Poll::Ready(false)),
+            Poll::Ready(Some(v)) => {
+                dst.assign_ref(v);
+                Ok(Poll::Ready(true))
+            }
+        }
+    }
+
+    /// Number of fields in the current entry's record (table: the row;
+    /// index: the key, rowid included).
+    pub fn column_count(&mut self, bt: &mut Btree) -> IoPoll<usize> {
+        crate::ready!(self.payload(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        if !self.header_valid {
+            self.header.parse_into(payload)?;
+            self.header_valid = true;
+        }
+        Ok(Poll::Ready(self.header.serial_types.len()))
+    }
+}
