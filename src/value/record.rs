@@ -305,24 +305,38 @@ impl RecordHeader {
         self.header_size = 0;
         self.serial_types.clear();
         self.offsets.clear();
-        let (hs, mut pos) = read_varint(record).ok_or_else(Error::corrupt)?;
+        let (hs, mut pos) = match record.first() {
+            Some(&b) if b < 0x80 => (u64::from(b), 1),
+            _ => read_varint(record).ok_or_else(Error::corrupt)?,
+        };
         if hs as usize > record.len() || (hs as usize) < pos || hs > 98307 {
             return Err(Error::corrupt());
         }
         let header_size = hs as usize;
+        let header = &record[..header_size];
         let serial_types = &mut self.serial_types;
         let offsets = &mut self.offsets;
         let mut off = header_size;
         while pos < header_size {
-            let (st, n) = match record[pos] {
-                b if b < 0x80 => (u64::from(b), 1),
-                _ => read_varint(&record[pos..header_size]).ok_or_else(Error::corrupt)?,
+            let (st, len) = match header[pos] {
+                b if b < 0x80 => {
+                    pos += 1;
+                    let len = ONE_BYTE_SERIAL_LEN[b as usize];
+                    if len == u8::MAX {
+                        return Err(Error::corrupt());
+                    }
+                    (u64::from(b), len as usize)
+                }
+                _ => {
+                    let (st, n) = read_varint(&header[pos..]).ok_or_else(Error::corrupt)?;
+                    pos += n;
+                    let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
+                    (st, usize::try_from(len).map_err(|_| Error::corrupt())?)
+                }
             };
-            pos += n;
-            let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
             serial_types.push(st);
             offsets.push(off);
-            off = off.checked_add(len as usize).ok_or_else(Error::corrupt)?;
+            off = off.checked_add(len).ok_or_else(Error::corrupt)?;
             if off > record.len() {
                 return Err(Error::corrupt());
             }
@@ -336,6 +350,28 @@ impl RecordHeader {
         Ok(())
     }
 }
+
+/// Value lengths of the serial types below 128 (a one-byte header
+/// entry); `u8::MAX` marks the reserved types 10 and 11.
+const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut st = 0;
+    while st < 128 {
+        t[st] = match st {
+            0 | 8 | 9 => 0,
+            1 => 1,
+            2 => 2,
+            3 => 3,
+            4 => 4,
+            5 => 6,
+            6 | 7 => 8,
+            10 | 11 => u8::MAX,
+            n => ((n - 12) / 2) as u8,
+        };
+        st += 1;
+    }
+    t
+};
 
 /// A record with its header parsed, giving access to its columns.
 #[derive(Debug, Clone)]

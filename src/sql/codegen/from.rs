@@ -1400,9 +1400,14 @@ impl<'b> Compiler<'_> {
         let own: Vec<&'a Expr<'b>> = terms.iter().copied().filter(|t| !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t)).collect();
         // Entries: the key, the other columns the query reads (in table
         // order, as SQLite's automatic index holds them, which orders the
-        // rows of one key), then the rowid.
+        // rows of one key), then the rowid. Probed from the rows of a
+        // subquery in FROM, the key and rowid only: SQLite would rather
+        // index the subquery's rows, and this keeps the rows of one key in
+        // the order that plan gives.
         let mut fields = vec![col];
-        if let Some(u) = uses {
+        let items = &self.scopes.last().unwrap().items;
+        let after_subquery = (0..items.len().min(64)).any(|i| before & (1 << i) != 0 && items[i].table.is_empty());
+        if let Some(u) = uses.filter(|_| !after_subquery) {
             for c in 0..table.columns.len() {
                 let read = u.iter().any(|(i, x)| *i == it.item && *x == Some(c));
                 if read && c != col && table.rowid_alias != Some(c) && table.field_of(c).is_some() {

@@ -82,11 +82,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::Affinity => {
-            let affs: Vec<char> = if let P4::Affinity(a) = &insn.p4 { a.chars().collect() } else { Vec::new() };
-            for (i, c) in affs.iter().enumerate().take(p2 as usize) {
+            // (Iterated in place: collecting the letters allocated on
+            // every execution, once per index lookup.)
+            let affs = if let P4::Affinity(a) = &insn.p4 { a.as_str() } else { "" };
+            for (i, c) in affs.chars().enumerate().take(p2 as usize) {
                 let r = p1 + i as i32;
                 let v = std::mem::take(&mut vm.regs[r as usize].value);
-                vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(*c));
+                vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(c));
             }
         }
         Opcode::TypeCheck => {
