@@ -3,8 +3,9 @@
 //! A write transaction bigger than the cache would otherwise keep every
 //! changed page in memory. Between two B-tree operations, when the cache
 //! is over its bound and nearly all of it is dirty (too little is left to
-//! evict), the pager spills its least recently used dirty pages, half
-//! the bound at a time (pages in use stay dirty, as with
+//! evict), the pager spills its least recently used dirty pages (as the
+//! cache's clock sees them), half the bound at a time (pages in use stay
+//! dirty, as with
 //! SQLite, which spills the least recently used dirty page when it needs
 //! room, so a page is rarely written twice):
 //! `Journal` (append the originals not yet journaled) → `Sync` →
