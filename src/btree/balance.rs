@@ -13,9 +13,10 @@
 //!
 //! Cells are never decoded into owned vectors on the hot paths: the
 //! siblings are copied page-wise once and dealt out as slices of those
-//! copies ([`NewContent`] says how the page being balanced changes), and
-//! an append past the right edge (`balance_quick`) adds its divider to the
-//! parent in place when it fits.
+//! copies ([`NewContent`] says how the page being balanced changes), an
+//! append past the right edge (`balance_quick`) adds its divider to the
+//! parent in place when it fits, and the parent's dividers between the
+//! siblings are replaced in place (`splice.rs`) unless they do not fit.
 //!
 //! Invariants: every page written holds a node that fits; siblings keep
 //! their page numbers where possible (surplus pages go to the freelist,
@@ -203,22 +204,31 @@ impl Btree {
     /// `content`) and up to two siblings. The cells are never decoded into
     /// owned vectors: the sibling pages are copied once and the pool holds
     /// slices of those copies, the new content and the parent's dividers.
+    /// The parent's dividers are then replaced in place when they fit
+    /// (`splice.rs`), else the parent is rewritten and fixed in turn.
     pub(super) fn balance_siblings(&mut self, path: &[Level], level: usize, content: NewContent<'_>) -> Result<()> {
         let usable = self.usable();
         let parent_pgno = path[level - 1].pgno;
         let child_idx = path[level - 1].idx;
-        let mut parent = self.read_node(parent_pgno)?;
-        if parent.kind.is_leaf() {
+        // The parent as it is (copied: pages are allocated below).
+        let parent_img = self.pager.page(parent_pgno)?.to_vec();
+        let ph = page::header(&parent_img, parent_pgno)?;
+        if ph.kind.is_leaf() {
             return Err(Error::corrupt());
         }
-        let nchild = parent.cells.len() + 1;
+        let parent_cell = |i: usize| -> Result<&[u8]> {
+            let off = page::cell_offset(&parent_img, &ph, i, usable)?;
+            let area = &parent_img[off..usable as usize];
+            Ok(&area[..cell::cell_size(ph.kind, area, usable)?])
+        };
+        let nchild = ph.ncells + 1;
         if child_idx >= nchild {
             return Err(Error::corrupt());
         }
         let first = if nchild <= 3 { 0 } else { child_idx.saturating_sub(1).min(nchild - 3) };
         let last = (first + 2).min(nchild - 1);
-        let child_of = |parent: &Node, i: usize| -> Result<Pgno> {
-            let c = if i == parent.cells.len() { parent.right } else { cell::get_u32(&parent.cells[i], 0)? };
+        let child_of = |i: usize| -> Result<Pgno> {
+            let c = if i == ph.ncells { ph.right } else { cell::get_u32(parent_cell(i)?, 0)? };
             if c < 2 {
                 return Err(Error::corrupt());
             }
@@ -229,7 +239,7 @@ impl Btree {
         let mut old_pgnos = Vec::with_capacity(3);
         let mut images: Vec<Option<(Vec<u8>, page::PageHeader)>> = Vec::with_capacity(3);
         for i in first..=last {
-            let pg = child_of(&parent, i)?;
+            let pg = child_of(i)?;
             if old_pgnos.contains(&pg) || pg == parent_pgno {
                 return Err(Error::corrupt());
             }
@@ -254,7 +264,7 @@ impl Btree {
         };
         let nsib = images.len();
         let kind = sib_kind(0);
-        if (0..nsib).any(|j| sib_kind(j) != kind) || kind.is_table() != parent.kind.is_table() {
+        if (0..nsib).any(|j| sib_kind(j) != kind) || kind.is_table() != ph.kind.is_table() {
             return Err(Error::corrupt());
         }
         let separated = kind != PageKind::TableLeaf;
@@ -264,7 +274,7 @@ impl Btree {
         let mut interior_divs: Vec<Vec<u8>> = Vec::new();
         if separated && !kind.is_leaf() {
             for j in 0..nsib - 1 {
-                let mut d = parent.cells[first + j].clone();
+                let mut d = parent_cell(first + j)?.to_vec();
                 set_left_child(&mut d, sib_right(j));
                 interior_divs.push(d);
             }
@@ -281,15 +291,14 @@ impl Btree {
                     if insert.is_some_and(|(idx, _)| idx > h.ncells) {
                         return Err(Error::corrupt());
                     }
-                    for i in 0..h.ncells {
-                        if let Some((idx, c)) = insert.filter(|(idx, _)| *idx == i) {
-                            let _ = idx;
+                    pool.reserve(h.ncells + 2);
+                    match insert {
+                        Some((idx, c)) => {
+                            push_cells(&mut pool, data, h, 0..idx, usable)?;
                             pool.push(c);
+                            push_cells(&mut pool, data, h, idx..h.ncells, usable)?;
                         }
-                        pool.push(page::cell(data, h, i, usable)?.0);
-                    }
-                    if let Some((_, c)) = insert.filter(|(idx, _)| *idx == h.ncells) {
-                        pool.push(c);
+                        None => push_cells(&mut pool, data, h, 0..h.ncells, usable)?,
                     }
                 }
                 None => match &content {
@@ -299,7 +308,7 @@ impl Btree {
             }
             if separated && j + 1 < nsib {
                 if kind.is_leaf() {
-                    pool.push(parent.cells[first + j].get(4..).ok_or_else(Error::corrupt)?);
+                    pool.push(parent_cell(first + j)?.get(4..).ok_or_else(Error::corrupt)?);
                 } else {
                     pool.push(&interior_divs[j]);
                 }
@@ -356,19 +365,42 @@ impl Btree {
             self.write_cells(pg, kind, chunk, right)?;
         }
         drop(pool);
+        let last_pg = new_pgnos[k - 1];
         // The parent: old dividers out, new ones in, last slot re-pointed.
+        if self.splice_dividers_in_place(parent_pgno, first, last - first, &dividers, last_pg)? {
+            return self.fix_spliced_parent(path, level - 1);
+        }
+        let mut parent = page::read_node(&parent_img, parent_pgno, usable)?;
         let tail = parent.cells.split_off(last);
         parent.cells.truncate(first);
         parent.cells.extend(dividers);
         let slot = parent.cells.len();
         parent.cells.extend(tail);
-        let last_pg = new_pgnos[k - 1];
         if slot == parent.cells.len() {
             parent.right = last_pg;
         } else {
             set_left_child(&mut parent.cells[slot], last_pg);
         }
         self.fix_page(path, level - 1, parent)
+    }
+
+    /// After its dividers were spliced in place, page `path[level]` is
+    /// fixed as [`Btree::fix_page`] would: an interior root left without
+    /// cells takes its child's content, any other page left underfull is
+    /// balanced with its siblings.
+    fn fix_spliced_parent(&mut self, path: &[Level], level: usize) -> Result<()> {
+        let pgno = path[level].pgno;
+        let usable = self.usable() as usize;
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let Some(free) = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Err(Error::corrupt()) };
+        let used = usable - h.offset - free;
+        let needs_fix = if level == 0 { h.ncells == 0 } else { used * 3 < usable };
+        if needs_fix {
+            let node = self.read_node(pgno)?;
+            return self.fix_page(path, level, node);
+        }
+        Ok(())
     }
 
     /// Write `cells` packed into page `pgno` (as [`page::write_node`]
@@ -404,6 +436,36 @@ impl Btree {
     }
 }
 
+/// Append cells `range` of a page to `pool`, sized straight from the
+/// pointer array (the hot loop of balancing: every cell of three pages).
+/// A cell whose payload size is a one-byte varint and all local takes
+/// the short way; others are sized by [`cell::cell_size`].
+fn push_cells<'a>(pool: &mut Vec<&'a [u8]>, data: &'a [u8], h: &page::PageHeader, range: std::ops::Range<usize>, usable: u32) -> Result<()> {
+    let usable_len = usable as usize;
+    let ptr_base = h.offset + h.kind.header_size();
+    let min = ptr_base + 2 * h.ncells;
+    let ptrs = data.get(ptr_base + 2 * range.start..ptr_base + 2 * range.end).ok_or_else(Error::corrupt)?;
+    let prefix = match h.kind {
+        PageKind::IndexLeaf => Some(0),
+        PageKind::IndexInterior => Some(4),
+        _ => None,
+    };
+    let max_local = cell::max_local(false, usable);
+    for p in ptrs.chunks_exact(2) {
+        let off = u16::from_be_bytes([p[0], p[1]]) as usize;
+        if off < min || off >= usable_len {
+            return Err(Error::corrupt());
+        }
+        let area = &data[off..usable_len];
+        let size = match prefix {
+            Some(k) if area.len() > k && area[k] < 0x80 && (area[k] as usize) <= max_local => k + 1 + area[k] as usize,
+            _ => cell::cell_size(h.kind, area, usable)?,
+        };
+        pool.push(area.get(..size).ok_or_else(Error::corrupt)?);
+    }
+    Ok(())
+}
+
 /// The new content of the page being balanced.
 pub(super) enum NewContent<'a> {
     /// What the page holds now (an underfull page after a delete).
@@ -426,7 +488,7 @@ fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<u
     let max_k = if separated { n.div_ceil(2).max(1) } else { n.max(1) };
     let mut k = total.div_ceil(capacity).max(1);
     while k <= max_k {
-        if let Some(bounds) = try_split(costs, separated, capacity, k) {
+        if let Some(bounds) = try_split(costs, total, separated, capacity, k) {
             return Ok(bounds);
         }
         k += 1;
@@ -434,16 +496,18 @@ fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<u
     Err(Error::corrupt())
 }
 
-/// Chunk lengths for `k` pages, or `None` if this `k` does not work.
-fn try_split(costs: &[usize], separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
+/// Chunk lengths for `k` pages, or `None` if this `k` does not work
+/// (`total`: the sum of `costs`).
+fn try_split(costs: &[usize], total: usize, separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
     let n = costs.len();
     let cost = |i: usize| costs[i];
     let mut bounds = Vec::with_capacity(k);
     let mut i = 0;
     let per_page_after = if separated { 2 } else { 1 };
+    // The cost of cells `i..` (kept as cells are dealt, not re-summed).
+    let mut remaining = total;
     for j in 0..k {
         let pages_left = k - j;
-        let remaining: usize = (i..n).map(cost).sum();
         let target = remaining / pages_left;
         let start = i;
         let mut used = 0;
@@ -468,10 +532,12 @@ fn try_split(costs: &[usize], separated: bool, capacity: usize, k: usize) -> Opt
             return None;
         }
         bounds.push(i - start);
+        remaining -= used;
         if separated && pages_left > 1 {
             if i >= n {
                 return None;
             }
+            remaining -= cost(i);
             i += 1;
         }
     }

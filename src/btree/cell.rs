@@ -132,6 +132,44 @@ pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     Ok(info)
 }
 
+/// Bytes of the varint at the start of `b` (SQLITE_CORRUPT if it runs
+/// off the end).
+#[inline]
+fn varint_bytes(b: &[u8]) -> Result<usize> {
+    for (i, &x) in b.iter().take(9).enumerate() {
+        if x & 0x80 == 0 || i == 8 {
+            return Ok(i + 1);
+        }
+    }
+    Err(Error::corrupt())
+}
+
+/// The size of the cell at the start of `b`, as `parse(..).size`, with
+/// less work (balancing sizes every cell of three pages): the rowid is
+/// skipped rather than decoded and nothing else is kept.
+#[inline]
+pub fn cell_size(kind: PageKind, b: &[u8], usable: u32) -> Result<usize> {
+    let mut pos = if kind.is_leaf() { 0 } else { 4 };
+    let rest = b.get(pos..).ok_or_else(Error::corrupt)?;
+    if kind == PageKind::TableInterior {
+        return Ok(pos + varint_bytes(rest)?);
+    }
+    let (p, n) = get_varint(rest)?;
+    pos += n;
+    if kind == PageKind::TableLeaf {
+        pos += varint_bytes(b.get(pos..).ok_or_else(Error::corrupt)?)?;
+    }
+    if p > i32::MAX as u64 {
+        return Err(Error::corrupt());
+    }
+    let local = local_size(p, kind == PageKind::TableLeaf, usable);
+    let size = pos + local + if (local as u64) < p { 4 } else { 0 };
+    if size > b.len() {
+        return Err(Error::corrupt());
+    }
+    Ok(size)
+}
+
 /// Build a leaf cell's header part (everything before the payload).
 pub fn leaf_prefix(kind: PageKind, rowid: i64, payload_size: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(18);
@@ -188,5 +226,39 @@ mod tests {
         let info = parse(PageKind::TableInterior, &i, 4096).unwrap();
         assert_eq!((info.left_child, info.rowid), (9, -5));
         assert!(parse(PageKind::TableLeaf, &c[..c.len() - 1], 4096).is_err(), "truncated cell is corrupt");
+        assert!(cell_size(PageKind::TableLeaf, &c[..c.len() - 1], 4096).is_err(), "truncated cell is corrupt");
+        assert_eq!(cell_size(PageKind::TableLeaf, &c, 4096).unwrap(), c.len());
+        assert_eq!(cell_size(PageKind::TableInterior, &i, 4096).unwrap(), i.len());
+    }
+
+    #[test]
+    fn cell_size_agrees_with_parse() {
+        // Every kind, payloads around the local limits, rowids of every
+        // varint length.
+        for kind in [PageKind::TableLeaf, PageKind::TableInterior, PageKind::IndexLeaf, PageKind::IndexInterior] {
+            for usable in [512u32, 4096, 65536] {
+                for payload in [0usize, 1, 127, 128, 489, 1002, 1003, 4061, 4062, 70000] {
+                    for rowid in [0i64, 1, 300, -1, i64::MAX] {
+                        let mut c = Vec::new();
+                        if !kind.is_leaf() {
+                            c.extend_from_slice(&7u32.to_be_bytes());
+                        }
+                        if kind == PageKind::TableInterior {
+                            put_varint(rowid as u64, &mut c);
+                        } else {
+                            c.extend(leaf_prefix(kind.leaf(), rowid, payload));
+                            let local = local_size(payload as u64, kind == PageKind::TableLeaf, usable);
+                            c.extend(std::iter::repeat_n(0xab, local));
+                            if local < payload {
+                                c.extend_from_slice(&9u32.to_be_bytes());
+                            }
+                        }
+                        c.extend_from_slice(&[0u8; 5]);
+                        let info = parse(kind, &c, usable).unwrap();
+                        assert_eq!(cell_size(kind, &c, usable).unwrap(), info.size, "{kind:?} usable {usable} payload {payload} rowid {rowid}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -2,6 +2,9 @@
 //!
 //! `first`/`last`/`next`/`prev`/`seek_rowid`/`seek_index` position a
 //! [`Cursor`]; `payload`/`column`/`column_count` read the entry it is on.
+//! `seek_rowid_lazy`/`last_rowid` position a table cursor by rowid without
+//! reading the row, starting from the cursor's own leaf when it decides
+//! the answer (`near.rs`).
 //!
 //! A move computes the new path and copies the new entry into the cursor's
 //! spare buffers ([`Spare`]); only a finished attempt swaps them with the
@@ -99,6 +102,23 @@ impl Btree {
         }
         self.land(spare)
     }
+
+    /// Table trees: the last entry of the tree at `root`, its rowid only
+    /// (the row is read when a column asks).
+    fn land_last_rowid(&self, root: Pgno, spare: &mut Spare) -> Result<Landed> {
+        spare.path.clear();
+        self.descend_rightmost(&mut spare.path, root)?;
+        let top = spare.path.last().copied().ok_or_else(Error::corrupt)?;
+        let data = self.pager.page(top.pgno)?;
+        let h = page::header(data, top.pgno)?;
+        if h.ncells == 0 {
+            return Ok(Landed::Nowhere);
+        }
+        if h.kind != PageKind::TableLeaf {
+            return Err(Error::corrupt());
+        }
+        Ok(Landed::Entry { rowid: self.leaf_rowid(data, &h, top.idx)?, payload_valid: false })
+    }
 }
 
 impl Cursor {
@@ -118,6 +138,9 @@ impl Cursor {
     }
 
     fn install(&mut self, bt: &Btree, spare: &mut Spare, landed: Landed) {
+        // (A new position: the path kept from before a reopen is no
+        // longer a hint; a stale hint could place an insert wrongly.)
+        self.hint = false;
         self.payload_valid = false;
         self.header_valid = false;
         self.seq = bt.seq;
@@ -138,6 +161,17 @@ impl Cursor {
                 self.state = CursorState::Invalid;
             }
         }
+    }
+
+    /// Stay on the entry the (fresh) path is on, now known to have
+    /// `rowid`; the row is read when a column asks.
+    fn install_in_place(&mut self, bt: &Btree, rowid: i64) {
+        self.hint = false;
+        self.payload_valid = false;
+        self.header_valid = false;
+        self.seq = bt.seq;
+        self.rowid = rowid;
+        self.state = CursorState::Valid;
     }
 
     /// Move to the first entry; `false` if the tree is empty.
@@ -174,7 +208,7 @@ impl Cursor {
     /// changed, take the general path (which also reports any corruption
     /// met here).
     fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
-        if self.state != CursorState::Valid || self.seq != bt.seq {
+        if self.state != CursorState::Valid || !self.fresh(bt) {
             return false;
         }
         let Some(top) = self.path.last().copied() else { return false };
@@ -236,7 +270,7 @@ impl Cursor {
         if self.step_in_leaf(bt, true) {
             return Ok(Poll::Ready(true));
         }
-        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
         let r = bt.run_read(|bt| {
@@ -268,7 +302,7 @@ impl Cursor {
         if self.step_in_leaf(bt, false) {
             return Ok(Poll::Ready(true));
         }
-        let fresh = self.state == CursorState::Valid && self.seq == bt.seq;
+        let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
         let r = bt.run_read(|bt| {
@@ -309,6 +343,105 @@ impl Cursor {
             Ok((last, r))
         });
         self.finish_move(bt, spare, r)
+    }
+
+    /// Table trees: [`Cursor::seek_rowid`] without reading the row (a
+    /// column read fetches it), for `NotExists`, which mostly only asks
+    /// whether a rowid is taken. A rowid the cursor's fresh leaf decides
+    /// (the next rowid of an append, the row an UPDATE is on) is found
+    /// there without a descent from the root.
+    pub fn seek_rowid_lazy(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        if let Some(near) = self.near_path(bt) {
+            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
+                Ok(Some(spot)) => {
+                    let old_idx = self.path.last().map_or(0, |l| l.idx);
+                    let (found, result) = match bt.land_on_spot(&mut self.path, spot.idx, rowid) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            if let Some(top) = self.path.last_mut() {
+                                top.idx = old_idx;
+                            }
+                            return Err(e);
+                        }
+                    };
+                    self.install_in_place(bt, found);
+                    // (The interior levels did not change.)
+                    if spot.last_leaf {
+                        self.note_last_leaf(bt);
+                    }
+                    return Ok(Poll::Ready(result));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the seek below reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let (found, _) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
+            if found {
+                let idx = spare.path.last().map_or(0, |l| l.idx);
+                let (got, result) = bt.land_on_spot(&mut spare.path, idx, rowid)?;
+                return Ok((Landed::Entry { rowid: got, payload_valid: false }, (result, false)));
+            }
+            // Past the last entry: the cursor goes on it, on the last leaf.
+            let last = bt.land_last_rowid(root, &mut spare)?;
+            let on_last = matches!(last, Landed::Entry { .. });
+            Ok((last, (if on_last { SeekResult::Before } else { SeekResult::Empty }, on_last)))
+        });
+        let (result, on_last) = crate::ready!(self.finish_move(bt, spare, r)?);
+        if on_last {
+            self.note_last_leaf(bt);
+        }
+        Ok(Poll::Ready(result))
+    }
+
+    /// Table trees: move to the last entry without reading the row (a
+    /// column read fetches it), for `NewRowid`, which only wants the
+    /// largest rowid; `None` if the tree is empty. A cursor still on the
+    /// last entry (the row it appended before being reopened on the same
+    /// tree) answers without a descent.
+    pub fn last_rowid(&mut self, bt: &mut Btree) -> IoPoll<Option<i64>> {
+        if self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
+        }
+        if let Some(near) = self.near_path(bt) {
+            match bt.last_rowid_near(near, self.on_known_last_leaf(bt)) {
+                Ok(Some(rowid)) => {
+                    self.install_in_place(bt, rowid);
+                    // (The same path: its leaf is still the last.)
+                    self.note_last_leaf(bt);
+                    return Ok(Poll::Ready(Some(rowid)));
+                }
+                Ok(None) => {}
+                // (A page not cached, or damage the descent reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        let root = self.root;
+        let mut spare = std::mem::take(&mut self.spare);
+        let r = bt.run_read(|bt| {
+            let landed = bt.land_last_rowid(root, &mut spare)?;
+            let rowid = match landed {
+                Landed::Entry { rowid, .. } => Some(rowid),
+                Landed::Nowhere => None,
+            };
+            Ok((landed, rowid))
+        });
+        let rowid = crate::ready!(self.finish_move(bt, spare, r)?);
+        // (A descent along the right edge ends on the last leaf.)
+        if rowid.is_some() {
+            self.note_last_leaf(bt);
+        }
+        Ok(Poll::Ready(rowid))
     }
 
     /// Index trees: position by comparing `key` (a prefix of the entry's
@@ -368,7 +501,7 @@ impl Cursor {
         if self.key_info.is_some() {
             return Ok(Poll::Ready(&self.key));
         }
-        if !self.payload_valid || self.seq != bt.seq {
+        if !self.payload_valid || !self.fresh(bt) {
             let mut spare = std::mem::take(&mut self.spare);
             let this = &*self;
             let r = bt.run_read(|bt| {
@@ -413,7 +546,7 @@ impl Cursor {
     #[inline]
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
         // (The entry's bytes are usually at hand: no call then.)
-        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.seq == bt.seq));
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
         if !at_hand {
             crate::ready!(self.payload(bt)?);
         }

@@ -119,7 +119,7 @@ pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize
 /// list `free_bytes` accepted: merged with a freeblock ending where it
 /// starts or starting where it ends, and given back to the content area
 /// when it lies at its start.
-fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) {
+pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) {
     // Find the blocks before and after `off` (the list is ascending).
     let mut prev: Option<usize> = None;
     let mut next = get_u16(data, hoff + 1);

@@ -2,14 +2,20 @@
 //!
 //! An insert finds the leaf where the key belongs (or the entry with the
 //! same key, which it replaces in place, on a leaf or, in index trees, on
-//! an interior page), builds the cell (spilling large payloads into an
-//! overflow chain), and hands the page's new content to balancing. A row
-//! appended past the end of a full rightmost table leaf starts a new leaf
-//! instead (`balance_quick`), which is what sequential inserts do.
+//! an interior page), by a seek or from the cursor's own leaf
+//! (`near.rs`). A cell whose payload is all local and fits the gap
+//! between the pointer array and the content area is written straight
+//! into the page (nothing is built first); otherwise the cell is built
+//! (spilling large payloads into an overflow chain) and the page's new
+//! content goes to balancing. A row appended past the end of a full
+//! rightmost leaf starts a new leaf instead (`balance_quick`), which is
+//! what sequential inserts do. The caller learns whether the tree kept
+//! its shape, so that a cursor can stay on the new entry without a seek.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once.
 
+use super::balance::Level;
 use super::cell;
 use super::cursor::Probe;
 use super::page::{self, PageKind};
@@ -19,47 +25,59 @@ use crate::value::record::KeyInfo;
 
 impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
-    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
+    /// Returns the path to the new entry when the tree kept its shape
+    /// (no balancing), `None` otherwise.
+    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<Vec<Level>>> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
-        self.insert_at(path, exact, leaf_kind, rowid, payload)
+        Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
     }
 
     /// `insert_entry` where the caller knows the leaf path that `seek_path`
     /// would return (`exact`: it ends on the entry with this key).
-    pub(super) fn insert_at(&mut self, path: Vec<super::balance::Level>, exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<()> {
+    /// `true`: the tree kept its shape and `path` leads to the new entry.
+    pub(super) fn insert_at(&mut self, path: &[Level], exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
         let level = path.len() - 1;
         let top = path[level];
         if !exact {
             let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
             if h.kind == leaf_kind && top.idx <= h.ncells {
+                if self.insert_local_in_gap(top.pgno, top.idx, leaf_kind, rowid, payload)? {
+                    // (The operation's last change, as below.)
+                    return Ok(true);
+                }
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
                 if self.insert_in_gap(top.pgno, top.idx, &new)? {
                     // (The operation's last change: see `insert_in_gap`.)
-                    return Ok(());
+                    return Ok(true);
                 }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
                     let parent = path[level - 1];
                     let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
                     if parent.idx == ph.ncells {
                         if leaf_kind == PageKind::TableLeaf {
-                            return self.balance_quick(&path, level, new);
+                            self.balance_quick(path, level, new)?;
+                            return Ok(false);
                         }
-                        if self.balance_quick_index(&path, level, &new)? {
-                            return Ok(());
+                        if self.balance_quick_index(path, level, &new)? {
+                            return Ok(false);
                         }
                     }
                 }
                 if level > 0 && self.overflows_with(top.pgno, new.len())? {
                     // Straight to balancing, without decoding the page.
-                    return self.balance_siblings(&path, level, super::balance::NewContent::Insert(top.idx, &new));
+                    self.balance_siblings(path, level, super::balance::NewContent::Insert(top.idx, &new))?;
+                    return Ok(false);
                 }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
-                return self.fix_page(&path, level, node);
+                self.fix_page(path, level, node)?;
+                return Ok(false);
             }
         }
-        if exact && self.replace_leaf_cell_in_place(&path, level, leaf_kind, rowid, payload)? {
-            return Ok(());
+        if exact {
+            if let Some(kept_shape) = self.replace_leaf_cell_in_place(path, level, leaf_kind, rowid, payload)? {
+                return Ok(kept_shape);
+            }
         }
         let mut node = self.read_node(top.pgno)?;
         if node.kind.leaf() != leaf_kind {
@@ -77,27 +95,30 @@ impl Btree {
             let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
             node.cells.insert(top.idx, new);
         }
-        self.fix_page(&path, level, node)
+        self.fix_page(path, level, node)?;
+        Ok(false)
     }
 
     /// Replace the leaf cell `path` ends on (an UPDATE rewriting a row)
     /// without decoding the page: a new cell of the same size overwrites
     /// the old one; otherwise the old one is dropped in place and the new
     /// one goes into the gap, or the page is repacked and balanced as
-    /// usual. `false` (nothing done) when the old cell has an overflow
+    /// usual. `None` (nothing done) when the old cell has an overflow
     /// chain or is not on a leaf of `leaf_kind`: the general path does it.
-    fn replace_leaf_cell_in_place(&mut self, path: &[super::balance::Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+    /// `Some(true)`: done and the page kept its place in the tree (`path`
+    /// still leads to the entry).
+    fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
         let (off, old_len) = {
             let data = self.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
-                return Ok(false);
+                return Ok(None);
             }
             let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
             if info.overflow != 0 {
-                return Ok(false);
+                return Ok(None);
             }
             (page::cell_offset(data, &h, top.idx, usable)?, bytes.len())
         };
@@ -106,21 +127,21 @@ impl Btree {
             // The operation's last change (the ptrmap entry comes first).
             self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
             self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
-            return Ok(true);
+            return Ok(Some(true));
         }
         if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
             self.fix_page(path, level, node)?;
-            return Ok(true);
+            return Ok(Some(false));
         }
         if self.insert_in_gap(top.pgno, top.idx, &new)? {
-            return Ok(true);
+            return Ok(Some(true));
         }
         let mut node = self.read_node(top.pgno)?;
         node.cells.insert(top.idx, new);
         self.fix_page(path, level, node)?;
-        Ok(true)
+        Ok(Some(false))
     }
 
     /// Whether page `pgno` cannot take a cell of `len` bytes even when
@@ -143,30 +164,74 @@ impl Btree {
     /// does (every caller returns at once), so the page is modified with
     /// [`crate::pager::Pager::page_mut_last`]: no undo image per insert.
     fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let Some(h) = self.gap_for(pgno, idx, cell_bytes.len())? else { return Ok(false) };
+        self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
+        let d = self.pager.page_mut_last(pgno)?;
+        let start = open_slot(d, &h, idx, cell_bytes.len());
+        d[start..start + cell_bytes.len()].copy_from_slice(cell_bytes);
+        Ok(true)
+    }
+
+    /// `insert_in_gap` for a leaf cell whose payload is all local, written
+    /// straight into the page (no cell built first: the one allocation
+    /// every insert made). `false` if the payload overflows or the gap is
+    /// too small.
+    fn insert_local_in_gap(&mut self, pgno: Pgno, idx: usize, kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+        let table = kind == PageKind::TableLeaf;
+        if payload.len() > cell::max_local(table, self.usable()) {
+            return Ok(false);
+        }
+        let size_len = crate::value::varint::varint_len(payload.len() as u64);
+        let rowid_len = if table { crate::value::varint::varint_len(rowid as u64) } else { 0 };
+        let len = size_len + rowid_len + payload.len();
+        let Some(h) = self.gap_for(pgno, idx, len)? else { return Ok(false) };
+        // (No pointer-map entry: the cell has no overflow chain.)
+        let d = self.pager.page_mut_last(pgno)?;
+        let start = open_slot(d, &h, idx, len);
+        let cell = &mut d[start..start + len];
+        crate::value::varint::put_varint(&mut cell[..size_len], payload.len() as u64);
+        if table {
+            crate::value::varint::put_varint(&mut cell[size_len..size_len + rowid_len], rowid as u64);
+        }
+        cell[size_len + rowid_len..].copy_from_slice(payload);
+        Ok(true)
+    }
+
+    /// The header of page `pgno` when a cell of `len` bytes fits in the
+    /// gap between its pointer array and its content area at index `idx`;
+    /// `None` otherwise (or when the header does not read sane).
+    fn gap_for(&self, pgno: Pgno, idx: usize, len: usize) -> Result<Option<page::PageHeader>> {
         let usable = self.usable() as usize;
         let data = self.pager.page(pgno)?;
         let h = page::header(data, pgno)?;
-        let off = h.offset;
-        let ptr_base = off + h.kind.header_size();
-        let ptr_end = ptr_base + 2 * h.ncells;
-        let raw = u16::from_be_bytes([data[off + 5], data[off + 6]]) as usize;
-        let content = if raw == 0 { 65536 } else { raw };
-        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff {
-            return Ok(false);
+        let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+        let content = content_start(data, &h);
+        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff || content - ptr_end < len + 2 {
+            return Ok(None);
         }
-        if content - ptr_end < cell_bytes.len() + 2 {
-            return Ok(false);
-        }
-        let start = content - cell_bytes.len();
-        let kind = h.kind;
-        self.ptrmap_note_cell(pgno, kind, cell_bytes)?;
-        let d = self.pager.page_mut_last(pgno)?;
-        d[start..content].copy_from_slice(cell_bytes);
-        let at = ptr_base + 2 * idx;
-        d.copy_within(at..ptr_end, at + 2);
-        d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
-        d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
-        d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
-        Ok(true)
+        Ok(Some(h))
     }
+}
+
+fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
+    match u16::from_be_bytes([data[h.offset + 5], data[h.offset + 6]]) {
+        0 => 65536,
+        v => v as usize,
+    }
+}
+
+/// Make room for a `len`-byte cell at index `idx` of a page `gap_for`
+/// accepted: a pointer inserted, the content area grown down, the cell
+/// count raised. Returns where the cell's bytes go.
+fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize) -> usize {
+    let off = h.offset;
+    let ptr_base = off + h.kind.header_size();
+    let ptr_end = ptr_base + 2 * h.ncells;
+    let start = content_start(d, h) - len;
+    let at = ptr_base + 2 * idx;
+    d.copy_within(at..ptr_end, at + 2);
+    d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
+    d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
+    d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+    start
 }

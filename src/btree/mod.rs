@@ -25,9 +25,13 @@
 //! the read is in flight. Cursors install a new position only when an
 //! attempt succeeds.
 //!
-//! Invariants: a modification bumps [`Btree`]'s change sequence, which
-//! makes every other cursor's path stale (they re-seek by their saved
-//! key); pages are only modified through the pager (journaled first).
+//! Invariants: a modification bumps [`Btree`]'s change sequence. An
+//! insert or delete through a cursor changes only its own tree's pages
+//! (and free pages), so it makes stale only the paths of cursors on that
+//! tree; every other change (creating, dropping or clearing a tree,
+//! vacuum, meta words, transaction boundaries, rollback) makes every path
+//! stale. A stale cursor re-seeks by its saved key. Pages are only
+//! modified through the pager (journaled first).
 
 pub mod balance;
 pub mod cell;
@@ -38,10 +42,12 @@ mod drop_cell;
 mod freelist;
 mod insert;
 mod integrity;
+mod near;
 mod overflow;
 pub mod page;
 mod ptrmap;
 mod rowid_seek;
+mod splice;
 mod vacuum;
 mod walk;
 
@@ -56,6 +62,12 @@ use cursor::Probe;
 use page::{Node, PageKind};
 use std::sync::Arc;
 use walk::Walk;
+
+/// Where the next [`Btree`]'s change sequence starts (see `Btree::open`).
+static SEQ_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
+
+/// Trees whose changes [`Btree`] tracks one by one between global changes.
+const MAX_TRACKED_TREES: usize = 8;
 
 /// A page number (1-based; 0 means none).
 pub type Pgno = u32;
@@ -145,9 +157,15 @@ pub struct BtreeOptions {
 /// One database file and its pager.
 pub struct Btree {
     pager: Pager,
-    /// Bumped by every change to any tree: cursors compare it with the
-    /// value they saw when positioned.
+    /// Bumped by every change to any tree: cursors remember the value
+    /// they saw when positioned (see [`Btree::path_fresh`]).
     seq: u64,
+    /// `seq` at the last change that may have moved entries of any tree.
+    global_seq: u64,
+    /// Trees changed since `global_seq` by inserts and deletes, with the
+    /// `seq` of their last change (a handful at most: past
+    /// [`MAX_TRACKED_TREES`] a change counts as global).
+    tree_changes: Vec<(Pgno, u64)>,
     /// A tree walk in progress (drop/clear/integrity check), kept across
     /// `Pending`.
     walk: Option<Walk>,
@@ -162,7 +180,11 @@ impl Btree {
             (io.clone(), path)
         };
         let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory };
-        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: 0, walk: None })
+        // Each Btree counts from its own base, so that a cursor's sequence
+        // number from another Btree (a database detached and another
+        // attached under the same index) can never look fresh.
+        let base = SEQ_BASE.fetch_add(1 << 40, std::sync::atomic::Ordering::Relaxed);
+        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: base, global_seq: base, tree_changes: Vec::new(), walk: None })
     }
 
     /// The pager (tests and pragmas).
@@ -202,6 +224,32 @@ impl Btree {
         }
     }
 
+    /// Count a change that may have touched any tree.
+    fn bump_global(&mut self) {
+        self.seq += 1;
+        self.global_seq = self.seq;
+        self.tree_changes.clear();
+    }
+
+    /// Count a change to the tree rooted at `root` only.
+    fn bump_tree(&mut self, root: Pgno) {
+        self.seq += 1;
+        if let Some(t) = self.tree_changes.iter_mut().find(|t| t.0 == root) {
+            t.1 = self.seq;
+        } else if self.tree_changes.len() < MAX_TRACKED_TREES {
+            self.tree_changes.push((root, self.seq));
+        } else {
+            self.global_seq = self.seq;
+            self.tree_changes.clear();
+        }
+    }
+
+    /// Whether a path into the tree at `root` computed when the sequence
+    /// was `seq` still holds: no change since then touched that tree.
+    fn path_fresh(&self, root: Pgno, seq: u64) -> bool {
+        seq == self.seq || (seq >= self.global_seq && seq <= self.seq && self.tree_changes.iter().all(|&(r, s)| r != root || s <= seq))
+    }
+
     /// Pins only matter for the duration of one operation; in a write
     /// transaction dirty pages stay anyway, so dropping pins is always safe.
     fn unpin_after_op(&mut self) {
@@ -210,7 +258,13 @@ impl Btree {
 
     /// Run a modifying attempt; a failed attempt is undone before it is
     /// retried (after a fetch) or its error returned.
-    fn run_write<T>(&mut self, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+    fn run_write<T>(&mut self, attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
+        self.run_write_in(None, attempt)
+    }
+
+    /// [`Btree::run_write`] for an operation that changes only the tree
+    /// at `tree` (when given), which keeps other trees' cursors fresh.
+    fn run_write_in<T>(&mut self, tree: Option<Pgno>, mut attempt: impl FnMut(&mut Btree) -> Result<T>) -> IoPoll<T> {
         if self.pager.state() != PagerState::Write {
             let code = if self.pager.read_only() { SQLITE_READONLY } else { SQLITE_INTERNAL };
             return Err(Error::new(code, "B-tree modified outside a write transaction"));
@@ -224,7 +278,10 @@ impl Btree {
                 Ok(v) => {
                     self.pager.op_commit();
                     self.pager.unpin_all();
-                    self.seq += 1;
+                    match tree {
+                        Some(root) => self.bump_tree(root),
+                        None => self.bump_global(),
+                    }
                     return Ok(Poll::Ready(v));
                 }
                 Err(e) => {
@@ -245,7 +302,7 @@ impl Btree {
     /// validation against the file change counter.
     pub fn begin_read(&mut self) -> IoPoll<()> {
         let r = self.pager.begin_read()?;
-        self.seq += 1;
+        self.bump_global();
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
@@ -254,7 +311,7 @@ impl Btree {
             crate::ready!(self.pager.begin_read()?);
         }
         let r = self.pager.begin_write(exclusive)?;
-        self.seq += 1;
+        self.bump_global();
         Ok(r)
     }
     /// Commit the write transaction (or end the read transaction). With
@@ -370,7 +427,7 @@ impl Btree {
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
         self.walk = None;
-        self.seq += 1;
+        self.bump_global();
         self.pager.rollback()
     }
     /// The transaction state.
@@ -395,7 +452,7 @@ impl Btree {
     /// Undo changes since savepoint `index` was opened; it stays open.
     pub fn savepoint_rollback(&mut self, index: usize) -> IoPoll<()> {
         crate::ready!(self.pager.finish_spill()?);
-        self.seq += 1;
+        self.bump_global();
         self.walk = None;
         self.pager.savepoint_rollback(index)?;
         Ok(Poll::Ready(()))
@@ -601,6 +658,16 @@ pub struct Cursor {
     state: CursorState,
     /// The tree's change sequence when `path` was computed.
     seq: u64,
+    /// Not on an entry, but `path` is where the cursor last was before it
+    /// was reopened on the same tree: a hint for seeks near it (`near.rs`)
+    /// while it is fresh.
+    hint: bool,
+    /// A leaf seen to be the tree's last (its path's interior levels on
+    /// their pages' last children), with the tree's change sequence then:
+    /// while no change touched the tree, that leaf is still the last
+    /// whatever path leads to it (see [`Cursor::on_known_last_leaf`]).
+    /// Lets an append after an append skip re-reading the interior pages.
+    last_leaf: Option<(Pgno, u64)>,
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
@@ -632,6 +699,8 @@ impl Cursor {
             path: Vec::new(),
             state: CursorState::Invalid,
             seq: 0,
+            hint: false,
+            last_leaf: None,
             rowid: 0,
             key: Vec::new(),
             payload: Vec::new(),
@@ -646,13 +715,20 @@ impl Cursor {
 
     /// Make this a fresh cursor on another tree (as [`Cursor::new`]),
     /// keeping the allocations of its buffers.
+    /// On the same tree, the old position is kept as a hint (see
+    /// `Cursor::hint`): a statement run again (an INSERT per row) starts
+    /// next to where it left off.
     pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
+        self.hint = root == self.root && (self.state == CursorState::Valid || self.hint);
+        if !self.hint {
+            self.path.clear();
+            self.seq = 0;
+            self.last_leaf = None;
+        }
         self.root = root;
         self.writable = writable;
         self.key_info = key_info;
-        self.path.clear();
         self.state = CursorState::Invalid;
-        self.seq = 0;
         self.rowid = 0;
         self.key.clear();
         self.payload.clear();
@@ -660,6 +736,34 @@ impl Cursor {
         self.header_valid = false;
         self.count_walk = None;
         self.leaf = cursor_read::LeafHeader::default();
+    }
+
+    /// Whether the path still holds (no change to this tree since it was
+    /// computed).
+    fn fresh(&self, bt: &Btree) -> bool {
+        bt.path_fresh(self.root, self.seq)
+    }
+
+    /// The tree's root page.
+    pub fn root(&self) -> Pgno {
+        self.root
+    }
+
+    /// Whether the leaf the path ends on is known to be the tree's last:
+    /// noted so at a change sequence no later change to the tree passed.
+    fn on_known_last_leaf(&self, bt: &Btree) -> bool {
+        matches!(self.last_leaf, Some((leaf, seq)) if self.path.last().map(|l| l.pgno) == Some(leaf) && bt.path_fresh(self.root, seq))
+    }
+
+    /// Note that the leaf the (fresh) path ends on is the tree's last.
+    fn note_last_leaf(&mut self, bt: &Btree) {
+        self.last_leaf = self.path.last().map(|l| (l.pgno, bt.seq));
+    }
+
+    /// A fresh path to start a seek near: the entry the cursor is on, or
+    /// the one it was on before being reopened on the same tree.
+    fn near_path(&self, bt: &Btree) -> Option<&[Level]> {
+        ((self.state == CursorState::Valid || self.hint) && self.fresh(bt)).then_some(&self.path[..])
     }
 
     fn probe(&self) -> Probe<'_> {
@@ -673,7 +777,7 @@ impl Cursor {
     /// The current path, re-seeking the saved key if the tree changed.
     /// `Err` if the saved entry no longer exists.
     fn current_path(&self, bt: &Btree) -> Result<Vec<Level>> {
-        if self.state == CursorState::Valid && self.seq == bt.seq {
+        if self.state == CursorState::Valid && self.fresh(bt) {
             return Ok(self.path.clone());
         }
         if self.state == CursorState::Invalid {
@@ -706,22 +810,86 @@ impl Cursor {
             _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
         };
         let root = self.root;
-        let ki = self.key_info.clone();
-        // Rewriting the row the cursor is on (an UPDATE): its path is
-        // still current, so the insert needs no seek.
-        let on_it = self.key_info.is_none() && self.state == CursorState::Valid && self.seq == bt.seq && self.rowid == rowid && matches!(key, InsertKey::Rowid(_));
-        let known = on_it.then(|| self.path.clone());
-        crate::ready!(bt.run_write(|bt| match &known {
-            Some(path) => bt.insert_at(path.clone(), true, leaf_kind, rowid, payload),
-            None => bt.insert_entry(root, &probe, ki.as_deref(), leaf_kind, rowid, payload),
-        })?);
+        // A rowid the cursor's fresh leaf places (the row an UPDATE is on,
+        // the next rowid of an append after `NotExists`) needs no seek.
+        // The insertion point on the cursor's own leaf, if it decides it:
+        // (cell index, exact). The path itself is then used in place.
+        let mut known = None;
+        if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
+            match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
+                Ok(Some(spot)) => known = Some((spot.idx, spot.exact, spot.last_leaf)),
+                Ok(None) => {}
+                // (A page not cached, or damage the seek reports.)
+                Err(_) => {
+                    bt.pager.take_missing();
+                }
+            }
+        }
+        // An index key after the tree's last entry, where the cursor is
+        // (the previous key of an ordered run).
+        if let (InsertKey::Index(rec), Some(ki), CursorState::Valid) = (key, self.key_info.as_deref(), self.state) {
+            if self.fresh(bt) && crate::value::record::compare_records(rec, &self.key, ki).ok() == Some(std::cmp::Ordering::Greater) {
+                match bt.index_append_spot(&self.path, self.on_known_last_leaf(bt)) {
+                    Ok(Some(idx)) => known = Some((idx, false, true)),
+                    Ok(None) => {}
+                    Err(_) => {
+                        bt.pager.take_missing();
+                    }
+                }
+            }
+        }
+        let ki = self.key_info.as_deref();
+        let mut last_leaf = false;
+        let new_path = match known {
+            Some((idx, exact, on_last)) => {
+                let mut path = std::mem::take(&mut self.path);
+                let Some(top) = path.last_mut() else { return Err(Error::corrupt()) };
+                let old_idx = std::mem::replace(&mut top.idx, idx);
+                let r = bt.run_write_in(Some(root), |bt| bt.insert_at(&path, exact, leaf_kind, rowid, payload));
+                match r {
+                    Ok(Poll::Ready(true)) => {
+                        // Same pages, same interior levels.
+                        last_leaf = on_last;
+                        Some(path)
+                    }
+                    Ok(Poll::Ready(false)) => {
+                        self.path = path;
+                        None
+                    }
+                    // Not done: the cursor stays as it was, for the retry.
+                    other => {
+                        if let Some(top) = path.last_mut() {
+                            top.idx = old_idx;
+                        }
+                        self.path = path;
+                        return other.map(|_| Poll::Pending);
+                    }
+                }
+            }
+            None => crate::ready!(bt.run_write_in(Some(root), |bt| bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload))?),
+        };
         self.state = CursorState::Valid;
+        self.hint = false;
         self.rowid = rowid;
-        self.key = if self.key_info.is_some() { payload.to_vec() } else { Vec::new() };
+        self.key.clear();
+        if self.key_info.is_some() {
+            self.key.extend_from_slice(payload);
+        }
         self.payload_valid = false;
         self.header_valid = false;
-        // The path is stale: the next use re-seeks the saved key.
-        self.seq = bt.seq.wrapping_sub(1);
+        match new_path {
+            // The entry is where the path says and only this tree changed.
+            Some(path) => {
+                self.path = path;
+                self.seq = bt.seq;
+                // (An insert in place leaves every page where it was.)
+                if last_leaf {
+                    self.note_last_leaf(bt);
+                }
+            }
+            // The tree was rebalanced: the next use re-seeks the saved key.
+            None => self.seq = bt.seq.wrapping_sub(1),
+        }
         Ok(Poll::Ready(()))
     }
     /// Delete the current entry.
@@ -734,7 +902,7 @@ impl Cursor {
         }
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write(|bt| {
+        crate::ready!(bt.run_write_in(Some(root), |bt| {
             let path = self.current_path(bt)?;
             bt.delete_at(root, &path, ki.as_deref())
         })?);

@@ -313,6 +313,38 @@ impl PageCache {
         v
     }
 
+    /// `n` dirty pages that are not pinned (all of them when fewer), the
+    /// least recently used first as the clock sees them, in ascending page
+    /// order: what a cache spill writes, so that the pages in use stay
+    /// dirty in memory and are not written again and again (as SQLite
+    /// spills its least recently used dirty pages). Pages not referenced
+    /// since the last sweep are taken first, in the order the clock's hand
+    /// meets them; then referenced ones. This is a sweep over the dirty
+    /// pages (the eviction clock passes them by): every dirty page it sees
+    /// loses its mark, so the next spill takes first the pages not used
+    /// since this one.
+    pub fn coldest_dirty_pages(&self, n: usize) -> Vec<Pgno> {
+        let len = self.slots.len();
+        let start = if self.hand < len { self.hand } else { 0 };
+        let mut cold = Vec::new();
+        let mut warm = Vec::new();
+        for k in 0..len {
+            let p = &self.slots[(start + k) % len];
+            if p.pgno == 0 || !p.dirty || self.pinned.contains(&p.pgno) {
+                continue;
+            }
+            if p.referenced.replace(false) {
+                warm.push(p.pgno);
+            } else {
+                cold.push(p.pgno);
+            }
+        }
+        cold.extend(warm);
+        cold.truncate(n);
+        cold.sort_unstable();
+        cold
+    }
+
     /// Mark one page clean (its current image is now in the file).
     pub fn mark_clean(&mut self, pgno: Pgno) {
         if let Some(&slot) = self.index.get(&pgno) {
@@ -402,6 +434,30 @@ mod tests {
         c.insert(7, vec![7], true);
         c.clear();
         assert_eq!(c.dirty_count(), 0);
+    }
+
+    #[test]
+    fn coldest_dirty_pages_are_the_least_recently_used() {
+        let mut c = PageCache::new(100);
+        for p in 1..=8 {
+            c.insert(p, vec![0], p % 2 == 0);
+        }
+        // All just used: taken in clock order; the sweep clears the marks.
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4, 6, 8]);
+        // Pages 2 and 4 used again: 6 and 8 are now the coldest dirty ones.
+        c.get(2);
+        c.get_mut_dirty(4);
+        assert_eq!(c.coldest_dirty_pages(2), vec![6, 8]);
+        // 6 and 8 not used since, 6 pinned: 8 first, then the clock's
+        // next dirty page.
+        c.get(2);
+        c.get_mut_dirty(4);
+        c.pin(6);
+        assert_eq!(c.coldest_dirty_pages(2), vec![2, 8]);
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4, 8]);
+        // Clean pages are never taken.
+        c.mark_clean(8);
+        assert_eq!(c.coldest_dirty_pages(10), vec![2, 4]);
     }
 
     #[test]

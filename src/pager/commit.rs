@@ -192,7 +192,10 @@ impl Pager {
                             self.commit_step = CommitStep::WritePages(cs);
                             return Err(Error::new(SQLITE_IOERR_WRITE, "disk I/O error (simulated crash)"));
                         }
-                        let data = self.page(*pgno)?.to_vec();
+                        // (An evicted page's buffer when one is spare.)
+                        let len = self.page(*pgno)?.len();
+                        let mut data = self.cache.take_buffer(len);
+                        data.copy_from_slice(self.page(*pgno)?);
                         cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
                     let file_size = self.file.size()?;

@@ -217,6 +217,9 @@ pub struct Pager {
     journaled: std::collections::HashSet<Pgno>,
     /// End of the journal file's last record (0: no journal written yet).
     journal_end: u64,
+    /// `journal_end` when a spill last synced the journal (0: never in
+    /// this transaction).
+    journal_synced_end: u64,
     /// Checksum nonce of the current journal.
     journal_nonce: u32,
     /// `synchronous=FULL`: records were written and will be synced with
@@ -289,6 +292,7 @@ impl Pager {
             op_undo: None,
             journaled: std::collections::HashSet::new(),
             journal_end: 0,
+            journal_synced_end: 0,
             journal_nonce: 0,
             journal_header_pending: false,
             db_touched: false,
@@ -925,6 +929,7 @@ impl Pager {
         self.originals.clear();
         self.journaled.clear();
         self.journal_end = 0;
+        self.journal_synced_end = 0;
         self.journal_header_pending = false;
         self.db_touched = false;
         self.spill_disabled = false;

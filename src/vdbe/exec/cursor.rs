@@ -53,7 +53,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 p2 as u32
             };
             let is_index = ki.is_some();
-            let c = match vm.spare_cursors.pop() {
+            // A spare cursor that was on the same tree keeps its old
+            // position as a hint (a statement run once per row starts
+            // next to where the previous run left off).
+            let same = vm.spare_cursors.iter().rposition(|c| c.db == db && c.cursor.root() == root);
+            let spare = match same {
+                Some(i) => Some(vm.spare_cursors.swap_remove(i)),
+                None => vm.spare_cursors.pop(),
+            };
+            let c = match spare {
                 // A closed cursor's buffers are reused.
                 Some(mut c) => {
                     c.cursor.reopen(root, writable, ki.clone());

@@ -168,7 +168,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     c.cache = None;
                     c.null_row = false;
                     let bt = &mut env.dbs[c.db].btree;
-                    let r = pend!(c.cursor.seek_rowid(bt, rowid));
+                    // NotExists (a constraint check, or positioning a row
+                    // to rewrite) rarely reads the row: it is fetched
+                    // only if a column asks for it.
+                    let r = if insn.opcode == Opcode::NotExists { pend!(c.cursor.seek_rowid_lazy(bt, rowid)) } else { pend!(c.cursor.seek_rowid(bt, rowid)) };
                     c.eof = r != SeekResult::Found;
                     r == SeekResult::Found
                 }

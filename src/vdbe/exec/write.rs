@@ -50,10 +50,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    let any = pend!(c.cursor.last(bt));
-                    c.eof = !any;
-                    if any {
-                        let max = c.cursor.rowid();
+                    // (Positioned on the last row without reading it.)
+                    let last = pend!(c.cursor.last_rowid(bt));
+                    c.eof = last.is_none();
+                    if let Some(max) = last {
                         if max == i64::MAX {
                             // The largest rowid is taken: try random ones, as
                             // SQLite does. Seeks have no side effects, so a
@@ -88,26 +88,28 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p2, Value::Integer(next));
         }
         Opcode::Insert => {
-            let data = match reg(vm, p2) {
-                Value::Blob(b) => b.clone(),
-                _ => return Err(super::internal("insert without a record")),
-            };
             let rowid = match reg(vm, p3) {
                 Value::Integer(i) => *i,
                 _ => return Err(super::internal("insert without an integer rowid")),
             };
             // The database the row went to, named to the update hook.
             let mut db_index = 0;
-            match vm.cursors[slot].as_mut() {
+            // (The record is borrowed from its register, not copied.)
+            let Vm { regs, cursors, .. } = &mut *vm;
+            let data = match regs.get(p2 as usize).map(|r| &r.value) {
+                Some(Value::Blob(b)) => &b[..],
+                _ => return Err(super::internal("insert without a record")),
+            };
+            match cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    pend!(c.cursor.insert(bt, InsertKey::Rowid(rowid), &data));
+                    pend!(c.cursor.insert(bt, InsertKey::Rowid(rowid), data));
                     c.eof = false;
                     db_index = c.db;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
-                    let row = decode_record(&data)?;
+                    let row = decode_record(data)?;
                     e.insert_row(rowid, row);
                 }
                 _ => return Err(super::internal("insert on a non-table cursor")),
@@ -158,19 +160,21 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::IdxInsert => {
-            let rec = match reg(vm, p2) {
-                Value::Blob(b) => b.clone(),
+            // (The record is borrowed from its register, not copied.)
+            let Vm { regs, cursors, .. } = &mut *vm;
+            let rec = match regs.get(p2 as usize).map(|r| &r.value) {
+                Some(Value::Blob(b)) => &b[..],
                 _ => return Err(super::internal("index insert without a record")),
             };
-            match vm.cursors[slot].as_mut() {
+            match cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    pend!(c.cursor.insert(bt, InsertKey::Index(&rec), &[]));
+                    pend!(c.cursor.insert(bt, InsertKey::Index(rec), &[]));
                     c.eof = false;
                 }
-                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(&rec)?),
-                Some(VmCursor::Sorter(s)) => s.push(&rec),
+                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
+                Some(VmCursor::Sorter(s)) => s.push(rec),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
             // A row of a WITHOUT ROWID table counts as a change.
