@@ -868,7 +868,9 @@ impl<'b> Compiler<'_> {
             let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
             // A term the seek decided is not tested again, where the loop
             // has no NULL row to produce (that row must still fail it).
-            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain);
+            // (With an authorizer it is compiled all the same: SQLite asks
+            // about every column a statement names.)
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain && self.authorizer.is_none());
             // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
             // plans RIGHT JOIN differently.)
             if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
