@@ -85,16 +85,22 @@ struct WinSpec<'a, 'b> {
 /// Fold the base window of `w` (named in `defs`) into its definition,
 /// with SQLite's rules on what a window may add to its base.
 fn resolve_window<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>]) -> Result<WinSpec<'a, 'b>> {
+    resolve_window_at(w, defs, 0)
+}
+
+/// [`resolve_window`] `depth` bases down: a chain of bases longer than
+/// the WINDOW clause is a cycle, whose end adds nothing (as in SQLite).
+fn resolve_window_at<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>], depth: usize) -> Result<WinSpec<'a, 'b>> {
     let mut spec = WinSpec { partition_by: w.partition_by, order_by: w.order_by, frame_clause: w.frame_clause.as_ref() };
     let Some(base_name) = &w.base else { return Ok(spec) };
+    if depth > defs.len() {
+        return Ok(WinSpec { partition_by: None, order_by: None, frame_clause: None });
+    }
     let n = unquote(base_name.0);
     let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) else {
         return Err(Error::sql(format!("no such window: {n}")));
     };
-    let base = &base.window;
-    if base.base.is_some() {
-        return Err(Error::unsupported("a window based on a window that has a base window"));
-    }
+    let base = resolve_window_at(&base.window, defs, depth + 1)?;
     if spec.partition_by.is_some() {
         return Err(Error::sql(format!("cannot override PARTITION clause of window: {n}")));
     }
@@ -820,6 +826,10 @@ impl<'b> Compiler<'_> {
             for k in 0..na {
                 self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
             }
+            if def.name.eq_ignore_ascii_case("nth_value") {
+                // N is the current row's, not the frame row's.
+                self.b.add(Opcode::Column, trail, (nk + 2) as i32, args + 1);
+            }
             self.restore_json_subtypes(&c.args, args)?;
             let unfiltered = self.b.label();
             if c.filtered {
@@ -954,9 +964,12 @@ impl<'b> Compiler<'_> {
                 let n = self.b.reg();
                 self.b.add(Opcode::Column, trail, (nk + 1) as i32, n);
                 let ok = self.b.label();
+                let bad = self.b.label();
                 let zero = self.b.reg();
                 self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add(Opcode::MustBeInt, n, bad, 0);
                 self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+                self.b.bind(bad);
                 self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("argument of ntile must be a positive integer".into()), 0);
                 self.b.bind(ok);
                 let (size, rem, i, big, onei) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());

@@ -248,6 +248,10 @@ impl Compiler<'_> {
         for k in 0..s.na {
             self.b.add(Opcode::Column, s.peek, (s.nk + 1 + k) as i32, s.args + k as i32);
         }
+        if def.name.eq_ignore_ascii_case("nth_value") {
+            // N is the current row's, not the frame row's.
+            self.b.add(Opcode::Column, s.trail, (s.nk + 2) as i32, s.args + 1);
+        }
         self.restore_json_subtypes(s.arg_exprs, s.args)?;
         if s.filtered {
             self.b.add(Opcode::IfNot, s.args + s.na as i32 - 1, skip, 1);
