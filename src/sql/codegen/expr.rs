@@ -323,6 +323,9 @@ impl Compiler<'_> {
                     _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
                 }
             }
+            // An explicit COLLATE on an argument carries out of a function
+            // call, as in SQLite (`max(b COLLATE nocase) || ''`).
+            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.expr_collation(a).filter(|(_, explicit)| *explicit)),
             // A column always carries a collation (BINARY unless declared),
             // so a column on the left wins over one on the right.
             Expr::Id(id) => {

@@ -193,6 +193,21 @@ impl Compiler<'_> {
             self.b.add4(Opcode::String8, 0, empty, 0, P4::Bytes(Vec::new()), 0);
         }
         for (bound, off, is_start) in [(frame.start, offs.0, true), (frame.end, offs.1, false)] {
+            // A RANGE end bound moves the other row's value by the offset
+            // and compares it with the current one (SQLite's arithmetic:
+            // with floating point it decides rows at the edge).
+            if is_range && !is_start && matches!(bound, Bound::Preceding | Bound::Following) {
+                let toward_smaller = (bound == Bound::Preceding) != frame.descending;
+                let moved = self.b.reg();
+                let done = self.b.label();
+                self.b.add(Opcode::SCopy, x, moved, 0);
+                self.b.add4(Opcode::Ge, empty, done, x, P4::None, 0);
+                self.b.add(if toward_smaller { Opcode::Add } else { Opcode::Subtract }, off, x, moved);
+                self.b.bind(done);
+                let op = if frame.descending { Opcode::Lt } else { Opcode::Gt };
+                self.b.add4(op, v, skip, moved, P4::None, 0);
+                continue;
+            }
             let t = self.b.reg();
             match bound {
                 Bound::Unbounded => continue,
