@@ -534,6 +534,13 @@ impl<'b> Compiler<'_> {
             Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
             None => None,
         };
+        let windowed = |arm: &ast::OneSelect<'_>| match arm {
+            ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))),
+            ast::OneSelect::Values(_) => false,
+        };
+        if compounds[first_recursive - 1..].iter().any(|c| windowed(&c.select)) {
+            return Err(Error::sql("cannot use window functions in recursive queries"));
+        }
         let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
         if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
             return Err(Error::sql(format!("circular reference: {name}")));
