@@ -279,6 +279,7 @@ impl<'b> Compiler<'_> {
                     let def = self.lookup_function(&name, args.len())?;
                     match def.kind {
                         FuncKind::Aggregate(_) if !matches!(name.to_ascii_lowercase().as_str(), "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value") => WinKind::Agg(def),
+                        FuncKind::Scalar(_) => return Err(Error::sql(format!("{name}() may not be used as a window function"))),
                         _ => return Err(Error::unsupported(&format!("the window function {name}()"))),
                     }
                 }
