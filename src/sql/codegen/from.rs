@@ -5,7 +5,9 @@
 //! rows), and per-loop
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
-//! forwards or backwards; index loops themselves are in `index_scan.rs`).
+//! forwards or backwards; index loops themselves are in `index_scan.rs`,
+//! recursive CTEs in `recursive_cte.rs`, automatic indexes and filtered
+//! copies for inner loops no index serves in `inner_table.rs`).
 //! A `rowid = expr` term a rowid seek decides is not tested again in the
 //! loop (where the loop has no NULL row that must fail it).
 
@@ -407,7 +409,7 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
+    pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
         let names = cols.unwrap_or_else(|| info.names.clone());
         let item = ScopeItem {
             name,
@@ -493,204 +495,6 @@ impl<'b> Compiler<'_> {
             }
         }
         false
-    }
-
-    /// Fill a temporary table with a recursive CTE's rows: the initial
-    /// SELECT feeds a queue; each row taken from the queue is the CTE's
-    /// content while the recursive SELECTs run, and their rows feed the
-    /// queue again, until it is empty or the LIMIT is reached.
-    /// Ok(false), with nothing generated, when no SELECT of the body reads
-    /// the CTE in its FROM clause: it is then expanded as a plain subquery.
-    fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<bool> {
-        let saved_aliases = std::mem::take(&mut self.aliases);
-        let saved_scopes = std::mem::take(&mut self.scopes);
-        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
-            _ => Err(Error::sql("malformed recursive CTE")),
-        });
-        self.scopes = saved_scopes;
-        self.aliases = saved_aliases;
-        let Some((result, info)) = r? else { return Ok(false) };
-        self.push_subquery_item(result, alias, &info, cols, out);
-        Ok(true)
-    }
-
-    fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<Option<(i32, super::select::SelectInfo)>> {
-        let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
-        // Initial SELECTs first, then the recursive ones (those reading the
-        // CTE in their FROM clause); anything else is a circular reference.
-        let reads = |arm: &ast::OneSelect<'_>| {
-            let ast::OneSelect::Select { from: Some(from), .. } = arm else { return false };
-            let named = |t: &ast::SelectTable<'_>| matches!(t, SelectTable::Table(qn, _, _) if unquote(qn.name.0).eq_ignore_ascii_case(name));
-            from.select.is_some_and(named) || from.joins.iter().flatten().any(|j| named(&j.table))
-        };
-        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(reads).collect();
-        let first_recursive = match arms_reading.iter().position(|r| *r) {
-            None => return Ok(None),
-            Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
-            Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
-        };
-        let order_keys = match &sel.order_by {
-            Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
-            None => None,
-        };
-        let windowed = |arm: &ast::OneSelect<'_>| match arm {
-            ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))),
-            ast::OneSelect::Values(_) => false,
-        };
-        if compounds[first_recursive - 1..].iter().any(|c| windowed(&c.select)) {
-            return Err(Error::sql("cannot use window functions in recursive queries"));
-        }
-        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
-        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
-            return Err(Error::sql(format!("circular reference: {name}")));
-        }
-        let result = self.b.cursor();
-        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
-        let queue = self.b.cursor();
-        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
-        let dedupe = if dedupe_wanted {
-            let d = self.b.cursor();
-            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
-            Some(d)
-        } else {
-            None
-        };
-        let open_d = self.b.here() - 1;
-        let done = self.b.label();
-        let hint = self.cte_limit_hint.take();
-        let limit = match self.setup_limit(sel.limit, done)? {
-            Some(l) => Some((l.limit, done, l.offset)),
-            None => match hint {
-                Some((lim, off)) => {
-                    // Generate LIMIT + OFFSET rows at most (a negative
-                    // LIMIT means no limit).
-                    let r = self.b.reg();
-                    self.scopes.push(Default::default());
-                    let res = (|| -> Result<()> {
-                        self.expr_text(&lim, r)?;
-                        self.b.add(Opcode::MustBeInt, r, 0, 0);
-                        if let Some(o) = off {
-                            let ro = self.b.reg();
-                            self.expr_text(&o, ro)?;
-                            self.b.add(Opcode::MustBeInt, ro, 0, 0);
-                            let skip = self.b.label();
-                            self.b.add(Opcode::IfNot, r, skip, 0);
-                            let neg = self.b.label();
-                            let zero = self.b.reg();
-                            self.b.add(Opcode::Integer, 0, zero, 0);
-                            self.b.add4(Opcode::Lt, zero, neg, r, P4::None, 0);
-                            self.b.add4(Opcode::Lt, zero, skip, ro, P4::None, 0);
-                            self.b.add(Opcode::Add, ro, r, r);
-                            self.b.bind(neg);
-                            self.b.bind(skip);
-                        }
-                        Ok(())
-                    })();
-                    self.scopes.pop();
-                    res?;
-                    self.b.add(Opcode::IfNot, r, done, 0);
-                    Some((r, done, None))
-                }
-                None => None,
-            },
-        };
-        let order = order_keys.map(|keys| {
-            let seq = self.b.reg();
-            self.b.add(Opcode::Integer, 0, seq, 0);
-            self.recursive_orders.push(super::RecursiveOrder { keys, seq });
-            self.recursive_orders.len() - 1
-        });
-        let dest = Dest::Recursive { result, queue, dedupe, limit, order };
-        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
-        for cs in &compounds[..first_recursive - 1] {
-            let i = self.compile_simple(&cs.select, None, None, dest)?;
-            if i.n_columns != info.n_columns {
-                return Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
-            }
-        }
-        let n = info.n_columns;
-        if let Some(c) = &cols {
-            if c.len() != n {
-                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
-            }
-        }
-        self.b.insns[open_r].p2 = n as i32;
-        self.b.insns[open_q].p2 = n as i32;
-        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
-        if let Some(o) = order {
-            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
-                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
-            }
-            let mut fields: Vec<crate::value::record::KeyField> = self.recursive_orders[o]
-                .keys
-                .iter()
-                .map(|&(_, descending)| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending })
-                .collect();
-            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
-            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
-            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
-        }
-        if dedupe.is_some() {
-            self.b.insns[open_d].p2 = n as i32;
-            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
-        }
-        let current = self.b.cursor();
-        let top = self.b.here();
-        self.b.add(Opcode::Rewind, queue, done, 0);
-        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
-        let regs = self.b.regs(n);
-        for i in 0..n {
-            self.b.add(Opcode::Column, queue, (nkeys + order.is_some() as usize + i) as i32, regs + i as i32);
-        }
-        let rec = self.b.reg();
-        let one = self.b.reg();
-        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
-        self.b.add(Opcode::Integer, 1, one, 0);
-        self.b.add(Opcode::Insert, current, rec, one);
-        if order.is_some() {
-            // The row taken from the ordered queue is the next result row.
-            let key = self.b.regs(nkeys + 1);
-            for k in 0..=nkeys {
-                self.b.add(Opcode::Column, queue, k as i32, key + k as i32);
-            }
-            self.b.add(Opcode::IdxDelete, queue, key, (nkeys + 1) as i32);
-            let rid = self.b.reg();
-            let skipped = self.b.label();
-            if let Some((_, _, Some(off))) = limit {
-                // OFFSET: the first rows are expanded but not kept.
-                self.b.add(Opcode::IfPos, off, skipped, 1);
-            }
-            self.b.add(Opcode::NewRowid, result, rid, 0);
-            self.b.add(Opcode::Insert, result, rec, rid);
-            if let Some((lim, done, _)) = limit {
-                self.b.add(Opcode::DecrJumpZero, lim, done, 0);
-            }
-            self.b.bind(skipped);
-        } else {
-            self.b.add(Opcode::Delete, queue, 0, 0);
-        }
-        let names = cols.clone().unwrap_or_else(|| info.names.clone());
-        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
-        let mut r = Ok(());
-        for cs in &compounds[first_recursive - 1..] {
-            match self.compile_simple(&cs.select, None, None, dest) {
-                Ok(i) if i.n_columns != n => {
-                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
-                    break;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    r = Err(e);
-                    break;
-                }
-            }
-        }
-        self.recursive.pop();
-        r?;
-        self.b.add(Opcode::Goto, 0, top as i32, 0);
-        self.b.bind(done);
-        Ok(Some((result, info)))
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.
@@ -1007,10 +811,6 @@ impl<'b> Compiler<'_> {
         }
     }
 
-
-
-
-
     /// The loop over item `it` (tables in `before` already placed): the
     /// access path, and whether it yields the rows in the order `req`
     /// asks for.
@@ -1279,8 +1079,6 @@ impl<'b> Compiler<'_> {
         }
     }
 
-
-
     /// A loop over the rows whose rowid lies between `lower` and `upper`
     /// (either may be absent): a seek to the first rowid of the range, and
     /// a rowid test before each row that ends the loop past the range;
@@ -1341,198 +1139,6 @@ impl<'b> Compiler<'_> {
         Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 
-    /// An inner loop that must scan its whole table for every outer row
-    /// reads a filtered copy instead: the rows passing the terms that
-    /// depend on this table alone are copied once into a temporary table
-    /// that takes over the table's cursor number.
-    /// An inner loop over a table with no index for its join term
-    /// `col = <outer value>`: as SQLite's automatic index, the table's
-    /// (col, rowid) pairs go once into a temporary index (only the rows its
-    /// own terms keep), and each outer row seeks there instead of scanning
-    /// the table. `None` when no term qualifies.
-    #[allow(clippy::too_many_arguments)]
-    fn automatic_index_loop<'a>(
-        &mut self,
-        it: &FromItem<'a, 'b>,
-        table: &Table,
-        cands: &[(Option<usize>, LookupOp, &'a Expr<'b>)],
-        terms: &[&'a Expr<'b>],
-        uses: Option<&crate::sql::plan::goal::ColumnUses>,
-        before: u64,
-        next: i32,
-        end: i32,
-        item_name: &str,
-    ) -> Result<Option<LoopKind>> {
-        // (Not in a trigger body: the index would outlive the firing.)
-        if table.without_rowid.is_some() || !self.firing.is_empty() || matches!(it.index_hint, Some(None)) {
-            return Ok(None);
-        }
-        let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ignore_ascii_case("BINARY"));
-        let Some((col, value)) = cands.iter().find_map(|(c, op, e)| {
-            let c = (*c)?;
-            let column = table.columns.get(c)?;
-            let usable = *op == LookupOp::Eq && table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(column.collation.as_deref());
-            usable.then_some((c, *e))
-        }) else {
-            return Ok(None);
-        };
-        // Probed once per row of an outer loop, or of the enclosing query
-        // (a correlated subquery; not in a statement that writes, which
-        // may change the table between two runs of the subquery).
-        if before == 0 && (self.writes || !self.refs_outer(value)) {
-            return Ok(None);
-        };
-        if !binary(self.expr_collation(value).map(|(n, _)| n).as_deref()) {
-            return Ok(None);
-        }
-        // The comparison's affinity must let an index on the column decide
-        // it (SQLite's rule for using any index), and is the probe's.
-        let column_aff = table.columns[col].affinity;
-        let numeric = |a: Affinity| matches!(a, Affinity::Numeric | Affinity::Integer | Affinity::Real);
-        let has = |a: Option<Affinity>| a.filter(|a| *a != Affinity::Blob);
-        let compared = match (has(Some(column_aff)), has(self.expr_affinity(value))) {
-            (Some(a), Some(b)) => {
-                if numeric(a) || numeric(b) {
-                    Affinity::Numeric
-                } else {
-                    Affinity::Blob
-                }
-            }
-            (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => Affinity::Blob,
-        };
-        let usable = compared == Affinity::Blob || (compared == Affinity::Text && column_aff == Affinity::Text) || (numeric(compared) && numeric(column_aff));
-        if !usable {
-            return Ok(None);
-        }
-        let me = 1u64 << it.item.min(63);
-        let own: Vec<&'a Expr<'b>> = terms.iter().copied().filter(|t| !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t)).collect();
-        // Entries: the key, the other columns the query reads (in table
-        // order, as SQLite's automatic index holds them, which orders the
-        // rows of one key), then the rowid. Probed from the rows of a
-        // subquery in FROM, the key and rowid only: SQLite would rather
-        // index the subquery's rows, and this keeps the rows of one key in
-        // the order that plan gives.
-        let mut fields = vec![col];
-        let items = &self.scopes.last().unwrap().items;
-        let after_subquery = (0..items.len().min(64)).any(|i| before & (1 << i) != 0 && items[i].table.is_empty());
-        if let Some(u) = uses.filter(|_| !after_subquery) {
-            for c in 0..table.columns.len() {
-                let read = u.iter().any(|(i, x)| *i == it.item && *x == Some(c));
-                if read && c != col && table.rowid_alias != Some(c) && table.field_of(c).is_some() {
-                    fields.push(c);
-                }
-            }
-        }
-        let width = fields.len() + 1;
-        let auto = self.b.cursor();
-        let ki = std::sync::Arc::new(crate::value::record::KeyInfo {
-            fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }; width],
-        });
-        let built = self.b.label();
-        self.b.add(Opcode::Once, 0, built, 0);
-        self.b.add4(Opcode::OpenEphemeral, auto, width as i32, 0, P4::KeyInfo(ki), 0);
-        let fill_end = self.b.label();
-        self.b.add(Opcode::Rewind, it.cursor, fill_end, 0);
-        let top = self.b.here();
-        let skip = self.b.label();
-        for t in &own {
-            self.jump_if_false(t, skip)?;
-        }
-        let regs = self.b.regs(width);
-        for (k, &c) in fields.iter().enumerate() {
-            let field = table.field_of(c).unwrap_or(c);
-            self.b.add4(Opcode::Column, it.cursor, field as i32, regs + k as i32, super::expr::default_p4(table, c), 0);
-        }
-        self.b.add(Opcode::Rowid, it.cursor, regs + fields.len() as i32, 0);
-        let rec = self.b.reg();
-        self.b.add(Opcode::MakeRecord, regs, width as i32, rec);
-        self.b.add(Opcode::IdxInsert, auto, rec, 0);
-        self.b.bind(skip);
-        self.b.add(Opcode::Next, it.cursor, top as i32, 0);
-        self.b.bind(fill_end);
-        self.b.bind(built);
-        // Each outer row: the entries equal to its value (NULL matches none).
-        let key = self.b.reg();
-        self.expr(value, key)?;
-        self.b.add(Opcode::IsNull, key, end, 0);
-        if compared != Affinity::Blob {
-            self.b.add4(Opcode::Affinity, key, 1, 0, P4::Affinity(compared.letter().to_string()), 0);
-        }
-        self.b.add4(Opcode::SeekGE, auto, end, key, P4::Int64(1), 0);
-        let loop_top = self.b.here();
-        self.b.add4(Opcode::IdxGT, auto, end, key, P4::Int64(1), 0);
-        let rid = self.b.reg();
-        self.b.add(Opcode::Column, auto, fields.len() as i32, rid);
-        self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
-        let partial = if own.is_empty() { "" } else { "PARTIAL " };
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name)));
-        Ok(Some(LoopKind::Index(auto, loop_top)))
-    }
-
-    fn prefilter_inner_table<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, terms: &[&'a Expr<'b>]) -> Result<()> {
-        let me = 1u64 << it.item.min(63);
-        let mut own: Vec<&'a Expr<'b>> = Vec::new();
-        for t in terms {
-            if !has_subquery(t) && self.expr_deps(t) == me && !self.refs_outer(t) {
-                own.push(t);
-            }
-        }
-        // (Not in a trigger body: its copy would outlive the firing.)
-        if own.is_empty() || table.without_rowid.is_some() || !self.firing.is_empty() {
-            return Ok(());
-        }
-        let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
-            return Ok(());
-        };
-        let n = table.columns.len();
-        self.b.insns[open_at].opcode = Opcode::Noop;
-        let skip = self.b.label();
-        self.b.add(Opcode::Once, 0, skip, 0);
-        self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
-        let src = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
-        self.b.comment(table.name.clone());
-        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
-        let r = (|| -> Result<()> {
-            let fill_end = self.b.label();
-            self.b.add(Opcode::Rewind, src, fill_end, 0);
-            let top = self.b.here();
-            let next = self.b.label();
-            for t in &own {
-                self.jump_if_false(t, next)?;
-            }
-            // The copy keeps the record layout (VIRTUAL columns are
-            // computed from it on read, as from the table).
-            let n_fields = table.stored_count();
-            let regs = self.b.regs(n_fields);
-            for i in 0..n {
-                let Some(f) = table.field_of(i) else { continue };
-                if table.rowid_alias == Some(i) {
-                    self.b.add(Opcode::Null, 0, regs + f as i32, 0);
-                } else {
-                    let d = super::expr::default_p4(table, i);
-                    self.b.add4(Opcode::Column, src, f as i32, regs + f as i32, d, 0);
-                }
-            }
-            let rec = self.b.reg();
-            let rid = self.b.reg();
-            self.b.add(Opcode::MakeRecord, regs, n_fields as i32, rec);
-            self.b.add(Opcode::Rowid, src, rid, 0);
-            self.b.add(Opcode::Insert, it.cursor, rec, rid);
-            self.b.bind(next);
-            self.b.add(Opcode::Next, src, top as i32, 0);
-            self.b.bind(fill_end);
-            Ok(())
-        })();
-        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
-        r?;
-        self.b.bind(skip);
-        Ok(())
-    }
-
-
-
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
     fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
@@ -1572,7 +1178,6 @@ impl<'b> Compiler<'_> {
         Ok(Arc::new(KeyInfo { fields }))
     }
 
-
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
@@ -1592,66 +1197,6 @@ impl std::fmt::Display for FromDisplay<'_, '_> {
 #[allow(dead_code)]
 fn is_and(op: Operator) -> bool {
     op == Operator::And
-}
-
-/// The ORDER BY of a recursive CTE as (result column, descending), with
-/// the compound-SELECT rule: a column number, or a term naming (or
-/// written as) a result column of one of the SELECTs; the CTE's own column
-/// list does not count.
-fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool)>> {
-    let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
-    // Per arm, per column: its name (alias or column name) and its text.
-    let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
-    for arm in arms {
-        if let ast::OneSelect::Select { columns: cs, .. } = arm {
-            columns.push(
-                cs.iter()
-                    .map(|rc| match rc {
-                        ast::ResultColumn::Expr(e, alias) => {
-                            let name = match (alias, e) {
-                                (Some(ast::As::As(n) | ast::As::Elided(n)), _) => Some(unquote(n.0)),
-                                (None, Expr::Id(n)) => Some(unquote(n.0)),
-                                (None, Expr::Qualified(_, n)) => Some(unquote(n.0)),
-                                _ => None,
-                            };
-                            (name, e.to_string())
-                        }
-                        _ => (None, String::new()),
-                    })
-                    .collect(),
-            );
-        }
-    }
-    let width = columns.first().map_or(0, |c| c.len());
-    let mut keys = Vec::new();
-    for (ti, t) in terms.iter().enumerate() {
-        if t.nulls.is_some() {
-            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
-        }
-        let col = if let Some(k) = t.expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
-            if k < 1 || k as usize > width {
-                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
-            }
-            Some(k as usize - 1)
-        } else {
-            let name = match &t.expr {
-                Expr::Id(ast::Id(raw)) | Expr::Name(ast::Name(raw)) => Some(unquote(raw)),
-                _ => None,
-            };
-            let text = t.expr.to_string();
-            columns.iter().find_map(|arm| {
-                arm.iter().position(|(n, e)| match &name {
-                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
-                    None => *e == text,
-                })
-            })
-        };
-        let Some(col) = col else {
-            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
-        };
-        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
-    }
-    Ok(keys)
 }
 
 /// A term's identity for [`Compiler::seek_consumed`]: its address (the

@@ -20,6 +20,8 @@ mod vacuum;
 pub mod expr;
 pub mod select;
 pub mod from;
+mod inner_table;
+mod recursive_cte;
 mod table_fn;
 pub mod aggregate;
 pub mod compound;

@@ -1,0 +1,274 @@
+//! Recursive common table expressions: the initial SELECTs fill a queue;
+//! each row taken from it is the CTE's content while the recursive SELECTs
+//! run, and their rows feed the queue again. With an ORDER BY the queue is
+//! an index ordered by the sort keys and a sequence number (ties first in,
+//! first out), and a row reaches the result when it is taken; without one
+//! it is first in, first out and rows reach the result as they are made.
+//! LIMIT counts result rows; OFFSET rows are expanded but not kept.
+use super::from::FromItem;
+use super::select::Dest;
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::parse::{unquote, with_first_statement};
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{self, Expr, SelectTable};
+
+impl<'b> Compiler<'_> {
+    /// Fill a temporary table with a recursive CTE's rows: the initial
+    /// SELECT feeds a queue; each row taken from the queue is the CTE's
+    /// content while the recursive SELECTs run, and their rows feed the
+    /// queue again, until it is empty or the LIMIT is reached.
+    /// Ok(false), with nothing generated, when no SELECT of the body reads
+    /// the CTE in its FROM clause: it is then expanded as a plain subquery.
+    pub(super) fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<bool> {
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            _ => Err(Error::sql("malformed recursive CTE")),
+        });
+        self.scopes = saved_scopes;
+        self.aliases = saved_aliases;
+        let Some((result, info)) = r? else { return Ok(false) };
+        self.push_subquery_item(result, alias, &info, cols, out);
+        Ok(true)
+    }
+
+    pub(super) fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<Option<(i32, super::select::SelectInfo)>> {
+        let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
+        // Initial SELECTs first, then the recursive ones (those reading the
+        // CTE in their FROM clause); anything else is a circular reference.
+        let reads = |arm: &ast::OneSelect<'_>| {
+            let ast::OneSelect::Select { from: Some(from), .. } = arm else { return false };
+            let named = |t: &ast::SelectTable<'_>| matches!(t, SelectTable::Table(qn, _, _) if unquote(qn.name.0).eq_ignore_ascii_case(name));
+            from.select.is_some_and(named) || from.joins.iter().flatten().any(|j| named(&j.table))
+        };
+        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(reads).collect();
+        let first_recursive = match arms_reading.iter().position(|r| *r) {
+            None => return Ok(None),
+            Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
+            Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
+        };
+        let order_keys = match &sel.order_by {
+            Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
+            None => None,
+        };
+        let windowed = |arm: &ast::OneSelect<'_>| match arm {
+            ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))),
+            ast::OneSelect::Values(_) => false,
+        };
+        if compounds[first_recursive - 1..].iter().any(|c| windowed(&c.select)) {
+            return Err(Error::sql("cannot use window functions in recursive queries"));
+        }
+        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
+        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        let result = self.b.cursor();
+        let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
+        let queue = self.b.cursor();
+        let open_q = self.b.add(Opcode::OpenEphemeral, queue, 0, 0);
+        let dedupe = if dedupe_wanted {
+            let d = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, d, 0, 0);
+            Some(d)
+        } else {
+            None
+        };
+        let open_d = self.b.here() - 1;
+        let done = self.b.label();
+        let hint = self.cte_limit_hint.take();
+        let limit = match self.setup_limit(sel.limit, done)? {
+            Some(l) => Some((l.limit, done, l.offset)),
+            None => match hint {
+                Some((lim, off)) => {
+                    // Generate LIMIT + OFFSET rows at most (a negative
+                    // LIMIT means no limit).
+                    let r = self.b.reg();
+                    self.scopes.push(Default::default());
+                    let res = (|| -> Result<()> {
+                        self.expr_text(&lim, r)?;
+                        self.b.add(Opcode::MustBeInt, r, 0, 0);
+                        if let Some(o) = off {
+                            let ro = self.b.reg();
+                            self.expr_text(&o, ro)?;
+                            self.b.add(Opcode::MustBeInt, ro, 0, 0);
+                            let skip = self.b.label();
+                            self.b.add(Opcode::IfNot, r, skip, 0);
+                            let neg = self.b.label();
+                            let zero = self.b.reg();
+                            self.b.add(Opcode::Integer, 0, zero, 0);
+                            self.b.add4(Opcode::Lt, zero, neg, r, P4::None, 0);
+                            self.b.add4(Opcode::Lt, zero, skip, ro, P4::None, 0);
+                            self.b.add(Opcode::Add, ro, r, r);
+                            self.b.bind(neg);
+                            self.b.bind(skip);
+                        }
+                        Ok(())
+                    })();
+                    self.scopes.pop();
+                    res?;
+                    self.b.add(Opcode::IfNot, r, done, 0);
+                    Some((r, done, None))
+                }
+                None => None,
+            },
+        };
+        let order = order_keys.map(|keys| {
+            let seq = self.b.reg();
+            self.b.add(Opcode::Integer, 0, seq, 0);
+            self.recursive_orders.push(super::RecursiveOrder { keys, seq });
+            self.recursive_orders.len() - 1
+        });
+        let dest = Dest::Recursive { result, queue, dedupe, limit, order };
+        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        for cs in &compounds[..first_recursive - 1] {
+            let i = self.compile_simple(&cs.select, None, None, dest)?;
+            if i.n_columns != info.n_columns {
+                return Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+            }
+        }
+        let n = info.n_columns;
+        if let Some(c) = &cols {
+            if c.len() != n {
+                return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+            }
+        }
+        self.b.insns[open_r].p2 = n as i32;
+        self.b.insns[open_q].p2 = n as i32;
+        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
+        if let Some(o) = order {
+            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
+            }
+            let mut fields: Vec<crate::value::record::KeyField> = self.recursive_orders[o]
+                .keys
+                .iter()
+                .map(|&(_, descending)| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending })
+                .collect();
+            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
+            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
+            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
+        }
+        if dedupe.is_some() {
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
+        }
+        let current = self.b.cursor();
+        let top = self.b.here();
+        self.b.add(Opcode::Rewind, queue, done, 0);
+        self.b.add(Opcode::OpenEphemeral, current, n as i32, 0);
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, queue, (nkeys + order.is_some() as usize + i) as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let one = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Insert, current, rec, one);
+        if order.is_some() {
+            // The row taken from the ordered queue is the next result row.
+            let key = self.b.regs(nkeys + 1);
+            for k in 0..=nkeys {
+                self.b.add(Opcode::Column, queue, k as i32, key + k as i32);
+            }
+            self.b.add(Opcode::IdxDelete, queue, key, (nkeys + 1) as i32);
+            let rid = self.b.reg();
+            let skipped = self.b.label();
+            if let Some((_, _, Some(off))) = limit {
+                // OFFSET: the first rows are expanded but not kept.
+                self.b.add(Opcode::IfPos, off, skipped, 1);
+            }
+            self.b.add(Opcode::NewRowid, result, rid, 0);
+            self.b.add(Opcode::Insert, result, rec, rid);
+            if let Some((lim, done, _)) = limit {
+                self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+            }
+            self.b.bind(skipped);
+        } else {
+            self.b.add(Opcode::Delete, queue, 0, 0);
+        }
+        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        let mut r = Ok(());
+        for cs in &compounds[first_recursive - 1..] {
+            match self.compile_simple(&cs.select, None, None, dest) {
+                Ok(i) if i.n_columns != n => {
+                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.recursive.pop();
+        r?;
+        self.b.add(Opcode::Goto, 0, top as i32, 0);
+        self.b.bind(done);
+        Ok(Some((result, info)))
+    }
+}
+
+/// The ORDER BY of a recursive CTE as (result column, descending), with
+/// the compound-SELECT rule: a column number, or a term naming (or
+/// written as) a result column of one of the SELECTs; the CTE's own column
+/// list does not count.
+fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool)>> {
+    let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
+    // Per arm, per column: its name (alias or column name) and its text.
+    let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
+    for arm in arms {
+        if let ast::OneSelect::Select { columns: cs, .. } = arm {
+            columns.push(
+                cs.iter()
+                    .map(|rc| match rc {
+                        ast::ResultColumn::Expr(e, alias) => {
+                            let name = match (alias, e) {
+                                (Some(ast::As::As(n) | ast::As::Elided(n)), _) => Some(unquote(n.0)),
+                                (None, Expr::Id(n)) => Some(unquote(n.0)),
+                                (None, Expr::Qualified(_, n)) => Some(unquote(n.0)),
+                                _ => None,
+                            };
+                            (name, e.to_string())
+                        }
+                        _ => (None, String::new()),
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let width = columns.first().map_or(0, |c| c.len());
+    let mut keys = Vec::new();
+    for (ti, t) in terms.iter().enumerate() {
+        if t.nulls.is_some() {
+            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
+        }
+        let col = if let Some(k) = t.expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+            if k < 1 || k as usize > width {
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
+            }
+            Some(k as usize - 1)
+        } else {
+            let name = match &t.expr {
+                Expr::Id(ast::Id(raw)) | Expr::Name(ast::Name(raw)) => Some(unquote(raw)),
+                _ => None,
+            };
+            let text = t.expr.to_string();
+            columns.iter().find_map(|arm| {
+                arm.iter().position(|(n, e)| match &name {
+                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
+                    None => *e == text,
+                })
+            })
+        };
+        let Some(col) = col else {
+            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
+        };
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
+    }
+    Ok(keys)
+}
