@@ -874,15 +874,7 @@ impl<'b> Compiler<'_> {
                 // partition start through `part_rows` rows).
                 let n = self.b.reg();
                 self.b.add(Opcode::Column, trail, (nk + 2) as i32, n);
-                let bad = self.b.label();
-                let ok = self.b.label();
-                let zero = self.b.reg();
-                self.b.add(Opcode::Integer, 0, zero, 0);
-                self.b.add(Opcode::MustBeInt, n, bad, 0);
-                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
-                self.b.bind(bad);
-                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("second argument to nth_value must be a positive integer".into()), 0);
-                self.b.bind(ok);
+                self.require_positive_integer(n, "second argument to nth_value must be a positive integer");
                 self.b.add(Opcode::Null, 0, value, 0);
                 let miss = self.b.label();
                 self.b.add4(Opcode::Gt, part_rows, miss, n, P4::None, 0);
@@ -964,15 +956,7 @@ impl<'b> Compiler<'_> {
                 // Buckets of N / n rows, the first N % n one row larger.
                 let n = self.b.reg();
                 self.b.add(Opcode::Column, trail, (nk + 1) as i32, n);
-                let ok = self.b.label();
-                let bad = self.b.label();
-                let zero = self.b.reg();
-                self.b.add(Opcode::Integer, 0, zero, 0);
-                self.b.add(Opcode::MustBeInt, n, bad, 0);
-                self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
-                self.b.bind(bad);
-                self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("argument of ntile must be a positive integer".into()), 0);
-                self.b.bind(ok);
+                self.require_positive_integer(n, "argument of ntile must be a positive integer");
                 let (size, rem, i, big, onei) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
                 self.b.add(Opcode::Integer, 1, onei, 0);
                 self.b.add(Opcode::Divide, n, part_size, size);
@@ -1020,6 +1004,20 @@ impl<'b> Compiler<'_> {
 }
 
 impl Compiler<'_> {
+    /// Fail the statement with `message` unless register `n` holds a
+    /// positive integer (an integral number or text reading as one).
+    fn require_positive_integer(&mut self, n: i32, message: &str) {
+        let bad = self.b.label();
+        let ok = self.b.label();
+        let zero = self.b.reg();
+        self.b.add(Opcode::Integer, 0, zero, 0);
+        self.b.add(Opcode::MustBeInt, n, bad, 0);
+        self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
+        self.b.bind(bad);
+        self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
+        self.b.bind(ok);
+    }
+
     /// Arguments pass through stored records, which keep no subtype: an
     /// argument that is always JSON (`json(x)`, `json_object(...)`, `->`)
     /// is marked JSON again before it is stepped, as if evaluated there.
