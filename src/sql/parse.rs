@@ -229,9 +229,13 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&sql[o..])))
         }
         ParseError::UnterminatedBlockComment(_) => Error::sql("incomplete input"),
+        ParseError::BadNumber(p) => {
+            let rest = &sql[at!(p)..];
+            let n = illegal_number_len(rest).max(rest.len().min(1));
+            Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&rest[..n])))
+        }
         ParseError::UnrecognizedToken(p)
         | ParseError::BadVariableName(p)
-        | ParseError::BadNumber(p)
         | ParseError::ExpectedEqualsSign(p)
         | ParseError::MalformedBlobLiteral(p)
         | ParseError::MalformedHexInteger(p) => {
@@ -249,6 +253,38 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         ParseError::Io(e) => Error::sql(e.to_string()),
         other => Error::sql(other.to_string()),
     }
+}
+
+/// The length of the malformed number token at the start of `s`, as
+/// SQLite's tokenizer cuts it: the number as far as it is well formed
+/// (an exponent only with its digits), then every identifier character
+/// glued to it (`1.0e+` reports "1.0e", `1.0F+5` "1.0F").
+fn illegal_number_len(s: &[u8]) -> usize {
+    let digits = |mut i: usize, hex: bool| {
+        while i < s.len() && (s[i].is_ascii_digit() || (hex && s[i].is_ascii_hexdigit()) || s[i] == b'_') {
+            i += 1;
+        }
+        i
+    };
+    let mut i;
+    if s.len() > 1 && s[0] == b'0' && (s[1] == b'x' || s[1] == b'X') {
+        i = digits(2, true);
+    } else {
+        i = digits(0, false);
+        if i < s.len() && s[i] == b'.' {
+            i = digits(i + 1, false);
+        }
+        if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+            let sign = usize::from(s.get(i + 1).is_some_and(|c| *c == b'+' || *c == b'-'));
+            if s.get(i + 1 + sign).is_some_and(|c| c.is_ascii_digit()) {
+                i = digits(i + 1 + sign, false);
+            }
+        }
+    }
+    while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'_' || s[i] == b'$' || s[i] >= 0x80) {
+        i += 1;
+    }
+    i
 }
 
 /// A compound operator met right after an ORDER BY or LIMIT of the same

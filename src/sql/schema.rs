@@ -40,8 +40,13 @@ pub struct Column {
     /// The NOT NULL constraint's own ON CONFLICT clause (used when the
     /// statement has no OR clause).
     pub not_null_conflict: Option<ast::ResolveType>,
-    /// DEFAULT expression as SQL text.
+    /// DEFAULT expression as SQL text, as written (what PRAGMA
+    /// table_info shows).
     pub default: Option<String>,
+    /// The DEFAULT was a bare name (`DEFAULT abc`, `DEFAULT "abc"`): SQLite
+    /// reads it as the text `abc` (or `true`/`false` as 1/0), so it is
+    /// compiled from `default_value`, not from `default`.
+    pub default_is_name: bool,
     /// The DEFAULT when it is a constant (what rows written before an
     /// ADD COLUMN read for it).
     pub default_value: Option<Value>,
@@ -705,6 +710,7 @@ pub fn schema_table() -> Table {
         not_null: false,
         not_null_conflict: None,
         default: None,
+        default_is_name: false,
         default_value: None,
         collation: None,
         primary_key: false,
@@ -798,6 +804,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 pk_conflict: None,
                 unique_conflicts: Vec::new(),
             };
+            let mut has_primary_key = false;
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
                 let mut col = Column {
@@ -807,6 +814,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     not_null: false,
                     not_null_conflict: None,
                     default: None,
+                    default_is_name: false,
                     default_value: None,
                     collation: None,
                     primary_key: false,
@@ -816,6 +824,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 for c in cd.constraints.iter() {
                     match &c.constraint {
                         ColumnConstraint::PrimaryKey { order, auto_increment, conflict_clause, .. } => {
+                            if std::mem::replace(&mut has_primary_key, true) {
+                                return Err(Error::sql(format!("table \"{}\" has more than one primary key", t.name)));
+                            }
                             t.pk_conflict = t.pk_conflict.or(*conflict_clause);
                             if *auto_increment {
                                 let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
@@ -844,9 +855,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                         ColumnConstraint::Default(e) => {
                             col.default = Some(e.to_string());
+                            col.default_is_name = matches!(e, ast::Expr::Id(_));
                             // A short record reads the default as the
                             // column would have stored it.
-                            col.default_value = constant_value(e).map(|v| crate::value::affinity::apply_column_affinity(v, col.affinity));
+                            col.default_value = default_constant(e).map(|v| crate::value::affinity::apply_column_affinity(v, col.affinity));
                         }
                         ColumnConstraint::Generated { expr, .. } => {
                             col.generated = Some(Generated { expr: expr.to_string(), stored: cd.flags.contains(ast::ColFlags::STORED) });
@@ -890,6 +902,9 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 };
                 match &c.constraint {
                     TableConstraint::PrimaryKey { columns: pk, auto_increment, conflict_clause } => {
+                        if std::mem::replace(&mut has_primary_key, true) {
+                            return Err(Error::sql(format!("table \"{}\" has more than one primary key", t.name)));
+                        }
                         let cols = cols_of(pk, &t)?;
                         t.pk_conflict = t.pk_conflict.or(*conflict_clause);
                         t.autoincrement |= *auto_increment;
@@ -1060,6 +1075,32 @@ fn check_texts(sql: &str) -> Vec<String> {
 }
 
 /// The value of a constant expression (literals, signed numbers).
+/// The value of a DEFAULT clause when it is constant: `constant_value`,
+/// plus the bare names SQLite reads as text there (`DEFAULT abc` is
+/// 'abc'; `true` and `false` are 1 and 0).
+pub fn default_constant(e: &ast::Expr<'_>) -> Option<Value> {
+    match e {
+        ast::Expr::Id(id) if id.0.eq_ignore_ascii_case("true") => Some(Value::Integer(1)),
+        ast::Expr::Id(id) if id.0.eq_ignore_ascii_case("false") => Some(Value::Integer(0)),
+        ast::Expr::Id(id) => Some(Value::text(unquote(id.0))),
+        _ => constant_value(e),
+    }
+}
+
+impl Column {
+    /// The DEFAULT as SQL text to compile (None without one).
+    pub fn default_sql(&self) -> Option<String> {
+        if !self.default_is_name {
+            return self.default.clone();
+        }
+        Some(match &self.default_value {
+            Some(Value::Integer(i)) => i.to_string(),
+            Some(Value::Text(t)) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
+            _ => return self.default.clone(),
+        })
+    }
+}
+
 pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
     use crate::sql::codegen::expr::{parse_numeric, Number};
     match e {

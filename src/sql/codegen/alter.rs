@@ -200,7 +200,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             // NULL; the pragma is only known when the statement runs.
             let references = cd.constraints.iter().any(|k| matches!(k.constraint, ColumnConstraint::ForeignKey { .. }));
             let non_null_default = cd.constraints.iter().any(|k| {
-                matches!(&k.constraint, ColumnConstraint::Default(e) if !matches!(crate::sql::schema::constant_value(e), Some(crate::value::Value::Null)))
+                matches!(&k.constraint, ColumnConstraint::Default(e) if !matches!(crate::sql::schema::default_constant(e), Some(crate::value::Value::Null)))
             });
             if references && non_null_default {
                 let off = c.b.label();
@@ -211,7 +211,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             for k in cd.constraints.iter() {
                 match &k.constraint {
                     ColumnConstraint::Default(e) => {
-                        if crate::sql::schema::constant_value(e).is_none() {
+                        if crate::sql::schema::default_constant(e).is_none() {
                             if references {
                                 c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
                                 c.end_program(init, Some(true));
@@ -219,7 +219,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                             }
                             return Err(Error::sql("Cannot add a column with non-constant default"));
                         }
-                        default = crate::sql::schema::constant_value(e);
+                        default = crate::sql::schema::default_constant(e);
                     }
                     ColumnConstraint::NotNull { nullable: false, .. } => not_null = true,
                     _ => {}

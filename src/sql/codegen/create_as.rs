@@ -222,6 +222,12 @@ fn skip_collate_and_likely<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
 /// The affinity of column `i` of a SELECT as a table column (the
 /// compound rules of the module doc).
 fn column_affinity(info: &SelectInfo, i: usize) -> Affinity {
+    column_affinity_or_none(info, i).unwrap_or(Affinity::Blob)
+}
+
+/// `column_affinity`, None when no arm gives the column an affinity (a
+/// view shows no type for it then).
+pub(super) fn column_affinity_or_none(info: &SelectInfo, i: usize) -> Option<Affinity> {
     let single;
     let arms: &[SelectInfo] = if info.arms.is_empty() {
         single = [info.clone()];
@@ -239,7 +245,7 @@ fn column_affinity(info: &SelectInfo, i: usize) -> Affinity {
         at += 1;
         aff = aff_of(&arms[at]);
     }
-    let mut aff = aff.unwrap_or(Affinity::Blob);
+    let mut aff = aff?;
     if aff >= Affinity::Text && arms.len() > 1 {
         for a in &arms[at + 1..] {
             k |= kinds_of(a);
@@ -253,11 +259,11 @@ fn column_affinity(info: &SelectInfo, i: usize) -> Affinity {
             aff = Affinity::Numeric;
         }
     }
-    aff
+    Some(aff)
 }
 
 /// Make names unique ignoring case, SQLite's way (module doc).
-fn unique_names(names: &[String]) -> Vec<String> {
+pub(super) fn unique_names(names: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for n in names {
         let mut name = n.clone();

@@ -251,14 +251,13 @@ impl Compiler<'_> {
             }
             let r = row + i as i32;
             let oc = oc.for_constraint(col.not_null_conflict);
-            match (oc, &col.default) {
+            match (oc, col.default_sql()) {
                 (OnConflict::Ignore, _) => {
                     self.b.add(Opcode::IsNull, r, skip, 0);
                 }
                 (OnConflict::Replace, Some(d)) => {
                     let ok = self.b.label();
                     self.b.add(Opcode::NotNull, r, ok, 0);
-                    let d = d.clone();
                     self.expr_text(&d, r)?;
                     self.b.bind(ok);
                 }

@@ -392,7 +392,7 @@ impl Compiler<'_> {
                         .iter()
                         .map(|&c| {
                             let v = match action {
-                                FkAction::SetDefault => child.columns[c].default.clone().unwrap_or_else(|| "NULL".into()),
+                                FkAction::SetDefault => child.columns[c].default_sql().unwrap_or_else(|| "NULL".into()),
                                 _ => "NULL".into(),
                             };
                             format!("{} = {v}", quote(&child.columns[c].name))

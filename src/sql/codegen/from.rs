@@ -328,9 +328,12 @@ impl<'b> Compiler<'_> {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
                     }
-                    return Err(match qn.db_name.as_ref() {
-                        Some(d) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
-                        None => Error::sql(format!("no such table: {name}")),
+                    return Err(match (qn.db_name.as_ref(), self.home_db) {
+                        (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
+                        // A view or trigger body names its own database's
+                        // tables, and SQLite says which.
+                        (None, Some(db)) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+                        (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
                 if let Some(view_sql) = &table.view_select {
@@ -342,7 +345,7 @@ impl<'b> Compiler<'_> {
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.ctes);
-                    let r = self.open_subquery_text(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), out);
+                    let r = self.open_subquery_text_named(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), Some((table.name.clone(), table.sql.clone())), out);
                     self.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
@@ -410,7 +413,15 @@ impl<'b> Compiler<'_> {
     }
 
     pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
-        let names = cols.unwrap_or_else(|| info.names.clone());
+        // Duplicate names are made unique, as SQLite names the columns of
+        // a subquery, view or CTE ("a", "a:1", ...).
+        let names = cols.unwrap_or_else(|| {
+            if info.table_names.iter().any(|n| !n.is_empty()) {
+                super::create_as::unique_names(&info.table_names)
+            } else {
+                super::create_as::unique_names(&info.names)
+            }
+        });
         let item = ScopeItem {
             name,
             table: String::new(),
@@ -437,21 +448,34 @@ impl<'b> Compiler<'_> {
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        self.open_subquery_text_named(sql, name, cols, None, out)
+    }
+
+    /// `open_subquery_text` for a view: `view` is its name and CREATE VIEW
+    /// statement, whose result list names the columns.
+    pub(super) fn open_subquery_text_named<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let (view_name, view_text) = view.unzip();
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
         let addr = self.b.insns.len() - 1;
-        let full = format!("SELECT * FROM ({sql})");
-        let _ = full;
         let saved_aliases = std::mem::take(&mut self.aliases);
         let saved_scopes = std::mem::take(&mut self.scopes);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+                self.view_names_text = view_text;
+                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                self.view_names_text = None;
+                info
+            }
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.scopes = saved_scopes;
         self.aliases = saved_aliases;
         let info = info?;
         if let Some(c) = &cols {
+            if let (Some(view), true) = (view_name, c.len() != info.n_columns) {
+                return Err(Error::sql(format!("expected {} columns for '{view}' but got {}", c.len(), info.n_columns)));
+            }
             if c.len() != info.n_columns {
                 return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
             }

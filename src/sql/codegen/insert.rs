@@ -255,9 +255,8 @@ fn fill_defaults(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize
         if given.contains(&i) {
             continue;
         }
-        match &col.default {
+        match col.default_sql() {
             Some(d) => {
-                let d = d.clone();
                 c.scopes.push(Default::default());
                 let r = c.expr_text(&d, row + i as i32);
                 c.scopes.pop();

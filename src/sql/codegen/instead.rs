@@ -59,6 +59,7 @@ fn pseudo_table(view: &Table, names: &[String]) -> Table {
             not_null: false,
             not_null_conflict: None,
             default: None,
+            default_is_name: false,
             default_value: None,
             collation: None,
             primary_key: false,

@@ -32,6 +32,7 @@ pub mod assign;
 pub mod delete;
 pub mod ddl;
 mod create_as;
+mod view_columns;
 pub mod txn;
 pub mod pragma;
 mod integrity;
@@ -233,6 +234,10 @@ pub struct Compiler<'s> {
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
+    /// The next SELECT compiled names its result columns as a view's
+    /// columns are named: from this text's top-level result list (the
+    /// CREATE VIEW statement), the way `span_names` does.
+    pub view_names_text: Option<String>,
     /// The table an UPDATE/DELETE writes, while the query collecting its
     /// rows is compiled: that query's first FROM item names the table even
     /// when a CTE has the same name.
@@ -330,6 +335,7 @@ impl<'s> Compiler<'s> {
             internal_rowid_read: false,
             seek_consumed: None,
             span_names: false,
+            view_names_text: None,
             dml_target: None,
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),

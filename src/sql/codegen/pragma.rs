@@ -61,7 +61,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     match pname.as_str() {
         "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" => {
             let arg = arg.map(arg_text);
-            let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref()).unwrap_or_default();
+            let view_columns = c.view_columns_for_pragma(qualified, &pname, arg.as_deref())?;
+            let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref(), view_columns.as_deref()).unwrap_or_default();
             const_rows(c, prog, &names, rows);
             // The rows describe the schema the statement was compiled
             // with: its transaction checks the schema cookie, so that a
@@ -284,11 +285,18 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 /// `arg`: column names and rows, known when the statement is compiled.
 /// Shared by the PRAGMA statement and its table-valued form
 /// (`pragma_table_info('t')` in FROM).
-pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
+pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>, view_columns: Option<&[(String, String)]>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pname {
         "table_info" | "table_xinfo" => {
             let t = arg.map(str::to_string).and_then(|n| schema.table_in(db, &n).cloned());
             let mut rows = Vec::new();
+            for (i, (name, ty)) in view_columns.unwrap_or_default().iter().enumerate() {
+                let mut r = vec![Value::Integer(i as i64), Value::text(name.clone()), Value::text(ty.clone()), Value::Integer(0), Value::Null, Value::Integer(0)];
+                if pname == "table_xinfo" {
+                    r.push(Value::Integer(0));
+                }
+                rows.push(r);
+            }
             if let Some(t) = t {
                 let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
                 // table_info leaves generated columns out (later cids

@@ -683,7 +683,8 @@ impl Compiler<'_> {
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
-        let span_names = std::mem::take(&mut self.span_names);
+        let view_names_text = self.view_names_text.take();
+        let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
         let row_values = std::mem::take(&mut self.row_values_after);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
@@ -728,7 +729,10 @@ impl Compiler<'_> {
             }
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
-            let mut spans = ResultSpans { sql: self.sql, top, spans: None };
+            let mut spans = match &view_names_text {
+                Some(text) => ResultSpans { sql: text.as_bytes(), top: true, spans: None },
+                None => ResultSpans { sql: self.sql, top, spans: None },
+            };
             let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
             // What is known of these scalar subqueries comes from compiling
             // them below (an older entry may be of another parse).

@@ -124,7 +124,8 @@ impl<'b> Compiler<'_> {
         let (names, rows): (Vec<String>, Vec<Vec<crate::value::Value>>) = match super::pragma::list_rows(self, pragma) {
             Some((names, rows)) => (names.into_iter().map(str::to_string).collect(), rows),
             None => {
-                let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref()).unwrap_or_default();
+                let view_columns = self.view_columns_for_pragma(None, pragma, arg.as_deref())?;
+                let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref(), view_columns.as_deref()).unwrap_or_default();
                 (names.into_iter().map(|n| n.to_string()).collect(), rows)
             }
         };
