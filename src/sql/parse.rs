@@ -64,18 +64,38 @@ thread_local! {
 const ARENA_KEPT_BYTES: usize = 1 << 20;
 
 fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
-    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        with_stack(|| {
-            let mut parser = Parser::new(bump, sql);
-            let r = parser.next();
-            let pos = parser.position();
-            (r, offset_of(sql, pos.line, pos.column))
-        })
-    }));
-    let (result, end) = match parsed {
+    fn parse<'a>(bump: &'a Bump, text: &'a [u8]) -> std::thread::Result<(std::result::Result<Option<Cmd<'a>>, ParseError>, usize)> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_stack(|| {
+                let mut parser = Parser::new(bump, text);
+                let r = parser.next();
+                let pos = parser.position();
+                (r, offset_of(text, pos.line, pos.column))
+            })
+        }))
+    }
+    let mut parsed = parse(bump, sql);
+    // SQLite's tokenizer reads "/*" at the very end as "/" and "*", and
+    // any other unterminated comment as running to the end of the input,
+    // i.e. as whitespace: the text before it is parsed alone.
+    let mut text = sql;
+    if let Ok((Err(ParseError::UnterminatedBlockComment(_)), _)) = &parsed {
+        if let Some(start) = unterminated_comment_start(sql) {
+            if start + 2 == sql.len() {
+                return Err(Error::sql("near \"*\": syntax error"));
+            }
+            text = &sql[..start];
+            parsed = parse(bump, text);
+        }
+    }
+    let (result, mut end) = match parsed {
         Ok(v) => v,
         Err(_) => return Err(Error::sql("syntax error: statement too complex or malformed")),
     };
+    if text.len() < sql.len() && end >= text.len() {
+        end = sql.len();
+    }
+    let sql = text;
     match result {
         Ok(Some(cmd)) => {
             if has_dml_order_limit(&cmd) {
@@ -87,7 +107,7 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
         }
         Ok(None) => {
             // Only whitespace, comments, or empty statements.
-            f(None, sql.len())
+            f(None, end.max(sql.len()))
         }
         Err(e) => {
             let stop = error_position(&e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column));
@@ -97,6 +117,34 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
             }
         }
     }
+}
+
+/// Where the block comment that is never closed starts, if one is.
+fn unterminated_comment_start(sql: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i < sql.len() {
+        match sql[i] {
+            q @ (b'\'' | b'"' | b'`' | b'[') => {
+                let close = if q == b'[' { b']' } else { q };
+                i += 1;
+                while i < sql.len() && sql[i] != close {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'-' if sql.get(i + 1) == Some(&b'-') => {
+                while i < sql.len() && sql[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if sql.get(i + 1) == Some(&b'*') => match sql[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(n) => i += n + 4,
+                None => return Some(i),
+            },
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Where the parser stopped on an error, as (line, column).

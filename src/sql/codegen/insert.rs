@@ -134,6 +134,11 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 && matches!(sel.body.select, OneSelect::Values(_));
             if plain_values {
                 let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
+                // The rows are checked against each other before against
+                // the table, as SQLite's parser does.
+                if rows.iter().any(|r| r.len() != rows[0].len()) {
+                    return Err(Error::sql("all VALUES must have the same number of terms"));
+                }
                 for r in rows.iter() {
                     count_check(r.len())?;
                 }
