@@ -295,7 +295,8 @@ impl Connection {
             }
         })?;
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
-        let temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false })?;
+        let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false })?;
+        temp.set_temp_database();
         let state = ConnState {
             io,
             dbs: vec![

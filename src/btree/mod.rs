@@ -169,6 +169,11 @@ pub struct Btree {
     /// A tree walk in progress (drop/clear/integrity check), kept across
     /// `Pending`.
     walk: Option<Walk>,
+    /// The temp database's journal mode as PRAGMA journal_mode shows it.
+    /// SQLite keeps its temp database in a temporary file whose journal
+    /// mode may be anything but WAL; ours lives in memory, journals in
+    /// memory (or not at all under OFF) and reports the mode set.
+    temp_journal_mode: Option<&'static str>,
 }
 
 impl Btree {
@@ -184,7 +189,7 @@ impl Btree {
         // number from another Btree (a database detached and another
         // attached under the same index) can never look fresh.
         let base = SEQ_BASE.fetch_add(1 << 40, std::sync::atomic::Ordering::Relaxed);
-        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: base, global_seq: base, tree_changes: Vec::new(), walk: None })
+        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: base, global_seq: base, tree_changes: Vec::new(), walk: None, temp_journal_mode: None })
     }
 
     /// The pager (tests and pragmas).
@@ -565,15 +570,32 @@ impl Btree {
     pub fn set_cache_size(&mut self, n: i64) {
         self.pager.set_cache_size(n)
     }
+    /// Make this the connection's temp database (see `temp_journal_mode`).
+    pub fn set_temp_database(&mut self) {
+        self.temp_journal_mode = Some(JournalMode::Delete.name());
+    }
+
     /// `PRAGMA journal_mode`: the current mode's name.
     pub fn journal_mode(&self) -> &'static str {
-        self.pager.journal_mode().name()
+        self.temp_journal_mode.unwrap_or_else(|| self.pager.journal_mode().name())
     }
     /// Set `PRAGMA journal_mode`; returns the resulting mode's name (the
     /// old one if the change is not possible, e.g. WAL on `:memory:` or
     /// leaving WAL while other connections are attached). Changing into or
     /// out of WAL writes the header and may block on I/O.
     pub fn set_journal_mode(&mut self, mode: &str) -> &'static str {
+        if let Some(shown) = self.temp_journal_mode {
+            return match JournalMode::parse(mode) {
+                Some(JournalMode::Wal) | None => shown,
+                Some(m) => {
+                    let actual = if m == JournalMode::Off { JournalMode::Off } else { JournalMode::Memory };
+                    if self.pager.set_journal_mode(actual) != actual {
+                        return shown;
+                    }
+                    *self.temp_journal_mode.insert(m.name())
+                }
+            };
+        }
         match JournalMode::parse(mode) {
             Some(m) => self.pager.set_journal_mode(m).name(),
             None => self.pager.journal_mode().name(),

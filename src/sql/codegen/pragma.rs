@@ -137,9 +137,9 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     c.b.reg();
                 }
                 if pname == "journal_mode" && value.is_some() && qualified.is_none() {
-                    // Unqualified, the new mode goes to every attached
-                    // database too (main's result is the one reported).
-                    for db in 2..c.databases.len() {
+                    // Unqualified, the new mode goes to temp and every
+                    // attached database too (main's result is reported).
+                    for db in 1..c.databases.len() {
                         let scratch = c.b.reg();
                         c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::Text(spec.clone()), 0);
                     }
