@@ -2,7 +2,11 @@
 //! (json1.txt §4.23), SQLite's eponymous virtual tables, and the
 //! schema-describing pragmas (`pragma_table_info('t')`, ...) with a
 //! constant argument, read as a VALUES subquery of rows known when the
-//! statement is compiled.
+//! statement is compiled. With a column as argument
+//! (`FROM sqlite_schema m JOIN pragma_table_info(m.name)`), the subquery
+//! holds the rows for every table (or index) with the name in a hidden
+//! `arg` column, joined to the argument column (case-insensitively, as
+//! names match); such a join is never reordered.
 //!
 //! The item reads a temporary table of ten columns: key, value, type,
 //! atom, id, parent, fullkey, path, and the hidden json and root (the
@@ -40,7 +44,7 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let name = unquote(qn.name.0);
         let lower = name.to_ascii_lowercase();
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "compile_options" | "function_list" | "database_list")) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         let recursive = if name.eq_ignore_ascii_case("json_each") {
@@ -115,36 +119,123 @@ impl<'b> Compiler<'_> {
     /// supported yet).
     pub(super) fn open_schema_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         use sqlite3_parser::ast::Literal;
+        let column_arg = |c: &mut Self, q: Option<&str>, n: &str| c.resolve_name(q, &unquote(n)).ok().flatten();
         let arg = match args.first() {
             None => None,
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
-            Some(Expr::Id(id)) => Some(unquote(id.0)),
-            Some(_) => return Err(Error::unsupported("pragma functions with a non-constant argument")),
+            // A name is a column when one is in scope (else the text, as
+            // a double-quoted string would be).
+            Some(Expr::Id(id)) => match column_arg(self, None, id.0) {
+                Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
+                None if id.0.starts_with('"') => Some(unquote(id.0)),
+                None => return Err(Error::sql(format!("no such column: {}", unquote(id.0)))),
+            },
+            Some(Expr::Qualified(t, n)) => match column_arg(self, Some(&unquote(t.0)), n.0) {
+                Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
+                None => return Err(Error::sql(format!("no such column: {}.{}", unquote(t.0), unquote(n.0)))),
+            },
+            Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
         };
-        let (names, rows): (Vec<String>, Vec<Vec<crate::value::Value>>) = match super::pragma::list_rows(self, pragma) {
-            Some((names, rows)) => (names.into_iter().map(str::to_string).collect(), rows),
-            None => {
-                let view_columns = self.view_columns_for_pragma(None, pragma, arg.as_deref())?;
-                let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg.as_deref(), view_columns.as_deref()).unwrap_or_default();
-                (names.into_iter().map(|n| n.to_string()).collect(), rows)
-            }
-        };
+        let (mut names, mut rows) = self.schema_pragma_rows(pragma, arg.as_deref())?;
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
         self.dbs_used |= 1;
-        let literal = |v: &crate::value::Value| match v {
-            crate::value::Value::Integer(i) => i.to_string(),
-            crate::value::Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
-            _ => "NULL".to_string(),
-        };
-        let sql = if rows.is_empty() {
-            let cols: Vec<String> = names.iter().map(|n| format!("NULL AS \"{n}\"")).collect();
-            format!("SELECT {} WHERE 0", cols.join(", "))
+        // The argument is the hidden column `arg` (schema pragmas only).
+        let with_arg = super::pragma::list_rows(self, pragma).is_none();
+        if with_arg {
+            names.push("arg".to_string());
+            let v = arg.map_or(crate::value::Value::Null, crate::value::Value::text);
+            for r in rows.iter_mut() {
+                r.push(v.clone());
+            }
+        }
+        let sql = values_subquery(&names, &rows);
+        self.open_subquery_text(&sql, alias, None, out)?;
+        if with_arg {
+            let it = out.last().expect("the item just opened");
+            let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
+            if let Some(c) = item.columns.last_mut() {
+                c.argument = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Column names and rows of the table-valued pragma `pragma` for
+    /// argument `arg`.
+    fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
+        if let Some((names, rows)) = super::pragma::list_rows(self, pragma) {
+            return Ok((names.into_iter().map(str::to_string).collect(), rows));
+        }
+        if pragma == "foreign_key_list" {
+            let names = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"];
+            return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(a)).unwrap_or_default()));
+        }
+        let view_columns = self.view_columns_for_pragma(None, pragma, arg)?;
+        let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg, view_columns.as_deref()).unwrap_or_default();
+        Ok((names.into_iter().map(|n| n.to_string()).collect(), rows))
+    }
+
+    /// The pragma's rows for every table (or index, for index_info and
+    /// index_xinfo) with its name in a last, hidden `arg` column, joined
+    /// to the argument column `col`.
+    fn open_correlated_schema_pragma<'a>(&mut self, pragma: &str, col: crate::sql::resolve::ColumnRef, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let by_index = matches!(pragma, "index_info" | "index_xinfo");
+        let mut objects: Vec<String> = if by_index {
+            self.schema.indexes.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, i)| i.name.clone()).collect()
         } else {
-            let cols: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("column{} AS \"{n}\"", i + 1)).collect();
-            let values: Vec<String> = rows.iter().map(|r| format!("({})", r.iter().map(literal).collect::<Vec<_>>().join(", "))).collect();
-            format!("SELECT {} FROM (VALUES {})", cols.join(", "), values.join(", "))
+            self.schema.tables.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, t)| t.name.clone()).collect()
         };
-        self.open_subquery_text(&sql, alias, None, out)
+        objects.sort();
+        let mut names = Vec::new();
+        let mut rows = Vec::new();
+        for object in &objects {
+            // (A view that no longer compiles shows no columns here.)
+            let Ok((n, r)) = self.schema_pragma_rows(pragma, Some(object)) else { continue };
+            names = n;
+            rows.extend(r.into_iter().map(|mut row| {
+                row.push(crate::value::Value::text(object.clone()));
+                row
+            }));
+        }
+        if names.is_empty() {
+            names = self.schema_pragma_rows(pragma, None)?.0;
+        }
+        names.push("arg".to_string());
+        self.dbs_used |= 1;
+        let sql = values_subquery(&names, &rows);
+        self.open_subquery_text(&sql, alias, None, out)?;
+        let it = out.last_mut().expect("the item just opened");
+        let scope = self.scopes.last_mut().expect("the FROM scope");
+        let item = &mut scope.items[it.item];
+        let arg_col = item.columns.len() - 1;
+        item.columns[arg_col].argument = true;
+        let arg_ref = crate::sql::resolve::ColumnRef {
+            depth: 0,
+            item: it.item,
+            cursor: item.cursor,
+            column: Some(arg_col),
+            affinity: Affinity::Blob,
+            collation: Some("NOCASE".to_string()),
+        };
+        it.on.push(super::from::JoinTerm::ColEq(col, arg_ref));
+        Ok(())
+    }
+}
+
+/// A SELECT giving `rows` under column names `names`.
+fn values_subquery(names: &[String], rows: &[Vec<crate::value::Value>]) -> String {
+    let literal = |v: &crate::value::Value| match v {
+        crate::value::Value::Integer(i) => i.to_string(),
+        crate::value::Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
+        _ => "NULL".to_string(),
+    };
+    if rows.is_empty() {
+        let cols: Vec<String> = names.iter().map(|n| format!("NULL AS \"{n}\"")).collect();
+        format!("SELECT {} WHERE 0", cols.join(", "))
+    } else {
+        let cols: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("column{} AS \"{n}\"", i + 1)).collect();
+        let values: Vec<String> = rows.iter().map(|r| format!("({})", r.iter().map(literal).collect::<Vec<_>>().join(", "))).collect();
+        format!("SELECT {} FROM (VALUES {})", cols.join(", "), values.join(", "))
     }
 }
