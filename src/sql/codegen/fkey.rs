@@ -488,14 +488,19 @@ impl Compiler<'_> {
     }
 
     /// `PRAGMA foreign_key_check[(table)]`.
-    pub fn pragma_foreign_key_check(&mut self, prog: &mut Program, table: Option<&str>) -> Result<()> {
+    pub fn pragma_foreign_key_check(&mut self, prog: &mut Program, db: Option<usize>, table: Option<&str>) -> Result<()> {
         let tables: Vec<Table> = match table {
-            Some(n) => vec![self.schema.table(n).cloned().ok_or_else(|| Error::sql(format!("no such table: {n}")))?],
+            Some(n) => vec![self.schema.table_in(db, n).cloned().ok_or_else(|| match db {
+                Some(d) => Error::sql(format!("no such table: {}.{n}", self.db_name(d))),
+                None => Error::sql(format!("no such table: {n}")),
+            })?],
             None => {
                 let mut v: Vec<Table> = Vec::new();
-                for r in &self.schema.rows {
-                    if r.0 == "table" {
-                        if let Some(t) = self.schema.table(&r.1) {
+                for (i, r) in self.schema.rows.iter().enumerate() {
+                    let row_db = self.schema.row_db(i);
+                    // Unqualified, only main is checked (as in SQLite).
+                    if r.0 == "table" && db.unwrap_or(0) == row_db {
+                        if let Some(t) = self.schema.table_in(Some(row_db), &r.1) {
                             v.push(t.clone());
                         }
                     }

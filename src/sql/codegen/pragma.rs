@@ -177,7 +177,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         "foreign_key_check" => {
             let t = arg.map(arg_text);
-            c.pragma_foreign_key_check(prog, t.as_deref())?;
+            c.pragma_foreign_key_check(prog, qualified, t.as_deref())?;
             txn = Some(false);
         }
         "integrity_check" | "quick_check" => {
