@@ -742,7 +742,14 @@ impl Compiler<'_> {
                 }
             }
             for (i, it) in items.iter().enumerate() {
-                let (n, a, d) = self.describe_item(it, &mut spans, i);
+                // The source text of an expression is found by its place
+                // in the written result list (a `*` before it stands for
+                // several items but one written column).
+                let written = match it {
+                    ResultItem::Expr(e, _) => columns.iter().position(|rc| matches!(rc, ResultColumn::Expr(x, _) if std::ptr::eq(x, *e))).unwrap_or(i),
+                    ResultItem::Col(..) => i,
+                };
+                let (n, a, d) = self.describe_item(it, &mut spans, written);
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
@@ -754,7 +761,7 @@ impl Compiler<'_> {
                 };
                 info.collations.push(coll);
                 // (Only CREATE TABLE ... AS asks for these names.)
-                let table_name = if span_names { self.table_column_name(it, spans.get(i), i) } else { String::new() };
+                let table_name = if span_names { self.table_column_name(it, spans.get(written), i) } else { String::new() };
                 info.table_names.push(table_name);
                 let (kinds, cast) = match it {
                     ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
