@@ -152,6 +152,15 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
     let name = unquote(qn.name.0);
     let db = c.target_db(qn)?;
+    // The schema tables exist under either name; SQLite names them by
+    // their legacy one here.
+    let lower = name.to_ascii_lowercase();
+    if matches!(lower.as_str(), "sqlite_master" | "sqlite_schema") {
+        return Err(Error::sql("table sqlite_master may not be altered"));
+    }
+    if matches!(lower.as_str(), "sqlite_temp_master" | "sqlite_temp_schema") {
+        return Err(Error::sql("table sqlite_temp_master may not be altered"));
+    }
     let table = c.schema.table_in(db, &name).cloned().ok_or_else(|| match db {
         Some(d) => Error::sql(format!("no such table: {}.{name}", c.db_name(d))),
         None => Error::sql(format!("no such table: {name}")),
@@ -319,12 +328,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         }
         AlterTableBody::DropColumn(col) => {
             let col = unquote(col.0);
-            let Some(ci) = table.column_index(&col) else {
-                return Err(Error::sql(format!("no such column: \"{col}\"")));
-            };
             if table.view_select.is_some() {
                 return Err(Error::sql(format!("cannot drop column from view \"{}\"", table.name)));
             }
+            let Some(ci) = table.column_index(&col) else {
+                return Err(Error::sql(format!("no such column: \"{col}\"")));
+            };
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
             }
@@ -349,6 +358,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let Some(new_sql) = drop_column_text(&table.sql, &col) else {
                 return Err(Error::unsupported("dropping this column"));
             };
+            c.check_drop_column(&table, &col, &new_sql)?;
             // Rewrite every row without the column, then the schema text.
             let t = c.open_write_target(table.clone())?;
             // A WITHOUT ROWID table's new records (in stored order: the key,

@@ -38,6 +38,7 @@ pub mod pragma;
 mod integrity;
 pub mod dml_common;
 pub mod alter;
+mod alter_drop_check;
 pub mod returning;
 pub mod window;
 mod window_frame;
