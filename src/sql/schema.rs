@@ -25,6 +25,7 @@ use crate::value::Value;
 use crate::vdbe::value_ops::{decode_record, Affinity};
 use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A table column.
 #[derive(Debug, Clone)]
@@ -348,8 +349,9 @@ pub struct Index {
 /// The schema of one database.
 #[derive(Debug, Clone, Default)]
 pub struct Schema {
-    /// Tables and views by lower-case name.
-    pub tables: BTreeMap<String, Table>,
+    /// Tables and views by lower-case name, shared (statements being
+    /// compiled hold them without copying; changing one makes a copy).
+    pub tables: BTreeMap<String, Arc<Table>>,
     /// Indexes by lower-case name.
     pub indexes: BTreeMap<String, Index>,
     /// Schema cookie the schema was read at.
@@ -392,8 +394,13 @@ impl Schema {
         let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len()).collect();
         for &db in &order {
             for (k, t) in &dbs[db].tables {
-                let mut t = t.clone();
-                t.db = db;
+                let t = if t.db == db {
+                    t.clone()
+                } else {
+                    let mut t = Table::clone(t);
+                    t.db = db;
+                    Arc::new(t)
+                };
                 let key = if s.tables.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
                 s.tables.insert(key, t);
             }
@@ -473,8 +480,14 @@ impl Schema {
     /// A table or view of database `db` by name (`None` for the search
     /// order of unqualified names).
     pub fn table_in(&self, db: Option<usize>, name: &str) -> Option<&Table> {
-        let Some(db) = db else { return self.table(name) };
-        match self.table(name) {
+        self.shared_table_in(db, name).map(|t| &**t)
+    }
+
+    /// [`Schema::table_in`], as the shared value (kept by a statement
+    /// being compiled without copying the table).
+    pub fn shared_table_in(&self, db: Option<usize>, name: &str) -> Option<&Arc<Table>> {
+        let Some(db) = db else { return self.shared_table(name) };
+        match self.shared_table(name) {
             Some(t) if t.db == db => Some(t),
             _ => self.tables.get(&shadowed_key(name, db)),
         }
@@ -522,7 +535,7 @@ impl Schema {
         self.tables
             .values()
             .filter(|t| db.is_none_or(|d| t.db == d))
-            .filter_map(Self::without_rowid_pk_index)
+            .filter_map(|t| Self::without_rowid_pk_index(t))
             .find(|i| i.name.eq_ignore_ascii_case(name))
     }
 
@@ -577,6 +590,11 @@ impl Schema {
 impl Schema {
     /// A table or view by name.
     pub fn table(&self, name: &str) -> Option<&Table> {
+        self.shared_table(name).map(|t| &**t)
+    }
+
+    /// [`Schema::table`], as the shared value.
+    pub fn shared_table(&self, name: &str) -> Option<&Arc<Table>> {
         // (Names are usually written in lower case: no copy then.)
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
             return self.tables.get(name);
@@ -644,7 +662,7 @@ impl Schema {
                         Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
                         Err(e) => return Err(e),
                     };
-                    s.tables.insert(name.to_ascii_lowercase(), t);
+                    s.tables.insert(name.to_ascii_lowercase(), Arc::new(t));
                 }
             }
         }
@@ -659,7 +677,7 @@ impl Schema {
                         // An index we cannot maintain: its table stays
                         // readable but refuses changes.
                         if let Some(t) = s.tables.get_mut(&tbl.to_ascii_lowercase()) {
-                            t.unsupported = Some(format!("tables with an index like {name} ({})", e.message));
+                            Arc::make_mut(t).unsupported = Some(format!("tables with an index like {name} ({})", e.message));
                         }
                         continue;
                     }

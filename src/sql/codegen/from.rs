@@ -14,7 +14,7 @@
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use super::index_scan::IndexLoop;
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
@@ -42,8 +42,9 @@ pub struct FromItem<'a, 'b> {
     pub item: usize,
     /// Cursor reading rows.
     pub cursor: i32,
-    /// The table, when it is a real table (not a temporary copy).
-    pub table: Option<Table>,
+    /// The table, when it is a real table (not a temporary copy), shared
+    /// with the schema.
+    pub table: Option<Arc<Table>>,
     /// LEFT JOIN (this item may produce a null row).
     pub left: bool,
     /// Join terms attached to this item.
@@ -284,7 +285,7 @@ impl<'b> Compiler<'_> {
                 // as a missing table, as SQLite does in FROM.
                 let db = match qn.db_name.as_ref() {
                     None => None,
-                    Some(d) => match self.db_index(&unquote(d.0)) {
+                    Some(d) => match self.db_index(&unquoted(d.0)) {
                         Some(i) => Some(i),
                         None => return Err(Error::sql(format!("no such table: {}.{name}", unquote(d.0)))),
                     },
@@ -298,14 +299,14 @@ impl<'b> Compiler<'_> {
                     if t.db == 1 {
                         t.name = name.clone();
                     }
-                    Some(t)
+                    Some(Arc::new(t))
                 } else if is_main_schema && db == Some(1) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
                     t.name = name.clone();
-                    Some(t)
+                    Some(Arc::new(t))
                 } else {
-                    self.schema.table_in(db, &name).cloned()
+                    self.schema.shared_table_in(db, &name).cloned()
                 };
                 let Some(table) = table else {
                     if name.eq_ignore_ascii_case("pragma_database_list") {

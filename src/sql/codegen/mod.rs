@@ -147,11 +147,9 @@ pub struct Compiler<'s> {
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
-    /// Main database file name (PRAGMA database_list).
-    pub db_path: String,
     /// Every database of the connection by index (0 main, 1 temp, 2..
     /// attached): (schema name, file name).
-    pub databases: Vec<(String, String)>,
+    pub databases: &'s [(String, String)],
     /// `PRAGMA database_list` shows temp (it has been used).
     pub temp_listed: bool,
     /// Compiling the body of a view or trigger stored in this database:
@@ -279,6 +277,7 @@ impl<'s> Compiler<'s> {
         funcs: &'s FunctionRegistry,
         collations: &'s HashMap<String, Collation>,
         sql: &'s [u8],
+        databases: &'s [(String, String)],
     ) -> Self {
         Compiler {
             b: Builder::default(),
@@ -299,8 +298,7 @@ impl<'s> Compiler<'s> {
             sql,
             expanding: Vec::new(),
             top_compound_arm: false,
-            db_path: String::new(),
-            databases: vec![("main".into(), String::new()), ("temp".into(), String::new())],
+            databases,
             temp_listed: false,
             home_db: None,
             memory_db: false,

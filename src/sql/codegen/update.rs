@@ -16,7 +16,7 @@ use super::dml_common::OnConflict;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
 use crate::sql::resolve::{Scope, ScopeColumn, ScopeItem};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
@@ -90,12 +90,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(c, &table, alias.as_deref(), f)?;
@@ -176,7 +176,7 @@ pub(super) fn check_from_target(c: &Compiler<'_>, table: &crate::sql::schema::Ta
             _ => false,
         };
         // (The same name in another database is another table.)
-        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquote(d.0)).is_some_and(|db| db != table.db));
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
         if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
             let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
             return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));

@@ -8,7 +8,7 @@
 
 use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::vdbe::program::P4;
 use crate::vdbe::value_ops::Affinity;
@@ -40,8 +40,8 @@ impl<'b> Compiler<'_> {
             };
             for (col_side, other, opx) in sides {
                 let cref = match col_side {
-                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                    Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                     _ => None,
                 };
                 if has_subquery(other) {
@@ -109,8 +109,8 @@ impl<'b> Compiler<'_> {
                 continue;
             }
             let cref = match &**lhs {
-                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+                Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                 _ => None,
             };
             let Some(cref) = cref else { continue };

@@ -11,7 +11,7 @@
 use crate::sql::codegen::from::{FromItem, JoinTerm};
 use crate::sql::codegen::select::{ResultItem, RowCtx};
 use crate::sql::codegen::Compiler;
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
 use crate::sql::plan::terms::{has_subquery, walk};
 use crate::sql::resolve::ColumnRef;
@@ -52,8 +52,8 @@ impl Compiler<'_> {
     /// The column of this SELECT a plain column reference names.
     pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
         let r = match e {
-            Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-            Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+            Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+            Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
             _ => None,
         }?;
         (r.depth == 0).then_some(r)
@@ -115,7 +115,7 @@ impl Compiler<'_> {
     /// (min) or descending (max); `None` for any other call.
     pub(crate) fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
         let Expr::FunctionCall { name, distinctness: None, args: Some(args), order_by: None, filter_over: None } = call else { return None };
-        let fname = unquote(name.0).to_ascii_lowercase();
+        let fname = unquoted(name.0).to_ascii_lowercase();
         let desc = match fname.as_str() {
             "min" => false,
             "max" => true,
