@@ -4,7 +4,7 @@
 //! Prepares and finalizes the `sql` benchmark's simple or complex statement
 //! in a loop on a database holding that suite's schema (no rows: prepare
 //! never reads table data). The database is built at `/tmp/prepare_prof.db`
-//! on every run. Instruction counts of the measured part only:
+//! on every run. `EXPLAIN=1` prints the program instead. Instruction counts of the measured part only:
 //! `valgrind --tool=callgrind --toggle-collect='*timed_loop*' ...`.
 use ringlite::{Connection, OpenFlags};
 use std::time::Instant;
@@ -55,6 +55,15 @@ fn main() {
     let _ = std::fs::remove_file(path);
     let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
     exec(&mut c, SCHEMA);
+    if std::env::var_os("EXPLAIN").is_some() {
+        let (st, _) = c.prepare(format!("EXPLAIN {sql}").as_bytes()).unwrap();
+        let mut st = st.unwrap();
+        while matches!(st.step(&mut c).unwrap(), ringlite::StepResult::Row) {
+            let row: Vec<String> = (0..8).map(|i| format!("{:?}", st.column(i))).collect();
+            println!("{}", row.join(" "));
+        }
+        return;
+    }
     timed_loop(&mut c, sql, 10);
     let t = Instant::now();
     timed_loop(&mut c, sql, iters);

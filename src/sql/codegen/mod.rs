@@ -280,7 +280,7 @@ impl<'s> Compiler<'s> {
         databases: &'s [(String, String)],
     ) -> Self {
         Compiler {
-            b: Builder::default(),
+            b: Builder::for_statement(),
             schema,
             funcs,
             collations,
