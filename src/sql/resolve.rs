@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::vdbe::value_ops::Affinity;
+use std::sync::Arc;
 
 /// One column visible through a FROM item.
 #[derive(Debug, Clone)]
@@ -40,8 +41,9 @@ pub struct ScopeItem {
     pub db: usize,
     /// Cursor reading the rows.
     pub cursor: i32,
-    /// Columns.
-    pub columns: Vec<ScopeColumn>,
+    /// Columns (shared with the table's cached list, see
+    /// `Table::scope_columns`; copied when one is hidden).
+    pub columns: Arc<Vec<ScopeColumn>>,
     /// The INTEGER PRIMARY KEY column.
     pub rowid_alias: Option<usize>,
     /// Whether `rowid` names the rowid (real tables).

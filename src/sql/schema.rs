@@ -106,6 +106,52 @@ pub struct Table {
     pub pk_conflict: Option<ast::ResolveType>,
     /// UNIQUE constraints' own `ON CONFLICT` clauses, by key columns.
     pub unique_conflicts: Vec<(Vec<usize>, ast::ResolveType)>,
+    /// `columns` as name resolution sees them, built on first use.
+    pub scope_columns: ScopeColumnsCache,
+}
+
+/// A table's columns as name resolution sees them, built once and shared
+/// by every statement compiled against the table (each prepare would
+/// otherwise copy every column name). A copy of the table starts empty:
+/// the copy may change its columns.
+#[derive(Default)]
+pub struct ScopeColumnsCache(std::sync::OnceLock<Arc<Vec<crate::sql::resolve::ScopeColumn>>>);
+
+impl Clone for ScopeColumnsCache {
+    fn clone(&self) -> Self {
+        ScopeColumnsCache::default()
+    }
+}
+
+impl std::fmt::Debug for ScopeColumnsCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ScopeColumnsCache")
+    }
+}
+
+impl Table {
+    /// The columns as a FROM item of this table shows them to name
+    /// resolution (shared; see [`ScopeColumnsCache`]).
+    pub fn scope_columns(&self) -> Arc<Vec<crate::sql::resolve::ScopeColumn>> {
+        self.scope_columns
+            .0
+            .get_or_init(|| {
+                Arc::new(
+                    self.columns
+                        .iter()
+                        .map(|c| crate::sql::resolve::ScopeColumn {
+                            name: c.name.clone(),
+                            affinity: c.affinity,
+                            collation: c.collation.clone(),
+                            decltype: c.decltype.clone(),
+                            hidden: false,
+                            argument: false,
+                        })
+                        .collect(),
+                )
+            })
+            .clone()
+    }
 }
 
 /// What a foreign key does to child rows when their parent key is
@@ -746,6 +792,7 @@ pub fn schema_table() -> Table {
         without_rowid: None,
         pk_conflict: None,
         unique_conflicts: Vec::new(),
+        scope_columns: ScopeColumnsCache::default(),
     }
 }
 
@@ -815,6 +862,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 without_rowid: None,
                 pk_conflict: None,
                 unique_conflicts: Vec::new(),
+                scope_columns: ScopeColumnsCache::default(),
             };
             for cd in columns.iter() {
                 let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
@@ -1015,6 +1063,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         without_rowid: None,
         pk_conflict: None,
         unique_conflicts: Vec::new(),
+            scope_columns: ScopeColumnsCache::default(),
             })
         }
         _ => Err(Error::corrupt()),

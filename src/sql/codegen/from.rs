@@ -151,7 +151,7 @@ impl<'b> Compiler<'_> {
             }
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.scopes.last().unwrap().items[out[idx].item];
-                for c in &right.columns {
+                for c in right.columns.iter() {
                     let in_left = self.scopes.last().unwrap().items[..out[idx].item]
                         .iter()
                         .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
@@ -191,7 +191,7 @@ impl<'b> Compiler<'_> {
                     self.using_coalesce.insert((l.cursor, l.column.map_or(-1, |c| c as i64)), (r.clone(), full));
                 }
                 out[idx].on.push(JoinTerm::ColEq(l, r));
-                self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+                Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
             if right_join && !full {
                 // A RIGHT JOIN B reads B outside and A inside, with A
@@ -362,11 +362,7 @@ impl<'b> Compiler<'_> {
                     table: table.name.clone(),
                     db: table.db,
                     cursor: cur,
-                    columns: table
-                        .columns
-                        .iter()
-                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
-                        .collect(),
+                    columns: table.scope_columns(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
                 };
@@ -417,18 +413,20 @@ impl<'b> Compiler<'_> {
             table: String::new(),
             db: 0,
             cursor: cur,
-            columns: names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ScopeColumn {
-                    name: n.clone(),
-                    affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
-                    collation: info.collations.get(i).cloned().flatten(),
-                    decltype: info.decltypes.get(i).cloned().flatten(),
-                    hidden: false,
-                    argument: false,
-                })
-                .collect(),
+            columns: Arc::new(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| ScopeColumn {
+                        name: n.clone(),
+                        affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                        collation: info.collations.get(i).cloned().flatten(),
+                        decltype: info.decltypes.get(i).cloned().flatten(),
+                        hidden: false,
+                        argument: false,
+                    })
+                    .collect(),
+            ),
             rowid_alias: None,
             has_rowid: false,
         };

@@ -62,10 +62,12 @@ impl<'b> Compiler<'_> {
             table: String::new(),
             db: 0,
             cursor: cur,
-            columns: COLUMNS
-                .iter()
-                .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
-                .collect(),
+            columns: std::sync::Arc::new(
+                COLUMNS
+                    .iter()
+                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
+                    .collect(),
+            ),
             rowid_alias: None,
             has_rowid: true,
         };

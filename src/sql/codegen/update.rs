@@ -18,7 +18,7 @@ use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
-use crate::sql::resolve::{Scope, ScopeColumn, ScopeItem};
+use crate::sql::resolve::{Scope, ScopeItem};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
@@ -31,11 +31,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
             table: table.name.clone(),
             db: table.db,
             cursor,
-            columns: table
-                .columns
-                .iter()
-                .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
-                .collect(),
+            columns: table.scope_columns(),
             rowid_alias: table.rowid_alias,
             has_rowid: table.without_rowid.is_none(),
         }],
