@@ -305,11 +305,17 @@ impl Compiler<'_> {
     /// The collation an expression carries (explicit COLLATE first, then a
     /// column's declared collation).
     pub fn expr_collation(&mut self, e: &Expr<'_>) -> Option<(String, bool)> {
+        self.collation_of(e).map(|(n, explicit)| (n.into_owned(), explicit))
+    }
+
+    /// [`Compiler::expr_collation`] without copying the name BINARY
+    /// every column without a declared collation has.
+    fn collation_of(&mut self, e: &Expr<'_>) -> Option<(std::borrow::Cow<'static, str>, bool)> {
         match e {
-            Expr::Collate(_, c) => Some((unquote(c), true)),
-            Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Collate(_, c) => Some((unquote(c).into(), true)),
+            Expr::Parenthesized(v) if v.len() == 1 => self.collation_of(&v[0]),
             // Unary + and CAST keep their operand's collation.
-            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.expr_collation(x),
+            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.collation_of(x),
             Expr::Binary(l, op, r)
                 if !matches!(
                     op,
@@ -318,23 +324,23 @@ impl Compiler<'_> {
                 ) =>
             {
                 // An explicit COLLATE on either operand carries through.
-                match self.expr_collation(l) {
+                match self.collation_of(l) {
                     Some((n, true)) => Some((n, true)),
-                    _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
+                    _ => self.collation_of(r).filter(|(_, explicit)| *explicit),
                 }
             }
             // An explicit COLLATE on an argument carries out of a function
             // call, as in SQLite (`max(b COLLATE nocase) || ''`).
-            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.expr_collation(a).filter(|(_, explicit)| *explicit)),
+            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.collation_of(a).filter(|(_, explicit)| *explicit)),
             // A column always carries a collation (BINARY unless declared),
             // so a column on the left wins over one on the right.
             Expr::Id(id) => {
                 let n = unquoted(id.0);
-                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
+                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
+                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
             }
             _ => None,
         }
@@ -342,8 +348,8 @@ impl Compiler<'_> {
 
     /// The collation for comparing `l` with `r`.
     pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
-        let lc = self.expr_collation(l);
-        let rc = self.expr_collation(r);
+        let lc = self.collation_of(l);
+        let rc = self.collation_of(r);
         let name = match (lc, rc) {
             (Some((n, true)), _) => Some(n),
             (_, Some((n, true))) => Some(n),
