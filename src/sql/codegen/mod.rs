@@ -497,8 +497,12 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         return Err(e);
     }
     prog.explain = explain;
-    prog.param_names = c.params.clone();
-    prog.query_plan = c.eqp.iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, *p, d.clone())).collect();
+    // (The compiler is done: its lists move into the program. Only
+    // EXPLAIN QUERY PLAN shows the plan lines.)
+    prog.param_names = std::mem::take(&mut c.params);
+    if explain == 2 {
+        prog.query_plan = std::mem::take(&mut c.eqp).into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
+    }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
     } else if explain == 2 {

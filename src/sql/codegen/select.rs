@@ -141,10 +141,20 @@ pub struct RowCtx {
 /// Compile a top-level SELECT; returns its column names.
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
     let info = c.compile_select(sel, Dest::Output)?;
-    prog.column_decltypes = info.decltypes.clone();
-    prog.column_origins = info.origins.clone();
+    prog.column_decltypes = info.decltypes;
+    prog.column_origins = info.origins;
     // (A name written from a `$::x` parameter shows it as written.)
-    Ok(info.names.into_iter().map(|n| crate::sql::params::original_name(&n).into_owned()).collect())
+    Ok(info
+        .names
+        .into_iter()
+        .map(|n| {
+            let written = match crate::sql::params::original_name(&n) {
+                std::borrow::Cow::Owned(w) => Some(w),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            written.unwrap_or(n)
+        })
+        .collect())
 }
 
 /// Whether an ORDER BY term asks for the non-default NULL placement
