@@ -501,19 +501,21 @@ impl<'b> Compiler<'_> {
         if has_subquery(e) {
             return u64::MAX;
         }
-        let mut names: Vec<(Option<String>, Option<String>, String)> = Vec::new();
+        // (Names as written, unquoted where used: no copy of each.)
+        let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
         walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, None, unquote(id.0))),
-                Expr::Name(n) => names.push((None, None, unquote(n.0))),
-                Expr::Qualified(t, c) => names.push((None, Some(unquote(t.0)), unquote(c.0))),
-                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(d.0)), Some(unquote(t.0)), unquote(c.0))),
+                Expr::Id(id) => names.push((None, None, id.0)),
+                Expr::Name(n) => names.push((None, None, n.0)),
+                Expr::Qualified(t, c) => names.push((None, Some(t.0), c.0)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(d.0), Some(t.0), c.0)),
                 _ => {}
             }
             true
         });
         let mut mask = 0u64;
         for (d, q, n) in names {
+            let (d, q, n) = (d.map(unquoted), q.map(unquoted), unquoted(n));
             let found = match d {
                 // `db.table.column` reads the item of that table in that database.
                 Some(d) => match self.db_index(&d) {
@@ -528,7 +530,7 @@ impl<'b> Compiler<'_> {
                 }
                 // An unqualified USING column of a RIGHT/FULL JOIN also
                 // reads the right-hand column it is coalesced with.
-                if q.is_none() {
+                if q.is_none() && !self.using_coalesce.is_empty() {
                     if let Some((p, _)) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
                         if r.depth == 0 && p.item < 64 {
                             mask |= 1 << p.item;

@@ -138,13 +138,14 @@ impl Compiler<'_> {
             if has_subquery(e) || crate::sql::codegen::window::has_window_call(e) {
                 return None;
             }
-            let mut names: Vec<(Option<String>, String)> = Vec::new();
+            // (Names as written, unquoted where used: no copy of each.)
+            let mut names: Vec<(Option<&str>, &str)> = Vec::new();
             let mut opaque = false;
             walk(e, &mut |x| {
                 match x {
-                    Expr::Id(id) => names.push((None, unquote(id.0))),
-                    Expr::Name(n) => names.push((None, unquote(n.0))),
-                    Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    Expr::Id(id) => names.push((None, id.0)),
+                    Expr::Name(n) => names.push((None, n.0)),
+                    Expr::Qualified(t, c) => names.push((Some(t.0), c.0)),
                     // Forms whose column reads the walk may not see.
                     Expr::DoublyQualified(..) | Expr::Raise(..) => opaque = true,
                     _ => {}
@@ -155,7 +156,7 @@ impl Compiler<'_> {
                 return None;
             }
             for (q, n) in names {
-                match self.resolve_name(q.as_deref(), &n) {
+                match self.resolve_name(q.map(unquoted).as_deref(), &unquoted(n)) {
                     Ok(Some(r)) if r.depth == 0 => out.push((r.item, r.column)),
                     Ok(Some(_)) => {}
                     // An alias or a name of something else: a column
