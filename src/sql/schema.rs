@@ -16,6 +16,12 @@
 //! table's columns (`IndexColumn::expr`, cid -2 in the pragmas); VIRTUAL
 //! generated columns take no field in a stored record, so a column's
 //! field is `Table::field_of` (later columns move up).
+//!
+//! Tables are shared (`Arc<Table>`) with the statements being compiled
+//! against them, so a prepare never copies one; a table's columns as
+//! name resolution sees them (`Table::scope_columns`) are built once per
+//! loaded schema. A table is never changed in place once shared: a
+//! changed table is a copy, and a copy starts without those columns.
 
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
