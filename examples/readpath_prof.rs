@@ -1,10 +1,10 @@
 //! Profiling driver for the per-row read path (ringlite only, no SQLite in
-//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|insert> [iterations]`.
+//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|tenants-steps|insert> [iterations]`.
 //!
 //! The workloads mirror the `storage` and `tenants` benchmarks: a full scan
 //! `sum(length(b))` of 100,000 rows, 100,000 point lookups by rowid or by
 //! index in one read transaction, and 1,000 `SELECT * FROM users LIMIT 100`
-//! per iteration; `insert`: 100,000 inserts into an indexed table in one
+//! per iteration (`tenants-steps`: only stepped, as the `tenants` suite does; `tenants`: each column read too); `insert`: 100,000 inserts into an indexed table in one
 //! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` on the
 //! first run. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
 //! scan's result and VM step count. Instruction counts of the measured part
@@ -148,6 +148,15 @@ fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, 
                     sum += 1;
                 }
                 st.reset(c);
+            }
+            "tenants-steps" => {
+                // As the tenants suite: stepped to the end, no column read.
+                for _ in 0..1000 {
+                    while step(c, st) {
+                        sum += 1;
+                    }
+                    st.reset(c);
+                }
             }
             _ => {
                 for _ in 0..1000 {

@@ -132,6 +132,10 @@ pub struct Connection {
     /// All of `schemas` in one (`Schema::merged`), what statements compile
     /// against; rebuilt whenever the schemas are read.
     merged: Schema,
+    /// Every database as the compiler sees it: (schema name, file name)
+    /// by index; brought up to date before each compile (kept so a
+    /// prepare does not copy the names).
+    database_names: Vec<(String, String)>,
     schema_loaded: bool,
     /// Bumped by every ATTACH and DETACH: database indexes baked into
     /// programs compiled before may now mean another database, so those
@@ -337,6 +341,7 @@ impl Connection {
             state,
             schemas: Vec::new(),
             merged: Schema::default(),
+            database_names: Vec::new(),
             schema_loaded: false,
             attach_generation: 0,
             open_flags: flags,
@@ -385,12 +390,16 @@ impl Connection {
 
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
+        let current = self.database_names.len() == self.state.dbs.len()
+            && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
+        if !current {
+            self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
+        }
+        let databases = &self.database_names;
         let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
         let page_size = self.state.dbs[0].btree.page_size();
-        let path = self.state.dbs[0].path.clone();
-        let databases: Vec<(String, String)> = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).map_or(true, |s| s.rows.is_empty());
         let memory = self.memory;
         let authorizer = self.authorizer.as_mut();
@@ -410,10 +419,8 @@ impl Connection {
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(&parse_text[..tail]);
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
-                let mut c = Compiler::new(schema, funcs, colls, stmt_sql);
+                let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
                 c.page_size = page_size;
-                c.db_path = path;
-                c.databases = databases;
                 c.temp_listed = temp_listed;
                 c.memory_db = memory;
                 c.authorizer = authorizer;
@@ -462,7 +469,11 @@ impl Connection {
             r => r?,
         };
         let Some(prog) = prog else { return Ok((None, tail)) };
-        let text = String::from_utf8_lossy(&sql[..tail]).trim().to_string();
+        // (Checked as UTF-8 first: much faster than the lossy scan.)
+        let text = match std::str::from_utf8(&sql[..tail]) {
+            Ok(t) => t.trim().to_string(),
+            Err(_) => String::from_utf8_lossy(&sql[..tail]).trim().to_string(),
+        };
         Ok((Some(Statement::new(text, prog)), tail))
     }
 

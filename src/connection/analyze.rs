@@ -80,7 +80,7 @@ impl Connection {
         }
         let schema = self.schema_for(db).clone();
         let (tables, only_index) = match &a.target {
-            None => (schema.tables.values().cloned().collect::<Vec<_>>(), None),
+            None => (schema.tables.values().map(|t| crate::sql::schema::Table::clone(t)).collect::<Vec<_>>(), None),
             Some(name) => match schema.index(name) {
                 Some(ix) => (schema.table(&ix.table).cloned().into_iter().collect(), Some(ix.name.clone())),
                 None => (schema.table(name).cloned().into_iter().collect(), None),
@@ -192,7 +192,8 @@ impl Connection {
 
     /// A compiler over the current schema, for key descriptions.
     fn with_compiler<T>(&self, db: usize, f: impl FnOnce(&crate::sql::codegen::Compiler<'_>) -> Result<T>) -> Result<T> {
-        let c = crate::sql::codegen::Compiler::new(self.schema_for(db), &self.funcs, &self.collations, b"");
+        let databases = [("main".to_string(), String::new()), ("temp".to_string(), String::new())];
+        let c = crate::sql::codegen::Compiler::new(self.schema_for(db), &self.funcs, &self.collations, b"", &databases);
         f(&c)
     }
 

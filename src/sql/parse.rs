@@ -475,6 +475,12 @@ pub fn schema_sql(sql: &[u8], kind_words: &str) -> String {
 
 /// Remove SQL quoting from an identifier (`"a""b"`, `[a]`, `` `a` ``, `'a'`).
 pub fn unquote(s: &str) -> String {
+    unquoted(s).into_owned()
+}
+
+/// [`unquote`] without a copy when the identifier holds no doubled quote
+/// (the usual case: names are looked up, rarely kept).
+pub fn unquoted(s: &str) -> std::borrow::Cow<'_, str> {
     let b = s.as_bytes();
     if b.len() >= 2 {
         let (q, close) = match b[0] {
@@ -482,18 +488,18 @@ pub fn unquote(s: &str) -> String {
             b'\'' => (b'\'', b'\''),
             b'`' => (b'`', b'`'),
             b'[' => (b'[', b']'),
-            _ => return s.to_string(),
+            _ => return s.into(),
         };
         if b[b.len() - 1] == close {
             let inner = &s[1..s.len() - 1];
-            if q == b'[' {
-                return inner.to_string();
+            if q == b'[' || !inner.as_bytes().contains(&q) {
+                return inner.into();
             }
             let qs = (q as char).to_string();
-            return inner.replace(&format!("{qs}{qs}"), &qs);
+            return inner.replace(&format!("{qs}{qs}"), &qs).into();
         }
     }
-    s.to_string()
+    s.into()
 }
 
 /// SQL text of an AST node (normalised spacing), for re-parsing later.

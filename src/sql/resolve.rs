@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::vdbe::value_ops::Affinity;
+use std::sync::Arc;
 
 /// One column visible through a FROM item.
 #[derive(Debug, Clone)]
@@ -40,8 +41,9 @@ pub struct ScopeItem {
     pub db: usize,
     /// Cursor reading the rows.
     pub cursor: i32,
-    /// Columns.
-    pub columns: Vec<ScopeColumn>,
+    /// Columns (shared with the table's cached list, see
+    /// `Table::scope_columns`; copied when one is hidden).
+    pub columns: Arc<Vec<ScopeColumn>>,
     /// The INTEGER PRIMARY KEY column.
     pub rowid_alias: Option<usize>,
     /// Whether `rowid` names the rowid (real tables).
@@ -78,12 +80,15 @@ fn is_rowid_name(n: &str) -> bool {
     n.eq_ignore_ascii_case("rowid") || n.eq_ignore_ascii_case("oid") || n.eq_ignore_ascii_case("_rowid_")
 }
 
-fn column_of(item: &ScopeItem, name: &str) -> Option<Option<usize>> {
+/// The column `name` reads in `item` (`Some(None)`: the rowid) and the
+/// visible column of that name, if any (scanned once: every identifier of
+/// every statement comes through here).
+fn column_of(item: &ScopeItem, name: &str) -> Option<(Option<usize>, Option<usize>)> {
     if let Some(i) = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
-        return Some(if item.rowid_alias == Some(i) { None } else { Some(i) });
+        return Some((if item.rowid_alias == Some(i) { None } else { Some(i) }, Some(i)));
     }
     if item.has_rowid && is_rowid_name(name) {
-        return Some(None);
+        return Some((None, None));
     }
     None
 }
@@ -111,8 +116,7 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
             if db.is_some_and(|d| item.table.is_empty() || item.db != d) {
                 continue;
             }
-            if let Some(col) = column_of(item, name) {
-                let visible_col = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name));
+            if let Some((col, visible_col)) = column_of(item, name) {
                 if qualifier.is_none() {
                     if let Some(vc) = visible_col {
                         if item.columns[vc].hidden {

@@ -16,6 +16,12 @@
 //! table's columns (`IndexColumn::expr`, cid -2 in the pragmas); VIRTUAL
 //! generated columns take no field in a stored record, so a column's
 //! field is `Table::field_of` (later columns move up).
+//!
+//! Tables are shared (`Arc<Table>`) with the statements being compiled
+//! against them, so a prepare never copies one; a table's columns as
+//! name resolution sees them (`Table::scope_columns`) are built once per
+//! loaded schema. A table is never changed in place once shared: a
+//! changed table is a copy, and a copy starts without those columns.
 
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
@@ -25,6 +31,7 @@ use crate::value::Value;
 use crate::vdbe::value_ops::{decode_record, Affinity};
 use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A table column.
 #[derive(Debug, Clone)]
@@ -110,6 +117,52 @@ pub struct Table {
     pub pk_conflict: Option<ast::ResolveType>,
     /// UNIQUE constraints' own `ON CONFLICT` clauses, by key columns.
     pub unique_conflicts: Vec<(Vec<usize>, ast::ResolveType)>,
+    /// `columns` as name resolution sees them, built on first use.
+    pub scope_columns: ScopeColumnsCache,
+}
+
+/// A table's columns as name resolution sees them, built once and shared
+/// by every statement compiled against the table (each prepare would
+/// otherwise copy every column name). A copy of the table starts empty:
+/// the copy may change its columns.
+#[derive(Default)]
+pub struct ScopeColumnsCache(std::sync::OnceLock<Arc<Vec<crate::sql::resolve::ScopeColumn>>>);
+
+impl Clone for ScopeColumnsCache {
+    fn clone(&self) -> Self {
+        ScopeColumnsCache::default()
+    }
+}
+
+impl std::fmt::Debug for ScopeColumnsCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ScopeColumnsCache")
+    }
+}
+
+impl Table {
+    /// The columns as a FROM item of this table shows them to name
+    /// resolution (shared; see [`ScopeColumnsCache`]).
+    pub fn scope_columns(&self) -> Arc<Vec<crate::sql::resolve::ScopeColumn>> {
+        self.scope_columns
+            .0
+            .get_or_init(|| {
+                Arc::new(
+                    self.columns
+                        .iter()
+                        .map(|c| crate::sql::resolve::ScopeColumn {
+                            name: c.name.clone(),
+                            affinity: c.affinity,
+                            collation: c.collation.clone(),
+                            decltype: c.decltype.clone(),
+                            hidden: false,
+                            argument: false,
+                        })
+                        .collect(),
+                )
+            })
+            .clone()
+    }
 }
 
 /// What a foreign key does to child rows when their parent key is
@@ -353,8 +406,9 @@ pub struct Index {
 /// The schema of one database.
 #[derive(Debug, Clone, Default)]
 pub struct Schema {
-    /// Tables and views by lower-case name.
-    pub tables: BTreeMap<String, Table>,
+    /// Tables and views by lower-case name, shared (statements being
+    /// compiled hold them without copying; changing one makes a copy).
+    pub tables: BTreeMap<String, Arc<Table>>,
     /// Indexes by lower-case name.
     pub indexes: BTreeMap<String, Index>,
     /// Schema cookie the schema was read at.
@@ -397,8 +451,13 @@ impl Schema {
         let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len()).collect();
         for &db in &order {
             for (k, t) in &dbs[db].tables {
-                let mut t = t.clone();
-                t.db = db;
+                let t = if t.db == db {
+                    t.clone()
+                } else {
+                    let mut t = Table::clone(t);
+                    t.db = db;
+                    Arc::new(t)
+                };
                 let key = if s.tables.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
                 s.tables.insert(key, t);
             }
@@ -478,8 +537,14 @@ impl Schema {
     /// A table or view of database `db` by name (`None` for the search
     /// order of unqualified names).
     pub fn table_in(&self, db: Option<usize>, name: &str) -> Option<&Table> {
-        let Some(db) = db else { return self.table(name) };
-        match self.table(name) {
+        self.shared_table_in(db, name).map(|t| &**t)
+    }
+
+    /// [`Schema::table_in`], as the shared value (kept by a statement
+    /// being compiled without copying the table).
+    pub fn shared_table_in(&self, db: Option<usize>, name: &str) -> Option<&Arc<Table>> {
+        let Some(db) = db else { return self.shared_table(name) };
+        match self.shared_table(name) {
             Some(t) if t.db == db => Some(t),
             _ => self.tables.get(&shadowed_key(name, db)),
         }
@@ -527,7 +592,7 @@ impl Schema {
         self.tables
             .values()
             .filter(|t| db.is_none_or(|d| t.db == d))
-            .filter_map(Self::without_rowid_pk_index)
+            .filter_map(|t| Self::without_rowid_pk_index(t))
             .find(|i| i.name.eq_ignore_ascii_case(name))
     }
 
@@ -582,6 +647,11 @@ impl Schema {
 impl Schema {
     /// A table or view by name.
     pub fn table(&self, name: &str) -> Option<&Table> {
+        self.shared_table(name).map(|t| &**t)
+    }
+
+    /// [`Schema::table`], as the shared value.
+    pub fn shared_table(&self, name: &str) -> Option<&Arc<Table>> {
         // (Names are usually written in lower case: no copy then.)
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
             return self.tables.get(name);
@@ -649,7 +719,7 @@ impl Schema {
                         Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
                         Err(e) => return Err(e),
                     };
-                    s.tables.insert(name.to_ascii_lowercase(), t);
+                    s.tables.insert(name.to_ascii_lowercase(), Arc::new(t));
                 }
             }
         }
@@ -664,7 +734,7 @@ impl Schema {
                         // An index we cannot maintain: its table stays
                         // readable but refuses changes.
                         if let Some(t) = s.tables.get_mut(&tbl.to_ascii_lowercase()) {
-                            t.unsupported = Some(format!("tables with an index like {name} ({})", e.message));
+                            Arc::make_mut(t).unsupported = Some(format!("tables with an index like {name} ({})", e.message));
                         }
                         continue;
                     }
@@ -734,6 +804,7 @@ pub fn schema_table() -> Table {
         without_rowid: None,
         pk_conflict: None,
         unique_conflicts: Vec::new(),
+        scope_columns: ScopeColumnsCache::default(),
     }
 }
 
@@ -803,6 +874,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 without_rowid: None,
                 pk_conflict: None,
                 unique_conflicts: Vec::new(),
+                scope_columns: ScopeColumnsCache::default(),
             };
             let mut has_primary_key = false;
             for cd in columns.iter() {
@@ -1012,6 +1084,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         without_rowid: None,
         pk_conflict: None,
         unique_conflicts: Vec::new(),
+            scope_columns: ScopeColumnsCache::default(),
             })
         }
         _ => Err(Error::corrupt()),

@@ -10,7 +10,7 @@
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::unquoted;
 use crate::sql::schema::Table;
 use crate::vdbe::program::Opcode;
 use sqlite3_parser::ast::{Expr, Select, Set};
@@ -56,7 +56,7 @@ pub fn resolve_sets<'a, 'b>(table: &Table, sets: &'a [Set<'b>], rowid_names: boo
     for s in sets {
         let values = set_values(s)?;
         for (name, v) in s.col_names.iter().zip(values) {
-            let n = unquote(name.0);
+            let n = unquoted(name.0);
             let i = match table.column_index(&n) {
                 Some(i) => i,
                 None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => {

@@ -23,7 +23,7 @@
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_AUTH};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
 
 /// The authorizer callback: (action, arg1, arg2, database, trigger) to
@@ -169,12 +169,12 @@ impl Compiler<'_> {
         match stmt {
             Stmt::Select(_) => self.authorize(action::SELECT, None, None, None),
             Stmt::Insert { tbl_name, .. } => {
-                let n = unquote(tbl_name.name.0);
+                let n = unquoted(tbl_name.name.0);
                 let db = table_db(self, &n);
                 self.authorize(action::INSERT, Some(&n), None, Some(self.db_name(db).as_str()))
             }
             Stmt::Delete { tbl_name, .. } => {
-                let n = unquote(tbl_name.name.0);
+                let n = unquoted(tbl_name.name.0);
                 let db = table_db(self, &n);
                 // IGNORE: the rows are still deleted (one by one in SQLite).
                 self.authorize(action::DELETE, Some(&n), None, Some(self.db_name(db).as_str())).map(|_| Verdict::Allow)
@@ -191,10 +191,10 @@ impl Compiler<'_> {
                     (true, false) => action::CREATE_VIEW,
                     (true, true) => action::CREATE_TEMP_VIEW,
                 };
-                self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&unquote(tbl_name.name.0)), None)
+                self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&unquoted(tbl_name.name.0)), None)
             }
             Stmt::DropTable { tbl_name: q, .. } | Stmt::DropView { view_name: q, .. } => {
-                let n = unquote(q.name.0);
+                let n = unquoted(q.name.0);
                 let Some(t) = self.schema.table(&n) else { return Ok(Verdict::Allow) };
                 let (name, db) = (t.name.clone(), t.db);
                 let code = match (matches!(stmt, Stmt::DropView { .. }), db == 1) {
@@ -209,10 +209,10 @@ impl Compiler<'_> {
                 self.authorize(action::DELETE, Some(&name), None, Some(self.db_name(db).as_str()))
             }
             Stmt::CreateIndex { idx_name, tbl_name, columns, .. } => {
-                let t = unquote(tbl_name.0);
+                let t = unquoted(tbl_name.0);
                 let db = table_db(self, &t);
                 let code = if db == 1 { action::CREATE_TEMP_INDEX } else { action::CREATE_INDEX };
-                let idx = unquote(idx_name.name.0);
+                let idx = unquoted(idx_name.name.0);
                 if self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&idx), Some(&t))? == Verdict::Ignore {
                     return Ok(Verdict::Ignore);
                 }
@@ -233,7 +233,7 @@ impl Compiler<'_> {
                 self.authorize(action::REINDEX, Some(&idx), None, Some(self.db_name(db).as_str()))
             }
             Stmt::DropIndex { idx_name, .. } => {
-                let n = unquote(idx_name.name.0);
+                let n = unquoted(idx_name.name.0);
                 let Some(i) = self.schema.index(&n) else { return Ok(Verdict::Allow) };
                 let (name, table, db) = (i.name.clone(), i.table.clone(), i.db);
                 let code = if db == 1 { action::DROP_TEMP_INDEX } else { action::DROP_INDEX };
@@ -243,14 +243,14 @@ impl Compiler<'_> {
                 self.authorize(action::DELETE, Some(schema_table(db)), None, Some(self.db_name(db).as_str()))
             }
             Stmt::CreateTrigger { temporary, trigger_name, tbl_name, .. } => {
-                let t = unquote(tbl_name.name.0);
+                let t = unquoted(tbl_name.name.0);
                 let temp = *temporary || qualified_db(trigger_name).is_some_and(|d| d.eq_ignore_ascii_case("temp"));
                 let db = temp as usize;
                 let code = if temp { action::CREATE_TEMP_TRIGGER } else { action::CREATE_TRIGGER };
-                self.then(code, Some(&unquote(trigger_name.name.0)), Some(&t), db, action::INSERT, Some(schema_table(db)), None)
+                self.then(code, Some(&unquoted(trigger_name.name.0)), Some(&t), db, action::INSERT, Some(schema_table(db)), None)
             }
             Stmt::DropTrigger { trigger_name, .. } => {
-                let n = unquote(trigger_name.name.0);
+                let n = unquoted(trigger_name.name.0);
                 let Some(row) = self.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(&n)) else {
                     return Ok(Verdict::Allow);
                 };
@@ -263,19 +263,19 @@ impl Compiler<'_> {
             Stmt::Commit(..) => self.authorize(action::TRANSACTION, Some("COMMIT"), None, None),
             Stmt::Rollback { savepoint_name: None, .. } => self.authorize(action::TRANSACTION, Some("ROLLBACK"), None, None),
             Stmt::Rollback { savepoint_name: Some(s), .. } => {
-                self.authorize(action::SAVEPOINT, Some("ROLLBACK"), Some(&unquote(s.0)), None)
+                self.authorize(action::SAVEPOINT, Some("ROLLBACK"), Some(&unquoted(s.0)), None)
             }
-            Stmt::Savepoint(s) => self.authorize(action::SAVEPOINT, Some("BEGIN"), Some(&unquote(s.0)), None),
-            Stmt::Release(s) => self.authorize(action::SAVEPOINT, Some("RELEASE"), Some(&unquote(s.0)), None),
+            Stmt::Savepoint(s) => self.authorize(action::SAVEPOINT, Some("BEGIN"), Some(&unquoted(s.0)), None),
+            Stmt::Release(s) => self.authorize(action::SAVEPOINT, Some("RELEASE"), Some(&unquoted(s.0)), None),
             Stmt::Pragma(name, body) => {
                 let arg = body.as_ref().map(|b| match b {
                     PragmaBody::Equals(e) | PragmaBody::Call(e) => super::pragma::arg_text(e),
                 });
                 let db = qualified_db(name);
-                self.authorize(action::PRAGMA, Some(&unquote(name.name.0)), arg.as_deref(), db.as_deref())
+                self.authorize(action::PRAGMA, Some(&unquoted(name.name.0)), arg.as_deref(), db.as_deref())
             }
             Stmt::AlterTable(q, _) => {
-                let n = unquote(q.name.0);
+                let n = unquoted(q.name.0);
                 let db = table_db(self, &n);
                 self.authorize(action::ALTER_TABLE, Some(self.db_name(db).as_str()), Some(&n), None)
             }

@@ -34,6 +34,12 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// A builder for a whole statement, with room for a small program's
+    /// instructions (no regrowing for the common short programs).
+    pub fn for_statement() -> Builder {
+        Builder { insns: Vec::with_capacity(16), ..Builder::default() }
+    }
+
     /// Append an instruction; returns its address.
     pub fn add(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32) -> usize {
         self.add4(opcode, p1, p2, p3, P4::None, 0)

@@ -25,7 +25,7 @@
 use super::select::{Dest, ResultItem, SelectInfo};
 use super::Compiler;
 use crate::error::Result;
-use crate::sql::parse::unquote;
+use crate::sql::parse::unquoted;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, UnaryOperator};
@@ -55,9 +55,9 @@ impl Compiler<'_> {
             Expr::Literal(ast::Literal::CurrentDate | ast::Literal::CurrentTime | ast::Literal::CurrentTimestamp) => kinds::ANY,
             Expr::Binary(_, ast::Operator::Concat, _) => kinds::TEXT | kinds::BLOB,
             Expr::Variable(_) | Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } => kinds::ANY,
-            Expr::Id(id) if self.resolve_name(None, &unquote(id.0)).ok().flatten().is_none() => {
+            Expr::Id(id) if self.resolve_name(None, &unquoted(id.0)).ok().flatten().is_none() => {
                 // Not a column: TRUE/FALSE, or a double-quoted string.
-                let n = unquote(id.0);
+                let n = unquoted(id.0);
                 if n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false") {
                     kinds::NUMERIC
                 } else {
@@ -111,9 +111,9 @@ impl Compiler<'_> {
             ResultItem::Expr(e, None) => {
                 let x = skip_collate_and_likely(e);
                 let column = match x {
-                    Expr::Id(id) => self.column_declared_name(None, &unquote(id.0)),
-                    Expr::Name(n) => self.column_declared_name(None, &unquote(n.0)),
-                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_declared_name(Some(&unquote(t.0)), &unquote(c.0)),
+                    Expr::Id(id) => self.column_declared_name(None, &unquoted(id.0)),
+                    Expr::Name(n) => self.column_declared_name(None, &unquoted(n.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_declared_name(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => None,
                 };
                 column.or_else(|| span.cloned()).unwrap_or_else(|| crate::sql::params::expr_text(e))
@@ -210,7 +210,7 @@ fn skip_collate_and_likely<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
         e = skip_collate_and_parens(e);
         match e {
             Expr::FunctionCall { name, args: Some(args), .. }
-                if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ignore_ascii_case(&unquote(name.0))) =>
+                if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ignore_ascii_case(&unquoted(name.0))) =>
             {
                 e = &args[0]
             }

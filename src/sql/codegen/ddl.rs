@@ -5,7 +5,7 @@
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_UNIQUE};
-use crate::sql::parse::{schema_sql, unquote};
+use crate::sql::parse::{schema_sql, unquote, unquoted};
 use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
 use crate::btree::Meta;
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -319,7 +319,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                                 }
                             }
                             if let sqlite3_parser::ast::ColumnConstraint::Collate { collation_name } = &k.constraint {
-                                c.collation(&unquote(collation_name.0))?;
+                                c.collation(&unquoted(collation_name.0))?;
                             }
                         }
                     }
@@ -375,7 +375,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             let lookup = if c.ddl_db == 0 && idx_name.db_name.is_none() {
                 c.schema
             } else {
-                let Some(t) = c.schema.table_in(Some(c.ddl_db), &tname) else {
+                let Some(t) = c.schema.shared_table_in(Some(c.ddl_db), &tname) else {
                     return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
                 };
                 let mut s = crate::sql::schema::Schema::default();

@@ -6,7 +6,7 @@
 
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::Stmt;
@@ -33,13 +33,13 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("DELETE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let init = c.begin_program();
     c.writes = true;
     match where_clause {

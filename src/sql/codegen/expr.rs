@@ -9,7 +9,7 @@
 
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
@@ -122,7 +122,7 @@ impl Compiler<'_> {
                 Number::Real(x) => self.b.hoisted_constant(|r| (Opcode::Real, 0, r, 0, P4::Real(x))),
             },
             Expr::Literal(Literal::String(s)) => {
-                let t = unquote(s).into_bytes();
+                let t = unquoted(s).into_owned().into_bytes();
                 self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::Bytes(t)))
             }
             _ => None,
@@ -282,15 +282,15 @@ impl Compiler<'_> {
     pub fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
         match e {
             Expr::Id(id) => {
-                let n = unquote(id.0);
+                let n = unquoted(id.0);
                 self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
             }
             Expr::Name(n) => {
-                let n = unquote(n.0);
+                let n = unquoted(n.0);
                 self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
-                let (t, c) = (unquote(t.0), unquote(c.0));
+                let (t, c) = (unquoted(t.0), unquoted(c.0));
                 self.resolve_name(Some(&t), &c).ok().flatten().map(|r| r.affinity)
             }
             Expr::Cast { type_name, .. } => {
@@ -305,11 +305,17 @@ impl Compiler<'_> {
     /// The collation an expression carries (explicit COLLATE first, then a
     /// column's declared collation).
     pub fn expr_collation(&mut self, e: &Expr<'_>) -> Option<(String, bool)> {
+        self.collation_of(e).map(|(n, explicit)| (n.into_owned(), explicit))
+    }
+
+    /// [`Compiler::expr_collation`] without copying the name BINARY
+    /// every column without a declared collation has.
+    fn collation_of(&mut self, e: &Expr<'_>) -> Option<(std::borrow::Cow<'static, str>, bool)> {
         match e {
-            Expr::Collate(_, c) => Some((unquote(c), true)),
-            Expr::Parenthesized(v) if v.len() == 1 => self.expr_collation(&v[0]),
+            Expr::Collate(_, c) => Some((unquote(c).into(), true)),
+            Expr::Parenthesized(v) if v.len() == 1 => self.collation_of(&v[0]),
             // Unary + and CAST keep their operand's collation.
-            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.expr_collation(x),
+            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.collation_of(x),
             Expr::Binary(l, op, r)
                 if !matches!(
                     op,
@@ -318,23 +324,23 @@ impl Compiler<'_> {
                 ) =>
             {
                 // An explicit COLLATE on either operand carries through.
-                match self.expr_collation(l) {
+                match self.collation_of(l) {
                     Some((n, true)) => Some((n, true)),
-                    _ => self.expr_collation(r).filter(|(_, explicit)| *explicit),
+                    _ => self.collation_of(r).filter(|(_, explicit)| *explicit),
                 }
             }
             // An explicit COLLATE on an argument carries out of a function
             // call, as in SQLite (`max(b COLLATE nocase) || ''`).
-            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.expr_collation(a).filter(|(_, explicit)| *explicit)),
+            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.collation_of(a).filter(|(_, explicit)| *explicit)),
             // A column always carries a collation (BINARY unless declared),
             // so a column on the left wins over one on the right.
             Expr::Id(id) => {
-                let n = unquote(id.0);
-                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
+                let n = unquoted(id.0);
+                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
-                let (t, c) = (unquote(t.0), unquote(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.unwrap_or_else(|| "BINARY".into()), false))
+                let (t, c) = (unquoted(t.0), unquoted(c.0));
+                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
             }
             _ => None,
         }
@@ -342,8 +348,8 @@ impl Compiler<'_> {
 
     /// The collation for comparing `l` with `r`.
     pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
-        let lc = self.expr_collation(l);
-        let rc = self.expr_collation(r);
+        let lc = self.collation_of(l);
+        let rc = self.collation_of(r);
         let name = match (lc, rc) {
             (Some((n, true)), _) => Some(n),
             (_, Some((n, true))) => Some(n),
@@ -387,7 +393,7 @@ impl Compiler<'_> {
     }
 
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
-        let name = unquote(raw);
+        let name = unquoted(raw);
 
         if let Some(r) = self.resolve_name(None, &name)? {
             if self.internal_rowid_read && r.column.is_none() && name == crate::sql::resolve::INTERNAL_ROWID {
@@ -414,7 +420,7 @@ impl Compiler<'_> {
             return r;
         }
         if raw.starts_with('"') {
-            self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(name.into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(name.into_owned().into_bytes()), 0);
             return Ok(());
         }
         if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
@@ -510,8 +516,8 @@ impl Compiler<'_> {
                     self.emit_number(n, target);
                 }
                 Literal::String(s) => {
-                    let t = unquote(s);
-                    self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.into_bytes()), 0);
+                    let t = unquoted(s);
+                    self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.into_owned().into_bytes()), 0);
                 }
                 Literal::Blob(h) => {
                     let b = decode_blob(h)?;
@@ -538,7 +544,7 @@ impl Compiler<'_> {
             Expr::Id(id) => self.identifier(id.0, target)?,
             Expr::Name(n) => self.identifier(n.0, target)?,
             Expr::Qualified(t, c) => {
-                let (t, c) = (unquote(t.0), unquote(c.0));
+                let (t, c) = (unquoted(t.0), unquoted(c.0));
                 match self.resolve_name(Some(&t), &c)? {
                     Some(r) => self.emit_column(&r, target)?,
                     None => return Err(no_such_column(Some(&t), &c)),
@@ -546,7 +552,7 @@ impl Compiler<'_> {
             }
             Expr::DoublyQualified(d, t, c) => {
                 // `db.table.column`: the table must be read from that database.
-                let (d, t, c) = (unquote(d.0), unquote(t.0), unquote(c.0));
+                let (d, t, c) = (unquoted(d.0), unquoted(t.0), unquote(c.0));
                 let found = match self.db_index(&d) {
                     Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), Some(&t), &c)?,
                     None => None,
@@ -572,7 +578,7 @@ impl Compiler<'_> {
                 self.expr(&v[0], target)?;
             }
             Expr::Collate(inner, name) => {
-                self.collation(&unquote(name))?;
+                self.collation(&unquoted(name))?;
                 self.expr(inner, target)?;
             }
             Expr::Unary(op, inner) => match op {
@@ -682,7 +688,7 @@ impl Compiler<'_> {
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
-                let fname = unquote(name.0);
+                let fname = unquoted(name.0);
                 if filter_over.as_ref().is_some_and(|f| f.filter_clause.is_some()) && !super::is_aggregate_call(self, e) {
                     return Err(Error::sql(format!("FILTER may not be used with non-aggregate {fname}()")));
                 }
@@ -702,7 +708,7 @@ impl Compiler<'_> {
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
-                let fname = unquote(name.0);
+                let fname = unquoted(name.0);
                 if !self.authorize_function(&fname)? {
                     self.b.add(Opcode::Null, 0, target, 0);
                     return Ok(());

@@ -68,7 +68,7 @@ impl Compiler<'_> {
         for t in self.schema.tables.values().filter(|t| t.db == db) {
             for fk in &t.foreign_keys {
                 if fk.parent.eq_ignore_ascii_case(parent) {
-                    out.push((t.clone(), fk.clone()));
+                    out.push((Table::clone(t), fk.clone()));
                 }
             }
         }

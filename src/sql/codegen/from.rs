@@ -14,7 +14,7 @@
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use super::index_scan::IndexLoop;
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
@@ -42,8 +42,9 @@ pub struct FromItem<'a, 'b> {
     pub item: usize,
     /// Cursor reading rows.
     pub cursor: i32,
-    /// The table, when it is a real table (not a temporary copy).
-    pub table: Option<Table>,
+    /// The table, when it is a real table (not a temporary copy), shared
+    /// with the schema.
+    pub table: Option<Arc<Table>>,
     /// LEFT JOIN (this item may produce a null row).
     pub left: bool,
     /// Join terms attached to this item.
@@ -150,7 +151,7 @@ impl<'b> Compiler<'_> {
             }
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.scopes.last().unwrap().items[out[idx].item];
-                for c in &right.columns {
+                for c in right.columns.iter() {
                     let in_left = self.scopes.last().unwrap().items[..out[idx].item]
                         .iter()
                         .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
@@ -190,7 +191,7 @@ impl<'b> Compiler<'_> {
                     self.using_coalesce.insert((l.cursor, l.column.map_or(-1, |c| c as i64)), (r.clone(), full));
                 }
                 out[idx].on.push(JoinTerm::ColEq(l, r));
-                self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
+                Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
             if right_join && !full {
                 // A RIGHT JOIN B reads B outside and A inside, with A
@@ -284,7 +285,7 @@ impl<'b> Compiler<'_> {
                 // as a missing table, as SQLite does in FROM.
                 let db = match qn.db_name.as_ref() {
                     None => None,
-                    Some(d) => match self.db_index(&unquote(d.0)) {
+                    Some(d) => match self.db_index(&unquoted(d.0)) {
                         Some(i) => Some(i),
                         None => return Err(Error::sql(format!("no such table: {}.{name}", unquote(d.0)))),
                     },
@@ -298,14 +299,14 @@ impl<'b> Compiler<'_> {
                     if t.db == 1 {
                         t.name = name.clone();
                     }
-                    Some(t)
+                    Some(Arc::new(t))
                 } else if is_main_schema && db == Some(1) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
                     t.name = name.clone();
-                    Some(t)
+                    Some(Arc::new(t))
                 } else {
-                    self.schema.table_in(db, &name).cloned()
+                    self.schema.shared_table_in(db, &name).cloned()
                 };
                 let Some(table) = table else {
                     if name.eq_ignore_ascii_case("pragma_database_list") {
@@ -364,11 +365,7 @@ impl<'b> Compiler<'_> {
                     table: table.name.clone(),
                     db: table.db,
                     cursor: cur,
-                    columns: table
-                        .columns
-                        .iter()
-                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
-                        .collect(),
+                    columns: table.scope_columns(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
                 };
@@ -427,18 +424,20 @@ impl<'b> Compiler<'_> {
             table: String::new(),
             db: 0,
             cursor: cur,
-            columns: names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ScopeColumn {
-                    name: n.clone(),
-                    affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
-                    collation: info.collations.get(i).cloned().flatten(),
-                    decltype: info.decltypes.get(i).cloned().flatten(),
-                    hidden: false,
-                    argument: false,
-                })
-                .collect(),
+            columns: Arc::new(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| ScopeColumn {
+                        name: n.clone(),
+                        affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                        collation: info.collations.get(i).cloned().flatten(),
+                        decltype: info.decltypes.get(i).cloned().flatten(),
+                        hidden: false,
+                        argument: false,
+                    })
+                    .collect(),
+            ),
             rowid_alias: None,
             has_rowid: false,
         };
@@ -526,19 +525,21 @@ impl<'b> Compiler<'_> {
         if has_subquery(e) {
             return u64::MAX;
         }
-        let mut names: Vec<(Option<String>, Option<String>, String)> = Vec::new();
+        // (Names as written, unquoted where used: no copy of each.)
+        let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
         walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, None, unquote(id.0))),
-                Expr::Name(n) => names.push((None, None, unquote(n.0))),
-                Expr::Qualified(t, c) => names.push((None, Some(unquote(t.0)), unquote(c.0))),
-                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(d.0)), Some(unquote(t.0)), unquote(c.0))),
+                Expr::Id(id) => names.push((None, None, id.0)),
+                Expr::Name(n) => names.push((None, None, n.0)),
+                Expr::Qualified(t, c) => names.push((None, Some(t.0), c.0)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(d.0), Some(t.0), c.0)),
                 _ => {}
             }
             true
         });
         let mut mask = 0u64;
         for (d, q, n) in names {
+            let (d, q, n) = (d.map(unquoted), q.map(unquoted), unquoted(n));
             let found = match d {
                 // `db.table.column` reads the item of that table in that database.
                 Some(d) => match self.db_index(&d) {
@@ -553,7 +554,7 @@ impl<'b> Compiler<'_> {
                 }
                 // An unqualified USING column of a RIGHT/FULL JOIN also
                 // reads the right-hand column it is coalesced with.
-                if q.is_none() {
+                if q.is_none() && !self.using_coalesce.is_empty() {
                     if let Some((p, _)) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
                         if r.depth == 0 && p.item < 64 {
                             mask |= 1 << p.item;

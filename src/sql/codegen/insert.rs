@@ -6,7 +6,7 @@ use super::dml_common::{OnConflict, WriteTarget};
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{Expr, InsertBody, OneSelect, Stmt};
@@ -18,19 +18,19 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     };
     let target_db = c.target_db(tbl_name)?;
     c.insert_alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let oc = c.conflict_resolution(*or_conflict);
     // Target column numbers, in the order values are supplied.
     let targets: Vec<usize> = match columns {
         Some(names) => {
             let mut v = Vec::new();
             for n in names.iter() {
-                let n = unquote(n.0);
+                let n = unquoted(n.0);
                 let i = table.column_index(&n).or_else(|| {
                     if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
                         table.rowid_alias.or(Some(usize::MAX))

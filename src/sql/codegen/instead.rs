@@ -17,7 +17,7 @@ use super::select::Dest;
 use super::trigger::Event;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::schema::{Column, Table};
 use crate::vdbe::program::{Opcode, Program};
 use crate::vdbe::value_ops::Affinity;
@@ -39,7 +39,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {
                 (TriggerEvent::Insert, Stmt::Insert { .. }) | (TriggerEvent::Delete, Stmt::Delete { .. }) | (TriggerEvent::Update, Stmt::Update { .. }) => true,
-                (TriggerEvent::UpdateOf(cols), Stmt::Update { .. }) => cols.iter().any(|n| assigned.iter().any(|a| a.eq_ignore_ascii_case(&unquote(n.0)))),
+                (TriggerEvent::UpdateOf(cols), Stmt::Update { .. }) => cols.iter().any(|n| assigned.iter().any(|a| a.eq_ignore_ascii_case(&unquoted(n.0)))),
                 _ => false,
             })
         })
@@ -219,7 +219,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                 Some(cols) => cols
                     .iter()
                     .map(|x| {
-                        let col = unquote(x.0);
+                        let col = unquoted(x.0);
                         names.iter().position(|y| y.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
                     })
                     .collect::<Result<_>>()?,

@@ -70,7 +70,7 @@ impl Compiler<'_> {
     /// Both layers of checks for database `db`.
     fn integrity_check_db(&mut self, db: usize, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
         let schema = self.schema;
-        let mut tables: Vec<&Table> = schema.tables.values().filter(|t| t.db == db && t.root > 0).collect();
+        let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && t.root > 0).collect();
         tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
         let mut roots: Vec<u32> = vec![1];
         roots.extend(tables.iter().map(|t| t.root));

@@ -149,11 +149,9 @@ pub struct Compiler<'s> {
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
-    /// Main database file name (PRAGMA database_list).
-    pub db_path: String,
     /// Every database of the connection by index (0 main, 1 temp, 2..
     /// attached): (schema name, file name).
-    pub databases: Vec<(String, String)>,
+    pub databases: &'s [(String, String)],
     /// `PRAGMA database_list` shows temp (it has been used).
     pub temp_listed: bool,
     /// Compiling the body of a view or trigger stored in this database:
@@ -285,9 +283,10 @@ impl<'s> Compiler<'s> {
         funcs: &'s FunctionRegistry,
         collations: &'s HashMap<String, Collation>,
         sql: &'s [u8],
+        databases: &'s [(String, String)],
     ) -> Self {
         Compiler {
-            b: Builder::default(),
+            b: Builder::for_statement(),
             schema,
             funcs,
             collations,
@@ -305,8 +304,7 @@ impl<'s> Compiler<'s> {
             sql,
             expanding: Vec::new(),
             top_compound_arm: false,
-            db_path: String::new(),
-            databases: vec![("main".into(), String::new()), ("temp".into(), String::new())],
+            databases,
             temp_listed: false,
             home_db: None,
             memory_db: false,
@@ -506,8 +504,12 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         return Err(e);
     }
     prog.explain = explain;
-    prog.param_names = c.params.clone();
-    prog.query_plan = c.eqp.iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, *p, d.clone())).collect();
+    // (The compiler is done: its lists move into the program. Only
+    // EXPLAIN QUERY PLAN shows the plan lines.)
+    prog.param_names = std::mem::take(&mut c.params);
+    if explain == 2 {
+        prog.query_plan = std::mem::take(&mut c.eqp).into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
+    }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
     } else if explain == 2 {

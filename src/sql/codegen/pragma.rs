@@ -9,7 +9,7 @@
 use super::Compiler;
 use crate::btree::Meta;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::value::Value;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
@@ -46,7 +46,7 @@ fn arg_int(e: &Expr<'_>) -> Option<i64> {
 /// Compile a PRAGMA.
 pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::Pragma(name, body) = stmt else { return Err(Error::sql("not a PRAGMA")) };
-    let pname = unquote(name.name.0).to_ascii_lowercase();
+    let pname = unquoted(name.name.0).to_ascii_lowercase();
     let arg = body.as_ref().map(|b| match b {
         PragmaBody::Equals(e) | PragmaBody::Call(e) => e,
     });

@@ -6,7 +6,7 @@
 
 use super::{CteDef, Compiler};
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
 use crate::sql::resolve::{ColumnRef, Scope};
 use crate::value::collation::Collation;
@@ -141,10 +141,20 @@ pub struct RowCtx {
 /// Compile a top-level SELECT; returns its column names.
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
     let info = c.compile_select(sel, Dest::Output)?;
-    prog.column_decltypes = info.decltypes.clone();
-    prog.column_origins = info.origins.clone();
+    prog.column_decltypes = info.decltypes;
+    prog.column_origins = info.origins;
     // (A name written from a `$::x` parameter shows it as written.)
-    Ok(info.names.into_iter().map(|n| crate::sql::params::original_name(&n).into_owned()).collect())
+    Ok(info
+        .names
+        .into_iter()
+        .map(|n| {
+            let written = match crate::sql::params::original_name(&n) {
+                std::borrow::Cow::Owned(w) => Some(w),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            written.unwrap_or(n)
+        })
+        .collect())
 }
 
 /// Whether an ORDER BY term asks for the non-default NULL placement
@@ -259,7 +269,7 @@ impl Compiler<'_> {
         let Some(with) = with else { return Ok(false) };
         let mut m = HashMap::new();
         for cte in with.ctes.iter() {
-            let name = unquote(cte.tbl_name.0);
+            let name = unquoted(cte.tbl_name.0);
             if m.contains_key(&name.to_ascii_lowercase()) {
                 return Err(Error::sql(format!("duplicate WITH table name: {name}")));
             }
@@ -523,7 +533,7 @@ impl Compiler<'_> {
                 }
                 m = Some(k as usize - 1);
             } else if let Expr::Id(id) = e {
-                let n = unquote(id.0);
+                let n = unquoted(id.0);
                 m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
                 if m.is_none() && compound {
                     m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
@@ -542,7 +552,7 @@ impl Compiler<'_> {
             if m.is_none() && compound {
                 // `t.c` names the result column that reads column c.
                 if let Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c) = e {
-                    let c = unquote(c.0);
+                    let c = unquoted(c.0);
                     m = items.iter().position(|it| match it {
                         ResultItem::Expr(Expr::Id(x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
                         ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
@@ -624,8 +634,8 @@ impl Compiler<'_> {
             ResultItem::Expr(e, alias) => {
                 let aff = self.expr_affinity(e);
                 let (colname, decl) = match e {
-                    Expr::Id(id) => self.column_name_and_type(None, &unquote(id.0)),
-                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquote(t.0)), &unquote(c.0)),
+                    Expr::Id(id) => self.column_name_and_type(None, &unquoted(id.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => (None, None),
                 };
                 let name = alias
@@ -644,8 +654,8 @@ impl Compiler<'_> {
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
             ResultItem::Col(r, _) => r.clone(),
-            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
-            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquote(t.0)), &unquote(c.0)).ok().flatten()?,
+            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
+            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
             _ => return None,
         };
         if r.depth != 0 {

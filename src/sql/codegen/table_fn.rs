@@ -19,7 +19,7 @@
 use super::from::FromItem;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::vdbe::program::Opcode;
 use crate::vdbe::value_ops::Affinity;
@@ -42,7 +42,7 @@ const COLUMNS: [(&str, bool); 10] = [
 impl<'b> Compiler<'_> {
     /// Open the FROM item `name(args) AS alias`.
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
-        let name = unquote(qn.name.0);
+        let name = unquoted(qn.name.0);
         let lower = name.to_ascii_lowercase();
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
@@ -66,10 +66,12 @@ impl<'b> Compiler<'_> {
             table: String::new(),
             db: 0,
             cursor: cur,
-            columns: COLUMNS
-                .iter()
-                .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
-                .collect(),
+            columns: std::sync::Arc::new(
+                COLUMNS
+                    .iter()
+                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
+                    .collect(),
+            ),
             rowid_alias: None,
             has_rowid: true,
         };

@@ -13,7 +13,7 @@
 use super::dml_common::WriteTarget;
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_TRIGGER};
-use crate::sql::parse::{unquote, with_first_statement};
+use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::resolve::Scope;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, ResolveType, Stmt, TriggerEvent, TriggerTime};
@@ -201,7 +201,7 @@ impl Compiler<'_> {
                 let matches = match (ev, event) {
                     (TriggerEvent::Insert, Event::Insert) | (TriggerEvent::Delete, Event::Delete) | (TriggerEvent::Update, Event::Update) => true,
                     (TriggerEvent::UpdateOf(cols), Event::Update) => cols.iter().any(|n| {
-                        t.table.column_index(&unquote(n.0)).is_some_and(|i| changed.contains(&i))
+                        t.table.column_index(&unquoted(n.0)).is_some_and(|i| changed.contains(&i))
                     }),
                     _ => false,
                 };

@@ -4,7 +4,7 @@
 
 use super::Compiler;
 use crate::error::Result;
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{Stmt, TransactionType};
 
@@ -38,7 +38,7 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
             c.b.add4(Opcode::Savepoint, 0, 0, 0, P4::Text(unquote(n.0)), 0);
         }
         Stmt::Release(n) => {
-            c.fk_commit_check(Some(&unquote(n.0)))?;
+            c.fk_commit_check(Some(&unquoted(n.0)))?;
             c.b.add4(Opcode::Savepoint, 1, 0, 0, P4::Text(unquote(n.0)), 0);
         }
         _ => {}

@@ -16,9 +16,9 @@ use super::dml_common::OnConflict;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
-use crate::sql::resolve::{Scope, ScopeColumn, ScopeItem};
+use crate::sql::resolve::{Scope, ScopeItem};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
@@ -31,11 +31,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
             table: table.name.clone(),
             db: table.db,
             cursor,
-            columns: table
-                .columns
-                .iter()
-                .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
-                .collect(),
+            columns: table.scope_columns(),
             rowid_alias: table.rowid_alias,
             has_rowid: table.without_rowid.is_none(),
         }],
@@ -90,12 +86,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquote(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if super::instead::has_instead_trigger(c, &view, stmt) {
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
-    let table = c.writable_table(target_db, &unquote(tbl_name.name.0))?;
+    let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {
         check_from_target(c, &table, alias.as_deref(), f)?;
@@ -176,7 +172,7 @@ pub(super) fn check_from_target(c: &Compiler<'_>, table: &crate::sql::schema::Ta
             _ => false,
         };
         // (The same name in another database is another table.)
-        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquote(d.0)).is_some_and(|db| db != table.db));
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
         if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
             let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
             return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));

@@ -18,7 +18,7 @@ use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
 use crate::value::record::{KeyField, KeyInfo};
@@ -96,7 +96,7 @@ fn resolve_window_at<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>], 
     if depth > defs.len() {
         return Ok(WinSpec { partition_by: None, order_by: None, frame_clause: None });
     }
-    let n = unquote(base_name.0);
+    let n = unquoted(base_name.0);
     let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) else {
         return Err(Error::sql(format!("no such window: {n}")));
     };
@@ -159,7 +159,7 @@ impl<'b> Compiler<'_> {
             let window: &'a Window<'b> = match over {
                 Some(Over::Window(w)) => w,
                 Some(Over::Name(n)) => {
-                    let n = unquote(n.0);
+                    let n = unquoted(n.0);
                     match defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) {
                         Some(d) => &d.window,
                         None => return Err(Error::sql(format!("no such window: {n}"))),

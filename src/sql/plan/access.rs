@@ -8,7 +8,7 @@
 
 use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::vdbe::program::P4;
 use crate::vdbe::value_ops::Affinity;
@@ -30,20 +30,27 @@ impl<'b> Compiler<'_> {
         for t in terms {
             // `a op b` may drive a lookup on either side; `col BETWEEN x
             // AND y` is `col >= x AND col <= y` for the planner.
-            let sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = match t {
+            let sides: [(&'a Expr<'b>, &'a Expr<'b>, LookupOp); 2] = match t {
                 Expr::Binary(l, op, r) => match LookupOp::from_op(*op) {
-                    Some(lop) => vec![(&**l, &**r, lop), (&**r, &**l, lop.swapped())],
+                    Some(lop) => [(&**l, &**r, lop), (&**r, &**l, lop.swapped())],
                     None => continue,
                 },
-                Expr::Between { lhs, not: false, start, end } => vec![(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)],
+                Expr::Between { lhs, not: false, start, end } => [(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)],
                 _ => continue,
             };
             for (col_side, other, opx) in sides {
                 let cref = match col_side {
-                    Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                    Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                     _ => None,
                 };
+                // (Sides that cannot drive a lookup on this item are left
+                // before the costlier dependency walk of the other side.)
+                match &cref {
+                    Some(c) if c.depth != 0 || c.item != it.item => continue,
+                    None if matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) || has_subquery(col_side) => continue,
+                    _ => {}
+                }
                 if has_subquery(other) {
                     continue;
                 }
@@ -109,8 +116,8 @@ impl<'b> Compiler<'_> {
                 continue;
             }
             let cref = match &**lhs {
-                Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-                Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+                Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+                Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                 _ => None,
             };
             let Some(cref) = cref else { continue };

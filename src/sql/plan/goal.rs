@@ -11,7 +11,7 @@
 use crate::sql::codegen::from::{FromItem, JoinTerm};
 use crate::sql::codegen::select::{ResultItem, RowCtx};
 use crate::sql::codegen::Compiler;
-use crate::sql::parse::unquote;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
 use crate::sql::plan::terms::{has_subquery, walk};
 use crate::sql::resolve::ColumnRef;
@@ -52,8 +52,8 @@ impl Compiler<'_> {
     /// The column of this SELECT a plain column reference names.
     pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
         let r = match e {
-            Expr::Id(id) => self.resolve_name(None, &unquote(id.0)).ok().flatten(),
-            Expr::Qualified(q, c) => self.resolve_name(Some(&unquote(q.0)), &unquote(c.0)).ok().flatten(),
+            Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+            Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
             _ => None,
         }?;
         (r.depth == 0).then_some(r)
@@ -115,7 +115,7 @@ impl Compiler<'_> {
     /// (min) or descending (max); `None` for any other call.
     pub(crate) fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
         let Expr::FunctionCall { name, distinctness: None, args: Some(args), order_by: None, filter_over: None } = call else { return None };
-        let fname = unquote(name.0).to_ascii_lowercase();
+        let fname = unquoted(name.0).to_ascii_lowercase();
         let desc = match fname.as_str() {
             "min" => false,
             "max" => true,
@@ -138,13 +138,14 @@ impl Compiler<'_> {
             if has_subquery(e) || crate::sql::codegen::window::has_window_call(e) {
                 return None;
             }
-            let mut names: Vec<(Option<String>, String)> = Vec::new();
+            // (Names as written, unquoted where used: no copy of each.)
+            let mut names: Vec<(Option<&str>, &str)> = Vec::new();
             let mut opaque = false;
             walk(e, &mut |x| {
                 match x {
-                    Expr::Id(id) => names.push((None, unquote(id.0))),
-                    Expr::Name(n) => names.push((None, unquote(n.0))),
-                    Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    Expr::Id(id) => names.push((None, id.0)),
+                    Expr::Name(n) => names.push((None, n.0)),
+                    Expr::Qualified(t, c) => names.push((Some(t.0), c.0)),
                     // Forms whose column reads the walk may not see.
                     Expr::DoublyQualified(..) | Expr::Raise(..) => opaque = true,
                     _ => {}
@@ -155,7 +156,7 @@ impl Compiler<'_> {
                 return None;
             }
             for (q, n) in names {
-                match self.resolve_name(q.as_deref(), &n) {
+                match self.resolve_name(q.map(unquoted).as_deref(), &unquoted(n)) {
                     Ok(Some(r)) if r.depth == 0 => out.push((r.item, r.column)),
                     Ok(Some(_)) => {}
                     // An alias or a name of something else: a column
