@@ -34,9 +34,9 @@ impl Compiler<'_> {
         if let Some(slot) = changed.tables.values_mut().find(|t| t.name.eq_ignore_ascii_case(&table.name) && t.db == table.db) {
             let mut t = new_table;
             t.db = table.db;
-            *slot = t;
+            *slot = std::sync::Arc::new(t);
         }
-        let views: Vec<Table> = self.schema.tables.values().filter(|t| t.view_select.is_some()).cloned().collect();
+        let views: Vec<Table> = self.schema.tables.values().filter(|t| t.view_select.is_some()).map(|t| Table::clone(t)).collect();
         for view in views {
             if compile_view(self.schema, self, &view).is_err() {
                 continue;
@@ -52,7 +52,7 @@ impl Compiler<'_> {
 /// Compile view `view` against `schema` in a scratch compiler.
 fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
     let select = view.view_select.as_deref().unwrap_or_default();
-    let mut scratch = Compiler::new(schema, c.funcs, c.collations, select.as_bytes());
+    let mut scratch = Compiler::new(schema, c.funcs, c.collations, select.as_bytes(), c.databases);
     scratch.home_db = (view.db != 1).then_some(view.db);
     scratch.expanding.push(view.name.clone());
     with_first_statement(select.as_bytes(), |cmd, _| match cmd {

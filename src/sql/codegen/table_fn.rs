@@ -156,7 +156,7 @@ impl<'b> Compiler<'_> {
         if with_arg {
             let it = out.last().expect("the item just opened");
             let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
-            if let Some(c) = item.columns.last_mut() {
+            if let Some(c) = std::sync::Arc::make_mut(&mut item.columns).last_mut() {
                 c.argument = true;
             }
         }
@@ -211,7 +211,7 @@ impl<'b> Compiler<'_> {
         let scope = self.scopes.last_mut().expect("the FROM scope");
         let item = &mut scope.items[it.item];
         let arg_col = item.columns.len() - 1;
-        item.columns[arg_col].argument = true;
+        std::sync::Arc::make_mut(&mut item.columns)[arg_col].argument = true;
         let arg_ref = crate::sql::resolve::ColumnRef {
             depth: 0,
             item: it.item,
