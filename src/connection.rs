@@ -148,7 +148,6 @@ pub struct Connection {
     collations: HashMap<String, Collation>,
     memory: bool,
     is_async: bool,
-    busy_timeout_ms: i32,
     busy_handler: Option<BusyHandler>,
     limits: [i32; LIMIT_COUNT],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
@@ -320,6 +319,7 @@ impl Connection {
             prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
             case_sensitive_like: false,
             foreign_keys: false,
+            busy_timeout_ms: 0,
             cache_size: -2000,
             update_hook: None,
             commit_hook: None,
@@ -349,7 +349,6 @@ impl Connection {
             collations: HashMap::new(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
-            busy_timeout_ms: 0,
             busy_handler: None,
             limits: LIMIT_DEFAULTS,
             trace: None,
@@ -535,7 +534,7 @@ impl Connection {
     /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`
     /// milliseconds (0 or less: no retry). Replaces any busy handler.
     pub fn set_busy_timeout(&mut self, ms: i32) {
-        self.busy_timeout_ms = ms;
+        self.state.busy_timeout_ms = ms;
         self.busy_handler = None;
     }
 
@@ -543,7 +542,7 @@ impl Connection {
     /// `false` gives up with `SQLITE_BUSY`.
     pub fn set_busy_handler(&mut self, handler: Option<BusyHandler>) {
         self.busy_handler = handler;
-        self.busy_timeout_ms = 0;
+        self.state.busy_timeout_ms = 0;
     }
 
     /// Whether a busy statement should be retried (`count` retries so far).
@@ -551,7 +550,7 @@ impl Connection {
         if let Some(h) = self.busy_handler.as_mut() {
             return h(count);
         }
-        if self.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.busy_timeout_ms as u128 {
+        if self.state.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.state.busy_timeout_ms as u128 {
             std::thread::sleep(std::time::Duration::from_millis(1.max((count as u64).min(25))));
             return true;
         }

@@ -97,6 +97,9 @@ pub struct ConnState {
     pub case_sensitive_like: bool,
     /// `PRAGMA foreign_keys`: whether foreign key code runs.
     pub foreign_keys: bool,
+    /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked
+    /// database is retried, in milliseconds (0: not at all).
+    pub busy_timeout_ms: i32,
     /// `PRAGMA cache_size`.
     pub cache_size: i64,
     /// Update hook.

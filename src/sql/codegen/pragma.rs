@@ -273,7 +273,17 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
             }
         }
-        "busy_timeout" | "legacy_file_format" => {}
+        "busy_timeout" => {
+            let out = c.b.reg();
+            let spec = match arg.and_then(arg_int) {
+                Some(ms) => format!("busy_timeout={ms}"),
+                None => pname.clone(),
+            };
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
+        "legacy_file_format" => {}
         _ => {}
     }
     c.end_program(init, txn);

@@ -127,6 +127,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
+            if name == "busy_timeout" {
+                // (A negative timeout is none, as sqlite3_busy_timeout has it.)
+                if let Some(v) = value {
+                    env.busy_timeout_ms = v.trim().parse::<i64>().unwrap_or(0).clamp(0, i32::MAX as i64) as i32;
+                }
+                set_reg(vm, p2, Value::Integer(env.busy_timeout_ms as i64));
+                return Ok(Flow::Next);
+            }
             if name == "foreign_keys" {
                 match value {
                     // A no-op inside a transaction, as in SQLite.
