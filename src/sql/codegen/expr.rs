@@ -386,6 +386,19 @@ impl Compiler<'_> {
         })
     }
 
+    /// Read a finished aggregate (of this query or an enclosing one): a
+    /// subquery reading an enclosing query's aggregate is correlated with
+    /// that query's groups.
+    fn read_aggregate(&mut self, acc: i32, target: i32) {
+        let from = self.agg_scope_depth;
+        if from > 0 {
+            for s in self.scopes.iter_mut().skip(from) {
+                s.correlated = true;
+            }
+        }
+        self.b.add(Opcode::SCopy, acc, target, 0);
+    }
+
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquote(raw);
 
@@ -676,7 +689,7 @@ impl Compiler<'_> {
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    self.read_aggregate(acc, target);
                     return Ok(());
                 }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
@@ -696,7 +709,7 @@ impl Compiler<'_> {
             }
             Expr::FunctionCallStar { name, filter_over } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    self.read_aggregate(acc, target);
                     return Ok(());
                 }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {

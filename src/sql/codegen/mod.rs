@@ -39,6 +39,7 @@ pub mod dml_common;
 pub mod alter;
 pub mod returning;
 pub mod window;
+mod outer_aggregate;
 mod window_frame;
 pub mod trigger;
 pub mod fkey;
@@ -118,6 +119,10 @@ pub struct Compiler<'s> {
     /// Aggregate output mode: aggregate calls (by their SQL text) to
     /// accumulator registers.
     pub agg_regs: HashMap<String, i32>,
+    /// How many scopes were open when `agg_regs` was filled (the query
+    /// computing those aggregates is the last of them): a subquery nested
+    /// deeper that reads one is correlated with that query's groups.
+    pub agg_scope_depth: usize,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the left column
@@ -288,6 +293,7 @@ impl<'s> Compiler<'s> {
             scopes: Vec::new(),
             params: vec![None],
             agg_regs: HashMap::new(),
+            agg_scope_depth: 0,
             col_map: HashMap::new(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),

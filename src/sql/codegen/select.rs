@@ -1049,7 +1049,13 @@ impl Compiler<'_> {
         for t in order_by.unwrap_or(&[]) {
             check(self, &t.expr);
         }
-        found
+        if found {
+            return true;
+        }
+        // An aggregate of this query written in a subquery.
+        let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
+        let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
+        exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
     }
 
     /// VALUES (...), (...): each row emitted in turn.
