@@ -75,6 +75,24 @@ impl<'b> Compiler<'_> {
                 _ => continue,
             };
             for a in &args {
+                // A result alias standing for an aggregate may not be an
+                // aggregate's argument (`HAVING max(m)` with `min(x) AS m`).
+                let mut ids: Vec<String> = Vec::new();
+                walk(a, &mut |y| {
+                    if let Expr::Id(id) = y {
+                        ids.push(unquote(id.0));
+                    }
+                    true
+                });
+                for id in ids {
+                    if self.resolve_name(None, &id).ok().flatten().is_some() {
+                        continue;
+                    }
+                    let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    if text.is_some_and(|t| self.text_has_aggregate(&t)) {
+                        return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
+                    }
+                }
                 // SQLite names the aggregate nested inside.
                 let mut nested: Option<String> = None;
                 let me: &Compiler<'_> = self;

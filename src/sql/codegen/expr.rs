@@ -418,7 +418,10 @@ impl Compiler<'_> {
         let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
         if let Some((level, text)) = alias {
             if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
-                return Err(Error::unsupported("a subquery naming an aggregate result alias of an enclosing query"));
+                // (Where the enclosing query computes its aggregates, they
+                // are in `agg_regs` and the alias is no aggregate here.)
+                let name = self.first_aggregate_in_text(&text).unwrap_or_default();
+                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
             }
             // The alias's own expression may not name it (nor those inside).
             let saved = self.aliases.split_off(level);
@@ -438,7 +441,31 @@ impl Compiler<'_> {
     }
 
     /// Whether the expression `text` calls an aggregate function.
-    fn text_has_aggregate(&self, text: &str) -> bool {
+    /// The name of the first aggregate call in expression text `text`.
+    fn first_aggregate_in_text(&self, text: &str) -> Option<String> {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(None) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(None) };
+            let mut found = None;
+            for c in columns.iter() {
+                if let ast::ResultColumn::Expr(e, _) = c {
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        if found.is_none() && super::is_aggregate_call(self, x) {
+                            if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                                found = Some(unquote(name.0));
+                            }
+                        }
+                        found.is_none()
+                    });
+                }
+            }
+            Ok(found)
+        })
+        .ok()
+        .flatten()
+    }
+
+    pub(super) fn text_has_aggregate(&self, text: &str) -> bool {
         crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
             let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
             let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };

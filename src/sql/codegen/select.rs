@@ -632,7 +632,12 @@ impl Compiler<'_> {
                     .clone()
                     .or(colname)
                     .or_else(|| spans.get(i).cloned())
-                    .unwrap_or_else(|| crate::sql::params::expr_text(e));
+                    .unwrap_or_else(|| match e {
+                        // Written `count(*)` (SQLite names the column by its
+                        // text; the parser's rendering spaces it).
+                        Expr::FunctionCallStar { name, filter_over: None } => format!("{}(*)", name.0),
+                        _ => crate::sql::params::expr_text(e),
+                    });
                 (name, aff, decl)
             }
         }
