@@ -632,15 +632,21 @@ impl Compiler<'_> {
                     .clone()
                     .or(colname)
                     .or_else(|| spans.get(i).cloned())
-                    .unwrap_or_else(|| match e {
-                        // Written `count(*)` (SQLite names the column by its
-                        // text; the parser's rendering spaces it).
-                        Expr::FunctionCallStar { name, filter_over: None } => format!("{}(*)", name.0),
-                        _ => crate::sql::params::expr_text(e),
-                    });
+                    .unwrap_or_else(|| self.subquery_column_text(e));
                 (name, aff, decl)
             }
         }
+    }
+
+    /// The name of a nested SELECT's result column that is expression
+    /// `e`: its source text, found among the statement's SELECT lists as
+    /// the span that renders the same (whitespace aside), else its text.
+    fn subquery_column_text(&self, e: &Expr<'_>) -> String {
+        let rendered = column_text(e);
+        let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let want = squeeze(&crate::sql::params::expr_text(e));
+        let found = crate::sql::parse::all_result_column_spans(self.sql).into_iter().find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        found.unwrap_or(rendered)
     }
 
     /// The table column a result item reads, if it is a plain column.
@@ -1145,4 +1151,37 @@ impl Compiler<'_> {
         info.correlated = scope.correlated;
         Ok(info)
     }
+}
+
+/// The name of a result column that is expression `e`, in a subquery
+/// (SQLite names it by its source text, which a nested SELECT no longer
+/// has): the expression's text, with function calls written `f(x)` as
+/// they usually are rather than as the parser renders them (`f (x)`).
+fn column_text(e: &Expr<'_>) -> String {
+    let mut text = crate::sql::params::expr_text(e);
+    let mut names: Vec<String> = Vec::new();
+    crate::sql::plan::terms::walk(e, &mut |x| {
+        if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+            names.push(name.0.to_string());
+        }
+        true
+    });
+    for n in names {
+        let spaced = format!("{n} (");
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(&spaced) {
+            // (Not inside a string literal: an even number of quotes before.)
+            let before = &rest[..at];
+            let quoted = (out.matches('\'').count() + before.matches('\'').count()) % 2 == 1;
+            let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            out.push_str(before);
+            out.push_str(&n);
+            out.push_str(if quoted || !boundary { " (" } else { "(" });
+            rest = &rest[at + spaced.len()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
 }
