@@ -328,6 +328,7 @@ impl Connection {
             query_only: false,
             count_changes: false,
             ignore_check_constraints: false,
+            recursive_triggers: false,
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
@@ -397,6 +398,7 @@ impl Connection {
         let writable_schema = self.state.writable_schema;
         let count_changes = self.state.count_changes;
         let ignore_checks = self.state.ignore_check_constraints;
+        let recursive_triggers = self.state.recursive_triggers;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
         // TCL-style `$::name` parameters are made readable to the parser.
@@ -420,6 +422,7 @@ impl Connection {
                 c.writable_schema = writable_schema;
                 c.count_changes = count_changes;
                 c.ignore_checks = ignore_checks;
+                c.recursive_triggers = recursive_triggers;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;
                 prog.attach_generation = generation;

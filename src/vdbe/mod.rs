@@ -134,6 +134,9 @@ pub struct ConnState {
     /// `PRAGMA ignore_check_constraints`: statements prepared while it is
     /// on do not check CHECK constraints.
     pub ignore_check_constraints: bool,
+    /// `PRAGMA recursive_triggers`: statements prepared while it is on
+    /// compile triggers into programs that may fire themselves.
+    pub recursive_triggers: bool,
     /// Bumped when a setting that changes compiled code (the two above)
     /// changes: statements compiled before are recompiled at their next
     /// step, as SQLite expires them.
@@ -246,6 +249,9 @@ pub struct Vm {
     /// the next `OpenRead`/`OpenWrite`: a statement that is run again
     /// and again does not allocate its cursors every time.
     pub spare_cursors: Vec<Box<cursor::BtreeCursor>>,
+    /// Trigger programs running (`Program`), innermost last: each holds
+    /// its caller's state while it runs (see [`exec::frame`]).
+    pub frames: Vec<exec::frame::Frame>,
 }
 
 impl Vm {
@@ -275,6 +281,7 @@ impl Vm {
             fk_deferred_at_start: (0, 0),
             call_args: Vec::new(),
             spare_cursors: Vec::new(),
+            frames: Vec::new(),
         }
     }
 
@@ -282,6 +289,8 @@ impl Vm {
     /// keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
     pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+        // (The callers' cursors go with their frames.)
+        self.frames.clear();
         self.pc = 0;
         self.regs.clear();
         self.regs.resize(prog.n_regs + 1, Register::default());

@@ -243,6 +243,25 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// REPLACE deletes the conflicting row the cursor is on. With
+    /// recursive triggers on, its DELETE triggers fire (as in SQLite),
+    /// the BEFORE ones possibly deleting the row themselves.
+    pub fn delete_replaced_row(&mut self, t: &WriteTarget) -> Result<()> {
+        if !self.recursive_triggers || t.table.without_rowid.is_some() || self.schema.triggers_of(&t.table).is_empty() {
+            return self.delete_current_row(t, 0);
+        }
+        let row = self.read_row(t)?;
+        let rid = self.rowid_of_current(t);
+        let done = self.b.label();
+        self.fire_triggers(t, super::trigger::Event::Delete, true, Some((row, rid)), None, &[], done)?;
+        // (The triggers may have moved the cursor, or deleted the row.)
+        self.b.add(Opcode::NotExists, t.cursor, done, rid);
+        self.delete_current_row(t, 0)?;
+        self.fire_triggers(t, super::trigger::Event::Delete, false, Some((row, rid)), None, &[], done)?;
+        self.b.bind(done);
+        Ok(())
+    }
+
     /// NOT NULL checks on row registers; `skip` is where IGNORE goes.
     pub fn check_not_null(&mut self, t: &WriteTarget, row: i32, oc: OnConflict, skip: i32) -> Result<()> {
         for (i, col) in t.table.columns.iter().enumerate() {
@@ -364,7 +383,7 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
-            OnConflict::Replace => self.delete_current_row(t, 0)?,
+            OnConflict::Replace => self.delete_replaced_row(t)?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
         }
         self.b.bind(ok);
@@ -392,7 +411,7 @@ impl Compiler<'_> {
             OnConflict::Replace => {
                 let gone = self.b.label();
                 self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                self.delete_current_row(t, 0)?;
+                self.delete_replaced_row(t)?;
                 self.b.bind(gone);
             }
             _ => {

@@ -42,6 +42,7 @@ pub mod window;
 mod outer_aggregate;
 mod window_frame;
 pub mod trigger;
+mod trigger_program;
 pub mod fkey;
 pub mod auth;
 pub mod instead;
@@ -263,6 +264,16 @@ pub struct Compiler<'s> {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
+    /// `PRAGMA recursive_triggers` was on when the statement was
+    /// prepared: triggers are compiled into trigger programs run by
+    /// `Program` (which may fire themselves) instead of inline.
+    pub recursive_triggers: bool,
+    /// The trigger programs compiled so far (`Program::subprograms`).
+    pub subprograms: Vec<Program>,
+    /// Which trigger program is which: (trigger key, index in
+    /// `subprograms`). A program being compiled is listed already, so a
+    /// trigger firing itself calls it.
+    pub trigger_programs: Vec<(String, usize)>,
 }
 
 impl<'s> Compiler<'s> {
@@ -342,6 +353,9 @@ impl<'s> Compiler<'s> {
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
             pure_context: 0,
+            recursive_triggers: false,
+            subprograms: Vec::new(),
+            trigger_programs: Vec::new(),
         }
     }
 
@@ -453,7 +467,7 @@ impl<'s> Compiler<'s> {
         if let Some(write) = txn {
             let (mut read, mut written) = (self.dbs_used, 0u32);
             let bit = |db: i32| 1u32.checked_shl(db.max(0) as u32).unwrap_or(0);
-            for i in &self.b.insns {
+            for i in self.b.insns.iter().chain(self.subprograms.iter().flat_map(|p| p.insns.iter())) {
                 match i.opcode {
                     Opcode::OpenRead => read |= bit(i.p3),
                     Opcode::OpenWrite | Opcode::Destroy => written |= bit(i.p3),
@@ -578,6 +592,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     }
     let b = std::mem::take(&mut c.b);
     prog.readonly = !c.writes;
+    prog.subprograms = std::mem::take(&mut c.subprograms);
     b.finish(prog)
 }
 
