@@ -117,6 +117,8 @@ const LIMIT_COUNT: usize = 15;
 pub const LIMIT_LENGTH: i32 = 0;
 /// `SQLITE_LIMIT_SQL_LENGTH`: the longest SQL text `prepare` accepts.
 pub const LIMIT_SQL_LENGTH: i32 = 1;
+/// `SQLITE_LIMIT_TRIGGER_DEPTH`.
+const LIMIT_TRIGGER_DEPTH: i32 = 10;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
 const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
@@ -329,6 +331,7 @@ impl Connection {
             count_changes: false,
             ignore_check_constraints: false,
             recursive_triggers: false,
+            max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
@@ -562,6 +565,9 @@ impl Connection {
             *slot = new.clamp(floor, hard);
             if id == LIMIT_LENGTH {
                 self.state.max_length = i64::from(*slot);
+            }
+            if id == LIMIT_TRIGGER_DEPTH {
+                self.state.max_trigger_depth = *slot as usize;
             }
         }
         old

@@ -137,6 +137,9 @@ pub struct ConnState {
     /// `PRAGMA recursive_triggers`: statements prepared while it is on
     /// compile triggers into programs that may fire themselves.
     pub recursive_triggers: bool,
+    /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
+    /// nested.
+    pub max_trigger_depth: usize,
     /// Bumped when a setting that changes compiled code (the two above)
     /// changes: statements compiled before are recompiled at their next
     /// step, as SQLite expires them.
@@ -252,6 +255,9 @@ pub struct Vm {
     /// Trigger programs running (`Program`), innermost last: each holds
     /// its caller's state while it runs (see [`exec::frame`]).
     pub frames: Vec<exec::frame::Frame>,
+    /// Tables locked by `CursorLock`: (database, root page, frame depth
+    /// and cursor of the locking cursor).
+    pub pinned: Vec<(usize, u32, usize, usize)>,
 }
 
 impl Vm {
@@ -282,6 +288,7 @@ impl Vm {
             call_args: Vec::new(),
             spare_cursors: Vec::new(),
             frames: Vec::new(),
+            pinned: Vec::new(),
         }
     }
 
@@ -291,6 +298,7 @@ impl Vm {
     pub fn reset(&mut self, prog: &Program, params: &[Value]) {
         // (The callers' cursors go with their frames.)
         self.frames.clear();
+        self.pinned.clear();
         self.pc = 0;
         self.regs.clear();
         self.regs.resize(prog.n_regs + 1, Register::default());

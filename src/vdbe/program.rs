@@ -171,6 +171,11 @@ pub enum Opcode {
     /// after this instruction (SQLite's OP_Program, its OP_Param reads
     /// done at entry).
     Program,
+    /// Only cursor P1 may write its table until `CursorUnlock` P1 (an
+    /// UPDATE's REPLACE runs DELETE triggers: they may not change the
+    /// table being updated).
+    CursorLock,
+    CursorUnlock,
 }
 
 /// The fourth operand.

@@ -9,8 +9,8 @@
 //! instruction of a trigger program that suspends leaves the frame stack
 //! as it is, and re-running the VM continues inside the same frame (the
 //! program running is the innermost frame's). At most
-//! [`MAX_TRIGGER_DEPTH`] frames are open (SQLite's default
-//! SQLITE_MAX_TRIGGER_DEPTH); one more fails the statement.
+//! `SQLITE_LIMIT_TRIGGER_DEPTH` frames are open ([`MAX_TRIGGER_DEPTH`]
+//! unless lowered); one more fails the statement.
 
 use super::{internal, Flow};
 use crate::error::{Error, Result};
@@ -21,7 +21,7 @@ use crate::vdbe::register::Register;
 use crate::vdbe::Vm;
 use std::collections::HashSet;
 
-/// How deeply trigger programs may nest.
+/// How deeply trigger programs may nest (SQLite's SQLITE_MAX_TRIGGER_DEPTH).
 pub const MAX_TRIGGER_DEPTH: usize = 1000;
 
 /// A running trigger program and the state of its caller.
@@ -41,12 +41,12 @@ pub struct Frame {
 }
 
 /// `Program`: start trigger program P3 in a new frame.
-pub fn enter(vm: &mut Vm, top: &Program, insn: &Insn) -> Result<Flow> {
+pub fn enter(vm: &mut Vm, top: &Program, insn: &Insn, max_depth: usize) -> Result<Flow> {
     let sub = insn.p3 as usize;
     let Some(p) = top.subprograms.get(sub) else {
         return Err(internal("Program names no trigger program"));
     };
-    if vm.frames.len() >= MAX_TRIGGER_DEPTH {
+    if vm.frames.len() >= max_depth {
         return Err(Error::sql("triggers nested too deep"));
     }
     let n = match insn.p4 {

@@ -74,7 +74,8 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         let flow = match insn.opcode {
             // The end of a trigger program returns to its caller.
             Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => Ok(frame::leave(vm, insn.p3 != 0)),
-            Opcode::Program => frame::enter(vm, top, insn),
+            Opcode::Program => frame::enter(vm, top, insn, env.max_trigger_depth),
+            Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
