@@ -445,7 +445,16 @@ impl<'b> Compiler<'_> {
         let saved_aliases = std::mem::take(&mut self.aliases);
         let saved_scopes = std::mem::take(&mut self.scopes);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+                // The first SELECT's width is checked against the column
+                // list before its compound arms are compared (SQLite's order).
+                if let (Some(c), Some(n)) = (&cols, first_select_width(sel)) {
+                    if c.len() != n {
+                        return Err(Error::sql(format!("table {name} has {n} values for {} columns", c.len())));
+                    }
+                }
+                self.compile_select(sel, Dest::EphemTable(cur))
+            }
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.scopes = saved_scopes;
@@ -1204,4 +1213,15 @@ fn is_and(op: Operator) -> bool {
 /// compilation, so an address names one term).
 fn term_address(e: &Expr<'_>) -> usize {
     e as *const Expr<'_> as usize
+}
+
+/// How many result columns the first SELECT of `sel` has, when that is
+/// known without resolving names (no `*`).
+fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
+    match &sel.body.select {
+        ast::OneSelect::Select { columns, .. } => {
+            columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len())
+        }
+        ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
+    }
 }

@@ -122,6 +122,11 @@ impl<'b> Compiler<'_> {
         });
         let dest = Dest::Recursive { result, queue, dedupe, limit, order };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        if let Some(c) = &cols {
+            if c.len() != info.n_columns {
+                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+            }
+        }
         for cs in &compounds[..first_recursive - 1] {
             let i = self.compile_simple(&cs.select, None, None, dest)?;
             if i.n_columns != info.n_columns {

@@ -285,6 +285,12 @@ impl Compiler<'_> {
             Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
             o => (&l.expr, o.as_ref()),
         };
+        // Names are resolved before functions are checked: a column name
+        // there is "no such column", whatever it is an argument of.
+        self.check_names(count)?;
+        if let Some(o) = off {
+            self.check_names(o)?;
+        }
         let lr = self.b.reg();
         self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);

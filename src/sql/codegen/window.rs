@@ -149,6 +149,9 @@ impl<'b> Compiler<'_> {
             if out.iter().any(|w| w.key == key) {
                 continue;
             }
+            if let Expr::FunctionCall { distinctness: Some(ast::Distinctness::Distinct), .. } = x {
+                return Err(Error::sql("DISTINCT is not supported for window functions"));
+            }
             let (name, args, over, filter) = match x {
                 Expr::FunctionCall { name, args, filter_over: Some(f), .. } => {
                     (unquote(name.0), args.map(|a| a.iter().collect::<Vec<_>>()).unwrap_or_default(), f.over_clause, f.filter_clause)
