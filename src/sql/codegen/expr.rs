@@ -417,6 +417,9 @@ impl Compiler<'_> {
         // subquery in its WHERE or ORDER BY may name it too).
         let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
         if let Some((level, text)) = alias {
+            if level + 1 < self.aliases.len() && self.text_has_window(&text) {
+                return Err(Error::sql(format!("misuse of aliased window function {name}")));
+            }
             if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
                 // (Where the enclosing query computes its aggregates, they
                 // are in `agg_regs` and the alias is no aggregate here.)
@@ -463,6 +466,16 @@ impl Compiler<'_> {
         })
         .ok()
         .flatten()
+    }
+
+    /// Whether expression text `text` calls a window function.
+    fn text_has_window(&self, text: &str) -> bool {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
+            Ok(columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))))
+        })
+        .unwrap_or(false)
     }
 
     pub(super) fn text_has_aggregate(&self, text: &str) -> bool {

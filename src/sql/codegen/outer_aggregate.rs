@@ -110,10 +110,19 @@ impl<'b> Compiler<'_> {
     /// Whether the columns `call`'s arguments name skip every subquery
     /// level and include one of the current SELECT's.
     fn belongs_here(&mut self, call: &Expr<'_>, levels: &[Level]) -> bool {
-        let Expr::FunctionCall { args: Some(args), .. } = call else { return false };
+        // (The FILTER condition counts with the arguments.)
+        let args: Vec<&Expr<'_>> = match call {
+            Expr::FunctionCall { args, filter_over, .. } => {
+                let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
+                v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
+                v
+            }
+            Expr::FunctionCallStar { filter_over: Some(f), .. } => f.filter_clause.into_iter().collect(),
+            _ => return false,
+        };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
-        for a in args.iter() {
+        for a in args {
             walk(a, &mut |x| {
                 match x {
                     Expr::Id(id) => names.push((None, unquote(id.0))),
@@ -191,10 +200,14 @@ impl<'b> Compiler<'_> {
     }
 }
 
-/// The subqueries directly inside `e` (not those nested in them).
+/// The subqueries directly inside `e` (not those nested in them, nor
+/// those in a window function's arguments: an aggregate there is a misuse).
 fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
     let mut out = Vec::new();
     walk(e, &mut |x| {
+        if super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) {
+            return false;
+        }
         if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {
             out.push(*s);
         }
