@@ -117,6 +117,8 @@ const LIMIT_COUNT: usize = 15;
 pub const LIMIT_LENGTH: i32 = 0;
 /// `SQLITE_LIMIT_SQL_LENGTH`: the longest SQL text `prepare` accepts.
 pub const LIMIT_SQL_LENGTH: i32 = 1;
+/// `SQLITE_LIMIT_TRIGGER_DEPTH`.
+const LIMIT_TRIGGER_DEPTH: i32 = 10;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
 const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
@@ -333,6 +335,8 @@ impl Connection {
             query_only: false,
             count_changes: false,
             ignore_check_constraints: false,
+            recursive_triggers: false,
+            max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
@@ -406,6 +410,7 @@ impl Connection {
         let writable_schema = self.state.writable_schema;
         let count_changes = self.state.count_changes;
         let ignore_checks = self.state.ignore_check_constraints;
+        let recursive_triggers = self.state.recursive_triggers;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
         // TCL-style `$::name` parameters are made readable to the parser.
@@ -427,6 +432,7 @@ impl Connection {
                 c.writable_schema = writable_schema;
                 c.count_changes = count_changes;
                 c.ignore_checks = ignore_checks;
+                c.recursive_triggers = recursive_triggers;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;
                 prog.attach_generation = generation;
@@ -570,6 +576,9 @@ impl Connection {
             *slot = new.clamp(floor, hard);
             if id == LIMIT_LENGTH {
                 self.state.max_length = i64::from(*slot);
+            }
+            if id == LIMIT_TRIGGER_DEPTH {
+                self.state.max_trigger_depth = *slot as usize;
             }
         }
         old

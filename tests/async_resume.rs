@@ -150,3 +150,40 @@ fn two_statements_of_one_connection_interleave_on_a_cold_cache() {
         assert_eq!(rows, want, "seed {seed}");
     }
 }
+
+/// Trigger programs (recursive triggers) suspend inside their frames: a
+/// trigger that fires itself 40 levels deep, reading cold pages at every
+/// level, resumes exactly where it stopped under every seed.
+#[test]
+fn recursive_trigger_programs_resume_inside_their_frames() {
+    const TRIGGER: &str = "CREATE TABLE chain(n INTEGER PRIMARY KEY, s);
+CREATE TRIGGER ch AFTER INSERT ON chain WHEN new.n < 40 BEGIN
+  INSERT INTO chain VALUES(new.n + 1, (SELECT b FROM t WHERE a = new.n * 37 + 1) || (SELECT count(*) FROM u WHERE x = new.n));
+  UPDATE t SET c = new.n WHERE a = new.n * 41;
+END;";
+    let run_on = |io: &IoContext, is_async: bool| {
+        let mut c = open(io, "db", is_async);
+        must(&mut c, "PRAGMA recursive_triggers = 1");
+        let ins = must(&mut c, "INSERT INTO chain VALUES(1, 'x')");
+        let rows = must(&mut c, "SELECT n, s FROM chain ORDER BY n").rows;
+        let touched = must(&mut c, "SELECT a, c FROM t WHERE a % 41 = 0 AND a <= 1640 ORDER BY a").rows;
+        c.close().unwrap();
+        (rows, touched, ins.ios)
+    };
+    let reference = disk(99, 1);
+    let mut setup = open(&reference, "db", false);
+    must(&mut setup, TRIGGER);
+    setup.close().unwrap();
+    let (want_rows, want_touched, _) = run_on(&reference, false);
+    assert_eq!(want_rows.len(), 40);
+    for seed in 1..=4u64 {
+        let io = disk(seed, 1 + (seed as usize % 3));
+        let mut setup = open(&io, "db", false);
+        must(&mut setup, TRIGGER);
+        setup.close().unwrap();
+        let (rows, touched, ios) = run_on(&io, true);
+        assert_eq!(rows, want_rows, "seed {seed}");
+        assert_eq!(touched, want_touched, "seed {seed}");
+        assert!(ios > 1, "seed {seed}: only {ios} suspensions");
+    }
+}

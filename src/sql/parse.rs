@@ -410,7 +410,27 @@ pub fn result_column_spans(sql: &[u8]) -> Vec<String> {
         }
         i += 1;
     }
-    i += 1;
+    spans_after_select(sql, &toks, i)
+}
+
+/// Source text of the result columns of every SELECT in `sql`, nested
+/// ones included, in source order (a subquery's column names are its
+/// result columns' text; see `codegen::select`).
+pub fn all_result_column_spans(sql: &[u8]) -> Vec<String> {
+    let toks = tokens(sql);
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind == TokenType::TK_SELECT {
+            out.extend(spans_after_select(sql, &toks, i));
+        }
+    }
+    out
+}
+
+/// The result column texts of the SELECT whose keyword is `toks[at]`: up
+/// to the clause ending the list, or the parenthesis closing a subquery.
+fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
+    let mut i = at + 1;
     if i < toks.len() && matches!(toks[i].kind, TokenType::TK_DISTINCT | TokenType::TK_ALL) {
         i += 1;
     }
@@ -420,7 +440,8 @@ pub fn result_column_spans(sql: &[u8]) -> Vec<String> {
     let mut depth = 0;
     while i < toks.len() {
         let t = toks[i];
-        if depth == 0 && (ends_result_list(t.kind) || t.kind == TokenType::TK_COMMA) {
+        let closes = t.kind == TokenType::TK_RP && depth == 0;
+        if depth == 0 && (ends_result_list(t.kind) || t.kind == TokenType::TK_COMMA || closes) {
             if let Some(f) = first {
                 spans.push(String::from_utf8_lossy(&sql[toks[f].start..toks[last].end]).into_owned());
             }

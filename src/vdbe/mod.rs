@@ -137,6 +137,12 @@ pub struct ConnState {
     /// `PRAGMA ignore_check_constraints`: statements prepared while it is
     /// on do not check CHECK constraints.
     pub ignore_check_constraints: bool,
+    /// `PRAGMA recursive_triggers`: statements prepared while it is on
+    /// compile triggers into programs that may fire themselves.
+    pub recursive_triggers: bool,
+    /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
+    /// nested.
+    pub max_trigger_depth: usize,
     /// Bumped when a setting that changes compiled code (the two above)
     /// changes: statements compiled before are recompiled at their next
     /// step, as SQLite expires them.
@@ -249,6 +255,12 @@ pub struct Vm {
     /// the next `OpenRead`/`OpenWrite`: a statement that is run again
     /// and again does not allocate its cursors every time.
     pub spare_cursors: Vec<Box<cursor::BtreeCursor>>,
+    /// Trigger programs running (`Program`), innermost last: each holds
+    /// its caller's state while it runs (see [`exec::frame`]).
+    pub frames: Vec<exec::frame::Frame>,
+    /// Tables locked by `CursorLock`: (database, root page, frame depth
+    /// and cursor of the locking cursor).
+    pub pinned: Vec<(usize, u32, usize, usize)>,
 }
 
 impl Vm {
@@ -278,6 +290,8 @@ impl Vm {
             fk_deferred_at_start: (0, 0),
             call_args: Vec::new(),
             spare_cursors: Vec::new(),
+            frames: Vec::new(),
+            pinned: Vec::new(),
         }
     }
 
@@ -285,6 +299,9 @@ impl Vm {
     /// keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
     pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+        // (The callers' cursors go with their frames.)
+        self.frames.clear();
+        self.pinned.clear();
         self.pc = 0;
         self.regs.clear();
         self.regs.resize(prog.n_regs + 1, Register::default());

@@ -164,6 +164,18 @@ pub enum Opcode {
     JsonRows,
     // ringlite: the result row of EXPLAIN-like statements built at compile time
     ResultRowConst,
+    /// Run trigger program P3 (an index into the statement's
+    /// `Program::subprograms`) in a new frame: its registers 1..=P4 start
+    /// as copies of registers P1.. of the caller. When it ends with
+    /// RAISE(IGNORE) (a `Halt` with P3 = 1) the caller goes on at P2, else
+    /// after this instruction (SQLite's OP_Program, its OP_Param reads
+    /// done at entry).
+    Program,
+    /// Only cursor P1 may write its table until `CursorUnlock` P1 (an
+    /// UPDATE's REPLACE runs DELETE triggers: they may not change the
+    /// table being updated).
+    CursorLock,
+    CursorUnlock,
 }
 
 /// The fourth operand.
@@ -321,6 +333,10 @@ pub struct Program {
     pub settings_generation: u64,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
+    /// Trigger programs the statement runs with `Program` (recursive
+    /// triggers): each compiled once, indexed by `Program`'s P3. A trigger
+    /// program's own `Program` instructions index this same list.
+    pub subprograms: Vec<Program>,
 }
 
 /// What an ANALYZE statement asks for.

@@ -75,6 +75,24 @@ impl<'b> Compiler<'_> {
                 _ => continue,
             };
             for a in &args {
+                // A result alias standing for an aggregate may not be an
+                // aggregate's argument (`HAVING max(m)` with `min(x) AS m`).
+                let mut ids: Vec<String> = Vec::new();
+                walk(a, &mut |y| {
+                    if let Expr::Id(id) = y {
+                        ids.push(unquote(id.0));
+                    }
+                    true
+                });
+                for id in ids {
+                    if self.resolve_name(None, &id).ok().flatten().is_some() {
+                        continue;
+                    }
+                    let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    if text.is_some_and(|t| self.text_has_aggregate(&t)) {
+                        return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
+                    }
+                }
                 // SQLite names the aggregate nested inside.
                 let mut nested: Option<String> = None;
                 let me: &Compiler<'_> = self;
@@ -270,6 +288,7 @@ impl<'b> Compiler<'_> {
         // The mappings are this query's only: an enclosing statement's
         // (a trigger's OLD/NEW, an outer aggregate) come back afterwards.
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
+        let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for a in aggs {
             self.agg_regs.insert(a.key.clone(), a.acc);
         }
@@ -285,6 +304,7 @@ impl<'b> Compiler<'_> {
             self.emit_row(ctx, order_by, regs, items.len())
         })();
         (self.agg_regs, self.col_map) = saved_maps;
+        self.agg_scope_depth = saved_depth;
         r
     }
 
@@ -366,13 +386,15 @@ impl<'b> Compiler<'_> {
             self.collect_aggs(h, &mut aggs)?;
             self.collect_columns(h, &mut cols);
         }
-        // Aggregates in a subquery without FROM read only this query's
-        // columns: they are this query's aggregates (`(SELECT max(b))`).
+        // Aggregates in subqueries that read only this query's columns
+        // (and enclosing ones') are this query's aggregates
+        // (`(SELECT max(t.b) FROM u)`, see `outer_aggregate.rs`).
         {
             let mut outer: Vec<&'a Expr<'b>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
             outer.extend(having);
+            outer.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
             for e in outer {
-                for x in from_less_subquery_exprs(e) {
+                for x in self.outer_aggregates_in(e) {
                     self.collect_aggs(x, &mut aggs)?;
                 }
             }
@@ -620,29 +642,6 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
-}
-
-/// The result expressions of the FROM-less, GROUP BY-less subqueries in
-/// `e` (their names can only be the enclosing query's; an aggregate in
-/// their WHERE stays a misuse).
-fn from_less_subquery_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
-    use sqlite3_parser::ast::{OneSelect, ResultColumn};
-    let mut out = Vec::new();
-    walk(e, &mut |x| {
-        if let Expr::Subquery(sel) | Expr::Exists(sel) = x {
-            if sel.body.compounds.is_none() {
-                if let OneSelect::Select { columns, from: None, group_by: None, .. } = &sel.body.select {
-                    for c in columns.iter() {
-                        if let ResultColumn::Expr(e, _) = c {
-                            out.push(e);
-                        }
-                    }
-                }
-            }
-        }
-        true
-    });
-    out
 }
 
 /// What a plain column read computes: `Column` of (cursor, field) with

@@ -51,6 +51,7 @@ impl Compiler<'_> {
     /// Compile a compound SELECT feeding `dest`.
     pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        self.check_arm_tables_exist(sel)?;
         let is_index = compounds[0].operator != CompoundOperator::UnionAll;
         let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
         // Column count is only known after compiling the first arm; open
@@ -72,6 +73,32 @@ impl Compiler<'_> {
             self.b.insns[at].p4 = P4::KeyInfo(ki.clone());
         }
         Ok(out)
+    }
+
+    /// SQLite looks up the tables of a compound's arms from the last arm
+    /// to the first: a missing plain table of a later arm is the one
+    /// reported (tables it may find in other ways are left to the arms).
+    fn check_arm_tables_exist(&self, sel: &Select<'_>) -> Result<()> {
+        use sqlite3_parser::ast::{OneSelect, SelectTable};
+        let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
+        for arm in arms.into_iter().rev() {
+            let OneSelect::Select { from: Some(from), .. } = arm else { continue };
+            for t in from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))) {
+                let SelectTable::Table(qn, _, _) = t else { continue };
+                if qn.db_name.is_some() {
+                    continue;
+                }
+                let name = crate::sql::parse::unquote(qn.name.0);
+                let lower = name.to_ascii_lowercase();
+                if lower.starts_with("sqlite_") || lower.starts_with("pragma_") || self.cte(&name).is_some() || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name)) {
+                    continue;
+                }
+                if self.schema.table_in(self.home_db, &name).is_none() {
+                    return Err(Error::sql(format!("no such table: {name}")));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Each column's collation in a compound: the leftmost arm's that has

@@ -243,6 +243,37 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// REPLACE deletes the conflicting row the cursor is on. With
+    /// recursive triggers on, its DELETE triggers fire (as in SQLite),
+    /// the BEFORE ones possibly deleting the row themselves; during an
+    /// UPDATE (`updating`) they may not write the table being updated.
+    pub fn delete_replaced_row(&mut self, t: &WriteTarget, updating: bool) -> Result<()> {
+        if !self.recursive_triggers || self.schema.triggers_of(&t.table).is_empty() {
+            return self.delete_current_row(t, 0);
+        }
+        let row = self.read_row(t)?;
+        let rid = self.rowid_of_current(t);
+        let done = self.b.label();
+        if updating {
+            self.b.add(Opcode::CursorLock, t.cursor, 0, 0);
+        }
+        self.fire_triggers(t, super::trigger::Event::Delete, true, Some((row, rid)), None, &[], done)?;
+        // (The triggers may have moved the cursor, or deleted the row.)
+        if t.table.without_rowid.is_some() {
+            let key = self.key_of_row(&t.table, row);
+            self.b.add4(Opcode::NotFound, t.cursor, done, key, P4::Int64(t.table.key_width() as i64), 0);
+        } else {
+            self.b.add(Opcode::NotExists, t.cursor, done, rid);
+        }
+        self.delete_current_row(t, 0)?;
+        self.fire_triggers(t, super::trigger::Event::Delete, false, Some((row, rid)), None, &[], done)?;
+        self.b.bind(done);
+        if updating {
+            self.b.add(Opcode::CursorUnlock, t.cursor, 0, 0);
+        }
+        Ok(())
+    }
+
     /// NOT NULL checks on row registers; `skip` is where IGNORE goes.
     pub fn check_not_null(&mut self, t: &WriteTarget, row: i32, oc: OnConflict, skip: i32) -> Result<()> {
         for (i, col) in t.table.columns.iter().enumerate() {
@@ -363,7 +394,7 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
-            OnConflict::Replace => self.delete_current_row(t, 0)?,
+            OnConflict::Replace => self.delete_replaced_row(t, old_rowid.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
         }
         self.b.bind(ok);
@@ -391,7 +422,7 @@ impl Compiler<'_> {
             OnConflict::Replace => {
                 let gone = self.b.label();
                 self.b.add(Opcode::NotExists, t.cursor, gone, other);
-                self.delete_current_row(t, 0)?;
+                self.delete_replaced_row(t, old_rowid.is_some())?;
                 self.b.bind(gone);
             }
             _ => {

@@ -392,6 +392,19 @@ impl Compiler<'_> {
         })
     }
 
+    /// Read a finished aggregate (of this query or an enclosing one): a
+    /// subquery reading an enclosing query's aggregate is correlated with
+    /// that query's groups.
+    fn read_aggregate(&mut self, acc: i32, target: i32) {
+        let from = self.agg_scope_depth;
+        if from > 0 {
+            for s in self.scopes.iter_mut().skip(from) {
+                s.correlated = true;
+            }
+        }
+        self.b.add(Opcode::SCopy, acc, target, 0);
+    }
+
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquoted(raw);
 
@@ -410,8 +423,14 @@ impl Compiler<'_> {
         // subquery in its WHERE or ORDER BY may name it too).
         let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
         if let Some((level, text)) = alias {
+            if level + 1 < self.aliases.len() && self.text_has_window(&text) {
+                return Err(Error::sql(format!("misuse of aliased window function {name}")));
+            }
             if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
-                return Err(Error::unsupported("a subquery naming an aggregate result alias of an enclosing query"));
+                // (Where the enclosing query computes its aggregates, they
+                // are in `agg_regs` and the alias is no aggregate here.)
+                let name = self.first_aggregate_in_text(&text).unwrap_or_default();
+                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
             }
             // The alias's own expression may not name it (nor those inside).
             let saved = self.aliases.split_off(level);
@@ -431,7 +450,41 @@ impl Compiler<'_> {
     }
 
     /// Whether the expression `text` calls an aggregate function.
-    fn text_has_aggregate(&self, text: &str) -> bool {
+    /// The name of the first aggregate call in expression text `text`.
+    fn first_aggregate_in_text(&self, text: &str) -> Option<String> {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(None) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(None) };
+            let mut found = None;
+            for c in columns.iter() {
+                if let ast::ResultColumn::Expr(e, _) = c {
+                    crate::sql::plan::terms::walk(e, &mut |x| {
+                        if found.is_none() && super::is_aggregate_call(self, x) {
+                            if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                                found = Some(unquote(name.0));
+                            }
+                        }
+                        found.is_none()
+                    });
+                }
+            }
+            Ok(found)
+        })
+        .ok()
+        .flatten()
+    }
+
+    /// Whether expression text `text` calls a window function.
+    fn text_has_window(&self, text: &str) -> bool {
+        crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
+            Ok(columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))))
+        })
+        .unwrap_or(false)
+    }
+
+    pub(super) fn text_has_aggregate(&self, text: &str) -> bool {
         crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
             let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
             let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
@@ -682,7 +735,7 @@ impl Compiler<'_> {
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    self.read_aggregate(acc, target);
                     return Ok(());
                 }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
@@ -702,7 +755,7 @@ impl Compiler<'_> {
             }
             Expr::FunctionCallStar { name, filter_over } => {
                 if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
-                    self.b.add(Opcode::SCopy, acc, target, 0);
+                    self.read_aggregate(acc, target);
                     return Ok(());
                 }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {

@@ -461,6 +461,16 @@ impl<'b> Compiler<'_> {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+                // The first SELECT's width is checked against the column
+                // list before its compound arms are compared (SQLite's order).
+                if let (Some(c), Some(n)) = (&cols, first_select_width(sel)) {
+                    if c.len() != n {
+                        return Err(match view_name.as_deref() {
+                            Some(view) => Error::sql(format!("expected {} columns for '{view}' but got {n}", c.len())),
+                            None => Error::sql(format!("table {name} has {n} values for {} columns", c.len())),
+                        });
+                    }
+                }
                 self.view_names_text = view_text;
                 let info = self.compile_select(sel, Dest::EphemTable(cur));
                 self.view_names_text = None;
@@ -1229,4 +1239,15 @@ fn is_and(op: Operator) -> bool {
 /// compilation, so an address names one term).
 fn term_address(e: &Expr<'_>) -> usize {
     e as *const Expr<'_> as usize
+}
+
+/// How many result columns the first SELECT of `sel` has, when that is
+/// known without resolving names (no `*`).
+fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
+    match &sel.body.select {
+        ast::OneSelect::Select { columns, .. } => {
+            columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len())
+        }
+        ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
+    }
 }

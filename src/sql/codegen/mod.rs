@@ -41,8 +41,10 @@ pub mod alter;
 mod alter_drop_check;
 pub mod returning;
 pub mod window;
+mod outer_aggregate;
 mod window_frame;
 pub mod trigger;
+mod trigger_program;
 pub mod fkey;
 pub mod auth;
 pub mod instead;
@@ -120,6 +122,10 @@ pub struct Compiler<'s> {
     /// Aggregate output mode: aggregate calls (by their SQL text) to
     /// accumulator registers.
     pub agg_regs: HashMap<String, i32>,
+    /// How many scopes were open when `agg_regs` was filled (the query
+    /// computing those aggregates is the last of them): a subquery nested
+    /// deeper that reads one is correlated with that query's groups.
+    pub agg_scope_depth: usize,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the left column
@@ -262,6 +268,16 @@ pub struct Compiler<'s> {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
+    /// `PRAGMA recursive_triggers` was on when the statement was
+    /// prepared: triggers are compiled into trigger programs run by
+    /// `Program` (which may fire themselves) instead of inline.
+    pub recursive_triggers: bool,
+    /// The trigger programs compiled so far (`Program::subprograms`).
+    pub subprograms: Vec<Program>,
+    /// Which trigger program is which: (trigger key, index in
+    /// `subprograms`). A program being compiled is listed already, so a
+    /// trigger firing itself calls it.
+    pub trigger_programs: Vec<(String, usize)>,
 }
 
 impl<'s> Compiler<'s> {
@@ -293,6 +309,7 @@ impl<'s> Compiler<'s> {
             scopes: Vec::new(),
             params: vec![None],
             agg_regs: HashMap::new(),
+            agg_scope_depth: 0,
             col_map: HashMap::new(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
@@ -341,6 +358,9 @@ impl<'s> Compiler<'s> {
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
             pure_context: 0,
+            recursive_triggers: false,
+            subprograms: Vec::new(),
+            trigger_programs: Vec::new(),
         }
     }
 
@@ -452,7 +472,7 @@ impl<'s> Compiler<'s> {
         if let Some(write) = txn {
             let (mut read, mut written) = (self.dbs_used, 0u32);
             let bit = |db: i32| 1u32.checked_shl(db.max(0) as u32).unwrap_or(0);
-            for i in &self.b.insns {
+            for i in self.b.insns.iter().chain(self.subprograms.iter().flat_map(|p| p.insns.iter())) {
                 match i.opcode {
                     Opcode::OpenRead => read |= bit(i.p3),
                     Opcode::OpenWrite | Opcode::Destroy => written |= bit(i.p3),
@@ -581,6 +601,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     }
     let b = std::mem::take(&mut c.b);
     prog.readonly = !c.writes;
+    prog.subprograms = std::mem::take(&mut c.subprograms);
     b.finish(prog)
 }
 

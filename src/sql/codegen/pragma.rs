@@ -157,7 +157,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         // Connection flags kept by the VM (a value that is not a number or
         // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
-        "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints" => {
+        "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints"
+        | "recursive_triggers" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -255,12 +256,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
-        // Triggers are compiled inline into the statement that fires
-        // them, so one cannot fire itself again.
-        "recursive_triggers" if arg.is_some_and(|v| arg_int(v).unwrap_or(0) != 0) => {
-            return Err(Error::unsupported("PRAGMA recursive_triggers=ON"));
-        }
-        "recursive_triggers" | "reverse_unordered_selects" | "automatic_index"
+        "reverse_unordered_selects" | "automatic_index"
         | "cell_size_check" | "temp_store" | "locking_mode" | "full_column_names" | "short_column_names"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {

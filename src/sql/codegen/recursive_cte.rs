@@ -60,6 +60,28 @@ impl<'b> Compiler<'_> {
         if compounds[first_recursive - 1..].iter().any(|c| windowed(&c.select)) {
             return Err(Error::sql("cannot use window functions in recursive queries"));
         }
+        let aggregate = |arm: &ast::OneSelect<'_>| match arm {
+            ast::OneSelect::Select { columns, group_by, having, .. } => {
+                group_by.is_some()
+                    || having.is_some()
+                    || columns.iter().any(|c| {
+                        let ast::ResultColumn::Expr(e, _) = c else { return false };
+                        let mut found = false;
+                        crate::sql::plan::terms::walk(e, &mut |x| {
+                            found |= super::is_aggregate_call(self, x);
+                            !found
+                        });
+                        found
+                    })
+            }
+            ast::OneSelect::Values(_) => false,
+        };
+        if compounds[first_recursive - 1..].iter().any(|c| aggregate(&c.select)) {
+            return Err(Error::sql("recursive aggregate queries not supported"));
+        }
+        if compounds[first_recursive - 1..].iter().any(|c| references_in_arm(&c.select, name) > 1) {
+            return Err(Error::sql(format!("multiple recursive references: {name}")));
+        }
         let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
         if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
             return Err(Error::sql(format!("circular reference: {name}")));
@@ -122,6 +144,11 @@ impl<'b> Compiler<'_> {
         });
         let dest = Dest::Recursive { result, queue, dedupe, limit, order };
         let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+        if let Some(c) = &cols {
+            if c.len() != info.n_columns {
+                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+            }
+        }
         for cs in &compounds[..first_recursive - 1] {
             let i = self.compile_simple(&cs.select, None, None, dest)?;
             if i.n_columns != info.n_columns {
@@ -271,4 +298,55 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
     }
     Ok(keys)
+}
+
+/// How many times a SELECT arm reads table `name` (its FROM clause, and
+/// the subqueries in its FROM clause and expressions).
+fn references_in_arm(arm: &ast::OneSelect<'_>, name: &str) -> usize {
+    let ast::OneSelect::Select { columns, from, where_clause, group_by, having, .. } = arm else { return 0 };
+    let mut n = 0;
+    if let Some(from) = from {
+        n += references_in_from(from, name);
+    }
+    let mut exprs: Vec<&ast::Expr<'_>> = Vec::new();
+    for c in columns.iter() {
+        if let ast::ResultColumn::Expr(e, _) = c {
+            exprs.push(e);
+        }
+    }
+    exprs.extend(where_clause.iter().copied());
+    exprs.extend(group_by.iter().flat_map(|g| g.iter()));
+    exprs.extend(having.iter().copied());
+    for e in exprs {
+        let mut subs: Vec<&ast::Select<'_>> = Vec::new();
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            if let ast::Expr::Subquery(s) | ast::Expr::Exists(s) | ast::Expr::InSelect { rhs: s, .. } = x {
+                subs.push(s);
+            }
+            true
+        });
+        n += subs.into_iter().map(|s| references_in_select(s, name)).sum::<usize>();
+    }
+    n
+}
+
+fn references_in_select(sel: &ast::Select<'_>, name: &str) -> usize {
+    // (A WITH clause of its own may define the name again.)
+    if sel.with.as_ref().is_some_and(|w| w.ctes.iter().any(|c| unquote(c.tbl_name.0).eq_ignore_ascii_case(name))) {
+        return 0;
+    }
+    std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).map(|a| references_in_arm(a, name)).sum()
+}
+
+fn references_in_from(from: &ast::FromClause<'_>, name: &str) -> usize {
+    from.select
+        .into_iter()
+        .chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)))
+        .map(|t| match t {
+            SelectTable::Table(qn, _, _) => usize::from(qn.db_name.is_none() && unquote(qn.name.0).eq_ignore_ascii_case(name)),
+            SelectTable::Select(s, _) => references_in_select(s, name),
+            SelectTable::Sub(f, _) => references_in_from(f, name),
+            SelectTable::TableCall(..) => 0,
+        })
+        .sum()
 }

@@ -295,6 +295,12 @@ impl Compiler<'_> {
             Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
             o => (&l.expr, o.as_ref()),
         };
+        // Names are resolved before functions are checked: a column name
+        // there is "no such column", whatever it is an argument of.
+        self.check_names(count)?;
+        if let Some(o) = off {
+            self.check_names(o)?;
+        }
         let lr = self.b.reg();
         self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
@@ -642,10 +648,21 @@ impl Compiler<'_> {
                     .clone()
                     .or(colname)
                     .or_else(|| spans.get(i).cloned())
-                    .unwrap_or_else(|| crate::sql::params::expr_text(e));
+                    .unwrap_or_else(|| self.subquery_column_text(e));
                 (name, aff, decl)
             }
         }
+    }
+
+    /// The name of a nested SELECT's result column that is expression
+    /// `e`: its source text, found among the statement's SELECT lists as
+    /// the span that renders the same (whitespace aside), else its text.
+    fn subquery_column_text(&self, e: &Expr<'_>) -> String {
+        let rendered = column_text(e);
+        let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let want = squeeze(&crate::sql::params::expr_text(e));
+        let found = crate::sql::parse::all_result_column_spans(self.sql).into_iter().find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        found.unwrap_or(rendered)
     }
 
     /// The table column a result item reads, if it is a plain column.
@@ -946,8 +963,14 @@ impl Compiler<'_> {
     /// Whether an aggregate call reads only columns of enclosing queries
     /// (it then belongs to one of them).
     pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
+        // (The FILTER condition counts with the arguments.)
         let args: Vec<&Expr<'_>> = match call {
-            Expr::FunctionCall { args: Some(a), .. } => a.iter().collect(),
+            Expr::FunctionCall { args, filter_over, .. } => {
+                let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
+                v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
+                v
+            }
+            Expr::FunctionCallStar { filter_over: Some(f), .. } => f.filter_clause.into_iter().collect(),
             _ => return false,
         };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
@@ -1070,7 +1093,13 @@ impl Compiler<'_> {
         for t in order_by.unwrap_or(&[]) {
             check(self, &t.expr);
         }
-        found
+        if found {
+            return true;
+        }
+        // An aggregate of this query written in a subquery.
+        let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
+        let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
+        exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
     }
 
     /// VALUES (...), (...): each row emitted in turn.
@@ -1155,4 +1184,37 @@ impl Compiler<'_> {
         info.correlated = scope.correlated;
         Ok(info)
     }
+}
+
+/// The name of a result column that is expression `e`, in a subquery
+/// (SQLite names it by its source text, which a nested SELECT no longer
+/// has): the expression's text, with function calls written `f(x)` as
+/// they usually are rather than as the parser renders them (`f (x)`).
+fn column_text(e: &Expr<'_>) -> String {
+    let mut text = crate::sql::params::expr_text(e);
+    let mut names: Vec<String> = Vec::new();
+    crate::sql::plan::terms::walk(e, &mut |x| {
+        if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+            names.push(name.0.to_string());
+        }
+        true
+    });
+    for n in names {
+        let spaced = format!("{n} (");
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(&spaced) {
+            // (Not inside a string literal: an even number of quotes before.)
+            let before = &rest[..at];
+            let quoted = (out.matches('\'').count() + before.matches('\'').count()) % 2 == 1;
+            let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            out.push_str(before);
+            out.push_str(&n);
+            out.push_str(if quoted || !boundary { " (" } else { "(" });
+            rest = &rest[at + spaced.len()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
 }

@@ -4,8 +4,10 @@
 //! the row's registers. `RAISE(IGNORE)` skips the row; the other RAISE
 //! forms fail the statement with the given message.
 //!
-//! Invariants: a trigger never fires itself again while it runs (SQLite's
-//! default `recursive_triggers = OFF`); changes made by trigger statements
+//! Invariants: inline, a trigger never fires itself again while it runs
+//! (SQLite's default `recursive_triggers = OFF`); with the pragma on,
+//! triggers are compiled into trigger programs instead
+//! (`trigger_program.rs`), which may. Changes made by trigger statements
 //! do not count in `changes()`. INSTEAD OF triggers (on views only) are
 //! fired by `instead.rs`. TEMP triggers live in the temp schema and may
 //! watch main tables; they fire before the table's own triggers.
@@ -187,7 +189,9 @@ impl Compiler<'_> {
     ) -> Result<()> {
         let triggers = self.schema.triggers_of(&t.table);
         for (name, sql) in triggers {
-            if self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) || self.firing.len() > 16 {
+            // Inline, a trigger cannot fire itself again (recursive_triggers
+            // off); trigger programs may, up to a depth checked at run time.
+            if !self.recursive_triggers && (self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) || self.firing.len() > 16) {
                 continue;
             }
             with_first_statement(sql.as_bytes(), |cmd, _| {
@@ -207,6 +211,9 @@ impl Compiler<'_> {
                 };
                 if !matches {
                     return Ok(());
+                }
+                if self.recursive_triggers {
+                    return self.call_trigger_program(t, &name, when_clause.as_ref(), commands, old, new, skip);
                 }
                 self.run_trigger(t, &name, when_clause.as_ref(), commands, old, new, skip)
             })?;

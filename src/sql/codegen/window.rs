@@ -149,6 +149,9 @@ impl<'b> Compiler<'_> {
             if out.iter().any(|w| w.key == key) {
                 continue;
             }
+            if let Expr::FunctionCall { distinctness: Some(ast::Distinctness::Distinct), .. } = x {
+                return Err(Error::sql("DISTINCT is not supported for window functions"));
+            }
             let (name, args, over, filter) = match x {
                 Expr::FunctionCall { name, args, filter_over: Some(f), .. } => {
                     (unquote(name.0), args.map(|a| a.iter().collect::<Vec<_>>()).unwrap_or_default(), f.over_clause, f.filter_clause)
@@ -520,6 +523,7 @@ impl<'b> Compiler<'_> {
         }
         // The mappings are this query's only (see `aggregate.rs`).
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
+        let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
@@ -537,6 +541,7 @@ impl<'b> Compiler<'_> {
             self.emit_row(ctx, order_by, out, items.len())
         })();
         (self.agg_regs, self.col_map) = saved_maps;
+        self.agg_scope_depth = saved_depth;
         r?;
         self.b.bind(next);
         self.b.add(Opcode::Next, input.map_or(store, |(sorted, _)| sorted), top as i32, 0);

@@ -278,7 +278,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
             // The cursor is on the conflicting row.
-            OnConflict::Replace => self.delete_current_row(t, 0)?,
+            OnConflict::Replace => self.delete_replaced_row(t, old.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, Self::primary_key_failure(&t.table), oc),
         }
         self.b.bind(ok);
@@ -343,7 +343,7 @@ impl Compiler<'_> {
             OnConflict::Replace => {
                 let gone = self.b.label();
                 self.b.add4(Opcode::NotFound, t.cursor, gone, other, P4::Int64(width as i64), 0);
-                self.delete_current_row(t, 0)?;
+                self.delete_replaced_row(t, old.is_some())?;
                 self.b.bind(gone);
             }
             _ => {

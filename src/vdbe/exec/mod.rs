@@ -16,6 +16,7 @@ pub mod txn;
 mod schema;
 mod fkey;
 mod tablefn;
+pub mod frame;
 
 use super::program::{Opcode, Program};
 use super::{ConnState, Vm, VmStep};
@@ -39,6 +40,7 @@ pub enum Flow {
 
 /// Run `vm` on `prog` until a row, the end, or pending I/O.
 pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
+    let top = prog;
     if vm.halted {
         return Ok(VmStep::Done);
     }
@@ -52,7 +54,12 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             txn::abort(vm, env, &e);
             return Err(e);
         }
-        let Some(insn) = prog.insns.get(vm.pc) else {
+        // The program running: the statement's, or a trigger program's.
+        let current = match vm.frames.last() {
+            Some(f) => prog.subprograms.get(f.sub).unwrap_or(prog),
+            None => prog,
+        };
+        let Some(insn) = current.insns.get(vm.pc) else {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
         };
         vm.steps += 1;
@@ -63,7 +70,12 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 return Err(e);
             }
         }
+        let prog = current;
         let flow = match insn.opcode {
+            // The end of a trigger program returns to its caller.
+            Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => Ok(frame::leave(vm, insn.p3 != 0)),
+            Opcode::Program => frame::enter(vm, top, insn, env.max_trigger_depth),
+            Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine

@@ -99,8 +99,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
-            if name == "count_changes" || name == "ignore_check_constraints" {
-                let flag = if name == "count_changes" { &mut env.count_changes } else { &mut env.ignore_check_constraints };
+            if name == "count_changes" || name == "ignore_check_constraints" || name == "recursive_triggers" {
+                let flag = match name {
+                    "count_changes" => &mut env.count_changes,
+                    "recursive_triggers" => &mut env.recursive_triggers,
+                    _ => &mut env.ignore_check_constraints,
+                };
                 match value {
                     Some(v) => {
                         *flag = pragma_bool(v);

@@ -293,6 +293,8 @@ fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Er
 pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     vm.halted = true;
     vm.close_cursors();
+    // (The callers of a failing trigger program fail with it.)
+    vm.frames.clear();
     let io = env.io.clone();
     let whole_txn = vm.error_action == ON_ERROR_ROLLBACK
         || err.primary() == crate::error::SQLITE_FULL

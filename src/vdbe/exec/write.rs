@@ -41,9 +41,44 @@ macro_rules! pend {
 const SQLITE_INSERT: i32 = 18;
 const SQLITE_DELETE: i32 = 9;
 
+/// A table locked by `CursorLock` (an UPDATE's REPLACE firing DELETE
+/// triggers) may be written only through the cursor that locked it:
+/// another write fails with SQLITE_CONSTRAINT_PINNED, as in SQLite.
+fn check_not_pinned(vm: &Vm, slot: usize) -> Result<()> {
+    if vm.pinned.is_empty() {
+        return Ok(());
+    }
+    let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(slot) else { return Ok(()) };
+    let (db, root, depth) = (c.db, c.cursor.root(), vm.frames.len());
+    if vm.pinned.iter().any(|p| p.0 == db && p.1 == root && !(p.2 == depth && p.3 == slot)) {
+        return Err(Error::new(crate::error::SQLITE_CONSTRAINT_PINNED, "constraint failed"));
+    }
+    Ok(())
+}
+
+/// `CursorLock` / `CursorUnlock` of cursor P1.
+pub(super) fn lock(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
+    let slot = insn.p1 as usize;
+    let depth = vm.frames.len();
+    if insn.opcode == Opcode::CursorUnlock {
+        if let Some(i) = vm.pinned.iter().rposition(|p| p.2 == depth && p.3 == slot) {
+            vm.pinned.remove(i);
+        }
+        return Ok(Flow::Next);
+    }
+    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(slot) {
+        let entry = (c.db, c.cursor.root(), depth, slot);
+        vm.pinned.push(entry);
+    }
+    Ok(Flow::Next)
+}
+
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     let slot = p1 as usize;
+    if matches!(insn.opcode, Opcode::Insert | Opcode::Delete) {
+        check_not_pinned(vm, slot)?;
+    }
     match insn.opcode {
         Opcode::NewRowid => {
             let next = match vm.cursors[slot].as_mut() {

@@ -8,7 +8,8 @@
 //! sum/total/avg keep an exact integer sum while every input is an
 //! integer, and switch to Kahan–Babuška–Neumaier compensated summation of
 //! doubles at the first non-integer input or integer overflow; sum() of
-//! integers that overflowed is the error "integer overflow".
+//! integers that overflowed is the error "integer overflow" (unless a
+//! non-integer follows the overflow).
 
 use super::conv::{compare, numeric_value, value_f64, value_i64, value_text};
 use super::{aggregate, DETERMINISTIC};
@@ -183,6 +184,9 @@ impl AggregateState for Sum {
                 if !self.approx {
                     self.start_approx();
                 }
+                // A non-integer after an overflow makes the sum an
+                // approximate one, not an error (as SQLite's sumStep).
+                self.overflow = false;
                 self.kbn_add(value_f64(v));
             }
         }
