@@ -130,8 +130,13 @@ impl<'b> Compiler<'_> {
         }
         for (q, n) in names {
             if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
-                if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
-                    out.push(r);
+                // (A USING column of a RIGHT/FULL JOIN named alone reads
+                // the columns it stands for too.)
+                let reads = if q.is_none() { self.using_reads(&r) } else { Vec::new() };
+                for r in std::iter::once(r).chain(reads) {
+                    if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                        out.push(r);
+                    }
                 }
             }
         }
@@ -355,9 +360,12 @@ impl<'b> Compiler<'_> {
                     self.collect_aggs(e, &mut aggs)?;
                     self.collect_columns(e, &mut cols);
                 }
-                ResultItem::Col(r, _) => {
-                    if !cols.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
-                        cols.push(r.clone());
+                ResultItem::Col(r, _, unqualified) => {
+                    let reads = if *unqualified { self.using_reads(r) } else { Vec::new() };
+                    for r in std::iter::once(r.clone()).chain(reads) {
+                        if !cols.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                            cols.push(r);
+                        }
                     }
                 }
             }

@@ -120,11 +120,12 @@ pub struct Compiler<'s> {
     pub agg_regs: HashMap<String, i32>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
-    /// USING/NATURAL columns of RIGHT and FULL JOINs: the left column
-    /// (cursor, column or -1 for rowid) to the right column that a name
-    /// without a qualifier also reads, and whether it is coalesce(left,
-    /// right) (FULL JOIN) or the right column alone (RIGHT JOIN).
-    pub using_coalesce: HashMap<(i32, i64), (crate::sql::resolve::ColumnRef, bool)>,
+    /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
+    /// column of that name (cursor, column or -1 for rowid; the one a
+    /// name without a qualifier resolves to) to the columns such a name
+    /// reads instead: the right column of a RIGHT JOIN alone, the
+    /// coalesce() of both sides' after a FULL JOIN.
+    pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,

@@ -108,8 +108,10 @@ pub struct SelectInfo {
 pub enum ResultItem<'a, 'b> {
     /// An expression, with its alias.
     Expr(&'a Expr<'b>, Option<String>),
-    /// A column from `*` expansion.
-    Col(ColumnRef, String),
+    /// A column from `*` expansion, and whether it reads as the name
+    /// alone would (`*`: a USING column of a RIGHT or FULL JOIN is then
+    /// the right or coalesced column) or as the qualified name (`t.*`).
+    Col(ColumnRef, String, bool),
 }
 
 /// LIMIT/OFFSET registers.
@@ -594,12 +596,10 @@ impl Compiler<'_> {
                                 continue;
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
-                            if q.is_some() && self.using_coalesce.contains_key(&(it.cursor, column.map_or(-1, |c| c as i64))) {
-                                return Err(Error::unsupported("table.* of the left table of a RIGHT or FULL JOIN with USING"));
-                            }
                             items.push(ResultItem::Col(
                                 ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
                                 col.name.clone(),
+                                q.is_none(),
                             ));
                         }
                     }
@@ -615,7 +615,7 @@ impl Compiler<'_> {
     /// Name, affinity and declared type of a result item.
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
-            ResultItem::Col(r, name) => {
+            ResultItem::Col(r, name, _) => {
                 let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
                     it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
                 });
@@ -643,7 +643,7 @@ impl Compiler<'_> {
     /// table column.
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
-            ResultItem::Col(r, _) => r.clone(),
+            ResultItem::Col(r, _, _) => r.clone(),
             ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquote(id.0)).ok().flatten()?,
             ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquote(t.0)), &unquote(c.0)).ok().flatten()?,
             _ => return None,
@@ -746,7 +746,7 @@ impl Compiler<'_> {
                 info.origins.push(origin);
                 let coll = match it {
                     ResultItem::Expr(e, _) => self.expr_collation(e).map(|c| c.0),
-                    ResultItem::Col(c, _) => c.collation.clone(),
+                    ResultItem::Col(c, _, _) => c.collation.clone(),
                 };
                 info.collations.push(coll);
                 // (Only CREATE TABLE ... AS asks for these names.)
@@ -754,8 +754,8 @@ impl Compiler<'_> {
                 info.table_names.push(table_name);
                 let (kinds, cast) = match it {
                     ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
-                    ResultItem::Col(c, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
-                    ResultItem::Col(c, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
                     ResultItem::Col(..) => (super::create_as::kinds::ANY, false),
                 };
                 info.data_types.push(kinds);
@@ -801,7 +801,7 @@ impl Compiler<'_> {
                 for it in &items {
                     let name = match it {
                         ResultItem::Expr(e, _) => self.expr_collation(e).map(|(n, _)| n),
-                        ResultItem::Col(r, _) => r.collation.clone(),
+                        ResultItem::Col(r, _, _) => r.collation.clone(),
                     };
                     let collation = match name {
                         Some(n) => self.collation(&n)?,
@@ -826,14 +826,12 @@ impl Compiler<'_> {
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
-            if !row_values.is_empty() && (has_windows || is_agg || items_from.iter().any(|f| f.full_matched.is_some())) {
+            if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
                 let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
-            } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
-                return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {
@@ -863,30 +861,6 @@ impl Compiler<'_> {
                 }
                 self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
-                if let Some(right) = items_from.iter().find(|f| f.full_matched.is_some()) {
-                    // FULL JOIN, second half: right rows that matched nothing,
-                    // with every table before it NULL-filled.
-                    let m = right.full_matched.unwrap_or(0);
-                    let end2 = self.b.label();
-                    self.b.add(Opcode::Rewind, right.cursor, end2, 0);
-                    let top2 = self.b.here();
-                    let skip = self.b.label();
-                    let r = self.b.reg();
-                    self.b.add(Opcode::Rowid, right.cursor, r, 0);
-                    self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
-                    for left in items_from.iter().take_while(|f| f.full_matched.is_none()) {
-                        self.b.add(Opcode::NullRow, left.cursor, 0, 0);
-                    }
-                    for t in &terms {
-                        self.jump_if_false(t, skip)?;
-                    }
-                    let regs2 = self.b.regs(items.len());
-                    self.compute_items(&items, regs2)?;
-                    self.emit_row(&ctx, order_by, regs2, items.len())?;
-                    self.b.bind(skip);
-                    self.b.add(Opcode::Next, right.cursor, top2 as i32, 0);
-                    self.b.bind(end2);
-                }
             }
             self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
@@ -1019,7 +993,8 @@ impl Compiler<'_> {
             for (i, it) in items.iter().enumerate() {
                 match it {
                     ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                    ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+                    ResultItem::Col(r, _, true) => self.emit_unqualified_column(r, regs + i as i32)?,
+                    ResultItem::Col(r, _, false) => self.emit_column(r, regs + i as i32)?,
                 }
             }
             Ok(())

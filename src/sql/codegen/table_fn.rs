@@ -77,9 +77,9 @@ impl<'b> Compiler<'_> {
             table: None,
             left: false,
             on: Vec::new(),
-            loop_first: false,
+            matched: None,
             index_hint: None,
-            full_matched: None,
+            using: Vec::new(),
             table_fn: Some((args, recursive)),
         });
         Ok(())

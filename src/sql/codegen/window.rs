@@ -357,7 +357,7 @@ impl<'b> Compiler<'_> {
                     self.collect_windows(e, defs, &mut calls)?;
                     self.collect_plain_columns(e, &mut cols);
                 }
-                ResultItem::Col(r, _) => cols.push(r.clone()),
+                ResultItem::Col(r, _, _) => cols.push(r.clone()),
             }
         }
         for t in order_by.unwrap_or(&[]) {
@@ -390,7 +390,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
         if let Some((group_by, having)) = grouping {
             // One stored row per group, from the aggregate query itself.
-            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new())).collect();
+            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new(), true)).collect();
             stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(*e, None)));
             for c in &calls {
                 stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
