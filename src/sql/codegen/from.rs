@@ -166,7 +166,10 @@ impl<'b> Compiler<'_> {
             }
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.scopes.last().unwrap().items[out[idx].item];
-                for c in &right.columns {
+                for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
+                    if using.iter().any(|u| u.eq_ignore_ascii_case(&c.name)) {
+                        continue;
+                    }
                     let in_left = self.scopes.last().unwrap().items[..out[idx].item]
                         .iter()
                         .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
@@ -383,7 +386,7 @@ impl<'b> Compiler<'_> {
                     columns: table
                         .columns
                         .iter()
-                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
+                        .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false, source: None, source_db: None })
                         .collect(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
@@ -416,8 +419,16 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                // `(t)` is t itself; a parenthesized join is a subquery
+                // whose columns keep their tables' names as qualifiers.
+                if let (Some(single), None, None) = (from.select, from.joins.as_ref().filter(|j| !j.is_empty()), &alias) {
+                    return self.open_from_item(single, out);
+                }
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
-                self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out)
+                self.nested_from = true;
+                let r = self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out);
+                self.nested_from = false;
+                r
             }
             SelectTable::TableCall(qn, args, alias) => {
                 let alias = alias.as_ref().map(|a| match a {
@@ -443,8 +454,10 @@ impl<'b> Compiler<'_> {
                     affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
                     collation: info.collations.get(i).cloned().flatten(),
                     decltype: info.decltypes.get(i).cloned().flatten(),
-                    hidden: false,
+                    hidden: info.sources.get(i).is_some_and(|s| s.hidden),
                     argument: false,
+                    source: info.sources.get(i).and_then(|s| s.table.clone()),
+                    source_db: info.sources.get(i).and_then(|s| s.db),
                 })
                 .collect(),
             rowid_alias: None,

@@ -234,6 +234,10 @@ pub struct Compiler<'s> {
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
+    /// The next SELECT compiled is a parenthesized join's `SELECT *`: its
+    /// `*` keeps every column, each tagged with its table
+    /// (`SelectInfo::sources`).
+    pub nested_from: bool,
     /// The table an UPDATE/DELETE writes, while the query collecting its
     /// rows is compiled: that query's first FROM item names the table even
     /// when a CTE has the same name.
@@ -331,6 +335,7 @@ impl<'s> Compiler<'s> {
             internal_rowid_read: false,
             seek_consumed: None,
             span_names: false,
+            nested_from: false,
             dml_target: None,
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),

@@ -102,6 +102,21 @@ pub struct SelectInfo {
     pub casts: Vec<bool>,
     /// A compound SELECT's arms (or a VALUES list's rows), left to right.
     pub arms: Vec<SelectInfo>,
+    /// A parenthesized join's SELECT (`Compiler::nested_from`): per
+    /// column, the table it comes from and whether `*` leaves it out.
+    pub sources: Vec<NestedSource>,
+}
+
+/// Where a column of a parenthesized join comes from.
+#[derive(Debug, Clone, Default)]
+pub struct NestedSource {
+    /// The table (or alias) naming it; `None` for what a USING column's
+    /// name alone reads.
+    pub table: Option<String>,
+    /// The database of that table, when it is one.
+    pub db: Option<usize>,
+    /// Left out of `*` (a USING column's right or own column).
+    pub hidden: bool,
 }
 
 /// One result column after `*` expansion.
@@ -564,7 +579,10 @@ impl Compiler<'_> {
     }
 
     /// Expand `*` and `t.*` into result items.
-    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>]) -> Result<Vec<ResultItem<'a, 'b>>> {
+    /// With `sources` (a parenthesized join's `SELECT *`): every column,
+    /// USING's right ones too, read as qualified, with its table and
+    /// whether it is such a right column.
+    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>], mut sources: Option<&mut Vec<NestedSource>>) -> Result<Vec<ResultItem<'a, 'b>>> {
         let mut items = Vec::new();
         for rc in columns {
             match rc {
@@ -585,21 +603,38 @@ impl Compiler<'_> {
                     }
                     let mut any = false;
                     for (ii, it) in scope.items.iter().enumerate() {
-                        if let Some(q) = &q {
-                            if !it.name.eq_ignore_ascii_case(q) {
+                        // `t.*`: the item named t, or t's columns inside a
+                        // parenthesized join item.
+                        let whole = q.as_ref().is_none_or(|q| it.name.eq_ignore_ascii_case(q));
+                        for (ci, col) in it.columns.iter().enumerate() {
+                            let of_source = !whole && col.source.as_deref().zip(q.as_deref()).is_some_and(|(s, q)| s.eq_ignore_ascii_case(q));
+                            if !whole && !of_source {
                                 continue;
                             }
-                        }
-                        any = true;
-                        for (ci, col) in it.columns.iter().enumerate() {
-                            if col.hidden && q.is_none() || col.argument {
+                            any = true;
+                            if col.hidden && q.is_none() && sources.is_none() || col.argument {
                                 continue;
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            let cref = ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() };
+                            if let Some(s) = sources.as_deref_mut() {
+                                // A USING column of a RIGHT/FULL JOIN inside:
+                                // what its name alone reads comes first
+                                // (visible, of no table), then the
+                                // table's own column, left out of `*`.
+                                let key = (it.cursor, column.map_or(-1, |c| c as i64));
+                                let coalesced = self.using_coalesce.contains_key(&key);
+                                if coalesced {
+                                    s.push(Default::default());
+                                    items.push(ResultItem::Col(cref.clone(), col.name.clone(), true));
+                                }
+                                let db = (!it.table.is_empty()).then_some(it.db).or(col.source_db);
+                                s.push(NestedSource { table: Some(col.source.clone().unwrap_or_else(|| it.name.clone())), db, hidden: col.hidden || coalesced });
+                            }
                             items.push(ResultItem::Col(
-                                ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
+                                cref,
                                 col.name.clone(),
-                                q.is_none(),
+                                q.is_none() && sources.is_none(),
                             ));
                         }
                     }
@@ -684,6 +719,7 @@ impl Compiler<'_> {
         dest: Dest,
     ) -> Result<SelectInfo> {
         let span_names = std::mem::take(&mut self.span_names);
+        let nested_from = std::mem::take(&mut self.nested_from);
         let row_values = std::mem::take(&mut self.row_values_after);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
@@ -708,7 +744,8 @@ impl Compiler<'_> {
             let items_from = self.open_from(from.as_ref());
             self.cte_limit_hint = None;
             let items_from = items_from?;
-            let mut items = self.expand_result_columns(columns)?;
+            let mut sources = Vec::new();
+            let mut items = self.expand_result_columns(columns, nested_from.then_some(&mut sources))?;
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
@@ -729,7 +766,7 @@ impl Compiler<'_> {
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
             let mut spans = ResultSpans { sql: self.sql, top, spans: None };
-            let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            let mut info = SelectInfo { n_columns: items.len(), sources, ..Default::default() };
             // What is known of these scalar subqueries comes from compiling
             // them below (an older entry may be of another parse).
             for it in &items {
@@ -1102,6 +1139,7 @@ impl Compiler<'_> {
                 data_types,
                 casts,
                 arms,
+                sources: Vec::new(),
             })
         })();
         let scope = self.scopes.pop().unwrap_or_default();

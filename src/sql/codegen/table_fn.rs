@@ -64,7 +64,7 @@ impl<'b> Compiler<'_> {
             cursor: cur,
             columns: COLUMNS
                 .iter()
-                .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
+                .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden, source: None, source_db: None })
                 .collect(),
             rowid_alias: None,
             has_rowid: true,

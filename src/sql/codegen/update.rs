@@ -34,7 +34,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
             columns: table
                 .columns
                 .iter()
-                .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false })
+                .map(|c| ScopeColumn { name: c.name.clone(), affinity: c.affinity, collation: c.collation.clone(), decltype: c.decltype.clone(), hidden: false, argument: false, source: None, source_db: None })
                 .collect(),
             rowid_alias: table.rowid_alias,
             has_rowid: table.without_rowid.is_none(),
