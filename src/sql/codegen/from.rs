@@ -600,6 +600,9 @@ impl<'b> Compiler<'_> {
     /// order: an earlier pass may record matches of a later join.
     pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
+        if n > 64 {
+            return Err(Error::sql("at most 64 tables in a join"));
+        }
         // Inner joins without USING/NATURAL may be reordered; their ON
         // terms then behave as WHERE terms.
         // Table-valued functions stay where they are written, after the
@@ -744,11 +747,12 @@ impl<'b> Compiler<'_> {
                         self.emit_column(r, rr)?;
                         let t = self.b.reg();
                         // As `l = r`: the left column's affinity and
-                        // collation first (of the first column when the
-                        // left is a coalesce(), which has no affinity).
-                        let laff = if l.len() == 1 { Some(l[0].affinity) } else { None };
+                        // collation (BINARY when it declares none) first;
+                        // a coalesce() of several has neither, and the
+                        // right column's count then.
+                        let (laff, lcoll) = if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
                         let aff = super::expr::comparison_affinity(laff, Some(r.affinity));
-                        let p4 = match l[0].collation.as_ref().or(r.collation.as_ref()) {
+                        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
                             Some(name) => P4::Coll(self.collation(name)?),
                             None => P4::None,
                         };
