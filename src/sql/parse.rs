@@ -253,8 +253,15 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             // The parser says ON for USING too: the clause is the last ON
             // or USING before where it stopped.
             use sqlite3_parser::dialect::TokenType;
+            // (ON and USING both, which the parser takes, are a syntax
+            // error at USING.)
             let stop = pos.map_or(sql.len(), |p| offset_of(sql, p.line, p.column));
-            let using = tokens(sql).iter().filter(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).last().is_some_and(|t| t.kind == TokenType::TK_USING);
+            let toks = tokens(sql);
+            let clauses: Vec<TokenType> = toks.iter().filter(|t| matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING | TokenType::TK_JOIN | TokenType::TK_COMMA)).map(|t| t.kind).collect();
+            if clauses.windows(2).any(|w| w[0] == TokenType::TK_ON && w[1] == TokenType::TK_USING) {
+                return Error::sql("near \"USING\": syntax error");
+            }
+            let using = toks.iter().filter(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).last().is_some_and(|t| t.kind == TokenType::TK_USING);
             Error::sql(if using { "a JOIN clause is required before USING" } else { "a JOIN clause is required before ON" })
         }
         // (The parser joins the two or three words with spaces whether

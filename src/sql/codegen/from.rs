@@ -125,7 +125,7 @@ impl<'b> Compiler<'_> {
         if let Some(first) = from.select {
             self.open_from_item(first, &mut out)?;
         }
-        let mut on_clauses: Vec<(usize, &Expr<'b>)> = Vec::new();
+        let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
         let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
             JoinOperator::Comma => JoinType::INNER,
             JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
@@ -156,9 +156,7 @@ impl<'b> Compiler<'_> {
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => {
-                    if jt.intersects(JoinType::LEFT | JoinType::RIGHT) {
-                        on_clauses.push((out[idx].item, e));
-                    }
+                    on_clauses.push((out[idx].item, e, jt.intersects(JoinType::LEFT | JoinType::RIGHT)));
                     out[idx].on.push(JoinTerm::Expr(e));
                 }
                 Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
@@ -227,9 +225,10 @@ impl<'b> Compiler<'_> {
                 self.scopes.last_mut().unwrap().items[ri].columns[rc].hidden = true;
             }
         }
-        // The ON clause of an outer join may name only its own table and
-        // those to its left.
-        for (item, e) in on_clauses {
+        // The ON clause of an outer join, or of any join left of a RIGHT
+        // JOIN, may name only its own table and those to its left.
+        let last_right = out.iter().filter(|f| f.matched.is_some()).map(|f| f.item).max();
+        for (item, e, _) in on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)) {
             {
                 let mut names: Vec<(Option<String>, String)> = Vec::new();
                 crate::sql::plan::terms::walk(e, &mut |x| {
