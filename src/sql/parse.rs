@@ -261,7 +261,7 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             if clauses.windows(2).any(|w| w[0] == TokenType::TK_ON && w[1] == TokenType::TK_USING) {
                 return Error::sql("near \"USING\": syntax error");
             }
-            let using = toks.iter().filter(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).last().is_some_and(|t| t.kind == TokenType::TK_USING);
+            let using = toks.iter().rfind(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).is_some_and(|t| t.kind == TokenType::TK_USING);
             Error::sql(if using { "a JOIN clause is required before USING" } else { "a JOIN clause is required before ON" })
         }
         // (The parser joins the two or three words with spaces whether

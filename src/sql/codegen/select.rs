@@ -870,7 +870,7 @@ impl Compiler<'_> {
                 let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
             } else if is_agg {
-                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
+                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();
                 if ctx.sorter.is_some() {

@@ -404,7 +404,7 @@ impl<'b> Compiler<'_> {
             }
             let end = self.b.label();
             let mut sctx = RowCtx { dest: super::select::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
-            self.compile_aggregate(from, terms, &stored, group_by, having, None, &mut sctx)?;
+            self.compile_aggregate(from, terms, &stored, Some(items), group_by, having, None, &mut sctx)?;
             self.b.bind(end);
         } else {
             self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
