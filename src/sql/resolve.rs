@@ -116,15 +116,20 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
         let si = n - 1 - depth;
         let scope = &scopes[si];
         let mut found: Option<ColumnRef> = None;
+        // (Found as a table's column inside a parenthesized join: another
+        // table of that name makes `t.col` ambiguous.)
+        let mut by_source = false;
         for (ii, item) in scope.items.iter().enumerate() {
             if let Some(q) = qualifier {
                 if !item.name.eq_ignore_ascii_case(q) {
                     // A table inside a parenthesized join.
                     if let Some(c) = source_column_of(item, db, q, name) {
-                        if found.is_none() {
-                            let col = &item.columns[c];
-                            found = Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: Some(c), affinity: col.affinity, collation: col.collation.clone() });
+                        if found.is_some() {
+                            return Err(Error::sql(format!("ambiguous column name: {q}.{name}")));
                         }
+                        let col = &item.columns[c];
+                        found = Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: Some(c), affinity: col.affinity, collation: col.collation.clone() });
+                        by_source = true;
                     }
                     continue;
                 }
@@ -144,6 +149,9 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                 if found.is_some() {
                     if qualifier.is_none() {
                         return Err(Error::sql(format!("ambiguous column name: {name}")));
+                    }
+                    if by_source {
+                        return Err(Error::sql(format!("ambiguous column name: {}.{name}", qualifier.unwrap_or_default())));
                     }
                     continue;
                 }

@@ -615,6 +615,14 @@ impl Compiler<'_> {
                             if col.hidden && q.is_none() && sources.is_none() || col.argument {
                                 continue;
                             }
+                            // `*` reads a column of a table inside a
+                            // parenthesized join as `db.table.column`, which
+                            // an item of the same name also matches.
+                            if let (None, None, Some(src), Some(db)) = (&q, &sources, &col.source, col.source_db) {
+                                if !col.hidden && scope.items.iter().any(|o| o.name.eq_ignore_ascii_case(src) && !o.table.is_empty() && o.db == db) {
+                                    return Err(Error::sql(format!("ambiguous column name: {}.{src}.{}", self.db_name(db), col.name)));
+                                }
+                            }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
                             let cref = ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() };
                             if let Some(s) = sources.as_deref_mut() {
