@@ -254,6 +254,32 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
     }
 }
 
+/// SQLite's message for a join operator of unknown words: all of its
+/// words (the parser names only the first it did not know).
+fn unknown_join_type(sql: &[u8], msg: &str) -> String {
+    let bad = msg["unknown join type: ".len()..].trim_end();
+    if bad.contains(' ') {
+        return msg.trim_end().to_string();
+    }
+    let is_kw = |w: &[u8]| ["CROSS", "FULL", "INNER", "LEFT", "NATURAL", "OUTER", "RIGHT"].iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w));
+    let toks = tokens(sql);
+    let words: Vec<&[u8]> = toks.iter().map(|t| &sql[t.start..t.end]).collect();
+    for (i, w) in words.iter().enumerate() {
+        if !w.eq_ignore_ascii_case(b"JOIN") {
+            continue;
+        }
+        // JOIN_KW [name [name]] JOIN
+        let before = &words[i.saturating_sub(3)..i];
+        let Some(start) = before.iter().position(|w| is_kw(w)) else { continue };
+        let op = &before[start..];
+        if op.iter().any(|w| w.eq_ignore_ascii_case(bad.as_bytes())) {
+            let text: Vec<String> = op.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect();
+            return format!("unknown join type: {}", text.join(" "));
+        }
+    }
+    msg.trim_end().to_string()
+}
+
 fn map_error(sql: &[u8], e: ParseError) -> Error {
     macro_rules! at {
         ($p:expr) => {
@@ -271,6 +297,24 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             }
         }
         ParseError::ParserError(ParserError::UnexpectedEof, _) => Error::sql("incomplete input"),
+        ParseError::ParserError(ParserError::Custom(msg), pos) if msg == "a JOIN clause is required before ON" => {
+            // The parser says ON for USING too: the clause is the last ON
+            // or USING before where it stopped.
+            use sqlite3_parser::dialect::TokenType;
+            // (ON and USING both, which the parser takes, are a syntax
+            // error at USING.)
+            let stop = pos.map_or(sql.len(), |p| offset_of(sql, p.line, p.column));
+            let toks = tokens(sql);
+            let clauses: Vec<TokenType> = toks.iter().filter(|t| matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING | TokenType::TK_JOIN | TokenType::TK_COMMA)).map(|t| t.kind).collect();
+            if clauses.windows(2).any(|w| w[0] == TokenType::TK_ON && w[1] == TokenType::TK_USING) {
+                return Error::sql("near \"USING\": syntax error");
+            }
+            let using = toks.iter().rfind(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).is_some_and(|t| t.kind == TokenType::TK_USING);
+            Error::sql(if using { "a JOIN clause is required before USING" } else { "a JOIN clause is required before ON" })
+        }
+        // (The parser joins the two or three words with spaces whether
+        // the third is there or not.)
+        ParseError::ParserError(ParserError::Custom(msg), _) if msg.starts_with("unknown join type: ") => Error::sql(unknown_join_type(sql, &msg)),
         ParseError::ParserError(ParserError::Custom(msg), _) => Error::sql(msg),
         ParseError::UnterminatedLiteral(p) | ParseError::UnterminatedBracket(p) => {
             let o = at!(p);

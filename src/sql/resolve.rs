@@ -28,6 +28,12 @@ pub struct ScopeColumn {
     /// `root`, SQLite's HIDDEN virtual-table columns): found by name, left
     /// out of both `*` and `t.*`.
     pub argument: bool,
+    /// A column of a parenthesized join (`t1 JOIN (t2 JOIN t3)`): the
+    /// table (or alias) inside it the column comes from, which qualifies
+    /// it as the item's own name does.
+    pub source: Option<String>,
+    /// The database of `source`, when it is a table.
+    pub source_db: Option<usize>,
 }
 
 /// One FROM item: a table, view, or subquery, read through `cursor`.
@@ -93,6 +99,14 @@ fn column_of(item: &ScopeItem, name: &str) -> Option<(Option<usize>, Option<usiz
     None
 }
 
+/// Column `name` of the table `qualifier` inside a parenthesized join
+/// item (see [`ScopeColumn::source`]).
+fn source_column_of(item: &ScopeItem, db: Option<usize>, qualifier: &str, name: &str) -> Option<usize> {
+    item.columns.iter().position(|c| {
+        c.name.eq_ignore_ascii_case(name) && c.source.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(qualifier)) && db.is_none_or(|d| c.source_db == Some(d))
+    })
+}
+
 /// Resolve `[qualifier.]name` through `scopes` (innermost last).
 /// `Ok(None)` when nothing matches (the caller may try other meanings).
 pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
@@ -107,9 +121,21 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
         let si = n - 1 - depth;
         let scope = &scopes[si];
         let mut found: Option<ColumnRef> = None;
+        // (Found as a table's column inside a parenthesized join: another
+        // table of that name makes `t.col` ambiguous.)
+        let mut by_source = false;
         for (ii, item) in scope.items.iter().enumerate() {
             if let Some(q) = qualifier {
                 if !item.name.eq_ignore_ascii_case(q) {
+                    // A table inside a parenthesized join.
+                    if let Some(c) = source_column_of(item, db, q, name) {
+                        if found.is_some() {
+                            return Err(Error::sql(format!("ambiguous column name: {q}.{name}")));
+                        }
+                        let col = &item.columns[c];
+                        found = Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: Some(c), affinity: col.affinity, collation: col.collation.clone() });
+                        by_source = true;
+                    }
                     continue;
                 }
             }
@@ -127,6 +153,9 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                 if found.is_some() {
                     if qualifier.is_none() {
                         return Err(Error::sql(format!("ambiguous column name: {name}")));
+                    }
+                    if by_source {
+                        return Err(Error::sql(format!("ambiguous column name: {}.{name}", qualifier.unwrap_or_default())));
                     }
                     continue;
                 }

@@ -157,6 +157,8 @@ impl Table {
                             decltype: c.decltype.clone(),
                             hidden: false,
                             argument: false,
+                            source: None,
+                            source_db: None,
                         })
                         .collect(),
                 )

@@ -148,8 +148,13 @@ impl<'b> Compiler<'_> {
         }
         for (q, n) in names {
             if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
-                if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
-                    out.push(r);
+                // (A USING column of a RIGHT/FULL JOIN named alone reads
+                // the columns it stands for too.)
+                let reads = if q.is_none() { self.using_reads(&r) } else { Vec::new() };
+                for r in std::iter::once(r).chain(reads) {
+                    if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                        out.push(r);
+                    }
                 }
             }
         }
@@ -308,19 +313,26 @@ impl<'b> Compiler<'_> {
         r
     }
 
-    /// Compile an aggregate SELECT's body.
+    /// Compile an aggregate SELECT's body. GROUP BY ordinals name the
+    /// columns of `ordinals` (the SELECT's result columns), `items` when
+    /// absent.
     #[allow(clippy::too_many_arguments)]
     pub fn compile_aggregate<'a>(
         &mut self,
         from: &[FromItem<'a, 'b>],
         terms: &[&'a Expr<'b>],
         items: &[ResultItem<'a, 'b>],
+        ordinals: Option<&[ResultItem<'a, 'b>]>,
         group_by: Option<&'a [Expr<'b>]>,
         having: Option<&'a Expr<'b>>,
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &mut RowCtx,
     ) -> Result<()> {
-        // GROUP BY terms: an integer names a result column.
+        // GROUP BY terms: an integer names a result column. A column of
+        // `*` has no expression: the ordinal stays in `group_exprs` (no
+        // index serves it) and the column is in `group_cols`.
+        let mut group_cols: Vec<Option<Vec<ColumnRef>>> = Vec::new();
+        let named = ordinals.unwrap_or(items);
         let group_exprs: Option<Vec<&'a Expr<'b>>> = match group_by {
             None => None,
             Some(gs) => {
@@ -335,9 +347,16 @@ impl<'b> Compiler<'_> {
                     }
                     let by_ordinal = inner.is_integer().filter(|k| i32::try_from(*k).is_ok());
                     match by_ordinal {
-                        Some(k) if k >= 1 && (k as usize) <= items.len() => match &items[k as usize - 1] {
+                        Some(k) if k >= 1 && (k as usize) <= named.len() => match &named[k as usize - 1] {
                             ResultItem::Expr(e, _) => v.push(*e),
-                            ResultItem::Col(..) => v.push(g),
+                            ResultItem::Col(c, _, unqualified) => {
+                                // (A USING column of a RIGHT/FULL JOIN
+                                // named alone: the columns it reads.)
+                                let reads = if *unqualified { self.using_reads(c) } else { Vec::new() };
+                                group_cols.resize(v.len(), None);
+                                group_cols.push(Some(if reads.is_empty() { vec![c.clone()] } else { reads }));
+                                v.push(g);
+                            }
                         },
                         Some(k) => {
                             let n = v.len() + 1;
@@ -345,7 +364,7 @@ impl<'b> Compiler<'_> {
                             return Err(Error::sql(format!(
                                 "{} GROUP BY term out of range - should be between 1 and {}",
                                 match n { 1 => "1st".to_string(), 2 => "2nd".to_string(), 3 => "3rd".to_string(), n => format!("{n}th") },
-                                items.len()
+                                named.len()
                             )));
                         }
                         None => v.push(g),
@@ -375,9 +394,12 @@ impl<'b> Compiler<'_> {
                     self.collect_aggs(e, &mut aggs)?;
                     self.collect_columns(e, &mut cols);
                 }
-                ResultItem::Col(r, _) => {
-                    if !cols.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
-                        cols.push(r.clone());
+                ResultItem::Col(r, _, unqualified) => {
+                    let reads = if *unqualified { self.using_reads(r) } else { Vec::new() };
+                    for r in std::iter::once(r.clone()).chain(reads) {
+                        if !cols.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
+                            cols.push(r);
+                        }
                     }
                 }
             }
@@ -405,6 +427,11 @@ impl<'b> Compiler<'_> {
         }
         for g in group_exprs.iter().flatten() {
             self.collect_columns(g, &mut cols);
+        }
+        for c in group_cols.iter().flatten().flatten() {
+            if !cols.iter().any(|x| x.cursor == c.cursor && x.column == c.column) {
+                cols.push(c.clone());
+            }
         }
         // A subquery in the output may read any column of this row (its
         // references were not collected above): keep them all.
@@ -491,8 +518,13 @@ impl<'b> Compiler<'_> {
                 let width = ng + n_args + cols.len();
                 let sorter = self.b.cursor();
                 let mut fields = Vec::new();
-                for g in groups.iter().copied() {
-                    let coll = match self.expr_collation(g) {
+                for (i, g) in groups.iter().copied().enumerate() {
+                    let coll_name = match group_cols.get(i).cloned().flatten() {
+                        Some(c) if c.len() == 1 => c[0].collation.clone().map(|n| (n, false)),
+                        Some(_) => None,
+                        None => self.expr_collation(g),
+                    };
+                    let coll = match coll_name {
                         Some((n, _)) => self.collation(&n)?,
                         None => crate::value::collation::Collation::binary(),
                     };
@@ -503,7 +535,7 @@ impl<'b> Compiler<'_> {
                 // Groups read in an index's order need no sorter; an ORDER
                 // BY on the same columns is then served too when the scan
                 // runs its way.
-                let group_goal = self.group_by_goal(&groups);
+                let group_goal = if group_cols.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
                 let order_goal = match (order_by, &group_goal) {
                     (Some(ob), Some(gg)) if ctx.sorter.is_some() => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
                         og.item == gg.item && og.terms.len() == gg.terms.len() && og.terms.iter().zip(&gg.terms).all(|(o, g)| o.column == g.column && o.collation == g.collation)
@@ -533,7 +565,10 @@ impl<'b> Compiler<'_> {
                 let mut reads: Vec<Option<ColumnRead>> = Vec::new();
                 for (i, g) in groups.iter().enumerate() {
                     let start = self.b.here();
-                    self.expr(g, base + i as i32)?;
+                    match group_cols.get(i).cloned().flatten() {
+                        Some(c) => self.emit_coalesce(&c, base + i as i32)?,
+                        None => self.expr(g, base + i as i32)?,
+                    }
                     reads.push(column_read(&self.b.insns[start..]));
                 }
                 let mut field: Vec<usize> = (0..ng).collect();

@@ -106,7 +106,7 @@ impl Compiler<'_> {
     /// (`span`: its source text, when known).
     pub fn table_column_name(&mut self, item: &ResultItem<'_, '_>, span: Option<&String>, i: usize) -> String {
         let name = match item {
-            ResultItem::Col(_, name) => name.clone(),
+            ResultItem::Col(_, name, _) => name.clone(),
             ResultItem::Expr(_, Some(alias)) => alias.clone(),
             ResultItem::Expr(e, None) => {
                 let x = skip_collate_and_likely(e);

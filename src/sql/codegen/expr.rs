@@ -246,22 +246,32 @@ impl Compiler<'_> {
     /// Emit a column named without a qualifier: a USING column of a FULL
     /// JOIN is coalesce(left, right), as either side may be the
     /// NULL-filled one; of a RIGHT JOIN, the right column (never NULL
-    /// filled), as SQLite reads it.
+    /// filled), as SQLite reads it (`Compiler::using_coalesce`).
     pub fn emit_unqualified_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
         match self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned() {
             None => self.emit_column(r, target),
-            Some((p, false)) => self.emit_column(&p, target),
-            Some((p, true)) => {
-                self.emit_column(r, target)?;
-                let done = self.b.label();
-                self.b.add(Opcode::NotNull, target, done, 0);
-                self.emit_column(&p, target)?;
-                self.b.bind(done);
-                Ok(())
-            }
+            Some(reads) => self.emit_coalesce(&reads, target),
         }
     }
 
+    /// The columns a name without a qualifier resolved to `r` reads in
+    /// its place (empty when it reads `r`).
+    pub fn using_reads(&self, r: &ColumnRef) -> Vec<ColumnRef> {
+        self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned().unwrap_or_default()
+    }
+
+    /// Emit the first non-NULL of `columns` (NULL when all are).
+    pub fn emit_coalesce(&mut self, columns: &[ColumnRef], target: i32) -> Result<()> {
+        let done = self.b.label();
+        for (i, c) in columns.iter().enumerate() {
+            self.emit_column(c, target)?;
+            if i + 1 < columns.len() {
+                self.b.add(Opcode::NotNull, target, done, 0);
+            }
+        }
+        self.b.bind(done);
+        Ok(())
+    }
 
     /// P4 for `Column`: the constant DEFAULT a short record reads.
     fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {

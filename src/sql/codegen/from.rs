@@ -1,8 +1,7 @@
 //! FROM clauses and the nested loops that read them: opening tables,
 //! materialising views, CTEs and subqueries into temporary tables, join
-//! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT JOIN's
-//! NULL-filled group of inner-joined tables, FULL JOIN's unmatched right
-//! rows), and per-loop
+//! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT and FULL
+//! JOIN's unmatched right rows), and per-loop
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
 //! forwards or backwards; index loops themselves are in `index_scan.rs`,
@@ -10,6 +9,17 @@
 //! copies for inner loops no index serves in `inner_table.rs`).
 //! A `rowid = expr` term a rowid seek decides is not tested again in the
 //! loop (where the loop has no NULL row that must fail it).
+//!
+//! RIGHT and FULL JOIN (any number, anywhere in the chain, joins being
+//! left-associative): the loops run in FROM order; the right table of
+//! such a join records the key of each of its rows that matched, the
+//! code after that record is a subroutine, and after the loops an
+//! unmatched pass per join calls it for the other rows with every table
+//! before it NULL-filled (`open_loops_with`). Invariant: no WHERE term is
+//! checked before the last such join's record (a row dropped earlier
+//! could not record its match), and the right table is read through its
+//! own cursor (no covering index, filtered copy or automatic index),
+//! which its unmatched pass rewinds.
 
 use super::select::Dest;
 use super::Compiler;
@@ -32,8 +42,9 @@ use std::sync::Arc;
 pub enum JoinTerm<'a, 'b> {
     /// An ON expression.
     Expr(&'a Expr<'b>),
-    /// USING/NATURAL: left column equals right column.
-    ColEq(ColumnRef, ColumnRef),
+    /// USING/NATURAL: the left column (the coalesce() of the listed
+    /// columns when there are several) equals the right column.
+    ColEq(Vec<ColumnRef>, ColumnRef),
 }
 
 /// One FROM item after opening.
@@ -49,12 +60,12 @@ pub struct FromItem<'a, 'b> {
     pub left: bool,
     /// Join terms attached to this item.
     pub on: Vec<JoinTerm<'a, 'b>>,
-    /// RIGHT JOIN: this (second) item is read in the outer loop and the
-    /// first item becomes the one that may produce a null row.
-    pub loop_first: bool,
-    /// FULL JOIN: temporary index of the rowids of this (right) item's
-    /// rows that found a match.
-    pub full_matched: Option<i32>,
+    /// RIGHT or FULL JOIN (this item is its right table): the temporary
+    /// index of the keys (rowid, or a WITHOUT ROWID table's PRIMARY KEY)
+    /// of this item's rows that matched a row of the tables before it.
+    pub matched: Option<i32>,
+    /// The USING (or NATURAL) columns of this item's join.
+    pub using: Vec<String>,
     /// json_each/json_tree: the call's arguments and whether it is
     /// json_tree; the temporary table at `cursor` is refilled from them
     /// each time the loop over this item starts.
@@ -71,12 +82,23 @@ pub struct Loop {
     end: i32,
     kind: LoopKind,
     left_flag: Option<(i32, i32, i32)>,
-    /// The first loop of a RIGHT JOIN's NULL-filled group of tables: the
-    /// cursors (tables and indexes) of the whole group.
-    null_cursors: Vec<i32>,
-    /// An inner loop of such a group: the group's first table cursor; on
-    /// its null row the loop is left instead of stepped.
-    group_head: Option<i32>,
+    /// The right table of a RIGHT or FULL JOIN: the subroutine holding
+    /// the rest of the loop body (see `open_loops_with`).
+    right_sub: Option<RightJoinSub>,
+    /// The outermost loop: the unmatched passes its close calls (return
+    /// register, start label), then the label constant terms skip to.
+    passes: Vec<(i32, i32)>,
+    after_passes: Option<i32>,
+}
+
+/// The subroutine a RIGHT/FULL JOIN's right table runs each of its rows
+/// through, matched (inline) or not (from the unmatched pass).
+struct RightJoinSub {
+    /// Return address register.
+    ret: i32,
+    /// Labels: its first instruction, its `Return`.
+    start: i32,
+    end: i32,
 }
 
 pub(crate) enum LoopKind {
@@ -104,46 +126,38 @@ impl<'b> Compiler<'_> {
         if let Some(first) = from.select {
             self.open_from_item(first, &mut out)?;
         }
-        let mut on_clauses: Vec<(usize, &Expr<'b>)> = Vec::new();
+        let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
+        let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
+            JoinOperator::Comma => JoinType::INNER,
+            JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
+        };
+        // With a RIGHT or FULL JOIN anywhere, a USING column compares the
+        // coalesce() of every left table having it (any of them may be
+        // the NULL-filled one).
+        let any_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| join_type(j).contains(JoinType::RIGHT));
         for j in from.joins.iter().flat_map(|j| j.iter()) {
-            let jt = match &j.operator {
-                JoinOperator::Comma => JoinType::INNER,
-                JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
-            };
-            let right = jt.contains(JoinType::RIGHT);
-            
-            // The left side of a RIGHT or FULL JOIN may be several tables
-            // joined by inner joins, not outer joins.
-            let plain_left = out.iter().all(|it| !it.left && !it.loop_first && it.full_matched.is_none() && it.table_fn.is_none());
-            if out.iter().any(|it| it.full_matched.is_some()) {
-                // The unmatched right rows are added after the loops end,
-                // without the loops of later joins.
-                return Err(Error::unsupported("a join after a FULL JOIN"));
-            }
-            if right && (out.is_empty() || !plain_left) {
-                return Err(Error::unsupported("RIGHT and FULL JOIN other than two tables or a RIGHT JOIN after inner joins"));
-            }
+            let jt = join_type(j);
+            let is_right = jt.contains(JoinType::RIGHT);
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
-            if right && jt.contains(JoinType::LEFT) {
-                // FULL JOIN: a LEFT JOIN that remembers which right rows
-                // matched, then the unmatched right rows with NULLs.
-                if out[idx].table.is_none() {
-                    return Err(Error::unsupported("FULL JOIN with a subquery"));
-                }
+            if is_right {
+                // RIGHT and FULL JOIN: the right table remembers which of
+                // its rows matched, for the pass that adds the others
+                // after the loops (`open_loops_with`).
+                let width = match &out[idx].table {
+                    Some(t) if t.without_rowid.is_some() => t.key_width(),
+                    _ => 1,
+                };
                 let m = self.b.cursor();
-                self.b.add4(Opcode::OpenEphemeral, m, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
-                out[idx].full_matched = Some(m);
+                self.b.add4(Opcode::OpenEphemeral, m, width as i32, 0, P4::KeyInfo(super::select::binary_key_info(width)), 0);
+                out[idx].matched = Some(m);
             }
-            let right_join = right;
-            let full = right && jt.contains(JoinType::LEFT);
+            let full = is_right && jt.contains(JoinType::LEFT);
             let mut using: Vec<String> = Vec::new();
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => {
-                    if jt.intersects(JoinType::LEFT | JoinType::RIGHT) {
-                        on_clauses.push((out[idx].item, e));
-                    }
+                    on_clauses.push((out[idx].item, e, jt.intersects(JoinType::LEFT | JoinType::RIGHT)));
                     out[idx].on.push(JoinTerm::Expr(e));
                 }
                 Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
@@ -151,7 +165,10 @@ impl<'b> Compiler<'_> {
             }
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.scopes.last().unwrap().items[out[idx].item];
-                for c in right.columns.iter() {
+                for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
+                    if using.iter().any(|u| u.eq_ignore_ascii_case(&c.name)) {
+                        continue;
+                    }
                     let in_left = self.scopes.last().unwrap().items[..out[idx].item]
                         .iter()
                         .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
@@ -169,46 +186,50 @@ impl<'b> Compiler<'_> {
                     .iter()
                     .position(|c| c.name.eq_ignore_ascii_case(&name))
                     .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
-                let mut left_ref = None;
-                for (li, it) in scope.items[..ri].iter().enumerate() {
-                    if let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && !c.hidden) {
-                        let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
-                        left_ref = Some(ColumnRef { depth: 0, item: li, cursor: it.cursor, column: col, affinity: it.columns[lc].affinity, collation: it.columns[lc].collation.clone() });
-                        break;
-                    }
-                }
-                let Some(l) = left_ref else {
-                    return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
+                let column_ref = |li: usize, it: &ScopeItem, lc: usize| {
+                    let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
+                    ColumnRef { depth: 0, item: li, cursor: it.cursor, column: col, affinity: it.columns[lc].affinity, collation: it.columns[lc].collation.clone() }
                 };
-                if self.using_coalesce.contains_key(&(l.cursor, l.column.map_or(-1, |c| c as i64))) {
-                    return Err(Error::unsupported("USING or NATURAL on a column of an earlier RIGHT or FULL JOIN's USING"));
+                // The left side: the first table having the column, or
+                // with RIGHT/FULL joins the coalesce() of all of them (each
+                // after the first must have joined on it with USING).
+                let mut left: Vec<ColumnRef> = Vec::new();
+                for (li, it) in scope.items[..ri].iter().enumerate() {
+                    let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && (!c.hidden || !left.is_empty())) else { continue };
+                    if !left.is_empty() {
+                        if !any_right {
+                            break;
+                        }
+                        let joined_on_it = out.iter().find(|f| f.item == li).is_some_and(|f| f.using.iter().any(|u| u.eq_ignore_ascii_case(&name)));
+                        if !joined_on_it {
+                            return Err(Error::sql(format!("ambiguous reference to {name} in USING()")));
+                        }
+                    }
+                    left.push(column_ref(li, it, lc));
                 }
-                let rcol = if right.rowid_alias == Some(rc) { None } else { Some(rc) };
-                let r = ColumnRef { depth: 0, item: ri, cursor: right.cursor, column: rcol, affinity: right.columns[rc].affinity, collation: right.columns[rc].collation.clone() };
-                if right_join {
-                    // The left column may be the NULL-filled one: the
-                    // unqualified name reads the right column too.
-                    self.using_coalesce.insert((l.cursor, l.column.map_or(-1, |c| c as i64)), (r.clone(), full));
+                if left.is_empty() {
+                    return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
                 }
-                out[idx].on.push(JoinTerm::ColEq(l, r));
+                let r = column_ref(ri, right, rc);
+                // What the column named without a qualifier reads: the
+                // leftmost table's; after a RIGHT JOIN the right table's
+                // (never NULL-filled); after a FULL JOIN the coalesce() of
+                // both sides.
+                let key = (left[0].cursor, left[0].column.map_or(-1, |c| c as i64));
+                if is_right {
+                    let mut reads = if full { self.using_coalesce.get(&key).cloned().unwrap_or_else(|| vec![left[0].clone()]) } else { Vec::new() };
+                    reads.push(r.clone());
+                    self.using_coalesce.insert(key, reads);
+                }
+                out[idx].on.push(JoinTerm::ColEq(left, r));
+                out[idx].using.push(name.clone());
                 Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
-            if right_join && !full {
-                // A RIGHT JOIN B reads B outside and A inside, with A
-                // NULL-filled when nothing matches.
-                // With several tables on the left they are NULL-filled
-                // together, and the join terms are checked with the last.
-                let terms = std::mem::take(&mut out[idx].on);
-                out[idx - 1].on.extend(terms);
-                if idx == 1 {
-                    out[0].left = true;
-                }
-                out[idx].loop_first = true;
-            }
         }
-        // The ON clause of an outer join may name only its own table and
-        // those to its left.
-        for (item, e) in on_clauses {
+        // The ON clause of an outer join, or of any join left of a RIGHT
+        // JOIN, may name only its own table and those to its left.
+        let last_right = out.iter().filter(|f| f.matched.is_some()).map(|f| f.item).max();
+        for (item, e, _) in on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)) {
             {
                 let mut names: Vec<(Option<String>, String)> = Vec::new();
                 crate::sql::plan::terms::walk(e, &mut |x| {
@@ -375,7 +396,7 @@ impl<'b> Compiler<'_> {
                     ast::Indexed::NotIndexed => None,
                     ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
                 });
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -397,8 +418,16 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                // `(t)` is t itself; a parenthesized join is a subquery
+                // whose columns keep their tables' names as qualifiers.
+                if let (Some(single), None, None) = (from.select, from.joins.as_ref().filter(|j| !j.is_empty()), &alias) {
+                    return self.open_from_item(single, out);
+                }
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
-                self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out)
+                self.nested_from = true;
+                let r = self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out);
+                self.nested_from = false;
+                r
             }
             SelectTable::TableCall(qn, args, alias) => {
                 let alias = alias.as_ref().map(|a| match a {
@@ -411,9 +440,12 @@ impl<'b> Compiler<'_> {
 
     pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
         // Duplicate names are made unique, as SQLite names the columns of
-        // a subquery, view or CTE ("a", "a:1", ...).
+        // a subquery, view or CTE ("a", "a:1", ...); a parenthesized
+        // join's columns keep their tables' names (`sources`).
         let names = cols.unwrap_or_else(|| {
-            if info.table_names.iter().any(|n| !n.is_empty()) {
+            if !info.sources.is_empty() {
+                info.names.clone()
+            } else if info.table_names.iter().any(|n| !n.is_empty()) {
                 super::create_as::unique_names(&info.table_names)
             } else {
                 super::create_as::unique_names(&info.names)
@@ -433,8 +465,10 @@ impl<'b> Compiler<'_> {
                         affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
                         collation: info.collations.get(i).cloned().flatten(),
                         decltype: info.decltypes.get(i).cloned().flatten(),
-                        hidden: false,
+                        hidden: info.sources.get(i).is_some_and(|s| s.hidden),
                         argument: false,
+                        source: info.sources.get(i).and_then(|s| s.table.clone()),
+                        source_db: info.sources.get(i).and_then(|s| s.db),
                     })
                     .collect(),
             ),
@@ -443,7 +477,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), loop_first: false, full_matched: None, table_fn: None, index_hint: None });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint: None });
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -565,8 +599,8 @@ impl<'b> Compiler<'_> {
                 // An unqualified USING column of a RIGHT/FULL JOIN also
                 // reads the right-hand column it is coalesced with.
                 if q.is_none() && !self.using_coalesce.is_empty() {
-                    if let Some((p, _)) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
-                        if r.depth == 0 && p.item < 64 {
+                    if let Some(reads) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                        for p in reads.iter().filter(|p| r.depth == 0 && p.item < 64) {
                             mask |= 1 << p.item;
                         }
                     }
@@ -590,30 +624,54 @@ impl<'b> Compiler<'_> {
     /// [`Self::open_loops`] for a SELECT that says which order it wants
     /// and which columns it reads (`req`); also returns whether the loops
     /// produce that order.
+    ///
+    /// RIGHT and FULL JOIN: the loops run in FROM order, the right table
+    /// of such a join read as an inner join (FULL: a LEFT JOIN) that
+    /// records the key of each of its rows that matched in its `matched`
+    /// index. Everything after that record (its level's WHERE terms, the
+    /// loops inside it and the body) is a subroutine, called inline for
+    /// the matched rows; after the loops, an unmatched pass per such
+    /// join reads its right table again and calls the subroutine for the
+    /// rows not recorded, with every table before it NULL-filled (so
+    /// later joins run again for those rows). The passes run in FROM
+    /// order: an earlier pass may record matches of a later join.
     pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
+        if n > 64 {
+            return Err(Error::sql("at most 64 tables in a join"));
+        }
         // Inner joins without USING/NATURAL may be reordered; their ON
         // terms then behave as WHERE terms.
         // Table-valued functions stay where they are written, after the
         // tables their arguments read.
         let reorder = n > 1
             && n < 64
-            && items.iter().all(|it| !it.left && !it.loop_first && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
-        if items.iter().any(|it| it.table_fn.is_some()) && items.iter().any(|it| it.loop_first || it.full_matched.is_some()) {
-            return Err(Error::unsupported("table-valued functions in a RIGHT or FULL JOIN"));
-        }
-        // A RIGHT JOIN at item k: items 0..k are read inside it and NULL
-        // filled together when none of their rows match (`group` when
-        // they are more than one).
-        let right_at = items.iter().position(|it| it.loop_first);
-        let group = right_at.filter(|k| *k > 1);
+            && items.iter().all(|it| !it.left && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        // The last RIGHT or FULL JOIN: the tables before it may be
+        // NULL-filled by its unmatched pass, and WHERE terms are checked
+        // no earlier than there (a row must not be dropped before it
+        // could record a match).
+        let last_right = items.iter().rposition(|it| it.matched.is_some());
         let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
         // The ON expression of an inner join is a WHERE term: it may read
         // tables joined after it, and is checked once they are all read.
-        // (Not with outer joins around: there ON decides the NULL row.)
-        let plain_inner = |it: &FromItem<'a, 'b>| !it.left && !it.loop_first && it.full_matched.is_none();
-        let on_as_where = reorder || (right_at.is_none() && items.iter().all(|f| f.full_matched.is_none()));
-        let on_moved: Vec<bool> = items.iter().map(|it| on_as_where && plain_inner(it)).collect();
+        // (Not with RIGHT or FULL joins around, where a later WHERE
+        // check would let rows through to record matches; there only an
+        // ON term reading a later table is moved.)
+        let plain_inner = |it: &FromItem<'a, 'b>| !it.left && it.matched.is_none();
+        let mut on_moved: Vec<bool> = items.iter().map(|it| plain_inner(it) && (reorder || last_right.is_none())).collect();
+        if last_right.is_some() {
+            for (i, it) in items.iter().enumerate().filter(|(_, it)| plain_inner(it)) {
+                let later: u64 = items[i + 1..].iter().fold(0, |m, f| m | 1u64 << f.item.min(63));
+                let mut reads_later = false;
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        reads_later |= self.expr_deps(e) & later != 0;
+                    }
+                }
+                on_moved[i] = reads_later;
+            }
+        }
         for (it, _) in items.iter().zip(&on_moved).filter(|(_, m)| **m) {
             for j in &it.on {
                 if let JoinTerm::Expr(e) = j {
@@ -621,16 +679,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        let order: Vec<usize> = if reorder {
-            self.join_order(items, &all_terms, req.goal.as_ref())
-        } else if let Some(k) = right_at.filter(|k| *k >= 1) {
-            let mut o = vec![k];
-            o.extend(0..k);
-            o.extend(k + 1..n);
-            o
-        } else {
-            (0..n).collect()
-        };
+        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref()) } else { (0..n).collect() };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
@@ -644,20 +693,8 @@ impl<'b> Compiler<'_> {
             } else if deps == u64::MAX {
                 placed[n - 1].push(t);
             } else {
-                let mut l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
-                // A term reading a NULL-filled group is checked after the
-                // group's last table, where its null row rejoins.
-                if let Some(k) = group {
-                    if (0..k).any(|i| deps & (1 << items[i].item) != 0) {
-                        l = l.max(k);
-                    }
-                }
-                // A FULL JOIN's right rows are matched by the ON terms
-                // alone: WHERE terms are checked after that.
-                if let Some(f) = items.iter().position(|it| it.full_matched.is_some()) {
-                    l = l.max(pos[f]);
-                }
-                placed[l].push(t);
+                let l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
+                placed[l.max(last_right.unwrap_or(0))].push(t);
             }
         }
         let mut loops = Vec::new();
@@ -666,14 +703,14 @@ impl<'b> Compiler<'_> {
             self.jump_if_false(t, outer_skip)?;
         }
         if n == 0 {
-            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, null_cursors: Vec::new(), group_head: None });
+            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, right_sub: None, passes: Vec::new(), after_passes: None });
             return Ok((loops, false));
         }
-        let mut first = true;
         let mut order_served = false;
         let mut before: u64 = 0;
-        let mut group_flag: Option<(i32, i32, i32)> = None;
-        let mut group_cursors: Vec<i32> = Vec::new();
+        // Per level: the cursors an unmatched pass NULL-fills (the table's
+        // and its index loop's).
+        let mut level_cursors: Vec<Vec<i32>> = Vec::new();
         for (lvl, &ii) in order.iter().enumerate() {
             let it = &items[ii];
             // Terms usable for lookups: WHERE terms at this level and the
@@ -689,52 +726,45 @@ impl<'b> Compiler<'_> {
                 }
             }
             let next = self.b.label();
-            let end = if first { outer_skip } else { self.b.label() };
-            first = false;
-            let group_first = group.is_some() && ii == 0;
-            let left_flag = if it.left || group_first {
+            let end = if lvl == 0 && last_right.is_none() { outer_skip } else { self.b.label() };
+            let left_flag = if it.left {
                 let f = self.b.reg();
                 self.b.add(Opcode::Integer, 0, f, 0);
                 Some((f, self.b.label(), self.b.label()))
             } else {
                 None
             };
-            if group_first {
-                group_flag = left_flag;
-            }
-            let in_group = group.is_some_and(|k| ii < k);
-            // A table of a NULL-filled group is read as it is: a filtered
-            // copy made inside the loops may not exist on the null row.
-            // The order is asked of the outermost loop; covering indexes
-            // serve loops whose table has no NULL row to produce.
-            let plain = !it.loop_first && it.full_matched.is_none() && !in_group && group.is_none();
-            let level_req = LoopRequest { goal: if lvl == 0 { req.goal.clone() } else { None }, uses: req.uses.clone() };
+            // The right table of a RIGHT/FULL JOIN is read again by its
+            // unmatched pass, and the tables before it are NULL-filled
+            // there: they are read as they are (no filtered copy, no
+            // automatic index), and the order is asked of the loops only
+            // without such joins (the unmatched rows come last).
+            let null_filled_later = last_right.is_some_and(|k| lvl < k);
+            let plain = it.matched.is_none() && !null_filled_later;
+            let level_req = LoopRequest { goal: if lvl == 0 && last_right.is_none() { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
-            let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, !in_group, plain.then_some(&level_req))?;
+            let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req))?;
             // A term the seek decided is not tested again, where the loop
-            // has no NULL row to produce (that row must still fail it).
+            // has no NULL row to produce (that row must still fail it) and
+            // is not read again by an unmatched pass.
             // (With an authorizer it is compiled all the same: SQLite asks
             // about every column a statement names.)
-            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && plain && self.authorizer.is_none());
-            // (The NULL-filled side of a RIGHT JOIN is not shown so: SQLite
-            // plans RIGHT JOIN differently.)
-            if it.left && !it.loop_first && !items.iter().any(|f| f.loop_first) && !in_group {
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
+            if it.left && it.matched.is_none() {
                 if let Some(line) = self.eqp.get_mut(shown_at) {
                     line.2.push_str(" LEFT-JOIN");
                 }
             }
-            // (A FULL JOIN adds its unmatched rows after the loops.)
             if lvl == 0 {
-                order_served = served && plain && !it.left && items.iter().all(|f| f.full_matched.is_none());
+                order_served = served && plain && !it.left && last_right.is_none();
             }
             before |= 1 << it.item.min(63);
-            if in_group {
-                group_cursors.push(it.cursor);
-                if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
-                    group_cursors.push(cur);
-                }
+            let mut cursors = vec![it.cursor];
+            if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
+                cursors.push(cur);
             }
+            level_cursors.push(cursors);
             // ON terms (for LEFT JOIN they decide the match).
             for j in &it.on {
                 match j {
@@ -750,12 +780,16 @@ impl<'b> Compiler<'_> {
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
-                        self.emit_column(l, lr)?;
+                        self.emit_coalesce(l, lr)?;
                         self.emit_column(r, rr)?;
                         let t = self.b.reg();
-                        let aff = super::expr::comparison_affinity(Some(l.affinity), Some(r.affinity));
-                        // As `l = r`: the left column's collation, else the right's.
-                        let p4 = match l.collation.as_ref().or(r.collation.as_ref()) {
+                        // As `l = r`: the left column's affinity and
+                        // collation (BINARY when it declares none) first;
+                        // a coalesce() of several has neither, and the
+                        // right column's count then.
+                        let (laff, lcoll) = if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
+                        let aff = super::expr::comparison_affinity(laff, Some(r.affinity));
+                        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
                             Some(name) => P4::Coll(self.collation(name)?),
                             None => P4::None,
                         };
@@ -764,49 +798,109 @@ impl<'b> Compiler<'_> {
                     }
                 }
             }
-            if group.is_some_and(|k| ii + 1 == k) {
-                if let Some((f, body, _)) = group_flag {
-                    self.b.add(Opcode::Integer, 1, f, 0);
-                    self.b.bind(body);
-                }
-            }
-            if let Some((f, body, _)) = left_flag.filter(|_| !group_first) {
+            if let Some((f, _, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);
-                if let Some(m) = it.full_matched {
-                    let r = self.b.reg();
-                    let rec = self.b.reg();
-                    self.b.add(Opcode::Rowid, it.cursor, r, 0);
-                    self.b.add(Opcode::MakeRecord, r, 1, rec);
-                    self.b.add(Opcode::IdxInsert, m, rec, 0);
-                }
+            }
+            if let Some(m) = it.matched {
+                let key = self.matched_key(it);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, key.0, key.1, rec);
+                self.b.add(Opcode::IdxInsert, m, rec, 0);
+            }
+            if let Some((_, body, _)) = left_flag {
                 self.b.bind(body);
             }
+            // The rest of the level and everything inside it: a
+            // subroutine the unmatched pass calls too.
+            let right_sub = if it.matched.is_some() {
+                let sub = RightJoinSub { ret: self.b.reg(), start: self.b.label(), end: self.b.label() };
+                self.b.add(Opcode::Gosub, sub.ret, sub.start, 0);
+                self.b.add(Opcode::Goto, 0, next, 0);
+                self.b.bind(sub.start);
+                Some(sub)
+            } else {
+                None
+            };
+            let fail = right_sub.as_ref().map_or(next, |s| s.end);
             for t in placed[lvl].clone() {
                 if Some(term_address(t)) != consumed {
-                    self.jump_if_false(t, next)?;
+                    self.jump_if_false(t, fail)?;
                 }
             }
-            let group_head = if in_group && !group_first { Some(items[0].cursor) } else { None };
-            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, null_cursors: Vec::new(), group_head });
+            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, right_sub, passes: Vec::new(), after_passes: None });
         }
-        if group.is_some() {
-            // The group's first loop (level 1) NULL-fills all of its tables.
-            if let Some(l) = loops.get_mut(1) {
-                l.null_cursors = group_cursors;
+        if last_right.is_some() {
+            // The unmatched passes, out of line (the outermost loop's
+            // close calls them): they refill a table-valued function,
+            // which needs the items `close_loops` does not see.
+            let over = self.b.label();
+            self.b.add(Opcode::Goto, 0, over, 0);
+            let mut passes = Vec::new();
+            for (lvl, &ii) in order.iter().enumerate() {
+                let it = &items[ii];
+                let (Some(m), Some(sub)) = (it.matched, loops[lvl].right_sub.as_ref().map(|s| (s.ret, s.start))) else { continue };
+                let ret = self.b.reg();
+                let start = self.b.label();
+                self.b.bind(start);
+                for c in level_cursors[..lvl].iter().flatten() {
+                    self.b.add(Opcode::NullRow, *c, 0, 0);
+                }
+                if let Some((args, recursive)) = it.table_fn {
+                    let before: u64 = order[..lvl].iter().fold(0, |b, &i| b | 1u64 << items[i].item.min(63));
+                    self.fill_table_function(it, args, recursive, before)?;
+                }
+                let done = self.b.label();
+                self.b.add(Opcode::Rewind, it.cursor, done, 0);
+                let top = self.b.here();
+                let skip = self.b.label();
+                let key = self.matched_key(it);
+                self.b.add4(Opcode::Found, m, skip, key.0, P4::Int64(key.1 as i64), 0);
+                self.b.add(Opcode::Gosub, sub.0, sub.1, 0);
+                self.b.bind(skip);
+                self.b.add(Opcode::Next, it.cursor, top as i32, 0);
+                self.b.bind(done);
+                self.b.add(Opcode::Return, ret, 0, 0);
+                passes.push((ret, start));
+                let name = self.scopes.last().unwrap().items[it.item].name.clone();
+                self.eqp.push((0, 0, format!("RIGHT-JOIN {name}")));
             }
+            self.b.bind(over);
+            loops[0].passes = passes;
+            loops[0].after_passes = Some(outer_skip);
         }
         Ok((loops, order_served))
+    }
+
+    /// Registers holding the key `it`'s `matched` index records for the
+    /// current row (first register, count): the rowid, or a WITHOUT ROWID
+    /// table's PRIMARY KEY columns (they lead its records).
+    fn matched_key(&mut self, it: &FromItem<'_, 'b>) -> (i32, i32) {
+        match &it.table {
+            Some(t) if t.without_rowid.is_some() => {
+                let width = t.key_width();
+                let key = self.b.regs(width);
+                for i in 0..width {
+                    self.b.add(Opcode::Column, it.cursor, i as i32, key + i as i32);
+                }
+                (key, width as i32)
+            }
+            _ => {
+                let key = self.b.reg();
+                self.b.add(Opcode::Rowid, it.cursor, key, 0);
+                (key, 1)
+            }
+        }
     }
 
     /// Close loops opened by `open_loops`, innermost first.
     pub fn close_loops(&mut self, loops: Vec<Loop>) {
         let n = loops.len();
         for (i, l) in loops.into_iter().rev().enumerate() {
-            self.b.bind(l.next);
-            if let Some(head) = l.group_head {
-                let scratch = self.b.reg();
-                self.b.add(Opcode::IfNullRow, head, l.end, scratch);
+            if let Some(sub) = &l.right_sub {
+                self.b.bind(sub.end);
+                self.b.add(Opcode::Return, sub.ret, 0, 0);
             }
+            self.b.bind(l.next);
             match l.kind {
                 LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
                     self.b.add(Opcode::Next, cur, top as i32, 0);
@@ -831,9 +925,6 @@ impl<'b> Compiler<'_> {
                     self.b.add(Opcode::NullRow, cur, 0, 0);
                 }
                 self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
-                for &c in &l.null_cursors {
-                    self.b.add(Opcode::NullRow, c, 0, 0);
-                }
                 self.b.add(Opcode::Integer, 1, flag, 0);
                 self.b.add(Opcode::Goto, 0, body, 0);
                 self.b.bind(done);
@@ -842,6 +933,14 @@ impl<'b> Compiler<'_> {
                 }
             } else {
                 self.b.bind(l.end);
+            }
+            // After the outermost loop: the RIGHT/FULL JOIN unmatched
+            // passes (skipped with it when a constant term is false).
+            for (ret, start) in &l.passes {
+                self.b.add(Opcode::Gosub, *ret, *start, 0);
+            }
+            if let Some(after) = l.after_passes {
+                self.b.bind(after);
             }
         }
     }

@@ -128,11 +128,12 @@ pub struct Compiler<'s> {
     pub agg_scope_depth: usize,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
-    /// USING/NATURAL columns of RIGHT and FULL JOINs: the left column
-    /// (cursor, column or -1 for rowid) to the right column that a name
-    /// without a qualifier also reads, and whether it is coalesce(left,
-    /// right) (FULL JOIN) or the right column alone (RIGHT JOIN).
-    pub using_coalesce: HashMap<(i32, i64), (crate::sql::resolve::ColumnRef, bool)>,
+    /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
+    /// column of that name (cursor, column or -1 for rowid; the one a
+    /// name without a qualifier resolves to) to the columns such a name
+    /// reads instead: the right column of a RIGHT JOIN alone, the
+    /// coalesce() of both sides' after a FULL JOIN.
+    pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
@@ -243,6 +244,10 @@ pub struct Compiler<'s> {
     /// columns are named: from this text's top-level result list (the
     /// CREATE VIEW statement), the way `span_names` does.
     pub view_names_text: Option<String>,
+    /// The next SELECT compiled is a parenthesized join's `SELECT *`: its
+    /// `*` keeps every column, each tagged with its table
+    /// (`SelectInfo::sources`).
+    pub nested_from: bool,
     /// The table an UPDATE/DELETE writes, while the query collecting its
     /// rows is compiled: that query's first FROM item names the table even
     /// when a CTE has the same name.
@@ -352,6 +357,7 @@ impl<'s> Compiler<'s> {
             seek_consumed: None,
             span_names: false,
             view_names_text: None,
+            nested_from: false,
             dml_target: None,
             row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),

@@ -102,14 +102,31 @@ pub struct SelectInfo {
     pub casts: Vec<bool>,
     /// A compound SELECT's arms (or a VALUES list's rows), left to right.
     pub arms: Vec<SelectInfo>,
+    /// A parenthesized join's SELECT (`Compiler::nested_from`): per
+    /// column, the table it comes from and whether `*` leaves it out.
+    pub sources: Vec<NestedSource>,
+}
+
+/// Where a column of a parenthesized join comes from.
+#[derive(Debug, Clone, Default)]
+pub struct NestedSource {
+    /// The table (or alias) naming it; `None` for what a USING column's
+    /// name alone reads.
+    pub table: Option<String>,
+    /// The database of that table, when it is one.
+    pub db: Option<usize>,
+    /// Left out of `*` (a USING column's right or own column).
+    pub hidden: bool,
 }
 
 /// One result column after `*` expansion.
 pub enum ResultItem<'a, 'b> {
     /// An expression, with its alias.
     Expr(&'a Expr<'b>, Option<String>),
-    /// A column from `*` expansion.
-    Col(ColumnRef, String),
+    /// A column from `*` expansion, and whether it reads as the name
+    /// alone would (`*`: a USING column of a RIGHT or FULL JOIN is then
+    /// the right or coalesced column) or as the qualified name (`t.*`).
+    Col(ColumnRef, String, bool),
 }
 
 /// LIMIT/OFFSET registers.
@@ -578,7 +595,10 @@ impl Compiler<'_> {
     }
 
     /// Expand `*` and `t.*` into result items.
-    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>]) -> Result<Vec<ResultItem<'a, 'b>>> {
+    /// With `sources` (a parenthesized join's `SELECT *`): every column,
+    /// USING's right ones too, read as qualified, with its table and
+    /// whether it is such a right column.
+    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>], mut sources: Option<&mut Vec<NestedSource>>) -> Result<Vec<ResultItem<'a, 'b>>> {
         let mut items = Vec::new();
         for rc in columns {
             match rc {
@@ -599,23 +619,46 @@ impl Compiler<'_> {
                     }
                     let mut any = false;
                     for (ii, it) in scope.items.iter().enumerate() {
-                        if let Some(q) = &q {
-                            if !it.name.eq_ignore_ascii_case(q) {
+                        // `t.*`: the item named t, or t's columns inside a
+                        // parenthesized join item.
+                        let whole = q.as_ref().is_none_or(|q| it.name.eq_ignore_ascii_case(q));
+                        for (ci, col) in it.columns.iter().enumerate() {
+                            let of_source = !whole && col.source.as_deref().zip(q.as_deref()).is_some_and(|(s, q)| s.eq_ignore_ascii_case(q));
+                            if !whole && !of_source {
                                 continue;
                             }
-                        }
-                        any = true;
-                        for (ci, col) in it.columns.iter().enumerate() {
-                            if col.hidden && q.is_none() || col.argument {
+                            any = true;
+                            if col.hidden && q.is_none() && sources.is_none() || col.argument {
                                 continue;
+                            }
+                            // `*` reads a column of a table inside a
+                            // parenthesized join as `db.table.column`, which
+                            // an item of the same name also matches.
+                            if let (None, None, Some(src), Some(db)) = (&q, &sources, &col.source, col.source_db) {
+                                if !col.hidden && scope.items.iter().any(|o| o.name.eq_ignore_ascii_case(src) && !o.table.is_empty() && o.db == db) {
+                                    return Err(Error::sql(format!("ambiguous column name: {}.{src}.{}", self.db_name(db), col.name)));
+                                }
                             }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
-                            if q.is_some() && self.using_coalesce.contains_key(&(it.cursor, column.map_or(-1, |c| c as i64))) {
-                                return Err(Error::unsupported("table.* of the left table of a RIGHT or FULL JOIN with USING"));
+                            let cref = ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() };
+                            if let Some(s) = sources.as_deref_mut() {
+                                // A USING column of a RIGHT/FULL JOIN inside:
+                                // what its name alone reads comes first
+                                // (visible, of no table), then the
+                                // table's own column, left out of `*`.
+                                let key = (it.cursor, column.map_or(-1, |c| c as i64));
+                                let coalesced = self.using_coalesce.contains_key(&key);
+                                if coalesced {
+                                    s.push(Default::default());
+                                    items.push(ResultItem::Col(cref.clone(), col.name.clone(), true));
+                                }
+                                let db = (!it.table.is_empty()).then_some(it.db).or(col.source_db);
+                                s.push(NestedSource { table: Some(col.source.clone().unwrap_or_else(|| it.name.clone())), db, hidden: col.hidden || coalesced });
                             }
                             items.push(ResultItem::Col(
-                                ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() },
+                                cref,
                                 col.name.clone(),
+                                q.is_none() && sources.is_none(),
                             ));
                         }
                     }
@@ -631,7 +674,7 @@ impl Compiler<'_> {
     /// Name, affinity and declared type of a result item.
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
-            ResultItem::Col(r, name) => {
+            ResultItem::Col(r, name, _) => {
                 let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
                     it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
                 });
@@ -670,7 +713,7 @@ impl Compiler<'_> {
     /// table column.
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
-            ResultItem::Col(r, _) => r.clone(),
+            ResultItem::Col(r, _, _) => r.clone(),
             ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
             ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
             _ => return None,
@@ -712,6 +755,7 @@ impl Compiler<'_> {
     ) -> Result<SelectInfo> {
         let view_names_text = self.view_names_text.take();
         let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
+        let nested_from = std::mem::take(&mut self.nested_from);
         let row_values = std::mem::take(&mut self.row_values_after);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
@@ -736,7 +780,8 @@ impl Compiler<'_> {
             let items_from = self.open_from(from.as_ref());
             self.cte_limit_hint = None;
             let items_from = items_from?;
-            let mut items = self.expand_result_columns(columns)?;
+            let mut sources = Vec::new();
+            let mut items = self.expand_result_columns(columns, nested_from.then_some(&mut sources))?;
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
@@ -760,7 +805,7 @@ impl Compiler<'_> {
                 Some(text) => ResultSpans { sql: text.as_bytes(), top: true, spans: None },
                 None => ResultSpans { sql: self.sql, top, spans: None },
             };
-            let mut info = SelectInfo { n_columns: items.len(), ..Default::default() };
+            let mut info = SelectInfo { n_columns: items.len(), sources, ..Default::default() };
             // What is known of these scalar subqueries comes from compiling
             // them below (an older entry may be of another parse).
             for it in &items {
@@ -784,7 +829,7 @@ impl Compiler<'_> {
                 info.origins.push(origin);
                 let coll = match it {
                     ResultItem::Expr(e, _) => self.expr_collation(e).map(|c| c.0),
-                    ResultItem::Col(c, _) => c.collation.clone(),
+                    ResultItem::Col(c, _, _) => c.collation.clone(),
                 };
                 info.collations.push(coll);
                 // (Only CREATE TABLE ... AS asks for these names.)
@@ -792,8 +837,8 @@ impl Compiler<'_> {
                 info.table_names.push(table_name);
                 let (kinds, cast) = match it {
                     ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
-                    ResultItem::Col(c, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
-                    ResultItem::Col(c, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _, _) if c.affinity.is_numeric() => (super::create_as::kinds::NUMERIC | super::create_as::kinds::BLOB, false),
+                    ResultItem::Col(c, _, _) if c.affinity == Affinity::Text => (super::create_as::kinds::TEXT | super::create_as::kinds::BLOB, false),
                     ResultItem::Col(..) => (super::create_as::kinds::ANY, false),
                 };
                 info.data_types.push(kinds);
@@ -839,7 +884,7 @@ impl Compiler<'_> {
                 for it in &items {
                     let name = match it {
                         ResultItem::Expr(e, _) => self.expr_collation(e).map(|(n, _)| n),
-                        ResultItem::Col(r, _) => r.collation.clone(),
+                        ResultItem::Col(r, _, _) => r.collation.clone(),
                     };
                     let collation = match name {
                         Some(n) => self.collation(&n)?,
@@ -864,16 +909,14 @@ impl Compiler<'_> {
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
-            if !row_values.is_empty() && (has_windows || is_agg || items_from.iter().any(|f| f.full_matched.is_some())) {
+            if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
                 let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
-            } else if is_agg && items_from.iter().any(|f| f.full_matched.is_some()) {
-                return Err(Error::unsupported("aggregates over a FULL JOIN"));
             } else if is_agg {
-                self.compile_aggregate(&items_from, &terms, &items, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
+                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();
                 if ctx.sorter.is_some() {
@@ -901,30 +944,6 @@ impl Compiler<'_> {
                 }
                 self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
-                if let Some(right) = items_from.iter().find(|f| f.full_matched.is_some()) {
-                    // FULL JOIN, second half: right rows that matched nothing,
-                    // with every table before it NULL-filled.
-                    let m = right.full_matched.unwrap_or(0);
-                    let end2 = self.b.label();
-                    self.b.add(Opcode::Rewind, right.cursor, end2, 0);
-                    let top2 = self.b.here();
-                    let skip = self.b.label();
-                    let r = self.b.reg();
-                    self.b.add(Opcode::Rowid, right.cursor, r, 0);
-                    self.b.add4(Opcode::Found, m, skip, r, P4::Int64(1), 0);
-                    for left in items_from.iter().take_while(|f| f.full_matched.is_none()) {
-                        self.b.add(Opcode::NullRow, left.cursor, 0, 0);
-                    }
-                    for t in &terms {
-                        self.jump_if_false(t, skip)?;
-                    }
-                    let regs2 = self.b.regs(items.len());
-                    self.compute_items(&items, regs2)?;
-                    self.emit_row(&ctx, order_by, regs2, items.len())?;
-                    self.b.bind(skip);
-                    self.b.add(Opcode::Next, right.cursor, top2 as i32, 0);
-                    self.b.bind(end2);
-                }
             }
             self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
@@ -1063,7 +1082,8 @@ impl Compiler<'_> {
             for (i, it) in items.iter().enumerate() {
                 match it {
                     ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
-                    ResultItem::Col(r, _) => self.emit_unqualified_column(r, regs + i as i32)?,
+                    ResultItem::Col(r, _, true) => self.emit_unqualified_column(r, regs + i as i32)?,
+                    ResultItem::Col(r, _, false) => self.emit_column(r, regs + i as i32)?,
                 }
             }
             Ok(())
@@ -1177,6 +1197,7 @@ impl Compiler<'_> {
                 data_types,
                 casts,
                 arms,
+                sources: Vec::new(),
             })
         })();
         let scope = self.scopes.pop().unwrap_or_default();

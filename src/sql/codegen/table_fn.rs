@@ -69,7 +69,7 @@ impl<'b> Compiler<'_> {
             columns: std::sync::Arc::new(
                 COLUMNS
                     .iter()
-                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden })
+                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden, source: None, source_db: None })
                     .collect(),
             ),
             rowid_alias: None,
@@ -83,9 +83,9 @@ impl<'b> Compiler<'_> {
             table: None,
             left: false,
             on: Vec::new(),
-            loop_first: false,
+            matched: None,
             index_hint: None,
-            full_matched: None,
+            using: Vec::new(),
             table_fn: Some((args, recursive)),
         });
         Ok(())
@@ -220,7 +220,7 @@ impl<'b> Compiler<'_> {
             affinity: Affinity::Blob,
             collation: Some("NOCASE".to_string()),
         };
-        it.on.push(super::from::JoinTerm::ColEq(col, arg_ref));
+        it.on.push(super::from::JoinTerm::ColEq(vec![col], arg_ref));
         Ok(())
     }
 }

@@ -29,7 +29,7 @@ struct SavedProgramState {
     col_map: HashMap<(i32, i64), super::ColumnSource>,
     agg_regs: HashMap<String, i32>,
     agg_scope_depth: usize,
-    using_coalesce: HashMap<(i32, i64), (crate::sql::resolve::ColumnRef, bool)>,
+    using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     record_positions: HashMap<i32, Vec<usize>>,
     ephem_records: HashMap<i32, Vec<usize>>,
     autoinc: Option<(i32, i32, i32, i32)>,

@@ -360,7 +360,7 @@ impl<'b> Compiler<'_> {
                     self.collect_windows(e, defs, &mut calls)?;
                     self.collect_plain_columns(e, &mut cols);
                 }
-                ResultItem::Col(r, _) => cols.push(r.clone()),
+                ResultItem::Col(r, _, _) => cols.push(r.clone()),
             }
         }
         for t in order_by.unwrap_or(&[]) {
@@ -393,7 +393,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
         if let Some((group_by, having)) = grouping {
             // One stored row per group, from the aggregate query itself.
-            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new())).collect();
+            let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new(), true)).collect();
             stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(*e, None)));
             for c in &calls {
                 stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
@@ -407,7 +407,7 @@ impl<'b> Compiler<'_> {
             }
             let end = self.b.label();
             let mut sctx = RowCtx { dest: super::select::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
-            self.compile_aggregate(from, terms, &stored, group_by, having, None, &mut sctx)?;
+            self.compile_aggregate(from, terms, &stored, Some(items), group_by, having, None, &mut sctx)?;
             self.b.bind(end);
         } else {
             self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;

@@ -77,7 +77,7 @@ impl Compiler<'_> {
             let desc = matches!(t.order, Some(SortOrder::Desc));
             let (own, own_coll) = strip_collate(&t.expr);
             let (r, coll) = match order_map.get(i).copied().flatten().and_then(|k| items.get(k)) {
-                Some(ResultItem::Col(r, _)) => (r.clone(), own_coll),
+                Some(ResultItem::Col(r, _, _)) => (r.clone(), own_coll),
                 Some(ResultItem::Expr(e, _)) => {
                     let (inner, c) = strip_collate(e);
                     (self.plain_column(inner)?, own_coll.or(c))
@@ -176,7 +176,7 @@ impl<'b> Compiler<'_> {
     /// refills read the table cursors directly (a LEFT JOIN's null row
     /// covers its index cursor too).
     pub(crate) fn select_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) -> Option<ColumnUses> {
-        if from.iter().any(|f| f.loop_first || f.full_matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
+        if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
             return None;
         }
         let mut all: Vec<&Expr<'_>> = exprs.to_vec();
@@ -184,7 +184,7 @@ impl<'b> Compiler<'_> {
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => all.push(e),
-                ResultItem::Col(r, _) => cols.push(r.clone()),
+                ResultItem::Col(r, _, _) => cols.push(r.clone()),
             }
         }
         for f in from {
@@ -192,7 +192,7 @@ impl<'b> Compiler<'_> {
                 match j {
                     JoinTerm::Expr(e) => all.push(e),
                     JoinTerm::ColEq(l, r) => {
-                        cols.push(l.clone());
+                        cols.extend(l.iter().cloned());
                         cols.push(r.clone());
                     }
                 }
