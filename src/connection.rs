@@ -804,7 +804,7 @@ impl Statement {
                     self.vm.reset(&self.program, &self.params);
                 } else {
                     // (In place: a fresh clone allocated on every execution.)
-                        self.vm.params.clone_from(&self.params);
+                    self.vm.set_params(&self.params);
                 }
                 conn.state.active_statements += 1;
                 self.active = true;

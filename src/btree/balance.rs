@@ -416,11 +416,11 @@ impl Btree {
         }
         let data = self.pager.page_mut(pgno)?;
         let mut content = usable;
-        for (i, c) in cells.iter().enumerate() {
+        let (ptrs, area) = data[..usable].split_at_mut(gap_start);
+        for (c, p) in cells.iter().zip(ptrs[ptr_base..].chunks_exact_mut(2)) {
             content -= c.len();
-            data[content..content + c.len()].copy_from_slice(c);
-            let p = ptr_base + 2 * i;
-            data[p..p + 2].copy_from_slice(&(content as u16).to_be_bytes());
+            copy_cell(&mut area[content - gap_start..content - gap_start + c.len()], c);
+            p.copy_from_slice(&(content as u16).to_be_bytes());
         }
         data[gap_start..content].fill(0);
         data[off] = kind.byte();
@@ -433,6 +433,31 @@ impl Btree {
             data[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
         }
         self.ptrmap_note_page(pgno)
+    }
+}
+
+/// `dst.copy_from_slice(src)` for the short cells of index pages without
+/// a call to `memcpy` each: two overlapping 8- or 4-byte moves cover 4 to
+/// 16 bytes (balancing copies every cell of three pages).
+#[inline(always)]
+fn copy_cell(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if dst.len() != n {
+        dst.copy_from_slice(src);
+        return;
+    }
+    if (8..=16).contains(&n) {
+        let head = u64::from_ne_bytes(src[..8].try_into().unwrap_or_default());
+        let tail = u64::from_ne_bytes(src[n - 8..].try_into().unwrap_or_default());
+        dst[..8].copy_from_slice(&head.to_ne_bytes());
+        dst[n - 8..].copy_from_slice(&tail.to_ne_bytes());
+    } else if (4..8).contains(&n) {
+        let head = u32::from_ne_bytes(src[..4].try_into().unwrap_or_default());
+        let tail = u32::from_ne_bytes(src[n - 4..].try_into().unwrap_or_default());
+        dst[..4].copy_from_slice(&head.to_ne_bytes());
+        dst[n - 4..].copy_from_slice(&tail.to_ne_bytes());
+    } else {
+        dst.copy_from_slice(src);
     }
 }
 

@@ -31,13 +31,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             // The output register's previous record buffer is reused (a
             // loop builds one record per row into the same register).
             let out_reg = p3 as usize;
-            let mut out = match vm.regs.get_mut(out_reg) {
+            let kept = match vm.regs.get_mut(out_reg) {
                 Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
-                    Value::Blob(b) => b,
-                    _ => Vec::new(),
+                    Value::Blob(b) => Some(b),
+                    _ => None,
                 },
-                _ => Vec::new(),
+                _ => None,
             };
+            let mut out = kept.unwrap_or_else(|| vm.spare_buf());
             let regs = &vm.regs;
             let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
                 Some((_, v)) => v.as_ref(),
