@@ -244,21 +244,39 @@ impl Btree {
     /// possibly one past its last cell: the insertion point.
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
-        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [])?;
+        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [], &mut None)?;
         Ok((path, found, exact))
     }
 
     /// [`Btree::seek_path`] into `path` (cleared first), so a cursor's
     /// kept buffer is reused: returns (found, exact). `hints` are cache slot
     /// hints by depth (see `rowid_seek`).
+    ///
+    /// `resume`: when the descent stops at a page not in the cache, the
+    /// page is noted here and `path` keeps the levels above it; a call
+    /// with the same arguments and nothing changed in between (the retry
+    /// of one read operation after the fetch) continues from that page
+    /// instead of descending from the root again. `None` on entry: a new
+    /// descent.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
-        path.clear();
-        let mut pgno = root;
+    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32], resume: &mut Option<Pgno>) -> Result<(bool, bool)> {
+        let mut pgno = match resume.take() {
+            Some(pgno) => pgno,
+            None => {
+                path.clear();
+                root
+            }
+        };
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         let first = key_info.and_then(|ki| FirstInt::of(probe, ki));
         loop {
-            let data = self.page_at_depth(pgno, path.len(), hints)?;
+            let data = match self.page_at_depth(pgno, path.len(), hints) {
+                Ok(data) => data,
+                Err(e) => {
+                    *resume = Some(pgno);
+                    return Err(e);
+                }
+            };
             let h = page::header(data, pgno)?;
             // Binary search: first cell for which the predicate holds. An
             // index page is searched by the probe's leading integer when
