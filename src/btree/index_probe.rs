@@ -72,24 +72,13 @@ impl FirstInt {
         let content_min = ptrs + 2 * h.ncells;
         // Interior cells start with the 4-byte left child.
         let skip = if h.kind.is_leaf() { 0 } else { 4 };
-        let max_local = super::cell::max_local(false, usable as u32);
+        let max_local = super::cell::max_local(false, usable as u32).min(0x7f);
         let page = data.get(..usable)?;
         let (mut lo, mut hi) = (0usize, h.ncells);
         let mut equal_at = None;
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let p = ptrs + 2 * mid;
-            let off = u16::from_be_bytes([*page.get(p)?, *page.get(p + 1)?]) as usize;
-            if off < content_min {
-                return None;
-            }
-            let start = off + skip;
-            // A one-byte payload size (short index keys) that stays local.
-            let size = *page.get(start)? as usize;
-            if size >= 0x80 || size > max_local {
-                return None;
-            }
-            let o = self.order_of(page.get(start + 1..start + 1 + size)?)?;
+            let o = self.order_at(page, ptrs + 2 * mid, content_min, skip, max_local)?;
             if o == Ordering::Equal {
                 equal_at = Some(mid);
             }
@@ -101,6 +90,53 @@ impl FirstInt {
             }
         }
         Some((lo, equal_at))
+    }
+
+    /// [`FirstInt::order_of`] for the cell whose pointer is at `ptr` of
+    /// `page`: a one-byte payload size (a short key, all local) and a
+    /// one-byte record header size and first serial type.
+    #[inline(always)]
+    fn order_at(self, page: &[u8], ptr: usize, content_min: usize, skip: usize, max_local: usize) -> Option<Ordering> {
+        let p = page.get(ptr..ptr + 2)?;
+        let off = u16::from_be_bytes([p[0], p[1]]) as usize;
+        if off < content_min {
+            return None;
+        }
+        let start = off + skip;
+        let head = page.get(start..start + 3)?;
+        let (size, hs, st) = (head[0] as usize, head[1] as usize, head[2]);
+        if size > max_local || !(2..0x80).contains(&hs) || hs > size || st >= 0x80 {
+            return None;
+        }
+        // The record is page[start + 1..start + 1 + size]; its body starts
+        // after the header.
+        let body = start + 1 + hs;
+        let end = start + 1 + size;
+        let width = match st {
+            1..=4 => st as usize,
+            5 => 6,
+            6 => 8,
+            8 | 9 => 0,
+            _ => return None,
+        };
+        if body + width > end {
+            return None;
+        }
+        let b = page.get(body..body + width)?;
+        let v = match width {
+            0 => i64::from(st) - 8,
+            1 => i64::from(b[0] as i8),
+            2 => i64::from(i16::from_be_bytes([b[0], b[1]])),
+            3 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8),
+            4 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])),
+            6 => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]) >> 16,
+            _ => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        };
+        let o = v.cmp(&self.value);
+        if o == Ordering::Equal {
+            return self.only_field.then_some(Ordering::Equal);
+        }
+        Some(if self.descending { o.reverse() } else { o })
     }
 }
 
