@@ -290,10 +290,11 @@ impl Vm {
         }
     }
 
-    /// Back to the state of [`Vm::new`] for `prog` with `params` bound,
+    /// Back to the state of [`Vm::new`] for `prog` (parameters are bound
+    /// with [`Vm::set_params`] when the next execution starts),
     /// keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
-    pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+    pub fn reset(&mut self, prog: &Program) {
         self.pc = 0;
         // Every register back to NULL, their byte buffers kept aside.
         self.regs.truncate(prog.n_regs + 1);
@@ -311,7 +312,8 @@ impl Vm {
         self.cursors.clear();
         self.cursors.resize_with(prog.n_cursors, || None);
         self.aggs.clear();
-        self.set_params(params);
+        // (The parameters are bound by `set_params` when the next
+        // execution starts: a statement is bound after its reset.)
         self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;

@@ -44,7 +44,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some((_, v)) => v.as_ref(),
                 None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
             };
-            RecordBuilder::default().build((0..n).map(value_at), &mut out);
+            // (On the stack for the usual few values.)
+            let mut few = [ValueRef::Null; 16];
+            if n <= few.len() {
+                for (i, v) in few.iter_mut().enumerate().take(n) {
+                    *v = value_at(i);
+                }
+                RecordBuilder::default().build_slice(&few[..n], &mut out);
+            } else {
+                RecordBuilder::default().build((0..n).map(value_at), &mut out);
+            }
             if out.len() as i64 > env.max_length {
                 return Err(crate::vdbe::value_ops::too_big());
             }
