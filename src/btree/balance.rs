@@ -315,8 +315,7 @@ impl Btree {
             }
         }
         let capacity = usable as usize - kind.header_size();
-        let costs: Vec<usize> = pool.iter().map(|c| c.len() + 2).collect();
-        let bounds = distribute(&costs, separated, capacity)?;
+        let bounds = distribute(&pool, separated, capacity)?;
         let k = bounds.len();
         // Page numbers: keep the old ones in order, allocate or free the
         // difference.
@@ -502,18 +501,18 @@ pub(super) enum NewContent<'a> {
     Insert(usize, &'a [u8]),
 }
 
-/// Deal cells of these costs (bytes with their pointer) out over as few
-/// pages of `capacity` bytes as hold them, as evenly as possible. With
+/// Deal these cells (each costing its bytes and its 2-byte pointer) out
+/// over as few pages of `capacity` bytes as hold them, as evenly as possible. With
 /// `separated`, one cell between consecutive pages becomes their divider
 /// instead of staying on a page. Returns the number of cells per page (a
 /// divider follows each page but the last).
-fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<usize>> {
-    let n = costs.len();
-    let total: usize = costs.iter().sum();
+fn distribute(cells: &[&[u8]], separated: bool, capacity: usize) -> Result<Vec<usize>> {
+    let n = cells.len();
+    let total: usize = cells.iter().map(|c| c.len() + 2).sum();
     let max_k = if separated { n.div_ceil(2).max(1) } else { n.max(1) };
     let mut k = total.div_ceil(capacity).max(1);
     while k <= max_k {
-        if let Some(bounds) = try_split(costs, total, separated, capacity, k) {
+        if let Some(bounds) = try_split(cells, total, separated, capacity, k) {
             return Ok(bounds);
         }
         k += 1;
@@ -522,10 +521,10 @@ fn distribute(costs: &[usize], separated: bool, capacity: usize) -> Result<Vec<u
 }
 
 /// Chunk lengths for `k` pages, or `None` if this `k` does not work
-/// (`total`: the sum of `costs`).
-fn try_split(costs: &[usize], total: usize, separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
-    let n = costs.len();
-    let cost = |i: usize| costs[i];
+/// (`total`: the sum of the cells' costs).
+fn try_split(cells: &[&[u8]], total: usize, separated: bool, capacity: usize, k: usize) -> Option<Vec<usize>> {
+    let n = cells.len();
+    let cost = |i: usize| cells[i].len() + 2;
     let mut bounds = Vec::with_capacity(k);
     let mut i = 0;
     let per_page_after = if separated { 2 } else { 1 };
