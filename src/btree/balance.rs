@@ -280,7 +280,13 @@ impl Btree {
             }
         }
         let final_right = sib_right(nsib - 1);
-        let mut pool: Vec<&[u8]> = Vec::new();
+        // (Sized once: grown sibling by sibling it was copied each time.)
+        let pooled: usize = images.iter().map(|i| i.as_ref().map_or(0, |(_, h)| h.ncells)).sum();
+        let new_cells = match &content {
+            NewContent::Node(n) => n.cells.len(),
+            _ => 0,
+        };
+        let mut pool: Vec<&[u8]> = Vec::with_capacity(pooled + new_cells + 2 * nsib);
         for j in 0..nsib {
             match &images[j] {
                 Some((data, h)) => {
@@ -291,7 +297,6 @@ impl Btree {
                     if insert.is_some_and(|(idx, _)| idx > h.ncells) {
                         return Err(Error::corrupt());
                     }
-                    pool.reserve(h.ncells + 2);
                     match insert {
                         Some((idx, c)) => {
                             push_cells(&mut pool, data, h, 0..idx, usable)?;
