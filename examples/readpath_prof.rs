@@ -5,7 +5,7 @@
 //! `sum(length(b))` of 100,000 rows, 100,000 point lookups by rowid or by
 //! index in one read transaction, and 1,000 `SELECT * FROM users LIMIT 100`
 //! per iteration (`tenants-steps`: only stepped, as the `tenants` suite does; `tenants`: each column read too); `insert`: 100,000 inserts into an indexed table in one
-//! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` on the
+//! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` (or `$PROF_DB`) on the
 //! first run. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
 //! scan's result and VM step count. Instruction counts of the measured part
 //! only: `valgrind --tool=callgrind --toggle-collect='*timed_loop*' ...`.
@@ -41,7 +41,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map(String::as_str).unwrap_or("scan");
     let iters: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let path = "/tmp/readpath_prof.db";
+    let path_owned = std::env::var("PROF_DB").unwrap_or_else(|_| "/tmp/readpath_prof.db".into());
+    let path = path_owned.as_str();
     let n = 100_000i64;
     let mut rng = 42u64;
     let mut next = || {

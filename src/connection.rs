@@ -821,11 +821,10 @@ impl Statement {
             }
             if !self.active {
                 if self.vm.halted || self.vm.pc != 0 {
-                    self.vm.reset(&self.program, &self.params);
-                } else {
-                    // (In place: a fresh clone allocated on every execution.)
-                        self.vm.params.clone_from(&self.params);
+                    self.vm.reset(&self.program);
                 }
+                // (In place, reusing the buffers of the last execution's.)
+                self.vm.set_params(&self.params);
                 conn.state.active_statements += 1;
                 self.active = true;
                 // The clock is read only for a profile callback registered
@@ -951,7 +950,7 @@ impl Statement {
             }
         }
         self.finish(conn);
-        self.vm.reset(&self.program, &self.params);
+        self.vm.reset(&self.program);
         self.has_row = false;
         self.explain_pos = 0;
     }

@@ -14,6 +14,7 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
+use super::index_probe::FirstInt;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -162,8 +163,10 @@ impl Btree {
         }
     }
 
-    /// Compare the entry at cell `i` of `pgno` with `probe`.
-    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>) -> Result<Ordering> {
+    /// Compare the entry at cell `i` of `pgno` with `probe`. `first`: the
+    /// probe's leading integer, decoded once per seek ([`FirstInt::of`]).
+    #[inline]
+    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>, first: Option<FirstInt>) -> Result<Ordering> {
         if let Probe::Rowid(r) = probe {
             if !h.kind.is_table() {
                 return Err(Error::corrupt());
@@ -192,10 +195,8 @@ impl Btree {
             if size as usize <= super::cell::max_local(false, usable) {
                 let local = area.get(n..n + size as usize).ok_or_else(Error::corrupt)?;
                 let ki = key_info.ok_or_else(Error::corrupt)?;
-                if let Probe::Key(key) | Probe::PrimaryKey(key) = probe {
-                    if let Some(o) = first_int_order(local, key, ki) {
-                        return Ok(o);
-                    }
+                if let Some(o) = first.and_then(|f| f.order_of(local)) {
+                    return Ok(o);
                 }
                 return match probe {
                     Probe::Record(rec) => crate::value::record::compare_records(local, rec, ki),
@@ -243,38 +244,68 @@ impl Btree {
     /// possibly one past its last cell: the insertion point.
     pub(super) fn seek_path(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool) -> Result<(Vec<Level>, bool, bool)> {
         let mut path = Vec::new();
-        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [])?;
+        let (found, exact) = self.seek_path_into(root, probe, key_info, strict, settle, &mut path, &mut [], &mut None)?;
         Ok((path, found, exact))
     }
 
     /// [`Btree::seek_path`] into `path` (cleared first), so a cursor's
     /// kept buffer is reused: returns (found, exact). `hints` are cache slot
     /// hints by depth (see `rowid_seek`).
+    ///
+    /// `resume`: when the descent stops at a page not in the cache, the
+    /// page is noted here and `path` keeps the levels above it; a call
+    /// with the same arguments and nothing changed in between (the retry
+    /// of one read operation after the fetch) continues from that page
+    /// instead of descending from the root again. `None` on entry: a new
+    /// descent.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
-        path.clear();
-        let mut pgno = root;
-        let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
-        loop {
-            let data = self.page_at_depth(pgno, path.len(), hints)?;
-            let h = page::header(data, pgno)?;
-            // Binary search: first cell for which the predicate holds.
-            let (mut lo, mut hi) = (0usize, h.ncells);
-            let mut equal_at = None;
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                let o = self.compare_cell(data, &h, mid, probe, key_info)?;
-                let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
-                if o == Ordering::Equal {
-                    equal_at = Some(mid);
-                }
-                if holds {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
+    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32], resume: &mut Option<Pgno>) -> Result<(bool, bool)> {
+        let mut pgno = match resume.take() {
+            Some(pgno) => pgno,
+            None => {
+                path.clear();
+                root
             }
-            let idx = lo;
+        };
+        let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
+        let first = key_info.and_then(|ki| FirstInt::of(probe, ki));
+        loop {
+            let data = match self.page_at_depth(pgno, path.len(), hints) {
+                Ok(data) => data,
+                Err(e) => {
+                    *resume = Some(pgno);
+                    return Err(e);
+                }
+            };
+            let h = page::header(data, pgno)?;
+            // Binary search: first cell for which the predicate holds. An
+            // index page is searched by the probe's leading integer when
+            // every cell it meets settles by its own.
+            let fast = match first {
+                Some(f) if !h.kind.is_table() => f.search_page(data, &h, self.usable(), strict),
+                _ => None,
+            };
+            let (idx, equal_at) = match fast {
+                Some(found) => found,
+                None => {
+                    let (mut lo, mut hi) = (0usize, h.ncells);
+                    let mut equal_at = None;
+                    while lo < hi {
+                        let mid = (lo + hi) / 2;
+                        let o = self.compare_cell(data, &h, mid, probe, key_info, first)?;
+                        let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
+                        if o == Ordering::Equal {
+                            equal_at = Some(mid);
+                        }
+                        if holds {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
+                    }
+                    (lo, equal_at)
+                }
+            };
             let exact_here = equal_at == Some(idx) && !strict;
             if h.kind.is_leaf() {
                 self.push_checked(path, Level { pgno, idx })?;
@@ -292,65 +323,6 @@ impl Btree {
             pgno = page::child(data, &h, idx, self.usable())?;
             if pgno > self.pager.db_size() {
                 return Err(Error::corrupt());
-            }
-        }
-    }
-}
-
-/// The order of an index record against `key` when both start with an
-/// integer and those differ (or the key has only that field): read from
-/// the record's first header byte and value without walking the record.
-/// `None`: compare field by field (which also reports a malformed record).
-#[inline]
-fn first_int_order(record: &[u8], key: &[ValueRef<'_>], ki: &KeyInfo) -> Option<Ordering> {
-    let ValueRef::Integer(k) = *key.first()? else { return None };
-    let (hs, st) = match record {
-        [hs, st, ..] if (2..0x80).contains(hs) && *st < 0x80 && (*hs as usize) <= record.len() => (*hs as usize, *st),
-        _ => return None,
-    };
-    let n = match st {
-        1..=4 => st as usize,
-        5 => 6,
-        6 => 8,
-        8 | 9 => 0,
-        _ => return None,
-    };
-    let b = record.get(hs..hs + n)?;
-    let v = match n {
-        0 => i64::from(st - 8),
-        1 => i64::from(b[0] as i8),
-        2 => i64::from(i16::from_be_bytes([b[0], b[1]])),
-        3 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8),
-        4 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])),
-        6 => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]) >> 16,
-        _ => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-    };
-    let o = v.cmp(&k);
-    if o == Ordering::Equal {
-        return (key.len() == 1).then_some(Ordering::Equal);
-    }
-    Some(if ki.fields.first().is_some_and(|f| f.descending) { o.reverse() } else { o })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::value::record::{compare_record_with_key, RecordBuilder};
-
-    #[test]
-    fn first_int_order_agrees_with_the_full_comparison() {
-        let ki = KeyInfo::binary(2);
-        let ints = [0i64, 1, -1, 127, -128, 255, 32767, -32768, 8_388_607, -8_388_608, 1 << 40, -(1 << 40), i64::MAX, i64::MIN];
-        for &a in &ints {
-            let mut rec = Vec::new();
-            RecordBuilder::default().build([ValueRef::Integer(a), ValueRef::Integer(7)], &mut rec);
-            for &k in &ints {
-                let full = compare_record_with_key(&rec, &[ValueRef::Integer(k)], &ki).unwrap();
-                assert_eq!(first_int_order(&rec, &[ValueRef::Integer(k)], &ki), Some(full), "{a} vs {k}");
-                let key2 = [ValueRef::Integer(k), ValueRef::Integer(7)];
-                if let Some(o) = first_int_order(&rec, &key2, &ki) {
-                    assert_eq!(o, compare_record_with_key(&rec, &key2, &ki).unwrap(), "{a} vs {k}, 7");
-                }
             }
         }
     }

@@ -273,12 +273,14 @@ impl Cursor {
         let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
+        // (A retry after fetching a page continues the descent there.)
+        let mut resume = None;
         let r = bt.run_read(|bt| {
             if fresh {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
+                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
                 if !found {
                     return Ok((Landed::Nowhere, false));
                 }
@@ -305,12 +307,14 @@ impl Cursor {
         let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
+        // (A retry after fetching a page continues the descent there.)
+        let mut resume = None;
         let r = bt.run_read(|bt| {
             if fresh {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints)?;
+                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
                 if !found {
                     let landed = bt.land_last(this.root, &mut spare)?;
                     let found = matches!(landed, Landed::Entry { .. });
@@ -332,8 +336,10 @@ impl Cursor {
         }
         let root = self.root;
         let mut spare = std::mem::take(&mut self.spare);
+        // (A retry after fetching a page continues the descent there.)
+        let mut resume = None;
         let r = bt.run_read(|bt| {
-            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
+            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints, &mut resume)?;
             if found {
                 let r = if exact { SeekResult::Found } else { SeekResult::After };
                 return Ok((bt.land(&mut spare)?, r));
@@ -383,8 +389,10 @@ impl Cursor {
         }
         let root = self.root;
         let mut spare = std::mem::take(&mut self.spare);
+        // (A retry after fetching a page continues the descent there.)
+        let mut resume = None;
         let r = bt.run_read(|bt| {
-            let (found, _) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints)?;
+            let (found, _) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints, &mut resume)?;
             if found {
                 let idx = spare.path.last().map_or(0, |l| l.idx);
                 let (got, result) = bt.land_on_spot(&mut spare.path, idx, rowid)?;
@@ -452,10 +460,12 @@ impl Cursor {
         };
         let root = self.root;
         let mut spare = std::mem::take(&mut self.spare);
+        // (A retry after fetching a page continues the descent there.)
+        let mut resume = None;
         let r = bt.run_read(|bt| {
             let probe = Probe::Key(key);
             let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
-            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints)?;
+            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints, &mut resume)?;
             let landed = match op {
                 SeekOp::Ge | SeekOp::Gt => {
                     if found {

@@ -40,6 +40,7 @@ mod cursor_read;
 mod delete;
 mod drop_cell;
 mod freelist;
+mod index_probe;
 mod insert;
 mod integrity;
 mod near;

@@ -83,12 +83,25 @@ impl Btree {
     /// `hints` are cache slot hints by depth ([`Pager::page_hinted`]).
     ///
     /// [`Pager::page_hinted`]: crate::pager::Pager::page_hinted
-    pub(super) fn seek_rowid_path(&self, root: Pgno, rowid: i64, path: &mut Vec<Level>, hints: &mut [u32]) -> Result<(bool, bool)> {
-        path.clear();
+    ///
+    /// `resume`: see [`Btree::seek_path_into`].
+    pub(super) fn seek_rowid_path(&self, root: Pgno, rowid: i64, path: &mut Vec<Level>, hints: &mut [u32], resume: &mut Option<Pgno>) -> Result<(bool, bool)> {
         let usable = self.usable() as usize;
-        let mut pgno = root;
+        let mut pgno = match resume.take() {
+            Some(pgno) => pgno,
+            None => {
+                path.clear();
+                root
+            }
+        };
         loop {
-            let data = self.page_at_depth(pgno, path.len(), hints)?;
+            let data = match self.page_at_depth(pgno, path.len(), hints) {
+                Ok(data) => data,
+                Err(e) => {
+                    *resume = Some(pgno);
+                    return Err(e);
+                }
+            };
             let h = page::header(data, pgno)?;
             if !h.kind.is_table() {
                 return Err(Error::corrupt());

@@ -452,9 +452,14 @@ impl Pager {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
-                        if let Some(step) = self.start_recovery()? {
-                            self.read_step = Some(ReadStep::Recover(step));
-                            continue;
+                        // (With the log open, a rollback journal is never
+                        // hot: SQLite skips the check in WAL mode too, and
+                        // it was a file-system call per transaction.)
+                        if self.wal.is_none() {
+                            if let Some(step) = self.start_recovery()? {
+                                self.read_step = Some(ReadStep::Recover(step));
+                                continue;
+                            }
                         }
                     }
                     self.read_step = Some(self.submit_header_read()?);
@@ -489,11 +494,13 @@ impl Pager {
     }
 
     fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
-        let file_size = self.file.size()?;
-        let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(buf)?) };
-        if crate::ready!(self.wal_begin_read(info, file_size)?) {
+        // (An empty file reads no bytes; its size is asked only when the
+        // log does not give the database size.)
+        let info = if bytes == 0 { None } else { Some(header::parse(buf)?) };
+        if crate::ready!(self.wal_begin_read(info)?) {
             return Ok(Poll::Ready(()));
         }
+        let file_size = self.file.size()?;
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
             if self.last_change_counter.is_some() {

@@ -52,7 +52,7 @@ impl Pager {
     /// file's header (`None`: empty file). Opens the WAL if the database is
     /// in WAL mode and begins the WAL read; returns false when the database
     /// is not in WAL mode (the rollback path continues).
-    pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> IoPoll<bool> {
+    pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>) -> IoPoll<bool> {
         if self.wal.is_none() {
             if self.opts.memory || self.opts.immutable || self.leaving_wal {
                 return Ok(Poll::Ready(false));
@@ -94,7 +94,10 @@ impl Pager {
             wal.set_page_size(self.page_size);
             self.db_size = match wal.db_size() {
                 Some(n) => n,
-                None => super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32),
+                None => {
+                    let file_size = self.file.size()?;
+                    super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32)
+                }
             };
         }
         self.journal_mode = JournalMode::Wal;

@@ -243,6 +243,55 @@ impl RecordBuilder {
     }
 }
 
+impl RecordBuilder {
+    /// [`RecordBuilder::build`] for values at hand in a slice (the VM's
+    /// `MakeRecord`): one pass sizes them, the record is then written in
+    /// place into `out` (cleared first) with fixed-size moves for the
+    /// integers, without growing the buffer value by value.
+    pub fn build_slice(&self, values: &[ValueRef<'_>], out: &mut Vec<u8>) {
+        const KEPT: usize = 16;
+        if values.len() > KEPT {
+            return self.build(values.iter().copied(), out);
+        }
+        let mut types = [0u64; KEPT];
+        let (mut types_len, mut body) = (0usize, 0usize);
+        for (st, v) in types.iter_mut().zip(values) {
+            *st = serial_type_of(v, self.file_format);
+            types_len += varint_len(*st);
+            body += serial_type_len(*st).unwrap_or(0) as usize;
+        }
+        let hdr = header_size_for(types_len);
+        out.clear();
+        out.resize(hdr + body, 0);
+        let mut h = put_varint(out, hdr as u64);
+        let mut b = hdr;
+        for (&st, v) in types.iter().zip(values) {
+            h += if st < 0x80 {
+                out[h] = st as u8;
+                1
+            } else {
+                put_varint(&mut out[h..], st)
+            };
+            match *v {
+                ValueRef::Null => {}
+                ValueRef::Integer(i) => {
+                    let n = serial_type_len(st).unwrap_or(0) as usize;
+                    out[b..b + n].copy_from_slice(&i.to_be_bytes()[8 - n..]);
+                    b += n;
+                }
+                ValueRef::Real(r) => {
+                    out[b..b + 8].copy_from_slice(&r.to_bits().to_be_bytes());
+                    b += 8;
+                }
+                ValueRef::Text(t) | ValueRef::Blob(t) => {
+                    out[b..b + t.len()].copy_from_slice(t);
+                    b += t.len();
+                }
+            }
+        }
+    }
+}
+
 /// Total header size given the summed size of the serial-type varints: the
 /// size varint counts itself.
 fn header_size_for(types: usize) -> usize {

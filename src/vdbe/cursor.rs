@@ -125,14 +125,15 @@ pub fn prefix(ki: &KeyInfo, n: usize) -> KeyInfo {
     KeyInfo { fields }
 }
 
-/// What a cursor number refers to.
+/// What a cursor number refers to. (Every large kind is boxed: cursor
+/// slots are moved in and out on every execution of a statement.)
 pub enum VmCursor {
     /// A B-tree cursor.
     Btree(Box<BtreeCursor>),
     /// An in-memory temporary table or index.
-    Ephemeral(EphemeralCursor),
+    Ephemeral(Box<EphemeralCursor>),
     /// A sorter.
-    Sorter(Sorter),
+    Sorter(Box<Sorter>),
     /// One row held in a register.
     Pseudo(usize),
 }

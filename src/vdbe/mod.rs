@@ -261,7 +261,18 @@ pub struct Vm {
     /// Tables locked by `CursorLock`: (database, root page, frame depth
     /// and cursor of the locking cursor).
     pub pinned: Vec<(usize, u32, usize, usize)>,
+    /// Text and blob buffers the registers held when the VM was last
+    /// reset, emptied, for the next execution's parameters and records
+    /// (`Variable`, `MakeRecord`): a statement run again and again does
+    /// not allocate them every time. At most [`MAX_SPARE_BUFFERS`], each
+    /// at most [`MAX_SPARE_BUFFER`] bytes of capacity.
+    pub spare_bufs: Vec<Vec<u8>>,
 }
+
+/// Most buffers [`Vm::spare_bufs`] keeps.
+const MAX_SPARE_BUFFERS: usize = 16;
+/// Largest capacity of a buffer kept in [`Vm::spare_bufs`].
+const MAX_SPARE_BUFFER: usize = 4096;
 
 impl Vm {
     /// A fresh VM for `prog` with `params` bound.
@@ -292,25 +303,37 @@ impl Vm {
             spare_cursors: Vec::new(),
             frames: Vec::new(),
             pinned: Vec::new(),
+            spare_bufs: Vec::new(),
         }
     }
 
-    /// Back to the state of [`Vm::new`] for `prog` with `params` bound,
+    /// Back to the state of [`Vm::new`] for `prog` (parameters are bound
+    /// with [`Vm::set_params`] when the next execution starts),
     /// keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
-    pub fn reset(&mut self, prog: &Program, params: &[Value]) {
+    pub fn reset(&mut self, prog: &Program) {
         // (The callers' cursors go with their frames.)
         self.frames.clear();
         self.pinned.clear();
         self.pc = 0;
-        self.regs.clear();
+        // Every register back to NULL, their byte buffers kept aside.
+        self.regs.truncate(prog.n_regs + 1);
+        for r in self.regs.iter_mut() {
+            if let Value::Text(mut b) | Value::Blob(mut b) = std::mem::take(&mut r.value) {
+                if self.spare_bufs.len() < MAX_SPARE_BUFFERS && b.capacity() <= MAX_SPARE_BUFFER {
+                    b.clear();
+                    self.spare_bufs.push(b);
+                }
+            }
+            r.subtype = 0;
+        }
         self.regs.resize(prog.n_regs + 1, Register::default());
         self.close_cursors();
         self.cursors.clear();
         self.cursors.resize_with(prog.n_cursors, || None);
         self.aggs.clear();
-        self.params.clear();
-        self.params.extend_from_slice(params);
+        // (The parameters are bound by `set_params` when the next
+        // execution starts: a statement is bound after its reset.)
         self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
@@ -356,12 +379,36 @@ impl Vm {
     /// Close every cursor, keeping a few B-tree cursors for reuse.
     pub fn close_cursors(&mut self) {
         for c in self.cursors.iter_mut() {
-            if let Some(VmCursor::Btree(b)) = c.take() {
-                if self.spare_cursors.len() < MAX_SPARE_CURSORS {
-                    self.spare_cursors.push(b);
+            // (Matched in place first: moving every slot out copied the
+            // whole cursor enum, which is large.)
+            match c {
+                None => {}
+                Some(VmCursor::Btree(_)) => {
+                    if let Some(VmCursor::Btree(b)) = c.take() {
+                        if self.spare_cursors.len() < MAX_SPARE_CURSORS {
+                            self.spare_cursors.push(b);
+                        }
+                    }
                 }
+                Some(_) => *c = None,
             }
         }
+    }
+
+    /// Bind `params` for the next execution, reusing the buffers of the
+    /// values bound before.
+    pub fn set_params(&mut self, params: &[Value]) {
+        self.params.truncate(params.len());
+        for (dst, src) in self.params.iter_mut().zip(params) {
+            register::assign(dst, src);
+        }
+        let have = self.params.len();
+        self.params.extend_from_slice(&params[have..]);
+    }
+
+    /// An empty byte buffer, from [`Vm::spare_bufs`] when one is kept.
+    pub fn spare_buf(&mut self) -> Vec<u8> {
+        self.spare_bufs.pop().unwrap_or_default()
     }
 
     /// Run until a row, the end, or pending I/O.

@@ -91,6 +91,11 @@ fn records_are_byte_identical_to_sqlite() {
         let want = &cells[rowid];
         let ours = encode_record(vals);
         assert_eq!(&ours, want, "row {rowid}: {:?}", vals.iter().map(show).collect::<Vec<_>>());
+        // The VM's slice builder writes the same bytes.
+        let refs: Vec<ValueRef<'_>> = vals.iter().map(|v| v.as_ref()).collect();
+        let mut from_slice = vec![0xaa; 3];
+        RecordBuilder::default().build_slice(&refs, &mut from_slice);
+        assert_eq!(&from_slice, want, "row {rowid} (build_slice)");
         let rec = Record::parse(want).unwrap();
         for (i, v) in vals.iter().enumerate() {
             assert!(same(&rec.column(i).unwrap().to_owned(), v), "row {rowid} col {i}");

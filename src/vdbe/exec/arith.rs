@@ -4,7 +4,7 @@
 
 use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
-use crate::value::Value;
+use crate::value::{Value, ValueRef};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, too_big, truthiness};
 use crate::vdbe::Vm;
@@ -35,8 +35,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::Variable => {
-            let v = vm.params.get(p1 as usize).cloned().unwrap_or(Value::Null);
-            set_reg(vm, p2, v);
+            let dst = p2 as usize;
+            if dst >= vm.regs.len() {
+                vm.regs.resize(dst + 1, Default::default());
+            }
+            let v = vm.params.get(p1 as usize).map_or(ValueRef::Null, |v| v.as_ref());
+            let r = &mut vm.regs[dst];
+            // Text and blobs are copied into the register's own buffer,
+            // or a spare one (see `Vm::spare_bufs`), not a new allocation.
+            if let (ValueRef::Text(_) | ValueRef::Blob(_), Value::Null | Value::Integer(_) | Value::Real(_)) = (v, &r.value) {
+                if let Some(buf) = vm.spare_bufs.pop() {
+                    r.value = Value::Blob(buf);
+                }
+            }
+            r.set_ref(v);
         }
         Opcode::Move => {
             for i in 0..p3.max(1) {

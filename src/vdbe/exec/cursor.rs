@@ -78,7 +78,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             vm.cursors[slot] = Some(VmCursor::Btree(c));
         }
         Opcode::OpenEphemeral => {
-            vm.cursors[slot] = Some(VmCursor::Ephemeral(EphemeralCursor::new(key_info(&insn.p4))));
+            vm.cursors[slot] = Some(VmCursor::Ephemeral(Box::new(EphemeralCursor::new(key_info(&insn.p4)))));
         }
         Opcode::OpenPseudo => {
             vm.cursors[slot] = Some(VmCursor::Pseudo(p2 as usize));
@@ -93,7 +93,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 n if n < 0 => n.unsigned_abs().saturating_mul(1024),
                 n => (n as u64).saturating_mul(bt.page_size() as u64),
             };
-            vm.cursors[slot] = Some(VmCursor::Sorter(Sorter::with_spill(ki, env.io.clone(), budget.min(usize::MAX as u64) as usize)));
+            vm.cursors[slot] = Some(VmCursor::Sorter(Box::new(Sorter::with_spill(ki, env.io.clone(), budget.min(usize::MAX as u64) as usize))));
         }
         Opcode::Close => vm.cursors[slot] = None,
         Opcode::NullRow => match vm.cursors[slot].as_mut() {

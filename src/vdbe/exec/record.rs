@@ -31,19 +31,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             // The output register's previous record buffer is reused (a
             // loop builds one record per row into the same register).
             let out_reg = p3 as usize;
-            let mut out = match vm.regs.get_mut(out_reg) {
+            let kept = match vm.regs.get_mut(out_reg) {
                 Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
-                    Value::Blob(b) => b,
-                    _ => Vec::new(),
+                    Value::Blob(b) => Some(b),
+                    _ => None,
                 },
-                _ => Vec::new(),
+                _ => None,
             };
+            let mut out = kept.unwrap_or_else(|| vm.spare_buf());
             let regs = &vm.regs;
             let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
                 Some((_, v)) => v.as_ref(),
                 None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
             };
-            RecordBuilder::default().build((0..n).map(value_at), &mut out);
+            // (On the stack for the usual few values.)
+            let mut few = [ValueRef::Null; 16];
+            if n <= few.len() {
+                for (i, v) in few.iter_mut().enumerate().take(n) {
+                    *v = value_at(i);
+                }
+                RecordBuilder::default().build_slice(&few[..n], &mut out);
+            } else {
+                RecordBuilder::default().build((0..n).map(value_at), &mut out);
+            }
             if out.len() as i64 > env.max_length {
                 return Err(crate::vdbe::value_ops::too_big());
             }

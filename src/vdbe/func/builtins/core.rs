@@ -133,6 +133,24 @@ pub(crate) fn char_count(s: &[u8]) -> usize {
     count_with(s, skip_char)
 }
 
+/// `char_count(c_str(t))` (length() of text), in one pass over the
+/// leading run of ASCII without NUL, eight bytes at a time: the usual text
+/// is all that, and was otherwise scanned twice a byte at a time.
+pub(crate) fn c_str_char_count(t: &[u8]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut plain = 0;
+    for word in t.chunks_exact(8) {
+        let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+        // (Non-zero when some byte is zero, or has its high bit set.)
+        if (x.wrapping_sub(LOW) & !x & HIGH) | (x & HIGH) != 0 {
+            break;
+        }
+        plain += 8;
+    }
+    plain + char_count(c_str(&t[plain..]))
+}
+
 /// Number of characters by [`skip_char_lead`] steps.
 pub(crate) fn char_count_lead(s: &[u8]) -> usize {
     count_with(s, skip_char_lead)
@@ -394,7 +412,7 @@ fn length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) => Value::Integer(b.len() as i64),
-        Value::Text(t) => Value::Integer(char_count(c_str(t)) as i64),
+        Value::Text(t) => Value::Integer(c_str_char_count(t) as i64),
         other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
     }
 }
@@ -917,4 +935,29 @@ fn zeroblob(n: &Value) -> Result<Value> {
         return Err(too_big());
     }
     Ok(Value::Blob(vec![0; n as usize]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_str_char_count_agrees_with_the_two_pass_count() {
+        let samples: [&[u8]; 8] = [
+            b"",
+            b"abcdefg",
+            b"abcdefgh",
+            b"abcdefghijklmnopqrstuvwxyz0123456789",
+            b"abcdefgh\0ijklmnop",
+            b"abcdefghij\0kl",
+            "abcdefghéèàùabcdefgh".as_bytes(),
+            b"abcdefghijklmn\xff\x80\x80op",
+        ];
+        for s in samples {
+            for start in 0..s.len().min(9) {
+                let t = &s[start..];
+                assert_eq!(c_str_char_count(t), char_count(c_str(t)), "{t:?}");
+            }
+        }
+    }
 }
