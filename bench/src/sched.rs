@@ -227,7 +227,8 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
         .into_iter()
         .map(|mine| {
             let (barrier, setup) = (barrier.clone(), setup.clone());
-            std::thread::spawn(move || -> R<(Part, Duration, Duration)> {
+            let named = std::thread::Builder::new().name("async-sched".into());
+            named.spawn(move || -> R<(Part, Duration, Duration)> {
                 let opened = open_async(mine, &setup);
                 barrier.wait();
                 let mut tenants = opened?;
@@ -249,7 +250,8 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
                 Ok(((h, start, end, ops), cpu, starved))
             })
         })
-        .collect();
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(|e| format!("spawning a scheduler thread: {e}"))?;
     let mut parts = Vec::new();
     let (mut cpu, mut starved) = (Duration::ZERO, Duration::ZERO);
     for h in handles {

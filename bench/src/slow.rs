@@ -124,7 +124,14 @@ fn delta(before: (u64, u64), after: (u64, u64)) -> (u64, u64) {
 }
 
 /// Run the suite: whether any configuration failed, and the Markdown.
-pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
+/// `only`/`skip` filter the rows by their "workload configuration" name
+/// (e.g. `--only "mixed (30% updates) ringlite async"` for `perf`);
+/// without the SQLite row the ratio columns say `n/a`.
+pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R<(bool, String)> {
+    let wanted = |workload: &str, config: &str| {
+        let name = format!("{workload} {config}");
+        only.is_none_or(|o| name.contains(o)) && skip.is_none_or(|s| !name.contains(s))
+    };
     let sz = sizes(quick);
     let scratch = scratch(dir)?;
     let dir = scratch.path();
@@ -161,22 +168,28 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
         // (configuration, run, storage reads and syncs during the run,
         // opening included).
         let mut results: Vec<(&str, R<Run>, (u64, u64))> = Vec::new();
-        let files = copies(&base, dir, "sqlite", sz.tenants)?;
-        let before = crate::slowvfs::counts();
-        let r = sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)));
-        results.push(("sqlite threads", r, delta(before, crate::slowvfs::counts())));
+        if wanted(workload, "sqlite threads") {
+            let files = copies(&base, dir, "sqlite", sz.tenants)?;
+            let before = crate::slowvfs::counts();
+            let r = sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)));
+            results.push(("sqlite threads", r, delta(before, crate::slowvfs::counts())));
+        }
         {
             let _env = DelayEnv::set();
-            let files = copies(&base, dir, "ringlite-threads", sz.tenants)?;
-            let before = ringlite::io::delay::counts();
-            let r = sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f));
-            results.push(("ringlite threads", r, delta(before, ringlite::io::delay::counts())));
-            let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
-            let before = ringlite::io::delay::counts();
-            let r = sched::async_tenants(&files, &setup, p.clone(), 1);
-            results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
+            if wanted(workload, "ringlite threads") {
+                let files = copies(&base, dir, "ringlite-threads", sz.tenants)?;
+                let before = ringlite::io::delay::counts();
+                let r = sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f));
+                results.push(("ringlite threads", r, delta(before, ringlite::io::delay::counts())));
+            }
+            if wanted(workload, "ringlite async 1 thread") {
+                let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
+                let before = ringlite::io::delay::counts();
+                let r = sched::async_tenants(&files, &setup, p.clone(), 1);
+                results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
+            }
         }
-        let base_run = results[0].1.as_ref().ok().map(|r| (r.throughput(), r.percentiles()[2]));
+        let base_run = results.iter().find(|r| r.0 == "sqlite threads").and_then(|r| r.1.as_ref().ok()).map(|r| (r.throughput(), r.percentiles()[2]));
         for (config, r, (reads, syncs)) in &results {
             match r {
                 Ok(r) => {

@@ -315,8 +315,16 @@ impl Pager {
         Ok(())
     }
 
-    pub(super) fn journal_file(&self, create: bool) -> Result<std::sync::Arc<dyn crate::io::File>> {
-        self.io.backend().open(&self.journal_path, OpenOptions { create, kind: FileKind::MainJournal, ..Default::default() })
+    /// The journal file of this write transaction: opened (created with
+    /// `create`) the first time, then the same handle until the
+    /// transaction ends or the journal is deleted.
+    pub(super) fn journal_file(&mut self, create: bool) -> Result<std::sync::Arc<dyn crate::io::File>> {
+        if let Some(f) = &self.journal_handle {
+            return Ok(f.clone());
+        }
+        let f = self.io.backend().open(&self.journal_path, OpenOptions { create, kind: FileKind::MainJournal, ..Default::default() })?;
+        self.journal_handle = Some(f.clone());
+        Ok(f)
     }
 
     /// Bring the journal file up to date with every original kept so far.
@@ -336,8 +344,8 @@ impl Pager {
     pub(super) fn append_journal(&mut self) -> Result<Vec<Completion>> {
         let mut pgnos: Vec<_> = self.originals.keys().copied().filter(|p| !self.journaled.contains(p)).collect();
         pgnos.sort_unstable();
-        let recs: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
         let f = self.journal_file(true)?;
+        let recs: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
         let mut cs = Vec::new();
         let two_phase = self.synchronous >= Synchronous::Full;
         if self.journal_end == 0 {
@@ -389,6 +397,7 @@ impl Pager {
         } else {
             match self.journal_mode {
                 JournalMode::Delete => {
+                    self.journal_handle = None;
                     self.io.backend().delete(&self.journal_path, self.synchronous == Synchronous::Extra)?;
                     None
                 }
