@@ -2,7 +2,8 @@
 //! until `poll`, many files share one ring with interleaved requests,
 //! errors reach the completion of the request that caused them, per-file
 //! ordering of sync/truncate, the eventfd signals waiting completions, and
-//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes.
+//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes, and
+//! existence checks as requests answer what the synchronous check does.
 #![allow(unsafe_code)]
 
 mod storage_support;
@@ -339,4 +340,27 @@ fn many_connections_on_one_thread_share_one_ring() {
     let pages: usize = paths.iter().map(|p| std::fs::metadata(p).unwrap().len() as usize / 4096).sum();
     eprintln!("{tenants} tenants, {pages} pages, {polls} polls");
     assert!(polls < pages, "polls {polls} pages {pages}");
+}
+
+#[test]
+fn existence_requests_answer_as_the_synchronous_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(p("db"), b"x").unwrap();
+    std::fs::write(p("db-journal"), b"").unwrap();
+    std::fs::write(p("full-journal"), b"j").unwrap();
+    std::fs::write(p("db-wal"), b"").unwrap();
+    std::fs::create_dir(p("dir")).unwrap();
+    let b = backend();
+    let paths = [p("db"), p("db-journal"), p("full-journal"), p("db-wal"), p("missing"), p("missing-journal"), p("dir"), p("db/below")];
+    let cs: Vec<Completion> = paths.iter().map(|q| b.exists_request(q).unwrap()).collect();
+    wait_all(&b, &cs);
+    for (q, c) in paths.iter().zip(&cs) {
+        let got = c.take().unwrap().bytes == 1;
+        assert_eq!(got, b.exists(q).unwrap(), "{q}");
+    }
+    // Empty journals and WALs do not count; files and directories do.
+    let answers: Vec<bool> = paths.iter().map(|q| b.exists(q).unwrap()).collect();
+    assert_eq!(answers, [true, false, true, false, false, false, true, false]);
+    assert_eq!(b.in_flight(), 0);
 }

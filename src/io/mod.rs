@@ -184,6 +184,16 @@ pub trait IoBackend: Send + Sync {
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()>;
     /// Whether a file exists (and, for journals, is not empty).
     fn exists(&self, path: &str) -> Result<bool>;
+    /// [`IoBackend::exists`] as a request: the completion's `bytes` is 1
+    /// when the file exists (non-empty for journals), 0 when it does not.
+    /// A backend that can ask the kernel asynchronously (io_uring's
+    /// `statx`) does, so the path lookup runs off the caller's thread and
+    /// overlaps with the caller's other requests; the others answer at
+    /// once.
+    fn exists_request(&self, path: &str) -> Result<Completion> {
+        let exists = self.exists(path)?;
+        Ok(Completion::ready(Ok(CompletionResult { bytes: exists as usize, buffer: None })))
+    }
     /// Canonical absolute path, as `xFullPathname` gives it.
     fn full_path(&self, path: &str) -> Result<String>;
     /// Submit queued requests and reap completions. `timeout`: `Some(ZERO)`

@@ -91,7 +91,7 @@ pub struct UringFile {
 impl UringFile {
     fn submit(&self, op: Op) -> Result<Completion> {
         let completion = Completion::new();
-        let req = Request { completion: completion.clone(), file: self.handle.clone(), op };
+        let req = Request { completion: completion.clone(), file: Some(self.handle.clone()), op };
         self.shared.ring().submit(req)?;
         Ok(completion)
     }

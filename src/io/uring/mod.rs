@@ -8,7 +8,11 @@
 //! many connections (one ring per thread, see [`crate::io::select`]) pays
 //! one system call for all of their requests.
 //!
-//! What stays synchronous: opening, deleting and stat-ing files, file size,
+//! Existence checks of a path (the pager's hot-journal and WAL probes at
+//! the start of every read transaction) are `IORING_OP_STATX` requests
+//! where the kernel has it: the kernel runs the path lookup on its worker
+//! threads, so one thread serving many connections does not pay it
+//! inline. What stays synchronous: opening and deleting files, file size,
 //! and locks (the same POSIX protocol as the `sync` backend, which never
 //! waits anyway). Truncate uses `IORING_OP_FTRUNCATE` where the kernel has
 //! it (6.9+) and otherwise runs inline when its turn comes.
@@ -145,6 +149,26 @@ impl IoBackend for IoUringBackend {
 
     fn exists(&self, path: &str) -> Result<bool> {
         self.paths.exists(path)
+    }
+
+    fn exists_request(&self, path: &str) -> Result<super::Completion> {
+        let mut ring = self.shared.ring();
+        if !ring.has_statx() {
+            drop(ring);
+            let exists = self.paths.exists(path)?;
+            return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: exists as usize, buffer: None })));
+        }
+        // Journals and WALs only count when they hold something (as in
+        // the `sync` backend's `exists`).
+        let needs_content = path.ends_with("-journal") || path.ends_with("-wal");
+        let Ok(path) = std::ffi::CString::new(path) else {
+            return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: 0, buffer: None })));
+        };
+        let completion = super::Completion::new();
+        // SAFETY: an all-zero `statx` is a valid value of this plain C struct.
+        let buf: Box<libc::statx> = Box::new(unsafe { std::mem::zeroed() });
+        ring.submit(ring::Request { completion: completion.clone(), file: None, op: ring::Op::Exists { path, buf, needs_content } })?;
+        Ok(completion)
     }
 
     fn full_path(&self, path: &str) -> Result<String> {
