@@ -3,7 +3,8 @@
 //! errors reach the completion of the request that caused them, per-file
 //! ordering of sync/truncate, the eventfd signals waiting completions, and
 //! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes, and
-//! existence checks as requests answer what the synchronous check does.
+//! existence checks and deletes as requests answer what the synchronous
+//! calls do.
 #![allow(unsafe_code)]
 
 mod storage_support;
@@ -363,4 +364,27 @@ fn existence_requests_answer_as_the_synchronous_check() {
     let answers: Vec<bool> = paths.iter().map(|q| b.exists(q).unwrap()).collect();
     assert_eq!(answers, [true, false, true, false, false, false, true, false]);
     assert_eq!(b.in_flight(), 0);
+}
+
+#[test]
+fn delete_requests_unlink_and_fail_as_the_synchronous_delete() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(p("db-journal"), b"journal").unwrap();
+    let b = backend();
+    let c = b.delete_request(&p("db-journal"), false).unwrap();
+    wait_all(&b, std::slice::from_ref(&c));
+    c.take().unwrap();
+    assert!(!std::path::Path::new(&p("db-journal")).exists());
+    let c = b.delete_request(&p("db-journal"), false).unwrap();
+    wait_all(&b, std::slice::from_ref(&c));
+    let err = c.take().unwrap_err().code;
+    assert_eq!(err, b.delete(&p("db-journal"), false).unwrap_err().code);
+    assert_eq!(err, ringlite::error::SQLITE_IOERR_DELETE_NOENT);
+    // With a directory sync the delete happens at once.
+    std::fs::write(p("x-journal"), b"j").unwrap();
+    let c = b.delete_request(&p("x-journal"), true).unwrap();
+    assert!(c.is_done());
+    c.take().unwrap();
+    assert!(!std::path::Path::new(&p("x-journal")).exists());
 }

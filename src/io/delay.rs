@@ -187,6 +187,9 @@ impl IoBackend for DelayBackend {
     fn exists(&self, path: &str) -> Result<bool> {
         self.inner.exists(path)
     }
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
+        self.inner.delete_request(path, sync_dir)
+    }
     fn exists_request(&self, path: &str) -> Result<Completion> {
         // Metadata is not delayed (nor is SQLite's xAccess in the bench's
         // slow VFS): only reads and syncs are.

@@ -182,6 +182,13 @@ pub trait IoBackend: Send + Sync {
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>>;
     /// Delete a file; `sync_dir` asks for the directory to be synced after.
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()>;
+    /// [`IoBackend::delete`] as a request, completing with its outcome. A
+    /// backend that can unlink asynchronously (io_uring's `unlinkat`)
+    /// does, so the kernel frees the file's pages off the caller's thread;
+    /// the others delete at once.
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
+        Ok(Completion::ready(self.delete(path, sync_dir).map(|()| CompletionResult { bytes: 0, buffer: None })))
+    }
     /// Whether a file exists (and, for journals, is not empty).
     fn exists(&self, path: &str) -> Result<bool>;
     /// [`IoBackend::exists`] as a request: the completion's `bytes` is 1

@@ -12,7 +12,9 @@
 //! the start of every read transaction) are `IORING_OP_STATX` requests
 //! where the kernel has it: the kernel runs the path lookup on its worker
 //! threads, so one thread serving many connections does not pay it
-//! inline. What stays synchronous: opening and deleting files, file size,
+//! inline. Deleting a journal at commit is an `IORING_OP_UNLINKAT` request
+//! likewise (freeing the file's pages is the expensive part). What stays
+//! synchronous: opening files, deleting with a directory sync, file size,
 //! and locks (the same POSIX protocol as the `sync` backend, which never
 //! waits anyway). Truncate uses `IORING_OP_FTRUNCATE` where the kernel has
 //! it (6.9+) and otherwise runs inline when its turn comes.
@@ -149,6 +151,19 @@ impl IoBackend for IoUringBackend {
 
     fn exists(&self, path: &str) -> Result<bool> {
         self.paths.exists(path)
+    }
+
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<super::Completion> {
+        let mut ring = self.shared.ring();
+        // Syncing the directory after the unlink stays synchronous.
+        let path_c = std::ffi::CString::new(path).ok().filter(|_| ring.has_unlinkat() && !sync_dir);
+        let Some(path_c) = path_c else {
+            drop(ring);
+            return Ok(super::Completion::ready(self.paths.delete(path, sync_dir).map(|()| super::CompletionResult { bytes: 0, buffer: None })));
+        };
+        let completion = super::Completion::new();
+        ring.submit(ring::Request { completion: completion.clone(), file: None, op: ring::Op::Unlink { path: path_c } })?;
+        Ok(completion)
     }
 
     fn exists_request(&self, path: &str) -> Result<super::Completion> {

@@ -19,9 +19,10 @@
 //! - SQEs are only pushed here; the kernel sees them at the next
 //!   [`Ring::enter`] (one `io_uring_enter` per poll), except when the
 //!   submission queue is full, which forces an early submit.
-//! - Existence checks (`Op::Exists`, a `statx` of a path) belong to no
-//!   file and are not ordered with anything; the slot owns the path and
-//!   the `statx` buffer the kernel fills, like a read's buffer.
+//! - Path operations (`Op::Exists`, a `statx` of a path; `Op::Unlink`)
+//!   belong to no file and are not ordered with anything; the slot owns
+//!   the path and the `statx` buffer the kernel fills, like a read's
+//!   buffer.
 //! - Short reads and writes (and `EINTR`/`EAGAIN`) are continued by
 //!   resubmitting the rest; a read that hits end of file completes with
 //!   the bytes read and the rest of the buffer zero-filled.
@@ -29,7 +30,7 @@
 #![allow(unsafe_code)]
 
 use super::file::FileHandle;
-use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
 use crate::io::{Buffer, Completion, CompletionResult};
 use io_uring::{opcode, squeue, types, IoUring};
 use std::collections::{HashMap, VecDeque};
@@ -44,6 +45,8 @@ pub(super) enum Op {
     Truncate { size: u64 },
     /// Whether `path` exists (non-empty if `needs_content`): a `statx`.
     Exists { path: std::ffi::CString, buf: Box<libc::statx>, needs_content: bool },
+    /// Delete `path`.
+    Unlink { path: std::ffi::CString },
 }
 
 impl Op {
@@ -82,6 +85,8 @@ pub(super) struct Ring {
     has_ftruncate: bool,
     /// Whether the kernel has `IORING_OP_STATX` (5.6+).
     has_statx: bool,
+    /// Whether the kernel has `IORING_OP_UNLINKAT` (5.11+).
+    has_unlinkat: bool,
     /// Issued requests of no file (existence checks), not reaped yet.
     unordered_issued: usize,
     /// Whether `io_uring_enter` takes a timeout (`IORING_FEAT_EXT_ARG`).
@@ -120,6 +125,7 @@ impl Ring {
         Ok(Ring {
             has_ftruncate: probe.is_supported(opcode::Ftruncate::CODE),
             has_statx: probe.is_supported(opcode::Statx::CODE),
+            has_unlinkat: probe.is_supported(opcode::UnlinkAt::CODE),
             unordered_issued: 0,
             has_ext_arg,
             ring,
@@ -134,6 +140,11 @@ impl Ring {
     /// Whether existence checks can be requests (`IORING_OP_STATX`).
     pub fn has_statx(&self) -> bool {
         self.has_statx
+    }
+
+    /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
+    pub fn has_unlinkat(&self) -> bool {
+        self.has_unlinkat
     }
 
     pub fn disable_ftruncate(&mut self) {
@@ -226,6 +237,7 @@ impl Ring {
                 let out: *mut libc::statx = &mut **buf;
                 opcode::Statx::new(fd, path.as_ptr(), out.cast()).mask(libc::STATX_SIZE).build()
             }
+            Op::Unlink { path } => opcode::UnlinkAt::new(fd, path.as_ptr()).build(),
             Op::Truncate { size } if self.has_ftruncate => opcode::Ftruncate::new(fd, *size).build(),
             Op::Truncate { size } => {
                 // Kernels before 6.9 have no ftruncate opcode: do it here;
@@ -395,6 +407,12 @@ impl Ring {
             },
             Op::Sync { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC)),
             Op::Truncate { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE)),
+            // The errors of the `sync` backend's delete.
+            Op::Unlink { .. } => match result {
+                Ok(_) => Ok(CompletionResult { bytes: 0, buffer: None }),
+                Err(libc::ENOENT) => Err(Error::new(SQLITE_IOERR_DELETE_NOENT, "disk I/O error")),
+                Err(_) => Err(io_err(SQLITE_IOERR_DELETE)),
+            },
             // As `std::fs::metadata(..).map_or(false, ..)`: any failure
             // (ENOENT, EACCES, ...) means "does not exist".
             Op::Exists { buf, needs_content, .. } => {
