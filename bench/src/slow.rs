@@ -28,7 +28,11 @@
 //! delay dominates the cost of a read either way.
 //!
 //! Throughput is operations over the wall time from the common start to
-//! the last tenant's end; latencies are per operation.
+//! the last tenant's end; latencies are per operation. `CPU µs/op` is the
+//! CPU time the configuration's threads used per operation (for the async
+//! one: the whole process, so the kernel's io_uring workers count too; the
+//! scheduler thread's own share is the last column), the figure that does
+//! not depend on how much of a loaded machine the configuration got.
 
 use crate::data::{remove_db, Rng};
 use crate::engine::{Engine, Ringlite, Sqlite, R};
@@ -160,8 +164,8 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
         sz.ops,
         if dir.starts_with("/dev/shm") { "RAM (/dev/shm)" } else { "the temp dir" }
     );
-    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op | scheduler on CPU / waiting for CPU |");
-    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op | CPU µs/op | scheduler on CPU / waiting for CPU |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (workload, write_pct) in [("read-mostly (5% updates)", 5), ("mixed (30% updates)", 30)] {
         eprintln!("slow: {workload}");
         let p = plans(&sz, write_pct);
@@ -198,7 +202,7 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
                     let per = |n: &u64| *n as f64 / r.ops.max(1) as f64;
                     let _ = writeln!(
                         md,
-                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} | {} |",
+                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} | {} | {} |",
                         r.throughput(),
                         q[0],
                         q[1],
@@ -206,6 +210,7 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
                         q[3],
                         per(reads),
                         per(syncs),
+                        r.cpu_us_per_op().map_or(String::new(), |c| format!("{c:.1}")),
                         match (r.cpu_busy, r.cpu_wait) {
                             (Some(b), Some(w)) => format!("{:.0}% / {:.0}%", b * 100.0, w * 100.0),
                             _ => String::new(),
@@ -214,7 +219,7 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
                 }
                 Err(e) => {
                     failed = true;
-                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | | |", e.chars().take(100).collect::<String>());
+                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | | | |", e.chars().take(100).collect::<String>());
                 }
             }
         }
