@@ -388,3 +388,21 @@ fn delete_requests_unlink_and_fail_as_the_synchronous_delete() {
     c.take().unwrap();
     assert!(!std::path::Path::new(&p("x-journal")).exists());
 }
+
+#[test]
+fn size_requests_follow_earlier_truncates_and_match_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f").to_str().unwrap().to_string();
+    let b = backend();
+    let f = open(&b, &path, false);
+    let w = f.write(0, Buffer::from_vec(pattern(0, 0))).unwrap();
+    wait_all(&b, std::slice::from_ref(&w));
+    w.take().unwrap();
+    let t = f.truncate(100).unwrap();
+    // Submitted after the truncate: sees its effect.
+    let s = f.size_request().unwrap();
+    wait_all(&b, &[t.clone(), s.clone()]);
+    t.take().unwrap();
+    assert_eq!(s.take().unwrap().bytes, 100);
+    assert_eq!(f.size().unwrap(), 100);
+}

@@ -150,6 +150,9 @@ impl File for DelayFile {
     fn size(&self) -> Result<u64> {
         self.inner.size()
     }
+    fn size_request(&self) -> Result<Completion> {
+        self.inner.size_request()
+    }
     fn lock(&self, level: LockLevel) -> Result<bool> {
         self.inner.lock(level)
     }

@@ -118,6 +118,14 @@ pub trait File: Send + Sync {
     fn truncate(&self, size: u64) -> Result<Completion>;
     /// Current size in bytes.
     fn size(&self) -> Result<u64>;
+    /// [`File::size`] as a request (ordered like a read): the completion's
+    /// `bytes` is the size. io_uring asks the kernel with `statx` on its
+    /// workers, sparing the caller's thread a system call; the other
+    /// backends answer at once.
+    fn size_request(&self) -> Result<Completion> {
+        let size = self.size()?;
+        Ok(Completion::ready(Ok(CompletionResult { bytes: size as usize, buffer: None })))
+    }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
     fn lock(&self, level: LockLevel) -> Result<bool>;

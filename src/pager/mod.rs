@@ -134,10 +134,11 @@ pub enum PagerState {
 /// Steps of opening a read transaction.
 #[derive(Debug)]
 enum ReadStep {
-    /// SHARED held: the hot-journal probe, the header read and (outside
-    /// WAL mode) the WAL probe, submitted together so that one wait covers
-    /// all three (SQLite does them one after the other, synchronously).
-    Probe { journal: Completion, header: Completion, wal: Option<Completion> },
+    /// SHARED held: the hot-journal probe, the header read, the file size
+    /// and (outside WAL mode) the WAL probe, submitted together so that
+    /// one wait covers them all (SQLite does them one after the other,
+    /// synchronously).
+    Probe { journal: Completion, header: Completion, size: Completion, wal: Option<Completion> },
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
     /// Header read; the WAL read transaction (maybe a WAL recovery) is
@@ -207,6 +208,8 @@ pub struct Pager {
     /// The WAL probe's answer of the read transaction being opened (see
     /// [`ReadStep::Probe`]), for `wal_begin_read`; `None`: ask then.
     wal_probe: Option<bool>,
+    /// The database file's size from the same probe, for `load_header`.
+    size_probe: Option<u64>,
     journal_mode: JournalMode,
     synchronous: Synchronous,
     /// Change counter seen at the last read transaction.
@@ -293,6 +296,7 @@ impl Pager {
             state: PagerState::Idle,
             read_step: None,
             wal_probe: None,
+            size_probe: None,
             journal_mode: if opts.memory { JournalMode::Memory } else { JournalMode::Delete },
             synchronous: Synchronous::Full,
             last_change_counter: None,
@@ -451,6 +455,7 @@ impl Pager {
             Err(e) => {
                 self.read_step = None;
                 self.wal_probe = None;
+                self.size_probe = None;
                 if !self.opts.memory && !self.opts.immutable {
                     let _ = self.file.unlock(LockLevel::None);
                 }
@@ -465,21 +470,23 @@ impl Pager {
             match self.read_step.take() {
                 None => {
                     self.wal_probe = None;
+                    self.size_probe = None;
                     if !self.opts.immutable && !self.opts.memory {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
                         let journal = self.io.backend().exists_request(&self.journal_path)?;
                         let header = self.file.read(0, Buffer::zeroed(100))?;
+                        let size = self.file.size_request()?;
                         let wal = if self.wal_probe_wanted() { Some(self.io.backend().exists_request(&self.wal_path())?) } else { None };
-                        self.read_step = Some(ReadStep::Probe { journal, header, wal });
+                        self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
                         continue;
                     }
                     self.read_step = Some(self.submit_header_read()?);
                 }
-                Some(ReadStep::Probe { journal, header, wal }) => {
-                    if !journal.is_done() || !header.is_done() || wal.as_ref().is_some_and(|c| !c.is_done()) {
-                        self.read_step = Some(ReadStep::Probe { journal, header, wal });
+                Some(ReadStep::Probe { journal, header, size, wal }) => {
+                    if !journal.is_done() || !header.is_done() || !size.is_done() || wal.as_ref().is_some_and(|c| !c.is_done()) {
+                        self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
                         return Ok(Poll::Pending);
                     }
                     let journal_exists = journal.take()?.bytes > 0;
@@ -492,6 +499,7 @@ impl Pager {
                     if let Some(c) = wal {
                         self.wal_probe = Some(c.take()?.bytes > 0);
                     }
+                    self.size_probe = Some(size.take()?.bytes as u64);
                     let res = header.take()?;
                     self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
                 }
@@ -525,7 +533,12 @@ impl Pager {
     }
 
     fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
-        let file_size = self.file.size()?;
+        // (Probed with the header when the read transaction began; asked
+        // again if this is re-entered after a WAL recovery step.)
+        let file_size = match self.size_probe.take() {
+            Some(probed) => probed,
+            None => self.file.size()?,
+        };
         let info = if bytes == 0 || file_size == 0 { None } else { Some(header::parse(buf)?) };
         if crate::ready!(self.wal_begin_read(info, file_size)?) {
             return Ok(Poll::Ready(()));

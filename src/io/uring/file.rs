@@ -114,6 +114,16 @@ impl File for UringFile {
         self.submit(Op::Truncate { size })
     }
 
+    fn size_request(&self) -> Result<Completion> {
+        if !self.shared.ring().has_statx() {
+            let size = self.size()?;
+            return Ok(Completion::ready(Ok(crate::io::CompletionResult { bytes: size as usize, buffer: None })));
+        }
+        // SAFETY: an all-zero `statx` is a valid value of this plain C struct.
+        let buf: Box<libc::statx> = Box::new(unsafe { std::mem::zeroed() });
+        self.submit(Op::Size { buf })
+    }
+
     fn size(&self) -> Result<u64> {
         let meta = self.handle.std_file()?.metadata();
         Ok(meta.map_err(|_| Error::new(crate::error::SQLITE_IOERR_FSTAT, "disk I/O error"))?.len())

@@ -8,13 +8,14 @@
 //! many connections (one ring per thread, see [`crate::io::select`]) pays
 //! one system call for all of their requests.
 //!
-//! Existence checks of a path (the pager's hot-journal and WAL probes at
-//! the start of every read transaction) are `IORING_OP_STATX` requests
-//! where the kernel has it: the kernel runs the path lookup on its worker
-//! threads, so one thread serving many connections does not pay it
-//! inline. Deleting a journal at commit is an `IORING_OP_UNLINKAT` request
-//! likewise (freeing the file's pages is the expensive part). What stays
-//! synchronous: opening files, deleting with a directory sync, file size,
+//! Requests other than data transfer, there for the thread serving many
+//! connections (the kernel runs them on its io-wq workers, so that thread
+//! does not pay them inline): the existence checks at the start of every
+//! read transaction (hot journal, `-wal`) and the database file's size
+//! then are `IORING_OP_STATX` requests, and deleting the journal at commit
+//! is `IORING_OP_UNLINKAT` (freeing the file's pages is the expensive
+//! part), where the kernel has those opcodes. What stays synchronous:
+//! opening files, deleting with a directory sync, [`File::size`](super::File::size),
 //! and locks (the same POSIX protocol as the `sync` backend, which never
 //! waits anyway). Truncate uses `IORING_OP_FTRUNCATE` where the kernel has
 //! it (6.9+) and otherwise runs inline when its turn comes.

@@ -30,7 +30,7 @@
 #![allow(unsafe_code)]
 
 use super::file::FileHandle;
-use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSTAT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
 use crate::io::{Buffer, Completion, CompletionResult};
 use io_uring::{opcode, squeue, types, IoUring};
 use std::collections::{HashMap, VecDeque};
@@ -47,6 +47,8 @@ pub(super) enum Op {
     Exists { path: std::ffi::CString, buf: Box<libc::statx>, needs_content: bool },
     /// Delete `path`.
     Unlink { path: std::ffi::CString },
+    /// The file's size: a `statx` of the descriptor (`AT_EMPTY_PATH`).
+    Size { buf: Box<libc::statx> },
 }
 
 impl Op {
@@ -238,6 +240,10 @@ impl Ring {
                 opcode::Statx::new(fd, path.as_ptr(), out.cast()).mask(libc::STATX_SIZE).build()
             }
             Op::Unlink { path } => opcode::UnlinkAt::new(fd, path.as_ptr()).build(),
+            Op::Size { buf } => {
+                let out: *mut libc::statx = &mut **buf;
+                opcode::Statx::new(fd, c"".as_ptr(), out.cast()).flags(libc::AT_EMPTY_PATH).mask(libc::STATX_SIZE).build()
+            }
             Op::Truncate { size } if self.has_ftruncate => opcode::Ftruncate::new(fd, *size).build(),
             Op::Truncate { size } => {
                 // Kernels before 6.9 have no ftruncate opcode: do it here;
@@ -407,6 +413,10 @@ impl Ring {
             },
             Op::Sync { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC)),
             Op::Truncate { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE)),
+            Op::Size { buf } => match result {
+                Ok(_) => Ok(CompletionResult { bytes: buf.stx_size as usize, buffer: None }),
+                Err(_) => Err(io_err(SQLITE_IOERR_FSTAT)),
+            },
             // The errors of the `sync` backend's delete.
             Op::Unlink { .. } => match result {
                 Ok(_) => Ok(CompletionResult { bytes: 0, buffer: None }),
