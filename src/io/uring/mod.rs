@@ -196,6 +196,7 @@ impl IoBackend for IoUringBackend {
     }
 
     fn event_fd(&self) -> Option<i32> {
+        self.shared.ring().export_event_fd();
         Some(self.shared.event_fd.as_raw_fd())
     }
 }

@@ -95,6 +95,9 @@ pub(super) struct Ring {
     has_ext_arg: bool,
     /// An eventfd registered with the ring; see `enter`.
     event_fd: i32,
+    /// Whether the eventfd was handed out for an external event loop
+    /// ([`Ring::export_event_fd`]); until then polls leave it alone.
+    event_fd_exported: bool,
 }
 
 fn io_err(code: i32) -> Error {
@@ -129,6 +132,7 @@ impl Ring {
             has_statx: probe.is_supported(opcode::Statx::CODE),
             has_unlinkat: probe.is_supported(opcode::UnlinkAt::CODE),
             unordered_issued: 0,
+            event_fd_exported: false,
             has_ext_arg,
             ring,
             slots: Vec::new(),
@@ -147,6 +151,12 @@ impl Ring {
     /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
     pub fn has_unlinkat(&self) -> bool {
         self.has_unlinkat
+    }
+
+    /// The eventfd is going to an external event loop: from now on every
+    /// poll keeps it meaningful (see [`Ring::enter`]).
+    pub fn export_event_fd(&mut self) {
+        self.event_fd_exported = true;
     }
 
     pub fn disable_ftruncate(&mut self) {
@@ -281,8 +291,12 @@ impl Ring {
     pub fn enter(&mut self, timeout: Option<Duration>) -> Result<usize> {
         // Reset the eventfd before reaping: a CQE posted after this point
         // makes it readable again, so an external epoll loop never misses
-        // one.
-        self.drain_event_fd();
+        // one. (Only when someone sleeps on it: an external loop, or the
+        // timed wait below on kernels without EXT_ARG.)
+        let event_fd_used = self.event_fd_exported || !self.has_ext_arg;
+        if event_fd_used {
+            self.drain_event_fd();
+        }
         let cq_ready = !self.ring.completion().is_empty();
         let want_wait = self.outstanding > 0 && !cq_ready && timeout != Some(Duration::ZERO);
         let r = if !want_wait {
@@ -303,7 +317,22 @@ impl Ring {
             Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
             Err(_) => return Err(io_err(SQLITE_IOERR)),
         }
-        self.reap()
+        let done = self.reap()?;
+        // Completions reaped here may belong to statements the caller has
+        // not stepped yet: an event loop that polls (with no wait) just
+        // before it sleeps must wake at once, not sleep on them (with every
+        // request already reaped nothing would wake it). So the descriptor
+        // stays readable until a poll reaps nothing.
+        if done > 0 && self.event_fd_exported {
+            self.signal_event_fd();
+        }
+        Ok(done)
+    }
+
+    fn signal_event_fd(&self) {
+        let one = 1u64;
+        // SAFETY: writing 8 bytes from a local u64 to our own eventfd.
+        unsafe { libc::write(self.event_fd, (&one as *const u64).cast(), 8) };
     }
 
     fn drain_event_fd(&self) {
