@@ -5,7 +5,6 @@
 //! backend calls [`Completion::complete`] exactly once; the submitter polls
 //! [`Completion::is_done`] and then takes the result once.
 
-use super::notify::IoNotify;
 use super::Buffer;
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,18 +23,6 @@ pub struct CompletionResult {
 struct State {
     done: AtomicBool,
     result: Mutex<Option<Result<CompletionResult>>>,
-    /// The connection this request counts for (see [`IoNotify`]).
-    notify: Option<Arc<IoNotify>>,
-}
-
-impl Drop for State {
-    fn drop(&mut self) {
-        if let Some(n) = &self.notify {
-            if !*self.done.get_mut() {
-                n.finished();
-            }
-        }
-    }
 }
 
 /// Shared handle to an in-flight or finished request.
@@ -43,15 +30,14 @@ impl Drop for State {
 pub struct Completion(Arc<State>);
 
 impl Completion {
-    /// A completion not finished yet (counted on the connection whose
-    /// statement is running, if any: see [`IoNotify`]).
+    /// A completion not finished yet.
     pub fn new() -> Self {
-        Completion(Arc::new(State { done: AtomicBool::new(false), result: Mutex::new(None), notify: IoNotify::attach_current() }))
+        Completion::default()
     }
 
     /// A completion already finished with `result` (synchronous backends).
     pub fn ready(result: Result<CompletionResult>) -> Self {
-        let c = Completion::default();
+        let c = Completion::new();
         c.complete(result);
         c
     }
@@ -59,12 +45,7 @@ impl Completion {
     /// Record the outcome. Called once, by the backend.
     pub fn complete(&self, result: Result<CompletionResult>) {
         *self.0.result.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
-        if self.0.done.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        if let Some(n) = &self.0.notify {
-            n.finished();
-        }
+        self.0.done.store(true, Ordering::Release);
     }
 
     /// Whether the request has finished.
