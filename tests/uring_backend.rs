@@ -2,9 +2,7 @@
 //! until `poll`, many files share one ring with interleaved requests,
 //! errors reach the completion of the request that caused them, per-file
 //! ordering of sync/truncate, the eventfd signals waiting completions, and
-//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes, and
-//! existence checks and deletes as requests answer what the synchronous
-//! calls do.
+//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes.
 #![allow(unsafe_code)]
 
 mod storage_support;
@@ -341,68 +339,4 @@ fn many_connections_on_one_thread_share_one_ring() {
     let pages: usize = paths.iter().map(|p| std::fs::metadata(p).unwrap().len() as usize / 4096).sum();
     eprintln!("{tenants} tenants, {pages} pages, {polls} polls");
     assert!(polls < pages, "polls {polls} pages {pages}");
-}
-
-#[test]
-fn existence_requests_answer_as_the_synchronous_check() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    std::fs::write(p("db"), b"x").unwrap();
-    std::fs::write(p("db-journal"), b"").unwrap();
-    std::fs::write(p("full-journal"), b"j").unwrap();
-    std::fs::write(p("db-wal"), b"").unwrap();
-    std::fs::create_dir(p("dir")).unwrap();
-    let b = backend();
-    let paths = [p("db"), p("db-journal"), p("full-journal"), p("db-wal"), p("missing"), p("missing-journal"), p("dir"), p("db/below")];
-    let cs: Vec<Completion> = paths.iter().map(|q| b.exists_request(q).unwrap()).collect();
-    wait_all(&b, &cs);
-    for (q, c) in paths.iter().zip(&cs) {
-        let got = c.take().unwrap().bytes == 1;
-        assert_eq!(got, b.exists(q).unwrap(), "{q}");
-    }
-    // Empty journals and WALs do not count; files and directories do.
-    let answers: Vec<bool> = paths.iter().map(|q| b.exists(q).unwrap()).collect();
-    assert_eq!(answers, [true, false, true, false, false, false, true, false]);
-    assert_eq!(b.in_flight(), 0);
-}
-
-#[test]
-fn delete_requests_unlink_and_fail_as_the_synchronous_delete() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    std::fs::write(p("db-journal"), b"journal").unwrap();
-    let b = backend();
-    let c = b.delete_request(&p("db-journal"), false).unwrap();
-    wait_all(&b, std::slice::from_ref(&c));
-    c.take().unwrap();
-    assert!(!std::path::Path::new(&p("db-journal")).exists());
-    let c = b.delete_request(&p("db-journal"), false).unwrap();
-    wait_all(&b, std::slice::from_ref(&c));
-    let err = c.take().unwrap_err().code;
-    assert_eq!(err, b.delete(&p("db-journal"), false).unwrap_err().code);
-    assert_eq!(err, ringlite::error::SQLITE_IOERR_DELETE_NOENT);
-    // With a directory sync the delete happens at once.
-    std::fs::write(p("x-journal"), b"j").unwrap();
-    let c = b.delete_request(&p("x-journal"), true).unwrap();
-    assert!(c.is_done());
-    c.take().unwrap();
-    assert!(!std::path::Path::new(&p("x-journal")).exists());
-}
-
-#[test]
-fn size_requests_follow_earlier_truncates_and_match_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("f").to_str().unwrap().to_string();
-    let b = backend();
-    let f = open(&b, &path, false);
-    let w = f.write(0, Buffer::from_vec(pattern(0, 0))).unwrap();
-    wait_all(&b, std::slice::from_ref(&w));
-    w.take().unwrap();
-    let t = f.truncate(100).unwrap();
-    // Submitted after the truncate: sees its effect.
-    let s = f.size_request().unwrap();
-    wait_all(&b, &[t.clone(), s.clone()]);
-    t.take().unwrap();
-    assert_eq!(s.take().unwrap().bytes, 100);
-    assert_eq!(f.size().unwrap(), 100);
 }

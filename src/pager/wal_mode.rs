@@ -33,7 +33,7 @@ use crate::{IoPoll, Poll};
 pub const DEFAULT_AUTOCHECKPOINT: u32 = 1000;
 
 impl Pager {
-    pub(super) fn wal_path(&self) -> String {
+    fn wal_path(&self) -> String {
         format!("{}-wal", self.path)
     }
 
@@ -52,21 +52,12 @@ impl Pager {
     /// file's header (`None`: empty file). Opens the WAL if the database is
     /// in WAL mode and begins the WAL read; returns false when the database
     /// is not in WAL mode (the rollback path continues).
-    /// Whether [`Pager::wal_begin_read`] will ask if a `-wal` file exists
-    /// (so the read transaction's start may probe for it in advance).
-    pub(super) fn wal_probe_wanted(&self) -> bool {
-        self.wal.is_none() && !self.opts.memory && !self.opts.immutable && !self.leaving_wal
-    }
-
     pub(super) fn wal_begin_read(&mut self, info: Option<HeaderInfo>, file_size: u64) -> IoPoll<bool> {
         if self.wal.is_none() {
             if self.opts.memory || self.opts.immutable || self.leaving_wal {
                 return Ok(Poll::Ready(false));
             }
-            let wal_exists = match self.wal_probe.take() {
-                Some(probed) => probed,
-                None => self.io.backend().exists(&self.wal_path())?,
-            };
+            let wal_exists = self.io.backend().exists(&self.wal_path())?;
             let wants = info.is_some_and(|i| i.write_version == 2) || wal_exists;
             // Without a log the database file is complete: a read-only
             // connection, which may not create one, reads it directly
