@@ -18,7 +18,8 @@
 //! millisecond-to-second scale of these workloads.
 //!
 //! `--only SUBSTRING` runs only the workloads whose name contains it (for
-//! profiling one workload under `perf`); `--runs N` sets the timed runs;
+//! profiling one workload under `perf`; in the `slow` suite the name is
+//! "workload configuration", e.g. `--only "mixed (30% updates) ringlite async"`); `--runs N` sets the timed runs;
 //! `--skip SUBSTRING` leaves out the workloads whose name contains it;
 //! `--counts 1,100` runs the tenants suite at those tenant counts only.
 //!
@@ -121,7 +122,7 @@ fn main() {
                     format!("{md}\nPlot: {}\n", made.join(", "))
                 }
             }),
-            "slow" => slow::run(args.quick, dir.path()).map(|(failed, md)| {
+            "slow" => slow::run(args.quick, args.only, args.skip, dir.path()).map(|(failed, md)| {
                 any_failed |= failed;
                 md
             }),

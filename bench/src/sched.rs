@@ -70,12 +70,24 @@ pub struct Run {
     /// for a CPU (Linux schedstat run delay) over their wall time, summed:
     /// how much a loaded machine starved them.
     pub cpu_wait: Option<f64>,
+    /// CPU time the run's work used, all of its threads: thread-per-tenant
+    /// runs sum each tenant thread's CPU from its first operation to its
+    /// last; async runs take the process's CPU over the scheduling (the
+    /// scheduler threads plus the kernel's io_uring workers, which run the
+    /// offloaded requests). On a loaded machine throughput follows the CPU
+    /// share a configuration gets; CPU per operation does not.
+    pub cpu: Option<Duration>,
 }
 
 impl Run {
     /// p50, p90, p99, p99.9 in microseconds.
     pub fn percentiles(&self) -> [f64; 4] {
         [50.0, 90.0, 99.0, 99.9].map(|q| self.hist.value_at_quantile(q / 100.0) as f64 / 1000.0)
+    }
+
+    /// CPU microseconds per operation (see [`Run::cpu`]).
+    pub fn cpu_us_per_op(&self) -> Option<f64> {
+        self.cpu.map(|c| c.as_secs_f64() * 1e6 / self.ops.max(1) as f64)
     }
 
     /// Operations per second over the wall time.
@@ -98,13 +110,15 @@ fn new_hist() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
-/// One thread's share of a run: its histogram, start, end, operations.
-type Part = (Histogram<u64>, Instant, Instant, u64);
+/// One thread's share of a run: its histogram, start, end, operations,
+/// CPU time.
+type Part = (Histogram<u64>, Instant, Instant, u64, Duration);
 
 fn merge(parts: Vec<Part>) -> R<Run> {
     let mut hist = new_hist();
-    let (mut start, mut end, mut ops) = (None::<Instant>, None::<Instant>, 0);
-    for (h, s, e, n) in parts {
+    let (mut start, mut end, mut ops, mut cpu) = (None::<Instant>, None::<Instant>, 0, Duration::ZERO);
+    for (h, s, e, n, c) in parts {
+        cpu += c;
         hist.add(&h).map_err(|e| e.to_string())?;
         start = Some(start.map_or(s, |x| x.min(s)));
         end = Some(end.map_or(e, |x| x.max(e)));
@@ -114,7 +128,7 @@ fn merge(parts: Vec<Part>) -> R<Run> {
         (Some(s), Some(e)) => e.saturating_duration_since(s),
         _ => Duration::ZERO,
     };
-    Ok(Run { hist, wall, ops, cpu_busy: None, cpu_wait: None })
+    Ok(Run { hist, wall, ops, cpu_busy: None, cpu_wait: None, cpu: Some(cpu) })
 }
 
 /// Time the calling thread has spent runnable but not running (the
@@ -128,9 +142,18 @@ fn thread_run_delay() -> Duration {
 
 /// CPU time (user + system) the calling thread has used so far.
 fn thread_cpu() -> Duration {
+    rusage_cpu(libc::RUSAGE_THREAD)
+}
+
+/// CPU time (user + system) of the whole process (every thread) so far.
+fn process_cpu() -> Duration {
+    rusage_cpu(libc::RUSAGE_SELF)
+}
+
+fn rusage_cpu(who: libc::c_int) -> Duration {
     // SAFETY: getrusage only writes the struct we hand it.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut ru) } != 0 {
+    if unsafe { libc::getrusage(who, &mut ru) } != 0 {
         return Duration::ZERO;
     }
     let tv = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
@@ -160,6 +183,7 @@ where
                 barrier.wait();
                 let (mut db, mut stmts) = opened?;
                 let mut h = new_hist();
+                let cpu0 = thread_cpu();
                 let start = Instant::now();
                 for op in &plan {
                     let t = Instant::now();
@@ -181,10 +205,11 @@ where
                     }
                 }
                 let end = Instant::now();
+                let cpu = thread_cpu().saturating_sub(cpu0);
                 for st in stmts {
                     db.finalize(st);
                 }
-                Ok((h, start, end, plan.len() as u64))
+                Ok((h, start, end, plan.len() as u64, cpu))
             })
         })
         .collect();
@@ -227,18 +252,23 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
         .into_iter()
         .map(|mine| {
             let (barrier, setup) = (barrier.clone(), setup.clone());
-            std::thread::spawn(move || -> R<(Part, Duration, Duration)> {
+            let named = std::thread::Builder::new().name("async-sched".into());
+            named.spawn(move || -> R<(Part, Duration, Duration)> {
+                // (With several scheduler threads each would count the
+                // others' CPU too: the process figure is for one.)
                 let opened = open_async(mine, &setup);
                 barrier.wait();
                 let mut tenants = opened?;
                 let ops: u64 = tenants.iter().map(|t| t.plan.len() as u64).sum();
                 let mut h = new_hist();
                 let cpu0 = thread_cpu();
+                let process0 = process_cpu();
                 let wait0 = thread_run_delay();
                 let start = Instant::now();
                 let result = schedule(&mut tenants, &mut h);
                 let end = Instant::now();
                 let cpu = thread_cpu().saturating_sub(cpu0);
+                let process = process_cpu().saturating_sub(process0);
                 let starved = thread_run_delay().saturating_sub(wait0);
                 for mut t in tenants {
                     for st in &mut t.stmts {
@@ -246,10 +276,11 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
                     }
                 }
                 result?;
-                Ok(((h, start, end, ops), cpu, starved))
+                Ok(((h, start, end, ops, process), cpu, starved))
             })
         })
-        .collect();
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(|e| format!("spawning a scheduler thread: {e}"))?;
     let mut parts = Vec::new();
     let (mut cpu, mut starved) = (Duration::ZERO, Duration::ZERO);
     for h in handles {

@@ -28,7 +28,11 @@
 //! delay dominates the cost of a read either way.
 //!
 //! Throughput is operations over the wall time from the common start to
-//! the last tenant's end; latencies are per operation.
+//! the last tenant's end; latencies are per operation. `CPU µs/op` is the
+//! CPU time the configuration's threads used per operation (for the async
+//! one: the whole process, so the kernel's io_uring workers count too; the
+//! scheduler thread's own share is the last column), the figure that does
+//! not depend on how much of a loaded machine the configuration got.
 
 use crate::data::{remove_db, Rng};
 use crate::engine::{Engine, Ringlite, Sqlite, R};
@@ -124,7 +128,14 @@ fn delta(before: (u64, u64), after: (u64, u64)) -> (u64, u64) {
 }
 
 /// Run the suite: whether any configuration failed, and the Markdown.
-pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
+/// `only`/`skip` filter the rows by their "workload configuration" name
+/// (e.g. `--only "mixed (30% updates) ringlite async"` for `perf`);
+/// without the SQLite row the ratio columns say `n/a`.
+pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R<(bool, String)> {
+    let wanted = |workload: &str, config: &str| {
+        let name = format!("{workload} {config}");
+        only.is_none_or(|o| name.contains(o)) && skip.is_none_or(|s| !name.contains(s))
+    };
     let sz = sizes(quick);
     let scratch = scratch(dir)?;
     let dir = scratch.path();
@@ -153,30 +164,36 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
         sz.ops,
         if dir.starts_with("/dev/shm") { "RAM (/dev/shm)" } else { "the temp dir" }
     );
-    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op | scheduler on CPU / waiting for CPU |");
-    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(md, "| workload | configuration | ops/s | p50 | p90 | p99 | p99.9 | throughput vs SQLite | p99 vs SQLite | reads/op | syncs/op | CPU µs/op | scheduler on CPU / waiting for CPU |");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (workload, write_pct) in [("read-mostly (5% updates)", 5), ("mixed (30% updates)", 30)] {
         eprintln!("slow: {workload}");
         let p = plans(&sz, write_pct);
         // (configuration, run, storage reads and syncs during the run,
         // opening included).
         let mut results: Vec<(&str, R<Run>, (u64, u64))> = Vec::new();
-        let files = copies(&base, dir, "sqlite", sz.tenants)?;
-        let before = crate::slowvfs::counts();
-        let r = sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)));
-        results.push(("sqlite threads", r, delta(before, crate::slowvfs::counts())));
+        if wanted(workload, "sqlite threads") {
+            let files = copies(&base, dir, "sqlite", sz.tenants)?;
+            let before = crate::slowvfs::counts();
+            let r = sched::threads::<Sqlite, _>(&files, &setup, p.clone(), |f: &Path| Sqlite::open_vfs(f, Some(crate::slowvfs::NAME)));
+            results.push(("sqlite threads", r, delta(before, crate::slowvfs::counts())));
+        }
         {
             let _env = DelayEnv::set();
-            let files = copies(&base, dir, "ringlite-threads", sz.tenants)?;
-            let before = ringlite::io::delay::counts();
-            let r = sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f));
-            results.push(("ringlite threads", r, delta(before, ringlite::io::delay::counts())));
-            let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
-            let before = ringlite::io::delay::counts();
-            let r = sched::async_tenants(&files, &setup, p.clone(), 1);
-            results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
+            if wanted(workload, "ringlite threads") {
+                let files = copies(&base, dir, "ringlite-threads", sz.tenants)?;
+                let before = ringlite::io::delay::counts();
+                let r = sched::threads::<Ringlite, _>(&files, &setup, p.clone(), |f: &Path| Ringlite::open(f));
+                results.push(("ringlite threads", r, delta(before, ringlite::io::delay::counts())));
+            }
+            if wanted(workload, "ringlite async 1 thread") {
+                let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
+                let before = ringlite::io::delay::counts();
+                let r = sched::async_tenants(&files, &setup, p.clone(), 1);
+                results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
+            }
         }
-        let base_run = results[0].1.as_ref().ok().map(|r| (r.throughput(), r.percentiles()[2]));
+        let base_run = results.iter().find(|r| r.0 == "sqlite threads").and_then(|r| r.1.as_ref().ok()).map(|r| (r.throughput(), r.percentiles()[2]));
         for (config, r, (reads, syncs)) in &results {
             match r {
                 Ok(r) => {
@@ -185,7 +202,7 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
                     let per = |n: &u64| *n as f64 / r.ops.max(1) as f64;
                     let _ = writeln!(
                         md,
-                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} | {} |",
+                        "| {workload} | {config} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {tp} | {p99} | {:.2} | {:.2} | {} | {} |",
                         r.throughput(),
                         q[0],
                         q[1],
@@ -193,6 +210,7 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
                         q[3],
                         per(reads),
                         per(syncs),
+                        r.cpu_us_per_op().map_or(String::new(), |c| format!("{c:.1}")),
                         match (r.cpu_busy, r.cpu_wait) {
                             (Some(b), Some(w)) => format!("{:.0}% / {:.0}%", b * 100.0, w * 100.0),
                             _ => String::new(),
@@ -201,7 +219,7 @@ pub fn run(quick: bool, dir: &Path) -> R<(bool, String)> {
                 }
                 Err(e) => {
                     failed = true;
-                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | | |", e.chars().take(100).collect::<String>());
+                    let _ = writeln!(md, "| {workload} | {config} | FAILED: {} | | | | | | | | | | |", e.chars().take(100).collect::<String>());
                 }
             }
         }

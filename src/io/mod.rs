@@ -97,6 +97,13 @@ pub enum FileKind {
 
 /// An open file. Reads, writes, syncs and truncates are asynchronous
 /// requests; everything else is synchronous and never waits.
+///
+/// Ordering every backend keeps: per file, a sync or truncate takes effect
+/// only after every request submitted before it on that file has
+/// completed, and requests submitted after it wait for it. So a caller
+/// may submit writes and the sync that makes them durable together, and
+/// wait once. Reads and writes with no barrier between them may complete
+/// in any order.
 pub trait File: Send + Sync {
     /// Submit a read of `buf.len()` bytes at `offset`. The completion holds
     /// the buffer and the number of bytes read (short at end of file); the

@@ -11,6 +11,11 @@
 //! its content as of its last sync plus a random in-order subset of the
 //! writes performed since.
 //!
+//! Reordering keeps the one ordering every backend promises (see
+//! [`File`]): per file, a sync or truncate is performed only after every
+//! request submitted before it on that file, and no later request on that
+//! file is performed before it.
+//!
 //! Invariant: a request's effect on the file happens at the moment its
 //! completion is marked done, never earlier.
 
@@ -277,6 +282,26 @@ impl File for SimFile {
     }
 }
 
+fn is_barrier(op: &Op) -> bool {
+    matches!(op, Op::Sync | Op::Truncate(_))
+}
+
+/// Indexes of the queued requests that may be performed now: those with
+/// no barrier before them on their file and, for a barrier, nothing at all
+/// before it on its file. Never empty when the queue is not (the first
+/// request is always eligible).
+fn eligible(queue: &[Queued]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, q) in queue.iter().enumerate() {
+        let mut earlier = queue[..i].iter().filter(|e| e.path == q.path);
+        let blocked = if is_barrier(&q.op) { earlier.next().is_some() } else { earlier.any(|e| is_barrier(&e.op)) };
+        if !blocked {
+            out.push(i);
+        }
+    }
+    out
+}
+
 fn perform(q: Queued, fail: bool) {
     let result = match q.op {
         Op::Read(_, _) if fail => Err(Error::new(SQLITE_IOERR_READ, "disk I/O error")),
@@ -334,7 +359,12 @@ impl IoBackend for SimBackend {
             if st.queue.is_empty() {
                 break;
             }
-            let idx = if cfg.reorder { (st.next() as usize) % st.queue.len() } else { 0 };
+            let idx = if cfg.reorder {
+                let eligible = eligible(&st.queue);
+                eligible[(st.next() as usize) % eligible.len()]
+            } else {
+                0
+            };
             let mut fail = cfg.fail_one_in > 0 && st.next().is_multiple_of(cfg.fail_one_in as u64);
             let q = st.queue.remove(idx);
             fail |= matches!(q.op, Op::Read(..)) && failing_reads.as_deref() == Some(&*q.path);
@@ -378,6 +408,34 @@ mod tests {
         let res = r.take().unwrap();
         assert_eq!(res.bytes, 2);
         assert_eq!(&res.buffer.unwrap()[..], &[2, 3, 0, 0]);
+    }
+
+    #[test]
+    fn reordering_keeps_syncs_and_truncates_in_file_order() {
+        for seed in 1..50 {
+            let sim = SimBackend::new(SimConfig { seed, reorder: true, max_per_poll: 3, fail_one_in: 0 });
+            let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
+            let g = sim.open("y", OpenOptions { create: true, ..Default::default() }).unwrap();
+            let w1 = f.write(0, Buffer::from_vec(vec![1; 8])).unwrap();
+            let w2 = f.write(8, Buffer::from_vec(vec![2; 8])).unwrap();
+            let other = g.write(0, Buffer::from_vec(vec![3; 8])).unwrap();
+            let s = f.sync(false).unwrap();
+            let t = f.truncate(4).unwrap();
+            let w3 = f.write(0, Buffer::from_vec(vec![4; 2])).unwrap();
+            while !w3.is_done() || !other.is_done() {
+                sim.poll(None).unwrap();
+                if s.is_done() {
+                    assert!(w1.is_done() && w2.is_done(), "seed {seed}: sync before an earlier write");
+                }
+                if t.is_done() {
+                    assert!(s.is_done(), "seed {seed}: truncate before an earlier sync");
+                }
+                if w3.is_done() {
+                    assert!(t.is_done(), "seed {seed}: write before an earlier truncate");
+                }
+            }
+            assert_eq!(f.size().unwrap(), 4);
+        }
     }
 
     #[test]

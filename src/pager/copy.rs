@@ -167,9 +167,18 @@ impl Pager {
             self.finish(file.sync(false)?)?;
         }
         match self.journal_mode {
-            super::JournalMode::Delete => self.io.backend().delete(&self.journal_path, false)?,
-            super::JournalMode::Truncate => self.finish(self.journal_file(false)?.truncate(0)?)?,
-            super::JournalMode::Persist => self.finish(self.journal_file(false)?.write(0, Buffer::zeroed(28))?)?,
+            super::JournalMode::Delete => {
+                self.journal_handle = None;
+                self.io.backend().delete(&self.journal_path, false)?
+            }
+            super::JournalMode::Truncate => {
+                let c = self.journal_file(false)?.truncate(0)?;
+                self.finish(c)?
+            }
+            super::JournalMode::Persist => {
+                let c = self.journal_file(false)?.write(0, Buffer::zeroed(28))?;
+                self.finish(c)?
+            }
             _ => {}
         }
         self.page_size = new_size;

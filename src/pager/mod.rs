@@ -215,6 +215,12 @@ pub struct Pager {
     missing: std::cell::Cell<Option<Pgno>>,
     /// Pages whose originals are already in the journal file.
     journaled: std::collections::HashSet<Pgno>,
+    /// The journal file, open from its creation in a write transaction
+    /// until the transaction ends (as SQLite keeps its journal descriptor):
+    /// the commit's steps write and sync it through this one handle
+    /// instead of opening the file again for each (an open, an fstat and
+    /// a close each time).
+    journal_handle: Option<Arc<dyn File>>,
     /// End of the journal file's last record (0: no journal written yet).
     journal_end: u64,
     /// `journal_end` when a spill last synced the journal (0: never in
@@ -291,6 +297,7 @@ impl Pager {
             missing: std::cell::Cell::new(None),
             op_undo: None,
             journaled: std::collections::HashSet::new(),
+            journal_handle: None,
             journal_end: 0,
             journal_synced_end: 0,
             journal_nonce: 0,
@@ -871,6 +878,7 @@ impl Pager {
             // put the originals back in the file.
             crate::ready!(self.restore_file_from_originals()?);
         }
+        self.journal_handle = None;
         if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
@@ -933,6 +941,7 @@ impl Pager {
     }
 
     fn finish_write_txn(&mut self) -> Result<()> {
+        self.journal_handle = None;
         self.originals.clear();
         self.journaled.clear();
         self.journal_end = 0;
