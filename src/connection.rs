@@ -936,6 +936,7 @@ impl Statement {
                     let _ = io.block_on(|| bt.savepoint_release(i));
                 }
             }
+            crate::vdbe::exec::trigger_counts::unwind(&mut self.vm, &mut conn.state);
             if self.program.counts_changes {
                 conn.state.changes = self.vm.n_change;
                 conn.state.total_changes += self.vm.n_change + self.vm.n_trigger_change;

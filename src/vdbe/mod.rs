@@ -220,8 +220,9 @@ pub struct Vm {
     pub stmt_savepoint: Option<(usize, u32)>,
     /// Rows changed by this statement.
     pub n_change: i64,
-    /// Rows changed by trigger programs: they count in total_changes()
-    /// but not in changes().
+    /// Rows changed so far by the trigger body statement running
+    /// (`exec::trigger_counts`): they count in total_changes() but not
+    /// in the firing statement's changes().
     pub n_trigger_change: i64,
     /// `'now'` for date functions, fixed per step.
     pub now_jd_ms: Option<i64>,
@@ -258,6 +259,9 @@ pub struct Vm {
     /// Trigger programs running (`Program`), innermost last: each holds
     /// its caller's state while it runs (see [`exec::frame`]).
     pub frames: Vec<exec::frame::Frame>,
+    /// Trigger bodies running, innermost last: what each hides from its
+    /// caller (see [`exec::trigger_counts`]).
+    pub trigger_saves: Vec<exec::trigger_counts::TriggerSave>,
     /// Tables locked by `CursorLock`: (database, root page, frame depth
     /// and cursor of the locking cursor).
     pub pinned: Vec<(usize, u32, usize, usize)>,
@@ -302,6 +306,7 @@ impl Vm {
             call_args: Vec::new(),
             spare_cursors: Vec::new(),
             frames: Vec::new(),
+            trigger_saves: Vec::new(),
             pinned: Vec::new(),
             spare_bufs: Vec::new(),
         }
@@ -339,6 +344,7 @@ impl Vm {
         self.stmt_savepoint = None;
         self.n_change = 0;
         self.n_trigger_change = 0;
+        self.trigger_saves.clear();
         self.now_jd_ms = None;
         self.halted = false;
         self.committing = false;

@@ -25,6 +25,14 @@ pub enum Opcode {
     HaltIfNull,
     /// r[P1] = rows this statement changed so far (`PRAGMA count_changes`).
     ChangeCount,
+    /// A trigger body starts: save `changes()`, `last_insert_rowid()` and
+    /// the enclosing trigger statement's row count (`exec::trigger_counts`).
+    TriggerEnter,
+    /// A trigger body ends: put back what its `TriggerEnter` saved.
+    TriggerLeave,
+    /// A trigger body's statement ended: its rows become `changes()` and
+    /// count in `total_changes()`.
+    ResetCount,
     If,
     IfNot,
     IsNull,

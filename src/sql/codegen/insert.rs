@@ -373,7 +373,9 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
         None => oc,
     };
     c.check_unique(t, row, rowid, None, source.is_some() || without_rowid, unique_oc, skip)?;
-    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK };
+    // (In a trigger body the row sets last_insert_rowid() until the
+    // trigger ends: see `vdbe::exec::trigger_counts`.)
+    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK | OPFLAG_LASTROWID };
     c.write_row(t, row, rowid, flags)?;
     if let Some(r) = c.inserted_rows.filter(|_| c.firing.is_empty()) {
         let one = c.b.reg();

@@ -8,7 +8,10 @@
 //! (SQLite's default `recursive_triggers = OFF`); with the pragma on,
 //! triggers are compiled into trigger programs instead
 //! (`trigger_program.rs`), which may. Changes made by trigger statements
-//! do not count in `changes()`. INSTEAD OF triggers (on views only) are
+//! do not count in the firing statement's `changes()`; inside the body,
+//! `changes()` and `last_insert_rowid()` are the body's own until it ends
+//! (`TriggerEnter`, `ResetCount`, `TriggerLeave`: see
+//! `vdbe::exec::trigger_counts`). INSTEAD OF triggers (on views only) are
 //! fired by `instead.rs`. TEMP triggers live in the temp schema and may
 //! watch main tables; they fire before the table's own triggers.
 
@@ -276,6 +279,9 @@ impl Compiler<'_> {
         self.scopes.push(scope);
         self.firing.push((name.to_string(), skip));
         let done = self.b.label();
+        // changes() and last_insert_rowid() inside the body are its own;
+        // the caller's come back when it ends (also by RAISE(IGNORE)).
+        self.b.add(Opcode::TriggerEnter, 0, 0, 0);
         let r = (|| -> Result<()> {
             if let Some(w) = when {
                 self.jump_if_false(w, done)?;
@@ -297,10 +303,14 @@ impl Compiler<'_> {
                     }
                     _ => Err(Error::sql("malformed trigger")),
                 })?;
+                if !matches!(cmd, ast::TriggerCmd::Select(_)) {
+                    self.b.add(Opcode::ResetCount, 0, 0, 0);
+                }
             }
             Ok(())
         })();
         self.b.bind(done);
+        self.b.add(Opcode::TriggerLeave, 0, 0, 0);
         self.firing.pop();
         self.scopes = saved_scopes;
         self.aliases = saved_aliases;
@@ -317,6 +327,7 @@ impl Compiler<'_> {
             return Err(Error::sql("RAISE() may only be used within a trigger-program"));
         };
         if kind == ResolveType::Ignore {
+            self.b.add(Opcode::TriggerLeave, 0, 0, 0);
             self.b.add(Opcode::Goto, 0, skip, 0);
             return Ok(());
         }

@@ -17,6 +17,7 @@ mod schema;
 mod fkey;
 mod tablefn;
 pub mod frame;
+pub mod trigger_counts;
 
 use super::program::{Opcode, Program};
 use super::{ConnState, Vm, VmStep};
@@ -76,6 +77,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => Ok(frame::leave(vm, insn.p3 != 0)),
             Opcode::Program => frame::enter(vm, top, insn, env.max_trigger_depth),
             Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
+            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, env)),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine

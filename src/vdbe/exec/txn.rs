@@ -293,6 +293,7 @@ fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Er
 pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     vm.halted = true;
     vm.close_cursors();
+    super::trigger_counts::unwind(vm, env);
     // (The callers of a failing trigger program fail with it.)
     vm.frames.clear();
     let io = env.io.clone();

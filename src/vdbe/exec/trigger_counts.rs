@@ -1,0 +1,71 @@
+//! What a trigger body sees of `changes()` and `last_insert_rowid()`:
+//! `TriggerEnter` (each time a trigger body starts) saves the
+//! connection's `changes()` and `last_insert_rowid()` and the count of
+//! the trigger statement running around it, `ResetCount` (after each
+//! INSERT, UPDATE or DELETE of a trigger body) makes that statement's
+//! rows the connection's `changes()` and adds them to `total_changes()`,
+//! and `TriggerLeave` (each time a trigger body ends, also by
+//! RAISE(IGNORE)) puts the saved values back, as SQLite does when a
+//! trigger program ends.
+//!
+//! Invariants: the three instructions do no I/O, so none suspends and
+//! none is re-entered. Rows written by trigger bodies count in
+//! `Vm::n_trigger_change` (never in the statement's own `n_change`, so
+//! `sqlite3_changes()` of the firing statement leaves them out); each
+//! open trigger body has one entry in `Vm::trigger_saves`, and a
+//! statement that ends inside trigger bodies (an error, a reset) goes
+//! back to the values of the outermost one ([`unwind`]).
+
+use super::Flow;
+use crate::vdbe::program::{Insn, Opcode};
+use crate::vdbe::{ConnState, Vm};
+
+/// Values a trigger body hides from its caller while it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct TriggerSave {
+    last_insert_rowid: i64,
+    changes: i64,
+    step_changes: i64,
+}
+
+/// `TriggerEnter`, `TriggerLeave` and `ResetCount`.
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Flow {
+    match insn.opcode {
+        Opcode::TriggerEnter => {
+            vm.trigger_saves.push(TriggerSave {
+                last_insert_rowid: env.last_insert_rowid,
+                changes: env.changes,
+                step_changes: vm.n_trigger_change,
+            });
+            vm.n_trigger_change = 0;
+        }
+        Opcode::TriggerLeave => {
+            if let Some(s) = vm.trigger_saves.pop() {
+                restore(vm, env, s);
+            }
+        }
+        _ => {
+            // ResetCount
+            env.changes = vm.n_trigger_change;
+            env.total_changes += vm.n_trigger_change;
+            vm.n_trigger_change = 0;
+        }
+    }
+    Flow::Next
+}
+
+fn restore(vm: &mut Vm, env: &mut ConnState, s: TriggerSave) {
+    env.last_insert_rowid = s.last_insert_rowid;
+    env.changes = s.changes;
+    vm.n_trigger_change = s.step_changes;
+}
+
+/// The statement stops inside trigger bodies: the connection gets back
+/// the values from before the outermost one started.
+pub fn unwind(vm: &mut Vm, env: &mut ConnState) {
+    if !vm.trigger_saves.is_empty() {
+        let outermost = vm.trigger_saves[0];
+        vm.trigger_saves.clear();
+        restore(vm, env, outermost);
+    }
+}
