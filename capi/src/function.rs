@@ -119,6 +119,25 @@ unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]
     f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
 }
 
+/// Run `call` (a C callback of `func`) with the VM's counters published on
+/// the function's connection, so that `sqlite3_changes` and the like
+/// called from the callback answer them (the engine connection itself is
+/// lent to the running step). Nested calls put the outer values back.
+fn with_counters<T>(func: &CFunction, fctx: &FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
+    let db = unsafe { crate::handle::db_ref_any(func.db) };
+    let counters = crate::handle::CallCounters {
+        last_insert_rowid: fctx.last_insert_rowid,
+        changes: fctx.changes,
+        total_changes: fctx.total_changes,
+    };
+    let outer = db.map(|d| d.counters_in_call.replace(Some(counters)));
+    let r = call();
+    if let (Some(d), Some(o)) = (db, outer) {
+        d.counters_in_call.set(o);
+    }
+    r
+}
+
 struct CScalar(Arc<CFunction>);
 
 impl ScalarFunction for CScalar {
@@ -129,7 +148,7 @@ impl ScalarFunction for CScalar {
         };
         let mut ctx = sqlite3_context::new(f, std::ptr::null_mut(), args);
         let mut argv = call_args(args, fctx.arg_subtypes);
-        unsafe { invoke(x, &mut ctx, &mut argv) };
+        with_counters(f, fctx, || unsafe { invoke(x, &mut ctx, &mut argv) });
         ctx.outcome(fctx)
     }
 }
@@ -174,7 +193,7 @@ impl CAggState {
         };
         let mut ctx = sqlite3_context::new(&func, &mut self.mem, args);
         let mut argv = call_args(args, fctx.arg_subtypes);
-        unsafe { invoke(x, &mut ctx, &mut argv) };
+        with_counters(&func, fctx, || unsafe { invoke(x, &mut ctx, &mut argv) });
         ctx.outcome(fctx).map(|_| ())
     }
 
@@ -188,7 +207,7 @@ impl CAggState {
             return Err(Error::sql("function has no implementation"));
         };
         let mut ctx = sqlite3_context::new(&func, &mut self.mem, &[]);
-        unsafe { x(&mut ctx) };
+        with_counters(&func, fctx, || unsafe { x(&mut ctx) });
         ctx.outcome(fctx)
     }
 }

@@ -21,7 +21,9 @@
 //! finalizing or exec'ing SQL on its own connection (Tcl's `db eval` inside
 //! `db function` or `db commit_hook`, the shell's `.schema` of a view)
 //! fails with `SQLITE_MISUSE`, and connection counters read there
-//! (`sqlite3_changes`, `last_insert_rowid`) answer 0 and `get_autocommit` 1.
+//! (`sqlite3_changes`, `last_insert_rowid`) answer 0 and `get_autocommit` 1,
+//! except in a user function, which gets the counters the VM passed to the
+//! call (`sqlite3::counters_in_call`).
 //! The reason is structural: `Statement::step(&mut self, &mut Connection)`
 //! lends the whole connection for the step, and the VM keeps `&mut
 //! ConnState` (btrees, transaction state) across the call back. Lifting it
@@ -199,6 +201,23 @@ pub struct sqlite3 {
     /// from it: like live statements, they make `sqlite3_close` answer
     /// `SQLITE_BUSY` and keep a `close_v2` zombie alive.
     pub pins: std::cell::Cell<usize>,
+    /// While an application-defined function of this connection runs (the
+    /// engine connection is lent to the step then): the connection's
+    /// `last_insert_rowid`, `changes` and `total_changes` as the VM had
+    /// them at the call, which `sqlite3_last_insert_rowid`, `changes` and
+    /// `total_changes` answer from there (`function.rs` sets it).
+    pub counters_in_call: std::cell::Cell<Option<CallCounters>>,
+}
+
+/// The counters a function call sees (see `sqlite3::counters_in_call`).
+#[derive(Debug, Clone, Copy)]
+pub struct CallCounters {
+    /// `sqlite3_last_insert_rowid`.
+    pub last_insert_rowid: i64,
+    /// `sqlite3_changes64`.
+    pub changes: i64,
+    /// `sqlite3_total_changes64`.
+    pub total_changes: i64,
 }
 
 // The handle is shared between threads by C code; all interior state is
@@ -232,6 +251,7 @@ impl sqlite3 {
             current_stmt: std::cell::Cell::new(std::ptr::null_mut()),
             db_config: RefCell::new(Default::default()),
             pins: std::cell::Cell::new(0),
+            counters_in_call: std::cell::Cell::new(None),
         });
         // The handle is boxed: its lock no longer moves.
         db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);

@@ -23,9 +23,27 @@ fn conn_value<T>(
     d.with_conn(f).unwrap_or(default)
 }
 
+/// A connection counter: from the engine connection, or, while a user
+/// function of the connection runs (the connection is lent to the step),
+/// what the VM passed to that call.
+fn counter(
+    db: *mut sqlite3,
+    of_conn: impl FnOnce(&mut ringlite::Connection) -> i64,
+    in_call: impl FnOnce(crate::handle::CallCounters) -> i64,
+) -> i64 {
+    let Some(d) = (unsafe { db_ref(db) }) else {
+        return 0;
+    };
+    let _g = d.lock.lock();
+    match d.with_conn(of_conn) {
+        Ok(v) => v,
+        Err(_) => d.counters_in_call.get().map_or(0, in_call),
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_last_insert_rowid(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { conn_value(arg0, 0, |c| c.last_insert_rowid()) })
+    ffi_guard!(0, { counter(arg0, |c| c.last_insert_rowid(), |k| k.last_insert_rowid) })
 }
 
 #[no_mangle]
@@ -37,22 +55,22 @@ pub unsafe extern "C" fn sqlite3_set_last_insert_rowid(arg0: *mut sqlite3, arg1:
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_changes(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { conn_value(arg0, 0, |c| c.changes() as c_int) })
+    ffi_guard!(0, { counter(arg0, |c| c.changes(), |k| k.changes) as c_int })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_changes64(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { conn_value(arg0, 0, |c| c.changes()) })
+    ffi_guard!(0, { counter(arg0, |c| c.changes(), |k| k.changes) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_total_changes(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { conn_value(arg0, 0, |c| c.total_changes() as c_int) })
+    ffi_guard!(0, { counter(arg0, |c| c.total_changes(), |k| k.total_changes) as c_int })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_total_changes64(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { conn_value(arg0, 0, |c| c.total_changes()) })
+    ffi_guard!(0, { counter(arg0, |c| c.total_changes(), |k| k.total_changes) })
 }
 
 #[no_mangle]
