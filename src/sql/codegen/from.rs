@@ -271,6 +271,7 @@ impl<'b> Compiler<'_> {
                     let info = super::select::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
+                        written_names: rb.columns.clone(),
                         affinities: vec![None; rb.columns.len()],
                         decltypes: vec![None; rb.columns.len()],
                         origins: vec![None; rb.columns.len()],
@@ -446,7 +447,10 @@ impl<'b> Compiler<'_> {
             if !info.sources.is_empty() {
                 info.names.clone()
             } else if info.table_names.iter().any(|n| !n.is_empty()) {
+                // A view's columns: named after resolving, by declared names.
                 super::create_as::unique_names(&info.table_names)
+            } else if info.written_names.len() == info.n_columns {
+                super::create_as::unique_names(&info.written_names)
             } else {
                 super::create_as::unique_names(&info.names)
             }
@@ -505,9 +509,16 @@ impl<'b> Compiler<'_> {
                         });
                     }
                 }
+                let is_view = view_text.is_some();
+                if let Some(text) = &view_text {
+                    self.view_texts.push(text.clone());
+                }
                 self.view_names_text = view_text;
                 let info = self.compile_select(sel, Dest::EphemTable(cur));
                 self.view_names_text = None;
+                if is_view {
+                    self.view_texts.pop();
+                }
                 info
             }
             _ => Err(Error::sql("malformed view or CTE")),

@@ -96,6 +96,11 @@ pub struct SelectInfo {
     /// from them (CREATE TABLE ... AS; `create_as.rs`): computed for the
     /// SELECT compiled with `Compiler::span_names`, empty otherwise.
     pub table_names: Vec<String>,
+    /// The names a FROM subquery or CTE made of this SELECT gives its
+    /// columns, before they are made unique (`written_column_name`): how
+    /// the result columns are written, not the declared names of the
+    /// columns they read. A compound's are its first arm's.
+    pub written_names: Vec<String>,
     /// Kinds of value each result column may hold (`create_as::kinds`).
     pub data_types: Vec<u8>,
     /// Which result columns are a CAST.
@@ -698,13 +703,17 @@ impl Compiler<'_> {
     }
 
     /// The name of a nested SELECT's result column that is expression
-    /// `e`: its source text, found among the statement's SELECT lists as
-    /// the span that renders the same (whitespace aside), else its text.
+    /// `e`: its source text, found among the SELECT lists of the views
+    /// being expanded (innermost first) and of the statement as the span
+    /// that renders the same (whitespace aside), else its text.
     fn subquery_column_text(&self, e: &Expr<'_>) -> String {
         let rendered = column_text(e);
         let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         let want = squeeze(&crate::sql::params::expr_text(e));
-        let found = crate::sql::parse::all_result_column_spans(self.sql).into_iter().find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        // Inside a view's body the text is the view's; a CTE's body is
+        // written in the view or the statement around it.
+        let texts = self.view_texts.iter().rev().map(|t| t.as_bytes()).chain(std::iter::once(self.sql));
+        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(span).eq_ignore_ascii_case(&want));
         found.unwrap_or(rendered)
     }
 
@@ -822,6 +831,7 @@ impl Compiler<'_> {
                     ResultItem::Col(..) => i,
                 };
                 let (n, a, d) = self.describe_item(it, &mut spans, written);
+                info.written_names.push(written_column_name(it, &n, i));
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
@@ -1189,6 +1199,7 @@ impl Compiler<'_> {
                 correlated: false,
                 first_affinity: None,
                 table_names: names.clone(),
+                written_names: names.clone(),
                 names,
                 affinities: row0_affinities,
                 decltypes: vec![None; n],
@@ -1204,6 +1215,42 @@ impl Compiler<'_> {
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
+    }
+}
+
+/// The name result item `item` (number `i`, named `described` as a result
+/// column) gives the column of a FROM subquery or CTE: SQLite names those
+/// before resolving names, so a column reference is named by its column
+/// part as written, dequoted (`T.Col` gives `Col`, whatever the declared
+/// name's case; `"x"` gives `x` even when it turns out to be a string),
+/// an alias or a `*` column by its name, and any other expression by its
+/// source text (which `described` is then). COLLATE and parentheses
+/// around a reference do not count; TRUE and FALSE, even as aliases, give
+/// `columnN`.
+fn written_column_name(item: &ResultItem<'_, '_>, described: &str, i: usize) -> String {
+    let name = match item {
+        ResultItem::Col(_, name, _) => name.clone(),
+        ResultItem::Expr(_, Some(alias)) => alias.clone(),
+        ResultItem::Expr(e, None) => {
+            let mut x = *e;
+            loop {
+                match x {
+                    Expr::Collate(inner, _) => x = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => x = &v[0],
+                    _ => break,
+                }
+            }
+            match x {
+                Expr::Id(id) => unquote(id.0),
+                Expr::Name(n) | Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => unquote(n.0),
+                _ => described.to_string(),
+            }
+        }
+    };
+    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+        format!("column{}", i + 1)
+    } else {
+        name
     }
 }
 
