@@ -750,7 +750,8 @@ impl Compiler<'_> {
         let Some(item) = scope.items.get(r.item) else { return (None, None) };
         match r.column.or(item.rowid_alias) {
             Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
-            None => (Some(name.to_string()), Some("INTEGER".into()).filter(|_| false)),
+            // The rowid of a table without an INTEGER PRIMARY KEY.
+            None => (Some(name.to_string()), Some("INTEGER".into())),
         }
     }
 
