@@ -16,6 +16,11 @@ CREATE VIEW v3 AS SELECT a+1, \"zz\", true, rowid FROM tabc;
 CREATE VIEW v4 AS SELECT * FROM (SELECT A, \"c\", B AS bb, a FROM tabc);
 CREATE VIEW v5 AS WITH w AS (SELECT A, tabc.C FROM tabc) SELECT * FROM w;
 CREATE VIEW v6 AS SELECT * FROM (SELECT a  +  1, \"zz\", false FROM tabc);
+CREATE VIEW v7 AS SELECT * FROM v6;
+CREATE TABLE tt(t TEXT);
+INSERT INTO tt VALUES('2');
+CREATE VIEW v8 AS SELECT x, y COLLATE nocase, (x), s.z FROM (SELECT a+1 AS x, b AS y, 'q' AS z FROM tabc) AS s;
+CREATE VIEW v9 AS WITH w AS (SELECT a*2 AS m, c FROM tabc) SELECT * FROM w;
 ";
 
 const QUERIES: &[&str] = &[
@@ -81,8 +86,14 @@ const QUERIES: &[&str] = &[
     "SELECT name, type FROM pragma_table_info('v3')",
     "SELECT name, type FROM pragma_table_info('v4')",
     "SELECT name, type FROM pragma_table_info('v5')",
-    // (The types differ: a subquery column without affinity shows as BLOB.)
-    "SELECT name FROM pragma_table_info('v6')",
+    "SELECT name, type FROM pragma_table_info('v6')",
+    "SELECT name, type FROM pragma_table_info('v7')",
+    "SELECT name, type FROM pragma_table_info('v8')",
+    "SELECT name, type FROM pragma_table_info('v9')",
+    // A subquery column without affinity compares as one.
+    "SELECT t IN (SELECT x FROM (SELECT 1+1 AS x)), t IN (SELECT * FROM (SELECT 1+1)), t = x, x = t FROM tt, (SELECT 1+1 AS x)",
+    "SELECT t IN (SELECT \"a  +  1\" - 1 FROM v6), t IN (SELECT \"a  +  1\" FROM v6), (SELECT zz FROM v7) = 'zz' FROM tt",
+    "CREATE TABLE x4 AS SELECT * FROM v8; SELECT name, type FROM pragma_table_info('x4')",
 ];
 
 /// The outcomes with text shown as text (failures are read by people).

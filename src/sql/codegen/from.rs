@@ -467,6 +467,7 @@ impl<'b> Compiler<'_> {
                     .map(|(i, n)| ScopeColumn {
                         name: n.clone(),
                         affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                        without_affinity: info.affinities.get(i).is_some_and(|a| a.is_none()),
                         collation: info.collations.get(i).cloned().flatten(),
                         decltype: info.decltypes.get(i).cloned().flatten(),
                         hidden: info.sources.get(i).is_some_and(|s| s.hidden),

@@ -680,10 +680,10 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
-                    it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
-                });
-                (name.clone(), Some(r.affinity), decl)
+                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)));
+                let decl = col.and_then(|c| c.decltype.clone());
+                let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
+                (name.clone(), aff, decl)
             }
             ResultItem::Expr(e, alias) => {
                 let aff = self.expr_affinity(e);
