@@ -1061,18 +1061,23 @@ impl Compiler<'_> {
     /// Report the first unresolvable column name in `e` the way SQLite
     /// does before any other clause is looked at.
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
-        let mut names: Vec<(Option<String>, String, bool)> = Vec::new();
+        // (qualifier, name, double-quoted, the database of `db.t.c`)
+        let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
         crate::sql::plan::terms::walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false)),
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
+                Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)))),
                 _ => {}
             }
             true
         });
-        for (q, n, quoted) in names {
+        for (q, n, quoted, db) in names {
             if self.resolve_name(q.as_deref(), &n)?.is_some() {
                 continue;
+            }
+            if let (Some(d), Some(t)) = (&db, &q) {
+                return Err(Error::sql(format!("no such column: {d}.{t}.{n}")));
             }
             if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
                 continue;
