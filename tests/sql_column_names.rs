@@ -48,6 +48,8 @@ const QUERIES: &[&str] = &[
     "SELECT * FROM (SELECT a FROM (SELECT A FROM tabc))",
     "SELECT * FROM (SELECT * FROM (SELECT A, B FROM tabc))",
     "SELECT \"Z\", * FROM (SELECT 1 AS z)",
+    "SELECT (a), ((tabc.B)), (a)+1, (a) COLLATE nocase FROM tabc",
+    "SELECT v2.x, (Y) FROM v2",
     // Expressions: as written, whatever the spacing and case.
     "SELECT * FROM (SELECT a   +   1, ABS( b ), a||b, -a, +b, NOT c FROM tabc)",
     "SELECT * FROM (SELECT A COLLATE nocase, likely(B), (c), ( a ) FROM tabc)",
@@ -162,6 +164,7 @@ fn declared_types_match_sqlite() {
     let queries = [
         "SELECT rowid, _rowid_, oid, a, b FROM tabc",
         "SELECT rowid, a, \"Mixed Case\" FROM t2",
+        "SELECT (rowid), ((\"Mixed Case\")), (a) COLLATE nocase FROM t2",
         "SELECT * FROM (SELECT rowid, a, b AS bb FROM tabc)",
         "SELECT * FROM v1",
         "SELECT * FROM v3",

@@ -687,7 +687,9 @@ impl Compiler<'_> {
             }
             ResultItem::Expr(e, alias) => {
                 let aff = self.expr_affinity(e);
-                let (colname, decl) = match e {
+                // Parentheses leave no trace in SQLite's tree: `(Y)` is
+                // the column Y.
+                let (colname, decl) = match skip_parens(e) {
                     Expr::Id(id) => self.column_name_and_type(None, &unquoted(id.0)),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => (None, None),
@@ -723,9 +725,11 @@ impl Compiler<'_> {
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
             ResultItem::Col(r, _, _) => r.clone(),
-            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
-            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
-            _ => return None,
+            ResultItem::Expr(e, _) => match skip_parens(e) {
+                Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
+                Expr::Qualified(t, c) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
+                _ => return None,
+            },
         };
         if r.depth != 0 {
             return None;
@@ -1222,6 +1226,17 @@ impl Compiler<'_> {
         info.correlated = scope.correlated;
         Ok(info)
     }
+}
+
+/// `e` without the parentheses around it.
+fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    while let Expr::Parenthesized(v) = e {
+        match &v[..] {
+            [inner] => e = inner,
+            _ => break,
+        }
+    }
+    e
 }
 
 /// The name result item `item` (number `i`, named `described` as a result
