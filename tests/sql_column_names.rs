@@ -31,6 +31,10 @@ const QUERIES: &[&str] = &[
     "WITH w AS (SELECT A, a FROM tabc) SELECT * FROM w",
     "SELECT * FROM (SELECT a, \"a:1\", a FROM tabc)",
     "SELECT * FROM (SELECT a, a AS \"a:1\", \"A\" FROM tabc)",
+    "CREATE VIEW vq AS SELECT a AS 'xyz', b+c AS 'pqr', c-b FROM tabc; SELECT * FROM vq",
+    "CREATE VIEW vr AS SELECT a, b FROM tabc; SELECT * FROM vr; DROP VIEW vr; CREATE VIEW vr AS SELECT a AS 'xyz', b+c AS 'pqr', c-b FROM tabc; SELECT * FROM vr",
+    "SELECT * FROM (SELECT a AS 'xyz', b+c AS 'pqr', c-b FROM tabc)",
+    "SELECT a AS 'xyz', b+c AS 'pqr', c-b FROM tabc",
     // Views keep their declared names.
     "SELECT * FROM v1",
     "SELECT * FROM v2",

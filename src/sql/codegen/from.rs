@@ -20,6 +20,13 @@
 //! could not record its match), and the right table is read through its
 //! own cursor (no covering index, filtered copy or automatic index),
 //! which its unmatched pass rewinds.
+//!
+//! Column names of a materialised item are SQLite's: a view's are the
+//! names its SELECT gives after resolving (declared column names), a
+//! FROM subquery's or CTE's the names as written before resolving
+//! (`T.Col` is `Col`, `"x"` is `x`, TRUE is `columnN`), made unique with
+//! `:N`. A column whose expression has no affinity is marked so
+//! (`ScopeColumn::without_affinity`).
 
 use super::select::Dest;
 use super::Compiler;
@@ -442,7 +449,10 @@ impl<'b> Compiler<'_> {
     pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
         // Duplicate names are made unique, as SQLite names the columns of
         // a subquery, view or CTE ("a", "a:1", ...); a parenthesized
-        // join's columns keep their tables' names (`sources`).
+        // join's columns keep their tables' names (`sources`). A view's
+        // columns are named after its names are resolved (declared names,
+        // `table_names`), a subquery's or CTE's before (as written,
+        // `written_names`).
         let names = cols.unwrap_or_else(|| {
             if !info.sources.is_empty() {
                 info.names.clone()
