@@ -18,6 +18,9 @@ pub struct ScopeColumn {
     pub name: String,
     /// Affinity (BLOB for none).
     pub affinity: Affinity,
+    /// A subquery's column whose expression has no affinity at all (it
+    /// compares as BLOB, but a view reading it shows no type for it).
+    pub without_affinity: bool,
     /// Collation name, when declared.
     pub collation: Option<String>,
     /// Declared type.

@@ -153,6 +153,7 @@ impl Table {
                         .map(|c| crate::sql::resolve::ScopeColumn {
                             name: c.name.clone(),
                             affinity: c.affinity,
+                            without_affinity: false,
                             collation: c.collation.clone(),
                             decltype: c.decltype.clone(),
                             hidden: false,

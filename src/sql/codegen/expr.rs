@@ -288,20 +288,32 @@ impl Compiler<'_> {
         }
     }
 
+    /// The affinity of the column `r` reads: none for a subquery's column
+    /// whose expression has none (it is no BLOB column: a comparison with
+    /// it takes the other side's affinity).
+    fn column_affinity(&self, r: &ColumnRef) -> Option<Affinity> {
+        let scope = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s));
+        let col = r.column.and_then(|c| scope.and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.get(c)));
+        Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity))
+    }
+
     /// The affinity of an expression (`None`: no affinity).
     pub fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
         match e {
             Expr::Id(id) => {
                 let n = unquoted(id.0);
-                self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
+                let r = self.resolve_name(None, &n).ok().flatten();
+                r.and_then(|r| self.column_affinity(&r))
             }
             Expr::Name(n) => {
                 let n = unquoted(n.0);
-                self.resolve_name(None, &n).ok().flatten().map(|r| r.affinity)
+                let r = self.resolve_name(None, &n).ok().flatten();
+                r.and_then(|r| self.column_affinity(&r))
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| r.affinity)
+                let r = self.resolve_name(Some(&t), &c).ok().flatten();
+                r.and_then(|r| self.column_affinity(&r))
             }
             Expr::Cast { type_name, .. } => {
                 Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name)))

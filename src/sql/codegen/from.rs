@@ -20,6 +20,13 @@
 //! could not record its match), and the right table is read through its
 //! own cursor (no covering index, filtered copy or automatic index),
 //! which its unmatched pass rewinds.
+//!
+//! Column names of a materialised item are SQLite's: a view's are the
+//! names its SELECT gives after resolving (declared column names), a
+//! FROM subquery's or CTE's the names as written before resolving
+//! (`T.Col` is `Col`, `"x"` is `x`, TRUE is `columnN`), made unique with
+//! `:N`. A column whose expression has no affinity is marked so
+//! (`ScopeColumn::without_affinity`).
 
 use super::select::Dest;
 use super::Compiler;
@@ -271,6 +278,7 @@ impl<'b> Compiler<'_> {
                     let info = super::select::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
+                        written_names: rb.columns.clone(),
                         affinities: vec![None; rb.columns.len()],
                         decltypes: vec![None; rb.columns.len()],
                         origins: vec![None; rb.columns.len()],
@@ -441,12 +449,18 @@ impl<'b> Compiler<'_> {
     pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
         // Duplicate names are made unique, as SQLite names the columns of
         // a subquery, view or CTE ("a", "a:1", ...); a parenthesized
-        // join's columns keep their tables' names (`sources`).
+        // join's columns keep their tables' names (`sources`). A view's
+        // columns are named after its names are resolved (declared names,
+        // `table_names`), a subquery's or CTE's before (as written,
+        // `written_names`).
         let names = cols.unwrap_or_else(|| {
             if !info.sources.is_empty() {
                 info.names.clone()
             } else if info.table_names.iter().any(|n| !n.is_empty()) {
+                // A view's columns: named after resolving, by declared names.
                 super::create_as::unique_names(&info.table_names)
+            } else if info.written_names.len() == info.n_columns {
+                super::create_as::unique_names(&info.written_names)
             } else {
                 super::create_as::unique_names(&info.names)
             }
@@ -463,6 +477,7 @@ impl<'b> Compiler<'_> {
                     .map(|(i, n)| ScopeColumn {
                         name: n.clone(),
                         affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                        without_affinity: info.affinities.get(i).is_some_and(|a| a.is_none()),
                         collation: info.collations.get(i).cloned().flatten(),
                         decltype: info.decltypes.get(i).cloned().flatten(),
                         hidden: info.sources.get(i).is_some_and(|s| s.hidden),
@@ -505,9 +520,16 @@ impl<'b> Compiler<'_> {
                         });
                     }
                 }
+                let is_view = view_text.is_some();
+                if let Some(text) = &view_text {
+                    self.view_texts.push(text.clone());
+                }
                 self.view_names_text = view_text;
                 let info = self.compile_select(sel, Dest::EphemTable(cur));
                 self.view_names_text = None;
+                if is_view {
+                    self.view_texts.pop();
+                }
                 info
             }
             _ => Err(Error::sql("malformed view or CTE")),

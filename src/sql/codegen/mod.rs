@@ -244,6 +244,10 @@ pub struct Compiler<'s> {
     /// columns are named: from this text's top-level result list (the
     /// CREATE VIEW statement), the way `span_names` does.
     pub view_names_text: Option<String>,
+    /// The CREATE VIEW statements of the views being expanded, innermost
+    /// last: the source text a nested SELECT of a view's body names its
+    /// expression columns from (`select::subquery_column_text`).
+    pub view_texts: Vec<String>,
     /// The next SELECT compiled is a parenthesized join's `SELECT *`: its
     /// `*` keeps every column, each tagged with its table
     /// (`SelectInfo::sources`).
@@ -357,6 +361,7 @@ impl<'s> Compiler<'s> {
             seek_consumed: None,
             span_names: false,
             view_names_text: None,
+            view_texts: Vec::new(),
             nested_from: false,
             dml_target: None,
             row_values_after: Vec::new(),

@@ -216,7 +216,8 @@ impl<'b> Compiler<'_> {
         } else {
             self.b.add(Opcode::Delete, queue, 0, 0);
         }
-        let names = cols.clone().unwrap_or_else(|| info.names.clone());
+        // The CTE's columns are named as its first SELECT writes them.
+        let names = cols.clone().unwrap_or_else(|| super::create_as::unique_names(&info.written_names));
         self.recursive.push(super::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
         for cs in &compounds[first_recursive - 1..] {

@@ -96,6 +96,11 @@ pub struct SelectInfo {
     /// from them (CREATE TABLE ... AS; `create_as.rs`): computed for the
     /// SELECT compiled with `Compiler::span_names`, empty otherwise.
     pub table_names: Vec<String>,
+    /// The names a FROM subquery or CTE made of this SELECT gives its
+    /// columns, before they are made unique (`written_column_name`): how
+    /// the result columns are written, not the declared names of the
+    /// columns they read. A compound's are its first arm's.
+    pub written_names: Vec<String>,
     /// Kinds of value each result column may hold (`create_as::kinds`).
     pub data_types: Vec<u8>,
     /// Which result columns are a CAST.
@@ -675,14 +680,16 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let decl = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| {
-                    it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)).and_then(|c| c.decltype.clone())
-                });
-                (name.clone(), Some(r.affinity), decl)
+                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)));
+                let decl = col.and_then(|c| c.decltype.clone());
+                let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
+                (name.clone(), aff, decl)
             }
             ResultItem::Expr(e, alias) => {
                 let aff = self.expr_affinity(e);
-                let (colname, decl) = match e {
+                // Parentheses leave no trace in SQLite's tree: `(Y)` is
+                // the column Y.
+                let (colname, decl) = match skip_parens(e) {
                     Expr::Id(id) => self.column_name_and_type(None, &unquoted(id.0)),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => (None, None),
@@ -698,13 +705,17 @@ impl Compiler<'_> {
     }
 
     /// The name of a nested SELECT's result column that is expression
-    /// `e`: its source text, found among the statement's SELECT lists as
-    /// the span that renders the same (whitespace aside), else its text.
+    /// `e`: its source text, found among the SELECT lists of the views
+    /// being expanded (innermost first) and of the statement as the span
+    /// that renders the same (whitespace aside), else its text.
     fn subquery_column_text(&self, e: &Expr<'_>) -> String {
         let rendered = column_text(e);
         let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
         let want = squeeze(&crate::sql::params::expr_text(e));
-        let found = crate::sql::parse::all_result_column_spans(self.sql).into_iter().find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        // Inside a view's body the text is the view's; a CTE's body is
+        // written in the view or the statement around it.
+        let texts = self.view_texts.iter().rev().map(|t| t.as_bytes()).chain(std::iter::once(self.sql));
+        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(span).eq_ignore_ascii_case(&want));
         found.unwrap_or(rendered)
     }
 
@@ -714,9 +725,11 @@ impl Compiler<'_> {
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
             ResultItem::Col(r, _, _) => r.clone(),
-            ResultItem::Expr(Expr::Id(id), _) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
-            ResultItem::Expr(Expr::Qualified(t, c), _) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
-            _ => return None,
+            ResultItem::Expr(e, _) => match skip_parens(e) {
+                Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
+                Expr::Qualified(t, c) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
+                _ => return None,
+            },
         };
         if r.depth != 0 {
             return None;
@@ -741,7 +754,8 @@ impl Compiler<'_> {
         let Some(item) = scope.items.get(r.item) else { return (None, None) };
         match r.column.or(item.rowid_alias) {
             Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
-            None => (Some(name.to_string()), Some("INTEGER".into()).filter(|_| false)),
+            // The rowid of a table without an INTEGER PRIMARY KEY.
+            None => (Some(name.to_string()), Some("INTEGER".into())),
         }
     }
 
@@ -822,6 +836,7 @@ impl Compiler<'_> {
                     ResultItem::Col(..) => i,
                 };
                 let (n, a, d) = self.describe_item(it, &mut spans, written);
+                info.written_names.push(written_column_name(it, &n, i));
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
@@ -1050,18 +1065,23 @@ impl Compiler<'_> {
     /// Report the first unresolvable column name in `e` the way SQLite
     /// does before any other clause is looked at.
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
-        let mut names: Vec<(Option<String>, String, bool)> = Vec::new();
+        // (qualifier, name, double-quoted, the database of `db.t.c`)
+        let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
         crate::sql::plan::terms::walk(e, &mut |x| {
             match x {
-                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false)),
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
+                Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)))),
                 _ => {}
             }
             true
         });
-        for (q, n, quoted) in names {
+        for (q, n, quoted, db) in names {
             if self.resolve_name(q.as_deref(), &n)?.is_some() {
                 continue;
+            }
+            if let (Some(d), Some(t)) = (&db, &q) {
+                return Err(Error::sql(format!("no such column: {d}.{t}.{n}")));
             }
             if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
                 continue;
@@ -1189,6 +1209,7 @@ impl Compiler<'_> {
                 correlated: false,
                 first_affinity: None,
                 table_names: names.clone(),
+                written_names: names.clone(),
                 names,
                 affinities: row0_affinities,
                 decltypes: vec![None; n],
@@ -1204,6 +1225,53 @@ impl Compiler<'_> {
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
+    }
+}
+
+/// `e` without the parentheses around it.
+fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    while let Expr::Parenthesized(v) = e {
+        match &v[..] {
+            [inner] => e = inner,
+            _ => break,
+        }
+    }
+    e
+}
+
+/// The name result item `item` (number `i`, named `described` as a result
+/// column) gives the column of a FROM subquery or CTE: SQLite names those
+/// before resolving names, so a column reference is named by its column
+/// part as written, dequoted (`T.Col` gives `Col`, whatever the declared
+/// name's case; `"x"` gives `x` even when it turns out to be a string),
+/// an alias or a `*` column by its name, and any other expression by its
+/// source text (which `described` is then). COLLATE and parentheses
+/// around a reference do not count; TRUE and FALSE, even as aliases, give
+/// `columnN`.
+fn written_column_name(item: &ResultItem<'_, '_>, described: &str, i: usize) -> String {
+    let name = match item {
+        ResultItem::Col(_, name, _) => name.clone(),
+        ResultItem::Expr(_, Some(alias)) => alias.clone(),
+        ResultItem::Expr(e, None) => {
+            let mut x = *e;
+            loop {
+                match x {
+                    Expr::Collate(inner, _) => x = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => x = &v[0],
+                    _ => break,
+                }
+            }
+            match x {
+                Expr::Id(id) => unquote(id.0),
+                Expr::Name(n) | Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => unquote(n.0),
+                _ => described.to_string(),
+            }
+        }
+    };
+    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+        format!("column{}", i + 1)
+    } else {
+        name
     }
 }
 

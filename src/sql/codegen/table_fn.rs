@@ -69,7 +69,7 @@ impl<'b> Compiler<'_> {
             columns: std::sync::Arc::new(
                 COLUMNS
                     .iter()
-                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, collation: None, decltype: None, hidden: false, argument: *hidden, source: None, source_db: None })
+                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, without_affinity: false, collation: None, decltype: None, hidden: false, argument: *hidden, source: None, source_db: None })
                     .collect(),
             ),
             rowid_alias: None,

@@ -45,7 +45,9 @@ impl Compiler<'_> {
         let info = with_first_statement(select_sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 self.view_names_text = Some(view.sql.clone());
+                self.view_texts.push(view.sql.clone());
                 let info = self.compile_select(sel, Dest::EphemTable(cur));
+                self.view_texts.pop();
                 self.view_names_text = None;
                 info
             }
