@@ -672,6 +672,10 @@ pub struct Statement {
     /// Compiled under settings that changed (a new authorizer): compile
     /// again before the next run.
     expired: bool,
+    /// How many times the statement was compiled again (a schema change,
+    /// an expired program): what was derived from its program, such as
+    /// the C API's column names, is stale once this changes.
+    recompiles: u64,
 }
 
 /// `SQLITE_TRACE_STMT`.
@@ -697,6 +701,7 @@ impl Statement {
             fullscan_steps: 0,
             started_at: None,
             expired: false,
+            recompiles: 0,
         }
     }
 
@@ -721,11 +726,17 @@ impl Statement {
         }
     }
 
+    /// How many times the statement was compiled again since prepare.
+    pub fn recompiles(&self) -> u64 {
+        self.recompiles
+    }
+
     fn recompile(&mut self, conn: &mut Connection) -> Result<()> {
         conn.schema_loaded = false;
         let (prog, _) = conn.compile(self.sql.as_bytes())?;
         if let Some(p) = prog {
             self.program = p;
+            self.recompiles += 1;
         }
         Ok(())
     }
@@ -815,6 +826,7 @@ impl Statement {
                 let (prog, _) = conn.compile(self.sql.as_bytes())?;
                 if let Some(p) = prog {
                     self.program = p;
+                    self.recompiles += 1;
                     self.vm = Vm::new(&self.program, self.params.clone());
                 }
                 self.expired = false;

@@ -159,6 +159,12 @@ unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const
         return std::ptr::null();
     }
     let i = i as usize;
+    // (As in SQLite, names handed out before the statement was compiled
+    // again are no longer valid.)
+    if s.names_generation != s.stmt.recompiles() {
+        s.names.clear();
+        s.names_generation = s.stmt.recompiles();
+    }
     let key = (what as u8 * 2 + wide as u8, i);
     if !s.names.contains_key(&key) {
         let text: Option<String> = match what {

@@ -343,6 +343,9 @@ pub struct sqlite3_stmt {
     /// Strings handed out (column names, decltypes, parameter names, in
     /// UTF-8 and UTF-16), kept until finalize.
     pub names: std::collections::HashMap<(u8, usize), Vec<u8>>,
+    /// `Statement::recompiles` when `names` was filled: a statement
+    /// compiled again (schema change) may name its columns otherwise.
+    pub names_generation: u64,
     /// Expanded SQL / normalized SQL kept for `sqlite3_normalized_sql`.
     pub normalized: Option<CString>,
     /// Last step ended (DONE or error): the next step resets first.

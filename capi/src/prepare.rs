@@ -61,6 +61,7 @@ pub unsafe fn prepare_bytes(
                 sql: text,
                 cache: ColumnCache::default(),
                 names: Default::default(),
+                names_generation: 0,
                 normalized: None,
                 finished: false,
                 last_rc: SQLITE_OK,
