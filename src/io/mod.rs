@@ -36,6 +36,7 @@ mod completion;
 pub mod delay;
 pub mod lock;
 pub mod memory;
+pub mod notify;
 pub mod select;
 pub mod shm;
 pub mod sim;
