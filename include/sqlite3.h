@@ -1641,8 +1641,18 @@ int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
  ...): the same descriptor for every async connection of the thread.
  `sqlite3_step` only queues requests, so call `sqlite3_io_poll(db, 0)`
  before sleeping on the descriptor (that submits them), and again when it
- fires (that reaps the completions and re-arms it); then step again. The
- descriptor belongs to the library: do not read or close it.
+ fires (that reaps the completions and re-arms it); then step again. A
+ poll that reaped completions leaves the descriptor readable (the
+ completions may belong to statements not stepped since), so a loop that
+ polls just before sleeping wakes at once rather than sleeping on them;
+ a poll that reaps nothing re-arms it. The descriptor belongs to the
+ library: do not read or close it.
+
+ The wait on it may end with `EINTR` although no signal handler ran: the
+ kernel finishes some io_uring requests (buffered reads retried after a
+ page-cache miss, completions while the completion queue is full) as work
+ of the thread that submitted them, and interrupts that thread's sleep to
+ run it. Treat `EINTR` as a wakeup: poll, step, and sleep again.
 
  Returns -1 when there is none: blocking connections, and async ones
  where no ring could be set up (they then never answer `SQLITE_IO`).

@@ -150,6 +150,10 @@ pub struct Connection {
     collations: HashMap<String, Collation>,
     memory: bool,
     is_async: bool,
+    /// Async connections: counts the completions of the requests its
+    /// statements submit, so a statement waiting for one is not re-run
+    /// for nothing (see [`crate::io::notify`]).
+    io_notify: Arc<crate::io::notify::IoNotify>,
     busy_handler: Option<BusyHandler>,
     limits: [i32; LIMIT_COUNT],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
@@ -353,6 +357,7 @@ impl Connection {
             collations: HashMap::new(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
+            io_notify: crate::io::notify::IoNotify::new(),
             busy_handler: None,
             limits: LIMIT_DEFAULTS,
             trace: None,
@@ -676,6 +681,10 @@ pub struct Statement {
     /// an expired program): what was derived from its program, such as
     /// the C API's column names, is stale once this changes.
     recompiles: u64,
+    /// After `StepResult::Io`: the connection's completed count when that
+    /// step began. While it has not moved (and requests are in flight)
+    /// nothing this statement waits for can have finished.
+    io_wait: Option<u64>,
 }
 
 /// `SQLITE_TRACE_STMT`.
@@ -702,6 +711,7 @@ impl Statement {
             started_at: None,
             expired: false,
             recompiles: 0,
+            io_wait: None,
         }
     }
 
@@ -743,6 +753,28 @@ impl Statement {
 
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
+        if !conn.is_async {
+            return self.step_vm(conn);
+        }
+        if let Some(seen) = self.io_wait {
+            // Stepped again before any of the connection's requests
+            // finished: the VM would stop at the same place.
+            if conn.io_notify.completed() == seen && conn.io_notify.in_flight() > 0 {
+                return Ok(StepResult::Io);
+            }
+            self.io_wait = None;
+        }
+        let seen = conn.io_notify.completed();
+        let notify = conn.io_notify.clone();
+        let _entered = notify.enter();
+        let r = self.step_vm(conn);
+        if let Ok(StepResult::Io) = r {
+            self.io_wait = Some(seen);
+        }
+        r
+    }
+
+    fn step_vm(&mut self, conn: &mut Connection) -> Result<StepResult> {
         // Every row after the first of an ordinary statement: straight to
         // the VM (the general path's checks were ~7% of a short scan). Any
         // other outcome is handled by the general path, without running
@@ -939,6 +971,7 @@ impl Statement {
 
     /// Back to the start; bindings are kept.
     pub fn reset(&mut self, conn: &mut Connection) {
+        self.io_wait = None;
         if self.active && self.program.explain == 0 && !self.vm.halted {
             // Ending early: run the Halt's commit logic by hand.
             let io = conn.state.io.clone();

@@ -3,7 +3,8 @@
 //! connection over the simulated backend, under many seeds that change the
 //! order and batching of completions, and must give exactly what a blocking
 //! connection gives. Two async connections sharing one context, stepped in
-//! turn, must each get their own rows.
+//! turn, must each get their own rows. A suspended statement stepped
+//! again before any completion answers `Io` and submits nothing.
 
 mod async_support;
 use async_support::*;
@@ -186,4 +187,41 @@ END;";
         assert_eq!(touched, want_touched, "seed {seed}");
         assert!(ios > 1, "seed {seed}: only {ios} suspensions");
     }
+}
+
+/// A suspended statement stepped again before any of its connection's
+/// requests completed answers `Io` (at once, without re-running the VM:
+/// `io::notify`) and submits nothing more; after polls it resumes and
+/// gives exactly the blocking connection's rows.
+#[test]
+fn steps_before_any_completion_answer_io_and_submit_nothing() {
+    let backend = sim(11, 1);
+    let io = IoContext::new(backend.clone());
+    let mut setup = open(&io, "db", false);
+    must(&mut setup, SETUP);
+    let q = "SELECT a, b FROM t WHERE a % 7 = 0";
+    let want = must(&mut setup, q).rows;
+    setup.close().unwrap();
+    let mut c = open(&io, "db", true);
+    let mut st = c.prepare(q.as_bytes()).unwrap().0.unwrap();
+    let (mut rows, mut ios, mut repeats) = (Vec::<Vec<V>>::new(), 0, 0);
+    loop {
+        match st.step(&mut c).expect("step") {
+            StepResult::Row => rows.push((0..st.column_count()).map(|i| v(st.column(i))).collect()),
+            StepResult::Done => break,
+            StepResult::Io => {
+                ios += 1;
+                let submitted = backend.submitted();
+                for _ in 0..5 {
+                    assert!(matches!(st.step(&mut c).expect("step"), StepResult::Io));
+                    repeats += 1;
+                }
+                assert_eq!(backend.submitted(), submitted, "a waiting statement submitted again");
+                c.io_poll(-1).unwrap();
+            }
+        }
+    }
+    st.reset(&mut c);
+    assert!(ios > 0 && repeats > 0);
+    assert_eq!(rows, want);
 }

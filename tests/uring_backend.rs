@@ -2,7 +2,10 @@
 //! until `poll`, many files share one ring with interleaved requests,
 //! errors reach the completion of the request that caused them, per-file
 //! ordering of sync/truncate, the eventfd signals waiting completions, and
-//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes.
+//! a cold-cache B-tree read suspends (`Poll::Pending`) and resumes, and
+//! existence checks and deletes as requests answer what the synchronous
+//! calls do; an epoll loop on the eventfd survives EINTR and never sleeps
+//! on completions a poll already reaped.
 #![allow(unsafe_code)]
 
 mod storage_support;
@@ -339,4 +342,170 @@ fn many_connections_on_one_thread_share_one_ring() {
     let pages: usize = paths.iter().map(|p| std::fs::metadata(p).unwrap().len() as usize / 4096).sum();
     eprintln!("{tenants} tenants, {pages} pages, {polls} polls");
     assert!(polls < pages, "polls {polls} pages {pages}");
+}
+
+#[test]
+fn existence_requests_answer_as_the_synchronous_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(p("db"), b"x").unwrap();
+    std::fs::write(p("db-journal"), b"").unwrap();
+    std::fs::write(p("full-journal"), b"j").unwrap();
+    std::fs::write(p("db-wal"), b"").unwrap();
+    std::fs::create_dir(p("dir")).unwrap();
+    let b = backend();
+    let paths = [p("db"), p("db-journal"), p("full-journal"), p("db-wal"), p("missing"), p("missing-journal"), p("dir"), p("db/below")];
+    let cs: Vec<Completion> = paths.iter().map(|q| b.exists_request(q).unwrap()).collect();
+    wait_all(&b, &cs);
+    for (q, c) in paths.iter().zip(&cs) {
+        let got = c.take().unwrap().bytes == 1;
+        assert_eq!(got, b.exists(q).unwrap(), "{q}");
+    }
+    // Empty journals and WALs do not count; files and directories do.
+    let answers: Vec<bool> = paths.iter().map(|q| b.exists(q).unwrap()).collect();
+    assert_eq!(answers, [true, false, true, false, false, false, true, false]);
+    assert_eq!(b.in_flight(), 0);
+}
+
+#[test]
+fn delete_requests_unlink_and_fail_as_the_synchronous_delete() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(p("db-journal"), b"journal").unwrap();
+    let b = backend();
+    let c = b.delete_request(&p("db-journal"), false).unwrap();
+    wait_all(&b, std::slice::from_ref(&c));
+    c.take().unwrap();
+    assert!(!std::path::Path::new(&p("db-journal")).exists());
+    let c = b.delete_request(&p("db-journal"), false).unwrap();
+    wait_all(&b, std::slice::from_ref(&c));
+    let err = c.take().unwrap_err().code;
+    assert_eq!(err, b.delete(&p("db-journal"), false).unwrap_err().code);
+    assert_eq!(err, ringlite::error::SQLITE_IOERR_DELETE_NOENT);
+    // With a directory sync the delete happens at once.
+    std::fs::write(p("x-journal"), b"j").unwrap();
+    let c = b.delete_request(&p("x-journal"), true).unwrap();
+    assert!(c.is_done());
+    c.take().unwrap();
+    assert!(!std::path::Path::new(&p("x-journal")).exists());
+}
+
+#[test]
+fn size_requests_follow_earlier_truncates_and_match_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f").to_str().unwrap().to_string();
+    let b = backend();
+    let f = open(&b, &path, false);
+    let w = f.write(0, Buffer::from_vec(pattern(0, 0))).unwrap();
+    wait_all(&b, std::slice::from_ref(&w));
+    w.take().unwrap();
+    let t = f.truncate(100).unwrap();
+    // Submitted after the truncate: sees its effect.
+    let s = f.size_request().unwrap();
+    wait_all(&b, &[t.clone(), s.clone()]);
+    t.take().unwrap();
+    assert_eq!(s.take().unwrap().bytes, 100);
+    assert_eq!(f.size().unwrap(), 100);
+}
+
+/// Whether `fd` is readable within `ms` milliseconds.
+fn fd_readable(fd: i32, ms: i32) -> bool {
+    let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one valid pollfd.
+    unsafe { libc::poll(&mut pfd, 1, ms) == 1 }
+}
+
+#[test]
+fn a_poll_that_reaped_completions_leaves_the_exported_event_fd_readable() {
+    // An event loop steps its statements, polls with no wait to submit,
+    // then sleeps on the descriptor. If that poll reaped the last
+    // completions (requests that finished between the step and the poll),
+    // the statements they belong to have not seen them: a drained
+    // descriptor would then sleep forever. It must stay readable.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e").to_str().unwrap().to_string();
+    std::fs::write(&path, pattern(4, 0)).unwrap();
+    let b = backend();
+    let efd = b.event_fd().expect("io_uring registers an eventfd");
+    let f = open(&b, &path, false);
+    // A sync runs on the kernel's workers: it completes after the submit.
+    let c = f.sync(false).unwrap();
+    b.poll(Some(Duration::ZERO)).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !c.is_done() {
+        assert!(Instant::now() < deadline, "the sync never completed");
+        // Wait for the kernel's completion without reaping it, then reap
+        // it with the no-wait poll a loop makes before sleeping.
+        fd_readable(efd, 100);
+        b.poll(Some(Duration::ZERO)).unwrap();
+    }
+    c.take().unwrap();
+    assert!(fd_readable(efd, 0), "a poll that reaped completions drained the descriptor");
+    // A poll that reaps nothing re-arms it.
+    assert_eq!(b.poll(Some(Duration::ZERO)).unwrap(), 0);
+    assert!(!fd_readable(efd, 0));
+}
+
+#[test]
+fn epoll_loop_survives_more_completions_than_the_completion_queue() {
+    // The shape of capi/examples/tenants_epoll.c, which failed in most
+    // runs once the read transaction's probes were io_uring requests:
+    // thousands of requests in flight against a 1,024-entry completion
+    // queue, the thread asleep in epoll_wait on the eventfd. The kernel
+    // then finishes some requests as task work of this thread and
+    // interrupts epoll_wait (EINTR, no signal involved): a wakeup, not a
+    // failure. Every request must complete without a stall.
+    let dir = tempfile::tempdir().unwrap();
+    let b = backend();
+    let efd = b.event_fd().expect("io_uring registers an eventfd");
+    // SAFETY: epoll_create1 with a constant flag; checked below.
+    let ep = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
+    assert!(ep >= 0);
+    let mut ev = libc::epoll_event { events: libc::EPOLLIN as u32, u64: 7 };
+    // SAFETY: valid epoll descriptor and event.
+    assert_eq!(unsafe { libc::epoll_ctl(ep, libc::EPOLL_CTL_ADD, efd, &mut ev) }, 0);
+    let files: Vec<Arc<dyn File>> = (0..16).map(|i| open(&b, dir.path().join(format!("t{i}")).to_str().unwrap(), false)).collect();
+    let (mut sleeps, mut interrupted) = (0, 0);
+    for round in 0..4 {
+        // Per file: 90 page writes and their sync, then the same pages
+        // read back and an existence check of the file's journal.
+        let mut cs = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            for p in 0..90 {
+                cs.push(f.write((p * 4096) as u64, Buffer::from_vec(pattern(i + round, p))).unwrap());
+            }
+            cs.push(f.sync(false).unwrap());
+            for p in 0..90 {
+                cs.push(f.read((p * 4096) as u64, Buffer::zeroed(4096)).unwrap());
+            }
+            cs.push(b.exists_request(&format!("{}-journal", dir.path().join(format!("t{i}")).to_str().unwrap())).unwrap());
+        }
+        assert!(cs.len() > 1024);
+        loop {
+            b.poll(Some(Duration::ZERO)).unwrap();
+            if cs.iter().all(|c| c.is_done()) {
+                break;
+            }
+            let mut got = libc::epoll_event { events: 0, u64: 0 };
+            // SAFETY: one event slot on the stack.
+            let n = unsafe { libc::epoll_wait(ep, &mut got, 1, 5000) };
+            if n < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                interrupted += 1;
+                continue;
+            }
+            assert_eq!(n, 1, "5 s without a completion: stuck with {} in flight", b.in_flight());
+            sleeps += 1;
+        }
+        for (k, c) in cs.iter().enumerate() {
+            let r = c.take().unwrap();
+            let (i, j) = (k / 182, k % 182);
+            if (91..181).contains(&j) {
+                assert_eq!(&r.buffer.unwrap()[..], &pattern(i + round, j - 91)[..]);
+            }
+        }
+    }
+    assert_eq!(b.in_flight(), 0);
+    // SAFETY: closing our own epoll descriptor.
+    unsafe { libc::close(ep) };
+    eprintln!("{sleeps} epoll wakeups, {interrupted} EINTR");
 }

@@ -5,6 +5,7 @@
 //! backend calls [`Completion::complete`] exactly once; the submitter polls
 //! [`Completion::is_done`] and then takes the result once.
 
+use super::notify::IoNotify;
 use super::Buffer;
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +24,18 @@ pub struct CompletionResult {
 struct State {
     done: AtomicBool,
     result: Mutex<Option<Result<CompletionResult>>>,
+    /// The connection this request counts for (see [`IoNotify`]).
+    notify: Option<Arc<IoNotify>>,
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        if let Some(n) = &self.notify {
+            if !*self.done.get_mut() {
+                n.finished();
+            }
+        }
+    }
 }
 
 /// Shared handle to an in-flight or finished request.
@@ -30,14 +43,15 @@ struct State {
 pub struct Completion(Arc<State>);
 
 impl Completion {
-    /// A completion not finished yet.
+    /// A completion not finished yet (counted on the connection whose
+    /// statement is running, if any: see [`IoNotify`]).
     pub fn new() -> Self {
-        Completion::default()
+        Completion(Arc::new(State { done: AtomicBool::new(false), result: Mutex::new(None), notify: IoNotify::attach_current() }))
     }
 
     /// A completion already finished with `result` (synchronous backends).
     pub fn ready(result: Result<CompletionResult>) -> Self {
-        let c = Completion::new();
+        let c = Completion::default();
         c.complete(result);
         c
     }
@@ -45,7 +59,12 @@ impl Completion {
     /// Record the outcome. Called once, by the backend.
     pub fn complete(&self, result: Result<CompletionResult>) {
         *self.0.result.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
-        self.0.done.store(true, Ordering::Release);
+        if self.0.done.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        if let Some(n) = &self.0.notify {
+            n.finished();
+        }
     }
 
     /// Whether the request has finished.

@@ -150,6 +150,9 @@ impl File for DelayFile {
     fn size(&self) -> Result<u64> {
         self.inner.size()
     }
+    fn size_request(&self) -> Result<Completion> {
+        self.inner.size_request()
+    }
     fn lock(&self, level: LockLevel) -> Result<bool> {
         self.inner.lock(level)
     }
@@ -186,6 +189,14 @@ impl IoBackend for DelayBackend {
     }
     fn exists(&self, path: &str) -> Result<bool> {
         self.inner.exists(path)
+    }
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
+        self.inner.delete_request(path, sync_dir)
+    }
+    fn exists_request(&self, path: &str) -> Result<Completion> {
+        // Metadata is not delayed (nor is SQLite's xAccess in the bench's
+        // slow VFS): only reads and syncs are.
+        self.inner.exists_request(path)
     }
     fn full_path(&self, path: &str) -> Result<String> {
         self.inner.full_path(path)

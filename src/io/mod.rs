@@ -36,6 +36,7 @@ mod completion;
 pub mod delay;
 pub mod lock;
 pub mod memory;
+pub mod notify;
 pub mod select;
 pub mod shm;
 pub mod sim;
@@ -118,6 +119,14 @@ pub trait File: Send + Sync {
     fn truncate(&self, size: u64) -> Result<Completion>;
     /// Current size in bytes.
     fn size(&self) -> Result<u64>;
+    /// [`File::size`] as a request (ordered like a read): the completion's
+    /// `bytes` is the size. io_uring asks the kernel with `statx` on its
+    /// workers, sparing the caller's thread a system call; the other
+    /// backends answer at once.
+    fn size_request(&self) -> Result<Completion> {
+        let size = self.size()?;
+        Ok(Completion::ready(Ok(CompletionResult { bytes: size as usize, buffer: None })))
+    }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
     fn lock(&self, level: LockLevel) -> Result<bool>;
@@ -182,8 +191,25 @@ pub trait IoBackend: Send + Sync {
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>>;
     /// Delete a file; `sync_dir` asks for the directory to be synced after.
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()>;
+    /// [`IoBackend::delete`] as a request, completing with its outcome. A
+    /// backend that can unlink asynchronously (io_uring's `unlinkat`)
+    /// does, so the kernel frees the file's pages off the caller's thread;
+    /// the others delete at once.
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
+        Ok(Completion::ready(self.delete(path, sync_dir).map(|()| CompletionResult { bytes: 0, buffer: None })))
+    }
     /// Whether a file exists (and, for journals, is not empty).
     fn exists(&self, path: &str) -> Result<bool>;
+    /// [`IoBackend::exists`] as a request: the completion's `bytes` is 1
+    /// when the file exists (non-empty for journals), 0 when it does not.
+    /// A backend that can ask the kernel asynchronously (io_uring's
+    /// `statx`) does, so the path lookup runs off the caller's thread and
+    /// overlaps with the caller's other requests; the others answer at
+    /// once.
+    fn exists_request(&self, path: &str) -> Result<Completion> {
+        let exists = self.exists(path)?;
+        Ok(Completion::ready(Ok(CompletionResult { bytes: exists as usize, buffer: None })))
+    }
     /// Canonical absolute path, as `xFullPathname` gives it.
     fn full_path(&self, path: &str) -> Result<String>;
     /// Submit queued requests and reap completions. `timeout`: `Some(ZERO)`

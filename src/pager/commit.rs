@@ -40,7 +40,7 @@ pub enum CommitStep {
     /// Database pages submitted, with the database fsync unless
     /// `synchronous=OFF`.
     WritePages(Vec<Completion>),
-    /// Journal delete/truncate/zero submitted.
+    /// Journal delete/truncate/zero submitted (`None`: no journal file).
     FinalizeJournal(Option<Completion>),
     /// The truncated or zeroed journal's fsync submitted: until it is on
     /// disk a power loss could bring the hot journal back and roll back a
@@ -381,9 +381,10 @@ impl Pager {
         } else {
             match self.journal_mode {
                 JournalMode::Delete => {
+                    // Closed first, so the unlink frees the file (off this
+                    // thread where the backend can).
                     self.journal_handle = None;
-                    self.io.backend().delete(&self.journal_path, self.synchronous == Synchronous::Extra)?;
-                    None
+                    Some(self.io.backend().delete_request(&self.journal_path, self.synchronous == Synchronous::Extra)?)
                 }
                 JournalMode::Truncate => Some(self.journal_file(false)?.truncate(0)?),
                 _ => Some(self.journal_file(false)?.write(0, Buffer::zeroed(28))?),

@@ -134,6 +134,11 @@ pub enum PagerState {
 /// Steps of opening a read transaction.
 #[derive(Debug)]
 enum ReadStep {
+    /// SHARED held: the hot-journal probe, the header read, the file size
+    /// and (outside WAL mode) the WAL probe, submitted together so that
+    /// one wait covers them all (SQLite does them one after the other,
+    /// synchronously).
+    Probe { journal: Completion, header: Completion, size: Completion, wal: Option<Completion> },
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
     /// Header read; the WAL read transaction (maybe a WAL recovery) is
@@ -200,6 +205,11 @@ pub struct Pager {
     cache_size_pragma: i64,
     state: PagerState,
     read_step: Option<ReadStep>,
+    /// The WAL probe's answer of the read transaction being opened (see
+    /// [`ReadStep::Probe`]), for `wal_begin_read`; `None`: ask then.
+    wal_probe: Option<bool>,
+    /// The database file's size from the same probe, for `load_header`.
+    size_probe: Option<u64>,
     journal_mode: JournalMode,
     synchronous: Synchronous,
     /// Change counter seen at the last read transaction.
@@ -285,6 +295,8 @@ impl Pager {
             cache_size_pragma: -2000,
             state: PagerState::Idle,
             read_step: None,
+            wal_probe: None,
+            size_probe: None,
             journal_mode: if opts.memory { JournalMode::Memory } else { JournalMode::Delete },
             synchronous: Synchronous::Full,
             last_change_counter: None,
@@ -442,6 +454,8 @@ impl Pager {
         match self.begin_read_steps() {
             Err(e) => {
                 self.read_step = None;
+                self.wal_probe = None;
+                self.size_probe = None;
                 if !self.opts.memory && !self.opts.immutable {
                     let _ = self.file.unlock(LockLevel::None);
                 }
@@ -455,21 +469,44 @@ impl Pager {
         loop {
             match self.read_step.take() {
                 None => {
+                    self.wal_probe = None;
+                    self.size_probe = None;
                     if !self.opts.immutable && !self.opts.memory {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
                         // (With the log open, a rollback journal is never
                         // hot: SQLite skips the check in WAL mode too, and
-                        // it was a file-system call per transaction.)
+                        // the header read needs no probes then.)
                         if self.wal.is_none() {
-                            if let Some(step) = self.start_recovery()? {
-                                self.read_step = Some(ReadStep::Recover(step));
-                                continue;
-                            }
+                            let journal = self.io.backend().exists_request(&self.journal_path)?;
+                            let header = self.file.read(0, Buffer::zeroed(100))?;
+                            let size = self.file.size_request()?;
+                            let wal = if self.wal_probe_wanted() { Some(self.io.backend().exists_request(&self.wal_path())?) } else { None };
+                            self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
+                            continue;
                         }
                     }
                     self.read_step = Some(self.submit_header_read()?);
+                }
+                Some(ReadStep::Probe { journal, header, size, wal }) => {
+                    if !journal.is_done() || !header.is_done() || !size.is_done() || wal.as_ref().is_some_and(|c| !c.is_done()) {
+                        self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
+                        return Ok(Poll::Pending);
+                    }
+                    let journal_exists = journal.take()?.bytes > 0;
+                    if let Some(step) = self.start_recovery(journal_exists)? {
+                        // The header (and WAL) seen before the rollback
+                        // are stale: read them again after it.
+                        self.read_step = Some(ReadStep::Recover(step));
+                        continue;
+                    }
+                    if let Some(c) = wal {
+                        self.wal_probe = Some(c.take()?.bytes > 0);
+                    }
+                    self.size_probe = Some(size.take()?.bytes as u64);
+                    let res = header.take()?;
+                    self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
                 }
                 Some(ReadStep::Recover(step)) => match self.step_recovery(step)? {
                     Poll::Pending => return Ok(Poll::Pending),
@@ -507,7 +544,12 @@ impl Pager {
         if crate::ready!(self.wal_begin_read(info)?) {
             return Ok(Poll::Ready(()));
         }
-        let file_size = self.file.size()?;
+        // (Probed with the header when the read transaction began; asked
+        // again if this is re-entered after a WAL recovery step.)
+        let file_size = match self.size_probe.take() {
+            Some(probed) => probed,
+            None => self.file.size()?,
+        };
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
             if self.last_change_counter.is_some() {

@@ -66,10 +66,11 @@ impl Pager {
         self.io.backend().open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })
     }
 
-    /// Called holding SHARED: the first recovery step if a journal might be
-    /// hot, `None` if there is nothing to recover.
-    pub(super) fn start_recovery(&mut self) -> Result<Option<RecoveryStep>> {
-        if !self.io.backend().exists(&self.journal_path)? || self.file.check_reserved_lock()? {
+    /// Called holding SHARED with whether the journal exists (the probe of
+    /// `ReadStep::Probe`): the first recovery step if it might be hot,
+    /// `None` if there is nothing to recover.
+    pub(super) fn start_recovery(&mut self, journal_exists: bool) -> Result<Option<RecoveryStep>> {
+        if !journal_exists || self.file.check_reserved_lock()? {
             return Ok(None);
         }
         let jf = self.open_journal()?;

@@ -33,7 +33,7 @@ use crate::{IoPoll, Poll};
 pub const DEFAULT_AUTOCHECKPOINT: u32 = 1000;
 
 impl Pager {
-    fn wal_path(&self) -> String {
+    pub(super) fn wal_path(&self) -> String {
         format!("{}-wal", self.path)
     }
 
@@ -48,6 +48,12 @@ impl Pager {
         self.wal.is_some()
     }
 
+    /// Whether [`Pager::wal_begin_read`] will ask if a `-wal` file exists
+    /// (so the read transaction's start may probe for it in advance).
+    pub(super) fn wal_probe_wanted(&self) -> bool {
+        self.wal.is_none() && !self.opts.memory && !self.opts.immutable && !self.leaving_wal
+    }
+
     /// Called at the start of every read transaction with the database
     /// file's header (`None`: empty file). Opens the WAL if the database is
     /// in WAL mode and begins the WAL read; returns false when the database
@@ -57,7 +63,10 @@ impl Pager {
             if self.opts.memory || self.opts.immutable || self.leaving_wal {
                 return Ok(Poll::Ready(false));
             }
-            let wal_exists = self.io.backend().exists(&self.wal_path())?;
+            let wal_exists = match self.wal_probe.take() {
+                Some(probed) => probed,
+                None => self.io.backend().exists(&self.wal_path())?,
+            };
             let wants = info.is_some_and(|i| i.write_version == 2) || wal_exists;
             // Without a log the database file is complete: a read-only
             // connection, which may not create one, reads it directly

@@ -91,7 +91,7 @@ pub struct UringFile {
 impl UringFile {
     fn submit(&self, op: Op) -> Result<Completion> {
         let completion = Completion::new();
-        let req = Request { completion: completion.clone(), file: self.handle.clone(), op };
+        let req = Request { completion: completion.clone(), file: Some(self.handle.clone()), op };
         self.shared.ring().submit(req)?;
         Ok(completion)
     }
@@ -112,6 +112,16 @@ impl File for UringFile {
 
     fn truncate(&self, size: u64) -> Result<Completion> {
         self.submit(Op::Truncate { size })
+    }
+
+    fn size_request(&self) -> Result<Completion> {
+        if !self.shared.ring().has_statx() {
+            let size = self.size()?;
+            return Ok(Completion::ready(Ok(crate::io::CompletionResult { bytes: size as usize, buffer: None })));
+        }
+        // SAFETY: an all-zero `statx` is a valid value of this plain C struct.
+        let buf: Box<libc::statx> = Box::new(unsafe { std::mem::zeroed() });
+        self.submit(Op::Size { buf })
     }
 
     fn size(&self) -> Result<u64> {

@@ -8,14 +8,30 @@
 //! many connections (one ring per thread, see [`crate::io::select`]) pays
 //! one system call for all of their requests.
 //!
-//! What stays synchronous: opening, deleting and stat-ing files, file size,
+//! Requests other than data transfer, there for the thread serving many
+//! connections (the kernel runs them on its io-wq workers, so that thread
+//! does not pay them inline): the existence checks at the start of every
+//! read transaction (hot journal, `-wal`) and the database file's size
+//! then are `IORING_OP_STATX` requests, and deleting the journal at commit
+//! is `IORING_OP_UNLINKAT` (freeing the file's pages is the expensive
+//! part), where the kernel has those opcodes. What stays synchronous:
+//! opening files, deleting with a directory sync, [`File::size`](super::File::size),
 //! and locks (the same POSIX protocol as the `sync` backend, which never
 //! waits anyway). Truncate uses `IORING_OP_FTRUNCATE` where the kernel has
 //! it (6.9+) and otherwise runs inline when its turn comes.
 //!
 //! An eventfd is registered with the ring ([`IoBackend::event_fd`]): it is
 //! readable whenever CQEs are waiting to be reaped, so an external event
-//! loop can sleep in epoll and call `poll(Some(ZERO))` when it fires.
+//! loop can sleep in epoll and call `poll(Some(ZERO))` when it fires. Once
+//! handed out, a poll that reaped completions leaves it readable (their
+//! statements have not seen them yet; a loop polling just before it sleeps
+//! must not sleep on them). The ring is set up without `COOP_TASKRUN`:
+//! the kernel finishes some requests (buffered reads retried after a
+//! page-cache miss, completions while the completion queue is full) as
+//! task work of the submitting thread and interrupts its sleep to run it,
+//! so an external `epoll_wait` may fail with `EINTR`, which callers treat
+//! as a wakeup (with `COOP_TASKRUN` that work would wait for the thread's
+//! next system call, and a thread asleep in epoll would never see it).
 //!
 //! Registered (fixed) buffers are not used: the pager's buffers are owned
 //! `Vec`s that move into the request, so fixed buffers would need a copy
@@ -147,6 +163,39 @@ impl IoBackend for IoUringBackend {
         self.paths.exists(path)
     }
 
+    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<super::Completion> {
+        let mut ring = self.shared.ring();
+        // Syncing the directory after the unlink stays synchronous.
+        let path_c = std::ffi::CString::new(path).ok().filter(|_| ring.has_unlinkat() && !sync_dir);
+        let Some(path_c) = path_c else {
+            drop(ring);
+            return Ok(super::Completion::ready(self.paths.delete(path, sync_dir).map(|()| super::CompletionResult { bytes: 0, buffer: None })));
+        };
+        let completion = super::Completion::new();
+        ring.submit(ring::Request { completion: completion.clone(), file: None, op: ring::Op::Unlink { path: path_c } })?;
+        Ok(completion)
+    }
+
+    fn exists_request(&self, path: &str) -> Result<super::Completion> {
+        let mut ring = self.shared.ring();
+        if !ring.has_statx() {
+            drop(ring);
+            let exists = self.paths.exists(path)?;
+            return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: exists as usize, buffer: None })));
+        }
+        // Journals and WALs only count when they hold something (as in
+        // the `sync` backend's `exists`).
+        let needs_content = path.ends_with("-journal") || path.ends_with("-wal");
+        let Ok(path) = std::ffi::CString::new(path) else {
+            return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: 0, buffer: None })));
+        };
+        let completion = super::Completion::new();
+        // SAFETY: an all-zero `statx` is a valid value of this plain C struct.
+        let buf: Box<libc::statx> = Box::new(unsafe { std::mem::zeroed() });
+        ring.submit(ring::Request { completion: completion.clone(), file: None, op: ring::Op::Exists { path, buf, needs_content } })?;
+        Ok(completion)
+    }
+
     fn full_path(&self, path: &str) -> Result<String> {
         self.paths.full_path(path)
     }
@@ -156,6 +205,7 @@ impl IoBackend for IoUringBackend {
     }
 
     fn event_fd(&self) -> Option<i32> {
+        self.shared.ring().export_event_fd();
         Some(self.shared.event_fd.as_raw_fd())
     }
 }

@@ -19,6 +19,10 @@
 //! - SQEs are only pushed here; the kernel sees them at the next
 //!   [`Ring::enter`] (one `io_uring_enter` per poll), except when the
 //!   submission queue is full, which forces an early submit.
+//! - Path operations (`Op::Exists`, a `statx` of a path; `Op::Unlink`)
+//!   belong to no file and are not ordered with anything; the slot owns
+//!   the path and the `statx` buffer the kernel fills, like a read's
+//!   buffer.
 //! - Short reads and writes (and `EINTR`/`EAGAIN`) are continued by
 //!   resubmitting the rest; a read that hits end of file completes with
 //!   the bytes read and the rest of the buffer zero-filled.
@@ -26,7 +30,7 @@
 #![allow(unsafe_code)]
 
 use super::file::FileHandle;
-use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSTAT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
 use crate::io::{Buffer, Completion, CompletionResult};
 use io_uring::{opcode, squeue, types, IoUring};
 use std::collections::{HashMap, VecDeque};
@@ -39,6 +43,12 @@ pub(super) enum Op {
     Write { buf: Buffer, offset: u64, done: usize },
     Sync { data_only: bool },
     Truncate { size: u64 },
+    /// Whether `path` exists (non-empty if `needs_content`): a `statx`.
+    Exists { path: std::ffi::CString, buf: Box<libc::statx>, needs_content: bool },
+    /// Delete `path`.
+    Unlink { path: std::ffi::CString },
+    /// The file's size: a `statx` of the descriptor (`AT_EMPTY_PATH`).
+    Size { buf: Box<libc::statx> },
 }
 
 impl Op {
@@ -50,7 +60,8 @@ impl Op {
 /// One submitted request.
 pub(super) struct Request {
     pub completion: Completion,
-    pub file: Arc<FileHandle>,
+    /// The file it works on (`None`: a path operation, unordered).
+    pub file: Option<Arc<FileHandle>>,
     pub op: Op,
 }
 
@@ -74,10 +85,19 @@ pub(super) struct Ring {
     outstanding: usize,
     /// Whether the kernel has `IORING_OP_FTRUNCATE` (6.9+).
     has_ftruncate: bool,
+    /// Whether the kernel has `IORING_OP_STATX` (5.6+).
+    has_statx: bool,
+    /// Whether the kernel has `IORING_OP_UNLINKAT` (5.11+).
+    has_unlinkat: bool,
+    /// Issued requests of no file (existence checks), not reaped yet.
+    unordered_issued: usize,
     /// Whether `io_uring_enter` takes a timeout (`IORING_FEAT_EXT_ARG`).
     has_ext_arg: bool,
     /// An eventfd registered with the ring; see `enter`.
     event_fd: i32,
+    /// Whether the eventfd was handed out for an external event loop
+    /// ([`Ring::export_event_fd`]); until then polls leave it alone.
+    event_fd_exported: bool,
 }
 
 fn io_err(code: i32) -> Error {
@@ -109,6 +129,10 @@ impl Ring {
         let has_ext_arg = ring.params().is_feature_ext_arg();
         Ok(Ring {
             has_ftruncate: probe.is_supported(opcode::Ftruncate::CODE),
+            has_statx: probe.is_supported(opcode::Statx::CODE),
+            has_unlinkat: probe.is_supported(opcode::UnlinkAt::CODE),
+            unordered_issued: 0,
+            event_fd_exported: false,
             has_ext_arg,
             ring,
             slots: Vec::new(),
@@ -117,6 +141,22 @@ impl Ring {
             outstanding: 0,
             event_fd,
         })
+    }
+
+    /// Whether existence checks can be requests (`IORING_OP_STATX`).
+    pub fn has_statx(&self) -> bool {
+        self.has_statx
+    }
+
+    /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
+    pub fn has_unlinkat(&self) -> bool {
+        self.has_unlinkat
+    }
+
+    /// The eventfd is going to an external event loop: from now on every
+    /// poll keeps it meaningful (see [`Ring::enter`]).
+    pub fn export_event_fd(&mut self) {
+        self.event_fd_exported = true;
     }
 
     pub fn disable_ftruncate(&mut self) {
@@ -131,7 +171,7 @@ impl Ring {
     /// Accept a request: it is issued (pushed as an SQE) now or held
     /// behind a barrier of its file.
     pub fn submit(&mut self, req: Request) -> Result<()> {
-        let file_id = req.file.id;
+        let file_id = req.file.as_ref().map(|f| f.id);
         let barrier = req.op.is_barrier();
         let slot = match self.free.pop() {
             Some(s) => {
@@ -144,12 +184,20 @@ impl Ring {
             }
         };
         self.outstanding += 1;
+        let Some(file_id) = file_id else {
+            return self.issue_or_free(slot);
+        };
         let q = self.files.entry(file_id).or_default();
         let must_wait = !q.held.is_empty() || q.barrier_issued || (barrier && q.issued > 0);
         if must_wait {
             q.held.push_back(slot);
             return Ok(());
         }
+        self.issue_or_free(slot)
+    }
+
+    /// Issue `slot`; if it cannot be queued, forget the request.
+    fn issue_or_free(&mut self, slot: usize) -> Result<()> {
         let r = self.issue(slot);
         if r.is_err() && self.slots[slot].take().is_some() {
             self.free.push(slot);
@@ -164,15 +212,18 @@ impl Ring {
         let Some(req) = self.slots[slot].as_mut() else {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "io_uring slot lost"));
         };
-        let file_id = req.file.id;
+        let file_id = req.file.as_ref().map(|f| f.id);
         let barrier = req.op.is_barrier();
-        {
-            let q = self.files.entry(file_id).or_default();
-            q.issued += 1;
-            q.barrier_issued |= barrier;
+        match file_id {
+            Some(id) => {
+                let q = self.files.entry(id).or_default();
+                q.issued += 1;
+                q.barrier_issued |= barrier;
+            }
+            None => self.unordered_issued += 1,
         }
         let req = self.slots[slot].as_mut().expect("slot checked above");
-        let fd = types::Fd(req.file.fd());
+        let fd = types::Fd(req.file.as_ref().map_or(libc::AT_FDCWD, |f| f.fd()));
         let entry = match &mut req.op {
             Op::Read { buf, offset, done } => {
                 let rest = &mut buf[*done..];
@@ -191,22 +242,32 @@ impl Ring {
                 let flags = if *data_only { types::FsyncFlags::DATASYNC } else { types::FsyncFlags::empty() };
                 opcode::Fsync::new(fd).flags(flags).build()
             }
+            Op::Exists { path, buf, .. } => {
+                // The kernel copies the path when the SQE is submitted and
+                // writes `buf` when the lookup is done; the slot owns both
+                // until the CQE is reaped (module invariants).
+                let out: *mut libc::statx = &mut **buf;
+                opcode::Statx::new(fd, path.as_ptr(), out.cast()).mask(libc::STATX_SIZE).build()
+            }
+            Op::Unlink { path } => opcode::UnlinkAt::new(fd, path.as_ptr()).build(),
+            Op::Size { buf } => {
+                let out: *mut libc::statx = &mut **buf;
+                opcode::Statx::new(fd, c"".as_ptr(), out.cast()).flags(libc::AT_EMPTY_PATH).mask(libc::STATX_SIZE).build()
+            }
             Op::Truncate { size } if self.has_ftruncate => opcode::Ftruncate::new(fd, *size).build(),
             Op::Truncate { size } => {
                 // Kernels before 6.9 have no ftruncate opcode: do it here;
                 // its turn in the file's order has come, so this is exact.
-                let result = req.file.set_len(*size).map(|_| 0).map_err(|e| e.raw_os_error().unwrap_or(libc::EIO));
+                let result = match &req.file {
+                    Some(f) => f.set_len(*size).map(|_| 0).map_err(|e| e.raw_os_error().unwrap_or(libc::EIO)),
+                    None => Err(libc::EBADF),
+                };
                 self.finish(slot, result);
                 return Ok(());
             }
         };
         if let Err(e) = self.push(entry.user_data(slot as u64)) {
-            if let Some(q) = self.files.get_mut(&file_id) {
-                q.issued -= 1;
-                if barrier {
-                    q.barrier_issued = false;
-                }
-            }
+            self.unissue(file_id, barrier);
             return Err(e);
         }
         Ok(())
@@ -230,8 +291,12 @@ impl Ring {
     pub fn enter(&mut self, timeout: Option<Duration>) -> Result<usize> {
         // Reset the eventfd before reaping: a CQE posted after this point
         // makes it readable again, so an external epoll loop never misses
-        // one.
-        self.drain_event_fd();
+        // one. (Only when someone sleeps on it: an external loop, or the
+        // timed wait below on kernels without EXT_ARG.)
+        let event_fd_used = self.event_fd_exported || !self.has_ext_arg;
+        if event_fd_used {
+            self.drain_event_fd();
+        }
         let cq_ready = !self.ring.completion().is_empty();
         let want_wait = self.outstanding > 0 && !cq_ready && timeout != Some(Duration::ZERO);
         let r = if !want_wait {
@@ -252,7 +317,22 @@ impl Ring {
             Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
             Err(_) => return Err(io_err(SQLITE_IOERR)),
         }
-        self.reap()
+        let done = self.reap()?;
+        // Completions reaped here may belong to statements the caller has
+        // not stepped yet: an event loop that polls (with no wait) just
+        // before it sleeps must wake at once, not sleep on them (with every
+        // request already reaped nothing would wake it). So the descriptor
+        // stays readable until a poll reaps nothing.
+        if done > 0 && self.event_fd_exported {
+            self.signal_event_fd();
+        }
+        Ok(done)
+    }
+
+    fn signal_event_fd(&self) {
+        let one = 1u64;
+        // SAFETY: writing 8 bytes from a local u64 to our own eventfd.
+        unsafe { libc::write(self.event_fd, (&one as *const u64).cast(), 8) };
     }
 
     fn drain_event_fd(&self) {
@@ -294,7 +374,7 @@ impl Ring {
         let Some(req) = self.slots.get_mut(slot).and_then(|s| s.as_mut()) else {
             return Ok(0);
         };
-        let file_id = req.file.id;
+        let file_id = req.file.as_ref().map(|f| f.id);
         if res == -libc::EINTR || res == -libc::EAGAIN {
             self.reissue(slot, file_id)?;
             return Ok(0);
@@ -317,14 +397,26 @@ impl Ring {
     }
 
     /// Push the rest of a partly done request again (it stays issued).
-    fn reissue(&mut self, slot: usize, file_id: u64) -> Result<()> {
-        if let Some(q) = self.files.get_mut(&file_id) {
-            q.issued -= 1;
-            if self.slots[slot].as_ref().is_some_and(|r| r.op.is_barrier()) {
-                q.barrier_issued = false;
-            }
-        }
+    fn reissue(&mut self, slot: usize, file_id: Option<u64>) -> Result<()> {
+        let barrier = self.slots[slot].as_ref().is_some_and(|r| r.op.is_barrier());
+        self.unissue(file_id, barrier);
         self.issue(slot)
+    }
+
+    /// Undo the bookkeeping of [`Ring::issue`] for a request that is no
+    /// longer in the kernel's hands.
+    fn unissue(&mut self, file_id: Option<u64>, barrier: bool) {
+        match file_id {
+            Some(id) => {
+                if let Some(q) = self.files.get_mut(&id) {
+                    q.issued -= 1;
+                    if barrier {
+                        q.barrier_issued = false;
+                    }
+                }
+            }
+            None => self.unordered_issued -= 1,
+        }
     }
 
     /// Complete the request in `slot` with `result` (errno on failure),
@@ -333,7 +425,7 @@ impl Ring {
         let Some(req) = self.slots[slot].take() else { return };
         self.free.push(slot);
         self.outstanding -= 1;
-        let file_id = req.file.id;
+        let file_id = req.file.as_ref().map(|f| f.id);
         let outcome = match req.op {
             Op::Read { mut buf, done, .. } => match result {
                 Ok(_) => {
@@ -350,8 +442,28 @@ impl Ring {
             },
             Op::Sync { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC)),
             Op::Truncate { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE)),
+            Op::Size { buf } => match result {
+                Ok(_) => Ok(CompletionResult { bytes: buf.stx_size as usize, buffer: None }),
+                Err(_) => Err(io_err(SQLITE_IOERR_FSTAT)),
+            },
+            // The errors of the `sync` backend's delete.
+            Op::Unlink { .. } => match result {
+                Ok(_) => Ok(CompletionResult { bytes: 0, buffer: None }),
+                Err(libc::ENOENT) => Err(Error::new(SQLITE_IOERR_DELETE_NOENT, "disk I/O error")),
+                Err(_) => Err(io_err(SQLITE_IOERR_DELETE)),
+            },
+            // As `std::fs::metadata(..).map_or(false, ..)`: any failure
+            // (ENOENT, EACCES, ...) means "does not exist".
+            Op::Exists { buf, needs_content, .. } => {
+                let exists = result.is_ok() && (!needs_content || buf.stx_size > 0);
+                Ok(CompletionResult { bytes: exists as usize, buffer: None })
+            }
         };
         req.completion.complete(outcome);
+        let Some(file_id) = file_id else {
+            self.unordered_issued -= 1;
+            return;
+        };
         let barrier_done = {
             let q = self.files.entry(file_id).or_default();
             q.issued -= 1;
@@ -397,7 +509,7 @@ impl Drop for Ring {
         // The kernel may still write into buffers the slots own: wait for
         // every issued request before the slots (and buffers) are freed.
         let mut guard = 0;
-        while self.files.values().any(|q| q.issued > 0) && guard < 1_000_000 {
+        while (self.unordered_issued > 0 || self.files.values().any(|q| q.issued > 0)) && guard < 1_000_000 {
             if self.ring.submit_and_wait(1).is_err() {
                 guard += 1;
             }
