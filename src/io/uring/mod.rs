@@ -178,7 +178,7 @@ impl IoBackend for IoUringBackend {
 
     fn exists_request(&self, path: &str) -> Result<super::Completion> {
         let mut ring = self.shared.ring();
-        if !ring.has_statx() {
+        if !ring.has_statx() || !ring.statx_probes() {
             drop(ring);
             let exists = self.paths.exists(path)?;
             return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: exists as usize, buffer: None })));
