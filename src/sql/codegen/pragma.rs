@@ -43,6 +43,31 @@ fn arg_int(e: &Expr<'_>) -> Option<i64> {
     }
 }
 
+/// A pragma's integer argument as SQLite reads one: decimal (the number
+/// its leading sign and digits make, saturating) or `0x` hexadecimal.
+/// The flag says whether the whole text was that number.
+fn dec_or_hex_prefix(text: &str) -> (i64, bool) {
+    let t = text.trim();
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let digits: String = hex.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+        let whole = !digits.is_empty() && digits.len() == hex.len() && digits.len() <= 16;
+        return (u64::from_str_radix(&digits, 16).map_or(0, |v| v as i64), whole);
+    }
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let mut v: i128 = 0;
+    for b in body.bytes().take(digits) {
+        v = (v * 10 + (b - b'0') as i128).min(i64::MAX as i128 + 1);
+    }
+    let v = if neg { -v } else { v };
+    let n = v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    (n, digits > 0 && digits == body.len() && v >= i64::MIN as i128 && v <= i64::MAX as i128)
+}
+
 /// Compile a PRAGMA.
 pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::Pragma(name, body) = stmt else { return Err(Error::sql("not a PRAGMA")) };
@@ -203,6 +228,38 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.integrity_check(&scope)?;
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
+        }
+        "data_version" => {
+            // Read-only: an argument is ignored, as in SQLite.
+            let out = c.b.reg();
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(pname.clone()), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            txn = Some(false);
+        }
+        "journal_size_limit" | "max_page_count" => {
+            // journal_size_limit takes what number the argument begins
+            // with (below -1: -1, no limit); max_page_count only a whole
+            // number, negative or anything else meaning "just report".
+            let spec = match arg.map(arg_text) {
+                None => pname.clone(),
+                Some(a) if pname == "journal_size_limit" => format!("{pname}={}", dec_or_hex_prefix(&a).0.max(-1)),
+                Some(a) => {
+                    let n = match dec_or_hex_prefix(&a) {
+                        (n, true) => n.clamp(0, 0xffff_fffe),
+                        (_, false) => 0,
+                    };
+                    format!("{pname}={n}")
+                }
+            };
+            let out = c.b.reg();
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            // (max_page_count compares with the database's current size.)
+            if pname == "max_page_count" {
+                txn = Some(false);
+            }
         }
         "freelist_count" => {
             let r = c.b.reg();

@@ -208,6 +208,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(bt.incremental_vacuum((n > 0).then_some(n)));
                 }
                 "io_backend" => set_reg(vm, p2, Value::text(bt.io_backend())),
+                "data_version" => set_reg(vm, p2, Value::Integer(bt.pager().data_version() as i64)),
+                "journal_size_limit" => {
+                    let pager = bt.pager_mut();
+                    let limit = match value {
+                        Some(v) => pager.set_journal_size_limit(v.parse().unwrap_or(-1)),
+                        None => pager.journal_size_limit(),
+                    };
+                    set_reg(vm, p2, Value::Integer(limit));
+                }
+                "max_page_count" => {
+                    let pager = bt.pager_mut();
+                    let n = pager.set_max_page_count(value.and_then(|v| v.parse().ok()).unwrap_or(0));
+                    set_reg(vm, p2, Value::Integer(n as i64));
+                }
                 _ => return Err(super::internal("PragmaBtree: unknown pragma")),
             }
         }
