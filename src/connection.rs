@@ -148,6 +148,10 @@ pub struct Connection {
     open_flags: OpenFlags,
     funcs: FunctionRegistry,
     collations: HashMap<String, Collation>,
+    /// Every name `create_collation` was called with (also to remove
+    /// one), as first given, oldest first: SQLite keeps an entry for each
+    /// and `PRAGMA collation_list` shows them.
+    collation_order: Vec<String>,
     memory: bool,
     is_async: bool,
     busy_handler: Option<BusyHandler>,
@@ -351,6 +355,7 @@ impl Connection {
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
             collations: HashMap::new(),
+            collation_order: Vec::new(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
             busy_handler: None,
@@ -402,6 +407,7 @@ impl Connection {
         let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
+        let collation_order = &self.collation_order;
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).map_or(true, |s| s.rows.is_empty());
         let memory = self.memory;
@@ -424,6 +430,7 @@ impl Connection {
             let numbering = crate::sql::params::number(&parse_text[..tail]);
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
+                c.collation_order = collation_order;
                 c.page_size = page_size;
                 c.temp_listed = temp_listed;
                 c.memory_db = memory;
@@ -610,6 +617,9 @@ impl Connection {
 
     /// Register, replace, or (`None`) remove a collation.
     pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
+        if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
+            self.collation_order.push(name.to_string());
+        }
         match collation {
             Some(c) => {
                 self.collations.insert(name.to_ascii_uppercase(), c);
@@ -1122,3 +1132,9 @@ pub mod blob;
 mod serialize;
 mod vacuum;
 mod analyze;
+
+/// BINARY, NOCASE and RTRIM: always listed by `PRAGMA collation_list`,
+/// whether or not an application replaced them.
+fn is_builtin_collation(name: &str) -> bool {
+    ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
+}

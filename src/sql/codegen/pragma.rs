@@ -1,10 +1,12 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
 //! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
-//! `index_xinfo`, `database_list`, `compile_options`; `schema_rows` also
-//! serves their table-valued forms in FROM), the header ones through cookies (`user_version`,
-//! `schema_version`, `page_count`), `integrity_check`, and the settings
-//! ringlite records or fixes (`page_size`, `cache_size`, `journal_mode`,
-//! `synchronous`, `foreign_keys`).
+//! `index_xinfo`; `schema_rows` also serves their table-valued forms in
+//! FROM), the lists (`database_list`, `compile_options`, `function_list`,
+//! `collation_list`; `list_rows`), the header ones through cookies
+//! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
+//! the settings ringlite records or fixes (`page_size`, `cache_size`,
+//! `journal_mode`, `synchronous`, `foreign_keys`, `journal_size_limit`,
+//! `max_page_count`, `data_version`, ...).
 
 use super::Compiler;
 use crate::btree::Meta;
@@ -99,7 +101,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" | "function_list" => {
+        "compile_options" | "function_list" | "collation_list" => {
             let (names, rows) = list_rows(c, &pname).unwrap_or_default();
             const_rows(c, prog, &names, rows);
         }
@@ -484,9 +486,14 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
 }
 
 /// The rows of the list pragmas that read no schema (`compile_options`,
-/// `function_list`, `database_list`): column names and rows.
+/// `function_list`, `database_list`, `collation_list`): column names and
+/// rows.
 pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pragma {
+        "collation_list" => Some((
+            vec!["seq", "name"],
+            super::collation_list::ordered(c.collation_order).into_iter().enumerate().map(|(i, n)| vec![Value::Integer(i as i64), Value::text(n)]).collect(),
+        )),
         "compile_options" => Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect())),
         "database_list" => Some((
             vec!["seq", "name", "file"],
