@@ -205,3 +205,9 @@ fn max_page_count_on_a_file() {
         (0, "SELECT count(*) FROM t"),
     ]);
 }
+
+#[test]
+fn mmap_size_on_a_file() {
+    let mut p = open_pair();
+    p.run(&[(0, "PRAGMA mmap_size"), (0, "CREATE TABLE t(a)"), (0, "PRAGMA main.mmap_size"), (0, "PRAGMA mmap_size = 0"), (0, "PRAGMA mmap_size")]);
+}

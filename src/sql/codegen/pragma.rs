@@ -263,6 +263,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 txn = Some(false);
             }
         }
+        "mmap_size" => {
+            // ringlite never maps database files: a file database reports
+            // 0 whatever is asked (as SQLite built without mmap does); an
+            // in-memory one reports nothing, as in SQLite.
+            let file = c.databases.get(pdb).map_or(false, |d| !d.1.is_empty());
+            let rows = if file { vec![vec![Value::Integer(0)]] } else { Vec::new() };
+            const_rows(c, prog, &["mmap_size"], rows);
+        }
         "freelist_count" => {
             let r = c.b.reg();
             c.b.add(Opcode::ReadCookie, pdb_op, r, Meta::FreelistCount as i32);
