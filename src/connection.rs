@@ -326,6 +326,7 @@ impl Connection {
             case_sensitive_like: false,
             foreign_keys: false,
             busy_timeout_ms: 0,
+            exclusive_locking_default: false,
             cache_size: -2000,
             update_hook: None,
             commit_hook: None,

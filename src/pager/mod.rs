@@ -48,6 +48,7 @@ mod recovery;
 pub mod savepoint;
 mod spill;
 mod limits;
+pub mod locking_mode;
 
 use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -265,6 +266,9 @@ pub struct Pager {
     journal_size_limit: i64,
     /// `PRAGMA max_page_count`: the database may not grow past it.
     max_page_count: Pgno,
+    /// `PRAGMA locking_mode=EXCLUSIVE`: keep the file lock between
+    /// transactions (`locking_mode.rs`).
+    exclusive_mode: bool,
 }
 
 fn busy() -> Error {
@@ -322,6 +326,7 @@ impl Pager {
             data_version: 1,
             journal_size_limit: -1,
             max_page_count: limits::MAX_PAGE_COUNT,
+            exclusive_mode: false,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -563,7 +568,7 @@ impl Pager {
             if let Some(w) = self.wal.as_mut() {
                 // WAL mode keeps SHARED on the database while attached.
                 w.end_read();
-            } else if !self.opts.memory && !self.opts.immutable {
+            } else if self.releases_lock() {
                 self.file.unlock(LockLevel::None)?;
             }
         }
@@ -979,7 +984,7 @@ impl Pager {
         if let Some(w) = self.wal.as_mut() {
             w.end_write()?;
             w.end_read();
-        } else if !self.opts.memory && !self.opts.immutable {
+        } else if self.releases_lock() {
             self.file.unlock(LockLevel::None)?;
         }
         Ok(())

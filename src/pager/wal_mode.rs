@@ -65,6 +65,7 @@ impl Pager {
             if !wants || (self.opts.read_only && !wal_exists) {
                 return Ok(Poll::Ready(false));
             }
+            self.check_wal_locking()?;
             self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
             self.invalidate_cache();
         }

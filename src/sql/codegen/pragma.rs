@@ -263,6 +263,30 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 txn = Some(false);
             }
         }
+        "locking_mode" => {
+            // Without a database name a mode goes to main and every
+            // attached database (not temp, always exclusive) and becomes
+            // the default for later ones; a query reports that default.
+            let mode = arg.map(|a| arg_text(a).to_ascii_lowercase()).filter(|m| m == "exclusive" || m == "normal");
+            let out = c.b.reg();
+            let set = |c: &mut Compiler<'_>, db: usize, spec: String| {
+                c.b.add4(Opcode::PragmaBtree, db as i32, out, 0, P4::Text(spec), 0);
+            };
+            match (qualified, mode) {
+                (None, None) => set(c, 0, "locking_mode=default".into()),
+                (None, Some(m)) => {
+                    for db in 2..c.databases.len() {
+                        set(c, db, format!("locking_mode={m}"));
+                    }
+                    set(c, 0, format!("locking_mode_default={m}"));
+                    set(c, 0, format!("locking_mode={m}"));
+                }
+                (Some(_), Some(m)) => set(c, pdb, format!("locking_mode={m}")),
+                (Some(_), None) => set(c, pdb, "locking_mode".into()),
+            }
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
         "mmap_size" => {
             // ringlite never maps database files: a file database reports
             // 0 whatever is asked (as SQLite built without mmap does); an
@@ -324,13 +348,12 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
         "reverse_unordered_selects" | "automatic_index"
-        | "cell_size_check" | "temp_store" | "locking_mode" | "full_column_names" | "short_column_names"
+        | "cell_size_check" | "temp_store" | "full_column_names" | "short_column_names"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
             if arg.is_none() {
                 let v = match pname.as_str() {
                     "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
-                    "locking_mode" => Value::text("normal"),
                     _ => Value::Integer(0),
                 };
                 const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
