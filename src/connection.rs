@@ -148,6 +148,10 @@ pub struct Connection {
     open_flags: OpenFlags,
     funcs: FunctionRegistry,
     collations: HashMap<String, Collation>,
+    /// Every name `create_collation` was called with (also to remove
+    /// one), as first given, oldest first: SQLite keeps an entry for each
+    /// and `PRAGMA collation_list` shows them.
+    collation_order: Vec<String>,
     memory: bool,
     is_async: bool,
     /// Async connections: counts the completions of the requests its
@@ -326,6 +330,7 @@ impl Connection {
             case_sensitive_like: false,
             foreign_keys: false,
             busy_timeout_ms: 0,
+            exclusive_locking_default: false,
             cache_size: -2000,
             update_hook: None,
             commit_hook: None,
@@ -355,6 +360,7 @@ impl Connection {
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
             collations: HashMap::new(),
+            collation_order: Vec::new(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
             io_notify: crate::io::notify::IoNotify::new(),
@@ -407,6 +413,7 @@ impl Connection {
         let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
+        let collation_order = &self.collation_order;
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).map_or(true, |s| s.rows.is_empty());
         let memory = self.memory;
@@ -429,6 +436,7 @@ impl Connection {
             let numbering = crate::sql::params::number(&parse_text[..tail]);
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
+                c.collation_order = collation_order;
                 c.page_size = page_size;
                 c.temp_listed = temp_listed;
                 c.memory_db = memory;
@@ -615,6 +623,9 @@ impl Connection {
 
     /// Register, replace, or (`None`) remove a collation.
     pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
+        if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
+            self.collation_order.push(name.to_string());
+        }
         match collation {
             Some(c) => {
                 self.collations.insert(name.to_ascii_uppercase(), c);
@@ -1168,3 +1179,9 @@ pub mod blob;
 mod serialize;
 mod vacuum;
 mod analyze;
+
+/// BINARY, NOCASE and RTRIM: always listed by `PRAGMA collation_list`,
+/// whether or not an application replaced them.
+fn is_builtin_collation(name: &str) -> bool {
+    ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
+}

@@ -142,3 +142,54 @@ fn auto_vacuum_pragmas() {
     assert_eq!(int(&out, 4), sql_common::V::Int(3));
     assert_eq!(int(&out, 5), sql_common::V::Text(b"ok".to_vec()));
 }
+
+/// `PRAGMA collation_list`: every name given to create_collation (even to
+/// remove one), as first spelled, in SQLite's hash-table order (which
+/// changes as the table grows); replacing a built-in one adds nothing.
+#[test]
+fn collation_list_order() {
+    use libsqlite3_sys as ffi;
+    use std::ffi::CString;
+    unsafe extern "C" fn reverse(_: *mut std::ffi::c_void, n1: i32, a: *const std::ffi::c_void, n2: i32, b: *const std::ffi::c_void) -> i32 {
+        let a = unsafe { std::slice::from_raw_parts(a as *const u8, n1 as usize) };
+        let b = unsafe { std::slice::from_raw_parts(b as *const u8, n2 as usize) };
+        b.cmp(a) as i32
+    }
+    // (name, registered: false = create_collation with no function)
+    let calls = [("Rev", true), ("second", true), ("NOCASE", true), ("REV", true), ("gone", false), ("third", true), ("Second", false)];
+    let mut ours = sql_common::ours_open();
+    let reference = sql_common::RefDb::open();
+    for (name, with_fn) in calls {
+        let coll = with_fn.then(|| ringlite::value::collation::Collation { name: name.to_string(), cmp: std::sync::Arc::new(|a: &[u8], b: &[u8]| b.cmp(a)) });
+        ours.create_collation(name, coll).unwrap();
+        let c = CString::new(name).unwrap();
+        #[allow(unsafe_code)]
+        let rc = unsafe { ffi::sqlite3_create_collation_v2(reference.0, c.as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), if with_fn { Some(reverse) } else { None }, None) };
+        assert_eq!(rc, 0);
+    }
+    // Enough more for the table to grow past its first bucket arrays.
+    let more: Vec<String> = (0..70).map(|i| format!("extra_{i}")).collect();
+    let check = |ours: &mut ringlite::Connection, sql: &str| {
+        let a = sql_common::run_ours(ours, sql);
+        let b = sql_common::run_ref(&reference, sql);
+        assert_eq!(a, b, "\nSQL: {sql}");
+    };
+    for sql in [
+        "PRAGMA collation_list",
+        "SELECT name FROM pragma_collation_list ORDER BY seq DESC",
+        "SELECT count(*) FROM pragma_collation_list() WHERE name LIKE 's%'",
+        "SELECT x FROM (SELECT 'a' AS x UNION ALL SELECT 'b') ORDER BY x COLLATE rev",
+    ] {
+        check(&mut ours, sql);
+    }
+    for (i, name) in more.iter().enumerate() {
+        ours.create_collation(name, Some(ringlite::value::collation::Collation::binary())).unwrap();
+        let c = CString::new(name.as_str()).unwrap();
+        #[allow(unsafe_code)]
+        let rc = unsafe { ffi::sqlite3_create_collation_v2(reference.0, c.as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), Some(reverse), None) };
+        assert_eq!(rc, 0);
+        if i % 7 == 0 || i + 1 == more.len() {
+            check(&mut ours, "SELECT group_concat(name, ' ') FROM (SELECT name FROM pragma_collation_list ORDER BY seq)");
+        }
+    }
+}

@@ -74,6 +74,9 @@ impl Connection {
                 e
             }
         })?;
+        if self.state.exclusive_locking_default {
+            btree.pager_mut().set_locking_mode(Some(true))?;
+        }
         let path = if target.memory { String::new() } else { io.backend().full_path(&target.path).unwrap_or(target.path.clone()) };
         // Read its schema now: a file that is not a database is refused
         // here, as in SQLite.

@@ -199,6 +199,7 @@ impl Connection {
         };
         dest.funcs = self.funcs.clone();
         dest.collations = self.collations.clone();
+        dest.collation_order = self.collation_order.clone();
         let auto_vacuum = match self.state.next_auto_vacuum.take() {
             Some(mode) => mode,
             None => block(&mut self.state.dbs[0].btree, |b| b.auto_vacuum_mode())?,

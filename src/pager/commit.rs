@@ -50,12 +50,18 @@ pub enum CommitStep {
     WalFrames(Vec<Completion>),
     /// WAL mode: WAL fsync submitted.
     WalSync(Completion),
+    /// PERSIST mode: the finalized journal being cut back to
+    /// `journal_size_limit`.
+    LimitJournal(Completion),
+    /// WAL mode: a restarted log being cut back to `journal_size_limit`
+    /// (before the frames are published).
+    LimitWal(Completion),
 }
 
 impl CommitStep {
     /// Whether the database file may have been written.
     pub fn touched_database(&self) -> bool {
-        matches!(self, CommitStep::WritePages(_) | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_))
+        matches!(self, CommitStep::WritePages(_) | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_) | CommitStep::LimitJournal(_))
     }
 
     /// Whether every request this step submitted has completed (their
@@ -63,7 +69,7 @@ impl CommitStep {
     pub fn in_flight_done(&self) -> bool {
         match self {
             CommitStep::WriteJournal(cs) | CommitStep::WriteJournalHeader(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
-            CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) => c.is_done(),
+            CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) | CommitStep::LimitJournal(c) | CommitStep::LimitWal(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
         }
@@ -71,7 +77,7 @@ impl CommitStep {
 
     /// Whether a journal file may exist.
     pub fn journal_exists(&self) -> bool {
-        !matches!(self, CommitStep::Start | CommitStep::WalFrames(_) | CommitStep::WalSync(_))
+        !matches!(self, CommitStep::Start | CommitStep::WalFrames(_) | CommitStep::WalSync(_) | CommitStep::LimitWal(_))
     }
 }
 
@@ -219,12 +225,29 @@ impl Pager {
                         self.commit_step = CommitStep::WalSync(c);
                         continue;
                     }
+                    if let Some(c) = self.submit_wal_limit()? {
+                        self.commit_step = CommitStep::LimitWal(c);
+                        continue;
+                    }
                     self.finish_wal_commit()?;
                     return self.wal_autocheckpoint();
                 }
                 CommitStep::WalSync(c) => {
                     if !c.is_done() {
                         self.commit_step = CommitStep::WalSync(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    if let Some(c) = self.submit_wal_limit()? {
+                        self.commit_step = CommitStep::LimitWal(c);
+                        continue;
+                    }
+                    self.finish_wal_commit()?;
+                    return self.wal_autocheckpoint();
+                }
+                CommitStep::LimitWal(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::LimitWal(c);
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
@@ -243,12 +266,29 @@ impl Pager {
                             continue;
                         }
                     }
+                    if let Some(c) = self.submit_journal_limit()? {
+                        self.commit_step = CommitStep::LimitJournal(c);
+                        continue;
+                    }
                     self.finish_commit()?;
                     return Ok(Poll::Ready(()));
                 }
                 CommitStep::SyncFinalized(c) => {
                     if !c.is_done() {
                         self.commit_step = CommitStep::SyncFinalized(c);
+                        return Ok(Poll::Pending);
+                    }
+                    c.take()?;
+                    if let Some(c) = self.submit_journal_limit()? {
+                        self.commit_step = CommitStep::LimitJournal(c);
+                        continue;
+                    }
+                    self.finish_commit()?;
+                    return Ok(Poll::Ready(()));
+                }
+                CommitStep::LimitJournal(c) => {
+                    if !c.is_done() {
+                        self.commit_step = CommitStep::LimitJournal(c);
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
@@ -275,7 +315,7 @@ impl Pager {
         self.finish_write_txn()
     }
 
-    fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {
+    pub(super) fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {
         self.wal.as_ref().map(|w| w.file().clone()).ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))
     }
 
@@ -387,6 +427,7 @@ impl Pager {
                     Some(self.io.backend().delete_request(&self.journal_path, self.synchronous == Synchronous::Extra)?)
                 }
                 JournalMode::Truncate => Some(self.journal_file(false)?.truncate(0)?),
+                JournalMode::Persist if self.persist_truncates() => Some(self.journal_file(false)?.truncate(0)?),
                 _ => Some(self.journal_file(false)?.write(0, Buffer::zeroed(28))?),
             }
         };

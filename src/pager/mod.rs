@@ -47,6 +47,8 @@ mod wal_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
+mod limits;
+pub mod locking_mode;
 
 use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -267,6 +269,16 @@ pub struct Pager {
     /// `PRAGMA page_size` asked for a size the database could not take
     /// at once (it has pages): VACUUM applies it (`copy.rs`).
     requested_page_size: Option<u32>,
+    /// `PRAGMA data_version`: bumped each time a read transaction finds
+    /// that another connection committed (see `limits.rs`).
+    data_version: u32,
+    /// `PRAGMA journal_size_limit` (-1: no limit).
+    journal_size_limit: i64,
+    /// `PRAGMA max_page_count`: the database may not grow past it.
+    max_page_count: Pgno,
+    /// `PRAGMA locking_mode=EXCLUSIVE`: keep the file lock between
+    /// transactions (`locking_mode.rs`).
+    exclusive_mode: bool,
 }
 
 fn busy() -> Error {
@@ -323,6 +335,10 @@ impl Pager {
             abandoned: false,
             leaving_wal: false,
             requested_page_size: None,
+            data_version: 1,
+            journal_size_limit: -1,
+            max_page_count: limits::MAX_PAGE_COUNT,
+            exclusive_mode: false,
         };
         pager.apply_cache_size();
         Ok(pager)
@@ -527,6 +543,7 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     self.state = PagerState::Read;
+                    self.admit_size();
                     return Ok(Poll::Ready(()));
                 }
             }
@@ -553,6 +570,7 @@ impl Pager {
         if bytes == 0 || file_size == 0 {
             self.db_size = 0;
             if self.last_change_counter.is_some() {
+                self.note_foreign_commit();
                 self.invalidate_cache();
             }
             self.last_change_counter = None;
@@ -566,6 +584,10 @@ impl Pager {
             self.apply_cache_size();
         }
         if self.last_change_counter != Some(info.change_counter) {
+            // (This connection's own commits record their counter.)
+            if self.last_change_counter.is_some() {
+                self.note_foreign_commit();
+            }
             self.invalidate_cache();
         }
         self.last_change_counter = Some(info.change_counter);
@@ -588,7 +610,7 @@ impl Pager {
             if let Some(w) = self.wal.as_mut() {
                 // WAL mode keeps SHARED on the database while attached.
                 w.end_read();
-            } else if !self.opts.memory && !self.opts.immutable {
+            } else if self.releases_lock() {
                 self.file.unlock(LockLevel::None)?;
             }
         }
@@ -813,6 +835,9 @@ impl Pager {
         if pgno == 0 || pgno > self.db_size + 1 {
             return Err(Error::corrupt());
         }
+        if pgno == self.db_size + 1 {
+            self.check_growth(pgno)?;
+        }
         self.record_undo(pgno);
         if pgno == self.db_size + 1 {
             self.db_size = pgno;
@@ -861,6 +886,7 @@ impl Pager {
     /// byte page, when the allocator reaches it).
     pub fn skip_page(&mut self) -> Result<()> {
         self.require_write()?;
+        self.check_growth(self.db_size + 1)?;
         self.db_size += 1;
         Ok(())
     }
@@ -1000,7 +1026,7 @@ impl Pager {
         if let Some(w) = self.wal.as_mut() {
             w.end_write()?;
             w.end_read();
-        } else if !self.opts.memory && !self.opts.immutable {
+        } else if self.releases_lock() {
             self.file.unlock(LockLevel::None)?;
         }
         Ok(())

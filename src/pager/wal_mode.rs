@@ -74,12 +74,19 @@ impl Pager {
             if !wants || (self.opts.read_only && !wal_exists) {
                 return Ok(Poll::Ready(false));
             }
+            self.check_wal_locking()?;
             self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
             self.invalidate_cache();
         }
         let Some(wal) = self.wal.as_mut() else { return Ok(Poll::Ready(false)) };
         let changed = crate::ready!(wal.begin_read()?);
         let snap = *wal.snapshot();
+        if changed {
+            // Another connection committed (or restarted the log), or the
+            // log was just opened (SQLite counts that too): this
+            // connection's own commits leave the header it knows.
+            self.note_foreign_commit();
+        }
         if let Some(i) = info {
             if snap.mx_frame > 0 && snap.page_size != i.page_size {
                 // A log written for another page size cannot belong here.

@@ -100,6 +100,9 @@ pub struct ConnState {
     /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked
     /// database is retried, in milliseconds (0: not at all).
     pub busy_timeout_ms: i32,
+    /// `PRAGMA locking_mode=EXCLUSIVE` without a database name: databases
+    /// attached later start in exclusive mode too.
+    pub exclusive_locking_default: bool,
     /// `PRAGMA cache_size`.
     pub cache_size: i64,
     /// Update hook.

@@ -244,6 +244,13 @@ impl Wal {
         Ok(cs)
     }
 
+    /// The frames submitted but not yet published start the log over
+    /// (their first frame is frame 1): the file offset just past them.
+    pub fn pending_end_if_restarted(&self) -> Option<u64> {
+        let p = self.pending.as_ref().filter(|p| p.first_frame == 1 && p.commit)?;
+        Some(format::frame_offset(p.hdr.mx_frame + 1, self.page_size))
+    }
+
     /// The commit's frames are durable: record them in the index and
     /// publish the header that makes them visible.
     pub fn publish(&mut self) -> Result<()> {

@@ -35,6 +35,7 @@ mod create_as;
 mod view_columns;
 pub mod txn;
 pub mod pragma;
+mod collation_list;
 mod integrity;
 pub mod dml_common;
 pub mod alter;
@@ -115,6 +116,9 @@ pub struct Compiler<'s> {
     pub funcs: &'s FunctionRegistry,
     /// Collations by upper-case name.
     pub collations: &'s HashMap<String, Collation>,
+    /// Names given to `create_collation`, first registration first (what
+    /// `PRAGMA collation_list` lists before the built-in ones).
+    pub collation_order: &'s [String],
     /// Name-resolution scopes, innermost last.
     pub scopes: Vec<Scope>,
     /// Parameter names by index (index 0 unused).
@@ -315,6 +319,7 @@ impl<'s> Compiler<'s> {
             schema,
             funcs,
             collations,
+            collation_order: &[],
             scopes: Vec::new(),
             params: vec![None],
             agg_regs: HashMap::new(),

@@ -1,10 +1,12 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
 //! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
-//! `index_xinfo`, `database_list`, `compile_options`; `schema_rows` also
-//! serves their table-valued forms in FROM), the header ones through cookies (`user_version`,
-//! `schema_version`, `page_count`), `integrity_check`, and the settings
-//! ringlite records or fixes (`page_size`, `cache_size`, `journal_mode`,
-//! `synchronous`, `foreign_keys`).
+//! `index_xinfo`; `schema_rows` also serves their table-valued forms in
+//! FROM), the lists (`database_list`, `compile_options`, `function_list`,
+//! `collation_list`; `list_rows`), the header ones through cookies
+//! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
+//! the settings ringlite records or fixes (`page_size`, `cache_size`,
+//! `journal_mode`, `synchronous`, `foreign_keys`, `journal_size_limit`,
+//! `max_page_count`, `data_version`, ...).
 
 use super::Compiler;
 use crate::btree::Meta;
@@ -43,6 +45,31 @@ fn arg_int(e: &Expr<'_>) -> Option<i64> {
     }
 }
 
+/// A pragma's integer argument as SQLite reads one: decimal (the number
+/// its leading sign and digits make, saturating) or `0x` hexadecimal.
+/// The flag says whether the whole text was that number.
+fn dec_or_hex_prefix(text: &str) -> (i64, bool) {
+    let t = text.trim();
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let digits: String = hex.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+        let whole = !digits.is_empty() && digits.len() == hex.len() && digits.len() <= 16;
+        return (u64::from_str_radix(&digits, 16).map_or(0, |v| v as i64), whole);
+    }
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let mut v: i128 = 0;
+    for b in body.bytes().take(digits) {
+        v = (v * 10 + (b - b'0') as i128).min(i64::MAX as i128 + 1);
+    }
+    let v = if neg { -v } else { v };
+    let n = v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    (n, digits > 0 && digits == body.len() && v >= i64::MIN as i128 && v <= i64::MAX as i128)
+}
+
 /// Compile a PRAGMA.
 pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::Pragma(name, body) = stmt else { return Err(Error::sql("not a PRAGMA")) };
@@ -74,7 +101,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" | "function_list" => {
+        "compile_options" | "function_list" | "collation_list" => {
             let (names, rows) = list_rows(c, &pname).unwrap_or_default();
             const_rows(c, prog, &names, rows);
         }
@@ -204,6 +231,70 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
         }
+        "data_version" => {
+            // Read-only: an argument is ignored, as in SQLite.
+            let out = c.b.reg();
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(pname.clone()), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            txn = Some(false);
+        }
+        "journal_size_limit" | "max_page_count" => {
+            // journal_size_limit takes what number the argument begins
+            // with (below -1: -1, no limit); max_page_count only a whole
+            // number, negative or anything else meaning "just report".
+            let spec = match arg.map(arg_text) {
+                None => pname.clone(),
+                Some(a) if pname == "journal_size_limit" => format!("{pname}={}", dec_or_hex_prefix(&a).0.max(-1)),
+                Some(a) => {
+                    let n = match dec_or_hex_prefix(&a) {
+                        (n, true) => n.clamp(0, 0xffff_fffe),
+                        (_, false) => 0,
+                    };
+                    format!("{pname}={n}")
+                }
+            };
+            let out = c.b.reg();
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+            // (max_page_count compares with the database's current size.)
+            if pname == "max_page_count" {
+                txn = Some(false);
+            }
+        }
+        "locking_mode" => {
+            // Without a database name a mode goes to main and every
+            // attached database (not temp, always exclusive) and becomes
+            // the default for later ones; a query reports that default.
+            let mode = arg.map(|a| arg_text(a).to_ascii_lowercase()).filter(|m| m == "exclusive" || m == "normal");
+            let out = c.b.reg();
+            let set = |c: &mut Compiler<'_>, db: usize, spec: String| {
+                c.b.add4(Opcode::PragmaBtree, db as i32, out, 0, P4::Text(spec), 0);
+            };
+            match (qualified, mode) {
+                (None, None) => set(c, 0, "locking_mode=default".into()),
+                (None, Some(m)) => {
+                    for db in 2..c.databases.len() {
+                        set(c, db, format!("locking_mode={m}"));
+                    }
+                    set(c, 0, format!("locking_mode_default={m}"));
+                    set(c, 0, format!("locking_mode={m}"));
+                }
+                (Some(_), Some(m)) => set(c, pdb, format!("locking_mode={m}")),
+                (Some(_), None) => set(c, pdb, "locking_mode".into()),
+            }
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
+        "mmap_size" => {
+            // ringlite never maps database files: a file database reports
+            // 0 whatever is asked (as SQLite built without mmap does); an
+            // in-memory one reports nothing, as in SQLite.
+            let file = c.databases.get(pdb).map_or(false, |d| !d.1.is_empty());
+            let rows = if file { vec![vec![Value::Integer(0)]] } else { Vec::new() };
+            const_rows(c, prog, &["mmap_size"], rows);
+        }
         "freelist_count" => {
             let r = c.b.reg();
             c.b.add(Opcode::ReadCookie, pdb_op, r, Meta::FreelistCount as i32);
@@ -257,13 +348,12 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
         "reverse_unordered_selects" | "automatic_index"
-        | "cell_size_check" | "temp_store" | "locking_mode" | "full_column_names" | "short_column_names"
+        | "cell_size_check" | "temp_store" | "full_column_names" | "short_column_names"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
             if arg.is_none() {
                 let v = match pname.as_str() {
                     "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
-                    "locking_mode" => Value::text("normal"),
                     _ => Value::Integer(0),
                 };
                 const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
@@ -427,9 +517,14 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
 }
 
 /// The rows of the list pragmas that read no schema (`compile_options`,
-/// `function_list`, `database_list`): column names and rows.
+/// `function_list`, `database_list`, `collation_list`): column names and
+/// rows.
 pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pragma {
+        "collation_list" => Some((
+            vec!["seq", "name"],
+            super::collation_list::ordered(c.collation_order).into_iter().enumerate().map(|(i, n)| vec![Value::Integer(i as i64), Value::text(n)]).collect(),
+        )),
         "compile_options" => Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect())),
         "database_list" => Some((
             vec!["seq", "name", "file"],

@@ -92,6 +92,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);
             }
+            if name == "locking_mode_default" {
+                env.exclusive_locking_default = value == Some("exclusive");
+                return Ok(Flow::Next);
+            }
             if name == "query_only" {
                 match value {
                     Some(v) => env.query_only = pragma_bool(v),
@@ -151,6 +155,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let bt = &mut env.dbs[p1 as usize].btree;
             match name {
                 "journal_mode" => {
+                    if value.is_some_and(|v| v.eq_ignore_ascii_case("wal")) && bt.pager().refuses_wal() {
+                        return Err(crate::pager::locking_mode::wal_refused());
+                    }
                     let mode = match value {
                         Some(v) => bt.set_journal_mode(v),
                         None => bt.journal_mode(),
@@ -208,6 +215,37 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(bt.incremental_vacuum((n > 0).then_some(n)));
                 }
                 "io_backend" => set_reg(vm, p2, Value::text(bt.io_backend())),
+                "locking_mode" => {
+                    // (`default`: the connection's default, which a query
+                    // without a database name reports.)
+                    let exclusive = match value {
+                        Some("default") => env.exclusive_locking_default,
+                        Some(v) => {
+                            let mode = match v {
+                                "exclusive" => Some(true),
+                                "normal" => Some(false),
+                                _ => None,
+                            };
+                            bt.pager_mut().set_locking_mode(mode)?
+                        }
+                        None => bt.pager_mut().set_locking_mode(None)?,
+                    };
+                    set_reg(vm, p2, Value::text(if exclusive { "exclusive" } else { "normal" }));
+                }
+                "data_version" => set_reg(vm, p2, Value::Integer(bt.pager().data_version() as i64)),
+                "journal_size_limit" => {
+                    let pager = bt.pager_mut();
+                    let limit = match value {
+                        Some(v) => pager.set_journal_size_limit(v.parse().unwrap_or(-1)),
+                        None => pager.journal_size_limit(),
+                    };
+                    set_reg(vm, p2, Value::Integer(limit));
+                }
+                "max_page_count" => {
+                    let pager = bt.pager_mut();
+                    let n = pager.set_max_page_count(value.and_then(|v| v.parse().ok()).unwrap_or(0));
+                    set_reg(vm, p2, Value::Integer(n as i64));
+                }
                 _ => return Err(super::internal("PragmaBtree: unknown pragma")),
             }
         }

@@ -297,8 +297,10 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     // (The callers of a failing trigger program fail with it.)
     vm.frames.clear();
     let io = env.io.clone();
+    // (A full database undoes only the statement when it has a statement
+    // savepoint to go back to, as SQLite's statement journal does.)
     let whole_txn = vm.error_action == ON_ERROR_ROLLBACK
-        || err.primary() == crate::error::SQLITE_FULL
+        || (err.primary() == crate::error::SQLITE_FULL && vm.stmt_savepoint.is_none())
         || err.primary() == crate::error::SQLITE_IOERR
         || err.primary() == crate::error::SQLITE_NOMEM;
     if let Some((i, dbs)) = vm.stmt_savepoint.take() {
