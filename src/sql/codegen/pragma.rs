@@ -351,6 +351,22 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         | "cell_size_check" | "temp_store" | "full_column_names" | "short_column_names"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
+            // A setting that would change what statements return or
+            // leave on disk is refused rather than ignored.
+            if let Some(v) = arg {
+                let n = match arg_text(v).to_ascii_lowercase().as_str() {
+                    "fast" => 2,
+                    _ => arg_int(v).unwrap_or(0),
+                };
+                let changes_results = match pname.as_str() {
+                    "full_column_names" | "secure_delete" | "reverse_unordered_selects" => n != 0,
+                    "short_column_names" => n == 0,
+                    _ => false,
+                };
+                if changes_results {
+                    return Err(Error::unsupported(&format!("PRAGMA {pname}={}", arg_text(v))));
+                }
+            }
             if arg.is_none() {
                 let v = match pname.as_str() {
                     "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
