@@ -359,7 +359,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     _ => arg_int(v).unwrap_or(0),
                 };
                 let changes_results = match pname.as_str() {
-                    "full_column_names" | "secure_delete" | "reverse_unordered_selects" => n != 0,
+                    "full_column_names" | "secure_delete" => n != 0,
                     "short_column_names" => n == 0,
                     _ => false,
                 };
