@@ -5,8 +5,10 @@
 //! SQLite's balance_nonroot: the page and up to two neighbours under the
 //! same parent pool their cells (and, except for table leaves, the
 //! dividers between them from the parent), and the pool is dealt out
-//! evenly over as few pages as hold it. The parent gets new dividers and is
-//! fixed the same way, up to the root. An overfull root moves its content
+//! evenly over as few pages as hold it (after an overflow, one more page
+//! when those would be over 95% full: see [`distribute`]). The parent
+//! gets new dividers and is fixed the same way, up to the root. An
+//! overfull root moves its content
 //! to a new child and becomes an interior page over it (the tree grows one
 //! level); an interior root left with no cells takes its only child's
 //! content when it fits (the tree shrinks one level).
