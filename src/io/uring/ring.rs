@@ -159,10 +159,14 @@ impl Ring {
         false
     }
 
-    /// Whether file `id` has no request issued or waiting: a size read
-    /// now sees every earlier request's effect.
-    pub fn file_idle(&self, id: u64) -> bool {
-        self.files.get(&id).is_none_or(|q| q.issued == 0 && q.held.is_empty())
+    /// Whether a write or truncate of file `id` is issued or waiting:
+    /// without one, a size read now answers what a request ordered after
+    /// every earlier one would.
+    pub fn size_may_change(&self, id: u64) -> bool {
+        if self.files.get(&id).is_none_or(|q| q.issued == 0 && q.held.is_empty()) {
+            return false;
+        }
+        self.slots.iter().flatten().any(|r| r.file.as_ref().is_some_and(|f| f.id == id) && matches!(r.op, Op::Write { .. } | Op::Truncate { .. }))
     }
 
     /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
