@@ -110,16 +110,7 @@ impl<'b> Compiler<'_> {
     /// Whether the columns `call`'s arguments name skip every subquery
     /// level and include one of the current SELECT's.
     fn belongs_here(&mut self, call: &Expr<'_>, levels: &[Level]) -> bool {
-        // (The FILTER condition counts with the arguments.)
-        let args: Vec<&Expr<'_>> = match call {
-            Expr::FunctionCall { args, filter_over, .. } => {
-                let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
-                v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
-                v
-            }
-            Expr::FunctionCallStar { filter_over: Some(f), .. } => f.filter_clause.into_iter().collect(),
-            _ => return false,
-        };
+        let Some(args) = aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
         for a in args {
@@ -214,4 +205,18 @@ fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
         true
     });
     out
+}
+
+/// What an aggregate call reads: its arguments and its FILTER condition
+/// (None when `call` is not a function call).
+pub(super) fn aggregate_inputs<'a, 'b>(call: &'a Expr<'b>) -> Option<Vec<&'a Expr<'b>>> {
+    match call {
+        Expr::FunctionCall { args, filter_over, .. } => {
+            let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
+            v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
+            Some(v)
+        }
+        Expr::FunctionCallStar { filter_over: Some(f), .. } => Some(f.filter_clause.into_iter().collect()),
+        _ => None,
+    }
 }

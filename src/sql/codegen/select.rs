@@ -997,16 +997,7 @@ impl Compiler<'_> {
     /// Whether an aggregate call reads only columns of enclosing queries
     /// (it then belongs to one of them).
     pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
-        // (The FILTER condition counts with the arguments.)
-        let args: Vec<&Expr<'_>> = match call {
-            Expr::FunctionCall { args, filter_over, .. } => {
-                let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
-                v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
-                v
-            }
-            Expr::FunctionCallStar { filter_over: Some(f), .. } => f.filter_clause.into_iter().collect(),
-            _ => return false,
-        };
+        let Some(args) = super::outer_aggregate::aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         for a in args {
             crate::sql::plan::terms::walk(a, &mut |x| {
