@@ -99,7 +99,7 @@ pub fn serial_type_of(v: &ValueRef<'_>, file_format: u32) -> u64 {
 }
 
 /// Number of body bytes of a serial type (`None` for the reserved 10, 11).
-pub fn serial_type_len(st: u64) -> Option<u64> {
+pub const fn serial_type_len(st: u64) -> Option<u64> {
     Some(match st {
         0 | 8 | 9 => 0,
         1 => 1,
@@ -406,16 +406,9 @@ const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut st = 0;
     while st < 128 {
-        t[st] = match st {
-            0 | 8 | 9 => 0,
-            1 => 1,
-            2 => 2,
-            3 => 3,
-            4 => 4,
-            5 => 6,
-            6 | 7 => 8,
-            10 | 11 => u8::MAX,
-            n => ((n - 12) / 2) as u8,
+        t[st] = match serial_type_len(st as u64) {
+            Some(n) => n as u8,
+            None => u8::MAX,
         };
         st += 1;
     }
