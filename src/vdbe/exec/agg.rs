@@ -21,14 +21,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     }
     let max_length = env.max_length;
     let mut prng_state = env.prng;
-    let mut prng = |buf: &mut [u8]| {
-        for b in buf.iter_mut() {
-            prng_state ^= prng_state << 13;
-            prng_state ^= prng_state >> 7;
-            prng_state ^= prng_state << 17;
-            *b = (prng_state >> 24) as u8;
-        }
-    };
+    let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
     let (first, n) = match insn.opcode {
         Opcode::AggFinal | Opcode::AggValue => (0, 0),
         _ => (insn.p2, insn.p5 as i32),
@@ -52,18 +45,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         &many_subtypes
     };
     let mut now = vm.now_jd_ms;
-    let mut ctx = FunctionContext {
-        last_insert_rowid: env.last_insert_rowid,
-        changes: env.changes,
-        total_changes: env.total_changes,
-        case_sensitive_like: env.case_sensitive_like,
-        now_jd_ms: &mut now,
-        arg_subtypes: subtypes,
-        result_subtype: 0,
-        prng: &mut prng,
-        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
-        func_name: &def.name,
-    };
+    let mut ctx = function_context(env, insn, &def.name, &mut now, subtypes, &mut prng);
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, &args);
@@ -154,27 +136,9 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mu
         None => &missing[..n],
     };
     let mut prng_state = env.prng;
-    let mut prng = |buf: &mut [u8]| {
-        for b in buf.iter_mut() {
-            prng_state ^= prng_state << 13;
-            prng_state ^= prng_state >> 7;
-            prng_state ^= prng_state << 17;
-            *b = (prng_state >> 24) as u8;
-        }
-    };
+    let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
     let mut now = vm.now_jd_ms;
-    let mut ctx = FunctionContext {
-        last_insert_rowid: env.last_insert_rowid,
-        changes: env.changes,
-        total_changes: env.total_changes,
-        case_sensitive_like: env.case_sensitive_like,
-        now_jd_ms: &mut now,
-        arg_subtypes: &subtype[..n],
-        result_subtype: 0,
-        prng: &mut prng,
-        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
-        func_name: &def.name,
-    };
+    let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, args).map(|v| Called::Value(v, ctx.result_subtype)),
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
@@ -208,4 +172,37 @@ enum Called {
     Value(Value, u32),
     /// An aggregate step, with whether the row was chosen.
     Stepped(bool),
+}
+
+/// The context a function called by `insn` sees.
+fn function_context<'a>(
+    env: &ConnState,
+    insn: &Insn,
+    name: &'a str,
+    now_jd_ms: &'a mut Option<i64>,
+    arg_subtypes: &'a [u32],
+    prng: &'a mut dyn FnMut(&mut [u8]),
+) -> FunctionContext<'a> {
+    FunctionContext {
+        last_insert_rowid: env.last_insert_rowid,
+        changes: env.changes,
+        total_changes: env.total_changes,
+        case_sensitive_like: env.case_sensitive_like,
+        now_jd_ms,
+        arg_subtypes,
+        result_subtype: 0,
+        prng,
+        pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
+        func_name: name,
+    }
+}
+
+/// Fill `buf` from the connection's xorshift generator at `state`.
+fn fill_random(state: &mut u64, buf: &mut [u8]) {
+    for b in buf.iter_mut() {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *b = (*state >> 24) as u8;
+    }
 }
