@@ -261,3 +261,35 @@ fn locking_mode_exclusive_with_wal_is_refused() {
     let out = run_ours(&mut c, "PRAGMA locking_mode; SELECT count(*) FROM t;");
     assert!(matches!(out.last(), Some(Outcome::Rows { .. })), "{out:?}");
 }
+
+/// A WAL commit that changes one page and does not grow the file logs one
+/// frame, as in SQLite: page 1 (change counter, size) is not rewritten on
+/// every commit. Commits that grow the file or change the schema do carry
+/// page 1; the frame counts agree at every step.
+#[test]
+fn wal_commit_frames_match_sqlite() {
+    let mut p = open_pair();
+    p.run(&[
+        (0, "PRAGMA journal_mode = WAL"),
+        (0, "PRAGMA wal_autocheckpoint = 0"),
+        (0, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"),
+    ]);
+    let frames = |p: &mut Pair| {
+        let ours = wal_frames(run_ours(&mut p.ours[0], "PRAGMA wal_checkpoint(PASSIVE)"));
+        let reference = wal_frames(run_ref(&p.reference[0], "PRAGMA wal_checkpoint(PASSIVE)"));
+        (ours, reference)
+    };
+    let (ours, reference) = frames(&mut p);
+    assert_eq!(ours, reference, "after CREATE TABLE");
+    for i in 0..200 {
+        p.run(&[(0, &format!("INSERT INTO t VALUES({i}, 'row {i}')"))]);
+        if i % 20 == 19 {
+            let (ours, reference) = frames(&mut p);
+            assert_eq!(ours, reference, "after insert {i}");
+        }
+    }
+    p.run(&[(0, "UPDATE t SET b = 'x' WHERE a = 7"), (0, "DELETE FROM t WHERE a > 150"), (1, "SELECT count(*), sum(a) FROM t")]);
+    let (ours, reference) = frames(&mut p);
+    assert_eq!(ours, reference, "after update and delete");
+    p.run(&[(1, "PRAGMA integrity_check"), (0, "PRAGMA wal_checkpoint(TRUNCATE)"), (1, "SELECT count(*), sum(a) FROM t")]);
+}

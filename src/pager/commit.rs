@@ -136,7 +136,9 @@ impl Pager {
                     }
                     crate::ready!(self.fetch(1)?);
                     crate::ready!(self.wal_prepare_header()?);
-                    self.stamp_page1()?;
+                    if self.wal.is_none() || self.wal_commit_writes_page1()? {
+                        self.stamp_page1()?;
+                    }
                     if self.wal.is_some() {
                         let cs = self.wal_write_frames()?;
                         self.commit_step = CommitStep::WalFrames(cs);
@@ -324,6 +326,19 @@ impl Pager {
         self.cache.mark_all_clean();
         self.finish_write_txn()
 
+    }
+
+    /// Whether a WAL commit carries page 1. As in SQLite, a WAL commit
+    /// leaves page 1 alone unless the transaction changed it, changed the
+    /// database size (which page 1 records), or has no other page to put
+    /// in the commit frame: readers of a WAL database learn of commits from
+    /// the wal-index, not from the change counter, and writing page 1 on
+    /// every commit would double the log of a one-page transaction.
+    fn wal_commit_writes_page1(&mut self) -> Result<bool> {
+        if self.cache.dirty_count() == 0 || self.cache.get(1).is_some_and(|p| p.is_dirty()) {
+            return Ok(true);
+        }
+        Ok(header::get_u32(self.page(1)?, header::DB_SIZE) != self.db_size)
     }
 
     /// Bump the change counter and record size and writer version in
