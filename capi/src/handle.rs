@@ -50,7 +50,6 @@ use std::cell::RefCell;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::ThreadId;
 
 /// Magic of a usable connection.
 pub(crate) const DB_OPEN: u32 = 0xa029_a697;
@@ -63,10 +62,32 @@ pub(crate) const STMT_LIVE: u32 = 0x5c07_51ee;
 
 /// A re-entrant lock: one thread at a time, any number of nested holds by
 /// that thread.
+///
+/// Every API call takes and releases it, so the uncontended path must not
+/// enter the kernel: a release wakes a waiter only when one is counted.
 #[derive(Default)]
 pub struct ReentrantLock {
-    owner: Mutex<(Option<ThreadId>, u32)>,
+    state: Mutex<LockState>,
     released: Condvar,
+}
+
+#[derive(Default)]
+struct LockState {
+    /// The holding thread's token (see [`thread_token`]) and its hold count.
+    owner: Option<(usize, u32)>,
+    /// Threads blocked in `enter`.
+    waiters: u32,
+}
+
+thread_local! {
+    static TOKEN: u8 = const { 0 };
+}
+
+/// A number naming the calling thread while it lives: the address of one
+/// of its thread-locals. (`std::thread::current()` clones an `Arc` per
+/// call, a measurable cost when every API call asks it twice.)
+fn thread_token() -> usize {
+    TOKEN.with(|t| t as *const u8 as usize)
 }
 
 /// Holding a [`ReentrantLock`]; released on drop.
@@ -83,34 +104,38 @@ impl ReentrantLock {
 
     /// Take the lock without a guard (`sqlite3_mutex_enter`).
     pub fn enter(&self) {
-        let me = std::thread::current().id();
-        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
+        let me = thread_token();
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            match g.0 {
+            match g.owner {
                 None => {
-                    *g = (Some(me), 1);
+                    g.owner = Some((me, 1));
                     return;
                 }
-                Some(t) if t == me => {
-                    g.1 += 1;
+                Some((t, n)) if t == me => {
+                    g.owner = Some((t, n + 1));
                     return;
                 }
-                Some(_) => g = self.released.wait(g).unwrap_or_else(|e| e.into_inner()),
+                Some(_) => {
+                    g.waiters += 1;
+                    g = self.released.wait(g).unwrap_or_else(|e| e.into_inner());
+                    g.waiters -= 1;
+                }
             }
         }
     }
 
     /// Take the lock if no other thread holds it.
     pub fn try_enter(&self) -> bool {
-        let me = std::thread::current().id();
-        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
-        match g.0 {
+        let me = thread_token();
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match g.owner {
             None => {
-                *g = (Some(me), 1);
+                g.owner = Some((me, 1));
                 true
             }
-            Some(t) if t == me => {
-                g.1 += 1;
+            Some((t, n)) if t == me => {
+                g.owner = Some((t, n + 1));
                 true
             }
             Some(_) => false,
@@ -120,21 +145,26 @@ impl ReentrantLock {
     /// Release one hold; a thread that does not hold the lock changes
     /// nothing.
     pub fn leave(&self) {
-        let me = std::thread::current().id();
-        let mut g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
-        if g.0 == Some(me) {
-            g.1 -= 1;
-            if g.1 == 0 {
-                g.0 = None;
-                self.released.notify_one();
+        let me = thread_token();
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((t, n)) = g.owner {
+            if t == me {
+                if n > 1 {
+                    g.owner = Some((t, n - 1));
+                } else {
+                    g.owner = None;
+                    if g.waiters > 0 {
+                        self.released.notify_one();
+                    }
+                }
             }
         }
     }
 
     /// Whether the calling thread holds the lock.
     pub fn held(&self) -> bool {
-        let g = self.owner.lock().unwrap_or_else(|e| e.into_inner());
-        g.0 == Some(std::thread::current().id())
+        let g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        matches!(g.owner, Some((t, _)) if t == thread_token())
     }
 }
 
