@@ -14,6 +14,7 @@
 use crate::btree::Cursor;
 use crate::value::record::KeyInfo;
 use crate::value::Value;
+use crate::vdbe::ephemeral_rows::{RowPos, SortedRows};
 use crate::vdbe::sorter::{compare_full, Sorter};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -41,9 +42,9 @@ pub struct EphemeralCursor {
     /// Key order for index-style tables; `None` for rowid tables.
     pub key_info: Option<Arc<KeyInfo>>,
     /// Rows, kept sorted (by rowid or by key).
-    pub rows: Vec<(i64, Vec<Value>)>,
+    pub rows: SortedRows,
     /// Current position.
-    pub pos: Option<usize>,
+    pub pos: Option<RowPos>,
     /// `NullRow` was executed.
     pub null_row: bool,
     /// Next rowid for `NewRowid`.
@@ -56,15 +57,20 @@ pub struct EphemeralCursor {
 impl EphemeralCursor {
     /// An empty temporary table.
     pub fn new(key_info: Option<Arc<KeyInfo>>) -> Self {
-        EphemeralCursor { key_info, rows: Vec::new(), pos: None, null_row: false, next_rowid: 1, json_rows: false }
+        EphemeralCursor { key_info, rows: SortedRows::default(), pos: None, null_row: false, next_rowid: 1, json_rows: false }
     }
 
     /// Insert an index entry, replacing an identical one.
     pub fn insert_key(&mut self, key: Vec<Value>) {
-        let ki = self.key_info.clone().unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
-        match self.rows.binary_search_by(|(_, r)| compare_full(&ki, r, &key)) {
-            Ok(i) => self.rows[i].1 = key,
-            Err(i) => self.rows.insert(i, (0, key)),
+        let empty = KeyInfo { fields: Vec::new() };
+        let ki = self.key_info.as_deref().unwrap_or(&empty);
+        match self.rows.search(|(_, r)| compare_full(ki, r, &key)) {
+            Ok(p) => {
+                if let Some(row) = self.rows.get_mut(p) {
+                    row.1 = key;
+                }
+            }
+            Err(p) => self.rows.insert_at(p, (0, key)),
         }
     }
 
@@ -73,9 +79,13 @@ impl EphemeralCursor {
         if rowid >= self.next_rowid {
             self.next_rowid = rowid.saturating_add(1);
         }
-        match self.rows.binary_search_by(|(r, _)| r.cmp(&rowid)) {
-            Ok(i) => self.rows[i].1 = row,
-            Err(i) => self.rows.insert(i, (rowid, row)),
+        match self.rows.search(|(r, _)| r.cmp(&rowid)) {
+            Ok(p) => {
+                if let Some(r) = self.rows.get_mut(p) {
+                    r.1 = row;
+                }
+            }
+            Err(p) => self.rows.insert_at(p, (rowid, row)),
         }
     }
 
@@ -84,28 +94,26 @@ impl EphemeralCursor {
     /// key, so `accept` must be monotone along them (false, then true:
     /// `>=` or `>`); a binary search finds the boundary.
     pub fn seek_forward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
-        let i = match &self.key_info {
+        self.pos = match &self.key_info {
             Some(ki) => {
                 let ki = prefix(ki, probe.len());
                 self.rows.partition_point(|(_, r)| !accept(crate::vdbe::sorter::compare_keys(&ki, r, probe)))
             }
             None => self.rows.partition_point(|_| !accept(Ordering::Equal)),
         };
-        self.pos = (i < self.rows.len()).then_some(i);
         self.pos.is_some()
     }
 
     /// Last entry whose ordering against `probe` satisfies `accept`, which
     /// must be monotone along the rows (true, then false: `<=` or `<`).
     pub fn seek_backward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
-        let n = match &self.key_info {
+        self.pos = match &self.key_info {
             Some(ki) => {
                 let ki = prefix(ki, probe.len());
-                self.rows.partition_point(|(_, r)| accept(crate::vdbe::sorter::compare_keys(&ki, r, probe)))
+                self.rows.last_where(|(_, r)| accept(crate::vdbe::sorter::compare_keys(&ki, r, probe)))
             }
-            None => self.rows.partition_point(|_| accept(Ordering::Equal)),
+            None => self.rows.last_where(|_| accept(Ordering::Equal)),
         };
-        self.pos = n.checked_sub(1);
         self.pos.is_some()
     }
 

@@ -34,6 +34,7 @@ pub mod agg_slots;
 pub mod program;
 pub mod register;
 pub mod cursor;
+pub mod ephemeral_rows;
 pub mod sorter;
 pub mod value_ops;
 pub mod explain;

@@ -130,13 +130,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    e.pos = if e.rows.is_empty() {
-                        None
-                    } else if first {
-                        Some(0)
-                    } else {
-                        Some(e.rows.len() - 1)
-                    };
+                    e.pos = if first { e.rows.first() } else { e.rows.last() };
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("rewind of a non-table cursor")),
@@ -162,20 +156,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         m
                     }
                 }
-                Some(VmCursor::Ephemeral(e)) => match e.pos {
-                    Some(p) if fwd && p + 1 < e.rows.len() => {
-                        e.pos = Some(p + 1);
-                        true
-                    }
-                    Some(p) if !fwd && p > 0 => {
-                        e.pos = Some(p - 1);
-                        true
-                    }
-                    _ => {
-                        e.pos = None;
-                        false
-                    }
-                },
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.pos = e.pos.and_then(|p| if fwd { e.rows.next(p) } else { e.rows.prev(p) });
+                    e.pos.is_some()
+                }
                 _ => return Err(super::internal("next of a non-table cursor")),
             };
             if more {

@@ -177,9 +177,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    match e.rows.binary_search_by(|(r, _)| r.cmp(&rowid)) {
-                        Ok(i) => {
-                            e.pos = Some(i);
+                    match e.rows.search(|(r, _)| r.cmp(&rowid)) {
+                        Ok(p) => {
+                            e.pos = Some(p);
                             true
                         }
                         Err(_) => {
@@ -208,8 +208,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    let i = e.rows.partition_point(|(r, _)| *r < start);
-                    e.pos = (i < e.rows.len()).then_some(i);
+                    e.pos = e.rows.partition_point(|(r, _)| *r < start);
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),
@@ -237,8 +236,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    let i = e.rows.partition_point(|(r, _)| *r <= start);
-                    e.pos = i.checked_sub(1);
+                    e.pos = e.rows.last_where(|(r, _)| *r <= start);
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),

@@ -176,8 +176,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     let Some(p) = e.pos else { return Ok(Flow::Next) };
-                    let r = e.rows.remove(p).0;
-                    e.pos = if p == 0 { None } else { Some(p - 1) };
+                    let before = e.rows.prev(p);
+                    let Some((r, _)) = e.rows.remove(p) else { return Ok(Flow::Next) };
+                    // (The row before stays where it was: Next goes on from it.)
+                    e.pos = before;
                     (r, 0)
                 }
                 _ => return Err(super::internal("delete on a non-table cursor")),
