@@ -48,7 +48,7 @@ use crate::value::sqlite3_value;
 use ringlite::{Connection, Statement};
 use std::cell::RefCell;
 use std::ffi::CString;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// Magic of a usable connection.
@@ -63,29 +63,32 @@ pub(crate) const STMT_LIVE: u32 = 0x5c07_51ee;
 /// A re-entrant lock: one thread at a time, any number of nested holds by
 /// that thread.
 ///
-/// Every API call takes and releases it, so the uncontended path must not
-/// enter the kernel: a release wakes a waiter only when one is counted.
+/// Every API call takes and releases it, so the uncontended path is two
+/// atomic operations and never enters the kernel; only a thread that finds
+/// the lock held sleeps on the condition variable. No wake-up is lost: a
+/// waiter counts itself and retries the lock while holding `sleep`, and a
+/// releaser that sees a waiter counted takes `sleep` before notifying, so
+/// the notification cannot fall between the waiter's retry and its wait
+/// (the count, the owner and both checks are sequentially consistent).
 #[derive(Default)]
 pub struct ReentrantLock {
-    state: Mutex<LockState>,
+    /// The holding thread's token (see [`thread_token`]); 0 when free.
+    owner: AtomicUsize,
+    /// Holds by the owner (changed only by the owner).
+    depth: AtomicU32,
+    /// Threads waiting in `enter`.
+    waiters: AtomicU32,
+    sleep: Mutex<()>,
     released: Condvar,
-}
-
-#[derive(Default)]
-struct LockState {
-    /// The holding thread's token (see [`thread_token`]) and its hold count.
-    owner: Option<(usize, u32)>,
-    /// Threads blocked in `enter`.
-    waiters: u32,
 }
 
 thread_local! {
     static TOKEN: u8 = const { 0 };
 }
 
-/// A number naming the calling thread while it lives: the address of one
-/// of its thread-locals. (`std::thread::current()` clones an `Arc` per
-/// call, a measurable cost when every API call asks it twice.)
+/// A non-zero number naming the calling thread while it lives: the
+/// address of one of its thread-locals. (`std::thread::current()` clones
+/// an `Arc` per call, a measurable cost when every API call asks twice.)
 fn thread_token() -> usize {
     TOKEN.with(|t| t as *const u8 as usize)
 }
@@ -104,67 +107,52 @@ impl ReentrantLock {
 
     /// Take the lock without a guard (`sqlite3_mutex_enter`).
     pub fn enter(&self) {
-        let me = thread_token();
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            match g.owner {
-                None => {
-                    g.owner = Some((me, 1));
-                    return;
-                }
-                Some((t, n)) if t == me => {
-                    g.owner = Some((t, n + 1));
-                    return;
-                }
-                Some(_) => {
-                    g.waiters += 1;
-                    g = self.released.wait(g).unwrap_or_else(|e| e.into_inner());
-                    g.waiters -= 1;
-                }
-            }
+        if self.try_enter() {
+            return;
         }
+        let me = thread_token();
+        let mut g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+        self.waiters.fetch_add(1, Ordering::SeqCst);
+        while self.owner.compare_exchange(0, me, Ordering::SeqCst, Ordering::Relaxed).is_err() {
+            g = self.released.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+        self.waiters.fetch_sub(1, Ordering::SeqCst);
+        self.depth.store(1, Ordering::Relaxed);
     }
 
     /// Take the lock if no other thread holds it.
     pub fn try_enter(&self) -> bool {
         let me = thread_token();
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        match g.owner {
-            None => {
-                g.owner = Some((me, 1));
-                true
-            }
-            Some((t, n)) if t == me => {
-                g.owner = Some((t, n + 1));
-                true
-            }
-            Some(_) => false,
+        if self.owner.load(Ordering::Relaxed) == me {
+            self.depth.fetch_add(1, Ordering::Relaxed);
+            return true;
         }
+        if self.owner.compare_exchange(0, me, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+            self.depth.store(1, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 
     /// Release one hold; a thread that does not hold the lock changes
     /// nothing.
     pub fn leave(&self) {
-        let me = thread_token();
-        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((t, n)) = g.owner {
-            if t == me {
-                if n > 1 {
-                    g.owner = Some((t, n - 1));
-                } else {
-                    g.owner = None;
-                    if g.waiters > 0 {
-                        self.released.notify_one();
-                    }
-                }
-            }
+        if self.owner.load(Ordering::Relaxed) != thread_token() {
+            return;
+        }
+        if self.depth.fetch_sub(1, Ordering::Relaxed) > 1 {
+            return;
+        }
+        self.owner.store(0, Ordering::SeqCst);
+        if self.waiters.load(Ordering::SeqCst) > 0 {
+            let _g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+            self.released.notify_one();
         }
     }
 
     /// Whether the calling thread holds the lock.
     pub fn held(&self) -> bool {
-        let g = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        matches!(g.owner, Some((t, _)) if t == thread_token())
+        self.owner.load(Ordering::Relaxed) == thread_token()
     }
 }
 
@@ -394,9 +382,10 @@ pub struct sqlite3_stmt {
     pub last_rc: i32,
     /// Message of that failure.
     pub last_msg: Option<String>,
-    /// When the current run began (its first step since a reset); `None`
-    /// when not running. For tracing.
-    pub started: Option<std::time::Instant>,
+    /// `Some` while running (stepped since the last reset), holding when
+    /// the run began if a profile callback was registered then (the clock
+    /// is read only for one: once per statement showed in short queries).
+    pub started: Option<Option<std::time::Instant>>,
     /// Stepped since the last reset: reset and finalize then record the
     /// statement's outcome on the connection (and only then).
     pub ran: bool,

@@ -39,8 +39,8 @@ pub unsafe fn statement_starts(p: *mut sqlite3_stmt) {
     let s = &mut *p;
     let db = s.db();
     let t = tracers(db);
-    // The start time doubles as the "statement is running" mark.
-    s.started = Some(Instant::now());
+    let profiled = t.profile.is_some() || t.v2.is_some_and(|(mask, _, _)| mask & SQLITE_TRACE_PROFILE as c_uint != 0);
+    s.started = Some(profiled.then(Instant::now));
     if let Some((mask, f, ctx)) = t.v2 {
         if mask & SQLITE_TRACE_STMT as c_uint != 0 {
             f(
@@ -76,7 +76,7 @@ pub unsafe fn statement_row(p: *mut sqlite3_stmt) {
 /// time if it had started.
 pub unsafe fn statement_ends(p: *mut sqlite3_stmt) {
     let s = &mut *p;
-    let Some(start) = s.started.take() else {
+    let Some(Some(start)) = s.started.take() else {
         return;
     };
     let t = tracers(s.db());
