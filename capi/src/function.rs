@@ -282,6 +282,7 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
         direct_only: spec.text_rep & SQLITE_DIRECTONLY != 0,
         innocuous: spec.text_rep & SQLITE_INNOCUOUS != 0,
         subtype: spec.text_rep & (SQLITE_SUBTYPE | SQLITE_RESULT_SUBTYPE) != 0,
+        builtin: false,
     };
     let cf = Arc::new(CFunction {
         db,

@@ -937,6 +937,10 @@ impl Cursor {
     }
     /// Number of entries in the tree.
     pub fn count(&mut self, bt: &mut Btree) -> IoPoll<u64> {
+        // (A database file still empty has an empty schema table.)
+        if bt.pager.db_size() == 0 {
+            return Ok(Poll::Ready(0));
+        }
         let mut walk = match self.count_walk.take() {
             Some((seq, w)) if seq == bt.seq => w,
             _ => Walk::new_shallow(&[self.root]),

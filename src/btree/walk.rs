@@ -105,6 +105,16 @@ impl Walk {
                 if h.kind.is_leaf() || !h.kind.is_table() {
                     self.entries += h.ncells as u64;
                 }
+                if !self.with_overflow {
+                    // (Counting: a leaf's cells need not be parsed, an
+                    // interior page's only for their child pointers.)
+                    if !h.kind.is_leaf() {
+                        for i in (0..=h.ncells).rev() {
+                            self.queue.push(Item::Tree(page::child(data, &h, i, usable)?));
+                        }
+                    }
+                    return Ok(());
+                }
                 let mut children = Vec::new();
                 for i in 0..h.ncells {
                     let (_, info) = page::cell(data, &h, i, usable)?;

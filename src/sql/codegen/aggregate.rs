@@ -459,6 +459,9 @@ impl<'b> Compiler<'_> {
         }
         match group_exprs {
             None => {
+                if self.simple_count(from, terms, &aggs, items, !cols.is_empty(), having, order_by, ctx)? {
+                    return Ok(());
+                }
                 self.reset_aggs(&aggs);
                 if !cols.is_empty() {
                     self.b.add(Opcode::Null, 0, col_regs, col_regs + cols.len() as i32 - 1);

@@ -54,6 +54,7 @@ pub mod generated;
 pub mod index_expr;
 mod index_scan;
 mod group_stream;
+mod simple_count;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

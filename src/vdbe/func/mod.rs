@@ -27,6 +27,10 @@ pub struct FuncFlags {
     pub innocuous: bool,
     /// `SQLITE_SUBTYPE`/`SQLITE_RESULT_SUBTYPE`: reads or sets subtypes.
     pub subtype: bool,
+    /// One of ringlite's own functions (not one an application registered
+    /// under that name): the compiler may replace a call by what it knows
+    /// the function computes (`count(*)` of a table).
+    pub builtin: bool,
 }
 
 /// What the VM lets a function see and set besides its arguments.

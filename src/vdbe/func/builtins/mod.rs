@@ -61,12 +61,12 @@ where
 
 /// Flags of a deterministic built-in.
 pub(crate) const DETERMINISTIC: FuncFlags =
-    FuncFlags { deterministic: true, direct_only: false, innocuous: true, subtype: false };
+    FuncFlags { deterministic: true, direct_only: false, innocuous: true, subtype: false, builtin: true };
 
 /// Flags of a built-in whose result may change between calls (random(),
 /// changes(), 'now').
 pub(crate) const VOLATILE: FuncFlags =
-    FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false };
+    FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false, builtin: true };
 
 /// Register a scalar function for each arity in `arities`.
 pub(crate) fn scalar<F>(registry: &mut FunctionRegistry, name: &str, arities: &[i32], flags: FuncFlags, body: F)
