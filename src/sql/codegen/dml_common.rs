@@ -243,6 +243,17 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// Whether a REPLACE conflict on a rowid table's rowid may be resolved
+    /// by the insert itself overwriting the entry with that rowid, as
+    /// SQLite does: only
+    /// when deleting the old row would do nothing else, that is for an
+    /// INSERT (not an UPDATE moving its row), no index entries to remove,
+    /// no foreign key to check and no DELETE trigger to fire. (Neither the
+    /// change count nor the update hook hear of a REPLACE's deletion.)
+    pub fn insert_overwrites_replaced_row(&self, t: &WriteTarget, updating: bool) -> bool {
+        t.table.without_rowid.is_none() && !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.recursive_triggers || self.schema.triggers_of(&t.table).is_empty())
+    }
+
     /// REPLACE deletes the conflicting row the cursor is on. With
     /// recursive triggers on, its DELETE triggers fire (as in SQLite),
     /// the BEFORE ones possibly deleting the row themselves; during an
@@ -394,6 +405,7 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
+            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old_rowid.is_some()) => {}
             OnConflict::Replace => self.delete_replaced_row(t, old_rowid.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
         }
