@@ -941,7 +941,11 @@ impl Compiler<'_> {
             // Only the left side's affinity applies (the list's values are
             // plain expressions, even columns), as SQLite does.
             let aff = comparison_affinity(self.expr_affinity(lhs), None);
-            let coll = self.comparison_collation(lhs, item)?;
+            // And only its collation (a COLLATE on an item is ignored).
+            let coll = match self.expr_collation(lhs) {
+                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::Coll(self.collation(&n)?),
+                _ => P4::None,
+            };
             self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);
             self.b.add(Opcode::If, t, found, 0);
             let nn = self.b.label();
