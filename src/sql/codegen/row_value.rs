@@ -9,11 +9,14 @@
 //! number of result columns, which for `SELECT *` is only known once its
 //! FROM clause is resolved (`Compiler::row_width_of` compiles such a
 //! subquery into a scratch program to count them). SQLite checks widths
-//! twice, and so do we, for the same messages: first as written (a `*`
-//! counting as one column), where a mismatch is "row value misused";
-//! then with the real widths, where a single value on the left compared
-//! with a subquery of several columns is "sub-select returns N columns -
-//! expected 1" and any other mismatch "row value misused".
+//! twice, and so do we, for the same messages: first when names are
+//! resolved, where a mismatch is "row value misused" (inside a SELECT, or
+//! a RETURNING list, every `*` is expanded by then; in the expressions of
+//! INSERT VALUES, UPDATE SET and the WHERE of UPDATE and DELETE a `*`
+//! still counts as one column); then with the real widths, where a
+//! single value on the left compared with a subquery of several columns
+//! is "sub-select returns N columns - expected 1" and any other mismatch
+//! "row value misused".
 //!
 //! Comparing rows. Equality is the AND of the fields' equalities (IS:
 //! of their IS), `<>` the OR; an ordering is decided by the first pair
