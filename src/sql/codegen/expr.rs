@@ -921,6 +921,12 @@ impl Compiler<'_> {
     }
 
     fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
+        // `x IN ((SELECT ...))` is `x IN (SELECT ...)`, as SQLite parses it.
+        if let [item] = list {
+            if let Expr::Subquery(sel) = super::row_value::strip_parens(item) {
+                return self.in_select(lhs, not, sel, target);
+            }
+        }
         if self.row_in_list(lhs, not, list, target)? {
             return Ok(());
         }

@@ -24,15 +24,16 @@
 //! `a < c OR (a = c AND b < d)`, which is NULL when a NULL decides it.
 //! Each pair of fields compares with the affinity and collation a pair of
 //! single values would have; a subquery's field brings the affinity of
-//! its result column but no collation (as in SQLite 3.54). A field may itself be a row for `=`, `<>`, `IS` and
-//! `IS NOT` (compared recursively); anywhere else a row in a field is
-//! "row value misused".
+//! its result column but no collation (as in SQLite 3.54). A field that
+//! is itself a row is "row value misused", except in a WHERE or ON term
+//! `row = row` or `row IS row`, which SQLite splits into one term per
+//! field (`Compiler::where_term_if_false`).
 
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
-use sqlite3_parser::ast::{self, Expr};
+use sqlite3_parser::ast::{self, Expr, Operator};
 
 /// How a single value compares: its affinity, and its collation (name,
 /// and whether a COLLATE clause gave it), as `datatype3.txt` section 7.1
@@ -212,8 +213,31 @@ impl Compiler<'_> {
         }
         let lf = self.eval_row(l)?;
         let rf = self.eval_row(r)?;
-        self.compare_rows(op, null_eq, &lf, &rf, target)?;
+        self.compare_rows(op, null_eq, &lf, &rf, target, false)?;
         Ok(true)
+    }
+
+    /// Jump to `label` when the WHERE or ON term `e` is false or NULL.
+    /// SQLite splits a term `(a, b) = (x, y)` (or IS) into one term per
+    /// field, so there, and only there, a field may itself be a row:
+    /// `(a, (b, c)) = (1, (2, 3))`.
+    pub fn where_term_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
+        match strip_parens(e) {
+            Expr::Binary(l, Operator::And, r) => {
+                self.where_term_if_false(l, label)?;
+                self.where_term_if_false(r, label)
+            }
+            Expr::Binary(l, op @ (Operator::Equals | Operator::Is), r) if is_written_row(l) && is_written_row(r) => {
+                self.compared_widths(l, r, true)?;
+                let lf = self.eval_row(l)?;
+                let rf = self.eval_row(r)?;
+                let t = self.b.reg();
+                self.compare_rows(Opcode::Eq, *op == Operator::Is, &lf, &rf, t, true)?;
+                self.b.add(Opcode::IfNot, t, label, 1);
+                Ok(())
+            }
+            _ => self.jump_if_false(e, label),
+        }
     }
 
     /// `lhs [NOT] BETWEEN start AND end` when a side is a row: true when
@@ -230,8 +254,8 @@ impl Compiler<'_> {
         let a = self.eval_row(start)?;
         let b = self.eval_row(end)?;
         let (t1, t2) = (self.b.reg(), self.b.reg());
-        self.compare_rows(Opcode::Ge, false, &x, &a, t1)?;
-        self.compare_rows(Opcode::Le, false, &x, &b, t2)?;
+        self.compare_rows(Opcode::Ge, false, &x, &a, t1, false)?;
+        self.compare_rows(Opcode::Le, false, &x, &b, t2, false)?;
         self.b.add(Opcode::And, t1, t2, target);
         if not {
             self.b.add(Opcode::Not, target, target, 0);
@@ -259,7 +283,7 @@ impl Compiler<'_> {
         for (w, t) in pairs {
             let next = self.b.label();
             let wf = self.eval_row(w)?;
-            self.compare_rows(Opcode::Eq, false, &b, &wf, hit)?;
+            self.compare_rows(Opcode::Eq, false, &b, &wf, hit, false)?;
             self.b.add(Opcode::IfNot, hit, next, 1);
             self.expr(t, target)?;
             self.b.add(Opcode::Goto, 0, end, 0);
@@ -281,7 +305,7 @@ impl Compiler<'_> {
     /// expected M"); the outcome is true when some element equals it,
     /// NULL when none does but some comparison was NULL, else false.
     pub fn row_in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<bool> {
-        let lhs_row = matches!(strip_parens(lhs), Expr::Parenthesized(v) if v.len() > 1);
+        let lhs_row = is_written_row(lhs);
         if !lhs_row {
             if let Expr::Subquery(_) = strip_parens(lhs) {
                 let n = self.row_width_of(lhs)?;
@@ -289,7 +313,7 @@ impl Compiler<'_> {
                     return Err(subselect_width(n, 1));
                 }
             }
-            if list.iter().any(|e| matches!(strip_parens(e), Expr::Parenthesized(v) if v.len() > 1)) {
+            if list.iter().any(is_written_row) {
                 return Err(misused());
             }
             return Ok(false);
@@ -317,7 +341,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Integer, 0, has_null, 0);
         for e in list {
             let ef = self.eval_row(e)?;
-            self.compare_rows(Opcode::Eq, false, &x, &ef, eq)?;
+            self.compare_rows(Opcode::Eq, false, &x, &ef, eq, false)?;
             self.b.add(Opcode::If, eq, found, 0);
             let not_null = self.b.label();
             self.b.add(Opcode::NotNull, eq, not_null, 0);
@@ -395,8 +419,9 @@ impl Compiler<'_> {
     }
 
     /// Compare two evaluated rows of the same width into `target` (see the
-    /// module doc).
-    fn compare_rows(&mut self, op: Opcode, null_eq: bool, l: &[RowField], r: &[RowField], target: i32) -> Result<()> {
+    /// module doc); `nested`: fields that are rows compare as rows (a
+    /// split WHERE term), else they are misused.
+    fn compare_rows(&mut self, op: Opcode, null_eq: bool, l: &[RowField], r: &[RowField], target: i32, nested: bool) -> Result<()> {
         if l.len() != r.len() || l.is_empty() {
             return Err(misused());
         }
@@ -407,7 +432,7 @@ impl Compiler<'_> {
                 for (i, (lf, rf)) in l.iter().zip(r).enumerate() {
                     let dst = if i == 0 { target } else { t };
                     match (lf, rf) {
-                        (RowField::Row(a), RowField::Row(b)) => self.compare_rows(op, null_eq, a, b, dst)?,
+                        (RowField::Row(a), RowField::Row(b)) if nested => self.compare_rows(op, null_eq, a, b, dst, true)?,
                         _ => self.compare_fields(op, null_eq, lf, rf, dst)?,
                     }
                     if i > 0 {
@@ -466,6 +491,11 @@ impl Compiler<'_> {
         self.b.add4(op, rr, target, lr, coll, p5);
         Ok(())
     }
+}
+
+/// Whether `e` is a row written out, `(a, b, ...)`.
+fn is_written_row(e: &Expr<'_>) -> bool {
+    matches!(strip_parens(e), Expr::Parenthesized(v) if v.len() > 1)
 }
 
 /// `e` without the parentheses of `((x))`.
