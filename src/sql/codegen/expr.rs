@@ -6,6 +6,9 @@
 //! Affinity and collation of comparisons follow `datatype3.txt` sections
 //! 4.2 and 7.1: they are computed here at compile time and handed to the
 //! comparison opcodes in P5 and P4.
+//!
+//! Row values (`(a, b)` and subqueries of several columns in comparisons,
+//! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
 
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
