@@ -74,6 +74,8 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
             })
         }))
     }
+    // (Declared first: a reparse borrows from it.)
+    let renamed: Option<super::repeated_set_columns::Rewritten>;
     let mut parsed = parse(bump, sql);
     // SQLite's tokenizer reads "/*" at the very end as "/" and "*", and
     // any other unterminated comment as running to the end of the input,
@@ -86,6 +88,21 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
             }
             text = &sql[..start];
             parsed = parse(bump, text);
+        }
+    }
+    // `SET (a, a) = ...`, which the parser crate refuses: parsed again
+    // with the repeated names renamed (`repeated_set_columns`), when that
+    // parses.
+    if let Ok((Err(ParseError::ParserError(ParserError::Custom(msg), _)), _)) = &parsed {
+        if msg.ends_with("specified more than once") {
+            renamed = super::repeated_set_columns::rename_repeated_set_columns(text);
+            if let Some(r) = &renamed {
+                let again = parse(bump, &r.text);
+                if let Ok((Ok(cmd), end)) = again {
+                    let end = if end >= r.text.len() { text.len() } else { r.original_offset(end) };
+                    parsed = Ok((Ok(cmd), end));
+                }
+            }
         }
     }
     let (result, mut end) = match parsed {

@@ -57,6 +57,7 @@ pub fn resolve_sets<'a, 'b>(table: &Table, sets: &'a [Set<'b>], rowid_names: boo
         let values = set_values(s)?;
         for (name, v) in s.col_names.iter().zip(values) {
             let n = unquoted(name.0);
+            let n = crate::sql::repeated_set_columns::set_column_name(&n);
             let i = match table.column_index(&n) {
                 Some(i) => i,
                 None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => {

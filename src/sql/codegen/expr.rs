@@ -6,11 +6,15 @@
 //! Affinity and collation of comparisons follow `datatype3.txt` sections
 //! 4.2 and 7.1: they are computed here at compile time and handed to the
 //! comparison opcodes in P5 and P4.
+//!
+//! Row values (`(a, b)` and subqueries of several columns in comparisons,
+//! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
 
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
+use super::row_value::may_be_row;
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
@@ -148,7 +152,7 @@ impl Compiler<'_> {
                 return self.jump_if_false(r, label);
             }
             Expr::Parenthesized(v) if v.len() == 1 => return self.jump_if_false(&v[0], label),
-            Expr::Binary(l, op, r) if row_width(l) == 1 && row_width(r) == 1 => {
+            Expr::Binary(l, op, r) if !may_be_row(l) && !may_be_row(r) => {
                 let opposite = match op {
                     Operator::Equals => Some(Opcode::Ne),
                     Operator::NotEquals => Some(Opcode::Eq),
@@ -320,6 +324,9 @@ impl Compiler<'_> {
             }
             Expr::Collate(e, _) => self.expr_affinity(e),
             Expr::Parenthesized(v) if v.len() == 1 => self.expr_affinity(&v[0]),
+            // A scalar subquery has its first result column's affinity
+            // (known once it is compiled, as it is before it is compared).
+            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
             _ => None,
         }
     }
@@ -695,21 +702,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Integer, 0, target, 0);
                 self.b.bind(done);
             }
-            Expr::Between { lhs, not, start, end }
-                if matches!((&**lhs, &**start, &**end), (Expr::Parenthesized(a), Expr::Parenthesized(b), Expr::Parenthesized(c)) if a.len() > 1 || b.len() > 1 || c.len() > 1) =>
-            {
-                let (Expr::Parenthesized(lv), Expr::Parenthesized(sv), Expr::Parenthesized(ev)) = (&**lhs, &**start, &**end) else {
-                    return Err(Error::sql("row value misused"));
-                };
-                let t1 = self.b.reg();
-                let t2 = self.b.reg();
-                self.row_comparison(Opcode::Ge, false, lv, sv, t1)?;
-                self.row_comparison(Opcode::Le, false, lv, ev, t2)?;
-                self.b.add(Opcode::And, t1, t2, target);
-                if *not {
-                    self.b.add(Opcode::Not, target, target, 0);
-                }
-            }
+            Expr::Between { lhs, not, start, end } if self.row_between(lhs, *not, start, end, target)? => {}
             Expr::Between { lhs, not, start, end } => {
                 let (x, a, b) = (self.comparison_operand(lhs)?, self.comparison_operand(start)?, self.comparison_operand(end)?);
                 let t1 = self.b.reg();
@@ -721,6 +714,7 @@ impl Compiler<'_> {
                     self.b.add(Opcode::Not, target, target, 0);
                 }
             }
+            Expr::Case { base: Some(base), when_then_pairs, else_expr } if self.row_case(base, when_then_pairs, else_expr.as_deref(), target)? => {}
             Expr::Case { base, when_then_pairs, else_expr } => {
                 let end = self.b.label();
                 let base_reg = match base {
@@ -870,9 +864,9 @@ impl Compiler<'_> {
             Operator::IsNot => Some((Opcode::Ne, true)),
             _ => None,
         };
-        if let (Some((opc, null_eq)), Expr::Parenthesized(lv), Expr::Parenthesized(rv)) = (cmp, l, r) {
-            if lv.len() > 1 || rv.len() > 1 {
-                return self.row_comparison(opc, null_eq, lv, rv, target);
+        if let Some((opc, null_eq)) = cmp {
+            if self.row_comparison(opc, null_eq, l, r, target)? {
+                return Ok(());
             }
         }
         if matches!(op, Operator::Is | Operator::IsNot) {
@@ -889,11 +883,6 @@ impl Compiler<'_> {
                 };
                 self.b.add4(Opcode::IsTrue, v, target, null_result, P4::None, invert);
                 return Ok(());
-            }
-        }
-        if let Some((opc, null_eq)) = cmp {
-            if row_width(l) > 1 || row_width(r) > 1 {
-                return self.row_subquery_comparison(opc, null_eq, l, r, target);
             }
         }
         let (lr, rr) = if cmp.is_some() { (self.comparison_operand(l)?, self.comparison_operand(r)?) } else { (self.operand(l)?, self.operand(r)?) };
@@ -934,66 +923,16 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// `(a, b, ...) op (c, d, ...)`: equality is the AND of the pairs,
-    /// inequality their OR; an ordering is decided by the first pair that
-    /// is not equal: `a < c OR (a = c AND (b, ...) < (d, ...))`.
-    fn row_comparison(&mut self, op: Opcode, null_eq: bool, l: &[Expr<'_>], r: &[Expr<'_>], target: i32) -> Result<()> {
-        if l.len() != r.len() {
-            return Err(Error::sql("row value misused"));
-        }
-        let n = l.len();
-        let lr = self.b.regs(n);
-        let rr = self.b.regs(n);
-        for i in 0..n {
-            self.expr(&l[i], lr + i as i32)?;
-            self.expr(&r[i], rr + i as i32)?;
-        }
-        let pairs: Vec<(&Expr<'_>, &Expr<'_>)> = l.iter().zip(r.iter()).collect();
-        self.row_compare_regs(op, null_eq, &pairs, lr, rr, target)
-    }
-
-    /// Compare the row in registers `lr..` with the row in `rr..`, field by
-    /// field as `row_comparison` describes; `pairs` gives each field's
-    /// expressions (for affinity and collation).
-    fn row_compare_regs(&mut self, op: Opcode, null_eq: bool, pairs: &[(&Expr<'_>, &Expr<'_>)], lr: i32, rr: i32, target: i32) -> Result<()> {
-        let n = pairs.len();
-        let l: Vec<&Expr<'_>> = pairs.iter().map(|p| p.0).collect();
-        let r: Vec<&Expr<'_>> = pairs.iter().map(|p| p.1).collect();
-        match op {
-            Opcode::Eq | Opcode::Ne => {
-                let combine = if op == Opcode::Eq { Opcode::And } else { Opcode::Or };
-                let t = self.b.reg();
-                for i in 0..n {
-                    let dst = if i == 0 { target } else { t };
-                    self.emit_comparison(op, l[i], r[i], lr + i as i32, rr + i as i32, dst, null_eq)?;
-                    if i > 0 {
-                        self.b.add(combine, target, t, target);
-                    }
-                }
-            }
-            _ => {
-                // Build from the last pair backwards.
-                let strict = |o: Opcode| match o {
-                    Opcode::Le => Opcode::Lt,
-                    Opcode::Ge => Opcode::Gt,
-                    o => o,
-                };
-                let last = n - 1;
-                self.emit_comparison(op, l[last], r[last], lr + last as i32, rr + last as i32, target, false)?;
-                for i in (0..last).rev() {
-                    let eq = self.b.reg();
-                    let lt = self.b.reg();
-                    self.emit_comparison(Opcode::Eq, l[i], r[i], lr + i as i32, rr + i as i32, eq, false)?;
-                    self.emit_comparison(strict(op), l[i], r[i], lr + i as i32, rr + i as i32, lt, false)?;
-                    self.b.add(Opcode::And, eq, target, target);
-                    self.b.add(Opcode::Or, lt, target, target);
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
+        // `x IN ((SELECT ...))` is `x IN (SELECT ...)`, as SQLite parses it.
+        if let [item] = list {
+            if let Expr::Subquery(sel) = super::row_value::strip_parens(item) {
+                return self.in_select(lhs, not, sel, target);
+            }
+        }
+        if self.row_in_list(lhs, not, list, target)? {
+            return Ok(());
+        }
         if list.is_empty() {
             self.b.add(Opcode::Integer, not as i32, target, 0);
             return Ok(());
@@ -1011,7 +950,11 @@ impl Compiler<'_> {
             // Only the left side's affinity applies (the list's values are
             // plain expressions, even columns), as SQLite does.
             let aff = comparison_affinity(self.expr_affinity(lhs), None);
-            let coll = self.comparison_collation(lhs, item)?;
+            // And only its collation (a COLLATE on an item is ignored).
+            let coll = match self.expr_collation(lhs) {
+                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::Coll(self.collation(&n)?),
+                _ => P4::None,
+            };
             self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);
             self.b.add(Opcode::If, t, found, 0);
             let nn = self.b.label();
@@ -1036,7 +979,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Once, 0, 0, 0)
     }
 
-    fn finish_once(&mut self, addr: usize, correlated: bool) {
+    pub(super) fn finish_once(&mut self, addr: usize, correlated: bool) {
         // In a trigger body every firing evaluates again (the body runs
         // once per row, and the tables it reads may have changed).
         if correlated || !self.firing.is_empty() {
@@ -1048,7 +991,7 @@ impl Compiler<'_> {
     }
 
     fn in_select(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        if row_width(lhs) > 1 {
+        if may_be_row(lhs) && self.row_width_of(lhs)? > 1 {
             return self.in_select_row(lhs, not, sel, target);
         }
         let cur = self.b.cursor();
@@ -1097,7 +1040,7 @@ impl Compiler<'_> {
     /// field; false when every row differs from the left side in a field
     /// where neither is NULL; NULL otherwise (a NULL left the outcome open).
     fn in_select_row(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        let n = row_width(lhs);
+        let n = self.row_width_of(lhs)?;
         let cur = self.b.cursor();
         let once = self.once_placeholder();
         let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
@@ -1107,10 +1050,24 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
         }
         self.finish_once(once, info.correlated);
-        let (x, _) = self.row_value(lhs)?;
-        let affs: String = (0..n)
-            .map(|i| {
-                let a = row_field(lhs, i).and_then(|e| self.expr_affinity(e)).map_or('A', |a| a.letter());
+        // The left side's fields, in consecutive registers from `x`.
+        let mut x = 0;
+        let mut traits = Vec::with_capacity(n);
+        for (i, f) in self.eval_row(lhs)?.into_iter().enumerate() {
+            match f {
+                super::row_value::RowField::Value { reg, traits: t } => {
+                    if i == 0 {
+                        x = reg;
+                    }
+                    traits.push(t);
+                }
+                super::row_value::RowField::Row(_) => return Err(super::row_value::misused()),
+            }
+        }
+        let affs: String = traits
+            .iter()
+            .map(|t| {
+                let a = t.affinity.map_or('A', |a| a.letter());
                 if matches!(a, 'C' | 'D' | 'E') { a } else { 'A' }
             })
             .collect();
@@ -1137,11 +1094,9 @@ impl Compiler<'_> {
         let next = self.b.label();
         let t = self.b.reg();
         let eq = self.b.reg();
-        let null = Expr::Literal(Literal::Null);
-        for i in 0..n {
+        for (i, ft) in traits.iter().enumerate() {
             self.b.add(Opcode::Column, cur, i as i32, t);
-            let e = row_field(lhs, i).unwrap_or(&null);
-            self.emit_comparison(Opcode::Eq, e, e, x + i as i32, t, eq, false)?;
+            self.compare_registers(Opcode::Eq, false, ft, ft, x + i as i32, t, eq)?;
             // 0: this row differs for sure.
             self.b.add(Opcode::IfNot, eq, next, 0);
         }
@@ -1177,59 +1132,6 @@ impl Compiler<'_> {
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
         Ok(())
-    }
-
-    /// Evaluate a row value (`(a, b, ...)` or a subquery of several
-    /// columns) into fresh consecutive registers; returns the first and
-    /// the width.
-    fn row_value(&mut self, e: &Expr<'_>) -> Result<(i32, usize)> {
-        match e {
-            Expr::Parenthesized(v) => {
-                let first = self.b.regs(v.len());
-                for (i, x) in v.iter().enumerate() {
-                    self.expr(x, first + i as i32)?;
-                }
-                Ok((first, v.len()))
-            }
-            Expr::Subquery(sel) => {
-                let n = row_width(e);
-                let first = self.b.regs(n);
-                let once = self.once_placeholder();
-                for i in 0..n as i32 {
-                    self.b.add(Opcode::Null, 0, first + i, 0);
-                }
-                let done = self.b.label();
-                let info = self.compile_select(sel, super::select::Dest::Scalar { reg: first, done })?;
-                if info.n_columns != n {
-                    return Err(Error::sql("row value misused"));
-                }
-                self.b.bind(done);
-                self.finish_once(once, info.correlated);
-                Ok((first, n))
-            }
-            other => {
-                let r = self.expr_new(other)?;
-                Ok((r, 1))
-            }
-        }
-    }
-
-    /// `row op row` where a side is a subquery of several columns.
-    fn row_subquery_comparison(&mut self, op: Opcode, null_eq: bool, l: &Expr<'_>, r: &Expr<'_>, target: i32) -> Result<()> {
-        let (lw, rw) = (row_width(l), row_width(r));
-        if lw != rw {
-            return Err(Error::sql("row value misused"));
-        }
-        let (lr, n) = self.row_value(l)?;
-        let (rr, _) = self.row_value(r)?;
-        let null = Expr::Literal(Literal::Null);
-        let mut cmp_pairs = Vec::with_capacity(n);
-        for i in 0..n {
-            let lf = row_field(l, i);
-            let rf = row_field(r, i);
-            cmp_pairs.push((lf.or(rf).unwrap_or(&null), rf.or(lf).unwrap_or(&null)));
-        }
-        self.row_compare_regs(op, null_eq, &cmp_pairs, lr, rr, target)
     }
 
     /// `TRUE` or `FALSE` written as a keyword (not a column of that name).
@@ -1295,29 +1197,6 @@ impl Compiler<'_> {
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
         Ok(())
-    }
-}
-
-/// How many values `e` stands for: the fields of `(a, b, ...)`, the result
-/// columns of a subquery (a `*` counts as one), else 1.
-fn row_width(e: &Expr<'_>) -> usize {
-    match e {
-        Expr::Parenthesized(v) => v.len(),
-        Expr::Subquery(sel) => match &sel.body.select {
-            ast::OneSelect::Select { columns, .. } => columns.len(),
-            ast::OneSelect::Values(rows) => rows.first().map_or(1, |r| r.len()),
-        },
-        _ => 1,
-    }
-}
-
-/// Field `i` of a row value written out, for its affinity and collation
-/// (a subquery's fields are not known here: the other side's apply, as
-/// for a column compared with a subquery).
-fn row_field<'a, 'e>(e: &'a Expr<'e>, i: usize) -> Option<&'a Expr<'e>> {
-    match e {
-        Expr::Parenthesized(v) => v.get(i),
-        _ => None,
     }
 }
 

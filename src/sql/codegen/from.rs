@@ -722,7 +722,7 @@ impl<'b> Compiler<'_> {
         let mut loops = Vec::new();
         let outer_skip = self.b.label();
         for t in &constant {
-            self.jump_if_false(t, outer_skip)?;
+            self.where_term_if_false(t, outer_skip)?;
         }
         if n == 0 {
             loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, right_sub: None, passes: Vec::new(), after_passes: None });
@@ -795,10 +795,10 @@ impl<'b> Compiler<'_> {
                         let mut cs = Vec::new();
                         crate::sql::plan::terms::conjuncts(e, &mut cs);
                         for c in cs.into_iter().filter(|c| Some(term_address(c)) != consumed) {
-                            self.jump_if_false(c, next)?;
+                            self.where_term_if_false(c, next)?;
                         }
                     }
-                    JoinTerm::Expr(e) => self.jump_if_false(e, next)?,
+                    JoinTerm::Expr(e) => self.where_term_if_false(e, next)?,
                     JoinTerm::ColEq(l, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
@@ -846,7 +846,7 @@ impl<'b> Compiler<'_> {
             let fail = right_sub.as_ref().map_or(next, |s| s.end);
             for t in placed[lvl].clone() {
                 if Some(term_address(t)) != consumed {
-                    self.jump_if_false(t, fail)?;
+                    self.where_term_if_false(t, fail)?;
                 }
             }
             loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, right_sub, passes: Vec::new(), after_passes: None });

@@ -104,7 +104,7 @@ impl<'b> Compiler<'_> {
         let top = self.b.here();
         let skip = self.b.label();
         for t in &own {
-            self.jump_if_false(t, skip)?;
+            self.where_term_if_false(t, skip)?;
         }
         let regs = self.b.regs(width);
         for (k, &c) in fields.iter().enumerate() {
@@ -171,7 +171,7 @@ impl<'b> Compiler<'_> {
             let top = self.b.here();
             let next = self.b.label();
             for t in &own {
-                self.jump_if_false(t, next)?;
+                self.where_term_if_false(t, next)?;
             }
             // The copy keeps the record layout (VIRTUAL columns are
             // computed from it on read, as from the table).

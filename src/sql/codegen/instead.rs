@@ -31,7 +31,7 @@ fn quote(n: &str) -> String {
 /// UPDATE OF, one of the assigned columns must be listed).
 pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> bool {
     let assigned: Vec<String> = match stmt {
-        Stmt::Update { sets, .. } => sets.iter().flat_map(|s| s.col_names.iter().map(|n| unquote(n.0))).collect(),
+        Stmt::Update { sets, .. } => sets.iter().flat_map(|s| s.col_names.iter().map(|n| crate::sql::repeated_set_columns::set_column_name(&unquote(n.0)).to_string())).collect(),
         _ => Vec::new(),
     };
     c.schema.triggers_of(&view).iter().any(|(_, sql)| {
@@ -167,7 +167,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                         }
                         super::assign::SetValue::Column(..) => return Err(Error::sql("malformed UPDATE")),
                     }
-                    assigned.push(unquote(name.0));
+                    assigned.push(crate::sql::repeated_set_columns::set_column_name(&unquote(name.0)).to_string());
                 }
             }
             let extra = if exprs.is_empty() { String::new() } else { format!(", {}", exprs.join(", ")) };

@@ -53,6 +53,7 @@ pub mod without_rowid;
 pub mod generated;
 pub mod index_expr;
 mod index_scan;
+pub mod row_value;
 mod group_stream;
 mod simple_count;
 
@@ -292,6 +293,12 @@ pub struct Compiler<'s> {
     /// `subprograms`). A program being compiled is listed already, so a
     /// trigger firing itself calls it.
     pub trigger_programs: Vec<(String, usize)>,
+    /// How many SELECTs enclose the code being compiled.
+    pub select_depth: usize,
+    /// The `select_depth` of the SELECT carrying a DML statement's own
+    /// WHERE (`Compiler::compile_dml_where`), 0 outside one: row widths
+    /// are checked as written down to that level (`row_value.rs`).
+    pub dml_where_level: usize,
 }
 
 impl<'s> Compiler<'s> {
@@ -378,6 +385,8 @@ impl<'s> Compiler<'s> {
             recursive_triggers: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
+            select_depth: 0,
+            dml_where_level: 0,
         }
     }
 

@@ -57,12 +57,16 @@ impl Compiler<'_> {
         self.scopes.push(super::update::target_scope(&t.table, None, t.cursor));
         let regs = self.b.regs(r.exprs.len());
         let mut res = Ok(());
+        // (Checked as a SELECT's result list: row widths with every `*`
+        // expanded, `row_value.rs`.)
+        self.select_depth += 1;
         for (i, e) in r.exprs.iter().enumerate() {
             res = self.expr_text(e, regs + i as i32);
             if res.is_err() {
                 break;
             }
         }
+        self.select_depth -= 1;
         self.scopes.pop();
         res?;
         let rec = self.b.reg();

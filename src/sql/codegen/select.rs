@@ -269,7 +269,10 @@ impl Compiler<'_> {
     /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
     /// LIMIT) feeding `dest`.
     pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest))
+        self.select_depth += 1;
+        let r = crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest));
+        self.select_depth -= 1;
+        r
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {

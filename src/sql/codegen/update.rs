@@ -55,7 +55,7 @@ pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, a
     };
     let _ = conjuncts;
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemTable(tmp)).map(|_| ()),
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_dml_where(sel, Dest::EphemTable(tmp)).map(|_| ()),
         _ => Err(Error::sql("malformed WHERE")),
     });
     c.internal_rowid_read = false;

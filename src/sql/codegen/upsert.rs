@@ -242,7 +242,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
                 }
             }
             if let Some(w) = cond {
-                c.jump_if_false(w, skip)?;
+                c.where_term_if_false(w, skip)?;
             }
             super::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
             Ok(())

@@ -185,7 +185,7 @@ impl Compiler<'_> {
             None => format!("SELECT {} FROM {from}", cols.join(", ")),
         };
         crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
+            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => self.compile_dml_where(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
             _ => Err(Error::sql("malformed WHERE")),
         })?;
         Ok((tmp, n_key))

@@ -1,6 +1,9 @@
 //! Access-path choice for one FROM item of a join: which WHERE terms can
 //! drive a rowid lookup, an index search or an IN-list probe, and how good
 //! each path is (the join order built from these is in `join_order.rs`).
+//! A comparison of two rows written out lends its fields: `(a, b) = (x, y)`
+//! gives `a = x` and `b = y`, an ordering bounds the first fields only
+//! (`(a, b) > (x, y)` gives `a >= x`).
 //!
 //! Invariant: a term is only usable for a lookup when its other side
 //! depends on tables placed earlier and its affinity and collation let
@@ -30,14 +33,32 @@ impl<'b> Compiler<'_> {
         for t in terms {
             // `a op b` may drive a lookup on either side; `col BETWEEN x
             // AND y` is `col >= x AND col <= y` for the planner.
-            let sides: [(&'a Expr<'b>, &'a Expr<'b>, LookupOp); 2] = match t {
-                Expr::Binary(l, op, r) => match LookupOp::from_op(*op) {
-                    Some(lop) => [(&**l, &**r, lop), (&**r, &**l, lop.swapped())],
-                    None => continue,
+            // Between rows, `(a, b) = (x, y)` implies `a = x` and `b = y`,
+            // and an ordering of rows bounds their first fields:
+            // `(a, b) > (x, y)` implies `a >= x` (the term stays a filter).
+            let mut sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::with_capacity(2);
+            match t {
+                Expr::Binary(l, op, r) => match (LookupOp::from_op(*op), row_pairs(l, r)) {
+                    (None, _) => continue,
+                    (Some(lop), None) => sides.extend([(&**l, &**r, lop), (&**r, &**l, lop.swapped())]),
+                    (Some(LookupOp::Eq), Some(pairs)) => {
+                        for (a, b) in pairs {
+                            sides.extend([(a, b, LookupOp::Eq), (b, a, LookupOp::Eq)]);
+                        }
+                    }
+                    (Some(lop), Some(pairs)) => {
+                        let bound = if matches!(lop, LookupOp::Lt | LookupOp::Le) { LookupOp::Le } else { LookupOp::Ge };
+                        let (a, b) = pairs[0];
+                        sides.extend([(a, b, bound), (b, a, bound.swapped())]);
+                    }
                 },
-                Expr::Between { lhs, not: false, start, end } => [(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)],
+                Expr::Between { lhs, not: false, start, end } => match (row_pairs(lhs, start), row_pairs(lhs, end)) {
+                    (None, None) => sides.extend([(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)]),
+                    (Some(low), Some(high)) => sides.extend([(low[0].0, low[0].1, LookupOp::Ge), (high[0].0, high[0].1, LookupOp::Le)]),
+                    _ => continue,
+                },
                 _ => continue,
-            };
+            }
             for (col_side, other, opx) in sides {
                 let cref = match col_side {
                     Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
@@ -158,5 +179,20 @@ impl<'b> Compiler<'_> {
             true
         });
         names.iter().any(|(q, n)| matches!(self.resolve_name(q.as_deref(), n), Ok(Some(r)) if r.depth > 0))
+    }
+}
+
+/// The pairs of fields of two rows written out with the same width, each
+/// field a single value; None for anything else.
+fn row_pairs<'a, 'b>(l: &'a Expr<'b>, r: &'a Expr<'b>) -> Option<Vec<(&'a Expr<'b>, &'a Expr<'b>)>> {
+    use crate::sql::codegen::row_value::{may_be_row, strip_parens};
+    match (strip_parens(l), strip_parens(r)) {
+        (Expr::Parenthesized(a), Expr::Parenthesized(b)) if a.len() == b.len() && a.len() > 1 => {
+            if a.iter().chain(b.iter()).any(may_be_row) {
+                return None;
+            }
+            Some(a.iter().zip(b.iter()).collect())
+        }
+        _ => None,
     }
 }
