@@ -436,6 +436,10 @@ impl sqlite3_stmt {
     /// Release the application buffer bound to parameter `i`, if any (all
     /// of them when `i` is `None`).
     pub fn release_bound(&mut self, i: Option<usize>) {
+        // (Every bind asks; most statements hold no application buffer.)
+        if self.bound.is_empty() {
+            return;
+        }
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound)
             .into_iter()
             .partition(|b| i.is_none_or(|i| b.0 == i));
