@@ -35,12 +35,15 @@ pub unsafe fn column<T>(
         return f(&mut s.null_value);
     }
     let i = i as usize;
+    let row = s.cache.row;
     if s.cache.values.len() < n {
-        s.cache.values.resize_with(n, || None);
+        s.cache.values.resize_with(n, || (row.wrapping_sub(1), Box::default()));
     }
-    let stmt = &s.stmt;
-    let v = s.cache.values[i]
-        .get_or_insert_with(|| Box::new(sqlite3_value::new(stmt.column(i).clone())));
+    let (filled_in, v) = &mut s.cache.values[i];
+    if *filled_in != row {
+        v.refill(s.stmt.column(i));
+        *filled_in = row;
+    }
     f(v)
 }
 
@@ -78,7 +81,7 @@ pub unsafe extern "C" fn sqlite3_column_text(
     iCol: c_int,
 ) -> *const c_uchar {
     ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol, std::ptr::null(), |v| v.text_ptr())
+        column(arg0, iCol, std::ptr::null(), |v| v.text_ptr_in_place())
     })
 }
 

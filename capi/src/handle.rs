@@ -63,34 +63,37 @@ pub(crate) const STMT_LIVE: u32 = 0x5c07_51ee;
 /// A re-entrant lock: one thread at a time, any number of nested holds by
 /// that thread.
 ///
-/// Every API call takes and releases it, so the uncontended path is two
-/// atomic operations and never enters the kernel; only a thread that finds
-/// the lock held sleeps on the condition variable. No wake-up is lost: a
-/// waiter counts itself and retries the lock while holding `sleep`, and a
-/// releaser that sees a waiter counted takes `sleep` before notifying, so
-/// the notification cannot fall between the waiter's retry and its wait
-/// (the count, the owner and both checks are sequentially consistent).
+/// Every API call takes and releases it, so the uncontended path is one
+/// atomic compare-and-swap to take it and one swap to release it (what a
+/// pthread mutex costs SQLite), and never enters the kernel.
+///
+/// `owner` is 0 when free, else the holder's thread id (`pthread_self`,
+/// an aligned address, so bit 0 is free) with bit 0 set when some thread
+/// may be sleeping on `released`. A thread that finds the lock held sets
+/// that bit and sleeps while holding `sleep`; the releaser swaps the word
+/// to 0 and, seeing the bit, takes `sleep` before notifying, so the
+/// notification cannot fall between a waiter's last look at the word and
+/// its wait. A waiter that takes the lock while others still wait sets
+/// the bit again for them.
 #[derive(Default)]
 pub struct ReentrantLock {
-    /// The holding thread's token (see [`thread_token`]); 0 when free.
     owner: AtomicUsize,
-    /// Holds by the owner (changed only by the owner).
+    /// Holds by the owner; only the owner reads or writes it.
     depth: AtomicU32,
-    /// Threads waiting in `enter`.
-    waiters: AtomicU32,
-    sleep: Mutex<()>,
+    /// Threads sleeping on `released` (counted under this mutex).
+    sleep: Mutex<u32>,
     released: Condvar,
 }
 
-thread_local! {
-    static TOKEN: u8 = const { 0 };
-}
+/// Set in `owner` when a thread may be waiting.
+const WAITING: usize = 1;
 
-/// A non-zero number naming the calling thread while it lives: the
-/// address of one of its thread-locals. (`std::thread::current()` clones
-/// an `Arc` per call, a measurable cost when every API call asks twice.)
+/// The calling thread's id, non-zero with bit 0 clear.
 fn thread_token() -> usize {
-    TOKEN.with(|t| t as *const u8 as usize)
+    // SAFETY: pthread_self has no preconditions.
+    let t = unsafe { libc::pthread_self() } as usize;
+    debug_assert!(t != 0 && t & WAITING == 0);
+    t & !WAITING
 }
 
 /// Holding a [`ReentrantLock`]; released on drop.
@@ -111,23 +114,35 @@ impl ReentrantLock {
             return;
         }
         let me = thread_token();
-        let mut g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.waiters.fetch_add(1, Ordering::SeqCst);
-        while self.owner.compare_exchange(0, me, Ordering::SeqCst, Ordering::Relaxed).is_err() {
-            g = self.released.wait(g).unwrap_or_else(|e| e.into_inner());
+        let mut waiting = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+        *waiting += 1;
+        loop {
+            let cur = self.owner.load(Ordering::Acquire);
+            if cur == 0 {
+                let mine = if *waiting > 1 { me | WAITING } else { me };
+                if self.owner.compare_exchange(0, mine, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+                    break;
+                }
+                continue;
+            }
+            if cur & WAITING == 0 && self.owner.compare_exchange(cur, cur | WAITING, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+                continue;
+            }
+            waiting = self.released.wait(waiting).unwrap_or_else(|e| e.into_inner());
         }
-        self.waiters.fetch_sub(1, Ordering::SeqCst);
+        *waiting -= 1;
         self.depth.store(1, Ordering::Relaxed);
     }
 
     /// Take the lock if no other thread holds it.
     pub fn try_enter(&self) -> bool {
         let me = thread_token();
-        if self.owner.load(Ordering::Relaxed) == me {
-            self.depth.fetch_add(1, Ordering::Relaxed);
+        let cur = self.owner.load(Ordering::Relaxed);
+        if cur & !WAITING == me {
+            self.depth.store(self.depth.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
             return true;
         }
-        if self.owner.compare_exchange(0, me, Ordering::SeqCst, Ordering::Relaxed).is_ok() {
+        if cur == 0 && self.owner.compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
             self.depth.store(1, Ordering::Relaxed);
             return true;
         }
@@ -137,14 +152,16 @@ impl ReentrantLock {
     /// Release one hold; a thread that does not hold the lock changes
     /// nothing.
     pub fn leave(&self) {
-        if self.owner.load(Ordering::Relaxed) != thread_token() {
+        if self.owner.load(Ordering::Relaxed) & !WAITING != thread_token() {
             return;
         }
-        if self.depth.fetch_sub(1, Ordering::Relaxed) > 1 {
+        let depth = self.depth.load(Ordering::Relaxed);
+        if depth > 1 {
+            self.depth.store(depth - 1, Ordering::Relaxed);
             return;
         }
-        self.owner.store(0, Ordering::SeqCst);
-        if self.waiters.load(Ordering::SeqCst) > 0 {
+        self.depth.store(0, Ordering::Relaxed);
+        if self.owner.swap(0, Ordering::Release) & WAITING != 0 {
             let _g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
             self.released.notify_one();
         }
@@ -152,7 +169,7 @@ impl ReentrantLock {
 
     /// Whether the calling thread holds the lock.
     pub fn held(&self) -> bool {
-        self.owner.load(Ordering::Relaxed) == thread_token()
+        self.owner.load(Ordering::Relaxed) & !WAITING == thread_token()
     }
 }
 
@@ -340,10 +357,14 @@ pub unsafe fn db_ref_any<'a>(db: *mut sqlite3) -> Option<&'a sqlite3> {
 /// Cached conversions of one result column of the current row.
 #[derive(Default)]
 pub struct ColumnCache {
-    /// The column as a protected `sqlite3_value`, made on first access; all
-    /// `column_*` accessors go through it, so pointers they return stay valid
-    /// until the next step/reset/finalize.
-    pub values: Vec<Option<Box<sqlite3_value>>>,
+    /// Each column as a protected `sqlite3_value`, filled on first access
+    /// in a row; all `column_*` accessors go through it, so pointers they
+    /// return stay valid until the next step/reset/finalize. The values
+    /// (and their text buffers) are reused from row to row: an entry
+    /// holds the current row's column only when its number is `row`.
+    pub values: Vec<(u64, Box<sqlite3_value>)>,
+    /// The current row's number.
+    pub row: u64,
 }
 
 /// The `sqlite3_stmt` handle.
@@ -415,6 +436,10 @@ impl sqlite3_stmt {
     /// Release the application buffer bound to parameter `i`, if any (all
     /// of them when `i` is `None`).
     pub fn release_bound(&mut self, i: Option<usize>) {
+        // (Every bind asks; most statements hold no application buffer.)
+        if self.bound.is_empty() {
+            return;
+        }
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound)
             .into_iter()
             .partition(|b| i.is_none_or(|i| b.0 == i));
@@ -439,7 +464,7 @@ impl sqlite3_stmt {
 
     /// Forget the current row's cached conversions.
     pub fn clear_row(&mut self) {
-        self.cache.values.clear();
+        self.cache.row += 1;
     }
 }
 

@@ -59,6 +59,37 @@ impl sqlite3_value {
         }
     }
 
+    /// Make this value a copy of `src`, as a fresh `sqlite3_value::new`
+    /// would be, keeping the text or blob buffer already allocated.
+    pub fn refill(&mut self, src: &Value) {
+        match (&mut self.value, src) {
+            (Value::Text(d), Value::Text(s)) | (Value::Blob(d), Value::Blob(s)) => {
+                d.clear();
+                d.extend_from_slice(s);
+            }
+            (d, s) => *d = s.clone(),
+        }
+        self.subtype = 0;
+        self.from_bind = false;
+        self.nochange = false;
+        self.pointer = None;
+        *self.text.get_mut() = None;
+        self.blob_read_as_text.set(false);
+        *self.text16.get_mut() = None;
+        *self.text16_swapped.get_mut() = None;
+    }
+
+    /// `text_ptr` for a value the caller may change: TEXT gets its NUL
+    /// written past its bytes, in its own buffer, instead of a copy.
+    pub fn text_ptr_in_place(&mut self) -> *const c_uchar {
+        if let Value::Text(t) = &mut self.value {
+            t.reserve(1);
+            t.spare_capacity_mut()[0].write(0);
+            return t.as_ptr();
+        }
+        self.text_ptr()
+    }
+
     /// Pointer to NUL-terminated UTF-8 text, NULL for SQL NULL.
     pub fn text_ptr(&self) -> *const c_uchar {
         if let Value::Null = self.value {

@@ -14,7 +14,7 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
-use super::index_probe::FirstInt;
+use super::index_probe::{FirstInt, FirstText};
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -166,7 +166,7 @@ impl Btree {
     /// Compare the entry at cell `i` of `pgno` with `probe`. `first`: the
     /// probe's leading integer, decoded once per seek ([`FirstInt::of`]).
     #[inline]
-    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>, first: Option<FirstInt>) -> Result<Ordering> {
+    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>, first: Option<FirstInt>, text: Option<FirstText<'_>>) -> Result<Ordering> {
         if let Probe::Rowid(r) = probe {
             if !h.kind.is_table() {
                 return Err(Error::corrupt());
@@ -196,6 +196,9 @@ impl Btree {
                 let local = area.get(n..n + size as usize).ok_or_else(Error::corrupt)?;
                 let ki = key_info.ok_or_else(Error::corrupt)?;
                 if let Some(o) = first.and_then(|f| f.order_of(local)) {
+                    return Ok(o);
+                }
+                if let Some(o) = text.and_then(|f| f.order_of(local)) {
                     return Ok(o);
                 }
                 return match probe {
@@ -269,6 +272,7 @@ impl Btree {
         };
         let stop_on_equal = matches!(probe, Probe::Record(_) | Probe::Rowid(_) | Probe::PrimaryKey(_)) && !strict;
         let first = key_info.and_then(|ki| FirstInt::of(probe, ki));
+        let text = if first.is_none() { key_info.and_then(|ki| FirstText::of(probe, ki)) } else { None };
         loop {
             let data = match self.page_at_depth(pgno, path.len(), hints) {
                 Ok(data) => data,
@@ -292,7 +296,7 @@ impl Btree {
                     let mut equal_at = None;
                     while lo < hi {
                         let mid = (lo + hi) / 2;
-                        let o = self.compare_cell(data, &h, mid, probe, key_info, first)?;
+                        let o = self.compare_cell(data, &h, mid, probe, key_info, first, text)?;
                         let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
                         if o == Ordering::Equal {
                             equal_at = Some(mid);

@@ -140,6 +140,92 @@ impl FirstInt {
     }
 }
 
+/// An index probe's leading field when it is text and the first index
+/// column compares it with BINARY: a cell's leading text is then ordered
+/// against it by comparing bytes (the idea of SQLite's
+/// `vdbeRecordCompareString`), without decoding the record.
+#[derive(Clone, Copy)]
+pub(super) struct FirstText<'p> {
+    /// The probe's first field.
+    value: &'p [u8],
+    /// The probe has no other field.
+    only_field: bool,
+    /// The first index column is descending.
+    descending: bool,
+}
+
+impl<'p> FirstText<'p> {
+    /// The leading text of `probe`, if it is one compared by BINARY.
+    pub(super) fn of(probe: &Probe<'p>, ki: &KeyInfo) -> Option<FirstText<'p>> {
+        let field = ki.fields.first()?;
+        if !field.collation.is_binary() {
+            return None;
+        }
+        let descending = field.descending;
+        match probe {
+            Probe::Key(key) | Probe::PrimaryKey(key) => match key.first()? {
+                ValueRef::Text(t) => Some(FirstText { value: t, only_field: key.len() == 1, descending }),
+                _ => None,
+            },
+            Probe::Record(rec) => {
+                let (value, fields) = leading_text(rec)?;
+                Some(FirstText { value, only_field: fields == 1, descending })
+            }
+            Probe::Rowid(_) => None,
+        }
+    }
+
+    /// The order of the index record `record` (all of it) against the
+    /// probe when its first field settles it; `None`: compare field by
+    /// field (which also reports a malformed record).
+    #[inline]
+    pub(super) fn order_of(self, record: &[u8]) -> Option<Ordering> {
+        let (hs, n) = super::cell::get_varint(record).ok()?;
+        let (st, _) = super::cell::get_varint(record.get(n..)?).ok()?;
+        let o = match st {
+            // NULL and numbers sort before any text, blobs after.
+            0..=9 => Ordering::Less,
+            10 | 11 => return None,
+            st if st % 2 == 0 => Ordering::Greater,
+            st => {
+                let len = usize::try_from((st - 13) / 2).ok()?;
+                let start = usize::try_from(hs).ok()?;
+                let text = record.get(start..start.checked_add(len)?)?;
+                match text.cmp(self.value) {
+                    Ordering::Equal => return self.only_field.then_some(Ordering::Equal),
+                    o => o,
+                }
+            }
+        };
+        Some(if self.descending { o.reverse() } else { o })
+    }
+}
+
+/// The first field of a record when it is text, and the number of fields
+/// its header lists; `None` otherwise.
+fn leading_text(record: &[u8]) -> Option<(&[u8], usize)> {
+    let (hs, n) = super::cell::get_varint(record).ok()?;
+    let hs = usize::try_from(hs).ok()?;
+    let header = record.get(..hs)?;
+    let mut at = n;
+    let mut fields = 0;
+    let mut first = None;
+    while at < header.len() {
+        let (st, k) = super::cell::get_varint(&header[at..]).ok()?;
+        if fields == 0 {
+            first = Some(st);
+        }
+        fields += 1;
+        at += k;
+    }
+    let st = first?;
+    if st < 13 || st % 2 == 0 {
+        return None;
+    }
+    let len = usize::try_from((st - 13) / 2).ok()?;
+    Some((record.get(hs..hs.checked_add(len)?)?, fields))
+}
+
 /// The first field of a record when it is an integer and the header is
 /// the usual short one (one-byte size and serial type), read straight from
 /// the bytes; `None` otherwise (the caller walks the record instead).
@@ -204,5 +290,43 @@ mod tests {
                 assert_eq!(first.order_of(&rec), Some(compare_records(&rec, &probe1, &ki).unwrap()), "record {a} vs {k}");
             }
         }
+    }
+
+    #[test]
+    fn first_text_agrees_with_the_full_comparison() {
+        let long = "x".repeat(300);
+        let texts: Vec<&[u8]> = vec![b"", b"a", b"ab", b"abc", b"b", b"B", b"\xff", long.as_bytes(), &long.as_bytes()[..299]];
+        let others = [ValueRef::Null, ValueRef::Integer(5), ValueRef::Real(2.5), ValueRef::Blob(b"a"), ValueRef::Blob(b"")];
+        for descending in [false, true] {
+            let mut ki = KeyInfo::binary(2);
+            ki.fields[0].descending = descending;
+            let mut firsts: Vec<ValueRef<'_>> = texts.iter().map(|t| ValueRef::Text(t)).collect();
+            firsts.extend(others);
+            for a in &firsts {
+                let mut rec = Vec::new();
+                RecordBuilder::default().build([*a, ValueRef::Integer(7)], &mut rec);
+                for k in &texts {
+                    let key1 = [ValueRef::Text(k)];
+                    let first = FirstText::of(&Probe::Key(&key1), &ki).unwrap();
+                    let full = compare_record_with_key(&rec, &key1, &ki).unwrap();
+                    assert_eq!(first.order_of(&rec), Some(full), "{a:?} vs {k:?}");
+                    let key2 = [ValueRef::Text(k), ValueRef::Integer(8)];
+                    let first = FirstText::of(&Probe::Key(&key2), &ki).unwrap();
+                    if let Some(o) = first.order_of(&rec) {
+                        assert_eq!(o, compare_record_with_key(&rec, &key2, &ki).unwrap(), "{a:?} vs {k:?}, 8");
+                    }
+                    let mut probe = Vec::new();
+                    RecordBuilder::default().build(key2, &mut probe);
+                    let first = FirstText::of(&Probe::Record(&probe), &ki).unwrap();
+                    if let Some(o) = first.order_of(&rec) {
+                        assert_eq!(o, compare_records(&rec, &probe, &ki).unwrap(), "record {a:?} vs {k:?}, 8");
+                    }
+                }
+            }
+        }
+        // Another collation: no shortcut.
+        let mut ki = KeyInfo::binary(1);
+        ki.fields[0].collation = crate::value::collation::Collation::nocase();
+        assert!(FirstText::of(&Probe::Key(&[ValueRef::Text(b"a")]), &ki).is_none());
     }
 }

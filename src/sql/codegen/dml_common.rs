@@ -243,15 +243,15 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// Whether a REPLACE conflict on a rowid table's rowid may be resolved
-    /// by the insert itself overwriting the entry with that rowid, as
-    /// SQLite does: only
+    /// Whether a REPLACE conflict on the table's own key (rowid, or a
+    /// WITHOUT ROWID table's PRIMARY KEY) may be resolved by the insert
+    /// itself overwriting the entry with that key, as SQLite does: only
     /// when deleting the old row would do nothing else, that is for an
     /// INSERT (not an UPDATE moving its row), no index entries to remove,
     /// no foreign key to check and no DELETE trigger to fire. (Neither the
     /// change count nor the update hook hear of a REPLACE's deletion.)
     pub fn insert_overwrites_replaced_row(&self, t: &WriteTarget, updating: bool) -> bool {
-        t.table.without_rowid.is_none() && !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.recursive_triggers || self.schema.triggers_of(&t.table).is_empty())
+        !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.recursive_triggers || self.schema.triggers_of(&t.table).is_empty())
     }
 
     /// REPLACE deletes the conflicting row the cursor is on. With

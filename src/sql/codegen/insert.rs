@@ -376,7 +376,19 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     // (In a trigger body the row sets last_insert_rowid() until the
     // trigger ends: see `vdbe::exec::trigger_counts`.)
     let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK | OPFLAG_LASTROWID };
+    // A WITHOUT ROWID row whose PRIMARY KEY conflict REPLACE resolves by
+    // overwriting (`insert_overwrites_replaced_row`) is inserted by its key
+    // (IdxInsert P3 = key width), so that it replaces the entry with the
+    // same key instead of going in beside it.
+    let overwrite_key = without_rowid && unique_oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace && c.insert_overwrites_replaced_row(t, false);
+    let start = c.b.insns.len();
     c.write_row(t, row, rowid, flags)?;
+    if overwrite_key {
+        let width = t.table.key_width() as i32;
+        if let Some(i) = c.b.insns[start..].iter_mut().find(|i| i.opcode == Opcode::IdxInsert && i.p1 == t.cursor) {
+            i.p3 = width;
+        }
+    }
     if let Some(r) = c.inserted_rows.filter(|_| c.firing.is_empty()) {
         let one = c.b.reg();
         c.b.add(Opcode::Integer, 1, one, 0);

@@ -277,7 +277,9 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
-            // The cursor is on the conflicting row.
+            // The cursor is on the conflicting row. (Left there when the
+            // insert overwrites it: see `insert.rs`.)
+            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old.is_some()) => {}
             OnConflict::Replace => self.delete_replaced_row(t, old.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, Self::primary_key_failure(&t.table), oc),
         }

@@ -207,7 +207,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    pend!(c.cursor.insert(bt, InsertKey::Index(rec), &[]));
+                    // (P3: a WITHOUT ROWID row inserted by its key of P3
+                    // fields, replacing an entry with the same key.)
+                    let key = if p3 > 0 { InsertKey::WithoutRowid { record: rec, key_fields: p3 as usize } } else { InsertKey::Index(rec) };
+                    pend!(c.cursor.insert(bt, key, &[]));
                     c.eof = false;
                 }
                 Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
