@@ -396,7 +396,14 @@ impl<'s> Compiler<'s> {
 
     /// A CTE by name.
     pub fn cte(&self, name: &str) -> Option<CteDef> {
-        self.ctes.iter().rev().find_map(|m| m.get(&name.to_ascii_lowercase()).cloned())
+        self.cte_at(name).map(|(_, c)| c)
+    }
+
+    /// A CTE by name, with the level of `ctes` whose WITH clause defines
+    /// it (its body sees that level and the ones outside it only).
+    pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
+        let key = name.to_ascii_lowercase();
+        self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 
     /// Emit `Init` (jumping to the transaction prologue at the end).
