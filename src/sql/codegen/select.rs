@@ -774,6 +774,12 @@ impl Compiler<'_> {
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
+        // (SQLite checks every frame of the WINDOW clause as it parses.)
+        for d in window_clause.iter().flat_map(|w| w.iter()) {
+            if let Some(f) = &d.window.frame_clause {
+                super::window::check_frame(f)?;
+            }
+        }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
         let saved_exists = self.in_exists;

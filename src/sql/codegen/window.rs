@@ -67,8 +67,8 @@ struct WinCall<'a, 'b> {
     /// The last of `args` is a FILTER clause.
     filtered: bool,
     spec: WinSpec<'a, 'b>,
-    /// Offset expressions of a `Frame::Value` (start, end).
-    offsets: (Option<&'a Expr<'b>>, Option<&'a Expr<'b>>),
+    /// Offsets of a `Frame::Value` (start, end).
+    offsets: (Option<FrameOffset<'a, 'b>>, Option<FrameOffset<'a, 'b>>),
     result: i32,
     acc: i32,
 }
@@ -113,6 +113,67 @@ fn resolve_window_at<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>], 
     spec.partition_by = base.partition_by;
     spec.order_by = spec.order_by.or(base.order_by);
     Ok(spec)
+}
+
+/// The offset of a `<expr> PRECEDING/FOLLOWING` frame bound: as SQLite
+/// parses it, an expression that is not constant (it names a column,
+/// calls a function or holds a subquery) stands for NULL, which the
+/// frame then refuses when it is first used.
+#[derive(Clone, Copy)]
+pub enum FrameOffset<'a, 'b> {
+    Expr(&'a Expr<'b>),
+    Null,
+}
+
+impl<'a, 'b> FrameOffset<'a, 'b> {
+    fn of(e: &'a Expr<'b>) -> Self {
+        if is_parse_time_constant(e) {
+            FrameOffset::Expr(e)
+        } else {
+            FrameOffset::Null
+        }
+    }
+}
+
+/// Whether `e` is constant before names are resolved: no column name
+/// (TRUE and FALSE are values), function call or subquery.
+fn is_parse_time_constant(e: &Expr<'_>) -> bool {
+    let mut constant = true;
+    walk(e, &mut |x| {
+        match x {
+            Expr::Id(id) => {
+                constant &= id.0.eq_ignore_ascii_case("true") || id.0.eq_ignore_ascii_case("false");
+            }
+            Expr::Name(_)
+            | Expr::Qualified(..)
+            | Expr::DoublyQualified(..)
+            | Expr::FunctionCall { .. }
+            | Expr::FunctionCallStar { .. }
+            | Expr::Subquery(_)
+            | Expr::Exists(_)
+            | Expr::InSelect { .. }
+            | Expr::InTable { .. } => constant = false,
+            _ => {}
+        }
+        constant
+    });
+    constant
+}
+
+/// SQLite's parse-time check of a frame: it may not start after its end
+/// in the order CURRENT ROW < FOLLOWING, PRECEDING < CURRENT ROW.
+pub fn check_frame(f: &ast::FrameClause<'_>) -> Result<()> {
+    let end_preceding = matches!(f.end, Some(ast::FrameBound::Preceding(_)));
+    let end_current = matches!(f.end, None | Some(ast::FrameBound::CurrentRow));
+    let bad = match f.start {
+        ast::FrameBound::CurrentRow => end_preceding,
+        ast::FrameBound::Following(_) => end_preceding || end_current,
+        _ => false,
+    };
+    if bad {
+        return Err(Error::sql("unsupported frame specification"));
+    }
+    Ok(())
 }
 
 /// Whether `e` contains a window function call.
@@ -170,6 +231,9 @@ impl<'b> Compiler<'_> {
                 }
                 None => continue,
             };
+            if let Some(f) = &window.frame_clause {
+                check_frame(f)?;
+            }
             let spec = resolve_window(window, defs)?;
             let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
                 match b {
@@ -210,16 +274,16 @@ impl<'b> Compiler<'_> {
                     if !groups && !rows && order.len() != 1 {
                         return Err(Error::sql("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression"));
                     }
-                    let bound = |b: &'a ast::FrameBound<'b>, slot: &mut Option<&'a Expr<'b>>| -> Result<Bound> {
+                    let bound = |b: &'a ast::FrameBound<'b>, slot: &mut Option<FrameOffset<'a, 'b>>| -> Result<Bound> {
                         Ok(match b {
                             ast::FrameBound::CurrentRow => Bound::Current,
                             ast::FrameBound::UnboundedPreceding | ast::FrameBound::UnboundedFollowing => Bound::Unbounded,
                             ast::FrameBound::Preceding(e) => {
-                                *slot = Some(e);
+                                *slot = Some(FrameOffset::of(e));
                                 Bound::Preceding
                             }
                             ast::FrameBound::Following(e) => {
-                                *slot = Some(e);
+                                *slot = Some(FrameOffset::of(e));
                                 Bound::Following
                             }
                         })
@@ -306,10 +370,10 @@ impl<'b> Compiler<'_> {
                 args.push(f);
             }
             // Ranking functions ignore frames.
-            let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                Frame::ToPeers
+            let (frame, offsets) = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                (Frame::ToPeers, (None, None))
             } else {
-                frame
+                (frame, offsets)
             };
             out.push(WinCall { key, kind, frame, args, filtered, spec, offsets, result, acc });
         }
@@ -641,10 +705,6 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
         self.b.bind(sorted_end);
 
-        let frame_offs = match c.frame {
-            Frame::Value(f) => self.frame_offsets(&f, c.offsets)?,
-            _ => (0, 0),
-        };
         // Walk peer groups.
         let done = self.b.label();
         let rownum = self.b.reg();
@@ -658,6 +718,12 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, eof, 0);
         self.b.add(Opcode::Rewind, lead, done, 0);
         self.b.add(Opcode::Rewind, trail, done, 0);
+        // Offsets are checked once there is a row (a query without rows
+        // never fails on them, as in SQLite).
+        let frame_offs = match c.frame {
+            Frame::Value(f) => self.frame_offsets(&f, c.offsets)?,
+            _ => (0, 0),
+        };
         for k in 0..nk {
             self.b.add(Opcode::Column, lead, k as i32, cur + k as i32);
         }

@@ -15,6 +15,7 @@
 //! which frames them the same). EXCLUDE then drops the current row, its
 //! peers, or its peers but not itself, from whatever the bounds keep.
 
+use super::window::FrameOffset;
 use super::Compiler;
 use crate::error::{Result, SQLITE_ERROR};
 use crate::value::record::KeyInfo;
@@ -79,12 +80,17 @@ pub struct FrameScan<'r> {
 impl Compiler<'_> {
     /// Evaluate the offsets of `frame` once, into registers, checking that
     /// they are non-negative numbers (integers for GROUPS).
-    pub(super) fn frame_offsets(&mut self, frame: &ValueFrame, offsets: (Option<&Expr<'_>>, Option<&Expr<'_>>)) -> Result<(i32, i32)> {
+    pub(super) fn frame_offsets(&mut self, frame: &ValueFrame, offsets: (Option<FrameOffset<'_, '_>>, Option<FrameOffset<'_, '_>>)) -> Result<(i32, i32)> {
         let mut out = [0, 0];
         for (i, (e, which)) in [(offsets.0, "starting"), (offsets.1, "ending")].into_iter().enumerate() {
             let Some(e) = e else { continue };
             let r = self.b.reg();
-            self.expr(e, r)?;
+            match e {
+                FrameOffset::Expr(e) => self.expr(e, r)?,
+                FrameOffset::Null => {
+                    self.b.add(Opcode::Null, 0, r, 0);
+                }
+            }
             let kind = if frame.groups || frame.rows { "integer" } else { "number" };
             let msg = format!("frame {which} offset must be a non-negative {kind}");
             let bad = self.b.label();
