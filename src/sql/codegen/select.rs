@@ -926,10 +926,21 @@ impl Compiler<'_> {
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
             }
-            let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
-            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            let mut is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, None);
+            if !is_agg && order_by.is_some() {
+                if has_windows {
+                    // Next to window functions an aggregate in ORDER BY
+                    // makes no aggregate query: it is misused.
+                    if let Some(name) = self.first_aggregate_name(order_by.unwrap_or(&[])) {
+                        return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+                    }
+                } else {
+                    is_agg = self.items_have_aggregates(&items, order_by);
+                }
+            }
+            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
@@ -1114,13 +1125,18 @@ impl Compiler<'_> {
     fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
         let mut found = false;
         let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
-            crate::sql::plan::terms::walk(e, &mut |x| {
-                if super::is_aggregate_call(c, x) {
-                    found = true;
-                    return false;
-                }
-                true
-            });
+            // (An aggregate in the window of a window call is the query's.)
+            let mut todo = vec![e];
+            while let Some(e) = todo.pop() {
+                crate::sql::plan::terms::walk(e, &mut |x| {
+                    if super::is_aggregate_call(c, x) {
+                        found = true;
+                        return false;
+                    }
+                    todo.extend(super::window::window_spec_exprs(x));
+                    true
+                });
+            }
         };
         for it in items {
             if let ResultItem::Expr(e, _) = it {
@@ -1137,6 +1153,36 @@ impl Compiler<'_> {
         let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
         let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
         exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
+    }
+
+    /// The name (as written) of the first aggregate call in `terms`,
+    /// outside window calls.
+    fn first_aggregate_name(&mut self, terms: &[SortedColumn<'_>]) -> Option<String> {
+        let mut found = None;
+        for t in terms {
+            crate::sql::plan::terms::walk(&t.expr, &mut |x| {
+                if found.is_some() {
+                    return false;
+                }
+                if super::is_aggregate_call(self, x) {
+                    if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                        found = Some(crate::sql::parse::unquote(name.0));
+                    }
+                    return false;
+                }
+                true
+            });
+        }
+        // (Or one of this query's written in a subquery.)
+        for t in terms {
+            if found.is_some() {
+                break;
+            }
+            if let Some(Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. }) = self.outer_aggregates_in(&t.expr).first() {
+                found = Some(crate::sql::parse::unquote(name.0));
+            }
+        }
+        found
     }
 
     /// VALUES (...), (...): each row emitted in turn.
@@ -1174,8 +1220,20 @@ impl Compiler<'_> {
             }
             for row in rows.iter() {
                 let regs = self.b.regs(n);
-                for (i, e) in row.iter().enumerate() {
-                    self.expr(e, regs + i as i32)?;
+                if row.iter().any(super::window::has_window_call) {
+                    // A row calling a window function is a SELECT of its
+                    // own: its windows see that one row.
+                    let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
+                    let done = self.b.label();
+                    crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                        Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
+                        _ => Err(Error::sql("malformed VALUES")),
+                    })?;
+                    self.b.bind(done);
+                } else {
+                    for (i, e) in row.iter().enumerate() {
+                        self.expr(e, regs + i as i32)?;
+                    }
                 }
                 self.emit_row(&ctx, order_by, regs, n)?;
             }

@@ -176,6 +176,24 @@ pub fn check_frame(f: &ast::FrameClause<'_>) -> Result<()> {
     Ok(())
 }
 
+/// The expressions of a window call's own window (`OVER (PARTITION BY
+/// ... ORDER BY ...)` written inline) and of its FILTER clause, which an
+/// expression walk does not enter: an aggregate there is one of the
+/// query's (a named window's are in the WINDOW clause).
+pub fn window_spec_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
+    let mut out = Vec::new();
+    let (Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. }) = e else { return out };
+    if f.over_clause.is_none() {
+        return out;
+    }
+    out.extend(f.filter_clause);
+    if let Some(Over::Window(w)) = f.over_clause {
+        out.extend(w.partition_by.iter().flat_map(|p| p.iter()));
+        out.extend(w.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
+    }
+    out
+}
+
 /// Whether `e` contains a window function call.
 pub fn has_window_call(e: &Expr<'_>) -> bool {
     let mut found = false;
