@@ -946,7 +946,7 @@ impl Compiler<'_> {
             }
             if has_windows {
                 let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
-                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &mut ctx, grouping)?;
             } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {

@@ -430,7 +430,7 @@ impl<'b> Compiler<'_> {
         items: &[ResultItem<'a, 'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         defs: Option<&'a [ast::WindowDef<'b>]>,
-        ctx: &RowCtx,
+        ctx: &mut RowCtx,
         grouping: Option<(Option<&'a [Expr<'b>]>, Option<&'a Expr<'b>>)>,
     ) -> Result<()> {
         let defs = defs.unwrap_or(&[]);
@@ -448,6 +448,14 @@ impl<'b> Compiler<'_> {
         for t in order_by.unwrap_or(&[]) {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
+        }
+        // Rows come out in the first window's order: an ORDER BY that
+        // order already satisfies needs no sort (as in SQLite, where the
+        // windows' subquery order serves it).
+        if let (Some(first), Some(terms), true) = (calls.first(), order_by, ctx.sorter.is_some()) {
+            if order_served_by_window(terms, &ctx.order_map, items, &first.spec) {
+                self.drop_sorter(ctx);
+            }
         }
         // In an aggregate query the windows run over the groups: the
         // aggregates named outside window calls are stored with each group.
@@ -1128,6 +1136,29 @@ impl Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether the rows sorted for window `spec` (by its partition keys,
+/// ascending, then its ORDER BY) are already in the order `terms` ask
+/// for: each term, or the result column it names, is written as the
+/// window's key at its place, in the same direction and NULLS order.
+fn order_served_by_window(terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>], spec: &WinSpec<'_, '_>) -> bool {
+    let mut keys: Vec<(String, bool, bool)> = spec.partition_by.unwrap_or(&[]).iter().map(|e| (e.to_string(), false, false)).collect();
+    keys.extend(spec.order_by.unwrap_or(&[]).iter().map(|t| (t.expr.to_string(), matches!(t.order, Some(SortOrder::Desc)), super::select::needs_null_key(t))));
+    if terms.len() > keys.len() {
+        return false;
+    }
+    terms.iter().enumerate().all(|(i, t)| {
+        let text = match order_map.get(i).copied().flatten() {
+            Some(k) => match items.get(k) {
+                Some(ResultItem::Expr(e, _)) => e.to_string(),
+                _ => return false,
+            },
+            None => t.expr.to_string(),
+        };
+        let (key, desc, null_key) = &keys[i];
+        *key == text && *desc == matches!(t.order, Some(SortOrder::Desc)) && *null_key == super::select::needs_null_key(t)
+    })
 }
 
 /// A window's PARTITION BY and ORDER BY as text: windows alike in these
