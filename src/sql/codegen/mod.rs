@@ -86,10 +86,11 @@ pub struct CteDef {
 }
 
 /// The ORDER BY of a recursive CTE: its queue hands out rows in this
-/// order (result column, descending), ties first in first out.
+/// order (result column, descending, NULLs placed against the default:
+/// an "is NULL" key goes first), ties first in first out.
 #[derive(Clone)]
 pub struct RecursiveOrder {
-    pub keys: Vec<(usize, bool)>,
+    pub keys: Vec<(usize, bool, bool)>,
     /// Sequence number of the last row queued.
     pub seq: i32,
 }

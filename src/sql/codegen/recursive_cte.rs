@@ -96,7 +96,7 @@ impl<'b> Compiler<'_> {
             Some(terms) => {
                 let keys = recursive_order_keys(terms, &sel.body)?;
                 let colls: Vec<Option<String>> = keys.iter().map(|k| k.2.clone()).collect();
-                (Some(keys.into_iter().map(|(c, d, _)| (c, d)).collect::<Vec<_>>()), colls)
+                (Some(keys.into_iter().map(|(c, d, _, n)| (c, d, n)).collect::<Vec<_>>()), colls)
             }
             None => (None, Vec::new()),
         };
@@ -224,9 +224,10 @@ impl<'b> Compiler<'_> {
         }
         self.b.insns[open_r].p2 = n as i32;
         self.b.insns[open_q].p2 = n as i32;
-        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
+        // Columns of sort keys ahead of the sequence number in the queue.
+        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.iter().map(|k| 1 + k.2 as usize).sum());
         if let Some(o) = order {
-            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
+            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _, _)| *c >= n) {
                 return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
             }
         }
@@ -290,11 +291,14 @@ impl<'b> Compiler<'_> {
         let colls = self.compound_collations(&arm_infos, n)?;
         if let Some(o) = order {
             let mut fields = Vec::new();
-            for (k, &(col, descending)) in self.recursive_orders[o].keys.clone().iter().enumerate() {
+            for (k, &(col, descending, null_key)) in self.recursive_orders[o].keys.clone().iter().enumerate() {
                 let collation = match &order_collations[k] {
                     Some(c) => self.collation(c)?,
                     None => colls[col].clone(),
                 };
+                if null_key {
+                    fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending });
+                }
                 fields.push(crate::value::record::KeyField { collation, descending });
             }
             fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
@@ -317,7 +321,7 @@ impl<'b> Compiler<'_> {
 /// or a term naming (or written as) a result column of one of the
 /// SELECTs, a COLLATE around it aside; the CTE's own column list does
 /// not count.
-fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool, Option<String>)>> {
+fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool, Option<String>, bool)>> {
     let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
     // Per arm, per column: its name (alias or column name) and its text.
     let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
@@ -344,9 +348,6 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
     let width = columns.first().map_or(0, |c| c.len());
     let mut keys = Vec::new();
     for (ti, t) in terms.iter().enumerate() {
-        if t.nulls.is_some() {
-            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
-        }
         let (expr, collation) = match &t.expr {
             Expr::Collate(e, c) => (&**e, Some(unquote(c))),
             e => (e, None),
@@ -372,7 +373,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         let Some(col) = col else {
             return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
         };
-        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation));
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation, super::select::needs_null_key(t)));
     }
     Ok(keys)
 }

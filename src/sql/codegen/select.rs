@@ -425,18 +425,29 @@ impl Compiler<'_> {
                 }
                 if let Some(o) = order {
                     let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
-                    let entry = self.b.regs(keys.len() + 1 + n);
-                    for (k, (col, _)) in keys.iter().enumerate() {
-                        self.b.add(Opcode::SCopy, regs + *col as i32, entry + k as i32, 0);
+                    let width = keys.iter().map(|k| 1 + k.2 as usize).sum::<usize>();
+                    let entry = self.b.regs(width + 1 + n);
+                    let mut at = entry;
+                    for (col, _, null_key) in keys.iter() {
+                        if *null_key {
+                            let done = self.b.label();
+                            self.b.add(Opcode::Integer, 1, at, 0);
+                            self.b.add(Opcode::IsNull, regs + *col as i32, done, 0);
+                            self.b.add(Opcode::Integer, 0, at, 0);
+                            self.b.bind(done);
+                            at += 1;
+                        }
+                        self.b.add(Opcode::SCopy, regs + *col as i32, at, 0);
+                        at += 1;
                     }
                     let one = self.b.reg();
                     self.b.add(Opcode::Integer, 1, one, 0);
                     self.b.add(Opcode::Add, one, seq, seq);
-                    self.b.add(Opcode::SCopy, seq, entry + keys.len() as i32, 0);
+                    self.b.add(Opcode::SCopy, seq, entry + width as i32, 0);
                     for i in 0..n {
-                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (keys.len() + 1 + i) as i32, 0);
+                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (width + 1 + i) as i32, 0);
                     }
-                    self.b.add(Opcode::MakeRecord, entry, (keys.len() + 1 + n) as i32, rec);
+                    self.b.add(Opcode::MakeRecord, entry, (width + 1 + n) as i32, rec);
                     self.b.add(Opcode::IdxInsert, queue, rec, 0);
                     if let Some(l) = limit {
                         self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
