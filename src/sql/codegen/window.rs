@@ -775,6 +775,12 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, part_rows, 0);
         let part_start = self.b.reg();
         self.b.add(Opcode::Rowid, lead, part_start, 0);
+        // Where a row's frame scan starts (see `window_frame`).
+        let (scan_from, scan_group) = (self.b.reg(), self.b.reg());
+        if matches!(c.frame, Frame::Value(_)) {
+            self.b.add(Opcode::SCopy, part_start, scan_from, 0);
+            self.b.add(Opcode::Integer, 1, scan_group, 0);
+        }
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
         }
@@ -945,7 +951,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::SCopy, acc2, value, 0);
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
+            let scan = FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
