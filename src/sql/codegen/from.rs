@@ -21,6 +21,13 @@
 //! own cursor (no covering index, filtered copy or automatic index),
 //! which its unmatched pass rewinds.
 //!
+//! A CTE is bound lexically, as SQLite binds it: its body sees the CTEs of
+//! the WITH clause defining it and of the clauses around that one, never
+//! those of the query using it (`ctes` is cut back to its level while the
+//! body is compiled). The body may read the columns of the queries around
+//! the one whose FROM clause names it (not that query's own items), which
+//! then makes the subqueries in between correlated.
+//!
 //! Column names of a materialised item are SQLite's: a view's are the
 //! names its SELECT gives after resolving (declared column names), a
 //! FROM subquery's or CTE's the names as written before resolving

@@ -81,8 +81,6 @@ pub struct CteDef {
     pub select_sql: String,
     /// Column names given in `name(a, b)`.
     pub columns: Option<Vec<String>>,
-    /// Declared in `WITH RECURSIVE`.
-    pub recursive: bool,
 }
 
 /// The ORDER BY of a recursive CTE: its queue hands out rows in this

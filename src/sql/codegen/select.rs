@@ -300,7 +300,6 @@ impl Compiler<'_> {
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
-                    recursive: with.recursive,
                 },
             );
         }

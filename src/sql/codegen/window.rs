@@ -13,6 +13,14 @@
 //! offsets and EXCLUDE clauses are framed in `window_frame`. Frames not
 //! covered there, and the other window functions, are reported as not
 //! supported.
+//!
+//! SQLite's parse-time rules hold: a frame may not start after its end
+//! ("unsupported frame specification", checked for the definitions of
+//! a WINDOW clause too, used or not), and an offset that is not a constant (a
+//! column, a function call, a subquery) is NULL, refused when the frame
+//! is first used. Aggregates inside a window's definition make the query
+//! an aggregate one. The rows come out in the first window's order, so an
+//! ORDER BY that order serves is not sorted again.
 
 use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
