@@ -104,7 +104,7 @@ impl Compiler<'_> {
     /// Each column's collation in a compound: the leftmost arm's that has
     /// one. A table column always has one (BINARY unless declared); a
     /// computed value has one only through COLLATE.
-    fn compound_collations(&mut self, arms: &[SelectInfo], n: usize) -> Result<Vec<crate::value::collation::Collation>> {
+    pub(super) fn compound_collations(&mut self, arms: &[SelectInfo], n: usize) -> Result<Vec<crate::value::collation::Collation>> {
         let arm_collation = |a: &SelectInfo, i: usize| -> Option<String> {
             match a.collations.get(i).cloned().flatten() {
                 Some(c) => Some(c),

@@ -21,6 +21,13 @@
 //! own cursor (no covering index, filtered copy or automatic index),
 //! which its unmatched pass rewinds.
 //!
+//! A CTE is bound lexically, as SQLite binds it: its body sees the CTEs of
+//! the WITH clause defining it and of the clauses around that one, never
+//! those of the query using it (`ctes` is cut back to its level while the
+//! body is compiled). The body may read the columns of the queries around
+//! the one whose FROM clause names it (not that query's own items), which
+//! then makes the subqueries in between correlated.
+//!
 //! Column names of a materialised item are SQLite's: a view's are the
 //! names its SELECT gives after resolving (declared column names), a
 //! FROM subquery's or CTE's the names as written before resolving
@@ -287,26 +294,28 @@ impl<'b> Compiler<'_> {
                     self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
                     return Ok(());
                 }
-                if let Some(cte) = self.cte(&name).filter(|_| !not_cte) {
+                if let Some((level, cte)) = self.cte_at(&name).filter(|_| !not_cte) {
                     // A CTE met again while its own body is being expanded
                     // (tmp1 reads tmp2 which reads tmp1, or a recursive
                     // CTE's initial SELECT reads it) never ends. The marker
-                    // cannot clash with a view name in `expanding`.
-                    let marker = format!("\0with {}", name.to_ascii_lowercase());
+                    // names the definition (a CTE of the same name defined
+                    // inside the body is another one) and cannot clash with
+                    // a view name in `expanding`.
+                    let marker = format!("\0with {level} {}", name.to_ascii_lowercase());
                     if self.expanding.contains(&marker) {
                         return Err(Error::sql(format!("circular reference: {name}")));
                     }
                     self.expanding.push(marker);
-                    let sql = cte.select_sql.clone();
                     let alias = alias.unwrap_or(name.clone());
-                    let r = if (cte.recursive && self.references_itself(&sql, &name)) || self.reads_itself(&sql, &name) {
-                        match self.open_recursive_cte(&sql, &name, alias.clone(), cte.columns.clone(), out) {
-                            Ok(false) => self.open_subquery_text(&sql, alias, cte.columns.clone(), out),
-                            r => r.map(|_| ()),
-                        }
-                    } else {
-                        self.open_subquery_text(&sql, alias, cte.columns.clone(), out)
+                    // The body sees the CTEs of the WITH clause defining it
+                    // and of those around that one, never the ones of the
+                    // query using it (SQLite binds CTE names lexically).
+                    let hidden = self.ctes.split_off(level + 1);
+                    let r = match self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out) {
+                        Ok(false) => self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out),
+                        r => r.map(|_| ()),
                     };
+                    self.ctes.extend(hidden);
                     self.expanding.pop();
                     return r;
                 }
@@ -502,12 +511,20 @@ impl<'b> Compiler<'_> {
     /// `open_subquery_text` for a view: `view` is its name and CREATE VIEW
     /// statement, whose result list names the columns.
     pub(super) fn open_subquery_text_named<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        self.open_subquery_text_in(sql, name, cols, view, false, out)
+    }
+
+    /// `open_subquery_text_named`; with `correlated` (a CTE body) the
+    /// SELECT may read the columns of the queries around the one whose
+    /// FROM clause is being opened (not that one's own items: a FROM
+    /// subquery is no join partner of its neighbours).
+    pub(super) fn open_subquery_text_in<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, correlated: bool, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let (view_name, view_text) = view.unzip();
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
         let addr = self.b.insns.len() - 1;
         let saved_aliases = std::mem::take(&mut self.aliases);
-        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_scopes = self.enter_cte_scopes(correlated);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 // The first SELECT's width is checked against the column
@@ -534,7 +551,7 @@ impl<'b> Compiler<'_> {
             }
             _ => Err(Error::sql("malformed view or CTE")),
         });
-        self.scopes = saved_scopes;
+        self.leave_cte_scopes(saved_scopes);
         self.aliases = saved_aliases;
         let info = info?;
         if let Some(c) = &cols {
@@ -550,40 +567,29 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
-    fn references_itself(&self, sql: &str, name: &str) -> bool {
-        use sqlite3_parser::dialect::TokenType;
-        let b = sql.as_bytes();
-        crate::sql::parse::tokens(b).iter().any(|t| {
-            matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING) && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name)
-        })
+    /// The name-resolution scopes a materialised body is compiled in:
+    /// none, or with `correlated` those around the query whose FROM clause
+    /// is being opened, that query's own scope standing empty (a lookup
+    /// passing it marks it correlated). Returns the scopes to restore with
+    /// [`Self::leave_cte_scopes`].
+    pub(super) fn enter_cte_scopes(&mut self, correlated: bool) -> Vec<crate::sql::resolve::Scope> {
+        let saved = std::mem::take(&mut self.scopes);
+        if correlated && !saved.is_empty() {
+            self.scopes = saved[..saved.len() - 1].to_vec();
+            self.scopes.push(Default::default());
+        }
+        saved
     }
 
-    /// Whether a CTE body names `name` as a table (after FROM, JOIN or a
-    /// comma of a FROM clause): SQLite makes such a CTE recursive with or
-    /// without the RECURSIVE keyword (expanding it as a plain subquery would
-    /// never end).
-    fn reads_itself(&self, sql: &str, name: &str) -> bool {
-        use sqlite3_parser::dialect::TokenType::*;
-        let b = sql.as_bytes();
-        let toks = crate::sql::parse::tokens(b);
-        let mut in_from = false;
-        for (i, t) in toks.iter().enumerate() {
-            match t.kind {
-                TK_FROM => in_from = true,
-                TK_SELECT | TK_VALUES | TK_WHERE | TK_GROUP | TK_HAVING | TK_WINDOW | TK_ORDER | TK_LIMIT | TK_ON | TK_USING => in_from = false,
-                _ => {}
-            }
-            if i == 0 {
-                continue;
-            }
-            let prev = toks[i - 1].kind;
-            let as_table = prev == TK_FROM || prev == TK_JOIN || (prev == TK_COMMA && in_from);
-            let qualified = toks.get(i + 1).is_some_and(|n| matches!(n.kind, TK_DOT | TK_LP));
-            if as_table && !qualified && unquote(&String::from_utf8_lossy(&b[t.start..t.end])).eq_ignore_ascii_case(name) {
-                return true;
-            }
+    pub(super) fn leave_cte_scopes(&mut self, mut saved: Vec<crate::sql::resolve::Scope>) {
+        let passed = std::mem::take(&mut self.scopes);
+        // Lookups that reached an outer query passed through the query
+        // using the CTE too: it is correlated as well, and so are the
+        // outer scopes the lookups passed.
+        for (s, p) in saved.iter_mut().zip(passed.iter()) {
+            s.correlated |= p.correlated;
         }
-        false
+        self.scopes = saved;
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.

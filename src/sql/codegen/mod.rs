@@ -83,15 +83,14 @@ pub struct CteDef {
     pub select_sql: String,
     /// Column names given in `name(a, b)`.
     pub columns: Option<Vec<String>>,
-    /// Declared in `WITH RECURSIVE`.
-    pub recursive: bool,
 }
 
 /// The ORDER BY of a recursive CTE: its queue hands out rows in this
-/// order (result column, descending), ties first in first out.
+/// order (result column, descending, NULLs placed against the default:
+/// an "is NULL" key goes first), ties first in first out.
 #[derive(Clone)]
 pub struct RecursiveOrder {
-    pub keys: Vec<(usize, bool)>,
+    pub keys: Vec<(usize, bool, bool)>,
     /// Sequence number of the last row queued.
     pub seq: i32,
 }
@@ -406,7 +405,14 @@ impl<'s> Compiler<'s> {
 
     /// A CTE by name.
     pub fn cte(&self, name: &str) -> Option<CteDef> {
-        self.ctes.iter().rev().find_map(|m| m.get(&name.to_ascii_lowercase()).cloned())
+        self.cte_at(name).map(|(_, c)| c)
+    }
+
+    /// A CTE by name, with the level of `ctes` whose WITH clause defines
+    /// it (its body sees that level and the ones outside it only).
+    pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
+        let key = name.to_ascii_lowercase();
+        self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 
     /// Emit `Init` (jumping to the transaction prologue at the end).

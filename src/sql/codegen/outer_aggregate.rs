@@ -78,7 +78,8 @@ impl<'b> Compiler<'_> {
             if i == 0 {
                 exprs.extend(sel.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
             }
-            for x in exprs {
+            // (The windows of window calls hold expressions too.)
+            while let Some(x) = exprs.pop() {
                 let mut calls: Vec<&'a Expr<'b>> = Vec::new();
                 let mut nested: Vec<&'a ast::Select<'b>> = Vec::new();
                 {
@@ -88,6 +89,7 @@ impl<'b> Compiler<'_> {
                             calls.push(y);
                             return false;
                         }
+                        exprs.extend(super::window::window_spec_exprs(y));
                         if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = y {
                             nested.push(s);
                         }

@@ -5,53 +5,100 @@
 //! first out), and a row reaches the result when it is taken; without one
 //! it is first in, first out and rows reach the result as they are made.
 //! LIMIT counts result rows; OFFSET rows are expanded but not kept.
+//!
+//! Which SELECTs are recursive is SQLite's rule, whether or not the WITH
+//! clause says RECURSIVE: when the body's last compound operator is UNION
+//! or UNION ALL, the arms at its end joined by that same operator that
+//! name the CTE in their own FROM clause (each once). Everything before
+//! them is the initial query, a compound of any kind, where the CTE's
+//! name is a circular reference; a UNION as that last operator drops
+//! every row already queued (under the columns' collations).
 use super::from::FromItem;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{self, Expr, SelectTable};
+use sqlite3_parser::ast::{self, CompoundOperator, Expr, SelectTable};
 
 impl<'b> Compiler<'_> {
     /// Fill a temporary table with a recursive CTE's rows: the initial
     /// SELECT feeds a queue; each row taken from the queue is the CTE's
     /// content while the recursive SELECTs run, and their rows feed the
     /// queue again, until it is empty or the LIMIT is reached.
-    /// Ok(false), with nothing generated, when no SELECT of the body reads
-    /// the CTE in its FROM clause: it is then expanded as a plain subquery.
+    /// Ok(false), with nothing generated, when the body has no recursive
+    /// SELECT: it is then expanded as a plain subquery. The body may read
+    /// the columns of the queries around the one using the CTE.
     pub(super) fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<bool> {
         let saved_aliases = std::mem::take(&mut self.aliases);
-        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_scopes = self.enter_cte_scopes(true);
         let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.recursive_cte_body(sel, name, cols.clone()),
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+                let pushed = self.push_with(sel.with.as_ref())?;
+                let r = self.recursive_cte_body(sel, name, cols.clone());
+                if pushed {
+                    self.ctes.pop();
+                }
+                r
+            }
             _ => Err(Error::sql("malformed recursive CTE")),
         });
-        self.scopes = saved_scopes;
+        self.leave_cte_scopes(saved_scopes);
         self.aliases = saved_aliases;
         let Some((result, info)) = r? else { return Ok(false) };
         self.push_subquery_item(result, alias, &info, cols, out);
         Ok(true)
     }
 
+    /// Generate the body of CTE `name` (its WITH clause already in scope)
+    /// if it is recursive; Ok(None) when it is not.
     pub(super) fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<Option<(i32, super::select::SelectInfo)>> {
         let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
-        // Initial SELECTs first, then the recursive ones (those reading the
-        // CTE in their FROM clause); anything else is a circular reference.
-        let reads = |arm: &ast::OneSelect<'_>| {
-            let ast::OneSelect::Select { from: Some(from), .. } = arm else { return false };
-            let named = |t: &ast::SelectTable<'_>| matches!(t, SelectTable::Table(qn, _, _) if unquote(qn.name.0).eq_ignore_ascii_case(name));
-            from.select.is_some_and(named) || from.joins.iter().flatten().any(|j| named(&j.table))
-        };
-        let arms_reading: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(reads).collect();
-        let first_recursive = match arms_reading.iter().position(|r| *r) {
-            None => return Ok(None),
-            Some(k) if k > 0 && arms_reading[k..].iter().all(|r| *r) => k,
-            Some(_) => return Err(Error::sql(format!("circular reference: {name}"))),
-        };
-        let order_keys = match &sel.order_by {
-            Some(terms) => Some(recursive_order_keys(terms, &sel.body)?),
-            None => None,
+        let Some(last_op) = compounds.last().map(|c| c.operator) else { return Ok(None) };
+        if !matches!(last_op, CompoundOperator::Union | CompoundOperator::UnionAll) {
+            return Ok(None);
+        }
+        // Arm k (0: the first SELECT) is recursive when it and every arm
+        // after it are joined by the last operator and read the CTE in
+        // their FROM clauses.
+        let mut first_recursive = compounds.len() + 1;
+        for k in (1..=compounds.len()).rev() {
+            if compounds[k - 1].operator != last_op {
+                break;
+            }
+            match reads_in_from(&compounds[k - 1].select, name) {
+                0 => break,
+                1 => first_recursive = k,
+                _ => return Err(Error::sql(format!("multiple references to recursive table: {name}"))),
+            }
+        }
+        if first_recursive > compounds.len() {
+            return Ok(None);
+        }
+        let setup_arms = std::iter::once(&sel.body.select).chain(compounds[..first_recursive - 1].iter().map(|c| &c.select));
+        if setup_arms.clone().any(|a| references_in_arm(a, name) > 0) {
+            return Err(Error::sql(format!("circular reference: {name}")));
+        }
+        if compounds[first_recursive - 1..].iter().any(|c| references_in_arm(&c.select, name) > 1) {
+            return Err(Error::sql(format!("multiple recursive references: {name}")));
+        }
+        // `SELECT 5, *` without FROM: SQLite drops the `*` (reporting "no
+        // tables specified") and then compares what is left with the
+        // column list, which is the error it reports when they differ.
+        if let (Some(c), ast::OneSelect::Select { columns, from: None, .. }) = (&cols, &sel.body.select) {
+            let stars = columns.iter().filter(|rc| matches!(rc, ast::ResultColumn::Star | ast::ResultColumn::TableStar(_))).count();
+            let rest = columns.len() - stars;
+            if stars > 0 && rest > 0 && rest != c.len() {
+                return Err(Error::sql(format!("table {name} has {rest} values for {} columns", c.len())));
+            }
+        }
+        let (order_keys, order_collations) = match &sel.order_by {
+            Some(terms) => {
+                let keys = recursive_order_keys(terms, &sel.body)?;
+                let colls: Vec<Option<String>> = keys.iter().map(|k| k.2.clone()).collect();
+                (Some(keys.into_iter().map(|(c, d, _, n)| (c, d, n)).collect::<Vec<_>>()), colls)
+            }
+            None => (None, Vec::new()),
         };
         let windowed = |arm: &ast::OneSelect<'_>| match arm {
             ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))),
@@ -79,13 +126,7 @@ impl<'b> Compiler<'_> {
         if compounds[first_recursive - 1..].iter().any(|c| aggregate(&c.select)) {
             return Err(Error::sql("recursive aggregate queries not supported"));
         }
-        if compounds[first_recursive - 1..].iter().any(|c| references_in_arm(&c.select, name) > 1) {
-            return Err(Error::sql(format!("multiple recursive references: {name}")));
-        }
-        let dedupe_wanted = compounds.iter().any(|c| c.operator == ast::CompoundOperator::Union);
-        if compounds.iter().any(|c| !matches!(c.operator, ast::CompoundOperator::Union | ast::CompoundOperator::UnionAll)) {
-            return Err(Error::sql(format!("circular reference: {name}")));
-        }
+        let dedupe_wanted = last_op == CompoundOperator::Union;
         let result = self.b.cursor();
         let open_r = self.b.add(Opcode::OpenEphemeral, result, 0, 0);
         let queue = self.b.cursor();
@@ -143,18 +184,38 @@ impl<'b> Compiler<'_> {
             self.recursive_orders.len() - 1
         });
         let dest = Dest::Recursive { result, queue, dedupe, limit, order };
-        let info = self.compile_simple(&sel.body.select, None, None, dest)?;
-        if let Some(c) = &cols {
-            if c.len() != info.n_columns {
-                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+        // The initial query: its arms one by one where each row may go to
+        // the queue as it is made, else as a compound of its own.
+        let setup_ops = compounds[..first_recursive - 1].iter().map(|c| c.operator);
+        let arm_by_arm = setup_ops.clone().all(|op| op == CompoundOperator::UnionAll || (dedupe_wanted && op == CompoundOperator::Union));
+        let mut arm_infos = Vec::new();
+        if arm_by_arm {
+            let info = self.compile_simple(&sel.body.select, None, None, dest)?;
+            if let Some(c) = &cols {
+                if c.len() != info.n_columns {
+                    return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+                }
             }
-        }
-        for cs in &compounds[..first_recursive - 1] {
-            let i = self.compile_simple(&cs.select, None, None, dest)?;
-            if i.n_columns != info.n_columns {
-                return Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+            arm_infos.push(info);
+            for cs in &compounds[..first_recursive - 1] {
+                let i = self.compile_simple(&cs.select, None, None, dest)?;
+                if i.n_columns != arm_infos[0].n_columns {
+                    return Err(Error::sql(format!("SELECTs to the left and right of {} do not have the same number of result columns", operator_text(cs.operator))));
+                }
+                arm_infos.push(i);
             }
+        } else {
+            let mut text = crate::sql::parse::ast_text(&sel.body.select);
+            for cs in &compounds[..first_recursive - 1] {
+                text.push_str(&format!(" {} {}", operator_text(cs.operator), crate::sql::parse::ast_text(&cs.select)));
+            }
+            let info = with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                Some(ast::Cmd::Stmt(ast::Stmt::Select(setup))) => self.compile_select(setup, dest),
+                _ => Err(Error::sql("malformed recursive CTE")),
+            })?;
+            arm_infos.push(info);
         }
+        let info = arm_infos[0].clone();
         let n = info.n_columns;
         if let Some(c) = &cols {
             if c.len() != n {
@@ -163,23 +224,12 @@ impl<'b> Compiler<'_> {
         }
         self.b.insns[open_r].p2 = n as i32;
         self.b.insns[open_q].p2 = n as i32;
-        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.len());
+        // Columns of sort keys ahead of the sequence number in the queue.
+        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.iter().map(|k| 1 + k.2 as usize).sum());
         if let Some(o) = order {
-            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _)| *c >= n) {
+            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _, _)| *c >= n) {
                 return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
             }
-            let mut fields: Vec<crate::value::record::KeyField> = self.recursive_orders[o]
-                .keys
-                .iter()
-                .map(|&(_, descending)| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending })
-                .collect();
-            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
-            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
-            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
-        }
-        if dedupe.is_some() {
-            self.b.insns[open_d].p2 = n as i32;
-            self.b.insns[open_d].p4 = P4::KeyInfo(super::select::binary_key_info(n));
         }
         let current = self.b.cursor();
         let top = self.b.here();
@@ -223,10 +273,10 @@ impl<'b> Compiler<'_> {
         for cs in &compounds[first_recursive - 1..] {
             match self.compile_simple(&cs.select, None, None, dest) {
                 Ok(i) if i.n_columns != n => {
-                    r = Err(Error::sql("SELECTs to the left and right of UNION ALL do not have the same number of result columns"));
+                    r = Err(Error::sql(format!("SELECTs to the left and right of {} do not have the same number of result columns", operator_text(cs.operator))));
                     break;
                 }
-                Ok(_) => {}
+                Ok(i) => arm_infos.push(i),
                 Err(e) => {
                     r = Err(e);
                     break;
@@ -235,17 +285,43 @@ impl<'b> Compiler<'_> {
         }
         self.recursive.pop();
         r?;
+        // The queue's order and the rows told apart by UNION follow each
+        // column's collation (that of the leftmost arm giving it one), an
+        // ORDER BY term's own COLLATE first.
+        let colls = self.compound_collations(&arm_infos, n)?;
+        if let Some(o) = order {
+            let mut fields = Vec::new();
+            for (k, &(col, descending, null_key)) in self.recursive_orders[o].keys.clone().iter().enumerate() {
+                let collation = match &order_collations[k] {
+                    Some(c) => self.collation(c)?,
+                    None => colls[col].clone(),
+                };
+                if null_key {
+                    fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending });
+                }
+                fields.push(crate::value::record::KeyField { collation, descending });
+            }
+            fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false });
+            self.b.insns[open_q].p2 = (nkeys + 1 + n) as i32;
+            self.b.insns[open_q].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
+        }
+        if dedupe.is_some() {
+            let fields = colls.into_iter().map(|collation| crate::value::record::KeyField { collation, descending: false }).collect();
+            self.b.insns[open_d].p2 = n as i32;
+            self.b.insns[open_d].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields }));
+        }
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(done);
         Ok(Some((result, info)))
     }
 }
 
-/// The ORDER BY of a recursive CTE as (result column, descending), with
-/// the compound-SELECT rule: a column number, or a term naming (or
-/// written as) a result column of one of the SELECTs; the CTE's own column
-/// list does not count.
-fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool)>> {
+/// The ORDER BY of a recursive CTE as (result column, descending, the
+/// term's own COLLATE), with the compound-SELECT rule: a column number,
+/// or a term naming (or written as) a result column of one of the
+/// SELECTs, a COLLATE around it aside; the CTE's own column list does
+/// not count.
+fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<'_>) -> Result<Vec<(usize, bool, Option<String>, bool)>> {
     let arms = std::iter::once(&body.select).chain(body.compounds.iter().flatten().map(|c| &c.select));
     // Per arm, per column: its name (alias or column name) and its text.
     let mut columns: Vec<Vec<(Option<String>, String)>> = Vec::new();
@@ -272,20 +348,21 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
     let width = columns.first().map_or(0, |c| c.len());
     let mut keys = Vec::new();
     for (ti, t) in terms.iter().enumerate() {
-        if t.nulls.is_some() {
-            return Err(Error::unsupported("NULLS FIRST/LAST in a recursive common table expression's ORDER BY"));
-        }
-        let col = if let Some(k) = t.expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+        let (expr, collation) = match &t.expr {
+            Expr::Collate(e, c) => (&**e, Some(unquote(c))),
+            e => (e, None),
+        };
+        let col = if let Some(k) = expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
             if k < 1 || k as usize > width {
                 return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
             }
             Some(k as usize - 1)
         } else {
-            let name = match &t.expr {
+            let name = match expr {
                 Expr::Id(ast::Id(raw)) | Expr::Name(ast::Name(raw)) => Some(unquote(raw)),
                 _ => None,
             };
-            let text = t.expr.to_string();
+            let text = expr.to_string();
             columns.iter().find_map(|arm| {
                 arm.iter().position(|(n, e)| match &name {
                     Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
@@ -296,7 +373,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         let Some(col) = col else {
             return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
         };
-        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc))));
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation, super::select::needs_null_key(t)));
     }
     Ok(keys)
 }
@@ -350,4 +427,26 @@ fn references_in_from(from: &ast::FromClause<'_>, name: &str) -> usize {
             SelectTable::TableCall(..) => 0,
         })
         .sum()
+}
+
+/// A compound operator as written.
+fn operator_text(op: CompoundOperator) -> &'static str {
+    match op {
+        CompoundOperator::Union => "UNION",
+        CompoundOperator::UnionAll => "UNION ALL",
+        CompoundOperator::Except => "EXCEPT",
+        CompoundOperator::Intersect => "INTERSECT",
+    }
+}
+
+/// How many times a SELECT arm names table `name` (unqualified) in its
+/// own FROM clause, joins included but not subqueries: the references
+/// that make the arm recursive.
+fn reads_in_from(arm: &ast::OneSelect<'_>, name: &str) -> usize {
+    let ast::OneSelect::Select { from: Some(from), .. } = arm else { return 0 };
+    from.select
+        .into_iter()
+        .chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)))
+        .filter(|t| matches!(t, SelectTable::Table(qn, _, _) if qn.db_name.is_none() && unquote(qn.name.0).eq_ignore_ascii_case(name)))
+        .count()
 }

@@ -303,7 +303,6 @@ impl Compiler<'_> {
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
-                    recursive: with.recursive,
                 },
             );
         }
@@ -428,18 +427,29 @@ impl Compiler<'_> {
                 }
                 if let Some(o) = order {
                     let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
-                    let entry = self.b.regs(keys.len() + 1 + n);
-                    for (k, (col, _)) in keys.iter().enumerate() {
-                        self.b.add(Opcode::SCopy, regs + *col as i32, entry + k as i32, 0);
+                    let width = keys.iter().map(|k| 1 + k.2 as usize).sum::<usize>();
+                    let entry = self.b.regs(width + 1 + n);
+                    let mut at = entry;
+                    for (col, _, null_key) in keys.iter() {
+                        if *null_key {
+                            let done = self.b.label();
+                            self.b.add(Opcode::Integer, 1, at, 0);
+                            self.b.add(Opcode::IsNull, regs + *col as i32, done, 0);
+                            self.b.add(Opcode::Integer, 0, at, 0);
+                            self.b.bind(done);
+                            at += 1;
+                        }
+                        self.b.add(Opcode::SCopy, regs + *col as i32, at, 0);
+                        at += 1;
                     }
                     let one = self.b.reg();
                     self.b.add(Opcode::Integer, 1, one, 0);
                     self.b.add(Opcode::Add, one, seq, seq);
-                    self.b.add(Opcode::SCopy, seq, entry + keys.len() as i32, 0);
+                    self.b.add(Opcode::SCopy, seq, entry + width as i32, 0);
                     for i in 0..n {
-                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (keys.len() + 1 + i) as i32, 0);
+                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (width + 1 + i) as i32, 0);
                     }
-                    self.b.add(Opcode::MakeRecord, entry, (keys.len() + 1 + n) as i32, rec);
+                    self.b.add(Opcode::MakeRecord, entry, (width + 1 + n) as i32, rec);
                     self.b.add(Opcode::IdxInsert, queue, rec, 0);
                     if let Some(l) = limit {
                         self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
@@ -777,6 +787,12 @@ impl Compiler<'_> {
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
+        // (SQLite checks every frame of the WINDOW clause as it parses.)
+        for d in window_clause.iter().flat_map(|w| w.iter()) {
+            if let Some(f) = &d.window.frame_clause {
+                super::window::check_frame(f)?;
+            }
+        }
         self.scopes.push(Scope::default());
         self.aliases.push(Vec::new());
         let saved_exists = self.in_exists;
@@ -923,16 +939,27 @@ impl Compiler<'_> {
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
             }
-            let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
-            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            let mut is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, None);
+            if !is_agg && order_by.is_some() {
+                if has_windows {
+                    // Next to window functions an aggregate in ORDER BY
+                    // makes no aggregate query: it is misused.
+                    if let Some(name) = self.first_aggregate_name(order_by.unwrap_or(&[])) {
+                        return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+                    }
+                } else {
+                    is_agg = self.items_have_aggregates(&items, order_by);
+                }
+            }
+            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
                 let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
-                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &mut ctx, grouping)?;
             } else if is_agg {
                 self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
             } else {
@@ -1111,13 +1138,18 @@ impl Compiler<'_> {
     fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
         let mut found = false;
         let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
-            crate::sql::plan::terms::walk(e, &mut |x| {
-                if super::is_aggregate_call(c, x) {
-                    found = true;
-                    return false;
-                }
-                true
-            });
+            // (An aggregate in the window of a window call is the query's.)
+            let mut todo = vec![e];
+            while let Some(e) = todo.pop() {
+                crate::sql::plan::terms::walk(e, &mut |x| {
+                    if super::is_aggregate_call(c, x) {
+                        found = true;
+                        return false;
+                    }
+                    todo.extend(super::window::window_spec_exprs(x));
+                    true
+                });
+            }
         };
         for it in items {
             if let ResultItem::Expr(e, _) = it {
@@ -1134,6 +1166,36 @@ impl Compiler<'_> {
         let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
         let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
         exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
+    }
+
+    /// The name (as written) of the first aggregate call in `terms`,
+    /// outside window calls.
+    fn first_aggregate_name(&mut self, terms: &[SortedColumn<'_>]) -> Option<String> {
+        let mut found = None;
+        for t in terms {
+            crate::sql::plan::terms::walk(&t.expr, &mut |x| {
+                if found.is_some() {
+                    return false;
+                }
+                if super::is_aggregate_call(self, x) {
+                    if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                        found = Some(crate::sql::parse::unquote(name.0));
+                    }
+                    return false;
+                }
+                true
+            });
+        }
+        // (Or one of this query's written in a subquery.)
+        for t in terms {
+            if found.is_some() {
+                break;
+            }
+            if let Some(Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. }) = self.outer_aggregates_in(&t.expr).first() {
+                found = Some(crate::sql::parse::unquote(name.0));
+            }
+        }
+        found
     }
 
     /// VALUES (...), (...): each row emitted in turn.
@@ -1171,8 +1233,20 @@ impl Compiler<'_> {
             }
             for row in rows.iter() {
                 let regs = self.b.regs(n);
-                for (i, e) in row.iter().enumerate() {
-                    self.expr(e, regs + i as i32)?;
+                if row.iter().any(super::window::has_window_call) {
+                    // A row calling a window function is a SELECT of its
+                    // own: its windows see that one row.
+                    let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
+                    let done = self.b.label();
+                    crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                        Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
+                        _ => Err(Error::sql("malformed VALUES")),
+                    })?;
+                    self.b.bind(done);
+                } else {
+                    for (i, e) in row.iter().enumerate() {
+                        self.expr(e, regs + i as i32)?;
+                    }
                 }
                 self.emit_row(&ctx, order_by, regs, n)?;
             }

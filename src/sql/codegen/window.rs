@@ -13,6 +13,14 @@
 //! offsets and EXCLUDE clauses are framed in `window_frame`. Frames not
 //! covered there, and the other window functions, are reported as not
 //! supported.
+//!
+//! SQLite's parse-time rules hold: a frame may not start after its end
+//! ("unsupported frame specification", checked for the definitions of
+//! a WINDOW clause too, used or not), and an offset that is not a constant (a
+//! column, a function call, a subquery) is NULL, refused when the frame
+//! is first used. Aggregates inside a window's definition make the query
+//! an aggregate one. The rows come out in the first window's order, so an
+//! ORDER BY that order serves is not sorted again.
 
 use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
@@ -67,8 +75,8 @@ struct WinCall<'a, 'b> {
     /// The last of `args` is a FILTER clause.
     filtered: bool,
     spec: WinSpec<'a, 'b>,
-    /// Offset expressions of a `Frame::Value` (start, end).
-    offsets: (Option<&'a Expr<'b>>, Option<&'a Expr<'b>>),
+    /// Offsets of a `Frame::Value` (start, end).
+    offsets: (Option<FrameOffset<'a, 'b>>, Option<FrameOffset<'a, 'b>>),
     result: i32,
     acc: i32,
 }
@@ -113,6 +121,85 @@ fn resolve_window_at<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>], 
     spec.partition_by = base.partition_by;
     spec.order_by = spec.order_by.or(base.order_by);
     Ok(spec)
+}
+
+/// The offset of a `<expr> PRECEDING/FOLLOWING` frame bound: as SQLite
+/// parses it, an expression that is not constant (it names a column,
+/// calls a function or holds a subquery) stands for NULL, which the
+/// frame then refuses when it is first used.
+#[derive(Clone, Copy)]
+pub enum FrameOffset<'a, 'b> {
+    Expr(&'a Expr<'b>),
+    Null,
+}
+
+impl<'a, 'b> FrameOffset<'a, 'b> {
+    fn of(e: &'a Expr<'b>) -> Self {
+        if is_parse_time_constant(e) {
+            FrameOffset::Expr(e)
+        } else {
+            FrameOffset::Null
+        }
+    }
+}
+
+/// Whether `e` is constant before names are resolved: no column name
+/// (TRUE and FALSE are values), function call or subquery.
+fn is_parse_time_constant(e: &Expr<'_>) -> bool {
+    let mut constant = true;
+    walk(e, &mut |x| {
+        match x {
+            Expr::Id(id) => {
+                constant &= id.0.eq_ignore_ascii_case("true") || id.0.eq_ignore_ascii_case("false");
+            }
+            Expr::Name(_)
+            | Expr::Qualified(..)
+            | Expr::DoublyQualified(..)
+            | Expr::FunctionCall { .. }
+            | Expr::FunctionCallStar { .. }
+            | Expr::Subquery(_)
+            | Expr::Exists(_)
+            | Expr::InSelect { .. }
+            | Expr::InTable { .. } => constant = false,
+            _ => {}
+        }
+        constant
+    });
+    constant
+}
+
+/// SQLite's parse-time check of a frame: it may not start after its end
+/// in the order CURRENT ROW < FOLLOWING, PRECEDING < CURRENT ROW.
+pub fn check_frame(f: &ast::FrameClause<'_>) -> Result<()> {
+    let end_preceding = matches!(f.end, Some(ast::FrameBound::Preceding(_)));
+    let end_current = matches!(f.end, None | Some(ast::FrameBound::CurrentRow));
+    let bad = match f.start {
+        ast::FrameBound::CurrentRow => end_preceding,
+        ast::FrameBound::Following(_) => end_preceding || end_current,
+        _ => false,
+    };
+    if bad {
+        return Err(Error::sql("unsupported frame specification"));
+    }
+    Ok(())
+}
+
+/// The expressions of a window call's own window (`OVER (PARTITION BY
+/// ... ORDER BY ...)` written inline) and of its FILTER clause, which an
+/// expression walk does not enter: an aggregate there is one of the
+/// query's (a named window's are in the WINDOW clause).
+pub fn window_spec_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
+    let mut out = Vec::new();
+    let (Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. }) = e else { return out };
+    if f.over_clause.is_none() {
+        return out;
+    }
+    out.extend(f.filter_clause);
+    if let Some(Over::Window(w)) = f.over_clause {
+        out.extend(w.partition_by.iter().flat_map(|p| p.iter()));
+        out.extend(w.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
+    }
+    out
 }
 
 /// Whether `e` contains a window function call.
@@ -170,6 +257,9 @@ impl<'b> Compiler<'_> {
                 }
                 None => continue,
             };
+            if let Some(f) = &window.frame_clause {
+                check_frame(f)?;
+            }
             let spec = resolve_window(window, defs)?;
             let offset = |b: &ast::FrameBound<'_>, start: bool| -> Option<Option<i64>> {
                 match b {
@@ -210,16 +300,16 @@ impl<'b> Compiler<'_> {
                     if !groups && !rows && order.len() != 1 {
                         return Err(Error::sql("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression"));
                     }
-                    let bound = |b: &'a ast::FrameBound<'b>, slot: &mut Option<&'a Expr<'b>>| -> Result<Bound> {
+                    let bound = |b: &'a ast::FrameBound<'b>, slot: &mut Option<FrameOffset<'a, 'b>>| -> Result<Bound> {
                         Ok(match b {
                             ast::FrameBound::CurrentRow => Bound::Current,
                             ast::FrameBound::UnboundedPreceding | ast::FrameBound::UnboundedFollowing => Bound::Unbounded,
                             ast::FrameBound::Preceding(e) => {
-                                *slot = Some(e);
+                                *slot = Some(FrameOffset::of(e));
                                 Bound::Preceding
                             }
                             ast::FrameBound::Following(e) => {
-                                *slot = Some(e);
+                                *slot = Some(FrameOffset::of(e));
                                 Bound::Following
                             }
                         })
@@ -306,10 +396,10 @@ impl<'b> Compiler<'_> {
                 args.push(f);
             }
             // Ranking functions ignore frames.
-            let frame = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
-                Frame::ToPeers
+            let (frame, offsets) = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+                (Frame::ToPeers, (None, None))
             } else {
-                frame
+                (frame, offsets)
             };
             out.push(WinCall { key, kind, frame, args, filtered, spec, offsets, result, acc });
         }
@@ -348,7 +438,7 @@ impl<'b> Compiler<'_> {
         items: &[ResultItem<'a, 'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         defs: Option<&'a [ast::WindowDef<'b>]>,
-        ctx: &RowCtx,
+        ctx: &mut RowCtx,
         grouping: Option<(Option<&'a [Expr<'b>]>, Option<&'a Expr<'b>>)>,
     ) -> Result<()> {
         let defs = defs.unwrap_or(&[]);
@@ -366,6 +456,14 @@ impl<'b> Compiler<'_> {
         for t in order_by.unwrap_or(&[]) {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
+        }
+        // Rows come out in the first window's order: an ORDER BY that
+        // order already satisfies needs no sort (as in SQLite, where the
+        // windows' subquery order serves it).
+        if let (Some(first), Some(terms), true) = (calls.first(), order_by, ctx.sorter.is_some()) {
+            if order_served_by_window(terms, &ctx.order_map, items, &first.spec) {
+                self.drop_sorter(ctx);
+            }
         }
         // In an aggregate query the windows run over the groups: the
         // aggregates named outside window calls are stored with each group.
@@ -641,10 +739,6 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
         self.b.bind(sorted_end);
 
-        let frame_offs = match c.frame {
-            Frame::Value(f) => self.frame_offsets(&f, c.offsets)?,
-            _ => (0, 0),
-        };
         // Walk peer groups.
         let done = self.b.label();
         let rownum = self.b.reg();
@@ -658,6 +752,12 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, eof, 0);
         self.b.add(Opcode::Rewind, lead, done, 0);
         self.b.add(Opcode::Rewind, trail, done, 0);
+        // Offsets are checked once there is a row (a query without rows
+        // never fails on them, as in SQLite).
+        let frame_offs = match c.frame {
+            Frame::Value(f) => self.frame_offsets(&f, c.offsets)?,
+            _ => (0, 0),
+        };
         for k in 0..nk {
             self.b.add(Opcode::Column, lead, k as i32, cur + k as i32);
         }
@@ -683,6 +783,12 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, part_rows, 0);
         let part_start = self.b.reg();
         self.b.add(Opcode::Rowid, lead, part_start, 0);
+        // Where a row's frame scan starts (see `window_frame`).
+        let (scan_from, scan_group) = (self.b.reg(), self.b.reg());
+        if matches!(c.frame, Frame::Value(_)) {
+            self.b.add(Opcode::SCopy, part_start, scan_from, 0);
+            self.b.add(Opcode::Integer, 1, scan_group, 0);
+        }
         if na > 0 {
             self.b.add(Opcode::Column, lead, (nk + 1) as i32, first_val);
         }
@@ -853,7 +959,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::SCopy, acc2, value, 0);
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, part_start, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
+            let scan = FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
@@ -1044,6 +1150,29 @@ impl Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether the rows sorted for window `spec` (by its partition keys,
+/// ascending, then its ORDER BY) are already in the order `terms` ask
+/// for: each term, or the result column it names, is written as the
+/// window's key at its place, in the same direction and NULLS order.
+fn order_served_by_window(terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>], spec: &WinSpec<'_, '_>) -> bool {
+    let mut keys: Vec<(String, bool, bool)> = spec.partition_by.unwrap_or(&[]).iter().map(|e| (e.to_string(), false, false)).collect();
+    keys.extend(spec.order_by.unwrap_or(&[]).iter().map(|t| (t.expr.to_string(), matches!(t.order, Some(SortOrder::Desc)), super::select::needs_null_key(t))));
+    if terms.len() > keys.len() {
+        return false;
+    }
+    terms.iter().enumerate().all(|(i, t)| {
+        let text = match order_map.get(i).copied().flatten() {
+            Some(k) => match items.get(k) {
+                Some(ResultItem::Expr(e, _)) => e.to_string(),
+                _ => return false,
+            },
+            None => t.expr.to_string(),
+        };
+        let (key, desc, null_key) = &keys[i];
+        *key == text && *desc == matches!(t.order, Some(SortOrder::Desc)) && *null_key == super::select::needs_null_key(t)
+    })
 }
 
 /// A window's PARTITION BY and ORDER BY as text: windows alike in these

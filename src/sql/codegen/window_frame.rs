@@ -1,8 +1,12 @@
 //! RANGE and GROUPS window frames with `<expr> PRECEDING/FOLLOWING`
 //! bounds, for aggregate window functions.
 //!
-//! Each row's frame is found by scanning its whole partition in sorted
-//! order and keeping the rows whose position lies between the bounds.
+//! Each row's frame is found by scanning its partition in sorted order
+//! and keeping the rows whose position lies between the bounds. Frames
+//! only move forwards as the current row does: a row's scan starts at the
+//! first row that passed the previous row's start bound (with its peer
+//! group number, for GROUPS), and stops at the first row past the end
+//! bound, so a frame of a few rows costs a few rows, not a partition.
 //! The position of a row is, for RANGE, the value of the single ORDER BY
 //! expression (negated for DESC, so that "preceding" always means
 //! "smaller"), and for GROUPS the 1-based number of its peer group in the
@@ -15,6 +19,7 @@
 //! which frames them the same). EXCLUDE then drops the current row, its
 //! peers, or its peers but not itself, from whatever the bounds keep.
 
+use super::window::FrameOffset;
 use super::Compiler;
 use crate::error::{Result, SQLITE_ERROR};
 use crate::value::record::KeyInfo;
@@ -62,7 +67,12 @@ pub struct ValueFrame {
 pub struct FrameScan<'r> {
     pub trail: i32,
     pub peek: i32,
-    pub part_start: i32,
+    /// Rowid where the scan starts: the partition's first row, then the
+    /// first row of the last frame (reset per partition by the caller).
+    pub scan_from: i32,
+    /// The peer-group number of the `scan_from` row (1 at the partition
+    /// start).
+    pub scan_group: i32,
     /// Peer-group number of the trailing row in its partition (1-based).
     pub group_no: i32,
     pub np: usize,
@@ -79,12 +89,17 @@ pub struct FrameScan<'r> {
 impl Compiler<'_> {
     /// Evaluate the offsets of `frame` once, into registers, checking that
     /// they are non-negative numbers (integers for GROUPS).
-    pub(super) fn frame_offsets(&mut self, frame: &ValueFrame, offsets: (Option<&Expr<'_>>, Option<&Expr<'_>>)) -> Result<(i32, i32)> {
+    pub(super) fn frame_offsets(&mut self, frame: &ValueFrame, offsets: (Option<FrameOffset<'_, '_>>, Option<FrameOffset<'_, '_>>)) -> Result<(i32, i32)> {
         let mut out = [0, 0];
         for (i, (e, which)) in [(offsets.0, "starting"), (offsets.1, "ending")].into_iter().enumerate() {
             let Some(e) = e else { continue };
             let r = self.b.reg();
-            self.expr(e, r)?;
+            match e {
+                FrameOffset::Expr(e) => self.expr(e, r)?,
+                FrameOffset::Null => {
+                    self.b.add(Opcode::Null, 0, r, 0);
+                }
+            }
             let kind = if frame.groups || frame.rows { "integer" } else { "number" };
             let msg = format!("frame {which} offset must be a non-negative {kind}");
             let bad = self.b.label();
@@ -117,9 +132,15 @@ impl Compiler<'_> {
         let acc = self.b.reg();
         self.b.add(Opcode::Null, 0, acc, 0);
         let fdone = self.b.label();
-        self.b.add(Opcode::SeekRowid, s.peek, fdone, s.part_start);
-        let g = self.b.reg();
-        self.b.add(Opcode::Integer, 0, g, 0);
+        self.b.add(Opcode::SeekRowid, s.peek, fdone, s.scan_from);
+        // Peer groups are counted from the scan's first row (whose number
+        // is known); the first row seen starts a group.
+        let (g, first, found) = (self.b.reg(), self.b.reg(), self.b.reg());
+        let one = self.b.reg();
+        self.b.add(Opcode::Integer, 1, one, 0);
+        self.b.add(Opcode::Subtract, one, s.scan_group, g);
+        self.b.add(Opcode::Integer, 1, first, 0);
+        self.b.add(Opcode::Integer, 0, found, 0);
         let nk = s.nk.max(1);
         let pkeys = self.b.regs(nk);
         let prev = self.b.regs(nk);
@@ -151,7 +172,7 @@ impl Compiler<'_> {
             }
             let bump = self.b.label();
             let counted = self.b.label();
-            self.b.add(Opcode::IfNot, g, bump, 0);
+            self.b.add(Opcode::If, first, bump, 0);
             if s.nk > 0 {
                 self.b.add4(Opcode::Compare, pkeys, prev, s.nk as i32, P4::KeyInfo(s.key_info.clone()), 0);
                 self.b.add(Opcode::Jump, bump, counted, bump);
@@ -159,13 +180,12 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Goto, 0, counted, 0);
             }
             self.b.bind(bump);
-            let one = self.b.reg();
-            self.b.add(Opcode::Integer, 1, one, 0);
             self.b.add(Opcode::Add, one, g, g);
             if s.nk > 0 {
                 self.b.add(Opcode::Copy, pkeys, prev, s.nk as i32 - 1);
             }
             self.b.bind(counted);
+            self.b.add(Opcode::Integer, 0, first, 0);
             self.b.add(Opcode::SCopy, g, x, 0);
             self.b.add(Opcode::SCopy, s.group_no, v, 0);
         } else {
@@ -195,11 +215,22 @@ impl Compiler<'_> {
         // RANGE value takes no offset: its bounds are the value itself, as
         // in SQLite.
         let is_range = !frame.groups && !frame.rows;
+        // RANGE values compare under the ORDER BY term's collation, as
+        // they are sorted (text values are framed by their peers).
+        let cmp = if is_range {
+            let at = s.np + frame.null_key as usize;
+            s.key_info.fields.get(at).map_or(P4::None, |f| P4::Coll(f.collation.clone()))
+        } else {
+            P4::None
+        };
         let empty = self.b.reg();
         if is_range {
             self.b.add4(Opcode::String8, 0, empty, 0, P4::Bytes(Vec::new()), 0);
         }
         for (bound, off, is_start) in [(frame.start, offs.0, true), (frame.end, offs.1, false)] {
+            // A row before the start is skipped; past the end, every later
+            // row is too.
+            let out = if is_start { skip } else { fdone };
             // A RANGE end bound moves the other row's value by the offset
             // and compares it with the current one (SQLite's arithmetic:
             // with floating point it decides rows at the edge).
@@ -212,7 +243,7 @@ impl Compiler<'_> {
                 self.b.add(if toward_smaller { Opcode::Add } else { Opcode::Subtract }, off, x, moved);
                 self.b.bind(done);
                 let op = if frame.descending { Opcode::Lt } else { Opcode::Gt };
-                self.b.add4(op, v, skip, moved, P4::None, 0);
+                self.b.add4(op, v, out, moved, cmp.clone(), 0);
                 continue;
             }
             let t = self.b.reg();
@@ -236,7 +267,17 @@ impl Compiler<'_> {
                 }
             }
             let op = if is_start != frame.descending { Opcode::Lt } else { Opcode::Gt };
-            self.b.add4(op, t, skip, x, P4::None, 0);
+            self.b.add4(op, t, out, x, cmp.clone(), 0);
+            if is_start {
+                // The first row past the start bound: the next row's scan
+                // starts here.
+                let known = self.b.label();
+                self.b.add(Opcode::If, found, known, 0);
+                self.b.add(Opcode::Rowid, s.peek, s.scan_from, 0);
+                self.b.add(Opcode::SCopy, g, s.scan_group, 0);
+                self.b.add(Opcode::Integer, 1, found, 0);
+                self.b.bind(known);
+            }
         }
         self.b.bind(include);
         if frame.exclude != Exclude::NoOthers {
