@@ -402,7 +402,7 @@ impl RecordHeader {
 
 /// Value lengths of the serial types below 128 (a one-byte header
 /// entry); `u8::MAX` marks the reserved types 10 and 11.
-const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
+pub(crate) const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut st = 0;
     while st < 128 {
