@@ -207,6 +207,7 @@ impl Cursor {
     /// kept buffers (no allocation, no path copy). `false`: nothing
     /// changed, take the general path (which also reports any corruption
     /// met here).
+    #[inline]
     fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
         if self.state != CursorState::Valid || !self.fresh(bt) {
             return false;
@@ -263,6 +264,7 @@ impl Cursor {
     }
 
     /// Move to the next entry; `false` at the end.
+    #[inline]
     pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
@@ -270,6 +272,11 @@ impl Cursor {
         if self.step_in_leaf(bt, true) {
             return Ok(Poll::Ready(true));
         }
+        self.next_general(bt)
+    }
+
+    /// [`Cursor::next`] beyond the current leaf (or from a stale path).
+    fn next_general(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;

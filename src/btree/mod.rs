@@ -762,8 +762,11 @@ impl Cursor {
 
     /// Whether the path still holds (no change to this tree since it was
     /// computed).
+    #[inline]
     fn fresh(&self, bt: &Btree) -> bool {
-        bt.path_fresh(self.root, self.seq)
+        // (Inline: asked once or twice per row; nothing changed is the
+        // usual answer.)
+        self.seq == bt.seq || bt.path_fresh(self.root, self.seq)
     }
 
     /// The tree's root page.

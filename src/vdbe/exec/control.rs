@@ -81,7 +81,10 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
         }
         Opcode::DecrJumpZero => {
             let v = to_i64(reg(vm, p1)).saturating_sub(1);
-            set_reg(vm, p1, Value::Integer(v));
+            match vm.regs.get_mut(p1 as usize) {
+                Some(r) => r.set_int(v),
+                None => set_reg(vm, p1, Value::Integer(v)),
+            }
             if v == 0 {
                 Flow::Jump(p2 as usize)
             } else {
