@@ -12,6 +12,9 @@ use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::check_length;
 use crate::vdbe::{ConnState, Vm};
 
+// (Inline, with `call_few`: the interpreter loop calls the function
+// directly, once or twice per row of an aggregate scan.)
+#[inline]
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
@@ -19,6 +22,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
         return call_few(vm, insn, def, env);
     }
+    call_general(vm, insn, def, env)
+}
+
+/// Any function opcode: arguments moved out of their registers into a
+/// list for the call, `AggFinal` and `AggValue`.
+#[inline(never)]
+fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
@@ -124,6 +134,7 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
 /// `Function` or `AggStep` with no or one argument (length(x), count(*),
 /// sum(x), ...): the argument is passed from its register as it is, with
 /// no list to fill and drain per row.
+#[inline(always)]
 fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
     let n = insn.p5 as usize;
     let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());

@@ -78,6 +78,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             // The per-row opcodes of scans first, each to its own function.
             Opcode::Column => record::column_op(vm, insn, env),
             Opcode::Next => cursor::next_op(vm, insn, env),
+            Opcode::Rowid => record::rowid_op(vm, insn, env),
             // The end of a trigger program returns to its caller.
             Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => {
                 let flow = frame::leave(vm, insn.p3 != 0);
@@ -107,7 +108,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 compare::exec(vm, insn)
             }
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-            Opcode::MakeRecord | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
+            Opcode::MakeRecord | Opcode::IdxRowid => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
             | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort

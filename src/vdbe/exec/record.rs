@@ -61,14 +61,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::Column => return column_op(vm, insn, env),
         Opcode::Rowid | Opcode::IdxRowid => {
-            // A table cursor on a row (the common case): written in place.
-            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(p1 as usize) {
-                if !c.is_index && !c.null_row && c.cursor.is_valid() {
-                    if let Some(r) = vm.regs.get_mut(p2 as usize) {
-                        r.set_int(c.cursor.rowid());
-                        return Ok(Flow::Next);
-                    }
-                }
+            if let Some(flow) = rowid_in_place(vm, insn) {
+                return Ok(flow);
             }
             let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
                 Some(VmCursor::Btree(c)) => {
@@ -104,6 +98,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         _ => return Err(super::internal("record: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// `Rowid`: `r[P2]` = the rowid of table cursor P1's row.
+pub(super) fn rowid_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    match rowid_in_place(vm, insn) {
+        Some(flow) => Ok(flow),
+        None => exec(vm, insn, env),
+    }
+}
+
+/// A table cursor on a row (the common case): its rowid written into the
+/// register in place. `None`: another case, for [`exec`].
+#[inline]
+fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
+    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(insn.p1 as usize) {
+        if !c.is_index && !c.null_row && c.cursor.is_valid() {
+            if let Some(r) = vm.regs.get_mut(insn.p2 as usize) {
+                r.set_int(c.cursor.rowid());
+                return Some(Flow::Next);
+            }
+        }
+    }
+    None
 }
 
 /// `Column`: `r[P3]` = column P2 of cursor P1's row (the default in P4 when
