@@ -101,7 +101,9 @@ impl Value {
     /// `*self = v.to_owned()`, reusing this value's text or blob buffer if
     /// it has one (a scan writes a column into the same register on every
     /// row).
-    #[inline]
+    // (Always inline: a column read stores through here once per row, and
+    // its common cases are a few instructions.)
+    #[inline(always)]
     pub fn assign_ref(&mut self, v: ValueRef<'_>) {
         match (&mut *self, v) {
             // Same class, a buffer of a sensible size: refilled in place.

@@ -115,7 +115,8 @@ pub const fn serial_type_len(st: u64) -> Option<u64> {
 
 /// Decodes one value of serial type `st` from `body` (exactly its bytes or
 /// more). Errors on reserved types or a short body.
-#[inline]
+// (Always inline: once per column read, and a few callers only.)
+#[inline(always)]
 pub fn decode_value(st: u64, body: &[u8]) -> Result<ValueRef<'_>> {
     let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
     if body.len() < len {

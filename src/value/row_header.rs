@@ -84,6 +84,8 @@ impl RowHeader {
     }
 
     /// Parse entries until column `i` is parsed or the header ends.
+    // (Inline: once per row of a scan, from the column read.)
+    #[inline]
     fn parse_to(&mut self, record: &[u8], i: usize) -> Result<Option<(u64, usize)>> {
         if self.header_size == 0 {
             self.start(record)?;
