@@ -142,7 +142,7 @@ impl Cursor {
         // longer a hint; a stale hint could place an insert wrongly.)
         self.hint = false;
         self.payload_valid = false;
-        self.header_valid = false;
+        self.header.reset();
         self.seq = bt.seq;
         match landed {
             Landed::Entry { rowid, payload_valid } => {
@@ -168,7 +168,7 @@ impl Cursor {
     fn install_in_place(&mut self, bt: &Btree, rowid: i64) {
         self.hint = false;
         self.payload_valid = false;
-        self.header_valid = false;
+        self.header.reset();
         self.seq = bt.seq;
         self.rowid = rowid;
         self.state = CursorState::Valid;
@@ -207,6 +207,7 @@ impl Cursor {
     /// kept buffers (no allocation, no path copy). `false`: nothing
     /// changed, take the general path (which also reports any corruption
     /// met here).
+    #[inline]
     fn step_in_leaf(&mut self, bt: &Btree, forward: bool) -> bool {
         if self.state != CursorState::Valid || !self.fresh(bt) {
             return false;
@@ -254,7 +255,7 @@ impl Cursor {
         buf.clear();
         buf.extend_from_slice(local);
         self.payload_valid = table;
-        self.header_valid = false;
+        self.header.reset();
         self.rowid = rowid;
         if let Some(t) = self.path.last_mut() {
             t.idx = idx;
@@ -263,6 +264,7 @@ impl Cursor {
     }
 
     /// Move to the next entry; `false` at the end.
+    #[inline]
     pub fn next(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         if self.state == CursorState::Invalid {
             return Ok(Poll::Ready(false));
@@ -270,6 +272,11 @@ impl Cursor {
         if self.step_in_leaf(bt, true) {
             return Ok(Poll::Ready(true));
         }
+        self.next_general(bt)
+    }
+
+    /// [`Cursor::next`] beyond the current leaf (or from a stale path).
+    fn next_general(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         let fresh = self.state == CursorState::Valid && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
@@ -543,43 +550,49 @@ impl Cursor {
             std::mem::swap(&mut self.payload, &mut spare.buf);
             self.spare = spare;
             self.payload_valid = true;
-            self.header_valid = false;
+            self.header.reset();
         }
         Ok(Poll::Ready(&self.payload))
     }
 
     /// Table trees: column `i` of the current entry's record, decoded in
     /// place (`None` when the record has fewer columns). The record header
-    /// is parsed once per entry.
+    /// is parsed once per entry, and only as far as the columns read.
     ///
     /// Index trees: field `i` of the entry's key record.
     #[inline]
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
+        crate::ready!(self.entry_at_hand(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        match self.header.column(payload, i)? {
+            None => Ok(Poll::Ready(None)),
+            Some((st, off)) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[off..])?))),
+        }
+    }
+
+    /// The entry's bytes are in `key` (index trees) or `payload` (table
+    /// trees), read now if they were not (overflow pages, a stale path).
+    #[inline]
+    fn entry_at_hand(&mut self, bt: &mut Btree) -> IoPoll<()> {
         // (The entry's bytes are usually at hand: no call then.)
         let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
         if !at_hand {
             crate::ready!(self.payload(bt)?);
         }
-        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
-        if !self.header_valid {
-            self.header.parse_into(payload)?;
-            self.header_valid = true;
-        }
-        match self.header.serial_types.get(i) {
-            None => Ok(Poll::Ready(None)),
-            Some(&st) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[self.header.offsets[i]..])?))),
-        }
+        Ok(Poll::Ready(()))
     }
 
     /// [`Cursor::column`] stored straight into `dst` (reusing its text or
     /// blob buffer): `false` when the record has fewer columns (`dst` is
     /// then unchanged).
+    #[inline]
     pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
-        match self.column(bt, i)? {
-            Poll::Pending => Ok(Poll::Pending),
-            Poll::Ready(None) => Ok(Poll::Ready(false)),
-            Poll::Ready(Some(v)) => {
-                dst.assign_ref(v);
+        crate::ready!(self.entry_at_hand(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        match self.header.column(payload, i)? {
+            None => Ok(Poll::Ready(false)),
+            Some((st, off)) => {
+                dst.assign_ref(crate::value::record::decode_value(st, &payload[off..])?);
                 Ok(Poll::Ready(true))
             }
         }
@@ -590,10 +603,6 @@ impl Cursor {
     pub fn column_count(&mut self, bt: &mut Btree) -> IoPoll<usize> {
         crate::ready!(self.payload(bt)?);
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
-        if !self.header_valid {
-            self.header.parse_into(payload)?;
-            self.header_valid = true;
-        }
-        Ok(Poll::Ready(self.header.serial_types.len()))
+        Ok(Poll::Ready(self.header.count(payload)?))
     }
 }

@@ -699,12 +699,12 @@ pub struct Cursor {
     /// stepping through a leaf copies each row without allocating.
     payload: Vec<u8>,
     payload_valid: bool,
-    /// The parsed record header of `payload` (table trees) or `key`
-    /// (index trees), valid while `header_valid` (cleared whenever either
-    /// is replaced), so reading several columns of one entry parses its
-    /// header once.
-    header: crate::value::record::RecordHeader,
-    header_valid: bool,
+    /// The record header of `payload` (table trees) or `key` (index
+    /// trees), parsed as far as the columns read so far (reset whenever
+    /// either is replaced), so reading several columns of one entry
+    /// parses its header once, and a column near the front never parses
+    /// the rest.
+    header: crate::value::row_header::RowHeader,
     count_walk: Option<(u64, Walk)>,
     /// Scratch buffers of moves (see `cursor_read`).
     spare: cursor_read::Spare,
@@ -728,8 +728,7 @@ impl Cursor {
             key: Vec::new(),
             payload: Vec::new(),
             payload_valid: false,
-            header: crate::value::record::RecordHeader::default(),
-            header_valid: false,
+            header: crate::value::row_header::RowHeader::default(),
             count_walk: None,
             spare: cursor_read::Spare::default(),
             leaf: cursor_read::LeafHeader::default(),
@@ -756,15 +755,18 @@ impl Cursor {
         self.key.clear();
         self.payload.clear();
         self.payload_valid = false;
-        self.header_valid = false;
+        self.header.reset();
         self.count_walk = None;
         self.leaf = cursor_read::LeafHeader::default();
     }
 
     /// Whether the path still holds (no change to this tree since it was
     /// computed).
+    #[inline]
     fn fresh(&self, bt: &Btree) -> bool {
-        bt.path_fresh(self.root, self.seq)
+        // (Inline: asked once or twice per row; nothing changed is the
+        // usual answer.)
+        self.seq == bt.seq || bt.path_fresh(self.root, self.seq)
     }
 
     /// The tree's root page.
@@ -899,7 +901,7 @@ impl Cursor {
             self.key.extend_from_slice(payload);
         }
         self.payload_valid = false;
-        self.header_valid = false;
+        self.header.reset();
         match new_path {
             // The entry is where the path says and only this tree changed.
             Some(path) => {
@@ -931,7 +933,7 @@ impl Cursor {
         })?);
         self.state = CursorState::Deleted;
         self.payload_valid = false;
-        self.header_valid = false;
+        self.header.reset();
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))
     }

@@ -14,6 +14,8 @@
 //!   [`record::RecordBuilder`] (byte-identical to SQLite),
 //!   [`record::Record`] (lazy column access, `SQLITE_CORRUPT` on any
 //!   inconsistency), key comparison with [`record::KeyInfo`].
+//! - [`row_header`]: a cursor's record header, parsed only as far as the
+//!   columns read (and corruption found when reached, as in SQLite).
 //! - [`compare`]: SQLite's total order of values.
 //! - [`affinity`]: declared type → affinity, the conversion before storing
 //!   ([`affinity::apply_affinity`]; a whole REAL under REAL affinity stays
@@ -34,6 +36,7 @@
 
 pub mod varint;
 pub mod record;
+pub mod row_header;
 pub mod affinity;
 pub mod collation;
 pub mod compare;
@@ -98,23 +101,35 @@ impl Value {
     /// `*self = v.to_owned()`, reusing this value's text or blob buffer if
     /// it has one (a scan writes a column into the same register on every
     /// row).
-    #[inline]
+    // (Always inline: a column read stores through here once per row, and
+    // its common cases are a few instructions.)
+    #[inline(always)]
     pub fn assign_ref(&mut self, v: ValueRef<'_>) {
-        match v {
-            ValueRef::Text(b) | ValueRef::Blob(b) => {
-                let mut buf = match std::mem::take(self) {
-                    // (A huge buffer is not kept for small values.)
-                    Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
-                    _ => Vec::new(),
-                };
-                buf.clear();
-                buf.extend_from_slice(b);
-                *self = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
+        match (&mut *self, v) {
+            // Same class, a buffer of a sensible size: refilled in place.
+            (Value::Text(t), ValueRef::Text(b)) | (Value::Blob(t), ValueRef::Blob(b)) if t.capacity() <= 4096 => {
+                t.clear();
+                t.extend_from_slice(b);
             }
-            ValueRef::Null => *self = Value::Null,
-            ValueRef::Integer(i) => *self = Value::Integer(i),
-            ValueRef::Real(r) => *self = Value::Real(r),
+            (_, ValueRef::Text(_) | ValueRef::Blob(_)) => self.assign_bytes(v),
+            (_, ValueRef::Null) => *self = Value::Null,
+            (_, ValueRef::Integer(i)) => *self = Value::Integer(i),
+            (_, ValueRef::Real(r)) => *self = Value::Real(r),
         }
+    }
+
+    /// [`Value::assign_ref`] of text or a blob into a value of another
+    /// class (or holding a large buffer).
+    fn assign_bytes(&mut self, v: ValueRef<'_>) {
+        let (ValueRef::Text(b) | ValueRef::Blob(b)) = v else { return self.assign_ref(v) };
+        let mut buf = match std::mem::take(self) {
+            // (A huge buffer is not kept for small values.)
+            Value::Text(t) | Value::Blob(t) if t.capacity() <= 4096 || t.capacity() <= 4 * b.len() => t,
+            _ => Vec::new(),
+        };
+        buf.clear();
+        buf.extend_from_slice(b);
+        *self = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
     }
 
     /// Borrow.

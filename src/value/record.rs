@@ -115,6 +115,8 @@ pub const fn serial_type_len(st: u64) -> Option<u64> {
 
 /// Decodes one value of serial type `st` from `body` (exactly its bytes or
 /// more). Errors on reserved types or a short body.
+// (Always inline: once per column read, and a few callers only.)
+#[inline(always)]
 pub fn decode_value(st: u64, body: &[u8]) -> Result<ValueRef<'_>> {
     let len = serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
     if body.len() < len {
@@ -402,7 +404,7 @@ impl RecordHeader {
 
 /// Value lengths of the serial types below 128 (a one-byte header
 /// entry); `u8::MAX` marks the reserved types 10 and 11.
-const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
+pub(crate) const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut st = 0;
     while st < 128 {

@@ -16,8 +16,21 @@ pub struct Register {
 
 impl Register {
     /// Store a value, clearing the subtype.
+    #[inline]
     pub fn set(&mut self, v: Value) {
         self.value = v;
+        self.subtype = 0;
+    }
+
+    /// Store an integer, clearing the subtype. A register that holds an
+    /// integer already (a counter, the rowid column of a scan) has only
+    /// its number written: no drop of the old value, no whole-value copy.
+    #[inline]
+    pub fn set_int(&mut self, i: i64) {
+        match &mut self.value {
+            Value::Integer(v) => *v = i,
+            other => *other = Value::Integer(i),
+        }
         self.subtype = 0;
     }
 

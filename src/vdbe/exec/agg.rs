@@ -12,6 +12,9 @@ use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::check_length;
 use crate::vdbe::{ConnState, Vm};
 
+// (Inline, with `call_few`: the interpreter loop calls the function
+// directly, once or twice per row of an aggregate scan.)
+#[inline]
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
@@ -19,6 +22,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
         return call_few(vm, insn, def, env);
     }
+    call_general(vm, insn, def, env)
+}
+
+/// Any function opcode: arguments moved out of their registers into a
+/// list for the call, `AggFinal` and `AggValue`.
+#[inline(never)]
+fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
@@ -124,6 +134,7 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
 /// `Function` or `AggStep` with no or one argument (length(x), count(*),
 /// sum(x), ...): the argument is passed from its register as it is, with
 /// no list to fill and drain per row.
+#[inline(always)]
 fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
     let n = insn.p5 as usize;
     let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
@@ -139,39 +150,37 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mu
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
-    let outcome = match (insn.opcode, &def.kind) {
-        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, args).map(|v| Called::Value(v, ctx.result_subtype)),
+    match (insn.opcode, &def.kind) {
+        (Opcode::Function, FuncKind::Scalar(f)) => {
+            let v = f.call(&mut ctx, args);
+            let subtype = ctx.result_subtype;
+            vm.now_jd_ms = now;
+            env.prng = prng_state;
+            let r = &mut vm.regs[insn.p3 as usize];
+            // (An integer, the usual result of a per-row function, is
+            // written as a number: no drop and no whole-value copy.)
+            match v? {
+                Value::Integer(i) => r.set_int(i),
+                v => {
+                    check_length(&v, env.max_length)?;
+                    r.value = v;
+                }
+            }
+            r.subtype = subtype;
+        }
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
-            r.map(Called::Stepped)
-        }
-        _ => Err(super::internal("function kind does not match the opcode")),
-    };
-    vm.now_jd_ms = now;
-    env.prng = prng_state;
-    match outcome? {
-        Called::Value(v, subtype) => {
-            check_length(&v, env.max_length)?;
-            let r = &mut vm.regs[insn.p3 as usize];
-            r.value = v;
-            r.subtype = subtype;
-        }
-        Called::Stepped(chosen) => {
+            vm.now_jd_ms = now;
+            env.prng = prng_state;
+            let chosen = r?;
             if insn.p1 > 0 {
-                vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
+                vm.regs[insn.p1 as usize].set_int(chosen as i64);
             }
         }
+        _ => return Err(super::internal("function kind does not match the opcode")),
     }
     Ok(Flow::Next)
-}
-
-/// What [`call_few`]'s call produced.
-enum Called {
-    /// A scalar function's result and its subtype.
-    Value(Value, u32),
-    /// An aggregate step, with whether the row was chosen.
-    Stepped(bool),
 }
 
 /// The context a function called by `insn` sees.

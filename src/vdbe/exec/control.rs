@@ -80,8 +80,19 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::DecrJumpZero => {
-            let v = to_i64(reg(vm, p1)).saturating_sub(1);
-            set_reg(vm, p1, Value::Integer(v));
+            // (The counter is an integer: decremented where it is.)
+            let v = match vm.regs.get_mut(p1 as usize) {
+                Some(crate::vdbe::register::Register { value: Value::Integer(i), subtype }) => {
+                    *i = i.saturating_sub(1);
+                    *subtype = 0;
+                    *i
+                }
+                _ => {
+                    let v = to_i64(reg(vm, p1)).saturating_sub(1);
+                    set_reg(vm, p1, Value::Integer(v));
+                    v
+                }
+            };
             if v == 0 {
                 Flow::Jump(p2 as usize)
             } else {

@@ -32,6 +32,20 @@ fn key_info(p4: &P4) -> Option<Arc<KeyInfo>> {
     }
 }
 
+/// `Next` on a B-tree cursor, once per row of a scan: straight to the
+/// cursor's step (everything else as in [`exec`]).
+pub(super) fn next_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(insn.p1 as usize) {
+        if !c.eof && c.cache.is_none() {
+            let bt = &mut env.dbs[c.db].btree;
+            let more = pend!(c.cursor.next(bt));
+            c.eof = !more;
+            return Ok(if more { Flow::Jump(insn.p2 as usize) } else { Flow::Next });
+        }
+    }
+    exec(vm, insn, env)
+}
+
 pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     let slot = p1 as usize;

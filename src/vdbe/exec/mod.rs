@@ -49,17 +49,19 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         // The statement starts: what its failure restores.
         vm.fk_deferred_at_start = env.fk_deferred;
     }
+    // The program running: the statement's, or a trigger program's (found
+    // again whenever a frame is entered or left).
+    let running = |vm: &Vm| match vm.frames.last() {
+        Some(f) => top.subprograms.get(f.sub).unwrap_or(top),
+        None => top,
+    };
+    let mut current = running(vm);
     loop {
         if env.interrupt.load(Ordering::Relaxed) {
             let e = Error::code(SQLITE_INTERRUPT);
             txn::abort(vm, env, &e);
             return Err(e);
         }
-        // The program running: the statement's, or a trigger program's.
-        let current = match vm.frames.last() {
-            Some(f) => prog.subprograms.get(f.sub).unwrap_or(prog),
-            None => prog,
-        };
         let Some(insn) = current.insns.get(vm.pc) else {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
         };
@@ -73,9 +75,21 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         }
         let prog = current;
         let flow = match insn.opcode {
+            // The per-row opcodes of scans first, each to its own function.
+            Opcode::Column => record::column_op(vm, insn, env),
+            Opcode::Next => cursor::next_op(vm, insn, env),
+            Opcode::Rowid => record::rowid_op(vm, insn, env),
             // The end of a trigger program returns to its caller.
-            Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => Ok(frame::leave(vm, insn.p3 != 0)),
-            Opcode::Program => frame::enter(vm, top, insn, env.max_trigger_depth),
+            Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => {
+                let flow = frame::leave(vm, insn.p3 != 0);
+                current = running(vm);
+                Ok(flow)
+            }
+            Opcode::Program => {
+                let flow = frame::enter(vm, top, insn, env.max_trigger_depth);
+                current = running(vm);
+                flow
+            }
             Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
             Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, env)),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
@@ -94,9 +108,9 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 compare::exec(vm, insn)
             }
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-            Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
+            Opcode::MakeRecord | Opcode::IdxRowid => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
-            | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
+            | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
             | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
             | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
             Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
@@ -140,6 +154,7 @@ pub(crate) fn reg(vm: &Vm, i: i32) -> &Value {
     vm.regs.get(i as usize).map(|r| &r.value).unwrap_or(&Value::Null)
 }
 
+#[inline]
 pub(crate) fn set_reg(vm: &mut Vm, i: i32, v: Value) {
     let i = i as usize;
     if i >= vm.regs.len() {

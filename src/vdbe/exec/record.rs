@@ -59,77 +59,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             set_reg(vm, p3, Value::Blob(out));
         }
-        Opcode::Column => {
-            // B-tree entries (the common case): decoded from the cursor's
-            // row or key straight into the register, reusing its buffer.
-            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
-                if !c.null_row && !c.eof && c.cursor.is_valid() {
-                    let dst = p3 as usize;
-                    if dst >= vm.regs.len() {
-                        vm.regs.resize(dst + 1, Default::default());
-                    }
-                    let bt = &mut env.dbs[c.db].btree;
-                    let r = &mut vm.regs[dst];
-                    match c.cursor.column_into(bt, p2 as usize, &mut r.value)? {
-                        Poll::Pending => return Ok(Flow::Pending),
-                        Poll::Ready(true) => r.subtype = 0,
-                        Poll::Ready(false) => r.set(column_default(&insn.p4)),
-                    }
-                    return Ok(Flow::Next);
-                }
-            }
-            // A sorter row through a pseudo cursor: decoded from the
-            // record register straight into the target register.
-            if let Some(Some(VmCursor::Pseudo(src))) = vm.cursors.get(p1 as usize) {
-                let (src, dst) = (*src, p3 as usize);
-                if src != dst && src.max(dst) < vm.regs.len() {
-                    let (rec, out) = if src < dst {
-                        let (l, r) = vm.regs.split_at_mut(dst);
-                        (&l[src].value, &mut r[0])
-                    } else {
-                        let (l, r) = vm.regs.split_at_mut(src);
-                        (&r[0].value, &mut l[dst])
-                    };
-                    match rec {
-                        Value::Blob(b) => match record_column(b, p2 as usize)? {
-                            Some(v) => out.set_ref(v),
-                            None => out.set(column_default(&insn.p4)),
-                        },
-                        Value::Null => out.set(Value::Null),
-                        _ => return Err(Error::corrupt()),
-                    }
-                    return Ok(Flow::Next);
-                }
-            }
-            let v = match column(vm, env, p1, p2 as usize)? {
-                Poll::Ready(v) => v,
-                Poll::Pending => return Ok(Flow::Pending),
-            };
-            let v = match v {
-                Some(v) => v,
-                None => column_default(&insn.p4),
-            };
-            set_reg(vm, p3, v);
-            if p2 == 1 {
-                if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {
-                    let container = e.json_rows
-                        && !e.null_row
-                        && e.current().is_some_and(|(_, row)| matches!(row.get(2), Some(Value::Text(t)) if t == b"array" || t == b"object"));
-                    if container {
-                        vm.regs[p3 as usize].subtype = crate::vdbe::func::builtins::json::JSON_SUBTYPE;
-                    }
-                }
-            }
-        }
+        Opcode::Column => return column_op(vm, insn, env),
         Opcode::Rowid | Opcode::IdxRowid => {
-            // A table cursor on a row (the common case): written in place.
-            if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(p1 as usize) {
-                if !c.is_index && !c.null_row && c.cursor.is_valid() {
-                    if let Some(r) = vm.regs.get_mut(p2 as usize) {
-                        r.set(Value::Integer(c.cursor.rowid()));
-                        return Ok(Flow::Next);
-                    }
-                }
+            if let Some(flow) = rowid_in_place(vm, insn) {
+                return Ok(flow);
             }
             let v = match vm.cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
                 Some(VmCursor::Btree(c)) => {
@@ -163,6 +96,96 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             set_reg(vm, p2, v);
         }
         _ => return Err(super::internal("record: unexpected opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+/// `Rowid`: `r[P2]` = the rowid of table cursor P1's row.
+pub(super) fn rowid_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    match rowid_in_place(vm, insn) {
+        Some(flow) => Ok(flow),
+        None => exec(vm, insn, env),
+    }
+}
+
+/// A table cursor on a row (the common case): its rowid written into the
+/// register in place. `None`: another case, for [`exec`].
+#[inline]
+fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
+    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(insn.p1 as usize) {
+        if !c.is_index && !c.null_row && c.cursor.is_valid() {
+            if let Some(r) = vm.regs.get_mut(insn.p2 as usize) {
+                r.set_int(c.cursor.rowid());
+                return Some(Flow::Next);
+            }
+        }
+    }
+    None
+}
+
+/// `Column`: `r[P3]` = column P2 of cursor P1's row (the default in P4 when
+/// the record is shorter). B-tree entries, the common case, are decoded
+/// from the cursor's row or key straight into the register, reusing its
+/// buffer.
+pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
+    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+        if !c.null_row && !c.eof && c.cursor.is_valid() {
+            let dst = p3 as usize;
+            if dst >= vm.regs.len() {
+                vm.regs.resize(dst + 1, Default::default());
+            }
+            let bt = &mut env.dbs[c.db].btree;
+            let r = &mut vm.regs[dst];
+            match c.cursor.column_into(bt, p2 as usize, &mut r.value)? {
+                Poll::Pending => return Ok(Flow::Pending),
+                Poll::Ready(true) => r.subtype = 0,
+                Poll::Ready(false) => r.set(column_default(&insn.p4)),
+            }
+            return Ok(Flow::Next);
+        }
+    }
+    // A sorter row through a pseudo cursor: decoded from the
+    // record register straight into the target register.
+    if let Some(Some(VmCursor::Pseudo(src))) = vm.cursors.get(p1 as usize) {
+        let (src, dst) = (*src, p3 as usize);
+        if src != dst && src.max(dst) < vm.regs.len() {
+            let (rec, out) = if src < dst {
+                let (l, r) = vm.regs.split_at_mut(dst);
+                (&l[src].value, &mut r[0])
+            } else {
+                let (l, r) = vm.regs.split_at_mut(src);
+                (&r[0].value, &mut l[dst])
+            };
+            match rec {
+                Value::Blob(b) => match record_column(b, p2 as usize)? {
+                    Some(v) => out.set_ref(v),
+                    None => out.set(column_default(&insn.p4)),
+                },
+                Value::Null => out.set(Value::Null),
+                _ => return Err(Error::corrupt()),
+            }
+            return Ok(Flow::Next);
+        }
+    }
+    let v = match column(vm, env, p1, p2 as usize)? {
+        Poll::Ready(v) => v,
+        Poll::Pending => return Ok(Flow::Pending),
+    };
+    let v = match v {
+        Some(v) => v,
+        None => column_default(&insn.p4),
+    };
+    set_reg(vm, p3, v);
+    if p2 == 1 {
+        if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {
+            let container = e.json_rows
+                && !e.null_row
+                && e.current().is_some_and(|(_, row)| matches!(row.get(2), Some(Value::Text(t)) if t == b"array" || t == b"object"));
+            if container {
+                vm.regs[p3 as usize].subtype = crate::vdbe::func::builtins::json::JSON_SUBTYPE;
+            }
+        }
     }
     Ok(Flow::Next)
 }

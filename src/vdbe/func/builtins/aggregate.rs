@@ -161,6 +161,14 @@ impl Sum {
 impl AggregateState for Sum {
     fn step(&mut self, _: &mut FunctionContext<'_>, args: &[Value]) -> Result<()> {
         let v = &args[0];
+        // An exact integer sum taking an integer (the usual row): added.
+        if let (Value::Integer(i), false) = (v, self.approx) {
+            if let Some(s) = self.int_sum.checked_add(*i) {
+                self.count += 1;
+                self.int_sum = s;
+                return Ok(());
+            }
+        }
         if v.is_null() {
             return Ok(());
         }

@@ -139,6 +139,24 @@ pub(crate) fn char_count(s: &[u8]) -> usize {
 pub(crate) fn c_str_char_count(t: &[u8]) -> usize {
     const LOW: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    // (Non-zero when some byte is zero, or has its high bit set.)
+    let special = |x: u64| (x.wrapping_sub(LOW) & !x & HIGH) | (x & HIGH) != 0;
+    // Plain ASCII without NUL, the usual text: its length, from whole
+    // words (the tail as the last eight bytes, overlapping, or padded
+    // with spaces) without a loop per byte.
+    let n = t.len();
+    let tail = if n >= 8 {
+        t[n - 8..].try_into().ok()
+    } else {
+        let mut w = [b' '; 8];
+        w[..n].copy_from_slice(t);
+        Some(w)
+    };
+    if let Some(tail) = tail {
+        if !special(u64::from_le_bytes(tail)) && t.chunks_exact(8).all(|w| !special(u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))) {
+            return n;
+        }
+    }
     let mut plain = 0;
     for word in t.chunks_exact(8) {
         let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
@@ -943,8 +961,11 @@ mod tests {
 
     #[test]
     fn c_str_char_count_agrees_with_the_two_pass_count() {
-        let samples: [&[u8]; 8] = [
+        let samples: [&[u8]; 11] = [
             b"",
+            "é".as_bytes(),
+            b"a\xffb",
+            b"ab\0c",
             b"abcdefg",
             b"abcdefgh",
             b"abcdefghijklmnopqrstuvwxyz0123456789",
