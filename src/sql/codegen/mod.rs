@@ -628,12 +628,19 @@ pub fn is_window_only(name: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(name))
 }
 
-/// Whether an expression is a call to an aggregate function.
+/// Whether an expression is a call to an aggregate function that this
+/// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
     if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.agg_regs.contains_key(&e.to_string()) {
         return false;
     }
+    names_aggregate_function(c, e)
+}
+
+/// Whether an expression calls an aggregate function (not as a window
+/// function), whichever query computes it.
+pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
         Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {

@@ -488,7 +488,15 @@ impl Compiler<'_> {
                         Some(col) => {
                             self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
                         }
-                        None => self.expr(&t.expr, at)?,
+                        None => {
+                            // An aggregate reached here is in the ORDER BY
+                            // of a query computing none: SQLite accepts it
+                            // when resolving and fails generating code.
+                            let saved = std::mem::replace(&mut self.in_aggregate_query, true);
+                            let r = self.expr(&t.expr, at);
+                            self.in_aggregate_query = saved;
+                            r?
+                        }
                     }
                     if flag {
                         let f = base + k;
@@ -920,7 +928,13 @@ impl Compiler<'_> {
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
             }
-            let is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, order_by);
+            // As SQLite decides it: the result list or GROUP BY make an
+            // aggregate query; an aggregate only in ORDER BY does not (it
+            // is then misused) and HAVING needs one of the two.
+            let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            if having.is_some() && !is_agg {
+                return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
@@ -999,15 +1013,22 @@ impl Compiler<'_> {
     pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
         let Some(args) = super::outer_aggregate::aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut has_subquery = false;
         for a in args {
             crate::sql::plan::terms::walk(a, &mut |x| {
                 match x {
                     Expr::Id(id) => names.push((None, unquote(id.0))),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => has_subquery = true,
                     _ => {}
                 }
                 true
             });
+        }
+        // (A subquery among the arguments may read this query's columns:
+        // the call stays here, as `outer_aggregate.rs` decides too.)
+        if has_subquery {
+            return false;
         }
         let mut any_outer = false;
         for (q, n) in names {
@@ -1105,7 +1126,7 @@ impl Compiler<'_> {
         r
     }
 
-    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
+    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
         let mut found = false;
         let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
             crate::sql::plan::terms::walk(e, &mut |x| {
@@ -1121,15 +1142,11 @@ impl Compiler<'_> {
                 check(self, e);
             }
         }
-        for t in order_by.unwrap_or(&[]) {
-            check(self, &t.expr);
-        }
         if found {
             return true;
         }
         // An aggregate of this query written in a subquery.
-        let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
-        let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
+        let exprs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
         exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
     }
 
