@@ -625,6 +625,15 @@ impl Compiler<'_> {
                     None => return Err(no_such_column(Some(&t), &c)),
                 }
             }
+            // A CHECK constraint's `db.table.column`: SQLite ignores the
+            // database name there.
+            Expr::DoublyQualified(_, t, c) if self.pure_context == 2 => {
+                let (t, c) = (unquoted(t.0), unquoted(c.0));
+                match self.resolve_name(Some(&t), &c)? {
+                    Some(r) => self.emit_column(&r, target)?,
+                    None => return Err(no_such_column(Some(&t), &c)),
+                }
+            }
             Expr::DoublyQualified(d, t, c) => {
                 // `db.table.column`: the table must be read from that database.
                 let (d, t, c) = (unquoted(d.0), unquoted(t.0), unquote(c.0));
@@ -834,6 +843,7 @@ impl Compiler<'_> {
             // Variadic built-ins with a minimum (max() and min() take one).
             Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
+            None if self.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }

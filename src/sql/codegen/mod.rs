@@ -224,10 +224,15 @@ pub struct Compiler<'s> {
     /// The compound SELECT being compiled: where its duplicate-removing
     /// temporaries are opened (their key collations are set at the end).
     pub compound_key_opens: Vec<usize>,
-    /// Generating an aggregate query: an aggregate reached where no
-    /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
-    /// as SQLite reports it when generating code rather than resolving.
+    /// Generating an aggregate query, or the ORDER BY terms of any
+    /// query: an aggregate reached where none is computed is then "misuse
+    /// of aggregate: f()", as SQLite reports it when generating code rather
+    /// than when resolving names ("misuse of aggregate function f()").
     pub in_aggregate_query: bool,
+    /// Compiling a CHECK constraint or partial index WHERE read from the
+    /// schema for a write: SQLite accepted its functions when it loaded
+    /// the schema, so one missing now is "unknown function: f()".
+    pub stored_schema_expr: bool,
     /// The connection's authorizer (`auth.rs`), consulted while compiling.
     pub authorizer: Option<&'s mut auth::Authorizer>,
     /// An authorizer failure found where no error could be returned; the
@@ -348,6 +353,7 @@ impl<'s> Compiler<'s> {
             autoinc: None,
             compound_key_opens: Vec::new(),
             in_aggregate_query: false,
+            stored_schema_expr: false,
             cte_limit_hint: None,
             firing: Vec::new(),
             outer_conflict: None,
