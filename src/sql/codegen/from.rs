@@ -766,7 +766,17 @@ impl<'b> Compiler<'_> {
             let level_req = LoopRequest { goal: if lvl == 0 && last_right.is_none() { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
-            let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req))?;
+            // An empty table scanned in full ends every loop around it up
+            // to the nearest outer join (as SQLite's `addrHalt`): no row of
+            // theirs can be joined with it.
+            self.empty_scan_halt = None;
+            if last_right.is_none() && !it.left {
+                let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
+                self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
+            }
+            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req));
+            self.empty_scan_halt = None;
+            let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
             // has no NULL row to produce (that row must still fail it) and
             // is not read again by an unmatched pass.
@@ -1198,7 +1208,8 @@ impl<'b> Compiler<'_> {
             }
         }
         self.eqp.push((0, 0, format!("SCAN {item_name}")));
-        Ok((self.table_scan(it.cursor, false, end), false))
+        let halt = self.empty_scan_halt.take().unwrap_or(end);
+        Ok((self.table_scan(it.cursor, false, halt), false))
     }
 
     /// A loop over the index entries equal to each value of an IN list on

@@ -233,6 +233,10 @@ pub struct Compiler<'s> {
     /// schema for a write: SQLite accepted its functions when it loaded
     /// the schema, so one missing now is "unknown function: f()".
     pub stored_schema_expr: bool,
+    /// While `open_loops_with` opens a level: where a full scan of its
+    /// table jumps when the table is empty (the end of the outermost loop
+    /// it is inner-joined with).
+    pub empty_scan_halt: Option<i32>,
     /// The connection's authorizer (`auth.rs`), consulted while compiling.
     pub authorizer: Option<&'s mut auth::Authorizer>,
     /// An authorizer failure found where no error could be returned; the
@@ -354,6 +358,7 @@ impl<'s> Compiler<'s> {
             compound_key_opens: Vec::new(),
             in_aggregate_query: false,
             stored_schema_expr: false,
+            empty_scan_halt: None,
             cte_limit_hint: None,
             firing: Vec::new(),
             outer_conflict: None,
