@@ -282,7 +282,7 @@ impl<'b> Compiler<'_> {
         cols: &[ColumnRef],
         col_regs: i32,
         items: &[ResultItem<'a, 'b>],
-        having: Option<&'a Expr<'b>>,
+        having: &[&'a Expr<'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &RowCtx,
         skip: i32,
@@ -301,7 +301,7 @@ impl<'b> Compiler<'_> {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
         }
         let r = (|| -> Result<()> {
-            if let Some(h) = having {
+            for h in having {
                 self.jump_if_false(h, skip)?;
             }
             let regs = self.b.regs(items.len());
@@ -324,7 +324,7 @@ impl<'b> Compiler<'_> {
         items: &[ResultItem<'a, 'b>],
         ordinals: Option<&[ResultItem<'a, 'b>]>,
         group_by: Option<&'a [Expr<'b>]>,
-        having: Option<&'a Expr<'b>>,
+        having: &[&'a Expr<'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &mut RowCtx,
     ) -> Result<()> {
@@ -417,7 +417,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        if let Some(h) = having {
+        for h in having {
             self.collect_aggs(h, &mut aggs)?;
             self.collect_columns(h, &mut cols);
         }
@@ -426,7 +426,7 @@ impl<'b> Compiler<'_> {
         // (`(SELECT max(t.b) FROM u)`, see `outer_aggregate.rs`).
         {
             let mut outer: Vec<&'a Expr<'b>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-            outer.extend(having);
+            outer.extend(having.iter().copied());
             outer.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
             for e in outer {
                 for x in self.outer_aggregates_in(e) {
@@ -449,7 +449,7 @@ impl<'b> Compiler<'_> {
         // A subquery in the output may read any column of this row (its
         // references were not collected above): keep them all.
         let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-        outputs.extend(having);
+        outputs.extend(having.iter().copied());
         outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
         if outputs.iter().any(|e| crate::sql::plan::terms::has_subquery(e)) {
             self.collect_all_columns(from, &mut cols);
@@ -466,7 +466,7 @@ impl<'b> Compiler<'_> {
         {
             let mut exprs: Vec<&Expr<'_>> = terms.to_vec();
             exprs.extend(group_by.unwrap_or(&[]).iter());
-            exprs.extend(having);
+            exprs.extend(having.iter().copied());
             exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
             req.uses = self.select_uses(from, items, &exprs);
         }

@@ -54,6 +54,7 @@ pub mod generated;
 pub mod index_expr;
 mod index_scan;
 mod group_stream;
+mod having_to_where;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

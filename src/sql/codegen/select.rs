@@ -935,6 +935,10 @@ impl Compiler<'_> {
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
             }
+            let mut having_terms: Vec<&Expr<'_>> = Vec::new();
+            if let Some(h) = having {
+                conjuncts(h, &mut having_terms);
+            }
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
             let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
                 || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
@@ -942,10 +946,13 @@ impl Compiler<'_> {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
-                let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
+                let grouping = is_agg.then_some((group_by.as_deref(), &having_terms[..]));
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &ctx, grouping)?;
             } else if is_agg {
-                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
+                if let Some(g) = group_by.as_deref() {
+                    self.move_having_to_where(g, &mut having_terms, &mut terms);
+                }
+                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), &having_terms, order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();
                 if ctx.sorter.is_some() {
