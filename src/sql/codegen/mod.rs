@@ -55,6 +55,7 @@ pub mod index_expr;
 mod index_scan;
 mod group_stream;
 mod having_to_where;
+mod distinct_redundant;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;

@@ -901,7 +901,13 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, nk));
             }
-            if matches!(distinctness, Some(ast::Distinctness::Distinct)) {
+            // (A DISTINCT that cannot remove a row is left out.)
+            let distinct = matches!(distinctness, Some(ast::Distinctness::Distinct))
+                && !(group_by.is_none()
+                    && !self.items_have_aggregates(&items)
+                    && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                    && self.distinct_is_redundant(&items_from, &items, *where_clause));
+            if distinct {
                 // Rows are told apart under each result column's collation.
                 let mut fields = Vec::with_capacity(items.len());
                 for it in &items {
