@@ -230,6 +230,7 @@ impl<'b> Compiler<'_> {
                 }
                 out[idx].on.push(JoinTerm::ColEq(left, r));
                 out[idx].using.push(name.clone());
+                self.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
                 Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
         }
@@ -397,6 +398,7 @@ impl<'b> Compiler<'_> {
                     columns: table.scope_columns(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
+                    using: Vec::new(),
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -489,6 +491,7 @@ impl<'b> Compiler<'_> {
             ),
             rowid_alias: None,
             has_rowid: false,
+            using: Vec::new(),
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
