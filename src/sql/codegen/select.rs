@@ -922,7 +922,9 @@ impl Compiler<'_> {
                     fields.push(KeyField { collation, descending: false });
                 }
                 let d = self.b.cursor();
-                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 0);
+                // (P5 8 is SQLite's BTREE_UNORDERED, which its EXPLAIN shows
+                // for this table: only membership is asked of it.)
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
                 ctx.distinct = Some(d);
             }
             for it in &items {
