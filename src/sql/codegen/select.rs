@@ -1142,19 +1142,32 @@ impl Compiler<'_> {
     }
 
     fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
-        let mut found = false;
-        let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
+        // (The PARTITION BY and ORDER BY of a window written in place are
+        // part of the result column: an aggregate there counts too.)
+        fn has_aggregate(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+            let mut found = false;
             crate::sql::plan::terms::walk(e, &mut |x| {
+                if found {
+                    return false;
+                }
                 if super::is_aggregate_call(c, x) {
                     found = true;
                     return false;
                 }
-                true
+                if let Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } = x {
+                    if let Some(ast::Over::Window(w)) = f.over_clause {
+                        let keys = w.partition_by.unwrap_or(&[]).iter().chain(w.order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+                        found = keys.into_iter().any(|k| has_aggregate(c, k));
+                    }
+                }
+                !found
             });
-        };
+            found
+        }
+        let mut found = false;
         for it in items {
             if let ResultItem::Expr(e, _) = it {
-                check(self, e);
+                found = found || has_aggregate(self, e);
             }
         }
         if found {
