@@ -296,6 +296,7 @@ impl<'b> Compiler<'_> {
         let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for a in aggs {
             self.agg_regs.insert(a.key.clone(), a.acc);
+            self.agg_owner_depth.insert(a.acc, self.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));

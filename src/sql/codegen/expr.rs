@@ -418,7 +418,7 @@ impl Compiler<'_> {
     /// subquery reading an enclosing query's aggregate is correlated with
     /// that query's groups.
     fn read_aggregate(&mut self, acc: i32, target: i32) {
-        let from = self.agg_scope_depth;
+        let from = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
         if from > 0 {
             for s in self.scopes.iter_mut().skip(from) {
                 s.correlated = true;

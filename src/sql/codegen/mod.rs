@@ -132,6 +132,11 @@ pub struct Compiler<'s> {
     /// computing those aggregates is the last of them): a subquery nested
     /// deeper that reads one is correlated with that query's groups.
     pub agg_scope_depth: usize,
+    /// For each accumulator register of `agg_regs`, how many scopes were
+    /// open when its query filled it: a subquery of a nested aggregate
+    /// query reading an outer query's aggregate (through a result alias)
+    /// is correlated with that outer query, not only with the nested one.
+    pub agg_owner_depth: HashMap<i32, usize>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
@@ -335,6 +340,7 @@ impl<'s> Compiler<'s> {
             params: vec![None],
             agg_regs: HashMap::new(),
             agg_scope_depth: 0,
+            agg_owner_depth: HashMap::new(),
             col_map: HashMap::new(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
