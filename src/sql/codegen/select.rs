@@ -1179,10 +1179,10 @@ impl Compiler<'_> {
     }
 
     /// VALUES (...), (...): each row emitted in turn.
-    fn compile_values(
+    fn compile_values<'a, 'b>(
         &mut self,
-        core: &OneSelect<'_>,
-        order_by: Option<&[SortedColumn<'_>]>,
+        core: &'a OneSelect<'b>,
+        order_by: Option<&'a [SortedColumn<'b>]>,
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
@@ -1211,12 +1211,24 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, key_width(terms)));
             }
-            for row in rows.iter() {
-                let regs = self.b.regs(n);
-                for (i, e) in row.iter().enumerate() {
-                    self.expr(e, regs + i as i32)?;
+            if rows.len() == 1 && self.items_have_aggregates(&items) {
+                // One row of VALUES is a SELECT without FROM: its
+                // aggregates make it an aggregate query over one row.
+                self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
+            } else {
+                for row in rows.iter() {
+                    let regs = self.b.regs(n);
+                    for (i, e) in row.iter().enumerate() {
+                        // (Several rows are a compound: an aggregate in one
+                        // is refused when generating code, as SQLite does.)
+                        let misuse_at_codegen = rows.len() > 1 || self.in_aggregate_query;
+                        let saved = std::mem::replace(&mut self.in_aggregate_query, misuse_at_codegen);
+                        let r = self.expr(e, regs + i as i32);
+                        self.in_aggregate_query = saved;
+                        r?;
+                    }
+                    self.emit_row(&ctx, order_by, regs, n)?;
                 }
-                self.emit_row(&ctx, order_by, regs, n)?;
             }
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);
