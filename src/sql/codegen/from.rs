@@ -261,6 +261,15 @@ impl<'b> Compiler<'_> {
     }
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        // `((t))` is t: unwrapped here rather than by recursion, whose
+        // frames a deep nesting would exhaust the stack with.
+        let mut t = t;
+        while let SelectTable::Sub(from, None) = t {
+            match (from.select, from.joins.as_ref().filter(|j| !j.is_empty())) {
+                (Some(single), None) => t = single,
+                _ => break,
+            }
+        }
         match t {
             SelectTable::Table(qn, alias, indexed) => {
                 let name = unquote(qn.name.0);
