@@ -57,6 +57,10 @@ pub struct ScopeItem {
     pub rowid_alias: Option<usize>,
     /// Whether `rowid` names the rowid (real tables).
     pub has_rowid: bool,
+    /// The columns this item was joined on by USING or NATURAL: `x.col`
+    /// naming one of them is not ambiguous with an earlier item also
+    /// called `x`.
+    pub using: Vec<String>,
 }
 
 /// A resolved column reference.
@@ -157,7 +161,12 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                     if qualifier.is_none() {
                         return Err(Error::sql(format!("ambiguous column name: {name}")));
                     }
-                    if by_source {
+                    // Two items of that name: ambiguous, unless this one
+                    // was joined to the other on that column. (Items of
+                    // different databases are told apart by callers that
+                    // pass `db`; those that do not keep the first.)
+                    let same_db = found.as_ref().is_some_and(|f| scope.items[f.item].db == item.db);
+                    if by_source || (same_db && !item.using.iter().any(|u| u.eq_ignore_ascii_case(name))) {
                         return Err(Error::sql(format!("ambiguous column name: {}.{name}", qualifier.unwrap_or_default())));
                     }
                     continue;

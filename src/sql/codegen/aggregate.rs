@@ -74,7 +74,12 @@ impl<'b> Compiler<'_> {
                 Expr::FunctionCallStar { name, .. } => (unquote(name.0), Vec::new(), false),
                 _ => continue,
             };
-            for a in &args {
+            let filter = match x {
+                Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
+                _ => None,
+            };
+            // (The FILTER condition may not hold an aggregate either.)
+            for a in args.iter().copied().chain(filter) {
                 // A result alias standing for an aggregate may not be an
                 // aggregate's argument (`HAVING max(m)` with `min(x) AS m`).
                 let mut ids: Vec<String> = Vec::new();
@@ -93,11 +98,12 @@ impl<'b> Compiler<'_> {
                         return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
                     }
                 }
-                // SQLite names the aggregate nested inside.
+                // SQLite names the aggregate nested inside (even one of
+                // an enclosing query: no aggregate may be nested in one).
                 let mut nested: Option<String> = None;
                 let me: &Compiler<'_> = self;
                 walk(a, &mut |y| {
-                    if nested.is_none() && super::is_aggregate_call(me, y) {
+                    if nested.is_none() && super::names_aggregate_function(me, y) {
                         if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = y {
                             nested = Some(unquote(name.0));
                         }
@@ -118,10 +124,6 @@ impl<'b> Compiler<'_> {
                 None => crate::value::collation::Collation::binary(),
             };
             let n_func_args = args.len();
-            let filter = match x {
-                Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
-                _ => None,
-            };
             let mut args = args;
             args.extend(filter);
             out.push(AggCall { key, call: Some(x), def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
@@ -180,19 +182,18 @@ impl<'b> Compiler<'_> {
     }
 
     pub(super) fn agg_step(&mut self, a: &AggCall<'_, '_>, args: i32) {
-        self.agg_step_choosing(a, args, 0);
+        self.agg_step_choosing(a, args, 0, false);
     }
 
     /// As `agg_step`; with `chosen` (not 0), that register is set to
     /// whether the row is now the one the aggregate's value comes from
-    /// (see `AggStep`), and to 0 when the FILTER rejects the row.
-    fn agg_step_choosing(&mut self, a: &AggCall<'_, '_>, args: i32, chosen: i32) {
+    /// (see `AggStep`) when the step runs. A row its FILTER rejects or its
+    /// DISTINCT skips leaves it as it was, or with `reset_if_filtered`
+    /// sets it to 0 before the FILTER is tested.
+    fn agg_step_choosing(&mut self, a: &AggCall<'_, '_>, args: i32, chosen: i32, reset_if_filtered: bool) {
         let skip = self.b.label();
         let filtered = a.args.len() > a.n_func_args;
-        if chosen != 0 && filtered {
-            // A row its FILTER rejects is not chosen; one DISTINCT skips
-            // keeps the previous row's answer (as SQLite's bare columns
-            // do: the duplicate of a chosen row is loaded too).
+        if chosen != 0 && filtered && reset_if_filtered {
             self.b.add(Opcode::Integer, 0, chosen, 0);
         }
         if filtered {
@@ -209,19 +210,20 @@ impl<'b> Compiler<'_> {
         self.b.bind(skip);
     }
 
-    /// The min()/max() call that decides which row bare columns come
-    /// from: as in SQLite, the row where that aggregate found its current
-    /// best value (the first of equal ones). With several, the last one
-    /// listed decides; SQLite calls the choice arbitrary.
-    fn bare_column_driver(aggs: &[AggCall<'_, '_>]) -> Option<usize> {
-        aggs.iter().rposition(|a| a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max")))
+    /// Whether an aggregate call is a min() or max(): those choose the row
+    /// bare columns come from.
+    fn is_min_max(a: &AggCall<'_, '_>) -> bool {
+        a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
     }
 
     /// One row's aggregate steps, then the bare columns (`cols`, read by
     /// `load_col(i, reg)`) copied into `col_regs`: on the group's first row
-    /// (`first_row` holds 0 until then), or, with a min()/max() driver,
-    /// on every row until it has a best value and then on each row that
-    /// replaces it. That is the row SQLite reports bare columns from.
+    /// (`first_row` holds 0 until then), or, with min()/max() calls, on
+    /// each row the last of them that ran this row made its best value.
+    /// That is the row SQLite reports bare columns from: its min()/max()
+    /// calls share one "hit" register, which a call its FILTER rejects or
+    /// its DISTINCT skips leaves alone; only when every min()/max() has a
+    /// FILTER is it cleared before each FILTER is tested.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn step_row_and_bare_columns(
         &mut self,
@@ -232,17 +234,15 @@ impl<'b> Compiler<'_> {
         first_row: i32,
         mut load_col: impl FnMut(&mut Self, usize, i32) -> Result<()>,
     ) -> Result<()> {
-        let driver = Self::bare_column_driver(aggs);
         let keep = self.b.label();
         let load = self.b.label();
-        let driver = driver.filter(|_| n_cols > 0);
-        let hit = if driver.is_some() { self.b.reg() } else { 0 };
+        let choosing = n_cols > 0 && aggs.iter().any(Self::is_min_max);
+        let all_filtered = aggs.iter().filter(|a| Self::is_min_max(a)).all(|a| a.args.len() > a.n_func_args);
+        let hit = if choosing { self.b.reg() } else { 0 };
         for (i, a) in aggs.iter().enumerate() {
             let args = arg_regs(self, i)?;
-            if driver == Some(i) {
-                // `hit` := the aggregate has no best value yet, or this row
-                // replaced it. A row its FILTER rejects is no hit.
-                self.agg_step_choosing(a, args, hit);
+            if choosing && Self::is_min_max(a) {
+                self.agg_step_choosing(a, args, hit, all_filtered);
             } else {
                 self.agg_step(a, args);
             }
@@ -250,7 +250,7 @@ impl<'b> Compiler<'_> {
         if n_cols == 0 {
             return Ok(());
         }
-        if driver.is_some() {
+        if choosing {
             self.b.add(Opcode::If, hit, load, 0);
         }
         // Otherwise only the group's first row loads them.
@@ -282,7 +282,7 @@ impl<'b> Compiler<'_> {
         cols: &[ColumnRef],
         col_regs: i32,
         items: &[ResultItem<'a, 'b>],
-        having: Option<&'a Expr<'b>>,
+        having: &[&'a Expr<'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &RowCtx,
         skip: i32,
@@ -296,12 +296,13 @@ impl<'b> Compiler<'_> {
         let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for a in aggs {
             self.agg_regs.insert(a.key.clone(), a.acc);
+            self.agg_owner_depth.insert(a.acc, self.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
         }
         let r = (|| -> Result<()> {
-            if let Some(h) = having {
+            for h in having {
                 self.jump_if_false(h, skip)?;
             }
             let regs = self.b.regs(items.len());
@@ -324,7 +325,7 @@ impl<'b> Compiler<'_> {
         items: &[ResultItem<'a, 'b>],
         ordinals: Option<&[ResultItem<'a, 'b>]>,
         group_by: Option<&'a [Expr<'b>]>,
-        having: Option<&'a Expr<'b>>,
+        having: &[&'a Expr<'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &mut RowCtx,
     ) -> Result<()> {
@@ -372,13 +373,26 @@ impl<'b> Compiler<'_> {
                 }
                 for g in &v {
                     let mut has = false;
+                    let mut ids: Vec<String> = Vec::new();
                     let me: &Compiler<'_> = self;
                     walk(g, &mut |x| {
                         if super::is_aggregate_call(me, x) {
                             has = true;
                         }
+                        if let Expr::Id(id) = x {
+                            ids.push(unquote(id.0));
+                        }
                         true
                     });
+                    // (Nor through a result alias, nor as an aggregate of
+                    // this query written in a subquery.)
+                    for id in ids {
+                        if self.resolve_name(None, &id).ok().flatten().is_none() {
+                            let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                            has |= text.is_some_and(|t| self.text_has_aggregate(&t));
+                        }
+                    }
+                    has = has || !self.outer_aggregates_in(g).is_empty();
                     if has {
                         return Err(Error::sql("aggregate functions are not allowed in the GROUP BY clause"));
                     }
@@ -404,7 +418,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        if let Some(h) = having {
+        for h in having {
             self.collect_aggs(h, &mut aggs)?;
             self.collect_columns(h, &mut cols);
         }
@@ -413,7 +427,7 @@ impl<'b> Compiler<'_> {
         // (`(SELECT max(t.b) FROM u)`, see `outer_aggregate.rs`).
         {
             let mut outer: Vec<&'a Expr<'b>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-            outer.extend(having);
+            outer.extend(having.iter().copied());
             outer.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
             for e in outer {
                 for x in self.outer_aggregates_in(e) {
@@ -436,7 +450,7 @@ impl<'b> Compiler<'_> {
         // A subquery in the output may read any column of this row (its
         // references were not collected above): keep them all.
         let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-        outputs.extend(having);
+        outputs.extend(having.iter().copied());
         outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
         if outputs.iter().any(|e| crate::sql::plan::terms::has_subquery(e)) {
             self.collect_all_columns(from, &mut cols);
@@ -453,7 +467,7 @@ impl<'b> Compiler<'_> {
         {
             let mut exprs: Vec<&Expr<'_>> = terms.to_vec();
             exprs.extend(group_by.unwrap_or(&[]).iter());
-            exprs.extend(having);
+            exprs.extend(having.iter().copied());
             exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
             req.uses = self.select_uses(from, items, &exprs);
         }

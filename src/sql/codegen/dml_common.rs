@@ -173,7 +173,7 @@ impl Compiler<'_> {
         let skip = self.b.label();
         self.with_row_scope(&t.table, row, rowid, |c| {
             let v = c.b.reg();
-            c.with_pure_context(1, |c| c.expr_text(&w, v))?;
+            c.with_stored_schema_expr(|c| c.with_pure_context(1, |c| c.expr_text(&w, v)))?;
             c.b.add(Opcode::IfNot, v, skip, 1);
             Ok(())
         })?;
@@ -335,7 +335,7 @@ impl Compiler<'_> {
         self.with_row_scope(&table, row, rowid, |c| {
             for (name, text) in table.checks.clone() {
                 let v = c.b.reg();
-                c.with_pure_context(2, |c| c.expr_text(&text, v))?;
+                c.with_stored_schema_expr(|c| c.with_pure_context(2, |c| c.expr_text(&text, v)))?;
                 let ok = c.b.label();
                 c.b.add(Opcode::If, v, ok, 1);
                 if oc == OnConflict::Ignore {

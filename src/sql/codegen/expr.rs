@@ -425,7 +425,7 @@ impl Compiler<'_> {
     /// subquery reading an enclosing query's aggregate is correlated with
     /// that query's groups.
     fn read_aggregate(&mut self, acc: i32, target: i32) {
-        let from = self.agg_scope_depth;
+        let from = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
         if from > 0 {
             for s in self.scopes.iter_mut().skip(from) {
                 s.correlated = true;
@@ -632,6 +632,15 @@ impl Compiler<'_> {
                     None => return Err(no_such_column(Some(&t), &c)),
                 }
             }
+            // A CHECK constraint's `db.table.column`: SQLite ignores the
+            // database name there.
+            Expr::DoublyQualified(_, t, c) if self.pure_context == 2 => {
+                let (t, c) = (unquoted(t.0), unquoted(c.0));
+                match self.resolve_name(Some(&t), &c)? {
+                    Some(r) => self.emit_column(&r, target)?,
+                    None => return Err(no_such_column(Some(&t), &c)),
+                }
+            }
             Expr::DoublyQualified(d, t, c) => {
                 // `db.table.column`: the table must be read from that database.
                 let (d, t, c) = (unquoted(d.0), unquoted(t.0), unquote(c.0));
@@ -828,6 +837,7 @@ impl Compiler<'_> {
             // Variadic built-ins with a minimum (max() and min() take one).
             Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
+            None if self.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }

@@ -237,6 +237,7 @@ impl<'b> Compiler<'_> {
                 }
                 out[idx].on.push(JoinTerm::ColEq(left, r));
                 out[idx].using.push(name.clone());
+                self.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
                 Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
         }
@@ -267,6 +268,15 @@ impl<'b> Compiler<'_> {
     }
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        // `((t))` is t: unwrapped here rather than by recursion, whose
+        // frames a deep nesting would exhaust the stack with.
+        let mut t = t;
+        while let SelectTable::Sub(from, None) = t {
+            match (from.select, from.joins.as_ref().filter(|j| !j.is_empty())) {
+                (Some(single), None) => t = single,
+                _ => break,
+            }
+        }
         match t {
             SelectTable::Table(qn, alias, indexed) => {
                 let name = unquote(qn.name.0);
@@ -406,6 +416,7 @@ impl<'b> Compiler<'_> {
                     columns: table.scope_columns(),
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
+                    using: Vec::new(),
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -498,6 +509,7 @@ impl<'b> Compiler<'_> {
             ),
             rowid_alias: None,
             has_rowid: false,
+            using: Vec::new(),
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
@@ -772,7 +784,17 @@ impl<'b> Compiler<'_> {
             let level_req = LoopRequest { goal: if lvl == 0 && last_right.is_none() { req.goal.clone() } else { None }, uses: req.uses.clone() };
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
-            let (kind, served) = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req))?;
+            // An empty table scanned in full ends every loop around it up
+            // to the nearest outer join (as SQLite's `addrHalt`): no row of
+            // theirs can be joined with it.
+            self.empty_scan_halt = None;
+            if last_right.is_none() && !it.left {
+                let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
+                self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
+            }
+            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req));
+            self.empty_scan_halt = None;
+            let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
             // has no NULL row to produce (that row must still fail it) and
             // is not read again by an unmatched pass.
@@ -1204,7 +1226,8 @@ impl<'b> Compiler<'_> {
             }
         }
         self.eqp.push((0, 0, format!("SCAN {item_name}")));
-        Ok((self.table_scan(it.cursor, false, end), false))
+        let halt = self.empty_scan_halt.take().unwrap_or(end);
+        Ok((self.table_scan(it.cursor, false, halt), false))
     }
 
     /// A loop over the index entries equal to each value of an IN list on

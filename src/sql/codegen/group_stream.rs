@@ -42,7 +42,7 @@ impl<'b> Compiler<'_> {
         aggs: &[AggCall<'a, 'b>],
         cols: &[ColumnRef],
         items: &[ResultItem<'a, 'b>],
-        having: Option<&'a Expr<'b>>,
+        having: &[&'a Expr<'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &RowCtx,
     ) -> Result<()> {

@@ -80,6 +80,15 @@ impl Compiler<'_> {
         r
     }
 
+    /// Compile `f` as an expression of the schema read for a write (see
+    /// `Compiler::stored_schema_expr`).
+    pub fn with_stored_schema_expr<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let saved = std::mem::replace(&mut self.stored_schema_expr, true);
+        let r = f(self);
+        self.stored_schema_expr = saved;
+        r
+    }
+
     /// Compute an index entry's fields from row registers `row` (one per
     /// table column) into fresh consecutive registers: the key columns,
     /// then the rowid or, for a WITHOUT ROWID table, the PRIMARY KEY

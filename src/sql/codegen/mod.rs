@@ -56,6 +56,8 @@ mod index_scan;
 pub mod row_value;
 mod group_stream;
 mod simple_count;
+mod having_to_where;
+mod distinct_redundant;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -131,6 +133,11 @@ pub struct Compiler<'s> {
     /// computing those aggregates is the last of them): a subquery nested
     /// deeper that reads one is correlated with that query's groups.
     pub agg_scope_depth: usize,
+    /// For each accumulator register of `agg_regs`, how many scopes were
+    /// open when its query filled it: a subquery of a nested aggregate
+    /// query reading an outer query's aggregate (through a result alias)
+    /// is correlated with that outer query, not only with the nested one.
+    pub agg_owner_depth: HashMap<i32, usize>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: HashMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
@@ -225,10 +232,19 @@ pub struct Compiler<'s> {
     /// The compound SELECT being compiled: where its duplicate-removing
     /// temporaries are opened (their key collations are set at the end).
     pub compound_key_opens: Vec<usize>,
-    /// Generating an aggregate query: an aggregate reached where no
-    /// aggregate is computed (its WHERE) is then "misuse of aggregate: f()",
-    /// as SQLite reports it when generating code rather than resolving.
+    /// Generating an aggregate query, or the ORDER BY terms of any
+    /// query: an aggregate reached where none is computed is then "misuse
+    /// of aggregate: f()", as SQLite reports it when generating code rather
+    /// than when resolving names ("misuse of aggregate function f()").
     pub in_aggregate_query: bool,
+    /// Compiling a CHECK constraint or partial index WHERE read from the
+    /// schema for a write: SQLite accepted its functions when it loaded
+    /// the schema, so one missing now is "unknown function: f()".
+    pub stored_schema_expr: bool,
+    /// While `open_loops_with` opens a level: where a full scan of its
+    /// table jumps when the table is empty (the end of the outermost loop
+    /// it is inner-joined with).
+    pub empty_scan_halt: Option<i32>,
     /// The connection's authorizer (`auth.rs`), consulted while compiling.
     pub authorizer: Option<&'s mut auth::Authorizer>,
     /// An authorizer failure found where no error could be returned; the
@@ -331,6 +347,7 @@ impl<'s> Compiler<'s> {
             params: vec![None],
             agg_regs: HashMap::new(),
             agg_scope_depth: 0,
+            agg_owner_depth: HashMap::new(),
             col_map: HashMap::new(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
@@ -355,6 +372,8 @@ impl<'s> Compiler<'s> {
             autoinc: None,
             compound_key_opens: Vec::new(),
             in_aggregate_query: false,
+            stored_schema_expr: false,
+            empty_scan_halt: None,
             cte_limit_hint: None,
             firing: Vec::new(),
             outer_conflict: None,
@@ -644,12 +663,19 @@ pub fn is_window_only(name: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(name))
 }
 
-/// Whether an expression is a call to an aggregate function.
+/// Whether an expression is a call to an aggregate function that this
+/// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
     if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.agg_regs.contains_key(&e.to_string()) {
         return false;
     }
+    names_aggregate_function(c, e)
+}
+
+/// Whether an expression calls an aggregate function (not as a window
+/// function), whichever query computes it.
+pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
         Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {

@@ -501,7 +501,15 @@ impl Compiler<'_> {
                         Some(col) => {
                             self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
                         }
-                        None => self.expr(&t.expr, at)?,
+                        None => {
+                            // An aggregate reached here is in the ORDER BY
+                            // of a query computing none: SQLite accepts it
+                            // when resolving and fails generating code.
+                            let saved = std::mem::replace(&mut self.in_aggregate_query, true);
+                            let r = self.expr(&t.expr, at);
+                            self.in_aggregate_query = saved;
+                            r?
+                        }
                     }
                     if flag {
                         let f = base + k;
@@ -912,7 +920,13 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, nk));
             }
-            if matches!(distinctness, Some(ast::Distinctness::Distinct)) {
+            // (A DISTINCT that cannot remove a row is left out.)
+            let distinct = matches!(distinctness, Some(ast::Distinctness::Distinct))
+                && !(group_by.is_none()
+                    && !self.items_have_aggregates(&items)
+                    && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                    && self.distinct_is_redundant(&items_from, &items, *where_clause));
+            if distinct {
                 // Rows are told apart under each result column's collation.
                 let mut fields = Vec::with_capacity(items.len());
                 for it in &items {
@@ -927,7 +941,9 @@ impl Compiler<'_> {
                     fields.push(KeyField { collation, descending: false });
                 }
                 let d = self.b.cursor();
-                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 0);
+                // (P5 8 is SQLite's BTREE_UNORDERED, which its EXPLAIN shows
+                // for this table: only membership is asked of it.)
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
                 ctx.distinct = Some(d);
             }
             for it in &items {
@@ -939,29 +955,31 @@ impl Compiler<'_> {
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
             }
-            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
-                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
-            let mut is_agg = group_by.is_some() || having.is_some() || self.items_have_aggregates(&items, None);
-            if !is_agg && order_by.is_some() {
-                if has_windows {
-                    // Next to window functions an aggregate in ORDER BY
-                    // makes no aggregate query: it is misused.
-                    if let Some(name) = self.first_aggregate_name(order_by.unwrap_or(&[])) {
-                        return Err(Error::sql(format!("misuse of aggregate: {name}()")));
-                    }
-                } else {
-                    is_agg = self.items_have_aggregates(&items, order_by);
-                }
+            // As SQLite decides it: the result list or GROUP BY make an
+            // aggregate query; an aggregate only in ORDER BY does not (it
+            // is then misused) and HAVING needs one of the two.
+            let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            if having.is_some() && !is_agg {
+                return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            let mut having_terms: Vec<&Expr<'_>> = Vec::new();
+            if let Some(h) = having {
+                conjuncts(h, &mut having_terms);
             }
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
             if has_windows {
-                let grouping = is_agg.then_some((group_by.as_deref(), having.as_deref()));
+                let grouping = is_agg.then_some((group_by.as_deref(), &having_terms[..]));
                 self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &mut ctx, grouping)?;
             } else if is_agg {
-                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), having.as_deref(), order_by, &mut ctx)?;
+                if let Some(g) = group_by.as_deref() {
+                    self.move_having_to_where(g, &mut having_terms, &mut terms);
+                }
+                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), &having_terms, order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();
                 if ctx.sorter.is_some() {
@@ -1029,15 +1047,22 @@ impl Compiler<'_> {
     pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
         let Some(args) = super::outer_aggregate::aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut has_subquery = false;
         for a in args {
             crate::sql::plan::terms::walk(a, &mut |x| {
                 match x {
                     Expr::Id(id) => names.push((None, unquote(id.0))),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => has_subquery = true,
                     _ => {}
                 }
                 true
             });
+        }
+        // (A subquery among the arguments may read this query's columns:
+        // the call stays here, as `outer_aggregate.rs` decides too.)
+        if has_subquery {
+            return false;
         }
         let mut any_outer = false;
         for (q, n) in names {
@@ -1135,74 +1160,48 @@ impl Compiler<'_> {
         r
     }
 
-    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>], order_by: Option<&[SortedColumn<'_>]>) -> bool {
-        let mut found = false;
-        let mut check = |c: &Compiler<'_>, e: &Expr<'_>| {
-            // (An aggregate in the window of a window call is the query's.)
-            let mut todo = vec![e];
-            while let Some(e) = todo.pop() {
-                crate::sql::plan::terms::walk(e, &mut |x| {
-                    if super::is_aggregate_call(c, x) {
-                        found = true;
-                        return false;
+    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        // (The PARTITION BY and ORDER BY of a window written in place are
+        // part of the result column: an aggregate there counts too.)
+        fn has_aggregate(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+            let mut found = false;
+            crate::sql::plan::terms::walk(e, &mut |x| {
+                if found {
+                    return false;
+                }
+                if super::is_aggregate_call(c, x) {
+                    found = true;
+                    return false;
+                }
+                if let Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } = x {
+                    if let Some(ast::Over::Window(w)) = f.over_clause {
+                        let keys = w.partition_by.unwrap_or(&[]).iter().chain(w.order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+                        found = keys.into_iter().any(|k| has_aggregate(c, k));
                     }
-                    todo.extend(super::window::window_spec_exprs(x));
-                    true
-                });
-            }
-        };
+                }
+                !found
+            });
+            found
+        }
+        let mut found = false;
         for it in items {
             if let ResultItem::Expr(e, _) = it {
-                check(self, e);
+                found = found || has_aggregate(self, e);
             }
-        }
-        for t in order_by.unwrap_or(&[]) {
-            check(self, &t.expr);
         }
         if found {
             return true;
         }
         // An aggregate of this query written in a subquery.
-        let exprs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
-        let exprs: Vec<&Expr<'_>> = exprs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).collect();
+        let exprs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
         exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
     }
 
-    /// The name (as written) of the first aggregate call in `terms`,
-    /// outside window calls.
-    fn first_aggregate_name(&mut self, terms: &[SortedColumn<'_>]) -> Option<String> {
-        let mut found = None;
-        for t in terms {
-            crate::sql::plan::terms::walk(&t.expr, &mut |x| {
-                if found.is_some() {
-                    return false;
-                }
-                if super::is_aggregate_call(self, x) {
-                    if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
-                        found = Some(crate::sql::parse::unquote(name.0));
-                    }
-                    return false;
-                }
-                true
-            });
-        }
-        // (Or one of this query's written in a subquery.)
-        for t in terms {
-            if found.is_some() {
-                break;
-            }
-            if let Some(Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. }) = self.outer_aggregates_in(&t.expr).first() {
-                found = Some(crate::sql::parse::unquote(name.0));
-            }
-        }
-        found
-    }
-
     /// VALUES (...), (...): each row emitted in turn.
-    fn compile_values(
+    fn compile_values<'a, 'b>(
         &mut self,
-        core: &OneSelect<'_>,
-        order_by: Option<&[SortedColumn<'_>]>,
+        core: &'a OneSelect<'b>,
+        order_by: Option<&'a [SortedColumn<'b>]>,
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
@@ -1231,24 +1230,36 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
                 ctx.sorter = Some((s, key_width(terms)));
             }
-            for row in rows.iter() {
-                let regs = self.b.regs(n);
-                if row.iter().any(super::window::has_window_call) {
-                    // A row calling a window function is a SELECT of its
-                    // own: its windows see that one row.
-                    let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
-                    let done = self.b.label();
-                    crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
-                        Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
-                        _ => Err(Error::sql("malformed VALUES")),
-                    })?;
-                    self.b.bind(done);
-                } else {
-                    for (i, e) in row.iter().enumerate() {
-                        self.expr(e, regs + i as i32)?;
+            if rows.len() == 1 && self.items_have_aggregates(&items) {
+                // One row of VALUES is a SELECT without FROM: its
+                // aggregates make it an aggregate query over one row.
+                self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
+            } else {
+                for row in rows.iter() {
+                    let regs = self.b.regs(n);
+                    if row.iter().any(super::window::has_window_call) {
+                        // A row calling a window function is a SELECT of its
+                        // own: its windows see that one row.
+                        let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
+                        let done = self.b.label();
+                        crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
+                            _ => Err(Error::sql("malformed VALUES")),
+                        })?;
+                        self.b.bind(done);
+                    } else {
+                        for (i, e) in row.iter().enumerate() {
+                            // (Several rows are a compound: an aggregate in one
+                            // is refused when generating code, as SQLite does.)
+                            let misuse_at_codegen = rows.len() > 1 || self.in_aggregate_query;
+                            let saved = std::mem::replace(&mut self.in_aggregate_query, misuse_at_codegen);
+                            let r = self.expr(e, regs + i as i32);
+                            self.in_aggregate_query = saved;
+                            r?;
+                        }
                     }
+                    self.emit_row(&ctx, order_by, regs, n)?;
                 }
-                self.emit_row(&ctx, order_by, regs, n)?;
             }
             self.emit_sorter_output(&ctx, n);
             self.b.bind(end);

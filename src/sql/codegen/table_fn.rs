@@ -74,6 +74,7 @@ impl<'b> Compiler<'_> {
             ),
             rowid_alias: None,
             has_rowid: true,
+            using: Vec::new(),
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);

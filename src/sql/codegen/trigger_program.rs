@@ -29,6 +29,7 @@ struct SavedProgramState {
     col_map: HashMap<(i32, i64), super::ColumnSource>,
     agg_regs: HashMap<String, i32>,
     agg_scope_depth: usize,
+    agg_owner_depth: HashMap<i32, usize>,
     using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     record_positions: HashMap<i32, Vec<usize>>,
     ephem_records: HashMap<i32, Vec<usize>>,
@@ -56,6 +57,7 @@ impl Compiler<'_> {
             col_map: std::mem::take(&mut self.col_map),
             agg_regs: std::mem::take(&mut self.agg_regs),
             agg_scope_depth: std::mem::take(&mut self.agg_scope_depth),
+            agg_owner_depth: std::mem::take(&mut self.agg_owner_depth),
             using_coalesce: std::mem::take(&mut self.using_coalesce),
             record_positions: std::mem::take(&mut self.record_positions),
             ephem_records: std::mem::take(&mut self.ephem_records),
@@ -83,6 +85,7 @@ impl Compiler<'_> {
         self.col_map = s.col_map;
         self.agg_regs = s.agg_regs;
         self.agg_scope_depth = s.agg_scope_depth;
+        self.agg_owner_depth = s.agg_owner_depth;
         self.using_coalesce = s.using_coalesce;
         self.record_positions = s.record_positions;
         self.ephem_records = s.ephem_records;

@@ -34,6 +34,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
             columns: table.scope_columns(),
             rowid_alias: table.rowid_alias,
             has_rowid: table.without_rowid.is_none(),
+            using: Vec::new(),
         }],
         correlated: false,
     }

@@ -439,7 +439,7 @@ impl<'b> Compiler<'_> {
         order_by: Option<&'a [SortedColumn<'b>]>,
         defs: Option<&'a [ast::WindowDef<'b>]>,
         ctx: &mut RowCtx,
-        grouping: Option<(Option<&'a [Expr<'b>]>, Option<&'a Expr<'b>>)>,
+        grouping: Option<(Option<&'a [Expr<'b>]>, &[&'a Expr<'b>])>,
     ) -> Result<()> {
         let defs = defs.unwrap_or(&[]);
         let mut calls: Vec<WinCall<'a, 'b>> = Vec::new();
