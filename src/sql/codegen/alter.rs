@@ -1,6 +1,7 @@
 //! ALTER TABLE: ADD COLUMN (the stored CREATE TABLE text gains the new
-//! column definition; old rows read its constant DEFAULT) and RENAME TO
-//! (the table's and its indexes' stored text and names change).
+//! column definition; old rows read its constant DEFAULT), DROP COLUMN,
+//! and RENAME TO / RENAME COLUMN (the stored text of every object naming
+//! the table or column changes: see `alter_rename.rs`).
 //!
 //! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
 //! change, followed by the schema cookie bump.
@@ -11,11 +12,12 @@ use crate::sql::parse::{tokens, unquote};
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
 use sqlite3_parser::dialect::TokenType;
+use crate::sql::rename::{NewName, Target};
 
 impl Compiler<'_> {
     /// Rewrite `sqlite_schema` rows: each entry is (old name, new type,
     /// new name, new tbl_name, new sql); the root page is kept.
-    fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
+    pub(super) fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
         let sc = self.b.cursor();
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
@@ -51,55 +53,6 @@ impl Compiler<'_> {
             let _ = name;
         }
     }
-}
-
-/// Replace the object-name token that follows `after` (TABLE or ON) in a
-/// stored CREATE statement.
-fn rename_in_sql(sql: &str, after: TokenType, old: &str, new: &str) -> String {
-    let b = sql.as_bytes();
-    let toks = tokens(b);
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind != after {
-            continue;
-        }
-        let mut j = i + 1;
-        if toks.get(j).is_some_and(|x| x.kind == TokenType::TK_IF) {
-            j += 3;
-        }
-        if let Some(n) = toks.get(j) {
-            if unquote(&sql[n.start..n.end]).eq_ignore_ascii_case(old) {
-                return format!("{}\"{}\"{}", &sql[..n.start], new.replace('"', "\"\""), &sql[n.end..]);
-            }
-        }
-    }
-    sql.to_string()
-}
-
-/// Replace every identifier token equal to `old` by `new`.
-fn rename_identifier(sql: &str, old: &str, new: &str) -> String {
-    let b = sql.as_bytes();
-    let mut out = String::new();
-    let mut last = 0;
-    for t in tokens(b) {
-        if !matches!(t.kind, TokenType::TK_ID) {
-            continue;
-        }
-        let text = &sql[t.start..t.end];
-        if unquote(text).eq_ignore_ascii_case(old) {
-            out.push_str(&sql[last..t.start]);
-            let plain = new.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !new.starts_with(|ch: char| ch.is_ascii_digit());
-            if plain {
-                out.push_str(new);
-            } else {
-                out.push('"');
-                out.push_str(&new.replace('"', "\"\""));
-                out.push('"');
-            }
-            last = t.end;
-        }
-    }
-    out.push_str(&sql[last..]);
-    out
 }
 
 /// The CREATE TABLE text without the definition of column `col`.
@@ -276,55 +229,23 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if c.schema.table(&new).is_some() || c.schema.index(&new).is_some() {
                 return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
             }
-            let kw = if table.view_select.is_some() { TokenType::TK_VIEW } else { TokenType::TK_TABLE };
-            let mut rows = vec![(table.name.clone(), if table.view_select.is_some() { "view".into() } else { "table".into() }, new.clone(), new.clone(), Some(rename_in_sql(&table.sql, kw, &table.name, &new)))];
-            for idx in c.schema.indexes_of(&table) {
-                match &idx.sql {
-                    Some(sql) => rows.push((idx.name.clone(), "index".into(), idx.name.clone(), new.clone(), Some(rename_in_sql(sql, TokenType::TK_ON, &table.name, &new)))),
-                    None => {
-                        let suffix = idx.name.rsplit('_').next().unwrap_or("1").to_string();
-                        rows.push((idx.name.clone(), "index".into(), format!("sqlite_autoindex_{new}_{suffix}"), new.clone(), None));
-                    }
-                }
-            }
-            // The table's triggers follow it (their ON clause and the
-            // references in their bodies), TEMP ones in the temp schema.
-            let mut temp_rows = Vec::new();
-            for (db, name, sql) in c.schema.trigger_rows_of(&table.name) {
-                let row = (name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new)));
-                if db == table.db {
-                    rows.push(row);
-                } else {
-                    temp_rows.push(row);
-                }
-            }
-            c.rewrite_schema_rows(rows);
-            if !temp_rows.is_empty() {
-                let saved = std::mem::replace(&mut c.ddl_db, 1);
-                c.rewrite_schema_rows(temp_rows);
-                c.ddl_db = saved;
-                c.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
-                c.b.add(Opcode::ParseSchema, 1, 0, 0);
-            }
+            let target = Target { db: table.db, table: table.name.clone(), column: None };
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
         }
-        AlterTableBody::RenameColumn { old, new } => {
-            let (old, new) = (unquote(old.0), unquote(new.0));
+        AlterTableBody::RenameColumn { old, new: new_token } => {
+            let (old, new) = (unquote(old.0), unquote(new_token.0));
             if table.view_select.is_some() {
                 return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
             }
-            if table.column_index(&old).is_none() {
+            let Some(ci) = table.column_index(&old) else {
                 return Err(Error::sql(format!("no such column: \"{old}\"")));
-            }
+            };
             if table.column_index(&new).is_some() {
                 return Err(Error::sql(format!("duplicate column name: {new}")));
             }
-            let mut rows = vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(rename_identifier(&table.sql, &old, &new)))];
-            for idx in c.schema.indexes_of(&table) {
-                if let Some(sql) = &idx.sql {
-                    rows.push((idx.name.clone(), "index".into(), idx.name.clone(), table.name.clone(), Some(rename_identifier(sql, &old, &new))));
-                }
-            }
-            c.rewrite_schema_rows(rows);
+            let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()) };
+            let always_quoted = new_token.0.starts_with(['"', '\'', '`', '[']);
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted })?;
         }
         AlterTableBody::DropColumn(col) => {
             let col = unquote(col.0);

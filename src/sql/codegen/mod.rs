@@ -40,6 +40,7 @@ mod integrity;
 pub mod dml_common;
 pub mod alter;
 mod alter_drop_check;
+mod alter_rename;
 pub mod returning;
 pub mod window;
 mod outer_aggregate;

@@ -1,0 +1,80 @@
+//! ALTER TABLE RENAME TO / RENAME COLUMN: every `sqlite_schema` row of the
+//! table's database (and the TEMP triggers and views) is edited where it
+//! names the table or column (`crate::sql::rename`), and the rows that
+//! belong to a renamed table (its indexes, its triggers) follow it. A view
+//! or trigger whose names no longer resolve fails the statement as SQLite
+//! reports it: `error in view v1: no such table: main.t2`.
+//!
+//! Invariant: nothing is written unless every row was edited; rows that
+//! do not change are not rewritten.
+
+use super::Compiler;
+use crate::error::{Error, Result};
+use crate::sql::rename::{rewrite, NewName, Target};
+use crate::sql::schema::Table;
+use crate::vdbe::program::Opcode;
+
+/// A rewritten `sqlite_schema` row: (old name, type, name, tbl_name, sql).
+type Row = (String, String, String, String, Option<String>);
+
+impl Compiler<'_> {
+    /// Rewrite the schema for renaming `target` (table `table` or one of
+    /// its columns) to `new`.
+    pub(super) fn rename_in_schema(&mut self, table: &Table, target: &Target, new: &NewName<'_>) -> Result<()> {
+        let db_names: Vec<String> = (0..self.databases.len().max(2)).map(|d| self.db_name(d)).collect();
+        let renames_table = target.column.is_none();
+        let mut own: Vec<Row> = Vec::new();
+        let mut temp: Vec<Row> = Vec::new();
+        for (i, (ty, name, tbl, _, sql)) in self.schema.rows.iter().enumerate() {
+            let db = self.schema.row_db(i);
+            if db != table.db && db != 1 {
+                continue;
+            }
+            let edited = match sql {
+                Some(sql) if !name.to_ascii_lowercase().starts_with("sqlite_") => match rewrite(sql, db, self.schema, &db_names, target, new) {
+                    Ok(e) => e,
+                    Err(msg) => return Err(Error::sql(format!("error in {ty} {name}: {msg}"))),
+                },
+                _ => None,
+            };
+            // Rows of the renamed table: itself, its indexes and triggers.
+            let belongs = renames_table
+                && tbl.eq_ignore_ascii_case(&table.name)
+                && match ty.as_str() {
+                    "trigger" => self.schema.trigger_row_watches(i, table),
+                    _ => db == table.db,
+                };
+            let (new_name, new_tbl) = if belongs {
+                let new_name = if name.eq_ignore_ascii_case(&table.name) {
+                    new.name.to_string()
+                } else if sql.is_none() && name.to_ascii_lowercase().starts_with("sqlite_autoindex_") {
+                    let suffix = name.rsplit('_').next().unwrap_or("1");
+                    format!("sqlite_autoindex_{}_{suffix}", new.name)
+                } else {
+                    name.clone()
+                };
+                (new_name, new.name.to_string())
+            } else {
+                (name.clone(), tbl.clone())
+            };
+            if edited.is_none() && !belongs {
+                continue;
+            }
+            let row = (name.clone(), ty.clone(), new_name, new_tbl, edited.or_else(|| sql.clone()));
+            if db == table.db {
+                own.push(row);
+            } else {
+                temp.push(row);
+            }
+        }
+        self.rewrite_schema_rows(own);
+        if !temp.is_empty() {
+            let saved = std::mem::replace(&mut self.ddl_db, 1);
+            self.rewrite_schema_rows(temp);
+            self.ddl_db = saved;
+            self.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, self.schema.temp_cookie.wrapping_add(1) as i32);
+            self.b.add(Opcode::ParseSchema, 1, 0, 0);
+        }
+        Ok(())
+    }
+}
