@@ -55,6 +55,33 @@ impl Compiler<'_> {
     }
 }
 
+/// Where ADD COLUMN inserts the new definition in a CREATE TABLE text:
+/// at the comma that starts the table constraints, else at the closing
+/// parenthesis (the text before it is kept as written).
+fn add_column_offset(sql: &str) -> usize {
+    let toks = tokens(sql.as_bytes());
+    let mut depth = 0;
+    for (i, t) in toks.iter().enumerate() {
+        match t.kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return t.start;
+                }
+            }
+            TokenType::TK_COMMA if depth == 1 => {
+                let next = toks.get(i + 1).map(|n| n.kind);
+                if matches!(next, Some(TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN)) {
+                    return t.start;
+                }
+            }
+            _ => {}
+        }
+    }
+    sql.trim_end().rfind(')').unwrap_or(sql.len())
+}
+
 /// The CREATE TABLE text without the definition of column `col`.
 fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     let b = sql.as_bytes();
@@ -200,9 +227,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 .map_or(c.sql.len(), |t| t.start);
             let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.sql.len(), |t| t.end);
             let def_text = String::from_utf8_lossy(&c.sql[start..end.max(start)]).into_owned();
-            let old = table.sql.trim_end();
-            let close = old.rfind(')').unwrap_or(old.len());
-            let new_sql = format!("{}, {}{}", old[..close].trim_end(), def_text, &old[close..]);
+            let old = table.sql.as_str();
+            let at = add_column_offset(old);
+            let new_sql = format!("{}, {}{}", &old[..at], def_text, &old[at..]);
             if generated {
                 // The new column's expression is checked against the
                 // table as it will be.
@@ -258,7 +285,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
             }
-            if table.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|x| x.0 == ci)) {
+            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) {
                 return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
             }
             if table.columns.len() == 1 {
@@ -270,7 +297,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
                 }
             }
-            for idx in c.schema.indexes_of(&table) {
+            for idx in c.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
                 let named = |e: &Option<String>| e.as_ref().is_some_and(|e| super::generated::references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));

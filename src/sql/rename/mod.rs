@@ -19,6 +19,7 @@ pub use walk::Target;
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Schema;
 use sqlite3_parser::ast::Cmd;
+use sqlite3_parser::dialect::TokenType;
 
 /// How the new name is written.
 pub struct NewName<'a> {
@@ -35,6 +36,8 @@ pub struct NewName<'a> {
 pub fn rewrite(sql: &str, home_db: usize, schema: &Schema, db_names: &[String], target: &Target, new: &NewName<'_>) -> Result<Option<String>, String> {
     let tagged = tagged::tag(sql);
     let mut walker = walk::Walker::new(schema, db_names, target, home_db);
+    let names = tagged.toks.iter().filter(|t| matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING));
+    walker.count_names(names.map(|t| &sql[t.start..t.end]));
     let parsed = with_first_statement(tagged.text.as_bytes(), |cmd, _| {
         if let Some(Cmd::Stmt(stmt)) = cmd {
             walker.statement(stmt);

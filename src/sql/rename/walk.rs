@@ -36,12 +36,21 @@ struct Source {
     columns: Vec<String>,
     /// Only `name.column` reaches it (a trigger's NEW and OLD).
     qualified_only: bool,
+    /// Its column list is known exactly (a name not in it is an error).
+    complete: bool,
+}
+
+impl Source {
+    fn new(name: String, aliased: bool, is_target: bool, columns: Vec<String>) -> Self {
+        Source { name, aliased, is_target, columns, qualified_only: false, complete: true }
+    }
 }
 
 /// A common table expression in scope.
 struct Cte {
     name: String,
     columns: Vec<String>,
+    complete: bool,
 }
 
 /// The walk of one statement.
@@ -56,13 +65,32 @@ pub struct Walker<'a> {
     /// The first name that resolved to nothing.
     pub error: Option<String>,
     levels: Vec<Vec<Source>>,
+    /// Result-column aliases of the SELECTs being walked, by level.
+    aliases: Vec<Vec<String>>,
     ctes: Vec<Cte>,
     /// Views being expanded (their columns), against cycles.
-    depth: usize,
+    expanding: Vec<String>,
+    /// Sources of unknown columns met so far (table-valued functions).
+    unknown_sources: usize,
+    /// Inside a CTE the statement never reads: its errors do not count.
+    quiet: usize,
+    /// How many identifier tokens of the text spell each name (lower case).
+    name_counts: std::collections::HashMap<String, usize>,
 }
 
 fn eq(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b)
+}
+
+/// A name that is no schema table but still reads as one: the schema
+/// tables, table-valued functions used without arguments.
+fn is_builtin_table(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("sqlite_") || lower.starts_with("pragma_") || ["json_each", "json_tree", "jsonb_each", "jsonb_tree", "generate_series", "dbstat"].contains(&lower.as_str())
+}
+
+fn is_rowid(name: &str) -> bool {
+    ["rowid", "oid", "_rowid_"].iter().any(|r| eq(r, name))
 }
 
 fn alias_of(a: &ast::As<'_>) -> String {
@@ -74,7 +102,29 @@ fn alias_of(a: &ast::As<'_>) -> String {
 impl<'a> Walker<'a> {
     /// A walker for an object of database `home_db`.
     pub fn new(schema: &'a Schema, db_names: &'a [String], target: &'a Target, home_db: usize) -> Self {
-        Walker { schema, db_names, target, home_db, hits: Vec::new(), error: None, levels: Vec::new(), ctes: Vec::new(), depth: 0 }
+        Walker {
+            schema,
+            db_names,
+            target,
+            home_db,
+            hits: Vec::new(),
+            error: None,
+            levels: Vec::new(),
+            aliases: Vec::new(),
+            ctes: Vec::new(),
+            expanding: Vec::new(),
+            unknown_sources: 0,
+            quiet: 0,
+            name_counts: Default::default(),
+        }
+    }
+
+    /// Count the identifier tokens of the walked text (`texts`: each
+    /// token's text, quoted as written).
+    pub fn count_names<'t>(&mut self, texts: impl Iterator<Item = &'t str>) {
+        for t in texts {
+            *self.name_counts.entry(crate::sql::parse::unquote(t).to_ascii_lowercase()).or_default() += 1;
+        }
     }
 
     fn renames_table(&self) -> bool {
@@ -92,7 +142,7 @@ impl<'a> Walker<'a> {
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() {
+        if self.error.is_none() && self.quiet == 0 {
             self.error = Some(msg);
         }
     }
@@ -119,27 +169,35 @@ impl<'a> Walker<'a> {
         t.db == self.target.db && eq(&t.name, &self.target.table)
     }
 
-    /// Column names of a table or view.
-    fn columns_of(&mut self, t: &Table) -> Vec<String> {
-        let Some(select) = t.view_select.as_deref() else { return t.columns.iter().map(|c| c.name.clone()).collect() };
-        if let Some(names) = &t.view_columns {
-            return names.clone();
-        }
-        if self.depth > 16 {
-            return Vec::new();
+    /// Column names of a table or view, and whether they are known.
+    fn columns_of(&mut self, t: &Table) -> (Vec<String>, bool) {
+        let Some(select) = t.view_select.as_deref() else { return (t.columns.iter().map(|c| c.name.clone()).collect(), true) };
+        if self.expanding.iter().any(|v| eq(v, &t.name)) || self.expanding.len() > 32 {
+            self.fail(format!("view {} is circularly defined", t.name));
+            return (Vec::new(), false);
         }
         // The view's own names, from its SELECT (walked apart: its
         // tokens are not this text's).
         let tagged = super::tagged::tag(select);
         let mut inner = Walker::new(self.schema, self.db_names, self.target, t.db);
-        inner.depth = self.depth + 1;
-        crate::sql::parse::with_first_statement(tagged.text.as_bytes(), |cmd, _| {
+        inner.expanding = self.expanding.clone();
+        inner.expanding.push(t.name.clone());
+        inner.count_names(tagged.toks.iter().filter(|k| matches!(k.kind, sqlite3_parser::dialect::TokenType::TK_ID | sqlite3_parser::dialect::TokenType::TK_STRING)).map(|k| &select[k.start..k.end]));
+        let names = crate::sql::parse::with_first_statement(tagged.text.as_bytes(), |cmd, _| {
             Ok(match cmd {
                 Some(ast::Cmd::Stmt(Stmt::Select(sel))) => inner.select(sel),
                 _ => Vec::new(),
             })
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+        if let Some(e) = inner.error.as_ref().filter(|e| e.ends_with("is circularly defined")) {
+            self.fail(e.clone());
+        }
+        let complete = inner.error.is_none() && inner.unknown_sources == 0;
+        match &t.view_columns {
+            Some(declared) => (declared.clone(), complete),
+            None => (names, complete),
+        }
     }
 
     /// Walk one CREATE statement.
@@ -153,7 +211,8 @@ impl<'a> Walker<'a> {
                 if is_target && self.renames_table() {
                     self.hit(tbl_name.0);
                 }
-                let source = Source { name: table.name.clone(), aliased: false, is_target, columns: self.columns_of(table), qualified_only: false };
+                let (names, complete) = self.columns_of(table);
+                let source = Source { complete, ..Source::new(table.name.clone(), false, is_target, names) };
                 self.levels.push(vec![source]);
                 for c in columns.iter() {
                     self.expr(&c.expr);
@@ -163,7 +222,8 @@ impl<'a> Walker<'a> {
                 }
                 self.levels.pop();
             }
-            Stmt::CreateView { select, .. } => {
+            Stmt::CreateView { view_name, select, .. } => {
+                self.expanding.push(plain(view_name.name.0));
                 self.select(select);
             }
             Stmt::CreateTrigger { tbl_name, event, when_clause, commands, .. } => self.trigger(tbl_name, event, when_clause.as_ref(), commands),
@@ -179,7 +239,7 @@ impl<'a> Walker<'a> {
         }
         let ast::CreateTableBody::ColumnsAndConstraints { columns, constraints, .. } = body else { return };
         let names = columns.iter().map(|c| plain(c.col_name.0)).collect();
-        self.levels.push(vec![Source { name, aliased: false, is_target, columns: names, qualified_only: false }]);
+        self.levels.push(vec![Source::new(name, false, is_target, names)]);
         for c in columns.iter() {
             if is_target && self.is_target_column(c.col_name.0) {
                 self.hit(c.col_name.0);
@@ -244,8 +304,8 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        let columns = self.columns_of(table);
-        let row = |name: &str| Source { name: name.into(), aliased: true, is_target, columns: columns.clone(), qualified_only: true };
+        let (columns, complete) = self.columns_of(table);
+        let row = |name: &str| Source { qualified_only: true, complete, ..Source::new(name.into(), true, is_target, columns.clone()) };
         self.levels.push(vec![row("new"), row("old")]);
         if let Some(w) = when {
             self.expr(w);
@@ -301,7 +361,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 self.select(select);
-                let excluded = Source { name: "excluded".into(), aliased: true, is_target, columns: src.columns.clone(), qualified_only: false };
+                let excluded = Source { complete: src.complete, ..Source::new("excluded".into(), true, is_target, src.columns.clone()) };
                 self.levels.push(vec![src, excluded]);
                 let mut next = *upsert;
                 while let Some(u) = next {
@@ -343,7 +403,7 @@ impl<'a> Walker<'a> {
         let alias = alias.map(alias_of);
         if qn.db_name.is_none() {
             if let Some(cte) = self.ctes.iter().rev().find(|c| eq(&c.name, &name)) {
-                return Source { name: alias.clone().unwrap_or(name), aliased: alias.is_some(), is_target: false, columns: cte.columns.clone(), qualified_only: false };
+                return Source { complete: cte.complete, ..Source::new(alias.clone().unwrap_or(name), alias.is_some(), false, cte.columns.clone()) };
             }
         }
         match self.resolve_table(qn.db_name.as_ref(), &qn.name) {
@@ -352,10 +412,13 @@ impl<'a> Walker<'a> {
                 if is_target && self.renames_table() {
                     self.hit(qn.name.0);
                 }
-                let columns = self.columns_of(t);
-                Source { name: alias.clone().unwrap_or(name), aliased: alias.is_some(), is_target, columns, qualified_only: false }
+                let (columns, complete) = self.columns_of(t);
+                Source { complete, ..Source::new(alias.clone().unwrap_or(name), alias.is_some(), is_target, columns) }
             }
-            None => Source { name: alias.clone().unwrap_or(name), aliased: alias.is_some(), is_target: false, columns: Vec::new(), qualified_only: false },
+            None => {
+                self.unknown_sources += 1;
+                Source { complete: false, ..Source::new(alias.clone().unwrap_or(name), alias.is_some(), false, Vec::new()) }
+            }
         }
     }
 
@@ -364,6 +427,9 @@ impl<'a> Walker<'a> {
             return;
         }
         let name = plain(qn.name.0);
+        if is_builtin_table(&name) {
+            return;
+        }
         if qn.db_name.is_none() && self.ctes.iter().any(|c| eq(&c.name, &name)) {
             return;
         }
@@ -387,7 +453,7 @@ impl<'a> Walker<'a> {
                 Some(ast::JoinConstraint::On(e)) => self.expr(e),
                 Some(ast::JoinConstraint::Using(names)) => {
                     for n in names.iter() {
-                        self.column_ref(None, n.0);
+                        self.using_column(n.0);
                     }
                 }
                 None => {}
@@ -406,12 +472,17 @@ impl<'a> Walker<'a> {
                     self.expr(a);
                 }
                 let name = alias.as_ref().map_or_else(|| plain(qn.name.0), alias_of);
-                Source { name, aliased: true, is_target: false, columns: Vec::new(), qualified_only: false }
+                self.unknown_sources += 1;
+                Source { complete: false, ..Source::new(name, true, false, Vec::new()) }
             }
             SelectTable::Select(sel, alias) => {
+                // (A subquery in FROM does not see the sources beside it.)
+                let unknown = self.unknown_sources;
+                let beside = self.levels.pop();
                 let columns = self.select(sel);
+                self.levels.extend(beside);
                 let name = alias.as_ref().map(alias_of).unwrap_or_default();
-                Source { name, aliased: true, is_target: false, columns, qualified_only: false }
+                Source { complete: unknown == self.unknown_sources, ..Source::new(name, true, false, columns) }
             }
             SelectTable::Sub(from, _) => {
                 self.from(from);
@@ -427,16 +498,24 @@ impl<'a> Walker<'a> {
         for cte in with.ctes.iter() {
             let name = plain(cte.tbl_name.0);
             let declared: Option<Vec<String>> = cte.columns.map(|cs| cs.iter().map(|c| plain(c.col_name.0)).collect());
+            // A CTE the statement never names again is not resolved by
+            // SQLite: its errors do not count.
+            let unused = self.name_counts.get(&name.to_ascii_lowercase()).is_some_and(|&n| n <= 1);
+            self.quiet += usize::from(unused);
+            let unknown = self.unknown_sources;
             if with.recursive {
                 // The CTE may read itself.
-                self.ctes.push(Cte { name: name.clone(), columns: declared.clone().unwrap_or_default() });
+                self.ctes.push(Cte { name: name.clone(), columns: declared.clone().unwrap_or_default(), complete: declared.is_some() });
                 let names = self.select(cte.select);
                 self.ctes.pop();
-                self.ctes.push(Cte { name, columns: declared.unwrap_or(names) });
+                let complete = unknown == self.unknown_sources;
+                self.ctes.push(Cte { name, columns: declared.unwrap_or(names), complete });
             } else {
                 let names = self.select(cte.select);
-                self.ctes.push(Cte { name, columns: declared.unwrap_or(names) });
+                let complete = unknown == self.unknown_sources;
+                self.ctes.push(Cte { name, columns: declared.unwrap_or(names), complete });
             }
+            self.quiet -= usize::from(unused);
         }
     }
 
@@ -463,9 +542,11 @@ impl<'a> Walker<'a> {
             }
         }
         self.levels.pop();
+        self.aliases.pop();
         for c in sel.body.compounds.iter().flat_map(|c| c.iter()) {
             self.one_select(&c.select);
             self.levels.pop();
+            self.aliases.pop();
         }
         if let Some(l) = sel.limit {
             self.expr(&l.expr);
@@ -481,6 +562,17 @@ impl<'a> Walker<'a> {
     /// after ORDER BY); its result names and explicit aliases.
     fn one_select(&mut self, s: &OneSelect<'_>) -> (Vec<String>, Vec<String>) {
         self.levels.push(Vec::new());
+        let aliases: Vec<String> = match s {
+            OneSelect::Select { columns, .. } => columns
+                .iter()
+                .filter_map(|rc| match rc {
+                    ResultColumn::Expr(_, Some(a)) => Some(alias_of(a)),
+                    _ => None,
+                })
+                .collect(),
+            OneSelect::Values(_) => Vec::new(),
+        };
+        self.aliases.push(aliases);
         match s {
             OneSelect::Values(rows) => {
                 for row in rows.iter() {
@@ -496,16 +588,13 @@ impl<'a> Walker<'a> {
                     self.from(f);
                 }
                 let mut names = Vec::new();
-                let mut aliases = Vec::new();
+                let aliases = self.aliases.last().cloned().unwrap_or_default();
                 for rc in columns.iter() {
                     match rc {
                         ResultColumn::Expr(e, alias) => {
                             self.expr(e);
                             let name = match (alias, e) {
-                                (Some(a), _) => {
-                                    aliases.push(alias_of(a));
-                                    alias_of(a)
-                                }
+                                (Some(a), _) => alias_of(a),
                                 (None, Expr::Id(id)) => plain(id.0),
                                 (None, Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c)) => plain(c.0),
                                 _ => String::new(),
@@ -565,6 +654,16 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A USING column: the target's when a source of the level beside
+    /// it has the column.
+    fn using_column(&mut self, column: &str) {
+        let col = plain(column);
+        let target = self.levels.last().is_some_and(|l| l.iter().any(|s| s.is_target && s.columns.iter().any(|c| eq(c, &col))));
+        if target && self.is_target_column(column) {
+            self.hit(column);
+        }
+    }
+
     /// A column reference `[table.]column`.
     fn column_ref(&mut self, table: Option<&Name<'_>>, column: &str) {
         let col = plain(column);
@@ -580,22 +679,52 @@ impl<'a> Walker<'a> {
                     }
                     return;
                 }
+                self.unresolved_column(column);
             }
             Some(t) => {
                 let tname = plain(t.0);
                 for level in (0..self.levels.len()).rev() {
                     let Some(s) = self.levels[level].iter().find(|s| eq(&s.name, &tname)) else { continue };
                     let (is_target, aliased) = (s.is_target, s.aliased);
+                    let missing = s.complete && !s.columns.iter().any(|c| eq(c, &col)) && !is_rowid(&col);
                     if is_target && !aliased && self.renames_table() {
                         self.hit(t.0);
                     }
                     if is_target && self.is_target_column(column) {
                         self.hit(column);
                     }
+                    if missing {
+                        self.fail(format!("no such column: {tname}.{col}"));
+                    }
                     return;
+                }
+                if self.all_sources_known() {
+                    self.fail(format!("no such column: {tname}.{col}"));
                 }
             }
         }
+    }
+
+    /// Every source in scope has a known column list.
+    fn all_sources_known(&self) -> bool {
+        self.levels.iter().flatten().all(|s| s.complete)
+    }
+
+    /// A bare name no source has: a string in double quotes, TRUE or
+    /// FALSE, a rowid, a result alias, or else an error.
+    fn unresolved_column(&mut self, column: &str) {
+        let written = super::tagged::split(column).0;
+        let col = plain(column);
+        if written.starts_with('"') || eq(&col, "true") || eq(&col, "false") {
+            return;
+        }
+        if is_rowid(&col) && self.levels.iter().flatten().any(|s| !s.qualified_only) {
+            return;
+        }
+        if self.aliases.iter().flatten().any(|a| eq(a, &col)) || !self.all_sources_known() {
+            return;
+        }
+        self.fail(format!("no such column: {col}"));
     }
 
     fn exprs(&mut self, es: &[Expr<'_>]) {
@@ -659,6 +788,8 @@ impl<'a> Walker<'a> {
                 self.tail(filter_over.as_ref());
             }
             Expr::FunctionCallStar { filter_over, .. } => self.tail(filter_over.as_ref()),
+            // (SQLite reads `x IN ()` as a constant: its `x` is no name.)
+            Expr::InList { rhs: None, .. } => {}
             Expr::InList { lhs, rhs, .. } => {
                 self.expr(lhs);
                 self.exprs(rhs.unwrap_or(&[]));
