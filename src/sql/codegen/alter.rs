@@ -253,11 +253,17 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         }
         AlterTableBody::RenameTo(new) => {
             let new = unquote(new.0);
-            if c.schema.table(&new).is_some() || c.schema.index(&new).is_some() {
+            if c.schema.table_in(Some(table.db), &new).is_some() || c.schema.index_in(Some(table.db), &new).is_some() {
                 return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
+            }
+            if new.len() >= 7 && new[..7].eq_ignore_ascii_case("sqlite_") {
+                return Err(Error::sql(format!("object name reserved for internal use: {new}")));
             }
             let target = Target { db: table.db, table: table.name.clone(), column: None };
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
+            if table.autoincrement {
+                c.rename_sequence_row(&table, &new);
+            }
         }
         AlterTableBody::RenameColumn { old, new: new_token } => {
             let (old, new) = (unquote(old.0), unquote(new_token.0));
@@ -267,8 +273,8 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let Some(ci) = table.column_index(&old) else {
                 return Err(Error::sql(format!("no such column: \"{old}\"")));
             };
-            if table.column_index(&new).is_some() {
-                return Err(Error::sql(format!("duplicate column name: {new}")));
+            if table.column_index(&new).is_some_and(|other| other != ci) {
+                return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
             }
             let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()) };
             let always_quoted = new_token.0.starts_with(['"', '\'', '`', '[']);

@@ -12,7 +12,7 @@ use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::rename::{rewrite, NewName, Target};
 use crate::sql::schema::Table;
-use crate::vdbe::program::Opcode;
+use crate::vdbe::program::{Opcode, P4};
 
 /// A rewritten `sqlite_schema` row: (old name, type, name, tbl_name, sql).
 type Row = (String, String, String, String, Option<String>);
@@ -76,5 +76,34 @@ impl Compiler<'_> {
             self.b.add(Opcode::ParseSchema, 1, 0, 0);
         }
         Ok(())
+    }
+
+    /// The `sqlite_sequence` row of AUTOINCREMENT table `table` follows
+    /// its new name.
+    pub(super) fn rename_sequence_row(&mut self, table: &Table, new: &str) {
+        let Some(seq) = self.schema.table_in(Some(table.db), "sqlite_sequence").map(|t| t.root) else { return };
+        let cur = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, cur, seq as i32, table.db as i32, P4::Int64(2), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, cur, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let name = self.b.reg();
+        let old = self.b.reg();
+        self.b.add(Opcode::Column, cur, 0, name);
+        self.b.add4(Opcode::String8, 0, old, 0, P4::Bytes(table.name.clone().into_bytes()), 0);
+        self.b.add(Opcode::Ne, old, next, name);
+        let fields = self.b.regs(2);
+        self.b.add4(Opcode::String8, 0, fields, 0, P4::Bytes(new.as_bytes().to_vec()), 0);
+        self.b.add(Opcode::Column, cur, 1, fields + 1);
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add(Opcode::MakeRecord, fields, 2, rec);
+        self.b.add(Opcode::Rowid, cur, rid, 0);
+        self.b.add(Opcode::Insert, cur, rec, rid);
+        self.b.add(Opcode::Goto, 0, end, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, cur, top as i32, 0);
+        self.b.bind(end);
     }
 }

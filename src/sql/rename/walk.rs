@@ -72,7 +72,8 @@ pub struct Walker<'a> {
     expanding: Vec<String>,
     /// Sources of unknown columns met so far (table-valued functions).
     unknown_sources: usize,
-    /// Inside a CTE the statement never reads: its errors do not count.
+    /// Inside a CTE the statement never reads: the views it reads are not
+    /// expanded (no cycle is reported).
     quiet: usize,
     /// How many identifier tokens of the text spell each name (lower case).
     name_counts: std::collections::HashMap<String, usize>,
@@ -142,7 +143,7 @@ impl<'a> Walker<'a> {
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() && self.quiet == 0 {
+        if self.error.is_none() {
             self.error = Some(msg);
         }
     }
@@ -173,7 +174,10 @@ impl<'a> Walker<'a> {
     fn columns_of(&mut self, t: &Table) -> (Vec<String>, bool) {
         let Some(select) = t.view_select.as_deref() else { return (t.columns.iter().map(|c| c.name.clone()).collect(), true) };
         if self.expanding.iter().any(|v| eq(v, &t.name)) || self.expanding.len() > 32 {
-            self.fail(format!("view {} is circularly defined", t.name));
+            // (SQLite expands no view for a CTE nothing reads.)
+            if self.quiet == 0 {
+                self.fail(format!("view {} is circularly defined", t.name));
+            }
             return (Vec::new(), false);
         }
         // The view's own names, from its SELECT (walked apart: its
@@ -361,7 +365,8 @@ impl<'a> Walker<'a> {
                     }
                 }
                 self.select(select);
-                let excluded = Source { complete: src.complete, ..Source::new("excluded".into(), true, is_target, src.columns.clone()) };
+                // (SQLite renames `excluded` itself with the table.)
+                let excluded = Source { complete: src.complete, ..Source::new("excluded".into(), false, is_target, src.columns.clone()) };
                 self.levels.push(vec![src, excluded]);
                 let mut next = *upsert;
                 while let Some(u) = next {
@@ -440,20 +445,20 @@ impl<'a> Walker<'a> {
         self.fail(format!("no such table: {db}.{name}"));
     }
 
-    /// Add a FROM clause's sources to the innermost level, then walk its
-    /// join constraints.
+    /// Add a FROM clause's sources to the innermost level, each join's
+    /// constraint walked once its right side is there.
     fn from(&mut self, from: &ast::FromClause<'_>) {
-        let mut tables: Vec<&SelectTable<'_>> = from.select.iter().copied().collect();
-        tables.extend(from.joins.iter().flat_map(|j| j.iter()).map(|j| &j.table));
-        for t in tables {
-            self.select_table(t);
+        if let Some(first) = from.select {
+            self.select_table(first);
         }
         for j in from.joins.iter().flat_map(|j| j.iter()) {
+            let before = self.levels.last().map_or(0, |l| l.len());
+            self.select_table(&j.table);
             match &j.constraint {
                 Some(ast::JoinConstraint::On(e)) => self.expr(e),
                 Some(ast::JoinConstraint::Using(names)) => {
                     for n in names.iter() {
-                        self.using_column(n.0);
+                        self.using_column(n.0, before);
                     }
                 }
                 None => {}
@@ -498,8 +503,7 @@ impl<'a> Walker<'a> {
         for cte in with.ctes.iter() {
             let name = plain(cte.tbl_name.0);
             let declared: Option<Vec<String>> = cte.columns.map(|cs| cs.iter().map(|c| plain(c.col_name.0)).collect());
-            // A CTE the statement never names again is not resolved by
-            // SQLite: its errors do not count.
+            // A CTE the statement never names again expands no view.
             let unused = self.name_counts.get(&name.to_ascii_lowercase()).is_some_and(|&n| n <= 1);
             self.quiet += usize::from(unused);
             let unknown = self.unknown_sources;
@@ -654,13 +658,21 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// A USING column: the target's when a source of the level beside
-    /// it has the column.
-    fn using_column(&mut self, column: &str) {
+    /// A USING column, the sources before `split` of the innermost level
+    /// being its left side: both sides must have it.
+    fn using_column(&mut self, column: &str, split: usize) {
         let col = plain(column);
-        let target = self.levels.last().is_some_and(|l| l.iter().any(|s| s.is_target && s.columns.iter().any(|c| eq(c, &col))));
+        let Some(level) = self.levels.last() else { return };
+        let (left, right) = level.split_at(split.min(level.len()));
+        let has = |s: &Source| s.columns.iter().any(|c| eq(c, &col));
+        let target = level.iter().any(|s| s.is_target && has(s));
+        let known = level.iter().all(|s| s.complete);
+        let missing = known && (!left.iter().any(has) || !right.iter().any(has));
         if target && self.is_target_column(column) {
             self.hit(column);
+        }
+        if missing {
+            self.fail(format!("cannot join using column {col} - column not present in both tables"));
         }
     }
 
