@@ -1193,6 +1193,8 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
             Some(Value::Integer(i64::MIN))
         }
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
+            // (The smallest integer negated does not fit: a REAL.)
+            Value::Integer(i64::MIN) => Some(Value::Real(9223372036854775808.0)),
             Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
             Value::Real(r) => Some(Value::Real(-r)),
             // Negating text negates its numeric value ('x' counts as 0).

@@ -90,6 +90,34 @@ fn is_builtin_table(name: &str) -> bool {
     lower.starts_with("sqlite_") || lower.starts_with("pragma_") || ["json_each", "json_tree", "jsonb_each", "jsonb_tree", "generate_series", "dbstat"].contains(&lower.as_str())
 }
 
+/// The columns the results of a SELECT core read directly (`a`, `t.a`),
+/// aliased or not.
+fn columns_read(s: &OneSelect<'_>) -> Vec<String> {
+    match s {
+        OneSelect::Select { columns, .. } => columns
+            .iter()
+            .filter_map(|rc| match rc {
+                ResultColumn::Expr(Expr::Id(c), _) => Some(plain(c.0)),
+                ResultColumn::Expr(Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c), _) => Some(plain(c.0)),
+                _ => None,
+            })
+            .collect(),
+        OneSelect::Values(_) => Vec::new(),
+    }
+}
+
+/// 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn is_rowid(name: &str) -> bool {
     ["rowid", "oid", "_rowid_"].iter().any(|r| eq(r, name))
 }
@@ -532,15 +560,24 @@ impl<'a> Walker<'a> {
         let compound = sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty());
         let (names, aliases) = self.one_select(&sel.body.select);
         if let Some(order_by) = sel.order_by {
+            let read = if compound { columns_read(&sel.body.select) } else { Vec::new() };
             for term in order_by.iter() {
                 // A bare name matching a result alias is that column; in
-                // a compound, terms name result columns.
-                let bare = match &term.expr {
+                // a compound, another bare name is a column the first
+                // SELECT reads, or no column at all (see
+                // `compound_order_by`).
+                let mut e = &term.expr;
+                while let Expr::Collate(inner, _) = e {
+                    e = inner;
+                }
+                let bare = match e {
                     Expr::Id(id) => Some(plain(id.0)),
                     _ => None,
                 };
-                if compound || bare.is_some_and(|b| aliases.iter().any(|a| eq(a, &b))) {
-                    continue;
+                if let Some(b) = bare {
+                    if aliases.iter().any(|a| eq(a, &b)) || (compound && !read.iter().any(|r| eq(r, &b))) {
+                        continue;
+                    }
                 }
                 self.expr(&term.expr);
             }
@@ -552,6 +589,9 @@ impl<'a> Walker<'a> {
             self.levels.pop();
             self.aliases.pop();
         }
+        if compound {
+            self.compound_order_by(sel, &names);
+        }
         if let Some(l) = sel.limit {
             self.expr(&l.expr);
             if let Some(o) = &l.offset {
@@ -560,6 +600,30 @@ impl<'a> Walker<'a> {
         }
         self.ctes.truncate(ctes);
         names
+    }
+
+    /// A compound's ORDER BY terms must name a result column: a bare name
+    /// is a result name, or the column a result reads.
+    fn compound_order_by(&mut self, sel: &Select<'_>, names: &[String]) {
+        let read = columns_read(&sel.body.select);
+        // (Names from `*` may be incomplete: no check then.)
+        if let OneSelect::Select { columns, .. } = &sel.body.select {
+            if columns.iter().any(|rc| !matches!(rc, ResultColumn::Expr(..))) {
+                return;
+            }
+        }
+        for (i, term) in sel.order_by.iter().flat_map(|o| o.iter()).enumerate() {
+            let mut e = &term.expr;
+            while let Expr::Collate(inner, _) = e {
+                e = inner;
+            }
+            let Expr::Id(id) = e else { continue };
+            let name = plain(id.0);
+            if names.iter().chain(read.iter()).any(|n| eq(n, &name)) {
+                continue;
+            }
+            self.fail(format!("{} ORDER BY term does not match any column in the result set", ordinal(i + 1)));
+        }
     }
 
     /// Walk one SELECT core, leaving its level pushed (the caller pops it
