@@ -50,20 +50,27 @@ pub fn rewrite(sql: &str, home_db: usize, schema: &Schema, db_names: &[String], 
     if let Some(e) = walker.error {
         return Err(e);
     }
-    let mut hits = walker.hits;
-    if hits.is_empty() {
+    // RENAME COLUMN also writes double-quoted strings as strings.
+    let strings = if target.column.is_some() { walker.strings } else { Vec::new() };
+    let mut edits: Vec<(usize, bool)> = walker.hits.into_iter().map(|i| (i, true)).chain(strings.into_iter().map(|i| (i, false))).collect();
+    if edits.is_empty() {
         return Ok(None);
     }
-    hits.sort_unstable();
-    hits.dedup();
+    edits.sort_unstable();
+    edits.dedup_by_key(|e| e.0);
     let quoted = format!("\"{}\"", new.name.replace('"', "\"\""));
-    let mut out = String::with_capacity(sql.len() + hits.len() * new.name.len());
+    let mut out = String::with_capacity(sql.len() + edits.len() * new.name.len());
     let mut last = 0;
-    for i in hits {
+    for (i, is_name) in edits {
         let Some(t) = tagged.toks.get(i) else { continue };
         out.push_str(&sql[last..t.start]);
-        let bare_before = sql.as_bytes().get(t.start).is_some_and(|&b| is_id_char(b));
-        if new.always_quoted || !bare_before {
+        let old = &sql[t.start..t.end];
+        if !is_name {
+            let text = crate::sql::parse::unquote(old);
+            out.push('\'');
+            out.push_str(&text.replace('\'', "''"));
+            out.push('\'');
+        } else if new.always_quoted || !old.as_bytes().first().is_some_and(|&b| is_id_char(b)) {
             out.push_str(&quoted);
             // (A quote right after would otherwise join the two.)
             if sql.as_bytes().get(t.end) == Some(&b'"') {

@@ -64,6 +64,8 @@ pub struct Walker<'a> {
     pub hits: Vec<usize>,
     /// The first name that resolved to nothing.
     pub error: Option<String>,
+    /// Token indexes of double-quoted names that are strings.
+    pub strings: Vec<usize>,
     levels: Vec<Vec<Source>>,
     /// Result-column aliases of the SELECTs being walked, by level.
     aliases: Vec<Vec<String>>,
@@ -138,6 +140,7 @@ impl<'a> Walker<'a> {
             home_db,
             hits: Vec::new(),
             error: None,
+            strings: Vec::new(),
             levels: Vec::new(),
             aliases: Vec::new(),
             ctes: Vec::new(),
@@ -225,7 +228,8 @@ impl<'a> Walker<'a> {
         if let Some(e) = inner.error.as_ref().filter(|e| e.ends_with("is circularly defined")) {
             self.fail(e.clone());
         }
-        let complete = inner.error.is_none() && inner.unknown_sources == 0;
+        // (An unnamed result is named by its text, which is not known.)
+        let complete = inner.error.is_none() && inner.unknown_sources == 0 && !names.iter().any(String::is_empty);
         match &t.view_columns {
             Some(declared) => (declared.clone(), complete),
             None => (names, complete),
@@ -515,7 +519,8 @@ impl<'a> Walker<'a> {
                 let columns = self.select(sel);
                 self.levels.extend(beside);
                 let name = alias.as_ref().map(alias_of).unwrap_or_default();
-                Source { complete: unknown == self.unknown_sources, ..Source::new(name, true, false, columns) }
+                let complete = unknown == self.unknown_sources && !columns.iter().any(String::is_empty);
+                Source { complete, ..Source::new(name, true, false, columns) }
             }
             SelectTable::Sub(from, _) => {
                 self.from(from);
@@ -540,11 +545,11 @@ impl<'a> Walker<'a> {
                 self.ctes.push(Cte { name: name.clone(), columns: declared.clone().unwrap_or_default(), complete: declared.is_some() });
                 let names = self.select(cte.select);
                 self.ctes.pop();
-                let complete = unknown == self.unknown_sources;
+                let complete = unknown == self.unknown_sources && (declared.is_some() || !names.iter().any(String::is_empty));
                 self.ctes.push(Cte { name, columns: declared.unwrap_or(names), complete });
             } else {
                 let names = self.select(cte.select);
-                let complete = unknown == self.unknown_sources;
+                let complete = unknown == self.unknown_sources && (declared.is_some() || !names.iter().any(String::is_empty));
                 self.ctes.push(Cte { name, columns: declared.unwrap_or(names), complete });
             }
             self.quiet -= usize::from(unused);
@@ -791,7 +796,13 @@ impl<'a> Walker<'a> {
     fn unresolved_column(&mut self, column: &str) {
         let written = super::tagged::split(column).0;
         let col = plain(column);
-        if written.starts_with('"') || eq(&col, "true") || eq(&col, "false") {
+        if written.starts_with('"') {
+            if let Some(i) = index(column) {
+                self.strings.push(i);
+            }
+            return;
+        }
+        if eq(&col, "true") || eq(&col, "false") {
             return;
         }
         if is_rowid(&col) && self.levels.iter().flatten().any(|s| !s.qualified_only) {
