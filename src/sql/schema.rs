@@ -523,6 +523,18 @@ impl Schema {
         }
     }
 
+    /// Put `table` (of database `table.db`) in place of that database's
+    /// table or view `old_name` (which may have had another name).
+    pub fn replace_table(&mut self, old_name: &str, table: Table) {
+        let old_key = self.tables.iter().find(|(_, t)| t.db == table.db && t.name.eq_ignore_ascii_case(old_name)).map(|(k, _)| k.clone());
+        if let Some(k) = old_key {
+            self.tables.remove(&k);
+        }
+        let plain = table.name.to_ascii_lowercase();
+        let key = if self.tables.contains_key(&plain) { shadowed_key(&table.name, table.db) } else { plain };
+        self.tables.insert(key, Arc::new(table));
+    }
+
     /// The schema cookie of database `db` this schema was read at.
     pub fn cookie_of(&self, db: usize) -> u32 {
         match db {

@@ -3,7 +3,9 @@
 //! names the table or column (`crate::sql::rename`), and the rows that
 //! belong to a renamed table (its indexes, its triggers) follow it. A view
 //! or trigger whose names no longer resolve fails the statement as SQLite
-//! reports it: `error in view v1: no such table: main.t2`.
+//! reports it: `error in view v1: no such table: main.t2` for what was
+//! already broken, `error in trigger r1 after rename: no such column:
+//! new.b` for what the rename breaks.
 //!
 //! Invariant: nothing is written unless every row was edited; rows that
 //! do not change are not rewritten.
@@ -25,7 +27,10 @@ impl Compiler<'_> {
         let renames_table = target.column.is_none();
         let mut own: Vec<Row> = Vec::new();
         let mut temp: Vec<Row> = Vec::new();
-        for (i, (ty, name, tbl, _, sql)) in self.schema.rows.iter().enumerate() {
+        // Every view and trigger as it will be: (database, type, name, sql).
+        let mut after: Vec<(usize, String, String, String)> = Vec::new();
+        let mut changed = self.schema.clone();
+        for (i, (ty, name, tbl, root, sql)) in self.schema.rows.iter().enumerate() {
             let db = self.schema.row_db(i);
             if db != table.db && db != 1 {
                 continue;
@@ -57,14 +62,34 @@ impl Compiler<'_> {
             } else {
                 (name.clone(), tbl.clone())
             };
+            let new_sql = edited.clone().or_else(|| sql.clone());
+            if let Some(text) = &new_sql {
+                if ty == "view" || ty == "trigger" {
+                    after.push((db, ty.clone(), new_name.clone(), text.clone()));
+                }
+                if (ty == "table" || ty == "view") && edited.is_some() {
+                    if let Ok(mut t) = crate::sql::schema::table_from_sql(text, *root as u32) {
+                        t.db = db;
+                        changed.replace_table(name, t);
+                    }
+                }
+            }
             if edited.is_none() && !belongs {
                 continue;
             }
-            let row = (name.clone(), ty.clone(), new_name, new_tbl, edited.or_else(|| sql.clone()));
+            let row = (name.clone(), ty.clone(), new_name, new_tbl, new_sql);
             if db == table.db {
                 own.push(row);
             } else {
                 temp.push(row);
+            }
+        }
+        // The views and triggers must still resolve against the schema as
+        // it will be.
+        let nothing = Target { db: usize::MAX, table: String::new(), column: None };
+        for (db, ty, name, sql) in after {
+            if let Err(msg) = rewrite(&sql, db, &changed, &db_names, &nothing, new) {
+                return Err(Error::sql(format!("error in {ty} {name} after rename: {msg}")));
             }
         }
         self.rewrite_schema_rows(own);

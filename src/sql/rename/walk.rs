@@ -728,18 +728,15 @@ impl<'a> Walker<'a> {
     }
 
     /// A USING column, the sources before `split` of the innermost level
-    /// being its left side: both sides must have it.
+    /// being its left side: both sides must have it. (SQLite does not
+    /// rename it.)
     fn using_column(&mut self, column: &str, split: usize) {
         let col = plain(column);
         let Some(level) = self.levels.last() else { return };
         let (left, right) = level.split_at(split.min(level.len()));
         let has = |s: &Source| s.columns.iter().any(|c| eq(c, &col));
-        let target = level.iter().any(|s| s.is_target && has(s));
         let known = level.iter().all(|s| s.complete);
         let missing = known && (!left.iter().any(has) || !right.iter().any(has));
-        if target && self.is_target_column(column) {
-            self.hit(column);
-        }
         if missing {
             self.fail(format!("cannot join using column {col} - column not present in both tables"));
         }
