@@ -480,6 +480,10 @@ impl<'a> Walker<'a> {
     /// Add a FROM clause's sources to the innermost level, each join's
     /// constraint walked once its right side is there.
     fn from(&mut self, from: &ast::FromClause<'_>) {
+        crate::sql::parse::with_stack(|| self.from_inner(from));
+    }
+
+    fn from_inner(&mut self, from: &ast::FromClause<'_>) {
         if let Some(first) = from.select {
             self.select_table(first);
         }
@@ -558,6 +562,10 @@ impl<'a> Walker<'a> {
 
     /// Walk a SELECT; its result column names.
     pub fn select(&mut self, sel: &Select<'_>) -> Vec<String> {
+        crate::sql::parse::with_stack(|| self.select_inner(sel))
+    }
+
+    fn select_inner(&mut self, sel: &Select<'_>) -> Vec<String> {
         let ctes = self.ctes.len();
         if let Some(w) = &sel.with {
             self.with(w);
