@@ -259,7 +259,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if new.len() >= 7 && new[..7].eq_ignore_ascii_case("sqlite_") {
                 return Err(Error::sql(format!("object name reserved for internal use: {new}")));
             }
-            let target = Target { db: table.db, table: table.name.clone(), column: None };
+            // (In legacy mode REFERENCES follow only with foreign keys on.)
+            let legacy = c.legacy_alter_table;
+            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
             if table.autoincrement {
                 c.rename_sequence_row(&table, &new);
@@ -276,7 +278,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.column_index(&new).is_some_and(|other| other != ci) {
                 return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
             }
-            let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()) };
+            let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()), legacy: false, references: true };
             let always_quoted = new_token.0.starts_with(['"', '\'', '`', '[']);
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted })?;
         }

@@ -86,8 +86,8 @@ impl Compiler<'_> {
         }
         // The views and triggers must still resolve against the schema as
         // it will be.
-        let nothing = Target { db: usize::MAX, table: String::new(), column: None };
-        for (db, ty, name, sql) in after {
+        let nothing = Target { db: usize::MAX, table: String::new(), column: None, legacy: false, references: true };
+        for (db, ty, name, sql) in after.into_iter().filter(|_| !target.legacy) {
             if let Err(msg) = rewrite(&sql, db, &changed, &db_names, &nothing, new) {
                 return Err(Error::sql(format!("error in {ty} {name} after rename: {msg}")));
             }

@@ -47,7 +47,7 @@ pub fn rewrite(sql: &str, home_db: usize, schema: &Schema, db_names: &[String], 
     if let Err(e) = parsed {
         return Err(e.message);
     }
-    if let Some(e) = walker.error {
+    if let Some(e) = walker.error.filter(|_| !target.legacy) {
         return Err(e);
     }
     // RENAME COLUMN also writes double-quoted strings as strings.

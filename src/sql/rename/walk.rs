@@ -22,6 +22,12 @@ pub struct Target {
     pub table: String,
     /// The column being renamed (RENAME COLUMN), `None` for RENAME TABLE.
     pub column: Option<String>,
+    /// `PRAGMA legacy_alter_table`: only CREATE TABLE, CREATE INDEX and a
+    /// trigger's ON clause are edited, and nothing is checked.
+    pub legacy: bool,
+    /// REFERENCES clauses naming the table are edited (not in legacy mode
+    /// with foreign keys off).
+    pub references: bool,
 }
 
 /// One FROM source (or a trigger's NEW/OLD) as name resolution sees it.
@@ -239,6 +245,34 @@ impl<'a> Walker<'a> {
     /// Walk one CREATE statement.
     pub fn statement(&mut self, stmt: &Stmt<'_>) {
         match stmt {
+            // (Legacy mode: the names SQLite edited before 3.25.)
+            Stmt::CreateView { .. } if self.target.legacy => {}
+            Stmt::CreateTable { tbl_name, body, .. } if self.target.legacy => {
+                if self.home_db == self.target.db && eq(&plain(tbl_name.name.0), &self.target.table) {
+                    self.hit(tbl_name.name.0);
+                }
+                let ast::CreateTableBody::ColumnsAndConstraints { columns, constraints, .. } = body else { return };
+                for k in columns.iter().flat_map(|c| c.constraints.iter()) {
+                    if let ast::ColumnConstraint::ForeignKey { clause, .. } = &k.constraint {
+                        self.foreign_key(clause);
+                    }
+                }
+                for k in constraints.iter().flat_map(|c| c.iter()) {
+                    if let ast::TableConstraint::ForeignKey { clause, .. } = &k.constraint {
+                        self.foreign_key(clause);
+                    }
+                }
+            }
+            Stmt::CreateIndex { tbl_name, .. } if self.target.legacy => {
+                if self.home_db == self.target.db && eq(&plain(tbl_name.0), &self.target.table) {
+                    self.hit(tbl_name.0);
+                }
+            }
+            Stmt::CreateTrigger { tbl_name, .. } if self.target.legacy => {
+                if self.resolve_table(tbl_name.db_name.as_ref(), &tbl_name.name).is_some_and(|t| self.is_target_table(t)) {
+                    self.hit(tbl_name.name.0);
+                }
+            }
             Stmt::CreateTable { tbl_name, body, .. } => self.create_table(tbl_name, body),
             Stmt::CreateIndex { tbl_name, columns, where_clause, .. } => {
                 let table = self.schema.table_in(Some(self.home_db), &plain(tbl_name.0));
@@ -312,7 +346,7 @@ impl<'a> Walker<'a> {
     /// `REFERENCES parent(columns)`: the parent is in the same database.
     fn foreign_key(&mut self, clause: &ast::ForeignKeyClause<'_>) {
         let parent_is_target = self.home_db == self.target.db && eq(&plain(clause.tbl_name.0), &self.target.table);
-        if !parent_is_target {
+        if !parent_is_target || !self.target.references {
             return;
         }
         if self.renames_table() {
