@@ -141,6 +141,13 @@ impl Walker<'_> {
         if let Some(w) = &sel.with {
             self.with(w);
         }
+        // (SQLite resolves LIMIT and OFFSET first: their errors come first.)
+        if let Some(l) = sel.limit {
+            self.expr(&l.expr);
+            if let Some(o) = &l.offset {
+                self.expr(o);
+            }
+        }
         let compound = sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty());
         let (names, aliases) = self.one_select(&sel.body.select);
         if let Some(order_by) = sel.order_by {
@@ -175,12 +182,6 @@ impl Walker<'_> {
         }
         if compound {
             self.compound_order_by(sel, &names);
-        }
-        if let Some(l) = sel.limit {
-            self.expr(&l.expr);
-            if let Some(o) = &l.offset {
-                self.expr(o);
-            }
         }
         self.ctes.truncate(ctes);
         names
