@@ -345,6 +345,7 @@ impl Connection {
             count_changes: false,
             ignore_check_constraints: false,
             recursive_triggers: false,
+            legacy_alter_table: false,
             max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
             settings_generation: 0,
             fk_deferred: (0, 0),
@@ -423,6 +424,8 @@ impl Connection {
         let count_changes = self.state.count_changes;
         let ignore_checks = self.state.ignore_check_constraints;
         let recursive_triggers = self.state.recursive_triggers;
+        let legacy_alter_table = self.state.legacy_alter_table;
+        let foreign_keys_on = self.state.foreign_keys;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
         // TCL-style `$::name` parameters are made readable to the parser.
@@ -446,6 +449,8 @@ impl Connection {
                 c.count_changes = count_changes;
                 c.ignore_checks = ignore_checks;
                 c.recursive_triggers = recursive_triggers;
+                c.legacy_alter_table = legacy_alter_table;
+                c.foreign_keys_on = foreign_keys_on;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;
                 prog.attach_generation = generation;

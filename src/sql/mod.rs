@@ -19,3 +19,4 @@ pub mod resolve;
 pub mod plan;
 pub mod codegen;
 pub mod error_offset;
+pub mod rename;

@@ -523,6 +523,18 @@ impl Schema {
         }
     }
 
+    /// Put `table` (of database `table.db`) in place of that database's
+    /// table or view `old_name` (which may have had another name).
+    pub fn replace_table(&mut self, old_name: &str, table: Table) {
+        let old_key = self.tables.iter().find(|(_, t)| t.db == table.db && t.name.eq_ignore_ascii_case(old_name)).map(|(k, _)| k.clone());
+        if let Some(k) = old_key {
+            self.tables.remove(&k);
+        }
+        let plain = table.name.to_ascii_lowercase();
+        let key = if self.tables.contains_key(&plain) { shadowed_key(&table.name, table.db) } else { plain };
+        self.tables.insert(key, Arc::new(table));
+    }
+
     /// The schema cookie of database `db` this schema was read at.
     pub fn cookie_of(&self, db: usize) -> u32 {
         match db {
@@ -1193,6 +1205,8 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
             Some(Value::Integer(i64::MIN))
         }
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
+            // (The smallest integer negated does not fit: a REAL.)
+            Value::Integer(i64::MIN) => Some(Value::Real(9223372036854775808.0)),
             Value::Integer(i) => Some(Value::Integer(i.wrapping_neg())),
             Value::Real(r) => Some(Value::Real(-r)),
             // Negating text negates its numeric value ('x' counts as 0).

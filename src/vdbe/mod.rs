@@ -144,6 +144,9 @@ pub struct ConnState {
     /// `PRAGMA recursive_triggers`: statements prepared while it is on
     /// compile triggers into programs that may fire themselves.
     pub recursive_triggers: bool,
+    /// `PRAGMA legacy_alter_table`: ALTER TABLE RENAME as before SQLite
+    /// 3.25 (views and trigger bodies are not edited).
+    pub legacy_alter_table: bool,
     /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
     /// nested.
     pub max_trigger_depth: usize,

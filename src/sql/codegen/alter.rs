@@ -1,6 +1,7 @@
 //! ALTER TABLE: ADD COLUMN (the stored CREATE TABLE text gains the new
-//! column definition; old rows read its constant DEFAULT) and RENAME TO
-//! (the table's and its indexes' stored text and names change).
+//! column definition; old rows read its constant DEFAULT), DROP COLUMN,
+//! and RENAME TO / RENAME COLUMN (the stored text of every object naming
+//! the table or column changes: see `alter_rename.rs`).
 //!
 //! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
 //! change, followed by the schema cookie bump.
@@ -11,11 +12,12 @@ use crate::sql::parse::{tokens, unquote};
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
 use sqlite3_parser::dialect::TokenType;
+use crate::sql::rename::{NewName, Target};
 
 impl Compiler<'_> {
     /// Rewrite `sqlite_schema` rows: each entry is (old name, new type,
     /// new name, new tbl_name, new sql); the root page is kept.
-    fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
+    pub(super) fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
         let sc = self.b.cursor();
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
@@ -53,53 +55,31 @@ impl Compiler<'_> {
     }
 }
 
-/// Replace the object-name token that follows `after` (TABLE or ON) in a
-/// stored CREATE statement.
-fn rename_in_sql(sql: &str, after: TokenType, old: &str, new: &str) -> String {
-    let b = sql.as_bytes();
-    let toks = tokens(b);
+/// Where ADD COLUMN inserts the new definition in a CREATE TABLE text:
+/// at the comma that starts the table constraints, else at the closing
+/// parenthesis (the text before it is kept as written).
+fn add_column_offset(sql: &str) -> usize {
+    let toks = tokens(sql.as_bytes());
+    let mut depth = 0;
     for (i, t) in toks.iter().enumerate() {
-        if t.kind != after {
-            continue;
-        }
-        let mut j = i + 1;
-        if toks.get(j).is_some_and(|x| x.kind == TokenType::TK_IF) {
-            j += 3;
-        }
-        if let Some(n) = toks.get(j) {
-            if unquote(&sql[n.start..n.end]).eq_ignore_ascii_case(old) {
-                return format!("{}\"{}\"{}", &sql[..n.start], new.replace('"', "\"\""), &sql[n.end..]);
+        match t.kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return t.start;
+                }
             }
+            TokenType::TK_COMMA if depth == 1 => {
+                let next = toks.get(i + 1).map(|n| n.kind);
+                if matches!(next, Some(TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN)) {
+                    return t.start;
+                }
+            }
+            _ => {}
         }
     }
-    sql.to_string()
-}
-
-/// Replace every identifier token equal to `old` by `new`.
-fn rename_identifier(sql: &str, old: &str, new: &str) -> String {
-    let b = sql.as_bytes();
-    let mut out = String::new();
-    let mut last = 0;
-    for t in tokens(b) {
-        if !matches!(t.kind, TokenType::TK_ID) {
-            continue;
-        }
-        let text = &sql[t.start..t.end];
-        if unquote(text).eq_ignore_ascii_case(old) {
-            out.push_str(&sql[last..t.start]);
-            let plain = new.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') && !new.starts_with(|ch: char| ch.is_ascii_digit());
-            if plain {
-                out.push_str(new);
-            } else {
-                out.push('"');
-                out.push_str(&new.replace('"', "\"\""));
-                out.push('"');
-            }
-            last = t.end;
-        }
-    }
-    out.push_str(&sql[last..]);
-    out
+    sql.trim_end().rfind(')').unwrap_or(sql.len())
 }
 
 /// The CREATE TABLE text without the definition of column `col`.
@@ -247,9 +227,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 .map_or(c.sql.len(), |t| t.start);
             let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.sql.len(), |t| t.end);
             let def_text = String::from_utf8_lossy(&c.sql[start..end.max(start)]).into_owned();
-            let old = table.sql.trim_end();
-            let close = old.rfind(')').unwrap_or(old.len());
-            let new_sql = format!("{}, {}{}", old[..close].trim_end(), def_text, &old[close..]);
+            let old = table.sql.as_str();
+            let at = add_column_offset(old);
+            let new_sql = format!("{}, {}{}", &old[..at], def_text, &old[at..]);
             if generated {
                 // The new column's expression is checked against the
                 // table as it will be.
@@ -273,58 +253,34 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         }
         AlterTableBody::RenameTo(new) => {
             let new = unquote(new.0);
-            if c.schema.table(&new).is_some() || c.schema.index(&new).is_some() {
+            if c.schema.table_in(Some(table.db), &new).is_some() || c.schema.index_in(Some(table.db), &new).is_some() {
                 return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
             }
-            let kw = if table.view_select.is_some() { TokenType::TK_VIEW } else { TokenType::TK_TABLE };
-            let mut rows = vec![(table.name.clone(), if table.view_select.is_some() { "view".into() } else { "table".into() }, new.clone(), new.clone(), Some(rename_in_sql(&table.sql, kw, &table.name, &new)))];
-            for idx in c.schema.indexes_of(&table) {
-                match &idx.sql {
-                    Some(sql) => rows.push((idx.name.clone(), "index".into(), idx.name.clone(), new.clone(), Some(rename_in_sql(sql, TokenType::TK_ON, &table.name, &new)))),
-                    None => {
-                        let suffix = idx.name.rsplit('_').next().unwrap_or("1").to_string();
-                        rows.push((idx.name.clone(), "index".into(), format!("sqlite_autoindex_{new}_{suffix}"), new.clone(), None));
-                    }
-                }
+            if new.len() >= 7 && new[..7].eq_ignore_ascii_case("sqlite_") {
+                return Err(Error::sql(format!("object name reserved for internal use: {new}")));
             }
-            // The table's triggers follow it (their ON clause and the
-            // references in their bodies), TEMP ones in the temp schema.
-            let mut temp_rows = Vec::new();
-            for (db, name, sql) in c.schema.trigger_rows_of(&table.name) {
-                let row = (name.clone(), "trigger".into(), name, new.clone(), Some(rename_identifier(&sql, &table.name, &new)));
-                if db == table.db {
-                    rows.push(row);
-                } else {
-                    temp_rows.push(row);
-                }
-            }
-            c.rewrite_schema_rows(rows);
-            if !temp_rows.is_empty() {
-                let saved = std::mem::replace(&mut c.ddl_db, 1);
-                c.rewrite_schema_rows(temp_rows);
-                c.ddl_db = saved;
-                c.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
-                c.b.add(Opcode::ParseSchema, 1, 0, 0);
+            // (In legacy mode REFERENCES follow only with foreign keys on.)
+            let legacy = c.legacy_alter_table;
+            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
+            if table.autoincrement {
+                c.rename_sequence_row(&table, &new);
             }
         }
-        AlterTableBody::RenameColumn { old, new } => {
-            let (old, new) = (unquote(old.0), unquote(new.0));
+        AlterTableBody::RenameColumn { old, new: new_token } => {
+            let (old, new) = (unquote(old.0), unquote(new_token.0));
             if table.view_select.is_some() {
                 return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
             }
-            if table.column_index(&old).is_none() {
+            let Some(ci) = table.column_index(&old) else {
                 return Err(Error::sql(format!("no such column: \"{old}\"")));
+            };
+            if table.column_index(&new).is_some_and(|other| other != ci) {
+                return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
             }
-            if table.column_index(&new).is_some() {
-                return Err(Error::sql(format!("duplicate column name: {new}")));
-            }
-            let mut rows = vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(rename_identifier(&table.sql, &old, &new)))];
-            for idx in c.schema.indexes_of(&table) {
-                if let Some(sql) = &idx.sql {
-                    rows.push((idx.name.clone(), "index".into(), idx.name.clone(), table.name.clone(), Some(rename_identifier(sql, &old, &new))));
-                }
-            }
-            c.rewrite_schema_rows(rows);
+            let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()), legacy: false, references: true };
+            let always_quoted = new_token.0.starts_with(['"', '\'', '`', '[']);
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted })?;
         }
         AlterTableBody::DropColumn(col) => {
             let col = unquote(col.0);
@@ -337,7 +293,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
             }
-            if table.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|x| x.0 == ci)) {
+            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) {
                 return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
             }
             if table.columns.len() == 1 {
@@ -349,7 +305,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
                 }
             }
-            for idx in c.schema.indexes_of(&table) {
+            for idx in c.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
                 let named = |e: &Option<String>| e.as_ref().is_some_and(|e| super::generated::references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));

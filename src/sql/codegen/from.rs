@@ -449,7 +449,8 @@ impl<'b> Compiler<'_> {
                 // `(t)` is t itself; a parenthesized join is a subquery
                 // whose columns keep their tables' names as qualifiers.
                 if let (Some(single), None, None) = (from.select, from.joins.as_ref().filter(|j| !j.is_empty()), &alias) {
-                    return self.open_from_item(single, out);
+                    // (Parentheses may nest deeply: a grown stack.)
+                    return crate::sql::parse::with_stack(|| self.open_from_item(single, out));
                 }
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
                 self.nested_from = true;

@@ -40,6 +40,7 @@ mod integrity;
 pub mod dml_common;
 pub mod alter;
 mod alter_drop_check;
+mod alter_rename;
 pub mod returning;
 pub mod window;
 mod outer_aggregate;
@@ -302,6 +303,12 @@ pub struct Compiler<'s> {
     /// prepared: triggers are compiled into trigger programs run by
     /// `Program` (which may fire themselves) instead of inline.
     pub recursive_triggers: bool,
+    /// `PRAGMA legacy_alter_table` was on when the statement was prepared:
+    /// RENAME TO edits only the table, its indexes, its triggers' ON
+    /// clause and (with foreign keys on) REFERENCES.
+    pub legacy_alter_table: bool,
+    /// `PRAGMA foreign_keys` was on when the statement was prepared.
+    pub foreign_keys_on: bool,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in
@@ -401,6 +408,8 @@ impl<'s> Compiler<'s> {
             later_compound_columns: Vec::new(),
             pure_context: 0,
             recursive_triggers: false,
+            legacy_alter_table: false,
+            foreign_keys_on: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
             select_depth: 0,

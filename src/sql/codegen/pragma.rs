@@ -185,7 +185,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Connection flags kept by the VM (a value that is not a number or
         // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
         "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints"
-        | "recursive_triggers" => {
+        | "recursive_triggers" | "legacy_alter_table" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
