@@ -51,16 +51,7 @@ impl Compiler<'_> {
         if g.is_integer().is_some() {
             return false;
         }
-        let mut names: Vec<(Option<String>, String)> = Vec::new();
-        walk(g, &mut |x| {
-            match x {
-                Expr::Id(id) => names.push((None, unquote(id.0))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
-                _ => {}
-            }
-            true
-        });
-        for (q, n) in names {
+        for (q, n) in crate::sql::plan::terms::column_names(g) {
             match self.resolve_name(q.as_deref(), &n) {
                 Ok(Some(r)) if r.depth == 0 => {}
                 _ => return false,

@@ -1050,12 +1050,8 @@ impl Compiler<'_> {
         let mut has_subquery = false;
         for a in args {
             crate::sql::plan::terms::walk(a, &mut |x| {
-                match x {
-                    Expr::Id(id) => names.push((None, unquote(id.0))),
-                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
-                    Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => has_subquery = true,
-                    _ => {}
-                }
+                names.extend(crate::sql::plan::terms::column_name(x));
+                has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
                 true
             });
         }

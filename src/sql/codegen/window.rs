@@ -665,16 +665,7 @@ impl<'b> Compiler<'_> {
     }
 
     fn collect_plain_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
-        let mut names: Vec<(Option<String>, String)> = Vec::new();
-        walk(e, &mut |x| {
-            match x {
-                Expr::Id(id) => names.push((None, unquote(id.0))),
-                Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
-                _ => {}
-            }
-            true
-        });
-        for (q, n) in names {
+        for (q, n) in crate::sql::plan::terms::column_names(e) {
             if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
                 if r.depth == 0 && !out.iter().any(|c| c.cursor == r.cursor && c.column == r.column) {
                     out.push(r);

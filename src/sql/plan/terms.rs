@@ -70,6 +70,29 @@ pub struct LookupTerm<'a, 'b> {
     pub expr_deps: u64,
 }
 
+/// The column a name node refers to: `(qualifier, column)` for `c`,
+/// `t.c` and `db.t.c` (the database name is not needed to resolve it);
+/// `None` for any other node.
+pub fn column_name(e: &Expr<'_>) -> Option<(Option<String>, String)> {
+    use crate::sql::parse::unquote;
+    match e {
+        Expr::Id(id) => Some((None, unquote(id.0))),
+        Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => Some((Some(unquote(t.0)), unquote(c.0))),
+        _ => None,
+    }
+}
+
+/// The column names `e` reads (see [`column_name`]), in visiting order,
+/// not entering subqueries.
+pub fn column_names(e: &Expr<'_>) -> Vec<(Option<String>, String)> {
+    let mut names = Vec::new();
+    walk(e, &mut |x| {
+        names.extend(column_name(x));
+        true
+    });
+    names
+}
+
 /// Visit `e` and its sub-expressions (not entering subqueries); `f`
 /// returns `false` to skip a node's children.
 pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
