@@ -94,7 +94,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 compare::exec(vm, insn)
             }
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-            Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid => record::exec(vm, insn, env),
+            Opcode::MakeRecord | Opcode::Column | Opcode::Rowid | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Next | Opcode::Prev | Opcode::Count
             | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
