@@ -8,16 +8,19 @@
 //! path gives, with SQLite's rules (its "xfer" optimization): no column
 //! list, no WITH, a lone `SELECT *` from one real table other than the
 //! destination, both rowid tables with the same INTEGER PRIMARY KEY
-//! position, the same column count, per column the same affinity,
+//! position or both WITHOUT ROWID with the same PRIMARY KEY, the same column count, per column the same affinity,
 //! collation and default (a short record reads its default) and NOT NULL
-//! only where the source has it too, no generated column, a STRICT
+//! only where the source has it too, generated columns at the same
+//! places with the same expressions (the copy then runs even though the
+//! INSERT's own column count leaves them out, as in SQLite), a STRICT
 //! destination only from a STRICT source with the same types, the same
 //! CHECK constraints (or none on the destination), no trigger, RETURNING,
 //! upsert or AUTOINCREMENT, not `PRAGMA count_changes`, and every
 //! destination index matched by an identical source index.
 //!
 //! Invariants: where a conflict could arise (a destination index without
-//! an INTEGER PRIMARY KEY, a UNIQUE index, a conflict mode other than
+//! an INTEGER PRIMARY KEY, a UNIQUE index or a WITHOUT ROWID table's
+//! PRIMARY KEY, a conflict mode other than
 //! ABORT/ROLLBACK) the copy runs only when the destination is empty at
 //! run time; otherwise, and while `PRAGMA foreign_keys` is on for a
 //! destination with foreign keys, the program falls through to the
@@ -76,8 +79,8 @@ fn same_text(a: &Option<String>, b: &Option<String>) -> bool {
 fn same_shape(dst: &Table, src: &Table) -> bool {
     if src.view_select.is_some()
         || src.unsupported.is_some()
-        || src.without_rowid.is_some()
-        || dst.without_rowid.is_some()
+        || src.without_rowid.is_some() != dst.without_rowid.is_some()
+        || (dst.without_rowid.is_some() && dst.key_columns() != src.key_columns())
         || (src.db == dst.db && src.name.eq_ignore_ascii_case(&dst.name))
         || src.columns.len() != dst.columns.len()
         || src.rowid_alias != dst.rowid_alias
@@ -87,13 +90,17 @@ fn same_shape(dst: &Table, src: &Table) -> bool {
         return false;
     }
     dst.columns.iter().zip(&src.columns).enumerate().all(|(i, (d, s))| {
-        d.generated.is_none()
-            && s.generated.is_none()
+        let same_generated = match (&d.generated, &s.generated) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.stored == b.stored && a.expr == b.expr,
+            _ => false,
+        };
+        same_generated
             && d.affinity == s.affinity
             && same_text(&d.collation, &s.collation)
             && (!d.not_null || s.not_null)
             && (!dst.strict || same_text(&d.decltype, &s.decltype))
-            && (i == 0 || d.default == s.default)
+            && (i == 0 || d.generated.is_some() || d.default == s.default)
     })
 }
 
@@ -129,7 +136,10 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
         Some(_) => oc.for_constraint(t.table.pk_conflict),
         None => oc.for_constraint(None),
     };
-    let needs_empty = (t.table.rowid_alias.is_none() && !t.indexes.is_empty())
+    let without_rowid = t.table.without_rowid.is_some();
+    // (A WITHOUT ROWID table's PRIMARY KEY is a UNIQUE index.)
+    let needs_empty = without_rowid
+        || (t.table.rowid_alias.is_none() && !t.indexes.is_empty())
         || t.indexes.iter().any(|(i, _)| i.unique)
         || !matches!(rowid_oc, OnConflict::Abort | OnConflict::Rollback);
     let guarded = needs_empty || !t.table.foreign_keys.is_empty();
@@ -151,13 +161,21 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
     }
     let src_cur = c.b.cursor();
     c.dbs_used |= 1 << src.db;
-    c.b.add4(Opcode::OpenRead, src_cur, src.root as i32, src.db as i32, P4::Int64(src.columns.len() as i64), 0);
+    let p4 = if without_rowid { P4::KeyInfo(c.without_rowid_key_info(&src)?) } else { P4::Int64(src.columns.len() as i64) };
+    c.b.add4(Opcode::OpenRead, src_cur, src.root as i32, src.db as i32, p4, 0);
     c.b.comment(src.name.clone());
     let done = c.b.label();
     c.b.add(Opcode::Rewind, src_cur, done, 0);
     let top = c.b.here();
     let rowid = c.b.reg();
-    if t.table.rowid_alias.is_some() {
+    if without_rowid {
+        // The record in stored order is the table's entry: it counts as a
+        // change, with no rowid and nothing for the update hook.
+        let rec = c.b.reg();
+        c.b.add(Opcode::RowData, src_cur, rec, 0);
+        c.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, OPFLAG_NCHANGE);
+        c.b.add(Opcode::Next, src_cur, top as i32, 0);
+    } else if t.table.rowid_alias.is_some() {
         c.b.add(Opcode::Rowid, src_cur, rowid, 0);
         if !needs_empty {
             let free = c.b.label();
@@ -171,10 +189,12 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
     } else {
         c.b.add(Opcode::Rowid, src_cur, rowid, 0);
     }
-    let rec = c.b.reg();
-    c.b.add(Opcode::RowData, src_cur, rec, 0);
-    c.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), OPFLAG_NCHANGE | OPFLAG_LASTROWID);
-    c.b.add(Opcode::Next, src_cur, top as i32, 0);
+    if !without_rowid {
+        let rec = c.b.reg();
+        c.b.add(Opcode::RowData, src_cur, rec, 0);
+        c.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+        c.b.add(Opcode::Next, src_cur, top as i32, 0);
+    }
     for (s, dst_cur) in index_pairs {
         let idx_cur = c.b.cursor();
         let ki = c.index_key_info(&s)?;
