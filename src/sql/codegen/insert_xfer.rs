@@ -8,23 +8,24 @@
 //! path gives, with SQLite's rules (its "xfer" optimization): no column
 //! list, no WITH, a lone `SELECT *` from one real table other than the
 //! destination, both rowid tables with the same INTEGER PRIMARY KEY
-//! position or both WITHOUT ROWID with the same PRIMARY KEY, the same column count, per column the same affinity,
-//! collation and default (a short record reads its default) and NOT NULL
-//! only where the source has it too, generated columns at the same
-//! places with the same expressions (the copy then runs even though the
-//! INSERT's own column count leaves them out, as in SQLite), a STRICT
-//! destination only from a STRICT source with the same types, the same
-//! CHECK constraints (or none on the destination), no trigger, RETURNING,
-//! upsert or AUTOINCREMENT, not `PRAGMA count_changes`, and every
-//! destination index matched by an identical source index.
+//! position or both WITHOUT ROWID with the same PRIMARY KEY, the same
+//! column count, per column the same affinity, collation and default (a
+//! short record reads its default) and NOT NULL only where the source
+//! has it too, generated columns at the same places with the same
+//! expressions (the copy then runs even though the INSERT's own column
+//! count leaves them out, as in SQLite), a STRICT destination only from
+//! a STRICT source with the same types, the same CHECK constraints (or
+//! none on the destination), no INSERT trigger, RETURNING, upsert or
+//! AUTOINCREMENT, not `PRAGMA count_changes`, and every destination
+//! index matched by an identical source index.
 //!
 //! Invariants: where a conflict could arise (a destination index without
 //! an INTEGER PRIMARY KEY, a UNIQUE index or a WITHOUT ROWID table's
-//! PRIMARY KEY, a conflict mode other than
-//! ABORT/ROLLBACK) the copy runs only when the destination is empty at
-//! run time; otherwise, and while `PRAGMA foreign_keys` is on for a
-//! destination with foreign keys, the program falls through to the
-//! row-by-row path compiled right after the copy. Without an INTEGER
+//! PRIMARY KEY, a conflict mode other than ABORT/ROLLBACK) the copy runs
+//! only when the destination is empty at run time; otherwise the program
+//! falls through to the row-by-row path compiled right after the copy.
+//! So does a table with foreign keys of its own while `PRAGMA
+//! foreign_keys` is on. Without an INTEGER
 //! PRIMARY KEY and without indexes the rows get new rowids (`NewRowid`),
 //! as the row path gives them; with indexes the destination is empty and
 //! keeps the source rowids (as SQLite does), so its index entries copied
@@ -33,11 +34,11 @@
 use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Result, SQLITE_CONSTRAINT_PRIMARYKEY};
-use crate::sql::parse::unquoted;
-use crate::sql::schema::{Index, Table};
+use crate::sql::parse::{unquoted, with_first_statement};
+use crate::sql::schema::{Index, IndexColumn, Table};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{OneSelect, ResultColumn, Select, SelectTable};
+use sqlite3_parser::ast::{Cmd, OneSelect, ResultColumn, Select, SelectTable, Stmt, TriggerEvent};
 
 /// What `emit_transfer` compiled.
 pub enum Transfer {
@@ -75,6 +76,50 @@ fn same_text(a: &Option<String>, b: &Option<String>) -> bool {
     }
 }
 
+/// An expression's syntax tree as text (spacing and layout left out), or
+/// `None` when it does not parse.
+fn expr_tree(text: &str) -> Option<String> {
+    let sql = format!("SELECT {text}");
+    with_first_statement(sql.as_bytes(), |cmd, _| {
+        Ok(match cmd {
+            Some(Cmd::Stmt(Stmt::Select(sel))) => match &sel.body.select {
+                OneSelect::Select { columns: [ResultColumn::Expr(e, _)], .. } => Some(format!("{e:?}")),
+                _ => None,
+            },
+            _ => None,
+        })
+    })
+    .ok()
+    .flatten()
+}
+
+/// Whether two optional expressions (index terms, partial-index WHEREs)
+/// are the same expression.
+fn same_expr(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a == b || expr_tree(a).is_some_and(|t| Some(t) == expr_tree(b)),
+        _ => false,
+    }
+}
+
+/// Whether the two tables have the same CHECK constraints (as SQLite
+/// compares them: the expressions, not their spelling).
+fn same_checks(dst: &Table, src: &Table) -> bool {
+    dst.checks.len() == src.checks.len()
+        && dst.checks.iter().zip(&src.checks).all(|(d, s)| d.1 == s.1 || expr_tree(&d.1).is_some_and(|t| Some(t) == expr_tree(&s.1)))
+}
+
+/// The type a STRICT column's values must have (INT and INTEGER are one).
+fn strict_type(decltype: &Option<String>) -> String {
+    let t = decltype.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    if t == "INT" {
+        "INTEGER".into()
+    } else {
+        t
+    }
+}
+
 /// Whether rows of `src` are rows of `dst` as they are stored.
 fn same_shape(dst: &Table, src: &Table) -> bool {
     if src.view_select.is_some()
@@ -85,7 +130,7 @@ fn same_shape(dst: &Table, src: &Table) -> bool {
         || src.columns.len() != dst.columns.len()
         || src.rowid_alias != dst.rowid_alias
         || (dst.strict && !src.strict)
-        || (!dst.checks.is_empty() && dst.checks.iter().map(|c| &c.1).ne(src.checks.iter().map(|c| &c.1)))
+        || (!dst.checks.is_empty() && !same_checks(dst, src))
     {
         return false;
     }
@@ -99,34 +144,52 @@ fn same_shape(dst: &Table, src: &Table) -> bool {
             && d.affinity == s.affinity
             && same_text(&d.collation, &s.collation)
             && (!d.not_null || s.not_null)
-            && (!dst.strict || same_text(&d.decltype, &s.decltype))
+            && (!dst.strict || strict_type(&d.decltype) == strict_type(&s.decltype))
             && (i == 0 || d.generated.is_some() || d.default == s.default)
     })
 }
 
-/// Whether two indexes hold the same entries for the same rows.
-fn same_index(d: &Index, s: &Index) -> bool {
+/// The collation an index column compares with: its own, else its table
+/// column's, else BINARY.
+fn index_collation(table: &Table, k: &IndexColumn) -> String {
+    k.collation.clone().or_else(|| k.column.and_then(|c| table.columns.get(c)).and_then(|c| c.collation.clone())).unwrap_or_else(|| "BINARY".into())
+}
+
+/// Whether two indexes (of `dst` and of `src`, tables of the same shape)
+/// hold the same entries for the same rows.
+fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
     d.unique == s.unique
         && d.on_conflict == s.on_conflict
-        && d.where_sql == s.where_sql
+        && same_expr(&d.where_sql, &s.where_sql)
         && d.columns.len() == s.columns.len()
-        && d.columns.iter().zip(&s.columns).all(|(a, b)| a.column == b.column && a.expr == b.expr && a.descending == b.descending && same_text(&a.collation, &b.collation))
+        && d.columns.iter().zip(&s.columns).all(|(a, b)| {
+            a.column == b.column && same_expr(&a.expr, &b.expr) && a.descending == b.descending && index_collation(dst, a).eq_ignore_ascii_case(&index_collation(src, b))
+        })
+}
+
+/// Whether `table` has an INSERT trigger (SQLite copies rows into a table
+/// with only UPDATE or DELETE triggers).
+fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
+    c.schema.triggers_of(table).iter().any(|(_, sql)| {
+        with_first_statement(sql.as_bytes(), |cmd, _| Ok(!matches!(cmd, Some(Cmd::Stmt(Stmt::CreateTrigger { event: TriggerEvent::Update | TriggerEvent::UpdateOf(_) | TriggerEvent::Delete, .. })))))
+            .unwrap_or(true)
+    })
 }
 
 /// Compile the transfer into `t` (opened for writing) when the statement
 /// qualifies; see the module doc for the conditions.
 pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc: OnConflict, shape_ok: bool) -> Result<Transfer> {
-    if !shape_ok || !c.firing.is_empty() || !c.ctes.is_empty() || c.count_changes || c.authorizer.is_some() || c.autoinc.is_some() || t.table.autoincrement {
+    if !shape_ok || !c.firing.is_empty() || !c.ctes.is_empty() || c.count_changes || c.autoinc.is_some() || t.table.autoincrement {
         return Ok(Transfer::NotApplicable);
     }
     let Some(src) = lone_star_source(c, sel) else { return Ok(Transfer::NotApplicable) };
-    if !same_shape(&t.table, &src) || !c.schema.triggers_of(&t.table).is_empty() {
+    if !same_shape(&t.table, &src) || has_insert_trigger(c, &t.table) {
         return Ok(Transfer::NotApplicable);
     }
     let src_indexes: Vec<Index> = c.schema.indexes_of(&src).into_iter().cloned().collect();
     let mut index_pairs = Vec::new();
     for (d, cur) in &t.indexes {
-        match src_indexes.iter().find(|s| same_index(d, s)) {
+        match src_indexes.iter().find(|s| same_index(&t.table, d, &src, s)) {
             Some(s) => index_pairs.push((s.clone(), *cur)),
             None => return Ok(Transfer::NotApplicable),
         }
@@ -142,10 +205,14 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
         || (t.table.rowid_alias.is_none() && !t.indexes.is_empty())
         || t.indexes.iter().any(|(i, _)| i.unique)
         || !matches!(rowid_oc, OnConflict::Abort | OnConflict::Rollback);
-    let guarded = needs_empty || !t.table.foreign_keys.is_empty();
+    // The table's own foreign keys are checked row by row while the pragma
+    // is on (as SQLite, which leaves the copy out then; foreign keys of
+    // other tables onto this one do not stop it).
+    let fk_involved = !t.table.foreign_keys.is_empty();
+    let guarded = needs_empty || fk_involved;
     let row_path = c.b.label();
     let end = c.b.label();
-    if !t.table.foreign_keys.is_empty() {
+    if fk_involved {
         // Foreign key checks are compiled in and skipped at run time when
         // the pragma is off: only then may the copy skip them.
         let fk_off = c.b.label();
