@@ -137,7 +137,7 @@ fn same_shape(dst: &Table, src: &Table) -> bool {
     dst.columns.iter().zip(&src.columns).enumerate().all(|(i, (d, s))| {
         let same_generated = match (&d.generated, &s.generated) {
             (None, None) => true,
-            (Some(a), Some(b)) => a.stored == b.stored && a.expr == b.expr,
+            (Some(a), Some(b)) => a.stored == b.stored && same_expr(&Some(a.expr.clone()), &Some(b.expr.clone())),
             _ => false,
         };
         same_generated
