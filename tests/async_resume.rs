@@ -15,6 +15,9 @@ const SETUP: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c);
 CREATE INDEX tb ON t(b);
 CREATE TABLE u(x INTEGER, y TEXT);
 CREATE INDEX ux ON u(x);
+CREATE TABLE t2(a INTEGER PRIMARY KEY, b TEXT, c);
+CREATE INDEX t2b ON t2(b);
+CREATE TABLE u2(x INTEGER, y TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<2000)
 INSERT INTO t SELECT i, printf('%05d', (i * 7919) % 2000) || printf('%.30c', '.'),
   CASE WHEN i % 97 = 0 THEN zeroblob(6000) ELSE i * 1.5 END FROM n;
@@ -36,6 +39,12 @@ const QUERIES: &[&str] = &[
     "DELETE FROM u WHERE x > 600",
     "INSERT INTO u SELECT a + 10000, b FROM t WHERE a < 300",
     "SELECT x, y FROM u WHERE x > 500 ORDER BY x, y",
+    // The INSERT ... SELECT * transfer: records (some with overflow pages)
+    // and index entries copied as they are.
+    "INSERT INTO t2 SELECT * FROM t",
+    "INSERT INTO u2 SELECT * FROM u",
+    "SELECT a, b, length(c) FROM t2 INDEXED BY t2b WHERE b > '0'",
+    "SELECT rowid, x, y FROM u2",
 ];
 
 fn disk(seed: u64, max_per_poll: usize) -> IoContext {

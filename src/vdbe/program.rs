@@ -96,6 +96,10 @@ pub enum Opcode {
     MakeRecord,
     Column,
     Rowid,
+    /// Copy the whole payload of cursor P1's current entry (a table row's
+    /// record, or an index entry's key) into register P2 as a blob: the
+    /// INSERT ... SELECT transfer copies records without decoding them.
+    RowData,
     OpenRead,
     OpenWrite,
     OpenEphemeral,

@@ -1,6 +1,7 @@
 //! INSERT: VALUES rows, INSERT ... SELECT (materialised first, so a table
-//! can be copied into itself), DEFAULT VALUES, and the OR conflict
-//! clauses.
+//! can be copied into itself; `INSERT INTO t SELECT * FROM u` between
+//! tables of the same shape copies records, see `insert_xfer.rs`),
+//! DEFAULT VALUES, and the OR conflict clauses.
 
 use super::dml_common::{OnConflict, WriteTarget};
 use super::select::Dest;
@@ -161,30 +162,18 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 }
                 c.scopes.pop();
             } else {
-                let tmp = c.b.cursor();
-                c.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
-                let open = c.b.insns.len() - 1;
-                let info = c.compile_select(sel, Dest::EphemTable(tmp))?;
-                c.b.insns[open].p2 = info.n_columns as i32;
-                count_check(info.n_columns)?;
-                let end = c.b.label();
-                c.b.add(Opcode::Rewind, tmp, end, 0);
-                let top = c.b.here();
-                let row = c.b.regs(t.table.columns.len());
-                fill_defaults(c, &t, row, &targets)?;
-                let mut extra_rowid = None;
-                for (k, &col) in targets.iter().enumerate() {
-                    if col == usize::MAX {
-                        let rr = c.b.reg();
-                        c.b.add(Opcode::Column, tmp, k as i32, rr);
-                        extra_rowid = Some(rr);
-                    } else {
-                        c.b.add(Opcode::Column, tmp, k as i32, row + col as i32);
+                let shape_ok = upsert.is_none() && columns.is_none() && returning.is_none();
+                match super::insert_xfer::emit_transfer(c, sel, &t, oc, shape_ok)? {
+                    super::insert_xfer::Transfer::Complete => {}
+                    super::insert_xfer::Transfer::NotApplicable => {
+                        insert_select_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check)?;
+                    }
+                    super::insert_xfer::Transfer::Guarded { row_path, end } => {
+                        c.b.bind(row_path);
+                        insert_select_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check)?;
+                        c.b.bind(end);
                     }
                 }
-                insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid, upsert.as_ref())?;
-                c.b.add(Opcode::Next, tmp, top as i32, 0);
-                c.b.bind(end);
             }
         }
     }
@@ -208,6 +197,44 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.emit_change_count_row(prog, "rows inserted");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
+    Ok(())
+}
+
+/// INSERT ... SELECT row by row: the SELECT's rows are materialised
+/// first (so a table can be copied into itself), then each is inserted.
+fn insert_select_rows(
+    c: &mut Compiler<'_>,
+    sel: &sqlite3_parser::ast::Select<'_>,
+    t: &WriteTarget,
+    targets: &[usize],
+    oc: OnConflict,
+    upsert: Option<&super::upsert::Upserts<'_, '_>>,
+    count_check: &dyn Fn(usize) -> Result<()>,
+) -> Result<()> {
+    let tmp = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
+    let open = c.b.insns.len() - 1;
+    let info = c.compile_select(sel, Dest::EphemTable(tmp))?;
+    c.b.insns[open].p2 = info.n_columns as i32;
+    count_check(info.n_columns)?;
+    let end = c.b.label();
+    c.b.add(Opcode::Rewind, tmp, end, 0);
+    let top = c.b.here();
+    let row = c.b.regs(t.table.columns.len());
+    fill_defaults(c, t, row, targets)?;
+    let mut extra_rowid = None;
+    for (k, &col) in targets.iter().enumerate() {
+        if col == usize::MAX {
+            let rr = c.b.reg();
+            c.b.add(Opcode::Column, tmp, k as i32, rr);
+            extra_rowid = Some(rr);
+        } else {
+            c.b.add(Opcode::Column, tmp, k as i32, row + col as i32);
+        }
+    }
+    insert_row_with_rowid(c, t, row, targets, oc, extra_rowid, upsert)?;
+    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    c.b.bind(end);
     Ok(())
 }
 

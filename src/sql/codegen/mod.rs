@@ -26,6 +26,7 @@ mod table_fn;
 pub mod aggregate;
 pub mod compound;
 pub mod insert;
+mod insert_xfer;
 mod upsert;
 pub mod update;
 pub mod assign;

@@ -1,4 +1,5 @@
-//! Records and row access: `MakeRecord`, `Column`, `Rowid`, `IdxRowid`.
+//! Records and row access: `MakeRecord`, `Column`, `Rowid`, `IdxRowid`,
+//! `RowData`.
 //! `Column` on a B-tree cursor may wait for overflow pages: it suspends
 //! before decoding, with nothing changed.
 
@@ -94,6 +95,25 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 _ => Value::Null,
             };
             set_reg(vm, p2, v);
+        }
+        Opcode::RowData => {
+            // Reading the payload may wait for overflow pages; the register
+            // is written only once it is all there.
+            let Vm { regs, cursors, .. } = &mut *vm;
+            let data = match cursors.get_mut(p1 as usize).and_then(|c| c.as_mut()) {
+                Some(VmCursor::Btree(c)) if !c.null_row && !c.eof && c.cursor.is_valid() => {
+                    let bt = &mut env.dbs[c.db].btree;
+                    match c.cursor.payload(bt)? {
+                        Poll::Ready(d) => d,
+                        Poll::Pending => return Ok(Flow::Pending),
+                    }
+                }
+                _ => return Err(super::internal("row data of a cursor not on a B-tree entry")),
+            };
+            match regs.get_mut(p2 as usize) {
+                Some(r) => r.set_ref(ValueRef::Blob(data)),
+                None => return Err(super::internal("row data into a missing register")),
+            }
         }
         _ => return Err(super::internal("record: unexpected opcode")),
     }
