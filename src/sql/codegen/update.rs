@@ -117,14 +117,28 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
     if from.is_none() && c.onepass_allowed(&table, with.is_some(), where_clause.as_ref(), returning.is_some(), oc, Some(&assignments)) {
-        let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
-        c.scopes.push(target_scope(&table, alias, t.cursor));
         let end = c.b.label();
-        let top = c.b.here();
-        c.b.add(Opcode::Yield, co, end, 0);
-        c.seek_target(&t, rid, top as i32);
-        update_row(c, &t, rid, &assignments, oc, top as i32)?;
-        c.b.add(Opcode::Goto, 0, top as i32, 0);
+        if where_clause.is_none() && c.authorizer.is_none() {
+            // Every row: the write cursor itself walks the table (an
+            // update in place leaves it on the row, so Next goes on).
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            let next = c.b.label();
+            let rid = c.b.reg();
+            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            update_row(c, &t, rid, &assignments, oc, next)?;
+            c.b.bind(next);
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+        } else {
+            let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            let top = c.b.here();
+            c.b.add(Opcode::Yield, co, end, 0);
+            c.seek_target(&t, rid, top as i32);
+            update_row(c, &t, rid, &assignments, oc, top as i32)?;
+            c.b.add(Opcode::Goto, 0, top as i32, 0);
+        }
         c.b.bind(end);
         c.scopes.pop();
         c.finish_returning();
