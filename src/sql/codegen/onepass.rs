@@ -9,7 +9,9 @@
 //! cursor there and changes the row. The loop's read cursors stay valid
 //! across the writes: a B-tree cursor whose tree changed re-seeks by its
 //! saved key, and one whose entry was deleted lands on the entry after it
-//! (see `btree`'s contract).
+//! (see `btree`'s contract). An UPDATE of every row (no WHERE, no
+//! authorizer) needs no coroutine: its write cursor walks the table, as
+//! an update in place leaves the cursor on the row (`update.rs`).
 //!
 //! Invariant (what [`Compiler::onepass_allowed`] checks, falling back to
 //! two passes otherwise): the table has a rowid; no trigger, foreign key
