@@ -127,7 +127,7 @@ impl Builder {
             matches!(
                 op,
                 Init | Goto | Gosub | If | IfNot | IsNull | NotNull | IfPos | IfNotZero | DecrJumpZero | Once
-                    | InitCoroutine | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT
+                    | InitCoroutine | Yield | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT
                     | SeekLE | SeekLT | IdxGE | IdxGT | IdxLE | IdxLT | Found | NotFound | NoConflict | SorterSort
                     | SorterNext | MustBeInt | Eq | Ne | Lt | Le | Gt | Ge | FkIfZero | FkIfOff | IfNullRow | Program
             )

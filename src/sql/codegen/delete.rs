@@ -1,7 +1,9 @@
 //! DELETE: without WHERE every tree of the table is cleared at once (the
-//! rows still count as changes); with WHERE the matching rowids (the keys
-//! of a WITHOUT ROWID table) are collected first, then each row and its
-//! index entries are removed.
+//! rows still count as changes); with WHERE, where nothing can observe
+//! the table half-way, each matching row is deleted as the WHERE loop
+//! finds it (`onepass.rs`); otherwise the matching rowids (the keys of a
+//! WITHOUT ROWID table) are collected first, then each row and its index
+//! entries are removed.
 //! A WITH clause is visible to the whole statement.
 
 use super::Compiler;
@@ -25,7 +27,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 }
 
 fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Delete { with, tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
     if order_by.is_some() || limit.is_some() {
@@ -51,6 +53,18 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             // (p3: the rows count as changes, 2 when a trigger made them.)
             let counted = if c.firing.is_empty() { 1 } else { 2 };
             c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, P4::Table(table.name.clone()), 0);
+        }
+        w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), super::dml_common::OnConflict::Default, None) => {
+            let t = c.open_write_target(table.clone())?;
+            let (co, rid) = c.onepass_rowids(&table, alias, w.as_ref())?;
+            let end = c.b.label();
+            let top = c.b.here();
+            c.b.add(Opcode::Yield, co, end, 0);
+            c.seek_target(&t, rid, top as i32);
+            let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
+            c.delete_current_row(&t, flags)?;
+            c.b.add(Opcode::Goto, 0, top as i32, 0);
+            c.b.bind(end);
         }
         w => {
             let t = c.open_write_target(table.clone())?;

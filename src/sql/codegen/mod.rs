@@ -31,6 +31,7 @@ mod upsert;
 pub mod update;
 pub mod assign;
 pub mod delete;
+mod onepass;
 pub mod ddl;
 mod create_as;
 mod view_columns;

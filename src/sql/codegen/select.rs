@@ -54,6 +54,14 @@ pub enum Dest {
     EphemTable(i32),
     /// Compute the rows and throw them away (SELECT in a trigger).
     Discard,
+    /// The first column of each row into `reg`, then `Yield co` (the
+    /// WHERE loop of a one-pass UPDATE or DELETE, `onepass.rs`).
+    Yield {
+        /// The coroutine's register.
+        co: i32,
+        /// Register receiving the row's first column.
+        reg: i32,
+    },
     /// A recursive CTE's rows: into the result table and the queue,
     /// skipping rows already seen when `dedupe` is set, stopping at the
     /// CTE's LIMIT.
@@ -417,6 +425,10 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
             Dest::Discard => {}
+            Dest::Yield { co, reg } => {
+                self.b.add(Opcode::Copy, regs, reg, 0);
+                self.b.add(Opcode::Yield, co, 0, 0);
+            }
             Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
                 let rec = self.b.reg();
                 let rid = self.b.reg();

@@ -1,4 +1,6 @@
-//! UPDATE: the rowids of matching rows (the keys of a WITHOUT ROWID
+//! UPDATE: where changing the rows cannot change which rows the WHERE
+//! loop visits, each row is updated as the loop finds it (`onepass.rs`).
+//! Otherwise the rowids of matching rows (the keys of a WITHOUT ROWID
 //! table's) are collected first (so changed rows are never visited
 //! twice), then each row is re-read, its new values computed, constraints
 //! checked, old index entries removed, and the row and new index entries
@@ -79,7 +81,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 }
 
 fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Update { or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
     if order_by.is_some() || limit.is_some() {
@@ -114,6 +116,37 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
+    if from.is_none() && c.onepass_allowed(&table, with.is_some(), where_clause.as_ref(), returning.is_some(), oc, Some(&assignments)) {
+        let end = c.b.label();
+        if where_clause.is_none() && c.authorizer.is_none() {
+            // Every row: the write cursor itself walks the table (an
+            // update in place leaves it on the row, so Next goes on).
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            let next = c.b.label();
+            let rid = c.b.reg();
+            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            update_row(c, &t, rid, &assignments, oc, next)?;
+            c.b.bind(next);
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+        } else {
+            let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            let top = c.b.here();
+            c.b.add(Opcode::Yield, co, end, 0);
+            c.seek_target(&t, rid, top as i32);
+            update_row(c, &t, rid, &assignments, oc, top as i32)?;
+            c.b.add(Opcode::Goto, 0, top as i32, 0);
+        }
+        c.b.bind(end);
+        c.scopes.pop();
+        c.finish_returning();
+        c.emit_change_count_row(prog, "rows updated");
+        c.end_program(init, Some(true));
+        prog.counts_changes = true;
+        return Ok(());
+    }
     // Without FROM the rowids are collected and each row's values computed
     // when it is updated; with FROM the join computes the values, kept
     // (one row per target row) beside the rowid.
