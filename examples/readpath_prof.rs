@@ -1,5 +1,5 @@
 //! Profiling driver for the per-row read path (ringlite only, no SQLite in
-//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|tenants-steps|insert> [iterations]`.
+//! the profile): `cargo run --release --example readpath_prof -- <scan|rowid|index|tenants|tenants-steps|insert|append|replace> [iterations]`.
 //!
 //! The workloads mirror the `storage` and `tenants` benchmarks: a full scan
 //! `sum(length(b))` of 100,000 rows, 100,000 point lookups by rowid or by
@@ -83,10 +83,18 @@ fn main() {
         "rowid" => b"SELECT b FROM t WHERE rowid=?1",
         "index" => b"SELECT b FROM t WHERE c=?1",
         "insert" => b"INSERT INTO w VALUES(?1, ?2, ?3)",
+        "append" => b"INSERT INTO a VALUES(?1, ?2, ?3)",
+        "replace" => b"REPLACE INTO r VALUES(?1, ?2)",
         _ => b"SELECT * FROM users LIMIT 100",
     };
     if what == "insert" {
         exec(&mut c, "DROP TABLE IF EXISTS w; CREATE TABLE w(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX w_c ON w(c);");
+    }
+    if what == "append" {
+        exec(&mut c, "DROP TABLE IF EXISTS a; CREATE TABLE a(a INTEGER, b INTEGER, c TEXT);");
+    }
+    if what == "replace" {
+        exec(&mut c, "DROP TABLE IF EXISTS r; CREATE TABLE r(a INTEGER PRIMARY KEY, b TEXT);");
     }
     if std::env::var("EXPLAIN").is_ok() {
         let mut e = b"EXPLAIN ".to_vec();
@@ -136,6 +144,28 @@ fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, 
                     st.bind(1, Value::Integer(i + 1)).unwrap();
                     st.bind(2, Value::text(format!("word{r:x}"))).unwrap();
                     st.bind(3, Value::Integer((r % n as u64) as i64)).unwrap();
+                    step(c, st);
+                    st.reset(c);
+                }
+                exec(c, "ROLLBACK");
+            }
+            // The C API benchmark's INSERT (no rowid given, no index) and
+            // REPLACE (35,000 keys hit twice on average).
+            "append" | "replace" => {
+                exec(c, "BEGIN");
+                let rows = if what == "append" { n } else { n * 7 / 10 };
+                for i in 0..rows {
+                    let r = next();
+                    if what == "append" {
+                        let x = r % 500_000;
+                        st.bind(1, Value::Integer(x as i64)).unwrap();
+                        st.bind(2, Value::Integer(i + 1)).unwrap();
+                        st.bind(3, Value::text(format!("{} thousand {} hundred and {}", x / 1000, (x / 100) % 10, x % 100))).unwrap();
+                    } else {
+                        let k = r % 35_000;
+                        st.bind(1, Value::Integer(k as i64)).unwrap();
+                        st.bind(2, Value::text(format!("{} thousand {}", k / 1000, k % 1000))).unwrap();
+                    }
                     step(c, st);
                     st.reset(c);
                 }

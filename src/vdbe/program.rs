@@ -323,8 +323,9 @@ pub struct Program {
     pub counts_changes: bool,
     /// The statement writes at most one row, and only after every check
     /// that can make it fail (a single-row INSERT without triggers,
-    /// foreign keys, REPLACE, upsert, AUTOINCREMENT, RETURNING, or indexes
-    /// on expressions, VIRTUAL columns or with a WHERE clause): a
+    /// foreign keys, upsert, AUTOINCREMENT, RETURNING, indexes on
+    /// expressions, VIRTUAL columns or with a WHERE clause, nor a REPLACE
+    /// that deletes before it writes: one on a table with indexes): a
     /// failure leaves nothing to undo, so `Transaction` opens no statement
     /// savepoint for it (SQLite's `usesStmtJournal` is false for such a
     /// statement too). A savepoint would copy every page the row touches.

@@ -77,13 +77,17 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 && matches!(&sel.body.select, OneSelect::Values(rows) if rows.len() == 1)
         }
     };
+    // REPLACE keeps the write single only where the new row overwrites
+    // the conflicting one in place (no index entries to delete first:
+    // checked once the target is open), as SQLite's `sqlite3MultiWrite`
+    // is only called when a REPLACE deletes something.
+    let may_replace = oc == OnConflict::Replace
+        || (oc == OnConflict::Default
+            && (table.pk_conflict == Some(sqlite3_parser::ast::ResolveType::Replace)
+                || table.unique_conflicts.iter().any(|(_, r)| *r == sqlite3_parser::ast::ResolveType::Replace)));
     let one_row = one_row
         && c.firing.is_empty()
         && returning.is_none()
-        && oc != OnConflict::Replace
-        && !(oc == OnConflict::Default
-            && (table.pk_conflict == Some(sqlite3_parser::ast::ResolveType::Replace)
-                || table.unique_conflicts.iter().any(|(_, r)| *r == sqlite3_parser::ast::ResolveType::Replace)))
         && !table.autoincrement
         && table.without_rowid.is_none()
         && c.schema.triggers_of(&table).is_empty()
@@ -93,6 +97,7 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     // stored columns (no expression, VIRTUAL column or partial-index
     // WHERE, which could fail there) keep the write free of late errors.
     prog.single_row_write = one_row
+        && (!may_replace || c.insert_overwrites_replaced_row(&t, false))
         && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|k| k.column.is_some_and(|col| !t.table.is_virtual(col))));
     c.setup_returning(*returning, &t.table, prog)?;
     // PRAGMA count_changes counts the rows inserted (not those an upsert

@@ -99,8 +99,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let affs = if let P4::Affinity(a) = &insn.p4 { a.as_str() } else { "" };
             for (i, c) in affs.chars().enumerate().take(p2 as usize) {
                 let r = p1 + i as i32;
+                let aff = crate::vdbe::value_ops::affinity_from_letter(c);
+                // (Values the affinity leaves alone, the usual case of an
+                // INSERT's bound values, are not moved out and back.)
+                if !affinity_may_change(&vm.regs[r as usize].value, aff) {
+                    continue;
+                }
                 let v = std::mem::take(&mut vm.regs[r as usize].value);
-                vm.regs[r as usize].value = apply_affinity(v, crate::vdbe::value_ops::affinity_from_letter(c));
+                vm.regs[r as usize].value = apply_affinity(v, aff);
             }
         }
         Opcode::TypeCheck => {
@@ -212,6 +218,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         _ => return Err(super::internal("arith: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// Whether `apply_affinity(v, aff)` may change `v`: text and reals under
+/// a numeric affinity, numbers under TEXT; `false` means certainly not.
+fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
+    use crate::vdbe::value_ops::Affinity;
+    match aff {
+        Affinity::Blob => false,
+        Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
+        Affinity::Numeric | Affinity::Integer | Affinity::Real => matches!(v, Value::Text(_) | Value::Real(_)),
+    }
 }
 
 fn int_of(v: &Value) -> i64 {
