@@ -53,6 +53,9 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     let several = chain.len() > 1;
     let mut clauses = Vec::new();
     for (k, u) in chain.iter().enumerate() {
+        if let Some(ix) = &u.index {
+            missing_subquery_table(c, ix)?;
+        }
         let target = match &u.index {
             None => None,
             Some(ix) => match find_target(t, ix)? {
@@ -71,6 +74,46 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     }
     let _ = c;
     Ok(Upserts { clauses })
+}
+
+/// SQLite resolves a conflict target's expressions before it matches
+/// them with the table's constraints: a subquery there reading a table
+/// that does not exist is reported first. (Only that error is looked for
+/// here; a target with a subquery never matches an index anyway.)
+fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result<()> {
+    let mut missing: Option<String> = None;
+    let mut check = |sel: &ast::Select<'_>| {
+        let ast::OneSelect::Select { from: Some(from), .. } = &sel.body.select else { return };
+        let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+        for st in tables {
+            if let ast::SelectTable::Table(qn, _, _) = st {
+                let name = unquote(qn.name.0);
+                let known = qn.db_name.is_some()
+                    || sel.with.is_some()
+                    || c.cte(&name).is_some()
+                    || name.to_ascii_lowercase().starts_with("pragma_")
+                    || name.to_ascii_lowercase().starts_with("sqlite_")
+                    || c.schema.table_in(None, &name).is_some();
+                if !known && missing.is_none() {
+                    missing = Some(name);
+                }
+            }
+        }
+    };
+    for sc in ix.targets.iter() {
+        crate::sql::plan::terms::walk(&sc.expr, &mut |x| {
+            match x {
+                Expr::Subquery(sel) | Expr::Exists(sel) => check(sel),
+                Expr::InSelect { rhs, .. } => check(rhs),
+                _ => {}
+            }
+            true
+        });
+    }
+    match missing {
+        Some(name) => Err(Error::sql(format!("no such table: {name}"))),
+        None => Ok(()),
+    }
 }
 
 /// The constraint a conflict target names, if any matches. Each target
