@@ -121,25 +121,33 @@ fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result
 /// `index_expr::normal_form`).
 fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Target>> {
     let mut cols = Vec::new();
-    let mut exprs = Vec::new();
     let mut rowid = false;
     // Target columns named with a COLLATE: the index must use it.
     let mut collated: Vec<(String, String)> = Vec::new();
+    // Expression targets: (normal form, COLLATE named).
+    let mut exprs: Vec<(String, Option<String>)> = Vec::new();
     for sc in ix.targets.iter() {
-        let e = match &sc.expr {
-            Expr::Collate(e, c) => {
-                if let Expr::Id(id) = &**e {
-                    collated.push((unquote(id.0), unquote(c)));
+        // Parentheses around a target or its COLLATE change nothing.
+        let mut e = &sc.expr;
+        let mut target_collation = None;
+        loop {
+            match e {
+                Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                Expr::Collate(inner, c) if target_collation.is_none() => {
+                    target_collation = Some(unquote(c));
+                    e = &**inner;
                 }
-                &**e
+                _ => break,
             }
-            e => e,
-        };
+        }
+        if let (Expr::Id(id), Some(c)) = (e, &target_collation) {
+            collated.push((unquote(id.0), c.clone()));
+        }
         let n = match e {
             Expr::Id(id) => unquote(id.0),
             Expr::Name(n) => unquote(n.0),
             other => {
-                exprs.push(super::index_expr::normal_form(&other.to_string(), Some(&t.table.name)));
+                exprs.push((super::index_expr::normal_form(&other.to_string(), Some(&t.table.name)), target_collation));
                 continue;
             }
         };
@@ -167,11 +175,21 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
     let found = t.indexes.iter().position(|(idx, _)| {
         let mut ic: Vec<usize> = idx.columns.iter().filter_map(|x| x.column).collect();
         ic.sort_unstable();
-        let mut ie: Vec<String> =
-            idx.columns.iter().filter(|x| x.column.is_none()).map(|x| super::index_expr::normal_form(x.expr.as_deref().unwrap_or(""), None)).collect();
-        ie.sort_unstable();
-        let mut want_exprs = exprs.clone();
-        want_exprs.sort_unstable();
+        // Each indexed expression is named once; a target naming a
+        // collation must name the index's.
+        let mut ie: Vec<Option<(String, &str)>> = idx
+            .columns
+            .iter()
+            .filter(|x| x.column.is_none())
+            .map(|x| Some((super::index_expr::normal_form(x.expr.as_deref().unwrap_or(""), None), x.collation.as_deref().unwrap_or("BINARY"))))
+            .collect();
+        let exprs_match = ie.len() == exprs.len()
+            && exprs.iter().all(|(want, coll)| {
+                let found = ie.iter().position(|x| {
+                    x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(own)))
+                });
+                found.map(|k| ie[k] = None).is_some()
+            });
         // A partial index is named only together with its own WHERE.
         let where_matches = match (&idx.where_sql, &target_where) {
             (None, _) => true,
@@ -185,7 +203,7 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
                 own.eq_ignore_ascii_case(coll)
             })
         });
-        idx.unique && ic == cols && ie == want_exprs && where_matches && collations_match
+        idx.unique && ic == cols && exprs_match && where_matches && collations_match
     });
     Ok(found.map(Target::Index))
 }
