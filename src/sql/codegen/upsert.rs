@@ -55,6 +55,7 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     for (k, u) in chain.iter().enumerate() {
         if let Some(ix) = &u.index {
             missing_subquery_table(c, ix)?;
+            unknown_column(t, ix)?;
         }
         let target = match &u.index {
             None => None,
@@ -74,6 +75,34 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     }
     let _ = c;
     Ok(Upserts { clauses })
+}
+
+/// A name in a conflict target's expressions or WHERE that is not a
+/// column of the table: reported before the target is matched, as SQLite
+/// resolves them first (a double-quoted name not a column is a string).
+fn unknown_column(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<()> {
+    let mut missing: Option<String> = None;
+    let exprs = ix.targets.iter().map(|sc| &sc.expr).chain(ix.where_clause.iter());
+    for e in exprs {
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            if let Expr::Id(id) = x {
+                let name = unquote(id.0);
+                let known = id.0.starts_with('"')
+                    || t.table.column_index(&name).is_some()
+                    || (t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)))
+                    || name.eq_ignore_ascii_case("true")
+                    || name.eq_ignore_ascii_case("false");
+                if !known && missing.is_none() {
+                    missing = Some(name);
+                }
+            }
+            true
+        });
+    }
+    match missing {
+        Some(name) => Err(Error::sql(format!("no such column: {name}"))),
+        None => Ok(()),
+    }
 }
 
 /// SQLite resolves a conflict target's expressions before it matches
