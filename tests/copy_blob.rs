@@ -15,7 +15,9 @@ CREATE INDEX ta ON t(c);
 INSERT INTO t VALUES(1, x'000102030405060708090a', 'hello world', 5, 1);
 INSERT INTO t VALUES(2, zeroblob(20000), 'x', NULL, 2);
 INSERT INTO t VALUES(3, NULL, 1.5, 7, 3);
-CREATE VIEW v AS SELECT * FROM t;";
+CREATE VIEW v AS SELECT * FROM t;
+CREATE TABLE w(a INTEGER PRIMARY KEY, b BLOB) WITHOUT ROWID;
+INSERT INTO w VALUES(1, x'0102');";
 
 /// One operation of a script, applied to both engines.
 #[derive(Debug, Clone)]
@@ -131,6 +133,8 @@ fn open_errors() {
         Open("main", "t", "c", 1, true),
         Open("main", "t", "d", 1, true),
         Open("main", "v", "a", 1, false),
+        Open("main", "w", "b", 1, false),
+        Open("main", "w", "b", 1, true),
     ]);
 }
 

@@ -87,10 +87,8 @@ impl Connection {
         if t.view_select.is_some() {
             return Err(Error::new(SQLITE_ERROR, format!("cannot open view: {}", t.name)));
         }
-        if let Some(why) = &t.unsupported {
-            if why.to_ascii_uppercase().contains("WITHOUT ROWID") {
-                return Err(Error::new(SQLITE_ERROR, format!("cannot open table without rowid: {}", t.name)));
-            }
+        if t.without_rowid.is_some() {
+            return Err(Error::new(SQLITE_ERROR, format!("cannot open table without rowid: {}", t.name)));
         }
         let col = t
             .columns

@@ -115,6 +115,9 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
     let sql = text;
     match result {
         Ok(Some(cmd)) => {
+            if let Some(t) = register_token(sql, end) {
+                return Err(near(sql, t));
+            }
             if has_dml_order_limit(&cmd) {
                 if let Some(t) = dml_order_limit(sql, end) {
                     return Err(near(sql, t));
@@ -128,6 +131,9 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
         }
         Err(e) => {
             let stop = error_position(&e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column));
+            if let Some(t) = register_token(sql, stop) {
+                return Err(near(sql, t));
+            }
             match dml_order_limit(sql, stop) {
                 Some(t) => Err(near(sql, t)),
                 None => Err(map_error(sql, e)),
@@ -182,6 +188,20 @@ fn error_position(e: &ParseError) -> Option<(usize, usize)> {
 
 fn near(sql: &[u8], t: Tok) -> Error {
     Error::sql(format!("near \"{}\": syntax error", String::from_utf8_lossy(&sql[t.start..t.end])))
+}
+
+/// The first `#` followed by a digit (SQLite's tokenizer reads `#1` as a
+/// variable, which its parser refuses outside of its own nested parses)
+/// before `stop`: a syntax error there. The parser crate takes it for a
+/// parameter.
+fn register_token(sql: &[u8], stop: usize) -> Option<Tok> {
+    let stop = stop.min(sql.len());
+    if !sql[..stop].windows(2).any(|w| w[0] == b'#' && w[1].is_ascii_digit()) {
+        return None;
+    }
+    tokens(sql).into_iter().take_while(|t| t.start < stop).find(|t| {
+        t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit())
+    })
 }
 
 /// A top-level DELETE or UPDATE with ORDER BY or LIMIT (the parser crate

@@ -1,15 +1,17 @@
-//! A column named twice in a row-value assignment: SQLite accepts
-//! `UPDATE t SET (a, a, b) = (1, 2, 3)` (each value is assigned in turn,
-//! so the last one wins), but `sqlite3-parser` refuses a repeated name in
-//! that list ("column "a" specified more than once"). When the parser
+//! A column named twice in a row-value assignment or an INSERT column
+//! list: SQLite accepts `UPDATE t SET (a, a, b) = (1, 2, 3)` (each value
+//! is assigned in turn, so the last one wins) and `INSERT INTO t(a, a)`
+//! (the first value of a column is the one stored, see
+//! `codegen::insert`), but `sqlite3-parser` refuses a repeated name in
+//! those lists ("column "a" specified more than once"). When the parser
 //! says so, the statement is parsed again with each repeated name of such
-//! a list (after `SET`, or after a comma of a SET clause) renamed
-//! `name\x01N`; [`set_column_name`] gives the name back when the SET list
-//! is resolved (`codegen::assign`).
+//! a list (after `SET`, or after a comma of a SET clause; after the table
+//! of `INTO`) renamed `name\x01N`; [`set_column_name`] gives the name back
+//! when the list is resolved (`codegen::assign`, `codegen::insert`).
 //!
-//! Invariant: only names inside `SET ( ... ) =` lists change, and the
-//! offsets of the rewritten text map back to the original ones
-//! ([`Rewritten::original_offset`]).
+//! Invariant: only names inside `SET ( ... ) =` lists and `INTO table
+//! ( ... )` lists change, and the offsets of the rewritten text map back
+//! to the original ones ([`Rewritten::original_offset`]).
 
 use super::parse::{tokens, unquoted};
 use sqlite3_parser::dialect::TokenType;
@@ -58,23 +60,40 @@ pub fn rename_repeated_set_columns(sql: &[u8]) -> Option<Rewritten> {
     let mut set_depth: Option<i32> = None;
     let mut depth = 0i32;
     let mut i = 0;
+    let rename_list = |open: usize, close: usize, renames: &mut Vec<(usize, String)>| {
+        let mut seen: Vec<String> = Vec::new();
+        for k in (open + 1..close).step_by(2) {
+            let raw = String::from_utf8_lossy(&sql[toks[k].start..toks[k].end]).into_owned();
+            let name = unquoted(&raw).into_owned();
+            let copies = seen.iter().filter(|s| s.eq_ignore_ascii_case(&name)).count();
+            if copies > 0 {
+                renames.push((k, format!("\"{}{MARK}{copies}\"", name.replace('"', "\"\""))));
+            }
+            seen.push(name);
+        }
+    };
     while i < toks.len() {
         let kind = toks[i].kind;
         match kind {
+            TK_INTO => {
+                // `INTO [schema.]table [AS alias] (names)`.
+                let mut k = i + 1;
+                while toks.get(k).is_some_and(|t| !matches!(t.kind, TK_LP | TK_RP | TK_COMMA | TK_SEMI | TK_SELECT | TK_VALUES | TK_DEFAULT)) && k < i + 6 {
+                    k += 1;
+                }
+                if toks.get(k).is_some_and(|t| t.kind == TK_LP) {
+                    if let Some(close) = id_list_end(&toks, k + 1, false) {
+                        rename_list(k, close, &mut renames);
+                        i = close + 1;
+                        continue;
+                    }
+                }
+            }
             TK_SET => set_depth = Some(depth),
             TK_FROM | TK_WHERE | TK_RETURNING | TK_SEMI if set_depth == Some(depth) => set_depth = None,
             TK_LP if set_depth == Some(depth) && i > 0 && matches!(toks[i - 1].kind, TK_SET | TK_COMMA) => {
-                if let Some(close) = id_list_end(&toks, i + 1) {
-                    let mut seen: Vec<String> = Vec::new();
-                    for k in (i + 1..close).step_by(2) {
-                        let raw = String::from_utf8_lossy(&sql[toks[k].start..toks[k].end]).into_owned();
-                        let name = unquoted(&raw).into_owned();
-                        let copies = seen.iter().filter(|s| s.eq_ignore_ascii_case(&name)).count();
-                        if copies > 0 {
-                            renames.push((k, format!("\"{}{MARK}{copies}\"", name.replace('"', "\"\""))));
-                        }
-                        seen.push(name);
-                    }
+                if let Some(close) = id_list_end(&toks, i + 1, true) {
+                    rename_list(i, close, &mut renames);
                     i = close + 1;
                     continue;
                 }
@@ -109,8 +128,8 @@ pub fn rename_repeated_set_columns(sql: &[u8]) -> Option<Rewritten> {
 }
 
 /// Where the `)` of a list of names starting at token `start` is, when
-/// the list is `name, name, ...)` followed by `=`.
-fn id_list_end(toks: &[super::parse::Tok], start: usize) -> Option<usize> {
+/// the list is `name, name, ...)` (followed by `=` when `assigned`).
+fn id_list_end(toks: &[super::parse::Tok], start: usize, assigned: bool) -> Option<usize> {
     use TokenType::*;
     let mut k = start;
     loop {
@@ -120,7 +139,7 @@ fn id_list_end(toks: &[super::parse::Tok], start: usize) -> Option<usize> {
         }
         match toks.get(k + 1)?.kind {
             TK_COMMA => k += 2,
-            TK_RP => return (toks.get(k + 2)?.kind == TK_EQ).then_some(k + 1),
+            TK_RP => return (!assigned || toks.get(k + 2)?.kind == TK_EQ).then_some(k + 1),
             _ => return None,
         }
     }
@@ -143,5 +162,7 @@ mod tests {
         assert_eq!(r.original_offset(text.len()), sql.len());
         assert_eq!(set_column_name("A\u{1}1"), "A");
         assert!(rename_repeated_set_columns(b"SELECT (a, a) = (1, 2)").is_none());
+        let r = rename_repeated_set_columns(b"INSERT INTO main.t AS n(x, rowid, X) SELECT 1, 2, 3").expect("renamed");
+        assert_eq!(String::from_utf8(r.text).unwrap(), "INSERT INTO main.t AS n(x, rowid, \"X\u{1}1\") SELECT 1, 2, 3");
     }
 }

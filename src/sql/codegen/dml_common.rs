@@ -365,8 +365,26 @@ impl Compiler<'_> {
     /// `check_unique` for the UNIQUE indexes among `indexes` only (an
     /// UPDATE skips the indexes whose key it does not change). A REPLACE
     /// still deletes a conflicting row from every index of `t`.
+    ///
+    /// When a REPLACE deletion may run triggers or foreign key actions,
+    /// those may write a conflicting row back: all the checks are run
+    /// again afterwards with ABORT, as SQLite does, so that no index
+    /// ends up with two entries for one key.
     #[allow(clippy::too_many_arguments)]
     pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+        self.check_unique_once(t, indexes, row, rowid, old, check_rowid, oc, skip)?;
+        let may_replace = (check_rowid && oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace)
+            || indexes.iter().any(|(idx, _)| idx.unique && oc.for_constraint(idx.on_conflict) == OnConflict::Replace);
+        let deletion_runs_code = (self.recursive_triggers && !self.schema.triggers_of(&t.table).is_empty()) || self.fk_involved(&t.table);
+        if may_replace && deletion_runs_code {
+            // (A rowid the insert allocated may have been taken by them.)
+            self.check_unique_once(t, indexes, row, rowid, old, true, OnConflict::Abort, skip)?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_unique_once(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
         if t.table.without_rowid.is_some() {
             return self.check_unique_without_rowid(t, indexes, row, old, check_rowid, oc, skip);
         }

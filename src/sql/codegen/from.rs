@@ -385,6 +385,11 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
+                let references = self.table_references.entry(format!("{}.{}", table.db, table.name.to_ascii_lowercase())).or_insert(0);
+                if *references >= 0xfffe {
+                    return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
+                }
+                *references += 1;
                 if let Some(view_sql) = &table.view_select {
                     if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));

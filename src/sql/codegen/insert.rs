@@ -32,6 +32,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let mut v = Vec::new();
             for n in names.iter() {
                 let n = unquoted(n.0);
+                let n = crate::sql::repeated_set_columns::set_column_name(&n);
                 let i = table.column_index(&n).or_else(|| {
                     if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
                         table.rowid_alias.or(Some(usize::MAX))
@@ -47,6 +48,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     None => return Err(Error::sql(format!("table {} has no column named {n}", table.name))),
                 }
             }
+            discard_repeated_targets(&mut v, table.rowid_alias);
             v
         }
         // Generated columns take no value: a bare INSERT lists the others.
@@ -58,6 +60,25 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         c.ctes.pop();
     }
     r
+}
+
+/// A target whose value is not stored: a column named again in the
+/// column list.
+pub const DISCARDED: usize = usize::MAX - 1;
+
+/// A column named more than once in an INSERT column list takes the first
+/// of its values, the rowid (or its alias) the last, as in SQLite: the
+/// other places become [`DISCARDED`].
+fn discard_repeated_targets(targets: &mut [usize], rowid_alias: Option<usize>) {
+    let is_rowid = |t: usize| t == usize::MAX || Some(t) == rowid_alias;
+    let last_rowid = targets.iter().rposition(|&t| is_rowid(t));
+    for k in 0..targets.len() {
+        let t = targets[k];
+        let repeated = if is_rowid(t) { Some(k) != last_rowid } else { targets[..k].contains(&t) };
+        if repeated {
+            targets[k] = DISCARDED;
+        }
+    }
 }
 
 fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, table: crate::sql::schema::Table, oc: OnConflict, targets: Vec<usize>) -> Result<()> {
@@ -155,6 +176,9 @@ fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                     fill_defaults(c, &t, row, &targets)?;
                     let mut extra_rowid = None;
                     for (k, e) in vals.iter().enumerate() {
+                        if targets[k] == DISCARDED {
+                            continue;
+                        }
                         if targets[k] == usize::MAX {
                             let rr = c.b.reg();
                             c.expr(e, rr)?;
@@ -229,6 +253,9 @@ fn insert_select_rows(
     fill_defaults(c, t, row, targets)?;
     let mut extra_rowid = None;
     for (k, &col) in targets.iter().enumerate() {
+        if col == DISCARDED {
+            continue;
+        }
         if col == usize::MAX {
             let rr = c.b.reg();
             c.b.add(Opcode::Column, tmp, k as i32, rr);

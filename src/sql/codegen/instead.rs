@@ -220,6 +220,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                     .iter()
                     .map(|x| {
                         let col = unquoted(x.0);
+                        let col = crate::sql::repeated_set_columns::set_column_name(&col);
                         names.iter().position(|y| y.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
                     })
                     .collect::<Result<_>>()?,
@@ -264,7 +265,8 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                         c.b.add(Opcode::Null, 0, new + i as i32, 0);
                     }
                     for (k, &i) in targets.iter().enumerate() {
-                        if supplied > 0 {
+                        // A column named again keeps its first value.
+                        if supplied > 0 && !targets[..k].contains(&i) {
                             c.b.add(Opcode::Column, tmp, k as i32, new + i as i32);
                         }
                     }

@@ -168,6 +168,10 @@ pub struct Compiler<'s> {
     pub sql: &'s [u8],
     /// Views being expanded (recursion guard).
     pub expanding: Vec<String>,
+    /// How many times the statement names each table or view (lowercase
+    /// "db.name") in a FROM clause, views' bodies included: SQLite refuses
+    /// a statement naming one more than 65534 times.
+    pub table_references: HashMap<String, u32>,
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
@@ -367,6 +371,7 @@ impl<'s> Compiler<'s> {
             eqp: Vec::new(),
             sql,
             expanding: Vec::new(),
+            table_references: HashMap::new(),
             top_compound_arm: false,
             databases,
             temp_listed: false,

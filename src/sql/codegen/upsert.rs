@@ -53,6 +53,10 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     let several = chain.len() > 1;
     let mut clauses = Vec::new();
     for (k, u) in chain.iter().enumerate() {
+        if let Some(ix) = &u.index {
+            missing_subquery_table(c, ix)?;
+            unknown_column(t, ix)?;
+        }
         let target = match &u.index {
             None => None,
             Some(ix) => match find_target(t, ix)? {
@@ -73,30 +77,106 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
     Ok(Upserts { clauses })
 }
 
+/// A name in a conflict target's expressions or WHERE that is not a
+/// column of the table: reported before the target is matched, as SQLite
+/// resolves them first (a double-quoted name not a column is a string).
+fn unknown_column(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<()> {
+    let mut missing: Option<String> = None;
+    let exprs = ix.targets.iter().map(|sc| &sc.expr).chain(ix.where_clause.iter());
+    for e in exprs {
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            if let Expr::Id(id) = x {
+                let name = unquote(id.0);
+                let known = id.0.starts_with('"')
+                    || t.table.column_index(&name).is_some()
+                    || (t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)))
+                    || name.eq_ignore_ascii_case("true")
+                    || name.eq_ignore_ascii_case("false");
+                if !known && missing.is_none() {
+                    missing = Some(name);
+                }
+            }
+            true
+        });
+    }
+    match missing {
+        Some(name) => Err(Error::sql(format!("no such column: {name}"))),
+        None => Ok(()),
+    }
+}
+
+/// SQLite resolves a conflict target's expressions before it matches
+/// them with the table's constraints: a subquery there reading a table
+/// that does not exist is reported first. (Only that error is looked for
+/// here; a target with a subquery never matches an index anyway.)
+fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result<()> {
+    let mut missing: Option<String> = None;
+    let mut check = |sel: &ast::Select<'_>| {
+        let ast::OneSelect::Select { from: Some(from), .. } = &sel.body.select else { return };
+        let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+        for st in tables {
+            if let ast::SelectTable::Table(qn, _, _) = st {
+                let name = unquote(qn.name.0);
+                let known = qn.db_name.is_some()
+                    || sel.with.is_some()
+                    || c.cte(&name).is_some()
+                    || name.to_ascii_lowercase().starts_with("pragma_")
+                    || name.to_ascii_lowercase().starts_with("sqlite_")
+                    || c.schema.table_in(None, &name).is_some();
+                if !known && missing.is_none() {
+                    missing = Some(name);
+                }
+            }
+        }
+    };
+    for sc in ix.targets.iter() {
+        crate::sql::plan::terms::walk(&sc.expr, &mut |x| {
+            match x {
+                Expr::Subquery(sel) | Expr::Exists(sel) => check(sel),
+                Expr::InSelect { rhs, .. } => check(rhs),
+                _ => {}
+            }
+            true
+        });
+    }
+    match missing {
+        Some(name) => Err(Error::sql(format!("no such table: {name}"))),
+        None => Ok(()),
+    }
+}
+
 /// The constraint a conflict target names, if any matches. Each target
 /// names a column or repeats an indexed expression (compared in
 /// `index_expr::normal_form`).
 fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Target>> {
     let mut cols = Vec::new();
-    let mut exprs = Vec::new();
     let mut rowid = false;
     // Target columns named with a COLLATE: the index must use it.
     let mut collated: Vec<(String, String)> = Vec::new();
+    // Expression targets: (normal form, COLLATE named).
+    let mut exprs: Vec<(String, Option<String>)> = Vec::new();
     for sc in ix.targets.iter() {
-        let e = match &sc.expr {
-            Expr::Collate(e, c) => {
-                if let Expr::Id(id) = &**e {
-                    collated.push((unquote(id.0), unquote(c)));
+        // Parentheses around a target or its COLLATE change nothing.
+        let mut e = &sc.expr;
+        let mut target_collation = None;
+        loop {
+            match e {
+                Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                Expr::Collate(inner, c) if target_collation.is_none() => {
+                    target_collation = Some(unquote(c));
+                    e = &**inner;
                 }
-                &**e
+                _ => break,
             }
-            e => e,
-        };
+        }
+        if let (Expr::Id(id), Some(c)) = (e, &target_collation) {
+            collated.push((unquote(id.0), c.clone()));
+        }
         let n = match e {
             Expr::Id(id) => unquote(id.0),
             Expr::Name(n) => unquote(n.0),
             other => {
-                exprs.push(super::index_expr::normal_form(&other.to_string(), Some(&t.table.name)));
+                exprs.push((super::index_expr::normal_form(&other.to_string(), Some(&t.table.name)), target_collation));
                 continue;
             }
         };
@@ -124,11 +204,21 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
     let found = t.indexes.iter().position(|(idx, _)| {
         let mut ic: Vec<usize> = idx.columns.iter().filter_map(|x| x.column).collect();
         ic.sort_unstable();
-        let mut ie: Vec<String> =
-            idx.columns.iter().filter(|x| x.column.is_none()).map(|x| super::index_expr::normal_form(x.expr.as_deref().unwrap_or(""), None)).collect();
-        ie.sort_unstable();
-        let mut want_exprs = exprs.clone();
-        want_exprs.sort_unstable();
+        // Each indexed expression is named once; a target naming a
+        // collation must name the index's.
+        let mut ie: Vec<Option<(String, &str)>> = idx
+            .columns
+            .iter()
+            .filter(|x| x.column.is_none())
+            .map(|x| Some((super::index_expr::normal_form(x.expr.as_deref().unwrap_or(""), None), x.collation.as_deref().unwrap_or("BINARY"))))
+            .collect();
+        let exprs_match = ie.len() == exprs.len()
+            && exprs.iter().all(|(want, coll)| {
+                let found = ie.iter().position(|x| {
+                    x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(own)))
+                });
+                found.map(|k| ie[k] = None).is_some()
+            });
         // A partial index is named only together with its own WHERE.
         let where_matches = match (&idx.where_sql, &target_where) {
             (None, _) => true,
@@ -142,7 +232,7 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
                 own.eq_ignore_ascii_case(coll)
             })
         });
-        idx.unique && ic == cols && ie == want_exprs && where_matches && collations_match
+        idx.unique && ic == cols && exprs_match && where_matches && collations_match
     });
     Ok(found.map(Target::Index))
 }
