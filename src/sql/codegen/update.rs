@@ -140,12 +140,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.b.add(Opcode::Goto, 0, top as i32, 0);
         }
         c.b.bind(end);
-        c.scopes.pop();
-        c.finish_returning();
-        c.emit_change_count_row(prog, "rows updated");
-        c.end_program(init, Some(true));
-        prog.counts_changes = true;
-        return Ok(());
+        return finish_update(c, prog, init);
     }
     // Without FROM the rowids are collected and each row's values computed
     // when it is updated; with FROM the join computes the values, kept
@@ -183,6 +178,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.b.bind(next);
     c.b.add(Opcode::Next, tmp, top as i32, 0);
     c.b.bind(end);
+    finish_update(c, prog, init)
+}
+
+/// What every UPDATE program ends with, one pass or two: leave the
+/// target's scope, finish RETURNING, report the change count.
+fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Result<()> {
     c.scopes.pop();
     c.finish_returning();
     c.emit_change_count_row(prog, "rows updated");
