@@ -1,0 +1,77 @@
+//! The engine's integration tests, as one test binary. Each module was
+//! its own binary once; linked together they share one copy of the engine
+//! and of the bundled reference SQLite, which keeps `cargo test` within the
+//! disk a CI machine has. Tests that must own their process stay separate
+//! in `tests/`: a global allocator (`storage_memory`), environment
+//! variables set while running (`func_localtime`, `uring_select`), and
+//! child processes re-executing the test binary (`storage_recovery`,
+//! `wal_process`). Run one module with `cargo test --test engine sql_fuzz::`.
+
+#[path = "../async_support/mod.rs"]
+mod async_support;
+#[path = "../func_support/mod.rs"]
+mod func_support;
+#[path = "../sql_common/mod.rs"]
+mod sql_common;
+#[path = "../storage_support/mod.rs"]
+mod storage_support;
+#[path = "../wal_support/mod.rs"]
+mod wal_support;
+
+mod async_durability;
+mod async_errors;
+mod async_paths;
+mod async_pragma_limits;
+mod async_resume;
+mod async_sort;
+mod copy_backup;
+mod copy_blob;
+mod copy_serialize;
+mod copy_vacuum;
+mod crash_power;
+mod func_aggregate;
+mod func_core;
+mod func_datetime;
+mod func_fuzz;
+mod func_json;
+mod func_math;
+mod func_robust;
+mod func_window;
+mod sql_async;
+mod sql_attach;
+mod sql_column_names;
+mod sql_concurrency;
+mod sql_cte_self_reference;
+mod sql_damaged_record;
+mod sql_dml_forms;
+mod sql_expr;
+mod sql_expr_index;
+mod sql_fuzz;
+mod sql_generated_stored;
+mod sql_hooks;
+mod sql_integrity;
+mod sql_onepass;
+mod sql_plan;
+mod sql_pragma;
+mod sql_pragma_files;
+mod sql_regress;
+mod sql_tables;
+mod sql_tcl_collation;
+mod sql_tcl_messages;
+mod sql_tcl_reprepare;
+mod sql_tcl_triggers;
+mod sql_without_rowid;
+mod storage_autovacuum;
+mod storage_corrupt;
+mod storage_fuzz;
+mod storage_insert_paths;
+mod storage_model;
+mod storage_perf_smoke;
+mod storage_without_rowid;
+mod storage_write_read;
+mod uring_backend;
+mod uring_storage;
+mod uring_wal;
+mod wal_concurrency;
+mod wal_interop;
+mod wal_sim;

@@ -1,0 +1,73 @@
+//! One-pass UPDATE and DELETE (`src/sql/codegen/onepass.rs`): the cases
+//! that are safe compile without a temporary table of rowids, the others
+//! keep the two passes (their results are checked against SQLite by
+//! `compat-tests/scripts/update_delete_onepass.test`).
+use crate::sql_common;
+use sql_common::{ours_open, run_ours, Outcome, V};
+
+const SETUP: &str = "CREATE TABLE z2(a INTEGER, b INTEGER, c TEXT, d INT);
+CREATE UNIQUE INDEX z2b ON z2(b); CREATE INDEX z2c ON z2(c);
+CREATE TABLE tr(x INTEGER PRIMARY KEY, y INT); CREATE TABLE tlog(v);
+CREATE TRIGGER tr_u AFTER UPDATE ON tr BEGIN INSERT INTO tlog VALUES(new.y); END;
+CREATE TABLE wr(k TEXT PRIMARY KEY, v INT) WITHOUT ROWID;
+CREATE TABLE pi(x INTEGER PRIMARY KEY, y INT, z INT); CREATE INDEX pi_y ON pi(y) WHERE z>0;";
+
+/// The opcodes of `sql`'s program.
+fn opcodes(ours: &mut ringlite::Connection, sql: &str) -> Vec<String> {
+    match run_ours(ours, &format!("EXPLAIN {sql}")).last() {
+        Some(Outcome::Rows { rows, .. }) => rows
+            .iter()
+            .filter_map(|r| match r.get(1) {
+                Some(V::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
+                _ => None,
+            })
+            .collect(),
+        other => panic!("EXPLAIN {sql}: {other:?}"),
+    }
+}
+
+#[test]
+fn safe_statements_run_in_one_pass() {
+    let mut ours = ours_open();
+    run_ours(&mut ours, SETUP);
+    for sql in [
+        "UPDATE z2 SET d=b*2 WHERE b BETWEEN ?1 AND ?2",
+        "UPDATE z2 SET d=d+1 WHERE rowid=?",
+        "UPDATE z2 SET d=b*4",
+        "UPDATE z2 SET a=a+1, d=0 WHERE c='x'",
+        "DELETE FROM z2 WHERE b BETWEEN ?1 AND ?2",
+        "DELETE FROM z2 WHERE rowid=?",
+        "DELETE FROM z2 WHERE b=1 OR c='y'",
+        "DELETE FROM pi WHERE y>3 AND z>0",
+    ] {
+        let ops = opcodes(&mut ours, sql);
+        assert!(!ops.iter().any(|o| o == "OpenEphemeral"), "{sql} collects rowids: {ops:?}");
+    }
+}
+
+#[test]
+fn unsafe_statements_keep_two_passes() {
+    let mut ours = ours_open();
+    run_ours(&mut ours, SETUP);
+    for sql in [
+        // The assigned column is indexed, or is the rowid.
+        "UPDATE z2 SET b=b+1 WHERE b>?",
+        "UPDATE z2 SET rowid=rowid+1 WHERE d=1",
+        // A subquery, or IN table, may read the target.
+        "UPDATE z2 SET d=(SELECT max(d) FROM z2) WHERE b<5",
+        "DELETE FROM z2 WHERE d > (SELECT avg(d) FROM z2)",
+        "DELETE FROM z2 WHERE a IN tlog",
+        // Triggers, OR REPLACE, RETURNING, WITHOUT ROWID, a partial index
+        // whose condition reads the assigned column, a WITH clause.
+        "UPDATE tr SET y=y+1 WHERE x>1",
+        "UPDATE OR REPLACE z2 SET d=1 WHERE a=1",
+        "UPDATE z2 SET d=1 WHERE a=1 RETURNING d",
+        "DELETE FROM z2 WHERE a=1 RETURNING a",
+        "UPDATE wr SET v=1 WHERE v>1",
+        "UPDATE pi SET z=1 WHERE x>3",
+        "WITH w(v) AS (SELECT 1) DELETE FROM z2 WHERE a=1",
+    ] {
+        let ops = opcodes(&mut ours, sql);
+        assert!(ops.iter().any(|o| o == "OpenEphemeral"), "{sql} runs in one pass: {ops:?}");
+    }
+}

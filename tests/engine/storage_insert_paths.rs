@@ -1,0 +1,207 @@
+//! The write path's shortcuts against real SQLite: prepared INSERT,
+//! UPDATE and DELETE statements run again and again (so their cursors
+//! start from the previous run's position: `btree/near.rs`), with rowids
+//! that append, prepend, land next to the last one or anywhere, on a
+//! small cache (pages evicted under the hints), interleaved with writes to
+//! another table and index (which must not make the hints stale) and with
+//! savepoint rollbacks and transaction boundaries (which must). Every
+//! statement's outcome is compared, then the tables, and both engines'
+//! integrity checks pass on the file ringlite wrote.
+#![allow(unsafe_code)]
+
+use crate::sql_common;
+
+use libsqlite3_sys as ffi;
+use ringlite::value::Value;
+use ringlite::{Connection, OpenFlags, StepResult};
+use sql_common::{run_ours, run_ref, Outcome, RefDb, V};
+use std::ffi::{CStr, CString};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const STATEMENTS: &[&str] = &[
+    "INSERT INTO t(a, b, c) VALUES (?1, ?2, ?3)",
+    "INSERT OR REPLACE INTO t(a, b, c) VALUES (?1, ?2, ?3)",
+    "INSERT INTO t(b, c) VALUES (?2, ?3)",
+    "UPDATE t SET b = ?2 WHERE a = ?1",
+    "DELETE FROM t WHERE a = ?1",
+    "INSERT INTO u(x, y) VALUES (?1, ?2)",
+    "UPDATE t SET a = ?3 WHERE a = ?1",
+];
+
+/// Prepared statements of the reference, reused like ringlite's.
+struct RefStmts(Vec<*mut ffi::sqlite3_stmt>);
+
+impl RefStmts {
+    fn prepare(db: &RefDb) -> RefStmts {
+        RefStmts(
+            STATEMENTS
+                .iter()
+                .map(|sql| {
+                    let c = CString::new(*sql).unwrap();
+                    let mut st = std::ptr::null_mut();
+                    assert_eq!(unsafe { ffi::sqlite3_prepare_v2(db.0, c.as_ptr(), -1, &mut st, std::ptr::null_mut()) }, 0, "{sql}");
+                    st
+                })
+                .collect(),
+        )
+    }
+
+    fn run(&self, db: &RefDb, i: usize, args: &[Value]) -> Outcome {
+        let st = self.0[i];
+        unsafe {
+            for (j, a) in args.iter().enumerate() {
+                let k = j as i32 + 1;
+                if ffi::sqlite3_bind_parameter_count(st) < k {
+                    continue;
+                }
+                match a {
+                    Value::Integer(v) => ffi::sqlite3_bind_int64(st, k, *v),
+                    Value::Text(t) => ffi::sqlite3_bind_text(st, k, t.as_ptr().cast(), t.len() as i32, ffi::SQLITE_TRANSIENT()),
+                    _ => ffi::sqlite3_bind_null(st, k),
+                };
+            }
+            let rc = ffi::sqlite3_step(st);
+            let out = if rc == ffi::SQLITE_DONE {
+                Outcome::Rows { names: vec![], rows: vec![] }
+            } else {
+                Outcome::Error { code: rc & 0xff, message: CStr::from_ptr(ffi::sqlite3_errmsg(db.0)).to_string_lossy().into_owned() }
+            };
+            ffi::sqlite3_reset(st);
+            out
+        }
+    }
+}
+
+impl Drop for RefStmts {
+    fn drop(&mut self) {
+        for &st in &self.0 {
+            unsafe { ffi::sqlite3_finalize(st) };
+        }
+    }
+}
+
+fn run_prepared(conn: &mut Connection, st: &mut ringlite::Statement, args: &[Value]) -> Outcome {
+    for (j, a) in args.iter().enumerate() {
+        if j < st.parameter_count() {
+            st.bind(j + 1, a.clone()).unwrap();
+        }
+    }
+    let out = loop {
+        match st.step(conn) {
+            Ok(StepResult::Done) => break Outcome::Rows { names: vec![], rows: vec![] },
+            Ok(StepResult::Io) => continue,
+            Ok(StepResult::Row) => panic!("no rows expected"),
+            Err(e) => break Outcome::Error { code: e.primary(), message: e.message.clone() },
+        }
+    };
+    st.reset(conn);
+    out
+}
+
+/// A rowid by one of several patterns around the rowids used so far.
+fn pick_rowid(rng: &mut Rng, lo: &mut i64, hi: &mut i64, last: &mut i64) -> i64 {
+    let r = match rng.below(10) {
+        0..=3 => *hi + 1 + rng.below(3) as i64,
+        4 => *lo - 1 - rng.below(3) as i64,
+        5..=6 => *last + rng.below(5) as i64 - 2,
+        7 => *last,
+        _ => *lo + rng.below((*hi - *lo + 1).max(1) as u64) as i64,
+    };
+    *lo = (*lo).min(r);
+    *hi = (*hi).max(r);
+    *last = r;
+    r
+}
+
+fn scenario(seed: u64, steps: usize, cache_pages: i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let path = path.to_str().unwrap();
+    let setup = format!(
+        "PRAGMA cache_size={cache_pages}; PRAGMA synchronous=OFF; CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER); CREATE INDEX t_c ON t(c); CREATE INDEX t_b ON t(b);
+         CREATE TABLE u(x INTEGER PRIMARY KEY, y TEXT); CREATE INDEX u_y ON u(y);"
+    );
+    let mut ours = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    let reference = RefDb::open();
+    assert_eq!(run_ours(&mut ours, &setup), run_ref(&reference, &setup));
+    let mut stmts: Vec<ringlite::Statement> = STATEMENTS.iter().map(|sql| ours.prepare(sql.as_bytes()).unwrap().0.unwrap()).collect();
+    let ref_stmts = RefStmts::prepare(&reference);
+    let mut rng = Rng(seed | 1);
+    let (mut lo, mut hi, mut last) = (1000i64, 1000i64, 1000i64);
+    let mut in_txn = false;
+    for step in 0..steps {
+        // Transaction boundaries and savepoint rollbacks now and then.
+        let control = match rng.below(60) {
+            0 if !in_txn => Some("BEGIN"),
+            1 if in_txn => Some("COMMIT"),
+            2 => Some("SAVEPOINT s"),
+            3 => Some("ROLLBACK TO s"),
+            4 => Some("RELEASE s"),
+            _ => None,
+        };
+        if let Some(sql) = control {
+            let a = run_ours(&mut ours, sql);
+            let b = run_ref(&reference, sql);
+            assert_eq!(a, b, "step {step}: {sql}");
+            in_txn = unsafe { ffi::sqlite3_get_autocommit(reference.0) } == 0;
+        }
+        let which = match rng.below(20) {
+            0..=8 => 0,
+            9..=10 => 1,
+            11..=12 => 2,
+            13..=14 => 3,
+            15 => 4,
+            16..=18 => 5,
+            _ => 6,
+        };
+        let rowid = pick_rowid(&mut rng, &mut lo, &mut hi, &mut last);
+        let len = if rng.below(50) == 0 { 3000 + rng.below(6000) as usize } else { 1 + rng.below(60) as usize };
+        let text: String = (0..len).map(|i| (b'a' + ((i as u64 * 7 + rng.below(26)) % 26) as u8) as char).collect();
+        let third = if which == 6 { pick_rowid(&mut rng, &mut lo, &mut hi, &mut last) } else { rng.below(1000) as i64 };
+        let args = [Value::Integer(rowid), Value::Text(text.into_bytes()), Value::Integer(third)];
+        let a = run_prepared(&mut ours, &mut stmts[which], &args);
+        let b = ref_stmts.run(&reference, which, &args);
+        assert_eq!(a, b, "step {step}: {} with {rowid}", STATEMENTS[which]);
+    }
+    if in_txn {
+        assert_eq!(run_ours(&mut ours, "COMMIT"), run_ref(&reference, "COMMIT"));
+    }
+    for q in ["SELECT a, b, c FROM t ORDER BY a", "SELECT c, a FROM t ORDER BY c, a", "SELECT x, y FROM u ORDER BY x", "PRAGMA integrity_check"] {
+        let a = run_ours(&mut ours, q);
+        let b = run_ref(&reference, q);
+        assert_eq!(a, b, "{q}");
+    }
+    for st in stmts.iter_mut() {
+        st.reset(&mut ours);
+    }
+    drop(stmts);
+    ours.close().unwrap();
+    // The file ringlite wrote, checked by SQLite itself.
+    let check = RefDb::open_path(path);
+    let r = run_ref(&check, "PRAGMA integrity_check");
+    assert_eq!(r, vec![Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] }]);
+}
+
+#[test]
+fn repeated_writes_match_sqlite_with_a_small_cache() {
+    for seed in 1..=3 {
+        scenario(seed, 2500, 12);
+    }
+}
+
+#[test]
+fn repeated_writes_match_sqlite_with_a_big_cache() {
+    scenario(99, 4000, 2000);
+}
