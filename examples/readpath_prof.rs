@@ -6,7 +6,7 @@
 //! index in one read transaction, and 1,000 `SELECT * FROM users LIMIT 100`
 //! per iteration (`tenants-steps`: only stepped, as the `tenants` suite does; `tenants`: each column read too); `insert`: 100,000 inserts into an indexed table in one
 //! transaction (rolled back). The database is built at `/tmp/readpath_prof.db` (or `$PROF_DB`) on the
-//! first run. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
+//! first run; `ASYNC=1` opens the measured connection async. `EXPLAIN=1` prints the program instead; `SHOW=1` prints the
 //! scan's result and VM step count. Instruction counts of the measured part
 //! only: `valgrind --tool=callgrind --toggle-collect='*timed_loop*' ...`.
 use ringlite::value::Value;
@@ -18,7 +18,9 @@ fn step(c: &mut Connection, s: &mut Statement) -> bool {
         match s.step(c).unwrap() {
             StepResult::Row => return true,
             StepResult::Done => return false,
-            StepResult::Io => continue,
+            StepResult::Io => {
+                c.io_poll(-1).unwrap();
+            }
         }
     }
 }
@@ -76,7 +78,10 @@ fn main() {
         }
         exec(&mut c, "COMMIT");
     }
-    let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    // ASYNC=1: the measured connection is an async one (as the tenants
+    // suite's `ringlite async`).
+    let async_flag = if std::env::var("ASYNC").is_ok() { OpenFlags::ASYNC } else { 0 };
+    let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | async_flag)).unwrap();
     exec(&mut c, "PRAGMA cache_size=-2000; SELECT count(*) FROM (SELECT a, b, c FROM t)");
     let sql: &[u8] = match what {
         "scan" => b"SELECT sum(length(b)) FROM t",

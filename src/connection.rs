@@ -18,6 +18,7 @@
 
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_CANTOPEN, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_SCHEMA};
+use crate::io::notify::IoNotify;
 use crate::io::IoContext;
 use crate::sql::codegen::{compile, Compiler};
 use crate::sql::parse::with_first_statement;
@@ -701,6 +702,11 @@ pub struct Statement {
     /// step began. While it has not moved (and requests are in flight)
     /// nothing this statement waits for can have finished.
     io_wait: Option<u64>,
+    /// The connection's completion counters, held between steps so that a
+    /// step installs them (see [`crate::io::notify::IoNotify::install`])
+    /// without touching their reference count; `None` before the first
+    /// async step.
+    io_notify: Option<Arc<crate::io::notify::IoNotify>>,
 }
 
 /// `SQLITE_TRACE_STMT`.
@@ -728,6 +734,7 @@ impl Statement {
             expired: false,
             recompiles: 0,
             io_wait: None,
+            io_notify: None,
         }
     }
 
@@ -781,9 +788,13 @@ impl Statement {
             self.io_wait = None;
         }
         let seen = conn.io_notify.completed();
-        let notify = conn.io_notify.clone();
-        let _entered = notify.enter();
+        let mine = self.io_notify.take().unwrap_or_else(|| conn.io_notify.clone());
+        let previous = IoNotify::install(Some(mine));
         let r = self.step_vm(conn);
+        // Nested steps restore what they replaced, so this is ours again
+        // (checked: a panic unwound through a nested step could leave
+        // another connection's counters installed).
+        self.io_notify = IoNotify::install(previous).filter(|n| Arc::ptr_eq(n, &conn.io_notify));
         if let Ok(StepResult::Io) = r {
             self.io_wait = Some(seen);
         }

@@ -19,7 +19,7 @@
 //! skipped forever: either one of the connection's requests finishes
 //! (the count moves) or none is in flight (the guard lets it run).
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -32,7 +32,7 @@ pub struct IoNotify {
 
 thread_local! {
     /// The connection whose statement runs on this thread, if any.
-    static CURRENT: RefCell<Option<Arc<IoNotify>>> = const { RefCell::new(None) };
+    static CURRENT: Cell<Option<Arc<IoNotify>>> = const { Cell::new(None) };
 }
 
 /// While alive, completions created on this thread attach to a connection
@@ -41,8 +41,7 @@ pub struct Entered(Option<Arc<IoNotify>>);
 
 impl Drop for Entered {
     fn drop(&mut self) {
-        let prev = self.0.take();
-        CURRENT.with(|c| *c.borrow_mut() = prev);
+        CURRENT.set(self.0.take());
     }
 }
 
@@ -55,7 +54,17 @@ impl IoNotify {
     /// Attach the completions created on this thread to `self` until the
     /// returned guard is dropped.
     pub fn enter(self: &Arc<Self>) -> Entered {
-        Entered(CURRENT.with(|c| c.borrow_mut().replace(self.clone())))
+        Entered(CURRENT.replace(Some(self.clone())))
+    }
+
+    /// Make `notify` the connection new completions on this thread attach
+    /// to, returning the one it replaces: a statement's step installs its
+    /// connection's counters and installs the previous ones again when it
+    /// ends, which hands its own back. (What [`IoNotify::enter`] does,
+    /// without a reference-count update on each step of a scan.)
+    #[inline]
+    pub fn install(notify: Option<Arc<IoNotify>>) -> Option<Arc<IoNotify>> {
+        CURRENT.replace(notify)
     }
 
     /// Attached completions finished so far.
@@ -70,7 +79,10 @@ impl IoNotify {
 
     /// The connection new completions attach to, counted in flight.
     pub(super) fn attach_current() -> Option<Arc<IoNotify>> {
-        let n = CURRENT.with(|c| c.borrow().clone())?;
+        let current = CURRENT.take();
+        let n = current.clone();
+        CURRENT.set(current);
+        let n = n?;
         n.in_flight.fetch_add(1, Ordering::AcqRel);
         Some(n)
     }
