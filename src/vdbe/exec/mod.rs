@@ -56,23 +56,26 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         None => top,
     };
     let mut current = running(vm);
+    // Interrupts and the progress handler are looked at when the call
+    // starts and at every jump (the progress handler also before a row is
+    // returned), as SQLite does: a program only runs long by looping, and
+    // a check per instruction was a tenth of a short scan's dispatch. The progress handler counts instructions from the
+    // start of this call, every N of them (the first jump past each
+    // multiple calls it).
+    if env.interrupt.load(Ordering::Relaxed) {
+        let e = Error::code(SQLITE_INTERRUPT);
+        txn::abort(vm, env, &e);
+        return Err(e);
+    }
+    let mut progress_due = match env.progress {
+        Some((n, _)) if n > 0 => vm.steps + i64::from(n),
+        _ => i64::MAX,
+    };
     loop {
-        if env.interrupt.load(Ordering::Relaxed) {
-            let e = Error::code(SQLITE_INTERRUPT);
-            txn::abort(vm, env, &e);
-            return Err(e);
-        }
         let Some(insn) = current.insns.get(vm.pc) else {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
         };
         vm.steps += 1;
-        if let Some((n, cb)) = env.progress.as_mut() {
-            if *n > 0 && vm.steps % (*n as i64) == 0 && cb() {
-                let e = Error::code(SQLITE_INTERRUPT);
-                txn::abort(vm, env, &e);
-                return Err(e);
-            }
-        }
         let prog = current;
         let flow = match insn.opcode {
             // The per-row opcodes of scans first, each to its own function.
@@ -130,8 +133,24 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
-            Ok(Flow::Jump(a)) => vm.pc = a,
+            Ok(Flow::Jump(a)) => {
+                vm.pc = a;
+                if env.interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
+                    if let Err(e) = at_jump_checks(vm, env, &mut progress_due) {
+                        txn::abort(vm, env, &e);
+                        return Err(e);
+                    }
+                }
+            }
             Ok(Flow::Row) => {
+                // (SQLite also asks the progress handler before it returns
+                // a row: a program without loops is stopped there.)
+                if vm.steps >= progress_due {
+                    if let Err(e) = progress_check(vm, env, &mut progress_due) {
+                        txn::abort(vm, env, &e);
+                        return Err(e);
+                    }
+                }
                 vm.pc += 1;
                 vm.rows_out += 1;
                 return Ok(VmStep::Row);
@@ -147,6 +166,30 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             }
         }
     }
+}
+
+/// The interrupt flag and the progress handler, at a jump where either
+/// may be due: `SQLITE_INTERRUPT` when the statement must stop.
+#[cold]
+fn at_jump_checks(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Result<()> {
+    if env.interrupt.load(Ordering::Relaxed) {
+        return Err(Error::code(SQLITE_INTERRUPT));
+    }
+    progress_check(vm, env, progress_due)
+}
+
+/// The progress handler, if `progress_due` instructions have run.
+#[cold]
+fn progress_check(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Result<()> {
+    if let Some((n, cb)) = env.progress.as_mut() {
+        if *n > 0 && vm.steps >= *progress_due {
+            *progress_due = vm.steps + i64::from(*n);
+            if cb() {
+                return Err(Error::code(SQLITE_INTERRUPT));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Register access helpers shared by the families.
