@@ -70,3 +70,28 @@ fn transfer_update_hook_as_sqlite() {
     assert_eq!(*log.lock().unwrap(), ref_log);
     assert!(ref_log.len() >= 8, "{ref_log:?}");
 }
+
+/// An interrupted write inside an explicit transaction ends the whole
+/// transaction (SQLite cannot tell how far the statement got); an
+/// interrupted read leaves it open. (Outcomes seen on SQLite 3.54.1.)
+#[test]
+fn interrupted_write_rolls_back_the_transaction_but_a_read_does_not() {
+    let mut c = sql_common::ours_open();
+    sql_common::run_ours(&mut c, "CREATE TABLE t1(a); INSERT INTO t1 VALUES(1),(2); BEGIN; INSERT INTO t1 VALUES(3);");
+    c.set_hook(Hook::Progress(1, Some(Box::new(|| true))));
+    let out = sql_common::run_ours(&mut c, "INSERT INTO t1 VALUES(4)");
+    assert_eq!(out[0], sql_common::Outcome::Error { code: 9, message: "interrupted".into() });
+    c.set_hook(Hook::Progress(0, None));
+    let out = sql_common::run_ours(&mut c, "COMMIT");
+    assert_eq!(out[0], sql_common::Outcome::Error { code: 1, message: "cannot commit - no transaction is active".into() });
+    let out = sql_common::run_ours(&mut c, "SELECT count(*) FROM t1");
+    assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![sql_common::V::Int(2)]] });
+
+    sql_common::run_ours(&mut c, "BEGIN; INSERT INTO t1 VALUES(5);");
+    c.set_hook(Hook::Progress(1, Some(Box::new(|| true))));
+    let out = sql_common::run_ours(&mut c, "SELECT * FROM t1");
+    assert_eq!(out[0], sql_common::Outcome::Error { code: 9, message: "interrupted".into() });
+    c.set_hook(Hook::Progress(0, None));
+    let out = sql_common::run_ours(&mut c, "COMMIT; SELECT count(*) FROM t1");
+    assert_eq!(out[1], sql_common::Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![sql_common::V::Int(3)]] });
+}

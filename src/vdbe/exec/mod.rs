@@ -64,7 +64,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
     // multiple calls it).
     if env.interrupt.load(Ordering::Relaxed) {
         let e = Error::code(SQLITE_INTERRUPT);
-        txn::abort(vm, env, &e);
+        txn::abort(vm, env, &e, top.readonly);
         return Err(e);
     }
     let mut progress_due = match env.progress {
@@ -137,7 +137,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 vm.pc = a;
                 if env.interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
                     if let Err(e) = at_jump_checks(vm, env, &mut progress_due) {
-                        txn::abort(vm, env, &e);
+                        txn::abort(vm, env, &e, top.readonly);
                         return Err(e);
                     }
                 }
@@ -147,7 +147,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 // a row: a program without loops is stopped there.)
                 if vm.steps >= progress_due {
                     if let Err(e) = progress_check(vm, env, &mut progress_due) {
-                        txn::abort(vm, env, &e);
+                        txn::abort(vm, env, &e, top.readonly);
                         return Err(e);
                     }
                 }
@@ -161,7 +161,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             }
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
             Err(e) => {
-                txn::abort(vm, env, &e);
+                txn::abort(vm, env, &e, top.readonly);
                 return Err(e);
             }
         }
@@ -182,8 +182,9 @@ fn at_jump_checks(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Resul
 #[cold]
 fn progress_check(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Result<()> {
     if let Some((n, cb)) = env.progress.as_mut() {
-        if *n > 0 && vm.steps >= *progress_due {
-            *progress_due = vm.steps + i64::from(*n);
+        // Once per N instructions run, however far apart the checks.
+        while *n > 0 && vm.steps >= *progress_due {
+            *progress_due += i64::from(*n);
             if cb() {
                 return Err(Error::code(SQLITE_INTERRUPT));
             }

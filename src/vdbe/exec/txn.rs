@@ -289,8 +289,9 @@ fn busy_commit(vm: &mut Vm, prog: &Program, env: &mut ConnState, e: Error) -> Er
 }
 
 /// A statement failed: undo what it must not leave behind. Runs blocking
-/// (the error path is not resumable).
-pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
+/// (the error path is not resumable). `readonly`: the program never
+/// writes (an interrupt then leaves the transaction alone).
+pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
     vm.halted = true;
     vm.close_cursors();
     super::trigger_counts::unwind(vm, env);
@@ -302,7 +303,10 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error) {
     let whole_txn = vm.error_action == ON_ERROR_ROLLBACK
         || (err.primary() == crate::error::SQLITE_FULL && vm.stmt_savepoint.is_none())
         || err.primary() == crate::error::SQLITE_IOERR
-        || err.primary() == crate::error::SQLITE_NOMEM;
+        || err.primary() == crate::error::SQLITE_NOMEM
+        // (An interrupted write ends its transaction: SQLite cannot tell
+        // how far the statement got.)
+        || (err.primary() == crate::error::SQLITE_INTERRUPT && !readonly);
     if let Some((i, dbs)) = vm.stmt_savepoint.take() {
         for (_, d) in env.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
             let bt = &mut d.btree;
