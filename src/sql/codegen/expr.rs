@@ -361,11 +361,24 @@ impl Compiler<'_> {
             // An explicit COLLATE on an argument carries out of a function
             // call, as in SQLite (`max(b COLLATE nocase) || ''`).
             Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.collation_of(a).filter(|(_, explicit)| *explicit)),
+            // So does one in a CASE: the operand's, else the first among
+            // the WHEN/THEN/ELSE terms in order, whichever branch runs.
+            Expr::Case { base, when_then_pairs, else_expr } => base
+                .iter()
+                .map(|b| &**b)
+                .chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t]))
+                .chain(else_expr.iter().map(|e| &**e))
+                .find_map(|x| self.collation_of(x).filter(|(_, explicit)| *explicit)),
             // A column always carries a collation (BINARY unless declared),
             // so a column on the left wins over one on the right.
             Expr::Id(id) => {
                 let n = unquoted(id.0);
-                self.resolve_name(None, &n).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
+                match self.resolve_name(None, &n) {
+                    Ok(Some(r)) => Some((r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false)),
+                    // A result alias carries its expression's collation
+                    // (`SELECT a AS x ... WHERE x < 'c'` compares as `a`).
+                    _ => self.alias_collation(&n),
+                }
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
@@ -373,6 +386,26 @@ impl Compiler<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The collation of the expression behind result alias `name`, if it
+    /// is one (seen as [`Compiler::identifier`] sees it).
+    fn alias_collation(&mut self, name: &str) -> Option<(std::borrow::Cow<'static, str>, bool)> {
+        let (level, text) = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))?;
+        let saved = self.aliases.split_off(level);
+        let sql = format!("SELECT {text}");
+        let found = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
+            if let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
+                if let ast::OneSelect::Select { columns, .. } = &sel.body.select {
+                    if let Some(ast::ResultColumn::Expr(e, _)) = columns.first() {
+                        return Ok(self.collation_of(e));
+                    }
+                }
+            }
+            Ok(None)
+        });
+        self.aliases.extend(saved);
+        found.ok().flatten()
     }
 
     /// The collation for comparing `l` with `r`.
