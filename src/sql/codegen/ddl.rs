@@ -121,7 +121,7 @@ impl Compiler<'_> {
     }
 
     /// Fill index `idx` (tree root in register `root_reg`) from its table.
-    fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
+    pub(super) fn populate_index(&mut self, table: &Table, idx: &Index, root_reg: i32) -> Result<()> {
         let tc = self.b.cursor();
         if table.without_rowid.is_some() {
             self.open_without_rowid_read(tc, table)?;

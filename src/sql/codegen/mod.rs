@@ -17,6 +17,7 @@
 pub mod builder;
 mod attach;
 mod vacuum;
+mod reindex;
 pub mod expr;
 pub mod select;
 pub mod from;
@@ -645,21 +646,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         Stmt::Attach { .. } | Stmt::Detach(..) => attach::compile_attach(c, stmt, &mut prog)?,
         Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
         Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
-        Stmt::Reindex { obj_name } => {
-            // Indexes are always in order here; REINDEX only checks its target.
-            if let Some(q) = obj_name {
-                let n = crate::sql::parse::unquote(q.name.0);
-                let known = c.schema.table(&n).is_some()
-                    || c.schema.index(&n).is_some()
-                    || ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(&n))
-                    || c.collations.contains_key(&n.to_ascii_uppercase());
-                if !known {
-                    return Err(Error::sql("unable to identify the object to be reindexed"));
-                }
-            }
-            let init = c.begin_program();
-            c.end_program(init, None);
-        }
+        Stmt::Reindex { obj_name } => c.reindex(obj_name.as_ref())?,
         Stmt::Vacuum(schema, into) => {
             prog.vacuum = Some(vacuum::target(c, schema.as_ref(), into.as_ref())?);
             let init = c.begin_program();
