@@ -134,3 +134,29 @@ fn parameter_numbering_and_names() {
     assert_eq!(st.parameter_index(":name"), 2);
     assert_eq!(st.parameter_index("@x"), 3);
 }
+
+/// A BEGIN IMMEDIATE that finds the database locked fails with "database
+/// is locked" and leaves the connection in autocommit mode (it takes the
+/// lock before switching autocommit off, as SQLite does), also when a busy
+/// timeout makes it retry.
+#[test]
+fn begin_immediate_on_a_locked_database_stays_in_autocommit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("busy.db");
+    let path = path.to_str().unwrap();
+    let flags = OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE);
+    let mut a = Connection::open(path, flags).unwrap();
+    let mut b = Connection::open(path, flags).unwrap();
+    exec(&mut a, "CREATE TABLE t1(x); INSERT INTO t1 VALUES(1);");
+    exec(&mut b, "BEGIN EXCLUSIVE");
+    for timeout in [0, 30] {
+        a.set_busy_timeout(timeout);
+        for sql in ["BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"] {
+            let out = sql_common::run_ours(&mut a, sql);
+            assert_eq!(out[0], sql_common::Outcome::Error { code: 5, message: "database is locked".into() }, "{sql}, timeout {timeout}");
+            assert!(a.autocommit(), "{sql}, timeout {timeout}");
+        }
+    }
+    exec(&mut b, "COMMIT");
+    exec(&mut a, "BEGIN IMMEDIATE; INSERT INTO t1 VALUES(2); COMMIT;");
+}

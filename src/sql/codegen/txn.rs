@@ -13,7 +13,10 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
     c.b.add(Opcode::Init, 0, 1, 0);
     match stmt {
         Stmt::Begin(ty, _) => {
-            c.b.add(Opcode::AutoCommit, 0, 0, 0);
+            // The locks first, as SQLite orders it: a BEGIN IMMEDIATE that
+            // finds the database locked fails before it has switched
+            // autocommit off, so the connection is left as it was (and a
+            // busy handler's retry runs the whole statement again).
             match ty {
                 Some(TransactionType::Immediate) => {
                     c.b.add(Opcode::Transaction, 0, 1, 0);
@@ -23,6 +26,7 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
                 }
                 _ => {}
             }
+            c.b.add(Opcode::AutoCommit, 0, 0, 0);
         }
         Stmt::Commit(_) => {
             c.fk_commit_check(None)?;
