@@ -131,6 +131,9 @@ impl DelayFile {
 }
 
 impl File for DelayFile {
+    fn has_moved(&self) -> Result<bool> {
+        self.inner.has_moved()
+    }
     fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
         let c = self.inner.read(offset, buf)?;
         READS.fetch_add(1, Ordering::Relaxed);

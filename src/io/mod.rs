@@ -127,6 +127,14 @@ pub trait File: Send + Sync {
         let size = self.size()?;
         Ok(Completion::ready(Ok(CompletionResult { bytes: size as usize, buffer: None })))
     }
+    /// Whether the file was renamed or deleted since it was opened: its
+    /// name now leads to another file or to none. A rollback journal made
+    /// next to that name would not protect this file, so SQLite refuses
+    /// to write then (`SQLITE_READONLY_DBMOVED`). Files without a name in
+    /// a directory answer `false`.
+    fn has_moved(&self) -> Result<bool> {
+        Ok(false)
+    }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
     fn lock(&self, level: LockLevel) -> Result<bool>;
@@ -154,6 +162,16 @@ pub trait File: Send + Sync {
     fn shm_unmap(&self, delete: bool) -> Result<()> {
         let _ = delete;
         Ok(())
+    }
+}
+
+/// [`File::has_moved`] for a file opened at `path` as inode `ino` of
+/// device `dev`.
+pub(crate) fn path_has_moved(path: &str, dev: u64, ino: u64) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(path) {
+        Ok(m) => m.dev() != dev || m.ino() != ino,
+        Err(_) => true,
     }
 }
 

@@ -52,6 +52,9 @@ impl SyncFile {
 }
 
 impl File for SyncFile {
+    fn has_moved(&self) -> Result<bool> {
+        Ok(!self.delete_on_close && !self.path.is_empty() && super::path_has_moved(&self.path, self.dev, self.ino))
+    }
     fn read(&self, offset: u64, mut buf: Buffer) -> Result<Completion> {
         let f = self.fs()?;
         let mut done = 0;

@@ -908,6 +908,12 @@ impl Pager {
         if let Some(w) = self.wal.as_mut() {
             w.begin_write()?;
         } else if !self.opts.memory && !self.opts.immutable {
+            // The journal goes next to the file's name: if the name now
+            // leads elsewhere, writing could not be made safe (SQLite checks
+            // this where it opens the journal).
+            if self.journal_mode.uses_file() && self.db_size > 0 && self.file.has_moved()? {
+                return Err(Error::new(crate::error::SQLITE_READONLY_DBMOVED, "attempt to write a readonly database"));
+            }
             if !self.file.lock(LockLevel::Reserved)? {
                 return Err(busy());
             }

@@ -46,6 +46,7 @@ mod sql_damaged_record;
 mod sql_dml_forms;
 mod sql_expr;
 mod sql_expr_index;
+mod sql_file_moved;
 mod sql_fuzz;
 mod sql_generated_stored;
 mod sql_hooks;

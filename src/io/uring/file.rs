@@ -98,6 +98,10 @@ impl UringFile {
 }
 
 impl File for UringFile {
+    fn has_moved(&self) -> Result<bool> {
+        let h = &self.handle;
+        Ok(!h.delete_on_close && !h.path.is_empty() && crate::io::path_has_moved(&h.path, h.dev, h.ino))
+    }
     fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
         self.submit(Op::Read { buf, offset, done: 0 })
     }
