@@ -878,6 +878,9 @@ impl Compiler<'_> {
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
         let def = self.lookup_function(name, args.len())?;
+        if def.flags.builtin && args.len() == 2 && name.eq_ignore_ascii_case("likelihood") && !is_probability(&args[1]) {
+            return Err(Error::sql("second argument to likelihood() must be a constant between 0.0 and 1.0"));
+        }
         if super::is_window_only(name) {
             return Err(Error::sql(format!("misuse of window function {name}()")));
         }
@@ -1262,5 +1265,18 @@ impl<'s> Compiler<'s> {
         }
         let schema: &'s crate::sql::schema::Schema = self.schema;
         schema.table(&item.table).filter(|t| t.view_select.is_none())
+    }
+}
+
+/// Whether `e` is what likelihood() accepts as its probability: a
+/// floating-point literal (`0.5`, `1e0`; not an integer, a string, a sign
+/// or an expression) between 0.0 and 1.0.
+fn is_probability(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Literal(ast::Literal::Numeric(t)) => {
+            let float = !t.starts_with("0x") && !t.starts_with("0X") && t.contains(['.', 'e', 'E']);
+            float && t.replace('_', "").parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))
+        }
+        _ => false,
     }
 }
