@@ -63,6 +63,17 @@ pub enum Hook {
     Trace(u32, Option<Box<dyn FnMut(u32, &str, i64) + Send>>),
 }
 
+/// Connection settings of [`Connection::config_flag`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFlag {
+    /// `PRAGMA foreign_keys` (`SQLITE_DBCONFIG_ENABLE_FKEY`).
+    ForeignKeys,
+    /// `PRAGMA legacy_alter_table` (`SQLITE_DBCONFIG_LEGACY_ALTER_TABLE`).
+    LegacyAlterTable,
+    /// `PRAGMA writable_schema` (`SQLITE_DBCONFIG_WRITABLE_SCHEMA`).
+    WritableSchema,
+}
+
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct OpenFlags(pub i32);
@@ -554,6 +565,21 @@ impl Connection {
     /// (`sqlite3_interrupt`).
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.state.interrupt.clone()
+    }
+
+    /// A connection setting that `sqlite3_db_config` and a PRAGMA both
+    /// reach: its value, after setting it to `set` if given (directly, even
+    /// inside a transaction, as `sqlite3_db_config` does).
+    pub fn config_flag(&mut self, flag: ConfigFlag, set: Option<bool>) -> bool {
+        let f = match flag {
+            ConfigFlag::ForeignKeys => &mut self.state.foreign_keys,
+            ConfigFlag::LegacyAlterTable => &mut self.state.legacy_alter_table,
+            ConfigFlag::WritableSchema => &mut self.state.writable_schema,
+        };
+        if let Some(v) = set {
+            *f = v;
+        }
+        *f
     }
 
     /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`

@@ -41,7 +41,7 @@ pub mod vdbe;
 pub mod sql;
 pub mod connection;
 
-pub use connection::{Connection, OpenFlags, Statement, StepResult};
+pub use connection::{ConfigFlag, Connection, OpenFlags, Statement, StepResult};
 pub use error::{Error, Result};
 pub use std::task::Poll;
 

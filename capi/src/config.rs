@@ -152,9 +152,50 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 SQLITE_OK
             }
             SQLITE_DBCONFIG_LOOKASIDE => SQLITE_OK,
-            SQLITE_DBCONFIG_ENABLE_FKEY..=SQLITE_DBCONFIG_MAX => {
+            SQLITE_DBCONFIG_ENABLE_FKEY | SQLITE_DBCONFIG_LEGACY_ALTER_TABLE | SQLITE_DBCONFIG_WRITABLE_SCHEMA => {
+                let flag = match op {
+                    SQLITE_DBCONFIG_ENABLE_FKEY => ringlite::ConfigFlag::ForeignKeys,
+                    SQLITE_DBCONFIG_LEGACY_ALTER_TABLE => ringlite::ConfigFlag::LegacyAlterTable,
+                    _ => ringlite::ConfigFlag::WritableSchema,
+                };
+                let set = (value >= 0).then_some(value > 0);
+                match d.with_conn(|c| c.config_flag(flag, set)) {
+                    Ok(now) => {
+                        if !out.is_null() {
+                            *out = now as c_int;
+                        }
+                        SQLITE_OK
+                    }
+                    Err(e) => {
+                        crate::error::set_error(d, e.code, Some(&e.message));
+                        e.primary()
+                    }
+                }
+            }
+            // Switches for features ringlite lacks (loading extensions, FTS3
+            // tokenizers, scan status) or whose guarantee it keeps anyway
+            // (its plans never change with statistics): the flag is what
+            // it says, and the feature's own API answers for itself.
+            SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION
+            | SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
+            | SQLITE_DBCONFIG_ENABLE_QPSG
+            | SQLITE_DBCONFIG_STMT_SCANSTATUS => {
                 let mut cfg = d.db_config.borrow_mut();
-                let default = match op {
+                let cur = cfg.entry(op).or_insert(0);
+                if value >= 0 {
+                    *cur = (value > 0) as i32;
+                }
+                if !out.is_null() {
+                    *out = *cur;
+                }
+                SQLITE_OK
+            }
+            // Behaviours ringlite has one way only: asking reports it,
+            // asking for it succeeds, asking for the other is refused (the
+            // out value still tells the truth, for callers that ignore the
+            // result code).
+            SQLITE_DBCONFIG_ENABLE_TRIGGER..=SQLITE_DBCONFIG_MAX if op != SQLITE_DBCONFIG_FP_DIGITS => {
+                let fixed = match op {
                     SQLITE_DBCONFIG_ENABLE_TRIGGER
                     | SQLITE_DBCONFIG_ENABLE_VIEW
                     | SQLITE_DBCONFIG_DQS_DML
@@ -165,14 +206,19 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                     | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
                     _ => 0,
                 };
-                let cur = cfg.entry(op).or_insert(default);
-                if value > 0 {
-                    *cur = 1;
-                } else if value == 0 {
-                    *cur = 0;
-                }
                 if !out.is_null() {
-                    *out = *cur;
+                    *out = fixed;
+                }
+                if value >= 0 && (value > 0) as c_int != fixed {
+                    crate::error::set_error(
+                        d,
+                        SQLITE_ERROR,
+                        Some(&format!(
+                            "sqlite3_db_config({op}, {}) is not supported by ringlite yet",
+                            (value > 0) as c_int
+                        )),
+                    );
+                    return SQLITE_ERROR;
                 }
                 SQLITE_OK
             }
