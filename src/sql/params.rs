@@ -78,11 +78,14 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
 fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
     if let Ok(n) = digits.parse::<usize>() {
         if (1..=32766).contains(&n) {
-            while names.len() <= n {
-                names.push(None);
+            if names.len() <= n {
+                names.resize(n + 1, None);
             }
             if names[n].is_none() {
-                names[n] = Some(format!("?{digits}"));
+                let mut name = String::with_capacity(digits.len() + 1);
+                name.push('?');
+                name.push_str(digits);
+                names[n] = Some(name);
             }
         }
     }

@@ -553,28 +553,25 @@ impl Compiler<'_> {
             }
             return Ok(n as i32);
         }
-        // The parser gives `?NNN` without its `?`.
-        let numbered;
-        let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
-            numbered = format!("?{name}");
-            numbered.as_str()
-        } else {
-            name
-        };
         if name.is_empty() || name == "?" {
             self.params.push(None);
             return Ok((self.params.len() - 1) as i32);
         }
-        if let Some(num) = name.strip_prefix('?') {
-            let n: usize = num.parse().map_err(|_| Error::sql(format!("variable number must be between ?1 and ?32766")))?;
+        // The parser gives `?NNN` without its `?`.
+        let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
+        if let Some(num) = digits {
+            let n: usize = num.parse().map_err(|_| Error::sql("variable number must be between ?1 and ?32766"))?;
             if n == 0 || n > 32766 {
                 return Err(Error::sql("variable number must be between ?1 and ?32766"));
             }
-            while self.params.len() <= n {
-                self.params.push(None);
+            if self.params.len() <= n {
+                self.params.resize(n + 1, None);
             }
             if self.params[n].is_none() {
-                self.params[n] = Some(name.to_string());
+                let mut numbered = String::with_capacity(num.len() + 1);
+                numbered.push('?');
+                numbered.push_str(num);
+                self.params[n] = Some(numbered);
             }
             return Ok(n as i32);
         }

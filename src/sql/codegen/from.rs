@@ -385,7 +385,14 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
-                let references = self.table_references.entry(format!("{}.{}", table.db, table.name.to_ascii_lowercase())).or_insert(0);
+                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
+                    Some(i) => i,
+                    None => {
+                        self.table_references.push((table.clone(), 0));
+                        self.table_references.len() - 1
+                    }
+                };
+                let references = &mut self.table_references[at].1;
                 if *references >= 0xfffe {
                     return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
                 }
@@ -808,8 +815,8 @@ impl<'b> Compiler<'_> {
             // about every column a statement names.)
             let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
             if it.left && it.matched.is_none() {
-                if let Some(line) = self.eqp.get_mut(shown_at) {
-                    line.2.push_str(" LEFT-JOIN");
+                if let Some(line) = self.eqp.text_mut(shown_at) {
+                    line.push_str(" LEFT-JOIN");
                 }
             }
             if lvl == 0 {
@@ -918,7 +925,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Return, ret, 0, 0);
                 passes.push((ret, start));
                 let name = self.scopes.last().unwrap().items[it.item].name.clone();
-                self.eqp.push((0, 0, format!("RIGHT-JOIN {name}")));
+                self.eqp.push(format_args!("RIGHT-JOIN {name}"));
             }
             self.b.bind(over);
             loops[0].passes = passes;
@@ -1013,7 +1020,7 @@ impl<'b> Compiler<'_> {
             }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
-            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            self.eqp.push(format_args!("SCAN {item_name}"));
             return Ok((LoopKind::Scan(it.cursor, top), false));
         };
         // A WITHOUT ROWID table: its key when an equality fixes its first
@@ -1035,7 +1042,7 @@ impl<'b> Compiler<'_> {
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
-            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
             self.seek_consumed = terms
@@ -1057,7 +1064,7 @@ impl<'b> Compiler<'_> {
             let r = self.b.reg();
             self.b.add(Opcode::Column, vcur, 0, r);
             self.b.add(Opcode::SeekRowid, it.cursor, next, r);
-            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
             return Ok((kind, order.yes()));
         }
@@ -1175,7 +1182,7 @@ impl<'b> Compiler<'_> {
             // order (SQLite's choice without statistics).
             if served.yes() {
                 let verb = if min_max { "SEARCH" } else { "SCAN" };
-                self.eqp.push((0, 0, format!("{verb} {item_name}")));
+                self.eqp.push(format_args!("{verb} {item_name}"));
                 return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
             }
             let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
@@ -1231,7 +1238,7 @@ impl<'b> Compiler<'_> {
                 self.prefilter_inner_table(it, &table, terms)?;
             }
         }
-        self.eqp.push((0, 0, format!("SCAN {item_name}")));
+        self.eqp.push(format_args!("SCAN {item_name}"));
         let halt = self.empty_scan_halt.take().unwrap_or(end);
         Ok((self.table_scan(it.cursor, false, halt), false))
     }
@@ -1255,7 +1262,7 @@ impl<'b> Compiler<'_> {
         let top = self.b.here();
         self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
         self.seek_table_from_index(table, idx, icur, it.cursor, next);
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
+        self.eqp.push(format_args!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name));
         Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
     }
 
@@ -1326,7 +1333,7 @@ impl<'b> Compiler<'_> {
             let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
             self.b.add4(opc, r, end, rid, P4::None, aff);
         }
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND "))));
+        self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
         Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 

@@ -133,7 +133,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Column, auto, fields.len() as i32, rid);
         self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
         let partial = if own.is_empty() { "" } else { "PARTIAL " };
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name)));
+        self.eqp.push(format_args!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name));
         Ok(Some(LoopKind::Index(auto, loop_top)))
     }
 

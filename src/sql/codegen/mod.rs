@@ -61,6 +61,7 @@ mod group_stream;
 mod simple_count;
 mod having_to_where;
 mod distinct_redundant;
+mod plan_lines;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -162,16 +163,17 @@ pub struct Compiler<'s> {
     pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
     pub writes: bool,
-    /// EXPLAIN QUERY PLAN lines: (id, parent, text).
-    pub eqp: Vec<(i32, i32, String)>,
+    /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
+    pub eqp: plan_lines::PlanLines,
     /// Source text of the statement.
     pub sql: &'s [u8],
     /// Views being expanded (recursion guard).
     pub expanding: Vec<String>,
-    /// How many times the statement names each table or view (lowercase
-    /// "db.name") in a FROM clause, views' bodies included: SQLite refuses
-    /// a statement naming one more than 65534 times.
-    pub table_references: HashMap<String, u32>,
+    /// How many times the statement names each table or view (told apart
+    /// by database and name, case-insensitively) in a FROM clause, views'
+    /// bodies included: SQLite refuses a statement naming one more than
+    /// 65534 times. (A short list: a statement names few distinct tables.)
+    pub table_references: Vec<(std::sync::Arc<crate::sql::schema::Table>, u32)>,
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
@@ -368,10 +370,10 @@ impl<'s> Compiler<'s> {
             comparing: false,
             ctes: Vec::new(),
             writes: false,
-            eqp: Vec::new(),
+            eqp: plan_lines::PlanLines::default(),
             sql,
             expanding: Vec::new(),
-            table_references: HashMap::new(),
+            table_references: Vec::new(),
             top_compound_arm: false,
             databases,
             temp_listed: false,
@@ -586,6 +588,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::Explain(s) => (s, 1),
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
+    c.eqp.wanted = explain == 2;
     let mut prog = compile_stmt(c, stmt)?;
     if let Some(e) = c.auth_error.take() {
         return Err(e);
@@ -595,7 +598,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // EXPLAIN QUERY PLAN shows the plan lines.)
     prog.param_names = std::mem::take(&mut c.params);
     if explain == 2 {
-        prog.query_plan = std::mem::take(&mut c.eqp).into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
+        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
     }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
