@@ -100,7 +100,8 @@ fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
 /// quotes or comments; the tokenizer then decides. The text is one
 /// statement the parser accepted, so it has no lexer errors.
 fn numbered_only(sql: &[u8]) -> Option<Vec<Option<String>>> {
-    let mut names: Vec<Option<String>> = vec![None];
+    let mut names: Vec<Option<String>> = Vec::with_capacity(4);
+    names.push(None);
     let mut i = 0;
     while i < sql.len() {
         match sql[i] {

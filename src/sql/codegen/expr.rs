@@ -582,6 +582,16 @@ impl Compiler<'_> {
         Ok((self.params.len() - 1) as i32)
     }
 
+    /// The accumulator of the aggregate call `e` when this query (or an
+    /// enclosing one) computes it. (Keyed by the call's text: formatted
+    /// only when there are aggregates to look up.)
+    fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
+        if self.agg_regs.is_empty() {
+            return None;
+        }
+        self.agg_regs.get(&e.to_string()).copied()
+    }
+
     /// Compute `e` into register `target`.
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
         crate::sql::parse::with_stack(|| self.expr_inner(e, target))
@@ -756,7 +766,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                if let Some(acc) = self.aggregate_register(e) {
                     self.read_aggregate(acc, target);
                     return Ok(());
                 }
@@ -776,7 +786,7 @@ impl Compiler<'_> {
                 self.call(&fname, args, target)?;
             }
             Expr::FunctionCallStar { name, filter_over } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                if let Some(acc) = self.aggregate_register(e) {
                     self.read_aggregate(acc, target);
                     return Ok(());
                 }
