@@ -419,7 +419,7 @@ impl<'b> Compiler<'_> {
                 } else {
                     self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 }
-                self.b.comment(table.name.clone());
+                self.comment(&table.name);
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
                     table: table.name.clone(),
@@ -1252,7 +1252,7 @@ impl<'b> Compiler<'_> {
         let icur = self.b.cursor();
         let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.b.comment(idx.name.clone());
+        self.comment(&idx.name);
         let vnext = self.b.label();
         self.b.add(Opcode::Rewind, vcur, end, 0);
         let vtop = self.b.here();

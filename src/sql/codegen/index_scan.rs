@@ -51,7 +51,7 @@ impl<'b> Compiler<'_> {
         let icur = self.b.cursor();
         let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.b.comment(idx.name.clone());
+        self.comment(&idx.name);
         let ne = l.eqs.len();
         // (Past the key columns a bound is on the rowid, compared as a
         // number.)

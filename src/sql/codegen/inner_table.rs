@@ -163,7 +163,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
         let src = self.b.cursor();
         self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
-        self.b.comment(table.name.clone());
+        self.comment(&table.name);
         self.scopes.last_mut().unwrap().items[it.item].cursor = src;
         let r = (|| -> Result<()> {
             let fill_end = self.b.label();

@@ -165,6 +165,9 @@ pub struct Compiler<'s> {
     pub writes: bool,
     /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
     pub eqp: plan_lines::PlanLines,
+    /// The statement is EXPLAIN: instructions get their comments (see
+    /// [`Compiler::comment`]).
+    pub explain_comments: bool,
     /// Source text of the statement.
     pub sql: &'s [u8],
     /// Views being expanded (recursion guard).
@@ -332,6 +335,14 @@ pub struct Compiler<'s> {
 }
 
 impl<'s> Compiler<'s> {
+    /// Set the EXPLAIN comment of the last instruction (only EXPLAIN
+    /// shows them: nothing is copied otherwise).
+    pub fn comment(&mut self, text: &str) {
+        if self.explain_comments {
+            self.b.comment(text);
+        }
+    }
+
     /// The conflict resolution of an INSERT or UPDATE with OR clause
     /// `or`: a trigger body's statements follow the firing statement's
     /// OR clause when it has one.
@@ -371,6 +382,7 @@ impl<'s> Compiler<'s> {
             ctes: Vec::new(),
             writes: false,
             eqp: plan_lines::PlanLines::default(),
+            explain_comments: false,
             sql,
             expanding: Vec::new(),
             table_references: Vec::new(),
@@ -589,6 +601,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
     c.eqp.wanted = explain == 2;
+    c.explain_comments = explain == 1;
     let mut prog = compile_stmt(c, stmt)?;
     if let Some(e) = c.auth_error.take() {
         return Err(e);
@@ -696,22 +709,18 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
 /// function), whichever query computes it.
 pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
-        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
+        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquoted(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {
             if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                 return false;
             }
             let n = args.map_or(0, |a| a.len());
-            matches!(
-                c.funcs.find(&crate::sql::parse::unquote(name.0), n).map(|d| d.kind.clone()),
-                Some(crate::vdbe::func::FuncKind::Aggregate(_))
-            )
+            c.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
-        Expr::FunctionCallStar { name, .. } => matches!(
-            c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
-            Some(crate::vdbe::func::FuncKind::Aggregate(_))
-        ),
+        Expr::FunctionCallStar { name, .. } => {
+            c.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+        }
         _ => false,
     }
 }

@@ -75,7 +75,7 @@ impl<'b> Compiler<'_> {
                 let cur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
                 self.b.add4(Opcode::OpenRead, cur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-                self.b.comment(idx.name.clone());
+                self.comment(&idx.name);
                 self.eqp.push(format_args!("SCAN {item_name} USING COVERING INDEX {}", idx.name));
                 cur
             }
