@@ -132,7 +132,7 @@ pub struct Compiler<'s> {
     pub params: Vec<Option<String>>,
     /// Aggregate output mode: aggregate calls (by their SQL text) to
     /// accumulator registers.
-    pub agg_regs: HashMap<String, i32>,
+    pub agg_regs: crate::sql::fast_hash::FastMap<String, i32>,
     /// How many scopes were open when `agg_regs` was filled (the query
     /// computing those aggregates is the last of them): a subquery nested
     /// deeper that reads one is correlated with that query's groups.
@@ -141,9 +141,9 @@ pub struct Compiler<'s> {
     /// open when its query filled it: a subquery of a nested aggregate
     /// query reading an outer query's aggregate (through a result alias)
     /// is correlated with that outer query, not only with the nested one.
-    pub agg_owner_depth: HashMap<i32, usize>,
+    pub agg_owner_depth: crate::sql::fast_hash::FastMap<i32, usize>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
-    pub col_map: HashMap<(i32, i64), ColumnSource>,
+    pub col_map: crate::sql::fast_hash::FastMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
     /// column of that name (cursor, column or -1 for rowid; the one a
     /// name without a qualifier resolves to) to the columns such a name
@@ -371,10 +371,10 @@ impl<'s> Compiler<'s> {
             collation_order: &[],
             scopes: Vec::new(),
             params: vec![None],
-            agg_regs: HashMap::new(),
+            agg_regs: Default::default(),
             agg_scope_depth: 0,
-            agg_owner_depth: HashMap::new(),
-            col_map: HashMap::new(),
+            agg_owner_depth: Default::default(),
+            col_map: Default::default(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),

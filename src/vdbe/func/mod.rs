@@ -13,7 +13,6 @@ pub mod builtins;
 
 use crate::error::Result;
 use crate::value::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Flags of a function definition (`SQLITE_DETERMINISTIC` and friends).
@@ -153,7 +152,7 @@ pub struct FuncDef {
 /// Functions known to a connection, looked up by name and argument count.
 #[derive(Clone, Default)]
 pub struct FunctionRegistry {
-    by_name: HashMap<String, Vec<Arc<FuncDef>>>,
+    by_name: crate::sql::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>,
 }
 
 impl FunctionRegistry {
