@@ -794,7 +794,7 @@ impl<'b> Compiler<'_> {
             // without such joins (the unmatched rows come last).
             let null_filled_later = last_right.is_some_and(|k| lvl < k);
             let plain = it.matched.is_none() && !null_filled_later;
-            let level_req = LoopRequest { goal: if lvl == 0 && last_right.is_none() { req.goal.clone() } else { None }, uses: req.uses.clone() };
+            let level_goal = if lvl == 0 && last_right.is_none() { req.goal.as_ref() } else { None };
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
             // An empty table scanned in full ends every loop around it up
@@ -805,7 +805,7 @@ impl<'b> Compiler<'_> {
                 let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
                 self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
             }
-            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req));
+            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
             self.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
@@ -1012,7 +1012,18 @@ impl<'b> Compiler<'_> {
     /// access path, and whether it yields the rows in the order `req`
     /// asks for.
     #[allow(clippy::too_many_arguments)]
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool, req: Option<&LoopRequest>) -> Result<(LoopKind, bool)> {
+    #[allow(clippy::too_many_arguments)]
+    fn open_access<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        next: i32,
+        end: i32,
+        may_prefilter: bool,
+        goal: Option<&crate::sql::plan::order::OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<(LoopKind, bool)> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -1034,8 +1045,7 @@ impl<'b> Compiler<'_> {
                 return Ok((kind, false));
             }
         }
-        let goal = req.and_then(|r| r.goal.as_ref()).filter(|g| g.item == it.item);
-        let uses = req.and_then(|r| r.uses.as_ref());
+        let goal = goal.filter(|g| g.item == it.item);
         let min_max = goal.is_some_and(|g| g.min_max);
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality: one row, in any order.

@@ -460,6 +460,10 @@ impl<'s> Compiler<'s> {
     /// A CTE by name, with the level of `ctes` whose WITH clause defines
     /// it (its body sees that level and the ones outside it only).
     pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
+        // (Most statements have no WITH clause: no key to make then.)
+        if self.ctes.iter().all(|m| m.is_empty()) {
+            return None;
+        }
         let key = name.to_ascii_lowercase();
         self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
