@@ -377,6 +377,17 @@ impl Compiler<'_> {
 
     /// The collation for comparing `l` with `r`.
     pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
+        // When no column in scope declares a collation, every column's is
+        // BINARY and only an explicit COLLATE can choose another: the
+        // column names need not be resolved (every statement compares).
+        let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())));
+        if !declared {
+            let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
+            return match name {
+                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
+                _ => Ok(P4::None),
+            };
+        }
         let lc = self.collation_of(l);
         let rc = self.collation_of(r);
         let name = match (lc, rc) {
@@ -1236,5 +1247,27 @@ impl<'s> Compiler<'s> {
         }
         let schema: &'s crate::sql::schema::Schema = self.schema;
         schema.table(&item.table).filter(|t| t.view_select.is_none())
+    }
+}
+
+/// The explicit COLLATE of `e` as [`Compiler::collation_of`] finds it
+/// (through parentheses, unary +, CAST, non-comparison operators and
+/// function arguments), without looking at columns.
+fn explicit_collation_of(e: &Expr<'_>) -> Option<String> {
+    match e {
+        Expr::Collate(_, c) => Some(unquote(c)),
+        Expr::Parenthesized(v) if v.len() == 1 => explicit_collation_of(&v[0]),
+        Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => explicit_collation_of(x),
+        Expr::Binary(l, op, r)
+            if !matches!(
+                op,
+                Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
+                    | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+            ) =>
+        {
+            explicit_collation_of(l).or_else(|| explicit_collation_of(r))
+        }
+        Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(explicit_collation_of),
+        _ => None,
     }
 }
