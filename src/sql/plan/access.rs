@@ -62,6 +62,17 @@ impl<'b> Compiler<'_> {
                 _ => continue,
             }
             for &(col_side, other, opx) in &sides {
+                // `t.col` names a column of this item only when `t` is its
+                // name (or, inside a parenthesized join, a table it holds):
+                // other names are left without resolving them.
+                if let Expr::Qualified(q, _) = col_side {
+                    let named = self.scopes.last().and_then(|s| s.items.get(it.item)).is_none_or(|item| {
+                        item.name.eq_ignore_ascii_case(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some())
+                    });
+                    if !named {
+                        continue;
+                    }
+                }
                 let cref = match col_side {
                     Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
                     Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
