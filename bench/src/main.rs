@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|prepsplit|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -22,6 +22,9 @@
 //! "workload configuration", e.g. `--only "mixed (30% updates) ringlite async"`); `--runs N` sets the timed runs;
 //! `--skip SUBSTRING` leaves out the workloads whose name contains it;
 //! `--counts 1,100` runs the tenants suite at those tenant counts only.
+//! `prepsplit` splits the prepare of the sql suite's statements into its
+//! parts (parser crate, glue, compile, finalize) next to SQLite's whole
+//! prepare (not part of `all`).
 //!
 //! `--quick` shrinks every suite to a few seconds and exits non-zero if
 //! any workload failed; the smoke test runs it.
@@ -30,6 +33,7 @@ mod data;
 mod engine;
 mod harness;
 mod plot;
+mod prepsplit;
 mod sched;
 mod slow;
 mod slowvfs;
@@ -52,7 +56,7 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|prepsplit|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
     std::process::exit(2)
 }
 
@@ -67,7 +71,7 @@ fn parse_args() -> Args {
             "--skip" => a.skip = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" | "slow" => a.suites.push(x),
+            "storage" | "sql" | "tenants" | "slow" | "prepsplit" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
@@ -112,6 +116,7 @@ fn main() {
                 any_failed |= failed(&rows);
                 markdown("sql", &rows)
             }),
+            "prepsplit" => prepsplit::run(cfg, dir.path()),
             "tenants" => tenants::run(args.quick, args.counts.clone(), dir.path()).map(|(points, md)| {
                 any_failed |= points.iter().any(|p| p.result.is_err());
                 let plot_base = args.out.as_ref().map_or(PathBuf::from("tenants"), |o| o.with_file_name("tenants"));

@@ -12,14 +12,14 @@ use crate::engine::{Engine, Ringlite, Sqlite, R};
 use crate::harness::{measure, pair, Config, Outcome, Row};
 use std::path::Path;
 
-const SCHEMA: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER);
+pub const SCHEMA: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER);
 CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT, region INTEGER);
 CREATE TABLE items(id INTEGER PRIMARY KEY, label TEXT, price INTEGER);
 CREATE TABLE orders(id INTEGER PRIMARY KEY, cust INTEGER, item INTEGER, qty INTEGER);
 CREATE TABLE big(g INTEGER, v INTEGER);";
 
-const SIMPLE: &str = "SELECT b FROM t WHERE a = ?1";
-const COMPLEX: &str = "SELECT c.region, i.label, count(*) AS n, sum(o.qty * i.price) AS revenue,
+pub const SIMPLE: &str = "SELECT b FROM t WHERE a = ?1";
+pub const COMPLEX: &str = "SELECT c.region, i.label, count(*) AS n, sum(o.qty * i.price) AS revenue,
        max(CASE WHEN o.qty > 5 THEN o.qty ELSE 0 END) AS big_qty
   FROM orders o JOIN customers c ON c.id = o.cust JOIN items i ON i.id = o.item
  WHERE i.price BETWEEN ?1 AND ?2 AND c.name LIKE 'a%' AND o.id NOT IN (SELECT id FROM orders WHERE qty = 0)

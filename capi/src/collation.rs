@@ -51,7 +51,7 @@ unsafe fn create(
             destroy,
         });
         Collation {
-            name: name.clone(),
+            name: name.as_str().into(),
             cmp: Arc::new(move |a: &[u8], b: &[u8]| {
                 let r = unsafe {
                     (data.cmp)(

@@ -12,6 +12,7 @@
 //! it was compiled against (checked again by `Transaction`).
 
 pub mod parse;
+pub mod fast_hash;
 pub mod repeated_set_columns;
 pub mod params;
 pub mod schema;

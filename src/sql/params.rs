@@ -78,11 +78,14 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
 fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
     if let Ok(n) = digits.parse::<usize>() {
         if (1..=32766).contains(&n) {
-            while names.len() <= n {
-                names.push(None);
+            if names.len() <= n {
+                names.resize(n + 1, None);
             }
             if names[n].is_none() {
-                names[n] = Some(format!("?{digits}"));
+                let mut name = String::with_capacity(digits.len() + 1);
+                name.push('?');
+                name.push_str(digits);
+                names[n] = Some(name);
             }
         }
     }
@@ -97,7 +100,8 @@ fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
 /// quotes or comments; the tokenizer then decides. The text is one
 /// statement the parser accepted, so it has no lexer errors.
 fn numbered_only(sql: &[u8]) -> Option<Vec<Option<String>>> {
-    let mut names: Vec<Option<String>> = vec![None];
+    let mut names: Vec<Option<String>> = Vec::with_capacity(4);
+    names.push(None);
     let mut i = 0;
     while i < sql.len() {
         match sql[i] {

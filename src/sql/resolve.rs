@@ -109,8 +109,9 @@ fn column_of(item: &ScopeItem, name: &str) -> Option<(Option<usize>, Option<usiz
 /// Column `name` of the table `qualifier` inside a parenthesized join
 /// item (see [`ScopeColumn::source`]).
 fn source_column_of(item: &ScopeItem, db: Option<usize>, qualifier: &str, name: &str) -> Option<usize> {
+    // (Most items have no such column: the source is tested first.)
     item.columns.iter().position(|c| {
-        c.name.eq_ignore_ascii_case(name) && c.source.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(qualifier)) && db.is_none_or(|d| c.source_db == Some(d))
+        c.source.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(qualifier)) && c.name.eq_ignore_ascii_case(name) && db.is_none_or(|d| c.source_db == Some(d))
     })
 }
 

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The comparison function of a collation: a total order over texts.
 pub type CollationFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
@@ -15,8 +15,10 @@ pub type CollationFn = dyn Fn(&[u8], &[u8]) -> Ordering + Send + Sync;
 /// A named comparison function for text.
 #[derive(Clone)]
 pub struct Collation {
-    /// Name as used in SQL (`COLLATE name`), case-insensitive.
-    pub name: String,
+    /// Name as used in SQL (`COLLATE name`), case-insensitive. (Shared:
+    /// the built-in collations are cloned for every comparison a
+    /// statement compiles, without an allocation.)
+    pub name: Arc<str>,
     /// The comparison.
     pub cmp: Arc<CollationFn>,
 }
@@ -30,11 +32,17 @@ impl fmt::Debug for Collation {
 impl Collation {
     /// memcmp order.
     pub fn binary() -> Collation {
-        Collation { name: "BINARY".into(), cmp: Arc::new(|a: &[u8], b: &[u8]| a.cmp(b)) }
+        static BINARY: OnceLock<Collation> = OnceLock::new();
+        BINARY.get_or_init(|| Collation { name: "BINARY".into(), cmp: Arc::new(|a: &[u8], b: &[u8]| a.cmp(b)) }).clone()
     }
 
     /// ASCII case folding, then memcmp order.
     pub fn nocase() -> Collation {
+        static NOCASE: OnceLock<Collation> = OnceLock::new();
+        NOCASE.get_or_init(Self::new_nocase).clone()
+    }
+
+    fn new_nocase() -> Collation {
         Collation {
             name: "NOCASE".into(),
             cmp: Arc::new(|a: &[u8], b: &[u8]| {
@@ -46,6 +54,11 @@ impl Collation {
 
     /// memcmp order, ignoring trailing spaces.
     pub fn rtrim() -> Collation {
+        static RTRIM: OnceLock<Collation> = OnceLock::new();
+        RTRIM.get_or_init(Self::new_rtrim).clone()
+    }
+
+    fn new_rtrim() -> Collation {
         Collation {
             name: "RTRIM".into(),
             cmp: Arc::new(|a: &[u8], b: &[u8]| {

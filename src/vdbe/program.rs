@@ -241,7 +241,7 @@ impl P4 {
                     .fields
                     .iter()
                     .map(|f| {
-                        let c = if f.collation.name.eq_ignore_ascii_case("BINARY") { "B".to_string() } else { f.collation.name.clone() };
+                        let c = if f.collation.name.eq_ignore_ascii_case("BINARY") { "B".to_string() } else { f.collation.name.to_string() };
                         if f.descending {
                             format!("-{c}")
                         } else {
@@ -251,7 +251,7 @@ impl P4 {
                     .collect();
                 format!("k({},{})", k.fields.len(), parts.join(","))
             }
-            P4::Coll(c) => c.name.clone(),
+            P4::Coll(c) => c.name.to_string(),
             P4::Affinity(a) => a.clone(),
             P4::Table(t) => t.clone(),
             P4::Text(t) => t.clone(),

@@ -160,7 +160,7 @@ fn collation_list_order() {
     let mut ours = sql_common::ours_open();
     let reference = sql_common::RefDb::open();
     for (name, with_fn) in calls {
-        let coll = with_fn.then(|| ringlite::value::collation::Collation { name: name.to_string(), cmp: std::sync::Arc::new(|a: &[u8], b: &[u8]| b.cmp(a)) });
+        let coll = with_fn.then(|| ringlite::value::collation::Collation { name: name.into(), cmp: std::sync::Arc::new(|a: &[u8], b: &[u8]| b.cmp(a)) });
         ours.create_collation(name, coll).unwrap();
         let c = CString::new(name).unwrap();
         #[allow(unsafe_code)]

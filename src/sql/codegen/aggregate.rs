@@ -606,7 +606,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::MakeRecord, base, width as i32, rec);
                 self.b.add(Opcode::SorterInsert, sorter, rec, 0);
                 self.close_loops(loops);
-                self.eqp.push((0, 0, "USE TEMP B-TREE FOR GROUP BY".into()));
+                self.eqp.push(format_args!("USE TEMP B-TREE FOR GROUP BY"));
 
                 let pseudo = self.b.cursor();
                 let drec = self.b.reg();

@@ -99,7 +99,10 @@ impl Compiler<'_> {
         let db = self.ddl_db as i32;
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        self.b.comment(if db == 1 { "sqlite_temp_schema".to_string() } else { format!("{}.sqlite_schema", self.db_name(db as usize)) });
+        if self.explain_comments {
+            let text = if db == 1 { "sqlite_temp_schema".to_string() } else { format!("{}.sqlite_schema", self.db_name(db as usize)) };
+            self.comment(&text);
+        }
         sc
     }
 

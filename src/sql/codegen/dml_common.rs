@@ -123,7 +123,7 @@ impl Compiler<'_> {
         self.dbs_used |= 1 << table.db;
         let p4 = if table.without_rowid.is_some() { P4::KeyInfo(self.without_rowid_key_info(&table)?) } else { P4::Int64(table.columns.len() as i64) };
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
-        self.b.comment(table.name.clone());
+        self.comment(&table.name);
         if table.without_rowid.is_some() {
             self.record_positions.insert(cursor, super::without_rowid::positions_of(&table));
         }
@@ -132,7 +132,7 @@ impl Compiler<'_> {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
             self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-            self.b.comment(idx.name.clone());
+            self.comment(&idx.name);
             indexes.push((idx, c));
         }
         Ok(WriteTarget { table, cursor, indexes })

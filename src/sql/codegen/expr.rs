@@ -410,6 +410,19 @@ impl Compiler<'_> {
 
     /// The collation for comparing `l` with `r`.
     pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
+        // When no column in scope declares a collation, every column's is
+        // BINARY and only an explicit COLLATE can choose another: the
+        // column names need not be resolved (every statement compares).
+        // (A result alias may stand for an expression with a COLLATE.)
+        let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
+            || self.aliases.iter().any(|a| !a.is_empty());
+        if !declared {
+            let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
+            return match name {
+                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
+                _ => Ok(P4::None),
+            };
+        }
         let lc = self.collation_of(l);
         let rc = self.collation_of(r);
         let name = match (lc, rc) {
@@ -586,28 +599,25 @@ impl Compiler<'_> {
             }
             return Ok(n as i32);
         }
-        // The parser gives `?NNN` without its `?`.
-        let numbered;
-        let name = if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
-            numbered = format!("?{name}");
-            numbered.as_str()
-        } else {
-            name
-        };
         if name.is_empty() || name == "?" {
             self.params.push(None);
             return Ok((self.params.len() - 1) as i32);
         }
-        if let Some(num) = name.strip_prefix('?') {
-            let n: usize = num.parse().map_err(|_| Error::sql(format!("variable number must be between ?1 and ?32766")))?;
+        // The parser gives `?NNN` without its `?`.
+        let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
+        if let Some(num) = digits {
+            let n: usize = num.parse().map_err(|_| Error::sql("variable number must be between ?1 and ?32766"))?;
             if n == 0 || n > 32766 {
                 return Err(Error::sql("variable number must be between ?1 and ?32766"));
             }
-            while self.params.len() <= n {
-                self.params.push(None);
+            if self.params.len() <= n {
+                self.params.resize(n + 1, None);
             }
             if self.params[n].is_none() {
-                self.params[n] = Some(name.to_string());
+                let mut numbered = String::with_capacity(num.len() + 1);
+                numbered.push('?');
+                numbered.push_str(num);
+                self.params[n] = Some(numbered);
             }
             return Ok(n as i32);
         }
@@ -616,6 +626,16 @@ impl Compiler<'_> {
         }
         self.params.push(Some(name.to_string()));
         Ok((self.params.len() - 1) as i32)
+    }
+
+    /// The accumulator of the aggregate call `e` when this query (or an
+    /// enclosing one) computes it. (Keyed by the call's text: formatted
+    /// only when there are aggregates to look up.)
+    fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
+        if self.agg_regs.is_empty() {
+            return None;
+        }
+        self.agg_regs.get(&e.to_string()).copied()
     }
 
     /// Compute `e` into register `target`.
@@ -792,7 +812,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
             Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                if let Some(acc) = self.aggregate_register(e) {
                     self.read_aggregate(acc, target);
                     return Ok(());
                 }
@@ -812,7 +832,7 @@ impl Compiler<'_> {
                 self.call(&fname, args, target)?;
             }
             Expr::FunctionCallStar { name, filter_over } => {
-                if let Some(acc) = self.agg_regs.get(&e.to_string()).copied() {
+                if let Some(acc) = self.aggregate_register(e) {
                     self.read_aggregate(acc, target);
                     return Ok(());
                 }
@@ -1278,5 +1298,33 @@ fn is_probability(e: &Expr<'_>) -> bool {
             float && t.replace('_', "").parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))
         }
         _ => false,
+    }
+}
+
+/// The explicit COLLATE of `e` as [`Compiler::collation_of`] finds it
+/// (through parentheses, unary +, CAST, non-comparison operators and
+/// function arguments), without looking at columns.
+fn explicit_collation_of(e: &Expr<'_>) -> Option<String> {
+    match e {
+        Expr::Collate(_, c) => Some(unquote(c)),
+        Expr::Parenthesized(v) if v.len() == 1 => explicit_collation_of(&v[0]),
+        Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => explicit_collation_of(x),
+        Expr::Binary(l, op, r)
+            if !matches!(
+                op,
+                Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
+                    | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+            ) =>
+        {
+            explicit_collation_of(l).or_else(|| explicit_collation_of(r))
+        }
+        Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(explicit_collation_of),
+        Expr::Case { base, when_then_pairs, else_expr } => base
+            .iter()
+            .map(|b| &**b)
+            .chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t]))
+            .chain(else_expr.iter().map(|e| &**e))
+            .find_map(explicit_collation_of),
+        _ => None,
     }
 }

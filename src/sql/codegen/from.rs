@@ -385,7 +385,14 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
-                let references = self.table_references.entry(format!("{}.{}", table.db, table.name.to_ascii_lowercase())).or_insert(0);
+                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
+                    Some(i) => i,
+                    None => {
+                        self.table_references.push((table.clone(), 0));
+                        self.table_references.len() - 1
+                    }
+                };
+                let references = &mut self.table_references[at].1;
                 if *references >= 0xfffe {
                     return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
                 }
@@ -412,7 +419,7 @@ impl<'b> Compiler<'_> {
                 } else {
                     self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 }
-                self.b.comment(table.name.clone());
+                self.comment(&table.name);
                 let item = ScopeItem {
                     name: alias.unwrap_or_else(|| table.name.clone()),
                     table: table.name.clone(),
@@ -787,7 +794,7 @@ impl<'b> Compiler<'_> {
             // without such joins (the unmatched rows come last).
             let null_filled_later = last_right.is_some_and(|k| lvl < k);
             let plain = it.matched.is_none() && !null_filled_later;
-            let level_req = LoopRequest { goal: if lvl == 0 && last_right.is_none() { req.goal.clone() } else { None }, uses: req.uses.clone() };
+            let level_goal = if lvl == 0 && last_right.is_none() { req.goal.as_ref() } else { None };
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
             // An empty table scanned in full ends every loop around it up
@@ -798,7 +805,7 @@ impl<'b> Compiler<'_> {
                 let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
                 self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
             }
-            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, Some(&level_req));
+            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
             self.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
@@ -808,8 +815,8 @@ impl<'b> Compiler<'_> {
             // about every column a statement names.)
             let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
             if it.left && it.matched.is_none() {
-                if let Some(line) = self.eqp.get_mut(shown_at) {
-                    line.2.push_str(" LEFT-JOIN");
+                if let Some(line) = self.eqp.text_mut(shown_at) {
+                    line.push_str(" LEFT-JOIN");
                 }
             }
             if lvl == 0 {
@@ -918,7 +925,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Return, ret, 0, 0);
                 passes.push((ret, start));
                 let name = self.scopes.last().unwrap().items[it.item].name.clone();
-                self.eqp.push((0, 0, format!("RIGHT-JOIN {name}")));
+                self.eqp.push(format_args!("RIGHT-JOIN {name}"));
             }
             self.b.bind(over);
             loops[0].passes = passes;
@@ -1005,7 +1012,18 @@ impl<'b> Compiler<'_> {
     /// access path, and whether it yields the rows in the order `req`
     /// asks for.
     #[allow(clippy::too_many_arguments)]
-    fn open_access<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, may_prefilter: bool, req: Option<&LoopRequest>) -> Result<(LoopKind, bool)> {
+    #[allow(clippy::too_many_arguments)]
+    fn open_access<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        next: i32,
+        end: i32,
+        may_prefilter: bool,
+        goal: Option<&crate::sql::plan::order::OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<(LoopKind, bool)> {
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -1013,7 +1031,7 @@ impl<'b> Compiler<'_> {
             }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
-            self.eqp.push((0, 0, format!("SCAN {item_name}")));
+            self.eqp.push(format_args!("SCAN {item_name}"));
             return Ok((LoopKind::Scan(it.cursor, top), false));
         };
         // A WITHOUT ROWID table: its key when an equality fixes its first
@@ -1027,15 +1045,14 @@ impl<'b> Compiler<'_> {
                 return Ok((kind, false));
             }
         }
-        let goal = req.and_then(|r| r.goal.as_ref()).filter(|g| g.item == it.item);
-        let uses = req.and_then(|r| r.uses.as_ref());
+        let goal = goal.filter(|g| g.item == it.item);
         let min_max = goal.is_some_and(|g| g.min_max);
         let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality: one row, in any order.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
-            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
             self.seek_consumed = terms
@@ -1057,7 +1074,7 @@ impl<'b> Compiler<'_> {
             let r = self.b.reg();
             self.b.add(Opcode::Column, vcur, 0, r);
             self.b.add(Opcode::SeekRowid, it.cursor, next, r);
-            self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)")));
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
             return Ok((kind, order.yes()));
         }
@@ -1175,7 +1192,7 @@ impl<'b> Compiler<'_> {
             // order (SQLite's choice without statistics).
             if served.yes() {
                 let verb = if min_max { "SEARCH" } else { "SCAN" };
-                self.eqp.push((0, 0, format!("{verb} {item_name}")));
+                self.eqp.push(format_args!("{verb} {item_name}"));
                 return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
             }
             let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
@@ -1231,7 +1248,7 @@ impl<'b> Compiler<'_> {
                 self.prefilter_inner_table(it, &table, terms)?;
             }
         }
-        self.eqp.push((0, 0, format!("SCAN {item_name}")));
+        self.eqp.push(format_args!("SCAN {item_name}"));
         let halt = self.empty_scan_halt.take().unwrap_or(end);
         Ok((self.table_scan(it.cursor, false, halt), false))
     }
@@ -1245,7 +1262,7 @@ impl<'b> Compiler<'_> {
         let icur = self.b.cursor();
         let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.b.comment(idx.name.clone());
+        self.comment(&idx.name);
         let vnext = self.b.label();
         self.b.add(Opcode::Rewind, vcur, end, 0);
         let vtop = self.b.here();
@@ -1255,7 +1272,7 @@ impl<'b> Compiler<'_> {
         let top = self.b.here();
         self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
         self.seek_table_from_index(table, idx, icur, it.cursor, next);
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name)));
+        self.eqp.push(format_args!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name));
         Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
     }
 
@@ -1326,7 +1343,7 @@ impl<'b> Compiler<'_> {
             let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
             self.b.add4(opc, r, end, rid, P4::None, aff);
         }
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND "))));
+        self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
         Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 

@@ -73,7 +73,7 @@ impl Compiler<'_> {
             if !ok {
                 return false;
             }
-            if keys.iter().any(|k| *k == without_collate(x).to_string()) {
+            if keys.iter().any(|k| displays_as(without_collate(x), k)) {
                 return false;
             }
             match x {
@@ -108,4 +108,24 @@ fn is_always_false(e: &Expr<'_>) -> bool {
         Expr::Id(id) => unquote(id.0).eq_ignore_ascii_case("false"),
         _ => false,
     }
+}
+
+/// Whether `e` written out is exactly `text`: compared as it is
+/// formatted, stopping at the first difference (most expressions differ
+/// from a key in their first characters; nothing is allocated).
+fn displays_as(e: &Expr<'_>, text: &str) -> bool {
+    struct Compare<'t>(&'t str);
+    impl std::fmt::Write for Compare<'_> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            match self.0.strip_prefix(s) {
+                Some(rest) => {
+                    self.0 = rest;
+                    Ok(())
+                }
+                None => Err(std::fmt::Error),
+            }
+        }
+    }
+    let mut rest = Compare(text);
+    std::fmt::write(&mut rest, format_args!("{e}")).is_ok() && rest.0.is_empty()
 }

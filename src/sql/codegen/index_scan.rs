@@ -51,7 +51,7 @@ impl<'b> Compiler<'_> {
         let icur = self.b.cursor();
         let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.b.comment(idx.name.clone());
+        self.comment(&idx.name);
         let ne = l.eqs.len();
         // (Past the key columns a bound is on the rowid, compared as a
         // number.)
@@ -182,13 +182,12 @@ impl<'b> Compiler<'_> {
             self.seek_table_from_index(table, idx, icur, l.table_cursor, next);
         }
         let how = if l.covering { "COVERING INDEX" } else { "INDEX" };
-        let text = if desc.is_empty() {
+        if desc.is_empty() {
             let verb = if l.min_max { "SEARCH" } else { "SCAN" };
-            format!("{verb} {} USING {how} {}", l.item_name, idx.name)
+            self.eqp.push(format_args!("{verb} {} USING {how} {}", l.item_name, idx.name));
         } else {
-            format!("SEARCH {} USING {how} {} ({})", l.item_name, idx.name, desc.join(" AND "))
-        };
-        self.eqp.push((0, 0, text));
+            self.eqp.push(format_args!("SEARCH {} USING {how} {} ({})", l.item_name, idx.name, desc.join(" AND ")));
+        }
         Ok(if l.backward { LoopKind::IndexBack(icur, top) } else { LoopKind::Index(icur, top) })
     }
 

@@ -133,7 +133,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Column, auto, fields.len() as i32, rid);
         self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
         let partial = if own.is_empty() { "" } else { "PARTIAL " };
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name)));
+        self.eqp.push(format_args!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name));
         Ok(Some(LoopKind::Index(auto, loop_top)))
     }
 
@@ -163,7 +163,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::OpenEphemeral, it.cursor, n as i32, 0);
         let src = self.b.cursor();
         self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
-        self.b.comment(table.name.clone());
+        self.comment(&table.name);
         self.scopes.last_mut().unwrap().items[it.item].cursor = src;
         let r = (|| -> Result<()> {
             let fill_end = self.b.label();

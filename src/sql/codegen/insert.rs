@@ -288,7 +288,7 @@ fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
     let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
     let sq = c.b.cursor();
     c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, db as i32, crate::vdbe::program::P4::Int64(2), 0);
-    c.b.comment("sqlite_sequence");
+    c.comment("sqlite_sequence");
     let seq = c.b.reg();
     let seq_rowid = c.b.reg();
     let orig = c.b.reg();

@@ -230,7 +230,7 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
     c.dbs_used |= 1 << src.db;
     let p4 = if without_rowid { P4::KeyInfo(c.without_rowid_key_info(&src)?) } else { P4::Int64(src.columns.len() as i64) };
     c.b.add4(Opcode::OpenRead, src_cur, src.root as i32, src.db as i32, p4, 0);
-    c.b.comment(src.name.clone());
+    c.comment(&src.name);
     let done = c.b.label();
     c.b.add(Opcode::Rewind, src_cur, done, 0);
     let top = c.b.here();
@@ -266,7 +266,7 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
         let idx_cur = c.b.cursor();
         let ki = c.index_key_info(&s)?;
         c.b.add4(Opcode::OpenRead, idx_cur, s.root as i32, s.db as i32, P4::KeyInfo(ki), 0);
-        c.b.comment(s.name.clone());
+        c.comment(&s.name);
         let idx_done = c.b.label();
         c.b.add(Opcode::Rewind, idx_cur, idx_done, 0);
         let idx_top = c.b.here();

@@ -138,14 +138,14 @@ impl Compiler<'_> {
         } else {
             self.b.add4(Opcode::OpenRead, cursor, table.root as i32, db as i32, P4::Int64(table.columns.len() as i64), 0);
         }
-        self.b.comment(table.name.clone());
+        self.comment(&table.name);
         let mut target = WriteTarget { table: table.clone(), cursor, indexes: Vec::new() };
         if !quick {
             for idx in indexes {
                 let c = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
                 self.b.add4(Opcode::OpenRead, c, idx.root as i32, db as i32, P4::KeyInfo(ki), 0);
-                self.b.comment(idx.name.clone());
+                self.comment(&idx.name);
                 target.indexes.push((idx, c));
             }
         }

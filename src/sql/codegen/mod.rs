@@ -62,6 +62,7 @@ mod group_stream;
 mod simple_count;
 mod having_to_where;
 mod distinct_redundant;
+mod plan_lines;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -132,7 +133,7 @@ pub struct Compiler<'s> {
     pub params: Vec<Option<String>>,
     /// Aggregate output mode: aggregate calls (by their SQL text) to
     /// accumulator registers.
-    pub agg_regs: HashMap<String, i32>,
+    pub agg_regs: crate::sql::fast_hash::FastMap<String, i32>,
     /// How many scopes were open when `agg_regs` was filled (the query
     /// computing those aggregates is the last of them): a subquery nested
     /// deeper that reads one is correlated with that query's groups.
@@ -141,9 +142,9 @@ pub struct Compiler<'s> {
     /// open when its query filled it: a subquery of a nested aggregate
     /// query reading an outer query's aggregate (through a result alias)
     /// is correlated with that outer query, not only with the nested one.
-    pub agg_owner_depth: HashMap<i32, usize>,
+    pub agg_owner_depth: crate::sql::fast_hash::FastMap<i32, usize>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
-    pub col_map: HashMap<(i32, i64), ColumnSource>,
+    pub col_map: crate::sql::fast_hash::FastMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
     /// column of that name (cursor, column or -1 for rowid; the one a
     /// name without a qualifier resolves to) to the columns such a name
@@ -163,16 +164,20 @@ pub struct Compiler<'s> {
     pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
     pub writes: bool,
-    /// EXPLAIN QUERY PLAN lines: (id, parent, text).
-    pub eqp: Vec<(i32, i32, String)>,
+    /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
+    pub eqp: plan_lines::PlanLines,
+    /// The statement is EXPLAIN: instructions get their comments (see
+    /// [`Compiler::comment`]).
+    pub explain_comments: bool,
     /// Source text of the statement.
     pub sql: &'s [u8],
     /// Views being expanded (recursion guard).
     pub expanding: Vec<String>,
-    /// How many times the statement names each table or view (lowercase
-    /// "db.name") in a FROM clause, views' bodies included: SQLite refuses
-    /// a statement naming one more than 65534 times.
-    pub table_references: HashMap<String, u32>,
+    /// How many times the statement names each table or view (told apart
+    /// by database and name, case-insensitively) in a FROM clause, views'
+    /// bodies included: SQLite refuses a statement naming one more than
+    /// 65534 times. (A short list: a statement names few distinct tables.)
+    pub table_references: Vec<(std::sync::Arc<crate::sql::schema::Table>, u32)>,
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
@@ -331,6 +336,14 @@ pub struct Compiler<'s> {
 }
 
 impl<'s> Compiler<'s> {
+    /// Set the EXPLAIN comment of the last instruction (only EXPLAIN
+    /// shows them: nothing is copied otherwise).
+    pub fn comment(&mut self, text: &str) {
+        if self.explain_comments {
+            self.b.comment(text);
+        }
+    }
+
     /// The conflict resolution of an INSERT or UPDATE with OR clause
     /// `or`: a trigger body's statements follow the firing statement's
     /// OR clause when it has one.
@@ -359,20 +372,21 @@ impl<'s> Compiler<'s> {
             collation_order: &[],
             scopes: Vec::new(),
             params: vec![None],
-            agg_regs: HashMap::new(),
+            agg_regs: Default::default(),
             agg_scope_depth: 0,
-            agg_owner_depth: HashMap::new(),
-            col_map: HashMap::new(),
+            agg_owner_depth: Default::default(),
+            col_map: Default::default(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
             comparing: false,
             ctes: Vec::new(),
             writes: false,
-            eqp: Vec::new(),
+            eqp: plan_lines::PlanLines::default(),
+            explain_comments: false,
             sql,
             expanding: Vec::new(),
-            table_references: HashMap::new(),
+            table_references: Vec::new(),
             top_compound_arm: false,
             databases,
             temp_listed: false,
@@ -447,6 +461,10 @@ impl<'s> Compiler<'s> {
     /// A CTE by name, with the level of `ctes` whose WITH clause defines
     /// it (its body sees that level and the ones outside it only).
     pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
+        // (Most statements have no WITH clause: no key to make then.)
+        if self.ctes.iter().all(|m| m.is_empty()) {
+            return None;
+        }
         let key = name.to_ascii_lowercase();
         self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
@@ -587,6 +605,8 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::Explain(s) => (s, 1),
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
+    c.eqp.wanted = explain == 2;
+    c.explain_comments = explain == 1;
     let mut prog = compile_stmt(c, stmt)?;
     if let Some(e) = c.auth_error.take() {
         return Err(e);
@@ -596,7 +616,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // EXPLAIN QUERY PLAN shows the plan lines.)
     prog.param_names = std::mem::take(&mut c.params);
     if explain == 2 {
-        prog.query_plan = std::mem::take(&mut c.eqp).into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
+        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
     }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
@@ -680,22 +700,18 @@ pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
 /// function), whichever query computes it.
 pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     match e {
-        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquote(name.0)) => false,
+        Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } if is_window_only(&crate::sql::parse::unquoted(name.0)) => false,
         Expr::FunctionCall { name, args, filter_over, .. } => {
             if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                 return false;
             }
             let n = args.map_or(0, |a| a.len());
-            matches!(
-                c.funcs.find(&crate::sql::parse::unquote(name.0), n).map(|d| d.kind.clone()),
-                Some(crate::vdbe::func::FuncKind::Aggregate(_))
-            )
+            c.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
-        Expr::FunctionCallStar { name, .. } => matches!(
-            c.funcs.find(&crate::sql::parse::unquote(name.0), 0).map(|d| d.kind.clone()),
-            Some(crate::vdbe::func::FuncKind::Aggregate(_))
-        ),
+        Expr::FunctionCallStar { name, .. } => {
+            c.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+        }
         _ => false,
     }
 }

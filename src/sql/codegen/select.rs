@@ -1023,8 +1023,7 @@ impl Compiler<'_> {
             self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
                 self.emit_sorter_output(&ctx, items.len());
-                let detail = "USE TEMP B-TREE FOR ORDER BY".to_string();
-                self.eqp.push((0, 0, detail));
+                self.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
             }
             self.b.bind(end);
             // A scalar subquery has its first column's affinity, declared

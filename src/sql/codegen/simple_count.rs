@@ -75,12 +75,12 @@ impl<'b> Compiler<'_> {
                 let cur = self.b.cursor();
                 let ki = self.index_key_info(&idx)?;
                 self.b.add4(Opcode::OpenRead, cur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-                self.b.comment(idx.name.clone());
-                self.eqp.push((0, 0, format!("SCAN {item_name} USING COVERING INDEX {}", idx.name)));
+                self.comment(&idx.name);
+                self.eqp.push(format_args!("SCAN {item_name} USING COVERING INDEX {}", idx.name));
                 cur
             }
             None => {
-                self.eqp.push((0, 0, format!("SCAN {item_name}")));
+                self.eqp.push(format_args!("SCAN {item_name}"));
                 it.cursor
             }
         };

@@ -165,7 +165,7 @@ impl Compiler<'_> {
             }
             None => {}
         }
-        self.eqp.push((0, 0, format!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND "))));
+        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
         Ok(Some(super::from::LoopKind::Index(it.cursor, top)))
     }
 

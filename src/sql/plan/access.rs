@@ -30,13 +30,15 @@ impl<'b> Compiler<'_> {
     pub(crate) fn lookup_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
         let mut out = Vec::new();
         let Some(table) = it.table.as_ref() else { return out };
+        // (One list for every term: allocated once.)
+        let mut sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::new();
         for t in terms {
             // `a op b` may drive a lookup on either side; `col BETWEEN x
             // AND y` is `col >= x AND col <= y` for the planner.
             // Between rows, `(a, b) = (x, y)` implies `a = x` and `b = y`,
             // and an ordering of rows bounds their first fields:
             // `(a, b) > (x, y)` implies `a >= x` (the term stays a filter).
-            let mut sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::with_capacity(2);
+            sides.clear();
             match t {
                 Expr::Binary(l, op, r) => match (LookupOp::from_op(*op), row_pairs(l, r)) {
                     (None, _) => continue,
@@ -59,7 +61,18 @@ impl<'b> Compiler<'_> {
                 },
                 _ => continue,
             }
-            for (col_side, other, opx) in sides {
+            for &(col_side, other, opx) in &sides {
+                // `t.col` names a column of this item only when `t` is its
+                // name (or, inside a parenthesized join, a table it holds):
+                // other names are left without resolving them.
+                if let Expr::Qualified(q, _) = col_side {
+                    let named = self.scopes.last().and_then(|s| s.items.get(it.item)).is_none_or(|item| {
+                        item.name.eq_ignore_ascii_case(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some())
+                    });
+                    if !named {
+                        continue;
+                    }
+                }
                 let cref = match col_side {
                     Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
                     Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),

@@ -179,6 +179,14 @@ impl<'b> Compiler<'_> {
         if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
             return None;
         }
+        // Only an index (covering or not) or an automatic index reads
+        // the list. Neither can serve one table of an uncorrelated query
+        // when the table has no index: the list is not made then.
+        if let [only] = from {
+            if self.scopes.len() <= 1 && only.table.as_ref().is_some_and(|t| t.without_rowid.is_none() && !self.table_has_index(t)) {
+                return None;
+            }
+        }
         let mut all: Vec<&Expr<'_>> = exprs.to_vec();
         let mut cols: Vec<ColumnRef> = Vec::new();
         for it in items {
@@ -199,6 +207,11 @@ impl<'b> Compiler<'_> {
             }
         }
         self.column_uses(&all, &cols)
+    }
+
+    /// Whether some index of the schema is on `table`.
+    fn table_has_index(&self, table: &crate::sql::schema::Table) -> bool {
+        self.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ignore_ascii_case(&table.name))
     }
 
     /// Turn the ORDER BY sorter opened for `ctx` into a no-op: the loops

@@ -53,7 +53,7 @@ impl<'b> Compiler<'_> {
         if n > EXHAUSTIVE_MAX {
             return greedy_order(&facts);
         }
-        let mut memo: std::collections::HashMap<(usize, u64), Estimate> = std::collections::HashMap::new();
+        let mut memo: crate::sql::fast_hash::FastMap<(usize, u64), Estimate> = Default::default();
         let mut perm: Vec<usize> = (0..n).collect();
         let mut best: Option<(f64, Vec<usize>)> = None;
         loop {
@@ -150,7 +150,7 @@ struct IndexFacts {
 }
 
 /// Estimated cost of sorting the rows the loops in `order` yield.
-fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
+fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::sql::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
     let mut before = 0u64;
     let mut rows = 1.0f64;
     for &i in order {
@@ -161,7 +161,7 @@ fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut std::collections::Ha
     rows * rows.log2().max(1.0)
 }
 
-fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut std::collections::HashMap<(usize, u64), Estimate>) -> f64 {
+fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::sql::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
     let mut before = 0u64;
     let mut rows = 1.0f64;
     let mut cost = 0.0f64;

@@ -13,7 +13,6 @@ pub mod builtins;
 
 use crate::error::Result;
 use crate::value::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Flags of a function definition (`SQLITE_DETERMINISTIC` and friends).
@@ -153,7 +152,7 @@ pub struct FuncDef {
 /// Functions known to a connection, looked up by name and argument count.
 #[derive(Clone, Default)]
 pub struct FunctionRegistry {
-    by_name: HashMap<String, Vec<Arc<FuncDef>>>,
+    by_name: crate::sql::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>,
 }
 
 impl FunctionRegistry {
@@ -180,7 +179,7 @@ impl FunctionRegistry {
 
     /// Find the best match: exact argument count first, then any-count.
     pub fn find(&self, name: &str, n_args: usize) -> Option<Arc<FuncDef>> {
-        let list = self.by_name.get(&name.to_ascii_lowercase())?;
+        let list = self.list(name)?;
         list.iter()
             .find(|d| d.n_args == n_args as i32)
             .or_else(|| list.iter().find(|d| d.n_args < 0))
@@ -197,6 +196,15 @@ impl FunctionRegistry {
     /// Whether any function of this name exists (for "wrong number of
     /// arguments" versus "no such function").
     pub fn has_name(&self, name: &str) -> bool {
-        self.by_name.get(&name.to_ascii_lowercase()).is_some_and(|l| !l.is_empty())
+        self.list(name).is_some_and(|l| !l.is_empty())
+    }
+
+    /// The functions named `name` (any case; names are usually written
+    /// in lower case, looked up then without a copy).
+    fn list(&self, name: &str) -> Option<&Vec<Arc<FuncDef>>> {
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return self.by_name.get(name);
+        }
+        self.by_name.get(&name.to_ascii_lowercase())
     }
 }
