@@ -152,6 +152,7 @@ impl IoBackend for IoUringBackend {
             shm: super::shm::FileShm::new(meta.dev(), meta.ino(), path),
             shared: self.shared.clone(),
             level: Mutex::new(LockLevel::None),
+            siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
         }))
     }
 

@@ -55,6 +55,11 @@ impl Op {
     fn is_barrier(&self) -> bool {
         matches!(self, Op::Sync { .. } | Op::Truncate { .. })
     }
+
+    /// Whether the request may change its file's size.
+    fn resizes(&self) -> bool {
+        matches!(self, Op::Write { .. } | Op::Truncate { .. })
+    }
 }
 
 /// One submitted request.
@@ -74,6 +79,9 @@ struct FileQueue {
     barrier_issued: bool,
     /// Slots waiting for their turn, in submission order.
     held: VecDeque<usize>,
+    /// Writes and truncates among the issued and held requests (see
+    /// [`Ring::size_may_change`]).
+    resizing: usize,
 }
 
 pub(super) struct Ring {
@@ -163,10 +171,7 @@ impl Ring {
     /// without one, a size read now answers what a request ordered after
     /// every earlier one would.
     pub fn size_may_change(&self, id: u64) -> bool {
-        if self.files.get(&id).is_none_or(|q| q.issued == 0 && q.held.is_empty()) {
-            return false;
-        }
-        self.slots.iter().flatten().any(|r| r.file.as_ref().is_some_and(|f| f.id == id) && matches!(r.op, Op::Write { .. } | Op::Truncate { .. }))
+        self.files.get(&id).is_some_and(|q| q.resizing > 0)
     }
 
     /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
@@ -194,6 +199,7 @@ impl Ring {
     pub fn submit(&mut self, req: Request) -> Result<()> {
         let file_id = req.file.as_ref().map(|f| f.id);
         let barrier = req.op.is_barrier();
+        let resizes = req.op.resizes();
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s] = Some(req);
@@ -209,6 +215,7 @@ impl Ring {
             return self.issue_or_free(slot);
         };
         let q = self.files.entry(file_id).or_default();
+        q.resizing += resizes as usize;
         let must_wait = !q.held.is_empty() || q.barrier_issued || (barrier && q.issued > 0);
         if must_wait {
             q.held.push_back(slot);
@@ -220,11 +227,23 @@ impl Ring {
     /// Issue `slot`; if it cannot be queued, forget the request.
     fn issue_or_free(&mut self, slot: usize) -> Result<()> {
         let r = self.issue(slot);
-        if r.is_err() && self.slots[slot].take().is_some() {
-            self.free.push(slot);
-            self.outstanding -= 1;
+        if r.is_err() {
+            if let Some(req) = self.slots[slot].take() {
+                self.free.push(slot);
+                self.outstanding -= 1;
+                self.forget_resize(&req);
+            }
         }
         r
+    }
+
+    /// A request of the file's `resizing` count is gone.
+    fn forget_resize(&mut self, req: &Request) {
+        if let (Some(f), true) = (&req.file, req.op.resizes()) {
+            if let Some(q) = self.files.get_mut(&f.id) {
+                q.resizing -= 1;
+            }
+        }
     }
 
     /// Hand slot `slot` to the kernel (or, for a truncate the kernel cannot
@@ -446,6 +465,7 @@ impl Ring {
         let Some(req) = self.slots[slot].take() else { return };
         self.free.push(slot);
         self.outstanding -= 1;
+        self.forget_resize(&req);
         let file_id = req.file.as_ref().map(|f| f.id);
         let outcome = match req.op {
             Op::Read { mut buf, done, .. } => match result {
@@ -518,6 +538,7 @@ impl Ring {
                 if let Some(req) = self.slots[front].take() {
                     self.free.push(front);
                     self.outstanding -= 1;
+                    self.forget_resize(&req);
                     req.completion.complete(Err(e));
                 }
             }
