@@ -106,6 +106,8 @@ pub(super) struct Ring {
     /// Whether the eventfd was handed out for an external event loop
     /// ([`Ring::export_event_fd`]); until then polls leave it alone.
     event_fd_exported: bool,
+    /// Scratch for the CQEs of one reap (kept, not reallocated per poll).
+    cqe_buf: Vec<(u64, i32)>,
 }
 
 fn io_err(code: i32) -> Error {
@@ -148,6 +150,7 @@ impl Ring {
             files: HashMap::new(),
             outstanding: 0,
             event_fd,
+            cqe_buf: Vec::new(),
         })
     }
 
@@ -340,7 +343,17 @@ impl Ring {
         let cq_ready = !self.ring.completion().is_empty();
         let want_wait = self.outstanding > 0 && !cq_ready && timeout != Some(Duration::ZERO);
         let r = if !want_wait {
-            self.ring.submit()
+            // Nothing to hand over and no completions held back in the
+            // kernel (overflow): the completion queue is read in memory,
+            // no system call needed. (Completions the kernel finishes as
+            // task work interrupt this thread and are posted anyway.)
+            let sq = self.ring.submission();
+            if sq.is_empty() && !sq.cq_overflow() && !sq.taskrun() {
+                Ok(0)
+            } else {
+                drop(sq);
+                self.ring.submit()
+            }
         } else {
             match timeout {
                 None => self.ring.submit_and_wait(1),
@@ -391,15 +404,26 @@ impl Ring {
 
     fn reap(&mut self) -> Result<usize> {
         let mut done = 0;
+        // (The CQEs are copied out first: handling one may push SQEs.
+        // The buffer is kept from poll to poll.)
+        let mut cqes = std::mem::take(&mut self.cqe_buf);
         loop {
-            let cqes: Vec<(u64, i32)> = self.ring.completion().map(|c| (c.user_data(), c.result())).collect();
+            cqes.clear();
+            cqes.extend(self.ring.completion().map(|c| (c.user_data(), c.result())));
             if cqes.is_empty() {
                 break;
             }
-            for (user_data, res) in cqes {
-                done += self.on_cqe(user_data as usize, res)?;
+            for &(user_data, res) in &cqes {
+                match self.on_cqe(user_data as usize, res) {
+                    Ok(n) => done += n,
+                    Err(e) => {
+                        self.cqe_buf = cqes;
+                        return Err(e);
+                    }
+                }
             }
         }
+        self.cqe_buf = cqes;
         // Continuations and released requests pushed while reaping go to
         // the kernel now rather than at the next poll.
         if !self.ring.submission().is_empty() {
