@@ -157,28 +157,29 @@ impl Btree {
     /// cells do not read sane: the general path then decodes the page.
     fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
         let usable = self.usable();
-        let copy = {
+        // Every cell's place and length, checked before anything moves.
+        let (h, copy, cells) = {
             let data = self.pager.page(pgno)?;
             let h = page::header(data, pgno)?;
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
             let mut end = usable as usize;
+            let mut cells = Vec::with_capacity(h.ncells);
             for i in 0..h.ncells {
-                let Ok((bytes, _)) = page::cell(data, &h, i, usable) else { return Ok(false) };
+                let (Ok(off), Ok((bytes, _))) = (page::cell_offset(data, &h, i, usable), page::cell(data, &h, i, usable)) else { return Ok(false) };
                 match end.checked_sub(bytes.len()) {
                     Some(e) if e >= ptr_end => end = e,
                     _ => return Ok(false),
                 }
+                cells.push((off, bytes.len()));
             }
-            data[..usable as usize].to_vec()
+            (h, data[..usable as usize].to_vec(), cells)
         };
         let d = self.pager.page_mut(pgno)?;
-        let h = page::header(&copy, pgno)?;
         let ptr_base = h.offset + h.kind.header_size();
         let mut end = usable as usize;
-        for i in 0..h.ncells {
-            let (bytes, _) = page::cell(&copy, &h, i, usable)?;
-            end -= bytes.len();
-            d[end..end + bytes.len()].copy_from_slice(bytes);
+        for (i, &(off, len)) in cells.iter().enumerate() {
+            end -= len;
+            d[end..end + len].copy_from_slice(&copy[off..off + len]);
             d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
         }
         d[ptr_base + 2 * h.ncells..end].fill(0);
