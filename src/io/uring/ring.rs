@@ -125,7 +125,21 @@ impl Ring {
     /// Set up a ring of `entries` submission slots with `event_fd`
     /// registered for completion notification.
     pub fn new(entries: u32, event_fd: i32) -> std::io::Result<Ring> {
-        let ring: IoUring = IoUring::builder().setup_cqsize(entries * 4).build(entries)?;
+        // COOP_TASKRUN: the kernel runs this ring's task work (completions
+        // of requests its workers finished) when the thread next enters
+        // the kernel, instead of interrupting it with an IPI wherever it
+        // runs. A thread serving many tenants makes system calls all the
+        // time, so nothing waits long; the interrupts cost it a fifth of
+        // its time on an idle machine (`slow` bench, bench/RESULTS.md). A
+        // thread asleep (in the ring or in an external epoll) is still
+        // woken (`TWA_SIGNAL_NO_IPI` wakes interruptible sleepers), and
+        // TASKRUN_FLAG tells `enter` when task work waits. Kernels before
+        // 5.19 refuse the flags: set up without them there.
+        let ring: IoUring = match IoUring::builder().setup_cqsize(entries * 4).setup_coop_taskrun().setup_taskrun_flag().build(entries) {
+            Ok(r) => r,
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => IoUring::builder().setup_cqsize(entries * 4).build(entries)?,
+            Err(e) => return Err(e),
+        };
         let mut probe = io_uring::Probe::new();
         ring.submitter().register_probe(&mut probe)?;
         // The basic operations must really work (seccomp filters may allow
