@@ -1,7 +1,8 @@
 //! WAL sharing with real SQLite in another process (this test binary re-run
 //! as a child), so the `-shm` index really is shared: SQLite's index is
 //! read by us, ours by SQLite, and a WAL left by a SQLite process killed
-//! mid-transaction is recovered by us.
+//! mid-transaction is recovered by us. Also the rollback-journal locks
+//! against another process's (`shared_lock_against_another_process`).
 
 mod wal_support;
 
@@ -76,6 +77,9 @@ fn wal_child_process() {
         Some(file) => std::fs::read_to_string(file).unwrap(),
         None => sql,
     };
+    if let Some(lock) = mode.strip_prefix("fcntl-") {
+        hold_raw_lock(&path, lock);
+    }
     let db = Sqlite::open(&path);
     if !sql.is_empty() {
         db.exec(&sql);
@@ -91,6 +95,82 @@ fn wal_child_process() {
             let _ = std::io::stdin().read_line(&mut line);
             unsafe { libc::_exit(0) }
         }
+    }
+}
+
+/// Child mode `fcntl-<level>`: hold the write locks SQLite's unix VFS
+/// takes for `level` (`reserved`, `pending`, `exclusive`) on `path`, say
+/// READY, and exit when told.
+fn hold_raw_lock(path: &str, level: &str) -> ! {
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+    let ranges: &[(i64, i64)] = match level {
+        "reserved" => &[(0x4000_0001, 1)],
+        "pending" => &[(0x4000_0000, 1)],
+        "exclusive" => &[(0x4000_0000, 1), (0x4000_0002, 510)],
+        other => panic!("unknown lock {other}"),
+    };
+    for &(start, len) in ranges {
+        // SAFETY: plain data; zeroed is valid.
+        let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+        fl.l_type = libc::F_WRLCK as _;
+        fl.l_whence = libc::SEEK_SET as _;
+        fl.l_start = start as _;
+        fl.l_len = len as _;
+        // SAFETY: an open descriptor and a valid struct.
+        assert_eq!(unsafe { libc::fcntl(f.as_raw_fd(), libc::F_SETLK, &mut fl) }, 0);
+    }
+    println!("READY");
+    let mut line = String::new();
+    let _ = std::io::stdin().read_line(&mut line);
+    unsafe { libc::_exit(0) }
+}
+
+/// A read with a ringlite connection: the row count of `t`, or the error
+/// code.
+fn ringlite_count(c: &mut ringlite::Connection) -> Result<i64, i32> {
+    use ringlite::StepResult;
+    // (Preparing reads the schema: the first place a lock can be refused.)
+    let mut st = c.prepare(b"SELECT count(*) FROM t").map_err(|e| e.code)?.0.unwrap();
+    let out = match st.step(c) {
+        Ok(StepResult::Row) => match st.column(0) {
+            ringlite::value::Value::Integer(n) => Ok(*n),
+            v => panic!("count: {v:?}"),
+        },
+        Ok(r) => panic!("no row: {r:?}"),
+        Err(e) => Err(e.code),
+    };
+    st.reset(c);
+    out
+}
+
+/// The SHARED lock against another process's locks (ringlite takes it in
+/// two calls where SQLite makes three, see `ringlite::io::lock`): a
+/// RESERVED writer lets readers in, a PENDING or EXCLUSIVE one keeps them
+/// out (SQLITE_BUSY), and a refused reader leaves no lock behind.
+#[test]
+fn shared_lock_against_another_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.db");
+    let path = path.to_str().unwrap();
+    Sqlite::open(path).exec("CREATE TABLE t(a, b); INSERT INTO t VALUES(1, 'x'),(2, 'y');");
+    let mut c = ringlite::Connection::open(path, ringlite::OpenFlags(ringlite::OpenFlags::READWRITE)).unwrap();
+    let mut child = Child::start(path, "fcntl-reserved", "");
+    assert_eq!(child.report(), "READY");
+    assert_eq!(ringlite_count(&mut c), Ok(2));
+    child.finish();
+    for level in ["pending", "exclusive"] {
+        let mut c = ringlite::Connection::open(path, ringlite::OpenFlags(ringlite::OpenFlags::READWRITE)).unwrap();
+        let mut child = Child::start(path, &format!("fcntl-{level}"), "");
+        assert_eq!(child.report(), "READY");
+        assert_eq!(ringlite_count(&mut c), Err(ringlite::error::SQLITE_BUSY), "{level}");
+        child.finish();
+        // The refused reader (still open) holds nothing: a SQLite process
+        // writes at once.
+        let mut writer = Child::start(path, "read", "PRAGMA busy_timeout=0; INSERT INTO t VALUES(3, 'z'); DELETE FROM t WHERE a=3;");
+        assert!(writer.report().starts_with("RESULT="));
+        writer.finish();
+        assert_eq!(ringlite_count(&mut c), Ok(2));
     }
 }
 

@@ -138,10 +138,56 @@ impl Btree {
         if self.insert_in_gap(top.pgno, top.idx, &new)? {
             return Ok(Some(true));
         }
+        // The page holds the new cell once its free space is gathered:
+        // repack it where it is (as SQLite's defragmentPage) rather than
+        // decoding every cell into a node and writing them back.
+        if !self.overflows_with(top.pgno, new.len())? && self.defragment(top.pgno)? && self.insert_in_gap(top.pgno, top.idx, &new)? {
+            return Ok(Some(true));
+        }
         let mut node = self.read_node(top.pgno)?;
         node.cells.insert(top.idx, new);
         self.fix_page(path, level, node)?;
         Ok(Some(false))
+    }
+
+    /// Move page `pgno`'s cells together at the end of the page, in
+    /// pointer order, so that all its free space is the one gap between
+    /// the pointer array and the content area (no freeblocks, no
+    /// fragments; the gap is zeroed). `false` (page untouched) when the
+    /// cells do not read sane: the general path then decodes the page.
+    fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
+        let usable = self.usable();
+        // Every cell's place and length, checked before anything moves.
+        let (h, copy, cells) = {
+            let data = self.pager.page(pgno)?;
+            let h = page::header(data, pgno)?;
+            let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+            let mut end = usable as usize;
+            let mut cells = Vec::with_capacity(h.ncells);
+            for i in 0..h.ncells {
+                let (Ok(off), Ok((bytes, _))) = (page::cell_offset(data, &h, i, usable), page::cell(data, &h, i, usable)) else { return Ok(false) };
+                match end.checked_sub(bytes.len()) {
+                    Some(e) if e >= ptr_end => end = e,
+                    _ => return Ok(false),
+                }
+                cells.push((off, bytes.len()));
+            }
+            (h, data[..usable as usize].to_vec(), cells)
+        };
+        let d = self.pager.page_mut(pgno)?;
+        let ptr_base = h.offset + h.kind.header_size();
+        let mut end = usable as usize;
+        for (i, &(off, len)) in cells.iter().enumerate() {
+            end -= len;
+            d[end..end + len].copy_from_slice(&copy[off..off + len]);
+            d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
+        }
+        d[ptr_base + 2 * h.ncells..end].fill(0);
+        // No freeblock, content from `end` (65536 is written 0), no fragments.
+        d[h.offset + 1..h.offset + 3].fill(0);
+        d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
+        d[h.offset + 7] = 0;
+        Ok(true)
     }
 
     /// Whether page `pgno` cannot take a cell of `len` bytes even when

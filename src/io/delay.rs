@@ -156,6 +156,9 @@ impl File for DelayFile {
     fn size_request(&self) -> Result<Completion> {
         self.inner.size_request()
     }
+    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
+        self.inner.sibling_exists(suffix)
+    }
     fn lock(&self, level: LockLevel) -> Result<bool> {
         self.inner.lock(level)
     }

@@ -5,8 +5,15 @@
 //!
 //! - PENDING byte at `0x40000000`, RESERVED byte right after it, and the
 //!   SHARED range of 510 bytes starting two bytes after PENDING.
-//! - SHARED: read-lock the PENDING byte (so no new reader slips in while a
-//!   writer waits), read-lock the SHARED range, drop the PENDING byte.
+//! - SHARED: read-lock the SHARED range, then make sure no other process
+//!   holds the PENDING byte (a writer waiting for readers to drain keeps
+//!   new readers out with it); if one does, drop the range again: busy.
+//!   SQLite read-locks the PENDING byte around taking the range instead
+//!   (three calls where this makes two, `F_SETLK` and `F_GETLK`); other
+//!   processes see the same outcomes. The difference is only in races:
+//!   here a writer taking EXCLUSIVE in the instant a refused reader holds
+//!   the range is told busy and retries, where in SQLite's order a writer
+//!   taking PENDING in the instant a reader holds that byte is.
 //! - RESERVED: write-lock the RESERVED byte.
 //! - PENDING then EXCLUSIVE: write-lock the PENDING byte, then write-lock
 //!   the whole SHARED range.
@@ -139,6 +146,23 @@ fn reserved_by_other_process(fd: RawFd) -> Result<bool> {
     Ok(fl.l_type as i32 != libc::F_UNLCK)
 }
 
+/// Whether another process holds a write lock on the PENDING byte (a
+/// writer on its way to EXCLUSIVE).
+fn pending_by_other_process(fd: RawFd) -> Result<bool> {
+    // SAFETY: as in `setlk`.
+    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+    fl.l_type = libc::F_RDLCK as _;
+    fl.l_whence = libc::SEEK_SET as _;
+    fl.l_start = PENDING_BYTE as _;
+    fl.l_len = 1;
+    // SAFETY: valid descriptor and struct.
+    let rc = unsafe { libc::fcntl(fd, libc::F_GETLK, &mut fl as *mut libc::flock) };
+    if rc != 0 {
+        return Err(Error::new(SQLITE_IOERR_LOCK, "disk I/O error"));
+    }
+    Ok(fl.l_type as i32 != libc::F_UNLCK)
+}
+
 /// Take `want` for a connection currently at `*held`. `Ok(false)`: busy.
 pub fn lock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLevel) -> Result<bool> {
     if *held >= want {
@@ -158,16 +182,19 @@ pub fn lock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLevel)
         st.n_lock += 1;
         return Ok(true);
     }
-    if want == LockLevel::Shared || (want == LockLevel::Exclusive && *held < LockLevel::Pending) {
-        let kind = if want == LockLevel::Shared { libc::F_RDLCK } else { libc::F_WRLCK };
-        if let Fcntl::Busy = setlk(fd, kind, PENDING_BYTE, 1)? {
+    if want == LockLevel::Exclusive && *held < LockLevel::Pending {
+        if let Fcntl::Busy = setlk(fd, libc::F_WRLCK, PENDING_BYTE, 1)? {
             return Ok(false);
         }
     }
     if want == LockLevel::Shared {
-        let got = setlk(fd, libc::F_RDLCK, SHARED_FIRST, SHARED_SIZE)?;
-        unlock_range(fd, PENDING_BYTE, 1)?;
-        if let Fcntl::Busy = got {
+        // (The process holds nothing on the file here: the cases where
+        // another connection of it does were answered above.)
+        if let Fcntl::Busy = setlk(fd, libc::F_RDLCK, SHARED_FIRST, SHARED_SIZE)? {
+            return Ok(false);
+        }
+        if pending_by_other_process(fd)? {
+            unlock_range(fd, SHARED_FIRST, SHARED_SIZE)?;
             return Ok(false);
         }
         *held = LockLevel::Shared;
@@ -211,11 +238,17 @@ pub fn unlock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLeve
         return Ok(());
     }
     let mut st = guard(inode);
+    // The process's last lock on the file goes: one unlock of the whole
+    // file below drops PENDING and RESERVED with SHARED (SQLite makes two
+    // calls; the other processes cannot tell the difference).
+    let last = want == LockLevel::None && st.n_shared <= 1;
     if *held > LockLevel::Shared {
         if want == LockLevel::Shared {
             setlk(fd, libc::F_RDLCK, SHARED_FIRST, SHARED_SIZE)?;
         }
-        unlock_range(fd, PENDING_BYTE, 2)?;
+        if !last {
+            unlock_range(fd, PENDING_BYTE, 2)?;
+        }
         st.level = Some(LockLevel::Shared);
     }
     if want == LockLevel::None {

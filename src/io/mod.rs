@@ -39,6 +39,7 @@ pub mod memory;
 pub mod notify;
 pub mod select;
 pub mod shm;
+pub mod sibling;
 pub mod sim;
 pub mod sync;
 pub mod uring;
@@ -51,6 +52,16 @@ pub use uring::IoUringBackend;
 use crate::error::Result;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The size of an open OS file: `lseek(SEEK_END)`, a third of the cost of
+/// an `fstat` (which fills a whole `stat` to answer one field), asked at
+/// every read transaction. Moving the file position is harmless: no
+/// backend uses it, every read and write names its offset.
+pub(crate) fn os_file_size(file: &std::fs::File) -> std::io::Result<u64> {
+    use std::io::Seek;
+    let mut f = file;
+    f.seek(std::io::SeekFrom::End(0))
+}
 
 /// File-level lock states, in SQLite's order (see `lockingv3.txt`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -134,6 +145,14 @@ pub trait File: Send + Sync {
     /// a directory answer `false`.
     fn has_moved(&self) -> Result<bool> {
         Ok(false)
+    }
+    /// Whether the file `<this file's path><suffix>` exists, as
+    /// [`IoBackend::exists`] answers it, asked beside this file (see
+    /// [`sibling`]); `None` when this file cannot tell and the caller must
+    /// ask the backend by path.
+    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
+        let _ = suffix;
+        None
     }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).

@@ -39,6 +39,8 @@ pub struct SyncFile {
     level: Mutex<LockLevel>,
     delete_on_close: bool,
     shm: super::shm::FileShm,
+    /// Main database files: their directory, for journal and WAL probes.
+    siblings: Option<super::sibling::Siblings>,
 }
 
 fn io_err(code: i32) -> Error {
@@ -93,7 +95,7 @@ impl File for SyncFile {
     }
 
     fn size(&self) -> Result<u64> {
-        Ok(self.fs()?.metadata().map_err(|_| io_err(crate::error::SQLITE_IOERR_FSTAT))?.len())
+        super::os_file_size(self.fs()?).map_err(|_| io_err(crate::error::SQLITE_IOERR_FSTAT))
     }
 
     fn lock(&self, level: LockLevel) -> Result<bool> {
@@ -129,6 +131,10 @@ impl File for SyncFile {
 
     fn shm_unmap(&self, delete: bool) -> Result<()> {
         self.shm.unmap(delete)
+    }
+
+    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
+        self.siblings.as_ref().map(|s| s.exists(suffix))
     }
 }
 
@@ -182,6 +188,7 @@ impl IoBackend for SyncBackend {
             level: Mutex::new(LockLevel::None),
             delete_on_close: opts.delete_on_close,
             shm: super::shm::FileShm::new(dev, ino, path),
+            siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
         }))
     }
 

@@ -495,10 +495,10 @@ impl Pager {
                         // hot: SQLite skips the check in WAL mode too, and
                         // the header read needs no probes then.)
                         if self.wal.is_none() {
-                            let journal = self.io.backend().exists_request(&self.journal_path)?;
+                            let journal = self.probe_beside("-journal")?;
                             let header = self.file.read(0, Buffer::zeroed(100))?;
                             let size = self.file.size_request()?;
-                            let wal = if self.wal_probe_wanted() { Some(self.io.backend().exists_request(&self.wal_path())?) } else { None };
+                            let wal = if self.wal_probe_wanted() { Some(self.probe_beside("-wal")?) } else { None };
                             self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
                             continue;
                         }
@@ -547,6 +547,16 @@ impl Pager {
                     return Ok(Poll::Ready(()));
                 }
             }
+        }
+    }
+
+    /// Whether this database's path + `suffix` (`-journal`, `-wal`)
+    /// exists: asked beside the open database file when its backend can
+    /// (cheaper, see [`crate::io::sibling`]), else of the backend by path.
+    fn probe_beside(&self, suffix: &str) -> Result<Completion> {
+        match self.file.sibling_exists(suffix) {
+            Some(exists) => Ok(Completion::ready(Ok(crate::io::CompletionResult { bytes: exists as usize, buffer: None }))),
+            None => self.io.backend().exists_request(&format!("{}{suffix}", self.path)),
         }
     }
 

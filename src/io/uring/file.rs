@@ -86,6 +86,8 @@ pub struct UringFile {
     pub(super) shm: FileShm,
     pub(super) shared: Arc<Shared>,
     pub(super) level: Mutex<LockLevel>,
+    /// Main database files: their directory, for journal and WAL probes.
+    pub(super) siblings: Option<crate::io::sibling::Siblings>,
 }
 
 impl UringFile {
@@ -138,8 +140,7 @@ impl File for UringFile {
     }
 
     fn size(&self) -> Result<u64> {
-        let meta = self.handle.std_file()?.metadata();
-        Ok(meta.map_err(|_| Error::new(crate::error::SQLITE_IOERR_FSTAT, "disk I/O error"))?.len())
+        crate::io::os_file_size(self.handle.std_file()?).map_err(|_| Error::new(crate::error::SQLITE_IOERR_FSTAT, "disk I/O error"))
     }
 
     fn lock(&self, level: LockLevel) -> Result<bool> {
@@ -175,6 +176,10 @@ impl File for UringFile {
 
     fn shm_unmap(&self, delete: bool) -> Result<()> {
         self.shm.unmap(delete)
+    }
+
+    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
+        self.siblings.as_ref().map(|s| s.exists(suffix))
     }
 }
 

@@ -25,13 +25,15 @@
 //! loop can sleep in epoll and call `poll(Some(ZERO))` when it fires. Once
 //! handed out, a poll that reaped completions leaves it readable (their
 //! statements have not seen them yet; a loop polling just before it sleeps
-//! must not sleep on them). The ring is set up without `COOP_TASKRUN`:
-//! the kernel finishes some requests (buffered reads retried after a
-//! page-cache miss, completions while the completion queue is full) as
-//! task work of the submitting thread and interrupts its sleep to run it,
-//! so an external `epoll_wait` may fail with `EINTR`, which callers treat
-//! as a wakeup (with `COOP_TASKRUN` that work would wait for the thread's
-//! next system call, and a thread asleep in epoll would never see it).
+//! must not sleep on them). The kernel finishes some requests (those its
+//! io-wq workers ran, buffered reads retried after a page-cache miss,
+//! completions while the completion queue is full) as task work of the
+//! submitting thread. The ring is set up with `COOP_TASKRUN` (where the
+//! kernel has it, 5.19+): a running thread is not interrupted for that
+//! work, which waits for its next system call (a thread driving tenants
+//! makes them all the time; the interrupts cost it a fifth of its time),
+//! while a sleeping one is still woken to run it, so an external
+//! `epoll_wait` may fail with `EINTR`, which callers treat as a wakeup.
 //!
 //! Registered (fixed) buffers are not used: the pager's buffers are owned
 //! `Vec`s that move into the request, so fixed buffers would need a copy
@@ -152,6 +154,7 @@ impl IoBackend for IoUringBackend {
             shm: super::shm::FileShm::new(meta.dev(), meta.ino(), path),
             shared: self.shared.clone(),
             level: Mutex::new(LockLevel::None),
+            siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
         }))
     }
 

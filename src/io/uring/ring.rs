@@ -55,6 +55,11 @@ impl Op {
     fn is_barrier(&self) -> bool {
         matches!(self, Op::Sync { .. } | Op::Truncate { .. })
     }
+
+    /// Whether the request may change its file's size.
+    fn resizes(&self) -> bool {
+        matches!(self, Op::Write { .. } | Op::Truncate { .. })
+    }
 }
 
 /// One submitted request.
@@ -74,6 +79,9 @@ struct FileQueue {
     barrier_issued: bool,
     /// Slots waiting for their turn, in submission order.
     held: VecDeque<usize>,
+    /// Writes and truncates among the issued and held requests (see
+    /// [`Ring::size_may_change`]).
+    resizing: usize,
 }
 
 pub(super) struct Ring {
@@ -98,6 +106,8 @@ pub(super) struct Ring {
     /// Whether the eventfd was handed out for an external event loop
     /// ([`Ring::export_event_fd`]); until then polls leave it alone.
     event_fd_exported: bool,
+    /// Scratch for the CQEs of one reap (kept, not reallocated per poll).
+    cqe_buf: Vec<(u64, i32)>,
 }
 
 fn io_err(code: i32) -> Error {
@@ -115,7 +125,21 @@ impl Ring {
     /// Set up a ring of `entries` submission slots with `event_fd`
     /// registered for completion notification.
     pub fn new(entries: u32, event_fd: i32) -> std::io::Result<Ring> {
-        let ring: IoUring = IoUring::builder().setup_cqsize(entries * 4).build(entries)?;
+        // COOP_TASKRUN: the kernel runs this ring's task work (completions
+        // of requests its workers finished) when the thread next enters
+        // the kernel, instead of interrupting it with an IPI wherever it
+        // runs. A thread serving many tenants makes system calls all the
+        // time, so nothing waits long; the interrupts cost it a fifth of
+        // its time on an idle machine (`slow` bench, bench/RESULTS.md). A
+        // thread asleep (in the ring or in an external epoll) is still
+        // woken (`TWA_SIGNAL_NO_IPI` wakes interruptible sleepers), and
+        // TASKRUN_FLAG tells `enter` when task work waits. Kernels before
+        // 5.19 refuse the flags: set up without them there.
+        let ring: IoUring = match IoUring::builder().setup_cqsize(entries * 4).setup_coop_taskrun().setup_taskrun_flag().build(entries) {
+            Ok(r) => r,
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => IoUring::builder().setup_cqsize(entries * 4).build(entries)?,
+            Err(e) => return Err(e),
+        };
         let mut probe = io_uring::Probe::new();
         ring.submitter().register_probe(&mut probe)?;
         // The basic operations must really work (seccomp filters may allow
@@ -140,6 +164,7 @@ impl Ring {
             files: HashMap::new(),
             outstanding: 0,
             event_fd,
+            cqe_buf: Vec::new(),
         })
     }
 
@@ -163,10 +188,7 @@ impl Ring {
     /// without one, a size read now answers what a request ordered after
     /// every earlier one would.
     pub fn size_may_change(&self, id: u64) -> bool {
-        if self.files.get(&id).is_none_or(|q| q.issued == 0 && q.held.is_empty()) {
-            return false;
-        }
-        self.slots.iter().flatten().any(|r| r.file.as_ref().is_some_and(|f| f.id == id) && matches!(r.op, Op::Write { .. } | Op::Truncate { .. }))
+        self.files.get(&id).is_some_and(|q| q.resizing > 0)
     }
 
     /// Whether deletes can be requests (`IORING_OP_UNLINKAT`).
@@ -194,6 +216,7 @@ impl Ring {
     pub fn submit(&mut self, req: Request) -> Result<()> {
         let file_id = req.file.as_ref().map(|f| f.id);
         let barrier = req.op.is_barrier();
+        let resizes = req.op.resizes();
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s] = Some(req);
@@ -209,6 +232,7 @@ impl Ring {
             return self.issue_or_free(slot);
         };
         let q = self.files.entry(file_id).or_default();
+        q.resizing += resizes as usize;
         let must_wait = !q.held.is_empty() || q.barrier_issued || (barrier && q.issued > 0);
         if must_wait {
             q.held.push_back(slot);
@@ -220,11 +244,23 @@ impl Ring {
     /// Issue `slot`; if it cannot be queued, forget the request.
     fn issue_or_free(&mut self, slot: usize) -> Result<()> {
         let r = self.issue(slot);
-        if r.is_err() && self.slots[slot].take().is_some() {
-            self.free.push(slot);
-            self.outstanding -= 1;
+        if r.is_err() {
+            if let Some(req) = self.slots[slot].take() {
+                self.free.push(slot);
+                self.outstanding -= 1;
+                self.forget_resize(&req);
+            }
         }
         r
+    }
+
+    /// A request of the file's `resizing` count is gone.
+    fn forget_resize(&mut self, req: &Request) {
+        if let (Some(f), true) = (&req.file, req.op.resizes()) {
+            if let Some(q) = self.files.get_mut(&f.id) {
+                q.resizing -= 1;
+            }
+        }
     }
 
     /// Hand slot `slot` to the kernel (or, for a truncate the kernel cannot
@@ -321,7 +357,17 @@ impl Ring {
         let cq_ready = !self.ring.completion().is_empty();
         let want_wait = self.outstanding > 0 && !cq_ready && timeout != Some(Duration::ZERO);
         let r = if !want_wait {
-            self.ring.submit()
+            // Nothing to hand over and no completions held back in the
+            // kernel (overflow): the completion queue is read in memory,
+            // no system call needed. (Completions the kernel finishes as
+            // task work interrupt this thread and are posted anyway.)
+            let sq = self.ring.submission();
+            if sq.is_empty() && !sq.cq_overflow() && !sq.taskrun() {
+                Ok(0)
+            } else {
+                drop(sq);
+                self.ring.submit()
+            }
         } else {
             match timeout {
                 None => self.ring.submit_and_wait(1),
@@ -372,15 +418,26 @@ impl Ring {
 
     fn reap(&mut self) -> Result<usize> {
         let mut done = 0;
+        // (The CQEs are copied out first: handling one may push SQEs.
+        // The buffer is kept from poll to poll.)
+        let mut cqes = std::mem::take(&mut self.cqe_buf);
         loop {
-            let cqes: Vec<(u64, i32)> = self.ring.completion().map(|c| (c.user_data(), c.result())).collect();
+            cqes.clear();
+            cqes.extend(self.ring.completion().map(|c| (c.user_data(), c.result())));
             if cqes.is_empty() {
                 break;
             }
-            for (user_data, res) in cqes {
-                done += self.on_cqe(user_data as usize, res)?;
+            for &(user_data, res) in &cqes {
+                match self.on_cqe(user_data as usize, res) {
+                    Ok(n) => done += n,
+                    Err(e) => {
+                        self.cqe_buf = cqes;
+                        return Err(e);
+                    }
+                }
             }
         }
+        self.cqe_buf = cqes;
         // Continuations and released requests pushed while reaping go to
         // the kernel now rather than at the next poll.
         if !self.ring.submission().is_empty() {
@@ -446,6 +503,7 @@ impl Ring {
         let Some(req) = self.slots[slot].take() else { return };
         self.free.push(slot);
         self.outstanding -= 1;
+        self.forget_resize(&req);
         let file_id = req.file.as_ref().map(|f| f.id);
         let outcome = match req.op {
             Op::Read { mut buf, done, .. } => match result {
@@ -518,6 +576,7 @@ impl Ring {
                 if let Some(req) = self.slots[front].take() {
                     self.free.push(front);
                     self.outstanding -= 1;
+                    self.forget_resize(&req);
                     req.completion.complete(Err(e));
                 }
             }
