@@ -327,6 +327,9 @@ impl<'b> Compiler<'_> {
                     };
                     self.ctes.extend(hidden);
                     self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&name);
+                    }
                     return r;
                 }
                 // `aux.t` looks in aux only; an unknown schema is reported
@@ -403,6 +406,9 @@ impl<'b> Compiler<'_> {
                     self.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&table.name);
+                    }
                     return r;
                 }
                 let cur = self.b.cursor();
@@ -422,6 +428,7 @@ impl<'b> Compiler<'_> {
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
                     using: Vec::new(),
+                    object_name: None,
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -516,6 +523,7 @@ impl<'b> Compiler<'_> {
             rowid_alias: None,
             has_rowid: false,
             using: Vec::new(),
+            object_name: None,
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
@@ -560,7 +568,9 @@ impl<'b> Compiler<'_> {
                     self.view_texts.push(text.clone());
                 }
                 self.view_names_text = view_text;
-                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                // (A view's columns are named as with the default naming
+                // settings.)
+                let info = if is_view { self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur))) } else { self.compile_select(sel, Dest::EphemTable(cur)) };
                 self.view_names_text = None;
                 if is_view {
                     self.view_texts.pop();

@@ -185,7 +185,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Connection flags kept by the VM (a value that is not a number or
         // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
         "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints"
-        | "recursive_triggers" | "legacy_alter_table" => {
+        | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -348,7 +348,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
         "reverse_unordered_selects" | "automatic_index"
-        | "cell_size_check" | "temp_store" | "full_column_names" | "short_column_names"
+        | "cell_size_check" | "temp_store"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
             // A setting that would change what statements return or
@@ -359,8 +359,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     _ => arg_int(v).unwrap_or(0),
                 };
                 let changes_results = match pname.as_str() {
-                    "full_column_names" | "secure_delete" => n != 0,
-                    "short_column_names" => n == 0,
+                    "secure_delete" => n != 0,
                     _ => false,
                 };
                 if changes_results {
@@ -369,7 +368,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
             if arg.is_none() {
                 let v = match pname.as_str() {
-                    "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
+                    "automatic_index" | "trusted_schema" => Value::Integer(1),
                     _ => Value::Integer(0),
                 };
                 const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);

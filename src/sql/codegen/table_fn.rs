@@ -75,6 +75,7 @@ impl<'b> Compiler<'_> {
             rowid_alias: None,
             has_rowid: true,
             using: Vec::new(),
+            object_name: None,
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
