@@ -36,6 +36,7 @@ pub mod ddl;
 mod create_as;
 mod view_columns;
 mod legacy_names;
+mod table_list;
 pub mod txn;
 pub mod pragma;
 mod collation_list;

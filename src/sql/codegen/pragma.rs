@@ -1,7 +1,7 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
 //! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
 //! `index_xinfo`; `schema_rows` also serves their table-valued forms in
-//! FROM), the lists (`database_list`, `compile_options`, `function_list`,
+//! FROM), `table_list` (`table_list.rs`), the lists (`database_list`, `compile_options`, `function_list`,
 //! `collation_list`; `list_rows`), the header ones through cookies
 //! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
 //! the settings ringlite records or fixes (`page_size`, `cache_size`,
@@ -94,6 +94,13 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // The rows describe the schema the statement was compiled
             // with: its transaction checks the schema cookie, so that a
             // cached statement is compiled again after a schema change.
+            c.dbs_used |= 1 << pdb;
+            txn = Some(false);
+        }
+        "table_list" => {
+            let name = arg.map(arg_text);
+            let rows = c.table_list_rows(qualified, name.as_deref())?;
+            const_rows(c, prog, &super::table_list::TABLE_LIST_COLUMNS, rows);
             c.dbs_used |= 1 << pdb;
             txn = Some(false);
         }
