@@ -376,6 +376,9 @@ impl<'b> Compiler<'_> {
                     if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list")) {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
+                    if lower == "pragma_foreign_key_check" {
+                        return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
+                    }
                     if name.eq_ignore_ascii_case("pragma_module_list") {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);

@@ -37,6 +37,7 @@ mod create_as;
 mod view_columns;
 mod legacy_names;
 mod table_list;
+mod fkey_check_fn;
 pub mod txn;
 pub mod pragma;
 mod collation_list;

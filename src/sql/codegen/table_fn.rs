@@ -47,6 +47,9 @@ impl<'b> Compiler<'_> {
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
+        if lower == "pragma_foreign_key_check" {
+            return self.open_foreign_key_check(args, alias.unwrap_or(lower.clone()), out);
+        }
         let recursive = if name.eq_ignore_ascii_case("json_each") {
             false
         } else if name.eq_ignore_ascii_case("json_tree") {
