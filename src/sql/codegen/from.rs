@@ -373,7 +373,7 @@ impl<'b> Compiler<'_> {
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
                     let lower = name.to_ascii_lowercase();
-                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list")) {
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list")) {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
                     if lower == "pragma_foreign_key_check" {

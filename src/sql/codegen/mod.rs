@@ -38,6 +38,7 @@ mod view_columns;
 mod legacy_names;
 mod table_list;
 mod fkey_check_fn;
+pub(crate) mod pragma_names;
 pub mod txn;
 pub mod pragma;
 mod collation_list;

@@ -108,7 +108,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" | "function_list" | "collation_list" => {
+        "compile_options" | "function_list" | "collation_list" | "pragma_list" => {
             let (names, rows) = list_rows(c, &pname).unwrap_or_default();
             const_rows(c, prog, &names, rows);
         }
@@ -415,6 +415,12 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 }
                 rows.push(r);
             }
+            // The eponymous pragma tables (`pragma_function_list`, ...).
+            if t.is_none() && rows.is_empty() {
+                if let Some(r) = arg.and_then(|a| super::pragma_names::pragma_table_rows(a, pname == "table_xinfo")) {
+                    rows = r;
+                }
+            }
             if let Some(t) = t {
                 let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
                 // table_info leaves generated columns out (later cids
@@ -552,6 +558,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
             vec!["seq", "name", "file"],
             c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect(),
         )),
+        "pragma_list" => Some((vec!["name"], super::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
         "function_list" => {
             use crate::vdbe::func::{FuncKind, FunctionRegistry};
             let builtins = FunctionRegistry::with_builtins();

@@ -44,7 +44,7 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let name = unquoted(qn.name.0);
         let lower = name.to_ascii_lowercase();
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list")) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list" | "pragma_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         if lower == "pragma_foreign_key_check" {
