@@ -358,6 +358,8 @@ impl Connection {
             ignore_check_constraints: false,
             recursive_triggers: false,
             legacy_alter_table: false,
+            full_column_names: false,
+            short_column_names: true,
             max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
             settings_generation: 0,
             fk_deferred: (0, 0),
@@ -437,6 +439,7 @@ impl Connection {
         let ignore_checks = self.state.ignore_check_constraints;
         let recursive_triggers = self.state.recursive_triggers;
         let legacy_alter_table = self.state.legacy_alter_table;
+        let column_name_flags = (self.state.full_column_names, self.state.short_column_names);
         let foreign_keys_on = self.state.foreign_keys;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
@@ -462,6 +465,7 @@ impl Connection {
                 c.ignore_checks = ignore_checks;
                 c.recursive_triggers = recursive_triggers;
                 c.legacy_alter_table = legacy_alter_table;
+                (c.full_column_names, c.short_column_names) = column_name_flags;
                 c.foreign_keys_on = foreign_keys_on;
                 c.params = numbering.names;
                 let mut prog = compile(&mut c, cmd)?;

@@ -61,6 +61,9 @@ pub struct ScopeItem {
     /// naming one of them is not ambiguous with an earlier item also
     /// called `x`.
     pub using: Vec<String>,
+    /// The view or CTE this item reads (`name` may be an alias of it):
+    /// legacy full column names are TABLE.COLUMN with its name.
+    pub object_name: Option<String>,
 }
 
 /// A resolved column reference.

@@ -147,6 +147,14 @@ pub struct ConnState {
     /// `PRAGMA legacy_alter_table`: ALTER TABLE RENAME as before SQLite
     /// 3.25 (views and trigger bodies are not edited).
     pub legacy_alter_table: bool,
+    /// `PRAGMA full_column_names` (deprecated, still honoured): a result
+    /// column that is a plain column reference is named TABLE.COLUMN in
+    /// statements prepared while it is on.
+    pub full_column_names: bool,
+    /// `PRAGMA short_column_names` (deprecated, on by default): with it
+    /// and `full_column_names` off, a plain column reference is named by
+    /// its source text.
+    pub short_column_names: bool,
     /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
     /// nested.
     pub max_trigger_depth: usize,

@@ -187,3 +187,69 @@ fn declared_types_match_sqlite() {
     }
     assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), queries.len(), failures.join("\n"));
 }
+
+/// Queries named under each setting of the legacy `PRAGMA
+/// full_column_names` / `short_column_names` (SQLite still honours them):
+/// a plain column reference becomes TABLE.COLUMN (the table's real name)
+/// with full names, its source text with neither, `*` becomes
+/// ALIAS.COLUMN with full names and short ones off; AS always wins.
+const LEGACY_QUERIES: &[&str] = &[
+    "SELECT * FROM tabc",
+    "SELECT Tabc.a, tAbc.b, taBc.c, * FROM tabc",
+    "SELECT +tabc.a, -tabc.b, tabc.c, * FROM tabc",
+    "SELECT +tabc.a AS AAA, -tabc.b AS BBB, tabc.c CCC, * FROM tabc",
+    "SELECT tabc.a, t2.a, * FROM tabc, t2",
+    "SELECT tabc.*, t2.* FROM tabc, t2",
+    "SELECT x.a, y.b, x.* FROM tabc AS x, tabc y",
+    "SELECT a FROM tabc",
+    "SELECT A, \"Mixed Case\", rowid, oid, _rowid_ FROM t2",
+    "SELECT rowid, oid, ROWID FROM tabc",
+    "SELECT tabc . a, main.tabc.b, (c), ((tabc.a)) FROM tabc",
+    "SELECT 123.45, a+1, 'x' FROM tabc",
+    "SELECT * FROM v1",
+    "SELECT v1.a, * FROM v1",
+    "SELECT x, y FROM v2",
+    "SELECT q.x, * FROM v2 AS q",
+    "SELECT * FROM (SELECT a, b FROM tabc)",
+    "SELECT * FROM (SELECT a, b FROM tabc) AS s",
+    "SELECT s.a, b FROM (SELECT a, b FROM tabc) AS s",
+    "SELECT * FROM (SELECT * FROM tabc) AS s",
+    "SELECT a FROM (SELECT * FROM tabc) AS s",
+    "WITH w AS (SELECT a, b FROM tabc) SELECT * FROM w",
+    "WITH w AS (SELECT a, b FROM tabc) SELECT w.a, q.b FROM w, w AS q",
+    "WITH w AS (SELECT * FROM tabc) SELECT * FROM w",
+    "SELECT a FROM tabc UNION SELECT d FROM t2",
+    "SELECT tabc.a, count(*) FROM tabc GROUP BY a",
+    "SELECT * FROM tabc JOIN t2 USING (a)",
+    "SELECT * FROM tabc NATURAL JOIN t2",
+    "SELECT a, (SELECT b FROM tabc) FROM tabc",
+    "SELECT a FROM tabc WHERE a IN (SELECT a FROM tabc)",
+    "CREATE TABLE lx AS SELECT tabc.a, * FROM tabc; SELECT name FROM pragma_table_info('lx'); DROP TABLE lx",
+    "CREATE VIEW lv AS SELECT tabc.a, *, (SELECT 1) FROM tabc; SELECT * FROM lv; SELECT name FROM pragma_table_info('lv'); DROP VIEW lv",
+    "CREATE TABLE lx AS SELECT * FROM (SELECT * FROM tabc); SELECT name FROM pragma_table_info('lx'); DROP TABLE lx",
+    "INSERT INTO tabc SELECT * FROM tabc WHERE 0 RETURNING a, tabc.b, *",
+    "PRAGMA full_column_names",
+    "PRAGMA short_column_names",
+];
+
+#[test]
+fn legacy_column_name_pragmas_match_sqlite() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    assert_eq!(run_ours(&mut ours, SETUP), run_ref(&reference, SETUP), "setup");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (full, short) in [(0, 1), (1, 1), (0, 0), (1, 0), (0, 1)] {
+        let set = format!("PRAGMA full_column_names={full}; PRAGMA short_column_names={short}");
+        assert_eq!(run_ours(&mut ours, &set), run_ref(&reference, &set), "{set}");
+        for q in LEGACY_QUERIES {
+            count += 1;
+            let a = run_ours(&mut ours, q);
+            let b = run_ref(&reference, q);
+            if a != b {
+                failures.push(format!("{set}: {q}\n  ours: {}\n  ref:  {}", shown(&a), shown(&b)));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {count} differ:\n{}", failures.len(), failures.join("\n"));
+}

@@ -241,6 +241,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
                 }
             }
+            if table.strict {
+                // A STRICT table's new column needs a datatype it allows.
+                if let Err(e) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
+                    return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
             if let Ok(mut nt) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
                 nt.db = table.db;
                 let new_col = nt.columns.last().cloned();

@@ -142,7 +142,7 @@ impl Compiler<'_> {
         let tmp = self.b.cursor();
         let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
         self.span_names = true;
-        let compiled = self.compile_select(sel, Dest::EphemTable(tmp));
+        let compiled = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(tmp)));
         self.span_names = false;
         let info = compiled?;
         let n = info.n_columns;

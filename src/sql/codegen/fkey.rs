@@ -462,43 +462,30 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// Generate `on_violation(cursor)` for every row of `t` whose parent
-    /// row for `fk` is missing.
-    /// A missing parent table counts as empty.
-    fn scan_violations(&mut self, t: &Table, fk: &ForeignKey, on_violation: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
-        let cur = self.open_read(t)?;
-        let done = self.b.label();
-        self.b.add(Opcode::Rewind, cur, done, 0);
-        let top = self.b.here();
-        let wt = WriteTarget { table: t.clone(), cursor: cur, indexes: Vec::new() };
-        let row = self.read_row(&wt)?;
-        let ok = self.b.label();
-        if matches!(self.resolve_fk(t, fk), Ok(None)) {
-            for &c in &fk.columns {
-                self.b.add(Opcode::IsNull, row + c as i32, ok, 0);
-            }
-        } else {
-            self.probe_parent(t, fk, row, ok)?;
-        }
-        on_violation(self, cur)?;
-        self.b.bind(ok);
-        self.b.add(Opcode::Next, cur, top as i32, 0);
-        self.b.bind(done);
-        Ok(())
-    }
-
     /// `PRAGMA foreign_key_check[(table)]`.
     pub fn pragma_foreign_key_check(&mut self, prog: &mut Program, db: Option<usize>, table: Option<&str>) -> Result<()> {
-        let tables: Vec<Table> = match table {
+        let tables = self.fk_check_tables(db, table)?;
+        prog.column_names = ["table", "rowid", "parent", "fkid"].iter().map(|s| s.to_string()).collect();
+        self.emit_fk_check(&tables, &mut |c, out, _| {
+            c.b.add(Opcode::ResultRow, out, 4, 0);
+            Ok(())
+        })
+    }
+
+    /// The tables `PRAGMA [db.]foreign_key_check[(table)]` checks: the
+    /// one named, else every table of `db` (main when unqualified, as in
+    /// SQLite).
+    pub(super) fn fk_check_tables(&self, db: Option<usize>, table: Option<&str>) -> Result<Vec<Table>> {
+        Ok(match table {
             Some(n) => vec![self.schema.table_in(db, n).cloned().ok_or_else(|| match db {
                 Some(d) => Error::sql(format!("no such table: {}.{n}", self.db_name(d))),
                 None => Error::sql(format!("no such table: {n}")),
             })?],
             None => {
+                // (Most recently created first, SQLite's schema hash order.)
                 let mut v: Vec<Table> = Vec::new();
-                for (i, r) in self.schema.rows.iter().enumerate() {
+                for (i, r) in self.schema.rows.iter().enumerate().rev() {
                     let row_db = self.schema.row_db(i);
-                    // Unqualified, only main is checked (as in SQLite).
                     if r.0 == "table" && db.unwrap_or(0) == row_db {
                         if let Some(t) = self.schema.table_in(Some(row_db), &r.1) {
                             v.push(t.clone());
@@ -507,31 +494,55 @@ impl Compiler<'_> {
                 }
                 v
             }
-        };
-        prog.column_names = ["table", "rowid", "parent", "fkid"].iter().map(|s| s.to_string()).collect();
+        })
+    }
+
+    /// Check the foreign keys of `tables`: for each violation, registers
+    /// out..out+4 hold (table, rowid, parent, fkid) and `emit_row(self,
+    /// out, table)` uses them (out+4 and out+5 are the caller's too). A
+    /// misconfigured foreign key is an error now.
+    pub(super) fn emit_fk_check(&mut self, tables: &[Table], emit_row: &mut dyn FnMut(&mut Self, i32, &Table) -> Result<()>) -> Result<()> {
         for t in tables {
-            let n = t.foreign_keys.len();
-            for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
-                if let Err(msg) = self.resolve_fk(&t, fk) {
+            if t.foreign_keys.is_empty() {
+                continue;
+            }
+            for fk in &t.foreign_keys {
+                if let Err(msg) = self.resolve_fk(t, fk) {
                     return Err(Error::sql(msg));
                 }
-                let _ = n;
-                let out = self.b.regs(4);
-                let (tname, pname) = (t.name.clone(), fk.parent.clone());
-                let without_rowid = t.without_rowid.is_some();
-                self.scan_violations(&t, fk, &mut |c, cur| {
-                    c.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(tname.clone().into_bytes()), 0);
-                    if without_rowid {
-                        c.b.add(Opcode::Null, 0, out + 1, 0);
-                    } else {
-                        c.b.add(Opcode::Rowid, cur, out + 1, 0);
-                    }
-                    c.b.add4(Opcode::String8, 0, out + 2, 0, P4::Bytes(pname.clone().into_bytes()), 0);
-                    c.b.add(Opcode::Integer, id as i32, out + 3, 0);
-                    c.b.add(Opcode::ResultRow, out, 4, 0);
-                    Ok(())
-                })?;
             }
+            // One scan of the table; each row is checked against every
+            // foreign key in turn (fkid order), as SQLite reports them.
+            let cur = self.open_read(t)?;
+            let done = self.b.label();
+            self.b.add(Opcode::Rewind, cur, done, 0);
+            let top = self.b.here();
+            let wt = WriteTarget { table: t.clone(), cursor: cur, indexes: Vec::new() };
+            let row = self.read_row(&wt)?;
+            let out = self.b.regs(6);
+            for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
+                let ok = self.b.label();
+                if matches!(self.resolve_fk(t, fk), Ok(None)) {
+                    // A missing parent table counts as empty.
+                    for &c in &fk.columns {
+                        self.b.add(Opcode::IsNull, row + c as i32, ok, 0);
+                    }
+                } else {
+                    self.probe_parent(t, fk, row, ok)?;
+                }
+                self.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(t.name.clone().into_bytes()), 0);
+                if t.without_rowid.is_some() {
+                    self.b.add(Opcode::Null, 0, out + 1, 0);
+                } else {
+                    self.b.add(Opcode::Rowid, cur, out + 1, 0);
+                }
+                self.b.add4(Opcode::String8, 0, out + 2, 0, P4::Bytes(fk.parent.clone().into_bytes()), 0);
+                self.b.add(Opcode::Integer, id as i32, out + 3, 0);
+                emit_row(self, out, t)?;
+                self.b.bind(ok);
+            }
+            self.b.add(Opcode::Next, cur, top as i32, 0);
+            self.b.bind(done);
         }
         Ok(())
     }

@@ -327,6 +327,9 @@ impl<'b> Compiler<'_> {
                     };
                     self.ctes.extend(hidden);
                     self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&name);
+                    }
                     return r;
                 }
                 // `aux.t` looks in aux only; an unknown schema is reported
@@ -370,8 +373,11 @@ impl<'b> Compiler<'_> {
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
                     let lower = name.to_ascii_lowercase();
-                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list")) {
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list")) {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    if lower == "pragma_foreign_key_check" {
+                        return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
                     if name.eq_ignore_ascii_case("pragma_module_list") {
                         // No virtual-table modules are registered.
@@ -410,6 +416,9 @@ impl<'b> Compiler<'_> {
                     self.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&table.name);
+                    }
                     return r;
                 }
                 let cur = self.b.cursor();
@@ -429,6 +438,7 @@ impl<'b> Compiler<'_> {
                     rowid_alias: table.rowid_alias,
                     has_rowid: table.without_rowid.is_none(),
                     using: Vec::new(),
+                    object_name: None,
                 };
                 let scope = self.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -523,6 +533,7 @@ impl<'b> Compiler<'_> {
             rowid_alias: None,
             has_rowid: false,
             using: Vec::new(),
+            object_name: None,
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
@@ -567,7 +578,9 @@ impl<'b> Compiler<'_> {
                     self.view_texts.push(text.clone());
                 }
                 self.view_names_text = view_text;
-                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                // (A view's columns are named as with the default naming
+                // settings.)
+                let info = if is_view { self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur))) } else { self.compile_select(sel, Dest::EphemTable(cur)) };
                 self.view_names_text = None;
                 if is_view {
                     self.view_texts.pop();

@@ -36,6 +36,10 @@ mod onepass;
 pub mod ddl;
 mod create_as;
 mod view_columns;
+mod legacy_names;
+mod table_list;
+mod fkey_check_fn;
+pub(crate) mod pragma_names;
 pub mod txn;
 pub mod pragma;
 mod collation_list;
@@ -319,6 +323,10 @@ pub struct Compiler<'s> {
     /// RENAME TO edits only the table, its indexes, its triggers' ON
     /// clause and (with foreign keys on) REFERENCES.
     pub legacy_alter_table: bool,
+    /// `PRAGMA full_column_names` / `short_column_names` when the
+    /// statement was prepared (`legacy_names`).
+    pub full_column_names: bool,
+    pub short_column_names: bool,
     /// `PRAGMA foreign_keys` was on when the statement was prepared.
     pub foreign_keys_on: bool,
     /// The trigger programs compiled so far (`Program::subprograms`).
@@ -431,6 +439,8 @@ impl<'s> Compiler<'s> {
             pure_context: 0,
             recursive_triggers: false,
             legacy_alter_table: false,
+            full_column_names: false,
+            short_column_names: true,
             foreign_keys_on: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),

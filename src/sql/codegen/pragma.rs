@@ -1,7 +1,7 @@
 //! PRAGMAs: the schema-describing ones answered from the compiled-in
 //! schema (`table_info`, `table_xinfo`, `index_list`, `index_info`,
 //! `index_xinfo`; `schema_rows` also serves their table-valued forms in
-//! FROM), the lists (`database_list`, `compile_options`, `function_list`,
+//! FROM), `table_list` (`table_list.rs`), the lists (`database_list`, `compile_options`, `function_list`,
 //! `collation_list`; `list_rows`), the header ones through cookies
 //! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
 //! the settings ringlite records or fixes (`page_size`, `cache_size`,
@@ -97,11 +97,18 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             c.dbs_used |= 1 << pdb;
             txn = Some(false);
         }
+        "table_list" => {
+            let name = arg.map(arg_text);
+            let rows = c.table_list_rows(qualified, name.as_deref())?;
+            const_rows(c, prog, &super::table_list::TABLE_LIST_COLUMNS, rows);
+            c.dbs_used |= 1 << pdb;
+            txn = Some(false);
+        }
         "database_list" => {
             let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" | "function_list" | "collation_list" => {
+        "compile_options" | "function_list" | "collation_list" | "pragma_list" => {
             let (names, rows) = list_rows(c, &pname).unwrap_or_default();
             const_rows(c, prog, &names, rows);
         }
@@ -185,7 +192,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Connection flags kept by the VM (a value that is not a number or
         // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
         "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints"
-        | "recursive_triggers" | "legacy_alter_table" => {
+        | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -348,7 +355,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings ringlite does not keep: reading one reports SQLite's
         // default; setting one returns no row and changes nothing.
         "reverse_unordered_selects" | "automatic_index"
-        | "cell_size_check" | "temp_store" | "full_column_names" | "short_column_names"
+        | "cell_size_check" | "temp_store"
         | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
         | "fullfsync" => {
             // A setting that would change what statements return or
@@ -359,8 +366,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     _ => arg_int(v).unwrap_or(0),
                 };
                 let changes_results = match pname.as_str() {
-                    "full_column_names" | "secure_delete" => n != 0,
-                    "short_column_names" => n == 0,
+                    "secure_delete" => n != 0,
                     _ => false,
                 };
                 if changes_results {
@@ -369,7 +375,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
             if arg.is_none() {
                 let v = match pname.as_str() {
-                    "automatic_index" | "short_column_names" | "trusted_schema" => Value::Integer(1),
+                    "automatic_index" | "trusted_schema" => Value::Integer(1),
                     _ => Value::Integer(0),
                 };
                 const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
@@ -408,6 +414,12 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                     r.push(Value::Integer(0));
                 }
                 rows.push(r);
+            }
+            // The eponymous pragma tables (`pragma_function_list`, ...).
+            if t.is_none() && rows.is_empty() {
+                if let Some(r) = arg.and_then(|a| super::pragma_names::pragma_table_rows(a, pname == "table_xinfo")) {
+                    rows = r;
+                }
             }
             if let Some(t) = t {
                 let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
@@ -546,6 +558,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
             vec!["seq", "name", "file"],
             c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect(),
         )),
+        "pragma_list" => Some((vec!["name"], super::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
         "function_list" => {
             use crate::vdbe::func::{FuncKind, FunctionRegistry};
             let builtins = FunctionRegistry::with_builtins();

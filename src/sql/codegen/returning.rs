@@ -31,15 +31,21 @@ impl Compiler<'_> {
                     exprs.push(e.to_string());
                     let name = match (alias, e) {
                         (Some(ast::As::As(n) | ast::As::Elided(n)), _) => unquote(n.0),
-                        (None, Expr::Id(id)) => unquote(id.0),
-                        (None, e) => e.to_string(),
+                        (None, e) => match self.returning_column_name(e, table) {
+                            Some(n) => n,
+                            None => match e {
+                                Expr::Id(id) => unquote(id.0),
+                                e => e.to_string(),
+                            },
+                        },
                     };
                     names.push(name);
                 }
                 ResultColumn::Star | ResultColumn::TableStar(_) => {
+                    let long_names = self.full_column_names && !self.short_column_names;
                     for c in &table.columns {
                         exprs.push(format!("\"{}\"", c.name.replace('"', "\"\"")));
-                        names.push(c.name.clone());
+                        names.push(if long_names { format!("{}.{}", table.name, c.name) } else { c.name.clone() });
                     }
                 }
             }
@@ -49,6 +55,34 @@ impl Compiler<'_> {
         prog.column_names = names;
         self.returning = Some(Returning { cursor, exprs });
         Ok(())
+    }
+
+    /// The name of RETURNING column `e` (without AS) when it is a plain
+    /// reference to a column of `table`: the declared name (`rowid` for
+    /// the rowid), TABLE.COLUMN with `PRAGMA full_column_names`, the
+    /// text as written with neither full nor short names.
+    fn returning_column_name(&self, e: &Expr<'_>, table: &crate::sql::schema::Table) -> Option<String> {
+        let (q, col) = match super::select::skip_parens(e) {
+            Expr::Id(id) => (None, unquote(id.0)),
+            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => (Some(unquote(t.0)), unquote(c.0)),
+            _ => return None,
+        };
+        if q.as_ref().is_some_and(|q| !q.eq_ignore_ascii_case(&table.name)) {
+            return None;
+        }
+        let declared = match table.columns.iter().find(|c| c.name.eq_ignore_ascii_case(&col)) {
+            Some(c) => c.name.clone(),
+            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&col)) => match table.rowid_alias {
+                Some(i) => table.columns.get(i)?.name.clone(),
+                None => "rowid".to_string(),
+            },
+            None => return None,
+        };
+        match (self.full_column_names, self.short_column_names) {
+            (true, _) => Some(format!("{}.{declared}", table.name)),
+            (false, true) => Some(declared),
+            (false, false) => Some(e.to_string()),
+        }
     }
 
     /// Compute the RETURNING values for the row under `t.cursor`.

@@ -264,7 +264,7 @@ pub struct ResultSpans<'q> {
 }
 
 impl ResultSpans<'_> {
-    fn get(&mut self, i: usize) -> Option<&String> {
+    pub(super) fn get(&mut self, i: usize) -> Option<&String> {
         if !self.top {
             return None;
         }
@@ -852,6 +852,7 @@ impl Compiler<'_> {
                 items = vec![ResultItem::Expr(&one, None)];
                 order_by = None;
             }
+            let output_names = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm) && !span_names;
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
             self.top_compound_arm = false;
             let mut spans = match &view_names_text {
@@ -874,8 +875,15 @@ impl Compiler<'_> {
                     ResultItem::Expr(e, _) => columns.iter().position(|rc| matches!(rc, ResultColumn::Expr(x, _) if std::ptr::eq(x, *e))).unwrap_or(i),
                     ResultItem::Col(..) => i,
                 };
-                let (n, a, d) = self.describe_item(it, &mut spans, written);
-                info.written_names.push(written_column_name(it, &n, i));
+                let (mut n, a, d) = self.describe_item(it, &mut spans, written);
+                let mut written_name = written_column_name(it, &n, i);
+                if let Some(legacy) = self.legacy_column_name(it, output_names, &mut spans, written) {
+                    if matches!(it, ResultItem::Col(..)) {
+                        written_name = legacy.clone();
+                    }
+                    n = legacy;
+                }
+                info.written_names.push(written_name);
                 info.names.push(n);
                 info.affinities.push(a);
                 info.decltypes.push(d);
@@ -1315,7 +1323,7 @@ impl Compiler<'_> {
 }
 
 /// `e` without the parentheses around it.
-fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+pub(super) fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
     while let Expr::Parenthesized(v) = e {
         match &v[..] {
             [inner] => e = inner,

@@ -44,8 +44,11 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let name = unquoted(qn.name.0);
         let lower = name.to_ascii_lowercase();
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list")) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list" | "pragma_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
+        }
+        if lower == "pragma_foreign_key_check" {
+            return self.open_foreign_key_check(args, alias.unwrap_or(lower.clone()), out);
         }
         let recursive = if name.eq_ignore_ascii_case("json_each") {
             false
@@ -75,6 +78,7 @@ impl<'b> Compiler<'_> {
             rowid_alias: None,
             has_rowid: true,
             using: Vec::new(),
+            object_name: None,
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
@@ -123,6 +127,10 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_schema_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         use sqlite3_parser::ast::Literal;
         let column_arg = |c: &mut Self, q: Option<&str>, n: &str| c.resolve_name(q, &unquote(n)).ok().flatten();
+        // (pragma_table_list has no hidden `schema` column.)
+        if pragma == "table_list" && args.len() > 1 {
+            return Err(Error::sql("too many arguments on pragma_table_list() - max 1"));
+        }
         let arg = match args.first() {
             None => None,
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
@@ -169,6 +177,10 @@ impl<'b> Compiler<'_> {
     fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
         if let Some((names, rows)) = super::pragma::list_rows(self, pragma) {
             return Ok((names.into_iter().map(str::to_string).collect(), rows));
+        }
+        if pragma == "table_list" {
+            let rows = self.table_list_rows(None, arg)?;
+            return Ok((super::table_list::TABLE_LIST_COLUMNS.iter().map(|n| n.to_string()).collect(), rows));
         }
         if pragma == "foreign_key_list" {
             let names = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"];

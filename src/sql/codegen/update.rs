@@ -37,6 +37,7 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
             rowid_alias: table.rowid_alias,
             has_rowid: table.without_rowid.is_none(),
             using: Vec::new(),
+            object_name: None,
         }],
         correlated: false,
     }

@@ -46,7 +46,7 @@ impl Compiler<'_> {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 self.view_names_text = Some(view.sql.clone());
                 self.view_texts.push(view.sql.clone());
-                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                let info = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)));
                 self.view_texts.pop();
                 self.view_names_text = None;
                 info

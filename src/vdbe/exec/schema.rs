@@ -103,9 +103,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
-            if name == "count_changes" || name == "ignore_check_constraints" || name == "recursive_triggers" || name == "legacy_alter_table" {
+            if matches!(name, "count_changes" | "ignore_check_constraints" | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names") {
                 let flag = match name {
                     "count_changes" => &mut env.count_changes,
+                    "full_column_names" => &mut env.full_column_names,
+                    "short_column_names" => &mut env.short_column_names,
                     "recursive_triggers" => &mut env.recursive_triggers,
                     "legacy_alter_table" => &mut env.legacy_alter_table,
                     _ => &mut env.ignore_check_constraints,
