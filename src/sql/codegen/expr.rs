@@ -388,10 +388,16 @@ impl Compiler<'_> {
         }
     }
 
+    /// Result alias `name` of this SELECT or of an enclosing one (the
+    /// innermost first): its nesting level in `aliases` and its SQL text.
+    fn find_alias(&self, name: &str) -> Option<(usize, String)> {
+        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
+    }
+
     /// The collation of the expression behind result alias `name`, if it
     /// is one (seen as [`Compiler::identifier`] sees it).
     fn alias_collation(&mut self, name: &str) -> Option<(std::borrow::Cow<'static, str>, bool)> {
-        let (level, text) = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))?;
+        let (level, text) = self.find_alias(name)?;
         let saved = self.aliases.split_off(level);
         let sql = format!("SELECT {text}");
         let found = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
@@ -496,7 +502,7 @@ impl Compiler<'_> {
         }
         // A result alias of this SELECT, or of an enclosing one (a
         // subquery in its WHERE or ORDER BY may name it too).
-        let alias = self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)).map(|(_, t)| (level, t.clone())));
+        let alias = self.find_alias(&name);
         if let Some((level, text)) = alias {
             if level + 1 < self.aliases.len() && self.text_has_window(&text) {
                 return Err(Error::sql(format!("misuse of aliased window function {name}")));
