@@ -417,6 +417,27 @@ impl Connection {
         Ok(())
     }
 
+    /// Whether some database's schema cookie on disk differs from the one
+    /// its loaded schema was read at (another connection changed it).
+    fn schema_is_stale(&mut self) -> Result<bool> {
+        let io = self.state.io.clone();
+        let mut stale = false;
+        for (i, db) in self.state.dbs.iter_mut().enumerate() {
+            let started = db.btree.txn_state() == TxnState::None;
+            let bt = &mut db.btree;
+            if started {
+                io.block_on(|| bt.begin_read())?;
+            }
+            let cookie = if io.block_on(|| bt.page_count())? == 0 { Ok(0) } else { io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie)) };
+            if started {
+                let _ = io.block_on(|| bt.commit());
+            }
+            let cookie = cookie?;
+            stale |= self.schemas.get(i).is_none_or(|s| s.cookie != cookie);
+        }
+        Ok(stale)
+    }
+
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
         let current = self.database_names.len() == self.state.dbs.len()
@@ -501,7 +522,12 @@ impl Connection {
         let (prog, tail) = match self.compile(sql) {
             // The schema may be stale (another connection changed it, as
             // SQLite finds out when a prepare fails): read it again, once.
+            // Only when it is: compiling again would repeat the authorizer's
+            // callbacks for nothing.
             Err(e) if e.primary() == SQLITE_ERROR_CODE && self.schema_loaded && self.state.active_statements == 0 => {
+                if !self.schema_is_stale()? {
+                    return Err(e);
+                }
                 self.schema_loaded = false;
                 self.compile(sql)?
             }
