@@ -393,21 +393,10 @@ impl Connection {
             return Ok(());
         }
         let io = self.state.io.clone();
+        let may_end = self.state.active_statements == 0;
         let mut loaded = Vec::new();
-        for i in 0..self.state.dbs.len() {
-            let db = &mut self.state.dbs[i];
-            let started = db.btree.txn_state() == TxnState::None;
-            if started {
-                let bt = &mut db.btree;
-                io.block_on(|| bt.begin_read())?;
-            }
-            let bt = &mut db.btree;
-            let s = Schema::load(&io, bt);
-            if started && self.state.active_statements == 0 {
-                let bt = &mut db.btree;
-                let _ = io.block_on(|| bt.commit());
-            }
-            loaded.push(s?);
+        for db in self.state.dbs.iter_mut() {
+            loaded.push(in_read_txn(&io, &mut db.btree, may_end, |bt| Schema::load(&io, bt))?);
         }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
@@ -421,18 +410,15 @@ impl Connection {
     /// its loaded schema was read at (another connection changed it).
     fn schema_is_stale(&mut self) -> Result<bool> {
         let io = self.state.io.clone();
+        let may_end = self.state.active_statements == 0;
         let mut stale = false;
         for (i, db) in self.state.dbs.iter_mut().enumerate() {
-            let started = db.btree.txn_state() == TxnState::None;
-            let bt = &mut db.btree;
-            if started {
-                io.block_on(|| bt.begin_read())?;
-            }
-            let cookie = if io.block_on(|| bt.page_count())? == 0 { Ok(0) } else { io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie)) };
-            if started {
-                let _ = io.block_on(|| bt.commit());
-            }
-            let cookie = cookie?;
+            let cookie = in_read_txn(&io, &mut db.btree, may_end, |bt| {
+                if io.block_on(|| bt.page_count())? == 0 {
+                    return Ok(0);
+                }
+                io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))
+            })?;
             stale |= self.schemas.get(i).is_none_or(|s| s.cookie != cookie);
         }
         Ok(stale)
@@ -1256,4 +1242,19 @@ mod analyze;
 /// whether or not an application replaced them.
 fn is_builtin_collation(name: &str) -> bool {
     ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
+}
+
+/// Run `read` on `bt` inside a read transaction: the open one, or one
+/// begun for it and ended after it when `may_end` (no statement of the
+/// connection is running) — also when `read` fails.
+fn in_read_txn<T>(io: &IoContext, bt: &mut Btree, may_end: bool, read: impl FnOnce(&mut Btree) -> Result<T>) -> Result<T> {
+    let started = bt.txn_state() == TxnState::None;
+    if started {
+        io.block_on(|| bt.begin_read())?;
+    }
+    let r = read(bt);
+    if started && may_end {
+        let _ = io.block_on(|| bt.commit());
+    }
+    r
 }
