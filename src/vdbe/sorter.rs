@@ -217,6 +217,25 @@ pub fn compare_keys(ki: &KeyInfo, a: &[Value], b: &[Value]) -> Ordering {
     Ordering::Equal
 }
 
+/// Compare the first `n` fields of two rows: those `ki` describes with
+/// their collation and order, any further ones BINARY ascending, without
+/// building a padded key description: a lookup compares a dozen rows or
+/// more.
+pub fn compare_leading(ki: &KeyInfo, n: usize, a: &[Value], b: &[Value]) -> Ordering {
+    for i in 0..n {
+        let (x, y) = (a.get(i).unwrap_or(&Value::Null), b.get(i).unwrap_or(&Value::Null));
+        let o = match ki.fields.get(i) {
+            Some(f) if f.descending => compare(x, y, Some(&f.collation)).reverse(),
+            Some(f) => compare(x, y, Some(&f.collation)),
+            None => compare(x, y, None),
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
 /// Compare full rows: the described fields, then the remaining fields with
 /// BINARY ascending (index entries end with the rowid).
 pub fn compare_full(ki: &KeyInfo, a: &[Value], b: &[Value]) -> Ordering {

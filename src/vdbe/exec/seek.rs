@@ -10,10 +10,9 @@ use super::{reg, Flow};
 use crate::btree::{SeekOp, SeekResult};
 use crate::error::Result;
 use crate::value::{Value, ValueRef};
-use crate::vdbe::cursor::{prefix, BtreeCursor, VmCursor};
+use crate::vdbe::cursor::{BtreeCursor, VmCursor};
 use crate::vdbe::register::Register;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::sorter::compare_keys;
 use crate::vdbe::value_ops::{apply_affinity, decode_record, parse_number_exact, Affinity};
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
@@ -366,9 +365,10 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
             btree_vs(c, env, &refs)
         }
         Some(VmCursor::Ephemeral(e)) => {
-            let ki = e.key_info.clone().map(|k| prefix(&k, key.len())).unwrap_or_else(|| prefix(&crate::value::record::KeyInfo { fields: Vec::new() }, key.len()));
+            let empty = crate::value::record::KeyInfo { fields: Vec::new() };
+            let ki = e.key_info.as_deref().unwrap_or(&empty);
             Ok(Poll::Ready(match e.current() {
-                Some((_, r)) => compare_keys(&ki, r, key),
+                Some((_, r)) => crate::vdbe::sorter::compare_leading(ki, key.len(), r, key),
                 None => Ordering::Greater,
             }))
         }

@@ -9,9 +9,9 @@ use super::{reg, set_reg, Flow};
 use crate::btree::{InsertKey, SeekOp};
 use crate::error::{Error, Result, SQLITE_FULL};
 use crate::value::{Value, ValueRef};
-use crate::vdbe::cursor::{prefix, VmCursor};
+use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::sorter::compare_keys;
+use crate::vdbe::sorter::compare_leading;
 use crate::vdbe::value_ops::decode_record;
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
@@ -226,6 +226,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::IdxDelete => {
             let key: Vec<Value> = (0..p3).map(|i| reg(vm, p2 + i).clone()).collect();
+            let no_key_info = crate::value::record::KeyInfo { fields: Vec::new() };
             let pc = vm.pc;
             match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
@@ -239,8 +240,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         }
                         let payload = pend!(c.cursor.payload(bt)).to_vec();
                         let entry = decode_record(&payload)?;
-                        let ki = prefix(c.key_info.as_deref().unwrap_or(&crate::value::record::KeyInfo { fields: vec![] }), key.len());
-                        if compare_keys(&ki, &entry, &key) != Ordering::Equal {
+                        let ki = c.key_info.as_deref().unwrap_or(&no_key_info);
+                        if compare_leading(ki, key.len(), &entry, &key) != Ordering::Equal {
                             return Ok(Flow::Next);
                         }
                         vm.phase = Some((pc, 1));
@@ -252,8 +253,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Ephemeral(e)) => {
                     if e.seek_forward(&key, |o| o != Ordering::Less) {
                         let equal = e.current().is_some_and(|(_, r)| {
-                            let ki = prefix(e.key_info.as_deref().unwrap_or(&crate::value::record::KeyInfo { fields: vec![] }), key.len());
-                            compare_keys(&ki, r, &key) == Ordering::Equal
+                            let ki = e.key_info.as_deref().unwrap_or(&no_key_info);
+                            compare_leading(ki, key.len(), r, &key) == Ordering::Equal
                         });
                         if let (true, Some(p)) = (equal, e.pos) {
                             e.rows.remove(p);
