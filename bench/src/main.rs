@@ -32,6 +32,7 @@
 mod data;
 mod engine;
 mod harness;
+mod heap;
 mod plot;
 mod prepsplit;
 mod sched;
@@ -40,6 +41,9 @@ mod slowvfs;
 mod sql;
 mod storage;
 mod tenants;
+
+#[global_allocator]
+static RUST_HEAP: heap::RustHeap = heap::RustHeap;
 
 use harness::{markdown, Config, Outcome, Row};
 use std::fmt::Write as _;

@@ -222,32 +222,36 @@ fn small_txns<E: Engine>(cfg: Config, dir: &Path, n: u64, wal: bool) -> Outcome 
     )
 }
 
-/// Bytes the C heap (which the Rust global allocator also uses) holds now.
-fn heap_in_use() -> u64 {
+/// Bytes the C heap (glibc malloc: SQLite's allocations) holds now.
+fn c_heap_in_use() -> i64 {
     // SAFETY: mallinfo2 only reads the allocator's statistics.
     let mi = unsafe { libc::mallinfo2() };
-    (mi.uordblks + mi.hblkhd) as u64
+    (mi.uordblks + mi.hblkhd) as i64
 }
 
 /// Open `k` connections on one file, scan the table on each (filling the
 /// page cache up to cache_size), and report the heap growth per
-/// connection. Both engines allocate through glibc malloc (Rust's system
-/// allocator), so one counter covers both.
+/// connection: the C heap's (SQLite) plus the Rust heap's (ringlite,
+/// counted by [`crate::heap`]), so one figure covers either engine.
 fn memory_per_conn<E: Engine>(base: &Path, dir: &Path, k: u64) -> Outcome {
     attempt(|| {
         let path = dir.join(format!("mem-{}.db", E::NAME));
         remove_db(&path);
         std::fs::copy(base, &path).map_err(|e| e.to_string())?;
-        let before = heap_in_use();
-        let mut conns = Vec::new();
-        for _ in 0..k {
-            let mut db = E::open(&path)?;
-            db.exec(PRAGMAS)?;
-            warm(&mut db)?;
-            conns.push(db);
-        }
-        let after = heap_in_use();
+        let before = c_heap_in_use();
+        let (conns, rust_growth) = crate::heap::counting(|| -> Result<Vec<E>, String> {
+            let mut conns = Vec::new();
+            for _ in 0..k {
+                let mut db = E::open(&path)?;
+                db.exec(PRAGMAS)?;
+                warm(&mut db)?;
+                conns.push(db);
+            }
+            Ok(conns)
+        });
+        let conns = conns?;
+        let after = c_heap_in_use() + rust_growth;
         drop(conns);
-        Ok(Outcome::Bytes(after.saturating_sub(before) / k.max(1)))
+        Ok(Outcome::Bytes((after - before).max(0) as u64 / k.max(1)))
     })
 }
