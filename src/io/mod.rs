@@ -63,6 +63,62 @@ pub(crate) fn os_file_size(file: &std::fs::File) -> std::io::Result<u64> {
     f.seek(std::io::SeekFrom::End(0))
 }
 
+/// Whether a file of `kind` opened with `opts` must have its directory
+/// synced together with its first sync: a rollback journal or WAL that
+/// may have just been created. Until its directory entry is on disk, a
+/// power loss can make the file vanish however often the file itself was
+/// synced, and with it a hot journal (the database is left half written)
+/// or committed transactions in the WAL. SQLite's unix VFS does the same
+/// (`UNIXFILE_DIRSYNC`); the main database file is not covered, in
+/// SQLite either.
+pub(crate) fn needs_dir_sync(opts: &OpenOptions) -> bool {
+    opts.create && !opts.read_only && !opts.delete_on_close && matches!(opts.kind, FileKind::MainJournal | FileKind::Wal)
+}
+
+/// Directory syncs made so far by this process, per directory (tests
+/// check that a new journal's or WAL's directory was synced; a sync
+/// costs far more than this count).
+static DIR_SYNCS: std::sync::Mutex<Vec<(std::path::PathBuf, u64)>> = std::sync::Mutex::new(Vec::new());
+
+/// How many times this process synced the directory `dir`.
+pub fn dir_syncs(dir: &std::path::Path) -> u64 {
+    let syncs = DIR_SYNCS.lock().unwrap_or_else(|p| p.into_inner());
+    syncs.iter().find(|(d, _)| d == dir).map_or(0, |(_, n)| *n)
+}
+
+fn count_dir_sync(dir: &std::path::Path) {
+    let mut syncs = DIR_SYNCS.lock().unwrap_or_else(|p| p.into_inner());
+    match syncs.iter_mut().find(|(d, _)| d == dir) {
+        Some((_, n)) => *n += 1,
+        None => syncs.push((dir.to_path_buf(), 1)),
+    }
+}
+
+fn parent_dir(path: &str) -> &std::path::Path {
+    let dir = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty());
+    dir.unwrap_or_else(|| std::path::Path::new("."))
+}
+
+/// Open the directory holding `path` for an fsync (and count the sync
+/// that follows). `None` when it cannot be opened; as in SQLite, a
+/// directory that cannot be synced does not fail the transaction (some
+/// file systems refuse it).
+pub(crate) fn open_parent_dir(path: &str) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = parent_dir(path);
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(dir).ok()?;
+    count_dir_sync(dir);
+    Some(f)
+}
+
+/// fsync the directory holding `path`, ignoring failures (see
+/// [`open_parent_dir`]).
+pub(crate) fn sync_parent_dir(path: &str) {
+    if let Some(d) = open_parent_dir(path) {
+        let _ = d.sync_all();
+    }
+}
+
 /// File-level lock states, in SQLite's order (see `lockingv3.txt`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LockLevel {

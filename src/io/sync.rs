@@ -41,6 +41,9 @@ pub struct SyncFile {
     shm: super::shm::FileShm,
     /// Main database files: their directory, for journal and WAL probes.
     siblings: Option<super::sibling::Siblings>,
+    /// The directory is synced with the next sync (see
+    /// [`super::needs_dir_sync`]).
+    dir_sync_pending: std::sync::atomic::AtomicBool,
 }
 
 fn io_err(code: i32) -> Error {
@@ -84,6 +87,9 @@ impl File for SyncFile {
 
     fn sync(&self, data_only: bool) -> Result<Completion> {
         let f = self.fs()?;
+        if self.dir_sync_pending.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            super::sync_parent_dir(&self.path);
+        }
         let r = if data_only { f.sync_data() } else { f.sync_all() };
         Ok(Completion::ready(r.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC))))
     }
@@ -189,6 +195,7 @@ impl IoBackend for SyncBackend {
             delete_on_close: opts.delete_on_close,
             shm: super::shm::FileShm::new(dev, ino, path),
             siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
+            dir_sync_pending: super::needs_dir_sync(&opts).into(),
         }))
     }
 
@@ -201,11 +208,7 @@ impl IoBackend for SyncBackend {
             Err(_) => return Err(io_err(SQLITE_IOERR_DELETE)),
         }
         if sync_dir {
-            let dir = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty());
-            let dir = dir.unwrap_or_else(|| std::path::Path::new("."));
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
+            super::sync_parent_dir(path);
         }
         Ok(())
     }

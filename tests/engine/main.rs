@@ -64,6 +64,7 @@ mod sql_tcl_triggers;
 mod sql_without_rowid;
 mod storage_autovacuum;
 mod storage_corrupt;
+mod storage_dir_sync;
 mod storage_fuzz;
 mod storage_insert_paths;
 mod storage_model;

@@ -88,6 +88,9 @@ pub struct UringFile {
     pub(super) level: Mutex<LockLevel>,
     /// Main database files: their directory, for journal and WAL probes.
     pub(super) siblings: Option<crate::io::sibling::Siblings>,
+    /// The directory is synced with the next sync (see
+    /// [`crate::io::needs_dir_sync`]).
+    pub(super) dir_sync_pending: std::sync::atomic::AtomicBool,
 }
 
 impl UringFile {
@@ -113,6 +116,13 @@ impl File for UringFile {
     }
 
     fn sync(&self, data_only: bool) -> Result<Completion> {
+        if self.dir_sync_pending.swap(false, Ordering::Relaxed) {
+            // Queued before the file's sync, which waits for it: the
+            // caller waits on that one and so on both.
+            if let Some(dir) = crate::io::open_parent_dir(&self.handle.path) {
+                self.submit(Op::SyncDir { dir })?;
+            }
+        }
         self.submit(Op::Sync { data_only })
     }
 

@@ -42,6 +42,9 @@ pub(super) enum Op {
     Read { buf: Buffer, offset: u64, done: usize },
     Write { buf: Buffer, offset: u64, done: usize },
     Sync { data_only: bool },
+    /// fsync of the file's directory, ordered with the file's requests like
+    /// a sync of the file; the slot owns the directory's descriptor.
+    SyncDir { dir: std::fs::File },
     Truncate { size: u64 },
     /// Whether `path` exists (non-empty if `needs_content`): a `statx`.
     Exists { path: std::ffi::CString, buf: Box<libc::statx>, needs_content: bool },
@@ -53,7 +56,7 @@ pub(super) enum Op {
 
 impl Op {
     fn is_barrier(&self) -> bool {
-        matches!(self, Op::Sync { .. } | Op::Truncate { .. })
+        matches!(self, Op::Sync { .. } | Op::SyncDir { .. } | Op::Truncate { .. })
     }
 
     /// Whether the request may change its file's size.
@@ -280,7 +283,10 @@ impl Ring {
             None => self.unordered_issued += 1,
         }
         let req = self.slots[slot].as_mut().expect("slot checked above");
-        let fd = types::Fd(req.file.as_ref().map_or(libc::AT_FDCWD, |f| f.fd()));
+        let fd = match &req.op {
+            Op::SyncDir { dir } => types::Fd(std::os::unix::io::AsRawFd::as_raw_fd(dir)),
+            _ => types::Fd(req.file.as_ref().map_or(libc::AT_FDCWD, |f| f.fd())),
+        };
         let entry = match &mut req.op {
             Op::Read { buf, offset, done } => {
                 let rest = &mut buf[*done..];
@@ -299,6 +305,7 @@ impl Ring {
                 let flags = if *data_only { types::FsyncFlags::DATASYNC } else { types::FsyncFlags::empty() };
                 opcode::Fsync::new(fd).flags(flags).build()
             }
+            Op::SyncDir { .. } => opcode::Fsync::new(fd).build(),
             Op::Exists { path, buf, .. } => {
                 // The kernel copies the path when the SQE is submitted and
                 // writes `buf` when the lookup is done; the slot owns both
@@ -520,6 +527,8 @@ impl Ring {
                 Err(e) => Err(errno_to_error(e, SQLITE_IOERR_WRITE)),
             },
             Op::Sync { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_FSYNC)),
+            // As in SQLite, a directory that cannot be synced fails nothing.
+            Op::SyncDir { .. } => Ok(CompletionResult { bytes: 0, buffer: None }),
             Op::Truncate { .. } => result.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE)),
             Op::Size { buf } => match result {
                 Ok(_) => Ok(CompletionResult { bytes: buf.stx_size as usize, buffer: None }),
