@@ -23,8 +23,12 @@ use std::cmp::Ordering;
 /// One row: its rowid (0 in a keyed table) and its fields.
 pub type Row = (i64, Vec<Value>);
 
-/// Rows per chunk above which a chunk is split in two.
-const MAX_CHUNK: usize = 512;
+/// Rows per chunk above which a chunk is split in two. An insert moves
+/// half a chunk's rows (32 bytes each) and a split moves the chunk list
+/// (24 bytes a chunk): 128 keeps both small up to about a million rows
+/// (at 512, `memcpy` was 11% of a DISTINCT over 20,000 rows; 7% fewer
+/// instructions at 128).
+const MAX_CHUNK: usize = 128;
 
 /// Where a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
