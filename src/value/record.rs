@@ -356,41 +356,13 @@ impl RecordHeader {
         self.header_size = 0;
         self.serial_types.clear();
         self.offsets.clear();
-        let (hs, mut pos) = match record.first() {
-            Some(&b) if b < 0x80 => (u64::from(b), 1),
-            _ => read_varint(record).ok_or_else(Error::corrupt)?,
-        };
-        if hs as usize > record.len() || (hs as usize) < pos || hs > 98307 {
-            return Err(Error::corrupt());
-        }
-        let header_size = hs as usize;
-        let header = &record[..header_size];
-        let serial_types = &mut self.serial_types;
-        let offsets = &mut self.offsets;
+        let (header_size, mut pos) = header_bounds(record)?;
         let mut off = header_size;
         while pos < header_size {
-            let (st, len) = match header[pos] {
-                b if b < 0x80 => {
-                    pos += 1;
-                    let len = ONE_BYTE_SERIAL_LEN[b as usize];
-                    if len == u8::MAX {
-                        return Err(Error::corrupt());
-                    }
-                    (u64::from(b), len as usize)
-                }
-                _ => {
-                    let (st, n) = read_varint(&header[pos..]).ok_or_else(Error::corrupt)?;
-                    pos += n;
-                    let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
-                    (st, usize::try_from(len).map_err(|_| Error::corrupt())?)
-                }
-            };
-            serial_types.push(st);
-            offsets.push(off);
-            off = off.checked_add(len).ok_or_else(Error::corrupt)?;
-            if off > record.len() {
-                return Err(Error::corrupt());
-            }
+            let (st, len) = next_serial_type(&record[..header_size], &mut pos)?;
+            self.serial_types.push(st);
+            self.offsets.push(off);
+            off = body_end(record, off, len)?;
         }
         // The values must fill the record exactly, as SQLite checks once
         // the whole header has been read.
@@ -400,6 +372,53 @@ impl RecordHeader {
         self.header_size = header_size;
         Ok(())
     }
+}
+
+/// A record's header size and where its first serial type starts,
+/// checked against the record.
+#[inline]
+fn header_bounds(record: &[u8]) -> Result<(usize, usize)> {
+    let (hs, pos) = match record.first() {
+        Some(&b) if b < 0x80 => (u64::from(b), 1),
+        _ => read_varint(record).ok_or_else(Error::corrupt)?,
+    };
+    if hs as usize > record.len() || (hs as usize) < pos || hs > 98307 {
+        return Err(Error::corrupt());
+    }
+    Ok((hs as usize, pos))
+}
+
+/// The serial type at `*pos` of `header` and its value's length; moves
+/// `*pos` past it.
+#[inline]
+fn next_serial_type(header: &[u8], pos: &mut usize) -> Result<(u64, usize)> {
+    match header[*pos] {
+        b if b < 0x80 => {
+            *pos += 1;
+            let len = ONE_BYTE_SERIAL_LEN[b as usize];
+            if len == u8::MAX {
+                return Err(Error::corrupt());
+            }
+            Ok((u64::from(b), len as usize))
+        }
+        _ => {
+            let (st, n) = read_varint(&header[*pos..]).ok_or_else(Error::corrupt)?;
+            *pos += n;
+            let len = serial_type_len(st).ok_or_else(Error::corrupt)?;
+            Ok((st, usize::try_from(len).map_err(|_| Error::corrupt())?))
+        }
+    }
+}
+
+/// Where a value of `len` bytes at `off` ends, checked to lie inside the
+/// record.
+#[inline]
+fn body_end(record: &[u8], off: usize, len: usize) -> Result<usize> {
+    let end = off.checked_add(len).ok_or_else(Error::corrupt)?;
+    if end > record.len() {
+        return Err(Error::corrupt());
+    }
+    Ok(end)
 }
 
 /// Value lengths of the serial types below 128 (a one-byte header
@@ -455,9 +474,24 @@ impl<'a> Record<'a> {
 }
 
 /// Decodes every column of a record into owned values.
+/// One pass over header and body, with [`RecordHeader::parse`]'s checks but
+/// without its two lists: ephemeral indexes decode every key they store.
 pub fn decode_record(record: &[u8]) -> Result<Vec<Value>> {
-    let r = Record::parse(record)?;
-    (0..r.column_count()).map(|i| r.column(i).map(|v| v.to_owned())).collect()
+    let (header_size, mut pos) = header_bounds(record)?;
+    // Every column takes at least one header byte (capped: a damaged
+    // header may claim tens of thousands).
+    let mut out = Vec::with_capacity((header_size - pos).min(256));
+    let mut off = header_size;
+    while pos < header_size {
+        let (st, len) = next_serial_type(&record[..header_size], &mut pos)?;
+        let end = body_end(record, off, len)?;
+        out.push(decode_value(st, &record[off..])?.to_owned());
+        off = end;
+    }
+    if off != record.len() {
+        return Err(Error::corrupt());
+    }
+    Ok(out)
 }
 
 /// Walks a record's columns one at a time without allocating: what key

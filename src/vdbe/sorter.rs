@@ -204,11 +204,21 @@ impl Sorter {
     }
 }
 
+/// One field of two rows. Two integers (most keys) compare without the
+/// general comparison's dispatch; no collation applies to them.
+#[inline(always)]
+fn compare_field(x: &Value, y: &Value, coll: Option<&crate::value::collation::Collation>) -> Ordering {
+    match (x, y) {
+        (Value::Integer(p), Value::Integer(q)) => p.cmp(q),
+        _ => compare(x, y, coll),
+    }
+}
+
 /// Compare two rows by the fields `ki` describes (extra fields ignored).
 pub fn compare_keys(ki: &KeyInfo, a: &[Value], b: &[Value]) -> Ordering {
     for (i, f) in ki.fields.iter().enumerate() {
         let (x, y) = (a.get(i).unwrap_or(&Value::Null), b.get(i).unwrap_or(&Value::Null));
-        let o = compare(x, y, Some(&f.collation));
+        let o = compare_field(x, y, Some(&f.collation));
         let o = if f.descending { o.reverse() } else { o };
         if o != Ordering::Equal {
             return o;
@@ -225,9 +235,9 @@ pub fn compare_leading(ki: &KeyInfo, n: usize, a: &[Value], b: &[Value]) -> Orde
     for i in 0..n {
         let (x, y) = (a.get(i).unwrap_or(&Value::Null), b.get(i).unwrap_or(&Value::Null));
         let o = match ki.fields.get(i) {
-            Some(f) if f.descending => compare(x, y, Some(&f.collation)).reverse(),
-            Some(f) => compare(x, y, Some(&f.collation)),
-            None => compare(x, y, None),
+            Some(f) if f.descending => compare_field(x, y, Some(&f.collation)).reverse(),
+            Some(f) => compare_field(x, y, Some(&f.collation)),
+            None => compare_field(x, y, None),
         };
         if o != Ordering::Equal {
             return o;
@@ -248,7 +258,7 @@ pub fn compare_full(ki: &KeyInfo, a: &[Value], b: &[Value]) -> Ordering {
     for i in n..len {
         let (x, y) = (a.get(i), b.get(i));
         let o = match (x, y) {
-            (Some(x), Some(y)) => compare(x, y, None),
+            (Some(x), Some(y)) => compare_field(x, y, None),
             (None, Some(_)) => Ordering::Less,
             (Some(_), None) => Ordering::Greater,
             (None, None) => Ordering::Equal,
