@@ -63,9 +63,9 @@ pub(crate) fn os_file_size(file: &std::fs::File) -> std::io::Result<u64> {
     f.seek(std::io::SeekFrom::End(0))
 }
 
-/// Whether a file of `kind` opened with `opts` must have its directory
-/// synced together with its first sync: a rollback journal or WAL that
-/// may have just been created. Until its directory entry is on disk, a
+/// Whether a file opened with `opts` must have its directory synced
+/// together with its first sync: a rollback journal or WAL that may have
+/// just been created. Until its directory entry is on disk, a
 /// power loss can make the file vanish however often the file itself was
 /// synced, and with it a hot journal (the database is left half written)
 /// or committed transactions in the WAL. SQLite's unix VFS does the same

@@ -118,7 +118,9 @@ impl File for UringFile {
     fn sync(&self, data_only: bool) -> Result<Completion> {
         if self.dir_sync_pending.swap(false, Ordering::Relaxed) {
             // Queued before the file's sync, which waits for it: the
-            // caller waits on that one and so on both.
+            // caller waits on that one and so on both. (Opening the
+            // directory is a system call made here, like the journal's
+            // own open; the fsync itself goes through the ring.)
             if let Some(dir) = crate::io::open_parent_dir(&self.handle.path) {
                 self.submit(Op::SyncDir { dir })?;
             }
