@@ -32,6 +32,10 @@ pub struct KeyInfo {
     pub fields: Vec<KeyField>,
 }
 
+/// The description of a key with no declared fields: every field
+/// compares BINARY ascending (cursors opened without a `KeyInfo`).
+pub static NO_KEY_INFO: KeyInfo = KeyInfo { fields: Vec::new() };
+
 /// One field of a [`KeyInfo`].
 #[derive(Debug, Clone)]
 pub struct KeyField {
@@ -474,6 +478,7 @@ impl<'a> Record<'a> {
 }
 
 /// Decodes every column of a record into owned values.
+///
 /// One pass over header and body, with [`RecordHeader::parse`]'s checks but
 /// without its two lists: ephemeral indexes decode every key they store.
 pub fn decode_record(record: &[u8]) -> Result<Vec<Value>> {

@@ -12,7 +12,7 @@
 //! suspended call never leaves a stale cache behind.
 
 use crate::btree::Cursor;
-use crate::value::record::KeyInfo;
+use crate::value::record::{KeyInfo, NO_KEY_INFO};
 use crate::value::Value;
 use crate::vdbe::ephemeral_rows::{RowPos, SortedRows};
 use crate::vdbe::sorter::{compare_full, compare_leading, Sorter};
@@ -67,10 +67,14 @@ impl EphemeralCursor {
         EphemeralCursor { key_info, rows: SortedRows::default(), pos: None, null_row: false, next_rowid: 1, json_rows: false, insert_hint: None }
     }
 
+    /// How keys compare ([`NO_KEY_INFO`] for a table without one).
+    pub fn key_info(&self) -> &KeyInfo {
+        self.key_info.as_deref().unwrap_or(&NO_KEY_INFO)
+    }
+
     /// Insert an index entry, replacing an identical one.
     pub fn insert_key(&mut self, key: Vec<Value>) {
-        let empty = KeyInfo { fields: Vec::new() };
-        let ki = self.key_info.as_deref().unwrap_or(&empty);
+        let ki = self.key_info.as_deref().unwrap_or(&NO_KEY_INFO);
         if let Some(hint) = self.insert_hint.take() {
             let below = match hint {
                 Some(p) => self.rows.prev(p),

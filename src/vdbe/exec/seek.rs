@@ -365,10 +365,8 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
             btree_vs(c, env, &refs)
         }
         Some(VmCursor::Ephemeral(e)) => {
-            let empty = crate::value::record::KeyInfo { fields: Vec::new() };
-            let ki = e.key_info.as_deref().unwrap_or(&empty);
             Ok(Poll::Ready(match e.current() {
-                Some((_, r)) => crate::vdbe::sorter::compare_leading(ki, key.len(), r, key),
+                Some((_, r)) => crate::vdbe::sorter::compare_leading(e.key_info(), key.len(), r, key),
                 None => Ordering::Greater,
             }))
         }
@@ -388,6 +386,6 @@ fn btree_vs(c: &mut BtreeCursor, env: &mut ConnState, key: &[ValueRef<'_>]) -> R
         Poll::Ready(p) => p,
         Poll::Pending => return Ok(Poll::Pending),
     };
-    let empty = crate::value::record::KeyInfo { fields: Vec::new() };
-    Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, key, c.key_info.as_deref().unwrap_or(&empty))?))
+    let ki = c.key_info.as_deref().unwrap_or(&crate::value::record::NO_KEY_INFO);
+    Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, key, ki)?))
 }

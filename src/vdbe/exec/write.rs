@@ -226,7 +226,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::IdxDelete => {
             let key: Vec<Value> = (0..p3).map(|i| reg(vm, p2 + i).clone()).collect();
-            let no_key_info = crate::value::record::KeyInfo { fields: Vec::new() };
             let pc = vm.pc;
             match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
@@ -240,7 +239,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         }
                         let payload = pend!(c.cursor.payload(bt)).to_vec();
                         let entry = decode_record(&payload)?;
-                        let ki = c.key_info.as_deref().unwrap_or(&no_key_info);
+                        let ki = c.key_info.as_deref().unwrap_or(&crate::value::record::NO_KEY_INFO);
                         if compare_leading(ki, key.len(), &entry, &key) != Ordering::Equal {
                             return Ok(Flow::Next);
                         }
@@ -253,8 +252,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Ephemeral(e)) => {
                     if e.seek_forward(&key, |o| o != Ordering::Less) {
                         let equal = e.current().is_some_and(|(_, r)| {
-                            let ki = e.key_info.as_deref().unwrap_or(&no_key_info);
-                            compare_leading(ki, key.len(), r, &key) == Ordering::Equal
+                            compare_leading(e.key_info(), key.len(), r, &key) == Ordering::Equal
                         });
                         if let (true, Some(p)) = (equal, e.pos) {
                             e.rows.remove(p);
