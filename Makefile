@@ -42,7 +42,7 @@ include compat-tests/compat.mk
 
 TEST_SUITES := test-cargo test-capi compat-test test-tcl
 
-.PHONY: all lib lib-sysver header deps install demo test $(TEST_SUITES) clean-build
+.PHONY: all lib lib-sysver header deps install demo test soak $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
@@ -102,6 +102,13 @@ test: deps $(TEST_SUITES)
 
 test-cargo:
 	$(CARGO) test --workspace
+
+# The long run of the threads-on-one-file test (make test runs a bounded
+# one): 16 threads per transaction kind, both journal modes, for
+# SOAK_SECONDS in all; every committed row must be in the file.
+SOAK_SECONDS ?= 600
+soak:
+	SOAK_SECONDS=$(SOAK_SECONDS) $(CARGO) test --release --test engine sql_threads_one_file::soak -- --ignored --nocapture
 
 # The C ABI: header freshness, header agreement with SQLite's, exported
 # symbols, and the C programs of capi/tests run against both libraries.

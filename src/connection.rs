@@ -34,8 +34,7 @@ use std::sync::Arc;
 
 pub use crate::sql::codegen::auth::Authorizer;
 
-/// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
-pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
+pub use crate::vdbe::BusyHandler;
 
 /// Callbacks a connection can carry (the C API's hooks).
 pub enum Hook {
@@ -170,7 +169,6 @@ pub struct Connection {
     /// statements submit, so a statement waiting for one is not re-run
     /// for nothing (see [`crate::io::notify`]).
     io_notify: Arc<crate::io::notify::IoNotify>,
-    busy_handler: Option<BusyHandler>,
     limits: [i32; LIMIT_COUNT],
     trace: Option<(u32, Box<dyn FnMut(u32, &str, i64) + Send>)>,
     authorizer: Option<crate::sql::codegen::auth::Authorizer>,
@@ -342,6 +340,7 @@ impl Connection {
             case_sensitive_like: false,
             foreign_keys: false,
             busy_timeout_ms: 0,
+            busy_handler: None,
             exclusive_locking_default: false,
             cache_size: -2000,
             update_hook: None,
@@ -379,7 +378,6 @@ impl Connection {
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
             io_notify: crate::io::notify::IoNotify::new(),
-            busy_handler: None,
             limits: LIMIT_DEFAULTS,
             trace: None,
             authorizer: None,
@@ -392,11 +390,9 @@ impl Connection {
         if self.schema_loaded && !self.state.schema_changed {
             return Ok(());
         }
-        let io = self.state.io.clone();
-        let may_end = self.state.active_statements == 0;
         let mut loaded = Vec::new();
-        for db in self.state.dbs.iter_mut() {
-            loaded.push(in_read_txn(&io, &mut db.btree, may_end, |bt| Schema::load(&io, bt))?);
+        for db in 0..self.state.dbs.len() {
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| Schema::load(io, bt))?);
         }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
@@ -409,11 +405,9 @@ impl Connection {
     /// Whether some database's schema cookie on disk differs from the one
     /// its loaded schema was read at (another connection changed it).
     fn schema_is_stale(&mut self) -> Result<bool> {
-        let io = self.state.io.clone();
-        let may_end = self.state.active_statements == 0;
         let mut stale = false;
-        for (i, db) in self.state.dbs.iter_mut().enumerate() {
-            let cookie = in_read_txn(&io, &mut db.btree, may_end, |bt| {
+        for i in 0..self.state.dbs.len() {
+            let cookie = in_read_txn(&mut self.state, i, |io, bt| {
                 if io.block_on(|| bt.page_count())? == 0 {
                     return Ok(0);
                 }
@@ -602,26 +596,14 @@ impl Connection {
     /// milliseconds (0 or less: no retry). Replaces any busy handler.
     pub fn set_busy_timeout(&mut self, ms: i32) {
         self.state.busy_timeout_ms = ms;
-        self.busy_handler = None;
+        self.state.busy_handler = None;
     }
 
     /// `sqlite3_busy_handler`: called with the retry count; returning
     /// `false` gives up with `SQLITE_BUSY`.
     pub fn set_busy_handler(&mut self, handler: Option<BusyHandler>) {
-        self.busy_handler = handler;
+        self.state.busy_handler = handler;
         self.state.busy_timeout_ms = 0;
-    }
-
-    /// Whether a busy statement should be retried (`count` retries so far).
-    fn busy_retry(&mut self, count: i32, started: std::time::Instant) -> bool {
-        if let Some(h) = self.busy_handler.as_mut() {
-            return h(count);
-        }
-        if self.state.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.state.busy_timeout_ms as u128 {
-            std::thread::sleep(std::time::Duration::from_millis(1.max((count as u64).min(25))));
-            return true;
-        }
-        false
     }
 
     /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
@@ -1027,7 +1009,7 @@ impl Statement {
                     self.vm.halted = true;
                     return Ok(None);
                 }
-                if e.primary() == SQLITE_BUSY && !produced && conn.busy_retry(*busy_count, *busy_since.get_or_insert_with(std::time::Instant::now)) {
+                if e.primary() == SQLITE_BUSY && !produced && !self.vm.busy_not_retried && conn.state.busy_retry(*busy_count, *busy_since.get_or_insert_with(std::time::Instant::now)) {
                     *busy_count += 1;
                     self.vm.halted = true;
                     return Ok(None);
@@ -1244,15 +1226,28 @@ fn is_builtin_collation(name: &str) -> bool {
     ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
 }
 
-/// Run `read` on `bt` inside a read transaction: the open one, or one
-/// begun for it and ended after it when `may_end` (no statement of the
-/// connection is running) — also when `read` fails.
-fn in_read_txn<T>(io: &IoContext, bt: &mut Btree, may_end: bool, read: impl FnOnce(&mut Btree) -> Result<T>) -> Result<T> {
-    let started = bt.txn_state() == TxnState::None;
+/// Run `read` on database `db` inside a read transaction: the open one,
+/// or one begun for it and ended after it when no statement of the
+/// connection is running (also when `read` fails). Beginning it waits
+/// through the busy handler while another connection writes, as SQLite's
+/// schema read does.
+fn in_read_txn<T>(state: &mut ConnState, db: usize, read: impl FnOnce(&IoContext, &mut Btree) -> Result<T>) -> Result<T> {
+    let io = state.io.clone();
+    let may_end = state.active_statements == 0;
+    let started = state.dbs[db].btree.txn_state() == TxnState::None;
     if started {
-        io.block_on(|| bt.begin_read())?;
+        let (mut count, mut since) = (0, None);
+        loop {
+            let bt = &mut state.dbs[db].btree;
+            match io.block_on(|| bt.begin_read()) {
+                Ok(()) => break,
+                Err(e) if e.primary() == SQLITE_BUSY && state.busy_retry(count, *since.get_or_insert_with(std::time::Instant::now)) => count += 1,
+                Err(e) => return Err(e),
+            }
+        }
     }
-    let r = read(bt);
+    let bt = &mut state.dbs[db].btree;
+    let r = read(&io, bt);
     if started && may_end {
         let _ = io.block_on(|| bt.commit());
     }

@@ -312,11 +312,25 @@ impl Btree {
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.
+    ///
+    /// A write that finds the database locked, when it took its read lock
+    /// in this same call, gives that lock back before reporting busy (as
+    /// SQLite's B-tree does when no transaction was open): a connection
+    /// waiting in its busy handler for another's RESERVED lock must not
+    /// hold SHARED, or the other could never commit and both would wait
+    /// out their timeouts.
     pub fn begin_write(&mut self, exclusive: bool) -> IoPoll<()> {
-        if self.pager.state() == PagerState::Idle {
+        let started_read = self.pager.state() == PagerState::Idle;
+        if started_read {
             crate::ready!(self.pager.begin_read()?);
         }
-        let r = self.pager.begin_write(exclusive)?;
+        let r = match self.pager.begin_write(exclusive) {
+            Err(e) if started_read && e.primary() == crate::error::SQLITE_BUSY => {
+                self.pager.end_read()?;
+                return Err(e);
+            }
+            r => r?,
+        };
         self.bump_global();
         Ok(r)
     }

@@ -124,7 +124,7 @@ impl Statement {
         loop {
             match conn.vacuum(&v.schema, into.as_deref()) {
                 // Everything was rolled back: retrying starts over.
-                Err(e) if e.primary() == SQLITE_BUSY && conn.busy_retry(busy_count, started) => busy_count += 1,
+                Err(e) if e.primary() == SQLITE_BUSY && conn.state.busy_retry(busy_count, started) => busy_count += 1,
                 Err(e) => return Err(e),
                 Ok(()) => return Ok(StepResult::Done),
             }

@@ -928,6 +928,10 @@ impl Pager {
                 return Err(busy());
             }
             if exclusive && !self.file.lock(LockLevel::Exclusive)? {
+                // Back to the read transaction this was: RESERVED and the
+                // PENDING byte a refused EXCLUSIVE keeps would lock every
+                // other connection out while this one reports busy.
+                self.file.unlock(LockLevel::Shared)?;
                 return Err(busy());
             }
         }

@@ -73,7 +73,14 @@ impl Pager {
         if !journal_exists || self.file.check_reserved_lock()? {
             return Ok(None);
         }
-        let jf = self.open_journal()?;
+        // The journal may be gone already: a writer that held RESERVED at
+        // the probe rolled back and deleted it. Not hot then (SQLite
+        // reads a journal it cannot open the same way).
+        let jf = match self.open_journal() {
+            Ok(jf) => jf,
+            Err(e) if e.primary() == crate::error::SQLITE_CANTOPEN => return Ok(None),
+            Err(e) => return Err(e),
+        };
         let c = jf.read(0, Buffer::zeroed(8))?;
         Ok(Some(RecoveryStep::CheckMagic(jf, c)))
     }

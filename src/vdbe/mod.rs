@@ -63,6 +63,9 @@ pub struct Database {
     pub read_only: bool,
 }
 
+/// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
+pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
+
 /// Connection state the VM reads and changes while running.
 pub struct ConnState {
     /// I/O context (for blocking waits on error paths).
@@ -101,6 +104,9 @@ pub struct ConnState {
     /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked
     /// database is retried, in milliseconds (0: not at all).
     pub busy_timeout_ms: i32,
+    /// `sqlite3_busy_handler`: called with the retry count; `true` to
+    /// retry. Replaces the timeout while set.
+    pub busy_handler: Option<BusyHandler>,
     /// `PRAGMA locking_mode=EXCLUSIVE` without a database name: databases
     /// attached later start in exclusive mode too.
     pub exclusive_locking_default: bool,
@@ -173,6 +179,20 @@ pub struct ConnState {
 }
 
 impl ConnState {
+    /// Whether an operation refused with `SQLITE_BUSY` should be tried
+    /// again (`count` retries so far, waiting since `started`): asks the
+    /// busy handler, or sleeps a little while the busy timeout lasts.
+    pub fn busy_retry(&mut self, count: i32, started: std::time::Instant) -> bool {
+        if let Some(h) = self.busy_handler.as_mut() {
+            return h(count);
+        }
+        if self.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.busy_timeout_ms as u128 {
+            std::thread::sleep(std::time::Duration::from_millis(1.max((count as u64).min(25))));
+            return true;
+        }
+        false
+    }
+
     /// The transaction ended (committed or rolled back): nothing is
     /// deferred any more, and `defer_foreign_keys` turns itself off.
     pub fn end_fk_transaction(&mut self) {
@@ -245,6 +265,13 @@ pub struct Vm {
     pub halted: bool,
     /// Halt is committing: re-entry continues the commit.
     pub committing: bool,
+    /// The statement failed busy where SQLite does not call the busy
+    /// handler (a write refused while this connection held a read
+    /// transaction, or a commit whose wait the handler ended): no retry.
+    pub busy_not_retried: bool,
+    /// A commit waiting for readers to finish: (busy handler calls so
+    /// far, waiting since).
+    pub busy_wait: Option<(i32, std::time::Instant)>,
     /// Rows output so far (for `sqlite3_stmt_status`).
     pub rows_out: i64,
     /// Instructions run (for status and the progress handler).
@@ -311,6 +338,8 @@ impl Vm {
             now_jd_ms: None,
             halted: false,
             committing: false,
+            busy_not_retried: false,
+            busy_wait: None,
             rows_out: 0,
             steps: 0,
             last_cmp: std::cmp::Ordering::Equal,
@@ -363,6 +392,8 @@ impl Vm {
         self.now_jd_ms = None;
         self.halted = false;
         self.committing = false;
+        self.busy_not_retried = false;
+        self.busy_wait = None;
         self.rows_out = 0;
         self.steps = 0;
         self.last_cmp = std::cmp::Ordering::Equal;

@@ -142,6 +142,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 // (A negative timeout is none, as sqlite3_busy_timeout has it.)
                 if let Some(v) = value {
                     env.busy_timeout_ms = v.trim().parse::<i64>().unwrap_or(0).clamp(0, i32::MAX as i64) as i32;
+                    env.busy_handler = None;
                 }
                 set_reg(vm, p2, Value::Integer(env.busy_timeout_ms as i64));
                 return Ok(Flow::Next);

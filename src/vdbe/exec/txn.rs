@@ -44,6 +44,20 @@ fn meta_of(i: i32) -> Meta {
     }
 }
 
+/// Start a write transaction on `bt`. Refused as busy while this
+/// connection already reads it, the statement is not retried through the
+/// busy handler (SQLite calls it only when no transaction was open): the
+/// read transaction would keep its SHARED lock while waiting, and the
+/// writer holding RESERVED could then never commit.
+fn begin_write(vm: &mut Vm, bt: &mut crate::btree::Btree, exclusive: bool) -> crate::IoPoll<()> {
+    let reading = bt.txn_state() == TxnState::Read;
+    let r = bt.begin_write(exclusive);
+    if reading && r.as_ref().is_err_and(|e| e.primary() == crate::error::SQLITE_BUSY) {
+        vm.busy_not_retried = true;
+    }
+    r
+}
+
 pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     match insn.opcode {
@@ -57,7 +71,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     return Err(Error::code(crate::error::SQLITE_READONLY));
                 }
                 if bt.txn_state() < TxnState::Write {
-                    pend!(bt.begin_write(p2 == 2));
+                    pend!(begin_write(vm, bt, p2 == 2));
                     // A database joining a transaction that has user
                     // savepoints gets them too (at its current state, which
                     // is what each of them would restore here).
@@ -142,7 +156,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     // the time they start writing (see `Transaction`).
                     let bt = &mut env.dbs[0].btree;
                     if bt.txn_state() < TxnState::Write {
-                        pend!(bt.begin_write(false));
+                        pend!(begin_write(vm, bt, false));
                     }
                     let depth = env.savepoints.len();
                     for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
@@ -225,33 +239,29 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 // (Without a super-journal a crash between the files'
                 // commits can still commit one and not another.)
                 if env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).count() > 1 {
-                    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
-                        match d.btree.commit_phase_one() {
-                            Ok(Poll::Ready(())) => {}
+                    loop {
+                        match commit_phase_one_all(env) {
+                            Ok(Poll::Ready(())) => break,
                             Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) if wait_for_commit_lock(vm, env, &e) => {}
                             Err(e) => return Err(busy_commit(vm, prog, env, e)),
                         }
                     }
                 }
-                let mut wal_commits = Vec::new();
                 if env.dbs.iter().any(|d| d.btree.txn_state() != TxnState::None) {
                     // A transaction ends here (SQLite: a statement that read
                     // or wrote a database, in autocommit mode).
                     env.end_fk_transaction();
                 }
-                for d in env.dbs.iter_mut() {
-                    if d.btree.txn_state() != TxnState::None {
-                        let wrote = d.btree.txn_state() == TxnState::Write;
-                        match d.btree.commit() {
-                            Ok(Poll::Ready(())) => {}
-                            Ok(Poll::Pending) => return Ok(Flow::Pending),
-                            Err(e) => return Err(busy_commit(vm, prog, env, e)),
-                        }
-                        if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
-                            wal_commits.push((d.name.clone(), frames));
-                        }
+                let wal_commits = loop {
+                    match commit_all(env) {
+                        Ok(Poll::Ready(w)) => break w,
+                        Ok(Poll::Pending) => return Ok(Flow::Pending),
+                        Err(e) if wait_for_commit_lock(vm, env, &e) => {}
+                        Err(e) => return Err(busy_commit(vm, prog, env, e)),
                     }
-                }
+                };
+                vm.busy_wait = None;
                 if let Some(h) = env.wal_hook.as_mut() {
                     for (name, frames) in wal_commits {
                         let rc = h(&name, frames as i32);
@@ -274,6 +284,51 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         _ => return Err(super::internal("txn: unexpected opcode")),
     }
     Ok(Flow::Next)
+}
+
+/// Phase one of the commit of every database written (several of them).
+fn commit_phase_one_all(env: &mut ConnState) -> crate::IoPoll<()> {
+    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+        crate::ready!(d.btree.commit_phase_one()?);
+    }
+    Ok(Poll::Ready(()))
+}
+
+/// Commit every database in a transaction; the WAL databases written,
+/// with their frame counts, for the WAL hook. A database committed
+/// before another's commit suspends or fails is not committed again.
+fn commit_all(env: &mut ConnState) -> crate::IoPoll<Vec<(String, u32)>> {
+    let mut wal_commits = Vec::new();
+    for d in env.dbs.iter_mut() {
+        if d.btree.txn_state() != TxnState::None {
+            let wrote = d.btree.txn_state() == TxnState::Write;
+            crate::ready!(d.btree.commit()?);
+            if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
+                wal_commits.push((d.name.clone(), frames));
+            }
+        }
+    }
+    Ok(Poll::Ready(wal_commits))
+}
+
+/// A commit was refused busy: other connections still read the database
+/// it must write. Wait for them as SQLite's pager does, through the busy
+/// handler, keeping the transaction and its PENDING lock (which lets no
+/// new reader in, so the writer cannot starve); `true`: commit again.
+/// When the handler gives up, the statement fails busy without being run
+/// again (SQLite does not call the handler twice for one wait).
+fn wait_for_commit_lock(vm: &mut Vm, env: &mut ConnState, e: &Error) -> bool {
+    if e.primary() != crate::error::SQLITE_BUSY || !env.dbs.iter().any(|d| d.btree.txn_state() == TxnState::Write) {
+        return false;
+    }
+    let (count, since) = *vm.busy_wait.get_or_insert_with(|| (0, std::time::Instant::now()));
+    if env.busy_retry(count, since) {
+        vm.busy_wait = Some((count + 1, since));
+        return true;
+    }
+    vm.busy_wait = None;
+    vm.busy_not_retried = true;
+    false
 }
 
 /// A commit failed with `e`. COMMIT (a program that writes nothing
