@@ -130,6 +130,8 @@ pub const LIMIT_LENGTH: i32 = 0;
 pub const LIMIT_SQL_LENGTH: i32 = 1;
 /// `SQLITE_LIMIT_TRIGGER_DEPTH`.
 const LIMIT_TRIGGER_DEPTH: i32 = 10;
+/// `SQLITE_LIMIT_WORKER_THREADS` (also `PRAGMA threads`).
+const LIMIT_WORKER_THREADS: i32 = 11;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
 const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
@@ -353,6 +355,8 @@ impl Connection {
             defer_foreign_keys: false,
             writable_schema: false,
             query_only: false,
+            kept_pragmas: crate::vdbe::exec::schema::KEPT_PRAGMAS.map(|(_, default)| default),
+            worker_threads: 0,
             count_changes: false,
             ignore_check_constraints: false,
             recursive_triggers: false,
@@ -608,6 +612,8 @@ impl Connection {
 
     /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
     pub fn limit(&mut self, id: i32, new: i32) -> i32 {
+        // (PRAGMA threads sets this one from a statement.)
+        self.limits[LIMIT_WORKER_THREADS as usize] = self.state.worker_threads;
         let Some(slot) = usize::try_from(id).ok().and_then(|i| self.limits.get_mut(i)) else { return -1 };
         let old = *slot;
         if new >= 0 {
@@ -623,12 +629,18 @@ impl Connection {
             if id == LIMIT_TRIGGER_DEPTH {
                 self.state.max_trigger_depth = *slot as usize;
             }
+            if id == LIMIT_WORKER_THREADS {
+                self.state.worker_threads = *slot;
+            }
         }
         old
     }
 
     /// The current value of one `SQLITE_LIMIT_*` (-1 for an unknown one).
     pub fn limit_value(&self, id: i32) -> i32 {
+        if id == LIMIT_WORKER_THREADS {
+            return self.state.worker_threads;
+        }
         usize::try_from(id).ok().and_then(|i| self.limits.get(i)).copied().unwrap_or(-1)
     }
 

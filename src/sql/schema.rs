@@ -892,8 +892,15 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 scope_columns: ScopeColumnsCache::default(),
             };
             let mut has_primary_key = false;
-            for cd in columns.iter() {
-                let decltype = cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty());
+            // Types and defaults as the statement writes them (the AST
+            // prints them back normalized).
+            let written = crate::sql::column_spans::column_spans(sql.as_bytes()).filter(|w| w.len() == columns.len());
+            for (n, cd) in columns.iter().enumerate() {
+                let written = written.as_ref().map(|w| &w[n]);
+                let decltype = match written {
+                    Some(w) => w.decltype.clone(),
+                    None => cd.col_type.as_ref().map(type_text).filter(|s| !s.is_empty()),
+                };
                 let mut col = Column {
                     name: unquote(cd.col_name.0),
                     affinity: Affinity::from_decltype(decltype.as_deref().unwrap_or("")),
@@ -941,7 +948,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             add_auto_index(&mut t, vec![(idx, false, None)], false);
                         }
                         ColumnConstraint::Default(e) => {
-                            col.default = Some(e.to_string());
+                            col.default = Some(written.and_then(|w| w.default.clone()).unwrap_or_else(|| e.to_string()));
                             col.default_is_name = matches!(e, ast::Expr::Id(_));
                             // A short record reads the default as the
                             // column would have stored it.

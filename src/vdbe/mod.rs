@@ -141,6 +141,12 @@ pub struct ConnState {
     /// `PRAGMA query_only`: every write transaction is refused
     /// (`SQLITE_READONLY`).
     pub query_only: bool,
+    /// PRAGMA settings kept without an effect of their own (see
+    /// `exec::schema::KEPT_PRAGMAS`): their values as last set.
+    pub kept_pragmas: [i64; exec::schema::KEPT_PRAGMAS.len()],
+    /// `SQLITE_LIMIT_WORKER_THREADS` / `PRAGMA threads` (ringlite sorts
+    /// on the calling thread whatever it is).
+    pub worker_threads: i32,
     /// `PRAGMA count_changes`: INSERT, UPDATE and DELETE prepared while
     /// it is on return one row, the number of rows they changed.
     pub count_changes: bool,

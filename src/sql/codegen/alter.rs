@@ -184,6 +184,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 prog.column_names = vec!["raise(ABORT,'cannot add a STORED column')".into()];
             }
             let mut default = None;
+            let mut computed_default = false;
             let mut not_null = false;
             // With foreign keys on, a REFERENCES column must default to
             // NULL; the pragma is only known when the statement runs.
@@ -206,7 +207,18 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                                 c.end_program(init, Some(true));
                                 return Ok(());
                             }
-                            return Err(Error::sql("Cannot add a column with non-constant default"));
+                            // Refused only when rows exist, which would
+                            // need it computed: SQLite's check is a SELECT
+                            // raising an error at the first row.
+                            let tc = c.b.cursor();
+                            c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                            let empty = c.b.label();
+                            c.b.add(Opcode::Rewind, tc, empty, 0);
+                            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
+                            c.b.bind(empty);
+                            prog.column_names = vec!["raise(ABORT,'Cannot add a column with non-constant default')".into()];
+                            computed_default = true;
+                            continue;
                         }
                         default = crate::sql::schema::default_constant(e);
                     }
@@ -214,7 +226,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                     _ => {}
                 }
             }
-            if not_null && !generated && default.as_ref().is_none_or(|v| v.is_null()) {
+            if not_null && !generated && !computed_default && default.as_ref().is_none_or(|v| v.is_null()) {
                 return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
             }
             // The definition's source text, after ADD [COLUMN].

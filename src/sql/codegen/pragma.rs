@@ -352,33 +352,44 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("case_sensitive_like={}", on as i32)), 0);
             }
         }
-        // Settings ringlite does not keep: reading one reports SQLite's
-        // default; setting one returns no row and changes nothing.
-        "reverse_unordered_selects" | "automatic_index"
-        | "cell_size_check" | "temp_store"
-        | "secure_delete" | "trusted_schema" | "read_uncommitted" | "checkpoint_fullfsync"
-        | "fullfsync" => {
-            // A setting that would change what statements return or
-            // leave on disk is refused rather than ignored.
-            if let Some(v) = arg {
-                let n = match arg_text(v).to_ascii_lowercase().as_str() {
-                    "fast" => 2,
-                    _ => arg_int(v).unwrap_or(0),
-                };
-                let changes_results = match pname.as_str() {
-                    "secure_delete" => n != 0,
-                    _ => false,
-                };
-                if changes_results {
-                    return Err(Error::unsupported(&format!("PRAGMA {pname}={}", arg_text(v))));
+        // Settings the connection keeps without acting on them (their
+        // effect is nil or only on plans and timing here): read back as
+        // set, SQLite's default until then.
+        "reverse_unordered_selects" | "automatic_index" | "cell_size_check" | "temp_store" | "trusted_schema" | "read_uncommitted"
+        | "checkpoint_fullfsync" | "fullfsync" => {
+            let out = c.b.reg();
+            match arg {
+                Some(v) => {
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", arg_text(v))), 0);
+                }
+                None => {
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
+                    c.b.add(Opcode::ResultRow, out, 1, 0);
+                    prog.column_names = vec![pname.clone()];
                 }
             }
-            if arg.is_none() {
-                let v = match pname.as_str() {
-                    "automatic_index" | "trusted_schema" => Value::Integer(1),
-                    _ => Value::Integer(0),
-                };
-                const_rows(c, prog, &[pname.as_str()], vec![vec![v]]);
+        }
+        // sqlite3_limit(SQLITE_LIMIT_WORKER_THREADS): answers the limit,
+        // after setting it.
+        "threads" => {
+            let out = c.b.reg();
+            let spec = match arg.and_then(arg_int) {
+                Some(n) => format!("threads={n}"),
+                None => pname.clone(),
+            };
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
+        // secure_delete: only off, the way ringlite deletes.
+        "secure_delete" => {
+            if let Some(v) = arg {
+                let on = arg_text(v).eq_ignore_ascii_case("fast") || arg_int(v).unwrap_or(0) != 0;
+                if on {
+                    return Err(Error::unsupported(&format!("PRAGMA {pname}={}", arg_text(v))));
+                }
+            } else {
+                const_rows(c, prog, &[pname.as_str()], vec![vec![Value::Integer(0)]]);
             }
         }
         "busy_timeout" => {
@@ -415,6 +426,17 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 }
                 rows.push(r);
             }
+            // The schema table itself, under any of its names.
+            let schema_table = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"];
+            if t.is_none() && rows.is_empty() && arg.is_some_and(|a| schema_table.iter().any(|n| n.eq_ignore_ascii_case(a))) {
+                for (i, (name, ty)) in [("type", "TEXT"), ("name", "TEXT"), ("tbl_name", "TEXT"), ("rootpage", "INT"), ("sql", "TEXT")].into_iter().enumerate() {
+                    let mut r = vec![Value::Integer(i as i64), Value::text(name), Value::text(ty), Value::Integer(0), Value::Null, Value::Integer(0)];
+                    if pname == "table_xinfo" {
+                        r.push(Value::Integer(0));
+                    }
+                    rows.push(r);
+                }
+            }
             // The eponymous pragma tables (`pragma_function_list`, ...).
             if t.is_none() && rows.is_empty() {
                 if let Some(r) = arg.and_then(|a| super::pragma_names::pragma_table_rows(a, pname == "table_xinfo")) {
@@ -422,7 +444,12 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 }
             }
             if let Some(t) = t {
-                let pk_cols: Vec<usize> = t.columns.iter().enumerate().filter(|(_, c)| c.primary_key).map(|(i, _)| i).collect();
+                // The pk column numbers the PRIMARY KEY's own order.
+                let pk_cols: Vec<usize> = match (t.rowid_alias, &t.without_rowid) {
+                    (Some(r), _) => vec![r],
+                    (None, Some(key)) => key.iter().map(|k| k.0).collect(),
+                    (None, None) => t.auto_indexes.iter().find(|(_, is_pk)| *is_pk).map(|(cols, _)| cols.iter().map(|k| k.0).collect()).unwrap_or_default(),
+                };
                 // table_info leaves generated columns out (later cids
                 // close up); table_xinfo shows them as hidden 2 (VIRTUAL)
                 // or 3 (STORED).

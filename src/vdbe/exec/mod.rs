@@ -13,7 +13,7 @@ mod cursor;
 mod seek;
 pub mod write;
 pub mod txn;
-mod schema;
+pub(crate) mod schema;
 mod fkey;
 mod tablefn;
 pub mod frame;

@@ -138,6 +138,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
+            if let Some(i) = KEPT_PRAGMAS.iter().position(|(n, _)| *n == name) {
+                match value {
+                    Some(v) => env.kept_pragmas[i] = kept_value(name, v).unwrap_or(env.kept_pragmas[i]),
+                    None => set_reg(vm, p2, Value::Integer(env.kept_pragmas[i])),
+                }
+                return Ok(Flow::Next);
+            }
+            if name == "threads" {
+                if let Some(n) = value.and_then(|v| v.parse::<i64>().ok()).filter(|n| *n >= 0) {
+                    env.worker_threads = n.min(i64::from(MAX_WORKER_THREADS)) as i32;
+                }
+                set_reg(vm, p2, Value::Integer(env.worker_threads as i64));
+                return Ok(Flow::Next);
+            }
             if name == "busy_timeout" {
                 // (A negative timeout is none, as sqlite3_busy_timeout has it.)
                 if let Some(v) = value {
@@ -269,6 +283,40 @@ fn synchronous_level(v: &str) -> u8 {
 }
 
 /// A pragma's boolean argument: `ON`/`TRUE`/`YES` or a non-zero number.
+/// The PRAGMA settings a connection keeps without acting on them, with
+/// SQLite's defaults: `read_uncommitted` matters only with a shared cache
+/// (which ringlite does not share between connections), the sync flags
+/// only on macOS, the others only for plans and checks ringlite makes its
+/// own way.
+pub const KEPT_PRAGMAS: [(&str, i64); 8] = [
+    ("reverse_unordered_selects", 0),
+    ("automatic_index", 1),
+    ("cell_size_check", 0),
+    ("temp_store", 0),
+    ("trusted_schema", 1),
+    ("read_uncommitted", 0),
+    ("checkpoint_fullfsync", 0),
+    ("fullfsync", 0),
+];
+
+/// `SQLITE_MAX_WORKER_THREADS` of a default build.
+pub const MAX_WORKER_THREADS: i32 = 8;
+
+/// The value `PRAGMA name = v` stores (None: not one SQLite accepts, the
+/// setting is left as it was).
+fn kept_value(name: &str, v: &str) -> Option<i64> {
+    let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
+    if name == "temp_store" {
+        return match v.to_ascii_lowercase().as_str() {
+            "default" => Some(0),
+            "file" => Some(1),
+            "memory" => Some(2),
+            n => n.parse::<i64>().ok().filter(|n| (0..=2).contains(n)),
+        };
+    }
+    Some(pragma_bool(v) as i64)
+}
+
 fn pragma_bool(v: &str) -> bool {
     let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
     match v.to_ascii_lowercase().as_str() {
