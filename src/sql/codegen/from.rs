@@ -391,6 +391,7 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
+                table.connect()?;
                 let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
                     Some(i) => i,
                     None => {
@@ -426,6 +427,7 @@ impl<'b> Compiler<'_> {
                 if table.without_rowid.is_some() {
                     self.open_without_rowid_read(cur, &table)?;
                 } else {
+                    debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to read");
                     self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 }
                 self.comment(&table.name);

@@ -21,7 +21,7 @@ use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
-use crate::vdbe::program::Opcode;
+use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, QualifiedName};
 
@@ -54,7 +54,8 @@ impl<'b> Compiler<'_> {
             false
         } else if name.eq_ignore_ascii_case("json_tree") {
             true
-        } else if self.schema.table(&name).is_some() {
+        } else if let Some(t) = self.schema.table(&name) {
+            t.connect()?;
             return Err(Error::unsupported("table-valued functions"));
         } else {
             return Err(Error::sql(format!("no such table: {name}")));
@@ -147,7 +148,18 @@ impl<'b> Compiler<'_> {
             },
             Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
         };
-        let (mut names, mut rows) = self.schema_pragma_rows(pragma, arg.as_deref())?;
+        // The table-valued form runs the pragma when the statement first
+        // reads it (SQLite's xFilter): a virtual table whose module is
+        // missing fails then, not when the statement is prepared.
+        let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table(a))).flatten();
+        let (mut names, mut rows) = match table.map(|t| t.connect()) {
+            Some(Err(e)) => {
+                self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
+                let names = super::pragma::schema_rows(self.schema, None, pragma, None, None).map(|(n, _)| n).unwrap_or_default();
+                (names.into_iter().map(str::to_string).collect(), Vec::new())
+            }
+            _ => self.schema_pragma_rows(pragma, arg.as_deref())?,
+        };
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
         self.dbs_used |= 1;
