@@ -1359,3 +1359,29 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         on_conflict: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn virtual_table_entry_keeps_module_and_arguments() {
+        let sql = "CREATE VIRTUAL TABLE \"a b\" USING \"my mod\"(x, y  INT , z = (1, (2)), 'q', [w])";
+        let t = table_from_sql(sql, 0).unwrap();
+        assert_eq!(t.name, "a b");
+        assert_eq!((t.root, t.columns.len(), t.sql.as_str()), (0, 0, sql));
+        let v = t.virtual_table.as_deref().unwrap();
+        assert_eq!(v.module, "my mod");
+        assert_eq!(v.args, ["x", "y  INT", "z = (1, (2))", "'q'", "[w]"]);
+        assert_eq!(t.connect().unwrap_err().message, "no such module: my mod");
+        let bare = table_from_sql("CREATE VIRTUAL TABLE t USING m", 0).unwrap();
+        assert_eq!(bare.virtual_table.as_deref().map(|v| v.args.len()), Some(0));
+    }
+
+    #[test]
+    fn internal_names_compare_bytes() {
+        for (name, internal) in [("sqlite_x", true), ("SQLITE_", true), ("sqlite", false), ("sqliteé", false), ("ääääääää", false), ("sqlite_é", true), ("日本語テーブル", false)] {
+            assert_eq!(is_internal_name(name), internal, "{name}");
+        }
+    }
+}
