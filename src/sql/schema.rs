@@ -140,8 +140,9 @@ pub struct Table {
 /// the columns) when a statement first uses it. Without one, every use of
 /// the table fails with [`VirtualTable::no_module_error`] (SQLite's
 /// "no such module: m"), checked by the compiler where SQLite connects the
-/// table: FROM items, DML targets, `PRAGMA table_info`, DROP TABLE, ALTER
-/// TABLE RENAME. Other statements on the database do not look at it, and
+/// table: FROM items, DML targets, `PRAGMA table_info` (the table-valued
+/// `pragma_table_info(...)` when it runs), DROP TABLE, ALTER TABLE RENAME,
+/// and ALTER's check of the views and triggers using it. Other statements on the database do not look at it, and
 /// the tables a module keeps its data in (FTS5's `t_data`, R*Tree's
 /// `t_node`, ...) are ordinary tables.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -59,6 +59,11 @@ pub enum JoinTerm<'a, 'b> {
     /// USING/NATURAL: the left column (the coalesce() of the listed
     /// columns when there are several) equals the right column.
     ColEq(Vec<ColumnRef>, ColumnRef),
+    /// A row of a table-valued pragma standing for a table it cannot
+    /// describe: when the column holds `i` (1-based), the statement fails
+    /// with error `i - 1` of the list (SQLite's pragma fails when it runs
+    /// for that table). Placed after the terms that select the row.
+    FailWhen(ColumnRef, Vec<crate::error::Error>),
 }
 
 /// One FROM item after opening.
@@ -873,6 +878,18 @@ impl<'b> Compiler<'_> {
                         };
                         self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
                         self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                    JoinTerm::FailWhen(marker, errors) => {
+                        let m = self.b.reg();
+                        self.emit_column(marker, m)?;
+                        let i = self.b.reg();
+                        for (n, e) in errors.iter().enumerate() {
+                            let other = self.b.label();
+                            self.b.add(Opcode::Integer, n as i32 + 1, i, 0);
+                            self.b.add4(Opcode::Ne, i, other, m, P4::None, crate::vdbe::program::cmp_flags::JUMPIFNULL);
+                            self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message.clone()), 0);
+                            self.b.bind(other);
+                        }
                     }
                 }
             }
