@@ -192,9 +192,12 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() + 0 && i + 2 <= b.len() - 1 {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
+        // Two hex digits make an octet; anything else (a sign, a character
+        // of several bytes) leaves the `%` as it is, as SQLite does.
+        let hex = |at: usize| b.get(at).filter(|c| c.is_ascii_hexdigit()).and_then(|c| (*c as char).to_digit(16));
+        if b[i] == b'%' {
+            if let (Some(hi), Some(lo)) = (hex(i + 1), hex(i + 2)) {
+                out.push((hi * 16 + lo) as u8);
                 i += 3;
                 continue;
             }

@@ -180,7 +180,7 @@ impl Connection {
 
 /// Tables ANALYZE never looks at.
 fn is_internal(name: &str) -> bool {
-    name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"))
+    crate::sql::schema::is_internal_name(name)
 }
 
 impl Connection {

@@ -84,6 +84,9 @@ impl Connection {
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
         let schema = &self.schemas[db_index];
         let t = schema.table(table).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
+        if t.virtual_table.is_some() {
+            return Err(Error::new(SQLITE_ERROR, format!("cannot open virtual table: {table}")));
+        }
         if t.view_select.is_some() {
             return Err(Error::new(SQLITE_ERROR, format!("cannot open view: {}", t.name)));
         }

@@ -97,7 +97,17 @@ pub(super) fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: 
 struct SchemaRow {
     kind: String,
     name: String,
+    tbl_name: String,
+    rootpage: i64,
     sql: Option<String>,
+}
+
+impl SchemaRow {
+    /// A virtual table's row: no b-tree to copy, and its CREATE statement
+    /// would need the module, so the row itself is copied (as SQLite does).
+    fn is_virtual_table(&self) -> bool {
+        self.kind == "table" && self.rootpage == 0
+    }
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -180,11 +190,16 @@ impl Connection {
     fn vacuum_copy(&mut self, db: usize, into: Option<&str>) -> Result<()> {
         let schema = quote(&self.state.dbs[db].name);
         let mut rows = Vec::new();
-        run(self, &format!("SELECT type, name, sql FROM {schema}.sqlite_schema"), &[], |st| {
+        run(self, &format!("SELECT type, name, tbl_name, rootpage, sql FROM {schema}.sqlite_schema"), &[], |st| {
             rows.push(SchemaRow {
                 kind: text(st.column(0)).unwrap_or_default(),
                 name: text(st.column(1)).unwrap_or_default(),
-                sql: text(st.column(2)),
+                tbl_name: text(st.column(2)).unwrap_or_default(),
+                rootpage: match st.column(3) {
+                    Value::Integer(i) => *i,
+                    _ => 0,
+                },
+                sql: text(st.column(4)),
             });
             Ok(())
         })?;
@@ -210,11 +225,11 @@ impl Connection {
             &[],
             |_| Ok(()),
         )?;
-        let internal = |r: &&SchemaRow| r.name.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("sqlite_"));
+        let internal = |r: &&SchemaRow| crate::sql::schema::is_internal_name(&r.name);
         if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ignore_ascii_case("sqlite_sequence")) {
             return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));
         }
-        let creates = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind && r.sql.is_some());
+        let creates = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind && r.sql.is_some() && !r.is_virtual_table());
         for r in creates("table").filter(|r| !internal(r)) {
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
         }
@@ -237,7 +252,14 @@ impl Connection {
                 run(&mut dest, "INSERT INTO sqlite_sequence(name, seq) VALUES(?, ?)", &s, |_| Ok(()))?;
             }
         }
-        for r in rows.iter().filter(|r| (r.kind == "view" || r.kind == "trigger") && r.sql.is_some()) {
+        for r in rows.iter().filter(|r| (r.kind == "view" || r.kind == "trigger" || r.is_virtual_table()) && r.sql.is_some()) {
+            if r.is_virtual_table() {
+                let row = [Value::text(r.name.clone()), Value::text(r.tbl_name.clone()), Value::text(r.sql.clone().unwrap_or_default())];
+                run(&mut dest, "PRAGMA writable_schema=ON", &[], |_| Ok(()))?;
+                run(&mut dest, "INSERT INTO sqlite_schema VALUES('table', ?, ?, 0, ?)", &row, |_| Ok(()))?;
+                run(&mut dest, "PRAGMA writable_schema=OFF", &[], |_| Ok(()))?;
+                continue;
+            }
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
         }
         run(&mut dest, "COMMIT", &[], |_| Ok(()))?;

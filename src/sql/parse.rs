@@ -353,6 +353,10 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         // (The parser joins the two or three words with spaces whether
         // the third is there or not.)
         ParseError::ParserError(ParserError::Custom(msg), _) if msg.starts_with("unknown join type: ") => Error::sql(unknown_join_type(sql, &msg)),
+        // (The parser quotes the name as written; SQLite shows it unquoted.)
+        ParseError::ParserError(ParserError::Custom(msg), _) if msg.starts_with("duplicate column name: ") => {
+            Error::sql(format!("duplicate column name: {}", unquote(&msg["duplicate column name: ".len()..])))
+        }
         ParseError::ParserError(ParserError::Custom(msg), _) => Error::sql(msg),
         ParseError::UnterminatedLiteral(p) | ParseError::UnterminatedBracket(p) => {
             let o = at!(p);

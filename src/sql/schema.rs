@@ -15,7 +15,11 @@
 //! index key column is either a table column or an expression over the
 //! table's columns (`IndexColumn::expr`, cid -2 in the pragmas); VIRTUAL
 //! generated columns take no field in a stored record, so a column's
-//! field is `Table::field_of` (later columns move up).
+//! field is `Table::field_of` (later columns move up). A virtual table is
+//! an entry among the tables with `Table::virtual_table` set (module and
+//! arguments, see [`VirtualTable`]), root page 0 and no columns: nothing
+//! opens a b-tree for it, and a statement using it connects it first
+//! (`Table::connect`).
 //!
 //! Tables are shared (`Arc<Table>`) with the statements being compiled
 //! against them, so a prepare never copies one; a table's columns as
@@ -119,6 +123,43 @@ pub struct Table {
     pub unique_conflicts: Vec<(Vec<usize>, ast::ResolveType)>,
     /// `columns` as name resolution sees them, built on first use.
     pub scope_columns: ScopeColumnsCache,
+    /// A virtual table (`CREATE VIRTUAL TABLE ... USING m(...)`): its
+    /// module and arguments. Such an entry has no b-tree (`root` 0) and no
+    /// columns until its module connects it; see [`VirtualTable`].
+    pub virtual_table: Option<Arc<VirtualTable>>,
+}
+
+/// What the schema knows of a virtual table: the entry of
+/// `CREATE VIRTUAL TABLE name USING module(args)` as stored in
+/// `sqlite_schema` (type 'table', rootpage 0; the statement is
+/// [`Table::sql`]). It shares the namespace of tables and views, so the
+/// entry lives among them with `Table::virtual_table` set and no columns.
+///
+/// This is where the virtual-table machinery plugs in: a module registered
+/// under [`VirtualTable::module`] connects the table (its xConnect declares
+/// the columns) when a statement first uses it. Without one, every use of
+/// the table fails with [`VirtualTable::no_module_error`] (SQLite's
+/// "no such module: m"), checked by the compiler where SQLite connects the
+/// table: FROM items, DML targets, `PRAGMA table_info` (the table-valued
+/// `pragma_table_info(...)` when it runs), DROP TABLE, ALTER TABLE RENAME,
+/// and ALTER's check of the views and triggers using it. Other statements on the database do not look at it, and
+/// the tables a module keeps its data in (FTS5's `t_data`, R*Tree's
+/// `t_node`, ...) are ordinary tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VirtualTable {
+    /// The module name after USING, unquoted.
+    pub module: String,
+    /// The module arguments as written between the parentheses, each
+    /// trimmed (SQLite passes them to xCreate/xConnect as they are).
+    pub args: Vec<String>,
+}
+
+impl VirtualTable {
+    /// The error every use of the table gives while its module is not
+    /// registered.
+    pub fn no_module_error(&self) -> Error {
+        Error::sql(format!("no such module: {}", self.module))
+    }
 }
 
 /// A table's columns as name resolution sees them, built once and shared
@@ -215,6 +256,18 @@ pub struct ForeignKey {
 }
 
 impl Table {
+    /// What SQLite does when a statement uses a table whose columns it
+    /// needs (`sqlite3ViewGetColumnNames`): an ordinary table or view is
+    /// ready; a virtual table must be connected through its module, and
+    /// no module is registered yet, so using one fails with "no such
+    /// module: m".
+    pub fn connect(&self) -> Result<()> {
+        match &self.virtual_table {
+            Some(v) => Err(v.no_module_error()),
+            None => Ok(()),
+        }
+    }
+
     /// Index of a column by name.
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
@@ -786,6 +839,13 @@ impl Schema {
     }
 }
 
+/// Whether `name` is in SQLite's reserved namespace: it begins with
+/// `sqlite_` in any case. Compared as bytes: a name is any UTF-8 text, and
+/// its seventh byte may be inside a character.
+pub fn is_internal_name(name: &str) -> bool {
+    name.as_bytes().get(..7).is_some_and(|p| p.eq_ignore_ascii_case(b"sqlite_"))
+}
+
 /// The schema table itself, as SQLite describes it.
 pub fn schema_table() -> Table {
     let col = |n: &str, t: &str| Column {
@@ -820,6 +880,7 @@ pub fn schema_table() -> Table {
         pk_conflict: None,
         unique_conflicts: Vec::new(),
         scope_columns: ScopeColumnsCache::default(),
+        virtual_table: None,
     }
 }
 
@@ -890,6 +951,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 pk_conflict: None,
                 unique_conflicts: Vec::new(),
                 scope_columns: ScopeColumnsCache::default(),
+                virtual_table: None,
             };
             let mut has_primary_key = false;
             // Types and defaults as the statement writes them (the AST
@@ -1107,10 +1169,28 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
         pk_conflict: None,
         unique_conflicts: Vec::new(),
             scope_columns: ScopeColumnsCache::default(),
+            virtual_table: None,
             })
         }
+        Stmt::CreateVirtualTable { tbl_name, module_name, args, .. } => Ok(virtual_table_entry(
+            unquote(tbl_name.name.0),
+            VirtualTable { module: unquote(module_name.0), args: args.iter().flat_map(|a| a.iter()).map(|a| a.trim().to_string()).collect() },
+            sql,
+        )),
         _ => Err(Error::corrupt()),
     }
+}
+
+/// The schema entry of a virtual table: no b-tree, no columns (they are
+/// declared by its module when it connects).
+pub fn virtual_table_entry(name: String, vtab: VirtualTable, sql: &str) -> Table {
+    let mut t = schema_table();
+    t.name = name;
+    t.root = 0;
+    t.columns = Vec::new();
+    t.sql = sql.to_string();
+    t.virtual_table = Some(Arc::new(vtab));
+    t
 }
 
 /// A foreign key from its parsed clause.
@@ -1286,4 +1366,30 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         where_sql: where_clause.as_ref().map(|w| w.to_string()),
         on_conflict: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn virtual_table_entry_keeps_module_and_arguments() {
+        let sql = "CREATE VIRTUAL TABLE \"a b\" USING \"my mod\"(x, y  INT , z = (1, (2)), 'q', [w])";
+        let t = table_from_sql(sql, 0).unwrap();
+        assert_eq!(t.name, "a b");
+        assert_eq!((t.root, t.columns.len(), t.sql.as_str()), (0, 0, sql));
+        let v = t.virtual_table.as_deref().unwrap();
+        assert_eq!(v.module, "my mod");
+        assert_eq!(v.args, ["x", "y  INT", "z = (1, (2))", "'q'", "[w]"]);
+        assert_eq!(t.connect().unwrap_err().message, "no such module: my mod");
+        let bare = table_from_sql("CREATE VIRTUAL TABLE t USING m", 0).unwrap();
+        assert_eq!(bare.virtual_table.as_deref().map(|v| v.args.len()), Some(0));
+    }
+
+    #[test]
+    fn internal_names_compare_bytes() {
+        for (name, internal) in [("sqlite_x", true), ("SQLITE_", true), ("sqlite", false), ("sqliteé", false), ("ääääääää", false), ("sqlite_é", true), ("日本語テーブル", false)] {
+            assert_eq!(is_internal_name(name), internal, "{name}");
+        }
+    }
 }

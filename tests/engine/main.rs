@@ -63,6 +63,7 @@ mod sql_tcl_messages;
 mod sql_tcl_reprepare;
 mod sql_tcl_triggers;
 mod sql_threads_one_file;
+mod sql_vtab_schema;
 mod sql_without_rowid;
 mod storage_autovacuum;
 mod storage_corrupt;

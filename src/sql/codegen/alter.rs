@@ -145,7 +145,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
         Some(d) => Error::sql(format!("no such table: {}.{name}", c.db_name(d))),
         None => Error::sql(format!("no such table: {name}")),
     })?;
-    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") {
+    if crate::sql::schema::is_internal_name(&name) {
         return Err(Error::sql(format!("table {name} may not be altered")));
     }
     let init = c.begin_program();
@@ -154,6 +154,9 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     c.ddl_db = table.db;
     match body {
         AlterTableBody::AddColumn(cd) => {
+            if table.virtual_table.is_some() {
+                return Err(Error::sql("virtual tables may not be altered"));
+            }
             if table.view_select.is_some() {
                 return Err(Error::sql("Cannot add a column to a view"));
             }
@@ -274,9 +277,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if c.schema.table_in(Some(table.db), &new).is_some() || c.schema.index_in(Some(table.db), &new).is_some() {
                 return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
             }
-            if new.len() >= 7 && new[..7].eq_ignore_ascii_case("sqlite_") {
+            if crate::sql::schema::is_internal_name(&new) {
                 return Err(Error::sql(format!("object name reserved for internal use: {new}")));
             }
+            // A virtual table's module is told of the new name (xRename):
+            // it must be connected.
+            table.connect()?;
             // (In legacy mode REFERENCES follow only with foreign keys on.)
             let legacy = c.legacy_alter_table;
             let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
@@ -286,12 +292,16 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
         }
         AlterTableBody::RenameColumn { old, new: new_token } => {
-            let (old, new) = (unquote(old.0), unquote(new_token.0));
+            let (written, old, new) = (old.0, unquote(old.0), unquote(new_token.0));
             if table.view_select.is_some() {
                 return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
             }
+            if table.virtual_table.is_some() {
+                return Err(Error::sql(format!("cannot rename columns of virtual table \"{}\"", table.name)));
+            }
+            // (SQLite quotes the name as written: `""x""` for `"x"`.)
             let Some(ci) = table.column_index(&old) else {
-                return Err(Error::sql(format!("no such column: \"{old}\"")));
+                return Err(Error::sql(format!("no such column: \"{written}\"")));
             };
             if table.column_index(&new).is_some_and(|other| other != ci) {
                 return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
@@ -301,12 +311,15 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted })?;
         }
         AlterTableBody::DropColumn(col) => {
-            let col = unquote(col.0);
+            let (written, col) = (col.0, unquote(col.0));
             if table.view_select.is_some() {
                 return Err(Error::sql(format!("cannot drop column from view \"{}\"", table.name)));
             }
+            if table.virtual_table.is_some() {
+                return Err(Error::sql(format!("cannot drop column from virtual table \"{}\"", table.name)));
+            }
             let Some(ci) = table.column_index(&col) else {
-                return Err(Error::sql(format!("no such column: \"{col}\"")));
+                return Err(Error::sql(format!("no such column: \"{written}\"")));
             };
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));

@@ -15,9 +15,10 @@ const SCHEMA_COLUMNS: i32 = 5;
 
 impl Compiler<'_> {
     /// A new object `name` in database `self.ddl_db`: names are unique
-    /// per database.
-    fn check_new_name(&self, name: &str, kind: &str) -> Result<()> {
-        if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") && !self.internal {
+    /// per database. `written` is the name's token as the statement spells
+    /// it, which SQLite quotes when a table or view of that name exists.
+    fn check_new_name(&self, name: &str, written: &str, kind: &str) -> Result<()> {
+        if crate::sql::schema::is_internal_name(name) && !self.internal {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
         let db = Some(self.ddl_db);
@@ -26,7 +27,7 @@ impl Compiler<'_> {
             if kind == "index" {
                 return Err(Error::sql(format!("there is already a {what} named {name}")));
             }
-            return Err(Error::sql(format!("{what} {name} already exists")));
+            return Err(Error::sql(format!("{what} {written} already exists")));
         }
         if self.schema.index_in(db, name).is_some() {
             if kind == "index" {
@@ -303,12 +304,12 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
-                c.check_new_name(&name, "table")?;
+                c.check_new_name(&name, tbl_name.name.0, "table")?;
                 c.writes = true;
                 c.create_table_as(&name, sel)?;
                 prog.changes_schema = true;
             } else {
-                c.check_new_name(&name, "table")?;
+                c.check_new_name(&name, tbl_name.name.0, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
                 if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
                     if let Some(e) = columns.iter().find_map(super::generated::definition_error) {
@@ -386,10 +387,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 db_schema = s;
                 &db_schema
             };
+            if lookup.table(&tname).is_some_and(|t| t.virtual_table.is_some()) {
+                return Err(Error::sql("virtual tables may not be indexed"));
+            }
             if c.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
-                c.check_new_name(&name, "index")?;
+                c.check_new_name(&name, idx_name.name.0, "index")?;
                 let idx = index_from_stmt(stmt, None, 0, lookup)?;
                 let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
@@ -417,7 +421,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
-                c.check_new_name(&name, "view")?;
+                c.check_new_name(&name, view_name.name.0, "view")?;
                 c.check_object_databases("view", &name, c.ddl_db, sqlite3_parser::dialect::TokenType::TK_AS)?;
                 let sql = schema_sql(c.sql, "VIEW");
                 let _ = table_from_stmt(stmt, &sql, 0)?;
@@ -449,10 +453,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     write = false;
                 }
                 Some(t) => {
+                    // (SQLite connects a virtual table before anything
+                    // else, DROP VIEW included.)
+                    t.connect()?;
                     // The statistics tables are the only internal ones that
                     // may go (SQLite's rule).
-                    let stat = name.get(7..11).is_some_and(|s| s.eq_ignore_ascii_case("stat"));
-                    if name.len() >= 7 && name[..7].eq_ignore_ascii_case("sqlite_") && !stat {
+                    let stat = name.as_bytes().get(7..11).is_some_and(|s| s.eq_ignore_ascii_case(b"stat"));
+                    if crate::sql::schema::is_internal_name(&name) && !stat {
                         return Err(Error::sql(format!("table {name} may not be dropped")));
                     }
                     if is_view && t.view_select.is_none() {
@@ -497,6 +504,24 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     c.bump_cookie();
                     prog.changes_schema = true;
                 }
+            }
+        }
+        Stmt::CreateVirtualTable { if_not_exists, tbl_name, module_name, .. } => {
+            c.ddl_db = c.create_db(false, tbl_name)?;
+            let name = unquote(tbl_name.name.0);
+            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+                write = false;
+            } else {
+                c.check_new_name(&name, tbl_name.name.0, "table")?;
+                // SQLite stores the statement, then has the module create
+                // the table (xCreate) when the statement runs: no module is
+                // registered, so running it fails there, in the write
+                // transaction, and leaves the schema unchanged.
+                let vtab = crate::sql::schema::VirtualTable { module: unquote(module_name.0), args: Vec::new() };
+                c.writes = true;
+                c.dbs_used |= 1 << c.ddl_db;
+                let message = vtab.no_module_error().message;
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message), 0);
             }
         }
         Stmt::DropIndex { if_exists, idx_name } => {

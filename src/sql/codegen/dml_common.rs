@@ -95,6 +95,7 @@ impl Compiler<'_> {
             Some(d) => Error::sql(format!("no such table: {}.{name}", self.db_name(d))),
             None => Error::sql(format!("no such table: {name}")),
         })?;
+        t.connect()?;
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }
@@ -118,6 +119,7 @@ impl Compiler<'_> {
 
     /// Open `table` and all its indexes with write cursors.
     pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
+        debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to write");
         self.writes = true;
         let cursor = self.b.cursor();
         self.dbs_used |= 1 << table.db;

@@ -59,6 +59,11 @@ pub enum JoinTerm<'a, 'b> {
     /// USING/NATURAL: the left column (the coalesce() of the listed
     /// columns when there are several) equals the right column.
     ColEq(Vec<ColumnRef>, ColumnRef),
+    /// A row of a table-valued pragma standing for a table it cannot
+    /// describe: when the column holds `i` (1-based), the statement fails
+    /// with error `i - 1` of the list (SQLite's pragma fails when it runs
+    /// for that table). Placed after the terms that select the row.
+    FailWhen(ColumnRef, Vec<crate::error::Error>),
 }
 
 /// One FROM item after opening.
@@ -391,6 +396,7 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
+                table.connect()?;
                 let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
                     Some(i) => i,
                     None => {
@@ -426,6 +432,7 @@ impl<'b> Compiler<'_> {
                 if table.without_rowid.is_some() {
                     self.open_without_rowid_read(cur, &table)?;
                 } else {
+                    debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to read");
                     self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
                 }
                 self.comment(&table.name);
@@ -871,6 +878,18 @@ impl<'b> Compiler<'_> {
                         };
                         self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
                         self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                    JoinTerm::FailWhen(marker, errors) => {
+                        let m = self.b.reg();
+                        self.emit_column(marker, m)?;
+                        let i = self.b.reg();
+                        for (n, e) in errors.iter().enumerate() {
+                            let other = self.b.label();
+                            self.b.add(Opcode::Integer, n as i32 + 1, i, 0);
+                            self.b.add4(Opcode::Ne, i, other, m, P4::None, crate::vdbe::program::cmp_flags::JUMPIFNULL);
+                            self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message.clone()), 0);
+                            self.b.bind(other);
+                        }
                     }
                 }
             }

@@ -661,7 +661,8 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         | Stmt::CreateView { .. }
         | Stmt::DropTable { .. }
         | Stmt::DropIndex { .. }
-        | Stmt::DropView { .. } => ddl::compile_ddl(c, stmt, &mut prog)?,
+        | Stmt::DropView { .. }
+        | Stmt::CreateVirtualTable { .. } => ddl::compile_ddl(c, stmt, &mut prog)?,
         Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => {
             txn::compile_txn(c, stmt, &mut prog)?
         }
@@ -675,7 +676,6 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         }
         Stmt::Attach { .. } | Stmt::Detach(..) => attach::compile_attach(c, stmt, &mut prog)?,
         Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
-        Stmt::CreateVirtualTable { .. } => return Err(Error::unsupported("virtual tables")),
         Stmt::Reindex { obj_name } => c.reindex(obj_name.as_ref())?,
         Stmt::Vacuum(schema, into) => {
             prog.vacuum = Some(vacuum::target(c, schema.as_ref(), into.as_ref())?);

@@ -21,7 +21,7 @@ use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
-use crate::vdbe::program::Opcode;
+use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, QualifiedName};
 
@@ -54,7 +54,8 @@ impl<'b> Compiler<'_> {
             false
         } else if name.eq_ignore_ascii_case("json_tree") {
             true
-        } else if self.schema.table(&name).is_some() {
+        } else if let Some(t) = self.schema.table(&name) {
+            t.connect()?;
             return Err(Error::unsupported("table-valued functions"));
         } else {
             return Err(Error::sql(format!("no such table: {name}")));
@@ -147,7 +148,18 @@ impl<'b> Compiler<'_> {
             },
             Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
         };
-        let (mut names, mut rows) = self.schema_pragma_rows(pragma, arg.as_deref())?;
+        // The table-valued form runs the pragma when the statement first
+        // reads it (SQLite's xFilter): a virtual table whose module is
+        // missing fails then, not when the statement is prepared.
+        let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table(a))).flatten();
+        let (mut names, mut rows) = match table.map(|t| t.connect()) {
+            Some(Err(e)) => {
+                self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
+                let names = super::pragma::schema_rows(self.schema, None, pragma, None, None).map(|(n, _)| n).unwrap_or_default();
+                (names.into_iter().map(str::to_string).collect(), Vec::new())
+            }
+            _ => self.schema_pragma_rows(pragma, arg.as_deref())?,
+        };
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
         self.dbs_used |= 1;
@@ -204,7 +216,16 @@ impl<'b> Compiler<'_> {
         objects.sort();
         let mut names = Vec::new();
         let mut rows = Vec::new();
+        // Virtual tables whose module is missing: SQLite's pragma fails
+        // when it runs for one (see `JoinTerm::FailWhen`).
+        let mut unconnected: Vec<(String, Error)> = Vec::new();
         for object in &objects {
+            if matches!(pragma, "table_info" | "table_xinfo") {
+                if let Some(Err(e)) = self.schema.table(object).map(|t| t.connect()) {
+                    unconnected.push((object.clone(), e));
+                    continue;
+                }
+            }
             // (A view that no longer compiles shows no columns here.)
             let Ok((n, r)) = self.schema_pragma_rows(pragma, Some(object)) else { continue };
             names = n;
@@ -217,13 +238,30 @@ impl<'b> Compiler<'_> {
             names = self.schema_pragma_rows(pragma, None)?.0;
         }
         names.push("arg".to_string());
+        if !unconnected.is_empty() {
+            let width = names.len();
+            for r in rows.iter_mut() {
+                r.push(crate::value::Value::Null);
+            }
+            for (n, (object, _)) in unconnected.iter().enumerate() {
+                let mut r = vec![crate::value::Value::Null; width];
+                r[width - 1] = crate::value::Value::text(object.clone());
+                r.push(crate::value::Value::Integer(n as i64 + 1));
+                rows.push(r);
+            }
+            names.push("ringlite_unconnected".to_string());
+        }
         self.dbs_used |= 1;
         let sql = values_subquery(&names, &rows);
         self.open_subquery_text(&sql, alias, None, out)?;
         let it = out.last_mut().expect("the item just opened");
         let scope = self.scopes.last_mut().expect("the FROM scope");
         let item = &mut scope.items[it.item];
-        let arg_col = item.columns.len() - 1;
+        let marker_col = (!unconnected.is_empty()).then(|| item.columns.len() - 1);
+        if let Some(m) = marker_col {
+            std::sync::Arc::make_mut(&mut item.columns)[m].hidden = true;
+        }
+        let arg_col = item.columns.len() - 1 - marker_col.is_some() as usize;
         std::sync::Arc::make_mut(&mut item.columns)[arg_col].argument = true;
         let arg_ref = crate::sql::resolve::ColumnRef {
             depth: 0,
@@ -234,8 +272,18 @@ impl<'b> Compiler<'_> {
             collation: Some("NOCASE".to_string()),
         };
         it.on.push(super::from::JoinTerm::ColEq(vec![col], arg_ref));
+        if let Some(m) = marker_col {
+            let marker = crate::sql::resolve::ColumnRef { column: Some(m), affinity: Affinity::Blob, collation: None, ..arg_ref_of(it.item, item.cursor) };
+            it.on.push(super::from::JoinTerm::FailWhen(marker, unconnected.into_iter().map(|(_, e)| e).collect()));
+        }
         Ok(())
     }
+}
+
+/// A column reference to `item` of the innermost scope (its column and
+/// type filled in by the caller).
+fn arg_ref_of(item: usize, cursor: i32) -> crate::sql::resolve::ColumnRef {
+    crate::sql::resolve::ColumnRef { depth: 0, item, cursor, column: None, affinity: Affinity::Blob, collation: None }
 }
 
 /// A SELECT giving `rows` under column names `names`.

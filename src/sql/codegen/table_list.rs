@@ -39,6 +39,9 @@ impl Compiler<'_> {
                 let (kind, ncol) = if t.view_select.is_some() {
                     // (A view that no longer compiles counts no columns.)
                     ("view", self.view_column_types(&t).map_or(0, |c| c.len()))
+                } else if t.virtual_table.is_some() {
+                    // (Not connected: the module declares the columns.)
+                    ("virtual", t.columns.len())
                 } else {
                     ("table", t.columns.len())
                 };

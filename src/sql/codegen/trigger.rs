@@ -80,7 +80,8 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     c.end_program(init, None);
                     return Ok(());
                 }
-                return Err(Error::sql(format!("trigger {name} already exists")));
+                // (SQLite quotes the name as the statement writes it.)
+                return Err(Error::sql(format!("trigger {} already exists", trigger_name.name.0)));
             }
             // Only a TEMP trigger may watch a table of another database; it
             // looks in every database.
@@ -101,6 +102,12 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     None => return Err(Error::sql(format!("no such table: {}.{table}", c.db_name(db)))),
                 }
             };
+            if t.virtual_table.is_some() {
+                return Err(Error::sql("cannot create triggers on virtual tables"));
+            }
+            if crate::sql::schema::is_internal_name(&name) && !c.internal {
+                return Err(Error::sql(format!("object name reserved for internal use: {name}")));
+            }
             let instead = matches!(time, Some(TriggerTime::InsteadOf));
             if t.view_select.is_some() && !instead {
                 let when = if matches!(time, Some(TriggerTime::After)) { "AFTER" } else { "BEFORE" };
@@ -109,7 +116,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if t.view_select.is_none() && instead {
                 return Err(Error::sql(format!("cannot create INSTEAD OF trigger on table: {table}")));
             }
-            if table.len() >= 7 && table[..7].eq_ignore_ascii_case("sqlite_") {
+            if crate::sql::schema::is_internal_name(&table) {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
             // (Checked once the trigger's table is known, as SQLite does.)

@@ -18,10 +18,16 @@ use sqlite3_parser::ast;
 
 impl Compiler<'_> {
     /// The columns `PRAGMA table_info(arg)` (or table_xinfo) shows when
-    /// `arg` names a view; None for anything else.
+    /// `arg` names a view; None for anything else. A virtual table is
+    /// connected first (SQLite's "no such module" while its module is not
+    /// registered).
     pub(super) fn view_columns_for_pragma(&mut self, db: Option<usize>, pragma: &str, arg: Option<&str>) -> Result<Option<Vec<(String, String)>>> {
         if pragma != "table_info" && pragma != "table_xinfo" {
             return Ok(None);
+        }
+        // The columns of a virtual table are its module's to declare.
+        if let Some(t) = arg.and_then(|n| self.schema.table_in(db, n)) {
+            t.connect()?;
         }
         let view = arg.and_then(|n| self.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
         match view {

@@ -203,6 +203,7 @@ impl<'b> Compiler<'_> {
                         cols.extend(l.iter().cloned());
                         cols.push(r.clone());
                     }
+                    JoinTerm::FailWhen(marker, _) => cols.push(marker.clone()),
                 }
             }
         }

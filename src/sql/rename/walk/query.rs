@@ -16,6 +16,11 @@ impl Walker<'_> {
         }
         match self.resolve_table(qn.db_name.as_ref(), &qn.name) {
             Some(t) => {
+                // Resolving a virtual table connects it (SQLite reports a
+                // missing module as the object's error).
+                if let (Err(e), 0) = (t.connect(), self.quiet) {
+                    self.fail(e.message);
+                }
                 let is_target = self.is_target_table(t);
                 if is_target && self.renames_table() {
                     self.hit(qn.name.0);
