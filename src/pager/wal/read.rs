@@ -10,11 +10,11 @@
 //! if either moved, the attempt starts over.
 
 use super::index::{read_lock, NREADER};
-use super::{busy, Wal};
+use super::Wal;
 use crate::error::Result;
 use crate::{IoPoll, Poll};
 
-/// Attempts before giving up with `SQLITE_BUSY`.
+/// Attempts before giving up with `SQLITE_PROTOCOL`, as SQLite does.
 const MAX_TRIES: usize = 100;
 
 impl Wal {
@@ -26,8 +26,11 @@ impl Wal {
         for attempt in 0..MAX_TRIES {
             if attempt > 5 {
                 // Another connection is mid-update of the header or the
-                // marks: give it a moment (SQLite sleeps here too).
-                std::thread::sleep(std::time::Duration::from_micros(((attempt - 5) * (attempt - 5)) as u64));
+                // marks, or restarting the log: give it a moment, growing
+                // as SQLite's delays grow (about 10 s in all before giving
+                // up; readers of a WAL database are not meant to see busy).
+                let micros = if attempt >= 10 { (attempt - 9) * (attempt - 9) * 39 } else { 1 };
+                std::thread::sleep(std::time::Duration::from_micros(micros as u64));
             }
             let idx = self.index();
             let Some(hdr) = idx.read_header()? else {
@@ -76,7 +79,7 @@ impl Wal {
             self.read_lock = Some(i);
             return Ok(Poll::Ready(old != hdr));
         }
-        Err(busy())
+        Err(crate::error::Error::code(crate::error::SQLITE_PROTOCOL))
     }
 
     /// End the read transaction (drops the read lock).
