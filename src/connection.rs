@@ -136,6 +136,8 @@ const LIMIT_COLUMN: i32 = 2;
 const LIMIT_EXPR_DEPTH: i32 = 3;
 /// `SQLITE_LIMIT_COMPOUND_SELECT`: terms of a compound SELECT.
 const LIMIT_COMPOUND_SELECT: i32 = 4;
+/// `SQLITE_LIMIT_VDBE_OP`: instructions of one program.
+const LIMIT_VDBE_OP: i32 = 5;
 /// `SQLITE_LIMIT_FUNCTION_ARG`: arguments of a function call.
 const LIMIT_FUNCTION_ARG: i32 = 6;
 /// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH`: the longest LIKE or GLOB pattern.
@@ -477,7 +479,7 @@ impl Connection {
             compound: limit(LIMIT_COMPOUND_SELECT),
             function_args: limit(LIMIT_FUNCTION_ARG),
         };
-        let (max_columns, max_variable) = (limit(LIMIT_COLUMN), limit(LIMIT_VARIABLE_NUMBER));
+        let (max_columns, max_variable, max_ops) = (limit(LIMIT_COLUMN), limit(LIMIT_VARIABLE_NUMBER), limit(LIMIT_VDBE_OP));
         // As in SQLite, an interrupt stops a prepare, and one left over
         // from statements that have all finished is forgotten.
         if self.state.active_statements == 0 {
@@ -515,6 +517,12 @@ impl Connection {
                 c.max_columns = max_columns;
                 c.max_variable = max_variable;
                 let mut prog = compile(&mut c, cmd)?;
+                // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
+                // program (its programs and ours differ in length, so the
+                // boundary is not the same instruction).
+                if prog.insns.len() > max_ops {
+                    return Err(Error::code(crate::error::SQLITE_NOMEM));
+                }
                 prog.attach_generation = generation;
                 prog.settings_generation = settings_generation;
                 Ok(prog)

@@ -19,8 +19,13 @@
 //! (`sql::parse::with_stack`: when less than 1 MiB is left, an 8 MiB
 //! segment is mapped). A statement at the limits (1,000 heights, 2,493
 //! nested parentheses, 43 nested scalar subqueries, 414 nested FROM
-//! subqueries) prepares and runs on a thread with a 32 KiB stack; without
-//! the grown segments it needs STACK_FIGURE.
+//! subqueries) prepares and runs on a thread with a 32 KiB stack (tested
+//! with 256 KiB in `sql_limits_hostile`). Without the grown segments it
+//! would need, in a release build (measured by painting a thread's stack):
+//! 1.8 MiB for 1,000 heights of operators, 1.6 MiB for 831 nested calls,
+//! 4.0 MiB for 2,493 nested parentheses, 3.4 MiB for 414 nested FROM
+//! subqueries, 0.4 MiB for 43 nested scalar subqueries: about 1.7 KiB per
+//! level, far more than the 256 KiB a Python or Go thread may have.
 //!
 //! Heights follow SQLite's rules: a leaf is 1, a node is one more than its
 //! highest child, parentheses add no node (a row value does), `t.c` is a
@@ -106,18 +111,22 @@ fn too_deep(max: usize) -> Error {
 }
 
 /// Whether SQLite's parser would call `e` constant where it rewrites
-/// `x IN (e)` as `x == +e` (literals and operators over them).
-fn is_constant(e: &Expr<'_>) -> bool {
+/// `x IN (e)` as `x == +e` (literals and operators over them). The tree is
+/// not checked yet: past `budget` levels it is taken as not constant (it
+/// is then refused as too deep anyway).
+fn is_constant(e: &Expr<'_>, budget: usize) -> bool {
+    let Some(b) = budget.checked_sub(1) else { return false };
+    let c = |x: &Expr<'_>| is_constant(x, b);
     match e {
         Expr::Literal(_) | Expr::Variable(_) => true,
-        Expr::Unary(_, x) | Expr::Collate(x, _) | Expr::Cast { expr: x, .. } | Expr::IsNull(x) | Expr::NotNull(x) => is_constant(x),
-        Expr::Binary(l, _, r) => is_constant(l) && is_constant(r),
-        Expr::Parenthesized(v) => v.len() == 1 && is_constant(&v[0]),
-        Expr::InList { lhs, rhs, .. } => is_constant(lhs) && rhs.iter().flat_map(|r| r.iter()).all(is_constant),
-        Expr::Between { lhs, start, end, .. } => is_constant(lhs) && is_constant(start) && is_constant(end),
-        Expr::Like { lhs, rhs, escape, .. } => is_constant(lhs) && is_constant(rhs) && escape.is_none_or(is_constant),
+        Expr::Unary(_, x) | Expr::Collate(x, _) | Expr::Cast { expr: x, .. } | Expr::IsNull(x) | Expr::NotNull(x) => c(x),
+        Expr::Binary(l, _, r) => c(l) && c(r),
+        Expr::Parenthesized(v) => v.len() == 1 && c(&v[0]),
+        Expr::InList { lhs, rhs, .. } => c(lhs) && rhs.iter().flat_map(|r| r.iter()).all(c),
+        Expr::Between { lhs, start, end, .. } => c(lhs) && c(start) && c(end),
+        Expr::Like { lhs, rhs, escape, .. } => c(lhs) && c(rhs) && escape.is_none_or(&c),
         Expr::Case { base, when_then_pairs, else_expr } => {
-            base.is_none_or(is_constant) && when_then_pairs.iter().all(|(w, t)| is_constant(w) && is_constant(t)) && else_expr.is_none_or(is_constant)
+            base.is_none_or(&c) && when_then_pairs.iter().all(|(w, t)| c(w) && c(t)) && else_expr.is_none_or(&c)
         }
         _ => false,
     }
@@ -207,7 +216,10 @@ impl Walk<'_> {
                 let items = rhs.unwrap_or(&[]);
                 let l = self.expr(lhs, pd, n)?;
                 let vector = matches!(lhs, Expr::Parenthesized(v) if v.len() > 1);
-                if items.len() == 1 && is_constant(&items[0]) && !vector {
+                // (Each level of a tree within the limits adds a height
+                // or a parser entry.)
+                let budget = (max - n).saturating_add(self.limits.parser_depth.saturating_sub(pd));
+                if items.len() == 1 && !vector && is_constant(&items[0], budget.min(4096)) {
                     // `x IN (e)` is `x == +e` (`x != +e` for NOT IN).
                     l.max(self.expr(&items[0], pd + 3, n + 1)? + 1) + 1
                 } else {

@@ -9,12 +9,17 @@
 use crate::sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb};
 use libsqlite3_sys as ffi;
 
+const LIMIT_LENGTH: i32 = 0;
+const LIMIT_SQL_LENGTH: i32 = 1;
 const LIMIT_COLUMN: i32 = 2;
 const LIMIT_EXPR_DEPTH: i32 = 3;
 const LIMIT_COMPOUND_SELECT: i32 = 4;
+const LIMIT_VDBE_OP: i32 = 5;
 const LIMIT_FUNCTION_ARG: i32 = 6;
+const LIMIT_ATTACHED: i32 = 7;
 const LIMIT_LIKE_PATTERN_LENGTH: i32 = 8;
 const LIMIT_VARIABLE_NUMBER: i32 = 9;
+const LIMIT_TRIGGER_DEPTH: i32 = 10;
 const LIMIT_PARSER_DEPTH: i32 = 12;
 
 /// Run `setup` then `sql` on both engines with `limits` set, and assert
@@ -55,7 +60,8 @@ fn nested(open: &str, inner: &str, close: &str, n: usize) -> String {
 /// Each form at the largest size SQLite accepts and one past it.
 #[test]
 fn depth_boundaries_match_sqlite() {
-    let forms: Vec<(&str, Box<dyn Fn(usize) -> String>, usize)> = vec![
+    type Form = Box<dyn Fn(usize) -> String>;
+    let forms: Vec<(&str, Form, usize)> = vec![
         ("binary chain", Box::new(|n| format!("SELECT {}", vec!["1"; n].join("+"))), 1000),
         ("AND chain", Box::new(|n| format!("SELECT {}", vec!["1"; n].join(" AND "))), 1000),
         ("NOT", Box::new(|n| format!("SELECT {}1", "NOT ".repeat(n))), 999),
@@ -99,6 +105,8 @@ fn hostile_statements_are_refused() {
     assert!(is_error(&same(&nested("(SELECT ", "1", ")", 1000)), "Recursion limit"));
     assert!(is_error(&same(&nested("(SELECT ", "1", ")", 200)), too_large));
     assert!(is_error(&same(&nested("abs(", "1", ")", 100_000)), "Recursion limit"));
+    assert!(is_error(&same(&format!("SELECT 1 IN ({})", vec!["1"; 1_000_000].join("+"))), too_large));
+    assert!(is_error(&same(&format!("SELECT 1 IN ({}1{})", "(".repeat(100_000), ")".repeat(100_000))), "Recursion limit"));
     // Deep trees in the other statements and clauses.
     let deep = vec!["1"; 1001].join("+");
     same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("INSERT INTO t VALUES(1, {deep})"));
@@ -223,6 +231,7 @@ fn size_limits_at_defaults() {
 #[test]
 fn lowered_limits_match_sqlite() {
     let t = "CREATE TABLE t(a, b, c)";
+    let ones = |n: usize| vec!["1"; n].join(",");
     let cases: Vec<(i32, i32, &str, String)> = vec![
         (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", vec!["1"; 10].join("+"))),
         (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", vec!["1"; 11].join("+"))),
@@ -256,6 +265,21 @@ fn lowered_limits_match_sqlite() {
         (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' LIKE 'aaaaaaaaaa'".into()),
         (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' LIKE 'aaaaaaaaaaa'".into()),
         (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' GLOB 'aaaaaaaaaaa'".into()),
+        (LIMIT_SQL_LENGTH, 100, "", format!("SELECT '{}' AS a", "x".repeat(80))),
+        (LIMIT_SQL_LENGTH, 100, "", format!("SELECT '{}' AS a", "x".repeat(100))),
+        (LIMIT_VDBE_OP, 200, "", "SELECT 1".into()),
+        (LIMIT_VDBE_OP, 200, "", format!("SELECT {}", ones(500))),
+        (LIMIT_ATTACHED, 0, "", "ATTACH ':memory:' AS b".into()),
+        (LIMIT_ATTACHED, 1, "ATTACH ':memory:' AS b", "ATTACH ':memory:' AS c".into()),
+        (LIMIT_LENGTH, 50, "", "SELECT length(zeroblob(100))".into()),
+        (LIMIT_LENGTH, 50, "", "SELECT length(randomblob(100))".into()),
+        (LIMIT_LENGTH, 50, "", format!("SELECT '{}'", "a".repeat(60))),
+        (
+            LIMIT_TRIGGER_DEPTH,
+            2,
+            "CREATE TABLE t(a); PRAGMA recursive_triggers=1; CREATE TRIGGER r AFTER INSERT ON t WHEN new.a < 10 BEGIN INSERT INTO t VALUES(new.a+1); END",
+            "INSERT INTO t VALUES(1)".into(),
+        ),
     ];
     for (id, v, setup, sql) in &cases {
         same_with_limits(&[(*id, *v)], setup, sql);
