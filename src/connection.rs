@@ -486,7 +486,7 @@ impl Connection {
             self.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
         }
         let interrupt = self.state.interrupt.clone();
-        with_first_statement(parse_text, |cmd, tail| {
+        let compiled = with_first_statement(parse_text, |cmd, tail| {
             if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Error::code(crate::error::SQLITE_INTERRUPT));
             }
@@ -543,7 +543,36 @@ impl Connection {
                 })?,
             };
             Ok((Some(prog), tail))
-        })
+        })?;
+        if let (Some(prog), _) = &compiled {
+            self.compile_checkpoints(prog.compile_checkpoints)?;
+        }
+        Ok(compiled)
+    }
+
+    /// SQLite checks for an interrupt, and counts a step towards calling
+    /// the progress handler (every N steps, as for a running statement),
+    /// each time a compile passes another 100 jump labels: a handler that
+    /// asks to stop fails the prepare with SQLITE_INTERRUPT. Compiling is
+    /// bounded here (`sql::parse_limits`), so the checkpoints are counted
+    /// during the compile and run after it.
+    fn compile_checkpoints(&mut self, checkpoints: u32) -> Result<()> {
+        let mut steps = 0;
+        for _ in 0..checkpoints {
+            if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
+            if let Some((n, cb)) = self.state.progress.as_mut().filter(|(n, _)| *n > 0) {
+                steps += 1;
+                if steps >= *n {
+                    steps = 0;
+                    if cb() {
+                        return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Compile the first statement in `sql`. Returns the statement (`None`

@@ -41,9 +41,10 @@
 //! function's first argument) are counted as in SQLite's grammar. The
 //! estimate is exact for nested parentheses, function calls, CASE, binary
 //! operators' right operands and FROM subqueries (checked against SQLite
-//! 3.54 in `tests/engine/sql_limits_hostile.rs`); elsewhere it may count a
-//! few entries fewer than SQLite, never more, so a statement SQLite accepts
-//! is never refused.
+//! 3.54 in `tests/engine/sql_limits_hostile.rs`); elsewhere (the other
+//! statements' clauses, window definitions, joins) the entries below an
+//! operand are read from the grammar but not checked, and may be off by a
+//! few: only statements within a few entries of the limit can differ.
 //!
 //! Invariant: the walk itself recurses at most once per height or parser
 //! entry counted, stops at the first limit exceeded, and runs on a grown

@@ -200,7 +200,7 @@ fn size_limits_at_defaults() {
         ("", format!("SELECT count(*) OVER (PARTITION BY {})", ones(2001))),
         ("", format!("SELECT count(*) OVER (ORDER BY {})", ones(2001))),
         ("", format!("SELECT group_concat(1 ORDER BY {})", ones(2001))),
-        (&"CREATE TABLE w(c0)", format!("SELECT * FROM ({0}) AS x, ({0}) AS y", format!("SELECT {}", ones(1001)))),
+        ("CREATE TABLE w(c0)", format!("SELECT * FROM ({0}) AS x, ({0}) AS y", format!("SELECT {}", ones(1001)))),
         ("", vec!["SELECT 1"; 500].join(" UNION ALL ")),
         ("", vec!["SELECT 1"; 501].join(" UNION ALL ")),
         ("", vec!["SELECT 1"; 501].join(" UNION ")),
@@ -233,8 +233,8 @@ fn lowered_limits_match_sqlite() {
     let t = "CREATE TABLE t(a, b, c)";
     let ones = |n: usize| vec!["1"; n].join(",");
     let cases: Vec<(i32, i32, &str, String)> = vec![
-        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", vec!["1"; 10].join("+"))),
-        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", vec!["1"; 11].join("+"))),
+        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", ["1"; 10].join("+"))),
+        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", ["1"; 11].join("+"))),
         (LIMIT_EXPR_DEPTH, 10, "", nested("(SELECT ", "1", ")", 3)),
         (LIMIT_EXPR_DEPTH, 10, "", nested("(SELECT ", "1", ")", 4)),
         // (The parser's stack holds 50 entries before it must grow.)
@@ -325,4 +325,34 @@ fn interrupt_stops_a_prepare() {
     assert_eq!(ours, theirs);
     assert_eq!(theirs, Some((ffi::SQLITE_INTERRUPT, "interrupted".to_string())));
     assert_eq!(ours_after, theirs_after);
+}
+
+extern "C" fn stop(_: *mut std::ffi::c_void) -> std::ffi::c_int {
+    1
+}
+
+/// A progress handler that asks to stop fails the prepare of a statement
+/// big enough for SQLite to check it while compiling (a CASE of 1,000
+/// branches: a jump label each), not of a small one.
+#[test]
+fn progress_handler_stops_a_big_prepare() {
+    let big = format!("SELECT CASE 5 {} END", (0..1000).map(|i| format!("WHEN {i} THEN {i}")).collect::<Vec<_>>().join(" "));
+    for (sql, every) in [(big.as_str(), 1), ("SELECT 1", 1), (big.as_str(), 1_000_000)] {
+        // (A first statement reads the schema: SQLite runs a program for
+        // that, which the handler would stop.)
+        let mut conn = ours_open();
+        run_ours(&mut conn, "SELECT 1");
+        conn.set_hook(ringlite::connection::Hook::Progress(every, Some(Box::new(|| true))));
+        let ours = conn.prepare(sql.as_bytes()).err().map(|e| e.primary());
+        let reference = RefDb::open();
+        run_ref(&reference, "SELECT 1");
+        let theirs = unsafe {
+            ffi::sqlite3_progress_handler(reference.0, every, Some(stop), std::ptr::null_mut());
+            let mut st = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(reference.0, std::ffi::CString::new(sql).unwrap().as_ptr(), -1, &mut st, std::ptr::null_mut());
+            ffi::sqlite3_finalize(st);
+            (rc != 0).then_some(rc)
+        };
+        assert_eq!(ours, theirs, "{} (every {every})", &sql[..40.min(sql.len())]);
+    }
 }
