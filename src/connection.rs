@@ -128,10 +128,27 @@ const LIMIT_COUNT: usize = 15;
 pub const LIMIT_LENGTH: i32 = 0;
 /// `SQLITE_LIMIT_SQL_LENGTH`: the longest SQL text `prepare` accepts.
 pub const LIMIT_SQL_LENGTH: i32 = 1;
+/// `SQLITE_LIMIT_COLUMN`: columns of a table, index, result set, terms
+/// of ORDER BY and GROUP BY.
+const LIMIT_COLUMN: i32 = 2;
+/// `SQLITE_LIMIT_EXPR_DEPTH`: the highest expression tree.
+const LIMIT_EXPR_DEPTH: i32 = 3;
+/// `SQLITE_LIMIT_COMPOUND_SELECT`: terms of a compound SELECT.
+const LIMIT_COMPOUND_SELECT: i32 = 4;
+/// `SQLITE_LIMIT_VDBE_OP`: instructions of one program.
+const LIMIT_VDBE_OP: i32 = 5;
+/// `SQLITE_LIMIT_FUNCTION_ARG`: arguments of a function call.
+const LIMIT_FUNCTION_ARG: i32 = 6;
+/// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH`: the longest LIKE or GLOB pattern.
+const LIMIT_LIKE_PATTERN_LENGTH: i32 = 8;
+/// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
+const LIMIT_VARIABLE_NUMBER: i32 = 9;
 /// `SQLITE_LIMIT_TRIGGER_DEPTH`.
 const LIMIT_TRIGGER_DEPTH: i32 = 10;
 /// `SQLITE_LIMIT_WORKER_THREADS` (also `PRAGMA threads`).
 const LIMIT_WORKER_THREADS: i32 = 11;
+/// `SQLITE_LIMIT_PARSER_DEPTH`: the deepest parser stack.
+const LIMIT_PARSER_DEPTH: i32 = 12;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
 const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
@@ -354,6 +371,7 @@ impl Connection {
             rollback_hook: None,
             progress: None,
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
+            max_like_pattern: LIMIT_DEFAULTS[LIMIT_LIKE_PATTERN_LENGTH as usize] as usize,
             next_auto_vacuum: None,
             defer_foreign_keys: false,
             writable_schema: false,
@@ -454,8 +472,29 @@ impl Connection {
         // TCL-style `$::name` parameters are made readable to the parser.
         let tcl_text = crate::sql::params::tcl_variables(sql);
         let parse_text = tcl_text.as_deref().unwrap_or(sql);
-        with_first_statement(parse_text, |cmd, tail| {
+        let limit = |id: i32| self.limits[id as usize] as usize;
+        let parse_limits = crate::sql::parse_limits::ParseLimits {
+            expr_depth: limit(LIMIT_EXPR_DEPTH),
+            parser_depth: limit(LIMIT_PARSER_DEPTH),
+            columns: limit(LIMIT_COLUMN),
+            compound: limit(LIMIT_COMPOUND_SELECT),
+            function_args: limit(LIMIT_FUNCTION_ARG),
+        };
+        let (max_columns, max_variable, max_ops) = (limit(LIMIT_COLUMN), limit(LIMIT_VARIABLE_NUMBER), limit(LIMIT_VDBE_OP));
+        // As in SQLite, an interrupt stops a prepare, and one left over
+        // from statements that have all finished is forgotten.
+        if self.state.active_statements == 0 {
+            self.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        let interrupt = self.state.interrupt.clone();
+        let compiled = with_first_statement(parse_text, |cmd, tail| {
+            if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
             let Some(cmd) = cmd else { return Ok((None, tail)) };
+            // The limits SQLite checks while parsing, before anything
+            // walks the tree (see `sql::parse_limits`).
+            crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
             let stmt_sql = &sql[..tail];
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
@@ -476,7 +515,15 @@ impl Connection {
                 (c.full_column_names, c.short_column_names) = column_name_flags;
                 c.foreign_keys_on = foreign_keys_on;
                 c.params = numbering.names;
+                c.max_columns = max_columns;
+                c.max_variable = max_variable;
                 let mut prog = compile(&mut c, cmd)?;
+                // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
+                // program (its programs and ours differ in length, so the
+                // boundary is not the same instruction).
+                if prog.insns.len() > max_ops {
+                    return Err(Error::code(crate::error::SQLITE_NOMEM));
+                }
                 prog.attach_generation = generation;
                 prog.settings_generation = settings_generation;
                 Ok(prog)
@@ -497,7 +544,36 @@ impl Connection {
                 })?,
             };
             Ok((Some(prog), tail))
-        })
+        })?;
+        if let (Some(prog), _) = &compiled {
+            self.compile_checkpoints(prog.compile_checkpoints)?;
+        }
+        Ok(compiled)
+    }
+
+    /// SQLite checks for an interrupt, and counts a step towards calling
+    /// the progress handler (every N steps, as for a running statement),
+    /// each time a compile passes another 100 jump labels: a handler that
+    /// asks to stop fails the prepare with SQLITE_INTERRUPT. Compiling is
+    /// bounded here (`sql::parse_limits`), so the checkpoints are counted
+    /// during the compile and run after it.
+    fn compile_checkpoints(&mut self, checkpoints: u32) -> Result<()> {
+        let mut steps = 0;
+        for _ in 0..checkpoints {
+            if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
+            if let Some((n, cb)) = self.state.progress.as_mut().filter(|(n, _)| *n > 0) {
+                steps += 1;
+                if steps >= *n {
+                    steps = 0;
+                    if cb() {
+                        return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Compile the first statement in `sql`. Returns the statement (`None`
@@ -628,6 +704,9 @@ impl Connection {
             *slot = new.clamp(floor, hard);
             if id == LIMIT_LENGTH {
                 self.state.max_length = i64::from(*slot);
+            }
+            if id == LIMIT_LIKE_PATTERN_LENGTH {
+                self.state.max_like_pattern = *slot as usize;
             }
             if id == LIMIT_TRIGGER_DEPTH {
                 self.state.max_trigger_depth = *slot as usize;

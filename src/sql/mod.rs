@@ -1,7 +1,8 @@
 //! # The SQL compiler
 //!
 //! From SQL text to a VDBE [`Program`](crate::vdbe::program::Program):
-//! [`parse`] (glue around `sqlite3-parser`), [`params`] (parameter
+//! [`parse`] (glue around `sqlite3-parser`), [`parse_limits`] (the limits
+//! SQLite enforces while parsing), [`params`] (parameter
 //! numbering), [`schema`] (tables and
 //! indexes read from `sqlite_schema`), [`resolve`] (name resolution with
 //! SQLite's messages), [`plan`] (WHERE analysis and index choice) and
@@ -12,6 +13,7 @@
 //! it was compiled against (checked again by `Transaction`).
 
 pub mod parse;
+pub mod parse_limits;
 pub mod fast_hash;
 pub mod repeated_set_columns;
 pub mod params;

@@ -14,11 +14,21 @@ use sqlite3_parser::lexer::sql::{Error as ParseError, Parser, ParserError, Token
 use sqlite3_parser::lexer::Scanner;
 use sqlite3_parser::{Bump, FallibleIterator};
 
-/// Stack kept free before recursing code grows the stack (one parser call
-/// needs several hundred KiB in a debug build).
-pub const STACK_RED_ZONE: usize = 1024 * 1024;
-/// Stack added each time the red zone is reached.
-pub const STACK_GROWTH: usize = 8 * 1024 * 1024;
+/// Stack kept free before recursing code grows the stack. Walks that do
+/// not call [`with_stack`] themselves recurse at most once per height or
+/// parenthesis a statement may have (`sql::parse_limits`: 1,000 and
+/// 2,500), and must fit in it: 2 MiB holds them with a margin in a
+/// release build; a debug build's frames are several times larger.
+#[cfg(not(debug_assertions))]
+pub const STACK_RED_ZONE: usize = 2 * 1024 * 1024;
+#[cfg(debug_assertions)]
+pub const STACK_RED_ZONE: usize = 16 * 1024 * 1024;
+/// Stack added each time the red zone is reached (mapped, touched only as
+/// used).
+#[cfg(not(debug_assertions))]
+pub const STACK_GROWTH: usize = 16 * 1024 * 1024;
+#[cfg(debug_assertions)]
+pub const STACK_GROWTH: usize = 64 * 1024 * 1024;
 
 /// Run `f` with a large stack available (recursive parse and codegen).
 pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {

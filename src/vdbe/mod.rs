@@ -128,6 +128,9 @@ pub struct ConnState {
     /// `SQLITE_LIMIT_LENGTH`: a string or blob made longer than this
     /// (function result, concatenation, record) fails with `SQLITE_TOOBIG`.
     pub max_length: i64,
+    /// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH`: the longest LIKE or GLOB
+    /// pattern, in bytes.
+    pub max_like_pattern: usize,
     /// The `auto_vacuum` mode last asked for by PRAGMA: one that could not
     /// take effect at once (the database has tables) is applied by the
     /// next VACUUM, which then forgets it.

@@ -298,6 +298,10 @@ pub mod cmp_flags {
 pub struct Program {
     /// The instructions.
     pub insns: Vec<Insn>,
+    /// How many times compiling it passed another 100 jump labels: where
+    /// SQLite checks for an interrupt and counts a step towards calling
+    /// the progress handler during a prepare (see `Connection::compile`).
+    pub compile_checkpoints: u32,
     /// Registers used (1-based numbering; register 0 unused).
     pub n_regs: usize,
     /// Cursors used.

@@ -52,6 +52,7 @@ mod sql_generated_stored;
 mod sql_hooks;
 mod sql_integrity;
 mod sql_introspection;
+mod sql_limits_hostile;
 mod sql_onepass;
 mod sql_plan;
 mod sql_pragma;

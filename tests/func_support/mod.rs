@@ -157,6 +157,7 @@ fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>
         prng: &mut prng,
         pure_context: None,
         func_name: "",
+        max_like_pattern: 50_000,
     };
     let r = f(&mut ctx);
     let st = ctx.result_subtype;

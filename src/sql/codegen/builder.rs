@@ -119,6 +119,7 @@ impl Builder {
 
     /// Resolve labels and produce the program.
     pub fn finish(mut self, mut prog: Program) -> Result<Program> {
+        prog.compile_checkpoints = (self.labels.len() / 100) as u32;
         if !self.constants.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "hoisted constants without a prologue"));
         }

@@ -302,7 +302,15 @@ impl Compiler<'_> {
     }
 
     /// The affinity of an expression (`None`: no affinity).
-    pub fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
+    pub fn expr_affinity(&mut self, mut e: &Expr<'_>) -> Option<Affinity> {
+        // (A loop, not recursion: 2,493 nested parentheses are legal.)
+        loop {
+            match e {
+                Expr::Collate(inner, _) => e = inner,
+                Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                _ => break,
+            }
+        }
         match e {
             Expr::Id(id) => {
                 let n = unquoted(id.0);
@@ -322,8 +330,6 @@ impl Compiler<'_> {
             Expr::Cast { type_name, .. } => {
                 Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name)))
             }
-            Expr::Collate(e, _) => self.expr_affinity(e),
-            Expr::Parenthesized(v) if v.len() == 1 => self.expr_affinity(&v[0]),
             // A scalar subquery has its first result column's affinity
             // (known once it is compiled, as it is before it is compared).
             Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
@@ -598,6 +604,16 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn variable(&mut self, name: &str) -> Result<i32> {
+        let n = self.variable_number(name)?;
+        // (Anonymous and named parameters take the next number: past the
+        // limit, SQLite refuses the statement.)
+        if n as usize > self.max_variable {
+            return Err(Error::sql("too many SQL variables"));
+        }
+        Ok(n)
+    }
+
+    fn variable_number(&mut self, name: &str) -> Result<i32> {
         let name = &*crate::sql::params::original_name(name);
         if let Some(n) = crate::sql::params::anonymous_number(name) {
             while self.params.len() <= n {
@@ -612,9 +628,11 @@ impl Compiler<'_> {
         // The parser gives `?NNN` without its `?`.
         let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
         if let Some(num) = digits {
-            let n: usize = num.parse().map_err(|_| Error::sql("variable number must be between ?1 and ?32766"))?;
-            if n == 0 || n > 32766 {
-                return Err(Error::sql("variable number must be between ?1 and ?32766"));
+            let max = self.max_variable;
+            let out_of_range = || Error::sql(format!("variable number must be between ?1 and ?{max}"));
+            let n: usize = num.parse().map_err(|_| out_of_range())?;
+            if n == 0 || n > max {
+                return Err(out_of_range());
             }
             if self.params.len() <= n {
                 self.params.resize(n + 1, None);

@@ -341,6 +341,10 @@ pub struct Compiler<'s> {
     /// WHERE (`Compiler::compile_dml_where`), 0 outside one: row widths
     /// are checked as written down to that level (`row_value.rs`).
     pub dml_where_level: usize,
+    /// `SQLITE_LIMIT_COLUMN`: the widest result set.
+    pub max_columns: usize,
+    /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
+    pub max_variable: usize,
 }
 
 impl<'s> Compiler<'s> {
@@ -446,6 +450,8 @@ impl<'s> Compiler<'s> {
             trigger_programs: Vec::new(),
             select_depth: 0,
             dml_where_level: 0,
+            max_columns: 2000,
+            max_variable: 32766,
         }
     }
 

@@ -194,7 +194,9 @@ impl<'b> Compiler<'_> {
 fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
     let mut out = Vec::new();
     walk(e, &mut |x| {
-        if super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) {
+        // (Only the call itself is looked at: asking at each node whether
+        // a window call is somewhere below it made this quadratic.)
+        if super::window::is_window_call(x) {
             return false;
         }
         if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {

@@ -706,6 +706,9 @@ impl Compiler<'_> {
                 }
             }
         }
+        if items.len() > self.max_columns {
+            return Err(Error::sql("too many columns in result set"));
+        }
         Ok(items)
     }
 

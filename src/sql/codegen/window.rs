@@ -214,6 +214,11 @@ pub fn has_window_call(e: &Expr<'_>) -> bool {
     found
 }
 
+/// Whether `e` itself is a window function call.
+pub fn is_window_call(e: &Expr<'_>) -> bool {
+    window_of(e).is_some()
+}
+
 fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
     match e {
         Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } => f.over_clause,

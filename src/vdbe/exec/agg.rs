@@ -203,6 +203,7 @@ fn function_context<'a>(
         prng,
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
         func_name: name,
+        max_like_pattern: env.max_like_pattern,
     }
 }
 

@@ -10,6 +10,19 @@ use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, t
 use crate::vdbe::Vm;
 use crate::value::numeric::ArithOp;
 
+/// `String8` and `Blob`: a literal longer than `SQLITE_LIMIT_LENGTH` fails
+/// the statement with `SQLITE_TOOBIG`, as in SQLite (the limit may have
+/// been lowered after the statement was prepared).
+pub(super) fn literal(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
+    let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
+    if b.len() as i64 > max_length {
+        return Err(too_big());
+    }
+    let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
+    set_reg(vm, insn.p2, v);
+    Ok(Flow::Next)
+}
+
 pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     match insn.opcode {
@@ -21,11 +34,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         Opcode::Real => {
             let v = if let P4::Real(r) = insn.p4 { r } else { 0.0 };
             set_reg(vm, p2, Value::Real(v));
-        }
-        Opcode::String8 | Opcode::Blob => {
-            let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
-            let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
-            set_reg(vm, p2, v);
         }
         Opcode::Null => {
             let end = p3.max(p2);

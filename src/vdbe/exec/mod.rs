@@ -100,7 +100,8 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
             | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
-            Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
+            Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
+            Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
             | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
             | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
             | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder

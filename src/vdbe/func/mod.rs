@@ -58,6 +58,8 @@ pub struct FunctionContext<'a> {
     pub pure_context: Option<&'static str>,
     /// The function's name, for that error.
     pub func_name: &'a str,
+    /// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH` of the connection.
+    pub max_like_pattern: usize,
 }
 
 /// Where a `Function` instruction's P1 says the call is made (see

@@ -60,9 +60,6 @@ pub fn compile_option_used(name: &str) -> bool {
 /// `SQLITE_LIMIT_LENGTH` default: the largest string or blob.
 pub const MAX_LENGTH: i64 = 1_000_000_000;
 
-/// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH` default.
-pub const MAX_LIKE_PATTERN_LENGTH: usize = 50_000;
-
 pub(crate) fn too_big() -> Error {
     Error::new(SQLITE_TOOBIG, "string or blob too big")
 }
@@ -218,7 +215,7 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "if", &[-1], d, |_, a| iif("if", a));
     scalar(r, "format", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
     scalar(r, "printf", &[-1], d, |_, a| crate::value::printf::sql_printf(a, MAX_LENGTH as usize));
-    scalar(r, "glob", &[2], d, |_, a| glob(a));
+    scalar(r, "glob", &[2], d, glob);
     scalar(r, "like", &[2, 3], d, like);
     scalar(r, "hex", &[1], d, |_, a| within_limit(hex(&a[0])));
     scalar(r, "instr", &[2], d, |_, a| Ok(instr(&a[0], &a[1])));
@@ -356,26 +353,26 @@ fn iif(name: &str, args: &[Value]) -> Result<Value> {
     Ok(if i < args.len() { args[i].clone() } else { Value::Null })
 }
 
-fn pattern_too_long(p: &Value) -> Result<()> {
+fn pattern_too_long(p: &Value, max: usize) -> Result<()> {
     let n = match p {
         Value::Text(t) | Value::Blob(t) => t.len(),
         Value::Null => 0,
         other => value_text(other).map_or(0, |t| t.len()),
     };
-    if n > MAX_LIKE_PATTERN_LENGTH {
+    if n > max {
         return Err(Error::sql("LIKE or GLOB pattern too complex"));
     }
     Ok(())
 }
 
-fn glob(a: &[Value]) -> Result<Value> {
-    pattern_too_long(&a[0])?;
+fn glob(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
+    pattern_too_long(&a[0], ctx.max_like_pattern)?;
     let (Some(p), Some(s)) = (value_bytes(&a[0]), value_bytes(&a[1])) else { return Ok(Value::Null) };
     Ok(Value::Integer(pattern::matches(&p, &s, &PatternInfo::GLOB, None) as i64))
 }
 
 fn like(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
-    pattern_too_long(&a[0])?;
+    pattern_too_long(&a[0], ctx.max_like_pattern)?;
     let mut escape = None;
     if a.len() == 3 {
         let Some(e) = value_bytes(&a[2]) else { return Ok(Value::Null) };

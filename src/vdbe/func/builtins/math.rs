@@ -189,6 +189,7 @@ mod tests {
             prng: &mut prng,
             pure_context: None,
             func_name: name,
+            max_like_pattern: 50_000,
         };
         f.call(&mut ctx, args).unwrap()
     }

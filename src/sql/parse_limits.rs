@@ -1,0 +1,752 @@
+//! The limits SQLite enforces while it parses a statement, checked on the
+//! parsed tree before anything else looks at it: the expression height
+//! (`SQLITE_LIMIT_EXPR_DEPTH`, "Expression tree is too large (maximum depth
+//! N)"), the parser's stack depth (`SQLITE_LIMIT_PARSER_DEPTH`, "Recursion
+//! limit"), function arguments (`SQLITE_LIMIT_FUNCTION_ARG`), compound
+//! SELECT terms (`SQLITE_LIMIT_COMPOUND_SELECT`) and, of
+//! `SQLITE_LIMIT_COLUMN`, the columns of CREATE TABLE and CREATE INDEX,
+//! UPDATE's SET list and the terms of ORDER BY, GROUP BY and PARTITION BY.
+//! (A result set's width is known only once `*` is expanded: the compiler
+//! checks it, `Compiler::expand_result_columns`; parameters are checked as
+//! they are numbered, `Compiler::variable`.)
+//!
+//! Why here: the compiler's walks over expressions recurse, and so does its
+//! cost per level; a statement past these limits would exhaust the stack
+//! or take minutes. Once it passes this check every tree the compiler sees
+//! is at most `EXPR_DEPTH` heights and `PARSER_DEPTH` nestings deep.
+//!
+//! Stack: the compiler's recursive walks run on stacks grown by `stacker`
+//! (`sql::parse::with_stack`: when less than 1 MiB is left, an 8 MiB
+//! segment is mapped). A statement at the limits (1,000 heights, 2,493
+//! nested parentheses, 43 nested scalar subqueries, 414 nested FROM
+//! subqueries) prepares and runs on a thread with a 32 KiB stack (tested
+//! with 256 KiB in `sql_limits_hostile`). Without the grown segments it
+//! would need, in a release build (measured by painting a thread's stack):
+//! 1.8 MiB for 1,000 heights of operators, 1.6 MiB for 831 nested calls,
+//! 4.0 MiB for 2,493 nested parentheses, 3.4 MiB for 414 nested FROM
+//! subqueries, 0.4 MiB for 43 nested scalar subqueries: about 1.7 KiB per
+//! level, far more than the 256 KiB a Python or Go thread may have.
+//!
+//! Heights follow SQLite's rules: a leaf is 1, a node is one more than its
+//! highest child, parentheses add no node (a row value does), `t.c` is a
+//! node over two leaves, a subquery's height is that of the highest
+//! expression of its result columns, WHERE, GROUP BY, HAVING, ORDER BY and
+//! LIMIT (not of its FROM clause). Name resolution adds the heights of the
+//! expressions enclosing a scalar subquery to its own, so nested scalar
+//! subqueries reach the limit after about 44 levels, as in SQLite.
+//!
+//! The parser's stack is estimated from the tree: SQLite's LALR(1) parser
+//! holds one entry per symbol shifted and not yet reduced, and the entries
+//! each construct leaves below its operands (e.g. `id LP distinct` below a
+//! function's first argument) are counted as in SQLite's grammar. The
+//! estimate is exact for nested parentheses, function calls, CASE, binary
+//! operators' right operands and FROM subqueries (checked against SQLite
+//! 3.54 in `tests/engine/sql_limits_hostile.rs`); elsewhere (the other
+//! statements' clauses, window definitions, joins) the entries below an
+//! operand are read from the grammar but not checked, and may be off by a
+//! few: only statements within a few entries of the limit can differ.
+//!
+//! Invariant: the walk itself recurses at most once per height or parser
+//! entry counted, stops at the first limit exceeded, and runs on a grown
+//! stack (`with_stack`) at each subquery, so it cannot overflow the stack.
+
+use crate::error::{Error, Result, SQLITE_INTERRUPT};
+use sqlite3_parser::ast::{
+    self, Cmd, Expr, FromClause, InsertBody, OneSelect, ResultColumn, Select, SelectTable, SortedColumn, Stmt, TriggerCmd, UnaryOperator, Upsert, UpsertDo,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The limits a statement is checked against (a connection's
+/// `sqlite3_limit` values).
+#[derive(Clone, Copy, Debug)]
+pub struct ParseLimits {
+    /// `SQLITE_LIMIT_EXPR_DEPTH`.
+    pub expr_depth: usize,
+    /// `SQLITE_LIMIT_PARSER_DEPTH`.
+    pub parser_depth: usize,
+    /// `SQLITE_LIMIT_COLUMN`.
+    pub columns: usize,
+    /// `SQLITE_LIMIT_COMPOUND_SELECT` (0: no limit).
+    pub compound: usize,
+    /// `SQLITE_LIMIT_FUNCTION_ARG`.
+    pub function_args: usize,
+}
+
+impl ParseLimits {
+    /// Limits that never refuse anything.
+    const NONE: ParseLimits = ParseLimits { expr_depth: usize::MAX, parser_depth: usize::MAX, columns: usize::MAX, compound: 0, function_args: usize::MAX };
+}
+
+/// Parser stack entries below a result column of a top-level SELECT
+/// (calibrated: SQLite accepts 2,493 nested parentheses there, not 2,494).
+const SELECT_COLUMN_BASE: usize = 7;
+/// The entries SQLite's parser stack holds before it first grows.
+const PARSER_INITIAL_STACK: usize = 50;
+/// Entries below a SELECT keyword of a top-level statement.
+const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
+
+/// Check `cmd` against `limits`; `interrupt` is polled at each subquery
+/// (`sqlite3_interrupt` stops a prepare as SQLite's parser does).
+pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<()> {
+    let stmt = match cmd {
+        Cmd::Stmt(s) => s,
+        Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
+    };
+    let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false };
+    crate::sql::parse::with_stack(|| w.stmt(stmt, base))
+}
+
+struct Walk<'i> {
+    limits: ParseLimits,
+    interrupt: Option<&'i AtomicBool>,
+    /// Inside CREATE VIEW: SQLite checks a view's SELECT when it is used.
+    in_view: bool,
+    /// The VALUES being walked is an INSERT's single row (not a result
+    /// set: its width is checked against the table's columns instead).
+    insert_row: bool,
+}
+
+fn too_deep(max: usize) -> Error {
+    Error::sql(format!("Expression tree is too large (maximum depth {max})"))
+}
+
+/// Whether SQLite's parser would call `e` constant where it rewrites
+/// `x IN (e)` as `x == +e` (literals and operators over them). The tree is
+/// not checked yet: past `budget` levels it is taken as not constant (it
+/// is then refused as too deep anyway).
+fn is_constant(e: &Expr<'_>, budget: usize) -> bool {
+    let Some(b) = budget.checked_sub(1) else { return false };
+    let c = |x: &Expr<'_>| is_constant(x, b);
+    match e {
+        Expr::Literal(_) | Expr::Variable(_) => true,
+        Expr::Unary(_, x) | Expr::Collate(x, _) | Expr::Cast { expr: x, .. } | Expr::IsNull(x) | Expr::NotNull(x) => c(x),
+        Expr::Binary(l, _, r) => c(l) && c(r),
+        Expr::Parenthesized(v) => v.len() == 1 && c(&v[0]),
+        Expr::InList { lhs, rhs, .. } => c(lhs) && rhs.iter().flat_map(|r| r.iter()).all(c),
+        Expr::Between { lhs, start, end, .. } => c(lhs) && c(start) && c(end),
+        Expr::Like { lhs, rhs, escape, .. } => c(lhs) && c(rhs) && escape.is_none_or(&c),
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            base.is_none_or(&c) && when_then_pairs.iter().all(|(w, t)| c(w) && c(t)) && else_expr.is_none_or(&c)
+        }
+        _ => false,
+    }
+}
+
+impl Walk<'_> {
+    fn poll(&self) -> Result<()> {
+        if self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Error::code(SQLITE_INTERRUPT));
+        }
+        Ok(())
+    }
+
+    fn parser(&self, pd: usize) -> Result<()> {
+        // The parser's stack starts with room for 50 entries and is only
+        // refused growth past the limit.
+        if pd > self.limits.parser_depth.max(PARSER_INITIAL_STACK) {
+            return Err(Error::sql("Recursion limit"));
+        }
+        Ok(())
+    }
+
+    /// The height of `e`, which starts with `pd` parser entries below it
+    /// and `td` height-counting nodes above it in its statement's tree.
+    /// Every node's height is checked, as SQLite checks each one it builds.
+    fn expr(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+        crate::sql::parse::with_stack(|| self.expr_inner(e, pd, td))
+    }
+
+    fn expr_inner(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+        self.parser(pd)?;
+        let max = self.limits.expr_depth;
+        if td >= max {
+            // Some enclosing node is already higher than the limit; stop
+            // before walking further down.
+            return Err(too_deep(max));
+        }
+        let n = td + 1;
+        let h = match e {
+            Expr::Between { lhs, not, start, end } => {
+                let h = self.expr(lhs, pd, n)?.max(self.expr(start, pd + 2, n)?).max(self.expr(end, pd + 4, n)?);
+                h + 1 + usize::from(*not)
+            }
+            Expr::Binary(l, _, r) => self.expr(l, pd, n)?.max(self.expr(r, pd + 2, n)?) + 1,
+            Expr::Case { base, when_then_pairs, else_expr } => {
+                let mut h = match base {
+                    Some(b) => self.expr(b, pd + 1, n)?,
+                    None => 0,
+                };
+                for (i, (w, t)) in when_then_pairs.iter().enumerate() {
+                    // `CASE case_operand WHEN` first, then
+                    // `CASE case_operand case_exprlist WHEN`.
+                    let below = pd + 3 + usize::from(i > 0);
+                    h = h.max(self.expr(w, below, n)?).max(self.expr(t, below + 2, n)?);
+                }
+                if let Some(x) = else_expr {
+                    h = h.max(self.expr(x, pd + 4, n)?);
+                }
+                h + 1
+            }
+            Expr::Cast { expr, .. } => self.expr(expr, pd + 2, n)? + 1,
+            Expr::Collate(x, _) => self.expr(x, pd, n)? + 1,
+            Expr::DoublyQualified(..) => 3,
+            Expr::Qualified(..) => 2,
+            Expr::Exists(s) => self.subquery(s, pd + 2, n)? + 1,
+            Expr::Subquery(s) => self.subquery(s, pd + 1, n)? + 1,
+            Expr::FunctionCall { name, args, order_by, filter_over, .. } => {
+                if args.is_some_and(|a| a.len() > self.limits.function_args) {
+                    return Err(Error::sql(format!("too many arguments on function {}", name.0)));
+                }
+                let h = self.list(args.unwrap_or(&[]), pd + 3, n)?;
+                if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                    self.sorted(terms, pd + 5, 0)?;
+                }
+                if let Some(tail) = filter_over {
+                    self.function_tail(tail, pd + 5)?;
+                }
+                h + 1
+            }
+            Expr::FunctionCallStar { filter_over, .. } => {
+                if let Some(tail) = filter_over {
+                    self.function_tail(tail, pd + 5)?;
+                }
+                1
+            }
+            Expr::InList { lhs, not, rhs } => {
+                let items = rhs.unwrap_or(&[]);
+                let l = self.expr(lhs, pd, n)?;
+                let vector = matches!(lhs, Expr::Parenthesized(v) if v.len() > 1);
+                // (Each level of a tree within the limits adds a height
+                // or a parser entry.)
+                let budget = (max - n).saturating_add(self.limits.parser_depth.saturating_sub(pd));
+                if items.len() == 1 && !vector && is_constant(&items[0], budget.min(4096)) {
+                    // `x IN (e)` is `x == +e` (`x != +e` for NOT IN).
+                    l.max(self.expr(&items[0], pd + 3, n + 1)? + 1) + 1
+                } else {
+                    l.max(self.list(items, pd + 3, n)?) + 1 + usize::from(*not && !items.is_empty())
+                }
+            }
+            Expr::InSelect { lhs, not, rhs } => {
+                let l = self.expr(lhs, pd, n)?;
+                l.max(self.subquery(rhs, pd + 3, n)?) + 1 + usize::from(*not)
+            }
+            Expr::InTable { lhs, not, args, .. } => {
+                let l = self.expr(lhs, pd, n)?;
+                l.max(self.list(args.unwrap_or(&[]), pd + 4, n)?) + 1 + usize::from(*not)
+            }
+            Expr::IsNull(x) | Expr::NotNull(x) => self.expr(x, pd, n)? + 1,
+            Expr::Like { lhs, not, rhs, escape, .. } => {
+                let mut h = self.expr(lhs, pd, n)?.max(self.expr(rhs, pd + 2, n)?);
+                if let Some(x) = escape {
+                    h = h.max(self.expr(x, pd + 4, n)?);
+                }
+                h + 1 + usize::from(*not)
+            }
+            // A parenthesized expression is its inside; a row value is a
+            // node of its own.
+            Expr::Parenthesized(v) if v.len() == 1 => return self.expr(&v[0], pd + 1, td),
+            Expr::Parenthesized(v) => self.list(v, pd + 1, n)? + 1,
+            Expr::Raise(_, msg) => match msg {
+                Some(m) => self.expr(m, pd + 4, n)? + 1,
+                None => 1,
+            },
+            Expr::Unary(UnaryOperator::Not, x) => self.expr(x, pd + 1, n)? + 1,
+            Expr::Unary(_, x) => self.expr(x, pd + 1, n)? + 1,
+            Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_) => 1,
+        };
+        if h > max {
+            return Err(too_deep(max));
+        }
+        Ok(h)
+    }
+
+    /// The highest of a comma-separated list whose first item has `pd`
+    /// entries below it (later ones also `list COMMA`).
+    fn list(&mut self, items: &[Expr<'_>], pd: usize, td: usize) -> Result<usize> {
+        let mut h = 0;
+        for (i, x) in items.iter().enumerate() {
+            h = h.max(self.expr(x, if i == 0 { pd } else { pd + 2 }, td)?);
+        }
+        Ok(h)
+    }
+
+    fn sorted(&mut self, terms: &[SortedColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+        self.terms(terms.len(), "ORDER")?;
+        self.list_sorted(terms, pd, td)
+    }
+
+    fn list_sorted(&mut self, terms: &[SortedColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+        let mut h = 0;
+        for (i, t) in terms.iter().enumerate() {
+            h = h.max(self.expr(&t.expr, if i == 0 { pd } else { pd + 2 }, td)?);
+        }
+        Ok(h)
+    }
+
+    /// ORDER BY, GROUP BY and PARTITION BY (reported as ORDER BY, as
+    /// SQLite does) have at most `SQLITE_LIMIT_COLUMN` terms.
+    fn terms(&self, n: usize, clause: &str) -> Result<()> {
+        if n > self.limits.columns && !self.in_view {
+            return Err(Error::sql(format!("too many terms in {clause} BY clause")));
+        }
+        Ok(())
+    }
+
+    fn function_tail(&mut self, tail: &ast::FunctionTail<'_>, pd: usize) -> Result<()> {
+        if let Some(f) = tail.filter_clause {
+            self.expr(f, pd, 0)?;
+        }
+        if let Some(ast::Over::Window(w)) = tail.over_clause {
+            self.window(w, pd)?;
+        }
+        Ok(())
+    }
+
+    fn window(&mut self, w: &ast::Window<'_>, pd: usize) -> Result<()> {
+        self.terms(w.partition_by.map_or(0, |p| p.len()), "ORDER")?;
+        self.list(w.partition_by.unwrap_or(&[]), pd + 3, 0)?;
+        self.sorted(w.order_by.unwrap_or(&[]), pd + 4, 0)?;
+        if let Some(f) = &w.frame_clause {
+            for b in std::iter::once(&f.start).chain(f.end.as_ref()) {
+                if let ast::FrameBound::Following(x) | ast::FrameBound::Preceding(x) = b {
+                    self.expr(x, pd + 5, 0)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A subquery inside an expression: its height (see `select`), on a
+    /// grown stack.
+    fn subquery(&mut self, s: &Select<'_>, pd: usize, td: usize) -> Result<usize> {
+        self.poll()?;
+        crate::sql::parse::with_stack(|| self.select(s, pd, td))
+    }
+
+    /// Walk `s` (its SELECT keyword has `pd` entries below it) and return
+    /// SQLite's height of a subquery: the highest expression of its result
+    /// columns, WHERE, GROUP BY, HAVING, ORDER BY and LIMIT.
+    fn select(&mut self, s: &Select<'_>, pd: usize, td: usize) -> Result<usize> {
+        self.parser(pd)?;
+        if let Some(with) = &s.with {
+            for cte in with.ctes.iter() {
+                self.subquery(cte.select, pd + 6, 0)?;
+            }
+        }
+        let compounds = s.body.compounds.as_ref().map_or(0, |c| c.len());
+        // (A compound ending in VALUES is not counted, as in SQLite.)
+        let last = s.body.compounds.as_ref().and_then(|c| c.last()).map_or(&s.body.select, |c| &c.select);
+        let max = self.limits.compound;
+        if max > 0 && compounds + 1 > max && !matches!(last, OneSelect::Values(_)) {
+            return Err(Error::sql("too many terms in compound SELECT"));
+        }
+        let mut h = self.one_select(&s.body.select, pd, td)?;
+        for c in s.body.compounds.iter().flat_map(|c| c.iter()) {
+            h = h.max(self.one_select(&c.select, pd + 2, td)?);
+        }
+        h = h.max(self.sorted(s.order_by.unwrap_or(&[]), pd + 3, td)?);
+        if let Some(l) = s.limit {
+            h = h.max(self.limit(l, pd, td)?);
+        }
+        Ok(h)
+    }
+
+    fn limit(&mut self, l: &ast::Limit<'_>, pd: usize, td: usize) -> Result<usize> {
+        let mut h = self.expr(&l.expr, pd + 4, td + 1)?;
+        if let Some(o) = &l.offset {
+            h = h.max(self.expr(o, pd + 6, td + 1)?);
+        }
+        Ok(h + 1)
+    }
+
+    fn one_select(&mut self, s: &OneSelect<'_>, pd: usize, td: usize) -> Result<usize> {
+        match s {
+            OneSelect::Select { columns, from, where_clause, group_by, having, window_clause, .. } => {
+                let mut h = self.columns(columns, pd + 4, td)?;
+                if let Some(f) = from {
+                    self.from(f, pd + 4)?;
+                }
+                if let Some(w) = where_clause {
+                    h = h.max(self.expr(w, pd + 5, td)?);
+                }
+                self.terms(group_by.map_or(0, |g| g.len()), "GROUP")?;
+                h = h.max(self.list(group_by.unwrap_or(&[]), pd + 6, td)?);
+                if let Some(x) = having {
+                    h = h.max(self.expr(x, pd + 6, td)?);
+                }
+                for d in window_clause.iter().flat_map(|w| w.iter()) {
+                    self.window(&d.window, pd + 6)?;
+                }
+                Ok(h)
+            }
+            OneSelect::Values(rows) => {
+                if !std::mem::take(&mut self.insert_row) && rows.iter().any(|r| r.len() > self.limits.columns) {
+                    return Err(Error::sql("too many columns in result set"));
+                }
+                let mut h = 0;
+                for row in rows.iter() {
+                    h = h.max(self.list(row, pd + 2, td)?);
+                }
+                Ok(h)
+            }
+        }
+    }
+
+    fn columns(&mut self, columns: &[ResultColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+        let mut h = 0;
+        for (i, c) in columns.iter().enumerate() {
+            if let ResultColumn::Expr(e, _) = c {
+                h = h.max(self.expr(e, if i == 0 { pd } else { pd + 1 }, td)?);
+            }
+        }
+        Ok(h)
+    }
+
+    /// A FROM clause whose first item has `pd` entries below it. Its
+    /// subqueries' heights are their own (not part of the enclosing one).
+    fn from(&mut self, f: &FromClause<'_>, pd: usize) -> Result<()> {
+        let items = f.select.into_iter().chain(f.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+        for (i, t) in items.enumerate() {
+            let below = pd + 1 + if i == 0 { 0 } else { 2 };
+            match t {
+                SelectTable::Select(s, _) => {
+                    self.subquery(s, below + 1, 0)?;
+                }
+                SelectTable::Sub(inner, _) => self.from(inner, below + 1)?,
+                SelectTable::TableCall(_, args, _) => {
+                    self.list(args.unwrap_or(&[]), below + 2, 0)?;
+                }
+                SelectTable::Table(..) => {}
+            }
+        }
+        for j in f.joins.iter().flat_map(|j| j.iter()) {
+            if let Some(ast::JoinConstraint::On(e)) = &j.constraint {
+                self.expr(e, pd + 4, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn upsert(&mut self, mut u: Option<&Upsert<'_>>, pd: usize) -> Result<()> {
+        while let Some(x) = u {
+            if let Some(i) = &x.index {
+                self.sorted(i.targets, pd + 3, 0)?;
+                self.opt(i.where_clause.as_ref(), pd + 4)?;
+            }
+            if let UpsertDo::Set { sets, where_clause } = &x.do_clause {
+                self.sets(sets, pd + 4)?;
+                self.opt(where_clause.as_ref(), pd + 5)?;
+            }
+            u = x.next;
+        }
+        Ok(())
+    }
+
+    fn sets(&mut self, sets: &[ast::Set<'_>], pd: usize) -> Result<()> {
+        if sets.iter().map(|s| s.col_names.len()).sum::<usize>() > self.limits.columns {
+            return Err(Error::sql("too many columns in set list"));
+        }
+        for s in sets {
+            self.expr(&s.expr, pd + 2, 0)?;
+        }
+        Ok(())
+    }
+
+    fn opt(&mut self, e: Option<&Expr<'_>>, pd: usize) -> Result<()> {
+        if let Some(e) = e {
+            self.expr(e, pd, 0)?;
+        }
+        Ok(())
+    }
+
+    fn returning(&mut self, r: Option<&[ResultColumn<'_>]>, pd: usize) -> Result<()> {
+        if r.is_some_and(|r| r.len() > self.limits.columns) {
+            return Err(Error::sql("too many columns in result set"));
+        }
+        self.columns(r.unwrap_or(&[]), pd + 1, 0).map(|_| ())
+    }
+
+    fn dml_tail(&mut self, order_by: Option<&[SortedColumn<'_>]>, limit: Option<&ast::Limit<'_>>, pd: usize) -> Result<()> {
+        self.sorted(order_by.unwrap_or(&[]), pd + 3, 0)?;
+        if let Some(l) = limit {
+            self.limit(l, pd, 0)?;
+        }
+        Ok(())
+    }
+
+    fn with(&mut self, with: Option<&ast::With<'_>>, pd: usize) -> Result<()> {
+        for cte in with.iter().flat_map(|w| w.ctes.iter()) {
+            self.subquery(cte.select, pd + 6, 0)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, stmt: &Stmt<'_>, pd: usize) -> Result<()> {
+        match stmt {
+            Stmt::Select(s) => {
+                self.select(s, pd, 0)?;
+                Nesting::new(self.limits.expr_depth).select(s, 0)
+            }
+            Stmt::Insert { with, body, returning, .. } => {
+                self.with(with.as_ref(), pd)?;
+                if let InsertBody::Select(s, upsert) = body {
+                    self.insert_row = s.body.compounds.is_none() && matches!(&s.body.select, OneSelect::Values(rows) if rows.len() == 1);
+                    self.subquery(s, pd + 5, 0)?;
+                    self.upsert(*upsert, pd + 5)?;
+                    Nesting::new(self.limits.expr_depth).select(s, 0)?;
+                }
+                self.returning(*returning, pd + 5)
+            }
+            Stmt::Update { with, sets, from, where_clause, returning, order_by, limit, .. } => {
+                self.with(with.as_ref(), pd)?;
+                self.sets(sets, pd + 4)?;
+                if let Some(f) = from {
+                    self.from(f, pd + 5)?;
+                }
+                self.opt(where_clause.as_ref(), pd + 6)?;
+                let nesting = Nesting::new(self.limits.expr_depth);
+                for e in sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()) {
+                    nesting.expr(e, 0)?;
+                }
+                self.returning(*returning, pd + 6)?;
+                self.dml_tail(*order_by, *limit, pd + 6)
+            }
+            Stmt::Delete { with, where_clause, returning, order_by, limit, .. } => {
+                self.with(with.as_ref(), pd)?;
+                self.opt(where_clause.as_ref(), pd + 5)?;
+                if let Some(e) = where_clause {
+                    Nesting::new(self.limits.expr_depth).expr(e, 0)?;
+                }
+                self.returning(*returning, pd + 5)?;
+                self.dml_tail(*order_by, *limit, pd + 5)
+            }
+            Stmt::CreateIndex { columns, where_clause, .. } => {
+                if columns.len() > self.limits.columns {
+                    return Err(Error::sql("too many columns in index"));
+                }
+                self.list_sorted(columns, pd + 7, 0)?;
+                self.opt(where_clause.as_ref(), pd + 9)
+            }
+            Stmt::CreateTable { body, tbl_name, .. } => match body {
+                ast::CreateTableBody::AsSelect(s) => self.subquery(s, pd + 5, 0).map(|_| ()),
+                ast::CreateTableBody::ColumnsAndConstraints { columns, constraints, .. } => {
+                    if columns.len() > self.limits.columns {
+                        return Err(Error::sql(format!("too many columns on {}", crate::sql::parse::unquote(tbl_name.name.0))));
+                    }
+                    for c in columns.iter() {
+                        for k in c.constraints.iter() {
+                            match &k.constraint {
+                                ast::ColumnConstraint::Check(e) | ast::ColumnConstraint::Default(e) | ast::ColumnConstraint::Generated { expr: e, .. } => {
+                                    self.expr(e, pd + 8, 0)?;
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    for k in constraints.iter().flat_map(|c| c.iter()) {
+                        if let ast::TableConstraint::Check(e, _) = &k.constraint {
+                            self.expr(e, pd + 8, 0)?;
+                        }
+                    }
+                    Ok(())
+                }
+            },
+            Stmt::CreateView { select, .. } => {
+                self.in_view = true;
+                self.subquery(select, pd + 5, 0).map(|_| ())
+            }
+            Stmt::CreateTrigger { when_clause, commands, .. } => {
+                self.opt(when_clause.as_ref(), pd + 10)?;
+                for c in commands.iter() {
+                    let pd = pd + 11;
+                    match c {
+                        TriggerCmd::Update { sets, from, where_clause, .. } => {
+                            self.sets(sets, pd + 4)?;
+                            if let Some(f) = from {
+                                self.from(f, pd + 5)?;
+                            }
+                            self.opt(where_clause.as_ref(), pd + 6)?;
+                        }
+                        TriggerCmd::Insert { select, upsert, .. } => {
+                            self.subquery(select, pd + 5, 0)?;
+                            self.upsert(*upsert, pd + 5)?;
+                        }
+                        TriggerCmd::Delete { where_clause, .. } => self.opt(where_clause.as_ref(), pd + 5)?,
+                        TriggerCmd::Select(s) => {
+                            self.subquery(s, pd, 0)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Stmt::Attach { expr, db_name, key } => {
+                self.expr(expr, pd + 2, 0)?;
+                self.expr(db_name, pd + 4, 0)?;
+                self.opt(key.as_ref(), pd + 6)
+            }
+            Stmt::Detach(e) => self.expr(e, pd + 2, 0).map(|_| ()),
+            Stmt::Vacuum(_, into) => self.opt(into.as_ref(), pd + 3),
+            Stmt::AlterTable(..)
+            | Stmt::Analyze(_)
+            | Stmt::Begin(..)
+            | Stmt::Commit(_)
+            | Stmt::CreateVirtualTable { .. }
+            | Stmt::DropIndex { .. }
+            | Stmt::DropTable { .. }
+            | Stmt::DropTrigger { .. }
+            | Stmt::DropView { .. }
+            | Stmt::Pragma(..)
+            | Stmt::Reindex { .. }
+            | Stmt::Release(_)
+            | Stmt::Rollback { .. }
+            | Stmt::Savepoint(_) => Ok(()),
+        }
+    }
+}
+
+/// Name resolution's running height: SQLite adds the height of each
+/// expression it resolves to the heights of the expressions it is nested
+/// in (through scalar subqueries), and refuses a total past the limit.
+struct Nesting {
+    max: usize,
+}
+
+impl Nesting {
+    fn new(max: usize) -> Self {
+        Nesting { max }
+    }
+
+    /// Resolve `s` with `acc` heights of enclosing expressions.
+    fn select(&self, s: &Select<'_>, acc: usize) -> Result<()> {
+        crate::sql::parse::with_stack(|| {
+            for cte in s.with.iter().flat_map(|w| w.ctes.iter()) {
+                self.select(cte.select, acc)?;
+            }
+            let cores = std::iter::once(&s.body.select).chain(s.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
+            for core in cores {
+                match core {
+                    OneSelect::Select { columns, from, where_clause, group_by, having, .. } => {
+                        if let Some(f) = from {
+                            self.from(f, acc)?;
+                        }
+                        for c in columns.iter() {
+                            if let ResultColumn::Expr(e, _) = c {
+                                self.expr(e, acc)?;
+                            }
+                        }
+                        for e in where_clause.iter().copied().chain(group_by.iter().flat_map(|g| g.iter())).chain(having.iter().copied()) {
+                            self.expr(e, acc)?;
+                        }
+                    }
+                    OneSelect::Values(rows) => {
+                        for e in rows.iter().flat_map(|r| r.iter()) {
+                            self.expr(e, acc)?;
+                        }
+                    }
+                }
+            }
+            for t in s.order_by.iter().flat_map(|o| o.iter()) {
+                self.expr(&t.expr, acc)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn from(&self, f: &FromClause<'_>, acc: usize) -> Result<()> {
+        let items = f.select.into_iter().chain(f.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+        for t in items {
+            match t {
+                SelectTable::Select(s, _) => self.select(s, acc)?,
+                SelectTable::Sub(inner, _) => self.from(inner, acc)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolve the top-level expression `e`: its height counts for every
+    /// subquery inside it.
+    fn expr(&self, e: &Expr<'_>, acc: usize) -> Result<()> {
+        let total = acc + height(e);
+        if total > self.max {
+            return Err(too_deep(self.max));
+        }
+        let mut result = Ok(());
+        subqueries(e, &mut |s| {
+            if result.is_ok() {
+                result = self.select(s, total);
+            }
+        });
+        result
+    }
+}
+
+/// SQLite's height of `e` (already checked to be within the limit, so
+/// this recursion is bounded).
+fn height(e: &Expr<'_>) -> usize {
+    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false };
+    w.expr(e, 0, 0).unwrap_or(0)
+}
+
+/// Call `f` with each subquery directly inside `e` (not those inside
+/// them).
+fn subqueries<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) {
+    crate::sql::parse::with_stack(|| subqueries_inner(e, f))
+}
+
+fn subqueries_inner<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) {
+    match e {
+        Expr::Exists(s) | Expr::Subquery(s) => f(s),
+        Expr::InSelect { lhs, rhs, .. } => {
+            subqueries(lhs, f);
+            f(rhs);
+        }
+        Expr::Between { lhs, start, end, .. } => {
+            subqueries(lhs, f);
+            subqueries(start, f);
+            subqueries(end, f);
+        }
+        Expr::Binary(l, _, r) => {
+            subqueries(l, f);
+            subqueries(r, f);
+        }
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            for x in base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied()) {
+                subqueries(x, f);
+            }
+        }
+        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) | Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => subqueries(x, f),
+        Expr::FunctionCall { args, .. } => {
+            for x in args.iter().flat_map(|a| a.iter()) {
+                subqueries(x, f);
+            }
+        }
+        Expr::InList { lhs, rhs, .. } => {
+            subqueries(lhs, f);
+            for x in rhs.iter().flat_map(|a| a.iter()) {
+                subqueries(x, f);
+            }
+        }
+        Expr::InTable { lhs, args, .. } => {
+            subqueries(lhs, f);
+            for x in args.iter().flat_map(|a| a.iter()) {
+                subqueries(x, f);
+            }
+        }
+        Expr::Like { lhs, rhs, escape, .. } => {
+            subqueries(lhs, f);
+            subqueries(rhs, f);
+            if let Some(x) = escape {
+                subqueries(x, f);
+            }
+        }
+        Expr::Parenthesized(v) => {
+            for x in v.iter() {
+                subqueries(x, f);
+            }
+        }
+        Expr::Raise(_, Some(x)) => subqueries(x, f),
+        _ => {}
+    }
+}

@@ -1,0 +1,358 @@
+//! Hostile statements and `sqlite3_limit` limits, differentially against
+//! the reference SQLite 3.54.1: expression height and parser depth at
+//! their exact boundaries, statements far past them (an error, never a
+//! crash), deep statements within them (they finish, also on a small
+//! thread stack), the size limits at their defaults and lowered per
+//! connection, and `sqlite3_interrupt` stopping a prepare.
+#![allow(unsafe_code)]
+
+use crate::sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb};
+use libsqlite3_sys as ffi;
+
+const LIMIT_LENGTH: i32 = 0;
+const LIMIT_SQL_LENGTH: i32 = 1;
+const LIMIT_COLUMN: i32 = 2;
+const LIMIT_EXPR_DEPTH: i32 = 3;
+const LIMIT_COMPOUND_SELECT: i32 = 4;
+const LIMIT_VDBE_OP: i32 = 5;
+const LIMIT_FUNCTION_ARG: i32 = 6;
+const LIMIT_ATTACHED: i32 = 7;
+const LIMIT_LIKE_PATTERN_LENGTH: i32 = 8;
+const LIMIT_VARIABLE_NUMBER: i32 = 9;
+const LIMIT_TRIGGER_DEPTH: i32 = 10;
+const LIMIT_PARSER_DEPTH: i32 = 12;
+
+/// Run `setup` then `sql` on both engines with `limits` set, and assert
+/// the same outcome of `sql`; returns it.
+fn same_with_limits(limits: &[(i32, i32)], setup: &str, sql: &str) -> Vec<Outcome> {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    for &(id, v) in limits {
+        let old_ours = ours.limit(id, v);
+        let old_ref = unsafe { ffi::sqlite3_limit(reference.0, id, v) };
+        assert_eq!(old_ours, old_ref, "default of limit {id}");
+    }
+    if !setup.is_empty() {
+        assert_eq!(run_ours(&mut ours, setup), run_ref(&reference, setup), "setup: {setup}");
+    }
+    let a = run_ours(&mut ours, sql);
+    let b = run_ref(&reference, sql);
+    if a != b {
+        let short = |o: &Vec<Outcome>| format!("{o:?}").chars().take(300).collect::<String>();
+        let shown: String = sql.chars().take(200).collect();
+        panic!("\nSQL ({} bytes): {shown}...\nours: {}\nref:  {}", sql.len(), short(&a), short(&b));
+    }
+    a
+}
+
+fn same(sql: &str) -> Vec<Outcome> {
+    same_with_limits(&[], "", sql)
+}
+
+fn is_error(o: &[Outcome], message: &str) -> bool {
+    matches!(o.last(), Some(Outcome::Error { code: 1, message: m }) if m == message)
+}
+
+fn nested(open: &str, inner: &str, close: &str, n: usize) -> String {
+    format!("SELECT {}{inner}{}", open.repeat(n), close.repeat(n))
+}
+
+/// Each form at the largest size SQLite accepts and one past it.
+#[test]
+fn depth_boundaries_match_sqlite() {
+    type Form = Box<dyn Fn(usize) -> String>;
+    let forms: Vec<(&str, Form, usize)> = vec![
+        ("binary chain", Box::new(|n| format!("SELECT {}", vec!["1"; n].join("+"))), 1000),
+        ("AND chain", Box::new(|n| format!("SELECT {}", vec!["1"; n].join(" AND "))), 1000),
+        ("NOT", Box::new(|n| format!("SELECT {}1", "NOT ".repeat(n))), 999),
+        ("unary minus", Box::new(|n| format!("SELECT {}1", "- ".repeat(n))), 999),
+        ("CAST", Box::new(|n| nested("CAST(", "1", " AS INT)", n)), 999),
+        ("COLLATE", Box::new(|n| format!("SELECT 'a'{}", " COLLATE nocase".repeat(n))), 999),
+        ("parentheses", Box::new(|n| nested("(", "1", ")", n)), 2493),
+        ("parentheses in WHERE", Box::new(|n| format!("SELECT 1 WHERE {}1{}", "(".repeat(n), ")".repeat(n))), 2492),
+        ("function calls", Box::new(|n| nested("abs(", "1", ")", n)), 831),
+        ("second arguments", Box::new(|n| nested("coalesce(1,", "1", ")", n)), 498),
+        ("CASE THEN", Box::new(|n| nested("CASE WHEN 1 THEN ", "1", " END", n)), 498),
+        ("CASE ELSE", Box::new(|n| nested("CASE WHEN 1 THEN 1 ELSE ", "1", " END", n)), 623),
+        ("right operands", Box::new(|n| nested("1+(", "1", ")", n)), 831),
+        ("scalar subqueries", Box::new(|n| nested("(SELECT ", "1", ")", n)), 43),
+        ("EXISTS", Box::new(|n| nested("EXISTS(SELECT ", "1", ")", n)), 43),
+        ("IN lists", Box::new(|n| nested("1 IN (", "1", ")", n)), 499),
+        (
+            "FROM subqueries",
+            Box::new(|n| format!("SELECT * FROM {}(SELECT 1){}", "(SELECT * FROM ".repeat(n), ")".repeat(n))),
+            414,
+        ),
+    ];
+    for (name, form, max_ok) in &forms {
+        let ok = same(&form(*max_ok));
+        assert!(matches!(ok.last(), Some(Outcome::Rows { .. })), "{name} at {max_ok}: {ok:?}");
+        let past = same(&form(max_ok + 1));
+        assert!(matches!(past.last(), Some(Outcome::Error { code: 1, .. })), "{name} at {}: {past:?}", max_ok + 1);
+    }
+}
+
+/// The statements that overflowed the stack or ran for minutes: each is
+/// refused with SQLite's error.
+#[test]
+fn hostile_statements_are_refused() {
+    let too_large = "Expression tree is too large (maximum depth 1000)";
+    assert!(is_error(&same(&format!("SELECT {}", vec!["1"; 100_000].join("+"))), too_large));
+    assert!(is_error(&same(&format!("SELECT {}", vec!["1"; 1_000_000].join(" AND "))), too_large));
+    assert!(is_error(&same(&format!("SELECT 1 WHERE {}", vec!["1"; 100_000].join(" OR "))), too_large));
+    assert!(is_error(&same(&nested("(", "1", ")", 100_000)), "Recursion limit"));
+    assert!(is_error(&same(&nested("(SELECT ", "1", ")", 2000)), "Recursion limit"));
+    assert!(is_error(&same(&nested("(SELECT ", "1", ")", 1000)), "Recursion limit"));
+    assert!(is_error(&same(&nested("(SELECT ", "1", ")", 200)), too_large));
+    assert!(is_error(&same(&nested("abs(", "1", ")", 100_000)), "Recursion limit"));
+    assert!(is_error(&same(&format!("SELECT 1 IN ({})", vec!["1"; 1_000_000].join("+"))), too_large));
+    assert!(is_error(&same(&format!("SELECT 1 IN ({}1{})", "(".repeat(100_000), ")".repeat(100_000))), "Recursion limit"));
+    // Deep trees in the other statements and clauses.
+    let deep = vec!["1"; 1001].join("+");
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("INSERT INTO t VALUES(1, {deep})"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("UPDATE t SET a = {deep}"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("DELETE FROM t WHERE {deep}"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("CREATE INDEX i ON t(a) WHERE {deep}"));
+    same_with_limits(&[], "", &format!("CREATE TABLE u(a CHECK({deep}))"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("CREATE TRIGGER r AFTER INSERT ON t BEGIN SELECT {deep}; END"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("SELECT * FROM t JOIN t AS u ON {deep}"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("SELECT a FROM t ORDER BY {deep}"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("SELECT a FROM t LIMIT {deep}"));
+    same_with_limits(&[], "CREATE TABLE t(a, b)", &format!("WITH c AS (SELECT {deep}) SELECT * FROM c"));
+}
+
+/// Deep statements within the limits compile and give SQLite's result.
+#[test]
+fn deep_statements_within_limits_finish() {
+    let rows = same(&nested("(SELECT ", "1", ")", 43));
+    assert_eq!(rows, vec![Outcome::Rows { names: rows_names(&rows), rows: vec![vec![crate::sql_common::V::Int(1)]] }]);
+    same(&format!("SELECT * FROM {}(SELECT 1){}", "(SELECT * FROM ".repeat(414), ")".repeat(414)));
+    same(&format!("SELECT {}", vec!["x"; 1000].join("+")).replace("SELECT x", "SELECT 1").replace('x', "2"));
+    same(&format!("SELECT 1 IN ({})", (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")));
+    same(&format!("SELECT count(*) FROM (VALUES {})", (0..20_000).map(|i| format!("({i})")).collect::<Vec<_>>().join(",")));
+    same(&vec!["SELECT 1"; 500].join(" UNION ALL "));
+}
+
+fn rows_names(o: &[Outcome]) -> Vec<String> {
+    match o.last() {
+        Some(Outcome::Rows { names, .. }) => names.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Statements at the limits prepare and run on a thread with a small
+/// stack (Python's and Go's threads may have 256 KiB or less).
+#[test]
+fn deep_statements_run_on_a_small_stack() {
+    let statements = vec![
+        (format!("SELECT {}", vec!["1"; 1000].join("+")), 1000),
+        (nested("(", "1", ")", 2493), 1),
+        (nested("abs(", "1", ")", 831), 1),
+        (nested("(SELECT ", "1", ")", 43), 1),
+        (format!("SELECT * FROM {}(SELECT 1){}", "(SELECT * FROM ".repeat(414), ")".repeat(414)), 1),
+        (nested("CASE WHEN 1 THEN ", "1", " END", 498), 1),
+        (format!("SELECT {}", vec!["1"; 1_000_000].join(" AND ")), -1),
+    ];
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let mut conn = ours_open();
+            for (sql, want) in statements {
+                let out = run_ours(&mut conn, &sql);
+                match out.last() {
+                    Some(Outcome::Rows { rows, .. }) => assert_eq!(rows, &vec![vec![crate::sql_common::V::Int(want)]]),
+                    Some(Outcome::Error { code: 1, .. }) => assert_eq!(want, -1, "{out:?}"),
+                    other => panic!("{other:?}"),
+                }
+            }
+        })
+        .unwrap();
+    handle.join().unwrap();
+}
+
+/// Every size limit at SQLite's default, with its message.
+#[test]
+fn size_limits_at_defaults() {
+    let cols = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>().join(",");
+    let ones = |n: usize| vec!["1"; n].join(",");
+    let t = "CREATE TABLE t(a)";
+    let cases: Vec<(&str, String)> = vec![
+        ("", format!("CREATE TABLE t({})", cols(2000))),
+        ("", format!("CREATE TABLE t({})", cols(2001))),
+        ("", format!("CREATE TABLE \"My T\"({})", cols(2001))),
+        ("", format!("SELECT {}", ones(2000))),
+        ("", format!("SELECT {}", ones(2001))),
+        ("", format!("SELECT 1 ORDER BY {}", ones(2000))),
+        ("", format!("SELECT 1 ORDER BY {}", ones(2001))),
+        ("", format!("SELECT 1 GROUP BY {}", ones(2001))),
+        ("", format!("SELECT 1 UNION SELECT 2 ORDER BY {}", ones(2001))),
+        (t, format!("CREATE INDEX i ON t({})", vec!["a"; 2000].join(","))),
+        (t, format!("CREATE INDEX i ON t({})", vec!["a"; 2001].join(","))),
+        ("", format!("VALUES({})", ones(2001))),
+        ("", format!("VALUES({0}),({0})", ones(2001))),
+        (t, format!("INSERT INTO t VALUES({})", ones(2001))),
+        (t, format!("INSERT INTO t VALUES({0}),({0})", ones(2001))),
+        (t, format!("INSERT INTO t SELECT {}", ones(2001))),
+        (t, format!("UPDATE t SET {}", vec!["a=1"; 2001].join(","))),
+        ("", format!("CREATE VIEW v AS SELECT {}", ones(2001))),
+        ("", format!("WITH c AS (SELECT {}) SELECT 1 FROM c", ones(2001))),
+        (t, format!("INSERT INTO t VALUES(1) RETURNING {}", ones(2001))),
+        ("", format!("SELECT count(*) OVER (PARTITION BY {})", ones(2001))),
+        ("", format!("SELECT count(*) OVER (ORDER BY {})", ones(2001))),
+        ("", format!("SELECT group_concat(1 ORDER BY {})", ones(2001))),
+        ("CREATE TABLE w(c0)", format!("SELECT * FROM ({0}) AS x, ({0}) AS y", format!("SELECT {}", ones(1001)))),
+        ("", vec!["SELECT 1"; 500].join(" UNION ALL ")),
+        ("", vec!["SELECT 1"; 501].join(" UNION ALL ")),
+        ("", vec!["SELECT 1"; 501].join(" UNION ")),
+        ("", format!("SELECT 1 UNION ALL {}", vec!["VALUES(1)"; 501].join(" UNION ALL "))),
+        ("", format!("VALUES {}", vec!["(1)"; 5000].join(","))),
+        ("", format!("SELECT max({})", ones(1000))),
+        ("", format!("SELECT max({})", ones(1001))),
+        ("", format!("SELECT \"max\"({})", ones(1001))),
+        ("", format!("SELECT nosuch({})", ones(1001))),
+        // More than 65,535 arguments once lost the rest (a wrong result).
+        ("", format!("SELECT max({}, 1000000000)", ones(70_000))),
+        ("", format!("SELECT {}, ?32766", vec!["?"; 1999].join(","))),
+        ("", format!("SELECT {}, ?32767", vec!["?"; 1999].join(","))),
+        ("", format!("SELECT 1 WHERE 1 IN ({})", vec!["?"; 32766].join(","))),
+        ("", format!("SELECT 1 WHERE 1 IN ({})", vec!["?"; 32767].join(","))),
+        ("", format!("SELECT 1 WHERE 1 IN ({})", (0..32767).map(|i| format!(":a{i}")).collect::<Vec<_>>().join(","))),
+        ("", format!("SELECT 'a' LIKE '{}'", "%".repeat(50_000))),
+        ("", format!("SELECT 'a' LIKE '{}'", "%".repeat(50_001))),
+        ("", format!("SELECT 'a' GLOB '{}'", "*".repeat(50_001))),
+        ("", format!("SELECT like('{}', 'a')", "%".repeat(50_001))),
+    ];
+    for (setup, sql) in &cases {
+        same_with_limits(&[], setup, sql);
+    }
+}
+
+/// `sqlite3_limit` lowers each limit for one connection.
+#[test]
+fn lowered_limits_match_sqlite() {
+    let t = "CREATE TABLE t(a, b, c)";
+    let ones = |n: usize| vec!["1"; n].join(",");
+    let cases: Vec<(i32, i32, &str, String)> = vec![
+        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", ["1"; 10].join("+"))),
+        (LIMIT_EXPR_DEPTH, 10, "", format!("SELECT {}", ["1"; 11].join("+"))),
+        (LIMIT_EXPR_DEPTH, 10, "", nested("(SELECT ", "1", ")", 3)),
+        (LIMIT_EXPR_DEPTH, 10, "", nested("(SELECT ", "1", ")", 4)),
+        // (The parser's stack holds 50 entries before it must grow.)
+        (LIMIT_PARSER_DEPTH, 20, "", nested("(", "1", ")", 43)),
+        (LIMIT_PARSER_DEPTH, 20, "", nested("(", "1", ")", 44)),
+        (LIMIT_PARSER_DEPTH, 100, "", nested("(", "1", ")", 93)),
+        (LIMIT_PARSER_DEPTH, 100, "", nested("(", "1", ")", 94)),
+        (LIMIT_PARSER_DEPTH, 100, "", nested("abs(", "1", ")", 31)),
+        (LIMIT_PARSER_DEPTH, 100, "", nested("abs(", "1", ")", 32)),
+        // (Below 5, SQLite cannot read its own schema table.)
+        (LIMIT_COLUMN, 5, "", "CREATE TABLE u(a, b, c, d, e)".into()),
+        (LIMIT_COLUMN, 5, "", "CREATE TABLE u(a, b, c, d, e, f)".into()),
+        (LIMIT_COLUMN, 5, "", "SELECT 1, 2, 3, 4, 5, 6".into()),
+        (LIMIT_COLUMN, 5, t, "SELECT *, * FROM t".into()),
+        (LIMIT_COLUMN, 5, t, "SELECT *, 1, 2 FROM t".into()),
+        (LIMIT_COLUMN, 5, t, "SELECT a FROM t ORDER BY a, b, c, a, b, c".into()),
+        (LIMIT_COLUMN, 5, t, "SELECT a FROM t GROUP BY a, b, c, a, b, c".into()),
+        (LIMIT_COLUMN, 5, t, "CREATE INDEX i ON t(a, b, c, a, b, c)".into()),
+        (LIMIT_COLUMN, 5, t, "UPDATE t SET a = 1, b = 2, c = 3, a = 4, b = 5, c = 6".into()),
+        (LIMIT_COMPOUND_SELECT, 3, "", "SELECT 1 UNION SELECT 2 UNION SELECT 3".into()),
+        (LIMIT_COMPOUND_SELECT, 3, "", "SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4".into()),
+        (LIMIT_FUNCTION_ARG, 3, "", "SELECT max(1, 2, 3)".into()),
+        (LIMIT_FUNCTION_ARG, 3, "", "SELECT max(1, 2, 3, 4)".into()),
+        (LIMIT_VARIABLE_NUMBER, 5, "", "SELECT ?, ?, ?, ?, ?".into()),
+        (LIMIT_VARIABLE_NUMBER, 5, "", "SELECT ?, ?, ?, ?, ?, ?".into()),
+        (LIMIT_VARIABLE_NUMBER, 5, "", "SELECT ?6".into()),
+        (LIMIT_VARIABLE_NUMBER, 5, "", "SELECT :a, :b, :c, :d, :e, :f".into()),
+        (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' LIKE 'aaaaaaaaaa'".into()),
+        (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' LIKE 'aaaaaaaaaaa'".into()),
+        (LIMIT_LIKE_PATTERN_LENGTH, 10, "", "SELECT 'a' GLOB 'aaaaaaaaaaa'".into()),
+        (LIMIT_SQL_LENGTH, 100, "", format!("SELECT '{}' AS a", "x".repeat(80))),
+        (LIMIT_SQL_LENGTH, 100, "", format!("SELECT '{}' AS a", "x".repeat(100))),
+        (LIMIT_VDBE_OP, 200, "", "SELECT 1".into()),
+        (LIMIT_VDBE_OP, 200, "", format!("SELECT {}", ones(500))),
+        (LIMIT_ATTACHED, 0, "", "ATTACH ':memory:' AS b".into()),
+        (LIMIT_ATTACHED, 1, "ATTACH ':memory:' AS b", "ATTACH ':memory:' AS c".into()),
+        (LIMIT_LENGTH, 50, "", "SELECT length(zeroblob(100))".into()),
+        (LIMIT_LENGTH, 50, "", "SELECT length(randomblob(100))".into()),
+        (LIMIT_LENGTH, 50, "", format!("SELECT '{}'", "a".repeat(60))),
+        (
+            LIMIT_TRIGGER_DEPTH,
+            2,
+            "CREATE TABLE t(a); PRAGMA recursive_triggers=1; CREATE TRIGGER r AFTER INSERT ON t WHEN new.a < 10 BEGIN INSERT INTO t VALUES(new.a+1); END",
+            "INSERT INTO t VALUES(1)".into(),
+        ),
+    ];
+    for (id, v, setup, sql) in &cases {
+        same_with_limits(&[(*id, *v)], setup, sql);
+    }
+}
+
+/// An interrupt set while a statement runs stops the next prepare with
+/// SQLITE_INTERRUPT, as in SQLite; one left over after all statements
+/// finished does not.
+#[test]
+fn interrupt_stops_a_prepare() {
+    let setup = "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2),(3)";
+    // Ours.
+    let mut conn = ours_open();
+    run_ours(&mut conn, setup);
+    let (running, _) = conn.prepare(b"SELECT a FROM t").unwrap();
+    let mut running = running.unwrap();
+    assert_eq!(running.step(&mut conn).unwrap(), ringlite::StepResult::Row);
+    conn.interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+    let ours = conn.prepare(b"SELECT 1").err().map(|e| (e.primary(), e.message.clone()));
+    running.reset(&mut conn);
+    drop(running);
+    conn.interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+    let ours_after = conn.prepare(b"SELECT 1").is_ok();
+    // The reference.
+    let reference = RefDb::open();
+    run_ref(&reference, setup);
+    let (theirs, theirs_after) = unsafe {
+        let mut st = std::ptr::null_mut();
+        ffi::sqlite3_prepare_v2(reference.0, c"SELECT a FROM t".as_ptr(), -1, &mut st, std::ptr::null_mut());
+        assert_eq!(ffi::sqlite3_step(st), ffi::SQLITE_ROW);
+        ffi::sqlite3_interrupt(reference.0);
+        let mut other = std::ptr::null_mut();
+        let rc = ffi::sqlite3_prepare_v2(reference.0, c"SELECT 1".as_ptr(), -1, &mut other, std::ptr::null_mut());
+        let msg = std::ffi::CStr::from_ptr(ffi::sqlite3_errmsg(reference.0)).to_string_lossy().into_owned();
+        ffi::sqlite3_finalize(other);
+        ffi::sqlite3_finalize(st);
+        ffi::sqlite3_interrupt(reference.0);
+        let rc2 = ffi::sqlite3_prepare_v2(reference.0, c"SELECT 1".as_ptr(), -1, &mut other, std::ptr::null_mut());
+        ffi::sqlite3_finalize(other);
+        (if rc == 0 { None } else { Some((rc, msg)) }, rc2 == 0)
+    };
+    assert_eq!(ours, theirs);
+    assert_eq!(theirs, Some((ffi::SQLITE_INTERRUPT, "interrupted".to_string())));
+    assert_eq!(ours_after, theirs_after);
+}
+
+extern "C" fn stop(_: *mut std::ffi::c_void) -> std::ffi::c_int {
+    1
+}
+
+/// A progress handler that asks to stop fails the prepare of a statement
+/// big enough for SQLite to check it while compiling (a CASE of 1,000
+/// branches: a jump label each), not of a small one.
+#[test]
+fn progress_handler_stops_a_big_prepare() {
+    let big = format!("SELECT CASE 5 {} END", (0..1000).map(|i| format!("WHEN {i} THEN {i}")).collect::<Vec<_>>().join(" "));
+    for (sql, every) in [(big.as_str(), 1), ("SELECT 1", 1), (big.as_str(), 1_000_000)] {
+        // (A first statement reads the schema: SQLite runs a program for
+        // that, which the handler would stop.)
+        let mut conn = ours_open();
+        run_ours(&mut conn, "SELECT 1");
+        conn.set_hook(ringlite::connection::Hook::Progress(every, Some(Box::new(|| true))));
+        let ours = conn.prepare(sql.as_bytes()).err().map(|e| e.primary());
+        let reference = RefDb::open();
+        run_ref(&reference, "SELECT 1");
+        let theirs = unsafe {
+            ffi::sqlite3_progress_handler(reference.0, every, Some(stop), std::ptr::null_mut());
+            let mut st = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(reference.0, std::ffi::CString::new(sql).unwrap().as_ptr(), -1, &mut st, std::ptr::null_mut());
+            ffi::sqlite3_finalize(st);
+            (rc != 0).then_some(rc)
+        };
+        assert_eq!(ours, theirs, "{} (every {every})", &sql[..40.min(sql.len())]);
+    }
+}
