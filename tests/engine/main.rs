@@ -51,6 +51,7 @@ mod sql_fuzz;
 mod sql_generated_stored;
 mod sql_hooks;
 mod sql_integrity;
+mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
 mod sql_pragma;

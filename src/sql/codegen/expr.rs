@@ -637,11 +637,42 @@ impl Compiler<'_> {
     /// The accumulator of the aggregate call `e` when this query (or an
     /// enclosing one) computes it. (Keyed by the call's text: formatted
     /// only when there are aggregates to look up.)
-    fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
+    pub(super) fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
         if self.agg_regs.is_empty() {
             return None;
         }
-        self.agg_regs.get(&e.to_string()).copied()
+        let acc = self.agg_regs.get(&e.to_string()).copied()?;
+        let owner = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
+        if self.scopes.len() <= owner || self.binds_to_owner(e, owner) {
+            Some(acc)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the aggregate call `e`, written inside a subquery of the
+    /// query whose scopes end at `owner`, is that query's aggregate: as
+    /// in SQLite, a call belongs to the innermost query one of its
+    /// columns comes from, and a call naming no column (`count(*)`,
+    /// `sum(1)`) to the query it is written in. The same text in a
+    /// subquery over a table of the same name is the subquery's own.
+    fn binds_to_owner(&self, e: &Expr<'_>, owner: usize) -> bool {
+        let Some(inputs) = super::outer_aggregate::aggregate_inputs(e) else { return false };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut has_subquery = false;
+        for a in inputs {
+            crate::sql::plan::terms::walk(a, &mut |x| {
+                names.extend(crate::sql::plan::terms::column_name(x));
+                has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
+                true
+            });
+        }
+        if names.is_empty() || has_subquery {
+            return false;
+        }
+        // (A copy: a lookup marks the scopes it passes as correlated.)
+        let mut inner: Vec<crate::sql::resolve::Scope> = self.scopes[owner..].to_vec();
+        names.iter().all(|(q, n)| matches!(crate::sql::resolve::resolve(&mut inner, q.as_deref(), n), Ok(None)))
     }
 
     /// Compute `e` into register `target`.

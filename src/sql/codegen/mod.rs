@@ -51,6 +51,7 @@ mod alter_rename;
 pub mod returning;
 pub mod window;
 mod outer_aggregate;
+mod having_check;
 mod window_frame;
 pub mod trigger;
 mod trigger_program;
@@ -700,7 +701,7 @@ pub fn is_window_only(name: &str) -> bool {
 /// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
-    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.agg_regs.contains_key(&e.to_string()) {
+    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
         return false;
     }
     names_aggregate_function(c, e)

@@ -457,6 +457,13 @@ impl<'b> Compiler<'_> {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
         }
+        // A subquery in the output may read any column of the row (a
+        // correlated reference is not collected above): keep them all, as
+        // an aggregate query does.
+        let outputs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
+        if outputs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).any(crate::sql::plan::terms::has_subquery) {
+            self.collect_all_columns(from, &mut cols);
+        }
         // Rows come out in the first window's order: an ORDER BY that
         // order already satisfies needs no sort (as in SQLite, where the
         // windows' subquery order serves it).
