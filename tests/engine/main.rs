@@ -44,6 +44,7 @@ mod sql_concurrency;
 mod sql_cte_self_reference;
 mod sql_damaged_record;
 mod sql_dml_forms;
+mod sql_expiry;
 mod sql_expr;
 mod sql_expr_index;
 mod sql_file_moved;
