@@ -27,6 +27,10 @@ impl Compiler<'_> {
     /// Whether some SELECT of `sel` (itself or a subquery anywhere in it)
     /// has a HAVING clause but is not an aggregate query.
     pub(super) fn has_non_aggregate_having(&self, sel: &ast::Select<'_>) -> bool {
+        // (Most statements have no HAVING at all: not walked.)
+        if !self.sql.windows(6).any(|w| w.eq_ignore_ascii_case(b"having")) {
+            return false;
+        }
         let mut levels = Vec::new();
         self.select_has_bad_having(sel, &mut levels, false)
     }
