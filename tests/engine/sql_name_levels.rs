@@ -80,6 +80,18 @@ fn names_bind_to_their_level_in_every_clause() {
             "SELECT (SELECT u.v FROM u JOIN u AS u2 ON max(o.v) > 1) FROM t AS o",
             "SELECT g FROM t AS o WHERE (SELECT max(o.v) FROM t HAVING 1) > 1",
             "SELECT 15, max(g) FROM t HAVING EXISTS (SELECT (SELECT max(a2.v) FROM t HAVING total(a2.g) > total(g)) FROM t AS a2)",
+            // A result alias named in a subquery stands for the enclosing
+            // SELECT's expression: its columns and aggregates, not the
+            // subquery's of the same names.
+            "SELECT g AS x, v FROM t WHERE (SELECT x FROM t LIMIT 1) = 1",
+            "SELECT v + 1 AS x FROM t WHERE (SELECT x FROM u WHERE u.g = 1) > 5",
+            "SELECT v + 1 AS x FROM t ORDER BY (SELECT x FROM u WHERE u.g = 1), v",
+            "SELECT g, sum(v) AS s FROM t GROUP BY g HAVING (SELECT s FROM t LIMIT 1) > 5",
+            "SELECT g, sum(v) AS s FROM t GROUP BY g ORDER BY (SELECT s FROM t LIMIT 1), g",
+            "SELECT g AS gg, sum(v) FROM t GROUP BY gg HAVING (SELECT count(*) FROM t WHERE t.g = gg) > 1",
+            "SELECT g, max(v) m FROM t GROUP BY g ORDER BY (SELECT max(v) FROM t WHERE g = m), g",
+            "SELECT sum(v) AS s FROM t WHERE (SELECT s FROM t) > 1",
+            "SELECT (SELECT max(v) FROM t) AS m, g FROM t WHERE (SELECT m + g FROM t AS x WHERE x.g = 1) > 100",
             "SELECT g, sum(v), sum(v) OVER (ORDER BY g) FROM t GROUP BY g HAVING sum(v) > (SELECT sum(v) FROM t WHERE g = 1)",
             // Compound subqueries and derived tables.
             "SELECT g, sum(v) FROM t GROUP BY g HAVING sum(v) IN (SELECT sum(v) FROM t WHERE g = 3 UNION SELECT sum(v) FROM t WHERE g = 1)",
@@ -112,6 +124,11 @@ struct Gen {
     state: u64,
     /// Writing the top query's result columns (where window calls go).
     windows: bool,
+    /// The top query's result aliases (`c0`, `c1`, ...) that names may
+    /// use (in its WHERE, HAVING and ORDER BY and their subqueries).
+    aliases: usize,
+    /// Whether queries name result aliases at all.
+    with_aliases: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -152,6 +169,9 @@ impl Gen {
 
     /// A column of the innermost level (`own`) or of an aliased outer one.
     fn column(&mut self, levels: &[Level], in_aggregate: bool) -> String {
+        if self.aliases > 0 && !in_aggregate && self.below(8) == 0 {
+            return format!("c{}", self.below(self.aliases as u64));
+        }
         let col = self.pick(&["g", "v"]);
         let me = levels.last().unwrap();
         // An outer level's column: only where the value is defined (its
@@ -285,6 +305,8 @@ impl Gen {
             })
             .collect();
         self.windows = false;
+        let cols: Vec<String> = cols.into_iter().enumerate().map(|(i, c)| format!("{c} AS c{i}")).collect();
+        self.aliases = if self.with_aliases { n as usize } else { 0 };
         let mut sql = format!("SELECT {} FROM t", cols.join(", "));
         if let Some(a) = &alias {
             sql += &format!(" AS {a}");
@@ -305,6 +327,7 @@ impl Gen {
             let term = self.value(&mut levels, 1);
             sql += &format!(" ORDER BY {}", if term.parse::<i64>().is_ok() { "NULL" } else { &term });
         }
+        self.aliases = 0;
         sql
     }
 }
@@ -319,13 +342,15 @@ fn sorted(mut o: Vec<crate::sql_common::Outcome>) -> Vec<crate::sql_common::Outc
     o
 }
 
-/// Both refuse the statement for a misused aggregate. (Which misused
-/// call SQLite names first follows the order it generates code for
-/// nested subqueries; ours may name another one of the same statement.)
+/// Both refuse the statement for a misused aggregate or window function.
+/// (Which misused call SQLite names first follows the order it resolves
+/// names and generates code for nested subqueries, and whether it names
+/// an alias or the call depends on the clause it meets it in; ours may
+/// name another one of the same statement.)
 fn same_misuse(a: &[crate::sql_common::Outcome], b: &[crate::sql_common::Outcome]) -> bool {
     use crate::sql_common::Outcome::Error;
     match (a, b) {
-        ([Error { code: 1, message: x }], [Error { code: 1, message: y }]) => x.starts_with("misuse of aggregate: ") && y.starts_with("misuse of aggregate: "),
+        ([Error { code: 1, message: x }], [Error { code: 1, message: y }]) => x.starts_with("misuse of ") && y.starts_with("misuse of "),
         _ => false,
     }
 }
@@ -338,7 +363,7 @@ fn generated_nested_queries_over_one_table_match_sqlite() {
     // Bounded here; RINGLITE_NAME_LEVELS_QUERIES and _SEED run longer or
     // other series by hand.
     let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let mut gen = Gen { state: env("RINGLITE_NAME_LEVELS_SEED", 0x5eed_0f_1e7e15), windows: false };
+    let mut gen = Gen { state: env("RINGLITE_NAME_LEVELS_SEED", 0x5eed_0f1e_7e15), windows: false, aliases: 0, with_aliases: false };
     let mut failures = Vec::new();
     let mut errors = 0;
     let queries = env("RINGLITE_NAME_LEVELS_QUERIES", 4000) as usize;
@@ -357,4 +382,35 @@ fn generated_nested_queries_over_one_table_match_sqlite() {
     // Most generated queries are valid ones (the generator is not
     // exercising only error paths).
     assert!(errors < queries / 4, "{errors} of {queries} queries fail on SQLite");
+}
+
+/// With result aliases named in WHERE, HAVING, ORDER BY and their
+/// subqueries: every query SQLite runs gives the same rows on ours.
+/// (Statements SQLite refuses are not compared here: which message, and
+/// whether ours refuses each misused aliased aggregate nested in
+/// subqueries, still differ in places; see the report of issue 17.)
+#[test]
+fn generated_queries_naming_result_aliases_give_sqlite_rows() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    assert_eq!(run_ours(&mut ours, SETUP), run_ref(&reference, SETUP));
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let mut gen = Gen { state: env("RINGLITE_NAME_LEVELS_SEED", 0xa11a5), windows: false, aliases: 0, with_aliases: true };
+    let mut failures = Vec::new();
+    let mut valid = 0;
+    let queries = env("RINGLITE_NAME_LEVELS_QUERIES", 3000) as usize;
+    for _ in 0..queries {
+        let q = gen.query();
+        let b = sorted(run_ref(&reference, &q));
+        if matches!(b.first(), Some(crate::sql_common::Outcome::Error { .. })) {
+            continue;
+        }
+        valid += 1;
+        let a = sorted(run_ours(&mut ours, &q));
+        if a != b && failures.len() < 10 {
+            failures.push(format!("SQL: {q}\n ours: {a:?}\n ref:  {b:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(valid > queries / 2, "only {valid} of {queries} queries run on SQLite");
 }

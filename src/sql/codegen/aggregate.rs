@@ -47,6 +47,7 @@ impl<'b> Compiler<'_> {
         enum Found<'a, 'b> {
             Here(&'a Expr<'b>),
             Subquery(&'a sqlite3_parser::ast::Select<'b>),
+            Walk(&'a Expr<'b>),
         }
         let mut found: Vec<Found<'a, 'b>> = Vec::new();
         {
@@ -58,15 +59,25 @@ impl<'b> Compiler<'_> {
                     found.push(Found::Here(x));
                     return false;
                 }
-                if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {
-                    found.push(Found::Subquery(s));
+                match x {
+                    // (The left operand comes before the subquery.)
+                    Expr::InSelect { lhs, rhs, .. } => {
+                        found.push(Found::Walk(lhs));
+                        found.push(Found::Subquery(rhs));
+                        false
+                    }
+                    Expr::Subquery(s) | Expr::Exists(s) => {
+                        found.push(Found::Subquery(s));
+                        true
+                    }
+                    _ => true,
                 }
-                true
             });
         }
         for f in found {
             match f {
                 Found::Here(x) => self.collect_aggs(x, out, result_column)?,
+                Found::Walk(x) => self.collect_aggs_in_order(x, out, result_column)?,
                 Found::Subquery(s) => {
                     for x in self.outer_aggregates_of(s) {
                         self.collect_aggs(x, out, false)?;
@@ -132,7 +143,7 @@ impl<'b> Compiler<'_> {
                     if self.resolve_name(None, &id).ok().flatten().is_some() {
                         continue;
                     }
-                    let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
                     if text.is_some_and(|t| self.text_has_aggregate(&t)) {
                         return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
                     }
@@ -334,7 +345,9 @@ impl<'b> Compiler<'_> {
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
         let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for a in aggs {
-            self.agg_regs.insert(a.key.clone(), a.acc);
+            if let Some(old) = self.agg_regs.insert(a.key.clone(), a.acc).filter(|&old| old != a.acc) {
+                self.agg_shadowed.insert(a.acc, old);
+            }
             self.agg_owner_depth.insert(a.acc, self.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
@@ -427,7 +440,7 @@ impl<'b> Compiler<'_> {
                     // this query written in a subquery.)
                     for id in ids {
                         if self.resolve_name(None, &id).ok().flatten().is_none() {
-                            let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                            let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
                             has |= text.is_some_and(|t| self.text_has_aggregate(&t));
                         }
                     }

@@ -391,7 +391,7 @@ impl Compiler<'_> {
     /// Result alias `name` of this SELECT or of an enclosing one (the
     /// innermost first): its nesting level in `aliases` and its SQL text.
     fn find_alias(&self, name: &str) -> Option<(usize, String)> {
-        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
+        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
     }
 
     /// The collation of the expression behind result alias `name`, if it
@@ -421,7 +421,7 @@ impl Compiler<'_> {
         // column names need not be resolved (every statement compares).
         // (A result alias may stand for an expression with a COLLATE.)
         let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
-            || self.aliases.iter().any(|a| !a.is_empty());
+            || self.aliases.iter().any(|a| !a.list.is_empty());
         if !declared {
             let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
             return match name {
@@ -486,6 +486,25 @@ impl Compiler<'_> {
         self.b.add(Opcode::SCopy, acc, target, 0);
     }
 
+    /// Compute the expression `text` of alias `name` of the SELECT at
+    /// alias level `level` (its scopes the innermost open).
+    fn enclosing_alias(&mut self, level: usize, name: &str, text: &str, target: i32) -> Result<()> {
+        if level + 1 < self.aliases.len() && self.text_has_window(text) {
+            return Err(Error::sql(format!("misuse of aliased window function {name}")));
+        }
+        if level + 1 < self.aliases.len() && self.text_has_aggregate(text) {
+            // (Where the enclosing query computes its aggregates, they
+            // are in `agg_regs` and the alias is no aggregate here.)
+            let name = self.first_aggregate_in_text(text).unwrap_or_default();
+            return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+        }
+        // The alias's own expression may not name it (nor those inside).
+        let saved = self.aliases.split_off(level);
+        let r = self.expr_text(text, target);
+        self.aliases.extend(saved);
+        r
+    }
+
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquoted(raw);
 
@@ -504,19 +523,43 @@ impl Compiler<'_> {
         // subquery in its WHERE or ORDER BY may name it too).
         let alias = self.find_alias(&name);
         if let Some((level, text)) = alias {
-            if level + 1 < self.aliases.len() && self.text_has_window(&text) {
-                return Err(Error::sql(format!("misuse of aliased window function {name}")));
+            // An enclosing SELECT's alias stands for its expression as that
+            // SELECT resolves it: its names are that SELECT's columns (and
+            // aggregates), never those of the subquery naming the alias,
+            // which reads the enclosing row (a correlated reference).
+            let depth = self.aliases[level].scope_depth;
+            let inner = if level + 1 < self.aliases.len() && depth < self.scopes.len() { self.scopes.split_off(depth) } else { Vec::new() };
+            let passed = !inner.is_empty();
+            // (Nor are the aggregates of the queries nested deeper theirs.)
+            let saved_aggs = passed.then(|| {
+                let all = self.agg_regs.clone();
+                let default_owner = self.agg_scope_depth;
+                let owner = |acc: &i32| self.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
+                let mut visible = crate::sql::fast_hash::FastMap::default();
+                for (key, &acc) in &self.agg_regs {
+                    // (An entry of a deeper query may hide the enclosing one's.)
+                    let mut acc = Some(acc);
+                    while let Some(a) = acc.filter(|a| owner(a) > depth) {
+                        acc = self.agg_shadowed.get(&a).copied();
+                    }
+                    if let Some(a) = acc {
+                        visible.insert(key.clone(), a);
+                    }
+                }
+                self.agg_regs = visible;
+                (all, std::mem::replace(&mut self.agg_scope_depth, default_owner.min(depth)))
+            });
+            let r = self.enclosing_alias(level, &name, &text, target);
+            if let Some((all, scope_depth)) = saved_aggs {
+                self.agg_regs = all;
+                self.agg_scope_depth = scope_depth;
             }
-            if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
-                // (Where the enclosing query computes its aggregates, they
-                // are in `agg_regs` and the alias is no aggregate here.)
-                let name = self.first_aggregate_in_text(&text).unwrap_or_default();
-                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+            self.scopes.extend(inner);
+            if passed {
+                for s in self.scopes.iter_mut().skip(depth) {
+                    s.correlated = true;
+                }
             }
-            // The alias's own expression may not name it (nor those inside).
-            let saved = self.aliases.split_off(level);
-            let r = self.expr_text(&text, target);
-            self.aliases.extend(saved);
             return r;
         }
         if raw.starts_with('"') {

@@ -87,41 +87,59 @@ impl<'b> Compiler<'_> {
             }
             // (The windows of window calls hold expressions too.) In the
             // order written, as SQLite lists a query's aggregates.
-            let mut next = 0;
-            while next < exprs.len() {
-                let x = exprs[next];
-                next += 1;
-                enum Found<'a, 'b> {
-                    Call(&'a Expr<'b>),
-                    Subquery(&'a ast::Select<'b>),
-                }
-                let mut found: Vec<Found<'a, 'b>> = Vec::new();
-                {
-                    let me: &Compiler<'_> = self;
-                    walk(x, &mut |y| {
-                        if super::is_aggregate_call(me, y) {
-                            found.push(Found::Call(y));
-                            return false;
-                        }
-                        exprs.extend(super::window::window_spec_exprs(y));
-                        if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = y {
-                            found.push(Found::Subquery(s));
-                        }
-                        true
-                    });
-                }
-                for f in found {
-                    match f {
-                        Found::Call(call) => {
-                            if self.belongs_here(call, levels) && !out.iter().any(|o: &&Expr<'_>| o.to_string() == call.to_string()) {
-                                out.push(call);
-                            }
-                        }
-                        Found::Subquery(s) => self.visit_subquery(s, levels, out),
-                    }
-                }
+            for x in exprs {
+                self.visit_expr(x, levels, out);
             }
             levels.pop();
+        }
+    }
+
+    /// The calls of `x` (and of the subqueries in it) that belong here,
+    /// in the order SQLite's walk meets them (an IN's left operand before
+    /// its subquery; a window's definition after its call).
+    fn visit_expr<'a>(&mut self, x: &'a Expr<'b>, levels: &mut Vec<Level>, out: &mut Vec<&'a Expr<'b>>) {
+        enum Found<'a, 'b> {
+            Call(&'a Expr<'b>),
+            Subquery(&'a ast::Select<'b>),
+            Walk(&'a Expr<'b>),
+        }
+        let mut found: Vec<Found<'a, 'b>> = Vec::new();
+        let mut windows: Vec<&'a Expr<'b>> = Vec::new();
+        {
+            let me: &Compiler<'_> = self;
+            walk(x, &mut |y| {
+                if super::is_aggregate_call(me, y) {
+                    found.push(Found::Call(y));
+                    return false;
+                }
+                windows.extend(super::window::window_spec_exprs(y));
+                match y {
+                    Expr::InSelect { lhs, rhs, .. } => {
+                        found.push(Found::Walk(lhs));
+                        found.push(Found::Subquery(rhs));
+                        false
+                    }
+                    Expr::Subquery(s) | Expr::Exists(s) => {
+                        found.push(Found::Subquery(s));
+                        true
+                    }
+                    _ => true,
+                }
+            });
+        }
+        for f in found {
+            match f {
+                Found::Call(call) => {
+                    if self.belongs_here(call, levels) && !out.iter().any(|o: &&Expr<'_>| o.to_string() == call.to_string()) {
+                        out.push(call);
+                    }
+                }
+                Found::Walk(e) => self.visit_expr(e, levels, out),
+                Found::Subquery(s) => self.visit_subquery(s, levels, out),
+            }
+        }
+        for w in windows {
+            self.visit_expr(w, levels, out);
         }
     }
 

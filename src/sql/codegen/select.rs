@@ -827,7 +827,7 @@ impl Compiler<'_> {
             }
         }
         self.scopes.push(Scope::default());
-        self.aliases.push(Vec::new());
+        self.aliases.push(super::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
         let saved_exists = self.in_exists;
         self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
@@ -928,7 +928,7 @@ impl Compiler<'_> {
                 })
                 .collect();
             if let Some(a) = self.aliases.last_mut() {
-                *a = aliases;
+                a.list = aliases;
             }
             let end = self.b.label();
             // LIMIT and OFFSET name no table columns, this SELECT's or an
@@ -1168,7 +1168,7 @@ impl Compiler<'_> {
     /// Whether `name` is a result alias of this SELECT or of one it is
     /// nested in (a subquery in WHERE or ORDER BY may name those).
     pub fn alias_visible(&self, name: &str) -> bool {
-        self.aliases.iter().any(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
     }
 
     /// Report the first unresolvable column name in `e` the way SQLite
@@ -1206,7 +1206,7 @@ impl Compiler<'_> {
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
         // A result column cannot name another's alias (nor can its subqueries).
-        let own_aliases = self.aliases.last_mut().map(std::mem::take);
+        let own_aliases = self.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
         let r = (|| {
             for (i, it) in items.iter().enumerate() {
                 match it {
@@ -1218,7 +1218,7 @@ impl Compiler<'_> {
             Ok(())
         })();
         if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
-            *a = saved;
+            a.list = saved;
         }
         r
     }

@@ -632,7 +632,9 @@ impl<'b> Compiler<'_> {
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
-            self.agg_regs.insert(c.key.clone(), c.result);
+            if let Some(old) = self.agg_regs.insert(c.key.clone(), c.result).filter(|&old| old != c.result) {
+                self.agg_shadowed.insert(c.result, old);
+            }
         }
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
