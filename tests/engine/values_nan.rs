@@ -4,7 +4,8 @@
 
 use crate::sql_common::{ours_open, run_ours, run_ref, RefDb};
 
-const SETUP: &str = "create table inf(x real); insert into inf values (1e999), (-1e999), (1e999), (2.5), (null);";
+const SETUP: &str = "create table inf(x real); insert into inf values (1e999), (-1e999), (1e999), (2.5), (null);
+    create table part(p, i, x); insert into part values (1, 1, 1.0), (1, 2, 1e999), (1, 3, 2.0), (1, 4, 3.0), (2, 1, 5.0), (2, 2, 6.0), (2, 3, -1e999), (2, 4, 7.0), (2, 5, 8.0), (3, 1, 1e999), (4, 1, 2.0), (4, 2, 3.0);";
 
 const QUERIES: &[&str] = &[
     "select sum(x), avg(x), total(x) from (select 1e999 x union all select -1e999)",
@@ -22,6 +23,13 @@ const QUERIES: &[&str] = &[
     "select sum(x) - sum(x), avg(x) * 0 from (select 1e999 x)",
     "select total(x) * 0, sum(x) / sum(x) from (select 1e999 x)",
     "select -(1e999 - 1e999), +(1e999 - 1e999), ~(1e999 - 1e999)",
+    // Frames whose start moves: SQLite removes the rows that leave (inf -
+    // inf), so once an infinity has left, the rest of the partition is NULL.
+    "select x, sum(x) over (order by rowid rows between 1 preceding and current row), avg(x) over (order by rowid rows between 1 preceding and 1 following), total(x) over (rows between current row and unbounded following) from inf",
+    "select x, sum(x) over (order by rowid rows between 2 preceding and 1 preceding), total(x) over (order by rowid rows between 1 following and 2 following) from inf",
+    "select x, sum(x) over (order by rowid rows between unbounded preceding and 1 following), avg(x) over (order by rowid rows 1 preceding) from inf",
+    "select p, x, sum(x) over (partition by p order by i rows between 1 preceding and current row), total(x) filter (where i <> 2) over (partition by p order by i rows between current row and 1 following), avg(x) over (partition by p order by i rows between 1 following and 3 following) from part",
+    "select p, x, sum(x) over w, total(x) over w, avg(x) over w, count(x) over w, max(x) over w from part window w as (partition by p order by i rows between 1 preceding and current row)",
 ];
 
 fn diffs() -> Vec<String> {
