@@ -30,6 +30,13 @@ const QUERIES: &[&str] = &[
     "select x, sum(x) over (order by rowid rows between unbounded preceding and 1 following), avg(x) over (order by rowid rows 1 preceding) from inf",
     "select p, x, sum(x) over (partition by p order by i rows between 1 preceding and current row), total(x) filter (where i <> 2) over (partition by p order by i rows between current row and 1 following), avg(x) over (partition by p order by i rows between 1 following and 3 following) from part",
     "select p, x, sum(x) over w, total(x) over w, avg(x) over w, count(x) over w, max(x) over w from part window w as (partition by p order by i rows between 1 preceding and current row)",
+    "select p, i, sum(x) over (partition by p order by i range between 1 preceding and current row) from part",
+    "select p, i, total(x) over (partition by p order by i groups between 1 preceding and 1 following) from part",
+    "select p, i, sum(x) over (order by i range between current row and unbounded following) from part",
+    "select p, i, avg(x) filter (where i > 1) over (partition by p order by i range between current row and 2 following) from part",
+    // With EXCLUDE, SQLite computes every frame afresh: no NaN left behind.
+    "select p, i, avg(x) over (partition by p order by i rows between 1 preceding and current row exclude current row) from part",
+    "select p, i, sum(x) over (partition by p order by i groups between 1 preceding and current row exclude ties) from part",
 ];
 
 fn diffs() -> Vec<String> {

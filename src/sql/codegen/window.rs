@@ -1024,6 +1024,14 @@ impl<'b> Compiler<'_> {
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
             let scan = FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
+            // (With EXCLUDE, SQLite computes each frame afresh.)
+            let moving = f.exclude == Exclude::NoOthers && !matches!(f.start, Bound::Unbounded);
+            let sliding_sum = def.flags.builtin && moving && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+            if sliding_sum && na > c.filtered as usize {
+                // `scan_from` is now the frame's first row.
+                let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
+                self.sliding_sum_nan(scan_from, part_start, peek, part_keys, nk, na, c.filtered, value);
+            }
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {
