@@ -670,7 +670,11 @@ impl Connection {
             ConfigFlag::WritableSchema => &mut self.state.writable_schema,
         };
         if let Some(v) = set {
-            *f = v;
+            // (A changed setting expires every statement, as in SQLite.)
+            if *f != v {
+                *f = v;
+                self.state.settings_generation += 1;
+            }
         }
         *f
     }
@@ -732,21 +736,52 @@ impl Connection {
         if def.n_args < -1 || def.n_args > 1000 || def.name.is_empty() || def.name.len() > 255 {
             return Err(Error::code(SQLITE_MISUSE));
         }
-        if self.state.active_statements > 0 {
-            return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
-        }
+        self.before_function_change(&def.name, def.n_args)?;
         self.funcs.register(def);
         Ok(())
     }
 
     /// Remove a function (`create_function` with NULL callbacks).
     pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
+        self.before_function_change(name, n_args)?;
         self.funcs.unregister(name, n_args);
         Ok(())
     }
 
+    /// As SQLite: replacing or deleting a function that exists with this
+    /// name and argument count (a built-in one too) is refused while a
+    /// statement runs, and otherwise expires every statement, so that a
+    /// cached one is compiled again and calls the new definition. A new
+    /// name or argument count changes no compiled statement.
+    fn before_function_change(&mut self, name: &str, n_args: i32) -> Result<()> {
+        if !self.funcs.has_exact(name, n_args) {
+            return Ok(());
+        }
+        if self.state.active_statements > 0 {
+            return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
+        }
+        self.expire_statements();
+        Ok(())
+    }
+
+    /// Every statement of this connection is compiled again before its
+    /// next run (one running goes on with its program until it ends or is
+    /// reset), as SQLite's statement expiry does.
+    pub fn expire_statements(&mut self) {
+        self.state.settings_generation += 1;
+    }
+
     /// Register, replace, or (`None`) remove a collation.
     pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
+        // As for functions: one that exists (built-in ones included) is
+        // not replaced under a running statement, and replacing it expires
+        // every statement.
+        if self.collations.contains_key(&name.to_ascii_uppercase()) || is_builtin_collation(name) {
+            if self.state.active_statements > 0 {
+                return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify collation sequence due to active statements"));
+            }
+            self.expire_statements();
+        }
         if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
             self.collation_order.push(name.to_string());
         }

@@ -25,7 +25,7 @@ pub enum Outcome {
     Error { code: i32, message: String },
 }
 
-fn from_value(v: &Value) -> V {
+pub fn from_value(v: &Value) -> V {
     match v {
         Value::Null => V::Null,
         Value::Integer(i) => V::Int(*i),

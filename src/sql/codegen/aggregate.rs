@@ -41,7 +41,57 @@ pub(super) struct AggCall<'a, 'b> {
 }
 
 impl<'b> Compiler<'_> {
-    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>) -> Result<()> {
+    /// The aggregate calls of `e` this query computes, with those written
+    /// in its subqueries (`outer_aggregate.rs`), in the order written.
+    fn collect_aggs_in_order<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool) -> Result<()> {
+        enum Found<'a, 'b> {
+            Here(&'a Expr<'b>),
+            Subquery(&'a sqlite3_parser::ast::Select<'b>),
+            Walk(&'a Expr<'b>),
+        }
+        let mut found: Vec<Found<'a, 'b>> = Vec::new();
+        {
+            let me: &Compiler<'_> = self;
+            walk(e, &mut |x| {
+                // (A window call's arguments hold no aggregate of a
+                // subquery's: one there is a misuse.)
+                if super::is_aggregate_call(me, x) || (super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. })) {
+                    found.push(Found::Here(x));
+                    return false;
+                }
+                match x {
+                    // (The left operand comes before the subquery.)
+                    Expr::InSelect { lhs, rhs, .. } => {
+                        found.push(Found::Walk(lhs));
+                        found.push(Found::Subquery(rhs));
+                        false
+                    }
+                    Expr::Subquery(s) | Expr::Exists(s) => {
+                        found.push(Found::Subquery(s));
+                        true
+                    }
+                    _ => true,
+                }
+            });
+        }
+        for f in found {
+            match f {
+                Found::Here(x) => self.collect_aggs(x, out, result_column)?,
+                Found::Walk(x) => self.collect_aggs_in_order(x, out, result_column)?,
+                Found::Subquery(s) => {
+                    for x in self.outer_aggregates_of(s) {
+                        self.collect_aggs(x, out, false)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The aggregate calls of `e` this query computes. An enclosing
+    /// query's aggregate found here is a misuse, except in the result
+    /// columns of an EXISTS subquery (which SQLite never evaluates).
+    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool) -> Result<()> {
         let mut found: Vec<&'a Expr<'b>> = Vec::new();
         {
             let me: &Compiler<'_> = self;
@@ -54,7 +104,7 @@ impl<'b> Compiler<'_> {
             });
         }
         for x in found {
-            if self.scopes.len() > 1 && !self.in_exists && self.is_outer_aggregate(x) {
+            if self.scopes.len() > 1 && !(self.in_exists && result_column) && self.is_outer_aggregate(x) {
                 let name = match x {
                     Expr::FunctionCall { name, .. } => unquote(name.0),
                     _ => String::new(),
@@ -93,7 +143,7 @@ impl<'b> Compiler<'_> {
                     if self.resolve_name(None, &id).ok().flatten().is_some() {
                         continue;
                     }
-                    let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
                     if text.is_some_and(|t| self.text_has_aggregate(&t)) {
                         return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
                     }
@@ -163,7 +213,7 @@ impl<'b> Compiler<'_> {
     }
 
     /// Every column (and rowid) of the FROM items, as bare columns.
-    fn collect_all_columns(&self, from: &[FromItem<'_, '_>], out: &mut Vec<ColumnRef>) {
+    pub(super) fn collect_all_columns(&self, from: &[FromItem<'_, '_>], out: &mut Vec<ColumnRef>) {
         let Some(scope) = self.scopes.last() else { return };
         for f in from {
             let Some(item) = scope.items.get(f.item) else { continue };
@@ -295,7 +345,9 @@ impl<'b> Compiler<'_> {
         let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
         let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
         for a in aggs {
-            self.agg_regs.insert(a.key.clone(), a.acc);
+            if let Some(old) = self.agg_regs.insert(a.key.clone(), a.acc).filter(|&old| old != a.acc) {
+                self.agg_shadowed.insert(a.acc, old);
+            }
             self.agg_owner_depth.insert(a.acc, self.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
@@ -388,7 +440,7 @@ impl<'b> Compiler<'_> {
                     // this query written in a subquery.)
                     for id in ids {
                         if self.resolve_name(None, &id).ok().flatten().is_none() {
-                            let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                            let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
                             has |= text.is_some_and(|t| self.text_has_aggregate(&t));
                         }
                     }
@@ -400,12 +452,16 @@ impl<'b> Compiler<'_> {
                 Some(v)
             }
         };
+        // In SQLite's order: the result columns, then ORDER BY, then
+        // HAVING, each in the order its calls are written, subqueries'
+        // calls of this query included where they stand (the last
+        // min()/max() of that order chooses the bare columns' row).
         let mut aggs: Vec<AggCall<'a, 'b>> = Vec::new();
         let mut cols: Vec<ColumnRef> = Vec::new();
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => {
-                    self.collect_aggs(e, &mut aggs)?;
+                    self.collect_aggs_in_order(e, &mut aggs, true)?;
                     self.collect_columns(e, &mut cols);
                 }
                 ResultItem::Col(r, _, unqualified) => {
@@ -418,26 +474,13 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        for h in having {
-            self.collect_aggs(h, &mut aggs)?;
-            self.collect_columns(h, &mut cols);
-        }
-        // Aggregates in subqueries that read only this query's columns
-        // (and enclosing ones') are this query's aggregates
-        // (`(SELECT max(t.b) FROM u)`, see `outer_aggregate.rs`).
-        {
-            let mut outer: Vec<&'a Expr<'b>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-            outer.extend(having.iter().copied());
-            outer.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
-            for e in outer {
-                for x in self.outer_aggregates_in(e) {
-                    self.collect_aggs(x, &mut aggs)?;
-                }
-            }
-        }
         for t in order_by.unwrap_or(&[]) {
-            self.collect_aggs(&t.expr, &mut aggs)?;
+            self.collect_aggs_in_order(&t.expr, &mut aggs, false)?;
             self.collect_columns(&t.expr, &mut cols);
+        }
+        for h in having {
+            self.collect_aggs_in_order(h, &mut aggs, false)?;
+            self.collect_columns(h, &mut cols);
         }
         for g in group_exprs.iter().flatten() {
             self.collect_columns(g, &mut cols);

@@ -397,7 +397,7 @@ impl Compiler<'_> {
     /// Result alias `name` of this SELECT or of an enclosing one (the
     /// innermost first): its nesting level in `aliases` and its SQL text.
     fn find_alias(&self, name: &str) -> Option<(usize, String)> {
-        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
+        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
     }
 
     /// The collation of the expression behind result alias `name`, if it
@@ -427,7 +427,7 @@ impl Compiler<'_> {
         // column names need not be resolved (every statement compares).
         // (A result alias may stand for an expression with a COLLATE.)
         let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
-            || self.aliases.iter().any(|a| !a.is_empty());
+            || self.aliases.iter().any(|a| !a.list.is_empty());
         if !declared {
             let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
             return match name {
@@ -492,6 +492,25 @@ impl Compiler<'_> {
         self.b.add(Opcode::SCopy, acc, target, 0);
     }
 
+    /// Compute the expression `text` of alias `name` of the SELECT at
+    /// alias level `level` (its scopes the innermost open).
+    fn enclosing_alias(&mut self, level: usize, name: &str, text: &str, target: i32) -> Result<()> {
+        if level + 1 < self.aliases.len() && self.text_has_window(text) {
+            return Err(Error::sql(format!("misuse of aliased window function {name}")));
+        }
+        if level + 1 < self.aliases.len() && self.text_has_aggregate(text) {
+            // (Where the enclosing query computes its aggregates, they
+            // are in `agg_regs` and the alias is no aggregate here.)
+            let name = self.first_aggregate_in_text(text).unwrap_or_default();
+            return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+        }
+        // The alias's own expression may not name it (nor those inside).
+        let saved = self.aliases.split_off(level);
+        let r = self.expr_text(text, target);
+        self.aliases.extend(saved);
+        r
+    }
+
     fn identifier(&mut self, raw: &str, target: i32) -> Result<()> {
         let name = unquoted(raw);
 
@@ -510,19 +529,43 @@ impl Compiler<'_> {
         // subquery in its WHERE or ORDER BY may name it too).
         let alias = self.find_alias(&name);
         if let Some((level, text)) = alias {
-            if level + 1 < self.aliases.len() && self.text_has_window(&text) {
-                return Err(Error::sql(format!("misuse of aliased window function {name}")));
+            // An enclosing SELECT's alias stands for its expression as that
+            // SELECT resolves it: its names are that SELECT's columns (and
+            // aggregates), never those of the subquery naming the alias,
+            // which reads the enclosing row (a correlated reference).
+            let depth = self.aliases[level].scope_depth;
+            let inner = if level + 1 < self.aliases.len() && depth < self.scopes.len() { self.scopes.split_off(depth) } else { Vec::new() };
+            let passed = !inner.is_empty();
+            // (Nor are the aggregates of the queries nested deeper theirs.)
+            let saved_aggs = passed.then(|| {
+                let all = self.agg_regs.clone();
+                let default_owner = self.agg_scope_depth;
+                let owner = |acc: &i32| self.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
+                let mut visible = crate::sql::fast_hash::FastMap::default();
+                for (key, &acc) in &self.agg_regs {
+                    // (An entry of a deeper query may hide the enclosing one's.)
+                    let mut acc = Some(acc);
+                    while let Some(a) = acc.filter(|a| owner(a) > depth) {
+                        acc = self.agg_shadowed.get(&a).copied();
+                    }
+                    if let Some(a) = acc {
+                        visible.insert(key.clone(), a);
+                    }
+                }
+                self.agg_regs = visible;
+                (all, std::mem::replace(&mut self.agg_scope_depth, default_owner.min(depth)))
+            });
+            let r = self.enclosing_alias(level, &name, &text, target);
+            if let Some((all, scope_depth)) = saved_aggs {
+                self.agg_regs = all;
+                self.agg_scope_depth = scope_depth;
             }
-            if level + 1 < self.aliases.len() && self.text_has_aggregate(&text) {
-                // (Where the enclosing query computes its aggregates, they
-                // are in `agg_regs` and the alias is no aggregate here.)
-                let name = self.first_aggregate_in_text(&text).unwrap_or_default();
-                return Err(Error::sql(format!("misuse of aggregate: {name}()")));
+            self.scopes.extend(inner);
+            if passed {
+                for s in self.scopes.iter_mut().skip(depth) {
+                    s.correlated = true;
+                }
             }
-            // The alias's own expression may not name it (nor those inside).
-            let saved = self.aliases.split_off(level);
-            let r = self.expr_text(&text, target);
-            self.aliases.extend(saved);
             return r;
         }
         if raw.starts_with('"') {
@@ -655,11 +698,42 @@ impl Compiler<'_> {
     /// The accumulator of the aggregate call `e` when this query (or an
     /// enclosing one) computes it. (Keyed by the call's text: formatted
     /// only when there are aggregates to look up.)
-    fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
+    pub(super) fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
         if self.agg_regs.is_empty() {
             return None;
         }
-        self.agg_regs.get(&e.to_string()).copied()
+        let acc = self.agg_regs.get(&e.to_string()).copied()?;
+        let owner = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
+        if self.scopes.len() <= owner || self.binds_to_owner(e, owner) {
+            Some(acc)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the aggregate call `e`, written inside a subquery of the
+    /// query whose scopes end at `owner`, is that query's aggregate: as
+    /// in SQLite, a call belongs to the innermost query one of its
+    /// columns comes from, and a call naming no column (`count(*)`,
+    /// `sum(1)`) to the query it is written in. The same text in a
+    /// subquery over a table of the same name is the subquery's own.
+    fn binds_to_owner(&self, e: &Expr<'_>, owner: usize) -> bool {
+        let Some(inputs) = super::outer_aggregate::aggregate_inputs(e) else { return false };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut has_subquery = false;
+        for a in inputs {
+            crate::sql::plan::terms::walk(a, &mut |x| {
+                names.extend(crate::sql::plan::terms::column_name(x));
+                has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
+                true
+            });
+        }
+        if names.is_empty() || has_subquery {
+            return false;
+        }
+        // (A copy: a lookup marks the scopes it passes as correlated.)
+        let mut inner: Vec<crate::sql::resolve::Scope> = self.scopes[owner..].to_vec();
+        names.iter().all(|(q, n)| matches!(crate::sql::resolve::resolve(&mut inner, q.as_deref(), n), Ok(None)))
     }
 
     /// Compute `e` into register `target`.

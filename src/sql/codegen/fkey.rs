@@ -548,8 +548,8 @@ impl Compiler<'_> {
     }
 
     /// `PRAGMA foreign_key_list(table)` rows.
-    pub fn foreign_key_list(&self, table: &str) -> Vec<Vec<Value>> {
-        let Some(t) = self.schema.table(table) else { return Vec::new() };
+    pub fn foreign_key_list(&self, db: Option<usize>, table: &str) -> Vec<Vec<Value>> {
+        let Some(t) = self.schema.table_in(db, table) else { return Vec::new() };
         let mut rows = Vec::new();
         for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
             for (seq, &c) in fk.columns.iter().enumerate() {

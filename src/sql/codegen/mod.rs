@@ -51,6 +51,7 @@ mod alter_rename;
 pub mod returning;
 pub mod window;
 mod outer_aggregate;
+mod having_check;
 mod window_frame;
 pub mod trigger;
 mod trigger_program;
@@ -147,6 +148,11 @@ pub struct Compiler<'s> {
     /// query reading an outer query's aggregate (through a result alias)
     /// is correlated with that outer query, not only with the nested one.
     pub agg_owner_depth: crate::sql::fast_hash::FastMap<i32, usize>,
+    /// For an accumulator of `agg_regs`, the one of an enclosing query its
+    /// entry replaced (the same call text): what that text means where
+    /// the enclosing query's expression is compiled (a result alias named
+    /// in a subquery).
+    pub agg_shadowed: crate::sql::fast_hash::FastMap<i32, i32>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
     pub col_map: crate::sql::fast_hash::FastMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
@@ -159,9 +165,8 @@ pub struct Compiler<'s> {
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
-    /// innermost SELECT last: (alias, expression as SQL text, re-parsed
-    /// where used).
-    pub aliases: Vec<Vec<(String, String)>>,
+    /// innermost SELECT last.
+    pub aliases: Vec<Aliases>,
     /// Compiling a subquery that is an operand of a comparison.
     pub comparing: bool,
     /// CTEs in scope, innermost last.
@@ -387,6 +392,7 @@ impl<'s> Compiler<'s> {
             agg_regs: Default::default(),
             agg_scope_depth: 0,
             agg_owner_depth: Default::default(),
+            agg_shadowed: Default::default(),
             col_map: Default::default(),
             using_coalesce: HashMap::new(),
             record_positions: HashMap::new(),
@@ -608,6 +614,17 @@ impl<'s> Compiler<'s> {
     }
 }
 
+/// The result-column aliases of one SELECT.
+#[derive(Debug, Clone, Default)]
+pub struct Aliases {
+    /// (alias, expression as SQL text, re-parsed where used).
+    pub list: Vec<(String, String)>,
+    /// How many scopes were open with the SELECT's own innermost: its
+    /// expressions name columns (and aggregates) of those scopes only,
+    /// even where a subquery names the alias.
+    pub scope_depth: usize,
+}
+
 /// The compiled form of one statement, plus facts the connection needs.
 pub struct Compiled {
     /// The program.
@@ -706,7 +723,7 @@ pub fn is_window_only(name: &str) -> bool {
 /// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
-    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.agg_regs.contains_key(&e.to_string()) {
+    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
         return false;
     }
     names_aggregate_function(c, e)

@@ -22,7 +22,7 @@ use crate::sql::plan::terms::walk;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};
 
 /// What a subquery's FROM clause provides to names inside it.
-struct Level {
+pub(super) struct Level {
     /// Names that qualify its columns (aliases or table names).
     qualifiers: Vec<String>,
     /// Column names of its items; `None` when some item's columns are not
@@ -33,7 +33,7 @@ struct Level {
 }
 
 impl Level {
-    fn provides(&self, qualifier: Option<&str>, name: &str) -> bool {
+    pub(super) fn provides(&self, qualifier: Option<&str>, name: &str) -> bool {
         match qualifier {
             Some(q) => self.opaque || self.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)),
             None => match &self.columns {
@@ -61,6 +61,13 @@ impl<'b> Compiler<'_> {
         out
     }
 
+    /// As [`Self::outer_aggregates_in`], for the one subquery `sel`.
+    pub(super) fn outer_aggregates_of<'a>(&mut self, sel: &'a ast::Select<'b>) -> Vec<&'a Expr<'b>> {
+        let mut out = Vec::new();
+        self.visit_subquery(sel, &mut Vec::new(), &mut out);
+        out
+    }
+
     fn visit_subquery<'a>(&mut self, sel: &'a ast::Select<'b>, levels: &mut Vec<Level>, out: &mut Vec<&'a Expr<'b>>) {
         let cores = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
         for (i, core) in cores.enumerate() {
@@ -78,34 +85,61 @@ impl<'b> Compiler<'_> {
             if i == 0 {
                 exprs.extend(sel.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
             }
-            // (The windows of window calls hold expressions too.)
-            while let Some(x) = exprs.pop() {
-                let mut calls: Vec<&'a Expr<'b>> = Vec::new();
-                let mut nested: Vec<&'a ast::Select<'b>> = Vec::new();
-                {
-                    let me: &Compiler<'_> = self;
-                    walk(x, &mut |y| {
-                        if super::is_aggregate_call(me, y) {
-                            calls.push(y);
-                            return false;
-                        }
-                        exprs.extend(super::window::window_spec_exprs(y));
-                        if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = y {
-                            nested.push(s);
-                        }
-                        true
-                    });
+            // (The windows of window calls hold expressions too.) In the
+            // order written, as SQLite lists a query's aggregates.
+            for x in exprs {
+                self.visit_expr(x, levels, out);
+            }
+            levels.pop();
+        }
+    }
+
+    /// The calls of `x` (and of the subqueries in it) that belong here,
+    /// in the order SQLite's walk meets them (an IN's left operand before
+    /// its subquery; a window's definition after its call).
+    fn visit_expr<'a>(&mut self, x: &'a Expr<'b>, levels: &mut Vec<Level>, out: &mut Vec<&'a Expr<'b>>) {
+        enum Found<'a, 'b> {
+            Call(&'a Expr<'b>),
+            Subquery(&'a ast::Select<'b>),
+            Walk(&'a Expr<'b>),
+        }
+        let mut found: Vec<Found<'a, 'b>> = Vec::new();
+        let mut windows: Vec<&'a Expr<'b>> = Vec::new();
+        {
+            let me: &Compiler<'_> = self;
+            walk(x, &mut |y| {
+                if super::is_aggregate_call(me, y) {
+                    found.push(Found::Call(y));
+                    return false;
                 }
-                for call in calls {
+                windows.extend(super::window::window_spec_exprs(y));
+                match y {
+                    Expr::InSelect { lhs, rhs, .. } => {
+                        found.push(Found::Walk(lhs));
+                        found.push(Found::Subquery(rhs));
+                        false
+                    }
+                    Expr::Subquery(s) | Expr::Exists(s) => {
+                        found.push(Found::Subquery(s));
+                        true
+                    }
+                    _ => true,
+                }
+            });
+        }
+        for f in found {
+            match f {
+                Found::Call(call) => {
                     if self.belongs_here(call, levels) && !out.iter().any(|o: &&Expr<'_>| o.to_string() == call.to_string()) {
                         out.push(call);
                     }
                 }
-                for s in nested {
-                    self.visit_subquery(s, levels, out);
-                }
+                Found::Walk(e) => self.visit_expr(e, levels, out),
+                Found::Subquery(s) => self.visit_subquery(s, levels, out),
             }
-            levels.pop();
+        }
+        for w in windows {
+            self.visit_expr(w, levels, out);
         }
     }
 
@@ -146,7 +180,7 @@ impl<'b> Compiler<'_> {
 
     /// The names a FROM clause provides. `with`: the subquery has its own
     /// WITH clause (its names may be CTEs).
-    fn level_of(&self, from: Option<&ast::FromClause<'_>>, with: bool) -> Level {
+    pub(super) fn level_of(&self, from: Option<&ast::FromClause<'_>>, with: bool) -> Level {
         let mut level = Level { qualifiers: Vec::new(), columns: Some(Vec::new()), opaque: false };
         let Some(from) = from else { return level };
         let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));

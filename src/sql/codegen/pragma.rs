@@ -23,6 +23,19 @@ fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Ve
     }
 }
 
+/// A PRAGMA answered from the compiled-in schema checks, when it runs, the
+/// schema cookie of the database it is about (of every database when
+/// none is named: the table may be in any), so that a cached statement is
+/// compiled again after a schema change, here or by another connection.
+pub(super) fn verify_schemas(c: &mut Compiler<'_>, qualified: Option<usize>) {
+    c.dbs_used |= match qualified {
+        Some(db) => 1 << db,
+        // (temp only once it is in use: a transaction on it would bring
+        // it into `database_list`, which SQLite does not.)
+        None => (0..c.databases.len().clamp(1, 32)).filter(|&db| db != 1 || c.temp_listed).fold(0, |m, db| m | 1 << db),
+    };
+}
+
 pub(crate) fn arg_text(e: &Expr<'_>) -> String {
     match e {
         Expr::Id(id) => unquote(id.0),
@@ -94,14 +107,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // The rows describe the schema the statement was compiled
             // with: its transaction checks the schema cookie, so that a
             // cached statement is compiled again after a schema change.
-            c.dbs_used |= 1 << pdb;
+            verify_schemas(c, qualified);
             txn = Some(false);
         }
         "table_list" => {
             let name = arg.map(arg_text);
             let rows = c.table_list_rows(qualified, name.as_deref())?;
             const_rows(c, prog, &super::table_list::TABLE_LIST_COLUMNS, rows);
-            c.dbs_used |= 1 << pdb;
+            verify_schemas(c, qualified);
             txn = Some(false);
         }
         "database_list" => {
@@ -207,8 +220,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
         }
         "foreign_key_list" => {
-            let rows = arg.map(|a| c.foreign_key_list(&arg_text(a))).unwrap_or_default();
+            let rows = arg.map(|a| c.foreign_key_list(qualified, &arg_text(a))).unwrap_or_default();
             const_rows(c, prog, &["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"], rows);
+            verify_schemas(c, qualified);
+            txn = Some(false);
         }
         "foreign_key_check" => {
             let t = arg.map(arg_text);

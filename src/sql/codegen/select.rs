@@ -170,7 +170,20 @@ pub struct RowCtx {
 
 /// Compile a top-level SELECT; returns its column names.
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
-    let info = c.compile_select(sel, Dest::Output)?;
+    let info = match c.compile_select(sel, Dest::Output) {
+        // SQLite refuses a HAVING on a non-aggregate SELECT while
+        // resolving names, before the errors it finds generating code
+        // (see `having_check.rs`).
+        Err(e) if e.message.starts_with("misuse of aggregate: ") || e.message.contains("ORDER BY term out of range") => {
+            if c.has_non_aggregate_having(sel) {
+                return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+        Ok(_) if c.has_non_aggregate_having(sel) => return Err(Error::sql("HAVING clause on a non-aggregate query")),
+        Ok(info) => info,
+    };
     prog.column_decltypes = info.decltypes;
     prog.column_origins = info.origins;
     // (A name written from a `$::x` parameter shows it as written.)
@@ -817,7 +830,7 @@ impl Compiler<'_> {
             }
         }
         self.scopes.push(Scope::default());
-        self.aliases.push(Vec::new());
+        self.aliases.push(super::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
         let saved_exists = self.in_exists;
         self.in_exists = matches!(dest, Dest::Exists { .. });
         let result = (|| -> Result<SelectInfo> {
@@ -918,7 +931,7 @@ impl Compiler<'_> {
                 })
                 .collect();
             if let Some(a) = self.aliases.last_mut() {
-                *a = aliases;
+                a.list = aliases;
             }
             let end = self.b.label();
             // LIMIT and OFFSET name no table columns, this SELECT's or an
@@ -984,6 +997,14 @@ impl Compiler<'_> {
             let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            if !is_agg {
+                // An enclosing query's aggregate is still an aggregate in
+                // the WHERE of a query computing none (SQLite refuses it
+                // when resolving names).
+                if let Some(name) = self.enclosing_aggregate_in(&terms) {
+                    return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+                }
             }
             let mut having_terms: Vec<&Expr<'_>> = Vec::new();
             if let Some(h) = having {
@@ -1093,6 +1114,30 @@ impl Compiler<'_> {
         any_outer
     }
 
+    /// The name of the first aggregate call among `terms` that an
+    /// enclosing query computes (read here from its accumulator).
+    fn enclosing_aggregate_in(&self, terms: &[&Expr<'_>]) -> Option<String> {
+        if self.agg_regs.is_empty() {
+            return None;
+        }
+        let mut found = None;
+        for t in terms {
+            crate::sql::plan::terms::walk(t, &mut |x| {
+                if found.is_some() {
+                    return false;
+                }
+                if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                    if self.aggregate_register(x).is_some() {
+                        found = Some(crate::sql::parse::unquoted(name.0).to_string());
+                        return false;
+                    }
+                }
+                true
+            });
+        }
+        found
+    }
+
     fn has_inner_aggregate(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
         let mut calls: Vec<String> = Vec::new();
         let mut found_inner = false;
@@ -1115,6 +1160,9 @@ impl Compiler<'_> {
                         found_inner = true;
                     }
                 }
+                // (An aggregate of this query written in a subquery of
+                // its result counts too.)
+                found_inner = found_inner || !self.outer_aggregates_in(e).is_empty();
             }
         }
         found_inner
@@ -1123,7 +1171,7 @@ impl Compiler<'_> {
     /// Whether `name` is a result alias of this SELECT or of one it is
     /// nested in (a subquery in WHERE or ORDER BY may name those).
     pub fn alias_visible(&self, name: &str) -> bool {
-        self.aliases.iter().any(|a| a.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
     }
 
     /// Report the first unresolvable column name in `e` the way SQLite
@@ -1161,7 +1209,7 @@ impl Compiler<'_> {
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
         // A result column cannot name another's alias (nor can its subqueries).
-        let own_aliases = self.aliases.last_mut().map(std::mem::take);
+        let own_aliases = self.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
         let r = (|| {
             for (i, it) in items.iter().enumerate() {
                 match it {
@@ -1173,7 +1221,7 @@ impl Compiler<'_> {
             Ok(())
         })();
         if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
-            *a = saved;
+            a.list = saved;
         }
         r
     }
@@ -1206,6 +1254,12 @@ impl Compiler<'_> {
             if let ResultItem::Expr(e, _) = it {
                 found = found || has_aggregate(self, e);
             }
+        }
+        if found && self.in_exists && self.scopes.len() > 1 {
+            // An EXISTS subquery's result columns are never evaluated: an
+            // enclosing query's aggregate there does not make this query
+            // an aggregate one (its HAVING is then refused, as SQLite does).
+            return self.has_inner_aggregate(items);
         }
         if found {
             return true;

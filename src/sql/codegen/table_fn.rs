@@ -187,6 +187,8 @@ impl<'b> Compiler<'_> {
     /// Column names and rows of the table-valued pragma `pragma` for
     /// argument `arg`.
     fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
+        // (Rows known when compiling: the statement checks the schemas.)
+        super::pragma::verify_schemas(self, None);
         if let Some((names, rows)) = super::pragma::list_rows(self, pragma) {
             return Ok((names.into_iter().map(str::to_string).collect(), rows));
         }
@@ -196,7 +198,7 @@ impl<'b> Compiler<'_> {
         }
         if pragma == "foreign_key_list" {
             let names = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"];
-            return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(a)).unwrap_or_default()));
+            return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(None, a)).unwrap_or_default()));
         }
         let view_columns = self.view_columns_for_pragma(None, pragma, arg)?;
         let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg, view_columns.as_deref()).unwrap_or_default();

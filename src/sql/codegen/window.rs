@@ -462,6 +462,13 @@ impl<'b> Compiler<'_> {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
         }
+        // A subquery in the output may read any column of the row (a
+        // correlated reference is not collected above): keep them all, as
+        // an aggregate query does.
+        let outputs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
+        if outputs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).any(crate::sql::plan::terms::has_subquery) {
+            self.collect_all_columns(from, &mut cols);
+        }
         // Rows come out in the first window's order: an ORDER BY that
         // order already satisfies needs no sort (as in SQLite, where the
         // windows' subquery order serves it).
@@ -630,7 +637,9 @@ impl<'b> Compiler<'_> {
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
-            self.agg_regs.insert(c.key.clone(), c.result);
+            if let Some(old) = self.agg_regs.insert(c.key.clone(), c.result).filter(|&old| old != c.result) {
+                self.agg_shadowed.insert(c.result, old);
+            }
         }
         for (i, c) in cols.iter().enumerate() {
             self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
@@ -667,6 +676,64 @@ impl<'b> Compiler<'_> {
             }
             true
         });
+    }
+
+    /// SQLite computes sum(), total() and avg() over a frame whose start
+    /// moves by adding the rows that enter and removing those that leave
+    /// (its inverse step), so an infinite value that has left the frame
+    /// leaves a NaN behind (inf - inf) for the rest of the partition: the
+    /// result is NULL from then on. Ours steps a fresh accumulator per row;
+    /// this tracks the rows that left (`[first frame start, lo)` of the
+    /// partition, each looked at once) and makes `value` NULL once one of
+    /// them held an infinity.
+    #[allow(clippy::too_many_arguments)]
+    fn sliding_sum_nan(&mut self, lo: i32, part_start: i32, peek: i32, part_keys: Option<(usize, i32, Arc<KeyInfo>)>, nk: usize, na: usize, filtered: bool, value: i32) {
+        let (poison, upto, seen_part, one, x, d) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
+        // A new partition (its first row's frame start is where rows begin
+        // to leave).
+        let same_part = self.b.label();
+        self.b.add4(Opcode::Eq, part_start, same_part, seen_part, P4::None, 0);
+        self.b.add(Opcode::SCopy, part_start, seen_part, 0);
+        self.b.add(Opcode::SCopy, lo, upto, 0);
+        self.b.add(Opcode::Integer, 0, poison, 0);
+        self.b.bind(same_part);
+        self.b.add(Opcode::Integer, 1, one, 0);
+        let scanned = self.b.label();
+        let scan = self.b.here();
+        self.b.add4(Opcode::Ge, lo, scanned, upto, P4::None, 0);
+        let skip = self.b.label();
+        self.b.add(Opcode::SeekRowid, peek, skip, upto);
+        if let Some((np, trail, pki)) = &part_keys {
+            // (Past the partition's last row: nothing more left a frame.)
+            let (pk, tk) = (self.b.regs(*np), self.b.regs(*np));
+            for k in 0..*np {
+                self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                self.b.add(Opcode::Column, *trail, k as i32, tk + k as i32);
+            }
+            let same = self.b.label();
+            self.b.add4(Opcode::Compare, pk, tk, *np as i32, P4::KeyInfo(pki.clone()), 0);
+            self.b.add(Opcode::Jump, scanned, same, scanned);
+            self.b.bind(same);
+        }
+        if filtered {
+            let f = self.b.reg();
+            self.b.add(Opcode::Column, peek, (nk + na) as i32, f);
+            self.b.add(Opcode::IfNot, f, skip, 1);
+        }
+        self.b.add(Opcode::Column, peek, (nk + 1) as i32, x);
+        self.b.add(Opcode::IsNull, x, skip, 0);
+        // (x - x is NULL, a NaN, exactly when x is infinite.)
+        self.b.add(Opcode::Subtract, x, x, d);
+        self.b.add(Opcode::NotNull, d, skip, 0);
+        self.b.add(Opcode::Integer, 1, poison, 0);
+        self.b.bind(skip);
+        self.b.add(Opcode::Add, one, upto, upto);
+        self.b.add(Opcode::Goto, 0, scan as i32, 0);
+        self.b.bind(scanned);
+        let keep = self.b.label();
+        self.b.add(Opcode::IfNot, poison, keep, 0);
+        self.b.add(Opcode::Null, 0, value, 0);
+        self.b.bind(keep);
     }
 
     fn collect_plain_columns(&mut self, e: &Expr<'_>, out: &mut Vec<ColumnRef>) {
@@ -953,10 +1020,23 @@ impl<'b> Compiler<'_> {
             self.b.bind(fdone);
             self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
             self.b.add(Opcode::SCopy, acc2, value, 0);
+            let sliding_sum = def.flags.builtin && lo_off.is_some() && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+            if sliding_sum && na > c.filtered as usize {
+                let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
+                self.sliding_sum_nan(lo, part_start, peek, part_keys, nk, na, c.filtered, value);
+            }
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
             let scan = FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
+            // (With EXCLUDE, SQLite computes each frame afresh.)
+            let moving = f.exclude == Exclude::NoOthers && !matches!(f.start, Bound::Unbounded);
+            let sliding_sum = def.flags.builtin && moving && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+            if sliding_sum && na > c.filtered as usize {
+                // `scan_from` is now the frame's first row.
+                let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
+                self.sliding_sum_nan(scan_from, part_start, peek, part_keys, nk, na, c.filtered, value);
+            }
         }
         self.b.add(Opcode::Add, one, rownum, rownum);
         match &c.kind {

@@ -88,6 +88,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some((n, v)) => (n, Some(v)),
                 None => (spec.as_str(), None),
             };
+            // Setting one of SQLite's flag pragmas expires every statement
+            // (SQLite's OP_Expire after them): a cached statement compiled
+            // under the old value is compiled again before its next run.
+            if value.is_some() && matches!(name, "case_sensitive_like" | "query_only" | "defer_foreign_keys" | "foreign_keys" | "writable_schema") {
+                env.settings_generation += 1;
+            }
             if name == "case_sensitive_like" {
                 env.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);

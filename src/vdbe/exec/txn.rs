@@ -63,7 +63,14 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
     match insn.opcode {
         Opcode::Transaction => {
             let db = p1 as usize;
-            env.temp_used |= db == 1;
+            if db == 1 && !env.temp_used {
+                // The temp database comes into use: statements compiled
+                // before did not check its schema (a temp table may now
+                // hide one they name), so they are compiled again, as
+                // SQLite's are.
+                env.temp_used = true;
+                env.settings_generation += 1;
+            }
             let Some(d) = env.dbs.get_mut(db) else { return Err(Error::sql("no such database")) };
             let bt = &mut d.btree;
             if p2 > 0 {

@@ -131,7 +131,16 @@ impl Sum {
         }
     }
 
+    /// The result as SQLite gives it: a NaN (from `+inf` and `-inf` summed)
+    /// is NULL, as every NaN a function returns.
     fn result(&self) -> Result<Value> {
+        self.raw_result().map(|v| match v {
+            Value::Real(r) if r.is_nan() => Value::Null,
+            v => v,
+        })
+    }
+
+    fn raw_result(&self) -> Result<Value> {
         match self.kind {
             SumKind::Sum => {
                 if self.count == 0 {
