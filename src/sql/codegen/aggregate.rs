@@ -21,7 +21,7 @@ use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{Distinctness, Expr, SortedColumn};
+use sqlite3_parser::ast::{self, Distinctness, Expr, SortedColumn};
 use std::sync::Arc;
 
 pub(super) struct AggCall<'a, 'b> {
@@ -29,11 +29,17 @@ pub(super) struct AggCall<'a, 'b> {
     /// The call itself.
     pub(super) call: Option<&'a Expr<'b>>,
     pub(super) def: Arc<FuncDef>,
-    /// The arguments, then the FILTER condition when there is one (it
-    /// travels with them through the GROUP BY sorter).
+    /// The arguments, then the FILTER condition when there is one, then
+    /// the terms of an ORDER BY inside the call (they all travel with the
+    /// arguments through the GROUP BY sorter).
     pub(super) args: Vec<&'a Expr<'b>>,
     /// How many of `args` the function itself takes.
     pub(super) n_func_args: usize,
+    pub(super) has_filter: bool,
+    /// `agg(x ORDER BY ...)`: the ORDER BY terms (the last of `args`) and
+    /// the ephemeral index holding the group's argument rows in that order
+    /// (see `ordered_aggregate.rs`).
+    pub(super) ordered: Option<super::ordered_aggregate::OrderedArgs<'a, 'b>>,
     pub(super) distinct: bool,
     pub(super) acc: i32,
     pub(super) distinct_cursor: Option<i32>,
@@ -78,8 +84,13 @@ impl<'b> Compiler<'_> {
                 Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
                 _ => None,
             };
-            // (The FILTER condition may not hold an aggregate either.)
-            for a in args.iter().copied().chain(filter) {
+            let order_terms: &'a [SortedColumn<'b>] = match x {
+                Expr::FunctionCall { order_by: Some(ast::FunctionCallOrder::SortList(terms)), .. } => terms,
+                _ => &[],
+            };
+            // (The FILTER condition and the ORDER BY terms may not hold an
+            // aggregate either.)
+            for a in args.iter().copied().chain(filter).chain(order_terms.iter().map(|t| &t.expr)) {
                 // A result alias standing for an aggregate may not be an
                 // aggregate's argument (`HAVING max(m)` with `min(x) AS m`).
                 let mut ids: Vec<String> = Vec::new();
@@ -126,7 +137,13 @@ impl<'b> Compiler<'_> {
             let n_func_args = args.len();
             let mut args = args;
             args.extend(filter);
-            out.push(AggCall { key, call: Some(x), def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
+            let ordered = if order_terms.is_empty() {
+                None
+            } else {
+                args.extend(order_terms.iter().map(|t| &t.expr));
+                Some(super::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 })
+            };
+            out.push(AggCall { key, call: Some(x), def, args, n_func_args, has_filter: filter.is_some(), ordered, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
     }
@@ -192,7 +209,7 @@ impl<'b> Compiler<'_> {
     /// sets it to 0 before the FILTER is tested.
     fn agg_step_choosing(&mut self, a: &AggCall<'_, '_>, args: i32, chosen: i32, reset_if_filtered: bool) {
         let skip = self.b.label();
-        let filtered = a.args.len() > a.n_func_args;
+        let filtered = a.has_filter;
         if chosen != 0 && filtered && reset_if_filtered {
             self.b.add(Opcode::Integer, 0, chosen, 0);
         }
@@ -206,14 +223,20 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::MakeRecord, args, 1, rec);
             self.b.add(Opcode::IdxInsert, d, rec, 0);
         }
-        self.b.add4(Opcode::AggStep, chosen, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
+        match &a.ordered {
+            // The row waits in the ORDER BY's index until the group ends.
+            Some(o) => self.insert_ordered_row(a, o, args),
+            None => {
+                self.b.add4(Opcode::AggStep, chosen, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
+            }
+        }
         self.b.bind(skip);
     }
 
     /// Whether an aggregate call is a min() or max(): those choose the row
     /// bare columns come from.
     fn is_min_max(a: &AggCall<'_, '_>) -> bool {
-        a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
+        a.n_func_args == 1 && a.ordered.is_none() && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
     }
 
     /// One row's aggregate steps, then the bare columns (`cols`, read by
@@ -237,7 +260,7 @@ impl<'b> Compiler<'_> {
         let keep = self.b.label();
         let load = self.b.label();
         let choosing = n_cols > 0 && aggs.iter().any(Self::is_min_max);
-        let all_filtered = aggs.iter().filter(|a| Self::is_min_max(a)).all(|a| a.args.len() > a.n_func_args);
+        let all_filtered = aggs.iter().filter(|a| Self::is_min_max(a)).all(|a| a.has_filter);
         let hit = if choosing { self.b.reg() } else { 0 };
         for (i, a) in aggs.iter().enumerate() {
             let args = arg_regs(self, i)?;
@@ -271,6 +294,9 @@ impl<'b> Compiler<'_> {
                 let ki = crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
                 self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(Arc::new(ki)), 0);
             }
+            if let Some(o) = &a.ordered {
+                self.open_ordered_rows(a, o);
+            }
         }
     }
 
@@ -288,6 +314,9 @@ impl<'b> Compiler<'_> {
         skip: i32,
     ) -> Result<()> {
         for a in aggs {
+            if let Some(o) = &a.ordered {
+                self.step_ordered_rows(a, o);
+            }
             self.b.add4(Opcode::AggFinal, a.acc, a.n_func_args as i32, 0, P4::Func(a.def.clone()), 0);
         }
         // The mappings are this query's only: an enclosing statement's
@@ -458,6 +487,9 @@ impl<'b> Compiler<'_> {
         for a in aggs.iter_mut() {
             if a.distinct {
                 a.distinct_cursor = Some(self.b.cursor());
+            }
+            if let Some(o) = a.ordered.as_mut() {
+                o.cursor = self.b.cursor();
             }
         }
         let col_regs = self.b.regs(cols.len());

@@ -64,6 +64,7 @@ mod index_scan;
 pub mod row_value;
 mod group_stream;
 mod simple_count;
+mod ordered_aggregate;
 mod having_to_where;
 mod distinct_redundant;
 mod plan_lines;

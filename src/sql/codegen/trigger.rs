@@ -331,15 +331,22 @@ impl Compiler<'_> {
             self.b.add(Opcode::Goto, 0, skip, 0);
             return Ok(());
         }
-        let text = match msg {
-            Some(ast::Expr::Literal(ast::Literal::String(s))) => unquote(s),
-            Some(e) => e.to_string(),
-            None => String::new(),
-        };
         let action = match kind {
             ResolveType::Rollback => crate::vdbe::exec::txn::ON_ERROR_ROLLBACK as i32,
             ResolveType::Fail => crate::vdbe::exec::txn::ON_ERROR_FAIL as i32,
             _ => 0,
+        };
+        let text = match msg {
+            Some(ast::Expr::Literal(ast::Literal::String(s))) => unquote(s),
+            // Any expression is the message since 3.47: computed when the
+            // RAISE runs, `Halt` reads it from P3.
+            Some(e) => {
+                let reg = self.b.reg();
+                self.expr(e, reg)?;
+                self.b.add(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, reg);
+                return Ok(());
+            }
+            None => String::new(),
         };
         self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, 0, P4::Text(text), 0);
         Ok(())

@@ -236,6 +236,9 @@ impl<'b> Compiler<'_> {
             if out.iter().any(|w| w.key == key) {
                 continue;
             }
+            if let Expr::FunctionCall { name, order_by: Some(_), .. } = x {
+                return Err(Error::sql(format!("ORDER BY may not be used with non-aggregate {}()", unquote(name.0))));
+            }
             if let Expr::FunctionCall { distinctness: Some(ast::Distinctness::Distinct), .. } = x {
                 return Err(Error::sql("DISTINCT is not supported for window functions"));
             }
@@ -497,8 +500,10 @@ impl<'b> Compiler<'_> {
                 stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
                 stored.extend(c.spec.partition_by.unwrap_or(&[]).iter().map(|e| ResultItem::Expr(e, None)));
                 for t in c.spec.order_by.unwrap_or(&[]) {
+                    // A NULLS FIRST/LAST term's flag field gets the value
+                    // too; `window_pass` turns it into the flag.
                     if super::select::needs_null_key(t) {
-                        return Err(Error::unsupported("NULLS FIRST/LAST in a window of an aggregate query"));
+                        stored.push(ResultItem::Expr(&t.expr, None));
                     }
                     stored.push(ResultItem::Expr(&t.expr, None));
                 }
@@ -699,6 +704,24 @@ impl<'b> Compiler<'_> {
         for k in 0..nk {
             self.b.add(Opcode::Column, store, (kat + k) as i32, regs + k as i32);
         }
+        // The NULL flag of a NULLS FIRST/LAST term is (re)computed from the
+        // value after it: the rows of an aggregate query store the value in
+        // both fields.
+        let mut k = np;
+        for t in c.spec.order_by.unwrap_or(&[]) {
+            if super::select::needs_null_key(t) {
+                let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
+                let done = self.b.label();
+                self.b.add(Opcode::Integer, 1, flag, 0);
+                self.b.add(Opcode::IsNull, value, done, 0);
+                self.b.add(Opcode::Integer, 0, flag, 0);
+                self.b.bind(done);
+                k += 2;
+            } else {
+                k += 1;
+            }
+        }
+        debug_assert_eq!(k, nk);
         self.b.add(Opcode::Rowid, store, regs + nk as i32, 0);
         for k in 0..na {
             self.b.add(Opcode::Column, store, (at + k) as i32, regs + (nk + 1 + k) as i32);

@@ -101,7 +101,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null
-            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
+            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
             | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
             | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
             | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
