@@ -128,6 +128,8 @@ const LIMIT_COUNT: usize = 15;
 pub const LIMIT_LENGTH: i32 = 0;
 /// `SQLITE_LIMIT_SQL_LENGTH`: the longest SQL text `prepare` accepts.
 pub const LIMIT_SQL_LENGTH: i32 = 1;
+/// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
+const LIMIT_VARIABLE_NUMBER: i32 = 9;
 /// `SQLITE_LIMIT_TRIGGER_DEPTH`.
 const LIMIT_TRIGGER_DEPTH: i32 = 10;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
@@ -444,6 +446,7 @@ impl Connection {
         let foreign_keys_on = self.state.foreign_keys;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
+        let max_variables = self.limits[LIMIT_VARIABLE_NUMBER as usize];
         // TCL-style `$::name` parameters are made readable to the parser.
         let tcl_text = crate::sql::params::tcl_variables(sql);
         let parse_text = tcl_text.as_deref().unwrap_or(sql);
@@ -453,6 +456,7 @@ impl Connection {
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(&parse_text[..tail]);
+            crate::sql::params::check_variable_limit(&numbering.names, max_variables)?;
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
                 c.collation_order = collation_order;

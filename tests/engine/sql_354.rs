@@ -4,6 +4,8 @@
 //! changes listed in `compat-tests/SQL_3_41_TO_3_54.md` (each row names
 //! its test here), and SQLite's own errors for what ringlite refuses.
 
+#![allow(unsafe_code)]
+
 use crate::sql_common::*;
 
 const ROWS: &str = "CREATE TABLE t(a, b, g);
@@ -96,7 +98,6 @@ fn nulls_first_last_in_windows_of_aggregate_queries() {
 /// An application-defined aggregate: the arguments of each step joined
 /// with '|' (so the order it was stepped in shows).
 mod user_aggregate {
-    #![allow(unsafe_code)]
     use libsqlite3_sys as ffi;
     use ringlite::value::Value;
     use ringlite::vdbe::func::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext};
@@ -302,5 +303,116 @@ fn release_log_statements() {
         "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) DO UPDATE SET v = v + 10",
         "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 2 DO NOTHING",
         "INSERT INTO p VALUES(1,5,1) ON CONFLICT(k) WHERE flag = 1 DO NOTHING; SELECT * FROM p",
+    ]);
+}
+
+/// ALTER TABLE ... ALTER COLUMN SET/DROP NOT NULL, ADD [CONSTRAINT] CHECK,
+/// DROP CONSTRAINT (3.53): the stored text as SQLite edits it, the rows
+/// checked, SQLite's errors.
+#[test]
+fn alter_table_edits_constraints() {
+    let schema = "SELECT name, sql FROM sqlite_schema ORDER BY name";
+    check_each("CREATE TABLE n(a NOT NULL, b, c INTEGER CHECK(c > 0), d TEXT NOT NULL DEFAULT 'x', e UNIQUE, f INT NoT   NuLl, CONSTRAINT c1 CHECK(b > 0));
+        INSERT INTO n VALUES(1,2,3,'d',5,1),(2,NULL,4,'e',6,1);", &[
+        "ALTER TABLE n ALTER COLUMN b SET NOT NULL",
+        "ALTER TABLE n ALTER COLUMN e SET   NOT NULL",
+        schema,
+        "ALTER TABLE n ALTER COLUMN a DROP NOT NULL",
+        "ALTER TABLE n ALTER COLUMN d DROP NOT NULL; ALTER TABLE n ALTER COLUMN f DROP NOT NULL; ALTER TABLE n ALTER COLUMN c DROP NOT NULL",
+        schema,
+        "ALTER TABLE n ALTER COLUMN zz DROP NOT NULL",
+        "ALTER TABLE n ALTER COLUMN a SET NOT NULL ON CONFLICT REPLACE",
+        schema,
+        "ALTER TABLE n ALTER COLUMN a SET NOT NULL",
+        "ALTER TABLE n ADD CONSTRAINT c2 CHECK (c < 100)",
+        "ALTER TABLE n ADD CONSTRAINT c3 CHECK (c < 4)",
+        "ALTER TABLE n ADD CHECK (b IS NULL OR b < 10)",
+        schema,
+        "ALTER TABLE n DROP CONSTRAINT c1",
+        "ALTER TABLE n DROP CONSTRAINT nosuch",
+        "ALTER TABLE n ADD CONSTRAINT c2 CHECK (1)",
+        "ALTER TABLE n DROP CONSTRAINT C2",
+        schema,
+        "INSERT INTO n VALUES(1, 500, 7, 'q', 8, 1)",
+        "INSERT INTO n VALUES(NULL, 5, 7, 'q', 8, 1)",
+        "INSERT INTO n VALUES(1, 5, 7, NULL, 8, NULL); SELECT * FROM n",
+        "ALTER TABLE n ADD CONSTRAINT u1 UNIQUE (a)",
+        "CREATE VIEW vv AS SELECT 1 AS a; ALTER TABLE vv ALTER COLUMN a DROP NOT NULL",
+        "ALTER TABLE sqlite_schema ALTER COLUMN sql SET NOT NULL",
+        "ALTER TABLE nosuch ALTER COLUMN a DROP NOT NULL",
+    ]);
+    check_each("CREATE TABLE k(a CONSTRAINT nn NOT NULL, b CONSTRAINT ch CHECK(b > 0) NOT NULL, c CONSTRAINT u UNIQUE, d CONSTRAINT pk PRIMARY KEY, e CONSTRAINT df DEFAULT 3,
+            f DECIMAL(10, 2) CONSTRAINT nn2 NOT NULL ON CONFLICT IGNORE COLLATE nocase,
+            g CONSTRAINT r REFERENCES k(d) ON DELETE CASCADE NOT DEFERRABLE CONSTRAINT co COLLATE nocase CONSTRAINT gc CHECK (g <> 0), CONSTRAINT t1 CHECK (a <> b), CONSTRAINT fk FOREIGN KEY(a) REFERENCES k(d));", &[
+        "ALTER TABLE k DROP CONSTRAINT nn",
+        "ALTER TABLE k DROP CONSTRAINT ch",
+        "ALTER TABLE k DROP CONSTRAINT u",
+        "ALTER TABLE k DROP CONSTRAINT pk",
+        "ALTER TABLE k DROP CONSTRAINT df",
+        "ALTER TABLE k DROP CONSTRAINT fk",
+        "ALTER TABLE k DROP CONSTRAINT nn2",
+        "ALTER TABLE k DROP CONSTRAINT r",
+        "ALTER TABLE k DROP CONSTRAINT co",
+        "ALTER TABLE k DROP CONSTRAINT gc",
+        schema,
+        "ALTER TABLE k DROP CONSTRAINT t1",
+        "ALTER TABLE k ADD CONSTRAINT ch CHECK (b < 0)",
+        "ALTER TABLE k ALTER COLUMN f SET NOT NULL",
+        schema,
+        "CREATE TABLE m2(a, b); INSERT INTO m2 VALUES(1, 2); ALTER TABLE m2 ADD CONSTRAINT z CHECK (a > 1)",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (a > nosuch)",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (max(a) > 1)",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (a > (SELECT 1))",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (a > ?)",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (a IS NOT NULL), ADD CHECK (1)",
+        "ALTER TABLE m2 ADD CONSTRAINT z CHECK (a = 1) -- trailing comment",
+        schema,
+        "CREATE TABLE w(a PRIMARY KEY, b) WITHOUT ROWID; INSERT INTO w VALUES(1, NULL); ALTER TABLE w ALTER COLUMN a DROP NOT NULL",
+        "ALTER TABLE w ALTER COLUMN b SET NOT NULL",
+        "DELETE FROM w; ALTER TABLE w ALTER COLUMN b SET NOT NULL; ALTER TABLE w ADD CHECK (a > b)",
+        schema,
+        "CREATE TABLE st(a INT, b TEXT) STRICT; INSERT INTO st VALUES(1, NULL); ALTER TABLE st ALTER COLUMN b SET NOT NULL",
+        "CREATE TABLE g(a, b AS (a * 2) NOT NULL, c AS (a + 1)); INSERT INTO g(a) VALUES(1); ALTER TABLE g ALTER COLUMN b DROP NOT NULL; ALTER TABLE g ALTER COLUMN c SET NOT NULL; ALTER TABLE g ADD CHECK (c > b)",
+        "CREATE TABLE ip(id INTEGER PRIMARY KEY, v); INSERT INTO ip VALUES(1, 1); ALTER TABLE ip ALTER COLUMN id SET NOT NULL; ALTER TABLE ip ADD CHECK (id < 5)",
+        schema,
+        "CREATE TEMP TABLE tt(a); ALTER TABLE temp.tt ALTER COLUMN a SET NOT NULL; SELECT sql FROM sqlite_temp_schema",
+        "CREATE TABLE q(\"x y\" NOT NULL, [z] CHECK(z), \"w\"\"q\"); ALTER TABLE q ALTER COLUMN \"x y\" DROP NOT NULL; ALTER TABLE q ALTER COLUMN \"w\"\"q\" SET NOT NULL",
+        "CREATE TABLE r(a -- comment\n NOT NULL /* c2 */, b); ALTER TABLE r ALTER COLUMN a DROP NOT NULL",
+        "BEGIN; ALTER TABLE r ALTER COLUMN b SET NOT NULL; ROLLBACK",
+        schema,
+        "PRAGMA integrity_check",
+    ]);
+}
+
+/// SQLITE_LIMIT_VARIABLE_NUMBER: "too many SQL variables" past it, and the
+/// range of `?NNN` follows a lowered limit.
+#[test]
+fn too_many_sql_variables() {
+    let many = |n: usize| format!("SELECT {}", vec!["?"; n].join(","));
+    let (full, over) = (format!("SELECT count(*) FROM (VALUES(1)) WHERE 1 NOT IN ({})", vec!["?"; 32766].join(",")), format!("SELECT 1 IN ({})", vec!["?"; 32767].join(",")));
+    check_each("", &[&full, &over, "SELECT ?32766, ?", "SELECT :a, ?32766, :b", "SELECT ?32766", "SELECT ?32767", "SELECT ?0", "SELECT ?1, ?32766, $x"]);
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    ours.limit(9, 10);
+    unsafe { libsqlite3_sys::sqlite3_limit(reference.0, 9, 10) };
+    for sql in [many(10), many(11), "SELECT ?10".into(), "SELECT ?11".into(), "SELECT ?, ?11".into(), "SELECT :a, ?10".into(), "SELECT ?9, :a, :b".into(), "SELECT ?5, ?12, :a".into()] {
+        let a = run_ours(&mut ours, &sql);
+        let b = run_ref(&reference, &sql);
+        assert_eq!(a, b, "\nSQL: {sql}");
+    }
+}
+
+/// REINDEX EXPRESSIONS (3.53) rebuilds the expression indexes, unless a
+/// table or index has that name.
+#[test]
+fn reindex_expressions() {
+    check_each("CREATE TABLE t(a, b); CREATE INDEX te ON t(a + b); CREATE INDEX tp ON t(a); INSERT INTO t VALUES(1, 2), (3, 4);", &[
+        "REINDEX EXPRESSIONS",
+        "REINDEX main.expressions",
+        "REINDEX temp.expressions",
+        "REINDEX nosuch.expressions",
+        "PRAGMA integrity_check",
+        "SELECT a FROM t WHERE a + b = 7",
+        "CREATE TABLE expressions(x); CREATE INDEX ex ON expressions(x); REINDEX expressions",
     ]);
 }

@@ -47,6 +47,7 @@ mod integrity;
 pub mod dml_common;
 pub mod alter;
 mod alter_drop_check;
+mod alter_constraint;
 mod alter_rename;
 pub mod returning;
 pub mod window;
