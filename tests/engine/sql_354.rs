@@ -416,3 +416,46 @@ fn reindex_expressions() {
         "CREATE TABLE expressions(x); CREATE INDEX ex ON expressions(x); REINDEX expressions",
     ]);
 }
+
+/// VACUUM INTO a `file:` URI (the reference build takes URIs everywhere;
+/// ours when the connection does). `reserve=N` (3.53) is refused: ringlite
+/// cannot write pages with reserved bytes.
+#[test]
+fn vacuum_into_a_uri() {
+    use ringlite::{Connection, OpenFlags};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    let mut ours = Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::URI)).unwrap();
+    let reference = RefDb::open();
+    let setup = "CREATE TABLE t(a, b); INSERT INTO t VALUES(1, 'x'), (2, 'y');";
+    assert_eq!(run_ours(&mut ours, setup), run_ref(&reference, setup));
+    for (engine, name) in [("ours", "o"), ("ref", "r")] {
+        let sql = format!("VACUUM INTO 'file:{d}/{name}%2Edb?mode=rwc'");
+        let out = if engine == "ours" { run_ours(&mut ours, &sql) } else { run_ref(&reference, &sql) };
+        assert_eq!(out, vec![Outcome::Rows { names: vec![], rows: vec![] }], "{engine}: {sql}");
+        let again = if engine == "ours" { run_ours(&mut ours, &sql) } else { run_ref(&reference, &sql) };
+        assert_eq!(again, vec![Outcome::Error { code: 1, message: "output file already exists".into() }], "{engine}");
+    }
+    let copy = RefDb::open_path(&format!("{d}/o.db"));
+    let q = "SELECT * FROM t; PRAGMA integrity_check";
+    assert_eq!(run_ref(&copy, q), run_ref(&RefDb::open_path(&format!("{d}/r.db")), q));
+    let refused = run_ours(&mut ours, &format!("VACUUM INTO 'file:{d}/x.db?reserve=8'"));
+    assert!(matches!(&refused[..], [Outcome::Error { code: 1, message }] if message.contains("reserve=N")), "{refused:?}");
+    assert!(!dir.path().join("x.db").exists());
+}
+
+/// The body of a TEMP trigger may modify tables of the main schema (3.53);
+/// other triggers still may not qualify the tables they change.
+#[test]
+fn temp_trigger_modifies_main() {
+    check_each("CREATE TABLE m(a); CREATE TABLE m2(b); INSERT INTO m2 VALUES(1); CREATE TEMP TABLE tt(x); CREATE TEMP TABLE tt2(c);
+        CREATE TEMP TRIGGER tr AFTER INSERT ON tt BEGIN INSERT INTO main.m VALUES(new.x); UPDATE main.m2 SET b = b + new.x; DELETE FROM main.m WHERE a < 0; INSERT INTO tt2 SELECT count(*) FROM main.m; END;", &[
+        "INSERT INTO tt VALUES(7); INSERT INTO tt VALUES(-1); SELECT * FROM m; SELECT * FROM m2; SELECT * FROM tt2",
+        "CREATE TRIGGER tr3 AFTER INSERT ON m BEGIN INSERT INTO main.m2 VALUES(new.a); END",
+        "CREATE TRIGGER temp.tr4 AFTER INSERT ON m BEGIN INSERT INTO main.m2 VALUES(new.a); END",
+        "INSERT INTO m VALUES(100); SELECT * FROM m2",
+        "CREATE TEMP TRIGGER tr5 AFTER INSERT ON tt BEGIN INSERT INTO temp.tt2 VALUES(1); INSERT INTO nosuch.x VALUES(1); END",
+        "INSERT INTO tt VALUES(1)",
+        "SELECT * FROM tt2",
+    ]);
+}

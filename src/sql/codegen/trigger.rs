@@ -41,15 +41,6 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
-            for cmd in commands.iter() {
-                let target = match cmd {
-                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
-                    _ => None,
-                };
-                if target.is_some_and(|t| t.db_name.is_some()) {
-                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
-                }
-            }
             if *temporary && trigger_name.db_name.is_some() {
                 return Err(Error::sql("temporary trigger may not have qualified name"));
             }
@@ -66,6 +57,17 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
                 }
             };
+            // Since 3.53 only a TEMP trigger may name another database's
+            // table in its body.
+            for cmd in commands.iter() {
+                let target = match cmd {
+                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
+                    _ => None,
+                };
+                if db != 1 && target.is_some_and(|t| t.db_name.is_some()) {
+                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
+                }
+            }
             if let Some(q) = tbl_name.db_name.as_ref() {
                 let qn = unquote(q.0);
                 if db != 1 && c.db_index(&qn) != Some(db) {
