@@ -123,9 +123,9 @@ mod user_aggregate {
         }
     }
 
-    pub fn register_ours(conn: &mut ringlite::Connection) {
+    pub fn register_ours(conn: &mut ringlite::Connection, name: &str) {
         let flags = FuncFlags { deterministic: true, direct_only: false, innocuous: false, subtype: false, builtin: false };
-        conn.create_function(FuncDef { name: "joined".into(), n_args: -1, flags, kind: FuncKind::Aggregate(Arc::new(JoinedFn)) }).unwrap();
+        conn.create_function(FuncDef { name: name.into(), n_args: -1, flags, kind: FuncKind::Aggregate(Arc::new(JoinedFn)) }).unwrap();
     }
 
     fn show(v: *mut ffi::sqlite3_value) -> String {
@@ -161,8 +161,9 @@ mod user_aggregate {
         ffi::sqlite3_result_text(ctx, joined.as_ptr() as *const _, joined.len() as i32, ffi::SQLITE_TRANSIENT());
     }
 
-    pub fn register_ref(db: *mut ffi::sqlite3) {
-        let rc = unsafe { ffi::sqlite3_create_function_v2(db, c"joined".as_ptr(), -1, ffi::SQLITE_UTF8, std::ptr::null_mut(), None, Some(step), Some(finalize), None) };
+    pub fn register_ref(db: *mut ffi::sqlite3, name: &str) {
+        let name = std::ffi::CString::new(name).unwrap();
+        let rc = unsafe { ffi::sqlite3_create_function_v2(db, name.as_ptr(), -1, ffi::SQLITE_UTF8, std::ptr::null_mut(), None, Some(step), Some(finalize), None) };
         assert_eq!(rc, 0);
     }
 }
@@ -171,8 +172,8 @@ mod user_aggregate {
 fn order_by_in_an_application_defined_aggregate() {
     let mut ours = ours_open();
     let reference = RefDb::open();
-    user_aggregate::register_ours(&mut ours);
-    user_aggregate::register_ref(reference.0);
+    user_aggregate::register_ours(&mut ours, "joined");
+    user_aggregate::register_ref(reference.0, "joined");
     for sql in [
         ROWS,
         "SELECT joined(a ORDER BY b) FROM t",
@@ -181,6 +182,27 @@ fn order_by_in_an_application_defined_aggregate() {
         "SELECT joined(DISTINCT a ORDER BY b DESC) FROM u",
         "SELECT joined(a ORDER BY b) OVER () FROM t",
         "SELECT (SELECT joined(u.a ORDER BY u.b) FROM u WHERE u.a < t.a) FROM t",
+    ] {
+        let a = run_ours(&mut ours, sql);
+        let b = run_ref(&reference, sql);
+        assert_eq!(a, b, "\nSQL: {sql}");
+    }
+}
+
+/// Application-defined functions may be named like join keywords (3.42).
+#[test]
+fn functions_named_like_join_keywords() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    for name in ["cross", "full", "inner", "left", "natural", "outer", "right"] {
+        user_aggregate::register_ours(&mut ours, name);
+        user_aggregate::register_ref(reference.0, name);
+    }
+    for sql in [
+        ROWS,
+        "SELECT left(a), right(a ORDER BY b DESC), full(a, b), inner(a), outer(b), cross(a), natural(a) FROM t",
+        "SELECT t.a, u.a FROM t LEFT JOIN u ON t.a = u.a WHERE u.b > 1",
+        "SELECT left(t.a ORDER BY u.b) FROM t NATURAL JOIN u",
     ] {
         let a = run_ours(&mut ours, sql);
         let b = run_ref(&reference, sql);
@@ -457,5 +479,38 @@ fn temp_trigger_modifies_main() {
         "CREATE TEMP TRIGGER tr5 AFTER INSERT ON tt BEGIN INSERT INTO temp.tt2 VALUES(1); INSERT INTO nosuch.x VALUES(1); END",
         "INSERT INTO tt VALUES(1)",
         "SELECT * FROM tt2",
+    ]);
+}
+
+/// More rows of the table: CREATE TABLE errors at CREATE time (3.44),
+/// JSON depth (3.42), infinities in sums (3.43.1, 3.45.3), VALUES past the
+/// compound limit (3.46.1), window group_concat of '' (3.46.1), 'utc'
+/// twice (3.46), JSON5 escapes (3.50), comments in triggers (3.50.3),
+/// float text (3.53).
+#[test]
+fn release_log_more() {
+    let values = |q: &str| format!("SELECT count(*) FROM (VALUES {})", (0..600).map(|i| format!("({q}{i}{q})")).collect::<Vec<_>>().join(","));
+    let deep = |n: usize| format!("SELECT json_valid('{}{}')", "[".repeat(n), "]".repeat(n));
+    check_each("CREATE TABLE m(a);", &[
+        "CREATE TABLE bad(a, b, PRIMARY KEY(a), PRIMARY KEY(b))",
+        "CREATE TABLE bad2(a INTEGER PRIMARY KEY AUTOINCREMENT, b) WITHOUT ROWID",
+        "CREATE TABLE bad3(a, FOREIGN KEY(zz) REFERENCES m(a))",
+        "CREATE TABLE bad4(a CHECK(zz > 0))",
+        &deep(999),
+        &deep(1001),
+        "SELECT sum(x), total(x), avg(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308)",
+        "SELECT sum(x), total(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308 UNION ALL SELECT -1e308)",
+        &values(""),
+        &values("\""),
+        "SELECT group_concat(x) OVER (), group_concat(x, '') OVER () FROM (SELECT '' AS x UNION ALL SELECT '')",
+        "SELECT datetime('2023-01-01', 'utc', 'utc')",
+        "SELECT json('{\"a\":\"\\0\"}')",
+        "SELECT json_valid('\"\\01\"', 2)",
+        "CREATE TABLE cm(a); CREATE TRIGGER tcm AFTER INSERT ON cm BEGIN /* c */ SELECT 1; -- x\n END",
+        "INSERT INTO cm VALUES(1)",
+        "SELECT 0.1 + 0.2, cast(0.1 + 0.2 AS TEXT), 1.0 / 3, printf('%.17g', 0.1), 123456789012345678.0, 1e-5",
+        "PRAGMA case_sensitive_like = 1; SELECT 'a' LIKE 'A'",
+        "SELECT * FROM generate_series(1, 10) WHERE value > 7",
+        "SELECT json_valid('\"a' || char(1) || 'b\"', 2), json('[''a' || char(9) || 'b'']')",
     ]);
 }
