@@ -67,6 +67,30 @@ fn aggregate_order_by_with_distinct_filter_and_groups() {
     ]);
 }
 
+/// min()/max() of one argument ignore an ORDER BY (as SQLite's do): bare
+/// columns still come from the best row in scan order. A result column's
+/// aggregate cannot name the SELECT's own aliases, in its arguments or its
+/// ORDER BY.
+#[test]
+fn aggregate_order_by_min_max_and_aliases() {
+    check_each("CREATE TABLE t(a, b, g); INSERT INTO t VALUES(1,3,1),(8,2,2),(3,2,1),(8,1,2),(5,NULL,1);", &[
+        "SELECT max(a ORDER BY b), b FROM t",
+        "SELECT max(a ORDER BY b DESC), b FROM t",
+        "SELECT min(a ORDER BY b DESC), b FROM t",
+        "SELECT g, max(a ORDER BY b), b FROM t GROUP BY g",
+        "SELECT max(a ORDER BY b), b, count(*) FROM t",
+        "SELECT max(a ORDER BY nosuch) FROM t",
+        "SELECT a + 1 AS x, group_concat(a ORDER BY x) FROM t",
+        "SELECT a + 1 AS x, sum(x) FROM t",
+        "SELECT a AS x, sum(x) FROM t",
+        "SELECT min(a) AS m, max(m) FROM t",
+        "SELECT b AS a, sum(a) FROM t",
+        "SELECT a + 1 AS x FROM t GROUP BY g HAVING group_concat(a ORDER BY x) > ''",
+        "SELECT a + 1 AS x, count(*) FROM t GROUP BY x HAVING sum(x) > 0",
+        "SELECT a + 1 AS x, (SELECT sum(x) FROM t t2) FROM t",
+    ]);
+}
+
 #[test]
 fn order_by_inside_a_non_aggregate_call_is_an_error() {
     check_each(ROWS, &[

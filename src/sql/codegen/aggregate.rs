@@ -47,7 +47,9 @@ pub(super) struct AggCall<'a, 'b> {
 }
 
 impl<'b> Compiler<'_> {
-    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>) -> Result<()> {
+    /// The aggregate calls in `e`; `in_result`: `e` is a result column,
+    /// where the SELECT's own aliases are not names.
+    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, in_result: bool) -> Result<()> {
         let mut found: Vec<&'a Expr<'b>> = Vec::new();
         {
             let me: &Compiler<'_> = self;
@@ -105,6 +107,10 @@ impl<'b> Compiler<'_> {
                         continue;
                     }
                     let text = self.aliases.last().and_then(|l| l.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    // (`SELECT a + 1 AS x, sum(x)`: no column x.)
+                    if in_result && text.is_some() {
+                        return Err(crate::sql::resolve::no_such_column(None, &id));
+                    }
                     if text.is_some_and(|t| self.text_has_aggregate(&t)) {
                         return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
                     }
@@ -137,12 +143,13 @@ impl<'b> Compiler<'_> {
             let n_func_args = args.len();
             let mut args = args;
             args.extend(filter);
-            let ordered = if order_terms.is_empty() {
-                None
-            } else {
-                args.extend(order_terms.iter().map(|t| &t.expr));
-                Some(super::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 })
-            };
+            // The ORDER BY terms are computed with the arguments (their
+            // errors are the call's). min()/max() of one argument ignore
+            // the order, as SQLite's do: their value does not depend on
+            // it, and bare columns come from the best row in scan order.
+            args.extend(order_terms.iter().map(|t| &t.expr));
+            let min_max = n_func_args == 1 && (def.name.eq_ignore_ascii_case("min") || def.name.eq_ignore_ascii_case("max"));
+            let ordered = (!order_terms.is_empty() && !min_max).then_some(super::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 });
             out.push(AggCall { key, call: Some(x), def, args, n_func_args, has_filter: filter.is_some(), ordered, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
@@ -236,7 +243,7 @@ impl<'b> Compiler<'_> {
     /// Whether an aggregate call is a min() or max(): those choose the row
     /// bare columns come from.
     fn is_min_max(a: &AggCall<'_, '_>) -> bool {
-        a.n_func_args == 1 && a.ordered.is_none() && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
+        a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
     }
 
     /// One row's aggregate steps, then the bare columns (`cols`, read by
@@ -434,7 +441,7 @@ impl<'b> Compiler<'_> {
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => {
-                    self.collect_aggs(e, &mut aggs)?;
+                    self.collect_aggs(e, &mut aggs, true)?;
                     self.collect_columns(e, &mut cols);
                 }
                 ResultItem::Col(r, _, unqualified) => {
@@ -448,7 +455,7 @@ impl<'b> Compiler<'_> {
             }
         }
         for h in having {
-            self.collect_aggs(h, &mut aggs)?;
+            self.collect_aggs(h, &mut aggs, false)?;
             self.collect_columns(h, &mut cols);
         }
         // Aggregates in subqueries that read only this query's columns
@@ -460,12 +467,12 @@ impl<'b> Compiler<'_> {
             outer.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
             for e in outer {
                 for x in self.outer_aggregates_in(e) {
-                    self.collect_aggs(x, &mut aggs)?;
+                    self.collect_aggs(x, &mut aggs, false)?;
                 }
             }
         }
         for t in order_by.unwrap_or(&[]) {
-            self.collect_aggs(&t.expr, &mut aggs)?;
+            self.collect_aggs(&t.expr, &mut aggs, false)?;
             self.collect_columns(&t.expr, &mut cols);
         }
         for g in group_exprs.iter().flatten() {
