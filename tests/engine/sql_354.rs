@@ -88,6 +88,19 @@ fn aggregate_order_by_min_max_and_aliases() {
         "SELECT a + 1 AS x FROM t GROUP BY g HAVING group_concat(a ORDER BY x) > ''",
         "SELECT a + 1 AS x, count(*) FROM t GROUP BY x HAVING sum(x) > 0",
         "SELECT a + 1 AS x, (SELECT sum(x) FROM t t2) FROM t",
+        // The same for window calls (arguments, FILTER, PARTITION BY, ORDER
+        // BY, a named window); the query's ORDER BY still sees aliases.
+        "SELECT a + 1 AS x, sum(x) OVER () FROM t",
+        "SELECT a + 1 AS x, sum(a) OVER (ORDER BY x) FROM t",
+        "SELECT a + 1 AS x, sum(a) OVER (PARTITION BY x) FROM t",
+        "SELECT a + 1 AS x, sum(a) FILTER (WHERE x > 2) OVER () FROM t",
+        "SELECT a + 1 AS x, sum(a) OVER w FROM t WINDOW w AS (ORDER BY x)",
+        "SELECT a + 1 AS x FROM t ORDER BY sum(x) OVER ()",
+        "SELECT a + 1 AS x, row_number() OVER () FROM t ORDER BY sum(x) OVER ()",
+        "SELECT g + 1 AS x, sum(sum(a)) OVER (ORDER BY x) FROM t GROUP BY g",
+        "SELECT g AS g, rank() OVER (ORDER BY g) FROM t GROUP BY g",
+        "SELECT a AS b, rank() OVER (ORDER BY b) FROM t",
+        "SELECT sum(a) AS s, rank() OVER (ORDER BY s) FROM t GROUP BY g",
     ]);
 }
 

@@ -456,6 +456,14 @@ impl<'b> Compiler<'_> {
                 ResultItem::Col(r, _, _) => cols.push(r.clone()),
             }
         }
+        // A window call in a result column (its arguments, FILTER, PARTITION
+        // BY, ORDER BY) cannot name the SELECT's own aliases.
+        for c in &calls {
+            let mut exprs: Vec<&Expr<'_>> = c.args.clone();
+            exprs.extend(c.spec.partition_by.unwrap_or(&[]).iter());
+            exprs.extend(c.spec.order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+            self.refuse_own_aliases(&exprs)?;
+        }
         for t in order_by.unwrap_or(&[]) {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
@@ -516,6 +524,27 @@ impl<'b> Compiler<'_> {
             self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
         }
         self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx)
+    }
+
+    /// "no such column" for a name in `exprs` that is only one of the
+    /// SELECT's own result aliases.
+    fn refuse_own_aliases(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
+        let mut ids: Vec<String> = Vec::new();
+        for e in exprs {
+            crate::sql::plan::terms::walk(e, &mut |x| {
+                if let Expr::Id(id) = x {
+                    ids.push(unquote(id.0));
+                }
+                true
+            });
+        }
+        for id in ids {
+            let own = self.aliases.last().is_some_and(|l| l.iter().any(|(n, _)| n.eq_ignore_ascii_case(&id)));
+            if own && self.resolve_name(None, &id).ok().flatten().is_none() {
+                return Err(crate::sql::resolve::no_such_column(None, &id));
+            }
+        }
+        Ok(())
     }
 
     /// Store the query's rows for the windows: plain columns, then each
