@@ -121,6 +121,27 @@ fn order_by_inside_a_non_aggregate_call_is_an_error() {
     ]);
 }
 
+/// The window-call errors SQLite's parser raises also stop a CREATE VIEW
+/// or CREATE TRIGGER, whose body is stored rather than compiled.
+#[test]
+fn window_call_errors_in_stored_statements() {
+    check_each("CREATE TABLE t(a, b, g);", &[
+        "CREATE VIEW v7 AS SELECT count(DISTINCT a) OVER () FROM t",
+        "CREATE VIEW v8 AS SELECT group_concat(a ORDER BY b) OVER () FROM t",
+        "CREATE VIEW v9 AS SELECT group_concat(a ORDER BY b) FILTER (WHERE a > 1) OVER (ORDER BY a) FROM t",
+        "CREATE VIEW v10 AS SELECT group_concat(a ORDER BY b), sum(a) OVER (ORDER BY a) FROM t",
+        "CREATE VIEW v11 AS SELECT sum(a) FILTER (WHERE a IN (SELECT a FROM t ORDER BY b)) OVER () FROM t",
+        "CREATE VIEW v12 AS SELECT \"sum\"(DISTINCT a) OVER w FROM t WINDOW w AS ()",
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT max(a ORDER BY b) OVER () FROM t; END",
+        "CREATE TRIGGER tr2 AFTER INSERT ON t BEGIN SELECT count(DISTINCT a) OVER () FROM t; END",
+        "CREATE VIEW v14 AS SELECT max(a) OVER (ORDER BY b), group_concat(a ORDER BY b) FROM t",
+        // `over` as a column alias.
+        "CREATE VIEW v15 AS SELECT (SELECT a FROM t ORDER BY a) over FROM t",
+        "CREATE VIEW v16 AS SELECT count(DISTINCT a) over FROM t",
+        "SELECT name FROM sqlite_schema ORDER BY name",
+    ]);
+}
+
 #[test]
 fn nulls_first_last_in_windows_of_aggregate_queries() {
     check_each(ROWS, &[

@@ -41,6 +41,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
+            super::window::parse_time_window_errors(c.sql)?;
             if *temporary && trigger_name.db_name.is_some() {
                 return Err(Error::sql("temporary trigger may not have qualified name"));
             }
