@@ -469,6 +469,7 @@ impl Connection {
         let foreign_keys_on = self.state.foreign_keys;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
+        let max_variables = self.limits[LIMIT_VARIABLE_NUMBER as usize];
         // TCL-style `$::name` parameters are made readable to the parser.
         let tcl_text = crate::sql::params::tcl_variables(sql);
         let parse_text = tcl_text.as_deref().unwrap_or(sql);
@@ -499,6 +500,7 @@ impl Connection {
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(&parse_text[..tail]);
+            crate::sql::params::check_variable_limit(&numbering.names, max_variables)?;
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
                 c.collation_order = collation_order;

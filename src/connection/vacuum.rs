@@ -162,7 +162,14 @@ impl Connection {
             };
         }
         if let Some(path) = into {
-            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            // A `file:` URI names the file when the connection takes URIs
+            // (it is then opened with them too, in `vacuum_copy`).
+            let uri = self.open_flags.has(OpenFlags::URI) && path.starts_with("file:");
+            if uri && path.split_once('?').is_some_and(|(_, q)| q.split('&').any(|kv| kv.split('=').next() == Some("reserve"))) {
+                return Err(Error::unsupported("VACUUM INTO a URI with reserve=N"));
+            }
+            let file = if uri { super::parse_target(path, self.open_flags)?.path } else { path.to_string() };
+            if std::fs::metadata(&file).is_ok_and(|m| m.len() > 0) {
                 return Err(Error::new(SQLITE_ERROR, "output file already exists"));
             }
         }
@@ -209,7 +216,7 @@ impl Connection {
             Some(_) => old_page_size,
         };
         let mut dest = match into {
-            Some(path) => Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE))?,
+            Some(path) => Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | (self.open_flags.0 & OpenFlags::URI)))?,
             None => Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::MEMORY))?,
         };
         dest.funcs = self.funcs.clone();

@@ -73,6 +73,23 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
     Numbering { text: Some(out), names }
 }
 
+/// SQLite's errors for a statement whose parameters (`names`, numbered as
+/// [`number`] numbers them) go past `SQLITE_LIMIT_VARIABLE_NUMBER`
+/// (`limit`): a `?NNN` beyond it names a number out of range, any other
+/// parameter beyond it is one too many.
+pub fn check_variable_limit(names: &[Option<String>], limit: i32) -> crate::error::Result<()> {
+    let limit = limit.max(0) as usize;
+    let Some(beyond) = names.get(limit + 1..) else { return Ok(()) };
+    let numbered = |n: &Option<String>| n.as_deref().and_then(|n| n.strip_prefix('?')).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if beyond.iter().any(numbered) {
+        return Err(crate::error::Error::sql(format!("variable number must be between ?1 and ?{limit}")));
+    }
+    if beyond.is_empty() {
+        return Ok(());
+    }
+    Err(crate::error::Error::sql("too many SQL variables"))
+}
+
 /// Record `?NNN` (`digits` = NNN) in `names`; out of range numbers are
 /// left for the compiler to refuse.
 fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {

@@ -59,6 +59,10 @@ pub enum Opcode {
     Move,
     Copy,
     SCopy,
+    /// The subtype of register p1 into p2 (NULL for none).
+    GetSubtype,
+    /// Register p1's integer (NULL: none) as the subtype of register p2.
+    SetSubtype,
     IntCopy,
     MustBeInt,
     RealAffinity,

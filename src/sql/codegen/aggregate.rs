@@ -21,7 +21,7 @@ use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{Distinctness, Expr, SortedColumn};
+use sqlite3_parser::ast::{self, Distinctness, Expr, SortedColumn};
 use std::sync::Arc;
 
 pub(super) struct AggCall<'a, 'b> {
@@ -29,11 +29,17 @@ pub(super) struct AggCall<'a, 'b> {
     /// The call itself.
     pub(super) call: Option<&'a Expr<'b>>,
     pub(super) def: Arc<FuncDef>,
-    /// The arguments, then the FILTER condition when there is one (it
-    /// travels with them through the GROUP BY sorter).
+    /// The arguments, then the FILTER condition when there is one, then
+    /// the terms of an ORDER BY inside the call (they all travel with the
+    /// arguments through the GROUP BY sorter).
     pub(super) args: Vec<&'a Expr<'b>>,
     /// How many of `args` the function itself takes.
     pub(super) n_func_args: usize,
+    pub(super) has_filter: bool,
+    /// `agg(x ORDER BY ...)`: the ORDER BY terms (the last of `args`) and
+    /// the ephemeral index holding the group's argument rows in that order
+    /// (see `ordered_aggregate.rs`).
+    pub(super) ordered: Option<super::ordered_aggregate::OrderedArgs<'a, 'b>>,
     pub(super) distinct: bool,
     pub(super) acc: i32,
     pub(super) distinct_cursor: Option<i32>,
@@ -128,8 +134,13 @@ impl<'b> Compiler<'_> {
                 Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
                 _ => None,
             };
-            // (The FILTER condition may not hold an aggregate either.)
-            for a in args.iter().copied().chain(filter) {
+            let order_terms: &'a [SortedColumn<'b>] = match x {
+                Expr::FunctionCall { order_by: Some(ast::FunctionCallOrder::SortList(terms)), .. } => terms,
+                _ => &[],
+            };
+            // (The FILTER condition and the ORDER BY terms may not hold an
+            // aggregate either.)
+            for a in args.iter().copied().chain(filter).chain(order_terms.iter().map(|t| &t.expr)) {
                 // A result alias standing for an aggregate may not be an
                 // aggregate's argument (`HAVING max(m)` with `min(x) AS m`).
                 let mut ids: Vec<String> = Vec::new();
@@ -144,6 +155,10 @@ impl<'b> Compiler<'_> {
                         continue;
                     }
                     let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    // (`SELECT a + 1 AS x, sum(x)`: no column x.)
+                    if result_column && text.is_some() {
+                        return Err(crate::sql::resolve::no_such_column(None, &id));
+                    }
                     if text.is_some_and(|t| self.text_has_aggregate(&t)) {
                         return Err(Error::sql(format!("misuse of aliased aggregate {id}")));
                     }
@@ -176,7 +191,14 @@ impl<'b> Compiler<'_> {
             let n_func_args = args.len();
             let mut args = args;
             args.extend(filter);
-            out.push(AggCall { key, call: Some(x), def, args, n_func_args, distinct, acc, distinct_cursor: None, distinct_coll });
+            // The ORDER BY terms are computed with the arguments (their
+            // errors are the call's). min()/max() of one argument ignore
+            // the order, as SQLite's do: their value does not depend on
+            // it, and bare columns come from the best row in scan order.
+            args.extend(order_terms.iter().map(|t| &t.expr));
+            let min_max = n_func_args == 1 && (def.name.eq_ignore_ascii_case("min") || def.name.eq_ignore_ascii_case("max"));
+            let ordered = (!order_terms.is_empty() && !min_max).then_some(super::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 });
+            out.push(AggCall { key, call: Some(x), def, args, n_func_args, has_filter: filter.is_some(), ordered, distinct, acc, distinct_cursor: None, distinct_coll });
         }
         Ok(())
     }
@@ -242,7 +264,7 @@ impl<'b> Compiler<'_> {
     /// sets it to 0 before the FILTER is tested.
     fn agg_step_choosing(&mut self, a: &AggCall<'_, '_>, args: i32, chosen: i32, reset_if_filtered: bool) {
         let skip = self.b.label();
-        let filtered = a.args.len() > a.n_func_args;
+        let filtered = a.has_filter;
         if chosen != 0 && filtered && reset_if_filtered {
             self.b.add(Opcode::Integer, 0, chosen, 0);
         }
@@ -256,7 +278,13 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::MakeRecord, args, 1, rec);
             self.b.add(Opcode::IdxInsert, d, rec, 0);
         }
-        self.b.add4(Opcode::AggStep, chosen, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
+        match &a.ordered {
+            // The row waits in the ORDER BY's index until the group ends.
+            Some(o) => self.insert_ordered_row(a, o, args),
+            None => {
+                self.b.add4(Opcode::AggStep, chosen, args, a.acc, P4::Func(a.def.clone()), a.n_func_args as u16);
+            }
+        }
         self.b.bind(skip);
     }
 
@@ -287,7 +315,7 @@ impl<'b> Compiler<'_> {
         let keep = self.b.label();
         let load = self.b.label();
         let choosing = n_cols > 0 && aggs.iter().any(Self::is_min_max);
-        let all_filtered = aggs.iter().filter(|a| Self::is_min_max(a)).all(|a| a.args.len() > a.n_func_args);
+        let all_filtered = aggs.iter().filter(|a| Self::is_min_max(a)).all(|a| a.has_filter);
         let hit = if choosing { self.b.reg() } else { 0 };
         for (i, a) in aggs.iter().enumerate() {
             let args = arg_regs(self, i)?;
@@ -321,6 +349,9 @@ impl<'b> Compiler<'_> {
                 let ki = crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
                 self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(Arc::new(ki)), 0);
             }
+            if let Some(o) = &a.ordered {
+                self.open_ordered_rows(a, o);
+            }
         }
     }
 
@@ -338,6 +369,9 @@ impl<'b> Compiler<'_> {
         skip: i32,
     ) -> Result<()> {
         for a in aggs {
+            if let Some(o) = &a.ordered {
+                self.step_ordered_rows(a, o);
+            }
             self.b.add4(Opcode::AggFinal, a.acc, a.n_func_args as i32, 0, P4::Func(a.def.clone()), 0);
         }
         // The mappings are this query's only: an enclosing statement's
@@ -501,6 +535,9 @@ impl<'b> Compiler<'_> {
         for a in aggs.iter_mut() {
             if a.distinct {
                 a.distinct_cursor = Some(self.b.cursor());
+            }
+            if let Some(o) = a.ordered.as_mut() {
+                o.cursor = self.b.cursor();
             }
         }
         let col_regs = self.b.regs(cols.len());

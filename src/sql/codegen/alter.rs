@@ -1,7 +1,8 @@
 //! ALTER TABLE: ADD COLUMN (the stored CREATE TABLE text gains the new
 //! column definition; old rows read its constant DEFAULT), DROP COLUMN,
 //! and RENAME TO / RENAME COLUMN (the stored text of every object naming
-//! the table or column changes: see `alter_rename.rs`).
+//! the table or column changes: see `alter_rename.rs`), and the forms
+//! that add or drop NOT NULL and CHECK constraints (`alter_constraint.rs`).
 //!
 //! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
 //! change, followed by the schema cookie bump.
@@ -414,7 +415,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
-        _ => return Err(Error::unsupported("this form of ALTER TABLE")),
+        AlterTableBody::DropColumnNotNull(_) | AlterTableBody::SetColumnNotNull(..) | AlterTableBody::AddConstraint(_) | AlterTableBody::DropConstraint(_) => {
+            if let Some(column) = c.alter_constraint(&table, body)? {
+                // SQLite checks with a SELECT, whose one column shows.
+                prog.column_names = vec![column];
+            }
+        }
     }
     let cookie = c.schema.cookie_of(table.db);
     c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);

@@ -413,6 +413,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
+            super::window::parse_time_window_errors(c.sql)?;
             if c.params.len() > 1 {
                 return Err(Error::sql("parameters are not allowed in views"));
             }

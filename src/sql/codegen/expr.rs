@@ -909,10 +909,16 @@ impl Compiler<'_> {
                 let aff = Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name));
                 self.b.add(Opcode::Cast, target, aff.letter() as i32, 0);
             }
-            Expr::FunctionCall { name, distinctness, args, filter_over, .. } => {
+            Expr::FunctionCall { name, distinctness, args, filter_over, order_by } => {
                 if let Some(acc) = self.aggregate_register(e) {
                     self.read_aggregate(acc, target);
                     return Ok(());
+                }
+                if order_by.is_some() && (filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) || !super::is_aggregate_call(self, e)) {
+                    // (An unknown function or a wrong argument count is
+                    // reported first.)
+                    self.lookup_function(&unquoted(name.0), args.map_or(0, |a| a.len()))?;
+                    return Err(Error::sql(format!("ORDER BY may not be used with non-aggregate {}()", unquoted(name.0))));
                 }
                 if filter_over.as_ref().is_some_and(|f| f.over_clause.is_some()) {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));

@@ -88,7 +88,7 @@ pub struct FromItem<'a, 'b> {
     /// json_each/json_tree: the call's arguments and whether it is
     /// json_tree; the temporary table at `cursor` is refilled from them
     /// each time the loop over this item starts.
-    pub table_fn: Option<(&'a [Expr<'b>], bool)>,
+    pub table_fn: Option<(&'a [Expr<'b>], u16)>,
     /// `NOT INDEXED` (`Some(None)`) or `INDEXED BY name`: the indexes the
     /// planner may use for this table.
     pub index_hint: Option<Option<String>>,

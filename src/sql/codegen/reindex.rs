@@ -2,7 +2,8 @@
 //!
 //! Rebuilds indexes from their tables: every index (no argument), those
 //! using a collating sequence (`REINDEX nocase`), those of a table, or one
-//! index. A collation name takes precedence over a table or index of the
+//! index, or every index with an expression key (`REINDEX EXPRESSIONS`,
+//! when nothing else has that name). A collation name takes precedence over a table or index of the
 //! same name unless the name is schema-qualified, as in SQLite. Rebuilding
 //! matters when an application changed what a collation function it
 //! registered compares: the entries go back in the order the function
@@ -53,6 +54,11 @@ impl Compiler<'_> {
         if let Some(i) = self.schema.index_in(db, &name) {
             let (iname, idb) = (i.name.clone(), i.db);
             return Ok(self.indexes_where(|_, i| i.db == idb && i.name.eq_ignore_ascii_case(&iname)));
+        }
+        // `REINDEX EXPRESSIONS` (3.53, unqualified): every index with an
+        // expression key, when no table or index has that name.
+        if q.db_name.is_none() && name.eq_ignore_ascii_case("expressions") {
+            return Ok(self.indexes_where(|_, i| i.columns.iter().any(|c| c.column.is_none())));
         }
         Err(Error::sql("unable to identify the object to be reindexed"))
     }

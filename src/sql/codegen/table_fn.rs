@@ -1,4 +1,4 @@
-//! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P])
+//! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P]) (and their jsonb_ forms)
 //! (json1.txt §4.23), SQLite's eponymous virtual tables, and the
 //! schema-describing pragmas (`pragma_table_info('t')`, ...) with a
 //! constant argument, read as a VALUES subquery of rows known when the
@@ -50,10 +50,15 @@ impl<'b> Compiler<'_> {
         if lower == "pragma_foreign_key_check" {
             return self.open_foreign_key_check(args, alias.unwrap_or(lower.clone()), out);
         }
-        let recursive = if name.eq_ignore_ascii_case("json_each") {
-            false
-        } else if name.eq_ignore_ascii_case("json_tree") {
-            true
+        // `JsonRows`'s P5: 1 for a tree, 2 for JSONB container values.
+        let recursive: u16 = if lower == "json_each" {
+            0
+        } else if lower == "json_tree" {
+            1
+        } else if lower == "jsonb_each" {
+            2
+        } else if lower == "jsonb_tree" {
+            3
         } else if let Some(t) = self.schema.table(&name) {
             t.connect()?;
             return Err(Error::unsupported("table-valued functions"));
@@ -99,7 +104,7 @@ impl<'b> Compiler<'_> {
 
     /// Evaluate the arguments of the table-valued function `it` and refill
     /// its table; `before` is the set of items whose loops are open.
-    pub(super) fn fill_table_function(&mut self, it: &FromItem<'_, 'b>, args: &[Expr<'b>], recursive: bool, before: u64) -> Result<()> {
+    pub(super) fn fill_table_function(&mut self, it: &FromItem<'_, 'b>, args: &[Expr<'b>], recursive: u16, before: u64) -> Result<()> {
         let own = 1u64 << it.item.min(63);
         for a in args {
             let deps = self.expr_deps(a);
@@ -114,7 +119,7 @@ impl<'b> Compiler<'_> {
         for (i, a) in args.iter().enumerate() {
             self.expr(a, regs + i as i32)?;
         }
-        self.b.add4(Opcode::JsonRows, it.cursor, regs, args.len() as i32, crate::vdbe::program::P4::None, recursive as u16);
+        self.b.add4(Opcode::JsonRows, it.cursor, regs, args.len() as i32, crate::vdbe::program::P4::None, recursive);
         Ok(())
     }
 }

@@ -41,15 +41,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
-            for cmd in commands.iter() {
-                let target = match cmd {
-                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
-                    _ => None,
-                };
-                if target.is_some_and(|t| t.db_name.is_some()) {
-                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
-                }
-            }
+            super::window::parse_time_window_errors(c.sql)?;
             if *temporary && trigger_name.db_name.is_some() {
                 return Err(Error::sql("temporary trigger may not have qualified name"));
             }
@@ -66,6 +58,17 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
                 }
             };
+            // Since 3.53 only a TEMP trigger may name another database's
+            // table in its body.
+            for cmd in commands.iter() {
+                let target = match cmd {
+                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
+                    _ => None,
+                };
+                if db != 1 && target.is_some_and(|t| t.db_name.is_some()) {
+                    return Err(Error::sql("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers"));
+                }
+            }
             if let Some(q) = tbl_name.db_name.as_ref() {
                 let qn = unquote(q.0);
                 if db != 1 && c.db_index(&qn) != Some(db) {
@@ -338,15 +341,22 @@ impl Compiler<'_> {
             self.b.add(Opcode::Goto, 0, skip, 0);
             return Ok(());
         }
-        let text = match msg {
-            Some(ast::Expr::Literal(ast::Literal::String(s))) => unquote(s),
-            Some(e) => e.to_string(),
-            None => String::new(),
-        };
         let action = match kind {
             ResolveType::Rollback => crate::vdbe::exec::txn::ON_ERROR_ROLLBACK as i32,
             ResolveType::Fail => crate::vdbe::exec::txn::ON_ERROR_FAIL as i32,
             _ => 0,
+        };
+        let text = match msg {
+            Some(ast::Expr::Literal(ast::Literal::String(s))) => unquote(s),
+            // Any expression is the message since 3.47: computed when the
+            // RAISE runs, `Halt` reads it from P3.
+            Some(e) => {
+                let reg = self.b.reg();
+                self.expr(e, reg)?;
+                self.b.add(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, reg);
+                return Ok(());
+            }
+            None => String::new(),
         };
         self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, 0, P4::Text(text), 0);
         Ok(())

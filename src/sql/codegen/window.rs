@@ -241,6 +241,9 @@ impl<'b> Compiler<'_> {
             if out.iter().any(|w| w.key == key) {
                 continue;
             }
+            if let Expr::FunctionCall { name, order_by: Some(_), .. } = x {
+                return Err(Error::sql(format!("ORDER BY may not be used with non-aggregate {}()", unquote(name.0))));
+            }
             if let Expr::FunctionCall { distinctness: Some(ast::Distinctness::Distinct), .. } = x {
                 return Err(Error::sql("DISTINCT is not supported for window functions"));
             }
@@ -458,6 +461,14 @@ impl<'b> Compiler<'_> {
                 ResultItem::Col(r, _, _) => cols.push(r.clone()),
             }
         }
+        // A window call in a result column (its arguments, FILTER, PARTITION
+        // BY, ORDER BY) cannot name the SELECT's own aliases.
+        for c in &calls {
+            let mut exprs: Vec<&Expr<'_>> = c.args.clone();
+            exprs.extend(c.spec.partition_by.unwrap_or(&[]).iter());
+            exprs.extend(c.spec.order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+            self.refuse_own_aliases(&exprs)?;
+        }
         for t in order_by.unwrap_or(&[]) {
             self.collect_windows(&t.expr, defs, &mut calls)?;
             self.collect_plain_columns(&t.expr, &mut cols);
@@ -509,8 +520,10 @@ impl<'b> Compiler<'_> {
                 stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
                 stored.extend(c.spec.partition_by.unwrap_or(&[]).iter().map(|e| ResultItem::Expr(e, None)));
                 for t in c.spec.order_by.unwrap_or(&[]) {
+                    // A NULLS FIRST/LAST term's flag field gets the value
+                    // too; `window_pass` turns it into the flag.
                     if super::select::needs_null_key(t) {
-                        return Err(Error::unsupported("NULLS FIRST/LAST in a window of an aggregate query"));
+                        stored.push(ResultItem::Expr(&t.expr, None));
                     }
                     stored.push(ResultItem::Expr(&t.expr, None));
                 }
@@ -523,6 +536,27 @@ impl<'b> Compiler<'_> {
             self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
         }
         self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx)
+    }
+
+    /// "no such column" for a name in `exprs` that is only one of the
+    /// SELECT's own result aliases.
+    fn refuse_own_aliases(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
+        let mut ids: Vec<String> = Vec::new();
+        for e in exprs {
+            crate::sql::plan::terms::walk(e, &mut |x| {
+                if let Expr::Id(id) = x {
+                    ids.push(unquote(id.0));
+                }
+                true
+            });
+        }
+        for id in ids {
+            let own = self.aliases.last().is_some_and(|l| l.list.iter().any(|(n, _)| n.eq_ignore_ascii_case(&id)));
+            if own && self.resolve_name(None, &id).ok().flatten().is_none() {
+                return Err(crate::sql::resolve::no_such_column(None, &id));
+            }
+        }
+        Ok(())
     }
 
     /// Store the query's rows for the windows: plain columns, then each
@@ -771,6 +805,24 @@ impl<'b> Compiler<'_> {
         for k in 0..nk {
             self.b.add(Opcode::Column, store, (kat + k) as i32, regs + k as i32);
         }
+        // The NULL flag of a NULLS FIRST/LAST term is (re)computed from the
+        // value after it: the rows of an aggregate query store the value in
+        // both fields.
+        let mut k = np;
+        for t in c.spec.order_by.unwrap_or(&[]) {
+            if super::select::needs_null_key(t) {
+                let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
+                let done = self.b.label();
+                self.b.add(Opcode::Integer, 1, flag, 0);
+                self.b.add(Opcode::IsNull, value, done, 0);
+                self.b.add(Opcode::Integer, 0, flag, 0);
+                self.b.bind(done);
+                k += 2;
+            } else {
+                k += 1;
+            }
+        }
+        debug_assert_eq!(k, nk);
         self.b.add(Opcode::Rowid, store, regs + nk as i32, 0);
         for k in 0..na {
             self.b.add(Opcode::Column, store, (at + k) as i32, regs + (nk + 1 + k) as i32);
@@ -1257,4 +1309,66 @@ fn window_spec_text(spec: &WinSpec<'_, '_>) -> String {
     let part: Vec<String> = spec.partition_by.unwrap_or(&[]).iter().map(|e| e.to_string()).collect();
     let order: Vec<String> = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {:?} {:?}", t.expr, t.order, t.nulls)).collect();
     format!("{}|{}", part.join(","), order.join(","))
+}
+
+/// The errors SQLite's parser raises for a window call, found in the text
+/// of a statement that is stored rather than compiled (CREATE VIEW, CREATE
+/// TRIGGER): an ORDER BY inside the call, then DISTINCT. (A compiled
+/// statement reports them from `collect_windows`.)
+pub(super) fn parse_time_window_errors(sql: &[u8]) -> Result<()> {
+    use sqlite3_parser::dialect::TokenType;
+    let toks = crate::sql::parse::tokens(sql);
+    // The LP matching the RP at `close`.
+    let open_of = |close: usize| -> Option<usize> {
+        let mut depth = 0;
+        for i in (0..=close).rev() {
+            match toks[i].kind {
+                TokenType::TK_RP => depth += 1,
+                TokenType::TK_LP => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    for (i, t) in toks.iter().enumerate() {
+        // (`f(x) over FROM t` names a column "over".)
+        let windowed = toks.get(i + 1).is_some_and(|n| matches!(n.kind, TokenType::TK_LP | TokenType::TK_ID));
+        if t.kind != TokenType::TK_OVER || !windowed || i == 0 || toks[i - 1].kind != TokenType::TK_RP {
+            continue;
+        }
+        let Some(mut open) = open_of(i - 1) else { continue };
+        let mut close = i - 1;
+        // `f(...) FILTER (WHERE ...) OVER`: the call is before FILTER.
+        if open >= 2 && toks[open - 1].kind == TokenType::TK_FILTER && toks[open - 2].kind == TokenType::TK_RP {
+            close = open - 2;
+            let Some(o) = open_of(close) else { continue };
+            open = o;
+        }
+        // (Only a call: `(SELECT ... ORDER BY x) over` is a subquery with
+        // the alias "over".)
+        if open == 0 || toks[open - 1].kind != TokenType::TK_ID {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&sql[toks[open - 1].start..toks[open - 1].end]).into_owned();
+        let mut depth = 0;
+        for t in &toks[open + 1..close] {
+            match t.kind {
+                TokenType::TK_LP => depth += 1,
+                TokenType::TK_RP => depth -= 1,
+                TokenType::TK_ORDER if depth == 0 => {
+                    return Err(Error::sql(format!("ORDER BY may not be used with non-aggregate {}()", unquote(&name))));
+                }
+                _ => {}
+            }
+        }
+        if toks.get(open + 1).is_some_and(|t| t.kind == TokenType::TK_DISTINCT) {
+            return Err(Error::sql("DISTINCT is not supported for window functions"));
+        }
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! WHERE terms: the conjuncts of a boolean expression and the shape of a
 //! term that can drive a lookup (`column op expression`).
 
-use sqlite3_parser::ast::{Expr, Operator};
+use sqlite3_parser::ast::{self, Expr, Operator};
 
 /// Split `e` at top-level ANDs.
 pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
@@ -123,9 +123,15 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
         }
         Expr::Cast { expr, .. } => walk(expr, f),
         Expr::Collate(x, _) => walk(x, f),
-        Expr::FunctionCall { args, .. } => {
+        Expr::FunctionCall { args, order_by, .. } => {
             for a in args.iter().flat_map(|a| a.iter()) {
                 walk(a, f);
+            }
+            // (An aggregate's ORDER BY reads columns as its arguments do.)
+            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                for t in terms.iter() {
+                    walk(&t.expr, f);
+                }
             }
         }
         Expr::InList { lhs, rhs, .. } => {

@@ -74,6 +74,18 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let v = vm.regs[p1 as usize].clone();
             vm.regs[p2 as usize] = v;
         }
+        Opcode::GetSubtype => {
+            let st = vm.regs[p1 as usize].subtype;
+            vm.regs[p2 as usize].set(if st == 0 { Value::Null } else { Value::Integer(st as i64) });
+        }
+        Opcode::SetSubtype => {
+            // (Only the low byte is kept, as by sqlite3_result_subtype.)
+            let st = match &vm.regs[p1 as usize].value {
+                Value::Integer(i) => (*i as u32) & 0xff,
+                _ => 0,
+            };
+            vm.regs[p2 as usize].subtype = st;
+        }
         Opcode::IntCopy => {
             let v = to_i64(reg(vm, p1));
             set_reg(vm, p2, Value::Integer(v));

@@ -102,7 +102,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
             Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
-            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::IntCopy
+            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
             | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
             | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
             | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot

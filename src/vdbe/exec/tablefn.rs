@@ -18,7 +18,7 @@ use crate::vdbe::Vm;
 pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     let json = reg(vm, insn.p2).clone();
     let root = if insn.p3 >= 2 { Some(reg(vm, insn.p2 + 1).clone()) } else { None };
-    let rows = each::rows(&json, root.as_ref(), insn.p5 & 1 != 0)?;
+    let rows = each::rows_as(&json, root.as_ref(), insn.p5 & 1 != 0, insn.p5 & 2 != 0)?;
     let Some(VmCursor::Ephemeral(table)) = vm.cursors.get_mut(insn.p1 as usize).and_then(|c| c.as_mut()) else {
         return Err(internal("JsonRows on a cursor that is not a temporary table"));
     };
@@ -27,7 +27,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     table.null_row = false;
     table.next_rowid = 0;
     table.json_rows = true;
-    let root = root.unwrap_or(Value::Null);
+    // (The hidden `root` column reads `$` when no path was given.)
+    let root = root.unwrap_or_else(|| Value::text("$"));
     for (i, mut row) in rows.into_iter().enumerate() {
         row.push(json.clone());
         row.push(root.clone());

@@ -1,4 +1,5 @@
-//! Rows of the table-valued functions json_each(X[,P]) and json_tree(X[,P]).
+//! Rows of the table-valued functions json_each(X[,P]) and json_tree(X[,P]),
+//! and of jsonb_each/jsonb_tree (the same rows, containers in `value` as JSONB).
 //!
 //! The SQL layer owns table-valued functions; this computes their rows so
 //! that it only has to present them. Each row has the eight visible
@@ -24,6 +25,12 @@ use crate::value::Value;
 /// path that leads nowhere gives no rows; malformed JSON or a malformed
 /// path is an error.
 pub fn rows(json: &Value, root: Option<&Value>, recursive: bool) -> Result<Vec<Vec<Value>>> {
+    rows_as(json, root, recursive, false)
+}
+
+/// As [`rows`]; with `binary` (jsonb_each/jsonb_tree) a container's
+/// `value` is its JSONB.
+pub fn rows_as(json: &Value, root: Option<&Value>, recursive: bool, binary: bool) -> Result<Vec<Vec<Value>>> {
     let Some(doc) = super::input(json)? else { return Ok(Vec::new()) };
     let root_path: Vec<u8> = match root {
         None => b"$".to_vec(),
@@ -35,12 +42,12 @@ pub fn rows(json: &Value, root: Option<&Value>, recursive: bool) -> Result<Vec<V
     let mut out = Vec::new();
     if recursive {
         let (key, path) = root_key_and_path(&doc, crate::vdbe::func::builtins::core::c_str(&root_path), at.id);
-        out.push(row(key, at.node, at.id, Value::Null, &fullkey, &path));
-        walk(at.node, at.offset, at.id, &fullkey, true, &mut out);
+        out.push(row(key, at.node, at.id, Value::Null, &fullkey, &path, binary));
+        walk(at.node, at.offset, at.id, &fullkey, true, binary, &mut out);
     } else if matches!(at.node, Node::Array(_) | Node::Object(_)) {
-        walk(at.node, at.offset, at.id, &fullkey, false, &mut out);
+        walk(at.node, at.offset, at.id, &fullkey, false, binary, &mut out);
     } else {
-        out.push(row(Value::Null, at.node, at.id, Value::Null, &fullkey, &fullkey));
+        out.push(row(Value::Null, at.node, at.id, Value::Null, &fullkey, &fullkey, binary));
     }
     Ok(out)
 }
@@ -78,14 +85,18 @@ fn root_key_and_path(doc: &Node, z: &[u8], id: usize) -> (Value, String) {
     (key, String::from_utf8_lossy(&z[..j]).into_owned())
 }
 
-fn row(key: Value, node: &Node, id: usize, parent: Value, fullkey: &str, path: &str) -> Vec<Value> {
+fn row(key: Value, node: &Node, id: usize, parent: Value, fullkey: &str, path: &str, binary: bool) -> Vec<Value> {
     let atom = match node {
         Node::Array(_) | Node::Object(_) => Value::Null,
         other => other.to_sql(),
     };
+    let value = match node {
+        Node::Array(_) | Node::Object(_) if binary => Value::Blob(node.to_jsonb()),
+        other => other.to_sql(),
+    };
     vec![
         key,
-        node.to_sql(),
+        value,
         Value::text(node.type_name()),
         atom,
         Value::Integer(id as i64),
@@ -109,16 +120,16 @@ fn label_step(raw: &[u8]) -> String {
 
 /// Rows for the children of `node` (whose header is at `offset`), and
 /// below them when `recursive`.
-fn walk(node: &Node, offset: usize, id: usize, fullkey: &str, recursive: bool, out: &mut Vec<Vec<Value>>) {
+fn walk(node: &Node, offset: usize, id: usize, fullkey: &str, recursive: bool, binary: bool, out: &mut Vec<Vec<Value>>) {
     let parent = if recursive { Value::Integer(id as i64) } else { Value::Null };
     let mut off = offset + header_len(node.jsonb_payload_size());
     match node {
         Node::Array(items) => {
             for (i, child) in items.iter().enumerate() {
                 let key = format!("{fullkey}[{i}]");
-                out.push(row(Value::Integer(i as i64), child, off, parent.clone(), &key, fullkey));
+                out.push(row(Value::Integer(i as i64), child, off, parent.clone(), &key, fullkey, binary));
                 if recursive {
-                    walk(child, off, off, &key, true, out);
+                    walk(child, off, off, &key, true, binary, out);
                 }
                 off += child.jsonb_size();
             }
@@ -128,9 +139,9 @@ fn walk(node: &Node, offset: usize, id: usize, fullkey: &str, recursive: bool, o
                 let label_size = header_len(label.raw.len()) + label.raw.len();
                 let key = format!("{fullkey}{}", label_step(&label.raw));
                 let name = Value::Text(label.decoded().into_owned());
-                out.push(row(name, child, off, parent.clone(), &key, fullkey));
+                out.push(row(name, child, off, parent.clone(), &key, fullkey, binary));
                 if recursive {
-                    walk(child, off + label_size, off, &key, true, out);
+                    walk(child, off + label_size, off, &key, true, binary, out);
                 }
                 off += label_size + child.jsonb_size();
             }
