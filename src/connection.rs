@@ -653,21 +653,37 @@ impl Connection {
         if def.n_args < -1 || def.n_args > 1000 || def.name.is_empty() || def.name.len() > 255 {
             return Err(Error::code(SQLITE_MISUSE));
         }
-        if self.state.active_statements > 0 {
+        // (Only an existing function is protected: adding a new one while
+        // statements run is allowed, as in SQLite.)
+        if self.state.active_statements > 0 && self.funcs.has_exact(&def.name, def.n_args) {
             return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
         }
         self.funcs.register(def);
         Ok(())
     }
 
+    /// Whether a function of this name and exact argument count exists
+    /// (replacing or removing it expires prepared statements, in SQLite).
+    pub fn function_defined(&self, name: &str, n_args: i32) -> bool {
+        self.funcs.has_exact(name, n_args)
+    }
+
     /// Remove a function (`create_function` with NULL callbacks).
     pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
+        if self.state.active_statements > 0 && self.funcs.has_exact(name, n_args) {
+            return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify user-function due to active statements"));
+        }
         self.funcs.unregister(name, n_args);
         Ok(())
     }
 
     /// Register, replace, or (`None`) remove a collation.
     pub fn create_collation(&mut self, name: &str, collation: Option<Collation>) -> Result<()> {
+        // Replacing or removing one that running statements may use is
+        // refused, as in SQLite; adding a new one is not.
+        if self.state.active_statements > 0 && self.collation_defined(name) {
+            return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify collation sequence due to active statements"));
+        }
         if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
             self.collation_order.push(name.to_string());
         }
@@ -680,6 +696,12 @@ impl Connection {
             }
         }
         Ok(())
+    }
+
+    /// Whether a collation of this name exists (built-in or registered):
+    /// replacing or removing it expires prepared statements, in SQLite.
+    pub fn collation_defined(&self, name: &str) -> bool {
+        is_builtin_collation(name) || self.collations.contains_key(&name.to_ascii_uppercase())
     }
 
     /// Install or clear a hook.
@@ -1145,18 +1167,23 @@ impl Statement {
         }
     }
 
-    /// The SQL with parameters replaced by their bound values as literals.
-    pub fn expanded_sql(&self) -> String {
+    /// The SQL with parameters replaced by their bound values as literals,
+    /// in SQLite's forms (`sqlite3_expanded_sql`): integers as they are,
+    /// reals with 15 significant digits, text quoted up to its first NUL
+    /// character, blobs as `x'..'` hex. The caller bounds the length.
+    /// `sql` is the statement's text as the application gave it (the
+    /// statement keeps it trimmed): the same parameters in the same order.
+    pub fn expanded_sql(&self, sql: &[u8]) -> Vec<u8> {
         use sqlite3_parser::dialect::TokenType;
-        let bytes = self.sql.as_bytes();
-        let mut out = String::new();
+        let bytes = sql;
+        let mut out = Vec::with_capacity(bytes.len());
         let mut last = 0;
         let mut next_anon = 0usize;
         for t in crate::sql::parse::tokens(bytes) {
             if t.kind != TokenType::TK_VARIABLE {
                 continue;
             }
-            out.push_str(&String::from_utf8_lossy(&bytes[last..t.start]));
+            out.extend_from_slice(&bytes[last..t.start]);
             let name = String::from_utf8_lossy(&bytes[t.start..t.end]).into_owned();
             let idx = if name == "?" {
                 next_anon += 1;
@@ -1171,10 +1198,10 @@ impl Statement {
                 i
             };
             let v = self.params.get(idx).cloned().unwrap_or(Value::Null);
-            out.push_str(&literal(&v));
+            push_literal(&mut out, &v);
             last = t.end;
         }
-        out.push_str(&String::from_utf8_lossy(&bytes[last..]));
+        out.extend_from_slice(&bytes[last..]);
         out
     }
 
@@ -1214,14 +1241,31 @@ impl Statement {
     }
 }
 
-/// A value as an SQL literal (for expanded SQL).
-fn literal(v: &Value) -> String {
+/// A bound value as an SQL literal, appended to expanded SQL.
+fn push_literal(out: &mut Vec<u8>, v: &Value) {
     match v {
-        Value::Null => "NULL".into(),
-        Value::Integer(i) => i.to_string(),
-        Value::Real(r) => crate::vdbe::value_ops::format_real(*r),
-        Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
-        Value::Blob(b) => format!("x'{}'", b.iter().map(|c| format!("{c:02x}")).collect::<String>()),
+        Value::Null => out.extend_from_slice(b"NULL"),
+        Value::Integer(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Value::Real(r) => out.extend_from_slice(crate::value::numeric::format_real_digits(*r, 15).as_bytes()),
+        Value::Text(t) => {
+            // SQLite's `%.*q` stops at a NUL character.
+            let text = t.split(|&c| c == 0).next().unwrap_or(&[]);
+            out.push(b'\'');
+            for &c in text {
+                if c == b'\'' {
+                    out.push(b'\'');
+                }
+                out.push(c);
+            }
+            out.push(b'\'');
+        }
+        Value::Blob(b) => {
+            out.extend_from_slice(b"x'");
+            for c in b {
+                out.extend_from_slice(format!("{c:02x}").as_bytes());
+            }
+            out.push(b'\'');
+        }
     }
 }
 

@@ -66,9 +66,17 @@ unsafe fn create(
             }),
         }
     });
+    let existed = d.with_conn(|c| c.collation_defined(&name)).unwrap_or(false);
     let r = d
         .with_conn(|c| c.create_collation(&name, collation))
         .and_then(|r| r);
+    if existed && r.is_ok() {
+        // As in SQLite, statements compiled with the old collation are
+        // compiled again before their next run.
+        for &st in d.stmts.borrow().iter() {
+            (*st).stmt.expire();
+        }
+    }
     finish(d, r)
 }
 

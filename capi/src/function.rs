@@ -267,6 +267,17 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
         }
         return crate::error::report(d, &Error::code(SQLITE_MISUSE));
     }
+    // Replacing or removing a function makes SQLite compile its
+    // prepared statements again before their next run: one using the old
+    // function then fails ("no such function") or calls the new one.
+    let existed = d.with_conn(|c| c.function_defined(&spec.name, spec.n_arg)).unwrap_or(false);
+    let expire_statements = |r: &ringlite::Result<()>| {
+        if existed && r.is_ok() {
+            for &st in d.stmts.borrow().iter() {
+                (*st).stmt.expire();
+            }
+        }
+    };
     if !scalar && !aggregate {
         if let Some(dx) = spec.x_destroy {
             dx(spec.user_data);
@@ -275,6 +286,7 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
         let r = d
             .with_conn(|c| c.delete_function(&name, spec.n_arg))
             .and_then(|r| r);
+        expire_statements(&r);
         return finish(d, r);
     }
     let flags = FuncFlags {
@@ -307,6 +319,7 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
         kind,
     };
     let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
+    expire_statements(&r);
     finish(d, r)
 }
 

@@ -177,6 +177,12 @@ impl FunctionRegistry {
         }
     }
 
+    /// Whether a function of this name and exact argument count (-1: the
+    /// any-count one) is registered.
+    pub fn has_exact(&self, name: &str, n_args: i32) -> bool {
+        self.list(name).is_some_and(|l| l.iter().any(|d| d.n_args == n_args))
+    }
+
     /// Find the best match: exact argument count first, then any-count.
     pub fn find(&self, name: &str, n_args: usize) -> Option<Arc<FuncDef>> {
         let list = self.list(name)?;
