@@ -175,8 +175,35 @@ int main(void) {
   show("blob_read past end", rc);
   rc = sqlite3_blob_write(blob, big, 1, 0);
   show("blob_write read-only", rc);
+  show("blob_read negative length", sqlite3_blob_read(blob, big, -1, 0));
+  show("blob_read negative offset", sqlite3_blob_read(blob, big, 1, -1));
+  show("blob_read offset past end", sqlite3_blob_read(blob, big, 0, 3));
+  show("blob_read zero at end", sqlite3_blob_read(blob, big, 0, 2));
   rc = sqlite3_blob_close(blob);
   show("blob_close after errors", rc);
+
+  /* other lookups of unknown things */
+  {
+    sqlite3 *other;
+    sqlite3_backup *bk;
+    sqlite3_open(":memory:", &other);
+    bk = sqlite3_backup_init(db, "main", db, "main");
+    printf("backup_init same connection=%s\n", bk ? "ptr" : "null");
+    show("after backup_init same connection", 0);
+    bk = sqlite3_backup_init(other, "main", db, "nosuch");
+    printf("backup_init unknown source=%s errcode(dest)=%d msg=%s\n", bk ? "ptr" : "null",
+           sqlite3_errcode(other), sqlite3_errmsg(other));
+    bk = sqlite3_backup_init(other, "nosuch", db, "main");
+    printf("backup_init unknown dest=%s errcode(dest)=%d msg=%s\n", bk ? "ptr" : "null",
+           sqlite3_errcode(other), sqlite3_errmsg(other));
+    sqlite3_exec(other, "BEGIN; CREATE TABLE x(y);", 0, 0, 0);
+    bk = sqlite3_backup_init(other, "main", db, "main");
+    printf("backup_init dest in transaction=%s errcode(dest)=%d msg=%s\n", bk ? "ptr" : "null",
+           sqlite3_errcode(other), sqlite3_errmsg(other));
+    sqlite3_close(other);
+  }
+  printf("db_readonly nosuch=%d txn_state nosuch=%d db_filename nosuch=%s\n", sqlite3_db_readonly(db, "nosuch"),
+         sqlite3_txn_state(db, "nosuch"), sqlite3_db_filename(db, "nosuch") ? "ptr" : "null");
 
   /* a statement of a zombie connection */
   sqlite3_prepare_v2(db, "SELECT a FROM t ORDER BY a", -1, &st, 0);
