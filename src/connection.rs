@@ -1261,18 +1261,23 @@ impl Statement {
         }
     }
 
-    /// The SQL with parameters replaced by their bound values as literals.
-    pub fn expanded_sql(&self) -> String {
+    /// The SQL with parameters replaced by their bound values as literals,
+    /// in SQLite's forms (`sqlite3_expanded_sql`): integers as they are,
+    /// reals with 15 significant digits, text quoted up to its first NUL
+    /// character, blobs as `x'..'` hex. The caller bounds the length.
+    /// `sql` is the statement's text as the application gave it (the
+    /// statement keeps it trimmed): the same parameters in the same order.
+    pub fn expanded_sql(&self, sql: &[u8]) -> Vec<u8> {
         use sqlite3_parser::dialect::TokenType;
-        let bytes = self.sql.as_bytes();
-        let mut out = String::new();
+        let bytes = sql;
+        let mut out = Vec::with_capacity(bytes.len());
         let mut last = 0;
         let mut next_anon = 0usize;
         for t in crate::sql::parse::tokens(bytes) {
             if t.kind != TokenType::TK_VARIABLE {
                 continue;
             }
-            out.push_str(&String::from_utf8_lossy(&bytes[last..t.start]));
+            out.extend_from_slice(&bytes[last..t.start]);
             let name = String::from_utf8_lossy(&bytes[t.start..t.end]).into_owned();
             let idx = if name == "?" {
                 next_anon += 1;
@@ -1287,10 +1292,10 @@ impl Statement {
                 i
             };
             let v = self.params.get(idx).cloned().unwrap_or(Value::Null);
-            out.push_str(&literal(&v));
+            push_literal(&mut out, &v);
             last = t.end;
         }
-        out.push_str(&String::from_utf8_lossy(&bytes[last..]));
+        out.extend_from_slice(&bytes[last..]);
         out
     }
 
@@ -1330,14 +1335,31 @@ impl Statement {
     }
 }
 
-/// A value as an SQL literal (for expanded SQL).
-fn literal(v: &Value) -> String {
+/// A bound value as an SQL literal, appended to expanded SQL.
+fn push_literal(out: &mut Vec<u8>, v: &Value) {
     match v {
-        Value::Null => "NULL".into(),
-        Value::Integer(i) => i.to_string(),
-        Value::Real(r) => crate::vdbe::value_ops::format_real(*r),
-        Value::Text(t) => format!("'{}'", String::from_utf8_lossy(t).replace('\'', "''")),
-        Value::Blob(b) => format!("x'{}'", b.iter().map(|c| format!("{c:02x}")).collect::<String>()),
+        Value::Null => out.extend_from_slice(b"NULL"),
+        Value::Integer(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Value::Real(r) => out.extend_from_slice(crate::value::numeric::format_real_digits(*r, 15).as_bytes()),
+        Value::Text(t) => {
+            // SQLite's `%.*q` stops at a NUL character.
+            let text = t.split(|&c| c == 0).next().unwrap_or(&[]);
+            out.push(b'\'');
+            for &c in text {
+                if c == b'\'' {
+                    out.push(b'\'');
+                }
+                out.push(c);
+            }
+            out.push(b'\'');
+        }
+        Value::Blob(b) => {
+            out.extend_from_slice(b"x'");
+            for c in b {
+                out.extend_from_slice(format!("{c:02x}").as_bytes());
+            }
+            out.push(b'\'');
+        }
     }
 }
 

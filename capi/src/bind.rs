@@ -8,7 +8,7 @@
 //! `SQLITE_RANGE`.
 
 use crate::consts::*;
-use crate::convert::{c_len, utf16_to_utf8};
+use crate::convert::{c_len, utf16_value_to_utf8};
 use crate::error::{cstring, report, set_error, visible_code};
 use crate::handle::{sqlite3_stmt, stmt_ref};
 use crate::result::{release, utf16_any};
@@ -213,7 +213,7 @@ pub unsafe extern "C" fn sqlite3_bind_text16(
         let v = if arg2.is_null() {
             Value::Null
         } else {
-            Value::Text(utf16_to_utf8(arg2, arg3 as i64))
+            Value::Text(utf16_value_to_utf8(arg2, arg3 as i64))
         };
         bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })

@@ -107,12 +107,11 @@ pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
         };
         let rc = {
             let _g = db.lock.lock();
-            if db.magic.load(std::sync::atomic::Ordering::Acquire) == crate::handle::DB_ZOMBIE {
-                // After close_v2 the connection's engine is already closed
-                // and the handle has nothing left to release there.
-                SQLITE_OK
-            } else {
-                answer(db, db.with_conn(|c| h.blob.close(c)).and_then(|r| r))
+            // A close that succeeds leaves the connection's error state as
+            // it was (SQLite's: the last failed blob call still shows).
+            match db.with_conn(|c| h.blob.close(c)).and_then(|r| r) {
+                Ok(()) => SQLITE_OK,
+                Err(e) => answer(db, Err(e)),
             }
         };
         crate::handle::unpin(h.db);

@@ -5,7 +5,7 @@
 //! every accessor reads through it with the `value_*` conversion rules, so
 //! returned pointers stay valid until the next step, reset or finalize, as
 //! `c3ref/column_blob.txt` promises. A column index outside the row reads
-//! as NULL.
+//! as NULL and sets the connection's error to SQLITE_RANGE.
 //!
 //! Names (column name, declared type, origin) are made once per statement
 //! and kept until finalize.
@@ -31,7 +31,9 @@ pub unsafe fn column<T>(
     let _g = db.lock.lock();
     let n = s.stmt.data_count();
     if i < 0 || i as usize >= n {
-        // SQLite reads NULL here and leaves the connection's error as it was.
+        // SQLite reads NULL here and records SQLITE_RANGE as the
+        // connection's error (also when there is no current row).
+        crate::error::set_error(db, SQLITE_RANGE, None);
         return f(&mut s.null_value);
     }
     let i = i as usize;

@@ -222,6 +222,9 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 }
                 SQLITE_OK
             }
+            // An op SQLite does not know either: an error, with the
+            // connection's error state untouched.
+            _ if !(SQLITE_DBCONFIG_MAINDBNAME..=SQLITE_DBCONFIG_MAX).contains(&op) => SQLITE_ERROR,
             _ => {
                 crate::error::set_error(
                     d,

@@ -49,6 +49,18 @@ pub unsafe fn utf16_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
     String::from_utf16_lossy(units).into_bytes()
 }
 
+/// UTF-16 (native order) as UTF-8 for a value (`bind_text16`,
+/// `result_text16`): with `n >= 0` exactly `n / 2` units, NUL characters
+/// included, as SQLite keeps them in a value of given length; with `n < 0`
+/// up to the first NUL unit.
+pub unsafe fn utf16_value_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
+    if p.is_null() || n < 0 {
+        return utf16_to_utf8(p, n);
+    }
+    let units = std::slice::from_raw_parts(p as *const u16, n as usize / 2);
+    String::from_utf16_lossy(units).into_bytes()
+}
+
 /// UTF-8 bytes (possibly invalid) to NUL-terminated UTF-16.
 pub fn utf8_to_utf16z(t: &[u8]) -> Vec<u16> {
     let mut v: Vec<u16> = String::from_utf8_lossy(t).encode_utf16().collect();

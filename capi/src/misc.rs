@@ -209,12 +209,12 @@ pub unsafe extern "C" fn sqlite3_db_status(
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
-        if db_ref(arg0).is_none()
-            || pCur.is_null()
-            || pHiwtr.is_null()
-            || !(0..=SQLITE_DBSTATUS_MAX).contains(&op)
-        {
+        if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
             return misuse();
+        }
+        if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
+            // An unknown op is an error, not a misuse (SQLite 3.54.1).
+            return SQLITE_ERROR;
         }
         *pCur = 0;
         *pHiwtr = 0;
@@ -232,12 +232,12 @@ pub unsafe extern "C" fn sqlite3_db_status64(
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
-        if db_ref(arg0).is_none()
-            || pCur.is_null()
-            || pHiwtr.is_null()
-            || !(0..=SQLITE_DBSTATUS_MAX).contains(&op)
-        {
+        if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
             return misuse();
+        }
+        if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
+            // An unknown op is an error, not a misuse (SQLite 3.54.1).
+            return SQLITE_ERROR;
         }
         *pCur = 0;
         *pHiwtr = 0;
@@ -398,10 +398,20 @@ pub unsafe extern "C" fn sqlite3_file_control(
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         // No VFS-level controls exist yet: every opcode is unknown, which
-        // SQLite reports as SQLITE_NOTFOUND.
-        let _ = (zDbName, op, arg);
-        if db_ref(db).is_none() {
+        // SQLite reports as SQLITE_NOTFOUND, once the database named was
+        // found (SQLITE_ERROR when there is no such one).
+        let _ = (op, arg);
+        let Some(d) = db_ref(db) else {
             return misuse();
+        };
+        if !zDbName.is_null() {
+            let name = CStr::from_ptr(zDbName).to_string_lossy();
+            let _g = d.lock.lock();
+            let known = name.eq_ignore_ascii_case("temp")
+                || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
+            if !known {
+                return SQLITE_ERROR;
+            }
         }
         SQLITE_NOTFOUND
     })

@@ -164,13 +164,11 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
                 );
                 return SQLITE_BUSY;
             }
+            // A zombie, as in SQLite: the statements, blob handles and
+            // backups still alive keep working on the engine connection,
+            // which `free_db` closes when the last of them is gone.
             crate::trace::connection_closes(db);
             d.magic.store(DB_ZOMBIE, Ordering::Release);
-            if let Ok(mut c) = d.conn.try_borrow_mut() {
-                if let Some(conn) = c.as_mut() {
-                    let _ = conn.close();
-                }
-            }
             return SQLITE_OK;
         }
     }

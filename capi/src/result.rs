@@ -6,7 +6,7 @@
 //! SQLite would be done with it at the latest.
 
 use crate::consts::*;
-use crate::convert::{c_len, utf16_to_utf8};
+use crate::convert::{c_len, utf16_to_utf8, utf16_value_to_utf8};
 use crate::function::sqlite3_context;
 use crate::printf::sqlite3_str;
 use crate::types::{sqlite3_destructor_type, sqlite3_int64, sqlite3_uint64};
@@ -41,11 +41,14 @@ unsafe fn bytes(p: *const c_void, n: i64) -> Vec<u8> {
     }
 }
 
+/// A text result: `n` bytes, NUL characters included (SQLite keeps them:
+/// `length()` stops at the first, `hex()` and the column's bytes do not),
+/// or up to the first NUL when `n < 0`.
 unsafe fn text(p: *const c_char, n: i64) -> Vec<u8> {
     if p.is_null() {
         return Vec::new();
     }
-    let len = if n < 0 { c_len(p, -1) } else { c_len(p, n) };
+    let len = if n < 0 { c_len(p, -1) } else { n as usize };
     std::slice::from_raw_parts(p as *const u8, len).to_vec()
 }
 
@@ -218,7 +221,8 @@ pub unsafe extern "C" fn sqlite3_result_text64(
     })
 }
 
-/// UTF-16 in the given byte order to UTF-8.
+/// UTF-16 in the given byte order to UTF-8: `n` bytes (NUL characters
+/// kept), or up to the first NUL unit when `n < 0`.
 pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
     let native = if cfg!(target_endian = "little") {
         SQLITE_UTF16LE
@@ -226,7 +230,7 @@ pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
         SQLITE_UTF16BE
     };
     if enc == SQLITE_UTF16 || enc == native {
-        return utf16_to_utf8(p, n);
+        return utf16_value_to_utf8(p, n);
     }
     let q = p as *const u16;
     let mut units = Vec::new();
@@ -236,7 +240,7 @@ pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
             break;
         }
         let u = (*q.add(i)).swap_bytes();
-        if u == 0 {
+        if u == 0 && n < 0 {
             break;
         }
         units.push(u);
@@ -256,7 +260,7 @@ pub unsafe extern "C" fn sqlite3_result_text16(
         if arg1.is_null() {
             set(arg0, Value::Null);
         } else {
-            set(arg0, Value::Text(utf16_to_utf8(arg1, arg2 as i64)));
+            set(arg0, Value::Text(utf16_value_to_utf8(arg1, arg2 as i64)));
         }
         release(arg3, arg1 as *mut c_void);
     })

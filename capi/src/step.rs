@@ -22,7 +22,9 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
         };
         let db = s.db();
         let _g = db.lock.lock();
-        if !db.is_open() {
+        // A statement of a zombie connection (closed by close_v2 while
+        // the statement lived) still runs, as in SQLite.
+        if !db.is_open() && db.magic.load(Ordering::Acquire) != DB_ZOMBIE {
             return misuse();
         }
         s.clear_row();

@@ -19,12 +19,27 @@ pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut 
             return std::ptr::null_mut();
         };
         let _g = s.db().lock.lock();
-        if s.stmt.parameter_count() == 0 {
-            // Nothing to expand: SQLite gives the text exactly as prepared.
-            return crate::memory::malloc_cstr(s.sql.as_bytes());
+        match expanded_sql(s) {
+            Some(sql) => crate::memory::malloc_cstr(&sql),
+            None => std::ptr::null_mut(),
         }
-        crate::memory::malloc_cstr(s.stmt.expanded_sql().as_bytes())
     })
+}
+
+/// The statement's SQL with its parameters expanded, or `None` when that
+/// is as long as the connection's `SQLITE_LIMIT_LENGTH` or longer (SQLite
+/// then answers NULL; the unexpanded text counts too).
+pub fn expanded_sql(s: &sqlite3_stmt) -> Option<Vec<u8>> {
+    let sql = if s.stmt.parameter_count() == 0 {
+        // Nothing to expand: SQLite gives the text exactly as prepared.
+        s.sql.as_bytes().to_vec()
+    } else {
+        s.stmt.expanded_sql(s.sql.as_bytes())
+    };
+    // (Unknown while a callback of the statement's own step runs: the
+    // engine connection is lent to that step; then there is no bound.)
+    let limit = s.db().with_conn(|c| c.limit_value(SQLITE_LIMIT_LENGTH)).unwrap_or(i32::MAX);
+    (sql.len() < limit.max(0) as usize).then_some(sql)
 }
 
 #[no_mangle]

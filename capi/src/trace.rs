@@ -52,8 +52,13 @@ pub unsafe fn statement_starts(p: *mut sqlite3_stmt) {
         }
     }
     if let Some((f, ctx)) = t.legacy {
-        let expanded = crate::error::cstring(s.stmt.expanded_sql());
-        f(ctx.get(), expanded.as_ptr());
+        match crate::stmt::expanded_sql(s) {
+            Some(sql) => {
+                let expanded = crate::error::cstring(sql);
+                f(ctx.get(), expanded.as_ptr());
+            }
+            None => f(ctx.get(), std::ptr::null()),
+        }
     }
 }
 
