@@ -35,6 +35,9 @@ fn aggregate_in_subquery_over_same_table_is_the_subquery_own() {
             "SELECT g, sum(v), (SELECT (SELECT sum(v) FROM t)) FROM t GROUP BY g",
             "SELECT g, sum(v), (SELECT (SELECT sum(v) FROM u)) FROM t GROUP BY g",
             "SELECT g, total(v) FROM t GROUP BY g HAVING total(v) = (SELECT total(v) FROM t WHERE g = 1) OR total(v) = (SELECT max(v) FROM t)",
+            // An unaliased FROM subquery cannot provide a qualified name.
+            "SELECT (SELECT group_concat(t.v) FROM (SELECT 1)) FROM t",
+            "SELECT (SELECT sum(t.v) FROM (SELECT 1), (SELECT 2 AS v)) FROM t",
         ],
     );
 }

@@ -204,9 +204,10 @@ impl<'b> Compiler<'_> {
                     level.columns = None;
                 }
                 SelectTable::Select(_, a) => {
-                    match alias(a) {
-                        Some(n) => level.qualifiers.push(n),
-                        None => level.opaque = true,
+                    // (Without an alias no qualified name can reach it:
+                    // the names inside a subquery stay inside.)
+                    if let Some(n) = alias(a) {
+                        level.qualifiers.push(n);
                     }
                     level.columns = None;
                 }
