@@ -752,6 +752,15 @@ impl Schema {
             return Ok(Schema::default());
         }
         let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+        // SQLite refuses a schema format newer than the 4 it writes.
+        if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? > 4 {
+            return Err(Error::sql("unsupported file format"));
+        }
+        // Text is UTF-8 throughout the engine: a UTF-16 file is refused
+        // rather than read as garbage.
+        if matches!(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?, 2 | 3) {
+            return Err(Error::sql("UTF-16 database files are not supported by ringlite yet"));
+        }
         let mut rows = Vec::new();
         let mut cur = Cursor::new(1, false, None);
         let mut more = io.block_on(|| cur.first(bt))?;

@@ -73,6 +73,7 @@ mod storage_autovacuum;
 mod storage_corrupt;
 mod storage_dir_sync;
 mod storage_fuzz;
+mod storage_header_checks;
 mod storage_insert_paths;
 mod storage_model;
 mod storage_perf_smoke;

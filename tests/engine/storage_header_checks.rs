@@ -1,0 +1,41 @@
+//! Database headers SQLite refuses, or that ringlite cannot read yet, give
+//! an error at the first statement instead of wrong results.
+
+use crate::sql_common::{run_ours, run_ref, Outcome, RefDb};
+use ringlite::{Connection, OpenFlags};
+
+fn file_with(setup: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.db").to_str().unwrap().to_string();
+    let r = RefDb::open_path(&path);
+    for o in run_ref(&r, setup) {
+        assert!(!matches!(o, Outcome::Error { .. }), "{setup}: {o:?}");
+    }
+    drop(r);
+    (dir, path)
+}
+
+fn ours(path: &str, sql: &str) -> Vec<Outcome> {
+    let mut c = Connection::open(path, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    run_ours(&mut c, sql)
+}
+
+#[test]
+fn a_schema_format_past_four_is_refused_as_sqlite_does() {
+    let (_d, path) = file_with("CREATE TABLE t(a); INSERT INTO t VALUES(1);");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[44..48].copy_from_slice(&7u32.to_be_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let want = run_ref(&RefDb::open_path(&path), "SELECT * FROM t");
+    assert!(matches!(&want[0], Outcome::Error { message, .. } if message == "unsupported file format"), "{want:?}");
+    assert_eq!(ours(&path, "SELECT * FROM t"), want);
+}
+
+#[test]
+fn a_utf16_file_is_refused_not_misread() {
+    for enc in ["UTF-16le", "UTF-16be"] {
+        let (_d, path) = file_with(&format!("PRAGMA encoding = '{enc}'; CREATE TABLE t(a); INSERT INTO t VALUES('héllo');"));
+        let got = ours(&path, "SELECT a FROM t");
+        assert!(matches!(&got[0], Outcome::Error { message, .. } if message.contains("UTF-16")), "{enc}: {got:?}");
+    }
+}
