@@ -844,6 +844,9 @@ pub struct Statement {
     has_row: bool,
     explain_rows: Vec<Vec<Value>>,
     explain_pos: usize,
+    /// The last row given was the corruption report of an integrity check
+    /// (`Program::corruption_is_a_row`): the next step is the end.
+    ended_with_report: bool,
     fullscan_steps: i64,
     started_at: Option<std::time::Instant>,
     /// Compiled under settings that changed (a new authorizer): compile
@@ -884,6 +887,7 @@ impl Statement {
             has_row: false,
             explain_rows: Vec::new(),
             explain_pos: 0,
+            ended_with_report: false,
             fullscan_steps: 0,
             started_at: None,
             expired: false,
@@ -931,6 +935,10 @@ impl Statement {
 
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
+        if std::mem::take(&mut self.ended_with_report) {
+            self.has_row = false;
+            return Ok(StepResult::Done);
+        }
         if !conn.is_async {
             return self.step_vm(conn);
         }
@@ -1134,6 +1142,13 @@ impl Statement {
                     conn.state.total_changes += if fail { self.vm.n_change + self.vm.n_trigger_change } else { 0 };
                 }
                 self.finish(conn);
+                if self.program.corruption_is_a_row && e.primary() == crate::error::SQLITE_CORRUPT {
+                    self.vm.row = vec![Value::text(crate::error::errstr(crate::error::SQLITE_CORRUPT))];
+                    self.vm.row_regs = None;
+                    self.has_row = true;
+                    self.ended_with_report = true;
+                    return Ok(Some(StepResult::Row));
+                }
                 if e.primary() == SQLITE_SCHEMA && !*schema_retry {
                     *schema_retry = true;
                     self.recompile(conn)?;
@@ -1154,6 +1169,7 @@ impl Statement {
     /// Back to the start; bindings are kept.
     pub fn reset(&mut self, conn: &mut Connection) {
         self.io_wait = None;
+        self.ended_with_report = false;
         if self.active && self.program.explain == 0 && !self.vm.halted {
             // Ending early: run the Halt's commit logic by hand.
             let io = conn.state.io.clone();

@@ -2,7 +2,7 @@
 //!
 //! `PRAGMA integrity_check` for the B-tree layer: every tree is walked
 //! (overflow chains included) and checked for page type agreement, cell
-//! bounds, rowid order and bounds from parent dividers, equal leaf depth,
+//! bounds, the page's byte accounting (`page_coverage`), rowid order and bounds from parent dividers, equal leaf depth,
 //! and no page used twice; the freelist is walked and its count compared
 //! with the header; pages nobody references are reported. In auto_vacuum
 //! databases every page's pointer-map entry is checked against the
@@ -77,11 +77,11 @@ impl Btree {
         let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()? };
         self.check_freelist(&mut ck)?;
         for &root in roots {
-            let mut depth = None;
             if root > 1 {
                 self.check_ptrmap(&mut ck, root, ROOTPAGE, 0)?;
             }
-            self.check_tree_page(&mut ck, root, root, 0, None, None, &mut depth)?;
+            let mut max_key = i64::MAX;
+            self.check_tree_page(&mut ck, root, root, 0, &mut max_key)?;
         }
         // Page 1 holds the header even when sqlite_schema is not checked.
         ck.refs.entry(1).or_insert(1);
@@ -127,52 +127,62 @@ impl Btree {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn check_tree_page(
-        &self,
-        ck: &mut Checker,
-        root: Pgno,
-        pgno: Pgno,
-        depth: usize,
-        min: Option<i64>,
-        max: Option<i64>,
-        leaf_depth: &mut Option<usize>,
-    ) -> Result<()> {
+    /// Check the subtree at `pgno`, in SQLite's order: the right child
+    /// first, then the cells from last to first (each before its left
+    /// child), then the page's byte accounting. Keys of a table tree must
+    /// fall below `*max_key` (the first key of a leaf may equal it); on
+    /// return `*max_key` is the smallest key seen. Returns the subtree's
+    /// depth (1 for a leaf; 0 when the page could not be read).
+    fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64) -> Result<usize> {
         let db_size = self.pager.db_size();
-        if depth > super::cursor::MAX_DEPTH {
+        if level > super::cursor::MAX_DEPTH {
             ck.error(format!("Tree {root} page {pgno}: tree too deep"));
-            return Ok(());
+            return Ok(0);
         }
         if !ck.reference(pgno, db_size) {
-            return Ok(());
+            return Ok(0);
         }
         let usable = self.usable();
         let Ok(data) = self.pager.page(pgno) else {
             ck.error(format!("Tree {root} page {pgno}: unable to get the page"));
-            return Ok(());
+            return Ok(0);
         };
         let h = match page::header(data, pgno) {
             Ok(h) => h,
             Err(_) => {
                 ck.error(format!("Tree {root} page {pgno}: invalid page header"));
-                return Ok(());
+                return Ok(0);
             }
         };
-        let mut prev: Option<i64> = min;
-        for i in 0..h.ncells {
-            let (_, info) = match page::cell(data, &h, i, usable) {
-                Ok(c) => c,
-                Err(_) => {
-                    ck.error(format!("Tree {root} page {pgno} cell {i}: Offset out of range"));
-                    continue;
-                }
+        // Cells out of place are reported (and skipped) where the loop
+        // meets them; the byte accounting after the children.
+        let coverage = super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| page::cell(data, &h, i, usable).ok().map(|(b, _)| b.len()));
+        if coverage.free_space_corrupt {
+            ck.error(format!("Tree {root} page {pgno}: free space corruption"));
+            return Ok(0);
+        }
+        let mut depth = 0;
+        let mut key_can_be_equal = h.kind.is_leaf();
+        if !h.kind.is_leaf() {
+            self.check_ptrmap(ck, h.right, BTREE, pgno)?;
+            depth = self.check_tree_page(ck, root, h.right, level + 1, max_key)?;
+        }
+        for i in (0..h.ncells).rev() {
+            if let Some((_, msg)) = coverage.cells.iter().find(|(c, _)| *c == i) {
+                ck.error(format!("Tree {root} page {pgno} cell {i}: {msg}"));
+                continue;
+            }
+            let Ok((_, info)) = page::cell(data, &h, i, usable) else {
+                ck.error(format!("Tree {root} page {pgno} cell {i}: Extends off end of page"));
+                continue;
             };
             if h.kind.is_table() {
                 let r = info.rowid;
-                if prev.is_some_and(|p| r <= p) || max.is_some_and(|m| r > m) {
+                if if key_can_be_equal { r > *max_key } else { r >= *max_key } {
                     ck.error(format!("Tree {root} page {pgno} cell {i}: Rowid {r} out of order"));
                 }
-                prev = Some(r);
+                *max_key = r;
+                key_can_be_equal = false;
             }
             if info.overflow != 0 {
                 let n = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
@@ -191,24 +201,19 @@ impl Btree {
                 }
             }
             if !h.kind.is_leaf() {
-                let child_max = if h.kind.is_table() { Some(info.rowid) } else { None };
-                let child_min = if i == 0 { min } else { self.rowid_of(pgno, &h, i - 1).ok().flatten() };
                 self.check_ptrmap(ck, info.left_child, BTREE, pgno)?;
-                self.check_tree_page(ck, root, info.left_child, depth + 1, child_min, child_max, leaf_depth)?;
+                let child_depth = self.check_tree_page(ck, root, info.left_child, level + 1, max_key)?;
+                key_can_be_equal = false;
+                if child_depth != depth {
+                    ck.error(format!("Tree {root} page {pgno} cell {i}: Child page depth differs"));
+                    depth = child_depth;
+                }
             }
         }
-        if h.kind.is_leaf() {
-            match leaf_depth {
-                None => *leaf_depth = Some(depth),
-                Some(d) if *d != depth => ck.error(format!("Tree {root} page {pgno}: Child page depth differs")),
-                _ => {}
-            }
-        } else {
-            let child_min = if h.ncells == 0 { min } else { self.rowid_of(pgno, &h, h.ncells - 1).ok().flatten() };
-            self.check_ptrmap(ck, h.right, BTREE, pgno)?;
-            self.check_tree_page(ck, root, h.right, depth + 1, child_min, max, leaf_depth)?;
+        for msg in coverage.page {
+            ck.error(msg);
         }
-        Ok(())
+        Ok(depth + 1)
     }
 
     /// In auto_vacuum databases: `pgno`'s pointer-map entry must be
@@ -226,13 +231,5 @@ impl Btree {
             Err(_) => ck.error(format!("Failed to read ptrmap key={pgno}")),
         }
         Ok(())
-    }
-
-    fn rowid_of(&self, pgno: Pgno, h: &page::PageHeader, i: usize) -> Result<Option<i64>> {
-        if !h.kind.is_table() {
-            return Ok(None);
-        }
-        let (_, info) = page::cell(self.pager.page(pgno)?, h, i, self.usable())?;
-        Ok(Some(info.rowid))
     }
 }

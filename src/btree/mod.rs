@@ -43,6 +43,7 @@ mod freelist;
 mod index_probe;
 mod insert;
 mod integrity;
+mod page_coverage;
 mod near;
 mod overflow;
 pub mod page;

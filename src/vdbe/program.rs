@@ -354,6 +354,10 @@ pub struct Program {
     pub settings_generation: u64,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
+    /// `integrity_check`/`quick_check`: a corrupt page met while reading
+    /// the rows ends the statement with the row "database disk image is
+    /// malformed" instead of an error, as SQLite reports it.
+    pub corruption_is_a_row: bool,
     /// Trigger programs the statement runs with `Program` (recursive
     /// triggers): each compiled once, indexed by `Program`'s P3. A trigger
     /// program's own `Program` instructions index this same list.

@@ -251,6 +251,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let scope = super::integrity::IntegrityScope { dbs, quick: pname == "quick_check", max_errors, table: table.as_deref() };
             c.integrity_check(&scope)?;
             prog.column_names = vec![pname.clone()];
+            prog.corruption_is_a_row = true;
             txn = Some(false);
         }
         "data_version" => {
