@@ -104,7 +104,7 @@ pub fn column_spans(sql: &[u8]) -> Option<Vec<ColumnSpans>> {
     close?;
     let mut out = Vec::new();
     for item in items {
-        let Some(first) = item.first() else { return None };
+        let first = item.first()?;
         if starts_table_constraint(first.kind) {
             break;
         }
