@@ -152,16 +152,40 @@ fn schema_argument_and_hidden_columns() {
     );
 }
 
-/// Hidden columns constrained in WHERE (SQLite's xBestIndex turns them
-/// into arguments) are refused when not given as arguments, never
-/// answered with the wrong rows.
+/// Equalities on the hidden columns at the top of WHERE act as the
+/// arguments (SQLite's xBestIndex), as in `pragma_table_info WHERE arg = 'w'`.
+#[test]
+fn hidden_column_equalities_in_where() {
+    check_each(
+        "CREATE TABLE w(a, b); CREATE INDEX wb ON w(b); ATTACH ':memory:' AS s; CREATE TABLE s.w(c); CREATE TABLE s.v(d);",
+        &[
+            "SELECT * FROM pragma_table_info WHERE arg = 'w'",
+            "SELECT *, arg FROM pragma_table_info WHERE arg = 'W'",
+            "SELECT name, arg, schema FROM pragma_table_info WHERE arg = 'w' AND schema = 's'",
+            "SELECT name, arg, schema FROM pragma_table_info('w') WHERE schema = 's'",
+            "SELECT name, arg, schema FROM pragma_table_info('v') WHERE 's' = schema",
+            "SELECT name FROM pragma_table_info AS p WHERE p.arg = 'w' AND p.name <> 'a'",
+            "SELECT name FROM pragma_table_xinfo WHERE arg = 'w'",
+            "SELECT * FROM pragma_index_list WHERE arg = 'w'",
+            "SELECT * FROM pragma_index_info WHERE arg = 'wb'",
+            "SELECT * FROM pragma_table_info('w') WHERE schema = 'nope'",
+            "SELECT * FROM pragma_table_info WHERE arg = 'nope'",
+        ],
+    );
+}
+
+/// Other constraints on hidden columns not given as arguments are refused
+/// (the column does not exist), never answered with the wrong rows.
 #[test]
 fn hidden_column_constraints_are_refused() {
     let mut ours = ours_open();
     run_ours(&mut ours, "CREATE TABLE w(a); ATTACH ':memory:' AS s; CREATE TABLE s.w(b)");
     for q in [
-        "SELECT * FROM pragma_table_info WHERE arg = 'w'",
-        "SELECT * FROM pragma_table_info('w') WHERE schema = 's'",
+        "SELECT * FROM pragma_table_info WHERE arg = 'w' OR arg = 'x'",
+        "SELECT * FROM pragma_table_info WHERE arg > 'w'",
+        "SELECT * FROM pragma_table_info WHERE arg IS 'w'",
+        "SELECT * FROM pragma_table_info WHERE arg IN ('w', 'x')",
+        "SELECT * FROM sqlite_schema m, pragma_table_info p WHERE p.arg = m.name",
         "SELECT * FROM pragma_page_count WHERE schema = 'main'",
     ] {
         match &run_ours(&mut ours, q)[..] {

@@ -153,11 +153,36 @@ impl<'b> Compiler<'_> {
         if schema.is_some() && !matches!(args.first(), Some(Expr::Literal(_))) {
             return Err(Error::unsupported("pragma functions with a schema argument and a non-literal first argument"));
         }
+        // Hidden columns not given as arguments take the text a top-level
+        // `WHERE arg = 'x'` (`schema = 's'`) compares them with, as SQLite's
+        // xBestIndex hands it to the pragma (the WHERE term still filters:
+        // every row then holds that text, so the result is the same).
+        if max_args == 2 && args.len() < 2 && !matches!(args.first(), Some(Expr::Id(_) | Expr::Qualified(..))) {
+            let lookup = |c: &Self, column: &str| {
+                c.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ignore_ascii_case(&alias))).map(|(_, _, v)| v.clone())
+            };
+            let where_arg = if args.is_empty() { lookup(self, "arg") } else { None };
+            let where_schema = lookup(self, "schema");
+            if where_arg.is_some() || where_schema.is_some() {
+                let schema = match where_schema {
+                    Some(name) => match self.db_index(&name) {
+                        Some(db) => Some((db, name)),
+                        None => return Err(Error::sql(format!("unknown database '{name}'"))),
+                    },
+                    None => None,
+                };
+                let arg = match (args.first(), where_arg) {
+                    (Some(Expr::Literal(Literal::String(s))), _) => Some(unquote(s)),
+                    (Some(Expr::Literal(Literal::Null)) | None, w) => w,
+                    _ => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
+                };
+                let n_hidden = if schema.is_some() { 2 } else { 1 };
+                return self.open_schema_pragma_for(pragma, arg, schema, n_hidden, alias, out);
+            }
+        }
         let arg = match args.first() {
-            None => None,
+            Some(Expr::Literal(Literal::Null)) => None,
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
-            // A name is a column when one is in scope (else the text, as
-            // a double-quoted string would be).
             Some(Expr::Id(id)) => match column_arg(self, None, id.0) {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
@@ -168,7 +193,14 @@ impl<'b> Compiler<'_> {
                 None => return Err(Error::sql(format!("no such column: {}.{}", unquote(t.0), unquote(n.0)))),
             },
             Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
+            None => None,
         };
+        self.open_schema_pragma_for(pragma, arg, schema, args.len(), alias, out)
+    }
+
+    /// `open_schema_pragma` for argument `arg` and database `schema`,
+    /// with the first `n_hidden` of the hidden columns `arg`, `schema`.
+    fn open_schema_pragma_for<'a>(&mut self, pragma: &str, arg: Option<String>, schema: Option<(usize, String)>, n_hidden: usize, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         // The table-valued form runs the pragma when the statement first
         // reads it (SQLite's xFilter): a virtual table whose module is
         // missing fails then, not when the statement is prepared.
@@ -191,7 +223,7 @@ impl<'b> Compiler<'_> {
         // than a filter over the wrong rows.
         let hidden: Vec<(&str, crate::value::Value)> = [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
             .into_iter()
-            .take(args.len())
+            .take(n_hidden)
             .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
             .collect();
         for (n, v) in &hidden {
@@ -373,6 +405,37 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// The `name = 'text'` (or `'text' = name`) terms ANDed at the top of a
+/// WHERE clause, as (qualifier, name, text), names lower case. (Not `IS`:
+/// SQLite hands a virtual table only `=` as an argument.)
+pub(super) fn where_equalities(e: &Expr<'_>) -> Vec<(Option<String>, String, String)> {
+    use sqlite3_parser::ast::{Literal, Operator};
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        let Expr::Binary(l, op, r) = e else { continue };
+        match op {
+            Operator::And => {
+                stack.push(r);
+                stack.push(l);
+            }
+            Operator::Equals => {
+                for (name, value) in [(l, r), (r, l)] {
+                    let Expr::Literal(Literal::String(text)) = &**value else { continue };
+                    let column = match &**name {
+                        Expr::Id(id) => (None, unquote(id.0)),
+                        Expr::Qualified(t, n) => (Some(unquote(t.0).to_ascii_lowercase()), unquote(n.0)),
+                        _ => continue,
+                    };
+                    out.push((column.0, column.1.to_ascii_lowercase(), unquote(text)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A column reference to `item` of the innermost scope (its column and
