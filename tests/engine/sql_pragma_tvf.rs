@@ -15,7 +15,8 @@ const NOT_YET: &[&str] = &[
 ];
 
 /// Every pragma SQLite lists: `SELECT * FROM pragma_NAME` gives SQLite's
-/// rows or error, except the few ringlite refuses explicitly.
+/// rows or error, except the few ringlite refuses explicitly, and
+/// `pragma_table_xinfo('pragma_NAME')` SQLite's columns.
 #[test]
 fn every_listed_pragma_as_a_table() {
     let reference = RefDb::open();
@@ -28,6 +29,9 @@ fn every_listed_pragma_as_a_table() {
     for r in rows {
         let V::Text(n) = &r[0] else { panic!("a name") };
         let n = String::from_utf8_lossy(n).into_owned();
+        // Its columns, hidden ones included, as PRAGMA table_xinfo shows them.
+        let columns = format!("SELECT * FROM pragma_table_xinfo('pragma_{n}')");
+        assert_eq!(run_ours(&mut ours, &columns), run_ref(&reference, &columns), "\nSQL: {columns}");
         let q = format!("SELECT * FROM pragma_{n}");
         let ours_out = run_ours(&mut ours, &q);
         if NOT_YET.contains(&n.as_str()) {
