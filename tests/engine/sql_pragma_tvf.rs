@@ -198,3 +198,28 @@ fn hidden_column_constraints_are_refused() {
         }
     }
 }
+
+/// The value pragmas inside views, CTEs, compounds, joins and triggers.
+#[test]
+fn value_pragmas_in_other_statements() {
+    check_each(
+        "PRAGMA foreign_keys = 0; ATTACH ':memory:' AS aux; CREATE TABLE t(a); CREATE TABLE log(v);
+         CREATE VIEW v AS SELECT user_version AS uv FROM pragma_user_version;
+         CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log SELECT user_version FROM pragma_user_version; END;
+         PRAGMA user_version = 5;",
+        &[
+            "SELECT * FROM v",
+            "PRAGMA user_version = 6",
+            "SELECT * FROM v",
+            "INSERT INTO t VALUES (1)",
+            "SELECT * FROM log",
+            "WITH c AS (SELECT * FROM pragma_user_version) SELECT * FROM c",
+            "SELECT * FROM pragma_user_version UNION ALL SELECT * FROM pragma_application_id",
+            "SELECT * FROM t LEFT JOIN pragma_user_version ON user_version = a",
+            "SELECT * FROM pragma_journal_mode('aux'), pragma_page_size('aux')",
+            "SELECT (SELECT count(*) FROM pragma_user_version WHERE user_version = t.a) FROM t",
+            "INSERT INTO t SELECT page_size FROM pragma_page_size",
+            "SELECT * FROM t",
+        ],
+    );
+}
