@@ -6,7 +6,8 @@
 //! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
 //! the settings ringlite records or fixes (`page_size`, `cache_size`,
 //! `journal_mode`, `synchronous`, `foreign_keys`, `journal_size_limit`,
-//! `max_page_count`, `data_version`, ...).
+//! `max_page_count`, `data_version`, ...). `value_pragma_shape` and
+//! `emit_pragma_value` serve the table-valued form of the one-value ones.
 
 use super::Compiler;
 use crate::btree::Meta;

@@ -6,7 +6,18 @@
 //! (`FROM sqlite_schema m JOIN pragma_table_info(m.name)`), the subquery
 //! holds the rows for every table (or index) with the name in a hidden
 //! `arg` column, joined to the argument column (case-insensitively, as
-//! names match); such a join is never reordered.
+//! names match); such a join is never reordered. A second argument names
+//! the database (hidden column `schema`); a top-level `WHERE arg = 'x'`
+//! or `schema = 's'` stands for a missing argument, as SQLite's
+//! xBestIndex makes it. Invariant: a hidden column exists only when its
+//! value is known (argument or such a term); any other use of it is
+//! "no such column", never a filter over the wrong rows.
+//!
+//! The pragmas reporting one value (`pragma_user_version`,
+//! `pragma_page_count('aux')`, ...) are a one-row table filled when the
+//! statement runs, by the pragma's own read instruction
+//! (`pragma::emit_pragma_value`); those SQLite exposes but ringlite's
+//! PRAGMA does not answer are refused as unsupported.
 //!
 //! The item reads a temporary table of ten columns: key, value, type,
 //! atom, id, parent, fullkey, path, and the hidden json and root (the
