@@ -60,6 +60,7 @@ mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
 mod sql_pragma;
+mod sql_pragma_tvf;
 mod sql_pragma_files;
 mod sql_regress;
 mod sql_tables;

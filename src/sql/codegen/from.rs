@@ -381,6 +381,14 @@ impl<'b> Compiler<'_> {
                     if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list")) {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
+                        return self.open_value_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    // (Without arguments these show no rows; their hidden
+                    // columns exist only when given as arguments.)
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list")) {
+                        return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
                     if lower == "pragma_foreign_key_check" {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }

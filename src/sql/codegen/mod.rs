@@ -197,6 +197,11 @@ pub struct Compiler<'s> {
     pub databases: &'s [(String, String)],
     /// `PRAGMA database_list` shows temp (it has been used).
     pub temp_listed: bool,
+    /// The `name = 'text'` terms ANDed at the top of the WHERE clause of
+    /// the SELECT whose FROM clause is being opened, (qualifier, name,
+    /// text): what SQLite's xBestIndex would hand a pragma function as its
+    /// hidden `arg`/`schema` argument (see `table_fn.rs`).
+    pub(super) pragma_where_args: Vec<(Option<String>, String, String)>,
     /// Compiling the body of a view or trigger stored in this database:
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
@@ -410,6 +415,7 @@ impl<'s> Compiler<'s> {
             top_compound_arm: false,
             databases,
             temp_listed: false,
+            pragma_where_args: Vec::new(),
             home_db: None,
             memory_db: false,
             page_size: 4096,

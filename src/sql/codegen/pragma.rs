@@ -6,7 +6,8 @@
 //! (`user_version`, `schema_version`, `page_count`), `integrity_check`, and
 //! the settings ringlite records or fixes (`page_size`, `cache_size`,
 //! `journal_mode`, `synchronous`, `foreign_keys`, `journal_size_limit`,
-//! `max_page_count`, `data_version`, ...).
+//! `max_page_count`, `data_version`, ...). `value_pragma_shape` and
+//! `emit_pragma_value` serve the table-valued form of the one-value ones.
 
 use super::Compiler;
 use crate::btree::Meta;
@@ -416,7 +417,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             };
             c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
-            prog.column_names = vec![pname.clone()];
+            // (SQLite names the column `timeout`.)
+            prog.column_names = vec!["timeout".to_string()];
         }
         "legacy_file_format" => {}
         _ => {}
@@ -630,4 +632,108 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
         }
         _ => None,
     }
+}
+
+/// How the table-valued function `pragma_NAME` of a pragma that reports
+/// one value reads it: its column's name, whether it has the hidden
+/// `schema` column (SQLite's pragmas about one database), and whether
+/// ringlite answers it (the others are refused as unsupported).
+pub(crate) fn value_pragma_shape(pname: &str) -> Option<(&'static str, bool, bool)> {
+    Some(match pname {
+        "user_version" => ("user_version", false, true),
+        "schema_version" => ("schema_version", false, true),
+        "application_id" => ("application_id", false, true),
+        "freelist_count" => ("freelist_count", false, true),
+        "data_version" => ("data_version", false, true),
+        "encoding" => ("encoding", false, true),
+        "secure_delete" => ("secure_delete", false, true),
+        "threads" => ("threads", false, true),
+        "busy_timeout" => ("timeout", false, true),
+        "foreign_keys" => ("foreign_keys", false, true),
+        "defer_foreign_keys" => ("defer_foreign_keys", false, true),
+        "writable_schema" => ("writable_schema", false, true),
+        "query_only" => ("query_only", false, true),
+        "count_changes" => ("count_changes", false, true),
+        "ignore_check_constraints" => ("ignore_check_constraints", false, true),
+        "recursive_triggers" => ("recursive_triggers", false, true),
+        "legacy_alter_table" => ("legacy_alter_table", false, true),
+        "full_column_names" => ("full_column_names", false, true),
+        "short_column_names" => ("short_column_names", false, true),
+        "reverse_unordered_selects" => ("reverse_unordered_selects", false, true),
+        "automatic_index" => ("automatic_index", false, true),
+        "cell_size_check" => ("cell_size_check", false, true),
+        "temp_store" => ("temp_store", false, true),
+        "trusted_schema" => ("trusted_schema", false, true),
+        "read_uncommitted" => ("read_uncommitted", false, true),
+        "checkpoint_fullfsync" => ("checkpoint_fullfsync", false, true),
+        "fullfsync" => ("fullfsync", false, true),
+        "page_count" => ("page_count", true, true),
+        "page_size" => ("page_size", true, true),
+        "auto_vacuum" => ("auto_vacuum", true, true),
+        "journal_size_limit" => ("journal_size_limit", true, true),
+        "max_page_count" => ("max_page_count", true, true),
+        "journal_mode" => ("journal_mode", true, true),
+        "cache_size" => ("cache_size", true, true),
+        "synchronous" => ("synchronous", true, true),
+        "locking_mode" => ("locking_mode", true, true),
+        // Exposed by SQLite, not answered by ringlite's PRAGMA yet.
+        "analysis_limit" => ("analysis_limit", false, false),
+        "empty_result_callbacks" => ("empty_result_callbacks", false, false),
+        "hard_heap_limit" => ("hard_heap_limit", false, false),
+        "soft_heap_limit" => ("soft_heap_limit", false, false),
+        "cache_spill" => ("cache_spill", true, false),
+        // (Several rows; refused too.)
+        "integrity_check" => ("integrity_check", true, false),
+        "quick_check" => ("quick_check", true, false),
+        "optimize" => ("optimize", true, false),
+        "default_cache_size" => ("cache_size", true, false),
+        _ => return None,
+    })
+}
+
+/// Emit the code reading the value the query form of `pname` (no
+/// argument; one of `value_pragma_shape`'s answered pragmas) reports, for
+/// database `db` (`None`: as when no database is named); the register
+/// holding it.
+pub(crate) fn emit_pragma_value(c: &mut Compiler<'_>, pname: &str, db: Option<usize>) -> i32 {
+    let pdb = db.unwrap_or(0) as i32;
+    let out = c.b.reg();
+    let cookie = match pname {
+        "user_version" => Some(Meta::UserVersion),
+        "schema_version" => Some(Meta::SchemaCookie),
+        "application_id" => Some(Meta::ApplicationId),
+        "freelist_count" => Some(Meta::FreelistCount),
+        _ => None,
+    };
+    if let Some(field) = cookie {
+        c.b.add(Opcode::ReadCookie, pdb, out, field as i32);
+        return out;
+    }
+    match pname {
+        "page_count" => {
+            c.b.add(Opcode::Pagecount, pdb, out, 0);
+        }
+        "encoding" => {
+            c.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(b"UTF-8".to_vec()), 0);
+        }
+        "secure_delete" => {
+            c.b.add(Opcode::Integer, 0, out, 0);
+        }
+        "page_size" if pdb == 0 => {
+            c.b.add(Opcode::Integer, c.page_size as i32, out, 0);
+        }
+        // (Unqualified, locking_mode reports the connection's default.)
+        "locking_mode" if db.is_none() => {
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("locking_mode=default".into()), 0);
+        }
+        "data_version" | "auto_vacuum" | "journal_size_limit" | "max_page_count" | "journal_mode" | "cache_size" | "synchronous" | "page_size"
+        | "locking_mode" => {
+            c.b.add4(Opcode::PragmaBtree, pdb, out, 0, P4::Text(pname.to_string()), 0);
+        }
+        // Connection settings.
+        _ => {
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.to_string()), 0);
+        }
+    }
+    out
 }

@@ -47,8 +47,23 @@ pub fn pragma_function_columns(pragma: &str) -> Option<(&'static [&'static str],
 pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::value::Value>>> {
     use crate::value::Value;
     let lower = table.to_ascii_lowercase();
-    let (visible, hidden) = pragma_function_columns(lower.strip_prefix("pragma_")?)?;
-    let names = visible.iter().map(|n| (*n, 0)).chain(["arg", "schema"].into_iter().take(hidden).map(|n| (n, 1)));
+    let pragma = lower.strip_prefix("pragma_")?;
+    // (A pragma reporting one value has its column and, when it is about
+    // one database, the hidden `schema`.)
+    let (visible, hidden): (Vec<&str>, Vec<&str>) = match pragma_function_columns(pragma) {
+        Some((visible, hidden)) => (visible.to_vec(), ["arg", "schema"].into_iter().take(hidden).collect()),
+        None => {
+            let (column, has_schema, _) = super::pragma::value_pragma_shape(pragma)?;
+            let hidden: &[&str] = match pragma {
+                "integrity_check" | "quick_check" => &["arg", "schema"],
+                "optimize" => &["arg"],
+                _ if has_schema => &["schema"],
+                _ => &[],
+            };
+            (vec![column], hidden.to_vec())
+        }
+    };
+    let names = visible.into_iter().map(|n| (n, 0)).chain(hidden.into_iter().map(|n| (n, 1)));
     let rows = names
         .filter(|(_, h)| xinfo || *h == 0)
         .enumerate()

@@ -846,7 +846,10 @@ impl Compiler<'_> {
                 (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
                 _ => None,
             };
+            let where_args = where_clause.as_ref().map(|w| super::table_fn::where_equalities(w)).unwrap_or_default();
+            let saved_where_args = std::mem::replace(&mut self.pragma_where_args, where_args);
             let items_from = self.open_from(from.as_ref());
+            self.pragma_where_args = saved_where_args;
             self.cte_limit_hint = None;
             let items_from = items_from?;
             let mut sources = Vec::new();

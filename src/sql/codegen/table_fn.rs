@@ -6,7 +6,18 @@
 //! (`FROM sqlite_schema m JOIN pragma_table_info(m.name)`), the subquery
 //! holds the rows for every table (or index) with the name in a hidden
 //! `arg` column, joined to the argument column (case-insensitively, as
-//! names match); such a join is never reordered.
+//! names match); such a join is never reordered. A second argument names
+//! the database (hidden column `schema`); a top-level `WHERE arg = 'x'`
+//! or `schema = 's'` stands for a missing argument, as SQLite's
+//! xBestIndex makes it. Invariant: a hidden column exists only when its
+//! value is known (argument or such a term); any other use of it is
+//! "no such column", never a filter over the wrong rows.
+//!
+//! The pragmas reporting one value (`pragma_user_version`,
+//! `pragma_page_count('aux')`, ...) are a one-row table filled when the
+//! statement runs, by the pragma's own read instruction
+//! (`pragma::emit_pragma_value`); those SQLite exposes but ringlite's
+//! PRAGMA does not answer are refused as unsupported.
 //!
 //! The item reads a temporary table of ten columns: key, value, type,
 //! atom, id, parent, fullkey, path, and the hidden json and root (the
@@ -46,6 +57,9 @@ impl<'b> Compiler<'_> {
         let lower = name.to_ascii_lowercase();
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list" | "pragma_list")) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
+        }
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
+            return self.open_value_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         if lower == "pragma_foreign_key_check" {
             return self.open_foreign_key_check(args, alias.unwrap_or(lower.clone()), out);
@@ -137,11 +151,49 @@ impl<'b> Compiler<'_> {
         if pragma == "table_list" && args.len() > 1 {
             return Err(Error::sql("too many arguments on pragma_table_list() - max 1"));
         }
-        let arg = match args.first() {
+        let max_args = if super::pragma::list_rows(self, pragma).is_some() { 0 } else if pragma == "table_list" { 1 } else { 2 };
+        if args.len() > max_args {
+            return Err(Error::sql(format!("too many arguments on pragma_{pragma}() - max {max_args}")));
+        }
+        // The second argument, the hidden `schema` column: the database
+        // the pragma is about (all of them, searched in order, without).
+        let schema = match args.get(1) {
+            Some(e) => self.pragma_schema_argument(e)?,
             None => None,
+        };
+        if schema.is_some() && !matches!(args.first(), Some(Expr::Literal(_))) {
+            return Err(Error::unsupported("pragma functions with a schema argument and a non-literal first argument"));
+        }
+        // Hidden columns not given as arguments take the text a top-level
+        // `WHERE arg = 'x'` (`schema = 's'`) compares them with, as SQLite's
+        // xBestIndex hands it to the pragma (the WHERE term still filters:
+        // every row then holds that text, so the result is the same).
+        if max_args == 2 && args.len() < 2 && !matches!(args.first(), Some(Expr::Id(_) | Expr::Qualified(..))) {
+            let lookup = |c: &Self, column: &str| {
+                c.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ignore_ascii_case(&alias))).map(|(_, _, v)| v.clone())
+            };
+            let where_arg = if args.is_empty() { lookup(self, "arg") } else { None };
+            let where_schema = lookup(self, "schema");
+            if where_arg.is_some() || where_schema.is_some() {
+                let schema = match where_schema {
+                    Some(name) => match self.db_index(&name) {
+                        Some(db) => Some((db, name)),
+                        None => return Err(Error::sql(format!("unknown database '{name}'"))),
+                    },
+                    None => None,
+                };
+                let arg = match (args.first(), where_arg) {
+                    (Some(Expr::Literal(Literal::String(s))), _) => Some(unquote(s)),
+                    (Some(Expr::Literal(Literal::Null)) | None, w) => w,
+                    _ => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
+                };
+                let n_hidden = if schema.is_some() { 2 } else { 1 };
+                return self.open_schema_pragma_for(pragma, arg, schema, n_hidden, alias, out);
+            }
+        }
+        let arg = match args.first() {
+            Some(Expr::Literal(Literal::Null)) => None,
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
-            // A name is a column when one is in scope (else the text, as
-            // a double-quoted string would be).
             Some(Expr::Id(id)) => match column_arg(self, None, id.0) {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
@@ -152,61 +204,140 @@ impl<'b> Compiler<'_> {
                 None => return Err(Error::sql(format!("no such column: {}.{}", unquote(t.0), unquote(n.0)))),
             },
             Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
+            None => None,
         };
+        self.open_schema_pragma_for(pragma, arg, schema, args.len(), alias, out)
+    }
+
+    /// `open_schema_pragma` for argument `arg` and database `schema`,
+    /// with the first `n_hidden` of the hidden columns `arg`, `schema`.
+    fn open_schema_pragma_for<'a>(&mut self, pragma: &str, arg: Option<String>, schema: Option<(usize, String)>, n_hidden: usize, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         // The table-valued form runs the pragma when the statement first
         // reads it (SQLite's xFilter): a virtual table whose module is
         // missing fails then, not when the statement is prepared.
-        let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table(a))).flatten();
+        let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table_in(schema.as_ref().map(|(db, _)| *db), a))).flatten();
         let (mut names, mut rows) = match table.map(|t| t.connect()) {
             Some(Err(e)) => {
                 self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
                 let names = super::pragma::schema_rows(self.schema, None, pragma, None, None).map(|(n, _)| n).unwrap_or_default();
                 (names.into_iter().map(str::to_string).collect(), Vec::new())
             }
-            _ => self.schema_pragma_rows(pragma, arg.as_deref())?,
+            _ => self.schema_pragma_rows(pragma, arg.as_deref(), schema.as_ref().map(|(db, _)| *db))?,
         };
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
         self.dbs_used |= 1;
-        // The argument is the hidden column `arg` (schema pragmas only).
-        let with_arg = super::pragma::list_rows(self, pragma).is_none();
-        if with_arg {
-            names.push("arg".to_string());
-            let v = arg.map_or(crate::value::Value::Null, crate::value::Value::text);
+        // The arguments are the hidden columns `arg` and `schema` (schema
+        // pragmas only). A hidden column exists only when its argument is
+        // given: SQLite takes `WHERE arg = ...` as the argument, which is
+        // not supported here, so naming an absent one is an error rather
+        // than a filter over the wrong rows.
+        let hidden: Vec<(&str, crate::value::Value)> = [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
+            .into_iter()
+            .take(n_hidden)
+            .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
+            .collect();
+        for (n, v) in &hidden {
+            names.push(n.to_string());
             for r in rows.iter_mut() {
                 r.push(v.clone());
             }
         }
         let sql = values_subquery(&names, &rows);
         self.open_subquery_text(&sql, alias, None, out)?;
-        if with_arg {
-            let it = out.last().expect("the item just opened");
+        let it = out.last().expect("the item just opened");
+        let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
+        let columns = std::sync::Arc::make_mut(&mut item.columns);
+        let width = columns.len();
+        for c in &mut columns[width - hidden.len()..] {
+            c.argument = true;
+        }
+        Ok(())
+    }
+
+    /// The schema argument of a pragma function: the database's index and
+    /// its name as given (`None` for NULL).
+    fn pragma_schema_argument(&mut self, e: &Expr<'b>) -> Result<Option<(usize, String)>> {
+        use sqlite3_parser::ast::Literal;
+        let name = match e {
+            Expr::Literal(Literal::Null) => return Ok(None),
+            Expr::Literal(Literal::String(s)) => unquote(s),
+            Expr::Literal(Literal::Numeric(n)) => n.to_string(),
+            Expr::Id(id) if id.0.starts_with('"') && self.resolve_name(None, &unquote(id.0)).ok().flatten().is_none() => unquote(id.0),
+            _ => return Err(Error::unsupported("pragma functions with a schema argument other than a constant")),
+        };
+        match self.db_index(&name) {
+            Some(db) => Ok(Some((db, name))),
+            None => Err(Error::sql(format!("unknown database '{name}'"))),
+        }
+    }
+
+    /// `pragma_user_version`, `pragma_page_count('aux')` and the other
+    /// pragmas reporting one value: one row read when the statement runs
+    /// (the value is not known when it is compiled), by the pragma's own
+    /// read instruction, inserted into the item's table before its loop.
+    /// Only the query form exists: a table-valued pragma never sets.
+    pub(super) fn open_value_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let Some((column, has_schema, answered)) = super::pragma::value_pragma_shape(pragma) else {
+            return Err(Error::sql(format!("no such table: pragma_{pragma}")));
+        };
+        if !answered {
+            return Err(Error::unsupported(&format!("pragma_{pragma}")));
+        }
+        let max_args = has_schema as usize;
+        if args.len() > max_args {
+            return Err(Error::sql(format!("too many arguments on pragma_{pragma}() - max {max_args}")));
+        }
+        let schema = match args.first() {
+            Some(e) => self.pragma_schema_argument(e)?,
+            None => None,
+        };
+        // (SQLite shows NULL in the hidden `schema` column of these, even
+        // when given; like the other hidden columns it exists here only
+        // when given.)
+        let sql = if args.is_empty() { format!("SELECT NULL AS \"{column}\" WHERE 0") } else { format!("SELECT NULL AS \"{column}\", NULL AS schema WHERE 0") };
+        self.open_subquery_text(&sql, alias, None, out)?;
+        let it = out.last().expect("the item just opened");
+        let cursor = it.cursor;
+        if !args.is_empty() {
             let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
             if let Some(c) = std::sync::Arc::make_mut(&mut item.columns).last_mut() {
                 c.argument = true;
             }
         }
+        let value = super::pragma::emit_pragma_value(self, pragma, schema.map(|(db, _)| db));
+        let width = 1 + !args.is_empty() as usize;
+        let regs = self.b.regs(width);
+        self.b.add(Opcode::Copy, value, regs, 0);
+        if width > 1 {
+            self.b.add(Opcode::Null, 0, regs + 1, 0);
+        }
+        let record = self.b.reg();
+        let rowid = self.b.reg();
+        self.b.add(Opcode::MakeRecord, regs, width as i32, record);
+        self.b.add(Opcode::NewRowid, cursor, rowid, 0);
+        self.b.add(Opcode::Insert, cursor, record, rowid);
         Ok(())
     }
 
     /// Column names and rows of the table-valued pragma `pragma` for
     /// argument `arg`.
-    fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
+    fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>, db: Option<usize>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
         // (Rows known when compiling: the statement checks the schemas.)
-        super::pragma::verify_schemas(self, None);
+        super::pragma::verify_schemas(self, db);
         if let Some((names, rows)) = super::pragma::list_rows(self, pragma) {
             return Ok((names.into_iter().map(str::to_string).collect(), rows));
         }
         if pragma == "table_list" {
-            let rows = self.table_list_rows(None, arg)?;
+            let rows = self.table_list_rows(db, arg)?;
             return Ok((super::table_list::TABLE_LIST_COLUMNS.iter().map(|n| n.to_string()).collect(), rows));
         }
         if pragma == "foreign_key_list" {
             let names = ["id", "seq", "table", "from", "to", "on_update", "on_delete", "match"];
-            return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(None, a)).unwrap_or_default()));
+            return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(db, a)).unwrap_or_default()));
         }
-        let view_columns = self.view_columns_for_pragma(None, pragma, arg)?;
-        let (names, rows) = super::pragma::schema_rows(self.schema, None, pragma, arg, view_columns.as_deref()).unwrap_or_default();
+        let view_columns = self.view_columns_for_pragma(db, pragma, arg)?;
+        let (names, rows) = super::pragma::schema_rows(self.schema, db, pragma, arg, view_columns.as_deref()).unwrap_or_default();
         Ok((names.into_iter().map(|n| n.to_string()).collect(), rows))
     }
 
@@ -234,7 +365,7 @@ impl<'b> Compiler<'_> {
                 }
             }
             // (A view that no longer compiles shows no columns here.)
-            let Ok((n, r)) = self.schema_pragma_rows(pragma, Some(object)) else { continue };
+            let Ok((n, r)) = self.schema_pragma_rows(pragma, Some(object), None) else { continue };
             names = n;
             rows.extend(r.into_iter().map(|mut row| {
                 row.push(crate::value::Value::text(object.clone()));
@@ -242,7 +373,7 @@ impl<'b> Compiler<'_> {
             }));
         }
         if names.is_empty() {
-            names = self.schema_pragma_rows(pragma, None)?.0;
+            names = self.schema_pragma_rows(pragma, None, None)?.0;
         }
         names.push("arg".to_string());
         if !unconnected.is_empty() {
@@ -285,6 +416,37 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// The `name = 'text'` (or `'text' = name`) terms ANDed at the top of a
+/// WHERE clause, as (qualifier, name, text), names lower case. (Not `IS`:
+/// SQLite hands a virtual table only `=` as an argument.)
+pub(super) fn where_equalities(e: &Expr<'_>) -> Vec<(Option<String>, String, String)> {
+    use sqlite3_parser::ast::{Literal, Operator};
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        let Expr::Binary(l, op, r) = e else { continue };
+        match op {
+            Operator::And => {
+                stack.push(r);
+                stack.push(l);
+            }
+            Operator::Equals => {
+                for (name, value) in [(l, r), (r, l)] {
+                    let Expr::Literal(Literal::String(text)) = &**value else { continue };
+                    let column = match &**name {
+                        Expr::Id(id) => (None, unquote(id.0)),
+                        Expr::Qualified(t, n) => (Some(unquote(t.0).to_ascii_lowercase()), unquote(n.0)),
+                        _ => continue,
+                    };
+                    out.push((column.0, column.1.to_ascii_lowercase(), unquote(text)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A column reference to `item` of the innermost scope (its column and
