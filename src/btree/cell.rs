@@ -102,7 +102,7 @@ pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     if kind == PageKind::TableInterior {
         let (k, n) = get_varint(&b[pos.min(b.len())..])?;
         info.rowid = k as i64;
-        info.size = pos + n;
+        info.size = padded(pos + n, b.len());
         return Ok(info);
     }
     let (p, n) = get_varint(&b[pos.min(b.len())..])?;
@@ -129,8 +129,20 @@ pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     if info.size > b.len() {
         return Err(Error::corrupt());
     }
+    info.size = padded(info.size, b.len());
     Ok(info)
 }
+
+/// Cells take at least [`MIN_CELL`] bytes on a page, as in SQLite (a
+/// freed cell must hold a freeblock header); a cell encoding fewer (a
+/// leaf cell of a one-byte record) is padded. A shorter one at the very
+/// end of a page, as an older ringlite wrote them, keeps its own size.
+fn padded(size: usize, room: usize) -> usize {
+    size.max(MIN_CELL).min(room.max(size))
+}
+
+/// The least space a cell takes on a page.
+pub const MIN_CELL: usize = 4;
 
 /// Bytes of the varint at the start of `b` (SQLITE_CORRUPT if it runs
 /// off the end).
@@ -167,7 +179,7 @@ pub fn cell_size(kind: PageKind, b: &[u8], usable: u32) -> Result<usize> {
     if size > b.len() {
         return Err(Error::corrupt());
     }
-    Ok(size)
+    Ok(padded(size, b.len()))
 }
 
 /// Build a leaf cell's header part (everything before the payload).

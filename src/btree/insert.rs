@@ -229,7 +229,8 @@ impl Btree {
         }
         let size_len = crate::value::varint::varint_len(payload.len() as u64);
         let rowid_len = if table { crate::value::varint::varint_len(rowid as u64) } else { 0 };
-        let len = size_len + rowid_len + payload.len();
+        let encoded = size_len + rowid_len + payload.len();
+        let len = encoded.max(cell::MIN_CELL);
         let Some(h) = self.gap_for(pgno, idx, len)? else { return Ok(false) };
         // (No pointer-map entry: the cell has no overflow chain.)
         let d = self.pager.page_mut_last(pgno)?;
@@ -239,7 +240,8 @@ impl Btree {
         if table {
             crate::value::varint::put_varint(&mut cell[size_len..size_len + rowid_len], rowid as u64);
         }
-        cell[size_len + rowid_len..].copy_from_slice(payload);
+        cell[size_len + rowid_len..encoded].copy_from_slice(payload);
+        cell[encoded..].fill(0);
         Ok(true)
     }
 

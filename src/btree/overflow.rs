@@ -90,6 +90,9 @@ impl Btree {
         let local = cell::local_size(payload.len() as u64, kind == PageKind::TableLeaf, usable);
         out.extend_from_slice(&payload[..local]);
         if local == payload.len() {
+            if out.len() < cell::MIN_CELL {
+                out.resize(cell::MIN_CELL, 0);
+            }
             return Ok(out);
         }
         let per_page = usable as usize - 4;

@@ -21,6 +21,13 @@ fn file(rows: usize, size: usize) -> (tempfile::TempDir, String) {
         assert!(!matches!(o, Outcome::Error { .. }), "{o:?}");
     }
     drop(r);
+    // SQLite leaves the space between the cell pointers and the content
+    // area as it found it in memory: cleared here, so that a damaged
+    // pointer into it reads the same bytes in every run.
+    damage(&path, |p| {
+        let (ptr_end, content) = (8 + 2 * u16_at(p, 3), u16_at(p, 5));
+        p[ptr_end..content].fill(0);
+    });
     (dir, path)
 }
 
@@ -81,7 +88,17 @@ fn a_byte_used_twice() {
 fn cell_pointers_outside_the_content_area() {
     // (Not into the unallocated space before the content area: SQLite does
     // not clear it, so what a cell there reads differs from run to run.)
-    check("past the end", 30, 20, |p| p[8..10].copy_from_slice(&((PAGE - 2) as u16).to_be_bytes()));
+    // SQLite's row checks then read the cell at its offset masked into
+    // the page: whether they fail depends on bytes it leaves uncleared, so
+    // past the structure report only the verdict is compared.
+    let (_d, path) = file(30, 20);
+    damage(&path, |p| p[8..10].copy_from_slice(&((PAGE - 2) as u16).to_be_bytes()));
+    let (ours, want) = both(&path);
+    let first = |t: String| t.split(" | ").next().unwrap_or("").to_string();
+    assert!(first(text(&ours)).ends_with("Tree 2 page 2 cell 0: Offset 4094 out of range 3371..4092"), "{}", text(&ours));
+    if !matches!(want.first(), Some(Outcome::Error { code: 11, .. })) {
+        assert_eq!(first(text(&ours)), first(text(&want)));
+    }
 }
 
 #[test]
