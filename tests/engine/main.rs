@@ -61,6 +61,7 @@ mod sql_plan;
 mod sql_pragma;
 mod sql_pragma_files;
 mod sql_regress;
+mod sql_shared_memory;
 mod sql_tables;
 mod sql_tcl_collation;
 mod sql_tcl_messages;
