@@ -21,7 +21,14 @@
 //! with table-level locks (`SQLITE_LOCKED`, "database table is locked"),
 //! ours gives `SQLITE_BUSY` ("database is locked") at the database level,
 //! and `PRAGMA read_uncommitted` has no effect: a reader never sees
-//! another connection's uncommitted rows.
+//! another connection's uncommitted rows; a reader may read the last
+//! committed state while another connection has written but not yet
+//! committed (SQLite refuses it with `SQLITE_LOCKED`). Settings SQLite
+//! keeps in the shared cache stay per connection here: a `PRAGMA
+//! journal_mode` (MEMORY or OFF) set by one connection is not seen by the
+//! others, and `PRAGMA data_version` counts only other connections'
+//! commits, as for a file database (SQLite's shared pager counts every
+//! commit of the cache).
 //!
 //! Invariant: for a given name, at most one live backend exists at a time.
 

@@ -75,6 +75,9 @@ fn two_and_three_connections_see_each_others_commits() {
     for name in ["file:shm_two?mode=memory&cache=shared", "file::memory:?cache=shared"] {
         let mut a = open(name, RWC_URI);
         let mut b = open(name, RWC_URI);
+        // As on a private in-memory database: the journal stays in
+        // memory, and the file is locked per transaction (normal mode).
+        a.run("PRAGMA journal_mode; PRAGMA journal_mode=wal; PRAGMA journal_mode=delete; PRAGMA locking_mode; PRAGMA page_size");
         a.run("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)");
         assert_eq!(b.run("SELECT count(*) FROM t"), rows(2));
         let mut c = open(name, RWC_URI);
