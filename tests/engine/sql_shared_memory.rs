@@ -266,3 +266,36 @@ fn threads_committing_into_one_shared_memory_database_lose_no_rows() {
     // Another connection can write at once afterwards.
     exec(&mut keeper, "INSERT INTO t VALUES (-1, -1)").unwrap();
 }
+
+fn error_code(o: &[Outcome]) -> Option<i32> {
+    o.iter().find_map(|x| match x {
+        Outcome::Error { code, .. } => Some(*code),
+        _ => None,
+    })
+}
+
+/// The documented difference: sharing is by file locks, so a second
+/// writer gets SQLITE_BUSY ("database is locked") where SQLite's shared
+/// cache gives SQLITE_LOCKED, and a reader reads the last committed state
+/// while another connection's write is uncommitted (SQLite refuses it
+/// with SQLITE_LOCKED). Once the writer commits both agree again.
+#[test]
+fn conflicts_answer_busy_where_the_shared_cache_answers_locked() {
+    let name = "file:shm_conflict?mode=memory&cache=shared";
+    let mut a = open(name, RWC_URI);
+    let mut b = open(name, RWC_URI);
+    a.run("CREATE TABLE t(x); INSERT INTO t VALUES (1)");
+    a.run("BEGIN; INSERT INTO t VALUES (2)");
+    let ours = run_ours(b.ours.as_mut().unwrap(), "BEGIN IMMEDIATE");
+    let reference = run_ref(b.reference.as_ref().unwrap(), "BEGIN IMMEDIATE");
+    assert_eq!(error_code(&ours), Some(5), "{ours:?}");
+    assert!(matches!(error_code(&reference), Some(5) | Some(6)), "{reference:?}");
+    let ours = run_ours(b.ours.as_mut().unwrap(), "SELECT count(*) FROM t");
+    let reference = run_ref(b.reference.as_ref().unwrap(), "SELECT count(*) FROM t");
+    assert_eq!(ours, rows(1));
+    assert_eq!(error_code(&reference), Some(6), "{reference:?}");
+    a.run("COMMIT");
+    assert_eq!(b.run("SELECT count(*) FROM t"), rows(2));
+    b.run("INSERT INTO t VALUES (3)");
+    assert_eq!(a.run("SELECT count(*) FROM t"), rows(3));
+}
