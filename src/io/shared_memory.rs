@@ -28,7 +28,9 @@
 //! journal_mode` (MEMORY or OFF) set by one connection is not seen by the
 //! others, and `PRAGMA data_version` counts only other connections'
 //! commits, as for a file database (SQLite's shared pager counts every
-//! commit of the cache).
+//! commit of the cache). A connection opened read-only on a shared name
+//! stays read-only here; SQLite's shared cache gives it the read-write
+//! database the first connection opened.
 //!
 //! Invariant: for a given name, at most one live backend exists at a time.
 
