@@ -202,6 +202,9 @@ struct OpenTarget {
     read_only: bool,
     create: bool,
     immutable: bool,
+    /// A named in-memory database every connection of the process that
+    /// opens the same name with `cache=shared` sees (`io::shared_memory`).
+    shared: bool,
 }
 
 fn percent_decode(s: &str) -> String {
@@ -232,6 +235,7 @@ fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         read_only: flags.has(OpenFlags::READONLY) && !flags.has(OpenFlags::READWRITE),
         create: flags.has(OpenFlags::CREATE),
         immutable: false,
+        shared: false,
     };
     if flags.has(OpenFlags::URI) && path.starts_with("file:") {
         let rest = &path[5..];
@@ -251,7 +255,9 @@ fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
             p
         };
         t.path = percent_decode(p);
-        t.memory = t.path == ":memory:" || t.path.is_empty() && flags.has(OpenFlags::MEMORY);
+        t.memory = t.path == ":memory:" || flags.has(OpenFlags::MEMORY);
+        // `cache=` overrides the SHAREDCACHE/PRIVATECACHE flags.
+        let mut shared_cache = flags.has(OpenFlags::SHAREDCACHE) && !flags.has(OpenFlags::PRIVATECACHE);
         for kv in query.split('&').filter(|s| !s.is_empty()) {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
             match k {
@@ -272,10 +278,18 @@ fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
                     other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such access mode: {other}"))),
                 },
                 "immutable" => t.immutable = v == "1" || v.eq_ignore_ascii_case("true"),
-                "cache" | "vfs" | "psow" | "nolock" => {}
+                "cache" => match v {
+                    "shared" => shared_cache = true,
+                    "private" => shared_cache = false,
+                    other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such cache mode: {other}"))),
+                },
+                "vfs" | "psow" | "nolock" => {}
                 _ => {}
             }
         }
+        // (An empty name is a temporary database, never shared: SQLite
+        // shares only named in-memory databases.)
+        t.shared = t.memory && shared_cache && !t.path.is_empty();
     }
     Ok(t)
 }
@@ -287,7 +301,9 @@ impl Connection {
     /// temporary database) or, with `OpenFlags::URI`, a `file:` URI.
     pub fn open(path: &str, flags: OpenFlags) -> Result<Connection> {
         let t = parse_target(path, flags)?;
-        let backend: Arc<dyn crate::io::IoBackend> = if t.memory {
+        let backend: Arc<dyn crate::io::IoBackend> = if t.shared {
+            crate::io::shared_memory::backend(&t.path)
+        } else if t.memory {
             Arc::new(crate::io::memory::MemoryBackend::new())
         } else {
             // Async connections share their thread's io_uring ring (or the
@@ -331,8 +347,9 @@ impl Connection {
     }
 
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
-        let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable };
-        let btree = Btree::open(&io, &t.path, opts).map_err(|e| {
+        let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
+        let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
+        let btree = Btree::open(&io, file, opts).map_err(|e| {
             if e.primary() == SQLITE_CANTOPEN {
                 Error::new(e.code, "unable to open database file")
             } else {
@@ -340,7 +357,7 @@ impl Connection {
             }
         })?;
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
-        let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false })?;
+        let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false, shared: false })?;
         temp.set_temp_database();
         let state = ConnState {
             io,

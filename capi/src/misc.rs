@@ -267,10 +267,16 @@ pub unsafe extern "C" fn sqlite3_db_release_memory(arg0: *mut sqlite3) -> c_int 
     })
 }
 
+/// `sqlite3_enable_shared_cache`'s process-wide default: connections
+/// opened later without `SQLITE_OPEN_PRIVATECACHE` get
+/// `SQLITE_OPEN_SHAREDCACHE` (only named in-memory databases share
+/// anything, see the engine's `io::shared_memory`).
+pub(crate) static SHARED_CACHE_DEFAULT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_enable_shared_cache(arg0: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let _ = arg0;
+        SHARED_CACHE_DEFAULT.store(arg0 != 0, std::sync::atomic::Ordering::Relaxed);
         SQLITE_OK
     })
 }

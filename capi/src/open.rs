@@ -47,6 +47,9 @@ pub unsafe fn open_impl(
     if crate::config::uri_default() {
         eff |= SQLITE_OPEN_URI;
     }
+    if eff & SQLITE_OPEN_PRIVATECACHE == 0 && crate::misc::SHARED_CACHE_DEFAULT.load(Ordering::Relaxed) {
+        eff |= SQLITE_OPEN_SHAREDCACHE;
+    }
     let opened = if bad_flags {
         // Like SQLite: a handle that reports the misuse.
         Err(Error::code(SQLITE_MISUSE))

@@ -154,6 +154,11 @@ pub struct BtreeOptions {
     pub memory: bool,
     /// `immutable=1`: no locking, no change detection.
     pub immutable: bool,
+    /// With `memory`: a named in-memory database other connections of the
+    /// process open too (`io::shared_memory`): opened in the given I/O
+    /// context at the given path, locked and checked for their commits as
+    /// a file database is.
+    pub shared: bool,
 }
 
 /// One database file and its pager.
@@ -181,12 +186,12 @@ pub struct Btree {
 impl Btree {
     /// Open (or create) a database file. May do blocking I/O.
     pub fn open(io: &IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
-        let (io, path) = if opts.memory {
+        let (io, path) = if opts.memory && !opts.shared {
             (IoContext::new(Arc::new(MemoryBackend::new())), "main.db")
         } else {
             (io.clone(), path)
         };
-        let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory };
+        let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory, shared: opts.memory && opts.shared };
         // Each Btree counts from its own base, so that a cursor's sequence
         // number from another Btree (a database detached and another
         // attached under the same index) can never look fresh.

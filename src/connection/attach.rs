@@ -58,7 +58,9 @@ impl Connection {
         // The file opens with the connection's own flags (read-only
         // connections attach read-only; URIs when the connection takes them).
         let target = parse_target(&file, self.open_flags).map_err(|e| Error::new(e.code, e.message))?;
-        let io = if target.memory {
+        let io = if target.shared {
+            IoContext::new(crate::io::shared_memory::backend(&target.path))
+        } else if target.memory {
             self.state.io.clone()
         } else if self.memory {
             // An in-memory connection's context drives nothing on disk.
@@ -66,8 +68,9 @@ impl Connection {
         } else {
             self.state.io.clone()
         };
-        let opts = BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable };
-        let mut btree = Btree::open(&io, &target.path, opts).map_err(|e| {
+        let opts = BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable, shared: target.shared };
+        let file = if target.shared { crate::io::shared_memory::DB_PATH } else { target.path.as_str() };
+        let mut btree = Btree::open(&io, file, opts).map_err(|e| {
             if e.primary() == SQLITE_CANTOPEN {
                 Error::new(e.code, format!("unable to open database: {file}"))
             } else {

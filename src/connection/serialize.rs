@@ -76,7 +76,7 @@ impl Connection {
         if self.state.dbs[i].btree.txn_state() != TxnState::None || self.state.active_statements > 0 {
             return Err(Error::code(SQLITE_BUSY));
         }
-        let opts = BtreeOptions { read_only, create: true, memory: true, immutable: false };
+        let opts = BtreeOptions { read_only, create: true, memory: true, immutable: false, shared: false };
         let mut bt = Btree::open(&self.state.io, "", opts)?;
         bt.pager_mut().replace_content(image)?;
         let db = &mut self.state.dbs[i];

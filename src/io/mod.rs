@@ -13,7 +13,8 @@
 //! - `uring`: io_uring, the default for async connections when a ring can be
 //!   set up; falls back to `sync` without the user noticing.
 //! - `sync`: pread/pwrite; a request completes before `submit` returns.
-//! - `memory`: `:memory:` databases and tests.
+//! - `memory`: `:memory:` databases and tests; named shared ones
+//!   (`cache=shared`) through the registry of [`shared_memory`].
 //! - `sim`: deterministic simulation for tests (delays, reordering, short
 //!   reads, injected errors, power loss).
 //! - `delay`: wraps another backend and makes reads and syncs slow (slow
@@ -38,6 +39,7 @@ pub mod lock;
 pub mod memory;
 pub mod notify;
 pub mod select;
+pub mod shared_memory;
 pub mod shm;
 pub mod sibling;
 pub mod sim;

@@ -174,7 +174,7 @@ impl Pager {
                     self.commit_step = CommitStep::LockExclusive;
                 }
                 CommitStep::LockExclusive => {
-                    if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
+                    if self.locks_file() && !self.file.lock(LockLevel::Exclusive)? {
                         self.commit_step = CommitStep::LockExclusive;
                         return Err(Error::code(SQLITE_BUSY));
                     }

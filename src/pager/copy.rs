@@ -87,7 +87,8 @@ impl Pager {
     /// `image` (a database file's bytes). No transaction may be open; the
     /// cache is dropped and the next read transaction reads the new header.
     pub fn replace_content(&mut self, image: &[u8]) -> Result<()> {
-        if !self.opts.memory || self.state != PagerState::Idle {
+        // (Not a shared one: other connections may be reading it.)
+        if !self.opts.memory || self.opts.shared || self.state != PagerState::Idle {
             return Err(Error::code(SQLITE_MISUSE));
         }
         let file = self.file.clone();

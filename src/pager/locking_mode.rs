@@ -4,7 +4,8 @@
 //! until the mode is set back to NORMAL and the next transaction ends, so
 //! other connections cannot write (or, after a write, read) meanwhile.
 //!
-//! In-memory and temporary databases are always exclusive. WAL mode with
+//! Private in-memory and temporary databases are always exclusive; a
+//! named shared one (`io::shared_memory`) locks as a file does. WAL mode with
 //! EXCLUSIVE (SQLite then keeps the WAL index in heap memory) is not
 //! supported yet: asking for either combination is an error.
 
@@ -14,7 +15,14 @@ use crate::error::{Error, Result};
 impl Pager {
     /// Whether the locks are kept between transactions.
     pub fn exclusive_mode(&self) -> bool {
-        self.exclusive_mode || self.opts.memory
+        self.exclusive_mode || self.opts.memory && !self.opts.shared
+    }
+
+    /// Whether transactions take the database file's lock: not for an
+    /// immutable file, nor for a private in-memory database no other
+    /// connection can open (a shared one is locked like a file).
+    pub(super) fn locks_file(&self) -> bool {
+        !self.opts.immutable && (!self.opts.memory || self.opts.shared)
     }
 
     /// Set the locking mode (`None` only asks); in-memory databases stay
@@ -44,7 +52,7 @@ impl Pager {
 
     /// At the end of a transaction: whether to let go of the file lock.
     pub(super) fn releases_lock(&self) -> bool {
-        !self.exclusive_mode && !self.opts.memory && !self.opts.immutable
+        !self.exclusive_mode && self.locks_file()
     }
 }
 

@@ -188,6 +188,10 @@ pub struct PagerOptions {
     pub immutable: bool,
     /// An in-memory database (journal kept in memory).
     pub memory: bool,
+    /// With `memory`: other connections may have the file open (a named
+    /// shared in-memory database), so it is locked and their commits are
+    /// noticed as for a file database.
+    pub shared: bool,
 }
 
 /// The pager of one database file.
@@ -472,7 +476,7 @@ impl Pager {
                 self.read_step = None;
                 self.wal_probe = None;
                 self.size_probe = None;
-                if !self.opts.memory && !self.opts.immutable {
+                if self.locks_file() {
                     let _ = self.file.unlock(LockLevel::None);
                 }
                 Err(e)
@@ -487,14 +491,16 @@ impl Pager {
                 None => {
                     self.wal_probe = None;
                     self.size_probe = None;
-                    if !self.opts.immutable && !self.opts.memory {
+                    if self.locks_file() {
                         if !self.file.lock(LockLevel::Shared)? {
                             return Err(busy());
                         }
                         // (With the log open, a rollback journal is never
                         // hot: SQLite skips the check in WAL mode too, and
-                        // the header read needs no probes then.)
-                        if self.wal.is_none() {
+                        // the header read needs no probes then. A shared
+                        // in-memory database has neither journal file nor
+                        // log.)
+                        if self.wal.is_none() && !self.opts.memory {
                             let journal = self.probe_beside("-journal")?;
                             let header = self.file.read(0, Buffer::zeroed(100))?;
                             let size = self.file.size_request()?;
@@ -917,7 +923,7 @@ impl Pager {
         }
         if let Some(w) = self.wal.as_mut() {
             w.begin_write()?;
-        } else if !self.opts.memory && !self.opts.immutable {
+        } else if self.locks_file() {
             // The journal goes next to the file's name: if the name now
             // leads elsewhere, writing could not be made safe (SQLite checks
             // this where it opens the journal).

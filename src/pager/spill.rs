@@ -155,7 +155,7 @@ impl Pager {
                     self.spill_step = SpillStep::Sync(self.journal_file(false)?.sync(false)?);
                 }
                 SpillStep::Lock => {
-                    if !self.opts.memory && !self.opts.immutable && !self.file.lock(LockLevel::Exclusive)? {
+                    if self.locks_file() && !self.file.lock(LockLevel::Exclusive)? {
                         // Readers are still there: keep everything in memory.
                         self.spill_disabled = true;
                         return Ok(Poll::Ready(()));

@@ -63,6 +63,7 @@ mod sql_pragma;
 mod sql_pragma_tvf;
 mod sql_pragma_files;
 mod sql_regress;
+mod sql_shared_memory;
 mod sql_tables;
 mod sql_tcl_collation;
 mod sql_tcl_messages;
