@@ -178,14 +178,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if cd.flags.contains(ColFlags::STORED) {
                 // Existing rows would need the value computed: SQLite
                 // refuses a STORED column unless the table is empty.
-                let tc = c.b.cursor();
-                c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
-                let empty = c.b.label();
-                c.b.add(Opcode::Rewind, tc, empty, 0);
-                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("cannot add a STORED column".into()), 0);
-                c.b.bind(empty);
-                // SQLite's check is a SELECT, whose one column shows.
-                prog.column_names = vec!["raise(ABORT,'cannot add a STORED column')".into()];
+                refuse_unless_empty(c, prog, &table, "cannot add a STORED column");
             }
             let mut default = None;
             let mut computed_default = false;
@@ -212,15 +205,8 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                                 return Ok(());
                             }
                             // Refused only when rows exist, which would
-                            // need it computed: SQLite's check is a SELECT
-                            // raising an error at the first row.
-                            let tc = c.b.cursor();
-                            c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
-                            let empty = c.b.label();
-                            c.b.add(Opcode::Rewind, tc, empty, 0);
-                            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
-                            c.b.bind(empty);
-                            prog.column_names = vec!["raise(ABORT,'Cannot add a column with non-constant default')".into()];
+                            // need it computed.
+                            refuse_unless_empty(c, prog, &table, "Cannot add a column with non-constant default");
                             computed_default = true;
                             continue;
                         }
@@ -478,4 +464,17 @@ impl Compiler<'_> {
         self.b.bind(end);
         Ok(())
     }
+}
+
+/// ADD COLUMN of a column existing rows cannot get a value for: refused
+/// with `message` when the table has a row. SQLite's check is a SELECT
+/// raising the error at the first row, whose one column shows.
+fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::sql::schema::Table, message: &str) {
+    let tc = c.b.cursor();
+    c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+    let empty = c.b.label();
+    c.b.add(Opcode::Rewind, tc, empty, 0);
+    c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
+    c.b.bind(empty);
+    prog.column_names = vec![format!("raise(ABORT,'{message}')")];
 }
