@@ -108,7 +108,7 @@ test-cargo:
 # SOAK_SECONDS in all; every committed row must be in the file.
 SOAK_SECONDS ?= 600
 soak:
-	SOAK_SECONDS=$(SOAK_SECONDS) $(CARGO) test --release --test engine sql_threads_one_file::soak -- --ignored --nocapture
+	SOAK_SECONDS=$(SOAK_SECONDS) $(CARGO) test --release --test engine sql_threads_one_file:: -- --ignored --nocapture
 
 # The C ABI: header freshness, header agreement with SQLite's, exported
 # symbols, and the C programs of capi/tests run against both libraries.
