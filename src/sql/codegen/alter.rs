@@ -417,21 +417,16 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
 }
 
 impl Compiler<'_> {
-    /// After ADD COLUMN on a table with CHECK constraints, or of a NOT
-    /// NULL generated column, every existing row must still satisfy the
-    /// table (`nt`, as it will be): SQLite checks them as quick_check
-    /// does (per row, NOT NULL columns, then CHECK constraints) and fails
-    /// with its bare messages.
-    fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
+    /// The row at table cursor `tc` of `nt` (the table as it will be) in
+    /// registers, generated columns computed: (first column register,
+    /// rowid register).
+    pub(super) fn load_row(&mut self, tc: i32, nt: &crate::sql::schema::Table) -> Result<(i32, i32)> {
         let n = nt.columns.len();
-        let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
-        let end = self.b.label();
-        self.b.add(Opcode::Rewind, tc, end, 0);
-        let top = self.b.here();
-        let regs = self.b.regs(n);
+        let regs = self.b.regs(n.max(1));
         let rid = self.b.reg();
-        self.b.add(Opcode::Rowid, tc, rid, 0);
+        if nt.without_rowid.is_none() {
+            self.b.add(Opcode::Rowid, tc, rid, 0);
+        }
         for i in 0..n {
             if nt.rowid_alias == Some(i) {
                 self.b.add(Opcode::SCopy, rid, regs + i as i32, 0);
@@ -441,6 +436,21 @@ impl Compiler<'_> {
             }
         }
         self.compute_virtual(nt, regs, rid)?;
+        Ok((regs, rid))
+    }
+
+    /// After ADD COLUMN on a table with CHECK constraints, or of a NOT
+    /// NULL generated column, every existing row must still satisfy the
+    /// table (`nt`, as it will be): SQLite checks them as quick_check
+    /// does (per row, NOT NULL columns, then CHECK constraints) and fails
+    /// with its bare messages.
+    fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let (regs, rid) = self.load_row(tc, nt)?;
         let fail = |c: &mut Self, msg: &str| {
             c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg.to_string()), 0);
         };

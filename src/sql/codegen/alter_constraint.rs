@@ -307,26 +307,12 @@ impl Compiler<'_> {
     /// Every row of `nt` (the table as it will be) must have a value in
     /// column `not_null` and satisfy `check`.
     fn verify_rows_for_constraint(&mut self, nt: &Table, not_null: Option<usize>, check: Option<&str>) -> Result<()> {
-        let n = nt.columns.len();
         let tc = self.b.cursor();
         self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
-        let regs = self.b.regs(n.max(1));
-        let rid = self.b.reg();
-        if nt.without_rowid.is_none() {
-            self.b.add(Opcode::Rowid, tc, rid, 0);
-        }
-        for i in 0..n {
-            if nt.rowid_alias == Some(i) {
-                self.b.add(Opcode::SCopy, rid, regs + i as i32, 0);
-            } else if let Some(f) = nt.field_of(i) {
-                let d = super::expr::default_p4(nt, i);
-                self.b.add4(Opcode::Column, tc, f as i32, regs + i as i32, d, 0);
-            }
-        }
-        self.compute_virtual(nt, regs, rid)?;
+        let (regs, rid) = self.load_row(tc, nt)?;
         let fail = |c: &mut Self| {
             c.b.add4(Opcode::Halt, crate::error::SQLITE_CONSTRAINT, 0, 0, P4::Text("constraint failed".into()), 0);
         };

@@ -227,6 +227,16 @@ fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
 }
 
 impl<'b> Compiler<'_> {
+    /// `flag` = 1 when `value` is NULL, else 0: the sort-key field that
+    /// orders NULLs as NULLS FIRST/LAST asks.
+    fn null_flag(&mut self, value: i32, flag: i32) {
+        let done = self.b.label();
+        self.b.add(Opcode::Integer, 1, flag, 0);
+        self.b.add(Opcode::IsNull, value, done, 0);
+        self.b.add(Opcode::Integer, 0, flag, 0);
+        self.b.bind(done);
+    }
+
     fn collect_windows<'a>(&mut self, e: &'a Expr<'b>, defs: &'a [ast::WindowDef<'b>], out: &mut Vec<WinCall<'a, 'b>>) -> Result<()> {
         let mut found: Vec<&'a Expr<'b>> = Vec::new();
         walk(e, &mut |x| {
@@ -582,11 +592,7 @@ impl<'b> Compiler<'_> {
                 if super::select::needs_null_key(t) {
                     let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
                     self.expr(&t.expr, value)?;
-                    let done = self.b.label();
-                    self.b.add(Opcode::Integer, 1, flag, 0);
-                    self.b.add(Opcode::IsNull, value, done, 0);
-                    self.b.add(Opcode::Integer, 0, flag, 0);
-                    self.b.bind(done);
+                    self.null_flag(value, flag);
                     k += 2;
                 } else {
                     self.expr(&t.expr, regs + k as i32)?;
@@ -812,11 +818,7 @@ impl<'b> Compiler<'_> {
         for t in c.spec.order_by.unwrap_or(&[]) {
             if super::select::needs_null_key(t) {
                 let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
-                let done = self.b.label();
-                self.b.add(Opcode::Integer, 1, flag, 0);
-                self.b.add(Opcode::IsNull, value, done, 0);
-                self.b.add(Opcode::Integer, 0, flag, 0);
-                self.b.bind(done);
+                self.null_flag(value, flag);
                 k += 2;
             } else {
                 k += 1;
