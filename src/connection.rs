@@ -53,7 +53,7 @@ pub enum Hook {
     Update(Option<Box<dyn FnMut(i32, &str, &str, i64) + Send>>),
     /// `sqlite3_progress_handler`: called about every `n` VM instructions;
     /// returning `true` interrupts the statement.
-    Progress(i32, Option<Box<dyn FnMut() -> bool + Send>>),
+    Progress(i32, Option<crate::vdbe::ProgressHandler>),
     /// `sqlite3_set_authorizer`: (action code, arg1, arg2, database,
     /// trigger) to SQLITE_OK/DENY/IGNORE, asked while statements compile.
     Authorizer(Option<Authorizer>),
@@ -296,7 +296,20 @@ fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
 
 const SQLITE_ERROR_CODE: i32 = crate::error::SQLITE_ERROR;
 
+impl crate::vdbe::host::VmHost for Connection {
+    fn state(&mut self) -> &mut ConnState {
+        &mut self.state
+    }
+}
+
 impl Connection {
+    /// The connection lent to a callback by a running statement (see
+    /// [`crate::vdbe::host`]): SQL may be prepared and stepped on it as on
+    /// any connection, nested in the calling statement.
+    pub fn from_host(host: &mut dyn crate::vdbe::host::VmHost) -> Option<&mut Connection> {
+        (host as &mut dyn std::any::Any).downcast_mut::<Connection>()
+    }
+
     /// Open a connection. `path` is a filename, `:memory:`, `""` (a private
     /// temporary database) or, with `OpenFlags::URI`, a `file:` URI.
     pub fn open(path: &str, flags: OpenFlags) -> Result<Connection> {
@@ -387,6 +400,10 @@ impl Connection {
             wal_hook: None,
             rollback_hook: None,
             progress: None,
+            hook_epoch: 0,
+            lent_depth: 0,
+            stmt_savepoints: 0,
+            writing_statements: 0,
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
             max_like_pattern: LIMIT_DEFAULTS[LIMIT_LIKE_PATTERN_LENGTH as usize] as usize,
             next_auto_vacuum: None,
@@ -582,17 +599,29 @@ impl Connection {
             if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Error::code(crate::error::SQLITE_INTERRUPT));
             }
-            if let Some((n, cb)) = self.state.progress.as_mut().filter(|(n, _)| *n > 0) {
-                steps += 1;
-                if steps >= *n {
-                    steps = 0;
-                    if cb() {
-                        return Err(Error::code(crate::error::SQLITE_INTERRUPT));
-                    }
+            let Some(n) = self.state.progress.as_ref().map(|(n, _)| *n).filter(|n| *n > 0) else { continue };
+            steps += 1;
+            if steps >= n {
+                steps = 0;
+                if self.call_progress_handler() {
+                    return Err(Error::code(crate::error::SQLITE_INTERRUPT));
                 }
             }
         }
         Ok(())
+    }
+
+    /// Call the progress handler lent the connection (taken out of its
+    /// slot meanwhile, put back unless another was installed): `true`
+    /// when it asks to stop.
+    fn call_progress_handler(&mut self) -> bool {
+        let Some((n, mut cb)) = self.state.progress.take() else { return false };
+        let epoch = self.state.hook_epoch;
+        let stop = crate::vdbe::host::lend(self, |h| cb(h));
+        if self.state.hook_epoch == epoch {
+            self.state.progress = Some((n, cb));
+        }
+        stop
     }
 
     /// Compile the first statement in `sql`. Returns the statement (`None`
@@ -817,6 +846,7 @@ impl Connection {
 
     /// Install or clear a hook.
     pub fn set_hook(&mut self, hook: Hook) {
+        self.state.hook_epoch += 1;
         match hook {
             Hook::Commit(h) => self.state.commit_hook = h,
             Hook::Rollback(h) => self.state.rollback_hook = h,
@@ -858,6 +888,8 @@ pub struct Statement {
     vm: Vm,
     params: Vec<Value>,
     active: bool,
+    /// Counted in `ConnState::writing_statements` while active.
+    writer: bool,
     has_row: bool,
     explain_rows: Vec<Vec<Value>>,
     explain_pos: usize,
@@ -901,6 +933,7 @@ impl Statement {
             vm,
             params: vec![Value::Null; n.max(1)],
             active: false,
+            writer: false,
             has_row: false,
             explain_rows: Vec::new(),
             explain_pos: 0,
@@ -918,6 +951,10 @@ impl Statement {
         if self.active {
             self.active = false;
             conn.state.active_statements = conn.state.active_statements.saturating_sub(1);
+            if std::mem::take(&mut self.writer) {
+                debug_assert!(conn.state.writing_statements > 0);
+                conn.state.writing_statements = conn.state.writing_statements.saturating_sub(1);
+            }
             if conn.state.autocommit && conn.state.active_statements == 0 {
                 // A read transaction left open by statements that were
                 // interleaved ends with the last of them.
@@ -956,7 +993,9 @@ impl Statement {
             self.has_row = false;
             return Ok(StepResult::Done);
         }
-        if !conn.is_async {
+        // (A statement run from a callback completes its I/O blocking:
+        // the callback cannot hand SQLITE_IO to its caller.)
+        if !conn.is_async || conn.state.lent_depth > 0 {
             return self.step_vm(conn);
         }
         if let Some(seen) = self.io_wait {
@@ -987,7 +1026,7 @@ impl Statement {
         // other outcome is handled by the general path, without running
         // the VM again.
         if self.active && self.program.explain == 0 && self.program.attach.is_none() && conn.trace.is_none() {
-            let r = self.vm.run(&self.program, &mut conn.state);
+            let r = self.vm.run(&self.program, conn);
             if let Ok(VmStep::Row) = r {
                 self.has_row = true;
                 return Ok(StepResult::Row);
@@ -1077,6 +1116,8 @@ impl Statement {
                 // (In place, reusing the buffers of the last execution's.)
                 self.vm.set_params(&self.params);
                 conn.state.active_statements += 1;
+                self.writer = !self.program.readonly;
+                conn.state.writing_statements += usize::from(self.writer);
                 self.active = true;
                 // The clock is read only for a profile callback registered
                 // when the statement starts (as SQLite does): one clock call
@@ -1090,7 +1131,7 @@ impl Statement {
                     }
                 }
             }
-            let r = self.vm.run(&self.program, &mut conn.state);
+            let r = self.vm.run(&self.program, conn);
             if let Some(out) = self.on_vm_step(conn, r, &mut busy_since, &mut busy_count, &mut schema_retry)? {
                 return Ok(out);
             }
@@ -1143,7 +1184,7 @@ impl Statement {
                 return Ok(Some(StepResult::Done));
             }
             Ok(VmStep::Pending) => {
-                if conn.is_async {
+                if conn.is_async && conn.state.lent_depth == 0 {
                     return Ok(Some(StepResult::Io));
                 }
                 conn.state.io.wait_any()?;
@@ -1191,6 +1232,7 @@ impl Statement {
             // Ending early: run the Halt's commit logic by hand.
             let io = conn.state.io.clone();
             if let Some((i, dbs)) = self.vm.stmt_savepoint.take() {
+                crate::vdbe::exec::txn::stmt_savepoint_closed(&mut conn.state);
                 for (_, d) in conn.state.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
                     let bt = &mut d.btree;
                     let _ = io.block_on(|| bt.savepoint_release(i));

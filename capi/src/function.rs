@@ -119,22 +119,22 @@ unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]
     f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
 }
 
-/// Run `call` (a C callback of `func`) with the VM's counters published on
-/// the function's connection, so that `sqlite3_changes` and the like
-/// called from the callback answer them (the engine connection itself is
-/// lent to the running step). Nested calls put the outer values back.
-fn with_counters<T>(func: &CFunction, fctx: &FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
+/// Run `call` (a C callback of `func`) with the engine connection the VM
+/// lent to the call reachable from the function's handle (so the callback
+/// may run SQL on it, see `handle.rs`), and the VM's counters published
+/// there, so that `sqlite3_changes` and the like answer them. Nested
+/// calls put the outer values back.
+fn with_counters<T>(func: &CFunction, fctx: &mut FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
     let db = unsafe { crate::handle::db_ref_any(func.db) };
     let counters = crate::handle::CallCounters {
         last_insert_rowid: fctx.last_insert_rowid,
         changes: fctx.changes,
         total_changes: fctx.total_changes,
     };
-    let outer = db.map(|d| d.counters_in_call.replace(Some(counters)));
-    let r = call();
-    if let (Some(d), Some(o)) = (db, outer) {
-        d.counters_in_call.set(o);
-    }
+    let Some(d) = db else { return call() };
+    let outer = d.counters_in_call.replace(Some(counters));
+    let r = crate::handle::lend_to_callback(d, fctx.host.as_deref_mut(), call);
+    d.counters_in_call.set(outer);
     r
 }
 

@@ -14,28 +14,29 @@
 //! callback that needs it while `sqlite3_step` is using it gets a clean
 //! `SQLITE_MISUSE` error instead of aliasing.
 //!
-//! ## Re-entrancy: what a callback may do with its own connection
-//! While a statement steps, a user function, collation, authorizer or hook
-//! may install or remove callbacks (they take effect at once, `hooks.rs`),
-//! read the error state and use *other* connections. Preparing, stepping,
-//! finalizing or exec'ing SQL on its own connection (Tcl's `db eval` inside
-//! `db function` or `db commit_hook`, the shell's `.schema` of a view)
-//! fails with `SQLITE_MISUSE`, and connection counters read there
-//! (`sqlite3_changes`, `last_insert_rowid`) answer 0 and `get_autocommit` 1,
-//! except in a user function, which gets the counters the VM passed to the
-//! call (`sqlite3::counters_in_call`).
-//! The reason is structural: `Statement::step(&mut self, &mut Connection)`
-//! lends the whole connection for the step, and the VM keeps `&mut
-//! ConnState` (btrees, transaction state) across the call back. Lifting it
-//! needs (1) the connection split into its catalog (schema, functions,
-//! collations: read-only during a run) and its `ConnState`; (2) VM
-//! callbacks that receive the `ConnState` (a re-entry context passed to
-//! function/collation/hook calls) instead of the VM holding it across
-//! them; (3) btree cursors of the suspended statement re-seeking when a
-//! nested statement wrote (SQLite's save-cursor-position rule); (4) here,
-//! prepare/step/finalize/exec routed to that context while a callback
-//! runs. Doing it with raw pointers instead would alias a live `&mut`.
+//! ## Re-entrancy: SQL from inside a callback
+//! While `sqlite3_step` runs, the engine connection is mutably borrowed
+//! out of its `RefCell` and lent to the VM. Callbacks that SQLite lets run
+//! SQL on their own connection (application-defined functions, the
+//! progress handler) get it back from the engine for the time of the call
+//! (`ringlite::vdbe::host`): [`lend_to_callback`] publishes it in
+//! [`sqlite3::lent`], and [`sqlite3::with_conn`] uses it when the
+//! `RefCell` is taken. The pointer comes from the `&mut` the engine handed
+//! to the callback and is used only while that callback runs, by the same
+//! thread (the connection lock is re-entrant, other threads wait), so no
+//! two `&mut` to the connection are ever live: the running statement's
+//! is reborrowed for exactly that time. Nesting stacks (a function calling
+//! SQL that calls a function...), each level restoring the pointer of the
+//! one outside it.
 //!
+//! A statement being stepped cannot be stepped, reset or finalized from
+//! its own callback (`SQLITE_MISUSE`, [`Stepping`]). Other callbacks (commit,
+//! rollback, update, WAL and busy hooks, the authorizer, collations) are
+//! not lent the connection, as SQLite documents that they must not use
+//! it: SQL from there gets `SQLITE_MISUSE`. Counters read inside a
+//! function call (`sqlite3_changes`, `last_insert_rowid`) answer what
+//! the VM passed to the call (`sqlite3::counters_in_call`).
+
 //! ## Lifetimes
 //! Handles are `Box`es turned into raw pointers. A `sqlite3` is freed by
 //! `sqlite3_close` (refused while statements live) or, after
@@ -242,6 +243,10 @@ pub struct sqlite3 {
     /// them at the call, which `sqlite3_last_insert_rowid`, `changes` and
     /// `total_changes` answer from there (`function.rs` sets it).
     pub counters_in_call: std::cell::Cell<Option<CallCounters>>,
+    /// The engine connection lent to the callback running now, while the
+    /// `RefCell` above is borrowed by the step that called it; null
+    /// otherwise (see the module doc and [`lend_to_callback`]).
+    pub lent: std::cell::Cell<*mut Connection>,
 }
 
 /// The counters a function call sees (see `sqlite3::counters_in_call`).
@@ -287,6 +292,7 @@ impl sqlite3 {
             db_config: RefCell::new(Default::default()),
             pins: std::cell::Cell::new(0),
             counters_in_call: std::cell::Cell::new(None),
+            lent: std::cell::Cell::new(std::ptr::null_mut()),
         });
         // The handle is boxed: its lock no longer moves.
         db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
@@ -311,10 +317,20 @@ impl sqlite3 {
                 Some(c) => Ok(f(c)),
                 None => Err(ringlite::Error::code(ringlite::error::SQLITE_MISUSE)),
             },
-            Err(_) => Err(ringlite::Error::new(
-                ringlite::error::SQLITE_MISUSE,
-                "the connection is in use by the statement that called back",
-            )),
+            Err(_) => {
+                let lent = self.lent.get();
+                if lent.is_null() {
+                    return Err(ringlite::Error::new(
+                        ringlite::error::SQLITE_MISUSE,
+                        "the connection is in use by the statement that called back",
+                    ));
+                }
+                // SAFETY: set by `lend_to_callback` from the `&mut` the
+                // engine lent to the callback running on this thread (the
+                // lock is held), and cleared when it returns; the step that
+                // lent it does not touch the connection until then.
+                Ok(f(unsafe { &mut *lent }))
+            }
         }
     }
 
@@ -325,6 +341,51 @@ impl sqlite3 {
         let p = b.as_ptr() as *const std::ffi::c_char;
         self.strings.borrow_mut().push(b);
         p
+    }
+}
+
+/// Run `call` (a C callback of `d`'s) with the engine connection `host`
+/// lent to it, reachable through [`sqlite3::with_conn`] (nested, the outer
+/// lender's pointer is restored afterwards).
+pub fn lend_to_callback<T>(d: &sqlite3, host: Option<&mut dyn ringlite::vdbe::host::VmHost>, call: impl FnOnce() -> T) -> T {
+    let Some(conn) = host.and_then(Connection::from_host) else {
+        return call();
+    };
+    struct Restore<'a>(&'a sqlite3, *mut Connection);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            self.0.lent.set(self.1);
+        }
+    }
+    let _restore = Restore(d, d.lent.replace(conn as *mut Connection));
+    call()
+}
+
+/// The statements being stepped on this thread, innermost last: a callback
+/// may not step, reset or finalize the statement that called it.
+pub struct Stepping;
+
+thread_local! {
+    static STEPPING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Stepping {
+    /// Whether `p` is being stepped (its callback is calling).
+    pub fn contains(p: *mut sqlite3_stmt) -> bool {
+        STEPPING.with(|s| s.borrow().contains(&(p as usize)))
+    }
+
+    /// Mark `p` as stepping while `f` runs.
+    pub fn during<T>(p: *mut sqlite3_stmt, f: impl FnOnce() -> T) -> T {
+        struct Pop;
+        impl Drop for Pop {
+            fn drop(&mut self) {
+                STEPPING.with(|s| s.borrow_mut().pop());
+            }
+        }
+        STEPPING.with(|s| s.borrow_mut().push(p as usize));
+        let _pop = Pop;
+        f()
     }
 }
 

@@ -196,12 +196,15 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
             Hook::Progress(
                 arg1.max(0),
                 current.map(|_| {
-                    Box::new(move || unsafe {
+                    Box::new(move |host: &mut dyn ringlite::vdbe::host::VmHost| unsafe {
                         match slot(h, |s| s.progress) {
-                            Some((f, p)) => f(p.get()) != 0,
+                            Some((f, p)) => {
+                                let d = &*(h.get() as *const sqlite3);
+                                crate::handle::lend_to_callback(d, Some(host), || f(p.get()) != 0)
+                            }
                             None => false,
                         }
-                    }) as Box<dyn FnMut() -> bool + Send>
+                    }) as ringlite::vdbe::ProgressHandler
                 }),
             ),
         );

@@ -8,7 +8,7 @@
 
 use crate::consts::*;
 use crate::error::{misuse, report, set_error};
-use crate::handle::{sqlite3_stmt, stmt_ref, DB_ZOMBIE};
+use crate::handle::{sqlite3_stmt, stmt_ref, Stepping, DB_ZOMBIE};
 use crate::misc::SQLITE_IO;
 use ringlite::StepResult;
 use std::ffi::c_int;
@@ -17,6 +17,10 @@ use std::sync::atomic::Ordering;
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
+        // (Stepped again from one of its own callbacks.)
+        if Stepping::contains(arg0) {
+            return misuse();
+        }
         let Some(s) = stmt_ref(arg0) else {
             return misuse();
         };
@@ -50,7 +54,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
         }
         let outer = db.current_stmt.replace(arg0);
         let stmt = &mut s.stmt;
-        let r = db.with_conn(|c| stmt.step(c)).and_then(|r| r);
+        let r = Stepping::during(arg0, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
         db.current_stmt.set(outer);
         match r {
             Ok(StepResult::Row) => {
@@ -87,6 +91,9 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
         if pStmt.is_null() {
             return SQLITE_OK;
         }
+        if Stepping::contains(pStmt) {
+            return misuse();
+        }
         let Some(s) = stmt_ref(pStmt) else {
             return misuse();
         };
@@ -108,6 +115,9 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if pStmt.is_null() {
             return SQLITE_OK;
+        }
+        if Stepping::contains(pStmt) {
+            return misuse();
         }
         let Some(s) = stmt_ref(pStmt) else {
             return misuse();

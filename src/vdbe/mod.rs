@@ -39,6 +39,7 @@ pub mod sorter;
 pub mod value_ops;
 pub mod explain;
 pub mod exec;
+pub mod host;
 
 use crate::btree::Btree;
 use crate::error::Result;
@@ -62,6 +63,10 @@ pub struct Database {
     /// Opened read-only.
     pub read_only: bool,
 }
+
+/// `sqlite3_progress_handler` callback: `true` interrupts the statement.
+/// It is lent the connection (see [`host`]).
+pub type ProgressHandler = Box<dyn FnMut(&mut dyn host::VmHost) -> bool + Send>;
 
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
@@ -124,7 +129,21 @@ pub struct ConnState {
     pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
     /// Progress handler: (every n instructions, callback returning
     /// `true` to interrupt).
-    pub progress: Option<(i32, Box<dyn FnMut() -> bool + Send>)>,
+    pub progress: Option<(i32, ProgressHandler)>,
+    /// Bumped whenever a hook is installed or removed: a callback taken
+    /// out of its slot while it runs (to lend it the connection) is put
+    /// back only if no other was installed meanwhile.
+    pub hook_epoch: u64,
+    /// Callbacks running with the connection lent to them (see
+    /// [`host`]): statements complete their I/O blocking while positive.
+    pub lent_depth: u32,
+    /// Statement savepoints open (one per statement writing inside a
+    /// transaction or beside other statements): a nested statement opens
+    /// its own one level deeper than its caller's.
+    pub stmt_savepoints: usize,
+    /// Active statements that write (SQLite's `nVdbeWrite`): COMMIT and
+    /// RELEASE of the outermost savepoint wait for them.
+    pub writing_statements: usize,
     /// `SQLITE_LIMIT_LENGTH`: a string or blob made longer than this
     /// (function result, concatenation, record) fails with `SQLITE_TOOBIG`.
     pub max_length: i64,
@@ -473,7 +492,7 @@ impl Vm {
     }
 
     /// Run until a row, the end, or pending I/O.
-    pub fn run(&mut self, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
-        exec::run(self, prog, env)
+    pub fn run<H: host::VmHost>(&mut self, prog: &Program, host: &mut H) -> Result<VmStep> {
+        exec::run(self, prog, host)
     }
 }

@@ -158,6 +158,7 @@ fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>
         pure_context: None,
         func_name: "",
         max_like_pattern: 50_000,
+        host: None,
     };
     let r = f(&mut ctx);
     let st = ctx.result_subtype;

@@ -10,25 +10,38 @@ use crate::value::Value;
 use crate::vdbe::func::{FuncKind, FunctionContext};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::check_length;
+use crate::vdbe::host::VmHost;
 use crate::vdbe::{ConnState, Vm};
 
 // (Inline, with `call_few`: the interpreter loop calls the function
 // directly, once or twice per row of an aggregate scan.)
 #[inline]
-pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+pub(super) fn exec<H: VmHost>(vm: &mut Vm, insn: &Insn, host: &mut H) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
-    if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
-        return call_few(vm, insn, def, env);
+    // An application's function is lent the connection (it may run SQL
+    // on it); ringlite's own never use it.
+    let lent = !def.flags.builtin;
+    if lent {
+        host.state().lent_depth += 1;
     }
-    call_general(vm, insn, def, env)
+    let r = if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+        call_few(vm, insn, def, host, lent)
+    } else {
+        call_general(vm, insn, def, host, lent)
+    };
+    if lent {
+        host.state().lent_depth -= 1;
+    }
+    r
 }
 
 /// Any function opcode: arguments moved out of their registers into a
 /// list for the call, `AggFinal` and `AggValue`.
 #[inline(never)]
-fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
+fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host: &mut dyn VmHost, lent: bool) -> Result<Flow> {
+    let env = host.state();
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
@@ -56,6 +69,9 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env:
     };
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, subtypes, &mut prng);
+    if lent {
+        ctx.host = Some(&mut *host);
+    }
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, &args);
@@ -101,7 +117,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env:
     restore_args(&mut vm.regs, first, &mut args);
     vm.call_args = args;
     vm.now_jd_ms = now;
-    env.prng = prng_state;
+    host.state().prng = prng_state;
     outcome
 }
 
@@ -135,7 +151,9 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
 /// sum(x), ...): the argument is passed from its register as it is, with
 /// no list to fill and drain per row.
 #[inline(always)]
-fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mut ConnState) -> Result<Flow> {
+fn call_few<H: VmHost>(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host: &mut H, lent: bool) -> Result<Flow> {
+    let env = host.state();
+    let max_length = env.max_length;
     let n = insn.p5 as usize;
     let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
     let subtype = [arg_reg.map_or(0, |r| vm.regs[r].subtype)];
@@ -150,19 +168,23 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mu
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
+    if lent {
+        ctx.host = Some(host as &mut dyn VmHost);
+    }
     match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, args);
             let subtype = ctx.result_subtype;
+            drop(ctx);
             vm.now_jd_ms = now;
-            env.prng = prng_state;
+            host.state().prng = prng_state;
             let r = &mut vm.regs[insn.p3 as usize];
             // (An integer, the usual result of a per-row function, is
             // written as a number: no drop and no whole-value copy.)
             match v? {
                 Value::Integer(i) => r.set_int(i),
                 v => {
-                    check_length(&v, env.max_length)?;
+                    check_length(&v, max_length)?;
                     r.value = v;
                 }
             }
@@ -171,8 +193,9 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, env: &mu
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
+            drop(ctx);
             vm.now_jd_ms = now;
-            env.prng = prng_state;
+            host.state().prng = prng_state;
             let chosen = r?;
             if insn.p1 > 0 {
                 vm.regs[insn.p1 as usize].set_int(chosen as i64);
@@ -201,6 +224,7 @@ fn function_context<'a>(
         arg_subtypes,
         result_subtype: 0,
         prng,
+        host: None,
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
         func_name: name,
         max_like_pattern: env.max_like_pattern,

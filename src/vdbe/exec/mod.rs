@@ -20,7 +20,8 @@ pub mod frame;
 pub mod trigger_counts;
 
 use super::program::{Opcode, Program};
-use super::{ConnState, Vm, VmStep};
+use super::host::VmHost;
+use super::{Vm, VmStep};
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
 use crate::value::Value;
 use std::sync::atomic::Ordering;
@@ -40,14 +41,14 @@ pub enum Flow {
 }
 
 /// Run `vm` on `prog` until a row, the end, or pending I/O.
-pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
+pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmStep> {
     let top = prog;
     if vm.halted {
         return Ok(VmStep::Done);
     }
     if vm.steps == 0 {
         // The statement starts: what its failure restores.
-        vm.fk_deferred_at_start = env.fk_deferred;
+        vm.fk_deferred_at_start = host.state().fk_deferred;
     }
     // The program running: the statement's, or a trigger program's (found
     // again whenever a frame is entered or left).
@@ -62,12 +63,12 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
     // a check per instruction was a tenth of a short scan's dispatch. The progress handler counts instructions from the
     // start of this call, every N of them (the first jump past each
     // multiple calls it).
-    if env.interrupt.load(Ordering::Relaxed) {
+    if host.state().interrupt.load(Ordering::Relaxed) {
         let e = Error::code(SQLITE_INTERRUPT);
-        txn::abort(vm, env, &e, top.readonly);
+        txn::abort(vm, host.state(), &e, top.readonly);
         return Err(e);
     }
-    let mut progress_due = match env.progress {
+    let mut progress_due = match host.state().progress {
         Some((n, _)) if n > 0 => vm.steps + i64::from(n),
         _ => i64::MAX,
     };
@@ -79,9 +80,9 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
         let prog = current;
         let flow = match insn.opcode {
             // The per-row opcodes of scans first, each to its own function.
-            Opcode::Column => record::column_op(vm, insn, env),
-            Opcode::Next => cursor::next_op(vm, insn, env),
-            Opcode::Rowid => record::rowid_op(vm, insn, env),
+            Opcode::Column => record::column_op(vm, insn, host.state()),
+            Opcode::Next => cursor::next_op(vm, insn, host.state()),
+            Opcode::Rowid => record::rowid_op(vm, insn, host.state()),
             // The end of a trigger program returns to its caller.
             Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => {
                 let flow = frame::leave(vm, insn.p3 != 0);
@@ -89,56 +90,56 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 Ok(flow)
             }
             Opcode::Program => {
-                let flow = frame::enter(vm, top, insn, env.max_trigger_depth);
+                let flow = frame::enter(vm, top, insn, host.state().max_trigger_depth);
                 current = running(vm);
                 flow
             }
             Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
-            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, env)),
+            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, host.state())),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
             | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
             | Opcode::ResultRowConst => control::exec(vm, prog, insn),
-            Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
+            Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, host.state().max_length),
             Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
             | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
             | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
             | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
             | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
             | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
-            Opcode::Concat => arith::concat(vm, insn, env.max_length),
+            Opcode::Concat => arith::concat(vm, insn, host.state().max_length),
             Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
                 compare::exec(vm, insn)
             }
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-            Opcode::MakeRecord | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, host),
+            Opcode::MakeRecord | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, host.state()),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
             | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
-            | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
+            | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, host.state()),
             Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
             | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
-            | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, env),
+            | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, host.state()),
             Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
-                write::exec(vm, insn, env)
+                write::exec(vm, insn, host.state())
             }
             Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
-            | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
+            | Opcode::SetCookie => txn::exec(vm, prog, insn, host.state()),
             Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
             | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
-                schema::exec(vm, insn, env)
+                schema::exec(vm, insn, host.state())
             }
-            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
+            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, host.state()),
             Opcode::JsonRows => tablefn::exec(vm, insn),
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
             Ok(Flow::Jump(a)) => {
                 vm.pc = a;
-                if env.interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
-                    if let Err(e) = at_jump_checks(vm, env, &mut progress_due) {
-                        txn::abort(vm, env, &e, top.readonly);
+                if host.state().interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
+                    if let Err(e) = at_jump_checks(vm, host, &mut progress_due) {
+                        txn::abort(vm, host.state(), &e, top.readonly);
                         return Err(e);
                     }
                 }
@@ -147,8 +148,8 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 // (SQLite also asks the progress handler before it returns
                 // a row: a program without loops is stopped there.)
                 if vm.steps >= progress_due {
-                    if let Err(e) = progress_check(vm, env, &mut progress_due) {
-                        txn::abort(vm, env, &e, top.readonly);
+                    if let Err(e) = progress_check(vm, host, &mut progress_due) {
+                        txn::abort(vm, host.state(), &e, top.readonly);
                         return Err(e);
                     }
                 }
@@ -162,7 +163,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
             }
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
             Err(e) => {
-                txn::abort(vm, env, &e, top.readonly);
+                txn::abort(vm, host.state(), &e, top.readonly);
                 return Err(e);
             }
         }
@@ -172,24 +173,37 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
 /// The interrupt flag and the progress handler, at a jump where either
 /// may be due: `SQLITE_INTERRUPT` when the statement must stop.
 #[cold]
-fn at_jump_checks(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Result<()> {
-    if env.interrupt.load(Ordering::Relaxed) {
+fn at_jump_checks(vm: &Vm, host: &mut dyn VmHost, progress_due: &mut i64) -> Result<()> {
+    if host.state().interrupt.load(Ordering::Relaxed) {
         return Err(Error::code(SQLITE_INTERRUPT));
     }
-    progress_check(vm, env, progress_due)
+    progress_check(vm, host, progress_due)
 }
 
-/// The progress handler, if `progress_due` instructions have run.
+/// The progress handler, if `progress_due` instructions have run. It is
+/// taken out of the connection while it runs, lent the connection: SQL it
+/// runs there is not watched by it (no recursion), and a handler it
+/// installs stays.
 #[cold]
-fn progress_check(vm: &Vm, env: &mut ConnState, progress_due: &mut i64) -> Result<()> {
-    if let Some((n, cb)) = env.progress.as_mut() {
-        // Once per N instructions run, however far apart the checks.
-        while *n > 0 && vm.steps >= *progress_due {
-            *progress_due += i64::from(*n);
-            if cb() {
-                return Err(Error::code(SQLITE_INTERRUPT));
-            }
+fn progress_check(vm: &Vm, host: &mut dyn VmHost, progress_due: &mut i64) -> Result<()> {
+    let st = host.state();
+    let Some((n, mut cb)) = st.progress.take() else { return Ok(()) };
+    let epoch = st.hook_epoch;
+    let mut stop = false;
+    // Once per N instructions run, however far apart the checks.
+    while n > 0 && vm.steps >= *progress_due {
+        *progress_due += i64::from(n);
+        if super::host::lend(host, |h| cb(h)) {
+            stop = true;
+            break;
         }
+    }
+    let st = host.state();
+    if st.hook_epoch == epoch {
+        st.progress = Some((n, cb));
+    }
+    if stop {
+        return Err(Error::code(SQLITE_INTERRUPT));
     }
     Ok(())
 }

@@ -8,7 +8,7 @@
 
 use super::{set_reg, Flow};
 use crate::btree::{Meta, TxnState};
-use crate::error::{Error, Result, SQLITE_SCHEMA};
+use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_SCHEMA};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
 use crate::vdbe::{ConnState, Vm};
@@ -89,10 +89,18 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 let need_stmt = !prog.single_row_write && (!env.autocommit || env.active_statements > 1);
                 if need_stmt && vm.stmt_savepoint.map_or(true, |(_, dbs)| dbs & (1 << db) == 0) {
                     // One statement savepoint at the same depth in every
-                    // database the statement writes.
-                    let idx = env.savepoints.len();
+                    // database the statement writes: below the user
+                    // savepoints and the statement savepoints of the
+                    // statements it runs inside (SQL from a callback).
+                    let idx = vm.stmt_savepoint.map_or(env.savepoints.len() + env.stmt_savepoints, |(i, _)| i);
                     pend!(bt.savepoint_open(idx));
-                    let dbs = vm.stmt_savepoint.map_or(0, |(_, d)| d);
+                    let dbs = match vm.stmt_savepoint {
+                        Some((_, d)) => d,
+                        None => {
+                            env.stmt_savepoints += 1;
+                            0
+                        }
+                    };
                     vm.stmt_savepoint = Some((idx, dbs | 1 << db));
                 }
             } else if bt.txn_state() == TxnState::None {
@@ -146,6 +154,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 if env.autocommit {
                     return Err(Error::sql("cannot commit - no transaction is active"));
                 }
+                if env.writing_statements > 0 {
+                    // (A statement that writes is running: this COMMIT
+                    // comes from SQL it runs in a callback, or beside it.)
+                    return Err(Error::new(SQLITE_BUSY, "cannot commit transaction - SQL statements in progress"));
+                }
                 env.autocommit = true;
                 env.end_fk_transaction();
                 env.savepoints.clear();
@@ -157,6 +170,14 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 P4::Text(t) => t.clone(),
                 _ => String::new(),
             };
+            if env.writing_statements > 0 && p1 != 2 {
+                // Opening or releasing a savepoint under a running write
+                // statement would move its statement savepoint.
+                let what = if p1 == 0 { "open" } else { "release" };
+                if p1 == 0 || env.savepoints.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
+                    return Err(Error::new(SQLITE_BUSY, format!("cannot {what} savepoint - SQL statements in progress")));
+                }
+            }
             match p1 {
                 0 => {
                     // Main always takes part; other databases take part from
@@ -234,6 +255,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     pend!(d.btree.savepoint_release(i));
                 }
                 vm.stmt_savepoint = None;
+                stmt_savepoint_closed(env);
             }
             if env.autocommit && env.active_statements <= 1 {
                 if !vm.committing && env.writing() {
@@ -375,6 +397,7 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         // how far the statement got.)
         || (err.primary() == crate::error::SQLITE_INTERRUPT && !readonly);
     if let Some((i, dbs)) = vm.stmt_savepoint.take() {
+        stmt_savepoint_closed(env);
         for (_, d) in env.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
             let bt = &mut d.btree;
             if !whole_txn && vm.error_action != ON_ERROR_FAIL {
@@ -414,4 +437,11 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
             }
         }
     }
+}
+
+/// A statement savepoint was released or rolled back (and forgotten by
+/// its VM).
+pub fn stmt_savepoint_closed(env: &mut ConnState) {
+    debug_assert!(env.stmt_savepoints > 0, "statement savepoint count underflow");
+    env.stmt_savepoints = env.stmt_savepoints.saturating_sub(1);
 }

@@ -60,6 +60,10 @@ pub struct FunctionContext<'a> {
     pub func_name: &'a str,
     /// `SQLITE_LIMIT_LIKE_PATTERN_LENGTH` of the connection.
     pub max_like_pattern: usize,
+    /// The connection, lent to an application's function for the call
+    /// (`None` for ringlite's own): SQL it runs there nests in the
+    /// calling statement (see [`crate::vdbe::host`]).
+    pub host: Option<&'a mut dyn crate::vdbe::host::VmHost>,
 }
 
 /// Where a `Function` instruction's P1 says the call is made (see

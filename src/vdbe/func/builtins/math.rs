@@ -190,6 +190,7 @@ mod tests {
             pure_context: None,
             func_name: name,
             max_like_pattern: 50_000,
+            host: None,
         };
         f.call(&mut ctx, args).unwrap()
     }
