@@ -45,7 +45,7 @@ pub enum Hook {
     /// commit in WAL mode; a non-zero result code fails the statement.
     /// (Unlike SQLite, the automatic checkpoint is not a WAL hook: the
     /// C API sets `wal_autocheckpoint` to 0 while a user hook is in place.)
-    Wal(Option<Box<dyn FnMut(&str, i32) -> i32 + Send>>),
+    Wal(Option<crate::vdbe::WalHook>),
     /// `sqlite3_rollback_hook`.
     Rollback(Option<Box<dyn FnMut() + Send>>),
     /// `sqlite3_update_hook`: (operation code SQLITE_INSERT/DELETE/UPDATE,
@@ -400,7 +400,6 @@ impl Connection {
             wal_hook: None,
             rollback_hook: None,
             progress: None,
-            hook_epoch: 0,
             lent_depth: 0,
             stmt_savepoints: 0,
             writing_statements: 0,
@@ -611,17 +610,25 @@ impl Connection {
         Ok(())
     }
 
-    /// Call the progress handler lent the connection (taken out of its
-    /// slot meanwhile, put back unless another was installed): `true`
-    /// when it asks to stop.
+    /// Call the progress handler lent the connection: `true` when it asks
+    /// to stop.
     fn call_progress_handler(&mut self) -> bool {
-        let Some((n, mut cb)) = self.state.progress.take() else { return false };
-        let epoch = self.state.hook_epoch;
-        let stop = crate::vdbe::host::lend(self, |h| cb(h));
-        if self.state.hook_epoch == epoch {
-            self.state.progress = Some((n, cb));
+        let Some((_, cb)) = self.state.progress.clone() else { return false };
+        crate::vdbe::host::lend(self, |h| cb(h))
+    }
+
+    /// Call the WAL hook for each database a statement's commit appended
+    /// to, lent the connection; its first non-zero result code is the
+    /// statement's error.
+    fn call_wal_hook(&mut self, commits: &[(String, u32)]) -> Result<()> {
+        for (name, frames) in commits {
+            let Some(hook) = self.state.wal_hook.clone() else { return Ok(()) };
+            let rc = crate::vdbe::host::lend(self, |h| hook(h, name, *frames as i32));
+            if rc != 0 {
+                return Err(Error::new(rc, crate::error::errstr(rc)));
+            }
         }
-        stop
+        Ok(())
     }
 
     /// Compile the first statement in `sql`. Returns the statement (`None`
@@ -846,7 +853,6 @@ impl Connection {
 
     /// Install or clear a hook.
     pub fn set_hook(&mut self, hook: Hook) {
-        self.state.hook_epoch += 1;
         match hook {
             Hook::Commit(h) => self.state.commit_hook = h,
             Hook::Rollback(h) => self.state.rollback_hook = h,
@@ -1181,6 +1187,10 @@ impl Statement {
                     }
                 }
                 self.finish(conn);
+                if !self.vm.wal_commits.is_empty() {
+                    let commits = std::mem::take(&mut self.vm.wal_commits);
+                    conn.call_wal_hook(&commits)?;
+                }
                 return Ok(Some(StepResult::Done));
             }
             Ok(VmStep::Pending) => {

@@ -196,7 +196,7 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
             Hook::Progress(
                 arg1.max(0),
                 current.map(|_| {
-                    Box::new(move |host: &mut dyn ringlite::vdbe::host::VmHost| unsafe {
+                    std::sync::Arc::new(move |host: &mut dyn ringlite::vdbe::host::VmHost| unsafe {
                         match slot(h, |s| s.progress) {
                             Some((f, p)) => {
                                 let d = &*(h.get() as *const sqlite3);
@@ -278,15 +278,16 @@ pub fn install_wal(d: &sqlite3, on: bool) {
     install(
         d,
         Hook::Wal(on.then(|| {
-            Box::new(move |name: &str, frames: i32| unsafe {
+            std::sync::Arc::new(move |host: &mut dyn ringlite::vdbe::host::VmHost, name: &str, frames: i32| unsafe {
                 match slot(h, |s| s.wal) {
                     Some((f, p)) => {
                         let name = std::ffi::CString::new(name).unwrap_or_default();
-                        f(p.get(), h.get() as *mut sqlite3, name.as_ptr(), frames)
+                        let d = &*(h.get() as *const sqlite3);
+                        crate::handle::lend_to_callback(d, Some(host), || f(p.get(), h.get() as *mut sqlite3, name.as_ptr(), frames))
                     }
                     None => 0,
                 }
-            }) as Box<dyn FnMut(&str, i32) -> i32 + Send>
+            }) as ringlite::vdbe::WalHook
         })),
     );
     if on {

@@ -542,6 +542,10 @@ pub const SQLITE_IO: i32 = 200;
 /// itself still blocks in three cases: rolling back after an error,
 /// re-reading a schema another connection changed, and sleeping in the
 /// busy handler or busy timeout when another connection holds a lock.
+/// A statement stepped from inside a callback of a running statement of
+/// the same connection (an application-defined function or the progress
+/// handler running SQL) never returns `SQLITE_IO` either: the callback
+/// could not hand it on, so it completes its I/O blocking.
 ///
 /// The connections of one thread share one I/O context; where io_uring is
 /// unavailable they silently use blocking pread/pwrite and never return

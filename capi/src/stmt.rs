@@ -19,7 +19,7 @@ pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut 
             return std::ptr::null_mut();
         };
         let _g = s.db().lock.lock();
-        match expanded_sql(s) {
+        match expanded_sql(s, false) {
             Some(sql) => crate::memory::malloc_cstr(&sql),
             None => std::ptr::null_mut(),
         }
@@ -29,8 +29,19 @@ pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut 
 /// The statement's SQL with its parameters expanded, or `None` when that
 /// is as long as the connection's `SQLITE_LIMIT_LENGTH` or longer (SQLite
 /// then answers NULL; the unexpanded text counts too).
-pub fn expanded_sql(s: &sqlite3_stmt) -> Option<Vec<u8>> {
-    let sql = if s.stmt.parameter_count() == 0 {
+///
+/// `nested`: the statement runs from inside a callback of another one
+/// (SQLite's trace of such a statement): then, as in SQLite, parameters
+/// are not expanded and every line is made an SQL comment (`-- `).
+pub fn expanded_sql(s: &sqlite3_stmt, nested: bool) -> Option<Vec<u8>> {
+    let sql = if nested {
+        let mut out = Vec::with_capacity(s.sql.as_bytes().len() + 8);
+        for line in s.sql.as_bytes().split_inclusive(|&b| b == b'\n') {
+            out.extend_from_slice(b"-- ");
+            out.extend_from_slice(line);
+        }
+        out
+    } else if s.stmt.parameter_count() == 0 {
         // Nothing to expand: SQLite gives the text exactly as prepared.
         s.sql.as_bytes().to_vec()
     } else {

@@ -41,18 +41,22 @@ pub unsafe fn statement_starts(p: *mut sqlite3_stmt) {
     let t = tracers(db);
     let profiled = t.profile.is_some() || t.v2.is_some_and(|(mask, _, _)| mask & SQLITE_TRACE_PROFILE as c_uint != 0);
     s.started = Some(profiled.then(Instant::now));
+    // Run from a callback of a running statement: SQLite traces such a
+    // statement as an SQL comment.
+    let nested = !db.lent.get().is_null();
     if let Some((mask, f, ctx)) = t.v2 {
         if mask & SQLITE_TRACE_STMT as c_uint != 0 {
-            f(
-                SQLITE_TRACE_STMT as c_uint,
-                ctx.get(),
-                p as *mut c_void,
-                s.sql.as_ptr() as *mut c_void,
-            );
+            let commented = nested.then(|| {
+                let mut z = b"-- ".to_vec();
+                z.extend_from_slice(s.sql.as_bytes());
+                crate::error::cstring(z)
+            });
+            let sql = commented.as_ref().unwrap_or(&s.sql);
+            f(SQLITE_TRACE_STMT as c_uint, ctx.get(), p as *mut c_void, sql.as_ptr() as *mut c_void);
         }
     }
     if let Some((f, ctx)) = t.legacy {
-        match crate::stmt::expanded_sql(s) {
+        match crate::stmt::expanded_sql(s, nested) {
             Some(sql) => {
                 let expanded = crate::error::cstring(sql);
                 f(ctx.get(), expanded.as_ptr());

@@ -66,7 +66,17 @@ pub struct Database {
 
 /// `sqlite3_progress_handler` callback: `true` interrupts the statement.
 /// It is lent the connection (see [`host`]).
-pub type ProgressHandler = Box<dyn FnMut(&mut dyn host::VmHost) -> bool + Send>;
+/// Shared, so that a call need not borrow the connection it is lent (and
+/// statements it runs are watched by it too, as in SQLite).
+pub type ProgressHandler = Arc<dyn Fn(&mut dyn host::VmHost) -> bool + Send + Sync>;
+
+/// `sqlite3_wal_hook` callback: (database name, frames in the WAL) after
+/// a commit to a WAL database; a non-zero result code fails the statement.
+/// It runs once the committing statement has ended, lent the connection
+/// (SQLite lets it read, write or checkpoint).
+/// Shared, so that a call need not borrow the connection it is lent (a
+/// commit it makes calls it again, nested, as in SQLite).
+pub type WalHook = Arc<dyn Fn(&mut dyn host::VmHost, &str, i32) -> i32 + Send + Sync>;
 
 /// `sqlite3_busy_handler` callback: retry count in, `true` to retry.
 pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
@@ -124,16 +134,12 @@ pub struct ConnState {
     /// WAL hook: called after a commit that appended to a database's WAL,
     /// with the schema name and the frames now in the log; a non-zero
     /// result code fails the statement with that code.
-    pub wal_hook: Option<Box<dyn FnMut(&str, i32) -> i32 + Send>>,
+    pub wal_hook: Option<WalHook>,
     /// Rollback hook.
     pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
     /// Progress handler: (every n instructions, callback returning
     /// `true` to interrupt).
     pub progress: Option<(i32, ProgressHandler)>,
-    /// Bumped whenever a hook is installed or removed: a callback taken
-    /// out of its slot while it runs (to lend it the connection) is put
-    /// back only if no other was installed meanwhile.
-    pub hook_epoch: u64,
     /// Callbacks running with the connection lent to them (see
     /// [`host`]): statements complete their I/O blocking while positive.
     pub lent_depth: u32,
@@ -300,6 +306,11 @@ pub struct Vm {
     /// A commit waiting for readers to finish: (busy handler calls so
     /// far, waiting since).
     pub busy_wait: Option<(i32, std::time::Instant)>,
+    /// What the statement's commit appended to WAL files (schema name,
+    /// frames in the log), when a WAL hook is installed: the hook is called
+    /// with them once the statement has ended (as SQLite calls it after
+    /// the VM halts, outside the statement).
+    pub wal_commits: Vec<(String, u32)>,
     /// Rows output so far (for `sqlite3_stmt_status`).
     pub rows_out: i64,
     /// Instructions run (for status and the progress handler).
@@ -368,6 +379,7 @@ impl Vm {
             committing: false,
             busy_not_retried: false,
             busy_wait: None,
+            wal_commits: Vec::new(),
             rows_out: 0,
             steps: 0,
             last_cmp: std::cmp::Ordering::Equal,
@@ -422,6 +434,7 @@ impl Vm {
         self.committing = false;
         self.busy_not_retried = false;
         self.busy_wait = None;
+        self.wal_commits.clear();
         self.rows_out = 0;
         self.steps = 0;
         self.last_cmp = std::cmp::Ordering::Equal;

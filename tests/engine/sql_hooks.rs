@@ -26,7 +26,7 @@ fn commit_rollback_update_hooks() {
 #[test]
 fn progress_handler_interrupts() {
     let mut c = sql_common::ours_open();
-    c.set_hook(Hook::Progress(10, Some(Box::new(|_| true))));
+    c.set_hook(Hook::Progress(10, Some(std::sync::Arc::new(|_| true))));
     let out = sql_common::run_ours(&mut c, "WITH x AS (SELECT 1) SELECT 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12");
     assert_eq!(out[0], sql_common::Outcome::Error { code: 9, message: "interrupted".into() });
 }
@@ -78,7 +78,7 @@ fn transfer_update_hook_as_sqlite() {
 fn interrupted_write_rolls_back_the_transaction_but_a_read_does_not() {
     let mut c = sql_common::ours_open();
     sql_common::run_ours(&mut c, "CREATE TABLE t1(a); INSERT INTO t1 VALUES(1),(2); BEGIN; INSERT INTO t1 VALUES(3);");
-    c.set_hook(Hook::Progress(1, Some(Box::new(|_| true))));
+    c.set_hook(Hook::Progress(1, Some(std::sync::Arc::new(|_| true))));
     let out = sql_common::run_ours(&mut c, "INSERT INTO t1 VALUES(4)");
     assert_eq!(out[0], sql_common::Outcome::Error { code: 9, message: "interrupted".into() });
     c.set_hook(Hook::Progress(0, None));
@@ -88,7 +88,7 @@ fn interrupted_write_rolls_back_the_transaction_but_a_read_does_not() {
     assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![sql_common::V::Int(2)]] });
 
     sql_common::run_ours(&mut c, "BEGIN; INSERT INTO t1 VALUES(5);");
-    c.set_hook(Hook::Progress(1, Some(Box::new(|_| true))));
+    c.set_hook(Hook::Progress(1, Some(std::sync::Arc::new(|_| true))));
     let out = sql_common::run_ours(&mut c, "SELECT * FROM t1");
     assert_eq!(out[0], sql_common::Outcome::Error { code: 9, message: "interrupted".into() });
     c.set_hook(Hook::Progress(0, None));

@@ -342,7 +342,7 @@ fn progress_handler_stops_a_big_prepare() {
         // that, which the handler would stop.)
         let mut conn = ours_open();
         run_ours(&mut conn, "SELECT 1");
-        conn.set_hook(ringlite::connection::Hook::Progress(every, Some(Box::new(|_| true))));
+        conn.set_hook(ringlite::connection::Hook::Progress(every, Some(std::sync::Arc::new(|_| true))));
         let ours = conn.prepare(sql.as_bytes()).err().map(|e| e.primary());
         let reference = RefDb::open();
         run_ref(&reference, "SELECT 1");

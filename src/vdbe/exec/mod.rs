@@ -181,29 +181,19 @@ fn at_jump_checks(vm: &Vm, host: &mut dyn VmHost, progress_due: &mut i64) -> Res
 }
 
 /// The progress handler, if `progress_due` instructions have run. It is
-/// taken out of the connection while it runs, lent the connection: SQL it
-/// runs there is not watched by it (no recursion), and a handler it
-/// installs stays.
+/// lent the connection (it may run SQL there, watched by it in turn).
 #[cold]
 fn progress_check(vm: &Vm, host: &mut dyn VmHost, progress_due: &mut i64) -> Result<()> {
-    let st = host.state();
-    let Some((n, mut cb)) = st.progress.take() else { return Ok(()) };
-    let epoch = st.hook_epoch;
-    let mut stop = false;
     // Once per N instructions run, however far apart the checks.
-    while n > 0 && vm.steps >= *progress_due {
+    while vm.steps >= *progress_due {
+        let Some((n, cb)) = host.state().progress.clone() else { return Ok(()) };
+        if n <= 0 {
+            return Ok(());
+        }
         *progress_due += i64::from(n);
         if super::host::lend(host, |h| cb(h)) {
-            stop = true;
-            break;
+            return Err(Error::code(SQLITE_INTERRUPT));
         }
-    }
-    let st = host.state();
-    if st.hook_epoch == epoch {
-        st.progress = Some((n, cb));
-    }
-    if stop {
-        return Err(Error::code(SQLITE_INTERRUPT));
     }
     Ok(())
 }

@@ -296,13 +296,10 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     }
                 };
                 vm.busy_wait = None;
-                if let Some(h) = env.wal_hook.as_mut() {
-                    for (name, frames) in wal_commits {
-                        let rc = h(&name, frames as i32);
-                        if rc != 0 {
-                            return Err(Error::new(rc, crate::error::errstr(rc)));
-                        }
-                    }
+                // (The WAL hook runs once the statement has ended, see
+                // `Vm::wal_commits`.)
+                if env.wal_hook.is_some() {
+                    vm.wal_commits = wal_commits;
                 }
             }
             if prog.counts_changes {
