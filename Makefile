@@ -32,7 +32,7 @@ $(REF_OBJ):
 	cargo fetch -q || true
 	mkdir -p $(BUILD)/ref
 	src='$(REF_SRC)'; [ -n "$$src" ] || src=$$(ls $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2>/dev/null | head -1); \
-	if [ -n "$$src" ]; then $(CC) -O1 -fPIC -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -o $@ $$src \
+	if [ -n "$$src" ]; then $(CC) -O1 -fPIC -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_PREUPDATE_HOOK -o $@ $$src \
 	  && $(CC) -shared -o $(BUILD)/ref/libsqlite3.so.0 -Wl,-soname,libsqlite3.so.0 $@ -lpthread -ldl -lm; \
 	else echo "libsqlite3-sys source not found: C tests will use the system library"; fi
 

@@ -1127,6 +1127,10 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
  itself still blocks in three cases: rolling back after an error,
  re-reading a schema another connection changed, and sleeping in the
  busy handler or busy timeout when another connection holds a lock.
+ A statement stepped from inside a callback of a running statement of
+ the same connection (an application-defined function or the progress
+ handler running SQL) never returns `SQLITE_IO` either: the callback
+ could not hand it on, so it completes its I/O blocking.
 
  The connections of one thread share one I/O context; where io_uring is
  unavailable they silently use blocking pread/pwrite and never return
@@ -1722,6 +1726,37 @@ int sqlite3_close(sqlite3 *arg0);
 
 int sqlite3_close_v2(sqlite3 *arg0);
 
+void *sqlite3_preupdate_hook(sqlite3 *db, void (*xPreUpdate)(void*, sqlite3*, int, const char*, const char*, sqlite3_int64, sqlite3_int64), void *arg2);
+
+/*
+ `sqlite3_preupdate_old`: column N of the row before the change (UPDATE
+ and DELETE), valid until the pre-update callback returns.
+ */
+int sqlite3_preupdate_old(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
+
+/*
+ `sqlite3_preupdate_new`: column N of the row after the change (INSERT
+ and UPDATE), valid until the pre-update callback returns.
+ */
+int sqlite3_preupdate_new(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
+
+/*
+ `sqlite3_preupdate_count`: the number of columns of the row changed.
+ */
+int sqlite3_preupdate_count(sqlite3 *arg0);
+
+/*
+ `sqlite3_preupdate_depth`: 0 for a change made by the statement, 1 by
+ a trigger it fired, and so on.
+ */
+int sqlite3_preupdate_depth(sqlite3 *arg0);
+
+/*
+ `sqlite3_preupdate_blobwrite`: the column `sqlite3_blob_write` is
+ writing, or -1 (ringlite does not tell the hook of blob writes).
+ */
+int sqlite3_preupdate_blobwrite(sqlite3 *arg0);
+
 int sqlite3_prepare(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 
 int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
@@ -1960,36 +1995,6 @@ int sqlite3_stmt_scanstatus(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, voi
  `sqlite3_stmt_scanstatus_v2`: not supported yet.
  */
 int sqlite3_stmt_scanstatus_v2(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, int flags, void *pOut);
-
-/*
- `sqlite3_preupdate_hook`: not supported yet.
- */
-void *sqlite3_preupdate_hook(sqlite3 *db, void (*xPreUpdate)(void*, sqlite3*, int, const char*, const char*, sqlite3_int64, sqlite3_int64), void *arg2);
-
-/*
- `sqlite3_preupdate_old`: not supported yet.
- */
-int sqlite3_preupdate_old(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
-
-/*
- `sqlite3_preupdate_count`: not supported yet.
- */
-int sqlite3_preupdate_count(sqlite3 *arg0);
-
-/*
- `sqlite3_preupdate_depth`: not supported yet.
- */
-int sqlite3_preupdate_depth(sqlite3 *arg0);
-
-/*
- `sqlite3_preupdate_new`: not supported yet.
- */
-int sqlite3_preupdate_new(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
-
-/*
- `sqlite3_preupdate_blobwrite`: not supported yet.
- */
-int sqlite3_preupdate_blobwrite(sqlite3 *arg0);
 
 /*
  `sqlite3_snapshot_get`: not supported yet.

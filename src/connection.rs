@@ -46,6 +46,9 @@ pub enum Hook {
     /// (Unlike SQLite, the automatic checkpoint is not a WAL hook: the
     /// C API sets `wal_autocheckpoint` to 0 while a user hook is in place.)
     Wal(Option<crate::vdbe::WalHook>),
+    /// `sqlite3_preupdate_hook`: told of each row change before it is
+    /// made, lent the connection (see `vdbe::exec::preupdate`).
+    PreUpdate(Option<crate::vdbe::exec::preupdate::PreUpdateHook>),
     /// `sqlite3_rollback_hook`.
     Rollback(Option<Box<dyn FnMut() + Send>>),
     /// `sqlite3_update_hook`: (operation code SQLITE_INSERT/DELETE/UPDATE,
@@ -398,6 +401,7 @@ impl Connection {
             update_hook: None,
             commit_hook: None,
             wal_hook: None,
+            preupdate_hook: None,
             rollback_hook: None,
             progress: None,
             lent_depth: 0,
@@ -497,6 +501,7 @@ impl Connection {
         let count_changes = self.state.count_changes;
         let ignore_checks = self.state.ignore_check_constraints;
         let recursive_triggers = self.state.recursive_triggers;
+        let preupdate_hooked = self.state.preupdate_hook.is_some();
         let legacy_alter_table = self.state.legacy_alter_table;
         let column_name_flags = (self.state.full_column_names, self.state.short_column_names);
         let foreign_keys_on = self.state.foreign_keys;
@@ -546,6 +551,7 @@ impl Connection {
                 c.count_changes = count_changes;
                 c.ignore_checks = ignore_checks;
                 c.recursive_triggers = recursive_triggers;
+                c.preupdate_hooked = preupdate_hooked;
                 c.legacy_alter_table = legacy_alter_table;
                 (c.full_column_names, c.short_column_names) = column_name_flags;
                 c.foreign_keys_on = foreign_keys_on;
@@ -858,6 +864,7 @@ impl Connection {
             Hook::Rollback(h) => self.state.rollback_hook = h,
             Hook::Wal(h) => self.state.wal_hook = h,
             Hook::Update(h) => self.state.update_hook = h,
+            Hook::PreUpdate(h) => self.state.preupdate_hook = h,
             Hook::Progress(n, h) => self.state.progress = h.map(|h| (n, h)),
             Hook::Trace(mask, h) => self.trace = h.map(|h| (mask, h)),
             Hook::Authorizer(h) => self.authorizer = h,

@@ -247,6 +247,9 @@ pub struct sqlite3 {
     /// `RefCell` above is borrowed by the step that called it; null
     /// otherwise (see the module doc and [`lend_to_callback`]).
     pub lent: std::cell::Cell<*mut Connection>,
+    /// The change the pre-update hook is being told of, while its C
+    /// callback runs (`preupdate.rs`), and the values handed out for it.
+    pub preupdate: RefCell<crate::preupdate::Current>,
 }
 
 /// The counters a function call sees (see `sqlite3::counters_in_call`).
@@ -293,6 +296,7 @@ impl sqlite3 {
             pins: std::cell::Cell::new(0),
             counters_in_call: std::cell::Cell::new(None),
             lent: std::cell::Cell::new(std::ptr::null_mut()),
+            preupdate: RefCell::new(Default::default()),
         });
         // The handle is boxed: its lock no longer moves.
         db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);

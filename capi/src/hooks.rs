@@ -47,7 +47,8 @@ pub struct HookSlots {
     /// Tracing callbacks (`trace.rs`).
     pub tracing: crate::trace::Tracers,
     pub wal: Option<(WalFn, SendPtr)>,
-    pub preupdate: Option<SendPtr>,
+    /// The pre-update hook (`preupdate.rs`).
+    pub preupdate: Option<(crate::preupdate::PreUpdateFn, SendPtr)>,
     pub progress: Option<(ProgressFn, SendPtr)>,
     pub busy: Option<(BusyFn, SendPtr)>,
     /// The authorizer (`authorizer.rs`).
@@ -85,7 +86,7 @@ pub unsafe fn slot<T: Copy>(handle: SendPtr, pick: impl FnOnce(&HookSlots) -> Op
     d.hooks.try_borrow().ok().and_then(|h| pick(&h))
 }
 
-fn user_data<F>(old: Option<(F, SendPtr)>) -> *mut c_void {
+pub fn user_data<F>(old: Option<(F, SendPtr)>) -> *mut c_void {
     old.map_or(std::ptr::null_mut(), |(_, p)| p.get())
 }
 

@@ -44,6 +44,7 @@ pub mod metadata;
 pub mod misc;
 pub mod mutex;
 pub mod open;
+pub mod preupdate;
 pub mod prepare;
 pub mod printf;
 pub mod result;

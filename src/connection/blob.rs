@@ -44,6 +44,10 @@ pub struct Blob {
     /// The error of the last read or write that reached the row (not a
     /// range error): `close` reports it, like finalizing a statement.
     last_error: Option<i32>,
+    /// The table as the pre-update hook describes it, and the column's
+    /// index in it: a write is told to the hook as SQLite tells it (a
+    /// DELETE whose `sqlite3_preupdate_blobwrite` names the column).
+    hooked: (std::sync::Arc<crate::vdbe::program::WrittenTable>, usize),
 }
 
 fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
@@ -109,6 +113,10 @@ impl Connection {
             }
         }
         let root = t.root;
+        let hooked = match crate::sql::codegen::dml_common::written_table(&t, 0) {
+            crate::vdbe::program::P4::Table(w) => (w, col),
+            _ => unreachable!("written_table gives a table operand"),
+        };
         // The value's field in the record (VIRTUAL columns have none).
         let col = t.field_of(col).unwrap_or(usize::MAX);
         let bt = &mut self.state.dbs[db_index].btree;
@@ -120,7 +128,7 @@ impl Connection {
             block(bt, |b| b.begin_read())?;
         }
         self.state.active_statements += 1;
-        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, record: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None };
+        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, record: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None, hooked };
         if let Err(e) = blob.load(self, rowid) {
             let _ = blob.close(self);
             return Err(e);
@@ -195,6 +203,9 @@ impl Blob {
             self.last_error = Some(SQLITE_READONLY);
             return Err(Error::code(SQLITE_READONLY));
         }
+        if let Some(hook) = conn.state.preupdate_hook.clone() {
+            self.tell_preupdate_hook(conn, &hook)?;
+        }
         let mut record = self.record.clone();
         record[r].copy_from_slice(data);
         let bt = &mut conn.state.dbs[self.db].btree;
@@ -205,6 +216,32 @@ impl Blob {
         }
         self.record = record;
         self.last_error = None;
+        Ok(())
+    }
+
+    /// Tell the pre-update hook of a write about to be made (lent the
+    /// connection, as for statements).
+    fn tell_preupdate_hook(&self, conn: &mut Connection, hook: &crate::vdbe::exec::preupdate::PreUpdateHook) -> Result<()> {
+        use crate::vdbe::exec::preupdate::{row_of_record, PreUpdate};
+        let (table, column) = &self.hooked;
+        if !table.preupdate {
+            return Ok(());
+        }
+        let old = row_of_record(table, crate::value::record::decode_record(&self.record)?, self.rowid);
+        let db = conn.state.dbs[self.db].name.clone();
+        let event = PreUpdate {
+            op: 9, // SQLITE_DELETE: SQLite's code for a blob write
+            db: &db,
+            table: &table.name,
+            key1: self.rowid,
+            key2: self.rowid,
+            old: Some(old),
+            new: None,
+            depth: 0,
+            blob_write: *column as i32,
+            without_rowid: false,
+        };
+        crate::vdbe::host::lend(conn, |h| hook(h, &event));
         Ok(())
     }
 

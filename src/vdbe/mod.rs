@@ -135,6 +135,8 @@ pub struct ConnState {
     /// with the schema name and the frames now in the log; a non-zero
     /// result code fails the statement with that code.
     pub wal_hook: Option<WalHook>,
+    /// `sqlite3_preupdate_hook`.
+    pub preupdate_hook: Option<exec::preupdate::PreUpdateHook>,
     /// Rollback hook.
     pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
     /// Progress handler: (every n instructions, callback returning

@@ -215,14 +215,40 @@ pub enum P4 {
     Coll(Collation),
     /// Affinity string, one letter per column (`MakeRecord`, `Affinity`).
     Affinity(String),
-    /// A table name (`Insert`, `Delete`: for the update hook and messages).
-    Table(String),
+    /// The table a row write changes (`Insert`, `Delete`, `Clear`): for
+    /// the update and pre-update hooks and messages.
+    Table(Arc<WrittenTable>),
     /// A message or SQL text (`Halt`, `ParseSchema`).
     Text(String),
     /// Root pages (`IntegrityCk`).
     Roots(Vec<u32>),
     /// A constant row (`ResultRowConst`).
     Row(Vec<Value>),
+}
+
+/// A table as the hooks of its row writes describe it (`P4::Table`).
+#[derive(Debug, Clone)]
+pub struct WrittenTable {
+    /// The table's name.
+    pub name: String,
+    /// For each column, its field in the row's record (`None`: a VIRTUAL
+    /// generated column). The INTEGER PRIMARY KEY's field holds NULL: its
+    /// value is the rowid.
+    pub fields: Vec<Option<usize>>,
+    /// The INTEGER PRIMARY KEY column.
+    pub rowid_alias: Option<usize>,
+    /// Each column's constant DEFAULT: what a row written before the
+    /// column was added holds.
+    pub defaults: Vec<Value>,
+    /// Whether the pre-update hook is told of its changes (not for
+    /// `sqlite_sequence` and `sqlite_stat1`, as in SQLite).
+    pub preupdate: bool,
+    /// A WITHOUT ROWID table: no rowid to report, and the update hook is
+    /// not told (as in SQLite).
+    pub without_rowid: bool,
+    /// The trigger depth of the write when the trigger bodies around it
+    /// were compiled inline (programs run as frames add their own depth).
+    pub trigger_depth: i32,
 }
 
 impl std::fmt::Debug for P4 {
@@ -257,7 +283,7 @@ impl P4 {
             }
             P4::Coll(c) => c.name.to_string(),
             P4::Affinity(a) => a.clone(),
-            P4::Table(t) => t.clone(),
+            P4::Table(t) => t.name.clone(),
             P4::Text(t) => t.clone(),
             P4::Roots(r) => r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
             P4::Row(_) => String::new(),

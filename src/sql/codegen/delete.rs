@@ -10,7 +10,7 @@ use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
-use crate::vdbe::program::{Opcode, Program, P4};
+use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::Stmt;
 
 /// Compile a DELETE (its WITH clause visible throughout).
@@ -45,14 +45,14 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let init = c.begin_program();
     c.writes = true;
     match where_clause {
-        None if returning.is_none() && c.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) => {
+        None if returning.is_none() && c.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.preupdate_hooked => {
             for idx in c.schema.indexes_of(&table) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
             c.dbs_used |= 1 << table.db;
             // (p3: the rows count as changes, 2 when a trigger made them.)
             let counted = if c.firing.is_empty() { 1 } else { 2 };
-            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, P4::Table(table.name.clone()), 0);
+            c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, c.written(&table), 0);
         }
         w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), super::dml_common::OnConflict::Default, None) => {
             let t = c.open_write_target(table.clone())?;

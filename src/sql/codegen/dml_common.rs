@@ -236,8 +236,9 @@ impl Compiler<'_> {
                 }
             }
         }
-        // SQLite reports no change of a WITHOUT ROWID table to the update hook.
-        let p4 = if t.table.without_rowid.is_some() { P4::None } else { P4::Table(t.table.name.clone()) };
+        // (SQLite reports no change of a WITHOUT ROWID table to the update
+        // hook, only to the pre-update hook.)
+        let p4 = self.written(&t.table);
         self.b.add4(Opcode::Delete, t.cursor, 0, 0, p4, flags);
         if let Some(old) = fk_old {
             self.fk_actions(t, old, None, None)?;
@@ -254,6 +255,14 @@ impl Compiler<'_> {
     /// change count nor the update hook hear of a REPLACE's deletion.)
     pub fn insert_overwrites_replaced_row(&self, t: &WriteTarget, updating: bool) -> bool {
         !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.recursive_triggers || self.schema.triggers_of(&t.table).is_empty())
+    }
+
+    /// The insert overwrites the conflicting row the cursor is on: the
+    /// pre-update hook still hears of its deletion (from a Delete that
+    /// deletes nothing), as in SQLite.
+    pub fn tell_replaced_row(&mut self, t: &WriteTarget) {
+        let written = self.written(&t.table);
+        self.b.add4(Opcode::Delete, t.cursor, 0, 0, written, crate::vdbe::exec::write::OPFLAG_ISNOOP);
     }
 
     /// REPLACE deletes the conflicting row the cursor is on. With
@@ -425,7 +434,9 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
-            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old_rowid.is_some()) => {}
+            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old_rowid.is_some()) => {
+                self.tell_replaced_row(t);
+            }
             OnConflict::Replace => self.delete_replaced_row(t, old_rowid.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),
         }
@@ -478,7 +489,8 @@ impl Compiler<'_> {
             // The record in stored order is the table entry (no rowid, so
             // neither last_insert_rowid nor the update hook hear of it).
             let (_, rec) = self.record_in_order(&t.table, row);
-            self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, P4::None, flags & !crate::vdbe::exec::write::OPFLAG_LASTROWID);
+            let written = self.written(&t.table);
+            self.b.add4(Opcode::IdxInsert, t.cursor, rec, 0, written, flags & !crate::vdbe::exec::write::OPFLAG_LASTROWID);
         } else {
             self.write_table_entry(t, row, rowid, flags);
         }
@@ -514,9 +526,40 @@ impl Compiler<'_> {
         } else {
             self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
         }
-        self.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), flags);
+        self.b.add4(Opcode::Insert, t.cursor, rec, rowid, self.written(&t.table), flags);
         if let Some(ipk) = t.table.rowid_alias {
             self.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
         }
     }
+}
+
+impl Compiler<'_> {
+    /// `P4::Table` of a write to a rowid table's row made here: what the
+    /// update and pre-update hooks are told. (Trigger bodies compiled
+    /// inline count their depth here; trigger programs count theirs as
+    /// they run.)
+    pub fn written(&self, table: &crate::sql::schema::Table) -> P4 {
+        let depth = if self.recursive_triggers { 0 } else { self.firing.len() as i32 };
+        written_table(table, depth)
+    }
+}
+
+/// `P4::Table` of a write to a table's row at trigger depth `depth`.
+pub fn written_table(table: &crate::sql::schema::Table, depth: i32) -> P4 {
+    let n = table.columns.len();
+    let fields = if table.without_rowid.is_some() {
+        let order = table.record_columns();
+        (0..n).map(|c| order.iter().position(|&k| k == c)).collect()
+    } else {
+        (0..n).map(|c| table.field_of(c)).collect()
+    };
+    P4::Table(std::sync::Arc::new(crate::vdbe::program::WrittenTable {
+        name: table.name.clone(),
+        fields,
+        without_rowid: table.without_rowid.is_some(),
+        rowid_alias: table.rowid_alias,
+        defaults: table.columns.iter().map(|c| c.default_value.clone().unwrap_or(crate::value::Value::Null)).collect(),
+        preupdate: !table.name.eq_ignore_ascii_case("sqlite_sequence") && !table.name.eq_ignore_ascii_case("sqlite_stat1"),
+        trigger_depth: depth,
+    }))
 }

@@ -259,7 +259,7 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
     if !without_rowid {
         let rec = c.b.reg();
         c.b.add(Opcode::RowData, src_cur, rec, 0);
-        c.b.add4(Opcode::Insert, t.cursor, rec, rowid, P4::Table(t.table.name.clone()), OPFLAG_NCHANGE | OPFLAG_LASTROWID);
+        c.b.add4(Opcode::Insert, t.cursor, rec, rowid, c.written(&t.table), OPFLAG_NCHANGE | OPFLAG_LASTROWID);
         c.b.add(Opcode::Next, src_cur, top as i32, 0);
     }
     for (s, dst_cur) in index_pairs {

@@ -331,6 +331,10 @@ pub struct Compiler<'s> {
     /// prepared: triggers are compiled into trigger programs run by
     /// `Program` (which may fire themselves) instead of inline.
     pub recursive_triggers: bool,
+    /// A pre-update hook was installed when the statement was compiled:
+    /// DELETE without WHERE deletes row by row so that the hook hears of
+    /// each (SQLite then skips its truncate optimization too).
+    pub preupdate_hooked: bool,
     /// `PRAGMA legacy_alter_table` was on when the statement was prepared:
     /// RENAME TO edits only the table, its indexes, its triggers' ON
     /// clause and (with foreign keys on) REFERENCES.
@@ -456,6 +460,7 @@ impl<'s> Compiler<'s> {
             later_compound_columns: Vec::new(),
             pure_context: 0,
             recursive_triggers: false,
+            preupdate_hooked: false,
             legacy_alter_table: false,
             full_column_names: false,
             short_column_names: true,

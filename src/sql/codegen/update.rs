@@ -400,16 +400,29 @@ pub fn update_row(
         let old_key = c.key_of_row(table, old);
         let gone = c.b.label();
         c.seek_target(t, old_key, gone);
-        c.b.add(Opcode::Delete, t.cursor, 0, 0);
+        // (The pre-update hook hears of the UPDATE here: P2 holds the new
+        // row.)
+        let written = c.written(table);
+        c.b.add4(Opcode::Delete, t.cursor, new, 0, written, crate::vdbe::exec::write::OPFLAG_ISUPDATE);
         c.b.bind(gone);
-    } else if rowid_changes {
-        let same = c.b.label();
-        c.b.add4(Opcode::Eq, rid, same, new_rowid, P4::None, 0);
-        let gone = c.b.label();
-        c.b.add(Opcode::NotExists, t.cursor, gone, rid);
-        c.b.add4(Opcode::Delete, t.cursor, 0, 0, P4::Table(table.name.clone()), 0);
-        c.b.bind(gone);
-        c.b.bind(same);
+    } else {
+        // The pre-update hook hears of the change once, from a Delete
+        // flagged ISUPDATE (P2: the new row's registers, P3: its rowid),
+        // as in SQLite: the real delete of a row whose rowid changes, else
+        // one that deletes nothing.
+        use crate::vdbe::exec::write::{OPFLAG_ISNOOP, OPFLAG_ISUPDATE};
+        let written = c.written(table);
+        let done = c.b.label();
+        if rowid_changes {
+            let same = c.b.label();
+            c.b.add4(Opcode::Eq, rid, same, new_rowid, P4::None, 0);
+            c.b.add(Opcode::NotExists, t.cursor, done, rid);
+            c.b.add4(Opcode::Delete, t.cursor, new, new_rowid, written.clone(), OPFLAG_ISUPDATE);
+            c.b.add(Opcode::Goto, 0, done, 0);
+            c.b.bind(same);
+        }
+        c.b.add4(Opcode::Delete, t.cursor, new, new_rowid, written, OPFLAG_ISUPDATE | OPFLAG_ISNOOP);
+        c.b.bind(done);
     }
     let flags = if c.firing.is_empty() {
         OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE

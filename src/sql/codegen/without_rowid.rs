@@ -279,7 +279,7 @@ impl Compiler<'_> {
             }
             // The cursor is on the conflicting row. (Left there when the
             // insert overwrites it: see `insert.rs`.)
-            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old.is_some()) => {}
+            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old.is_some()) => self.tell_replaced_row(t),
             OnConflict::Replace => self.delete_replaced_row(t, old.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, Self::primary_key_failure(&t.table), oc),
         }

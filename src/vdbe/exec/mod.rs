@@ -15,6 +15,7 @@ pub mod write;
 pub mod txn;
 pub(crate) mod schema;
 mod fkey;
+pub mod preupdate;
 mod tablefn;
 pub mod frame;
 pub mod trigger_counts;
@@ -121,6 +122,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
             Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
             | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
             | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, host.state()),
+            Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if host.state().preupdate_hook.is_some() => heard_write(vm, insn, host),
             Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
                 write::exec(vm, insn, host.state())
             }
@@ -168,6 +170,20 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
             }
         }
     }
+}
+
+/// `Insert`, `Delete` or `IdxInsert` with a pre-update hook installed: the hook is told
+/// first (once, see [`preupdate`]), then the write is made.
+#[cold]
+fn heard_write<H: VmHost>(vm: &mut Vm, insn: &super::program::Insn, host: &mut H) -> Result<Flow> {
+    if let std::task::Poll::Pending = preupdate::fire(vm, insn, host)? {
+        return Ok(Flow::Pending);
+    }
+    let flow = write::exec(vm, insn, host.state());
+    if !matches!(flow, Ok(Flow::Pending)) && vm.phase.is_some_and(|(pc, phase)| pc == vm.pc && phase == preupdate::PHASE_HEARD) {
+        vm.phase = None;
+    }
+    flow
 }
 
 /// The interrupt flag and the progress handler, at a jump where either

@@ -27,6 +27,9 @@ pub const OPFLAG_ISUPDATE: u16 = 0x04;
 /// counting it (a trigger's writes: SQLite reports them, `changes()` does
 /// not count them).
 pub const OPFLAG_HOOK: u16 = 0x40;
+/// `Delete` P5 bit: delete nothing; only tell the pre-update hook of the
+/// UPDATE (see `exec::preupdate`).
+pub const OPFLAG_ISNOOP: u16 = 0x80;
 const SQLITE_UPDATE: i32 = 23;
 
 macro_rules! pend {
@@ -158,13 +161,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.last_insert_rowid = rowid;
             }
             if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
-                if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 {
+                if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 && !t.without_rowid {
                     let db = env.dbs.get(db_index).map(|d| d.name.clone()).unwrap_or_default();
                     let op = if insn.p5 & OPFLAG_ISUPDATE != 0 { SQLITE_UPDATE } else { SQLITE_INSERT };
-                    hook(op, &db, t, rowid);
+                    hook(op, &db, &t.name, rowid);
                 }
             }
         }
+        Opcode::Delete if insn.p5 & OPFLAG_ISNOOP != 0 => {}
         Opcode::Delete => {
             let (rowid, db_index) = match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
@@ -191,8 +195,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if insn.p5 & (OPFLAG_NCHANGE | OPFLAG_HOOK) != 0 {
                 if let (Some(hook), P4::Table(t)) = (env.update_hook.as_mut(), &insn.p4) {
+                    if t.without_rowid {
+                        return Ok(Flow::Next);
+                    }
                     let db = env.dbs.get(db_index).map(|d| d.name.clone()).unwrap_or_default();
-                    hook(SQLITE_DELETE, &db, t, rowid);
+                    hook(SQLITE_DELETE, &db, &t.name, rowid);
                 }
             }
         }
