@@ -250,6 +250,10 @@ pub struct sqlite3 {
     /// The change the pre-update hook is being told of, while its C
     /// callback runs (`preupdate.rs`), and the values handed out for it.
     pub preupdate: RefCell<crate::preupdate::Current>,
+    /// How many of its statements are being stepped (nested: a callback
+    /// stepping another), and which ([`Stepping`]).
+    pub stepping: std::cell::Cell<u32>,
+    pub stepping_list: RefCell<Vec<usize>>,
 }
 
 /// The counters a function call sees (see `sqlite3::counters_in_call`).
@@ -297,6 +301,8 @@ impl sqlite3 {
             counters_in_call: std::cell::Cell::new(None),
             lent: std::cell::Cell::new(std::ptr::null_mut()),
             preupdate: RefCell::new(Default::default()),
+            stepping: std::cell::Cell::new(0),
+            stepping_list: RefCell::new(Vec::new()),
         });
         // The handle is boxed: its lock no longer moves.
         db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
@@ -365,30 +371,42 @@ pub fn lend_to_callback<T>(d: &sqlite3, host: Option<&mut dyn ringlite::vdbe::ho
     call()
 }
 
-/// The statements being stepped on this thread, innermost last: a callback
-/// may not step, reset or finalize the statement that called it.
+/// The statements of a connection being stepped, innermost last (kept in
+/// the handle, [`sqlite3::stepping`]): a callback may not step, reset or
+/// finalize the statement that called it. Only the thread holding the
+/// connection's lock steps its statements, so a list per connection is
+/// exact.
 pub struct Stepping;
-
-thread_local! {
-    static STEPPING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
-}
 
 impl Stepping {
     /// Whether `p` is being stepped (its callback is calling).
-    pub fn contains(p: *mut sqlite3_stmt) -> bool {
-        STEPPING.with(|s| s.borrow().contains(&(p as usize)))
+    ///
+    /// # Safety
+    /// `p` is null or was returned by prepare (its `db` field is read
+    /// without creating a reference to the statement).
+    pub unsafe fn contains(p: *mut sqlite3_stmt) -> bool {
+        if p.is_null() {
+            return false;
+        }
+        let db = std::ptr::addr_of!((*p).db).read();
+        match db.as_ref() {
+            Some(d) if d.stepping.get() > 0 => d.stepping_list.borrow().contains(&(p as usize)),
+            _ => false,
+        }
     }
 
-    /// Mark `p` as stepping while `f` runs.
-    pub fn during<T>(p: *mut sqlite3_stmt, f: impl FnOnce() -> T) -> T {
-        struct Pop;
-        impl Drop for Pop {
+    /// Mark `p` (a statement of `d`) as stepping while `f` runs.
+    pub fn during<T>(d: &sqlite3, p: *mut sqlite3_stmt, f: impl FnOnce() -> T) -> T {
+        struct Pop<'a>(&'a sqlite3);
+        impl Drop for Pop<'_> {
             fn drop(&mut self) {
-                STEPPING.with(|s| s.borrow_mut().pop());
+                self.0.stepping_list.borrow_mut().pop();
+                self.0.stepping.set(self.0.stepping.get() - 1);
             }
         }
-        STEPPING.with(|s| s.borrow_mut().push(p as usize));
-        let _pop = Pop;
+        d.stepping_list.borrow_mut().push(p as usize);
+        d.stepping.set(d.stepping.get() + 1);
+        let _pop = Pop(d);
         f()
     }
 }

@@ -54,7 +54,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
         }
         let outer = db.current_stmt.replace(arg0);
         let stmt = &mut s.stmt;
-        let r = Stepping::during(arg0, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
+        let r = Stepping::during(db, arg0, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
         db.current_stmt.set(outer);
         match r {
             Ok(StepResult::Row) => {

@@ -13,35 +13,67 @@ use crate::vdbe::value_ops::check_length;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::{ConnState, Vm};
 
-// (Inline, with `call_few`: the interpreter loop calls the function
-// directly, once or twice per row of an aggregate scan.)
+/// Where a function call finds the connection state: the interpreter's
+/// own, or the whole connection lent to an application's function (which
+/// may run SQL on it, see `vdbe::host`).
+enum Caller<'a> {
+    State(&'a mut ConnState),
+    Lent(&'a mut dyn VmHost),
+}
+
+impl Caller<'_> {
+    #[inline(always)]
+    fn state(&mut self) -> &mut ConnState {
+        match self {
+            Caller::State(s) => s,
+            Caller::Lent(h) => h.state(),
+        }
+    }
+}
+
+/// Whether `insn` calls an application's function, which is lent the
+/// connection ([`exec_lent`]); ringlite's own functions never use it.
 #[inline]
-pub(super) fn exec<H: VmHost>(vm: &mut Vm, insn: &Insn, host: &mut H) -> Result<Flow> {
+pub(super) fn lends(insn: &Insn) -> bool {
+    matches!(&insn.p4, P4::Func(def) if !def.flags.builtin)
+}
+
+/// A function opcode calling an application's function, lent the
+/// connection.
+pub(super) fn exec_lent(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Flow> {
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
-    // An application's function is lent the connection (it may run SQL
-    // on it); ringlite's own never use it.
-    let lent = !def.flags.builtin;
-    if lent {
-        host.state().lent_depth += 1;
-    }
+    host.state().lent_depth += 1;
     let r = if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
-        call_few(vm, insn, def, host, lent)
+        call_few(vm, insn, def, Caller::Lent(&mut *host))
     } else {
-        call_general(vm, insn, def, host, lent)
+        call_general(vm, insn, def, Caller::Lent(&mut *host))
     };
-    if lent {
-        host.state().lent_depth -= 1;
-    }
+    let st = host.state();
+    debug_assert!(st.lent_depth > 0);
+    st.lent_depth -= 1;
     r
+}
+
+// (Inline, with `call_few`: the interpreter loop calls the function
+// directly, once or twice per row of an aggregate scan.)
+#[inline]
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let P4::Func(def) = &insn.p4 else {
+        return Err(super::internal("function opcode without a function"));
+    };
+    if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+        return call_few(vm, insn, def, Caller::State(env));
+    }
+    call_general(vm, insn, def, Caller::State(env))
 }
 
 /// Any function opcode: arguments moved out of their registers into a
 /// list for the call, `AggFinal` and `AggValue`.
 #[inline(never)]
-fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host: &mut dyn VmHost, lent: bool) -> Result<Flow> {
-    let env = host.state();
+fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut caller: Caller<'_>) -> Result<Flow> {
+    let env = caller.state();
     let max_length = env.max_length;
     let mut prng_state = env.prng;
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
@@ -69,8 +101,8 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host
     };
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, subtypes, &mut prng);
-    if lent {
-        ctx.host = Some(&mut *host);
+    if let Caller::Lent(h) = &mut caller {
+        ctx.host = Some(&mut **h);
     }
     let outcome = match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
@@ -117,7 +149,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host
     restore_args(&mut vm.regs, first, &mut args);
     vm.call_args = args;
     vm.now_jd_ms = now;
-    host.state().prng = prng_state;
+    caller.state().prng = prng_state;
     outcome
 }
 
@@ -151,8 +183,8 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
 /// sum(x), ...): the argument is passed from its register as it is, with
 /// no list to fill and drain per row.
 #[inline(always)]
-fn call_few<H: VmHost>(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, host: &mut H, lent: bool) -> Result<Flow> {
-    let env = host.state();
+fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut caller: Caller<'_>) -> Result<Flow> {
+    let env = caller.state();
     let max_length = env.max_length;
     let n = insn.p5 as usize;
     let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
@@ -168,8 +200,8 @@ fn call_few<H: VmHost>(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDe
     let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
-    if lent {
-        ctx.host = Some(host as &mut dyn VmHost);
+    if let Caller::Lent(h) = &mut caller {
+        ctx.host = Some(&mut **h);
     }
     match (insn.opcode, &def.kind) {
         (Opcode::Function, FuncKind::Scalar(f)) => {
@@ -177,7 +209,7 @@ fn call_few<H: VmHost>(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDe
             let subtype = ctx.result_subtype;
             drop(ctx);
             vm.now_jd_ms = now;
-            host.state().prng = prng_state;
+            caller.state().prng = prng_state;
             let r = &mut vm.regs[insn.p3 as usize];
             // (An integer, the usual result of a per-row function, is
             // written as a number: no drop and no whole-value copy.)
@@ -195,7 +227,7 @@ fn call_few<H: VmHost>(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDe
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
             drop(ctx);
             vm.now_jd_ms = now;
-            host.state().prng = prng_state;
+            caller.state().prng = prng_state;
             let chosen = r?;
             if insn.p1 > 0 {
                 vm.regs[insn.p1 as usize].set_int(chosen as i64);

@@ -22,7 +22,7 @@ pub mod trigger_counts;
 
 use super::program::{Opcode, Program};
 use super::host::VmHost;
-use super::{Vm, VmStep};
+use super::{ConnState, Vm, VmStep};
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
 use crate::value::Value;
 use std::sync::atomic::Ordering;
@@ -41,7 +41,34 @@ pub enum Flow {
     Pending,
 }
 
+/// Why [`run_core`] handed control back to [`run`].
+enum Handback {
+    /// The step's outcome.
+    Step(VmStep),
+    /// The instruction at the program counter needs the connection lent
+    /// to a callback (an application's function, a write the pre-update
+    /// hook hears of); it has not run.
+    Host,
+    /// The progress handler is due; `true` when a row is ready to be
+    /// returned once it has run (the program counter still on its
+    /// `ResultRow`).
+    Progress(bool),
+}
+
+/// The program running: the statement's, or a trigger program's.
+fn running<'p>(vm: &Vm, top: &'p Program) -> &'p Program {
+    match vm.frames.last() {
+        Some(f) => top.subprograms.get(f.sub).unwrap_or(top),
+        None => top,
+    }
+}
+
 /// Run `vm` on `prog` until a row, the end, or pending I/O.
+///
+/// The interpreter proper is [`run_core`], which sees only the connection
+/// state; it hands back the few instructions that lend the whole
+/// connection to a callback (see `vdbe::host`), run here, so the per-row
+/// loop is the same whatever the connection type.
 pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmStep> {
     let top = prog;
     if vm.halted {
@@ -51,19 +78,12 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
         // The statement starts: what its failure restores.
         vm.fk_deferred_at_start = host.state().fk_deferred;
     }
-    // The program running: the statement's, or a trigger program's (found
-    // again whenever a frame is entered or left).
-    let running = |vm: &Vm| match vm.frames.last() {
-        Some(f) => top.subprograms.get(f.sub).unwrap_or(top),
-        None => top,
-    };
-    let mut current = running(vm);
     // Interrupts and the progress handler are looked at when the call
     // starts and at every jump (the progress handler also before a row is
     // returned), as SQLite does: a program only runs long by looping, and
-    // a check per instruction was a tenth of a short scan's dispatch. The progress handler counts instructions from the
-    // start of this call, every N of them (the first jump past each
-    // multiple calls it).
+    // a check per instruction was a tenth of a short scan's dispatch. The
+    // progress handler counts instructions from the start of this call,
+    // every N of them (the first jump past each multiple calls it).
     if host.state().interrupt.load(Ordering::Relaxed) {
         let e = Error::code(SQLITE_INTERRUPT);
         txn::abort(vm, host.state(), &e, top.readonly);
@@ -74,96 +94,37 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
         _ => i64::MAX,
     };
     loop {
-        let Some(insn) = current.insns.get(vm.pc) else {
-            return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
-        };
-        vm.steps += 1;
-        let prog = current;
-        let flow = match insn.opcode {
-            // The per-row opcodes of scans first, each to its own function.
-            Opcode::Column => record::column_op(vm, insn, host.state()),
-            Opcode::Next => cursor::next_op(vm, insn, host.state()),
-            Opcode::Rowid => record::rowid_op(vm, insn, host.state()),
-            // The end of a trigger program returns to its caller.
-            Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => {
-                let flow = frame::leave(vm, insn.p3 != 0);
-                current = running(vm);
-                Ok(flow)
+        let flow = match run_core(vm, top, host.state(), progress_due)? {
+            Handback::Step(step) => return Ok(step),
+            Handback::Progress(row) => {
+                let checked = if row { progress_check(vm, host, &mut progress_due) } else { at_jump_checks(vm, host, &mut progress_due) };
+                if let Err(e) = checked {
+                    txn::abort(vm, host.state(), &e, top.readonly);
+                    return Err(e);
+                }
+                if row {
+                    vm.pc += 1;
+                    vm.rows_out += 1;
+                    return Ok(VmStep::Row);
+                }
+                continue;
             }
-            Opcode::Program => {
-                let flow = frame::enter(vm, top, insn, host.state().max_trigger_depth);
-                current = running(vm);
-                flow
+            Handback::Host => {
+                let Some(insn) = running(vm, top).insns.get(vm.pc) else {
+                    return Err(internal("program counter out of range"));
+                };
+                vm.steps += 1;
+                match insn.opcode {
+                    Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec_lent(vm, insn, host),
+                    Opcode::Insert | Opcode::Delete | Opcode::IdxInsert => heard_write(vm, insn, host),
+                    _ => Err(internal("instruction handed back without a reason")),
+                }
             }
-            Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
-            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, host.state())),
-            Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
-            | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
-            | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
-            | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
-            | Opcode::ResultRowConst => control::exec(vm, prog, insn),
-            Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, host.state().max_length),
-            Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
-            | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
-            | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
-            | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
-            | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
-            | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
-            Opcode::Concat => arith::concat(vm, insn, host.state().max_length),
-            Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
-                compare::exec(vm, insn)
-            }
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, host),
-            Opcode::MakeRecord | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, host.state()),
-            Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
-            | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
-            | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
-            | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, host.state()),
-            Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
-            | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
-            | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, host.state()),
-            Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if host.state().preupdate_hook.is_some() => heard_write(vm, insn, host),
-            Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
-                write::exec(vm, insn, host.state())
-            }
-            Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
-            | Opcode::SetCookie => txn::exec(vm, prog, insn, host.state()),
-            Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
-            | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
-                schema::exec(vm, insn, host.state())
-            }
-            Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, host.state()),
-            Opcode::JsonRows => tablefn::exec(vm, insn),
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
-            Ok(Flow::Jump(a)) => {
-                vm.pc = a;
-                if host.state().interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
-                    if let Err(e) = at_jump_checks(vm, host, &mut progress_due) {
-                        txn::abort(vm, host.state(), &e, top.readonly);
-                        return Err(e);
-                    }
-                }
-            }
-            Ok(Flow::Row) => {
-                // (SQLite also asks the progress handler before it returns
-                // a row: a program without loops is stopped there.)
-                if vm.steps >= progress_due {
-                    if let Err(e) = progress_check(vm, host, &mut progress_due) {
-                        txn::abort(vm, host.state(), &e, top.readonly);
-                        return Err(e);
-                    }
-                }
-                vm.pc += 1;
-                vm.rows_out += 1;
-                return Ok(VmStep::Row);
-            }
-            Ok(Flow::Done) => {
-                vm.halted = true;
-                return Ok(VmStep::Done);
-            }
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
+            Ok(_) => return Err(internal("unexpected flow from a lent instruction")),
             Err(e) => {
                 txn::abort(vm, host.state(), &e, top.readonly);
                 return Err(e);
@@ -172,10 +133,125 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
     }
 }
 
-/// `Insert`, `Delete` or `IdxInsert` with a pre-update hook installed: the hook is told
-/// first (once, see [`preupdate`]), then the write is made.
-#[cold]
-fn heard_write<H: VmHost>(vm: &mut Vm, insn: &super::program::Insn, host: &mut H) -> Result<Flow> {
+/// The interpreter loop: runs instructions until a row, the end, pending
+/// I/O, or an instruction that needs the connection lent ([`Handback`]).
+fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) -> Result<Handback> {
+    let mut current = running(vm, top);
+    loop {
+        let Some(insn) = current.insns.get(vm.pc) else {
+            return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
+        };
+        let prog = current;
+        let flow = match insn.opcode {
+            // Handed back before it counts as run (see `run`).
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue if agg::lends(insn) => return Ok(Handback::Host),
+            Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => return Ok(Handback::Host),
+            _ => {
+                vm.steps += 1;
+                dispatch(vm, top, &mut current, prog, insn, env)
+            }
+        };
+        match flow {
+            Ok(Flow::Next) => vm.pc += 1,
+            Ok(Flow::Jump(a)) => {
+                vm.pc = a;
+                if env.interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
+                    return Ok(Handback::Progress(false));
+                }
+            }
+            Ok(Flow::Row) => {
+                // (SQLite also asks the progress handler before it returns
+                // a row: a program without loops is stopped there.)
+                if vm.steps >= progress_due {
+                    return Ok(Handback::Progress(true));
+                }
+                vm.pc += 1;
+                vm.rows_out += 1;
+                return Ok(Handback::Step(VmStep::Row));
+            }
+            Ok(Flow::Done) => {
+                vm.halted = true;
+                return Ok(Handback::Step(VmStep::Done));
+            }
+            Ok(Flow::Pending) => return Ok(Handback::Step(VmStep::Pending)),
+            Err(e) => {
+                txn::abort(vm, env, &e, top.readonly);
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// Execute one instruction (its family's function).
+#[inline(always)]
+fn dispatch<'p>(
+    vm: &mut Vm,
+    top: &'p Program,
+    current: &mut &'p Program,
+    prog: &'p Program,
+    insn: &super::program::Insn,
+    env: &mut ConnState,
+) -> Result<Flow> {
+    match insn.opcode {
+        // The per-row opcodes of scans first, each to its own function.
+        Opcode::Column => record::column_op(vm, insn, env),
+        Opcode::Next => cursor::next_op(vm, insn, env),
+        Opcode::Rowid => record::rowid_op(vm, insn, env),
+        // The end of a trigger program returns to its caller.
+        Opcode::Halt if insn.p1 == 0 && !vm.frames.is_empty() => {
+            let flow = frame::leave(vm, insn.p3 != 0);
+            *current = running(vm, top);
+            Ok(flow)
+        }
+        Opcode::Program => {
+            let flow = frame::enter(vm, top, insn, env.max_trigger_depth);
+            *current = running(vm, top);
+            flow
+        }
+        Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
+        Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, env)),
+        Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
+        | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
+        | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
+        | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
+        | Opcode::ResultRowConst => control::exec(vm, prog, insn),
+        Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
+        Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
+        | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
+        | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
+        | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
+        | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
+        | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
+        Opcode::Concat => arith::concat(vm, insn, env.max_length),
+        Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
+            compare::exec(vm, insn)
+        }
+        Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
+        Opcode::MakeRecord | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
+        Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
+        | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
+        | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
+        | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
+        Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
+        | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
+        | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, env),
+        Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
+            write::exec(vm, insn, env)
+        }
+        Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
+        | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
+        Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
+        | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
+            schema::exec(vm, insn, env)
+        }
+        Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
+        Opcode::JsonRows => tablefn::exec(vm, insn),
+    }
+}
+
+/// `Insert`, `Delete` or `IdxInsert` with a pre-update hook installed: the
+/// hook is told first (once, see [`preupdate`]), then the write is made.
+fn heard_write(vm: &mut Vm, insn: &super::program::Insn, host: &mut dyn VmHost) -> Result<Flow> {
     if let std::task::Poll::Pending = preupdate::fire(vm, insn, host)? {
         return Ok(Flow::Pending);
     }

@@ -87,7 +87,7 @@ pub fn row_of_record(t: &WrittenTable, fields: Vec<Value>, rowid: i64) -> Vec<Va
 /// Fire the hook for the `Insert` or `Delete` at the program counter, if
 /// one is installed and the write is reported. `Pending` when the old row
 /// must first be read from disk.
-pub(super) fn fire<H: VmHost>(vm: &mut Vm, insn: &Insn, host: &mut H) -> Result<Poll<()>> {
+pub(super) fn fire(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Poll<()>> {
     let P4::Table(t) = &insn.p4 else { return Ok(Poll::Ready(())) };
     let pc = vm.pc;
     if !t.preupdate || vm.phase == Some((pc, PHASE_HEARD)) {
