@@ -30,9 +30,10 @@
 //! `load_extension` before enabling has it replaced then.
 //!
 //! Invariant: [`LOADED`] holds an entry for a handle only between the first
-//! enable/load on it and [`connection_freed`], which `open::free_db` calls
-//! after the handle is dropped; its lock is never held while an entry point
-//! runs (an entry point may load further extensions).
+//! enable/load on it and [`detach`], which `open::free_db` calls just
+//! before releasing the handle (closing the libraries after); its lock is
+//! never held while an entry point runs (an entry point may load further
+//! extensions).
 
 use crate::consts::*;
 use crate::error::misuse;
@@ -75,16 +76,26 @@ fn with_loaded<T>(db: *const sqlite3, f: impl FnOnce(&mut Loaded) -> T) -> T {
     f(all.entry(db as usize).or_default())
 }
 
-/// The handle at `db` has been freed: close the libraries it loaded. Called
-/// after everything of the connection that may call into them is gone.
-pub fn connection_freed(db: *const sqlite3) {
-    let entry = LOADED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(db as usize));
-    if let Some(loaded) = entry {
-        // Closed newest first: a later library may use an earlier one.
-        for lib in loaded.libraries.into_iter().rev() {
+/// The libraries a connection being freed had loaded; dropping this closes
+/// them, newest first (a later library may use an earlier one).
+pub struct Detached(Vec<Library>);
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        while let Some(lib) = self.0.pop() {
             let _ = lib.close();
         }
     }
+}
+
+/// Forget the handle at `db`, which is being freed, and hand back its
+/// libraries, to be dropped once everything of the connection that may
+/// call into them (functions, collations, their destructors) is gone.
+/// Taken before the handle's memory is released, so that a new handle at
+/// the same address never sees or loses this one's state.
+pub fn detach(db: *const sqlite3) -> Detached {
+    let entry = LOADED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(db as usize));
+    Detached(entry.map(|l| l.libraries).unwrap_or_default())
 }
 
 /// Whether the C API may load extensions on `d`.
@@ -317,5 +328,27 @@ unsafe extern "C" fn load_extension_sql(
     if sqlite3_load_extension(db, file, proc_, &mut msg) != SQLITE_OK {
         crate::result::sqlite3_result_error(ctx, msg, -1);
         crate::memory::sqlite3_free(msg as *mut c_void);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::derived_entry_point;
+
+    #[test]
+    fn entry_point_names_follow_sqlite_rule() {
+        // The examples of SQLite's documentation and its source comments.
+        let cases: &[(&str, &str)] = &[
+            ("/usr/local/lib/libExample5.4.3.so", "sqlite3_example_init"),
+            ("samplelib", "sqlite3_samplelib_init"),
+            ("./libdemoext.so", "sqlite3_demoext_init"),
+            ("demoext", "sqlite3_demoext_init"),
+            ("LIBfoo_bar-2.so", "sqlite3_foobar_init"),
+            ("/a.b/lib", "sqlite3__init"),
+            ("dir/.hidden.so", "sqlite3__init"),
+        ];
+        for (file, want) in cases {
+            assert_eq!(String::from_utf8(derived_entry_point(file.as_bytes())).unwrap(), *want, "{file}");
+        }
     }
 }

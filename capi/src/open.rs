@@ -146,10 +146,11 @@ pub unsafe fn free_db(db: *mut sqlite3) {
     for (_, p, destroy) in cd {
         crate::result::release(destroy, p);
     }
+    let extensions = crate::extension::detach(db);
     drop(Box::from_raw(db));
     // Last: the functions and collations just dropped may have lived in
     // the connection's extension libraries.
-    crate::extension::connection_freed(db);
+    drop(extensions);
 }
 
 unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {

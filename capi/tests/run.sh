@@ -184,7 +184,7 @@ else
   if command -v sqlite3 >/dev/null; then
     for src in "$here"/shell/*.sql; do
       name=shell_$(basename "$src" .sql)
-      sed "s|IMPORT_CSV|$here/shell/people.csv|g" "$src" > "$work/$name.in"
+      sed -e "s|IMPORT_CSV|$here/shell/people.csv|g" -e "s|EXT_DIR|$work|g" "$src" > "$work/$name.in"
       LD_LIBRARY_PATH="" sqlite3 -batch :memory: < "$work/$name.in" > "$work/$name.expected" 2>&1
       input="$work/$name.in" program_runs "$name" "$work/$name.expected" sqlite3 -batch :memory:
     done
