@@ -561,10 +561,57 @@ pub unsafe extern "C" fn sqlite3_overload_function(
             return misuse();
         }
         let _g = d.lock.lock();
-        let name = name_of(zFuncName);
-        let _ = cstring(name);
-        // Virtual tables are not supported yet, so the placeholder the
-        // overload would shadow can never be reached: nothing to register.
-        SQLITE_OK
+        // As SQLite: a function that already answers this name and count
+        // stays; otherwise a placeholder that refuses to run, which a
+        // virtual table's xFindFunction may stand in for.
+        // The lookup runs a statement; the error state stays as it was.
+        let saved = std::mem::take(&mut *d.error.borrow_mut());
+        let exists = function_exists(db, zFuncName, nArg);
+        *d.error.borrow_mut() = saved;
+        if exists {
+            return SQLITE_OK;
+        }
+        let name = CStr::from_ptr(zFuncName).to_bytes();
+        create_function(
+            db,
+            FunctionSpec {
+                name: name_of(zFuncName),
+                n_arg: nArg,
+                text_rep: SQLITE_UTF8,
+                user_data: crate::memory::malloc_cstr(name) as *mut c_void,
+                x_func: Some(invalid_function),
+                x_step: None,
+                x_final: None,
+                x_value: None,
+                x_inverse: None,
+                x_destroy: Some(crate::memory::sqlite3_free),
+            },
+        )
     })
+}
+
+/// Whether a function (application-defined or built in) answers `name`
+/// with `n_arg` arguments, exactly or taking any number: the lookup
+/// `sqlite3_overload_function` makes. Asked through the connection's
+/// `pragma_function_list`, which lists both kinds.
+unsafe fn function_exists(db: *mut sqlite3, name: *const c_char, n_arg: c_int) -> bool {
+    let sql = c"SELECT 1 FROM pragma_function_list WHERE lower(name) = lower(?1) AND narg IN (?2, -1)";
+    let mut st = std::ptr::null_mut();
+    if crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK {
+        return false;
+    }
+    crate::bind::sqlite3_bind_text(st, 1, name, -1, None);
+    crate::bind::sqlite3_bind_int(st, 2, n_arg);
+    let found = crate::step::sqlite3_step(st) == SQLITE_ROW;
+    crate::step::sqlite3_finalize(st);
+    found
+}
+
+/// The placeholder `sqlite3_overload_function` registers; its user data is
+/// the function's name.
+unsafe extern "C" fn invalid_function(ctx: *mut sqlite3_context, _argc: c_int, _argv: *mut *mut sqlite3_value) {
+    let name = sqlite3_user_data(ctx) as *const c_char;
+    let name = if name.is_null() { String::new() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
+    let msg = format!("unable to use function {name} in the requested context");
+    crate::result::sqlite3_result_error(ctx, cstring(msg).as_ptr(), -1);
 }

@@ -146,6 +146,33 @@ int main(void) {
     printf("library loaded after finalize: %d\n", demo_loaded());
   }
 
+  printf("-- the API extensions lean on, called through the table\n");
+  sqlite3_open(":memory:", &db);
+  sqlite3_enable_load_extension(db, 1);
+  load(db, "./libdemoext.so", "demo_more_init");
+  show(db, "SELECT patlen('abc', x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3)");
+  show(db, "SELECT ptr_read(5), ptr_make() IS NULL, typeof(ptr_make())");
+  sqlite3_exec(db, "CREATE TABLE b(data BLOB); INSERT INTO b VALUES(x'00010203ff'), (zeroblob(3))", 0, 0, 0);
+  show(db, "SELECT blob_head('b', 'data', rowid, 4) FROM b");
+  show(db, "SELECT blob_head('b', 'data', 99, 4)");
+  show(db, "SELECT blob_head('nosuch', 'data', 1, 4)");
+  show(db, "SELECT count_rows('b'), count_rows('sqlite_schema')");
+  show(db, "SELECT count_rows('nosuch')");
+  show(db, "SELECT subtype_of(tag('x')), subtype_of('x')");
+  show(db, "SELECT x FROM (SELECT 'B' AS x UNION ALL SELECT 'a' UNION ALL SELECT 'c') ORDER BY x COLLATE nocase2");
+  show(db, "SELECT overloaded(1, 2)");
+  show(db, "SELECT overloaded(1)");
+  printf("overload of a name this connection lacks rc=%d\n", sqlite3_overload_function(db, "half", 1));
+  show(db, "SELECT half(1)");
+  printf("overload of an existing function rc=%d\n", sqlite3_overload_function(db, "patlen", 2));
+  show(db, "SELECT patlen('ab', 1)");
+  printf("overload of a builtin rc=%d\n", sqlite3_overload_function(db, "printf", 3));
+  show(db, "SELECT printf('%d-%d', 1, 2)");
+  show(db, "SELECT nocase_destroyed()");
+  sqlite3_create_collation(db, "nocase2", SQLITE_UTF8, 0, 0);
+  show(db, "SELECT nocase_destroyed()");
+  sqlite3_close(db);
+
   printf("-- SQLITE_OK_LOAD_PERMANENTLY\n");
   sqlite3_open(":memory:", &db);
   sqlite3_enable_load_extension(db, 1);
