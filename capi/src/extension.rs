@@ -283,7 +283,9 @@ pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: 
                     crate::function::FunctionSpec {
                         name: "load_extension".into(),
                         n_arg,
-                        text_rep: SQLITE_UTF8,
+                        // Direct-only, as SQLite's: never from a view, a
+                        // trigger or a schema expression.
+                        text_rep: SQLITE_UTF8 | SQLITE_DIRECTONLY,
                         user_data: std::ptr::null_mut(),
                         x_func: Some(load_extension_sql),
                         x_step: None,

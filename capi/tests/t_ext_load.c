@@ -43,6 +43,11 @@ static int demo_loaded(void) {
   return h != 0;
 }
 
+static void seven(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc; (void)argv;
+  sqlite3_result_int(ctx, 7);
+}
+
 static int config_flag(sqlite3 *db) {
   int v = -1;
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, -1, &v);
@@ -61,6 +66,28 @@ int main(void) {
   show(db, "SELECT load_extension('./libdemoext.so')");
   printf("rc without pzErrMsg %d\n", sqlite3_load_extension(db, "./libdemoext.so", 0, 0));
   printf("library loaded: %d\n", demo_loaded());
+  show(db, "SELECT name, narg, flags FROM pragma_function_list WHERE name = 'load_extension' ORDER BY narg");
+  printf("-- direct-only: never from a view or a trigger\n");
+  sqlite3_enable_load_extension(db, 1);
+  show(db, "SELECT name, narg, flags FROM pragma_function_list WHERE name = 'load_extension' ORDER BY narg");
+  sqlite3_exec(db, "CREATE TABLE tt(x); CREATE VIEW vv AS SELECT load_extension('./nosuchlib') AS r;"
+                   "CREATE TRIGGER trg AFTER INSERT ON tt BEGIN SELECT load_extension('./nosuchlib'); END;", 0, 0, 0);
+  show(db, "SELECT * FROM vv");
+  show(db, "SELECT r IS NULL FROM (SELECT * FROM vv)");
+  show(db, "INSERT INTO tt VALUES(1)");
+  show(db, "SELECT load_extension(NULL)");
+  sqlite3_create_function(db, "seven", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, 0, seven, 0, 0);
+  sqlite3_exec(db, "CREATE VIEW v7 AS SELECT seven() AS s", 0, 0, 0);
+  show(db, "CREATE TABLE t7(a, b CHECK (b < seven()))");
+  show(db, "SELECT seven()");
+  show(db, "SELECT * FROM v7");
+  show(db, "INSERT INTO t7 VALUES(1, 2)");
+  show(db, "CREATE TABLE t8(a, b AS (a + seven()))");
+  sqlite3_exec(db, "CREATE TABLE t9(a)", 0, 0, 0);
+  show(db, "CREATE INDEX i9 ON t9(a + seven())");
+  show(db, "CREATE INDEX i9 ON t9(a) WHERE a > seven()");
+  sqlite3_exec(db, "DROP VIEW vv; DROP TRIGGER trg; DROP TABLE tt; DROP VIEW v7; DROP TABLE t7; DROP TABLE t9", 0, 0, 0);
+  sqlite3_enable_load_extension(db, 0);
 
   printf("-- the C API only, by sqlite3_db_config\n");
   printf("db_config rc=%d", sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, &v));
