@@ -177,7 +177,21 @@ int main(void) {
   sqlite3_open(":memory:", &db);
   sqlite3_enable_load_extension(db, 1);
   load(db, "./libdemoext.so", "demo_more_init");
+  show(db, "SELECT auxfreed()");
   show(db, "SELECT patlen('abc', x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3)");
+  show(db, "SELECT auxfreed()");
+  {
+    /* auxdata lives until its statement is reset */
+    sqlite3_stmt *st = 0;
+    sqlite3_prepare_v2(db, "SELECT patlen('xy', 1)", -1, &st, 0);
+    printf("step %d", sqlite3_step(st));
+    printf(" value %d", sqlite3_column_int(st, 0));
+    printf(" step %d\n", sqlite3_step(st));
+    show(db, "SELECT auxfreed()");
+    sqlite3_reset(st);
+    show(db, "SELECT auxfreed()");
+    sqlite3_finalize(st);
+  }
   show(db, "SELECT ptr_read(5), ptr_make() IS NULL, typeof(ptr_make())");
   sqlite3_exec(db, "CREATE TABLE b(data BLOB); INSERT INTO b VALUES(x'00010203ff'), (zeroblob(3))", 0, 0, 0);
   show(db, "SELECT blob_head('b', 'data', rowid, 4) FROM b");
