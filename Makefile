@@ -71,7 +71,8 @@ header:
 	command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
 	cd capi && cbindgen --quiet --config cbindgen.toml --crate ringlite-capi --output ../include/sqlite3.h .
 
-# Tools the demo and tests use, installed when missing.
+# Tools the demo and tests use, installed when missing (sqlite3-pcre: a
+# packaged extension the loadable-extension tests load on both libraries).
 deps:
 	@need=""; \
 	dpkg -s libsqlite3-dev >/dev/null 2>&1 || need="$$need libsqlite3-dev"; \
@@ -81,6 +82,8 @@ deps:
 	command -v nm >/dev/null || need="$$need binutils"; \
 	command -v cc >/dev/null || need="$$need gcc"; \
 	if [ -n "$$need" ]; then apt-get update -qq && apt-get install -y -qq $$need; fi
+	@dpkg -s sqlite3-pcre >/dev/null 2>&1 || apt-get install -y -qq sqlite3-pcre \
+	  || echo "sqlite3-pcre could not be installed: p_load_extension.py skips its part"
 	@command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
 
 install: all

@@ -1362,6 +1362,12 @@ extern "C" {
 
 int sqlite3_set_authorizer(sqlite3 *arg0, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
 
+int sqlite3_auto_extension(void (*xEntryPoint)(void));
+
+int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
+
+void sqlite3_reset_auto_extension(void);
+
 int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
 
 int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
@@ -1494,6 +1500,10 @@ int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnR
 
 void sqlite3_free_table(char **result);
 
+int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
+
+int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
+
 int sqlite3_create_function(sqlite3 *db, const char *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*));
 
 int sqlite3_create_function16(sqlite3 *db, const void *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*));
@@ -1614,10 +1624,6 @@ int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *zDb, int eMode, int *pnLo
 
 int sqlite3_file_control(sqlite3 *db, const char *zDbName, int op, void *arg);
 
-int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
-
-int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
-
 /*
  ringlite extension: drive the I/O of async connections (opened with
  `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
@@ -1682,17 +1688,6 @@ int sqlite3_memory_alarm(void (*arg0)(void*, sqlite3_int64, int), void *arg1, sq
  Only meaningful in SQLite's CEROD builds; nothing to activate here.
  */
 void sqlite3_activate_cerod(const char *zPassPhrase);
-
-/*
- No automatic extension can be registered (see `sqlite3_auto_extension`),
- so there is nothing to reset.
- */
-void sqlite3_reset_auto_extension(void);
-
-/*
- Returns 0: the entry point was not registered.
- */
-int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
 
 /*
  Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
@@ -1910,11 +1905,6 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
  `sqlite3_autovacuum_pages`: not supported yet.
  */
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
-
-/*
- `sqlite3_auto_extension`: not supported yet.
- */
-int sqlite3_auto_extension(void (*xEntryPoint)(void));
 
 /*
  `sqlite3_create_module`: not supported yet.

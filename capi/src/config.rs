@@ -172,10 +172,11 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                     }
                 }
             }
-            // Switches for features ringlite lacks (loading extensions, FTS3
-            // tokenizers, scan status) or whose guarantee it keeps anyway
-            // (its plans never change with statistics): the flag is what
-            // it says, and the feature's own API answers for itself.
+            // Switches kept here for the feature that reads them (loading
+            // extensions: `extension.rs`) or for features ringlite lacks
+            // (FTS3 tokenizers, scan status) or whose guarantee it keeps
+            // anyway (its plans never change with statistics): the flag is
+            // what it says, and the feature's own API answers for itself.
             SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION
             | SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
             | SQLITE_DBCONFIG_ENABLE_QPSG

@@ -80,9 +80,73 @@ pub struct CFunction {
     x_value: Option<XFinal>,
     x_inverse: Option<XFunc>,
     x_destroy: Option<XDestroy>,
-    /// `sqlite3_set_auxdata` entries: (argument index, argument value it
-    /// was computed for, data, destructor).
-    auxdata: Mutex<Vec<(c_int, Value, *mut c_void, Option<XDestroy>)>>,
+    /// `sqlite3_set_auxdata` entries.
+    auxdata: Mutex<Vec<AuxEntry>>,
+}
+
+/// One `sqlite3_set_auxdata` entry.
+struct AuxEntry {
+    /// The argument it belongs to, and the value it was computed for.
+    arg: c_int,
+    value: Value,
+    data: *mut c_void,
+    destroy: Option<XDestroy>,
+    /// The statement whose run set it (0: none known): the end of that
+    /// run (done, error, reset or finalize) releases the entry, as SQLite
+    /// releases a statement's auxdata when it halts.
+    stmt: usize,
+}
+
+impl AuxEntry {
+    unsafe fn release(self) {
+        if let Some(d) = self.destroy {
+            d(self.data);
+        }
+    }
+}
+
+/// The functions holding auxdata set by each running statement, so that
+/// [`statement_halted`] finds them (weakly: a function replaced meanwhile
+/// has released its entries already).
+static AUX_HOLDERS: Mutex<Vec<(usize, std::sync::Weak<CFunction>)>> = Mutex::new(Vec::new());
+
+/// The run of `stmt` ended (done, error, reset or finalize): release the
+/// auxdata it set, after the locks are dropped (a destructor may call the
+/// API).
+pub unsafe fn statement_halted(stmt: *mut crate::handle::sqlite3_stmt) {
+    let key = stmt as usize;
+    let holders: Vec<_> = {
+        let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        if all.is_empty() {
+            return;
+        }
+        let (mine, rest) = std::mem::take(&mut *all).into_iter().partition(|(s, _)| *s == key);
+        *all = rest;
+        mine
+    };
+    for (_, weak) in holders {
+        let Some(func) = weak.upgrade() else { continue };
+        let released: Vec<AuxEntry> = {
+            let mut aux = func.auxdata.lock().unwrap_or_else(|e| e.into_inner());
+            let (gone, kept) = std::mem::take(&mut *aux).into_iter().partition(|e| e.stmt == key);
+            *aux = kept;
+            gone
+        };
+        for e in released {
+            e.release();
+        }
+    }
+}
+
+/// Remember that `func` (a pointer into an `Arc<CFunction>`, as every
+/// context's is) holds auxdata of statement `stmt`.
+unsafe fn note_aux_holder(stmt: usize, func: *const CFunction) {
+    std::sync::Arc::increment_strong_count(func);
+    let strong = std::sync::Arc::from_raw(func);
+    let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+    if !all.iter().any(|(s, w)| *s == stmt && std::ptr::eq(w.as_ptr(), func)) {
+        all.push((stmt, Arc::downgrade(&strong)));
+    }
 }
 
 // C callbacks are called only under the connection's lock.
@@ -92,10 +156,8 @@ unsafe impl Sync for CFunction {}
 impl Drop for CFunction {
     fn drop(&mut self) {
         let aux = std::mem::take(self.auxdata.get_mut().unwrap_or_else(|e| e.into_inner()));
-        for (_, _, p, d) in aux {
-            if let Some(d) = d {
-                unsafe { d(p) };
-            }
+        for e in aux {
+            unsafe { e.release() };
         }
         if let Some(d) = self.x_destroy {
             unsafe { d(self.user_data) };
@@ -508,8 +570,8 @@ pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_in
         };
         let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
         aux.iter()
-            .find(|(n, v, _, _)| *n == N && same_value(v, arg))
-            .map_or(std::ptr::null_mut(), |e| e.2)
+            .find(|e| e.arg == N && same_value(&e.value, arg))
+            .map_or(std::ptr::null_mut(), |e| e.data)
     })
 }
 
@@ -530,14 +592,19 @@ pub unsafe extern "C" fn sqlite3_set_auxdata(
             }
             return;
         };
-        let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(pos) = aux.iter().position(|(n, _, _, _)| *n == N) {
-            let (_, _, p, d) = aux.remove(pos);
-            if let Some(d) = d {
-                d(p);
-            }
+        let stmt = crate::handle::db_ref_any((*c.func).db).map_or(0, |d| d.current_stmt.get() as usize);
+        if stmt != 0 {
+            note_aux_holder(stmt, c.func);
         }
-        aux.push((N, arg.clone(), arg2, arg3));
+        let replaced = {
+            let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
+            let old = aux.iter().position(|e| e.arg == N).map(|pos| aux.remove(pos));
+            aux.push(AuxEntry { arg: N, value: arg.clone(), data: arg2, destroy: arg3, stmt });
+            old
+        };
+        if let Some(e) = replaced {
+            e.release();
+        }
     })
 }
 
@@ -561,10 +628,57 @@ pub unsafe extern "C" fn sqlite3_overload_function(
             return misuse();
         }
         let _g = d.lock.lock();
-        let name = name_of(zFuncName);
-        let _ = cstring(name);
-        // Virtual tables are not supported yet, so the placeholder the
-        // overload would shadow can never be reached: nothing to register.
-        SQLITE_OK
+        // As SQLite: a function that already answers this name and count
+        // stays; otherwise a placeholder that refuses to run, which a
+        // virtual table's xFindFunction may stand in for.
+        // The lookup runs a statement; the error state stays as it was.
+        let saved = std::mem::take(&mut *d.error.borrow_mut());
+        let exists = function_exists(db, zFuncName, nArg);
+        *d.error.borrow_mut() = saved;
+        if exists {
+            return SQLITE_OK;
+        }
+        let name = CStr::from_ptr(zFuncName).to_bytes();
+        create_function(
+            db,
+            FunctionSpec {
+                name: name_of(zFuncName),
+                n_arg: nArg,
+                text_rep: SQLITE_UTF8,
+                user_data: crate::memory::malloc_cstr(name) as *mut c_void,
+                x_func: Some(invalid_function),
+                x_step: None,
+                x_final: None,
+                x_value: None,
+                x_inverse: None,
+                x_destroy: Some(crate::memory::sqlite3_free),
+            },
+        )
     })
+}
+
+/// Whether a function (application-defined or built in) answers `name`
+/// with `n_arg` arguments, exactly or taking any number: the lookup
+/// `sqlite3_overload_function` makes. Asked through the connection's
+/// `pragma_function_list`, which lists both kinds.
+unsafe fn function_exists(db: *mut sqlite3, name: *const c_char, n_arg: c_int) -> bool {
+    let sql = c"SELECT 1 FROM pragma_function_list WHERE lower(name) = lower(?1) AND narg IN (?2, -1)";
+    let mut st = std::ptr::null_mut();
+    if crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK {
+        return false;
+    }
+    crate::bind::sqlite3_bind_text(st, 1, name, -1, None);
+    crate::bind::sqlite3_bind_int(st, 2, n_arg);
+    let found = crate::step::sqlite3_step(st) == SQLITE_ROW;
+    crate::step::sqlite3_finalize(st);
+    found
+}
+
+/// The placeholder `sqlite3_overload_function` registers; its user data is
+/// the function's name.
+unsafe extern "C" fn invalid_function(ctx: *mut sqlite3_context, _argc: c_int, _argv: *mut *mut sqlite3_value) {
+    let name = sqlite3_user_data(ctx) as *const c_char;
+    let name = if name.is_null() { String::new() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
+    let msg = format!("unable to use function {name} in the requested context");
+    crate::result::sqlite3_result_error(ctx, cstring(msg).as_ptr(), -1);
 }

@@ -25,7 +25,9 @@
 #[macro_use]
 pub mod guard;
 pub mod abi;
+pub mod api_routines;
 pub mod authorizer;
+pub mod auto_extension;
 pub mod bind;
 pub mod collation;
 pub mod column;
@@ -35,6 +37,7 @@ pub mod consts;
 pub mod convert;
 pub mod error;
 pub mod exec;
+pub mod extension;
 pub mod function;
 pub mod handle;
 pub mod hooks;

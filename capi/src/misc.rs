@@ -423,38 +423,6 @@ pub unsafe extern "C" fn sqlite3_file_control(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        // Accepted like SQLite; loading itself is not supported.
-        let _ = onoff;
-        if db_ref(db).is_none() {
-            return misuse();
-        }
-        SQLITE_OK
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_load_extension(
-    db: *mut sqlite3,
-    zFile: *const c_char,
-    zProc: *const c_char,
-    pzErrMsg: *mut *mut c_char,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let _ = (zFile, zProc);
-        let msg = "loading extensions is not supported by ringlite yet";
-        if !pzErrMsg.is_null() {
-            *pzErrMsg = crate::memory::malloc_cstr(msg.as_bytes());
-        }
-        let Some(d) = db_ref(db) else { return misuse() };
-        let _g = d.lock.lock();
-        crate::error::set_error(d, SQLITE_ERROR, Some(msg));
-        SQLITE_ERROR
-    })
-}
-
 /// ringlite extension: drive the I/O of async connections (opened with
 /// `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
 /// the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
@@ -587,20 +555,6 @@ pub unsafe extern "C" fn sqlite3_memory_alarm(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
     let _ = zPassPhrase;
-}
-
-/// No automatic extension can be registered (see `sqlite3_auto_extension`),
-/// so there is nothing to reset.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_reset_auto_extension() {}
-
-/// Returns 0: the entry point was not registered.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_cancel_auto_extension(
-    xEntryPoint: Option<unsafe extern "C" fn()>,
-) -> c_int {
-    let _ = xEntryPoint;
-    0
 }
 
 /// Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),

@@ -74,7 +74,13 @@ pub unsafe fn open_impl(
     match err {
         None => {
             set_error(d, SQLITE_OK, None);
-            SQLITE_OK
+            // As in SQLite, a failing automatic extension fails the open
+            // and leaves a handle that only reports the error.
+            let rc = crate::auto_extension::run_on_open(raw);
+            if rc != SQLITE_OK {
+                d.magic.store(DB_SICK, Ordering::Release);
+            }
+            rc
         }
         Some(e) => report(d, &e),
     }
@@ -140,7 +146,11 @@ pub unsafe fn free_db(db: *mut sqlite3) {
     for (_, p, destroy) in cd {
         crate::result::release(destroy, p);
     }
+    let extensions = crate::extension::detach(db);
     drop(Box::from_raw(db));
+    // Last: the functions and collations just dropped may have lived in
+    // the connection's extension libraries.
+    drop(extensions);
 }
 
 unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {

@@ -67,6 +67,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
                 s.last_rc = SQLITE_OK;
                 s.last_msg = None;
                 crate::trace::statement_ends(arg0);
+                crate::function::statement_halted(arg0);
                 set_error(db, SQLITE_DONE, None);
                 SQLITE_DONE
             }
@@ -79,6 +80,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
                 s.last_rc = e.code;
                 s.last_msg = Some(e.message.clone());
                 crate::trace::statement_ends(arg0);
+                crate::function::statement_halted(arg0);
                 report(db, &e)
             }
         }
@@ -101,6 +103,7 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
         let _g = db.lock.lock();
         s.clear_row();
         crate::trace::statement_ends(pStmt);
+        crate::function::statement_halted(pStmt);
         let stmt = &mut s.stmt;
         if let Err(e) = db.with_conn(|c| stmt.reset(c)) {
             return report(db, &e);
@@ -128,6 +131,7 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
         {
             let _g = db.lock.lock();
             crate::trace::statement_ends(pStmt);
+            crate::function::statement_halted(pStmt);
             let stmt = &mut s.stmt;
             let _ = db.with_conn(|c| stmt.reset(c));
             rc = s.conclude();

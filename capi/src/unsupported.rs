@@ -86,17 +86,6 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     })
 }
 
-/// `sqlite3_auto_extension`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_auto_extension(
-    xEntryPoint: Option<unsafe extern "C" fn()>,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_auto_extension");
-        SQLITE_ERROR
-    })
-}
-
 /// `sqlite3_create_module`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_module(

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # The C ABI checks of `make test`:
 #   (a) include/sqlite3.h equals a fresh cbindgen generation;
-#   (b) it agrees with the system's sqlite3.h (header_check.sh);
+#   (b) it agrees with the system's sqlite3.h (header_check.sh), its
+#       structures have the reference header's layouts, and the table
+#       handed to loadable extensions has sqlite3ext.h's slot order and our
+#       functions in its slots (api_routines_check.sh);
 #   (c) the library exports every function SQLite's reference header
 #       declares (capi/tools/api_functions.txt) and nothing but sqlite3*;
 #   (d) each C program t_*.c, compiled against include/sqlite3.h, is linked
 #       once against ringlite and once against reference SQLite; both runs
 #       must print the same lines. The reference is SQLite 3.54.1 compiled
 #       from libsqlite3-sys's bundled source (REF_OBJ, made by `make`) when
-#       available, else the system's libsqlite3.so.0 (an older SQLite);
+#       available, else the system's libsqlite3.so.0 (an older SQLite).
+#       They run in a directory holding the test extension ext_demo.c built
+#       against the system's sqlite3ext.h (libdemoext.so and copies);
 #   (e) each Python program p_*.py, using the interpreter's sqlite3 module,
-#       prints the same with the reference library and with ringlite;
+#       prints the same with the reference library and with ringlite
+#       (RINGLITE_TEST_EXT_DIR names the directory of the test extension);
 #   (f) each C program r_*.c runs against ringlite alone and exits 0;
 #   (g) SQLite's speedtest1.c builds against the installed library through
 #       pkg-config and runs its test sets (speedtest1.sh);
@@ -55,6 +61,18 @@ else
   skp struct-layouts "reference header or python3 missing"
 fi
 
+# the sqlite3_api_routines table of loadable extensions: slot order against
+# the reference and the system sqlite3ext.h, slot contents against the
+# library's exports
+ext_hdrs=""
+[ -n "$ref_hdr" ] && [ -f "$(dirname "$ref_hdr")/sqlite3ext.h" ] && ext_hdrs="$(dirname "$ref_hdr")"
+[ -f /usr/include/sqlite3ext.h ] && ext_hdrs="$ext_hdrs /usr/include"
+if [ -n "$ext_hdrs" ]; then
+  if "$here/api_routines_check.sh" "$lib" "$work/api_routines" $ext_hdrs; then ok api-routines; else bad api-routines; fi
+else
+  skp api-routines "no sqlite3ext.h"
+fi
+
 # the header declares nothing outside SQLite's names
 leaks=$(grep -E '^(typedef|struct|enum|union)|^#define' "$root/include/sqlite3.h" \
   | grep -vE 'sqlite3|sqlite_|#define (SQLITE|NOT_WITHIN|PARTLY_WITHIN|FULLY_WITHIN|FTS5_)' || true)
@@ -92,6 +110,16 @@ int main(void) {
 }
 PROBE
 cc -I"$root/include" -o "$work/probe" "$work/probe.c" -L"$lib" -lsqlite3 -Wl,-rpath,"$lib" && "$work/probe" && probe_ok=1
+# Loadable extensions for the t_ext_* and p_* programs, built against the
+# system's sqlite3ext.h into the directory the programs run in: the demo
+# under its own name, without "lib" and as a library with no entry point
+# its name derives (libother.so).
+export RINGLITE_TEST_EXT_DIR="$work"
+if [ -f /usr/include/sqlite3ext.h ] && cc -shared -fPIC -O1 -Wall -Werror -o "$work/libdemoext.so" "$here/ext_demo.c"; then
+  cp "$work/libdemoext.so" "$work/demoext.so"; cp "$work/libdemoext.so" "$work/libother.so"
+else
+  echo "note: the demo extension could not be built (libsqlite3-dev missing?)"
+fi
 for src in "$here"/t_*.c; do
   name=$(basename "$src" .c)
   if [[ $name == t_engine_* ]] && [ $probe_ok = 0 ]; then skp "$name" "engine cannot run queries yet"; continue; fi
@@ -156,7 +184,7 @@ else
   if command -v sqlite3 >/dev/null; then
     for src in "$here"/shell/*.sql; do
       name=shell_$(basename "$src" .sql)
-      sed "s|IMPORT_CSV|$here/shell/people.csv|g" "$src" > "$work/$name.in"
+      sed -e "s|IMPORT_CSV|$here/shell/people.csv|g" -e "s|EXT_DIR|$work|g" "$src" > "$work/$name.in"
       LD_LIBRARY_PATH="" sqlite3 -batch :memory: < "$work/$name.in" > "$work/$name.expected" 2>&1
       input="$work/$name.in" program_runs "$name" "$work/$name.expected" sqlite3 -batch :memory:
     done

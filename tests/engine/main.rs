@@ -44,6 +44,7 @@ mod sql_column_names;
 mod sql_concurrency;
 mod sql_cte_self_reference;
 mod sql_damaged_record;
+mod sql_direct_only;
 mod sql_dml_forms;
 mod sql_expiry;
 mod sql_expr;

@@ -1008,6 +1008,14 @@ impl Compiler<'_> {
         if super::is_window_only(name) {
             return Err(Error::sql(format!("misuse of window function {name}()")));
         }
+        // A direct-only function (load_extension(), or one registered with
+        // SQLITE_DIRECTONLY) runs only from the statement's own text: a
+        // view or trigger body or a schema expression (CHECK, index key,
+        // generated column) could be planted by whoever wrote the file.
+        let from_ddl = self.pure_context != 0 || self.stored_schema_expr || !self.view_texts.is_empty() || !self.firing.is_empty();
+        if def.flags.direct_only && from_ddl {
+            return Err(Error::sql(format!("unsafe use of {name}()")));
+        }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
             if self.in_aggregate_query {
                 return Err(Error::sql(format!("misuse of aggregate: {name}()")));

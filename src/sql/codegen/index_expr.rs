@@ -228,7 +228,9 @@ impl Compiler<'_> {
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
         let target = self.b.reg();
-        let r = self.with_row_scope(table, row, rowid, |c| c.expr_text(text, target));
+        // In an index context, as SQLite resolves it: a direct-only
+        // function is then refused as unsafe before its determinism counts.
+        let r = self.with_row_scope(table, row, rowid, |c| c.with_pure_context(1, |c| c.expr_text(text, target)));
         let nondeterministic = self.b.insns.iter().any(|i| {
             matches!(&i.p4, P4::Func(def) if i.opcode == Opcode::Function && !def.flags.deterministic)
         });

@@ -21,7 +21,7 @@ use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
 use crate::error::{Error, Result, SQLITE_TOOBIG};
 use crate::value::collation::Collation;
 use crate::value::Value;
-use crate::vdbe::func::{FunctionContext, FunctionRegistry};
+use crate::vdbe::func::{FuncFlags, FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
 
 /// The SQLite version ringlite reports (`sqlite_version()`,
@@ -254,7 +254,11 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "sqlite_version", &[0], d, |_, _| Ok(Value::text(SQLITE_VERSION)));
     scalar(r, "sqlite_source_id", &[0], d, |_, _| Ok(Value::text(SQLITE_SOURCE_ID)));
     scalar(r, "sqlite_log", &[2], VOLATILE, |_, _| Ok(Value::Null));
-    scalar(r, "load_extension", &[1, 2], VOLATILE, |_, _| Err(Error::sql("not authorized")));
+    // Direct-only as in SQLite (never from a view, trigger or schema
+    // expression). Loading itself lives in the C API crate, which puts its
+    // own function in place of this one once a connection enables it.
+    let direct_only = FuncFlags { direct_only: true, ..VOLATILE };
+    scalar(r, "load_extension", &[1, 2], direct_only, |_, _| Err(Error::sql("not authorized")));
     scalar(r, "sqlite_compileoption_used", &[1], d, |_, a| {
         Ok(match &a[0] {
             Value::Null => Value::Null,
