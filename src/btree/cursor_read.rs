@@ -66,6 +66,34 @@ pub(super) struct LeafHeader {
     slot: u32,
 }
 
+/// The serial type of column `i` from a record header that lies wholly
+/// in `local` (the first bytes of a `payload_size`-byte record): `Some(None)`
+/// when the header has fewer columns, `None` when the header is not all in
+/// `local` or does not read sane (the caller then reads the whole record,
+/// which reports any corruption).
+fn serial_type_in_local_header(local: &[u8], payload_size: usize, i: usize) -> Option<Option<u64>> {
+    let (hdr, mut pos) = crate::value::varint::read_varint(local)?;
+    let hdr = usize::try_from(hdr).ok()?;
+    if hdr > local.len() || hdr > payload_size || pos > hdr {
+        return None;
+    }
+    let mut body = hdr as u64;
+    let mut col = 0;
+    while pos < hdr {
+        let (st, n) = crate::value::varint::read_varint(&local[pos..hdr])?;
+        body += crate::value::record::serial_type_len(st)?;
+        if body > payload_size as u64 {
+            return None;
+        }
+        if col == i {
+            return Some(Some(st));
+        }
+        pos += n;
+        col += 1;
+    }
+    Some(None)
+}
+
 impl Btree {
     /// Read the entry `path` ends on into `buf`: an index entry's whole key,
     /// a table row's payload when it has no overflow pages (else nothing is
@@ -596,6 +624,41 @@ impl Cursor {
                 Ok(Poll::Ready(true))
             }
         }
+    }
+
+    /// The serial type of column `i` of the current entry's record
+    /// (`None` when the record has fewer columns), read from the header
+    /// alone: a row whose payload spills to overflow pages has them left
+    /// unread when its header lies in the cell (always, but for rows of
+    /// thousands of columns). What `length()`, `typeof()` and
+    /// `octet_length()` of a column need (SQLite's `OPFLAG_LENGTHARG`).
+    pub fn column_serial_type(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<u64>> {
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
+        if !at_hand && self.state == CursorState::Valid {
+            let this = &*self;
+            let r = bt.run_read(|bt| {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                Ok(serial_type_in_local_header(local, info.payload_size as usize, i))
+            });
+            match r? {
+                Poll::Pending => return Ok(Poll::Pending),
+                Poll::Ready(Some(st)) => return Ok(Poll::Ready(st)),
+                // The header is not all in the cell, or reads oddly: the
+                // whole record is read and checked as usual.
+                Poll::Ready(None) => {}
+            }
+        }
+        crate::ready!(self.entry_at_hand(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        Ok(Poll::Ready(self.header.column(payload, i)?.map(|(st, _)| st)))
     }
 
     /// Number of fields in the current entry's record (table: the row;

@@ -4,6 +4,16 @@
 //! the rest in a chain of overflow pages: each holds the next page number
 //! (0 ends the chain) and then up to usable-4 bytes of payload.
 //!
+//! A payload to write is a [`Payload`]: its bytes, then a count of zero
+//! bytes that are not stored anywhere (a record ending in zero-blobs,
+//! SQLite's `nZero`). Zeros need no writing: every page the allocator
+//! hands out is zero-filled.
+//!
+//! A large payload's chain is written ahead of its cell
+//! ([`Btree::write_chain_batch`]), a batch of pages per B-tree operation,
+//! so the cache can spill between batches: writing a gigabyte value holds
+//! a batch of pages in memory, not the value.
+//!
 //! Invariant: a chain is followed for at most as many pages as the payload
 //! size implies; a longer chain, a loop, or a bad page number is
 //! `SQLITE_CORRUPT`.
@@ -12,6 +22,72 @@ use super::cell::{self, get_u32, CellInfo};
 use super::page::PageKind;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
+
+/// A payload to write: `bytes`, then `zeros` zero bytes (not stored).
+/// `chain`, when not 0, is the first page of its overflow chain, already
+/// written by [`Btree::write_chain_batch`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Payload<'a> {
+    /// The stored bytes.
+    pub bytes: &'a [u8],
+    /// Zero bytes after them.
+    pub zeros: usize,
+    /// First page of the overflow chain written ahead (0: none).
+    pub chain: Pgno,
+}
+
+impl<'a> From<&'a [u8]> for Payload<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Payload { bytes, zeros: 0, chain: 0 }
+    }
+}
+
+impl Payload<'_> {
+    /// Total size in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes.len() + self.zeros
+    }
+
+    /// All its bytes are stored and no chain was written ahead.
+    pub fn is_plain(&self) -> bool {
+        self.zeros == 0 && self.chain == 0
+    }
+
+    /// Append bytes `from..to` of the payload to `out`.
+    fn append_range(&self, from: usize, to: usize, out: &mut Vec<u8>) {
+        let stored_end = to.min(self.bytes.len());
+        if from < stored_end {
+            out.extend_from_slice(&self.bytes[from..stored_end]);
+        }
+        out.resize(out.len() + (to - from.max(stored_end)), 0);
+    }
+
+    /// Copy the stored bytes among `from..from + dst.len()` into `dst`;
+    /// the part in the zero tail is left as it is (the caller's page is
+    /// zero-filled).
+    fn copy_stored(&self, from: usize, dst: &mut [u8]) {
+        if from < self.bytes.len() {
+            let n = dst.len().min(self.bytes.len() - from);
+            dst[..n].copy_from_slice(&self.bytes[from..from + n]);
+        }
+    }
+}
+
+/// Progress of an overflow chain written ahead of its cell, kept between
+/// the B-tree operations that write it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChainWrite {
+    /// First page (0: none yet).
+    pub first: Pgno,
+    /// Last page written (its next-page field is 0 until a page follows).
+    pub last: Pgno,
+    /// Overflow bytes written so far.
+    pub done: usize,
+}
+
+/// Pages an overflow chain may take before it is written ahead of its
+/// cell, a batch of this many pages per operation.
+pub const CHAIN_BATCH_PAGES: usize = 64;
 
 impl Btree {
     /// Pages an overflowing payload of `info` must use.
@@ -83,34 +159,80 @@ impl Btree {
     }
 
     /// Build a leaf cell for `payload`, spilling into a new overflow chain
-    /// if it is too large.
-    pub(super) fn build_leaf_cell(&mut self, kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Vec<u8>> {
+    /// if it is too large (or pointing at the chain written ahead).
+    pub(super) fn build_leaf_cell(&mut self, kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Vec<u8>> {
         let usable = self.usable();
-        let mut out = cell::leaf_prefix(kind, rowid, payload.len());
-        let local = cell::local_size(payload.len() as u64, kind == PageKind::TableLeaf, usable);
-        out.extend_from_slice(&payload[..local]);
-        if local == payload.len() {
+        let total = payload.size();
+        let mut out = cell::leaf_prefix(kind, rowid, total);
+        let local = cell::local_size(total as u64, kind == PageKind::TableLeaf, usable);
+        payload.append_range(0, local, &mut out);
+        if local == total {
             if out.len() < cell::MIN_CELL {
                 out.resize(cell::MIN_CELL, 0);
             }
             return Ok(out);
         }
+        if payload.chain != 0 {
+            out.extend_from_slice(&payload.chain.to_be_bytes());
+            return Ok(out);
+        }
         let per_page = usable as usize - 4;
-        let chunks: Vec<&[u8]> = payload[local..].chunks(per_page).collect();
-        let mut pages = Vec::with_capacity(chunks.len());
-        for _ in 0..chunks.len() {
+        let n_pages = (total - local).div_ceil(per_page);
+        let mut pages = Vec::with_capacity(n_pages);
+        for _ in 0..n_pages {
             pages.push(self.allocate_page()?);
         }
-        for (i, chunk) in chunks.iter().enumerate() {
+        for (i, &pgno) in pages.iter().enumerate() {
             let next = pages.get(i + 1).copied().unwrap_or(0);
-            let data = self.pager.page_mut(pages[i])?;
+            let from = local + i * per_page;
+            let want = (total - from).min(per_page);
+            let data = self.pager.page_mut(pgno)?;
             data[..4].copy_from_slice(&next.to_be_bytes());
-            data[4..4 + chunk.len()].copy_from_slice(chunk);
+            payload.copy_stored(from, &mut data[4..4 + want]);
         }
         for w in pages.windows(2) {
             self.ptrmap_put(w[1], super::ptrmap::OVERFLOW2, w[0])?;
         }
         out.extend_from_slice(&pages[0].to_be_bytes());
         Ok(out)
+    }
+
+    /// Pages of the overflow chain a `kind` leaf cell for a payload of
+    /// `total` bytes needs.
+    pub(super) fn overflow_pages_for(&self, kind: PageKind, total: usize) -> usize {
+        let usable = self.usable();
+        let local = cell::local_size(total as u64, kind == PageKind::TableLeaf, usable);
+        (total - local).div_ceil(usable as usize - 4)
+    }
+
+    /// Write up to `max_pages` more pages of `payload`'s overflow chain
+    /// (for a `kind` leaf cell), continuing `st`. `true` once the chain is
+    /// whole. The pages are new (zero-filled): only the stored bytes are
+    /// copied, and each page is linked from the one before.
+    pub(super) fn write_chain_batch(&mut self, kind: PageKind, payload: Payload<'_>, st: &mut ChainWrite, max_pages: usize) -> Result<bool> {
+        let usable = self.usable();
+        let total = payload.size();
+        let local = cell::local_size(total as u64, kind == PageKind::TableLeaf, usable);
+        let over = total - local;
+        let per_page = usable as usize - 4;
+        for _ in 0..max_pages {
+            if st.done >= over {
+                break;
+            }
+            let pgno = self.allocate_page()?;
+            if st.last == 0 {
+                st.first = pgno;
+            } else {
+                self.pager.page_mut(st.last)?[..4].copy_from_slice(&pgno.to_be_bytes());
+                self.ptrmap_put(pgno, super::ptrmap::OVERFLOW2, st.last)?;
+            }
+            let want = (over - st.done).min(per_page);
+            let data = self.pager.page_mut(pgno)?;
+            debug_assert!(data[..4 + want].iter().all(|&b| b == 0), "a new page is zero-filled");
+            payload.copy_stored(local + st.done, &mut data[4..4 + want]);
+            st.last = pgno;
+            st.done += want;
+        }
+        Ok(st.done >= over)
     }
 }

@@ -11,6 +11,13 @@ use crate::value::Value;
 use crate::vdbe::func::FuncDef;
 use std::sync::Arc;
 
+/// `Column` P5: the value feeds only `length()` (SQLite's values).
+pub const OPFLAG_LENGTHARG: u16 = 0x40;
+/// `Column` P5: the value feeds only `typeof()`.
+pub const OPFLAG_TYPEOFARG: u16 = 0x80;
+/// `Column` P5: the value feeds only `octet_length()` (both bits).
+pub const OPFLAG_BYTELENARG: u16 = 0xc0;
+
 /// The opcodes this VM implements. Names and operands follow SQLite's
 /// `opcode.txt`; `Debug` prints the name EXPLAIN shows.
 #[allow(missing_docs)]

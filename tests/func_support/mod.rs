@@ -55,6 +55,7 @@ impl RefDb {
                         b.len() as i32,
                         ffi::SQLITE_TRANSIENT(),
                     ),
+                    Value::ZeroBlob(n) => ffi::sqlite3_bind_zeroblob(stmt, idx, *n as i32),
                 };
             }
             let mut rows = Vec::new();

@@ -1018,8 +1018,39 @@ impl Compiler<'_> {
         for (i, a) in args.iter().enumerate() {
             self.expr(a, first + i as i32)?;
         }
+        if def.flags.builtin && args.len() == 1 {
+            self.flag_length_only_column(name, first);
+        }
         self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), args.len() as u16);
         Ok(())
+    }
+
+    /// The argument of built-in `length()`, `typeof()` or `octet_length()`
+    /// just read by a `Column` into `arg` (the column is the whole
+    /// argument): that `Column` is flagged so it reads only the record
+    /// header where the function needs no bytes (SQLite's
+    /// `OPFLAG_LENGTHARG`/`TYPEOFARG`/`BYTELENARG`), and a large value on
+    /// overflow pages is not read at all.
+    fn flag_length_only_column(&mut self, name: &str, arg: i32) {
+        use crate::vdbe::program::{OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_TYPEOFARG};
+        let flag = match name.to_ascii_lowercase().as_str() {
+            "length" => OPFLAG_LENGTHARG,
+            "typeof" => OPFLAG_TYPEOFARG,
+            "octet_length" => OPFLAG_BYTELENARG,
+            _ => return,
+        };
+        // (A REAL column's read is followed by its RealAffinity, which
+        // keeps the class typeof() sees.)
+        let n = self.b.insns.len();
+        let column_at = match self.b.insns.get(n.wrapping_sub(1)) {
+            Some(i) if i.opcode == Opcode::RealAffinity && i.p1 == arg => n.wrapping_sub(2),
+            _ => n.wrapping_sub(1),
+        };
+        if let Some(i) = self.b.insns.get_mut(column_at) {
+            if i.opcode == Opcode::Column && i.p3 == arg && i.p5 == 0 {
+                i.p5 = flag;
+            }
+        }
     }
 
     fn binary(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {

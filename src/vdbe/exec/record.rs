@@ -8,58 +8,87 @@ use crate::error::{Error, Result};
 use crate::value::record::{record_column, RecordBuilder};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
-use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::program::{Insn, Opcode, OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_TYPEOFARG, P4};
 use crate::vdbe::value_ops::{apply_affinity, decode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
-pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+/// `MakeRecord`: `r[P3]` = the record of registers `P1..P1+P2` (P4: their
+/// affinities). When `next`, the instruction after it, is the table
+/// `Insert` of that record, trailing zero-blob fields stay out of the
+/// record's bytes: their size is left in [`Vm::zero_tail`] for the
+/// `Insert`, which has the B-tree write the zeros (SQLite's `nZero`).
+pub(super) fn make_record(vm: &mut Vm, insn: &Insn, next: Option<&Insn>, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
-    match insn.opcode {
-        Opcode::MakeRecord => {
-            let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
-            let (first, n) = (p1 as usize, p2.max(0) as usize);
-            // Values an affinity changes are converted in a copy; the
-            // others are encoded straight from their registers.
-            let mut converted: Vec<(usize, Value)> = Vec::new();
-            for (i, &c) in affs.iter().enumerate().take(n) {
-                let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
-                let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
-                if affinity_may_change(v, aff) {
-                    converted.push((i, record_affinity(v.clone(), aff)));
-                }
-            }
-            // The output register's previous record buffer is reused (a
-            // loop builds one record per row into the same register).
-            let out_reg = p3 as usize;
-            let kept = match vm.regs.get_mut(out_reg) {
-                Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
-                    Value::Blob(b) => Some(b),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let mut out = kept.unwrap_or_else(|| vm.spare_buf());
-            let regs = &vm.regs;
-            let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
-                Some((_, v)) => v.as_ref(),
-                None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
-            };
-            // (On the stack for the usual few values.)
-            let mut few = [ValueRef::Null; 16];
-            if n <= few.len() {
-                for (i, v) in few.iter_mut().enumerate().take(n) {
-                    *v = value_at(i);
-                }
-                RecordBuilder::default().build_slice(&few[..n], &mut out);
-            } else {
-                RecordBuilder::default().build((0..n).map(value_at), &mut out);
-            }
-            if out.len() as i64 > env.max_length {
-                return Err(crate::vdbe::value_ops::too_big());
-            }
-            set_reg(vm, p3, Value::Blob(out));
+    vm.zero_tail = None;
+    let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
+    let (first, n) = (p1 as usize, p2.max(0) as usize);
+    // Values an affinity changes are converted in a copy; the
+    // others are encoded straight from their registers.
+    let mut converted: Vec<(usize, Value)> = Vec::new();
+    for (i, &c) in affs.iter().enumerate().take(n) {
+        let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
+        let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
+        if affinity_may_change(v, aff) {
+            converted.push((i, record_affinity(v.clone(), aff)));
         }
+    }
+    // Trailing zero-blobs left out of the bytes: fields `body_fields..n`.
+    let mut body_fields = n;
+    let mut zeros = 0usize;
+    if next.is_some_and(|i| i.opcode == Opcode::Insert && i.p2 == p3) {
+        while body_fields > 0 {
+            match vm.regs.get(first + body_fields - 1).map(|r| &r.value) {
+                Some(Value::ZeroBlob(z)) => {
+                    zeros += z;
+                    body_fields -= 1;
+                }
+                _ => break,
+            }
+        }
+    }
+    // The output register's previous record buffer is reused (a
+    // loop builds one record per row into the same register).
+    let out_reg = p3 as usize;
+    let kept = match vm.regs.get_mut(out_reg) {
+        Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
+            Value::Blob(b) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut out = kept.unwrap_or_else(|| vm.spare_buf());
+    let regs = &vm.regs;
+    let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
+        Some((_, v)) => v.as_ref(),
+        None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
+    };
+    // (On the stack for the usual few values.)
+    let mut few = [ValueRef::Null; 16];
+    if zeros > 0 {
+        let values: Vec<ValueRef<'_>> = (0..n).map(value_at).collect();
+        RecordBuilder::default().build_head(&values, body_fields, &mut out);
+    } else if n <= few.len() {
+        for (i, v) in few.iter_mut().enumerate().take(n) {
+            *v = value_at(i);
+        }
+        RecordBuilder::default().build_slice(&few[..n], &mut out);
+    } else {
+        RecordBuilder::default().build((0..n).map(value_at), &mut out);
+    }
+    if (out.len() + zeros) as i64 > env.max_length {
+        return Err(crate::vdbe::value_ops::too_big());
+    }
+    set_reg(vm, p3, Value::Blob(out));
+    if zeros > 0 {
+        vm.zero_tail = Some((out_reg, zeros));
+    }
+    Ok(Flow::Next)
+}
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2) = (insn.p1, insn.p2);
+    match insn.opcode {
         Opcode::Column => return column_op(vm, insn, env),
         Opcode::Rowid | Opcode::IdxRowid => {
             if let Some(flow) = rowid_in_place(vm, insn) {
@@ -150,6 +179,17 @@ fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
 pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+        if insn.p5 & OPFLAG_BYTELENARG != 0 && !c.null_row && !c.eof && c.cursor.is_valid() {
+            let bt = &mut env.dbs[c.db].btree;
+            let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
+                Poll::Pending => return Ok(Flow::Pending),
+                Poll::Ready(st) => st,
+            };
+            if let Some(v) = st.and_then(|st| stand_in(st, insn.p5 & OPFLAG_BYTELENARG)) {
+                set_reg(vm, p3, v);
+                return Ok(Flow::Next);
+            }
+        }
         if !c.null_row && !c.eof && c.cursor.is_valid() {
             let dst = p3 as usize;
             if dst >= vm.regs.len() {
@@ -208,6 +248,30 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         }
     }
     Ok(Flow::Next)
+}
+
+/// What `Column` under a length or type flag (`flag`) stores for a column
+/// of serial type `st` without reading its bytes, as SQLite's `OP_Column`
+/// does: for `typeof()` a value of the right class; for `length()` of a
+/// blob and `octet_length()` of a blob or text, a zero-blob of the right
+/// size (those functions give its size). `None`: the bytes are needed.
+fn stand_in(st: u64, flag: u16) -> Option<Value> {
+    let len = crate::value::record::serial_type_len(st)? as usize;
+    let blob = st >= 12 && st % 2 == 0;
+    let text = st >= 13 && st % 2 == 1;
+    match flag {
+        OPFLAG_TYPEOFARG => Some(match st {
+            0 => Value::Null,
+            1..=6 | 8 | 9 => Value::Integer(0),
+            // (A stored NaN reads as NULL: the bytes decide.)
+            7 => return None,
+            _ if blob => Value::zero_blob(len),
+            _ => Value::Text(Vec::new()),
+        }),
+        OPFLAG_LENGTHARG if blob => Some(Value::zero_blob(len)),
+        OPFLAG_BYTELENARG if blob || text => Some(Value::zero_blob(len)),
+        _ => None,
+    }
 }
 
 /// The value of a column missing from a short record: P4 of `Column`

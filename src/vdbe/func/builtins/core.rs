@@ -20,7 +20,7 @@ use super::pattern::{self, PatternInfo};
 use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
 use crate::error::{Error, Result, SQLITE_TOOBIG};
 use crate::value::collation::Collation;
-use crate::value::Value;
+use crate::value::{Value, ValueRef};
 use crate::vdbe::func::{FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
 
@@ -67,7 +67,7 @@ pub(crate) fn too_big() -> Error {
 /// A text or blob result longer than `SQLITE_LIMIT_LENGTH` is an error.
 pub(crate) fn within_limit(v: Value) -> Result<Value> {
     match &v {
-        Value::Text(b) | Value::Blob(b) if b.len() as i64 > MAX_LENGTH => Err(too_big()),
+        Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if v.byte_len() as i64 > MAX_LENGTH => Err(too_big()),
         _ => Ok(v),
     }
 }
@@ -273,7 +273,7 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
         Value::Integer(_) => "integer",
         Value::Real(_) => "real",
         Value::Text(_) => "text",
-        Value::Blob(_) => "blob",
+        Value::Blob(_) | Value::ZeroBlob(_) => "blob",
     }
 }
 
@@ -356,6 +356,7 @@ fn iif(name: &str, args: &[Value]) -> Result<Value> {
 fn pattern_too_long(p: &Value, max: usize) -> Result<()> {
     let n = match p {
         Value::Text(t) | Value::Blob(t) => t.len(),
+        Value::ZeroBlob(n) => *n,
         Value::Null => 0,
         other => value_text(other).map_or(0, |t| t.len()),
     };
@@ -402,7 +403,7 @@ fn instr(hay: &Value, needle: &Value) -> Value {
     if hay.is_null() || needle.is_null() {
         return Value::Null;
     }
-    let both_blobs = matches!((hay, needle), (Value::Blob(_), Value::Blob(_)));
+    let both_blobs = matches!((hay, needle), (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)));
     let (h, n) = (value_bytes(hay).unwrap_or_default(), value_bytes(needle).unwrap_or_default());
     if n.is_empty() {
         return Value::Integer(1);
@@ -427,6 +428,7 @@ fn length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) => Value::Integer(b.len() as i64),
+        Value::ZeroBlob(n) => Value::Integer(*n as i64),
         Value::Text(t) => Value::Integer(c_str_char_count(t) as i64),
         other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
     }
@@ -436,6 +438,7 @@ fn octet_length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) | Value::Text(b) => Value::Integer(b.len() as i64),
+        Value::ZeroBlob(n) => Value::Integer(*n as i64),
         other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
     }
 }
@@ -562,7 +565,8 @@ pub(crate) fn quote_bytes(v: &Value) -> Vec<u8> {
             out.push(b'\'');
             out
         }
-        Value::Blob(b) => {
+        Value::Blob(_) | Value::ZeroBlob(_) => {
+            let ValueRef::Blob(b) = v.as_ref() else { return Vec::new() };
             let mut out = b"X'".to_vec();
             for &c in b.iter() {
                 out.push(HEX_UPPER[(c >> 4) as usize]);
@@ -769,7 +773,7 @@ fn increment_decimal(t: &mut Vec<u8>) {
 
 fn sign(v: &Value) -> Value {
     let n = match v {
-        Value::Blob(_) => return Value::Null,
+        Value::Blob(_) | Value::ZeroBlob(_) => return Value::Null,
         other => numeric_value(other),
     };
     let x = match n {
@@ -829,7 +833,8 @@ fn substr(a: &[Value]) -> Value {
     if a[0].is_null() {
         return Value::Null;
     }
-    let is_blob = matches!(a[0], Value::Blob(_));
+    let is_blob = matches!(a[0], Value::Blob(_) | Value::ZeroBlob(_));
+    // (A zero-blob's bytes are borrowed: only the part asked for is copied.)
     let data = value_bytes(&a[0]).unwrap_or_default();
     if is_blob && data.is_empty() {
         // SQLite sees a NULL pointer for an empty blob.
@@ -949,7 +954,7 @@ fn zeroblob(n: &Value) -> Result<Value> {
     if n > MAX_LENGTH {
         return Err(too_big());
     }
-    Ok(Value::Blob(vec![0; n as usize]))
+    Ok(Value::zero_blob(n as usize))
 }
 
 #[cfg(test)]
