@@ -135,7 +135,7 @@ fn main() {
                 markdown("sql", &rows)
             }),
             "prepsplit" => prepsplit::run(cfg, dir.path()),
-            "memory" => memory::run(dir.path()).map(|(failed, md)| {
+            "memory" => memory::run(dir.path(), args.only).map(|(failed, md)| {
                 any_failed |= failed;
                 md
             }),

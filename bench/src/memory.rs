@@ -26,13 +26,14 @@ const RANDOM_BYTES: u64 = 100_000_000;
 /// first row is fetched as a blob (its length checked) rather than text.
 fn steps() -> Vec<(&'static str, String, Fetch)> {
     vec![
-        ("insert zeroblob(999,999,000)", format!("CREATE TABLE z(x); INSERT INTO z VALUES(zeroblob({ZERO_BYTES}))"), Fetch::None),
-        ("SELECT length(x) of it", "SELECT length(x) FROM z".into(), Fetch::Text(ZERO_BYTES.to_string())),
-        ("SELECT typeof(x), octet_length(x) of it", "SELECT typeof(x) || octet_length(x) FROM z".into(), Fetch::Text(format!("blob{ZERO_BYTES}"))),
-        ("SELECT hex(substr(x, 500000000, 10)) of it", "SELECT hex(substr(x, 500000000, 10)) FROM z".into(), Fetch::Text("00".repeat(10))),
-        ("insert randomblob(100,000,000)", format!("CREATE TABLE r(x); INSERT INTO r VALUES(randomblob({RANDOM_BYTES}))"), Fetch::None),
-        ("SELECT x of it (fetched as a blob)", "SELECT x FROM r".into(), Fetch::BlobLen(RANDOM_BYTES as usize)),
-        ("SELECT length(x) of it", "SELECT length(x) FROM r".into(), Fetch::Text(RANDOM_BYTES.to_string())),
+        ("zeroblob: INSERT zeroblob(999999000)", format!("CREATE TABLE z(x); INSERT INTO z VALUES(zeroblob({ZERO_BYTES}))"), Fetch::None),
+        ("zeroblob: SELECT length(x)", "SELECT length(x) FROM z".into(), Fetch::Text(ZERO_BYTES.to_string())),
+        ("zeroblob: SELECT typeof(x) || octet_length(x)", "SELECT typeof(x) || octet_length(x) FROM z".into(), Fetch::Text(format!("blob{ZERO_BYTES}"))),
+        ("zeroblob: SELECT hex(substr(x, 500000000, 10))", "SELECT hex(substr(x, 500000000, 10)) FROM z".into(), Fetch::Text("00".repeat(10))),
+        ("randomblob: INSERT randomblob(100000000)", format!("CREATE TABLE r(x); INSERT INTO r VALUES(randomblob({RANDOM_BYTES}))"), Fetch::None),
+        ("randomblob: SELECT x (fetched as a blob)", "SELECT x FROM r".into(), Fetch::BlobLen(RANDOM_BYTES as usize)),
+        ("randomblob: SELECT length(x)", "SELECT length(x) FROM r".into(), Fetch::Text(RANDOM_BYTES.to_string())),
+        ("randomblob: SELECT length(hex(substr(x, 50000000, 4)))", "SELECT length(hex(substr(x, 50000000, 4))) FROM r".into(), Fetch::Text("8".into())),
     ]
 }
 
@@ -106,14 +107,19 @@ fn measure(engine: &str, step: usize, dir: &Path) -> R<(u64, Duration)> {
     Ok((usage.ru_maxrss as u64, elapsed))
 }
 
-/// The parent's side: every step on both engines, as a markdown table.
-pub fn run(dir: &Path) -> R<(bool, String)> {
+/// The parent's side: every step on both engines, as a markdown table
+/// (`only`: just the steps whose name contains it, e.g. `randomblob`;
+/// the steps that read need the ones that wrote before them).
+pub fn run(dir: &Path, only: Option<&str>) -> R<(bool, String)> {
     let mut md = String::new();
     let _ = writeln!(md, "### memory (peak RSS of a child process per step)\n");
     let _ = writeln!(md, "| step | SQLite 3.54.1 peak RSS | ringlite peak RSS | ratio | SQLite time | ringlite time |");
     let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|");
     let mut failed = false;
     for (i, (name, _, _)) in steps().iter().enumerate() {
+        if only.is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
         let s = measure("sqlite", i, dir);
         let r = measure("ringlite", i, dir);
         let cell = |m: &R<(u64, Duration)>| match m {

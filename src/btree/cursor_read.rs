@@ -66,12 +66,13 @@ pub(super) struct LeafHeader {
     slot: u32,
 }
 
-/// The serial type of column `i` from a record header that lies wholly
-/// in `local` (the first bytes of a `payload_size`-byte record): `Some(None)`
-/// when the header has fewer columns, `None` when the header is not all in
-/// `local` or does not read sane (the caller then reads the whole record,
-/// which reports any corruption).
-fn serial_type_in_local_header(local: &[u8], payload_size: usize, i: usize) -> Option<Option<u64>> {
+/// The serial type of column `i` and the record offset of its value, from
+/// a record header that lies wholly in `local` (the first bytes of a
+/// `payload_size`-byte record): `Some(None)` when the header has fewer
+/// columns, `None` when the header is not all in `local` or does not read
+/// sane (the caller then reads the whole record, which reports any
+/// corruption).
+fn column_in_local_header(local: &[u8], payload_size: usize, i: usize) -> Option<Option<(u64, usize)>> {
     let (hdr, mut pos) = crate::value::varint::read_varint(local)?;
     let hdr = usize::try_from(hdr).ok()?;
     if hdr > local.len() || hdr > payload_size || pos > hdr {
@@ -81,12 +82,13 @@ fn serial_type_in_local_header(local: &[u8], payload_size: usize, i: usize) -> O
     let mut col = 0;
     while pos < hdr {
         let (st, n) = crate::value::varint::read_varint(&local[pos..hdr])?;
+        let start = body;
         body += crate::value::record::serial_type_len(st)?;
         if body > payload_size as u64 {
             return None;
         }
         if col == i {
-            return Some(Some(st));
+            return Some(Some((st, start as usize)));
         }
         pos += n;
         col += 1;
@@ -548,20 +550,39 @@ impl Cursor {
         }
         if !self.payload_valid || !self.fresh(bt) {
             let mut spare = std::mem::take(&mut self.spare);
+            // A whole-payload read a `Pending` stopped goes on where it
+            // was (its bytes so far are in `spare.buf`).
+            let mut progress = match self.chain_read.take() {
+                Some((st, None)) if st.seq == bt.seq => Some(st),
+                _ => None,
+            };
+            let mut found_path: Option<Vec<Level>> = None;
             let this = &*self;
             let r = bt.run_read(|bt| {
-                let path = this.current_path(bt)?;
-                let top = path.last().ok_or_else(Error::corrupt)?;
-                let data = bt.pager.page(top.pgno)?;
-                let h = page::header(data, top.pgno)?;
-                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
-                if h.kind != PageKind::TableLeaf {
-                    return Err(Error::corrupt());
+                let path = match &found_path {
+                    Some(p) => p.clone(),
+                    None => this.current_path(bt)?,
+                };
+                if progress.is_none() {
+                    let top = path.last().ok_or_else(Error::corrupt)?;
+                    let data = bt.pager.page(top.pgno)?;
+                    let h = page::header(data, top.pgno)?;
+                    let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                    if h.kind != PageKind::TableLeaf {
+                        return Err(Error::corrupt());
+                    }
+                    spare.buf.clear();
+                    spare.buf.reserve(info.payload_size as usize);
+                    progress = Some(bt.start_chain_read(bytes, &info, 0, info.payload_size as usize, &mut spare.buf)?);
                 }
-                spare.buf.clear();
-                bt.full_payload_into(bytes, &info, &mut spare.buf)?;
+                found_path = Some(path.clone());
+                let st = progress.as_mut().ok_or_else(Error::corrupt)?;
+                bt.continue_chain_read(st, &mut spare.buf, 0)?;
                 Ok(path)
             });
+            if let (Ok(Poll::Pending), Some(st)) = (&r, progress) {
+                self.chain_read = Some((st, None));
+            }
             let path = match r {
                 Ok(Poll::Ready(path)) => path,
                 Ok(Poll::Pending) => {
@@ -615,7 +636,12 @@ impl Cursor {
     /// then unchanged).
     #[inline]
     pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
-        crate::ready!(self.entry_at_hand(bt)?);
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
+        if !at_hand {
+            if let Some(found) = crate::ready!(self.column_not_at_hand(bt, i, dst)?) {
+                return Ok(Poll::Ready(found));
+            }
+        }
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         match self.header.column(payload, i)? {
             None => Ok(Poll::Ready(false)),
@@ -646,7 +672,7 @@ impl Cursor {
                     return Err(Error::corrupt());
                 }
                 let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
-                Ok(serial_type_in_local_header(local, info.payload_size as usize, i))
+                Ok(column_in_local_header(local, info.payload_size as usize, i).map(|c| c.map(|(st, _)| st)))
             });
             match r? {
                 Poll::Pending => return Ok(Poll::Pending),
@@ -659,6 +685,95 @@ impl Cursor {
         crate::ready!(self.entry_at_hand(bt)?);
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         Ok(Poll::Ready(self.header.column(payload, i)?.map(|(st, _)| st)))
+    }
+
+    /// [`Cursor::column_into`] when the row is not read yet: a large row's
+    /// column comes straight from its overflow chain (`Some`: done);
+    /// otherwise the row is read whole (`None`: decode it as usual).
+    fn column_not_at_hand(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
+        if self.state == CursorState::Valid && self.key_info.is_none() {
+            if let Some(found) = crate::ready!(self.column_from_chain(bt, i, dst)?) {
+                return Ok(Poll::Ready(Some(found)));
+            }
+        }
+        crate::ready!(self.payload(bt)?);
+        Ok(Poll::Ready(None))
+    }
+
+    /// Column `i` of a table row longer than
+    /// [`super::overflow::CHAIN_BATCH_PAGES`] overflow pages, read alone:
+    /// only that value's bytes are copied (into `dst`, once), as SQLite's
+    /// `OP_Column` reads one field of a large row. `None` for a shorter
+    /// row, or one whose header is not all in its cell: the caller reads
+    /// the whole row.
+    fn column_from_chain(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
+        let mut progress = match self.chain_read.take() {
+            Some((st, Some((col, ty, buf)))) if st.seq == bt.seq && col == i => Some((st, ty, buf)),
+            _ => None,
+        };
+        // Not for this path: the row is short or its header overflows.
+        let mut whole_row = false;
+        let mut missing = false;
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if progress.is_none() {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let size = info.payload_size as usize;
+                if info.overflow == 0 || bt.overflow_pages_for(PageKind::TableLeaf, size) <= super::overflow::CHAIN_BATCH_PAGES {
+                    whole_row = true;
+                    return Ok(());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                match column_in_local_header(local, size, i) {
+                    None => {
+                        whole_row = true;
+                        return Ok(());
+                    }
+                    Some(None) => {
+                        missing = true;
+                        return Ok(());
+                    }
+                    Some(Some((st, off))) => {
+                        let len = crate::value::record::serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+                        let mut buf = Vec::with_capacity(len);
+                        let read = bt.start_chain_read(bytes, &info, off, off + len, &mut buf)?;
+                        progress = Some((read, st, buf));
+                    }
+                }
+            }
+            let (read, _, buf) = progress.as_mut().ok_or_else(Error::corrupt)?;
+            bt.continue_chain_read(read, buf, 0)
+        });
+        match r {
+            Ok(Poll::Ready(())) => {}
+            Ok(Poll::Pending) => {
+                if let Some((read, st, buf)) = progress {
+                    self.chain_read = Some((read, Some((i, st, buf))));
+                }
+                return Ok(Poll::Pending);
+            }
+            Err(e) => return Err(e),
+        }
+        if whole_row {
+            return Ok(Poll::Ready(None));
+        }
+        if missing {
+            return Ok(Poll::Ready(Some(false)));
+        }
+        let Some((_, st, buf)) = progress else { return Err(Error::corrupt()) };
+        match st {
+            12.. if st % 2 == 0 => *dst = Value::Blob(buf),
+            13.. => *dst = Value::Text(buf),
+            _ => dst.assign_ref(crate::value::record::decode_value(st, &buf)?),
+        }
+        Ok(Poll::Ready(Some(true)))
     }
 
     /// Number of fields in the current entry's record (table: the row;

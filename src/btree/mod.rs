@@ -298,7 +298,8 @@ impl Btree {
                 }
                 Err(e) => {
                     self.pager.op_abort();
-                    match self.pager.take_missing() {
+                    let m = self.pager.take_missing();
+                    match m {
                         Some(pgno) => {
                             crate::ready!(self.pager.fetch(pgno)?);
                             self.pager.pin(pgno);
@@ -734,6 +735,10 @@ pub struct Cursor {
     /// across the operations (and `Pending` returns) that write it: the
     /// rowid and payload size it is for, and how far it got.
     chain_write: Option<(i64, usize, overflow::ChainWrite)>,
+    /// A read of the current row's overflow chain stopped by a `Pending`:
+    /// the whole payload (into `spare.buf`) when the column is `None`,
+    /// else one column's bytes (serial type and bytes so far).
+    chain_read: Option<(overflow::ChainRead, Option<(usize, u64, Vec<u8>)>)>,
 }
 
 impl Cursor {
@@ -757,6 +762,7 @@ impl Cursor {
             spare: cursor_read::Spare::default(),
             leaf: cursor_read::LeafHeader::default(),
             chain_write: None,
+            chain_read: None,
         }
     }
 
@@ -768,6 +774,7 @@ impl Cursor {
     pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
         self.hint = root == self.root && (self.state == CursorState::Valid || self.hint);
         self.chain_write = None;
+        self.chain_read = None;
         if !self.hint {
             self.path.clear();
             self.seq = 0;
@@ -865,19 +872,21 @@ impl Cursor {
                     Some((r, len, st)) if r == rowid && len == total => st,
                     _ => overflow::ChainWrite::default(),
                 };
-                loop {
+                let batch = bt.chain_batch_pages();
+                // (A chain already whole is not touched again: an empty
+                // operation would release the pins the cell's insert,
+                // stopped by a `Pending`, has gathered.)
+                while st.done < bt.overflow_bytes_for(PageKind::TableLeaf, total) {
                     let r = bt.run_write_in(Some(self.root), |bt| {
                         let mut next = st;
-                        let whole = bt.write_chain_batch(PageKind::TableLeaf, payload, &mut next, overflow::CHAIN_BATCH_PAGES)?;
+                        let whole = bt.write_chain_batch(PageKind::TableLeaf, payload, &mut next, batch)?;
                         Ok((next, whole))
                     });
                     match r {
                         Ok(Poll::Ready((next, whole))) => {
                             st = next;
                             self.chain_write = Some((rowid, total, st));
-                            if whole {
-                                break;
-                            }
+                            debug_assert!(whole == (st.done >= bt.overflow_bytes_for(PageKind::TableLeaf, total)));
                         }
                         Ok(Poll::Pending) => return Ok(Poll::Pending),
                         Err(e) => {

@@ -86,8 +86,34 @@ pub struct ChainWrite {
 }
 
 /// Pages an overflow chain may take before it is written ahead of its
-/// cell, a batch of this many pages per operation.
+/// cell, a batch of this many pages per operation; also the length past
+/// which a row's columns are read from the chain one by one
+/// ([`ChainRead`]) rather than the whole row at once.
 pub const CHAIN_BATCH_PAGES: usize = 64;
+
+/// A read of payload bytes `from..to` from an overflow chain, kept
+/// between attempts: a page missing from the cache stops it where it is,
+/// and the next attempt goes on from that page (each page is copied once
+/// and unpinned as soon as it is copied, so reading a gigabyte row holds
+/// the bytes asked for, not a gigabyte of pinned cache).
+#[derive(Debug, Clone, Copy)]
+pub struct ChainRead {
+    /// The tree's change sequence when the read started: a change since
+    /// then (another statement, between `Pending` returns) restarts it.
+    pub seq: u64,
+    /// The page to read next (0: the chain ended).
+    pub next: Pgno,
+    /// Payload offset of the first byte that page holds.
+    pub at: usize,
+    /// Pages the chain may still have.
+    pub pages_left: usize,
+    /// The bytes wanted.
+    pub from: usize,
+    /// End of the bytes wanted.
+    pub to: usize,
+    /// The whole payload's size.
+    pub payload_size: usize,
+}
 
 impl Btree {
     /// Pages an overflowing payload of `info` must use.
@@ -124,6 +150,51 @@ impl Btree {
             next = get_u32(data, 0)?;
         }
         if out.len() - start != info.payload_size as usize || next != 0 {
+            return Err(Error::corrupt());
+        }
+        Ok(())
+    }
+
+    /// A [`ChainRead`] of payload bytes `from..to` of the cell `info`
+    /// describes, the part in the cell (`cell_bytes`) appended to `out`
+    /// now; [`Btree::continue_chain_read`] reads the rest.
+    pub(super) fn start_chain_read(&self, cell_bytes: &[u8], info: &CellInfo, from: usize, to: usize, out: &mut Vec<u8>) -> Result<ChainRead> {
+        let size = info.payload_size as usize;
+        if from > to || to > size {
+            return Err(Error::corrupt());
+        }
+        let local = &cell_bytes[info.payload_offset..info.payload_offset + info.local];
+        if from < info.local {
+            out.extend_from_slice(&local[from..to.min(info.local)]);
+        }
+        Ok(ChainRead { seq: self.seq, next: info.overflow, at: info.local, pages_left: self.chain_len(info), from, to, payload_size: size })
+    }
+
+    /// Go on with `st`, appending to `out` (which holds the bytes read so
+    /// far) until `to` is reached. A missing page is an error with `st`
+    /// and `out` as they were before that page, for the retry.
+    pub(super) fn continue_chain_read(&mut self, st: &mut ChainRead, out: &mut Vec<u8>, out_start: usize) -> Result<()> {
+        let per_page = self.usable() as usize - 4;
+        while st.at < st.to {
+            if st.pages_left == 0 || st.next < 2 || st.next > self.pager.db_size() {
+                return Err(Error::corrupt());
+            }
+            let data = self.pager.page(st.next)?;
+            let end = (st.at + per_page).min(st.payload_size);
+            let (lo, hi) = (st.at.max(st.from), end.min(st.to));
+            if lo < hi {
+                out.extend_from_slice(&data[4 + (lo - st.at)..4 + (hi - st.at)]);
+            }
+            st.next = get_u32(data, 0)?;
+            st.at = end;
+            st.pages_left -= 1;
+            // (Copied: the page need not stay in the cache.)
+            self.pager.unpin_all();
+        }
+        if out.len() - out_start != st.to - st.from {
+            return Err(Error::corrupt());
+        }
+        if st.to == st.payload_size && (st.next != 0 || st.pages_left != 0) {
             return Err(Error::corrupt());
         }
         Ok(())
@@ -197,12 +268,25 @@ impl Btree {
         Ok(out)
     }
 
+    /// Pages one [`Btree::write_chain_batch`] writes: at most
+    /// [`CHAIN_BATCH_PAGES`], and a quarter of the cache's bound, so that
+    /// the spill between two batches (half the bound) keeps up with them.
+    pub(super) fn chain_batch_pages(&self) -> usize {
+        let n = self.pager.cache_size();
+        let bound = if n >= 0 { n as u64 } else { n.unsigned_abs().saturating_mul(1024) / u64::from(self.pager.page_size()) };
+        ((bound / 4) as usize).clamp(1, CHAIN_BATCH_PAGES)
+    }
+
     /// Pages of the overflow chain a `kind` leaf cell for a payload of
     /// `total` bytes needs.
     pub(super) fn overflow_pages_for(&self, kind: PageKind, total: usize) -> usize {
-        let usable = self.usable();
-        let local = cell::local_size(total as u64, kind == PageKind::TableLeaf, usable);
-        (total - local).div_ceil(usable as usize - 4)
+        self.overflow_bytes_for(kind, total).div_ceil(self.usable() as usize - 4)
+    }
+
+    /// Bytes of a `total`-byte payload of a `kind` leaf cell that go to
+    /// its overflow chain.
+    pub(super) fn overflow_bytes_for(&self, kind: PageKind, total: usize) -> usize {
+        total - cell::local_size(total as u64, kind == PageKind::TableLeaf, self.usable())
     }
 
     /// Write up to `max_pages` more pages of `payload`'s overflow chain
