@@ -66,6 +66,10 @@ pub(super) struct LeafHeader {
     slot: u32,
 }
 
+fn get_u32_of(d: &[u8]) -> Result<Pgno> {
+    super::cell::get_u32(d, 0)
+}
+
 /// The serial type of column `i` and the record offset of its value, from
 /// a record header that lies wholly in `local` (the first bytes of a
 /// `payload_size`-byte record): `Some(None)` when the header has fewer
@@ -774,6 +778,118 @@ impl Cursor {
             _ => dst.assign_ref(crate::value::record::decode_value(st, &buf)?),
         }
         Ok(Poll::Ready(Some(true)))
+    }
+
+    /// The current table row's cell: a copy of its bytes and its parse
+    /// (the payload beyond the cell is not read).
+    fn row_cell(&mut self, bt: &mut Btree) -> IoPoll<(Vec<u8>, super::cell::CellInfo)> {
+        if self.state != CursorState::Valid || self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on a table row"));
+        }
+        let this = &*self;
+        bt.run_read(|bt| {
+            let path = this.current_path(bt)?;
+            let top = path.last().ok_or_else(Error::corrupt)?;
+            let data = bt.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+            if h.kind != PageKind::TableLeaf {
+                return Err(Error::corrupt());
+            }
+            Ok((bytes.to_vec(), info))
+        })
+    }
+
+    /// Where column `col` of the current table row lies: its serial type,
+    /// the payload offset of its value and the payload's size (`None`
+    /// when the record has fewer columns). Read from the cell alone when
+    /// the header is there (a large row's chain is not read).
+    pub fn column_location(&mut self, bt: &mut Btree, col: usize) -> IoPoll<Option<(u64, usize, usize)>> {
+        let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+        let size = info.payload_size as usize;
+        let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+        if let Some(found) = column_in_local_header(local, size, col) {
+            return Ok(Poll::Ready(found.map(|(st, off)| (st, off, size))));
+        }
+        // (A header past the cell: the whole row, checked as usual.)
+        crate::ready!(self.entry_at_hand(bt)?);
+        Ok(Poll::Ready(self.header.column(&self.payload, col)?.map(|(st, off)| (st, off, size))))
+    }
+
+    /// What identifies the current table row's content without reading
+    /// its overflow chain: the payload size, the bytes in the cell and the
+    /// first overflow page (the whole record for a row without one).
+    pub fn row_print(&mut self, bt: &mut Btree) -> IoPoll<Vec<u8>> {
+        let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+        let mut print = info.payload_size.to_be_bytes().to_vec();
+        print.extend_from_slice(bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?);
+        print.extend_from_slice(&info.overflow.to_be_bytes());
+        Ok(Poll::Ready(print))
+    }
+
+    /// Bytes `from..to` of the current table row's payload appended to
+    /// `out`, read page by page from its chain (only the pages up to `to`;
+    /// each unpinned once read). `progress` keeps the read between calls
+    /// that return `Pending` (start with `None`; `out` as it was left).
+    pub fn read_payload_range(&mut self, bt: &mut Btree, from: usize, to: usize, progress: &mut Option<super::ChainRead>, out: &mut Vec<u8>) -> IoPoll<()> {
+        if progress.is_none_or(|st| st.seq != bt.seq) {
+            let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+            out.clear();
+            *progress = Some(bt.start_chain_read(&bytes, &info, from, to, out)?);
+        }
+        let Some(st) = progress.as_mut() else { return Err(Error::corrupt()) };
+        bt.run_read(|bt| bt.continue_chain_read(st, out, 0))
+    }
+
+    /// Overwrite the current table row's payload bytes from `from` on
+    /// with `data`, in place (the cell and chain keep their pages; the
+    /// tree's cursors see the change). `progress` keeps the walk to the
+    /// first page written between calls that return `Pending`.
+    pub fn overwrite_payload(&mut self, bt: &mut Btree, from: usize, data: &[u8], progress: &mut Option<super::ChainRead>) -> IoPoll<()> {
+        let to = from + data.len();
+        if progress.is_none_or(|st| st.seq != bt.seq) {
+            let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+            *progress = Some(bt.start_chain_read(&bytes, &info, from, to, &mut Vec::new())?);
+        }
+        let Some(st) = progress.as_mut() else { return Err(Error::corrupt()) };
+        if to > st.payload_size {
+            return Err(Error::corrupt());
+        }
+        crate::ready!(bt.run_read(|bt| bt.seek_chain(st, from))?);
+        let st = *st;
+        let root = self.root;
+        let this = &*self;
+        bt.run_write_in(Some(root), |bt| {
+            let usable = bt.usable();
+            let per_page = usable as usize - 4;
+            let path = this.current_path(bt)?;
+            let top = path.last().ok_or_else(Error::corrupt)?;
+            let (cell_at, info) = {
+                let page_bytes = bt.pager.page(top.pgno)?;
+                let h = page::header(page_bytes, top.pgno)?;
+                let (_, info) = page::cell(page_bytes, &h, top.idx, usable)?;
+                (page::cell_offset(page_bytes, &h, top.idx, usable)?, info)
+            };
+            if from < info.local {
+                let n = (info.local - from).min(data.len());
+                let at = cell_at + info.payload_offset + from;
+                bt.pager.page_mut(top.pgno)?[at..at + n].copy_from_slice(&data[..n]);
+            }
+            let (mut pos, mut page_at, mut next) = (from.max(info.local), st.at, st.next);
+            while pos < to {
+                if next < 2 || next > bt.pager.db_size() || pos < page_at {
+                    return Err(Error::corrupt());
+                }
+                let d = bt.pager.page_mut(next)?;
+                let lo = pos - page_at;
+                let n = (per_page - lo).min(to - pos);
+                d[4 + lo..4 + lo + n].copy_from_slice(&data[pos - from..pos - from + n]);
+                pos += n;
+                next = get_u32_of(d)?;
+                page_at += per_page;
+            }
+            Ok(())
+        })
     }
 
     /// Number of fields in the current entry's record (table: the row;

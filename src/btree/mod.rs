@@ -60,6 +60,7 @@ use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
 use crate::value::record::KeyInfo;
 use crate::{IoPoll, Poll};
 use balance::Level;
+pub use overflow::ChainRead;
 use cursor::Probe;
 use page::{Node, PageKind};
 use std::sync::Arc;

@@ -200,6 +200,23 @@ impl Btree {
         Ok(())
     }
 
+    /// Move `st` along its chain to the page holding payload byte
+    /// `target` (or the chain's end), reading only next-page fields; a
+    /// missing page stops it as [`Btree::continue_chain_read`] does.
+    pub(super) fn seek_chain(&mut self, st: &mut ChainRead, target: usize) -> Result<()> {
+        let per_page = self.usable() as usize - 4;
+        while st.at + per_page <= target && st.at < st.payload_size {
+            if st.pages_left == 0 || st.next < 2 || st.next > self.pager.db_size() {
+                return Err(Error::corrupt());
+            }
+            st.next = get_u32(self.pager.page(st.next)?, 0)?;
+            st.at += per_page;
+            st.pages_left -= 1;
+            self.pager.unpin_all();
+        }
+        Ok(())
+    }
+
     /// Page numbers of a cell's overflow chain.
     pub(super) fn overflow_pages(&self, info: &CellInfo) -> Result<Vec<Pgno>> {
         let mut pages = Vec::new();
