@@ -780,6 +780,58 @@ impl Cursor {
         Ok(Poll::Ready(Some(true)))
     }
 
+    /// Bytes `from..to` of column `i`'s value in the current table row
+    /// (the caller keeps them within the value), read from the cell and
+    /// the overflow chain up to them: for `substr()` of a large blob. The
+    /// read goes on after a `Pending` where it stopped.
+    pub fn column_bytes(&mut self, bt: &mut Btree, i: usize, from: usize, to: usize) -> IoPoll<Vec<u8>> {
+        let mut progress = match self.range_read.take() {
+            Some((c, f, t, st, buf)) if (c, f, t) == (i, from, to) && st.seq == bt.seq => Some((st, buf)),
+            _ => None,
+        };
+        let mut whole_row = false;
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if progress.is_none() {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                let Some(Some((_, off))) = column_in_local_header(local, info.payload_size as usize, i) else {
+                    whole_row = true;
+                    return Ok(());
+                };
+                let mut buf = Vec::with_capacity(to - from);
+                let read = bt.start_chain_read(bytes, &info, off + from, off + to, &mut buf)?;
+                progress = Some((read, buf));
+            }
+            let (read, buf) = progress.as_mut().ok_or_else(Error::corrupt)?;
+            bt.continue_chain_read(read, buf, 0)
+        });
+        match r {
+            Ok(Poll::Ready(())) => {}
+            Ok(Poll::Pending) => {
+                if let Some((read, buf)) = progress {
+                    self.range_read = Some((i, from, to, read, buf));
+                }
+                return Ok(Poll::Pending);
+            }
+            Err(e) => return Err(e),
+        }
+        if whole_row {
+            crate::ready!(self.entry_at_hand(bt)?);
+            let (_, off) = self.header.column(&self.payload, i)?.ok_or_else(Error::corrupt)?;
+            return Ok(Poll::Ready(self.payload.get(off + from..off + to).ok_or_else(Error::corrupt)?.to_vec()));
+        }
+        let (_, buf) = progress.ok_or_else(Error::corrupt)?;
+        Ok(Poll::Ready(buf))
+    }
+
     /// The current table row's cell: a copy of its bytes and its parse
     /// (the payload beyond the cell is not read).
     fn row_cell(&mut self, bt: &mut Btree) -> IoPoll<(Vec<u8>, super::cell::CellInfo)> {

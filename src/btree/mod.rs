@@ -740,6 +740,9 @@ pub struct Cursor {
     /// the whole payload (into `spare.buf`) when the column is `None`,
     /// else one column's bytes (serial type and bytes so far).
     chain_read: Option<(overflow::ChainRead, Option<(usize, u64, Vec<u8>)>)>,
+    /// A [`Cursor::column_bytes`] read stopped by a `Pending`: column,
+    /// range, progress, bytes so far.
+    range_read: Option<(usize, usize, usize, overflow::ChainRead, Vec<u8>)>,
 }
 
 impl Cursor {
@@ -764,6 +767,7 @@ impl Cursor {
             leaf: cursor_read::LeafHeader::default(),
             chain_write: None,
             chain_read: None,
+            range_read: None,
         }
     }
 
@@ -776,6 +780,7 @@ impl Cursor {
         self.hint = root == self.root && (self.state == CursorState::Valid || self.hint);
         self.chain_write = None;
         self.chain_read = None;
+        self.range_read = None;
         if !self.hint {
             self.path.clear();
             self.seq = 0;

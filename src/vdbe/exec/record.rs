@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::value::record::{record_column, RecordBuilder};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
-use crate::vdbe::program::{Insn, Opcode, OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_TYPEOFARG, P4};
+use crate::vdbe::program::{Insn, Opcode, OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_SUBSTR2ARG, OPFLAG_SUBSTR3ARG, OPFLAG_TYPEOFARG, P4};
 use crate::vdbe::value_ops::{apply_affinity, decode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
@@ -179,6 +179,16 @@ fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
 pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+        if insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0 && !c.is_index && !c.null_row && !c.eof && c.cursor.is_valid() {
+            let bt = &mut env.dbs[c.db].btree;
+            let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
+                Poll::Pending => return Ok(Flow::Pending),
+                Poll::Ready(st) => st,
+            };
+            if let Some(st) = st.filter(|&st| st >= 12 && st % 2 == 0 && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN) {
+                return substr_of_large_blob(vm, insn, env, (st - 12) / 2);
+            }
+        }
         if insn.p5 & OPFLAG_BYTELENARG != 0 && !c.null_row && !c.eof && c.cursor.is_valid() {
             let bt = &mut env.dbs[c.db].btree;
             let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
@@ -246,6 +256,43 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
                 vm.regs[p3 as usize].subtype = crate::vdbe::func::builtins::json::JSON_SUBTYPE;
             }
         }
+    }
+    Ok(Flow::Next)
+}
+
+/// The size from which `Column` under a `substr()` flag reads only the
+/// bytes `substr()` takes of a blob.
+const SUBSTR_IN_PLACE_MIN: u64 = 1 << 16;
+
+/// `Column` of a large blob for `substr(X, P1[, P2])` (P1, P2 already in
+/// the registers after P3): only the bytes `substr()` takes are read, and
+/// the arguments become what takes all of them, so the call's result is
+/// the same as on the whole value (`substr()` of an empty blob is NULL:
+/// an empty result comes as a one-byte blob from which the arguments
+/// take nothing).
+fn substr_of_large_blob(vm: &mut Vm, insn: &Insn, env: &mut ConnState, len: u64) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2 as usize, insn.p3);
+    let three = insn.p5 & OPFLAG_SUBSTR3ARG != 0;
+    let arg = |vm: &Vm, k: i32| vm.regs.get((p3 + k) as usize).map_or(Value::Null, |r| r.value.clone());
+    let (a, b) = (arg(vm, 1), if three { arg(vm, 2) } else { Value::Integer(0) });
+    if a.is_null() || b.is_null() {
+        // (The result is NULL whatever X is.)
+        set_reg(vm, p3, Value::Null);
+        return Ok(Flow::Next);
+    }
+    let conv = |v: &Value| v.as_ref().to_i64();
+    let (start, n) = crate::vdbe::func::builtins::core::substr_blob_range(len as i64, conv(&a), three.then(|| conv(&b)));
+    let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) else { return Err(super::internal("substr read on a closed cursor")) };
+    let bt = &mut env.dbs[c.db].btree;
+    let bytes = match c.cursor.column_bytes(bt, p2, start as usize, (start + n) as usize)? {
+        Poll::Pending => return Ok(Flow::Pending),
+        Poll::Ready(b) => b,
+    };
+    let (x, from, count) = if bytes.is_empty() { (vec![0], 2, 0) } else { (bytes, 1, n) };
+    set_reg(vm, p3, Value::Blob(x));
+    set_reg(vm, p3 + 1, Value::Integer(from));
+    if three {
+        set_reg(vm, p3 + 2, Value::Integer(count));
     }
     Ok(Flow::Next)
 }

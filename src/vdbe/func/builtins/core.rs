@@ -826,34 +826,18 @@ fn soundex(v: &Value) -> Value {
     Value::Text(out)
 }
 
-fn substr(a: &[Value]) -> Value {
-    if a[1].is_null() || (a.len() == 3 && a[2].is_null()) {
-        return Value::Null;
-    }
-    if a[0].is_null() {
-        return Value::Null;
-    }
-    let is_blob = matches!(a[0], Value::Blob(_) | Value::ZeroBlob(_));
-    // (A zero-blob's bytes are borrowed: only the part asked for is copied.)
-    let data = value_bytes(&a[0]).unwrap_or_default();
-    if is_blob && data.is_empty() {
-        // SQLite sees a NULL pointer for an empty blob.
-        return Value::Null;
-    }
-    let data: &[u8] = if is_blob { &data } else { c_str(&data) };
-    let mut p1 = value_i64(&a[1]);
-    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
+/// `substr()`'s start (0-based) and count, before clipping to the value,
+/// for a value of `len` units (bytes of a blob; characters of text, needed
+/// only when `p1` is negative), from its arguments `p1` and `p2`.
+pub(crate) fn substr_start_count(len: i64, mut p1: i64, p2: Option<i64>) -> (i64, i64) {
     let mut neg_p2 = false;
-    let mut p2 = if a.len() == 3 {
-        let v = value_i64(&a[2]);
-        if v < 0 {
+    let mut p2 = match p2 {
+        Some(v) if v < 0 => {
             neg_p2 = true;
             v.saturating_neg()
-        } else {
-            v
         }
-    } else {
-        i64::MAX
+        Some(v) => v,
+        None => i64::MAX,
     };
     // Two's-complement arithmetic throughout, as SQLite's C code behaves.
     if p1 < 0 {
@@ -877,11 +861,43 @@ fn substr(a: &[Value]) -> Value {
             p1 = 0;
         }
     }
-    let p2 = p2.max(0);
+    (p1, p2.max(0))
+}
+
+/// The bytes `substr(X, p1[, p2])` takes of a blob `X` of `len` bytes:
+/// (start, count), clipped to the blob.
+pub(crate) fn substr_blob_range(len: i64, p1: i64, p2: Option<i64>) -> (i64, i64) {
+    let (p1, p2) = substr_start_count(len, p1, p2);
+    if p1 >= len {
+        (0, 0)
+    } else {
+        (p1, p2.min(len - p1))
+    }
+}
+
+fn substr(a: &[Value]) -> Value {
+    if a[1].is_null() || (a.len() == 3 && a[2].is_null()) {
+        return Value::Null;
+    }
+    if a[0].is_null() {
+        return Value::Null;
+    }
+    let is_blob = matches!(a[0], Value::Blob(_) | Value::ZeroBlob(_));
+    // (A zero-blob's bytes are borrowed: only the part asked for is copied.)
+    let data = value_bytes(&a[0]).unwrap_or_default();
+    if is_blob && data.is_empty() {
+        // SQLite sees a NULL pointer for an empty blob.
+        return Value::Null;
+    }
+    let data: &[u8] = if is_blob { &data } else { c_str(&data) };
+    let p1 = value_i64(&a[1]);
+    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
+    let p2 = a.get(2).map(value_i64);
     if is_blob {
-        let (start, n) = if p1 >= len { (0, 0) } else { (p1, p2.min(len - p1)) };
+        let (start, n) = substr_blob_range(len, p1, p2);
         Value::Blob(data[start as usize..(start + n) as usize].to_vec())
     } else {
+        let (p1, p2) = substr_start_count(len, p1, p2);
         let mut pos = 0;
         let mut k = p1;
         while pos < data.len() && k > 0 {
