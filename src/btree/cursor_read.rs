@@ -656,6 +656,14 @@ impl Cursor {
         }
     }
 
+    /// Whether the current entry's bytes are in memory (an index key, or a
+    /// table row without overflow pages already read): reading a column
+    /// then costs no I/O, whatever its size.
+    #[inline]
+    pub fn entry_in_memory(&self, bt: &Btree) -> bool {
+        self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)))
+    }
+
     /// The serial type of column `i` of the current entry's record
     /// (`None` when the record has fewer columns), read from the header
     /// alone: a row whose payload spills to overflow pages has them left

@@ -179,7 +179,9 @@ fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
 pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
-        if insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0 && !c.is_index && !c.null_row && !c.eof && c.cursor.is_valid() {
+        // (Flags for a value that need not be read whole: they matter only
+        // for a row not in memory, one with overflow pages.)
+        if insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0 && !c.is_index && !c.null_row && !c.eof && c.cursor.is_valid() && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
             let bt = &mut env.dbs[c.db].btree;
             let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
                 Poll::Pending => return Ok(Flow::Pending),
@@ -189,7 +191,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
                 return substr_of_large_blob(vm, insn, env, (st - 12) / 2);
             }
         }
-        if insn.p5 & OPFLAG_BYTELENARG != 0 && !c.null_row && !c.eof && c.cursor.is_valid() {
+        if insn.p5 & OPFLAG_BYTELENARG != 0 && !c.null_row && !c.eof && c.cursor.is_valid() && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
             let bt = &mut env.dbs[c.db].btree;
             let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
                 Poll::Pending => return Ok(Flow::Pending),
