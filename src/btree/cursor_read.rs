@@ -702,6 +702,10 @@ impl Cursor {
     /// [`Cursor::column_into`] when the row is not read yet: a large row's
     /// column comes straight from its overflow chain (`Some`: done);
     /// otherwise the row is read whole (`None`: decode it as usual).
+    // (Out of line: `column_into` stays small enough to inline into the
+    // VM's `Column`.)
+    #[cold]
+    #[inline(never)]
     fn column_not_at_hand(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
         if self.state == CursorState::Valid && self.key_info.is_none() {
             if let Some(found) = crate::ready!(self.column_from_chain(bt, i, dst)?) {

@@ -178,31 +178,18 @@ fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
 /// buffer.
 pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
-    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
-        // (Flags for a value that need not be read whole: they matter only
-        // for a row not in memory, one with overflow pages.)
-        if insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0 && !c.is_index && !c.null_row && !c.eof && c.cursor.is_valid() && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
-            let bt = &mut env.dbs[c.db].btree;
-            let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
-                Poll::Pending => return Ok(Flow::Pending),
-                Poll::Ready(st) => st,
-            };
-            if let Some(st) = st.filter(|&st| st >= 12 && st % 2 == 0 && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN) {
-                return substr_of_large_blob(vm, insn, env, (st - 12) / 2);
-            }
-        }
-        if insn.p5 & OPFLAG_BYTELENARG != 0 && !c.null_row && !c.eof && c.cursor.is_valid() && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
-            let bt = &mut env.dbs[c.db].btree;
-            let st = match c.cursor.column_serial_type(bt, p2 as usize)? {
-                Poll::Pending => return Ok(Flow::Pending),
-                Poll::Ready(st) => st,
-            };
-            if let Some(v) = st.and_then(|st| stand_in(st, insn.p5 & OPFLAG_BYTELENARG)) {
-                set_reg(vm, p3, v);
-                return Ok(Flow::Next);
-            }
-        }
+    if let Some(Some(VmCursor::Btree(first))) = vm.cursors.get_mut(p1 as usize) {
+        let mut c = first;
         if !c.null_row && !c.eof && c.cursor.is_valid() {
+            // (Flags for a value that need not be read whole matter only
+            // for a row not in memory: one with overflow pages.)
+            if insn.p5 != 0 && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
+                if let Some(flow) = flagged_column(vm, insn, env)? {
+                    return Ok(flow);
+                }
+                let Some(Some(VmCursor::Btree(again))) = vm.cursors.get_mut(p1 as usize) else { return Err(super::internal("column of a closed cursor")) };
+                c = again;
+            }
             let dst = p3 as usize;
             if dst >= vm.regs.len() {
                 vm.regs.resize(dst + 1, Default::default());
@@ -260,6 +247,39 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         }
     }
     Ok(Flow::Next)
+}
+
+/// `Column` with a length, type or `substr()` flag in P5 on a B-tree
+/// row with overflow pages: the value a flag makes do without reading the
+/// row (`None`: read the column as usual).
+#[cold]
+#[inline(never)]
+fn flagged_column(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Option<Flow>> {
+    let (p2, p3) = (insn.p2 as usize, insn.p3);
+    let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(insn.p1 as usize) else { return Ok(None) };
+    let bt = &mut env.dbs[c.db].btree;
+    let substr = insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0;
+    if substr && c.is_index {
+        return Ok(None);
+    }
+    let st = match c.cursor.column_serial_type(bt, p2)? {
+        Poll::Pending => return Ok(Some(Flow::Pending)),
+        Poll::Ready(Some(st)) => st,
+        Poll::Ready(None) => return Ok(None),
+    };
+    if substr {
+        if st >= 12 && st % 2 == 0 && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN {
+            return substr_of_large_blob(vm, insn, env, (st - 12) / 2).map(Some);
+        }
+        return Ok(None);
+    }
+    match stand_in(st, insn.p5 & OPFLAG_BYTELENARG) {
+        Some(v) => {
+            set_reg(vm, p3, v);
+            Ok(Some(Flow::Next))
+        }
+        None => Ok(None),
+    }
 }
 
 /// The size from which `Column` under a `substr()` flag reads only the
