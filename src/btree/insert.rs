@@ -13,7 +13,10 @@
 //! its shape, so that a cursor can stay on the new entry without a seek.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
-//! cell is built, so the pages can be reused at once.
+//! cell is built, so the pages can be reused at once (except for a chain
+//! written ahead of its cell, `overflow.rs`: the new chain exists first).
+//! A payload ([`Payload`]) may end in zeros it does not store; such a cell
+//! is always built (never written straight into the page).
 
 use super::balance::Level;
 use super::cell;

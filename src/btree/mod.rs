@@ -873,7 +873,9 @@ impl Cursor {
         let mut payload = overflow::Payload { bytes: data, zeros, chain: 0 };
         if let (InsertKey::Rowid(rowid), None) = (key, &self.key_info) {
             let total = payload.size();
-            if bt.overflow_pages_for(PageKind::TableLeaf, total) > overflow::CHAIN_BATCH_PAGES {
+            // (Such a chain holds more than 64 pages of at least 476 bytes:
+            // the size compare spares the common row the arithmetic.)
+            if total > overflow::CHAIN_BATCH_PAGES * 476 && bt.overflow_pages_for(PageKind::TableLeaf, total) > overflow::CHAIN_BATCH_PAGES {
                 let mut st = match self.chain_write {
                     Some((r, len, st)) if r == rowid && len == total => st,
                     _ => overflow::ChainWrite::default(),

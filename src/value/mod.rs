@@ -8,6 +8,12 @@
 //! Text is kept as bytes: SQLite stores whatever bytes it is given, valid
 //! UTF-8 or not, and gives them back unchanged.
 //!
+//! A blob of zeros nobody stored (`zeroblob(N)`) is [`Value::ZeroBlob`]:
+//! borrowed as bytes ([`Value::as_ref`]) it reads the process's zero
+//! region, so code that takes a `ValueRef` needs nothing special; code
+//! that matches `Value::Blob` must treat it as the same class (it is a
+//! BLOB to every SQL function and to `sqlite3_value_type`).
+//!
 //! ## Where things are
 //! - [`varint`]: the 1–9 byte integers of record and cell headers.
 //! - [`record`]: serial types, [`record::encode_record`] /
