@@ -785,7 +785,7 @@ impl Cursor {
         }
         let Some((_, st, buf)) = progress else { return Err(Error::corrupt()) };
         match st {
-            12.. if st % 2 == 0 => *dst = Value::Blob(buf),
+            12.. if st.is_multiple_of(2) => *dst = Value::Blob(buf),
             13.. => *dst = Value::Text(buf),
             _ => dst.assign_ref(crate::value::record::decode_value(st, &buf)?),
         }

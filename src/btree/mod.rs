@@ -694,6 +694,9 @@ enum CursorState {
     Deleted,
 }
 
+/// A column read from a chain in progress: column, serial type, bytes so far.
+type ColumnRead = (usize, u64, Vec<u8>);
+
 /// A position in one tree.
 pub struct Cursor {
     root: Pgno,
@@ -739,7 +742,7 @@ pub struct Cursor {
     /// A read of the current row's overflow chain stopped by a `Pending`:
     /// the whole payload (into `spare.buf`) when the column is `None`,
     /// else one column's bytes (serial type and bytes so far).
-    chain_read: Option<(overflow::ChainRead, Option<(usize, u64, Vec<u8>)>)>,
+    chain_read: Option<(overflow::ChainRead, Option<ColumnRead>)>,
     /// A [`Cursor::column_bytes`] read stopped by a `Pending`: column,
     /// range, progress, bytes so far.
     range_read: Option<(usize, usize, usize, overflow::ChainRead, Vec<u8>)>,

@@ -268,7 +268,7 @@ fn flagged_column(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Optio
         Poll::Ready(None) => return Ok(None),
     };
     if substr {
-        if st >= 12 && st % 2 == 0 && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN {
+        if st >= 12 && st.is_multiple_of(2) && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN {
             return substr_of_large_blob(vm, insn, env, (st - 12) / 2).map(Some);
         }
         return Ok(None);
@@ -326,8 +326,8 @@ fn substr_of_large_blob(vm: &mut Vm, insn: &Insn, env: &mut ConnState, len: u64)
 /// size (those functions give its size). `None`: the bytes are needed.
 fn stand_in(st: u64, flag: u16) -> Option<Value> {
     let len = crate::value::record::serial_type_len(st)? as usize;
-    let blob = st >= 12 && st % 2 == 0;
-    let text = st >= 13 && st % 2 == 1;
+    let blob = st >= 12 && st.is_multiple_of(2);
+    let text = st >= 13 && !st.is_multiple_of(2);
     match flag {
         OPFLAG_TYPEOFARG => Some(match st {
             0 => Value::Null,
