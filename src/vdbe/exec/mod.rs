@@ -112,7 +112,7 @@ pub fn run(vm: &mut Vm, prog: &Program, env: &mut ConnState) -> Result<VmStep> {
                 compare::exec(vm, insn)
             }
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-            Opcode::MakeRecord => record::make_record(vm, insn, prog.insns.get(vm.pc + 1), env),
+            Opcode::MakeRecord => record::make_record(vm, insn, &prog.insns, env),
             Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
             Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
             | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count

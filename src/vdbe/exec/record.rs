@@ -14,11 +14,12 @@ use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
 /// `MakeRecord`: `r[P3]` = the record of registers `P1..P1+P2` (P4: their
-/// affinities). When `next`, the instruction after it, is the table
-/// `Insert` of that record, trailing zero-blob fields stay out of the
-/// record's bytes: their size is left in [`Vm::zero_tail`] for the
-/// `Insert`, which has the B-tree write the zeros (SQLite's `nZero`).
-pub(super) fn make_record(vm: &mut Vm, insn: &Insn, next: Option<&Insn>, env: &mut ConnState) -> Result<Flow> {
+/// affinities). When the instruction after it (in `insns`, the running
+/// program) is the table `Insert` of that record, trailing zero-blob
+/// fields stay out of the record's bytes: their size is left in
+/// [`Vm::zero_tail`] for the `Insert`, which has the B-tree write the
+/// zeros (SQLite's `nZero`).
+pub(super) fn make_record(vm: &mut Vm, insn: &Insn, insns: &[Insn], env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
     vm.zero_tail = None;
     let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
@@ -36,7 +37,8 @@ pub(super) fn make_record(vm: &mut Vm, insn: &Insn, next: Option<&Insn>, env: &m
     // Trailing zero-blobs left out of the bytes: fields `body_fields..n`.
     let mut body_fields = n;
     let mut zeros = 0usize;
-    if next.is_some_and(|i| i.opcode == Opcode::Insert && i.p2 == p3) {
+    let last_is_zero_blob = n > 0 && matches!(vm.regs.get(first + n - 1).map(|r| &r.value), Some(Value::ZeroBlob(_)));
+    if last_is_zero_blob && insns.get(vm.pc + 1).is_some_and(|i| i.opcode == Opcode::Insert && i.p2 == p3) {
         while body_fields > 0 {
             match vm.regs.get(first + body_fields - 1).map(|r| &r.value) {
                 Some(Value::ZeroBlob(z)) => {
