@@ -1445,7 +1445,8 @@ fn push_literal(out: &mut Vec<u8>, v: &Value) {
             }
             out.push(b'\'');
         }
-        Value::Blob(b) => {
+        Value::Blob(_) | Value::ZeroBlob(_) => {
+            let crate::value::ValueRef::Blob(b) = v.as_ref() else { return };
             out.extend_from_slice(b"x'");
             for c in b {
                 out.extend_from_slice(format!("{c:02x}").as_bytes());

@@ -125,6 +125,20 @@ impl Drop for Sqlite {
     }
 }
 
+impl Sqlite {
+    /// Column 0 of the current row fetched as a blob: its byte count.
+    pub fn blob_len(&self, s: &SqliteStmt) -> usize {
+        unsafe {
+            let p = ffi::sqlite3_column_blob(s.0, 0);
+            if p.is_null() {
+                0
+            } else {
+                ffi::sqlite3_column_bytes(s.0, 0) as usize
+            }
+        }
+    }
+}
+
 impl Engine for Sqlite {
     type Stmt = SqliteStmt;
     const NAME: &'static str = "sqlite";
@@ -231,6 +245,16 @@ impl Ringlite {
         let flags = OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | extra);
         let conn = Connection::open(&path.to_string_lossy(), flags).map_err(|e| format!("ringlite open: {e}"))?;
         Ok(Ringlite { conn })
+    }
+}
+
+impl Ringlite {
+    /// Column 0 of the current row fetched as a blob: its byte count.
+    pub fn blob_len(&self, s: &ringlite::Statement) -> usize {
+        match s.column(0) {
+            Value::Blob(b) => b.len(),
+            _ => 0,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|prepsplit|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|prepsplit|memory|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -26,6 +26,10 @@
 //! parts (parser crate, glue, compile, finalize) next to SQLite's whole
 //! prepare (not part of `all`).
 //!
+//! `memory` runs each large-value step (a zero-blob of nearly 1 GB, a
+//! 100 MB random blob) in a child process and reports each engine's peak
+//! RSS (not part of `all`: it writes two 1 GB files).
+//!
 //! `--quick` shrinks every suite to a few seconds and exits non-zero if
 //! any workload failed; the smoke test runs it.
 
@@ -33,6 +37,7 @@ mod data;
 mod engine;
 mod harness;
 mod heap;
+mod memory;
 mod plot;
 mod prepsplit;
 mod sched;
@@ -60,7 +65,7 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|prepsplit|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
     std::process::exit(2)
 }
 
@@ -75,7 +80,7 @@ fn parse_args() -> Args {
             "--skip" => a.skip = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" | "slow" | "prepsplit" => a.suites.push(x),
+            "storage" | "sql" | "tenants" | "slow" | "prepsplit" | "memory" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
@@ -91,6 +96,15 @@ fn failed(rows: &[Row]) -> bool {
 }
 
 fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("memory-child") && argv.len() == 5 {
+        let step = argv[3].parse().unwrap_or(usize::MAX);
+        if let Err(e) = memory::child(&argv[2], step, std::path::Path::new(&argv[4])) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let args = parse_args();
     let cfg = Config { runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }), quick: args.quick, only: args.only, skip: args.skip };
     let dir = match tempfile::Builder::new().prefix("ringlite-bench").tempdir() {
@@ -121,6 +135,10 @@ fn main() {
                 markdown("sql", &rows)
             }),
             "prepsplit" => prepsplit::run(cfg, dir.path()),
+            "memory" => memory::run(dir.path(), args.only).map(|(failed, md)| {
+                any_failed |= failed;
+                md
+            }),
             "tenants" => tenants::run(args.quick, args.counts.clone(), dir.path()).map(|(points, md)| {
                 any_failed |= points.iter().any(|p| p.result.is_err());
                 let plot_base = args.out.as_ref().map_or(PathBuf::from("tenants"), |o| o.with_file_name("tenants"));

@@ -70,11 +70,11 @@ unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Value, check_length: b
     }
     s.release_bound(Some(i as usize));
     if check_length {
-        if let Value::Text(b) | Value::Blob(b) = &v {
+        if let Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) = &v {
             // Inside a callback of this connection the limit cannot be read;
             // the compile-time maximum applies then.
             let limit = db.with_conn(|c| c.limit_value(SQLITE_LIMIT_LENGTH)).unwrap_or(1_000_000_000);
-            if b.len() as i64 > i64::from(limit) {
+            if v.byte_len() as i64 > i64::from(limit) {
                 set_error(db, SQLITE_TOOBIG, None);
                 return visible_code(db, SQLITE_TOOBIG);
             }
@@ -280,7 +280,7 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob(
     n: c_int,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        bind_checked(arg0, arg1, Value::Blob(vec![0; n.max(0) as usize]), false)
+        bind_checked(arg0, arg1, Value::zero_blob(n.max(0) as usize), false)
     })
 }
 
@@ -304,7 +304,7 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob64(
         if arg2 > limit as u64 {
             return SQLITE_TOOBIG;
         }
-        bind_checked(arg0, arg1, Value::Blob(vec![0; arg2 as usize]), false)
+        bind_checked(arg0, arg1, Value::zero_blob(arg2 as usize), false)
     })
 }
 

@@ -551,6 +551,7 @@ fn same_value(a: &Value, b: &Value) -> bool {
         (Value::Integer(x), Value::Integer(y)) => x == y,
         (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
         (Value::Text(x), Value::Text(y)) | (Value::Blob(x), Value::Blob(y)) => x == y,
+        (Value::ZeroBlob(_) | Value::Blob(_), Value::ZeroBlob(_) | Value::Blob(_)) => a.as_ref().to_text() == b.as_ref().to_text(),
         _ => false,
     }
 }

@@ -340,7 +340,7 @@ pub unsafe extern "C" fn sqlite3_result_pointer(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_zeroblob(arg0: *mut sqlite3_context, n: c_int) {
-    ffi_guard!((), { set(arg0, Value::Blob(vec![0; n.max(0) as usize])) })
+    ffi_guard!((), { set(arg0, Value::zero_blob(n.max(0) as usize)) })
 }
 
 #[no_mangle]
@@ -353,7 +353,7 @@ pub unsafe extern "C" fn sqlite3_result_zeroblob64(
             sqlite3_result_error_toobig(arg0);
             return SQLITE_TOOBIG;
         }
-        set(arg0, Value::Blob(vec![0; n as usize]));
+        set(arg0, Value::zero_blob(n as usize));
         SQLITE_OK
     })
 }

@@ -56,6 +56,7 @@ impl sqlite3_value {
             Value::Integer(i) => Some(i.to_string().into_bytes()),
             Value::Real(r) => Some(format_real(*r).into_bytes()),
             Value::Text(t) | Value::Blob(t) => Some(t.clone()),
+            Value::ZeroBlob(n) => Some(vec![0; *n]),
         }
     }
 
@@ -95,7 +96,7 @@ impl sqlite3_value {
         if let Value::Null = self.value {
             return std::ptr::null();
         }
-        if let Value::Blob(_) = self.value {
+        if let Value::Blob(_) | Value::ZeroBlob(_) = self.value {
             self.blob_read_as_text.set(true);
         }
         let mut c = self.text.borrow_mut();
@@ -112,7 +113,7 @@ impl sqlite3_value {
         if let Value::Null = self.value {
             return std::ptr::null();
         }
-        if let Value::Blob(_) = self.value {
+        if let Value::Blob(_) | Value::ZeroBlob(_) = self.value {
             self.blob_read_as_text.set(true);
         }
         let mut c = self.text16.borrow_mut();
@@ -129,6 +130,9 @@ impl sqlite3_value {
             Value::Null => std::ptr::null(),
             Value::Blob(b) if b.is_empty() => std::ptr::null(),
             Value::Blob(b) => b.as_ptr() as *const c_void,
+            // (A zero-blob's bytes are the engine's read-only zero region.)
+            Value::ZeroBlob(0) => std::ptr::null(),
+            v @ Value::ZeroBlob(_) => v.as_ref().to_text().map_or(std::ptr::null(), |b| b.as_ptr()) as *const c_void,
             _ => self.text_ptr() as *const c_void,
         }
     }
@@ -138,6 +142,7 @@ impl sqlite3_value {
         match &self.value {
             Value::Null => 0,
             Value::Text(t) | Value::Blob(t) => t.len() as c_int,
+            Value::ZeroBlob(n) => *n as c_int,
             _ => self.text_bytes().map_or(0, |t| t.len() as c_int),
         }
     }
@@ -148,6 +153,7 @@ impl sqlite3_value {
             Value::Null => return 0,
             // SQLite counts a BLOB's bytes as they are, without converting.
             Value::Blob(b) => return b.len() as c_int,
+            Value::ZeroBlob(n) => return *n as c_int,
             _ => {}
         }
         self.text16_ptr();

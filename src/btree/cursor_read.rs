@@ -66,6 +66,40 @@ pub(super) struct LeafHeader {
     slot: u32,
 }
 
+fn get_u32_of(d: &[u8]) -> Result<Pgno> {
+    super::cell::get_u32(d, 0)
+}
+
+/// The serial type of column `i` and the record offset of its value, from
+/// a record header that lies wholly in `local` (the first bytes of a
+/// `payload_size`-byte record): `Some(None)` when the header has fewer
+/// columns, `None` when the header is not all in `local` or does not read
+/// sane (the caller then reads the whole record, which reports any
+/// corruption).
+fn column_in_local_header(local: &[u8], payload_size: usize, i: usize) -> Option<Option<(u64, usize)>> {
+    let (hdr, mut pos) = crate::value::varint::read_varint(local)?;
+    let hdr = usize::try_from(hdr).ok()?;
+    if hdr > local.len() || hdr > payload_size || pos > hdr {
+        return None;
+    }
+    let mut body = hdr as u64;
+    let mut col = 0;
+    while pos < hdr {
+        let (st, n) = crate::value::varint::read_varint(&local[pos..hdr])?;
+        let start = body;
+        body += crate::value::record::serial_type_len(st)?;
+        if body > payload_size as u64 {
+            return None;
+        }
+        if col == i {
+            return Some(Some((st, start as usize)));
+        }
+        pos += n;
+        col += 1;
+    }
+    Some(None)
+}
+
 impl Btree {
     /// Read the entry `path` ends on into `buf`: an index entry's whole key,
     /// a table row's payload when it has no overflow pages (else nothing is
@@ -520,20 +554,39 @@ impl Cursor {
         }
         if !self.payload_valid || !self.fresh(bt) {
             let mut spare = std::mem::take(&mut self.spare);
+            // A whole-payload read a `Pending` stopped goes on where it
+            // was (its bytes so far are in `spare.buf`).
+            let mut progress = match self.chain_read.take() {
+                Some((st, None)) if st.seq == bt.seq => Some(st),
+                _ => None,
+            };
+            let mut found_path: Option<Vec<Level>> = None;
             let this = &*self;
             let r = bt.run_read(|bt| {
-                let path = this.current_path(bt)?;
-                let top = path.last().ok_or_else(Error::corrupt)?;
-                let data = bt.pager.page(top.pgno)?;
-                let h = page::header(data, top.pgno)?;
-                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
-                if h.kind != PageKind::TableLeaf {
-                    return Err(Error::corrupt());
+                let path = match &found_path {
+                    Some(p) => p.clone(),
+                    None => this.current_path(bt)?,
+                };
+                if progress.is_none() {
+                    let top = path.last().ok_or_else(Error::corrupt)?;
+                    let data = bt.pager.page(top.pgno)?;
+                    let h = page::header(data, top.pgno)?;
+                    let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                    if h.kind != PageKind::TableLeaf {
+                        return Err(Error::corrupt());
+                    }
+                    spare.buf.clear();
+                    spare.buf.reserve(info.payload_size as usize);
+                    progress = Some(bt.start_chain_read(bytes, &info, 0, info.payload_size as usize, &mut spare.buf)?);
                 }
-                spare.buf.clear();
-                bt.full_payload_into(bytes, &info, &mut spare.buf)?;
+                found_path = Some(path.clone());
+                let st = progress.as_mut().ok_or_else(Error::corrupt)?;
+                bt.continue_chain_read(st, &mut spare.buf, 0)?;
                 Ok(path)
             });
+            if let (Ok(Poll::Pending), Some(st)) = (&r, progress) {
+                self.chain_read = Some((st, None));
+            }
             let path = match r {
                 Ok(Poll::Ready(path)) => path,
                 Ok(Poll::Pending) => {
@@ -587,7 +640,12 @@ impl Cursor {
     /// then unchanged).
     #[inline]
     pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
-        crate::ready!(self.entry_at_hand(bt)?);
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
+        if !at_hand {
+            if let Some(found) = crate::ready!(self.column_not_at_hand(bt, i, dst)?) {
+                return Ok(Poll::Ready(found));
+            }
+        }
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         match self.header.column(payload, i)? {
             None => Ok(Poll::Ready(false)),
@@ -596,6 +654,306 @@ impl Cursor {
                 Ok(Poll::Ready(true))
             }
         }
+    }
+
+    /// Whether the current entry's bytes are in memory (an index key, or a
+    /// table row without overflow pages already read): reading a column
+    /// then costs no I/O, whatever its size.
+    #[inline]
+    pub fn entry_in_memory(&self, bt: &Btree) -> bool {
+        self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)))
+    }
+
+    /// The serial type of column `i` of the current entry's record
+    /// (`None` when the record has fewer columns), read from the header
+    /// alone: a row whose payload spills to overflow pages has them left
+    /// unread when its header lies in the cell (always, but for rows of
+    /// thousands of columns). What `length()`, `typeof()` and
+    /// `octet_length()` of a column need (SQLite's `OPFLAG_LENGTHARG`).
+    pub fn column_serial_type(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<u64>> {
+        let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
+        if !at_hand && self.state == CursorState::Valid {
+            let this = &*self;
+            let r = bt.run_read(|bt| {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                Ok(column_in_local_header(local, info.payload_size as usize, i).map(|c| c.map(|(st, _)| st)))
+            });
+            match r? {
+                Poll::Pending => return Ok(Poll::Pending),
+                Poll::Ready(Some(st)) => return Ok(Poll::Ready(st)),
+                // The header is not all in the cell, or reads oddly: the
+                // whole record is read and checked as usual.
+                Poll::Ready(None) => {}
+            }
+        }
+        crate::ready!(self.entry_at_hand(bt)?);
+        let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        Ok(Poll::Ready(self.header.column(payload, i)?.map(|(st, _)| st)))
+    }
+
+    /// [`Cursor::column_into`] when the row is not read yet: a large row's
+    /// column comes straight from its overflow chain (`Some`: done);
+    /// otherwise the row is read whole (`None`: decode it as usual).
+    // (Out of line: `column_into` stays small enough to inline into the
+    // VM's `Column`.)
+    #[cold]
+    #[inline(never)]
+    fn column_not_at_hand(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
+        if self.state == CursorState::Valid && self.key_info.is_none() {
+            if let Some(found) = crate::ready!(self.column_from_chain(bt, i, dst)?) {
+                return Ok(Poll::Ready(Some(found)));
+            }
+        }
+        crate::ready!(self.payload(bt)?);
+        Ok(Poll::Ready(None))
+    }
+
+    /// Column `i` of a table row longer than
+    /// [`super::overflow::CHAIN_BATCH_PAGES`] overflow pages, read alone:
+    /// only that value's bytes are copied (into `dst`, once), as SQLite's
+    /// `OP_Column` reads one field of a large row. `None` for a shorter
+    /// row, or one whose header is not all in its cell: the caller reads
+    /// the whole row.
+    fn column_from_chain(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
+        let mut progress = match self.chain_read.take() {
+            Some((st, Some((col, ty, buf)))) if st.seq == bt.seq && col == i => Some((st, ty, buf)),
+            _ => None,
+        };
+        // Not for this path: the row is short or its header overflows.
+        let mut whole_row = false;
+        let mut missing = false;
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if progress.is_none() {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let size = info.payload_size as usize;
+                if info.overflow == 0 || bt.overflow_pages_for(PageKind::TableLeaf, size) <= super::overflow::CHAIN_BATCH_PAGES {
+                    whole_row = true;
+                    return Ok(());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                match column_in_local_header(local, size, i) {
+                    None => {
+                        whole_row = true;
+                        return Ok(());
+                    }
+                    Some(None) => {
+                        missing = true;
+                        return Ok(());
+                    }
+                    Some(Some((st, off))) => {
+                        let len = crate::value::record::serial_type_len(st).ok_or_else(Error::corrupt)? as usize;
+                        let mut buf = Vec::with_capacity(len);
+                        let read = bt.start_chain_read(bytes, &info, off, off + len, &mut buf)?;
+                        progress = Some((read, st, buf));
+                    }
+                }
+            }
+            let (read, _, buf) = progress.as_mut().ok_or_else(Error::corrupt)?;
+            bt.continue_chain_read(read, buf, 0)
+        });
+        match r {
+            Ok(Poll::Ready(())) => {}
+            Ok(Poll::Pending) => {
+                if let Some((read, st, buf)) = progress {
+                    self.chain_read = Some((read, Some((i, st, buf))));
+                }
+                return Ok(Poll::Pending);
+            }
+            Err(e) => return Err(e),
+        }
+        if whole_row {
+            return Ok(Poll::Ready(None));
+        }
+        if missing {
+            return Ok(Poll::Ready(Some(false)));
+        }
+        let Some((_, st, buf)) = progress else { return Err(Error::corrupt()) };
+        match st {
+            12.. if st.is_multiple_of(2) => *dst = Value::Blob(buf),
+            13.. => *dst = Value::Text(buf),
+            _ => dst.assign_ref(crate::value::record::decode_value(st, &buf)?),
+        }
+        Ok(Poll::Ready(Some(true)))
+    }
+
+    /// Bytes `from..to` of column `i`'s value in the current table row
+    /// (the caller keeps them within the value), read from the cell and
+    /// the overflow chain up to them: for `substr()` of a large blob. The
+    /// read goes on after a `Pending` where it stopped.
+    pub fn column_bytes(&mut self, bt: &mut Btree, i: usize, from: usize, to: usize) -> IoPoll<Vec<u8>> {
+        let mut progress = match self.range_read.take() {
+            Some((c, f, t, st, buf)) if (c, f, t) == (i, from, to) && st.seq == bt.seq => Some((st, buf)),
+            _ => None,
+        };
+        let mut whole_row = false;
+        let this = &*self;
+        let r = bt.run_read(|bt| {
+            if progress.is_none() {
+                let path = this.current_path(bt)?;
+                let top = path.last().ok_or_else(Error::corrupt)?;
+                let data = bt.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                if h.kind != PageKind::TableLeaf {
+                    return Err(Error::corrupt());
+                }
+                let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                let Some(Some((_, off))) = column_in_local_header(local, info.payload_size as usize, i) else {
+                    whole_row = true;
+                    return Ok(());
+                };
+                let mut buf = Vec::with_capacity(to - from);
+                let read = bt.start_chain_read(bytes, &info, off + from, off + to, &mut buf)?;
+                progress = Some((read, buf));
+            }
+            let (read, buf) = progress.as_mut().ok_or_else(Error::corrupt)?;
+            bt.continue_chain_read(read, buf, 0)
+        });
+        match r {
+            Ok(Poll::Ready(())) => {}
+            Ok(Poll::Pending) => {
+                if let Some((read, buf)) = progress {
+                    self.range_read = Some((i, from, to, read, buf));
+                }
+                return Ok(Poll::Pending);
+            }
+            Err(e) => return Err(e),
+        }
+        if whole_row {
+            crate::ready!(self.entry_at_hand(bt)?);
+            let (_, off) = self.header.column(&self.payload, i)?.ok_or_else(Error::corrupt)?;
+            return Ok(Poll::Ready(self.payload.get(off + from..off + to).ok_or_else(Error::corrupt)?.to_vec()));
+        }
+        let (_, buf) = progress.ok_or_else(Error::corrupt)?;
+        Ok(Poll::Ready(buf))
+    }
+
+    /// The current table row's cell: a copy of its bytes and its parse
+    /// (the payload beyond the cell is not read).
+    fn row_cell(&mut self, bt: &mut Btree) -> IoPoll<(Vec<u8>, super::cell::CellInfo)> {
+        if self.state != CursorState::Valid || self.key_info.is_some() {
+            return Err(Error::new(SQLITE_INTERNAL, "cursor is not on a table row"));
+        }
+        let this = &*self;
+        bt.run_read(|bt| {
+            let path = this.current_path(bt)?;
+            let top = path.last().ok_or_else(Error::corrupt)?;
+            let data = bt.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+            if h.kind != PageKind::TableLeaf {
+                return Err(Error::corrupt());
+            }
+            Ok((bytes.to_vec(), info))
+        })
+    }
+
+    /// Where column `col` of the current table row lies: its serial type,
+    /// the payload offset of its value and the payload's size (`None`
+    /// when the record has fewer columns). Read from the cell alone when
+    /// the header is there (a large row's chain is not read).
+    pub fn column_location(&mut self, bt: &mut Btree, col: usize) -> IoPoll<Option<(u64, usize, usize)>> {
+        let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+        let size = info.payload_size as usize;
+        let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+        if let Some(found) = column_in_local_header(local, size, col) {
+            return Ok(Poll::Ready(found.map(|(st, off)| (st, off, size))));
+        }
+        // (A header past the cell: the whole row, checked as usual.)
+        crate::ready!(self.entry_at_hand(bt)?);
+        Ok(Poll::Ready(self.header.column(&self.payload, col)?.map(|(st, off)| (st, off, size))))
+    }
+
+    /// What identifies the current table row's content without reading
+    /// its overflow chain: the payload size, the bytes in the cell and the
+    /// first overflow page (the whole record for a row without one).
+    pub fn row_print(&mut self, bt: &mut Btree) -> IoPoll<Vec<u8>> {
+        let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+        let mut print = info.payload_size.to_be_bytes().to_vec();
+        print.extend_from_slice(bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?);
+        print.extend_from_slice(&info.overflow.to_be_bytes());
+        Ok(Poll::Ready(print))
+    }
+
+    /// Bytes `from..to` of the current table row's payload appended to
+    /// `out`, read page by page from its chain (only the pages up to `to`;
+    /// each unpinned once read). `progress` keeps the read between calls
+    /// that return `Pending` (start with `None`; `out` as it was left).
+    pub fn read_payload_range(&mut self, bt: &mut Btree, from: usize, to: usize, progress: &mut Option<super::ChainRead>, out: &mut Vec<u8>) -> IoPoll<()> {
+        if progress.is_none_or(|st| st.seq != bt.seq) {
+            let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+            out.clear();
+            *progress = Some(bt.start_chain_read(&bytes, &info, from, to, out)?);
+        }
+        let Some(st) = progress.as_mut() else { return Err(Error::corrupt()) };
+        bt.run_read(|bt| bt.continue_chain_read(st, out, 0))
+    }
+
+    /// Overwrite the current table row's payload bytes from `from` on
+    /// with `data`, in place (the cell and chain keep their pages; the
+    /// tree's cursors see the change). `progress` keeps the walk to the
+    /// first page written between calls that return `Pending`.
+    pub fn overwrite_payload(&mut self, bt: &mut Btree, from: usize, data: &[u8], progress: &mut Option<super::ChainRead>) -> IoPoll<()> {
+        let to = from + data.len();
+        if progress.is_none_or(|st| st.seq != bt.seq) {
+            let (bytes, info) = crate::ready!(self.row_cell(bt)?);
+            *progress = Some(bt.start_chain_read(&bytes, &info, from, to, &mut Vec::new())?);
+        }
+        let Some(st) = progress.as_mut() else { return Err(Error::corrupt()) };
+        if to > st.payload_size {
+            return Err(Error::corrupt());
+        }
+        crate::ready!(bt.run_read(|bt| bt.seek_chain(st, from))?);
+        let st = *st;
+        let root = self.root;
+        let this = &*self;
+        bt.run_write_in(Some(root), |bt| {
+            let usable = bt.usable();
+            let per_page = usable as usize - 4;
+            let path = this.current_path(bt)?;
+            let top = path.last().ok_or_else(Error::corrupt)?;
+            let (cell_at, info) = {
+                let page_bytes = bt.pager.page(top.pgno)?;
+                let h = page::header(page_bytes, top.pgno)?;
+                let (_, info) = page::cell(page_bytes, &h, top.idx, usable)?;
+                (page::cell_offset(page_bytes, &h, top.idx, usable)?, info)
+            };
+            if from < info.local {
+                let n = (info.local - from).min(data.len());
+                let at = cell_at + info.payload_offset + from;
+                bt.pager.page_mut(top.pgno)?[at..at + n].copy_from_slice(&data[..n]);
+            }
+            let (mut pos, mut page_at, mut next) = (from.max(info.local), st.at, st.next);
+            while pos < to {
+                if next < 2 || next > bt.pager.db_size() || pos < page_at {
+                    return Err(Error::corrupt());
+                }
+                let d = bt.pager.page_mut(next)?;
+                let lo = pos - page_at;
+                let n = (per_page - lo).min(to - pos);
+                d[4 + lo..4 + lo + n].copy_from_slice(&data[pos - from..pos - from + n]);
+                pos += n;
+                next = get_u32_of(d)?;
+                page_at += per_page;
+            }
+            Ok(())
+        })
     }
 
     /// Number of fields in the current entry's record (table: the row;

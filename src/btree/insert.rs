@@ -13,11 +13,15 @@
 //! its shape, so that a cursor can stay on the new entry without a seek.
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
-//! cell is built, so the pages can be reused at once.
+//! cell is built, so the pages can be reused at once (except for a chain
+//! written ahead of its cell, `overflow.rs`: the new chain exists first).
+//! A payload ([`Payload`]) may end in zeros it does not store; such a cell
+//! is always built (never written straight into the page).
 
 use super::balance::Level;
 use super::cell;
 use super::cursor::Probe;
+use super::overflow::Payload;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -27,7 +31,7 @@ impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
     /// Returns the path to the new entry when the tree kept its shape
     /// (no balancing), `None` otherwise.
-    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<Vec<Level>>> {
+    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<Vec<Level>>> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
         Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
     }
@@ -35,13 +39,13 @@ impl Btree {
     /// `insert_entry` where the caller knows the leaf path that `seek_path`
     /// would return (`exact`: it ends on the entry with this key).
     /// `true`: the tree kept its shape and `path` leads to the new entry.
-    pub(super) fn insert_at(&mut self, path: &[Level], exact: bool, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+    pub(super) fn insert_at(&mut self, path: &[Level], exact: bool, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<bool> {
         let level = path.len() - 1;
         let top = path[level];
         if !exact {
             let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
             if h.kind == leaf_kind && top.idx <= h.ncells {
-                if self.insert_local_in_gap(top.pgno, top.idx, leaf_kind, rowid, payload)? {
+                if payload.is_plain() && self.insert_local_in_gap(top.pgno, top.idx, leaf_kind, rowid, payload.bytes)? {
                     // (The operation's last change, as below.)
                     return Ok(true);
                 }
@@ -107,7 +111,7 @@ impl Btree {
     /// chain or is not on a leaf of `leaf_kind`: the general path does it.
     /// `Some(true)`: done and the page kept its place in the tree (`path`
     /// still leads to the entry).
-    fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: &[u8]) -> Result<Option<bool>> {
+    fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
         let (off, old_len) = {

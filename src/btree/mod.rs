@@ -60,6 +60,7 @@ use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
 use crate::value::record::KeyInfo;
 use crate::{IoPoll, Poll};
 use balance::Level;
+pub use overflow::ChainRead;
 use cursor::Probe;
 use page::{Node, PageKind};
 use std::sync::Arc;
@@ -298,7 +299,8 @@ impl Btree {
                 }
                 Err(e) => {
                     self.pager.op_abort();
-                    match self.pager.take_missing() {
+                    let m = self.pager.take_missing();
+                    match m {
                         Some(pgno) => {
                             crate::ready!(self.pager.fetch(pgno)?);
                             self.pager.pin(pgno);
@@ -692,6 +694,9 @@ enum CursorState {
     Deleted,
 }
 
+/// A column read from a chain in progress: column, serial type, bytes so far.
+type ColumnRead = (usize, u64, Vec<u8>);
+
 /// A position in one tree.
 pub struct Cursor {
     root: Pgno,
@@ -730,6 +735,17 @@ pub struct Cursor {
     spare: cursor_read::Spare,
     /// The header of the leaf the cursor last stepped in.
     leaf: cursor_read::LeafHeader,
+    /// A large row's overflow chain being written ahead of its cell, kept
+    /// across the operations (and `Pending` returns) that write it: the
+    /// rowid and payload size it is for, and how far it got.
+    chain_write: Option<(i64, usize, overflow::ChainWrite)>,
+    /// A read of the current row's overflow chain stopped by a `Pending`:
+    /// the whole payload (into `spare.buf`) when the column is `None`,
+    /// else one column's bytes (serial type and bytes so far).
+    chain_read: Option<(overflow::ChainRead, Option<ColumnRead>)>,
+    /// A [`Cursor::column_bytes`] read stopped by a `Pending`: column,
+    /// range, progress, bytes so far.
+    range_read: Option<(usize, usize, usize, overflow::ChainRead, Vec<u8>)>,
 }
 
 impl Cursor {
@@ -752,6 +768,9 @@ impl Cursor {
             count_walk: None,
             spare: cursor_read::Spare::default(),
             leaf: cursor_read::LeafHeader::default(),
+            chain_write: None,
+            chain_read: None,
+            range_read: None,
         }
     }
 
@@ -762,6 +781,9 @@ impl Cursor {
     /// next to where it left off.
     pub fn reopen(&mut self, root: Pgno, writable: bool, key_info: Option<Arc<KeyInfo>>) {
         self.hint = root == self.root && (self.state == CursorState::Valid || self.hint);
+        self.chain_write = None;
+        self.chain_read = None;
+        self.range_read = None;
         if !self.hint {
             self.path.clear();
             self.seq = 0;
@@ -837,20 +859,77 @@ impl Cursor {
 
     /// Insert or replace the entry with this key; the cursor ends on it.
     pub fn insert(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8]) -> IoPoll<()> {
+        self.insert_with_zeros(bt, key, data, 0)
+    }
+
+    /// [`Cursor::insert`] of a table row whose record is `data` followed
+    /// by `zeros` zero bytes that are not stored (a record ending in
+    /// zero-blobs). A row whose overflow chain is longer than
+    /// [`overflow::CHAIN_BATCH_PAGES`] has its chain written first, a
+    /// batch per B-tree operation (the cache may spill in between), then
+    /// its cell inserted pointing at it; a `Pending` return keeps the
+    /// progress for the call that resumes.
+    pub fn insert_with_zeros(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8], zeros: usize) -> IoPoll<()> {
         if !self.writable {
             return Err(Error::code(SQLITE_READONLY));
         }
+        let mut payload = overflow::Payload { bytes: data, zeros, chain: 0 };
+        if let (InsertKey::Rowid(rowid), None) = (key, &self.key_info) {
+            let total = payload.size();
+            // (Such a chain holds more than 64 pages of at least 476 bytes:
+            // the size compare spares the common row the arithmetic.)
+            if total > overflow::CHAIN_BATCH_PAGES * 476 && bt.overflow_pages_for(PageKind::TableLeaf, total) > overflow::CHAIN_BATCH_PAGES {
+                let mut st = match self.chain_write {
+                    Some((r, len, st)) if r == rowid && len == total => st,
+                    _ => overflow::ChainWrite::default(),
+                };
+                let batch = bt.chain_batch_pages();
+                // (A chain already whole is not touched again: an empty
+                // operation would release the pins the cell's insert,
+                // stopped by a `Pending`, has gathered.)
+                while st.done < bt.overflow_bytes_for(PageKind::TableLeaf, total) {
+                    let r = bt.run_write_in(Some(self.root), |bt| {
+                        let mut next = st;
+                        let whole = bt.write_chain_batch(PageKind::TableLeaf, payload, &mut next, batch)?;
+                        Ok((next, whole))
+                    });
+                    match r {
+                        Ok(Poll::Ready((next, whole))) => {
+                            st = next;
+                            self.chain_write = Some((rowid, total, st));
+                            debug_assert!(whole == (st.done >= bt.overflow_bytes_for(PageKind::TableLeaf, total)));
+                        }
+                        Ok(Poll::Pending) => return Ok(Poll::Pending),
+                        Err(e) => {
+                            self.chain_write = None;
+                            return Err(e);
+                        }
+                    }
+                }
+                payload.chain = st.first;
+            }
+        } else if zeros > 0 {
+            return Err(Error::new(SQLITE_INTERNAL, "a zero tail on a key that is not a rowid"));
+        }
+        let r = self.insert_payload(bt, key, payload);
+        if !matches!(r, Ok(Poll::Pending)) {
+            self.chain_write = None;
+        }
+        r
+    }
+
+    fn insert_payload(&mut self, bt: &mut Btree, key: InsertKey<'_>, payload: overflow::Payload<'_>) -> IoPoll<()> {
         let pk_values;
         let (probe, payload, leaf_kind, rowid) = match key {
-            InsertKey::Rowid(r) if self.key_info.is_none() => (Probe::Rowid(r), data, PageKind::TableLeaf, r),
-            InsertKey::Index(rec) if self.key_info.is_some() => (Probe::Record(rec), rec, PageKind::IndexLeaf, 0),
+            InsertKey::Rowid(r) if self.key_info.is_none() => (Probe::Rowid(r), payload, PageKind::TableLeaf, r),
+            InsertKey::Index(rec) if self.key_info.is_some() => (Probe::Record(rec), rec.into(), PageKind::IndexLeaf, 0),
             InsertKey::WithoutRowid { record, key_fields } if self.key_info.is_some() => {
                 let values = crate::value::record::Record::parse(record)?.values()?;
                 if key_fields == 0 || key_fields > values.len() {
                     return Err(Error::new(SQLITE_INTERNAL, "WITHOUT ROWID key longer than the row"));
                 }
                 pk_values = values;
-                (Probe::PrimaryKey(&pk_values[..key_fields]), record, PageKind::IndexLeaf, 0)
+                (Probe::PrimaryKey(&pk_values[..key_fields]), record.into(), PageKind::IndexLeaf, 0)
             }
             _ => return Err(Error::new(SQLITE_INTERNAL, "insert key does not match the tree kind")),
         };
@@ -918,7 +997,7 @@ impl Cursor {
         self.rowid = rowid;
         self.key.clear();
         if self.key_info.is_some() {
-            self.key.extend_from_slice(payload);
+            self.key.extend_from_slice(payload.bytes);
         }
         self.payload_valid = false;
         self.header.reset();

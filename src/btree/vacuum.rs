@@ -201,7 +201,7 @@ impl Btree {
             let mut values = values;
             values[3] = ValueRef::Integer(to as i64);
             let rec = encode_record_refs(&values);
-            self.insert_entry(1, &super::cursor::Probe::Rowid(rowid), None, PageKind::TableLeaf, rowid, &rec)?;
+            self.insert_entry(1, &super::cursor::Probe::Rowid(rowid), None, PageKind::TableLeaf, rowid, rec[..].into())?;
         }
         Ok(())
     }

@@ -11,18 +11,19 @@
 //! through a handle are committed by [`Blob::close`] (or a later
 //! statement's end).
 //!
-//! The handle keeps the row's record as it last saw it. Every read and
-//! write first re-reads the row through a B-tree cursor; if the row is gone
-//! or its record differs (another statement changed it), the handle is
-//! expired and answers `SQLITE_ABORT` from then on, as SQLite does. A
-//! write puts the whole record back under the same rowid with the range
-//! replaced: the payload keeps its size, so the B-tree rewrites the cell
-//! and its overflow chain in place of the old one.
+//! The handle keeps what identifies the row as it last saw it (the
+//! payload size, the bytes in the cell and the first overflow page: the
+//! whole record of a row without overflow pages). Every read and write
+//! first finds the row again through a B-tree cursor; if it is gone or
+//! differs (another statement changed it), the handle is expired and
+//! answers `SQLITE_ABORT` from then on, as SQLite does. Reads copy just
+//! the bytes asked for, from the cell and the overflow pages up to them;
+//! writes change those bytes in place. So a handle on a gigabyte value
+//! needs memory for the bytes it moves, not for the value.
 
 use super::Connection;
-use crate::btree::{Btree, Cursor, InsertKey, Pgno, SeekResult, TxnState};
+use crate::btree::{Btree, Cursor, Pgno, SeekResult, TxnState};
 use crate::error::{Error, Result, SQLITE_ABORT, SQLITE_ERROR, SQLITE_READONLY};
-use crate::value::record::RecordHeader;
 
 /// An open blob handle.
 #[derive(Debug)]
@@ -32,8 +33,9 @@ pub struct Blob {
     column: usize,
     writable: bool,
     rowid: i64,
-    /// The row's record as this handle last read or wrote it.
-    record: Vec<u8>,
+    /// What identifies the row as this handle last read or wrote it
+    /// (`Cursor::row_print`).
+    print: Vec<u8>,
     /// Where the value lies in `record`: offset and length.
     start: usize,
     len: usize,
@@ -66,13 +68,13 @@ fn type_name(st: u64) -> &'static str {
     }
 }
 
-/// The row `rowid` of the tree at `root`, `None` if there is none.
-fn read_row(bt: &mut Btree, root: Pgno, rowid: i64) -> Result<Option<Vec<u8>>> {
+/// A cursor on row `rowid` of the tree at `root`, `None` if there is none.
+fn seek_row(bt: &mut Btree, root: Pgno, rowid: i64) -> Result<Option<Cursor>> {
     let mut cursor = Cursor::new(root, false, None);
     if block(bt, |b| cursor.seek_rowid(b, rowid))? != SeekResult::Found {
         return Ok(None);
     }
-    Ok(Some(block(bt, |b| cursor.payload(b).map(|p| p.map(<[u8]>::to_vec)))?))
+    Ok(Some(cursor))
 }
 
 impl Connection {
@@ -128,7 +130,7 @@ impl Connection {
             block(bt, |b| b.begin_read())?;
         }
         self.state.active_statements += 1;
-        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, record: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None, hooked };
+        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, print: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None, hooked };
         if let Err(e) = blob.load(self, rowid) {
             let _ = blob.close(self);
             return Err(e);
@@ -141,15 +143,17 @@ impl Blob {
     /// Position on `rowid` and find the value; errors as `blob_open`.
     fn load(&mut self, conn: &mut Connection, rowid: i64) -> Result<()> {
         let bt = &mut conn.state.dbs[self.db].btree;
-        let record = read_row(bt, self.root, rowid)?.ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such rowid: {rowid}")))?;
-        let header = RecordHeader::parse(&record)?;
-        let st = header.serial_types.get(self.column).copied().unwrap_or(0);
+        let mut cursor = seek_row(bt, self.root, rowid)?.ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such rowid: {rowid}")))?;
+        let (st, start) = match block(bt, |b| cursor.column_location(b, self.column))? {
+            Some((st, start, _)) => (st, start),
+            None => (0, 0),
+        };
         if st < 12 {
             return Err(Error::new(SQLITE_ERROR, format!("cannot open value of type {}", type_name(st))));
         }
-        self.start = header.offsets[self.column];
+        self.start = start;
         self.len = ((st - 12) / 2) as usize;
-        self.record = record;
+        self.print = block(bt, |b| cursor.row_print(b))?;
         self.rowid = rowid;
         self.expired = false;
         Ok(())
@@ -164,17 +168,20 @@ impl Blob {
         }
     }
 
-    /// Fail with SQLITE_ABORT if the row changed since this handle saw it.
-    fn check_current(&mut self, conn: &mut Connection) -> Result<()> {
+    /// A cursor on the row; fails with SQLITE_ABORT if the row changed
+    /// since this handle saw it.
+    fn check_current(&mut self, conn: &mut Connection) -> Result<Cursor> {
         if self.expired || !self.open {
             return Err(Error::code(SQLITE_ABORT));
         }
         let bt = &mut conn.state.dbs[self.db].btree;
-        if read_row(bt, self.root, self.rowid)?.as_deref() != Some(&self.record[..]) {
-            self.expired = true;
-            return Err(Error::code(SQLITE_ABORT));
+        if let Some(mut cursor) = seek_row(bt, self.root, self.rowid)? {
+            if block(bt, |b| cursor.row_print(b))? == self.print {
+                return Ok(cursor);
+            }
         }
-        Ok(())
+        self.expired = true;
+        Err(Error::code(SQLITE_ABORT))
     }
 
     fn range(&self, offset: i64, n: i64) -> Result<std::ops::Range<usize>> {
@@ -189,8 +196,11 @@ impl Blob {
         // SQLite's order: the range (against the size last seen), then
         // expiry, then the row itself.
         let r = self.range(offset, buf.len() as i64)?;
-        self.check_current(conn)?;
-        buf.copy_from_slice(&self.record[r]);
+        let mut cursor = self.check_current(conn)?;
+        let bt = &mut conn.state.dbs[self.db].btree;
+        let (mut progress, mut out) = (None, Vec::with_capacity(buf.len()));
+        block(bt, |b| cursor.read_payload_range(b, r.start, r.end, &mut progress, &mut out))?;
+        buf.copy_from_slice(&out);
         self.last_error = None;
         Ok(())
     }
@@ -198,7 +208,7 @@ impl Blob {
     /// Overwrite `data.len()` bytes at `offset`.
     pub fn write(&mut self, conn: &mut Connection, offset: i64, data: &[u8]) -> Result<()> {
         let r = self.range(offset, data.len() as i64)?;
-        self.check_current(conn)?;
+        let mut cursor = self.check_current(conn)?;
         if !self.writable {
             self.last_error = Some(SQLITE_READONLY);
             return Err(Error::code(SQLITE_READONLY));
@@ -206,15 +216,16 @@ impl Blob {
         if let Some(hook) = conn.state.preupdate_hook.clone() {
             self.tell_preupdate_hook(conn, &hook)?;
         }
-        let mut record = self.record.clone();
-        record[r].copy_from_slice(data);
         let bt = &mut conn.state.dbs[self.db].btree;
-        let mut cursor = Cursor::new(self.root, true, None);
-        if let Err(e) = block(bt, |b| cursor.insert(b, InsertKey::Rowid(self.rowid), &record)) {
-            self.last_error = Some(e.code);
-            return Err(e);
+        let mut progress = None;
+        let written = block(bt, |b| cursor.overwrite_payload(b, r.start, data, &mut progress)).and_then(|()| block(bt, |b| cursor.row_print(b)));
+        match written {
+            Ok(print) => self.print = print,
+            Err(e) => {
+                self.last_error = Some(e.code);
+                return Err(e);
+            }
         }
-        self.record = record;
         self.last_error = None;
         Ok(())
     }
@@ -227,7 +238,11 @@ impl Blob {
         if !table.preupdate {
             return Ok(());
         }
-        let old = row_of_record(table, crate::value::record::decode_record(&self.record)?, self.rowid);
+        // (The whole row is read only for the hook.)
+        let bt = &mut conn.state.dbs[self.db].btree;
+        let Some(mut cursor) = seek_row(bt, self.root, self.rowid)? else { return Ok(()) };
+        let record = block(bt, |b| cursor.payload(b).map(|p| p.map(<[u8]>::to_vec)))?;
+        let old = row_of_record(table, crate::value::record::decode_record(&record)?, self.rowid);
         let db = conn.state.dbs[self.db].name.clone();
         let event = PreUpdate {
             op: 9, // SQLITE_DELETE: SQLite's code for a blob write

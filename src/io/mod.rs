@@ -45,6 +45,7 @@ pub mod sibling;
 pub mod sim;
 pub mod sync;
 pub mod uring;
+pub mod zeros;
 
 pub use buffer::Buffer;
 pub use completion::{Completion, CompletionResult};

@@ -103,7 +103,7 @@ pub fn cast(v: Value, aff: Affinity) -> Value {
     }
     match aff {
         Affinity::Blob => match v {
-            Value::Blob(_) => v,
+            Value::Blob(_) | Value::ZeroBlob(_) => v,
             other => Value::Blob(cast_to_text(other.as_ref()).unwrap_or_default()),
         },
         Affinity::Text => Value::Text(cast_to_text(v.as_ref()).unwrap_or_default()),

@@ -8,6 +8,12 @@
 //! Text is kept as bytes: SQLite stores whatever bytes it is given, valid
 //! UTF-8 or not, and gives them back unchanged.
 //!
+//! A blob of zeros nobody stored (`zeroblob(N)`) is [`Value::ZeroBlob`]:
+//! borrowed as bytes ([`Value::as_ref`]) it reads the process's zero
+//! region, so code that takes a `ValueRef` needs nothing special; code
+//! that matches `Value::Blob` must treat it as the same class (it is a
+//! BLOB to every SQL function and to `sqlite3_value_type`).
+//!
 //! ## Where things are
 //! - [`varint`]: the 1–9 byte integers of record and cell headers.
 //! - [`record`]: serial types, [`record::encode_record`] /
@@ -59,6 +65,13 @@ pub enum Value {
     Text(Vec<u8>),
     /// Bytes.
     Blob(Vec<u8>),
+    /// A blob of this many zero bytes, not stored (SQLite's `MEM_Zero`):
+    /// what `zeroblob(N)` and `sqlite3_bind_zeroblob` give. Read as bytes
+    /// it borrows the zero region ([`crate::io::zeros`]); a record keeps
+    /// trailing ones out of its bytes and the B-tree writes their zeros
+    /// straight into the overflow pages. Made only by
+    /// [`Value::zero_blob`], so its bytes can always be borrowed.
+    ZeroBlob(usize),
 }
 
 /// A borrowed value, as decoded from a record without copying.
@@ -140,6 +153,34 @@ impl Value {
             Value::Real(r) => ValueRef::Real(*r),
             Value::Text(t) => ValueRef::Text(t),
             Value::Blob(b) => ValueRef::Blob(b),
+            Value::ZeroBlob(n) => ValueRef::Blob(crate::io::zeros::zeros(*n).unwrap_or_default()),
+        }
+    }
+
+    /// A blob of `n` zero bytes: a [`Value::ZeroBlob`] (nothing stored)
+    /// when the zero region can lend that many, else the bytes.
+    pub fn zero_blob(n: usize) -> Value {
+        match crate::io::zeros::zeros(n) {
+            Some(_) => Value::ZeroBlob(n),
+            None => Value::Blob(vec![0; n]),
+        }
+    }
+
+    /// Turn a [`Value::ZeroBlob`] into the blob of its bytes (the value a
+    /// function that changes bytes needs); other values are unchanged.
+    pub fn materialize(&mut self) {
+        if let Value::ZeroBlob(n) = *self {
+            *self = Value::Blob(vec![0; n]);
+        }
+    }
+
+    /// The size in bytes of a text or blob value, zero-blobs included,
+    /// without reading them (0 for other classes).
+    pub fn byte_len(&self) -> usize {
+        match self {
+            Value::Text(b) | Value::Blob(b) => b.len(),
+            Value::ZeroBlob(n) => *n,
+            _ => 0,
         }
     }
 

@@ -250,6 +250,27 @@ impl RecordBuilder {
 }
 
 impl RecordBuilder {
+    /// The record for `values` without the bodies of the fields from
+    /// `body_fields` on (into `out`, cleared first): its header describes
+    /// every field, so the record is whole once those bodies follow. A
+    /// record ending in zero-blobs is built so, its zeros left for the
+    /// B-tree to write.
+    pub fn build_head(&self, values: &[ValueRef<'_>], body_fields: usize, out: &mut Vec<u8>) {
+        out.clear();
+        let types: Vec<u64> = values.iter().map(|v| serial_type_of(v, self.file_format)).collect();
+        let hdr = header_size_for(types.iter().map(|&st| varint_len(st)).sum());
+        let mut tmp = [0u8; 9];
+        let k = put_varint(&mut tmp, hdr as u64);
+        out.extend_from_slice(&tmp[..k]);
+        for &st in &types {
+            let k = put_varint(&mut tmp, st);
+            out.extend_from_slice(&tmp[..k]);
+        }
+        for (v, &st) in values.iter().zip(&types).take(body_fields) {
+            put_value(out, v, st);
+        }
+    }
+
     /// [`RecordBuilder::build`] for values at hand in a slice (the VM's
     /// `MakeRecord`): one pass sizes them, the record is then written in
     /// place into `out` (cleared first) with fixed-size moves for the

@@ -335,6 +335,12 @@ pub struct Vm {
     /// Scratch list for function call arguments (kept to reuse its
     /// allocation; empty between instructions).
     pub call_args: Vec<Value>,
+    /// The record `MakeRecord` just built for the `Insert` right after it
+    /// ends in this many zero bytes that it left out (trailing zero-blob
+    /// fields): (register, zeros). Set only when that `Insert` reads the
+    /// register; cleared by every `MakeRecord` and by that `Insert` once
+    /// done, so no other instruction ever sees a record without its tail.
+    pub zero_tail: Option<(usize, usize)>,
     /// B-tree cursors closed by this VM, kept (with their buffers) for
     /// the next `OpenRead`/`OpenWrite`: a statement that is run again
     /// and again does not allocate its cursors every time.
@@ -390,6 +396,7 @@ impl Vm {
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
             call_args: Vec::new(),
+            zero_tail: None,
             spare_cursors: Vec::new(),
             frames: Vec::new(),
             trigger_saves: Vec::new(),
@@ -403,6 +410,7 @@ impl Vm {
     /// keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
     pub fn reset(&mut self, prog: &Program) {
+        self.zero_tail = None;
         // (The callers' cursors go with their frames.)
         self.frames.clear();
         self.pinned.clear();

@@ -11,6 +11,19 @@ use crate::value::Value;
 use crate::vdbe::func::FuncDef;
 use std::sync::Arc;
 
+/// `Column` P5: the value feeds only `length()` (SQLite's values).
+pub const OPFLAG_LENGTHARG: u16 = 0x40;
+/// `Column` P5: the value feeds only `typeof()`.
+pub const OPFLAG_TYPEOFARG: u16 = 0x80;
+/// `Column` P5: the value feeds only `octet_length()` (both bits).
+pub const OPFLAG_BYTELENARG: u16 = 0xc0;
+/// `Column` P5 (ringlite's own): the value is the first argument of a
+/// built-in `substr(X, P1)` whose other argument is already in the next
+/// register; a large blob is read only as far as `substr()` takes it.
+pub const OPFLAG_SUBSTR2ARG: u16 = 0x100;
+/// The same for `substr(X, P1, P2)` (P1, P2 in the next two registers).
+pub const OPFLAG_SUBSTR3ARG: u16 = 0x200;
+
 /// The opcodes this VM implements. Names and operands follow SQLite's
 /// `opcode.txt`; `Debug` prints the name EXPLAIN shows.
 #[allow(missing_docs)]

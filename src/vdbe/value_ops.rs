@@ -70,6 +70,7 @@ pub fn cast(v: Value, aff: Affinity) -> Value {
         Affinity::Text => numeric::cast_to_text(r).map_or(Value::Null, Value::Text),
         Affinity::Integer => match &v {
             Value::Text(t) | Value::Blob(t) => Value::Integer(integer_prefix(t)),
+            Value::ZeroBlob(_) => Value::Integer(0),
             _ => numeric::cast_to_integer(r),
         },
         Affinity::Real => numeric::cast_to_real(r),
@@ -137,7 +138,7 @@ pub fn decode_record(rec: &[u8]) -> Result<Vec<Value>> {
 /// text or blob longer than `max_length` bytes is `SQLITE_TOOBIG`.
 pub fn check_length(v: &Value, max_length: i64) -> Result<()> {
     match v {
-        Value::Text(b) | Value::Blob(b) if b.len() as i64 > max_length => Err(too_big()),
+        Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if v.byte_len() as i64 > max_length => Err(too_big()),
         _ => Ok(()),
     }
 }

@@ -28,6 +28,7 @@ pub fn v(x: &Value) -> V {
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.to_vec()),
         Value::Blob(b) => V::Blob(b.to_vec()),
+        Value::ZeroBlob(n) => V::Blob(vec![0; *n]),
     }
 }
 

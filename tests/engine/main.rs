@@ -86,6 +86,7 @@ mod storage_write_read;
 mod uring_backend;
 mod uring_storage;
 mod uring_wal;
+mod value_zeroblob;
 mod values_nan;
 mod wal_concurrency;
 mod wal_interop;

@@ -27,6 +27,7 @@ fn run_async(conn: &mut Connection, sql: &str, pendings: &mut usize) -> Vec<Outc
                             ringlite::value::Value::Real(r) => V::Real(r.to_bits()),
                             ringlite::value::Value::Text(t) => V::Text(t.clone()),
                             ringlite::value::Value::Blob(b) => V::Blob(b.clone()),
+                            ringlite::value::Value::ZeroBlob(n) => V::Blob(vec![0; *n]),
                         })
                         .collect(),
                 ),

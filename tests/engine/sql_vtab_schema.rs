@@ -52,6 +52,7 @@ fn value_of(v: &ringlite::value::Value) -> V {
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.clone()),
         Value::Blob(b) => V::Blob(b.clone()),
+        Value::ZeroBlob(n) => V::Blob(vec![0; *n]),
     }
 }
 

@@ -55,6 +55,7 @@ impl RefDb {
                         b.len() as i32,
                         ffi::SQLITE_TRANSIENT(),
                     ),
+                    Value::ZeroBlob(n) => ffi::sqlite3_bind_zeroblob(stmt, idx, *n as i32),
                 };
             }
             let mut rows = Vec::new();
@@ -206,6 +207,9 @@ pub fn same(a: &Outcome, b: &Outcome) -> bool {
         (Ok(Value::Integer(x)), Ok(Value::Integer(y))) => x == y,
         (Ok(Value::Text(x)), Ok(Value::Text(y))) => x == y,
         (Ok(Value::Blob(x)), Ok(Value::Blob(y))) => x == y,
+        // (A zero-blob is the blob of its zeros.)
+        (Ok(Value::Blob(x)), Ok(Value::ZeroBlob(n))) | (Ok(Value::ZeroBlob(n)), Ok(Value::Blob(x))) => x.len() == *n && x.iter().all(|&b| b == 0),
+        (Ok(Value::ZeroBlob(m)), Ok(Value::ZeroBlob(n))) => m == n,
         (Err(x), Err(y)) => x == y,
         _ => false,
     }

@@ -32,6 +32,7 @@ pub fn from_value(v: &Value) -> V {
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.clone()),
         Value::Blob(b) => V::Blob(b.clone()),
+        Value::ZeroBlob(n) => V::Blob(vec![0; *n]),
     }
 }
 

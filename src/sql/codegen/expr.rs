@@ -1023,11 +1023,60 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }
         let first = self.b.regs(args.len());
-        for (i, a) in args.iter().enumerate() {
-            self.expr(a, first + i as i32)?;
+        let substr = def.flags.builtin
+            && (2..=3).contains(&args.len())
+            && (name.eq_ignore_ascii_case("substr") || name.eq_ignore_ascii_case("substring"))
+            && args[1..].iter().all(is_plain_literal);
+        if substr {
+            // The literal arguments first (their order cannot matter): a
+            // column read for X can then take only the bytes they select.
+            for (i, a) in args.iter().enumerate().skip(1) {
+                self.expr(a, first + i as i32)?;
+            }
+            self.expr(&args[0], first)?;
+            if let Some(i) = self.b.insns.last_mut() {
+                if i.opcode == Opcode::Column && i.p3 == first && i.p5 == 0 {
+                    i.p5 = if args.len() == 3 { crate::vdbe::program::OPFLAG_SUBSTR3ARG } else { crate::vdbe::program::OPFLAG_SUBSTR2ARG };
+                }
+            }
+        } else {
+            for (i, a) in args.iter().enumerate() {
+                self.expr(a, first + i as i32)?;
+            }
+        }
+        if def.flags.builtin && args.len() == 1 {
+            self.flag_length_only_column(name, first);
         }
         self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), args.len() as u16);
         Ok(())
+    }
+
+    /// The argument of built-in `length()`, `typeof()` or `octet_length()`
+    /// just read by a `Column` into `arg` (the column is the whole
+    /// argument): that `Column` is flagged so it reads only the record
+    /// header where the function needs no bytes (SQLite's
+    /// `OPFLAG_LENGTHARG`/`TYPEOFARG`/`BYTELENARG`), and a large value on
+    /// overflow pages is not read at all.
+    fn flag_length_only_column(&mut self, name: &str, arg: i32) {
+        use crate::vdbe::program::{OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_TYPEOFARG};
+        let flag = match name.to_ascii_lowercase().as_str() {
+            "length" => OPFLAG_LENGTHARG,
+            "typeof" => OPFLAG_TYPEOFARG,
+            "octet_length" => OPFLAG_BYTELENARG,
+            _ => return,
+        };
+        // (A REAL column's read is followed by its RealAffinity, which
+        // keeps the class typeof() sees.)
+        let n = self.b.insns.len();
+        let column_at = match self.b.insns.get(n.wrapping_sub(1)) {
+            Some(i) if i.opcode == Opcode::RealAffinity && i.p1 == arg => n.wrapping_sub(2),
+            _ => n.wrapping_sub(1),
+        };
+        if let Some(i) = self.b.insns.get_mut(column_at) {
+            if i.opcode == Opcode::Column && i.p3 == arg && i.p5 == 0 {
+                i.p5 = flag;
+            }
+        }
     }
 
     fn binary(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
@@ -1403,6 +1452,16 @@ impl<'s> Compiler<'s> {
 /// Whether `e` is what likelihood() accepts as its probability: a
 /// floating-point literal (`0.5`, `1e0`; not an integer, a string, a sign
 /// or an expression) between 0.0 and 1.0.
+/// A number, string or NULL literal, possibly negated: an argument whose
+/// evaluation has no effect and no dependence on anything.
+fn is_plain_literal(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Null) => true,
+        Expr::Unary(UnaryOperator::Negative | UnaryOperator::Positive, x) => is_plain_literal(x),
+        _ => false,
+    }
+}
+
 fn is_probability(e: &Expr<'_>) -> bool {
     match e {
         Expr::Literal(ast::Literal::Numeric(t)) => {

@@ -80,6 +80,7 @@ impl RefStmt {
                     Value::Real(v) => ffi::sqlite3_bind_double(self.st, idx, *v),
                     Value::Text(t) => ffi::sqlite3_bind_text(self.st, idx, t.as_ptr().cast(), t.len() as i32, ffi::SQLITE_TRANSIENT()),
                     Value::Blob(b) => ffi::sqlite3_bind_blob(self.st, idx, b.as_ptr().cast(), b.len() as i32, ffi::SQLITE_TRANSIENT()),
+                    Value::ZeroBlob(n) => ffi::sqlite3_bind_zeroblob(self.st, idx, *n as i32),
                 };
             }
             let mut rows = Vec::new();

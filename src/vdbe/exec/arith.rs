@@ -151,7 +151,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                         set_reg(vm, r, Value::Real(x));
                         true
                     }
-                    ("TEXT", Value::Text(_)) | ("BLOB", Value::Blob(_)) => true,
+                    ("TEXT", Value::Text(_)) | ("BLOB", Value::Blob(_) | Value::ZeroBlob(_)) => true,
                     _ => false,
                 };
                 if !ok {
@@ -159,7 +159,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                         Value::Integer(_) => "INT",
                         Value::Real(_) => "REAL",
                         Value::Text(_) => "TEXT",
-                        Value::Blob(_) => "BLOB",
+                        Value::Blob(_) | Value::ZeroBlob(_) => "BLOB",
                         Value::Null => "NULL",
                     };
                     return Err(Error::new(

@@ -227,7 +227,8 @@ fn dispatch<'p>(
             compare::exec(vm, insn)
         }
         Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
-        Opcode::MakeRecord | Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
+        Opcode::MakeRecord => record::make_record(vm, insn, &prog.insns, env),
+        Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
         Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
         | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
         | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort

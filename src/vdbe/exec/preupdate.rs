@@ -108,8 +108,15 @@ pub(super) fn fire(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Po
             Value::Integer(i) => *i,
             _ => return Ok(Poll::Ready(())),
         };
-        let fields = match reg(vm, insn.p2) {
-            Value::Blob(b) => decode_record(b)?,
+        let fields = match (reg(vm, insn.p2), vm.zero_tail) {
+            // (A record whose trailing zero-blobs MakeRecord left out for
+            // the Insert: the hook gets them back.)
+            (Value::Blob(b), Some((r, zeros))) if r == insn.p2 as usize => {
+                let mut whole = b.clone();
+                whole.resize(b.len() + zeros, 0);
+                decode_record(&whole)?
+            }
+            (Value::Blob(b), _) => decode_record(b)?,
             _ => return Ok(Poll::Ready(())),
         };
         (SQLITE_INSERT, rowid, rowid, None, Some(row_of_record(t, fields, rowid)))

@@ -8,58 +8,89 @@ use crate::error::{Error, Result};
 use crate::value::record::{record_column, RecordBuilder};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
-use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::program::{Insn, Opcode, OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_SUBSTR2ARG, OPFLAG_SUBSTR3ARG, OPFLAG_TYPEOFARG, P4};
 use crate::vdbe::value_ops::{apply_affinity, decode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
-pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+/// `MakeRecord`: `r[P3]` = the record of registers `P1..P1+P2` (P4: their
+/// affinities). When the instruction after it (in `insns`, the running
+/// program) is the table `Insert` of that record, trailing zero-blob
+/// fields stay out of the record's bytes: their size is left in
+/// [`Vm::zero_tail`] for the `Insert`, which has the B-tree write the
+/// zeros (SQLite's `nZero`).
+pub(super) fn make_record(vm: &mut Vm, insn: &Insn, insns: &[Insn], env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
-    match insn.opcode {
-        Opcode::MakeRecord => {
-            let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
-            let (first, n) = (p1 as usize, p2.max(0) as usize);
-            // Values an affinity changes are converted in a copy; the
-            // others are encoded straight from their registers.
-            let mut converted: Vec<(usize, Value)> = Vec::new();
-            for (i, &c) in affs.iter().enumerate().take(n) {
-                let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
-                let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
-                if affinity_may_change(v, aff) {
-                    converted.push((i, record_affinity(v.clone(), aff)));
-                }
-            }
-            // The output register's previous record buffer is reused (a
-            // loop builds one record per row into the same register).
-            let out_reg = p3 as usize;
-            let kept = match vm.regs.get_mut(out_reg) {
-                Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
-                    Value::Blob(b) => Some(b),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let mut out = kept.unwrap_or_else(|| vm.spare_buf());
-            let regs = &vm.regs;
-            let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
-                Some((_, v)) => v.as_ref(),
-                None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
-            };
-            // (On the stack for the usual few values.)
-            let mut few = [ValueRef::Null; 16];
-            if n <= few.len() {
-                for (i, v) in few.iter_mut().enumerate().take(n) {
-                    *v = value_at(i);
-                }
-                RecordBuilder::default().build_slice(&few[..n], &mut out);
-            } else {
-                RecordBuilder::default().build((0..n).map(value_at), &mut out);
-            }
-            if out.len() as i64 > env.max_length {
-                return Err(crate::vdbe::value_ops::too_big());
-            }
-            set_reg(vm, p3, Value::Blob(out));
+    vm.zero_tail = None;
+    let affs: &[u8] = if let P4::Affinity(a) = &insn.p4 { a.as_bytes() } else { &[] };
+    let (first, n) = (p1 as usize, p2.max(0) as usize);
+    // Values an affinity changes are converted in a copy; the
+    // others are encoded straight from their registers.
+    let mut converted: Vec<(usize, Value)> = Vec::new();
+    for (i, &c) in affs.iter().enumerate().take(n) {
+        let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
+        let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
+        if affinity_may_change(v, aff) {
+            converted.push((i, record_affinity(v.clone(), aff)));
         }
+    }
+    // Trailing zero-blobs left out of the bytes: fields `body_fields..n`.
+    let mut body_fields = n;
+    let mut zeros = 0usize;
+    let last_is_zero_blob = n > 0 && matches!(vm.regs.get(first + n - 1).map(|r| &r.value), Some(Value::ZeroBlob(_)));
+    if last_is_zero_blob && insns.get(vm.pc + 1).is_some_and(|i| i.opcode == Opcode::Insert && i.p2 == p3) {
+        while body_fields > 0 {
+            match vm.regs.get(first + body_fields - 1).map(|r| &r.value) {
+                Some(Value::ZeroBlob(z)) => {
+                    zeros += z;
+                    body_fields -= 1;
+                }
+                _ => break,
+            }
+        }
+    }
+    // The output register's previous record buffer is reused (a
+    // loop builds one record per row into the same register).
+    let out_reg = p3 as usize;
+    let kept = match vm.regs.get_mut(out_reg) {
+        Some(r) if !(first..first + n).contains(&out_reg) => match std::mem::take(&mut r.value) {
+            Value::Blob(b) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut out = kept.unwrap_or_else(|| vm.spare_buf());
+    let regs = &vm.regs;
+    let value_at = |i: usize| match converted.iter().find(|(j, _)| *j == i) {
+        Some((_, v)) => v.as_ref(),
+        None => regs.get(first + i).map_or(ValueRef::Null, |r| r.value.as_ref()),
+    };
+    // (On the stack for the usual few values.)
+    let mut few = [ValueRef::Null; 16];
+    if zeros > 0 {
+        let values: Vec<ValueRef<'_>> = (0..n).map(value_at).collect();
+        RecordBuilder::default().build_head(&values, body_fields, &mut out);
+    } else if n <= few.len() {
+        for (i, v) in few.iter_mut().enumerate().take(n) {
+            *v = value_at(i);
+        }
+        RecordBuilder::default().build_slice(&few[..n], &mut out);
+    } else {
+        RecordBuilder::default().build((0..n).map(value_at), &mut out);
+    }
+    if (out.len() + zeros) as i64 > env.max_length {
+        return Err(crate::vdbe::value_ops::too_big());
+    }
+    set_reg(vm, p3, Value::Blob(out));
+    if zeros > 0 {
+        vm.zero_tail = Some((out_reg, zeros));
+    }
+    Ok(Flow::Next)
+}
+
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
+    let (p1, p2) = (insn.p1, insn.p2);
+    match insn.opcode {
         Opcode::Column => return column_op(vm, insn, env),
         Opcode::Rowid | Opcode::IdxRowid => {
             if let Some(flow) = rowid_in_place(vm, insn) {
@@ -149,8 +180,18 @@ fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
 /// buffer.
 pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     let (p1, p2, p3) = (insn.p1, insn.p2, insn.p3);
-    if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) {
+    if let Some(Some(VmCursor::Btree(first))) = vm.cursors.get_mut(p1 as usize) {
+        let mut c = first;
         if !c.null_row && !c.eof && c.cursor.is_valid() {
+            // (Flags for a value that need not be read whole matter only
+            // for a row not in memory: one with overflow pages.)
+            if insn.p5 != 0 && !c.cursor.entry_in_memory(&env.dbs[c.db].btree) {
+                if let Some(flow) = flagged_column(vm, insn, env)? {
+                    return Ok(flow);
+                }
+                let Some(Some(VmCursor::Btree(again))) = vm.cursors.get_mut(p1 as usize) else { return Err(super::internal("column of a closed cursor")) };
+                c = again;
+            }
             let dst = p3 as usize;
             if dst >= vm.regs.len() {
                 vm.regs.resize(dst + 1, Default::default());
@@ -208,6 +249,100 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         }
     }
     Ok(Flow::Next)
+}
+
+/// `Column` with a length, type or `substr()` flag in P5 on a B-tree
+/// row with overflow pages: the value a flag makes do without reading the
+/// row (`None`: read the column as usual).
+#[cold]
+#[inline(never)]
+fn flagged_column(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Option<Flow>> {
+    let (p2, p3) = (insn.p2 as usize, insn.p3);
+    let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(insn.p1 as usize) else { return Ok(None) };
+    let bt = &mut env.dbs[c.db].btree;
+    let substr = insn.p5 & (OPFLAG_SUBSTR2ARG | OPFLAG_SUBSTR3ARG) != 0;
+    if substr && c.is_index {
+        return Ok(None);
+    }
+    let st = match c.cursor.column_serial_type(bt, p2)? {
+        Poll::Pending => return Ok(Some(Flow::Pending)),
+        Poll::Ready(Some(st)) => st,
+        Poll::Ready(None) => return Ok(None),
+    };
+    if substr {
+        if st >= 12 && st.is_multiple_of(2) && (st - 12) / 2 >= SUBSTR_IN_PLACE_MIN {
+            return substr_of_large_blob(vm, insn, env, (st - 12) / 2).map(Some);
+        }
+        return Ok(None);
+    }
+    match stand_in(st, insn.p5 & OPFLAG_BYTELENARG) {
+        Some(v) => {
+            set_reg(vm, p3, v);
+            Ok(Some(Flow::Next))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The size from which `Column` under a `substr()` flag reads only the
+/// bytes `substr()` takes of a blob.
+const SUBSTR_IN_PLACE_MIN: u64 = 1 << 16;
+
+/// `Column` of a large blob for `substr(X, P1[, P2])` (P1, P2 already in
+/// the registers after P3): only the bytes `substr()` takes are read, and
+/// the arguments become what takes all of them, so the call's result is
+/// the same as on the whole value (`substr()` of an empty blob is NULL:
+/// an empty result comes as a one-byte blob from which the arguments
+/// take nothing).
+fn substr_of_large_blob(vm: &mut Vm, insn: &Insn, env: &mut ConnState, len: u64) -> Result<Flow> {
+    let (p1, p2, p3) = (insn.p1, insn.p2 as usize, insn.p3);
+    let three = insn.p5 & OPFLAG_SUBSTR3ARG != 0;
+    let arg = |vm: &Vm, k: i32| vm.regs.get((p3 + k) as usize).map_or(Value::Null, |r| r.value.clone());
+    let (a, b) = (arg(vm, 1), if three { arg(vm, 2) } else { Value::Integer(0) });
+    if a.is_null() || b.is_null() {
+        // (The result is NULL whatever X is.)
+        set_reg(vm, p3, Value::Null);
+        return Ok(Flow::Next);
+    }
+    let conv = |v: &Value| v.as_ref().to_i64();
+    let (start, n) = crate::vdbe::func::builtins::core::substr_blob_range(len as i64, conv(&a), three.then(|| conv(&b)));
+    let Some(Some(VmCursor::Btree(c))) = vm.cursors.get_mut(p1 as usize) else { return Err(super::internal("substr read on a closed cursor")) };
+    let bt = &mut env.dbs[c.db].btree;
+    let bytes = match c.cursor.column_bytes(bt, p2, start as usize, (start + n) as usize)? {
+        Poll::Pending => return Ok(Flow::Pending),
+        Poll::Ready(b) => b,
+    };
+    let (x, from, count) = if bytes.is_empty() { (vec![0], 2, 0) } else { (bytes, 1, n) };
+    set_reg(vm, p3, Value::Blob(x));
+    set_reg(vm, p3 + 1, Value::Integer(from));
+    if three {
+        set_reg(vm, p3 + 2, Value::Integer(count));
+    }
+    Ok(Flow::Next)
+}
+
+/// What `Column` under a length or type flag (`flag`) stores for a column
+/// of serial type `st` without reading its bytes, as SQLite's `OP_Column`
+/// does: for `typeof()` a value of the right class; for `length()` of a
+/// blob and `octet_length()` of a blob or text, a zero-blob of the right
+/// size (those functions give its size). `None`: the bytes are needed.
+fn stand_in(st: u64, flag: u16) -> Option<Value> {
+    let len = crate::value::record::serial_type_len(st)? as usize;
+    let blob = st >= 12 && st.is_multiple_of(2);
+    let text = st >= 13 && !st.is_multiple_of(2);
+    match flag {
+        OPFLAG_TYPEOFARG => Some(match st {
+            0 => Value::Null,
+            1..=6 | 8 | 9 => Value::Integer(0),
+            // (A stored NaN reads as NULL: the bytes decide.)
+            7 => return None,
+            _ if blob => Value::zero_blob(len),
+            _ => Value::Text(Vec::new()),
+        }),
+        OPFLAG_LENGTHARG if blob => Some(Value::zero_blob(len)),
+        OPFLAG_BYTELENARG if blob || text => Some(Value::zero_blob(len)),
+        _ => None,
+    }
 }
 
 /// The value of a column missing from a short record: P4 of `Column`

@@ -132,6 +132,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             };
             // The database the row went to, named to the update hook.
             let mut db_index = 0;
+            // Zero bytes the record ends with, left out by MakeRecord.
+            let zeros = match vm.zero_tail {
+                Some((r, z)) if r == p2 as usize => z,
+                _ => 0,
+            };
             // (The record is borrowed from its register, not copied.)
             let Vm { regs, cursors, .. } = &mut *vm;
             let data = match regs.get(p2 as usize).map(|r| &r.value) {
@@ -142,15 +147,30 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Btree(c)) => {
                     c.cache = None;
                     let bt = &mut env.dbs[c.db].btree;
-                    pend!(c.cursor.insert(bt, InsertKey::Rowid(rowid), data));
+                    pend!(c.cursor.insert_with_zeros(bt, InsertKey::Rowid(rowid), data, zeros));
                     c.eof = false;
                     db_index = c.db;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
-                    let row = decode_record(data)?;
+                    let row = if zeros > 0 {
+                        let mut whole = Vec::with_capacity(data.len() + zeros);
+                        whole.extend_from_slice(data);
+                        whole.resize(data.len() + zeros, 0);
+                        decode_record(&whole)?
+                    } else {
+                        decode_record(data)?
+                    };
                     e.insert_row(rowid, row);
                 }
                 _ => return Err(super::internal("insert on a non-table cursor")),
+            }
+            if zeros > 0 {
+                // The register holds only the record's head: nothing may
+                // read it as a record again.
+                vm.zero_tail = None;
+                if let Some(r) = vm.regs.get_mut(p2 as usize) {
+                    r.set(Value::Null);
+                }
             }
             if insn.p5 & OPFLAG_NCHANGE != 0 {
                 vm.n_change += 1;

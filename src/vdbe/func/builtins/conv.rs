@@ -31,6 +31,10 @@ pub fn value_text(v: &Value) -> Option<Vec<u8>> {
 pub fn value_bytes(v: &Value) -> Option<Cow<'_, [u8]>> {
     match v {
         Value::Text(t) | Value::Blob(t) => Some(Cow::Borrowed(t)),
+        Value::ZeroBlob(_) => match v.as_ref() {
+            crate::value::ValueRef::Blob(z) => Some(Cow::Borrowed(z)),
+            _ => None,
+        },
         other => value_text(other).map(Cow::Owned),
     }
 }

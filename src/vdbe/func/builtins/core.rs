@@ -20,7 +20,7 @@ use super::pattern::{self, PatternInfo};
 use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
 use crate::error::{Error, Result, SQLITE_TOOBIG};
 use crate::value::collation::Collation;
-use crate::value::Value;
+use crate::value::{Value, ValueRef};
 use crate::vdbe::func::{FuncFlags, FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
 
@@ -67,7 +67,7 @@ pub(crate) fn too_big() -> Error {
 /// A text or blob result longer than `SQLITE_LIMIT_LENGTH` is an error.
 pub(crate) fn within_limit(v: Value) -> Result<Value> {
     match &v {
-        Value::Text(b) | Value::Blob(b) if b.len() as i64 > MAX_LENGTH => Err(too_big()),
+        Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if v.byte_len() as i64 > MAX_LENGTH => Err(too_big()),
         _ => Ok(v),
     }
 }
@@ -277,7 +277,7 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
         Value::Integer(_) => "integer",
         Value::Real(_) => "real",
         Value::Text(_) => "text",
-        Value::Blob(_) => "blob",
+        Value::Blob(_) | Value::ZeroBlob(_) => "blob",
     }
 }
 
@@ -360,6 +360,7 @@ fn iif(name: &str, args: &[Value]) -> Result<Value> {
 fn pattern_too_long(p: &Value, max: usize) -> Result<()> {
     let n = match p {
         Value::Text(t) | Value::Blob(t) => t.len(),
+        Value::ZeroBlob(n) => *n,
         Value::Null => 0,
         other => value_text(other).map_or(0, |t| t.len()),
     };
@@ -406,7 +407,7 @@ fn instr(hay: &Value, needle: &Value) -> Value {
     if hay.is_null() || needle.is_null() {
         return Value::Null;
     }
-    let both_blobs = matches!((hay, needle), (Value::Blob(_), Value::Blob(_)));
+    let both_blobs = matches!((hay, needle), (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)));
     let (h, n) = (value_bytes(hay).unwrap_or_default(), value_bytes(needle).unwrap_or_default());
     if n.is_empty() {
         return Value::Integer(1);
@@ -431,6 +432,7 @@ fn length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) => Value::Integer(b.len() as i64),
+        Value::ZeroBlob(n) => Value::Integer(*n as i64),
         Value::Text(t) => Value::Integer(c_str_char_count(t) as i64),
         other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
     }
@@ -440,6 +442,7 @@ fn octet_length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) | Value::Text(b) => Value::Integer(b.len() as i64),
+        Value::ZeroBlob(n) => Value::Integer(*n as i64),
         other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
     }
 }
@@ -566,7 +569,8 @@ pub(crate) fn quote_bytes(v: &Value) -> Vec<u8> {
             out.push(b'\'');
             out
         }
-        Value::Blob(b) => {
+        Value::Blob(_) | Value::ZeroBlob(_) => {
+            let ValueRef::Blob(b) = v.as_ref() else { return Vec::new() };
             let mut out = b"X'".to_vec();
             for &c in b.iter() {
                 out.push(HEX_UPPER[(c >> 4) as usize]);
@@ -773,7 +777,7 @@ fn increment_decimal(t: &mut Vec<u8>) {
 
 fn sign(v: &Value) -> Value {
     let n = match v {
-        Value::Blob(_) => return Value::Null,
+        Value::Blob(_) | Value::ZeroBlob(_) => return Value::Null,
         other => numeric_value(other),
     };
     let x = match n {
@@ -826,33 +830,18 @@ fn soundex(v: &Value) -> Value {
     Value::Text(out)
 }
 
-fn substr(a: &[Value]) -> Value {
-    if a[1].is_null() || (a.len() == 3 && a[2].is_null()) {
-        return Value::Null;
-    }
-    if a[0].is_null() {
-        return Value::Null;
-    }
-    let is_blob = matches!(a[0], Value::Blob(_));
-    let data = value_bytes(&a[0]).unwrap_or_default();
-    if is_blob && data.is_empty() {
-        // SQLite sees a NULL pointer for an empty blob.
-        return Value::Null;
-    }
-    let data: &[u8] = if is_blob { &data } else { c_str(&data) };
-    let mut p1 = value_i64(&a[1]);
-    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
+/// `substr()`'s start (0-based) and count, before clipping to the value,
+/// for a value of `len` units (bytes of a blob; characters of text, needed
+/// only when `p1` is negative), from its arguments `p1` and `p2`.
+pub(crate) fn substr_start_count(len: i64, mut p1: i64, p2: Option<i64>) -> (i64, i64) {
     let mut neg_p2 = false;
-    let mut p2 = if a.len() == 3 {
-        let v = value_i64(&a[2]);
-        if v < 0 {
+    let mut p2 = match p2 {
+        Some(v) if v < 0 => {
             neg_p2 = true;
             v.saturating_neg()
-        } else {
-            v
         }
-    } else {
-        i64::MAX
+        Some(v) => v,
+        None => i64::MAX,
     };
     // Two's-complement arithmetic throughout, as SQLite's C code behaves.
     if p1 < 0 {
@@ -876,11 +865,43 @@ fn substr(a: &[Value]) -> Value {
             p1 = 0;
         }
     }
-    let p2 = p2.max(0);
+    (p1, p2.max(0))
+}
+
+/// The bytes `substr(X, p1[, p2])` takes of a blob `X` of `len` bytes:
+/// (start, count), clipped to the blob.
+pub(crate) fn substr_blob_range(len: i64, p1: i64, p2: Option<i64>) -> (i64, i64) {
+    let (p1, p2) = substr_start_count(len, p1, p2);
+    if p1 >= len {
+        (0, 0)
+    } else {
+        (p1, p2.min(len - p1))
+    }
+}
+
+fn substr(a: &[Value]) -> Value {
+    if a[1].is_null() || (a.len() == 3 && a[2].is_null()) {
+        return Value::Null;
+    }
+    if a[0].is_null() {
+        return Value::Null;
+    }
+    let is_blob = matches!(a[0], Value::Blob(_) | Value::ZeroBlob(_));
+    // (A zero-blob's bytes are borrowed: only the part asked for is copied.)
+    let data = value_bytes(&a[0]).unwrap_or_default();
+    if is_blob && data.is_empty() {
+        // SQLite sees a NULL pointer for an empty blob.
+        return Value::Null;
+    }
+    let data: &[u8] = if is_blob { &data } else { c_str(&data) };
+    let p1 = value_i64(&a[1]);
+    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
+    let p2 = a.get(2).map(value_i64);
     if is_blob {
-        let (start, n) = if p1 >= len { (0, 0) } else { (p1, p2.min(len - p1)) };
+        let (start, n) = substr_blob_range(len, p1, p2);
         Value::Blob(data[start as usize..(start + n) as usize].to_vec())
     } else {
+        let (p1, p2) = substr_start_count(len, p1, p2);
         let mut pos = 0;
         let mut k = p1;
         while pos < data.len() && k > 0 {
@@ -953,7 +974,7 @@ fn zeroblob(n: &Value) -> Result<Value> {
     if n > MAX_LENGTH {
         return Err(too_big());
     }
-    Ok(Value::Blob(vec![0; n as usize]))
+    Ok(Value::zero_blob(n as usize))
 }
 
 #[cfg(test)]

@@ -110,6 +110,7 @@ fn input(v: &Value) -> Result<Option<Node>> {
     match v {
         Value::Null => Ok(None),
         Value::Blob(b) => jsonb::decode(b).map(Some).ok_or_else(malformed),
+        Value::ZeroBlob(_) => jsonb::decode(&value_bytes(v).unwrap_or_default()).map(Some).ok_or_else(malformed),
         other => {
             let text = value_bytes(other).unwrap_or_default();
             parse::parse(crate::vdbe::func::builtins::core::c_str(&text)).map(|p| Some(p.node)).map_err(|_| malformed())
@@ -182,6 +183,7 @@ fn value_node(v: &Value, json_subtype: bool, text_as: TextAs) -> Result<Node> {
             }
         }
         Value::Blob(b) => jsonb::decode(b).ok_or_else(|| Error::sql("JSON cannot hold BLOB values"))?,
+        Value::ZeroBlob(_) => jsonb::decode(&value_bytes(v).unwrap_or_default()).ok_or_else(|| Error::sql("JSON cannot hold BLOB values"))?,
     })
 }
 
@@ -204,7 +206,8 @@ fn json_valid(a: &[Value]) -> Result<Value> {
     Ok(match &a[0] {
         Value::Null => Value::Null,
         Value::Blob(b) if flags & 0x0c != 0 => Value::Integer(jsonb::decode(b).is_some() as i64),
-        Value::Blob(_) => Value::Integer(0),
+        v @ Value::ZeroBlob(_) if flags & 0x0c != 0 => Value::Integer(jsonb::decode(&value_bytes(v).unwrap_or_default()).is_some() as i64),
+        Value::Blob(_) | Value::ZeroBlob(_) => Value::Integer(0),
         other => {
             if flags & 0x03 == 0 {
                 return Ok(Value::Integer(0));
@@ -388,6 +391,7 @@ fn error_position(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
         Value::Blob(b) => Value::Integer(if jsonb::decode(b).is_some() { 0 } else { 1 }),
+        Value::ZeroBlob(_) => Value::Integer(if jsonb::decode(&value_bytes(v).unwrap_or_default()).is_some() { 0 } else { 1 }),
         other => {
             let t = value_bytes(other).unwrap_or_default();
             let t = crate::vdbe::func::builtins::core::c_str(&t);
