@@ -422,6 +422,7 @@ impl Connection {
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
+            vtabs: Default::default(),
         };
         Ok(Connection {
             state,
@@ -458,6 +459,10 @@ impl Connection {
         self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
         self.schema_loaded = true;
         self.state.schema_changed = false;
+        // Connected virtual tables whose schema entry went or changed are
+        // disconnected.
+        let merged = &self.merged;
+        self.state.vtabs.retain_tables(|db, name, sql| merged.table_in(Some(db), name).is_some_and(|t| t.sql == sql));
         Ok(())
     }
 
@@ -477,7 +482,22 @@ impl Connection {
         Ok(stale)
     }
 
+    /// Compile the first statement of `sql`, connecting the virtual
+    /// tables it uses first (see `connection::vtab`).
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
+        let request = std::cell::Cell::new(None);
+        loop {
+            match self.compile_once(sql, &request) {
+                Err(e) => match request.take() {
+                    Some(req) => self.connect_vtab(req)?,
+                    None => return Err(e),
+                },
+                r => return r,
+            }
+        }
+    }
+
+    fn compile_once(&mut self, sql: &[u8], vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
@@ -485,6 +505,7 @@ impl Connection {
             self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         }
         let databases = &self.database_names;
+        let vtabs = &self.state.vtabs;
         let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
@@ -553,6 +574,8 @@ impl Connection {
                 c.params = numbering.names;
                 c.max_columns = max_columns;
                 c.max_variable = max_variable;
+                c.vtabs = Some(vtabs);
+                c.vtab_connect = Some(vtab_connect);
                 let mut prog = compile(&mut c, cmd)?;
                 // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
                 // program (its programs and ours differ in length, so the
@@ -1442,6 +1465,7 @@ fn push_literal(out: &mut Vec<u8>, v: &Value) {
 // insides: online backup, incremental blob handles, serialize/deserialize,
 // VACUUM.
 mod attach;
+mod vtab;
 pub mod backup;
 pub mod blob;
 mod serialize;

@@ -204,6 +204,8 @@ pub struct ConnState {
     /// The counts above when each open savepoint was opened (index as in
     /// `savepoints`; entries past its length are stale).
     pub savepoint_fk_deferred: Vec<(i64, i64)>,
+    /// Virtual-table modules registered and tables connected (`vtab`).
+    pub vtabs: crate::vtab::Registry,
 }
 
 impl ConnState {

@@ -269,7 +269,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             // A virtual table's module is told of the new name (xRename):
             // it must be connected.
-            table.connect()?;
+            c.connect_check(&table)?;
             // (In legacy mode REFERENCES follow only with foreign keys on.)
             let legacy = c.legacy_alter_table;
             let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };

@@ -203,6 +203,13 @@ impl Compiler<'_> {
             }
         }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
+        if self.vtab_cursors.contains(&r.cursor) && !self.col_map.contains_key(&key) {
+            match r.column {
+                Some(i) => self.b.add(Opcode::VColumn, r.cursor, i as i32, target),
+                None => self.b.add(Opcode::VRowid, r.cursor, target, 0),
+            };
+            return Ok(());
+        }
         if let Some(src) = self.col_map.get(&key).copied() {
             match src {
                 ColumnSource::Register(reg) => {

@@ -73,9 +73,13 @@ impl<'b> Compiler<'_> {
             2
         } else if lower == "jsonb_tree" {
             3
-        } else if let Some(t) = self.schema.table(&name) {
-            t.connect()?;
-            return Err(Error::unsupported("table-valued functions"));
+        } else if let Some(t) = self.schema.shared_table_in(qn.db_name.as_ref().and_then(|d| self.db_index(&unquoted(d.0))), &name).cloned() {
+            let Some((inst, decl)) = self.connected_vtab(&t)? else {
+                return Err(Error::sql(format!("'{name}' is not a function")));
+            };
+            return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| name.to_string()), args, out);
+        } else if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
+            return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| name.to_string()), args, out);
         } else {
             return Err(Error::sql(format!("no such table: {name}")));
         };
@@ -112,6 +116,7 @@ impl<'b> Compiler<'_> {
             index_hint: None,
             using: Vec::new(),
             table_fn: Some((args, recursive)),
+            vtab: None,
         });
         Ok(())
     }

@@ -16,6 +16,7 @@ pub mod txn;
 pub(crate) mod schema;
 mod fkey;
 mod tablefn;
+mod vtab;
 pub mod frame;
 pub mod trigger_counts;
 
@@ -132,6 +133,10 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
             }
             Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, host.state()),
             Opcode::JsonRows => tablefn::exec(vm, insn),
+            Opcode::VOpen | Opcode::VFilter | Opcode::VNext | Opcode::VColumn | Opcode::VRowid | Opcode::VUpdate
+            | Opcode::VBegin | Opcode::VCreate | Opcode::VDestroy | Opcode::VRename | Opcode::VCheck | Opcode::VInitIn => {
+                vtab::exec(vm, insn, host)
+            }
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
