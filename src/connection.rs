@@ -423,6 +423,7 @@ impl Connection {
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
             vtabs: Default::default(),
+            schema_reset: false,
         };
         Ok(Connection {
             state,
@@ -462,7 +463,8 @@ impl Connection {
         // Connected virtual tables whose schema entry went or changed are
         // disconnected.
         let merged = &self.merged;
-        self.state.vtabs.retain_tables(|db, name, sql| merged.table_in(Some(db), name).is_some_and(|t| t.sql == sql));
+        let reset = std::mem::take(&mut self.state.schema_reset);
+        self.state.vtabs.retain_tables(|db, name, sql| !reset && merged.table_in(Some(db), name).is_some_and(|t| t.sql == sql));
         Ok(())
     }
 
@@ -1079,7 +1081,7 @@ impl Statement {
                     self.program
                         .query_plan
                         .iter()
-                        .map(|(id, p, d)| vec![Value::Integer(*id as i64), Value::Integer(*p as i64), Value::Integer(0), Value::text(d.clone())])
+                        .map(|(id, p, d, n)| vec![Value::Integer(*id as i64), Value::Integer(*p as i64), Value::Integer(*n as i64), Value::text(d.clone())])
                         .collect()
                 };
             }

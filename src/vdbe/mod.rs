@@ -206,6 +206,9 @@ pub struct ConnState {
     pub savepoint_fk_deferred: Vec<(i64, i64)>,
     /// Virtual-table modules registered and tables connected (`vtab`).
     pub vtabs: crate::vtab::Registry,
+    /// A transaction that changed a schema was rolled back: the next
+    /// schema load disconnects every virtual table first.
+    pub schema_reset: bool,
 }
 
 impl ConnState {
@@ -299,6 +302,10 @@ pub struct Vm {
     /// handler (a write refused while this connection held a read
     /// transaction, or a commit whose wait the handler ended): no retry.
     pub busy_not_retried: bool,
+    /// The statement changed a schema cookie: if its transaction is
+    /// rolled back, the connection forgets its schemas and disconnects
+    /// its virtual tables (SQLite's schema reset after a failed DDL).
+    pub cookie_changed: bool,
     /// A commit waiting for readers to finish: (busy handler calls so
     /// far, waiting since).
     pub busy_wait: Option<(i32, std::time::Instant)>,
@@ -369,6 +376,7 @@ impl Vm {
             halted: false,
             committing: false,
             busy_not_retried: false,
+            cookie_changed: false,
             busy_wait: None,
             rows_out: 0,
             steps: 0,

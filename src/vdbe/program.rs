@@ -375,7 +375,7 @@ pub struct Program {
     /// statement too). A savepoint would copy every page the row touches.
     pub single_row_write: bool,
     /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
-    pub query_plan: Vec<(i32, i32, String)>,
+    pub query_plan: Vec<(i32, i32, String, i32)>,
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
     /// not by the VM.
     pub vacuum: Option<Vacuum>,

@@ -21,10 +21,11 @@ use std::sync::Arc;
 pub struct VtabInstance {
     /// The module's name as registered.
     pub module_name: String,
+    /// The table (declared before the module: dropped, so disconnected,
+    /// before the module it keeps alive).
+    pub table: Arc<dyn VTab>,
     /// The module.
     pub module: Arc<dyn Module>,
-    /// The table.
-    pub table: Arc<dyn VTab>,
     /// The `CREATE TABLE` statement it declared.
     pub declared: String,
     /// What it configured.
@@ -60,7 +61,8 @@ impl std::fmt::Debug for VtabInstance {
     }
 }
 
-/// The registry (see the module doc).
+/// The registry (see the module doc). Dropping it disconnects the tables
+/// in database order, then drops the modules.
 #[derive(Default)]
 pub struct Registry {
     /// Modules by lower-case name: (name as registered, module).
@@ -127,7 +129,12 @@ impl Registry {
     /// (called with database, name and the statement each was connected
     /// for), and all of database `db` when it is detached.
     pub fn retain_tables(&mut self, mut keep: impl FnMut(usize, &str, &str) -> bool) {
-        self.tables.retain(|_, t| keep(t.db, &t.name, &t.schema_sql));
+        let mut gone: Vec<(usize, String)> = self.tables.iter().filter(|(_, t)| !keep(t.db, &t.name, &t.schema_sql)).map(|(k, _)| k.clone()).collect();
+        // Disconnected in database order, then by name.
+        gone.sort();
+        for k in gone {
+            self.tables.remove(&k);
+        }
     }
 
     /// The eponymous table of module `name`, if connected.
@@ -149,8 +156,14 @@ impl Registry {
     /// so that modules outlive the tables they made.
     pub fn clear(&mut self) {
         self.in_transaction.clear();
-        self.tables.clear();
+        self.retain_tables(|_, _, _| false);
         self.eponymous.clear();
         self.modules.clear();
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        self.clear();
     }
 }

@@ -114,7 +114,7 @@ fn errors_as_sqlite_gives_them() {
         Some(Outcome::Error { message, .. }) => message,
         o => panic!("{sql}: {o:?}"),
     };
-    assert_eq!(err(&mut c, "SELECT * FROM series(1, 2, 3, 4)"), "too many arguments on series - max 3");
+    assert_eq!(err(&mut c, "SELECT * FROM series(1, 2, 3, 4)"), "too many arguments on series() - max 3");
     assert_eq!(err(&mut c, "CREATE VIRTUAL TABLE s USING series"), "no such module: series");
     assert_eq!(err(&mut c, "INSERT INTO series VALUES(1)"), "table series may not be modified");
     assert_eq!(err(&mut c, "SELECT * FROM nosuch(1)"), "no such table: nosuch");

@@ -103,7 +103,7 @@ impl<'b> Compiler<'_> {
     pub(super) fn open_vtab_item<'a>(&mut self, inst: Arc<VtabInstance>, decl: DeclaredTable, name: String, args: &'a [Expr<'b>], out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let n_hidden = decl.hidden.iter().filter(|h| **h).count();
         if args.len() > n_hidden {
-            return Err(Error::sql(format!("too many arguments on {} - max {n_hidden}", inst.name)));
+            return Err(Error::sql(format!("too many arguments on {}() - max {n_hidden}", inst.name)));
         }
         let cur = self.b.cursor();
         self.b.add4(Opcode::VOpen, cur, 0, 0, P4::VTab(inst.clone()), 0);

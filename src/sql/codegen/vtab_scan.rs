@@ -54,7 +54,8 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::VFilter, it.cursor, end, base, idx_str, 0);
         let top = self.b.here();
         let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };
-        self.eqp.push(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")));
+        let cost = crate::sql::plan::order::log_est_f64(info.estimated_cost);
+        self.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
         // Arguments of `t(a, b)` the module did not take over are tested
         // as the `hidden = arg` terms they stand for.
         for (c, u) in cands.iter().zip(&info.usage) {

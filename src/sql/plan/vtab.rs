@@ -39,16 +39,6 @@ pub struct VConstraint<'a, 'b> {
 pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<VConstraint<'a, 'b>>> {
     let v = it.vtab.as_ref().expect("a virtual-table item");
     let mut out = Vec::new();
-    let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
-    for (k, arg) in v.args.iter().enumerate() {
-        let deps = c.expr_deps(arg);
-        let usable = deps != u64::MAX && deps & !before == 0;
-        if !usable && deps & (1u64 << it.item.min(63)) == 0 && deps != u64::MAX {
-            // (An argument reading a table joined later: SQLite plans
-            // that table first; here the join order is as written.)
-        }
-        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, collation: collation_of(v, hidden[k]) });
-    }
     let me = 1u64 << it.item.min(63);
     for t in terms {
         let addr = *t as *const Expr<'b> as usize;
@@ -146,6 +136,14 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             }
             _ => {}
         }
+    }
+    // The arguments of `t(a, b)` come after the WHERE terms, as SQLite
+    // appends them to the WHERE clause.
+    let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
+    for (k, arg) in v.args.iter().enumerate() {
+        let deps = c.expr_deps(arg);
+        let usable = deps != u64::MAX && deps & !before == 0;
+        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, collation: collation_of(v, hidden[k]) });
     }
     Ok(out)
 }
