@@ -306,6 +306,9 @@ pub struct Vm {
     /// rolled back, the connection forgets its schemas and disconnects
     /// its virtual tables (SQLite's schema reset after a failed DDL).
     pub cookie_changed: bool,
+    /// The virtual tables in the transaction were synced for this
+    /// statement's commit (`exec::vtab_txn`).
+    pub vtab_synced: bool,
     /// A commit waiting for readers to finish: (busy handler calls so
     /// far, waiting since).
     pub busy_wait: Option<(i32, std::time::Instant)>,
@@ -377,6 +380,7 @@ impl Vm {
             committing: false,
             busy_not_retried: false,
             cookie_changed: false,
+            vtab_synced: false,
             busy_wait: None,
             rows_out: 0,
             steps: 0,

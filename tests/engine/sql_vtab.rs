@@ -123,3 +123,65 @@ fn errors_as_sqlite_gives_them() {
     c.create_module("series", None).unwrap();
     assert_eq!(err(&mut c, "SELECT * FROM series(1, 2)"), "no such table: series");
 }
+
+fn with_memtab() -> (Connection, Log) {
+    let mut c = ours_open();
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    c.create_module("memtab", Some(Arc::new(crate::vtab_support::MemTab { log: log.clone() }))).unwrap();
+    (c, log)
+}
+
+/// The same statements on a memtab table (ours) and an ordinary table
+/// (the reference) give the same rows.
+#[test]
+fn writable_table_matches_an_ordinary_one() {
+    let (mut c, _) = with_memtab();
+    let r = RefDb::open();
+    run_ours(&mut c, "CREATE VIRTUAL TABLE m USING memtab(a, b)");
+    run_ref(&r, "CREATE TABLE m(a, b)");
+    let steps = [
+        "INSERT INTO m VALUES (1, 'one'), (2, 'two'), (3, 'three')",
+        "INSERT INTO m(b, a) SELECT b || '!', a * 10 FROM m WHERE a > 1",
+        "UPDATE m SET b = upper(b) WHERE a % 2 = 0",
+        "DELETE FROM m WHERE a = 3",
+        "INSERT INTO m(rowid, a) VALUES (100, 7)",
+        "UPDATE m SET rowid = rowid + 1000 WHERE a = 7",
+        "INSERT INTO m DEFAULT VALUES",
+    ];
+    for s in steps {
+        let a = run_ours(&mut c, s);
+        let b = run_ref(&r, s);
+        assert_eq!(a, b, "{s}");
+        same_on(&mut c, &r, "SELECT rowid, a, b FROM m ORDER BY rowid", "SELECT rowid, a, b FROM m ORDER BY rowid");
+        same_on(&mut c, &r, "SELECT changes(), last_insert_rowid()", "SELECT changes(), last_insert_rowid()");
+    }
+}
+
+#[test]
+fn transaction_methods_in_order() {
+    let (mut c, log) = with_memtab();
+    run_ours(&mut c, "CREATE VIRTUAL TABLE m USING memtab(a); CREATE TABLE t(x)");
+    log.lock().unwrap().clear();
+    run_ours(&mut c, "INSERT INTO m VALUES (1)");
+    assert_eq!(*log.lock().unwrap(), ["m begin", "m sync", "m commit"]);
+    log.lock().unwrap().clear();
+    run_ours(&mut c, "BEGIN; INSERT INTO m VALUES (2); INSERT INTO t VALUES (2); ROLLBACK");
+    assert_eq!(*log.lock().unwrap(), ["m begin", "m rollback"]);
+    let rows = run_ours(&mut c, "SELECT a FROM m");
+    assert_eq!(rows, vec![Outcome::Rows { names: vec!["a".into()], rows: vec![vec![V::Int(1)]] }]);
+    log.lock().unwrap().clear();
+    run_ours(&mut c, "BEGIN; INSERT INTO m VALUES (3); SAVEPOINT s; INSERT INTO m VALUES (4); ROLLBACK TO s; RELEASE s; COMMIT");
+    assert_eq!(*log.lock().unwrap(), ["m begin", "m savepoint 0", "m rollback_to 0", "m release 0", "m sync", "m commit"]);
+    let rows = run_ours(&mut c, "SELECT a FROM m ORDER BY a");
+    assert_eq!(rows, vec![Outcome::Rows { names: vec!["a".into()], rows: vec![vec![V::Int(1)], vec![V::Int(3)]] }]);
+    // A constraint the module reports fails the statement with its message.
+    let out = run_ours(&mut c, "INSERT INTO m(rowid, a) VALUES (1, 9)");
+    assert!(matches!(&out[0], Outcome::Error { code: 19, message } if message == "memtab: rowid 1 exists"), "{out:?}");
+    run_ours(&mut c, "INSERT OR IGNORE INTO m(rowid, a) VALUES (1, 9)");
+    run_ours(&mut c, "INSERT OR REPLACE INTO m(rowid, a) VALUES (3, 30)");
+    let rows = run_ours(&mut c, "SELECT rowid, a FROM m ORDER BY rowid");
+    assert_eq!(rows, vec![Outcome::Rows { names: vec!["rowid".into(), "a".into()], rows: vec![vec![V::Int(1), V::Int(1)], vec![V::Int(2), V::Int(3)], vec![V::Int(3), V::Int(30)]] }]);
+    // DROP TABLE destroys it.
+    run_ours(&mut c, "DROP TABLE m");
+    assert!(matches!(run_ours(&mut c, "SELECT * FROM m").pop(), Some(Outcome::Error { .. })));
+}

@@ -25,6 +25,7 @@ mod inner_table;
 mod recursive_cte;
 mod table_fn;
 pub mod vtab;
+mod vtab_dml;
 mod vtab_scan;
 pub mod aggregate;
 pub mod compound;

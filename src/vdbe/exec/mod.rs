@@ -17,6 +17,7 @@ pub(crate) mod schema;
 mod fkey;
 mod tablefn;
 mod vtab;
+mod vtab_txn;
 pub mod frame;
 pub mod trigger_counts;
 
@@ -95,6 +96,8 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                 current = running(vm);
                 flow
             }
+            Opcode::Halt if insn.p1 == 0 && !host.state().vtabs.in_transaction.is_empty() => vtab_txn::halt(vm, prog, insn, host),
+            Opcode::AutoCommit | Opcode::Savepoint if !host.state().vtabs.in_transaction.is_empty() => vtab_txn::txn_op(vm, prog, insn, host),
             Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
             Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, host.state())),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
@@ -169,6 +172,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
             Err(e) => {
                 txn::abort(vm, host.state(), &e, top.readonly);
+                vtab_txn::after_abort(vm, host);
                 return Err(e);
             }
         }

@@ -106,7 +106,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                 }
                 // A constraint the module reports under IGNORE skips the row.
                 Err(e) if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support && on_conflict == crate::vtab::ON_CONFLICT_IGNORE => Ok(Flow::Next),
-                Err(e) => Err(e),
+                Err(e) => {
+                    if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support {
+                        match on_conflict {
+                            crate::vtab::ON_CONFLICT_ROLLBACK => vm.error_action = super::txn::ON_ERROR_ROLLBACK,
+                            crate::vtab::ON_CONFLICT_FAIL => vm.error_action = super::txn::ON_ERROR_FAIL,
+                            _ => {}
+                        }
+                    }
+                    Err(e)
+                }
             }
         }
         Opcode::VCreate => {
@@ -178,9 +187,11 @@ pub(crate) fn begin(host: &mut dyn VmHost, t: &Arc<VtabInstance>) -> Result<()> 
     t.set_in_transaction(true);
     let st = host.state();
     st.vtabs.in_transaction.push(t.clone());
-    let open = st.savepoints.len() as i32 + st.stmt_savepoints as i32;
-    for n in 0..open {
-        lend(host, |h| t.table.savepoint(h, n))?;
+    // Inside savepoints the table starts at the innermost one (SQLite's
+    // `sqlite3VtabBegin`).
+    let open = st.savepoints.len().saturating_sub(usize::from(st.savepoint_started_txn)) as i32;
+    if open > 0 {
+        lend(host, |h| t.table.savepoint(h, open - 1))?;
     }
     Ok(())
 }
