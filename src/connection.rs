@@ -424,6 +424,7 @@ impl Connection {
             savepoint_fk_deferred: Vec::new(),
             vtabs: Default::default(),
             schema_reset: false,
+            vdestroy_depth: 0,
         };
         Ok(Connection {
             state,

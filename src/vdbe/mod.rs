@@ -209,6 +209,9 @@ pub struct ConnState {
     /// A transaction that changed a schema was rolled back: the next
     /// schema load disconnects every virtual table first.
     pub schema_reset: bool,
+    /// Virtual tables' xDestroy calls running: the statements they run
+    /// may drop tables although the DROP TABLE calling them is active.
+    pub vdestroy_depth: usize,
 }
 
 impl ConnState {

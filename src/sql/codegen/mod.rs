@@ -368,7 +368,7 @@ pub struct Compiler<'s> {
     pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
     /// Cursors open on virtual tables: their columns are read by
     /// `VColumn`/`VRowid`.
-    pub vtab_cursors: std::collections::HashSet<i32>,
+    pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vtab::VtabInstance>>,
     /// The WHERE terms (by address) the last virtual-table loop opened
     /// has its module decide (`omit`): not tested again in the loop.
     pub vtab_consumed: Vec<usize>,

@@ -108,7 +108,7 @@ impl<'b> Compiler<'_> {
         let cur = self.b.cursor();
         self.b.add4(Opcode::VOpen, cur, 0, 0, P4::VTab(inst.clone()), 0);
         self.comment(&inst.name);
-        self.vtab_cursors.insert(cur);
+        self.vtab_cursors.insert(cur, inst.clone());
         let table = &decl.table;
         let columns: Vec<ScopeColumn> = table
             .columns
@@ -152,6 +152,18 @@ impl<'b> Compiler<'_> {
             vtab: Some(VtabItem { inst, decl, args }),
         });
         Ok(())
+    }
+
+    /// The function a virtual table substitutes for `name` when the call's
+    /// first argument is one of its columns (xFindFunction), as SQLite's
+    /// `sqlite3VtabOverloadFunction`.
+    pub(super) fn vtab_overload(&mut self, name: &str, args: &[Expr<'_>]) -> Option<Arc<crate::vdbe::func::FuncDef>> {
+        if self.vtab_cursors.is_empty() {
+            return None;
+        }
+        let r = self.plain_column(args.first()?)?;
+        let inst = self.vtab_cursors.get(&r.cursor)?.clone();
+        inst.table.find_function(args.len() as i32, name).map(|(f, _)| f)
     }
 
     /// `CREATE VIRTUAL TABLE name USING module(args)`: the schema row

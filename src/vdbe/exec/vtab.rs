@@ -140,15 +140,25 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                 schema_sql: spec.sql.clone(),
                 in_transaction: AtomicBool::new(false),
             });
-            host.state().vtabs.insert_table(inst.clone());
-            // A table created inside a transaction takes part in it.
-            begin(host, &inst)?;
+            let st = host.state();
+            st.vtabs.insert_table(inst.clone());
+            // The new table takes part in the transaction from here on,
+            // without an xBegin (as SQLite adds it after xCreate).
+            if inst.table.transactional() {
+                inst.set_in_transaction(true);
+                st.vtabs.in_transaction.push(inst);
+            }
             Ok(Flow::Next)
         }
         Opcode::VDestroy => {
             let P4::Text(name) = &insn.p4 else { return Err(internal("VDestroy without a name")) };
             let Some(t) = host.state().vtabs.table(insn.p1 as usize, name).cloned() else { return Ok(Flow::Next) };
-            lend(host, |h| t.table.destroy(h))?;
+            // SQL the module runs may drop its own tables (SQLite counts
+            // the xDestroy calls running, `nVDestroy`).
+            host.state().vdestroy_depth += 1;
+            let r = lend(host, |h| t.table.destroy(h));
+            host.state().vdestroy_depth -= 1;
+            r?;
             let st = host.state();
             st.vtabs.remove_table(insn.p1 as usize, name);
             st.vtabs.in_transaction.retain(|x| !Arc::ptr_eq(x, &t));
@@ -157,7 +167,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
         Opcode::VRename => {
             let P4::VTab(t) = &insn.p4 else { return Err(internal("VRename without a table")) };
             let new_name = text_of(reg(vm, insn.p1));
-            begin(host, t)?;
             lend(host, |h| t.table.rename(h, &new_name))?;
             Ok(Flow::Next)
         }

@@ -82,7 +82,16 @@ pub(super) fn after_abort(vm: &Vm, host: &mut dyn VmHost) {
     if st.vtabs.in_transaction.is_empty() || !st.autocommit || st.writing() {
         return;
     }
-    end(host, vm.error_action == ON_ERROR_FAIL);
+    // (OR FAIL keeps what the statement did: the transaction commits,
+    // both phases.)
+    let commit = vm.error_action == ON_ERROR_FAIL;
+    if commit {
+        let list = host.state().vtabs.in_transaction.clone();
+        for t in &list {
+            let _ = lend(host, |h| t.table.sync(h));
+        }
+    }
+    end(host, commit);
 }
 
 /// The transaction ended: xCommit or xRollback on every table in it (their
