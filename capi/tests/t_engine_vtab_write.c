@@ -178,10 +178,21 @@ static int memFindFunction(sqlite3_vtab *v, int nArg, const char *zName, void (*
   if (nArg == 1 && strcmp(zName, "twice") == 0) { *pxFunc = twice; *ppArg = &overload_bonus; return 1; }
   return 0;
 }
+static int memIntegrity(sqlite3_vtab *v, const char *zSchema, const char *zTab, int mFlags, char **pzErr) {
+  MemTab *t = (MemTab *)v;
+  int i;
+  for (i = 0; i < MAXROWS; i++) {
+    if (t->rows[i].used && t->rows[i].a == 666) {
+      *pzErr = sqlite3_mprintf("mem %s.%s (flags %d): row %lld is cursed", zSchema, zTab, mFlags, t->rows[i].id);
+      return SQLITE_OK;
+    }
+  }
+  return SQLITE_OK;
+}
 static sqlite3_module memModule = {
-  2, memInit, memInit, memBestIndex, memFree, memFree, memOpen, memClose, memFilter, memNext, memEof,
+  4, memInit, memInit, memBestIndex, memFree, memFree, memOpen, memClose, memFilter, memNext, memEof,
   memColumn, memRowid, memUpdate, memBegin, memSync, memCommit, memRollback, memFindFunction, memRename,
-  memSavepoint, memRelease, memRollbackTo, 0, 0
+  memSavepoint, memRelease, memRollbackTo, 0, memIntegrity
 };
 
 /* ---- shadow(x): xUpdate writes "<name>_data" with SQL, xFilter reads it ---- */
@@ -317,6 +328,12 @@ int main(void) {
   q("SAVEPOINT outer_sp; INSERT INTO m VALUES (50, 'x'); SAVEPOINT inner_sp; INSERT INTO m VALUES (51, 'y'); ROLLBACK TO inner_sp; RELEASE outer_sp");
   q("SELECT a FROM m ORDER BY a");
   q("SELECT twice(a), twice(5) FROM m WHERE a < 10");
+  q("PRAGMA integrity_check");
+  q("INSERT INTO m VALUES (666, 'cursed'); INSERT INTO n VALUES (666, 'also')");
+  q("PRAGMA integrity_check");
+  q("PRAGMA quick_check");
+  q("PRAGMA integrity_check(1)");
+  q("DELETE FROM m WHERE a = 666; DELETE FROM n WHERE a = 666");
   q("ALTER TABLE m RENAME TO m2");
   q("SELECT name, sql FROM sqlite_schema WHERE name LIKE 'm%'");
   q("SELECT a FROM m2 WHERE rowid = 2");
