@@ -313,6 +313,9 @@ int main(void) {
   q("SELECT p, q, \"r s\", rowid FROM c1 WHERE rowid = 3");
   q("SELECT * FROM c1");
   q("SELECT \"r s\" FROM c1");
+  q("PRAGMA table_info(c1)");
+  q("PRAGMA table_xinfo(c1)");
+  q("SELECT name, type, hidden FROM pragma_table_xinfo('c1')");
   q("EXPLAIN QUERY PLAN SELECT * FROM c1 WHERE rowid = 1");
   q("SELECT t.a, c1.p FROM t JOIN c1 ON c1.rowid = t.a");
   q("CREATE VIRTUAL TABLE IF NOT EXISTS c1 USING cols(z)");

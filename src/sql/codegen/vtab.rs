@@ -73,6 +73,23 @@ impl<'b> Compiler<'_> {
         self.connected_vtab(t).map(|_| ())
     }
 
+    /// [`Self::connect_check`] for the uses SQLite fails only when they
+    /// run (the table-valued pragmas): the outer error is a connection
+    /// the compile must wait for, the inner one the failure to compile
+    /// into the program ("no such module").
+    pub(crate) fn connect_deferred(&self, t: &Table) -> Result<Result<()>> {
+        match self.connected_vtab(t) {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if self.vtab_connect.is_some_and(|c| {
+                let pending = c.take();
+                let is = pending.is_some();
+                c.set(pending);
+                is
+            }) => Err(e),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+
     /// The eponymous table of module `name`, when such a module is
     /// registered.
     pub(crate) fn eponymous_vtab(&self, name: &str) -> Result<Option<(Arc<VtabInstance>, DeclaredTable)>> {
