@@ -318,6 +318,9 @@ int main(void) {
   q("SELECT name, type, hidden FROM pragma_table_xinfo('c1')");
   q("EXPLAIN QUERY PLAN SELECT * FROM c1 WHERE rowid = 1");
   q("SELECT t.a, c1.p FROM t JOIN c1 ON c1.rowid = t.a");
+  q("SELECT rowid, p FROM c1 WHERE rowid IN (3, 1, 3, NULL, 7)");
+  q("SELECT t.a, c1.p FROM t, c1 WHERE c1.rowid IN (t.a, 2) ORDER BY 1, 2");
+  q("SELECT p FROM c1 WHERE rowid IN (SELECT 2)");
   q("CREATE VIRTUAL TABLE IF NOT EXISTS c1 USING cols(z)");
   q("CREATE VIRTUAL TABLE c1 USING cols(z)");
   q("CREATE VIRTUAL TABLE c2 USING cols(fail)");

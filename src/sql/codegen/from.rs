@@ -138,6 +138,9 @@ pub(crate) enum LoopKind {
     InRowid(i32, usize),
     /// A virtual table's scan: (cursor, top), closed by `VNext`.
     Virtual(i32, usize),
+    /// A virtual table's scan run once per value of an IN list: (cursor,
+    /// top, values cursor, values top, values next label).
+    VirtualIn(i32, usize, i32, usize, i32),
 }
 
 impl<'b> Compiler<'_> {
@@ -1040,6 +1043,11 @@ impl<'b> Compiler<'_> {
                 LoopKind::Virtual(cur, top) => {
                     self.b.add(Opcode::VNext, cur, top as i32, 0);
                 }
+                LoopKind::VirtualIn(cur, top, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::VNext, cur, top as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                }
                 LoopKind::Once => {}
             }
             let outermost = i + 1 == n;
@@ -1416,7 +1424,7 @@ impl<'b> Compiler<'_> {
 
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
-    fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+    pub(super) fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
         let vcur = self.b.cursor();
         self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
         let r = self.b.reg();

@@ -37,10 +37,23 @@ impl<'b> Compiler<'_> {
         // The arguments, in argvIndex order.
         let n_args = info.usage.iter().map(|u| u.argv_index).max().unwrap_or(0).max(0) as usize;
         let base = self.b.regs(2 + n_args);
+        // An IN list the plan uses: the scan runs for each of its values
+        // (duplicates and NULLs dropped), outside VFilter.
+        let mut in_loop = None;
+        for (c, u) in cands.iter().zip(&info.usage) {
+            if let (Some(list), true) = (c.in_list, u.argv_index > 0) {
+                let vcur = self.in_values(list, crate::vdbe::value_ops::Affinity::Blob)?;
+                self.b.add(Opcode::Rewind, vcur, end, 0);
+                let vtop = self.b.here();
+                self.b.add(Opcode::Column, vcur, 0, base + 1 + u.argv_index);
+                in_loop = Some((vcur, vtop, self.b.label()));
+            }
+        }
+        let empty = in_loop.map_or(end, |(_, _, vnext)| vnext);
         self.b.add(Opcode::Integer, info.idx_num, base, 0);
         self.b.add(Opcode::Integer, n_args as i32, base + 1, 0);
         for (c, u) in cands.iter().zip(&info.usage) {
-            if u.argv_index > 0 {
+            if u.argv_index > 0 && c.in_list.is_none() {
                 let target = base + 1 + u.argv_index;
                 match c.rhs {
                     Some(e) => self.expr(e, target)?,
@@ -51,7 +64,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let idx_str = info.idx_str.clone().map_or(P4::None, P4::Text);
-        self.b.add4(Opcode::VFilter, it.cursor, end, base, idx_str, 0);
+        self.b.add4(Opcode::VFilter, it.cursor, empty, base, idx_str, 0);
         let top = self.b.here();
         let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };
         let cost = crate::sql::plan::order::log_est_f64(info.estimated_cost);
@@ -74,7 +87,12 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        Ok((LoopKind::Virtual(it.cursor, top), goal.is_some() && info.order_by_consumed))
+        // (Rows of several IN values come value by value: an ORDER BY the
+        // module consumed holds within each only.)
+        match in_loop {
+            Some((vcur, vtop, vnext)) => Ok((LoopKind::VirtualIn(it.cursor, top, vcur, vtop, vnext), false)),
+            None => Ok((LoopKind::Virtual(it.cursor, top), goal.is_some() && info.order_by_consumed)),
+        }
     }
 }
 

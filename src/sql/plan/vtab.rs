@@ -31,6 +31,9 @@ pub struct VConstraint<'a, 'b> {
     pub term: Option<usize>,
     /// Its value is known before the loop starts.
     pub usable: bool,
+    /// `column IN (list)`: an EQ constraint whose values the loop runs
+    /// xFilter for one by one.
+    pub in_list: Option<&'a [Expr<'b>]>,
     /// The comparison's collation.
     pub collation: String,
 }
@@ -42,7 +45,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     let me = 1u64 << it.item.min(63);
     for t in terms {
         let addr = *t as *const Expr<'b> as usize;
-        let mut push = |c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>| {
+        let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>| {
             let usable = match rhs {
                 Some(e) => {
                     let deps = c.expr_deps(e);
@@ -54,7 +57,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 None => true,
             };
             let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-            out.push(VConstraint { column: col, op, rhs, term: Some(addr), usable, collation });
+            out.push(VConstraint { column: col, op, rhs, term: Some(addr), usable, collation, in_list: None });
         };
         match t {
             Expr::Binary(l, op, r) => {
@@ -83,11 +86,11 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if matches!(other, Expr::Literal(Literal::Null)) {
                         match o {
                             ConstraintOp::IS => {
-                                push(c, col, ConstraintOp::ISNULL, None);
+                                push(&mut out, c, col, ConstraintOp::ISNULL, None);
                                 continue;
                             }
                             ConstraintOp::ISNOT => {
-                                push(c, col, ConstraintOp::ISNOTNULL, None);
+                                push(&mut out, c, col, ConstraintOp::ISNOTNULL, None);
                                 continue;
                             }
                             _ => {}
@@ -96,17 +99,31 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if o == 0 {
                         o = ConstraintOp::EQ;
                     }
-                    push(c, col, o, Some(other));
+                    push(&mut out, c, col, o, Some(other));
+                }
+            }
+            // (One IN list per loop: the loop over its values is the
+            // outermost part of the table's loop.)
+            Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() && !out.iter().any(|k| k.in_list.is_some()) => {
+                if let Some(col) = column_of(c, it, lhs) {
+                    let mut deps = 0u64;
+                    for e in list.iter() {
+                        deps |= c.expr_deps(e);
+                    }
+                    if deps != u64::MAX && deps & me == 0 {
+                        let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
+                        out.push(VConstraint { column: col, op: ConstraintOp::EQ, rhs: None, term: Some(addr), usable: deps & !before == 0, collation, in_list: Some(list) });
+                    }
                 }
             }
             Expr::IsNull(e) => {
                 if let Some(col) = column_of(c, it, e) {
-                    push(c, col, ConstraintOp::ISNULL, None);
+                    push(&mut out, c, col, ConstraintOp::ISNULL, None);
                 }
             }
             Expr::NotNull(e) => {
                 if let Some(col) = column_of(c, it, e) {
-                    push(c, col, ConstraintOp::ISNOTNULL, None);
+                    push(&mut out, c, col, ConstraintOp::ISNOTNULL, None);
                 }
             }
             Expr::Like { lhs, not: false, op, rhs, escape: None } => {
@@ -117,7 +134,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         LikeOperator::Match => ConstraintOp::MATCH,
                         LikeOperator::Regexp => ConstraintOp::REGEXP,
                     };
-                    push(c, col, o, Some(rhs));
+                    push(&mut out, c, col, o, Some(rhs));
                 }
             }
             Expr::FunctionCall { name, args: Some(args), distinctness: None, order_by: None, filter_over: None } if args.len() == 2 => {
@@ -128,7 +145,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     let Some(col) = column_of(c, it, col_arg) else { continue };
                     if let Some((_, op)) = v.inst.table.find_function(2, &fname) {
                         if op >= i32::from(ConstraintOp::FUNCTION) && op <= 255 {
-                            push(c, col, op as u8, Some(other));
+                            push(&mut out, c, col, op as u8, Some(other));
                             break;
                         }
                     }
@@ -143,7 +160,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     for (k, arg) in v.args.iter().enumerate() {
         let deps = c.expr_deps(arg);
         let usable = deps != u64::MAX && deps & !before == 0;
-        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, collation: collation_of(v, hidden[k]) });
+        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, collation: collation_of(v, hidden[k]), in_list: None });
     }
     Ok(out)
 }
