@@ -284,6 +284,13 @@ static sqlite3_module shModule = {
   shColumn, shRowid, shUpdate, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 };
 
+static int auth(void *p, int code, const char *a, const char *b, const char *c, const char *d) {
+  (void)p; (void)d;
+  if (code == SQLITE_CREATE_VTABLE || code == SQLITE_DROP_VTABLE || code == SQLITE_CREATE_TABLE || code == SQLITE_DROP_TABLE)
+    printf("  [auth %d %s %s %s]\n", code, a ? a : "NULL", b ? b : "NULL", c ? c : "NULL");
+  return a && strcmp(a, "denied") == 0 ? SQLITE_DENY : SQLITE_OK;
+}
+
 int main(void) {
   sqlite3_open(":memory:", &db);
   sqlite3_create_module(db, "mem", &memModule, 0);
@@ -350,6 +357,11 @@ int main(void) {
   q("SELECT count(*) FROM s");
   q("DROP TABLE s");
   q("SELECT name FROM sqlite_schema ORDER BY name");
+  sqlite3_set_authorizer(db, auth, 0);
+  q("CREATE VIRTUAL TABLE a1 USING mem");
+  q("CREATE VIRTUAL TABLE denied USING mem");
+  q("DROP TABLE a1");
+  sqlite3_set_authorizer(db, 0, 0);
   sqlite3_close(db);
   return 0;
 }

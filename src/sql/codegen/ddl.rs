@@ -493,8 +493,8 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                             c.delete_rows_named(seq.root, &t.name);
                         }
                     }
-                    if let Some((inst, _)) = &vtab {
-                        c.b.add4(Opcode::VBegin, 0, 0, 0, P4::VTab(inst.clone()), 0);
+                    // (SQLite's OP_VBegin here has no table: no xBegin.)
+                    if vtab.is_some() {
                         c.b.add4(Opcode::VDestroy, t.db as i32, 0, 0, P4::Text(t.name.clone()), 0);
                     }
                     let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
