@@ -743,7 +743,7 @@ impl<'b> Compiler<'_> {
         // tables their arguments read.
         let reorder = n > 1
             && n < 64
-            && items.iter().all(|it| !it.left && it.matched.is_none() && it.table_fn.is_none() && it.vtab.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+            && items.iter().all(|it| !it.left && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
         // The last RIGHT or FULL JOIN: the tables before it may be
         // NULL-filled by its unmatched pass, and WHERE terms are checked
         // no earlier than there (a row must not be dropped before it

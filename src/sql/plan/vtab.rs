@@ -31,6 +31,8 @@ pub struct VConstraint<'a, 'b> {
     pub term: Option<usize>,
     /// Its value is known before the loop starts.
     pub usable: bool,
+    /// The FROM items its value reads.
+    pub deps: u64,
     /// `column IN (list)`: an EQ constraint whose values the loop runs
     /// xFilter for one by one.
     pub in_list: Option<&'a [Expr<'b>]>,
@@ -46,18 +48,18 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     for t in terms {
         let addr = *t as *const Expr<'b> as usize;
         let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>| {
-            let usable = match rhs {
+            let deps = match rhs {
                 Some(e) => {
                     let deps = c.expr_deps(e);
                     if deps == u64::MAX || deps & me != 0 {
                         return;
                     }
-                    deps & !before == 0
+                    deps
                 }
-                None => true,
+                None => 0,
             };
             let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-            out.push(VConstraint { column: col, op, rhs, term: Some(addr), usable, collation, in_list: None });
+            out.push(VConstraint { column: col, op, rhs, term: Some(addr), usable: deps & !before == 0, deps, collation, in_list: None });
         };
         match t {
             Expr::Binary(l, op, r) => {
@@ -112,7 +114,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     }
                     if deps != u64::MAX && deps & me == 0 {
                         let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-                        out.push(VConstraint { column: col, op: ConstraintOp::EQ, rhs: None, term: Some(addr), usable: deps & !before == 0, collation, in_list: Some(list) });
+                        out.push(VConstraint { column: col, op: ConstraintOp::EQ, rhs: None, term: Some(addr), usable: deps & !before == 0, deps, collation, in_list: Some(list) });
                     }
                 }
             }
@@ -160,7 +162,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     for (k, arg) in v.args.iter().enumerate() {
         let deps = c.expr_deps(arg);
         let usable = deps != u64::MAX && deps & !before == 0;
-        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, collation: collation_of(v, hidden[k]), in_list: None });
+        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, deps, collation: collation_of(v, hidden[k]), in_list: None });
     }
     Ok(out)
 }
@@ -227,4 +229,32 @@ fn check_answer(info: &IndexInfo, name: &str) -> Result<()> {
         return Err(crate::sql::codegen::vtab_scan_malfunction(name));
     }
     Ok(())
+}
+
+/// What join ordering needs to ask a virtual table for its cost with any
+/// set of tables placed outside it.
+pub struct VtabCostFacts {
+    /// The table.
+    pub table: std::sync::Arc<dyn VTab>,
+    /// Its constraints: (column, operator, items the value reads).
+    pub constraints: Vec<(i32, u8, u64)>,
+}
+
+impl VtabCostFacts {
+    /// (cost of one pass, rows) as the module estimates them with the
+    /// items `before` placed outside; a plan it rejects (or fails) costs
+    /// infinitely much.
+    pub fn estimate(&self, before: u64) -> (f64, f64) {
+        let constraints = self
+            .constraints
+            .iter()
+            .enumerate()
+            .map(|(i, (column, op, deps))| IndexConstraint { column: *column, op: *op, usable: *deps != u64::MAX && deps & !before == 0, term_offset: i as i32 })
+            .collect();
+        let mut info = IndexInfo::new(constraints, Vec::new(), u64::MAX);
+        match self.table.best_index(&mut info) {
+            Ok(()) if info.estimated_cost.is_finite() => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
+            _ => (f64::INFINITY, f64::INFINITY),
+        }
+    }
 }
