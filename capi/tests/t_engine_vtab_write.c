@@ -341,8 +341,11 @@ int main(void) {
   q("PRAGMA quick_check");
   q("PRAGMA integrity_check(1)");
   q("DELETE FROM m WHERE a = 666; DELETE FROM n WHERE a = 666");
+  q("CREATE VIEW vm AS SELECT m.a, b FROM m WHERE a > 0");
+  q("ALTER TABLE t RENAME TO t_renamed");
   q("ALTER TABLE m RENAME TO m2");
-  q("SELECT name, sql FROM sqlite_schema WHERE name LIKE 'm%'");
+  q("SELECT name, sql FROM sqlite_schema WHERE name LIKE 'm%' OR name = 'vm'");
+  q("SELECT * FROM vm");
   q("SELECT a FROM m2 WHERE rowid = 2");
 
   q("CREATE VIRTUAL TABLE s USING shadow");

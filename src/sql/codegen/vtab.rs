@@ -90,6 +90,29 @@ impl<'b> Compiler<'_> {
         }
     }
 
+    /// The schema with every virtual table whose module is registered
+    /// standing as the table its module declared (connecting it first),
+    /// for the walks that need the columns of every table (ALTER TABLE
+    /// RENAME); `None` when the schema holds no virtual table. Tables of
+    /// modules not registered stay as they are ("no such module" where
+    /// used).
+    pub(crate) fn schema_with_vtab_columns(&self) -> Result<Option<crate::sql::schema::Schema>> {
+        if !self.schema.tables.values().any(|t| t.virtual_table.is_some()) {
+            return Ok(None);
+        }
+        let mut s = self.schema.clone();
+        for t in s.tables.values_mut() {
+            let registered = t.virtual_table.as_ref().is_some_and(|v| self.vtabs.is_some_and(|r| r.module(&v.module).is_some()));
+            if !registered {
+                continue;
+            }
+            if let Some((_, decl)) = self.connected_vtab(t)? {
+                *t = decl.table.clone();
+            }
+        }
+        Ok(Some(s))
+    }
+
     /// The eponymous table of module `name`, when such a module is
     /// registered.
     pub(crate) fn eponymous_vtab(&self, name: &str) -> Result<Option<(Arc<VtabInstance>, DeclaredTable)>> {
