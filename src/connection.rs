@@ -489,10 +489,17 @@ impl Connection {
     /// tables it uses first (see `connection::vtab`).
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
         let request = std::cell::Cell::new(None);
+        // Each table is connected once; a request repeated means the
+        // connection did not take (never loop on it).
+        let mut asked = Vec::new();
         loop {
             match self.compile_once(sql, &request) {
                 Err(e) => match request.take() {
-                    Some(req) => self.connect_vtab(req)?,
+                    Some(req) if !asked.contains(&req) => {
+                        asked.push(req.clone());
+                        self.connect_vtab(req)?
+                    }
+                    Some(_) => return Err(Error::new(crate::error::SQLITE_INTERNAL, "virtual table connected but not found")),
                     None => return Err(e),
                 },
                 r => return r,
