@@ -334,6 +334,12 @@ int main(void) {
   q("SELECT a FROM m ORDER BY a");
   q("SAVEPOINT outer_sp; INSERT INTO m VALUES (50, 'x'); SAVEPOINT inner_sp; INSERT INTO m VALUES (51, 'y'); ROLLBACK TO inner_sp; RELEASE outer_sp");
   q("SELECT a FROM m ORDER BY a");
+  /* Statements that may write several rows run in a statement savepoint
+  ** of the tables in the transaction. */
+  q("BEGIN; INSERT INTO m VALUES (60, 'a'), (61, 'b'); UPDATE m SET b = 'u' WHERE a >= 60; INSERT INTO m VALUES (62, 'c'), (-1, 'bad'); INSERT INTO m VALUES (63, 'd'); COMMIT");
+  q("SELECT a, b FROM m WHERE a >= 60");
+  q("BEGIN; SAVEPOINT x; INSERT INTO m SELECT a + 100, b FROM m WHERE a >= 60; RELEASE x; DELETE FROM m WHERE a >= 60; COMMIT");
+  q("SELECT count(*) FROM m WHERE a >= 60");
   q("SELECT twice(a), twice(5) FROM m WHERE a < 10");
   q("PRAGMA integrity_check");
   q("INSERT INTO m VALUES (666, 'cursed'); INSERT INTO n VALUES (666, 'also')");

@@ -312,6 +312,10 @@ pub struct Vm {
     /// The virtual tables in the transaction were synced for this
     /// statement's commit (`exec::vtab_txn`).
     pub vtab_synced: bool,
+    /// The statement savepoint the virtual tables in the transaction
+    /// opened for this statement (xSavepoint number), released when it
+    /// ends, rolled back to when it fails.
+    pub vtab_stmt_savepoint: Option<i32>,
     /// A commit waiting for readers to finish: (busy handler calls so
     /// far, waiting since).
     pub busy_wait: Option<(i32, std::time::Instant)>,
@@ -384,6 +388,7 @@ impl Vm {
             busy_not_retried: false,
             cookie_changed: false,
             vtab_synced: false,
+            vtab_stmt_savepoint: None,
             busy_wait: None,
             rows_out: 0,
             steps: 0,
@@ -431,6 +436,9 @@ impl Vm {
         self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
+        self.cookie_changed = false;
+        self.vtab_synced = false;
+        self.vtab_stmt_savepoint = None;
         self.n_change = 0;
         self.n_trigger_change = 0;
         self.trigger_saves.clear();

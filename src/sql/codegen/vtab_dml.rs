@@ -79,11 +79,14 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn vtab_dml_start(&mut self, inst: &Arc<VtabInstance>) -> usize {
+    /// The program's start and `VBegin`; `multi`: the statement may write
+    /// several rows, so inside a transaction it runs in a statement
+    /// savepoint of the virtual tables (SQLite's statement journal).
+    fn vtab_dml_start(&mut self, inst: &Arc<VtabInstance>, multi: bool) -> usize {
         let init = self.begin_program();
         self.writes = true;
         self.dbs_used |= 1 << inst.db;
-        self.b.add4(Opcode::VBegin, 0, 0, 0, P4::VTab(inst.clone()), 0);
+        self.b.add4(Opcode::VBegin, multi as i32, 0, 0, P4::VTab(inst.clone()), 0);
         init
     }
 
@@ -124,7 +127,13 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         None => (0..n).filter(|&i| !decl.hidden[i]).collect(),
     };
     let oc = c.conflict_resolution(*or_conflict);
-    let init = c.vtab_dml_start(&inst);
+    let single_row = match body {
+        InsertBody::Select(sel, _) => {
+            sel.with.is_none() && sel.order_by.is_none() && sel.limit.is_none() && sel.body.compounds.as_ref().is_none_or(|k| k.is_empty()) && matches!(&sel.body.select, ast::OneSelect::Values(rows) if rows.len() == 1)
+        }
+        InsertBody::DefaultValues => true,
+    };
+    let init = c.vtab_dml_start(&inst, !single_row);
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
     let width = match body {
@@ -195,7 +204,7 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         sql.push_str(&ast_text(w));
     }
     let oc = c.conflict_resolution(*or_conflict);
-    let init = c.vtab_dml_start(&inst);
+    let init = c.vtab_dml_start(&inst, true);
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, (n + 2) as i32, 0);
     c.vtab_collect(cur, None, &sql)?;
@@ -222,7 +231,7 @@ pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         sql.push_str(" WHERE ");
         sql.push_str(&ast_text(w));
     }
-    let init = c.vtab_dml_start(&inst);
+    let init = c.vtab_dml_start(&inst, true);
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, 1, 0);
     c.vtab_collect(cur, None, &sql)?;

@@ -86,7 +86,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
         }
         Opcode::VBegin => {
             let P4::VTab(t) = &insn.p4 else { return Err(internal("VBegin without a table")) };
-            begin(host, t)?;
+            // A statement that may write several rows, inside a
+            // transaction: the tables already in it open a statement
+            // savepoint first (SQLite's statement journal), numbered after
+            // the user savepoints.
+            let st = host.state();
+            if insn.p1 != 0 && !st.autocommit && vm.vtab_stmt_savepoint.is_none() {
+                let n = st.savepoints.len().saturating_sub(usize::from(st.savepoint_started_txn)) as i32;
+                vm.vtab_stmt_savepoint = Some(n);
+                let list = st.vtabs.in_transaction.clone();
+                for x in &list {
+                    lend(host, |h| x.table.savepoint(h, n))?;
+                }
+            }
+            begin(host, t, vm.vtab_stmt_savepoint.is_some())?;
             Ok(Flow::Next)
         }
         Opcode::VUpdate => {
@@ -188,7 +201,7 @@ pub const NOCHANGE_SUBTYPE: u32 = 0x4e43_4847;
 
 /// xBegin on `t` unless already called in this transaction, then xSavepoint
 /// for each savepoint open (as SQLite's `sqlite3VtabBegin`).
-pub(crate) fn begin(host: &mut dyn VmHost, t: &Arc<VtabInstance>) -> Result<()> {
+pub(crate) fn begin(host: &mut dyn VmHost, t: &Arc<VtabInstance>, in_statement: bool) -> Result<()> {
     if !t.table.transactional() || t.in_transaction() {
         return Ok(());
     }
@@ -198,7 +211,7 @@ pub(crate) fn begin(host: &mut dyn VmHost, t: &Arc<VtabInstance>) -> Result<()> 
     st.vtabs.in_transaction.push(t.clone());
     // Inside savepoints the table starts at the innermost one (SQLite's
     // `sqlite3VtabBegin`).
-    let open = st.savepoints.len().saturating_sub(usize::from(st.savepoint_started_txn)) as i32;
+    let open = st.savepoints.len().saturating_sub(usize::from(st.savepoint_started_txn)) as i32 + i32::from(in_statement);
     if open > 0 {
         lend(host, |h| t.table.savepoint(h, open - 1))?;
     }

@@ -19,6 +19,12 @@ use crate::vdbe::Vm;
 
 /// `Halt` (success) while tables are in the transaction.
 pub(super) fn halt(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn VmHost) -> Result<Flow> {
+    if let Some(n) = vm.vtab_stmt_savepoint.take() {
+        let list = host.state().vtabs.in_transaction.clone();
+        for t in &list {
+            lend(host, |h| t.table.release(h, n))?;
+        }
+    }
     let st = host.state();
     let ending = st.autocommit && st.active_statements <= 1;
     if ending && !vm.vtab_synced {
@@ -77,9 +83,24 @@ pub(super) fn txn_op(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn Vm
 
 /// After a failed statement: when its transaction was rolled back, so are
 /// the tables'.
-pub(super) fn after_abort(vm: &Vm, host: &mut dyn VmHost) {
+pub(super) fn after_abort(vm: &mut Vm, host: &mut dyn VmHost) {
+    let stmt = vm.vtab_stmt_savepoint.take();
     let st = host.state();
-    if st.vtabs.in_transaction.is_empty() || !st.autocommit || st.writing() {
+    if st.vtabs.in_transaction.is_empty() {
+        return;
+    }
+    if !st.autocommit || st.writing() {
+        // The transaction goes on: the statement's own changes are undone
+        // (unless OR FAIL keeps them) and its savepoint released.
+        if let Some(n) = stmt {
+            let list = st.vtabs.in_transaction.clone();
+            for t in &list {
+                if vm.error_action != ON_ERROR_FAIL {
+                    let _ = lend(host, |h| t.table.rollback_to(h, n));
+                }
+                let _ = lend(host, |h| t.table.release(h, n));
+            }
+        }
         return;
     }
     // (OR FAIL keeps what the statement did: the transaction commits,
