@@ -1181,6 +1181,34 @@ struct sqlite3_file {
 };
 
 /*
+ A virtual file system.
+ */
+struct sqlite3_vfs {
+  int iVersion;
+  int szOsFile;
+  int mxPathname;
+  struct sqlite3_vfs *pNext;
+  const char *zName;
+  void *pAppData;
+  int (*xOpen)(struct sqlite3_vfs*, sqlite3_filename, struct sqlite3_file*, int, int*);
+  int (*xDelete)(struct sqlite3_vfs*, const char*, int);
+  int (*xAccess)(struct sqlite3_vfs*, const char*, int, int*);
+  int (*xFullPathname)(struct sqlite3_vfs*, const char*, int, char*);
+  void *(*xDlOpen)(struct sqlite3_vfs*, const char*);
+  void (*xDlError)(struct sqlite3_vfs*, int, char*);
+  void (*(*xDlSym)(struct sqlite3_vfs*, void*, const char*))(void);
+  void (*xDlClose)(struct sqlite3_vfs*, void*);
+  int (*xRandomness)(struct sqlite3_vfs*, int, char*);
+  int (*xSleep)(struct sqlite3_vfs*, int);
+  int (*xCurrentTime)(struct sqlite3_vfs*, double*);
+  int (*xGetLastError)(struct sqlite3_vfs*, int, char*);
+  int (*xCurrentTimeInt64)(struct sqlite3_vfs*, sqlite3_int64*);
+  int (*xSetSystemCall)(struct sqlite3_vfs*, const char*, sqlite3_syscall_ptr);
+  sqlite3_syscall_ptr (*xGetSystemCall)(struct sqlite3_vfs*, const char*);
+  const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
+};
+
+/*
  The base of a virtual table instance.
  */
 struct sqlite3_vtab {
@@ -1270,34 +1298,6 @@ struct sqlite3_module {
   int (*xRollbackTo)(struct sqlite3_vtab*, int);
   int (*xShadowName)(const char*);
   int (*xIntegrity)(struct sqlite3_vtab*, const char*, const char*, int, char**);
-};
-
-/*
- A virtual file system.
- */
-struct sqlite3_vfs {
-  int iVersion;
-  int szOsFile;
-  int mxPathname;
-  struct sqlite3_vfs *pNext;
-  const char *zName;
-  void *pAppData;
-  int (*xOpen)(struct sqlite3_vfs*, sqlite3_filename, struct sqlite3_file*, int, int*);
-  int (*xDelete)(struct sqlite3_vfs*, const char*, int);
-  int (*xAccess)(struct sqlite3_vfs*, const char*, int, int*);
-  int (*xFullPathname)(struct sqlite3_vfs*, const char*, int, char*);
-  void *(*xDlOpen)(struct sqlite3_vfs*, const char*);
-  void (*xDlError)(struct sqlite3_vfs*, int, char*);
-  void (*(*xDlSym)(struct sqlite3_vfs*, void*, const char*))(void);
-  void (*xDlClose)(struct sqlite3_vfs*, void*);
-  int (*xRandomness)(struct sqlite3_vfs*, int, char*);
-  int (*xSleep)(struct sqlite3_vfs*, int);
-  int (*xCurrentTime)(struct sqlite3_vfs*, double*);
-  int (*xGetLastError)(struct sqlite3_vfs*, int, char*);
-  int (*xCurrentTimeInt64)(struct sqlite3_vfs*, sqlite3_int64*);
-  int (*xSetSystemCall)(struct sqlite3_vfs*, const char*, sqlite3_syscall_ptr);
-  sqlite3_syscall_ptr (*xGetSystemCall)(struct sqlite3_vfs*, const char*);
-  const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
 };
 
 /*
@@ -1907,26 +1907,6 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
 
 /*
- `sqlite3_create_module`: not supported yet.
- */
-int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
-
-/*
- `sqlite3_create_module_v2`: not supported yet.
- */
-int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
-
-/*
- `sqlite3_drop_modules`: not supported yet.
- */
-int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
-
-/*
- `sqlite3_declare_vtab`: not supported yet.
- */
-int sqlite3_declare_vtab(sqlite3 *arg0, const char *zSQL);
-
-/*
  `sqlite3_vfs_register`: not supported yet.
  */
 int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
@@ -1940,41 +1920,6 @@ int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
  `sqlite3_unlock_notify`: not supported yet.
  */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
-
-/*
- `sqlite3_vtab_on_conflict`: not supported yet.
- */
-int sqlite3_vtab_on_conflict(sqlite3 *arg0);
-
-/*
- `sqlite3_vtab_collation`: not supported yet.
- */
-const char *sqlite3_vtab_collation(struct sqlite3_index_info *arg0, int arg1);
-
-/*
- `sqlite3_vtab_distinct`: not supported yet.
- */
-int sqlite3_vtab_distinct(struct sqlite3_index_info *arg0);
-
-/*
- `sqlite3_vtab_in`: not supported yet.
- */
-int sqlite3_vtab_in(struct sqlite3_index_info *arg0, int iCons, int bHandle);
-
-/*
- `sqlite3_vtab_in_first`: not supported yet.
- */
-int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
-
-/*
- `sqlite3_vtab_in_next`: not supported yet.
- */
-int sqlite3_vtab_in_next(sqlite3_value *pVal, sqlite3_value **ppOut);
-
-/*
- `sqlite3_vtab_rhs_value`: not supported yet.
- */
-int sqlite3_vtab_rhs_value(struct sqlite3_index_info *arg0, int arg1, sqlite3_value **ppVal);
 
 /*
  `sqlite3_stmt_scanstatus`: not supported yet.
@@ -2396,6 +2341,66 @@ const char *sqlite3_compileoption_get(int N);
 int sqlite3_threadsafe(void);
 
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+
+/*
+ `sqlite3_create_module`.
+ */
+int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
+
+/*
+ `sqlite3_create_module_v2`: the destructor runs when the module is
+ replaced, dropped or the connection closes (or at once on failure).
+ */
+int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
+
+/*
+ `sqlite3_drop_modules`: remove every module not named in `azKeep`
+ (a NULL-terminated list, or NULL for none).
+ */
+int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
+
+/*
+ `sqlite3_declare_vtab`: only inside xCreate/xConnect.
+ */
+int sqlite3_declare_vtab(sqlite3 *db, const char *zSQL);
+
+/*
+ `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate.
+ */
+int sqlite3_vtab_on_conflict(sqlite3 *db);
+
+/*
+ `sqlite3_vtab_collation`: the collation of constraint `iCons`.
+ */
+const char *sqlite3_vtab_collation(struct sqlite3_index_info *pIdxInfo, int iCons);
+
+/*
+ `sqlite3_vtab_distinct`.
+ */
+int sqlite3_vtab_distinct(struct sqlite3_index_info *pIdxInfo);
+
+/*
+ `sqlite3_vtab_in`: whether constraint `iCons` is an IN the module may
+ take all at once (`bHandle` 1 asks for it, 0 declines, -1 only asks).
+ */
+int sqlite3_vtab_in(struct sqlite3_index_info *pIdxInfo, int iCons, int bHandle);
+
+/*
+ `sqlite3_vtab_in_first`: only for xFilter arguments handed over by
+ `sqlite3_vtab_in` (ringlite offers no IN constraint for that yet).
+ */
+int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
+
+/*
+ `sqlite3_vtab_in_next`: see `sqlite3_vtab_in_first`.
+ */
+int sqlite3_vtab_in_next(sqlite3_value *pVal, sqlite3_value **ppOut);
+
+/*
+ `sqlite3_vtab_rhs_value`: the right-hand value of constraint `iCons`
+ when it is known while planning (a constant), else `SQLITE_NOTFOUND`.
+ */
+int sqlite3_vtab_rhs_value(struct sqlite3_index_info *pIdxInfo, int iCons, sqlite3_value **ppVal);
 
 /*
  `sqlite3_backup_init`: Start an online backup of `zSourceName` of `pSource` into `zDestName` of `pDest`.

@@ -425,6 +425,9 @@ impl Connection {
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),
+            vtabs: Default::default(),
+            schema_reset: false,
+            vdestroy_depth: 0,
         };
         Ok(Connection {
             state,
@@ -461,6 +464,11 @@ impl Connection {
         self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
         self.schema_loaded = true;
         self.state.schema_changed = false;
+        // Connected virtual tables whose schema entry went or changed are
+        // disconnected.
+        let merged = &self.merged;
+        let reset = std::mem::take(&mut self.state.schema_reset);
+        self.state.vtabs.retain_tables(|db, name, sql| !reset && merged.table_in(Some(db), name).is_some_and(|t| t.sql == sql));
         Ok(())
     }
 
@@ -480,7 +488,29 @@ impl Connection {
         Ok(stale)
     }
 
+    /// Compile the first statement of `sql`, connecting the virtual
+    /// tables it uses first (see `connection::vtab`).
     fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
+        let request = std::cell::Cell::new(None);
+        // Each table is connected once; a request repeated means the
+        // connection did not take (never loop on it).
+        let mut asked = Vec::new();
+        loop {
+            match self.compile_once(sql, &request) {
+                Err(e) => match request.take() {
+                    Some(req) if !asked.contains(&req) => {
+                        asked.push(req.clone());
+                        self.connect_vtab(req)?
+                    }
+                    Some(_) => return Err(Error::new(crate::error::SQLITE_INTERNAL, "virtual table connected but not found")),
+                    None => return Err(e),
+                },
+                r => return r,
+            }
+        }
+    }
+
+    fn compile_once(&mut self, sql: &[u8], vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
@@ -488,6 +518,7 @@ impl Connection {
             self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         }
         let databases = &self.database_names;
+        let vtabs = &self.state.vtabs;
         let schema = &self.merged;
         let funcs = &self.funcs;
         let colls = &self.collations;
@@ -558,6 +589,8 @@ impl Connection {
                 c.params = numbering.names;
                 c.max_columns = max_columns;
                 c.max_variable = max_variable;
+                c.vtabs = Some(vtabs);
+                c.vtab_connect = Some(vtab_connect);
                 let mut prog = compile(&mut c, cmd)?;
                 // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
                 // program (its programs and ours differ in length, so the
@@ -1069,7 +1102,7 @@ impl Statement {
                     self.program
                         .query_plan
                         .iter()
-                        .map(|(id, p, d)| vec![Value::Integer(*id as i64), Value::Integer(*p as i64), Value::Integer(0), Value::text(d.clone())])
+                        .map(|(id, p, d, n)| vec![Value::Integer(*id as i64), Value::Integer(*p as i64), Value::Integer(*n as i64), Value::text(d.clone())])
                         .collect()
                 };
             }
@@ -1460,6 +1493,7 @@ fn push_literal(out: &mut Vec<u8>, v: &Value) {
 // insides: online backup, incremental blob handles, serialize/deserialize,
 // VACUUM.
 mod attach;
+mod vtab;
 pub mod backup;
 pub mod blob;
 mod serialize;

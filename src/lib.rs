@@ -12,6 +12,7 @@
 //!   connection   open/close, prepare, step; per-connection registries
 //!   sql/         parse glue, name resolution, planner, code generation
 //!   vdbe/        register bytecode and the resumable interpreter
+//!   vtab/        the virtual-table interface modules implement (beside vdbe/)
 //!   btree/       table and index B-trees, cells, overflow, freelist, balance
 //!   pager/       page cache, transactions, rollback journal, WAL, locking
 //!   io/          the asynchronous I/O trait and its backends
@@ -38,6 +39,7 @@ pub mod value;
 pub mod pager;
 pub mod btree;
 pub mod vdbe;
+pub mod vtab;
 pub mod sql;
 pub mod connection;
 

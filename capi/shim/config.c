@@ -13,7 +13,7 @@ typedef struct sqlite3 sqlite3;
 extern int ringlite_capi_config(int op, long long i0, long long i1, void *p0, void *p1);
 extern int ringlite_capi_db_config(sqlite3 *db, int op, int i0, int *pOut, const char *z, void *p, int i1, int i2);
 extern int ringlite_capi_test_control(int op);
-extern int ringlite_capi_vtab_config(sqlite3 *db, int op);
+extern int ringlite_capi_vtab_config(sqlite3 *db, int op, int arg);
 
 int sqlite3_config(int op, ...) {
   va_list ap;
@@ -80,5 +80,13 @@ int sqlite3_test_control(int op, ...) {
 }
 
 int sqlite3_vtab_config(sqlite3 *db, int op, ...) {
-  return ringlite_capi_vtab_config(db, op);
+  /* Only SQLITE_VTAB_CONSTRAINT_SUPPORT (1) takes an argument, an int. */
+  int arg = 0;
+  if (op == 1) {
+    va_list ap;
+    va_start(ap, op);
+    arg = va_arg(ap, int);
+    va_end(ap);
+  }
+  return ringlite_capi_vtab_config(db, op, arg);
 }

@@ -249,12 +249,3 @@ pub unsafe extern "C" fn ringlite_capi_test_control(op: c_int) -> c_int {
     })
 }
 
-/// `sqlite3_vtab_config`: only valid inside xCreate/xConnect, which ringlite
-/// never calls (no virtual tables yet).
-#[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int) -> c_int {
-    ffi_guard!(SQLITE_MISUSE, {
-        let _ = (db, op);
-        SQLITE_MISUSE
-    })
-}

@@ -23,7 +23,7 @@ use ringlite::Error;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::{Arc, Mutex};
 
-type XFunc = unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value);
+pub(crate) type XFunc = unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value);
 type XFinal = unsafe extern "C" fn(*mut sqlite3_context);
 type XDestroy = unsafe extern "C" fn(*mut c_void);
 
@@ -44,10 +44,13 @@ pub struct sqlite3_context {
     pub agg_slot: *mut *mut c_void,
     /// The call's arguments (for auxdata keyed by argument value).
     pub args: *const [Value],
+    /// A virtual table's xColumn called for an UPDATE that does not change
+    /// the column (`sqlite3_vtab_nochange`).
+    pub nochange: bool,
 }
 
 impl sqlite3_context {
-    fn new(func: &CFunction, agg_slot: *mut *mut c_void, args: &[Value]) -> sqlite3_context {
+    pub(crate) fn new(func: &CFunction, agg_slot: *mut *mut c_void, args: &[Value]) -> sqlite3_context {
         sqlite3_context {
             result: Value::Null,
             error: None,
@@ -56,6 +59,7 @@ impl sqlite3_context {
             func,
             agg_slot,
             args,
+            nochange: false,
         }
     }
 
@@ -147,6 +151,28 @@ unsafe fn note_aux_holder(stmt: usize, func: *const CFunction) {
     if !all.iter().any(|(s, w)| *s == stmt && std::ptr::eq(w.as_ptr(), func)) {
         all.push((stmt, Arc::downgrade(&strong)));
     }
+}
+
+impl CFunction {
+    /// What a virtual table's xColumn sees as its context's function
+    /// (`sqlite3_context_db_handle` answers `db`), or what a function a
+    /// table overloads through xFindFunction calls.
+    pub(crate) fn for_vtab(db: *mut sqlite3, user_data: *mut c_void, x_func: Option<XFunc>) -> CFunction {
+        CFunction { db, user_data, x_func, x_step: None, x_final: None, x_value: None, x_inverse: None, x_destroy: None, auxdata: Mutex::new(Vec::new()) }
+    }
+}
+
+/// The definition of the function a virtual table returns from
+/// xFindFunction: `name` with `n_args` arguments calling `x_func` with
+/// user data `user_data`.
+pub(crate) fn overload_def(db: *mut sqlite3, name: &str, n_args: c_int, x_func: XFunc, user_data: *mut c_void) -> Arc<FuncDef> {
+    let cf = Arc::new(CFunction::for_vtab(db, user_data, Some(x_func)));
+    Arc::new(FuncDef {
+        name: name.to_string(),
+        n_args,
+        flags: FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false, builtin: false },
+        kind: FuncKind::Scalar(Arc::new(CScalar(cf))),
+    })
 }
 
 // C callbacks are called only under the connection's lock.

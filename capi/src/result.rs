@@ -391,7 +391,9 @@ pub unsafe extern "C" fn sqlite3_result_str(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_nochange(arg0: *mut sqlite3_context) -> c_int {
     ffi_guard!(0, {
-        let _ = arg0;
-        0
+        if arg0.is_null() {
+            return 0;
+        }
+        (*arg0).nochange as c_int
     })
 }

@@ -18,6 +18,7 @@ pub mod fast_hash;
 pub mod repeated_set_columns;
 pub mod params;
 pub mod schema;
+pub mod vtab_decl;
 pub mod column_spans;
 pub mod resolve;
 pub mod plan;

@@ -19,7 +19,8 @@
 //! an entry among the tables with `Table::virtual_table` set (module and
 //! arguments, see [`VirtualTable`]), root page 0 and no columns: nothing
 //! opens a b-tree for it, and a statement using it connects it first
-//! (`Table::connect`).
+//! through its module (`sql::codegen::vtab`), whose declared columns
+//! (`sql::vtab_decl`) stand for it there.
 //!
 //! Tables are shared (`Arc<Table>`) with the statements being compiled
 //! against them, so a prepare never copies one; a table's columns as
@@ -137,12 +138,13 @@ pub struct Table {
 ///
 /// This is where the virtual-table machinery plugs in: a module registered
 /// under [`VirtualTable::module`] connects the table (its xConnect declares
-/// the columns) when a statement first uses it. Without one, every use of
-/// the table fails with [`VirtualTable::no_module_error`] (SQLite's
-/// "no such module: m"), checked by the compiler where SQLite connects the
-/// table: FROM items, DML targets, `PRAGMA table_info` (the table-valued
-/// `pragma_table_info(...)` when it runs), DROP TABLE, ALTER TABLE RENAME,
-/// and ALTER's check of the views and triggers using it. Other statements on the database do not look at it, and
+/// the columns) when a statement first uses it (`sql::codegen::vtab`).
+/// Without one, every use of the table fails with
+/// [`VirtualTable::no_module_error`] (SQLite's "no such module: m"),
+/// checked by the compiler where SQLite connects the table: FROM items, DML
+/// targets, `PRAGMA table_info` (the table-valued `pragma_table_info(...)`
+/// when it runs), DROP TABLE, ALTER TABLE RENAME, and ALTER's check of the
+/// views and triggers using it. Other statements on the database do not look at it, and
 /// the tables a module keeps its data in (FTS5's `t_data`, R*Tree's
 /// `t_node`, ...) are ordinary tables.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,10 +259,10 @@ pub struct ForeignKey {
 
 impl Table {
     /// What SQLite does when a statement uses a table whose columns it
-    /// needs (`sqlite3ViewGetColumnNames`): an ordinary table or view is
-    /// ready; a virtual table must be connected through its module, and
-    /// no module is registered yet, so using one fails with "no such
-    /// module: m".
+    /// needs (`sqlite3ViewGetColumnNames`), where no module registry is at
+    /// hand: an ordinary table or view is ready; a virtual table fails
+    /// with "no such module: m" (the compiler connects virtual tables
+    /// through the connection's modules instead, `Compiler::connected_vtab`).
     pub fn connect(&self) -> Result<()> {
         match &self.virtual_table {
             Some(v) => Err(v.no_module_error()),

@@ -155,6 +155,18 @@ pub enum VmCursor {
     Sorter(Box<Sorter>),
     /// One row held in a register.
     Pseudo(usize),
+    /// A virtual table's cursor (`exec::vtab`).
+    Virtual(Box<VirtualCursor>),
+}
+
+/// A cursor of a virtual table's module and where it stands.
+pub struct VirtualCursor {
+    /// The module's cursor.
+    pub cursor: Box<dyn crate::vtab::VTabCursor>,
+    /// The table it reads.
+    pub table: Arc<crate::vtab::VtabInstance>,
+    /// The null row of an outer join: every column reads NULL.
+    pub null_row: bool,
 }
 
 #[cfg(test)]

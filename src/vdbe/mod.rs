@@ -212,6 +212,14 @@ pub struct ConnState {
     /// The counts above when each open savepoint was opened (index as in
     /// `savepoints`; entries past its length are stale).
     pub savepoint_fk_deferred: Vec<(i64, i64)>,
+    /// Virtual-table modules registered and tables connected (`vtab`).
+    pub vtabs: crate::vtab::Registry,
+    /// A transaction that changed a schema was rolled back: the next
+    /// schema load disconnects every virtual table first.
+    pub schema_reset: bool,
+    /// Virtual tables' xDestroy calls running: the statements they run
+    /// may drop tables although the DROP TABLE calling them is active.
+    pub vdestroy_depth: usize,
 }
 
 impl ConnState {
@@ -305,6 +313,17 @@ pub struct Vm {
     /// handler (a write refused while this connection held a read
     /// transaction, or a commit whose wait the handler ended): no retry.
     pub busy_not_retried: bool,
+    /// The statement changed a schema cookie: if its transaction is
+    /// rolled back, the connection forgets its schemas and disconnects
+    /// its virtual tables (SQLite's schema reset after a failed DDL).
+    pub cookie_changed: bool,
+    /// The virtual tables in the transaction were synced for this
+    /// statement's commit (`exec::vtab_txn`).
+    pub vtab_synced: bool,
+    /// The statement savepoint the virtual tables in the transaction
+    /// opened for this statement (xSavepoint number), released when it
+    /// ends, rolled back to when it fails.
+    pub vtab_stmt_savepoint: Option<i32>,
     /// A commit waiting for readers to finish: (busy handler calls so
     /// far, waiting since).
     pub busy_wait: Option<(i32, std::time::Instant)>,
@@ -386,6 +405,9 @@ impl Vm {
             halted: false,
             committing: false,
             busy_not_retried: false,
+            cookie_changed: false,
+            vtab_synced: false,
+            vtab_stmt_savepoint: None,
             busy_wait: None,
             wal_commits: Vec::new(),
             rows_out: 0,
@@ -436,6 +458,9 @@ impl Vm {
         self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
+        self.cookie_changed = false;
+        self.vtab_synced = false;
+        self.vtab_stmt_savepoint = None;
         self.n_change = 0;
         self.n_trigger_change = 0;
         self.trigger_saves.clear();

@@ -205,6 +205,36 @@ pub enum Opcode {
     /// table being updated).
     CursorLock,
     CursorUnlock,
+    // virtual tables (`exec::vtab`)
+    /// Open cursor P1 on the virtual table in P4.
+    VOpen,
+    /// Start cursor P1's scan: xFilter with idxNum r[P3], the r[P3+1]
+    /// arguments from r[P3+2], idxStr P4; jump to P2 when it has no row.
+    VFilter,
+    /// Advance cursor P1; jump to P2 while it has a row.
+    VNext,
+    /// r[P3] = column P2 of cursor P1's row (P5 1: for an UPDATE that
+    /// does not change it, `sqlite3_vtab_nochange`).
+    VColumn,
+    /// r[P2] = the rowid of cursor P1's row.
+    VRowid,
+    /// xUpdate on the table in P4 with the P2 arguments from r[P3]; P5
+    /// the conflict mode; P1 1: an inserted row's rowid becomes
+    /// last_insert_rowid.
+    VUpdate,
+    /// xBegin on the table in P4 (once per transaction).
+    VBegin,
+    /// xCreate of the table described by P4 in database P1.
+    VCreate,
+    /// xDestroy of table P4 (text) in database P1.
+    VDestroy,
+    /// xRename of the table in P4 to the name in r[P1].
+    VRename,
+    /// xIntegrity of the table in P4 (database name r[P1+1]... see exec):
+    /// r[P2] = its message or NULL.
+    VCheck,
+    /// r[P2] = the values of IN-list cursor P1, for `sqlite3_vtab_in_first`.
+    VInitIn,
 }
 
 /// The fourth operand.
@@ -237,6 +267,10 @@ pub enum P4 {
     Roots(Vec<u32>),
     /// A constant row (`ResultRowConst`).
     Row(Vec<Value>),
+    /// A connected virtual table (`VOpen`, `VUpdate`, `VBegin`, ...).
+    VTab(Arc<crate::vtab::VtabInstance>),
+    /// What `VCreate` creates.
+    VCreate(Arc<crate::vtab::CreateSpec>),
 }
 
 /// A table as the hooks of its row writes describe it (`P4::Table`).
@@ -300,6 +334,8 @@ impl P4 {
             P4::Text(t) => t.clone(),
             P4::Roots(r) => r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
             P4::Row(_) => String::new(),
+            P4::VTab(v) => format!("vtab:{}", v.name),
+            P4::VCreate(c) => format!("vtab:{}", c.name),
         }
     }
 }
@@ -378,7 +414,7 @@ pub struct Program {
     /// statement too). A savepoint would copy every page the row touches.
     pub single_row_write: bool,
     /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
-    pub query_plan: Vec<(i32, i32, String)>,
+    pub query_plan: Vec<(i32, i32, String, i32)>,
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),
     /// not by the VM.
     pub vacuum: Option<Vacuum>,

@@ -17,6 +17,8 @@ mod sql_common;
 mod storage_support;
 #[path = "../wal_support/mod.rs"]
 mod wal_support;
+#[path = "../vtab_support/mod.rs"]
+mod vtab_support;
 
 mod async_durability;
 mod async_errors;
@@ -71,6 +73,7 @@ mod sql_tcl_messages;
 mod sql_tcl_reprepare;
 mod sql_tcl_triggers;
 mod sql_threads_one_file;
+mod sql_vtab;
 mod sql_vtab_schema;
 mod sql_without_rowid;
 mod storage_autovacuum;

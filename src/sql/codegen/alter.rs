@@ -269,10 +269,17 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             // A virtual table's module is told of the new name (xRename):
             // it must be connected.
-            table.connect()?;
+            let vtab = c.connected_vtab(&table)?;
             // (In legacy mode REFERENCES follow only with foreign keys on.)
             let legacy = c.legacy_alter_table;
             let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
+            if let Some((inst, _)) = vtab.filter(|(i, _)| i.table.can_rename()) {
+                // (xRename runs first: a module refusing the name leaves
+                // the schema as it was.)
+                let r = c.b.reg();
+                c.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(new.as_bytes().to_vec()), 0);
+                c.b.add4(Opcode::VRename, r, 0, 0, P4::VTab(inst), 0);
+            }
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
             if table.autoincrement {
                 c.rename_sequence_row(&table, &new);

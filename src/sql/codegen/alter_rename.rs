@@ -29,14 +29,17 @@ impl Compiler<'_> {
         let mut temp: Vec<Row> = Vec::new();
         // Every view and trigger as it will be: (database, type, name, sql).
         let mut after: Vec<(usize, String, String, String)> = Vec::new();
-        let mut changed = self.schema.clone();
+        // (Virtual tables are walked with the columns their modules declared.)
+        let with_vtabs = self.schema_with_vtab_columns()?;
+        let walked = with_vtabs.as_ref().unwrap_or(self.schema);
+        let mut changed = walked.clone();
         for (i, (ty, name, tbl, root, sql)) in self.schema.rows.iter().enumerate() {
             let db = self.schema.row_db(i);
             if db != table.db && db != 1 {
                 continue;
             }
             let edited = match sql {
-                Some(sql) if !name.to_ascii_lowercase().starts_with("sqlite_") => match rewrite(sql, db, self.schema, &db_names, target, new) {
+                Some(sql) if !name.to_ascii_lowercase().starts_with("sqlite_") => match rewrite(sql, db, walked, &db_names, target, new) {
                     Ok(e) => e,
                     Err(msg) => return Err(Error::sql(format!("error in {ty} {name}: {msg}"))),
                 },
@@ -70,6 +73,16 @@ impl Compiler<'_> {
                 if (ty == "table" || ty == "view") && edited.is_some() {
                     if let Ok(mut t) = crate::sql::schema::table_from_sql(text, *root as u32) {
                         t.db = db;
+                        // A virtual table keeps the columns its module
+                        // declared under its new name.
+                        if t.virtual_table.is_some() {
+                            if let Some(declared) = walked.table_in(Some(db), name).filter(|d| d.virtual_table.is_none()) {
+                                let mut d = declared.clone();
+                                d.name = t.name.clone();
+                                d.sql = t.sql.clone();
+                                t = d;
+                            }
+                        }
                         changed.replace_table(name, t);
                     }
                 }

@@ -65,6 +65,8 @@ pub mod action {
     pub const ALTER_TABLE: i32 = 26;
     pub const REINDEX: i32 = 27;
     pub const ANALYZE: i32 = 28;
+    pub const CREATE_VTABLE: i32 = 29;
+    pub const DROP_VTABLE: i32 = 30;
     pub const FUNCTION: i32 = 31;
     pub const SAVEPOINT: i32 = 32;
 }
@@ -203,7 +205,10 @@ impl Compiler<'_> {
                     (true, false) => action::DROP_VIEW,
                     (true, true) => action::DROP_TEMP_VIEW,
                 };
-                if self.authorize(code, Some(&name), None, Some(self.db_name(db).as_str()))? == Verdict::Ignore {
+                // A virtual table: SQLITE_DROP_VTABLE with its module's name.
+                let module = t.virtual_table.as_ref().map(|v| v.module.clone());
+                let code = if module.is_some() { action::DROP_VTABLE } else { code };
+                if self.authorize(code, Some(&name), module.as_deref(), Some(self.db_name(db).as_str()))? == Verdict::Ignore {
                     return Ok(Verdict::Ignore);
                 }
                 self.authorize(action::DELETE, Some(&name), None, Some(self.db_name(db).as_str()))
@@ -287,7 +292,11 @@ impl Compiler<'_> {
                 let n = obj_name.as_ref().map(|q| unquote(q.name.0));
                 self.authorize(action::REINDEX, n.as_deref(), None, Some("main"))
             }
-            Stmt::Attach { .. } | Stmt::Detach(..) | Stmt::CreateVirtualTable { .. } | Stmt::Vacuum(..) => Ok(Verdict::Allow),
+            Stmt::CreateVirtualTable { tbl_name, module_name, .. } => {
+                let db = qualified_db(tbl_name).unwrap_or_else(|| "main".to_string());
+                self.authorize(action::CREATE_VTABLE, Some(&unquoted(tbl_name.name.0)), Some(&unquoted(module_name.0)), Some(&db))
+            }
+            Stmt::Attach { .. } | Stmt::Detach(..) | Stmt::Vacuum(..) => Ok(Verdict::Allow),
         }
     }
 

@@ -130,7 +130,7 @@ impl Builder {
                 Init | Goto | Gosub | If | IfNot | IsNull | NotNull | IfPos | IfNotZero | DecrJumpZero | Once
                     | InitCoroutine | Yield | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT
                     | SeekLE | SeekLT | IdxGE | IdxGT | IdxLE | IdxLT | Found | NotFound | NoConflict | SorterSort
-                    | SorterNext | MustBeInt | Eq | Ne | Lt | Le | Gt | Ge | FkIfZero | FkIfOff | IfNullRow | Program
+                    | SorterNext | MustBeInt | Eq | Ne | Lt | Le | Gt | Ge | FkIfZero | FkIfOff | IfNullRow | Program | VFilter | VNext
             )
         };
         let mut insns = std::mem::take(&mut self.insns);

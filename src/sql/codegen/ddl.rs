@@ -456,7 +456,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 Some(t) => {
                     // (SQLite connects a virtual table before anything
                     // else, DROP VIEW included.)
-                    t.connect()?;
+                    let vtab = c.connected_vtab(&t)?;
                     // The statistics tables are the only internal ones that
                     // may go (SQLite's rule).
                     let stat = name.as_bytes().get(7..11).is_some_and(|s| s.eq_ignore_ascii_case(b"stat"));
@@ -493,6 +493,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                             c.delete_rows_named(seq.root, &t.name);
                         }
                     }
+                    // (SQLite's OP_VBegin here has no table: no xBegin.)
+                    if vtab.is_some() {
+                        c.b.add4(Opcode::VDestroy, t.db as i32, 0, 0, P4::Text(t.name.clone()), 0);
+                    }
                     let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);
@@ -507,7 +511,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
             }
         }
-        Stmt::CreateVirtualTable { if_not_exists, tbl_name, module_name, .. } => {
+        Stmt::CreateVirtualTable { if_not_exists, tbl_name, module_name, args } => {
             c.ddl_db = c.create_db(false, tbl_name)?;
             let name = unquote(tbl_name.name.0);
             if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
@@ -515,14 +519,12 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             } else {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
                 // SQLite stores the statement, then has the module create
-                // the table (xCreate) when the statement runs: no module is
-                // registered, so running it fails there, in the write
-                // transaction, and leaves the schema unchanged.
-                let vtab = crate::sql::schema::VirtualTable { module: unquote(module_name.0), args: Vec::new() };
-                c.writes = true;
-                c.dbs_used |= 1 << c.ddl_db;
-                let message = vtab.no_module_error().message;
-                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message), 0);
+                // the table (xCreate) when the statement runs: a module not
+                // registered fails there, in the write transaction, and
+                // leaves the schema unchanged.
+                let args: Vec<String> = args.iter().flat_map(|a| a.iter()).map(|a| a.trim().to_string()).collect();
+                c.create_virtual_table(&name, &unquote(module_name.0), args)?;
+                prog.changes_schema = true;
             }
         }
         Stmt::DropIndex { if_exists, idx_name } => {

@@ -40,6 +40,9 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
+    if let Some((inst, decl)) = c.vtab_target(tbl_name)? {
+        return super::vtab_dml::delete(c, stmt, prog, inst, decl);
+    }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let init = c.begin_program();

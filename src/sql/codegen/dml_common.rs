@@ -91,11 +91,19 @@ impl Compiler<'_> {
             t.db = db.unwrap_or(0);
             return Ok(t);
         }
+        if self.schema.table_in(db, name).is_none() && db.is_none_or(|d| d == 0) && self.eponymous_vtab(name)?.is_some() {
+            return Err(Error::sql(format!("table {name} may not be modified")));
+        }
         let t = self.schema.table_in(db, name).cloned().ok_or_else(|| match db {
             Some(d) => Error::sql(format!("no such table: {}.{name}", self.db_name(d))),
             None => Error::sql(format!("no such table: {name}")),
         })?;
-        t.connect()?;
+        if let Some((inst, _)) = self.connected_vtab(&t)? {
+            if !inst.table.writable() {
+                return Err(Error::sql(format!("table {name} may not be modified")));
+            }
+            return Err(Error::unsupported("writing virtual tables"));
+        }
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }

@@ -203,6 +203,13 @@ impl Compiler<'_> {
             }
         }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
+        if self.vtab_cursors.contains_key(&r.cursor) && !self.col_map.contains_key(&key) {
+            match r.column {
+                Some(i) => self.b.add(Opcode::VColumn, r.cursor, i as i32, target),
+                None => self.b.add(Opcode::VRowid, r.cursor, target, 0),
+            };
+            return Ok(());
+        }
         if let Some(src) = self.col_map.get(&key).copied() {
             match src {
                 ColumnSource::Register(reg) => {
@@ -1022,6 +1029,9 @@ impl Compiler<'_> {
             }
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));
         }
+        // A virtual table may overload a function whose first argument is
+        // one of its columns (xFindFunction).
+        let def = self.vtab_overload(name, args).unwrap_or(def);
         let first = self.b.regs(args.len());
         let substr = def.flags.builtin
             && (2..=3).contains(&args.len())

@@ -92,6 +92,8 @@ pub struct FromItem<'a, 'b> {
     /// `NOT INDEXED` (`Some(None)`) or `INDEXED BY name`: the indexes the
     /// planner may use for this table.
     pub index_hint: Option<Option<String>>,
+    /// A virtual table (`vtab.rs`): read by `VFilter`/`VNext`.
+    pub vtab: Option<super::vtab::VtabItem<'a, 'b>>,
 }
 
 /// An open loop, closed by `close_loops`.
@@ -134,6 +136,11 @@ pub(crate) enum LoopKind {
     InIndex(i32, usize, i32, usize, i32),
     /// Rowid lookups for each IN-list value: (values cursor, values top).
     InRowid(i32, usize),
+    /// A virtual table's scan: (cursor, top), closed by `VNext`.
+    Virtual(i32, usize),
+    /// A virtual table's scan run once per value of an IN list: (cursor,
+    /// top, values cursor, values top, values next label).
+    VirtualIn(i32, usize, i32, usize, i32),
 }
 
 impl<'b> Compiler<'_> {
@@ -364,6 +371,11 @@ impl<'b> Compiler<'_> {
                 } else {
                     self.schema.shared_table_in(db, &name).cloned()
                 };
+                if table.is_none() && db.is_none_or(|d| d == 0) {
+                    if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
+                        return self.open_vtab_item(inst, decl, alias.unwrap_or(name), &[], out);
+                    }
+                }
                 let Some(table) = table else {
                     if name.eq_ignore_ascii_case("pragma_database_list") {
                         // The table-valued form of PRAGMA database_list (the
@@ -404,7 +416,11 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
-                table.connect()?;
+                if table.virtual_table.is_some() {
+                    let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");
+                    self.dbs_used |= 1 << table.db;
+                    return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| table.name.clone()), &[], out);
+                }
                 let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
                     Some(i) => i,
                     None => {
@@ -461,7 +477,7 @@ impl<'b> Compiler<'_> {
                     ast::Indexed::NotIndexed => None,
                     ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
                 });
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint });
+                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint, vtab: None });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -552,7 +568,7 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint: None });
+        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint: None, vtab: None });
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -842,6 +858,14 @@ impl<'b> Compiler<'_> {
             // (With an authorizer it is compiled all the same: SQLite asks
             // about every column a statement names.)
             let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
+            // (Terms a virtual table's module omits are not tested again
+            // either, except where a NULL row or a second pass reads the
+            // table.)
+            let mut vconsumed = std::mem::take(&mut self.vtab_consumed);
+            if left_flag.is_some() || it.matched.is_some() {
+                vconsumed.clear();
+            }
+            let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
             if it.left && it.matched.is_none() {
                 if let Some(line) = self.eqp.text_mut(shown_at) {
                     line.push_str(" LEFT-JOIN");
@@ -860,10 +884,10 @@ impl<'b> Compiler<'_> {
             for j in &it.on {
                 match j {
                     JoinTerm::Expr(_) if on_moved[ii] => {}
-                    JoinTerm::Expr(e) if consumed.is_some() => {
+                    JoinTerm::Expr(e) if consumed.is_some() || !vconsumed.is_empty() => {
                         let mut cs = Vec::new();
                         crate::sql::plan::terms::conjuncts(e, &mut cs);
-                        for c in cs.into_iter().filter(|c| Some(term_address(c)) != consumed) {
+                        for c in cs.into_iter().filter(|c| !is_consumed(term_address(c))) {
                             self.where_term_if_false(c, next)?;
                         }
                     }
@@ -926,7 +950,7 @@ impl<'b> Compiler<'_> {
             };
             let fail = right_sub.as_ref().map_or(next, |s| s.end);
             for t in placed[lvl].clone() {
-                if Some(term_address(t)) != consumed {
+                if !is_consumed(term_address(t)) {
                     self.where_term_if_false(t, fail)?;
                 }
             }
@@ -1016,6 +1040,14 @@ impl<'b> Compiler<'_> {
                     self.b.bind(vnext);
                     self.b.add(Opcode::Next, vcur, vtop as i32, 0);
                 }
+                LoopKind::Virtual(cur, top) => {
+                    self.b.add(Opcode::VNext, cur, top as i32, 0);
+                }
+                LoopKind::VirtualIn(cur, top, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::VNext, cur, top as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                }
                 LoopKind::Once => {}
             }
             let outermost = i + 1 == n;
@@ -1064,6 +1096,9 @@ impl<'b> Compiler<'_> {
         goal: Option<&crate::sql::plan::order::OrderGoal>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Result<(LoopKind, bool)> {
+        if it.vtab.is_some() {
+            return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
+        }
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
@@ -1389,7 +1424,7 @@ impl<'b> Compiler<'_> {
 
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
-    fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+    pub(super) fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
         let vcur = self.b.cursor();
         self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
         let r = self.b.reg();

@@ -24,6 +24,14 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
+    if let Some((inst, decl)) = c.vtab_target(tbl_name)? {
+        let pushed = c.push_with(with.as_ref())?;
+        let r = super::vtab_dml::insert(c, stmt, prog, inst, decl);
+        if pushed {
+            c.ctes.pop();
+        }
+        return r;
+    }
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let oc = c.conflict_resolution(*or_conflict);
     // Target column numbers, in the order values are supplied.

@@ -24,6 +24,9 @@ pub mod from;
 mod inner_table;
 mod recursive_cte;
 mod table_fn;
+pub mod vtab;
+mod vtab_dml;
+mod vtab_scan;
 pub mod aggregate;
 pub mod compound;
 pub mod insert;
@@ -361,6 +364,18 @@ pub struct Compiler<'s> {
     pub max_columns: usize,
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
     pub max_variable: usize,
+    /// The connection's virtual-table modules and connected tables.
+    pub vtabs: Option<&'s crate::vtab::Registry>,
+    /// Where the compile asks the connection to connect a virtual table
+    /// it found unconnected (the connection connects it, lent as host,
+    /// and compiles again: see `vtab.rs`).
+    pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
+    /// Cursors open on virtual tables: their columns are read by
+    /// `VColumn`/`VRowid`.
+    pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vtab::VtabInstance>>,
+    /// The WHERE terms (by address) the last virtual-table loop opened
+    /// has its module decide (`omit`): not tested again in the loop.
+    pub vtab_consumed: Vec<usize>,
 }
 
 impl<'s> Compiler<'s> {
@@ -471,6 +486,10 @@ impl<'s> Compiler<'s> {
             dml_where_level: 0,
             max_columns: 2000,
             max_variable: 32766,
+            vtabs: None,
+            vtab_connect: None,
+            vtab_cursors: Default::default(),
+            vtab_consumed: Vec::new(),
         }
     }
 
@@ -662,7 +681,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // EXPLAIN QUERY PLAN shows the plan lines.)
     prog.param_names = std::mem::take(&mut c.params);
     if explain == 2 {
-        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d))| ((i as i32 + 1) * 2, p, d)).collect();
+        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p, d, n)).collect();
     }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
@@ -799,4 +818,9 @@ fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::Qualifi
             }
         }
     }
+}
+
+/// The error of a module whose xBestIndex answer is inconsistent.
+pub(crate) fn vtab_scan_malfunction(name: &str) -> Error {
+    Error::sql(format!("{name}.xBestIndex malfunction"))
 }

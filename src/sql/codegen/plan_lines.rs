@@ -6,19 +6,28 @@
 //! a no-op and the list stays empty (its length, used to find or drop the
 //! lines a nested compilation added, is then always 0).
 
-/// The lines: (id, parent, text), in the order they were chosen.
+/// The lines: (id, parent, text, the "notused" column), in the order they
+/// were chosen.
 #[derive(Debug, Default)]
 pub struct PlanLines {
     /// Whether the lines are recorded (the statement is EXPLAIN QUERY PLAN).
     pub wanted: bool,
-    lines: Vec<(i32, i32, String)>,
+    lines: Vec<(i32, i32, String, i32)>,
 }
 
 impl PlanLines {
     /// Record a line (formatted only when wanted).
     pub fn push(&mut self, text: std::fmt::Arguments<'_>) {
         if self.wanted {
-            self.lines.push((0, 0, text.to_string()));
+            self.lines.push((0, 0, text.to_string(), 0));
+        }
+    }
+
+    /// Record a line whose third column SQLite fills with the loop's cost
+    /// estimate (a virtual table's, as a LogEst).
+    pub fn push_with_cost(&mut self, text: std::fmt::Arguments<'_>, cost: i32) {
+        if self.wanted {
+            self.lines.push((0, 0, text.to_string(), cost));
         }
     }
 
@@ -43,7 +52,7 @@ impl PlanLines {
     }
 
     /// The recorded lines, taken out.
-    pub fn take(&mut self) -> Vec<(i32, i32, String)> {
+    pub fn take(&mut self) -> Vec<(i32, i32, String, i32)> {
         std::mem::take(&mut self.lines)
     }
 }

@@ -103,7 +103,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" => {
             let arg = arg.map(arg_text);
             let view_columns = c.view_columns_for_pragma(qualified, &pname, arg.as_deref())?;
-            let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref(), view_columns.as_deref()).unwrap_or_default();
+            let vtab = match arg.as_deref().and_then(|n| schema.table_in(qualified, n)) {
+                Some(t) if pname == "table_info" || pname == "table_xinfo" => c.connected_vtab(t)?.map(|(_, d)| d),
+                _ => None,
+            };
+            let (names, rows) = schema_rows(schema, qualified, &pname, arg.as_deref(), view_columns.as_deref(), vtab.as_ref()).unwrap_or_default();
             const_rows(c, prog, &names, rows);
             // The rows describe the schema the statement was compiled
             // with: its transaction checks the schema cookie, so that a
@@ -432,10 +436,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 /// `arg`: column names and rows, known when the statement is compiled.
 /// Shared by the PRAGMA statement and its table-valued form
 /// (`pragma_table_info('t')` in FROM).
-pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>, view_columns: Option<&[(String, String)]>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
+pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>, view_columns: Option<&[(String, String)]>, vtab: Option<&crate::sql::vtab_decl::DeclaredTable>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pname {
         "table_info" | "table_xinfo" => {
-            let t = arg.map(str::to_string).and_then(|n| schema.table_in(db, &n).cloned());
+            // A virtual table's columns are the ones its module declared.
+            let t = match vtab {
+                Some(d) => Some((*d.table).clone()),
+                None => arg.map(str::to_string).and_then(|n| schema.table_in(db, &n).cloned()),
+            };
             let mut rows = Vec::new();
             for (i, (name, ty)) in view_columns.unwrap_or_default().iter().enumerate() {
                 let mut r = vec![Value::Integer(i as i64), Value::text(name.clone()), Value::text(ty.clone()), Value::Integer(0), Value::Null, Value::Integer(0)];
@@ -474,6 +482,7 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 let mut n_hidden = 0;
                 for (i, col) in t.columns.iter().enumerate() {
                     let hidden = col.generated.as_ref().map_or(0, |g| if g.stored { 3 } else { 2 });
+                    let hidden = if vtab.is_some_and(|d| d.hidden[i]) { 1 } else { hidden };
                     if hidden != 0 && pname == "table_info" {
                         n_hidden += 1;
                         continue;

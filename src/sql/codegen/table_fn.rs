@@ -73,9 +73,13 @@ impl<'b> Compiler<'_> {
             2
         } else if lower == "jsonb_tree" {
             3
-        } else if let Some(t) = self.schema.table(&name) {
-            t.connect()?;
-            return Err(Error::unsupported("table-valued functions"));
+        } else if let Some(t) = self.schema.shared_table_in(qn.db_name.as_ref().and_then(|d| self.db_index(&unquoted(d.0))), &name).cloned() {
+            let Some((inst, decl)) = self.connected_vtab(&t)? else {
+                return Err(Error::sql(format!("'{name}' is not a function")));
+            };
+            return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| name.to_string()), args, out);
+        } else if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
+            return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| name.to_string()), args, out);
         } else {
             return Err(Error::sql(format!("no such table: {name}")));
         };
@@ -112,6 +116,7 @@ impl<'b> Compiler<'_> {
             index_hint: None,
             using: Vec::new(),
             table_fn: Some((args, recursive)),
+            vtab: None,
         });
         Ok(())
     }
@@ -216,10 +221,14 @@ impl<'b> Compiler<'_> {
         // reads it (SQLite's xFilter): a virtual table whose module is
         // missing fails then, not when the statement is prepared.
         let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table_in(schema.as_ref().map(|(db, _)| *db), a))).flatten();
-        let (mut names, mut rows) = match table.map(|t| t.connect()) {
+        let connected = match table {
+            Some(t) => Some(self.connect_deferred(t)?),
+            None => None,
+        };
+        let (mut names, mut rows) = match connected {
             Some(Err(e)) => {
                 self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
-                let names = super::pragma::schema_rows(self.schema, None, pragma, None, None).map(|(n, _)| n).unwrap_or_default();
+                let names = super::pragma::schema_rows(self.schema, None, pragma, None, None, None).map(|(n, _)| n).unwrap_or_default();
                 (names.into_iter().map(str::to_string).collect(), Vec::new())
             }
             _ => self.schema_pragma_rows(pragma, arg.as_deref(), schema.as_ref().map(|(db, _)| *db))?,
@@ -337,7 +346,11 @@ impl<'b> Compiler<'_> {
             return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(db, a)).unwrap_or_default()));
         }
         let view_columns = self.view_columns_for_pragma(db, pragma, arg)?;
-        let (names, rows) = super::pragma::schema_rows(self.schema, db, pragma, arg, view_columns.as_deref()).unwrap_or_default();
+        let vtab = match arg.and_then(|n| self.schema.table_in(db, n)) {
+            Some(t) if pragma == "table_info" || pragma == "table_xinfo" => self.connected_vtab(t)?.map(|(_, d)| d),
+            _ => None,
+        };
+        let (names, rows) = super::pragma::schema_rows(self.schema, db, pragma, arg, view_columns.as_deref(), vtab.as_ref()).unwrap_or_default();
         Ok((names.into_iter().map(|n| n.to_string()).collect(), rows))
     }
 
@@ -359,7 +372,11 @@ impl<'b> Compiler<'_> {
         let mut unconnected: Vec<(String, Error)> = Vec::new();
         for object in &objects {
             if matches!(pragma, "table_info" | "table_xinfo") {
-                if let Some(Err(e)) = self.schema.table(object).map(|t| t.connect()) {
+                let connected = match self.schema.table(object) {
+                    Some(t) => Some(self.connect_deferred(t)?),
+                    None => None,
+                };
+                if let Some(Err(e)) = connected {
                     unconnected.push((object.clone(), e));
                     continue;
                 }

@@ -95,6 +95,9 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             return super::instead::compile_instead(c, stmt, view, prog);
         }
     }
+    if let Some((inst, decl)) = c.vtab_target(tbl_name)? {
+        return super::vtab_dml::update(c, stmt, prog, inst, decl);
+    }
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(f) = from {

@@ -27,7 +27,7 @@ impl Compiler<'_> {
         }
         // The columns of a virtual table are its module's to declare.
         if let Some(t) = arg.and_then(|n| self.schema.table_in(db, n)) {
-            t.connect()?;
+            self.connect_check(t)?;
         }
         let view = arg.and_then(|n| self.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
         match view {

@@ -15,6 +15,11 @@
 //! deliver, orders not reading that table outermost also pay for sorting
 //! their output (rows x log2 rows).
 //!
+//! A virtual table's loop is what its module's xBestIndex estimates, given
+//! the constraints usable with the items placed outside it (a plan it
+//! rejects costs infinitely much, so a table-valued function comes after
+//! the tables its arguments read).
+//!
 //! Invariants: every order of up to [`EXHAUSTIVE_MAX`] tables is costed,
 //! FROM order first, and another order is only taken when it is strictly
 //! cheaper, so a plan is never estimated worse than nested loops in FROM
@@ -111,7 +116,16 @@ impl<'b> Compiler<'_> {
                     indexes.push(IndexFacts { unique: idx.unique, keys, first_column });
                 }
             }
-            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes });
+            // A virtual table is costed by its module (xBestIndex with the
+            // constraints whose values the placed items give).
+            let vtab = match &it.vtab {
+                Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, others, terms) {
+                    Ok(cs) => Some(crate::sql::plan::vtab::VtabCostFacts { table: v.inst.table.clone(), constraints: cs.iter().map(|c| (c.column, c.op, c.deps)).collect() }),
+                    Err(_) => None,
+                },
+                None => None,
+            };
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes, vtab });
         }
         JoinFacts { term_deps, loops }
     }
@@ -138,6 +152,8 @@ struct LoopFacts {
     ins: Vec<(Option<usize>, usize, u64)>,
     /// Indexes without WHERE the hints allow, in schema order.
     indexes: Vec<IndexFacts>,
+    /// A virtual table: its module's estimates.
+    vtab: Option<crate::sql::plan::vtab::VtabCostFacts>,
 }
 
 /// An index as the cost model sees it.
@@ -201,6 +217,9 @@ fn greedy_order(facts: &JoinFacts) -> Vec<usize> {
 /// `before` already placed.
 fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
     let lf = &facts.loops[i];
+    if let Some(v) = &lf.vtab {
+        return v.estimate(before);
+    }
     let me = lf.me;
     let filters = facts.term_deps.iter().filter(|&&d| d != u64::MAX && d & me != 0 && d & !(before | me) == 0).count() as i32;
     let cands: Vec<(Option<usize>, LookupOp)> = lf.cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();

@@ -13,3 +13,4 @@ pub mod access;
 pub mod join_order;
 pub mod order;
 pub mod goal;
+pub mod vtab;

@@ -172,9 +172,21 @@ fn index_groups(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -> Se
     }
 }
 
+/// SQLite's `sqlite3LogEstFromDouble`: [`log_est`] of a cost.
+pub fn log_est_f64(x: f64) -> i32 {
+    if x.is_nan() || x <= 1.0 {
+        return 0;
+    }
+    if x <= 2_000_000_000.0 {
+        return log_est(x as u64);
+    }
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1022;
+    e * 10
+}
+
 /// SQLite's logarithmic estimate (10 * log2(x), roughly) used to compare
 /// row widths.
-fn log_est(mut x: u64) -> i32 {
+pub fn log_est(mut x: u64) -> i32 {
     const TAIL: [i32; 8] = [0, 2, 3, 5, 6, 7, 8, 9];
     let mut y = 40i32;
     if x < 8 {

@@ -116,6 +116,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 c.cache = None;
             }
             Some(VmCursor::Ephemeral(e)) => e.null_row = true,
+            Some(VmCursor::Virtual(v)) => v.null_row = true,
             _ => {}
         },
         // The cursor is on the null row of an outer join: r[P3] is NULL
@@ -124,6 +125,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let null_row = match vm.cursors[slot].as_ref() {
                 Some(VmCursor::Btree(c)) => c.null_row,
                 Some(VmCursor::Ephemeral(e)) => e.null_row,
+                Some(VmCursor::Virtual(v)) => v.null_row,
                 _ => false,
             };
             if null_row {

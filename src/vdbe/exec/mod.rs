@@ -17,6 +17,8 @@ pub(crate) mod schema;
 mod fkey;
 pub mod preupdate;
 mod tablefn;
+mod vtab;
+mod vtab_txn;
 pub mod frame;
 pub mod trigger_counts;
 
@@ -47,7 +49,7 @@ enum Handback {
     Step(VmStep),
     /// The instruction at the program counter needs the connection lent
     /// to a callback (an application's function, a write the pre-update
-    /// hook hears of); it has not run.
+    /// hook hears of, a virtual table's method); it has not run.
     Host,
     /// The progress handler is due; `true` when a row is ready to be
     /// returned once it has run (the program counter still on its
@@ -87,6 +89,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
     if host.state().interrupt.load(Ordering::Relaxed) {
         let e = Error::code(SQLITE_INTERRUPT);
         txn::abort(vm, host.state(), &e, top.readonly);
+        vtab_txn::after_abort(vm, host);
         return Err(e);
     }
     let mut progress_due = match host.state().progress {
@@ -94,12 +97,21 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
         _ => i64::MAX,
     };
     loop {
-        let flow = match run_core(vm, top, host.state(), progress_due)? {
+        let handback = match run_core(vm, top, host.state(), progress_due) {
+            Ok(h) => h,
+            Err(e) => {
+                // (run_core rolled the statement back already.)
+                vtab_txn::after_abort(vm, host);
+                return Err(e);
+            }
+        };
+        let flow = match handback {
             Handback::Step(step) => return Ok(step),
             Handback::Progress(row) => {
                 let checked = if row { progress_check(vm, host, &mut progress_due) } else { at_jump_checks(vm, host, &mut progress_due) };
                 if let Err(e) = checked {
                     txn::abort(vm, host.state(), &e, top.readonly);
+                    vtab_txn::after_abort(vm, host);
                     return Err(e);
                 }
                 if row {
@@ -110,23 +122,43 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                 continue;
             }
             Handback::Host => {
-                let Some(insn) = running(vm, top).insns.get(vm.pc) else {
+                let current = running(vm, top);
+                let Some(insn) = current.insns.get(vm.pc) else {
                     return Err(internal("program counter out of range"));
                 };
                 vm.steps += 1;
                 match insn.opcode {
                     Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec_lent(vm, insn, host),
                     Opcode::Insert | Opcode::Delete | Opcode::IdxInsert => heard_write(vm, insn, host),
-                    _ => Err(internal("instruction handed back without a reason")),
+                    Opcode::Halt => vtab_txn::halt(vm, current, insn, host),
+                    Opcode::AutoCommit | Opcode::Savepoint => vtab_txn::txn_op(vm, current, insn, host),
+                    _ => vtab::exec(vm, insn, host),
                 }
             }
         };
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
+            Ok(Flow::Jump(a)) => {
+                // (A virtual table's loop jumps here: the same checks as
+                // at the core loop's jumps.)
+                vm.pc = a;
+                if host.state().interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
+                    if let Err(e) = at_jump_checks(vm, host, &mut progress_due) {
+                        txn::abort(vm, host.state(), &e, top.readonly);
+                        vtab_txn::after_abort(vm, host);
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(Flow::Done) => {
+                vm.halted = true;
+                return Ok(VmStep::Done);
+            }
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
-            Ok(_) => return Err(internal("unexpected flow from a lent instruction")),
+            Ok(Flow::Row) => return Err(internal("a lent instruction produced a row")),
             Err(e) => {
                 txn::abort(vm, host.state(), &e, top.readonly);
+                vtab_txn::after_abort(vm, host);
                 return Err(e);
             }
         }
@@ -146,6 +178,14 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
             // Handed back before it counts as run (see `run`).
             Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue if agg::lends(insn) => return Ok(Handback::Host),
             Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => return Ok(Handback::Host),
+            // Virtual-table methods, and transaction ends while virtual
+            // tables take part, are lent the connection too.
+            Opcode::VOpen | Opcode::VFilter | Opcode::VNext | Opcode::VColumn | Opcode::VRowid | Opcode::VUpdate
+            | Opcode::VBegin | Opcode::VCreate | Opcode::VDestroy | Opcode::VRename | Opcode::VCheck | Opcode::VInitIn => {
+                return Ok(Handback::Host)
+            }
+            Opcode::Halt if insn.p1 == 0 && vm.frames.is_empty() && !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
+            Opcode::AutoCommit | Opcode::Savepoint if !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
             _ => {
                 vm.steps += 1;
                 dispatch(vm, top, &mut current, prog, insn, env)
@@ -247,6 +287,11 @@ fn dispatch<'p>(
         }
         Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
         Opcode::JsonRows => tablefn::exec(vm, insn),
+        // (Handed back to `run` by `run_core`.)
+        Opcode::VOpen | Opcode::VFilter | Opcode::VNext | Opcode::VColumn | Opcode::VRowid | Opcode::VUpdate
+        | Opcode::VBegin | Opcode::VCreate | Opcode::VDestroy | Opcode::VRename | Opcode::VCheck | Opcode::VInitIn => {
+            Err(internal("virtual-table instruction run without the connection"))
+        }
     }
 }
 

@@ -406,6 +406,9 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
                 _ => return Err(Error::corrupt()),
             }
         }
+        // (A virtual table's columns are read by VColumn, which lends the
+        // module the connection.)
+        VmCursor::Virtual(_) => return Err(super::internal("Column on a virtual-table cursor")),
     }))
 }
 

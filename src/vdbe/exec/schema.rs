@@ -31,7 +31,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::Destroy => {
             // Another running statement or open blob handle may have a
             // cursor on the tree (SQLite: "database table is locked").
-            if env.active_statements > 1 {
+            if env.active_statements > 1 + env.vdestroy_depth {
                 return Err(crate::error::Error::code(crate::error::SQLITE_LOCKED));
             }
             let bt = &mut env.dbs[p3 as usize].btree;

@@ -121,6 +121,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         Opcode::SetCookie => {
             let bt = &mut env.dbs[p1 as usize].btree;
             pend!(bt.set_meta(meta_of(p2), p3 as u32));
+            vm.cookie_changed |= p2 == crate::btree::Meta::SchemaCookie as i32;
         }
         Opcode::AutoCommit => {
             let to_auto = p1 != 0;
@@ -425,6 +426,10 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         env.end_fk_transaction();
         env.savepoints.clear();
         env.savepoint_started_txn = false;
+        if vm.cookie_changed {
+            env.schema_changed = true;
+            env.schema_reset = true;
+        }
     } else if env.autocommit && env.active_statements <= 1 {
         // OR FAIL in autocommit mode: keep what was done.
         for d in env.dbs.iter_mut() {

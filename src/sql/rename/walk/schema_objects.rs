@@ -62,6 +62,13 @@ impl Walker<'_> {
                 self.select(select);
             }
             Stmt::CreateTrigger { tbl_name, event, when_clause, commands, .. } => self.trigger(tbl_name, event, when_clause.as_ref(), commands),
+            // A virtual table's own statement: its name (the module's
+            // arguments are the module's).
+            Stmt::CreateVirtualTable { tbl_name, .. } => {
+                if self.home_db == self.target.db && eq(&plain(tbl_name.name.0), &self.target.table) && self.renames_table() {
+                    self.hit(tbl_name.name.0);
+                }
+            }
             _ => {}
         }
     }

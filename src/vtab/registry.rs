@@ -1,0 +1,169 @@
+//! # The modules registered on a connection and its connected tables
+//!
+//! `sqlite3_create_module` puts a module here under its name (replacing one
+//! of the same name, case-insensitively; the old one is dropped once no
+//! table uses it, which is when a C module's destructor runs). A virtual
+//! table of the schema is connected on first use and kept here, keyed by
+//! database and name, until the schema no longer holds the same
+//! `CREATE VIRTUAL TABLE` statement, DROP TABLE destroys it, or the
+//! connection closes. Eponymous tables (a module used by its own name) are
+//! kept separately, by module name.
+//!
+//! Invariant: every connected table's module is registered under its
+//! `module_name` or was when it connected (a table keeps its module alive).
+
+use super::{Module, VTab, VtabConfig};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A table connected on the connection.
+pub struct VtabInstance {
+    /// The module's name as registered.
+    pub module_name: String,
+    /// The table (declared before the module: dropped, so disconnected,
+    /// before the module it keeps alive).
+    pub table: Arc<dyn VTab>,
+    /// The module.
+    pub module: Arc<dyn Module>,
+    /// The `CREATE TABLE` statement it declared.
+    pub declared: String,
+    /// What it configured.
+    pub config: VtabConfig,
+    /// Database index (0 main, 1 temp, 2.. attached).
+    pub db: usize,
+    /// Table name (the module name for an eponymous table).
+    pub name: String,
+    /// The `CREATE VIRTUAL TABLE` statement it was connected for (empty
+    /// for an eponymous table).
+    pub schema_sql: String,
+    /// xBegin was called in the open transaction (and neither xCommit nor
+    /// xRollback since).
+    pub in_transaction: AtomicBool,
+}
+
+impl VtabInstance {
+    /// Whether xBegin was called in the open transaction.
+    pub fn in_transaction(&self) -> bool {
+        self.in_transaction.load(Ordering::Relaxed)
+    }
+
+    /// Record that the transaction methods were (true) or are no longer
+    /// (false) called for this table.
+    pub fn set_in_transaction(&self, on: bool) {
+        self.in_transaction.store(on, Ordering::Relaxed);
+    }
+}
+
+impl std::fmt::Debug for VtabInstance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "VtabInstance({}.{} USING {})", self.db, self.name, self.module_name)
+    }
+}
+
+/// The registry (see the module doc). Dropping it disconnects the tables
+/// in database order, then drops the modules.
+#[derive(Default)]
+pub struct Registry {
+    /// Modules by lower-case name: (name as registered, module).
+    modules: HashMap<String, (String, Arc<dyn Module>)>,
+    /// Connected tables by (database, lower-case name).
+    tables: HashMap<(usize, String), Arc<VtabInstance>>,
+    /// Eponymous tables by lower-case module name.
+    eponymous: HashMap<String, Arc<VtabInstance>>,
+    /// Tables whose xBegin ran in the open transaction, in call order.
+    pub in_transaction: Vec<Arc<VtabInstance>>,
+}
+
+impl Registry {
+    /// Register `module` under `name` (`None` removes the name). A module
+    /// replaced or removed loses its eponymous table.
+    pub fn create_module(&mut self, name: &str, module: Option<Arc<dyn Module>>) {
+        let key = name.to_ascii_lowercase();
+        self.eponymous.remove(&key);
+        match module {
+            Some(m) => {
+                self.modules.insert(key, (name.to_string(), m));
+            }
+            None => {
+                self.modules.remove(&key);
+            }
+        }
+    }
+
+    /// `sqlite3_drop_modules`: remove every module not named in `keep`.
+    pub fn drop_modules(&mut self, keep: &[String]) {
+        let gone: Vec<String> = self.modules.keys().filter(|k| !keep.iter().any(|n| n.eq_ignore_ascii_case(k))).cloned().collect();
+        for k in gone {
+            self.modules.remove(&k);
+            self.eponymous.remove(&k);
+        }
+    }
+
+    /// The module registered as `name`: (name as registered, module).
+    pub fn module(&self, name: &str) -> Option<(&str, &Arc<dyn Module>)> {
+        self.modules.get(&name.to_ascii_lowercase()).map(|(n, m)| (n.as_str(), m))
+    }
+
+    /// Names of the registered modules (`pragma_module_list`).
+    pub fn module_names(&self) -> Vec<String> {
+        self.modules.values().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// The connected table `db`.`name`, if connected.
+    pub fn table(&self, db: usize, name: &str) -> Option<&Arc<VtabInstance>> {
+        self.tables.get(&(db, name.to_ascii_lowercase()))
+    }
+
+    /// Keep a newly connected table (replacing a stale one).
+    pub fn insert_table(&mut self, t: Arc<VtabInstance>) {
+        self.tables.insert((t.db, t.name.to_ascii_lowercase()), t);
+    }
+
+    /// Forget a table (DROP TABLE, or its schema entry changed).
+    pub fn remove_table(&mut self, db: usize, name: &str) -> Option<Arc<VtabInstance>> {
+        self.tables.remove(&(db, name.to_ascii_lowercase()))
+    }
+
+    /// Forget the connected tables `keep` says no longer match the schema
+    /// (called with database, name and the statement each was connected
+    /// for), and all of database `db` when it is detached.
+    pub fn retain_tables(&mut self, mut keep: impl FnMut(usize, &str, &str) -> bool) {
+        let mut gone: Vec<(usize, String)> = self.tables.iter().filter(|(_, t)| !keep(t.db, &t.name, &t.schema_sql)).map(|(k, _)| k.clone()).collect();
+        // Disconnected in database order, then by name.
+        gone.sort();
+        for k in gone {
+            self.tables.remove(&k);
+        }
+    }
+
+    /// The eponymous table of module `name`, if connected.
+    pub fn eponymous(&self, name: &str) -> Option<&Arc<VtabInstance>> {
+        self.eponymous.get(&name.to_ascii_lowercase())
+    }
+
+    /// Keep a connected eponymous table.
+    pub fn insert_eponymous(&mut self, t: Arc<VtabInstance>) {
+        self.eponymous.insert(t.name.to_ascii_lowercase(), t);
+    }
+
+    /// Every connected table, eponymous ones included.
+    pub fn all_tables(&self) -> Vec<Arc<VtabInstance>> {
+        self.tables.values().chain(self.eponymous.values()).cloned().collect()
+    }
+
+    /// Drop every table and module (the connection closes): tables first,
+    /// so that modules outlive the tables they made.
+    pub fn clear(&mut self) {
+        self.in_transaction.clear();
+        self.retain_tables(|_, _, _| false);
+        self.eponymous.clear();
+        self.modules.clear();
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
