@@ -95,7 +95,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                 flow
             }
             Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
-            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, host.state())),
+            Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => trigger_counts::exec(vm, insn, host.state()),
             Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
             | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
             | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
