@@ -168,7 +168,9 @@ pub fn supervise(mode: FuzzMode, f: &FuzzArgs) -> ExitCode {
                         (Some("fail"), Some(seed)) => {
                             let kind = kind_name(parts.next().unwrap_or(""));
                             let text = parts.next().unwrap_or("").to_string();
-                            let saved = save_case(mode, seed, &f.save_dir);
+                            // (Class differences and slow cases are too
+                            // many to keep a file of each.)
+                            let saved = if ["class", "slow"].contains(&kind) { None } else { save_case(mode, seed, &f.save_dir) };
                             s.fail(kind, seed, &text, saved);
                         }
                         (Some("end"), _) => finished = true,
