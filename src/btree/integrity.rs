@@ -2,7 +2,8 @@
 //!
 //! `PRAGMA integrity_check` for the B-tree layer: every tree is walked
 //! (overflow chains included) and checked for page type agreement, cell
-//! bounds, the page's byte accounting (`page_coverage`), rowid order and bounds from parent dividers, equal leaf depth,
+//! bounds, the page's byte accounting (`page_coverage`), record header
+//! sizes, rowid order and bounds from parent dividers, equal leaf depth,
 //! and no page used twice; the freelist is walked and its count compared
 //! with the header; pages nobody references are reported. In auto_vacuum
 //! databases every page's pointer-map entry is checked against the
@@ -172,10 +173,20 @@ impl Btree {
                 ck.error(format!("Tree {root} page {pgno} cell {i}: {msg}"));
                 continue;
             }
-            let Ok((_, info)) = page::cell(data, &h, i, usable) else {
+            let Ok((cell, info)) = page::cell(data, &h, i, usable) else {
                 ck.error(format!("Tree {root} page {pgno} cell {i}: Extends off end of page"));
                 continue;
             };
+            // A record's header holds at least its own size and one
+            // serial type: SQLite reports a shorter one.
+            if !(h.kind.is_table() && !h.kind.is_leaf()) && info.local > 0 {
+                let payload = &cell[info.payload_offset..(info.payload_offset + info.local).min(cell.len())];
+                if let Some((header, n)) = crate::value::varint::read_varint(payload) {
+                    if header <= n as u64 {
+                        ck.error(format!("Tree {root} page {pgno} cell {i}: Bad cell header size"));
+                    }
+                }
+            }
             if h.kind.is_table() {
                 let r = info.rowid;
                 if if key_can_be_equal { r > *max_key } else { r >= *max_key } {

@@ -39,3 +39,25 @@ fn a_utf16_file_is_refused_not_misread() {
         assert!(matches!(&got[0], Outcome::Error { message, .. } if message.contains("UTF-16")), "{enc}: {got:?}");
     }
 }
+
+/// The text encoding field is read by its low two bits, as SQLite reads
+/// it: 255 means UTF-16be (SQLite then cannot read the UTF-8 schema; ours
+/// refuses UTF-16 files), 256 means UTF-8. (Found by `fuzz --mode
+/// corrupt`: ours read the 255 file as sound.)
+#[test]
+fn the_text_encoding_field_is_read_by_its_low_bits() {
+    for (value, readable) in [(255u32, false), (256, true), (0, true)] {
+        let (_d, path) = file_with("CREATE TABLE t(a); INSERT INTO t VALUES('x');");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[56..60].copy_from_slice(&value.to_be_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let want = run_ref(&RefDb::open_path(&path), "SELECT a FROM t");
+        let got = ours(&path, "SELECT a FROM t");
+        assert_eq!(matches!(want[0], Outcome::Rows { .. }), readable, "{value}: {want:?}");
+        if readable {
+            assert_eq!(got, want, "{value}");
+        } else {
+            assert!(matches!(&got[0], Outcome::Error { .. }), "{value}: {got:?}");
+        }
+    }
+}
