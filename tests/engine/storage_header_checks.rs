@@ -61,3 +61,21 @@ fn the_text_encoding_field_is_read_by_its_low_bits() {
         }
     }
 }
+
+/// Header bytes SQLite checks when it opens a file: a read version past 2
+/// or payload fractions other than 64/32/32 make it "not a database"; a
+/// write version past 2 leaves it readable but not writable. (Found by
+/// `fuzz --mode corrupt`: ours refused the one and read the others.)
+#[test]
+fn header_versions_and_payload_fractions_as_sqlite_checks_them() {
+    for (at, value) in [(18usize, 3u8), (18, 255), (19, 3), (19, 255), (21, 65), (21, 255), (22, 31), (23, 2)] {
+        let (_d, path) = file_with("CREATE TABLE t(a); INSERT INTO t VALUES('x');");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[at] = value;
+        std::fs::write(&path, &bytes).unwrap();
+        for sql in ["SELECT a FROM t", "INSERT INTO t VALUES('y')", "PRAGMA integrity_check"] {
+            let want = run_ref(&RefDb::open_path(&path), sql);
+            assert_eq!(ours(&path, sql), want, "byte {at} = {value}: {sql}");
+        }
+    }
+}
