@@ -28,6 +28,8 @@ struct Checker {
     refs: HashMap<Pgno, u32>,
     /// The database has a pointer map.
     ptrmap: bool,
+    /// Payloads are records (an SQL database): check their header size.
+    records: bool,
 }
 
 impl Checker {
@@ -52,7 +54,7 @@ impl Checker {
 }
 
 impl Btree {
-    pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
+    pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize, records: bool) -> IoPoll<Vec<String>> {
         // Load everything first; a corrupt structure stops the walk, and
         // the checker below reports it precisely.
         let mut walk = match self.walk.take() {
@@ -67,15 +69,15 @@ impl Btree {
             Ok(Poll::Ready(())) | Err(_) => {}
         }
         self.walk = None;
-        self.run_read(|bt| bt.check_all(roots, max_errors.max(1)))
+        self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records))
     }
 
-    fn check_all(&self, roots: &[Pgno], max: usize) -> Result<Vec<String>> {
+    fn check_all(&self, roots: &[Pgno], max: usize, records: bool) -> Result<Vec<String>> {
         let db_size = self.pager.db_size();
         if db_size == 0 {
             return Ok(Vec::new());
         }
-        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()? };
+        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()?, records };
         self.check_freelist(&mut ck)?;
         for &root in roots {
             if root > 1 {
@@ -179,7 +181,7 @@ impl Btree {
             };
             // A record's header holds at least its own size and one
             // serial type: SQLite reports a shorter one.
-            if !(h.kind.is_table() && !h.kind.is_leaf()) && info.local > 0 {
+            if ck.records && !(h.kind.is_table() && !h.kind.is_leaf()) && info.local > 0 {
                 let payload = &cell[info.payload_offset..(info.payload_offset + info.local).min(cell.len())];
                 if let Some((header, n)) = crate::value::varint::read_varint(payload) {
                     if header <= n as u64 {

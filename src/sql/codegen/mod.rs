@@ -648,7 +648,10 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     };
     c.eqp.wanted = explain == 2;
     c.explain_comments = explain == 1;
-    let mut prog = compile_stmt(c, stmt)?;
+    // (On a large stack: walks that do not grow it themselves, such as
+    // the parser crate's formatting of a subtree as text, recurse once per
+    // level of a tree as deep as the parser allows.)
+    let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
     if let Some(e) = c.auth_error.take() {
         return Err(e);
     }
