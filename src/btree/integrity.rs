@@ -22,6 +22,10 @@ use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};
 use crate::{IoPoll, Poll};
 use std::collections::HashMap;
 
+/// Header offsets of the largest root page and the incremental-vacuum flag.
+const LARGEST_ROOT: usize = 52;
+const INCREMENTAL_VACUUM: usize = 64;
+
 struct Checker {
     errors: Vec<String>,
     max: usize,
@@ -78,6 +82,19 @@ impl Btree {
             return Ok(Vec::new());
         }
         let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()?, records };
+        if records {
+            // The header's largest root page (auto_vacuum) must be the
+            // largest tree's root; without auto_vacuum, incremental
+            // vacuum cannot be on.
+            let p1 = self.pager.page(1)?;
+            let (largest, incremental) = (get_u32(p1, LARGEST_ROOT)?, get_u32(p1, INCREMENTAL_VACUUM)?);
+            let max_root = roots.iter().copied().max().unwrap_or(0);
+            if largest != 0 && max_root != largest {
+                ck.error(format!("max rootpage ({max_root}) disagrees with header ({largest})"));
+            } else if largest == 0 && incremental != 0 {
+                ck.error("incremental_vacuum enabled with a max rootpage of zero".to_string());
+            }
+        }
         self.check_freelist(&mut ck)?;
         for &root in roots {
             if root > 1 {
