@@ -552,6 +552,7 @@ impl Connection {
                 c.params = numbering.names;
                 c.max_columns = max_columns;
                 c.max_variable = max_variable;
+                c.max_expr_depth = parse_limits.expr_depth;
                 let mut prog = compile(&mut c, cmd)?;
                 // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
                 // program (its programs and ours differ in length, so the

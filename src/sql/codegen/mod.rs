@@ -357,6 +357,11 @@ pub struct Compiler<'s> {
     pub max_columns: usize,
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
     pub max_variable: usize,
+    /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
+    /// expanded inside one another.
+    pub max_expr_depth: usize,
+    /// Views and CTEs being expanded, one inside the other.
+    pub view_depth: usize,
 }
 
 impl<'s> Compiler<'s> {
@@ -466,6 +471,8 @@ impl<'s> Compiler<'s> {
             dml_where_level: 0,
             max_columns: 2000,
             max_variable: 32766,
+            max_expr_depth: 1000,
+            view_depth: 0,
         }
     }
 
