@@ -322,6 +322,10 @@ fn mutate(rng: &mut ChaCha8Rng, b: &mut Vec<u8>, l: &Layout) -> String {
                 return "none (page 1)".into();
             }
             let ps = l.page_size;
+            // (An earlier mutation may have truncated the file.)
+            if from.base.max(to.base) + ps > b.len() {
+                return "none (truncated)".into();
+            }
             if rng.gen_bool(0.5) && from.pgno != 1 {
                 let src = b[from.base..from.base + ps].to_vec();
                 b[to.base..to.base + ps].copy_from_slice(&src);

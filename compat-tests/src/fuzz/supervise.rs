@@ -54,6 +54,11 @@ fn run_case(mode: FuzzMode, seed: u64, f: &FuzzArgs) -> CaseResult {
 }
 
 fn save_case(mode: FuzzMode, seed: u64, dir: &str) -> Option<String> {
+    // (A harness bug regenerating the case must not end the supervisor.)
+    std::panic::catch_unwind(|| save_case_unguarded(mode, seed, dir)).ok().flatten()
+}
+
+fn save_case_unguarded(mode: FuzzMode, seed: u64, dir: &str) -> Option<String> {
     match mode {
         FuzzMode::Deep => deep::save_case(seed, dir),
         FuzzMode::Corrupt => corrupt::save_case(seed, dir),
