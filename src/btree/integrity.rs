@@ -198,7 +198,7 @@ impl Btree {
             };
             // A record's header holds at least its own size and one
             // serial type: SQLite reports a shorter one.
-            if ck.records && !(h.kind.is_table() && !h.kind.is_leaf()) && info.local > 0 {
+            if ck.records && (h.kind.is_leaf() || !h.kind.is_table()) && info.local > 0 {
                 let payload = &cell[info.payload_offset..(info.payload_offset + info.local).min(cell.len())];
                 if let Some((header, n)) = crate::value::varint::read_varint(payload) {
                     if header <= n as u64 {

@@ -434,8 +434,7 @@ fn run_in(seed: u64, f: &FuzzArgs, dir: &Path) -> CaseResult {
     }
     let sound = verdict(&reference.outcomes[0]) == Verdict::Ok && verdict(&ours.outcomes[0]) == Verdict::Ok;
     let mut diverged = false;
-    for i in 0..steps.len() {
-        let (a, b) = (&ours.outcomes[i], &reference.outcomes[i]);
+    for (i, (a, b)) in ours.outcomes.iter().zip(&reference.outcomes).enumerate() {
         if CHECKS.contains(&i) {
             // After the writes, only on a file both called sound: on a
             // damaged one, what VACUUM carries over differs by design
