@@ -4,7 +4,8 @@
 #   make compat-test     what `make test` runs: our scripts and the whole
 #                        corpus validated on the reference (the harness is
 #                        right; 5 s), a corpus subset and our scripts on ringlite
-#                        checked against the ratchets, a 200-case fuzz run
+#                        checked against the ratchets, a 200-case fuzz run,
+#                        60 deep/wide statement cases and 150 damaged files
 #   make compat-full     the whole corpus on both engines, diff mode on our
 #                        scripts, a 5000-case fuzz run
 #   make compat-ratchet  grow the ratchets to what ringlite passes now
@@ -43,12 +44,19 @@ compat-test: compat-build
 	$(COMPAT) $(COMPAT_RL) --sim-seed 7 --ratchet $(COMPAT_RATCHET_SLT) $(COMPAT_SUBSET)
 	$(COMPAT) $(COMPAT_RL) --sim-seed 7 --ratchet $(COMPAT_RATCHET_OURS) $(COMPAT_DIR)/scripts
 	$(COMPAT) fuzz --engine ringlite --seed 1 --cases 200 --save-dir $(COMPAT_FUZZ_DIR)
+	# Deep/wide statements and damaged files, each in a supervised child
+	# process: a crash, a hang or a panic fails the target; differences
+	# are listed (see compat-tests/README.md, "Deep and corrupt fuzzing").
+	$(COMPAT) fuzz --mode deep --seed 1 --cases 60 --case-timeout 30 --save-dir $(COMPAT_FUZZ_DIR)
+	$(COMPAT) fuzz --mode corrupt --seed 1 --cases 150 --case-timeout 30 --save-dir $(COMPAT_FUZZ_DIR)
 
 compat-full: compat-build
 	$(COMPAT) validate --engine reference --quiet --jobs $(COMPAT_JOBS) $(SLT_DIR) $(COMPAT_DIR)/scripts
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) $(SLT_DIR)
 	$(COMPAT) diff --engine ringlite --quiet --jobs $(COMPAT_JOBS) $(COMPAT_DIR)/scripts || true
 	$(COMPAT) fuzz --engine ringlite --seed 1000 --cases 5000 --save-dir $(COMPAT_DIR)/scripts/regressions
+	$(COMPAT) fuzz --mode deep --seed 1000 --cases 1000 --case-timeout 30 --save-dir $(COMPAT_FUZZ_DIR)
+	$(COMPAT) fuzz --mode corrupt --seed 1000 --cases 3000 --case-timeout 30 --save-dir $(COMPAT_FUZZ_DIR)
 
 compat-ratchet: compat-build
 	$(COMPAT) $(COMPAT_RL) --ratchet $(COMPAT_RATCHET_SLT) --update-ratchet $(SLT_DIR)

@@ -591,6 +591,7 @@ impl Connection {
                 c.max_variable = max_variable;
                 c.vtabs = Some(vtabs);
                 c.vtab_connect = Some(vtab_connect);
+                c.max_expr_depth = parse_limits.expr_depth;
                 let mut prog = compile(&mut c, cmd)?;
                 // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
                 // program (its programs and ours differ in length, so the

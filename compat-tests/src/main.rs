@@ -4,6 +4,8 @@
 //! ringlite-compat [validate|diff|complete] [options] <file.test|dir>...
 //! ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D]
 //!                      [--budget REPLAYS] [--strict]
+//! ringlite-compat fuzz --mode deep|corrupt [--seed S] [--cases N] [--duration SECS]
+//!                      [--case-timeout SECS] [--engine E] [--save-dir D] [--strict]
 //! options: --engine reference|ringlite|capi:<path.so>   (default reference)
 //!          --jobs N  --timeout SECS  --max-diffs N  --quiet
 //!          --ratchet FILE [--update-ratchet]  [--root DIR] --list FILE (paths under DIR, one a line)
@@ -49,6 +51,7 @@ fn usage(msg: &str) -> ExitCode {
     eprintln!("ringlite-compat: {msg}");
     eprintln!("usage: ringlite-compat [validate|diff|complete] [--engine reference|ringlite|capi:<so>] [--jobs N] [--timeout S] [--max-diffs N] [--quiet] [--ratchet F [--update-ratchet]] [--list F] [--async | --sim-seed N] files|dirs...");
     eprintln!("       ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D] [--budget R] [--strict]");
+    eprintln!("       ringlite-compat fuzz --mode deep|corrupt [--seed S] [--cases N] [--duration S] [--case-timeout S] [--save-dir D] [--strict]");
     ExitCode::from(2)
 }
 

@@ -9,6 +9,9 @@
 //! another directory with `RINGLITE_TCL_RESULTS`) and from the ratchets in
 //! `tcl/ratchet/`: the TCL suite is never rerun here. Each result line is
 //! `file<TAB>status<TAB>failed/tests<TAB>first failure`.
+//!
+//! The record of the long deep/corrupt fuzz runs is kept by hand in
+//! `compat-tests/fuzz-runs.md` and copied in as the last section.
 
 use crate::slt::runner::FileReport;
 use std::collections::BTreeMap;
@@ -62,6 +65,7 @@ pub fn write(path: &str, engine: &str, corpora: &[CorpusLine], reports: &[FileRe
         let _ = writeln!(md, "- `{}`: {}/{} records", r.path, r.passed, r.total);
     }
     tcl_section(&mut md);
+    fuzz_runs_section(&mut md);
     std::fs::write(path, md)
 }
 
@@ -203,5 +207,13 @@ fn tcl_section(md: &mut String) {
         };
         let first = if rl == "not run" { system.get(name).map(|r| r.first_failure.as_str()).unwrap_or("") } else { first };
         let _ = writeln!(md, "| `{name}` | {sys} | {rl} | {counts} | {} |", cell(first));
+    }
+}
+
+/// The hand-kept record of long `fuzz --mode deep|corrupt` runs.
+fn fuzz_runs_section(md: &mut String) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz-runs.md");
+    if let Ok(text) = std::fs::read_to_string(path) {
+        let _ = writeln!(md, "\n{}", text.trim_end());
     }
 }

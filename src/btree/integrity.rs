@@ -2,7 +2,8 @@
 //!
 //! `PRAGMA integrity_check` for the B-tree layer: every tree is walked
 //! (overflow chains included) and checked for page type agreement, cell
-//! bounds, the page's byte accounting (`page_coverage`), rowid order and bounds from parent dividers, equal leaf depth,
+//! bounds, the page's byte accounting (`page_coverage`), record header
+//! sizes, rowid order and bounds from parent dividers, equal leaf depth,
 //! and no page used twice; the freelist is walked and its count compared
 //! with the header; pages nobody references are reported. In auto_vacuum
 //! databases every page's pointer-map entry is checked against the
@@ -21,12 +22,18 @@ use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};
 use crate::{IoPoll, Poll};
 use std::collections::HashMap;
 
+/// Header offsets of the largest root page and the incremental-vacuum flag.
+const LARGEST_ROOT: usize = 52;
+const INCREMENTAL_VACUUM: usize = 64;
+
 struct Checker {
     errors: Vec<String>,
     max: usize,
     refs: HashMap<Pgno, u32>,
     /// The database has a pointer map.
     ptrmap: bool,
+    /// Payloads are records (an SQL database): check their header size.
+    records: bool,
 }
 
 impl Checker {
@@ -51,7 +58,7 @@ impl Checker {
 }
 
 impl Btree {
-    pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
+    pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize, records: bool) -> IoPoll<Vec<String>> {
         // Load everything first; a corrupt structure stops the walk, and
         // the checker below reports it precisely.
         let mut walk = match self.walk.take() {
@@ -66,15 +73,28 @@ impl Btree {
             Ok(Poll::Ready(())) | Err(_) => {}
         }
         self.walk = None;
-        self.run_read(|bt| bt.check_all(roots, max_errors.max(1)))
+        self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records))
     }
 
-    fn check_all(&self, roots: &[Pgno], max: usize) -> Result<Vec<String>> {
+    fn check_all(&self, roots: &[Pgno], max: usize, records: bool) -> Result<Vec<String>> {
         let db_size = self.pager.db_size();
         if db_size == 0 {
             return Ok(Vec::new());
         }
-        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()? };
+        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()?, records };
+        if records {
+            // The header's largest root page (auto_vacuum) must be the
+            // largest tree's root; without auto_vacuum, incremental
+            // vacuum cannot be on.
+            let p1 = self.pager.page(1)?;
+            let (largest, incremental) = (get_u32(p1, LARGEST_ROOT)?, get_u32(p1, INCREMENTAL_VACUUM)?);
+            let max_root = roots.iter().copied().max().unwrap_or(0);
+            if largest != 0 && max_root != largest {
+                ck.error(format!("max rootpage ({max_root}) disagrees with header ({largest})"));
+            } else if largest == 0 && incremental != 0 {
+                ck.error("incremental_vacuum enabled with a max rootpage of zero".to_string());
+            }
+        }
         self.check_freelist(&mut ck)?;
         for &root in roots {
             if root > 1 {
@@ -172,10 +192,20 @@ impl Btree {
                 ck.error(format!("Tree {root} page {pgno} cell {i}: {msg}"));
                 continue;
             }
-            let Ok((_, info)) = page::cell(data, &h, i, usable) else {
+            let Ok((cell, info)) = page::cell(data, &h, i, usable) else {
                 ck.error(format!("Tree {root} page {pgno} cell {i}: Extends off end of page"));
                 continue;
             };
+            // A record's header holds at least its own size and one
+            // serial type: SQLite reports a shorter one.
+            if ck.records && (h.kind.is_leaf() || !h.kind.is_table()) && info.local > 0 {
+                let payload = &cell[info.payload_offset..(info.payload_offset + info.local).min(cell.len())];
+                if let Some((header, n)) = crate::value::varint::read_varint(payload) {
+                    if header <= n as u64 {
+                        ck.error(format!("Tree {root} page {pgno} cell {i}: Bad cell header size"));
+                    }
+                }
+            }
             if h.kind.is_table() {
                 let r = info.rowid;
                 if if key_can_be_equal { r > *max_key } else { r >= *max_key } {

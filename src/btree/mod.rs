@@ -662,7 +662,12 @@ impl Btree {
     /// Check the trees rooted at `roots` and the freelist; messages in
     /// SQLite's wording, at most `max_errors`.
     pub fn integrity_check(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
-        self.check_integrity(roots, max_errors)
+        self.check_integrity(roots, max_errors, false)
+    }
+    /// `integrity_check` of an SQL database, whose payloads are records:
+    /// their header sizes are checked too.
+    pub fn integrity_check_records(&mut self, roots: &[Pgno], max_errors: usize) -> IoPoll<Vec<String>> {
+        self.check_integrity(roots, max_errors, true)
     }
 }
 

@@ -131,6 +131,10 @@ fn free_space_valid(data: &[u8], h: &PageHeader, usable: usize, content: usize) 
             }
             let (Some(n), Some(sz)) = (get16(at), get16(at + 2)) else { return false };
             (next, size) = (n, sz);
+            // (A freeblock holds at least its own 4-byte header.)
+            if size < 4 {
+                return false;
+            }
             free += size;
             if next <= at + size + 3 {
                 break;

@@ -72,7 +72,10 @@ pub fn parse(b: &[u8]) -> Result<HeaderInfo> {
     }
     let raw = u16::from_be_bytes([b[PAGE_SIZE], b[PAGE_SIZE + 1]]) as u32;
     let page_size = if raw == 1 { 65536 } else { raw };
-    if !valid_page_size(page_size) || b[WRITE_VERSION] > 2 || b[READ_VERSION] > 2 {
+    // As SQLite: a read version past 2 or payload fractions other than
+    // 64/32/32 make the file unreadable; a write version past 2 only
+    // read-only (the pager refuses writes).
+    if !valid_page_size(page_size) || b[READ_VERSION] > 2 || b[21..24] != [64, 32, 32] {
         return Err(Error::code(SQLITE_NOTADB));
     }
     let reserved = b[RESERVED];

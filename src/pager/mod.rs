@@ -199,6 +199,9 @@ pub struct Pager {
     io: IoContext,
     file: Arc<dyn File>,
     path: String,
+    /// The header's write version is past 2: SQLite reads such a file
+    /// but refuses to write it (SQLITE_READONLY).
+    header_read_only: bool,
     journal_path: String,
     opts: PagerOptions,
     page_size: u32,
@@ -316,6 +319,7 @@ impl Pager {
             journal_mode: if opts.memory { JournalMode::Memory } else { JournalMode::Delete },
             synchronous: Synchronous::Full,
             last_change_counter: None,
+            header_read_only: false,
             originals: HashMap::new(),
             savepoints: Vec::new(),
             commit_step: CommitStep::Start,
@@ -593,6 +597,7 @@ impl Pager {
             return Ok(Poll::Ready(()));
         }
         let info = header::parse(buf)?;
+        self.header_read_only = info.write_version > 2;
         if info.page_size != self.page_size || info.reserved != self.reserved {
             self.page_size = info.page_size;
             self.reserved = info.reserved;
@@ -917,6 +922,9 @@ impl Pager {
         }
         if self.state == PagerState::Idle {
             crate::ready!(self.begin_read()?);
+        }
+        if self.header_read_only {
+            return Err(Error::code(SQLITE_READONLY));
         }
         if self.state == PagerState::Write {
             return Ok(Poll::Ready(()));

@@ -125,15 +125,26 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
     let sql = text;
     match result {
         Ok(Some(cmd)) => {
-            if let Some(t) = register_token(sql, end) {
-                return Err(near(sql, t));
-            }
-            if has_dml_order_limit(&cmd) {
-                if let Some(t) = dml_order_limit(sql, end) {
+            let r = (|| {
+                if let Some(t) = register_token(sql, end) {
                     return Err(near(sql, t));
                 }
-            }
-            f(Some(&cmd), end)
+                if has_dml_order_limit(&cmd) {
+                    if let Some(t) = dml_order_limit(sql, end) {
+                        return Err(near(sql, t));
+                    }
+                }
+                // Whatever handles the tree (compiling, building the
+                // schema) starts on a large stack: not every walk over it
+                // grows the stack itself (the parser crate's formatting of
+                // a subtree as text recurses once per level).
+                with_stack(|| f(Some(&cmd), end))
+            })();
+            // Dropping a tree is recursive too: a statement nested as deep
+            // as the parser allows (parentheses: 2,500) must not exhaust a
+            // small thread stack there either.
+            with_stack(move || drop(cmd));
+            r
         }
         Ok(None) => {
             // Only whitespace, comments, or empty statements.
@@ -627,7 +638,7 @@ pub fn ast_text<T: sqlite3_parser::ast::fmt::ToTokens>(node: &T) -> String {
             self.0.to_fmt(f)
         }
     }
-    Show(node).to_string()
+    with_stack(|| Show(node).to_string())
 }
 
 /// Parse `text` as one expression (the result column of `SELECT text`)

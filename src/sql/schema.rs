@@ -759,8 +759,9 @@ impl Schema {
             return Err(Error::sql("unsupported file format"));
         }
         // Text is UTF-8 throughout the engine: a UTF-16 file is refused
-        // rather than read as garbage.
-        if matches!(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?, 2 | 3) {
+        // rather than read as garbage. SQLite reads only the field's low
+        // two bits (0 meaning UTF-8), so 255 is UTF-16be to it, 256 UTF-8.
+        if matches!(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))? & 3, 2 | 3) {
             return Err(Error::sql("UTF-16 database files are not supported by ringlite yet"));
         }
         let mut rows = Vec::new();

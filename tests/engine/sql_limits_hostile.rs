@@ -45,6 +45,25 @@ fn same_with_limits(limits: &[(i32, i32)], setup: &str, sql: &str) -> Vec<Outcom
     a
 }
 
+/// Like `same_with_limits`, for several statements run one by one on the
+/// same two connections; the outcome of each.
+fn same_steps(limits: &[(i32, i32)], setup: &str, steps: &[&str]) -> Vec<Vec<Outcome>> {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    for &(id, v) in limits {
+        assert_eq!(ours.limit(id, v), unsafe { ffi::sqlite3_limit(reference.0, id, v) }, "default of limit {id}");
+    }
+    assert_eq!(run_ours(&mut ours, setup), run_ref(&reference, setup), "setup");
+    steps
+        .iter()
+        .map(|sql| {
+            let (a, b) = (run_ours(&mut ours, sql), run_ref(&reference, sql));
+            assert_eq!(a, b, "{sql}");
+            a
+        })
+        .collect()
+}
+
 fn same(sql: &str) -> Vec<Outcome> {
     same_with_limits(&[], "", sql)
 }
@@ -354,5 +373,136 @@ fn progress_handler_stops_a_big_prepare() {
             (rc != 0).then_some(rc)
         };
         assert_eq!(ours, theirs, "{} (every {every})", &sql[..40.min(sql.len())]);
+    }
+}
+
+/// Chains of triggers (recursive_triggers off) fire to any depth up to
+/// SQLITE_LIMIT_TRIGGER_DEPTH, and one level more fails with SQLite's
+/// error, also when the trigger past the limit has a false WHEN (SQLite
+/// checks the depth before the WHEN). Triggers past 17 levels were
+/// silently not fired (a wrong result).
+#[test]
+fn trigger_chains_fire_to_the_depth_limit() {
+    let chain = |n: usize, when: &str| {
+        let mut sql = String::from("BEGIN;");
+        for i in 0..=n {
+            sql.push_str(&format!("CREATE TABLE c{i}(a);"));
+        }
+        for i in 0..n {
+            let w = if i + 1 == n { when } else { "" };
+            sql.push_str(&format!("CREATE TRIGGER ct{i} AFTER INSERT ON c{i}{w} BEGIN INSERT INTO c{}(a) VALUES(new.a + 1); END;", i + 1));
+        }
+        sql.push_str("COMMIT;");
+        sql
+    };
+    let last = |n: usize| format!("SELECT count(*), max(a) FROM c{n}");
+    let fired = |n: usize| vec![vec![crate::sql_common::V::Int(1), crate::sql_common::V::Int(n as i64 + 1)]];
+    for (n, limits, when) in [
+        (17, vec![], ""),
+        (18, vec![], ""),
+        (60, vec![], ""),
+        (60, vec![], " WHEN new.a < 0"),
+        (10, vec![(LIMIT_TRIGGER_DEPTH, 10)], ""),
+        (11, vec![(LIMIT_TRIGGER_DEPTH, 10)], ""),
+        (11, vec![(LIMIT_TRIGGER_DEPTH, 10)], " WHEN new.a < 0"),
+        (30, vec![(LIMIT_TRIGGER_DEPTH, 20)], ""),
+        (21, vec![(LIMIT_TRIGGER_DEPTH, 20)], ""),
+    ] {
+        let out = same_steps(&limits, &chain(n, when), &["INSERT INTO c0 VALUES(1)", &last(n)]);
+        if limits.is_empty() && when.is_empty() {
+            assert!(matches!(&out[1][0], Outcome::Rows { rows, .. } if *rows == fired(n)), "{n}: {out:?}");
+        }
+        if n > 10 && limits == vec![(LIMIT_TRIGGER_DEPTH, 10)] {
+            assert!(is_error(&out[0], "triggers nested too deep"), "{out:?}");
+        }
+    }
+    // On a small stack too, 150 levels (compiled recursively: 16 inline,
+    // then trigger programs each compiling the next).
+    let setup = chain(150, "");
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let mut conn = ours_open();
+            run_ours(&mut conn, &setup);
+            run_ours(&mut conn, "INSERT INTO c0 VALUES(1)");
+            let out = run_ours(&mut conn, &last(150));
+            assert!(matches!(&out[0], Outcome::Rows { rows, .. } if *rows == fired(150)), "{out:?}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Statements nested as deep as the parser allows (and deeper) in every
+/// statement kind, on a 256 KiB stack: an error or a result, never a
+/// crash. (Found by `fuzz --mode deep`: dropping the tree of a DELETE
+/// whose WHERE held 7,500 parentheses overflowed the stack.)
+#[test]
+fn deep_trees_of_every_statement_kind_on_a_small_stack() {
+    let p = |n: usize| format!("{}'a'{}", "(".repeat(n), ")".repeat(n));
+    let mut statements = Vec::new();
+    for n in [2000, 7500] {
+        statements.push(format!("DELETE FROM t WHERE {}", p(n)));
+        statements.push(format!("UPDATE t SET a = 1 WHERE {}", p(n)));
+        statements.push(format!("UPDATE t SET a = {}", p(n)));
+        statements.push(format!("INSERT INTO t VALUES({}, 1, 2)", p(n)));
+        statements.push(format!("SELECT a FROM t WHERE {}", p(n)));
+        statements.push(format!("CREATE INDEX i ON t(a) WHERE {}", p(n)));
+        statements.push(format!("CREATE VIEW v AS SELECT {}", p(n)));
+        statements.push(format!("CREATE TRIGGER r AFTER INSERT ON t BEGIN DELETE FROM t WHERE {}; END", p(n)));
+    }
+    let setup = "CREATE TABLE t(a INTEGER, b TEXT, c REAL)";
+    let expected: Vec<Vec<Outcome>> = statements
+        .iter()
+        .map(|sql| {
+            let r = RefDb::open();
+            run_ref(&r, setup);
+            run_ref(&r, sql)
+        })
+        .collect();
+    let got = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            statements
+                .iter()
+                .map(|sql| {
+                    let mut conn = ours_open();
+                    run_ours(&mut conn, setup);
+                    run_ours(&mut conn, sql)
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(got, expected);
+}
+
+/// Views and CTEs expanded inside one another count against
+/// SQLITE_LIMIT_EXPR_DEPTH, with SQLite's message, at its boundary (the
+/// statement's own SELECT included). Ours expanded 1,200 nested views
+/// for seconds where SQLite refuses at once. (Found by `fuzz --mode deep`.)
+#[test]
+fn nested_views_and_ctes_count_against_the_depth_limit() {
+    let ctes = |n: usize| {
+        let chain = (1..=n).map(|i| format!("w{i} AS (SELECT x + 1 AS x FROM w{})", i - 1)).collect::<Vec<_>>().join(", ");
+        format!("WITH w0 AS (SELECT 1 AS x), {chain} SELECT x FROM w{n}")
+    };
+    for n in [997, 998, 999, 1200] {
+        same(&ctes(n));
+    }
+    assert!(is_error(&same(&ctes(999)), "VIEWs and/or subqueries nested too deep"));
+    for n in [17, 18, 19] {
+        same_with_limits(&[(LIMIT_EXPR_DEPTH, 20)], "", &ctes(n));
+    }
+    let views = |n: usize| {
+        let mut sql = String::from("CREATE VIEW v0 AS SELECT 1 AS x;");
+        for i in 1..=n {
+            sql.push_str(&format!("CREATE VIEW v{i} AS SELECT x + 1 AS x FROM v{};", i - 1));
+        }
+        sql
+    };
+    for n in [7, 8, 9] {
+        same_with_limits(&[(LIMIT_EXPR_DEPTH, 10)], &views(n), &format!("SELECT x FROM v{n}"));
     }
 }

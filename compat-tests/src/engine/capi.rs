@@ -48,6 +48,7 @@ struct Api {
     errmsg: unsafe extern "C" fn(Db) -> *const c_char,
     extended_errcode: unsafe extern "C" fn(Db) -> c_int,
     interrupt: unsafe extern "C" fn(Db),
+    limit: unsafe extern "C" fn(Db, c_int, c_int) -> c_int,
 }
 
 pub struct CApi {
@@ -83,6 +84,15 @@ fn load_error(what: String) -> EngineError {
 
 impl CApi {
     pub fn open(path: &str) -> Result<CApi, EngineError> {
+        CApi::open_with(path, ":memory:", OPEN_READWRITE | OPEN_CREATE)
+    }
+
+    /// An existing database file, read-write.
+    pub fn open_path(lib: &str, db_path: &str) -> Result<CApi, EngineError> {
+        CApi::open_with(lib, db_path, OPEN_READWRITE)
+    }
+
+    fn open_with(path: &str, db_path: &str, flags: c_int) -> Result<CApi, EngineError> {
         let lib = load(path)?;
         macro_rules! sym {
             ($name:literal) => {
@@ -107,10 +117,11 @@ impl CApi {
             errmsg: sym!("sqlite3_errmsg"),
             extended_errcode: sym!("sqlite3_extended_errcode"),
             interrupt: sym!("sqlite3_interrupt"),
+            limit: sym!("sqlite3_limit"),
         };
         let mut db: Db = std::ptr::null_mut();
-        let name = CString::new(":memory:").unwrap();
-        let rc = unsafe { (api.open_v2)(name.as_ptr(), &mut db, OPEN_READWRITE | OPEN_CREATE, std::ptr::null()) };
+        let name = CString::new(db_path).map_err(|_| load_error("NUL in path".into()))?;
+        let rc = unsafe { (api.open_v2)(name.as_ptr(), &mut db, flags, std::ptr::null()) };
         let engine = CApi { api, db };
         if rc != SQLITE_OK {
             let err = if db.is_null() { load_error(format!("sqlite3_open_v2 failed with {rc}")) } else { engine.error() };
@@ -204,5 +215,9 @@ impl Engine for CApi {
             let h = handle;
             unsafe { interrupt(h.0) }
         })
+    }
+
+    fn limit(&mut self, id: i32, value: i32) -> i32 {
+        unsafe { (self.api.limit)(self.db, id, value) }
     }
 }

@@ -71,6 +71,10 @@ pub trait Engine {
 
     /// A handle that interrupts the running statement from another thread.
     fn interrupter(&self) -> Interrupter;
+
+    /// `sqlite3_limit`: the old value of limit `id`; sets it when `value`
+    /// is not negative.
+    fn limit(&mut self, id: i32, value: i32) -> i32;
 }
 
 /// Which backend to open, as named on the command line
@@ -100,6 +104,16 @@ impl EngineKind {
             EngineKind::Reference => Ok(Box::new(reference::Reference::open()?)),
             EngineKind::Ringlite => Ok(Box::new(ringlite::Ringlite::open()?)),
             EngineKind::Capi(path) => Ok(Box::new(capi::CApi::open(path)?)),
+        }
+    }
+
+    /// Open a connection on the database file at `path` (read-write, not
+    /// created): the corrupt-file fuzzer's files.
+    pub fn open_file(&self, path: &str) -> Result<Box<dyn Engine>, EngineError> {
+        match self {
+            EngineKind::Reference => Ok(Box::new(reference::Reference::open_path(path)?)),
+            EngineKind::Ringlite => Ok(Box::new(ringlite::Ringlite::open_path(path)?)),
+            EngineKind::Capi(lib) => Ok(Box::new(capi::CApi::open_path(lib, path)?)),
         }
     }
 

@@ -22,12 +22,31 @@ unsafe impl Sync for DbHandle {}
 
 impl Reference {
     pub fn open() -> Result<Reference, EngineError> {
+        Reference::open_with(":memory:", ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE)
+    }
+
+    /// A database file, created if missing (the corrupt-file fuzzer
+    /// builds its files with the reference).
+    pub fn create(path: &str) -> Result<Reference, EngineError> {
+        Reference::open_with(path, ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE)
+    }
+
+    /// An existing database file, read-write.
+    pub fn open_path(path: &str) -> Result<Reference, EngineError> {
+        Reference::open_with(path, ffi::SQLITE_OPEN_READWRITE)
+    }
+
+    fn open_with(path: &str, flags: i32) -> Result<Reference, EngineError> {
         let mut db = std::ptr::null_mut();
-        let name = CString::new(":memory:").unwrap();
-        let flags = ffi::SQLITE_OPEN_READWRITE | ffi::SQLITE_OPEN_CREATE;
+        let name = CString::new(path).map_err(|_| EngineError { code: 1, message: "NUL in path".into(), partial: None })?;
         let rc = unsafe { ffi::sqlite3_open_v2(name.as_ptr(), &mut db, flags, std::ptr::null()) };
         if rc != ffi::SQLITE_OK {
-            let err = EngineError { code: rc, message: "cannot open the reference database".into(), partial: None };
+            let message = if db.is_null() {
+                "cannot open the reference database".into()
+            } else {
+                unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(db)).to_string_lossy().into_owned() }
+            };
+            let err = EngineError { code: rc, message, partial: None };
             unsafe { ffi::sqlite3_close(db) };
             return Err(err);
         }
@@ -123,6 +142,10 @@ impl Engine for Reference {
             let h = handle;
             unsafe { ffi::sqlite3_interrupt(h.0) }
         })
+    }
+
+    fn limit(&mut self, id: i32, value: i32) -> i32 {
+        unsafe { ffi::sqlite3_limit(self.db, id, value) }
     }
 }
 

@@ -59,6 +59,13 @@ fn engine_error(e: ringlite::error::Error) -> EngineError {
 }
 
 impl Ringlite {
+    /// An existing database file, read-write, blocking (whatever the
+    /// I/O mode: the corrupt-file fuzzer compares file checks).
+    pub fn open_path(path: &str) -> Result<Ringlite, EngineError> {
+        let conn = Connection::open(path, OpenFlags(OpenFlags::READWRITE)).map_err(engine_error)?;
+        Ok(Ringlite { conn, temp_path: None })
+    }
+
     pub fn open() -> Result<Ringlite, EngineError> {
         let rw = OpenFlags::READWRITE | OpenFlags::CREATE;
         match io_mode() {
@@ -157,5 +164,9 @@ impl Engine for Ringlite {
     fn interrupter(&self) -> Interrupter {
         let flag = self.conn.interrupt_flag();
         Arc::new(move || flag.store(true, Ordering::SeqCst))
+    }
+
+    fn limit(&mut self, id: i32, value: i32) -> i32 {
+        self.conn.limit(id, value)
     }
 }

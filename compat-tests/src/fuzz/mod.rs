@@ -1,7 +1,14 @@
 //! # Differential fuzzer
 //!
-//! `ringlite-compat fuzz [--seed S] [--cases N] [--engine E] [--save-dir D]
-//! [--budget R] [--strict]` runs cases `S..S+N`, each generated from its own
+//! `ringlite-compat fuzz [--mode query|deep|corrupt] [--seed S] [--cases N]
+//! [--engine E] [--save-dir D] [--budget R] [--strict] [--duration SECS]
+//! [--case-timeout SECS]`. Modes `deep` ([`deep`]: deep and wide
+//! statements) and `corrupt` ([`corrupt`]: damaged database files) run in
+//! a supervised child process ([`supervise`]): crashes and hangs are
+//! reported with their seed. What follows describes the default mode,
+//! `query`.
+//!
+//! `query` runs cases `S..S+N`, each generated from its own
 //! seed (ChaCha8, so a seed means the same case on every machine), on the
 //! reference and on the engine under test. A mismatch is shrunk and saved
 //! as `<save-dir>/<seed>.test`, a script completed from the reference (it
@@ -13,8 +20,14 @@
 //! while the engine is young, mismatches are the expected output.
 
 pub mod ast;
+pub mod corrupt;
+pub mod deep;
+pub mod deep_gen;
 pub mod gen;
+pub mod isolate;
+pub mod layout;
 pub mod shrink;
+pub mod supervise;
 
 use crate::engine::EngineKind;
 use crate::slt::runner::{cause_of, Outcome};
@@ -23,18 +36,50 @@ use rand_chacha::ChaCha8Rng;
 use shrink::{render, replay, Step};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
-struct FuzzArgs {
-    seed: u64,
-    cases: u64,
-    engine: EngineKind,
-    save_dir: String,
-    budget: usize,
-    strict: bool,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FuzzMode {
+    /// Random schemas and queries, shrunk to regression scripts.
+    Query,
+    /// Deep and wide statements around the limits.
+    Deep,
+    /// Damaged database files.
+    Corrupt,
+}
+
+impl FuzzMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            FuzzMode::Query => "query",
+            FuzzMode::Deep => "deep",
+            FuzzMode::Corrupt => "corrupt",
+        }
+    }
+}
+
+pub struct FuzzArgs {
+    pub mode: FuzzMode,
+    pub seed: u64,
+    pub cases: u64,
+    pub engine: EngineKind,
+    pub save_dir: String,
+    pub budget: usize,
+    pub strict: bool,
+    /// Stop starting cases after this long (deep and corrupt modes).
+    pub duration: Option<Duration>,
+    /// Per engine and case: past it the watchdog interrupts (a hang).
+    pub case_timeout: Duration,
+    /// This process is the supervised child.
+    pub worker: bool,
 }
 
 fn parse(args: Vec<String>) -> Result<FuzzArgs, String> {
     let mut f = FuzzArgs {
+        mode: FuzzMode::Query,
+        duration: None,
+        case_timeout: Duration::from_secs(10),
+        worker: false,
         seed: 1,
         cases: 200,
         engine: EngineKind::Ringlite,
@@ -52,6 +97,24 @@ fn parse(args: Vec<String>) -> Result<FuzzArgs, String> {
             "--save-dir" => f.save_dir = value("--save-dir")?,
             "--budget" => f.budget = value("--budget")?.parse().map_err(|_| "--budget: number")?,
             "--strict" => f.strict = true,
+            "--worker" => f.worker = true,
+            "--mode" => {
+                f.mode = match value("--mode")?.as_str() {
+                    "query" => FuzzMode::Query,
+                    "deep" => FuzzMode::Deep,
+                    "corrupt" => FuzzMode::Corrupt,
+                    m => return Err(format!("--mode: {m}? (query, deep, corrupt)")),
+                }
+            }
+            "--duration" => {
+                f.duration = Some(Duration::from_secs(value("--duration")?.parse().map_err(|_| "--duration: seconds")?));
+                if f.cases == 200 {
+                    f.cases = u64::MAX / 2;
+                }
+            }
+            "--case-timeout" => {
+                f.case_timeout = Duration::from_secs(value("--case-timeout")?.parse().map_err(|_| "--case-timeout: seconds")?)
+            }
             other => return Err(format!("fuzz: unknown option {other}")),
         }
     }
@@ -123,6 +186,11 @@ pub fn main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    match (f.mode, f.worker) {
+        (FuzzMode::Query, _) => {}
+        (mode, true) => return supervise::worker(mode, &f),
+        (mode, false) => return supervise::supervise(mode, &f),
+    }
     let dir = Path::new(&f.save_dir);
     let (mut mismatches, mut saved) = (0u64, 0u64);
     // Generator health: queries the reference itself rejects test little.

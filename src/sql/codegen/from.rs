@@ -334,7 +334,14 @@ impl<'b> Compiler<'_> {
                     // query using it (SQLite binds CTE names lexically).
                     let hidden = self.ctes.split_off(level + 1);
                     let r = match self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out) {
-                        Ok(false) => self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out),
+                        Ok(false) => match self.enter_view_nesting() {
+                            Ok(()) => {
+                                let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out);
+                                self.view_depth -= 1;
+                                r
+                            }
+                            Err(e) => Err(e),
+                        },
                         r => r.map(|_| ()),
                     };
                     self.ctes.extend(hidden);
@@ -442,7 +449,11 @@ impl<'b> Compiler<'_> {
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.ctes);
-                    let r = self.open_subquery_text_named(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), Some((table.name.clone(), table.sql.clone())), out);
+                    let r = self.enter_view_nesting().and_then(|()| {
+                        let r = self.open_subquery_text_named(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), Some((table.name.clone(), table.sql.clone())), out);
+                        self.view_depth -= 1;
+                        r
+                    });
                     self.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
@@ -585,6 +596,17 @@ impl<'b> Compiler<'_> {
     /// SELECT may read the columns of the queries around the one whose
     /// FROM clause is being opened (not that one's own items: a FROM
     /// subquery is no join partner of its neighbours).
+    /// One more view or CTE expanded inside the ones being expanded:
+    /// SQLite refuses the statement when the SELECTs so nested (the
+    /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
+    fn enter_view_nesting(&mut self) -> Result<()> {
+        if self.view_depth + 1 >= self.max_expr_depth {
+            return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
+        }
+        self.view_depth += 1;
+        Ok(())
+    }
+
     pub(super) fn open_subquery_text_in<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, correlated: bool, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let (view_name, view_text) = view.unzip();
         let cur = self.b.cursor();

@@ -376,6 +376,11 @@ pub struct Compiler<'s> {
     /// The WHERE terms (by address) the last virtual-table loop opened
     /// has its module decide (`omit`): not tested again in the loop.
     pub vtab_consumed: Vec<usize>,
+    /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
+    /// expanded inside one another.
+    pub max_expr_depth: usize,
+    /// Views and CTEs being expanded, one inside the other.
+    pub view_depth: usize,
 }
 
 impl<'s> Compiler<'s> {
@@ -490,6 +495,8 @@ impl<'s> Compiler<'s> {
             vtab_connect: None,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
+            max_expr_depth: 1000,
+            view_depth: 0,
         }
     }
 
@@ -672,7 +679,10 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     };
     c.eqp.wanted = explain == 2;
     c.explain_comments = explain == 1;
-    let mut prog = compile_stmt(c, stmt)?;
+    // (On a large stack: walks that do not grow it themselves, such as
+    // the parser crate's formatting of a subtree as text, recurse once per
+    // level of a tree as deep as the parser allows.)
+    let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
     if let Some(e) = c.auth_error.take() {
         return Err(e);
     }

@@ -63,7 +63,7 @@ impl Compiler<'_> {
         if table.without_rowid.is_some() || !self.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
             return false;
         }
-        if where_clause.is_some_and(|w| may_read_tables(&w.to_string())) {
+        if where_clause.is_some_and(|w| may_read_tables(&crate::sql::parse::ast_text(w))) {
             return false;
         }
         let Some(assignments) = assignments else { return true };

@@ -23,6 +23,9 @@ use crate::sql::resolve::Scope;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, ResolveType, Stmt, TriggerEvent, TriggerTime};
 
+/// Trigger bodies nested inline at most; deeper ones are trigger programs.
+const INLINE_TRIGGER_DEPTH: usize = 16;
+
 /// Which change fires a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
@@ -203,10 +206,16 @@ impl Compiler<'_> {
         let triggers = self.schema.triggers_of(&t.table);
         for (name, sql) in triggers {
             // Inline, a trigger cannot fire itself again (recursive_triggers
-            // off); trigger programs may, up to a depth checked at run time.
-            if !self.recursive_triggers && (self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) || self.firing.len() > 16) {
+            // off); trigger programs may, up to a depth checked at run time
+            // (`TriggerEnter`, for both).
+            if !self.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 continue;
             }
+            // Past a few levels, a chain of triggers is compiled into
+            // trigger programs (each once per statement) rather than
+            // inline, so that the code stays linear in the chain's length
+            // however the triggers branch.
+            let as_program = self.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
             with_first_statement(sql.as_bytes(), |cmd, _| {
                 let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { time, event: ev, when_clause, commands, .. })) = cmd else {
                     return Err(Error::corrupt());
@@ -225,10 +234,12 @@ impl Compiler<'_> {
                 if !matches {
                     return Ok(());
                 }
-                if self.recursive_triggers {
-                    return self.call_trigger_program(t, &name, when_clause.as_ref(), commands, old, new, skip);
-                }
-                self.run_trigger(t, &name, when_clause.as_ref(), commands, old, new, skip)
+                crate::sql::parse::with_stack(|| {
+                    if as_program {
+                        return self.call_trigger_program(t, &name, when_clause.as_ref(), commands, old, new, skip);
+                    }
+                    self.run_trigger(t, &name, when_clause.as_ref(), commands, old, new, skip)
+                })
             })?;
         }
         Ok(())

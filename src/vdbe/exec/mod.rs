@@ -249,7 +249,7 @@ fn dispatch<'p>(
             flow
         }
         Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
-        Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => Ok(trigger_counts::exec(vm, insn, env)),
+        Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => trigger_counts::exec(vm, insn, env),
         Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
         | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
         | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine

@@ -57,14 +57,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             };
             let bt = &mut env.dbs[p3 as usize].btree;
             if insn.p5 == 0 {
-                let errs = pend!(bt.integrity_check(&roots, p2.max(1) as usize));
+                let errs = pend!(bt.integrity_check_records(&roots, p2.max(1) as usize));
                 let v = if errs.is_empty() { "ok".to_string() } else { errs.join("\n") };
                 set_reg(vm, p1, Value::text(v));
             } else {
                 // P2 is the register of errors still allowed: reduced by
                 // those found; the result is NULL when there are none.
                 let allowed = crate::vdbe::value_ops::to_i64(super::reg(vm, p2)).max(1);
-                let errs = pend!(bt.integrity_check(&roots, allowed as usize));
+                let errs = pend!(bt.integrity_check_records(&roots, allowed as usize));
                 set_reg(vm, p2, Value::Integer(allowed - errs.len() as i64));
                 let v = if errs.is_empty() {
                     Value::Null

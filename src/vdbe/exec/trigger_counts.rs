@@ -15,8 +15,13 @@
 //! open trigger body has one entry in `Vm::trigger_saves`, and a
 //! statement that ends inside trigger bodies (an error, a reset) goes
 //! back to the values of the outermost one ([`unwind`]).
+//!
+//! `TriggerEnter` also enforces `SQLITE_LIMIT_TRIGGER_DEPTH` as SQLite's
+//! `OP_Program` does: a body may start while fewer than the limit are
+//! open, inline bodies and trigger programs alike (before its WHEN runs).
 
 use super::Flow;
+use crate::error::{Error, Result};
 use crate::vdbe::program::{Insn, Opcode};
 use crate::vdbe::{ConnState, Vm};
 
@@ -29,9 +34,12 @@ pub struct TriggerSave {
 }
 
 /// `TriggerEnter`, `TriggerLeave` and `ResetCount`.
-pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Flow {
+pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow> {
     match insn.opcode {
         Opcode::TriggerEnter => {
+            if vm.trigger_saves.len() >= env.max_trigger_depth {
+                return Err(Error::sql("triggers nested too deep"));
+            }
             vm.trigger_saves.push(TriggerSave {
                 last_insert_rowid: env.last_insert_rowid,
                 changes: env.changes,
@@ -51,7 +59,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Flow {
             vm.n_trigger_change = 0;
         }
     }
-    Flow::Next
+    Ok(Flow::Next)
 }
 
 fn restore(vm: &mut Vm, env: &mut ConnState, s: TriggerSave) {
