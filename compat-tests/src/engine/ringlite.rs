@@ -114,6 +114,7 @@ fn cell(v: &Value) -> Cell {
         Value::Real(r) => Cell::Real(*r),
         Value::Text(t) => Cell::Text(t.clone()),
         Value::Blob(b) => Cell::Blob(b.clone()),
+        Value::ZeroBlob(n) => Cell::Blob(vec![0; *n]),
     }
 }
 
