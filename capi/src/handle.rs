@@ -389,10 +389,12 @@ impl Stepping {
             return false;
         }
         let db = std::ptr::addr_of!((*p).db).read();
-        match db.as_ref() {
-            Some(d) if d.stepping.get() > 0 => d.stepping_list.borrow().contains(&(p as usize)),
-            _ => false,
-        }
+        let Some(d) = db.as_ref() else { return false };
+        // (Under the connection's lock: another thread stepping a statement
+        // of it changes the list; this thread's own nested call holds the
+        // lock already.)
+        let _g = d.lock.lock();
+        d.stepping.get() > 0 && d.stepping_list.borrow().contains(&(p as usize))
     }
 
     /// Mark `p` (a statement of `d`) as stepping while `f` runs.
