@@ -379,21 +379,11 @@ pub fn lend_to_callback<T>(d: &sqlite3, host: Option<&mut dyn ringlite::vdbe::ho
 pub struct Stepping;
 
 impl Stepping {
-    /// Whether `p` is being stepped (its callback is calling).
-    ///
-    /// # Safety
-    /// `p` is null or was returned by prepare (its `db` field is read
-    /// without creating a reference to the statement).
-    pub unsafe fn contains(p: *mut sqlite3_stmt) -> bool {
-        if p.is_null() {
-            return false;
-        }
-        let db = std::ptr::addr_of!((*p).db).read();
-        let Some(d) = db.as_ref() else { return false };
-        // (Under the connection's lock: another thread stepping a statement
-        // of it changes the list; this thread's own nested call holds the
-        // lock already.)
-        let _g = d.lock.lock();
+    /// Whether `p`, a statement of `d`, is being stepped (its callback is
+    /// calling). The caller holds `d`'s lock (another thread stepping a
+    /// statement of `d` changes the list).
+    pub fn contains(d: &sqlite3, p: *mut sqlite3_stmt) -> bool {
+        debug_assert!(d.lock.held());
         d.stepping.get() > 0 && d.stepping_list.borrow().contains(&(p as usize))
     }
 

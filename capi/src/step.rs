@@ -17,15 +17,15 @@ use std::sync::atomic::Ordering;
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        // (Stepped again from one of its own callbacks.)
-        if Stepping::contains(arg0) {
-            return misuse();
-        }
         let Some(s) = stmt_ref(arg0) else {
             return misuse();
         };
         let db = s.db();
         let _g = db.lock.lock();
+        // (Stepped again from one of its own callbacks.)
+        if Stepping::contains(db, arg0) {
+            return misuse();
+        }
         // A statement of a zombie connection (closed by close_v2 while
         // the statement lived) still runs, as in SQLite.
         if !db.is_open() && db.magic.load(Ordering::Acquire) != DB_ZOMBIE {
@@ -93,14 +93,14 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
         if pStmt.is_null() {
             return SQLITE_OK;
         }
-        if Stepping::contains(pStmt) {
-            return misuse();
-        }
         let Some(s) = stmt_ref(pStmt) else {
             return misuse();
         };
         let db = s.db();
         let _g = db.lock.lock();
+        if Stepping::contains(db, pStmt) {
+            return misuse();
+        }
         s.clear_row();
         crate::trace::statement_ends(pStmt);
         crate::function::statement_halted(pStmt);
@@ -119,9 +119,6 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
         if pStmt.is_null() {
             return SQLITE_OK;
         }
-        if Stepping::contains(pStmt) {
-            return misuse();
-        }
         let Some(s) = stmt_ref(pStmt) else {
             return misuse();
         };
@@ -130,6 +127,9 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
         let rc;
         {
             let _g = db.lock.lock();
+            if Stepping::contains(db, pStmt) {
+                return misuse();
+            }
             crate::trace::statement_ends(pStmt);
             crate::function::statement_halted(pStmt);
             let stmt = &mut s.stmt;
