@@ -429,7 +429,7 @@ impl Connection {
             schema_reset: false,
             vdestroy_depth: 0,
         };
-        Ok(Connection {
+        let mut conn = Connection {
             state,
             schemas: Vec::new(),
             merged: Schema::default(),
@@ -447,7 +447,9 @@ impl Connection {
             trace: None,
             authorizer: None,
             internal_sql: false,
-        })
+        };
+        crate::ext::register_builtins(&mut conn)?;
+        Ok(conn)
     }
 
     /// Read the schema if it is not loaded or a statement changed it.

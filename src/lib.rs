@@ -42,6 +42,7 @@ pub mod vdbe;
 pub mod vtab;
 pub mod sql;
 pub mod connection;
+pub mod ext;
 
 pub use connection::{ConfigFlag, Connection, OpenFlags, Statement, StepResult};
 pub use error::{Error, Result};
