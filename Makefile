@@ -27,12 +27,17 @@ endif
 # Reference SQLite 3.54.1 for the differential C tests, from the source
 # bundled in libsqlite3-sys (fetched by cargo for the engine's tests).
 REF_SRC = $(firstword $(wildcard $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c))
+# Compiled in as Debian compiles its libsqlite3 (PRAGMA compile_options of
+# the system library), so the built-in extensions are compared too.
+REF_FEATURES = -DSQLITE_ENABLE_FTS3 -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_FTS3_TOKENIZER \
+  -DSQLITE_ENABLE_FTS4 -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_DBSTAT_VTAB \
+  -DSQLITE_ENABLE_STMTVTAB -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_MATH_FUNCTIONS
 REF_OBJ := $(BUILD)/ref/sqlite3.o
 $(REF_OBJ):
 	cargo fetch -q || true
 	mkdir -p $(BUILD)/ref
 	src='$(REF_SRC)'; [ -n "$$src" ] || src=$$(ls $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2>/dev/null | head -1); \
-	if [ -n "$$src" ]; then $(CC) -O1 -fPIC -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_PREUPDATE_HOOK -o $@ $$src \
+	if [ -n "$$src" ]; then $(CC) -O1 -fPIC -w -c -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_PREUPDATE_HOOK $(REF_FEATURES) -o $@ $$src \
 	  && $(CC) -shared -o $(BUILD)/ref/libsqlite3.so.0 -Wl,-soname,libsqlite3.so.0 $@ -lpthread -ldl -lm; \
 	else echo "libsqlite3-sys source not found: C tests will use the system library"; fi
 
