@@ -750,6 +750,14 @@ impl Schema {
 
     /// Read `sqlite_schema` (blocking) and build the schema.
     pub fn load(io: &IoContext, bt: &mut Btree) -> Result<Schema> {
+        Schema::reload(io, bt, None)
+    }
+
+    /// Read the schema of `bt` again after a change, reusing what
+    /// `previous` (this database's schema before the change) parsed from
+    /// rows that are still there unchanged: a CREATE then costs one parse,
+    /// not one per object of the schema.
+    pub fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>) -> Result<Schema> {
         if io.block_on(|| bt.page_count())? == 0 {
             return Ok(Schema::default());
         }
@@ -785,42 +793,90 @@ impl Schema {
             rows.push((text(0), text(1), text(2), root, sql));
             more = io.block_on(|| cur.next(bt))?;
         }
-        Schema::from_rows(rows, cookie)
+        Schema::from_rows_reusing(rows, cookie, previous)
     }
 
     /// Build from `sqlite_schema` rows.
     pub fn from_rows(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32) -> Result<Schema> {
+        Schema::from_rows_reusing(rows, cookie, None)
+    }
+
+    /// [`Schema::from_rows`], taking a table or index from `previous`
+    /// instead of parsing it when its row is there unchanged (same type,
+    /// name, table, root page and SQL text). A table some index had marked
+    /// unsupported is parsed again, since that index may be gone; an index
+    /// is reused only with the very table it was built against.
+    fn from_rows_reusing(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32, previous: Option<&Schema>) -> Result<Schema> {
+        // The common change appends rows (CREATE): the previous schema is
+        // taken whole and only the new rows are parsed.
+        if let Some(p) = previous {
+            let n = p.rows.len();
+            if rows.len() >= n && rows[..n] == p.rows[..] && p.tables.values().all(|t| t.unsupported.is_none()) {
+                let mut s = Schema { cookie, tables: p.tables.clone(), indexes: p.indexes.clone(), ..Default::default() };
+                s.add_rows(&rows[n..], None)?;
+                s.rows = rows;
+                return Ok(s);
+            }
+        }
         let mut s = Schema { cookie, ..Default::default() };
-        for (ty, name, _tbl, root, sql) in &rows {
+        s.add_rows(&rows, previous)?;
+        s.rows = rows;
+        Ok(s)
+    }
+
+    /// Add the tables and views of `rows`, then their indexes (see
+    /// [`Schema::from_rows_reusing`] for `previous`).
+    fn add_rows(&mut self, rows: &[(String, String, String, i64, Option<String>)], previous: Option<&Schema>) -> Result<()> {
+        let unchanged: std::collections::HashSet<&(String, String, String, i64, Option<String>)> =
+            previous.map(|p| p.rows.iter().collect()).unwrap_or_default();
+        let mut reused_tables: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for row in rows {
+            let (ty, name, _tbl, root, sql) = row;
             if ty == "table" || ty == "view" {
                 if let Some(sql) = sql {
+                    let key = name.to_ascii_lowercase();
+                    if unchanged.contains(row) {
+                        if let Some(t) = previous.and_then(|p| p.tables.get(&key)).filter(|t| t.unsupported.is_none() && t.root == *root as u32) {
+                            self.tables.insert(key.clone(), Arc::clone(t));
+                            reused_tables.insert(key);
+                            continue;
+                        }
+                    }
                     let t = match table_from_sql(sql, *root as u32) {
                         Ok(t) => t,
                         Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
                         Err(e) => return Err(e),
                     };
-                    s.tables.insert(name.to_ascii_lowercase(), Arc::new(t));
+                    self.tables.insert(name.to_ascii_lowercase(), Arc::new(t));
                 }
             }
         }
-        for (ty, name, tbl, root, sql) in &rows {
+        for row in rows {
+            let (ty, name, tbl, root, sql) = row;
             if ty != "index" {
                 continue;
             }
+            let key = name.to_ascii_lowercase();
+            if unchanged.contains(row) && reused_tables.contains(&tbl.to_ascii_lowercase()) {
+                if let Some(idx) = previous.and_then(|p| p.indexes.get(&key)) {
+                    self.indexes.insert(key, idx.clone());
+                    continue;
+                }
+            }
             let idx = match sql {
-                Some(sql) => match index_from_sql(sql, *root as u32, &s) {
+                Some(sql) => match index_from_sql(sql, *root as u32, self) {
                     Ok(i) => i,
                     Err(e) => {
                         // An index we cannot maintain: its table stays
                         // readable but refuses changes.
-                        if let Some(t) = s.tables.get_mut(&tbl.to_ascii_lowercase()) {
+                        if let Some(t) = self.tables.get_mut(&tbl.to_ascii_lowercase()) {
                             Arc::make_mut(t).unsupported = Some(format!("tables with an index like {name} ({})", e.message));
                         }
                         continue;
                     }
                 },
                 None => {
-                    let Some(t) = s.table(tbl) else { continue };
+                    let Some(t) = self.table(tbl) else { continue };
                     let n: usize = name.rsplit('_').next().and_then(|n| n.parse().ok()).unwrap_or(0);
                     let Some((cols, pk)) = t.auto_indexes.get(n.wrapping_sub(1)) else { continue };
                     Index {
@@ -844,10 +900,9 @@ impl Schema {
                     }
                 }
             };
-            s.indexes.insert(name.to_ascii_lowercase(), idx);
+            self.indexes.insert(name.to_ascii_lowercase(), idx);
         }
-        s.rows = rows;
-        Ok(s)
+        Ok(())
     }
 }
 
