@@ -228,7 +228,7 @@ fn percent_decode(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    crate::io::os_path::from_bytes(&out).into_owned()
 }
 
 fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
@@ -459,7 +459,8 @@ impl Connection {
         }
         let mut loaded = Vec::new();
         for db in 0..self.state.dbs.len() {
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| Schema::load(io, bt))?);
+            let previous = if self.schema_loaded { self.schemas.get(db) } else { None };
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| Schema::reload(io, bt, previous))?);
         }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();

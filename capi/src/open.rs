@@ -42,7 +42,7 @@ pub unsafe fn open_impl(
     let bad_flags = base != SQLITE_OPEN_READONLY
         && base != SQLITE_OPEN_READWRITE
         && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    let name = String::from_utf8_lossy(filename).into_owned();
+    let name = ringlite::io::os_path::from_bytes(filename).into_owned();
     let mut eff = flags;
     if crate::config::uri_default() {
         eff |= SQLITE_OPEN_URI;

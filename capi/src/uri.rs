@@ -276,7 +276,7 @@ pub unsafe extern "C" fn sqlite3_db_filename(
         } else {
             Vec::new()
         };
-        d.keep(build(path.as_bytes(), &params, true))
+        d.keep(build(&ringlite::io::os_path::to_bytes(&path), &params, true))
     })
 }
 

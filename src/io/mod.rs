@@ -38,6 +38,7 @@ pub mod delay;
 pub mod lock;
 pub mod memory;
 pub mod notify;
+pub mod os_path;
 pub mod select;
 pub mod shared_memory;
 pub mod shm;
@@ -97,9 +98,10 @@ fn count_dir_sync(dir: &std::path::Path) {
     }
 }
 
-fn parent_dir(path: &str) -> &std::path::Path {
-    let dir = std::path::Path::new(path).parent().filter(|p| !p.as_os_str().is_empty());
-    dir.unwrap_or_else(|| std::path::Path::new("."))
+fn parent_dir(path: &str) -> std::path::PathBuf {
+    let path = os_path::os_path(path);
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    dir.unwrap_or_else(|| std::path::Path::new(".")).to_path_buf()
 }
 
 /// Open the directory holding `path` for an fsync (and count the sync
@@ -109,8 +111,8 @@ fn parent_dir(path: &str) -> &std::path::Path {
 pub(crate) fn open_parent_dir(path: &str) -> Option<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let dir = parent_dir(path);
-    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(dir).ok()?;
-    count_dir_sync(dir);
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_DIRECTORY).open(&dir).ok()?;
+    count_dir_sync(&dir);
     Some(f)
 }
 
@@ -247,7 +249,7 @@ pub trait File: Send + Sync {
 /// device `dev`.
 pub(crate) fn path_has_moved(path: &str, dev: u64, ino: u64) -> bool {
     use std::os::unix::fs::MetadataExt;
-    match std::fs::metadata(path) {
+    match std::fs::metadata(os_path::os_path(path)) {
         Ok(m) => m.dev() != dev || m.ino() != ino,
         Err(_) => true,
     }

@@ -122,7 +122,7 @@ impl ShmNode {
             .write(true)
             .create(true)
             .truncate(false)
-            .open(path)
+            .open(super::os_path::os_path(path))
             .map_err(|_| Error::new(SQLITE_IOERR_SHMOPEN, "disk I/O error"))?;
         let fd = file.as_raw_fd();
         if !dms_held_elsewhere(fd)? {
@@ -466,7 +466,7 @@ impl ShmHandle {
         if let Some(node) = self.node.take() {
             if delete && Arc::strong_count(&node) == 1 {
                 if let Some(p) = &node.path {
-                    let _ = std::fs::remove_file(p);
+                    let _ = std::fs::remove_file(super::os_path::os_path(p));
                 }
             }
         }

@@ -42,7 +42,7 @@ impl Siblings {
         if name.is_empty() {
             return None;
         }
-        let dir_c = CString::new(dir).ok()?;
+        let dir_c = CString::new(super::os_path::to_bytes(dir).into_owned()).ok()?;
         // SAFETY: open(2) of a NUL-terminated path with constant flags; the
         // result is checked before it is wrapped as an owned descriptor.
         let fd = unsafe { libc::open(dir_c.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC) };
@@ -51,7 +51,7 @@ impl Siblings {
         }
         // SAFETY: `fd` is a fresh descriptor nobody else owns.
         let dir = unsafe { OwnedFd::from_raw_fd(fd) };
-        Some(Siblings { dir, name: name.as_bytes().to_vec() })
+        Some(Siblings { dir, name: super::os_path::to_bytes(name).into_owned() })
     }
 
     /// Whether `<name><suffix>` exists beside the file (non-empty for

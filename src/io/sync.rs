@@ -152,7 +152,7 @@ impl Drop for SyncFile {
             lock::release_inode(self.dev, self.ino, &self.inode, f);
         }
         if self.delete_on_close {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(super::os_path::os_path(&self.path));
         }
     }
 }
@@ -172,7 +172,7 @@ impl IoBackend for SyncBackend {
                 o.create(true);
             }
         }
-        let file = o.open(path).map_err(|e| {
+        let file = o.open(super::os_path::os_path(path)).map_err(|e| {
             let mut err = Error::from(e);
             if err.code == crate::error::SQLITE_IOERR {
                 err = Error::code(SQLITE_CANTOPEN);
@@ -200,7 +200,7 @@ impl IoBackend for SyncBackend {
     }
 
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
-        match std::fs::remove_file(path) {
+        match std::fs::remove_file(super::os_path::os_path(path)) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::new(crate::error::SQLITE_IOERR_DELETE_NOENT, "disk I/O error"))
@@ -216,17 +216,17 @@ impl IoBackend for SyncBackend {
     fn exists(&self, path: &str) -> Result<bool> {
         // Journals and WALs only count when they hold something.
         let needs_content = path.ends_with("-journal") || path.ends_with("-wal");
-        Ok(std::fs::metadata(path).map(|m| !needs_content || m.len() > 0).unwrap_or(false))
+        Ok(std::fs::metadata(super::os_path::os_path(path)).map(|m| !needs_content || m.len() > 0).unwrap_or(false))
     }
 
     fn full_path(&self, path: &str) -> Result<String> {
-        let p = std::path::Path::new(path);
+        let p = super::os_path::os_path(path);
         let abs = if p.is_absolute() {
             p.to_path_buf()
         } else {
             std::env::current_dir().map_err(|_| Error::code(crate::error::SQLITE_CANTOPEN_FULLPATH))?.join(p)
         };
-        Ok(abs.to_string_lossy().into_owned())
+        Ok(super::os_path::from_os(&abs))
     }
 
     fn poll(&self, _timeout: Option<Duration>) -> Result<usize> {

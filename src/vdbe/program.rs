@@ -109,6 +109,7 @@ pub enum Opcode {
     AggStep,
     AggFinal,
     AggValue,
+    AggInverse,
     // records and cursors
     MakeRecord,
     Column,

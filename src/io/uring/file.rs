@@ -73,7 +73,7 @@ impl Drop for FileHandle {
             lock::release_inode(self.dev, self.ino, &self.inode, f);
         }
         if self.delete_on_close {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(crate::io::os_path::os_path(&self.path));
         }
     }
 }

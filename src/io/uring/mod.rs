@@ -137,7 +137,7 @@ impl IoBackend for IoUringBackend {
                 o.create(true);
             }
         }
-        let file = o.open(path).map_err(|e| {
+        let file = o.open(crate::io::os_path::os_path(path)).map_err(|e| {
             let mut err = Error::from(e);
             if err.code == crate::error::SQLITE_IOERR {
                 err = Error::code(SQLITE_CANTOPEN);
@@ -170,7 +170,7 @@ impl IoBackend for IoUringBackend {
     fn delete_request(&self, path: &str, sync_dir: bool) -> Result<super::Completion> {
         let mut ring = self.shared.ring();
         // Syncing the directory after the unlink stays synchronous.
-        let path_c = std::ffi::CString::new(path).ok().filter(|_| ring.has_unlinkat() && !sync_dir);
+        let path_c = std::ffi::CString::new(crate::io::os_path::to_bytes(path).into_owned()).ok().filter(|_| ring.has_unlinkat() && !sync_dir);
         let Some(path_c) = path_c else {
             drop(ring);
             return Ok(super::Completion::ready(self.paths.delete(path, sync_dir).map(|()| super::CompletionResult { bytes: 0, buffer: None })));
@@ -190,7 +190,7 @@ impl IoBackend for IoUringBackend {
         // Journals and WALs only count when they hold something (as in
         // the `sync` backend's `exists`).
         let needs_content = path.ends_with("-journal") || path.ends_with("-wal");
-        let Ok(path) = std::ffi::CString::new(path) else {
+        let Ok(path) = std::ffi::CString::new(crate::io::os_path::to_bytes(path).into_owned()) else {
             return Ok(super::Completion::ready(Ok(super::CompletionResult { bytes: 0, buffer: None })));
         };
         let completion = super::Completion::new();

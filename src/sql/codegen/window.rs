@@ -794,6 +794,21 @@ impl<'b> Compiler<'_> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
         let ki = self.window_key_info(&c.spec)?;
+        // An application's aggregate with an inverse over a ROWS frame
+        // with offsets runs as SQLite runs it: one accumulator per
+        // partition, rows entering the frame stepped, rows leaving it
+        // removed with xInverse, each row's result from xValue, and xFinal
+        // once at the partition's end (its value and error unused). The
+        // built-in ones get the same results from a fresh accumulator per
+        // row (see `sliding_sum_nan` for the one difference).
+        let moving = matches!((&c.kind, c.frame), (WinKind::Agg(def), Frame::Rows(..))
+            if !def.flags.builtin && matches!(&def.kind, FuncKind::Aggregate(a) if a.has_inverse()));
+        // The partition's accumulator is stepped by the leading cursor for
+        // the frames that grow with the peer groups; the other frames step
+        // accumulators of their own. An application's function is given
+        // its xFinal at each partition's end, as in SQLite.
+        let leading_acc = !matches!(c.frame, Frame::Rows(..) | Frame::Value(_));
+        let final_at_end = matches!(&c.kind, WinKind::Agg(def) if !def.flags.builtin) && (moving || leading_acc);
         // Sort (keys, rowid, args) and keep two copies of the sorted rows.
         let w = nk + 1 + na;
         let sorter = self.b.cursor();
@@ -893,6 +908,9 @@ impl<'b> Compiler<'_> {
         self.b.bind(new_part);
         self.b.add(Opcode::Integer, 0, rownum, 0);
         self.b.add(Opcode::Integer, 0, dense, 0);
+        if let (WinKind::Agg(def), true) = (&c.kind, final_at_end) {
+            self.b.add4(Opcode::AggFinal, c.acc, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 1);
+        }
         self.b.add(Opcode::Null, 0, c.acc, 0);
         let first_val = self.b.reg();
         let last_val = self.b.reg();
@@ -900,6 +918,12 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Integer, 0, part_rows, 0);
         let part_start = self.b.reg();
         self.b.add(Opcode::Rowid, lead, part_start, 0);
+        // The moving accumulator holds the rows with rowids m_lo..m_next.
+        let (m_lo, m_next) = (self.b.reg(), self.b.reg());
+        if moving {
+            self.b.add(Opcode::SCopy, part_start, m_lo, 0);
+            self.b.add(Opcode::SCopy, part_start, m_next, 0);
+        }
         // Where a row's frame scan starts (see `window_frame`).
         let (scan_from, scan_group) = (self.b.reg(), self.b.reg());
         if matches!(c.frame, Frame::Value(_)) {
@@ -949,7 +973,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Add, one, dense, dense);
         // Leading cursor: step the aggregate over the peer group.
         let step = self.b.here();
-        if let WinKind::Agg(def) = &c.kind {
+        if let (WinKind::Agg(def), true) = (&c.kind, leading_acc) {
             for k in 0..na {
                 self.b.add(Opcode::Column, lead, (nk + 1 + k) as i32, args + k as i32);
             }
@@ -1032,6 +1056,9 @@ impl<'b> Compiler<'_> {
                     self.b.add(Opcode::Add, kr, s, hi);
                 }
             }
+            if moving {
+                self.emit_moving_rows(c, def, &ki, (peek, trail), (lo, hi, m_lo, m_next), (np, nk, na), (args, one, value))?;
+            } else {
             let fdone = self.b.label();
             self.b.add4(Opcode::Gt, hi, fdone, lo, P4::None, 0);
             self.b.add(Opcode::SeekRowid, peek, fdone, lo);
@@ -1078,6 +1105,7 @@ impl<'b> Compiler<'_> {
             if sliding_sum && na > c.filtered as usize {
                 let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
                 self.sliding_sum_nan(lo, part_start, peek, part_keys, nk, na, c.filtered, value);
+            }
             }
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
@@ -1240,7 +1268,95 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::If, count, emit as i32, 0);
         self.b.add(Opcode::IfNot, eof, outer as i32, 0);
         self.b.bind(done);
+        if let (WinKind::Agg(def), true) = (&c.kind, final_at_end) {
+            self.b.add4(Opcode::AggFinal, c.acc, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 1);
+        }
         Ok((lead, nk))
+    }
+
+    /// The current row's value of a moving aggregate (see `moving` in
+    /// [`Self::window_pass`]): rows of the accumulator below the frame
+    /// start `lo` are removed (xInverse), rows from `m_next` through the
+    /// frame end `hi` in the current row's partition are stepped, and
+    /// xValue gives the value.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_moving_rows(
+        &mut self,
+        c: &WinCall<'_, '_>,
+        def: &Arc<FuncDef>,
+        ki: &KeyInfo,
+        (peek, trail): (i32, i32),
+        (lo, hi, m_lo, m_next): (i32, i32, i32, i32),
+        (np, nk, na): (usize, usize, usize),
+        (args, one, value): (i32, i32, i32),
+    ) -> Result<()> {
+        let n_args = (na - c.filtered as usize) as u16;
+        // Remove rows m_lo.. below lo (only rows that were stepped).
+        let inv_done = self.b.label();
+        let inv_top = self.b.here();
+        self.b.add4(Opcode::Ge, lo, inv_done, m_lo, P4::None, 0);
+        self.b.add4(Opcode::Ge, m_next, inv_done, m_lo, P4::None, 0);
+        self.b.add(Opcode::SeekRowid, peek, inv_done, m_lo);
+        for k in 0..na {
+            self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
+        }
+        self.restore_json_subtypes(&c.args, args)?;
+        let unfiltered = self.b.label();
+        if c.filtered {
+            self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+        }
+        self.b.add4(Opcode::AggInverse, 0, args, c.acc, P4::Func(def.clone()), n_args);
+        self.b.bind(unfiltered);
+        self.b.add(Opcode::Add, one, m_lo, m_lo);
+        self.b.add(Opcode::Goto, 0, inv_top as i32, 0);
+        self.b.bind(inv_done);
+        // Rows below lo never stepped are skipped.
+        for r in [m_lo, m_next] {
+            let keep = self.b.label();
+            self.b.add4(Opcode::Ge, lo, keep, r, P4::None, 0);
+            self.b.add(Opcode::SCopy, lo, r, 0);
+            self.b.bind(keep);
+        }
+        // Step rows m_next..=hi of this partition.
+        let st_done = self.b.label();
+        self.b.add4(Opcode::Gt, hi, st_done, m_next, P4::None, 0);
+        self.b.add(Opcode::SeekRowid, peek, st_done, m_next);
+        let st_top = self.b.here();
+        let q = self.b.reg();
+        self.b.add(Opcode::Rowid, peek, q, 0);
+        self.b.add4(Opcode::Gt, hi, st_done, q, P4::None, 0);
+        if np > 0 {
+            let pk = self.b.regs(np);
+            let tk = self.b.regs(np);
+            for k in 0..np {
+                self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+                self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+            }
+            let same = self.b.label();
+            let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+            self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+            self.b.add(Opcode::Jump, st_done, same, st_done);
+            self.b.bind(same);
+        }
+        for k in 0..na {
+            self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
+        }
+        self.restore_json_subtypes(&c.args, args)?;
+        let unfiltered = self.b.label();
+        if c.filtered {
+            self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+        }
+        self.b.add4(Opcode::AggStep, 0, args, c.acc, P4::Func(def.clone()), n_args);
+        self.b.bind(unfiltered);
+        self.b.add(Opcode::Add, one, q, m_next);
+        let st_next = self.b.label();
+        self.b.add(Opcode::Next, peek, st_next, 0);
+        self.b.add(Opcode::Goto, 0, st_done, 0);
+        self.b.bind(st_next);
+        self.b.add(Opcode::Goto, 0, st_top as i32, 0);
+        self.b.bind(st_done);
+        self.b.add4(Opcode::AggValue, c.acc, n_args as i32, value, P4::Func(def.clone()), 0);
+        Ok(())
     }
 }
 

@@ -327,8 +327,16 @@ impl Compiler<'_> {
         self.b.bind(next);
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(fdone);
-        self.b.add4(Opcode::AggFinal, acc, (s.na - s.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
-        self.b.add(Opcode::SCopy, acc, value, 0);
+        let n_args = (s.na - s.filtered as usize) as i32;
+        if def.flags.builtin {
+            self.b.add4(Opcode::AggFinal, acc, n_args, 0, P4::Func(def.clone()), 0);
+            self.b.add(Opcode::SCopy, acc, value, 0);
+        } else {
+            // An application's function answers with xValue, as over
+            // SQLite's frames; its xFinal only releases the state.
+            self.b.add4(Opcode::AggValue, acc, n_args, value, P4::Func(def.clone()), 0);
+            self.b.add4(Opcode::AggFinal, acc, n_args, 0, P4::Func(def.clone()), 1);
+        }
         Ok(())
     }
 }

@@ -1,8 +1,11 @@
 //! Function calls: scalar `Function` (`r[P3] = f(r[P2..P2+P5])`),
 //! aggregate `AggStep` (accumulator in register P3; with P1, `r[P1]` is
 //! set to whether the row is now the one the aggregate's value comes
-//! from, for bare columns beside min()/max()) and `AggFinal`
-//! (accumulator P1 replaced by the final value). No I/O.
+//! from, for bare columns beside min()/max()), `AggInverse` (the row
+//! leaves a moving window frame: the function's xInverse), `AggValue`
+//! (the current value into P3) and `AggFinal` (accumulator P1 replaced by
+//! the final value; with P5 = 1, at the end of a window partition, the
+//! value and any error are discarded, as SQLite discards them). No I/O.
 
 use super::Flow;
 use crate::error::Result;
@@ -45,7 +48,7 @@ pub(super) fn exec_lent(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Resu
         return Err(super::internal("function opcode without a function"));
     };
     host.state().lent_depth += 1;
-    let r = if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+    let r = if insn.p5 <= 1 && matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
         call_few(vm, insn, def, Caller::Lent(&mut *host))
     } else {
         call_general(vm, insn, def, Caller::Lent(&mut *host))
@@ -63,7 +66,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
-    if insn.p5 <= 1 && insn.opcode != Opcode::AggFinal && insn.opcode != Opcode::AggValue {
+    if insn.p5 <= 1 && matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
         return call_few(vm, insn, def, Caller::State(env));
     }
     call_general(vm, insn, def, Caller::State(env))
@@ -125,6 +128,23 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
             if insn.p1 > 0 {
                 vm.regs[insn.p1 as usize].set(Value::Integer(chosen as i64));
             }
+            Ok(Flow::Next)
+        }
+        (Opcode::AggInverse, FuncKind::Aggregate(f)) => {
+            let acc = insn.p3 as usize;
+            let state = vm.aggs.get_or_start(acc, || f.start());
+            let r = state.inverse(&mut ctx, &args);
+            restore_args(&mut vm.regs, first, &mut args);
+            r.map(|()| Flow::Next)
+        }
+        (Opcode::AggFinal, FuncKind::Aggregate(_)) if insn.p5 == 1 => {
+            // The end of a window partition: the function may release what
+            // it holds; its value (and error) are not used.
+            let acc = insn.p1 as usize;
+            if let Some(mut state) = vm.aggs.take(acc) {
+                let _ = state.finalize(&mut ctx);
+            }
+            vm.regs[acc].set(Value::Null);
             Ok(Flow::Next)
         }
         (Opcode::AggFinal, FuncKind::Aggregate(f)) => {

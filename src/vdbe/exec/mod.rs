@@ -128,7 +128,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                 };
                 vm.steps += 1;
                 match insn.opcode {
-                    Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec_lent(vm, insn, host),
+                    Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse => agg::exec_lent(vm, insn, host),
                     Opcode::Insert | Opcode::Delete | Opcode::IdxInsert => heard_write(vm, insn, host),
                     Opcode::Halt => vtab_txn::halt(vm, current, insn, host),
                     Opcode::AutoCommit | Opcode::Savepoint => vtab_txn::txn_op(vm, current, insn, host),
@@ -176,7 +176,7 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
         let prog = current;
         let flow = match insn.opcode {
             // Handed back before it counts as run (see `run`).
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue if agg::lends(insn) => return Ok(Handback::Host),
+            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse if agg::lends(insn) => return Ok(Handback::Host),
             Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => return Ok(Handback::Host),
             // Virtual-table methods, and transaction ends while virtual
             // tables take part, are lent the connection too.
@@ -266,7 +266,7 @@ fn dispatch<'p>(
         Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
             compare::exec(vm, insn)
         }
-        Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue => agg::exec(vm, insn, env),
+        Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse => agg::exec(vm, insn, env),
         Opcode::MakeRecord => record::make_record(vm, insn, &prog.insns, env),
         Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
         Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
