@@ -123,7 +123,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "database_list" => {
-            let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect();
+            let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())]).collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
         "compile_options" | "function_list" | "collation_list" | "pragma_list" => {
@@ -610,7 +610,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
         "compile_options" => Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect())),
         "database_list" => Some((
             vec!["seq", "name", "file"],
-            c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::text(f)]).collect(),
+            c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())]).collect(),
         )),
         "pragma_list" => Some((vec!["name"], super::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
         "function_list" => {
