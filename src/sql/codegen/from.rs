@@ -59,6 +59,10 @@ pub enum JoinTerm<'a, 'b> {
     /// USING/NATURAL: the left column (the coalesce() of the listed
     /// columns when there are several) equals the right column.
     ColEq(Vec<ColumnRef>, ColumnRef),
+    /// A table-valued pragma's argument given as an expression (a bound
+    /// parameter, a function of tables to the left): it equals the hidden
+    /// `arg` column, compared as names are (ASCII case folded).
+    ExprEq(&'a Expr<'b>, ColumnRef),
     /// A row of a table-valued pragma standing for a table it cannot
     /// describe: when the column holds `i` (1-based), the statement fails
     /// with error `i - 1` of the list (SQLite's pragma fails when it runs
@@ -931,6 +935,16 @@ impl<'b> Compiler<'_> {
                             None => P4::None,
                         };
                         self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
+                        self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                    JoinTerm::ExprEq(e, r) => {
+                        let lr = self.b.reg();
+                        let rr = self.b.reg();
+                        self.expr(e, lr)?;
+                        self.emit_column(r, rr)?;
+                        let t = self.b.reg();
+                        let nocase = P4::Coll(self.collation("NOCASE")?);
+                        self.b.add4(Opcode::Eq, rr, t, lr, nocase, crate::vdbe::program::cmp_flags::STOREP2);
                         self.b.add(Opcode::IfNot, t, next, 1);
                     }
                     JoinTerm::FailWhen(marker, errors) => {

@@ -36,6 +36,14 @@ use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, QualifiedName};
 
+/// The argument of a table-valued pragma known only when the statement
+/// runs: a column of a table to the left, or any other expression (a
+/// bound parameter, a function of such columns).
+enum PragmaArg<'a, 'b> {
+    Column(crate::sql::resolve::ColumnRef),
+    Expr(&'a Expr<'b>),
+}
+
 /// The columns of json_each/json_tree, and whether each is hidden.
 const COLUMNS: [(&str, bool); 10] = [
     ("key", false),
@@ -192,26 +200,26 @@ impl<'b> Compiler<'_> {
                     (Some(Expr::Literal(Literal::Null)) | None, w) => w,
                     _ => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
                 };
-                let n_hidden = if schema.is_some() { 2 } else { 1 };
-                return self.open_schema_pragma_for(pragma, arg, schema, n_hidden, alias, out);
+                return self.open_schema_pragma_for(pragma, arg, schema, max_args, alias, out);
             }
         }
         let arg = match args.first() {
             Some(Expr::Literal(Literal::Null)) => None,
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
             Some(Expr::Id(id)) => match column_arg(self, None, id.0) {
-                Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
+                Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
                 None => return Err(Error::sql(format!("no such column: {}", unquote(id.0)))),
             },
             Some(Expr::Qualified(t, n)) => match column_arg(self, Some(&unquote(t.0)), n.0) {
-                Some(col) => return self.open_correlated_schema_pragma(pragma, col, alias, out),
+                Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
                 None => return Err(Error::sql(format!("no such column: {}.{}", unquote(t.0), unquote(n.0)))),
             },
-            Some(_) => return Err(Error::unsupported("pragma functions with an argument other than a constant or a column")),
+            Some(e) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(e), alias, out),
             None => None,
         };
-        self.open_schema_pragma_for(pragma, arg, schema, args.len(), alias, out)
+        // (Hidden columns not given hold NULL, as SQLite's do.)
+        self.open_schema_pragma_for(pragma, arg, schema, max_args, alias, out)
     }
 
     /// `open_schema_pragma` for argument `arg` and database `schema`,
@@ -357,7 +365,7 @@ impl<'b> Compiler<'_> {
     /// The pragma's rows for every table (or index, for index_info and
     /// index_xinfo) with its name in a last, hidden `arg` column, joined
     /// to the argument column `col`.
-    fn open_correlated_schema_pragma<'a>(&mut self, pragma: &str, col: crate::sql::resolve::ColumnRef, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    fn open_correlated_schema_pragma<'a>(&mut self, pragma: &str, arg: PragmaArg<'a, 'b>, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let by_index = matches!(pragma, "index_info" | "index_xinfo");
         let mut objects: Vec<String> = if by_index {
             self.schema.indexes.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, i)| i.name.clone()).collect()
@@ -393,6 +401,14 @@ impl<'b> Compiler<'_> {
             names = self.schema_pragma_rows(pragma, None, None)?.0;
         }
         names.push("arg".to_string());
+        // The hidden `schema` column, not given: NULL.
+        let with_schema = pragma != "table_list";
+        if with_schema {
+            for r in rows.iter_mut() {
+                r.push(crate::value::Value::Null);
+            }
+            names.push("schema".to_string());
+        }
         if !unconnected.is_empty() {
             let width = names.len();
             for r in rows.iter_mut() {
@@ -400,7 +416,7 @@ impl<'b> Compiler<'_> {
             }
             for (n, (object, _)) in unconnected.iter().enumerate() {
                 let mut r = vec![crate::value::Value::Null; width];
-                r[width - 1] = crate::value::Value::text(object.clone());
+                r[width - 1 - with_schema as usize] = crate::value::Value::text(object.clone());
                 r.push(crate::value::Value::Integer(n as i64 + 1));
                 rows.push(r);
             }
@@ -416,8 +432,11 @@ impl<'b> Compiler<'_> {
         if let Some(m) = marker_col {
             std::sync::Arc::make_mut(&mut item.columns)[m].hidden = true;
         }
-        let arg_col = item.columns.len() - 1 - marker_col.is_some() as usize;
+        let arg_col = item.columns.len() - 1 - marker_col.is_some() as usize - with_schema as usize;
         std::sync::Arc::make_mut(&mut item.columns)[arg_col].argument = true;
+        if with_schema {
+            std::sync::Arc::make_mut(&mut item.columns)[arg_col + 1].argument = true;
+        }
         let arg_ref = crate::sql::resolve::ColumnRef {
             depth: 0,
             item: it.item,
@@ -426,7 +445,10 @@ impl<'b> Compiler<'_> {
             affinity: Affinity::Blob,
             collation: Some("NOCASE".to_string()),
         };
-        it.on.push(super::from::JoinTerm::ColEq(vec![col], arg_ref));
+        it.on.push(match arg {
+            PragmaArg::Column(col) => super::from::JoinTerm::ColEq(vec![col], arg_ref),
+            PragmaArg::Expr(e) => super::from::JoinTerm::ExprEq(e, arg_ref),
+        });
         if let Some(m) = marker_col {
             let marker = crate::sql::resolve::ColumnRef { column: Some(m), affinity: Affinity::Blob, collation: None, ..arg_ref_of(it.item, item.cursor) };
             it.on.push(super::from::JoinTerm::FailWhen(marker, unconnected.into_iter().map(|(_, e)| e).collect()));

@@ -203,6 +203,10 @@ impl<'b> Compiler<'_> {
                         cols.extend(l.iter().cloned());
                         cols.push(r.clone());
                     }
+                    JoinTerm::ExprEq(e, r) => {
+                        all.push(e);
+                        cols.push(r.clone());
+                    }
                     JoinTerm::FailWhen(marker, _) => cols.push(marker.clone()),
                 }
             }
