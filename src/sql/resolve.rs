@@ -124,6 +124,28 @@ pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Res
     resolve_in(scopes, None, qualifier, name)
 }
 
+/// Whether `q` (in `db.q.column`, `db` when given) names `item`. As in
+/// SQLite, a schema table read without an alias answers to its legacy
+/// and its new name alike (`sqlite_master`/`sqlite_schema`, for TEMP
+/// `sqlite_temp_master`/`sqlite_temp_schema`, which `temp.sqlite_master`
+/// also names).
+fn qualifier_names(item: &ScopeItem, db: Option<usize>, q: &str) -> bool {
+    if item.name.eq_ignore_ascii_case(q) {
+        return true;
+    }
+    if !item.name.eq_ignore_ascii_case(&item.table) {
+        return false;
+    }
+    let is = |s: &str, names: [&str; 2]| names.iter().any(|n| s.eq_ignore_ascii_case(n));
+    const MAIN: [&str; 2] = ["sqlite_master", "sqlite_schema"];
+    const TEMP: [&str; 2] = ["sqlite_temp_master", "sqlite_temp_schema"];
+    if item.db == 1 {
+        is(&item.name, TEMP) && (is(q, TEMP) || (db == Some(1) && is(q, MAIN)))
+    } else {
+        is(&item.name, MAIN) && is(q, MAIN)
+    }
+}
+
 /// Resolve `db.qualifier.name` (a three-part name): as [`resolve`], only
 /// items reading a table of database `db` match when it is given.
 pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
@@ -137,7 +159,7 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
         let mut by_source = false;
         for (ii, item) in scope.items.iter().enumerate() {
             if let Some(q) = qualifier {
-                if !item.name.eq_ignore_ascii_case(q) {
+                if !qualifier_names(item, db, q) {
                     // A table inside a parenthesized join.
                     if let Some(c) = source_column_of(item, db, q, name) {
                         if found.is_some() {

@@ -371,13 +371,13 @@ impl<'b> Compiler<'_> {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = if is_temp_schema { 1 } else { db.unwrap_or(0) };
                     if t.db == 1 {
-                        t.name = name.clone();
+                        t.name = "sqlite_temp_master".into();
                     }
                     Some(Arc::new(t))
                 } else if is_main_schema && db == Some(1) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = 1;
-                    t.name = name.clone();
+                    t.name = "sqlite_temp_master".into();
                     Some(Arc::new(t))
                 } else {
                     self.schema.shared_table_in(db, &name).cloned()

@@ -205,6 +205,10 @@ pub struct Compiler<'s> {
     /// text): what SQLite's xBestIndex would hand a pragma function as its
     /// hidden `arg`/`schema` argument (see `table_fn.rs`).
     pub(super) pragma_where_args: Vec<(Option<String>, String, String)>,
+    /// The result-column aliases of the SELECT whose FROM is being opened
+    /// (a table-valued pragma's argument may name one, as a WHERE term
+    /// may; it is compiled once the aliases are known).
+    pub(super) from_result_aliases: Vec<String>,
     /// Compiling the body of a view or trigger stored in this database:
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
@@ -440,6 +444,7 @@ impl<'s> Compiler<'s> {
             databases,
             temp_listed: false,
             pragma_where_args: Vec::new(),
+            from_result_aliases: Vec::new(),
             home_db: None,
             memory_db: false,
             page_size: 4096,

@@ -848,8 +848,17 @@ impl Compiler<'_> {
             };
             let where_args = where_clause.as_ref().map(|w| super::table_fn::where_equalities(w)).unwrap_or_default();
             let saved_where_args = std::mem::replace(&mut self.pragma_where_args, where_args);
+            let written_aliases = columns
+                .iter()
+                .filter_map(|rc| match rc {
+                    ResultColumn::Expr(_, Some(ast::As::As(n) | ast::As::Elided(n))) => Some(unquote(n.0)),
+                    _ => None,
+                })
+                .collect();
+            let saved_aliases = std::mem::replace(&mut self.from_result_aliases, written_aliases);
             let items_from = self.open_from(from.as_ref());
             self.pragma_where_args = saved_where_args;
+            self.from_result_aliases = saved_aliases;
             self.cte_limit_hint = None;
             let items_from = items_from?;
             let mut sources = Vec::new();
@@ -1192,7 +1201,11 @@ impl Compiler<'_> {
             true
         });
         for (q, n, quoted, db) in names {
-            if self.resolve_name(q.as_deref(), &n)?.is_some() {
+            let resolved = match db.as_deref().and_then(|d| self.db_index(d)) {
+                Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q.as_deref(), &n)?,
+                None => self.resolve_name(q.as_deref(), &n)?,
+            };
+            if resolved.is_some() {
                 continue;
             }
             if let (Some(d), Some(t)) = (&db, &q) {

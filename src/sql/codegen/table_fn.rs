@@ -208,6 +208,9 @@ impl<'b> Compiler<'_> {
             Some(Expr::Literal(Literal::String(s))) => Some(unquote(s)),
             Some(Expr::Id(id)) => match column_arg(self, None, id.0) {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
+                // A result column's alias (SQLite lets WHERE terms, which
+                // these arguments become, name one).
+                None if self.from_result_aliases.iter().any(|a| a.eq_ignore_ascii_case(&unquote(id.0))) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(&args[0]), alias, out),
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
                 None => return Err(Error::sql(format!("no such column: {}", unquote(id.0)))),
             },
