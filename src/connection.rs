@@ -527,7 +527,7 @@ impl Connection {
         let colls = &self.collations;
         let collation_order = &self.collation_order;
         let page_size = self.state.dbs[0].btree.page_size();
-        let temp_listed = self.state.temp_used || !self.schemas.get(1).map_or(true, |s| s.rows.is_empty());
+        let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
         let memory = self.memory;
         let authorizer = self.authorizer.as_mut();
         let internal = self.internal_sql;

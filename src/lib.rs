@@ -32,6 +32,12 @@
 
 // Only `io/` backends may opt out, module by module, with `#[allow(unsafe_code)]`.
 #![deny(unsafe_code)]
+// Lints the house does not follow, and why: code generators and the
+// planner pass register numbers and cursors by the handful, and name their
+// tuples where they are used (`too_many_arguments`, `type_complexity`);
+// a match arm's guard falls through to later arms, so folding an inner
+// `if` into it changes which arm runs (`collapsible_match`).
+#![allow(clippy::too_many_arguments, clippy::type_complexity, clippy::collapsible_match)]
 
 pub mod error;
 pub mod io;

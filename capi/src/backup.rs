@@ -137,7 +137,9 @@ pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int 
     })
 }
 
-/// The body of `sqlite3_backup_finish`, holding the destination's lock.
+/// The body of `sqlite3_backup_finish`, holding the destination's lock
+/// (the handle comes back from the pointer the application held).
+#[allow(clippy::boxed_local)]
 unsafe fn finish(mut h: Box<BackupHandle>) -> c_int {
     let Some(dest) = db_ref(h.dest) else {
         return SQLITE_MISUSE;

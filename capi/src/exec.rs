@@ -75,7 +75,7 @@ pub unsafe fn exec(
                 let mut values: Vec<*mut c_char> = (0..ncol)
                     .map(|i| crate::column::sqlite3_column_text(stmt, i) as *mut c_char)
                     .collect();
-                let f = cb.unwrap_or_else(|| unreachable_cb());
+                let f = cb.unwrap_or_else(unreachable_cb);
                 if f(arg, ncol, values.as_mut_ptr(), names.as_mut_ptr()) != 0 {
                     crate::step::sqlite3_finalize(stmt);
                     set_error(d, SQLITE_ABORT, None);

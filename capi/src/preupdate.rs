@@ -27,7 +27,9 @@ pub type PreUpdateFn = unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *c
 pub struct Current {
     /// `None` outside a callback.
     change: Option<Change>,
-    /// Values handed out by `_old`/`_new`, freed when the callback returns.
+    /// Values handed out by `_old`/`_new`, freed when the callback returns
+    /// (boxed: the application holds pointers to them while the vector grows).
+    #[allow(clippy::vec_box)]
     handed: Vec<Box<sqlite3_value>>,
 }
 

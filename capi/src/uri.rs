@@ -41,7 +41,7 @@ fn percent_decode(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
-        if s[i] == b'%' && i + 2 < s.len() + 0 && i + 2 <= s.len() - 1 {
+        if s[i] == b'%' && i + 2 < s.len() {
             if let (Some(a), Some(b)) = (unhex(s[i + 1]), unhex(s[i + 2])) {
                 out.push(a * 16 + b);
                 i += 3;

@@ -615,7 +615,7 @@ impl Btree {
                     if self.pager.set_journal_mode(actual) != actual {
                         return shown;
                     }
-                    *self.temp_journal_mode.insert(m.name())
+                    self.temp_journal_mode.insert(m.name())
                 }
             };
         }

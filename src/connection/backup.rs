@@ -148,9 +148,8 @@ impl Backup {
                 }
                 return self.replace_whole_destination(dest, src);
             }
-            block(dest_bt, |b| b.pager_mut().begin_write(false)).map_err(|e| {
+            block(dest_bt, |b| b.pager_mut().begin_write(false)).inspect_err(|_| {
                 let _ = block(dest_bt, |b| b.rollback());
-                e
             })?;
             self.holds_dest = true;
         }

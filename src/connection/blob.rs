@@ -63,7 +63,7 @@ fn type_name(st: u64) -> &'static str {
         0 | 10 | 11 => "null",
         7 => "real",
         1..=9 => "integer",
-        _ if st % 2 == 0 => "blob",
+        _ if st.is_multiple_of(2) => "blob",
         _ => "text",
     }
 }
@@ -105,7 +105,7 @@ impl Connection {
             .position(|c| c.name.eq_ignore_ascii_case(column))
             .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
         if writable {
-            let indexed = schema.indexes_of(&t).iter().any(|ix| ix.columns.iter().any(|c| c.column.is_none_or(|x| x == col)))
+            let indexed = schema.indexes_of(t).iter().any(|ix| ix.columns.iter().any(|c| c.column.is_none_or(|x| x == col)))
                 || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));
             if indexed {
                 return Err(Error::new(SQLITE_ERROR, "cannot open indexed column for writing"));
@@ -115,7 +115,7 @@ impl Connection {
             }
         }
         let root = t.root;
-        let hooked = match crate::sql::codegen::dml_common::written_table(&t, 0) {
+        let hooked = match crate::sql::codegen::dml_common::written_table(t, 0) {
             crate::vdbe::program::P4::Table(w) => (w, col),
             _ => unreachable!("written_table gives a table operand"),
         };

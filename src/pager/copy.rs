@@ -132,7 +132,7 @@ impl Pager {
         }
         let new_size = u32::from(u16::from_be_bytes([image[header::PAGE_SIZE], image[header::PAGE_SIZE + 1]]));
         let new_size = if new_size == 1 { 65536 } else { new_size };
-        if !header::valid_page_size(new_size) || image.len() % new_size as usize != 0 {
+        if !header::valid_page_size(new_size) || !image.len().is_multiple_of(new_size as usize) {
             return Err(Error::corrupt());
         }
         if !self.opts.immutable && !self.file.lock(crate::io::LockLevel::Exclusive)? {

@@ -297,8 +297,7 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
             let stop = offset_of(sql, p.line, p.column);
             tokens(sql)
                 .into_iter()
-                .filter(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes()))
-                .last()
+                .rfind(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes()))
                 .map(|t| t.start)
         }
         ParseError::UnterminatedLiteral(Some(p))

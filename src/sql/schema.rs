@@ -528,7 +528,7 @@ impl Schema {
         }
         for (db, d) in dbs.iter().enumerate() {
             s.rows.extend(d.rows.iter().cloned());
-            s.row_dbs.extend(std::iter::repeat(db).take(d.rows.len()));
+            s.row_dbs.extend(std::iter::repeat_n(db, d.rows.len()));
         }
         s.trigger_targets = (0..s.rows.len()).map(|i| s.temp_trigger_target(i, names)).collect();
         s
@@ -710,7 +710,7 @@ impl Schema {
     /// Whether a trigger of this name exists in database `db` (`None`:
     /// any database).
     pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
-        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.map_or(true, |d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.is_none_or(|d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
     }
 }
 

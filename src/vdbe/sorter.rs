@@ -96,7 +96,7 @@ fn sort_spans(ki: &KeyInfo, arena: &[u8], rows: &mut [Span]) {
         if rows.iter().all(|r| r.key.is_some()) {
             let key = |r: &Span| r.key.unwrap_or(0);
             if field.descending {
-                rows.sort_by(|a, b| key(b).cmp(&key(a)));
+                rows.sort_by_key(|r| std::cmp::Reverse(key(r)));
             } else {
                 rows.sort_by_key(key);
             }
@@ -175,7 +175,9 @@ impl Sorter {
         self.advance()
     }
 
-    /// Advance; `Ready(false)` at the end.
+    /// Advance; `Ready(false)` at the end. (Not an `Iterator`: it may
+    /// suspend on I/O.)
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> IoPoll<bool> {
         if self.merge.is_some() {
             return self.advance();

@@ -22,7 +22,7 @@ impl Compiler<'_> {
         let sc = self.b.cursor();
         self.dbs_used |= 1 << self.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
-        for (old_name, ty, name, tbl, sql) in rows.into_iter().map(|(o, t, n, tb, s)| (o, t, n, tb, s)) {
+        for (old_name, ty, name, tbl, sql) in rows.into_iter() {
             let _ = ();
             let end = self.b.label();
             self.b.add(Opcode::Rewind, sc, end, 0);
@@ -362,14 +362,13 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             let n = table.columns.len();
             let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
             let keep = c.b.regs(kept.len().max(1));
-            let mut k = 0;
-            for i in kept.iter().copied() {
+            for (k, i) in kept.iter().copied().enumerate() {
+                let k = k as i32;
                 if table.rowid_alias == Some(i) {
                     c.b.add(Opcode::Null, 0, keep + k, 0);
                 } else {
                     c.b.add(Opcode::SCopy, row + i as i32, keep + k, 0);
                 }
-                k += 1;
             }
             let rec = c.b.reg();
             let rid = c.b.reg();

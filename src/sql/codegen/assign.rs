@@ -58,9 +58,9 @@ pub fn resolve_sets<'a, 'b>(table: &Table, sets: &'a [Set<'b>], rowid_names: boo
         for (name, v) in s.col_names.iter().zip(values) {
             let n = unquoted(name.0);
             let n = crate::sql::repeated_set_columns::set_column_name(&n);
-            let i = match table.column_index(&n) {
+            let i = match table.column_index(n) {
                 Some(i) => i,
-                None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => {
+                None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n)) => {
                     table.rowid_alias.unwrap_or(usize::MAX)
                 }
                 None => return Err(Error::sql(format!("no such column: {n}"))),

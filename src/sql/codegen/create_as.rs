@@ -250,9 +250,7 @@ pub(super) fn column_affinity_or_none(info: &SelectInfo, i: usize) -> Option<Aff
         for a in &arms[at + 1..] {
             k |= kinds_of(a);
         }
-        if aff == Affinity::Text && k & kinds::NUMERIC != 0 {
-            aff = Affinity::Blob;
-        } else if aff.is_numeric() && k & kinds::TEXT != 0 {
+        if (aff == Affinity::Text && k & kinds::NUMERIC != 0) || (aff.is_numeric() && k & kinds::TEXT != 0) {
             aff = Affinity::Blob;
         }
         if aff.is_numeric() && arms[0].casts.get(i).copied().unwrap_or(false) {

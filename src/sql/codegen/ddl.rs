@@ -397,7 +397,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let idx = index_from_stmt(stmt, None, 0, lookup)?;
                 let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 if table.view_select.is_some() {
-                    return Err(Error::sql(format!("views may not be indexed")));
+                    return Err(Error::sql("views may not be indexed".to_string()));
                 }
                 c.validate_index_exprs(&table, &idx)?;
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });

@@ -56,7 +56,7 @@ pub fn parse_numeric(s: &str) -> Result<Number> {
 
 fn decode_blob(hex: &str) -> Result<Vec<u8>> {
     let h = hex.as_bytes();
-    if h.len() % 2 != 0 {
+    if !h.len().is_multiple_of(2) {
         return Err(Error::sql(format!("unrecognized token: \"X'{hex}'\"")));
     }
     (0..h.len() / 2)

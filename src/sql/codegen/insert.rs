@@ -41,8 +41,8 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             for n in names.iter() {
                 let n = unquoted(n.0);
                 let n = crate::sql::repeated_set_columns::set_column_name(&n);
-                let i = table.column_index(&n).or_else(|| {
-                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) {
+                let i = table.column_index(n).or_else(|| {
+                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n)) {
                         table.rowid_alias.or(Some(usize::MAX))
                     } else {
                         None
@@ -293,7 +293,7 @@ fn autoincrement_floor(c: &mut Compiler<'_>, rowid: i32) {
 
 /// Read the table's `sqlite_sequence` entry into registers.
 fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
-    let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(|| Error::corrupt())?;
+    let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(Error::corrupt)?;
     let sq = c.b.cursor();
     c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, db as i32, crate::vdbe::program::P4::Int64(2), 0);
     c.comment("sqlite_sequence");

@@ -34,7 +34,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
         Stmt::Update { sets, .. } => sets.iter().flat_map(|s| s.col_names.iter().map(|n| crate::sql::repeated_set_columns::set_column_name(&unquote(n.0)).to_string())).collect(),
         _ => Vec::new(),
     };
-    c.schema.triggers_of(&view).iter().any(|(_, sql)| {
+    c.schema.triggers_of(view).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {
@@ -221,7 +221,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                     .map(|x| {
                         let col = unquoted(x.0);
                         let col = crate::sql::repeated_set_columns::set_column_name(&col);
-                        names.iter().position(|y| y.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
+                        names.iter().position(|y| y.eq_ignore_ascii_case(col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
                     })
                     .collect::<Result<_>>()?,
                 None => (0..n).collect(),

@@ -319,7 +319,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // ringlite never maps database files: a file database reports
             // 0 whatever is asked (as SQLite built without mmap does); an
             // in-memory one reports nothing, as in SQLite.
-            let file = c.databases.get(pdb).map_or(false, |d| !d.1.is_empty());
+            let file = c.databases.get(pdb).is_some_and(|d| !d.1.is_empty());
             let rows = if file { vec![vec![Value::Integer(0)]] } else { Vec::new() };
             const_rows(c, prog, &["mmap_size"], rows);
         }
@@ -340,10 +340,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         "none" => 0,
                         "full" => 1,
                         "incremental" => 2,
-                        other => match other.parse::<i64>() {
-                            Ok(n @ 0..=2) => n,
-                            _ => 0,
-                        },
+                        other => other.parse::<i64>().unwrap_or(0),
                     };
                     c.writes = true;
                     c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("auto_vacuum={mode}")), 0);

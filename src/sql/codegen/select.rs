@@ -969,11 +969,11 @@ impl Compiler<'_> {
                 ctx.sorter = Some((s, nk));
             }
             // (A DISTINCT that cannot remove a row is left out.)
-            let distinct = matches!(distinctness, Some(ast::Distinctness::Distinct))
-                && !(group_by.is_none()
-                    && !self.items_have_aggregates(&items)
-                    && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
-                    && self.distinct_is_redundant(&items_from, &items, *where_clause));
+            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
+            let plain_rows = group_by.is_none()
+                && !self.items_have_aggregates(&items)
+                && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)));
+            let distinct = is_distinct && !(plain_rows && self.distinct_is_redundant(&items_from, &items, *where_clause));
             if distinct {
                 // Rows are told apart under each result column's collation.
                 let mut fields = Vec::with_capacity(items.len());

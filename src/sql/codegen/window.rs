@@ -297,7 +297,7 @@ impl<'b> Compiler<'_> {
                 let rows_offsets = f.mode == ast::FrameMode::Rows
                     && (!matches!(f.start, ast::FrameBound::UnboundedPreceding) || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))))
                     && offset(&f.start, true).is_some()
-                    && f.end.as_ref().map_or(true, |b| offset(b, false).is_some());
+                    && f.end.as_ref().is_none_or(|b| offset(b, false).is_some());
                 let from_start = matches!(f.start, ast::FrameBound::UnboundedPreceding)
                     && matches!(f.end, None | Some(ast::FrameBound::CurrentRow | ast::FrameBound::UnboundedFollowing));
                 no_exclude && (rows_offsets || from_start)
@@ -525,9 +525,9 @@ impl<'b> Compiler<'_> {
         if let Some((group_by, having)) = grouping {
             // One stored row per group, from the aggregate query itself.
             let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new(), true)).collect();
-            stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(*e, None)));
+            stored.extend(agg_calls.iter().map(|e| ResultItem::Expr(e, None)));
             for c in &calls {
-                stored.extend(c.args.iter().map(|e| ResultItem::Expr(*e, None)));
+                stored.extend(c.args.iter().map(|e| ResultItem::Expr(e, None)));
                 stored.extend(c.spec.partition_by.unwrap_or(&[]).iter().map(|e| ResultItem::Expr(e, None)));
                 for t in c.spec.order_by.unwrap_or(&[]) {
                     // A NULLS FIRST/LAST term's flag field gets the value

@@ -165,7 +165,6 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
         }
         _ => Err(super::internal("function kind does not match the opcode")),
     };
-    drop(ctx);
     restore_args(&mut vm.regs, first, &mut args);
     vm.call_args = args;
     vm.now_jd_ms = now;
@@ -227,8 +226,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, args);
             let subtype = ctx.result_subtype;
-            drop(ctx);
-            vm.now_jd_ms = now;
+                    vm.now_jd_ms = now;
             caller.state().prng = prng_state;
             let r = &mut vm.regs[insn.p3 as usize];
             // (An integer, the usual result of a per-row function, is
@@ -245,8 +243,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
-            drop(ctx);
-            vm.now_jd_ms = now;
+                    vm.now_jd_ms = now;
             caller.state().prng = prng_state;
             let chosen = r?;
             if insn.p1 > 0 {

@@ -298,7 +298,7 @@ fn dispatch<'p>(
 /// `Insert`, `Delete` or `IdxInsert` with a pre-update hook installed: the
 /// hook is told first (once, see [`preupdate`]), then the write is made.
 fn heard_write(vm: &mut Vm, insn: &super::program::Insn, host: &mut dyn VmHost) -> Result<Flow> {
-    if let std::task::Poll::Pending = preupdate::fire(vm, insn, host)? {
+    if preupdate::fire(vm, insn, host)?.is_pending() {
         return Ok(Flow::Pending);
     }
     let flow = write::exec(vm, insn, host.state());

@@ -328,6 +328,6 @@ fn pragma_bool(v: &str) -> bool {
     match v.to_ascii_lowercase().as_str() {
         "on" | "true" | "yes" => true,
         "off" | "false" | "no" | "none" => false,
-        n => n.parse::<i64>().map_or(false, |i| i != 0),
+        n => n.parse::<i64>().is_ok_and(|i| i != 0),
     }
 }

@@ -87,7 +87,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     }
                 }
                 let need_stmt = !prog.single_row_write && (!env.autocommit || env.active_statements > 1);
-                if need_stmt && vm.stmt_savepoint.map_or(true, |(_, dbs)| dbs & (1 << db) == 0) {
+                if need_stmt && vm.stmt_savepoint.is_none_or(|(_, dbs)| dbs & (1 << db) == 0) {
                     // One statement savepoint at the same depth in every
                     // database the statement writes: below the user
                     // savepoints and the statement savepoints of the

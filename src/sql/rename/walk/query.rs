@@ -56,10 +56,10 @@ impl Walker<'_> {
     /// Add a FROM clause's sources to the innermost level, each join's
     /// constraint walked once its right side is there.
     pub(super) fn from(&mut self, from: &ast::FromClause<'_>) {
-        crate::sql::parse::with_stack(|| self.from_inner(from));
+        crate::sql::parse::with_stack(|| self.walk_from_clause(from));
     }
 
-    pub(super) fn from_inner(&mut self, from: &ast::FromClause<'_>) {
+    pub(super) fn walk_from_clause(&mut self, from: &ast::FromClause<'_>) {
         if let Some(first) = from.select {
             self.select_table(first);
         }
