@@ -47,7 +47,7 @@ include compat-tests/compat.mk
 
 TEST_SUITES := test-cargo test-capi compat-test test-tcl
 
-.PHONY: all lib lib-sysver header deps install demo test soak $(TEST_SUITES) clean-build
+.PHONY: all lib lib-sysver header deps cbindgen install demo test soak $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
@@ -72,8 +72,7 @@ $(LIBDIR)/pkgconfig/sqlite3.pc: capi/sqlite3.pc.in
 	mkdir -p $(LIBDIR)/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' $< > $@
 
-header:
-	command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
+header: cbindgen
 	cd capi && cbindgen --quiet --config cbindgen.toml --crate ringlite-capi --output ../include/sqlite3.h .
 
 # Tools the demo and tests use, installed when missing (sqlite3-pcre: a
@@ -89,12 +88,23 @@ deps:
 	if [ -n "$$need" ]; then apt-get update -qq && apt-get install -y -qq $$need; fi
 	@dpkg -s sqlite3-pcre >/dev/null 2>&1 || apt-get install -y -qq sqlite3-pcre \
 	  || echo "sqlite3-pcre could not be installed: p_load_extension.py skips its part"
+
+# cbindgen generates include/sqlite3.h (committed): only `make header` and
+# the header-freshness check of test-capi need it, never the build.
+cbindgen:
 	@command -v cbindgen >/dev/null || $(CARGO) install cbindgen --version 0.29.4 --locked
 
+# Installed stripped: the shared library's debug info goes to a separate
+# file beside it (found by debuggers through its .gnu_debuglink), the static
+# library carries none.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/debug
+	objcopy --only-keep-debug $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug
+	objcopy --strip-debug --strip-unneeded --add-gnu-debuglink=$(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug \
+	  $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.$(SO_VERSION)
+	chmod 755 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.$(SO_VERSION)
+	objcopy --strip-debug $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/libsqlite3.a
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/libsqlite3.a
 	ln -sf libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
 	ln -sf libsqlite3.so.0 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so
 	# Generated for this PREFIX (build/'s copy may name another one).
@@ -120,7 +130,7 @@ soak:
 
 # The C ABI: header freshness, header agreement with SQLite's, exported
 # symbols, and the C programs of capi/tests run against both libraries.
-test-capi: all lib-sysver $(REF_OBJ)
+test-capi: all lib-sysver $(REF_OBJ) cbindgen
 	capi/tests/run.sh $(LIBDIR) $(SYSVER_LIBDIR)
 
 # The library reporting the system SQLite's version and source id, for

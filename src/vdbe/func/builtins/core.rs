@@ -34,6 +34,9 @@ pub const SQLITE_VERSION: &str = match option_env!("RINGLITE_SQLITE_VERSION") {
     None => "3.54.1",
 };
 
+/// ringlite's own version (`ringlite_version()`).
+pub const RINGLITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// The source identifier reported by `sqlite_source_id()` and
 /// `sqlite3_sourceid()`: that of the SQLite release ringlite mirrors,
 /// overridden at build time by `RINGLITE_SQLITE_SOURCE_ID`.
@@ -253,6 +256,9 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "total_changes", &[0], VOLATILE, |ctx, _| Ok(Value::Integer(ctx.total_changes)));
     scalar(r, "sqlite_version", &[0], d, |_, _| Ok(Value::text(SQLITE_VERSION)));
     scalar(r, "sqlite_source_id", &[0], d, |_, _| Ok(Value::text(SQLITE_SOURCE_ID)));
+    // ringlite's own: which library answers (SQLite has no such function,
+    // so a program can tell the two apart from SQL).
+    scalar(r, "ringlite_version", &[0], d, |_, _| Ok(Value::text(RINGLITE_VERSION)));
     scalar(r, "sqlite_log", &[2], VOLATILE, |_, _| Ok(Value::Null));
     // Direct-only as in SQLite (never from a view, trigger or schema
     // expression). Loading itself lives in the C API crate, which puts its
