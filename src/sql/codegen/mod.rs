@@ -209,6 +209,12 @@ pub struct Compiler<'s> {
     /// (a table-valued pragma's argument may name one, as a WHERE term
     /// may; it is compiled once the aliases are known).
     pub(super) from_result_aliases: Vec<String>,
+    /// Column names (lower case) the WHERE clause and the ON clauses of
+    /// the SELECT whose FROM is being opened mention anywhere: a pragma's
+    /// hidden column constrained there other than by a top-level `=`
+    /// would need SQLite's xBestIndex to mean what it means, so such a
+    /// column is left out ("no such column") rather than read as NULL.
+    pub(super) from_mentioned_names: Vec<String>,
     /// Compiling the body of a view or trigger stored in this database:
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
@@ -445,6 +451,7 @@ impl<'s> Compiler<'s> {
             temp_listed: false,
             pragma_where_args: Vec::new(),
             from_result_aliases: Vec::new(),
+            from_mentioned_names: Vec::new(),
             home_db: None,
             memory_db: false,
             page_size: 4096,

@@ -856,9 +856,12 @@ impl Compiler<'_> {
                 })
                 .collect();
             let saved_aliases = std::mem::replace(&mut self.from_result_aliases, written_aliases);
+            let mentioned = super::table_fn::mentioned_names(where_clause.as_deref(), from.as_ref());
+            let saved_mentioned = std::mem::replace(&mut self.from_mentioned_names, mentioned);
             let items_from = self.open_from(from.as_ref());
             self.pragma_where_args = saved_where_args;
             self.from_result_aliases = saved_aliases;
+            self.from_mentioned_names = saved_mentioned;
             self.cte_limit_hint = None;
             let items_from = items_from?;
             let mut sources = Vec::new();

@@ -252,9 +252,12 @@ impl<'b> Compiler<'_> {
         // given: SQLite takes `WHERE arg = ...` as the argument, which is
         // not supported here, so naming an absent one is an error rather
         // than a filter over the wrong rows.
+        // (A hidden column not given is NULL, as SQLite's is, unless the
+        // WHERE or ON clauses constrain it: see `from_mentioned_names`.)
         let hidden: Vec<(&str, crate::value::Value)> = [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
             .into_iter()
             .take(n_hidden)
+            .filter(|(n, v)| v.is_some() || !self.from_mentioned_names.iter().any(|m| m == n))
             .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
             .collect();
         for (n, v) in &hidden {
@@ -404,8 +407,9 @@ impl<'b> Compiler<'_> {
             names = self.schema_pragma_rows(pragma, None, None)?.0;
         }
         names.push("arg".to_string());
-        // The hidden `schema` column, not given: NULL.
-        let with_schema = pragma != "table_list";
+        // The hidden `schema` column, not given: NULL (left out when the
+        // WHERE or ON clauses constrain it, see `from_mentioned_names`).
+        let with_schema = pragma != "table_list" && !self.from_mentioned_names.iter().any(|m| m == "schema");
         if with_schema {
             for r in rows.iter_mut() {
                 r.push(crate::value::Value::Null);
@@ -458,6 +462,31 @@ impl<'b> Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// Every column name `where_clause` and the ON clauses of `from` mention
+/// (the column part, lower case).
+pub(super) fn mentioned_names(where_clause: Option<&Expr<'_>>, from: Option<&sqlite3_parser::ast::FromClause<'_>>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut note = |e: &Expr<'_>| {
+        crate::sql::plan::terms::walk(e, &mut |x| {
+            match x {
+                Expr::Id(n) => out.push(unquote(n.0).to_ascii_lowercase()),
+                Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => out.push(unquote(n.0).to_ascii_lowercase()),
+                _ => {}
+            }
+            true
+        })
+    };
+    if let Some(w) = where_clause {
+        note(w);
+    }
+    for j in from.and_then(|f| f.joins.as_ref()).into_iter().flatten() {
+        if let Some(sqlite3_parser::ast::JoinConstraint::On(e)) = &j.constraint {
+            note(e);
+        }
+    }
+    out
 }
 
 /// The `name = 'text'` (or `'text' = name`) terms ANDed at the top of a
