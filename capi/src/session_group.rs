@@ -1,0 +1,154 @@
+//! # Changegroups, concat and invert
+//!
+//! `sqlite3_changegroup` owns an engine [`ChangeGroup`];
+//! `sqlite3changeset_concat` and `_invert` (and their streaming forms)
+//! are one engine call between an input and an output blob. Building a
+//! change field by field (`sqlite3changegroup_change_*`) and
+//! `sqlite3changegroup_schema` are not supported yet (see unsupported.rs).
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use crate::consts::*;
+use crate::session::{clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET};
+use crate::types::*;
+use ringlite::ext::session::{self as es, ChangeGroup};
+use std::ffi::{c_int, c_void};
+
+unsafe fn group<'a>(p: *mut sqlite3_changegroup) -> Option<&'a mut ChangeGroup> {
+    (p as *mut ChangeGroup).as_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_new(pp: *mut *mut sqlite3_changegroup) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if pp.is_null() {
+            return SQLITE_MISUSE;
+        }
+        *pp = Box::into_raw(Box::<ChangeGroup>::default()) as *mut sqlite3_changegroup;
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_delete(arg0: *mut sqlite3_changegroup) {
+    crate::ffi_guard!((), {
+        if !arg0.is_null() {
+            drop(Box::from_raw(arg0 as *mut ChangeGroup));
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, nData: c_int, pData: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        match input(nData, pData) {
+            Ok(b) => g.add(b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add_strm(arg0: *mut sqlite3_changegroup, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        match read_stream(xInput, pIn) {
+            Ok(b) => g.add(&b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_changegroup, arg1: *mut sqlite3_changeset_iter) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        let Some(it) = crate::session_iter::iter_ref(arg1) else { return SQLITE_MISUSE };
+        let Some(item) = it.current_item() else { return SQLITE_MISUSE };
+        g.add_item(item.clone()).map_or_else(|e| e.primary(), |()| SQLITE_OK)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_output(arg0: *mut sqlite3_changegroup, pnData: *mut c_int, ppData: *mut *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnData, ppData);
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        hand_out(&g.output(), pnData, ppData)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_output_strm(arg0: *mut sqlite3_changegroup, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        write_stream(xOutput, pOut, &g.output())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegroup, arg1: c_int, pArg: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        let arg = pArg as *mut c_int;
+        if arg1 != SQLITE_CHANGEGROUP_CONFIG_PATCHSET || arg.is_null() {
+            return SQLITE_MISUSE;
+        }
+        if *arg >= 0 && g.is_empty() {
+            g.patchset = Some(*arg > 0);
+        }
+        *arg = c_int::from(g.patchset == Some(true));
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnOut, ppOut);
+        match input(nIn, pIn).map(|b| es::invert(b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => hand_out(&b, pnOut, ppOut),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_invert_strm(xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match read_stream(xInput, pIn).map(|b| es::invert(&b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => write_stream(xOutput, pOut, &b),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB: c_int, pB: *mut c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnOut, ppOut);
+        let (a, b) = match (input(nA, pA), input(nB, pB)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(rc), _) | (_, Err(rc)) => return rc,
+        };
+        match es::concat(a, b) {
+            Ok(out) => hand_out(&out, pnOut, ppOut),
+            Err(e) => e.primary(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_concat_strm(xInputA: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pInA: *mut c_void, xInputB: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pInB: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let (a, b) = match (read_stream(xInputA, pInA), read_stream(xInputB, pInB)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(rc), _) | (_, Err(rc)) => return rc,
+        };
+        match es::concat(&a, &b) {
+            Ok(out) => write_stream(xOutput, pOut, &out),
+            Err(e) => e.primary(),
+        }
+    })
+}

@@ -1,0 +1,478 @@
+/* The session extension: changesets and patchsets recorded from INSERT,
+** UPDATE and DELETE (rowid, WITHOUT ROWID, multi-column keys, tables
+** without a key ignored), printed as hex and iterated; inverted,
+** concatenated, combined in changegroups; applied to other databases
+** with every kind of conflict (the handler's calls printed); a changeset
+** made by SQLite 3.54.1 applied here. Output must equal SQLite's. */
+#include "sqlite3.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void hex(const char *label, int n, const void *p) {
+  const unsigned char *c = p;
+  printf("%s (%d): ", label, n);
+  for (int i = 0; i < n; i++) printf("%02x", c[i]);
+  printf("\n");
+}
+
+static unsigned fnv(int n, const void *p) {
+  const unsigned char *c = p;
+  unsigned h = 2166136261u;
+  for (int i = 0; i < n; i++) h = (h ^ c[i]) * 16777619u;
+  return h;
+}
+
+static void ex(sqlite3 *db, const char *sql) {
+  char *err = 0;
+  if (sqlite3_exec(db, sql, 0, 0, &err) != SQLITE_OK) {
+    printf("exec error: %s\n", err);
+    sqlite3_free(err);
+  }
+}
+
+static int row_cb(void *label, int n, char **v, char **c) {
+  (void)c;
+  printf("  %s:", (const char *)label);
+  for (int i = 0; i < n; i++) printf(" %s", v[i] ? v[i] : "NULL");
+  printf("\n");
+  return 0;
+}
+
+static void dump(sqlite3 *db, const char *label, const char *sql) {
+  sqlite3_exec(db, sql, row_cb, (void *)label, 0);
+}
+
+static void pv(sqlite3_value *v) {
+  if (!v) { printf(" -"); return; }
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: printf(" i:%lld", sqlite3_value_int64(v)); break;
+    case SQLITE_FLOAT: printf(" r:%g", sqlite3_value_double(v)); break;
+    case SQLITE_TEXT: printf(" t:%s", sqlite3_value_text(v)); break;
+    case SQLITE_BLOB: {
+      const unsigned char *b = sqlite3_value_blob(v);
+      printf(" b:");
+      for (int i = 0; i < sqlite3_value_bytes(v); i++) printf("%02x", b[i]);
+      break;
+    }
+    default: printf(" null");
+  }
+}
+
+static const char *opname(int op) {
+  return op == SQLITE_INSERT ? "INSERT" : op == SQLITE_UPDATE ? "UPDATE" : op == SQLITE_DELETE ? "DELETE" : "?";
+}
+
+static void show_change(sqlite3_changeset_iter *it) {
+  const char *tab; int ncol, op, ind;
+  int rc = sqlite3changeset_op(it, &tab, &ncol, &op, &ind);
+  if (rc != SQLITE_OK) { printf("    op rc=%d\n", rc); return; }
+  unsigned char *pk; int npk;
+  sqlite3changeset_pk(it, &pk, &npk);
+  printf("    %s %s ncol=%d indirect=%d pk=", opname(op), tab, ncol, ind);
+  for (int i = 0; i < npk; i++) printf("%d", pk[i]);
+  if (op != SQLITE_INSERT) {
+    printf(" old:");
+    for (int i = 0; i < ncol; i++) { sqlite3_value *v = 0; sqlite3changeset_old(it, i, &v); pv(v); }
+  }
+  if (op != SQLITE_DELETE) {
+    printf(" new:");
+    for (int i = 0; i < ncol; i++) { sqlite3_value *v = 0; sqlite3changeset_new(it, i, &v); pv(v); }
+  }
+  printf("\n");
+}
+
+static void iterate(const char *label, int n, void *p, int flags) {
+  sqlite3_changeset_iter *it = 0;
+  int rc = sqlite3changeset_start_v2(&it, n, p, flags);
+  printf("  iterate %s: start=%d\n", label, rc);
+  if (rc) return;
+  while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) show_change(it);
+  printf("  next=%d finalize=%d\n", rc, sqlite3changeset_finalize(it));
+}
+
+static void take(sqlite3_session *s, const char *label, int patch, int *pn, void **pp) {
+  int rc = patch ? sqlite3session_patchset(s, pn, pp) : sqlite3session_changeset(s, pn, pp);
+  printf("%s rc=%d\n", label, rc);
+  hex(label, *pn, *pp);
+  iterate(label, *pn, *pp, 0);
+}
+
+/* Conflict handler: prints the call and answers from a script. */
+static const int *answers;
+static int answer_at;
+static int conflict(void *ctx, int kind, sqlite3_changeset_iter *it) {
+  (void)ctx;
+  static const char *kinds[] = {"?", "DATA", "NOTFOUND", "CONFLICT", "CONSTRAINT", "FOREIGN_KEY"};
+  printf("  conflict %s\n", kinds[kind >= 1 && kind <= 5 ? kind : 0]);
+  if (kind == SQLITE_CHANGESET_FOREIGN_KEY) {
+    int n = -1;
+    printf("    fk_conflicts rc=%d n=%d\n", sqlite3changeset_fk_conflicts(it, &n), n);
+  } else {
+    show_change(it);
+    sqlite3_value *v = 0;
+    int rc = sqlite3changeset_conflict(it, 0, &v);
+    printf("    conflict(0) rc=%d", rc); if (rc == SQLITE_OK) pv(v); printf("\n");
+  }
+  int a = answers ? answers[answer_at] : SQLITE_CHANGESET_OMIT;
+  if (answers && answers[answer_at + 1] != -1) answer_at++;
+  return a;
+}
+
+static int filter_calls(void *ctx, const char *tab) {
+  printf("  filter(%s, %s)\n", (const char *)ctx, tab);
+  return strcmp(tab, "skipme") != 0;
+}
+
+static const char *schema =
+  "CREATE TABLE t1(a INTEGER PRIMARY KEY, b, c);"
+  "CREATE TABLE t2(x, y, z, PRIMARY KEY(z, x)) WITHOUT ROWID;"
+  "CREATE TABLE t3(p, q);"
+  "CREATE TABLE t4(k TEXT PRIMARY KEY, v UNIQUE);";
+static const char *initial =
+  "INSERT INTO t1 VALUES(1, 'one', 1.5), (2, x'0102', NULL), (3, 3, 3), (4, 'four', -4);"
+  "INSERT INTO t2 VALUES(1, 2, 3), (4, 5, 6), (7, 8, 9);"
+  "INSERT INTO t3 VALUES(1, 2);"
+  "INSERT INTO t4 VALUES('a', 1), ('b', 2), ('c', 3);";
+
+static sqlite3 *fresh(void) {
+  sqlite3 *db;
+  sqlite3_open(":memory:", &db);
+  ex(db, schema);
+  ex(db, initial);
+  return db;
+}
+
+static void show_db(sqlite3 *db) {
+  dump(db, "t1", "SELECT * FROM t1 ORDER BY a");
+  dump(db, "t2", "SELECT * FROM t2 ORDER BY z, x");
+  dump(db, "t4", "SELECT * FROM t4 ORDER BY k");
+}
+
+static void apply_with(const char *label, sqlite3 *db, int n, void *p, const int *script, int flags) {
+  answers = script; answer_at = 0;
+  void *rb = 0; int nrb = 0;
+  int rc = sqlite3changeset_apply_v2(db, n, p, 0, conflict, 0, 0, 0, flags);
+  (void)rb; (void)nrb;
+  printf("apply %s rc=%d autocommit=%d\n", label, rc, sqlite3_get_autocommit(db));
+  show_db(db);
+}
+
+/* Streaming output into a growing buffer. */
+struct buf { unsigned char *p; int n; int calls; };
+static int out_cb(void *ctx, const void *data, int n) {
+  struct buf *b = ctx;
+  b->p = realloc(b->p, b->n + n);
+  memcpy(b->p + b->n, data, n);
+  b->n += n; b->calls++;
+  return SQLITE_OK;
+}
+struct src { const unsigned char *p; int n; int at; };
+static int in_cb(void *ctx, void *data, int *pn) {
+  struct src *s = ctx;
+  int n = *pn < s->n - s->at ? *pn : s->n - s->at;
+  memcpy(data, s->p + s->at, n);
+  s->at += n; *pn = n;
+  return SQLITE_OK;
+}
+
+/* A changeset SQLite 3.54.1 made (t1: UPDATE 1, DELETE 2, INSERT 9;
+** t4: INSERT 'z'), applied by both libraries. */
+static const char *ref_changeset =
+  "5403010000743100170001000000000000000103036f6e6500000303756e6f0009000100000000000000020402010205"
+  "1200010000000000000009030474656e7202400c0000000000005402010074340012000301" "7a0100000000000000" "1a";
+
+static int unhex(const char *h, unsigned char *out) {
+  int n = 0;
+  for (; h[0] && h[1]; h += 2) { unsigned v; sscanf(h, "%2x", &v); out[n++] = (unsigned char)v; }
+  return n;
+}
+
+int main(void) {
+  setvbuf(stdout, 0, _IONBF, 0);
+  sqlite3 *db = fresh();
+  sqlite3_session *s = 0, *s2 = 0, *s3 = 0;
+  printf("create rc=%d\n", sqlite3session_create(db, "main", &s));
+  printf("attach rc=%d\n", sqlite3session_attach(s, 0));
+  printf("create2 rc=%d\n", sqlite3session_create(db, "main", &s2));
+  printf("attach t2 rc=%d\n", sqlite3session_attach(s2, "t2"));
+  printf("create3 rc=%d\n", sqlite3session_create(db, "main", &s3));
+  sqlite3session_table_filter(s3, filter_calls, "s3");
+  printf("isempty=%d enable(-1)=%d indirect(-1)=%d\n", sqlite3session_isempty(s), sqlite3session_enable(s, -1), sqlite3session_indirect(s, -1));
+
+  ex(db, "INSERT INTO t1 VALUES(5, 'five', 5.5);"
+         "UPDATE t1 SET b = 'uno' WHERE a = 1;"
+         "UPDATE t1 SET c = 33, b = 3 WHERE a = 3;"
+         "DELETE FROM t1 WHERE a = 2;"
+         "UPDATE t1 SET a = 40 WHERE a = 4;"
+         "INSERT INTO t1 VALUES(6, 'gone', 0); DELETE FROM t1 WHERE a = 6;"
+         "UPDATE t2 SET y = 20 WHERE x = 1; DELETE FROM t2 WHERE x = 4;"
+         "INSERT INTO t2 VALUES(10, 11, 12), (13, NULL, 14);"
+         "UPDATE t2 SET y = 80 WHERE x = 7; UPDATE t2 SET y = 8 WHERE x = 7;"
+         "INSERT INTO t3 VALUES(3, 4); UPDATE t3 SET q = 9;");
+  sqlite3session_indirect(s, 1);
+  ex(db, "INSERT INTO t4 VALUES('d', x'ff00'); UPDATE t4 SET v = NULL WHERE k = 'a';");
+  sqlite3session_indirect(s, 0);
+  sqlite3session_enable(s, 0);
+  ex(db, "INSERT INTO t4 VALUES('e', 5)");
+  sqlite3session_enable(s, 1);
+  printf("isempty=%d\n", sqlite3session_isempty(s));
+
+  int ncs, nps, n2, n3; void *cs, *ps, *c2, *c3;
+  take(s, "changeset", 0, &ncs, &cs);
+  take(s, "patchset", 1, &nps, &ps);
+  take(s2, "session2 changeset", 0, &n2, &c2);
+  take(s3, "session3 changeset", 0, &n3, &c3);
+
+  /* invert, and iteration with SQLITE_CHANGESETSTART_INVERT */
+  int ninv; void *inv;
+  printf("invert rc=%d\n", sqlite3changeset_invert(ncs, cs, &ninv, &inv));
+  hex("inverted", ninv, inv);
+  iterate("inverted on the fly", ncs, cs, SQLITE_CHANGESETSTART_INVERT);
+  int nx = -1; void *px = (void *)1;
+  printf("invert patchset rc=%d n=%d p=%s\n", sqlite3changeset_invert(nps, ps, &nx, &px), nx, px ? "set" : "null");
+  iterate("patchset inverted on the fly", nps, ps, SQLITE_CHANGESETSTART_INVERT);
+
+  /* iterator misuse and corruption */
+  sqlite3_changeset_iter *it;
+  sqlite3changeset_start(&it, ncs, cs);
+  const char *tab; int nc, op, ind; sqlite3_value *v;
+  sqlite3changeset_next(it);
+  sqlite3changeset_op(it, &tab, &nc, &op, &ind);
+  printf("first: %s %s\n", opname(op), tab);
+  printf("old on %s rc=%d, new(-1) rc=%d, new(99) rc=%d, conflict rc=%d\n", opname(op),
+         sqlite3changeset_old(it, 0, &v), sqlite3changeset_new(it, -1, &v), sqlite3changeset_new(it, 99, &v),
+         sqlite3changeset_conflict(it, 0, &v));
+  printf("finalize rc=%d\n", sqlite3changeset_finalize(it));
+  sqlite3changeset_start(&it, ncs - 3, cs);
+  int rc;
+  while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {}
+  printf("truncated: next rc=%d again=%d finalize=%d\n", rc, sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+  unsigned char junk[] = {'T', 2, 1, 0, 't', 0, 99, 0};
+  sqlite3changeset_start(&it, sizeof junk, junk);
+  printf("bad op: next rc=%d finalize=%d\n", sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+  sqlite3changeset_start(&it, 0, 0);
+  printf("empty: next rc=%d finalize=%d\n", sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+
+  /* many rows: the order of the changes follows SQLite's hash table */
+  {
+    sqlite3 *big; sqlite3_open(":memory:", &big);
+    ex(big, "CREATE TABLE k(a, b, c, PRIMARY KEY(a, b)); CREATE TABLE r(id INTEGER PRIMARY KEY, v);");
+    sqlite3_session *bs; sqlite3session_create(big, "main", &bs); sqlite3session_attach(bs, "r"); sqlite3session_attach(bs, "k");
+    ex(big, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 700)"
+            " INSERT INTO k SELECT CASE i % 4 WHEN 0 THEN i WHEN 1 THEN 'k' || i WHEN 2 THEN i * 0.25 ELSE CAST(x'00' || i AS BLOB) END,"
+            " i % 3, i FROM c;"
+            "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 300)"
+            " INSERT INTO r SELECT i * 7919 - 500000, i FROM c;"
+            "UPDATE r SET v = v + 1 WHERE id % 3 = 0; DELETE FROM k WHERE c % 5 = 0;");
+    int n; void *p;
+    sqlite3session_changeset(bs, &n, &p);
+    printf("big changeset n=%d fnv=%08x\n", n, fnv(n, p));
+    hex("big head", n < 120 ? n : 120, p);
+    sqlite3session_patchset(bs, &n, &p);
+    printf("big patchset n=%d fnv=%08x\n", n, fnv(n, p));
+    sqlite3_free(p);
+    sqlite3session_delete(bs);
+    sqlite3_close(big);
+  }
+
+  /* apply to copies of the initial database, with conflicts */
+  {
+    static const int omit[] = {SQLITE_CHANGESET_OMIT, -1};
+    static const int replace[] = {SQLITE_CHANGESET_REPLACE, -1};
+    static const int abort_[] = {SQLITE_CHANGESET_ABORT, -1};
+    static const int bad[] = {7, -1};
+    const char *drift =
+      "UPDATE t1 SET b = 'ONE' WHERE a = 1;"   /* DATA for the update of 1 */
+      "DELETE FROM t1 WHERE a = 2;"            /* NOTFOUND for its delete */
+      "INSERT INTO t1 VALUES(5, 'other', 0);"  /* CONFLICT for the insert of 5 */
+      "UPDATE t1 SET c = 0 WHERE a = 3;"       /* DATA (c) */
+      "DELETE FROM t2 WHERE x = 1;"            /* NOTFOUND (update) */
+      "INSERT INTO t4 VALUES('zz', x'ff00');"  /* CONSTRAINT (UNIQUE v) for 'd' */
+      ;
+    sqlite3 *a = fresh();
+    apply_with("clean", a, ncs, cs, omit, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("omit", a, ncs, cs, omit, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("replace", a, ncs, cs, replace, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("abort", a, ncs, cs, abort_, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("bad answer", a, ncs, cs, bad, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("patchset omit", a, nps, ps, omit, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("patchset replace", a, nps, ps, replace, 0);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("ignorenoop", a, ncs, cs, omit, SQLITE_CHANGESETAPPLY_IGNORENOOP);
+    sqlite3_close(a);
+    /* the session's own database, inverted: back to the start */
+    apply_with("invert on the recording db", db, ncs, cs, omit, SQLITE_CHANGESETAPPLY_INVERT);
+    apply_with("patchset with INVERT", db, nps, ps, omit, SQLITE_CHANGESETAPPLY_INVERT);
+    a = fresh();
+    ex(a, "BEGIN");
+    apply_with("nosavepoint in a transaction", a, ncs, cs, omit, SQLITE_CHANGESETAPPLY_NOSAVEPOINT);
+    ex(a, "ROLLBACK");
+    show_db(a);
+    answers = 0;
+    printf("apply with filter rc=%d\n", sqlite3changeset_apply(a, ncs, cs, filter_calls, conflict, "apply"));
+    show_db(a);
+    sqlite3_close(a);
+    /* a table missing or of another shape is skipped */
+    a = fresh(); ex(a, "DROP TABLE t2; CREATE TABLE t2(x, y, PRIMARY KEY(x));");
+    apply_with("schema mismatch", a, ncs, cs, omit, 0);
+    sqlite3_close(a);
+    /* a changeset made by SQLite */
+    unsigned char refcs[256];
+    int nref = unhex(ref_changeset, refcs);
+    iterate("reference changeset", nref, refcs, 0);
+    a = fresh();
+    apply_with("reference changeset", a, nref, refcs, omit, 0);
+    sqlite3_close(a);
+  }
+
+  /* constraint retries: a swap of UNIQUE values, a delete freeing one */
+  {
+    sqlite3 *u; sqlite3_open(":memory:", &u);
+    ex(u, "CREATE TABLE t(a PRIMARY KEY, b UNIQUE); INSERT INTO t VALUES(1, 'x'), (2, 'y'), (3, 'z');");
+    sqlite3_session *us; sqlite3session_create(u, "main", &us); sqlite3session_attach(us, 0);
+    ex(u, "UPDATE t SET b = 'q' WHERE a = 1; UPDATE t SET b = 'x' WHERE a = 2; UPDATE t SET b = 'y' WHERE a = 1;"
+          "DELETE FROM t WHERE a = 3; INSERT INTO t VALUES(4, 'z');");
+    int n; void *p; sqlite3session_changeset(us, &n, &p);
+    hex("swap", n, p);
+    sqlite3 *v2; sqlite3_open(":memory:", &v2);
+    ex(v2, "CREATE TABLE t(a PRIMARY KEY, b UNIQUE); INSERT INTO t VALUES(1, 'x'), (2, 'y'), (3, 'z');");
+    answers = 0;
+    printf("apply swap rc=%d\n", sqlite3changeset_apply(v2, n, p, 0, conflict, 0));
+    dump(v2, "t", "SELECT * FROM t ORDER BY a");
+    ex(v2, "DELETE FROM t; INSERT INTO t VALUES(1, 'x'), (2, 'y'), (3, 'z'), (9, 'q');");
+    printf("apply swap blocked rc=%d\n", sqlite3changeset_apply(v2, n, p, 0, conflict, 0));
+    dump(v2, "t", "SELECT * FROM t ORDER BY a");
+    sqlite3_free(p);
+    sqlite3session_delete(us);
+    sqlite3_close(u); sqlite3_close(v2);
+  }
+
+  /* foreign keys: one FOREIGN_KEY conflict at the end */
+  {
+    sqlite3 *f; sqlite3_open(":memory:", &f);
+    ex(f, "PRAGMA foreign_keys = ON; CREATE TABLE p(id PRIMARY KEY); CREATE TABLE c(id PRIMARY KEY, pid REFERENCES p(id));"
+          "INSERT INTO p VALUES(1);");
+    sqlite3_session *fs; sqlite3session_create(f, "main", &fs); sqlite3session_attach(fs, 0);
+    ex(f, "INSERT INTO c VALUES(10, 1), (11, 1);");
+    int n; void *p; sqlite3session_changeset(fs, &n, &p);
+    sqlite3 *g; sqlite3_open(":memory:", &g);
+    ex(g, "PRAGMA foreign_keys = ON; CREATE TABLE p(id PRIMARY KEY); CREATE TABLE c(id PRIMARY KEY, pid REFERENCES p(id));");
+    static const int abort_[] = {SQLITE_CHANGESET_ABORT, -1};
+    static const int omit[] = {SQLITE_CHANGESET_OMIT, -1};
+    answers = abort_; answer_at = 0;
+    printf("fk abort rc=%d\n", sqlite3changeset_apply(g, n, p, 0, conflict, 0));
+    dump(g, "c", "SELECT count(*) FROM c");
+    answers = omit; answer_at = 0;
+    printf("fk omit rc=%d\n", sqlite3changeset_apply(g, n, p, 0, conflict, 0));
+    dump(g, "c", "SELECT count(*) FROM c");
+    sqlite3_free(p); sqlite3session_delete(fs); sqlite3_close(f); sqlite3_close(g);
+  }
+
+  /* concat and changegroups */
+  {
+    sqlite3 *a = fresh();
+    sqlite3_session *sa; sqlite3session_create(a, "main", &sa); sqlite3session_attach(sa, 0);
+    ex(a, "INSERT INTO t1 VALUES(10, 'ten', 10); UPDATE t1 SET b = 'B1' WHERE a = 1; DELETE FROM t1 WHERE a = 2;"
+          "UPDATE t1 SET c = 30 WHERE a = 3; DELETE FROM t4 WHERE k = 'a'; UPDATE t2 SET y = 0 WHERE x = 7;");
+    int na, npa; void *pa, *ppa;
+    sqlite3session_changeset(sa, &na, &pa);
+    sqlite3session_patchset(sa, &npa, &ppa);
+    sqlite3session_delete(sa);
+    sqlite3session_create(a, "main", &sa); sqlite3session_attach(sa, 0);
+    ex(a, "UPDATE t1 SET b = 'TEN' WHERE a = 10; DELETE FROM t1 WHERE a = 1; INSERT INTO t1 VALUES(2, 'two', 2);"
+          "UPDATE t1 SET c = 3 WHERE a = 3; INSERT INTO t4 VALUES('a', 100); INSERT INTO t4 VALUES('new', 7);"
+          "UPDATE t2 SET y = 8 WHERE x = 7; INSERT INTO t1 VALUES(11, 'eleven', 11);");
+    int nb, npb; void *pb, *ppb;
+    sqlite3session_changeset(sa, &nb, &pb);
+    sqlite3session_patchset(sa, &npb, &ppb);
+    hex("A", na, pa); hex("B", nb, pb);
+    int nab; void *pab;
+    printf("concat rc=%d\n", sqlite3changeset_concat(na, pa, nb, pb, &nab, &pab));
+    hex("A+B", nab, pab);
+    iterate("A+B", nab, pab, 0);
+    printf("concat patchsets rc=%d\n", sqlite3changeset_concat(npa, ppa, npb, ppb, &nab, &pab));
+    hex("pA+pB", nab, pab);
+    iterate("pA+pB", nab, pab, 0);
+    nx = -1; px = (void *)1;
+    printf("concat mixed rc=%d n=%d p=%s\n", sqlite3changeset_concat(na, pa, npb, ppb, &nx, &px), nx, px ? "set" : "null");
+    sqlite3_changegroup *g;
+    printf("changegroup new rc=%d\n", sqlite3changegroup_new(&g));
+    printf("add B rc=%d add A rc=%d\n", sqlite3changegroup_add(g, nb, pb), sqlite3changegroup_add(g, na, pa));
+    int ng; void *pg;
+    printf("output rc=%d\n", sqlite3changegroup_output(g, &ng, &pg));
+    hex("group B,A", ng, pg);
+    printf("add patchset to changeset group rc=%d\n", sqlite3changegroup_add(g, npa, ppa));
+    sqlite3changegroup_delete(g);
+    sqlite3changegroup_new(&g);
+    printf("empty group output rc=%d", sqlite3changegroup_output(g, &ng, &pg));
+    printf(" n=%d p=%s\n", ng, pg ? "set" : "null");
+    /* add_change, one change at a time from an iterator */
+    sqlite3changeset_start(&it, na, pa);
+    while (sqlite3changeset_next(it) == SQLITE_ROW) sqlite3changegroup_add_change(g, it);
+    sqlite3changeset_finalize(it);
+    sqlite3changegroup_output(g, &ng, &pg);
+    printf("add_change equals A: %d\n", ng == na && memcmp(pg, pa, na) == 0);
+    sqlite3changegroup_delete(g);
+    /* streaming forms */
+    struct buf out = {0, 0, 0};
+    printf("changeset_strm rc=%d", sqlite3session_changeset_strm(sa, out_cb, &out));
+    printf(" equal=%d\n", out.n == nb && memcmp(out.p, pb, nb) == 0);
+    struct src in = {pb, nb, 0};
+    sqlite3changeset_start_strm(&it, in_cb, &in);
+    int count = 0;
+    while (sqlite3changeset_next(it) == SQLITE_ROW) count++;
+    printf("start_strm changes=%d finalize=%d\n", count, sqlite3changeset_finalize(it));
+    struct src ia = {pa, na, 0}, ib = {pb, nb, 0};
+    struct buf cat = {0, 0, 0};
+    printf("concat_strm rc=%d", sqlite3changeset_concat_strm(in_cb, &ia, in_cb, &ib, out_cb, &cat));
+    sqlite3changeset_concat(na, pa, nb, pb, &nab, &pab);
+    printf(" equal=%d\n", cat.n == nab && memcmp(cat.p, pab, nab) == 0);
+    struct src iv = {pa, na, 0};
+    struct buf inv2 = {0, 0, 0};
+    printf("invert_strm rc=%d", sqlite3changeset_invert_strm(in_cb, &iv, out_cb, &inv2));
+    hex(" inverted A", inv2.n, inv2.p);
+    free(out.p); free(cat.p); free(inv2.p);
+    sqlite3session_delete(sa);
+    sqlite3_close(a);
+  }
+
+  /* sqlite3session_diff between two databases */
+  {
+    sqlite3 *a = fresh();
+    ex(a, "ATTACH ':memory:' AS other;"
+          "CREATE TABLE other.t1(a INTEGER PRIMARY KEY, b, c); INSERT INTO other.t1 SELECT * FROM main.t1;"
+          "UPDATE other.t1 SET b = 'changed' WHERE a = 1; DELETE FROM other.t1 WHERE a = 2; INSERT INTO other.t1 VALUES(99, 'extra', 0);");
+    sqlite3_session *ds; sqlite3session_create(a, "main", &ds);
+    char *err = 0;
+    printf("diff rc=%d\n", sqlite3session_diff(ds, "other", "t1", &err));
+    int n; void *p; sqlite3session_changeset(ds, &n, &p);
+    hex("diff", n, p);
+    iterate("diff", n, p, 0);
+    sqlite3_free(p);
+    sqlite3session_delete(ds);
+    sqlite3_close(a);
+  }
+
+  int strm = -1;
+  printf("config strmsize rc=%d size=%d\n", sqlite3session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &strm), strm);
+  int sz = -1;
+  printf("objconfig size rc=%d val=%d\n", sqlite3session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &sz), sz);
+  sqlite3_free(cs); sqlite3_free(ps); sqlite3_free(c2); sqlite3_free(c3); sqlite3_free(inv);
+  sqlite3session_delete(s); sqlite3session_delete(s2); sqlite3session_delete(s3);
+  printf("close rc=%d\n", sqlite3_close(db));
+  return 0;
+}

@@ -1,0 +1,178 @@
+//! # Changegroups: combining changesets (and `sqlite3changeset_concat`)
+//!
+//! A [`ChangeGroup`] holds at most one change per table and row key, the
+//! sum of all changes added for that row (the combination table of
+//! `sqlite3changegroup_add`'s documentation). Tables keep the order in
+//! which they first appeared; within a table the bucket table
+//! (`buckets.rs`) orders the changes as SQLite's does.
+//!
+//! Invariants: every change of a table has that table's width; a group
+//! holds changesets or patchsets, never both (`patchset` is fixed by the
+//! first input with a change).
+
+use super::buckets::Buckets;
+use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
+use super::value::{key_hash, same, same_value, Field};
+use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_SCHEMA};
+use std::sync::Arc;
+
+struct GroupTable {
+    table: Arc<Table>,
+    changes: Buckets<Change>,
+}
+
+/// A changegroup (`sqlite3_changegroup`).
+#[derive(Default)]
+pub struct ChangeGroup {
+    tables: Vec<GroupTable>,
+    /// `Some(true)` once patchsets were added, `Some(false)` changesets.
+    pub patchset: Option<bool>,
+}
+
+impl ChangeGroup {
+    /// `sqlite3changegroup_add`: every change of a changeset.
+    pub fn add(&mut self, buf: &[u8]) -> Result<()> {
+        let items = read_all(buf, false)?;
+        for it in items {
+            self.add_item(it)?;
+        }
+        Ok(())
+    }
+
+    /// Add one change (`sqlite3changegroup_add_change`).
+    pub fn add_item(&mut self, it: Item) -> Result<()> {
+        match self.patchset {
+            Some(p) if p != it.patchset => return Err(Error::code(SQLITE_ERROR)),
+            _ => self.patchset = Some(it.patchset),
+        }
+        let ti = match self.tables.iter().position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)) {
+            Some(i) => {
+                if self.tables[i].table.pk != it.table.pk {
+                    return Err(Error::code(SQLITE_SCHEMA));
+                }
+                i
+            }
+            None => {
+                self.tables.push(GroupTable { table: it.table.clone(), changes: Buckets::default() });
+                self.tables.len() - 1
+            }
+        };
+        let patchset = it.patchset;
+        let gt = &mut self.tables[ti];
+        let table = gt.table.clone();
+        let key: Vec<_> = it.change.key(&table).into_iter().cloned().collect();
+        let Some(h) = key_hash(&key.iter().collect::<Vec<_>>()) else { return Ok(()) };
+        gt.changes.grow_if_due();
+        let is = |c: &Change| c.key(&table).iter().zip(&key).all(|(a, b)| same_value(a, b));
+        let Some(existing) = gt.changes.find_mut(h, is) else {
+            gt.changes.push(h, it.change);
+            return Ok(());
+        };
+        match combine(&table, patchset, existing, it.change) {
+            Some(c) => *existing = c,
+            None => {
+                gt.changes.remove(h, is);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether no change was added.
+    pub fn is_empty(&self) -> bool {
+        self.tables.iter().all(|t| t.changes.is_empty())
+    }
+
+    /// `sqlite3changegroup_output`.
+    pub fn output(&self) -> Vec<u8> {
+        let patchset = self.patchset.unwrap_or(false);
+        let mut out = Vec::new();
+        for t in &self.tables {
+            if t.changes.is_empty() {
+                continue;
+            }
+            write_table(&mut out, patchset, &t.table);
+            for c in t.changes.iter() {
+                write_change(&mut out, patchset, &t.table, c);
+            }
+        }
+        out
+    }
+
+    /// The changes in output order.
+    pub fn items(&self) -> Vec<Item> {
+        let patchset = self.patchset.unwrap_or(false);
+        self.tables.iter().flat_map(|t| t.changes.iter().map(move |c| Item { table: t.table.clone(), patchset, change: c.clone() })).collect()
+    }
+}
+
+/// The change equal to `e` followed by `n` (same row); `None` when they
+/// cancel out.
+fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
+    let w = t.width();
+    let indirect = e.indirect && n.indirect;
+    let get = |row: &Vec<Field>, i: usize| row.get(i).cloned().flatten();
+    match (e.op, n.op) {
+        (OP_INSERT, OP_INSERT) | (OP_UPDATE, OP_INSERT) | (OP_DELETE, OP_UPDATE) | (OP_DELETE, OP_DELETE) => Some(e.clone()),
+        (OP_INSERT, OP_DELETE) => None,
+        (OP_INSERT, OP_UPDATE) => {
+            let new = (0..w).map(|i| get(&n.new, i).or_else(|| get(&e.new, i))).collect();
+            Some(Change { op: OP_INSERT, indirect, old: Vec::new(), new })
+        }
+        (OP_UPDATE, OP_DELETE) => {
+            let old = if patchset { n.old } else { (0..w).map(|i| get(&e.old, i).or_else(|| get(&n.old, i))).collect() };
+            Some(Change { op: OP_DELETE, indirect, old, new: Vec::new() })
+        }
+        (OP_UPDATE, OP_UPDATE) => {
+            let mut old: Vec<Field> = Vec::with_capacity(w);
+            let mut new: Vec<Field> = Vec::with_capacity(w);
+            let mut any = false;
+            for i in 0..w {
+                if t.is_key(i) {
+                    old.push(get(&e.old, i));
+                    new.push(None);
+                    continue;
+                }
+                let nv = get(&n.new, i).or_else(|| get(&e.new, i));
+                let ov = if patchset { None } else { get(&e.old, i).or_else(|| get(&n.old, i)) };
+                if nv.is_some() && !patchset && same(&nv, &ov) {
+                    old.push(None);
+                    new.push(None);
+                } else {
+                    any |= nv.is_some();
+                    old.push(if nv.is_some() { ov } else { None });
+                    new.push(nv);
+                }
+            }
+            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
+        }
+        (OP_DELETE, OP_INSERT) => {
+            let mut old: Vec<Field> = Vec::with_capacity(w);
+            let mut new: Vec<Field> = Vec::with_capacity(w);
+            let mut any = false;
+            for i in 0..w {
+                let (o, nv) = (get(&e.old, i), get(&n.new, i));
+                if t.is_key(i) {
+                    old.push(o);
+                    new.push(None);
+                } else if !patchset && same(&o, &nv) {
+                    old.push(None);
+                    new.push(None);
+                } else {
+                    any = true;
+                    old.push(o);
+                    new.push(nv);
+                }
+            }
+            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
+        }
+        _ => Some(e.clone()),
+    }
+}
+
+/// `sqlite3changeset_concat`.
+pub fn concat(a: &[u8], b: &[u8]) -> Result<Vec<u8>> {
+    let mut g = ChangeGroup::default();
+    g.add(a)?;
+    g.add(b)?;
+    Ok(g.output())
+}

@@ -1,0 +1,44 @@
+//! # The session extension: recording, exchanging and applying changes
+//!
+//! SQLite's `ext/session`: a [`Session`] records the changes made to the
+//! tables of one database (told by the pre-update hook, as one listener
+//! among others, see `Connection::add_preupdate_listener`) and turns them
+//! into a changeset or patchset (`output.rs`); changesets are read and
+//! written in SQLite's byte format (`format.rs`, `value.rs`), inverted,
+//! combined ([`ChangeGroup`]) and applied to another database with
+//! conflict handling (`apply.rs`).
+//!
+//! Byte compatibility with SQLite 3.54.1 is the contract: the order of a
+//! table's changes comes from the same hash table shape (`buckets.rs`,
+//! `value::key_hash`), so the same changes give the same bytes.
+//!
+//! Module map: `value` (fields, hash), `buckets` (output order),
+//! `format` (model, reader, writer, invert), `record` (the session),
+//! `output` (changeset making), `group` (changegroup, concat), `apply`,
+//! `sql` (the SQL the extension runs).
+
+mod apply;
+mod buckets;
+mod diff;
+mod format;
+mod group;
+mod output;
+mod record;
+mod sql;
+mod value;
+
+pub use apply::{apply, ApplyHandler};
+pub use apply::{APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPOINT, APPLY_NOUPDATELOOP};
+pub use apply::{ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY, CONFLICT_NOTFOUND, OMIT, REPLACE};
+pub use format::{read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
+pub use group::{concat, ChangeGroup};
+pub use record::{Session, TableFilter};
+pub use value::Field;
+
+use crate::error::Result;
+
+/// `sqlite3changeset_invert`: every change inverted, order kept. A
+/// patchset cannot be inverted (`SQLITE_CORRUPT`).
+pub fn invert(buf: &[u8]) -> Result<Vec<u8>> {
+    Ok(write_all(&read_all(buf, true)?))
+}

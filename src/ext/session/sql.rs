@@ -1,0 +1,76 @@
+//! # Running SQL for the session extension
+//!
+//! The extension reads and writes tables with ordinary SQL on the
+//! connection (as SQLite's does): table shapes from `PRAGMA table_info`,
+//! current rows by key, and the statements `apply` runs. Statements run
+//! to completion here, waiting for I/O on an async connection.
+
+use crate::connection::{Connection, StepResult};
+use crate::error::Result;
+use crate::value::Value;
+
+/// Quote an identifier for SQL.
+pub fn ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Run one statement with `params` and return its rows.
+pub fn query(conn: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>> {
+    let (st, _) = conn.prepare(sql.as_bytes())?;
+    let Some(mut st) = st else { return Ok(Vec::new()) };
+    for (i, p) in params.iter().enumerate() {
+        st.bind(i + 1, p.clone())?;
+    }
+    let mut rows = Vec::new();
+    let outcome = loop {
+        match st.step(conn) {
+            Ok(StepResult::Row) => rows.push((0..st.column_count()).map(|i| st.column(i).clone()).collect()),
+            Ok(StepResult::Done) => break Ok(()),
+            Ok(StepResult::Io) => {
+                if let Err(e) = conn.io().wait_any() {
+                    break Err(e);
+                }
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    st.reset(conn);
+    outcome.map(|()| rows)
+}
+
+/// Run statements that return no rows we need.
+pub fn exec(conn: &mut Connection, sql: &str) -> Result<()> {
+    query(conn, sql, &[]).map(|_| ())
+}
+
+/// A table's shape in database `db`: (column names, per column its
+/// 1-based position in the PRIMARY KEY or 0). `None` when there is no
+/// such table.
+pub fn table_shape(conn: &mut Connection, db: &str, table: &str) -> Result<Option<(Vec<String>, Vec<u8>)>> {
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut names = Vec::new();
+    let mut pk = Vec::new();
+    for r in rows {
+        names.push(match &r[1] {
+            Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+            _ => String::new(),
+        });
+        pk.push(match r[5] {
+            Value::Integer(i) => u8::try_from(i).unwrap_or(0),
+            _ => 0,
+        });
+    }
+    Ok(Some((names, pk)))
+}
+
+/// The row of `table` whose key columns equal `key` (in column order of
+/// the key columns), all columns, if there is one.
+pub fn row_by_key(conn: &mut Connection, db: &str, table: &str, names: &[String], pk: &[u8], key: &[Value]) -> Result<Option<Vec<Value>>> {
+    let cols: Vec<String> = names.iter().map(|n| ident(n)).collect();
+    let cond: Vec<String> = (0..names.len()).filter(|i| pk[*i] != 0).enumerate().map(|(k, i)| format!("{} IS ?{}", cols[i], k + 1)).collect();
+    let sql = format!("SELECT {} FROM {}.{} WHERE {}", cols.join(", "), ident(db), ident(table), cond.join(" AND "));
+    Ok(query(conn, &sql, key)?.into_iter().next())
+}
