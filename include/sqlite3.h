@@ -2018,34 +2018,9 @@ int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const ch
 int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
 /*
- `sqlite3rebaser_create`: not supported yet.
- */
-int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
-
-/*
- `sqlite3rebaser_configure`: not supported yet.
- */
-int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
-
-/*
- `sqlite3rebaser_rebase`: not supported yet.
- */
-int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
-
-/*
- `sqlite3rebaser_delete`: not supported yet.
- */
-void sqlite3rebaser_delete(sqlite3_rebaser *p);
-
-/*
  `sqlite3changeset_apply_v3_strm`: not supported yet.
  */
 int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3rebaser_rebase_strm`: not supported yet.
- */
-int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
 
 /*
  `sqlite3changegroup_change_begin`: not supported yet.
@@ -2349,6 +2324,16 @@ int sqlite3changeset_invert_strm(int (*xInput)(void*, void*, int*), void *pIn, i
 int sqlite3changeset_concat(int nA, void *pA, int nB, void *pB, int *pnOut, void **ppOut);
 
 int sqlite3changeset_concat_strm(int (*xInputA)(void*, void*, int*), void *pInA, int (*xInputB)(void*, void*, int*), void *pInB, int (*xOutput)(void*, const void*, int), void *pOut);
+
+int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
+
+int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
+
+int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
+
+int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
+
+void sqlite3rebaser_delete(sqlite3_rebaser *p);
 
 int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
 

@@ -1,6 +1,7 @@
-//! # Changegroups, concat and invert
+//! # Changegroups, rebasers, concat and invert
 //!
 //! `sqlite3_changegroup` owns an engine [`ChangeGroup`];
+//! `sqlite3_rebaser` an engine [`Rebaser`];
 //! `sqlite3changeset_concat` and `_invert` (and their streaming forms)
 //! are one engine call between an input and an output blob. Building a
 //! change field by field (`sqlite3changegroup_change_*`) and
@@ -11,7 +12,7 @@
 use crate::consts::*;
 use crate::session::{clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET};
 use crate::types::*;
-use ringlite::ext::session::{self as es, ChangeGroup};
+use ringlite::ext::session::{self as es, ChangeGroup, Rebaser};
 use std::ffi::{c_int, c_void};
 
 unsafe fn group<'a>(p: *mut sqlite3_changegroup) -> Option<&'a mut ChangeGroup> {
@@ -149,6 +150,64 @@ pub unsafe extern "C" fn sqlite3changeset_concat_strm(xInputA: Option<unsafe ext
         match es::concat(&a, &b) {
             Ok(out) => write_stream(xOutput, pOut, &out),
             Err(e) => e.primary(),
+        }
+    })
+}
+
+unsafe fn rebaser<'a>(p: *mut sqlite3_rebaser) -> Option<&'a mut Rebaser> {
+    (p as *mut Rebaser).as_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if ppNew.is_null() {
+            return SQLITE_MISUSE;
+        }
+        *ppNew = Box::into_raw(Box::<Rebaser>::default()) as *mut sqlite3_rebaser;
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nRebase: c_int, pRebase: *const c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(r) = rebaser(arg0) else { return SQLITE_MISUSE };
+        match input(nRebase, pRebase) {
+            Ok(b) => r.configure(b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_rebase(arg0: *mut sqlite3_rebaser, nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnOut, ppOut);
+        let Some(r) = rebaser(arg0) else { return SQLITE_MISUSE };
+        match input(nIn, pIn).map(|b| r.rebase(b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => hand_out(&b, pnOut, ppOut),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(pRebaser: *mut sqlite3_rebaser, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(r) = rebaser(pRebaser) else { return SQLITE_MISUSE };
+        match read_stream(xInput, pIn).map(|b| r.rebase(&b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => write_stream(xOutput, pOut, &b),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
+    crate::ffi_guard!((), {
+        if !p.is_null() {
+            drop(Box::from_raw(p as *mut Rebaser));
         }
     })
 }

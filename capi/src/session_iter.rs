@@ -314,7 +314,6 @@ impl ApplyHandler for CHandler<'_> {
 
 #[allow(clippy::too_many_arguments)]
 unsafe fn apply(db: *mut sqlite3, data: Result<Vec<u8>, c_int>, filter: Option<FilterFn>, filter_iter: Option<FilterIterFn>, conflict: Option<ConflictFn>, ctx: *mut c_void, pp_rebase: *mut *mut c_void, pn_rebase: *mut c_int, flags: c_int) -> c_int {
-    crate::session::clear_out(pn_rebase, pp_rebase);
     let Some(d) = db_ref(db) else { return SQLITE_MISUSE };
     let data = match data {
         Ok(b) => b,
@@ -324,7 +323,13 @@ unsafe fn apply(db: *mut sqlite3, data: Result<Vec<u8>, c_int>, filter: Option<F
     let _g = d.lock.lock();
     let mut h = CHandler { d, filter, filter_iter, conflict, ctx };
     match on_conn(d, |c| es::apply(c, &data, flags, &mut h)) {
-        Ok(()) => SQLITE_OK,
+        Ok(rebase) => {
+            // (A patchset gives no rebase buffer: the outputs are left alone.)
+            if !pp_rebase.is_null() && !pn_rebase.is_null() && data.first() != Some(&b'P') {
+                return crate::session::hand_out(&rebase, pn_rebase, pp_rebase);
+            }
+            SQLITE_OK
+        }
         Err(e) => {
             if e.message.contains("not supported") {
                 crate::error::set_error(d, SQLITE_ERROR, Some(&e.message));

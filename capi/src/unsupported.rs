@@ -296,51 +296,6 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3(
     })
 }
 
-/// `sqlite3rebaser_create`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3rebaser_create");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3rebaser_configure`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_configure(
-    arg0: *mut sqlite3_rebaser,
-    nRebase: c_int,
-    pRebase: *const c_void,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3rebaser_configure");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3rebaser_rebase`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_rebase(
-    arg0: *mut sqlite3_rebaser,
-    nIn: c_int,
-    pIn: *const c_void,
-    pnOut: *mut c_int,
-    ppOut: *mut *mut c_void,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3rebaser_rebase");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3rebaser_delete`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
-    crate::ffi_guard!((), {
-        crate::error::unsupported_global("sqlite3rebaser_delete");
-    })
-}
-
 /// `sqlite3changeset_apply_v3_strm`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
@@ -358,21 +313,6 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
 ) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3changeset_apply_v3_strm");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3rebaser_rebase_strm`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(
-    pRebaser: *mut sqlite3_rebaser,
-    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
-    pIn: *mut c_void,
-    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
-    pOut: *mut c_void,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3rebaser_rebase_strm");
         SQLITE_ERROR
     })
 }

@@ -107,7 +107,8 @@ static int conflict(void *ctx, int kind, sqlite3_changeset_iter *it) {
   printf("  conflict %s\n", kinds[kind >= 1 && kind <= 5 ? kind : 0]);
   if (kind == SQLITE_CHANGESET_FOREIGN_KEY) {
     int n = -1;
-    printf("    fk_conflicts rc=%d n=%d\n", sqlite3changeset_fk_conflicts(it, &n), n);
+    int rc = sqlite3changeset_fk_conflicts(it, &n);
+    printf("    fk_conflicts rc=%d n=%d\n", rc, n);
   } else {
     show_change(it);
     sqlite3_value *v = 0;
@@ -151,10 +152,11 @@ static void show_db(sqlite3 *db) {
 
 static void apply_with(const char *label, sqlite3 *db, int n, void *p, const int *script, int flags) {
   answers = script; answer_at = 0;
-  void *rb = 0; int nrb = 0;
-  int rc = sqlite3changeset_apply_v2(db, n, p, 0, conflict, 0, 0, 0, flags);
-  (void)rb; (void)nrb;
+  void *rb = 0; int nrb = -1;
+  int rc = sqlite3changeset_apply_v2(db, n, p, 0, conflict, 0, &rb, &nrb, flags);
   printf("apply %s rc=%d autocommit=%d\n", label, rc, sqlite3_get_autocommit(db));
+  hex("  rebase buffer", nrb, rb);
+  sqlite3_free(rb);
   show_db(db);
 }
 
@@ -365,9 +367,9 @@ int main(void) {
   {
     sqlite3 *f; sqlite3_open(":memory:", &f);
     ex(f, "PRAGMA foreign_keys = ON; CREATE TABLE p(id PRIMARY KEY); CREATE TABLE c(id PRIMARY KEY, pid REFERENCES p(id));"
-          "INSERT INTO p VALUES(1);");
+          "INSERT INTO p VALUES(1), (2);");
     sqlite3_session *fs; sqlite3session_create(f, "main", &fs); sqlite3session_attach(fs, 0);
-    ex(f, "INSERT INTO c VALUES(10, 1), (11, 1);");
+    ex(f, "INSERT INTO c VALUES(10, 1), (11, 1), (12, 2);");
     int n; void *p; sqlite3session_changeset(fs, &n, &p);
     sqlite3 *g; sqlite3_open(":memory:", &g);
     ex(g, "PRAGMA foreign_keys = ON; CREATE TABLE p(id PRIMARY KEY); CREATE TABLE c(id PRIMARY KEY, pid REFERENCES p(id));");
@@ -448,6 +450,54 @@ int main(void) {
     free(out.p); free(cat.p); free(inv2.p);
     sqlite3session_delete(sa);
     sqlite3_close(a);
+  }
+
+  /* rebasing a local changeset over a remote one applied with conflicts */
+  {
+    static const char *cases[][2] = {
+      {"INSERT INTO t VALUES(4, 'r', 4)", "INSERT INTO t VALUES(4, 'l', 4)"},
+      {"UPDATE t SET b = 'R' WHERE a = 1; DELETE FROM t WHERE a = 2",
+       "UPDATE t SET b = 'L', c = 9 WHERE a = 1; UPDATE t SET b = 'L2' WHERE a = 2"},
+      {"DELETE FROM t WHERE a = 3; UPDATE t SET c = 7 WHERE a = 2; INSERT INTO t VALUES(5, 'n', 5)",
+       "DELETE FROM t WHERE a = 3; DELETE FROM t WHERE a = 2; INSERT INTO t VALUES(5, 'n', 5); INSERT INTO t VALUES(6, 'q', 6)"},
+      {"UPDATE t SET b = 'R' WHERE a = 1; UPDATE t SET b = 'S' WHERE a = 3; INSERT INTO u VALUES(9, 9)",
+       "UPDATE t SET b = 'L', c = 9 WHERE a = 1; DELETE FROM t WHERE a = 3; INSERT INTO u VALUES(9, 8)"},
+    };
+    const char *rschema = "CREATE TABLE t(a PRIMARY KEY, b, c); CREATE TABLE u(k PRIMARY KEY, v);"
+                          "INSERT INTO t VALUES(1, 'x', 1), (2, 'y', 2), (3, 'z', 3);";
+    for (int c = 0; c < 4; c++) {
+      for (int answer = 0; answer < 2; answer++) {
+        sqlite3 *r, *l; sqlite3_session *rs, *ls;
+        sqlite3_open(":memory:", &r); ex(r, rschema);
+        sqlite3_open(":memory:", &l); ex(l, rschema);
+        sqlite3session_create(r, "main", &rs); sqlite3session_attach(rs, 0);
+        sqlite3session_create(l, "main", &ls); sqlite3session_attach(ls, 0);
+        ex(r, cases[c][0]); ex(l, cases[c][1]);
+        int nr, nl; void *pr, *pl;
+        sqlite3session_changeset(rs, &nr, &pr);
+        sqlite3session_changeset(ls, &nl, &pl);
+        static const int omit[] = {SQLITE_CHANGESET_OMIT, -1};
+        static const int replace[] = {SQLITE_CHANGESET_REPLACE, -1};
+        printf("rebase case %d %s\n", c, answer ? "REPLACE" : "OMIT");
+        sqlite3session_delete(ls);
+        apply_with("remote on local", l, nr, pr, answer ? replace : omit, 0);
+        void *rb = 0; int nrb = 0;
+        sqlite3 *l2; sqlite3_open(":memory:", &l2); ex(l2, rschema); ex(l2, cases[c][1]);
+        answers = answer ? replace : omit; answer_at = 0;
+        sqlite3changeset_apply_v2(l2, nr, pr, 0, conflict, 0, &rb, &nrb, 0);
+        sqlite3_rebaser *rr;
+        printf("rebaser create rc=%d", sqlite3rebaser_create(&rr));
+        printf(" configure rc=%d", sqlite3rebaser_configure(rr, nrb, rb));
+        int no = -1; void *po = 0;
+        printf(" rebase rc=%d\n", sqlite3rebaser_rebase(rr, nl, pl, &no, &po));
+        hex("  rebased", no, po);
+        sqlite3_free(po);
+        sqlite3rebaser_delete(rr);
+        sqlite3_free(rb); sqlite3_free(pr); sqlite3_free(pl);
+        sqlite3session_delete(rs);
+        sqlite3_close(r); sqlite3_close(l); sqlite3_close(l2);
+      }
+    }
   }
 
   /* sqlite3session_diff between two databases */

@@ -26,6 +26,7 @@
 //! released on success and rolled back on any error.
 
 use super::format::{read_all, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
+use super::rebase::RebaseLog;
 use super::sql::{exec, ident, query, table_shape};
 use super::value::Field;
 use crate::connection::Connection;
@@ -71,8 +72,9 @@ pub trait ApplyHandler {
     fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32;
 }
 
-/// Apply changeset `buf` to the "main" database of `conn`.
-pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHandler) -> Result<()> {
+/// Apply changeset `buf` to the "main" database of `conn`; returns the
+/// rebase buffer (empty when no conflict was resolved, or for a patchset).
+pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHandler) -> Result<Vec<u8>> {
     if flags & APPLY_FKNOACTION != 0 {
         return Err(Error::unsupported("SQLITE_CHANGESETAPPLY_FKNOACTION"));
     }
@@ -86,12 +88,13 @@ pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHan
             return Err(e);
         }
     }
-    let mut run = Run { conn, h, flags };
+    let mut run = Run { conn, h, flags, rebase: RebaseLog::default() };
     let mut outcome = run.tables(&items);
     if outcome.is_ok() {
         outcome = run.foreign_keys();
     }
     let conn = run.conn;
+    let rebase = run.rebase.into_bytes();
     if savepoint {
         if outcome.is_err() {
             let _ = exec(conn, "ROLLBACK TO changeset_apply");
@@ -99,7 +102,7 @@ pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHan
         let _ = exec(conn, "RELEASE changeset_apply");
     }
     let _ = exec(conn, &format!("PRAGMA defer_foreign_keys = {}", int(&defer)));
-    outcome
+    outcome.map(|()| rebase)
 }
 
 fn int(v: &Value) -> i64 {
@@ -113,6 +116,7 @@ struct Run<'a> {
     conn: &'a mut Connection,
     h: &'a mut dyn ApplyHandler,
     flags: i32,
+    rebase: RebaseLog,
 }
 
 /// The target table's column names, for the columns the changeset has.
@@ -217,9 +221,20 @@ impl Run<'_> {
         Ok(true)
     }
 
+    /// A conflict IGNORENOOP answers without the handler: as an OMIT.
+    fn noop(&mut self, it: &Item) {
+        if !it.patchset {
+            self.rebase.note(it, false);
+        }
+    }
+
     /// Ask the handler; `Ok(true)` for REPLACE, `Ok(false)` for OMIT.
     fn ask(&mut self, kind: i32, it: &Item, row: Option<&[Value]>) -> Result<bool> {
         let answer = self.h.conflict(self.conn, kind, Some(it), row, 0);
+        let resolved = answer == OMIT || (answer == REPLACE && (kind == CONFLICT_DATA || kind == CONFLICT_CONFLICT));
+        if resolved && !it.patchset {
+            self.rebase.note(it, answer == REPLACE);
+        }
         match answer {
             OMIT => Ok(false),
             REPLACE if kind == CONFLICT_DATA || kind == CONFLICT_CONFLICT => Ok(true),
@@ -272,7 +287,7 @@ impl Run<'_> {
                                 }
                             }
                         }
-                        None if noop => {}
+                        None if noop => self.noop(it),
                         None => {
                             self.ask(CONFLICT_NOTFOUND, it, None)?;
                         }
@@ -296,6 +311,7 @@ impl Run<'_> {
                         Some(row) => {
                             let already = c.new.iter().enumerate().all(|(i, f)| f.as_ref().is_none_or(|v| super::value::same_value(v, &row[i])));
                             if noop && already {
+                                self.noop(it);
                                 return Ok(Outcome::Done);
                             }
                             if self.ask(CONFLICT_DATA, it, Some(&row))? {
@@ -321,6 +337,7 @@ impl Run<'_> {
                 if self.write(&sql, &params)?.is_none() {
                     let Some(row) = self.row(target, it)? else { return Ok(Outcome::Retry) };
                     if noop && c.new.iter().enumerate().all(|(i, f)| f.as_ref().is_some_and(|v| super::value::same_value(v, &row[i]))) {
+                        self.noop(it);
                         return Ok(Outcome::Done);
                     }
                     if self.ask(CONFLICT_CONFLICT, it, Some(&row))? {
@@ -347,7 +364,9 @@ impl Run<'_> {
         if n <= 0 {
             return Ok(());
         }
-        match self.h.conflict(self.conn, CONFLICT_FOREIGN_KEY, None, None, n) {
+        // (SQLite reports whether violations remain, as its
+        // SQLITE_DBSTATUS_DEFERRED_FKS does, not how many.)
+        match self.h.conflict(self.conn, CONFLICT_FOREIGN_KEY, None, None, 1) {
             OMIT => {
                 // (Committed with the violations, as the handler chose:
                 // the deferred count must not fail the release.)

@@ -15,6 +15,7 @@
 //! Module map: `value` (fields, hash), `buckets` (output order),
 //! `format` (model, reader, writer, invert), `record` (the session),
 //! `output` (changeset making), `group` (changegroup, concat), `apply`,
+//! `rebase` (rebase buffers and the rebaser), `diff` (session_diff),
 //! `sql` (the SQL the extension runs).
 
 mod apply;
@@ -23,6 +24,7 @@ mod diff;
 mod format;
 mod group;
 mod output;
+mod rebase;
 mod record;
 mod sql;
 mod value;
@@ -32,6 +34,7 @@ pub use apply::{APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPO
 pub use apply::{ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY, CONFLICT_NOTFOUND, OMIT, REPLACE};
 pub use format::{read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 pub use group::{concat, ChangeGroup};
+pub use rebase::{RebaseLog, Rebaser};
 pub use record::{Session, TableFilter};
 pub use value::Field;
 
