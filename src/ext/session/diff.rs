@@ -30,7 +30,7 @@ impl Session {
         let ti = match self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(table)) {
             Some(i) => i,
             None => {
-                self.tables.push(SessionTable { name: table.to_string(), shape: None, records: Buckets::default() });
+                self.tables.push(SessionTable { name: table.to_string(), shape: None, real: Vec::new(), records: Buckets::default() });
                 self.tables.len() - 1
             }
         };

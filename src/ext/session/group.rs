@@ -64,15 +64,14 @@ impl ChangeGroup {
         let Some(h) = key_hash(&key.iter().collect::<Vec<_>>()) else { return Ok(()) };
         gt.changes.grow_if_due();
         let is = |c: &Change| c.key(&table).iter().zip(&key).all(|(a, b)| same_value(a, b));
-        let Some(existing) = gt.changes.find_mut(h, is) else {
+        // (A combined change moves to the head of its chain, as in
+        // SQLite's output order.)
+        let Some(existing) = gt.changes.remove(h, is) else {
             gt.changes.push(h, it.change);
             return Ok(());
         };
-        match combine(&table, patchset, existing, it.change) {
-            Some(c) => *existing = c,
-            None => {
-                gt.changes.remove(h, is);
-            }
+        if let Some(c) = combine(&table, patchset, &existing, it.change) {
+            gt.changes.push(h, c);
         }
         Ok(())
     }

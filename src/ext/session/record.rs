@@ -22,6 +22,7 @@ use super::sql;
 use super::value::{key_hash, same_value};
 use crate::connection::Connection;
 use crate::error::Result;
+use crate::value::affinity::real_affinity;
 use crate::value::Value;
 use crate::vdbe::exec::preupdate::PreUpdate;
 
@@ -45,6 +46,8 @@ pub struct SessionTable {
     /// Column names and key positions, once known; `Some((_, pk))` with
     /// no key column for a table that is ignored.
     pub shape: Option<(Vec<String>, Vec<u8>)>,
+    /// Columns of REAL affinity (see `sql::real_columns`).
+    pub real: Vec<bool>,
     /// Records by key.
     pub records: Buckets<Record>,
 }
@@ -88,7 +91,7 @@ impl Session {
             None => self.all_tables = true,
             Some(t) => {
                 if self.find(t).is_none() {
-                    self.tables.push(SessionTable { name: t.to_string(), shape: None, records: Buckets::default() });
+                    self.tables.push(SessionTable { name: t.to_string(), shape: None, real: Vec::new(), records: Buckets::default() });
                 }
             }
         }
@@ -125,13 +128,14 @@ impl Session {
                 if !wanted {
                     return Ok(None);
                 }
-                self.tables.push(SessionTable { name: name.to_string(), shape: None, records: Buckets::default() });
+                self.tables.push(SessionTable { name: name.to_string(), shape: None, real: Vec::new(), records: Buckets::default() });
                 self.tables.len() - 1
             }
         };
         if self.tables[i].shape.is_none() {
             let db = self.db.clone();
             self.tables[i].shape = Some(sql::table_shape(conn, &db, name)?.unwrap_or_default());
+            self.tables[i].real = sql::real_columns(conn, &db, name)?;
         }
         Ok(Some(i))
     }
@@ -151,17 +155,21 @@ impl Session {
         if ev.old.as_ref().or(ev.new.as_ref()).is_some_and(|r| r.len() != pk.len()) {
             return Ok(());
         }
+        let real = |row: &Option<Vec<Value>>| {
+            row.as_ref().map(|r| r.iter().zip(t.real.iter().chain(std::iter::repeat(&false))).map(|(v, re)| if *re { real_affinity(v.clone()) } else { v.clone() }).collect::<Vec<_>>())
+        };
+        let (old, new) = (real(&ev.old), real(&ev.new));
         match ev.op {
-            SQLITE_INSERT => note(t, &pk, ev.new.as_deref(), true, indirect),
-            SQLITE_DELETE => note(t, &pk, ev.old.as_deref(), false, indirect),
+            SQLITE_INSERT => note(t, &pk, new.as_deref(), true, indirect),
+            SQLITE_DELETE => note(t, &pk, old.as_deref(), false, indirect),
             _ => {
-                let moved = match (ev.old.as_deref(), ev.new.as_deref()) {
+                let moved = match (old.as_deref(), new.as_deref()) {
                     (Some(o), Some(n)) => key_of(&pk, o).iter().zip(key_of(&pk, n)).any(|(a, b)| !same_value(a, b)),
                     _ => false,
                 };
-                note(t, &pk, ev.old.as_deref(), false, indirect);
+                note(t, &pk, old.as_deref(), false, indirect);
                 if moved {
-                    note(t, &pk, ev.new.as_deref(), true, indirect);
+                    note(t, &pk, new.as_deref(), true, indirect);
                 }
             }
         }

@@ -66,6 +66,21 @@ pub fn table_shape(conn: &mut Connection, db: &str, table: &str) -> Result<Optio
     Ok(Some((names, pk)))
 }
 
+/// Per column of `table`, whether it has REAL affinity: the values the
+/// pre-update hook reads from a record are made REAL there, as SQLite's
+/// hook reports them (an integral REAL is stored as an integer).
+pub fn real_columns(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<bool>> {
+    use crate::value::affinity::Affinity;
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
+    Ok(rows
+        .iter()
+        .map(|r| match &r[2] {
+            Value::Text(t) => Affinity::from_decltype(&String::from_utf8_lossy(t)) == Affinity::Real,
+            _ => false,
+        })
+        .collect())
+}
+
 /// The row of `table` whose key columns equal `key` (in column order of
 /// the key columns), all columns, if there is one.
 pub fn row_by_key(conn: &mut Connection, db: &str, table: &str, names: &[String], pk: &[u8], key: &[Value]) -> Result<Option<Vec<Value>>> {
