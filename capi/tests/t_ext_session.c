@@ -178,16 +178,87 @@ static int in_cb(void *ctx, void *data, int *pn) {
   return SQLITE_OK;
 }
 
-/* A changeset SQLite 3.54.1 made (t1: UPDATE 1, DELETE 2, INSERT 9;
-** t4: INSERT 'z'), applied by both libraries. */
+/* A changeset and a patchset SQLite 3.54.1 made from the initial
+** database (t1: UPDATE 3, DELETE 4, INSERT 9; t2: DELETE, UPDATE,
+** INSERT; t4: INSERT, UPDATE), applied by both libraries. */
 static const char *ref_changeset =
-  "5403010000743100170001000000000000000103036f6e6500000303756e6f0009000100000000000000020402010205"
-  "1200010000000000000009030474656e7202400c0000000000005402010074340012000301" "7a0100000000000000" "1a";
+  "54030100007431001200010000000000000009040200ff05170001000000000000000301000000000000000301000000000000000300030372656602400200000000000009000100000000000000040304666f757201fffffffffffffffc54030200017432000900010000000000000001010000000000000002010000000000000003170001000000000000000401000000000000000501000000000000000600030377687900120001ffffffffffffffff023fe000000000000003037a6564540201007434001200030372656601fffffffffffffff917000301630100000000000000030001000000000000001e";
+static const char *ref_patchset =
+  "50030100007431001200010000000000000009040200ff051700010000000000000003030372656602400200000000000009000100000000000000045003020001743200090001000000000000000101000000000000000317000100000000000000040303776879010000000000000006120001ffffffffffffffff023fe000000000000003037a6564500201007434001200030372656601fffffffffffffff9170003016301000000000000001e";
 
 static int unhex(const char *h, unsigned char *out) {
   int n = 0;
   for (; h[0] && h[1]; h += 2) { unsigned v; sscanf(h, "%2x", &v); out[n++] = (unsigned char)v; }
   return n;
+}
+
+/* Random changes over several sessions: each session's changeset,
+** patchset, inverse and the running concatenation (as hashes), each
+** applied to a second database with random answers to conflicts. */
+static unsigned long long rs = 88172645463325252ull;
+static unsigned rnd(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (unsigned)rs; }
+static char *rval(char *b) {
+  switch (rnd() % 7) {
+    case 0: sprintf(b, "%u", rnd() % 20); break;
+    case 1: sprintf(b, "%u.5", rnd() % 10); break;
+    case 2: sprintf(b, "'s%u'", rnd() % 15); break;
+    case 3: sprintf(b, "x'%02x'", rnd() % 8); break;
+    case 4: strcpy(b, "NULL"); break;
+    case 5: sprintf(b, "%u", rnd() % 5); break;
+    default: sprintf(b, "'%u'", rnd() % 5);
+  }
+  return b;
+}
+static int random_answer(void *ctx, int kind, sqlite3_changeset_iter *it) {
+  (void)ctx; (void)it;
+  printf(" c%d", kind);
+  return (kind == SQLITE_CHANGESET_DATA || kind == SQLITE_CHANGESET_CONFLICT) ? (int)(rnd() % 2) : SQLITE_CHANGESET_OMIT;
+}
+static void random_sessions(unsigned seed, int rounds) {
+  const char *sch = "CREATE TABLE a(x INTEGER PRIMARY KEY, y, z); CREATE TABLE b(p, q, r, PRIMARY KEY(q, p)) WITHOUT ROWID;"
+                    "CREATE TABLE c(k TEXT PRIMARY KEY, v REAL, w UNIQUE); CREATE TABLE d(m PRIMARY KEY, n, o);";
+  rs = 88172645463325252ull + seed * 7919ull;
+  sqlite3 *db, *tgt;
+  sqlite3_open(":memory:", &db); ex(db, sch);
+  sqlite3_open(":memory:", &tgt); ex(tgt, sch);
+  void *prev = 0; int nprev = 0;
+  for (int r = 0; r < rounds; r++) {
+    sqlite3_session *s; sqlite3session_create(db, "main", &s); sqlite3session_attach(s, 0);
+    for (int i = 0; i < 12; i++) {
+      char sql[400], v1[40], v2[40], v3[40];
+      switch (rnd() % 11) {
+        case 0: case 1: sprintf(sql, "INSERT OR REPLACE INTO a VALUES(%u, %s, %s)", rnd() % 30, rval(v1), rval(v2)); break;
+        case 2: sprintf(sql, "UPDATE a SET y = %s WHERE x %% %u = %u", rval(v1), rnd() % 5 + 1, rnd() % 3); break;
+        case 3: sprintf(sql, "DELETE FROM a WHERE x %% 7 = %u", rnd() % 7); break;
+        case 4: sprintf(sql, "INSERT OR REPLACE INTO b VALUES(%u, %s, %s)", rnd() % 6, rval(v1), rval(v2)); break;
+        case 5: sprintf(sql, "UPDATE b SET r = %s, q = CASE WHEN %u THEN q ELSE %s END WHERE p = %u", rval(v1), rnd() % 3, rval(v3), rnd() % 6); break;
+        case 6: sprintf(sql, "INSERT OR REPLACE INTO c VALUES('k%u', %s, %s)", rnd() % 10, rval(v1), rval(v2)); break;
+        case 7: sprintf(sql, "UPDATE c SET v = %s WHERE k = 'k%u'", rval(v1), rnd() % 10); break;
+        case 8: sprintf(sql, "DELETE FROM c WHERE k = 'k%u'", rnd() % 10); break;
+        case 9: sprintf(sql, "INSERT OR REPLACE INTO d VALUES(%s, %s, %s)", rval(v1), rval(v2), rval(v3)); break;
+        default: sprintf(sql, "UPDATE d SET m = %s, n = %s WHERE rowid = %u", rval(v1), rval(v2), rnd() % 8);
+      }
+      char *e = 0; sqlite3_exec(db, sql, 0, 0, &e); sqlite3_free(e);
+    }
+    int n, np, ni, nc = 0; void *p, *pp, *pi, *pc = 0;
+    sqlite3session_changeset(s, &n, &p);
+    sqlite3session_patchset(s, &np, &pp);
+    int rci = sqlite3changeset_invert(n, p, &ni, &pi);
+    int rcc = sqlite3changeset_concat(nprev, prev, n, p, &nc, &pc);
+    printf("seed %u round %d: cs %d %08x ps %d %08x inv %d %08x cat %d %d %08x |", seed, r, n, fnv(n, p), np, fnv(np, pp), rci, fnv(ni, pi), rcc, nc, fnv(nc, pc));
+    printf(" apply=%d", sqlite3changeset_apply(tgt, n, p, 0, random_answer, 0));
+    if (r % 3 == 0) printf(" patchset apply=%d", sqlite3changeset_apply(tgt, np, pp, 0, random_answer, 0));
+    printf("\n");
+    sqlite3_free(prev); prev = pc; nprev = nc;
+    sqlite3_free(p); sqlite3_free(pp); sqlite3_free(pi);
+    sqlite3session_delete(s);
+  }
+  dump(tgt, "a", "SELECT x, quote(y), quote(z) FROM a ORDER BY 1");
+  dump(tgt, "b", "SELECT quote(p), quote(q), quote(r) FROM b ORDER BY 1, 2");
+  dump(tgt, "c", "SELECT k, quote(v), quote(w) FROM c ORDER BY 1");
+  dump(tgt, "d", "SELECT quote(m), quote(n), quote(o) FROM d ORDER BY 1, 2, 3");
+  sqlite3_free(prev);
+  sqlite3_close(db); sqlite3_close(tgt);
 }
 
 int main(void) {
@@ -333,11 +404,15 @@ int main(void) {
     apply_with("schema mismatch", a, ncs, cs, omit, 0);
     sqlite3_close(a);
     /* a changeset made by SQLite */
-    unsigned char refcs[256];
-    int nref = unhex(ref_changeset, refcs);
+    unsigned char refcs[512], refps[512];
+    int nref = unhex(ref_changeset, refcs), nrefp = unhex(ref_patchset, refps);
     iterate("reference changeset", nref, refcs, 0);
     a = fresh();
     apply_with("reference changeset", a, nref, refcs, omit, 0);
+    apply_with("reference changeset inverted", a, nref, refcs, omit, SQLITE_CHANGESETAPPLY_INVERT);
+    sqlite3_close(a);
+    a = fresh(); ex(a, drift);
+    apply_with("reference patchset on drifted", a, nrefp, refps, replace, 0);
     sqlite3_close(a);
   }
 
@@ -516,6 +591,9 @@ int main(void) {
     sqlite3session_delete(ds);
     sqlite3_close(a);
   }
+
+  random_sessions(1, 30);
+  random_sessions(6, 30);
 
   int strm = -1;
   printf("config strmsize rc=%d size=%d\n", sqlite3session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &strm), strm);
