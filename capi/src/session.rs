@@ -284,7 +284,7 @@ unsafe fn session_blob(p: *mut sqlite3_session, patchset: bool) -> Result<Vec<u8
     let Some(h) = session(p) else { return Err(SQLITE_MISUSE) };
     let Some(d) = db_ref(h.db) else { return Err(SQLITE_MISUSE) };
     let _g = d.lock.lock();
-    let Ok(s) = h.core.lock() else { return Err(SQLITE_MISUSE) };
+    let Ok(mut s) = h.core.lock() else { return Err(SQLITE_MISUSE) };
     on_conn(d, |c| s.changeset(c, patchset)).map_err(|e| e.primary())
 }
 

@@ -261,6 +261,63 @@ static void random_sessions(unsigned seed, int rounds) {
   sqlite3_close(db); sqlite3_close(tgt);
 }
 
+/* Edge cases: sqlite_stat1 (keyed by tbl, idx; NULL idx as X''), rows
+** with NULL keys, attached and temp databases, tables created or altered
+** during a session, changeset_size, blob writes, trigger changes,
+** session_diff errors. */
+static void cs(sqlite3_session *s, const char *l) {
+  int n; void *p;
+  int rc = sqlite3session_changeset(s, &n, &p);
+  printf("%s rc=%d ", l, rc);
+  hex("", n, p);
+  sqlite3_free(p);
+}
+static void edge_cases(void) {
+
+  sqlite3*db;sqlite3_open(":memory:",&db);
+  ex(db,"CREATE TABLE t(a PRIMARY KEY, b); CREATE INDEX tb ON t(b); INSERT INTO t VALUES(1,1),(2,2),(NULL,3);");
+  sqlite3_session*s;sqlite3session_create(db,"main",&s);sqlite3session_attach(s,0);
+  ex(db,"ANALYZE; UPDATE t SET b=b+1; UPDATE t SET a=5 WHERE a IS NULL; UPDATE t SET a=NULL WHERE a=1;");
+  cs(s,"stat1+nullpk");
+  sqlite3session_delete(s);
+  /* attached db and temp */
+  ex(db,"ATTACH ':memory:' AS aux; CREATE TABLE aux.t(a PRIMARY KEY, b); CREATE TEMP TABLE tt(a PRIMARY KEY, b);");
+  sqlite3_session*s1,*s2,*s3;sqlite3session_create(db,"aux",&s1);sqlite3session_attach(s1,0);
+  sqlite3session_create(db,"temp",&s2);sqlite3session_attach(s2,"tt");
+  sqlite3session_create(db,"nosuch",&s3);printf("attach nosuch %d\n",sqlite3session_attach(s3,"t"));
+  ex(db,"INSERT INTO aux.t VALUES(1,'aux'); INSERT INTO tt VALUES(2,'temp'); INSERT INTO main.t VALUES(9,9);");
+  cs(s1,"aux");cs(s2,"temp");cs(s3,"nosuch");
+  /* table created after attach(NULL), table altered */
+  sqlite3_session*s4;sqlite3session_create(db,"main",&s4);sqlite3session_attach(s4,0);sqlite3session_attach(s4,"later");sqlite3session_attach(s4,"missing");
+  ex(db,"CREATE TABLE later(k INTEGER PRIMARY KEY, v); INSERT INTO later VALUES(1,'x'); CREATE TABLE newer(k PRIMARY KEY, v); INSERT INTO newer VALUES('n',1); INSERT INTO t VALUES(10,10)");
+  cs(s4,"later");
+  printf("memory_used>0 %d\n",sqlite3session_memory_used(s4)>0);
+  ex(db,"ALTER TABLE t ADD COLUMN c DEFAULT 7; INSERT INTO t VALUES(11,11,11); UPDATE t SET b=100 WHERE a=10;");
+  cs(s4,"after alter");
+  /* changeset_size */
+  sqlite3_session*s5;sqlite3session_create(db,"main",&s5);int on=1;printf("objcfg %d %d\n",sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on),on);
+  sqlite3session_attach(s5,0);ex(db,"INSERT INTO later VALUES(2,'yy')");
+  printf("size %lld\n",sqlite3session_changeset_size(s5));
+  on=0;printf("objcfg after attach %d %d\n",sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on),on);
+  /* blob write */
+  ex(db,"CREATE TABLE bl(k INTEGER PRIMARY KEY, v); INSERT INTO bl VALUES(1, zeroblob(4));");
+  sqlite3_session*s6;sqlite3session_create(db,"main",&s6);sqlite3session_attach(s6,"bl");
+  sqlite3_blob*b;printf("blob open %d\n",sqlite3_blob_open(db,"main","bl","v",1,1,&b));sqlite3_blob_write(b,"ab",2,1);sqlite3_blob_close(b);
+  cs(s6,"blob");
+  /* indirect via trigger */
+  ex(db,"CREATE TABLE lg(id INTEGER PRIMARY KEY, w); CREATE TRIGGER tr AFTER INSERT ON later BEGIN INSERT INTO lg(w) VALUES(new.v); END;");
+  sqlite3_session*s7;sqlite3session_create(db,"main",&s7);sqlite3session_attach(s7,0);
+  ex(db,"INSERT INTO later VALUES(3,'trig')");
+  cs(s7,"trigger");
+  /* diff errors */
+  char*err=0;printf("diff nosuchdb %d %s\n",sqlite3session_diff(s7,"zzz","t",&err),err?err:"(null)");sqlite3_free(err);err=0;
+  ex(db,"CREATE TABLE aux.later(k INTEGER PRIMARY KEY, v, extra)");
+  printf("diff mismatch %d %s\n",sqlite3session_diff(s7,"aux","later",&err),err?err:"(null)");sqlite3_free(err);err=0;
+  printf("diff notable %d %s\n",sqlite3session_diff(s7,"aux","nosuchtable",&err),err?err:"(null)");sqlite3_free(err);
+  sqlite3session_delete(s1);sqlite3session_delete(s2);sqlite3session_delete(s3);sqlite3session_delete(s4);sqlite3session_delete(s5);sqlite3session_delete(s6);sqlite3session_delete(s7);
+  printf("close %d\n",sqlite3_close(db));
+  }
+
 int main(void) {
   setvbuf(stdout, 0, _IONBF, 0);
   sqlite3 *db = fresh();
@@ -592,6 +649,23 @@ int main(void) {
     sqlite3_close(a);
   }
 
+  edge_cases();
+  /* a changeset of sqlite_stat1 applied over other statistics */
+  {
+    sqlite3 *a, *b; sqlite3_session *ss;
+    sqlite3_open(":memory:", &a); sqlite3_open(":memory:", &b);
+    const char *sch = "CREATE TABLE t(a PRIMARY KEY, b); CREATE TABLE u(x); INSERT INTO t VALUES(1, 1), (2, 2); INSERT INTO u VALUES(1);";
+    ex(a, sch); ex(b, sch); ex(b, "ANALYZE; UPDATE sqlite_stat1 SET stat = '9 9' WHERE idx IS NOT NULL");
+    sqlite3session_create(a, "main", &ss); sqlite3session_attach(ss, "sqlite_stat1");
+    ex(a, "ANALYZE");
+    int n; void *p; sqlite3session_changeset(ss, &n, &p);
+    hex("stat1", n, p);
+    static const int replace[] = {SQLITE_CHANGESET_REPLACE, -1};
+    answers = replace; answer_at = 0;
+    printf("apply stat1 rc=%d\n", sqlite3changeset_apply(b, n, p, 0, conflict, 0));
+    dump(b, "stat1", "SELECT tbl, quote(idx), stat FROM sqlite_stat1 ORDER BY 1, 2");
+    sqlite3_free(p); sqlite3session_delete(ss); sqlite3_close(a); sqlite3_close(b);
+  }
   random_sessions(1, 30);
   random_sessions(6, 30);
 

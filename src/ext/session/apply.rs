@@ -27,7 +27,7 @@
 
 use super::format::{read_all, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::rebase::RebaseLog;
-use super::sql::{exec, ident, query, table_shape};
+use super::sql::{exec, ident, is_stat1, query, session_shape, stat1_row};
 use super::value::Field;
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_ABORT, SQLITE_CONSTRAINT, SQLITE_MISUSE};
@@ -142,6 +142,14 @@ impl Run<'_> {
                 continue;
             }
             let Some(target) = self.target(&table)? else { continue };
+            // (sqlite_stat1's NULL idx travels as X''; written as NULL.)
+            let converted: Vec<Item>;
+            let run: &[Item] = if is_stat1(&table.name) {
+                converted = run.iter().map(|it| stat1_item(it, false)).collect();
+                &converted
+            } else {
+                run
+            };
             let mut retry: Vec<&Item> = Vec::new();
             for it in run {
                 if let Outcome::Retry = self.one(&target, it)? {
@@ -155,7 +163,7 @@ impl Run<'_> {
 
     /// The database's table, if it matches the changeset's.
     fn target(&mut self, t: &Table) -> Result<Option<Target>> {
-        let Some((names, pk)) = table_shape(self.conn, "main", &t.name)? else { return Ok(None) };
+        let Some((names, pk)) = session_shape(self.conn, "main", &t.name)? else { return Ok(None) };
         if names.len() < t.width() || (0..pk.len()).any(|i| (pk[i] != 0) != t.is_key(i)) {
             return Ok(None);
         }
@@ -224,12 +232,20 @@ impl Run<'_> {
     /// A conflict IGNORENOOP answers without the handler: as an OMIT.
     fn noop(&mut self, it: &Item) {
         if !it.patchset {
-            self.rebase.note(it, false);
+            let it = if is_stat1(&it.table.name) { stat1_item(it, true) } else { it.clone() };
+            self.rebase.note(&it, false);
         }
     }
 
     /// Ask the handler; `Ok(true)` for REPLACE, `Ok(false)` for OMIT.
     fn ask(&mut self, kind: i32, it: &Item, row: Option<&[Value]>) -> Result<bool> {
+        let shown;
+        let (it, row) = if is_stat1(&it.table.name) {
+            shown = (stat1_item(it, true), row.map(|r| stat1_row(r.to_vec())));
+            (&shown.0, shown.1.as_deref())
+        } else {
+            (it, row)
+        };
         let answer = self.h.conflict(self.conn, kind, Some(it), row, 0);
         let resolved = answer == OMIT || (answer == REPLACE && (kind == CONFLICT_DATA || kind == CONFLICT_CONFLICT));
         if resolved && !it.patchset {
@@ -334,7 +350,10 @@ impl Run<'_> {
                 let params: Vec<Value> = c.new.iter().map(|f| f.clone().unwrap_or(Value::Null)).collect();
                 let cols: Vec<String> = (0..params.len()).map(|i| ident(&target.names[i])).collect();
                 let sql = format!("INSERT INTO main.{}({}) VALUES({})", ident(&t.name), cols.join(", "), self::params(params.len()));
-                if self.write(&sql, &params)?.is_none() {
+                // (sqlite_stat1 has no key constraint: a row already
+                // there is looked for first.)
+                let exists = is_stat1(&t.name) && self.row(target, it)?.is_some();
+                if exists || self.write(&sql, &params)?.is_none() {
                     let Some(row) = self.row(target, it)? else { return Ok(Outcome::Retry) };
                     if noop && c.new.iter().enumerate().all(|(i, f)| f.as_ref().is_some_and(|v| super::value::same_value(v, &row[i]))) {
                         self.noop(it);
@@ -413,4 +432,20 @@ fn by_key(verb: &str, target: &Target, it: &Item) -> (String, Vec<Value>) {
     let (cond, params) = key_cond(target, it, 0);
     let head = if verb == "SELECT" { format!("SELECT {} FROM", target.names.iter().map(|n| ident(n)).collect::<Vec<_>>().join(", ")) } else { "DELETE FROM".to_string() };
     (format!("{head} main.{} WHERE {cond}", ident(&it.table.name)), params)
+}
+
+/// A `sqlite_stat1` change with its idx as SQL writes it (X'' to NULL)
+/// or, `back`, as the changeset holds it.
+fn stat1_item(it: &Item, back: bool) -> Item {
+    let mut it = it.clone();
+    for row in [&mut it.change.old, &mut it.change.new] {
+        if let Some(Some(v)) = row.get_mut(1) {
+            match v {
+                Value::Blob(b) if b.is_empty() && !back => *v = Value::Null,
+                Value::Null if back => *v = Value::Blob(Vec::new()),
+                _ => {}
+            }
+        }
+    }
+    it
 }

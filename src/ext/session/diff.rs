@@ -20,7 +20,8 @@ impl Session {
         if !here.1.iter().any(|p| *p != 0) {
             return Ok(());
         }
-        let Some(there) = table_shape(conn, from, table)? else {
+        let there = table_shape(conn, from, table).map_err(|e| Error::new(SQLITE_SCHEMA, e.message))?;
+        let Some(there) = there else {
             return Err(Error::new(SQLITE_SCHEMA, format!("no such table: {from}.{table}")));
         };
         if there != here {

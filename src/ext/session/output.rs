@@ -17,7 +17,15 @@ use crate::error::Result;
 
 impl Session {
     /// `sqlite3session_changeset` (`patchset` false) or `_patchset`.
-    pub fn changeset(&self, conn: &mut Connection, patchset: bool) -> Result<Vec<u8>> {
+    pub fn changeset(&mut self, conn: &mut Connection, patchset: bool) -> Result<Vec<u8>> {
+        // (Columns added since the records were made widen them first.)
+        let db = self.db.clone();
+        for t in self.tables.iter_mut().filter(|t| t.shape.is_some() && !t.records.is_empty()) {
+            let width = sql::table_shape(conn, &db, &t.name)?.map_or(0, |s| s.1.len());
+            if width != 0 {
+                t.refresh(conn, &db, width)?;
+            }
+        }
         let mut out = Vec::new();
         for t in &self.tables {
             let Some((names, pk)) = &t.shape else { continue };

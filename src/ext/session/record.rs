@@ -53,6 +53,32 @@ pub struct SessionTable {
 }
 
 impl SessionTable {
+    /// Read the table's shape (again, after columns were added): rows
+    /// recorded before get the new columns' defaults.
+    pub fn load(&mut self, conn: &mut Connection, db: &str) -> Result<()> {
+        let shape = sql::session_shape(conn, db, &self.name)?.unwrap_or_default();
+        let width = shape.1.len();
+        if self.records.iter().any(|r| r.old.len() < width) {
+            let defaults = sql::column_defaults(conn, db, &self.name)?;
+            for r in self.records.iter_mut() {
+                while r.old.len() < width {
+                    r.old.push(defaults.get(r.old.len()).cloned().unwrap_or(Value::Null));
+                }
+            }
+        }
+        self.real = sql::real_columns(conn, db, &self.name)?;
+        self.shape = Some(shape);
+        Ok(())
+    }
+
+    /// Reload the shape if the table is now `width` columns wide.
+    pub fn refresh(&mut self, conn: &mut Connection, db: &str, width: usize) -> Result<()> {
+        match &self.shape {
+            Some((_, pk)) if pk.len() == width => Ok(()),
+            _ => self.load(conn, db),
+        }
+    }
+
     fn has_key(&self) -> bool {
         self.shape.as_ref().is_some_and(|(_, pk)| pk.iter().any(|p| *p != 0))
     }
@@ -134,8 +160,7 @@ impl Session {
         };
         if self.tables[i].shape.is_none() {
             let db = self.db.clone();
-            self.tables[i].shape = Some(sql::table_shape(conn, &db, name)?.unwrap_or_default());
-            self.tables[i].real = sql::real_columns(conn, &db, name)?;
+            self.tables[i].load(conn, &db)?;
         }
         Ok(Some(i))
     }
@@ -147,7 +172,11 @@ impl Session {
         }
         let Some(ti) = self.table_for(conn, ev.table)? else { return Ok(()) };
         let indirect = self.indirect || ev.depth > 0;
+        let db = self.db.clone();
         let t = &mut self.tables[ti];
+        if let Some(w) = ev.old.as_ref().or(ev.new.as_ref()).map(Vec::len) {
+            t.refresh(conn, &db, w)?;
+        }
         if !t.has_key() {
             return Ok(());
         }
@@ -158,7 +187,11 @@ impl Session {
         let real = |row: &Option<Vec<Value>>| {
             row.as_ref().map(|r| r.iter().zip(t.real.iter().chain(std::iter::repeat(&false))).map(|(v, re)| if *re { real_affinity(v.clone()) } else { v.clone() }).collect::<Vec<_>>())
         };
-        let (old, new) = (real(&ev.old), real(&ev.new));
+        let (mut old, mut new) = (real(&ev.old), real(&ev.new));
+        if sql::is_stat1(&t.name) {
+            old = old.map(sql::stat1_row);
+            new = new.map(sql::stat1_row);
+        }
         match ev.op {
             SQLITE_INSERT => note(t, &pk, new.as_deref(), true, indirect),
             SQLITE_DELETE => note(t, &pk, old.as_deref(), false, indirect),

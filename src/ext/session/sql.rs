@@ -81,11 +81,55 @@ pub fn real_columns(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<
         .collect())
 }
 
+/// Per column of `table`, its DEFAULT's value (what rows written before
+/// the column was added hold), NULL when it has none.
+pub fn column_defaults(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<Value>> {
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
+    let mut out = Vec::new();
+    for r in rows {
+        out.push(match &r[4] {
+            Value::Text(t) => query(conn, &format!("SELECT {}", String::from_utf8_lossy(t)), &[])?.into_iter().next().and_then(|r| r.into_iter().next()).unwrap_or(Value::Null),
+            _ => Value::Null,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `table` is `sqlite_stat1`, which the session extension treats
+/// as keyed by (tbl, idx), storing a NULL idx as X''.
+pub fn is_stat1(table: &str) -> bool {
+    table.eq_ignore_ascii_case("sqlite_stat1")
+}
+
+/// `table_shape`, with `sqlite_stat1`'s implicit key.
+pub fn session_shape(conn: &mut Connection, db: &str, table: &str) -> Result<Option<(Vec<String>, Vec<u8>)>> {
+    let mut shape = table_shape(conn, db, table)?;
+    if let Some((names, pk)) = shape.as_mut() {
+        if is_stat1(table) && names.len() == 3 {
+            *pk = vec![1, 2, 0];
+        }
+    }
+    Ok(shape)
+}
+
 /// The row of `table` whose key columns equal `key` (in column order of
 /// the key columns), all columns, if there is one.
 pub fn row_by_key(conn: &mut Connection, db: &str, table: &str, names: &[String], pk: &[u8], key: &[Value]) -> Result<Option<Vec<Value>>> {
     let cols: Vec<String> = names.iter().map(|n| ident(n)).collect();
     let cond: Vec<String> = (0..names.len()).filter(|i| pk[*i] != 0).enumerate().map(|(k, i)| format!("{} IS ?{}", cols[i], k + 1)).collect();
     let sql = format!("SELECT {} FROM {}.{} WHERE {}", cols.join(", "), ident(db), ident(table), cond.join(" AND "));
-    Ok(query(conn, &sql, key)?.into_iter().next())
+    if !is_stat1(table) {
+        return Ok(query(conn, &sql, key)?.into_iter().next());
+    }
+    let key: Vec<Value> = key.iter().map(|v| if matches!(v, Value::Blob(b) if b.is_empty()) { Value::Null } else { v.clone() }).collect();
+    Ok(query(conn, &sql, &key)?.into_iter().next().map(stat1_row))
+}
+
+/// A `sqlite_stat1` row as the session extension stores it (NULL idx
+/// as X'').
+pub fn stat1_row(mut row: Vec<Value>) -> Vec<Value> {
+    if let Some(v @ Value::Null) = row.get_mut(1) {
+        *v = Value::Blob(Vec::new());
+    }
+    row
 }

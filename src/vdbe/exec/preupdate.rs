@@ -12,8 +12,8 @@
 //! heard from its `IdxInsert` (values in record order, mapped back to
 //! columns) and `Delete`, with rowids reported as 0 as SQLite does.
 //! Writes carrying no [`WrittenTable`] (schema tables, the VM's temporary
-//! tables, index entries) and `sqlite_sequence`/`sqlite_stat1` are not
-//! reported.
+//! tables, index entries) and `sqlite_sequence` are not reported
+//! (`sqlite_stat1` is, as in SQLite).
 //!
 //! The hook is lent the connection (it may run SQL, as the session
 //! extension does to learn a table's columns). Invariant: it fires once
