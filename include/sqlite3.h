@@ -2012,51 +2012,6 @@ int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQue
  */
 int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
 
-/*
- `sqlite3changeset_apply_v3`: not supported yet.
- */
-int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3changeset_apply_v3_strm`: not supported yet.
- */
-int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3changegroup_change_begin`: not supported yet.
- */
-int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
-
-/*
- `sqlite3changegroup_change_int64`: not supported yet.
- */
-int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
-
-/*
- `sqlite3changegroup_change_null`: not supported yet.
- */
-int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
-
-/*
- `sqlite3changegroup_change_double`: not supported yet.
- */
-int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
-
-/*
- `sqlite3changegroup_change_text`: not supported yet.
- */
-int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
-
-/*
- `sqlite3changegroup_change_blob`: not supported yet.
- */
-int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
-
-/*
- `sqlite3changegroup_change_finish`: not supported yet.
- */
-int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
-
 const char *sqlite3_uri_parameter(const char *z, const char *zParam);
 
 int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
@@ -2335,6 +2290,20 @@ int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, v
 
 void sqlite3rebaser_delete(sqlite3_rebaser *p);
 
+int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
+
+int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
+
+int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
+
+int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
+
+int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
+
+int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
+
+int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
+
 int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
 
 int sqlite3changeset_start_v2(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset, int flags);
@@ -2366,6 +2335,10 @@ int sqlite3changeset_apply_v2(sqlite3 *db, int nChangeset, void *pChangeset, int
 int sqlite3changeset_apply_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
 
 int sqlite3changeset_apply_v2_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
+
+int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
+
+int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -206,14 +206,16 @@ pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session
             }
             match op {
                 SQLITE_SESSION_OBJCONFIG_SIZE => {
+                    let mut rc = SQLITE_OK;
                     if *arg >= 0 {
-                        if !s.tables.is_empty() {
-                            return SQLITE_MISUSE;
+                        if s.tables.is_empty() {
+                            s.size_enabled = *arg > 0;
+                        } else {
+                            rc = SQLITE_MISUSE;
                         }
-                        s.size_enabled = *arg > 0;
                     }
                     *arg = c_int::from(s.size_enabled);
-                    SQLITE_OK
+                    rc
                 }
                 SQLITE_SESSION_OBJCONFIG_ROWID => {
                     if *arg > 0 {

@@ -3,9 +3,10 @@
 //! `sqlite3_changegroup` owns an engine [`ChangeGroup`];
 //! `sqlite3_rebaser` an engine [`Rebaser`];
 //! `sqlite3changeset_concat` and `_invert` (and their streaming forms)
-//! are one engine call between an input and an output blob. Building a
-//! change field by field (`sqlite3changegroup_change_*`) and
-//! `sqlite3changegroup_schema` are not supported yet (see unsupported.rs).
+//! are one engine call between an input and an output blob. Changes
+//! built field by field (`sqlite3changegroup_change_*`) need a table the
+//! group knows from a changeset added; `sqlite3changegroup_schema` is not
+//! supported yet (see unsupported.rs).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -128,7 +129,7 @@ pub unsafe extern "C" fn sqlite3changeset_invert_strm(xInput: Option<unsafe exte
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB: c_int, pB: *mut c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        clear_out(pnOut, ppOut);
+        // (On error the outputs are left alone, as SQLite does.)
         let (a, b) = match (input(nA, pA), input(nB, pB)) {
             (Ok(a), Ok(b)) => (a, b),
             (Err(rc), _) | (_, Err(rc)) => return rc,
@@ -209,5 +210,85 @@ pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
         if !p.is_null() {
             drop(Box::from_raw(p as *mut Rebaser));
         }
+    })
+}
+
+/// Report a builder error: its code, and its message through `pzErr`.
+unsafe fn built(r: ringlite::Result<()>, pzErr: *mut *mut std::ffi::c_char) -> c_int {
+    match r {
+        Ok(()) => SQLITE_OK,
+        Err(e) => {
+            if !pzErr.is_null() && !e.message.is_empty() {
+                *pzErr = crate::memory::malloc_cstr(e.message.as_bytes());
+            }
+            e.primary()
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_begin(arg0: *mut sqlite3_changegroup, eOp: c_int, zTab: *const std::ffi::c_char, bIndirect: c_int, pzErr: *mut *mut std::ffi::c_char) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if !pzErr.is_null() {
+            *pzErr = std::ptr::null_mut();
+        }
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        if zTab.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let name = std::ffi::CStr::from_ptr(zTab).to_string_lossy();
+        built(g.change_begin(eOp, &name, bIndirect != 0), pzErr)
+    })
+}
+
+unsafe fn set_value(p: *mut sqlite3_changegroup, new: c_int, col: c_int, v: ringlite::value::Value) -> c_int {
+    let Some(g) = group(p) else { return SQLITE_MISUSE };
+    g.change_value(new != 0, col, v).map_or_else(|e| e.primary(), |()| SQLITE_OK)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_int64(arg0: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, iVal: sqlite3_int64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, bNew, iCol, ringlite::value::Value::Integer(iVal)) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_null(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Null) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_double(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, arg3: f64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Real(arg3)) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_text(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const std::ffi::c_char, nVal: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if pVal.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let bytes = if nVal < 0 { std::ffi::CStr::from_ptr(pVal).to_bytes().to_vec() } else { std::slice::from_raw_parts(pVal as *const u8, nVal as usize).to_vec() };
+        set_value(arg0, arg1, arg2, ringlite::value::Value::Text(bytes))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_blob(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const c_void, nVal: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match input(nVal.max(0), pVal) {
+            Ok(b) => set_value(arg0, arg1, arg2, ringlite::value::Value::Blob(b.to_vec())),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_finish(arg0: *mut sqlite3_changegroup, bDiscard: c_int, pzErr: *mut *mut std::ffi::c_char) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if !pzErr.is_null() {
+            *pzErr = std::ptr::null_mut();
+        }
+        let Some(g) = group(arg0) else { return SQLITE_MISUSE };
+        built(g.change_finish(bDiscard != 0), pzErr)
     })
 }

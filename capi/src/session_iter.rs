@@ -286,15 +286,17 @@ impl ApplyHandler for CHandler<'_> {
             let z = crate::error::cstring(item.table.name.as_str());
             return lend_to_callback(d, Some(conn), || unsafe { f(self.ctx, z.as_ptr()) }) != 0;
         }
-        if let Some(f) = self.filter_iter {
-            let mut h = IterHandle::new(None);
-            h.set_current(Some(item.clone()));
-            let p = h.into_raw();
-            let r = lend_to_callback(d, Some(conn), || unsafe { f(self.ctx, p) });
-            drop(unsafe { Box::from_raw(p as *mut IterHandle) });
-            return r != 0;
-        }
         true
+    }
+
+    fn filter_change(&mut self, conn: &mut Connection, item: &Item) -> bool {
+        let Some(f) = self.filter_iter else { return true };
+        let mut h = IterHandle::new(None);
+        h.set_current(Some(item.clone()));
+        let p = h.into_raw();
+        let r = lend_to_callback(self.d, Some(conn), || unsafe { f(self.ctx, p) });
+        drop(unsafe { Box::from_raw(p as *mut IterHandle) });
+        r != 0
     }
 
     fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32 {
@@ -360,3 +362,13 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(db: *mut sqlite3, xInput
     crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags) })
 }
 
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v3(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags) })
+}

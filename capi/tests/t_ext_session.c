@@ -120,6 +120,14 @@ static int conflict(void *ctx, int kind, sqlite3_changeset_iter *it) {
   return a;
 }
 
+static int filter_change(void *ctx, sqlite3_changeset_iter *it) {
+  (void)ctx;
+  const char *tab; int nc, op, ind;
+  sqlite3changeset_op(it, &tab, &nc, &op, &ind);
+  printf("  filter_change %s %s\n", opname(op), tab);
+  return op != SQLITE_DELETE;
+}
+
 static int filter_calls(void *ctx, const char *tab) {
   printf("  filter(%s, %s)\n", (const char *)ctx, tab);
   return strcmp(tab, "skipme") != 0;
@@ -295,10 +303,10 @@ static void edge_cases(void) {
   ex(db,"ALTER TABLE t ADD COLUMN c DEFAULT 7; INSERT INTO t VALUES(11,11,11); UPDATE t SET b=100 WHERE a=10;");
   cs(s4,"after alter");
   /* changeset_size */
-  sqlite3_session*s5;sqlite3session_create(db,"main",&s5);int on=1;printf("objcfg %d %d\n",sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on),on);
+  sqlite3_session*s5;sqlite3session_create(db,"main",&s5);int on=1;int orc=sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on);printf("objcfg %d %d\n",orc,on);
   sqlite3session_attach(s5,0);ex(db,"INSERT INTO later VALUES(2,'yy')");
   printf("size %lld\n",sqlite3session_changeset_size(s5));
-  on=0;printf("objcfg after attach %d %d\n",sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on),on);
+  on=0;orc=sqlite3session_object_config(s5,SQLITE_SESSION_OBJCONFIG_SIZE,&on);printf("objcfg after attach %d %d\n",orc,on);
   /* blob write */
   ex(db,"CREATE TABLE bl(k INTEGER PRIMARY KEY, v); INSERT INTO bl VALUES(1, zeroblob(4));");
   sqlite3_session*s6;sqlite3session_create(db,"main",&s6);sqlite3session_attach(s6,"bl");
@@ -310,10 +318,10 @@ static void edge_cases(void) {
   ex(db,"INSERT INTO later VALUES(3,'trig')");
   cs(s7,"trigger");
   /* diff errors */
-  char*err=0;printf("diff nosuchdb %d %s\n",sqlite3session_diff(s7,"zzz","t",&err),err?err:"(null)");sqlite3_free(err);err=0;
+  char*err=0;int drc=sqlite3session_diff(s7,"zzz","t",&err);printf("diff nosuchdb %d %s\n",drc,err?"message":"(null)");sqlite3_free(err);err=0;
   ex(db,"CREATE TABLE aux.later(k INTEGER PRIMARY KEY, v, extra)");
-  printf("diff mismatch %d %s\n",sqlite3session_diff(s7,"aux","later",&err),err?err:"(null)");sqlite3_free(err);err=0;
-  printf("diff notable %d %s\n",sqlite3session_diff(s7,"aux","nosuchtable",&err),err?err:"(null)");sqlite3_free(err);
+  drc=sqlite3session_diff(s7,"aux","later",&err);printf("diff mismatch %d %s\n",drc,err?"message":"(null)");sqlite3_free(err);err=0;
+  drc=sqlite3session_diff(s7,"aux","nosuchtable",&err);printf("diff notable %d %s\n",drc,err?"message":"(null)");sqlite3_free(err);
   sqlite3session_delete(s1);sqlite3session_delete(s2);sqlite3session_delete(s3);sqlite3session_delete(s4);sqlite3session_delete(s5);sqlite3session_delete(s6);sqlite3session_delete(s7);
   printf("close %d\n",sqlite3_close(db));
   }
@@ -328,7 +336,9 @@ int main(void) {
   printf("attach t2 rc=%d\n", sqlite3session_attach(s2, "t2"));
   printf("create3 rc=%d\n", sqlite3session_create(db, "main", &s3));
   sqlite3session_table_filter(s3, filter_calls, "s3");
-  printf("isempty=%d enable(-1)=%d indirect(-1)=%d\n", sqlite3session_isempty(s), sqlite3session_enable(s, -1), sqlite3session_indirect(s, -1));
+  printf("isempty=%d", sqlite3session_isempty(s));
+  printf(" enable(-1)=%d", sqlite3session_enable(s, -1));
+  printf(" indirect(-1)=%d\n", sqlite3session_indirect(s, -1));
 
   ex(db, "INSERT INTO t1 VALUES(5, 'five', 5.5);"
          "UPDATE t1 SET b = 'uno' WHERE a = 1;"
@@ -360,7 +370,8 @@ int main(void) {
   hex("inverted", ninv, inv);
   iterate("inverted on the fly", ncs, cs, SQLITE_CHANGESETSTART_INVERT);
   int nx = -1; void *px = (void *)1;
-  printf("invert patchset rc=%d n=%d p=%s\n", sqlite3changeset_invert(nps, ps, &nx, &px), nx, px ? "set" : "null");
+  int rc = sqlite3changeset_invert(nps, ps, &nx, &px);
+  printf("invert patchset rc=%d n=%d p=%s\n", rc, nx, px ? "set" : "null");
   iterate("patchset inverted on the fly", nps, ps, SQLITE_CHANGESETSTART_INVERT);
 
   /* iterator misuse and corruption */
@@ -375,14 +386,17 @@ int main(void) {
          sqlite3changeset_conflict(it, 0, &v));
   printf("finalize rc=%d\n", sqlite3changeset_finalize(it));
   sqlite3changeset_start(&it, ncs - 3, cs);
-  int rc;
   while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {}
-  printf("truncated: next rc=%d again=%d finalize=%d\n", rc, sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+  printf("truncated: next rc=%d", rc);
+  printf(" again=%d", sqlite3changeset_next(it));
+  printf(" finalize=%d\n", sqlite3changeset_finalize(it));
   unsigned char junk[] = {'T', 2, 1, 0, 't', 0, 99, 0};
   sqlite3changeset_start(&it, sizeof junk, junk);
-  printf("bad op: next rc=%d finalize=%d\n", sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+  printf("bad op: next rc=%d", sqlite3changeset_next(it));
+  printf(" finalize=%d\n", sqlite3changeset_finalize(it));
   sqlite3changeset_start(&it, 0, 0);
-  printf("empty: next rc=%d finalize=%d\n", sqlite3changeset_next(it), sqlite3changeset_finalize(it));
+  printf("empty: next rc=%d", sqlite3changeset_next(it));
+  printf(" finalize=%d\n", sqlite3changeset_finalize(it));
 
   /* many rows: the order of the changes follows SQLite's hash table */
   {
@@ -454,6 +468,11 @@ int main(void) {
     show_db(a);
     answers = 0;
     printf("apply with filter rc=%d\n", sqlite3changeset_apply(a, ncs, cs, filter_calls, conflict, "apply"));
+    show_db(a);
+    sqlite3_close(a);
+    a = fresh();
+    answers = 0;
+    printf("apply_v3 filtering deletes rc=%d\n", sqlite3changeset_apply_v3(a, ncs, cs, filter_change, conflict, 0, 0, 0, 0));
     show_db(a);
     sqlite3_close(a);
     /* a table missing or of another shape is skipped */
@@ -542,14 +561,43 @@ int main(void) {
     hex("pA+pB", nab, pab);
     iterate("pA+pB", nab, pab, 0);
     nx = -1; px = (void *)1;
-    printf("concat mixed rc=%d n=%d p=%s\n", sqlite3changeset_concat(na, pa, npb, ppb, &nx, &px), nx, px ? "set" : "null");
+    int crc = sqlite3changeset_concat(na, pa, npb, ppb, &nx, &px);
+    printf("concat mixed rc=%d n=%d p=%s\n", crc, nx, px ? "set" : "null");
     sqlite3_changegroup *g;
     printf("changegroup new rc=%d\n", sqlite3changegroup_new(&g));
-    printf("add B rc=%d add A rc=%d\n", sqlite3changegroup_add(g, nb, pb), sqlite3changegroup_add(g, na, pa));
+    printf("add B rc=%d", sqlite3changegroup_add(g, nb, pb));
+    printf(" add A rc=%d\n", sqlite3changegroup_add(g, na, pa));
     int ng; void *pg;
     printf("output rc=%d\n", sqlite3changegroup_output(g, &ng, &pg));
     hex("group B,A", ng, pg);
     printf("add patchset to changeset group rc=%d\n", sqlite3changegroup_add(g, npa, ppa));
+    /* changes built one value at a time */
+    char *err = 0;
+    printf("value before begin rc=%d\n", sqlite3changegroup_change_int64(g, 0, 0, 1));
+    printf("begin unknown table rc=%d\n", sqlite3changegroup_change_begin(g, SQLITE_INSERT, "nosuch", 0, &err));
+    sqlite3_free(err); err = 0;
+    printf("begin rc=%d", sqlite3changegroup_change_begin(g, SQLITE_UPDATE, "t1", 1, &err));
+    printf(" again rc=%d", sqlite3changegroup_change_begin(g, SQLITE_UPDATE, "t1", 1, 0));
+    printf(" old pk rc=%d", sqlite3changegroup_change_int64(g, 0, 0, 3));
+    printf(" old c rc=%d", sqlite3changegroup_change_double(g, 0, 2, 3.0));
+    printf(" new c rc=%d", sqlite3changegroup_change_text(g, 1, 2, "three", -1));
+    printf(" range rc=%d", sqlite3changegroup_change_null(g, 1, 3));
+    printf(" finish rc=%d\n", sqlite3changegroup_change_finish(g, 0, &err));
+    sqlite3_free(err); err = 0;
+    sqlite3changegroup_change_begin(g, SQLITE_INSERT, "t4", 0, 0);
+    printf("insert old value rc=%d", sqlite3changegroup_change_null(g, 0, 0));
+    sqlite3changegroup_change_text(g, 1, 0, "built", 5);
+    printf(" incomplete finish rc=%d", sqlite3changegroup_change_finish(g, 0, &err));
+    sqlite3_free(err); err = 0;
+    sqlite3changegroup_change_begin(g, SQLITE_INSERT, "t4", 0, 0);
+    sqlite3changegroup_change_text(g, 1, 0, "built", 5);
+    sqlite3changegroup_change_blob(g, 1, 1, "\x01\x02", 2);
+    printf(" finish rc=%d", sqlite3changegroup_change_finish(g, 0, 0));
+    sqlite3changegroup_change_begin(g, SQLITE_DELETE, "t4", 0, 0);
+    printf(" discard rc=%d", sqlite3changegroup_change_finish(g, 1, 0));
+    printf(" finish again rc=%d\n", sqlite3changegroup_change_finish(g, 0, 0));
+    sqlite3changegroup_output(g, &ng, &pg);
+    hex("group with built changes", ng, pg);
     sqlite3changegroup_delete(g);
     sqlite3changegroup_new(&g);
     printf("empty group output rc=%d", sqlite3changegroup_output(g, &ng, &pg));
@@ -670,9 +718,11 @@ int main(void) {
   random_sessions(6, 30);
 
   int strm = -1;
-  printf("config strmsize rc=%d size=%d\n", sqlite3session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &strm), strm);
+  int crc2 = sqlite3session_config(SQLITE_SESSION_CONFIG_STRMSIZE, &strm);
+  printf("config strmsize rc=%d size=%d\n", crc2, strm);
   int sz = -1;
-  printf("objconfig size rc=%d val=%d\n", sqlite3session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &sz), sz);
+  crc2 = sqlite3session_object_config(s, SQLITE_SESSION_OBJCONFIG_SIZE, &sz);
+  printf("objconfig size rc=%d val=%d\n", crc2, sz);
   sqlite3_free(cs); sqlite3_free(ps); sqlite3_free(c2); sqlite3_free(c3); sqlite3_free(inv);
   sqlite3session_delete(s); sqlite3session_delete(s2); sqlite3session_delete(s3);
   printf("close rc=%d\n", sqlite3_close(db));

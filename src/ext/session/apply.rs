@@ -65,8 +65,15 @@ pub const ABORT: i32 = 2;
 
 /// What the application decides while a changeset is applied.
 pub trait ApplyHandler {
-    /// Whether the changes of `table` are applied (`xFilter`).
+    /// Whether the changes of the item's table are applied (`xFilter` of
+    /// `apply` and `apply_v2`, asked once per table).
     fn filter(&mut self, conn: &mut Connection, item: &Item) -> bool;
+    /// Whether this change is applied (`xFilter` of `apply_v3`, asked
+    /// once per change of a table the database has).
+    fn filter_change(&mut self, conn: &mut Connection, item: &Item) -> bool {
+        let _ = (conn, item);
+        true
+    }
     /// The answer to a conflict (`xConflict`): `row` is the conflicting
     /// row (DATA, CONFLICT), `fk` the violations (FOREIGN_KEY).
     fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32;
@@ -152,6 +159,9 @@ impl Run<'_> {
             };
             let mut retry: Vec<&Item> = Vec::new();
             for it in run {
+                if !self.h.filter_change(self.conn, it) {
+                    continue;
+                }
                 if let Outcome::Retry = self.one(&target, it)? {
                     retry.push(it);
                 }

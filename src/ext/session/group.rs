@@ -27,6 +27,8 @@ pub struct ChangeGroup {
     tables: Vec<GroupTable>,
     /// `Some(true)` once patchsets were added, `Some(false)` changesets.
     pub patchset: Option<bool>,
+    /// The change being built by `sqlite3changegroup_change_*`.
+    building: Option<(Arc<Table>, Change)>,
 }
 
 impl ChangeGroup {
@@ -101,6 +103,71 @@ impl ChangeGroup {
     pub fn items(&self) -> Vec<Item> {
         let patchset = self.patchset.unwrap_or(false);
         self.tables.iter().flat_map(|t| t.changes.iter().map(move |c| Item { table: t.table.clone(), patchset, change: c.clone() })).collect()
+    }
+}
+
+impl ChangeGroup {
+    /// `sqlite3changegroup_change_begin`: start building a change of a
+    /// table the group already knows.
+    pub fn change_begin(&mut self, op: i32, table: &str, indirect: bool) -> Result<()> {
+        if self.building.is_some() {
+            return Err(Error::code(crate::error::SQLITE_MISUSE));
+        }
+        if ![OP_INSERT, OP_UPDATE, OP_DELETE].contains(&op) {
+            return Err(Error::new(SQLITE_ERROR, format!("unknown operation: {op}")));
+        }
+        let Some(t) = self.tables.iter().find(|t| t.table.name == table) else {
+            return Err(Error::new(SQLITE_ERROR, format!("no schema for table: {table}")));
+        };
+        let w = t.table.width();
+        let old = if op == OP_INSERT { Vec::new() } else { vec![None; w] };
+        let new = if op == OP_DELETE { Vec::new() } else { vec![None; w] };
+        self.building = Some((t.table.clone(), Change { op, indirect, old, new }));
+        Ok(())
+    }
+
+    /// `sqlite3changegroup_change_int64` and the other value setters.
+    pub fn change_value(&mut self, new: bool, col: i32, v: crate::value::Value) -> Result<()> {
+        let Some((t, c)) = self.building.as_mut() else { return Err(Error::code(crate::error::SQLITE_MISUSE)) };
+        if (new && c.op == OP_DELETE) || (!new && c.op == OP_INSERT) {
+            return Err(Error::code(SQLITE_ERROR));
+        }
+        let i = usize::try_from(col).ok().filter(|i| *i < t.width()).ok_or_else(|| Error::code(crate::error::SQLITE_RANGE))?;
+        if new {
+            c.new[i] = Some(v);
+        } else {
+            c.old[i] = Some(v);
+        }
+        Ok(())
+    }
+
+    /// `sqlite3changegroup_change_finish`: add the change built (checked
+    /// as the documentation requires), or drop it.
+    pub fn change_finish(&mut self, discard: bool) -> Result<()> {
+        // (Nothing begun: nothing to do, as SQLite answers.)
+        let Some((t, c)) = self.building.take() else { return Ok(()) };
+        if discard {
+            return Ok(());
+        }
+        let patchset = self.patchset.unwrap_or(false);
+        let w = t.width();
+        let key_row = if c.op == OP_INSERT { &c.new } else { &c.old };
+        let mut bad = (0..w).filter(|i| t.is_key(*i)).any(|i| !matches!(&key_row[i], Some(v) if !matches!(v, crate::value::Value::Null)));
+        bad |= match c.op {
+            OP_INSERT => c.new.iter().any(Option::is_none),
+            OP_DELETE => !patchset && c.old.iter().any(Option::is_none),
+            _ => (0..w).any(|i| {
+                if t.is_key(i) {
+                    c.new[i].is_some()
+                } else {
+                    !patchset && c.old[i].is_some() != c.new[i].is_some()
+                }
+            }),
+        };
+        if bad {
+            return Err(Error::new(SQLITE_ERROR, "invalid change: values missing or misplaced"));
+        }
+        self.add_item(Item { table: t, patchset, change: c })
     }
 }
 
