@@ -64,7 +64,9 @@ unsafe fn session<'a>(p: *mut sqlite3_session) -> Option<&'a SessionHandle> {
 
 /// Read a whole stream through `xInput`.
 pub unsafe fn read_stream(x: Option<InputFn>, p: *mut c_void) -> Result<Vec<u8>, c_int> {
-    let Some(x) = x else { return Err(SQLITE_MISUSE) };
+    let Some(x) = x else {
+        return Err(SQLITE_MISUSE);
+    };
     let chunk = STRM_SIZE.load(Ordering::Relaxed).max(1) as usize;
     let mut all = Vec::new();
     loop {
@@ -138,18 +140,27 @@ pub unsafe fn input<'a>(n: c_int, p: *const c_void) -> Result<&'a [u8], c_int> {
 
 /// Run `f` on the connection of `d` (lent by a running statement if
 /// there is one).
-pub fn on_conn<T>(d: &sqlite3, f: impl FnOnce(&mut Connection) -> ringlite::Result<T>) -> ringlite::Result<T> {
+pub fn on_conn<T>(
+    d: &sqlite3,
+    f: impl FnOnce(&mut Connection) -> ringlite::Result<T>,
+) -> ringlite::Result<T> {
     d.with_conn(f).and_then(|r| r)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_char, ppSession: *mut *mut sqlite3_session) -> c_int {
+pub unsafe extern "C" fn sqlite3session_create(
+    db: *mut sqlite3,
+    zDb: *const c_char,
+    ppSession: *mut *mut sqlite3_session,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if ppSession.is_null() {
             return SQLITE_MISUSE;
         }
         *ppSession = std::ptr::null_mut();
-        let Some(d) = db_ref(db) else { return SQLITE_MISUSE };
+        let Some(d) = db_ref(db) else {
+            return SQLITE_MISUSE;
+        };
         if zDb.is_null() {
             return SQLITE_MISUSE;
         }
@@ -158,7 +169,9 @@ pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_c
         let core = Arc::new(Mutex::new(Session::new(&name)));
         let listener_core = core.clone();
         let hook: ringlite::vdbe::exec::preupdate::PreUpdateHook = Arc::new(move |host, ev| {
-            let Some(conn) = Connection::from_host(host) else { return };
+            let Some(conn) = Connection::from_host(host) else {
+                return;
+            };
             // (A session busy elsewhere on this thread, e.g. its filter
             // writing rows, does not record that write.)
             if let Ok(mut s) = listener_core.try_lock() {
@@ -167,7 +180,8 @@ pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_c
         });
         match d.with_conn(|c| c.add_preupdate_listener(hook)) {
             Ok(listener) => {
-                *ppSession = Box::into_raw(Box::new(SessionHandle { db, core, listener })) as *mut sqlite3_session;
+                *ppSession = Box::into_raw(Box::new(SessionHandle { db, core, listener }))
+                    as *mut sqlite3_session;
                 SQLITE_OK
             }
             Err(e) => crate::error::report(d, &e),
@@ -190,14 +204,24 @@ pub unsafe extern "C" fn sqlite3session_delete(pSession: *mut sqlite3_session) {
 }
 
 /// Run `f` on the session's engine object.
-unsafe fn with_session<T>(p: *mut sqlite3_session, none: T, f: impl FnOnce(&mut Session) -> T) -> T {
+unsafe fn with_session<T>(
+    p: *mut sqlite3_session,
+    none: T,
+    f: impl FnOnce(&mut Session) -> T,
+) -> T {
     let Some(h) = session(p) else { return none };
-    let Ok(mut s) = h.core.lock() else { return none };
+    let Ok(mut s) = h.core.lock() else {
+        return none;
+    };
     f(&mut s)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session, op: c_int, pArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_object_config(
+    arg0: *mut sqlite3_session,
+    op: c_int,
+    pArg: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         with_session(arg0, SQLITE_MISUSE, |s| {
             let arg = pArg as *mut c_int;
@@ -232,7 +256,10 @@ pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, bEnable: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3session_enable(
+    pSession: *mut sqlite3_session,
+    bEnable: c_int,
+) -> c_int {
     crate::ffi_guard!(0, {
         with_session(pSession, 0, |s| {
             if bEnable >= 0 {
@@ -244,7 +271,10 @@ pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, b
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session, bIndirect: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3session_indirect(
+    pSession: *mut sqlite3_session,
+    bIndirect: c_int,
+) -> c_int {
     crate::ffi_guard!(0, {
         with_session(pSession, 0, |s| {
             if bIndirect >= 0 {
@@ -256,7 +286,10 @@ pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, zTab: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3session_attach(
+    pSession: *mut sqlite3_session,
+    zTab: *const c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let name = (!zTab.is_null()).then(|| CStr::from_ptr(zTab).to_string_lossy().into_owned());
         with_session(pSession, SQLITE_MISUSE, |s| {
@@ -267,7 +300,11 @@ pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, z
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_table_filter(pSession: *mut sqlite3_session, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, pCtx: *mut c_void) {
+pub unsafe extern "C" fn sqlite3session_table_filter(
+    pSession: *mut sqlite3_session,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    pCtx: *mut c_void,
+) {
     crate::ffi_guard!((), {
         let ctx = SendPtr(pCtx);
         with_session(pSession, (), |s| {
@@ -283,15 +320,25 @@ pub unsafe extern "C" fn sqlite3session_table_filter(pSession: *mut sqlite3_sess
 
 /// The changeset or patchset of a session.
 unsafe fn session_blob(p: *mut sqlite3_session, patchset: bool) -> Result<Vec<u8>, c_int> {
-    let Some(h) = session(p) else { return Err(SQLITE_MISUSE) };
-    let Some(d) = db_ref(h.db) else { return Err(SQLITE_MISUSE) };
+    let Some(h) = session(p) else {
+        return Err(SQLITE_MISUSE);
+    };
+    let Some(d) = db_ref(h.db) else {
+        return Err(SQLITE_MISUSE);
+    };
     let _g = d.lock.lock();
-    let Ok(mut s) = h.core.lock() else { return Err(SQLITE_MISUSE) };
+    let Ok(mut s) = h.core.lock() else {
+        return Err(SQLITE_MISUSE);
+    };
     on_conn(d, |c| s.changeset(c, patchset)).map_err(|e| e.primary())
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session, pnChangeset: *mut c_int, ppChangeset: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_changeset(
+    pSession: *mut sqlite3_session,
+    pnChangeset: *mut c_int,
+    ppChangeset: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnChangeset, ppChangeset);
         match session_blob(pSession, false) {
@@ -302,7 +349,11 @@ pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session, pnPatchset: *mut c_int, ppPatchset: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_patchset(
+    pSession: *mut sqlite3_session,
+    pnPatchset: *mut c_int,
+    ppPatchset: *mut *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnPatchset, ppPatchset);
         match session_blob(pSession, true) {
@@ -313,7 +364,11 @@ pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset_strm(pSession: *mut sqlite3_session, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_changeset_strm(
+    pSession: *mut sqlite3_session,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match session_blob(pSession, false) {
             Ok(b) => write_stream(xOutput, pOut, &b),
@@ -323,7 +378,11 @@ pub unsafe extern "C" fn sqlite3session_changeset_strm(pSession: *mut sqlite3_se
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_patchset_strm(pSession: *mut sqlite3_session, xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>, pOut: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_patchset_strm(
+    pSession: *mut sqlite3_session,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match session_blob(pSession, true) {
             Ok(b) => write_stream(xOutput, pOut, &b),
@@ -336,7 +395,9 @@ pub unsafe extern "C" fn sqlite3session_patchset_strm(pSession: *mut sqlite3_ses
 /// `SQLITE_SESSION_OBJCONFIG_SIZE`, then the size a changeset would have
 /// now (an upper limit, as documented).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_session) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3session_changeset_size(
+    pSession: *mut sqlite3_session,
+) -> sqlite3_int64 {
     crate::ffi_guard!(0, {
         let enabled = with_session(pSession, false, |s| s.size_enabled);
         if !enabled {
@@ -348,30 +409,47 @@ pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_se
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_isempty(pSession: *mut sqlite3_session) -> c_int {
-    crate::ffi_guard!(1, { with_session(pSession, 1, |s| c_int::from(s.is_empty())) })
+    crate::ffi_guard!(1, {
+        with_session(pSession, 1, |s| c_int::from(s.is_empty()))
+    })
 }
 
 /// `sqlite3session_memory_used`: an estimate of what the records hold.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_memory_used(pSession: *mut sqlite3_session) -> sqlite3_int64 {
-    crate::ffi_guard!(0, { with_session(pSession, 0, |s| s.memory_used() as sqlite3_int64) })
+pub unsafe extern "C" fn sqlite3session_memory_used(
+    pSession: *mut sqlite3_session,
+) -> sqlite3_int64 {
+    crate::ffi_guard!(0, {
+        with_session(pSession, 0, |s| s.memory_used() as sqlite3_int64)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFromDb: *const c_char, zTbl: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3session_diff(
+    pSession: *mut sqlite3_session,
+    zFromDb: *const c_char,
+    zTbl: *const c_char,
+    pzErrMsg: *mut *mut c_char,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if !pzErrMsg.is_null() {
             *pzErrMsg = std::ptr::null_mut();
         }
-        let Some(h) = session(pSession) else { return SQLITE_MISUSE };
-        let Some(d) = db_ref(h.db) else { return SQLITE_MISUSE };
+        let Some(h) = session(pSession) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(d) = db_ref(h.db) else {
+            return SQLITE_MISUSE;
+        };
         if zFromDb.is_null() || zTbl.is_null() {
             return SQLITE_MISUSE;
         }
         let from = CStr::from_ptr(zFromDb).to_string_lossy().into_owned();
         let tbl = CStr::from_ptr(zTbl).to_string_lossy().into_owned();
         let _g = d.lock.lock();
-        let Ok(mut s) = h.core.lock() else { return SQLITE_MISUSE };
+        let Ok(mut s) = h.core.lock() else {
+            return SQLITE_MISUSE;
+        };
         match on_conn(d, |c| s.diff(c, &from, &tbl)) {
             Ok(()) => SQLITE_OK,
             Err(e) => {

@@ -27,7 +27,9 @@ pub struct IterHandle {
     current: Option<Item>,
     table_name: CString,
     pk: Vec<u8>,
-    /// Values handed out for the current change.
+    /// Values handed out for the current change (boxed: the pointers
+    /// handed out must not move when the vector grows).
+    #[allow(clippy::vec_box)]
     handed: Vec<Box<sqlite3_value>>,
     /// The conflicting row (handler iterators of DATA and CONFLICT).
     conflict: Option<Vec<Value>>,
@@ -39,7 +41,16 @@ pub struct IterHandle {
 
 impl IterHandle {
     fn new(reader: Option<Reader>) -> IterHandle {
-        IterHandle { reader, current: None, table_name: CString::default(), pk: Vec::new(), handed: Vec::new(), conflict: None, fk: None, error: SQLITE_OK }
+        IterHandle {
+            reader,
+            current: None,
+            table_name: CString::default(),
+            pk: Vec::new(),
+            handed: Vec::new(),
+            conflict: None,
+            fk: None,
+            error: SQLITE_OK,
+        }
     }
 
     fn set_current(&mut self, item: Option<Item>) {
@@ -81,12 +92,23 @@ unsafe fn start(pp: *mut *mut sqlite3_changeset_iter, data: Vec<u8>, flags: c_in
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0) })
+pub unsafe extern "C" fn sqlite3changeset_start(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_v2(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match input(nChangeset, pChangeset) {
             Ok(b) => start(pp, b.to_vec(), flags),
@@ -96,12 +118,23 @@ pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changes
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_strm(pp: *mut *mut sqlite3_changeset_iter, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0) })
+pub unsafe extern "C" fn sqlite3changeset_start_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(pp: *mut *mut sqlite3_changeset_iter, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    flags: c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match read_stream(xInput, pIn) {
             Ok(b) => start(pp, b, flags),
@@ -118,11 +151,15 @@ pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(pp: *mut *mut sqlite3_ch
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(it) = iter(pIter) else { return SQLITE_MISUSE };
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
         if it.error != SQLITE_OK {
             return it.error;
         }
-        let Some(r) = it.reader.as_mut() else { return SQLITE_MISUSE };
+        let Some(r) = it.reader.as_mut() else {
+            return SQLITE_MISUSE;
+        };
         match r.next_item() {
             Ok(Some(item)) => {
                 it.set_current(Some(item));
@@ -142,10 +179,20 @@ pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_ite
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_op(pIter: *mut sqlite3_changeset_iter, pzTab: *mut *const c_char, pnCol: *mut c_int, pOp: *mut c_int, pbIndirect: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_op(
+    pIter: *mut sqlite3_changeset_iter,
+    pzTab: *mut *const c_char,
+    pnCol: *mut c_int,
+    pOp: *mut c_int,
+    pbIndirect: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(it) = iter(pIter) else { return SQLITE_MISUSE };
-        let Some(c) = &it.current else { return SQLITE_MISUSE };
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(c) = &it.current else {
+            return SQLITE_MISUSE;
+        };
         if !pzTab.is_null() {
             *pzTab = it.table_name.as_ptr();
         }
@@ -163,9 +210,15 @@ pub unsafe extern "C" fn sqlite3changeset_op(pIter: *mut sqlite3_changeset_iter,
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter, pabPK: *mut *mut c_uchar, pnCol: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_pk(
+    pIter: *mut sqlite3_changeset_iter,
+    pabPK: *mut *mut c_uchar,
+    pnCol: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(it) = iter(pIter) else { return SQLITE_MISUSE };
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
         if it.current.is_none() {
             if !pabPK.is_null() {
                 *pabPK = std::ptr::null_mut();
@@ -187,12 +240,21 @@ pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter,
 
 /// Hand out field `i` of the current change's old (`which` 0), new (1)
 /// or conflicting row (2).
-unsafe fn field(p: *mut sqlite3_changeset_iter, i: c_int, out: *mut *mut sqlite3_value, which: u8) -> c_int {
+unsafe fn field(
+    p: *mut sqlite3_changeset_iter,
+    i: c_int,
+    out: *mut *mut sqlite3_value,
+    which: u8,
+) -> c_int {
     if !out.is_null() {
         *out = std::ptr::null_mut();
     }
-    let Some(it) = iter(p) else { return SQLITE_MISUSE };
-    let Some(c) = &it.current else { return SQLITE_MISUSE };
+    let Some(it) = iter(p) else {
+        return SQLITE_MISUSE;
+    };
+    let Some(c) = &it.current else {
+        return SQLITE_MISUSE;
+    };
     let op = c.change.op;
     let value: Option<Value> = match which {
         0 if op == es::OP_UPDATE || op == es::OP_DELETE => {
@@ -208,7 +270,9 @@ unsafe fn field(p: *mut sqlite3_changeset_iter, i: c_int, out: *mut *mut sqlite3
             c.change.new.get(i as usize).cloned().flatten()
         }
         2 => {
-            let Some(row) = &it.conflict else { return SQLITE_MISUSE };
+            let Some(row) = &it.conflict else {
+                return SQLITE_MISUSE;
+            };
             if i < 0 || i as usize >= it.pk.len() {
                 return SQLITE_RANGE;
             }
@@ -227,24 +291,41 @@ unsafe fn field(p: *mut sqlite3_changeset_iter, i: c_int, out: *mut *mut sqlite3
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_old(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_old(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 0) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_new(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_new(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 1) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_conflict(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_conflict(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 2) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_changeset_iter, pnOut: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(
+    pIter: *mut sqlite3_changeset_iter,
+    pnOut: *mut c_int,
+) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(it) = iter(pIter) else { return SQLITE_MISUSE };
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
         let Some(n) = it.fk else { return SQLITE_MISUSE };
         if !pnOut.is_null() {
             *pnOut = n as c_int;
@@ -256,7 +337,9 @@ pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_chang
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_finalize(pIter: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(it) = iter(pIter) else { return SQLITE_OK };
+        let Some(it) = iter(pIter) else {
+            return SQLITE_OK;
+        };
         if it.reader.is_none() {
             return SQLITE_MISUSE;
         }
@@ -290,7 +373,9 @@ impl ApplyHandler for CHandler<'_> {
     }
 
     fn filter_change(&mut self, conn: &mut Connection, item: &Item) -> bool {
-        let Some(f) = self.filter_iter else { return true };
+        let Some(f) = self.filter_iter else {
+            return true;
+        };
         let mut h = IterHandle::new(None);
         h.set_current(Some(item.clone()));
         let p = h.into_raw();
@@ -299,7 +384,14 @@ impl ApplyHandler for CHandler<'_> {
         r != 0
     }
 
-    fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32 {
+    fn conflict(
+        &mut self,
+        conn: &mut Connection,
+        kind: i32,
+        item: Option<&Item>,
+        row: Option<&[Value]>,
+        fk: i64,
+    ) -> i32 {
         let mut h = IterHandle::new(None);
         h.set_current(item.cloned());
         h.conflict = row.map(<[Value]>::to_vec);
@@ -315,15 +407,35 @@ impl ApplyHandler for CHandler<'_> {
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn apply(db: *mut sqlite3, data: Result<Vec<u8>, c_int>, filter: Option<FilterFn>, filter_iter: Option<FilterIterFn>, conflict: Option<ConflictFn>, ctx: *mut c_void, pp_rebase: *mut *mut c_void, pn_rebase: *mut c_int, flags: c_int) -> c_int {
-    let Some(d) = db_ref(db) else { return SQLITE_MISUSE };
+unsafe fn apply(
+    db: *mut sqlite3,
+    data: Result<Vec<u8>, c_int>,
+    filter: Option<FilterFn>,
+    filter_iter: Option<FilterIterFn>,
+    conflict: Option<ConflictFn>,
+    ctx: *mut c_void,
+    pp_rebase: *mut *mut c_void,
+    pn_rebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    let Some(d) = db_ref(db) else {
+        return SQLITE_MISUSE;
+    };
     let data = match data {
         Ok(b) => b,
         Err(rc) => return rc,
     };
-    let Some(conflict) = conflict else { return SQLITE_MISUSE };
+    let Some(conflict) = conflict else {
+        return SQLITE_MISUSE;
+    };
     let _g = d.lock.lock();
-    let mut h = CHandler { d, filter, filter_iter, conflict, ctx };
+    let mut h = CHandler {
+        d,
+        filter,
+        filter_iter,
+        conflict,
+        ctx,
+    };
     match on_conn(d, |c| es::apply(c, &data, flags, &mut h)) {
         Ok(rebase) => {
             // (A patchset gives no rebase buffer: the outputs are left alone.)
@@ -343,32 +455,169 @@ unsafe fn apply(db: *mut sqlite3, data: Result<Vec<u8>, c_int>, filter: Option<F
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), xFilter, None, xConflict, pCtx, std::ptr::null_mut(), std::ptr::null_mut(), 0) })
+pub unsafe extern "C" fn sqlite3changeset_apply(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v2(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags) })
+pub unsafe extern "C" fn sqlite3changeset_apply_v2(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, std::ptr::null_mut(), std::ptr::null_mut(), 0) })
+pub unsafe extern "C" fn sqlite3changeset_apply_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags) })
+pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
 }
 
-
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v3(db: *mut sqlite3, nChangeset: c_int, pChangeset: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags) })
+pub unsafe extern "C" fn sqlite3changeset_apply_v3(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            None,
+            xFilter,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(db: *mut sqlite3, xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>, pIn: *mut c_void, xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>, xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>, pCtx: *mut c_void, ppRebase: *mut *mut c_void, pnRebase: *mut c_int, flags: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags) })
+pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            None,
+            xFilter,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
 }

@@ -11,7 +11,9 @@
 //! first input with a change).
 
 use super::buckets::Buckets;
-use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
+use super::format::{
+    read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
+};
 use super::value::{key_hash, same, same_value, Field};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_SCHEMA};
 use std::sync::Arc;
@@ -47,7 +49,11 @@ impl ChangeGroup {
             Some(p) if p != it.patchset => return Err(Error::code(SQLITE_ERROR)),
             _ => self.patchset = Some(it.patchset),
         }
-        let ti = match self.tables.iter().position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)) {
+        let ti = match self
+            .tables
+            .iter()
+            .position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name))
+        {
             Some(i) => {
                 if self.tables[i].table.pk != it.table.pk {
                     return Err(Error::code(SQLITE_SCHEMA));
@@ -55,7 +61,10 @@ impl ChangeGroup {
                 i
             }
             None => {
-                self.tables.push(GroupTable { table: it.table.clone(), changes: Buckets::default() });
+                self.tables.push(GroupTable {
+                    table: it.table.clone(),
+                    changes: Buckets::default(),
+                });
                 self.tables.len() - 1
             }
         };
@@ -63,9 +72,16 @@ impl ChangeGroup {
         let gt = &mut self.tables[ti];
         let table = gt.table.clone();
         let key: Vec<_> = it.change.key(&table).into_iter().cloned().collect();
-        let Some(h) = key_hash(&key.iter().collect::<Vec<_>>()) else { return Ok(()) };
+        let Some(h) = key_hash(&key.iter().collect::<Vec<_>>()) else {
+            return Ok(());
+        };
         gt.changes.grow_if_due();
-        let is = |c: &Change| c.key(&table).iter().zip(&key).all(|(a, b)| same_value(a, b));
+        let is = |c: &Change| {
+            c.key(&table)
+                .iter()
+                .zip(&key)
+                .all(|(a, b)| same_value(a, b))
+        };
         // (A combined change moves to the head of its chain, as in
         // SQLite's output order.)
         let Some(existing) = gt.changes.remove(h, is) else {
@@ -102,7 +118,16 @@ impl ChangeGroup {
     /// The changes in output order.
     pub fn items(&self) -> Vec<Item> {
         let patchset = self.patchset.unwrap_or(false);
-        self.tables.iter().flat_map(|t| t.changes.iter().map(move |c| Item { table: t.table.clone(), patchset, change: c.clone() })).collect()
+        self.tables
+            .iter()
+            .flat_map(|t| {
+                t.changes.iter().map(move |c| Item {
+                    table: t.table.clone(),
+                    patchset,
+                    change: c.clone(),
+                })
+            })
+            .collect()
     }
 }
 
@@ -117,22 +142,46 @@ impl ChangeGroup {
             return Err(Error::new(SQLITE_ERROR, format!("unknown operation: {op}")));
         }
         let Some(t) = self.tables.iter().find(|t| t.table.name == table) else {
-            return Err(Error::new(SQLITE_ERROR, format!("no schema for table: {table}")));
+            return Err(Error::new(
+                SQLITE_ERROR,
+                format!("no schema for table: {table}"),
+            ));
         };
         let w = t.table.width();
-        let old = if op == OP_INSERT { Vec::new() } else { vec![None; w] };
-        let new = if op == OP_DELETE { Vec::new() } else { vec![None; w] };
-        self.building = Some((t.table.clone(), Change { op, indirect, old, new }));
+        let old = if op == OP_INSERT {
+            Vec::new()
+        } else {
+            vec![None; w]
+        };
+        let new = if op == OP_DELETE {
+            Vec::new()
+        } else {
+            vec![None; w]
+        };
+        self.building = Some((
+            t.table.clone(),
+            Change {
+                op,
+                indirect,
+                old,
+                new,
+            },
+        ));
         Ok(())
     }
 
     /// `sqlite3changegroup_change_int64` and the other value setters.
     pub fn change_value(&mut self, new: bool, col: i32, v: crate::value::Value) -> Result<()> {
-        let Some((t, c)) = self.building.as_mut() else { return Err(Error::code(crate::error::SQLITE_MISUSE)) };
+        let Some((t, c)) = self.building.as_mut() else {
+            return Err(Error::code(crate::error::SQLITE_MISUSE));
+        };
         if (new && c.op == OP_DELETE) || (!new && c.op == OP_INSERT) {
             return Err(Error::code(SQLITE_ERROR));
         }
-        let i = usize::try_from(col).ok().filter(|i| *i < t.width()).ok_or_else(|| Error::code(crate::error::SQLITE_RANGE))?;
+        let i = usize::try_from(col)
+            .ok()
+            .filter(|i| *i < t.width())
+            .ok_or_else(|| Error::code(crate::error::SQLITE_RANGE))?;
         if new {
             c.new[i] = Some(v);
         } else {
@@ -145,14 +194,18 @@ impl ChangeGroup {
     /// as the documentation requires), or drop it.
     pub fn change_finish(&mut self, discard: bool) -> Result<()> {
         // (Nothing begun: nothing to do, as SQLite answers.)
-        let Some((t, c)) = self.building.take() else { return Ok(()) };
+        let Some((t, c)) = self.building.take() else {
+            return Ok(());
+        };
         if discard {
             return Ok(());
         }
         let patchset = self.patchset.unwrap_or(false);
         let w = t.width();
         let key_row = if c.op == OP_INSERT { &c.new } else { &c.old };
-        let mut bad = (0..w).filter(|i| t.is_key(*i)).any(|i| !matches!(&key_row[i], Some(v) if !matches!(v, crate::value::Value::Null)));
+        let mut bad = (0..w)
+            .filter(|i| t.is_key(*i))
+            .any(|i| !matches!(&key_row[i], Some(v) if !matches!(v, crate::value::Value::Null)));
         bad |= match c.op {
             OP_INSERT => c.new.iter().any(Option::is_none),
             OP_DELETE => !patchset && c.old.iter().any(Option::is_none),
@@ -165,9 +218,16 @@ impl ChangeGroup {
             }),
         };
         if bad {
-            return Err(Error::new(SQLITE_ERROR, "invalid change: values missing or misplaced"));
+            return Err(Error::new(
+                SQLITE_ERROR,
+                "invalid change: values missing or misplaced",
+            ));
         }
-        self.add_item(Item { table: t, patchset, change: c })
+        self.add_item(Item {
+            table: t,
+            patchset,
+            change: c,
+        })
     }
 }
 
@@ -178,15 +238,36 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
     let indirect = e.indirect && n.indirect;
     let get = |row: &Vec<Field>, i: usize| row.get(i).cloned().flatten();
     match (e.op, n.op) {
-        (OP_INSERT, OP_INSERT) | (OP_UPDATE, OP_INSERT) | (OP_DELETE, OP_UPDATE) | (OP_DELETE, OP_DELETE) => Some(e.clone()),
+        (OP_INSERT, OP_INSERT)
+        | (OP_UPDATE, OP_INSERT)
+        | (OP_DELETE, OP_UPDATE)
+        | (OP_DELETE, OP_DELETE) => Some(e.clone()),
         (OP_INSERT, OP_DELETE) => None,
         (OP_INSERT, OP_UPDATE) => {
-            let new = (0..w).map(|i| get(&n.new, i).or_else(|| get(&e.new, i))).collect();
-            Some(Change { op: OP_INSERT, indirect, old: Vec::new(), new })
+            let new = (0..w)
+                .map(|i| get(&n.new, i).or_else(|| get(&e.new, i)))
+                .collect();
+            Some(Change {
+                op: OP_INSERT,
+                indirect,
+                old: Vec::new(),
+                new,
+            })
         }
         (OP_UPDATE, OP_DELETE) => {
-            let old = if patchset { n.old } else { (0..w).map(|i| get(&e.old, i).or_else(|| get(&n.old, i))).collect() };
-            Some(Change { op: OP_DELETE, indirect, old, new: Vec::new() })
+            let old = if patchset {
+                n.old
+            } else {
+                (0..w)
+                    .map(|i| get(&e.old, i).or_else(|| get(&n.old, i)))
+                    .collect()
+            };
+            Some(Change {
+                op: OP_DELETE,
+                indirect,
+                old,
+                new: Vec::new(),
+            })
         }
         (OP_UPDATE, OP_UPDATE) => {
             let mut old: Vec<Field> = Vec::with_capacity(w);
@@ -199,7 +280,11 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     continue;
                 }
                 let nv = get(&n.new, i).or_else(|| get(&e.new, i));
-                let ov = if patchset { None } else { get(&e.old, i).or_else(|| get(&n.old, i)) };
+                let ov = if patchset {
+                    None
+                } else {
+                    get(&e.old, i).or_else(|| get(&n.old, i))
+                };
                 if nv.is_some() && !patchset && same(&nv, &ov) {
                     old.push(None);
                     new.push(None);
@@ -209,7 +294,12 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     new.push(nv);
                 }
             }
-            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
+            any.then_some(Change {
+                op: OP_UPDATE,
+                indirect,
+                old,
+                new,
+            })
         }
         (OP_DELETE, OP_INSERT) => {
             let mut old: Vec<Field> = Vec::with_capacity(w);
@@ -229,7 +319,12 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     new.push(nv);
                 }
             }
-            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
+            any.then_some(Change {
+                op: OP_UPDATE,
+                indirect,
+                old,
+                new,
+            })
         }
         _ => Some(e.clone()),
     }

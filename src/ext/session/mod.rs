@@ -30,9 +30,16 @@ mod sql;
 mod value;
 
 pub use apply::{apply, ApplyHandler};
-pub use apply::{APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPOINT, APPLY_NOUPDATELOOP};
-pub use apply::{ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY, CONFLICT_NOTFOUND, OMIT, REPLACE};
-pub use format::{read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
+pub use apply::{
+    ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY,
+    CONFLICT_NOTFOUND, OMIT, REPLACE,
+};
+pub use apply::{
+    APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPOINT, APPLY_NOUPDATELOOP,
+};
+pub use format::{
+    read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
+};
 pub use group::{concat, ChangeGroup};
 pub use rebase::{RebaseLog, Rebaser};
 pub use record::{Session, TableFilter};

@@ -62,7 +62,8 @@ impl SessionTable {
             let defaults = sql::column_defaults(conn, db, &self.name)?;
             for r in self.records.iter_mut() {
                 while r.old.len() < width {
-                    r.old.push(defaults.get(r.old.len()).cloned().unwrap_or(Value::Null));
+                    r.old
+                        .push(defaults.get(r.old.len()).cloned().unwrap_or(Value::Null));
                 }
             }
         }
@@ -80,7 +81,9 @@ impl SessionTable {
     }
 
     fn has_key(&self) -> bool {
-        self.shape.as_ref().is_some_and(|(_, pk)| pk.iter().any(|p| *p != 0))
+        self.shape
+            .as_ref()
+            .is_some_and(|(_, pk)| pk.iter().any(|p| *p != 0))
     }
 }
 
@@ -108,7 +111,15 @@ pub struct Session {
 impl Session {
     /// A new, enabled session on schema `db`.
     pub fn new(db: &str) -> Session {
-        Session { db: db.to_string(), enabled: true, indirect: false, all_tables: false, tables: Vec::new(), filter: None, size_enabled: false }
+        Session {
+            db: db.to_string(),
+            enabled: true,
+            indirect: false,
+            all_tables: false,
+            tables: Vec::new(),
+            filter: None,
+            size_enabled: false,
+        }
     }
 
     /// `sqlite3session_attach`: `None` for every table.
@@ -117,23 +128,41 @@ impl Session {
             None => self.all_tables = true,
             Some(t) => {
                 if self.find(t).is_none() {
-                    self.tables.push(SessionTable { name: t.to_string(), shape: None, real: Vec::new(), records: Buckets::default() });
+                    self.tables.push(SessionTable {
+                        name: t.to_string(),
+                        shape: None,
+                        real: Vec::new(),
+                        records: Buckets::default(),
+                    });
                 }
             }
         }
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(name))
+        self.tables
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name))
     }
 
     /// Bytes the records hold, roughly (`sqlite3session_memory_used`).
     pub fn memory_used(&self) -> usize {
-        let value = |v: &Value| 16 + match v {
-            Value::Text(t) | Value::Blob(t) => t.len(),
-            _ => 0,
+        let value = |v: &Value| {
+            16 + match v {
+                Value::Text(t) | Value::Blob(t) => t.len(),
+                _ => 0,
+            }
         };
-        self.tables.iter().map(|t| 64 + t.records.iter().map(|r| 32 + r.old.iter().map(value).sum::<usize>()).sum::<usize>()).sum()
+        self.tables
+            .iter()
+            .map(|t| {
+                64 + t
+                    .records
+                    .iter()
+                    .map(|r| 32 + r.old.iter().map(value).sum::<usize>())
+                    .sum::<usize>()
+            })
+            .sum()
     }
 
     /// Whether nothing was recorded.
@@ -154,7 +183,12 @@ impl Session {
                 if !wanted {
                     return Ok(None);
                 }
-                self.tables.push(SessionTable { name: name.to_string(), shape: None, real: Vec::new(), records: Buckets::default() });
+                self.tables.push(SessionTable {
+                    name: name.to_string(),
+                    shape: None,
+                    real: Vec::new(),
+                    records: Buckets::default(),
+                });
                 self.tables.len() - 1
             }
         };
@@ -170,7 +204,9 @@ impl Session {
         if !self.enabled || !ev.db.eq_ignore_ascii_case(&self.db) {
             return Ok(());
         }
-        let Some(ti) = self.table_for(conn, ev.table)? else { return Ok(()) };
+        let Some(ti) = self.table_for(conn, ev.table)? else {
+            return Ok(());
+        };
         let indirect = self.indirect || ev.depth > 0;
         let db = self.db.clone();
         let t = &mut self.tables[ti];
@@ -180,12 +216,32 @@ impl Session {
         if !t.has_key() {
             return Ok(());
         }
-        let pk = t.shape.as_ref().map(|(_, pk)| pk.clone()).unwrap_or_default();
-        if ev.old.as_ref().or(ev.new.as_ref()).is_some_and(|r| r.len() != pk.len()) {
+        let pk = t
+            .shape
+            .as_ref()
+            .map(|(_, pk)| pk.clone())
+            .unwrap_or_default();
+        if ev
+            .old
+            .as_ref()
+            .or(ev.new.as_ref())
+            .is_some_and(|r| r.len() != pk.len())
+        {
             return Ok(());
         }
         let real = |row: &Option<Vec<Value>>| {
-            row.as_ref().map(|r| r.iter().zip(t.real.iter().chain(std::iter::repeat(&false))).map(|(v, re)| if *re { real_affinity(v.clone()) } else { v.clone() }).collect::<Vec<_>>())
+            row.as_ref().map(|r| {
+                r.iter()
+                    .zip(t.real.iter().chain(std::iter::repeat(&false)))
+                    .map(|(v, re)| {
+                        if *re {
+                            real_affinity(v.clone())
+                        } else {
+                            v.clone()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
         };
         let (mut old, mut new) = (real(&ev.old), real(&ev.new));
         if sql::is_stat1(&t.name) {
@@ -197,7 +253,10 @@ impl Session {
             SQLITE_DELETE => note(t, &pk, old.as_deref(), false, indirect),
             _ => {
                 let moved = match (old.as_deref(), new.as_deref()) {
-                    (Some(o), Some(n)) => key_of(&pk, o).iter().zip(key_of(&pk, n)).any(|(a, b)| !same_value(a, b)),
+                    (Some(o), Some(n)) => key_of(&pk, o)
+                        .iter()
+                        .zip(key_of(&pk, n))
+                        .any(|(a, b)| !same_value(a, b)),
                     _ => false,
                 };
                 note(t, &pk, old.as_deref(), false, indirect);
@@ -212,7 +271,11 @@ impl Session {
 
 /// The key values of `row`, in column order.
 pub fn key_of<'a>(pk: &[u8], row: &'a [Value]) -> Vec<&'a Value> {
-    row.iter().zip(pk).filter(|(_, p)| **p != 0).map(|(v, _)| v).collect()
+    row.iter()
+        .zip(pk)
+        .filter(|(_, p)| **p != 0)
+        .map(|(v, _)| v)
+        .collect()
 }
 
 fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, indirect: bool) {
@@ -220,10 +283,22 @@ fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, 
     let key = key_of(pk, row);
     let Some(h) = key_hash(&key) else { return };
     t.records.grow_if_due();
-    let is_same = |r: &Record| key_of(pk, &r.old).iter().zip(&key).all(|(a, b)| same_value(a, b));
+    let is_same = |r: &Record| {
+        key_of(pk, &r.old)
+            .iter()
+            .zip(&key)
+            .all(|(a, b)| same_value(a, b))
+    };
     if let Some(r) = t.records.find_mut(h, is_same) {
         r.indirect &= indirect;
         return;
     }
-    t.records.push(h, Record { inserted, indirect, old: row.to_vec() });
+    t.records.push(
+        h,
+        Record {
+            inserted,
+            indirect,
+            old: row.to_vec(),
+        },
+    );
 }

@@ -48,7 +48,7 @@ pub fn encode(out: &mut Vec<u8>, f: &Field) {
         Some(Value::ZeroBlob(n)) => {
             out.push(4);
             write_varint(out, *n as u64);
-            out.resize(out.len() + *n as usize, 0);
+            out.resize(out.len() + *n, 0);
         }
     }
 }
@@ -70,7 +70,9 @@ pub fn decode(buf: &[u8], at: &mut usize) -> Result<Field> {
         3 | 4 => {
             let (n, used) = read_varint(buf.get(*at..).unwrap_or(&[])).ok_or_else(corrupt)?;
             *at += used;
-            let end = at.checked_add(usize::try_from(n).map_err(|_| corrupt())?).ok_or_else(corrupt)?;
+            let end = at
+                .checked_add(usize::try_from(n).map_err(|_| corrupt())?)
+                .ok_or_else(corrupt)?;
             let bytes = buf.get(*at..end).ok_or_else(corrupt)?.to_vec();
             *at = end;
             if t == 3 {
@@ -105,7 +107,9 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
         (Value::Integer(x), Value::Integer(y)) => x == y,
         (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
         (Value::Text(x), Value::Text(y)) => x == y,
-        (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)) => blob_bytes(a) == blob_bytes(b),
+        (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)) => {
+            blob_bytes(a) == blob_bytes(b)
+        }
         _ => false,
     }
 }
@@ -113,7 +117,7 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 fn blob_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
     match v {
         Value::Blob(b) => std::borrow::Cow::Borrowed(b),
-        Value::ZeroBlob(n) => std::borrow::Cow::Owned(vec![0; *n as usize]),
+        Value::ZeroBlob(n) => std::borrow::Cow::Owned(vec![0; *n]),
         _ => std::borrow::Cow::Borrowed(&[]),
     }
 }
