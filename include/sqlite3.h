@@ -2007,11 +2007,6 @@ int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)
  */
 int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
-/*
- `sqlite3changegroup_schema`: not supported yet.
- */
-int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
-
 const char *sqlite3_uri_parameter(const char *z, const char *zParam);
 
 int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
@@ -2303,6 +2298,8 @@ int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2
 int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
 
 int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
+
+int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
 
 int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
 

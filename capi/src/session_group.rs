@@ -5,8 +5,9 @@
 //! `sqlite3changeset_concat` and `_invert` (and their streaming forms)
 //! are one engine call between an input and an output blob. Changes
 //! built field by field (`sqlite3changegroup_change_*`) need a table the
-//! group knows from a changeset added; `sqlite3changegroup_schema` is not
-//! supported yet (see unsupported.rs).
+//! group knows from a changeset added. `sqlite3changegroup_schema` makes
+//! the group look tables up in a database of a connection (which must
+//! outlive the group, as in SQLite).
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -436,5 +437,36 @@ pub unsafe extern "C" fn sqlite3changegroup_change_finish(
             return SQLITE_MISUSE;
         };
         built(g.change_finish(bDiscard != 0), pzErr)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_schema(
+    arg0: *mut sqlite3_changegroup,
+    arg1: *mut crate::handle::sqlite3,
+    zDb: *const std::ffi::c_char,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        if crate::handle::db_ref(arg1).is_none() || zDb.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let db = crate::hooks::SendPtr(arg1 as *mut c_void);
+        let schema = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
+        let lookup: es::SchemaLookup = Box::new(move |table: &str| {
+            // SAFETY: the application keeps the connection open while the
+            // changegroup uses it (SQLite's rule for this call).
+            let Some(d) =
+                (unsafe { crate::handle::db_ref(db.get() as *mut crate::handle::sqlite3) })
+            else {
+                return Err(ringlite::Error::code(SQLITE_MISUSE));
+            };
+            let _g = d.lock.lock();
+            crate::session::on_conn(d, |c| es::table_schema(c, &schema, table))
+        });
+        g.set_schema(lookup)
+            .map_or_else(|e| e.primary(), |()| SQLITE_OK)
     })
 }

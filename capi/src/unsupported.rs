@@ -261,16 +261,3 @@ pub unsafe extern "C" fn sqlite3_rtree_query_callback(
         SQLITE_ERROR
     })
 }
-
-/// `sqlite3changegroup_schema`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_schema(
-    arg0: *mut sqlite3_changegroup,
-    arg1: *mut sqlite3,
-    zDb: *const c_char,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(arg1, "sqlite3changegroup_schema");
-        SQLITE_ERROR
-    })
-}

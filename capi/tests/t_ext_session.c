@@ -326,6 +326,33 @@ static void edge_cases(void) {
   printf("close %d\n",sqlite3_close(db));
   }
 
+/* sqlite3changegroup_schema: changes checked against a database's tables
+** and widened to them with the columns' defaults. */
+static void group_schema(void) {
+
+  sqlite3*a;sqlite3_open(":memory:",&a);ex(a,"CREATE TABLE t(k PRIMARY KEY, b); INSERT INTO t VALUES(1,'one'),(2,'two'); CREATE TABLE w(z PRIMARY KEY);");
+  sqlite3_session*s;sqlite3session_create(a,"main",&s);sqlite3session_attach(s,0);
+  ex(a,"INSERT INTO t VALUES(3,'three'); UPDATE t SET b='uno' WHERE k=1; DELETE FROM t WHERE k=2; INSERT INTO w VALUES(5)");
+  int n;void*p;sqlite3session_changeset(s,&n,&p);hex("narrow",n,p);
+  sqlite3*d;sqlite3_open(":memory:",&d);ex(d,"CREATE TABLE t(k PRIMARY KEY, b, c DEFAULT 'dflt', e DEFAULT (1+2))");
+  sqlite3_changegroup*g;sqlite3changegroup_new(&g);
+  printf("schema rc=%d\n",sqlite3changegroup_schema(g,d,"main"));
+  printf("add rc=%d\n",sqlite3changegroup_add(g,n,p));
+  int no;void*po;sqlite3changegroup_output(g,&no,&po);hex("widened",no,po);
+  sqlite3changegroup_delete(g);
+  sqlite3changegroup_new(&g);
+  printf("schema rc=%d\n",sqlite3changegroup_schema(g,d,"main"));
+  ex(d,"CREATE TABLE w(z PRIMARY KEY)");
+  printf("add rc=%d\n",sqlite3changegroup_add(g,n,p));
+  sqlite3changegroup_output(g,&no,&po);hex("widened2",no,po);
+  printf("schema again rc=%d\n",sqlite3changegroup_schema(g,d,"main"));
+  sqlite3changegroup_delete(g);
+  sqlite3*e;sqlite3_open(":memory:",&e);ex(e,"CREATE TABLE t(k, b PRIMARY KEY, c); CREATE TABLE w(z PRIMARY KEY)");
+  sqlite3changegroup_new(&g);sqlite3changegroup_schema(g,e,"main");
+  printf("add mismatch rc=%d\n",sqlite3changegroup_add(g,n,p));
+  sqlite3changegroup_delete(g);
+  }
+
 int main(void) {
   setvbuf(stdout, 0, _IONBF, 0);
   sqlite3 *db = fresh();
@@ -698,6 +725,7 @@ int main(void) {
   }
 
   edge_cases();
+  group_schema();
   /* a changeset of sqlite_stat1 applied over other statistics */
   {
     sqlite3 *a, *b; sqlite3_session *ss;

@@ -31,7 +31,15 @@ pub struct ChangeGroup {
     pub patchset: Option<bool>,
     /// The change being built by `sqlite3changegroup_change_*`.
     building: Option<(Arc<Table>, Change)>,
+    /// `sqlite3changegroup_schema`: the database's tables, which the
+    /// changes must match and are widened to.
+    schema: Option<SchemaLookup>,
 }
+
+/// A table's shape in the database a changegroup follows: key positions
+/// and column defaults, `None` when there is no such table.
+pub type SchemaLookup =
+    Box<dyn FnMut(&str) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> + Send>;
 
 impl ChangeGroup {
     /// `sqlite3changegroup_add`: every change of a changeset.
@@ -44,10 +52,13 @@ impl ChangeGroup {
     }
 
     /// Add one change (`sqlite3changegroup_add_change`).
-    pub fn add_item(&mut self, it: Item) -> Result<()> {
+    pub fn add_item(&mut self, mut it: Item) -> Result<()> {
         match self.patchset {
             Some(p) if p != it.patchset => return Err(Error::code(SQLITE_ERROR)),
             _ => self.patchset = Some(it.patchset),
+        }
+        if self.schema.is_some() {
+            self.conform(&mut it)?;
         }
         let ti = match self
             .tables
@@ -132,6 +143,66 @@ impl ChangeGroup {
 }
 
 impl ChangeGroup {
+    /// `sqlite3changegroup_schema`: follow a database's schema (only
+    /// before any change was added: `SQLITE_MISUSE` after).
+    pub fn set_schema(&mut self, lookup: SchemaLookup) -> Result<()> {
+        if !self.is_empty() || self.schema.is_some() {
+            return Err(Error::code(crate::error::SQLITE_MISUSE));
+        }
+        self.schema = Some(lookup);
+        Ok(())
+    }
+
+    /// Check `it` against the database's table and widen it to that
+    /// table's columns (defaults for rows, undefined for UPDATEs).
+    fn conform(&mut self, it: &mut Item) -> Result<()> {
+        let Some(lookup) = self.schema.as_mut() else {
+            return Ok(());
+        };
+        let known = self
+            .tables
+            .iter()
+            .find(|t| t.table.name.eq_ignore_ascii_case(&it.table.name))
+            .map(|t| t.table.clone());
+        let (table, defaults) = match known {
+            Some(t) if t.width() == it.table.width() => return Ok(()),
+            _ => {
+                // (No such table is SQLITE_ERROR; one of another shape SQLITE_SCHEMA.)
+                let Some((pk, defaults)) = lookup(&it.table.name)? else {
+                    return Err(Error::code(SQLITE_ERROR));
+                };
+                let w = it.table.width();
+                if pk.len() < w || (0..pk.len()).any(|i| (pk[i] != 0) != it.table.is_key(i)) {
+                    return Err(Error::code(SQLITE_SCHEMA));
+                }
+                (
+                    Arc::new(Table {
+                        name: it.table.name.clone(),
+                        pk,
+                    }),
+                    defaults,
+                )
+            }
+        };
+        let w = table.width();
+        let c = &mut it.change;
+        let fill = |row: &mut Vec<Field>, with_defaults: bool| {
+            while !row.is_empty() && row.len() < w {
+                let d = with_defaults.then(|| {
+                    defaults
+                        .get(row.len())
+                        .cloned()
+                        .unwrap_or(crate::value::Value::Null)
+                });
+                row.push(d);
+            }
+        };
+        fill(&mut c.old, c.op == OP_DELETE);
+        fill(&mut c.new, c.op == OP_INSERT);
+        it.table = table;
+        Ok(())
+    }
+
     /// `sqlite3changegroup_change_begin`: start building a change of a
     /// table the group already knows.
     pub fn change_begin(&mut self, op: i32, table: &str, indirect: bool) -> Result<()> {

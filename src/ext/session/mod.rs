@@ -40,12 +40,25 @@ pub use apply::{
 pub use format::{
     read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
 };
-pub use group::{concat, ChangeGroup};
+pub use group::{concat, ChangeGroup, SchemaLookup};
 pub use rebase::{RebaseLog, Rebaser};
 pub use record::{Session, TableFilter};
 pub use value::Field;
 
 use crate::error::Result;
+
+/// A table's key positions and column defaults in schema `db` (what
+/// [`ChangeGroup::set_schema`] looks up), `None` when there is none.
+pub fn table_schema(
+    conn: &mut crate::connection::Connection,
+    db: &str,
+    table: &str,
+) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> {
+    let Some((_, pk)) = sql::session_shape(conn, db, table)? else {
+        return Ok(None);
+    };
+    Ok(Some((pk, sql::column_defaults(conn, db, table)?)))
+}
 
 /// `sqlite3changeset_invert`: every change inverted, order kept. A
 /// patchset cannot be inverted (`SQLITE_CORRUPT`).
