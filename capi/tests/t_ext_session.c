@@ -326,8 +326,8 @@ static void edge_cases(void) {
   printf("close %d\n",sqlite3_close(db));
   }
 
-/* sqlite3changegroup_schema: changes checked against a database's tables
-** and widened to them with the columns' defaults. */
+  /* sqlite3changegroup_schema: changes checked against a database's tables
+  ** and widened to them with the columns' defaults. */
 static void group_schema(void) {
 
   sqlite3*a;sqlite3_open(":memory:",&a);ex(a,"CREATE TABLE t(k PRIMARY KEY, b); INSERT INTO t VALUES(1,'one'),(2,'two'); CREATE TABLE w(z PRIMARY KEY);");
@@ -352,6 +352,16 @@ static void group_schema(void) {
   printf("add mismatch rc=%d\n",sqlite3changegroup_add(g,n,p));
   sqlite3changegroup_delete(g);
   }
+
+  /* Changes made by foreign key actions (CASCADE, SET NULL) are indirect. */
+static void fk_actions(void) {
+  sqlite3*fdb;sqlite3_open(":memory:",&fdb);
+  ex(fdb,"PRAGMA foreign_keys=ON; CREATE TABLE p(id PRIMARY KEY, v); CREATE TABLE c(id PRIMARY KEY, pid REFERENCES p(id) ON DELETE CASCADE ON UPDATE SET NULL); INSERT INTO p VALUES(1,'a'),(2,'b'); INSERT INTO c VALUES(10,1),(11,2),(12,2);");
+  sqlite3_session*s;sqlite3session_create(fdb,"main",&s);sqlite3session_attach(s,0);
+  ex(fdb,"DELETE FROM p WHERE id=1; UPDATE p SET id=3 WHERE id=2;");
+  int n;void*p;sqlite3session_changeset(s,&n,&p);hex("fk actions",n,p);
+  sqlite3_free(p); sqlite3session_delete(s); sqlite3_close(fdb);
+}
 
 int main(void) {
   setvbuf(stdout, 0, _IONBF, 0);
@@ -726,6 +736,7 @@ int main(void) {
 
   edge_cases();
   group_schema();
+  fk_actions();
   /* a changeset of sqlite_stat1 applied over other statistics */
   {
     sqlite3 *a, *b; sqlite3_session *ss;
