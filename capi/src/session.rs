@@ -242,12 +242,16 @@ pub unsafe extern "C" fn sqlite3session_object_config(
                     rc
                 }
                 SQLITE_SESSION_OBJCONFIG_ROWID => {
-                    if *arg > 0 {
-                        crate::error::unsupported_global("SQLITE_SESSION_OBJCONFIG_ROWID");
-                        return SQLITE_ERROR;
+                    let mut rc = SQLITE_OK;
+                    if *arg >= 0 {
+                        if s.tables.is_empty() {
+                            s.rowid_tables = *arg > 0;
+                        } else {
+                            rc = SQLITE_MISUSE;
+                        }
                     }
-                    *arg = 0;
-                    SQLITE_OK
+                    *arg = c_int::from(s.rowid_tables);
+                    rc
                 }
                 _ => SQLITE_MISUSE,
             }

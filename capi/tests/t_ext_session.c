@@ -363,6 +363,27 @@ static void fk_actions(void) {
   sqlite3_free(p); sqlite3session_delete(s); sqlite3_close(fdb);
 }
 
+/* SQLITE_SESSION_OBJCONFIG_ROWID: a table without a PRIMARY KEY is
+** recorded keyed by its rowid, and such changesets apply by rowid. */
+static void rowid_keys(void) {
+  sqlite3*db;sqlite3_open(":memory:",&db);
+  ex(db,"CREATE TABLE t(a, b); INSERT INTO t VALUES(1,'x'),(2,'y'); CREATE TABLE k(a PRIMARY KEY, b);");
+  sqlite3_session*s;sqlite3session_create(db,"main",&s);int on=1;int crc=sqlite3session_object_config(s,SQLITE_SESSION_OBJCONFIG_ROWID,&on);printf("cfg %d %d\n",crc,on);
+  sqlite3session_attach(s,0);
+  ex(db,"INSERT INTO t VALUES(3,'z'); UPDATE t SET b='Y' WHERE a=2; DELETE FROM t WHERE a=1; INSERT INTO k VALUES(1,1); INSERT INTO t VALUES(4, 4.0); UPDATE t SET rowid=10 WHERE a=4;");
+  int n;void*p;sqlite3session_changeset(s,&n,&p);hex("rowid",n,p);
+  sqlite3session_patchset(s,&n,&p);hex("rowid ps",n,p);
+  sqlite3session_changeset(s,&n,&p);
+  sqlite3*t;sqlite3_open(":memory:",&t);ex(t,"CREATE TABLE t(a, b); INSERT INTO t VALUES(1,'x'),(2,'y'); CREATE TABLE k(a PRIMARY KEY, b);");
+  printf("apply %d\n",sqlite3changeset_apply(t,n,p,0,conflict,0));
+  dump(t,"t","SELECT rowid,* FROM t");
+  sqlite3*u;sqlite3_open(":memory:",&u);ex(u,"CREATE TABLE t(a, b); INSERT INTO t VALUES(1,'other'),(5,'y'); CREATE TABLE k(a PRIMARY KEY, b); INSERT INTO t(rowid,a,b) VALUES(3,'c','c');");
+  printf("apply conflicts %d\n",sqlite3changeset_apply(u,n,p,0,conflict,0));
+  dump(u,"t","SELECT rowid,* FROM t");
+  on=0;printf("cfg after %d ",sqlite3session_object_config(s,SQLITE_SESSION_OBJCONFIG_ROWID,&on));printf("%d\n",on);
+  sqlite3session_delete(s); sqlite3_close(db); sqlite3_close(t); sqlite3_close(u);
+}
+
 int main(void) {
   setvbuf(stdout, 0, _IONBF, 0);
   sqlite3 *db = fresh();
@@ -737,6 +758,8 @@ int main(void) {
   edge_cases();
   group_schema();
   fk_actions();
+  answers = 0;
+  rowid_keys();
   /* a changeset of sqlite_stat1 applied over other statistics */
   {
     sqlite3 *a, *b; sqlite3_session *ss;

@@ -204,9 +204,17 @@ impl Run<'_> {
 
     /// The database's table, if it matches the changeset's.
     fn target(&mut self, t: &Table) -> Result<Option<Target>> {
-        let Some((names, pk)) = session_shape(self.conn, "main", &t.name)? else {
+        let Some((mut names, mut pk)) = session_shape(self.conn, "main", &t.name)? else {
             return Ok(None);
         };
+        // (A table without a key, recorded keyed by its rowid.)
+        let rowid_keyed = t.width() == names.len() + 1
+            && t.pk.first() == Some(&1)
+            && t.pk[1..].iter().all(|p| *p == 0);
+        if pk.iter().all(|p| *p == 0) && rowid_keyed {
+            names.insert(0, "_rowid_".to_string());
+            pk.insert(0, 1);
+        }
         if names.len() < t.width() || (0..pk.len()).any(|i| (pk[i] != 0) != t.is_key(i)) {
             return Ok(None);
         }

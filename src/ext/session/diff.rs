@@ -45,6 +45,7 @@ impl Session {
                     name: table.to_string(),
                     shape: None,
                     real: Vec::new(),
+                    implicit_rowid: false,
                     records: Buckets::default(),
                 });
                 self.tables.len() - 1

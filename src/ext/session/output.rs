@@ -20,6 +20,7 @@ impl Session {
     pub fn changeset(&mut self, conn: &mut Connection, patchset: bool) -> Result<Vec<u8>> {
         // (Columns added since the records were made widen them first.)
         let db = self.db.clone();
+        let rowid = self.rowid_tables;
         for t in self
             .tables
             .iter_mut()
@@ -27,7 +28,7 @@ impl Session {
         {
             let width = sql::table_shape(conn, &db, &t.name)?.map_or(0, |s| s.1.len());
             if width != 0 {
-                t.refresh(conn, &db, width)?;
+                t.refresh(conn, &db, width, rowid)?;
             }
         }
         let mut out = Vec::new();

@@ -19,7 +19,7 @@
 
 use super::buckets::Buckets;
 use super::sql;
-use super::value::{key_hash, same_value};
+use super::value::{key_hash, rowid_hash, same_value};
 use crate::connection::Connection;
 use crate::error::Result;
 use crate::value::affinity::real_affinity;
@@ -48,6 +48,10 @@ pub struct SessionTable {
     pub shape: Option<(Vec<String>, Vec<u8>)>,
     /// Columns of REAL affinity (see `sql::real_columns`).
     pub real: Vec<bool>,
+    /// A table without a PRIMARY KEY recorded under
+    /// `SQLITE_SESSION_OBJCONFIG_ROWID`: its rowid is a leading key
+    /// column "_rowid_".
+    pub implicit_rowid: bool,
     /// Records by key.
     pub records: Buckets<Record>,
 }
@@ -55,11 +59,20 @@ pub struct SessionTable {
 impl SessionTable {
     /// Read the table's shape (again, after columns were added): rows
     /// recorded before get the new columns' defaults.
-    pub fn load(&mut self, conn: &mut Connection, db: &str) -> Result<()> {
-        let shape = sql::session_shape(conn, db, &self.name)?.unwrap_or_default();
+    pub fn load(&mut self, conn: &mut Connection, db: &str, rowid: bool) -> Result<()> {
+        let mut shape = sql::session_shape(conn, db, &self.name)?.unwrap_or_default();
+        self.implicit_rowid = rowid && !shape.1.is_empty() && shape.1.iter().all(|p| *p == 0);
+        let lead = usize::from(self.implicit_rowid);
+        if self.implicit_rowid {
+            shape.0.insert(0, "_rowid_".to_string());
+            shape.1.insert(0, 1);
+        }
         let width = shape.1.len();
         if self.records.iter().any(|r| r.old.len() < width) {
-            let defaults = sql::column_defaults(conn, db, &self.name)?;
+            let mut defaults = sql::column_defaults(conn, db, &self.name)?;
+            if lead == 1 {
+                defaults.insert(0, Value::Null);
+            }
             for r in self.records.iter_mut() {
                 while r.old.len() < width {
                     r.old
@@ -68,15 +81,25 @@ impl SessionTable {
             }
         }
         self.real = sql::real_columns(conn, db, &self.name)?;
+        if lead == 1 {
+            self.real.insert(0, false);
+        }
         self.shape = Some(shape);
         Ok(())
     }
 
-    /// Reload the shape if the table is now `width` columns wide.
-    pub fn refresh(&mut self, conn: &mut Connection, db: &str, width: usize) -> Result<()> {
+    /// Reload the shape if the table now has `width` columns.
+    pub fn refresh(
+        &mut self,
+        conn: &mut Connection,
+        db: &str,
+        width: usize,
+        rowid: bool,
+    ) -> Result<()> {
+        let lead = usize::from(self.implicit_rowid);
         match &self.shape {
-            Some((_, pk)) if pk.len() == width => Ok(()),
-            _ => self.load(conn, db),
+            Some((_, pk)) if pk.len() == width + lead => Ok(()),
+            _ => self.load(conn, db, rowid),
         }
     }
 
@@ -106,6 +129,9 @@ pub struct Session {
     pub filter: Option<TableFilter>,
     /// `SQLITE_SESSION_OBJCONFIG_SIZE`: changeset_size answers.
     pub size_enabled: bool,
+    /// `SQLITE_SESSION_OBJCONFIG_ROWID`: tables without a PRIMARY KEY
+    /// are recorded, keyed by their rowid.
+    pub rowid_tables: bool,
 }
 
 impl Session {
@@ -119,6 +145,7 @@ impl Session {
             tables: Vec::new(),
             filter: None,
             size_enabled: false,
+            rowid_tables: false,
         }
     }
 
@@ -132,6 +159,7 @@ impl Session {
                         name: t.to_string(),
                         shape: None,
                         real: Vec::new(),
+                        implicit_rowid: false,
                         records: Buckets::default(),
                     });
                 }
@@ -187,6 +215,7 @@ impl Session {
                     name: name.to_string(),
                     shape: None,
                     real: Vec::new(),
+                    implicit_rowid: false,
                     records: Buckets::default(),
                 });
                 self.tables.len() - 1
@@ -194,7 +223,8 @@ impl Session {
         };
         if self.tables[i].shape.is_none() {
             let db = self.db.clone();
-            self.tables[i].load(conn, &db)?;
+            let rowid = self.rowid_tables;
+            self.tables[i].load(conn, &db, rowid)?;
         }
         Ok(Some(i))
     }
@@ -209,10 +239,22 @@ impl Session {
         };
         let indirect = self.indirect || ev.depth > 0;
         let db = self.db.clone();
+        let rowid = self.rowid_tables;
         let t = &mut self.tables[ti];
         if let Some(w) = ev.old.as_ref().or(ev.new.as_ref()).map(Vec::len) {
-            t.refresh(conn, &db, w)?;
+            t.refresh(conn, &db, w, rowid)?;
         }
+        // (The rowid leads the row of a table keyed by it.)
+        let lead = |row: &Option<Vec<Value>>, key: i64| {
+            row.as_ref().map(|r| {
+                let mut r = r.clone();
+                if t.implicit_rowid {
+                    r.insert(0, Value::Integer(key));
+                }
+                r
+            })
+        };
+        let (ev_old, ev_new) = (lead(&ev.old, ev.key1), lead(&ev.new, ev.key2));
         if !t.has_key() {
             return Ok(());
         }
@@ -221,10 +263,9 @@ impl Session {
             .as_ref()
             .map(|(_, pk)| pk.clone())
             .unwrap_or_default();
-        if ev
-            .old
+        if ev_old
             .as_ref()
-            .or(ev.new.as_ref())
+            .or(ev_new.as_ref())
             .is_some_and(|r| r.len() != pk.len())
         {
             return Ok(());
@@ -243,7 +284,7 @@ impl Session {
                     .collect::<Vec<_>>()
             })
         };
-        let (mut old, mut new) = (real(&ev.old), real(&ev.new));
+        let (mut old, mut new) = (real(&ev_old), real(&ev_new));
         if sql::is_stat1(&t.name) {
             old = old.map(sql::stat1_row);
             new = new.map(sql::stat1_row);
@@ -281,7 +322,13 @@ pub fn key_of<'a>(pk: &[u8], row: &'a [Value]) -> Vec<&'a Value> {
 fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, indirect: bool) {
     let Some(row) = row else { return };
     let key = key_of(pk, row);
-    let Some(h) = key_hash(&key) else { return };
+    let h = match (t.implicit_rowid, key.first()) {
+        (true, Some(Value::Integer(r))) => rowid_hash(*r),
+        _ => match key_hash(&key) {
+            Some(h) => h,
+            None => return,
+        },
+    };
     t.records.grow_if_due();
     let is_same = |r: &Record| {
         key_of(pk, &r.old)

@@ -11,6 +11,10 @@ use crate::value::Value;
 
 /// Quote an identifier for SQL.
 pub fn ident(name: &str) -> String {
+    // (The implicit key of a table without one is the rowid itself.)
+    if name == "_rowid_" {
+        return name.to_string();
+    }
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 

@@ -154,3 +154,10 @@ pub fn key_hash(key: &[&Value]) -> Option<u32> {
     }
     Some(h)
 }
+
+/// The hash of a row keyed by its rowid alone (a table recorded under
+/// `SQLITE_SESSION_OBJCONFIG_ROWID`): the rowid's halves without a type
+/// code, as SQLite hashes it.
+pub fn rowid_hash(rowid: i64) -> u32 {
+    mix(mix(0, rowid as u32), (rowid >> 32) as u32)
+}
