@@ -10,7 +10,12 @@
 //! Tables are kept in the order they were attached (explicitly or on
 //! their first change when all tables, or a filter, were asked for):
 //! that is the order of the output. A table without a PRIMARY KEY, and a
-//! row with a NULL in its key, are ignored. A change is indirect when the
+//! row with a NULL in its key, are ignored, except that `sqlite_stat1` is
+//! keyed by (tbl, idx) with a NULL idx kept as X'', and that under
+//! `SQLITE_SESSION_OBJCONFIG_ROWID` a table without a key is keyed by its
+//! rowid, a leading "_rowid_" column (hashed as SQLite does, without a
+//! type code). Columns added while recording are filled with their
+//! defaults in the rows recorded before. A change is indirect when the
 //! session's flag is set or a trigger made it; a record stays direct once
 //! one of its changes was direct.
 //!
