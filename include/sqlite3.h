@@ -1138,6 +1138,42 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
  */
 #define SQLITE_OPEN_ASYNC 1073741824
 
+#define SQLITE_CHANGESET_DATA 1
+
+#define SQLITE_CHANGESET_NOTFOUND 2
+
+#define SQLITE_CHANGESET_CONFLICT 3
+
+#define SQLITE_CHANGESET_CONSTRAINT 4
+
+#define SQLITE_CHANGESET_FOREIGN_KEY 5
+
+#define SQLITE_CHANGESET_OMIT 0
+
+#define SQLITE_CHANGESET_REPLACE 1
+
+#define SQLITE_CHANGESET_ABORT 2
+
+#define SQLITE_SESSION_CONFIG_STRMSIZE 1
+
+#define SQLITE_SESSION_OBJCONFIG_SIZE 1
+
+#define SQLITE_SESSION_OBJCONFIG_ROWID 2
+
+#define SQLITE_CHANGEGROUP_CONFIG_PATCHSET 1
+
+#define SQLITE_CHANGESETSTART_INVERT 2
+
+#define SQLITE_CHANGESETAPPLY_NOSAVEPOINT 1
+
+#define SQLITE_CHANGESETAPPLY_INVERT 2
+
+#define SQLITE_CHANGESETAPPLY_IGNORENOOP 4
+
+#define SQLITE_CHANGESETAPPLY_FKNOACTION 8
+
+#define SQLITE_CHANGESETAPPLY_NOUPDATELOOP 16
+
 /*
  A database snapshot (opaque bytes).
  */
@@ -1971,301 +2007,6 @@ int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)
  */
 int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
-/*
- `sqlite3session_create`: not supported yet.
- */
-int sqlite3session_create(sqlite3 *db, const char *zDb, sqlite3_session **ppSession);
-
-/*
- `sqlite3session_delete`: not supported yet.
- */
-void sqlite3session_delete(sqlite3_session *pSession);
-
-/*
- `sqlite3session_object_config`: not supported yet.
- */
-int sqlite3session_object_config(sqlite3_session *arg0, int op, void *pArg);
-
-/*
- `sqlite3session_enable`: not supported yet.
- */
-int sqlite3session_enable(sqlite3_session *pSession, int bEnable);
-
-/*
- `sqlite3session_indirect`: not supported yet.
- */
-int sqlite3session_indirect(sqlite3_session *pSession, int bIndirect);
-
-/*
- `sqlite3session_attach`: not supported yet.
- */
-int sqlite3session_attach(sqlite3_session *pSession, const char *zTab);
-
-/*
- `sqlite3session_table_filter`: not supported yet.
- */
-void sqlite3session_table_filter(sqlite3_session *pSession, int (*xFilter)(void*, const char*), void *pCtx);
-
-/*
- `sqlite3session_changeset`: not supported yet.
- */
-int sqlite3session_changeset(sqlite3_session *pSession, int *pnChangeset, void **ppChangeset);
-
-/*
- `sqlite3session_changeset_size`: not supported yet.
- */
-sqlite3_int64 sqlite3session_changeset_size(sqlite3_session *pSession);
-
-/*
- `sqlite3session_diff`: not supported yet.
- */
-int sqlite3session_diff(sqlite3_session *pSession, const char *zFromDb, const char *zTbl, char **pzErrMsg);
-
-/*
- `sqlite3session_patchset`: not supported yet.
- */
-int sqlite3session_patchset(sqlite3_session *pSession, int *pnPatchset, void **ppPatchset);
-
-/*
- `sqlite3session_isempty`: not supported yet.
- */
-int sqlite3session_isempty(sqlite3_session *pSession);
-
-/*
- `sqlite3session_memory_used`: not supported yet.
- */
-sqlite3_int64 sqlite3session_memory_used(sqlite3_session *pSession);
-
-/*
- `sqlite3changeset_start`: not supported yet.
- */
-int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
-
-/*
- `sqlite3changeset_start_v2`: not supported yet.
- */
-int sqlite3changeset_start_v2(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset, int flags);
-
-/*
- `sqlite3changeset_next`: not supported yet.
- */
-int sqlite3changeset_next(sqlite3_changeset_iter *pIter);
-
-/*
- `sqlite3changeset_op`: not supported yet.
- */
-int sqlite3changeset_op(sqlite3_changeset_iter *pIter, const char **pzTab, int *pnCol, int *pOp, int *pbIndirect);
-
-/*
- `sqlite3changeset_pk`: not supported yet.
- */
-int sqlite3changeset_pk(sqlite3_changeset_iter *pIter, unsigned char **pabPK, int *pnCol);
-
-/*
- `sqlite3changeset_old`: not supported yet.
- */
-int sqlite3changeset_old(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
-
-/*
- `sqlite3changeset_new`: not supported yet.
- */
-int sqlite3changeset_new(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
-
-/*
- `sqlite3changeset_conflict`: not supported yet.
- */
-int sqlite3changeset_conflict(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
-
-/*
- `sqlite3changeset_fk_conflicts`: not supported yet.
- */
-int sqlite3changeset_fk_conflicts(sqlite3_changeset_iter *pIter, int *pnOut);
-
-/*
- `sqlite3changeset_finalize`: not supported yet.
- */
-int sqlite3changeset_finalize(sqlite3_changeset_iter *pIter);
-
-/*
- `sqlite3changeset_invert`: not supported yet.
- */
-int sqlite3changeset_invert(int nIn, const void *pIn, int *pnOut, void **ppOut);
-
-/*
- `sqlite3changeset_concat`: not supported yet.
- */
-int sqlite3changeset_concat(int nA, void *pA, int nB, void *pB, int *pnOut, void **ppOut);
-
-/*
- `sqlite3changegroup_new`: not supported yet.
- */
-int sqlite3changegroup_new(sqlite3_changegroup **pp);
-
-/*
- `sqlite3changegroup_schema`: not supported yet.
- */
-int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
-
-/*
- `sqlite3changegroup_add`: not supported yet.
- */
-int sqlite3changegroup_add(sqlite3_changegroup *arg0, int nData, void *pData);
-
-/*
- `sqlite3changegroup_add_change`: not supported yet.
- */
-int sqlite3changegroup_add_change(sqlite3_changegroup *arg0, sqlite3_changeset_iter *arg1);
-
-/*
- `sqlite3changegroup_output`: not supported yet.
- */
-int sqlite3changegroup_output(sqlite3_changegroup *arg0, int *pnData, void **ppData);
-
-/*
- `sqlite3changegroup_delete`: not supported yet.
- */
-void sqlite3changegroup_delete(sqlite3_changegroup *arg0);
-
-/*
- `sqlite3changeset_apply`: not supported yet.
- */
-int sqlite3changeset_apply(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
-
-/*
- `sqlite3changeset_apply_v2`: not supported yet.
- */
-int sqlite3changeset_apply_v2(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3changeset_apply_v3`: not supported yet.
- */
-int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3rebaser_create`: not supported yet.
- */
-int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
-
-/*
- `sqlite3rebaser_configure`: not supported yet.
- */
-int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
-
-/*
- `sqlite3rebaser_rebase`: not supported yet.
- */
-int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
-
-/*
- `sqlite3rebaser_delete`: not supported yet.
- */
-void sqlite3rebaser_delete(sqlite3_rebaser *p);
-
-/*
- `sqlite3changeset_apply_strm`: not supported yet.
- */
-int sqlite3changeset_apply_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
-
-/*
- `sqlite3changeset_apply_v2_strm`: not supported yet.
- */
-int sqlite3changeset_apply_v2_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3changeset_apply_v3_strm`: not supported yet.
- */
-int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
-
-/*
- `sqlite3changeset_concat_strm`: not supported yet.
- */
-int sqlite3changeset_concat_strm(int (*xInputA)(void*, void*, int*), void *pInA, int (*xInputB)(void*, void*, int*), void *pInB, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3changeset_invert_strm`: not supported yet.
- */
-int sqlite3changeset_invert_strm(int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3changeset_start_strm`: not supported yet.
- */
-int sqlite3changeset_start_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn);
-
-/*
- `sqlite3changeset_start_v2_strm`: not supported yet.
- */
-int sqlite3changeset_start_v2_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn, int flags);
-
-/*
- `sqlite3session_changeset_strm`: not supported yet.
- */
-int sqlite3session_changeset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3session_patchset_strm`: not supported yet.
- */
-int sqlite3session_patchset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3changegroup_add_strm`: not supported yet.
- */
-int sqlite3changegroup_add_strm(sqlite3_changegroup *arg0, int (*xInput)(void*, void*, int*), void *pIn);
-
-/*
- `sqlite3changegroup_output_strm`: not supported yet.
- */
-int sqlite3changegroup_output_strm(sqlite3_changegroup *arg0, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3rebaser_rebase_strm`: not supported yet.
- */
-int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
-
-/*
- `sqlite3session_config`: not supported yet.
- */
-int sqlite3session_config(int op, void *pArg);
-
-/*
- `sqlite3changegroup_config`: not supported yet.
- */
-int sqlite3changegroup_config(sqlite3_changegroup *arg0, int arg1, void *pArg);
-
-/*
- `sqlite3changegroup_change_begin`: not supported yet.
- */
-int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
-
-/*
- `sqlite3changegroup_change_int64`: not supported yet.
- */
-int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
-
-/*
- `sqlite3changegroup_change_null`: not supported yet.
- */
-int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
-
-/*
- `sqlite3changegroup_change_double`: not supported yet.
- */
-int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
-
-/*
- `sqlite3changegroup_change_text`: not supported yet.
- */
-int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
-
-/*
- `sqlite3changegroup_change_blob`: not supported yet.
- */
-int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
-
-/*
- `sqlite3changegroup_change_finish`: not supported yet.
- */
-int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
-
 const char *sqlite3_uri_parameter(const char *z, const char *zParam);
 
 int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
@@ -2469,6 +2210,132 @@ unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64
  `sqlite3_deserialize`: Replace database `zSchema` with an in-memory copy of `pData`.
  */
 int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
+
+int sqlite3session_create(sqlite3 *db, const char *zDb, sqlite3_session **ppSession);
+
+void sqlite3session_delete(sqlite3_session *pSession);
+
+int sqlite3session_object_config(sqlite3_session *arg0, int op, void *pArg);
+
+int sqlite3session_enable(sqlite3_session *pSession, int bEnable);
+
+int sqlite3session_indirect(sqlite3_session *pSession, int bIndirect);
+
+int sqlite3session_attach(sqlite3_session *pSession, const char *zTab);
+
+void sqlite3session_table_filter(sqlite3_session *pSession, int (*xFilter)(void*, const char*), void *pCtx);
+
+int sqlite3session_changeset(sqlite3_session *pSession, int *pnChangeset, void **ppChangeset);
+
+int sqlite3session_patchset(sqlite3_session *pSession, int *pnPatchset, void **ppPatchset);
+
+int sqlite3session_changeset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
+
+int sqlite3session_patchset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
+
+/*
+ `sqlite3session_changeset_size`: 0 unless enabled by
+ `SQLITE_SESSION_OBJCONFIG_SIZE`, then the size a changeset would have
+ now (an upper limit, as documented).
+ */
+sqlite3_int64 sqlite3session_changeset_size(sqlite3_session *pSession);
+
+int sqlite3session_isempty(sqlite3_session *pSession);
+
+/*
+ `sqlite3session_memory_used`: an estimate of what the records hold.
+ */
+sqlite3_int64 sqlite3session_memory_used(sqlite3_session *pSession);
+
+int sqlite3session_diff(sqlite3_session *pSession, const char *zFromDb, const char *zTbl, char **pzErrMsg);
+
+int sqlite3session_config(int op, void *pArg);
+
+int sqlite3changegroup_new(sqlite3_changegroup **pp);
+
+void sqlite3changegroup_delete(sqlite3_changegroup *arg0);
+
+int sqlite3changegroup_add(sqlite3_changegroup *arg0, int nData, void *pData);
+
+int sqlite3changegroup_add_strm(sqlite3_changegroup *arg0, int (*xInput)(void*, void*, int*), void *pIn);
+
+int sqlite3changegroup_add_change(sqlite3_changegroup *arg0, sqlite3_changeset_iter *arg1);
+
+int sqlite3changegroup_output(sqlite3_changegroup *arg0, int *pnData, void **ppData);
+
+int sqlite3changegroup_output_strm(sqlite3_changegroup *arg0, int (*xOutput)(void*, const void*, int), void *pOut);
+
+int sqlite3changegroup_config(sqlite3_changegroup *arg0, int arg1, void *pArg);
+
+int sqlite3changeset_invert(int nIn, const void *pIn, int *pnOut, void **ppOut);
+
+int sqlite3changeset_invert_strm(int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
+
+int sqlite3changeset_concat(int nA, void *pA, int nB, void *pB, int *pnOut, void **ppOut);
+
+int sqlite3changeset_concat_strm(int (*xInputA)(void*, void*, int*), void *pInA, int (*xInputB)(void*, void*, int*), void *pInB, int (*xOutput)(void*, const void*, int), void *pOut);
+
+int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
+
+int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
+
+int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
+
+int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
+
+void sqlite3rebaser_delete(sqlite3_rebaser *p);
+
+int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
+
+int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
+
+int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
+
+int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
+
+int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
+
+int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
+
+int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
+
+int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
+
+int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
+
+int sqlite3changeset_start_v2(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset, int flags);
+
+int sqlite3changeset_start_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn);
+
+int sqlite3changeset_start_v2_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn, int flags);
+
+int sqlite3changeset_next(sqlite3_changeset_iter *pIter);
+
+int sqlite3changeset_op(sqlite3_changeset_iter *pIter, const char **pzTab, int *pnCol, int *pOp, int *pbIndirect);
+
+int sqlite3changeset_pk(sqlite3_changeset_iter *pIter, unsigned char **pabPK, int *pnCol);
+
+int sqlite3changeset_old(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
+
+int sqlite3changeset_new(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
+
+int sqlite3changeset_conflict(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
+
+int sqlite3changeset_fk_conflicts(sqlite3_changeset_iter *pIter, int *pnOut);
+
+int sqlite3changeset_finalize(sqlite3_changeset_iter *pIter);
+
+int sqlite3changeset_apply(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
+
+int sqlite3changeset_apply_v2(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
+
+int sqlite3changeset_apply_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
+
+int sqlite3changeset_apply_v2_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
+
+int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
+
+int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -402,6 +402,7 @@ impl Connection {
             commit_hook: None,
             wal_hook: None,
             preupdate_hook: None,
+            preupdate_listeners: Default::default(),
             rollback_hook: None,
             progress: None,
             lent_depth: 0,
@@ -901,11 +902,28 @@ impl Connection {
             Hook::Rollback(h) => self.state.rollback_hook = h,
             Hook::Wal(h) => self.state.wal_hook = h,
             Hook::Update(h) => self.state.update_hook = h,
-            Hook::PreUpdate(h) => self.state.preupdate_hook = h,
+            Hook::PreUpdate(h) => {
+                self.state.preupdate_listeners.set_app(h);
+                self.state.preupdate_hook = self.state.preupdate_listeners.combined();
+            }
             Hook::Progress(n, h) => self.state.progress = h.map(|h| (n, h)),
             Hook::Trace(mask, h) => self.trace = h.map(|h| (mask, h)),
             Hook::Authorizer(h) => self.authorizer = h,
         }
+    }
+
+    /// Add a pre-update listener beside the application's hook (the
+    /// session extension's sessions); returns its id.
+    pub fn add_preupdate_listener(&mut self, hook: crate::vdbe::exec::preupdate::PreUpdateHook) -> u64 {
+        let id = self.state.preupdate_listeners.add(hook);
+        self.state.preupdate_hook = self.state.preupdate_listeners.combined();
+        id
+    }
+
+    /// Remove a listener added by [`Self::add_preupdate_listener`].
+    pub fn remove_preupdate_listener(&mut self, id: u64) {
+        self.state.preupdate_listeners.remove(id);
+        self.state.preupdate_hook = self.state.preupdate_listeners.combined();
     }
 
     /// Whether this connection returns `StepResult::Io` instead of blocking.

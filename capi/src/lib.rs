@@ -67,6 +67,9 @@ pub mod vtab_index;
 pub mod backup;
 pub mod blob;
 pub mod serialize;
+pub mod session;
+pub mod session_group;
+pub mod session_iter;
 
 /// The engine's heap. A prepare builds and drops a hundred or so small
 /// objects (AST nodes, names, instructions); SQLite serves those from its

@@ -16,6 +16,8 @@
 //! application can call `sqlite3_drop_modules` or register modules of the
 //! same names (which then replace the built-in ones, as in SQLite).
 
+pub mod session;
+
 use crate::connection::Connection;
 use crate::error::Result;
 

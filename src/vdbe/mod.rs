@@ -137,6 +137,9 @@ pub struct ConnState {
     pub wal_hook: Option<WalHook>,
     /// `sqlite3_preupdate_hook`.
     pub preupdate_hook: Option<exec::preupdate::PreUpdateHook>,
+    /// The application's pre-update hook and the listeners beside it,
+    /// combined into `preupdate_hook`.
+    pub preupdate_listeners: exec::preupdate::PreUpdateListeners,
     /// Rollback hook.
     pub rollback_hook: Option<Box<dyn FnMut() + Send>>,
     /// Progress handler: (every n instructions, callback returning

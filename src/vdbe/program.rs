@@ -289,7 +289,8 @@ pub struct WrittenTable {
     /// column was added holds.
     pub defaults: Vec<Value>,
     /// Whether the pre-update hook is told of its changes (not for
-    /// `sqlite_sequence` and `sqlite_stat1`, as in SQLite).
+    /// `sqlite_sequence`, as in SQLite; `sqlite_stat1` is told, and the
+    /// session extension records it).
     pub preupdate: bool,
     /// A WITHOUT ROWID table: no rowid to report, and the update hook is
     /// not told (as in SQLite).

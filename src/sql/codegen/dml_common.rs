@@ -567,7 +567,7 @@ pub fn written_table(table: &crate::sql::schema::Table, depth: i32) -> P4 {
         without_rowid: table.without_rowid.is_some(),
         rowid_alias: table.rowid_alias,
         defaults: table.columns.iter().map(|c| c.default_value.clone().unwrap_or(crate::value::Value::Null)).collect(),
-        preupdate: !table.name.eq_ignore_ascii_case("sqlite_sequence") && !table.name.eq_ignore_ascii_case("sqlite_stat1"),
+        preupdate: !table.name.eq_ignore_ascii_case("sqlite_sequence"),
         trigger_depth: depth,
     }))
 }

@@ -12,8 +12,8 @@
 //! heard from its `IdxInsert` (values in record order, mapped back to
 //! columns) and `Delete`, with rowids reported as 0 as SQLite does.
 //! Writes carrying no [`WrittenTable`] (schema tables, the VM's temporary
-//! tables, index entries) and `sqlite_sequence`/`sqlite_stat1` are not
-//! reported.
+//! tables, index entries) and `sqlite_sequence` are not reported
+//! (`sqlite_stat1` is, as in SQLite).
 //!
 //! The hook is lent the connection (it may run SQL, as the session
 //! extension does to learn a table's columns). Invariant: it fires once
@@ -149,4 +149,44 @@ pub(super) fn fire(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Po
     lend(host, |h| hook(h, &event));
     vm.phase = Some((pc, PHASE_HEARD));
     Ok(Poll::Ready(()))
+}
+
+/// Everyone told of changes: the application's hook and any number of
+/// listeners beside it (the session extension's sessions), combined into
+/// the one hook the VM calls (`ConnState::preupdate_hook`), application's
+/// first, then listeners in the order they were added.
+#[derive(Default)]
+pub struct PreUpdateListeners {
+    app: Option<PreUpdateHook>,
+    others: Vec<(u64, PreUpdateHook)>,
+    next_id: u64,
+}
+
+impl PreUpdateListeners {
+    /// Replace the application's hook.
+    pub fn set_app(&mut self, hook: Option<PreUpdateHook>) {
+        self.app = hook;
+    }
+
+    /// Add a listener; returns its id for [`Self::remove`].
+    pub fn add(&mut self, hook: PreUpdateHook) -> u64 {
+        self.next_id += 1;
+        self.others.push((self.next_id, hook));
+        self.next_id
+    }
+
+    /// Remove a listener.
+    pub fn remove(&mut self, id: u64) {
+        self.others.retain(|(i, _)| *i != id);
+    }
+
+    /// The hook to install: `None` when nobody listens.
+    pub fn combined(&self) -> Option<PreUpdateHook> {
+        let all: Vec<PreUpdateHook> = self.app.iter().cloned().chain(self.others.iter().map(|(_, h)| h.clone())).collect();
+        match all.len() {
+            0 => None,
+            1 => all.into_iter().next(),
+            _ => Some(std::sync::Arc::new(move |host: &mut dyn VmHost, ev: &PreUpdate<'_>| all.iter().for_each(|h| h(host, ev)))),
+        }
+    }
 }

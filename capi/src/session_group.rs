@@ -1,0 +1,472 @@
+//! # Changegroups, rebasers, concat and invert
+//!
+//! `sqlite3_changegroup` owns an engine [`ChangeGroup`];
+//! `sqlite3_rebaser` an engine [`Rebaser`];
+//! `sqlite3changeset_concat` and `_invert` (and their streaming forms)
+//! are one engine call between an input and an output blob. Changes
+//! built field by field (`sqlite3changegroup_change_*`) need a table the
+//! group knows from a changeset added. `sqlite3changegroup_schema` makes
+//! the group look tables up in a database of a connection (which must
+//! outlive the group, as in SQLite).
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use crate::consts::*;
+use crate::session::{
+    clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET,
+};
+use crate::types::*;
+use ringlite::ext::session::{self as es, ChangeGroup, Rebaser};
+use std::ffi::{c_int, c_void};
+
+unsafe fn group<'a>(p: *mut sqlite3_changegroup) -> Option<&'a mut ChangeGroup> {
+    (p as *mut ChangeGroup).as_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_new(pp: *mut *mut sqlite3_changegroup) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if pp.is_null() {
+            return SQLITE_MISUSE;
+        }
+        *pp = Box::into_raw(Box::<ChangeGroup>::default()) as *mut sqlite3_changegroup;
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_delete(arg0: *mut sqlite3_changegroup) {
+    crate::ffi_guard!((), {
+        if !arg0.is_null() {
+            drop(Box::from_raw(arg0 as *mut ChangeGroup));
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add(
+    arg0: *mut sqlite3_changegroup,
+    nData: c_int,
+    pData: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        match input(nData, pData) {
+            Ok(b) => g.add(b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add_strm(
+    arg0: *mut sqlite3_changegroup,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        match read_stream(xInput, pIn) {
+            Ok(b) => g.add(&b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_add_change(
+    arg0: *mut sqlite3_changegroup,
+    arg1: *mut sqlite3_changeset_iter,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(it) = crate::session_iter::iter_ref(arg1) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(item) = it.current_item() else {
+            return SQLITE_MISUSE;
+        };
+        g.add_item(item.clone())
+            .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_output(
+    arg0: *mut sqlite3_changegroup,
+    pnData: *mut c_int,
+    ppData: *mut *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnData, ppData);
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        hand_out(&g.output(), pnData, ppData)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_output_strm(
+    arg0: *mut sqlite3_changegroup,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        write_stream(xOutput, pOut, &g.output())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_config(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    pArg: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        let arg = pArg as *mut c_int;
+        if arg1 != SQLITE_CHANGEGROUP_CONFIG_PATCHSET || arg.is_null() {
+            return SQLITE_MISUSE;
+        }
+        if *arg >= 0 && g.is_empty() {
+            g.patchset = Some(*arg > 0);
+        }
+        *arg = c_int::from(g.patchset == Some(true));
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_invert(
+    nIn: c_int,
+    pIn: *const c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnOut, ppOut);
+        match input(nIn, pIn).map(|b| es::invert(b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => hand_out(&b, pnOut, ppOut),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_invert_strm(
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match read_stream(xInput, pIn).map(|b| es::invert(&b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => write_stream(xOutput, pOut, &b),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_concat(
+    nA: c_int,
+    pA: *mut c_void,
+    nB: c_int,
+    pB: *mut c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        // (On error the outputs are left alone, as SQLite does.)
+        let (a, b) = match (input(nA, pA), input(nB, pB)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(rc), _) | (_, Err(rc)) => return rc,
+        };
+        match es::concat(a, b) {
+            Ok(out) => hand_out(&out, pnOut, ppOut),
+            Err(e) => e.primary(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_concat_strm(
+    xInputA: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pInA: *mut c_void,
+    xInputB: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pInB: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let (a, b) = match (read_stream(xInputA, pInA), read_stream(xInputB, pInB)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(rc), _) | (_, Err(rc)) => return rc,
+        };
+        match es::concat(&a, &b) {
+            Ok(out) => write_stream(xOutput, pOut, &out),
+            Err(e) => e.primary(),
+        }
+    })
+}
+
+unsafe fn rebaser<'a>(p: *mut sqlite3_rebaser) -> Option<&'a mut Rebaser> {
+    (p as *mut Rebaser).as_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if ppNew.is_null() {
+            return SQLITE_MISUSE;
+        }
+        *ppNew = Box::into_raw(Box::<Rebaser>::default()) as *mut sqlite3_rebaser;
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_configure(
+    arg0: *mut sqlite3_rebaser,
+    nRebase: c_int,
+    pRebase: *const c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(r) = rebaser(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        match input(nRebase, pRebase) {
+            Ok(b) => r.configure(b).map_or_else(|e| e.primary(), |()| SQLITE_OK),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_rebase(
+    arg0: *mut sqlite3_rebaser,
+    nIn: c_int,
+    pIn: *const c_void,
+    pnOut: *mut c_int,
+    ppOut: *mut *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        clear_out(pnOut, ppOut);
+        let Some(r) = rebaser(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        match input(nIn, pIn).map(|b| r.rebase(b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => hand_out(&b, pnOut, ppOut),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(
+    pRebaser: *mut sqlite3_rebaser,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
+    pOut: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(r) = rebaser(pRebaser) else {
+            return SQLITE_MISUSE;
+        };
+        match read_stream(xInput, pIn).map(|b| r.rebase(&b).map_err(|e| e.primary())) {
+            Ok(Ok(b)) => write_stream(xOutput, pOut, &b),
+            Ok(Err(rc)) | Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
+    crate::ffi_guard!((), {
+        if !p.is_null() {
+            drop(Box::from_raw(p as *mut Rebaser));
+        }
+    })
+}
+
+/// Report a builder error: its code, and its message through `pzErr`.
+unsafe fn built(r: ringlite::Result<()>, pzErr: *mut *mut std::ffi::c_char) -> c_int {
+    match r {
+        Ok(()) => SQLITE_OK,
+        Err(e) => {
+            if !pzErr.is_null() && !e.message.is_empty() {
+                *pzErr = crate::memory::malloc_cstr(e.message.as_bytes());
+            }
+            e.primary()
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_begin(
+    arg0: *mut sqlite3_changegroup,
+    eOp: c_int,
+    zTab: *const std::ffi::c_char,
+    bIndirect: c_int,
+    pzErr: *mut *mut std::ffi::c_char,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if !pzErr.is_null() {
+            *pzErr = std::ptr::null_mut();
+        }
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        if zTab.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let name = std::ffi::CStr::from_ptr(zTab).to_string_lossy();
+        built(g.change_begin(eOp, &name, bIndirect != 0), pzErr)
+    })
+}
+
+unsafe fn set_value(
+    p: *mut sqlite3_changegroup,
+    new: c_int,
+    col: c_int,
+    v: ringlite::value::Value,
+) -> c_int {
+    let Some(g) = group(p) else {
+        return SQLITE_MISUSE;
+    };
+    g.change_value(new != 0, col, v)
+        .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_int64(
+    arg0: *mut sqlite3_changegroup,
+    bNew: c_int,
+    iCol: c_int,
+    iVal: sqlite3_int64,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        set_value(arg0, bNew, iCol, ringlite::value::Value::Integer(iVal))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_null(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        set_value(arg0, arg1, arg2, ringlite::value::Value::Null)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_double(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    arg3: f64,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        set_value(arg0, arg1, arg2, ringlite::value::Value::Real(arg3))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_text(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    pVal: *const std::ffi::c_char,
+    nVal: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if pVal.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let bytes = if nVal < 0 {
+            std::ffi::CStr::from_ptr(pVal).to_bytes().to_vec()
+        } else {
+            std::slice::from_raw_parts(pVal as *const u8, nVal as usize).to_vec()
+        };
+        set_value(arg0, arg1, arg2, ringlite::value::Value::Text(bytes))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_blob(
+    arg0: *mut sqlite3_changegroup,
+    arg1: c_int,
+    arg2: c_int,
+    pVal: *const c_void,
+    nVal: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match input(nVal.max(0), pVal) {
+            Ok(b) => set_value(arg0, arg1, arg2, ringlite::value::Value::Blob(b.to_vec())),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_change_finish(
+    arg0: *mut sqlite3_changegroup,
+    bDiscard: c_int,
+    pzErr: *mut *mut std::ffi::c_char,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        if !pzErr.is_null() {
+            *pzErr = std::ptr::null_mut();
+        }
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        built(g.change_finish(bDiscard != 0), pzErr)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changegroup_schema(
+    arg0: *mut sqlite3_changegroup,
+    arg1: *mut crate::handle::sqlite3,
+    zDb: *const std::ffi::c_char,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(g) = group(arg0) else {
+            return SQLITE_MISUSE;
+        };
+        if crate::handle::db_ref(arg1).is_none() || zDb.is_null() {
+            return SQLITE_MISUSE;
+        }
+        let db = crate::hooks::SendPtr(arg1 as *mut c_void);
+        let schema = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
+        let lookup: es::SchemaLookup = Box::new(move |table: &str| {
+            // SAFETY: the application keeps the connection open while the
+            // changegroup uses it (SQLite's rule for this call).
+            let Some(d) =
+                (unsafe { crate::handle::db_ref(db.get() as *mut crate::handle::sqlite3) })
+            else {
+                return Err(ringlite::Error::code(SQLITE_MISUSE));
+            };
+            let _g = d.lock.lock();
+            crate::session::on_conn(d, |c| es::table_schema(c, &schema, table))
+        });
+        g.set_schema(lookup)
+            .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+    })
+}

@@ -1,0 +1,623 @@
+//! # Changeset iterators and `sqlite3changeset_apply*`
+//!
+//! A `sqlite3_changeset_iter` is either started by the application over a
+//! changeset (it reads one change per `next`) or made by apply for one
+//! call of the conflict handler (it holds that change, the conflicting row
+//! or the foreign key count; `next` and `finalize` on it are misuse). The
+//! values handed out by `_old`, `_new` and `_conflict` live in the
+//! iterator until it moves or is finalized, as SQLite promises.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use crate::consts::*;
+use crate::handle::{db_ref, lend_to_callback, sqlite3};
+use crate::session::{input, on_conn, read_stream};
+use crate::types::*;
+use crate::value::sqlite3_value;
+use ringlite::ext::session::{self as es, ApplyHandler, Item, Reader};
+use ringlite::value::Value;
+use ringlite::Connection;
+use std::ffi::{c_char, c_int, c_uchar, c_void, CString};
+
+use crate::session::SQLITE_CHANGESETSTART_INVERT;
+
+/// What a `sqlite3_changeset_iter` points to.
+pub struct IterHandle {
+    reader: Option<Reader>,
+    current: Option<Item>,
+    table_name: CString,
+    pk: Vec<u8>,
+    /// Values handed out for the current change (boxed: the pointers
+    /// handed out must not move when the vector grows).
+    #[allow(clippy::vec_box)]
+    handed: Vec<Box<sqlite3_value>>,
+    /// The conflicting row (handler iterators of DATA and CONFLICT).
+    conflict: Option<Vec<Value>>,
+    /// The violation count (handler iterator of FOREIGN_KEY).
+    fk: Option<i64>,
+    /// The first error met, reported again by finalize.
+    error: c_int,
+}
+
+impl IterHandle {
+    fn new(reader: Option<Reader>) -> IterHandle {
+        IterHandle {
+            reader,
+            current: None,
+            table_name: CString::default(),
+            pk: Vec::new(),
+            handed: Vec::new(),
+            conflict: None,
+            fk: None,
+            error: SQLITE_OK,
+        }
+    }
+
+    fn set_current(&mut self, item: Option<Item>) {
+        self.handed.clear();
+        if let Some(it) = &item {
+            self.table_name = crate::error::cstring(it.table.name.as_str());
+            self.pk = it.table.pk.clone();
+        }
+        self.current = item;
+    }
+
+    /// Into a pointer for C.
+    pub fn into_raw(self) -> *mut sqlite3_changeset_iter {
+        Box::into_raw(Box::new(self)) as *mut sqlite3_changeset_iter
+    }
+
+    /// The change the iterator is on (changegroup_add_change).
+    pub fn current_item(&self) -> Option<&Item> {
+        self.current.as_ref()
+    }
+}
+
+unsafe fn iter<'a>(p: *mut sqlite3_changeset_iter) -> Option<&'a mut IterHandle> {
+    (p as *mut IterHandle).as_mut()
+}
+
+/// The iterator behind a C pointer (changegroup_add_change).
+pub unsafe fn iter_ref<'a>(p: *mut sqlite3_changeset_iter) -> Option<&'a IterHandle> {
+    (p as *const IterHandle).as_ref()
+}
+
+unsafe fn start(pp: *mut *mut sqlite3_changeset_iter, data: Vec<u8>, flags: c_int) -> c_int {
+    if pp.is_null() {
+        return SQLITE_MISUSE;
+    }
+    let reader = Reader::new(data, flags & SQLITE_CHANGESETSTART_INVERT != 0);
+    *pp = IterHandle::new(Some(reader)).into_raw();
+    SQLITE_OK
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_start(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_start_v2(
+    pp: *mut *mut sqlite3_changeset_iter,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match input(nChangeset, pChangeset) {
+            Ok(b) => start(pp, b.to_vec(), flags),
+            Err(rc) => rc,
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_start_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(
+    pp: *mut *mut sqlite3_changeset_iter,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        match read_stream(xInput, pIn) {
+            Ok(b) => start(pp, b, flags),
+            Err(rc) => {
+                if !pp.is_null() {
+                    *pp = std::ptr::null_mut();
+                }
+                rc
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_iter) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
+        if it.error != SQLITE_OK {
+            return it.error;
+        }
+        let Some(r) = it.reader.as_mut() else {
+            return SQLITE_MISUSE;
+        };
+        match r.next_item() {
+            Ok(Some(item)) => {
+                it.set_current(Some(item));
+                SQLITE_ROW
+            }
+            Ok(None) => {
+                it.set_current(None);
+                SQLITE_DONE
+            }
+            Err(e) => {
+                it.set_current(None);
+                it.error = e.primary();
+                it.error
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_op(
+    pIter: *mut sqlite3_changeset_iter,
+    pzTab: *mut *const c_char,
+    pnCol: *mut c_int,
+    pOp: *mut c_int,
+    pbIndirect: *mut c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(c) = &it.current else {
+            return SQLITE_MISUSE;
+        };
+        if !pzTab.is_null() {
+            *pzTab = it.table_name.as_ptr();
+        }
+        if !pnCol.is_null() {
+            *pnCol = it.pk.len() as c_int;
+        }
+        if !pOp.is_null() {
+            *pOp = c.change.op;
+        }
+        if !pbIndirect.is_null() {
+            *pbIndirect = c_int::from(c.change.indirect);
+        }
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_pk(
+    pIter: *mut sqlite3_changeset_iter,
+    pabPK: *mut *mut c_uchar,
+    pnCol: *mut c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
+        if it.current.is_none() {
+            if !pabPK.is_null() {
+                *pabPK = std::ptr::null_mut();
+            }
+            if !pnCol.is_null() {
+                *pnCol = 0;
+            }
+            return SQLITE_MISUSE;
+        }
+        if !pabPK.is_null() {
+            *pabPK = it.pk.as_mut_ptr();
+        }
+        if !pnCol.is_null() {
+            *pnCol = it.pk.len() as c_int;
+        }
+        SQLITE_OK
+    })
+}
+
+/// Hand out field `i` of the current change's old (`which` 0), new (1)
+/// or conflicting row (2).
+unsafe fn field(
+    p: *mut sqlite3_changeset_iter,
+    i: c_int,
+    out: *mut *mut sqlite3_value,
+    which: u8,
+) -> c_int {
+    if !out.is_null() {
+        *out = std::ptr::null_mut();
+    }
+    let Some(it) = iter(p) else {
+        return SQLITE_MISUSE;
+    };
+    let Some(c) = &it.current else {
+        return SQLITE_MISUSE;
+    };
+    let op = c.change.op;
+    let value: Option<Value> = match which {
+        0 if op == es::OP_UPDATE || op == es::OP_DELETE => {
+            if i < 0 || i as usize >= it.pk.len() {
+                return SQLITE_RANGE;
+            }
+            c.change.old.get(i as usize).cloned().flatten()
+        }
+        1 if op == es::OP_UPDATE || op == es::OP_INSERT => {
+            if i < 0 || i as usize >= it.pk.len() {
+                return SQLITE_RANGE;
+            }
+            c.change.new.get(i as usize).cloned().flatten()
+        }
+        2 => {
+            let Some(row) = &it.conflict else {
+                return SQLITE_MISUSE;
+            };
+            if i < 0 || i as usize >= it.pk.len() {
+                return SQLITE_RANGE;
+            }
+            row.get(i as usize).cloned()
+        }
+        _ => return SQLITE_MISUSE,
+    };
+    if let Some(v) = value {
+        let mut b = Box::new(sqlite3_value::new(v));
+        if !out.is_null() {
+            *out = &mut *b;
+        }
+        it.handed.push(b);
+    }
+    SQLITE_OK
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_old(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 0) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_new(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 1) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_conflict(
+    pIter: *mut sqlite3_changeset_iter,
+    iVal: c_int,
+    ppValue: *mut *mut sqlite3_value,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 2) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(
+    pIter: *mut sqlite3_changeset_iter,
+    pnOut: *mut c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(it) = iter(pIter) else {
+            return SQLITE_MISUSE;
+        };
+        let Some(n) = it.fk else { return SQLITE_MISUSE };
+        if !pnOut.is_null() {
+            *pnOut = n as c_int;
+        }
+        SQLITE_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_finalize(pIter: *mut sqlite3_changeset_iter) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        let Some(it) = iter(pIter) else {
+            return SQLITE_OK;
+        };
+        if it.reader.is_none() {
+            return SQLITE_MISUSE;
+        }
+        let rc = it.error;
+        drop(Box::from_raw(pIter as *mut IterHandle));
+        rc
+    })
+}
+
+type FilterFn = unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int;
+type FilterIterFn = unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int;
+type ConflictFn = unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int;
+
+/// The application's callbacks, called with the connection lent.
+struct CHandler<'a> {
+    d: &'a sqlite3,
+    filter: Option<FilterFn>,
+    filter_iter: Option<FilterIterFn>,
+    conflict: ConflictFn,
+    ctx: *mut c_void,
+}
+
+impl ApplyHandler for CHandler<'_> {
+    fn filter(&mut self, conn: &mut Connection, item: &Item) -> bool {
+        let d = self.d;
+        if let Some(f) = self.filter {
+            let z = crate::error::cstring(item.table.name.as_str());
+            return lend_to_callback(d, Some(conn), || unsafe { f(self.ctx, z.as_ptr()) }) != 0;
+        }
+        true
+    }
+
+    fn filter_change(&mut self, conn: &mut Connection, item: &Item) -> bool {
+        let Some(f) = self.filter_iter else {
+            return true;
+        };
+        let mut h = IterHandle::new(None);
+        h.set_current(Some(item.clone()));
+        let p = h.into_raw();
+        let r = lend_to_callback(self.d, Some(conn), || unsafe { f(self.ctx, p) });
+        drop(unsafe { Box::from_raw(p as *mut IterHandle) });
+        r != 0
+    }
+
+    fn conflict(
+        &mut self,
+        conn: &mut Connection,
+        kind: i32,
+        item: Option<&Item>,
+        row: Option<&[Value]>,
+        fk: i64,
+    ) -> i32 {
+        let mut h = IterHandle::new(None);
+        h.set_current(item.cloned());
+        h.conflict = row.map(<[Value]>::to_vec);
+        if kind == es::CONFLICT_FOREIGN_KEY {
+            h.fk = Some(fk);
+        }
+        let p = h.into_raw();
+        let f = self.conflict;
+        let r = lend_to_callback(self.d, Some(conn), || unsafe { f(self.ctx, kind, p) });
+        drop(unsafe { Box::from_raw(p as *mut IterHandle) });
+        r
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn apply(
+    db: *mut sqlite3,
+    data: Result<Vec<u8>, c_int>,
+    filter: Option<FilterFn>,
+    filter_iter: Option<FilterIterFn>,
+    conflict: Option<ConflictFn>,
+    ctx: *mut c_void,
+    pp_rebase: *mut *mut c_void,
+    pn_rebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    let Some(d) = db_ref(db) else {
+        return SQLITE_MISUSE;
+    };
+    let data = match data {
+        Ok(b) => b,
+        Err(rc) => return rc,
+    };
+    let Some(conflict) = conflict else {
+        return SQLITE_MISUSE;
+    };
+    let _g = d.lock.lock();
+    let mut h = CHandler {
+        d,
+        filter,
+        filter_iter,
+        conflict,
+        ctx,
+    };
+    match on_conn(d, |c| es::apply(c, &data, flags, &mut h)) {
+        Ok(rebase) => {
+            // (A patchset gives no rebase buffer: the outputs are left alone.)
+            if !pp_rebase.is_null() && !pn_rebase.is_null() && data.first() != Some(&b'P') {
+                return crate::session::hand_out(&rebase, pn_rebase, pp_rebase);
+            }
+            SQLITE_OK
+        }
+        Err(e) => {
+            if e.message.contains("not supported") {
+                crate::error::set_error(d, SQLITE_ERROR, Some(&e.message));
+                return SQLITE_ERROR;
+            }
+            e.primary()
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v2(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            xFilter,
+            None,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v3(
+    db: *mut sqlite3,
+    nChangeset: c_int,
+    pChangeset: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
+            None,
+            xFilter,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
+    db: *mut sqlite3,
+    xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
+    pIn: *mut c_void,
+    xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
+    xConflict: Option<
+        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
+    >,
+    pCtx: *mut c_void,
+    ppRebase: *mut *mut c_void,
+    pnRebase: *mut c_int,
+    flags: c_int,
+) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, {
+        apply(
+            db,
+            read_stream(xInput, pIn),
+            None,
+            xFilter,
+            xConflict,
+            pCtx,
+            ppRebase,
+            pnRebase,
+            flags,
+        )
+    })
+}
