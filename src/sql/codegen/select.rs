@@ -1046,7 +1046,10 @@ impl Compiler<'_> {
                         req.goal = self.order_by_goal(ob, &ctx.order_map, &items);
                     }
                 }
-                if row_values.is_empty() {
+                // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
+                // needs the whole row, as in SQLite: no index covers it.
+                let dml_where = self.select_depth == self.dml_where_level && self.internal_rowid_read;
+                if row_values.is_empty() && !dml_where {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
                     // (A term naming a result column reads what it reads.)
                     exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
