@@ -245,7 +245,7 @@ impl ScalarFunction for RtreeNode {
             out.push('{');
             out.push_str(&c.rowid.to_string());
             for x in &c.coords {
-                let g = crate::value::printf::sql_printf(&[Value::text("%g"), Value::Real(x.d())], usize::MAX)?;
+                let g = crate::value::printf::sql_printf(&[Value::text("%g"), Value::Real(x.d())], crate::value::printf::DEFAULT_MAX_LENGTH)?;
                 out.push(' ');
                 out.push_str(&text_of(&g).unwrap_or_default());
             }
