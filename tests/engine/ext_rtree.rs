@@ -273,3 +273,27 @@ fn same_node_bytes_for_same_inserts_on_disk() {
     let _ = std::fs::remove_file(&pa);
     let _ = std::fs::remove_file(&pb);
 }
+
+/// Damaged shadow tables: `rtreecheck()` and `PRAGMA integrity_check`
+/// report what SQLite reports, and queries fail as SQLite's do.
+#[test]
+fn damage_is_reported_as_sqlite_reports_it() {
+    let setup = "CREATE VIRTUAL TABLE t USING rtree(id, x0, x1); \
+                 WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 199) INSERT INTO t SELECT i, i, i + 1 FROM s;";
+    let damage = [
+        "DELETE FROM t_rowid WHERE rowid = 5",
+        "UPDATE t_rowid SET nodeno = 99 WHERE rowid = 7",
+        "DELETE FROM t_parent WHERE nodeno = 2",
+        "INSERT INTO t_parent VALUES(100, 1)",
+        "UPDATE t_node SET data = substr(data, 1, 12) || x'44000000' || substr(data, 17) WHERE nodeno = 2",
+        "UPDATE t_node SET data = substr(data, 1, 12) || x'c4000000' || substr(data, 17) WHERE nodeno = 2",
+        "DELETE FROM t_node WHERE nodeno = 3",
+        "UPDATE t_node SET data = x'0001' WHERE nodeno = 3",
+        "UPDATE t_node SET data = substr(data, 1, 2) || x'00ff' || substr(data, 5) WHERE nodeno = 3",
+        "UPDATE t_node SET data = x'00ff' || substr(data, 3) WHERE nodeno = 1",
+        "UPDATE t_node SET data = zeroblob(100) WHERE nodeno = 1",
+    ];
+    for d in damage {
+        check_each(&format!("{setup}{d}"), &["SELECT rtreecheck('t')", "PRAGMA integrity_check", "SELECT count(*) FROM t WHERE x0 > 50"]);
+    }
+}

@@ -54,11 +54,9 @@ impl Checker<'_> {
 
     fn load(&mut self) -> Result<()> {
         for r in exec_once(self.conn, &format!("SELECT nodeno, data FROM {}", self.shadow("node")))? {
-            if let Value::Blob(b) = &r[1] {
-                self.nodes.insert(r[0].as_ref().to_i64(), b.clone());
-            } else {
-                self.nodes.insert(r[0].as_ref().to_i64(), Vec::new());
-            }
+            // (Read as sqlite3_column_blob reads it: text gives its bytes.)
+            let bytes = r[1].as_ref().to_text().map(|b| b.into_owned()).unwrap_or_default();
+            self.nodes.insert(r[0].as_ref().to_i64(), bytes);
         }
         for r in exec_once(self.conn, &format!("SELECT rowid, nodeno FROM {}", self.shadow("rowid")))? {
             self.rowids.insert(r[0].as_ref().to_i64(), r[1].as_ref().to_i64());

@@ -140,10 +140,16 @@ impl Rtree {
     /// Node `n` from `%_node`.
     pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
         let sql = format!("SELECT data FROM {} WHERE nodeno = ?1", self.shadow("node"));
-        match self.stmts.one(conn, &sql, &[Value::Integer(n)])? {
-            Some(Value::Blob(b)) if b.len() == self.node_size => Node::parse(n, b, self.dims, self.kind),
-            _ => Err(corrupt()),
+        let data = match self.stmts.one(conn, &sql, &[Value::Integer(n)])? {
+            Some(Value::Blob(b)) => b,
+            // (Read as sqlite3_column_blob reads it: text gives its bytes.)
+            Some(v @ Value::Text(_)) => v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default(),
+            _ => return Err(corrupt()),
+        };
+        if data.len() != self.node_size {
+            return Err(corrupt());
         }
+        Node::parse(n, data, self.dims, self.kind)
     }
 
     /// The leaf holding entry `rowid`, if the entry exists.
@@ -321,6 +327,6 @@ impl VTab for RtreeTable {
     fn integrity(&self, host: &mut dyn VmHost, schema: &str, table: &str, _flags: i32) -> Result<Option<String>> {
         let conn = host_conn(host)?;
         let report = check::check(conn, schema, table)?;
-        Ok(if report == "ok" { None } else { Some(report) })
+        Ok(if report == "ok" { None } else { Some(format!("In RTree {schema}.{table}:\n{report}")) })
     }
 }
