@@ -16,6 +16,7 @@
 //! application can call `sqlite3_drop_modules` or register modules of the
 //! same names (which then replace the built-in ones, as in SQLite).
 
+pub mod dbstat;
 pub mod rtree;
 pub mod session;
 
@@ -26,5 +27,6 @@ use crate::error::Result;
 /// connection (SQLite's `sqlite3BuiltinExtensions`).
 pub fn register_builtins(conn: &mut Connection) -> Result<()> {
     rtree::register(conn)?;
+    dbstat::register(conn)?;
     Ok(())
 }

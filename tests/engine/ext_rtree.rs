@@ -61,7 +61,11 @@ fn workload(g: &mut Lcg, dims: usize, n: usize, aux: bool) -> Vec<String> {
     }
     for _ in 0..n / 8 {
         let sets: Vec<String> = (0..dims).map(|d| format!("a{d} = a{d} - {}, b{d} = b{d} + 1", g.next() % 50)).collect();
-        out.push(format!("UPDATE t SET {} WHERE id = (SELECT id FROM t ORDER BY id LIMIT 1 OFFSET {})", sets.join(", "), g.next() % (n as u64 / 2)));
+        out.push(format!(
+            "UPDATE t SET {} WHERE id = (SELECT id FROM t ORDER BY id LIMIT 1 OFFSET {})",
+            sets.join(", "),
+            g.next() % (n as u64 / 2)
+        ));
     }
     out.push("UPDATE OR REPLACE t SET id = id + 1 WHERE id % 5 = 0".into());
     out
@@ -89,7 +93,12 @@ fn windows(c: &mut Connection, r: &RefDb, g: &mut Lcg, dims: usize) {
 }
 
 fn same_shadow(c: &mut Connection, r: &RefDb) {
-    for q in ["SELECT nodeno, data FROM t_node ORDER BY nodeno", "SELECT * FROM t_rowid ORDER BY rowid", "SELECT * FROM t_parent ORDER BY nodeno", "SELECT rtreecheck('t')"] {
+    for q in [
+        "SELECT nodeno, data FROM t_node ORDER BY nodeno",
+        "SELECT * FROM t_rowid ORDER BY rowid",
+        "SELECT * FROM t_parent ORDER BY nodeno",
+        "SELECT rtreecheck('t')",
+    ] {
         both(c, r, q);
     }
 }
