@@ -23,6 +23,9 @@ use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFun
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+/// The depth standing for "no root node".
+const NO_ROOT: usize = usize::MAX;
+
 /// Most report lines (SQLite stops collecting after a hundred or so).
 const MAX_ERRORS: usize = 100;
 
@@ -172,20 +175,21 @@ pub fn check(conn: &mut Connection, db: &str, table: &str) -> Result<String> {
         n_leaf: 0,
         n_inner: 0,
     };
-    ck.load()?;
+    ck.load().map_err(|_| Error::code(SQLITE_ERROR))?;
     let depth = match ck.nodes.get(&1) {
         Some(d) if d.len() >= 4 => Some(u16::from_be_bytes([d[0], d[1]]) as usize),
         Some(_) => None,
         None => {
             ck.err("Node 1 missing from database".to_string());
-            None
+            // (Nothing to walk; the maps are still counted against it.)
+            Some(NO_ROOT)
         }
     };
     if let Some(depth) = depth {
-        if depth > 40 {
-            ck.err(format!("Rtree depth out of range ({depth})"));
-        } else {
+        if depth <= super::MAX_DEPTH {
             ck.node(1, depth, None);
+        } else if depth != NO_ROOT {
+            ck.err(format!("Rtree depth out of range ({depth})"));
         }
         let (nl, ni) = (ck.n_leaf, ck.n_inner);
         let (rl, ri) = (ck.rowids.len() as i64, ck.parents.len() as i64);

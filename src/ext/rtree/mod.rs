@@ -43,6 +43,10 @@ pub fn register(conn: &mut Connection) -> Result<()> {
     check::register_functions(conn)
 }
 
+/// The deepest tree SQLite's module accepts (a root claiming more is
+/// damaged).
+pub(crate) const MAX_DEPTH: usize = 40;
+
 /// SQLite's error for damaged shadow tables.
 pub(crate) fn corrupt() -> Error {
     Error::new(SQLITE_CORRUPT_VTAB, crate::error::errstr(crate::error::SQLITE_CORRUPT))
@@ -59,32 +63,29 @@ struct RtreeModule {
 impl RtreeModule {
     fn open(&self, host: &mut dyn VmHost, args: &[String], create: bool) -> Result<Connected> {
         let cols = Columns::parse(args)?;
-        let conn = host_conn(host)?;
         let names = Names {
             db: args[1].clone(),
             table: args[2].clone(),
         };
+        // (xConnect runs no SQL: it may be called while a statement is
+        // being compiled, a trigger body for instance; the node size is
+        // read from the root at first use.)
         let node_size = if create {
+            let conn = host_conn(host)?;
             let ps = shadow::exec_once(conn, &format!("PRAGMA {}.page_size", shadow::ident(&names.db)))?;
             let ps = ps.first().and_then(|r| r.first()).map_or(4096, |v| v.as_ref().to_i64()) as usize;
             let size = node::node_size(ps, cols.dims);
             schema::create_shadow(conn, &names, cols.aux.len(), size)?;
             size
         } else {
-            let sql = format!("SELECT length(data) FROM {} WHERE nodeno = 1", names.shadow("node"));
-            let r = shadow::exec_once(conn, &sql)?;
-            let size = r.first().and_then(|r| r.first()).map_or(0, |v| v.as_ref().to_i64()) as usize;
-            if size < 512 - 64 {
-                return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("undersize RTree blobs in \"{}_node\"", names.table)));
-            }
-            size
+            0
         };
         let schema = cols.declaration(self.kind);
         let table = Rtree {
             names: Mutex::new(names),
             dims: cols.dims,
             kind: self.kind,
-            node_size,
+            node_size: AtomicUsize::new(node_size),
             cols,
             stmts: StmtCache::default(),
             scanning: AtomicUsize::new(0),
@@ -119,8 +120,8 @@ pub struct Rtree {
     pub dims: usize,
     /// Coordinate storage.
     pub kind: CoordKind,
-    /// Bytes per node blob.
-    pub node_size: usize,
+    /// Bytes per node blob (0 until known: read from the root).
+    node_size: AtomicUsize,
     cols: Columns,
     stmts: StmtCache,
     /// Cursors in the middle of a scan (writes are refused meanwhile).
@@ -137,6 +138,21 @@ impl Rtree {
         self.names.lock().unwrap().shadow(suffix)
     }
 
+    /// Bytes per node blob: the root's length, as created.
+    pub fn node_size(&self, conn: &mut Connection) -> Result<usize> {
+        let known = self.node_size.load(Ordering::Relaxed);
+        if known != 0 {
+            return Ok(known);
+        }
+        let sql = format!("SELECT length(data) FROM {} WHERE nodeno = 1", self.shadow("node"));
+        let size = self.stmts.one(conn, &sql, &[])?.map_or(0, |v| v.as_ref().to_i64().max(0)) as usize;
+        if size < 512 - 64 {
+            return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("undersize RTree blobs in \"{}_node\"", self.names().table)));
+        }
+        self.node_size.store(size, Ordering::Relaxed);
+        Ok(size)
+    }
+
     /// Node `n` from `%_node`.
     pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
         let sql = format!("SELECT data FROM {} WHERE nodeno = ?1", self.shadow("node"));
@@ -146,7 +162,7 @@ impl Rtree {
             Some(v @ Value::Text(_)) => v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default(),
             _ => return Err(corrupt()),
         };
-        if data.len() != self.node_size {
+        if data.len() != self.node_size(conn)? {
             return Err(corrupt());
         }
         Node::parse(n, data, self.dims, self.kind)

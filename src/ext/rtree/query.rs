@@ -257,6 +257,9 @@ impl VTabCursor for Cursor {
         }
         let root = self.rt.read_node(conn, 1)?;
         let depth = root.depth();
+        if depth > super::MAX_DEPTH {
+            return Err(super::corrupt());
+        }
         self.stack.push((root, 0, depth));
         self.set_counted(true);
         self.advance(host)

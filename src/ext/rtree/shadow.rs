@@ -53,9 +53,11 @@ impl StmtCache {
         let cached = self.stmts.lock().unwrap().remove(sql);
         let mut stmt = match cached {
             Some(s) => s,
-            None => prepare(conn, sql)?,
+            // A shadow table that is missing or not as created: the tree
+            // is damaged (SQLite says so, not what the SQL said).
+            None => prepare(conn, sql).map_err(|_| super::corrupt())?,
         };
-        let out = run(conn, &mut stmt, params, limit);
+        let out = run(conn, &mut stmt, params, limit).map_err(|e| if e.primary() == crate::error::SQLITE_ERROR { super::corrupt() } else { e });
         stmt.reset(conn);
         stmt.clear_bindings();
         self.stmts.lock().unwrap().insert(sql.to_string(), stmt);

@@ -60,7 +60,8 @@ impl<'a> Store<'a> {
     /// A new empty node with its number taken in `%_node`.
     pub fn new_node(&mut self) -> Result<Node> {
         let sql = format!("INSERT INTO {}(nodeno, data) VALUES(NULL, ?1)", self.rt.shadow("node"));
-        let mut node = Node::empty(0, self.rt.node_size, self.rt.dims, self.rt.kind);
+        let size = self.rt.node_size(self.conn)?;
+        let mut node = Node::empty(0, size, self.rt.dims, self.rt.kind);
         self.rt.stmts.exec(self.conn, &sql, &[Value::Blob(node.data.clone())])?;
         node.number = self.conn.last_insert_rowid();
         self.nodes.insert(node.number, node.clone());

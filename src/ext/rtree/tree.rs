@@ -35,6 +35,9 @@ impl<'s, 'a> Tree<'s, 'a> {
     /// Start an operation (reads the root's depth).
     pub fn new(st: &'s mut Store<'a>) -> Result<Tree<'s, 'a>> {
         let depth = st.node(1)?.depth();
+        if depth > super::MAX_DEPTH {
+            return Err(super::corrupt());
+        }
         Ok(Tree { st, depth, removed: Vec::new() })
     }
 
