@@ -1521,6 +1521,7 @@ pub mod blob;
 mod serialize;
 mod vacuum;
 mod analyze;
+pub mod pages;
 
 /// BINARY, NOCASE and RTRIM: always listed by `PRAGMA collation_list`,
 /// whether or not an application replaced them.

@@ -16,6 +16,8 @@
 //! application can call `sqlite3_drop_modules` or register modules of the
 //! same names (which then replace the built-in ones, as in SQLite).
 
+pub mod dbstat;
+pub mod rtree;
 pub mod session;
 
 use crate::connection::Connection;
@@ -24,6 +26,7 @@ use crate::error::Result;
 /// Register every built-in module and function on a newly opened
 /// connection (SQLite's `sqlite3BuiltinExtensions`).
 pub fn register_builtins(conn: &mut Connection) -> Result<()> {
-    let _ = conn;
+    rtree::register(conn)?;
+    dbstat::register(conn)?;
     Ok(())
 }

@@ -27,6 +27,8 @@ mod async_pragma_limits;
 mod async_resume;
 mod async_sort;
 mod copy_backup;
+mod ext_dbstat;
+mod ext_rtree;
 mod copy_blob;
 mod copy_serialize;
 mod copy_vacuum;

@@ -1,0 +1,348 @@
+//! # The R*Tree module (`rtree`, `rtree_i32`)
+//!
+//! SQLite's R*Tree index as a virtual table (rtree.txt): an integer id,
+//! one to five dimensions of lower/upper bounds stored as 32-bit floats
+//! (rounded outwards) or 32-bit integers, and auxiliary columns. The tree
+//! lives in the shadow tables `%_node`, `%_rowid` and `%_parent` in
+//! SQLite's layout, so files move between SQLite and ringlite both ways.
+//!
+//! Files: `node.rs` (blob format, box arithmetic), `shadow.rs` (SQL on the
+//! shadow tables), `store.rs` (one operation's node cache), `tree.rs`
+//! (choose-leaf, split, reinsert, condense), `query.rs` (xBestIndex and
+//! cursors), `check.rs` (`rtreecheck()`, xIntegrity, `rtreenode()`,
+//! `rtreedepth()`), `schema.rs` (arguments and declared columns).
+//!
+//! Invariants: the node size of a table is fixed when it is created (from
+//! the page size) and read back from the root's blob when it is
+//! connected; nothing is cached between calls except prepared statements,
+//! so transactions and savepoints of the shadow tables are the table's.
+
+mod check;
+pub mod node;
+mod query;
+mod schema;
+mod shadow;
+mod store;
+mod tree;
+
+use crate::connection::Connection;
+use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CORRUPT_VTAB};
+use crate::value::Value;
+use crate::vdbe::host::VmHost;
+use crate::vtab::{ConflictMode, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
+use node::{Cell, CoordKind, Node};
+use schema::Columns;
+use shadow::{Names, StmtCache};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Register `rtree`, `rtree_i32` and the R*Tree SQL functions.
+pub fn register(conn: &mut Connection) -> Result<()> {
+    conn.create_module("rtree", Some(Arc::new(RtreeModule { kind: CoordKind::Float })))?;
+    conn.create_module("rtree_i32", Some(Arc::new(RtreeModule { kind: CoordKind::Int })))?;
+    check::register_functions(conn)
+}
+
+/// The deepest tree SQLite's module accepts (a root claiming more is
+/// damaged).
+pub(crate) const MAX_DEPTH: usize = 40;
+
+/// SQLite's error for damaged shadow tables.
+pub(crate) fn corrupt() -> Error {
+    Error::new(SQLITE_CORRUPT_VTAB, crate::error::errstr(crate::error::SQLITE_CORRUPT))
+}
+
+fn host_conn(host: &mut dyn VmHost) -> Result<&mut Connection> {
+    Connection::from_host(host).ok_or_else(|| Error::sql("rtree: no connection"))
+}
+
+struct RtreeModule {
+    kind: CoordKind,
+}
+
+impl RtreeModule {
+    fn open(&self, host: &mut dyn VmHost, args: &[String], create: bool) -> Result<Connected> {
+        let cols = Columns::parse(args)?;
+        let names = Names {
+            db: args[1].clone(),
+            table: args[2].clone(),
+        };
+        // (xConnect runs no SQL: it may be called while a statement is
+        // being compiled, a trigger body for instance; the node size is
+        // read from the root at first use.)
+        let node_size = if create {
+            let conn = host_conn(host)?;
+            let ps = shadow::exec_once(conn, &format!("PRAGMA {}.page_size", shadow::ident(&names.db)))?;
+            let ps = ps.first().and_then(|r| r.first()).map_or(4096, |v| v.as_ref().to_i64()) as usize;
+            let size = node::node_size(ps, cols.dims);
+            schema::create_shadow(conn, &names, cols.aux.len(), size)?;
+            size
+        } else {
+            0
+        };
+        let schema = cols.declaration(self.kind);
+        let table = Rtree {
+            names: Mutex::new(names),
+            dims: cols.dims,
+            kind: self.kind,
+            node_size: AtomicUsize::new(node_size),
+            cols,
+            stmts: StmtCache::default(),
+            scanning: AtomicUsize::new(0),
+        };
+        Ok(Connected {
+            table: Arc::new(RtreeTable(Arc::new(table))),
+            schema,
+            config: VtabConfig {
+                constraint_support: true,
+                ..VtabConfig::default()
+            },
+        })
+    }
+}
+
+impl Module for RtreeModule {
+    fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+        self.open(host, args, true)
+    }
+    fn connect(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+        self.open(host, args, false)
+    }
+    fn shadow_name(&self, suffix: &str) -> bool {
+        ["node", "parent", "rowid"].iter().any(|s| s.eq_ignore_ascii_case(suffix))
+    }
+}
+
+/// One R*Tree table.
+pub struct Rtree {
+    names: Mutex<Names>,
+    /// Dimensions (1 to 5).
+    pub dims: usize,
+    /// Coordinate storage.
+    pub kind: CoordKind,
+    /// Bytes per node blob (0 until known: read from the root).
+    node_size: AtomicUsize,
+    cols: Columns,
+    stmts: StmtCache,
+    /// Cursors in the middle of a scan (writes are refused meanwhile).
+    scanning: AtomicUsize,
+}
+
+impl Rtree {
+    fn names(&self) -> Names {
+        self.names.lock().unwrap().clone()
+    }
+
+    /// `"db"."<table>_<suffix>"`.
+    pub fn shadow(&self, suffix: &str) -> String {
+        self.names.lock().unwrap().shadow(suffix)
+    }
+
+    /// Bytes per node blob: the root's length, as created.
+    pub fn node_size(&self, conn: &mut Connection) -> Result<usize> {
+        let known = self.node_size.load(Ordering::Relaxed);
+        if known != 0 {
+            return Ok(known);
+        }
+        let sql = format!("SELECT length(data) FROM {} WHERE nodeno = 1", self.shadow("node"));
+        let size = self.stmts.one(conn, &sql, &[])?.map_or(0, |v| v.as_ref().to_i64().max(0)) as usize;
+        if size < 512 - 64 {
+            return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("undersize RTree blobs in \"{}_node\"", self.names().table)));
+        }
+        self.node_size.store(size, Ordering::Relaxed);
+        Ok(size)
+    }
+
+    /// Node `n` from `%_node`.
+    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
+        let sql = format!("SELECT data FROM {} WHERE nodeno = ?1", self.shadow("node"));
+        let data = match self.stmts.one(conn, &sql, &[Value::Integer(n)])? {
+            Some(Value::Blob(b)) => b,
+            // (Read as sqlite3_column_blob reads it: text gives its bytes.)
+            Some(v @ Value::Text(_)) => v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default(),
+            _ => return Err(corrupt()),
+        };
+        if data.len() != self.node_size(conn)? {
+            return Err(corrupt());
+        }
+        Node::parse(n, data, self.dims, self.kind)
+    }
+
+    /// The leaf holding entry `rowid`, if the entry exists.
+    pub fn leaf_of(&self, conn: &mut Connection, rowid: i64) -> Result<Option<i64>> {
+        let sql = format!("SELECT nodeno FROM {} WHERE rowid = ?1", self.shadow("rowid"));
+        Ok(self.stmts.one(conn, &sql, &[Value::Integer(rowid)])?.map(|v| v.as_ref().to_i64()))
+    }
+
+    fn set_leaf(&self, conn: &mut Connection, rowid: i64, leaf: i64) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO {}(rowid, nodeno) VALUES(?1, ?2) ON CONFLICT(rowid) DO UPDATE SET nodeno = excluded.nodeno",
+            self.shadow("rowid")
+        );
+        self.stmts.exec(conn, &sql, &[Value::Integer(rowid), Value::Integer(leaf)])
+    }
+
+    /// The auxiliary columns of entry `rowid`.
+    pub fn aux(&self, conn: &mut Connection, rowid: i64) -> Result<Vec<Value>> {
+        if self.cols.aux.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list: Vec<String> = (0..self.cols.aux.len()).map(|i| format!("a{i}")).collect();
+        let sql = format!("SELECT {} FROM {} WHERE rowid = ?1", list.join(","), self.shadow("rowid"));
+        Ok(self
+            .stmts
+            .query(conn, &sql, &[Value::Integer(rowid)], 1)?
+            .pop()
+            .unwrap_or_else(|| vec![Value::Null; self.cols.aux.len()]))
+    }
+
+    fn delete_entry(&self, conn: &mut Connection, rowid: i64) -> Result<()> {
+        let Some(leaf) = self.leaf_of(conn, rowid)? else { return Ok(()) };
+        let mut st = store::Store::new(self, conn);
+        let mut t = tree::Tree::new(&mut st)?;
+        t.delete(rowid, leaf)?;
+        st.flush()?;
+        let sql = format!("DELETE FROM {} WHERE rowid = ?1", self.shadow("rowid"));
+        self.stmts.exec(conn, &sql, &[Value::Integer(rowid)])
+    }
+
+    fn insert_entry(&self, conn: &mut Connection, cell: &Cell, aux: &[Value]) -> Result<()> {
+        let mut st = store::Store::new(self, conn);
+        let mut t = tree::Tree::new(&mut st)?;
+        t.insert(cell)?;
+        st.flush()?;
+        if !aux.is_empty() {
+            let sets: Vec<String> = (0..aux.len()).map(|i| format!("a{i} = ?{}", i + 2)).collect();
+            let sql = format!("UPDATE {} SET {} WHERE rowid = ?1", self.shadow("rowid"), sets.join(", "));
+            let mut params = vec![Value::Integer(cell.rowid)];
+            params.extend(aux.iter().cloned());
+            self.stmts.exec(conn, &sql, &params)?;
+        }
+        Ok(())
+    }
+
+    /// The cell for a row's column values (after the id), checking that
+    /// no lower bound exceeds its upper bound.
+    fn cell_of(&self, rowid: i64, values: &[Value]) -> Result<Cell> {
+        let mut coords = Vec::with_capacity(2 * self.dims);
+        for (i, v) in values.iter().take(2 * self.dims).enumerate() {
+            coords.push(node::coord_from_value(self.kind, v, i % 2 == 1));
+        }
+        for d in 0..self.dims {
+            if coords[2 * d].gt(coords[2 * d + 1]) {
+                let n = self.names();
+                return Err(Error::new(
+                    SQLITE_CONSTRAINT,
+                    format!("rtree constraint failed: {}.({}<={})", n.table, self.cols.names[1 + 2 * d], self.cols.names[2 + 2 * d]),
+                ));
+            }
+        }
+        Ok(Cell { rowid, coords })
+    }
+}
+
+/// The table as the engine holds it; cursors share the [`Rtree`].
+struct RtreeTable(Arc<Rtree>);
+
+impl std::ops::Deref for RtreeTable {
+    type Target = Rtree;
+    fn deref(&self) -> &Rtree {
+        &self.0
+    }
+}
+
+impl VTab for RtreeTable {
+    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        query::best_index(self, info)
+    }
+
+    fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
+        Ok(Box::new(query::Cursor::new(self.0.clone())))
+    }
+
+    fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
+        let conn = host_conn(host)?;
+        self.stmts.clear();
+        for s in ["node", "parent", "rowid"] {
+            shadow::exec_once(conn, &format!("DROP TABLE IF EXISTS {}", self.shadow(s)))?;
+        }
+        Ok(())
+    }
+
+    fn writable(&self) -> bool {
+        true
+    }
+
+    fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
+        if self.scanning.load(Ordering::Relaxed) > 0 {
+            return Err(Error::code(crate::error::SQLITE_LOCKED_VTAB));
+        }
+        let conn = host_conn(host)?;
+        if args.len() == 1 {
+            self.delete_entry(conn, args[0].as_ref().to_i64())?;
+            return Ok(None);
+        }
+        let old = (!args[0].is_null()).then(|| args[0].as_ref().to_i64());
+        let given = if !args[2].is_null() {
+            Some(args[2].as_ref().to_i64())
+        } else if !args[1].is_null() {
+            Some(args[1].as_ref().to_i64())
+        } else {
+            None
+        };
+        // The box is checked before anything is written (under IGNORE the
+        // row is skipped and must leave no trace).
+        let values = &args[3..];
+        let mut cell = self.cell_of(given.unwrap_or(0), values)?;
+        let aux: Vec<Value> = values.iter().skip(2 * self.dims).cloned().collect();
+        if let Some(id) = given {
+            if old != Some(id) && self.leaf_of(conn, id)?.is_some() {
+                if on_conflict != ON_CONFLICT_REPLACE {
+                    let n = self.names();
+                    return Err(Error::new(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{}", n.table, self.cols.names[0])));
+                }
+                self.delete_entry(conn, id)?;
+            }
+        }
+        if let Some(o) = old {
+            self.delete_entry(conn, o)?;
+        }
+        let rowid = match given {
+            Some(id) => id,
+            None => {
+                let sql = format!("INSERT INTO {}(rowid, nodeno) VALUES(NULL, NULL)", self.shadow("rowid"));
+                self.stmts.exec(conn, &sql, &[])?;
+                conn.last_insert_rowid()
+            }
+        };
+        cell.rowid = rowid;
+        self.insert_entry(conn, &cell, &aux)?;
+        Ok(if old.is_none() { Some(rowid) } else { None })
+    }
+
+    fn can_rename(&self) -> bool {
+        true
+    }
+
+    fn rename(&self, host: &mut dyn VmHost, new_name: &str) -> Result<()> {
+        let conn = host_conn(host)?;
+        self.stmts.clear();
+        let old = self.names();
+        for s in ["node", "parent", "rowid"] {
+            let sql = format!("ALTER TABLE {} RENAME TO {}", old.shadow(s), shadow::ident(&format!("{new_name}_{s}")));
+            shadow::exec_once(conn, &sql)?;
+        }
+        self.names.lock().unwrap().table = new_name.to_string();
+        Ok(())
+    }
+
+    fn has_integrity(&self) -> bool {
+        true
+    }
+
+    fn integrity(&self, host: &mut dyn VmHost, schema: &str, table: &str, _flags: i32) -> Result<Option<String>> {
+        let conn = host_conn(host)?;
+        let report = check::check(conn, schema, table)?;
+        Ok(if report == "ok" { None } else { Some(format!("In RTree {schema}.{table}:\n{report}")) })
+    }
+}

@@ -1,0 +1,295 @@
+//! # Queries on an R*Tree: the plan (xBestIndex) and the cursor
+//!
+//! Plans, numbered and spelled as SQLite's module does (visible in
+//! EXPLAIN QUERY PLAN): 1 looks one id up (`%_rowid` gives its leaf);
+//! 2 walks the tree, with `idxStr` holding two characters per constraint
+//! handed to xFilter: the operator (`A` =, `B` <=, `C` <, `D` >=, `E` >,
+//! `F` MATCH) and the coordinate column (`'0'` + its index among the
+//! coordinates; `/` for the id, which only MATCH may name).
+//!
+//! The walk is depth-first in cell order; a subtree is skipped when its
+//! box proves no entry below can satisfy a constraint. Constraints stay
+//! with the VM too (not omitted), so a conversion the module makes can
+//! never change a result; MATCH is omitted (only the module knows it).
+//!
+//! Invariants: the cursor's `stack` holds the nodes on the path to the
+//! current entry; while it is not empty the table counts the cursor in
+//! `scanning` (writes are refused, rtree.txt §3.5), and exactly once.
+
+use super::node::{Cell, Node};
+use super::{host_conn, Rtree};
+use crate::error::{Error, Result, SQLITE_ERROR};
+use crate::value::Value;
+use crate::vdbe::host::VmHost;
+use crate::vtab::index_info::SCAN_UNIQUE;
+use crate::vtab::{ColumnContext, ConstraintOp, IndexInfo, VTabCursor};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Most constraints one plan hands to xFilter.
+const MAX_CONSTRAINTS: usize = 20;
+/// Rows assumed in a table (no statistics are read).
+const ROW_ESTIMATE: i64 = 1_048_576;
+
+/// xBestIndex.
+pub fn best_index(rt: &Rtree, info: &mut IndexInfo) -> Result<()> {
+    let n_coord = 2 * rt.dims as i32;
+    if let Some(i) = info.constraints.iter().position(|c| c.usable && c.op == ConstraintOp::EQ && (c.column == 0 || c.column == -1)) {
+        info.usage[i].argv_index = 1;
+        info.idx_num = 1;
+        info.idx_str = Some(String::new());
+        info.estimated_cost = 30.0;
+        info.estimated_rows = 1;
+        info.idx_flags |= SCAN_UNIQUE;
+        return Ok(());
+    }
+    let mut s = String::new();
+    let mut n = 0;
+    for (i, c) in info.constraints.iter().enumerate() {
+        if !c.usable || n >= MAX_CONSTRAINTS {
+            continue;
+        }
+        let op = match c.op {
+            ConstraintOp::EQ => 'A',
+            ConstraintOp::LE => 'B',
+            ConstraintOp::LT => 'C',
+            ConstraintOp::GE => 'D',
+            ConstraintOp::GT => 'E',
+            ConstraintOp::MATCH => 'F',
+            _ => continue,
+        };
+        let coord_ok = c.column >= 1 && c.column <= n_coord;
+        if !(coord_ok || (op == 'F' && c.column == 0)) {
+            continue;
+        }
+        n += 1;
+        s.push(op);
+        s.push((b'0' as i32 + c.column - 1) as u8 as char);
+        info.usage[i].argv_index = n as i32;
+        info.usage[i].omit = op == 'F';
+    }
+    let rows = (ROW_ESTIMATE >> n).max(1);
+    info.idx_num = 2;
+    info.idx_str = Some(s);
+    info.estimated_cost = 6.0 * rows as f64;
+    info.estimated_rows = rows;
+    Ok(())
+}
+
+/// One constraint of a walk: operator letter, coordinate, value.
+#[derive(Debug, Clone, Copy)]
+struct Test {
+    op: u8,
+    coord: usize,
+    v: f64,
+}
+
+impl Test {
+    /// Whether the entry's coordinate satisfies the test.
+    fn leaf(&self, c: &Cell) -> bool {
+        let x = c.coords[self.coord].d();
+        match self.op {
+            b'A' => x == self.v,
+            b'B' => x <= self.v,
+            b'C' => x < self.v,
+            b'D' => x >= self.v,
+            _ => x > self.v,
+        }
+    }
+
+    /// Whether some entry under the box of `c` may satisfy the test
+    /// (every coordinate of the dimension lies in its [lower, upper]).
+    fn inner(&self, c: &Cell) -> bool {
+        let d = self.coord / 2;
+        let (lo, hi) = (c.coords[2 * d].d(), c.coords[2 * d + 1].d());
+        match self.op {
+            b'A' => lo <= self.v && self.v <= hi,
+            b'B' => lo <= self.v,
+            b'C' => lo < self.v,
+            b'D' => hi >= self.v,
+            _ => hi > self.v,
+        }
+    }
+}
+
+/// What a constraint's value means for a numeric column: a number, no
+/// row at all, or every row (as the VM's comparison would decide).
+enum Rhs {
+    Num(f64),
+    Never,
+    Always,
+}
+
+fn rhs(op: u8, v: &Value) -> Rhs {
+    match v {
+        Value::Integer(i) => Rhs::Num(*i as f64),
+        Value::Real(r) if r.is_nan() => Rhs::Never,
+        Value::Real(r) => Rhs::Num(*r),
+        Value::Null => Rhs::Never,
+        Value::Text(t) => match crate::value::numeric::text_to_numeric(t) {
+            Some(n) => Rhs::Num(n.as_ref().to_f64()),
+            None => non_numeric(op),
+        },
+        _ => non_numeric(op),
+    }
+}
+
+// (Numbers sort before text and blobs.)
+fn non_numeric(op: u8) -> Rhs {
+    if op == b'B' || op == b'C' {
+        Rhs::Always
+    } else {
+        Rhs::Never
+    }
+}
+
+/// A cursor (see the module doc).
+pub struct Cursor {
+    rt: Arc<Rtree>,
+    tests: Vec<Test>,
+    /// Nodes being walked, the next cell of each, and their levels.
+    stack: Vec<(Node, usize, usize)>,
+    counted: bool,
+    current: Option<Cell>,
+    aux: Option<Vec<Value>>,
+}
+
+impl Cursor {
+    /// A cursor over `rt`, not started.
+    pub fn new(rt: Arc<Rtree>) -> Cursor {
+        Cursor {
+            rt,
+            tests: Vec::new(),
+            stack: Vec::new(),
+            counted: false,
+            current: None,
+            aux: None,
+        }
+    }
+
+    fn set_counted(&mut self, on: bool) {
+        if on != self.counted {
+            if on {
+                self.rt.scanning.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.rt.scanning.fetch_sub(1, Ordering::Relaxed);
+            }
+            self.counted = on;
+        }
+    }
+
+    fn advance(&mut self, host: &mut dyn VmHost) -> Result<()> {
+        self.current = None;
+        self.aux = None;
+        while let Some((node, next, level)) = self.stack.last_mut() {
+            if *next >= node.cell_count() {
+                self.stack.pop();
+                continue;
+            }
+            let cell = node.cell(*next);
+            *next += 1;
+            let level = *level;
+            if level == 0 {
+                if self.tests.iter().all(|t| t.leaf(&cell)) {
+                    self.current = Some(cell);
+                    return Ok(());
+                }
+            } else if self.tests.iter().all(|t| t.inner(&cell)) {
+                let child = self.rt.read_node(host_conn(host)?, cell.rowid)?;
+                self.stack.push((child, 0, level - 1));
+            }
+        }
+        self.set_counted(false);
+        Ok(())
+    }
+}
+
+impl Drop for Cursor {
+    fn drop(&mut self) {
+        self.set_counted(false);
+    }
+}
+
+impl VTabCursor for Cursor {
+    fn filter(&mut self, host: &mut dyn VmHost, idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
+        self.stack.clear();
+        self.set_counted(false);
+        self.current = None;
+        self.aux = None;
+        self.tests.clear();
+        let conn = host_conn(host)?;
+        if idx_num == 1 {
+            let id = match args.first().map(|v| crate::value::affinity::apply_affinity(v.clone(), crate::value::affinity::Affinity::Integer)) {
+                Some(Value::Integer(i)) => i,
+                _ => return Ok(()),
+            };
+            if let Some(leaf) = self.rt.leaf_of(conn, id)? {
+                let node = self.rt.read_node(conn, leaf)?;
+                let i = node.find(id).ok_or_else(super::corrupt)?;
+                self.current = Some(node.cell(i));
+            }
+            return Ok(());
+        }
+        let spec = idx_str.unwrap_or("").as_bytes();
+        for (k, pair) in spec.chunks(2).enumerate() {
+            if pair.len() < 2 {
+                break;
+            }
+            let (op, col) = (pair[0], pair[1]);
+            let Some(v) = args.get(k) else { break };
+            if op == b'F' {
+                // No geometry function is registered: nothing yields a
+                // value MATCH can use.
+                return Err(Error::code(SQLITE_ERROR));
+            }
+            if !(b'A'..=b'E').contains(&op) || col < b'0' || (col - b'0') as usize >= 2 * self.rt.dims {
+                return Err(Error::code(SQLITE_ERROR));
+            }
+            match rhs(op, v) {
+                Rhs::Num(x) => self.tests.push(Test {
+                    op,
+                    coord: (col - b'0') as usize,
+                    v: x,
+                }),
+                Rhs::Always => {}
+                Rhs::Never => return Ok(()),
+            }
+        }
+        let root = self.rt.read_node(conn, 1)?;
+        let depth = root.depth();
+        if depth > super::MAX_DEPTH {
+            return Err(super::corrupt());
+        }
+        self.stack.push((root, 0, depth));
+        self.set_counted(true);
+        self.advance(host)
+    }
+
+    fn next(&mut self, host: &mut dyn VmHost) -> Result<()> {
+        self.advance(host)
+    }
+
+    fn eof(&mut self) -> bool {
+        self.current.is_none()
+    }
+
+    fn column(&mut self, host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
+        let Some(cell) = &self.current else { return Ok(Value::Null) };
+        let n_coord = 2 * self.rt.dims;
+        Ok(match ctx.column {
+            0 => Value::Integer(cell.rowid),
+            c if c <= n_coord => cell.coords[c - 1].value(),
+            c => {
+                if self.aux.is_none() {
+                    let rowid = cell.rowid;
+                    self.aux = Some(self.rt.aux(host_conn(host)?, rowid)?);
+                }
+                self.aux.as_ref().and_then(|a| a.get(c - 1 - n_coord)).cloned().unwrap_or(Value::Null)
+            }
+        })
+    }
+
+    fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
+        Ok(self.current.as_ref().map_or(0, |c| c.rowid))
+    }
+}
