@@ -53,7 +53,8 @@ impl Compiler<'_> {
     /// Compile the select `sql` (or the AST `sel`) into temporary table
     /// `cur`; returns its width.
     fn vtab_collect(&mut self, cur: i32, sel: Option<&ast::Select<'_>>, sql: &str) -> Result<usize> {
-        let saved = std::mem::take(&mut self.scopes);
+        // (The scopes around stay visible: in a trigger body they hold
+        // NEW and OLD.)
         let info = match sel {
             Some(sel) => self.compile_select(sel, Dest::EphemTable(cur)),
             None => with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -61,7 +62,6 @@ impl Compiler<'_> {
                 _ => Err(Error::sql("malformed statement")),
             }),
         };
-        self.scopes = saved;
         Ok(info?.n_columns)
     }
 
