@@ -16,6 +16,7 @@
 //! application can call `sqlite3_drop_modules` or register modules of the
 //! same names (which then replace the built-in ones, as in SQLite).
 
+pub mod fts3;
 pub mod session;
 
 use crate::connection::Connection;
@@ -24,6 +25,6 @@ use crate::error::Result;
 /// Register every built-in module and function on a newly opened
 /// connection (SQLite's `sqlite3BuiltinExtensions`).
 pub fn register_builtins(conn: &mut Connection) -> Result<()> {
-    let _ = conn;
+    fts3::register(conn)?;
     Ok(())
 }
