@@ -263,7 +263,7 @@ pub fn write_segment(
     level: i64,
     idx: i64,
     terms: &[(Vec<u8>, Vec<u8>)],
-) -> Result<()> {
+) -> Result<i64> {
     let segs = table(&cfg.db, &cfg.name, "segments");
     let rows = query(
         c,
@@ -297,7 +297,7 @@ pub fn write_segment(
             Value::Blob(l.root),
         ],
     )?;
-    Ok(())
+    Ok(l.leaf_bytes)
 }
 
 /// Merge `segs` (oldest first) into `(term, doclist)` pairs.
@@ -322,6 +322,43 @@ pub fn merge_segments(
         }
     }
     Ok(out)
+}
+
+/// Remove segments' `%_segdir` rows only.
+pub fn drop_rows(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()> {
+    let del_dir = format!(
+        "DELETE FROM {} WHERE level = ? AND idx = ?",
+        table(&cfg.db, &cfg.name, "segdir")
+    );
+    for s in segs {
+        query(
+            c,
+            &del_dir,
+            &[Value::Integer(s.level), Value::Integer(s.idx)],
+        )?;
+    }
+    Ok(())
+}
+
+/// Remove segments' nodes only.
+pub fn drop_blocks(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()> {
+    let del_blocks = format!(
+        "DELETE FROM {} WHERE blockid BETWEEN ? AND ?",
+        table(&cfg.db, &cfg.name, "segments")
+    );
+    for s in segs {
+        if s.start > 0 {
+            query(
+                c,
+                &del_blocks,
+                &[
+                    Value::Integer(s.start),
+                    Value::Integer(s.end.max(s.leaves_end)),
+                ],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Remove segments (their rows and nodes).
@@ -361,10 +398,74 @@ pub fn merge_level(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> R
     let older = list(c, cfg, level + 1, base + super::MAX_LEVEL - 1)?;
     let terms = merge_segments(c, cfg, &segs, !older.is_empty())?;
     let idx = alloc_idx(c, cfg, level + 1, base)?;
-    if !terms.is_empty() {
-        write_segment(c, cfg, node_size, level + 1, idx, &terms)?;
+    let size = if terms.is_empty() {
+        None
+    } else {
+        Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?)
+    };
+    drop_segments(c, cfg, &segs)?;
+    if let Some(n) = size {
+        promote(c, cfg, level + 1, n, base)?;
     }
-    drop_segments(c, cfg, &segs)
+    Ok(())
+}
+
+/// The leaf bytes recorded in an `end_block` value (unknown: `None`).
+fn seg_size(v: &Value) -> Option<i64> {
+    let t = blob(v);
+    let s = String::from_utf8_lossy(&t);
+    let mut it = s.split_whitespace();
+    it.next()?;
+    it.next()?.parse().ok()
+}
+
+/// After a segment of `n` leaf bytes was written at absolute `level`:
+/// the older levels right above it whose segments are all no larger than
+/// 1.5 times it are moved down into `level`, oldest first, as SQLite
+/// keeps small segments from lingering above a large new one.
+pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) -> Result<()> {
+    let limit = n * 3 / 2;
+    let segdir = table(&cfg.db, &cfg.name, "segdir");
+    let rows = query(c, &format!("SELECT level, idx, end_block FROM {segdir} WHERE level > ? AND level <= ? ORDER BY level ASC, idx ASC"), &[Value::Integer(level), Value::Integer(base + super::MAX_LEVEL - 1)])?;
+    let mut top = None;
+    let mut i = 0;
+    while i < rows.len() {
+        let lvl = rows[i][0].as_ref().to_i64();
+        let mut j = i;
+        let mut small = true;
+        while j < rows.len() && rows[j][0].as_ref().to_i64() == lvl {
+            if seg_size(&rows[j][2]).is_none_or(|s| s > limit) {
+                small = false;
+            }
+            j += 1;
+        }
+        if !small {
+            break;
+        }
+        top = Some(lvl);
+        i = j;
+    }
+    let Some(top) = top else { return Ok(()) };
+    let all = query(c, &format!("SELECT level, idx FROM {segdir} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC"), &[Value::Integer(level), Value::Integer(top)])?;
+    let upd = format!("UPDATE {segdir} SET level = ?, idx = ? WHERE level = ? AND idx = ?");
+    for (k, r) in all.iter().enumerate() {
+        query(
+            c,
+            &upd,
+            &[
+                Value::Integer(level),
+                Value::Integer(-1 - k as i64),
+                r[0].clone(),
+                r[1].clone(),
+            ],
+        )?;
+    }
+    query(
+        c,
+        &format!("UPDATE {segdir} SET idx = -1 - idx WHERE level = ? AND idx < 0"),
+        &[Value::Integer(level)],
+    )?;
+    Ok(())
 }
 
 /// The node size: the database's page size less 35 bytes.
@@ -405,7 +506,8 @@ pub fn flush(
             }
             out.push((t, doclist::encode(&entries, cfg.desc)));
         }
-        write_segment(c, cfg, node_size, base, idx, &out)?;
+        let n = write_segment(c, cfg, node_size, base, idx, &out)?;
+        promote(c, cfg, base, n, base)?;
     }
     Ok(())
 }

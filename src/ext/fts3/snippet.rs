@@ -146,6 +146,19 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
         nabs
     }
     .max(1);
+    // Centre each fragment on its matches (SQLite moves it so the
+    // tokens before the first match and after the last one balance).
+    for f in chosen.iter_mut() {
+        let (_, toks, cover, _) = &cols[f.col];
+        let ntok = toks.len() as i64;
+        let end = (f.start + size).min(ntok);
+        let hit: Vec<i64> = (f.start..end).filter(|i| cover[*i as usize] != 0).collect();
+        if let (Some(&first), Some(&last)) = (hit.first(), hit.last()) {
+            let span = last - first + 1;
+            let before = (size - span + 1).max(0) / 2;
+            f.start = (first - before).min(ntok - size).max(0);
+        }
+    }
     chosen.sort_by_key(|f| (f.col, f.start));
     let mut out: Vec<u8> = Vec::new();
     for (fi, f) in chosen.iter().enumerate() {

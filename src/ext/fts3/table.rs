@@ -531,18 +531,22 @@ impl Inner {
                         continue;
                     }
                     let lvl = s.level;
-                    segments::drop_segments(c, cfg, &segs)?;
+                    segments::drop_rows(c, cfg, &segs)?;
                     if !terms.is_empty() {
                         segments::write_segment(c, cfg, node_size, lvl, 0, &terms)?;
                     }
+                    segments::drop_blocks(c, cfg, &segs)?;
                     continue;
                 }
                 let max_level = segs.iter().map(|s| s.level).max().unwrap_or(base);
                 let terms = segments::merge_segments(c, cfg, &segs, false)?;
-                segments::drop_segments(c, cfg, &segs)?;
+                // The new nodes take blockids after the old ones, which go
+                // once it is written, as SQLite orders it.
+                segments::drop_rows(c, cfg, &segs)?;
                 if !terms.is_empty() {
                     segments::write_segment(c, cfg, node_size, max_level, 0, &terms)?;
                 }
+                segments::drop_blocks(c, cfg, &segs)?;
             }
         }
         Ok(())
