@@ -88,6 +88,9 @@ impl ScalarFunction for Aux {
         let c = conn(host)?;
         let mut s = share.lock().unwrap_or_else(|e| e.into_inner());
         match self.name {
+            "offsets" | "snippet" if s.inner.cfg.content == Content::None => {
+                Err(Error::sql("SQL logic error"))
+            }
             "offsets" => offsets(c, &mut s),
             "matchinfo" => matchinfo(c, &mut s, args.get(1)),
             "snippet" => super::snippet::snippet(c, &mut s, &args[1..]),
@@ -329,7 +332,7 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
                     for col in 0..ncol {
                         out.push(positions(&run.hits[p], d, col).len() as u32);
                         let (mut hits, mut docs) = (0u32, 0u32);
-                        for cols in run.all[p].values() {
+                        for cols in run.hits[p].values() {
                             if let Some((_, ps)) = cols.iter().find(|(c2, _)| *c2 == col) {
                                 hits += ps.len() as u32;
                                 docs += 1;

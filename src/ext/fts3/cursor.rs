@@ -156,6 +156,12 @@ impl VTabCursor for FtsCursor {
         self.docids.clear();
         self.rows.clear();
         let mut run = None;
+        if plan < IDX_FULLTEXT {
+            // Contentless tables have nothing to scan or look up.
+            if cfg.content == super::config::Content::None {
+                return Err(crate::error::Error::sql("SQL logic error"));
+            }
+        }
         if plan == IDX_SCAN {
             let mut ids = Vec::new();
             let sql = match &cfg.content {
@@ -214,7 +220,13 @@ impl VTabCursor for FtsCursor {
                 .to_text()
                 .map(|t| t.into_owned())
                 .unwrap_or_default();
-            let query = expr::parse(&text, cfg.tokenizer.as_ref(), &cfg.columns, default_col)?;
+            let query = expr::parse(
+                &text,
+                cfg.tokenizer.as_ref(),
+                &cfg.columns,
+                default_col,
+                cfg.fts4,
+            )?;
             let r = {
                 let p = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());
                 let pend = (p.langid == langid || p.is_empty())
@@ -258,6 +270,9 @@ impl VTabCursor for FtsCursor {
         }
         if ctx.column == n + 1 {
             return Ok(Value::Integer(docid));
+        }
+        if self.inner.cfg.content == super::config::Content::None {
+            return Err(crate::error::Error::sql("SQL logic error"));
         }
         self.load(host)?;
         let row = self.rows.get(self.at).and_then(|r| r.as_ref());

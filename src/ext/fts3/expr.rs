@@ -5,7 +5,8 @@
 //! prefixes, `"phrases"`, `col:` filters, `^` first-token anchors,
 //! `NEAR` and `NEAR/N` between phrases, `NOT` binding tightest, then
 //! `AND` (written or implied by juxtaposition), then `OR`, and
-//! parentheses. Operators are recognised in capitals only, followed by a
+//! parentheses (`^` only in FTS4 tables; FTS3 ignores it). Operators
+//! are recognised in capitals only, followed by a
 //! space, a quote, a parenthesis or the end. A bare word is split by the
 //! table's tokenizer into one phrase per token.
 //!
@@ -80,6 +81,7 @@ pub fn parse(
     tok: &dyn Tokenizer,
     columns: &[String],
     default_col: Option<usize>,
+    fts4: bool,
 ) -> Result<Query> {
     let malformed = || {
         Error::sql(format!(
@@ -87,7 +89,7 @@ pub fn parse(
             String::from_utf8_lossy(q)
         ))
     };
-    let lexes = lex(q, tok, columns, default_col).ok_or_else(malformed)?;
+    let lexes = lex(q, tok, columns, default_col, fts4).ok_or_else(malformed)?;
     if lexes.is_empty() {
         return Ok(Query {
             root: None,
@@ -138,6 +140,7 @@ fn lex(
     tok: &dyn Tokenizer,
     columns: &[String],
     default_col: Option<usize>,
+    fts4: bool,
 ) -> Option<Vec<Lex>> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -172,7 +175,7 @@ fn lex(
                     .map(|t| QToken {
                         term: t.term.clone(),
                         prefix: body.get(t.end) == Some(&b'*'),
-                        first: t.start > 0 && body[t.start - 1] == b'^',
+                        first: fts4 && t.start > 0 && body[t.start - 1] == b'^',
                     })
                     .collect();
                 out.push(Lex::Phrase(Phrase { tokens, column }));
@@ -249,7 +252,7 @@ fn lex(
             }
             Some(t) => {
                 let prefix = word.get(t.end) == Some(&b'*');
-                let first = t.start > 0 && word[t.start - 1] == b'^';
+                let first = fts4 && t.start > 0 && word[t.start - 1] == b'^';
                 out.push(Lex::Phrase(Phrase {
                     tokens: vec![QToken {
                         term: t.term.clone(),

@@ -2,12 +2,13 @@
 //!
 //! Arguments after the hidden column: start and end marks (`<b>`,
 //! `</b>`), the ellipsis (`<b>...</b>`), the column (-1 any) and the
-//! number of tokens N (-15; at most 64 in absolute value). Following
+//! number of tokens N (15 when not given, as SQLite behaves; at most 64
+//! in absolute value). Following
 //! fts3.txt §4.2: one fragment of |N| tokens covering every matchable
 //! phrase that matches the row if one exists; otherwise 2, 3 then 4
 //! fragments (of N/k tokens when N is positive, |N| when negative),
-//! chosen greedily for coverage; fragments are joined in text order by
-//! the ellipsis, which also marks a fragment not reaching a column's
+//! chosen greedily for coverage; fragments are joined in the order they
+//! were chosen (as SQLite's output shows) by the ellipsis, which also marks a fragment not reaching a column's
 //! start or end, and every matching token is wrapped in the marks.
 
 use super::auxfn::{matchable, row_values};
@@ -40,7 +41,7 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
     let close = text_arg(1, "</b>");
     let ellipsis = text_arg(2, "<b>...</b>");
     let want_col = args.get(3).map_or(-1, |v| v.as_ref().to_i64());
-    let mut n = args.get(4).map_or(-15, |v| v.as_ref().to_i64());
+    let mut n = args.get(4).map_or(15, |v| v.as_ref().to_i64());
     n = n.clamp(-64, 64);
     let Some(run) = s.run.clone() else {
         return Ok(Value::text(""));
@@ -140,6 +141,13 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
     if chosen.is_empty() {
         return Ok(Value::text(""));
     }
+    // A snippet taken from NULL text is NULL.
+    if chosen
+        .iter()
+        .all(|f| row.get(f.col).is_none_or(|v| v.is_null()))
+    {
+        return Ok(Value::Null);
+    }
     let size = if n > 0 {
         (nabs + chosen.len() as i64 - 1) / chosen.len() as i64
     } else {
@@ -159,7 +167,6 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
             f.start = (first - before).min(ntok - size).max(0);
         }
     }
-    chosen.sort_by_key(|f| (f.col, f.start));
     let mut out: Vec<u8> = Vec::new();
     for (fi, f) in chosen.iter().enumerate() {
         let (text, toks, cover, _) = &cols[f.col];
@@ -169,7 +176,9 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
         }
         let first = f.start as usize;
         let last = ((f.start + size) as usize).min(toks.len()) - 1;
-        if first > 0 && (fi == 0 || !out.ends_with(&ellipsis)) {
+        // One ellipsis between fragments; before the first one when it
+        // does not start its column.
+        if (fi == 0 && first > 0) || (fi > 0 && !out.ends_with(&ellipsis)) {
             out.extend_from_slice(&ellipsis);
         }
         let begin = if first == 0 { 0 } else { toks[first].start };

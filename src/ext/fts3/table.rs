@@ -301,12 +301,13 @@ impl Inner {
         self.write_stat(c, &st)
     }
 
-    fn bytes_of(values: &[Value], ncol: usize) -> i64 {
+    fn bytes_of(&self, values: &[Value]) -> i64 {
         values
             .iter()
-            .take(ncol)
-            .map(|v| {
-                if v.is_null() {
+            .take(self.ncol())
+            .enumerate()
+            .map(|(i, v)| {
+                if v.is_null() || self.cfg.notindexed[i] {
                     0
                 } else {
                     Self::text(v).len() as i64
@@ -373,7 +374,7 @@ impl Inner {
                 &[Value::Integer(docid)],
             )?;
         }
-        self.update_stat(c, &counts, Self::bytes_of(&values, self.ncol()), -1)
+        self.update_stat(c, &counts, self.bytes_of(&values), -1)
     }
 
     /// Empty the content and the index.
@@ -454,13 +455,22 @@ impl Inner {
                         table(&cfg.db, &cfg.name, "content")
                     ),
                     &params,
-                )?;
+                )
+                // SQLite reports a duplicate docid without naming its table.
+                .map_err(|e| {
+                    if e.primary() == crate::error::SQLITE_CONSTRAINT {
+                        Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed")
+                    } else {
+                        e
+                    }
+                })?;
                 match docid {
                     Some(d) => d,
                     None => c.last_insert_rowid(),
                 }
             }
-            _ => docid.ok_or_else(|| Error::sql("SQL logic error"))?,
+            _ => docid
+                .ok_or_else(|| Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed"))?,
         };
         let counts = {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -485,7 +495,7 @@ impl Inner {
                 &[Value::Integer(docid), Value::Blob(b)],
             )?;
         }
-        self.update_stat(c, &counts, Self::bytes_of(values, self.ncol()), 1)?;
+        self.update_stat(c, &counts, self.bytes_of(values), 1)?;
         Ok(docid)
     }
 
@@ -644,7 +654,7 @@ impl Inner {
                 stat[1 + i] += n;
             }
             let l = stat.len() - 1;
-            stat[l] += Self::bytes_of(&values, self.ncol());
+            stat[l] += self.bytes_of(&values);
         }
         if cfg.has_stat() {
             self.write_stat(c, &stat)?;
@@ -719,18 +729,10 @@ impl Inner {
     }
 }
 
-/// The first `n` characters of `term`, if it has that many.
+/// The first `n` bytes of `term`, if it has that many (SQLite cuts
+/// prefix-index terms at a byte count, even inside a character).
 fn char_prefix(term: &[u8], n: usize) -> Option<&[u8]> {
-    let mut chars = 0;
-    for (i, b) in term.iter().enumerate() {
-        if b & 0xC0 != 0x80 {
-            if chars == n {
-                return Some(&term[..i]);
-            }
-            chars += 1;
-        }
-    }
-    (chars == n).then_some(term)
+    (term.len() >= n).then(|| &term[..n])
 }
 
 impl VTab for FtsTable {

@@ -1,6 +1,7 @@
 //! # The `porter` tokenizer
 //!
-//! The `simple` tokenizer's tokens, folded to lower case, then reduced to
+//! The `simple` tokenizer's tokens (with `_` a token character too),
+//! folded to lower case, then reduced to
 //! their stems by M. F. Porter's 1980 algorithm ("An algorithm for suffix
 //! stripping"). Words that are not made of letters a-z only, or are
 //! shorter than 3 or longer than 20 bytes, are not stemmed but kept
@@ -15,7 +16,11 @@ pub struct Porter;
 
 impl Tokenizer for Porter {
     fn tokenize(&self, text: &[u8]) -> Vec<Token> {
-        split_bytes(text, |b| b >= 0x80 || b.is_ascii_alphanumeric(), stem_word)
+        split_bytes(
+            text,
+            |b| b >= 0x80 || b == b'_' || b.is_ascii_alphanumeric(),
+            stem_word,
+        )
     }
 }
 
