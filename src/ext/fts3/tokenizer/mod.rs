@@ -15,6 +15,7 @@
 mod porter;
 mod simple;
 mod unicode61;
+mod unicode_data;
 
 use crate::error::{Error, Result};
 

@@ -4,12 +4,12 @@
 //! minus `separators=`); terms are folded to lower case and, unless
 //! `remove_diacritics=0`, stripped of the diacritics of Latin letters.
 //!
-//! Character classes come from Rust's Unicode tables (a newer Unicode
-//! than SQLite's 6.1: a few recently added characters may be classed
-//! differently); diacritics are removed from the Latin letters whose
-//! canonical decomposition is an ASCII letter and diacritics (U+00C0 to
-//! U+024F), with one diacritic only unless `remove_diacritics=2`.
+//! Character classes and folds for U+0080 to U+FFFF come from
+//! `unicode_data` (SQLite's Unicode 6.1 answers); beyond that plane Rust's
+//! Unicode tables stand in (a newer Unicode: a few characters may be
+//! classed or folded differently there).
 
+use super::unicode_data::{FOLD0, FOLD1, FOLD2, TOKEN_RANGES};
 use super::{Token, Tokenizer};
 use crate::error::{Error, Result};
 
@@ -51,147 +51,66 @@ impl Unicode61 {
         if self.tokenchars.contains(&c) {
             return true;
         }
-        c.is_alphanumeric() || is_private_use(c)
+        base_token(c)
     }
 }
 
-fn is_private_use(c: char) -> bool {
-    matches!(c as u32, 0xE000..=0xF8FF)
+fn lookup(table: &[(u32, u32)], c: u32) -> Option<char> {
+    table
+        .binary_search_by_key(&c, |e| e.0)
+        .ok()
+        .and_then(|i| char::from_u32(table[i].1))
 }
 
-/// Lower-case Latin letters made of an ASCII letter and diacritics
-/// (their canonical decomposition): the letter, and how many diacritics.
-const STRIP: &[(u32, u8, u8)] = &[
-    (0xE0, b'a', 1),
-    (0xE1, b'a', 1),
-    (0xE2, b'a', 1),
-    (0xE3, b'a', 1),
-    (0xE4, b'a', 1),
-    (0xE5, b'a', 1),
-    (0xE7, b'c', 1),
-    (0xE8, b'e', 1),
-    (0xE9, b'e', 1),
-    (0xEA, b'e', 1),
-    (0xEB, b'e', 1),
-    (0xEC, b'i', 1),
-    (0xED, b'i', 1),
-    (0xEE, b'i', 1),
-    (0xEF, b'i', 1),
-    (0xF1, b'n', 1),
-    (0xF2, b'o', 1),
-    (0xF3, b'o', 1),
-    (0xF4, b'o', 1),
-    (0xF5, b'o', 1),
-    (0xF6, b'o', 1),
-    (0xF9, b'u', 1),
-    (0xFA, b'u', 1),
-    (0xFB, b'u', 1),
-    (0xFC, b'u', 1),
-    (0xFD, b'y', 1),
-    (0xFF, b'y', 1),
-    (0x101, b'a', 1),
-    (0x103, b'a', 1),
-    (0x105, b'a', 1),
-    (0x107, b'c', 1),
-    (0x109, b'c', 1),
-    (0x10B, b'c', 1),
-    (0x10D, b'c', 1),
-    (0x10F, b'd', 1),
-    (0x113, b'e', 1),
-    (0x115, b'e', 1),
-    (0x117, b'e', 1),
-    (0x119, b'e', 1),
-    (0x11B, b'e', 1),
-    (0x11D, b'g', 1),
-    (0x11F, b'g', 1),
-    (0x121, b'g', 1),
-    (0x123, b'g', 1),
-    (0x125, b'h', 1),
-    (0x129, b'i', 1),
-    (0x12B, b'i', 1),
-    (0x12D, b'i', 1),
-    (0x12F, b'i', 1),
-    (0x135, b'j', 1),
-    (0x137, b'k', 1),
-    (0x13A, b'l', 1),
-    (0x13C, b'l', 1),
-    (0x13E, b'l', 1),
-    (0x144, b'n', 1),
-    (0x146, b'n', 1),
-    (0x148, b'n', 1),
-    (0x14D, b'o', 1),
-    (0x14F, b'o', 1),
-    (0x151, b'o', 1),
-    (0x155, b'r', 1),
-    (0x157, b'r', 1),
-    (0x159, b'r', 1),
-    (0x15B, b's', 1),
-    (0x15D, b's', 1),
-    (0x15F, b's', 1),
-    (0x161, b's', 1),
-    (0x163, b't', 1),
-    (0x165, b't', 1),
-    (0x169, b'u', 1),
-    (0x16B, b'u', 1),
-    (0x16D, b'u', 1),
-    (0x16F, b'u', 1),
-    (0x171, b'u', 1),
-    (0x173, b'u', 1),
-    (0x175, b'w', 1),
-    (0x177, b'y', 1),
-    (0x17A, b'z', 1),
-    (0x17C, b'z', 1),
-    (0x17E, b'z', 1),
-    (0x1A1, b'o', 1),
-    (0x1B0, b'u', 1),
-    (0x1CE, b'a', 1),
-    (0x1D0, b'i', 1),
-    (0x1D2, b'o', 1),
-    (0x1D4, b'u', 1),
-    (0x1D6, b'u', 2),
-    (0x1D8, b'u', 2),
-    (0x1DA, b'u', 2),
-    (0x1DC, b'u', 2),
-    (0x1DF, b'a', 2),
-    (0x1E1, b'a', 2),
-    (0x1E7, b'g', 1),
-    (0x1E9, b'k', 1),
-    (0x1EB, b'o', 1),
-    (0x1ED, b'o', 2),
-    (0x1F0, b'j', 1),
-    (0x1F5, b'g', 1),
-    (0x1F9, b'n', 1),
-    (0x1FB, b'a', 2),
-    (0x201, b'a', 1),
-    (0x203, b'a', 1),
-    (0x205, b'e', 1),
-    (0x207, b'e', 1),
-    (0x209, b'i', 1),
-    (0x20B, b'i', 1),
-    (0x20D, b'o', 1),
-    (0x20F, b'o', 1),
-    (0x211, b'r', 1),
-    (0x213, b'r', 1),
-    (0x215, b'u', 1),
-    (0x217, b'u', 1),
-    (0x219, b's', 1),
-    (0x21B, b't', 1),
-    (0x21F, b'h', 1),
-    (0x227, b'a', 1),
-    (0x229, b'e', 1),
-    (0x22B, b'o', 2),
-    (0x22D, b'o', 2),
-    (0x22F, b'o', 1),
-    (0x231, b'o', 2),
-    (0x233, b'y', 1),
+/// Combining diacritics that continue a token but never start one
+/// (dropped from the term unless `remove_diacritics=0`).
+const DIACRITICS: &[(u32, u32)] = &[
+    (0x300, 0x304),
+    (0x306, 0x30C),
+    (0x30F, 0x30F),
+    (0x311, 0x311),
+    (0x31B, 0x31B),
+    (0x323, 0x328),
+    (0x32D, 0x32E),
+    (0x330, 0x331),
 ];
 
-/// The letter without its diacritics: one (`level` 1) or any number (2).
-fn strip(c: char, level: u8) -> char {
-    match STRIP.binary_search_by_key(&(c as u32), |e| e.0) {
-        Ok(i) if STRIP[i].2 <= level || level >= 2 => STRIP[i].1 as char,
-        _ => c,
+fn is_diacritic(c: char) -> bool {
+    let u = c as u32;
+    DIACRITICS.iter().any(|(a, b)| (*a..=*b).contains(&u))
+}
+
+/// Whether `c` is a token character by default.
+fn base_token(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return c.is_ascii_alphanumeric();
     }
+    if u <= 0xFFFF {
+        let r = TOKEN_RANGES.partition_point(|e| e.1 < u);
+        return r < TOKEN_RANGES.len() && TOKEN_RANGES[r].0 <= u;
+    }
+    // Beyond the Basic Multilingual Plane: Rust's classes.
+    c.is_alphanumeric() || matches!(u, 0xF0000..=0x10FFFD)
+}
+
+/// What `c` folds to at diacritic-removal `level`.
+fn fold(c: char, level: u8) -> char {
+    let u = c as u32;
+    if u < 0x80 {
+        return c.to_ascii_lowercase();
+    }
+    if u > 0xFFFF {
+        return c.to_lowercase().next().unwrap_or(c);
+    }
+    let mut f = lookup(FOLD0, u).unwrap_or(c);
+    if level >= 1 {
+        f = lookup(FOLD1, u).unwrap_or(f);
+    }
+    if level >= 2 {
+        f = lookup(FOLD2, u).unwrap_or(f);
+    }
+    f
 }
 
 impl Tokenizer for Unicode61 {
@@ -214,16 +133,16 @@ impl Tokenizer for Unicode61 {
         };
         for (i, c) in chars {
             off = i + c.len_utf8();
+            if cur.is_some() && is_diacritic(c) && !self.separators.contains(&c) {
+                if self.remove_diacritics == 0 {
+                    if let Some((_, t)) = &mut cur {
+                        t.push(c);
+                    }
+                }
+                continue;
+            }
             if self.is_token(c) {
-                let folded: String = c.to_lowercase().collect();
-                let folded: String = if self.remove_diacritics > 0 {
-                    folded
-                        .chars()
-                        .map(|c| strip(c, self.remove_diacritics))
-                        .collect()
-                } else {
-                    folded
-                };
+                let folded = fold(c, self.remove_diacritics).to_string();
                 match &mut cur {
                     Some((_, t)) => t.push_str(&folded),
                     None => cur = Some((i, folded)),
