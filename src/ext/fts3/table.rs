@@ -26,6 +26,7 @@ use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vtab::{
     ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig,
+    ON_CONFLICT_REPLACE,
 };
 use std::sync::{Arc, Mutex};
 
@@ -839,7 +840,7 @@ impl VTab for FtsTable {
         &self,
         host: &mut dyn VmHost,
         args: &[Value],
-        _on_conflict: ConflictMode,
+        on_conflict: ConflictMode,
         _nochange: &[bool],
     ) -> Result<Option<i64>> {
         let c = conn(host)?;
@@ -869,7 +870,9 @@ impl VTab for FtsTable {
         let docid_arg = get(3 + n);
         if !docid_arg.is_null() {
             let d = docid_arg.as_ref().to_i64();
-            if new_id.is_some_and(|x| x != d) && args[0].is_null() {
+            // An INSERT naming both the rowid and the docid is refused,
+            // as SQLite does even when they agree.
+            if new_id.is_some() && args[0].is_null() {
                 return Err(Error::sql("SQL logic error"));
             }
             if args[0].is_null() || new_id == Some(args[0].as_ref().to_i64()) {
@@ -882,6 +885,9 @@ impl VTab for FtsTable {
             let id = inner.insert(c, new_id.or(Some(old)), &values, langid)?;
             let _ = id;
             return Ok(None);
+        }
+        if let (Some(d), ON_CONFLICT_REPLACE) = (new_id, on_conflict) {
+            inner.delete(c, d)?;
         }
         let id = inner.insert(c, new_id, &values, langid)?;
         Ok(Some(id))
