@@ -97,8 +97,12 @@ impl ScalarFunction for Aux {
             "optimize" => {
                 let inner = s.inner.clone();
                 drop(s);
-                inner.optimize_fn(c)?;
-                Ok(Value::text("Index optimized"))
+                let changed = inner.optimize_fn(c)?;
+                Ok(Value::text(if changed {
+                    "Index optimized"
+                } else {
+                    "Index already optimal"
+                }))
             }
             _ => Err(Error::sql("unknown fts3 function")),
         }

@@ -145,10 +145,11 @@ pub fn phrase_map(
 /// Whether `a` (phrase length `la`) and `b` (length `lb`) are within
 /// `n` tokens of each other.
 fn near(a: i64, la: i64, b: i64, lb: i64, n: i64) -> bool {
+    // Overlapping matches are not near each other.
     if a <= b {
-        b - (a + la) <= n
+        b >= a + la && b - (a + la) <= n
     } else {
-        a - (b + lb) <= n
+        a >= b + lb && a - (b + lb) <= n
     }
 }
 

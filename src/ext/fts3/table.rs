@@ -520,13 +520,20 @@ impl Inner {
     }
 
     /// The `optimize()` function.
-    pub fn optimize_fn(&self, c: &mut Connection) -> Result<()> {
+    /// Returns whether anything changed.
+    pub fn optimize_fn(&self, c: &mut Connection) -> Result<bool> {
         self.optimize(c)
     }
 
     /// `optimize`: each index of each language merged into one segment.
-    fn optimize(&self, c: &mut Connection) -> Result<()> {
+    fn optimize(&self, c: &mut Connection) -> Result<bool> {
+        let was_pending = !self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty();
         self.flush(c)?;
+        let mut changed = was_pending;
         let cfg = &self.cfg;
         let node_size = segments::node_size(c, cfg)?;
         for langid in self.langids(c)? {
@@ -547,6 +554,7 @@ impl Inner {
                         segments::write_segment(c, cfg, node_size, lvl, 0, &terms)?;
                     }
                     segments::drop_blocks(c, cfg, &segs)?;
+                    changed = true;
                     continue;
                 }
                 let max_level = segs.iter().map(|s| s.level).max().unwrap_or(base);
@@ -558,9 +566,10 @@ impl Inner {
                     segments::write_segment(c, cfg, node_size, max_level, 0, &terms)?;
                 }
                 segments::drop_blocks(c, cfg, &segs)?;
+                changed = true;
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Every document's `(docid, values, langid)`, from the content.
@@ -710,7 +719,7 @@ impl Inner {
     fn command(&self, c: &mut Connection, cmd: &[u8]) -> Result<()> {
         let s = String::from_utf8_lossy(cmd).to_string();
         match s.as_str() {
-            "optimize" => self.optimize(c),
+            "optimize" => self.optimize(c).map(|_| ()),
             "rebuild" => self.rebuild(c),
             "integrity-check" => self.integrity_check(c),
             _ if s.starts_with("automerge=") => {
