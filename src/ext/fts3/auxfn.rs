@@ -167,7 +167,7 @@ pub fn matchable(run: &Run) -> Vec<usize> {
     v.into_iter().filter(|(_, n)| !n).map(|(p, _)| p).collect()
 }
 
-fn positions<'a>(m: &'a DocMap, docid: i64, col: usize) -> &'a [i64] {
+fn positions(m: &DocMap, docid: i64, col: usize) -> &[i64] {
     m.get(&docid)
         .and_then(|cols| cols.iter().find(|(c, _)| *c == col))
         .map_or(&[], |(_, p)| p.as_slice())

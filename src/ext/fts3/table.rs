@@ -197,7 +197,11 @@ impl Inner {
         if let (Some((_, un)), Content::Own) = (&cfg.compress, &cfg.content) {
             for v in r.iter_mut() {
                 if !v.is_null() {
-                    let out = query(c, &format!("SELECT {}(?)", config::ident(un)), &[v.clone()])?;
+                    let out = query(
+                        c,
+                        &format!("SELECT {}(?)", config::ident(un)),
+                        std::slice::from_ref(v),
+                    )?;
                     *v = out
                         .into_iter()
                         .next()
@@ -433,7 +437,7 @@ impl Inner {
                             let out = query(
                                 c,
                                 &format!("SELECT {}(?)", config::ident(comp)),
-                                &[v.clone()],
+                                std::slice::from_ref(v),
                             )?;
                             params.push(
                                 out.into_iter()
