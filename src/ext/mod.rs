@@ -17,6 +17,7 @@
 //! same names (which then replace the built-in ones, as in SQLite).
 
 pub mod dbstat;
+pub mod fts3;
 pub mod rtree;
 pub mod session;
 
@@ -28,5 +29,6 @@ use crate::error::Result;
 pub fn register_builtins(conn: &mut Connection) -> Result<()> {
     rtree::register(conn)?;
     dbstat::register(conn)?;
+    fts3::register(conn)?;
     Ok(())
 }

@@ -32,6 +32,7 @@ mod ext_rtree;
 mod copy_blob;
 mod copy_serialize;
 mod copy_vacuum;
+mod ext_fts3;
 mod crash_power;
 mod func_aggregate;
 mod func_core;

@@ -1,0 +1,49 @@
+//! # FTS3 and FTS4: SQLite's full-text index modules
+//!
+//! `CREATE VIRTUAL TABLE t USING fts3(...)` / `fts4(...)` (fts3.txt): the
+//! documents' text in `%_content`, an inverted index of segment b-trees
+//! in `%_segdir` and `%_segments`, and for FTS4 per-document token
+//! counts in `%_docsize` and table totals in `%_stat`, all in SQLite's
+//! exact record layouts so a database moves between SQLite and ringlite
+//! with its index.
+//!
+//! The parts: `config` (arguments and options), `tokenizer/` (simple,
+//! porter, unicode61), `expr` (the query language), `doclist`, `node`
+//! and `segments` (the index format, reading, writing, merging),
+//! `pending` (terms not yet written), `eval` (running a query), `table`
+//! (the module and its writes, special commands), `cursor` (scans) and
+//! `auxfn` (`offsets()`, `snippet()`, `matchinfo()`).
+//!
+//! Invariants: every change reaches the index through the pending terms
+//! and is written at sync, savepoint or when SQLite would write it, so
+//! the segments a sequence of statements leaves are the ones SQLite
+//! leaves; a query reads the pending terms too.
+
+pub mod auxfn;
+pub mod config;
+pub mod cursor;
+pub mod doclist;
+pub mod eval;
+pub mod expr;
+pub mod node;
+pub mod pending;
+pub mod segments;
+pub mod shadow;
+pub mod snippet;
+pub mod table;
+pub mod tokenizer;
+pub mod varint;
+
+use crate::connection::Connection;
+use crate::error::Result;
+use std::sync::Arc;
+
+/// Levels per index and language (`FTS3_SEGDIR_MAXLEVEL`).
+pub const MAX_LEVEL: i64 = 1024;
+
+/// Register `fts3`, `fts4` and the auxiliary functions.
+pub fn register(conn: &mut Connection) -> Result<()> {
+    conn.create_module("fts3", Some(Arc::new(table::FtsModule { fts4: false })))?;
+    conn.create_module("fts4", Some(Arc::new(table::FtsModule { fts4: true })))?;
+    auxfn::register(conn)
+}

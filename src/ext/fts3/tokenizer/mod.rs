@@ -1,0 +1,83 @@
+//! # Tokenizers: text to terms
+//!
+//! The three built-in FTS3/4 tokenizers, chosen with `tokenize=NAME
+//! ARGS...` in `CREATE VIRTUAL TABLE`: `simple` (ASCII letters and digits
+//! and every non-ASCII byte make tokens, ASCII folded to lower case),
+//! `porter` (the same tokens, stemmed with Porter's algorithm) and
+//! `unicode61` (Unicode letters and numbers, case-folded, diacritics
+//! removed by default; `tokenchars=`, `separators=`,
+//! `remove_diacritics=`).
+//!
+//! Invariants: tokens come in text order with positions 0, 1, 2...;
+//! `start..end` are byte offsets of the token in the input (what
+//! `offsets()` and `snippet()` report); a term is never empty.
+
+mod porter;
+mod simple;
+mod unicode61;
+mod unicode_data;
+
+use crate::error::{Error, Result};
+
+/// One token of a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The term indexed for it.
+    pub term: Vec<u8>,
+    /// Byte offset of its first byte in the input.
+    pub start: usize,
+    /// Byte offset just past it.
+    pub end: usize,
+    /// Its position (0 the first token).
+    pub pos: i64,
+}
+
+/// A configured tokenizer.
+pub trait Tokenizer: Send + Sync {
+    /// Split `text` into tokens.
+    fn tokenize(&self, text: &[u8]) -> Vec<Token>;
+}
+
+/// The tokenizer `name` with `args` (as written after the name, unquoted),
+/// or SQLite's error for an unknown one.
+pub fn create(name: &str, args: &[String]) -> Result<Box<dyn Tokenizer>> {
+    match name.to_ascii_lowercase().as_str() {
+        "simple" => Ok(Box::new(simple::Simple::new(args))),
+        "porter" => Ok(Box::new(porter::Porter)),
+        "unicode61" => Ok(Box::new(unicode61::Unicode61::new(args)?)),
+        _ => Err(Error::sql(format!("unknown tokenizer: {name}"))),
+    }
+}
+
+/// Split an ASCII-oriented text: `is_token` says which bytes belong to
+/// tokens; `fold` makes the term from the token's bytes.
+pub(crate) fn split_bytes(
+    text: &[u8],
+    is_token: impl Fn(u8) -> bool,
+    mut fold: impl FnMut(&[u8]) -> Vec<u8>,
+) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        while i < text.len() && !is_token(text[i]) {
+            i += 1;
+        }
+        let s = i;
+        while i < text.len() && is_token(text[i]) {
+            i += 1;
+        }
+        if i > s {
+            let term = fold(&text[s..i]);
+            if !term.is_empty() {
+                let pos = out.len() as i64;
+                out.push(Token {
+                    term,
+                    start: s,
+                    end: i,
+                    pos,
+                });
+            }
+        }
+    }
+    out
+}
