@@ -48,7 +48,25 @@ pub const SQLITE_SOURCE_ID: &str = match option_env!("RINGLITE_SQLITE_SOURCE_ID"
 /// The compile-time options ringlite reports, without the `SQLITE_`
 /// prefix: `PRAGMA compile_options`, `sqlite_compileoption_get/used()` and
 /// the C functions of the same names all read this list.
-pub const COMPILE_OPTIONS: &[&str] = &["ATOMIC_INTRINSICS=1", "DEFAULT_MEMSTATUS=0", "ENABLE_COLUMN_METADATA", "THREADSAFE=1"];
+/// The `ENABLE_*` ones name what is built in, as Debian's build lists them,
+/// so programs testing for a feature (`sqlite_compileoption_used(
+/// 'ENABLE_FTS4')`) find it; FTS5 and the stmt virtual table are not
+/// listed until they exist.
+pub const COMPILE_OPTIONS: &[&str] = &[
+    "ATOMIC_INTRINSICS=1",
+    "DEFAULT_MEMSTATUS=0",
+    "ENABLE_COLUMN_METADATA",
+    "ENABLE_DBSTAT_VTAB",
+    "ENABLE_FTS3",
+    "ENABLE_FTS3_PARENTHESIS",
+    "ENABLE_FTS4",
+    "ENABLE_LOAD_EXTENSION",
+    "ENABLE_MATH_FUNCTIONS",
+    "ENABLE_PREUPDATE_HOOK",
+    "ENABLE_RTREE",
+    "ENABLE_SESSION",
+    "THREADSAFE=1",
+];
 
 /// Whether `name` (with or without `SQLITE_`, with or without `=value`)
 /// is one of [`COMPILE_OPTIONS`].
