@@ -18,6 +18,7 @@
 
 pub mod dbstat;
 pub mod fts3;
+pub mod fts5;
 pub mod rtree;
 pub mod session;
 
@@ -30,5 +31,6 @@ pub fn register_builtins(conn: &mut Connection) -> Result<()> {
     rtree::register(conn)?;
     dbstat::register(conn)?;
     fts3::register(conn)?;
+    fts5::register(conn)?;
     Ok(())
 }

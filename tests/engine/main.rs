@@ -35,6 +35,7 @@ mod copy_vacuum;
 mod ext_fts3;
 mod crash_power;
 mod func_aggregate;
+mod ext_fts5;
 mod func_core;
 mod func_datetime;
 mod func_fuzz;

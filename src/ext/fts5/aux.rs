@@ -1,0 +1,209 @@
+//! # Auxiliary functions: bm25(), highlight(), snippet()
+//!
+//! They are reached through xFindFunction when their first argument is
+//! the table's hidden column, whose value is the cursor id (see
+//! `table.rs`); the function looks the cursor up and works on its current
+//! row. Used anywhere else, the global functions of the same names fail
+//! as SQLite's do ("unable to use function ... in the requested
+//! context"). `snippet()` is refused in this stage.
+//!
+//! Invariant: a function never keeps a cursor's state past its call.
+
+use super::matcher::Inst;
+use super::query::Query;
+use super::table::{cursors, Row, Shared, Stats};
+use crate::connection::Connection;
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
+use std::sync::{Arc, Mutex};
+
+const NAMES: [&str; 3] = ["bm25", "highlight", "snippet"];
+
+/// bm25 of `row` (fts5.txt 5.1.1): k1 = 1.2, b = 0.75, idf floored at
+/// 1e-6, phrase frequency weighted per column (`weights`, default 1).
+pub fn bm25(q: &Query, st: &Stats, row: &Row, weights: &[f64]) -> f64 {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let n = st.nrow as f64;
+    let avgdl = if st.nrow > 0 {
+        st.ntoken as f64 / n
+    } else {
+        0.0
+    };
+    let dl: f64 = row.tokens.iter().map(|t| t.len() as f64).sum();
+    let mut score = 0.0;
+    for (i, _) in q.phrases.iter().enumerate() {
+        let nhit = st.nhit.get(i).copied().unwrap_or(0) as f64;
+        let mut idf = ((n - nhit + 0.5) / (nhit + 0.5)).ln();
+        if idf <= 0.0 {
+            idf = 1e-6;
+        }
+        let mut f = 0.0;
+        for x in &row.inst[i] {
+            f += weights.get(x.col).copied().unwrap_or(1.0);
+        }
+        score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * dl / avgdl)));
+    }
+    -score
+}
+
+/// Which of the three.
+#[derive(Clone, Copy)]
+enum Which {
+    Bm25,
+    Highlight,
+    Snippet,
+}
+
+struct Aux(Which);
+
+fn shared_of(v: &Value, name: &str) -> Result<Arc<Mutex<Shared>>> {
+    let _ = name;
+    let id = v.as_ref().to_i64();
+    let map = cursors().lock().unwrap_or_else(|e| e.into_inner());
+    map.get(&id)
+        .cloned()
+        .ok_or_else(|| Error::sql(format!("no such cursor: {id}")))
+}
+
+fn context_error(name: &str) -> Error {
+    Error::sql(format!(
+        "unable to use function {name} in the requested context"
+    ))
+}
+
+impl ScalarFunction for Aux {
+    fn call(&self, _ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
+        let name = NAMES[self.0 as usize];
+        let Some(first) = args.first() else {
+            return Err(context_error(name));
+        };
+        let sh = shared_of(first, name)?;
+        let s = sh.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(row) = s.row.clone() else {
+            return Ok(Value::Null);
+        };
+        match self.0 {
+            Which::Bm25 => {
+                let w: Vec<f64> = args[1..].iter().map(|v| v.as_ref().to_f64()).collect();
+                Ok(Value::Real(match &s.query {
+                    Some(q) => bm25(q, &s.stats, &row, &w),
+                    None => -0.0,
+                }))
+            }
+            Which::Highlight => {
+                if args.len() != 4 {
+                    return Err(Error::sql(
+                        "wrong number of arguments to function highlight()",
+                    ));
+                }
+                highlight(&row, &args[1..])
+            }
+            Which::Snippet => Err(Error::unsupported("the fts5 snippet() function")),
+        }
+    }
+}
+
+/// The column's text with every counted phrase instance wrapped in the
+/// open and close markers; overlapping instances are merged.
+fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
+    let col = args[0].as_ref().to_i64();
+    if col < 0 || col as usize >= row.values.len() {
+        return Err(Error::new(
+            crate::error::SQLITE_RANGE,
+            "column index out of range",
+        ));
+    }
+    let col = col as usize;
+    let Some(text) = row.values[col].as_ref().to_text().map(|t| t.into_owned()) else {
+        return Ok(Value::Null);
+    };
+    let open = args[1]
+        .as_ref()
+        .to_text()
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    let close = args[2]
+        .as_ref()
+        .to_text()
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    let mut spans: Vec<(usize, usize)> = row
+        .inst
+        .iter()
+        .flatten()
+        .filter(|x: &&Inst| x.col == col)
+        .map(|x| (x.pos, x.pos + x.len - 1))
+        .collect();
+    spans.sort();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let toks = &row.tokens[col];
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for (a, b) in merged {
+        let (Some(ta), Some(tb)) = (toks.get(a), toks.get(b)) else {
+            continue;
+        };
+        let (s, e) = (ta.start.min(text.len()), tb.end.min(text.len()));
+        if s < at {
+            continue;
+        }
+        out.extend_from_slice(&text[at..s]);
+        out.extend_from_slice(&open);
+        out.extend_from_slice(&text[s..e]);
+        out.extend_from_slice(&close);
+        at = e;
+    }
+    out.extend_from_slice(&text[at..]);
+    Ok(Value::Text(out))
+}
+
+fn def(which: Which, n_args: i32) -> FuncDef {
+    FuncDef {
+        name: NAMES[which as usize].to_string(),
+        n_args,
+        flags: FuncFlags::default(),
+        kind: FuncKind::Scalar(Arc::new(Aux(which))),
+    }
+}
+
+/// The function an fts5 table substitutes for `name` (xFindFunction).
+pub fn overload(n_args: i32, name: &str) -> Option<Arc<FuncDef>> {
+    let which = match name.to_ascii_lowercase().as_str() {
+        "bm25" => Which::Bm25,
+        "highlight" => Which::Highlight,
+        "snippet" => Which::Snippet,
+        _ => return None,
+    };
+    Some(Arc::new(def(which, n_args)))
+}
+
+/// Context errors only: the global functions exist so that the names are
+/// known, and fail when not overloaded by an fts5 table.
+struct Outside(&'static str);
+
+impl ScalarFunction for Outside {
+    fn call(&self, _ctx: &mut FunctionContext<'_>, _args: &[Value]) -> Result<Value> {
+        Err(context_error(self.0))
+    }
+}
+
+/// Register the global bm25/highlight/snippet.
+pub fn register_globals(conn: &mut Connection) -> Result<()> {
+    for n in NAMES {
+        conn.create_function(FuncDef {
+            name: n.to_string(),
+            n_args: -1,
+            flags: FuncFlags::default(),
+            kind: FuncKind::Scalar(Arc::new(Outside(n))),
+        })?;
+    }
+    Ok(())
+}

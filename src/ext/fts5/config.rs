@@ -1,0 +1,209 @@
+//! # The arguments of `CREATE VIRTUAL TABLE ... USING fts5(...)`
+//!
+//! Each argument is a column declaration (a name, optionally followed by
+//! `UNINDEXED`) or an option `name=value`. This stage accepts the default
+//! table only: the unicode61 tokenizer with its default settings,
+//! `detail=full`, a regular content table and column sizes, plus
+//! `prefix=` (which changes the index but not the answers). Every other
+//! option is refused with an error saying so, never silently ignored.
+//!
+//! Invariant: a [`Config`] has at least one column, no column is named
+//! `rank` or `rowid`, and `unindexed` has one entry per column.
+
+use crate::error::{Error, Result};
+
+/// A parsed table declaration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Database name (argv[1]).
+    pub db: String,
+    /// Table name.
+    pub name: String,
+    /// Column names as declared.
+    pub columns: Vec<String>,
+    /// Columns declared UNINDEXED.
+    pub unindexed: Vec<bool>,
+    /// `prefix=` lengths.
+    pub prefix: Vec<u32>,
+}
+
+/// Remove SQL quoting ('..', "..", `..`, [..]) from a word.
+fn dequote(s: &str) -> String {
+    let b = s.as_bytes();
+    if b.len() >= 2 {
+        let (o, c) = (b[0], b[b.len() - 1]);
+        let inner = &s[1..s.len() - 1];
+        match (o, c) {
+            (b'\'', b'\'') => return inner.replace("''", "'"),
+            (b'"', b'"') => return inner.replace("\"\"", "\""),
+            (b'`', b'`') => return inner.replace("``", "`"),
+            (b'[', b']') => return inner.to_string(),
+            _ => {}
+        }
+    }
+    s.to_string()
+}
+
+/// Split a declaration into whitespace-separated words, keeping quoted
+/// words whole.
+fn words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let cs: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        if cs[i].is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let st = i;
+        let close = match cs[i] {
+            '\'' => Some('\''),
+            '"' => Some('"'),
+            '`' => Some('`'),
+            '[' => Some(']'),
+            _ => None,
+        };
+        if let Some(q) = close {
+            i += 1;
+            while i < cs.len() {
+                if cs[i] == q {
+                    if q != ']' && i + 1 < cs.len() && cs[i + 1] == q {
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+        } else {
+            while i < cs.len() && !cs[i].is_whitespace() {
+                i += 1;
+            }
+        }
+        out.push(cs[st..i].iter().collect());
+    }
+    out
+}
+
+/// An option that is not implemented in this stage.
+fn unsupported(option: &str) -> Error {
+    Error::unsupported(&format!("the fts5 option \"{option}\""))
+}
+
+impl Config {
+    /// Parse xCreate's/xConnect's argv.
+    pub fn parse(argv: &[String]) -> Result<Config> {
+        let db = argv.get(1).cloned().unwrap_or_else(|| "main".into());
+        let name = argv.get(2).cloned().unwrap_or_default();
+        let mut cfg = Config {
+            db,
+            name: name.clone(),
+            columns: Vec::new(),
+            unindexed: Vec::new(),
+            prefix: Vec::new(),
+        };
+        for arg in argv.iter().skip(3) {
+            let a = arg.trim();
+            let eq = a.find('=');
+            let is_option = eq.is_some_and(|e| {
+                let k = a[..e].trim();
+                !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if is_option {
+                let e = eq.unwrap_or(0);
+                let key = a[..e].trim().to_ascii_lowercase();
+                let value = dequote(a[e + 1..].trim());
+                match key.as_str() {
+                    "prefix" => {
+                        for p in value.split([' ', ',']).filter(|p| !p.is_empty()) {
+                            if !p.bytes().all(|b| b.is_ascii_digit()) {
+                                return Err(Error::sql("malformed prefix=... directive"));
+                            }
+                            match p.parse::<u32>() {
+                                Ok(n) if (1..1000).contains(&n) => cfg.prefix.push(n),
+                                _ => {
+                                    return Err(Error::sql("prefix length out of range (max 999)"))
+                                }
+                            }
+                        }
+                    }
+                    "tokenize"
+                        if words(&value).first().map(|w| dequote(w)).as_deref()
+                            == Some("unicode61")
+                            && words(&value).len() == 1 => {}
+                    "detail" if value.eq_ignore_ascii_case("full") => {}
+                    "columnsize" if value == "1" => {}
+                    "tokenize"
+                    | "detail"
+                    | "content"
+                    | "content_rowid"
+                    | "columnsize"
+                    | "contentless_delete"
+                    | "contentless_unindexed"
+                    | "locale"
+                    | "tokendata" => {
+                        return Err(unsupported(&key));
+                    }
+                    _ => {
+                        return Err(Error::sql(format!(
+                            "unrecognized option: \"{}\"",
+                            a[..e].trim()
+                        )))
+                    }
+                }
+                continue;
+            }
+            let w = words(a);
+            let Some(first) = w.first() else {
+                return Err(crate::vtab::constructor_failed(&name));
+            };
+            let col = dequote(first);
+            if col.eq_ignore_ascii_case("rank") || col.eq_ignore_ascii_case("rowid") {
+                return Err(Error::sql(format!("reserved fts5 column name: {col}")));
+            }
+            let mut unindexed = false;
+            for opt in &w[1..] {
+                if dequote(opt).eq_ignore_ascii_case("unindexed") {
+                    unindexed = true;
+                } else {
+                    return Err(Error::sql(format!(
+                        "unrecognized column option: {}",
+                        dequote(opt)
+                    )));
+                }
+            }
+            cfg.columns.push(col);
+            cfg.unindexed.push(unindexed);
+        }
+        if cfg.columns.is_empty() {
+            return Err(crate::vtab::constructor_failed(&name));
+        }
+        debug_assert_eq!(cfg.columns.len(), cfg.unindexed.len());
+        Ok(cfg)
+    }
+
+    /// `'db'.'name_suffix'`, quoted for SQL.
+    pub fn shadow(&self, suffix: &str) -> String {
+        format!(
+            "\"{}\".'{}_{}'",
+            self.db.replace('"', "\"\""),
+            self.name.replace('\'', "''"),
+            suffix
+        )
+    }
+
+    /// The table as `sqlite3_declare_vtab` declares it: the columns, then
+    /// the hidden table-named column and `rank`.
+    pub fn declaration(&self) -> String {
+        let mut s = String::from("CREATE TABLE x(");
+        for c in &self.columns {
+            s.push_str(&format!("\"{}\", ", c.replace('"', "\"\"")));
+        }
+        s.push_str(&format!(
+            "\"{}\" HIDDEN, rank HIDDEN)",
+            self.name.replace('"', "\"\"")
+        ));
+        s
+    }
+}

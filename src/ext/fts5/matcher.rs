@@ -1,0 +1,146 @@
+//! # Evaluating a query against one row's tokens
+//!
+//! A row is a list of columns, each a list of folded tokens (position =
+//! index). A phrase instance is a place where its tokens appear one
+//! after the other in a column it may match in (prefix tokens match any
+//! token they start). The expression is evaluated bottom-up; phrases of a
+//! sub-expression that did not match lose their instances, and a NEAR
+//! group keeps only the instances that take part in a qualifying clump,
+//! so what is left is what the auxiliary functions report (`xInst`).
+//!
+//! Invariant: instances of each phrase are sorted by (column, position).
+
+use super::query::{Node, Phrase, Query};
+
+/// One phrase instance: column, first token position, token count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inst {
+    /// Column.
+    pub col: usize,
+    /// Position of the first token.
+    pub pos: usize,
+    /// Number of tokens.
+    pub len: usize,
+}
+
+/// The instances of `p` in `doc` (columns of folded tokens).
+pub fn phrase_instances(p: &Phrase, doc: &[Vec<String>]) -> Vec<Inst> {
+    let mut out = Vec::new();
+    if p.tokens.is_empty() {
+        return out;
+    }
+    for (c, toks) in doc.iter().enumerate() {
+        if !p.cols.get(c).copied().unwrap_or(false) || toks.len() < p.tokens.len() {
+            continue;
+        }
+        let last = if p.initial {
+            0
+        } else {
+            toks.len() - p.tokens.len()
+        };
+        for s in 0..=last {
+            let ok = p.tokens.iter().enumerate().all(|(k, (t, prefix))| {
+                let d = &toks[s + k];
+                if *prefix {
+                    d.starts_with(t.as_str())
+                } else {
+                    d == t
+                }
+            });
+            if ok {
+                out.push(Inst {
+                    col: c,
+                    pos: s,
+                    len: p.tokens.len(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether the query matches `doc`; on return `inst[i]` holds the
+/// instances of phrase `i` that count for this row.
+pub fn evaluate(q: &Query, doc: &[Vec<String>], inst: &mut Vec<Vec<Inst>>) -> bool {
+    *inst = q.phrases.iter().map(|p| phrase_instances(p, doc)).collect();
+    eval(&q.root, inst)
+}
+
+fn phrases_of(n: &Node, out: &mut Vec<usize>) {
+    match n {
+        Node::Phrase(i) => out.push(*i),
+        Node::Near(l, _) => out.extend(l),
+        Node::And(a, b) | Node::Or(a, b) | Node::Not(a, b) => {
+            phrases_of(a, out);
+            phrases_of(b, out);
+        }
+    }
+}
+
+fn clear(n: &Node, inst: &mut [Vec<Inst>]) {
+    let mut ps = Vec::new();
+    phrases_of(n, &mut ps);
+    for p in ps {
+        inst[p].clear();
+    }
+}
+
+fn eval(n: &Node, inst: &mut [Vec<Inst>]) -> bool {
+    let r = match n {
+        Node::Phrase(i) => !inst[*i].is_empty(),
+        Node::Near(list, dist) => near(list, *dist, inst),
+        Node::And(a, b) => {
+            let x = eval(a, inst);
+            let y = eval(b, inst);
+            x && y
+        }
+        Node::Or(a, b) => {
+            let x = eval(a, inst);
+            let y = eval(b, inst);
+            x || y
+        }
+        Node::Not(a, b) => {
+            let x = eval(a, inst);
+            let y = eval(b, inst);
+            clear(b, inst);
+            x && !y
+        }
+    };
+    if !r {
+        clear(n, inst);
+    }
+    r
+}
+
+/// A NEAR group matches where, in one column, some instance of every
+/// phrase lies in a clump whose last start is at most `dist` tokens past
+/// its first end. Anchoring each clump at the instance that ends first
+/// finds every clump; the instances kept are those of some clump.
+fn near(list: &[usize], dist: usize, inst: &mut [Vec<Inst>]) -> bool {
+    let mut keep: Vec<Vec<bool>> = list.iter().map(|&p| vec![false; inst[p].len()]).collect();
+    let mut any = false;
+    for &anchor_p in list {
+        for a in &inst[anchor_p] {
+            let m = a.pos + a.len;
+            let fits = |x: &Inst| x.col == a.col && x.pos + x.len >= m && x.pos <= m + dist;
+            if list.iter().all(|&p| inst[p].iter().any(fits)) {
+                any = true;
+                for (k, &p) in list.iter().enumerate() {
+                    for (j, x) in inst[p].iter().enumerate() {
+                        if fits(x) {
+                            keep[k][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (k, &p) in list.iter().enumerate() {
+        let mut j = 0;
+        inst[p].retain(|_| {
+            j += 1;
+            keep[k][j - 1]
+        });
+    }
+    any
+}

@@ -1,0 +1,421 @@
+//! # FTS5 query expressions: lexer and parser
+//!
+//! Turns the right-hand side of `MATCH` into a tree of phrases, NEAR
+//! groups and boolean operators, as `fts5.txt` section 3 describes:
+//! precedence NOT over AND over OR (all left-associative), implicit AND
+//! between juxtaposed phrases and NEAR groups (never next to a
+//! parenthesis), column filters (`col :`, `{a b} :`, `- col :`) pushed
+//! down into every phrase they cover, `^` for a phrase at the start of a
+//! column, `*` for a prefix token, `+` to join phrases.
+//!
+//! Invariants: every [`Node::Phrase`]/[`Node::Near`] index is a valid
+//! index into [`Query::phrases`], phrases are numbered in the order they
+//! appear in the text (the order of `xPhraseCount`), and each phrase's
+//! column mask has one entry per table column.
+
+use super::tokenizer::tokenize;
+use crate::error::{Error, Result};
+
+/// One phrase: tokens that must appear one after the other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    /// The folded tokens, each with whether it is a prefix.
+    pub tokens: Vec<(String, bool)>,
+    /// `^`: the phrase must start at the first token of a column.
+    pub initial: bool,
+    /// The columns it may match in.
+    pub cols: Vec<bool>,
+}
+
+/// An expression node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// A phrase (index into the phrases).
+    Phrase(usize),
+    /// A NEAR group: the phrases and the greatest distance.
+    Near(Vec<usize>, usize),
+    /// Both.
+    And(Box<Node>, Box<Node>),
+    /// Either.
+    Or(Box<Node>, Box<Node>),
+    /// The left and not the right.
+    Not(Box<Node>, Box<Node>),
+}
+
+/// A parsed query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The phrases in text order.
+    pub phrases: Vec<Phrase>,
+    /// The expression.
+    pub root: Node,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Str(String),
+    Lp,
+    Rp,
+    Lcp,
+    Rcp,
+    Colon,
+    Comma,
+    Plus,
+    Star,
+    Minus,
+    Caret,
+    And,
+    Or,
+    Not,
+    Near,
+    Eof,
+}
+
+fn syntax(near: &str) -> Error {
+    Error::sql(format!("fts5: syntax error near \"{near}\""))
+}
+
+fn is_bareword(c: char) -> bool {
+    !c.is_ascii() || c.is_ascii_alphanumeric() || c == '_' || c == '\u{1a}'
+}
+
+/// The tokens of the query, each with its text as written (for errors).
+fn lex(q: &str) -> Result<Vec<(Tok, String)>> {
+    let mut out = Vec::new();
+    let cs: Vec<char> = q.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c') {
+            i += 1;
+            continue;
+        }
+        let single = match c {
+            '(' => Some(Tok::Lp),
+            ')' => Some(Tok::Rp),
+            '{' => Some(Tok::Lcp),
+            '}' => Some(Tok::Rcp),
+            ':' => Some(Tok::Colon),
+            ',' => Some(Tok::Comma),
+            '+' => Some(Tok::Plus),
+            '*' => Some(Tok::Star),
+            '-' => Some(Tok::Minus),
+            '^' => Some(Tok::Caret),
+            _ => None,
+        };
+        if let Some(t) = single {
+            out.push((t, c.to_string()));
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            let mut s = String::new();
+            i += 1;
+            loop {
+                if i >= cs.len() {
+                    return Err(Error::sql("unterminated string"));
+                }
+                if cs[i] == '"' {
+                    if i + 1 < cs.len() && cs[i + 1] == '"' {
+                        s.push('"');
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    break;
+                }
+                s.push(cs[i]);
+                i += 1;
+            }
+            out.push((Tok::Str(s.clone()), s));
+            continue;
+        }
+        if is_bareword(c) {
+            let st = i;
+            while i < cs.len() && is_bareword(cs[i]) {
+                i += 1;
+            }
+            let w: String = cs[st..i].iter().collect();
+            let t = match w.as_str() {
+                "AND" => Tok::And,
+                "OR" => Tok::Or,
+                "NOT" => Tok::Not,
+                "NEAR" if i < cs.len() && cs[i] == '(' => Tok::Near,
+                _ => Tok::Str(w.clone()),
+            };
+            out.push((t, w));
+            continue;
+        }
+        return Err(syntax(&c.to_string()));
+    }
+    out.push((Tok::Eof, String::new()));
+    Ok(out)
+}
+
+struct Parser<'a> {
+    toks: Vec<(Tok, String)>,
+    pos: usize,
+    columns: &'a [String],
+    phrases: Vec<Phrase>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].0
+    }
+    fn peek2(&self) -> &Tok {
+        &self.toks[(self.pos + 1).min(self.toks.len() - 1)].0
+    }
+    fn err(&self) -> Error {
+        syntax(&self.toks[self.pos].1)
+    }
+    fn expect(&mut self, t: Tok) -> Result<()> {
+        if *self.peek() == t {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.err())
+        }
+    }
+
+    fn or(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
+        let (mut l, mut paren) = self.and(cols)?;
+        while *self.peek() == Tok::Or {
+            self.pos += 1;
+            let (r, _) = self.and(cols)?;
+            l = Node::Or(Box::new(l), Box::new(r));
+            paren = false;
+        }
+        Ok((l, paren))
+    }
+
+    /// Whether the next token starts a unit that an implicit AND joins.
+    fn starts_simple(&self) -> bool {
+        matches!(
+            self.peek(),
+            Tok::Str(_) | Tok::Near | Tok::Caret | Tok::Minus | Tok::Lcp
+        )
+    }
+
+    fn and(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
+        let (mut l, mut paren) = self.not(cols)?;
+        loop {
+            if *self.peek() == Tok::And {
+                self.pos += 1;
+                let (r, _) = self.not(cols)?;
+                l = Node::And(Box::new(l), Box::new(r));
+                paren = false;
+            } else if self.starts_simple() || *self.peek() == Tok::Lp {
+                if paren || *self.peek() == Tok::Lp {
+                    return Err(self.err());
+                }
+                let (r, p) = self.not(cols)?;
+                if p {
+                    return Err(self.err());
+                }
+                l = Node::And(Box::new(l), Box::new(r));
+            } else {
+                return Ok((l, paren));
+            }
+        }
+    }
+
+    fn not(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
+        let (mut l, mut paren) = self.unit(cols)?;
+        while *self.peek() == Tok::Not {
+            self.pos += 1;
+            let (r, _) = self.unit(cols)?;
+            l = Node::Not(Box::new(l), Box::new(r));
+            paren = false;
+        }
+        Ok((l, paren))
+    }
+
+    fn column_index(&self, name: &str) -> Result<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::sql(format!("no such column: {name}")))
+    }
+
+    /// A unit: `( query )`, a column filter and what it covers, a NEAR
+    /// group or a (possibly `^`) phrase. The flag says it was in
+    /// parentheses (no implicit AND next to it).
+    fn unit(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
+        match self.peek().clone() {
+            Tok::Lp => {
+                self.pos += 1;
+                let (n, _) = self.or(cols)?;
+                self.expect(Tok::Rp)?;
+                Ok((n, true))
+            }
+            Tok::Minus | Tok::Lcp => self.filtered(cols),
+            Tok::Str(_) if *self.peek2() == Tok::Colon => self.filtered(cols),
+            Tok::Near => Ok((self.near(cols)?, false)),
+            Tok::Caret => {
+                self.pos += 1;
+                if !matches!(self.peek(), Tok::Str(_)) {
+                    return Err(self.err());
+                }
+                let i = self.phrase(cols, true)?;
+                Ok((Node::Phrase(i), false))
+            }
+            Tok::Str(_) => Ok((Node::Phrase(self.phrase(cols, false)?), false)),
+            _ => Err(self.err()),
+        }
+    }
+
+    fn filtered(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
+        let negate = *self.peek() == Tok::Minus;
+        if negate {
+            self.pos += 1;
+        }
+        let mut named = vec![false; self.columns.len()];
+        match self.peek().clone() {
+            Tok::Lcp => {
+                self.pos += 1;
+                loop {
+                    match self.peek().clone() {
+                        Tok::Str(s) => {
+                            named[self.column_index(&s)?] = true;
+                            self.pos += 1;
+                        }
+                        Tok::Rcp => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return Err(self.err()),
+                    }
+                }
+            }
+            Tok::Str(s) => {
+                named[self.column_index(&s)?] = true;
+                self.pos += 1;
+            }
+            _ => return Err(self.err()),
+        }
+        self.expect(Tok::Colon)?;
+        let sub: Vec<bool> = cols
+            .iter()
+            .zip(&named)
+            .map(|(c, n)| *c && (*n != negate))
+            .collect();
+        match self.peek() {
+            Tok::Lp | Tok::Near | Tok::Caret | Tok::Str(_) => {
+                let (n, _) = self.unit(&sub)?;
+                Ok((n, false))
+            }
+            _ => Err(self.err()),
+        }
+    }
+
+    fn near(&mut self, cols: &[bool]) -> Result<Node> {
+        self.pos += 1;
+        self.expect(Tok::Lp)?;
+        let mut list = Vec::new();
+        while matches!(self.peek(), Tok::Str(_)) {
+            list.push(self.phrase(cols, false)?);
+        }
+        if list.is_empty() {
+            return Err(self.err());
+        }
+        let mut dist = 10;
+        if *self.peek() == Tok::Comma {
+            self.pos += 1;
+            match self.peek().clone() {
+                Tok::Str(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
+                    dist = s.parse::<usize>().map_err(|_| self.err())?;
+                    self.pos += 1;
+                }
+                _ => return Err(self.err()),
+            }
+        }
+        self.expect(Tok::Rp)?;
+        if list.len() == 1 {
+            return Ok(Node::Phrase(list[0]));
+        }
+        Ok(Node::Near(list, dist))
+    }
+
+    /// `string [*] (+ string [*])*` as one phrase; returns its index.
+    fn phrase(&mut self, cols: &[bool], initial: bool) -> Result<usize> {
+        let mut tokens = Vec::new();
+        loop {
+            let Tok::Str(s) = self.peek().clone() else {
+                return Err(self.err());
+            };
+            self.pos += 1;
+            let mut t: Vec<(String, bool)> = tokenize(s.as_bytes())
+                .into_iter()
+                .map(|t| (t.text, false))
+                .collect();
+            if *self.peek() == Tok::Star {
+                self.pos += 1;
+                if let Some(last) = t.last_mut() {
+                    last.1 = true;
+                }
+            }
+            tokens.extend(t);
+            if *self.peek() == Tok::Plus {
+                self.pos += 1;
+                continue;
+            }
+            break;
+        }
+        self.phrases.push(Phrase {
+            tokens,
+            initial,
+            cols: cols.to_vec(),
+        });
+        Ok(self.phrases.len() - 1)
+    }
+}
+
+/// Parse `q` for a table with these columns; `only` restricts every
+/// phrase to one column (`col MATCH q`).
+pub fn parse(q: &str, columns: &[String], only: Option<usize>) -> Result<Query> {
+    if let Some(rest) = q.trim_start().strip_prefix('*') {
+        return Err(Error::sql(format!("unknown special query: {rest}")));
+    }
+    let toks = lex(q)?;
+    let cols: Vec<bool> = (0..columns.len())
+        .map(|i| only.is_none_or(|o| o == i))
+        .collect();
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        columns,
+        phrases: Vec::new(),
+    };
+    let (root, _) = p.or(&cols)?;
+    if *p.peek() != Tok::Eof {
+        return Err(p.err());
+    }
+    Ok(Query {
+        phrases: p.phrases,
+        root,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cols() -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+
+    #[test]
+    fn precedence() {
+        let q = parse("one OR two NOT three", &cols(), None).unwrap();
+        assert!(matches!(q.root, Node::Or(_, ref r) if matches!(**r, Node::Not(..))));
+        assert!(parse("(one OR two) three", &cols(), None).is_err());
+        assert_eq!(
+            parse("x:one", &cols(), None)
+                .unwrap_err()
+                .to_string()
+                .contains("no such column"),
+            true
+        );
+    }
+}

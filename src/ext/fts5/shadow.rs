@@ -1,0 +1,85 @@
+//! # The shadow tables of an fts5 table
+//!
+//! `CREATE VIRTUAL TABLE t USING fts5(a, b)` makes, as SQLite 3.54.1 does
+//! (statements and initial rows checked against it):
+//! - `t_data(id INTEGER PRIMARY KEY, block BLOB)`: the index records;
+//!   row 1 the averages record (empty while the table is), row 10 the
+//!   structure record (seven zero bytes: no segments),
+//! - `t_idx(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID`,
+//! - `t_content(id INTEGER PRIMARY KEY, c0, c1, ...)`: the values,
+//! - `t_docsize(id INTEGER PRIMARY KEY, sz BLOB)`: tokens per column,
+//! - `t_config(k PRIMARY KEY, v) WITHOUT ROWID`: row ('version', 4).
+//!
+//! Invariant: [`SUFFIXES`] lists exactly the tables [`create`] makes.
+
+use super::config::Config;
+use crate::connection::{Connection, StepResult};
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::vdbe::host::VmHost;
+
+/// The shadow tables' name suffixes.
+pub const SUFFIXES: [&str; 5] = ["data", "idx", "content", "docsize", "config"];
+
+/// The connection a module method was lent.
+pub fn conn(host: &mut dyn VmHost) -> Result<&mut Connection> {
+    Connection::from_host(host).ok_or_else(|| Error::sql("fts5: no connection"))
+}
+
+/// Run `sql` to completion and return its rows.
+pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
+    let mut out = Vec::new();
+    let mut rest = sql.as_bytes();
+    while !rest.is_empty() {
+        let (st, used) = c.prepare(rest)?;
+        rest = &rest[used.min(rest.len())..];
+        let Some(mut st) = st else { break };
+        loop {
+            match st.step(c)? {
+                StepResult::Row => out.push(
+                    (0..st.column_count())
+                        .map(|i| st.column(i).clone())
+                        .collect(),
+                ),
+                StepResult::Done => break,
+                StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Create the shadow tables and their initial rows.
+pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
+    let c = conn(host)?;
+    let cols: Vec<String> = (0..cfg.columns.len()).map(|i| format!(", c{i}")).collect();
+    let sql = format!(
+        "CREATE TABLE {data}(id INTEGER PRIMARY KEY, block BLOB);\
+         CREATE TABLE {idx}(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;\
+         CREATE TABLE {content}(id INTEGER PRIMARY KEY{cols});\
+         CREATE TABLE {docsize}(id INTEGER PRIMARY KEY, sz BLOB);\
+         CREATE TABLE {config}(k PRIMARY KEY, v) WITHOUT ROWID;\
+         INSERT INTO {data}(id, block) VALUES(1, X'');\
+         INSERT INTO {data}(id, block) VALUES(10, X'00000000000000');\
+         INSERT INTO {config}(k, v) VALUES('version', 4);",
+        data = cfg.shadow("data"),
+        idx = cfg.shadow("idx"),
+        content = cfg.shadow("content"),
+        docsize = cfg.shadow("docsize"),
+        config = cfg.shadow("config"),
+        cols = cols.concat(),
+    );
+    rows(c, &sql)?;
+    Ok(())
+}
+
+/// Drop the shadow tables (xDestroy).
+pub fn destroy(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
+    let c = conn(host)?;
+    let sql: String = SUFFIXES
+        .iter()
+        .map(|s| format!("DROP TABLE IF EXISTS {};", cfg.shadow(s)))
+        .collect();
+    rows(c, &sql)?;
+    Ok(())
+}

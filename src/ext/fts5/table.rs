@@ -1,0 +1,339 @@
+//! # An fts5 table: planning, scanning, columns
+//!
+//! Columns as declared: the table's columns, then the hidden column named
+//! after the table (MATCH's left side; its value is the cursor's id, which
+//! the auxiliary functions use to find the row being returned) and the
+//! hidden `rank` (bm25 of the row while a MATCH is in force, else NULL).
+//!
+//! xBestIndex takes every usable `MATCH` on a column or the table column
+//! and `=` on the table column (`t('query')`); their queries are ANDed,
+//! a column's MATCH restricted to that column. xFilter reads `%_content`
+//! in rowid order, tokenizes each row and keeps the rows the expression
+//! matches, with the phrase instances and the statistics bm25 needs.
+//!
+//! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
+//! under its id, and `Shared::row` is the row the cursor points at.
+
+use super::config::Config;
+use super::matcher::{self, Inst};
+use super::query::{self, Node, Query};
+use super::shadow;
+use super::tokenizer::{tokenize, Token};
+use crate::error::{Error, Result, SQLITE_ERROR};
+use crate::value::Value;
+use crate::vdbe::host::VmHost;
+use crate::vtab::{ColumnContext, ConflictMode, ConstraintOp, IndexInfo, VTab, VTabCursor};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// One fts5 table.
+pub struct Fts5Table {
+    /// Its declaration.
+    pub cfg: Config,
+}
+
+impl Fts5Table {
+    /// A table for `cfg`.
+    pub fn new(cfg: Config) -> Fts5Table {
+        Fts5Table { cfg }
+    }
+}
+
+/// Figures over the whole table, for bm25.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Rows in the table.
+    pub nrow: i64,
+    /// Tokens in all rows and columns.
+    pub ntoken: i64,
+    /// Per phrase: rows in which it occurs at least once.
+    pub nhit: Vec<i64>,
+}
+
+/// One matched row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Rowid.
+    pub rowid: i64,
+    /// The column values as stored.
+    pub values: Vec<Value>,
+    /// Tokens per column (none for UNINDEXED ones).
+    pub tokens: Vec<Vec<Token>>,
+    /// Per phrase, its instances that count for this row.
+    pub inst: Vec<Vec<Inst>>,
+}
+
+/// What an auxiliary function sees of a cursor.
+#[derive(Default)]
+pub struct Shared {
+    /// The query in force (None: a full scan).
+    pub query: Option<Arc<Query>>,
+    /// Table figures.
+    pub stats: Arc<Stats>,
+    /// The current row.
+    pub row: Option<Arc<Row>>,
+}
+
+/// Open cursors by id.
+pub fn cursors() -> &'static Mutex<HashMap<i64, Arc<Mutex<Shared>>>> {
+    static CURSORS: OnceLock<Mutex<HashMap<i64, Arc<Mutex<Shared>>>>> = OnceLock::new();
+    CURSORS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+static NEXT_ID: AtomicI64 = AtomicI64::new(1);
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl VTab for Fts5Table {
+    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        let n = self.cfg.columns.len() as i32;
+        let mut cols = Vec::new();
+        for (i, c) in info.constraints.iter().enumerate() {
+            if !c.usable {
+                continue;
+            }
+            let take = (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n)
+                || (c.op == ConstraintOp::EQ && c.column == n);
+            if take {
+                cols.push(c.column.to_string());
+                info.usage[i].argv_index = cols.len() as i32;
+                info.usage[i].omit = true;
+            }
+        }
+        info.idx_num = cols.len() as i32;
+        info.idx_str = Some(cols.join(","));
+        if cols.is_empty() {
+            info.estimated_cost = 1_000_000.0;
+            info.estimated_rows = 1_000_000;
+        } else {
+            info.estimated_cost = 1000.0;
+            info.estimated_rows = 100;
+        }
+        Ok(())
+    }
+
+    fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        lock(cursors()).insert(id, shared.clone());
+        Ok(Box::new(Fts5Cursor {
+            id,
+            cfg: self.cfg.clone(),
+            rows: Vec::new(),
+            at: 0,
+            shared,
+        }))
+    }
+
+    fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
+        shadow::destroy(host, &self.cfg)
+    }
+
+    fn writable(&self) -> bool {
+        true
+    }
+
+    fn update(
+        &self,
+        _host: &mut dyn VmHost,
+        _args: &[Value],
+        _on_conflict: ConflictMode,
+        _nochange: &[bool],
+    ) -> Result<Option<i64>> {
+        Err(Error::new(
+            SQLITE_ERROR,
+            "fts5 writes are not supported by ringlite yet",
+        ))
+    }
+
+    fn find_function(
+        &self,
+        n_args: i32,
+        name: &str,
+    ) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
+        super::aux::overload(n_args, name).map(|f| (f, 0))
+    }
+}
+
+/// A cursor: the matched rows, computed at xFilter.
+pub struct Fts5Cursor {
+    id: i64,
+    cfg: Config,
+    rows: Vec<Arc<Row>>,
+    at: usize,
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl Drop for Fts5Cursor {
+    fn drop(&mut self) {
+        lock(cursors()).remove(&self.id);
+    }
+}
+
+/// Join several queries with AND, renumbering the phrases.
+fn and_all(qs: Vec<Query>) -> Option<Query> {
+    let mut it = qs.into_iter();
+    let mut acc = it.next()?;
+    for q in it {
+        let off = acc.phrases.len();
+        acc.phrases.extend(q.phrases);
+        let root = shift(q.root, off);
+        acc.root = Node::And(Box::new(acc.root), Box::new(root));
+    }
+    Some(acc)
+}
+
+fn shift(n: Node, off: usize) -> Node {
+    match n {
+        Node::Phrase(i) => Node::Phrase(i + off),
+        Node::Near(l, d) => Node::Near(l.into_iter().map(|i| i + off).collect(), d),
+        Node::And(a, b) => Node::And(Box::new(shift(*a, off)), Box::new(shift(*b, off))),
+        Node::Or(a, b) => Node::Or(Box::new(shift(*a, off)), Box::new(shift(*b, off))),
+        Node::Not(a, b) => Node::Not(Box::new(shift(*a, off)), Box::new(shift(*b, off))),
+    }
+}
+
+impl Fts5Cursor {
+    fn publish(&self) {
+        lock(&self.shared).row = self.rows.get(self.at).cloned();
+    }
+}
+
+impl VTabCursor for Fts5Cursor {
+    fn filter(
+        &mut self,
+        host: &mut dyn VmHost,
+        _idx_num: i32,
+        idx_str: Option<&str>,
+        args: &[Value],
+    ) -> Result<()> {
+        let ncol = self.cfg.columns.len();
+        let mut qs = Vec::new();
+        let targets: Vec<usize> = idx_str
+            .unwrap_or("")
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        for (k, a) in args.iter().enumerate() {
+            let col = targets.get(k).copied().unwrap_or(ncol);
+            // NULL reads as an empty query (a syntax error, as in SQLite).
+            let text = a
+                .as_ref()
+                .to_text()
+                .map(|t| t.into_owned())
+                .unwrap_or_default();
+            let text = String::from_utf8_lossy(&text).into_owned();
+            qs.push(query::parse(
+                &text,
+                &self.cfg.columns,
+                (col < ncol).then_some(col),
+            )?);
+        }
+        let q = and_all(qs).map(Arc::new);
+        let c = shadow::conn(host)?;
+        let cols: String = (0..ncol).map(|i| format!(", c{i}")).collect();
+        let data = shadow::rows(
+            c,
+            &format!(
+                "SELECT id{cols} FROM {} ORDER BY id",
+                self.cfg.shadow("content")
+            ),
+        )?;
+        let mut stats = Stats {
+            nhit: vec![0; q.as_ref().map_or(0, |q| q.phrases.len())],
+            ..Stats::default()
+        };
+        let mut rows = Vec::new();
+        for r in data {
+            let rowid = match r.first() {
+                Some(Value::Integer(i)) => *i,
+                _ => return Err(Error::corrupt()),
+            };
+            let values: Vec<Value> = r[1..].to_vec();
+            let tokens: Vec<Vec<Token>> = values
+                .iter()
+                .zip(&self.cfg.unindexed)
+                .map(|(v, un)| if *un { Vec::new() } else { value_tokens(v) })
+                .collect();
+            stats.nrow += 1;
+            stats.ntoken += tokens.iter().map(|t| t.len() as i64).sum::<i64>();
+            let mut inst = Vec::new();
+            let keep = match &q {
+                None => true,
+                Some(q) => {
+                    let doc: Vec<Vec<String>> = tokens
+                        .iter()
+                        .map(|t| t.iter().map(|x| x.text.clone()).collect())
+                        .collect();
+                    for (i, p) in q.phrases.iter().enumerate() {
+                        if !matcher::phrase_instances(p, &doc).is_empty() {
+                            stats.nhit[i] += 1;
+                        }
+                    }
+                    matcher::evaluate(q, &doc, &mut inst)
+                }
+            };
+            if keep {
+                rows.push(Arc::new(Row {
+                    rowid,
+                    values,
+                    tokens,
+                    inst,
+                }));
+            }
+        }
+        self.rows = rows;
+        self.at = 0;
+        {
+            let mut s = lock(&self.shared);
+            s.query = q;
+            s.stats = Arc::new(stats);
+        }
+        self.publish();
+        Ok(())
+    }
+
+    fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
+        self.at += 1;
+        self.publish();
+        Ok(())
+    }
+
+    fn eof(&mut self) -> bool {
+        self.at >= self.rows.len()
+    }
+
+    fn column(&mut self, _host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
+        let n = self.cfg.columns.len();
+        let Some(row) = self.rows.get(self.at) else {
+            return Ok(Value::Null);
+        };
+        if ctx.column < n {
+            return Ok(row.values[ctx.column].clone());
+        }
+        if ctx.column == n {
+            return Ok(Value::Integer(self.id));
+        }
+        let s = lock(&self.shared);
+        match &s.query {
+            Some(q) => Ok(Value::Real(super::aux::bm25(q, &s.stats, row, &[]))),
+            None => Ok(Value::Null),
+        }
+    }
+
+    fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
+        Ok(self.rows.get(self.at).map_or(0, |r| r.rowid))
+    }
+}
+
+/// The tokens of a stored value (its text form; NULL has none).
+pub fn value_tokens(v: &Value) -> Vec<Token> {
+    v.as_ref()
+        .to_text()
+        .map(|t| tokenize(&t))
+        .unwrap_or_default()
+}

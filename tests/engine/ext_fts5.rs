@@ -1,0 +1,267 @@
+//! FTS5 (`src/ext/fts5`): tables created by ours are the reference's
+//! byte for byte in their schema and shadow rows, and a table the
+//! reference SQLite created and filled is queried by ours with the same
+//! answers (MATCH syntax, rank/bm25 order, highlight) and the same errors.
+//! Writes are refused in this stage, with an error saying so.
+
+use crate::sql_common::{run_ours, run_ref, Outcome, RefDb};
+use ringlite::{Connection, OpenFlags};
+
+fn open_ours(path: &str) -> Connection {
+    Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).expect("open")
+}
+
+const SHADOW: &str = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name;\
+    SELECT id, hex(block) FROM t_data ORDER BY id; SELECT * FROM t_idx; SELECT * FROM t_content;\
+    SELECT id, hex(sz) FROM t_docsize; SELECT * FROM t_config;";
+
+#[test]
+fn create_makes_the_reference_shadow_tables() {
+    for decl in [
+        "fts5(a, b)",
+        "fts5(a, b, prefix=2)",
+        "fts5(\"x y\", b UNINDEXED, prefix='2 3')",
+        "fts5(body)",
+    ] {
+        let mut c = crate::sql_common::ours_open();
+        let r = RefDb::open();
+        let sql = format!("CREATE VIRTUAL TABLE t USING {decl}");
+        assert_eq!(run_ours(&mut c, &sql), run_ref(&r, &sql), "{sql}");
+        assert_eq!(run_ours(&mut c, SHADOW), run_ref(&r, SHADOW), "{sql}");
+        let drop = "DROP TABLE t; SELECT name FROM sqlite_master";
+        assert_eq!(run_ours(&mut c, drop), run_ref(&r, drop), "{sql}");
+    }
+}
+
+#[test]
+fn create_errors_as_sqlite() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    for sql in [
+        "CREATE VIRTUAL TABLE t1 USING fts5(rank)",
+        "CREATE VIRTUAL TABLE t2 USING fts5(a, bogus=1)",
+        "CREATE VIRTUAL TABLE t3 USING fts5(a, prefix=0)",
+    ] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+    // Options of later stages are refused, never ignored.
+    for sql in [
+        "CREATE VIRTUAL TABLE t4 USING fts5(a, tokenize=porter)",
+        "CREATE VIRTUAL TABLE t5 USING fts5(a, detail=none)",
+        "CREATE VIRTUAL TABLE t6 USING fts5(a, content='')",
+    ] {
+        match run_ours(&mut c, sql).pop() {
+            Some(Outcome::Error { message, .. }) => assert!(
+                message.contains("not supported by ringlite yet"),
+                "{message}"
+            ),
+            o => panic!("{sql}: {o:?}"),
+        }
+    }
+}
+
+const DOCS: &[(&str, &str)] = &[
+    ("the quick brown fox", "jumps over the lazy dog"),
+    ("A B C D x x x E F x", "nothing here"),
+    ("one two three", "three two one"),
+    ("Ünïcode café naïve", "résumé and CAFÉ"),
+    ("hello world", "world hello world"),
+    ("two three four five", "six seven"),
+    ("fox fox fox", "dog"),
+    ("prefix predicate prelude", "post"),
+];
+
+const QUERIES: &[&str] = &[
+    "fox",
+    "FOX",
+    "\"quick brown\"",
+    "\"brown quick\"",
+    "pre*",
+    "pr*",
+    "fox AND dog",
+    "fox OR hello",
+    "fox NOT lazy",
+    "one OR two NOT three",
+    "one two OR three",
+    "fox dog",
+    "NEAR(e d, 4)",
+    "NEAR(e d, 3)",
+    "NEAR(e d, 2)",
+    "NEAR(\"c d\" \"e f\", 3)",
+    "NEAR(\"c\" \"e f\", 3)",
+    "NEAR(a d e, 6)",
+    "NEAR(a d e, 5)",
+    "NEAR(\"a b c d\" \"b c\" \"e f\", 4)",
+    "NEAR(\"a b c d\" \"b c\" \"e f\", 3)",
+    "a : fox",
+    "b : fox",
+    "b : hello",
+    "{a b} : three",
+    "- a : world",
+    "^hello",
+    "^world",
+    "b : ^world",
+    "^ one + two",
+    "cafe",
+    "CAFÉ",
+    "naive",
+    "unicode",
+    "resume",
+    "x",
+    "world",
+    "(fox OR dog) AND (lazy OR three)",
+    "one + two",
+    "\"\"",
+];
+
+fn fill(r: &RefDb) {
+    run_ref(r, "CREATE VIRTUAL TABLE t USING fts5(a, b)");
+    for (i, (a, b)) in DOCS.iter().enumerate() {
+        let sql = format!(
+            "INSERT INTO t(rowid, a, b) VALUES({}, '{}', '{}')",
+            i + 1,
+            a.replace('\'', "''"),
+            b.replace('\'', "''")
+        );
+        assert!(
+            matches!(run_ref(r, &sql).pop(), Some(Outcome::Rows { .. })),
+            "{sql}"
+        );
+    }
+}
+
+/// Reals compared to 12 significant digits (bm25 sums in another order
+/// may differ in the last bit); everything else exactly.
+fn approx(o: Vec<Outcome>) -> Vec<Outcome> {
+    o.into_iter()
+        .map(|x| match x {
+            Outcome::Rows { names, rows } => Outcome::Rows {
+                names,
+                rows: rows
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|v| match v {
+                                crate::sql_common::V::Real(b) => crate::sql_common::V::Text(
+                                    format!("{:.12e}", f64::from_bits(b)).into_bytes(),
+                                ),
+                                v => v,
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            },
+            e => e,
+        })
+        .collect()
+}
+
+#[test]
+fn reference_file_is_read_by_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.db");
+    let path = path.to_str().unwrap();
+    let r = RefDb::open_path(path);
+    fill(&r);
+    let mut c = open_ours(path);
+    let mut n = 0;
+    for q in QUERIES {
+        let q = q.replace('\'', "''");
+        for sql in [
+            format!("SELECT rowid, a, b FROM t WHERE t MATCH '{q}'"),
+            format!("SELECT rowid, rank FROM t WHERE t MATCH '{q}' ORDER BY rank, rowid"),
+            format!("SELECT rowid, bm25(t), bm25(t, 2.0, 0.5) FROM t('{q}') ORDER BY rowid"),
+            format!("SELECT rowid, highlight(t, 0, '[', ']'), highlight(t, 1, '<', '>') FROM t WHERE t MATCH '{q}'"),
+            format!("SELECT rowid FROM t WHERE b MATCH '{q}'"),
+            format!("SELECT count(*) FROM t WHERE t MATCH '{q}' AND rowid > 2"),
+        ] {
+            assert_eq!(approx(run_ours(&mut c, &sql)), approx(run_ref(&r, &sql)), "{sql}");
+            n += 1;
+        }
+    }
+    for sql in [
+        "SELECT rowid, a FROM t ORDER BY rowid",
+        "SELECT rowid, rank FROM t WHERE rowid = 3",
+        "SELECT * FROM t WHERE t MATCH 'fox' AND t MATCH 'dog'",
+        "SELECT * FROM t WHERE a MATCH 'fox' AND b MATCH 'dog'",
+        "SELECT * FROM t WHERE t MATCH 'x:one'",
+        "SELECT * FROM t WHERE t MATCH 'one AND'",
+        "SELECT * FROM t WHERE t MATCH '(one'",
+        "SELECT * FROM t WHERE t MATCH 'one.'",
+        "SELECT * FROM t WHERE t MATCH '\"one'",
+        "SELECT * FROM t WHERE t MATCH 'NOT one'",
+        "SELECT * FROM t WHERE t MATCH '(one OR two) three'",
+        "SELECT * FROM t WHERE t MATCH 'one + ^two'",
+        "SELECT * FROM t WHERE t MATCH NULL",
+        "SELECT bm25(1)",
+        "SELECT highlight(a, 0, 1, 2) FROM t",
+        "SELECT rowid, highlight(t, 0, '[', ']') FROM t ORDER BY rowid",
+    ] {
+        assert_eq!(
+            approx(run_ours(&mut c, sql)),
+            approx(run_ref(&r, sql)),
+            "{sql}"
+        );
+        n += 1;
+    }
+    assert!(n > 200);
+}
+
+#[test]
+fn writes_are_refused_and_files_stay_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let path = path.to_str().unwrap();
+    let mut c = open_ours(path);
+    run_ours(&mut c, "CREATE VIRTUAL TABLE t USING fts5(a, b)");
+    refused(
+        &mut c,
+        &[
+            "INSERT INTO t VALUES('x', 'y')",
+            "INSERT INTO t(t) VALUES('optimize')",
+        ],
+    );
+    drop(c);
+    // The reference accepts the table ours created, fills it, and ours
+    // then reads what it wrote.
+    let r = RefDb::open_path(path);
+    let check = "INSERT INTO t(t) VALUES('integrity-check'); PRAGMA integrity_check";
+    assert!(!run_ref(&r, check)
+        .iter()
+        .any(|o| matches!(o, Outcome::Error { .. })));
+    run_ref(
+        &r,
+        "INSERT INTO t VALUES('hello world', 'foo bar'), ('world peace', 'hello')",
+    );
+    assert!(!run_ref(&r, check)
+        .iter()
+        .any(|o| matches!(o, Outcome::Error { .. })));
+    let mut c = open_ours(path);
+    refused(
+        &mut c,
+        &[
+            "DELETE FROM t",
+            "UPDATE t SET a = 'z'",
+            "DELETE FROM t WHERE rowid = 1",
+            "INSERT INTO t VALUES('x', 'y')",
+        ],
+    );
+    assert!(!run_ref(&r, check)
+        .iter()
+        .any(|o| matches!(o, Outcome::Error { .. })));
+    let q =
+        "SELECT rowid, highlight(t, 0, '(', ')'), rank FROM t WHERE t MATCH 'hello' ORDER BY rank";
+    assert_eq!(approx(run_ours(&mut c, q)), approx(run_ref(&r, q)));
+}
+
+fn refused(c: &mut Connection, sqls: &[&str]) {
+    for sql in sqls {
+        match run_ours(c, sql).pop() {
+            Some(Outcome::Error { message, .. }) => assert_eq!(
+                message, "fts5 writes are not supported by ringlite yet",
+                "{sql}"
+            ),
+            o => panic!("{sql}: {o:?}"),
+        }
+    }
+}
