@@ -9,18 +9,22 @@
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
+//! - `writer.rs`: INSERT/UPDATE/DELETE, the index rewritten,
 //! - `aux.rs`: `bm25()`, `highlight()` (and `snippet()`, refused).
 //!
 //! How queries are answered in this stage: by tokenizing the rows of
 //! `%_content` (the regular content table holds every value as written),
 //! not by reading the inverted index in `%_data`; the answers are the
 //! same as the index would give for the default tokenizer, only slower.
-//! Writes (INSERT/UPDATE/DELETE and the special commands) are refused,
-//! so a table's index is never left out of step with its content. See
+//! Writes (`writer.rs`) rewrite the whole index as one single-page
+//! segment after each change; an index needing more than one page, a
+//! table with `prefix=`, and the special commands other than 'rebuild'
+//! and 'optimize' are refused before anything is written. See
 //! `FORMAT.md` for what was learnt about the `%_data` format so far.
 //!
-//! Invariant: a table's shadow tables are only written by `xCreate`
-//! (initial rows) and dropped by `xDestroy`.
+//! Invariant: the shadow tables are written only by `xCreate` (initial
+//! rows) and `writer.rs`, which keeps index and content in step; they
+//! are dropped by `xDestroy`.
 
 pub mod aux;
 pub mod config;
@@ -30,6 +34,7 @@ pub mod query;
 pub mod shadow;
 pub mod table;
 pub mod tokenizer;
+pub mod writer;
 
 use crate::connection::Connection;
 use crate::error::Result;

@@ -19,6 +19,7 @@ use super::matcher::{self, Inst};
 use super::query::{self, Node, Query};
 use super::shadow;
 use super::tokenizer::{tokenize, Token};
+use super::writer;
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
@@ -138,15 +139,59 @@ impl VTab for Fts5Table {
 
     fn update(
         &self,
-        _host: &mut dyn VmHost,
-        _args: &[Value],
+        host: &mut dyn VmHost,
+        args: &[Value],
         _on_conflict: ConflictMode,
         _nochange: &[bool],
     ) -> Result<Option<i64>> {
-        Err(Error::new(
-            SQLITE_ERROR,
-            "fts5 writes are not supported by ringlite yet",
-        ))
+        let n = self.cfg.columns.len();
+        let rowid = |v: &Value| -> Result<Option<i64>> {
+            match v {
+                Value::Null => Ok(None),
+                Value::Integer(i) => Ok(Some(*i)),
+                Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.0e18 => Ok(Some(*r as i64)),
+                _ => Err(Error::new(
+                    crate::error::SQLITE_MISMATCH,
+                    "datatype mismatch",
+                )),
+            }
+        };
+        if args.len() == 1 {
+            let Some(id) = rowid(&args[0])? else {
+                return Ok(None);
+            };
+            return writer::apply(host, &self.cfg, writer::Change::Delete(id));
+        }
+        if args.len() < 2 + n {
+            return Err(Error::new(SQLITE_ERROR, "fts5: wrong number of values"));
+        }
+        let vals = args[2..2 + n].to_vec();
+        let command = args.get(2 + n).filter(|v| !v.is_null());
+        let rank = args.get(3 + n).filter(|v| !v.is_null());
+        match (rowid(&args[0])?, command) {
+            (None, Some(cmd)) => {
+                let cmd = cmd
+                    .as_ref()
+                    .to_text()
+                    .map(|t| String::from_utf8_lossy(&t).into_owned())
+                    .unwrap_or_default();
+                match (cmd.as_str(), rank) {
+                    ("rebuild" | "optimize", None) => {
+                        writer::apply(host, &self.cfg, writer::Change::Rebuild).map(|_| Some(0))
+                    }
+                    _ => Err(Error::unsupported(&format!("the fts5 command '{cmd}'"))),
+                }
+            }
+            (None, None) => writer::apply(
+                host,
+                &self.cfg,
+                writer::Change::Insert(rowid(&args[1])?, vals),
+            ),
+            (Some(old), _) => {
+                let new = rowid(&args[1])?.unwrap_or(old);
+                writer::apply(host, &self.cfg, writer::Change::Update(old, new, vals))
+            }
+        }
     }
 
     fn find_function(
