@@ -195,9 +195,11 @@ impl ScalarFunction for Outside {
     }
 }
 
-/// Register the global bm25/highlight/snippet.
+/// Register the global bm25/highlight. The global `snippet` is FTS3's
+/// (`src/ext/fts3`), which answers for its own tables and gives the same
+/// context error elsewhere; fts5 tables overload it.
 pub fn register_globals(conn: &mut Connection) -> Result<()> {
-    for n in NAMES {
+    for n in ["bm25", "highlight"] {
         conn.create_function(FuncDef {
             name: n.to_string(),
             n_args: -1,
