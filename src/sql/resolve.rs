@@ -157,6 +157,12 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
         // (Found as a table's column inside a parenthesized join: another
         // table of that name makes `t.col` ambiguous.)
         let mut by_source = false;
+        // An unqualified `rowid` that some item has as a real column names
+        // that column: the implicit rowids of the others do not compete
+        // with it (as in SQLite; two implicit ones are ambiguous).
+        let real_rowid_column = qualifier.is_none()
+            && is_rowid_name(name)
+            && scope.items.iter().any(|it| it.columns.iter().any(|c| !c.hidden && c.name.eq_ignore_ascii_case(name)));
         for (ii, item) in scope.items.iter().enumerate() {
             if let Some(q) = qualifier {
                 if !qualifier_names(item, db, q) {
@@ -176,6 +182,9 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                 continue;
             }
             if let Some((col, visible_col)) = column_of(item, name) {
+                if real_rowid_column && visible_col.is_none() {
+                    continue;
+                }
                 if qualifier.is_none() {
                     if let Some(vc) = visible_col {
                         if item.columns[vc].hidden {
