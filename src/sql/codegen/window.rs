@@ -1066,19 +1066,7 @@ impl<'b> Compiler<'_> {
             let q = self.b.reg();
             self.b.add(Opcode::Rowid, peek, q, 0);
             self.b.add4(Opcode::Gt, hi, fdone, q, P4::None, 0);
-            if np > 0 {
-                let pk = self.b.regs(np);
-                let tk = self.b.regs(np);
-                for k in 0..np {
-                    self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
-                    self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
-                }
-                let same = self.b.label();
-                let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
-                self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
-                self.b.add(Opcode::Jump, fdone, same, fdone);
-                self.b.bind(same);
-            }
+            self.leave_unless_same_partition(peek, trail, np, &ki, fdone);
             for k in 0..na {
                 self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
             }
@@ -1274,6 +1262,25 @@ impl<'b> Compiler<'_> {
         Ok((lead, nk))
     }
 
+    /// Jump to `out` unless the row under `peek` is in the partition of
+    /// the row under `trail` (the first `np` sort keys are equal).
+    fn leave_unless_same_partition(&mut self, peek: i32, trail: i32, np: usize, ki: &KeyInfo, out: i32) {
+        if np == 0 {
+            return;
+        }
+        let pk = self.b.regs(np);
+        let tk = self.b.regs(np);
+        for k in 0..np {
+            self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
+            self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
+        }
+        let same = self.b.label();
+        let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
+        self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
+        self.b.add(Opcode::Jump, out, same, out);
+        self.b.bind(same);
+    }
+
     /// The current row's value of a moving aggregate (see `moving` in
     /// [`Self::window_pass`]): rows of the accumulator below the frame
     /// start `lo` are removed (xInverse), rows from `m_next` through the
@@ -1325,19 +1332,7 @@ impl<'b> Compiler<'_> {
         let q = self.b.reg();
         self.b.add(Opcode::Rowid, peek, q, 0);
         self.b.add4(Opcode::Gt, hi, st_done, q, P4::None, 0);
-        if np > 0 {
-            let pk = self.b.regs(np);
-            let tk = self.b.regs(np);
-            for k in 0..np {
-                self.b.add(Opcode::Column, peek, k as i32, pk + k as i32);
-                self.b.add(Opcode::Column, trail, k as i32, tk + k as i32);
-            }
-            let same = self.b.label();
-            let pki = Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() });
-            self.b.add4(Opcode::Compare, pk, tk, np as i32, P4::KeyInfo(pki), 0);
-            self.b.add(Opcode::Jump, st_done, same, st_done);
-            self.b.bind(same);
-        }
+        self.leave_unless_same_partition(peek, trail, np, ki, st_done);
         for k in 0..na {
             self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
         }
