@@ -45,7 +45,7 @@ $(REF_OBJ):
 # The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
 include compat-tests/compat.mk
 
-TEST_SUITES := test-cargo test-capi compat-test test-tcl
+TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl
 
 .PHONY: all lib lib-sysver header deps cbindgen install demo test soak $(TEST_SUITES) clean-build
 
@@ -117,6 +117,15 @@ demo: deps
 	capi/demo/run.sh $(LIBDIR)
 
 test: deps $(TEST_SUITES)
+
+# The house rules, checked first (seconds): the whole tree is formatted with
+# rustfmt.toml's settings, and the engine and C API crates are clippy-clean
+# (the lints the house does not follow are allowed in src/lib.rs, with why).
+test-lint:
+	@command -v rustfmt >/dev/null && $(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release -p ringlite -p ringlite-capi -- -D warnings
 
 test-cargo:
 	$(CARGO) test --workspace

@@ -69,7 +69,9 @@ fn main() {
             step(&mut c, &mut ins);
             ins.reset(&mut c);
         }
-        let (ins, _) = c.prepare(b"INSERT INTO users VALUES(?1, substr('abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnop', 1 + ?1 % 7, 20 + ?1 % 40))").unwrap();
+        let (ins, _) = c
+            .prepare(b"INSERT INTO users VALUES(?1, substr('abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnop', 1 + ?1 % 7, 20 + ?1 % 40))")
+            .unwrap();
         let mut ins = ins.unwrap();
         for i in 1..=20000 {
             ins.bind(1, Value::Integer(i)).unwrap();
@@ -179,7 +181,8 @@ fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, 
             "scan" => {
                 while step(c, st) {
                     if std::env::var("SHOW").is_ok() {
-                        let (a, b) = (st.status(4, false), st.status(1, false)); eprintln!("row: {:?} steps {a} fullscan {b}", st.column(0));
+                        let (a, b) = (st.status(4, false), st.status(1, false));
+                        eprintln!("row: {:?} steps {a} fullscan {b}", st.column(0));
                     }
                     sum += 1;
                 }

@@ -348,11 +348,7 @@ impl Connection {
     /// at least one request completes (at once if nothing is in flight).
     /// Returns the number of completions reaped.
     pub fn io_poll(&self, timeout_ms: i32) -> Result<usize> {
-        let timeout = if timeout_ms < 0 {
-            None
-        } else {
-            Some(std::time::Duration::from_millis(timeout_ms as u64))
-        };
+        let timeout = if timeout_ms < 0 { None } else { Some(std::time::Duration::from_millis(timeout_ms as u64)) };
         self.state.io.backend().poll(timeout)
     }
 
@@ -365,13 +361,8 @@ impl Connection {
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
         let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
-        let btree = Btree::open(&io, file, opts).map_err(|e| {
-            if e.primary() == SQLITE_CANTOPEN {
-                Error::new(e.code, "unable to open database file")
-            } else {
-                e
-            }
-        })?;
+        let btree =
+            Btree::open(&io, file, opts).map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, "unable to open database file") } else { e })?;
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
         let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false, shared: false })?;
         temp.set_temp_database();
@@ -514,7 +505,11 @@ impl Connection {
         }
     }
 
-    fn compile_once(&mut self, sql: &[u8], vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>) -> Result<(Option<Program>, usize)> {
+    fn compile_once(
+        &mut self,
+        sql: &[u8],
+        vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
+    ) -> Result<(Option<Program>, usize)> {
         self.ensure_schema()?;
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
@@ -612,7 +607,10 @@ impl Connection {
                 // an error message: it becomes SQLITE_INTERNAL, with one.
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_program(cmd))).unwrap_or_else(|payload| {
                     let what = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-                    Err(crate::error::Error::new(crate::error::SQLITE_INTERNAL, format!("internal error while compiling the statement (a bug in ringlite): {what}")))
+                    Err(crate::error::Error::new(
+                        crate::error::SQLITE_INTERNAL,
+                        format!("internal error while compiling the statement (a bug in ringlite): {what}"),
+                    ))
                 })
             };
             let prog = match &numbering.text {
@@ -1285,7 +1283,11 @@ impl Statement {
                     self.vm.halted = true;
                     return Ok(None);
                 }
-                if e.primary() == SQLITE_BUSY && !produced && !self.vm.busy_not_retried && conn.state.busy_retry(*busy_count, *busy_since.get_or_insert_with(std::time::Instant::now)) {
+                if e.primary() == SQLITE_BUSY
+                    && !produced
+                    && !self.vm.busy_not_retried
+                    && conn.state.busy_retry(*busy_count, *busy_since.get_or_insert_with(std::time::Instant::now))
+                {
                     *busy_count += 1;
                     self.vm.halted = true;
                     return Ok(None);
@@ -1514,14 +1516,14 @@ fn push_literal(out: &mut Vec<u8>, v: &Value) {
 // Whole-database copies and blob I/O, with access to the connection's
 // insides: online backup, incremental blob handles, serialize/deserialize,
 // VACUUM.
+mod analyze;
 mod attach;
-mod vtab;
 pub mod backup;
 pub mod blob;
+pub mod pages;
 mod serialize;
 mod vacuum;
-mod analyze;
-pub mod pages;
+mod vtab;
 
 /// BINARY, NOCASE and RTRIM: always listed by `PRAGMA collation_list`,
 /// whether or not an application replaced them.

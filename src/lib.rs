@@ -39,16 +39,16 @@
 // `if` into it changes which arm runs (`collapsible_match`).
 #![allow(clippy::too_many_arguments, clippy::type_complexity, clippy::collapsible_match)]
 
-pub mod error;
-pub mod io;
-pub mod value;
-pub mod pager;
 pub mod btree;
+pub mod connection;
+pub mod error;
+pub mod ext;
+pub mod io;
+pub mod pager;
+pub mod sql;
+pub mod value;
 pub mod vdbe;
 pub mod vtab;
-pub mod sql;
-pub mod connection;
-pub mod ext;
 
 pub use connection::{ConfigFlag, Connection, OpenFlags, Statement, StepResult};
 pub use error::{Error, Result};

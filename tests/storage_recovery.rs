@@ -146,7 +146,9 @@ fn sqlite_hot_journal_is_rolled_back_by_us() {
     let path = dir.path().join("theirs.db").to_str().unwrap().to_string();
     let copy = dir.path().join("crashed.db").to_str().unwrap().to_string();
     let db = Sqlite::open(&path);
-    db.exec("CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<2000) INSERT INTO t SELECT i, randomblob(i % 900) FROM c;");
+    db.exec(
+        "CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<2000) INSERT INTO t SELECT i, randomblob(i % 900) FROM c;",
+    );
     let before = sqlite_rows(&db);
     // A transaction big enough to spill into the database file before
     // commit; copying the files now captures a crash mid-transaction.
@@ -533,7 +535,9 @@ fn sqlite_process_killed_mid_transaction_is_rolled_back_by_us() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("killed.db").to_str().unwrap().to_string();
     let db = Sqlite::open(&path);
-    db.exec("CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<1500) INSERT INTO t SELECT i, randomblob(i % 700) FROM c;");
+    db.exec(
+        "CREATE TABLE t(a,b); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<1500) INSERT INTO t SELECT i, randomblob(i % 700) FROM c;",
+    );
     let before = sqlite_rows(&db);
     let root = match db.query("SELECT rootpage FROM sqlite_schema WHERE name='t'")[0][0] {
         V::Int(r) => r as u32,
@@ -541,7 +545,10 @@ fn sqlite_process_killed_mid_transaction_is_rolled_back_by_us() {
     };
     drop(db);
     let child = Child::start(&path, "die", "PRAGMA cache_size=5; BEGIN; UPDATE t SET b = zeroblob(900) WHERE a % 2 = 0; DELETE FROM t WHERE a % 5 = 0;");
-    let status = { let mut c = child; c.proc.wait().unwrap() };
+    let status = {
+        let mut c = child;
+        c.proc.wait().unwrap()
+    };
     assert!(status.success());
     assert!(std::path::Path::new(&format!("{path}-journal")).exists(), "the dead writer leaves a hot journal");
     let io = IoContext::new(Arc::new(SyncBackend::new()));

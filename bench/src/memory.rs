@@ -85,13 +85,7 @@ fn run_step<E: Engine>(e: &mut E, sql: &str, fetch: &Fetch, blob_len: impl Fn(&E
 fn measure(engine: &str, step: usize, dir: &Path) -> R<(u64, Duration)> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let child = std::process::Command::new(exe)
-        .arg("memory-child")
-        .arg(engine)
-        .arg(step.to_string())
-        .arg(dir)
-        .spawn()
-        .map_err(|e| e.to_string())?;
+    let child = std::process::Command::new(exe).arg("memory-child").arg(engine).arg(step.to_string()).arg(dir).spawn().map_err(|e| e.to_string())?;
     let mut status = 0;
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: waits for the child just spawned; `status` and `usage` are

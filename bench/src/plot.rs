@@ -53,11 +53,22 @@ fn render(points: &[Point]) -> String {
         let oy = (k / 2) as f64 * (PANEL_H + MARGIN_B + MARGIN_T) + MARGIN_T + 20.0;
         let x = |n: f64| ox + n / max_n * PANEL_W;
         let y = |v: f64| oy + PANEL_H - (v.max(1e-3).log10() - lo) / (hi - lo) * PANEL_H;
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle" font-weight="bold">{title} query latency (µs, log scale)</text>"#, ox + PANEL_W / 2.0, oy - 8.0);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-weight="bold">{title} query latency (µs, log scale)</text>"#,
+            ox + PANEL_W / 2.0,
+            oy - 8.0
+        );
         let _ = writeln!(s, r#"<rect x="{ox}" y="{oy}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="black"/>"#);
         for e in lo as i32..=hi as i32 {
             let yy = y(10f64.powi(e));
-            let _ = writeln!(s, r##"<line x1="{ox}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">1e{e}</text>"##, ox + PANEL_W, ox - 5.0, yy + 4.0);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{ox}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">1e{e}</text>"##,
+                ox + PANEL_W,
+                ox - 5.0,
+                yy + 4.0
+            );
         }
         for n in (0..=max_n as usize).step_by(((max_n as usize) / 10).max(1)) {
             let xx = x(n as f64);
@@ -75,7 +86,14 @@ fn render(points: &[Point]) -> String {
             }
             let ly = oy + 15.0 + i as f64 * 15.0;
             let note = if pts.is_empty() { " (not measured)" } else { "" };
-            let _ = writeln!(s, r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2"/><text x="{}" y="{}">{config}{note}</text>"#, ox + 8.0, ox + 28.0, ox + 32.0, ly + 4.0);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{}" x2="{}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2"/><text x="{}" y="{}">{config}{note}</text>"#,
+                ox + 8.0,
+                ox + 28.0,
+                ox + 32.0,
+                ly + 4.0
+            );
         }
     }
     s.push_str("</svg>\n");

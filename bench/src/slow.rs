@@ -198,7 +198,8 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
             match r {
                 Ok(r) => {
                     let q = r.percentiles();
-                    let (tp, p99) = base_run.map_or(("n/a".into(), "n/a".into()), |(t, p)| (format!("{:.2}×", r.throughput() / t), format!("{:.2}×", q[2] / p)));
+                    let (tp, p99) =
+                        base_run.map_or(("n/a".into(), "n/a".into()), |(t, p)| (format!("{:.2}×", r.throughput() / t), format!("{:.2}×", q[2] / p)));
                     let per = |n: &u64| *n as f64 / r.ops.max(1) as f64;
                     let _ = writeln!(
                         md,

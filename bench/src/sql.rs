@@ -105,7 +105,11 @@ pub fn run(cfg: Config, dir: &Path) -> R<Vec<Row>> {
     }
     let queries: [(String, u64, &str); 4] = [
         (format!("scan with filter over {} rows", sz.t_rows), sz.t_rows, "SELECT a, b FROM t WHERE c % 10 = 3 AND length(b) > 20"),
-        (format!("3-way join, {} orders", sz.orders), sz.orders, "SELECT o.id, c.name, i.price FROM orders o JOIN customers c ON c.id = o.cust JOIN items i ON i.id = o.item WHERE i.price > 50"),
+        (
+            format!("3-way join, {} orders", sz.orders),
+            sz.orders,
+            "SELECT o.id, c.name, i.price FROM orders o JOIN customers c ON c.id = o.cust JOIN items i ON i.id = o.item WHERE i.price > 50",
+        ),
         (format!("GROUP BY over {} rows (1000 groups)", sz.big), sz.big, "SELECT g, count(*), sum(v), min(v) FROM big GROUP BY g"),
         (format!("ORDER BY without index, {} rows", sz.t_rows), sz.t_rows, "SELECT a, c, b FROM t ORDER BY c, a"),
     ];

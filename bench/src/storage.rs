@@ -60,7 +60,14 @@ pub fn run(cfg: Config, dir: &Path) -> R<Vec<Row>> {
             );
         }
     }
-    pair(cfg, &mut rows, format!("full scan sum(length(b)), {} rows", sz.rows), sz.rows, || scan::<Sqlite>(cfg, &base, dir), || scan::<Ringlite>(cfg, &base, dir));
+    pair(
+        cfg,
+        &mut rows,
+        format!("full scan sum(length(b)), {} rows", sz.rows),
+        sz.rows,
+        || scan::<Sqlite>(cfg, &base, dir),
+        || scan::<Ringlite>(cfg, &base, dir),
+    );
     pair(
         cfg,
         &mut rows,

@@ -126,7 +126,11 @@ pub fn run(quick: bool, counts: Option<Vec<usize>>, dir: &Path) -> R<(Vec<Point>
         eprintln!("tenants: N = {n}");
         let pct = |r: R<Run>| r.map(|r| r.percentiles());
         points.push(Point { tenants: n, config: "sqlite threads", result: pct(sched::threads::<Sqlite, _>(f, &setup, plans(), |p: &Path| Sqlite::open(p))) });
-        points.push(Point { tenants: n, config: "ringlite threads", result: pct(sched::threads::<Ringlite, _>(f, &setup, plans(), |p: &Path| Ringlite::open(p))) });
+        points.push(Point {
+            tenants: n,
+            config: "ringlite threads",
+            result: pct(sched::threads::<Ringlite, _>(f, &setup, plans(), |p: &Path| Ringlite::open(p))),
+        });
         points.push(Point { tenants: n, config: "ringlite async", result: pct(sched::async_tenants(f, &setup, plans(), cores)) });
     }
     let mut md = markdown(&points, sz.queries);

@@ -9,11 +9,7 @@ use std::process::Command;
 fn quick_run_of_every_suite_succeeds() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("quick.md");
-    let run = Command::new(env!("CARGO_BIN_EXE_ringlite-bench"))
-        .args(["all", "--quick", "--out"])
-        .arg(&out)
-        .output()
-        .expect("run ringlite-bench");
+    let run = Command::new(env!("CARGO_BIN_EXE_ringlite-bench")).args(["all", "--quick", "--out"]).arg(&out).output().expect("run ringlite-bench");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "ringlite-bench --quick failed\nstdout:\n{stdout}\nstderr:\n{stderr}");

@@ -15,9 +15,7 @@
 
 use crate::function::sqlite3_context;
 use crate::mutex::sqlite3_mutex;
-use crate::types::{
-    sqlite3, sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_syscall_ptr, sqlite3_uint64,
-};
+use crate::types::{sqlite3, sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_syscall_ptr, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
@@ -33,11 +31,8 @@ pub struct sqlite3_file {
 pub struct sqlite3_io_methods {
     pub iVersion: c_int,
     pub xClose: Option<unsafe extern "C" fn(*mut sqlite3_file) -> c_int>,
-    pub xRead:
-        Option<unsafe extern "C" fn(*mut sqlite3_file, *mut c_void, c_int, sqlite3_int64) -> c_int>,
-    pub xWrite: Option<
-        unsafe extern "C" fn(*mut sqlite3_file, *const c_void, c_int, sqlite3_int64) -> c_int,
-    >,
+    pub xRead: Option<unsafe extern "C" fn(*mut sqlite3_file, *mut c_void, c_int, sqlite3_int64) -> c_int>,
+    pub xWrite: Option<unsafe extern "C" fn(*mut sqlite3_file, *const c_void, c_int, sqlite3_int64) -> c_int>,
     pub xTruncate: Option<unsafe extern "C" fn(*mut sqlite3_file, sqlite3_int64) -> c_int>,
     pub xSync: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int) -> c_int>,
     pub xFileSize: Option<unsafe extern "C" fn(*mut sqlite3_file, *mut sqlite3_int64) -> c_int>,
@@ -47,17 +42,12 @@ pub struct sqlite3_io_methods {
     pub xFileControl: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, *mut c_void) -> c_int>,
     pub xSectorSize: Option<unsafe extern "C" fn(*mut sqlite3_file) -> c_int>,
     pub xDeviceCharacteristics: Option<unsafe extern "C" fn(*mut sqlite3_file) -> c_int>,
-    pub xShmMap: Option<
-        unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int, *mut *mut c_void) -> c_int,
-    >,
+    pub xShmMap: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int, *mut *mut c_void) -> c_int>,
     pub xShmLock: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int) -> c_int>,
     pub xShmBarrier: Option<unsafe extern "C" fn(*mut sqlite3_file)>,
     pub xShmUnmap: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int) -> c_int>,
-    pub xFetch: Option<
-        unsafe extern "C" fn(*mut sqlite3_file, sqlite3_int64, c_int, *mut *mut c_void) -> c_int,
-    >,
-    pub xUnfetch:
-        Option<unsafe extern "C" fn(*mut sqlite3_file, sqlite3_int64, *mut c_void) -> c_int>,
+    pub xFetch: Option<unsafe extern "C" fn(*mut sqlite3_file, sqlite3_int64, c_int, *mut *mut c_void) -> c_int>,
+    pub xUnfetch: Option<unsafe extern "C" fn(*mut sqlite3_file, sqlite3_int64, *mut c_void) -> c_int>,
 }
 
 /// A virtual file system.
@@ -69,42 +59,22 @@ pub struct sqlite3_vfs {
     pub pNext: *mut sqlite3_vfs,
     pub zName: *const c_char,
     pub pAppData: *mut c_void,
-    pub xOpen: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_vfs,
-            sqlite3_filename,
-            *mut sqlite3_file,
-            c_int,
-            *mut c_int,
-        ) -> c_int,
-    >,
+    pub xOpen: Option<unsafe extern "C" fn(*mut sqlite3_vfs, sqlite3_filename, *mut sqlite3_file, c_int, *mut c_int) -> c_int>,
     pub xDelete: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, c_int) -> c_int>,
-    pub xAccess:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, c_int, *mut c_int) -> c_int>,
-    pub xFullPathname:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, c_int, *mut c_char) -> c_int>,
+    pub xAccess: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, c_int, *mut c_int) -> c_int>,
+    pub xFullPathname: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, c_int, *mut c_char) -> c_int>,
     pub xDlOpen: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char) -> *mut c_void>,
     pub xDlError: Option<unsafe extern "C" fn(*mut sqlite3_vfs, c_int, *mut c_char)>,
-    pub xDlSym: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_vfs,
-            *mut c_void,
-            *const c_char,
-        ) -> Option<unsafe extern "C" fn()>,
-    >,
+    pub xDlSym: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *mut c_void, *const c_char) -> Option<unsafe extern "C" fn()>>,
     pub xDlClose: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *mut c_void)>,
     pub xRandomness: Option<unsafe extern "C" fn(*mut sqlite3_vfs, c_int, *mut c_char) -> c_int>,
     pub xSleep: Option<unsafe extern "C" fn(*mut sqlite3_vfs, c_int) -> c_int>,
     pub xCurrentTime: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *mut f64) -> c_int>,
     pub xGetLastError: Option<unsafe extern "C" fn(*mut sqlite3_vfs, c_int, *mut c_char) -> c_int>,
-    pub xCurrentTimeInt64:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *mut sqlite3_int64) -> c_int>,
-    pub xSetSystemCall:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, sqlite3_syscall_ptr) -> c_int>,
-    pub xGetSystemCall:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char) -> sqlite3_syscall_ptr>,
-    pub xNextSystemCall:
-        Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char) -> *const c_char>,
+    pub xCurrentTimeInt64: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *mut sqlite3_int64) -> c_int>,
+    pub xSetSystemCall: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char, sqlite3_syscall_ptr) -> c_int>,
+    pub xGetSystemCall: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char) -> sqlite3_syscall_ptr>,
+    pub xNextSystemCall: Option<unsafe extern "C" fn(*mut sqlite3_vfs, *const c_char) -> *const c_char>,
 }
 
 /// A memory allocator (`SQLITE_CONFIG_MALLOC`).
@@ -138,56 +108,19 @@ pub struct sqlite3_mutex_methods {
 #[repr(C)]
 pub struct sqlite3_module {
     pub iVersion: c_int,
-    pub xCreate: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3,
-            *mut c_void,
-            c_int,
-            *const *const c_char,
-            *mut *mut sqlite3_vtab,
-            *mut *mut c_char,
-        ) -> c_int,
-    >,
-    pub xConnect: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3,
-            *mut c_void,
-            c_int,
-            *const *const c_char,
-            *mut *mut sqlite3_vtab,
-            *mut *mut c_char,
-        ) -> c_int,
-    >,
-    pub xBestIndex:
-        Option<unsafe extern "C" fn(*mut sqlite3_vtab, *mut sqlite3_index_info) -> c_int>,
+    pub xCreate: Option<unsafe extern "C" fn(*mut sqlite3, *mut c_void, c_int, *const *const c_char, *mut *mut sqlite3_vtab, *mut *mut c_char) -> c_int>,
+    pub xConnect: Option<unsafe extern "C" fn(*mut sqlite3, *mut c_void, c_int, *const *const c_char, *mut *mut sqlite3_vtab, *mut *mut c_char) -> c_int>,
+    pub xBestIndex: Option<unsafe extern "C" fn(*mut sqlite3_vtab, *mut sqlite3_index_info) -> c_int>,
     pub xDisconnect: Option<unsafe extern "C" fn(*mut sqlite3_vtab) -> c_int>,
     pub xDestroy: Option<unsafe extern "C" fn(*mut sqlite3_vtab) -> c_int>,
-    pub xOpen:
-        Option<unsafe extern "C" fn(*mut sqlite3_vtab, *mut *mut sqlite3_vtab_cursor) -> c_int>,
+    pub xOpen: Option<unsafe extern "C" fn(*mut sqlite3_vtab, *mut *mut sqlite3_vtab_cursor) -> c_int>,
     pub xClose: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor) -> c_int>,
-    pub xFilter: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_vtab_cursor,
-            c_int,
-            *const c_char,
-            c_int,
-            *mut *mut sqlite3_value,
-        ) -> c_int,
-    >,
+    pub xFilter: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor, c_int, *const c_char, c_int, *mut *mut sqlite3_value) -> c_int>,
     pub xNext: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor) -> c_int>,
     pub xEof: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor) -> c_int>,
-    pub xColumn: Option<
-        unsafe extern "C" fn(*mut sqlite3_vtab_cursor, *mut sqlite3_context, c_int) -> c_int,
-    >,
+    pub xColumn: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor, *mut sqlite3_context, c_int) -> c_int>,
     pub xRowid: Option<unsafe extern "C" fn(*mut sqlite3_vtab_cursor, *mut sqlite3_int64) -> c_int>,
-    pub xUpdate: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_vtab,
-            c_int,
-            *mut *mut sqlite3_value,
-            *mut sqlite3_int64,
-        ) -> c_int,
-    >,
+    pub xUpdate: Option<unsafe extern "C" fn(*mut sqlite3_vtab, c_int, *mut *mut sqlite3_value, *mut sqlite3_int64) -> c_int>,
     pub xBegin: Option<unsafe extern "C" fn(*mut sqlite3_vtab) -> c_int>,
     pub xSync: Option<unsafe extern "C" fn(*mut sqlite3_vtab) -> c_int>,
     pub xCommit: Option<unsafe extern "C" fn(*mut sqlite3_vtab) -> c_int>,
@@ -206,15 +139,7 @@ pub struct sqlite3_module {
     pub xRelease: Option<unsafe extern "C" fn(*mut sqlite3_vtab, c_int) -> c_int>,
     pub xRollbackTo: Option<unsafe extern "C" fn(*mut sqlite3_vtab, c_int) -> c_int>,
     pub xShadowName: Option<unsafe extern "C" fn(*const c_char) -> c_int>,
-    pub xIntegrity: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_vtab,
-            *const c_char,
-            *const c_char,
-            c_int,
-            *mut *mut c_char,
-        ) -> c_int,
-    >,
+    pub xIntegrity: Option<unsafe extern "C" fn(*mut sqlite3_vtab, *const c_char, *const c_char, c_int, *mut *mut c_char) -> c_int>,
 }
 
 /// One WHERE-clause constraint given to xBestIndex.
@@ -289,12 +214,9 @@ pub struct sqlite3_pcache_methods2 {
     pub xCreate: Option<unsafe extern "C" fn(c_int, c_int, c_int) -> *mut sqlite3_pcache>,
     pub xCachesize: Option<unsafe extern "C" fn(*mut sqlite3_pcache, c_int)>,
     pub xPagecount: Option<unsafe extern "C" fn(*mut sqlite3_pcache) -> c_int>,
-    pub xFetch: Option<
-        unsafe extern "C" fn(*mut sqlite3_pcache, c_uint, c_int) -> *mut sqlite3_pcache_page,
-    >,
+    pub xFetch: Option<unsafe extern "C" fn(*mut sqlite3_pcache, c_uint, c_int) -> *mut sqlite3_pcache_page>,
     pub xUnpin: Option<unsafe extern "C" fn(*mut sqlite3_pcache, *mut sqlite3_pcache_page, c_int)>,
-    pub xRekey:
-        Option<unsafe extern "C" fn(*mut sqlite3_pcache, *mut sqlite3_pcache_page, c_uint, c_uint)>,
+    pub xRekey: Option<unsafe extern "C" fn(*mut sqlite3_pcache, *mut sqlite3_pcache_page, c_uint, c_uint)>,
     pub xTruncate: Option<unsafe extern "C" fn(*mut sqlite3_pcache, c_uint)>,
     pub xDestroy: Option<unsafe extern "C" fn(*mut sqlite3_pcache)>,
     pub xShrink: Option<unsafe extern "C" fn(*mut sqlite3_pcache)>,

@@ -28,16 +28,7 @@ fn ptr_of(s: &Option<CString>) -> *const c_char {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_authorizer(
     arg0: *mut sqlite3,
-    xAuth: Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            c_int,
-            *const c_char,
-            *const c_char,
-            *const c_char,
-            *const c_char,
-        ) -> c_int,
-    >,
+    xAuth: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, *const c_char, *const c_char) -> c_int>,
     pUserData: *mut c_void,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {

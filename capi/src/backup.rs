@@ -60,11 +60,7 @@ pub unsafe extern "C" fn sqlite3_backup_init(
         };
         let _gs = src.lock.lock();
         if pDest == pSource {
-            set_error(
-                dest,
-                SQLITE_ERROR,
-                Some("source and destination must be distinct"),
-            );
+            set_error(dest, SQLITE_ERROR, Some("source and destination must be distinct"));
             return std::ptr::null_mut();
         }
         let (dn, sn) = (name_of(zDestName), name_of(zSourceName));
@@ -73,13 +69,7 @@ pub unsafe extern "C" fn sqlite3_backup_init(
             Ok(backup) => {
                 clear_error(dest);
                 src.pins.set(src.pins.get() + 1);
-                let h = Box::new(BackupHandle {
-                    backup,
-                    dest: pDest,
-                    src: pSource,
-                    error: None,
-                    last_rc: SQLITE_OK,
-                });
+                let h = Box::new(BackupHandle { backup, dest: pDest, src: pSource, error: None, last_rc: SQLITE_OK });
                 Box::into_raw(h) as *mut sqlite3_backup
             }
             Err(e) => {

@@ -20,13 +20,7 @@ use std::ffi::{c_char, c_int, c_uchar, c_void, CStr};
 
 /// Bind `v`, copied from the application's buffer `buf`, to parameter `i`,
 /// and take charge of the buffer's destructor.
-unsafe fn bind_buffer(
-    p: *mut sqlite3_stmt,
-    i: c_int,
-    v: Value,
-    buf: *mut c_void,
-    destroy: sqlite3_destructor_type,
-) -> c_int {
+unsafe fn bind_buffer(p: *mut sqlite3_stmt, i: c_int, v: Value, buf: *mut c_void, destroy: sqlite3_destructor_type) -> c_int {
     let rc = bind(p, i, v);
     match destroy {
         Some(f) if f as usize != usize::MAX && !buf.is_null() => {
@@ -58,10 +52,7 @@ unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Value, check_length: b
     let _g = db.lock.lock();
     if s.stmt.busy() {
         let e = Error::new(SQLITE_MISUSE, "bad parameter or other API misuse");
-        crate::config::log(
-            SQLITE_MISUSE,
-            &format!("bind on a busy prepared statement: [{}]", s.stmt.sql()),
-        );
+        crate::config::log(SQLITE_MISUSE, &format!("bind on a busy prepared statement: [{}]", s.stmt.sql()));
         return report(db, &e);
     }
     if i < 1 || i as usize > s.stmt.parameter_count() {
@@ -95,19 +86,9 @@ unsafe fn raw(p: *const c_void, n: usize) -> Vec<u8> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_blob(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const c_void,
-    n: c_int,
-    arg4: sqlite3_destructor_type,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_blob(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, n: c_int, arg4: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if arg2.is_null() {
-            Value::Null
-        } else {
-            Value::Blob(raw(arg2, n.max(0) as usize))
-        };
+        let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, n.max(0) as usize)) };
         bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
@@ -125,51 +106,23 @@ pub unsafe extern "C" fn sqlite3_bind_blob64(
             release(arg4, arg2 as *mut c_void);
             return SQLITE_TOOBIG;
         }
-        let v = if arg2.is_null() {
-            Value::Null
-        } else {
-            Value::Blob(raw(arg2, arg3 as usize))
-        };
+        let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, arg3 as usize)) };
         bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_double(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: f64,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        bind(
-            arg0,
-            arg1,
-            if arg2.is_nan() {
-                Value::Null
-            } else {
-                Value::Real(arg2)
-            },
-        )
-    })
+pub unsafe extern "C" fn sqlite3_bind_double(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: f64) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, if arg2.is_nan() { Value::Null } else { Value::Real(arg2) },) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_int(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: c_int,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        bind(arg0, arg1, Value::Integer(arg2 as i64))
-    })
+pub unsafe extern "C" fn sqlite3_bind_int(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, Value::Integer(arg2 as i64)) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_int64(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: sqlite3_int64,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_int64(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: sqlite3_int64) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, Value::Integer(arg2)) })
 }
 
@@ -179,22 +132,12 @@ pub unsafe extern "C" fn sqlite3_bind_null(arg0: *mut sqlite3_stmt, arg1: c_int)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_text(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const c_char,
-    arg3: c_int,
-    arg4: sqlite3_destructor_type,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_text(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_char, arg3: c_int, arg4: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let v = if arg2.is_null() {
             Value::Null
         } else {
-            let n = if arg3 < 0 {
-                c_len(arg2, -1)
-            } else {
-                arg3 as usize
-            };
+            let n = if arg3 < 0 { c_len(arg2, -1) } else { arg3 as usize };
             Value::Text(raw(arg2 as *const c_void, n))
         };
         bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
@@ -202,19 +145,9 @@ pub unsafe extern "C" fn sqlite3_bind_text(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_text16(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const c_void,
-    arg3: c_int,
-    arg4: sqlite3_destructor_type,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_text16(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, arg3: c_int, arg4: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if arg2.is_null() {
-            Value::Null
-        } else {
-            Value::Text(utf16_value_to_utf8(arg2, arg3 as i64))
-        };
+        let v = if arg2.is_null() { Value::Null } else { Value::Text(utf16_value_to_utf8(arg2, arg3 as i64)) };
         bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
     })
 }
@@ -246,11 +179,7 @@ pub unsafe extern "C" fn sqlite3_bind_text64(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_value(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const sqlite3_value,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_value(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const sqlite3_value) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let v = arg2.as_ref().map_or(Value::Null, |v| v.value.clone());
         bind(arg0, arg1, v)
@@ -274,22 +203,12 @@ pub unsafe extern "C" fn sqlite3_bind_pointer(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_zeroblob(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    n: c_int,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        bind_checked(arg0, arg1, Value::zero_blob(n.max(0) as usize), false)
-    })
+pub unsafe extern "C" fn sqlite3_bind_zeroblob(arg0: *mut sqlite3_stmt, arg1: c_int, n: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind_checked(arg0, arg1, Value::zero_blob(n.max(0) as usize), false) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_zeroblob64(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: sqlite3_uint64,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_zeroblob64(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: sqlite3_uint64) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         // Checked before the range and busy checks, and without touching
         // the error state, as SQLite does.
@@ -310,16 +229,11 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob64(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_parameter_count(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, {
-        stmt_ref(arg0).map_or(0, |s| s.stmt.parameter_count() as c_int)
-    })
+    ffi_guard!(0, { stmt_ref(arg0).map_or(0, |s| s.stmt.parameter_count() as c_int) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_parameter_name(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_bind_parameter_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
         let Some(s) = stmt_ref(arg0) else {
             return std::ptr::null();
@@ -328,11 +242,7 @@ pub unsafe extern "C" fn sqlite3_bind_parameter_name(
             return std::ptr::null();
         }
         let _g = s.db().lock.lock();
-        let Some(name) = s
-            .stmt
-            .parameter_name(arg1 as usize)
-            .map(|n| cstring(n).into_bytes_with_nul())
-        else {
+        let Some(name) = s.stmt.parameter_name(arg1 as usize).map(|n| cstring(n).into_bytes_with_nul()) else {
             return std::ptr::null();
         };
         s.names.entry((20, arg1 as usize)).or_insert(name).as_ptr() as *const c_char
@@ -340,10 +250,7 @@ pub unsafe extern "C" fn sqlite3_bind_parameter_name(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_parameter_index(
-    arg0: *mut sqlite3_stmt,
-    zName: *const c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_parameter_index(arg0: *mut sqlite3_stmt, zName: *const c_char) -> c_int {
     ffi_guard!(0, {
         let Some(s) = stmt_ref(arg0) else { return 0 };
         if zName.is_null() {
@@ -368,10 +275,7 @@ pub unsafe extern "C" fn sqlite3_clear_bindings(arg0: *mut sqlite3_stmt) -> c_in
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_transfer_bindings(
-    arg0: *mut sqlite3_stmt,
-    arg1: *mut sqlite3_stmt,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_transfer_bindings(arg0: *mut sqlite3_stmt, arg1: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let (Some(_), Some(_)) = (stmt_ref(arg0), stmt_ref(arg1)) else {
             return crate::error::misuse();

@@ -55,15 +55,12 @@ pub unsafe extern "C" fn sqlite3_blob_open(
             return SQLITE_MISUSE;
         };
         let schema = text_arg(zDb).unwrap_or_else(|| "main".into());
-        let opened = db
-            .with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0))
-            .and_then(|r| r);
+        let opened = db.with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0)).and_then(|r| r);
         match opened {
             Ok(blob) => {
                 clear_error(db);
                 db.pins.set(db.pins.get() + 1);
-                *ppBlob =
-                    Box::into_raw(Box::new(BlobHandle { blob, db: arg0 })) as *mut sqlite3_blob;
+                *ppBlob = Box::into_raw(Box::new(BlobHandle { blob, db: arg0 })) as *mut sqlite3_blob;
                 SQLITE_OK
             }
             Err(e) => report(db, &e),
@@ -73,10 +70,7 @@ pub unsafe extern "C" fn sqlite3_blob_open(
 
 /// `sqlite3_blob_reopen`: move the handle to another row of its table.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_reopen(
-    arg0: *mut sqlite3_blob,
-    arg1: sqlite3_int64,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_reopen(arg0: *mut sqlite3_blob, arg1: sqlite3_int64) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
         let Some(h) = handle(arg0) else {
             return SQLITE_MISUSE;
@@ -132,12 +126,7 @@ pub unsafe extern "C" fn sqlite3_blob_bytes(arg0: *mut sqlite3_blob) -> c_int {
 
 /// `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_read(
-    arg0: *mut sqlite3_blob,
-    Z: *mut c_void,
-    N: c_int,
-    iOffset: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_read(arg0: *mut sqlite3_blob, Z: *mut c_void, N: c_int, iOffset: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
         let Some(h) = handle(arg0) else {
             return SQLITE_MISUSE;
@@ -150,8 +139,7 @@ pub unsafe extern "C" fn sqlite3_blob_read(
         let r = if N < 0 || (Z.is_null() && N > 0) {
             Err(ringlite::Error::code(SQLITE_ERROR))
         } else {
-            db.with_conn(|c| h.blob.read(c, iOffset as i64, &mut buf))
-                .and_then(|r| r)
+            db.with_conn(|c| h.blob.read(c, iOffset as i64, &mut buf)).and_then(|r| r)
         };
         if r.is_ok() && !buf.is_empty() {
             std::ptr::copy_nonoverlapping(buf.as_ptr(), Z as *mut u8, buf.len());
@@ -163,12 +151,7 @@ pub unsafe extern "C" fn sqlite3_blob_read(
 /// `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
 /// value's size never changes.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_write(
-    arg0: *mut sqlite3_blob,
-    z: *const c_void,
-    n: c_int,
-    iOffset: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_write(arg0: *mut sqlite3_blob, z: *const c_void, n: c_int, iOffset: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
         let Some(h) = handle(arg0) else {
             return SQLITE_MISUSE;
@@ -180,13 +163,8 @@ pub unsafe extern "C" fn sqlite3_blob_write(
         let r = if n < 0 || (z.is_null() && n > 0) {
             Err(ringlite::Error::code(SQLITE_ERROR))
         } else {
-            let data: &[u8] = if n == 0 {
-                &[]
-            } else {
-                std::slice::from_raw_parts(z as *const u8, n as usize)
-            };
-            db.with_conn(|c| h.blob.write(c, iOffset as i64, data))
-                .and_then(|r| r)
+            let data: &[u8] = if n == 0 { &[] } else { std::slice::from_raw_parts(z as *const u8, n as usize) };
+            db.with_conn(|c| h.blob.write(c, iOffset as i64, data)).and_then(|r| r)
         };
         answer(db, r)
     })

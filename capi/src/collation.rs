@@ -12,8 +12,7 @@ use ringlite::value::collation::Collation;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
 
-type XCompare =
-    unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int;
+type XCompare = unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int;
 
 /// Owns the user data of a collation; runs `xDestroy` when dropped.
 struct CollationData {
@@ -45,30 +44,16 @@ unsafe fn create(
         return crate::error::report(d, &ringlite::Error::code(SQLITE_MISUSE));
     }
     let collation = cmp.map(|cmp| {
-        let data = Arc::new(CollationData {
-            arg: SendPtr(arg),
-            cmp,
-            destroy,
-        });
+        let data = Arc::new(CollationData { arg: SendPtr(arg), cmp, destroy });
         Collation {
             name: name.as_str().into(),
             cmp: Arc::new(move |a: &[u8], b: &[u8]| {
-                let r = unsafe {
-                    (data.cmp)(
-                        data.arg.get(),
-                        a.len() as c_int,
-                        a.as_ptr() as *const c_void,
-                        b.len() as c_int,
-                        b.as_ptr() as *const c_void,
-                    )
-                };
+                let r = unsafe { (data.cmp)(data.arg.get(), a.len() as c_int, a.as_ptr() as *const c_void, b.len() as c_int, b.as_ptr() as *const c_void) };
                 r.cmp(&0)
             }),
         }
     });
-    let r = d
-        .with_conn(|c| c.create_collation(&name, collation))
-        .and_then(|r| r);
+    let r = d.with_conn(|c| c.create_collation(&name, collation)).and_then(|r| r);
     finish(d, r)
 }
 
@@ -78,9 +63,7 @@ pub unsafe extern "C" fn sqlite3_create_collation(
     zName: *const c_char,
     eTextRep: c_int,
     pArg: *mut c_void,
-    xCompare: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
-    >,
+    xCompare: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int>,
 ) -> c_int {
     sqlite3_create_collation_v2(arg0, zName, eTextRep, pArg, xCompare, None)
 }
@@ -91,23 +74,14 @@ pub unsafe extern "C" fn sqlite3_create_collation_v2(
     zName: *const c_char,
     eTextRep: c_int,
     pArg: *mut c_void,
-    xCompare: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
-    >,
+    xCompare: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int>,
     xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if zName.is_null() {
             return misuse();
         }
-        create(
-            arg0,
-            CStr::from_ptr(zName).to_string_lossy().into_owned(),
-            eTextRep,
-            pArg,
-            xCompare,
-            xDestroy,
-        )
+        create(arg0, CStr::from_ptr(zName).to_string_lossy().into_owned(), eTextRep, pArg, xCompare, xDestroy)
     })
 }
 
@@ -117,9 +91,7 @@ pub unsafe extern "C" fn sqlite3_create_collation16(
     zName: *const c_void,
     eTextRep: c_int,
     pArg: *mut c_void,
-    xCompare: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int,
-    >,
+    xCompare: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if zName.is_null() {

@@ -20,12 +20,7 @@ use std::ffi::{c_char, c_int, c_uchar, c_void};
 /// Apply `f` to the cached value of column `i` of the current row (the
 /// statement's NULL value when there is no such column), holding the
 /// connection's lock meanwhile; `default` for a bad statement handle.
-pub unsafe fn column<T>(
-    p: *mut sqlite3_stmt,
-    i: c_int,
-    default: T,
-    f: impl FnOnce(&mut sqlite3_value) -> T,
-) -> T {
+pub unsafe fn column<T>(p: *mut sqlite3_stmt, i: c_int, default: T, f: impl FnOnce(&mut sqlite3_value) -> T) -> T {
     let Some(s) = stmt_ref(p) else { return default };
     let db = s.db();
     let _g = db.lock.lock();
@@ -50,13 +45,8 @@ pub unsafe fn column<T>(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_blob(
-    arg0: *mut sqlite3_stmt,
-    iCol: c_int,
-) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol, std::ptr::null(), |v| v.blob_ptr())
-    })
+pub unsafe extern "C" fn sqlite3_column_blob(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.blob_ptr()) })
 }
 
 #[no_mangle]
@@ -70,43 +60,23 @@ pub unsafe extern "C" fn sqlite3_column_int(arg0: *mut sqlite3_stmt, iCol: c_int
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_int64(
-    arg0: *mut sqlite3_stmt,
-    iCol: c_int,
-) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3_column_int64(arg0: *mut sqlite3_stmt, iCol: c_int) -> sqlite3_int64 {
     ffi_guard!(0, { column(arg0, iCol, 0, |v| v.int64()) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text(
-    arg0: *mut sqlite3_stmt,
-    iCol: c_int,
-) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol, std::ptr::null(), |v| v.text_ptr_in_place())
-    })
+pub unsafe extern "C" fn sqlite3_column_text(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_uchar {
+    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.text_ptr_in_place()) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text16(
-    arg0: *mut sqlite3_stmt,
-    iCol: c_int,
-) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        column(arg0, iCol, std::ptr::null(), |v| v.text16_ptr())
-    })
+pub unsafe extern "C" fn sqlite3_column_text16(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.text16_ptr()) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_value(
-    arg0: *mut sqlite3_stmt,
-    iCol: c_int,
-) -> *mut sqlite3_value {
-    ffi_guard!(std::ptr::null_mut(), {
-        column(arg0, iCol, std::ptr::null_mut(), |v| {
-            v as *mut sqlite3_value
-        })
-    })
+pub unsafe extern "C" fn sqlite3_column_value(arg0: *mut sqlite3_stmt, iCol: c_int) -> *mut sqlite3_value {
+    ffi_guard!(std::ptr::null_mut(), { column(arg0, iCol, std::ptr::null_mut(), |v| { v as *mut sqlite3_value }) })
 }
 
 #[no_mangle]
@@ -121,16 +91,12 @@ pub unsafe extern "C" fn sqlite3_column_bytes16(arg0: *mut sqlite3_stmt, iCol: c
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_type(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(SQLITE_NULL, {
-        column(arg0, iCol, SQLITE_NULL, |v| v.type_code())
-    })
+    ffi_guard!(SQLITE_NULL, { column(arg0, iCol, SQLITE_NULL, |v| v.type_code()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_count(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, {
-        stmt_ref(pStmt).map_or(0, |s| s.stmt.column_count() as c_int)
-    })
+    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.column_count() as c_int) })
 }
 
 #[no_mangle]
@@ -190,16 +156,12 @@ unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const
         };
         s.names.insert(key, bytes);
     }
-    s.names
-        .get(&key)
-        .map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+    s.names.get(&key).map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_name(arg0: *mut sqlite3_stmt, N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        meta(arg0, N, Meta::Name, false) as *const c_char
-    })
+    ffi_guard!(std::ptr::null(), { meta(arg0, N, Meta::Name, false) as *const c_char })
 }
 
 #[no_mangle]
@@ -208,73 +170,41 @@ pub unsafe extern "C" fn sqlite3_column_name16(arg0: *mut sqlite3_stmt, N: c_int
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        meta(arg0, arg1, Meta::Database, false) as *const c_char
-    })
+pub unsafe extern "C" fn sqlite3_column_database_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, false) as *const c_char })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name16(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_database_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        meta(arg0, arg1, Meta::Table, false) as *const c_char
-    })
+pub unsafe extern "C" fn sqlite3_column_table_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, false) as *const c_char })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name16(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_table_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        meta(arg0, arg1, Meta::Origin, false) as *const c_char
-    })
+pub unsafe extern "C" fn sqlite3_column_origin_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, false) as *const c_char })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name16(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_origin_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, true) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        meta(arg0, arg1, Meta::Decltype, false) as *const c_char
-    })
+pub unsafe extern "C" fn sqlite3_column_decltype(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, false) as *const c_char })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype16(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_column_decltype16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
     ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, true) })
 }

@@ -112,12 +112,7 @@ pub fn scan(sql: &[u8]) -> Scan {
                 Tok::Other
             }
             c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
-                let n = sql[i..]
-                    .iter()
-                    .take_while(|&&b| {
-                        b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
-                    })
-                    .count();
+                let n = sql[i..].iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80).count();
                 let word = sql[i..i + n].to_ascii_lowercase();
                 i += n;
                 if !c.is_ascii_alphabetic() {
@@ -201,12 +196,8 @@ mod tests {
 
     #[test]
     fn trigger_bodies_need_their_end() {
-        assert!(!complete(
-            b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"
-        ));
-        assert!(complete(
-            b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"
-        ));
+        assert!(!complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1;"));
+        assert!(complete(b"CREATE TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END;"));
         assert!(complete(b"CREATE TEMP TRIGGER t BEGIN x; END;"));
         assert!(complete(b"CREATE TABLE trigger(x);"));
     }

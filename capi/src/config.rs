@@ -76,19 +76,11 @@ pub unsafe extern "C" fn sqlite3_os_end() -> c_int {
 
 /// `sqlite3_config` after the shim pulled the op's arguments.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_config(
-    op: c_int,
-    i0: i64,
-    i1: i64,
-    p0: *mut c_void,
-    p1: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *mut c_void, p1: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = i1;
         match op {
-            SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => {
-                SQLITE_OK
-            }
+            SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => SQLITE_OK,
             SQLITE_CONFIG_LOG => {
                 let f: Option<LogFn> = std::mem::transmute::<*mut c_void, Option<LogFn>>(p0);
                 if let Ok(mut l) = LOG.lock() {
@@ -118,10 +110,7 @@ pub unsafe extern "C" fn ringlite_capi_config(
                 SQLITE_OK
             }
             _ => {
-                log(
-                    SQLITE_ERROR,
-                    &format!("sqlite3_config({op}) is not supported by ringlite yet"),
-                );
+                log(SQLITE_ERROR, &format!("sqlite3_config({op}) is not supported by ringlite yet"));
                 SQLITE_ERROR
             }
         }
@@ -177,10 +166,7 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
             // (FTS3 tokenizers, scan status) or whose guarantee it keeps
             // anyway (its plans never change with statistics): the flag is
             // what it says, and the feature's own API answers for itself.
-            SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION
-            | SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
-            | SQLITE_DBCONFIG_ENABLE_QPSG
-            | SQLITE_DBCONFIG_STMT_SCANSTATUS => {
+            SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION | SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER | SQLITE_DBCONFIG_ENABLE_QPSG | SQLITE_DBCONFIG_STMT_SCANSTATUS => {
                 let mut cfg = d.db_config.borrow_mut();
                 let cur = cfg.entry(op).or_insert(0);
                 if value >= 0 {
@@ -214,10 +200,7 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                     crate::error::set_error(
                         d,
                         SQLITE_ERROR,
-                        Some(&format!(
-                            "sqlite3_db_config({op}, {}) is not supported by ringlite yet",
-                            (value > 0) as c_int
-                        )),
+                        Some(&format!("sqlite3_db_config({op}, {}) is not supported by ringlite yet", (value > 0) as c_int)),
                     );
                     return SQLITE_ERROR;
                 }
@@ -227,13 +210,7 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
             // connection's error state untouched.
             _ if !(SQLITE_DBCONFIG_MAINDBNAME..=SQLITE_DBCONFIG_MAX).contains(&op) => SQLITE_ERROR,
             _ => {
-                crate::error::set_error(
-                    d,
-                    SQLITE_ERROR,
-                    Some(&format!(
-                        "sqlite3_db_config({op}) is not supported by ringlite yet"
-                    )),
-                );
+                crate::error::set_error(d, SQLITE_ERROR, Some(&format!("sqlite3_db_config({op}) is not supported by ringlite yet")));
                 SQLITE_ERROR
             }
         }
@@ -248,4 +225,3 @@ pub unsafe extern "C" fn ringlite_capi_test_control(op: c_int) -> c_int {
         0
     })
 }
-

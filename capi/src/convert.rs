@@ -38,10 +38,7 @@ pub unsafe fn utf16_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
         std::slice::from_raw_parts(p, len)
     } else {
         let mut len = n as usize / 2;
-        if let Some(z) = std::slice::from_raw_parts(p, len)
-            .iter()
-            .position(|&u| u == 0)
-        {
+        if let Some(z) = std::slice::from_raw_parts(p, len).iter().position(|&u| u == 0) {
             len = z;
         }
         std::slice::from_raw_parts(p, len)

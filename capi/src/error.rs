@@ -18,17 +18,9 @@ pub fn errstr_c(code: i32) -> &'static CStr {
     use std::sync::{Mutex, OnceLock};
     static TABLE: OnceLock<Mutex<HashMap<&'static str, &'static CStr>>> = OnceLock::new();
     // SQLite has no text of its own for SQLITE_INTERNAL.
-    let s = if code == SQLITE_INTERNAL {
-        "unknown error"
-    } else {
-        ringlite::error::errstr(code)
-    };
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    t.entry(s)
-        .or_insert_with(|| Box::leak(CString::new(s).unwrap_or_default().into_boxed_c_str()))
+    let s = if code == SQLITE_INTERNAL { "unknown error" } else { ringlite::error::errstr(code) };
+    let mut t = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    t.entry(s).or_insert_with(|| Box::leak(CString::new(s).unwrap_or_default().into_boxed_c_str()))
 }
 
 /// Make a C string of `s`, dropping interior NULs (C cannot carry them).
@@ -83,29 +75,19 @@ pub fn finish(db: &sqlite3, r: ringlite::Result<()>) -> c_int {
 pub unsafe fn unsupported_on(db: *mut sqlite3, name: &str) {
     if let Some(db) = db_ref(db) {
         let _g = db.lock.lock();
-        set_error(
-            db,
-            SQLITE_ERROR,
-            Some(&format!("{name} is not supported by ringlite yet")),
-        );
+        set_error(db, SQLITE_ERROR, Some(&format!("{name} is not supported by ringlite yet")));
     }
 }
 
 /// For generated stubs without a connection: log "not supported".
 pub fn unsupported_global(name: &str) {
-    crate::config::log(
-        SQLITE_ERROR,
-        &format!("{name} is not supported by ringlite yet"),
-    );
+    crate::config::log(SQLITE_ERROR, &format!("{name} is not supported by ringlite yet"));
 }
 
 /// The error `SQLITE_MISUSE` that SQLite reports for a bad handle (also
 /// logged, as SQLite does).
 pub fn misuse() -> c_int {
-    crate::config::log(
-        SQLITE_MISUSE,
-        "API call with invalid database connection pointer",
-    );
+    crate::config::log(SQLITE_MISUSE, "API call with invalid database connection pointer");
     SQLITE_MISUSE
 }
 
@@ -174,16 +156,12 @@ pub unsafe extern "C" fn sqlite3_errmsg16(db: *mut sqlite3) -> *const c_void {
         match db_ref_any(db) {
             Some(d) => {
                 let _g = d.lock.lock();
-                let text = CStr::from_ptr(sqlite3_errmsg(db))
-                    .to_string_lossy()
-                    .into_owned();
+                let text = CStr::from_ptr(sqlite3_errmsg(db)).to_string_lossy().into_owned();
                 let mut e = d.error.borrow_mut();
                 let mut v: Vec<u16> = text.encode_utf16().collect();
                 v.push(0);
                 e.message16 = Some(v);
-                e.message16
-                    .as_ref()
-                    .map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+                e.message16.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
             }
             None => MISUSE16.as_ptr() as *const c_void,
         }
@@ -221,21 +199,13 @@ pub unsafe extern "C" fn sqlite3_error_offset(db: *mut sqlite3) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_set_errmsg(
-    db: *mut sqlite3,
-    errcode: c_int,
-    zErrMsg: *const c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_set_errmsg(db: *mut sqlite3, errcode: c_int, zErrMsg: *const c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let Some(d) = db_ref_any(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
-        let msg = if zErrMsg.is_null() {
-            None
-        } else {
-            Some(CStr::from_ptr(zErrMsg).to_string_lossy().into_owned())
-        };
+        let msg = if zErrMsg.is_null() { None } else { Some(CStr::from_ptr(zErrMsg).to_string_lossy().into_owned()) };
         set_error(d, errcode, msg.as_deref());
         SQLITE_OK
     })

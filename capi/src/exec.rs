@@ -15,21 +15,11 @@ unsafe fn set_errmsg(db: *mut sqlite3, errmsg: *mut *mut c_char, rc: c_int) {
     if errmsg.is_null() {
         return;
     }
-    *errmsg = if rc == SQLITE_OK {
-        std::ptr::null_mut()
-    } else {
-        malloc_cstr(CStr::from_ptr(crate::error::sqlite3_errmsg(db)).to_bytes())
-    };
+    *errmsg = if rc == SQLITE_OK { std::ptr::null_mut() } else { malloc_cstr(CStr::from_ptr(crate::error::sqlite3_errmsg(db)).to_bytes()) };
 }
 
 /// The body of `sqlite3_exec`.
-pub unsafe fn exec(
-    db: *mut sqlite3,
-    sql: *const c_char,
-    cb: sqlite3_callback,
-    arg: *mut c_void,
-    errmsg: *mut *mut c_char,
-) -> c_int {
+pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: sqlite3_callback, arg: *mut c_void, errmsg: *mut *mut c_char) -> c_int {
     if !errmsg.is_null() {
         *errmsg = std::ptr::null_mut();
     }
@@ -67,14 +57,10 @@ pub unsafe fn exec(
             let have_row = rc == SQLITE_ROW;
             if cb.is_some() && have_row {
                 if first_row {
-                    names = (0..ncol)
-                        .map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char)
-                        .collect();
+                    names = (0..ncol).map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char).collect();
                     first_row = false;
                 }
-                let mut values: Vec<*mut c_char> = (0..ncol)
-                    .map(|i| crate::column::sqlite3_column_text(stmt, i) as *mut c_char)
-                    .collect();
+                let mut values: Vec<*mut c_char> = (0..ncol).map(|i| crate::column::sqlite3_column_text(stmt, i) as *mut c_char).collect();
                 let f = cb.unwrap_or_else(unreachable_cb);
                 if f(arg, ncol, values.as_mut_ptr(), names.as_mut_ptr()) != 0 {
                     crate::step::sqlite3_finalize(stmt);
@@ -103,14 +89,8 @@ pub unsafe fn exec(
     rc
 }
 
-fn unreachable_cb(
-) -> unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int {
-    unsafe extern "C" fn none(
-        _: *mut c_void,
-        _: c_int,
-        _: *mut *mut c_char,
-        _: *mut *mut c_char,
-    ) -> c_int {
+fn unreachable_cb() -> unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int {
+    unsafe extern "C" fn none(_: *mut c_void, _: c_int, _: *mut *mut c_char, _: *mut *mut c_char) -> c_int {
         0
     }
     none
@@ -134,27 +114,17 @@ struct Table {
     nrow: c_int,
 }
 
-unsafe extern "C" fn collect(
-    arg: *mut c_void,
-    n: c_int,
-    values: *mut *mut c_char,
-    names: *mut *mut c_char,
-) -> c_int {
+unsafe extern "C" fn collect(arg: *mut c_void, n: c_int, values: *mut *mut c_char, names: *mut *mut c_char) -> c_int {
     let t = &mut *(arg as *mut Table);
     if t.nrow == 0 && t.cells.len() == 1 {
         t.ncol = n;
         for i in 0..n as usize {
-            t.cells
-                .push(malloc_cstr(CStr::from_ptr(*names.add(i)).to_bytes()));
+            t.cells.push(malloc_cstr(CStr::from_ptr(*names.add(i)).to_bytes()));
         }
     }
     for i in 0..n as usize {
         let v = *values.add(i);
-        t.cells.push(if v.is_null() {
-            std::ptr::null_mut()
-        } else {
-            malloc_cstr(CStr::from_ptr(v).to_bytes())
-        });
+        t.cells.push(if v.is_null() { std::ptr::null_mut() } else { malloc_cstr(CStr::from_ptr(v).to_bytes()) });
     }
     t.nrow += 1;
     0
@@ -175,20 +145,9 @@ pub unsafe extern "C" fn sqlite3_get_table(
         }
         *pazResult = std::ptr::null_mut();
         // cells[0] holds the entry count, as free_table expects.
-        let mut t = Table {
-            cells: vec![std::ptr::null_mut()],
-            ncol: 0,
-            nrow: 0,
-        };
-        let rc = exec(
-            db,
-            zSql,
-            Some(collect),
-            &mut t as *mut Table as *mut c_void,
-            pzErrmsg,
-        );
-        let arr = crate::memory::alloc((t.cells.len() * std::mem::size_of::<*mut c_char>()) as u64)
-            as *mut *mut c_char;
+        let mut t = Table { cells: vec![std::ptr::null_mut()], ncol: 0, nrow: 0 };
+        let rc = exec(db, zSql, Some(collect), &mut t as *mut Table as *mut c_void, pzErrmsg);
+        let arr = crate::memory::alloc((t.cells.len() * std::mem::size_of::<*mut c_char>()) as u64) as *mut *mut c_char;
         let count = t.cells.len();
         t.cells[0] = count as *mut c_char;
         std::ptr::copy_nonoverlapping(t.cells.as_ptr(), arr, count);

@@ -54,8 +54,7 @@ const MAX_PATHLEN: usize = 4096;
 const SUFFIX: &str = "so";
 
 /// An extension's entry point (`sqlite3_loadext_entry`).
-pub type EntryPoint =
-    unsafe extern "C" fn(*mut sqlite3, *mut *mut c_char, *const c_void) -> c_int;
+pub type EntryPoint = unsafe extern "C" fn(*mut sqlite3, *mut *mut c_char, *const c_void) -> c_int;
 
 /// What one connection has loaded, and its SQL switch.
 #[derive(Default)]
@@ -100,10 +99,7 @@ pub fn detach(db: *const sqlite3) -> Detached {
 
 /// Whether the C API may load extensions on `d`.
 fn c_api_enabled(d: &sqlite3) -> bool {
-    d.db_config
-        .borrow()
-        .get(&SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION)
-        .is_some_and(|&v| v != 0)
+    d.db_config.borrow().get(&SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION).is_some_and(|&v| v != 0)
 }
 
 /// The message of the most recent failed `dl*` call of this thread, if it
@@ -125,12 +121,7 @@ pub fn derived_entry_point(file: &[u8]) -> Vec<u8> {
     };
     let base = if base.len() >= 3 && base[..3].eq_ignore_ascii_case(b"lib") { &base[3..] } else { base };
     let mut name = b"sqlite3_".to_vec();
-    name.extend(
-        base.iter()
-            .take_while(|&&b| b != b'.')
-            .filter(|b| b.is_ascii_alphabetic())
-            .map(|b| b.to_ascii_lowercase()),
-    );
+    name.extend(base.iter().take_while(|&&b| b != b'.').filter(|b| b.is_ascii_alphabetic()).map(|b| b.to_ascii_lowercase()));
     name.extend_from_slice(b"_init");
     name
 }
@@ -209,11 +200,7 @@ unsafe fn load(d: &sqlite3, db: *mut sqlite3, file: &[u8], proc_: Option<&[u8]>)
             let _ = lib.close();
             // The loader's text replaces SQLite's own when there is one.
             return Err(loader_msg.unwrap_or_else(|| {
-                format!(
-                    "no entry point [{}] in shared library [{}]",
-                    String::from_utf8_lossy(&entry_name),
-                    String::from_utf8_lossy(file)
-                )
+                format!("no entry point [{}] in shared library [{}]", String::from_utf8_lossy(&entry_name), String::from_utf8_lossy(file))
             }));
         }
     };
@@ -239,12 +226,7 @@ unsafe fn load(d: &sqlite3, db: *mut sqlite3, file: &[u8], proc_: Option<&[u8]>)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_load_extension(
-    db: *mut sqlite3,
-    zFile: *const c_char,
-    zProc: *const c_char,
-    pzErrMsg: *mut *mut c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const c_char, zProc: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if !pzErrMsg.is_null() {
             *pzErrMsg = std::ptr::null_mut();
@@ -307,22 +289,14 @@ pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: 
 
 /// The SQL function `load_extension(X[,Y])` of a connection whose SQL
 /// switch has been turned on (see the module doc).
-unsafe extern "C" fn load_extension_sql(
-    ctx: *mut sqlite3_context,
-    argc: c_int,
-    argv: *mut *mut sqlite3_value,
-) {
+unsafe extern "C" fn load_extension_sql(ctx: *mut sqlite3_context, argc: c_int, argv: *mut *mut sqlite3_value) {
     let db = crate::function::sqlite3_context_db_handle(ctx);
     if !with_loaded(db, |l| l.sql_enabled) {
         crate::result::sqlite3_result_error(ctx, c"not authorized".as_ptr(), -1);
         return;
     }
     let file = crate::value::sqlite3_value_text(*argv) as *const c_char;
-    let proc_ = if argc == 2 {
-        crate::value::sqlite3_value_text(*argv.add(1)) as *const c_char
-    } else {
-        std::ptr::null()
-    };
+    let proc_ = if argc == 2 { crate::value::sqlite3_value_text(*argv.add(1)) as *const c_char } else { std::ptr::null() };
     if file.is_null() {
         return;
     }

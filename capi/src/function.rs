@@ -15,10 +15,7 @@ use crate::error::{cstring, finish, misuse};
 use crate::handle::{db_ref, sqlite3};
 use crate::value::sqlite3_value;
 use ringlite::value::Value;
-use ringlite::vdbe::func::{
-    AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext,
-    ScalarFunction,
-};
+use ringlite::vdbe::func::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::{Arc, Mutex};
@@ -51,16 +48,7 @@ pub struct sqlite3_context {
 
 impl sqlite3_context {
     pub(crate) fn new(func: &CFunction, agg_slot: *mut *mut c_void, args: &[Value]) -> sqlite3_context {
-        sqlite3_context {
-            result: Value::Null,
-            error: None,
-            subtype: 0,
-            pointer: None,
-            func,
-            agg_slot,
-            args,
-            nochange: false,
-        }
+        sqlite3_context { result: Value::Null, error: None, subtype: 0, pointer: None, func, agg_slot, args, nochange: false }
     }
 
     fn outcome(self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
@@ -214,11 +202,7 @@ unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]
 /// calls put the outer values back.
 fn with_counters<T>(func: &CFunction, fctx: &mut FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
     let db = unsafe { crate::handle::db_ref_any(func.db) };
-    let counters = crate::handle::CallCounters {
-        last_insert_rowid: fctx.last_insert_rowid,
-        changes: fctx.changes,
-        total_changes: fctx.total_changes,
-    };
+    let counters = crate::handle::CallCounters { last_insert_rowid: fctx.last_insert_rowid, changes: fctx.changes, total_changes: fctx.total_changes };
     let Some(d) = db else { return call() };
     let outer = d.counters_in_call.replace(Some(counters));
     let r = crate::handle::lend_to_callback(d, fctx.host.as_deref_mut(), call);
@@ -258,10 +242,7 @@ impl Drop for CAggState {
 
 impl AggregateFunction for CAggregate {
     fn start(&self) -> Box<dyn AggregateState> {
-        Box::new(CAggState {
-            func: self.0.clone(),
-            mem: std::ptr::null_mut(),
-        })
+        Box::new(CAggState { func: self.0.clone(), mem: std::ptr::null_mut() })
     }
     fn has_inverse(&self) -> bool {
         self.0.x_inverse.is_some() && self.0.x_value.is_some()
@@ -269,12 +250,7 @@ impl AggregateFunction for CAggregate {
 }
 
 impl CAggState {
-    fn run_step(
-        &mut self,
-        x: Option<XFunc>,
-        fctx: &mut FunctionContext<'_>,
-        args: &[Value],
-    ) -> ringlite::Result<()> {
+    fn run_step(&mut self, x: Option<XFunc>, fctx: &mut FunctionContext<'_>, args: &[Value]) -> ringlite::Result<()> {
         let func = self.func.clone();
         let Some(x) = x else {
             return Err(Error::sql("function has no implementation"));
@@ -285,11 +261,7 @@ impl CAggState {
         ctx.outcome(fctx).map(|_| ())
     }
 
-    fn run_final(
-        &mut self,
-        x: Option<XFinal>,
-        fctx: &mut FunctionContext<'_>,
-    ) -> ringlite::Result<Value> {
+    fn run_final(&mut self, x: Option<XFinal>, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
         let func = self.func.clone();
         let Some(x) = x else {
             return Err(Error::sql("function has no implementation"));
@@ -360,9 +332,7 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
             dx(spec.user_data);
         }
         let name = spec.name.clone();
-        let r = d
-            .with_conn(|c| c.delete_function(&name, spec.n_arg))
-            .and_then(|r| r);
+        let r = d.with_conn(|c| c.delete_function(&name, spec.n_arg)).and_then(|r| r);
         return finish(d, r);
     }
     let flags = FuncFlags {
@@ -383,17 +353,8 @@ pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
         x_destroy: spec.x_destroy,
         auxdata: Mutex::new(Vec::new()),
     });
-    let kind = if scalar {
-        FuncKind::Scalar(Arc::new(CScalar(cf)))
-    } else {
-        FuncKind::Aggregate(Arc::new(CAggregate(cf)))
-    };
-    let def = FuncDef {
-        name: spec.name,
-        n_args: spec.n_arg,
-        flags,
-        kind,
-    };
+    let kind = if scalar { FuncKind::Scalar(Arc::new(CScalar(cf))) } else { FuncKind::Aggregate(Arc::new(CAggregate(cf))) };
+    let def = FuncDef { name: spec.name, n_args: spec.n_arg, flags, kind };
     let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
     finish(d, r)
 }
@@ -417,17 +378,7 @@ pub unsafe extern "C" fn sqlite3_create_function(
     xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
-    sqlite3_create_function_v2(
-        db,
-        zFunctionName,
-        nArg,
-        eTextRep,
-        pApp,
-        xFunc,
-        xStep,
-        xFinal,
-        None,
-    )
+    sqlite3_create_function_v2(db, zFunctionName, nArg, eTextRep, pApp, xFunc, xStep, xFinal, None)
 }
 
 #[no_mangle]
@@ -442,8 +393,7 @@ pub unsafe extern "C" fn sqlite3_create_function16(
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let name =
-            String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
+        let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
         let spec = FunctionSpec {
             name,
             n_arg: nArg,
@@ -528,10 +478,7 @@ unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_aggregate_context(
-    arg0: *mut sqlite3_context,
-    nBytes: c_int,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_aggregate_context(arg0: *mut sqlite3_context, nBytes: c_int) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(c) = ctx(arg0) else {
             return std::ptr::null_mut();
@@ -596,19 +543,12 @@ pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_in
             return std::ptr::null_mut();
         };
         let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
-        aux.iter()
-            .find(|e| e.arg == N && same_value(&e.value, arg))
-            .map_or(std::ptr::null_mut(), |e| e.data)
+        aux.iter().find(|e| e.arg == N && same_value(&e.value, arg)).map_or(std::ptr::null_mut(), |e| e.data)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_set_auxdata(
-    arg0: *mut sqlite3_context,
-    N: c_int,
-    arg2: *mut c_void,
-    arg3: Option<unsafe extern "C" fn(*mut c_void)>,
-) {
+pub unsafe extern "C" fn sqlite3_set_auxdata(arg0: *mut sqlite3_context, N: c_int, arg2: *mut c_void, arg3: Option<unsafe extern "C" fn(*mut c_void)>) {
     ffi_guard!((), {
         let Some(c) = ctx(arg0) else { return };
         let args = &*c.args;
@@ -644,11 +584,7 @@ pub unsafe extern "C" fn sqlite3_aggregate_count(arg0: *mut sqlite3_context) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_overload_function(
-    db: *mut sqlite3,
-    zFuncName: *const c_char,
-    nArg: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_overload_function(db: *mut sqlite3, zFuncName: *const c_char, nArg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let Some(d) = db_ref(db) else { return misuse() };
         if zFuncName.is_null() || nArg < -2 {

@@ -219,13 +219,7 @@ pub struct sqlite3 {
     /// Registered callbacks and their user data (owned by `hooks.rs`).
     pub hooks: RefCell<crate::hooks::HookSlots>,
     /// Client data (`sqlite3_set_clientdata`).
-    pub client_data: RefCell<
-        Vec<(
-            CString,
-            *mut std::ffi::c_void,
-            crate::types::sqlite3_destructor_type,
-        )>,
-    >,
+    pub client_data: RefCell<Vec<(CString, *mut std::ffi::c_void, crate::types::sqlite3_destructor_type)>>,
     /// The statement `sqlite3_step` is running (for trace callbacks, which
     /// receive it), NULL otherwise.
     pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
@@ -275,19 +269,13 @@ unsafe impl Send for sqlite3 {}
 impl sqlite3 {
     /// A new handle around `conn` (or a "sick" one when open failed).
     pub fn new(conn: Option<Connection>, filename: CString) -> Box<sqlite3> {
-        let interrupt = conn
-            .as_ref()
-            .map(|c| c.interrupt_flag())
-            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let interrupt = conn.as_ref().map(|c| c.interrupt_flag()).unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
         let mut db = Box::new(sqlite3 {
             mutex: crate::mutex::sqlite3_mutex::unset(),
             magic: AtomicU32::new(if conn.is_some() { DB_OPEN } else { DB_SICK }),
             lock: ReentrantLock::default(),
             conn: RefCell::new(conn),
-            error: RefCell::new(ErrorState {
-                offset: -1,
-                ..Default::default()
-            }),
+            error: RefCell::new(ErrorState { offset: -1, ..Default::default() }),
             stmts: RefCell::new(Vec::new()),
             extended_codes: std::cell::Cell::new(false),
             interrupt,
@@ -330,10 +318,7 @@ impl sqlite3 {
             Err(_) => {
                 let lent = self.lent.get();
                 if lent.is_null() {
-                    return Err(ringlite::Error::new(
-                        ringlite::error::SQLITE_MISUSE,
-                        "the connection is in use by the statement that called back",
-                    ));
+                    return Err(ringlite::Error::new(ringlite::error::SQLITE_MISUSE, "the connection is in use by the statement that called back"));
                 }
                 // SAFETY: set by `lend_to_callback` from the `&mut` the
                 // engine lent to the callback running on this thread (the
@@ -468,11 +453,7 @@ pub struct sqlite3_stmt {
     /// application's buffers are released when the binding is replaced,
     /// cleared or the statement finalized, as in SQLite (the engine holds a
     /// copy of the value).
-    pub bound: Vec<(
-        usize,
-        unsafe extern "C" fn(*mut std::ffi::c_void),
-        *mut std::ffi::c_void,
-    )>,
+    pub bound: Vec<(usize, unsafe extern "C" fn(*mut std::ffi::c_void), *mut std::ffi::c_void)>,
     /// Result code of the most recent failed step (returned again by
     /// reset and finalize), `SQLITE_OK` otherwise.
     pub last_rc: i32,
@@ -515,9 +496,7 @@ impl sqlite3_stmt {
         if self.bound.is_empty() {
             return;
         }
-        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound)
-            .into_iter()
-            .partition(|b| i.is_none_or(|i| b.0 == i));
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound).into_iter().partition(|b| i.is_none_or(|i| b.0 == i));
         self.bound = kept;
         for (_, destroy, p) in gone {
             unsafe { destroy(p) };
@@ -577,7 +556,6 @@ mod tests {
         }
     }
 }
-
 
 /// A blob handle or backup stopped using `db` (see [`sqlite3::pins`]): a
 /// `close_v2` zombie nothing uses any more is freed. Call it without

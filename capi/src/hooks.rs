@@ -91,11 +91,7 @@ pub fn user_data<F>(old: Option<(F, SendPtr)>) -> *mut c_void {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_commit_hook(
-    arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
-    arg2: *mut c_void,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_commit_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void) -> c_int>, arg2: *mut c_void) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
@@ -120,11 +116,7 @@ pub unsafe extern "C" fn sqlite3_commit_hook(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_rollback_hook(
-    arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void)>,
-    arg2: *mut c_void,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_rollback_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void)>, arg2: *mut c_void) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
@@ -150,9 +142,7 @@ pub unsafe extern "C" fn sqlite3_rollback_hook(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_update_hook(
     arg0: *mut sqlite3,
-    arg1: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64),
-    >,
+    arg1: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64)>,
     arg2: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
@@ -213,11 +203,7 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_busy_handler(
-    arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>,
-    arg2: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_busy_handler(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>, arg2: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let Some(d) = db_ref(arg0) else {
             return misuse();

@@ -160,11 +160,7 @@ pub unsafe extern "C" fn sqlite3_keyword_count() -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_keyword_name(
-    arg0: c_int,
-    arg1: *mut *const c_char,
-    arg2: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_keyword_name(arg0: c_int, arg1: *mut *const c_char, arg2: *mut c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_ERROR, {
         if arg0 < 0 || arg0 as usize >= KEYWORDS.len() {
             return crate::consts::SQLITE_ERROR;
@@ -187,8 +183,6 @@ pub unsafe extern "C" fn sqlite3_keyword_check(arg0: *const c_char, arg1: c_int)
             return 0;
         }
         let w = std::slice::from_raw_parts(arg0 as *const u8, arg1 as usize);
-        KEYWORDS
-            .iter()
-            .any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
+        KEYWORDS.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
     })
 }

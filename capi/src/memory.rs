@@ -84,9 +84,7 @@ unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_realloc(arg0: *mut c_void, arg1: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        realloc_impl(arg0, arg1.max(0) as u64)
-    })
+    ffi_guard!(std::ptr::null_mut(), { realloc_impl(arg0, arg1.max(0) as u64) })
 }
 
 #[no_mangle]
@@ -170,21 +168,12 @@ pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_status64(
-    op: c_int,
-    pCurrent: *mut sqlite3_int64,
-    pHighwater: *mut sqlite3_int64,
-    resetFlag: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int64, pHighwater: *mut sqlite3_int64, resetFlag: c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {
         if pCurrent.is_null() || pHighwater.is_null() || !(0..=9).contains(&op) {
             return crate::consts::SQLITE_MISUSE;
         }
-        let (cur, hw) = if op == crate::consts::SQLITE_STATUS_MEMORY_USED {
-            (sqlite3_memory_used(), sqlite3_memory_highwater(resetFlag))
-        } else {
-            (0, 0)
-        };
+        let (cur, hw) = if op == crate::consts::SQLITE_STATUS_MEMORY_USED { (sqlite3_memory_used(), sqlite3_memory_highwater(resetFlag)) } else { (0, 0) };
         *pCurrent = cur;
         *pHighwater = hw;
         crate::consts::SQLITE_OK
@@ -192,12 +181,7 @@ pub unsafe extern "C" fn sqlite3_status64(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_status(
-    op: c_int,
-    pCurrent: *mut c_int,
-    pHighwater: *mut c_int,
-    resetFlag: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwater: *mut c_int, resetFlag: c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {
         if pCurrent.is_null() || pHighwater.is_null() {
             return crate::consts::SQLITE_MISUSE;

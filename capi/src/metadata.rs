@@ -23,11 +23,7 @@ struct ColumnInfo {
 /// connection's error state is left as it was.
 unsafe fn query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
     let d = &*db;
-    let saved = d
-        .error
-        .try_borrow_mut()
-        .map(|mut e| std::mem::take(&mut *e))
-        .ok();
+    let saved = d.error.try_borrow_mut().map(|mut e| std::mem::take(&mut *e)).ok();
     let rows = run_query(db, sql, params);
     if let (Some(saved), Ok(mut e)) = (saved, d.error.try_borrow_mut()) {
         *e = saved;
@@ -35,28 +31,15 @@ unsafe fn query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<
     rows
 }
 
-unsafe fn run_query(
-    db: *mut sqlite3,
-    sql: &str,
-    params: &[&str],
-) -> Option<Vec<Vec<Option<String>>>> {
+unsafe fn run_query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
     let mut st: *mut sqlite3_stmt = std::ptr::null_mut();
     let sqlz = cstring(sql);
-    if crate::prepare::sqlite3_prepare_v2(db, sqlz.as_ptr(), -1, &mut st, std::ptr::null_mut())
-        != SQLITE_OK
-        || st.is_null()
-    {
+    if crate::prepare::sqlite3_prepare_v2(db, sqlz.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK || st.is_null() {
         return None;
     }
     for (i, p) in params.iter().enumerate() {
         let pz = cstring(*p);
-        crate::bind::sqlite3_bind_text(
-            st,
-            i as c_int + 1,
-            pz.as_ptr(),
-            -1,
-            std::mem::transmute::<isize, crate::types::sqlite3_destructor_type>(-1),
-        );
+        crate::bind::sqlite3_bind_text(st, i as c_int + 1, pz.as_ptr(), -1, std::mem::transmute::<isize, crate::types::sqlite3_destructor_type>(-1));
     }
     let mut rows = Vec::new();
     loop {
@@ -74,11 +57,7 @@ unsafe fn run_query(
             (0..n)
                 .map(|i| {
                     let t = crate::column::sqlite3_column_text(st, i);
-                    (!t.is_null()).then(|| {
-                        CStr::from_ptr(t as *const c_char)
-                            .to_string_lossy()
-                            .into_owned()
-                    })
+                    (!t.is_null()).then(|| CStr::from_ptr(t as *const c_char).to_string_lossy().into_owned())
                 })
                 .collect(),
         );
@@ -89,11 +68,7 @@ unsafe fn run_query(
 
 /// Schema names in `PRAGMA database_list` order.
 pub unsafe fn database_names(db: *mut sqlite3) -> Vec<String> {
-    query(db, "PRAGMA database_list", &[])
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|r| r.get(1).cloned().flatten())
-        .collect()
+    query(db, "PRAGMA database_list", &[]).unwrap_or_default().into_iter().filter_map(|r| r.get(1).cloned().flatten()).collect()
 }
 
 fn quote(id: &str) -> String {
@@ -147,9 +122,7 @@ fn tokens(sql: &str) -> Vec<String> {
             out.push(String::from_utf8_lossy(&s).into_owned());
         } else if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
             let start = i;
-            while i < b.len()
-                && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$' || b[i] >= 0x80)
-            {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$' || b[i] >= 0x80) {
                 i += 1;
             }
             out.push(sql[start..i].to_string());
@@ -177,10 +150,7 @@ fn collation_and_autoinc(create_sql: &str, column: &str) -> (Option<String>, boo
             ")" | "," if depth == 1 => {
                 let def = &toks[start..k];
                 if def.first().is_some_and(|n| n.eq_ignore_ascii_case(column)) {
-                    let coll = def
-                        .windows(2)
-                        .find(|w| w[0].eq_ignore_ascii_case("COLLATE"))
-                        .map(|w| w[1].clone());
+                    let coll = def.windows(2).find(|w| w[0].eq_ignore_ascii_case("COLLATE")).map(|w| w[1].clone());
                     return (coll, autoinc);
                 }
                 start = k + 1;
@@ -199,9 +169,7 @@ fn collation_and_autoinc(create_sql: &str, column: &str) -> (Option<String>, boo
 }
 
 fn is_rowid_name(n: &str) -> bool {
-    ["rowid", "oid", "_rowid_"]
-        .iter()
-        .any(|r| r.eq_ignore_ascii_case(n))
+    ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n))
 }
 
 #[no_mangle]
@@ -223,8 +191,7 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
         }
         let _g = d.lock.lock();
         let table = CStr::from_ptr(zTableName).to_string_lossy().into_owned();
-        let column = (!zColumnName.is_null())
-            .then(|| CStr::from_ptr(zColumnName).to_string_lossy().into_owned());
+        let column = (!zColumnName.is_null()).then(|| CStr::from_ptr(zColumnName).to_string_lossy().into_owned());
         let schemas: Vec<String> = if zDbName.is_null() {
             let mut s = database_names(db);
             // Like SQLite's lookup: TEMP first, then main and attached.
@@ -238,38 +205,22 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
         };
         let mut found: Option<(String, Vec<ColumnInfo>, String)> = None;
         for schema in &schemas {
-            let master = if schema.eq_ignore_ascii_case("temp") {
-                "sqlite_temp_master".to_string()
-            } else {
-                format!("{}.sqlite_master", quote(schema))
-            };
-            let sql = format!(
-                "SELECT name, sql FROM {master} WHERE type = 'table' AND name = ?1 COLLATE NOCASE"
-            );
+            let master = if schema.eq_ignore_ascii_case("temp") { "sqlite_temp_master".to_string() } else { format!("{}.sqlite_master", quote(schema)) };
+            let sql = format!("SELECT name, sql FROM {master} WHERE type = 'table' AND name = ?1 COLLATE NOCASE");
             let Some(rows) = query(db, &sql, &[&table]) else {
                 continue;
             };
             let Some(row) = rows.first() else { continue };
             let name = row[0].clone().unwrap_or_default();
             let create = row.get(1).cloned().flatten().unwrap_or_default();
-            let info = query(
-                db,
-                &format!("PRAGMA {}.table_xinfo({})", quote(schema), quote(&name)),
-                &[],
-            )
-            .unwrap_or_default();
+            let info = query(db, &format!("PRAGMA {}.table_xinfo({})", quote(schema), quote(&name)), &[]).unwrap_or_default();
             let cols = info
                 .into_iter()
                 .map(|r| ColumnInfo {
                     name: r.get(1).cloned().flatten().unwrap_or_default(),
                     decl_type: r.get(2).cloned().flatten().unwrap_or_default(),
                     not_null: r.get(3).cloned().flatten().is_some_and(|v| v != "0"),
-                    pk: r
-                        .get(5)
-                        .cloned()
-                        .flatten()
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(0),
+                    pk: r.get(5).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0),
                 })
                 .collect();
             found = Some((name, cols, create));
@@ -289,19 +240,13 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
                     coll = cl;
                     not_null = c.not_null;
                     pk = c.pk > 0;
-                    let single_int_pk = c.pk == 1
-                        && cols.iter().filter(|x| x.pk > 0).count() == 1
-                        && c.decl_type.eq_ignore_ascii_case("INTEGER");
+                    let single_int_pk = c.pk == 1 && cols.iter().filter(|x| x.pk > 0).count() == 1 && c.decl_type.eq_ignore_ascii_case("INTEGER");
                     autoinc = ai && single_int_pk;
                 }
-                None if is_rowid_name(col)
-                    && !create.to_ascii_uppercase().contains("WITHOUT ROWID") =>
-                {
-                    if let Some(c) = cols.iter().find(|x| {
-                        x.pk == 1
-                            && x.decl_type.eq_ignore_ascii_case("INTEGER")
-                            && cols.iter().filter(|y| y.pk > 0).count() == 1
-                    }) {
+                None if is_rowid_name(col) && !create.to_ascii_uppercase().contains("WITHOUT ROWID") => {
+                    if let Some(c) =
+                        cols.iter().find(|x| x.pk == 1 && x.decl_type.eq_ignore_ascii_case("INTEGER") && cols.iter().filter(|y| y.pk > 0).count() == 1)
+                    {
                         data_type = Some(c.decl_type.clone());
                         let (cl, ai) = collation_and_autoinc(create, &c.name);
                         coll = cl;
@@ -313,19 +258,13 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
             }
         }
         if !ok {
-            let msg = format!(
-                "no such table column: {}.{}",
-                table,
-                column.as_deref().unwrap_or("(null)")
-            );
+            let msg = format!("no such table column: {}.{}", table, column.as_deref().unwrap_or("(null)"));
             set_error(d, SQLITE_ERROR, Some(&msg));
             return SQLITE_ERROR;
         }
         let coll = coll.unwrap_or_else(|| "BINARY".into());
         if !pzDataType.is_null() {
-            *pzDataType = data_type.map_or(std::ptr::null(), |t| {
-                d.keep(cstring(t).into_bytes_with_nul())
-            });
+            *pzDataType = data_type.map_or(std::ptr::null(), |t| d.keep(cstring(t).into_bytes_with_nul()));
         }
         if !pzCollSeq.is_null() {
             *pzCollSeq = d.keep(cstring(coll).into_bytes_with_nul());
@@ -351,18 +290,9 @@ mod tests {
     #[test]
     fn collation_of_a_column_is_read_from_its_definition() {
         let sql = "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, \"b c\" TEXT COLLATE nocase, d CHECK(d IN (1,2)) COLLATE rtrim)";
-        assert_eq!(
-            collation_and_autoinc(sql, "b c"),
-            (Some("nocase".into()), true)
-        );
-        assert_eq!(
-            collation_and_autoinc(sql, "d"),
-            (Some("rtrim".into()), true)
-        );
+        assert_eq!(collation_and_autoinc(sql, "b c"), (Some("nocase".into()), true));
+        assert_eq!(collation_and_autoinc(sql, "d"), (Some("rtrim".into()), true));
         assert_eq!(collation_and_autoinc(sql, "a"), (None, true));
-        assert_eq!(
-            collation_and_autoinc("CREATE TABLE x(y)", "y"),
-            (None, false)
-        );
+        assert_eq!(collation_and_autoinc("CREATE TABLE x(y)", "y"), (None, false));
     }
 }

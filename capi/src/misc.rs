@@ -11,11 +11,7 @@ use crate::types::sqlite3_int64;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::Ordering;
 
-fn conn_value<T>(
-    db: *mut sqlite3,
-    default: T,
-    f: impl FnOnce(&mut ringlite::Connection) -> T,
-) -> T {
+fn conn_value<T>(db: *mut sqlite3, default: T, f: impl FnOnce(&mut ringlite::Connection) -> T) -> T {
     let Some(d) = (unsafe { db_ref(db) }) else {
         return default;
     };
@@ -26,11 +22,7 @@ fn conn_value<T>(
 /// A connection counter: from the engine connection, or, while a user
 /// function of the connection runs (the connection is lent to the step),
 /// what the VM passed to that call.
-fn counter(
-    db: *mut sqlite3,
-    of_conn: impl FnOnce(&mut ringlite::Connection) -> i64,
-    in_call: impl FnOnce(crate::handle::CallCounters) -> i64,
-) -> i64 {
+fn counter(db: *mut sqlite3, of_conn: impl FnOnce(&mut ringlite::Connection) -> i64, in_call: impl FnOnce(crate::handle::CallCounters) -> i64) -> i64 {
     let Some(d) = (unsafe { db_ref(db) }) else {
         return 0;
     };
@@ -48,9 +40,7 @@ pub unsafe extern "C" fn sqlite3_last_insert_rowid(arg0: *mut sqlite3) -> sqlite
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_last_insert_rowid(arg0: *mut sqlite3, arg1: sqlite3_int64) {
-    ffi_guard!((), {
-        conn_value(arg0, (), |c| c.set_last_insert_rowid(arg1))
-    })
+    ffi_guard!((), { conn_value(arg0, (), |c| c.set_last_insert_rowid(arg1)) })
 }
 
 #[no_mangle]
@@ -81,11 +71,7 @@ pub unsafe extern "C" fn sqlite3_get_autocommit(arg0: *mut sqlite3) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_txn_state(arg0: *mut sqlite3, zSchema: *const c_char) -> c_int {
     ffi_guard!(-1, {
-        let schema = if zSchema.is_null() {
-            None
-        } else {
-            Some(CStr::from_ptr(zSchema).to_string_lossy().into_owned())
-        };
+        let schema = if zSchema.is_null() { None } else { Some(CStr::from_ptr(zSchema).to_string_lossy().into_owned()) };
         conn_value(arg0, -1, |c| c.txn_state(schema.as_deref()))
     })
 }
@@ -102,9 +88,7 @@ pub unsafe extern "C" fn sqlite3_interrupt(arg0: *mut sqlite3) {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_is_interrupted(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, {
-        crate::handle::db_ref_any(arg0).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int)
-    })
+    ffi_guard!(0, { crate::handle::db_ref_any(arg0).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int) })
 }
 
 #[no_mangle]
@@ -130,11 +114,7 @@ pub unsafe extern "C" fn sqlite3_randomness(N: c_int, P: *mut c_void) {
         let buf = std::slice::from_raw_parts_mut(P as *mut u8, N as usize);
         let mut filled = 0;
         while filled < buf.len() {
-            let r = libc::getrandom(
-                buf[filled..].as_mut_ptr() as *mut c_void,
-                buf.len() - filled,
-                0,
-            );
+            let r = libc::getrandom(buf[filled..].as_mut_ptr() as *mut c_void, buf.len() - filled, 0);
             if r <= 0 {
                 break;
             }
@@ -144,10 +124,7 @@ pub unsafe extern "C" fn sqlite3_randomness(N: c_int, P: *mut c_void) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_get_clientdata(
-    arg0: *mut sqlite3,
-    arg1: *const c_char,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_get_clientdata(arg0: *mut sqlite3, arg1: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
@@ -157,11 +134,7 @@ pub unsafe extern "C" fn sqlite3_get_clientdata(
         }
         let _g = d.lock.lock();
         let key = CStr::from_ptr(arg1);
-        d.client_data
-            .borrow()
-            .iter()
-            .find(|(k, _, _)| k.as_c_str() == key)
-            .map_or(std::ptr::null_mut(), |e| e.1)
+        d.client_data.borrow().iter().find(|(k, _, _)| k.as_c_str() == key).map_or(std::ptr::null_mut(), |e| e.1)
     })
 }
 
@@ -183,10 +156,7 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
         let key = CStr::from_ptr(arg1).to_owned();
         let old = {
             let mut cd = d.client_data.borrow_mut();
-            let old = cd
-                .iter()
-                .position(|(k, _, _)| *k == key)
-                .map(|i| cd.remove(i));
+            let old = cd.iter().position(|(k, _, _)| *k == key).map(|i| cd.remove(i));
             if !arg2.is_null() {
                 cd.insert(0, (key, arg2, arg3));
             }
@@ -200,13 +170,7 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_status(
-    arg0: *mut sqlite3,
-    op: c_int,
-    pCur: *mut c_int,
-    pHiwtr: *mut c_int,
-    resetFlg: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_status(arg0: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
         if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
@@ -223,13 +187,7 @@ pub unsafe extern "C" fn sqlite3_db_status(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_status64(
-    arg0: *mut sqlite3,
-    op: c_int,
-    pCur: *mut sqlite3_int64,
-    pHiwtr: *mut sqlite3_int64,
-    resetFlg: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_status64(arg0: *mut sqlite3, op: c_int, pCur: *mut sqlite3_int64, pHiwtr: *mut sqlite3_int64, resetFlg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
         if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
@@ -331,23 +289,11 @@ pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) 
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_checkpoint(db: *mut sqlite3, zDb: *const c_char) -> c_int {
-    sqlite3_wal_checkpoint_v2(
-        db,
-        zDb,
-        SQLITE_CHECKPOINT_PASSIVE,
-        std::ptr::null_mut(),
-        std::ptr::null_mut(),
-    )
+    sqlite3_wal_checkpoint_v2(db, zDb, SQLITE_CHECKPOINT_PASSIVE, std::ptr::null_mut(), std::ptr::null_mut())
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(
-    db: *mut sqlite3,
-    zDb: *const c_char,
-    eMode: c_int,
-    pnLog: *mut c_int,
-    pnCkpt: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const c_char, eMode: c_int, pnLog: *mut c_int, pnCkpt: *mut c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let Some(d) = db_ref(db) else { return misuse() };
         if !pnLog.is_null() {
@@ -396,12 +342,7 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_file_control(
-    db: *mut sqlite3,
-    zDbName: *const c_char,
-    op: c_int,
-    arg: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const c_char, op: c_int, arg: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         // No VFS-level controls exist yet: every opcode is unknown, which
         // SQLite reports as SQLITE_NOTFOUND, once the database named was
@@ -413,8 +354,7 @@ pub unsafe extern "C" fn sqlite3_file_control(
         if !zDbName.is_null() {
             let name = CStr::from_ptr(zDbName).to_string_lossy();
             let _g = d.lock.lock();
-            let known = name.eq_ignore_ascii_case("temp")
-                || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
+            let known = name.eq_ignore_ascii_case("temp") || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
             if !known {
                 return SQLITE_ERROR;
             }

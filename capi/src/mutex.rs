@@ -25,10 +25,7 @@ impl sqlite3_mutex {
     fn new_owned() -> Box<sqlite3_mutex> {
         let owned = Box::new(ReentrantLock::default());
         let lock = &*owned as *const ReentrantLock;
-        Box::new(sqlite3_mutex {
-            lock,
-            owned: Some(owned),
-        })
+        Box::new(sqlite3_mutex { lock, owned: Some(owned) })
     }
 
     /// A mutex standing for an existing lock (a connection's).
@@ -38,10 +35,7 @@ impl sqlite3_mutex {
 
     /// Placeholder while the handle that will own the lock is built.
     pub fn unset() -> Box<sqlite3_mutex> {
-        Box::new(sqlite3_mutex {
-            lock: std::ptr::null(),
-            owned: None,
-        })
+        Box::new(sqlite3_mutex { lock: std::ptr::null(), owned: None })
     }
 
     fn lock(&self) -> &ReentrantLock {
@@ -53,15 +47,8 @@ struct StaticMutexes(Vec<usize>);
 
 fn static_mutex(id: c_int) -> *mut sqlite3_mutex {
     static TABLE: OnceLock<StaticMutexes> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        StaticMutexes(
-            (0..16)
-                .map(|_| Box::into_raw(sqlite3_mutex::new_owned()) as usize)
-                .collect(),
-        )
-    });
-    t.0.get(id as usize)
-        .map_or(std::ptr::null_mut(), |&p| p as *mut sqlite3_mutex)
+    let t = TABLE.get_or_init(|| StaticMutexes((0..16).map(|_| Box::into_raw(sqlite3_mutex::new_owned()) as usize).collect()));
+    t.0.get(id as usize).map_or(std::ptr::null_mut(), |&p| p as *mut sqlite3_mutex)
 }
 
 #[no_mangle]
@@ -117,16 +104,12 @@ pub unsafe extern "C" fn sqlite3_mutex_leave(arg0: *mut sqlite3_mutex) {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_held(arg0: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, {
-        arg0.as_ref().is_none_or(|m| m.lock().held()) as c_int
-    })
+    ffi_guard!(1, { arg0.as_ref().is_none_or(|m| m.lock().held()) as c_int })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_notheld(arg0: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, {
-        arg0.as_ref().is_none_or(|m| !m.lock().held()) as c_int
-    })
+    ffi_guard!(1, { arg0.as_ref().is_none_or(|m| !m.lock().held()) as c_int })
 }
 
 #[no_mangle]

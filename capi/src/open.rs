@@ -15,33 +15,17 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::Ordering;
 
 /// VFS names ringlite answers to (its own I/O layer stands behind all).
-const KNOWN_VFS: &[&str] = &[
-    "unix",
-    "unix-none",
-    "unix-dotfile",
-    "unix-excl",
-    "unix-namedsem",
-    "unix-posix",
-    "unix-flock",
-    "ringlite",
-];
+const KNOWN_VFS: &[&str] = &["unix", "unix-none", "unix-dotfile", "unix-excl", "unix-namedsem", "unix-posix", "unix-flock", "ringlite"];
 
 /// The common body of every open function.
-pub unsafe fn open_impl(
-    filename: &[u8],
-    pp_db: *mut *mut sqlite3,
-    flags: c_int,
-    vfs: *const c_char,
-) -> c_int {
+pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int, vfs: *const c_char) -> c_int {
     if pp_db.is_null() {
         return misuse();
     }
     *pp_db = std::ptr::null_mut();
     crate::config::initialize();
     let base = flags & (SQLITE_OPEN_READONLY | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    let bad_flags = base != SQLITE_OPEN_READONLY
-        && base != SQLITE_OPEN_READWRITE
-        && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    let bad_flags = base != SQLITE_OPEN_READONLY && base != SQLITE_OPEN_READWRITE && base != (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     let name = ringlite::io::os_path::from_bytes(filename).into_owned();
     let mut eff = flags;
     if crate::config::uri_default() {
@@ -53,12 +37,8 @@ pub unsafe fn open_impl(
     let opened = if bad_flags {
         // Like SQLite: a handle that reports the misuse.
         Err(Error::code(SQLITE_MISUSE))
-    } else if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref())
-    {
-        Err(Error::sql(format!(
-            "no such vfs: {}",
-            CStr::from_ptr(vfs).to_string_lossy()
-        )))
+    } else if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref()) {
+        Err(Error::sql(format!("no such vfs: {}", CStr::from_ptr(vfs).to_string_lossy())))
     } else {
         Connection::open(&name, OpenFlags(eff))
     };
@@ -96,39 +76,20 @@ unsafe fn bytes_of(p: *const c_char) -> Vec<u8> {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open(filename: *const c_char, ppDb: *mut *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        open_impl(
-            &bytes_of(filename),
-            ppDb,
-            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-            std::ptr::null(),
-        )
-    })
+    ffi_guard!(SQLITE_INTERNAL, { open_impl(&bytes_of(filename), ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, std::ptr::null(),) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open16(filename: *const c_void, ppDb: *mut *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let name = utf16_to_utf8(filename, -1);
-        open_impl(
-            &name,
-            ppDb,
-            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-            std::ptr::null(),
-        )
+        open_impl(&name, ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, std::ptr::null())
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_open_v2(
-    filename: *const c_char,
-    ppDb: *mut *mut sqlite3,
-    flags: c_int,
-    zVfs: *const c_char,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        open_impl(&bytes_of(filename), ppDb, flags, zVfs)
-    })
+pub unsafe extern "C" fn sqlite3_open_v2(filename: *const c_char, ppDb: *mut *mut sqlite3, flags: c_int, zVfs: *const c_char) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { open_impl(&bytes_of(filename), ppDb, flags, zVfs) })
 }
 
 /// Free a handle whose statements are all gone.
@@ -170,11 +131,7 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
         }
         if d.in_use() {
             if !deferred {
-                set_error(
-                    d,
-                    SQLITE_BUSY,
-                    Some("unable to close due to unfinalized statements or unfinished backups"),
-                );
+                set_error(d, SQLITE_BUSY, Some("unable to close due to unfinalized statements or unfinished backups"));
                 return SQLITE_BUSY;
             }
             // A zombie, as in SQLite: the statements, blob handles and

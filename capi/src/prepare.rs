@@ -13,11 +13,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// Prepare the first statement of `sql`; returns the code and the number of
 /// bytes of `sql` consumed.
-pub unsafe fn prepare_bytes(
-    db: *mut sqlite3,
-    sql: &[u8],
-    pp: *mut *mut sqlite3_stmt,
-) -> (c_int, usize) {
+pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_stmt) -> (c_int, usize) {
     if pp.is_null() {
         return (misuse(), 0);
     }
@@ -80,13 +76,7 @@ pub unsafe fn prepare_bytes(
     }
 }
 
-unsafe fn prepare8(
-    db: *mut sqlite3,
-    z: *const c_char,
-    n: c_int,
-    pp: *mut *mut sqlite3_stmt,
-    tail: *mut *const c_char,
-) -> c_int {
+unsafe fn prepare8(db: *mut sqlite3, z: *const c_char, n: c_int, pp: *mut *mut sqlite3_stmt, tail: *mut *const c_char) -> c_int {
     if !pp.is_null() {
         *pp = std::ptr::null_mut();
     }
@@ -105,13 +95,7 @@ unsafe fn prepare8(
     rc
 }
 
-unsafe fn prepare16(
-    db: *mut sqlite3,
-    z: *const c_void,
-    n: c_int,
-    pp: *mut *mut sqlite3_stmt,
-    tail: *mut *const c_void,
-) -> c_int {
+unsafe fn prepare16(db: *mut sqlite3, z: *const c_void, n: c_int, pp: *mut *mut sqlite3_stmt, tail: *mut *const c_void) -> c_int {
     if !pp.is_null() {
         *pp = std::ptr::null_mut();
     }
@@ -121,9 +105,7 @@ unsafe fn prepare16(
     let utf8 = crate::convert::utf16_to_utf8(z, n as i64);
     let (rc, used) = prepare_bytes(db, &utf8, pp);
     if !tail.is_null() {
-        let consumed = String::from_utf8_lossy(&utf8[..used.min(utf8.len())])
-            .encode_utf16()
-            .count();
+        let consumed = String::from_utf8_lossy(&utf8[..used.min(utf8.len())]).encode_utf16().count();
         *tail = (z as *const u16).add(consumed) as *const c_void;
     }
     rc
@@ -137,9 +119,7 @@ pub unsafe extern "C" fn sqlite3_prepare(
     ppStmt: *mut *mut sqlite3_stmt,
     pzTail: *mut *const c_char,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare8(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
 #[no_mangle]
@@ -150,9 +130,7 @@ pub unsafe extern "C" fn sqlite3_prepare_v2(
     ppStmt: *mut *mut sqlite3_stmt,
     pzTail: *mut *const c_char,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare8(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
 #[no_mangle]
@@ -166,9 +144,7 @@ pub unsafe extern "C" fn sqlite3_prepare_v3(
 ) -> c_int {
     // PERSISTENT, NORMALIZE and NO_VTAB change nothing observable here.
     let _ = prepFlags;
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare8(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
 #[no_mangle]
@@ -179,9 +155,7 @@ pub unsafe extern "C" fn sqlite3_prepare16(
     ppStmt: *mut *mut sqlite3_stmt,
     pzTail: *mut *const c_void,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare16(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare16(db, zSql, nByte, ppStmt, pzTail) })
 }
 
 #[no_mangle]
@@ -192,9 +166,7 @@ pub unsafe extern "C" fn sqlite3_prepare16_v2(
     ppStmt: *mut *mut sqlite3_stmt,
     pzTail: *mut *const c_void,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare16(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare16(db, zSql, nByte, ppStmt, pzTail) })
 }
 
 #[no_mangle]
@@ -207,7 +179,5 @@ pub unsafe extern "C" fn sqlite3_prepare16_v3(
     pzTail: *mut *const c_void,
 ) -> c_int {
     let _ = prepFlags;
-    ffi_guard!(SQLITE_INTERNAL, {
-        prepare16(db, zSql, nByte, ppStmt, pzTail)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { prepare16(db, zSql, nByte, ppStmt, pzTail) })
 }

@@ -51,9 +51,7 @@ const SQLITE_INSERT: i32 = 18;
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_preupdate_hook(
     db: *mut sqlite3,
-    xPreUpdate: Option<
-        unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char, *const c_char, sqlite3_int64, sqlite3_int64),
-    >,
+    xPreUpdate: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char, *const c_char, sqlite3_int64, sqlite3_int64)>,
     arg2: *mut c_void,
 ) -> *mut c_void {
     crate::ffi_guard!(std::ptr::null_mut(), {
@@ -70,7 +68,14 @@ pub unsafe extern "C" fn sqlite3_preupdate_hook(
                 std::sync::Arc::new(move |host: &mut dyn ringlite::vdbe::host::VmHost, ev: &ringlite::vdbe::exec::preupdate::PreUpdate<'_>| unsafe {
                     let Some((f, p)) = slot(h, |s| s.preupdate) else { return };
                     let d = &*(h.get() as *const sqlite3);
-                    let change = Change { op: ev.op, old: ev.old.clone(), new: ev.new.clone(), depth: ev.depth, blob_write: ev.blob_write, rowid_field: !ev.without_rowid };
+                    let change = Change {
+                        op: ev.op,
+                        old: ev.old.clone(),
+                        new: ev.new.clone(),
+                        depth: ev.depth,
+                        blob_write: ev.blob_write,
+                        rowid_field: !ev.without_rowid,
+                    };
                     let outer = std::mem::replace(&mut *d.preupdate.borrow_mut(), Current { change: Some(change), handed: Vec::new() });
                     let zdb = crate::error::cstring(ev.db);
                     let ztable = crate::error::cstring(ev.table);

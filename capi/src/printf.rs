@@ -37,12 +37,7 @@ impl ShimArgs<'_> {
     fn take(&mut self) -> PrintfArg {
         let a = self.args.get(self.next).copied();
         self.next += 1;
-        a.unwrap_or(PrintfArg {
-            kind: 0,
-            i: 0,
-            d: 0.0,
-            s: std::ptr::null(),
-        })
+        a.unwrap_or(PrintfArg { kind: 0, i: 0, d: 0.0, s: std::ptr::null() })
     }
 }
 
@@ -97,11 +92,7 @@ unsafe fn args<'a>(p: *const PrintfArg, n: c_int) -> &'a [PrintfArg] {
 
 /// Called by the shim: the formatted string in a `sqlite3_malloc` block.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_format(
-    fmt: *const c_char,
-    a: *const PrintfArg,
-    n: c_int,
-) -> *mut c_char {
+pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const PrintfArg, n: c_int) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
         if fmt.is_null() {
             return std::ptr::null_mut();
@@ -115,12 +106,7 @@ pub unsafe extern "C" fn ringlite_capi_format(
 
 /// Called by the shim for `sqlite3_str_appendf`.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_str_format(
-    st: *mut sqlite3_str,
-    fmt: *const c_char,
-    a: *const PrintfArg,
-    n: c_int,
-) {
+pub unsafe extern "C" fn ringlite_capi_str_format(st: *mut sqlite3_str, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
     ffi_guard!((), {
         let (Some(st), false) = (st.as_mut(), fmt.is_null()) else {
             return;
@@ -134,12 +120,7 @@ pub unsafe extern "C" fn ringlite_capi_str_format(
 
 /// Called by the shim for `sqlite3_log`.
 #[no_mangle]
-pub unsafe extern "C" fn ringlite_capi_log(
-    code: c_int,
-    fmt: *const c_char,
-    a: *const PrintfArg,
-    n: c_int,
-) {
+pub unsafe extern "C" fn ringlite_capi_log(code: c_int, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
     ffi_guard!((), {
         if fmt.is_null() || !crate::config::log_enabled() {
             return;
@@ -178,10 +159,7 @@ impl sqlite3_str {
 pub unsafe extern "C" fn sqlite3_str_new(arg0: *mut sqlite3) -> *mut sqlite3_str {
     ffi_guard!(std::ptr::null_mut(), {
         let _ = arg0;
-        Box::into_raw(Box::new(sqlite3_str {
-            buf: Vec::new(),
-            errcode: SQLITE_OK,
-        }))
+        Box::into_raw(Box::new(sqlite3_str { buf: Vec::new(), errcode: SQLITE_OK }))
     })
 }
 
@@ -261,9 +239,7 @@ pub unsafe extern "C" fn sqlite3_str_truncate(arg0: *mut sqlite3_str, N: c_int) 
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_errcode(arg0: *mut sqlite3_str) -> c_int {
-    ffi_guard!(SQLITE_NOMEM, {
-        arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode)
-    })
+    ffi_guard!(SQLITE_NOMEM, { arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode) })
 }
 
 #[no_mangle]

@@ -53,22 +53,12 @@ unsafe fn text(p: *const c_char, n: i64) -> Vec<u8> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_blob(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: c_int,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_blob(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
     sqlite3_result_blob64(arg0, arg1, arg2.max(0) as u64, arg3)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_blob64(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: sqlite3_uint64,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_blob64(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: sqlite3_uint64, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
         if arg1.is_null() {
             set(arg0, Value::Null);
@@ -81,16 +71,7 @@ pub unsafe extern "C" fn sqlite3_result_blob64(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_double(arg0: *mut sqlite3_context, arg1: f64) {
-    ffi_guard!((), {
-        set(
-            arg0,
-            if arg1.is_nan() {
-                Value::Null
-            } else {
-                Value::Real(arg1)
-            },
-        )
-    })
+    ffi_guard!((), { set(arg0, if arg1.is_nan() { Value::Null } else { Value::Real(arg1) },) })
 }
 
 unsafe fn set_error(c: *mut sqlite3_context, code: i32, msg: String) {
@@ -100,32 +81,18 @@ unsafe fn set_error(c: *mut sqlite3_context, code: i32, msg: String) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_char,
-    arg2: c_int,
-) {
+pub unsafe extern "C" fn sqlite3_result_error(arg0: *mut sqlite3_context, arg1: *const c_char, arg2: c_int) {
     ffi_guard!((), {
-        let code = arg0
-            .as_ref()
-            .and_then(|c| c.error.as_ref())
-            .map_or(SQLITE_ERROR, |e| e.code);
+        let code = arg0.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
         let msg = String::from_utf8_lossy(&text(arg1, arg2 as i64)).into_owned();
         set_error(arg0, code, msg)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error16(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: c_int,
-) {
+pub unsafe extern "C" fn sqlite3_result_error16(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int) {
     ffi_guard!((), {
-        let code = arg0
-            .as_ref()
-            .and_then(|c| c.error.as_ref())
-            .map_or(SQLITE_ERROR, |e| e.code);
+        let code = arg0.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
         let msg = String::from_utf8_lossy(&utf16_to_utf8(arg1, arg2 as i64)).into_owned();
         set_error(arg0, code, msg)
     })
@@ -133,26 +100,18 @@ pub unsafe extern "C" fn sqlite3_result_error16(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_error_toobig(arg0: *mut sqlite3_context) {
-    ffi_guard!((), {
-        set_error(arg0, SQLITE_TOOBIG, "string or blob too big".into())
-    })
+    ffi_guard!((), { set_error(arg0, SQLITE_TOOBIG, "string or blob too big".into()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_error_nomem(arg0: *mut sqlite3_context) {
-    ffi_guard!((), {
-        set_error(arg0, SQLITE_NOMEM, "out of memory".into())
-    })
+    ffi_guard!((), { set_error(arg0, SQLITE_NOMEM, "out of memory".into()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_error_code(arg0: *mut sqlite3_context, arg1: c_int) {
     ffi_guard!((), {
-        let code = if arg1 == SQLITE_OK {
-            SQLITE_ERROR
-        } else {
-            arg1
-        };
+        let code = if arg1 == SQLITE_OK { SQLITE_ERROR } else { arg1 };
         let msg = match arg0.as_ref().and_then(|c| c.error.as_ref()) {
             Some(e) => e.message.clone(),
             None => ringlite::error::errstr(code).to_string(),
@@ -177,12 +136,7 @@ pub unsafe extern "C" fn sqlite3_result_null(arg0: *mut sqlite3_context) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_char,
-    arg2: c_int,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_text(arg0: *mut sqlite3_context, arg1: *const c_char, arg2: c_int, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
         if arg1.is_null() {
             set(arg0, Value::Null);
@@ -206,14 +160,7 @@ pub unsafe extern "C" fn sqlite3_result_text64(
         if z.is_null() {
             set(arg0, Value::Null);
         } else if enc == SQLITE_UTF16 || enc == SQLITE_UTF16LE || enc == SQLITE_UTF16BE {
-            set(
-                arg0,
-                Value::Text(utf16_any(
-                    z as *const c_void,
-                    n.min(i64::MAX as u64) as i64,
-                    enc,
-                )),
-            );
+            set(arg0, Value::Text(utf16_any(z as *const c_void, n.min(i64::MAX as u64) as i64, enc)));
         } else {
             set(arg0, Value::Text(text(z, n.min(i64::MAX as u64) as i64)));
         }
@@ -224,11 +171,7 @@ pub unsafe extern "C" fn sqlite3_result_text64(
 /// UTF-16 in the given byte order to UTF-8: `n` bytes (NUL characters
 /// kept), or up to the first NUL unit when `n < 0`.
 pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
-    let native = if cfg!(target_endian = "little") {
-        SQLITE_UTF16LE
-    } else {
-        SQLITE_UTF16BE
-    };
+    let native = if cfg!(target_endian = "little") { SQLITE_UTF16LE } else { SQLITE_UTF16BE };
     if enc == SQLITE_UTF16 || enc == native {
         return utf16_value_to_utf8(p, n);
     }
@@ -250,12 +193,7 @@ pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: c_int,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_text16(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
         if arg1.is_null() {
             set(arg0, Value::Null);
@@ -267,50 +205,23 @@ pub unsafe extern "C" fn sqlite3_result_text16(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16le(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: c_int,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_text16le(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(
-            arg0,
-            if arg1.is_null() {
-                Value::Null
-            } else {
-                Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16LE))
-            },
-        );
+        set(arg0, if arg1.is_null() { Value::Null } else { Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16LE)) });
         release(arg3, arg1 as *mut c_void);
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16be(
-    arg0: *mut sqlite3_context,
-    arg1: *const c_void,
-    arg2: c_int,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_text16be(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(
-            arg0,
-            if arg1.is_null() {
-                Value::Null
-            } else {
-                Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16BE))
-            },
-        );
+        set(arg0, if arg1.is_null() { Value::Null } else { Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16BE)) });
         release(arg3, arg1 as *mut c_void);
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_value(
-    arg0: *mut sqlite3_context,
-    arg1: *mut sqlite3_value,
-) {
+pub unsafe extern "C" fn sqlite3_result_value(arg0: *mut sqlite3_context, arg1: *mut sqlite3_value) {
     ffi_guard!((), {
         let Some(v) = arg1.as_ref() else {
             return set(arg0, Value::Null);
@@ -323,12 +234,7 @@ pub unsafe extern "C" fn sqlite3_result_value(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_pointer(
-    arg0: *mut sqlite3_context,
-    arg1: *mut c_void,
-    arg2: *const c_char,
-    arg3: sqlite3_destructor_type,
-) {
+pub unsafe extern "C" fn sqlite3_result_pointer(arg0: *mut sqlite3_context, arg1: *mut c_void, arg2: *const c_char, arg3: sqlite3_destructor_type) {
     ffi_guard!((), {
         set(arg0, Value::Null);
         // The engine carries no pointer values yet: the result reads as NULL
@@ -344,10 +250,7 @@ pub unsafe extern "C" fn sqlite3_result_zeroblob(arg0: *mut sqlite3_context, n: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_zeroblob64(
-    arg0: *mut sqlite3_context,
-    n: sqlite3_uint64,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_result_zeroblob64(arg0: *mut sqlite3_context, n: sqlite3_uint64) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if n > 1_000_000_000 {
             sqlite3_result_error_toobig(arg0);
@@ -368,11 +271,7 @@ pub unsafe extern "C" fn sqlite3_result_subtype(arg0: *mut sqlite3_context, arg1
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_str(
-    arg0: *mut sqlite3_context,
-    arg1: *mut sqlite3_str,
-    arg2: c_int,
-) {
+pub unsafe extern "C" fn sqlite3_result_str(arg0: *mut sqlite3_context, arg1: *mut sqlite3_str, arg2: c_int) {
     ffi_guard!((), {
         let Some(s) = arg1.as_mut() else { return };
         if s.errcode != SQLITE_OK {

@@ -23,22 +23,14 @@ unsafe fn schema_name(p: *const c_char) -> Option<String> {
 
 /// `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_serialize(
-    db: *mut sqlite3,
-    zSchema: *const c_char,
-    piSize: *mut sqlite3_int64,
-    mFlags: c_uint,
-) -> *mut c_uchar {
+pub unsafe extern "C" fn sqlite3_serialize(db: *mut sqlite3, zSchema: *const c_char, piSize: *mut sqlite3_int64, mFlags: c_uint) -> *mut c_uchar {
     crate::ffi_guard!(std::ptr::null_mut(), {
         let Some(h) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = h.lock.lock();
         let schema = schema_name(zSchema);
-        let image = match h
-            .with_conn(|c| c.serialize(schema.as_deref()))
-            .and_then(|r| r)
-        {
+        let image = match h.with_conn(|c| c.serialize(schema.as_deref())).and_then(|r| r) {
             Ok(Some(image)) => image,
             Ok(None) => return std::ptr::null_mut(),
             Err(e) => {
@@ -52,8 +44,7 @@ pub unsafe extern "C" fn sqlite3_serialize(
         if mFlags & SQLITE_SERIALIZE_NOCOPY as c_uint != 0 {
             return std::ptr::null_mut();
         }
-        let p =
-            crate::memory::sqlite3_malloc64(image.len().max(1) as sqlite3_uint64) as *mut c_uchar;
+        let p = crate::memory::sqlite3_malloc64(image.len().max(1) as sqlite3_uint64) as *mut c_uchar;
         if !p.is_null() {
             std::ptr::copy_nonoverlapping(image.as_ptr(), p, image.len());
         }
@@ -86,16 +77,10 @@ pub unsafe extern "C" fn sqlite3_deserialize(
             free_buffer();
             return SQLITE_MISUSE;
         }
-        let image: &[u8] = if szDb == 0 {
-            &[]
-        } else {
-            std::slice::from_raw_parts(pData, szDb as usize)
-        };
+        let image: &[u8] = if szDb == 0 { &[] } else { std::slice::from_raw_parts(pData, szDb as usize) };
         let schema = schema_name(zSchema);
         let read_only = mFlags & SQLITE_DESERIALIZE_READONLY as c_uint != 0;
-        let r = h
-            .with_conn(|c| c.deserialize(schema.as_deref(), image, read_only))
-            .and_then(|r| r);
+        let r = h.with_conn(|c| c.deserialize(schema.as_deref(), image, read_only)).and_then(|r| r);
         free_buffer();
         finish(h, r)
     })

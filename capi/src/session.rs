@@ -140,19 +140,12 @@ pub unsafe fn input<'a>(n: c_int, p: *const c_void) -> Result<&'a [u8], c_int> {
 
 /// Run `f` on the connection of `d` (lent by a running statement if
 /// there is one).
-pub fn on_conn<T>(
-    d: &sqlite3,
-    f: impl FnOnce(&mut Connection) -> ringlite::Result<T>,
-) -> ringlite::Result<T> {
+pub fn on_conn<T>(d: &sqlite3, f: impl FnOnce(&mut Connection) -> ringlite::Result<T>) -> ringlite::Result<T> {
     d.with_conn(f).and_then(|r| r)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_create(
-    db: *mut sqlite3,
-    zDb: *const c_char,
-    ppSession: *mut *mut sqlite3_session,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_char, ppSession: *mut *mut sqlite3_session) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if ppSession.is_null() {
             return SQLITE_MISUSE;
@@ -180,8 +173,7 @@ pub unsafe extern "C" fn sqlite3session_create(
         });
         match d.with_conn(|c| c.add_preupdate_listener(hook)) {
             Ok(listener) => {
-                *ppSession = Box::into_raw(Box::new(SessionHandle { db, core, listener }))
-                    as *mut sqlite3_session;
+                *ppSession = Box::into_raw(Box::new(SessionHandle { db, core, listener })) as *mut sqlite3_session;
                 SQLITE_OK
             }
             Err(e) => crate::error::report(d, &e),
@@ -204,11 +196,7 @@ pub unsafe extern "C" fn sqlite3session_delete(pSession: *mut sqlite3_session) {
 }
 
 /// Run `f` on the session's engine object.
-unsafe fn with_session<T>(
-    p: *mut sqlite3_session,
-    none: T,
-    f: impl FnOnce(&mut Session) -> T,
-) -> T {
+unsafe fn with_session<T>(p: *mut sqlite3_session, none: T, f: impl FnOnce(&mut Session) -> T) -> T {
     let Some(h) = session(p) else { return none };
     let Ok(mut s) = h.core.lock() else {
         return none;
@@ -217,11 +205,7 @@ unsafe fn with_session<T>(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_object_config(
-    arg0: *mut sqlite3_session,
-    op: c_int,
-    pArg: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session, op: c_int, pArg: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         with_session(arg0, SQLITE_MISUSE, |s| {
             let arg = pArg as *mut c_int;
@@ -260,10 +244,7 @@ pub unsafe extern "C" fn sqlite3session_object_config(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_enable(
-    pSession: *mut sqlite3_session,
-    bEnable: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, bEnable: c_int) -> c_int {
     crate::ffi_guard!(0, {
         with_session(pSession, 0, |s| {
             if bEnable >= 0 {
@@ -275,10 +256,7 @@ pub unsafe extern "C" fn sqlite3session_enable(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_indirect(
-    pSession: *mut sqlite3_session,
-    bIndirect: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session, bIndirect: c_int) -> c_int {
     crate::ffi_guard!(0, {
         with_session(pSession, 0, |s| {
             if bIndirect >= 0 {
@@ -290,10 +268,7 @@ pub unsafe extern "C" fn sqlite3session_indirect(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_attach(
-    pSession: *mut sqlite3_session,
-    zTab: *const c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, zTab: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let name = (!zTab.is_null()).then(|| CStr::from_ptr(zTab).to_string_lossy().into_owned());
         with_session(pSession, SQLITE_MISUSE, |s| {
@@ -338,11 +313,7 @@ unsafe fn session_blob(p: *mut sqlite3_session, patchset: bool) -> Result<Vec<u8
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset(
-    pSession: *mut sqlite3_session,
-    pnChangeset: *mut c_int,
-    ppChangeset: *mut *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session, pnChangeset: *mut c_int, ppChangeset: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnChangeset, ppChangeset);
         match session_blob(pSession, false) {
@@ -353,11 +324,7 @@ pub unsafe extern "C" fn sqlite3session_changeset(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_patchset(
-    pSession: *mut sqlite3_session,
-    pnPatchset: *mut c_int,
-    ppPatchset: *mut *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session, pnPatchset: *mut c_int, ppPatchset: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnPatchset, ppPatchset);
         match session_blob(pSession, true) {
@@ -399,9 +366,7 @@ pub unsafe extern "C" fn sqlite3session_patchset_strm(
 /// `SQLITE_SESSION_OBJCONFIG_SIZE`, then the size a changeset would have
 /// now (an upper limit, as documented).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_changeset_size(
-    pSession: *mut sqlite3_session,
-) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_session) -> sqlite3_int64 {
     crate::ffi_guard!(0, {
         let enabled = with_session(pSession, false, |s| s.size_enabled);
         if !enabled {
@@ -413,28 +378,17 @@ pub unsafe extern "C" fn sqlite3session_changeset_size(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_isempty(pSession: *mut sqlite3_session) -> c_int {
-    crate::ffi_guard!(1, {
-        with_session(pSession, 1, |s| c_int::from(s.is_empty()))
-    })
+    crate::ffi_guard!(1, { with_session(pSession, 1, |s| c_int::from(s.is_empty())) })
 }
 
 /// `sqlite3session_memory_used`: an estimate of what the records hold.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_memory_used(
-    pSession: *mut sqlite3_session,
-) -> sqlite3_int64 {
-    crate::ffi_guard!(0, {
-        with_session(pSession, 0, |s| s.memory_used() as sqlite3_int64)
-    })
+pub unsafe extern "C" fn sqlite3session_memory_used(pSession: *mut sqlite3_session) -> sqlite3_int64 {
+    crate::ffi_guard!(0, { with_session(pSession, 0, |s| s.memory_used() as sqlite3_int64) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_diff(
-    pSession: *mut sqlite3_session,
-    zFromDb: *const c_char,
-    zTbl: *const c_char,
-    pzErrMsg: *mut *mut c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFromDb: *const c_char, zTbl: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if !pzErrMsg.is_null() {
             *pzErrMsg = std::ptr::null_mut();

@@ -12,9 +12,7 @@
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use crate::consts::*;
-use crate::session::{
-    clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET,
-};
+use crate::session::{clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET};
 use crate::types::*;
 use ringlite::ext::session::{self as es, ChangeGroup, Rebaser};
 use std::ffi::{c_int, c_void};
@@ -44,11 +42,7 @@ pub unsafe extern "C" fn sqlite3changegroup_delete(arg0: *mut sqlite3_changegrou
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add(
-    arg0: *mut sqlite3_changegroup,
-    nData: c_int,
-    pData: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, nData: c_int, pData: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(g) = group(arg0) else {
             return SQLITE_MISUSE;
@@ -78,10 +72,7 @@ pub unsafe extern "C" fn sqlite3changegroup_add_strm(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add_change(
-    arg0: *mut sqlite3_changegroup,
-    arg1: *mut sqlite3_changeset_iter,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_changegroup, arg1: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(g) = group(arg0) else {
             return SQLITE_MISUSE;
@@ -92,17 +83,12 @@ pub unsafe extern "C" fn sqlite3changegroup_add_change(
         let Some(item) = it.current_item() else {
             return SQLITE_MISUSE;
         };
-        g.add_item(item.clone())
-            .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+        g.add_item(item.clone()).map_or_else(|e| e.primary(), |()| SQLITE_OK)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_output(
-    arg0: *mut sqlite3_changegroup,
-    pnData: *mut c_int,
-    ppData: *mut *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_output(arg0: *mut sqlite3_changegroup, pnData: *mut c_int, ppData: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnData, ppData);
         let Some(g) = group(arg0) else {
@@ -127,11 +113,7 @@ pub unsafe extern "C" fn sqlite3changegroup_output_strm(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_config(
-    arg0: *mut sqlite3_changegroup,
-    arg1: c_int,
-    pArg: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegroup, arg1: c_int, pArg: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(g) = group(arg0) else {
             return SQLITE_MISUSE;
@@ -149,12 +131,7 @@ pub unsafe extern "C" fn sqlite3changegroup_config(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_invert(
-    nIn: c_int,
-    pIn: *const c_void,
-    pnOut: *mut c_int,
-    ppOut: *mut *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnOut, ppOut);
         match input(nIn, pIn).map(|b| es::invert(b).map_err(|e| e.primary())) {
@@ -180,14 +157,7 @@ pub unsafe extern "C" fn sqlite3changeset_invert_strm(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_concat(
-    nA: c_int,
-    pA: *mut c_void,
-    nB: c_int,
-    pB: *mut c_void,
-    pnOut: *mut c_int,
-    ppOut: *mut *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB: c_int, pB: *mut c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         // (On error the outputs are left alone, as SQLite does.)
         let (a, b) = match (input(nA, pA), input(nB, pB)) {
@@ -238,11 +208,7 @@ pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_configure(
-    arg0: *mut sqlite3_rebaser,
-    nRebase: c_int,
-    pRebase: *const c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nRebase: c_int, pRebase: *const c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(r) = rebaser(arg0) else {
             return SQLITE_MISUSE;
@@ -338,52 +304,26 @@ pub unsafe extern "C" fn sqlite3changegroup_change_begin(
     })
 }
 
-unsafe fn set_value(
-    p: *mut sqlite3_changegroup,
-    new: c_int,
-    col: c_int,
-    v: ringlite::value::Value,
-) -> c_int {
+unsafe fn set_value(p: *mut sqlite3_changegroup, new: c_int, col: c_int, v: ringlite::value::Value) -> c_int {
     let Some(g) = group(p) else {
         return SQLITE_MISUSE;
     };
-    g.change_value(new != 0, col, v)
-        .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+    g.change_value(new != 0, col, v).map_or_else(|e| e.primary(), |()| SQLITE_OK)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_int64(
-    arg0: *mut sqlite3_changegroup,
-    bNew: c_int,
-    iCol: c_int,
-    iVal: sqlite3_int64,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        set_value(arg0, bNew, iCol, ringlite::value::Value::Integer(iVal))
-    })
+pub unsafe extern "C" fn sqlite3changegroup_change_int64(arg0: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, iVal: sqlite3_int64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, bNew, iCol, ringlite::value::Value::Integer(iVal)) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_null(
-    arg0: *mut sqlite3_changegroup,
-    arg1: c_int,
-    arg2: c_int,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        set_value(arg0, arg1, arg2, ringlite::value::Value::Null)
-    })
+pub unsafe extern "C" fn sqlite3changegroup_change_null(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Null) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_double(
-    arg0: *mut sqlite3_changegroup,
-    arg1: c_int,
-    arg2: c_int,
-    arg3: f64,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        set_value(arg0, arg1, arg2, ringlite::value::Value::Real(arg3))
-    })
+pub unsafe extern "C" fn sqlite3changegroup_change_double(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, arg3: f64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Real(arg3)) })
 }
 
 #[no_mangle]
@@ -398,23 +338,14 @@ pub unsafe extern "C" fn sqlite3changegroup_change_text(
         if pVal.is_null() {
             return SQLITE_MISUSE;
         }
-        let bytes = if nVal < 0 {
-            std::ffi::CStr::from_ptr(pVal).to_bytes().to_vec()
-        } else {
-            std::slice::from_raw_parts(pVal as *const u8, nVal as usize).to_vec()
-        };
+        let bytes =
+            if nVal < 0 { std::ffi::CStr::from_ptr(pVal).to_bytes().to_vec() } else { std::slice::from_raw_parts(pVal as *const u8, nVal as usize).to_vec() };
         set_value(arg0, arg1, arg2, ringlite::value::Value::Text(bytes))
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_blob(
-    arg0: *mut sqlite3_changegroup,
-    arg1: c_int,
-    arg2: c_int,
-    pVal: *const c_void,
-    nVal: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_blob(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const c_void, nVal: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match input(nVal.max(0), pVal) {
             Ok(b) => set_value(arg0, arg1, arg2, ringlite::value::Value::Blob(b.to_vec())),
@@ -424,11 +355,7 @@ pub unsafe extern "C" fn sqlite3changegroup_change_blob(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_finish(
-    arg0: *mut sqlite3_changegroup,
-    bDiscard: c_int,
-    pzErr: *mut *mut std::ffi::c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_finish(arg0: *mut sqlite3_changegroup, bDiscard: c_int, pzErr: *mut *mut std::ffi::c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if !pzErr.is_null() {
             *pzErr = std::ptr::null_mut();
@@ -441,11 +368,7 @@ pub unsafe extern "C" fn sqlite3changegroup_change_finish(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_schema(
-    arg0: *mut sqlite3_changegroup,
-    arg1: *mut crate::handle::sqlite3,
-    zDb: *const std::ffi::c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_schema(arg0: *mut sqlite3_changegroup, arg1: *mut crate::handle::sqlite3, zDb: *const std::ffi::c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(g) = group(arg0) else {
             return SQLITE_MISUSE;
@@ -458,15 +381,12 @@ pub unsafe extern "C" fn sqlite3changegroup_schema(
         let lookup: es::SchemaLookup = Box::new(move |table: &str| {
             // SAFETY: the application keeps the connection open while the
             // changegroup uses it (SQLite's rule for this call).
-            let Some(d) =
-                (unsafe { crate::handle::db_ref(db.get() as *mut crate::handle::sqlite3) })
-            else {
+            let Some(d) = (unsafe { crate::handle::db_ref(db.get() as *mut crate::handle::sqlite3) }) else {
                 return Err(ringlite::Error::code(SQLITE_MISUSE));
             };
             let _g = d.lock.lock();
             crate::session::on_conn(d, |c| es::table_schema(c, &schema, table))
         });
-        g.set_schema(lookup)
-            .map_or_else(|e| e.primary(), |()| SQLITE_OK)
+        g.set_schema(lookup).map_or_else(|e| e.primary(), |()| SQLITE_OK)
     })
 }

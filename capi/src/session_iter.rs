@@ -41,16 +41,7 @@ pub struct IterHandle {
 
 impl IterHandle {
     fn new(reader: Option<Reader>) -> IterHandle {
-        IterHandle {
-            reader,
-            current: None,
-            table_name: CString::default(),
-            pk: Vec::new(),
-            handed: Vec::new(),
-            conflict: None,
-            fk: None,
-            error: SQLITE_OK,
-        }
+        IterHandle { reader, current: None, table_name: CString::default(), pk: Vec::new(), handed: Vec::new(), conflict: None, fk: None, error: SQLITE_OK }
     }
 
     fn set_current(&mut self, item: Option<Item>) {
@@ -92,23 +83,12 @@ unsafe fn start(pp: *mut *mut sqlite3_changeset_iter, data: Vec<u8>, flags: c_in
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start(
-    pp: *mut *mut sqlite3_changeset_iter,
-    nChangeset: c_int,
-    pChangeset: *mut c_void,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0)
-    })
+pub unsafe extern "C" fn sqlite3changeset_start(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_start_v2(
-    pp: *mut *mut sqlite3_changeset_iter,
-    nChangeset: c_int,
-    pChangeset: *mut c_void,
-    flags: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void, flags: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match input(nChangeset, pChangeset) {
             Ok(b) => start(pp, b.to_vec(), flags),
@@ -123,9 +103,7 @@ pub unsafe extern "C" fn sqlite3changeset_start_strm(
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
     pIn: *mut c_void,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0)
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0) })
 }
 
 #[no_mangle]
@@ -210,11 +188,7 @@ pub unsafe extern "C" fn sqlite3changeset_op(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_pk(
-    pIter: *mut sqlite3_changeset_iter,
-    pabPK: *mut *mut c_uchar,
-    pnCol: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter, pabPK: *mut *mut c_uchar, pnCol: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(it) = iter(pIter) else {
             return SQLITE_MISUSE;
@@ -240,12 +214,7 @@ pub unsafe extern "C" fn sqlite3changeset_pk(
 
 /// Hand out field `i` of the current change's old (`which` 0), new (1)
 /// or conflicting row (2).
-unsafe fn field(
-    p: *mut sqlite3_changeset_iter,
-    i: c_int,
-    out: *mut *mut sqlite3_value,
-    which: u8,
-) -> c_int {
+unsafe fn field(p: *mut sqlite3_changeset_iter, i: c_int, out: *mut *mut sqlite3_value, which: u8) -> c_int {
     if !out.is_null() {
         *out = std::ptr::null_mut();
     }
@@ -291,37 +260,22 @@ unsafe fn field(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_old(
-    pIter: *mut sqlite3_changeset_iter,
-    iVal: c_int,
-    ppValue: *mut *mut sqlite3_value,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_old(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 0) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_new(
-    pIter: *mut sqlite3_changeset_iter,
-    iVal: c_int,
-    ppValue: *mut *mut sqlite3_value,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_new(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 1) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_conflict(
-    pIter: *mut sqlite3_changeset_iter,
-    iVal: c_int,
-    ppValue: *mut *mut sqlite3_value,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_conflict(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 2) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(
-    pIter: *mut sqlite3_changeset_iter,
-    pnOut: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_changeset_iter, pnOut: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         let Some(it) = iter(pIter) else {
             return SQLITE_MISUSE;
@@ -384,14 +338,7 @@ impl ApplyHandler for CHandler<'_> {
         r != 0
     }
 
-    fn conflict(
-        &mut self,
-        conn: &mut Connection,
-        kind: i32,
-        item: Option<&Item>,
-        row: Option<&[Value]>,
-        fk: i64,
-    ) -> i32 {
+    fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32 {
         let mut h = IterHandle::new(None);
         h.set_current(item.cloned());
         h.conflict = row.map(<[Value]>::to_vec);
@@ -429,13 +376,7 @@ unsafe fn apply(
         return SQLITE_MISUSE;
     };
     let _g = d.lock.lock();
-    let mut h = CHandler {
-        d,
-        filter,
-        filter_iter,
-        conflict,
-        ctx,
-    };
+    let mut h = CHandler { d, filter, filter_iter, conflict, ctx };
     match on_conn(d, |c| es::apply(c, &data, flags, &mut h)) {
         Ok(rebase) => {
             // (A patchset gives no rebase buffer: the outputs are left alone.)
@@ -460,23 +401,11 @@ pub unsafe extern "C" fn sqlite3changeset_apply(
     nChangeset: c_int,
     pChangeset: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
-            xFilter,
-            None,
-            xConflict,
-            pCtx,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-        )
+        apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), xFilter, None, xConflict, pCtx, std::ptr::null_mut(), std::ptr::null_mut(), 0)
     })
 }
 
@@ -486,26 +415,14 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2(
     nChangeset: c_int,
     pChangeset: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
     ppRebase: *mut *mut c_void,
     pnRebase: *mut c_int,
     flags: c_int,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
-            xFilter,
-            None,
-            xConflict,
-            pCtx,
-            ppRebase,
-            pnRebase,
-            flags,
-        )
+        apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags)
     })
 }
 
@@ -515,24 +432,10 @@ pub unsafe extern "C" fn sqlite3changeset_apply_strm(
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
     pIn: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            read_stream(xInput, pIn),
-            xFilter,
-            None,
-            xConflict,
-            pCtx,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-        )
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, std::ptr::null_mut(), std::ptr::null_mut(), 0,) })
 }
 
 #[no_mangle]
@@ -541,27 +444,13 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
     pIn: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
     ppRebase: *mut *mut c_void,
     pnRebase: *mut c_int,
     flags: c_int,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            read_stream(xInput, pIn),
-            xFilter,
-            None,
-            xConflict,
-            pCtx,
-            ppRebase,
-            pnRebase,
-            flags,
-        )
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags,) })
 }
 
 #[no_mangle]
@@ -570,26 +459,14 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3(
     nChangeset: c_int,
     pChangeset: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
     ppRebase: *mut *mut c_void,
     pnRebase: *mut c_int,
     flags: c_int,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            input(nChangeset, pChangeset).map(<[u8]>::to_vec),
-            None,
-            xFilter,
-            xConflict,
-            pCtx,
-            ppRebase,
-            pnRebase,
-            flags,
-        )
+        apply(db, input(nChangeset, pChangeset).map(<[u8]>::to_vec), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags)
     })
 }
 
@@ -599,25 +476,11 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
     pIn: *mut c_void,
     xFilter: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3_changeset_iter) -> c_int>,
-    xConflict: Option<
-        unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int,
-    >,
+    xConflict: Option<unsafe extern "C" fn(*mut c_void, c_int, *mut sqlite3_changeset_iter) -> c_int>,
     pCtx: *mut c_void,
     ppRebase: *mut *mut c_void,
     pnRebase: *mut c_int,
     flags: c_int,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        apply(
-            db,
-            read_stream(xInput, pIn),
-            None,
-            xFilter,
-            xConflict,
-            pCtx,
-            ppRebase,
-            pnRebase,
-            flags,
-        )
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), None, xFilter, xConflict, pCtx, ppRebase, pnRebase, flags,) })
 }

@@ -37,13 +37,7 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
             let _ = db.with_conn(|c| stmt.reset(c));
             s.finished = false;
         }
-        if !s.stmt.busy()
-            && db
-                .conn
-                .try_borrow()
-                .map(|c| c.as_ref().is_some_and(|c| c.autocommit()))
-                .unwrap_or(false)
-        {
+        if !s.stmt.busy() && db.conn.try_borrow().map(|c| c.as_ref().is_some_and(|c| c.autocommit())).unwrap_or(false) {
             // A new statement in autocommit mode starts without a pending
             // interrupt, as in SQLite.
             db.interrupt.store(false, Ordering::Relaxed);

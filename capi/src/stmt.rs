@@ -7,9 +7,7 @@ use std::ffi::{c_char, c_int};
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr())
-    })
+    ffi_guard!(std::ptr::null(), { stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr()) })
 }
 
 #[no_mangle]
@@ -64,9 +62,7 @@ pub unsafe extern "C" fn sqlite3_normalized_sql(pStmt: *mut sqlite3_stmt) -> *co
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_readonly(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, {
-        stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int)
-    })
+    ffi_guard!(0, { stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int) })
 }
 
 #[no_mangle]
@@ -83,28 +79,18 @@ pub unsafe extern "C" fn sqlite3_stmt_explain(pStmt: *mut sqlite3_stmt, eMode: c
         if s.stmt.explain_mode() == eMode {
             return SQLITE_OK;
         }
-        crate::error::set_error(
-            s.db(),
-            SQLITE_ERROR,
-            Some("sqlite3_stmt_explain is not supported by ringlite yet"),
-        );
+        crate::error::set_error(s.db(), SQLITE_ERROR, Some("sqlite3_stmt_explain is not supported by ringlite yet"));
         SQLITE_ERROR
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_busy(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, {
-        stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int)
-    })
+    ffi_guard!(0, { stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_status(
-    arg0: *mut sqlite3_stmt,
-    op: c_int,
-    resetFlg: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_status(arg0: *mut sqlite3_stmt, op: c_int, resetFlg: c_int) -> c_int {
     ffi_guard!(0, {
         let Some(s) = stmt_ref(arg0) else { return 0 };
         let _g = s.db().lock.lock();
@@ -114,16 +100,11 @@ pub unsafe extern "C" fn sqlite3_stmt_status(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_handle(arg0: *mut sqlite3_stmt) -> *mut sqlite3 {
-    ffi_guard!(std::ptr::null_mut(), {
-        stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db)
-    })
+    ffi_guard!(std::ptr::null_mut(), { stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_next_stmt(
-    pDb: *mut sqlite3,
-    pStmt: *mut sqlite3_stmt,
-) -> *mut sqlite3_stmt {
+pub unsafe extern "C" fn sqlite3_next_stmt(pDb: *mut sqlite3, pStmt: *mut sqlite3_stmt) -> *mut sqlite3_stmt {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(pDb) else {
             return std::ptr::null_mut();

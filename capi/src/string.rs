@@ -33,31 +33,19 @@ pub unsafe extern "C" fn sqlite3_stricmp(arg0: *const c_char, arg1: *const c_cha
             (true, true) => 0,
             (true, false) => -1,
             (false, true) => 1,
-            _ => icmp(
-                CStr::from_ptr(arg0).to_bytes(),
-                CStr::from_ptr(arg1).to_bytes(),
-                None,
-            ),
+            _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), None),
         }
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_strnicmp(
-    arg0: *const c_char,
-    arg1: *const c_char,
-    arg2: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_strnicmp(arg0: *const c_char, arg1: *const c_char, arg2: c_int) -> c_int {
     ffi_guard!(0, {
         match (arg0.is_null(), arg1.is_null()) {
             (true, true) => 0,
             (true, false) => -1,
             (false, true) => 1,
-            _ => icmp(
-                CStr::from_ptr(arg0).to_bytes(),
-                CStr::from_ptr(arg1).to_bytes(),
-                Some(arg2.max(0) as usize),
-            ),
+            _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), Some(arg2.max(0) as usize)),
         }
     })
 }
@@ -81,11 +69,7 @@ fn next_char(s: &[u8]) -> (u32, usize) {
 
 /// Pattern matching shared by GLOB and LIKE.
 fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32>) -> bool {
-    let (many, one) = if glob {
-        (b'*' as u32, b'?' as u32)
-    } else {
-        (b'%' as u32, b'_' as u32)
-    };
+    let (many, one) = if glob { (b'*' as u32, b'?' as u32) } else { (b'%' as u32, b'_' as u32) };
     let eq = |a: u32, b: u32| {
         if nocase && a < 128 && b < 128 {
             fold(a as u8) == fold(b as u8)
@@ -153,8 +137,7 @@ fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32
                     q += lcc;
                     break;
                 }
-                if cc == b'-' as u32 && prev.is_some() && pat.get(q + 1).is_some_and(|&x| x != b']')
-                {
+                if cc == b'-' as u32 && prev.is_some() && pat.get(q + 1).is_some_and(|&x| x != b']') {
                     let (hi, lhi) = next_char(&pat[q + 1..]);
                     if let Some(lo) = prev {
                         if sc >= lo && sc <= hi {
@@ -206,22 +189,12 @@ pub unsafe extern "C" fn sqlite3_strglob(zGlob: *const c_char, zStr: *const c_ch
         if zStr.is_null() {
             return 1;
         }
-        (!pattern_match(
-            CStr::from_ptr(zGlob).to_bytes(),
-            CStr::from_ptr(zStr).to_bytes(),
-            true,
-            false,
-            None,
-        )) as c_int
+        (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), true, false, None)) as c_int
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_strlike(
-    zGlob: *const c_char,
-    zStr: *const c_char,
-    cEsc: c_uint,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_strlike(zGlob: *const c_char, zStr: *const c_char, cEsc: c_uint) -> c_int {
     ffi_guard!(1, {
         if zGlob.is_null() {
             return if zStr.is_null() { 0 } else { 1 };
@@ -230,13 +203,7 @@ pub unsafe extern "C" fn sqlite3_strlike(
             return 1;
         }
         let esc = if cEsc == 0 { None } else { Some(cEsc) };
-        (!pattern_match(
-            CStr::from_ptr(zGlob).to_bytes(),
-            CStr::from_ptr(zStr).to_bytes(),
-            false,
-            true,
-            esc,
-        )) as c_int
+        (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), false, true, esc)) as c_int
     })
 }
 

@@ -71,12 +71,7 @@ pub unsafe fn statement_row(p: *mut sqlite3_stmt) {
     let t = tracers((*p).db());
     if let Some((mask, f, ctx)) = t.v2 {
         if mask & SQLITE_TRACE_ROW as c_uint != 0 {
-            f(
-                SQLITE_TRACE_ROW as c_uint,
-                ctx.get(),
-                p as *mut c_void,
-                std::ptr::null_mut(),
-            );
+            f(SQLITE_TRACE_ROW as c_uint, ctx.get(), p as *mut c_void, std::ptr::null_mut());
         }
     }
 }
@@ -92,12 +87,7 @@ pub unsafe fn statement_ends(p: *mut sqlite3_stmt) {
     let mut nanos = start.elapsed().as_nanos().min(i64::MAX as u128) as i64;
     if let Some((mask, f, ctx)) = t.v2 {
         if mask & SQLITE_TRACE_PROFILE as c_uint != 0 {
-            f(
-                SQLITE_TRACE_PROFILE as c_uint,
-                ctx.get(),
-                p as *mut c_void,
-                &mut nanos as *mut i64 as *mut c_void,
-            );
+            f(SQLITE_TRACE_PROFILE as c_uint, ctx.get(), p as *mut c_void, &mut nanos as *mut i64 as *mut c_void);
         }
     }
     if let Some((f, ctx)) = t.profile {
@@ -110,12 +100,7 @@ pub unsafe fn connection_closes(db: *mut sqlite3) {
     let t = tracers(&*db);
     if let Some((mask, f, ctx)) = t.v2 {
         if mask & SQLITE_TRACE_CLOSE as c_uint != 0 {
-            f(
-                SQLITE_TRACE_CLOSE as c_uint,
-                ctx.get(),
-                db as *mut c_void,
-                std::ptr::null_mut(),
-            );
+            f(SQLITE_TRACE_CLOSE as c_uint, ctx.get(), db as *mut c_void, std::ptr::null_mut());
         }
     }
 }
@@ -135,39 +120,22 @@ pub unsafe extern "C" fn sqlite3_trace_v2(
         let mut h = d.hooks.borrow_mut();
         // As in SQLite, the three share one event mask: v2 tracing turns
         // the legacy trace and profile off.
-        h.tracing = Tracers {
-            v2: xCallback
-                .filter(|_| uMask != 0)
-                .map(|f| (uMask, f, SendPtr(pCtx))),
-            legacy: None,
-            profile: None,
-        };
+        h.tracing = Tracers { v2: xCallback.filter(|_| uMask != 0).map(|f| (uMask, f, SendPtr(pCtx))), legacy: None, profile: None };
         SQLITE_OK
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_trace(
-    arg0: *mut sqlite3,
-    xTrace: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
-    arg2: *mut c_void,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_trace(arg0: *mut sqlite3, xTrace: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>, arg2: *mut c_void) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(arg0) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
         let mut h = d.hooks.borrow_mut();
-        let old = h
-            .tracing
-            .legacy
-            .map_or(std::ptr::null_mut(), |(_, p)| p.get());
+        let old = h.tracing.legacy.map_or(std::ptr::null_mut(), |(_, p)| p.get());
         // The legacy trace replaces v2 tracing and turns the profile off.
-        h.tracing = Tracers {
-            v2: None,
-            legacy: xTrace.map(|f| (f, SendPtr(arg2))),
-            profile: None,
-        };
+        h.tracing = Tracers { v2: None, legacy: xTrace.map(|f| (f, SendPtr(arg2))), profile: None };
         old
     })
 }
@@ -184,10 +152,7 @@ pub unsafe extern "C" fn sqlite3_profile(
         };
         let _g = d.lock.lock();
         let mut h = d.hooks.borrow_mut();
-        let old = h
-            .tracing
-            .profile
-            .map_or(std::ptr::null_mut(), |(_, p)| p.get());
+        let old = h.tracing.profile.map_or(std::ptr::null_mut(), |(_, p)| p.get());
         // The profile turns the legacy trace off and keeps v2 tracing.
         h.tracing.legacy = None;
         h.tracing.profile = xProfile.map(|f| (f, SendPtr(arg2)));

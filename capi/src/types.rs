@@ -23,8 +23,7 @@ pub type sqlite3_rtree_dbl = f64;
 /// `SQLITE_TRANSIENT` = -1).
 pub type sqlite3_destructor_type = Option<unsafe extern "C" fn(*mut c_void)>;
 /// `sqlite3_exec` row callback.
-pub type sqlite3_callback =
-    Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
+pub type sqlite3_callback = Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
 /// VFS system-call override.
 pub type sqlite3_syscall_ptr = Option<unsafe extern "C" fn()>;
 
@@ -53,7 +52,6 @@ opaque!(
 );
 
 pub use crate::abi::{
-    sqlite3_file, sqlite3_index_info, sqlite3_io_methods, sqlite3_mem_methods, sqlite3_module,
-    sqlite3_mutex_methods, sqlite3_pcache_methods2, sqlite3_pcache_page, sqlite3_snapshot,
-    sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
+    sqlite3_file, sqlite3_index_info, sqlite3_io_methods, sqlite3_mem_methods, sqlite3_module, sqlite3_mutex_methods, sqlite3_pcache_methods2,
+    sqlite3_pcache_page, sqlite3_snapshot, sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
 };

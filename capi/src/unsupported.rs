@@ -17,11 +17,7 @@ use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
 
 /// `sqlite3_setlk_timeout`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_setlk_timeout(
-    arg0: *mut sqlite3,
-    ms: c_int,
-    flags: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_setlk_timeout(arg0: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(arg0, "sqlite3_setlk_timeout");
         SQLITE_ERROR
@@ -48,10 +44,7 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mu
 
 /// `sqlite3_win32_set_directory8`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory8(
-    type_: c_ulong,
-    zValue: *const c_char,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory8");
         SQLITE_ERROR
@@ -60,10 +53,7 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory8(
 
 /// `sqlite3_win32_set_directory16`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory16(
-    type_: c_ulong,
-    zValue: *const c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *const c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory16");
         SQLITE_ERROR
@@ -74,9 +64,7 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory16(
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     db: *mut sqlite3,
-    arg1: Option<
-        unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint,
-    >,
+    arg1: Option<unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint>,
     arg2: *mut c_void,
     arg3: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
@@ -119,12 +107,7 @@ pub unsafe extern "C" fn sqlite3_unlock_notify(
 
 /// `sqlite3_stmt_scanstatus`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_scanstatus(
-    pStmt: *mut sqlite3_stmt,
-    idx: c_int,
-    iScanStatusOp: c_int,
-    pOut: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, pOut: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_stmt_scanstatus");
         SQLITE_ERROR
@@ -133,13 +116,7 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus(
 
 /// `sqlite3_stmt_scanstatus_v2`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(
-    pStmt: *mut sqlite3_stmt,
-    idx: c_int,
-    iScanStatusOp: c_int,
-    flags: c_int,
-    pOut: *mut c_void,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, flags: c_int, pOut: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_stmt_scanstatus_v2");
         SQLITE_ERROR
@@ -148,11 +125,7 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(
 
 /// `sqlite3_snapshot_get`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_get(
-    db: *mut sqlite3,
-    zSchema: *const c_char,
-    ppSnapshot: *mut *mut sqlite3_snapshot,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const c_char, ppSnapshot: *mut *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_get");
         SQLITE_ERROR
@@ -161,11 +134,7 @@ pub unsafe extern "C" fn sqlite3_snapshot_get(
 
 /// `sqlite3_snapshot_open`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_open(
-    db: *mut sqlite3,
-    zSchema: *const c_char,
-    pSnapshot: *mut sqlite3_snapshot,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const c_char, pSnapshot: *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_snapshot_open");
         SQLITE_ERROR
@@ -174,10 +143,7 @@ pub unsafe extern "C" fn sqlite3_snapshot_open(
 
 /// `sqlite3_snapshot_cmp`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_cmp(
-    p1: *mut sqlite3_snapshot,
-    p2: *mut sqlite3_snapshot,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_snapshot_cmp(p1: *mut sqlite3_snapshot, p2: *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_snapshot_cmp");
         SQLITE_ERROR
@@ -231,14 +197,7 @@ pub unsafe extern "C" fn sqlite3_carray_bind(
 pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
     db: *mut sqlite3,
     zGeom: *const c_char,
-    xGeom: Option<
-        unsafe extern "C" fn(
-            *mut sqlite3_rtree_geometry,
-            c_int,
-            *mut sqlite3_rtree_dbl,
-            *mut c_int,
-        ) -> c_int,
-    >,
+    xGeom: Option<unsafe extern "C" fn(*mut sqlite3_rtree_geometry, c_int, *mut sqlite3_rtree_dbl, *mut c_int) -> c_int>,
     pContext: *mut c_void,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {

@@ -108,10 +108,7 @@ unsafe fn after_pairs(z: *const c_char) -> *const c_char {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_parameter(
-    z: *const c_char,
-    zParam: *const c_char,
-) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_uri_parameter(z: *const c_char, zParam: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
         if z.is_null() || zParam.is_null() {
             return std::ptr::null();
@@ -144,11 +141,7 @@ fn parse_bool(v: &[u8], default: bool) -> bool {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_boolean(
-    z: *const c_char,
-    zParam: *const c_char,
-    bDefault: c_int,
-) -> c_int {
+pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_char, bDefault: c_int) -> c_int {
     ffi_guard!(bDefault, {
         let v = sqlite3_uri_parameter(z, zParam);
         if v.is_null() {
@@ -159,11 +152,7 @@ pub unsafe extern "C" fn sqlite3_uri_boolean(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_int64(
-    arg0: *const c_char,
-    arg1: *const c_char,
-    arg2: sqlite3_int64,
-) -> sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3_uri_int64(arg0: *const c_char, arg1: *const c_char, arg2: sqlite3_int64) -> sqlite3_int64 {
     ffi_guard!(arg2, {
         let v = sqlite3_uri_parameter(arg0, arg1);
         if v.is_null() {
@@ -180,9 +169,7 @@ pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c
         if z.is_null() || N < 0 {
             return std::ptr::null();
         }
-        pairs(z)
-            .get(N as usize)
-            .map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
+        pairs(z).get(N as usize).map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
     })
 }
 
@@ -254,28 +241,17 @@ pub unsafe extern "C" fn sqlite3_free_filename(arg0: *const c_char) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_filename(
-    db: *mut sqlite3,
-    zDbName: *const c_char,
-) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
         let Some(d) = db_ref(db) else {
             return std::ptr::null();
         };
         let _g = d.lock.lock();
-        let schema = if zDbName.is_null() {
-            "main".to_string()
-        } else {
-            CStr::from_ptr(zDbName).to_string_lossy().into_owned()
-        };
+        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
         let Ok(Some(path)) = d.with_conn(|c| c.db_filename(&schema)) else {
             return std::ptr::null();
         };
-        let params = if schema.eq_ignore_ascii_case("main") {
-            uri_params(d.filename.to_bytes())
-        } else {
-            Vec::new()
-        };
+        let params = if schema.eq_ignore_ascii_case("main") { uri_params(d.filename.to_bytes()) } else { Vec::new() };
         d.keep(build(&ringlite::io::os_path::to_bytes(&path), &params, true))
     })
 }
@@ -294,14 +270,9 @@ pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c
                 // gives them after main and temp.
                 let _g = d.lock.lock();
                 let names = crate::metadata::database_names(db);
-                let attached: Vec<String> = names
-                    .into_iter()
-                    .filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp"))
-                    .collect();
+                let attached: Vec<String> = names.into_iter().filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp")).collect();
                 match attached.get(n as usize - 2) {
-                    Some(name) => {
-                        d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul())
-                    }
+                    Some(name) => d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul()),
                     None => std::ptr::null(),
                 }
             }
@@ -315,11 +286,7 @@ pub unsafe extern "C" fn sqlite3_db_readonly(db: *mut sqlite3, zDbName: *const c
     ffi_guard!(-1, {
         let Some(d) = db_ref(db) else { return -1 };
         let _g = d.lock.lock();
-        let schema = if zDbName.is_null() {
-            "main".to_string()
-        } else {
-            CStr::from_ptr(zDbName).to_string_lossy().into_owned()
-        };
+        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
         d.with_conn(|c| c.db_readonly(&schema)).unwrap_or(-1)
     })
 }
@@ -339,28 +306,16 @@ mod tests {
 
     #[test]
     fn the_filename_layout_answers_the_uri_functions() {
-        let params = vec![
-            (b"mode".to_vec(), b"ro".to_vec()),
-            (b"n".to_vec(), b"42".to_vec()),
-        ];
+        let params = vec![(b"mode".to_vec(), b"ro".to_vec()), (b"n".to_vec(), b"42".to_vec())];
         let layout = build(b"/tmp/a.db", &params, true);
         let z = layout.as_ptr() as *const c_char;
         unsafe {
-            assert_eq!(
-                CStr::from_ptr(sqlite3_uri_parameter(z, c"mode".as_ptr())).to_bytes(),
-                b"ro"
-            );
+            assert_eq!(CStr::from_ptr(sqlite3_uri_parameter(z, c"mode".as_ptr())).to_bytes(), b"ro");
             assert_eq!(sqlite3_uri_int64(z, c"n".as_ptr(), 0), 42);
             assert!(sqlite3_uri_parameter(z, c"none".as_ptr()).is_null());
             assert_eq!(CStr::from_ptr(sqlite3_uri_key(z, 1)).to_bytes(), b"n");
-            assert_eq!(
-                CStr::from_ptr(sqlite3_filename_journal(z)).to_bytes(),
-                b"/tmp/a.db-journal"
-            );
-            assert_eq!(
-                CStr::from_ptr(sqlite3_filename_wal(z)).to_bytes(),
-                b"/tmp/a.db-wal"
-            );
+            assert_eq!(CStr::from_ptr(sqlite3_filename_journal(z)).to_bytes(), b"/tmp/a.db-journal");
+            assert_eq!(CStr::from_ptr(sqlite3_filename_wal(z)).to_bytes(), b"/tmp/a.db-wal");
         }
     }
 }

@@ -43,10 +43,7 @@ pub struct sqlite3_value {
 impl sqlite3_value {
     /// Wrap a value.
     pub fn new(value: Value) -> sqlite3_value {
-        sqlite3_value {
-            value,
-            ..Default::default()
-        }
+        sqlite3_value { value, ..Default::default() }
     }
 
     /// The value as text bytes (no NUL): numbers rendered as SQLite does.
@@ -120,8 +117,7 @@ impl sqlite3_value {
         if c.is_none() {
             *c = Some(utf8_to_utf16z(&self.text_bytes().unwrap_or_default()));
         }
-        c.as_ref()
-            .map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+        c.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
     }
 
     /// `sqlite3_value_blob`.
@@ -157,10 +153,7 @@ impl sqlite3_value {
             _ => {}
         }
         self.text16_ptr();
-        self.text16
-            .borrow()
-            .as_ref()
-            .map_or(0, |v| ((v.len() - 1) * 2) as c_int)
+        self.text16.borrow().as_ref().map_or(0, |v| ((v.len() - 1) * 2) as c_int)
     }
 
     /// `sqlite3_value_int64`.
@@ -206,9 +199,7 @@ unsafe fn val<'a>(v: *mut sqlite3_value) -> Option<&'a sqlite3_value> {
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_blob(arg0: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        val(arg0).map_or(std::ptr::null(), |v| v.blob_ptr())
-    })
+    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.blob_ptr()) })
 }
 
 #[no_mangle]
@@ -222,17 +213,12 @@ pub unsafe extern "C" fn sqlite3_value_int(arg0: *mut sqlite3_value) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_int64(
-    arg0: *mut sqlite3_value,
-) -> crate::types::sqlite3_int64 {
+pub unsafe extern "C" fn sqlite3_value_int64(arg0: *mut sqlite3_value) -> crate::types::sqlite3_int64 {
     ffi_guard!(0, { val(arg0).map_or(0, |v| v.int64()) })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_pointer(
-    arg0: *mut sqlite3_value,
-    arg1: *const c_char,
-) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_value_pointer(arg0: *mut sqlite3_value, arg1: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(v) = val(arg0) else {
             return std::ptr::null_mut();
@@ -246,16 +232,12 @@ pub unsafe extern "C" fn sqlite3_value_pointer(
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text(arg0: *mut sqlite3_value) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), {
-        val(arg0).map_or(std::ptr::null(), |v| v.text_ptr())
-    })
+    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.text_ptr()) })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text16(arg0: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        val(arg0).map_or(std::ptr::null(), |v| v.text16_ptr())
-    })
+    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.text16_ptr()) })
 }
 
 #[no_mangle]
@@ -274,16 +256,9 @@ pub unsafe extern "C" fn sqlite3_value_text16be(arg0: *mut sqlite3_value) -> *co
         };
         let mut cache = v.text16_swapped.borrow_mut();
         if cache.is_none() {
-            *cache = Some(
-                utf8_to_utf16z(&t)
-                    .into_iter()
-                    .map(u16::swap_bytes)
-                    .collect(),
-            );
+            *cache = Some(utf8_to_utf16z(&t).into_iter().map(u16::swap_bytes).collect());
         }
-        cache
-            .as_ref()
-            .map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
+        cache.as_ref().map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
     })
 }
 
@@ -299,9 +274,7 @@ pub unsafe extern "C" fn sqlite3_value_bytes16(arg0: *mut sqlite3_value) -> c_in
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_type(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(SQLITE_NULL, {
-        val(arg0).map_or(SQLITE_NULL, |v| v.type_code())
-    })
+    ffi_guard!(SQLITE_NULL, { val(arg0).map_or(SQLITE_NULL, |v| v.type_code()) })
 }
 
 #[no_mangle]

@@ -79,9 +79,7 @@ pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> 
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_get(N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        usize::try_from(N).ok().and_then(|i| options_z().get(i)).map_or(std::ptr::null(), |c| c.as_ptr())
-    })
+    ffi_guard!(std::ptr::null(), { usize::try_from(N).ok().and_then(|i| options_z().get(i)).map_or(std::ptr::null(), |c| c.as_ptr()) })
 }
 
 #[no_mangle]

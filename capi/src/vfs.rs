@@ -17,13 +17,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 const UNIX_EPOCH_JD_MS: i64 = 210_866_760_000_000;
 const MAX_PATHNAME: c_int = 512;
 
-unsafe extern "C" fn x_open(
-    _: *mut sqlite3_vfs,
-    _: sqlite3_filename,
-    _: *mut sqlite3_file,
-    _: c_int,
-    _: *mut c_int,
-) -> c_int {
+unsafe extern "C" fn x_open(_: *mut sqlite3_vfs, _: sqlite3_filename, _: *mut sqlite3_file, _: c_int, _: *mut c_int) -> c_int {
     SQLITE_CANTOPEN
 }
 
@@ -40,12 +34,7 @@ unsafe extern "C" fn x_delete(_: *mut sqlite3_vfs, name: *const c_char, _sync_di
     }
 }
 
-unsafe extern "C" fn x_access(
-    _: *mut sqlite3_vfs,
-    name: *const c_char,
-    flags: c_int,
-    out: *mut c_int,
-) -> c_int {
+unsafe extern "C" fn x_access(_: *mut sqlite3_vfs, name: *const c_char, flags: c_int, out: *mut c_int) -> c_int {
     if name.is_null() || out.is_null() {
         return SQLITE_MISUSE;
     }
@@ -58,12 +47,7 @@ unsafe extern "C" fn x_access(
     SQLITE_OK
 }
 
-unsafe extern "C" fn x_full_pathname(
-    _: *mut sqlite3_vfs,
-    name: *const c_char,
-    n_out: c_int,
-    out: *mut c_char,
-) -> c_int {
+unsafe extern "C" fn x_full_pathname(_: *mut sqlite3_vfs, name: *const c_char, n_out: c_int, out: *mut c_char) -> c_int {
     if name.is_null() || out.is_null() || n_out <= 0 {
         return SQLITE_MISUSE;
     }
@@ -98,11 +82,7 @@ unsafe extern "C" fn x_dl_error(_: *mut sqlite3_vfs, n: c_int, out: *mut c_char)
     }
 }
 
-unsafe extern "C" fn x_dl_sym(
-    _: *mut sqlite3_vfs,
-    _: *mut c_void,
-    _: *const c_char,
-) -> Option<unsafe extern "C" fn()> {
+unsafe extern "C" fn x_dl_sym(_: *mut sqlite3_vfs, _: *mut c_void, _: *const c_char) -> Option<unsafe extern "C" fn()> {
     None
 }
 
@@ -119,9 +99,7 @@ unsafe extern "C" fn x_sleep(_: *mut sqlite3_vfs, micros: c_int) -> c_int {
 }
 
 fn now_jd_ms() -> i64 {
-    let ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
+    let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
     UNIX_EPOCH_JD_MS + ms
 }
 
@@ -143,18 +121,11 @@ unsafe extern "C" fn x_current_time_int64(_: *mut sqlite3_vfs, out: *mut sqlite3
     SQLITE_OK
 }
 
-unsafe extern "C" fn x_set_system_call(
-    _: *mut sqlite3_vfs,
-    _: *const c_char,
-    _: sqlite3_syscall_ptr,
-) -> c_int {
+unsafe extern "C" fn x_set_system_call(_: *mut sqlite3_vfs, _: *const c_char, _: sqlite3_syscall_ptr) -> c_int {
     SQLITE_NOTFOUND
 }
 
-unsafe extern "C" fn x_get_system_call(
-    _: *mut sqlite3_vfs,
-    _: *const c_char,
-) -> sqlite3_syscall_ptr {
+unsafe extern "C" fn x_get_system_call(_: *mut sqlite3_vfs, _: *const c_char) -> sqlite3_syscall_ptr {
     None
 }
 

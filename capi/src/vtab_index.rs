@@ -35,11 +35,8 @@ type XBestIndex = unsafe extern "C" fn(*mut sqlite3_vtab, *mut sqlite3_index_inf
 
 /// Ask xBestIndex `x` of `vtab` about `q` and copy its answer into `q`.
 pub(crate) unsafe fn call_best_index(_db: *mut sqlite3, vtab: *mut sqlite3_vtab, x: XBestIndex, q: &mut IndexInfo) -> ringlite::Result<()> {
-    let mut cons: Vec<sqlite3_index_constraint> = q
-        .constraints
-        .iter()
-        .map(|c| sqlite3_index_constraint { iColumn: c.column, op: c.op, usable: c.usable as u8, iTermOffset: c.term_offset })
-        .collect();
+    let mut cons: Vec<sqlite3_index_constraint> =
+        q.constraints.iter().map(|c| sqlite3_index_constraint { iColumn: c.column, op: c.op, usable: c.usable as u8, iTermOffset: c.term_offset }).collect();
     let mut order: Vec<sqlite3_index_orderby> = q.order_by.iter().map(|o| sqlite3_index_orderby { iColumn: o.column, desc: o.desc as u8 }).collect();
     let mut usage: Vec<sqlite3_index_constraint_usage> = q.usage.iter().map(|_| sqlite3_index_constraint_usage { argvIndex: 0, omit: 0 }).collect();
     let collations = q.collations.iter().map(|c| crate::error::cstring(c.as_bytes().to_vec())).collect();

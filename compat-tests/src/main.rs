@@ -99,9 +99,7 @@ fn parse_args(mut argv: VecDeque<String>) -> Result<Args, String> {
         match a.as_str() {
             "--engine" => args.opts.engine = EngineKind::parse(&value("--engine")?)?,
             "--jobs" => args.jobs = value("--jobs")?.parse().map_err(|_| "--jobs: not a number")?,
-            "--timeout" => {
-                args.opts.timeout = Duration::from_secs(value("--timeout")?.parse().map_err(|_| "--timeout: seconds")?)
-            }
+            "--timeout" => args.opts.timeout = Duration::from_secs(value("--timeout")?.parse().map_err(|_| "--timeout: seconds")?),
             "--max-diffs" => args.opts.max_diffs = value("--max-diffs")?.parse().map_err(|_| "--max-diffs: number")?,
             "--quiet" => args.quiet = true,
             "--ratchet" => args.ratchet = Some(value("--ratchet")?),
@@ -220,11 +218,7 @@ fn main() -> ExitCode {
         let total: usize = reports.iter().map(|r| r.total).sum();
         let files_ok = reports.iter().filter(|r| r.failed() == 0 && r.fatal.is_none()).count();
         let pct = if total == 0 { 100.0 } else { 100.0 * passed as f64 / total as f64 };
-        lines.push(format!(
-            "corpus {name} [{}]: {files_ok}/{} files, {passed}/{total} records passed ({pct:.2}%)",
-            args.opts.engine.name(),
-            reports.len()
-        ));
+        lines.push(format!("corpus {name} [{}]: {files_ok}/{} files, {passed}/{total} records passed ({pct:.2}%)", args.opts.engine.name(), reports.len()));
         per_corpus.push((name.clone(), files_ok, reports.len(), passed, total));
         all.extend(reports);
     }

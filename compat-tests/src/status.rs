@@ -92,13 +92,7 @@ fn read_tcl_results(path: &std::path::Path) -> BTreeMap<String, TclResult> {
 }
 
 fn read_list(path: &str) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
+    std::fs::read_to_string(path).unwrap_or_default().lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect()
 }
 
 /// A first failure reduced to its cause, so that files failing for the

@@ -712,7 +712,11 @@ mod tests {
             for separated in [false, true] {
                 for capacity in [100usize, 300, 1000, 4088] {
                     for k in 1..6 {
-                        assert_eq!(try_split(&pre, separated, capacity, k), try_split_walk(&costs, separated, capacity, k), "{costs:?} sep {separated} cap {capacity} k {k}");
+                        assert_eq!(
+                            try_split(&pre, separated, capacity, k),
+                            try_split_walk(&costs, separated, capacity, k),
+                            "{costs:?} sep {separated} cap {capacity} k {k}"
+                        );
                     }
                 }
             }

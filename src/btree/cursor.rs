@@ -166,7 +166,16 @@ impl Btree {
     /// Compare the entry at cell `i` of `pgno` with `probe`. `first`: the
     /// probe's leading integer, decoded once per seek ([`FirstInt::of`]).
     #[inline]
-    fn compare_cell(&self, data: &[u8], h: &page::PageHeader, i: usize, probe: &Probe<'_>, key_info: Option<&KeyInfo>, first: Option<FirstInt>, text: Option<FirstText<'_>>) -> Result<Ordering> {
+    fn compare_cell(
+        &self,
+        data: &[u8],
+        h: &page::PageHeader,
+        i: usize,
+        probe: &Probe<'_>,
+        key_info: Option<&KeyInfo>,
+        first: Option<FirstInt>,
+        text: Option<FirstText<'_>>,
+    ) -> Result<Ordering> {
         if let Probe::Rowid(r) = probe {
             if !h.kind.is_table() {
                 return Err(Error::corrupt());
@@ -176,11 +185,7 @@ impl Btree {
             let usable = self.usable() as usize;
             let off = page::cell_offset(data, h, i, self.usable())?;
             let cell = &data[off..usable];
-            let rowid_at = if h.kind == PageKind::TableInterior {
-                4
-            } else {
-                super::cell::get_varint(cell)?.1
-            };
+            let rowid_at = if h.kind == PageKind::TableInterior { 4 } else { super::cell::get_varint(cell)?.1 };
             let (rowid, _) = super::cell::get_varint(cell.get(rowid_at..).ok_or_else(Error::corrupt)?)?;
             return Ok((rowid as i64).cmp(r));
         }
@@ -262,7 +267,17 @@ impl Btree {
     /// instead of descending from the root again. `None` on entry: a new
     /// descent.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn seek_path_into(&self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, strict: bool, settle: bool, path: &mut Vec<Level>, hints: &mut [u32], resume: &mut Option<Pgno>) -> Result<(bool, bool)> {
+    pub(super) fn seek_path_into(
+        &self,
+        root: Pgno,
+        probe: &Probe<'_>,
+        key_info: Option<&KeyInfo>,
+        strict: bool,
+        settle: bool,
+        path: &mut Vec<Level>,
+        hints: &mut [u32],
+        resume: &mut Option<Pgno>,
+    ) -> Result<(bool, bool)> {
         let mut pgno = match resume.take() {
             Some(pgno) => pgno,
             None => {

@@ -256,7 +256,8 @@ impl Cursor {
         };
         if self.leaf.seq != bt.seq || self.leaf.pgno != top.pgno {
             let Ok(h) = page::header(data, top.pgno) else { return false };
-            self.leaf = LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size(), slot: self.leaf.slot };
+            self.leaf =
+                LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size(), slot: self.leaf.slot };
         }
         let leaf = self.leaf;
         let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
@@ -321,7 +322,8 @@ impl Cursor {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, exact) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
+                let (found, exact) =
+                    bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
                 if !found {
                     return Ok((Landed::Nowhere, false));
                 }
@@ -355,7 +357,8 @@ impl Cursor {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
             } else {
-                let (found, _) = bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
+                let (found, _) =
+                    bt.seek_path_into(this.root, &this.probe(), this.key_info.as_deref(), false, true, &mut spare.path, &mut spare.hints, &mut resume)?;
                 if !found {
                     let landed = bt.land_last(this.root, &mut spare)?;
                     let found = matches!(landed, Landed::Entry { .. });

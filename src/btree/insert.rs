@@ -31,7 +31,15 @@ impl Btree {
     /// Insert (or replace) the entry `probe` names, with this payload.
     /// Returns the path to the new entry when the tree kept its shape
     /// (no balancing), `None` otherwise.
-    pub(super) fn insert_entry(&mut self, root: Pgno, probe: &Probe<'_>, key_info: Option<&KeyInfo>, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<Vec<Level>>> {
+    pub(super) fn insert_entry(
+        &mut self,
+        root: Pgno,
+        probe: &Probe<'_>,
+        key_info: Option<&KeyInfo>,
+        leaf_kind: PageKind,
+        rowid: i64,
+        payload: Payload<'_>,
+    ) -> Result<Option<Vec<Level>>> {
         let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
         Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
     }

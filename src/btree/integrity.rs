@@ -14,8 +14,8 @@
 
 use super::cell::get_u32;
 use super::page;
-use super::walk::Walk;
 use super::ptrmap::{BTREE, FREEPAGE, OVERFLOW1, OVERFLOW2, ROOTPAGE};
+use super::walk::Walk;
 use super::{Btree, Pgno};
 use crate::error::Result;
 use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};

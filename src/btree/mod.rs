@@ -43,10 +43,10 @@ mod freelist;
 mod index_probe;
 mod insert;
 mod integrity;
-mod page_coverage;
 mod near;
 mod overflow;
 pub mod page;
+mod page_coverage;
 mod ptrmap;
 mod rowid_seek;
 mod splice;
@@ -60,8 +60,8 @@ use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
 use crate::value::record::KeyInfo;
 use crate::{IoPoll, Poll};
 use balance::Level;
-pub use overflow::ChainRead;
 use cursor::Probe;
+pub use overflow::ChainRead;
 use page::{Node, PageKind};
 use std::sync::Arc;
 use walk::Walk;
@@ -187,12 +187,14 @@ pub struct Btree {
 impl Btree {
     /// Open (or create) a database file. May do blocking I/O.
     pub fn open(io: &IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
-        let (io, path) = if opts.memory && !opts.shared {
-            (IoContext::new(Arc::new(MemoryBackend::new())), "main.db")
-        } else {
-            (io.clone(), path)
+        let (io, path) = if opts.memory && !opts.shared { (IoContext::new(Arc::new(MemoryBackend::new())), "main.db") } else { (io.clone(), path) };
+        let popts = PagerOptions {
+            read_only: opts.read_only,
+            create: opts.create || opts.memory,
+            immutable: opts.immutable,
+            memory: opts.memory,
+            shared: opts.memory && opts.shared,
         };
-        let popts = PagerOptions { read_only: opts.read_only, create: opts.create || opts.memory, immutable: opts.immutable, memory: opts.memory, shared: opts.memory && opts.shared };
         // Each Btree counts from its own base, so that a cursor's sequence
         // number from another Btree (a database detached and another
         // attached under the same index) can never look fresh.

@@ -47,7 +47,8 @@ struct StatRow {
 impl Connection {
     /// Run an ANALYZE statement.
     pub(super) fn analyze(&mut self, a: &Analyze) -> Result<()> {
-        let db = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
+        let db =
+            self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
         let schema_name = self.state.dbs[db].name.clone();
         if db == 1 && self.schema_for(1).tables.is_empty() {
             // Nothing to count (SQLite would still create an empty
@@ -97,7 +98,8 @@ impl Connection {
         }
         let mut rows = Vec::new();
         for t in tables.iter().filter(|t| t.view_select.is_none() && t.root > 0 && !is_internal(&t.name)) {
-            let mut indexes: Vec<_> = schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
+            let mut indexes: Vec<_> =
+                schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
             indexes.reverse();
             if let Some(pk) = &t.without_rowid {
                 // The table is its primary key's index.

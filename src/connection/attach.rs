@@ -69,7 +69,8 @@ impl Connection {
         } else {
             self.state.io.clone()
         };
-        let opts = BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable, shared: target.shared };
+        let opts =
+            BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable, shared: target.shared };
         let file = if target.shared { crate::io::shared_memory::DB_PATH } else { target.path.as_str() };
         let mut btree = Btree::open(&io, file, opts).map_err(|e| {
             if e.primary() == SQLITE_CANTOPEN {

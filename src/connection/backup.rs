@@ -51,11 +51,7 @@ pub struct Backup {
 /// The index of schema `name` ("main", "temp") among `conn`'s databases.
 fn db_index(conn: &Connection, name: &str) -> Result<usize> {
     let name = if name.is_empty() { "main" } else { name };
-    conn.state
-        .dbs
-        .iter()
-        .position(|d| d.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| Error::new(SQLITE_ERROR, format!("unknown database {name}")))
+    conn.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("unknown database {name}")))
 }
 
 fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
@@ -115,11 +111,7 @@ impl Backup {
         let src_bt = &mut src.state.dbs[self.src_db].btree;
         let src_size = src_bt.pager().db_size();
         let src_page_size = src_bt.page_size();
-        let counter = if src_size == 0 {
-            None
-        } else {
-            Some(header::get_u32(&block(src_bt, |b| b.pager_mut().read_page(1))?, header::CHANGE_COUNTER))
-        };
+        let counter = if src_size == 0 { None } else { Some(header::get_u32(&block(src_bt, |b| b.pager_mut().read_page(1))?, header::CHANGE_COUNTER)) };
         if self.stepped && counter != self.src_counter {
             // The source changed since the last step: start over.
             self.next = 1;
@@ -193,8 +185,7 @@ impl Backup {
             image.extend_from_slice(&block(src_bt, |b| b.pager_mut().read_page(pgno))?);
         }
         let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-        let replaced = block(dest_bt, |b| b.pager_mut().begin_write(false))
-            .and_then(|()| dest_bt.pager_mut().replace_with_new_page_size(&mut image));
+        let replaced = block(dest_bt, |b| b.pager_mut().begin_write(false)).and_then(|()| dest_bt.pager_mut().replace_with_new_page_size(&mut image));
         if let Err(e) = replaced {
             let _ = block(dest_bt, |b| b.rollback());
             return Err(e);

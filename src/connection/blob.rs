@@ -130,7 +130,20 @@ impl Connection {
             block(bt, |b| b.begin_read())?;
         }
         self.state.active_statements += 1;
-        let mut blob = Blob { db: db_index, root, column: col, writable, rowid, print: Vec::new(), start: 0, len: 0, expired: false, open: true, last_error: None, hooked };
+        let mut blob = Blob {
+            db: db_index,
+            root,
+            column: col,
+            writable,
+            rowid,
+            print: Vec::new(),
+            start: 0,
+            len: 0,
+            expired: false,
+            open: true,
+            last_error: None,
+            hooked,
+        };
         if let Err(e) = blob.load(self, rowid) {
             let _ = blob.close(self);
             return Err(e);

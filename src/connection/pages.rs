@@ -39,11 +39,7 @@ impl Connection {
         if started {
             io.block_on(|| bt.begin_read())?;
         }
-        let file = PageFile {
-            page_size: bt.page_size(),
-            usable_size: bt.pager().usable_size(),
-            page_count: bt.pager().db_size(),
-        };
+        let file = PageFile { page_size: bt.page_size(), usable_size: bt.pager().usable_size(), page_count: bt.pager().db_size() };
         let out = {
             let mut read = |pgno: u32| -> Result<Vec<u8>> {
                 if pgno == 0 || pgno > file.page_count {

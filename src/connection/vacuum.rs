@@ -37,11 +37,11 @@
 
 use super::{Connection, OpenFlags, Statement, StepResult};
 use crate::btree::{Btree, Cursor, InsertKey, Meta, TxnState};
-use crate::Poll;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 use crate::pager::header::{self, get_u32, put_u32};
 use crate::value::Value;
 use crate::vdbe::program::{Vacuum, VacuumInto};
+use crate::Poll;
 
 /// Page-1 words VACUUM carries over from the old database: default cache
 /// size, text encoding, user_version, application_id.
@@ -347,11 +347,7 @@ impl Connection {
         }
         let n = cols.len();
         let list = cols.join(", ");
-        let insert = format!(
-            "INSERT INTO {}({list}) VALUES({})",
-            quote(name),
-            vec!["?"; n].join(", ")
-        );
+        let insert = format!("INSERT INTO {}({list}) VALUES({})", quote(name), vec!["?"; n].join(", "));
         let (st, _) = dest.prepare(insert.as_bytes())?;
         let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
         let select = format!("SELECT {list} FROM {schema}.{}", quote(name));

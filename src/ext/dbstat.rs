@@ -45,11 +45,7 @@ impl Module for DbstatModule {
     fn connect(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         // CREATE VIRTUAL TABLE x USING dbstat(schema): that schema by default.
         let default = args.get(3).map(|s| s.trim().trim_matches(|c| c == '\'' || c == '"').to_string()).unwrap_or_else(|| "main".to_string());
-        Ok(Connected {
-            table: Arc::new(Dbstat { default }),
-            schema: SCHEMA.to_string(),
-            config: VtabConfig::default(),
-        })
+        Ok(Connected { table: Arc::new(Dbstat { default }), schema: SCHEMA.to_string(), config: VtabConfig::default() })
     }
 }
 
@@ -87,13 +83,7 @@ impl VTab for Dbstat {
     }
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
-        Ok(Box::new(Cursor {
-            default: self.default.clone(),
-            rows: Vec::new(),
-            at: 0,
-            schema: String::new(),
-            aggregate: false,
-        }))
+        Ok(Box::new(Cursor { default: self.default.clone(), rows: Vec::new(), at: 0, schema: String::new(), aggregate: false }))
     }
 }
 
@@ -169,14 +159,7 @@ impl VTabCursor for Cursor {
                     break;
                 }
                 let shown = main_page_size.unwrap_or(file.page_size);
-                let mut w = Walk {
-                    file,
-                    read,
-                    rows: Vec::new(),
-                    seen: HashSet::new(),
-                    name,
-                    shown,
-                };
+                let mut w = Walk { file, read, rows: Vec::new(), seen: HashSet::new(), name, shown };
                 w.page(*root as u32, "/".to_string())?;
                 if aggregate {
                     let mut sum = Row { name: name.clone(), ..Row::default() };

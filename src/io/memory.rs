@@ -254,11 +254,7 @@ impl IoBackend for MemoryBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let data = self.fs.open(path, opts)?;
-        Ok(Arc::new(MemFile {
-            locks: MemLockHandle::new(data.clone()),
-            data,
-            shm: Mutex::default(),
-        }))
+        Ok(Arc::new(MemFile { locks: MemLockHandle::new(data.clone()), data, shm: Mutex::default() }))
     }
     fn delete(&self, path: &str, _sync_dir: bool) -> Result<()> {
         self.fs.delete(path)

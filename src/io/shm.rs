@@ -241,9 +241,7 @@ impl MmapRegion {
     fn new(fd: i32, offset: usize, len: usize) -> Result<MmapRegion> {
         // SAFETY: mapping a file range we just made long enough; the result
         // is checked against MAP_FAILED.
-        let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, offset as libc::off_t)
-        };
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, offset as libc::off_t) };
         if p == libc::MAP_FAILED {
             return Err(Error::new(SQLITE_IOERR_SHMMAP, "disk I/O error"));
         }
@@ -360,13 +358,7 @@ impl ShmHandle {
     }
 
     /// `xShmMap`.
-    pub fn map(
-        &mut self,
-        attach: impl FnOnce() -> Result<Arc<ShmNode>>,
-        region: usize,
-        size: usize,
-        extend: bool,
-    ) -> Result<Option<ShmRegion>> {
+    pub fn map(&mut self, attach: impl FnOnce() -> Result<Arc<ShmNode>>, region: usize, size: usize, extend: bool) -> Result<Option<ShmRegion>> {
         self.node(attach)?.map(region, size, extend)
     }
 

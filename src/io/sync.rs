@@ -202,9 +202,7 @@ impl IoBackend for SyncBackend {
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
         match std::fs::remove_file(super::os_path::os_path(path)) {
             Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::new(crate::error::SQLITE_IOERR_DELETE_NOENT, "disk I/O error"))
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::new(crate::error::SQLITE_IOERR_DELETE_NOENT, "disk I/O error")),
             Err(_) => return Err(io_err(SQLITE_IOERR_DELETE)),
         }
         if sync_dir {
@@ -221,11 +219,8 @@ impl IoBackend for SyncBackend {
 
     fn full_path(&self, path: &str) -> Result<String> {
         let p = super::os_path::os_path(path);
-        let abs = if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            std::env::current_dir().map_err(|_| Error::code(crate::error::SQLITE_CANTOPEN_FULLPATH))?.join(p)
-        };
+        let abs =
+            if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().map_err(|_| Error::code(crate::error::SQLITE_CANTOPEN_FULLPATH))?.join(p) };
         Ok(super::os_path::from_os(&abs))
     }
 

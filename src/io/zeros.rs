@@ -11,7 +11,6 @@
 //! slices it hands out are `'static`); never writable.
 #![allow(unsafe_code)]
 
-
 use std::sync::OnceLock;
 
 /// The region's size: the largest value SQLite allows (the compile-time
@@ -26,14 +25,7 @@ fn map_region() -> Option<Region> {
     // SAFETY: a fresh anonymous mapping, checked for failure; it is never
     // unmapped, and PROT_READ makes the shared `'static` slice sound.
     unsafe {
-        let p = libc::mmap(
-            std::ptr::null_mut(),
-            ZERO_REGION_LEN,
-            libc::PROT_READ,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-            -1,
-            0,
-        );
+        let p = libc::mmap(std::ptr::null_mut(), ZERO_REGION_LEN, libc::PROT_READ, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0);
         if p == libc::MAP_FAILED {
             return None;
         }

@@ -68,7 +68,9 @@ impl CommitStep {
     /// results are left for the step to take).
     pub fn in_flight_done(&self) -> bool {
         match self {
-            CommitStep::WriteJournal(cs) | CommitStep::WriteJournalHeader(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
+            CommitStep::WriteJournal(cs) | CommitStep::WriteJournalHeader(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => {
+                cs.iter().all(|c| c.is_done())
+            }
             CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) | CommitStep::LimitJournal(c) | CommitStep::LimitWal(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
@@ -325,7 +327,6 @@ impl Pager {
         self.wal_publish()?;
         self.cache.mark_all_clean();
         self.finish_write_txn()
-
     }
 
     /// Whether a WAL commit carries page 1. As in SQLite, a WAL commit

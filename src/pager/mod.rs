@@ -42,13 +42,13 @@ pub mod commit;
 mod copy;
 pub mod header;
 pub mod journal;
-pub mod wal;
-mod wal_mode;
+mod limits;
+pub mod locking_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
-mod limits;
-pub mod locking_mode;
+pub mod wal;
+mod wal_mode;
 
 use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
@@ -140,7 +140,12 @@ enum ReadStep {
     /// and (outside WAL mode) the WAL probe, submitted together so that
     /// one wait covers them all (SQLite does them one after the other,
     /// synchronously).
-    Probe { journal: Completion, header: Completion, size: Completion, wal: Option<Completion> },
+    Probe {
+        journal: Completion,
+        header: Completion,
+        size: Completion,
+        wal: Option<Completion>,
+    },
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
     /// Header read; the WAL read transaction (maybe a WAL recovery) is
@@ -296,10 +301,7 @@ impl Pager {
     /// Open the database file at `path`. Nothing is read until the first
     /// read transaction.
     pub fn open(io: &IoContext, path: &str, opts: PagerOptions) -> Result<Pager> {
-        let file = io.backend().open(
-            path,
-            OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() },
-        )?;
+        let file = io.backend().open(path, OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() })?;
         let mut pager = Pager {
             io: io.clone(),
             file,

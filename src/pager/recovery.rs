@@ -120,11 +120,8 @@ impl Pager {
                 }
                 let bytes = cj.take()?.buffer.unwrap_or_default();
                 let h = ch.take()?;
-                let db_page_size = if h.bytes >= 100 {
-                    header::parse(&h.buffer.unwrap_or_default()).map(|i| i.page_size).unwrap_or(self.page_size)
-                } else {
-                    self.page_size
-                };
+                let db_page_size =
+                    if h.bytes >= 100 { header::parse(&h.buffer.unwrap_or_default()).map(|i| i.page_size).unwrap_or(self.page_size) } else { self.page_size };
                 let Some(pb) = journal::parse(&bytes, db_page_size) else {
                     self.file.unlock(LockLevel::Shared)?;
                     return Ok(Poll::Ready(None));

@@ -112,7 +112,10 @@ impl Pager {
                     return Ok(Poll::Ready(()));
                 }
                 SpillStep::Idle => {
-                    let journal_synced = self.journal_end > 0 && self.journal_synced_end == self.journal_end && self.originals.len() == self.journaled.len() && !self.journal_header_pending;
+                    let journal_synced = self.journal_end > 0
+                        && self.journal_synced_end == self.journal_end
+                        && self.originals.len() == self.journaled.len()
+                        && !self.journal_header_pending;
                     if self.opts.memory || !self.journal_mode.uses_file() || journal_synced {
                         self.spill_step = SpillStep::Lock;
                     } else {

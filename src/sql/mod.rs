@@ -12,16 +12,16 @@
 //! needs from the schema is baked into it together with the schema cookie
 //! it was compiled against (checked again by `Transaction`).
 
+pub mod codegen;
+pub mod column_spans;
+pub mod error_offset;
+pub mod fast_hash;
+pub mod params;
 pub mod parse;
 pub mod parse_limits;
-pub mod fast_hash;
+pub mod plan;
+pub mod rename;
 pub mod repeated_set_columns;
-pub mod params;
+pub mod resolve;
 pub mod schema;
 pub mod vtab_decl;
-pub mod column_spans;
-pub mod resolve;
-pub mod plan;
-pub mod codegen;
-pub mod error_offset;
-pub mod rename;

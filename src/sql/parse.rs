@@ -221,9 +221,10 @@ fn register_token(sql: &[u8], stop: usize) -> Option<Tok> {
     if !sql[..stop].contains(&b'#') || !sql[..stop].windows(2).any(|w| w[0] == b'#' && w[1].is_ascii_digit()) {
         return None;
     }
-    tokens(sql).into_iter().take_while(|t| t.start < stop).find(|t| {
-        t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit())
-    })
+    tokens(sql)
+        .into_iter()
+        .take_while(|t| t.start < stop)
+        .find(|t| t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit()))
 }
 
 /// A top-level DELETE or UPDATE with ORDER BY or LIMIT (the parser crate
@@ -295,10 +296,7 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
             // The parser reports where it stopped, at (or just past) the
             // token it could not use: the last token there with its text.
             let stop = offset_of(sql, p.line, p.column);
-            tokens(sql)
-                .into_iter()
-                .rfind(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes()))
-                .map(|t| t.start)
+            tokens(sql).into_iter().rfind(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes())).map(|t| t.start)
         }
         ParseError::UnterminatedLiteral(Some(p))
         | ParseError::UnterminatedBracket(Some(p))
@@ -363,11 +361,18 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             // error at USING.)
             let stop = pos.map_or(sql.len(), |p| offset_of(sql, p.line, p.column));
             let toks = tokens(sql);
-            let clauses: Vec<TokenType> = toks.iter().filter(|t| matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING | TokenType::TK_JOIN | TokenType::TK_COMMA)).map(|t| t.kind).collect();
+            let clauses: Vec<TokenType> = toks
+                .iter()
+                .filter(|t| matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING | TokenType::TK_JOIN | TokenType::TK_COMMA))
+                .map(|t| t.kind)
+                .collect();
             if clauses.windows(2).any(|w| w[0] == TokenType::TK_ON && w[1] == TokenType::TK_USING) {
                 return Error::sql("near \"USING\": syntax error");
             }
-            let using = toks.iter().rfind(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING)).is_some_and(|t| t.kind == TokenType::TK_USING);
+            let using = toks
+                .iter()
+                .rfind(|t| t.start < stop && matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING))
+                .is_some_and(|t| t.kind == TokenType::TK_USING);
             Error::sql(if using { "a JOIN clause is required before USING" } else { "a JOIN clause is required before ON" })
         }
         // (The parser joins the two or three words with spaces whether
@@ -395,10 +400,7 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         | ParseError::MalformedHexInteger(p) => {
             let o = at!(p);
             let rest = &sql[o..];
-            let mut n = rest
-                .iter()
-                .position(|c| c.is_ascii_whitespace() || matches!(c, b',' | b')' | b'(' | b';'))
-                .unwrap_or(rest.len());
+            let mut n = rest.iter().position(|c| c.is_ascii_whitespace() || matches!(c, b',' | b')' | b'(' | b';')).unwrap_or(rest.len());
             if n == 0 {
                 n = rest.len().min(1);
             }
@@ -495,10 +497,7 @@ pub fn tokens(sql: &[u8]) -> Vec<Tok> {
 
 fn ends_result_list(k: TokenType) -> bool {
     use TokenType::*;
-    matches!(
-        k,
-        TK_FROM | TK_WHERE | TK_GROUP | TK_HAVING | TK_WINDOW | TK_ORDER | TK_LIMIT | TK_UNION | TK_EXCEPT | TK_INTERSECT | TK_SEMI
-    )
+    matches!(k, TK_FROM | TK_WHERE | TK_GROUP | TK_HAVING | TK_WINDOW | TK_ORDER | TK_LIMIT | TK_UNION | TK_EXCEPT | TK_INTERSECT | TK_SEMI)
 }
 
 /// Source text of each result column of the first top-level SELECT in

@@ -126,9 +126,7 @@ fn is_constant(e: &Expr<'_>, budget: usize) -> bool {
         Expr::InList { lhs, rhs, .. } => c(lhs) && rhs.iter().flat_map(|r| r.iter()).all(c),
         Expr::Between { lhs, start, end, .. } => c(lhs) && c(start) && c(end),
         Expr::Like { lhs, rhs, escape, .. } => c(lhs) && c(rhs) && escape.is_none_or(&c),
-        Expr::Case { base, when_then_pairs, else_expr } => {
-            base.is_none_or(&c) && when_then_pairs.iter().all(|(w, t)| c(w) && c(t)) && else_expr.is_none_or(&c)
-        }
+        Expr::Case { base, when_then_pairs, else_expr } => base.is_none_or(&c) && when_then_pairs.iter().all(|(w, t)| c(w) && c(t)) && else_expr.is_none_or(&c),
         _ => false,
     }
 }

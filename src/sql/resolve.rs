@@ -172,7 +172,8 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                             return Err(Error::sql(format!("ambiguous column name: {q}.{name}")));
                         }
                         let col = &item.columns[c];
-                        found = Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: Some(c), affinity: col.affinity, collation: col.collation.clone() });
+                        found =
+                            Some(ColumnRef { depth, item: ii, cursor: item.cursor, column: Some(c), affinity: col.affinity, collation: col.collation.clone() });
                         by_source = true;
                     }
                     continue;

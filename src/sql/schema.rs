@@ -640,7 +640,11 @@ impl Schema {
             db: table.db,
             table: table.name.clone(),
             root: table.root,
-            columns: table.key_columns().into_iter().map(|(c, d, coll)| IndexColumn { column: Some(c), expr: None, descending: d, collation: Some(coll) }).collect(),
+            columns: table
+                .key_columns()
+                .into_iter()
+                .map(|(c, d, coll)| IndexColumn { column: Some(c), expr: None, descending: d, collation: Some(coll) })
+                .collect(),
             unique: true,
             sql: None,
             origin: "pk",
@@ -685,12 +689,8 @@ impl Schema {
     /// creation order; then the triggers of the table's own database,
     /// newest first.
     pub fn triggers_of(&self, table: &Table) -> Vec<(String, String)> {
-        let rows: Vec<(usize, &(String, String, String, i64, Option<String>))> = self
-            .rows
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.trigger_row_watches(*i, table))
-            .collect();
+        let rows: Vec<(usize, &(String, String, String, i64, Option<String>))> =
+            self.rows.iter().enumerate().filter(|(i, _)| self.trigger_row_watches(*i, table)).collect();
         let foreign = rows.iter().filter(|(i, _)| self.row_db(*i) != table.db);
         let own = rows.iter().rev().filter(|(i, _)| self.row_db(*i) == table.db);
         foreign.chain(own).filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql))).collect()
@@ -710,7 +710,10 @@ impl Schema {
     /// Whether a trigger of this name exists in database `db` (`None`:
     /// any database).
     pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
-        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.is_none_or(|d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
+        self.rows
+            .iter()
+            .enumerate()
+            .any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.is_none_or(|d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
     }
 }
 
@@ -741,9 +744,8 @@ impl Schema {
     /// `sqlite_schema`).
     pub fn indexes_of(&self, table: &Table) -> Vec<&Index> {
         let mut v: Vec<&Index> = self.indexes.values().filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
-        let order = |i: &Index| {
-            self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX)
-        };
+        let order =
+            |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
         v.sort_by_key(|i| order(i));
         v
     }
@@ -975,10 +977,7 @@ pub fn table_from_sql(sql: &str, root: u32) -> Result<Table> {
 /// earlier index the PRIMARY KEY, keeping its number and order.
 fn add_auto_index(t: &mut Table, cols: Vec<(usize, bool, Option<String>)>, is_pk: bool) {
     let same = |a: &[(usize, bool, Option<String>)]| {
-        a.len() == cols.len()
-            && a.iter().zip(&cols).all(|(x, y)| {
-                x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ignore_ascii_case(y.2.as_deref().unwrap_or(""))
-            })
+        a.len() == cols.len() && a.iter().zip(&cols).all(|(x, y)| x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ignore_ascii_case(y.2.as_deref().unwrap_or("")))
     };
     match t.auto_indexes.iter_mut().find(|(c, _)| same(c)) {
         Some(existing) => existing.1 |= is_pk,
@@ -1010,8 +1009,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_columns: None,
                 auto_indexes: Vec::new(),
                 autoincrement: false,
-        checks: Vec::new(),
-        unsupported,
+                checks: Vec::new(),
+                unsupported,
                 strict,
                 foreign_keys: Vec::new(),
                 without_rowid: None,
@@ -1116,9 +1115,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                                 ast::Expr::Literal(ast::Literal::String(s)) => unquote(s),
                                 _ => return Err(Error::sql("expressions prohibited in PRIMARY KEY and UNIQUE constraints")),
                             };
-                            let i = t
-                                .column_index(&n)
-                                .ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
+                            let i = t.column_index(&n).ok_or_else(|| Error::sql(format!("no such column: {n}")))?;
                             Ok((i, matches!(sc.order, Some(SortOrder::Desc)), coll))
                         })
                         .collect()
@@ -1134,9 +1131,8 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
                         }
-                        let single_int = cols.len() == 1
-                            && t.columns[cols[0].0].decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"))
-                            && !cols[0].1;
+                        let single_int =
+                            cols.len() == 1 && t.columns[cols[0].0].decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER")) && !cols[0].1;
                         if single_int {
                             t.rowid_alias = Some(cols[0].0);
                         } else {
@@ -1148,9 +1144,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         let mut cols = Vec::new();
                         for ic in fc.iter() {
                             let n = unquote(ic.col_name.0);
-                            let i = t
-                                .column_index(&n)
-                                .ok_or_else(|| Error::sql(format!("unknown column \"{n}\" in foreign key definition")))?;
+                            let i = t.column_index(&n).ok_or_else(|| Error::sql(format!("unknown column \"{n}\" in foreign key definition")))?;
                             cols.push(i);
                         }
                         t.foreign_keys.push(foreign_key(cols, clause, defer_clause.as_ref()));
@@ -1228,15 +1222,15 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                 view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
                 auto_indexes: Vec::new(),
                 autoincrement: false,
-        checks: Vec::new(),
-        unsupported: None,
-        strict: false,
-        foreign_keys: Vec::new(),
-        without_rowid: None,
-        pk_conflict: None,
-        unique_conflicts: Vec::new(),
-            scope_columns: ScopeColumnsCache::default(),
-            virtual_table: None,
+                checks: Vec::new(),
+                unsupported: None,
+                strict: false,
+                foreign_keys: Vec::new(),
+                without_rowid: None,
+                pk_conflict: None,
+                unique_conflicts: Vec::new(),
+                scope_columns: ScopeColumnsCache::default(),
+                virtual_table: None,
             })
         }
         Stmt::CreateVirtualTable { tbl_name, module_name, args, .. } => Ok(virtual_table_entry(
@@ -1353,9 +1347,7 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
         ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
         ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
         // -9223372036854775808 is the smallest integer, not a REAL.
-        ast::Expr::Unary(ast::UnaryOperator::Negative, x)
-            if matches!(&**x, ast::Expr::Literal(ast::Literal::Numeric(s)) if s.parse::<u64>() == Ok(1u64 << 63)) =>
-        {
+        ast::Expr::Unary(ast::UnaryOperator::Negative, x) if matches!(&**x, ast::Expr::Literal(ast::Literal::Numeric(s)) if s.parse::<u64>() == Ok(1u64 << 63)) => {
             Some(Value::Integer(i64::MIN))
         }
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) => match constant_value(x)? {
@@ -1455,7 +1447,9 @@ mod tests {
 
     #[test]
     fn internal_names_compare_bytes() {
-        for (name, internal) in [("sqlite_x", true), ("SQLITE_", true), ("sqlite", false), ("sqliteé", false), ("ääääääää", false), ("sqlite_é", true), ("日本語テーブル", false)] {
+        for (name, internal) in
+            [("sqlite_x", true), ("SQLITE_", true), ("sqlite", false), ("sqliteé", false), ("ääääääää", false), ("sqlite_é", true), ("日本語テーブル", false)]
+        {
             assert_eq!(is_internal_name(name), internal, "{name}");
         }
     }

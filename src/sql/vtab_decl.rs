@@ -52,9 +52,9 @@ pub fn check_declaration(declared: &str) -> Result<()> {
 
 fn parse(declared: &str) -> Result<Table> {
     let t = crate::sql::parse::with_first_statement(declared.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(stmt @ sqlite3_parser::ast::Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { .. }, .. })) => {
-            crate::sql::schema::table_from_stmt(stmt, declared, 0)
-        }
+        Some(sqlite3_parser::ast::Cmd::Stmt(
+            stmt @ sqlite3_parser::ast::Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { .. }, .. },
+        )) => crate::sql::schema::table_from_stmt(stmt, declared, 0),
         _ => Err(Error::sql("vtable constructor did not declare a table")),
     });
     t.map_err(|e| if e.message.is_empty() { Error::sql("syntax error in declared vtab schema") } else { e })

@@ -40,16 +40,16 @@
 //! Every conversion is tested differentially against SQLite 3.54.1
 //! (`src/value/tests/`).
 
-pub mod varint;
-pub mod record;
-pub mod row_header;
 pub mod affinity;
 pub mod collation;
 pub mod compare;
-pub mod numeric;
-pub mod printf;
 pub mod fpdecode;
+pub mod numeric;
 pub mod pow10;
+pub mod printf;
+pub mod record;
+pub mod row_header;
+pub mod varint;
 
 /// The five storage classes.
 #[derive(Debug, Clone, Default)]

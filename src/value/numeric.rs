@@ -76,10 +76,8 @@ pub(crate) fn decimal_to_f64(d: u64, p: i32) -> f64 {
     }
     // Exact operands and one IEEE operation: correctly rounded (Clinger's
     // fast path), the common case for SQL literals.
-    const EXACT_POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ];
+    const EXACT_POW10: [f64; 23] =
+        [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
     if d < (1 << 53) && (-22..=22).contains(&p) {
         let m = d as f64;
         return if p >= 0 { m * EXACT_POW10[p as usize] } else { m / EXACT_POW10[(-p) as usize] };
@@ -247,7 +245,11 @@ pub fn text_to_i64(text: &[u8]) -> (i64, IntParse) {
     }
     let ndigits = i - first;
     let mut value = if u > i64::MAX as u64 {
-        if neg { i64::MIN } else { i64::MAX }
+        if neg {
+            i64::MIN
+        } else {
+            i64::MAX
+        }
     } else if neg {
         -(u as i64)
     } else {
@@ -405,11 +407,7 @@ pub fn arith_operand(v: ValueRef<'_>) -> Value {
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let (r, parse) = text_to_f64(t);
             let (ix, class) = text_to_i64(t);
-            let int_ok = if parse.is_number() {
-                parse.looks_integer() && class == IntParse::Exact
-            } else {
-                parse.looks_integer() && class.rc() <= 1
-            };
+            let int_ok = if parse.is_number() { parse.looks_integer() && class == IntParse::Exact } else { parse.looks_integer() && class.rc() <= 1 };
             if int_ok {
                 Value::Integer(ix)
             } else {

@@ -391,12 +391,7 @@ fn utf8_char(ch: u32) -> Vec<u8> {
     } else if ch < 0x10000 {
         vec![0xe0 | (ch >> 12) as u8, 0x80 | ((ch >> 6) & 0x3f) as u8, 0x80 | (ch & 0x3f) as u8]
     } else {
-        vec![
-            0xf0 | ((ch >> 18) & 0x07) as u8,
-            0x80 | ((ch >> 12) & 0x3f) as u8,
-            0x80 | ((ch >> 6) & 0x3f) as u8,
-            0x80 | (ch & 0x3f) as u8,
-        ]
+        vec![0xf0 | ((ch >> 18) & 0x07) as u8, 0x80 | ((ch >> 12) & 0x3f) as u8, 0x80 | ((ch >> 6) & 0x3f) as u8, 0x80 | (ch & 0x3f) as u8]
     }
 }
 

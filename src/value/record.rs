@@ -643,12 +643,7 @@ pub fn compare_record_prefix(record: &[u8], key: &[ValueRef<'_>], key_info: &Key
 /// [`compare_record_with_key`] with the result to give when every key field
 /// matched: SQLite seeks use `Less` or `Greater` here so that a prefix key
 /// lands before or after all entries sharing that prefix (`default_rc`).
-pub fn compare_record_with_key_default(
-    record: &[u8],
-    key: &[ValueRef<'_>],
-    key_info: &KeyInfo,
-    on_prefix_equal: Ordering,
-) -> Result<Ordering> {
+pub fn compare_record_with_key_default(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo, on_prefix_equal: Ordering) -> Result<Ordering> {
     match compare_record_with_key(record, key, key_info)? {
         Ordering::Equal => Ok(on_prefix_equal),
         other => Ok(other),

@@ -198,8 +198,8 @@ mod tests {
                     }
                     1 => {}
                     _ => {
-                        let found = c.seek_forward(&key, |o| o != Ordering::Less)
-                            && c.current().is_some_and(|(_, r)| matches!(r[0], Value::Integer(i) if i == k));
+                        let found =
+                            c.seek_forward(&key, |o| o != Ordering::Less) && c.current().is_some_and(|(_, r)| matches!(r[0], Value::Integer(i) if i == k));
                         assert_eq!(found, model.contains(&k), "step {step}");
                         if found {
                             continue;

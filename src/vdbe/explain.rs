@@ -13,10 +13,46 @@ pub fn may_suspend(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        Transaction | ReadCookie | SetCookie | Halt | AutoCommit | Savepoint | Column | Rowid | RowData | IdxRowid | Rewind
-            | Last | Next | Prev | Count | SeekRowid | NotExists | SeekGE | SeekGT | SeekLE | SeekLT | IdxGE | IdxGT
-            | IdxLE | IdxLT | Found | NotFound | NoConflict | NewRowid | Insert | Delete | IdxInsert | IdxDelete
-            | CreateBtree | Destroy | Clear | IntegrityCk | Pagecount | SorterSort | SorterNext
+        Transaction
+            | ReadCookie
+            | SetCookie
+            | Halt
+            | AutoCommit
+            | Savepoint
+            | Column
+            | Rowid
+            | RowData
+            | IdxRowid
+            | Rewind
+            | Last
+            | Next
+            | Prev
+            | Count
+            | SeekRowid
+            | NotExists
+            | SeekGE
+            | SeekGT
+            | SeekLE
+            | SeekLT
+            | IdxGE
+            | IdxGT
+            | IdxLE
+            | IdxLT
+            | Found
+            | NotFound
+            | NoConflict
+            | NewRowid
+            | Insert
+            | Delete
+            | IdxInsert
+            | IdxDelete
+            | CreateBtree
+            | Destroy
+            | Clear
+            | IntegrityCk
+            | Pagecount
+            | SorterSort
+            | SorterNext
     )
 }
 

@@ -29,17 +29,17 @@
 //! savepoints, which every writing database holds too. A commit commits
 //! each database in turn (no super-journal: atomic per file only).
 
-pub mod func;
 pub mod agg_slots;
-pub mod program;
-pub mod register;
 pub mod cursor;
 pub mod ephemeral_rows;
+pub mod exec;
+pub mod explain;
+pub mod func;
+pub mod host;
+pub mod program;
+pub mod register;
 pub mod sorter;
 pub mod value_ops;
-pub mod explain;
-pub mod exec;
-pub mod host;
 
 use crate::btree::Btree;
 use crate::error::Result;

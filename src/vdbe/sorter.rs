@@ -295,10 +295,7 @@ mod tests {
         // First key DESC over every storage class (integers of every width,
         // reals equal to integers, text, blobs, NULL), second key ASC.
         let ki = Arc::new(KeyInfo {
-            fields: vec![
-                KeyField { collation: Collation::binary(), descending: true },
-                KeyField { collation: Collation::binary(), descending: false },
-            ],
+            fields: vec![KeyField { collation: Collation::binary(), descending: true }, KeyField { collation: Collation::binary(), descending: false }],
         });
         let key = |i: i64| match i % 7 {
             0 => Value::Integer((i * 7919) % 23 - 11),

@@ -96,7 +96,11 @@ pub fn integer_prefix(t: &[u8]) -> i64 {
         i += 1;
     }
     if negative {
-        if magnitude >= 1 << 63 { i64::MIN } else { -(magnitude as i64) }
+        if magnitude >= 1 << 63 {
+            i64::MIN
+        } else {
+            -(magnitude as i64)
+        }
     } else if magnitude > i64::MAX as u128 {
         i64::MAX
     } else {

@@ -151,7 +151,8 @@ fn cache_spill_inside_a_big_transaction_suspends() {
         must(&mut a, "BEGIN; CREATE TABLE big(x)");
         // All pages of `big` are new: nothing to read, so every suspension
         // of this INSERT is a spill's write or sync.
-        let insert = must(&mut a, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000) INSERT INTO big SELECT printf('%.200c', 'b') || i FROM n");
+        let insert =
+            must(&mut a, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000) INSERT INTO big SELECT printf('%.200c', 'b') || i FROM n");
         assert!(insert.ios > 0, "a spill wrote without suspending (wal={wal})");
         must(&mut a, "COMMIT");
         a.close().unwrap();

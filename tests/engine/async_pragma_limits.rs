@@ -7,7 +7,8 @@ use crate::async_support;
 use async_support::*;
 use ringlite::io::IoContext;
 
-const FILL: &str = "CREATE TABLE t(a, b); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO t SELECT x, randomblob(300) FROM c";
+const FILL: &str =
+    "CREATE TABLE t(a, b); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO t SELECT x, randomblob(300) FROM c";
 
 #[test]
 fn persist_journal_cut_back_async() {

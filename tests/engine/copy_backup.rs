@@ -54,7 +54,10 @@ fn backup_page_by_page_over_a_larger_destination() {
     let mut src = open_file(path.to_str().unwrap());
     let dpath = dir.path().join("dest.db");
     let mut dest = open_file(dpath.to_str().unwrap());
-    run_ours(&mut dest, "CREATE TABLE big(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000) INSERT INTO big SELECT randomblob(300) FROM n;");
+    run_ours(
+        &mut dest,
+        "CREATE TABLE big(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000) INSERT INTO big SELECT randomblob(300) FROM n;",
+    );
     let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
     let mut steps = 0;
     while !b.step(&mut dest, &mut src, 5).unwrap() {
@@ -119,10 +122,13 @@ fn backup_into_a_file_with_another_page_size() {
     assert_eq!(rows(&mut other), expect);
     drop((dest, other));
     let r = RefDb::open_path(path.to_str().unwrap());
-    assert_eq!(run_ref(&r, "PRAGMA integrity_check; PRAGMA page_size"), vec![
-        Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] },
-        Outcome::Rows { names: vec!["page_size".into()], rows: vec![vec![V::Int(4096)]] },
-    ]);
+    assert_eq!(
+        run_ref(&r, "PRAGMA integrity_check; PRAGMA page_size"),
+        vec![
+            Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] },
+            Outcome::Rows { names: vec!["page_size".into()], rows: vec![vec![V::Int(4096)]] },
+        ]
+    );
     assert_eq!(run_ref(&r, QUERIES), expect);
 
     // An in-memory destination cannot change its page size.

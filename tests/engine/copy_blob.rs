@@ -82,27 +82,49 @@ fn run_ref_ops(db: &RefDb, ops: &[Op]) -> Vec<String> {
                 Op::Open(d, t, c, r, w) => {
                     let (d, t, c) = (CString::new(*d).unwrap(), CString::new(*t).unwrap(), CString::new(*c).unwrap());
                     let rc = ffi::sqlite3_blob_open(db.0, d.as_ptr(), t.as_ptr(), c.as_ptr(), *r, *w as i32, &mut blob);
-                    if rc == 0 { "ok".into() } else { format!("err {rc} {}", errmsg()) }
+                    if rc == 0 {
+                        "ok".into()
+                    } else {
+                        format!("err {rc} {}", errmsg())
+                    }
                 }
                 Op::Read(off, n) => {
                     let mut buf = vec![0u8; *n];
                     let rc = ffi::sqlite3_blob_read(blob, buf.as_mut_ptr() as *mut _, *n as i32, *off as i32);
-                    if rc == 0 { format!("{buf:?}") } else { format!("err {rc}") }
+                    if rc == 0 {
+                        format!("{buf:?}")
+                    } else {
+                        format!("err {rc}")
+                    }
                 }
                 Op::Write(off, data) => {
                     let rc = ffi::sqlite3_blob_write(blob, data.as_ptr() as *const _, data.len() as i32, *off as i32);
-                    if rc == 0 { "ok".into() } else { format!("err {rc}") }
+                    if rc == 0 {
+                        "ok".into()
+                    } else {
+                        format!("err {rc}")
+                    }
                 }
                 Op::Bytes => ffi::sqlite3_blob_bytes(blob).to_string(),
                 Op::Reopen(r) => {
                     let rc = ffi::sqlite3_blob_reopen(blob, *r);
-                    if rc == 0 { "ok".into() } else if rc == 4 { "err 4".into() } else { format!("err {rc} {}", errmsg()) }
+                    if rc == 0 {
+                        "ok".into()
+                    } else if rc == 4 {
+                        "err 4".into()
+                    } else {
+                        format!("err {rc} {}", errmsg())
+                    }
                 }
                 Op::Sql(s) => format!("{:?}", run_ref(db, s)),
                 Op::Close => {
                     let rc = ffi::sqlite3_blob_close(blob);
                     blob = std::ptr::null_mut();
-                    if rc == 0 { "ok".into() } else { format!("err {rc}") }
+                    if rc == 0 {
+                        "ok".into()
+                    } else {
+                        format!("err {rc}")
+                    }
                 }
             }
         };
@@ -191,15 +213,7 @@ fn overflow_pages_reopen_and_expiry() {
 #[test]
 fn open_handle_locks_its_table_against_drop() {
     use Op::*;
-    check(&[
-        Open("main", "t", "b", 1, false),
-        Read(0, 5),
-        Sql("DROP TABLE t"),
-        Read(0, 5),
-        Close,
-        Sql("DROP TABLE t"),
-        Sql("SELECT name FROM sqlite_schema"),
-    ]);
+    check(&[Open("main", "t", "b", 1, false), Read(0, 5), Sql("DROP TABLE t"), Read(0, 5), Close, Sql("DROP TABLE t"), Sql("SELECT name FROM sqlite_schema")]);
 }
 
 #[test]

@@ -98,5 +98,8 @@ fn file_database_serializes_to_its_bytes_and_empty_gets_a_page() {
     let r = RefDb::open();
     let ref_img = ref_serialize(&r);
     assert_eq!(ours_img.len(), ref_img.len());
-    assert_eq!(run_ref(&ref_deserialize(&ours_img), "PRAGMA integrity_check; SELECT count(*) FROM sqlite_schema"), run_ref(&ref_deserialize(&ref_img), "PRAGMA integrity_check; SELECT count(*) FROM sqlite_schema"));
+    assert_eq!(
+        run_ref(&ref_deserialize(&ours_img), "PRAGMA integrity_check; SELECT count(*) FROM sqlite_schema"),
+        run_ref(&ref_deserialize(&ref_img), "PRAGMA integrity_check; SELECT count(*) FROM sqlite_schema")
+    );
 }

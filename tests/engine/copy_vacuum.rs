@@ -56,7 +56,10 @@ fn vacuum_in_place_matches_sqlite() {
     let size_after = std::fs::metadata(&ours_path).unwrap().len();
     assert!(size_after < size_before, "{size_after} >= {size_before}");
     assert_eq!(run_ref(&watcher, "PRAGMA integrity_check"), ok_integrity());
-    assert_eq!(run_ref(&watcher, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count"), run_ref(&r, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count"));
+    assert_eq!(
+        run_ref(&watcher, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count"),
+        run_ref(&r, "SELECT count(*), sum(a) FROM t; PRAGMA freelist_count")
+    );
     drop(watcher);
     assert_eq!(run_ours(&mut ours, QUERIES), run_ref(&r, QUERIES));
     drop(ours);
@@ -118,7 +121,6 @@ fn vacuum_errors_match_sqlite() {
     }
 }
 
-
 #[test]
 fn vacuum_of_a_wal_database_stays_wal_and_readable_by_sqlite() {
     let dir = tempfile::tempdir().unwrap();
@@ -129,19 +131,31 @@ fn vacuum_of_a_wal_database_stays_wal_and_readable_by_sqlite() {
         WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<3000) INSERT INTO t SELECT i, randomblob(50) FROM k;
         DELETE FROM t WHERE a > 100;";
     run_ours(&mut ours, script);
-    run_ref(&r, "CREATE TABLE t(a INTEGER PRIMARY KEY, b); WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<100) INSERT INTO t SELECT i, 0 FROM k;");
+    run_ref(
+        &r,
+        "CREATE TABLE t(a INTEGER PRIMARY KEY, b); WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<100) INSERT INTO t SELECT i, 0 FROM k;",
+    );
     let other = RefDb::open_path(path.to_str().unwrap());
     assert_eq!(run_ref(&other, "SELECT count(*), sum(a) FROM t"), run_ref(&r, "SELECT count(*), sum(a) FROM t"));
     assert_eq!(run_ours(&mut ours, "VACUUM"), vec![Outcome::Rows { names: vec![], rows: vec![] }]);
-    assert_eq!(run_ref(&other, "PRAGMA journal_mode; PRAGMA integrity_check; PRAGMA freelist_count; SELECT count(*), sum(a) FROM t"),
-        run_ref(&r, "SELECT 'wal'; PRAGMA integrity_check; PRAGMA freelist_count; SELECT count(*), sum(a) FROM t").into_iter().enumerate().map(|(i, o)| match (i, o) {
-            (0, Outcome::Rows { rows, .. }) => Outcome::Rows { names: vec!["journal_mode".into()], rows },
-            (_, o) => o,
-        }).collect::<Vec<_>>());
-    assert_eq!(run_ours(&mut ours, "SELECT count(*), sum(a) FROM t; PRAGMA journal_mode"), vec![
-        Outcome::Rows { names: vec!["count(*)".into(), "sum(a)".into()], rows: vec![vec![V::Int(100), V::Int(5050)]] },
-        Outcome::Rows { names: vec!["journal_mode".into()], rows: vec![vec![V::Text(b"wal".to_vec())]] },
-    ]);
+    assert_eq!(
+        run_ref(&other, "PRAGMA journal_mode; PRAGMA integrity_check; PRAGMA freelist_count; SELECT count(*), sum(a) FROM t"),
+        run_ref(&r, "SELECT 'wal'; PRAGMA integrity_check; PRAGMA freelist_count; SELECT count(*), sum(a) FROM t")
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| match (i, o) {
+                (0, Outcome::Rows { rows, .. }) => Outcome::Rows { names: vec!["journal_mode".into()], rows },
+                (_, o) => o,
+            })
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        run_ours(&mut ours, "SELECT count(*), sum(a) FROM t; PRAGMA journal_mode"),
+        vec![
+            Outcome::Rows { names: vec!["count(*)".into(), "sum(a)".into()], rows: vec![vec![V::Int(100), V::Int(5050)]] },
+            Outcome::Rows { names: vec!["journal_mode".into()], rows: vec![vec![V::Text(b"wal".to_vec())]] },
+        ]
+    );
 }
 
 #[test]
@@ -157,14 +171,17 @@ fn vacuum_waits_for_readers() {
     let busy = run_ours(&mut ours, "VACUUM");
     assert_eq!(busy, vec![Outcome::Error { code: 5, message: "database is locked".into() }]);
     run_ours(&mut reader, "COMMIT");
-    assert_eq!(run_ours(&mut ours, "VACUUM; SELECT count(*) FROM t"), vec![
-        Outcome::Rows { names: vec![], rows: vec![] },
-        Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] },
-    ]);
-    assert_eq!(run_ours(&mut reader, "PRAGMA integrity_check; SELECT count(*) FROM t"), vec![
-        Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] },
-        Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] },
-    ]);
+    assert_eq!(
+        run_ours(&mut ours, "VACUUM; SELECT count(*) FROM t"),
+        vec![Outcome::Rows { names: vec![], rows: vec![] }, Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] },]
+    );
+    assert_eq!(
+        run_ours(&mut reader, "PRAGMA integrity_check; SELECT count(*) FROM t"),
+        vec![
+            Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] },
+            Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(2)]] },
+        ]
+    );
     drop((ours, reader));
     let check = RefDb::open_path(path.to_str().unwrap());
     assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
@@ -186,7 +203,10 @@ fn vacuum_applies_a_new_page_size_like_sqlite() {
         drop((ours, other));
         let check = RefDb::open_path(ours_path.to_str().unwrap());
         assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
-        assert_eq!(run_ref(&check, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n"), run_ref(&r, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n"));
+        assert_eq!(
+            run_ref(&check, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n"),
+            run_ref(&r, "PRAGMA page_size; PRAGMA freelist_count; SELECT count(*) FROM n")
+        );
         assert!(!dir.path().join(format!("ps{n}.db-journal")).exists());
     }
     // In-memory and WAL databases keep their page size (SQLite's rule).
@@ -230,18 +250,13 @@ fn vacuum_into_keeps_auto_vacuum() {
     let src = dir.path().join("src.db");
     let copy = dir.path().join("copy.db");
     let mut ours = open(src.to_str().unwrap());
-    let script = format!(
-        "PRAGMA auto_vacuum=INCREMENTAL; CREATE TABLE t(a, b); INSERT INTO t VALUES(1, zeroblob(9000)); VACUUM INTO '{}'",
-        copy.to_str().unwrap()
-    );
+    let script =
+        format!("PRAGMA auto_vacuum=INCREMENTAL; CREATE TABLE t(a, b); INSERT INTO t VALUES(1, zeroblob(9000)); VACUUM INTO '{}'", copy.to_str().unwrap());
     let out = run_ours(&mut ours, &script);
     assert!(!out.iter().any(|o| matches!(o, Outcome::Error { .. })), "{out:?}");
     let checker = RefDb::open_path(copy.to_str().unwrap());
     assert_eq!(
         run_ref(&checker, "PRAGMA auto_vacuum; PRAGMA integrity_check"),
-        vec![
-            Outcome::Rows { names: vec!["auto_vacuum".into()], rows: vec![vec![V::Int(2)]] },
-            ok_integrity()[0].clone()
-        ]
+        vec![Outcome::Rows { names: vec!["auto_vacuum".into()], rows: vec![vec![V::Int(2)]] }, ok_integrity()[0].clone()]
     );
 }

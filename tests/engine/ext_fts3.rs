@@ -16,12 +16,7 @@ fn same_steps(ours: &mut Connection, reference: &RefDb, script: &str) {
         let b = run_ref(reference, stmt);
         if a != b {
             let (x, y) = (show(&a), show(&b));
-            let diff: Vec<String> = x
-                .split(" | ")
-                .zip(y.split(" | "))
-                .filter(|(p, q)| p != q)
-                .map(|(p, q)| format!("\n  ours: {p}\n  ref:  {q}"))
-                .collect();
+            let diff: Vec<String> = x.split(" | ").zip(y.split(" | ")).filter(|(p, q)| p != q).map(|(p, q)| format!("\n  ours: {p}\n  ref:  {q}")).collect();
             panic!("\nSQL: {stmt}{}\nours: {x}\nref:  {y}", diff.join(""));
         }
     }
@@ -35,11 +30,7 @@ fn show(o: &[Outcome]) -> String {
     };
     o.iter()
         .map(|x| match x {
-            Outcome::Rows { rows, .. } => rows
-                .iter()
-                .map(|r| r.iter().map(v).collect::<Vec<_>>().join(","))
-                .collect::<Vec<_>>()
-                .join(" | "),
+            Outcome::Rows { rows, .. } => rows.iter().map(|r| r.iter().map(v).collect::<Vec<_>>().join(",")).collect::<Vec<_>>().join(" | "),
             Outcome::Error { code, message } => format!("ERR {code} {message}"),
         })
         .collect::<Vec<_>>()
@@ -51,17 +42,10 @@ struct Words(u64);
 
 impl Words {
     fn next(&mut self) -> String {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let k = (self.0 >> 33) % 120;
         match k {
-            0..=9 => [
-                "alpha", "beta", "gamma", "apple", "apply", "applied", "banana", "band", "bandana",
-                "delta",
-            ][k as usize]
-                .to_string(),
+            0..=9 => ["alpha", "beta", "gamma", "apple", "apply", "applied", "banana", "band", "bandana", "delta"][k as usize].to_string(),
             _ => format!("w{k}"),
         }
     }
@@ -113,23 +97,12 @@ fn workload(fts: &str, seed: u64) -> String {
     let mut w = Words(seed);
     let mut s = format!("CREATE VIRTUAL TABLE t USING {fts}(a, b);;");
     for i in 0..45 {
-        s.push_str(&format!(
-            "INSERT INTO t VALUES('{}', '{}');;",
-            w.text(1 + i % 23),
-            w.text(i % 7)
-        ));
+        s.push_str(&format!("INSERT INTO t VALUES('{}', '{}');;", w.text(1 + i % 23), w.text(i % 7)));
         if i % 7 == 3 {
-            s.push_str(&format!(
-                "DELETE FROM t WHERE docid = {};;",
-                1 + (i * 5) % (i + 1)
-            ));
+            s.push_str(&format!("DELETE FROM t WHERE docid = {};;", 1 + (i * 5) % (i + 1)));
         }
         if i % 5 == 2 {
-            s.push_str(&format!(
-                "UPDATE t SET b = '{}' WHERE docid = {};;",
-                w.text(4),
-                1 + (i * 3) % (i + 1)
-            ));
+            s.push_str(&format!("UPDATE t SET b = '{}' WHERE docid = {};;", w.text(4), 1 + (i * 3) % (i + 1)));
         }
     }
     s.push_str(&format!("INSERT INTO t VALUES('{}', 'x');;", w.text(1500)));
@@ -137,10 +110,7 @@ fn workload(fts: &str, seed: u64) -> String {
     for _ in 0..30 {
         s.push_str(&format!("INSERT INTO t VALUES('{}', NULL);;", w.text(12)));
     }
-    s.push_str(&format!(
-        "INSERT INTO t(docid, a) VALUES(3, '{}');;",
-        w.text(5)
-    ));
+    s.push_str(&format!("INSERT INTO t(docid, a) VALUES(3, '{}');;", w.text(5)));
     s.push_str("COMMIT;;");
     s
 }
@@ -152,17 +122,9 @@ fn fts4_workload_segments_and_queries_match() {
     same_steps(&mut ours, &r, &workload("fts4", 7));
     same_steps(&mut ours, &r, DUMP);
     same_steps(&mut ours, &r, &query_checks("t", true));
-    same_steps(
-        &mut ours,
-        &r,
-        "INSERT INTO t(t) VALUES('integrity-check');; INSERT INTO t(t) VALUES('optimize');;",
-    );
+    same_steps(&mut ours, &r, "INSERT INTO t(t) VALUES('integrity-check');; INSERT INTO t(t) VALUES('optimize');;");
     same_steps(&mut ours, &r, DUMP);
-    same_steps(
-        &mut ours,
-        &r,
-        "INSERT INTO t(t) VALUES('rebuild');; INSERT INTO t(t) VALUES('integrity-check');;",
-    );
+    same_steps(&mut ours, &r, "INSERT INTO t(t) VALUES('rebuild');; INSERT INTO t(t) VALUES('integrity-check');;");
     same_steps(&mut ours, &r, DUMP);
 }
 
@@ -171,7 +133,11 @@ fn fts3_workload_segments_and_queries_match() {
     let mut ours = ours_open();
     let r = RefDb::open();
     same_steps(&mut ours, &r, &workload("fts3", 11));
-    same_steps(&mut ours, &r, "SELECT level, idx, start_block, leaves_end_block, end_block, hex(root) FROM t_segdir;; SELECT blockid, hex(block) FROM t_segments;;");
+    same_steps(
+        &mut ours,
+        &r,
+        "SELECT level, idx, start_block, leaves_end_block, end_block, hex(root) FROM t_segdir;; SELECT blockid, hex(block) FROM t_segments;;",
+    );
     same_steps(&mut ours, &r, &query_checks("t", false));
     same_steps(&mut ours, &r, "SELECT optimize(t) FROM t LIMIT 1;; SELECT level, idx, start_block, leaves_end_block, end_block, hex(root) FROM t_segdir;;");
 }
@@ -272,9 +238,7 @@ fn files_move_between_engines() {
         let run_on = |ours: bool, sql: &str| -> Vec<Outcome> {
             let mut out = Vec::new();
             if ours {
-                let mut c =
-                    Connection::open(p, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE))
-                        .unwrap();
+                let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
                 for s in sql.split(";;").map(str::trim).filter(|s| !s.is_empty()) {
                     out.extend(run_ours(&mut c, s));
                 }

@@ -17,12 +17,7 @@ const SHADOW: &str = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER 
 
 #[test]
 fn create_makes_the_reference_shadow_tables() {
-    for decl in [
-        "fts5(a, b)",
-        "fts5(a, b, prefix=2)",
-        "fts5(\"x y\", b UNINDEXED, prefix='2 3')",
-        "fts5(body)",
-    ] {
+    for decl in ["fts5(a, b)", "fts5(a, b, prefix=2)", "fts5(\"x y\", b UNINDEXED, prefix='2 3')", "fts5(body)"] {
         let mut c = crate::sql_common::ours_open();
         let r = RefDb::open();
         let sql = format!("CREATE VIRTUAL TABLE t USING {decl}");
@@ -37,11 +32,8 @@ fn create_makes_the_reference_shadow_tables() {
 fn create_errors_as_sqlite() {
     let mut c = crate::sql_common::ours_open();
     let r = RefDb::open();
-    for sql in [
-        "CREATE VIRTUAL TABLE t1 USING fts5(rank)",
-        "CREATE VIRTUAL TABLE t2 USING fts5(a, bogus=1)",
-        "CREATE VIRTUAL TABLE t3 USING fts5(a, prefix=0)",
-    ] {
+    for sql in ["CREATE VIRTUAL TABLE t1 USING fts5(rank)", "CREATE VIRTUAL TABLE t2 USING fts5(a, bogus=1)", "CREATE VIRTUAL TABLE t3 USING fts5(a, prefix=0)"]
+    {
         assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
     }
     // Options of later stages are refused, never ignored.
@@ -51,10 +43,7 @@ fn create_errors_as_sqlite() {
         "CREATE VIRTUAL TABLE t6 USING fts5(a, content='')",
     ] {
         match run_ours(&mut c, sql).pop() {
-            Some(Outcome::Error { message, .. }) => assert!(
-                message.contains("not supported by ringlite yet"),
-                "{message}"
-            ),
+            Some(Outcome::Error { message, .. }) => assert!(message.contains("not supported by ringlite yet"), "{message}"),
             o => panic!("{sql}: {o:?}"),
         }
     }
@@ -117,16 +106,8 @@ const QUERIES: &[&str] = &[
 fn fill(r: &RefDb) {
     run_ref(r, "CREATE VIRTUAL TABLE t USING fts5(a, b)");
     for (i, (a, b)) in DOCS.iter().enumerate() {
-        let sql = format!(
-            "INSERT INTO t(rowid, a, b) VALUES({}, '{}', '{}')",
-            i + 1,
-            a.replace('\'', "''"),
-            b.replace('\'', "''")
-        );
-        assert!(
-            matches!(run_ref(r, &sql).pop(), Some(Outcome::Rows { .. })),
-            "{sql}"
-        );
+        let sql = format!("INSERT INTO t(rowid, a, b) VALUES({}, '{}', '{}')", i + 1, a.replace('\'', "''"), b.replace('\'', "''"));
+        assert!(matches!(run_ref(r, &sql).pop(), Some(Outcome::Rows { .. })), "{sql}");
     }
 }
 
@@ -142,9 +123,7 @@ fn approx(o: Vec<Outcome>) -> Vec<Outcome> {
                     .map(|r| {
                         r.into_iter()
                             .map(|v| match v {
-                                crate::sql_common::V::Real(b) => crate::sql_common::V::Text(
-                                    format!("{:.12e}", f64::from_bits(b)).into_bytes(),
-                                ),
+                                crate::sql_common::V::Real(b) => crate::sql_common::V::Text(format!("{:.12e}", f64::from_bits(b)).into_bytes()),
                                 v => v,
                             })
                             .collect()
@@ -197,11 +176,7 @@ fn reference_file_is_read_by_ours() {
         "SELECT highlight(a, 0, 1, 2) FROM t",
         "SELECT rowid, highlight(t, 0, '[', ']') FROM t ORDER BY rowid",
     ] {
-        assert_eq!(
-            approx(run_ours(&mut c, sql)),
-            approx(run_ref(&r, sql)),
-            "{sql}"
-        );
+        assert_eq!(approx(run_ours(&mut c, sql)), approx(run_ref(&r, sql)), "{sql}");
         n += 1;
     }
     assert!(n > 200);
@@ -240,16 +215,10 @@ fn writes_are_read_and_checked_by_the_reference() {
     let check = "INSERT INTO t(t) VALUES('integrity-check'); PRAGMA integrity_check";
     assert_eq!(
         run_ref(&f, check).pop(),
-        Some(Outcome::Rows {
-            names: vec!["integrity_check".into()],
-            rows: vec![vec![crate::sql_common::V::Text(b"ok".to_vec())]]
-        })
+        Some(Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![crate::sql_common::V::Text(b"ok".to_vec())]] })
     );
     // The reference writes on ours' file; ours reads its segments.
-    run_ref(
-        &f,
-        "INSERT INTO t VALUES('hello again', 'x'); DELETE FROM t WHERE rowid = 300",
-    );
+    run_ref(&f, "INSERT INTO t VALUES('hello again', 'x'); DELETE FROM t WHERE rowid = 300");
     let mut c = open_ours(path);
     for q in [
         "SELECT rowid, a, b FROM t WHERE t MATCH 'hello OR later' ORDER BY rank, rowid",
@@ -258,38 +227,22 @@ fn writes_are_read_and_checked_by_the_reference() {
         assert_eq!(approx(run_ours(&mut c, q)), approx(run_ref(&f, q)), "{q}");
     }
     // Ours writes on top of the reference's segments; the reference agrees.
-    run_ours(
-        &mut c,
-        "DELETE FROM t WHERE rowid = 2; INSERT INTO t VALUES('final', 'words')",
-    );
+    run_ours(&mut c, "DELETE FROM t WHERE rowid = 2; INSERT INTO t VALUES('final', 'words')");
     drop(c);
     assert_eq!(
         run_ref(&f, check).pop(),
-        Some(Outcome::Rows {
-            names: vec!["integrity_check".into()],
-            rows: vec![vec![crate::sql_common::V::Text(b"ok".to_vec())]]
-        })
+        Some(Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![crate::sql_common::V::Text(b"ok".to_vec())]] })
     );
 }
 
 #[test]
 fn writes_beyond_this_stage_are_refused() {
     let mut c = crate::sql_common::ours_open();
-    run_ours(
-        &mut c,
-        "CREATE VIRTUAL TABLE t USING fts5(a); CREATE VIRTUAL TABLE p USING fts5(a, prefix=2)",
-    );
+    run_ours(&mut c, "CREATE VIRTUAL TABLE t USING fts5(a); CREATE VIRTUAL TABLE p USING fts5(a, prefix=2)");
     let big: String = (0..2000).map(|i| format!("w{i} ")).collect();
-    for sql in [
-        format!("INSERT INTO t VALUES('{big}')"),
-        "INSERT INTO p VALUES('x')".into(),
-        "INSERT INTO t(t) VALUES('integrity-check')".into(),
-    ] {
+    for sql in [format!("INSERT INTO t VALUES('{big}')"), "INSERT INTO p VALUES('x')".into(), "INSERT INTO t(t) VALUES('integrity-check')".into()] {
         match run_ours(&mut c, &sql).pop() {
-            Some(Outcome::Error { message, .. }) => assert!(
-                message.ends_with("is not supported by ringlite yet"),
-                "{message}"
-            ),
+            Some(Outcome::Error { message, .. }) => assert!(message.ends_with("is not supported by ringlite yet"), "{message}"),
             o => panic!("{sql}: {o:?}"),
         }
     }
@@ -297,14 +250,8 @@ fn writes_beyond_this_stage_are_refused() {
     assert_eq!(
         run_ours(&mut c, q),
         vec![
-            Outcome::Rows {
-                names: vec!["count(*)".into()],
-                rows: vec![vec![crate::sql_common::V::Int(0)]]
-            },
-            Outcome::Rows {
-                names: vec!["hex(block)".into()],
-                rows: vec![vec![crate::sql_common::V::Text(b"00000000000000".to_vec())]]
-            }
+            Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![crate::sql_common::V::Int(0)]] },
+            Outcome::Rows { names: vec!["hex(block)".into()], rows: vec![vec![crate::sql_common::V::Text(b"00000000000000".to_vec())]] }
         ]
     );
 }

@@ -61,11 +61,7 @@ fn workload(g: &mut Lcg, dims: usize, n: usize, aux: bool) -> Vec<String> {
     }
     for _ in 0..n / 8 {
         let sets: Vec<String> = (0..dims).map(|d| format!("a{d} = a{d} - {}, b{d} = b{d} + 1", g.next() % 50)).collect();
-        out.push(format!(
-            "UPDATE t SET {} WHERE id = (SELECT id FROM t ORDER BY id LIMIT 1 OFFSET {})",
-            sets.join(", "),
-            g.next() % (n as u64 / 2)
-        ));
+        out.push(format!("UPDATE t SET {} WHERE id = (SELECT id FROM t ORDER BY id LIMIT 1 OFFSET {})", sets.join(", "), g.next() % (n as u64 / 2)));
     }
     out.push("UPDATE OR REPLACE t SET id = id + 1 WHERE id % 5 = 0".into());
     out

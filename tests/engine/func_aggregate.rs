@@ -76,8 +76,7 @@ fn count_star_and_separators() {
             bad.push(format!("count(*) {data:?} sqlite={} ours={}", show(&e), show(&g)));
         }
         let seps = [Value::text("; "), Value::Null, Value::Integer(0), Value::text("")];
-        let two: Vec<Vec<Value>> =
-            data.iter().enumerate().map(|(k, v)| vec![v.clone(), seps[k % seps.len()].clone()]).collect();
+        let two: Vec<Vec<Value>> = data.iter().enumerate().map(|(k, v)| vec![v.clone(), seps[k % seps.len()].clone()]).collect();
         for name in ["group_concat", "string_agg"] {
             let e = sqlite_agg(&db, &format!("{name}(c0, c1)"), &two);
             let g = call_aggregate_n(name, 2, &two);

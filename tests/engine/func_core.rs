@@ -16,10 +16,27 @@ fn run(names: &[(&str, usize)], values: &[Value]) {
 fn unary_functions() {
     run(
         &[
-            ("abs", 1), ("hex", 1), ("length", 1), ("octet_length", 1), ("lower", 1), ("upper", 1),
-            ("ltrim", 1), ("rtrim", 1), ("trim", 1), ("quote", 1), ("round", 1), ("sign", 1),
-            ("soundex", 1), ("typeof", 1), ("unhex", 1), ("unicode", 1), ("zeroblob", 1), ("char", 1),
-            ("likely", 1), ("unlikely", 1), ("unistr_quote", 1),
+            ("abs", 1),
+            ("hex", 1),
+            ("length", 1),
+            ("octet_length", 1),
+            ("lower", 1),
+            ("upper", 1),
+            ("ltrim", 1),
+            ("rtrim", 1),
+            ("trim", 1),
+            ("quote", 1),
+            ("round", 1),
+            ("sign", 1),
+            ("soundex", 1),
+            ("typeof", 1),
+            ("unhex", 1),
+            ("unicode", 1),
+            ("zeroblob", 1),
+            ("char", 1),
+            ("likely", 1),
+            ("unlikely", 1),
+            ("unistr_quote", 1),
         ],
         &sample_values(),
     );
@@ -29,9 +46,24 @@ fn unary_functions() {
 fn binary_functions() {
     run(
         &[
-            ("instr", 2), ("glob", 2), ("like", 2), ("ltrim", 2), ("rtrim", 2), ("trim", 2), ("nullif", 2),
-            ("ifnull", 2), ("coalesce", 2), ("round", 2), ("substr", 2), ("max", 2), ("min", 2), ("concat", 2),
-            ("concat_ws", 2), ("iif", 2), ("unhex", 2), ("char", 2),
+            ("instr", 2),
+            ("glob", 2),
+            ("like", 2),
+            ("ltrim", 2),
+            ("rtrim", 2),
+            ("trim", 2),
+            ("nullif", 2),
+            ("ifnull", 2),
+            ("coalesce", 2),
+            ("round", 2),
+            ("substr", 2),
+            ("max", 2),
+            ("min", 2),
+            ("concat", 2),
+            ("concat_ws", 2),
+            ("iif", 2),
+            ("unhex", 2),
+            ("char", 2),
         ],
         &sample_values(),
     );
@@ -83,8 +115,8 @@ fn substr_edges() {
 fn patterns() {
     let db = RefDb::open();
     let pats = [
-        "a%", "%a", "%b%", "_b_", "a_c", "%", "_", "", "A%C", "%é%", "[a-c]*", "*[^a]*", "[]]*", "[a-]x", "*?c", "a*",
-        "?", "*", "[abc", "%%a%%", "a\\%", "\\_%", "[z-a]", "*[0-9]", "%_%_", "ab%ab%", "[", "[^]]", "[a-c-e]",
+        "a%", "%a", "%b%", "_b_", "a_c", "%", "_", "", "A%C", "%é%", "[a-c]*", "*[^a]*", "[]]*", "[a-]x", "*?c", "a*", "?", "*", "[abc", "%%a%%", "a\\%",
+        "\\_%", "[z-a]", "*[0-9]", "%_%_", "ab%ab%", "[", "[^]]", "[a-c-e]",
     ];
     let subjects = ["abc", "ABC", "a%c", "a_c", "", "bab", "x]", "-x", "é日", "aaaaab", "abab", "a\\c", "12", "]"];
     let mut bad = Vec::new();
@@ -124,8 +156,26 @@ fn rounding() {
     let db = RefDb::open();
     let mut bad = Vec::new();
     let xs = [
-        2.675, 1.005, 0.5, -0.5, 2.5, -2.5, 0.15, 0.25, 5.55, 1.23456789, 0.49999999999999994, 1e17, 123.456, -123.456,
-        9.995, 0.045, 1e-10, 4503599627370497.0, 99.5, 0.1 + 0.2,
+        2.675,
+        1.005,
+        0.5,
+        -0.5,
+        2.5,
+        -2.5,
+        0.15,
+        0.25,
+        5.55,
+        1.23456789,
+        0.49999999999999994,
+        1e17,
+        123.456,
+        -123.456,
+        9.995,
+        0.045,
+        1e-10,
+        4503599627370497.0,
+        99.5,
+        0.1 + 0.2,
     ];
     for x in xs {
         for n in [0i64, 1, 2, 3, 5, 10, 15, 30, 40, -1] {

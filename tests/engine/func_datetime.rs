@@ -53,12 +53,57 @@ fn time_values() -> Vec<Value> {
 
 fn modifiers() -> Vec<&'static str> {
     vec![
-        "+1 day", "-1 days", "+1.5 hours", "+90 minutes", "-30 seconds", "+0.123 seconds", "+1 month", "-1 month",
-        "+13 months", "+1 year", "-1 years", "+2.5 years", "+1.5 months", "start of month", "start of year",
-        "start of day", "start of week", "weekday 0", "weekday 3", "weekday 7", "weekday 1.5", "weekday -0", "weekday -3", "weekday -7", "weekday -1.5", "unixepoch", "julianday",
-        "auto", "subsec", "subsecond", "ceiling", "floor", "+01:30", "-01:30:15.5", "+12:00:00", "+0001-02-03",
-        "-0001-02-03", "+0000-11-30 10:20", "+0001-12-01", "+10000 days", "+1 fortnight", "+1", "1 day", "utc",
-        "localtime", "+ 1 day", "+1 DAY", "Start Of Month", "+1 days ", "nonsense", "+5373485 days",
+        "+1 day",
+        "-1 days",
+        "+1.5 hours",
+        "+90 minutes",
+        "-30 seconds",
+        "+0.123 seconds",
+        "+1 month",
+        "-1 month",
+        "+13 months",
+        "+1 year",
+        "-1 years",
+        "+2.5 years",
+        "+1.5 months",
+        "start of month",
+        "start of year",
+        "start of day",
+        "start of week",
+        "weekday 0",
+        "weekday 3",
+        "weekday 7",
+        "weekday 1.5",
+        "weekday -0",
+        "weekday -3",
+        "weekday -7",
+        "weekday -1.5",
+        "unixepoch",
+        "julianday",
+        "auto",
+        "subsec",
+        "subsecond",
+        "ceiling",
+        "floor",
+        "+01:30",
+        "-01:30:15.5",
+        "+12:00:00",
+        "+0001-02-03",
+        "-0001-02-03",
+        "+0000-11-30 10:20",
+        "+0001-12-01",
+        "+10000 days",
+        "+1 fortnight",
+        "+1",
+        "1 day",
+        "utc",
+        "localtime",
+        "+ 1 day",
+        "+1 DAY",
+        "Start Of Month",
+        "+1 days ",
+        "nonsense",
+        "+5373485 days",
     ]
 }
 
@@ -103,13 +148,8 @@ fn with_two_modifiers() {
     let db = RefDb::open();
     let mut bad = Vec::new();
     let firsts = ["unixepoch", "auto", "julianday", "+1 month", "start of month", "subsec", "localtime"];
-    let vals = [
-        Value::Integer(1_700_000_000),
-        Value::Real(2460000.5),
-        Value::text("2024-01-31 10:00:00.250"),
-        Value::text("2023-03-31"),
-        Value::text("2024-02-29"),
-    ];
+    let vals =
+        [Value::Integer(1_700_000_000), Value::Real(2460000.5), Value::text("2024-01-31 10:00:00.250"), Value::text("2023-03-31"), Value::text("2024-02-29")];
     for v in &vals {
         for a in firsts {
             for b in modifiers() {
@@ -125,10 +165,8 @@ fn with_two_modifiers() {
 fn strftime_formats() {
     let db = RefDb::open();
     let mut bad = Vec::new();
-    let formats = [
-        "%d %e %f %F %G %g %H %k %I %l %j %J %m %M %p %P %R %s %S %T %u %w %U %V %W %Y %%",
-        "%a", "%b", "%", "abc", "", "%Y-%m-%dT%H:%M:%f", "100%% %j",
-    ];
+    let formats =
+        ["%d %e %f %F %G %g %H %k %I %l %j %J %m %M %p %P %R %s %S %T %u %w %U %V %W %Y %%", "%a", "%b", "%", "abc", "", "%Y-%m-%dT%H:%M:%f", "100%% %j"];
     for f in formats {
         for v in time_values() {
             compare(&db, "strftime", &[Value::text(f), v.clone()], &mut bad);
@@ -145,10 +183,8 @@ fn strftime_formats() {
 fn timediff_pairs() {
     let db = RefDb::open();
     let mut bad = Vec::new();
-    let vals = [
-        "2024-03-05", "2023-01-31 12:00", "2024-02-29 23:59:59.5", "2000-01-01", "2024-03-31", "2024-02-28",
-        "1999-12-31 23:59:59", "2024-03-05 00:00:00.001",
-    ];
+    let vals =
+        ["2024-03-05", "2023-01-31 12:00", "2024-02-29 23:59:59.5", "2000-01-01", "2024-03-31", "2024-02-28", "1999-12-31 23:59:59", "2024-03-05 00:00:00.001"];
     for a in vals {
         for b in vals {
             compare(&db, "timediff", &[Value::text(a), Value::text(b)], &mut bad);

@@ -55,8 +55,8 @@ fn json_texts() {
     let db = RefDb::open();
     let mut rng = Rng(0x7777_1234_5678_9abc);
     let alpha = [
-        "{", "}", "[", "]", ",", ":", "\"a\"", "\"b\\n\"", "'c'", "1", "-2.5", "1e3", "0x1f", ".5", "5.", "true", "null",
-        "false", " ", "\n", "/*x*/", "//y\n", "Infinity", "NaN", "key", "\"", "\\", "+1", "01", "é", "\t",
+        "{", "}", "[", "]", ",", ":", "\"a\"", "\"b\\n\"", "'c'", "1", "-2.5", "1e3", "0x1f", ".5", "5.", "true", "null", "false", " ", "\n", "/*x*/", "//y\n",
+        "Infinity", "NaN", "key", "\"", "\\", "+1", "01", "é", "\t",
     ];
     let mut bad = Vec::new();
     for _ in 0..6000 {
@@ -74,14 +74,44 @@ fn dates() {
     let db = RefDb::open();
     let mut rng = Rng(0x0bad_cafe_dead_beef);
     let bases = [
-        "2024-02-29", "2023-01-31 23:59:59.999", "1999-12-31T12:00", "2000-03-01 00:00:00-05:00", "12:00", "2460000.5",
-        "1700000000", "0001-01-01", "9999-12-31", "2024-06-15 08:30:00Z",
+        "2024-02-29",
+        "2023-01-31 23:59:59.999",
+        "1999-12-31T12:00",
+        "2000-03-01 00:00:00-05:00",
+        "12:00",
+        "2460000.5",
+        "1700000000",
+        "0001-01-01",
+        "9999-12-31",
+        "2024-06-15 08:30:00Z",
     ];
     let mods = [
-        "+1 day", "-3 days", "+2 months", "-13 months", "+1 year", "-0.5 years", "+36 hours", "-90 minutes",
-        "+59.5 seconds", "start of month", "start of year", "start of day", "weekday 0", "weekday 6", "unixepoch",
-        "auto", "julianday", "floor", "ceiling", "subsec", "+01:02:03", "-00:00:01.5", "+0001-01-01", "-0000-01-00 12:00",
-        "localtime", "utc",
+        "+1 day",
+        "-3 days",
+        "+2 months",
+        "-13 months",
+        "+1 year",
+        "-0.5 years",
+        "+36 hours",
+        "-90 minutes",
+        "+59.5 seconds",
+        "start of month",
+        "start of year",
+        "start of day",
+        "weekday 0",
+        "weekday 6",
+        "unixepoch",
+        "auto",
+        "julianday",
+        "floor",
+        "ceiling",
+        "subsec",
+        "+01:02:03",
+        "-00:00:01.5",
+        "+0001-01-01",
+        "-0000-01-00 12:00",
+        "localtime",
+        "utc",
     ];
     let mut bad = Vec::new();
     for _ in 0..3000 {
@@ -173,11 +203,8 @@ fn aggregates_over_random_rows() {
             .collect();
         let vals = rows.iter().map(|_| "(?)").collect::<Vec<_>>().join(",");
         for f in ["sum", "total", "avg", "min", "max", "count", "group_concat"] {
-            let sql = if rows.is_empty() {
-                format!("SELECT {f}(x) FROM (SELECT 1 x) WHERE 0")
-            } else {
-                format!("WITH t(x) AS (VALUES {vals}) SELECT {f}(x) FROM t")
-            };
+            let sql =
+                if rows.is_empty() { format!("SELECT {f}(x) FROM (SELECT 1 x) WHERE 0") } else { format!("WITH t(x) AS (VALUES {vals}) SELECT {f}(x) FROM t") };
             let e = db.query(&sql, &rows).map(|r| r[0][0].clone());
             let argrows: Vec<Vec<Value>> = rows.iter().map(|v| vec![v.clone()]).collect();
             let g = call_aggregate_n(f, 1, &argrows);
@@ -194,10 +221,33 @@ fn modifier_chains() {
     let db = RefDb::open();
     let mut rng = Rng(0x1357_2468_9bdf_ace0);
     let mods = [
-        "+1.5 months", "-2.25 years", "+0.5 days", "-1000 hours", "+86399.999 seconds", "-1 minute", "floor", "ceiling",
-        "auto", "unixepoch", "julianday", "subsec", "start of month", "start of year", "start of day", "weekday 3",
-        "weekday -5", "+00:00:00.5", "-23:59", "+0002-11-30", "-0000-00-01 01:02:03.5", "utc", "localtime", "+13 months",
-        "-12 months", "+1 year", "+366 days",
+        "+1.5 months",
+        "-2.25 years",
+        "+0.5 days",
+        "-1000 hours",
+        "+86399.999 seconds",
+        "-1 minute",
+        "floor",
+        "ceiling",
+        "auto",
+        "unixepoch",
+        "julianday",
+        "subsec",
+        "start of month",
+        "start of year",
+        "start of day",
+        "weekday 3",
+        "weekday -5",
+        "+00:00:00.5",
+        "-23:59",
+        "+0002-11-30",
+        "-0000-00-01 01:02:03.5",
+        "utc",
+        "localtime",
+        "+13 months",
+        "-12 months",
+        "+1 year",
+        "+366 days",
     ];
     let mut bad = Vec::new();
     for _ in 0..3000 {
@@ -264,12 +314,47 @@ fn scalars_over_random_values() {
     let db = RefDb::open();
     let mut rng = Rng(0xabcd_ef01_2345_6789);
     let funcs: &[(&str, usize)] = &[
-        ("abs", 1), ("char", 2), ("hex", 1), ("instr", 2), ("length", 1), ("octet_length", 1), ("lower", 1),
-        ("upper", 1), ("ltrim", 2), ("rtrim", 2), ("trim", 2), ("trim", 1), ("nullif", 2), ("quote", 1),
-        ("replace", 3), ("round", 2), ("round", 1), ("sign", 1), ("soundex", 1), ("substr", 3), ("substr", 2),
-        ("typeof", 1), ("unhex", 2), ("unhex", 1), ("unicode", 1), ("zeroblob", 1), ("max", 3), ("min", 3),
-        ("like", 2), ("glob", 2), ("like", 3), ("concat", 3), ("concat_ws", 3), ("iif", 3), ("coalesce", 3),
-        ("unistr", 1), ("unistr_quote", 1), ("format", 3), ("json_quote", 1), ("json_array", 2), ("json_valid", 1),
+        ("abs", 1),
+        ("char", 2),
+        ("hex", 1),
+        ("instr", 2),
+        ("length", 1),
+        ("octet_length", 1),
+        ("lower", 1),
+        ("upper", 1),
+        ("ltrim", 2),
+        ("rtrim", 2),
+        ("trim", 2),
+        ("trim", 1),
+        ("nullif", 2),
+        ("quote", 1),
+        ("replace", 3),
+        ("round", 2),
+        ("round", 1),
+        ("sign", 1),
+        ("soundex", 1),
+        ("substr", 3),
+        ("substr", 2),
+        ("typeof", 1),
+        ("unhex", 2),
+        ("unhex", 1),
+        ("unicode", 1),
+        ("zeroblob", 1),
+        ("max", 3),
+        ("min", 3),
+        ("like", 2),
+        ("glob", 2),
+        ("like", 3),
+        ("concat", 3),
+        ("concat_ws", 3),
+        ("iif", 3),
+        ("coalesce", 3),
+        ("unistr", 1),
+        ("unistr_quote", 1),
+        ("format", 3),
+        ("json_quote", 1),
+        ("json_array", 2),
+        ("json_valid", 1),
     ];
     let mut bad = Vec::new();
     for _ in 0..1500 {
@@ -304,7 +389,10 @@ fn json_paths_and_edits() {
         "{a:1, 'b':[.5,0x10,], c:{d:'x\\'y'}}",
         "7",
     ];
-    let steps = [".a", ".b", ".c", ".d", ".x", ".k", ".e", "[0]", "[1]", "[2]", "[5]", "[#]", "[#-1]", "[#-2]", "[#-9]", ".\"a b\"", ".\"a", "[", "[x]", ".", "[-1]", "..a", "[1"];
+    let steps = [
+        ".a", ".b", ".c", ".d", ".x", ".k", ".e", "[0]", "[1]", "[2]", "[5]", "[#]", "[#-1]", "[#-2]", "[#-9]", ".\"a b\"", ".\"a", "[", "[x]", ".", "[-1]",
+        "..a", "[1",
+    ];
     let mut bad = Vec::new();
     for _ in 0..4000 {
         let doc = Value::text(docs[rng.below(docs.len())]);
@@ -320,13 +408,12 @@ fn json_paths_and_edits() {
         }
         // JSONB forms: the same document, compared as JSON text.
         for f in ["jsonb_set", "jsonb_insert", "jsonb_array_insert", "jsonb_remove", "jsonb_extract"] {
-            let args = if f == "jsonb_remove" || f == "jsonb_extract" {
-                vec![doc.clone(), path.clone()]
-            } else {
-                vec![doc.clone(), path.clone(), val.clone()]
-            };
+            let args = if f == "jsonb_remove" || f == "jsonb_extract" { vec![doc.clone(), path.clone()] } else { vec![doc.clone(), path.clone(), val.clone()] };
             let ph = vec!["?"; args.len()].join(",");
-            let e = db.eval(&format!("CASE WHEN typeof({f}({ph})) = 'blob' THEN json({f}({ph})) ELSE {f}({ph}) END"), &[args.clone(), args.clone(), args.clone()].concat());
+            let e = db.eval(
+                &format!("CASE WHEN typeof({f}({ph})) = 'blob' THEN json({f}({ph})) ELSE {f}({ph}) END"),
+                &[args.clone(), args.clone(), args.clone()].concat(),
+            );
             let g = match call_scalar(f, &args) {
                 Ok(b @ Value::Blob(_)) => call_scalar("json", &[b]),
                 other => other,
@@ -344,8 +431,8 @@ fn strftime_formats_random() {
     let db = RefDb::open();
     let mut rng = Rng(0x9999_8888_7777_6666);
     let pieces = [
-        "%d", "%e", "%f", "%F", "%G", "%g", "%H", "%I", "%j", "%J", "%k", "%l", "%m", "%M", "%p", "%P", "%R", "%s", "%S",
-        "%T", "%u", "%U", "%V", "%w", "%W", "%Y", "%%", "%", "%q", "-", " ", "x", "é",
+        "%d", "%e", "%f", "%F", "%G", "%g", "%H", "%I", "%j", "%J", "%k", "%l", "%m", "%M", "%p", "%P", "%R", "%s", "%S", "%T", "%u", "%U", "%V", "%w", "%W",
+        "%Y", "%%", "%", "%q", "-", " ", "x", "é",
     ];
     let mut bad = Vec::new();
     for _ in 0..3000 {
@@ -400,9 +487,7 @@ fn random_json(rng: &mut Rng, depth: usize) -> String {
         _ => {
             let n = rng.below(5);
             let labels = ["a", "b", "a b", "9", "", "k\\\"", "x_y"];
-            let items: Vec<String> = (0..n)
-                .map(|_| format!("\"{}\":{}", labels[rng.below(labels.len())], random_json(rng, depth + 1)))
-                .collect();
+            let items: Vec<String> = (0..n).map(|_| format!("\"{}\":{}", labels[rng.below(labels.len())], random_json(rng, depth + 1))).collect();
             format!("{{{}}}", items.join(","))
         }
     }
@@ -422,10 +507,7 @@ fn json_each_tree_random() {
             let e = db.query(&format!("SELECT * FROM {f}(?, ?)"), &[doc.clone(), path.clone()]);
             let g = each::rows(&doc, Some(&path), recursive).map_err(|e| e.message);
             let ok = match (&e, &g) {
-                (Ok(a), Ok(b)) => {
-                    a.len() == b.len()
-                        && a.iter().zip(b).all(|(x, y)| x.iter().zip(y).all(|(u, v)| same(&Ok(u.clone()), &Ok(v.clone()))))
-                }
+                (Ok(a), Ok(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.iter().zip(y).all(|(u, v)| same(&Ok(u.clone()), &Ok(v.clone())))),
                 (Err(a), Err(b)) => a == b,
                 _ => false,
             };

@@ -120,8 +120,18 @@ fn paths_and_extraction() {
         }
         check(&db, "json_extract(?,?,?)", "json_extract", &[d.clone(), Value::text("$.a"), Value::text("$[0]")], &mut bad);
     }
-    for label in [Value::text("a"), Value::text("a b"), Value::text("[1]"), Value::text("#-1"), Value::text(""),
-        Value::Integer(-1), Value::Integer(0), Value::Integer(-9), Value::Real(2.0), Value::text("\"a\"")] {
+    for label in [
+        Value::text("a"),
+        Value::text("a b"),
+        Value::text("[1]"),
+        Value::text("#-1"),
+        Value::text(""),
+        Value::Integer(-1),
+        Value::Integer(0),
+        Value::Integer(-9),
+        Value::Real(2.0),
+        Value::text("\"a\""),
+    ] {
         for d in ["{\"a\":1,\"a b\":2,\"2.0\":3,\"\\\"a\\\"\":4}", "[5,6,7]"] {
             check(&db, "? -> ?", "->", &[Value::text(d), label.clone()], &mut bad);
             check(&db, "? ->> ?", "->>", &[Value::text(d), label.clone()], &mut bad);
@@ -275,9 +285,20 @@ fn jsonb_output() {
         }
     }
     let vals = [
-        Value::Null, Value::Integer(-7), Value::Real(0.1), Value::Real(2.5), Value::Real(100.0), Value::Real(1.0 / 3.0),
-        Value::Real(1e300 * 1e10), Value::Real(-1e-300), Value::Real(1e17), Value::Real(123456789.123456789),
-        Value::text("abc"), Value::text("a\"b\\c\n\u{1}"), Value::text("é"), Value::Blob(vec![0x01]),
+        Value::Null,
+        Value::Integer(-7),
+        Value::Real(0.1),
+        Value::Real(2.5),
+        Value::Real(100.0),
+        Value::Real(1.0 / 3.0),
+        Value::Real(1e300 * 1e10),
+        Value::Real(-1e-300),
+        Value::Real(1e17),
+        Value::Real(123456789.123456789),
+        Value::text("abc"),
+        Value::text("a\"b\\c\n\u{1}"),
+        Value::text("é"),
+        Value::Blob(vec![0x01]),
     ];
     for v in &vals {
         check(&db, "jsonb_array(?)", "jsonb_array", &[v.clone()], &mut bad);
@@ -323,8 +344,26 @@ fn json_each_and_tree_rows() {
     let mut bad = Vec::new();
     let mut roots: Vec<Option<Value>> = vec![None, Some(Value::Null)];
     for p in [
-        "$", "$.a", "$.b", "$.b[2]", "$.b[2].c", "$[1]", "$[0]", "$[#-1]", "$.zz", "$.\"a b\"", "$.a.b.c", "$.a.b", "$.y[1].q",
-        "$.y[0]", "$.y", "$.x", "$.\"9z\"", "$[4]", "x", "$[",
+        "$",
+        "$.a",
+        "$.b",
+        "$.b[2]",
+        "$.b[2].c",
+        "$[1]",
+        "$[0]",
+        "$[#-1]",
+        "$.zz",
+        "$.\"a b\"",
+        "$.a.b.c",
+        "$.a.b",
+        "$.y[1].q",
+        "$.y[0]",
+        "$.y",
+        "$.x",
+        "$.\"9z\"",
+        "$[4]",
+        "x",
+        "$[",
     ] {
         roots.push(Some(Value::text(p)));
     }

@@ -34,8 +34,7 @@ fn table() -> Vec<(i64, i64, i64, Value)> {
 fn setup(db: &RefDb) {
     db.query("CREATE TABLE t(id INTEGER PRIMARY KEY, p, o, x)", &[]).unwrap();
     for (id, p, o, x) in table() {
-        db.query("INSERT INTO t VALUES(?,?,?,?)", &[Value::Integer(id), Value::Integer(p), Value::Integer(o), x])
-            .unwrap();
+        db.query("INSERT INTO t VALUES(?,?,?,?)", &[Value::Integer(id), Value::Integer(p), Value::Integer(o), x]).unwrap();
     }
 }
 
@@ -82,11 +81,7 @@ fn partition_functions() {
     let mut bad = Vec::new();
     for (name, expr, args) in &cases {
         // Rank-like results do not depend on the order among peers.
-        let window = if name.contains("rank") || *name == "cume_dist" {
-            "PARTITION BY p ORDER BY o"
-        } else {
-            "PARTITION BY p ORDER BY o, id"
-        };
+        let window = if name.contains("rank") || *name == "cume_dist" { "PARTITION BY p ORDER BY o" } else { "PARTITION BY p ORDER BY o, id" };
         let expected = sqlite_column(&db, expr, window);
         let mut got = Vec::new();
         for part in partitions() {

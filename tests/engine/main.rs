@@ -15,10 +15,10 @@ mod func_support;
 mod sql_common;
 #[path = "../storage_support/mod.rs"]
 mod storage_support;
-#[path = "../wal_support/mod.rs"]
-mod wal_support;
 #[path = "../vtab_support/mod.rs"]
 mod vtab_support;
+#[path = "../wal_support/mod.rs"]
+mod wal_support;
 
 mod async_durability;
 mod async_errors;
@@ -27,15 +27,15 @@ mod async_pragma_limits;
 mod async_resume;
 mod async_sort;
 mod copy_backup;
-mod ext_dbstat;
-mod ext_rtree;
 mod copy_blob;
 mod copy_serialize;
 mod copy_vacuum;
-mod ext_fts3;
 mod crash_power;
-mod func_aggregate;
+mod ext_dbstat;
+mod ext_fts3;
 mod ext_fts5;
+mod ext_rtree;
+mod func_aggregate;
 mod func_core;
 mod func_datetime;
 mod func_fuzz;
@@ -67,8 +67,8 @@ mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
 mod sql_pragma;
-mod sql_pragma_tvf;
 mod sql_pragma_files;
+mod sql_pragma_tvf;
 mod sql_regress;
 mod sql_shared_memory;
 mod sql_tables;

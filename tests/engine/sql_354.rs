@@ -36,35 +36,41 @@ fn aggregate_order_by_orders_the_arguments() {
 
 #[test]
 fn aggregate_order_by_with_distinct_filter_and_groups() {
-    check_each(ROWS, &[
-        // DISTINCT keeps the first row seen of each value.
-        "SELECT group_concat(DISTINCT a ORDER BY b) FROM u",
-        "SELECT group_concat(DISTINCT a ORDER BY a DESC) FROM t",
-        "SELECT group_concat(a ORDER BY b) FILTER (WHERE a > 1) FROM t",
-        "SELECT group_concat(DISTINCT a ORDER BY b DESC) FILTER (WHERE b > 0) FROM u",
-        "SELECT g, json_group_array(a ORDER BY b) FROM t GROUP BY g",
-        "SELECT g, group_concat(a ORDER BY b DESC), max(a), count(*) FROM t GROUP BY g ORDER BY g DESC",
-        "SELECT g, group_concat(a ORDER BY b) FROM t GROUP BY g HAVING group_concat(a ORDER BY b) LIKE '6%'",
-        "SELECT b, group_concat(a ORDER BY a DESC) FROM u GROUP BY b",
-        "SELECT (SELECT group_concat(a ORDER BY b DESC) FROM t WHERE t.g = x.g) FROM t x",
-        "SELECT x.a, (SELECT group_concat(u.a ORDER BY u.b) FROM u WHERE u.a <= x.a) FROM u x",
-        // Subtypes come back: JSON values stay JSON.
-        "SELECT json_group_array(json('[' || a || ']') ORDER BY b) FROM t",
-        "SELECT json_group_array(DISTINCT json_array(a) ORDER BY a DESC) FROM t",
-        "SELECT json_group_object('k' || a, json_object('v', a) ORDER BY a DESC) FILTER (WHERE a < 4) FROM t",
-    ]);
+    check_each(
+        ROWS,
+        &[
+            // DISTINCT keeps the first row seen of each value.
+            "SELECT group_concat(DISTINCT a ORDER BY b) FROM u",
+            "SELECT group_concat(DISTINCT a ORDER BY a DESC) FROM t",
+            "SELECT group_concat(a ORDER BY b) FILTER (WHERE a > 1) FROM t",
+            "SELECT group_concat(DISTINCT a ORDER BY b DESC) FILTER (WHERE b > 0) FROM u",
+            "SELECT g, json_group_array(a ORDER BY b) FROM t GROUP BY g",
+            "SELECT g, group_concat(a ORDER BY b DESC), max(a), count(*) FROM t GROUP BY g ORDER BY g DESC",
+            "SELECT g, group_concat(a ORDER BY b) FROM t GROUP BY g HAVING group_concat(a ORDER BY b) LIKE '6%'",
+            "SELECT b, group_concat(a ORDER BY a DESC) FROM u GROUP BY b",
+            "SELECT (SELECT group_concat(a ORDER BY b DESC) FROM t WHERE t.g = x.g) FROM t x",
+            "SELECT x.a, (SELECT group_concat(u.a ORDER BY u.b) FROM u WHERE u.a <= x.a) FROM u x",
+            // Subtypes come back: JSON values stay JSON.
+            "SELECT json_group_array(json('[' || a || ']') ORDER BY b) FROM t",
+            "SELECT json_group_array(DISTINCT json_array(a) ORDER BY a DESC) FROM t",
+            "SELECT json_group_object('k' || a, json_object('v', a) ORDER BY a DESC) FILTER (WHERE a < 4) FROM t",
+        ],
+    );
     // Groups read in an index's order (no GROUP BY sorter), a covering
     // index that lacks the ORDER BY column, a view, a renamed column.
-    check_each("CREATE TABLE w(a, b, g); CREATE INDEX wg ON w(g); CREATE INDEX wa ON w(a);
+    check_each(
+        "CREATE TABLE w(a, b, g); CREATE INDEX wg ON w(g); CREATE INDEX wa ON w(a);
         INSERT INTO w VALUES(1,3,1),(2,1,2),(3,2,1),(4,0,2);
-        CREATE VIEW v AS SELECT g, group_concat(a ORDER BY b) AS s FROM w GROUP BY g;", &[
-        "SELECT g, group_concat(a ORDER BY b DESC) FROM w GROUP BY g",
-        "SELECT group_concat(a ORDER BY b) FROM w WHERE a > 0",
-        "SELECT * FROM v",
-        "ALTER TABLE w RENAME COLUMN b TO bb",
-        "SELECT sql FROM sqlite_schema WHERE name = 'v'",
-        "SELECT * FROM v",
-    ]);
+        CREATE VIEW v AS SELECT g, group_concat(a ORDER BY b) AS s FROM w GROUP BY g;",
+        &[
+            "SELECT g, group_concat(a ORDER BY b DESC) FROM w GROUP BY g",
+            "SELECT group_concat(a ORDER BY b) FROM w WHERE a > 0",
+            "SELECT * FROM v",
+            "ALTER TABLE w RENAME COLUMN b TO bb",
+            "SELECT sql FROM sqlite_schema WHERE name = 'v'",
+            "SELECT * FROM v",
+        ],
+    );
 }
 
 /// min()/max() of one argument ignore an ORDER BY (as SQLite's do): bare
@@ -73,73 +79,82 @@ fn aggregate_order_by_with_distinct_filter_and_groups() {
 /// ORDER BY.
 #[test]
 fn aggregate_order_by_min_max_and_aliases() {
-    check_each("CREATE TABLE t(a, b, g); INSERT INTO t VALUES(1,3,1),(8,2,2),(3,2,1),(8,1,2),(5,NULL,1);", &[
-        "SELECT max(a ORDER BY b), b FROM t",
-        "SELECT max(a ORDER BY b DESC), b FROM t",
-        "SELECT min(a ORDER BY b DESC), b FROM t",
-        "SELECT g, max(a ORDER BY b), b FROM t GROUP BY g",
-        "SELECT max(a ORDER BY b), b, count(*) FROM t",
-        "SELECT max(a ORDER BY nosuch) FROM t",
-        "SELECT a + 1 AS x, group_concat(a ORDER BY x) FROM t",
-        "SELECT a + 1 AS x, sum(x) FROM t",
-        "SELECT a AS x, sum(x) FROM t",
-        "SELECT min(a) AS m, max(m) FROM t",
-        "SELECT b AS a, sum(a) FROM t",
-        "SELECT a + 1 AS x FROM t GROUP BY g HAVING group_concat(a ORDER BY x) > ''",
-        "SELECT a + 1 AS x, count(*) FROM t GROUP BY x HAVING sum(x) > 0",
-        "SELECT a + 1 AS x, (SELECT sum(x) FROM t t2) FROM t",
-        // The same for window calls (arguments, FILTER, PARTITION BY, ORDER
-        // BY, a named window); the query's ORDER BY still sees aliases.
-        "SELECT a + 1 AS x, sum(x) OVER () FROM t",
-        "SELECT a + 1 AS x, sum(a) OVER (ORDER BY x) FROM t",
-        "SELECT a + 1 AS x, sum(a) OVER (PARTITION BY x) FROM t",
-        "SELECT a + 1 AS x, sum(a) FILTER (WHERE x > 2) OVER () FROM t",
-        "SELECT a + 1 AS x, sum(a) OVER w FROM t WINDOW w AS (ORDER BY x)",
-        "SELECT a + 1 AS x FROM t ORDER BY sum(x) OVER ()",
-        "SELECT a + 1 AS x, row_number() OVER () FROM t ORDER BY sum(x) OVER ()",
-        "SELECT g + 1 AS x, sum(sum(a)) OVER (ORDER BY x) FROM t GROUP BY g",
-        "SELECT g AS g, rank() OVER (ORDER BY g) FROM t GROUP BY g",
-        "SELECT a AS b, rank() OVER (ORDER BY b) FROM t",
-        "SELECT sum(a) AS s, rank() OVER (ORDER BY s) FROM t GROUP BY g",
-    ]);
+    check_each(
+        "CREATE TABLE t(a, b, g); INSERT INTO t VALUES(1,3,1),(8,2,2),(3,2,1),(8,1,2),(5,NULL,1);",
+        &[
+            "SELECT max(a ORDER BY b), b FROM t",
+            "SELECT max(a ORDER BY b DESC), b FROM t",
+            "SELECT min(a ORDER BY b DESC), b FROM t",
+            "SELECT g, max(a ORDER BY b), b FROM t GROUP BY g",
+            "SELECT max(a ORDER BY b), b, count(*) FROM t",
+            "SELECT max(a ORDER BY nosuch) FROM t",
+            "SELECT a + 1 AS x, group_concat(a ORDER BY x) FROM t",
+            "SELECT a + 1 AS x, sum(x) FROM t",
+            "SELECT a AS x, sum(x) FROM t",
+            "SELECT min(a) AS m, max(m) FROM t",
+            "SELECT b AS a, sum(a) FROM t",
+            "SELECT a + 1 AS x FROM t GROUP BY g HAVING group_concat(a ORDER BY x) > ''",
+            "SELECT a + 1 AS x, count(*) FROM t GROUP BY x HAVING sum(x) > 0",
+            "SELECT a + 1 AS x, (SELECT sum(x) FROM t t2) FROM t",
+            // The same for window calls (arguments, FILTER, PARTITION BY, ORDER
+            // BY, a named window); the query's ORDER BY still sees aliases.
+            "SELECT a + 1 AS x, sum(x) OVER () FROM t",
+            "SELECT a + 1 AS x, sum(a) OVER (ORDER BY x) FROM t",
+            "SELECT a + 1 AS x, sum(a) OVER (PARTITION BY x) FROM t",
+            "SELECT a + 1 AS x, sum(a) FILTER (WHERE x > 2) OVER () FROM t",
+            "SELECT a + 1 AS x, sum(a) OVER w FROM t WINDOW w AS (ORDER BY x)",
+            "SELECT a + 1 AS x FROM t ORDER BY sum(x) OVER ()",
+            "SELECT a + 1 AS x, row_number() OVER () FROM t ORDER BY sum(x) OVER ()",
+            "SELECT g + 1 AS x, sum(sum(a)) OVER (ORDER BY x) FROM t GROUP BY g",
+            "SELECT g AS g, rank() OVER (ORDER BY g) FROM t GROUP BY g",
+            "SELECT a AS b, rank() OVER (ORDER BY b) FROM t",
+            "SELECT sum(a) AS s, rank() OVER (ORDER BY s) FROM t GROUP BY g",
+        ],
+    );
 }
 
 #[test]
 fn order_by_inside_a_non_aggregate_call_is_an_error() {
-    check_each(ROWS, &[
-        "SELECT group_concat(a ORDER BY b) OVER () FROM t",
-        "SELECT group_concat(DISTINCT a ORDER BY b) OVER () FROM t",
-        "SELECT sum(a ORDER BY b) OVER (ORDER BY a) FROM t",
-        "SELECT abs(a ORDER BY b) FROM t",
-        "SELECT max(a, b ORDER BY b) FROM t",
-        "SELECT group_concat(ORDER BY b) FROM t",
-        "SELECT nosuchfunc(a ORDER BY b) FROM t",
-        "SELECT group_concat(a ORDER BY sum(b)) FROM t",
-        "SELECT group_concat(a ORDER BY nosuchcol) FROM t",
-        "SELECT string_agg(DISTINCT a, ';' ORDER BY b) FROM u",
-        "SELECT count(* ORDER BY a) FROM t",
-    ]);
+    check_each(
+        ROWS,
+        &[
+            "SELECT group_concat(a ORDER BY b) OVER () FROM t",
+            "SELECT group_concat(DISTINCT a ORDER BY b) OVER () FROM t",
+            "SELECT sum(a ORDER BY b) OVER (ORDER BY a) FROM t",
+            "SELECT abs(a ORDER BY b) FROM t",
+            "SELECT max(a, b ORDER BY b) FROM t",
+            "SELECT group_concat(ORDER BY b) FROM t",
+            "SELECT nosuchfunc(a ORDER BY b) FROM t",
+            "SELECT group_concat(a ORDER BY sum(b)) FROM t",
+            "SELECT group_concat(a ORDER BY nosuchcol) FROM t",
+            "SELECT string_agg(DISTINCT a, ';' ORDER BY b) FROM u",
+            "SELECT count(* ORDER BY a) FROM t",
+        ],
+    );
 }
 
 /// The window-call errors SQLite's parser raises also stop a CREATE VIEW
 /// or CREATE TRIGGER, whose body is stored rather than compiled.
 #[test]
 fn window_call_errors_in_stored_statements() {
-    check_each("CREATE TABLE t(a, b, g);", &[
-        "CREATE VIEW v7 AS SELECT count(DISTINCT a) OVER () FROM t",
-        "CREATE VIEW v8 AS SELECT group_concat(a ORDER BY b) OVER () FROM t",
-        "CREATE VIEW v9 AS SELECT group_concat(a ORDER BY b) FILTER (WHERE a > 1) OVER (ORDER BY a) FROM t",
-        "CREATE VIEW v10 AS SELECT group_concat(a ORDER BY b), sum(a) OVER (ORDER BY a) FROM t",
-        "CREATE VIEW v11 AS SELECT sum(a) FILTER (WHERE a IN (SELECT a FROM t ORDER BY b)) OVER () FROM t",
-        "CREATE VIEW v12 AS SELECT \"sum\"(DISTINCT a) OVER w FROM t WINDOW w AS ()",
-        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT max(a ORDER BY b) OVER () FROM t; END",
-        "CREATE TRIGGER tr2 AFTER INSERT ON t BEGIN SELECT count(DISTINCT a) OVER () FROM t; END",
-        "CREATE VIEW v14 AS SELECT max(a) OVER (ORDER BY b), group_concat(a ORDER BY b) FROM t",
-        // `over` as a column alias.
-        "CREATE VIEW v15 AS SELECT (SELECT a FROM t ORDER BY a) over FROM t",
-        "CREATE VIEW v16 AS SELECT count(DISTINCT a) over FROM t",
-        "SELECT name FROM sqlite_schema ORDER BY name",
-    ]);
+    check_each(
+        "CREATE TABLE t(a, b, g);",
+        &[
+            "CREATE VIEW v7 AS SELECT count(DISTINCT a) OVER () FROM t",
+            "CREATE VIEW v8 AS SELECT group_concat(a ORDER BY b) OVER () FROM t",
+            "CREATE VIEW v9 AS SELECT group_concat(a ORDER BY b) FILTER (WHERE a > 1) OVER (ORDER BY a) FROM t",
+            "CREATE VIEW v10 AS SELECT group_concat(a ORDER BY b), sum(a) OVER (ORDER BY a) FROM t",
+            "CREATE VIEW v11 AS SELECT sum(a) FILTER (WHERE a IN (SELECT a FROM t ORDER BY b)) OVER () FROM t",
+            "CREATE VIEW v12 AS SELECT \"sum\"(DISTINCT a) OVER w FROM t WINDOW w AS ()",
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT max(a ORDER BY b) OVER () FROM t; END",
+            "CREATE TRIGGER tr2 AFTER INSERT ON t BEGIN SELECT count(DISTINCT a) OVER () FROM t; END",
+            "CREATE VIEW v14 AS SELECT max(a) OVER (ORDER BY b), group_concat(a ORDER BY b) FROM t",
+            // `over` as a column alias.
+            "CREATE VIEW v15 AS SELECT (SELECT a FROM t ORDER BY a) over FROM t",
+            "CREATE VIEW v16 AS SELECT count(DISTINCT a) over FROM t",
+            "SELECT name FROM sqlite_schema ORDER BY name",
+        ],
+    );
 }
 
 #[test]
@@ -221,7 +236,8 @@ mod user_aggregate {
 
     pub fn register_ref(db: *mut ffi::sqlite3, name: &str) {
         let name = std::ffi::CString::new(name).unwrap();
-        let rc = unsafe { ffi::sqlite3_create_function_v2(db, name.as_ptr(), -1, ffi::SQLITE_UTF8, std::ptr::null_mut(), None, Some(step), Some(finalize), None) };
+        let rc =
+            unsafe { ffi::sqlite3_create_function_v2(db, name.as_ptr(), -1, ffi::SQLITE_UTF8, std::ptr::null_mut(), None, Some(step), Some(finalize), None) };
         assert_eq!(rc, 0);
     }
 }
@@ -271,37 +287,43 @@ fn functions_named_like_join_keywords() {
 /// RAISE takes any expression as its message since 3.47.
 #[test]
 fn raise_message_is_an_expression() {
-    check_each("CREATE TABLE tr(x);
+    check_each(
+        "CREATE TABLE tr(x);
         CREATE TRIGGER a AFTER INSERT ON tr BEGIN SELECT raise(ABORT, 'bad ' || new.x); END;
         CREATE TRIGGER d BEFORE DELETE ON tr BEGIN SELECT raise(FAIL, NULL); END;
-        CREATE TRIGGER u BEFORE UPDATE ON tr WHEN new.x > 1 BEGIN SELECT raise(ROLLBACK, 1.5 * new.x); END;", &[
-        "INSERT INTO tr VALUES(5)",
-        "DROP TRIGGER a",
-        "INSERT INTO tr VALUES(5)",
-        "DELETE FROM tr",
-        "BEGIN; UPDATE tr SET x = 2",
-        "SELECT count(*) FROM tr",
-        "SELECT raise(ABORT, 'x' || 1)",
-    ]);
+        CREATE TRIGGER u BEFORE UPDATE ON tr WHEN new.x > 1 BEGIN SELECT raise(ROLLBACK, 1.5 * new.x); END;",
+        &[
+            "INSERT INTO tr VALUES(5)",
+            "DROP TRIGGER a",
+            "INSERT INTO tr VALUES(5)",
+            "DELETE FROM tr",
+            "BEGIN; UPDATE tr SET x = 2",
+            "SELECT count(*) FROM tr",
+            "SELECT raise(ABORT, 'x' || 1)",
+        ],
+    );
 }
 
 /// jsonb_each/jsonb_tree (3.51): json_each/json_tree rows with containers
 /// as JSONB.
 #[test]
 fn jsonb_each_and_jsonb_tree() {
-    check_each("", &[
-        "SELECT * FROM jsonb_tree('{\"a\":[1,{\"b\":2}]}')",
-        "SELECT * FROM jsonb_each('[1,[2],{\"c\":null}]')",
-        "SELECT * FROM jsonb_each('[1,[2]]', '$[1]')",
-        "SELECT * FROM jsonb_tree('[1,[2]]', '$[1]')",
-        "SELECT json_group_array(value) FROM jsonb_each('[[1],{\"a\":2},3]')",
-        "SELECT json_group_array(value) FROM json_each('[[1],{\"a\":2},3]')",
-        "SELECT key, value, type, json, root FROM jsonb_each(jsonb('{\"x\":[1,2]}'))",
-        "SELECT * FROM jsonb_each('[1]', '$', 3)",
-        "SELECT * FROM jsonb_each('[1')",
-        "SELECT json, root FROM json_each('[1]'), json_tree('[2]') AS t2",
-        "SELECT root FROM json_each('[1]', '$')",
-    ]);
+    check_each(
+        "",
+        &[
+            "SELECT * FROM jsonb_tree('{\"a\":[1,{\"b\":2}]}')",
+            "SELECT * FROM jsonb_each('[1,[2],{\"c\":null}]')",
+            "SELECT * FROM jsonb_each('[1,[2]]', '$[1]')",
+            "SELECT * FROM jsonb_tree('[1,[2]]', '$[1]')",
+            "SELECT json_group_array(value) FROM jsonb_each('[[1],{\"a\":2},3]')",
+            "SELECT json_group_array(value) FROM json_each('[[1],{\"a\":2},3]')",
+            "SELECT key, value, type, json, root FROM jsonb_each(jsonb('{\"x\":[1,2]}'))",
+            "SELECT * FROM jsonb_each('[1]', '$', 3)",
+            "SELECT * FROM jsonb_each('[1')",
+            "SELECT json, root FROM json_each('[1]'), json_tree('[2]') AS t2",
+            "SELECT root FROM json_each('[1]', '$')",
+        ],
+    );
 }
 
 /// The functions, operators, literals and date/time forms added from 3.41
@@ -360,30 +382,33 @@ fn release_log_sql_functions() {
 /// Statements whose forms changed from 3.41 to 3.54.
 #[test]
 fn release_log_statements() {
-    check_each("CREATE TABLE t(a, b); INSERT INTO t VALUES(1,3),(2,1);", &[
-        // 3.41 excess parentheses around an IN subquery
-        "SELECT 2 IN ((SELECT a FROM t)), 1 IN ((SELECT 1 UNION SELECT 2))",
-        // 3.41.1 CAST(7 AS INT) keeps INT
-        "CREATE TABLE c AS SELECT CAST(7 AS INT) AS x",
-        "SELECT sql FROM sqlite_schema WHERE name = 'c'",
-        // 3.46 large hexadecimal DEFAULT
-        "CREATE TABLE h(a DEFAULT 0xffffffffffffffff, b DEFAULT -0x10); INSERT INTO h DEFAULT VALUES; SELECT a, b FROM h",
-        // 3.51 STRICT typing of computed columns
-        "CREATE TABLE s(a INT, b INT AS (a || 'x')) STRICT",
-        "INSERT INTO s(a) VALUES(1)",
-        // 3.51 wal_checkpoint=NOOP
-        "PRAGMA wal_checkpoint=NOOP",
-        // UPDATE/DELETE ... LIMIT are not in the reference build
-        "DELETE FROM t LIMIT 1",
-        "UPDATE t SET a = 0 ORDER BY a LIMIT 1",
-        // an upsert target with a WHERE (partial unique index)
-        "CREATE TABLE p(k, v, flag); CREATE UNIQUE INDEX pk ON p(k) WHERE flag = 1",
-        "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 1 DO UPDATE SET v = v + 10",
-        "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 1 DO UPDATE SET v = v + 10; SELECT * FROM p",
-        "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) DO UPDATE SET v = v + 10",
-        "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 2 DO NOTHING",
-        "INSERT INTO p VALUES(1,5,1) ON CONFLICT(k) WHERE flag = 1 DO NOTHING; SELECT * FROM p",
-    ]);
+    check_each(
+        "CREATE TABLE t(a, b); INSERT INTO t VALUES(1,3),(2,1);",
+        &[
+            // 3.41 excess parentheses around an IN subquery
+            "SELECT 2 IN ((SELECT a FROM t)), 1 IN ((SELECT 1 UNION SELECT 2))",
+            // 3.41.1 CAST(7 AS INT) keeps INT
+            "CREATE TABLE c AS SELECT CAST(7 AS INT) AS x",
+            "SELECT sql FROM sqlite_schema WHERE name = 'c'",
+            // 3.46 large hexadecimal DEFAULT
+            "CREATE TABLE h(a DEFAULT 0xffffffffffffffff, b DEFAULT -0x10); INSERT INTO h DEFAULT VALUES; SELECT a, b FROM h",
+            // 3.51 STRICT typing of computed columns
+            "CREATE TABLE s(a INT, b INT AS (a || 'x')) STRICT",
+            "INSERT INTO s(a) VALUES(1)",
+            // 3.51 wal_checkpoint=NOOP
+            "PRAGMA wal_checkpoint=NOOP",
+            // UPDATE/DELETE ... LIMIT are not in the reference build
+            "DELETE FROM t LIMIT 1",
+            "UPDATE t SET a = 0 ORDER BY a LIMIT 1",
+            // an upsert target with a WHERE (partial unique index)
+            "CREATE TABLE p(k, v, flag); CREATE UNIQUE INDEX pk ON p(k) WHERE flag = 1",
+            "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 1 DO UPDATE SET v = v + 10",
+            "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 1 DO UPDATE SET v = v + 10; SELECT * FROM p",
+            "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) DO UPDATE SET v = v + 10",
+            "INSERT INTO p VALUES(1,1,1) ON CONFLICT(k) WHERE flag = 2 DO NOTHING",
+            "INSERT INTO p VALUES(1,5,1) ON CONFLICT(k) WHERE flag = 1 DO NOTHING; SELECT * FROM p",
+        ],
+    );
 }
 
 /// ALTER TABLE ... ALTER COLUMN SET/DROP NOT NULL, ADD [CONSTRAINT] CHECK,
@@ -392,35 +417,38 @@ fn release_log_statements() {
 #[test]
 fn alter_table_edits_constraints() {
     let schema = "SELECT name, sql FROM sqlite_schema ORDER BY name";
-    check_each("CREATE TABLE n(a NOT NULL, b, c INTEGER CHECK(c > 0), d TEXT NOT NULL DEFAULT 'x', e UNIQUE, f INT NoT   NuLl, CONSTRAINT c1 CHECK(b > 0));
-        INSERT INTO n VALUES(1,2,3,'d',5,1),(2,NULL,4,'e',6,1);", &[
-        "ALTER TABLE n ALTER COLUMN b SET NOT NULL",
-        "ALTER TABLE n ALTER COLUMN e SET   NOT NULL",
-        schema,
-        "ALTER TABLE n ALTER COLUMN a DROP NOT NULL",
-        "ALTER TABLE n ALTER COLUMN d DROP NOT NULL; ALTER TABLE n ALTER COLUMN f DROP NOT NULL; ALTER TABLE n ALTER COLUMN c DROP NOT NULL",
-        schema,
-        "ALTER TABLE n ALTER COLUMN zz DROP NOT NULL",
-        "ALTER TABLE n ALTER COLUMN a SET NOT NULL ON CONFLICT REPLACE",
-        schema,
-        "ALTER TABLE n ALTER COLUMN a SET NOT NULL",
-        "ALTER TABLE n ADD CONSTRAINT c2 CHECK (c < 100)",
-        "ALTER TABLE n ADD CONSTRAINT c3 CHECK (c < 4)",
-        "ALTER TABLE n ADD CHECK (b IS NULL OR b < 10)",
-        schema,
-        "ALTER TABLE n DROP CONSTRAINT c1",
-        "ALTER TABLE n DROP CONSTRAINT nosuch",
-        "ALTER TABLE n ADD CONSTRAINT c2 CHECK (1)",
-        "ALTER TABLE n DROP CONSTRAINT C2",
-        schema,
-        "INSERT INTO n VALUES(1, 500, 7, 'q', 8, 1)",
-        "INSERT INTO n VALUES(NULL, 5, 7, 'q', 8, 1)",
-        "INSERT INTO n VALUES(1, 5, 7, NULL, 8, NULL); SELECT * FROM n",
-        "ALTER TABLE n ADD CONSTRAINT u1 UNIQUE (a)",
-        "CREATE VIEW vv AS SELECT 1 AS a; ALTER TABLE vv ALTER COLUMN a DROP NOT NULL",
-        "ALTER TABLE sqlite_schema ALTER COLUMN sql SET NOT NULL",
-        "ALTER TABLE nosuch ALTER COLUMN a DROP NOT NULL",
-    ]);
+    check_each(
+        "CREATE TABLE n(a NOT NULL, b, c INTEGER CHECK(c > 0), d TEXT NOT NULL DEFAULT 'x', e UNIQUE, f INT NoT   NuLl, CONSTRAINT c1 CHECK(b > 0));
+        INSERT INTO n VALUES(1,2,3,'d',5,1),(2,NULL,4,'e',6,1);",
+        &[
+            "ALTER TABLE n ALTER COLUMN b SET NOT NULL",
+            "ALTER TABLE n ALTER COLUMN e SET   NOT NULL",
+            schema,
+            "ALTER TABLE n ALTER COLUMN a DROP NOT NULL",
+            "ALTER TABLE n ALTER COLUMN d DROP NOT NULL; ALTER TABLE n ALTER COLUMN f DROP NOT NULL; ALTER TABLE n ALTER COLUMN c DROP NOT NULL",
+            schema,
+            "ALTER TABLE n ALTER COLUMN zz DROP NOT NULL",
+            "ALTER TABLE n ALTER COLUMN a SET NOT NULL ON CONFLICT REPLACE",
+            schema,
+            "ALTER TABLE n ALTER COLUMN a SET NOT NULL",
+            "ALTER TABLE n ADD CONSTRAINT c2 CHECK (c < 100)",
+            "ALTER TABLE n ADD CONSTRAINT c3 CHECK (c < 4)",
+            "ALTER TABLE n ADD CHECK (b IS NULL OR b < 10)",
+            schema,
+            "ALTER TABLE n DROP CONSTRAINT c1",
+            "ALTER TABLE n DROP CONSTRAINT nosuch",
+            "ALTER TABLE n ADD CONSTRAINT c2 CHECK (1)",
+            "ALTER TABLE n DROP CONSTRAINT C2",
+            schema,
+            "INSERT INTO n VALUES(1, 500, 7, 'q', 8, 1)",
+            "INSERT INTO n VALUES(NULL, 5, 7, 'q', 8, 1)",
+            "INSERT INTO n VALUES(1, 5, 7, NULL, 8, NULL); SELECT * FROM n",
+            "ALTER TABLE n ADD CONSTRAINT u1 UNIQUE (a)",
+            "CREATE VIEW vv AS SELECT 1 AS a; ALTER TABLE vv ALTER COLUMN a DROP NOT NULL",
+            "ALTER TABLE sqlite_schema ALTER COLUMN sql SET NOT NULL",
+            "ALTER TABLE nosuch ALTER COLUMN a DROP NOT NULL",
+        ],
+    );
     check_each("CREATE TABLE k(a CONSTRAINT nn NOT NULL, b CONSTRAINT ch CHECK(b > 0) NOT NULL, c CONSTRAINT u UNIQUE, d CONSTRAINT pk PRIMARY KEY, e CONSTRAINT df DEFAULT 3,
             f DECIMAL(10, 2) CONSTRAINT nn2 NOT NULL ON CONFLICT IGNORE COLLATE nocase,
             g CONSTRAINT r REFERENCES k(d) ON DELETE CASCADE NOT DEFERRABLE CONSTRAINT co COLLATE nocase CONSTRAINT gc CHECK (g <> 0), CONSTRAINT t1 CHECK (a <> b), CONSTRAINT fk FOREIGN KEY(a) REFERENCES k(d));", &[
@@ -469,13 +497,23 @@ fn alter_table_edits_constraints() {
 #[test]
 fn too_many_sql_variables() {
     let many = |n: usize| format!("SELECT {}", vec!["?"; n].join(","));
-    let (full, over) = (format!("SELECT count(*) FROM (VALUES(1)) WHERE 1 NOT IN ({})", vec!["?"; 32766].join(",")), format!("SELECT 1 IN ({})", vec!["?"; 32767].join(",")));
+    let (full, over) =
+        (format!("SELECT count(*) FROM (VALUES(1)) WHERE 1 NOT IN ({})", vec!["?"; 32766].join(",")), format!("SELECT 1 IN ({})", vec!["?"; 32767].join(",")));
     check_each("", &[&full, &over, "SELECT ?32766, ?", "SELECT :a, ?32766, :b", "SELECT ?32766", "SELECT ?32767", "SELECT ?0", "SELECT ?1, ?32766, $x"]);
     let mut ours = ours_open();
     let reference = RefDb::open();
     ours.limit(9, 10);
     unsafe { libsqlite3_sys::sqlite3_limit(reference.0, 9, 10) };
-    for sql in [many(10), many(11), "SELECT ?10".into(), "SELECT ?11".into(), "SELECT ?, ?11".into(), "SELECT :a, ?10".into(), "SELECT ?9, :a, :b".into(), "SELECT ?5, ?12, :a".into()] {
+    for sql in [
+        many(10),
+        many(11),
+        "SELECT ?10".into(),
+        "SELECT ?11".into(),
+        "SELECT ?, ?11".into(),
+        "SELECT :a, ?10".into(),
+        "SELECT ?9, :a, :b".into(),
+        "SELECT ?5, ?12, :a".into(),
+    ] {
         let a = run_ours(&mut ours, &sql);
         let b = run_ref(&reference, &sql);
         assert_eq!(a, b, "\nSQL: {sql}");
@@ -486,15 +524,18 @@ fn too_many_sql_variables() {
 /// table or index has that name.
 #[test]
 fn reindex_expressions() {
-    check_each("CREATE TABLE t(a, b); CREATE INDEX te ON t(a + b); CREATE INDEX tp ON t(a); INSERT INTO t VALUES(1, 2), (3, 4);", &[
-        "REINDEX EXPRESSIONS",
-        "REINDEX main.expressions",
-        "REINDEX temp.expressions",
-        "REINDEX nosuch.expressions",
-        "PRAGMA integrity_check",
-        "SELECT a FROM t WHERE a + b = 7",
-        "CREATE TABLE expressions(x); CREATE INDEX ex ON expressions(x); REINDEX expressions",
-    ]);
+    check_each(
+        "CREATE TABLE t(a, b); CREATE INDEX te ON t(a + b); CREATE INDEX tp ON t(a); INSERT INTO t VALUES(1, 2), (3, 4);",
+        &[
+            "REINDEX EXPRESSIONS",
+            "REINDEX main.expressions",
+            "REINDEX temp.expressions",
+            "REINDEX nosuch.expressions",
+            "PRAGMA integrity_check",
+            "SELECT a FROM t WHERE a + b = 7",
+            "CREATE TABLE expressions(x); CREATE INDEX ex ON expressions(x); REINDEX expressions",
+        ],
+    );
 }
 
 /// VACUUM INTO a `file:` URI (the reference build takes URIs everywhere;
@@ -549,26 +590,29 @@ fn temp_trigger_modifies_main() {
 fn release_log_more() {
     let values = |q: &str| format!("SELECT count(*) FROM (VALUES {})", (0..600).map(|i| format!("({q}{i}{q})")).collect::<Vec<_>>().join(","));
     let deep = |n: usize| format!("SELECT json_valid('{}{}')", "[".repeat(n), "]".repeat(n));
-    check_each("CREATE TABLE m(a);", &[
-        "CREATE TABLE bad(a, b, PRIMARY KEY(a), PRIMARY KEY(b))",
-        "CREATE TABLE bad2(a INTEGER PRIMARY KEY AUTOINCREMENT, b) WITHOUT ROWID",
-        "CREATE TABLE bad3(a, FOREIGN KEY(zz) REFERENCES m(a))",
-        "CREATE TABLE bad4(a CHECK(zz > 0))",
-        &deep(999),
-        &deep(1001),
-        "SELECT sum(x), total(x), avg(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308)",
-        "SELECT sum(x), total(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308 UNION ALL SELECT -1e308)",
-        &values(""),
-        &values("\""),
-        "SELECT group_concat(x) OVER (), group_concat(x, '') OVER () FROM (SELECT '' AS x UNION ALL SELECT '')",
-        "SELECT datetime('2023-01-01', 'utc', 'utc')",
-        "SELECT json('{\"a\":\"\\0\"}')",
-        "SELECT json_valid('\"\\01\"', 2)",
-        "CREATE TABLE cm(a); CREATE TRIGGER tcm AFTER INSERT ON cm BEGIN /* c */ SELECT 1; -- x\n END",
-        "INSERT INTO cm VALUES(1)",
-        "SELECT 0.1 + 0.2, cast(0.1 + 0.2 AS TEXT), 1.0 / 3, printf('%.17g', 0.1), 123456789012345678.0, 1e-5",
-        "PRAGMA case_sensitive_like = 1; SELECT 'a' LIKE 'A'",
-        "SELECT * FROM generate_series(1, 10) WHERE value > 7",
-        "SELECT json_valid('\"a' || char(1) || 'b\"', 2), json('[''a' || char(9) || 'b'']')",
-    ]);
+    check_each(
+        "CREATE TABLE m(a);",
+        &[
+            "CREATE TABLE bad(a, b, PRIMARY KEY(a), PRIMARY KEY(b))",
+            "CREATE TABLE bad2(a INTEGER PRIMARY KEY AUTOINCREMENT, b) WITHOUT ROWID",
+            "CREATE TABLE bad3(a, FOREIGN KEY(zz) REFERENCES m(a))",
+            "CREATE TABLE bad4(a CHECK(zz > 0))",
+            &deep(999),
+            &deep(1001),
+            "SELECT sum(x), total(x), avg(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308)",
+            "SELECT sum(x), total(x) FROM (SELECT 1e308 AS x UNION ALL SELECT 1e308 UNION ALL SELECT -1e308)",
+            &values(""),
+            &values("\""),
+            "SELECT group_concat(x) OVER (), group_concat(x, '') OVER () FROM (SELECT '' AS x UNION ALL SELECT '')",
+            "SELECT datetime('2023-01-01', 'utc', 'utc')",
+            "SELECT json('{\"a\":\"\\0\"}')",
+            "SELECT json_valid('\"\\01\"', 2)",
+            "CREATE TABLE cm(a); CREATE TRIGGER tcm AFTER INSERT ON cm BEGIN /* c */ SELECT 1; -- x\n END",
+            "INSERT INTO cm VALUES(1)",
+            "SELECT 0.1 + 0.2, cast(0.1 + 0.2 AS TEXT), 1.0 / 3, printf('%.17g', 0.1), 123456789012345678.0, 1e-5",
+            "PRAGMA case_sensitive_like = 1; SELECT 'a' LIKE 'A'",
+            "SELECT * FROM generate_series(1, 10) WHERE value > 7",
+            "SELECT json_valid('\"a' || char(1) || 'b\"', 2), json('[''a' || char(9) || 'b'']')",
+        ],
+    );
 }

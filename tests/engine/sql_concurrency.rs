@@ -102,7 +102,10 @@ fn files_with_unsupported_objects_stay_usable() {
         assert!(out.iter().all(|o| matches!(o, sql_common::Outcome::Rows { .. })), "{out:?}");
     }
     let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE)).unwrap();
-    let out = sql_common::run_ours(&mut c, "SELECT a FROM ok; SELECT a, b FROM pi; SELECT * FROM st; INSERT INTO pi VALUES(2, 2), (3, -1); DELETE FROM pi WHERE a = 1;");
+    let out = sql_common::run_ours(
+        &mut c,
+        "SELECT a FROM ok; SELECT a, b FROM pi; SELECT * FROM st; INSERT INTO pi VALUES(2, 2), (3, -1); DELETE FROM pi WHERE a = 1;",
+    );
     assert_eq!(out[0], sql_common::Outcome::Rows { names: vec!["a".into()], rows: vec![vec![sql_common::V::Int(1)]] });
     assert!(matches!(out[1], sql_common::Outcome::Rows { .. }));
     assert!(matches!(out[2], sql_common::Outcome::Rows { .. }));

@@ -156,13 +156,17 @@ impl Pair {
     /// both; the return codes (and messages) must agree.
     fn function(&mut self, name: &str, n_args: i32, value: Option<i64>) -> i32 {
         let ours = match value {
-            Some(v) => self.ours.create_function(FuncDef { name: name.into(), n_args, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Const(v))) }),
+            Some(v) => {
+                self.ours.create_function(FuncDef { name: name.into(), n_args, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Const(v))) })
+            }
             None => self.ours.delete_function(name, n_args),
         };
         let c = CString::new(name).unwrap();
         let rc = unsafe {
             match value {
-                Some(v) => ffi::sqlite3_create_function_v2(self.reference.0, c.as_ptr(), n_args, ffi::SQLITE_UTF8, v as *mut c_void, Some(ref_const), None, None, None),
+                Some(v) => {
+                    ffi::sqlite3_create_function_v2(self.reference.0, c.as_ptr(), n_args, ffi::SQLITE_UTF8, v as *mut c_void, Some(ref_const), None, None, None)
+                }
                 None => ffi::sqlite3_create_function_v2(self.reference.0, c.as_ptr(), n_args, ffi::SQLITE_UTF8, std::ptr::null_mut(), None, None, None, None),
             }
         };

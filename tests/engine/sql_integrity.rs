@@ -6,8 +6,8 @@
 
 use crate::sql_common;
 
-use sql_common::{run_ours, run_ref, Outcome, RefDb, V};
 use ringlite::{Connection, OpenFlags};
+use sql_common::{run_ours, run_ref, Outcome, RefDb, V};
 
 /// Build `setup` with the reference, apply `damage` with writable_schema
 /// on, and compare what both engines answer to each of `checks`.

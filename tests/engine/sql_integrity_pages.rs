@@ -180,7 +180,11 @@ fn a_record_header_too_short() {
             let first = |t: String| t.split(" | ").next().unwrap_or("").to_string();
             match (&ours[0], &want[0]) {
                 (Outcome::Rows { .. }, Outcome::Rows { .. }) => assert_eq!(first(text(&ours)), first(text(&want)), "{sql}, header size {v}"),
-                _ => assert!(text(&ours).contains("Bad cell header size") || matches!(ours[0], Outcome::Error { code: 11, .. }), "{sql}, header size {v}: {}", text(&ours)),
+                _ => assert!(
+                    text(&ours).contains("Bad cell header size") || matches!(ours[0], Outcome::Error { code: 11, .. }),
+                    "{sql}, header size {v}: {}",
+                    text(&ours)
+                ),
             }
         }
     }

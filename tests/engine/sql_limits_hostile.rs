@@ -97,11 +97,7 @@ fn depth_boundaries_match_sqlite() {
         ("scalar subqueries", Box::new(|n| nested("(SELECT ", "1", ")", n)), 43),
         ("EXISTS", Box::new(|n| nested("EXISTS(SELECT ", "1", ")", n)), 43),
         ("IN lists", Box::new(|n| nested("1 IN (", "1", ")", n)), 499),
-        (
-            "FROM subqueries",
-            Box::new(|n| format!("SELECT * FROM {}(SELECT 1){}", "(SELECT * FROM ".repeat(n), ")".repeat(n))),
-            414,
-        ),
+        ("FROM subqueries", Box::new(|n| format!("SELECT * FROM {}(SELECT 1){}", "(SELECT * FROM ".repeat(n), ")".repeat(n))), 414),
     ];
     for (name, form, max_ok) in &forms {
         let ok = same(&form(*max_ok));

@@ -34,7 +34,10 @@ fn explain_shapes() {
     assert_eq!(names, &["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]);
     assert_eq!(rows[0][1], sql_common::V::Text(b"Init".to_vec()));
     let text = format!("{rows:?}");
-    assert!(text.contains(&format!("{:?}", b"may await I/O".to_vec())[1..20]) || rows.iter().any(|r| matches!(&r[7], sql_common::V::Text(t) if t.ends_with(b"[may await I/O]"))));
+    assert!(
+        text.contains(&format!("{:?}", b"may await I/O".to_vec())[1..20])
+            || rows.iter().any(|r| matches!(&r[7], sql_common::V::Text(t) if t.ends_with(b"[may await I/O]")))
+    );
     let sql_common::Outcome::Rows { names, rows } = &out[3] else { panic!("{out:?}") };
     assert_eq!(names, &["id", "parent", "notused", "detail"]);
     assert_eq!(rows[0][3], sql_common::V::Text(b"SEARCH t USING INDEX ta (a=?)".to_vec()));
@@ -126,10 +129,8 @@ fn auto_vacuum_pragmas() {
         sql_common::Outcome::Rows { rows, .. } => rows[0][0].clone(),
         other => panic!("{other:?}"),
     };
-    let out = sql_common::run_ours(
-        &mut c,
-        &format!("PRAGMA auto_vacuum=2; CREATE TABLE t(x); {fill} DELETE FROM t; PRAGMA freelist_count; PRAGMA auto_vacuum;"),
-    );
+    let out =
+        sql_common::run_ours(&mut c, &format!("PRAGMA auto_vacuum=2; CREATE TABLE t(x); {fill} DELETE FROM t; PRAGMA freelist_count; PRAGMA auto_vacuum;"));
     let sql_common::V::Int(free) = int(&out, 4) else { panic!("{out:?}") };
     assert!(free > 5, "{out:?}");
     assert_eq!(int(&out, 5), sql_common::V::Int(2));
@@ -164,7 +165,9 @@ fn collation_list_order() {
         ours.create_collation(name, coll).unwrap();
         let c = CString::new(name).unwrap();
         #[allow(unsafe_code)]
-        let rc = unsafe { ffi::sqlite3_create_collation_v2(reference.0, c.as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), if with_fn { Some(reverse) } else { None }, None) };
+        let rc = unsafe {
+            ffi::sqlite3_create_collation_v2(reference.0, c.as_ptr(), ffi::SQLITE_UTF8, std::ptr::null_mut(), if with_fn { Some(reverse) } else { None }, None)
+        };
         assert_eq!(rc, 0);
     }
     // Enough more for the table to grow past its first bucket arrays.

@@ -110,10 +110,13 @@ fn data_version_steps(journal_mode: &str) -> Vec<String> {
 }
 
 fn run_script(p: &mut Pair, script: &[String]) {
-    let steps: Vec<(usize, &str)> = script.iter().map(|s| match s.strip_prefix("#1 ") {
-        Some(rest) => (1, rest),
-        None => (0, s.as_str()),
-    }).collect();
+    let steps: Vec<(usize, &str)> = script
+        .iter()
+        .map(|s| match s.strip_prefix("#1 ") {
+            Some(rest) => (1, rest),
+            None => (0, s.as_str()),
+        })
+        .collect();
     p.run(&steps);
 }
 
@@ -130,7 +133,8 @@ fn data_version_wal() {
 }
 
 /// Fill `t` so that the next full-table UPDATE journals many pages.
-const FILL: &str = "CREATE TABLE t(a, b); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO t SELECT x, randomblob(300) FROM c";
+const FILL: &str =
+    "CREATE TABLE t(a, b); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400) INSERT INTO t SELECT x, randomblob(300) FROM c";
 
 #[test]
 fn journal_size_limit_persist() {
@@ -156,12 +160,7 @@ fn journal_size_limit_persist() {
 fn journal_size_limit_wal() {
     for limit in [-1i64, 0, 5000, 1 << 30] {
         let mut p = open_pair();
-        p.run(&[
-            (0, "PRAGMA journal_mode = WAL"),
-            (0, "PRAGMA wal_autocheckpoint = 0"),
-            (0, &format!("PRAGMA journal_size_limit = {limit}")),
-            (0, FILL),
-        ]);
+        p.run(&[(0, "PRAGMA journal_mode = WAL"), (0, "PRAGMA wal_autocheckpoint = 0"), (0, &format!("PRAGMA journal_size_limit = {limit}")), (0, FILL)]);
         p.run_loose(0, "PRAGMA wal_checkpoint");
         let (before_ours, before_ref) = p.sizes("-wal");
         // The log is fully checkpointed: the next commit restarts it and
@@ -172,7 +171,9 @@ fn journal_size_limit_wal() {
         let (ours, reference) = p.sizes("-wal");
         let frames_ours = wal_frames(run_ours(&mut p.ours[0], "PRAGMA wal_checkpoint(PASSIVE)"));
         let frames_ref = wal_frames(run_ref(&p.reference[0], "PRAGMA wal_checkpoint(PASSIVE)"));
-        for (who, size, frames, before) in [("ours", ours.unwrap(), frames_ours, before_ours.unwrap()), ("reference", reference.unwrap(), frames_ref, before_ref.unwrap())] {
+        for (who, size, frames, before) in
+            [("ours", ours.unwrap(), frames_ours, before_ours.unwrap()), ("reference", reference.unwrap(), frames_ref, before_ref.unwrap())]
+        {
             let end = 32 + frames as u64 * (4096 + 24);
             let expect = if limit < 0 || limit as u64 >= before { before } else { end.max(limit as u64) };
             assert_eq!(size, expect, "{who}: journal_size_limit={limit}, {frames} new frames, log was {before} bytes");
@@ -269,11 +270,7 @@ fn locking_mode_exclusive_with_wal_is_refused() {
 #[test]
 fn wal_commit_frames_match_sqlite() {
     let mut p = open_pair();
-    p.run(&[
-        (0, "PRAGMA journal_mode = WAL"),
-        (0, "PRAGMA wal_autocheckpoint = 0"),
-        (0, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"),
-    ]);
+    p.run(&[(0, "PRAGMA journal_mode = WAL"), (0, "PRAGMA wal_autocheckpoint = 0"), (0, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)")]);
     let frames = |p: &mut Pair| {
         let ours = wal_frames(run_ours(&mut p.ours[0], "PRAGMA wal_checkpoint(PASSIVE)"));
         let reference = wal_frames(run_ref(&p.reference[0], "PRAGMA wal_checkpoint(PASSIVE)"));

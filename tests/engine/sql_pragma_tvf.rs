@@ -10,8 +10,18 @@ use crate::sql_common::*;
 /// (SQLite answers them; ringlite's PRAGMA does not yet), or answers with
 /// different rows for a known reason (compile options and modules differ).
 const NOT_YET: &[&str] = &[
-    "analysis_limit", "cache_spill", "default_cache_size", "empty_result_callbacks", "hard_heap_limit", "soft_heap_limit", "integrity_check",
-    "quick_check", "optimize", "compile_options", "module_list", "function_list",
+    "analysis_limit",
+    "cache_spill",
+    "default_cache_size",
+    "empty_result_callbacks",
+    "hard_heap_limit",
+    "soft_heap_limit",
+    "integrity_check",
+    "quick_check",
+    "optimize",
+    "compile_options",
+    "module_list",
+    "function_list",
 ];
 
 /// Every pragma SQLite lists: `SELECT * FROM pragma_NAME` gives SQLite's

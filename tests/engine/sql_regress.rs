@@ -46,7 +46,9 @@ fn fuzz_findings() {
     sql_common::check("CREATE TABLE t0(c0, c1 REAL); INSERT INTO t0 VALUES('a ', -2.25); SELECT ('1e2' << c1), ('1e2' | 0), (' 7x' & 15) FROM t0;");
     sql_common::check("CREATE TABLE t0(c0 BLOB, c1 NUMERIC); SELECT a2.c0 FROM t0 AS a0 WHERE a2.c1;");
     sql_common::check("CREATE TABLE t0(c0 TEXT, c1 VARCHAR(5)); INSERT INTO t0 VALUES(' 7', '10'), ('x', ' 7'); SELECT a.c0, b.c1 FROM t0 AS a JOIN t0 AS b ON (CAST(b.c1 AS INTEGER) IN (SELECT a.c0 FROM t0));");
-    sql_common::check("CREATE TABLE t(a TEXT); INSERT INTO t VALUES('1'),('2'); SELECT 1 IN (SELECT a FROM t), 3 IN (SELECT a FROM t), '1' IN (SELECT a FROM t);");
+    sql_common::check(
+        "CREATE TABLE t(a TEXT); INSERT INTO t VALUES('1'),('2'); SELECT 1 IN (SELECT a FROM t), 3 IN (SELECT a FROM t), '1' IN (SELECT a FROM t);",
+    );
 }
 
 #[test]

@@ -27,9 +27,7 @@ fn exec(c: &mut Connection, sql: &str) -> Result<Vec<Vec<ringlite::value::Value>
         rows.clear();
         loop {
             match s.step(c) {
-                Ok(StepResult::Row) => {
-                    rows.push((0..s.column_count()).map(|i| s.column(i).clone()).collect())
-                }
+                Ok(StepResult::Row) => rows.push((0..s.column_count()).map(|i| s.column(i).clone()).collect()),
                 Ok(StepResult::Done) => break,
                 Ok(StepResult::Io) => {
                     c.io_poll(100)?;
@@ -82,8 +80,7 @@ fn open(path: &str, is_async: bool) -> Connection {
 /// One writer transaction; `Ok(true)` when its COMMIT succeeded. A failed
 /// transaction is rolled back as an application would.
 fn write_one(c: &mut Connection, w: &Workload, thread: usize, seq: usize) -> bool {
-    let insert =
-        format!("INSERT INTO t(thread, seq, pad) VALUES({thread}, {seq}, randomblob(200))");
+    let insert = format!("INSERT INTO t(thread, seq, pad) VALUES({thread}, {seq}, randomblob(200))");
     if w.begin.is_empty() {
         return match exec(c, &insert) {
             Ok(_) => true,
@@ -93,9 +90,7 @@ fn write_one(c: &mut Connection, w: &Workload, thread: usize, seq: usize) -> boo
             }
         };
     }
-    let r = exec(c, w.begin)
-        .and_then(|_| exec(c, &insert))
-        .and_then(|_| exec(c, "COMMIT"));
+    let r = exec(c, w.begin).and_then(|_| exec(c, &insert)).and_then(|_| exec(c, "COMMIT"));
     match r {
         Ok(_) => true,
         Err(e) => {
@@ -121,12 +116,7 @@ fn run(path: &str, w: Workload, stop_after: Option<Duration>) -> Outcome {
     let deadline = stop_after.map(|d| Instant::now() + d);
     let mut handles = Vec::new();
     for t in 0..w.writers {
-        let (path, committed, failures, start) = (
-            path.to_string(),
-            committed.clone(),
-            failures.clone(),
-            start.clone(),
-        );
+        let (path, committed, failures, start) = (path.to_string(), committed.clone(), failures.clone(), start.clone());
         handles.push(std::thread::spawn(move || {
             let mut c = open(&path, w.mix_async && t % 2 == 1);
             c.set_busy_timeout(w.busy_ms);
@@ -153,13 +143,8 @@ fn run(path: &str, w: Workload, stop_after: Option<Duration>) -> Outcome {
             while !done.load(Ordering::Relaxed) {
                 match exec(&mut c, "SELECT count(*) FROM t") {
                     Ok(rows) => {
-                        let ringlite::value::Value::Integer(n) = rows[0][0] else {
-                            panic!()
-                        };
-                        assert!(
-                            n >= last,
-                            "a reader saw committed rows disappear: {n} after {last}"
-                        );
+                        let ringlite::value::Value::Integer(n) = rows[0][0] else { panic!() };
+                        assert!(n >= last, "a reader saw committed rows disappear: {n} after {last}");
                         last = n;
                     }
                     Err(e) => assert_eq!(e.primary(), SQLITE_BUSY, "reader: {e}"),
@@ -176,10 +161,7 @@ fn run(path: &str, w: Workload, stop_after: Option<Duration>) -> Outcome {
         h.join().unwrap();
     }
     let committed = std::mem::take(&mut *committed.lock().unwrap());
-    Outcome {
-        committed,
-        failures: failures.load(Ordering::Relaxed) as usize,
-    }
+    Outcome { committed, failures: failures.load(Ordering::Relaxed) as usize }
 }
 
 /// The file holds exactly the committed rows, is intact, and another
@@ -197,26 +179,12 @@ fn check(path: &str, out: &Outcome, w: &Workload) {
     rows.sort_unstable();
     let mut want = out.committed.clone();
     want.sort_unstable();
-    assert_eq!(
-        rows.len(),
-        want.len(),
-        "{w:?}: {} rows in the file, {} committed ({} failed)",
-        rows.len(),
-        want.len(),
-        out.failures
-    );
+    assert_eq!(rows.len(), want.len(), "{w:?}: {} rows in the file, {} committed ({} failed)", rows.len(), want.len(), out.failures);
     assert_eq!(rows, want, "{w:?}");
     let ok = exec(&mut c, "PRAGMA integrity_check").unwrap();
-    assert!(
-        matches!(&ok[..], [row] if matches!(&row[..], [ringlite::value::Value::Text(t)] if t == b"ok")),
-        "{w:?}: {ok:?}"
-    );
+    assert!(matches!(&ok[..], [row] if matches!(&row[..], [ringlite::value::Value::Text(t)] if t == b"ok")), "{w:?}: {ok:?}");
     // No busy timeout: any lock left behind would make this fail.
-    exec(
-        &mut c,
-        "BEGIN IMMEDIATE; INSERT INTO t(thread, seq) VALUES(-1, -1); COMMIT",
-    )
-    .unwrap_or_else(|e| panic!("{w:?}: writing afterwards: {e}"));
+    exec(&mut c, "BEGIN IMMEDIATE; INSERT INTO t(thread, seq) VALUES(-1, -1); COMMIT").unwrap_or_else(|e| panic!("{w:?}: writing afterwards: {e}"));
     assert_eq!(count(&mut c, "SELECT count(*) FROM t WHERE thread = -1"), 1);
     // The reference SQLite agrees.
     drop(c);
@@ -262,15 +230,7 @@ fn autocommit_and_immediate_writers_all_commit() {
     // (or in one statement) always gets its turn, as in SQLite.
     for journal in JOURNALS {
         for begin in ["", "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"] {
-            let w = Workload {
-                journal,
-                begin,
-                writers: 8,
-                txns: 25,
-                busy_ms: 20_000,
-                readers: 2,
-                mix_async: false,
-            };
+            let w = Workload { journal, begin, writers: 8, txns: 25, busy_ms: 20_000, readers: 2, mix_async: false };
             let out = run_and_check(w);
             assert_eq!(out.failures, 0, "{w:?}");
             assert_eq!(out.committed.len(), 8 * 25);
@@ -285,15 +245,7 @@ fn deferred_writers_never_deadlock() {
     // (Four threads: on SQLite all commit; under heavier contention SQLite
     // too may let one wait out its timeout.)
     for journal in JOURNALS {
-        let w = Workload {
-            journal,
-            begin: "BEGIN",
-            writers: 4,
-            txns: 50,
-            busy_ms: 20_000,
-            readers: 1,
-            mix_async: false,
-        };
+        let w = Workload { journal, begin: "BEGIN", writers: 4, txns: 50, busy_ms: 20_000, readers: 1, mix_async: false };
         let out = run_and_check(w);
         assert_eq!(out.failures, 0, "{w:?}");
     }
@@ -307,21 +259,8 @@ fn deferred_writers_never_deadlock() {
 #[ignore]
 fn sixteen_threads_without_and_with_timeouts() {
     for journal in JOURNALS {
-        for (begin, busy_ms) in [
-            ("BEGIN", 0),
-            ("BEGIN", 2_000),
-            ("", 0),
-            ("BEGIN IMMEDIATE", 0),
-        ] {
-            let w = Workload {
-                journal,
-                begin,
-                writers: 16,
-                txns: 10,
-                busy_ms,
-                readers: 2,
-                mix_async: false,
-            };
+        for (begin, busy_ms) in [("BEGIN", 0), ("BEGIN", 2_000), ("", 0), ("BEGIN IMMEDIATE", 0)] {
+            let w = Workload { journal, begin, writers: 16, txns: 10, busy_ms, readers: 2, mix_async: false };
             let out = run_and_check(w);
             assert!(!out.committed.is_empty(), "{w:?}");
         }
@@ -332,15 +271,7 @@ fn sixteen_threads_without_and_with_timeouts() {
 fn async_and_blocking_connections_share_a_file() {
     for journal in JOURNALS {
         for begin in ["", "BEGIN IMMEDIATE", "BEGIN"] {
-            let w = Workload {
-                journal,
-                begin,
-                writers: 4,
-                txns: 20,
-                busy_ms: 20_000,
-                readers: 1,
-                mix_async: true,
-            };
+            let w = Workload { journal, begin, writers: 4, txns: 20, busy_ms: 20_000, readers: 1, mix_async: true };
             let out = run_and_check(w);
             if begin != "BEGIN" {
                 assert_eq!(out.failures, 0, "{w:?}");
@@ -358,11 +289,7 @@ fn a_reader_in_a_transaction_gets_busy_at_once_and_keeps_its_snapshot() {
         let p = dir.path().join("r.db");
         let p = p.to_str().unwrap();
         let mut a = open(p, false);
-        exec(
-            &mut a,
-            &format!("PRAGMA journal_mode={journal}; CREATE TABLE t(x); INSERT INTO t VALUES(1)"),
-        )
-        .unwrap();
+        exec(&mut a, &format!("PRAGMA journal_mode={journal}; CREATE TABLE t(x); INSERT INTO t VALUES(1)")).unwrap();
         let mut b = open(p, false);
         b.set_busy_timeout(60_000);
         exec(&mut a, "BEGIN; INSERT INTO t VALUES(2)").unwrap();
@@ -371,10 +298,7 @@ fn a_reader_in_a_transaction_gets_busy_at_once_and_keeps_its_snapshot() {
         let t0 = Instant::now();
         let e = exec(&mut b, "INSERT INTO t VALUES(3)").unwrap_err();
         assert_eq!(e.primary(), SQLITE_BUSY);
-        assert!(
-            t0.elapsed() < Duration::from_secs(30),
-            "the busy handler was called"
-        );
+        assert!(t0.elapsed() < Duration::from_secs(30), "the busy handler was called");
         assert_eq!(count(&mut b, "SELECT count(*) FROM t"), 1);
         exec(&mut b, "ROLLBACK").unwrap();
         exec(&mut a, "COMMIT").unwrap();
@@ -389,22 +313,13 @@ fn closing_a_connection_mid_transaction_releases_its_locks() {
         let p = dir.path().join("c.db");
         let p = p.to_str().unwrap();
         let mut a = open(p, false);
-        exec(
-            &mut a,
-            &format!("PRAGMA journal_mode={journal}; CREATE TABLE t(x)"),
-        )
-        .unwrap();
-        for begin in [
-            "BEGIN IMMEDIATE",
-            "BEGIN EXCLUSIVE",
-            "BEGIN; SELECT * FROM t",
-        ] {
+        exec(&mut a, &format!("PRAGMA journal_mode={journal}; CREATE TABLE t(x)")).unwrap();
+        for begin in ["BEGIN IMMEDIATE", "BEGIN EXCLUSIVE", "BEGIN; SELECT * FROM t"] {
             let mut b = open(p, false);
             exec(&mut b, begin).unwrap();
             exec(&mut b, "INSERT INTO t VALUES(1)").unwrap();
             drop(b);
-            exec(&mut a, "BEGIN IMMEDIATE; INSERT INTO t VALUES(2); COMMIT")
-                .unwrap_or_else(|e| panic!("{journal} {begin}: {e}"));
+            exec(&mut a, "BEGIN IMMEDIATE; INSERT INTO t VALUES(2); COMMIT").unwrap_or_else(|e| panic!("{journal} {begin}: {e}"));
         }
         assert_eq!(count(&mut a, "SELECT count(*) FROM t WHERE x = 1"), 0);
         assert_eq!(count(&mut a, "SELECT count(*) FROM t WHERE x = 2"), 3);
@@ -422,68 +337,24 @@ fn soak() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("soak.db");
         let p = path.to_str().unwrap();
-        let mut all = Outcome {
-            committed: Vec::new(),
-            failures: 0,
-        };
-        for (i, begin) in ["", "BEGIN", "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"]
-            .into_iter()
-            .enumerate()
-        {
-            let w = Workload {
-                journal,
-                begin,
-                writers: 16,
-                txns: 0,
-                busy_ms: 2_000,
-                readers: 2,
-                mix_async: i % 2 == 1,
-            };
+        let mut all = Outcome { committed: Vec::new(), failures: 0 };
+        for (i, begin) in ["", "BEGIN", "BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"].into_iter().enumerate() {
+            let w = Workload { journal, begin, writers: 16, txns: 0, busy_ms: 2_000, readers: 2, mix_async: i % 2 == 1 };
             let out = run(p, w, Some(Duration::from_secs_f64(secs / 8.0)));
             all.committed.extend(out.committed);
             all.failures += out.failures;
             // Each phase's rows carry its own thread numbers.
             let mut c = open(p, false);
-            exec(
-                &mut c,
-                &format!(
-                    "UPDATE t SET thread = thread + {} WHERE thread BETWEEN 0 AND 15",
-                    100 * (i + 1)
-                ),
-            )
-            .unwrap();
-            for (t, _) in all
-                .committed
-                .iter_mut()
-                .filter(|(t, _)| (0..16).contains(t))
-            {
+            exec(&mut c, &format!("UPDATE t SET thread = thread + {} WHERE thread BETWEEN 0 AND 15", 100 * (i + 1))).unwrap();
+            for (t, _) in all.committed.iter_mut().filter(|(t, _)| (0..16).contains(t)) {
                 *t += 100 * (i as i64 + 1);
             }
         }
-        eprintln!(
-            "soak {journal}: {} committed, {} refused busy",
-            all.committed.len(),
-            all.failures
-        );
-        check(
-            p,
-            &all,
-            &Workload {
-                journal,
-                begin: "soak",
-                writers: 16,
-                txns: 0,
-                busy_ms: 2_000,
-                readers: 2,
-                mix_async: true,
-            },
-        );
+        eprintln!("soak {journal}: {} committed, {} refused busy", all.committed.len(), all.failures);
+        check(p, &all, &Workload { journal, begin: "soak", writers: 16, txns: 0, busy_ms: 2_000, readers: 2, mix_async: true });
     }
 }
 
 fn soak_from_env() -> f64 {
-    std::env::var("SOAK_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60.0)
+    std::env::var("SOAK_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(60.0)
 }

@@ -180,7 +180,13 @@ fn transaction_methods_in_order() {
     run_ours(&mut c, "INSERT OR IGNORE INTO m(rowid, a) VALUES (1, 9)");
     run_ours(&mut c, "INSERT OR REPLACE INTO m(rowid, a) VALUES (3, 30)");
     let rows = run_ours(&mut c, "SELECT rowid, a FROM m ORDER BY rowid");
-    assert_eq!(rows, vec![Outcome::Rows { names: vec!["rowid".into(), "a".into()], rows: vec![vec![V::Int(1), V::Int(1)], vec![V::Int(2), V::Int(3)], vec![V::Int(3), V::Int(30)]] }]);
+    assert_eq!(
+        rows,
+        vec![Outcome::Rows {
+            names: vec!["rowid".into(), "a".into()],
+            rows: vec![vec![V::Int(1), V::Int(1)], vec![V::Int(2), V::Int(3)], vec![V::Int(3), V::Int(30)]]
+        }]
+    );
     // DROP TABLE destroys it.
     run_ours(&mut c, "DROP TABLE m");
     assert!(matches!(run_ours(&mut c, "SELECT * FROM m").pop(), Some(Outcome::Error { .. })));
@@ -194,15 +200,30 @@ fn transaction_methods_in_order() {
 fn join_order_uses_the_module_costs() {
     let (mut c, _) = with_memtab();
     c.create_module("series", Some(Arc::new(Series { log: Arc::new(Mutex::new(Vec::new())) }))).unwrap();
-    run_ours(&mut c, "CREATE VIRTUAL TABLE m USING memtab(v); INSERT INTO m VALUES ('a'), ('b'), ('c'); CREATE TABLE t(a, b); INSERT INTO t VALUES (2, 3), (3, 3)");
+    run_ours(
+        &mut c,
+        "CREATE VIRTUAL TABLE m USING memtab(v); INSERT INTO m VALUES ('a'), ('b'), ('c'); CREATE TABLE t(a, b); INSERT INTO t VALUES (2, 3), (3, 3)",
+    );
     let plan = |c: &mut Connection, sql: &str| -> Vec<V> {
         match run_ours(c, &format!("EXPLAIN QUERY PLAN {sql}")).pop() {
             Some(Outcome::Rows { rows, .. }) => rows.into_iter().map(|r| r[3].clone()).collect(),
             o => panic!("{o:?}"),
         }
     };
-    assert_eq!(plan(&mut c, "SELECT t.a, m.v FROM m, t WHERE m.rowid = t.a"), vec![V::Text(b"SCAN t".to_vec()), V::Text(b"SCAN m VIRTUAL TABLE INDEX 1:".to_vec())]);
+    assert_eq!(
+        plan(&mut c, "SELECT t.a, m.v FROM m, t WHERE m.rowid = t.a"),
+        vec![V::Text(b"SCAN t".to_vec()), V::Text(b"SCAN m VIRTUAL TABLE INDEX 1:".to_vec())]
+    );
     let out = run_ours(&mut c, "SELECT t.a, m.v FROM m, t WHERE m.rowid = t.a ORDER BY 1");
-    assert_eq!(out, vec![Outcome::Rows { names: vec!["a".into(), "v".into()], rows: vec![vec![V::Int(2), V::Text(b"b".to_vec())], vec![V::Int(3), V::Text(b"c".to_vec())]] }]);
-    assert_eq!(plan(&mut c, "SELECT a, value FROM t, series(t.a, t.b)"), vec![V::Text(b"SCAN t".to_vec()), V::Text(b"SCAN series VIRTUAL TABLE INDEX 3:s3".to_vec())]);
+    assert_eq!(
+        out,
+        vec![Outcome::Rows {
+            names: vec!["a".into(), "v".into()],
+            rows: vec![vec![V::Int(2), V::Text(b"b".to_vec())], vec![V::Int(3), V::Text(b"c".to_vec())]]
+        }]
+    );
+    assert_eq!(
+        plan(&mut c, "SELECT a, value FROM t, series(t.a, t.b)"),
+        vec![V::Text(b"SCAN t".to_vec()), V::Text(b"SCAN series VIRTUAL TABLE INDEX 3:s3".to_vec())]
+    );
 }

@@ -70,17 +70,11 @@ fn phased_ours(conn: &mut Connection, sql: &str) -> Vec<Phased> {
         };
         rest = &rest[tail..];
         let Some(mut st) = stmt else { continue };
-        let names: Vec<String> = (0..st.column_count())
-            .map(|i| st.column_name(i).to_string())
-            .collect();
+        let names: Vec<String> = (0..st.column_count()).map(|i| st.column_name(i).to_string()).collect();
         let mut rows = Vec::new();
         let res = loop {
             match st.step(conn) {
-                Ok(StepResult::Row) => rows.push(
-                    (0..st.column_count())
-                        .map(|i| value_of(st.column(i)))
-                        .collect(),
-                ),
+                Ok(StepResult::Row) => rows.push((0..st.column_count()).map(|i| value_of(st.column(i))).collect()),
                 Ok(StepResult::Done) => break Phased::Rows(names, rows),
                 Ok(StepResult::Io) => continue,
                 Err(e) => break Phased::RunError(e.code, e.message),
@@ -100,31 +94,18 @@ fn phased_ref(db: &RefDb, sql: &str) -> Vec<Phased> {
     // SAFETY: `db.0` is an open connection; `tail` stays inside `c`, which
     // outlives the loop; each statement is finalized before the next.
     unsafe {
-        let errmsg = || {
-            CStr::from_ptr(ffi::sqlite3_errmsg(db.0))
-                .to_string_lossy()
-                .into_owned()
-        };
+        let errmsg = || CStr::from_ptr(ffi::sqlite3_errmsg(db.0)).to_string_lossy().into_owned();
         while *tail != 0 {
             let mut st = std::ptr::null_mut();
             if ffi::sqlite3_prepare_v2(db.0, tail, -1, &mut st, &mut tail) != ffi::SQLITE_OK {
-                out.push(Phased::PrepareError(
-                    ffi::sqlite3_extended_errcode(db.0),
-                    errmsg(),
-                ));
+                out.push(Phased::PrepareError(ffi::sqlite3_extended_errcode(db.0), errmsg()));
                 return out;
             }
             if st.is_null() {
                 continue;
             }
             let n = ffi::sqlite3_column_count(st);
-            let names = (0..n)
-                .map(|i| {
-                    CStr::from_ptr(ffi::sqlite3_column_name(st, i))
-                        .to_string_lossy()
-                        .into_owned()
-                })
-                .collect();
+            let names = (0..n).map(|i| CStr::from_ptr(ffi::sqlite3_column_name(st, i)).to_string_lossy().into_owned()).collect();
             let mut rows = Vec::new();
             let res = loop {
                 match ffi::sqlite3_step(st) {
@@ -132,22 +113,12 @@ fn phased_ref(db: &RefDb, sql: &str) -> Vec<Phased> {
                         (0..n)
                             .map(|i| match ffi::sqlite3_column_type(st, i) {
                                 ffi::SQLITE_INTEGER => V::Int(ffi::sqlite3_column_int64(st, i)),
-                                ffi::SQLITE_FLOAT => {
-                                    V::Real(ffi::sqlite3_column_double(st, i).to_bits())
-                                }
+                                ffi::SQLITE_FLOAT => V::Real(ffi::sqlite3_column_double(st, i).to_bits()),
                                 ffi::SQLITE_NULL => V::Null,
                                 ty => {
-                                    let p = if ty == ffi::SQLITE_TEXT {
-                                        ffi::sqlite3_column_text(st, i)
-                                    } else {
-                                        ffi::sqlite3_column_blob(st, i) as *const u8
-                                    };
+                                    let p = if ty == ffi::SQLITE_TEXT { ffi::sqlite3_column_text(st, i) } else { ffi::sqlite3_column_blob(st, i) as *const u8 };
                                     let len = ffi::sqlite3_column_bytes(st, i) as usize;
-                                    let bytes = if p.is_null() {
-                                        Vec::new()
-                                    } else {
-                                        std::slice::from_raw_parts(p, len).to_vec()
-                                    };
+                                    let bytes = if p.is_null() { Vec::new() } else { std::slice::from_raw_parts(p, len).to_vec() };
                                     if ty == ffi::SQLITE_TEXT {
                                         V::Text(bytes)
                                     } else {
@@ -182,8 +153,7 @@ fn check_scripts_with(scripts: &[&str], view: impl Fn(Vec<Phased>) -> Vec<Phased
         let ours_path = dir.path().join(format!("ours{n}.db"));
         std::fs::copy(&theirs, &ours_path).unwrap();
         let expected = phased_ref(&RefDb::open_path(theirs.to_str().unwrap()), sql);
-        let mut conn =
-            Connection::open(ours_path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+        let mut conn = Connection::open(ours_path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
         let got = phased_ours(&mut conn, sql);
         assert_eq!(view(got), view(expected), "\nSQL: {sql}");
     }
@@ -200,10 +170,7 @@ fn reference_writes_fts5_and_rtree() {
     assert_eq!(
         used,
         vec![Phased::Rows(
-            vec![
-                "sqlite_compileoption_used('ENABLE_FTS5')".into(),
-                "sqlite_compileoption_used('ENABLE_RTREE')".into()
-            ],
+            vec!["sqlite_compileoption_used('ENABLE_FTS5')".into(), "sqlite_compileoption_used('ENABLE_RTREE')".into()],
             vec![vec![V::Int(1), V::Int(1)]]
         )]
     );
@@ -291,23 +258,15 @@ fn every_use_of_an_unknown_module_fails_at_prepare() {
     // (The differential run above proves the message and the step.)
     let dir = tempfile::tempdir().unwrap();
     let path = build(dir.path(), "t.db");
-    let mut conn =
-        Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
-    assert_eq!(
-        phased_ours(&mut conn, "SELECT * FROM c"),
-        vec![no_module("nosuchmod")]
-    );
+    let mut conn = Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+    assert_eq!(phased_ours(&mut conn, "SELECT * FROM c"), vec![no_module("nosuchmod")]);
 }
 
 /// The table-valued pragma runs when it is first read: that is when it
 /// connects the table.
 #[test]
 fn table_valued_pragma_fails_when_run() {
-    check_scripts(&[
-        "SELECT * FROM pragma_table_info('c')",
-        "SELECT * FROM pragma_table_xinfo('c')",
-        "SELECT * FROM x, pragma_table_info('c')",
-    ]);
+    check_scripts(&["SELECT * FROM pragma_table_info('c')", "SELECT * FROM pragma_table_xinfo('c')", "SELECT * FROM x, pragma_table_info('c')"]);
 }
 
 #[test]
@@ -352,17 +311,7 @@ fn ddl_on_virtual_tables() {
 /// SQLite when it is prepared: only the outcome is compared.)
 #[test]
 fn foreign_key_to_a_virtual_table() {
-    let run_time = |o: Vec<Phased>| {
-        o.into_iter()
-            .map(|p| {
-                if let Phased::PrepareError(c, m) = p {
-                    Phased::RunError(c, m)
-                } else {
-                    p
-                }
-            })
-            .collect()
-    };
+    let run_time = |o: Vec<Phased>| o.into_iter().map(|p| if let Phased::PrepareError(c, m) = p { Phased::RunError(c, m) } else { p }).collect();
     // (The reference is built with foreign keys on by default.)
     check_scripts_with(&["PRAGMA foreign_keys = ON; CREATE TABLE f2(a REFERENCES c(z)); INSERT INTO f2 VALUES(1)"], run_time);
 }
@@ -374,17 +323,7 @@ fn foreign_key_to_a_virtual_table() {
 /// compared.)
 #[test]
 fn alter_table_sees_views_and_triggers_using_a_virtual_table() {
-    let run_time = |o: Vec<Phased>| {
-        o.into_iter()
-            .map(|p| {
-                if let Phased::PrepareError(c, m) = p {
-                    Phased::RunError(c, m)
-                } else {
-                    p
-                }
-            })
-            .collect()
-    };
+    let run_time = |o: Vec<Phased>| o.into_iter().map(|p| if let Phased::PrepareError(c, m) = p { Phased::RunError(c, m) } else { p }).collect();
     check_scripts_with(
         &[
             "CREATE VIEW v AS SELECT * FROM c; ALTER TABLE x RENAME TO y",
@@ -440,25 +379,17 @@ fn attached_file_with_virtual_tables() {
 fn fts5_and_rtree_tables_need_their_module() {
     let dir = tempfile::tempdir().unwrap();
     let path = build(dir.path(), "t.db");
-    let mut conn =
-        Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+    let mut conn = Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
     // (R*Tree is built in now: `r` is readable, see ext_rtree.rs.)
     // fts5 is built in too (src/ext/fts5, see ext_fts5.rs).
     for sql in ["SELECT * FROM f", "SELECT a FROM f('hello')"] {
-        assert_eq!(
-            phased_ours(&mut conn, sql),
-            vec![Phased::Rows(vec!["a".into()], vec![vec![V::Text(b"hello".to_vec())]])],
-            "{sql}"
-        );
+        assert_eq!(phased_ours(&mut conn, sql), vec![Phased::Rows(vec!["a".into()], vec![vec![V::Text(b"hello".to_vec())]])], "{sql}");
     }
     // The reference, with the modules, reads them.
     let reference = RefDb::open_path(path.to_str().unwrap());
     assert_eq!(
         run_ref(&reference, "SELECT a FROM f WHERE f MATCH 'hello'"),
-        vec![Outcome::Rows {
-            names: vec!["a".into()],
-            rows: vec![vec![V::Text(b"hello".to_vec())]]
-        }]
+        vec![Outcome::Rows { names: vec!["a".into()], rows: vec![vec![V::Text(b"hello".to_vec())]] }]
     );
 }
 
@@ -482,39 +413,15 @@ fn our_writes_keep_the_file_valid_for_sqlite() {
         }
     }
     let reference = RefDb::open_path(p);
-    let ok = vec![Outcome::Rows {
-        names: vec!["integrity_check".into()],
-        rows: vec![vec![V::Text(b"ok".to_vec())]],
-    }];
+    let ok = vec![Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] }];
     assert_eq!(run_ref(&reference, "PRAGMA integrity_check"), ok);
-    assert_eq!(
-        run_ref(&reference, "SELECT sum(a) FROM x"),
-        vec![Outcome::Rows {
-            names: vec!["sum(a)".into()],
-            rows: vec![vec![V::Int(150)]]
-        }]
-    );
-    assert_eq!(
-        run_ref(&reference, "SELECT count(*) FROM y"),
-        vec![Outcome::Rows {
-            names: vec!["count(*)".into()],
-            rows: vec![vec![V::Int(5)]]
-        }]
-    );
+    assert_eq!(run_ref(&reference, "SELECT sum(a) FROM x"), vec![Outcome::Rows { names: vec!["sum(a)".into()], rows: vec![vec![V::Int(150)]] }]);
+    assert_eq!(run_ref(&reference, "SELECT count(*) FROM y"), vec![Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(5)]] }]);
     assert_eq!(
         run_ref(&reference, "SELECT a FROM f WHERE f MATCH 'hello'"),
-        vec![Outcome::Rows {
-            names: vec!["a".into()],
-            rows: vec![vec![V::Text(b"hello".to_vec())]]
-        }]
+        vec![Outcome::Rows { names: vec!["a".into()], rows: vec![vec![V::Text(b"hello".to_vec())]] }]
     );
-    assert_eq!(
-        run_ref(&reference, "SELECT id FROM r WHERE x0 >= 2"),
-        vec![Outcome::Rows {
-            names: vec!["id".into()],
-            rows: vec![vec![V::Int(1)]]
-        }]
-    );
+    assert_eq!(run_ref(&reference, "SELECT id FROM r WHERE x0 >= 2"), vec![Outcome::Rows { names: vec!["id".into()], rows: vec![vec![V::Int(1)]] }]);
     assert_eq!(
         run_ref(&reference, "INSERT INTO f VALUES('world'); SELECT count(*) FROM f WHERE f MATCH 'world'; PRAGMA integrity_check"),
         vec![Outcome::Rows { names: vec![], rows: vec![] }, Outcome::Rows { names: vec!["count(*)".into()], rows: vec![vec![V::Int(1)]] }, ok[0].clone()]
@@ -534,15 +441,9 @@ fn vacuum_keeps_virtual_tables() {
 fn blob_open_on_a_virtual_table() {
     let dir = tempfile::tempdir().unwrap();
     let path = build(dir.path(), "t.db");
-    let mut conn =
-        Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
-    let Err(err) = conn.blob_open("main", "c", "z", 1, false) else {
-        panic!("a virtual table has no blobs")
-    };
-    assert_eq!(
-        (err.code, err.message.as_str()),
-        (1, "cannot open virtual table: c")
-    );
+    let mut conn = Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+    let Err(err) = conn.blob_open("main", "c", "z", 1, false) else { panic!("a virtual table has no blobs") };
+    assert_eq!((err.code, err.message.as_str()), (1, "cannot open virtual table: c"));
 }
 
 /// Names that are not ASCII, some with the seventh byte (where the
@@ -576,15 +477,7 @@ fn names_in_error_messages_as_sqlite_writes_them() {
 
 #[test]
 fn non_ascii_identifiers() {
-    for n in [
-        "tä",
-        "sqliteé",
-        "ääääääää",
-        "sqlitä_x",
-        "日本語テーブル",
-        "😀😀",
-        "Ää",
-    ] {
+    for n in ["tä", "sqliteé", "ääääääää", "sqlitä_x", "日本語テーブル", "😀😀", "Ää"] {
         let q = format!("\"{n}\"");
         let scripts = [
             format!("CREATE TABLE {q}(a); INSERT INTO {q} VALUES(1); SELECT * FROM {q}; SELECT name FROM sqlite_master"),
@@ -655,14 +548,8 @@ fn non_ascii_identifiers() {
 fn uri_percent_before_a_multibyte_character() {
     let dir = tempfile::tempdir().unwrap();
     let uri = format!("file:{}/a%1é%41.db", dir.path().to_str().unwrap());
-    let mut conn = Connection::open(
-        &uri,
-        OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::URI),
-    )
-    .unwrap();
-    assert!(!run_ours(&mut conn, "CREATE TABLE t(a)")
-        .iter()
-        .any(|o| matches!(o, Outcome::Error { .. })));
+    let mut conn = Connection::open(&uri, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | OpenFlags::URI)).unwrap();
+    assert!(!run_ours(&mut conn, "CREATE TABLE t(a)").iter().any(|o| matches!(o, Outcome::Error { .. })));
     assert!(dir.path().join("a%1éA.db").exists());
 }
 
@@ -689,24 +576,11 @@ fn module_argument_forms_load() {
     }
     let mut conn = Connection::open(p, OpenFlags(OpenFlags::READWRITE)).unwrap();
     let list = "SELECT name FROM pragma_table_list WHERE type = 'virtual' ORDER BY name";
-    assert_eq!(
-        phased_ours(&mut conn, list),
-        phased_ref(&RefDb::open_path(p), list)
-    );
+    assert_eq!(phased_ours(&mut conn, list), phased_ref(&RefDb::open_path(p), list));
     let count = "SELECT count(*) FROM sqlite_master; PRAGMA integrity_check";
-    assert_eq!(
-        phased_ours(&mut conn, count),
-        phased_ref(&RefDb::open_path(p), count)
-    );
-    for (table, module) in [
-        ("odd", "no such"),
-        ("bare", "nomodule"),
-    ] {
-        assert_eq!(
-            phased_ours(&mut conn, &format!("SELECT * FROM {table}")),
-            vec![no_module(module)],
-            "{table}"
-        );
+    assert_eq!(phased_ours(&mut conn, count), phased_ref(&RefDb::open_path(p), count));
+    for (table, module) in [("odd", "no such"), ("bare", "nomodule")] {
+        assert_eq!(phased_ours(&mut conn, &format!("SELECT * FROM {table}")), vec![no_module(module)], "{table}");
     }
     // FTS3/FTS4 and R*Tree are built in (src/ext): read as the reference
     // reads them.
@@ -724,11 +598,7 @@ fn module_argument_forms_load() {
     }
     // The two the reference cannot connect either, differentially.
     for sql in ["SELECT * FROM odd", "SELECT * FROM bare", "DROP TABLE bare"] {
-        assert_eq!(
-            phased_ours(&mut conn, sql),
-            phased_ref(&RefDb::open_path(p), sql),
-            "{sql}"
-        );
+        assert_eq!(phased_ours(&mut conn, sql), phased_ref(&RefDb::open_path(p), sql), "{sql}");
     }
 }
 

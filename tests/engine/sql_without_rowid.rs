@@ -307,10 +307,7 @@ INSERT INTO u VALUES(1, 1, 2, 2), (1, 2, 3, 2), (2, 1, 2, 0);";
 fn primary_key_missing_and_autoincrement() {
     let mut ours = sql_common::ours_open();
     let r = RefDb::open();
-    for q in [
-        "CREATE TABLE t(a, b) WITHOUT ROWID",
-        "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b) WITHOUT ROWID",
-    ] {
+    for q in ["CREATE TABLE t(a, b) WITHOUT ROWID", "CREATE TABLE t(a INTEGER PRIMARY KEY AUTOINCREMENT, b) WITHOUT ROWID"] {
         assert_eq!(run_ours(&mut ours, q), run_ref(&r, q), "{q}");
     }
 }
@@ -384,22 +381,25 @@ SELECT rowid FROM t;
 /// fresh copy of the setup, against SQLite.
 #[test]
 fn statements_match_sqlite() {
-    sql_common::check_each("CREATE TABLE t(a, b TEXT PRIMARY KEY, c) WITHOUT ROWID; INSERT INTO t VALUES(1,'x',3),(2,'y',4),(3,'a',5);", &[
-        "SELECT count(*) FROM t",
-        "SELECT max(b), min(b) FROM t",
-        "SELECT * FROM t ORDER BY b",
-        "SELECT * FROM t ORDER BY b DESC LIMIT 2",
-        "INSERT INTO t(rowid, b) VALUES(5, 'q')",
-        "INSERT INTO t(b) VALUES('q'); SELECT last_insert_rowid(), changes()",
-        "ALTER TABLE t ADD COLUMN d DEFAULT 9; SELECT * FROM t; INSERT INTO t VALUES(1,'zz',2,3); SELECT * FROM t WHERE b = 'zz'",
-        "DROP TABLE t; SELECT name FROM sqlite_master",
-        "SELECT b, count(*) FROM t GROUP BY b",
-        "SELECT DISTINCT a FROM t",
-        "SELECT * FROM t WHERE b > 'b'",
-        "SELECT * FROM t WHERE b IN ('x','a')",
-        "PRAGMA table_info(t)",
-        "SELECT * FROM t AS p, t AS q WHERE p.b = q.b",
-        "ALTER TABLE t RENAME TO t2; SELECT * FROM t2 WHERE b = 'x'",
-        "REPLACE INTO t VALUES(7,'x',8); SELECT * FROM t",
-    ]);
+    sql_common::check_each(
+        "CREATE TABLE t(a, b TEXT PRIMARY KEY, c) WITHOUT ROWID; INSERT INTO t VALUES(1,'x',3),(2,'y',4),(3,'a',5);",
+        &[
+            "SELECT count(*) FROM t",
+            "SELECT max(b), min(b) FROM t",
+            "SELECT * FROM t ORDER BY b",
+            "SELECT * FROM t ORDER BY b DESC LIMIT 2",
+            "INSERT INTO t(rowid, b) VALUES(5, 'q')",
+            "INSERT INTO t(b) VALUES('q'); SELECT last_insert_rowid(), changes()",
+            "ALTER TABLE t ADD COLUMN d DEFAULT 9; SELECT * FROM t; INSERT INTO t VALUES(1,'zz',2,3); SELECT * FROM t WHERE b = 'zz'",
+            "DROP TABLE t; SELECT name FROM sqlite_master",
+            "SELECT b, count(*) FROM t GROUP BY b",
+            "SELECT DISTINCT a FROM t",
+            "SELECT * FROM t WHERE b > 'b'",
+            "SELECT * FROM t WHERE b IN ('x','a')",
+            "PRAGMA table_info(t)",
+            "SELECT * FROM t AS p, t AS q WHERE p.b = q.b",
+            "ALTER TABLE t RENAME TO t2; SELECT * FROM t2 WHERE b = 'x'",
+            "REPLACE INTO t VALUES(7,'x',8); SELECT * FROM t",
+        ],
+    );
 }

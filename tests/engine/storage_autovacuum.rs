@@ -48,7 +48,19 @@ impl World {
         let db = Sqlite::open(&self.path);
         for r in db.query("SELECT rowid, name, rootpage FROM sqlite_schema WHERE type='table'") {
             let (V::Int(rowid), V::Text(name), V::Int(root)) = (&r[0], &r[1], &r[2]) else { panic!() };
-            let rows = db.query(&format!("SELECT rowid, a, b FROM {name}")).into_iter().map(|r| (match r[0] { V::Int(i) => i, _ => panic!() }, encode(&r[1..]))).collect();
+            let rows = db
+                .query(&format!("SELECT rowid, a, b FROM {name}"))
+                .into_iter()
+                .map(|r| {
+                    (
+                        match r[0] {
+                            V::Int(i) => i,
+                            _ => panic!(),
+                        },
+                        encode(&r[1..]),
+                    )
+                })
+                .collect();
             self.tables.insert(name.clone(), Table { schema_rowid: *rowid, root: *root as u32, rows });
             self.next_schema_rowid = self.next_schema_rowid.max(rowid + 1);
         }
@@ -126,7 +138,19 @@ impl World {
         let db = Sqlite::open(&self.path);
         assert_eq!(db.integrity(), "Text(\"ok\")", "{what}");
         for (name, t) in &self.tables {
-            let rows: BTreeMap<i64, Vec<u8>> = db.query(&format!("SELECT rowid, a, b FROM {name}")).into_iter().map(|r| (match r[0] { V::Int(i) => i, _ => panic!() }, encode(&r[1..]))).collect();
+            let rows: BTreeMap<i64, Vec<u8>> = db
+                .query(&format!("SELECT rowid, a, b FROM {name}"))
+                .into_iter()
+                .map(|r| {
+                    (
+                        match r[0] {
+                            V::Int(i) => i,
+                            _ => panic!(),
+                        },
+                        encode(&r[1..]),
+                    )
+                })
+                .collect();
             assert_eq!(rows, t.rows, "{what}: table {name}");
         }
         match db.query("PRAGMA freelist_count")[0][0] {

@@ -19,7 +19,14 @@ fn base_image() -> (Vec<u8>, Vec<u32>) {
     db.exec("PRAGMA page_size=1024; CREATE TABLE t(a,b); CREATE INDEX i ON t(b); CREATE TABLE u(x);");
     db.exec("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM c WHERE n<400) INSERT INTO t SELECT n, hex(randomblob(n % 700)) FROM c;");
     db.exec("INSERT INTO u SELECT b FROM t; DELETE FROM t WHERE a % 4 = 0; DROP TABLE u;");
-    let roots = db.query("SELECT rootpage FROM sqlite_schema").into_iter().map(|r| match r[0] { V::Int(i) => i as u32, _ => 0 }).collect();
+    let roots = db
+        .query("SELECT rootpage FROM sqlite_schema")
+        .into_iter()
+        .map(|r| match r[0] {
+            V::Int(i) => i as u32,
+            _ => 0,
+        })
+        .collect();
     drop(db);
     (std::fs::read(&path).unwrap(), roots)
 }

@@ -49,7 +49,14 @@ fn make_base(page_size: u32, auto_vacuum: bool) -> Base {
     db.exec("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM c WHERE n<300) INSERT INTO t SELECT n, hex(randomblob(n % 900)) FROM c;");
     db.exec("INSERT INTO w SELECT b, a FROM t WHERE a % 5 = 0;");
     db.exec("INSERT INTO u SELECT b FROM t; DELETE FROM t WHERE a % 4 = 0; DELETE FROM u WHERE rowid % 3 = 0;");
-    let roots = db.query("SELECT rootpage FROM sqlite_schema WHERE rootpage > 0").into_iter().map(|r| match r[0] { V::Int(i) => i as u32, _ => 0 }).collect();
+    let roots = db
+        .query("SELECT rootpage FROM sqlite_schema WHERE rootpage > 0")
+        .into_iter()
+        .map(|r| match r[0] {
+            V::Int(i) => i as u32,
+            _ => 0,
+        })
+        .collect();
     drop(db);
     Base { image: std::fs::read(&path).unwrap(), page_size: page_size as usize, roots }
 }
@@ -353,12 +360,8 @@ fn env_u64(name: &str) -> Option<u64> {
 
 #[test]
 fn mutated_databases_fail_cleanly() {
-    let bases: Vec<Arc<Base>> = vec![
-        Arc::new(make_base(512, false)),
-        Arc::new(make_base(1024, false)),
-        Arc::new(make_base(4096, false)),
-        Arc::new(make_base(1024, true)),
-    ];
+    let bases: Vec<Arc<Base>> =
+        vec![Arc::new(make_base(512, false)), Arc::new(make_base(1024, false)), Arc::new(make_base(4096, false)), Arc::new(make_base(1024, true))];
     for b in &bases {
         // The unmutated databases go through every step without error
         // (writes included; the auto_vacuum one vacuums at commit).

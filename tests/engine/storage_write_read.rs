@@ -160,7 +160,16 @@ fn sqlite_writes_we_read(page_size: u32, seed: u64, sim: bool) {
     }
     let db = Sqlite::open(path);
     let roots = db.query("SELECT name, rootpage FROM sqlite_schema");
-    let root_of = |n: &str| roots.iter().find(|r| r[0] == V::Text(n.into())).map(|r| match r[1] { V::Int(i) => i as u32, _ => 0 }).unwrap();
+    let root_of = |n: &str| {
+        roots
+            .iter()
+            .find(|r| r[0] == V::Text(n.into()))
+            .map(|r| match r[1] {
+                V::Int(i) => i as u32,
+                _ => 0,
+            })
+            .unwrap()
+    };
     let (troot, iroot) = (root_of("t"), root_of("i"));
     let want_rows = db.query("SELECT rowid, a, b FROM t ORDER BY rowid");
     let want_index = db.query("SELECT b, a, rowid FROM t ORDER BY b, a, rowid");
@@ -196,7 +205,15 @@ fn sqlite_writes_we_read(page_size: u32, seed: u64, sim: bool) {
         more = io.block_on(|| c.prev(&mut bt)).unwrap();
     }
     back.reverse();
-    assert_eq!(back, got.iter().map(|r| match r[0] { V::Int(i) => i, _ => 0 }).collect::<Vec<_>>());
+    assert_eq!(
+        back,
+        got.iter()
+            .map(|r| match r[0] {
+                V::Int(i) => i,
+                _ => 0,
+            })
+            .collect::<Vec<_>>()
+    );
     assert_eq!(io.block_on(|| c.count(&mut bt)).unwrap(), want_rows.len() as u64);
     // Point seeks.
     for r in want_rows.iter().step_by(7) {

@@ -11,7 +11,7 @@
 use crate::storage_support;
 
 use ringlite::btree::Cursor;
-use ringlite::error::{SQLITE_IOERR_WRITE, SQLITE_INTERNAL};
+use ringlite::error::{SQLITE_INTERNAL, SQLITE_IOERR_WRITE};
 use ringlite::io::{Buffer, Completion, File, IoBackend, IoContext, IoUringBackend, OpenOptions};
 use std::sync::Arc;
 use std::task::Poll;
@@ -230,7 +230,9 @@ fn cold_cache_btree_read_suspends_and_resumes() {
     let path = dir.path().join("cold.db").to_str().unwrap().to_string();
     {
         let db = Sqlite::open(&path);
-        db.exec("CREATE TABLE t(a,b); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<2000) INSERT INTO t SELECT i, zeroblob(300) FROM n;");
+        db.exec(
+            "CREATE TABLE t(a,b); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<2000) INSERT INTO t SELECT i, zeroblob(300) FROM n;",
+        );
     }
     let b = backend();
     let io = IoContext::new(b.clone());
@@ -309,7 +311,10 @@ fn many_connections_on_one_thread_share_one_ring() {
     for t in 0..tenants {
         let path = dir.path().join(format!("tenant{t}.db")).to_str().unwrap().to_string();
         let db = Sqlite::open(&path);
-        db.exec(&format!("CREATE TABLE t(a,b); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<{}) INSERT INTO t SELECT i, zeroblob(200) FROM n;", 100 + t * 10));
+        db.exec(&format!(
+            "CREATE TABLE t(a,b); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<{}) INSERT INTO t SELECT i, zeroblob(200) FROM n;",
+            100 + t * 10
+        ));
         paths.push(path);
     }
     let b = backend();

@@ -90,14 +90,7 @@ fn zeroblob_expressions_match_sqlite() {
 fn zeroblob_under_length_limit_matches_sqlite() {
     // The record's header counts: the largest zero-blob a row can take is
     // a few bytes under the limit; over it is "string or blob too big".
-    check_each(
-        "CREATE TABLE t(a, b);",
-        &[
-            "SELECT length(zeroblob(1000000000))",
-            "INSERT INTO t VALUES(1, zeroblob(1000000000))",
-            "SELECT count(*) FROM t",
-        ],
-    );
+    check_each("CREATE TABLE t(a, b);", &["SELECT length(zeroblob(1000000000))", "INSERT INTO t VALUES(1, zeroblob(1000000000))", "SELECT count(*) FROM t"]);
 }
 
 /// Run `sql` on ringlite with `zeroblob`s bound by `Value::zero_blob`
@@ -314,7 +307,24 @@ fn substr_of_large_blob_columns_matches_sqlite() {
         INSERT INTO s SELECT id + 10, y, x FROM s;
         CREATE INDEX s_x ON s(y);";
     let mut queries = Vec::new();
-    for args in ["1, 3", "-3, 3", "300000, 5", "300002", "0, 2", "-1", "5, -3", "1, 0", "400000, 2", "-400000, 300001", "2, NULL", "NULL", "'2', '3'", "1.5, 2.5", "70000", "-70001, 2"] {
+    for args in [
+        "1, 3",
+        "-3, 3",
+        "300000, 5",
+        "300002",
+        "0, 2",
+        "-1",
+        "5, -3",
+        "1, 0",
+        "400000, 2",
+        "-400000, 300001",
+        "2, NULL",
+        "NULL",
+        "'2', '3'",
+        "1.5, 2.5",
+        "70000",
+        "-70001, 2",
+    ] {
         queries.push(format!("SELECT id, hex(substr(x, {args})), hex(substring(y, {args})) FROM s ORDER BY id"));
     }
     queries.push("SELECT id, length(substr(x, 2)), typeof(substr(x, 1, 0)) FROM s ORDER BY id".into());

@@ -146,11 +146,7 @@ fn damaged_wal_yields_a_committed_prefix() {
         let mut bt = open_btree(&io, p);
         io.block_on(|| bt.begin_read()).unwrap();
         // The schema may be in a dropped frame: then `t` does not exist yet.
-        let rows = if io.block_on(|| bt.page_count()).unwrap() >= root as u32 {
-            our_rows_in_txn(&io, &mut bt, root as u32)
-        } else {
-            Model::new()
-        };
+        let rows = if io.block_on(|| bt.page_count()).unwrap() >= root as u32 { our_rows_in_txn(&io, &mut bt, root as u32) } else { Model::new() };
         io.block_on(|| bt.commit()).unwrap();
         assert!(history.contains(&rows), "case {case}: a committed state");
         bt.pager_mut().abandon();

@@ -41,20 +41,8 @@ impl RefDb {
                     Value::Null => ffi::sqlite3_bind_null(stmt, idx),
                     Value::Integer(v) => ffi::sqlite3_bind_int64(stmt, idx, *v),
                     Value::Real(v) => ffi::sqlite3_bind_double(stmt, idx, *v),
-                    Value::Text(t) => ffi::sqlite3_bind_text(
-                        stmt,
-                        idx,
-                        t.as_ptr() as *const _,
-                        t.len() as i32,
-                        ffi::SQLITE_TRANSIENT(),
-                    ),
-                    Value::Blob(b) => ffi::sqlite3_bind_blob(
-                        stmt,
-                        idx,
-                        b.as_ptr() as *const _,
-                        b.len() as i32,
-                        ffi::SQLITE_TRANSIENT(),
-                    ),
+                    Value::Text(t) => ffi::sqlite3_bind_text(stmt, idx, t.as_ptr() as *const _, t.len() as i32, ffi::SQLITE_TRANSIENT()),
+                    Value::Blob(b) => ffi::sqlite3_bind_blob(stmt, idx, b.as_ptr() as *const _, b.len() as i32, ffi::SQLITE_TRANSIENT()),
                     Value::ZeroBlob(n) => ffi::sqlite3_bind_zeroblob(stmt, idx, *n as i32),
                 };
             }
@@ -249,8 +237,27 @@ pub fn sample_values() -> Vec<Value> {
         Value::Real(123456.789),
     ];
     for t in [
-        "", "a", "abc", "Hello World", "  padded  ", "12", "-3.5", "1e3", " 42 ", "0x1F", "abc123", "ÄöÜ€",
-        "日本語", "a%b_c", "%", "_", "[a-c]*", "*?", "xyz", "ABC", "abcabc",
+        "",
+        "a",
+        "abc",
+        "Hello World",
+        "  padded  ",
+        "12",
+        "-3.5",
+        "1e3",
+        " 42 ",
+        "0x1F",
+        "abc123",
+        "ÄöÜ€",
+        "日本語",
+        "a%b_c",
+        "%",
+        "_",
+        "[a-c]*",
+        "*?",
+        "xyz",
+        "ABC",
+        "abcabc",
     ] {
         v.push(Value::text(t));
     }

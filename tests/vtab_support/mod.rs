@@ -7,7 +7,7 @@
 use ringlite::error::{Error, Result};
 use ringlite::value::Value;
 use ringlite::vdbe::host::VmHost;
-use ringlite::vtab::{ColumnContext, ConstraintOp, Connected, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
+use ringlite::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
 use std::sync::{Arc, Mutex};
 
 /// Calls made on the modules, in order.

@@ -5,10 +5,10 @@
 #[path = "../storage_support/mod.rs"]
 pub mod storage;
 
-pub use storage::*;
 use ringlite::btree::{Btree, Cursor, InsertKey, SeekResult, TreeKind};
 use ringlite::io::IoContext;
 use std::collections::BTreeMap;
+pub use storage::*;
 
 pub type Model = BTreeMap<i64, (i64, String)>;
 

@@ -10,8 +10,8 @@
 
 use super::{Cell, Engine, EngineError, Interrupter, Rows};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::sync::{Arc, Mutex, OnceLock};
 
 type Db = *mut c_void;
@@ -66,8 +66,7 @@ fn load(path: &str) -> Result<&'static Library, EngineError> {
     if let Some(lib) = loaded.get(path) {
         return Ok(lib);
     }
-    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }
-        .map_err(|e| load_error(format!("cannot load {path}: {e}")))?;
+    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }.map_err(|e| load_error(format!("cannot load {path}: {e}")))?;
     let lib: &'static Library = Box::leak(Box::new(lib));
     loaded.insert(path.to_string(), lib);
     Ok(lib)
@@ -96,8 +95,7 @@ impl CApi {
         let lib = load(path)?;
         macro_rules! sym {
             ($name:literal) => {
-                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }
-                    .map_err(|e| load_error(format!("{path}: missing {}: {e}", $name)))?
+                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| load_error(format!("{path}: missing {}: {e}", $name)))?
             };
         }
         let api = Api {
@@ -146,7 +144,11 @@ impl CApi {
         let a = &self.api;
         let bytes = |p: *const u8| {
             let n = (a.column_bytes)(stmt, i) as usize;
-            if p.is_null() { Vec::new() } else { std::slice::from_raw_parts(p, n).to_vec() }
+            if p.is_null() {
+                Vec::new()
+            } else {
+                std::slice::from_raw_parts(p, n).to_vec()
+            }
         };
         match (a.column_type)(stmt, i) {
             SQLITE_INTEGER => Cell::Integer((a.column_int64)(stmt, i)),

@@ -100,9 +100,7 @@ impl Engine for Reference {
             let mut stmt = std::ptr::null_mut();
             let mut tail: *const c_char = std::ptr::null();
             let start = rest.as_ptr() as *const c_char;
-            let rc = unsafe {
-                ffi::sqlite3_prepare_v2(self.db, start, rest.len() as i32, &mut stmt, &mut tail)
-            };
+            let rc = unsafe { ffi::sqlite3_prepare_v2(self.db, start, rest.len() as i32, &mut stmt, &mut tail) };
             if rc != ffi::SQLITE_OK {
                 return Err(self.error());
             }
@@ -115,9 +113,7 @@ impl Engine for Reference {
             let mut rows = Vec::new();
             let outcome = loop {
                 match unsafe { ffi::sqlite3_step(stmt) } {
-                    ffi::SQLITE_ROW => {
-                        rows.push((0..columns as i32).map(|i| unsafe { read_cell(stmt, i) }).collect())
-                    }
+                    ffi::SQLITE_ROW => rows.push((0..columns as i32).map(|i| unsafe { read_cell(stmt, i) }).collect()),
                     ffi::SQLITE_DONE => break Ok(()),
                     _ => break Err(()),
                 }

@@ -141,11 +141,7 @@ impl Engine for Ringlite {
                     // Only async connections answer Io; on a blocking one
                     // it would be an engine bug, reported rather than spun on.
                     StepResult::Io if !self.conn.is_async() => {
-                        return Err(EngineError {
-                            code: 1,
-                            message: "harness: step returned Io on a blocking connection".into(),
-                            partial: None,
-                        })
+                        return Err(EngineError { code: 1, message: "harness: step returned Io on a blocking connection".into(), partial: None })
                     }
                     StepResult::Io => {
                         let reaped = self.conn.io_poll(0).map_err(engine_error)?;

@@ -110,10 +110,14 @@ fn build(rng: &mut ChaCha8Rng, dir: &Path) -> Result<(Vec<u8>, String, Vec<u32>)
     r.run(&sql).map_err(|e| format!("build: {e}"))?;
     let roots = r.run("SELECT rootpage FROM sqlite_schema WHERE rootpage > 0").map_err(|e| format!("build: {e}"))?;
     drop(r);
-    let mut roots: Vec<u32> = roots.rows.iter().filter_map(|row| match row.first() {
-        Some(Cell::Integer(p)) => Some(*p as u32),
-        _ => None,
-    }).collect();
+    let mut roots: Vec<u32> = roots
+        .rows
+        .iter()
+        .filter_map(|row| match row.first() {
+            Some(Cell::Integer(p)) => Some(*p as u32),
+            _ => None,
+        })
+        .collect();
     roots.push(1);
     let bytes = std::fs::read(&path).map_err(|e| format!("build: {e}"))?;
     let _ = std::fs::remove_file(&path);
@@ -266,21 +270,42 @@ fn mutate(rng: &mut ChaCha8Rng, b: &mut Vec<u8>, l: &Layout) -> String {
             }
         }
         10 => {
-            let new_len = if rng.gen_bool(0.6) {
-                l.page_size * rng.gen_range(1..l.pages.max(2) as usize)
-            } else {
-                rng.gen_range(50..len)
-            };
+            let new_len = if rng.gen_bool(0.6) { l.page_size * rng.gen_range(1..l.pages.max(2) as usize) } else { rng.gen_range(50..len) };
             b.truncate(new_len.min(len));
             format!("truncated to {} bytes (of {len})", b.len())
         }
         11 => {
             let fields: &[(usize, usize)] = &[
-                (16, 2), (18, 1), (19, 1), (20, 1), (21, 1), (22, 1), (23, 1), (24, 4), (28, 4), (32, 4),
-                (36, 4), (40, 4), (44, 4), (48, 4), (52, 4), (56, 4), (60, 4), (64, 4), (68, 4), (92, 4), (96, 4),
+                (16, 2),
+                (18, 1),
+                (19, 1),
+                (20, 1),
+                (21, 1),
+                (22, 1),
+                (23, 1),
+                (24, 4),
+                (28, 4),
+                (32, 4),
+                (36, 4),
+                (40, 4),
+                (44, 4),
+                (48, 4),
+                (52, 4),
+                (56, 4),
+                (60, 4),
+                (64, 4),
+                (68, 4),
+                (92, 4),
+                (96, 4),
             ];
             let &(at, width) = fields.choose(rng).unwrap();
-            let cur = if width == 4 { u32_at(b, at) } else if width == 2 { u16_at(b, at) as u32 } else { b[at] as u32 };
+            let cur = if width == 4 {
+                u32_at(b, at)
+            } else if width == 2 {
+                u16_at(b, at) as u32
+            } else {
+                b[at] as u32
+            };
             let v: u32 = *[0, 1, 2, 3, 4, 5, cur + 1, cur.wrapping_sub(1), 255, 256, 1024, 65535, 65536, u32::MAX, rng.gen()].choose(rng).unwrap();
             let d = match width {
                 4 => put32(b, at, v),
@@ -443,7 +468,15 @@ fn run_in(seed: u64, f: &FuzzArgs, dir: &Path) -> CaseResult {
             if compared && !diverged && verdict(a) != verdict(b) {
                 failures.push((
                     "verdict",
-                    format!("{what}: step {} {}: ours {:?} ({}), reference {:?} ({})", i + 1, steps[i], verdict(a), first_report_line(a), verdict(b), first_report_line(b)),
+                    format!(
+                        "{what}: step {} {}: ours {:?} ({}), reference {:?} ({})",
+                        i + 1,
+                        steps[i],
+                        verdict(a),
+                        first_report_line(a),
+                        verdict(b),
+                        first_report_line(b)
+                    ),
                 ));
             }
             continue;

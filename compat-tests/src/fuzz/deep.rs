@@ -60,10 +60,7 @@ pub fn run_case(seed: u64, f: &FuzzArgs) -> CaseResult {
     // cost that grows faster than SQLite's); reported, never fatal.
     let slow = ours.elapsed > Duration::from_secs(2) && ours.elapsed > reference.elapsed * 10;
     if slow && !ours.expired {
-        failures.push((
-            "slow",
-            format!("{where_}: {:.1}s, the reference {:.2}s", ours.elapsed.as_secs_f64(), reference.elapsed.as_secs_f64()),
-        ));
+        failures.push(("slow", format!("{where_}: {:.1}s, the reference {:.2}s", ours.elapsed.as_secs_f64(), reference.elapsed.as_secs_f64())));
     }
     if reference.expired || reference.panic.is_some() {
         return CaseResult { tag: format!("{}/ref-timeout", case.family), failures };
@@ -102,11 +99,8 @@ pub fn save_case(seed: u64, dir: &str) -> Option<String> {
     if path.exists() {
         return Some(path.display().to_string());
     }
-    let mut text = format!(
-        "-- ringlite-compat fuzz --mode deep --seed {seed} --cases 1 (family {}, engine stack {} KiB)\n",
-        case.family,
-        stack_for(seed) / 1024
-    );
+    let mut text =
+        format!("-- ringlite-compat fuzz --mode deep --seed {seed} --cases 1 (family {}, engine stack {} KiB)\n", case.family, stack_for(seed) / 1024);
     for (id, v) in &case.limits {
         text.push_str(&format!("-- sqlite3_limit({id}, {v})\n"));
     }

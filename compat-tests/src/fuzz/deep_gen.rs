@@ -138,9 +138,7 @@ fn wrap(rng: &mut ChaCha8Rng, inner: String, columns: bool) -> String {
         19 => format!("CAST({inner} AS {})", ["INTEGER", "TEXT", "REAL", "NUMERIC", "BLOB"].choose(rng).unwrap()),
         20 => format!("{inner} COLLATE {}", ["NOCASE", "BINARY", "RTRIM"].choose(rng).unwrap()),
         21..=24 => {
-            let op = ["+", "-", "*", "/", "%", "||", "AND", "OR", "=", "<", "<>", "IS", "IS NOT", "&", "|", "<<", ">>"]
-                .choose(rng)
-                .unwrap();
+            let op = ["+", "-", "*", "/", "%", "||", "AND", "OR", "=", "<", "<>", "IS", "IS NOT", "&", "|", "<<", ">>"].choose(rng).unwrap();
             if rng.gen_bool(0.5) {
                 format!("{inner} {op} {l}")
             } else {
@@ -204,11 +202,7 @@ fn in_context(rng: &mut ChaCha8Rng, e: &str) -> Vec<String> {
 }
 
 fn expression_case(rng: &mut ChaCha8Rng, limits: &mut Vec<(i32, i32)>) -> Vec<String> {
-    let l = if rng.gen_bool(0.2) {
-        limit_for(rng, limits, LIMIT_PARSER_DEPTH, 2500, 20)
-    } else {
-        limit_for(rng, limits, LIMIT_EXPR_DEPTH, 1000, 1)
-    };
+    let l = if rng.gen_bool(0.2) { limit_for(rng, limits, LIMIT_PARSER_DEPTH, 2500, 20) } else { limit_for(rng, limits, LIMIT_EXPR_DEPTH, 1000, 1) };
     let depth = around(rng, l);
     let e = nested_expression(rng, depth, true);
     let mut steps = vec![SETUP.to_string()];
@@ -287,9 +281,7 @@ fn columns_case(rng: &mut ChaCha8Rng, limits: &mut Vec<(i32, i32)>) -> Vec<Strin
 fn function_args_case(rng: &mut ChaCha8Rng, limits: &mut Vec<(i32, i32)>) -> Vec<String> {
     let l = limit_for(rng, limits, LIMIT_FUNCTION_ARG, 1000, 0);
     let n = if rng.gen_bool(0.1) { rng.gen_range(60_000..=80_000) } else { around(rng, l) };
-    let f = ["max", "min", "coalesce", "char", "json_array", "printf", "concat", "nosuchfn", "\"max\"", "concat_ws"]
-        .choose(rng)
-        .unwrap();
+    let f = ["max", "min", "coalesce", "char", "json_array", "printf", "concat", "nosuchfn", "\"max\"", "concat_ws"].choose(rng).unwrap();
     let args = list(n, |i| match *f {
         "char" => (65 + i % 26).to_string(),
         "printf" if i == 0 => "'%d'".to_string(),
@@ -421,7 +413,10 @@ fn wide_table_case(rng: &mut ChaCha8Rng, limits: &mut Vec<(i32, i32)>) -> Vec<St
     };
     let mut steps = vec![create];
     for r in 0..rng.gen_range(1..=4) {
-        steps.push(format!("INSERT INTO w VALUES({})", (0..n).map(|i| if i < pk_cols { format!("{}", r * 1000 + i) } else { value(r, i) }).collect::<Vec<_>>().join(", ")));
+        steps.push(format!(
+            "INSERT INTO w VALUES({})",
+            (0..n).map(|i| if i < pk_cols { format!("{}", r * 1000 + i) } else { value(r, i) }).collect::<Vec<_>>().join(", ")
+        ));
     }
     let k = around(rng, n.min(l)).min(n * 2);
     let last = n - 1;

@@ -38,9 +38,35 @@ const COLLATIONS: &[&str] = &["BINARY", "NOCASE", "RTRIM"];
 /// order.
 fn literal(rng: &mut ChaCha8Rng) -> String {
     let choices: &[&str] = &[
-        "NULL", "0", "1", "-1", "2", "3", "7", "10", "-5", "100", "0.5", "-2.25", "1e10",
-        "9223372036854775807", "-9223372036854775808", "'a'", "'A'", "'b'", "'abc'", "'ABC'", "'a '", "''",
-        "'10'", "'3.0'", "' 7'", "'1e2'", "'x'", "x'00'", "x'41'",
+        "NULL",
+        "0",
+        "1",
+        "-1",
+        "2",
+        "3",
+        "7",
+        "10",
+        "-5",
+        "100",
+        "0.5",
+        "-2.25",
+        "1e10",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "'a'",
+        "'A'",
+        "'b'",
+        "'abc'",
+        "'ABC'",
+        "'a '",
+        "''",
+        "'10'",
+        "'3.0'",
+        "' 7'",
+        "'1e2'",
+        "'x'",
+        "x'00'",
+        "x'41'",
     ];
     choices.choose(rng).unwrap().to_string()
 }
@@ -78,9 +104,7 @@ pub fn generate(rng: &mut ChaCha8Rng) -> Case {
         }
         tables.push(Table { name, columns: cols });
     }
-    let queries = (0..rng.gen_range(1..=4))
-        .map(|_| if rng.gen_bool(0.2) { compound(rng, &tables) } else { select(rng, &tables, &[], 0) })
-        .collect();
+    let queries = (0..rng.gen_range(1..=4)).map(|_| if rng.gen_bool(0.2) { compound(rng, &tables) } else { select(rng, &tables, &[], 0) }).collect();
     Case { setup, queries }
 }
 
@@ -116,15 +140,15 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
         // Keys compared with BINARY so every row of a group has the same
         // bytes, whatever the column's collation: the key shown is then
         // not an arbitrary pick among NOCASE-equal values.
-        let group_by: Vec<Expr> = (0..rng.gen_range(0..=2))
-            .map(|_| Expr::Collate(Box::new(Expr::Column(cols.choose(rng).unwrap().clone())), "BINARY"))
-            .collect();
+        let group_by: Vec<Expr> =
+            (0..rng.gen_range(0..=2)).map(|_| Expr::Collate(Box::new(Expr::Column(cols.choose(rng).unwrap().clone())), "BINARY")).collect();
         let mut items = group_by.clone();
         for _ in 0..rng.gen_range(1..=2) {
             items.push(aggregate_expr(rng, &cols));
         }
-        let having = (!group_by.is_empty() && rng.gen_bool(0.3))
-            .then(|| Expr::Binary(">", Box::new(Expr::Agg { name: "count", distinct: false, arg: None }), Box::new(Expr::Literal(rng.gen_range(0..3).to_string()))));
+        let having = (!group_by.is_empty() && rng.gen_bool(0.3)).then(|| {
+            Expr::Binary(">", Box::new(Expr::Agg { name: "count", distinct: false, arg: None }), Box::new(Expr::Literal(rng.gen_range(0..3).to_string())))
+        });
         (items, group_by, having)
     } else {
         ((0..rng.gen_range(1..=3)).map(|_| expr(rng, tables, &cols, depth, 2)).collect(), Vec::new(), None)
@@ -151,18 +175,7 @@ fn select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String], depth: u32) 
     let distinct = rng.gen_bool(0.15);
     // DISTINCT keeps one of several equal values: see `distinguishable`.
     let items = if distinct && !aggregate { distinguishable(items) } else { items };
-    Select {
-        distinct,
-        items,
-        from: Some((tables[base].name.clone(), alias)),
-        joins,
-        filter,
-        group_by,
-        having,
-        order_by,
-        limit,
-        compound: Vec::new(),
-    }
+    Select { distinct, items, from: Some((tables[base].name.clone(), alias)), joins, filter, group_by, having, order_by, limit, compound: Vec::new() }
 }
 
 /// Items for DISTINCT or a compound, which keep one row of several equal
@@ -196,10 +209,14 @@ fn compound(rng: &mut ChaCha8Rng, tables: &[Table]) -> Select {
             s.items.truncate(w);
             if !s.group_by.is_empty() {
                 // Items of an aggregate query must stay keys or aggregates.
-                s.items = s.items.into_iter().map(|e| match e {
-                    Expr::Column(_) => Expr::Literal("NULL".into()),
-                    other => other,
-                }).collect();
+                s.items = s
+                    .items
+                    .into_iter()
+                    .map(|e| match e {
+                        Expr::Column(_) => Expr::Literal("NULL".into()),
+                        other => other,
+                    })
+                    .collect();
             }
         }
         s.items = distinguishable(std::mem::take(&mut s.items));
@@ -243,7 +260,11 @@ fn predicate(rng: &mut ChaCha8Rng, tables: &[Table], cols: &[String], depth: u32
             let c = predicate(rng, tables, cols, depth);
             Expr::Binary(if rng.gen_bool(0.5) { "AND" } else { "OR" }, Box::new(b), Box::new(c))
         }
-        6 => Expr::Binary(if rng.gen_bool(0.5) { "LIKE" } else { "GLOB" }, a, Box::new(Expr::Literal(["'a%'", "'%b'", "'A*'", "'_'", "'1%'"].choose(rng).unwrap().to_string()))),
+        6 => Expr::Binary(
+            if rng.gen_bool(0.5) { "LIKE" } else { "GLOB" },
+            a,
+            Box::new(Expr::Literal(["'a%'", "'%b'", "'A*'", "'_'", "'1%'"].choose(rng).unwrap().to_string())),
+        ),
         _ => {
             let op = *["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"].choose(rng).unwrap();
             Expr::Binary(op, a, Box::new(expr(rng, tables, cols, depth, 1)))
@@ -265,11 +286,7 @@ fn single_column_select(rng: &mut ChaCha8Rng, tables: &[Table], outer: &[String]
 
 fn expr(rng: &mut ChaCha8Rng, tables: &[Table], cols: &[String], depth: u32, budget: u32) -> Expr {
     if budget == 0 || rng.gen_bool(0.35) {
-        return if !cols.is_empty() && rng.gen_bool(0.7) {
-            Expr::Column(cols.choose(rng).unwrap().clone())
-        } else {
-            Expr::Literal(literal(rng))
-        };
+        return if !cols.is_empty() && rng.gen_bool(0.7) { Expr::Column(cols.choose(rng).unwrap().clone()) } else { Expr::Literal(literal(rng)) };
     }
     let sub = |rng: &mut ChaCha8Rng| Box::new(expr(rng, tables, cols, depth, budget - 1));
     match rng.gen_range(0..12) {
@@ -279,9 +296,26 @@ fn expr(rng: &mut ChaCha8Rng, tables: &[Table], cols: &[String], depth: u32, bud
         }
         3 => Expr::Unary(["-", "NOT", "~", "+"].choose(rng).unwrap(), sub(rng)),
         4 => {
-            let (name, n) = *[("abs", 1), ("coalesce", 2), ("nullif", 2), ("length", 1), ("upper", 1), ("lower", 1), ("typeof", 1), ("ifnull", 2), ("max", 2), ("min", 2), ("instr", 2), ("trim", 1), ("round", 1), ("substr", 2), ("hex", 1), ("quote", 1)]
-                .choose(rng)
-                .unwrap();
+            let (name, n) = *[
+                ("abs", 1),
+                ("coalesce", 2),
+                ("nullif", 2),
+                ("length", 1),
+                ("upper", 1),
+                ("lower", 1),
+                ("typeof", 1),
+                ("ifnull", 2),
+                ("max", 2),
+                ("min", 2),
+                ("instr", 2),
+                ("trim", 1),
+                ("round", 1),
+                ("substr", 2),
+                ("hex", 1),
+                ("quote", 1),
+            ]
+            .choose(rng)
+            .unwrap();
             Expr::Func(name, (0..n).map(|_| expr(rng, tables, cols, depth, budget - 1)).collect())
         }
         5 => Expr::Case {
@@ -315,8 +349,6 @@ fn scope_columns_of(s: &Select, tables: &[Table]) -> Vec<String> {
     terms.extend(s.joins.iter().map(|j| (j.table.clone(), j.alias.clone())));
     terms
         .iter()
-        .flat_map(|(t, a)| {
-            tables.iter().filter(move |tb| &tb.name == t).flat_map(move |tb| tb.columns.iter().map(move |c| format!("{a}.{c}")))
-        })
+        .flat_map(|(t, a)| tables.iter().filter(move |tb| &tb.name == t).flat_map(move |tb| tb.columns.iter().map(move |c| format!("{a}.{c}"))))
         .collect()
 }

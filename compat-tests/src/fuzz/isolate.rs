@@ -83,13 +83,7 @@ pub fn run(kind: &EngineKind, target: &Target, limits: &[(i32, i32)], steps: &[S
     match spawned.map(|h| h.join()) {
         Ok(Ok(ran)) => ran,
         Ok(Err(p)) => Ran { outcomes: Vec::new(), expired: false, panic: Some(panic_text(p)), open_failed: false, elapsed: Duration::ZERO },
-        Err(e) => Ran {
-            outcomes: Vec::new(),
-            expired: false,
-            panic: Some(format!("cannot spawn a thread: {e}")),
-            open_failed: true,
-            elapsed: Duration::ZERO,
-        },
+        Err(e) => Ran { outcomes: Vec::new(), expired: false, panic: Some(format!("cannot spawn a thread: {e}")), open_failed: true, elapsed: Duration::ZERO },
     }
 }
 

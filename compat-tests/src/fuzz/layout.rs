@@ -102,7 +102,8 @@ pub fn read(b: &[u8], roots: &[u32]) -> Layout {
         let interior = kind == 2 || kind == 5;
         let n = u16_at(b, hdr + 3);
         let array = hdr + if interior { 12 } else { 8 };
-        let mut page = BtPage { pgno: p, base, hdr, kind, slots: Vec::new(), cells: Vec::new(), children: Vec::new(), overflow_ptrs: Vec::new(), payloads: Vec::new() };
+        let mut page =
+            BtPage { pgno: p, base, hdr, kind, slots: Vec::new(), cells: Vec::new(), children: Vec::new(), overflow_ptrs: Vec::new(), payloads: Vec::new() };
         if interior {
             page.children.push(hdr + 8);
             todo.push(u32_at(b, hdr + 8));

@@ -112,9 +112,7 @@ fn parse(args: Vec<String>) -> Result<FuzzArgs, String> {
                     f.cases = u64::MAX / 2;
                 }
             }
-            "--case-timeout" => {
-                f.case_timeout = Duration::from_secs(value("--case-timeout")?.parse().map_err(|_| "--case-timeout: seconds")?)
-            }
+            "--case-timeout" => f.case_timeout = Duration::from_secs(value("--case-timeout")?.parse().map_err(|_| "--case-timeout: seconds")?),
             other => return Err(format!("fuzz: unknown option {other}")),
         }
     }
@@ -171,9 +169,7 @@ fn already_saved(dir: &Path, body: &str, signature: &Option<String>) -> bool {
     entries.filter_map(|e| e.ok()).any(|e| {
         let Ok(text) = std::fs::read_to_string(e.path()) else { return false };
         let same_body = text.split_once("\n\n").map(|(_, b)| b) == Some(body);
-        let same_signature = signature.as_ref().is_some_and(|s| {
-            text.lines().any(|l| l.strip_prefix(SIGNATURE_PREFIX) == Some(s.as_str()))
-        });
+        let same_signature = signature.as_ref().is_some_and(|s| text.lines().any(|l| l.strip_prefix(SIGNATURE_PREFIX) == Some(s.as_str())));
         same_body || same_signature
     })
 }

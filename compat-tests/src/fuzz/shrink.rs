@@ -73,11 +73,8 @@ pub fn replay(steps: &[Step], test: &EngineKind) -> (Vec<Outcome>, Option<(usize
     for (i, step) in steps.iter().enumerate() {
         let sql = step.sql();
         let want = run_one(&mut reference, &None, &sql);
-        let got = if engine.is_none() && open_error.is_none() {
-            Outcome::Panic("engine panicked earlier".into())
-        } else {
-            run_one(&mut engine, &open_error, &sql)
-        };
+        let got =
+            if engine.is_none() && open_error.is_none() { Outcome::Panic("engine panicked earlier".into()) } else { run_one(&mut engine, &open_error, &sql) };
         let same = match (&want, &got) {
             (Outcome::Error(a), Outcome::Error(b)) => a.message == b.message,
             (Outcome::Rows(a), Outcome::Rows(b)) => a.columns == b.columns && render(&want) == render(&got),

@@ -58,13 +58,8 @@ pub fn format_value(cell: &Cell, letter: char) -> String {
 /// Format every value of `rows` and order them as `sort` says.
 pub fn format_rows(rows: &Rows, types: &str, sort: SortMode) -> Vec<String> {
     let letters: Vec<char> = types.chars().collect();
-    let mut formatted: Vec<Vec<String>> = rows
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter().enumerate().map(|(i, c)| format_value(c, letters.get(i).copied().unwrap_or('T'))).collect()
-        })
-        .collect();
+    let mut formatted: Vec<Vec<String>> =
+        rows.rows.iter().map(|row| row.iter().enumerate().map(|(i, c)| format_value(c, letters.get(i).copied().unwrap_or('T'))).collect()).collect();
     match sort {
         SortMode::NoSort => formatted.into_iter().flatten().collect(),
         SortMode::RowSort => {

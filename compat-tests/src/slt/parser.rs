@@ -53,7 +53,10 @@ pub enum Expect {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum RecordKind {
-    Statement { expect: Expect, sql: String },
+    Statement {
+        expect: Expect,
+        sql: String,
+    },
     Query {
         types: String,
         sort: SortMode,
@@ -118,20 +121,11 @@ pub fn parse(text: &str) -> Result<Vec<Record>, ParseError> {
                 i += 1;
             }
             "halt" => {
-                records.push(Record {
-                    kind: RecordKind::Halt,
-                    conditions: std::mem::take(&mut conditions),
-                    line: i + 1,
-                    header: i,
-                    results: (i + 1, i + 1),
-                });
+                records.push(Record { kind: RecordKind::Halt, conditions: std::mem::take(&mut conditions), line: i + 1, header: i, results: (i + 1, i + 1) });
                 i += 1;
             }
             "hash-threshold" => {
-                let n = words
-                    .get(1)
-                    .and_then(|w| w.parse().ok())
-                    .ok_or_else(|| err("hash-threshold needs a number".into()))?;
+                let n = words.get(1).and_then(|w| w.parse().ok()).ok_or_else(|| err("hash-threshold needs a number".into()))?;
                 records.push(Record {
                     kind: RecordKind::HashThreshold(n),
                     conditions: std::mem::take(&mut conditions),

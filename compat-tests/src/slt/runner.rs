@@ -15,8 +15,8 @@
 
 use super::format::{format_rows, matches_expected, render};
 use super::parser::{parse, Expect, Record, RecordKind, SortMode};
-use crate::watchdog;
 use crate::engine::{Cell, Engine, EngineError, EngineKind, Rows};
+use crate::watchdog;
 use regex::Regex;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -182,8 +182,8 @@ fn show_difference(want: &[String], got: &[String]) -> (String, String) {
 /// quoted names masked, or "wrong result".
 pub fn cause_of(got: &str) -> String {
     let text = got.lines().next().unwrap_or("");
-    let is_error = text.starts_with("error ") || text.starts_with("panic") || text.contains("cannot open")
-        || text.starts_with("timeout") || text.starts_with("line ");
+    let is_error =
+        text.starts_with("error ") || text.starts_with("panic") || text.contains("cannot open") || text.starts_with("timeout") || text.starts_with("line ");
     if !is_error {
         return "wrong result".into();
     }
@@ -389,16 +389,7 @@ impl State<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn check_query(
-        &mut self,
-        record: &Record,
-        types: &str,
-        sort: SortMode,
-        label: &Option<String>,
-        sql: &str,
-        expected: &Option<Vec<String>>,
-        got: &Outcome,
-    ) {
+    fn check_query(&mut self, record: &Record, types: &str, sort: SortMode, label: &Option<String>, sql: &str, expected: &Option<Vec<String>>, got: &Outcome) {
         let rows = match got {
             Outcome::Rows(rows) => rows,
             // The classic runner ends a query's result silently at a step

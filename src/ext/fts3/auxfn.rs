@@ -48,28 +48,16 @@ pub fn register_cursor(share: &Arc<Mutex<Share>>) -> u32 {
 
 /// Forget a cursor.
 pub fn unregister_cursor(token: u32) {
-    registry()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&token);
+    registry().lock().unwrap_or_else(|e| e.into_inner()).remove(&token);
 }
 
 fn find(ctx: &FunctionContext<'_>, args: &[Value], name: &str) -> Result<Arc<Mutex<Share>>> {
     let st = ctx.arg_subtypes.first().copied().unwrap_or(0);
-    let bad = || {
-        Error::sql(format!(
-            "unable to use function {name} in the requested context"
-        ))
-    };
+    let bad = || Error::sql(format!("unable to use function {name} in the requested context"));
     if st & 0xffff_0000 != TAG || !args.first().is_some_and(|a| a.is_null()) {
         return Err(bad());
     }
-    registry()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&st)
-        .and_then(|w| w.upgrade())
-        .ok_or_else(bad)
+    registry().lock().unwrap_or_else(|e| e.into_inner()).get(&st).and_then(|w| w.upgrade()).ok_or_else(bad)
 }
 
 struct Aux {
@@ -80,17 +68,12 @@ impl ScalarFunction for Aux {
     fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
         let share = find(ctx, args, self.name)?;
         let Some(host) = ctx.host.as_deref_mut() else {
-            return Err(Error::sql(format!(
-                "unable to use function {} in the requested context",
-                self.name
-            )));
+            return Err(Error::sql(format!("unable to use function {} in the requested context", self.name)));
         };
         let c = conn(host)?;
         let mut s = share.lock().unwrap_or_else(|e| e.into_inner());
         match self.name {
-            "offsets" | "snippet" if s.inner.cfg.content == Content::None => {
-                Err(Error::sql("SQL logic error"))
-            }
+            "offsets" | "snippet" if s.inner.cfg.content == Content::None => Err(Error::sql("SQL logic error")),
             "offsets" => offsets(c, &mut s),
             "matchinfo" => matchinfo(c, &mut s, args.get(1)),
             "snippet" => super::snippet::snippet(c, &mut s, &args[1..]),
@@ -98,11 +81,7 @@ impl ScalarFunction for Aux {
                 let inner = s.inner.clone();
                 drop(s);
                 let changed = inner.optimize_fn(c)?;
-                Ok(Value::text(if changed {
-                    "Index optimized"
-                } else {
-                    "Index already optimal"
-                }))
+                Ok(Value::text(if changed { "Index optimized" } else { "Index already optimal" }))
             }
             _ => Err(Error::sql("unknown fts3 function")),
         }
@@ -112,19 +91,8 @@ impl ScalarFunction for Aux {
 /// Register the functions (global versions: they fail unless given an
 /// FTS table's hidden column).
 pub fn register(conn: &mut Connection) -> Result<()> {
-    for (name, n) in [
-        ("offsets", 1),
-        ("matchinfo", 1),
-        ("matchinfo", 2),
-        ("snippet", -1),
-        ("optimize", 1),
-    ] {
-        conn.create_function(FuncDef {
-            name: name.to_string(),
-            n_args: n,
-            flags: FuncFlags::default(),
-            kind: FuncKind::Scalar(Arc::new(Aux { name })),
-        })?;
+    for (name, n) in [("offsets", 1), ("matchinfo", 1), ("matchinfo", 2), ("snippet", -1), ("optimize", 1)] {
+        conn.create_function(FuncDef { name: name.to_string(), n_args: n, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux { name })) })?;
     }
     Ok(())
 }
@@ -134,11 +102,7 @@ pub fn row_values(c: &mut Connection, s: &mut Share) -> Result<Vec<Value>> {
     if let Some(r) = &s.row {
         return Ok(r.clone());
     }
-    let r = s
-        .inner
-        .content_row(c, s.docid)?
-        .map(|x| x.0)
-        .unwrap_or_else(|| vec![Value::Null; s.inner.cfg.columns.len()]);
+    let r = s.inner.content_row(c, s.docid)?.map(|x| x.0).unwrap_or_else(|| vec![Value::Null; s.inner.cfg.columns.len()]);
     s.row = Some(r.clone());
     Ok(r)
 }
@@ -168,16 +132,11 @@ pub fn matchable(run: &Run) -> Vec<usize> {
 }
 
 fn positions(m: &DocMap, docid: i64, col: usize) -> &[i64] {
-    m.get(&docid)
-        .and_then(|cols| cols.iter().find(|(c, _)| *c == col))
-        .map_or(&[], |(_, p)| p.as_slice())
+    m.get(&docid).and_then(|cols| cols.iter().find(|(c, _)| *c == col)).map_or(&[], |(_, p)| p.as_slice())
 }
 
 fn text_of(v: &Value) -> Vec<u8> {
-    v.as_ref()
-        .to_text()
-        .map(|t| t.into_owned())
-        .unwrap_or_default()
+    v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default()
 }
 
 fn offsets(c: &mut Connection, s: &mut Share) -> Result<Value> {
@@ -204,13 +163,7 @@ fn offsets(c: &mut Connection, s: &mut Share) -> Result<Value> {
                 let starts = positions(&run.hits[p], s.docid, col);
                 for j in 0..run.query.phrases[p].tokens.len() {
                     if starts.binary_search(&(t.pos - j as i64)).is_ok() {
-                        out.push(format!(
-                            "{} {} {} {}",
-                            col,
-                            first_term[p] + j,
-                            t.start,
-                            t.end - t.start
-                        ));
+                        out.push(format!("{} {} {} {}", col, first_term[p] + j, t.start, t.end - t.start));
                     }
                 }
             }
@@ -268,10 +221,7 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
             _ => false,
         };
         if !ok {
-            return Err(Error::sql(format!(
-                "unrecognized matchinfo request: {}",
-                *ch as char
-            )));
+            return Err(Error::sql(format!("unrecognized matchinfo request: {}", *ch as char)));
         }
     }
     let ncol = cfg.columns.len();
@@ -283,14 +233,7 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
         if let Some(s) = &stat {
             return Ok(s.clone());
         }
-        let rows = query(
-            c,
-            &format!(
-                "SELECT value FROM {} WHERE id = 0",
-                table(&cfg.db, &cfg.name, "stat")
-            ),
-            &[],
-        )?;
+        let rows = query(c, &format!("SELECT value FROM {} WHERE id = 0", table(&cfg.db, &cfg.name, "stat")), &[])?;
         let b = rows.first().map(|r| text_of(&r[0])).unwrap_or_default();
         let mut v = Vec::new();
         let mut p = 0;
@@ -317,14 +260,7 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
                 }
             }
             b'l' => {
-                let rows = query(
-                    c,
-                    &format!(
-                        "SELECT size FROM {} WHERE docid = ?",
-                        table(&cfg.db, &cfg.name, "docsize")
-                    ),
-                    &[Value::Integer(d)],
-                )?;
+                let rows = query(c, &format!("SELECT size FROM {} WHERE docid = ?", table(&cfg.db, &cfg.name, "docsize")), &[Value::Integer(d)])?;
                 let b = rows.first().map(|r| text_of(&r[0])).unwrap_or_default();
                 let mut p = 0;
                 for _ in 0..ncol {
@@ -350,15 +286,7 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
             b'y' | b'b' => {
                 let live = live_phrases(&run, d);
                 for &p in &phrases {
-                    let counts: Vec<u32> = (0..ncol)
-                        .map(|col| {
-                            if live[p] {
-                                positions(&run.hits[p], d, col).len() as u32
-                            } else {
-                                0
-                            }
-                        })
-                        .collect();
+                    let counts: Vec<u32> = (0..ncol).map(|col| if live[p] { positions(&run.hits[p], d, col).len() as u32 } else { 0 }).collect();
                     if *ch == b'y' {
                         out.extend(counts);
                     } else {

@@ -77,15 +77,8 @@ impl Config {
             s.push_str(&quote(c));
             s.push_str(", ");
         }
-        let lang = self
-            .languageid
-            .clone()
-            .unwrap_or_else(|| "__langid".to_string());
-        s.push_str(&format!(
-            "{} HIDDEN, docid HIDDEN, {} HIDDEN)",
-            quote(&self.name),
-            quote(&lang)
-        ));
+        let lang = self.languageid.clone().unwrap_or_else(|| "__langid".to_string());
+        s.push_str(&format!("{} HIDDEN, docid HIDDEN, {} HIDDEN)", quote(&self.name), quote(&lang)));
         s
     }
 }
@@ -184,35 +177,21 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
     let mut uncompress = None;
     for arg in argv.iter().skip(3) {
         let a = arg.trim();
-        let kv = a
-            .split_once('=')
-            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()));
+        let kv = a.split_once('=').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()));
         // "tokenize NAME" is the old spelling.
-        let tok_old = (tok_spec.is_none()
-            && a.len() > 9
-            && a[..9].eq_ignore_ascii_case("tokenize ")
-            && !a.contains('='))
-        .then(|| &a[9..]);
+        let tok_old = (tok_spec.is_none() && a.len() > 9 && a[..9].eq_ignore_ascii_case("tokenize ") && !a.contains('=')).then(|| &a[9..]);
         if let Some(spec) = tok_old {
             tok_spec = Some(split_words(spec));
             continue;
         }
         match kv {
-            Some((k, v)) if k == "tokenize" && tok_spec.is_none() => {
-                tok_spec = Some(split_words(v))
-            }
+            Some((k, v)) if k == "tokenize" && tok_spec.is_none() => tok_spec = Some(split_words(v)),
             Some((k, v)) if fts4 => {
                 let v = dequote(v);
                 match k.as_str() {
                     "tokenize" => tok_spec = Some(split_words(&v)),
                     "prefix" => prefix = Some(v),
-                    "content" => {
-                        content = if v.is_empty() {
-                            Content::None
-                        } else {
-                            Content::External(v)
-                        }
-                    }
+                    "content" => content = if v.is_empty() { Content::None } else { Content::External(v) },
                     "languageid" => languageid = Some(v),
                     "matchinfo" => {
                         if !v.eq_ignore_ascii_case("fts3") {
@@ -246,14 +225,8 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
         columns.push("content".to_string());
     }
     let compress = match (compress, uncompress) {
-        (Some(_), None) => {
-            return Err(Error::sql(
-                "missing uncompress parameter in fts4 constructor",
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(Error::sql("missing compress parameter in fts4 constructor"))
-        }
+        (Some(_), None) => return Err(Error::sql("missing uncompress parameter in fts4 constructor")),
+        (None, Some(_)) => return Err(Error::sql("missing compress parameter in fts4 constructor")),
         (Some(c), Some(u)) => Some((c, u)),
         (None, None) => None,
     };
@@ -293,24 +266,9 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
         None => tokenizer::create("simple", &[])?,
         Some(words) if words.is_empty() => tokenizer::create("simple", &[])?,
         Some(words) => match tokenizer::create(&words[0], &words[1..]) {
-            Err(e) if words[0].eq_ignore_ascii_case("unicode61") => {
-                return Err(Error::sql("unknown tokenizer")).map_err(|_: Error| e)
-            }
+            Err(e) if words[0].eq_ignore_ascii_case("unicode61") => return Err(Error::sql("unknown tokenizer")).map_err(|_: Error| e),
             r => r?,
         },
     };
-    Ok(Config {
-        fts4,
-        db,
-        name,
-        columns,
-        tokenizer,
-        prefixes,
-        content,
-        languageid,
-        matchinfo_fts3,
-        notindexed: ni,
-        desc,
-        compress,
-    })
+    Ok(Config { fts4, db, name, columns, tokenizer, prefixes, content, languageid, matchinfo_fts3, notindexed: ni, desc, compress })
 }

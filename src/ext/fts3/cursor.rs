@@ -53,43 +53,22 @@ pub struct FtsCursor {
 impl FtsCursor {
     /// A cursor on `inner`.
     pub fn new(inner: Arc<Inner>) -> FtsCursor {
-        let share = Arc::new(Mutex::new(Share {
-            inner: inner.clone(),
-            run: None,
-            docid: 0,
-            row: None,
-            langid: 0,
-        }));
+        let share = Arc::new(Mutex::new(Share { inner: inner.clone(), run: None, docid: 0, row: None, langid: 0 }));
         let token = auxfn::register_cursor(&share);
-        FtsCursor {
-            inner,
-            share,
-            token,
-            docids: Vec::new(),
-            rows: Vec::new(),
-            at: 0,
-        }
+        FtsCursor { inner, share, token, docids: Vec::new(), rows: Vec::new(), at: 0 }
     }
 
     fn sync_share(&mut self) {
         let mut s = self.share.lock().unwrap_or_else(|e| e.into_inner());
         s.docid = self.docids.get(self.at).copied().unwrap_or(0);
-        s.row = self
-            .rows
-            .get(self.at)
-            .and_then(|r| r.as_ref().map(|(v, _)| v.clone()));
+        s.row = self.rows.get(self.at).and_then(|r| r.as_ref().map(|(v, _)| v.clone()));
     }
 
     fn load(&mut self, host: &mut dyn VmHost) -> Result<()> {
         if self.at < self.docids.len() && self.rows[self.at].is_none() {
             let c = conn(host)?;
             let r = self.inner.content_row(c, self.docids[self.at])?;
-            let r = r.unwrap_or_else(|| {
-                (
-                    vec![Value::Null; self.inner.cfg.columns.len()],
-                    self.share.lock().unwrap_or_else(|e| e.into_inner()).langid,
-                )
-            });
+            let r = r.unwrap_or_else(|| (vec![Value::Null; self.inner.cfg.columns.len()], self.share.lock().unwrap_or_else(|e| e.into_inner()).langid));
             self.rows[self.at] = Some(r);
             self.sync_share();
         }
@@ -104,13 +83,7 @@ impl Drop for FtsCursor {
 }
 
 impl VTabCursor for FtsCursor {
-    fn filter(
-        &mut self,
-        host: &mut dyn VmHost,
-        idx_num: i32,
-        idx_str: Option<&str>,
-        args: &[Value],
-    ) -> Result<()> {
+    fn filter(&mut self, host: &mut dyn VmHost, idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
         let c = conn(host)?;
         let cfg = &self.inner.cfg;
         let plan = idx_num & 0xffff;
@@ -121,30 +94,14 @@ impl VTabCursor for FtsCursor {
             v
         };
         let first = if plan != IDX_SCAN { Some(next()) } else { None };
-        let langid = if idx_num & HAVE_LANGID != 0 {
-            next().as_ref().to_i64()
-        } else {
-            0
-        };
-        let ge = if idx_num & HAVE_GE != 0 {
-            Some(next())
-        } else {
-            None
-        };
-        let le = if idx_num & HAVE_LE != 0 {
-            Some(next())
-        } else {
-            None
-        };
+        let langid = if idx_num & HAVE_LANGID != 0 { next().as_ref().to_i64() } else { 0 };
+        let ge = if idx_num & HAVE_GE != 0 { Some(next()) } else { None };
+        let le = if idx_num & HAVE_LE != 0 { Some(next()) } else { None };
         let in_range = |d: i64| -> bool {
-            let ok_ge = ge.as_ref().is_none_or(|v| {
-                crate::value::compare::compare_values(Value::Integer(d).as_ref(), v.as_ref(), None)
-                    != std::cmp::Ordering::Less
-            });
-            let ok_le = le.as_ref().is_none_or(|v| {
-                crate::value::compare::compare_values(Value::Integer(d).as_ref(), v.as_ref(), None)
-                    != std::cmp::Ordering::Greater
-            });
+            let ok_ge =
+                ge.as_ref().is_none_or(|v| crate::value::compare::compare_values(Value::Integer(d).as_ref(), v.as_ref(), None) != std::cmp::Ordering::Less);
+            let ok_le =
+                le.as_ref().is_none_or(|v| crate::value::compare::compare_values(Value::Integer(d).as_ref(), v.as_ref(), None) != std::cmp::Ordering::Greater);
             ok_ge && ok_le
         };
         let desc = match idx_str {
@@ -166,15 +123,10 @@ impl VTabCursor for FtsCursor {
             let mut ids = Vec::new();
             let sql = match &cfg.content {
                 super::config::Content::None => None,
-                super::config::Content::Own => Some(format!(
-                    "SELECT docid FROM {} ORDER BY docid",
-                    super::shadow::table(&cfg.db, &cfg.name, "content")
-                )),
-                super::config::Content::External(t) => Some(format!(
-                    "SELECT rowid FROM {}.{} ORDER BY rowid",
-                    super::config::ident(&cfg.db),
-                    super::config::ident(t)
-                )),
+                super::config::Content::Own => Some(format!("SELECT docid FROM {} ORDER BY docid", super::shadow::table(&cfg.db, &cfg.name, "content"))),
+                super::config::Content::External(t) => {
+                    Some(format!("SELECT rowid FROM {}.{} ORDER BY rowid", super::config::ident(&cfg.db), super::config::ident(t)))
+                }
             };
             if let Some(sql) = sql {
                 for r in super::shadow::query(c, &sql, &[])? {
@@ -191,10 +143,7 @@ impl VTabCursor for FtsCursor {
                 Value::Integer(i) => Some(i),
                 Value::Real(r) if r == (r as i64) as f64 => Some(r as i64),
                 ref other => {
-                    let t = other
-                        .as_ref()
-                        .to_text()
-                        .map(|t| String::from_utf8_lossy(&t).trim().to_string());
+                    let t = other.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).trim().to_string());
                     t.and_then(|s| s.parse::<i64>().ok())
                 }
             };
@@ -209,29 +158,13 @@ impl VTabCursor for FtsCursor {
         } else {
             let col = plan - IDX_FULLTEXT;
             let ncol = cfg.columns.len() as i32;
-            let default_col = if col >= 0 && col < ncol {
-                Some(col as usize)
-            } else {
-                None
-            };
+            let default_col = if col >= 0 && col < ncol { Some(col as usize) } else { None };
             let q = first.unwrap_or(Value::Null);
-            let text = q
-                .as_ref()
-                .to_text()
-                .map(|t| t.into_owned())
-                .unwrap_or_default();
-            let query = expr::parse(
-                &text,
-                cfg.tokenizer.as_ref(),
-                &cfg.columns,
-                default_col,
-                cfg.fts4,
-            )?;
+            let text = q.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+            let query = expr::parse(&text, cfg.tokenizer.as_ref(), &cfg.columns, default_col, cfg.fts4)?;
             let r = {
                 let p = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());
-                let pend = (p.langid == langid || p.is_empty())
-                    .then(|| p.terms.first())
-                    .flatten();
+                let pend = (p.langid == langid || p.is_empty()).then(|| p.terms.first()).flatten();
                 eval::run(c, cfg, pend, langid, query)?
             };
             self.docids = r.docids.iter().copied().filter(|d| in_range(*d)).collect();
@@ -279,9 +212,7 @@ impl VTabCursor for FtsCursor {
         if ctx.column == n + 2 {
             return Ok(Value::Integer(row.map_or(0, |r| r.1)));
         }
-        Ok(row
-            .and_then(|r| r.0.get(ctx.column).cloned())
-            .unwrap_or(Value::Null))
+        Ok(row.and_then(|r| r.0.get(ctx.column).cloned()).unwrap_or(Value::Null))
     }
 
     fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {

@@ -99,10 +99,7 @@ pub fn decode(buf: &[u8], desc: bool) -> Option<Doclist> {
             Some(p) => p.wrapping_add(d),
         };
         prev = Some(docid);
-        let mut e = Entry {
-            docid,
-            cols: Vec::new(),
-        };
+        let mut e = Entry { docid, cols: Vec::new() };
         let mut col = 0usize;
         let mut cur: Vec<i64> = Vec::new();
         let mut last = 0i64;

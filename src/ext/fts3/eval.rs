@@ -37,11 +37,7 @@ pub struct Run {
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {
-    entries
-        .into_iter()
-        .filter(|e| !e.is_delete())
-        .map(|e| (e.docid, e.cols))
-        .collect()
+    entries.into_iter().filter(|e| !e.is_delete()).map(|e| (e.docid, e.cols)).collect()
 }
 
 /// Union of positions of several terms (prefix tokens).
@@ -55,37 +51,14 @@ fn union(maps: Vec<DocMap>) -> DocMap {
             }
         }
     }
-    out.into_iter()
-        .map(|(d, cols)| {
-            (
-                d,
-                cols.into_iter()
-                    .map(|(c, ps)| (c, ps.into_iter().collect()))
-                    .collect(),
-            )
-        })
-        .collect()
+    out.into_iter().map(|(d, cols)| (d, cols.into_iter().map(|(c, ps)| (c, ps.into_iter().collect())).collect())).collect()
 }
 
 /// The matches of one token.
-fn token_map(
-    c: &mut Connection,
-    cfg: &Config,
-    pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>,
-    langid: i64,
-    term: &[u8],
-    prefix: bool,
-) -> Result<DocMap> {
-    let range = if prefix {
-        Range::Prefix(term)
-    } else {
-        Range::Exact(term)
-    };
+fn token_map(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>, langid: i64, term: &[u8], prefix: bool) -> Result<DocMap> {
+    let range = if prefix { Range::Prefix(term) } else { Range::Exact(term) };
     let versions = segments::gather(c, cfg, langid, 0, range, pending)?;
-    let maps: Vec<DocMap> = versions
-        .into_values()
-        .map(|v| entries_to_map(doclist::merge_versions(v, false, false)))
-        .collect();
+    let maps: Vec<DocMap> = versions.into_values().map(|v| entries_to_map(doclist::merge_versions(v, false, false))).collect();
     if maps.len() == 1 {
         return Ok(maps.into_iter().next().unwrap_or_default());
     }
@@ -93,13 +66,7 @@ fn token_map(
 }
 
 /// The matches of a phrase.
-pub fn phrase_map(
-    c: &mut Connection,
-    cfg: &Config,
-    pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>,
-    langid: i64,
-    p: &Phrase,
-) -> Result<DocMap> {
+pub fn phrase_map(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>, langid: i64, p: &Phrase) -> Result<DocMap> {
     let mut maps = Vec::new();
     for t in &p.tokens {
         maps.push(token_map(c, cfg, pending, langid, &t.term, t.prefix)?);
@@ -156,24 +123,14 @@ fn near(a: i64, la: i64, b: i64, lb: i64, n: i64) -> bool {
 /// Filter a NEAR group's phrase maps in place: only documents where, in
 /// one column, every neighbouring pair has positions within distance.
 fn apply_near(ps: &[usize], ds: &[i64], lens: &[i64], hits: &mut [DocMap]) {
-    let docs: Vec<i64> = hits[ps[0]]
-        .keys()
-        .copied()
-        .filter(|d| ps.iter().all(|p| hits[*p].contains_key(d)))
-        .collect();
+    let docs: Vec<i64> = hits[ps[0]].keys().copied().filter(|d| ps.iter().all(|p| hits[*p].contains_key(d))).collect();
     let mut kept: Vec<DocMap> = vec![DocMap::new(); ps.len()];
     for d in docs {
         let cols: BTreeSet<usize> = hits[ps[0]][&d].iter().map(|(c, _)| *c).collect();
         for col in cols {
             let mut lists: Vec<Vec<i64>> = Vec::new();
             for p in ps {
-                lists.push(
-                    hits[*p][&d]
-                        .iter()
-                        .find(|(c, _)| *c == col)
-                        .map(|(_, v)| v.clone())
-                        .unwrap_or_default(),
-                );
+                lists.push(hits[*p][&d].iter().find(|(c, _)| *c == col).map(|(_, v)| v.clone()).unwrap_or_default());
             }
             // Keep positions having a partner on each side, to a fixpoint.
             loop {
@@ -183,19 +140,11 @@ fn apply_near(ps: &[usize], ds: &[i64], lens: &[i64], hits: &mut [DocMap]) {
                     let mut keep = lists[i].clone();
                     if i > 0 {
                         let other = lists[i - 1].clone();
-                        keep.retain(|x| {
-                            other
-                                .iter()
-                                .any(|y| near(*x, lens[ps[i]], *y, lens[ps[i - 1]], ds[i - 1]))
-                        });
+                        keep.retain(|x| other.iter().any(|y| near(*x, lens[ps[i]], *y, lens[ps[i - 1]], ds[i - 1])));
                     }
                     if i + 1 < ps.len() {
                         let other = lists[i + 1].clone();
-                        keep.retain(|x| {
-                            other
-                                .iter()
-                                .any(|y| near(*x, lens[ps[i]], *y, lens[ps[i + 1]], ds[i]))
-                        });
+                        keep.retain(|x| other.iter().any(|y| near(*x, lens[ps[i]], *y, lens[ps[i + 1]], ds[i])));
                     }
                     if keep.len() != before {
                         changed = true;
@@ -252,41 +201,21 @@ fn docs(e: &Expr, hits: &[DocMap]) -> BTreeSet<i64> {
 }
 
 /// Run `query` in language `langid`.
-pub fn run(
-    c: &mut Connection,
-    cfg: &Config,
-    pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>,
-    langid: i64,
-    query: Query,
-) -> Result<Run> {
+pub fn run(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>, langid: i64, query: Query) -> Result<Run> {
     let mut all = Vec::new();
     for p in &query.phrases {
         all.push(phrase_map(c, cfg, pending, langid, p)?);
     }
     let mut hits = all.clone();
     let Some(root) = &query.root else {
-        return Ok(Run {
-            query,
-            all,
-            hits,
-            docids: Vec::new(),
-        });
+        return Ok(Run { query, all, hits, docids: Vec::new() });
     };
     let mut groups = Vec::new();
     near_groups(root, &mut groups);
-    let lens: Vec<i64> = query
-        .phrases
-        .iter()
-        .map(|p| p.tokens.len() as i64)
-        .collect();
+    let lens: Vec<i64> = query.phrases.iter().map(|p| p.tokens.len() as i64).collect();
     for (ps, ds) in &groups {
         apply_near(ps, ds, &lens, &mut hits);
     }
     let docids: Vec<i64> = docs(root, &hits).into_iter().collect();
-    Ok(Run {
-        query,
-        all,
-        hits,
-        docids,
-    })
+    Ok(Run { query, all, hits, docids })
 }

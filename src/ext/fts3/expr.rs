@@ -76,46 +76,21 @@ enum Lex {
 
 /// Parse `q` for a table with `columns`; `default_col` is the column the
 /// MATCH's left side names (`None`: the table, all columns).
-pub fn parse(
-    q: &[u8],
-    tok: &dyn Tokenizer,
-    columns: &[String],
-    default_col: Option<usize>,
-    fts4: bool,
-) -> Result<Query> {
-    let malformed = || {
-        Error::sql(format!(
-            "malformed MATCH expression: [{}]",
-            String::from_utf8_lossy(q)
-        ))
-    };
+pub fn parse(q: &[u8], tok: &dyn Tokenizer, columns: &[String], default_col: Option<usize>, fts4: bool) -> Result<Query> {
+    let malformed = || Error::sql(format!("malformed MATCH expression: [{}]", String::from_utf8_lossy(q)));
     let lexes = lex(q, tok, columns, default_col, fts4).ok_or_else(malformed)?;
     if lexes.is_empty() {
-        return Ok(Query {
-            root: None,
-            phrases: Vec::new(),
-        });
+        return Ok(Query { root: None, phrases: Vec::new() });
     }
-    let mut p = Parser {
-        lexes,
-        at: 0,
-        phrases: Vec::new(),
-        empty: false,
-    };
+    let mut p = Parser { lexes, at: 0, phrases: Vec::new(), empty: false };
     let root = p.or_expr().ok_or_else(malformed)?;
     if p.at != p.lexes.len() {
         return Err(malformed());
     }
     if p.empty {
-        return Ok(Query {
-            root: None,
-            phrases: p.phrases,
-        });
+        return Ok(Query { root: None, phrases: p.phrases });
     }
-    Ok(Query {
-        root: Some(root),
-        phrases: p.phrases,
-    })
+    Ok(Query { root: Some(root), phrases: p.phrases })
 }
 
 fn is_space(b: u8) -> bool {
@@ -129,19 +104,11 @@ fn keyword(q: &[u8], i: usize, kw: &[u8], allow_slash: bool) -> bool {
     }
     match q.get(i + kw.len()) {
         None => true,
-        Some(&b) => {
-            is_space(b) || b == b'"' || b == b'(' || b == b')' || (allow_slash && b == b'/')
-        }
+        Some(&b) => is_space(b) || b == b'"' || b == b'(' || b == b')' || (allow_slash && b == b'/'),
     }
 }
 
-fn lex(
-    q: &[u8],
-    tok: &dyn Tokenizer,
-    columns: &[String],
-    default_col: Option<usize>,
-    fts4: bool,
-) -> Option<Vec<Lex>> {
+fn lex(q: &[u8], tok: &dyn Tokenizer, columns: &[String], default_col: Option<usize>, fts4: bool) -> Option<Vec<Lex>> {
     let mut out = Vec::new();
     let mut i = 0;
     let mut col_filter: Option<usize> = None;
@@ -164,19 +131,12 @@ fn lex(
                 continue;
             }
             b'"' => {
-                let end = q[i + 1..]
-                    .iter()
-                    .position(|&c| c == b'"')
-                    .map(|p| i + 1 + p)?;
+                let end = q[i + 1..].iter().position(|&c| c == b'"').map(|p| i + 1 + p)?;
                 let body = &q[i + 1..end];
                 let toks = tok.tokenize(body);
                 let tokens = toks
                     .iter()
-                    .map(|t| QToken {
-                        term: t.term.clone(),
-                        prefix: body.get(t.end) == Some(&b'*'),
-                        first: fts4 && t.start > 0 && body[t.start - 1] == b'^',
-                    })
+                    .map(|t| QToken { term: t.term.clone(), prefix: body.get(t.end) == Some(&b'*'), first: fts4 && t.start > 0 && body[t.start - 1] == b'^' })
                     .collect();
                 out.push(Lex::Phrase(Phrase { tokens, column }));
                 col_filter = None;
@@ -227,8 +187,7 @@ fn lex(
         let mut filtered = false;
         for (ci, c) in columns.iter().enumerate() {
             let n = c.len();
-            if q.len() > i + n && q[i + n] == b':' && q[i..i + n].eq_ignore_ascii_case(c.as_bytes())
-            {
+            if q.len() > i + n && q[i + n] == b':' && q[i..i + n].eq_ignore_ascii_case(c.as_bytes()) {
                 col_filter = Some(ci);
                 i += n + 1;
                 filtered = true;
@@ -253,14 +212,7 @@ fn lex(
             Some(t) => {
                 let prefix = word.get(t.end) == Some(&b'*');
                 let first = fts4 && t.start > 0 && word[t.start - 1] == b'^';
-                out.push(Lex::Phrase(Phrase {
-                    tokens: vec![QToken {
-                        term: t.term.clone(),
-                        prefix,
-                        first,
-                    }],
-                    column,
-                }));
+                out.push(Lex::Phrase(Phrase { tokens: vec![QToken { term: t.term.clone(), prefix, first }], column }));
                 col_filter = None;
                 i += t.end + usize::from(prefix);
             }

@@ -35,11 +35,7 @@ pub fn decode_leaf(buf: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
     let mut out: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut term: Vec<u8> = Vec::new();
     while pos < buf.len() {
-        let prefix = if out.is_empty() {
-            0
-        } else {
-            varint::get(buf, &mut pos)? as usize
-        };
+        let prefix = if out.is_empty() { 0 } else { varint::get(buf, &mut pos)? as usize };
         let suffix = varint::get(buf, &mut pos)? as usize;
         if prefix > term.len() || pos + suffix > buf.len() {
             return None;
@@ -78,11 +74,7 @@ pub fn decode_interior(buf: &[u8]) -> Option<Interior> {
     let mut terms: Vec<Vec<u8>> = Vec::new();
     let mut term: Vec<u8> = Vec::new();
     while pos < buf.len() {
-        let prefix = if terms.is_empty() {
-            0
-        } else {
-            varint::get(buf, &mut pos)? as usize
-        };
+        let prefix = if terms.is_empty() { 0 } else { varint::get(buf, &mut pos)? as usize };
         let suffix = varint::get(buf, &mut pos)? as usize;
         if prefix > term.len() || pos + suffix > buf.len() {
             return None;
@@ -92,11 +84,7 @@ pub fn decode_interior(buf: &[u8]) -> Option<Interior> {
         pos += suffix;
         terms.push(term.clone());
     }
-    Some(Interior {
-        height,
-        left,
-        terms,
-    })
+    Some(Interior { height, left, terms })
 }
 
 /// A segment laid out: nodes for `%_segments` and the `%_segdir` row.
@@ -130,15 +118,7 @@ pub struct SegmentWriter {
 impl SegmentWriter {
     /// A writer whose nodes get blockids from `first_block` on.
     pub fn new(node_size: usize, first_block: i64) -> SegmentWriter {
-        SegmentWriter {
-            node_size,
-            first_block,
-            leaves: Vec::new(),
-            seps: Vec::new(),
-            cur: vec![0],
-            cur_terms: 0,
-            prev: Vec::new(),
-        }
+        SegmentWriter { node_size, first_block, leaves: Vec::new(), seps: Vec::new(), cur: vec![0], cur_terms: 0, prev: Vec::new() }
     }
 
     /// Whether no term was added.
@@ -149,14 +129,9 @@ impl SegmentWriter {
     /// Add `term` with its encoded doclist.
     pub fn add(&mut self, term: &[u8], doclist: &[u8]) {
         debug_assert!(self.is_empty() || term > &self.prev[..]);
-        let p = if self.cur_terms == 0 {
-            0
-        } else {
-            common_prefix(&self.prev, term)
-        };
+        let p = if self.cur_terms == 0 { 0 } else { common_prefix(&self.prev, term) };
         let suffix = term.len() - p;
-        let mut n =
-            varint::len(suffix as i64) + suffix + varint::len(doclist.len() as i64) + doclist.len();
+        let mut n = varint::len(suffix as i64) + suffix + varint::len(doclist.len() as i64) + doclist.len();
         if self.cur_terms > 0 {
             n += varint::len(p as i64);
         }
@@ -186,14 +161,7 @@ impl SegmentWriter {
     pub fn finish(mut self) -> Layout {
         if self.leaves.is_empty() {
             let n = self.cur.len() as i64;
-            return Layout {
-                blocks: Vec::new(),
-                start: 0,
-                leaves_end: 0,
-                end: 0,
-                leaf_bytes: n,
-                root: self.cur,
-            };
+            return Layout { blocks: Vec::new(), start: 0, leaves_end: 0, end: 0, leaf_bytes: n, root: self.cur };
         }
         if self.cur_terms > 0 {
             let done = std::mem::take(&mut self.cur);
@@ -223,11 +191,7 @@ impl SegmentWriter {
             let mut prev: Vec<u8> = Vec::new();
             for (i, s) in seps.iter().enumerate() {
                 let child = children_first + 1 + i as i64;
-                let p = if nterms == 0 {
-                    0
-                } else {
-                    common_prefix(&prev, s)
-                };
+                let p = if nterms == 0 { 0 } else { common_prefix(&prev, s) };
                 let mut n = varint::len((s.len() - p) as i64) + s.len() - p;
                 if nterms > 0 {
                     n += varint::len(p as i64);
@@ -251,14 +215,7 @@ impl SegmentWriter {
             nodes.push(node);
             if nodes.len() == 1 {
                 let root = nodes.pop().unwrap_or_default();
-                return Layout {
-                    blocks,
-                    start,
-                    leaves_end,
-                    end: id - 1,
-                    leaf_bytes,
-                    root,
-                };
+                return Layout { blocks, start, leaves_end, end: id - 1, leaf_bytes, root };
             }
             children_first = id;
             for n in nodes {

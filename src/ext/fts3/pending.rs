@@ -53,12 +53,7 @@ impl Pending {
             return false;
         }
         match self.last {
-            Some((d, was_delete)) => {
-                docid < d
-                    || (docid == d && !was_delete)
-                    || self.langid != langid
-                    || self.bytes > MAX_PENDING
-            }
+            Some((d, was_delete)) => docid < d || (docid == d && !was_delete) || self.langid != langid || self.bytes > MAX_PENDING,
             None => self.langid != langid,
         }
     }
@@ -75,10 +70,7 @@ impl Pending {
         let mut added = 2;
         let list = self.index(i).entry(term.to_vec()).or_default();
         if list.last().is_none_or(|e| e.docid != docid) {
-            list.push(Entry {
-                docid,
-                cols: Vec::new(),
-            });
+            list.push(Entry { docid, cols: Vec::new() });
             added += term.len() + 10;
         }
         if let Some(e) = list.last_mut() {
@@ -92,10 +84,7 @@ impl Pending {
         let mut added = 0;
         let list = self.index(i).entry(term.to_vec()).or_default();
         if list.last().is_none_or(|e| e.docid != docid) {
-            list.push(Entry {
-                docid,
-                cols: Vec::new(),
-            });
+            list.push(Entry { docid, cols: Vec::new() });
             added = term.len() + 10;
         }
         self.bytes += added;

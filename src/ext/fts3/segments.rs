@@ -54,11 +54,7 @@ fn blob(v: &Value) -> Vec<u8> {
     match v {
         Value::Blob(b) | Value::Text(b) => b.clone(),
         Value::Null => Vec::new(),
-        other => other
-            .as_ref()
-            .to_text()
-            .map(|c| c.into_owned())
-            .unwrap_or_default(),
+        other => other.as_ref().to_text().map(|c| c.into_owned()).unwrap_or_default(),
     }
 }
 
@@ -69,17 +65,17 @@ fn end_block(v: &Value) -> i64 {
         other => {
             let t = blob(other);
             let s = String::from_utf8_lossy(&t);
-            s.split_whitespace()
-                .next()
-                .and_then(|x| x.parse().ok())
-                .unwrap_or(0)
+            s.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(0)
         }
     }
 }
 
 /// Segments with levels in `lo..=hi`, oldest first.
 pub fn list(c: &mut Connection, cfg: &Config, lo: i64, hi: i64) -> Result<Vec<Seg>> {
-    let sql = format!("SELECT level, idx, start_block, leaves_end_block, end_block, root FROM {} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC", table(&cfg.db, &cfg.name, "segdir"));
+    let sql = format!(
+        "SELECT level, idx, start_block, leaves_end_block, end_block, root FROM {} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC",
+        table(&cfg.db, &cfg.name, "segdir")
+    );
     let rows = query(c, &sql, &[Value::Integer(lo), Value::Integer(hi)])?;
     Ok(rows
         .iter()
@@ -95,10 +91,7 @@ pub fn list(c: &mut Connection, cfg: &Config, lo: i64, hi: i64) -> Result<Vec<Se
 }
 
 fn read_block(c: &mut Connection, cfg: &Config, id: i64) -> Result<Vec<u8>> {
-    let sql = format!(
-        "SELECT block FROM {} WHERE blockid = ?",
-        table(&cfg.db, &cfg.name, "segments")
-    );
+    let sql = format!("SELECT block FROM {} WHERE blockid = ?", table(&cfg.db, &cfg.name, "segments"));
     let rows = query(c, &sql, &[Value::Integer(id)])?;
     rows.first().map(|r| blob(&r[0])).ok_or_else(corrupt)
 }
@@ -139,12 +132,7 @@ impl Range<'_> {
 }
 
 /// The `(term, doclist)` pairs of `seg` within `range`.
-pub fn seg_terms(
-    c: &mut Connection,
-    cfg: &Config,
-    seg: &Seg,
-    range: Range<'_>,
-) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+pub fn seg_terms(c: &mut Connection, cfg: &Config, seg: &Seg, range: Range<'_>) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
     let mut out = Vec::new();
     if seg.start == 0 && seg.leaves_end == 0 {
         if seg.root.is_empty() {
@@ -166,12 +154,7 @@ pub fn seg_terms(
             break;
         }
         let inner = node::decode_interior(&n).ok_or_else(corrupt)?;
-        let child = inner.left
-            + inner
-                .terms
-                .iter()
-                .filter(|s| s.as_slice() <= key.as_slice())
-                .count() as i64;
+        let child = inner.left + inner.terms.iter().filter(|s| s.as_slice() <= key.as_slice()).count() as i64;
         if inner.height == 1 {
             leaf_id = Some(child);
             break;
@@ -222,10 +205,7 @@ pub fn gather(
     if let Some(p) = pending {
         let iter: Box<dyn Iterator<Item = (&Vec<u8>, &Vec<Entry>)>> = match range {
             Range::Exact(t) => Box::new(p.get_key_value(t).into_iter()),
-            Range::Prefix(pre) => Box::new(
-                p.range(pre.to_vec()..)
-                    .take_while(move |(k, _)| k.starts_with(pre)),
-            ),
+            Range::Prefix(pre) => Box::new(p.range(pre.to_vec()..).take_while(move |(k, _)| k.starts_with(pre))),
             Range::All => Box::new(p.iter()),
         };
         for (t, e) in iter {
@@ -238,10 +218,7 @@ pub fn gather(
 /// The next idx for a new segment at absolute `level`, merging the level
 /// into the next one first when it is full.
 pub fn alloc_idx(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> Result<i64> {
-    let sql = format!(
-        "SELECT max(idx) FROM {} WHERE level = ?",
-        table(&cfg.db, &cfg.name, "segdir")
-    );
+    let sql = format!("SELECT max(idx) FROM {} WHERE level = ?", table(&cfg.db, &cfg.name, "segdir"));
     let rows = query(c, &sql, &[Value::Integer(level)])?;
     let next = match rows.first().map(|r| &r[0]) {
         Some(Value::Null) | None => 0,
@@ -256,20 +233,9 @@ pub fn alloc_idx(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> Res
 
 /// Write a segment of `terms` (in order, encoded doclists) at `level`
 /// with `idx`.
-pub fn write_segment(
-    c: &mut Connection,
-    cfg: &Config,
-    node_size: usize,
-    level: i64,
-    idx: i64,
-    terms: &[(Vec<u8>, Vec<u8>)],
-) -> Result<i64> {
+pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: i64, idx: i64, terms: &[(Vec<u8>, Vec<u8>)]) -> Result<i64> {
     let segs = table(&cfg.db, &cfg.name, "segments");
-    let rows = query(
-        c,
-        &format!("SELECT coalesce(max(blockid), 0) + 1 FROM {segs}"),
-        &[],
-    )?;
+    let rows = query(c, &format!("SELECT coalesce(max(blockid), 0) + 1 FROM {segs}"), &[])?;
     let first = rows.first().map_or(1, |r| r[0].as_ref().to_i64());
     let mut w = SegmentWriter::new(node_size, first);
     for (t, d) in terms {
@@ -280,33 +246,14 @@ pub fn write_segment(
     for (id, b) in l.blocks {
         query(c, &ins, &[Value::Integer(id), Value::Blob(b)])?;
     }
-    let sql = format!(
-        "INSERT INTO {} VALUES(?, ?, ?, ?, ?, ?)",
-        table(&cfg.db, &cfg.name, "segdir")
-    );
+    let sql = format!("INSERT INTO {} VALUES(?, ?, ?, ?, ?, ?)", table(&cfg.db, &cfg.name, "segdir"));
     let end = Value::Text(format!("{} {}", l.end, l.leaf_bytes).into_bytes());
-    query(
-        c,
-        &sql,
-        &[
-            Value::Integer(level),
-            Value::Integer(idx),
-            Value::Integer(l.start),
-            Value::Integer(l.leaves_end),
-            end,
-            Value::Blob(l.root),
-        ],
-    )?;
+    query(c, &sql, &[Value::Integer(level), Value::Integer(idx), Value::Integer(l.start), Value::Integer(l.leaves_end), end, Value::Blob(l.root)])?;
     Ok(l.leaf_bytes)
 }
 
 /// Merge `segs` (oldest first) into `(term, doclist)` pairs.
-pub fn merge_segments(
-    c: &mut Connection,
-    cfg: &Config,
-    segs: &[Seg],
-    keep_deletes: bool,
-) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+pub fn merge_segments(c: &mut Connection, cfg: &Config, segs: &[Seg], keep_deletes: bool) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
     let mut versions: Versions = BTreeMap::new();
     for seg in segs {
         for (t, d) in seg_terms(c, cfg, seg, Range::All)? {
@@ -326,36 +273,19 @@ pub fn merge_segments(
 
 /// Remove segments' `%_segdir` rows only.
 pub fn drop_rows(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()> {
-    let del_dir = format!(
-        "DELETE FROM {} WHERE level = ? AND idx = ?",
-        table(&cfg.db, &cfg.name, "segdir")
-    );
+    let del_dir = format!("DELETE FROM {} WHERE level = ? AND idx = ?", table(&cfg.db, &cfg.name, "segdir"));
     for s in segs {
-        query(
-            c,
-            &del_dir,
-            &[Value::Integer(s.level), Value::Integer(s.idx)],
-        )?;
+        query(c, &del_dir, &[Value::Integer(s.level), Value::Integer(s.idx)])?;
     }
     Ok(())
 }
 
 /// Remove segments' nodes only.
 pub fn drop_blocks(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()> {
-    let del_blocks = format!(
-        "DELETE FROM {} WHERE blockid BETWEEN ? AND ?",
-        table(&cfg.db, &cfg.name, "segments")
-    );
+    let del_blocks = format!("DELETE FROM {} WHERE blockid BETWEEN ? AND ?", table(&cfg.db, &cfg.name, "segments"));
     for s in segs {
         if s.start > 0 {
-            query(
-                c,
-                &del_blocks,
-                &[
-                    Value::Integer(s.start),
-                    Value::Integer(s.end.max(s.leaves_end)),
-                ],
-            )?;
+            query(c, &del_blocks, &[Value::Integer(s.start), Value::Integer(s.end.max(s.leaves_end))])?;
         }
     }
     Ok(())
@@ -363,30 +293,13 @@ pub fn drop_blocks(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()>
 
 /// Remove segments (their rows and nodes).
 pub fn drop_segments(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<()> {
-    let del_blocks = format!(
-        "DELETE FROM {} WHERE blockid BETWEEN ? AND ?",
-        table(&cfg.db, &cfg.name, "segments")
-    );
-    let del_dir = format!(
-        "DELETE FROM {} WHERE level = ? AND idx = ?",
-        table(&cfg.db, &cfg.name, "segdir")
-    );
+    let del_blocks = format!("DELETE FROM {} WHERE blockid BETWEEN ? AND ?", table(&cfg.db, &cfg.name, "segments"));
+    let del_dir = format!("DELETE FROM {} WHERE level = ? AND idx = ?", table(&cfg.db, &cfg.name, "segdir"));
     for s in segs {
         if s.start > 0 {
-            query(
-                c,
-                &del_blocks,
-                &[
-                    Value::Integer(s.start),
-                    Value::Integer(s.end.max(s.leaves_end)),
-                ],
-            )?;
+            query(c, &del_blocks, &[Value::Integer(s.start), Value::Integer(s.end.max(s.leaves_end))])?;
         }
-        query(
-            c,
-            &del_dir,
-            &[Value::Integer(s.level), Value::Integer(s.idx)],
-        )?;
+        query(c, &del_dir, &[Value::Integer(s.level), Value::Integer(s.idx)])?;
     }
     Ok(())
 }
@@ -398,11 +311,7 @@ pub fn merge_level(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> R
     let older = list(c, cfg, level + 1, base + super::MAX_LEVEL - 1)?;
     let terms = merge_segments(c, cfg, &segs, !older.is_empty())?;
     let idx = alloc_idx(c, cfg, level + 1, base)?;
-    let size = if terms.is_empty() {
-        None
-    } else {
-        Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?)
-    };
+    let size = if terms.is_empty() { None } else { Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?) };
     drop_segments(c, cfg, &segs)?;
     if let Some(n) = size {
         promote(c, cfg, level + 1, n, base)?;
@@ -426,7 +335,11 @@ fn seg_size(v: &Value) -> Option<i64> {
 pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) -> Result<()> {
     let limit = n * 3 / 2;
     let segdir = table(&cfg.db, &cfg.name, "segdir");
-    let rows = query(c, &format!("SELECT level, idx, end_block FROM {segdir} WHERE level > ? AND level <= ? ORDER BY level ASC, idx ASC"), &[Value::Integer(level), Value::Integer(base + super::MAX_LEVEL - 1)])?;
+    let rows = query(
+        c,
+        &format!("SELECT level, idx, end_block FROM {segdir} WHERE level > ? AND level <= ? ORDER BY level ASC, idx ASC"),
+        &[Value::Integer(level), Value::Integer(base + super::MAX_LEVEL - 1)],
+    )?;
     let mut top = None;
     let mut i = 0;
     while i < rows.len() {
@@ -446,45 +359,28 @@ pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) 
         i = j;
     }
     let Some(top) = top else { return Ok(()) };
-    let all = query(c, &format!("SELECT level, idx FROM {segdir} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC"), &[Value::Integer(level), Value::Integer(top)])?;
+    let all = query(
+        c,
+        &format!("SELECT level, idx FROM {segdir} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC"),
+        &[Value::Integer(level), Value::Integer(top)],
+    )?;
     let upd = format!("UPDATE {segdir} SET level = ?, idx = ? WHERE level = ? AND idx = ?");
     for (k, r) in all.iter().enumerate() {
-        query(
-            c,
-            &upd,
-            &[
-                Value::Integer(level),
-                Value::Integer(-1 - k as i64),
-                r[0].clone(),
-                r[1].clone(),
-            ],
-        )?;
+        query(c, &upd, &[Value::Integer(level), Value::Integer(-1 - k as i64), r[0].clone(), r[1].clone()])?;
     }
-    query(
-        c,
-        &format!("UPDATE {segdir} SET idx = -1 - idx WHERE level = ? AND idx < 0"),
-        &[Value::Integer(level)],
-    )?;
+    query(c, &format!("UPDATE {segdir} SET idx = -1 - idx WHERE level = ? AND idx < 0"), &[Value::Integer(level)])?;
     Ok(())
 }
 
 /// The node size: the database's page size less 35 bytes.
 pub fn node_size(c: &mut Connection, cfg: &Config) -> Result<usize> {
-    let rows = query(
-        c,
-        &format!("PRAGMA {}.page_size", super::config::ident(&cfg.db)),
-        &[],
-    )?;
+    let rows = query(c, &format!("PRAGMA {}.page_size", super::config::ident(&cfg.db)), &[])?;
     let ps = rows.first().map_or(4096, |r| r[0].as_ref().to_i64());
     Ok((ps as usize).saturating_sub(35).max(64))
 }
 
 /// Write every pending index of `pending` as new segments.
-pub fn flush(
-    c: &mut Connection,
-    cfg: &Config,
-    pending: &mut super::pending::Pending,
-) -> Result<()> {
+pub fn flush(c: &mut Connection, cfg: &Config, pending: &mut super::pending::Pending) -> Result<()> {
     if pending.is_empty() {
         pending.clear();
         return Ok(());

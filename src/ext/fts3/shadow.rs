@@ -30,11 +30,7 @@ pub fn query(c: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<Vec<
     let mut rows = Vec::new();
     loop {
         match stmt.step(c)? {
-            StepResult::Row => rows.push(
-                (0..stmt.column_count())
-                    .map(|i| stmt.column(i).clone())
-                    .collect(),
-            ),
+            StepResult::Row => rows.push((0..stmt.column_count()).map(|i| stmt.column(i).clone()).collect()),
             StepResult::Done => return Ok(rows),
             StepResult::Io => continue,
         }
@@ -48,9 +44,5 @@ pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
 
 /// `"db"."table_suffix"`.
 pub fn table(db: &str, name: &str, suffix: &str) -> String {
-    format!(
-        "{}.{}",
-        super::config::ident(db),
-        super::config::ident(&format!("{name}_{suffix}"))
-    )
+    format!("{}.{}", super::config::ident(db), super::config::ident(&format!("{name}_{suffix}")))
 }

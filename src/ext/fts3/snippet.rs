@@ -27,15 +27,7 @@ struct Frag {
 /// Compute `snippet(...)` for the share's current row.
 pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Value> {
     let text_arg = |i: usize, d: &str| -> Vec<u8> {
-        args.get(i).map_or_else(
-            || d.as_bytes().to_vec(),
-            |v| {
-                v.as_ref()
-                    .to_text()
-                    .map(|t| t.into_owned())
-                    .unwrap_or_default()
-            },
-        )
+        args.get(i).map_or_else(|| d.as_bytes().to_vec(), |v| v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default())
     };
     let open = text_arg(0, "<b>");
     let close = text_arg(1, "</b>");
@@ -58,19 +50,13 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
     let ncol = cfg.columns.len();
     let mut cols: Vec<(Vec<u8>, Vec<super::tokenizer::Token>, Vec<u64>, Vec<u64>)> = Vec::new();
     for col in 0..ncol {
-        let text = row
-            .get(col)
-            .and_then(|v| v.as_ref().to_text().map(|t| t.into_owned()))
-            .unwrap_or_default();
+        let text = row.get(col).and_then(|v| v.as_ref().to_text().map(|t| t.into_owned())).unwrap_or_default();
         let toks = cfg.tokenizer.tokenize(&text);
         let mut cover = vec![0u64; toks.len()];
         let mut starts = vec![0u64; toks.len()];
         for (k, &p) in phrases.iter().enumerate().take(64) {
             let len = run.query.phrases[p].tokens.len() as i64;
-            if let Some((_, ps)) = run.hits[p]
-                .get(&d)
-                .and_then(|c| c.iter().find(|(c2, _)| *c2 == col))
-            {
+            if let Some((_, ps)) = run.hits[p].get(&d).and_then(|c| c.iter().find(|(c2, _)| *c2 == col)) {
                 for &st in ps {
                     if (st as usize) < toks.len() {
                         starts[st as usize] |= 1 << k;
@@ -89,12 +75,7 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
     let nabs = n.unsigned_abs() as i64;
     let mut chosen: Vec<Frag> = Vec::new();
     for nfrag in 1..=4i64 {
-        let size = if n > 0 {
-            (nabs + nfrag - 1) / nfrag
-        } else {
-            nabs
-        }
-        .max(1);
+        let size = if n > 0 { (nabs + nfrag - 1) / nfrag } else { nabs }.max(1);
         chosen.clear();
         let mut got = 0u64;
         for _ in 0..nfrag {
@@ -115,12 +96,7 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
                     let new = cov & !got;
                     let score = (new.count_ones() as i64) * 1000 + hits;
                     if best.as_ref().is_none_or(|b| score > b.score) {
-                        best = Some(Frag {
-                            col: ci,
-                            start: st,
-                            covered: cov,
-                            score,
-                        });
+                        best = Some(Frag { col: ci, start: st, covered: cov, score });
                     }
                 }
             }
@@ -142,18 +118,10 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
         return Ok(Value::text(""));
     }
     // A snippet taken from NULL text is NULL.
-    if chosen
-        .iter()
-        .all(|f| row.get(f.col).is_none_or(|v| v.is_null()))
-    {
+    if chosen.iter().all(|f| row.get(f.col).is_none_or(|v| v.is_null())) {
         return Ok(Value::Null);
     }
-    let size = if n > 0 {
-        (nabs + chosen.len() as i64 - 1) / chosen.len() as i64
-    } else {
-        nabs
-    }
-    .max(1);
+    let size = if n > 0 { (nabs + chosen.len() as i64 - 1) / chosen.len() as i64 } else { nabs }.max(1);
     // Centre each fragment on its matches (SQLite moves it so the
     // tokens before the first match and after the last one balance).
     for f in chosen.iter_mut() {

@@ -24,10 +24,7 @@ use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{
-    ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig,
-    ON_CONFLICT_REPLACE,
-};
+use crate::vtab::{ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
 use std::sync::{Arc, Mutex};
 
 /// `fts3` or `fts4`.
@@ -56,13 +53,7 @@ impl Module for FtsModule {
     fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let cfg = config::parse(args, self.fts4)?;
         let c = conn(host)?;
-        let t = |s: &str| {
-            format!(
-                "{}.{}",
-                config::ident(&cfg.db),
-                config::quote(&format!("{}_{s}", cfg.name))
-            )
-        };
+        let t = |s: &str| format!("{}.{}", config::ident(&cfg.db), config::quote(&format!("{}_{s}", cfg.name)));
         if cfg.content == Content::Own {
             let mut cols = String::from("docid INTEGER PRIMARY KEY");
             for (i, name) in cfg.columns.iter().enumerate() {
@@ -73,34 +64,20 @@ impl Module for FtsModule {
             }
             exec(c, &format!("CREATE TABLE {}({cols})", t("content")), &[])?;
         }
+        exec(c, &format!("CREATE TABLE {}(blockid INTEGER PRIMARY KEY, block BLOB)", t("segments")), &[])?;
         exec(
             c,
             &format!(
-                "CREATE TABLE {}(blockid INTEGER PRIMARY KEY, block BLOB)",
-                t("segments")
+                "CREATE TABLE {}(level INTEGER,idx INTEGER,start_block INTEGER,leaves_end_block INTEGER,end_block INTEGER,root BLOB,PRIMARY KEY(level, idx))",
+                t("segdir")
             ),
             &[],
         )?;
-        exec(c, &format!("CREATE TABLE {}(level INTEGER,idx INTEGER,start_block INTEGER,leaves_end_block INTEGER,end_block INTEGER,root BLOB,PRIMARY KEY(level, idx))", t("segdir")), &[])?;
         if cfg.has_docsize() {
-            exec(
-                c,
-                &format!(
-                    "CREATE TABLE {}(docid INTEGER PRIMARY KEY, size BLOB)",
-                    t("docsize")
-                ),
-                &[],
-            )?;
+            exec(c, &format!("CREATE TABLE {}(docid INTEGER PRIMARY KEY, size BLOB)", t("docsize")), &[])?;
         }
         if cfg.has_stat() {
-            exec(
-                c,
-                &format!(
-                    "CREATE TABLE {}(id INTEGER PRIMARY KEY, value BLOB)",
-                    t("stat")
-                ),
-                &[],
-            )?;
+            exec(c, &format!("CREATE TABLE {}(id INTEGER PRIMARY KEY, value BLOB)", t("stat")), &[])?;
         }
         Ok(connected(cfg))
     }
@@ -116,15 +93,8 @@ impl Module for FtsModule {
 
 fn connected(cfg: Config) -> Connected {
     let schema = cfg.declaration();
-    let inner = Arc::new(Inner {
-        cfg,
-        pending: Mutex::new(Pending::default()),
-    });
-    Connected {
-        table: Arc::new(FtsTable { inner }),
-        schema,
-        config: VtabConfig::default(),
-    }
+    let inner = Arc::new(Inner { cfg, pending: Mutex::new(Pending::default()) });
+    Connected { table: Arc::new(FtsTable { inner }), schema, config: VtabConfig::default() }
 }
 
 /// idxNum: a full scan.
@@ -148,10 +118,7 @@ impl Inner {
 
     /// Text of a value as FTS tokenizes it.
     fn text(v: &Value) -> Vec<u8> {
-        v.as_ref()
-            .to_text()
-            .map(|t| t.into_owned())
-            .unwrap_or_default()
+        v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default()
     }
 
     /// The row `docid` as `(column values, langid)`, if it exists.
@@ -160,53 +127,30 @@ impl Inner {
         let sql = match &cfg.content {
             Content::None => return Ok(None),
             Content::Own => {
-                let mut cols: Vec<String> = (0..self.ncol())
-                    .map(|i| config::ident(&format!("c{i}{}", cfg.columns[i])))
-                    .collect();
+                let mut cols: Vec<String> = (0..self.ncol()).map(|i| config::ident(&format!("c{i}{}", cfg.columns[i]))).collect();
                 if cfg.languageid.is_some() {
                     cols.push("langid".into());
                 }
-                format!(
-                    "SELECT {} FROM {} WHERE docid = ?",
-                    cols.join(", "),
-                    table(&cfg.db, &cfg.name, "content")
-                )
+                format!("SELECT {} FROM {} WHERE docid = ?", cols.join(", "), table(&cfg.db, &cfg.name, "content"))
             }
             Content::External(t) => {
                 let mut cols: Vec<String> = cfg.columns.iter().map(|c| config::ident(c)).collect();
                 if let Some(l) = &cfg.languageid {
                     cols.push(config::ident(l));
                 }
-                format!(
-                    "SELECT {} FROM {}.{} WHERE rowid = ?",
-                    cols.join(", "),
-                    config::ident(&cfg.db),
-                    config::ident(t)
-                )
+                format!("SELECT {} FROM {}.{} WHERE rowid = ?", cols.join(", "), config::ident(&cfg.db), config::ident(t))
             }
         };
         let rows = query(c, &sql, &[Value::Integer(docid)])?;
         let Some(mut r) = rows.into_iter().next() else {
             return Ok(None);
         };
-        let langid = if cfg.languageid.is_some() {
-            r.pop().map_or(0, |v| v.as_ref().to_i64())
-        } else {
-            0
-        };
+        let langid = if cfg.languageid.is_some() { r.pop().map_or(0, |v| v.as_ref().to_i64()) } else { 0 };
         if let (Some((_, un)), Content::Own) = (&cfg.compress, &cfg.content) {
             for v in r.iter_mut() {
                 if !v.is_null() {
-                    let out = query(
-                        c,
-                        &format!("SELECT {}(?)", config::ident(un)),
-                        std::slice::from_ref(v),
-                    )?;
-                    *v = out
-                        .into_iter()
-                        .next()
-                        .and_then(|mut x| x.pop())
-                        .unwrap_or(Value::Null);
+                    let out = query(c, &format!("SELECT {}(?)", config::ident(un)), std::slice::from_ref(v))?;
+                    *v = out.into_iter().next().and_then(|mut x| x.pop()).unwrap_or(Value::Null);
                 }
             }
         }
@@ -214,13 +158,7 @@ impl Inner {
     }
 
     /// Tokenize a document into the pending terms (or deletion markers).
-    fn index_doc(
-        &self,
-        pending: &mut Pending,
-        docid: i64,
-        values: &[Value],
-        delete: bool,
-    ) -> Vec<i64> {
+    fn index_doc(&self, pending: &mut Pending, docid: i64, values: &[Value], delete: bool) -> Vec<i64> {
         let cfg = &self.cfg;
         let mut counts = vec![0i64; self.ncol()];
         for (col, v) in values.iter().enumerate().take(self.ncol()) {
@@ -251,14 +189,7 @@ impl Inner {
     }
 
     fn read_stat(&self, c: &mut Connection) -> Result<Vec<i64>> {
-        let rows = query(
-            c,
-            &format!(
-                "SELECT value FROM {} WHERE id = 0",
-                table(&self.cfg.db, &self.cfg.name, "stat")
-            ),
-            &[],
-        )?;
+        let rows = query(c, &format!("SELECT value FROM {} WHERE id = 0", table(&self.cfg.db, &self.cfg.name, "stat")), &[])?;
         let mut out = vec![0i64; self.ncol() + 2];
         if let Some(r) = rows.first() {
             let b = Self::text(&r[0]);
@@ -278,14 +209,7 @@ impl Inner {
         for v in stat {
             varint::put(&mut b, *v);
         }
-        exec(
-            c,
-            &format!(
-                "REPLACE INTO {} VALUES(0, ?)",
-                table(&self.cfg.db, &self.cfg.name, "stat")
-            ),
-            &[Value::Blob(b)],
-        )
+        exec(c, &format!("REPLACE INTO {} VALUES(0, ?)", table(&self.cfg.db, &self.cfg.name, "stat")), &[Value::Blob(b)])
     }
 
     /// Add (`sign` 1) or remove (-1) a document's counts from `%_stat`.
@@ -307,41 +231,20 @@ impl Inner {
     }
 
     fn bytes_of(&self, values: &[Value]) -> i64 {
-        values
-            .iter()
-            .take(self.ncol())
-            .enumerate()
-            .map(|(i, v)| {
-                if v.is_null() || self.cfg.notindexed[i] {
-                    0
-                } else {
-                    Self::text(v).len() as i64
-                }
-            })
-            .sum()
+        values.iter().take(self.ncol()).enumerate().map(|(i, v)| if v.is_null() || self.cfg.notindexed[i] { 0 } else { Self::text(v).len() as i64 }).sum()
     }
 
     /// Delete document `docid`.
     fn delete(&self, c: &mut Connection, docid: i64) -> Result<()> {
         let cfg = &self.cfg;
         if cfg.content == Content::None {
-            return Err(Error::sql(format!(
-                "cannot DELETE from contentless fts4 table: {}",
-                cfg.name
-            )));
+            return Err(Error::sql(format!("cannot DELETE from contentless fts4 table: {}", cfg.name)));
         }
         let Some((values, langid)) = self.content_row(c, docid)? else {
             return Ok(());
         };
         if cfg.content == Content::Own {
-            let rows = query(
-                c,
-                &format!(
-                    "SELECT 1 FROM {} WHERE docid != ? LIMIT 1",
-                    table(&cfg.db, &cfg.name, "content")
-                ),
-                &[Value::Integer(docid)],
-            )?;
+            let rows = query(c, &format!("SELECT 1 FROM {} WHERE docid != ? LIMIT 1", table(&cfg.db, &cfg.name, "content")), &[Value::Integer(docid)])?;
             if rows.is_empty() {
                 self.delete_all(c)?;
                 if cfg.has_stat() {
@@ -360,24 +263,10 @@ impl Inner {
             counts
         };
         if cfg.content == Content::Own {
-            exec(
-                c,
-                &format!(
-                    "DELETE FROM {} WHERE docid = ?",
-                    table(&cfg.db, &cfg.name, "content")
-                ),
-                &[Value::Integer(docid)],
-            )?;
+            exec(c, &format!("DELETE FROM {} WHERE docid = ?", table(&cfg.db, &cfg.name, "content")), &[Value::Integer(docid)])?;
         }
         if cfg.has_docsize() {
-            exec(
-                c,
-                &format!(
-                    "DELETE FROM {} WHERE docid = ?",
-                    table(&cfg.db, &cfg.name, "docsize")
-                ),
-                &[Value::Integer(docid)],
-            )?;
+            exec(c, &format!("DELETE FROM {} WHERE docid = ?", table(&cfg.db, &cfg.name, "docsize")), &[Value::Integer(docid)])?;
         }
         self.update_stat(c, &counts, self.bytes_of(&values), -1)
     }
@@ -385,45 +274,20 @@ impl Inner {
     /// Empty the content and the index.
     fn delete_all(&self, c: &mut Connection) -> Result<()> {
         let cfg = &self.cfg;
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
         if cfg.content == Content::Own {
-            exec(
-                c,
-                &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "content")),
-                &[],
-            )?;
+            exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "content")), &[])?;
         }
-        exec(
-            c,
-            &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segments")),
-            &[],
-        )?;
-        exec(
-            c,
-            &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segdir")),
-            &[],
-        )?;
+        exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segments")), &[])?;
+        exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segdir")), &[])?;
         if cfg.has_docsize() {
-            exec(
-                c,
-                &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "docsize")),
-                &[],
-            )?;
+            exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "docsize")), &[])?;
         }
         Ok(())
     }
 
     /// Insert a document; returns its docid.
-    fn insert(
-        &self,
-        c: &mut Connection,
-        docid: Option<i64>,
-        values: &[Value],
-        langid: i64,
-    ) -> Result<i64> {
+    fn insert(&self, c: &mut Connection, docid: Option<i64>, values: &[Value], langid: i64) -> Result<i64> {
         let cfg = &self.cfg;
         if langid < 0 {
             return Err(Error::code(crate::error::SQLITE_CONSTRAINT));
@@ -434,17 +298,8 @@ impl Inner {
                 for v in values.iter().take(self.ncol()) {
                     match (&cfg.compress, v.is_null()) {
                         (Some((comp, _)), false) => {
-                            let out = query(
-                                c,
-                                &format!("SELECT {}(?)", config::ident(comp)),
-                                std::slice::from_ref(v),
-                            )?;
-                            params.push(
-                                out.into_iter()
-                                    .next()
-                                    .and_then(|mut x| x.pop())
-                                    .unwrap_or(Value::Null),
-                            );
+                            let out = query(c, &format!("SELECT {}(?)", config::ident(comp)), std::slice::from_ref(v))?;
+                            params.push(out.into_iter().next().and_then(|mut x| x.pop()).unwrap_or(Value::Null));
                         }
                         _ => params.push(v.clone()),
                     }
@@ -453,29 +308,21 @@ impl Inner {
                     params.push(Value::Integer(langid));
                 }
                 let marks = vec!["?"; params.len()].join(", ");
-                exec(
-                    c,
-                    &format!(
-                        "INSERT INTO {} VALUES({marks})",
-                        table(&cfg.db, &cfg.name, "content")
-                    ),
-                    &params,
-                )
-                // SQLite reports a duplicate docid without naming its table.
-                .map_err(|e| {
-                    if e.primary() == crate::error::SQLITE_CONSTRAINT {
-                        Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed")
-                    } else {
-                        e
-                    }
-                })?;
+                exec(c, &format!("INSERT INTO {} VALUES({marks})", table(&cfg.db, &cfg.name, "content")), &params)
+                    // SQLite reports a duplicate docid without naming its table.
+                    .map_err(|e| {
+                        if e.primary() == crate::error::SQLITE_CONSTRAINT {
+                            Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed")
+                        } else {
+                            e
+                        }
+                    })?;
                 match docid {
                     Some(d) => d,
                     None => c.last_insert_rowid(),
                 }
             }
-            _ => docid
-                .ok_or_else(|| Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed"))?,
+            _ => docid.ok_or_else(|| Error::new(crate::error::SQLITE_CONSTRAINT, "constraint failed"))?,
         };
         let counts = {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -491,14 +338,7 @@ impl Inner {
             for n in &counts {
                 varint::put(&mut b, *n);
             }
-            exec(
-                c,
-                &format!(
-                    "REPLACE INTO {} VALUES(?, ?)",
-                    table(&cfg.db, &cfg.name, "docsize")
-                ),
-                &[Value::Integer(docid), Value::Blob(b)],
-            )?;
+            exec(c, &format!("REPLACE INTO {} VALUES(?, ?)", table(&cfg.db, &cfg.name, "docsize")), &[Value::Integer(docid), Value::Blob(b)])?;
         }
         self.update_stat(c, &counts, self.bytes_of(values), 1)?;
         Ok(docid)
@@ -514,10 +354,7 @@ impl Inner {
     fn langids(&self, c: &mut Connection) -> Result<Vec<i64>> {
         let rows = query(
             c,
-            &format!(
-                "SELECT DISTINCT level / ? FROM {}",
-                table(&self.cfg.db, &self.cfg.name, "segdir")
-            ),
+            &format!("SELECT DISTINCT level / ? FROM {}", table(&self.cfg.db, &self.cfg.name, "segdir")),
             &[Value::Integer(super::MAX_LEVEL * self.cfg.n_index())],
         )?;
         Ok(rows.iter().map(|r| r[0].as_ref().to_i64()).collect())
@@ -531,11 +368,7 @@ impl Inner {
 
     /// `optimize`: each index of each language merged into one segment.
     fn optimize(&self, c: &mut Connection) -> Result<bool> {
-        let was_pending = !self
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_empty();
+        let was_pending = !self.pending.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
         self.flush(c)?;
         let mut changed = was_pending;
         let cfg = &self.cfg;
@@ -581,23 +414,8 @@ impl Inner {
         let cfg = &self.cfg;
         let ids: Vec<i64> = match &cfg.content {
             Content::None => return Ok(Vec::new()),
-            Content::Own => query(
-                c,
-                &format!(
-                    "SELECT docid FROM {} ORDER BY docid",
-                    table(&cfg.db, &cfg.name, "content")
-                ),
-                &[],
-            )?,
-            Content::External(t) => query(
-                c,
-                &format!(
-                    "SELECT rowid FROM {}.{} ORDER BY rowid",
-                    config::ident(&cfg.db),
-                    config::ident(t)
-                ),
-                &[],
-            )?,
+            Content::Own => query(c, &format!("SELECT docid FROM {} ORDER BY docid", table(&cfg.db, &cfg.name, "content")), &[])?,
+            Content::External(t) => query(c, &format!("SELECT rowid FROM {}.{} ORDER BY rowid", config::ident(&cfg.db), config::ident(t)), &[])?,
         }
         .iter()
         .map(|r| r[0].as_ref().to_i64())
@@ -617,26 +435,11 @@ impl Inner {
         if cfg.content == Content::None {
             return Err(Error::sql("SQL logic error"));
         }
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
-        exec(
-            c,
-            &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segments")),
-            &[],
-        )?;
-        exec(
-            c,
-            &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segdir")),
-            &[],
-        )?;
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segments")), &[])?;
+        exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "segdir")), &[])?;
         if cfg.has_docsize() {
-            exec(
-                c,
-                &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "docsize")),
-                &[],
-            )?;
+            exec(c, &format!("DELETE FROM {}", table(&cfg.db, &cfg.name, "docsize")), &[])?;
         }
         let mut stat = vec![0i64; self.ncol() + 2];
         for (docid, values, langid) in self.all_rows(c)? {
@@ -654,14 +457,7 @@ impl Inner {
                 for n in &counts {
                     varint::put(&mut b, *n);
                 }
-                exec(
-                    c,
-                    &format!(
-                        "REPLACE INTO {} VALUES(?, ?)",
-                        table(&cfg.db, &cfg.name, "docsize")
-                    ),
-                    &[Value::Integer(docid), Value::Blob(b)],
-                )?;
+                exec(c, &format!("REPLACE INTO {} VALUES(?, ?)", table(&cfg.db, &cfg.name, "docsize")), &[Value::Integer(docid), Value::Blob(b)])?;
             }
             stat[0] += 1;
             for (i, n) in counts.iter().enumerate() {
@@ -685,8 +481,7 @@ impl Inner {
         self.flush(c)?;
         // Expected: per (langid, index, term) the entries.
         let mut expect = Pending::default();
-        let mut by_lang: std::collections::BTreeMap<i64, Pending> =
-            std::collections::BTreeMap::new();
+        let mut by_lang: std::collections::BTreeMap<i64, Pending> = std::collections::BTreeMap::new();
         for (docid, values, langid) in self.all_rows(c)? {
             let p = by_lang.entry(langid).or_default();
             self.index_doc(p, docid, &values, false);
@@ -702,8 +497,7 @@ impl Inner {
             let want = by_lang.remove(&langid).unwrap_or_default();
             for i in 0..cfg.n_index() as usize {
                 let got = segments::gather(c, cfg, langid, i, segments::Range::All, None)?;
-                let mut have: std::collections::BTreeMap<Vec<u8>, Vec<doclist::Entry>> =
-                    std::collections::BTreeMap::new();
+                let mut have: std::collections::BTreeMap<Vec<u8>, Vec<doclist::Entry>> = std::collections::BTreeMap::new();
                 for (t, v) in got {
                     let m = doclist::merge_versions(v, false, false);
                     if !m.is_empty() {
@@ -730,14 +524,10 @@ impl Inner {
                 if s[10..].trim() == "0" {
                     Ok(())
                 } else {
-                    Err(Error::sql(
-                        "fts4: automerge=N other than 0 is not supported",
-                    ))
+                    Err(Error::sql("fts4: automerge=N other than 0 is not supported"))
                 }
             }
-            _ if s.starts_with("merge=") => {
-                Err(Error::sql("fts4: the merge=X,Y command is not supported"))
-            }
+            _ if s.starts_with("merge=") => Err(Error::sql("fts4: the merge=X,Y command is not supported")),
             _ => Err(Error::sql("SQL logic error")),
         }
     }
@@ -765,23 +555,16 @@ impl VTab for FtsTable {
             if !c.usable {
                 continue;
             }
-            if c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= ncol && match_i.is_none()
-            {
+            if c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= ncol && match_i.is_none() {
                 match_i = Some(i);
                 idx = IDX_FULLTEXT + c.column;
             } else if c.op == ConstraintOp::EQ && is_docid(c.column) && eq_i.is_none() {
                 eq_i = Some(i);
             } else if c.op == ConstraintOp::EQ && c.column == lang_col && lang_i.is_none() {
                 lang_i = Some(i);
-            } else if (c.op == ConstraintOp::GE || c.op == ConstraintOp::GT)
-                && is_docid(c.column)
-                && ge_i.is_none()
-            {
+            } else if (c.op == ConstraintOp::GE || c.op == ConstraintOp::GT) && is_docid(c.column) && ge_i.is_none() {
                 ge_i = Some(i);
-            } else if (c.op == ConstraintOp::LE || c.op == ConstraintOp::LT)
-                && is_docid(c.column)
-                && le_i.is_none()
-            {
+            } else if (c.op == ConstraintOp::LE || c.op == ConstraintOp::LT) && is_docid(c.column) && le_i.is_none() {
                 le_i = Some(i);
             }
         }
@@ -836,11 +619,7 @@ impl VTab for FtsTable {
         let c = conn(host)?;
         let cfg = &self.inner.cfg;
         for s in SHADOWS {
-            exec(
-                c,
-                &format!("DROP TABLE IF EXISTS {}", table(&cfg.db, &cfg.name, s)),
-                &[],
-            )?;
+            exec(c, &format!("DROP TABLE IF EXISTS {}", table(&cfg.db, &cfg.name, s)), &[])?;
         }
         Ok(())
     }
@@ -849,13 +628,7 @@ impl VTab for FtsTable {
         true
     }
 
-    fn update(
-        &self,
-        host: &mut dyn VmHost,
-        args: &[Value],
-        on_conflict: ConflictMode,
-        _nochange: &[bool],
-    ) -> Result<Option<i64>> {
+    fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
         let c = conn(host)?;
         let inner = &self.inner;
         let n = inner.ncol();
@@ -870,16 +643,8 @@ impl VTab for FtsTable {
             return Ok(None);
         }
         let values: Vec<Value> = (0..n).map(|i| get(2 + i)).collect();
-        let langid = if inner.cfg.languageid.is_some() {
-            get(4 + n).as_ref().to_i64()
-        } else {
-            0
-        };
-        let mut new_id = if !args[1].is_null() {
-            Some(args[1].as_ref().to_i64())
-        } else {
-            None
-        };
+        let langid = if inner.cfg.languageid.is_some() { get(4 + n).as_ref().to_i64() } else { 0 };
+        let mut new_id = if !args[1].is_null() { Some(args[1].as_ref().to_i64()) } else { None };
         let docid_arg = get(3 + n);
         if !docid_arg.is_null() {
             let d = docid_arg.as_ref().to_i64();
@@ -915,11 +680,7 @@ impl VTab for FtsTable {
     }
 
     fn rollback(&self, _host: &mut dyn VmHost) -> Result<()> {
-        self.inner
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        self.inner.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
         Ok(())
     }
 
@@ -928,11 +689,7 @@ impl VTab for FtsTable {
     }
 
     fn rollback_to(&self, _host: &mut dyn VmHost, _n: i32) -> Result<()> {
-        self.inner
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        self.inner.pending.lock().unwrap_or_else(|e| e.into_inner()).clear();
         Ok(())
     }
 
@@ -947,25 +704,14 @@ impl VTab for FtsTable {
         let exists = |c: &mut Connection, s: &str| -> Result<bool> {
             Ok(!query(
                 c,
-                &format!(
-                    "SELECT 1 FROM {}.sqlite_master WHERE type='table' AND name=?",
-                    config::ident(&cfg.db)
-                ),
+                &format!("SELECT 1 FROM {}.sqlite_master WHERE type='table' AND name=?", config::ident(&cfg.db)),
                 &[Value::text(format!("{}_{s}", cfg.name))],
             )?
             .is_empty())
         };
         for s in SHADOWS {
             if exists(c, s)? {
-                exec(
-                    c,
-                    &format!(
-                        "ALTER TABLE {} RENAME TO {}",
-                        table(&cfg.db, &cfg.name, s),
-                        config::ident(&format!("{new_name}_{s}"))
-                    ),
-                    &[],
-                )?;
+                exec(c, &format!("ALTER TABLE {} RENAME TO {}", table(&cfg.db, &cfg.name, s), config::ident(&format!("{new_name}_{s}"))), &[])?;
             }
         }
         Ok(())
@@ -975,20 +721,13 @@ impl VTab for FtsTable {
         true
     }
 
-    fn integrity(
-        &self,
-        host: &mut dyn VmHost,
-        _schema: &str,
-        _table: &str,
-        _flags: i32,
-    ) -> Result<Option<String>> {
+    fn integrity(&self, host: &mut dyn VmHost, _schema: &str, _table: &str, _flags: i32) -> Result<Option<String>> {
         let c = conn(host)?;
         match self.inner.integrity_check(c) {
             Ok(()) => Ok(None),
-            Err(e) if e.primary() == crate::error::SQLITE_CORRUPT => Ok(Some(format!(
-                "malformed inverted index for FTS4 table {}.{}",
-                self.inner.cfg.db, self.inner.cfg.name
-            ))),
+            Err(e) if e.primary() == crate::error::SQLITE_CORRUPT => {
+                Ok(Some(format!("malformed inverted index for FTS4 table {}.{}", self.inner.cfg.db, self.inner.cfg.name)))
+            }
             Err(e) => Err(e),
         }
     }

@@ -57,14 +57,7 @@ pub fn get(buf: &[u8], pos: &mut usize) -> Option<i64> {
 mod tests {
     #[test]
     fn documented_examples() {
-        for (v, bytes) in [
-            (43i64, vec![0x2b]),
-            (200815, vec![0xef, 0xa0, 0x0c]),
-            (
-                -1,
-                vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-            ),
-        ] {
+        for (v, bytes) in [(43i64, vec![0x2b]), (200815, vec![0xef, 0xa0, 0x0c]), (-1, vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])] {
             let mut out = Vec::new();
             super::put(&mut out, v);
             assert_eq!(out, bytes);

@@ -26,11 +26,7 @@ pub fn bm25(q: &Query, st: &Stats, row: &Row, weights: &[f64]) -> f64 {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
     let n = st.nrow as f64;
-    let avgdl = if st.nrow > 0 {
-        st.ntoken as f64 / n
-    } else {
-        0.0
-    };
+    let avgdl = if st.nrow > 0 { st.ntoken as f64 / n } else { 0.0 };
     let dl: f64 = row.tokens.iter().map(|t| t.len() as f64).sum();
     let mut score = 0.0;
     for (i, _) in q.phrases.iter().enumerate() {
@@ -62,15 +58,11 @@ fn shared_of(v: &Value, name: &str) -> Result<Arc<Mutex<Shared>>> {
     let _ = name;
     let id = v.as_ref().to_i64();
     let map = cursors().lock().unwrap_or_else(|e| e.into_inner());
-    map.get(&id)
-        .cloned()
-        .ok_or_else(|| Error::sql(format!("no such cursor: {id}")))
+    map.get(&id).cloned().ok_or_else(|| Error::sql(format!("no such cursor: {id}")))
 }
 
 fn context_error(name: &str) -> Error {
-    Error::sql(format!(
-        "unable to use function {name} in the requested context"
-    ))
+    Error::sql(format!("unable to use function {name} in the requested context"))
 }
 
 impl ScalarFunction for Aux {
@@ -94,9 +86,7 @@ impl ScalarFunction for Aux {
             }
             Which::Highlight => {
                 if args.len() != 4 {
-                    return Err(Error::sql(
-                        "wrong number of arguments to function highlight()",
-                    ));
+                    return Err(Error::sql("wrong number of arguments to function highlight()"));
                 }
                 highlight(&row, &args[1..])
             }
@@ -110,32 +100,15 @@ impl ScalarFunction for Aux {
 fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
     let col = args[0].as_ref().to_i64();
     if col < 0 || col as usize >= row.values.len() {
-        return Err(Error::new(
-            crate::error::SQLITE_RANGE,
-            "column index out of range",
-        ));
+        return Err(Error::new(crate::error::SQLITE_RANGE, "column index out of range"));
     }
     let col = col as usize;
     let Some(text) = row.values[col].as_ref().to_text().map(|t| t.into_owned()) else {
         return Ok(Value::Null);
     };
-    let open = args[1]
-        .as_ref()
-        .to_text()
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
-    let close = args[2]
-        .as_ref()
-        .to_text()
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
-    let mut spans: Vec<(usize, usize)> = row
-        .inst
-        .iter()
-        .flatten()
-        .filter(|x: &&Inst| x.col == col)
-        .map(|x| (x.pos, x.pos + x.len - 1))
-        .collect();
+    let open = args[1].as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+    let close = args[2].as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+    let mut spans: Vec<(usize, usize)> = row.inst.iter().flatten().filter(|x: &&Inst| x.col == col).map(|x| (x.pos, x.pos + x.len - 1)).collect();
     spans.sort();
     let mut merged: Vec<(usize, usize)> = Vec::new();
     for (a, b) in spans {
@@ -166,12 +139,7 @@ fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
 }
 
 fn def(which: Which, n_args: i32) -> FuncDef {
-    FuncDef {
-        name: NAMES[which as usize].to_string(),
-        n_args,
-        flags: FuncFlags::default(),
-        kind: FuncKind::Scalar(Arc::new(Aux(which))),
-    }
+    FuncDef { name: NAMES[which as usize].to_string(), n_args, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux(which))) }
 }
 
 /// The function an fts5 table substitutes for `name` (xFindFunction).
@@ -200,12 +168,7 @@ impl ScalarFunction for Outside {
 /// context error elsewhere; fts5 tables overload it.
 pub fn register_globals(conn: &mut Connection) -> Result<()> {
     for n in ["bm25", "highlight"] {
-        conn.create_function(FuncDef {
-            name: n.to_string(),
-            n_args: -1,
-            flags: FuncFlags::default(),
-            kind: FuncKind::Scalar(Arc::new(Outside(n))),
-        })?;
+        conn.create_function(FuncDef { name: n.to_string(), n_args: -1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Outside(n))) })?;
     }
     Ok(())
 }

@@ -96,13 +96,7 @@ impl Config {
     pub fn parse(argv: &[String]) -> Result<Config> {
         let db = argv.get(1).cloned().unwrap_or_else(|| "main".into());
         let name = argv.get(2).cloned().unwrap_or_default();
-        let mut cfg = Config {
-            db,
-            name: name.clone(),
-            columns: Vec::new(),
-            unindexed: Vec::new(),
-            prefix: Vec::new(),
-        };
+        let mut cfg = Config { db, name: name.clone(), columns: Vec::new(), unindexed: Vec::new(), prefix: Vec::new() };
         for arg in argv.iter().skip(3) {
             let a = arg.trim();
             let eq = a.find('=');
@@ -122,16 +116,11 @@ impl Config {
                             }
                             match p.parse::<u32>() {
                                 Ok(n) if (1..1000).contains(&n) => cfg.prefix.push(n),
-                                _ => {
-                                    return Err(Error::sql("prefix length out of range (max 999)"))
-                                }
+                                _ => return Err(Error::sql("prefix length out of range (max 999)")),
                             }
                         }
                     }
-                    "tokenize"
-                        if words(&value).first().map(|w| dequote(w)).as_deref()
-                            == Some("unicode61")
-                            && words(&value).len() == 1 => {}
+                    "tokenize" if words(&value).first().map(|w| dequote(w)).as_deref() == Some("unicode61") && words(&value).len() == 1 => {}
                     "detail" if value.eq_ignore_ascii_case("full") => {}
                     "columnsize" if value == "1" => {}
                     "tokenize"
@@ -145,12 +134,7 @@ impl Config {
                     | "tokendata" => {
                         return Err(unsupported(&key));
                     }
-                    _ => {
-                        return Err(Error::sql(format!(
-                            "unrecognized option: \"{}\"",
-                            a[..e].trim()
-                        )))
-                    }
+                    _ => return Err(Error::sql(format!("unrecognized option: \"{}\"", a[..e].trim()))),
                 }
                 continue;
             }
@@ -167,10 +151,7 @@ impl Config {
                 if dequote(opt).eq_ignore_ascii_case("unindexed") {
                     unindexed = true;
                 } else {
-                    return Err(Error::sql(format!(
-                        "unrecognized column option: {}",
-                        dequote(opt)
-                    )));
+                    return Err(Error::sql(format!("unrecognized column option: {}", dequote(opt))));
                 }
             }
             cfg.columns.push(col);
@@ -185,12 +166,7 @@ impl Config {
 
     /// `'db'.'name_suffix'`, quoted for SQL.
     pub fn shadow(&self, suffix: &str) -> String {
-        format!(
-            "\"{}\".'{}_{}'",
-            self.db.replace('"', "\"\""),
-            self.name.replace('\'', "''"),
-            suffix
-        )
+        format!("\"{}\".'{}_{}'", self.db.replace('"', "\"\""), self.name.replace('\'', "''"), suffix)
     }
 
     /// The table as `sqlite3_declare_vtab` declares it: the columns, then
@@ -200,10 +176,7 @@ impl Config {
         for c in &self.columns {
             s.push_str(&format!("\"{}\", ", c.replace('"', "\"\"")));
         }
-        s.push_str(&format!(
-            "\"{}\" HIDDEN, rank HIDDEN)",
-            self.name.replace('"', "\"\"")
-        ));
+        s.push_str(&format!("\"{}\" HIDDEN, rank HIDDEN)", self.name.replace('"', "\"\"")));
         s
     }
 }

@@ -387,7 +387,5 @@ pub const FOLD: &[(u32, u8)] = &[
 
 /// The base letter of `c` when it is one of the letters above.
 pub fn base(c: char) -> Option<char> {
-    FOLD.binary_search_by_key(&(c as u32), |&(k, _)| k)
-        .ok()
-        .map(|i| FOLD[i].1 as char)
+    FOLD.binary_search_by_key(&(c as u32), |&(k, _)| k).ok().map(|i| FOLD[i].1 as char)
 }

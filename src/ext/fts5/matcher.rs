@@ -33,11 +33,7 @@ pub fn phrase_instances(p: &Phrase, doc: &[Vec<String>]) -> Vec<Inst> {
         if !p.cols.get(c).copied().unwrap_or(false) || toks.len() < p.tokens.len() {
             continue;
         }
-        let last = if p.initial {
-            0
-        } else {
-            toks.len() - p.tokens.len()
-        };
+        let last = if p.initial { 0 } else { toks.len() - p.tokens.len() };
         for s in 0..=last {
             let ok = p.tokens.iter().enumerate().all(|(k, (t, prefix))| {
                 let d = &toks[s + k];
@@ -48,11 +44,7 @@ pub fn phrase_instances(p: &Phrase, doc: &[Vec<String>]) -> Vec<Inst> {
                 }
             });
             if ok {
-                out.push(Inst {
-                    col: c,
-                    pos: s,
-                    len: p.tokens.len(),
-                });
+                out.push(Inst { col: c, pos: s, len: p.tokens.len() });
             }
         }
     }

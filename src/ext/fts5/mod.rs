@@ -50,11 +50,7 @@ impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
         let cfg = Config::parse(argv)?;
         let schema = cfg.declaration();
-        Ok(Connected {
-            table: Arc::new(table::Fts5Table::new(cfg)),
-            schema,
-            config: VtabConfig::default(),
-        })
+        Ok(Connected { table: Arc::new(table::Fts5Table::new(cfg)), schema, config: VtabConfig::default() })
     }
 }
 
@@ -71,9 +67,7 @@ impl Module for Fts5Module {
     }
 
     fn shadow_name(&self, suffix: &str) -> bool {
-        shadow::SUFFIXES
-            .iter()
-            .any(|s| s.eq_ignore_ascii_case(suffix))
+        shadow::SUFFIXES.iter().any(|s| s.eq_ignore_ascii_case(suffix))
     }
 }
 

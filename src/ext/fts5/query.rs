@@ -191,10 +191,7 @@ impl Parser<'_> {
 
     /// Whether the next token starts a unit that an implicit AND joins.
     fn starts_simple(&self) -> bool {
-        matches!(
-            self.peek(),
-            Tok::Str(_) | Tok::Near | Tok::Caret | Tok::Minus | Tok::Lcp
-        )
+        matches!(self.peek(), Tok::Str(_) | Tok::Near | Tok::Caret | Tok::Minus | Tok::Lcp)
     }
 
     fn and(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
@@ -232,10 +229,7 @@ impl Parser<'_> {
     }
 
     fn column_index(&self, name: &str) -> Result<usize> {
-        self.columns
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::sql(format!("no such column: {name}")))
+        self.columns.iter().position(|c| c.eq_ignore_ascii_case(name)).ok_or_else(|| Error::sql(format!("no such column: {name}")))
     }
 
     /// A unit: `( query )`, a column filter and what it covers, a NEAR
@@ -295,11 +289,7 @@ impl Parser<'_> {
             _ => return Err(self.err()),
         }
         self.expect(Tok::Colon)?;
-        let sub: Vec<bool> = cols
-            .iter()
-            .zip(&named)
-            .map(|(c, n)| *c && (*n != negate))
-            .collect();
+        let sub: Vec<bool> = cols.iter().zip(&named).map(|(c, n)| *c && (*n != negate)).collect();
         match self.peek() {
             Tok::Lp | Tok::Near | Tok::Caret | Tok::Str(_) => {
                 let (n, _) = self.unit(&sub)?;
@@ -345,10 +335,7 @@ impl Parser<'_> {
                 return Err(self.err());
             };
             self.pos += 1;
-            let mut t: Vec<(String, bool)> = tokenize(s.as_bytes())
-                .into_iter()
-                .map(|t| (t.text, false))
-                .collect();
+            let mut t: Vec<(String, bool)> = tokenize(s.as_bytes()).into_iter().map(|t| (t.text, false)).collect();
             if *self.peek() == Tok::Star {
                 self.pos += 1;
                 if let Some(last) = t.last_mut() {
@@ -362,11 +349,7 @@ impl Parser<'_> {
             }
             break;
         }
-        self.phrases.push(Phrase {
-            tokens,
-            initial,
-            cols: cols.to_vec(),
-        });
+        self.phrases.push(Phrase { tokens, initial, cols: cols.to_vec() });
         Ok(self.phrases.len() - 1)
     }
 }
@@ -378,23 +361,13 @@ pub fn parse(q: &str, columns: &[String], only: Option<usize>) -> Result<Query> 
         return Err(Error::sql(format!("unknown special query: {rest}")));
     }
     let toks = lex(q)?;
-    let cols: Vec<bool> = (0..columns.len())
-        .map(|i| only.is_none_or(|o| o == i))
-        .collect();
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        columns,
-        phrases: Vec::new(),
-    };
+    let cols: Vec<bool> = (0..columns.len()).map(|i| only.is_none_or(|o| o == i)).collect();
+    let mut p = Parser { toks, pos: 0, columns, phrases: Vec::new() };
     let (root, _) = p.or(&cols)?;
     if *p.peek() != Tok::Eof {
         return Err(p.err());
     }
-    Ok(Query {
-        phrases: p.phrases,
-        root,
-    })
+    Ok(Query { phrases: p.phrases, root })
 }
 
 #[cfg(test)]
@@ -410,12 +383,6 @@ mod tests {
         let q = parse("one OR two NOT three", &cols(), None).unwrap();
         assert!(matches!(q.root, Node::Or(_, ref r) if matches!(**r, Node::Not(..))));
         assert!(parse("(one OR two) three", &cols(), None).is_err());
-        assert_eq!(
-            parse("x:one", &cols(), None)
-                .unwrap_err()
-                .to_string()
-                .contains("no such column"),
-            true
-        );
+        assert_eq!(parse("x:one", &cols(), None).unwrap_err().to_string().contains("no such column"), true);
     }
 }

@@ -36,11 +36,7 @@ pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
         let Some(mut st) = st else { break };
         loop {
             match st.step(c)? {
-                StepResult::Row => out.push(
-                    (0..st.column_count())
-                        .map(|i| st.column(i).clone())
-                        .collect(),
-                ),
+                StepResult::Row => out.push((0..st.column_count()).map(|i| st.column(i).clone()).collect()),
                 StepResult::Done => break,
                 StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
             }
@@ -76,10 +72,7 @@ pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
 /// Drop the shadow tables (xDestroy).
 pub fn destroy(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
     let c = conn(host)?;
-    let sql: String = SUFFIXES
-        .iter()
-        .map(|s| format!("DROP TABLE IF EXISTS {};", cfg.shadow(s)))
-        .collect();
+    let sql: String = SUFFIXES.iter().map(|s| format!("DROP TABLE IF EXISTS {};", cfg.shadow(s))).collect();
     rows(c, &sql)?;
     Ok(())
 }

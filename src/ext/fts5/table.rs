@@ -96,8 +96,7 @@ impl VTab for Fts5Table {
             if !c.usable {
                 continue;
             }
-            let take = (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n)
-                || (c.op == ConstraintOp::EQ && c.column == n);
+            let take = (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n) || (c.op == ConstraintOp::EQ && c.column == n);
             if take {
                 cols.push(c.column.to_string());
                 info.usage[i].argv_index = cols.len() as i32;
@@ -120,13 +119,7 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared::default()));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor {
-            id,
-            cfg: self.cfg.clone(),
-            rows: Vec::new(),
-            at: 0,
-            shared,
-        }))
+        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), rows: Vec::new(), at: 0, shared }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -137,23 +130,14 @@ impl VTab for Fts5Table {
         true
     }
 
-    fn update(
-        &self,
-        host: &mut dyn VmHost,
-        args: &[Value],
-        _on_conflict: ConflictMode,
-        _nochange: &[bool],
-    ) -> Result<Option<i64>> {
+    fn update(&self, host: &mut dyn VmHost, args: &[Value], _on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
         let n = self.cfg.columns.len();
         let rowid = |v: &Value| -> Result<Option<i64>> {
             match v {
                 Value::Null => Ok(None),
                 Value::Integer(i) => Ok(Some(*i)),
                 Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.0e18 => Ok(Some(*r as i64)),
-                _ => Err(Error::new(
-                    crate::error::SQLITE_MISMATCH,
-                    "datatype mismatch",
-                )),
+                _ => Err(Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
             }
         };
         if args.len() == 1 {
@@ -170,23 +154,13 @@ impl VTab for Fts5Table {
         let rank = args.get(3 + n).filter(|v| !v.is_null());
         match (rowid(&args[0])?, command) {
             (None, Some(cmd)) => {
-                let cmd = cmd
-                    .as_ref()
-                    .to_text()
-                    .map(|t| String::from_utf8_lossy(&t).into_owned())
-                    .unwrap_or_default();
+                let cmd = cmd.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
                 match (cmd.as_str(), rank) {
-                    ("rebuild" | "optimize", None) => {
-                        writer::apply(host, &self.cfg, writer::Change::Rebuild).map(|_| Some(0))
-                    }
+                    ("rebuild" | "optimize", None) => writer::apply(host, &self.cfg, writer::Change::Rebuild).map(|_| Some(0)),
                     _ => Err(Error::unsupported(&format!("the fts5 command '{cmd}'"))),
                 }
             }
-            (None, None) => writer::apply(
-                host,
-                &self.cfg,
-                writer::Change::Insert(rowid(&args[1])?, vals),
-            ),
+            (None, None) => writer::apply(host, &self.cfg, writer::Change::Insert(rowid(&args[1])?, vals)),
             (Some(old), _) => {
                 let new = rowid(&args[1])?.unwrap_or(old);
                 writer::apply(host, &self.cfg, writer::Change::Update(old, new, vals))
@@ -194,11 +168,7 @@ impl VTab for Fts5Table {
         }
     }
 
-    fn find_function(
-        &self,
-        n_args: i32,
-        name: &str,
-    ) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
+    fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
         super::aux::overload(n_args, name).map(|f| (f, 0))
     }
 }
@@ -248,50 +218,22 @@ impl Fts5Cursor {
 }
 
 impl VTabCursor for Fts5Cursor {
-    fn filter(
-        &mut self,
-        host: &mut dyn VmHost,
-        _idx_num: i32,
-        idx_str: Option<&str>,
-        args: &[Value],
-    ) -> Result<()> {
+    fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
         let ncol = self.cfg.columns.len();
         let mut qs = Vec::new();
-        let targets: Vec<usize> = idx_str
-            .unwrap_or("")
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .filter_map(|s| s.parse().ok())
-            .collect();
+        let targets: Vec<usize> = idx_str.unwrap_or("").split(',').filter(|s| !s.is_empty()).filter_map(|s| s.parse().ok()).collect();
         for (k, a) in args.iter().enumerate() {
             let col = targets.get(k).copied().unwrap_or(ncol);
             // NULL reads as an empty query (a syntax error, as in SQLite).
-            let text = a
-                .as_ref()
-                .to_text()
-                .map(|t| t.into_owned())
-                .unwrap_or_default();
+            let text = a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
             let text = String::from_utf8_lossy(&text).into_owned();
-            qs.push(query::parse(
-                &text,
-                &self.cfg.columns,
-                (col < ncol).then_some(col),
-            )?);
+            qs.push(query::parse(&text, &self.cfg.columns, (col < ncol).then_some(col))?);
         }
         let q = and_all(qs).map(Arc::new);
         let c = shadow::conn(host)?;
         let cols: String = (0..ncol).map(|i| format!(", c{i}")).collect();
-        let data = shadow::rows(
-            c,
-            &format!(
-                "SELECT id{cols} FROM {} ORDER BY id",
-                self.cfg.shadow("content")
-            ),
-        )?;
-        let mut stats = Stats {
-            nhit: vec![0; q.as_ref().map_or(0, |q| q.phrases.len())],
-            ..Stats::default()
-        };
+        let data = shadow::rows(c, &format!("SELECT id{cols} FROM {} ORDER BY id", self.cfg.shadow("content")))?;
+        let mut stats = Stats { nhit: vec![0; q.as_ref().map_or(0, |q| q.phrases.len())], ..Stats::default() };
         let mut rows = Vec::new();
         for r in data {
             let rowid = match r.first() {
@@ -299,21 +241,14 @@ impl VTabCursor for Fts5Cursor {
                 _ => return Err(Error::corrupt()),
             };
             let values: Vec<Value> = r[1..].to_vec();
-            let tokens: Vec<Vec<Token>> = values
-                .iter()
-                .zip(&self.cfg.unindexed)
-                .map(|(v, un)| if *un { Vec::new() } else { value_tokens(v) })
-                .collect();
+            let tokens: Vec<Vec<Token>> = values.iter().zip(&self.cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v) }).collect();
             stats.nrow += 1;
             stats.ntoken += tokens.iter().map(|t| t.len() as i64).sum::<i64>();
             let mut inst = Vec::new();
             let keep = match &q {
                 None => true,
                 Some(q) => {
-                    let doc: Vec<Vec<String>> = tokens
-                        .iter()
-                        .map(|t| t.iter().map(|x| x.text.clone()).collect())
-                        .collect();
+                    let doc: Vec<Vec<String>> = tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
                     for (i, p) in q.phrases.iter().enumerate() {
                         if !matcher::phrase_instances(p, &doc).is_empty() {
                             stats.nhit[i] += 1;
@@ -323,12 +258,7 @@ impl VTabCursor for Fts5Cursor {
                 }
             };
             if keep {
-                rows.push(Arc::new(Row {
-                    rowid,
-                    values,
-                    tokens,
-                    inst,
-                }));
+                rows.push(Arc::new(Row { rowid, values, tokens, inst }));
             }
         }
         self.rows = rows;
@@ -377,8 +307,5 @@ impl VTabCursor for Fts5Cursor {
 
 /// The tokens of a stored value (its text form; NULL has none).
 pub fn value_tokens(v: &Value) -> Vec<Token> {
-    v.as_ref()
-        .to_text()
-        .map(|t| tokenize(&t))
-        .unwrap_or_default()
+    v.as_ref().to_text().map(|t| tokenize(&t)).unwrap_or_default()
 }

@@ -63,11 +63,7 @@ pub fn tokenize(text: &[u8]) -> Vec<Token> {
     let mut cur: Option<Token> = None;
     for (i, c) in s.char_indices() {
         if is_token_char(c) {
-            let t = cur.get_or_insert_with(|| Token {
-                text: String::new(),
-                start: i,
-                end: i,
-            });
+            let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
             if let Some(f) = fold(c) {
                 t.text.push(f);
             }
@@ -92,10 +88,7 @@ mod tests {
 
     #[test]
     fn splits_and_folds() {
-        let t: Vec<String> = tokenize("Héllo, WORLD_x 42".as_bytes())
-            .into_iter()
-            .map(|t| t.text)
-            .collect();
+        let t: Vec<String> = tokenize("Héllo, WORLD_x 42".as_bytes()).into_iter().map(|t| t.text).collect();
         assert_eq!(t, ["hello", "world", "x", "42"]);
     }
 }

@@ -92,14 +92,7 @@ fn leaf(cfg: &Config, docs: &BTreeMap<i64, Vec<Vec<String>>>) -> Result<Option<V
             for (p, t) in toks.iter().enumerate() {
                 let mut key = vec![b'0'];
                 key.extend_from_slice(t.as_bytes());
-                index
-                    .entry(key)
-                    .or_default()
-                    .entry(*rowid)
-                    .or_default()
-                    .entry(c)
-                    .or_default()
-                    .push(p);
+                index.entry(key).or_default().entry(*rowid).or_default().entry(c).or_default().push(p);
             }
         }
     }
@@ -180,10 +173,7 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, change: Change) -> Result<Opti
     let n = cfg.columns.len();
     let cols: String = (0..n).map(|i| format!(", c{i}")).collect();
     let mut content: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
-    for r in rows(
-        c,
-        &format!("SELECT id{cols} FROM {} ORDER BY id", cfg.shadow("content")),
-    )? {
+    for r in rows(c, &format!("SELECT id{cols} FROM {} ORDER BY id", cfg.shadow("content")))? {
         let Value::Integer(id) = r[0] else {
             return Err(Error::corrupt());
         };
@@ -203,11 +193,7 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, change: Change) -> Result<Opti
             let id = match id {
                 Some(i) => i,
                 None => match content.keys().next_back() {
-                    Some(&m) if m == i64::MAX => {
-                        return Err(Error::unsupported(
-                            "choosing an fts5 rowid after the largest",
-                        ))
-                    }
+                    Some(&m) if m == i64::MAX => return Err(Error::unsupported("choosing an fts5 rowid after the largest")),
                     Some(&m) => m + 1,
                     None => 1,
                 },
@@ -236,55 +222,27 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, change: Change) -> Result<Opti
     let docs: BTreeMap<i64, Vec<Vec<String>>> = content
         .iter()
         .map(|(id, vals)| {
-            let t = vals
-                .iter()
-                .zip(&cfg.unindexed)
-                .map(|(v, un)| {
-                    if *un {
-                        Vec::new()
-                    } else {
-                        value_tokens(v).into_iter().map(|t| t.text).collect()
-                    }
-                })
-                .collect();
+            let t =
+                vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v).into_iter().map(|t| t.text).collect() }).collect();
             (*id, t)
         })
         .collect();
     let page = leaf(cfg, &docs)?;
     // Everything checked: write.
     if let Some(id) = del {
-        exec(
-            c,
-            &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("content")),
-            &[Value::Integer(id)],
-        )?;
-        exec(
-            c,
-            &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("docsize")),
-            &[Value::Integer(id)],
-        )?;
+        exec(c, &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("content")), &[Value::Integer(id)])?;
+        exec(c, &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("docsize")), &[Value::Integer(id)])?;
     }
     if let Some((id, vals)) = &put {
         let marks: String = (0..n).map(|_| ", ?").collect();
         let mut params = vec![Value::Integer(*id)];
         params.extend(vals.iter().cloned());
-        exec(
-            c,
-            &format!(
-                "INSERT INTO {}(id{cols}) VALUES(?{marks})",
-                cfg.shadow("content")
-            ),
-            &params,
-        )?;
+        exec(c, &format!("INSERT INTO {}(id{cols}) VALUES(?{marks})", cfg.shadow("content")), &params)?;
         let mut sz = Vec::new();
         for t in &docs[id] {
             put_varint(&mut sz, t.len() as u64);
         }
-        exec(
-            c,
-            &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")),
-            &[Value::Integer(*id), Value::Blob(sz)],
-        )?;
+        exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(*id), Value::Blob(sz)])?;
     }
     let mut avg = Vec::new();
     put_varint(&mut avg, docs.len() as u64);
@@ -294,34 +252,15 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, change: Change) -> Result<Opti
     let data = cfg.shadow("data");
     exec(c, &format!("DELETE FROM {data} WHERE id > 10"), &[])?;
     exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
-    exec(
-        c,
-        &format!("REPLACE INTO {data}(id, block) VALUES(1, ?)"),
-        &[Value::Blob(avg)],
-    )?;
+    exec(c, &format!("REPLACE INTO {data}(id, block) VALUES(1, ?)"), &[Value::Blob(avg)])?;
     let structure = match page {
         Some(page) => {
-            exec(
-                c,
-                &format!("INSERT INTO {data}(id, block) VALUES(?, ?)"),
-                &[Value::Integer((1i64 << 37) + 1), Value::Blob(page)],
-            )?;
-            exec(
-                c,
-                &format!(
-                    "INSERT INTO {}(segid, term, pgno) VALUES(1, X'', 2)",
-                    cfg.shadow("idx")
-                ),
-                &[],
-            )?;
+            exec(c, &format!("INSERT INTO {data}(id, block) VALUES(?, ?)"), &[Value::Integer((1i64 << 37) + 1), Value::Blob(page)])?;
+            exec(c, &format!("INSERT INTO {}(segid, term, pgno) VALUES(1, X'', 2)", cfg.shadow("idx")), &[])?;
             vec![0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1]
         }
         None => vec![0, 0, 0, 0, 0, 0, 0],
     };
-    exec(
-        c,
-        &format!("REPLACE INTO {data}(id, block) VALUES(10, ?)"),
-        &[Value::Blob(structure)],
-    )?;
+    exec(c, &format!("REPLACE INTO {data}(id, block) VALUES(10, ?)"), &[Value::Blob(structure)])?;
     Ok(put.map(|(id, _)| id))
 }

@@ -144,7 +144,7 @@ pub fn check(conn: &mut Connection, db: &str, table: &str) -> Result<String> {
         return Ok("Schema corrupt or not an rtree".to_string());
     };
     let n_coord = n_cols.saturating_sub(1 + (n_rowid - 2));
-    if n_coord < 2 || n_coord > 10 || n_coord % 2 != 0 {
+    if !(2..=10).contains(&n_coord) || n_coord % 2 != 0 {
         return Ok("Schema corrupt or not an rtree".to_string());
     }
     let sql = format!("SELECT sql FROM {}.sqlite_schema WHERE type = 'table' AND name = ?1", ident(db));
@@ -215,11 +215,7 @@ struct RtreeCheck;
 impl ScalarFunction for RtreeCheck {
     fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
         let text = |v: &Value| text_of(v).unwrap_or_default();
-        let (db, table) = if args.len() == 1 {
-            ("main".to_string(), text(&args[0]))
-        } else {
-            (text(&args[0]), text(&args[1]))
-        };
+        let (db, table) = if args.len() == 1 { ("main".to_string(), text(&args[0])) } else { (text(&args[0]), text(&args[1])) };
         let Some(host) = ctx.host.as_deref_mut() else { return Err(Error::code(SQLITE_ERROR)) };
         let conn = super::host_conn(host)?;
         Ok(Value::text(check(conn, &db, &table)?))
@@ -273,28 +269,10 @@ pub fn register_functions(conn: &mut Connection) -> Result<()> {
     // rtreecheck runs SQL, so it is lent the connection (not `builtin`).
     let lent = FuncFlags::default();
     for n in [1, 2] {
-        conn.create_function(FuncDef {
-            name: "rtreecheck".into(),
-            n_args: n,
-            flags: lent,
-            kind: FuncKind::Scalar(Arc::new(RtreeCheck)),
-        })?;
+        conn.create_function(FuncDef { name: "rtreecheck".into(), n_args: n, flags: lent, kind: FuncKind::Scalar(Arc::new(RtreeCheck)) })?;
     }
-    let own = FuncFlags {
-        builtin: true,
-        ..FuncFlags::default()
-    };
-    conn.create_function(FuncDef {
-        name: "rtreenode".into(),
-        n_args: 2,
-        flags: own,
-        kind: FuncKind::Scalar(Arc::new(RtreeNode)),
-    })?;
-    conn.create_function(FuncDef {
-        name: "rtreedepth".into(),
-        n_args: 1,
-        flags: own,
-        kind: FuncKind::Scalar(Arc::new(RtreeDepth)),
-    })?;
+    let own = FuncFlags { builtin: true, ..FuncFlags::default() };
+    conn.create_function(FuncDef { name: "rtreenode".into(), n_args: 2, flags: own, kind: FuncKind::Scalar(Arc::new(RtreeNode)) })?;
+    conn.create_function(FuncDef { name: "rtreedepth".into(), n_args: 1, flags: own, kind: FuncKind::Scalar(Arc::new(RtreeDepth)) })?;
     Ok(())
 }

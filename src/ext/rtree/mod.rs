@@ -63,10 +63,7 @@ struct RtreeModule {
 impl RtreeModule {
     fn open(&self, host: &mut dyn VmHost, args: &[String], create: bool) -> Result<Connected> {
         let cols = Columns::parse(args)?;
-        let names = Names {
-            db: args[1].clone(),
-            table: args[2].clone(),
-        };
+        let names = Names { db: args[1].clone(), table: args[2].clone() };
         // (xConnect runs no SQL: it may be called while a statement is
         // being compiled, a trigger body for instance; the node size is
         // read from the root at first use.)
@@ -90,14 +87,7 @@ impl RtreeModule {
             stmts: StmtCache::default(),
             scanning: AtomicUsize::new(0),
         };
-        Ok(Connected {
-            table: Arc::new(RtreeTable(Arc::new(table))),
-            schema,
-            config: VtabConfig {
-                constraint_support: true,
-                ..VtabConfig::default()
-            },
-        })
+        Ok(Connected { table: Arc::new(RtreeTable(Arc::new(table))), schema, config: VtabConfig { constraint_support: true, ..VtabConfig::default() } })
     }
 }
 
@@ -175,10 +165,7 @@ impl Rtree {
     }
 
     fn set_leaf(&self, conn: &mut Connection, rowid: i64, leaf: i64) -> Result<()> {
-        let sql = format!(
-            "INSERT INTO {}(rowid, nodeno) VALUES(?1, ?2) ON CONFLICT(rowid) DO UPDATE SET nodeno = excluded.nodeno",
-            self.shadow("rowid")
-        );
+        let sql = format!("INSERT INTO {}(rowid, nodeno) VALUES(?1, ?2) ON CONFLICT(rowid) DO UPDATE SET nodeno = excluded.nodeno", self.shadow("rowid"));
         self.stmts.exec(conn, &sql, &[Value::Integer(rowid), Value::Integer(leaf)])
     }
 
@@ -189,11 +176,7 @@ impl Rtree {
         }
         let list: Vec<String> = (0..self.cols.aux.len()).map(|i| format!("a{i}")).collect();
         let sql = format!("SELECT {} FROM {} WHERE rowid = ?1", list.join(","), self.shadow("rowid"));
-        Ok(self
-            .stmts
-            .query(conn, &sql, &[Value::Integer(rowid)], 1)?
-            .pop()
-            .unwrap_or_else(|| vec![Value::Null; self.cols.aux.len()]))
+        Ok(self.stmts.query(conn, &sql, &[Value::Integer(rowid)], 1)?.pop().unwrap_or_else(|| vec![Value::Null; self.cols.aux.len()]))
     }
 
     fn delete_entry(&self, conn: &mut Connection, rowid: i64) -> Result<()> {

@@ -201,10 +201,7 @@ impl Cell {
 /// The bounding box of `cells` (which is not empty), rowid 0.
 pub fn bounding_box<'a>(mut cells: impl Iterator<Item = &'a Cell>) -> Cell {
     let first = cells.next().expect("bounding box of no cells");
-    let mut b = Cell {
-        rowid: 0,
-        coords: first.coords.clone(),
-    };
+    let mut b = Cell { rowid: 0, coords: first.coords.clone() };
     for c in cells {
         b.union_with(c);
     }
@@ -230,12 +227,7 @@ impl Node {
 
     /// A node of `size` zero bytes.
     pub fn empty(number: i64, size: usize, dims: usize, kind: CoordKind) -> Node {
-        Node {
-            number,
-            data: vec![0; size],
-            dims,
-            kind,
-        }
+        Node { number, data: vec![0; size], dims, kind }
     }
 
     /// A node from its stored blob; a blob too short for its own cell
@@ -279,9 +271,7 @@ impl Node {
         let off = 4 + i * Self::cell_size(self.dims);
         let b = &self.data[off..off + Self::cell_size(self.dims)];
         let rowid = i64::from_be_bytes(b[0..8].try_into().unwrap());
-        let coords = (0..2 * self.dims)
-            .map(|k| Coord::from_bits(self.kind, u32::from_be_bytes(b[8 + 4 * k..12 + 4 * k].try_into().unwrap())))
-            .collect();
+        let coords = (0..2 * self.dims).map(|k| Coord::from_bits(self.kind, u32::from_be_bytes(b[8 + 4 * k..12 + 4 * k].try_into().unwrap()))).collect();
         Cell { rowid, coords }
     }
 
@@ -369,10 +359,7 @@ mod tests {
     fn cells_round_trip() {
         let mut n = Node::empty(1, node_size(4096, 2), 2, CoordKind::Float);
         assert_eq!(n.data.len(), 1228);
-        let c = Cell {
-            rowid: 7,
-            coords: vec![Coord::F(1.0), Coord::F(2.0), Coord::F(-3.0), Coord::F(4.0)],
-        };
+        let c = Cell { rowid: 7, coords: vec![Coord::F(1.0), Coord::F(2.0), Coord::F(-3.0), Coord::F(4.0)] };
         assert!(n.push(&c));
         assert!(n.push(&Cell { rowid: 8, ..c.clone() }));
         assert_eq!(n.cell(0), c);

@@ -157,14 +157,7 @@ pub struct Cursor {
 impl Cursor {
     /// A cursor over `rt`, not started.
     pub fn new(rt: Arc<Rtree>) -> Cursor {
-        Cursor {
-            rt,
-            tests: Vec::new(),
-            stack: Vec::new(),
-            counted: false,
-            current: None,
-            aux: None,
-        }
+        Cursor { rt, tests: Vec::new(), stack: Vec::new(), counted: false, current: None, aux: None }
     }
 
     fn set_counted(&mut self, on: bool) {
@@ -246,11 +239,7 @@ impl VTabCursor for Cursor {
                 return Err(Error::code(SQLITE_ERROR));
             }
             match rhs(op, v) {
-                Rhs::Num(x) => self.tests.push(Test {
-                    op,
-                    coord: (col - b'0') as usize,
-                    v: x,
-                }),
+                Rhs::Num(x) => self.tests.push(Test { op, coord: (col - b'0') as usize, v: x }),
                 Rhs::Always => {}
                 Rhs::Never => return Ok(()),
             }

@@ -101,12 +101,7 @@ impl Columns {
             return Err(Error::sql("Wrong number of columns for an rtree table"));
         }
         let names = decl.iter().chain(aux.iter()).map(|t| unquote(t)).collect();
-        Ok(Columns {
-            dims: (decl.len() - 1) / 2,
-            decl,
-            names,
-            aux,
-        })
+        Ok(Columns { dims: (decl.len() - 1) / 2, decl, names, aux })
     }
 
     /// The `CREATE TABLE` handed to `sqlite3_declare_vtab`.

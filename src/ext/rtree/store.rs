@@ -32,13 +32,7 @@ pub struct Store<'a> {
 impl<'a> Store<'a> {
     /// A store over `rt`'s shadow tables.
     pub fn new(rt: &'a Rtree, conn: &'a mut Connection) -> Store<'a> {
-        Store {
-            rt,
-            conn,
-            nodes: HashMap::new(),
-            dirty: BTreeSet::new(),
-            parents: HashMap::new(),
-        }
+        Store { rt, conn, nodes: HashMap::new(), dirty: BTreeSet::new(), parents: HashMap::new() }
     }
 
     /// Node `n` (a copy; put it back with [`Store::put`]).

@@ -76,49 +76,26 @@ pub trait ApplyHandler {
     }
     /// The answer to a conflict (`xConflict`): `row` is the conflicting
     /// row (DATA, CONFLICT), `fk` the violations (FOREIGN_KEY).
-    fn conflict(
-        &mut self,
-        conn: &mut Connection,
-        kind: i32,
-        item: Option<&Item>,
-        row: Option<&[Value]>,
-        fk: i64,
-    ) -> i32;
+    fn conflict(&mut self, conn: &mut Connection, kind: i32, item: Option<&Item>, row: Option<&[Value]>, fk: i64) -> i32;
 }
 
 /// Apply changeset `buf` to the "main" database of `conn`; returns the
 /// rebase buffer (empty when no conflict was resolved, or for a patchset).
-pub fn apply(
-    conn: &mut Connection,
-    buf: &[u8],
-    flags: i32,
-    h: &mut dyn ApplyHandler,
-) -> Result<Vec<u8>> {
+pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHandler) -> Result<Vec<u8>> {
     if flags & APPLY_FKNOACTION != 0 {
         return Err(Error::unsupported("SQLITE_CHANGESETAPPLY_FKNOACTION"));
     }
     let items = read_all(buf, flags & APPLY_INVERT != 0)?;
     let savepoint = flags & APPLY_NOSAVEPOINT == 0;
-    let defer = query(conn, "PRAGMA defer_foreign_keys", &[])?
-        .first()
-        .and_then(|r| r.first().cloned())
-        .unwrap_or(Value::Integer(0));
+    let defer = query(conn, "PRAGMA defer_foreign_keys", &[])?.first().and_then(|r| r.first().cloned()).unwrap_or(Value::Integer(0));
     exec(conn, "PRAGMA defer_foreign_keys = 1")?;
     if savepoint {
         if let Err(e) = exec(conn, "SAVEPOINT changeset_apply") {
-            let _ = exec(
-                conn,
-                &format!("PRAGMA defer_foreign_keys = {}", int(&defer)),
-            );
+            let _ = exec(conn, &format!("PRAGMA defer_foreign_keys = {}", int(&defer)));
             return Err(e);
         }
     }
-    let mut run = Run {
-        conn,
-        h,
-        flags,
-        rebase: RebaseLog::default(),
-    };
+    let mut run = Run { conn, h, flags, rebase: RebaseLog::default() };
     let mut outcome = run.tables(&items);
     if outcome.is_ok() {
         outcome = run.foreign_keys();
@@ -131,10 +108,7 @@ pub fn apply(
         }
         let _ = exec(conn, "RELEASE changeset_apply");
     }
-    let _ = exec(
-        conn,
-        &format!("PRAGMA defer_foreign_keys = {}", int(&defer)),
-    );
+    let _ = exec(conn, &format!("PRAGMA defer_foreign_keys = {}", int(&defer)));
     outcome.map(|()| rebase)
 }
 
@@ -168,10 +142,7 @@ impl Run<'_> {
         let mut i = 0;
         while i < items.len() {
             let table = items[i].table.clone();
-            let end = i + items[i..]
-                .iter()
-                .take_while(|it| std::sync::Arc::ptr_eq(&it.table, &table))
-                .count();
+            let end = i + items[i..].iter().take_while(|it| std::sync::Arc::ptr_eq(&it.table, &table)).count();
             let run = &items[i..end];
             i = end;
             if !self.h.filter(self.conn, &run[0]) {
@@ -208,9 +179,7 @@ impl Run<'_> {
             return Ok(None);
         };
         // (A table without a key, recorded keyed by its rowid.)
-        let rowid_keyed = t.width() == names.len() + 1
-            && t.pk.first() == Some(&1)
-            && t.pk[1..].iter().all(|p| *p == 0);
+        let rowid_keyed = t.width() == names.len() + 1 && t.pk.first() == Some(&1) && t.pk[1..].iter().all(|p| *p == 0);
         if pk.iter().all(|p| *p == 0) && rowid_keyed {
             names.insert(0, "_rowid_".to_string());
             pk.insert(0, 1);
@@ -238,10 +207,7 @@ impl Run<'_> {
         if retry.is_empty() {
             return Ok(());
         }
-        if self.flags & APPLY_NOUPDATELOOP == 0
-            && retry.iter().all(|it| it.change.op == OP_UPDATE)
-            && self.update_loop(target, &retry)?
-        {
+        if self.flags & APPLY_NOUPDATELOOP == 0 && retry.iter().all(|it| it.change.op == OP_UPDATE) && self.update_loop(target, &retry)? {
             return Ok(());
         }
         for it in retry {
@@ -272,12 +238,7 @@ impl Run<'_> {
         }
         let all = target.names.iter().map(|n| ident(n)).collect::<Vec<_>>();
         for row in rows.iter().filter(|r| !r.is_empty()) {
-            let sql = format!(
-                "INSERT INTO main.{}({}) VALUES({})",
-                ident(&items[0].table.name),
-                all.join(", "),
-                params(row.len())
-            );
+            let sql = format!("INSERT INTO main.{}({}) VALUES({})", ident(&items[0].table.name), all.join(", "), params(row.len()));
             if self.write(&sql, row).is_err() {
                 exec(self.conn, "ROLLBACK TO changeset_apply_loop")?;
                 exec(self.conn, "RELEASE changeset_apply_loop")?;
@@ -291,11 +252,7 @@ impl Run<'_> {
     /// A conflict IGNORENOOP answers without the handler: as an OMIT.
     fn noop(&mut self, it: &Item) {
         if !it.patchset {
-            let it = if is_stat1(&it.table.name) {
-                stat1_item(it, true)
-            } else {
-                it.clone()
-            };
+            let it = if is_stat1(&it.table.name) { stat1_item(it, true) } else { it.clone() };
             self.rebase.note(&it, false);
         }
     }
@@ -310,8 +267,7 @@ impl Run<'_> {
             (it, row)
         };
         let answer = self.h.conflict(self.conn, kind, Some(it), row, 0);
-        let resolved = answer == OMIT
-            || (answer == REPLACE && (kind == CONFLICT_DATA || kind == CONFLICT_CONFLICT));
+        let resolved = answer == OMIT || (answer == REPLACE && (kind == CONFLICT_DATA || kind == CONFLICT_CONFLICT));
         if resolved && !it.patchset {
             self.rebase.note(it, answer == REPLACE);
         }
@@ -348,19 +304,11 @@ impl Run<'_> {
                 let mut params = Vec::new();
                 for (i, f) in c.old.iter().enumerate() {
                     if let Some(v) = f {
-                        conds.push(format!(
-                            "{} IS ?{}",
-                            ident(&target.names[i]),
-                            params.len() + 1
-                        ));
+                        conds.push(format!("{} IS ?{}", ident(&target.names[i]), params.len() + 1));
                         params.push(v.clone());
                     }
                 }
-                let sql = format!(
-                    "DELETE FROM main.{} WHERE {}",
-                    ident(&t.name),
-                    conds.join(" AND ")
-                );
+                let sql = format!("DELETE FROM main.{} WHERE {}", ident(&t.name), conds.join(" AND "));
                 match self.write(&sql, &params)? {
                     Some(n) if n > 0 => {}
                     None => {
@@ -387,29 +335,17 @@ impl Run<'_> {
                 let mut conds = Vec::new();
                 for (i, f) in c.old.iter().enumerate() {
                     if let Some(v) = f {
-                        conds.push(format!(
-                            "{} IS ?{}",
-                            ident(&target.names[i]),
-                            params.len() + 1
-                        ));
+                        conds.push(format!("{} IS ?{}", ident(&target.names[i]), params.len() + 1));
                         params.push(v.clone());
                     }
                 }
-                let sql = format!(
-                    "UPDATE main.{} SET {} WHERE {}",
-                    ident(&t.name),
-                    set,
-                    conds.join(" AND ")
-                );
+                let sql = format!("UPDATE main.{} SET {} WHERE {}", ident(&t.name), set, conds.join(" AND "));
                 match self.write(&sql, &params)? {
                     Some(n) if n > 0 => {}
                     None => return Ok(Outcome::Retry),
                     Some(_) => match self.row(target, it)? {
                         Some(row) => {
-                            let already = c.new.iter().enumerate().all(|(i, f)| {
-                                f.as_ref()
-                                    .is_none_or(|v| super::value::same_value(v, &row[i]))
-                            });
+                            let already = c.new.iter().enumerate().all(|(i, f)| f.as_ref().is_none_or(|v| super::value::same_value(v, &row[i])));
                             if noop && already {
                                 self.noop(it);
                                 return Ok(Outcome::Done);
@@ -418,12 +354,7 @@ impl Run<'_> {
                                 let (set, mut params) = set_clause(target, &c.new);
                                 let (cond, kp) = key_cond(target, it, params.len());
                                 params.extend(kp);
-                                let sql = format!(
-                                    "UPDATE main.{} SET {} WHERE {}",
-                                    ident(&t.name),
-                                    set,
-                                    cond
-                                );
+                                let sql = format!("UPDATE main.{} SET {} WHERE {}", ident(&t.name), set, cond);
                                 if self.write(&sql, &params)?.is_none() {
                                     self.ask(CONFLICT_CONSTRAINT, it, None)?;
                                 }
@@ -436,19 +367,9 @@ impl Run<'_> {
                 }
             }
             _ => {
-                let params: Vec<Value> = c
-                    .new
-                    .iter()
-                    .map(|f| f.clone().unwrap_or(Value::Null))
-                    .collect();
-                let cols: Vec<String> =
-                    (0..params.len()).map(|i| ident(&target.names[i])).collect();
-                let sql = format!(
-                    "INSERT INTO main.{}({}) VALUES({})",
-                    ident(&t.name),
-                    cols.join(", "),
-                    self::params(params.len())
-                );
+                let params: Vec<Value> = c.new.iter().map(|f| f.clone().unwrap_or(Value::Null)).collect();
+                let cols: Vec<String> = (0..params.len()).map(|i| ident(&target.names[i])).collect();
+                let sql = format!("INSERT INTO main.{}({}) VALUES({})", ident(&t.name), cols.join(", "), self::params(params.len()));
                 // (sqlite_stat1 has no key constraint: a row already
                 // there is looked for first.)
                 let exists = is_stat1(&t.name) && self.row(target, it)?.is_some();
@@ -456,20 +377,14 @@ impl Run<'_> {
                     let Some(row) = self.row(target, it)? else {
                         return Ok(Outcome::Retry);
                     };
-                    if noop
-                        && c.new.iter().enumerate().all(|(i, f)| {
-                            f.as_ref()
-                                .is_some_and(|v| super::value::same_value(v, &row[i]))
-                        })
-                    {
+                    if noop && c.new.iter().enumerate().all(|(i, f)| f.as_ref().is_some_and(|v| super::value::same_value(v, &row[i]))) {
                         self.noop(it);
                         return Ok(Outcome::Done);
                     }
                     if self.ask(CONFLICT_CONFLICT, it, Some(&row))? {
                         exec(self.conn, "SAVEPOINT changeset_apply_replace")?;
                         let (dsql, dparams) = by_key("DELETE", target, it);
-                        let ok = self.write(&dsql, &dparams)?.is_some()
-                            && self.write(&sql, &params)?.is_some();
+                        let ok = self.write(&dsql, &dparams)?.is_some() && self.write(&sql, &params)?.is_some();
                         if !ok {
                             exec(self.conn, "ROLLBACK TO changeset_apply_replace")?;
                         }
@@ -492,10 +407,7 @@ impl Run<'_> {
         }
         // (SQLite reports whether violations remain, as its
         // SQLITE_DBSTATUS_DEFERRED_FKS does, not how many.)
-        match self
-            .h
-            .conflict(self.conn, CONFLICT_FOREIGN_KEY, None, None, 1)
-        {
+        match self.h.conflict(self.conn, CONFLICT_FOREIGN_KEY, None, None, 1) {
             OMIT => {
                 // (Committed with the violations, as the handler chose:
                 // the deferred count must not fail the release.)
@@ -509,10 +421,7 @@ impl Run<'_> {
 }
 
 fn params(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("?{i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    (1..=n).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ")
 }
 
 fn set_clause(target: &Target, new: &[Field]) -> (String, Vec<Value>) {
@@ -530,20 +439,12 @@ fn set_clause(target: &Target, new: &[Field]) -> (String, Vec<Value>) {
 /// `key1 IS ?n AND ...` for the item's key, parameters numbered after
 /// `before` others.
 fn key_cond(target: &Target, it: &Item, before: usize) -> (String, Vec<Value>) {
-    let row = if it.change.op == OP_INSERT {
-        &it.change.new
-    } else {
-        &it.change.old
-    };
+    let row = if it.change.op == OP_INSERT { &it.change.new } else { &it.change.old };
     let mut conds = Vec::new();
     let mut params = Vec::new();
     for i in (0..it.table.width()).filter(|i| it.table.is_key(*i)) {
         params.push(row.get(i).cloned().flatten().unwrap_or(Value::Null));
-        conds.push(format!(
-            "{} IS ?{}",
-            ident(&target.names[i]),
-            before + params.len()
-        ));
+        conds.push(format!("{} IS ?{}", ident(&target.names[i]), before + params.len()));
     }
     (conds.join(" AND "), params)
 }
@@ -552,22 +453,11 @@ fn key_cond(target: &Target, it: &Item, before: usize) -> (String, Vec<Value>) {
 fn by_key(verb: &str, target: &Target, it: &Item) -> (String, Vec<Value>) {
     let (cond, params) = key_cond(target, it, 0);
     let head = if verb == "SELECT" {
-        format!(
-            "SELECT {} FROM",
-            target
-                .names
-                .iter()
-                .map(|n| ident(n))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("SELECT {} FROM", target.names.iter().map(|n| ident(n)).collect::<Vec<_>>().join(", "))
     } else {
         "DELETE FROM".to_string()
     };
-    (
-        format!("{head} main.{} WHERE {cond}", ident(&it.table.name)),
-        params,
-    )
+    (format!("{head} main.{} WHERE {cond}", ident(&it.table.name)), params)
 }
 
 /// A `sqlite_stat1` change with its idx as SQL writes it (X'' to NULL)

@@ -19,10 +19,7 @@ pub struct Buckets<T> {
 
 impl<T> Default for Buckets<T> {
     fn default() -> Self {
-        Buckets {
-            chains: Vec::new(),
-            len: 0,
-        }
+        Buckets { chains: Vec::new(), len: 0 }
     }
 }
 
@@ -43,11 +40,7 @@ impl<T> Buckets<T> {
         if n == 0 {
             return None;
         }
-        self.chains[h as usize % n]
-            .iter_mut()
-            .rev()
-            .find(|(eh, e)| *eh == h && is(e))
-            .map(|(_, e)| e)
+        self.chains[h as usize % n].iter_mut().rev().find(|(eh, e)| *eh == h && is(e)).map(|(_, e)| e)
     }
 
     /// Grow when due: called before each lookup that may add an entry, as
@@ -92,16 +85,12 @@ impl<T> Buckets<T> {
 
     /// Entries in output order.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chains
-            .iter()
-            .flat_map(|c| c.iter().rev().map(|(_, e)| e))
+        self.chains.iter().flat_map(|c| c.iter().rev().map(|(_, e)| e))
     }
 
     /// Entries in output order, mutable.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.chains
-            .iter_mut()
-            .flat_map(|c| c.iter_mut().rev().map(|(_, e)| e))
+        self.chains.iter_mut().flat_map(|c| c.iter_mut().rev().map(|(_, e)| e))
     }
 
     /// Drop every entry (the table keeps its size).

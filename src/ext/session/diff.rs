@@ -22,66 +22,34 @@ impl Session {
         if !here.1.iter().any(|p| *p != 0) {
             return Ok(());
         }
-        let there =
-            table_shape(conn, from, table).map_err(|e| Error::new(SQLITE_SCHEMA, e.message))?;
+        let there = table_shape(conn, from, table).map_err(|e| Error::new(SQLITE_SCHEMA, e.message))?;
         let Some(there) = there else {
-            return Err(Error::new(
-                SQLITE_SCHEMA,
-                format!("no such table: {from}.{table}"),
-            ));
+            return Err(Error::new(SQLITE_SCHEMA, format!("no such table: {from}.{table}")));
         };
         if there != here {
             return Err(Error::new(SQLITE_SCHEMA, "table schemas do not match"));
         }
         let (names, pk) = here;
-        let ti = match self
-            .tables
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(table))
-        {
+        let ti = match self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(table)) {
             Some(i) => i,
             None => {
-                self.tables.push(SessionTable {
-                    name: table.to_string(),
-                    shape: None,
-                    real: Vec::new(),
-                    implicit_rowid: false,
-                    records: Buckets::default(),
-                });
+                self.tables.push(SessionTable { name: table.to_string(), shape: None, real: Vec::new(), implicit_rowid: false, records: Buckets::default() });
                 self.tables.len() - 1
             }
         };
         self.tables[ti].shape = Some((names.clone(), pk.clone()));
         let cols: Vec<String> = names.iter().map(|n| ident(n)).collect();
-        let on: Vec<String> = (0..names.len())
-            .filter(|i| pk[*i] != 0)
-            .map(|i| format!("a.{c} IS b.{c}", c = cols[i]))
-            .collect();
-        let differs: Vec<String> = (0..names.len())
-            .filter(|i| pk[*i] == 0)
-            .map(|i| format!("a.{c} IS NOT b.{c}", c = cols[i]))
-            .collect();
+        let on: Vec<String> = (0..names.len()).filter(|i| pk[*i] != 0).map(|i| format!("a.{c} IS b.{c}", c = cols[i])).collect();
+        let differs: Vec<String> = (0..names.len()).filter(|i| pk[*i] == 0).map(|i| format!("a.{c} IS NOT b.{c}", c = cols[i])).collect();
         let a_cols: Vec<String> = cols.iter().map(|c| format!("a.{c}")).collect();
         let (db, fr, t) = (ident(&self.db), ident(from), ident(table));
         // Rows only here: inserts.
-        let only_here = format!(
-            "SELECT {} FROM {db}.{t} a WHERE NOT EXISTS (SELECT 1 FROM {fr}.{t} b WHERE {})",
-            a_cols.join(", "),
-            on.join(" AND ")
-        );
+        let only_here = format!("SELECT {} FROM {db}.{t} a WHERE NOT EXISTS (SELECT 1 FROM {fr}.{t} b WHERE {})", a_cols.join(", "), on.join(" AND "));
         // Rows only there, or different: their old values.
-        let mut there_sql = format!(
-            "SELECT {} FROM {fr}.{t} a WHERE NOT EXISTS (SELECT 1 FROM {db}.{t} b WHERE {})",
-            a_cols.join(", "),
-            on.join(" AND ")
-        );
+        let mut there_sql = format!("SELECT {} FROM {fr}.{t} a WHERE NOT EXISTS (SELECT 1 FROM {db}.{t} b WHERE {})", a_cols.join(", "), on.join(" AND "));
         if !differs.is_empty() {
-            there_sql += &format!(
-                " UNION ALL SELECT {} FROM {fr}.{t} a JOIN {db}.{t} b ON {} WHERE {}",
-                a_cols.join(", "),
-                on.join(" AND "),
-                differs.join(" OR ")
-            );
+            there_sql +=
+                &format!(" UNION ALL SELECT {} FROM {fr}.{t} a JOIN {db}.{t} b ON {} WHERE {}", a_cols.join(", "), on.join(" AND "), differs.join(" OR "));
         }
         let inserted = query(conn, &only_here, &[])?;
         let old = query(conn, &there_sql, &[])?;
@@ -92,21 +60,9 @@ impl Session {
                 let key = key_of(&pk, &row);
                 let Some(h) = key_hash(&key) else { continue };
                 records.grow_if_due();
-                let same = |r: &Record| {
-                    key_of(&pk, &r.old)
-                        .iter()
-                        .zip(&key)
-                        .all(|(a, b)| same_value(a, b))
-                };
+                let same = |r: &Record| key_of(&pk, &r.old).iter().zip(&key).all(|(a, b)| same_value(a, b));
                 if records.find_mut(h, same).is_none() {
-                    records.push(
-                        h,
-                        Record {
-                            inserted: is_insert,
-                            indirect,
-                            old: row.clone(),
-                        },
-                    );
+                    records.push(h, Record { inserted: is_insert, indirect, old: row.clone() });
                 }
             }
         }

@@ -70,15 +70,8 @@ pub struct Change {
 impl Change {
     /// The key values of the row changed (from `new` for an INSERT).
     pub fn key<'a>(&'a self, t: &Table) -> Vec<&'a crate::value::Value> {
-        let row = if self.op == OP_INSERT {
-            &self.new
-        } else {
-            &self.old
-        };
-        (0..t.width())
-            .filter(|i| t.is_key(*i))
-            .filter_map(|i| row.get(i).and_then(|f| f.as_ref()))
-            .collect()
+        let row = if self.op == OP_INSERT { &self.new } else { &self.old };
+        (0..t.width()).filter(|i| t.is_key(*i)).filter_map(|i| row.get(i).and_then(|f| f.as_ref())).collect()
     }
 }
 
@@ -99,20 +92,9 @@ pub fn write_change(out: &mut Vec<u8>, patchset: bool, t: &Table, c: &Change) {
     let at = |row: &'_ Vec<Field>, i: usize| -> Field { row.get(i).cloned().unwrap_or(None) };
     match c.op {
         OP_INSERT => (0..t.width()).for_each(|i| encode(out, &at(&c.new, i))),
-        OP_DELETE if patchset => (0..t.width())
-            .filter(|i| t.is_key(*i))
-            .for_each(|i| encode(out, &at(&c.old, i))),
+        OP_DELETE if patchset => (0..t.width()).filter(|i| t.is_key(*i)).for_each(|i| encode(out, &at(&c.old, i))),
         OP_DELETE => (0..t.width()).for_each(|i| encode(out, &at(&c.old, i))),
-        _ if patchset => (0..t.width()).for_each(|i| {
-            encode(
-                out,
-                if t.is_key(i) {
-                    c.old.get(i).unwrap_or(&none)
-                } else {
-                    c.new.get(i).unwrap_or(&none)
-                },
-            )
-        }),
+        _ if patchset => (0..t.width()).for_each(|i| encode(out, if t.is_key(i) { c.old.get(i).unwrap_or(&none) } else { c.new.get(i).unwrap_or(&none) })),
         _ => {
             (0..t.width()).for_each(|i| encode(out, &at(&c.old, i)));
             (0..t.width()).for_each(|i| encode(out, &at(&c.new, i)));
@@ -143,12 +125,7 @@ impl Reader {
     /// A reader of `buf`; `invert` turns each change into its inverse as
     /// it is read (an error for a patchset).
     pub fn new(buf: Vec<u8>, invert: bool) -> Reader {
-        Reader {
-            buf,
-            at: 0,
-            table: None,
-            invert,
-        }
+        Reader { buf, at: 0, table: None, invert }
     }
 
     /// The next change, `None` at the end.
@@ -200,23 +177,14 @@ impl Reader {
                 }
                 _ => return Err(corrupt()),
             }
-            let mut change = Change {
-                op,
-                indirect,
-                old,
-                new,
-            };
+            let mut change = Change { op, indirect, old, new };
             if self.invert {
                 if patchset {
                     return Err(corrupt());
                 }
                 change = invert(change);
             }
-            return Ok(Some(Item {
-                table,
-                patchset,
-                change,
-            }));
+            return Ok(Some(Item { table, patchset, change }));
         }
     }
 
@@ -227,15 +195,8 @@ impl Reader {
     fn read_header(&mut self, patchset: bool) -> Result<()> {
         let (n, used) = read_varint(self.buf.get(self.at..).unwrap_or(&[])).ok_or_else(corrupt)?;
         self.at += used;
-        let n = usize::try_from(n)
-            .ok()
-            .filter(|n| *n > 0 && *n <= 32767)
-            .ok_or_else(corrupt)?;
-        let pk = self
-            .buf
-            .get(self.at..self.at + n)
-            .ok_or_else(corrupt)?
-            .to_vec();
+        let n = usize::try_from(n).ok().filter(|n| *n > 0 && *n <= 32767).ok_or_else(corrupt)?;
+        let pk = self.buf.get(self.at..self.at + n).ok_or_else(corrupt)?.to_vec();
         self.at += n;
         let rest = self.buf.get(self.at..).unwrap_or(&[]);
         let end = rest.iter().position(|b| *b == 0).ok_or_else(corrupt)?;
@@ -250,31 +211,11 @@ impl Reader {
 /// trades its old and new values (keys stay on the old side).
 pub fn invert(c: Change) -> Change {
     match c.op {
-        OP_INSERT => Change {
-            op: OP_DELETE,
-            indirect: c.indirect,
-            old: c.new,
-            new: Vec::new(),
-        },
-        OP_DELETE => Change {
-            op: OP_INSERT,
-            indirect: c.indirect,
-            old: Vec::new(),
-            new: c.old,
-        },
+        OP_INSERT => Change { op: OP_DELETE, indirect: c.indirect, old: c.new, new: Vec::new() },
+        OP_DELETE => Change { op: OP_INSERT, indirect: c.indirect, old: Vec::new(), new: c.old },
         _ => {
-            let (old, new) = c
-                .old
-                .into_iter()
-                .zip(c.new)
-                .map(|(o, n)| if n.is_some() { (n, o) } else { (o, None) })
-                .unzip();
-            Change {
-                op: OP_UPDATE,
-                indirect: c.indirect,
-                old,
-                new,
-            }
+            let (old, new) = c.old.into_iter().zip(c.new).map(|(o, n)| if n.is_some() { (n, o) } else { (o, None) }).unzip();
+            Change { op: OP_UPDATE, indirect: c.indirect, old, new }
         }
     }
 }

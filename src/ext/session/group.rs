@@ -11,9 +11,7 @@
 //! first input with a change).
 
 use super::buckets::Buckets;
-use super::format::{
-    read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
-};
+use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::value::{key_hash, same, same_value, Field};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_SCHEMA};
 use std::sync::Arc;
@@ -38,8 +36,7 @@ pub struct ChangeGroup {
 
 /// A table's shape in the database a changegroup follows: key positions
 /// and column defaults, `None` when there is no such table.
-pub type SchemaLookup =
-    Box<dyn FnMut(&str) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> + Send>;
+pub type SchemaLookup = Box<dyn FnMut(&str) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> + Send>;
 
 impl ChangeGroup {
     /// `sqlite3changegroup_add`: every change of a changeset.
@@ -60,11 +57,7 @@ impl ChangeGroup {
         if self.schema.is_some() {
             self.conform(&mut it)?;
         }
-        let ti = match self
-            .tables
-            .iter()
-            .position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name))
-        {
+        let ti = match self.tables.iter().position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)) {
             Some(i) => {
                 if self.tables[i].table.pk != it.table.pk {
                     return Err(Error::code(SQLITE_SCHEMA));
@@ -72,10 +65,7 @@ impl ChangeGroup {
                 i
             }
             None => {
-                self.tables.push(GroupTable {
-                    table: it.table.clone(),
-                    changes: Buckets::default(),
-                });
+                self.tables.push(GroupTable { table: it.table.clone(), changes: Buckets::default() });
                 self.tables.len() - 1
             }
         };
@@ -87,12 +77,7 @@ impl ChangeGroup {
             return Ok(());
         };
         gt.changes.grow_if_due();
-        let is = |c: &Change| {
-            c.key(&table)
-                .iter()
-                .zip(&key)
-                .all(|(a, b)| same_value(a, b))
-        };
+        let is = |c: &Change| c.key(&table).iter().zip(&key).all(|(a, b)| same_value(a, b));
         // (A combined change moves to the head of its chain, as in
         // SQLite's output order.)
         let Some(existing) = gt.changes.remove(h, is) else {
@@ -129,16 +114,7 @@ impl ChangeGroup {
     /// The changes in output order.
     pub fn items(&self) -> Vec<Item> {
         let patchset = self.patchset.unwrap_or(false);
-        self.tables
-            .iter()
-            .flat_map(|t| {
-                t.changes.iter().map(move |c| Item {
-                    table: t.table.clone(),
-                    patchset,
-                    change: c.clone(),
-                })
-            })
-            .collect()
+        self.tables.iter().flat_map(|t| t.changes.iter().map(move |c| Item { table: t.table.clone(), patchset, change: c.clone() })).collect()
     }
 }
 
@@ -159,11 +135,7 @@ impl ChangeGroup {
         let Some(lookup) = self.schema.as_mut() else {
             return Ok(());
         };
-        let known = self
-            .tables
-            .iter()
-            .find(|t| t.table.name.eq_ignore_ascii_case(&it.table.name))
-            .map(|t| t.table.clone());
+        let known = self.tables.iter().find(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)).map(|t| t.table.clone());
         let (table, defaults) = match known {
             Some(t) if t.width() == it.table.width() => return Ok(()),
             _ => {
@@ -175,25 +147,14 @@ impl ChangeGroup {
                 if pk.len() < w || (0..pk.len()).any(|i| (pk[i] != 0) != it.table.is_key(i)) {
                     return Err(Error::code(SQLITE_SCHEMA));
                 }
-                (
-                    Arc::new(Table {
-                        name: it.table.name.clone(),
-                        pk,
-                    }),
-                    defaults,
-                )
+                (Arc::new(Table { name: it.table.name.clone(), pk }), defaults)
             }
         };
         let w = table.width();
         let c = &mut it.change;
         let fill = |row: &mut Vec<Field>, with_defaults: bool| {
             while !row.is_empty() && row.len() < w {
-                let d = with_defaults.then(|| {
-                    defaults
-                        .get(row.len())
-                        .cloned()
-                        .unwrap_or(crate::value::Value::Null)
-                });
+                let d = with_defaults.then(|| defaults.get(row.len()).cloned().unwrap_or(crate::value::Value::Null));
                 row.push(d);
             }
         };
@@ -213,31 +174,12 @@ impl ChangeGroup {
             return Err(Error::new(SQLITE_ERROR, format!("unknown operation: {op}")));
         }
         let Some(t) = self.tables.iter().find(|t| t.table.name == table) else {
-            return Err(Error::new(
-                SQLITE_ERROR,
-                format!("no schema for table: {table}"),
-            ));
+            return Err(Error::new(SQLITE_ERROR, format!("no schema for table: {table}")));
         };
         let w = t.table.width();
-        let old = if op == OP_INSERT {
-            Vec::new()
-        } else {
-            vec![None; w]
-        };
-        let new = if op == OP_DELETE {
-            Vec::new()
-        } else {
-            vec![None; w]
-        };
-        self.building = Some((
-            t.table.clone(),
-            Change {
-                op,
-                indirect,
-                old,
-                new,
-            },
-        ));
+        let old = if op == OP_INSERT { Vec::new() } else { vec![None; w] };
+        let new = if op == OP_DELETE { Vec::new() } else { vec![None; w] };
+        self.building = Some((t.table.clone(), Change { op, indirect, old, new }));
         Ok(())
     }
 
@@ -249,10 +191,7 @@ impl ChangeGroup {
         if (new && c.op == OP_DELETE) || (!new && c.op == OP_INSERT) {
             return Err(Error::code(SQLITE_ERROR));
         }
-        let i = usize::try_from(col)
-            .ok()
-            .filter(|i| *i < t.width())
-            .ok_or_else(|| Error::code(crate::error::SQLITE_RANGE))?;
+        let i = usize::try_from(col).ok().filter(|i| *i < t.width()).ok_or_else(|| Error::code(crate::error::SQLITE_RANGE))?;
         if new {
             c.new[i] = Some(v);
         } else {
@@ -274,31 +213,16 @@ impl ChangeGroup {
         let patchset = self.patchset.unwrap_or(false);
         let w = t.width();
         let key_row = if c.op == OP_INSERT { &c.new } else { &c.old };
-        let mut bad = (0..w)
-            .filter(|i| t.is_key(*i))
-            .any(|i| !matches!(&key_row[i], Some(v) if !matches!(v, crate::value::Value::Null)));
+        let mut bad = (0..w).filter(|i| t.is_key(*i)).any(|i| !matches!(&key_row[i], Some(v) if !matches!(v, crate::value::Value::Null)));
         bad |= match c.op {
             OP_INSERT => c.new.iter().any(Option::is_none),
             OP_DELETE => !patchset && c.old.iter().any(Option::is_none),
-            _ => (0..w).any(|i| {
-                if t.is_key(i) {
-                    c.new[i].is_some()
-                } else {
-                    !patchset && c.old[i].is_some() != c.new[i].is_some()
-                }
-            }),
+            _ => (0..w).any(|i| if t.is_key(i) { c.new[i].is_some() } else { !patchset && c.old[i].is_some() != c.new[i].is_some() }),
         };
         if bad {
-            return Err(Error::new(
-                SQLITE_ERROR,
-                "invalid change: values missing or misplaced",
-            ));
+            return Err(Error::new(SQLITE_ERROR, "invalid change: values missing or misplaced"));
         }
-        self.add_item(Item {
-            table: t,
-            patchset,
-            change: c,
-        })
+        self.add_item(Item { table: t, patchset, change: c })
     }
 }
 
@@ -309,36 +233,15 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
     let indirect = e.indirect && n.indirect;
     let get = |row: &Vec<Field>, i: usize| row.get(i).cloned().flatten();
     match (e.op, n.op) {
-        (OP_INSERT, OP_INSERT)
-        | (OP_UPDATE, OP_INSERT)
-        | (OP_DELETE, OP_UPDATE)
-        | (OP_DELETE, OP_DELETE) => Some(e.clone()),
+        (OP_INSERT, OP_INSERT) | (OP_UPDATE, OP_INSERT) | (OP_DELETE, OP_UPDATE) | (OP_DELETE, OP_DELETE) => Some(e.clone()),
         (OP_INSERT, OP_DELETE) => None,
         (OP_INSERT, OP_UPDATE) => {
-            let new = (0..w)
-                .map(|i| get(&n.new, i).or_else(|| get(&e.new, i)))
-                .collect();
-            Some(Change {
-                op: OP_INSERT,
-                indirect,
-                old: Vec::new(),
-                new,
-            })
+            let new = (0..w).map(|i| get(&n.new, i).or_else(|| get(&e.new, i))).collect();
+            Some(Change { op: OP_INSERT, indirect, old: Vec::new(), new })
         }
         (OP_UPDATE, OP_DELETE) => {
-            let old = if patchset {
-                n.old
-            } else {
-                (0..w)
-                    .map(|i| get(&e.old, i).or_else(|| get(&n.old, i)))
-                    .collect()
-            };
-            Some(Change {
-                op: OP_DELETE,
-                indirect,
-                old,
-                new: Vec::new(),
-            })
+            let old = if patchset { n.old } else { (0..w).map(|i| get(&e.old, i).or_else(|| get(&n.old, i))).collect() };
+            Some(Change { op: OP_DELETE, indirect, old, new: Vec::new() })
         }
         (OP_UPDATE, OP_UPDATE) => {
             let mut old: Vec<Field> = Vec::with_capacity(w);
@@ -351,11 +254,7 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     continue;
                 }
                 let nv = get(&n.new, i).or_else(|| get(&e.new, i));
-                let ov = if patchset {
-                    None
-                } else {
-                    get(&e.old, i).or_else(|| get(&n.old, i))
-                };
+                let ov = if patchset { None } else { get(&e.old, i).or_else(|| get(&n.old, i)) };
                 if nv.is_some() && !patchset && same(&nv, &ov) {
                     old.push(None);
                     new.push(None);
@@ -365,12 +264,7 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     new.push(nv);
                 }
             }
-            any.then_some(Change {
-                op: OP_UPDATE,
-                indirect,
-                old,
-                new,
-            })
+            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
         }
         (OP_DELETE, OP_INSERT) => {
             let mut old: Vec<Field> = Vec::with_capacity(w);
@@ -390,12 +284,7 @@ fn combine(t: &Table, patchset: bool, e: &Change, n: Change) -> Option<Change> {
                     new.push(nv);
                 }
             }
-            any.then_some(Change {
-                op: OP_UPDATE,
-                indirect,
-                old,
-                new,
-            })
+            any.then_some(Change { op: OP_UPDATE, indirect, old, new })
         }
         _ => Some(e.clone()),
     }

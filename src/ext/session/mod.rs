@@ -30,16 +30,9 @@ mod sql;
 mod value;
 
 pub use apply::{apply, ApplyHandler};
-pub use apply::{
-    ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY,
-    CONFLICT_NOTFOUND, OMIT, REPLACE,
-};
-pub use apply::{
-    APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPOINT, APPLY_NOUPDATELOOP,
-};
-pub use format::{
-    read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
-};
+pub use apply::{ABORT, CONFLICT_CONFLICT, CONFLICT_CONSTRAINT, CONFLICT_DATA, CONFLICT_FOREIGN_KEY, CONFLICT_NOTFOUND, OMIT, REPLACE};
+pub use apply::{APPLY_FKNOACTION, APPLY_IGNORENOOP, APPLY_INVERT, APPLY_NOSAVEPOINT, APPLY_NOUPDATELOOP};
+pub use format::{read_all, write_all, Change, Item, Reader, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 pub use group::{concat, ChangeGroup, SchemaLookup};
 pub use rebase::{RebaseLog, Rebaser};
 pub use record::{Session, TableFilter};
@@ -49,11 +42,7 @@ use crate::error::Result;
 
 /// A table's key positions and column defaults in schema `db` (what
 /// [`ChangeGroup::set_schema`] looks up), `None` when there is none.
-pub fn table_schema(
-    conn: &mut crate::connection::Connection,
-    db: &str,
-    table: &str,
-) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> {
+pub fn table_schema(conn: &mut crate::connection::Connection, db: &str, table: &str) -> Result<Option<(Vec<u8>, Vec<crate::value::Value>)>> {
     let Some((_, pk)) = sql::session_shape(conn, db, table)? else {
         return Ok(None);
     };

@@ -21,11 +21,7 @@ impl Session {
         // (Columns added since the records were made widen them first.)
         let db = self.db.clone();
         let rowid = self.rowid_tables;
-        for t in self
-            .tables
-            .iter_mut()
-            .filter(|t| t.shape.is_some() && !t.records.is_empty())
-        {
+        for t in self.tables.iter_mut().filter(|t| t.shape.is_some() && !t.records.is_empty()) {
             let width = sql::table_shape(conn, &db, &t.name)?.map_or(0, |s| s.1.len());
             if width != 0 {
                 t.refresh(conn, &db, width, rowid)?;
@@ -39,46 +35,22 @@ impl Session {
             if t.records.is_empty() || !pk.iter().any(|p| *p != 0) {
                 continue;
             }
-            let table = Table {
-                name: t.name.clone(),
-                pk: pk.clone(),
-            };
+            let table = Table { name: t.name.clone(), pk: pk.clone() };
             let mut body = Vec::new();
             for r in t.records.iter() {
                 let key: Vec<_> = key_of(pk, &r.old).into_iter().cloned().collect();
                 let now = sql::row_by_key(conn, &self.db, &t.name, names, pk, &key)?;
                 let change = match (r.inserted, now) {
-                    (true, Some(row)) => Change {
-                        op: OP_INSERT,
-                        indirect: r.indirect,
-                        old: Vec::new(),
-                        new: row.into_iter().map(Some).collect(),
-                    },
-                    (false, None) => Change {
-                        op: OP_DELETE,
-                        indirect: r.indirect,
-                        old: r.old.iter().cloned().map(Some).collect(),
-                        new: Vec::new(),
-                    },
+                    (true, Some(row)) => Change { op: OP_INSERT, indirect: r.indirect, old: Vec::new(), new: row.into_iter().map(Some).collect() },
+                    (false, None) => Change { op: OP_DELETE, indirect: r.indirect, old: r.old.iter().cloned().map(Some).collect(), new: Vec::new() },
                     (false, Some(row)) => {
-                        let changed: Vec<bool> = (0..pk.len())
-                            .map(|i| pk[i] == 0 && !same_value(&r.old[i], &row[i]))
-                            .collect();
+                        let changed: Vec<bool> = (0..pk.len()).map(|i| pk[i] == 0 && !same_value(&r.old[i], &row[i])).collect();
                         if !changed.contains(&true) {
                             continue;
                         }
-                        let old = (0..pk.len())
-                            .map(|i| (pk[i] != 0 || changed[i]).then(|| r.old[i].clone()))
-                            .collect();
-                        let new = (0..pk.len())
-                            .map(|i| changed[i].then(|| row[i].clone()))
-                            .collect();
-                        Change {
-                            op: OP_UPDATE,
-                            indirect: r.indirect,
-                            old,
-                            new,
-                        }
+                        let old = (0..pk.len()).map(|i| (pk[i] != 0 || changed[i]).then(|| r.old[i].clone())).collect();
+                        let new = (0..pk.len()).map(|i| changed[i].then(|| row[i].clone())).collect();
+                        Change { op: OP_UPDATE, indirect: r.indirect, old, new }
                     }
                     (true, None) => continue,
                 };

@@ -16,9 +16,7 @@
 //! DELETE goes, against an UPDATE takes the new values as its old ones.
 //! Changes keep their order; every table of the input keeps its header.
 
-use super::format::{
-    read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE,
-};
+use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::value::{encode, Field};
 use crate::error::Result;
 use std::collections::HashMap;
@@ -34,11 +32,7 @@ pub struct RebaseLog {
 impl RebaseLog {
     /// Note a resolved conflict on `it` (`replace`: the handler said REPLACE).
     pub fn note(&mut self, it: &Item, replace: bool) {
-        if !self
-            .table
-            .as_ref()
-            .is_some_and(|t| Arc::ptr_eq(t, &it.table))
-        {
+        if !self.table.as_ref().is_some_and(|t| Arc::ptr_eq(t, &it.table)) {
             write_table(&mut self.out, false, &it.table);
             self.table = Some(it.table.clone());
         }
@@ -47,21 +41,9 @@ impl RebaseLog {
         let record: Vec<Field> = match c.op {
             OP_DELETE => c.old.clone(),
             OP_INSERT => c.new.clone(),
-            _ => (0..t.width())
-                .map(|i| {
-                    if t.is_key(i) {
-                        c.old.get(i).cloned().flatten()
-                    } else {
-                        c.new.get(i).cloned().flatten()
-                    }
-                })
-                .collect(),
+            _ => (0..t.width()).map(|i| if t.is_key(i) { c.old.get(i).cloned().flatten() } else { c.new.get(i).cloned().flatten() }).collect(),
         };
-        self.out.push(if c.op == OP_DELETE {
-            OP_DELETE as u8
-        } else {
-            OP_INSERT as u8
-        });
+        self.out.push(if c.op == OP_DELETE { OP_DELETE as u8 } else { OP_INSERT as u8 });
         self.out.push(u8::from(replace));
         record.iter().for_each(|f| encode(&mut self.out, f));
     }
@@ -86,9 +68,7 @@ pub struct Rebaser {
 
 fn key_bytes(t: &Table, c: &Change) -> Vec<u8> {
     let mut k = Vec::new();
-    c.key(t)
-        .into_iter()
-        .for_each(|v| encode(&mut k, &Some(v.clone())));
+    c.key(t).into_iter().for_each(|v| encode(&mut k, &Some(v.clone())));
     k
 }
 
@@ -100,10 +80,7 @@ impl Rebaser {
             let delete = c.op == OP_DELETE;
             let values = if delete { c.old.clone() } else { c.new.clone() };
             let key = key_bytes(&it.table, &c);
-            let table = self
-                .tables
-                .entry(it.table.name.to_ascii_lowercase())
-                .or_default();
+            let table = self.tables.entry(it.table.name.to_ascii_lowercase()).or_default();
             match table.get_mut(&key) {
                 Some(r) => {
                     r.replace |= c.indirect;
@@ -115,14 +92,7 @@ impl Rebaser {
                     }
                 }
                 None => {
-                    table.insert(
-                        key,
-                        Resolution {
-                            delete,
-                            replace: c.indirect,
-                            values,
-                        },
-                    );
+                    table.insert(key, Resolution { delete, replace: c.indirect, values });
                 }
             }
         }
@@ -138,10 +108,7 @@ impl Rebaser {
                 write_table(&mut out, it.patchset, &it.table);
                 last = Some(it.table.clone());
             }
-            let r = self
-                .tables
-                .get(&it.table.name.to_ascii_lowercase())
-                .and_then(|t| t.get(&key_bytes(&it.table, &it.change)));
+            let r = self.tables.get(&it.table.name.to_ascii_lowercase()).and_then(|t| t.get(&key_bytes(&it.table, &it.change)));
             let change = match r {
                 None => Some(it.change),
                 Some(r) => rebase_one(&it.table, it.change, r),
@@ -169,15 +136,8 @@ fn rebase_one(t: &Table, mut c: Change, r: &Resolution) -> Option<Change> {
         }
         (OP_UPDATE, true) if r.replace => None,
         (OP_UPDATE, true) => {
-            let new = (0..w)
-                .map(|i| c.new.get(i).cloned().flatten().or_else(|| rv(i)))
-                .collect();
-            Some(Change {
-                op: OP_INSERT,
-                indirect: c.indirect,
-                old: Vec::new(),
-                new,
-            })
+            let new = (0..w).map(|i| c.new.get(i).cloned().flatten().or_else(|| rv(i))).collect();
+            Some(Change { op: OP_INSERT, indirect: c.indirect, old: Vec::new(), new })
         }
         (OP_UPDATE, false) => {
             for i in (0..w.min(c.old.len())).filter(|i| !t.is_key(*i)) {
@@ -196,12 +156,7 @@ fn rebase_one(t: &Table, mut c: Change, r: &Resolution) -> Option<Change> {
         (OP_INSERT, false) if r.replace => None,
         (OP_INSERT, false) => {
             let old = (0..w).map(rv).collect();
-            Some(Change {
-                op: OP_UPDATE,
-                indirect: c.indirect,
-                old,
-                new: c.new,
-            })
+            Some(Change { op: OP_UPDATE, indirect: c.indirect, old, new: c.new })
         }
         _ => Some(c),
     }

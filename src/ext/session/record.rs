@@ -80,8 +80,7 @@ impl SessionTable {
             }
             for r in self.records.iter_mut() {
                 while r.old.len() < width {
-                    r.old
-                        .push(defaults.get(r.old.len()).cloned().unwrap_or(Value::Null));
+                    r.old.push(defaults.get(r.old.len()).cloned().unwrap_or(Value::Null));
                 }
             }
         }
@@ -94,13 +93,7 @@ impl SessionTable {
     }
 
     /// Reload the shape if the table now has `width` columns.
-    pub fn refresh(
-        &mut self,
-        conn: &mut Connection,
-        db: &str,
-        width: usize,
-        rowid: bool,
-    ) -> Result<()> {
+    pub fn refresh(&mut self, conn: &mut Connection, db: &str, width: usize, rowid: bool) -> Result<()> {
         let lead = usize::from(self.implicit_rowid);
         match &self.shape {
             Some((_, pk)) if pk.len() == width + lead => Ok(()),
@@ -109,9 +102,7 @@ impl SessionTable {
     }
 
     fn has_key(&self) -> bool {
-        self.shape
-            .as_ref()
-            .is_some_and(|(_, pk)| pk.iter().any(|p| *p != 0))
+        self.shape.as_ref().is_some_and(|(_, pk)| pk.iter().any(|p| *p != 0))
     }
 }
 
@@ -160,22 +151,14 @@ impl Session {
             None => self.all_tables = true,
             Some(t) => {
                 if self.find(t).is_none() {
-                    self.tables.push(SessionTable {
-                        name: t.to_string(),
-                        shape: None,
-                        real: Vec::new(),
-                        implicit_rowid: false,
-                        records: Buckets::default(),
-                    });
+                    self.tables.push(SessionTable { name: t.to_string(), shape: None, real: Vec::new(), implicit_rowid: false, records: Buckets::default() });
                 }
             }
         }
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.tables
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(name))
+        self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(name))
     }
 
     /// Bytes the records hold, roughly (`sqlite3session_memory_used`).
@@ -186,16 +169,7 @@ impl Session {
                 _ => 0,
             }
         };
-        self.tables
-            .iter()
-            .map(|t| {
-                64 + t
-                    .records
-                    .iter()
-                    .map(|r| 32 + r.old.iter().map(value).sum::<usize>())
-                    .sum::<usize>()
-            })
-            .sum()
+        self.tables.iter().map(|t| 64 + t.records.iter().map(|r| 32 + r.old.iter().map(value).sum::<usize>()).sum::<usize>()).sum()
     }
 
     /// Whether nothing was recorded.
@@ -216,13 +190,7 @@ impl Session {
                 if !wanted {
                     return Ok(None);
                 }
-                self.tables.push(SessionTable {
-                    name: name.to_string(),
-                    shape: None,
-                    real: Vec::new(),
-                    implicit_rowid: false,
-                    records: Buckets::default(),
-                });
+                self.tables.push(SessionTable { name: name.to_string(), shape: None, real: Vec::new(), implicit_rowid: false, records: Buckets::default() });
                 self.tables.len() - 1
             }
         };
@@ -263,29 +231,15 @@ impl Session {
         if !t.has_key() {
             return Ok(());
         }
-        let pk = t
-            .shape
-            .as_ref()
-            .map(|(_, pk)| pk.clone())
-            .unwrap_or_default();
-        if ev_old
-            .as_ref()
-            .or(ev_new.as_ref())
-            .is_some_and(|r| r.len() != pk.len())
-        {
+        let pk = t.shape.as_ref().map(|(_, pk)| pk.clone()).unwrap_or_default();
+        if ev_old.as_ref().or(ev_new.as_ref()).is_some_and(|r| r.len() != pk.len()) {
             return Ok(());
         }
         let real = |row: &Option<Vec<Value>>| {
             row.as_ref().map(|r| {
                 r.iter()
                     .zip(t.real.iter().chain(std::iter::repeat(&false)))
-                    .map(|(v, re)| {
-                        if *re {
-                            real_affinity(v.clone())
-                        } else {
-                            v.clone()
-                        }
-                    })
+                    .map(|(v, re)| if *re { real_affinity(v.clone()) } else { v.clone() })
                     .collect::<Vec<_>>()
             })
         };
@@ -299,10 +253,7 @@ impl Session {
             SQLITE_DELETE => note(t, &pk, old.as_deref(), false, indirect),
             _ => {
                 let moved = match (old.as_deref(), new.as_deref()) {
-                    (Some(o), Some(n)) => key_of(&pk, o)
-                        .iter()
-                        .zip(key_of(&pk, n))
-                        .any(|(a, b)| !same_value(a, b)),
+                    (Some(o), Some(n)) => key_of(&pk, o).iter().zip(key_of(&pk, n)).any(|(a, b)| !same_value(a, b)),
                     _ => false,
                 };
                 note(t, &pk, old.as_deref(), false, indirect);
@@ -317,11 +268,7 @@ impl Session {
 
 /// The key values of `row`, in column order.
 pub fn key_of<'a>(pk: &[u8], row: &'a [Value]) -> Vec<&'a Value> {
-    row.iter()
-        .zip(pk)
-        .filter(|(_, p)| **p != 0)
-        .map(|(v, _)| v)
-        .collect()
+    row.iter().zip(pk).filter(|(_, p)| **p != 0).map(|(v, _)| v).collect()
 }
 
 fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, indirect: bool) {
@@ -335,22 +282,10 @@ fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, 
         },
     };
     t.records.grow_if_due();
-    let is_same = |r: &Record| {
-        key_of(pk, &r.old)
-            .iter()
-            .zip(&key)
-            .all(|(a, b)| same_value(a, b))
-    };
+    let is_same = |r: &Record| key_of(pk, &r.old).iter().zip(&key).all(|(a, b)| same_value(a, b));
     if let Some(r) = t.records.find_mut(h, is_same) {
         r.indirect &= indirect;
         return;
     }
-    t.records.push(
-        h,
-        Record {
-            inserted,
-            indirect,
-            old: row.to_vec(),
-        },
-    );
+    t.records.push(h, Record { inserted, indirect, old: row.to_vec() });
 }

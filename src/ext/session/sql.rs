@@ -30,11 +30,7 @@ pub fn query(conn: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<V
     let mut rows = Vec::new();
     let outcome = loop {
         match st.step(conn) {
-            Ok(StepResult::Row) => rows.push(
-                (0..st.column_count())
-                    .map(|i| st.column(i).clone())
-                    .collect(),
-            ),
+            Ok(StepResult::Row) => rows.push((0..st.column_count()).map(|i| st.column(i).clone()).collect()),
             Ok(StepResult::Done) => break Ok(()),
             Ok(StepResult::Io) => {
                 if let Err(e) = conn.io().wait_any() {
@@ -56,16 +52,8 @@ pub fn exec(conn: &mut Connection, sql: &str) -> Result<()> {
 /// A table's shape in database `db`: (column names, per column its
 /// 1-based position in the PRIMARY KEY or 0). `None` when there is no
 /// such table.
-pub fn table_shape(
-    conn: &mut Connection,
-    db: &str,
-    table: &str,
-) -> Result<Option<(Vec<String>, Vec<u8>)>> {
-    let rows = query(
-        conn,
-        &format!("PRAGMA {}.table_info({})", ident(db), ident(table)),
-        &[],
-    )?;
+pub fn table_shape(conn: &mut Connection, db: &str, table: &str) -> Result<Option<(Vec<String>, Vec<u8>)>> {
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
     if rows.is_empty() {
         return Ok(None);
     }
@@ -89,17 +77,11 @@ pub fn table_shape(
 /// hook reports them (an integral REAL is stored as an integer).
 pub fn real_columns(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<bool>> {
     use crate::value::affinity::Affinity;
-    let rows = query(
-        conn,
-        &format!("PRAGMA {}.table_info({})", ident(db), ident(table)),
-        &[],
-    )?;
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
     Ok(rows
         .iter()
         .map(|r| match &r[2] {
-            Value::Text(t) => {
-                Affinity::from_decltype(&String::from_utf8_lossy(t)) == Affinity::Real
-            }
+            Value::Text(t) => Affinity::from_decltype(&String::from_utf8_lossy(t)) == Affinity::Real,
             _ => false,
         })
         .collect())
@@ -108,11 +90,7 @@ pub fn real_columns(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<
 /// Per column of `table`, its DEFAULT's value (what rows written before
 /// the column was added hold), NULL when it has none.
 pub fn column_defaults(conn: &mut Connection, db: &str, table: &str) -> Result<Vec<Value>> {
-    let rows = query(
-        conn,
-        &format!("PRAGMA {}.table_info({})", ident(db), ident(table)),
-        &[],
-    )?;
+    let rows = query(conn, &format!("PRAGMA {}.table_info({})", ident(db), ident(table)), &[])?;
     let mut out = Vec::new();
     for r in rows {
         out.push(match &r[4] {
@@ -134,11 +112,7 @@ pub fn is_stat1(table: &str) -> bool {
 }
 
 /// `table_shape`, with `sqlite_stat1`'s implicit key.
-pub fn session_shape(
-    conn: &mut Connection,
-    db: &str,
-    table: &str,
-) -> Result<Option<(Vec<String>, Vec<u8>)>> {
+pub fn session_shape(conn: &mut Connection, db: &str, table: &str) -> Result<Option<(Vec<String>, Vec<u8>)>> {
     let mut shape = table_shape(conn, db, table)?;
     if let Some((names, pk)) = shape.as_mut() {
         if is_stat1(table) && names.len() == 3 {
@@ -150,40 +124,14 @@ pub fn session_shape(
 
 /// The row of `table` whose key columns equal `key` (in column order of
 /// the key columns), all columns, if there is one.
-pub fn row_by_key(
-    conn: &mut Connection,
-    db: &str,
-    table: &str,
-    names: &[String],
-    pk: &[u8],
-    key: &[Value],
-) -> Result<Option<Vec<Value>>> {
+pub fn row_by_key(conn: &mut Connection, db: &str, table: &str, names: &[String], pk: &[u8], key: &[Value]) -> Result<Option<Vec<Value>>> {
     let cols: Vec<String> = names.iter().map(|n| ident(n)).collect();
-    let cond: Vec<String> = (0..names.len())
-        .filter(|i| pk[*i] != 0)
-        .enumerate()
-        .map(|(k, i)| format!("{} IS ?{}", cols[i], k + 1))
-        .collect();
-    let sql = format!(
-        "SELECT {} FROM {}.{} WHERE {}",
-        cols.join(", "),
-        ident(db),
-        ident(table),
-        cond.join(" AND ")
-    );
+    let cond: Vec<String> = (0..names.len()).filter(|i| pk[*i] != 0).enumerate().map(|(k, i)| format!("{} IS ?{}", cols[i], k + 1)).collect();
+    let sql = format!("SELECT {} FROM {}.{} WHERE {}", cols.join(", "), ident(db), ident(table), cond.join(" AND "));
     if !is_stat1(table) {
         return Ok(query(conn, &sql, key)?.into_iter().next());
     }
-    let key: Vec<Value> = key
-        .iter()
-        .map(|v| {
-            if matches!(v, Value::Blob(b) if b.is_empty()) {
-                Value::Null
-            } else {
-                v.clone()
-            }
-        })
-        .collect();
+    let key: Vec<Value> = key.iter().map(|v| if matches!(v, Value::Blob(b) if b.is_empty()) { Value::Null } else { v.clone() }).collect();
     Ok(query(conn, &sql, &key)?.into_iter().next().map(stat1_row))
 }
 

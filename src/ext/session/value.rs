@@ -70,9 +70,7 @@ pub fn decode(buf: &[u8], at: &mut usize) -> Result<Field> {
         3 | 4 => {
             let (n, used) = read_varint(buf.get(*at..).unwrap_or(&[])).ok_or_else(corrupt)?;
             *at += used;
-            let end = at
-                .checked_add(usize::try_from(n).map_err(|_| corrupt())?)
-                .ok_or_else(corrupt)?;
+            let end = at.checked_add(usize::try_from(n).map_err(|_| corrupt())?).ok_or_else(corrupt)?;
             let bytes = buf.get(*at..end).ok_or_else(corrupt)?.to_vec();
             *at = end;
             if t == 3 {
@@ -107,9 +105,7 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
         (Value::Integer(x), Value::Integer(y)) => x == y,
         (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
         (Value::Text(x), Value::Text(y)) => x == y,
-        (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)) => {
-            blob_bytes(a) == blob_bytes(b)
-        }
+        (Value::Blob(_) | Value::ZeroBlob(_), Value::Blob(_) | Value::ZeroBlob(_)) => blob_bytes(a) == blob_bytes(b),
         _ => false,
     }
 }

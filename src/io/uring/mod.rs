@@ -104,8 +104,7 @@ impl IoUringBackend {
         }
         // SAFETY: `raw` is a fresh descriptor nobody else owns.
         let event_fd = unsafe { OwnedFd::from_raw_fd(raw) };
-        let ring = Ring::new(RING_ENTRIES, event_fd.as_raw_fd())
-            .map_err(|e| Error::new(crate::error::SQLITE_IOERR, format!("io_uring setup failed: {e}")))?;
+        let ring = Ring::new(RING_ENTRIES, event_fd.as_raw_fd()).map_err(|e| Error::new(crate::error::SQLITE_IOERR, format!("io_uring setup failed: {e}")))?;
         Ok(IoUringBackend { shared: Arc::new(Shared { ring: Mutex::new(ring), event_fd }), paths: super::sync::SyncBackend::new() })
     }
 

@@ -30,7 +30,10 @@
 #![allow(unsafe_code)]
 
 use super::file::FileHandle;
-use crate::error::{Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSTAT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::error::{
+    Error, Result, SQLITE_FULL, SQLITE_IOERR, SQLITE_IOERR_DELETE, SQLITE_IOERR_DELETE_NOENT, SQLITE_IOERR_FSTAT, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ,
+    SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE,
+};
 use crate::io::{Buffer, Completion, CompletionResult};
 use io_uring::{opcode, squeue, types, IoUring};
 use std::collections::{HashMap, VecDeque};
@@ -39,19 +42,41 @@ use std::time::Duration;
 
 /// What a request does.
 pub(super) enum Op {
-    Read { buf: Buffer, offset: u64, done: usize },
-    Write { buf: Buffer, offset: u64, done: usize },
-    Sync { data_only: bool },
+    Read {
+        buf: Buffer,
+        offset: u64,
+        done: usize,
+    },
+    Write {
+        buf: Buffer,
+        offset: u64,
+        done: usize,
+    },
+    Sync {
+        data_only: bool,
+    },
     /// fsync of the file's directory, ordered with the file's requests like
     /// a sync of the file; the slot owns the directory's descriptor.
-    SyncDir { dir: std::fs::File },
-    Truncate { size: u64 },
+    SyncDir {
+        dir: std::fs::File,
+    },
+    Truncate {
+        size: u64,
+    },
     /// Whether `path` exists (non-empty if `needs_content`): a `statx`.
-    Exists { path: std::ffi::CString, buf: Box<libc::statx>, needs_content: bool },
+    Exists {
+        path: std::ffi::CString,
+        buf: Box<libc::statx>,
+        needs_content: bool,
+    },
     /// Delete `path`.
-    Unlink { path: std::ffi::CString },
+    Unlink {
+        path: std::ffi::CString,
+    },
     /// The file's size: a `statx` of the descriptor (`AT_EMPTY_PATH`).
-    Size { buf: Box<libc::statx> },
+    Size {
+        buf: Box<libc::statx>,
+    },
 }
 
 impl Op {

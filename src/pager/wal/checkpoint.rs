@@ -126,16 +126,7 @@ impl Wal {
                 }
             }
         }
-        let st = CheckpointState {
-            requested,
-            mode,
-            took_write,
-            sync,
-            hdr: IndexHeader::default(),
-            safe: 0,
-            pages: BTreeMap::new(),
-            step: Step::Start,
-        };
+        let st = CheckpointState { requested, mode, took_write, sync, hdr: IndexHeader::default(), safe: 0, pages: BTreeMap::new(), step: Step::Start };
         self.ckpt = Some(st);
         match self.checkpoint_plan() {
             Ok(true) => Ok(None),

@@ -87,7 +87,22 @@ impl Wal {
     pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
         let path = format!("{db_path}-wal");
         let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
-        Ok(Wal { io: io.clone(), db, file, path, hdr: IndexHeader::default(), read_lock: None, write_lock: false, uncommitted: false, pending: None, header_prep: write::HeaderPrep::Idle, ckpt: None, recovery: None, ckpt_seq: 0, page_size })
+        Ok(Wal {
+            io: io.clone(),
+            db,
+            file,
+            path,
+            hdr: IndexHeader::default(),
+            read_lock: None,
+            write_lock: false,
+            uncommitted: false,
+            pending: None,
+            header_prep: write::HeaderPrep::Idle,
+            ckpt: None,
+            recovery: None,
+            ckpt_seq: 0,
+            page_size,
+        })
     }
 
     fn index(&self) -> Index<'_> {

@@ -61,7 +61,9 @@ impl<'b> Compiler<'_> {
             walk(e, &mut |x| {
                 // (A window call's arguments hold no aggregate of a
                 // subquery's: one there is a misuse.)
-                if super::is_aggregate_call(me, x) || (super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. })) {
+                if super::is_aggregate_call(me, x)
+                    || (super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }))
+                {
                     found.push(Found::Here(x));
                     return false;
                 }
@@ -122,16 +124,16 @@ impl<'b> Compiler<'_> {
                 continue;
             }
             let (name, args, distinct): (String, Vec<&'a Expr<'b>>, bool) = match x {
-                Expr::FunctionCall { name, args, distinctness, .. } => (
-                    unquote(name.0),
-                    args.map(|a| a.iter().collect()).unwrap_or_default(),
-                    matches!(distinctness, Some(Distinctness::Distinct)),
-                ),
+                Expr::FunctionCall { name, args, distinctness, .. } => {
+                    (unquote(name.0), args.map(|a| a.iter().collect()).unwrap_or_default(), matches!(distinctness, Some(Distinctness::Distinct)))
+                }
                 Expr::FunctionCallStar { name, .. } => (unquote(name.0), Vec::new(), false),
                 _ => continue,
             };
             let filter = match x {
-                Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => f.filter_clause,
+                Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_none() => {
+                    f.filter_clause
+                }
                 _ => None,
             };
             let order_terms: &'a [SortedColumn<'b>] = match x {
@@ -198,7 +200,19 @@ impl<'b> Compiler<'_> {
             args.extend(order_terms.iter().map(|t| &t.expr));
             let min_max = n_func_args == 1 && (def.name.eq_ignore_ascii_case("min") || def.name.eq_ignore_ascii_case("max"));
             let ordered = (!order_terms.is_empty() && !min_max).then_some(super::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 });
-            out.push(AggCall { key, call: Some(x), def, args, n_func_args, has_filter: filter.is_some(), ordered, distinct, acc, distinct_cursor: None, distinct_coll });
+            out.push(AggCall {
+                key,
+                call: Some(x),
+                def,
+                args,
+                n_func_args,
+                has_filter: filter.is_some(),
+                ordered,
+                distinct,
+                acc,
+                distinct_cursor: None,
+                distinct_coll,
+            });
         }
         Ok(())
     }
@@ -346,7 +360,8 @@ impl<'b> Compiler<'_> {
         for a in aggs {
             self.b.add(Opcode::Null, 0, a.acc, 0);
             if let Some(d) = a.distinct_cursor {
-                let ki = crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
+                let ki =
+                    crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
                 self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(Arc::new(ki)), 0);
             }
             if let Some(o) = &a.ordered {
@@ -450,7 +465,12 @@ impl<'b> Compiler<'_> {
                             let _ = k;
                             return Err(Error::sql(format!(
                                 "{} GROUP BY term out of range - should be between 1 and {}",
-                                match n { 1 => "1st".to_string(), 2 => "2nd".to_string(), 3 => "3rd".to_string(), n => format!("{n}th") },
+                                match n {
+                                    1 => "1st".to_string(),
+                                    2 => "2nd".to_string(),
+                                    3 => "3rd".to_string(),
+                                    n => format!("{n}th"),
+                                },
                                 named.len()
                             )));
                         }
@@ -635,7 +655,9 @@ impl<'b> Compiler<'_> {
                 let group_goal = if group_cols.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
                 let order_goal = match (order_by, &group_goal) {
                     (Some(ob), Some(gg)) if ctx.sorter.is_some() => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
-                        og.item == gg.item && og.terms.len() == gg.terms.len() && og.terms.iter().zip(&gg.terms).all(|(o, g)| o.column == g.column && o.collation == g.collation)
+                        og.item == gg.item
+                            && og.terms.len() == gg.terms.len()
+                            && og.terms.iter().zip(&gg.terms).all(|(o, g)| o.column == g.column && o.collation == g.collation)
                     }),
                     _ => None,
                 };

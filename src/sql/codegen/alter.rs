@@ -10,10 +10,10 @@
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{tokens, unquote};
+use crate::sql::rename::{NewName, Target};
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
 use sqlite3_parser::dialect::TokenType;
-use crate::sql::rename::{NewName, Target};
 
 impl Compiler<'_> {
     /// Rewrite `sqlite_schema` rows: each entry is (old name, new type,
@@ -120,11 +120,8 @@ fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usiz
     }
     // Remove the definition and the comma before it (or after it when it
     // is the first one).
-    let (cut_from, cut_to) = if start > open + 1 {
-        (toks[start - 1].start, toks[end - 1].end)
-    } else {
-        (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start))
-    };
+    let (cut_from, cut_to) =
+        if start > open + 1 { (toks[start - 1].start, toks[end - 1].end) } else { (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start)) };
     Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
 }
 

@@ -135,13 +135,11 @@ fn layout(sql: &str) -> Option<Layout> {
             end = if toks[end].kind == TokenType::TK_LP { matching(&toks, end) + 1 } else { end + 1 };
         }
         let k = toks[start].kind;
-        let is_table_constraint = matches!(k, TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN);
+        let is_table_constraint =
+            matches!(k, TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN);
         if is_table_constraint {
-            let (name, kind) = if k == TokenType::TK_CONSTRAINT && start + 2 < end {
-                (Some(unquote(text(&toks[start + 1]))), toks[start + 2].kind)
-            } else {
-                (None, k)
-            };
+            let (name, kind) =
+                if k == TokenType::TK_CONSTRAINT && start + 2 < end { (Some(unquote(text(&toks[start + 1]))), toks[start + 2].kind) } else { (None, k) };
             constraints.push(Span { first: start, last: end - 1, name, kind, in_column: None });
         } else if start < end {
             let col = unquote(text(&toks[start]));
@@ -156,7 +154,8 @@ fn layout(sql: &str) -> Option<Layout> {
                     i += 1;
                     continue;
                 }
-                let (name, kind_at) = if toks[i].kind == TokenType::TK_CONSTRAINT && i + 2 < end { (Some(unquote(text(&toks[i + 1]))), i + 2) } else { (None, i) };
+                let (name, kind_at) =
+                    if toks[i].kind == TokenType::TK_CONSTRAINT && i + 2 < end { (Some(unquote(text(&toks[i + 1]))), i + 2) } else { (None, i) };
                 let last = constraint_end(&toks, kind_at, end);
                 constraints.push(Span { first: i, last, name, kind: toks[kind_at].kind, in_column: Some(col.clone()) });
                 i = last + 1;
@@ -223,7 +222,12 @@ impl Compiler<'_> {
                 } else {
                     // Appended after the definition, which may have moved.
                     let Some(nl) = layout(&stripped) else { return Err(Error::sql("malformed CREATE TABLE text")) };
-                    let (_, _, end) = nl.columns.iter().find(|(n, _, _)| n.eq_ignore_ascii_case(&col)).cloned().ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
+                    let (_, _, end) = nl
+                        .columns
+                        .iter()
+                        .find(|(n, _, _)| n.eq_ignore_ascii_case(&col))
+                        .cloned()
+                        .ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                     let at = nl.toks[end - 1].end;
                     let text = statement_tail(self.sql, &[TokenType::TK_NOT]);
                     (format!("{} {}{}", &stripped[..at], text, &stripped[at..]), Some(ci), None)
@@ -232,7 +236,10 @@ impl Compiler<'_> {
             AlterTableBody::AddConstraint(nc) => {
                 let TableConstraint::Check(expr, _) = &nc.constraint else {
                     let toks = tokens(self.sql);
-                    let at = toks.iter().position(|t| matches!(t.kind, TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_FOREIGN)).map_or("", |i| std::str::from_utf8(&self.sql[toks[i].start..toks[i].end]).unwrap_or(""));
+                    let at = toks
+                        .iter()
+                        .position(|t| matches!(t.kind, TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_FOREIGN))
+                        .map_or("", |i| std::str::from_utf8(&self.sql[toks[i].start..toks[i].end]).unwrap_or(""));
                     return Err(Error::sql(format!("near \"{at}\": syntax error")));
                 };
                 if let Some(name) = &nc.name {

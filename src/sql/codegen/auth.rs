@@ -131,11 +131,7 @@ impl Compiler<'_> {
             0 => true,
             IGNORE => false,
             DENY => {
-                let msg = if db == 0 {
-                    format!("access to {tname}.{column} is prohibited")
-                } else {
-                    format!("access to {dbn}.{tname}.{column} is prohibited")
-                };
+                let msg = if db == 0 { format!("access to {tname}.{column} is prohibited") } else { format!("access to {dbn}.{tname}.{column} is prohibited") };
                 self.auth_error = Some(Error::new(SQLITE_AUTH, msg));
                 true
             }
@@ -267,9 +263,7 @@ impl Compiler<'_> {
             Stmt::Begin(..) => self.authorize(action::TRANSACTION, Some("BEGIN"), None, None),
             Stmt::Commit(..) => self.authorize(action::TRANSACTION, Some("COMMIT"), None, None),
             Stmt::Rollback { savepoint_name: None, .. } => self.authorize(action::TRANSACTION, Some("ROLLBACK"), None, None),
-            Stmt::Rollback { savepoint_name: Some(s), .. } => {
-                self.authorize(action::SAVEPOINT, Some("ROLLBACK"), Some(&unquoted(s.0)), None)
-            }
+            Stmt::Rollback { savepoint_name: Some(s), .. } => self.authorize(action::SAVEPOINT, Some("ROLLBACK"), Some(&unquoted(s.0)), None),
             Stmt::Savepoint(s) => self.authorize(action::SAVEPOINT, Some("BEGIN"), Some(&unquoted(s.0)), None),
             Stmt::Release(s) => self.authorize(action::SAVEPOINT, Some("RELEASE"), Some(&unquoted(s.0)), None),
             Stmt::Pragma(name, body) => {

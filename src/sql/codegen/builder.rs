@@ -127,10 +127,50 @@ impl Builder {
             use Opcode::*;
             matches!(
                 op,
-                Init | Goto | Gosub | If | IfNot | IsNull | NotNull | IfPos | IfNotZero | DecrJumpZero | Once
-                    | InitCoroutine | Yield | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT
-                    | SeekLE | SeekLT | IdxGE | IdxGT | IdxLE | IdxLT | Found | NotFound | NoConflict | SorterSort
-                    | SorterNext | MustBeInt | Eq | Ne | Lt | Le | Gt | Ge | FkIfZero | FkIfOff | IfNullRow | Program | VFilter | VNext
+                Init | Goto
+                    | Gosub
+                    | If
+                    | IfNot
+                    | IsNull
+                    | NotNull
+                    | IfPos
+                    | IfNotZero
+                    | DecrJumpZero
+                    | Once
+                    | InitCoroutine
+                    | Yield
+                    | Rewind
+                    | Last
+                    | Next
+                    | Prev
+                    | SeekRowid
+                    | NotExists
+                    | SeekGE
+                    | SeekGT
+                    | SeekLE
+                    | SeekLT
+                    | IdxGE
+                    | IdxGT
+                    | IdxLE
+                    | IdxLT
+                    | Found
+                    | NotFound
+                    | NoConflict
+                    | SorterSort
+                    | SorterNext
+                    | MustBeInt
+                    | Eq
+                    | Ne
+                    | Lt
+                    | Le
+                    | Gt
+                    | Ge
+                    | FkIfZero
+                    | FkIfOff
+                    | IfNullRow
+                    | Program
+                    | VFilter
+                    | VNext
             )
         };
         let mut insns = std::mem::take(&mut self.insns);
@@ -139,7 +179,10 @@ impl Builder {
                 i.p1 = self.resolve(i.p1)?;
                 i.p2 = self.resolve(i.p2)?;
                 i.p3 = self.resolve(i.p3)?;
-            } else if jumps(i.opcode) && !(matches!(i.opcode, Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge) && i.p5 & crate::vdbe::program::cmp_flags::STOREP2 != 0) {
+            } else if jumps(i.opcode)
+                && !(matches!(i.opcode, Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge)
+                    && i.p5 & crate::vdbe::program::cmp_flags::STOREP2 != 0)
+            {
                 i.p2 = self.resolve(i.p2)?;
             }
         }

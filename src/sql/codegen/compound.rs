@@ -90,7 +90,11 @@ impl Compiler<'_> {
                 }
                 let name = crate::sql::parse::unquote(qn.name.0);
                 let lower = name.to_ascii_lowercase();
-                if lower.starts_with("sqlite_") || lower.starts_with("pragma_") || self.cte(&name).is_some() || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name)) {
+                if lower.starts_with("sqlite_")
+                    || lower.starts_with("pragma_")
+                    || self.cte(&name).is_some()
+                    || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
+                {
                     continue;
                 }
                 if self.schema.table_in(self.home_db, &name).is_none() {

@@ -4,10 +4,10 @@
 //! the new index from the table.
 
 use super::Compiler;
+use crate::btree::Meta;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_UNIQUE};
 use crate::sql::parse::{schema_sql, unquote, unquoted};
 use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
-use crate::btree::Meta;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::Stmt;
 
@@ -587,9 +587,13 @@ fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
                     constant = false;
                 }
             }
-            Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::Variable(_) => {
-                constant = false
-            }
+            Expr::Name(_)
+            | Expr::Qualified(..)
+            | Expr::DoublyQualified(..)
+            | Expr::Subquery(_)
+            | Expr::Exists(_)
+            | Expr::InSelect { .. }
+            | Expr::Variable(_) => constant = false,
             _ => {}
         }
         constant

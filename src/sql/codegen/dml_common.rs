@@ -390,7 +390,17 @@ impl Compiler<'_> {
     /// again afterwards with ABORT, as SQLite does, so that no index
     /// ends up with two entries for one key.
     #[allow(clippy::too_many_arguments)]
-    pub fn check_unique_of(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+    pub fn check_unique_of(
+        &mut self,
+        t: &WriteTarget,
+        indexes: &[(Index, i32)],
+        row: i32,
+        rowid: i32,
+        old: Option<(i32, i32)>,
+        check_rowid: bool,
+        oc: OnConflict,
+        skip: i32,
+    ) -> Result<()> {
         self.check_unique_once(t, indexes, row, rowid, old, check_rowid, oc, skip)?;
         let may_replace = (check_rowid && oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace)
             || indexes.iter().any(|(idx, _)| idx.unique && oc.for_constraint(idx.on_conflict) == OnConflict::Replace);
@@ -403,7 +413,17 @@ impl Compiler<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn check_unique_once(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, rowid: i32, old: Option<(i32, i32)>, check_rowid: bool, oc: OnConflict, skip: i32) -> Result<()> {
+    fn check_unique_once(
+        &mut self,
+        t: &WriteTarget,
+        indexes: &[(Index, i32)],
+        row: i32,
+        rowid: i32,
+        old: Option<(i32, i32)>,
+        check_rowid: bool,
+        oc: OnConflict,
+        skip: i32,
+    ) -> Result<()> {
         if t.table.without_rowid.is_some() {
             return self.check_unique_without_rowid(t, indexes, row, old, check_rowid, oc, skip);
         }
@@ -454,7 +474,17 @@ impl Compiler<'_> {
 
     /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
     #[allow(clippy::too_many_arguments)]
-    fn check_index_conflict(&mut self, t: &WriteTarget, idx: &Index, c: i32, row: i32, rowid: i32, old_rowid: Option<i32>, oc: OnConflict, skip: i32) -> Result<()> {
+    fn check_index_conflict(
+        &mut self,
+        t: &WriteTarget,
+        idx: &Index,
+        c: i32,
+        row: i32,
+        rowid: i32,
+        old_rowid: Option<i32>,
+        oc: OnConflict,
+        skip: i32,
+    ) -> Result<()> {
         let n = idx.columns.len();
         let guard = self.partial_guard(t, idx, row, rowid)?;
         let k = self.index_key_of(&t.table, idx, row, rowid)?;

@@ -10,11 +10,11 @@
 //! Row values (`(a, b)` and subqueries of several columns in comparisons,
 //! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
 
+use super::row_value::may_be_row;
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
-use super::row_value::may_be_row;
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
@@ -32,9 +32,7 @@ pub enum Number {
 pub fn parse_numeric(s: &str) -> Result<Number> {
     let t = s.replace('_', "");
     if t.len() > 2 && (t.starts_with("0x") || t.starts_with("0X")) {
-        return u64::from_str_radix(&t[2..], 16)
-            .map(|v| Number::Int(v as i64))
-            .map_err(|_| Error::sql(format!("hex literal too big: {s}")));
+        return u64::from_str_radix(&t[2..], 16).map(|v| Number::Int(v as i64)).map_err(|_| Error::sql(format!("hex literal too big: {s}")));
     }
     if t.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(match t.parse::<i64>() {
@@ -59,9 +57,7 @@ fn decode_blob(hex: &str) -> Result<Vec<u8>> {
     if !h.len().is_multiple_of(2) {
         return Err(Error::sql(format!("unrecognized token: \"X'{hex}'\"")));
     }
-    (0..h.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| Error::sql(format!("unrecognized token: \"X'{hex}'\""))))
-        .collect()
+    (0..h.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| Error::sql(format!("unrecognized token: \"X'{hex}'\"")))).collect()
 }
 
 /// P4 for `Column` on `table`'s column `col`: its constant DEFAULT, which
@@ -119,9 +115,7 @@ impl Compiler<'_> {
     pub fn operand(&mut self, e: &Expr<'_>) -> Result<i32> {
         let hoisted = match e {
             Expr::Literal(Literal::Numeric(s)) => match parse_numeric(s)? {
-                Number::Int(i) if i >= i32::MIN as i64 && i <= i32::MAX as i64 => {
-                    self.b.hoisted_constant(|r| (Opcode::Integer, i as i32, r, 0, P4::None))
-                }
+                Number::Int(i) if i >= i32::MIN as i64 && i <= i32::MAX as i64 => self.b.hoisted_constant(|r| (Opcode::Integer, i as i32, r, 0, P4::None)),
                 Number::Int(i) => self.b.hoisted_constant(|r| (Opcode::Int64, 0, r, 0, P4::Int64(i))),
                 Number::Real(x) => self.b.hoisted_constant(|r| (Opcode::Real, 0, r, 0, P4::Real(x))),
             },
@@ -334,9 +328,7 @@ impl Compiler<'_> {
                 let r = self.resolve_name(Some(&t), &c).ok().flatten();
                 r.and_then(|r| self.column_affinity(&r))
             }
-            Expr::Cast { type_name, .. } => {
-                Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name)))
-            }
+            Expr::Cast { type_name, .. } => Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name))),
             // A scalar subquery has its first result column's affinity
             // (known once it is compiled, as it is before it is compared).
             Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
@@ -361,8 +353,16 @@ impl Compiler<'_> {
             Expr::Binary(l, op, r)
                 if !matches!(
                     op,
-                    Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
-                        | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+                    Operator::Equals
+                        | Operator::NotEquals
+                        | Operator::Less
+                        | Operator::LessEquals
+                        | Operator::Greater
+                        | Operator::GreaterEquals
+                        | Operator::Is
+                        | Operator::IsNot
+                        | Operator::And
+                        | Operator::Or
                 ) =>
             {
                 // An explicit COLLATE on either operand carries through.
@@ -395,7 +395,10 @@ impl Compiler<'_> {
             }
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
-                self.resolve_name(Some(&t), &c).ok().flatten().map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
+                self.resolve_name(Some(&t), &c)
+                    .ok()
+                    .flatten()
+                    .map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
             }
             _ => None,
         }
@@ -773,11 +776,7 @@ impl Compiler<'_> {
                         Literal::CurrentTime => ("current_time", "time"),
                         _ => ("current_timestamp", "datetime"),
                     };
-                    let def = self
-                        .funcs
-                        .find(kw, 0)
-                        .or_else(|| self.funcs.find(f, 0))
-                        .ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
+                    let def = self.funcs.find(kw, 0).or_else(|| self.funcs.find(f, 0)).ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
                     self.b.add4(Opcode::Function, self.pure_context, target, target, P4::Func(def), 0);
                 }
             },
@@ -1233,7 +1232,16 @@ impl Compiler<'_> {
         }
         let cur = self.b.cursor();
         let once = self.once_placeholder();
-        let open = self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }] })), 0);
+        let open = self.b.add4(
+            Opcode::OpenEphemeral,
+            cur,
+            1,
+            0,
+            P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo {
+                fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }],
+            })),
+            0,
+        );
         let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
@@ -1243,7 +1251,9 @@ impl Compiler<'_> {
         let coll_name = self.expr_collation(lhs).map(|(n, _)| n).or_else(|| info.collations.first().cloned().flatten());
         if let Some(name) = coll_name {
             let collation = self.collation(&name)?;
-            self.b.insns[open].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation, descending: false }] }));
+            self.b.insns[open].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo {
+                fields: vec![crate::value::record::KeyField { collation, descending: false }],
+            }));
         }
         self.finish_once(once, info.correlated);
         let x = self.expr_new(lhs)?;
@@ -1305,7 +1315,11 @@ impl Compiler<'_> {
             .iter()
             .map(|t| {
                 let a = t.affinity.map_or('A', |a| a.letter());
-                if matches!(a, 'C' | 'D' | 'E') { a } else { 'A' }
+                if matches!(a, 'C' | 'D' | 'E') {
+                    a
+                } else {
+                    'A'
+                }
             })
             .collect();
         if affs.chars().any(|c| c != 'A') {
@@ -1493,8 +1507,16 @@ fn explicit_collation_of(e: &Expr<'_>) -> Option<String> {
         Expr::Binary(l, op, r)
             if !matches!(
                 op,
-                Operator::Equals | Operator::NotEquals | Operator::Less | Operator::LessEquals | Operator::Greater
-                    | Operator::GreaterEquals | Operator::Is | Operator::IsNot | Operator::And | Operator::Or
+                Operator::Equals
+                    | Operator::NotEquals
+                    | Operator::Less
+                    | Operator::LessEquals
+                    | Operator::Greater
+                    | Operator::GreaterEquals
+                    | Operator::Is
+                    | Operator::IsNot
+                    | Operator::And
+                    | Operator::Or
             ) =>
         {
             explicit_collation_of(l).or_else(|| explicit_collation_of(r))

@@ -271,8 +271,7 @@ impl Compiler<'_> {
     /// columns, when given) whose parent row is missing for the row in
     /// `row`, add `incr` to the violation counter.
     pub fn fk_check_child(&mut self, t: &Table, row: i32, incr: i32, changed: Option<&[usize]>) -> Result<()> {
-        let fks: Vec<ForeignKey> =
-            t.foreign_keys.iter().filter(|fk| changed.is_none_or(|ch| fk.columns.iter().any(|c| ch.contains(c)))).cloned().collect();
+        let fks: Vec<ForeignKey> = t.foreign_keys.iter().filter(|fk| changed.is_none_or(|ch| fk.columns.iter().any(|c| ch.contains(c)))).cloned().collect();
         if fks.is_empty() {
             return Ok(());
         }

@@ -35,11 +35,11 @@
 //! `:N`. A column whose expression has no affinity is marked so
 //! (`ScopeColumn::without_affinity`).
 
+use super::index_scan::IndexLoop;
 use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
-use super::index_scan::IndexLoop;
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
@@ -218,7 +218,14 @@ impl<'b> Compiler<'_> {
                     .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
                 let column_ref = |li: usize, it: &ScopeItem, lc: usize| {
                     let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
-                    ColumnRef { depth: 0, item: li, cursor: it.cursor, column: col, affinity: it.columns[lc].affinity, collation: it.columns[lc].collation.clone() }
+                    ColumnRef {
+                        depth: 0,
+                        item: li,
+                        cursor: it.cursor,
+                        column: col,
+                        affinity: it.columns[lc].affinity,
+                        collation: it.columns[lc].collation.clone(),
+                    }
                 };
                 // The left side: the first table having the column, or
                 // with RIGHT/FULL joins the coalesce() of all of them (each
@@ -401,7 +408,10 @@ impl<'b> Compiler<'_> {
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
                     let lower = name.to_ascii_lowercase();
-                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list")) {
+                    if let Some(pragma) = lower
+                        .strip_prefix("pragma_")
+                        .filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list"))
+                    {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
                     if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
@@ -409,7 +419,10 @@ impl<'b> Compiler<'_> {
                     }
                     // (Without arguments these show no rows; their hidden
                     // columns exist only when given as arguments.)
-                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list")) {
+                    if let Some(pragma) = lower
+                        .strip_prefix("pragma_")
+                        .filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list"))
+                    {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
                     if lower == "pragma_foreign_key_check" {
@@ -454,7 +467,13 @@ impl<'b> Compiler<'_> {
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.ctes);
                     let r = self.enter_view_nesting().and_then(|()| {
-                        let r = self.open_subquery_text_named(&view_sql.clone(), alias.unwrap_or(table.name.clone()), table.view_columns.clone(), Some((table.name.clone(), table.sql.clone())), out);
+                        let r = self.open_subquery_text_named(
+                            &view_sql.clone(),
+                            alias.unwrap_or(table.name.clone()),
+                            table.view_columns.clone(),
+                            Some((table.name.clone(), table.sql.clone())),
+                            out,
+                        );
                         self.view_depth -= 1;
                         r
                     });
@@ -492,7 +511,18 @@ impl<'b> Compiler<'_> {
                     ast::Indexed::NotIndexed => None,
                     ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
                 });
-                out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: Some(table), left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint, vtab: None });
+                out.push(FromItem {
+                    item: scope.items.len() - 1,
+                    cursor: cur,
+                    table: Some(table),
+                    left: false,
+                    on: Vec::new(),
+                    matched: None,
+                    using: Vec::new(),
+                    table_fn: None,
+                    index_hint,
+                    vtab: None,
+                });
                 Ok(())
             }
             SelectTable::Select(sel, alias) => {
@@ -535,7 +565,14 @@ impl<'b> Compiler<'_> {
         }
     }
 
-    pub(super) fn push_subquery_item<'a>(&mut self, cur: i32, name: String, info: &super::select::SelectInfo, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) {
+    pub(super) fn push_subquery_item<'a>(
+        &mut self,
+        cur: i32,
+        name: String,
+        info: &super::select::SelectInfo,
+        cols: Option<Vec<String>>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) {
         // Duplicate names are made unique, as SQLite names the columns of
         // a subquery, view or CTE ("a", "a:1", ...); a parenthesized
         // join's columns keep their tables' names (`sources`). A view's
@@ -583,7 +620,18 @@ impl<'b> Compiler<'_> {
         };
         let scope = self.scopes.last_mut().unwrap();
         scope.items.push(item);
-        out.push(FromItem { item: scope.items.len() - 1, cursor: cur, table: None, left: false, on: Vec::new(), matched: None, using: Vec::new(), table_fn: None, index_hint: None, vtab: None });
+        out.push(FromItem {
+            item: scope.items.len() - 1,
+            cursor: cur,
+            table: None,
+            left: false,
+            on: Vec::new(),
+            matched: None,
+            using: Vec::new(),
+            table_fn: None,
+            index_hint: None,
+            vtab: None,
+        });
     }
 
     pub(super) fn open_subquery_text<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
@@ -592,7 +640,14 @@ impl<'b> Compiler<'_> {
 
     /// `open_subquery_text` for a view: `view` is its name and CREATE VIEW
     /// statement, whose result list names the columns.
-    pub(super) fn open_subquery_text_named<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_subquery_text_named<'a>(
+        &mut self,
+        sql: &str,
+        name: String,
+        cols: Option<Vec<String>>,
+        view: Option<(String, String)>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
         self.open_subquery_text_in(sql, name, cols, view, false, out)
     }
 
@@ -611,7 +666,15 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
-    pub(super) fn open_subquery_text_in<'a>(&mut self, sql: &str, name: String, cols: Option<Vec<String>>, view: Option<(String, String)>, correlated: bool, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_subquery_text_in<'a>(
+        &mut self,
+        sql: &str,
+        name: String,
+        cols: Option<Vec<String>>,
+        view: Option<(String, String)>,
+        correlated: bool,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
         let (view_name, view_text) = view.unzip();
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
@@ -637,7 +700,11 @@ impl<'b> Compiler<'_> {
                 self.view_names_text = view_text;
                 // (A view's columns are named as with the default naming
                 // settings.)
-                let info = if is_view { self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur))) } else { self.compile_select(sel, Dest::EphemTable(cur)) };
+                let info = if is_view {
+                    self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)))
+                } else {
+                    self.compile_select(sel, Dest::EphemTable(cur))
+                };
                 self.view_names_text = None;
                 if is_view {
                     self.view_texts.pop();
@@ -826,7 +893,16 @@ impl<'b> Compiler<'_> {
             self.where_term_if_false(t, outer_skip)?;
         }
         if n == 0 {
-            loops.push(Loop { table_cursor: -1, next: outer_skip, end: outer_skip, kind: LoopKind::Once, left_flag: None, right_sub: None, passes: Vec::new(), after_passes: None });
+            loops.push(Loop {
+                table_cursor: -1,
+                next: outer_skip,
+                end: outer_skip,
+                kind: LoopKind::Once,
+                left_flag: None,
+                right_sub: None,
+                passes: Vec::new(),
+                after_passes: None,
+            });
             return Ok((loops, false));
         }
         let mut order_served = false;
@@ -928,7 +1004,8 @@ impl<'b> Compiler<'_> {
                         // collation (BINARY when it declares none) first;
                         // a coalesce() of several has neither, and the
                         // right column's count then.
-                        let (laff, lcoll) = if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
+                        let (laff, lcoll) =
+                            if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
                         let aff = super::expr::comparison_affinity(laff, Some(r.affinity));
                         let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
                             Some(name) => P4::Coll(self.collation(name)?),
@@ -1278,7 +1355,10 @@ impl<'b> Compiler<'_> {
             if let Some((idx, first_col, list)) = in_pick.clone() {
                 let ic = &idx.columns[0];
                 let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
-                let lead_ok = lead > 0 && !ic.descending && index_collation(&table, ic) == "BINARY" && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
+                let lead_ok = lead > 0
+                    && !ic.descending
+                    && index_collation(&table, ic) == "BINARY"
+                    && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
                 let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
                 if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
                     let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
@@ -1296,7 +1376,14 @@ impl<'b> Compiler<'_> {
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
             let served = rowid_serves(g);
             if served.yes() && (lower.is_some() || upper.is_some()) {
-                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), served == Served::Backward, end, &item_name)?;
+                let kind = self.rowid_range(
+                    it.cursor,
+                    lower.map(|(_, op, e)| (*op, *e)),
+                    upper.map(|(_, op, e)| (*op, *e)),
+                    served == Served::Backward,
+                    end,
+                    &item_name,
+                )?;
                 return Ok((kind, true));
             }
             // Otherwise a full scan in the order beats a range read out of
@@ -1367,7 +1454,17 @@ impl<'b> Compiler<'_> {
     /// A loop over the index entries equal to each value of an IN list on
     /// its first column (values read in ascending order, each once).
     #[allow(clippy::too_many_arguments)]
-    fn in_index_loop(&mut self, it: &FromItem<'_, 'b>, table: &Table, idx: &Index, first_col: usize, list: &[Expr<'_>], next: i32, end: i32, item_name: &str) -> Result<LoopKind> {
+    fn in_index_loop(
+        &mut self,
+        it: &FromItem<'_, 'b>,
+        table: &Table,
+        idx: &Index,
+        first_col: usize,
+        list: &[Expr<'_>],
+        next: i32,
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
         let aff = table.columns[first_col].affinity;
         let vcur = self.in_values(list, aff)?;
         let icur = self.b.cursor();
@@ -1406,7 +1503,15 @@ impl<'b> Compiler<'_> {
     /// the seek and the test treat as SQLite's comparison does) only costs
     /// a longer scan, never a wrong row.
     #[allow(clippy::too_many_arguments)]
-    fn rowid_range<'a>(&mut self, cursor: i32, lower: Option<(LookupOp, &'a Expr<'b>)>, upper: Option<(LookupOp, &'a Expr<'b>)>, backward: bool, end: i32, item_name: &str) -> Result<LoopKind> {
+    fn rowid_range<'a>(
+        &mut self,
+        cursor: i32,
+        lower: Option<(LookupOp, &'a Expr<'b>)>,
+        upper: Option<(LookupOp, &'a Expr<'b>)>,
+        backward: bool,
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
         let mut desc = Vec::new();
         let lower_reg = lower.map(|_| self.b.reg());
         let upper_reg = upper.map(|_| self.b.reg());
@@ -1496,7 +1601,6 @@ impl<'b> Compiler<'_> {
         }
         Ok(Arc::new(KeyInfo { fields }))
     }
-
 }
 
 struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
@@ -1529,9 +1633,7 @@ fn term_address(e: &Expr<'_>) -> usize {
 /// known without resolving names (no `*`).
 fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
     match &sel.body.select {
-        ast::OneSelect::Select { columns, .. } => {
-            columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len())
-        }
+        ast::OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len()),
         ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
     }
 }

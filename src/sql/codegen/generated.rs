@@ -43,8 +43,7 @@ impl Compiler<'_> {
         if let Some(name) = first_loop(table) {
             return Err(Error::sql(format!("generated column loop on \"{name}\"")));
         }
-        let generated: Vec<(usize, String)> =
-            t.columns.iter().enumerate().filter_map(|(i, c)| c.generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
+        let generated: Vec<(usize, String)> = t.columns.iter().enumerate().filter_map(|(i, c)| c.generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
         if generated.is_empty() {
             return Ok(());
         }
@@ -116,10 +115,8 @@ impl Compiler<'_> {
         if let Some(name) = first_loop(t) {
             return Err(Error::sql(format!("generated column loop on \"{name}\"")));
         }
-        let virtual_cols: Vec<(usize, String)> = (0..t.columns.len())
-            .filter(|&i| t.is_virtual(i))
-            .filter_map(|i| t.columns[i].generated.as_ref().map(|g| (i, g.expr.clone())))
-            .collect();
+        let virtual_cols: Vec<(usize, String)> =
+            (0..t.columns.len()).filter(|&i| t.is_virtual(i)).filter_map(|i| t.columns[i].generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
         self.with_row_scope(t, row, rowid, |c| {
             for _ in 0..virtual_cols.len() {
                 for (i, text) in &virtual_cols {
@@ -167,9 +164,10 @@ impl Compiler<'_> {
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
         let r = if first_loop(table).is_some() { Ok(()) } else { self.compute_generated_of(table, row, rowid) };
-        let nondeterministic = self.b.insns.iter().any(|i| {
-            matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic)
-        });
+        let nondeterministic =
+            self.b.insns.iter().any(
+                |i| matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic),
+            );
         self.b = saved;
         if r.is_ok() && nondeterministic {
             return Err(Error::sql("non-deterministic functions prohibited in generated columns"));
@@ -298,9 +296,7 @@ pub fn definition_error(cd: &sqlite3_parser::ast::ColumnDefinition<'_>) -> Optio
             ColumnConstraint::PrimaryKey { .. } => return Some(Error::sql("generated columns cannot be part of the PRIMARY KEY")),
             ColumnConstraint::Default(_) if seen_generated => return Some(Error::sql("cannot use DEFAULT on a generated column")),
             ColumnConstraint::Default(_) => seen_default = true,
-            ColumnConstraint::Generated { .. } if seen_default => {
-                return Some(Error::sql(format!("error in generated column \"{name}\"")))
-            }
+            ColumnConstraint::Generated { .. } if seen_default => return Some(Error::sql(format!("error in generated column \"{name}\""))),
             ColumnConstraint::Generated { .. } => seen_generated = true,
             _ => {}
         }

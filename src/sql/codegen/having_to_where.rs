@@ -78,7 +78,9 @@ impl Compiler<'_> {
             }
             match x {
                 Expr::Id(_) | Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) => ok = false,
-                Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } | Expr::Raise(..) | Expr::FunctionCallStar { .. } => ok = false,
+                Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } | Expr::Raise(..) | Expr::FunctionCallStar { .. } => {
+                    ok = false
+                }
                 Expr::FunctionCall { name, args, filter_over, .. } => {
                     let n = args.map_or(0, |a| a.len());
                     let def = self.funcs.find(&unquote(name.0), n);

@@ -31,12 +31,7 @@ pub fn unique_failure_message(table: &Table, idx: &Index) -> String {
     if idx.columns.iter().any(|c| c.column.is_none()) {
         return format!("UNIQUE constraint failed: index '{}'", idx.name);
     }
-    let cols: Vec<String> = idx
-        .columns
-        .iter()
-        .filter_map(|c| c.column)
-        .map(|c| format!("{}.{}", table.name, table.columns[c].name))
-        .collect();
+    let cols: Vec<String> = idx.columns.iter().filter_map(|c| c.column).map(|c| format!("{}.{}", table.name, table.columns[c].name)).collect();
     format!("UNIQUE constraint failed: {}", cols.join(", "))
 }
 
@@ -153,8 +148,7 @@ impl Compiler<'_> {
     /// columns (no qualifier, no rowid), no subquery, no parameter, no
     /// aggregate, only deterministic functions.
     pub fn validate_index_exprs(&mut self, table: &Table, idx: &Index) -> Result<()> {
-        let mut checks: Vec<(String, &'static str)> =
-            idx.columns.iter().filter_map(|c| c.expr.clone()).map(|e| (e, "index expressions")).collect();
+        let mut checks: Vec<(String, &'static str)> = idx.columns.iter().filter_map(|c| c.expr.clone()).map(|e| (e, "index expressions")).collect();
         if let Some(w) = &idx.where_sql {
             checks.push((w.clone(), "partial index WHERE clauses"));
         }
@@ -231,9 +225,7 @@ impl Compiler<'_> {
         // In an index context, as SQLite resolves it: a direct-only
         // function is then refused as unsafe before its determinism counts.
         let r = self.with_row_scope(table, row, rowid, |c| c.with_pure_context(1, |c| c.expr_text(text, target)));
-        let nondeterministic = self.b.insns.iter().any(|i| {
-            matches!(&i.p4, P4::Func(def) if i.opcode == Opcode::Function && !def.flags.deterministic)
-        });
+        let nondeterministic = self.b.insns.iter().any(|i| matches!(&i.p4, P4::Func(def) if i.opcode == Opcode::Function && !def.flags.deterministic));
         self.b = saved;
         r?;
         if nondeterministic {
@@ -294,7 +286,14 @@ impl Compiler<'_> {
     /// `item_name`) and `other` is known before the item's loop: same
     /// text as indexed, a comparison collation and affinity the index
     /// order honours.
-    pub fn expr_lookup_keys(&mut self, item: usize, item_name: &str, table: &Table, col_side: &sqlite3_parser::ast::Expr<'_>, other: &sqlite3_parser::ast::Expr<'_>) -> Vec<usize> {
+    pub fn expr_lookup_keys(
+        &mut self,
+        item: usize,
+        item_name: &str,
+        table: &Table,
+        col_side: &sqlite3_parser::ast::Expr<'_>,
+        other: &sqlite3_parser::ast::Expr<'_>,
+    ) -> Vec<usize> {
         let exprs = self.indexed_exprs(table);
         if exprs.is_empty() || self.expr_deps(col_side) != 1u64 << item.min(63) {
             return Vec::new();

@@ -89,7 +89,14 @@ fn discard_repeated_targets(targets: &mut [usize], rowid_alias: Option<usize>) {
     }
 }
 
-fn compile_insert_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, table: crate::sql::schema::Table, oc: OnConflict, targets: Vec<usize>) -> Result<()> {
+fn compile_insert_body(
+    c: &mut Compiler<'_>,
+    stmt: &Stmt<'_>,
+    prog: &mut Program,
+    table: crate::sql::schema::Table,
+    oc: OnConflict,
+    targets: Vec<usize>,
+) -> Result<()> {
     let Stmt::Insert { columns, body, returning, .. } = stmt else {
         return Err(Error::sql("not an INSERT"));
     };
@@ -347,7 +354,15 @@ fn insert_row(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], 
 }
 
 /// Constraint checks and the write of one row held in `row`.
-fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize], oc: OnConflict, explicit_rowid: Option<i32>, upsert: Option<&super::upsert::Upserts<'_, '_>>) -> Result<()> {
+fn insert_row_with_rowid(
+    c: &mut Compiler<'_>,
+    t: &WriteTarget,
+    row: i32,
+    given: &[usize],
+    oc: OnConflict,
+    explicit_rowid: Option<i32>,
+    upsert: Option<&super::upsert::Upserts<'_, '_>>,
+) -> Result<()> {
     // A WITHOUT ROWID row has no rowid: its rowid register holds NULL and
     // its PRIMARY KEY is always checked.
     let without_rowid = t.table.without_rowid.is_some();
@@ -422,14 +437,7 @@ fn insert_row_with_rowid(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given:
     }
     c.compute_generated(t, row, rowid)?;
     c.check_not_null(t, row, oc, skip)?;
-    c.b.add4(
-        Opcode::Affinity,
-        row,
-        t.table.columns.len() as i32,
-        0,
-        crate::vdbe::program::P4::Affinity(t.table.affinity_string()),
-        0,
-    );
+    c.b.add4(Opcode::Affinity, row, t.table.columns.len() as i32, 0, crate::vdbe::program::P4::Affinity(t.table.affinity_string()), 0);
     c.check_strict(t, row);
     c.check_checks(t, row, rowid, oc, skip)?;
     let unique_oc = match upsert {

@@ -57,7 +57,9 @@ fn lone_star_source(c: &Compiler<'_>, sel: &Select<'_>) -> Option<Table> {
     if sel.with.is_some() || sel.order_by.is_some() || sel.limit.is_some() || sel.body.compounds.as_ref().is_some_and(|v| !v.is_empty()) {
         return None;
     }
-    let OneSelect::Select { distinctness: None, columns, from: Some(from), where_clause: None, group_by: None, having: None, window_clause: None } = &sel.body.select else {
+    let OneSelect::Select { distinctness: None, columns, from: Some(from), where_clause: None, group_by: None, having: None, window_clause: None } =
+        &sel.body.select
+    else {
         return None;
     };
     if !matches!(columns, [ResultColumn::Star]) || from.joins.as_ref().is_some_and(|j| !j.is_empty()) {
@@ -163,7 +165,10 @@ fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
         && same_expr(&d.where_sql, &s.where_sql)
         && d.columns.len() == s.columns.len()
         && d.columns.iter().zip(&s.columns).all(|(a, b)| {
-            a.column == b.column && same_expr(&a.expr, &b.expr) && a.descending == b.descending && index_collation(dst, a).eq_ignore_ascii_case(&index_collation(src, b))
+            a.column == b.column
+                && same_expr(&a.expr, &b.expr)
+                && a.descending == b.descending
+                && index_collation(dst, a).eq_ignore_ascii_case(&index_collation(src, b))
         })
 }
 
@@ -171,8 +176,10 @@ fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
 /// with only UPDATE or DELETE triggers).
 fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
     c.schema.triggers_of(table).iter().any(|(_, sql)| {
-        with_first_statement(sql.as_bytes(), |cmd, _| Ok(!matches!(cmd, Some(Cmd::Stmt(Stmt::CreateTrigger { event: TriggerEvent::Update | TriggerEvent::UpdateOf(_) | TriggerEvent::Delete, .. })))))
-            .unwrap_or(true)
+        with_first_statement(sql.as_bytes(), |cmd, _| {
+            Ok(!matches!(cmd, Some(Cmd::Stmt(Stmt::CreateTrigger { event: TriggerEvent::Update | TriggerEvent::UpdateOf(_) | TriggerEvent::Delete, .. }))))
+        })
+        .unwrap_or(true)
     })
 }
 

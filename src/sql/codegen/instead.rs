@@ -31,7 +31,9 @@ fn quote(n: &str) -> String {
 /// UPDATE OF, one of the assigned columns must be listed).
 pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> bool {
     let assigned: Vec<String> = match stmt {
-        Stmt::Update { sets, .. } => sets.iter().flat_map(|s| s.col_names.iter().map(|n| crate::sql::repeated_set_columns::set_column_name(&unquote(n.0)).to_string())).collect(),
+        Stmt::Update { sets, .. } => {
+            sets.iter().flat_map(|s| s.col_names.iter().map(|n| crate::sql::repeated_set_columns::set_column_name(&unquote(n.0)).to_string())).collect()
+        }
         _ => Vec::new(),
     };
     c.schema.triggers_of(view).iter().any(|(_, sql)| {
@@ -106,7 +108,15 @@ fn load(c: &mut Compiler<'_>, cur: i32, from: usize, n: usize) -> i32 {
 
 /// Run the INSTEAD OF triggers of the view for each gathered row.
 #[allow(clippy::too_many_arguments)]
-fn fire_each(c: &mut Compiler<'_>, view: &Table, names: &[String], tmp: i32, event: Event, rows: &mut dyn FnMut(&mut Compiler<'_>) -> Result<(Option<i32>, Option<i32>)>, changed: &[usize]) -> Result<()> {
+fn fire_each(
+    c: &mut Compiler<'_>,
+    view: &Table,
+    names: &[String],
+    tmp: i32,
+    event: Event,
+    rows: &mut dyn FnMut(&mut Compiler<'_>) -> Result<(Option<i32>, Option<i32>)>,
+    changed: &[usize],
+) -> Result<()> {
     let t = WriteTarget { table: pseudo_table(view, names), cursor: -1, indexes: Vec::new() };
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
@@ -221,7 +231,10 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                     .map(|x| {
                         let col = unquoted(x.0);
                         let col = crate::sql::repeated_set_columns::set_column_name(&col);
-                        names.iter().position(|y| y.eq_ignore_ascii_case(col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
+                        names
+                            .iter()
+                            .position(|y| y.eq_ignore_ascii_case(col))
+                            .ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
                     })
                     .collect::<Result<_>>()?,
                 None => (0..n).collect(),

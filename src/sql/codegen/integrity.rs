@@ -85,11 +85,8 @@ impl Compiler<'_> {
         self.b.add(Opcode::Goto, 0, done, 0);
         self.b.bind(clean);
 
-        let checked: Vec<&Table> = tables
-            .into_iter()
-            .filter(|t| t.view_select.is_none())
-            .filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only)))
-            .collect();
+        let checked: Vec<&Table> =
+            tables.into_iter().filter(|t| t.view_select.is_none()).filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only))).collect();
         let indexes_of = |t: &Table| -> Vec<Index> {
             let mut v: Vec<Index> = schema.indexes_of(t).into_iter().cloned().collect();
             v.reverse();

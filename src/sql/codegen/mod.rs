@@ -14,65 +14,65 @@
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.
 
-pub mod builder;
+pub mod aggregate;
+pub mod alter;
+mod alter_constraint;
+mod alter_drop_check;
+mod alter_rename;
+pub mod assign;
 mod attach;
-mod vacuum;
-mod reindex;
+pub mod auth;
+pub mod builder;
+mod collation_list;
+pub mod compound;
+mod create_as;
+pub mod ddl;
+pub mod delete;
+mod distinct_redundant;
+pub mod dml_common;
 pub mod expr;
-pub mod select;
+pub mod fkey;
+mod fkey_check_fn;
 pub mod from;
+pub mod generated;
+mod group_stream;
+mod having_check;
+mod having_to_where;
+pub mod index_expr;
+mod index_scan;
 mod inner_table;
+pub mod insert;
+mod insert_xfer;
+pub mod instead;
+mod integrity;
+mod legacy_names;
+mod onepass;
+mod ordered_aggregate;
+mod outer_aggregate;
+mod plan_lines;
+pub mod pragma;
+pub(crate) mod pragma_names;
 mod recursive_cte;
+mod reindex;
+pub mod returning;
+pub mod row_value;
+pub mod select;
+mod simple_count;
 mod table_fn;
+mod table_list;
+pub mod trigger;
+mod trigger_program;
+pub mod txn;
+pub mod update;
+mod upsert;
+mod vacuum;
+mod view_columns;
 pub mod vtab;
 mod vtab_dml;
 mod vtab_scan;
-pub mod aggregate;
-pub mod compound;
-pub mod insert;
-mod insert_xfer;
-mod upsert;
-pub mod update;
-pub mod assign;
-pub mod delete;
-mod onepass;
-pub mod ddl;
-mod create_as;
-mod view_columns;
-mod legacy_names;
-mod table_list;
-mod fkey_check_fn;
-pub(crate) mod pragma_names;
-pub mod txn;
-pub mod pragma;
-mod collation_list;
-mod integrity;
-pub mod dml_common;
-pub mod alter;
-mod alter_drop_check;
-mod alter_constraint;
-mod alter_rename;
-pub mod returning;
 pub mod window;
-mod outer_aggregate;
-mod having_check;
 mod window_frame;
-pub mod trigger;
-mod trigger_program;
-pub mod fkey;
-pub mod auth;
-pub mod instead;
 pub mod without_rowid;
-pub mod generated;
-pub mod index_expr;
-mod index_scan;
-pub mod row_value;
-mod group_stream;
-mod simple_count;
-mod ordered_aggregate;
-mod having_to_where;
-mod distinct_redundant;
-mod plan_lines;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -518,11 +518,7 @@ impl<'s> Compiler<'s> {
             "BINARY" => Ok(Collation::binary()),
             "NOCASE" => Ok(Collation::nocase()),
             "RTRIM" => Ok(Collation::rtrim()),
-            n => self
-                .collations
-                .get(n)
-                .cloned()
-                .ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
+            n => self.collations.get(n).cloned().ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
         }
     }
 
@@ -585,12 +581,7 @@ impl<'s> Compiler<'s> {
 
     /// `PRAGMA database_list` rows: (seq, name, file).
     pub fn database_list(&self) -> Vec<(usize, String, String)> {
-        self.databases
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != 1 || self.temp_listed)
-            .map(|(i, (n, f))| (i, n.clone(), f.clone()))
-            .collect()
+        self.databases.iter().enumerate().filter(|(i, _)| *i != 1 || self.temp_listed).map(|(i, (n, f))| (i, n.clone(), f.clone())).collect()
     }
 
     /// Emit the final `Halt` and the prologue (`Transaction` for each
@@ -740,9 +731,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         | Stmt::DropIndex { .. }
         | Stmt::DropView { .. }
         | Stmt::CreateVirtualTable { .. } => ddl::compile_ddl(c, stmt, &mut prog)?,
-        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => {
-            txn::compile_txn(c, stmt, &mut prog)?
-        }
+        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => txn::compile_txn(c, stmt, &mut prog)?,
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
         Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(target) => {

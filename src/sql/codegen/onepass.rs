@@ -96,7 +96,12 @@ impl Compiler<'_> {
         self.internal_rowid_read = true;
         self.dml_target = Some(table.name.clone());
         let sql = match where_clause {
-            Some(w) => format!("SELECT {} FROM {} AS \"{}\" WHERE {w}", crate::sql::resolve::INTERNAL_ROWID, self.table_sql_name(table), alias.unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
+            Some(w) => format!(
+                "SELECT {} FROM {} AS \"{}\" WHERE {w}",
+                crate::sql::resolve::INTERNAL_ROWID,
+                self.table_sql_name(table),
+                alias.unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")
+            ),
             None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, self.table_sql_name(table)),
         };
         let compiled = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {

@@ -123,7 +123,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "database_list" => {
-            let rows = c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())]).collect();
+            let rows = c
+                .database_list()
+                .into_iter()
+                .map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())])
+                .collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
         "compile_options" | "function_list" | "collation_list" | "pragma_list" => {
@@ -170,8 +174,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
             }
         }
-        "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint"
-        | "io_backend" => {
+        "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint" | "io_backend" => {
             let value = arg.map(arg_text);
             // Setting these returns no row, as in SQLite; the others always
             // report the resulting value.
@@ -199,18 +202,22 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
                 if !silent_set {
                     c.b.add(Opcode::ResultRow, out, n, 0);
-                    prog.column_names = if pname == "wal_checkpoint" {
-                        vec!["busy".into(), "log".into(), "checkpointed".into()]
-                    } else {
-                        vec![pname.clone()]
-                    };
+                    prog.column_names = if pname == "wal_checkpoint" { vec!["busy".into(), "log".into(), "checkpointed".into()] } else { vec![pname.clone()] };
                 }
             }
         }
         // Connection flags kept by the VM (a value that is not a number or
         // ON/TRUE/YES, such as writable_schema's RESET, turns one off).
-        "foreign_keys" | "defer_foreign_keys" | "writable_schema" | "query_only" | "count_changes" | "ignore_check_constraints"
-        | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names" => {
+        "foreign_keys"
+        | "defer_foreign_keys"
+        | "writable_schema"
+        | "query_only"
+        | "count_changes"
+        | "ignore_check_constraints"
+        | "recursive_triggers"
+        | "legacy_alter_table"
+        | "full_column_names"
+        | "short_column_names" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -373,8 +380,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings the connection keeps without acting on them (their
         // effect is nil or only on plans and timing here): read back as
         // set, SQLite's default until then.
-        "reverse_unordered_selects" | "automatic_index" | "cell_size_check" | "temp_store" | "trusted_schema" | "read_uncommitted"
-        | "checkpoint_fullfsync" | "fullfsync" => {
+        "reverse_unordered_selects"
+        | "automatic_index"
+        | "cell_size_check"
+        | "temp_store"
+        | "trusted_schema"
+        | "read_uncommitted"
+        | "checkpoint_fullfsync"
+        | "fullfsync" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -433,7 +446,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 /// `arg`: column names and rows, known when the statement is compiled.
 /// Shared by the PRAGMA statement and its table-valued form
 /// (`pragma_table_info('t')` in FROM).
-pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>, pname: &str, arg: Option<&str>, view_columns: Option<&[(String, String)]>, vtab: Option<&crate::sql::vtab_decl::DeclaredTable>) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
+pub(crate) fn schema_rows(
+    schema: &crate::sql::schema::Schema,
+    db: Option<usize>,
+    pname: &str,
+    arg: Option<&str>,
+    view_columns: Option<&[(String, String)]>,
+    vtab: Option<&crate::sql::vtab_decl::DeclaredTable>,
+) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pname {
         "table_info" | "table_xinfo" => {
             // A virtual table's columns are the ones its module declared.
@@ -443,7 +463,8 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
             };
             let mut rows = Vec::new();
             for (i, (name, ty)) in view_columns.unwrap_or_default().iter().enumerate() {
-                let mut r = vec![Value::Integer(i as i64), Value::text(name.clone()), Value::text(ty.clone()), Value::Integer(0), Value::Null, Value::Integer(0)];
+                let mut r =
+                    vec![Value::Integer(i as i64), Value::text(name.clone()), Value::text(ty.clone()), Value::Integer(0), Value::Null, Value::Integer(0)];
                 if pname == "table_xinfo" {
                     r.push(Value::Integer(0));
                 }
@@ -452,7 +473,8 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
             // The schema table itself, under any of its names.
             let schema_table = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"];
             if t.is_none() && rows.is_empty() && arg.is_some_and(|a| schema_table.iter().any(|n| n.eq_ignore_ascii_case(a))) {
-                for (i, (name, ty)) in [("type", "TEXT"), ("name", "TEXT"), ("tbl_name", "TEXT"), ("rootpage", "INT"), ("sql", "TEXT")].into_iter().enumerate() {
+                for (i, (name, ty)) in [("type", "TEXT"), ("name", "TEXT"), ("tbl_name", "TEXT"), ("rootpage", "INT"), ("sql", "TEXT")].into_iter().enumerate()
+                {
                     let mut r = vec![Value::Integer(i as i64), Value::text(name), Value::text(ty), Value::Integer(0), Value::Null, Value::Integer(0)];
                     if pname == "table_xinfo" {
                         r.push(Value::Integer(0));
@@ -560,9 +582,12 @@ pub(crate) fn schema_rows(schema: &crate::sql::schema::Schema, db: Option<usize>
                 // WITHOUT ROWID table's PRIMARY KEY suffix (for the
                 // PRIMARY KEY itself, the table's other columns).
                 let aux: Vec<(usize, bool, String)> = match t.filter(|t| t.without_rowid.is_some()) {
-                    Some(t) if ix.origin == "pk" && ix.root == t.root => {
-                        t.record_columns().into_iter().skip(t.key_width()).map(|c| (c, false, t.columns[c].collation.clone().unwrap_or_else(|| "BINARY".into()))).collect()
-                    }
+                    Some(t) if ix.origin == "pk" && ix.root == t.root => t
+                        .record_columns()
+                        .into_iter()
+                        .skip(t.key_width())
+                        .map(|c| (c, false, t.columns[c].collation.clone().unwrap_or_else(|| "BINARY".into())))
+                        .collect(),
                     Some(t) => t.index_suffix(ix),
                     None => Vec::new(),
                 };
@@ -604,10 +629,15 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
             vec!["seq", "name"],
             super::collation_list::ordered(c.collation_order).into_iter().enumerate().map(|(i, n)| vec![Value::Integer(i as i64), Value::text(n)]).collect(),
         )),
-        "compile_options" => Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect())),
+        "compile_options" => {
+            Some((vec!["compile_options"], crate::vdbe::func::builtins::core::COMPILE_OPTIONS.iter().map(|s| vec![Value::text(*s)]).collect()))
+        }
         "database_list" => Some((
             vec!["seq", "name", "file"],
-            c.database_list().into_iter().map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())]).collect(),
+            c.database_list()
+                .into_iter()
+                .map(|(i, n, f)| vec![Value::Integer(i as i64), Value::text(n), Value::Text(crate::io::os_path::to_bytes(&f).into_owned())])
+                .collect(),
         )),
         "pragma_list" => Some((vec!["name"], super::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
         "function_list" => {
@@ -630,8 +660,18 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
                     let min = crate::vdbe::func::builtins::variadic_min_args(&d.name);
                     let narg = if d.n_args < 0 && builtin && min > 0 { -(min as i64 + 2) } else { d.n_args as i64 };
                     // SQLITE_DETERMINISTIC, SQLITE_DIRECTONLY, SQLITE_SUBTYPE, SQLITE_INNOCUOUS.
-                    let flags = (d.flags.deterministic as i64) * 0x800 + (d.flags.direct_only as i64) * 0x80000 + (d.flags.subtype as i64) * 0x100000 + (d.flags.innocuous as i64) * 0x200000;
-                    vec![Value::text(d.name.to_ascii_lowercase()), Value::Integer(builtin as i64), Value::text(kind), Value::text("utf8"), Value::Integer(narg), Value::Integer(flags)]
+                    let flags = (d.flags.deterministic as i64) * 0x800
+                        + (d.flags.direct_only as i64) * 0x80000
+                        + (d.flags.subtype as i64) * 0x100000
+                        + (d.flags.innocuous as i64) * 0x200000;
+                    vec![
+                        Value::text(d.name.to_ascii_lowercase()),
+                        Value::Integer(builtin as i64),
+                        Value::text(kind),
+                        Value::text("utf8"),
+                        Value::Integer(narg),
+                        Value::Integer(flags),
+                    ]
                 })
                 .collect();
             Some((vec!["name", "builtin", "type", "enc", "narg", "flags"], rows))

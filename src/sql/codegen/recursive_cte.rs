@@ -29,7 +29,14 @@ impl<'b> Compiler<'_> {
     /// Ok(false), with nothing generated, when the body has no recursive
     /// SELECT: it is then expanded as a plain subquery. The body may read
     /// the columns of the queries around the one using the CTE.
-    pub(super) fn open_recursive_cte<'a>(&mut self, sql: &str, name: &str, alias: String, cols: Option<Vec<String>>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<bool> {
+    pub(super) fn open_recursive_cte<'a>(
+        &mut self,
+        sql: &str,
+        name: &str,
+        alias: String,
+        cols: Option<Vec<String>>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<bool> {
         let saved_aliases = std::mem::take(&mut self.aliases);
         let saved_scopes = self.enter_cte_scopes(true);
         let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
@@ -52,7 +59,12 @@ impl<'b> Compiler<'_> {
 
     /// Generate the body of CTE `name` (its WITH clause already in scope)
     /// if it is recursive; Ok(None) when it is not.
-    pub(super) fn recursive_cte_body(&mut self, sel: &ast::Select<'_>, name: &str, cols: Option<Vec<String>>) -> Result<Option<(i32, super::select::SelectInfo)>> {
+    pub(super) fn recursive_cte_body(
+        &mut self,
+        sel: &ast::Select<'_>,
+        name: &str,
+        cols: Option<Vec<String>>,
+    ) -> Result<Option<(i32, super::select::SelectInfo)>> {
         let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
         let Some(last_op) = compounds.last().map(|c| c.operator) else { return Ok(None) };
         if !matches!(last_op, CompoundOperator::Union | CompoundOperator::UnionAll) {
@@ -200,7 +212,10 @@ impl<'b> Compiler<'_> {
             for cs in &compounds[..first_recursive - 1] {
                 let i = self.compile_simple(&cs.select, None, None, dest)?;
                 if i.n_columns != arm_infos[0].n_columns {
-                    return Err(Error::sql(format!("SELECTs to the left and right of {} do not have the same number of result columns", operator_text(cs.operator))));
+                    return Err(Error::sql(format!(
+                        "SELECTs to the left and right of {} do not have the same number of result columns",
+                        operator_text(cs.operator)
+                    )));
                 }
                 arm_infos.push(i);
             }
@@ -273,7 +288,10 @@ impl<'b> Compiler<'_> {
         for cs in &compounds[first_recursive - 1..] {
             match self.compile_simple(&cs.select, None, None, dest) {
                 Ok(i) if i.n_columns != n => {
-                    r = Err(Error::sql(format!("SELECTs to the left and right of {} do not have the same number of result columns", operator_text(cs.operator))));
+                    r = Err(Error::sql(format!(
+                        "SELECTs to the left and right of {} do not have the same number of result columns",
+                        operator_text(cs.operator)
+                    )));
                     break;
                 }
                 Ok(i) => arm_infos.push(i),

@@ -15,10 +15,10 @@
 //! WITHOUT ROWID table is the table's own tree and is left as it is.
 
 use super::Compiler;
+use super::Opcode;
 use crate::error::{Error, Result};
 use crate::sql::parse::unquote;
 use crate::sql::schema::{Index, Table};
-use super::Opcode;
 use sqlite3_parser::ast::QualifiedName;
 
 impl Compiler<'_> {

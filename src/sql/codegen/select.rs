@@ -4,7 +4,7 @@
 //! FROM/join loops are in `from.rs`, aggregates in `aggregate.rs`,
 //! compound SELECTs in `compound.rs`.
 
-use super::{CteDef, Compiler};
+use super::{Compiler, CteDef};
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
@@ -585,7 +585,14 @@ impl Compiler<'_> {
 
     /// [`Self::order_by_map`], where a compound's term may also name an alias
     /// of a later SELECT (`later_aliases`: alias, column), after the first's.
-    pub fn order_by_map_with(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool, later_aliases: &[(String, usize)]) -> Result<Vec<Option<usize>>> {
+    pub fn order_by_map_with(
+        &mut self,
+        terms: &[SortedColumn<'_>],
+        items: &[ResultItem<'_, '_>],
+        names: &[String],
+        compound: bool,
+        later_aliases: &[(String, usize)],
+    ) -> Result<Vec<Option<usize>>> {
         let mut out = Vec::new();
         for (ti, t) in terms.iter().enumerate() {
             let mut e = &t.expr;
@@ -599,11 +606,7 @@ impl Compiler<'_> {
             let mut m = None;
             if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
-                    return Err(Error::sql(format!(
-                        "{} ORDER BY term out of range - should be between 1 and {}",
-                        ordinal(ti + 1),
-                        names.len()
-                    )));
+                    return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {}", ordinal(ti + 1), names.len())));
                 }
                 m = Some(k as usize - 1);
             } else if let Expr::Id(id) = e {
@@ -649,7 +652,11 @@ impl Compiler<'_> {
     /// With `sources` (a parenthesized join's `SELECT *`): every column,
     /// USING's right ones too, read as qualified, with its table and
     /// whether it is such a right column.
-    pub fn expand_result_columns<'a, 'b>(&mut self, columns: &'a [ResultColumn<'b>], mut sources: Option<&mut Vec<NestedSource>>) -> Result<Vec<ResultItem<'a, 'b>>> {
+    pub fn expand_result_columns<'a, 'b>(
+        &mut self,
+        columns: &'a [ResultColumn<'b>],
+        mut sources: Option<&mut Vec<NestedSource>>,
+    ) -> Result<Vec<ResultItem<'a, 'b>>> {
         let mut items = Vec::new();
         for rc in columns {
             match rc {
@@ -704,13 +711,13 @@ impl Compiler<'_> {
                                     items.push(ResultItem::Col(cref.clone(), col.name.clone(), true));
                                 }
                                 let db = (!it.table.is_empty()).then_some(it.db).or(col.source_db);
-                                s.push(NestedSource { table: Some(col.source.clone().unwrap_or_else(|| it.name.clone())), db, hidden: col.hidden || coalesced });
+                                s.push(NestedSource {
+                                    table: Some(col.source.clone().unwrap_or_else(|| it.name.clone())),
+                                    db,
+                                    hidden: col.hidden || coalesced,
+                                });
                             }
-                            items.push(ResultItem::Col(
-                                cref,
-                                col.name.clone(),
-                                q.is_none() && sources.is_none(),
-                            ));
+                            items.push(ResultItem::Col(cref, col.name.clone(), q.is_none() && sources.is_none()));
                         }
                     }
                     if !any {
@@ -743,11 +750,7 @@ impl Compiler<'_> {
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => (None, None),
                 };
-                let name = alias
-                    .clone()
-                    .or(colname)
-                    .or_else(|| spans.get(i).cloned())
-                    .unwrap_or_else(|| self.subquery_column_text(e));
+                let name = alias.clone().or(colname).or_else(|| spans.get(i).cloned()).unwrap_or_else(|| self.subquery_column_text(e));
                 (name, aff, decl)
             }
         }
@@ -962,10 +965,16 @@ impl Compiler<'_> {
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 let nk = key_width(terms);
-                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
-                    ResultItem::Expr(e, _) => Some(*e),
-                    ResultItem::Col(..) => None,
-                })).collect();
+                let targets: Vec<Option<&Expr<'_>>> = ctx
+                    .order_map
+                    .iter()
+                    .map(|m| {
+                        m.and_then(|k| match &items[k] {
+                            ResultItem::Expr(e, _) => Some(*e),
+                            ResultItem::Col(..) => None,
+                        })
+                    })
+                    .collect();
                 let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
@@ -1052,7 +1061,9 @@ impl Compiler<'_> {
                 if row_values.is_empty() && !dml_where {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
                     // (A term naming a result column reads what it reads.)
-                    exprs.extend(order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr));
+                    exprs.extend(
+                        order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr),
+                    );
                     req.uses = self.select_uses(&items_from, &items, &exprs);
                 }
                 let (loops, served) = self.open_loops_with(&items_from, &terms, &req)?;
@@ -1315,10 +1326,16 @@ impl Compiler<'_> {
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
-                let targets: Vec<Option<&Expr<'_>>> = ctx.order_map.iter().map(|m| m.and_then(|k| match &items[k] {
-                    ResultItem::Expr(e, _) => Some(*e),
-                    ResultItem::Col(..) => None,
-                })).collect();
+                let targets: Vec<Option<&Expr<'_>>> = ctx
+                    .order_map
+                    .iter()
+                    .map(|m| {
+                        m.and_then(|k| match &items[k] {
+                            ResultItem::Expr(e, _) => Some(*e),
+                            ResultItem::Col(..) => None,
+                        })
+                    })
+                    .collect();
                 let ki = key_info_for(self, terms, &targets)?;
                 let s = self.b.cursor();
                 self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);

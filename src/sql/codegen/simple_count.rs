@@ -46,7 +46,17 @@ impl<'b> Compiler<'_> {
             && !agg.distinct
             && matches!(agg.call, Some(Expr::FunctionCallStar { filter_over: None, .. }));
         let lone_item = matches!(items, [ResultItem::Expr(e, _)] if agg.call.is_some_and(|c| std::ptr::eq(*e, c)));
-        if !is_count || !lone_item || has_columns || !terms.is_empty() || !having.is_empty() || it.left || it.matched.is_some() || it.table_fn.is_some() || it.index_hint.is_some() || table.view_select.is_some() {
+        if !is_count
+            || !lone_item
+            || has_columns
+            || !terms.is_empty()
+            || !having.is_empty()
+            || it.left
+            || it.matched.is_some()
+            || it.table_fn.is_some()
+            || it.index_hint.is_some()
+            || table.view_select.is_some()
+        {
             return Ok(false);
         }
         let item_name = self.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();

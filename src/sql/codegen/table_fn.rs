@@ -60,10 +60,32 @@ const COLUMNS: [(&str, bool); 10] = [
 
 impl<'b> Compiler<'_> {
     /// Open the FROM item `name(args) AS alias`.
-    pub(super) fn open_table_function<'a>(&mut self, qn: &QualifiedName<'b>, args: &'a [Expr<'b>], alias: Option<String>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_table_function<'a>(
+        &mut self,
+        qn: &QualifiedName<'b>,
+        args: &'a [Expr<'b>],
+        alias: Option<String>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
         let name = unquoted(qn.name.0);
         let lower = name.to_ascii_lowercase();
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list" | "compile_options" | "function_list" | "database_list" | "collation_list" | "table_list" | "pragma_list")) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| {
+            matches!(
+                *p,
+                "table_info"
+                    | "table_xinfo"
+                    | "index_list"
+                    | "index_info"
+                    | "index_xinfo"
+                    | "foreign_key_list"
+                    | "compile_options"
+                    | "function_list"
+                    | "database_list"
+                    | "collation_list"
+                    | "table_list"
+                    | "pragma_list"
+            )
+        }) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
@@ -104,7 +126,17 @@ impl<'b> Compiler<'_> {
             columns: std::sync::Arc::new(
                 COLUMNS
                     .iter()
-                    .map(|(n, hidden)| ScopeColumn { name: n.to_string(), affinity: Affinity::Blob, without_affinity: false, collation: None, decltype: None, hidden: false, argument: *hidden, source: None, source_db: None })
+                    .map(|(n, hidden)| ScopeColumn {
+                        name: n.to_string(),
+                        affinity: Affinity::Blob,
+                        without_affinity: false,
+                        collation: None,
+                        decltype: None,
+                        hidden: false,
+                        argument: *hidden,
+                        source: None,
+                        source_db: None,
+                    })
                     .collect(),
             ),
             rowid_alias: None,
@@ -164,7 +196,13 @@ impl<'b> Compiler<'_> {
         if pragma == "table_list" && args.len() > 1 {
             return Err(Error::sql("too many arguments on pragma_table_list() - max 1"));
         }
-        let max_args = if super::pragma::list_rows(self, pragma).is_some() { 0 } else if pragma == "table_list" { 1 } else { 2 };
+        let max_args = if super::pragma::list_rows(self, pragma).is_some() {
+            0
+        } else if pragma == "table_list" {
+            1
+        } else {
+            2
+        };
         if args.len() > max_args {
             return Err(Error::sql(format!("too many arguments on pragma_{pragma}() - max {max_args}")));
         }
@@ -210,7 +248,9 @@ impl<'b> Compiler<'_> {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
                 // A result column's alias (SQLite lets WHERE terms, which
                 // these arguments become, name one).
-                None if self.from_result_aliases.iter().any(|a| a.eq_ignore_ascii_case(&unquote(id.0))) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(&args[0]), alias, out),
+                None if self.from_result_aliases.iter().any(|a| a.eq_ignore_ascii_case(&unquote(id.0))) => {
+                    return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(&args[0]), alias, out)
+                }
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
                 None => return Err(Error::sql(format!("no such column: {}", unquote(id.0)))),
             },
@@ -227,11 +267,21 @@ impl<'b> Compiler<'_> {
 
     /// `open_schema_pragma` for argument `arg` and database `schema`,
     /// with the first `n_hidden` of the hidden columns `arg`, `schema`.
-    fn open_schema_pragma_for<'a>(&mut self, pragma: &str, arg: Option<String>, schema: Option<(usize, String)>, n_hidden: usize, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    fn open_schema_pragma_for<'a>(
+        &mut self,
+        pragma: &str,
+        arg: Option<String>,
+        schema: Option<(usize, String)>,
+        n_hidden: usize,
+        alias: String,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
         // The table-valued form runs the pragma when the statement first
         // reads it (SQLite's xFilter): a virtual table whose module is
         // missing fails then, not when the statement is prepared.
-        let table = matches!(pragma, "table_info" | "table_xinfo").then(|| arg.as_deref().and_then(|a| self.schema.table_in(schema.as_ref().map(|(db, _)| *db), a))).flatten();
+        let table = matches!(pragma, "table_info" | "table_xinfo")
+            .then(|| arg.as_deref().and_then(|a| self.schema.table_in(schema.as_ref().map(|(db, _)| *db), a)))
+            .flatten();
         let connected = match table {
             Some(t) => Some(self.connect_deferred(t)?),
             None => None,
@@ -254,12 +304,13 @@ impl<'b> Compiler<'_> {
         // than a filter over the wrong rows.
         // (A hidden column not given is NULL, as SQLite's is, unless the
         // WHERE or ON clauses constrain it: see `from_mentioned_names`.)
-        let hidden: Vec<(&str, crate::value::Value)> = [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
-            .into_iter()
-            .take(n_hidden)
-            .filter(|(n, v)| v.is_some() || !self.from_mentioned_names.iter().any(|m| m == n))
-            .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
-            .collect();
+        let hidden: Vec<(&str, crate::value::Value)> =
+            [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
+                .into_iter()
+                .take(n_hidden)
+                .filter(|(n, v)| v.is_some() || !self.from_mentioned_names.iter().any(|m| m == n))
+                .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
+                .collect();
         for (n, v) in &hidden {
             names.push(n.to_string());
             for r in rows.iter_mut() {

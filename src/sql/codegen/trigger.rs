@@ -65,7 +65,9 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             // table in its body.
             for cmd in commands.iter() {
                 let target = match cmd {
-                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => Some(tbl_name),
+                    ast::TriggerCmd::Insert { tbl_name, .. } | ast::TriggerCmd::Update { tbl_name, .. } | ast::TriggerCmd::Delete { tbl_name, .. } => {
+                        Some(tbl_name)
+                    }
                     _ => None,
                 };
                 if db != 1 && target.is_some_and(|t| t.db_name.is_some()) {
@@ -226,9 +228,9 @@ impl Compiler<'_> {
                 }
                 let matches = match (ev, event) {
                     (TriggerEvent::Insert, Event::Insert) | (TriggerEvent::Delete, Event::Delete) | (TriggerEvent::Update, Event::Update) => true,
-                    (TriggerEvent::UpdateOf(cols), Event::Update) => cols.iter().any(|n| {
-                        t.table.column_index(&unquoted(n.0)).is_some_and(|i| changed.contains(&i))
-                    }),
+                    (TriggerEvent::UpdateOf(cols), Event::Update) => {
+                        cols.iter().any(|n| t.table.column_index(&unquoted(n.0)).is_some_and(|i| changed.contains(&i)))
+                    }
                     _ => false,
                 };
                 if !matches {
@@ -310,9 +312,7 @@ impl Compiler<'_> {
             for cmd in commands {
                 let text = crate::sql::parse::ast_text(cmd);
                 with_first_statement(text.as_bytes(), |c2, _| match c2 {
-                    Some(ast::Cmd::Stmt(Stmt::Select(sel))) => {
-                        self.compile_select(sel, super::select::Dest::Discard).map(|_| ())
-                    }
+                    Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::Discard).map(|_| ()),
                     Some(ast::Cmd::Stmt(s)) => {
                         let mut dummy = Program::default();
                         match s {

@@ -45,13 +45,23 @@ pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cu
 
 /// Collect the rowids of `t`'s rows matching `where_clause` into a new
 /// temporary table; returns its cursor.
-pub fn collect_rowids(c: &mut Compiler<'_>, table: &crate::sql::schema::Table, alias: Option<String>, where_clause: Option<&sqlite3_parser::ast::Expr<'_>>) -> Result<i32> {
+pub fn collect_rowids(
+    c: &mut Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<String>,
+    where_clause: Option<&sqlite3_parser::ast::Expr<'_>>,
+) -> Result<i32> {
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
     c.internal_rowid_read = true;
     c.dml_target = Some(table.name.clone());
     let sql = match where_clause {
-        Some(w) => format!("SELECT {} FROM {} AS \"{}\" WHERE {w}", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table), alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")),
+        Some(w) => format!(
+            "SELECT {} FROM {} AS \"{}\" WHERE {w}",
+            crate::sql::resolve::INTERNAL_ROWID,
+            c.table_sql_name(table),
+            alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")
+        ),
         // Every row, in rowid order as SQLite visits them (not in the order
         // of an index that happens to cover the rowid: with OR REPLACE the
         // order decides which row survives).
@@ -241,7 +251,9 @@ fn collect_from_join(
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let name = alias.unwrap_or_else(|| table.name.clone());
     let key: Vec<String> = match &table.without_rowid {
-        Some(_) => table.record_columns().into_iter().take(table.key_width()).map(|col| format!("{}.{}", quote(&name), quote(&table.columns[col].name))).collect(),
+        Some(_) => {
+            table.record_columns().into_iter().take(table.key_width()).map(|col| format!("{}.{}", quote(&name), quote(&table.columns[col].name))).collect()
+        }
         None => vec![format!("{}.{}", quote(&name), crate::sql::resolve::INTERNAL_ROWID)],
     };
     let key_width = key.len() as i32;
@@ -276,7 +288,8 @@ fn collect_from_join(
     // The target joins the FROM clause as a whole: with a RIGHT or FULL
     // JOIN in it, `target, a RIGHT JOIN b` would NULL-fill the target with
     // `a`, so the target goes last.
-    let outer_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
+    let outer_right =
+        from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
     let target = format!("{}.{} AS {}", quote(&c.db_name(table.db)), quote(&table.name), quote(&name));
     let joined = if outer_right { format!("{}, {target}", super::from::from_text(from)) } else { format!("{target}, {}", super::from::from_text(from)) };
     let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));

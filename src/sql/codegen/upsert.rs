@@ -214,9 +214,7 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
             .collect();
         let exprs_match = ie.len() == exprs.len()
             && exprs.iter().all(|(want, coll)| {
-                let found = ie.iter().position(|x| {
-                    x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(own)))
-                });
+                let found = ie.iter().position(|x| x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(own))));
                 found.map(|k| ie[k] = None).is_some()
             });
         // A partial index is named only together with its own WHERE.

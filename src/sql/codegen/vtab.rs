@@ -80,12 +80,16 @@ impl<'b> Compiler<'_> {
     pub(crate) fn connect_deferred(&self, t: &Table) -> Result<Result<()>> {
         match self.connected_vtab(t) {
             Ok(_) => Ok(Ok(())),
-            Err(e) if self.vtab_connect.is_some_and(|c| {
-                let pending = c.take();
-                let is = pending.is_some();
-                c.set(pending);
-                is
-            }) => Err(e),
+            Err(e)
+                if self.vtab_connect.is_some_and(|c| {
+                    let pending = c.take();
+                    let is = pending.is_some();
+                    c.set(pending);
+                    is
+                }) =>
+            {
+                Err(e)
+            }
             Err(e) => Ok(Err(e)),
         }
     }
@@ -140,7 +144,14 @@ impl<'b> Compiler<'_> {
 
     /// Open the virtual table `inst` as a FROM item named `name`, with
     /// table-valued-function arguments `args`.
-    pub(super) fn open_vtab_item<'a>(&mut self, inst: Arc<VtabInstance>, decl: DeclaredTable, name: String, args: &'a [Expr<'b>], out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    pub(super) fn open_vtab_item<'a>(
+        &mut self,
+        inst: Arc<VtabInstance>,
+        decl: DeclaredTable,
+        name: String,
+        args: &'a [Expr<'b>],
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
         let n_hidden = decl.hidden.iter().filter(|h| **h).count();
         if args.len() > n_hidden {
             return Err(Error::sql(format!("too many arguments on {}() - max {n_hidden}", inst.name)));
@@ -216,7 +227,8 @@ impl<'b> Compiler<'_> {
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, None, Some(&sql));
         self.bump_cookie();
-        let spec = crate::vtab::CreateSpec { db: self.ddl_db, db_name: self.db_name(self.ddl_db), name: name.to_string(), module: module.to_string(), args, sql };
+        let spec =
+            crate::vtab::CreateSpec { db: self.ddl_db, db_name: self.db_name(self.ddl_db), name: name.to_string(), module: module.to_string(), args, sql };
         self.b.add4(Opcode::VCreate, self.ddl_db as i32, 0, 0, P4::VCreate(Arc::new(spec)), 0);
         Ok(())
     }

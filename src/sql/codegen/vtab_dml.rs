@@ -67,7 +67,15 @@ impl Compiler<'_> {
 
     /// The loop handing each collected row to `VUpdate`: `args(row)`
     /// fills the arguments from the temporary table `cur`.
-    fn vtab_update_loop(&mut self, inst: &Arc<VtabInstance>, cur: i32, n_args: usize, oc: OnConflict, insert: bool, mut args: impl FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
+    fn vtab_update_loop(
+        &mut self,
+        inst: &Arc<VtabInstance>,
+        cur: i32,
+        n_args: usize,
+        oc: OnConflict,
+        insert: bool,
+        mut args: impl FnMut(&mut Self, i32) -> Result<()>,
+    ) -> Result<()> {
         let end = self.b.label();
         self.b.add(Opcode::Rewind, cur, end, 0);
         let top = self.b.here();
@@ -129,7 +137,11 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let oc = c.conflict_resolution(*or_conflict);
     let single_row = match body {
         InsertBody::Select(sel, _) => {
-            sel.with.is_none() && sel.order_by.is_none() && sel.limit.is_none() && sel.body.compounds.as_ref().is_none_or(|k| k.is_empty()) && matches!(&sel.body.select, ast::OneSelect::Values(rows) if rows.len() == 1)
+            sel.with.is_none()
+                && sel.order_by.is_none()
+                && sel.limit.is_none()
+                && sel.body.compounds.as_ref().is_none_or(|k| k.is_empty())
+                && matches!(&sel.body.select, ast::OneSelect::Values(rows) if rows.len() == 1)
         }
         InsertBody::DefaultValues => true,
     };

@@ -21,7 +21,16 @@ impl<'b> Compiler<'_> {
     /// Open the loop over the virtual-table item `it`; returns the loop
     /// and whether it yields the order `goal` asks.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn open_vtab_loop<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], next: i32, end: i32, goal: Option<&OrderGoal>, uses: Option<&crate::sql::plan::goal::ColumnUses>) -> Result<(LoopKind, bool)> {
+    pub(super) fn open_vtab_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        next: i32,
+        end: i32,
+        goal: Option<&OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<(LoopKind, bool)> {
         let v = it.vtab.as_ref().expect("a virtual-table item");
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
         let cands = constraints_of(self, it, before, terms)?;
@@ -95,4 +104,3 @@ impl<'b> Compiler<'_> {
         }
     }
 }
-

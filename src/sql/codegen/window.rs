@@ -24,6 +24,7 @@
 
 use super::from::FromItem;
 use super::select::{ResultItem, RowCtx};
+use super::window_frame::{Bound, Exclude, FrameScan, ValueFrame};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
@@ -33,7 +34,6 @@ use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, Over, SortOrder, SortedColumn, Window};
-use super::window_frame::{Bound, Exclude, FrameScan, ValueFrame};
 use std::sync::Arc;
 
 enum WinKind {
@@ -295,7 +295,8 @@ impl<'b> Compiler<'_> {
             let special = |f: &ast::FrameClause<'_>| {
                 let no_exclude = matches!(f.exclude, None | Some(ast::FrameExclude::NoOthers));
                 let rows_offsets = f.mode == ast::FrameMode::Rows
-                    && (!matches!(f.start, ast::FrameBound::UnboundedPreceding) || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))))
+                    && (!matches!(f.start, ast::FrameBound::UnboundedPreceding)
+                        || matches!(f.end, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))))
                     && offset(&f.start, true).is_some()
                     && f.end.as_ref().is_none_or(|b| offset(b, false).is_some());
                 let from_start = matches!(f.start, ast::FrameBound::UnboundedPreceding)
@@ -305,7 +306,8 @@ impl<'b> Compiler<'_> {
             let frame = match spec.frame_clause {
                 None => Frame::ToPeers,
                 Some(f) if !special(f) => {
-                    let has_offset = [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))));
+                    let has_offset =
+                        [Some(&f.start), f.end.as_ref()].iter().any(|b| matches!(b, Some(ast::FrameBound::Preceding(_) | ast::FrameBound::Following(_))));
                     let rows = f.mode == ast::FrameMode::Rows;
                     let groups = f.mode == ast::FrameMode::Groups || (f.mode == ast::FrameMode::Range && !has_offset);
                     let exclude = match f.exclude {
@@ -389,7 +391,24 @@ impl<'b> Compiler<'_> {
                 _ => {
                     let def = self.lookup_function(&name, args.len())?;
                     match def.kind {
-                        FuncKind::Aggregate(_) if !matches!(name.to_ascii_lowercase().as_str(), "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value") => WinKind::Agg(def),
+                        FuncKind::Aggregate(_)
+                            if !matches!(
+                                name.to_ascii_lowercase().as_str(),
+                                "row_number"
+                                    | "rank"
+                                    | "dense_rank"
+                                    | "percent_rank"
+                                    | "cume_dist"
+                                    | "ntile"
+                                    | "lag"
+                                    | "lead"
+                                    | "first_value"
+                                    | "last_value"
+                                    | "nth_value"
+                            ) =>
+                        {
+                            WinKind::Agg(def)
+                        }
                         FuncKind::Scalar(_) => return Err(Error::sql(format!("{name}() may not be used as a window function"))),
                         _ => return Err(Error::unsupported(&format!("the window function {name}()"))),
                     }
@@ -403,7 +422,9 @@ impl<'b> Compiler<'_> {
                 return Err(Error::sql("FILTER clause may only be used with aggregate window functions"));
             }
             let kind = match kind {
-                WinKind::FirstValue | WinKind::LastValue | WinKind::NthValue if matches!(frame, Frame::Value(_) | Frame::Rows(..)) => WinKind::Agg(self.lookup_function(&name, args.len())?),
+                WinKind::FirstValue | WinKind::LastValue | WinKind::NthValue if matches!(frame, Frame::Value(_) | Frame::Rows(..)) => {
+                    WinKind::Agg(self.lookup_function(&name, args.len())?)
+                }
                 k => k,
             };
             // FILTER: its value is stored as one more argument, and rows
@@ -414,7 +435,17 @@ impl<'b> Compiler<'_> {
                 args.push(f);
             }
             // Ranking functions ignore frames.
-            let (frame, offsets) = if matches!(kind, WinKind::RowNumber | WinKind::Rank | WinKind::DenseRank | WinKind::PercentRank | WinKind::CumeDist | WinKind::Ntile | WinKind::Lag | WinKind::Lead) {
+            let (frame, offsets) = if matches!(
+                kind,
+                WinKind::RowNumber
+                    | WinKind::Rank
+                    | WinKind::DenseRank
+                    | WinKind::PercentRank
+                    | WinKind::CumeDist
+                    | WinKind::Ntile
+                    | WinKind::Lag
+                    | WinKind::Lead
+            ) {
                 (Frame::ToPeers, (None, None))
             } else {
                 (frame, offsets)
@@ -572,7 +603,16 @@ impl<'b> Compiler<'_> {
     /// Store the query's rows for the windows: plain columns, then each
     /// call's arguments and keys.
     #[allow(clippy::too_many_arguments)]
-    fn fill_window_store<'a>(&mut self, from: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], cols: &[ColumnRef], calls: &[WinCall<'a, 'b>], layout: &[(usize, usize, usize, usize)], store: i32, width: usize) -> Result<()> {
+    fn fill_window_store<'a>(
+        &mut self,
+        from: &[FromItem<'a, 'b>],
+        terms: &[&'a Expr<'b>],
+        cols: &[ColumnRef],
+        calls: &[WinCall<'a, 'b>],
+        layout: &[(usize, usize, usize, usize)],
+        store: i32,
+        width: usize,
+    ) -> Result<()> {
         let loops = self.open_loops(from, terms)?;
         let regs = self.b.regs(width.max(1));
         for (i, c) in cols.iter().enumerate() {
@@ -727,7 +767,17 @@ impl<'b> Compiler<'_> {
     /// partition, each looked at once) and makes `value` NULL once one of
     /// them held an infinity.
     #[allow(clippy::too_many_arguments)]
-    fn sliding_sum_nan(&mut self, lo: i32, part_start: i32, peek: i32, part_keys: Option<(usize, i32, Arc<KeyInfo>)>, nk: usize, na: usize, filtered: bool, value: i32) {
+    fn sliding_sum_nan(
+        &mut self,
+        lo: i32,
+        part_start: i32,
+        peek: i32,
+        part_keys: Option<(usize, i32, Arc<KeyInfo>)>,
+        nk: usize,
+        na: usize,
+        filtered: bool,
+        value: i32,
+    ) {
         let (poison, upto, seen_part, one, x, d) = (self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg(), self.b.reg());
         // A new partition (its first row's frame start is where rows begin
         // to leave).
@@ -790,7 +840,14 @@ impl<'b> Compiler<'_> {
     /// rows in `input`'s order (a sorted copy of an earlier pass and the
     /// column holding the stored rowid) or else in stored order. Returns
     /// this pass's sorted copy, for the next pass and the output.
-    fn window_pass(&mut self, c: &WinCall<'_, '_>, layout: (usize, usize, usize, usize), store: i32, values: i32, input: Option<(i32, usize)>) -> Result<(i32, usize)> {
+    fn window_pass(
+        &mut self,
+        c: &WinCall<'_, '_>,
+        layout: (usize, usize, usize, usize),
+        store: i32,
+        values: i32,
+        input: Option<(i32, usize)>,
+    ) -> Result<(i32, usize)> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
         let ki = self.window_key_info(&c.spec)?;
@@ -1059,45 +1116,46 @@ impl<'b> Compiler<'_> {
             if moving {
                 self.emit_moving_rows(c, def, &ki, (peek, trail), (lo, hi, m_lo, m_next), (np, nk, na), (args, one, value))?;
             } else {
-            let fdone = self.b.label();
-            self.b.add4(Opcode::Gt, hi, fdone, lo, P4::None, 0);
-            self.b.add(Opcode::SeekRowid, peek, fdone, lo);
-            let ftop = self.b.here();
-            let q = self.b.reg();
-            self.b.add(Opcode::Rowid, peek, q, 0);
-            self.b.add4(Opcode::Gt, hi, fdone, q, P4::None, 0);
-            self.leave_unless_same_partition(peek, trail, np, &ki, fdone);
-            for k in 0..na {
-                self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
-            }
-            if def.name.eq_ignore_ascii_case("nth_value") {
-                // N is the current row's, not the frame row's.
-                self.b.add(Opcode::Column, trail, (nk + 2) as i32, args + 1);
-            }
-            self.restore_json_subtypes(&c.args, args)?;
-            let unfiltered = self.b.label();
-            if c.filtered {
-                self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
-            }
-            self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
-            self.b.bind(unfiltered);
-            let fnext = self.b.label();
-            self.b.add(Opcode::Next, peek, fnext, 0);
-            self.b.add(Opcode::Goto, 0, fdone, 0);
-            self.b.bind(fnext);
-            self.b.add(Opcode::Goto, 0, ftop as i32, 0);
-            self.b.bind(fdone);
-            self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
-            self.b.add(Opcode::SCopy, acc2, value, 0);
-            let sliding_sum = def.flags.builtin && lo_off.is_some() && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
-            if sliding_sum && na > c.filtered as usize {
-                let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
-                self.sliding_sum_nan(lo, part_start, peek, part_keys, nk, na, c.filtered, value);
-            }
+                let fdone = self.b.label();
+                self.b.add4(Opcode::Gt, hi, fdone, lo, P4::None, 0);
+                self.b.add(Opcode::SeekRowid, peek, fdone, lo);
+                let ftop = self.b.here();
+                let q = self.b.reg();
+                self.b.add(Opcode::Rowid, peek, q, 0);
+                self.b.add4(Opcode::Gt, hi, fdone, q, P4::None, 0);
+                self.leave_unless_same_partition(peek, trail, np, &ki, fdone);
+                for k in 0..na {
+                    self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
+                }
+                if def.name.eq_ignore_ascii_case("nth_value") {
+                    // N is the current row's, not the frame row's.
+                    self.b.add(Opcode::Column, trail, (nk + 2) as i32, args + 1);
+                }
+                self.restore_json_subtypes(&c.args, args)?;
+                let unfiltered = self.b.label();
+                if c.filtered {
+                    self.b.add(Opcode::IfNot, args + na as i32 - 1, unfiltered, 1);
+                }
+                self.b.add4(Opcode::AggStep, 0, args, acc2, P4::Func(def.clone()), (na - c.filtered as usize) as u16);
+                self.b.bind(unfiltered);
+                let fnext = self.b.label();
+                self.b.add(Opcode::Next, peek, fnext, 0);
+                self.b.add(Opcode::Goto, 0, fdone, 0);
+                self.b.bind(fnext);
+                self.b.add(Opcode::Goto, 0, ftop as i32, 0);
+                self.b.bind(fdone);
+                self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
+                self.b.add(Opcode::SCopy, acc2, value, 0);
+                let sliding_sum = def.flags.builtin && lo_off.is_some() && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+                if sliding_sum && na > c.filtered as usize {
+                    let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
+                    self.sliding_sum_nan(lo, part_start, peek, part_keys, nk, na, c.filtered, value);
+                }
             }
         }
         if let (WinKind::Agg(def), Frame::Value(f)) = (&c.kind, c.frame) {
-            let scan = FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
+            let scan =
+                FrameScan { trail, peek, scan_from, scan_group, group_no: dense, np, nk, na, filtered: c.filtered, args, arg_exprs: &c.args, key_info: &ki };
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
             // (With EXCLUDE, SQLite computes each frame afresh.)
             let moving = f.exclude == Exclude::NoOthers && !matches!(f.start, Bound::Unbounded);

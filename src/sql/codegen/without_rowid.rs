@@ -18,7 +18,6 @@
 //! checks (the conflicting row is found through its key), and the reads
 //! through the key or a secondary index.
 
-
 use std::sync::Arc;
 
 use super::dml_common::{OnConflict, WriteTarget};
@@ -49,7 +48,13 @@ fn auto_number(idx: &Index) -> Option<usize> {
 impl Compiler<'_> {
     /// How many leading PRIMARY KEY columns of `table` `=` terms fix
     /// (each with the key's collation).
-    pub(crate) fn without_rowid_key_eqs<'a>(&mut self, it: &super::from::FromItem<'a, '_>, table: &Table, before: u64, terms: &[&'a sqlite3_parser::ast::Expr<'_>]) -> usize {
+    pub(crate) fn without_rowid_key_eqs<'a>(
+        &mut self,
+        it: &super::from::FromItem<'a, '_>,
+        table: &Table,
+        before: u64,
+        terms: &[&'a sqlite3_parser::ast::Expr<'_>],
+    ) -> usize {
         let cands = self.lookup_candidates(it, before, terms);
         let mut n = 0;
         for (col, _, coll) in table.key_columns() {
@@ -185,7 +190,9 @@ impl Compiler<'_> {
             None => format!("SELECT {} FROM {from}", cols.join(", ")),
         };
         crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => self.compile_dml_where(sel, super::select::Dest::EphemTable(tmp)).map(|_| ()),
+            Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => {
+                self.compile_dml_where(sel, super::select::Dest::EphemTable(tmp)).map(|_| ())
+            }
             _ => Err(Error::sql("malformed WHERE")),
         })?;
         Ok((tmp, n_key))
@@ -293,7 +300,16 @@ impl Compiler<'_> {
     /// index number puts it). A conflicting entry names its row by the
     /// key columns it carries.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn check_unique_without_rowid(&mut self, t: &WriteTarget, indexes: &[(Index, i32)], row: i32, old: Option<(i32, i32)>, check_pk: bool, oc: OnConflict, skip: i32) -> Result<()> {
+    pub(crate) fn check_unique_without_rowid(
+        &mut self,
+        t: &WriteTarget,
+        indexes: &[(Index, i32)],
+        row: i32,
+        old: Option<(i32, i32)>,
+        check_pk: bool,
+        oc: OnConflict,
+        skip: i32,
+    ) -> Result<()> {
         let table = t.table.clone();
         let pk_number = crate::sql::schema::Schema::without_rowid_pk_index(&table).as_ref().and_then(auto_number).unwrap_or(0);
         // Each constraint with its own ON CONFLICT clause; as SQLite does,
@@ -320,7 +336,16 @@ impl Compiler<'_> {
 
     /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
     #[allow(clippy::too_many_arguments)]
-    fn check_unique_index_without_rowid(&mut self, t: &WriteTarget, idx: &Index, c: i32, row: i32, old: Option<(i32, i32)>, oc: OnConflict, skip: i32) -> Result<()> {
+    fn check_unique_index_without_rowid(
+        &mut self,
+        t: &WriteTarget,
+        idx: &Index,
+        c: i32,
+        row: i32,
+        old: Option<(i32, i32)>,
+        oc: OnConflict,
+        skip: i32,
+    ) -> Result<()> {
         let table = t.table.clone();
         let width = table.key_width();
         let n = idx.columns.len();

@@ -27,7 +27,12 @@ impl<'b> Compiler<'_> {
     /// [`Self::lookup_candidates`], each with the items its value side
     /// reads (those usable with a smaller `before` are the ones whose
     /// items it contains: the join order resolves once, then filters).
-    pub(crate) fn lookup_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
+    pub(crate) fn lookup_candidates_deps<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+    ) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
         let mut out = Vec::new();
         let Some(table) = it.table.as_ref() else { return out };
         // (One list for every term: allocated once.)
@@ -66,9 +71,11 @@ impl<'b> Compiler<'_> {
                 // name (or, inside a parenthesized join, a table it holds):
                 // other names are left without resolving them.
                 if let Expr::Qualified(q, _) = col_side {
-                    let named = self.scopes.last().and_then(|s| s.items.get(it.item)).is_none_or(|item| {
-                        item.name.eq_ignore_ascii_case(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some())
-                    });
+                    let named = self
+                        .scopes
+                        .last()
+                        .and_then(|s| s.items.get(it.item))
+                        .is_none_or(|item| item.name.eq_ignore_ascii_case(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some()));
                     if !named {
                         continue;
                     }

@@ -102,7 +102,11 @@ impl<'b> Compiler<'_> {
             let ins = self.in_candidates_deps(it, others, terms).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
             let mut indexes = Vec::new();
             if let Some(table) = &it.table {
-                let usable: Vec<crate::sql::schema::Index> = self.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none())
+                let usable: Vec<crate::sql::schema::Index> = self
+                    .schema
+                    .indexes_of(table)
+                    .into_iter()
+                    .filter(|i| i.where_sql.is_none())
                     .filter(|i| match &it.index_hint {
                         None => true,
                         Some(None) => false,
@@ -120,7 +124,10 @@ impl<'b> Compiler<'_> {
             // constraints whose values the placed items give).
             let vtab = match &it.vtab {
                 Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, others, terms) {
-                    Ok(cs) => Some(crate::sql::plan::vtab::VtabCostFacts { table: v.inst.table.clone(), constraints: cs.iter().map(|c| (c.column, c.op, c.deps)).collect() }),
+                    Ok(cs) => Some(crate::sql::plan::vtab::VtabCostFacts {
+                        table: v.inst.table.clone(),
+                        constraints: cs.iter().map(|c| (c.column, c.op, c.deps)).collect(),
+                    }),
                     Err(_) => None,
                 },
                 None => None,
@@ -259,7 +266,13 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
                 }
                 continue;
             }
-            let mut rows = if idx.unique && eq == idx.keys.len() { 1.0 } else if eq > 0 { INDEX_EQ_ROWS } else { TABLE_ROWS };
+            let mut rows = if idx.unique && eq == idx.keys.len() {
+                1.0
+            } else if eq > 0 {
+                INDEX_EQ_ROWS
+            } else {
+                TABLE_ROWS
+            };
             rows /= 4f64.powi(range);
             let rows = rows.max(1.0);
             consider(SEEK_COST + rows * INDEX_ROW_COST, rows, eq as i32 + range);

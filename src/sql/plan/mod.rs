@@ -8,9 +8,9 @@
 //! afterwards, so a plan can only make a query faster, never change its
 //! answer.
 
-pub mod terms;
 pub mod access;
+pub mod goal;
 pub mod join_order;
 pub mod order;
-pub mod goal;
+pub mod terms;
 pub mod vtab;

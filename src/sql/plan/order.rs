@@ -118,9 +118,8 @@ pub fn index_serves(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -
         let column = if rowid_alias { None } else { t.column };
         // A column pinned by the equality prefix is one value throughout
         // (when the term compares as the index does).
-        let pinned = idx.columns[..n_eq.min(idx.columns.len())]
-            .iter()
-            .any(|ic| ic.column.is_some() && ic.column == column && index_collation(table, ic) == t.collation);
+        let pinned =
+            idx.columns[..n_eq.min(idx.columns.len())].iter().any(|ic| ic.column.is_some() && ic.column == column && index_collation(table, ic) == t.collation);
         if pinned {
             continue;
         }
@@ -153,7 +152,9 @@ fn index_groups(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -> Se
     let norm = |c: Option<usize>| if c.is_some() && c == table.rowid_alias { None } else { c };
     let mut left: Vec<(Option<usize>, &str)> = goal.terms.iter().map(|t| (norm(t.column), t.collation.as_str())).collect();
     // Terms pinned by the equality prefix are constant.
-    left.retain(|(c, coll)| !idx.columns[..n_eq.min(idx.columns.len())].iter().any(|ic| ic.column.is_some() && ic.column == *c && index_collation(table, ic) == *coll));
+    left.retain(|(c, coll)| {
+        !idx.columns[..n_eq.min(idx.columns.len())].iter().any(|ic| ic.column.is_some() && ic.column == *c && index_collation(table, ic) == *coll)
+    });
     for ic in idx.columns.iter().skip(n_eq) {
         if left.is_empty() {
             return Served::Forward;

@@ -114,7 +114,16 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     }
                     if deps != u64::MAX && deps & me == 0 {
                         let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-                        out.push(VConstraint { column: col, op: ConstraintOp::EQ, rhs: None, term: Some(addr), usable: deps & !before == 0, deps, collation, in_list: Some(list) });
+                        out.push(VConstraint {
+                            column: col,
+                            op: ConstraintOp::EQ,
+                            rhs: None,
+                            term: Some(addr),
+                            usable: deps & !before == 0,
+                            deps,
+                            collation,
+                            in_list: Some(list),
+                        });
                     }
                 }
             }
@@ -162,7 +171,16 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     for (k, arg) in v.args.iter().enumerate() {
         let deps = c.expr_deps(arg);
         let usable = deps != u64::MAX && deps & !before == 0;
-        out.push(VConstraint { column: hidden[k] as i32, op: ConstraintOp::EQ, rhs: Some(arg), term: None, usable, deps, collation: collation_of(v, hidden[k]), in_list: None });
+        out.push(VConstraint {
+            column: hidden[k] as i32,
+            op: ConstraintOp::EQ,
+            rhs: Some(arg),
+            term: None,
+            usable,
+            deps,
+            collation: collation_of(v, hidden[k]),
+            in_list: None,
+        });
     }
     Ok(out)
 }
@@ -249,7 +267,12 @@ impl VtabCostFacts {
             .constraints
             .iter()
             .enumerate()
-            .map(|(i, (column, op, deps))| IndexConstraint { column: *column, op: *op, usable: *deps != u64::MAX && deps & !before == 0, term_offset: i as i32 })
+            .map(|(i, (column, op, deps))| IndexConstraint {
+                column: *column,
+                op: *op,
+                usable: *deps != u64::MAX && deps & !before == 0,
+                term_offset: i as i32,
+            })
             .collect();
         let mut info = IndexInfo::new(constraints, Vec::new(), u64::MAX);
         match self.table.best_index(&mut info) {

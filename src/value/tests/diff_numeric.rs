@@ -43,7 +43,8 @@ fn casts_match_sqlite() {
             continue;
         }
         let want = st.run(&[v.clone()]).unwrap().remove(0);
-        let got = [cast_to_integer(v.as_ref()), cast_to_real(v.as_ref()), cast_to_numeric(v.as_ref()), cast_to_text(v.as_ref()).map_or(Value::Null, Value::Text)];
+        let got =
+            [cast_to_integer(v.as_ref()), cast_to_real(v.as_ref()), cast_to_numeric(v.as_ref()), cast_to_text(v.as_ref()).map_or(Value::Null, Value::Text)];
         for (i, (w, g)) in want.iter().zip(got.iter()).enumerate() {
             if !same(w, g) && bad.len() < 30 {
                 bad.push(format!("cast#{i} of {}: sqlite {} ours {}", show(&v), show(w), show(g)));
@@ -90,9 +91,33 @@ fn column_affinity_matches_sqlite() {
 fn decltype_affinity_matches_sqlite() {
     let db = RefDb::memory();
     let types = [
-        "INT", "INTEGER", "TINYINT", "BIGINT", "VARCHAR(10)", "NCHAR", "CLOB", "TEXT", "BLOB", "", "REAL", "DOUBLE",
-        "DOUBLE PRECISION", "FLOAT", "NUMERIC", "DECIMAL(10,5)", "BOOLEAN", "DATE", "DATETIME", "CHARINT", "FLOATING POINT",
-        "STRING", "BLOBINT", "XBLOBY", "POINT", "tExT", "inTeGer",
+        "INT",
+        "INTEGER",
+        "TINYINT",
+        "BIGINT",
+        "VARCHAR(10)",
+        "NCHAR",
+        "CLOB",
+        "TEXT",
+        "BLOB",
+        "",
+        "REAL",
+        "DOUBLE",
+        "DOUBLE PRECISION",
+        "FLOAT",
+        "NUMERIC",
+        "DECIMAL(10,5)",
+        "BOOLEAN",
+        "DATE",
+        "DATETIME",
+        "CHARINT",
+        "FLOATING POINT",
+        "STRING",
+        "BLOBINT",
+        "XBLOBY",
+        "POINT",
+        "tExT",
+        "inTeGer",
     ];
     for t in types {
         db.exec(&format!("DROP TABLE IF EXISTS t; CREATE TABLE t(x {t}); INSERT INTO t VALUES('1.0'), (2.0), (3);"));
@@ -111,10 +136,26 @@ fn random_value(rng: &mut Rng) -> Value {
         1 => Value::Integer(*rng.pick(&[0, 1, -1, 2, i64::MAX, i64::MIN, 1 << 53, (1 << 53) + 1, 9007199254740993, -9007199254740993])),
         2 => Value::Integer(rng.next() as i64 >> rng.below(64)),
         3 => {
-            let r = *rng.pick(&[0.0, -0.0, 1.0, 1.5, 9007199254740992.0, 9223372036854775808.0, -9223372036854775808.0, 1e300, -1e300, f64::INFINITY, f64::NEG_INFINITY]);
+            let r = *rng.pick(&[
+                0.0,
+                -0.0,
+                1.0,
+                1.5,
+                9007199254740992.0,
+                9223372036854775808.0,
+                -9223372036854775808.0,
+                1e300,
+                -1e300,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+            ]);
             let r = if rng.below(2) == 0 { r } else { rng.double() };
             // SQLite binds NaN as NULL; the engine never holds a NaN value.
-            if r.is_nan() { Value::Null } else { Value::Real(r) }
+            if r.is_nan() {
+                Value::Null
+            } else {
+                Value::Real(r)
+            }
         }
         4 => Value::Text(rng.numeric_text()),
         _ => Value::Blob(rng.numeric_text()),
@@ -271,13 +312,31 @@ fn comparison_affinity_matches_sqlite() {
         let want = sel.run(&[probe.clone()]).unwrap().remove(0);
         for (k, aff) in affs.iter().enumerate() {
             let (lt, eq) = cmp(&cols[k], &probe, comparison_affinity(Some(*aff), None));
-            assert!(same(&want[2 * k], &lt) && same(&want[2 * k + 1], &eq), "{aff:?} column holding {} vs {}: sqlite {} {} ours {} {}", show(&cols[k]), show(&probe), show(&want[2 * k]), show(&want[2 * k + 1]), show(&lt), show(&eq));
+            assert!(
+                same(&want[2 * k], &lt) && same(&want[2 * k + 1], &eq),
+                "{aff:?} column holding {} vs {}: sqlite {} {} ours {} {}",
+                show(&cols[k]),
+                show(&probe),
+                show(&want[2 * k]),
+                show(&want[2 * k + 1]),
+                show(&lt),
+                show(&eq)
+            );
         }
         let pairs = [(0, 3, 10, false), (2, 3, 11, true), (3, 4, 12, false)];
         for (a, b, idx, less) in pairs {
             let (lt, eq) = cmp(&cols[a], &cols[b], comparison_affinity(Some(affs[a]), Some(affs[b])));
             let got = if less { lt } else { eq };
-            assert!(same(&want[idx], &got), "{:?} {} vs {:?} {}: sqlite {} ours {}", affs[a], show(&cols[a]), affs[b], show(&cols[b]), show(&want[idx]), show(&got));
+            assert!(
+                same(&want[idx], &got),
+                "{:?} {} vs {:?} {}: sqlite {} ours {}",
+                affs[a],
+                show(&cols[a]),
+                affs[b],
+                show(&cols[b]),
+                show(&want[idx]),
+                show(&got)
+            );
         }
     }
 }

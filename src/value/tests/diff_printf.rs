@@ -30,7 +30,11 @@ fn random_arg(rng: &mut Rng) -> Value {
         1 => Value::Integer(rng.next() as i64 >> rng.below(64)),
         2 => Value::Integer(*rng.pick(&[0, 1, -1, 2, 3, 11, 12, 13, 21, 22, 101, 111, 112, 1000, -1234567, i64::MAX, i64::MIN])),
         3 | 4 => Value::Real(rng.double()),
-        5 => Value::Text(rng.pick(&["", "a", "hello", "it's", "say \"hi\"", "héllo wörld", "日本語テキスト", "tab\there", "nl\nx", "back\\slash", "\u{1}ctl", "12.5", "-7"]).as_bytes().to_vec()),
+        5 => Value::Text(
+            rng.pick(&["", "a", "hello", "it's", "say \"hi\"", "héllo wörld", "日本語テキスト", "tab\there", "nl\nx", "back\\slash", "\u{1}ctl", "12.5", "-7"])
+                .as_bytes()
+                .to_vec(),
+        ),
         _ => Value::Text(rng.numeric_text()),
     }
 }

@@ -2,8 +2,8 @@
 //! and key comparison against SQLite's index order.
 
 use super::refdb::{same, show, RefDb, Rng};
-use crate::value::compare::compare_values;
 use crate::value::collation::Collation;
+use crate::value::compare::compare_values;
 use crate::value::record::*;
 use crate::value::varint::read_varint;
 use crate::value::{Value, ValueRef};
@@ -13,7 +13,28 @@ use std::collections::BTreeMap;
 fn random_value(rng: &mut Rng) -> Value {
     match rng.below(9) {
         0 => Value::Null,
-        1 => Value::Integer(*rng.pick(&[0, 1, -1, 2, 127, 128, -128, -129, 32767, 32768, -32769, 8388607, 8388608, 2147483647, 2147483648, -2147483649, 0x7fff_ffff_ffff, 0x8000_0000_0000, i64::MAX, i64::MIN])),
+        1 => Value::Integer(*rng.pick(&[
+            0,
+            1,
+            -1,
+            2,
+            127,
+            128,
+            -128,
+            -129,
+            32767,
+            32768,
+            -32769,
+            8388607,
+            8388608,
+            2147483647,
+            2147483648,
+            -2147483649,
+            0x7fff_ffff_ffff,
+            0x8000_0000_0000,
+            i64::MAX,
+            i64::MIN,
+        ])),
         2 | 3 => Value::Integer(rng.next() as i64 >> rng.below(64)),
         4 => Value::Real(*rng.pick(&[0.0, -0.0, 1.0, 2.0, 0.5, 1e100, -3.25])),
         5 => Value::Real(rng.double()),

@@ -1,7 +1,7 @@
 //! Differential tests: every conversion here is checked against the real
 //! SQLite (`libsqlite3-sys`, bundled) on thousands of generated inputs.
 
-mod refdb;
 mod diff_numeric;
 mod diff_printf;
 mod diff_record;
+mod refdb;

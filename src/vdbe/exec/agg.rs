@@ -11,9 +11,9 @@ use super::Flow;
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::func::{FuncKind, FunctionContext};
+use crate::vdbe::host::VmHost;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::check_length;
-use crate::vdbe::host::VmHost;
 use crate::vdbe::{ConnState, Vm};
 
 /// Where a function call finds the connection state: the interpreter's
@@ -226,7 +226,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
         (Opcode::Function, FuncKind::Scalar(f)) => {
             let v = f.call(&mut ctx, args);
             let subtype = ctx.result_subtype;
-                    vm.now_jd_ms = now;
+            vm.now_jd_ms = now;
             caller.state().prng = prng_state;
             let r = &mut vm.regs[insn.p3 as usize];
             // (An integer, the usual result of a per-row function, is
@@ -243,7 +243,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
-                    vm.now_jd_ms = now;
+            vm.now_jd_ms = now;
             caller.state().prng = prng_state;
             let chosen = r?;
             if insn.p1 > 0 {

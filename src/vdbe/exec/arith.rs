@@ -4,11 +4,11 @@
 
 use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
+use crate::value::numeric::ArithOp;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, too_big, truthiness};
 use crate::vdbe::Vm;
-use crate::value::numeric::ArithOp;
 
 /// `String8` and `Blob`: a literal longer than `SQLITE_LIMIT_LENGTH` fails
 /// the statement with `SQLITE_TOOBIG`, as in SQLite (the limit may have

@@ -78,13 +78,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
 }
 
 /// The answer of a comparison operator; `None` is SQL NULL.
-pub fn compare_op(
-    op: Opcode,
-    lhs: &Value,
-    rhs: &Value,
-    p5: u16,
-    coll: Option<&crate::value::collation::Collation>,
-) -> Option<bool> {
+pub fn compare_op(op: Opcode, lhs: &Value, rhs: &Value, p5: u16, coll: Option<&crate::value::collation::Collation>) -> Option<bool> {
     if lhs.is_null() || rhs.is_null() {
         if p5 & cmp_flags::NULLEQ != 0 {
             let eq = lhs.is_null() && rhs.is_null();

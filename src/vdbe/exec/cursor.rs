@@ -87,7 +87,15 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     c.eof = true;
                     c
                 }
-                None => Box::new(BtreeCursor { db, cursor: Cursor::new(root, writable, ki.clone()), is_index, key_info: ki, cache: None, null_row: false, eof: true }),
+                None => Box::new(BtreeCursor {
+                    db,
+                    cursor: Cursor::new(root, writable, ki.clone()),
+                    is_index,
+                    key_info: ki,
+                    cache: None,
+                    null_row: false,
+                    eof: true,
+                }),
             };
             vm.cursors[slot] = Some(VmCursor::Btree(c));
         }

@@ -4,26 +4,26 @@
 //! go on, jump, a row is ready, halt, or wait for I/O (the program counter
 //! then stays on the instruction, see the module doc of `vdbe`).
 
+mod agg;
 mod arith;
 mod compare;
 mod control;
-mod agg;
-mod record;
 mod cursor;
-mod seek;
-pub mod write;
-pub mod txn;
-pub(crate) mod schema;
 mod fkey;
+pub mod frame;
 pub mod preupdate;
+mod record;
+pub(crate) mod schema;
+mod seek;
 mod tablefn;
+pub mod trigger_counts;
+pub mod txn;
 mod vtab;
 mod vtab_txn;
-pub mod frame;
-pub mod trigger_counts;
+pub mod write;
 
-use super::program::{Opcode, Program};
 use super::host::VmHost;
+use super::program::{Opcode, Program};
 use super::{ConnState, Vm, VmStep};
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
 use crate::value::Value;
@@ -180,10 +180,18 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
             Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => return Ok(Handback::Host),
             // Virtual-table methods, and transaction ends while virtual
             // tables take part, are lent the connection too.
-            Opcode::VOpen | Opcode::VFilter | Opcode::VNext | Opcode::VColumn | Opcode::VRowid | Opcode::VUpdate
-            | Opcode::VBegin | Opcode::VCreate | Opcode::VDestroy | Opcode::VRename | Opcode::VCheck | Opcode::VInitIn => {
-                return Ok(Handback::Host)
-            }
+            Opcode::VOpen
+            | Opcode::VFilter
+            | Opcode::VNext
+            | Opcode::VColumn
+            | Opcode::VRowid
+            | Opcode::VUpdate
+            | Opcode::VBegin
+            | Opcode::VCreate
+            | Opcode::VDestroy
+            | Opcode::VRename
+            | Opcode::VCheck
+            | Opcode::VInitIn => return Ok(Handback::Host),
             Opcode::Halt if insn.p1 == 0 && vm.frames.is_empty() && !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
             Opcode::AutoCommit | Opcode::Savepoint if !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
             _ => {
@@ -224,14 +232,7 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
 
 /// Execute one instruction (its family's function).
 #[inline(always)]
-fn dispatch<'p>(
-    vm: &mut Vm,
-    top: &'p Program,
-    current: &mut &'p Program,
-    prog: &'p Program,
-    insn: &super::program::Insn,
-    env: &mut ConnState,
-) -> Result<Flow> {
+fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: &'p Program, insn: &super::program::Insn, env: &mut ConnState) -> Result<Flow> {
     match insn.opcode {
         // The per-row opcodes of scans first, each to its own function.
         Opcode::Column => record::column_op(vm, insn, env),
@@ -250,48 +251,120 @@ fn dispatch<'p>(
         }
         Opcode::CursorLock | Opcode::CursorUnlock => write::lock(vm, insn),
         Opcode::TriggerEnter | Opcode::TriggerLeave | Opcode::ResetCount => trigger_counts::exec(vm, insn, env),
-        Opcode::Init | Opcode::Goto | Opcode::Gosub | Opcode::Return | Opcode::If | Opcode::IfNot
-        | Opcode::IsNull | Opcode::NotNull | Opcode::IfPos | Opcode::IfNotZero | Opcode::DecrJumpZero
-        | Opcode::OffsetLimit | Opcode::Once | Opcode::Jump | Opcode::Noop | Opcode::InitCoroutine
-        | Opcode::Yield | Opcode::EndCoroutine | Opcode::ResultRow | Opcode::HaltIfNull | Opcode::ChangeCount
+        Opcode::Init
+        | Opcode::Goto
+        | Opcode::Gosub
+        | Opcode::Return
+        | Opcode::If
+        | Opcode::IfNot
+        | Opcode::IsNull
+        | Opcode::NotNull
+        | Opcode::IfPos
+        | Opcode::IfNotZero
+        | Opcode::DecrJumpZero
+        | Opcode::OffsetLimit
+        | Opcode::Once
+        | Opcode::Jump
+        | Opcode::Noop
+        | Opcode::InitCoroutine
+        | Opcode::Yield
+        | Opcode::EndCoroutine
+        | Opcode::ResultRow
+        | Opcode::HaltIfNull
+        | Opcode::ChangeCount
         | Opcode::ResultRowConst => control::exec(vm, prog, insn),
         Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
-        Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::Null
-        | Opcode::Variable | Opcode::Move | Opcode::Copy | Opcode::SCopy | Opcode::GetSubtype | Opcode::SetSubtype | Opcode::IntCopy
-        | Opcode::MustBeInt | Opcode::RealAffinity | Opcode::Affinity | Opcode::TypeCheck | Opcode::Cast | Opcode::Add
-        | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder
-        | Opcode::BitAnd | Opcode::BitOr | Opcode::ShiftLeft | Opcode::ShiftRight | Opcode::BitNot
-        | Opcode::Not | Opcode::And | Opcode::Or | Opcode::IsTrue => arith::exec(vm, insn),
+        Opcode::Integer
+        | Opcode::Int64
+        | Opcode::Real
+        | Opcode::Null
+        | Opcode::Variable
+        | Opcode::Move
+        | Opcode::Copy
+        | Opcode::SCopy
+        | Opcode::GetSubtype
+        | Opcode::SetSubtype
+        | Opcode::IntCopy
+        | Opcode::MustBeInt
+        | Opcode::RealAffinity
+        | Opcode::Affinity
+        | Opcode::TypeCheck
+        | Opcode::Cast
+        | Opcode::Add
+        | Opcode::Subtract
+        | Opcode::Multiply
+        | Opcode::Divide
+        | Opcode::Remainder
+        | Opcode::BitAnd
+        | Opcode::BitOr
+        | Opcode::ShiftLeft
+        | Opcode::ShiftRight
+        | Opcode::BitNot
+        | Opcode::Not
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::IsTrue => arith::exec(vm, insn),
         Opcode::Concat => arith::concat(vm, insn, env.max_length),
-        Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => {
-            compare::exec(vm, insn)
-        }
+        Opcode::Eq | Opcode::Ne | Opcode::Lt | Opcode::Le | Opcode::Gt | Opcode::Ge | Opcode::Compare => compare::exec(vm, insn),
         Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse => agg::exec(vm, insn, env),
         Opcode::MakeRecord => record::make_record(vm, insn, &prog.insns, env),
         Opcode::IdxRowid | Opcode::RowData => record::exec(vm, insn, env),
-        Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::Close
-        | Opcode::NullRow | Opcode::IfNullRow | Opcode::Rewind | Opcode::Last | Opcode::Prev | Opcode::Count
-        | Opcode::Sequence | Opcode::SorterOpen | Opcode::SorterInsert | Opcode::SorterSort
-        | Opcode::SorterNext | Opcode::SorterData => cursor::exec(vm, insn, env),
-        Opcode::SeekRowid | Opcode::NotExists | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE
-        | Opcode::SeekLT | Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT | Opcode::Found
-        | Opcode::NotFound | Opcode::NoConflict => seek::exec(vm, insn, env),
-        Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => {
-            write::exec(vm, insn, env)
-        }
-        Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie
-        | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
-        Opcode::CreateBtree | Opcode::Destroy | Opcode::Clear | Opcode::ParseSchema | Opcode::DropTable
-        | Opcode::DropIndex | Opcode::IntegrityCk | Opcode::Pagecount | Opcode::PragmaBtree => {
-            schema::exec(vm, insn, env)
-        }
+        Opcode::OpenRead
+        | Opcode::OpenWrite
+        | Opcode::OpenEphemeral
+        | Opcode::OpenPseudo
+        | Opcode::Close
+        | Opcode::NullRow
+        | Opcode::IfNullRow
+        | Opcode::Rewind
+        | Opcode::Last
+        | Opcode::Prev
+        | Opcode::Count
+        | Opcode::Sequence
+        | Opcode::SorterOpen
+        | Opcode::SorterInsert
+        | Opcode::SorterSort
+        | Opcode::SorterNext
+        | Opcode::SorterData => cursor::exec(vm, insn, env),
+        Opcode::SeekRowid
+        | Opcode::NotExists
+        | Opcode::SeekGE
+        | Opcode::SeekGT
+        | Opcode::SeekLE
+        | Opcode::SeekLT
+        | Opcode::IdxGE
+        | Opcode::IdxGT
+        | Opcode::IdxLE
+        | Opcode::IdxLT
+        | Opcode::Found
+        | Opcode::NotFound
+        | Opcode::NoConflict => seek::exec(vm, insn, env),
+        Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => write::exec(vm, insn, env),
+        Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
+        Opcode::CreateBtree
+        | Opcode::Destroy
+        | Opcode::Clear
+        | Opcode::ParseSchema
+        | Opcode::DropTable
+        | Opcode::DropIndex
+        | Opcode::IntegrityCk
+        | Opcode::Pagecount
+        | Opcode::PragmaBtree => schema::exec(vm, insn, env),
         Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
         Opcode::JsonRows => tablefn::exec(vm, insn),
         // (Handed back to `run` by `run_core`.)
-        Opcode::VOpen | Opcode::VFilter | Opcode::VNext | Opcode::VColumn | Opcode::VRowid | Opcode::VUpdate
-        | Opcode::VBegin | Opcode::VCreate | Opcode::VDestroy | Opcode::VRename | Opcode::VCheck | Opcode::VInitIn => {
-            Err(internal("virtual-table instruction run without the connection"))
-        }
+        Opcode::VOpen
+        | Opcode::VFilter
+        | Opcode::VNext
+        | Opcode::VColumn
+        | Opcode::VRowid
+        | Opcode::VUpdate
+        | Opcode::VBegin
+        | Opcode::VCreate
+        | Opcode::VDestroy
+        | Opcode::VRename
+        | Opcode::VCheck
+        | Opcode::VInitIn => Err(internal("virtual-table instruction run without the connection")),
     }
 }
 

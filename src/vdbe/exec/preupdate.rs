@@ -145,7 +145,18 @@ pub(super) fn fire(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Po
         }
     };
     let db = host.state().dbs.get(db_index).map(|d| d.name.clone()).unwrap_or_default();
-    let event = PreUpdate { op, db: &db, table: &t.name, key1, key2, old, new, depth: t.trigger_depth + vm.frames.len() as i32, blob_write: -1, without_rowid: t.without_rowid };
+    let event = PreUpdate {
+        op,
+        db: &db,
+        table: &t.name,
+        key1,
+        key2,
+        old,
+        new,
+        depth: t.trigger_depth + vm.frames.len() as i32,
+        blob_write: -1,
+        without_rowid: t.without_rowid,
+    };
     lend(host, |h| hook(h, &event));
     vm.phase = Some((pc, PHASE_HEARD));
     Ok(Poll::Ready(()))

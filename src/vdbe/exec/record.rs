@@ -242,7 +242,9 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {
             let container = e.json_rows
                 && !e.null_row
-                && e.current().is_some_and(|(_, row)| matches!(row.get(2), Some(Value::Text(t)) if t == b"array" || t == b"object") && matches!(row.get(1), Some(Value::Text(_))));
+                && e.current().is_some_and(|(_, row)| {
+                    matches!(row.get(2), Some(Value::Text(t)) if t == b"array" || t == b"object") && matches!(row.get(1), Some(Value::Text(_)))
+                });
             if container {
                 vm.regs[p3 as usize].subtype = crate::vdbe::func::builtins::json::JSON_SUBTYPE;
             }

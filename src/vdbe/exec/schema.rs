@@ -109,7 +109,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
-            if matches!(name, "count_changes" | "ignore_check_constraints" | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names") {
+            if matches!(
+                name,
+                "count_changes" | "ignore_check_constraints" | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names"
+            ) {
                 let flag = match name {
                     "count_changes" => &mut env.count_changes,
                     "full_column_names" => &mut env.full_column_names,

@@ -11,8 +11,8 @@ use crate::btree::{SeekOp, SeekResult};
 use crate::error::Result;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::{BtreeCursor, VmCursor};
-use crate::vdbe::register::Register;
 use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::register::Register;
 use crate::vdbe::value_ops::{apply_affinity, decode_record, parse_number_exact, Affinity};
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
@@ -110,7 +110,13 @@ fn first_rowid_at_or_after(v: &Value, strict: bool) -> Option<i64> {
         other => other.clone(),
     };
     match v {
-        Value::Integer(i) => if strict { i.checked_add(1) } else { Some(i) },
+        Value::Integer(i) => {
+            if strict {
+                i.checked_add(1)
+            } else {
+                Some(i)
+            }
+        }
         Value::Real(r) if r.is_nan() => None,
         Value::Real(r) => {
             let first = if strict { r.floor() + 1.0 } else { r.ceil() };
@@ -137,7 +143,13 @@ fn last_rowid_at_or_before(v: &Value, strict: bool) -> Option<i64> {
         other => other.clone(),
     };
     match v {
-        Value::Integer(i) => if strict { i.checked_sub(1) } else { Some(i) },
+        Value::Integer(i) => {
+            if strict {
+                i.checked_sub(1)
+            } else {
+                Some(i)
+            }
+        }
         Value::Real(r) if r.is_nan() => None,
         Value::Real(r) => {
             let last = if strict { r.ceil() - 1.0 } else { r.floor() };
@@ -364,12 +376,10 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
             let refs: Vec<ValueRef<'_>> = key.iter().map(Value::as_ref).collect();
             btree_vs(c, env, &refs)
         }
-        Some(VmCursor::Ephemeral(e)) => {
-            Ok(Poll::Ready(match e.current() {
-                Some((_, r)) => crate::vdbe::sorter::compare_leading(e.key_info(), key.len(), r, key),
-                None => Ordering::Greater,
-            }))
-        }
+        Some(VmCursor::Ephemeral(e)) => Ok(Poll::Ready(match e.current() {
+            Some((_, r)) => crate::vdbe::sorter::compare_leading(e.key_info(), key.len(), r, key),
+            None => Ordering::Greater,
+        })),
         _ => Err(super::internal("key test on a non-index cursor")),
     }
 }

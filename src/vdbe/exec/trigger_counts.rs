@@ -40,11 +40,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             if vm.trigger_saves.len() >= env.max_trigger_depth {
                 return Err(Error::sql("triggers nested too deep"));
             }
-            vm.trigger_saves.push(TriggerSave {
-                last_insert_rowid: env.last_insert_rowid,
-                changes: env.changes,
-                step_changes: vm.n_trigger_change,
-            });
+            vm.trigger_saves.push(TriggerSave { last_insert_rowid: env.last_insert_rowid, changes: env.changes, step_changes: vm.n_trigger_change });
             vm.n_trigger_change = 0;
         }
         Opcode::TriggerLeave => {

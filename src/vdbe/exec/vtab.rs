@@ -118,7 +118,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                     Ok(Flow::Next)
                 }
                 // A constraint the module reports under IGNORE skips the row.
-                Err(e) if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support && on_conflict == crate::vtab::ON_CONFLICT_IGNORE => Ok(Flow::Next),
+                Err(e) if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support && on_conflict == crate::vtab::ON_CONFLICT_IGNORE => {
+                    Ok(Flow::Next)
+                }
                 Err(e) => {
                     if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support {
                         match on_conflict {

@@ -278,9 +278,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     if e.seek_forward(&key, |o| o != Ordering::Less) {
-                        let equal = e.current().is_some_and(|(_, r)| {
-                            compare_leading(e.key_info(), key.len(), r, &key) == Ordering::Equal
-                        });
+                        let equal = e.current().is_some_and(|(_, r)| compare_leading(e.key_info(), key.len(), r, &key) == Ordering::Equal);
                         if let (true, Some(p)) = (equal, e.pos) {
                             e.rows.remove(p);
                         }

@@ -192,10 +192,7 @@ impl FunctionRegistry {
     /// Find the best match: exact argument count first, then any-count.
     pub fn find(&self, name: &str, n_args: usize) -> Option<Arc<FuncDef>> {
         let list = self.list(name)?;
-        list.iter()
-            .find(|d| d.n_args == n_args as i32)
-            .or_else(|| list.iter().find(|d| d.n_args < 0))
-            .cloned()
+        list.iter().find(|d| d.n_args == n_args as i32).or_else(|| list.iter().find(|d| d.n_args < 0)).cloned()
     }
 
     /// Every function, by name then argument count.

@@ -13,9 +13,9 @@
 //! current one. The current row is a span of its source's buffer, valid
 //! until the next `advance`, which forgets it first.
 
+use super::{order_spans, Span};
 use crate::error::{Error, Result};
 use crate::io::{Buffer, Completion, File, FileKind, IoContext, OpenOptions};
-use super::{order_spans, Span};
 use crate::value::record::KeyInfo;
 use crate::IoPoll;
 use std::cmp::Ordering;
@@ -208,11 +208,8 @@ impl Merge {
     /// Merge `file`'s runs (all written) with `memory_rows`, spans of
     /// `memory` (sorted, newest).
     pub(super) fn new(file: &SpillFile, memory: Vec<u8>, memory_rows: Vec<Span>) -> Merge {
-        let readers: Vec<RunReader> = file
-            .runs
-            .iter()
-            .map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None })
-            .collect();
+        let readers: Vec<RunReader> =
+            file.runs.iter().map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None }).collect();
         let width = (readers.len() + 1).next_power_of_two().max(2);
         Merge { readers, memory, memory_rows, memory_next: 0, width, tree: Vec::new(), taken: None, current: None }
     }

@@ -51,11 +51,7 @@ pub fn create(name: &str, args: &[String]) -> Result<Box<dyn Tokenizer>> {
 
 /// Split an ASCII-oriented text: `is_token` says which bytes belong to
 /// tokens; `fold` makes the term from the token's bytes.
-pub(crate) fn split_bytes(
-    text: &[u8],
-    is_token: impl Fn(u8) -> bool,
-    mut fold: impl FnMut(&[u8]) -> Vec<u8>,
-) -> Vec<Token> {
+pub(crate) fn split_bytes(text: &[u8], is_token: impl Fn(u8) -> bool, mut fold: impl FnMut(&[u8]) -> Vec<u8>) -> Vec<Token> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -70,12 +66,7 @@ pub(crate) fn split_bytes(
             let term = fold(&text[s..i]);
             if !term.is_empty() {
                 let pos = out.len() as i64;
-                out.push(Token {
-                    term,
-                    start: s,
-                    end: i,
-                    pos,
-                });
+                out.push(Token { term, start: s, end: i, pos });
             }
         }
     }

@@ -16,21 +16,13 @@ pub struct Porter;
 
 impl Tokenizer for Porter {
     fn tokenize(&self, text: &[u8]) -> Vec<Token> {
-        split_bytes(
-            text,
-            |b| b >= 0x80 || b == b'_' || b.is_ascii_alphanumeric(),
-            stem_word,
-        )
+        split_bytes(text, |b| b >= 0x80 || b == b'_' || b.is_ascii_alphanumeric(), stem_word)
     }
 }
 
 fn copy_word(w: &[u8]) -> Vec<u8> {
     let low = w.to_ascii_lowercase();
-    let mx = if low.iter().any(|b| b.is_ascii_digit()) {
-        3
-    } else {
-        10
-    };
+    let mx = if low.iter().any(|b| b.is_ascii_digit()) { 3 } else { 10 };
     if low.len() > mx * 2 {
         let mut out = low[..mx].to_vec();
         out.extend_from_slice(&low[low.len() - mx..]);
@@ -45,9 +37,7 @@ pub fn stem_word(w: &[u8]) -> Vec<u8> {
     if w.len() < 3 || w.len() > 20 || !w.iter().all(|b| b.is_ascii_alphabetic()) {
         return copy_word(w);
     }
-    let mut s = Stem {
-        b: w.to_ascii_lowercase(),
-    };
+    let mut s = Stem { b: w.to_ascii_lowercase() };
     s.step1a();
     s.step1b();
     s.step1c();
@@ -98,11 +88,7 @@ impl Stem {
     }
     /// cvc at the end of the first `n` letters, the last not w, x or y.
     fn cvc(&self, n: usize) -> bool {
-        n >= 3
-            && self.cons(n - 1)
-            && !self.cons(n - 2)
-            && self.cons(n - 3)
-            && !matches!(self.b[n - 1], b'w' | b'x' | b'y')
+        n >= 3 && self.cons(n - 1) && !self.cons(n - 2) && self.cons(n - 3) && !matches!(self.b[n - 1], b'w' | b'x' | b'y')
     }
     fn ends(&self, s: &[u8]) -> bool {
         self.b.ends_with(s)
@@ -139,9 +125,7 @@ impl Stem {
         self.set_to(cut, b"");
         if self.ends(b"at") || self.ends(b"bl") || self.ends(b"iz") {
             self.b.push(b'e');
-        } else if self.double_cons(self.b.len())
-            && !matches!(self.b[self.b.len() - 1], b'l' | b's' | b'z')
-        {
+        } else if self.double_cons(self.b.len()) && !matches!(self.b[self.b.len() - 1], b'l' | b's' | b'z') {
             self.b.pop();
         } else if self.m(self.b.len()) == 1 && self.cvc(self.b.len()) {
             self.b.push(b'e');
@@ -196,23 +180,12 @@ impl Stem {
         );
     }
     fn step3(&mut self) {
-        self.rules(
-            &[
-                (b"icate", b"ic"),
-                (b"ative", b""),
-                (b"alize", b"al"),
-                (b"iciti", b"ic"),
-                (b"ical", b"ic"),
-                (b"ful", b""),
-                (b"ness", b""),
-            ],
-            0,
-        );
+        self.rules(&[(b"icate", b"ic"), (b"ative", b""), (b"alize", b"al"), (b"iciti", b"ic"), (b"ical", b"ic"), (b"ful", b""), (b"ness", b"")], 0);
     }
     fn step4(&mut self) {
         let list: [&[u8]; 19] = [
-            b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment",
-            b"ent", b"ion", b"ou", b"ism", b"ate", b"iti", b"ous", b"ive", b"ize",
+            b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment", b"ent", b"ion", b"ou", b"ism", b"ate", b"iti", b"ous", b"ive",
+            b"ize",
         ];
         let mut best: Option<&[u8]> = None;
         for s in list {

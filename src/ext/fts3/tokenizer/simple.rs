@@ -33,10 +33,6 @@ impl Simple {
 
 impl Tokenizer for Simple {
     fn tokenize(&self, text: &[u8]) -> Vec<Token> {
-        split_bytes(
-            text,
-            |b| b >= 0x80 || !self.delim[b as usize],
-            |t| t.to_ascii_lowercase(),
-        )
+        split_bytes(text, |b| b >= 0x80 || !self.delim[b as usize], |t| t.to_ascii_lowercase())
     }
 }

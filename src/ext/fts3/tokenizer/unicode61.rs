@@ -23,19 +23,11 @@ pub struct Unicode61 {
 impl Unicode61 {
     /// With SQLite's `key=value` arguments.
     pub fn new(args: &[String]) -> Result<Unicode61> {
-        let mut t = Unicode61 {
-            remove_diacritics: 1,
-            tokenchars: Vec::new(),
-            separators: Vec::new(),
-        };
+        let mut t = Unicode61 { remove_diacritics: 1, tokenchars: Vec::new(), separators: Vec::new() };
         for a in args {
-            let (k, v) = a
-                .split_once('=')
-                .ok_or_else(|| Error::sql("unknown tokenizer".to_string()))?;
+            let (k, v) = a.split_once('=').ok_or_else(|| Error::sql("unknown tokenizer".to_string()))?;
             match k {
-                "remove_diacritics" if v == "0" || v == "1" || v == "2" => {
-                    t.remove_diacritics = v.as_bytes()[0] - b'0'
-                }
+                "remove_diacritics" if v == "0" || v == "1" || v == "2" => t.remove_diacritics = v.as_bytes()[0] - b'0',
                 "tokenchars" => t.tokenchars.extend(v.chars()),
                 "separators" => t.separators.extend(v.chars()),
                 _ => return Err(Error::sql("unknown tokenizer")),
@@ -56,24 +48,13 @@ impl Unicode61 {
 }
 
 fn lookup(table: &[(u32, u32)], c: u32) -> Option<char> {
-    table
-        .binary_search_by_key(&c, |e| e.0)
-        .ok()
-        .and_then(|i| char::from_u32(table[i].1))
+    table.binary_search_by_key(&c, |e| e.0).ok().and_then(|i| char::from_u32(table[i].1))
 }
 
 /// Combining diacritics that continue a token but never start one
 /// (dropped from the term unless `remove_diacritics=0`).
-const DIACRITICS: &[(u32, u32)] = &[
-    (0x300, 0x304),
-    (0x306, 0x30C),
-    (0x30F, 0x30F),
-    (0x311, 0x311),
-    (0x31B, 0x31B),
-    (0x323, 0x328),
-    (0x32D, 0x32E),
-    (0x330, 0x331),
-];
+const DIACRITICS: &[(u32, u32)] =
+    &[(0x300, 0x304), (0x306, 0x30C), (0x30F, 0x30F), (0x311, 0x311), (0x31B, 0x31B), (0x323, 0x328), (0x32D, 0x32E), (0x330, 0x331)];
 
 fn is_diacritic(c: char) -> bool {
     let u = c as u32;
@@ -121,16 +102,8 @@ impl Tokenizer for Unicode61 {
         let mut out = Vec::new();
         let mut cur: Option<(usize, String)> = None;
         let mut off = 0usize;
-        let chars: Vec<(usize, char)> = if matches!(s, std::borrow::Cow::Borrowed(_)) {
-            s.char_indices().collect()
-        } else {
-            Vec::new()
-        };
-        let chars = if chars.is_empty() && !text.is_empty() && std::str::from_utf8(text).is_err() {
-            lossy_indices(text)
-        } else {
-            chars
-        };
+        let chars: Vec<(usize, char)> = if matches!(s, std::borrow::Cow::Borrowed(_)) { s.char_indices().collect() } else { Vec::new() };
+        let chars = if chars.is_empty() && !text.is_empty() && std::str::from_utf8(text).is_err() { lossy_indices(text) } else { chars };
         for (i, c) in chars {
             off = i + c.len_utf8();
             if cur.is_some() && is_diacritic(c) && !self.separators.contains(&c) {
@@ -149,22 +122,12 @@ impl Tokenizer for Unicode61 {
                 }
             } else if let Some((st, t)) = cur.take() {
                 let pos = out.len() as i64;
-                out.push(Token {
-                    term: t.into_bytes(),
-                    start: st,
-                    end: i,
-                    pos,
-                });
+                out.push(Token { term: t.into_bytes(), start: st, end: i, pos });
             }
         }
         if let Some((st, t)) = cur.take() {
             let pos = out.len() as i64;
-            out.push(Token {
-                term: t.into_bytes(),
-                start: st,
-                end: off.max(st),
-                pos,
-            });
+            out.push(Token { term: t.into_bytes(), start: st, end: off.max(st), pos });
         }
         out
     }

@@ -102,7 +102,9 @@ fn eq(a: &str, b: &str) -> bool {
 /// tables, table-valued functions used without arguments.
 fn is_builtin_table(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.starts_with("sqlite_") || lower.starts_with("pragma_") || ["json_each", "json_tree", "jsonb_each", "jsonb_tree", "generate_series", "dbstat"].contains(&lower.as_str())
+    lower.starts_with("sqlite_")
+        || lower.starts_with("pragma_")
+        || ["json_each", "json_tree", "jsonb_each", "jsonb_tree", "generate_series", "dbstat"].contains(&lower.as_str())
 }
 
 /// The columns the results of a SELECT core read directly (`a`, `t.a`),
@@ -230,7 +232,13 @@ impl<'a> Walker<'a> {
         let mut inner = Walker::new(self.schema, self.db_names, self.target, t.db);
         inner.expanding = self.expanding.clone();
         inner.expanding.push(t.name.clone());
-        inner.count_names(tagged.toks.iter().filter(|k| matches!(k.kind, sqlite3_parser::dialect::TokenType::TK_ID | sqlite3_parser::dialect::TokenType::TK_STRING)).map(|k| &select[k.start..k.end]));
+        inner.count_names(
+            tagged
+                .toks
+                .iter()
+                .filter(|k| matches!(k.kind, sqlite3_parser::dialect::TokenType::TK_ID | sqlite3_parser::dialect::TokenType::TK_STRING))
+                .map(|k| &select[k.start..k.end]),
+        );
         let names = crate::sql::parse::with_first_statement(tagged.text.as_bytes(), |cmd, _| {
             Ok(match cmd {
                 Some(ast::Cmd::Stmt(Stmt::Select(sel))) => inner.select(sel),
@@ -270,7 +278,8 @@ impl<'a> Walker<'a> {
         match table {
             None => {
                 for level in (0..self.levels.len()).rev() {
-                    let found: Vec<bool> = self.levels[level].iter().filter(|s| !s.qualified_only && s.columns.iter().any(|c| eq(c, &col))).map(|s| s.is_target).collect();
+                    let found: Vec<bool> =
+                        self.levels[level].iter().filter(|s| !s.qualified_only && s.columns.iter().any(|c| eq(c, &col))).map(|s| s.is_target).collect();
                     if found.is_empty() {
                         continue;
                     }

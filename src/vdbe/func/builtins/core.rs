@@ -577,7 +577,11 @@ pub(crate) fn quote_bytes(v: &Value) -> Vec<u8> {
         Value::Integer(i) => i.to_string().into_bytes(),
         Value::Real(r) => {
             if r.is_infinite() {
-                if *r > 0.0 { b"9.0e+999".to_vec() } else { b"-9.0e+999".to_vec() }
+                if *r > 0.0 {
+                    b"9.0e+999".to_vec()
+                } else {
+                    b"-9.0e+999".to_vec()
+                }
             } else {
                 value_text(v).unwrap_or_default()
             }
@@ -919,7 +923,13 @@ fn substr(a: &[Value]) -> Value {
     }
     let data: &[u8] = if is_blob { &data } else { c_str(&data) };
     let p1 = value_i64(&a[1]);
-    let len = if is_blob { data.len() as i64 } else if p1 < 0 { char_count_lead(data) as i64 } else { 0 };
+    let len = if is_blob {
+        data.len() as i64
+    } else if p1 < 0 {
+        char_count_lead(data) as i64
+    } else {
+        0
+    };
     let p2 = a.get(2).map(value_i64);
     if is_blob {
         let (start, n) = substr_blob_range(len, p1, p2);

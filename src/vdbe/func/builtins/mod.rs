@@ -18,21 +18,18 @@
 //! `core::scalar_min_max`, `core::nullif_with`, `aggregate::min_max_state`
 //! for collation-aware forms.
 
+pub mod aggregate;
 pub mod conv;
 pub mod core;
-pub mod pattern;
-pub mod math;
-pub mod aggregate;
 pub mod datetime;
-pub mod window;
 pub mod json;
+pub mod math;
+pub mod pattern;
+pub mod window;
 
 pub use self::core::SQLITE_VERSION;
 
-use super::{
-    AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, FunctionRegistry,
-    ScalarFunction,
-};
+use super::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, FunctionRegistry, ScalarFunction};
 use crate::error::Result;
 use crate::value::Value;
 use std::sync::Arc;
@@ -60,13 +57,11 @@ where
 }
 
 /// Flags of a deterministic built-in.
-pub(crate) const DETERMINISTIC: FuncFlags =
-    FuncFlags { deterministic: true, direct_only: false, innocuous: true, subtype: false, builtin: true };
+pub(crate) const DETERMINISTIC: FuncFlags = FuncFlags { deterministic: true, direct_only: false, innocuous: true, subtype: false, builtin: true };
 
 /// Flags of a built-in whose result may change between calls (random(),
 /// changes(), 'now').
-pub(crate) const VOLATILE: FuncFlags =
-    FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false, builtin: true };
+pub(crate) const VOLATILE: FuncFlags = FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false, builtin: true };
 
 /// Register a scalar function for each arity in `arities`.
 pub(crate) fn scalar<F>(registry: &mut FunctionRegistry, name: &str, arities: &[i32], flags: FuncFlags, body: F)
@@ -98,14 +93,8 @@ where
 }
 
 /// Register an aggregate function for each arity in `arities`.
-pub(crate) fn aggregate<F>(
-    registry: &mut FunctionRegistry,
-    name: &str,
-    arities: &[i32],
-    flags: FuncFlags,
-    has_inverse: bool,
-    start: F,
-) where
+pub(crate) fn aggregate<F>(registry: &mut FunctionRegistry, name: &str, arities: &[i32], flags: FuncFlags, has_inverse: bool, start: F)
+where
     F: Fn() -> Box<dyn AggregateState> + Send + Sync + 'static,
 {
     let f: Arc<dyn AggregateFunction> = Arc::new(ClosureAggregate { start, inverse: has_inverse });

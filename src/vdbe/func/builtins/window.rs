@@ -157,11 +157,7 @@ impl Partition {
             Kind::Lag | Kind::Lead => {
                 let args = &self.rows[i];
                 let offset = args.get(1).map_or(1, value_i64);
-                let target = if self.kind == Kind::Lag {
-                    (i as i64).checked_sub(offset)
-                } else {
-                    (i as i64).checked_add(offset)
-                };
+                let target = if self.kind == Kind::Lag { (i as i64).checked_sub(offset) } else { (i as i64).checked_add(offset) };
                 match target {
                     Some(t) if (0..n).contains(&t) => self.rows[t as usize][0].clone(),
                     _ => args.get(2).cloned().unwrap_or(Value::Null),

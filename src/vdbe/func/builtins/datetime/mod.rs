@@ -11,12 +11,12 @@
 //! function that needs it, so a statement step sees one instant.
 
 mod localtime;
-pub mod moment;
 mod modifier;
+pub mod moment;
 mod parse;
 
-use self::moment::{valid_julian_day, Moment, UNIX_EPOCH_JD_MS};
 use self::modifier::ModError;
+use self::moment::{valid_julian_day, Moment, UNIX_EPOCH_JD_MS};
 use self::parse::Parsed;
 use super::conv::{value_bytes, value_f64};
 use super::{scalar, DETERMINISTIC, VOLATILE};
@@ -29,9 +29,7 @@ pub fn register(r: &mut FunctionRegistry) {
     // Deterministic as far as SQLite is concerned (SQLITE_FUNC_SLOCHNG):
     // 'now' is fixed for a statement.
     let d = DETERMINISTIC;
-    scalar(r, "julianday", &[-1], d, |ctx, a| {
-        Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::Real(m.jd as f64 / 86_400_000.0)))
-    });
+    scalar(r, "julianday", &[-1], d, |ctx, a| Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::Real(m.jd as f64 / 86_400_000.0))));
     scalar(r, "unixepoch", &[-1], d, |ctx, a| {
         Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| {
             if m.use_subsec {
@@ -43,17 +41,11 @@ pub fn register(r: &mut FunctionRegistry) {
     });
     scalar(r, "date", &[-1], d, |ctx, a| Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::text(date_text(&m)))));
     scalar(r, "time", &[-1], d, |ctx, a| Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::text(time_text(&m)))));
-    scalar(r, "datetime", &[-1], d, |ctx, a| {
-        Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::text(format!("{} {}", date_text(&m), time_text(&m)))))
-    });
+    scalar(r, "datetime", &[-1], d, |ctx, a| Ok(with_moment(ctx, a)?.map_or(Value::Null, |m| Value::text(format!("{} {}", date_text(&m), time_text(&m))))));
     scalar(r, "strftime", &[-1], d, strftime);
     scalar(r, "timediff", &[2], d, timediff);
-    scalar(r, "current_date", &[0], VOLATILE, |ctx, _| {
-        Ok(with_moment(ctx, &[])?.map_or(Value::Null, |m| Value::text(date_text(&m))))
-    });
-    scalar(r, "current_time", &[0], VOLATILE, |ctx, _| {
-        Ok(with_moment(ctx, &[])?.map_or(Value::Null, |m| Value::text(time_text(&m))))
-    });
+    scalar(r, "current_date", &[0], VOLATILE, |ctx, _| Ok(with_moment(ctx, &[])?.map_or(Value::Null, |m| Value::text(date_text(&m)))));
+    scalar(r, "current_time", &[0], VOLATILE, |ctx, _| Ok(with_moment(ctx, &[])?.map_or(Value::Null, |m| Value::text(time_text(&m)))));
     scalar(r, "current_timestamp", &[0], VOLATILE, |ctx, _| {
         Ok(with_moment(ctx, &[])?.map_or(Value::Null, |m| Value::text(format!("{} {}", date_text(&m), time_text(&m)))))
     });
@@ -64,10 +56,7 @@ fn now_jd(ctx: &mut FunctionContext<'_>) -> i64 {
     if let Some(t) = *ctx.now_jd_ms {
         return t;
     }
-    let unix_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
+    let unix_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
     let t = unix_ms + UNIX_EPOCH_JD_MS;
     *ctx.now_jd_ms = Some(t);
     t
@@ -192,7 +181,11 @@ fn strftime(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
                 if h == 0 {
                     h = 12;
                 }
-                if cf == b'I' { format!("{h:02}") } else { format!("{h:2}") }
+                if cf == b'I' {
+                    format!("{h:02}")
+                } else {
+                    format!("{h:2}")
+                }
             }
             b'j' => format!("{:03}", m.days_after_jan01() + 1),
             b'J' => g16(m.jd as f64 / 86_400_000.0),
@@ -306,14 +299,5 @@ fn timediff(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
     d1.jd += 148_699_540_800_000;
     d1.clear_ymd_hms_tz();
     d1.compute_ymd_hms();
-    Ok(Value::text(format!(
-        "{}{:04}-{:02}-{:02} {:02}:{:02}:{:06.3}",
-        sign,
-        y,
-        mo,
-        d1.d - 1,
-        d1.h,
-        d1.mi,
-        d1.s
-    )))
+    Ok(Value::text(format!("{}{:04}-{:02}-{:02} {:02}:{:02}:{:06.3}", sign, y, mo, d1.d - 1, d1.h, d1.mi, d1.s)))
 }

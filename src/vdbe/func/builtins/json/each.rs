@@ -94,16 +94,7 @@ fn row(key: Value, node: &Node, id: usize, parent: Value, fullkey: &str, path: &
         Node::Array(_) | Node::Object(_) if binary => Value::Blob(node.to_jsonb()),
         other => other.to_sql(),
     };
-    vec![
-        key,
-        value,
-        Value::text(node.type_name()),
-        atom,
-        Value::Integer(id as i64),
-        parent,
-        Value::text(fullkey),
-        Value::text(path),
-    ]
+    vec![key, value, Value::text(node.type_name()), atom, Value::Integer(id as i64), parent, Value::text(fullkey), Value::text(path)]
 }
 
 /// `.label`, or `."label"` unless the label is a letter followed by

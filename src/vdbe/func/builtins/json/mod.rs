@@ -167,9 +167,7 @@ fn value_node(v: &Value, json_subtype: bool, text_as: TextAs) -> Result<Node> {
         Value::Integer(i) => Node::Int(Lex::new(ty::INT, i.to_string())),
         Value::Real(r) if r.is_nan() => Node::Null,
         // Infinity is 9.0e+999 from the constructors but 9e999 from edits.
-        Value::Real(r) if r.is_infinite() && text_as == TextAs::Raw => {
-            Node::Real(Lex::new(ty::FLOAT, if *r > 0.0 { &b"9e999"[..] } else { b"-9e999" }))
-        }
+        Value::Real(r) if r.is_infinite() && text_as == TextAs::Raw => Node::Real(Lex::new(ty::FLOAT, if *r > 0.0 { &b"9e999"[..] } else { b"-9e999" })),
         Value::Real(r) => Node::SqlReal(*r),
         Value::Text(t) => {
             if json_subtype {

@@ -353,9 +353,7 @@ impl Node {
             Node::Int(l) | Node::Real(l) | Node::Str(l) => l.raw.len(),
             Node::SqlReal(r) => sql_real_text(*r).len(),
             Node::Array(items) => items.iter().map(Node::jsonb_size).sum(),
-            Node::Object(members) => {
-                members.iter().map(|(l, v)| header_len(l.raw.len()) + l.raw.len() + v.jsonb_size()).sum()
-            }
+            Node::Object(members) => members.iter().map(|(l, v)| header_len(l.raw.len()) + l.raw.len() + v.jsonb_size()).sum(),
         }
     }
 

@@ -243,9 +243,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 return Ok(Node::Array(items));
             }
-            if !matches!(self.peek(), b'{' | b'[' | b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9')
-                && !self.peek().is_ascii_alphabetic()
-            {
+            if !matches!(self.peek(), b'{' | b'[' | b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9') && !self.peek().is_ascii_alphabetic() {
                 // A structural character is reported where the whitespace
                 // before it began, anything else where it stands.
                 return Err(if matches!(self.peek(), b',' | b'}' | b':') { before_ws } else { self.pos });
@@ -478,18 +476,9 @@ impl<'a> Parser<'a> {
             c = self.peek();
         }
         // Infinity / NaN spellings.
-        for (name, repl) in [
-            (&b"infinity"[..], &b"9e999"[..]),
-            (b"inf", b"9e999"),
-            (b"nan", b""),
-            (b"qnan", b""),
-            (b"snan", b""),
-        ] {
+        for (name, repl) in [(&b"infinity"[..], &b"9e999"[..]), (b"inf", b"9e999"), (b"nan", b""), (b"qnan", b""), (b"snan", b"")] {
             let n = name.len();
-            if self.z.len() >= self.pos + n
-                && self.z[self.pos..self.pos + n].eq_ignore_ascii_case(name)
-                && !self.at(n).is_ascii_alphanumeric()
-            {
+            if self.z.len() >= self.pos + n && self.z[self.pos..self.pos + n].eq_ignore_ascii_case(name) && !self.at(n).is_ascii_alphanumeric() {
                 self.pos += n;
                 self.json5 = true;
                 if repl.is_empty() {

@@ -188,9 +188,7 @@ fn child<'n>(node: &'n Node, step: &Step) -> Option<&'n Node> {
 
 fn child_mut<'n>(node: &'n mut Node, step: &Step) -> Option<&'n mut Node> {
     match (node, step) {
-        (Node::Object(members), Step::Key(label)) => {
-            members.iter_mut().find(|(k, _)| label_matches(k, label)).map(|m| &mut m.1)
-        }
+        (Node::Object(members), Step::Key(label)) => members.iter_mut().find(|(k, _)| label_matches(k, label)).map(|m| &mut m.1),
         (Node::Array(items), s @ (Step::Index(_) | Step::FromEnd(_))) => {
             let i = array_index(items.len(), s)?;
             items.get_mut(i)
