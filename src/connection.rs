@@ -380,6 +380,9 @@ impl Connection {
             total_changes: 0,
             active_statements: 0,
             schema_changed: false,
+            schema_appended: 0,
+            schema_deleted: 0,
+            txn_schema_written: false,
             temp_used: false,
             interrupt: Arc::new(AtomicBool::new(false)),
             prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
@@ -446,7 +449,37 @@ impl Connection {
 
     /// Read the schema if it is not loaded or a statement changed it.
     fn ensure_schema(&mut self) -> Result<()> {
-        if self.schema_loaded && !self.state.schema_changed {
+        let appended = std::mem::take(&mut self.state.schema_appended);
+        let deleted = std::mem::take(&mut self.state.schema_deleted);
+        if self.schema_loaded && !self.state.schema_changed && appended & deleted == 0 {
+            if appended | deleted == 0 {
+                return Ok(());
+            }
+            // Only CREATEs or DROPs since the last load: the new rows are
+            // parsed, the dropped objects forgotten, rather than the whole
+            // schema table read again (SQLite's ParseSchema with a WHERE
+            // clause, and its DropTable).
+            let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
+            for db in (0..self.state.dbs.len().min(64)).filter(|db| (appended | deleted) & (1 << db) != 0) {
+                let Some(schema) = self.schemas.get_mut(db) else { continue };
+                let r = if appended & (1 << db) != 0 {
+                    let first_new = schema.rows.len();
+                    in_read_txn(&mut self.state, db, |io, bt| schema.append_new_rows(io, bt)).map(|()| (Some(first_new), None))
+                } else {
+                    in_read_txn(&mut self.state, db, |io, bt| schema.forget_deleted_rows(io, bt)).map(|gone| (None, gone))
+                };
+                let dbs = self.schemas.iter().collect::<Vec<_>>();
+                match r {
+                    Ok((Some(first_new), _)) => self.merged.merge_appended(&dbs, db, first_new, &names),
+                    Ok((None, Some(gone))) => self.merged.merge_deleted(&dbs, db, &gone, &names),
+                    Ok((None, None)) => self.merged = Schema::merged(&dbs, &names),
+                    Err(e) => {
+                        // Half-applied: the next prepare reads everything.
+                        self.schema_loaded = false;
+                        return Err(e);
+                    }
+                }
+            }
             return Ok(());
         }
         let mut loaded = Vec::new();
@@ -1033,7 +1066,7 @@ impl Statement {
                 }
             }
         }
-        if conn.state.schema_changed {
+        if conn.state.schema_changed || conn.state.schema_appended | conn.state.schema_deleted != 0 {
             let _ = conn.ensure_schema();
         }
     }

@@ -468,13 +468,16 @@ pub struct Schema {
     /// compiled hold them without copying; changing one makes a copy).
     pub tables: BTreeMap<String, Arc<Table>>,
     /// Indexes by lower-case name.
-    pub indexes: BTreeMap<String, Index>,
+    pub indexes: BTreeMap<String, Arc<Index>>,
     /// Schema cookie the schema was read at.
     pub cookie: u32,
     /// Schema cookie of the temp database (merged schemas).
     pub temp_cookie: u32,
     /// `sqlite_schema` rows in rowid order: (type, name, tbl_name, rootpage, sql).
     pub rows: Vec<(String, String, String, i64, Option<String>)>,
+    /// Per-database schemas: the rowid of each of `rows` in the schema
+    /// table (rows a CREATE appends come after the last one).
+    pub row_ids: Vec<i64>,
     /// Merged schemas: the database each of `rows` belongs to (empty:
     /// every row is main's).
     pub row_dbs: Vec<usize>,
@@ -488,6 +491,35 @@ pub struct Schema {
     /// for every other row.
     pub trigger_targets: Vec<Option<Option<usize>>>,
 }
+
+/// The schema-table rows from the cursor's position (`more`: it is on a
+/// row) to the end, and their rowids.
+fn read_schema_rows(io: &IoContext, bt: &mut Btree, cur: &mut Cursor, mut more: bool) -> Result<(Vec<SchemaRow>, Vec<i64>)> {
+    let (mut rows, mut row_ids) = (Vec::new(), Vec::new());
+    while more {
+        let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
+        let rec = decode_record(&payload)?;
+        let text = |i: usize| match rec.get(i) {
+            Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
+            _ => String::new(),
+        };
+        let root = match rec.get(3) {
+            Some(Value::Integer(i)) => *i,
+            _ => 0,
+        };
+        let sql = match rec.get(4) {
+            Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
+            _ => None,
+        };
+        rows.push((text(0), text(1), text(2), root, sql));
+        row_ids.push(cur.rowid());
+        more = io.block_on(|| cur.next(bt))?;
+    }
+    Ok((rows, row_ids))
+}
+
+/// One `sqlite_schema` row: (type, name, tbl_name, rootpage, sql).
+type SchemaRow = (String, String, String, i64, Option<String>);
 
 /// Key under which a merged schema keeps an object of database `db` that
 /// an object of the same name in a database searched earlier hides (the
@@ -520,8 +552,13 @@ impl Schema {
                 s.tables.insert(key, t);
             }
             for (k, i) in &dbs[db].indexes {
-                let mut i = i.clone();
-                i.db = db;
+                let i = if i.db == db {
+                    i.clone()
+                } else {
+                    let mut i = Index::clone(i);
+                    i.db = db;
+                    Arc::new(i)
+                };
                 let key = if s.indexes.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
                 s.indexes.insert(key, i);
             }
@@ -532,6 +569,131 @@ impl Schema {
         }
         s.trigger_targets = (0..s.rows.len()).map(|i| s.temp_trigger_target(i, names)).collect();
         s
+    }
+
+    /// Bring a [`Schema::merged`] schema up to date after rows
+    /// `dbs[db].rows[first_new..]` were appended (a CREATE), without
+    /// rebuilding it: the new objects take their place in the search order
+    /// (hiding, or hidden by, objects of the same name in other databases)
+    /// and their rows go after database `db`'s others.
+    pub fn merge_appended(&mut self, dbs: &[&Schema], db: usize, first_new: usize, names: &[String]) {
+        let rank = |d: usize| match d {
+            1 => 0,
+            0 => 1,
+            d => d,
+        };
+        let from = dbs[db];
+        for row in &from.rows[first_new..] {
+            let key = row.1.to_ascii_lowercase();
+            if row.0 == "table" || row.0 == "view" {
+                let Some(t) = from.tables.get(&key) else { continue };
+                let t = if t.db == db {
+                    t.clone()
+                } else {
+                    let mut t = Table::clone(t);
+                    t.db = db;
+                    Arc::new(t)
+                };
+                match self.tables.get(&key).map(|e| e.db) {
+                    Some(e) if rank(e) < rank(db) => {
+                        self.tables.insert(shadowed_key(&key, db), t);
+                    }
+                    Some(e) => {
+                        let hidden = self.tables.insert(key.clone(), t).expect("present");
+                        self.tables.insert(shadowed_key(&key, e), hidden);
+                    }
+                    None => {
+                        self.tables.insert(key, t);
+                    }
+                }
+            } else if row.0 == "index" {
+                let Some(i) = from.indexes.get(&key) else { continue };
+                let i = if i.db == db {
+                    i.clone()
+                } else {
+                    let mut i = Index::clone(i);
+                    i.db = db;
+                    Arc::new(i)
+                };
+                match self.indexes.get(&key).map(|e| e.db) {
+                    Some(e) if rank(e) < rank(db) => {
+                        self.indexes.insert(shadowed_key(&key, db), i);
+                    }
+                    Some(e) => {
+                        let hidden = self.indexes.insert(key.clone(), i).expect("present");
+                        self.indexes.insert(shadowed_key(&key, e), hidden);
+                    }
+                    None => {
+                        self.indexes.insert(key, i);
+                    }
+                }
+            }
+        }
+        let at = self.row_dbs.iter().take_while(|&&d| d <= db).count();
+        let new = &from.rows[first_new..];
+        self.rows.splice(at..at, new.iter().cloned());
+        self.row_dbs.splice(at..at, std::iter::repeat_n(db, new.len()));
+        self.cookies = dbs.iter().map(|d| d.cookie).collect();
+        self.cookie = dbs.first().map_or(0, |m| m.cookie);
+        self.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
+        self.trigger_targets = (0..self.rows.len()).map(|i| self.temp_trigger_target(i, names)).collect();
+        debug_assert_eq!(self.rows.len(), dbs.iter().map(|d| d.rows.len()).sum::<usize>());
+    }
+
+    /// Bring a [`Schema::merged`] schema up to date after the rows `gone`
+    /// of database `db` were deleted (a DROP): their objects go, and an
+    /// object of the same name they hid in a database searched later
+    /// becomes the visible one.
+    pub fn merge_deleted(&mut self, dbs: &[&Schema], db: usize, gone: &[SchemaRow], names: &[String]) {
+        let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len() && i != db).collect();
+        for row in gone {
+            let key = row.1.to_ascii_lowercase();
+            if row.0 == "table" || row.0 == "view" {
+                if self.tables.get(&key).is_some_and(|t| t.db == db) {
+                    self.tables.remove(&key);
+                    if let Some(t) = order.iter().find_map(|&d| self.tables.remove(&shadowed_key(&key, d))) {
+                        self.tables.insert(key, t);
+                    }
+                } else {
+                    self.tables.remove(&shadowed_key(&key, db));
+                }
+            } else if row.0 == "index" {
+                if self.indexes.get(&key).is_some_and(|i| i.db == db) {
+                    self.indexes.remove(&key);
+                    if let Some(i) = order.iter().find_map(|&d| self.indexes.remove(&shadowed_key(&key, d))) {
+                        self.indexes.insert(key, i);
+                    }
+                } else {
+                    self.indexes.remove(&shadowed_key(&key, db));
+                }
+            }
+        }
+        // The rows of `db` are kept in order; those of `gone` are taken
+        // out of its stretch.
+        let mut gone_left: Vec<&SchemaRow> = gone.iter().collect();
+        let mut n = 0;
+        let row_dbs = std::mem::take(&mut self.row_dbs);
+        self.rows.retain(|r| {
+            let in_db = row_dbs[n] == db;
+            n += 1;
+            match gone_left.iter().position(|g| in_db && *g == r) {
+                Some(p) => {
+                    gone_left.swap_remove(p);
+                    false
+                }
+                None => true,
+            }
+        });
+        self.row_dbs = row_dbs;
+        let removed = gone.len() - gone_left.len();
+        let start = self.row_dbs.iter().position(|&d| d == db).unwrap_or(0);
+        self.row_dbs.drain(start..start + removed);
+        self.cookies = dbs.iter().map(|d| d.cookie).collect();
+        self.cookie = dbs.first().map_or(0, |m| m.cookie);
+        self.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
+        self.trigger_targets = (0..self.rows.len()).map(|i| self.temp_trigger_target(i, names)).collect();
+        debug_assert_eq!(self.rows.len(), dbs.iter().map(|d| d.rows.len()).sum::<usize>());
+        debug_assert_eq!(self.rows.len(), self.row_dbs.len());
     }
 
     /// The database whose table TEMP trigger row `i` watches.
@@ -625,7 +787,7 @@ impl Schema {
         let Some(db) = db else { return self.index(name) };
         match self.index(name) {
             Some(i) if i.db == db => Some(i),
-            _ => self.indexes.get(&shadowed_key(name, db)),
+            _ => self.indexes.get(&shadowed_key(name, db)).map(|i| &**i),
         }
     }
 
@@ -735,15 +897,15 @@ impl Schema {
     /// An index by name.
     pub fn index(&self, name: &str) -> Option<&Index> {
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-            return self.indexes.get(name);
+            return self.indexes.get(name).map(|i| &**i);
         }
-        self.indexes.get(&name.to_ascii_lowercase())
+        self.indexes.get(&name.to_ascii_lowercase()).map(|i| &**i)
     }
 
     /// Indexes of a table, in creation order (order of their rows in
     /// `sqlite_schema`).
     pub fn indexes_of(&self, table: &Table) -> Vec<&Index> {
-        let mut v: Vec<&Index> = self.indexes.values().filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
+        let mut v: Vec<&Index> = self.indexes.values().map(|i| &**i).filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
         let order =
             |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
         v.sort_by_key(|i| order(i));
@@ -774,28 +936,85 @@ impl Schema {
         if matches!(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))? & 3, 2 | 3) {
             return Err(Error::sql("UTF-16 database files are not supported by ringlite yet"));
         }
-        let mut rows = Vec::new();
+        let mut cur = Cursor::new(1, false, None);
+        let more = io.block_on(|| cur.first(bt))?;
+        let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+        let mut s = Schema::from_rows_reusing(rows, cookie, previous)?;
+        s.row_ids = row_ids;
+        debug_assert_eq!(s.rows.len(), s.row_ids.len());
+        Ok(s)
+    }
+
+    /// After a statement that only appended rows to this database's schema
+    /// table (a CREATE): read and parse the rows after `last_rowid`, the
+    /// others being unchanged.
+    pub fn append_new_rows(&mut self, io: &IoContext, bt: &mut Btree) -> Result<()> {
+        self.cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+        let mut cur = Cursor::new(1, false, None);
+        let last = self.row_ids.last().copied().unwrap_or(0);
+        let at = io.block_on(|| cur.seek_rowid(bt, last.saturating_add(1)))?;
+        let more = match at {
+            crate::btree::SeekResult::Found | crate::btree::SeekResult::After => true,
+            crate::btree::SeekResult::Before => io.block_on(|| cur.next(bt))?,
+            crate::btree::SeekResult::Empty => false,
+        };
+        let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+        self.add_rows(&rows, None)?;
+        self.rows.extend(rows);
+        self.row_ids.extend(row_ids);
+        Ok(())
+    }
+
+    /// After a statement that only deleted rows from this database's
+    /// schema table (a DROP): forget the objects of the rows that are gone.
+    /// A table an index had made unsupported is parsed again (the index
+    /// may be the one dropped), by reading everything.
+    /// Returns the rows that went, or `None` when it read everything.
+    pub fn forget_deleted_rows(&mut self, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
+        if self.tables.values().any(|t| t.unsupported.is_some()) || self.rows.len() != self.row_ids.len() {
+            *self = Schema::reload(io, bt, Some(self))?;
+            return Ok(None);
+        }
+        self.cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+        let mut live = Vec::with_capacity(self.row_ids.len());
         let mut cur = Cursor::new(1, false, None);
         let mut more = io.block_on(|| cur.first(bt))?;
         while more {
-            let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
-            let rec = decode_record(&payload)?;
-            let text = |i: usize| match rec.get(i) {
-                Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
-                _ => String::new(),
-            };
-            let root = match rec.get(3) {
-                Some(Value::Integer(i)) => *i,
-                _ => 0,
-            };
-            let sql = match rec.get(4) {
-                Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
-                _ => None,
-            };
-            rows.push((text(0), text(1), text(2), root, sql));
+            live.push(cur.rowid());
             more = io.block_on(|| cur.next(bt))?;
         }
-        Schema::from_rows_reusing(rows, cookie, previous)
+        // Both lists are in rowid order; a row we never saw means more
+        // than deletions happened.
+        let mut keep = vec![false; self.rows.len()];
+        let mut i = 0;
+        for id in live {
+            while i < self.row_ids.len() && self.row_ids[i] < id {
+                i += 1;
+            }
+            if i == self.row_ids.len() || self.row_ids[i] != id {
+                *self = Schema::reload(io, bt, Some(self))?;
+                return Ok(None);
+            }
+            keep[i] = true;
+        }
+        for (row, _) in self.rows.iter().zip(&keep).filter(|(_, k)| !**k) {
+            let key = row.1.to_ascii_lowercase();
+            match row.0.as_str() {
+                "table" | "view" => {
+                    self.tables.remove(&key);
+                }
+                "index" => {
+                    self.indexes.remove(&key);
+                }
+                _ => {}
+            }
+        }
+        let gone: Vec<SchemaRow> = self.rows.iter().zip(&keep).filter(|(_, k)| !**k).map(|(r, _)| r.clone()).collect();
+        let mut n = 0;
+        self.rows.retain(|_| (keep[n], n += 1).0);
+        let mut n = 0;
+        self.row_ids.retain(|_| (keep[n], n += 1).0);
+        Ok(Some(gone))
     }
 
     /// Build from `sqlite_schema` rows.
@@ -902,7 +1121,7 @@ impl Schema {
                     }
                 }
             };
-            self.indexes.insert(name.to_ascii_lowercase(), idx);
+            self.indexes.insert(name.to_ascii_lowercase(), Arc::new(idx));
         }
         Ok(())
     }

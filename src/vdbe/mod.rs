@@ -104,6 +104,17 @@ pub struct ConnState {
     pub active_statements: usize,
     /// A statement changed the schema: reload before the next prepare.
     pub schema_changed: bool,
+    /// Databases (bit per index) whose schema table a statement only
+    /// appended rows to (CREATE on a file without auto-vacuum): only the
+    /// new rows are read before the next prepare. `schema_changed` wins.
+    pub schema_appended: u64,
+    /// Databases whose schema table a statement only deleted rows from
+    /// (DROP without auto-vacuum): those objects are forgotten, nothing is
+    /// parsed. A database in both masks is read again whole.
+    pub schema_deleted: u64,
+    /// The open transaction changed a schema cookie: rolling it back (or
+    /// back to a savepoint) makes the schema be read again.
+    pub txn_schema_written: bool,
     /// The temp database has been used (a transaction opened on it):
     /// `PRAGMA database_list` shows it from then on, as SQLite does once
     /// it has opened it.
@@ -320,6 +331,9 @@ pub struct Vm {
     /// rolled back, the connection forgets its schemas and disconnects
     /// its virtual tables (SQLite's schema reset after a failed DDL).
     pub cookie_changed: bool,
+    /// A `ParseSchema` with P5 = 1 ran: the statement's schema change is
+    /// rows appended (see `ConnState::schema_appended`), not a reload.
+    pub schema_appended: bool,
     /// The virtual tables in the transaction were synced for this
     /// statement's commit (`exec::vtab_txn`).
     pub vtab_synced: bool,
@@ -409,6 +423,7 @@ impl Vm {
             committing: false,
             busy_not_retried: false,
             cookie_changed: false,
+            schema_appended: false,
             vtab_synced: false,
             vtab_stmt_savepoint: None,
             busy_wait: None,
@@ -462,6 +477,7 @@ impl Vm {
         self.once.clear();
         self.stmt_savepoint = None;
         self.cookie_changed = false;
+        self.schema_appended = false;
         self.vtab_synced = false;
         self.vtab_stmt_savepoint = None;
         self.n_change = 0;

@@ -189,7 +189,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Insert, dst, rec, rid);
         self.b.add(Opcode::Next, tmp, top as i32, 0);
         self.b.bind(end);
-        self.bump_cookie();
+        self.bump_cookie_appended();
         Ok(())
     }
 }

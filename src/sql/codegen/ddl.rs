@@ -107,10 +107,23 @@ impl Compiler<'_> {
         sc
     }
 
-    pub(super) fn bump_cookie(&mut self) {
+    /// The end of a CREATE: a new schema cookie, and `ParseSchema` saying
+    /// the statement only inserted schema rows, so that the connection
+    /// parses just those rows.
+    pub(super) fn bump_cookie_appended(&mut self) {
+        self.bump_cookie_as(1);
+    }
+
+    /// The end of a DROP: [`Self::bump_cookie_appended`] for a statement
+    /// that only deleted schema rows (the connection forgets their objects).
+    pub(super) fn bump_cookie_deleted(&mut self) {
+        self.bump_cookie_as(2);
+    }
+
+    fn bump_cookie_as(&mut self, change: u16) {
         let (db, cookie) = (self.ddl_db as i32, self.schema.cookie_of(self.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
-        self.b.add(Opcode::ParseSchema, db, 0, 0);
+        self.b.add4(Opcode::ParseSchema, db, 0, 0, P4::None, change);
     }
 
     pub(super) fn ensure_format(&mut self) {
@@ -365,7 +378,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     c.b.add(Opcode::CreateBtree, db, r, 1);
                     c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
                 }
-                c.bump_cookie();
+                c.bump_cookie_appended();
                 prog.changes_schema = true;
             }
         }
@@ -408,7 +421,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
                 c.populate_index(&table, &idx, root)?;
-                c.bump_cookie();
+                c.bump_cookie_appended();
                 prog.changes_schema = true;
             }
         }
@@ -430,7 +443,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.ensure_format();
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "view", &name, &name, None, Some(&sql));
-                c.bump_cookie();
+                c.bump_cookie_appended();
                 prog.changes_schema = true;
             }
         }
@@ -506,7 +519,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         let out = c.b.reg();
                         c.b.add(Opcode::Destroy, r as i32, out, t.db as i32);
                     }
-                    c.bump_cookie();
+                    c.bump_cookie_deleted();
                     prog.changes_schema = true;
                 }
             }
@@ -551,7 +564,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     c.delete_schema_rows_of(idx.db, Some("index"), 1, &idx.name);
                     let out = c.b.reg();
                     c.b.add(Opcode::Destroy, idx.root as i32, out, idx.db as i32);
-                    c.bump_cookie();
+                    c.bump_cookie_deleted();
                     prog.changes_schema = true;
                 }
             }

@@ -69,7 +69,7 @@ impl Compiler<'_> {
         for i in self.schema.indexes.values() {
             if let Some(t) = self.schema.table_in(Some(i.db), &i.table) {
                 if keep(t, i) {
-                    out.push((t.clone(), i.clone()));
+                    out.push((t.clone(), Index::clone(i)));
                 }
             }
         }

@@ -177,7 +177,9 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
         _ => return Err(Error::sql("not a trigger statement")),
     };
     c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie_of(db).wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, db as i32, 0, 0);
+    // P5: rows only appended (CREATE) or only deleted (DROP).
+    let p5 = if matches!(stmt, Stmt::DropTrigger { .. }) { 2 } else { 1 };
+    c.b.add4(Opcode::ParseSchema, db as i32, 0, 0, P4::None, p5);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())

@@ -226,7 +226,7 @@ impl<'b> Compiler<'_> {
         self.dbs_used |= 1 << self.ddl_db;
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, None, Some(&sql));
-        self.bump_cookie();
+        self.bump_cookie_appended();
         let spec =
             crate::vtab::CreateSpec { db: self.ddl_db, db_name: self.db_name(self.ddl_db), name: name.to_string(), module: module.to_string(), args, sql };
         self.b.add4(Opcode::VCreate, self.ddl_db as i32, 0, 0, P4::VCreate(Arc::new(spec)), 0);

@@ -47,6 +47,23 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 _ => {}
             }
         }
+        // P5 = 1: the statement only added rows at the end of the schema
+        // table; 2: it only deleted rows. With auto-vacuum a new or freed
+        // root page may have moved another tree's root, which rewrites an
+        // older row: read everything then.
+        Opcode::ParseSchema if matches!(insn.p5, 1 | 2) && p1 < 64 => {
+            let bt = &mut env.dbs[p1 as usize].btree;
+            if pend!(bt.auto_vacuum_mode()) == 0 {
+                vm.schema_appended = true;
+                if insn.p5 == 1 {
+                    env.schema_appended |= 1 << p1;
+                } else {
+                    env.schema_deleted |= 1 << p1;
+                }
+            } else {
+                env.schema_changed = true;
+            }
+        }
         Opcode::ParseSchema | Opcode::DropTable | Opcode::DropIndex => {
             env.schema_changed = true;
         }

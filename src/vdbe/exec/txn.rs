@@ -121,7 +121,10 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         Opcode::SetCookie => {
             let bt = &mut env.dbs[p1 as usize].btree;
             pend!(bt.set_meta(meta_of(p2), p3 as u32));
-            vm.cookie_changed |= p2 == crate::btree::Meta::SchemaCookie as i32;
+            if p2 == crate::btree::Meta::SchemaCookie as i32 {
+                vm.cookie_changed = true;
+                env.txn_schema_written = true;
+            }
         }
         Opcode::AutoCommit => {
             let to_auto = p1 != 0;
@@ -151,6 +154,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 env.end_fk_transaction();
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
+                forget_rolled_back_schema(env, true);
             } else {
                 if env.autocommit {
                     return Err(Error::sql("cannot commit - no transaction is active"));
@@ -223,6 +227,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         if let Some(&at) = env.savepoint_fk_deferred.get(i) {
                             env.fk_deferred = at;
                         }
+                        forget_rolled_back_schema(env, false);
                     }
                 }
             }
@@ -297,6 +302,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     }
                 };
                 vm.busy_wait = None;
+                env.txn_schema_written = false;
                 // (The WAL hook runs once the statement has ended, see
                 // `Vm::wal_commits`.)
                 if env.wal_hook.is_some() {
@@ -307,7 +313,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 env.changes = vm.n_change;
                 env.total_changes += vm.n_change + vm.n_trigger_change;
             }
-            if prog.changes_schema {
+            if prog.changes_schema && !vm.schema_appended {
                 env.schema_changed = true;
             }
             vm.close_cursors();
@@ -411,6 +417,10 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         // foreign key violations.
         env.fk_deferred = vm.fk_deferred_at_start;
     }
+    if vm.cookie_changed {
+        // A failed DDL statement: what it told the schema is undone too.
+        env.schema_changed = true;
+    }
     let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL);
     if rollback_all && (env.autocommit || whole_txn) {
         if env.writing() {
@@ -427,9 +437,9 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         env.savepoints.clear();
         env.savepoint_started_txn = false;
         if vm.cookie_changed {
-            env.schema_changed = true;
             env.schema_reset = true;
         }
+        forget_rolled_back_schema(env, true);
     } else if env.autocommit && env.active_statements <= 1 {
         // OR FAIL in autocommit mode: keep what was done.
         for d in env.dbs.iter_mut() {
@@ -446,4 +456,18 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
 pub fn stmt_savepoint_closed(env: &mut ConnState) {
     debug_assert!(env.stmt_savepoints > 0, "statement savepoint count underflow");
     env.stmt_savepoints = env.stmt_savepoints.saturating_sub(1);
+}
+
+/// A rollback (of the transaction, to a savepoint, or of a failed DDL
+/// statement) that undid schema changes: the connection's schema, kept up
+/// to date by CREATE and DROP as they ran, is read again before the next
+/// prepare (SQLite resets its schema then). `txn_end`: the transaction is
+/// over, so its record of schema writes is too.
+fn forget_rolled_back_schema(env: &mut ConnState, txn_end: bool) {
+    if env.txn_schema_written {
+        env.schema_changed = true;
+    }
+    if txn_end {
+        env.txn_schema_written = false;
+    }
 }
