@@ -69,6 +69,8 @@ typedef const char *sqlite3_filename;
 typedef double sqlite3_rtree_dbl;
 typedef int (*sqlite3_callback)(void *, int, char **, char **);
 typedef void (*sqlite3_syscall_ptr)(void);
+/* What xShmMap hands back: shared memory other processes change. */
+typedef void volatile *sqlite3_shm_ptr;
 typedef void (*sqlite3_destructor_type)(void *);
 
 /* Destructor arguments of sqlite3_bind_* and sqlite3_result_*: the buffer
@@ -1198,7 +1200,7 @@ struct sqlite3_io_methods {
   int (*xFileControl)(struct sqlite3_file*, int, void*);
   int (*xSectorSize)(struct sqlite3_file*);
   int (*xDeviceCharacteristics)(struct sqlite3_file*);
-  int (*xShmMap)(struct sqlite3_file*, int, int, int, void**);
+  int (*xShmMap)(struct sqlite3_file*, int, int, int, sqlite3_shm_ptr*);
   int (*xShmLock)(struct sqlite3_file*, int, int, int);
   void (*xShmBarrier)(struct sqlite3_file*);
   int (*xShmUnmap)(struct sqlite3_file*, int);
@@ -1943,16 +1945,6 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
 
 /*
- `sqlite3_vfs_register`: not supported yet.
- */
-int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
-
-/*
- `sqlite3_vfs_unregister`: not supported yet.
- */
-int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
-
-/*
  `sqlite3_unlock_notify`: not supported yet.
  */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
@@ -2082,6 +2074,20 @@ const char *sqlite3_compileoption_get(int N);
 int sqlite3_threadsafe(void);
 
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+
+/*
+ Register `vfs`, moving it if it is already in the list: to the front
+ with `makeDflt` (or when the list is empty), else right after the
+ default. The application keeps the object alive while registered.
+ */
+int sqlite3_vfs_register(struct sqlite3_vfs *vfs, int makeDflt);
+
+/*
+ Unlink `vfs` (no effect when it is not registered). Connections open
+ through it keep using it: the application must not free it before
+ they are closed.
+ */
+int sqlite3_vfs_unregister(struct sqlite3_vfs *vfs);
 
 /*
  `sqlite3_create_module`.

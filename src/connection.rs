@@ -330,6 +330,18 @@ impl Connection {
         Self::open_target(t, flags, IoContext::new(backend))
     }
 
+    /// Open with `backend` doing the file I/O of a file-backed database
+    /// (an application VFS of the C API); in-memory and temporary
+    /// databases keep the engine's memory backends, as SQLite keeps them
+    /// off the VFS.
+    pub fn open_with_backend(path: &str, flags: OpenFlags, backend: Arc<dyn crate::io::IoBackend>) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        if t.memory || t.path.is_empty() {
+            return Self::open(path, flags);
+        }
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
     /// Open through a given I/O context (tests: simulated backends; hosts
     /// sharing one context between connections).
     pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
@@ -744,6 +756,15 @@ impl Connection {
             return None;
         }
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
+    }
+
+    /// The open database file of schema `schema` (`None`: no such schema,
+    /// or `temp`, which has no file of its own).
+    pub fn db_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
+        if schema.eq_ignore_ascii_case("temp") {
+            return None;
+        }
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.pager().file().clone())
     }
 
     /// 1 read-only, 0 read-write, -1 no such schema.

@@ -243,6 +243,18 @@ pub trait File: Send + Sync {
         let _ = delete;
         Ok(())
     }
+    /// Whether [`File::shm_map`] can work here. SQLite refuses WAL mode
+    /// on a VFS without shared-memory methods, leaving the journal mode
+    /// as it was.
+    fn has_shared_memory(&self) -> bool {
+        true
+    }
+    /// The file as `Any`, for a backend defined outside the engine that
+    /// reaches its own files behind the engine's handles (the C API's
+    /// application-VFS files answer `sqlite3_file_control` that way).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// [`File::has_moved`] for a file opened at `path` as inode `ino` of
@@ -279,6 +291,12 @@ pub trait ShmMemory: Send + Sync {
     fn store_u32(&self, offset: usize, value: u32);
     /// A full memory barrier.
     fn barrier(&self);
+    /// The address of the first byte, for memory that stays at one
+    /// address while mapped (a C VFS's `xShmMap` hands it out); `None`
+    /// for memory reached only through the methods above.
+    fn as_ptr(&self) -> Option<*mut u8> {
+        None
+    }
 }
 
 /// A backend: opens files and drives their requests to completion.

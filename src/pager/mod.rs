@@ -360,6 +360,12 @@ impl Pager {
         self.cache.set_capacity(pages);
     }
 
+    /// The database file (the C API reaches an application VFS's file
+    /// behind it for `sqlite3_file_control`).
+    pub fn file(&self) -> &Arc<dyn File> {
+        &self.file
+    }
+
     /// The I/O context.
     pub fn io(&self) -> &IoContext {
         &self.io

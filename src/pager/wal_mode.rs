@@ -254,7 +254,7 @@ impl Pager {
             return self.journal_mode;
         }
         if mode == JournalMode::Wal {
-            if self.opts.memory {
+            if self.opts.memory || !self.file.has_shared_memory() {
                 return self.journal_mode;
             }
             // Learn whether it already is (opens the WAL if so).
