@@ -529,6 +529,9 @@ impl Connection {
             self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         }
         let databases = &self.database_names;
+        let dbs = &self.state.dbs;
+        let db_file = move |i: usize| dbs.get(i).map(|d| d.btree.pager().file().clone());
+        let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
         let vtabs = &self.state.vtabs;
         let schema = &self.merged;
         let funcs = &self.funcs;
@@ -586,6 +589,7 @@ impl Connection {
                 c.collation_order = collation_order;
                 c.page_size = page_size;
                 c.temp_listed = temp_listed;
+                c.db_file = Some(db_file);
                 c.memory_db = memory;
                 c.authorizer = authorizer;
                 c.internal = internal;

@@ -495,6 +495,40 @@ impl File for VfsFile {
         }
     }
 
+    fn pragma(&self, name: &str, arg: Option<&str>) -> Option<Result<Option<String>>> {
+        let name = CString::new(name).ok()?;
+        let arg = match arg {
+            Some(a) => Some(CString::new(a).ok()?),
+            None => None,
+        };
+        let mut args: [*mut c_char; 4] = [
+            std::ptr::null_mut(),
+            name.as_ptr() as *mut c_char,
+            arg.as_ref().map_or(std::ptr::null_mut(), |a| a.as_ptr() as *mut c_char),
+            std::ptr::null_mut(),
+        ];
+        let rc = self.file_control(SQLITE_FCNTL_PRAGMA, args.as_mut_ptr() as *mut c_void);
+        let text = if args[0].is_null() {
+            None
+        } else {
+            // SAFETY: the VFS left a string from sqlite3_malloc there, ours
+            // to free (SQLite's contract for this control).
+            unsafe {
+                let t = std::ffi::CStr::from_ptr(args[0]).to_string_lossy().into_owned();
+                crate::memory::sqlite3_free(args[0] as *mut c_void);
+                Some(t)
+            }
+        };
+        match rc {
+            SQLITE_NOTFOUND => None,
+            SQLITE_OK => Some(Ok(text)),
+            rc => Some(Err(match text {
+                Some(t) => Error::new(rc, t),
+                None => Error::code(rc),
+            })),
+        }
+    }
+
     fn has_shared_memory(&self) -> bool {
         self.methods().is_some_and(|m| m.iVersion >= 2 && m.xShmMap.is_some() && m.xShmLock.is_some() && m.xShmBarrier.is_some())
     }

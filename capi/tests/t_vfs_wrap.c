@@ -40,6 +40,18 @@ static int s_unlock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xUnlock(
 static int s_check(sqlite3_file *f, int *r) { n_reserved_checks++; return REAL(f)->pMethods->xCheckReservedLock(REAL(f), r); }
 static int s_fcntl(sqlite3_file *f, int op, void *a) {
   if (op == 1001) { *(int *)a = 7; return SQLITE_OK; }
+  if (op == SQLITE_FCNTL_PRAGMA) {
+    char **args = (char **)a;
+    if (strcmp(args[1], "shim_answer") == 0) {
+      args[0] = sqlite3_mprintf("42:%s", args[2] ? args[2] : "none");
+      return SQLITE_OK;
+    }
+    if (strcmp(args[1], "shim_silent") == 0) return SQLITE_OK;
+    if (strcmp(args[1], "shim_fail") == 0) {
+      args[0] = sqlite3_mprintf("shim says no to %s", args[2] ? args[2] : "none");
+      return SQLITE_ERROR;
+    }
+  }
   return REAL(f)->pMethods->xFileControl(REAL(f), op, a);
 }
 static int s_sector(sqlite3_file *f) { return REAL(f)->pMethods->xSectorSize(REAL(f)); }
@@ -287,6 +299,19 @@ int main(void) {
   exec(db, "UPDATE t SET b = b || '!' WHERE a % 10 = 0");
   show(db, "SELECT count(*), max(a), sum(length(b)) FROM t");
   show(db, "PRAGMA journal_mode");
+  show(db, "PRAGMA shim_answer");
+  show(db, "PRAGMA shim_answer=abc");
+  show(db, "PRAGMA main.shim_answer('x y')");
+  show(db, "PRAGMA shim_silent");
+  show(db, "PRAGMA shim_fail=3");
+  show(db, "PRAGMA temp.shim_answer");
+  {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "PRAGMA shim_answer", -1, &st, 0) == SQLITE_OK) {
+      printf("  pragma column: %d %s\n", sqlite3_column_count(st), sqlite3_column_count(st) ? sqlite3_column_name(st, 0) : "-");
+      sqlite3_finalize(st);
+    }
+  }
   int v = 0;
   rc = sqlite3_file_control(db, "main", 1001, &v);
   printf("file_control(1001) through shim: rc=%d v=%d\n", rc, v);

@@ -243,6 +243,14 @@ pub trait File: Send + Sync {
         let _ = delete;
         Ok(())
     }
+    /// `PRAGMA name` or `PRAGMA name=arg` offered to the file before the
+    /// engine handles it (SQLite's `SQLITE_FCNTL_PRAGMA`): `None` when the
+    /// file has no answer (the engine goes on), else the one result text
+    /// (`None`: no rows) or the error to report.
+    fn pragma(&self, name: &str, arg: Option<&str>) -> Option<Result<Option<String>>> {
+        let _ = (name, arg);
+        None
+    }
     /// Whether [`File::shm_map`] can work here. SQLite refuses WAL mode
     /// on a VFS without shared-memory methods, leaving the journal mode
     /// as it was.
