@@ -29,7 +29,7 @@
 use crate::abi::{sqlite3_io_methods, sqlite3_vfs};
 use crate::consts::*;
 use crate::types::{sqlite3_file, sqlite3_int64};
-use ringlite::io::{Buffer, Completion, CompletionResult, File, FileKind, IoBackend, LockLevel, OpenOptions, ShmMemory, ShmRegion};
+use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileKind, IoBackend, LockLevel, OpenOptions, ShmMemory, ShmRegion};
 use ringlite::{Error, Result};
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::{Arc, Mutex};
@@ -493,6 +493,29 @@ impl File for VfsFile {
         } else {
             Err(err(rc))
         }
+    }
+
+    fn hint(&self, hint: FileHint) {
+        // The VFS's answer changes nothing: SQLite ignores it too.
+        match hint {
+            FileHint::SizeHint(size) => {
+                let mut n = size as sqlite3_int64;
+                self.file_control(SQLITE_FCNTL_SIZE_HINT, &mut n as *mut sqlite3_int64 as *mut c_void);
+            }
+            FileHint::Sync => {
+                // The argument: the super-journal's name, which ringlite
+                // never has (multi-database commits keep no super-journal).
+                self.file_control(SQLITE_FCNTL_SYNC, std::ptr::null_mut());
+            }
+            FileHint::CommitPhaseTwo => {
+                self.file_control(SQLITE_FCNTL_COMMIT_PHASETWO, std::ptr::null_mut());
+            }
+        };
+    }
+
+    fn persist_wal(&self) -> bool {
+        let mut flag: c_int = -1;
+        self.file_control(SQLITE_FCNTL_PERSIST_WAL, &mut flag as *mut c_int as *mut c_void) == SQLITE_OK && flag > 0
     }
 
     fn pragma(&self, name: &str, arg: Option<&str>) -> Option<Result<Option<String>>> {

@@ -38,7 +38,12 @@ static int s_size(sqlite3_file *f, sqlite3_int64 *s) { return REAL(f)->pMethods-
 static int s_lock(sqlite3_file *f, int l) { n_locks++; return REAL(f)->pMethods->xLock(REAL(f), l); }
 static int s_unlock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xUnlock(REAL(f), l); }
 static int s_check(sqlite3_file *f, int *r) { n_reserved_checks++; return REAL(f)->pMethods->xCheckReservedLock(REAL(f), r); }
+static int trace_hints, persist_wal;
 static int s_fcntl(sqlite3_file *f, int op, void *a) {
+  if (trace_hints && op == SQLITE_FCNTL_SIZE_HINT) printf("    size hint %lld\n", *(sqlite3_int64 *)a);
+  if (trace_hints && op == SQLITE_FCNTL_SYNC) printf("    sync notice\n");
+  if (trace_hints && op == SQLITE_FCNTL_COMMIT_PHASETWO) printf("    commit phase two\n");
+  if (op == SQLITE_FCNTL_PERSIST_WAL && persist_wal && *(int *)a < 0) { *(int *)a = 1; return SQLITE_OK; }
   if (op == 1001) { *(int *)a = 7; return SQLITE_OK; }
   if (op == SQLITE_FCNTL_PRAGMA) {
     char **args = (char **)a;
@@ -285,6 +290,7 @@ int main(void) {
   /* Rollback-journal workload through the shim (the default now). */
   remove("r.db"); remove("r.db-journal");
   reset_counts();
+  trace_hints = 1;
   rc = sqlite3_open_v2("file:r.db?shimtag=hello", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, 0);
   printf("open r.db: %d\n", rc);
   exec(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
@@ -298,6 +304,7 @@ int main(void) {
   exec(db, "INSERT INTO t(b) VALUES('one more')");
   exec(db, "UPDATE t SET b = b || '!' WHERE a % 10 = 0");
   show(db, "SELECT count(*), max(a), sum(length(b)) FROM t");
+  trace_hints = 0;
   show(db, "PRAGMA journal_mode");
   show(db, "PRAGMA shim_answer");
   show(db, "PRAGMA shim_answer=abc");
@@ -330,6 +337,7 @@ int main(void) {
   reset_counts();
   sqlite3_open("w.db", &db);
   show(db, "PRAGMA journal_mode=wal");
+  trace_hints = 1;
   exec(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
   exec(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<500) INSERT INTO t SELECT x, hex(randomblob(40)) FROM c");
   sqlite3 *db2;
@@ -340,11 +348,31 @@ int main(void) {
   show(db, "PRAGMA wal_checkpoint(TRUNCATE)");
   sqlite3_close(db2);
   sqlite3_close(db);
+  trace_hints = 0;
   printf("wal: main opens=%d wal opens=%d shm maps>0=%d syncs>0=%d\n", opens_main, opens_wal, n_shm_maps > 0, n_syncs > 0);
   /* The WAL database read without the shim (through "unix" directly). */
   sqlite3_open_v2("w.db", &db, SQLITE_OPEN_READONLY, "unix");
   show(db, "SELECT count(*) FROM t");
   sqlite3_close(db);
+
+  /* A VFS that keeps the WAL (SQLITE_FCNTL_PERSIST_WAL). */
+  remove("p.db"); remove("p.db-wal");
+  persist_wal = 1;
+  sqlite3_open("p.db", &db);
+  show(db, "PRAGMA journal_mode=wal");
+  exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1)");
+  sqlite3_close(db);
+  persist_wal = 0;
+  {
+    FILE *w = fopen("p.db-wal", "rb");
+    long n = -1;
+    if (w) { fseek(w, 0, SEEK_END); n = ftell(w); fclose(w); }
+    printf("persisted wal: exists=%d size=%ld\n", w != 0, n);
+  }
+  sqlite3_open("p.db", &db);
+  show(db, "SELECT * FROM t");
+  sqlite3_close(db);
+  remove("p.db"); remove("p.db-wal");
 
   /* Injected write errors: the error surfaces, committed data survives. */
   int faults[] = {1, 2, 3, 10, 20};

@@ -168,6 +168,21 @@ pub enum FileKind {
     Temp,
 }
 
+/// Notices to a database file, sent when SQLite sends the matching
+/// `SQLITE_FCNTL_*` to its VFS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileHint {
+    /// `SQLITE_FCNTL_SIZE_HINT`: the file is about to grow to this size
+    /// (a commit or checkpoint writing past its end).
+    SizeHint(u64),
+    /// `SQLITE_FCNTL_SYNC`: right before the database file's sync of a
+    /// commit (in its place under `synchronous=OFF`).
+    Sync,
+    /// `SQLITE_FCNTL_COMMIT_PHASETWO`: a transaction is committed, its
+    /// locks not yet released.
+    CommitPhaseTwo,
+}
+
 /// An open file. Reads, writes, syncs and truncates are asynchronous
 /// requests; everything else is synchronous and never waits.
 ///
@@ -242,6 +257,16 @@ pub trait File: Send + Sync {
     fn shm_unmap(&self, delete: bool) -> Result<()> {
         let _ = delete;
         Ok(())
+    }
+    /// A notice SQLite's pager gives its VFS (through `xFileControl`) at
+    /// the same moments; files that have no use for it ignore it.
+    fn hint(&self, hint: FileHint) {
+        let _ = hint;
+    }
+    /// Whether the WAL is to be kept when the last connection closes
+    /// (`SQLITE_FCNTL_PERSIST_WAL` asked of the database file).
+    fn persist_wal(&self) -> bool {
+        false
     }
     /// `PRAGMA name` or `PRAGMA name=arg` offered to the file before the
     /// engine handles it (SQLite's `SQLITE_FCNTL_PRAGMA`): `None` when the

@@ -320,9 +320,13 @@ impl Pager {
             return w.close(false);
         }
         let sync = self.synchronous > Synchronous::Off;
-        let r = self.io.clone().block_on(|| w.checkpoint(CheckpointMode::Truncate, sync));
+        // A VFS may ask to keep the WAL (SQLITE_FCNTL_PERSIST_WAL): it is
+        // then checkpointed whole but left in place, with its content.
+        let persist = self.file.persist_wal();
+        let mode = if persist { CheckpointMode::Full } else { CheckpointMode::Truncate };
+        let r = self.io.clone().block_on(|| w.checkpoint(mode, sync));
         let ok = matches!(r, Ok((false, _, _)));
-        let closed = w.close(ok);
+        let closed = w.close(ok && !persist);
         self.file.unlock(LockLevel::None)?;
         r?;
         closed
