@@ -89,12 +89,15 @@ impl Drop for NameBlock {
     }
 }
 
+/// A filename's URI parameters, decoded (`uri::uri_params`).
+type UriParams = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// The engine backend of a connection opened through an application VFS.
 pub struct VfsBackend {
     vfs: *mut sqlite3_vfs,
     /// The URI parameters of the connection's filename, carried by the
     /// name of the first database file opened (the main one).
-    params: Mutex<Option<Vec<(Vec<u8>, Vec<u8>)>>>,
+    params: Mutex<Option<UriParams>>,
     /// Database name blocks by the engine's path (journal and WAL names
     /// point into them).
     names: Mutex<Vec<(String, Arc<NameBlock>)>>,
@@ -113,7 +116,7 @@ fn err(rc: c_int) -> Error {
 impl VfsBackend {
     /// A backend calling `vfs` (non-null, registered or kept alive by the
     /// application while the connection is open).
-    pub fn new(vfs: *mut sqlite3_vfs, params: Vec<(Vec<u8>, Vec<u8>)>) -> VfsBackend {
+    pub fn new(vfs: *mut sqlite3_vfs, params: UriParams) -> VfsBackend {
         VfsBackend { vfs, params: Mutex::new(Some(params)), names: Mutex::new(Vec::new()) }
     }
 
@@ -268,6 +271,21 @@ impl IoBackend for VfsBackend {
         Ok(String::from_utf8_lossy(&out[..len]).into_owned())
     }
 
+    fn current_time_jd_ms(&self) -> Option<i64> {
+        let v = self.vfs();
+        if v.iVersion >= 2 {
+            if let Some(x) = v.xCurrentTimeInt64 {
+                let mut t: sqlite3_int64 = 0;
+                // SAFETY: a valid VFS and an out pointer.
+                return (unsafe { x(self.vfs, &mut t) } == SQLITE_OK).then_some(t);
+            }
+        }
+        let x = v.xCurrentTime?;
+        let mut d: f64 = 0.0;
+        // SAFETY: as above.
+        (unsafe { x(self.vfs, &mut d) } == SQLITE_OK).then_some((d * 86_400_000.0) as i64)
+    }
+
     fn poll(&self, _timeout: Option<Duration>) -> Result<usize> {
         // Every request completed inside its submission.
         Ok(0)
@@ -309,10 +327,13 @@ impl VfsFile {
     }
 
     /// Call `xFileControl`; `SQLITE_NOTFOUND` when the VFS has none.
-    pub fn file_control(&self, op: c_int, arg: *mut c_void) -> c_int {
+    ///
+    /// # Safety
+    /// `arg` must be what the documentation of `op` says its caller
+    /// passes (the VFS dereferences it).
+    pub unsafe fn file_control(&self, op: c_int, arg: *mut c_void) -> c_int {
         match self.methods().and_then(|m| m.xFileControl) {
-            // SAFETY: a live file; `arg` is what the op's documentation
-            // says the caller passes.
+            // SAFETY: a live file; `arg` as the caller promised.
             Some(x) => unsafe { x(self.file, op, arg) },
             None => SQLITE_NOTFOUND,
         }
@@ -393,7 +414,8 @@ impl File for VfsFile {
 
     fn has_moved(&self) -> Result<bool> {
         let mut moved: c_int = 0;
-        let rc = self.file_control(SQLITE_FCNTL_HAS_MOVED, &mut moved as *mut c_int as *mut c_void);
+        // SAFETY: HAS_MOVED takes a pointer to an int.
+        let rc = unsafe { self.file_control(SQLITE_FCNTL_HAS_MOVED, &mut moved as *mut c_int as *mut c_void) };
         Ok(rc == SQLITE_OK && moved != 0)
     }
 
@@ -500,22 +522,26 @@ impl File for VfsFile {
         match hint {
             FileHint::SizeHint(size) => {
                 let mut n = size as sqlite3_int64;
-                self.file_control(SQLITE_FCNTL_SIZE_HINT, &mut n as *mut sqlite3_int64 as *mut c_void);
+                // SAFETY: SIZE_HINT takes a pointer to an sqlite3_int64.
+                unsafe { self.file_control(SQLITE_FCNTL_SIZE_HINT, &mut n as *mut sqlite3_int64 as *mut c_void) };
             }
             FileHint::Sync => {
                 // The argument: the super-journal's name, which ringlite
                 // never has (multi-database commits keep no super-journal).
-                self.file_control(SQLITE_FCNTL_SYNC, std::ptr::null_mut());
+                // SAFETY: SYNC takes a name or null.
+                unsafe { self.file_control(SQLITE_FCNTL_SYNC, std::ptr::null_mut()) };
             }
             FileHint::CommitPhaseTwo => {
-                self.file_control(SQLITE_FCNTL_COMMIT_PHASETWO, std::ptr::null_mut());
+                // SAFETY: COMMIT_PHASETWO takes no argument.
+                unsafe { self.file_control(SQLITE_FCNTL_COMMIT_PHASETWO, std::ptr::null_mut()) };
             }
         };
     }
 
     fn persist_wal(&self) -> bool {
         let mut flag: c_int = -1;
-        self.file_control(SQLITE_FCNTL_PERSIST_WAL, &mut flag as *mut c_int as *mut c_void) == SQLITE_OK && flag > 0
+        // SAFETY: PERSIST_WAL takes a pointer to an int (-1: a question).
+        unsafe { self.file_control(SQLITE_FCNTL_PERSIST_WAL, &mut flag as *mut c_int as *mut c_void) == SQLITE_OK && flag > 0 }
     }
 
     fn pragma(&self, name: &str, arg: Option<&str>) -> Option<Result<Option<String>>> {
@@ -530,7 +556,9 @@ impl File for VfsFile {
             arg.as_ref().map_or(std::ptr::null_mut(), |a| a.as_ptr() as *mut c_char),
             std::ptr::null_mut(),
         ];
-        let rc = self.file_control(SQLITE_FCNTL_PRAGMA, args.as_mut_ptr() as *mut c_void);
+        // SAFETY: PRAGMA takes an array of four strings, the first for
+        // the answer.
+        let rc = unsafe { self.file_control(SQLITE_FCNTL_PRAGMA, args.as_mut_ptr() as *mut c_void) };
         let text = if args[0].is_null() {
             None
         } else {

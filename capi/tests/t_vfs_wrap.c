@@ -390,6 +390,7 @@ int main(void) {
   exec(db, "DELETE FROM m WHERE x > 100");
   exec(db, "ROLLBACK");
   show(db, "SELECT count(*), sum(x), length(max(y)) FROM m");
+  show(db, "SELECT julianday('now'), datetime('now')");
   show(db, "PRAGMA journal_mode=wal");
   v = 0;
   rc = sqlite3_file_control(db, "main", 1000, &v);

@@ -366,6 +366,12 @@ pub trait IoBackend: Send + Sync {
     /// `None` waits until at least one completes (returns at once if nothing
     /// is in flight). Returns how many completions were reaped.
     fn poll(&self, timeout: Option<Duration>) -> Result<usize>;
+    /// The current time as a Julian day in milliseconds, when this
+    /// backend has a clock of its own (an application VFS's
+    /// `xCurrentTimeInt64`); `None`: the system clock.
+    fn current_time_jd_ms(&self) -> Option<i64> {
+        None
+    }
     /// A file descriptor that becomes readable when completions are waiting
     /// (io_uring's registered eventfd), for an external epoll loop.
     fn event_fd(&self) -> Option<i32> {
@@ -377,12 +383,21 @@ pub trait IoBackend: Send + Sync {
 #[derive(Clone)]
 pub struct IoContext {
     backend: Arc<dyn IoBackend>,
+    /// The backend has a clock of its own (asked once, here: function
+    /// calls check this flag, not the backend).
+    has_clock: bool,
 }
 
 impl IoContext {
     /// Wrap a backend.
     pub fn new(backend: Arc<dyn IoBackend>) -> Self {
-        IoContext { backend }
+        let has_clock = backend.current_time_jd_ms().is_some();
+        IoContext { backend, has_clock }
+    }
+
+    /// Whether [`IoBackend::current_time_jd_ms`] answers.
+    pub fn has_clock(&self) -> bool {
+        self.has_clock
     }
 
     /// The backend.
