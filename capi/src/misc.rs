@@ -469,6 +469,12 @@ pub const SQLITE_IO: i32 = 200;
 /// The connections of one thread share one I/O context; where io_uring is
 /// unavailable they silently use blocking pread/pwrite and never return
 /// `SQLITE_IO` (`PRAGMA io_backend` tells which).
+///
+/// A connection opened through an application VFS (`sqlite3_vfs_register`)
+/// does its I/O by calling the VFS's methods, which are synchronous: with
+/// this flag those calls block inside `sqlite3_step` as without it, and
+/// `sqlite3_step` never returns `SQLITE_IO` (`PRAGMA io_backend` says
+/// `vfs`).
 pub const SQLITE_OPEN_ASYNC: i32 = 0x4000_0000;
 
 /// `sqlite3_temp_directory`: accepted and ignored (ringlite keeps temporary

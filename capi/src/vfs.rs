@@ -105,6 +105,17 @@ pub fn route(vfs: *mut sqlite3_vfs) -> Route {
     }
 }
 
+/// The VFS object named `zVfsName` (NULL: the default one, the first in
+/// the list), or NULL when none is registered under that name. The list
+/// starts as SQLite's does on Linux: "unix" (the default), "memdb",
+/// "unix-excl", "unix-dotfile", "unix-none".
+///
+/// "unix" opens real files (an application may wrap it: copy the
+/// object, replace methods, register the copy). Connections opened on
+/// the built-in objects themselves use ringlite's own I/O (io_uring or
+/// pread/pwrite, POSIX locks shared with SQLite processes) without
+/// calling them; the "unix-*" variants lock as "unix" does. "memdb" opens
+/// a private in-memory database.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlite3_vfs {
     ffi_guard!(std::ptr::null_mut(), {
@@ -119,7 +130,34 @@ pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlit
 
 /// Register `vfs`, moving it if it is already in the list: to the front
 /// with `makeDflt` (or when the list is empty), else right after the
-/// default. The application keeps the object alive while registered.
+/// default. The application keeps the object alive while registered
+/// and while connections opened through it are open.
+///
+/// A connection opened through an application's VFS (by `zVfs` of
+/// `sqlite3_open_v2`, the `vfs=` URI parameter, or as the default) does
+/// all the file I/O of its database files through it: `xOpen` for the
+/// main database (under its `xFullPathname`, URI parameters readable with
+/// `sqlite3_uri_parameter`), the rollback journal and the WAL (names in
+/// the same block, as `sqlite3_filename_journal`/`_wal` give them) and
+/// temporary spill files (NULL name); `xRead`/`xWrite`/`xTruncate`/
+/// `xSync`/`xFileSize`; `xLock`/`xUnlock`/`xCheckReservedLock` (the VFS
+/// owns locking); `xShmMap`/`xShmLock`/`xShmBarrier`/`xShmUnmap` in WAL
+/// mode (WAL is refused, the mode kept, on a VFS without them);
+/// `xDelete`/`xAccess`; `xCurrentTimeInt64` (or `xCurrentTime`) for
+/// 'now'. `xFileControl` receives SQLITE_FCNTL_PRAGMA (the VFS may answer
+/// pragmas), SIZE_HINT, SYNC, COMMIT_PHASETWO, HAS_MOVED and
+/// PERSIST_WAL, and whatever `sqlite3_file_control` passes on.
+///
+/// Not used (ringlite's own behaviour stands): `xSectorSize` and
+/// `xDeviceCharacteristics` (journals assume 4096-byte sectors),
+/// `xFetch`/`xUnfetch` (no memory-mapped I/O), `xSleep` (the busy
+/// timeout sleeps itself), `xRandomness`, `xDl*`. In-memory and temporary
+/// databases stay in memory without the VFS; no super-journal is ever
+/// opened.
+///
+/// An application VFS is synchronous: on an `SQLITE_OPEN_ASYNC`
+/// connection its calls block inside `sqlite3_step`, which then never
+/// returns `SQLITE_IO`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_register(vfs: *mut sqlite3_vfs, makeDflt: c_int) -> c_int {
     ffi_guard!(SQLITE_MISUSE, {
