@@ -210,7 +210,8 @@ impl IoBackend for VfsBackend {
         // SAFETY: a valid VFS, a zeroed file of szOsFile bytes, a name
         // that lives in `block` as long as the file (or null).
         let rc = unsafe { x_open(self.vfs, name, file, open_flags(&opts), &mut out_flags) };
-        let f = VfsFile { file, vfs: self.vfs, _name: block, level: Mutex::new(LockLevel::None) };
+        let f =
+            VfsFile { file, vfs: self.vfs, shm_held: Mutex::new([ShmHold::None; SQLITE_SHM_NLOCK as usize]), _name: block, level: Mutex::new(LockLevel::None) };
         if rc != SQLITE_OK {
             // `f`'s drop closes it if xOpen set pMethods, and frees it.
             drop(f);
@@ -292,10 +293,20 @@ impl IoBackend for VfsBackend {
     }
 }
 
+/// How a file holds one WAL-index lock slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ShmHold {
+    None,
+    Shared,
+    Exclusive,
+}
+
 /// A file opened through an application VFS.
 pub struct VfsFile {
     file: *mut sqlite3_file,
     vfs: *mut sqlite3_vfs,
+    /// How this file holds each WAL-index lock slot.
+    shm_held: Mutex<[ShmHold; SQLITE_SHM_NLOCK as usize]>,
     _name: Arc<NameBlock>,
     level: Mutex<LockLevel>,
 }
@@ -360,6 +371,10 @@ impl File for VfsFile {
             return done(Err(err(SQLITE_IOERR_READ)));
         };
         let len = buf.len();
+        if len == 0 {
+            // SQLite never asks a VFS for nothing (some VFSes assert so).
+            return done(Ok(CompletionResult { bytes: 0, buffer: Some(buf) }));
+        }
         // SAFETY: a live file and a buffer of `len` bytes.
         let rc = unsafe { x(self.file, buf.as_mut_ptr() as *mut c_void, len as c_int, offset as sqlite3_int64) };
         let bytes = match rc {
@@ -381,6 +396,9 @@ impl File for VfsFile {
             return done(Err(err(SQLITE_IOERR_WRITE)));
         };
         let len = buf.len();
+        if len == 0 {
+            return done(Ok(CompletionResult { bytes: 0, buffer: Some(buf) }));
+        }
         // SAFETY: a live file and `len` readable bytes.
         let rc = unsafe { x(self.file, buf.as_ptr() as *const c_void, len as c_int, offset as sqlite3_int64) };
         if rc != SQLITE_OK {
@@ -494,14 +512,56 @@ impl File for VfsFile {
         let Some(x) = self.methods().and_then(|m| m.xShmLock) else {
             return Err(Error::unsupported("WAL mode through a VFS without shared memory"));
         };
-        let flags = if lock { SQLITE_SHM_LOCK } else { SQLITE_SHM_UNLOCK } | if exclusive { SQLITE_SHM_EXCLUSIVE } else { SQLITE_SHM_SHARED };
-        // SAFETY: a live file.
-        let rc = unsafe { x(self.file, offset as c_int, n as c_int, flags) };
-        match rc {
-            SQLITE_OK => Ok(true),
-            SQLITE_BUSY => Ok(false),
-            rc => Err(err(rc)),
+        let mut held = self.shm_held.lock().unwrap_or_else(|p| p.into_inner());
+        let slots = offset..(offset + n).min(SQLITE_SHM_NLOCK as usize);
+        if lock {
+            let flags = SQLITE_SHM_LOCK | if exclusive { SQLITE_SHM_EXCLUSIVE } else { SQLITE_SHM_SHARED };
+            // SAFETY: a live file.
+            return match unsafe { x(self.file, offset as c_int, n as c_int, flags) } {
+                SQLITE_OK => {
+                    for i in slots {
+                        held[i] = if exclusive { ShmHold::Exclusive } else { ShmHold::Shared };
+                    }
+                    Ok(true)
+                }
+                SQLITE_BUSY => Ok(false),
+                rc => Err(err(rc)),
+            };
         }
+        // An unlock names the kind of lock it releases, as SQLite's do (a
+        // VFS may insist: shared locks are one slot at a time): each run
+        // of slots held the same way is released with its own kind.
+        let mut i = slots.start;
+        while i < slots.end {
+            let kind = held[i];
+            let mut j = i + 1;
+            while j < slots.end && held[j] == kind {
+                j += 1;
+            }
+            let excl = match kind {
+                ShmHold::Exclusive => true,
+                ShmHold::Shared => false,
+                ShmHold::None => {
+                    i = j;
+                    continue;
+                }
+            };
+            if !excl {
+                // One call per shared slot.
+                j = i + 1;
+            }
+            let flags = SQLITE_SHM_UNLOCK | if excl { SQLITE_SHM_EXCLUSIVE } else { SQLITE_SHM_SHARED };
+            // SAFETY: a live file.
+            let rc = unsafe { x(self.file, i as c_int, (j - i) as c_int, flags) };
+            if rc != SQLITE_OK {
+                return Err(err(rc));
+            }
+            for h in &mut held[i..j] {
+                *h = ShmHold::None;
+            }
+            i = j;
+        }
+        Ok(true)
     }
 
     fn shm_unmap(&self, delete: bool) -> Result<()> {
