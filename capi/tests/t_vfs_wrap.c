@@ -355,6 +355,31 @@ int main(void) {
   show(db, "SELECT count(*) FROM t");
   sqlite3_close(db);
 
+  /* ATTACH, a transaction bigger than the cache, VACUUM: all through the
+   * shim. */
+  remove("a.db"); remove("b.db");
+  reset_counts();
+  sqlite3_open("a.db", &db);
+  exec(db, "ATTACH 'b.db' AS b");
+  exec(db, "PRAGMA cache_size=10");
+  exec(db, "CREATE TABLE b.t(x, y)");
+  exec(db, "BEGIN");
+  exec(db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<3000) INSERT INTO b.t SELECT i, zeroblob(300) FROM c");
+  exec(db, "UPDATE b.t SET x = x + 1");
+  exec(db, "COMMIT");
+  exec(db, "BEGIN");
+  exec(db, "DELETE FROM b.t WHERE x % 2 = 0");
+  exec(db, "ROLLBACK");
+  show(db, "SELECT count(*), sum(x) FROM b.t");
+  show(db, "PRAGMA b.integrity_check");
+  exec(db, "DELETE FROM b.t WHERE x > 100");
+  exec(db, "VACUUM b");
+  show(db, "SELECT count(*), sum(x) FROM b.t");
+  show(db, "PRAGMA b.integrity_check");
+  sqlite3_close(db);
+  printf("attach: main opens=%d\n", opens_main);
+  remove("a.db"); remove("b.db");
+
   /* A VFS that keeps the WAL (SQLITE_FCNTL_PERSIST_WAL). */
   remove("p.db"); remove("p.db-wal");
   persist_wal = 1;
