@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "sqlite3.h"
 
 /* ---- the shim over the default VFS ---- */
@@ -21,7 +23,10 @@ static char uri_param_seen[64] = "";
 typedef struct ShimFile {
   sqlite3_file base;
   sqlite3_file *real;
+  int is_main;
 } ShimFile;
+static int die_at_db_write; /* the main-db write at which the process dies */
+static int db_writes;
 
 #define REAL(f) (((ShimFile *)(f))->real)
 
@@ -29,6 +34,7 @@ static int s_close(sqlite3_file *f) { return REAL(f)->pMethods->xClose(REAL(f));
 static int s_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xRead(REAL(f), b, n, o); }
 static int s_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) {
   n_writes++;
+  if (((ShimFile *)f)->is_main && die_at_db_write && ++db_writes == die_at_db_write) _exit(0);
   if (fail_at && n_writes == fail_at) return SQLITE_IOERR_WRITE;
   return REAL(f)->pMethods->xWrite(REAL(f), b, n, o);
 }
@@ -80,6 +86,7 @@ static int s_open(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f, int fl
   ShimFile *sf = (ShimFile *)f;
   (void)v;
   sf->real = (sqlite3_file *)(sf + 1);
+  sf->is_main = (flags & SQLITE_OPEN_MAIN_DB) != 0;
   if (flags & SQLITE_OPEN_MAIN_DB) {
     opens_main++;
     const char *p = sqlite3_uri_parameter(name, "shimtag");
@@ -403,6 +410,34 @@ int main(void) {
   int faults[] = {1, 2, 3, 10, 20};
   for (unsigned i = 0; i < sizeof faults / sizeof faults[0]; i++) fault_run("delete", faults[i]);
   fault_run("wal", 1);
+
+  /* A process dying in the middle of writing the database leaves a hot
+   * journal; the next connection through the shim rolls it back. */
+  remove("h.db"); remove("h.db-journal");
+  sqlite3_open("h.db", &db);
+  exec(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b BLOB)");
+  exec(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<50) INSERT INTO t SELECT x, randomblob(500) FROM c");
+  sqlite3_close(db);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sqlite3_open("h.db", &db);
+    exec(db, "BEGIN");
+    exec(db, "UPDATE t SET b = randomblob(600)");
+    exec(db, "WITH RECURSIVE c(x) AS (SELECT 51 UNION ALL SELECT x+1 FROM c WHERE x<250) INSERT INTO t SELECT x, randomblob(500) FROM c");
+    die_at_db_write = 3;
+    exec(db, "COMMIT");
+    _exit(1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  printf("crashed mid-commit: %d, hot journal left: %d\n", WIFEXITED(status) && WEXITSTATUS(status) == 0, access("h.db-journal", F_OK) == 0);
+  sqlite3_open("h.db", &db);
+  show(db, "SELECT count(*), sum(length(b)) FROM t");
+  show(db, "PRAGMA integrity_check");
+  sqlite3_close(db);
+  printf("journal after recovery: %d\n", access("h.db-journal", F_OK) == 0);
+  remove("h.db");
 
   /* The in-memory VFS through vfs=. */
   rc = sqlite3_open_v2("file:memdb1?vfs=mem", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, 0);
