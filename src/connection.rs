@@ -771,6 +771,11 @@ impl Connection {
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.pager().file().clone())
     }
 
+    /// The open WAL or rollback journal of schema `schema`, if any.
+    pub fn db_journal_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).and_then(|d| d.btree.pager().journal_or_wal_file())
+    }
+
     /// 1 read-only, 0 read-write, -1 no such schema.
     pub fn db_readonly(&self, schema: &str) -> i32 {
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map_or(-1, |d| d.read_only as i32)
@@ -799,6 +804,20 @@ impl Connection {
             }
         }
         *f
+    }
+
+    /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`: whether closing the connection
+    /// leaves its WAL files alone (no checkpoint, no delete), after
+    /// setting it to `set` if given; databases attached later inherit it.
+    pub fn no_checkpoint_on_close(&mut self, set: Option<bool>) -> bool {
+        let mut now = false;
+        for (i, d) in self.state.dbs.iter_mut().enumerate() {
+            let v = d.btree.pager_mut().no_checkpoint_on_close(set);
+            if i == 0 {
+                now = v;
+            }
+        }
+        now
     }
 
     /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`

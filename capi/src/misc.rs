@@ -369,6 +369,13 @@ pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const 
                 *(arg as *mut *mut crate::abi::sqlite3_vfs) = vf.vfs();
                 SQLITE_OK
             }
+            SQLITE_FCNTL_JOURNAL_POINTER if !arg.is_null() => {
+                // The WAL's or journal's file; NULL when none is open.
+                let j = d.with_conn(|c| c.db_journal_file(&name)).ok().flatten();
+                let jf = j.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>());
+                *(arg as *mut *mut crate::types::sqlite3_file) = jf.map_or(std::ptr::null_mut(), |f| f.raw());
+                SQLITE_OK
+            }
             _ => vf.file_control(op, arg),
         }
     })

@@ -210,8 +210,15 @@ impl IoBackend for VfsBackend {
         // SAFETY: a valid VFS, a zeroed file of szOsFile bytes, a name
         // that lives in `block` as long as the file (or null).
         let rc = unsafe { x_open(self.vfs, name, file, open_flags(&opts), &mut out_flags) };
-        let f =
-            VfsFile { file, vfs: self.vfs, shm_held: Mutex::new([ShmHold::None; SQLITE_SHM_NLOCK as usize]), _name: block, level: Mutex::new(LockLevel::None) };
+        let f = VfsFile {
+            file,
+            vfs: self.vfs,
+            wal: opts.kind == FileKind::Wal,
+            wal_page_size: std::sync::atomic::AtomicU32::new(0),
+            shm_held: Mutex::new([ShmHold::None; SQLITE_SHM_NLOCK as usize]),
+            _name: block,
+            level: Mutex::new(LockLevel::None),
+        };
         if rc != SQLITE_OK {
             // `f`'s drop closes it if xOpen set pMethods, and frees it.
             drop(f);
@@ -305,6 +312,10 @@ enum ShmHold {
 pub struct VfsFile {
     file: *mut sqlite3_file,
     vfs: *mut sqlite3_vfs,
+    /// A write-ahead log (its writes are split as SQLite's are).
+    wal: bool,
+    /// The WAL's page size once seen in its header (0: not yet).
+    wal_page_size: std::sync::atomic::AtomicU32,
     /// How this file holds each WAL-index lock slot.
     shm_held: Mutex<[ShmHold; SQLITE_SHM_NLOCK as usize]>,
     _name: Arc<NameBlock>,
@@ -350,6 +361,37 @@ impl VfsFile {
         }
     }
 
+    /// WAL files: note the page size from a header written or read at
+    /// offset 0 (big-endian at bytes 8..12).
+    fn learn_wal_page_size(&self, offset: u64, bytes: &[u8]) {
+        if offset == 0 && bytes.len() >= 32 {
+            let ps = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+            if ps.is_power_of_two() && (512..=65536).contains(&ps) {
+                self.wal_page_size.store(ps, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// How many bytes of a WAL write starting at `offset` go in one
+    /// `xWrite`, so that the VFS sees SQLite's pattern: the 32-byte
+    /// header alone, then each frame as its 24-byte header and its page
+    /// (some VFSes keep the log in memory and insist on that). `None`:
+    /// not a WAL, or its page size is not known yet (one write).
+    fn wal_piece(&self, offset: u64) -> Option<usize> {
+        if !self.wal {
+            return None;
+        }
+        let ps = self.wal_page_size.load(std::sync::atomic::Ordering::Relaxed) as u64;
+        if ps == 0 {
+            return None;
+        }
+        if offset < 32 {
+            return Some((32 - offset) as usize);
+        }
+        let in_frame = (offset - 32) % (24 + ps);
+        Some(if in_frame < 24 { (24 - in_frame) as usize } else { (24 + ps - in_frame) as usize })
+    }
+
     fn file_size(&self) -> std::result::Result<u64, c_int> {
         let Some(x) = self.methods().and_then(|m| m.xFileSize) else {
             return Err(SQLITE_IOERR_FSTAT);
@@ -375,8 +417,21 @@ impl File for VfsFile {
             // SQLite never asks a VFS for nothing (some VFSes assert so).
             return done(Ok(CompletionResult { bytes: 0, buffer: Some(buf) }));
         }
-        // SAFETY: a live file and a buffer of `len` bytes.
-        let rc = unsafe { x(self.file, buf.as_mut_ptr() as *mut c_void, len as c_int, offset as sqlite3_int64) };
+        let mut rc = SQLITE_OK;
+        let mut pos = 0;
+        while pos < len && rc == SQLITE_OK {
+            let piece = self.wal_piece(offset + pos as u64).map_or(len - pos, |n| n.min(len - pos));
+            // SAFETY: a live file and room for `piece` bytes at `pos`.
+            rc = unsafe { x(self.file, buf[pos..].as_mut_ptr() as *mut c_void, piece as c_int, (offset + pos as u64) as sqlite3_int64) };
+            pos += piece;
+        }
+        if rc == SQLITE_IOERR_SHORT_READ {
+            // Whatever follows the short piece is past the end too.
+            buf[pos.min(len)..].fill(0);
+        }
+        if self.wal && rc == SQLITE_OK {
+            self.learn_wal_page_size(offset, &buf);
+        }
         let bytes = match rc {
             SQLITE_OK => len,
             SQLITE_IOERR_SHORT_READ => {
@@ -399,10 +454,18 @@ impl File for VfsFile {
         if len == 0 {
             return done(Ok(CompletionResult { bytes: 0, buffer: Some(buf) }));
         }
-        // SAFETY: a live file and `len` readable bytes.
-        let rc = unsafe { x(self.file, buf.as_ptr() as *const c_void, len as c_int, offset as sqlite3_int64) };
-        if rc != SQLITE_OK {
-            return done(Err(err(rc)));
+        if self.wal {
+            self.learn_wal_page_size(offset, &buf);
+        }
+        let mut pos = 0;
+        while pos < len {
+            let piece = self.wal_piece(offset + pos as u64).map_or(len - pos, |n| n.min(len - pos));
+            // SAFETY: a live file and `piece` readable bytes at `pos`.
+            let rc = unsafe { x(self.file, buf[pos..].as_ptr() as *const c_void, piece as c_int, (offset + pos as u64) as sqlite3_int64) };
+            if rc != SQLITE_OK {
+                return done(Err(err(rc)));
+            }
+            pos += piece;
         }
         done(Ok(CompletionResult { bytes: len, buffer: Some(buf) }))
     }

@@ -312,7 +312,7 @@ impl Pager {
         let Some(mut w) = self.wal.take() else { return Ok(()) };
         let _ = w.end_write();
         w.end_read();
-        if self.abandoned || self.opts.read_only {
+        if self.abandoned || self.opts.read_only || self.no_ckpt_on_close {
             return w.close(false);
         }
         self.state = PagerState::Idle;
@@ -330,6 +330,21 @@ impl Pager {
         self.file.unlock(LockLevel::None)?;
         r?;
         closed
+    }
+
+    /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`: whether closing leaves the WAL
+    /// alone, after setting it to `set` if given.
+    pub fn no_checkpoint_on_close(&mut self, set: Option<bool>) -> bool {
+        if let Some(v) = set {
+            self.no_ckpt_on_close = v;
+        }
+        self.no_ckpt_on_close
+    }
+
+    /// Whether closing leaves the WAL alone (see
+    /// [`Pager::no_checkpoint_on_close`]).
+    pub fn no_ckpt_on_close(&self) -> bool {
+        self.no_ckpt_on_close
     }
 
     /// Test hook: forget this pager as a crashed process would (no
