@@ -370,10 +370,11 @@ pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const 
                 SQLITE_OK
             }
             SQLITE_FCNTL_JOURNAL_POINTER if !arg.is_null() => {
-                // The WAL's or journal's file; NULL when none is open.
+                // The WAL's or journal's file; when none is open, as in
+                // SQLite, a file object whose pMethods is NULL (closed).
                 let j = d.with_conn(|c| c.db_journal_file(&name)).ok().flatten();
                 let jf = j.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>());
-                *(arg as *mut *mut crate::types::sqlite3_file) = jf.map_or(std::ptr::null_mut(), |f| f.raw());
+                *(arg as *mut *mut crate::types::sqlite3_file) = jf.map_or(crate::vfs_backend::closed_file(), |f| f.raw());
                 SQLITE_OK
             }
             _ => vf.file_control(op, arg),

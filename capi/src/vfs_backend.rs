@@ -89,6 +89,17 @@ impl Drop for NameBlock {
     }
 }
 
+/// A file object that is not open (`pMethods` NULL), what
+/// `SQLITE_FCNTL_JOURNAL_POINTER` hands out when no journal or WAL is.
+pub fn closed_file() -> *mut sqlite3_file {
+    struct Closed(std::cell::UnsafeCell<sqlite3_file>);
+    // SAFETY: never written by ringlite; a caller may only look at its
+    // null pMethods.
+    unsafe impl Sync for Closed {}
+    static CLOSED: Closed = Closed(std::cell::UnsafeCell::new(sqlite3_file { pMethods: std::ptr::null() }));
+    CLOSED.0.get()
+}
+
 /// A filename's URI parameters, decoded (`uri::uri_params`).
 type UriParams = Vec<(Vec<u8>, Vec<u8>)>;
 

@@ -313,6 +313,11 @@ int main(void) {
   show(db, "SELECT count(*), max(a), sum(length(b)) FROM t");
   trace_hints = 0;
   show(db, "PRAGMA journal_mode");
+  {
+    sqlite3_file *jp = (sqlite3_file *)1;
+    rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &jp);
+    printf("JOURNAL_POINTER outside a transaction: rc=%d null=%d\n", rc, jp == 0);
+  }
   show(db, "PRAGMA shim_answer");
   show(db, "PRAGMA shim_answer=abc");
   show(db, "PRAGMA main.shim_answer('x y')");
@@ -405,6 +410,26 @@ int main(void) {
   show(db, "SELECT * FROM t");
   sqlite3_close(db);
   remove("p.db"); remove("p.db-wal");
+
+  /* SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE leaves the WAL as it is. */
+  remove("n.db"); remove("n.db-wal");
+  sqlite3_open("n.db", &db);
+  show(db, "PRAGMA journal_mode=wal");
+  exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1),(2)");
+  v = -1;
+  rc = sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &v);
+  printf("no_ckpt_on_close: rc=%d v=%d\n", rc, v);
+  sqlite3_close(db);
+  {
+    FILE *w = fopen("n.db-wal", "rb");
+    long n = -1;
+    if (w) { fseek(w, 0, SEEK_END); n = ftell(w); fclose(w); }
+    printf("wal kept: exists=%d size=%ld\n", w != 0, n);
+  }
+  sqlite3_open("n.db", &db);
+  show(db, "SELECT sum(x) FROM t");
+  sqlite3_close(db);
+  remove("n.db"); remove("n.db-wal");
 
   /* Injected write errors: the error surfaces, committed data survives. */
   int faults[] = {1, 2, 3, 10, 20};
