@@ -112,6 +112,8 @@ pub struct VfsBackend {
     /// Database name blocks by the engine's path (journal and WAL names
     /// point into them).
     names: Mutex<Vec<(String, Arc<NameBlock>)>>,
+    /// The database files open through this backend, by engine path.
+    dbs: Mutex<Vec<(String, std::sync::Weak<VfsFile>)>>,
 }
 
 // SAFETY: SQLite requires VFS objects to be usable from any thread; the
@@ -128,12 +130,16 @@ impl VfsBackend {
     /// A backend calling `vfs` (non-null, registered or kept alive by the
     /// application while the connection is open).
     pub fn new(vfs: *mut sqlite3_vfs, params: UriParams) -> VfsBackend {
-        VfsBackend { vfs, params: Mutex::new(Some(params)), names: Mutex::new(Vec::new()) }
+        VfsBackend { vfs, params: Mutex::new(Some(params)), names: Mutex::new(Vec::new()), dbs: Mutex::new(Vec::new()) }
     }
 
     fn vfs(&self) -> &sqlite3_vfs {
         // SAFETY: the application keeps the object alive (see `new`).
         unsafe { &*self.vfs }
+    }
+
+    fn open_dbs(&self) -> std::sync::MutexGuard<'_, Vec<(String, std::sync::Weak<VfsFile>)>> {
+        self.dbs.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn names(&self) -> std::sync::MutexGuard<'_, Vec<(String, Arc<NameBlock>)>> {
@@ -238,7 +244,13 @@ impl IoBackend for VfsBackend {
         if f.methods().is_none() {
             return Err(Error::code(SQLITE_CANTOPEN));
         }
-        Ok(Arc::new(f))
+        let f = Arc::new(f);
+        if opts.kind == FileKind::MainDb {
+            let mut dbs = self.open_dbs();
+            dbs.retain(|(p, w)| p != path && w.strong_count() > 0);
+            dbs.push((path.to_string(), Arc::downgrade(&f)));
+        }
+        Ok(f)
     }
 
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
@@ -259,6 +271,13 @@ impl IoBackend for VfsBackend {
         let name = self.c_name(path)?;
         if !self.access(&name, SQLITE_ACCESS_EXISTS)? {
             return Ok(false);
+        }
+        if let Some(db) = path.strip_suffix("-wal") {
+            // A WAL beside an empty database file is no reason to enter
+            // WAL mode (and opening it would be one more xOpen than
+            // SQLite makes); otherwise its presence is enough.
+            let db_file = self.open_dbs().iter().find(|(p, _)| p == db).and_then(|(_, f)| f.upgrade());
+            return Ok(db_file.is_none_or(|f| f.size().unwrap_or(1) > 0));
         }
         if !path.ends_with("-journal") {
             return Ok(true);
@@ -431,10 +450,20 @@ impl File for VfsFile {
         let mut rc = SQLITE_OK;
         let mut pos = 0;
         while pos < len && rc == SQLITE_OK {
-            let piece = self.wal_piece(offset + pos as u64).map_or(len - pos, |n| n.min(len - pos));
+            let at = offset + pos as u64;
+            let piece = match self.wal_piece(at) {
+                Some(n) => n.min(len - pos),
+                // A WAL whose page size is not known yet: its header
+                // alone first (then the header tells the frame size).
+                None if self.wal && at < 32 => (32 - at as usize).min(len - pos),
+                None => len - pos,
+            };
             // SAFETY: a live file and room for `piece` bytes at `pos`.
             rc = unsafe { x(self.file, buf[pos..].as_mut_ptr() as *mut c_void, piece as c_int, (offset + pos as u64) as sqlite3_int64) };
             pos += piece;
+            if self.wal && offset == 0 && pos == 32 && rc == SQLITE_OK {
+                self.learn_wal_page_size(0, &buf[..32]);
+            }
         }
         if rc == SQLITE_IOERR_SHORT_READ {
             // Whatever follows the short piece is past the end too.
