@@ -47,7 +47,7 @@ include compat-tests/compat.mk
 
 TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl
 
-.PHONY: all lib lib-sysver header deps cbindgen install demo test soak $(TEST_SUITES) clean-build
+.PHONY: all lib lib-sysver header deps cbindgen install demo test test-dqlite soak $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
@@ -117,6 +117,14 @@ demo: deps
 	capi/demo/run.sh $(LIBDIR)
 
 test: deps $(TEST_SUITES)
+
+# dqlite on ringlite (not part of `make test`: it needs Debian's go-dqlite
+# and libdqlite0, installed here when missing): a cluster of three
+# dqlite-demo nodes on loopback, each using ringlite through dqlite's own
+# application VFS (tests/dqlite/run.sh).
+test-dqlite: lib
+	@command -v dqlite-demo >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq go-dqlite libdqlite0 curl)
+	bash tests/dqlite/run.sh $(LIBDIR) 3
 
 # The house rules, checked first (seconds): the whole tree is formatted with
 # rustfmt.toml's settings, and the engine and C API crates are clippy-clean

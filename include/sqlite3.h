@@ -69,6 +69,8 @@ typedef const char *sqlite3_filename;
 typedef double sqlite3_rtree_dbl;
 typedef int (*sqlite3_callback)(void *, int, char **, char **);
 typedef void (*sqlite3_syscall_ptr)(void);
+/* What xShmMap hands back: shared memory other processes change. */
+typedef void volatile *sqlite3_shm_ptr;
 typedef void (*sqlite3_destructor_type)(void *);
 
 /* Destructor arguments of sqlite3_bind_* and sqlite3_result_*: the buffer
@@ -1135,6 +1137,12 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
  The connections of one thread share one I/O context; where io_uring is
  unavailable they silently use blocking pread/pwrite and never return
  `SQLITE_IO` (`PRAGMA io_backend` tells which).
+
+ A connection opened through an application VFS (`sqlite3_vfs_register`)
+ does its I/O by calling the VFS's methods, which are synchronous: with
+ this flag those calls block inside `sqlite3_step` as without it, and
+ `sqlite3_step` never returns `SQLITE_IO` (`PRAGMA io_backend` says
+ `vfs`).
  */
 #define SQLITE_OPEN_ASYNC 1073741824
 
@@ -1198,7 +1206,7 @@ struct sqlite3_io_methods {
   int (*xFileControl)(struct sqlite3_file*, int, void*);
   int (*xSectorSize)(struct sqlite3_file*);
   int (*xDeviceCharacteristics)(struct sqlite3_file*);
-  int (*xShmMap)(struct sqlite3_file*, int, int, int, void**);
+  int (*xShmMap)(struct sqlite3_file*, int, int, int, sqlite3_shm_ptr*);
   int (*xShmLock)(struct sqlite3_file*, int, int, int);
   void (*xShmBarrier)(struct sqlite3_file*);
   int (*xShmUnmap)(struct sqlite3_file*, int);
@@ -1943,16 +1951,6 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
 
 /*
- `sqlite3_vfs_register`: not supported yet.
- */
-int sqlite3_vfs_register(struct sqlite3_vfs *arg0, int makeDflt);
-
-/*
- `sqlite3_vfs_unregister`: not supported yet.
- */
-int sqlite3_vfs_unregister(struct sqlite3_vfs *arg0);
-
-/*
  `sqlite3_unlock_notify`: not supported yet.
  */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
@@ -2081,7 +2079,61 @@ const char *sqlite3_compileoption_get(int N);
 
 int sqlite3_threadsafe(void);
 
+/*
+ The VFS object named `zVfsName` (NULL: the default one, the first in
+ the list), or NULL when none is registered under that name. The list
+ starts as SQLite's does on Linux: "unix" (the default), "memdb",
+ "unix-excl", "unix-dotfile", "unix-none".
+
+ "unix" opens real files (an application may wrap it: copy the
+ object, replace methods, register the copy). Connections opened on
+ the built-in objects themselves use ringlite's own I/O (io_uring or
+ pread/pwrite, POSIX locks shared with SQLite processes) without
+ calling them; the "unix-*" variants lock as "unix" does. "memdb" opens
+ a private in-memory database.
+ */
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
+
+/*
+ Register `vfs`, moving it if it is already in the list: to the front
+ with `makeDflt` (or when the list is empty), else right after the
+ default. The application keeps the object alive while registered
+ and while connections opened through it are open.
+
+ A connection opened through an application's VFS (by `zVfs` of
+ `sqlite3_open_v2`, the `vfs=` URI parameter, or as the default) does
+ all the file I/O of its database files through it: `xOpen` for the
+ main database (under its `xFullPathname`, URI parameters readable with
+ `sqlite3_uri_parameter`), the rollback journal and the WAL (names in
+ the same block, as `sqlite3_filename_journal`/`_wal` give them) and
+ temporary spill files (NULL name); `xRead`/`xWrite`/`xTruncate`/
+ `xSync`/`xFileSize`; `xLock`/`xUnlock`/`xCheckReservedLock` (the VFS
+ owns locking); `xShmMap`/`xShmLock`/`xShmBarrier`/`xShmUnmap` in WAL
+ mode (WAL is refused, the mode kept, on a VFS without them);
+ `xDelete`/`xAccess`; `xCurrentTimeInt64` (or `xCurrentTime`) for
+ 'now'. `xFileControl` receives SQLITE_FCNTL_PRAGMA (the VFS may answer
+ pragmas), SIZE_HINT, SYNC, COMMIT_PHASETWO, HAS_MOVED and
+ PERSIST_WAL, and whatever `sqlite3_file_control` passes on.
+
+ Not used (ringlite's own behaviour stands): `xSectorSize` and
+ `xDeviceCharacteristics` (journals assume 4096-byte sectors),
+ `xFetch`/`xUnfetch` (no memory-mapped I/O), `xSleep` (the busy
+ timeout sleeps itself), `xRandomness`, `xDl*`. In-memory and temporary
+ databases stay in memory without the VFS; no super-journal is ever
+ opened.
+
+ An application VFS is synchronous: on an `SQLITE_OPEN_ASYNC`
+ connection its calls block inside `sqlite3_step`, which then never
+ returns `SQLITE_IO`.
+ */
+int sqlite3_vfs_register(struct sqlite3_vfs *vfs, int makeDflt);
+
+/*
+ Unlink `vfs` (no effect when it is not registered). Connections open
+ through it keep using it: the application must not free it before
+ they are closed.
+ */
+int sqlite3_vfs_unregister(struct sqlite3_vfs *vfs);
 
 /*
  `sqlite3_create_module`.

@@ -330,6 +330,18 @@ impl Connection {
         Self::open_target(t, flags, IoContext::new(backend))
     }
 
+    /// Open with `backend` doing the file I/O of a file-backed database
+    /// (an application VFS of the C API); in-memory and temporary
+    /// databases keep the engine's memory backends, as SQLite keeps them
+    /// off the VFS.
+    pub fn open_with_backend(path: &str, flags: OpenFlags, backend: Arc<dyn crate::io::IoBackend>) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        if t.memory || t.path.is_empty() {
+            return Self::open(path, flags);
+        }
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
     /// Open through a given I/O context (tests: simulated backends; hosts
     /// sharing one context between connections).
     pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
@@ -550,6 +562,9 @@ impl Connection {
             self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         }
         let databases = &self.database_names;
+        let dbs = &self.state.dbs;
+        let db_file = move |i: usize| dbs.get(i).map(|d| d.btree.pager().file().clone());
+        let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
         let vtabs = &self.state.vtabs;
         let schema = &self.merged;
         let funcs = &self.funcs;
@@ -607,6 +622,7 @@ impl Connection {
                 c.collation_order = collation_order;
                 c.page_size = page_size;
                 c.temp_listed = temp_listed;
+                c.db_file = Some(db_file);
                 c.memory_db = memory;
                 c.authorizer = authorizer;
                 c.internal = internal;
@@ -779,6 +795,20 @@ impl Connection {
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
     }
 
+    /// The open database file of schema `schema` (`None`: no such schema,
+    /// or `temp`, which has no file of its own).
+    pub fn db_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
+        if schema.eq_ignore_ascii_case("temp") {
+            return None;
+        }
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.pager().file().clone())
+    }
+
+    /// The open WAL or rollback journal of schema `schema`, if any.
+    pub fn db_journal_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).and_then(|d| d.btree.pager().journal_or_wal_file())
+    }
+
     /// 1 read-only, 0 read-write, -1 no such schema.
     pub fn db_readonly(&self, schema: &str) -> i32 {
         self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map_or(-1, |d| d.read_only as i32)
@@ -807,6 +837,20 @@ impl Connection {
             }
         }
         *f
+    }
+
+    /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`: whether closing the connection
+    /// leaves its WAL files alone (no checkpoint, no delete), after
+    /// setting it to `set` if given; databases attached later inherit it.
+    pub fn no_checkpoint_on_close(&mut self, set: Option<bool>) -> bool {
+        let mut now = false;
+        for (i, d) in self.state.dbs.iter_mut().enumerate() {
+            let v = d.btree.pager_mut().no_checkpoint_on_close(set);
+            if i == 0 {
+                now = v;
+            }
+        }
+        now
     }
 
     /// `sqlite3_busy_timeout`: retry locked databases for up to `ms`

@@ -15,7 +15,7 @@
 
 use crate::function::sqlite3_context;
 use crate::mutex::sqlite3_mutex;
-use crate::types::{sqlite3, sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_syscall_ptr, sqlite3_uint64};
+use crate::types::{sqlite3, sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_shm_ptr, sqlite3_syscall_ptr, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
@@ -42,7 +42,7 @@ pub struct sqlite3_io_methods {
     pub xFileControl: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, *mut c_void) -> c_int>,
     pub xSectorSize: Option<unsafe extern "C" fn(*mut sqlite3_file) -> c_int>,
     pub xDeviceCharacteristics: Option<unsafe extern "C" fn(*mut sqlite3_file) -> c_int>,
-    pub xShmMap: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int, *mut *mut c_void) -> c_int>,
+    pub xShmMap: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int, *mut sqlite3_shm_ptr) -> c_int>,
     pub xShmLock: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int, c_int, c_int) -> c_int>,
     pub xShmBarrier: Option<unsafe extern "C" fn(*mut sqlite3_file)>,
     pub xShmUnmap: Option<unsafe extern "C" fn(*mut sqlite3_file, c_int) -> c_int>,

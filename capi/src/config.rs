@@ -177,6 +177,16 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 }
                 SQLITE_OK
             }
+            SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE => {
+                let now = match d.with_conn(|c| c.no_checkpoint_on_close(if value >= 0 { Some(value > 0) } else { None })) {
+                    Ok(v) => v,
+                    Err(_) => return SQLITE_MISUSE,
+                };
+                if !out.is_null() {
+                    *out = now as c_int;
+                }
+                SQLITE_OK
+            }
             // Behaviours ringlite has one way only: asking reports it,
             // asking for it succeeds, asking for the other is refused (the
             // out value still tells the truth, for callers that ignore the

@@ -61,6 +61,8 @@ pub mod uri;
 pub mod value;
 pub mod version;
 pub mod vfs;
+pub mod vfs_backend;
+pub mod vfs_unix;
 pub mod vtab;
 pub mod vtab_index;
 // Whole-database copies and blob I/O.

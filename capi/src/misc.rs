@@ -344,22 +344,41 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const c_char, op: c_int, arg: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        // No VFS-level controls exist yet: every opcode is unknown, which
-        // SQLite reports as SQLITE_NOTFOUND, once the database named was
-        // found (SQLITE_ERROR when there is no such one).
-        let _ = (op, arg);
         let Some(d) = db_ref(db) else {
             return misuse();
         };
-        if !zDbName.is_null() {
-            let name = CStr::from_ptr(zDbName).to_string_lossy();
-            let _g = d.lock.lock();
-            let known = name.eq_ignore_ascii_case("temp") || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
-            if !known {
-                return SQLITE_ERROR;
-            }
+        let name = if zDbName.is_null() { "main".into() } else { CStr::from_ptr(zDbName).to_string_lossy() };
+        let _g = d.lock.lock();
+        let known = name.eq_ignore_ascii_case("temp") || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
+        if !known {
+            return SQLITE_ERROR;
         }
-        SQLITE_NOTFOUND
+        // A file opened through an application VFS answers for itself;
+        // the engine's native files know no VFS-level controls, which
+        // SQLite reports as SQLITE_NOTFOUND.
+        let file = d.with_conn(|c| c.db_file(&name)).ok().flatten();
+        let Some(vf) = file.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>()) else {
+            return SQLITE_NOTFOUND;
+        };
+        match op {
+            SQLITE_FCNTL_FILE_POINTER if !arg.is_null() => {
+                *(arg as *mut *mut crate::types::sqlite3_file) = vf.raw();
+                SQLITE_OK
+            }
+            SQLITE_FCNTL_VFS_POINTER if !arg.is_null() => {
+                *(arg as *mut *mut crate::abi::sqlite3_vfs) = vf.vfs();
+                SQLITE_OK
+            }
+            SQLITE_FCNTL_JOURNAL_POINTER if !arg.is_null() => {
+                // The WAL's or journal's file; when none is open, as in
+                // SQLite, a file object whose pMethods is NULL (closed).
+                let j = d.with_conn(|c| c.db_journal_file(&name)).ok().flatten();
+                let jf = j.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>());
+                *(arg as *mut *mut crate::types::sqlite3_file) = jf.map_or(crate::vfs_backend::closed_file(), |f| f.raw());
+                SQLITE_OK
+            }
+            _ => vf.file_control(op, arg),
+        }
     })
 }
 
@@ -458,6 +477,12 @@ pub const SQLITE_IO: i32 = 200;
 /// The connections of one thread share one I/O context; where io_uring is
 /// unavailable they silently use blocking pread/pwrite and never return
 /// `SQLITE_IO` (`PRAGMA io_backend` tells which).
+///
+/// A connection opened through an application VFS (`sqlite3_vfs_register`)
+/// does its I/O by calling the VFS's methods, which are synchronous: with
+/// this flag those calls block inside `sqlite3_step` as without it, and
+/// `sqlite3_step` never returns `SQLITE_IO` (`PRAGMA io_backend` says
+/// `vfs`).
 pub const SQLITE_OPEN_ASYNC: i32 = 0x4000_0000;
 
 /// `sqlite3_temp_directory`: accepted and ignored (ringlite keeps temporary

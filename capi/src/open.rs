@@ -14,9 +14,6 @@ use ringlite::{Connection, Error, OpenFlags};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::Ordering;
 
-/// VFS names ringlite answers to (its own I/O layer stands behind all).
-const KNOWN_VFS: &[&str] = &["unix", "unix-none", "unix-dotfile", "unix-excl", "unix-namedsem", "unix-posix", "unix-flock", "ringlite"];
-
 /// The common body of every open function.
 pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int, vfs: *const c_char) -> c_int {
     if pp_db.is_null() {
@@ -37,10 +34,8 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     let opened = if bad_flags {
         // Like SQLite: a handle that reports the misuse.
         Err(Error::code(SQLITE_MISUSE))
-    } else if !vfs.is_null() && !KNOWN_VFS.contains(&CStr::from_ptr(vfs).to_string_lossy().as_ref()) {
-        Err(Error::sql(format!("no such vfs: {}", CStr::from_ptr(vfs).to_string_lossy())))
     } else {
-        Connection::open(&name, OpenFlags(eff))
+        open_through_vfs(filename, &name, eff, vfs)
     };
     let (conn, err) = match opened {
         Ok(c) => (Some(c), None),
@@ -63,6 +58,29 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
             rc
         }
         Some(e) => report(d, &e),
+    }
+}
+
+/// Open `name` through the VFS that `vfs=` (in a URI) or `vfs` names,
+/// else the default one (see `vfs::route`).
+unsafe fn open_through_vfs(filename: &[u8], name: &str, flags: c_int, vfs: *const c_char) -> Result<Connection, Error> {
+    let params = if flags & SQLITE_OPEN_URI != 0 { crate::uri::uri_params(filename) } else { Vec::new() };
+    let wanted = match params.iter().rev().find(|(k, _)| k == b"vfs") {
+        Some((_, v)) => Some(v.clone()),
+        None if vfs.is_null() => None,
+        None => Some(CStr::from_ptr(vfs).to_bytes().to_vec()),
+    };
+    let object = crate::vfs::find(wanted.as_deref());
+    if object.is_null() {
+        return Err(Error::sql(format!("no such vfs: {}", String::from_utf8_lossy(wanted.as_deref().unwrap_or_default()))));
+    }
+    match crate::vfs::route(object) {
+        crate::vfs::Route::Native => Connection::open(name, OpenFlags(flags)),
+        crate::vfs::Route::Memdb => Connection::open(name, OpenFlags(flags | SQLITE_OPEN_MEMORY)),
+        crate::vfs::Route::Application(v) => {
+            let backend = crate::vfs_backend::VfsBackend::new(v, params);
+            Connection::open_with_backend(name, OpenFlags(flags), std::sync::Arc::new(backend))
+        }
     }
 }
 

@@ -26,6 +26,9 @@ pub type sqlite3_destructor_type = Option<unsafe extern "C" fn(*mut c_void)>;
 pub type sqlite3_callback = Option<unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>;
 /// VFS system-call override.
 pub type sqlite3_syscall_ptr = Option<unsafe extern "C" fn()>;
+/// `void volatile *`: a region of WAL-index shared memory from `xShmMap`
+/// (the header spells the qualifier, which Rust has no type for).
+pub type sqlite3_shm_ptr = *mut c_void;
 
 macro_rules! opaque {
     ($($name:ident),* $(,)?) => {$(

@@ -74,24 +74,6 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     })
 }
 
-/// `sqlite3_vfs_register`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_vfs_register(arg0: *mut sqlite3_vfs, makeDflt: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_vfs_register");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_vfs_unregister`: not supported yet.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_vfs_unregister(arg0: *mut sqlite3_vfs) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_global("sqlite3_vfs_unregister");
-        SQLITE_ERROR
-    })
-}
-
 /// `sqlite3_unlock_notify`: not supported yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_unlock_notify(

@@ -175,7 +175,9 @@ pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c
 
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_filename_database(arg0: *const c_char) -> *const c_char {
-    arg0
+    // A journal's or WAL's name handed to an application VFS leads back
+    // to its database's name.
+    crate::vfs_backend::database_of(arg0).unwrap_or(arg0)
 }
 
 #[no_mangle]

@@ -1,175 +1,199 @@
-//! # `sqlite3_vfs_find`: the default VFS object
+//! # The VFS list: `sqlite3_vfs_register`, `_unregister`, `_find`
 //!
-//! ringlite's I/O layer opens database files itself, so no VFS is ever
-//! consulted for them. Applications still look up the default VFS to ask
-//! for the time, randomness, full pathnames or file existence; the "unix"
-//! object here answers those through the operating system. Its `xOpen`
-//! reports `SQLITE_CANTOPEN`: files cannot be opened through it (yet), and
-//! registering other VFSes is not supported.
+//! SQLite keeps its VFS objects in a singly linked list through their
+//! `pNext` fields; the first one is the default. Registering an object
+//! already in the list moves it (to the front when it becomes the
+//! default, else right after the default); unregistering unlinks it. The
+//! list starts as SQLite 3.54.1's does on Linux: `unix`, `memdb`,
+//! `unix-excl`, `unix-dotfile`, `unix-none`.
+//!
+//! Invariants: the `Vec` under [`LIST`] is the list's order, and every
+//! member's `pNext` points to its successor (rewritten under the lock at
+//! each change, as SQLite writes them); built-in objects live for the
+//! whole process. Which object a connection opens with decides its I/O
+//! path (see [`route`]).
 
 use crate::abi::sqlite3_vfs;
 use crate::consts::*;
-use crate::types::{sqlite3_file, sqlite3_filename, sqlite3_int64, sqlite3_syscall_ptr};
-use std::ffi::{c_char, c_int, c_void, CStr};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::ffi::{c_char, c_int, CStr};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
-/// Milliseconds from the Julian day epoch to the Unix epoch.
-const UNIX_EPOCH_JD_MS: i64 = 210_866_760_000_000;
-const MAX_PATHNAME: c_int = 512;
+/// Built-in objects, in the list's initial order.
+struct Builtins {
+    unix: *mut sqlite3_vfs,
+    memdb: *mut sqlite3_vfs,
+    others: [*mut sqlite3_vfs; 3],
+}
+// SAFETY: the objects are leaked and only their `pNext` is ever written,
+// under `LIST`'s lock.
+unsafe impl Send for Builtins {}
+unsafe impl Sync for Builtins {}
 
-unsafe extern "C" fn x_open(_: *mut sqlite3_vfs, _: sqlite3_filename, _: *mut sqlite3_file, _: c_int, _: *mut c_int) -> c_int {
-    SQLITE_CANTOPEN
+fn builtins() -> &'static Builtins {
+    static B: OnceLock<Builtins> = OnceLock::new();
+    B.get_or_init(|| {
+        let make = |name: &'static CStr| Box::into_raw(Box::new(crate::vfs_unix::unix_vfs_object(name)));
+        Builtins { unix: make(c"unix"), memdb: make(c"memdb"), others: [make(c"unix-excl"), make(c"unix-dotfile"), make(c"unix-none")] }
+    })
 }
 
-unsafe extern "C" fn x_delete(_: *mut sqlite3_vfs, name: *const c_char, _sync_dir: c_int) -> c_int {
-    if name.is_null() {
-        return SQLITE_MISUSE;
+/// The list, in order (raw pointers kept as addresses).
+struct List(Vec<usize>);
+
+static LIST: Mutex<Option<List>> = Mutex::new(None);
+
+fn list() -> MutexGuard<'static, Option<List>> {
+    let mut g = LIST.lock().unwrap_or_else(|p| p.into_inner());
+    if g.is_none() {
+        let b = builtins();
+        let mut v = vec![b.unix as usize, b.memdb as usize];
+        v.extend(b.others.iter().map(|p| *p as usize));
+        let l = List(v);
+        relink(&l);
+        *g = Some(l);
     }
-    if libc::unlink(name) == 0 {
-        SQLITE_OK
-    } else if std::io::Error::last_os_error().raw_os_error() == Some(libc::ENOENT) {
-        SQLITE_IOERR_DELETE_NOENT
-    } else {
-        SQLITE_IOERR_DELETE
+    g
+}
+
+fn relink(l: &List) {
+    for (i, &p) in l.0.iter().enumerate() {
+        let next = l.0.get(i + 1).copied().unwrap_or(0) as *mut sqlite3_vfs;
+        // SAFETY: every member is a live VFS object (the application keeps
+        // registered ones alive until it unregisters them).
+        unsafe { (*(p as *mut sqlite3_vfs)).pNext = next };
     }
 }
 
-unsafe extern "C" fn x_access(_: *mut sqlite3_vfs, name: *const c_char, flags: c_int, out: *mut c_int) -> c_int {
-    if name.is_null() || out.is_null() {
-        return SQLITE_MISUSE;
-    }
-    let mode = match flags {
-        SQLITE_ACCESS_READWRITE => libc::R_OK | libc::W_OK,
-        SQLITE_ACCESS_READ => libc::R_OK,
-        _ => libc::F_OK,
+/// The object named `name` (`None`: the default), as `sqlite3_vfs_find`.
+pub fn find(name: Option<&[u8]>) -> *mut sqlite3_vfs {
+    let g = list();
+    let Some(l) = g.as_ref() else {
+        return std::ptr::null_mut();
     };
-    *out = (libc::access(name, mode) == 0) as c_int;
-    SQLITE_OK
+    let found = match name {
+        None => l.0.first().copied(),
+        // SAFETY: members are live and their names NUL-terminated.
+        Some(n) => l.0.iter().copied().find(|&p| unsafe {
+            let z = (*(p as *mut sqlite3_vfs)).zName;
+            !z.is_null() && CStr::from_ptr(z).to_bytes() == n
+        }),
+    };
+    found.unwrap_or(0) as *mut sqlite3_vfs
 }
 
-unsafe extern "C" fn x_full_pathname(_: *mut sqlite3_vfs, name: *const c_char, n_out: c_int, out: *mut c_char) -> c_int {
-    if name.is_null() || out.is_null() || n_out <= 0 {
-        return SQLITE_MISUSE;
-    }
-    let given = CStr::from_ptr(name).to_bytes();
-    let mut full = Vec::new();
-    if given.first() != Some(&b'/') {
-        match std::env::current_dir() {
-            Ok(d) => full.extend_from_slice(d.as_os_str().as_encoded_bytes()),
-            Err(_) => return SQLITE_CANTOPEN,
-        }
-        full.push(b'/');
-    }
-    full.extend_from_slice(given);
-    if full.len() >= n_out as usize {
-        return SQLITE_CANTOPEN;
-    }
-    std::ptr::copy_nonoverlapping(full.as_ptr(), out as *mut u8, full.len());
-    *out.add(full.len()) = 0;
-    SQLITE_OK
+/// How a connection opened through `vfs` does its I/O.
+pub enum Route {
+    /// One of our own unwrapped file objects: the engine's native I/O
+    /// (io_uring or positioned system calls, its own POSIX locks), which
+    /// is what that object's methods would do anyway, minus the calls.
+    Native,
+    /// The `memdb` object: an in-memory database.
+    Memdb,
+    /// An application's object: every file operation through its methods.
+    Application(*mut sqlite3_vfs),
 }
 
-unsafe extern "C" fn x_dl_open(_: *mut sqlite3_vfs, _: *const c_char) -> *mut c_void {
-    std::ptr::null_mut()
-}
-
-unsafe extern "C" fn x_dl_error(_: *mut sqlite3_vfs, n: c_int, out: *mut c_char) {
-    let msg = b"loading extensions is not supported by ringlite yet";
-    if n > 0 && !out.is_null() {
-        let len = msg.len().min(n as usize - 1);
-        std::ptr::copy_nonoverlapping(msg.as_ptr(), out as *mut u8, len);
-        *out.add(len) = 0;
+/// The route for `vfs` (non-null, from [`find`]).
+pub fn route(vfs: *mut sqlite3_vfs) -> Route {
+    let b = builtins();
+    if vfs == b.memdb {
+        Route::Memdb
+    } else if vfs == b.unix || b.others.contains(&vfs) {
+        Route::Native
+    } else {
+        Route::Application(vfs)
     }
 }
 
-unsafe extern "C" fn x_dl_sym(_: *mut sqlite3_vfs, _: *mut c_void, _: *const c_char) -> Option<unsafe extern "C" fn()> {
-    None
-}
-
-unsafe extern "C" fn x_dl_close(_: *mut sqlite3_vfs, _: *mut c_void) {}
-
-unsafe extern "C" fn x_randomness(_: *mut sqlite3_vfs, n: c_int, out: *mut c_char) -> c_int {
-    crate::misc::sqlite3_randomness(n, out as *mut c_void);
-    n.max(0)
-}
-
-unsafe extern "C" fn x_sleep(_: *mut sqlite3_vfs, micros: c_int) -> c_int {
-    std::thread::sleep(std::time::Duration::from_micros(micros.max(0) as u64));
-    micros.max(0)
-}
-
-fn now_jd_ms() -> i64 {
-    let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
-    UNIX_EPOCH_JD_MS + ms
-}
-
-unsafe extern "C" fn x_current_time(_: *mut sqlite3_vfs, out: *mut f64) -> c_int {
-    if !out.is_null() {
-        *out = now_jd_ms() as f64 / 86_400_000.0;
-    }
-    SQLITE_OK
-}
-
-unsafe extern "C" fn x_get_last_error(_: *mut sqlite3_vfs, _: c_int, _: *mut c_char) -> c_int {
-    0
-}
-
-unsafe extern "C" fn x_current_time_int64(_: *mut sqlite3_vfs, out: *mut sqlite3_int64) -> c_int {
-    if !out.is_null() {
-        *out = now_jd_ms();
-    }
-    SQLITE_OK
-}
-
-unsafe extern "C" fn x_set_system_call(_: *mut sqlite3_vfs, _: *const c_char, _: sqlite3_syscall_ptr) -> c_int {
-    SQLITE_NOTFOUND
-}
-
-unsafe extern "C" fn x_get_system_call(_: *mut sqlite3_vfs, _: *const c_char) -> sqlite3_syscall_ptr {
-    None
-}
-
-unsafe extern "C" fn x_next_system_call(_: *mut sqlite3_vfs, _: *const c_char) -> *const c_char {
-    std::ptr::null()
-}
-
-/// The VFS object: immutable, shared by every caller.
-struct DefaultVfs(sqlite3_vfs);
-unsafe impl Sync for DefaultVfs {}
-
-static UNIX_VFS: DefaultVfs = DefaultVfs(sqlite3_vfs {
-    iVersion: 3,
-    szOsFile: std::mem::size_of::<sqlite3_file>() as c_int,
-    mxPathname: MAX_PATHNAME,
-    pNext: std::ptr::null_mut(),
-    zName: c"unix".as_ptr(),
-    pAppData: std::ptr::null_mut(),
-    xOpen: Some(x_open),
-    xDelete: Some(x_delete),
-    xAccess: Some(x_access),
-    xFullPathname: Some(x_full_pathname),
-    xDlOpen: Some(x_dl_open),
-    xDlError: Some(x_dl_error),
-    xDlSym: Some(x_dl_sym),
-    xDlClose: Some(x_dl_close),
-    xRandomness: Some(x_randomness),
-    xSleep: Some(x_sleep),
-    xCurrentTime: Some(x_current_time),
-    xGetLastError: Some(x_get_last_error),
-    xCurrentTimeInt64: Some(x_current_time_int64),
-    xSetSystemCall: Some(x_set_system_call),
-    xGetSystemCall: Some(x_get_system_call),
-    xNextSystemCall: Some(x_next_system_call),
-});
-
+/// The VFS object named `zVfsName` (NULL: the default one, the first in
+/// the list), or NULL when none is registered under that name. The list
+/// starts as SQLite's does on Linux: "unix" (the default), "memdb",
+/// "unix-excl", "unix-dotfile", "unix-none".
+///
+/// "unix" opens real files (an application may wrap it: copy the
+/// object, replace methods, register the copy). Connections opened on
+/// the built-in objects themselves use ringlite's own I/O (io_uring or
+/// pread/pwrite, POSIX locks shared with SQLite processes) without
+/// calling them; the "unix-*" variants lock as "unix" does. "memdb" opens
+/// a private in-memory database.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlite3_vfs {
     ffi_guard!(std::ptr::null_mut(), {
-        let default = &UNIX_VFS.0 as *const sqlite3_vfs as *mut sqlite3_vfs;
-        if zVfsName.is_null() || CStr::from_ptr(zVfsName).to_bytes() == b"unix" {
-            default
+        crate::config::initialize();
+        if zVfsName.is_null() {
+            find(None)
         } else {
-            std::ptr::null_mut()
+            find(Some(CStr::from_ptr(zVfsName).to_bytes()))
         }
+    })
+}
+
+/// Register `vfs`, moving it if it is already in the list: to the front
+/// with `makeDflt` (or when the list is empty), else right after the
+/// default. The application keeps the object alive while registered
+/// and while connections opened through it are open.
+///
+/// A connection opened through an application's VFS (by `zVfs` of
+/// `sqlite3_open_v2`, the `vfs=` URI parameter, or as the default) does
+/// all the file I/O of its database files through it: `xOpen` for the
+/// main database (under its `xFullPathname`, URI parameters readable with
+/// `sqlite3_uri_parameter`), the rollback journal and the WAL (names in
+/// the same block, as `sqlite3_filename_journal`/`_wal` give them) and
+/// temporary spill files (NULL name); `xRead`/`xWrite`/`xTruncate`/
+/// `xSync`/`xFileSize`; `xLock`/`xUnlock`/`xCheckReservedLock` (the VFS
+/// owns locking); `xShmMap`/`xShmLock`/`xShmBarrier`/`xShmUnmap` in WAL
+/// mode (WAL is refused, the mode kept, on a VFS without them);
+/// `xDelete`/`xAccess`; `xCurrentTimeInt64` (or `xCurrentTime`) for
+/// 'now'. `xFileControl` receives SQLITE_FCNTL_PRAGMA (the VFS may answer
+/// pragmas), SIZE_HINT, SYNC, COMMIT_PHASETWO, HAS_MOVED and
+/// PERSIST_WAL, and whatever `sqlite3_file_control` passes on.
+///
+/// Not used (ringlite's own behaviour stands): `xSectorSize` and
+/// `xDeviceCharacteristics` (journals assume 4096-byte sectors),
+/// `xFetch`/`xUnfetch` (no memory-mapped I/O), `xSleep` (the busy
+/// timeout sleeps itself), `xRandomness`, `xDl*`. In-memory and temporary
+/// databases stay in memory without the VFS; no super-journal is ever
+/// opened.
+///
+/// An application VFS is synchronous: on an `SQLITE_OPEN_ASYNC`
+/// connection its calls block inside `sqlite3_step`, which then never
+/// returns `SQLITE_IO`.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_vfs_register(vfs: *mut sqlite3_vfs, makeDflt: c_int) -> c_int {
+    ffi_guard!(SQLITE_MISUSE, {
+        if vfs.is_null() {
+            return crate::error::misuse();
+        }
+        crate::config::initialize();
+        let mut g = list();
+        let Some(l) = g.as_mut() else {
+            return SQLITE_ERROR;
+        };
+        l.0.retain(|&p| p != vfs as usize);
+        if makeDflt != 0 || l.0.is_empty() {
+            l.0.insert(0, vfs as usize);
+        } else {
+            l.0.insert(1, vfs as usize);
+        }
+        relink(l);
+        SQLITE_OK
+    })
+}
+
+/// Unlink `vfs` (no effect when it is not registered). Connections open
+/// through it keep using it: the application must not free it before
+/// they are closed.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_vfs_unregister(vfs: *mut sqlite3_vfs) -> c_int {
+    ffi_guard!(SQLITE_MISUSE, {
+        if vfs.is_null() {
+            return crate::error::misuse();
+        }
+        let mut g = list();
+        if let Some(l) = g.as_mut() {
+            l.0.retain(|&p| p != vfs as usize);
+            relink(l);
+        }
+        SQLITE_OK
     })
 }

@@ -82,6 +82,9 @@ impl Connection {
         if self.state.exclusive_locking_default {
             btree.pager_mut().set_locking_mode(Some(true))?;
         }
+        if self.state.dbs[0].btree.pager().no_ckpt_on_close() {
+            btree.pager_mut().no_checkpoint_on_close(Some(true));
+        }
         let path = if target.memory { String::new() } else { io.backend().full_path(&target.path).unwrap_or(target.path.clone()) };
         // Read its schema now: a file that is not a database is refused
         // here, as in SQLite.

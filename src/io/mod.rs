@@ -168,6 +168,21 @@ pub enum FileKind {
     Temp,
 }
 
+/// Notices to a database file, sent when SQLite sends the matching
+/// `SQLITE_FCNTL_*` to its VFS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileHint {
+    /// `SQLITE_FCNTL_SIZE_HINT`: the file is about to grow to this size
+    /// (a commit or checkpoint writing past its end).
+    SizeHint(u64),
+    /// `SQLITE_FCNTL_SYNC`: right before the database file's sync of a
+    /// commit (in its place under `synchronous=OFF`).
+    Sync,
+    /// `SQLITE_FCNTL_COMMIT_PHASETWO`: a transaction is committed, its
+    /// locks not yet released.
+    CommitPhaseTwo,
+}
+
 /// An open file. Reads, writes, syncs and truncates are asynchronous
 /// requests; everything else is synchronous and never waits.
 ///
@@ -243,6 +258,36 @@ pub trait File: Send + Sync {
         let _ = delete;
         Ok(())
     }
+    /// A notice SQLite's pager gives its VFS (through `xFileControl`) at
+    /// the same moments; files that have no use for it ignore it.
+    fn hint(&self, hint: FileHint) {
+        let _ = hint;
+    }
+    /// Whether the WAL is to be kept when the last connection closes
+    /// (`SQLITE_FCNTL_PERSIST_WAL` asked of the database file).
+    fn persist_wal(&self) -> bool {
+        false
+    }
+    /// `PRAGMA name` or `PRAGMA name=arg` offered to the file before the
+    /// engine handles it (SQLite's `SQLITE_FCNTL_PRAGMA`): `None` when the
+    /// file has no answer (the engine goes on), else the one result text
+    /// (`None`: no rows) or the error to report.
+    fn pragma(&self, name: &str, arg: Option<&str>) -> Option<Result<Option<String>>> {
+        let _ = (name, arg);
+        None
+    }
+    /// Whether [`File::shm_map`] can work here. SQLite refuses WAL mode
+    /// on a VFS without shared-memory methods, leaving the journal mode
+    /// as it was.
+    fn has_shared_memory(&self) -> bool {
+        true
+    }
+    /// The file as `Any`, for a backend defined outside the engine that
+    /// reaches its own files behind the engine's handles (the C API's
+    /// application-VFS files answer `sqlite3_file_control` that way).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// [`File::has_moved`] for a file opened at `path` as inode `ino` of
@@ -279,6 +324,12 @@ pub trait ShmMemory: Send + Sync {
     fn store_u32(&self, offset: usize, value: u32);
     /// A full memory barrier.
     fn barrier(&self);
+    /// The address of the first byte, for memory that stays at one
+    /// address while mapped (a C VFS's `xShmMap` hands it out); `None`
+    /// for memory reached only through the methods above.
+    fn as_ptr(&self) -> Option<*mut u8> {
+        None
+    }
 }
 
 /// A backend: opens files and drives their requests to completion.
@@ -315,6 +366,12 @@ pub trait IoBackend: Send + Sync {
     /// `None` waits until at least one completes (returns at once if nothing
     /// is in flight). Returns how many completions were reaped.
     fn poll(&self, timeout: Option<Duration>) -> Result<usize>;
+    /// The current time as a Julian day in milliseconds, when this
+    /// backend has a clock of its own (an application VFS's
+    /// `xCurrentTimeInt64`); `None`: the system clock.
+    fn current_time_jd_ms(&self) -> Option<i64> {
+        None
+    }
     /// A file descriptor that becomes readable when completions are waiting
     /// (io_uring's registered eventfd), for an external epoll loop.
     fn event_fd(&self) -> Option<i32> {
@@ -326,12 +383,21 @@ pub trait IoBackend: Send + Sync {
 #[derive(Clone)]
 pub struct IoContext {
     backend: Arc<dyn IoBackend>,
+    /// The backend has a clock of its own (asked once, here: function
+    /// calls check this flag, not the backend).
+    has_clock: bool,
 }
 
 impl IoContext {
     /// Wrap a backend.
     pub fn new(backend: Arc<dyn IoBackend>) -> Self {
-        IoContext { backend }
+        let has_clock = backend.current_time_jd_ms().is_some();
+        IoContext { backend, has_clock }
+    }
+
+    /// Whether [`IoBackend::current_time_jd_ms`] answers.
+    pub fn has_clock(&self) -> bool {
+        self.has_clock
     }
 
     /// The backend.

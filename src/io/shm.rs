@@ -266,6 +266,9 @@ impl ShmMemory for MmapRegion {
     fn len(&self) -> usize {
         self.len
     }
+    fn as_ptr(&self) -> Option<*mut u8> {
+        Some(self.ptr)
+    }
     fn read(&self, offset: usize, out: &mut [u8]) {
         if !self.in_bounds(offset, out.len()) {
             return;

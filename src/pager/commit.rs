@@ -20,7 +20,7 @@ use super::header::{self, put_u32};
 use super::journal;
 use super::{JournalMode, Pager, PagerState, Synchronous};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_IOERR_WRITE};
-use crate::io::{Buffer, Completion, FileKind, LockLevel, OpenOptions};
+use crate::io::{Buffer, Completion, FileHint, FileKind, LockLevel, OpenOptions};
 use crate::{IoPoll, Poll};
 
 /// Where a commit is.
@@ -190,6 +190,10 @@ impl Pager {
                     // From here on a failure leaves the file half written:
                     // rollback must restore the originals.
                     self.db_touched = true;
+                    let file_size = self.file.size()?;
+                    if self.db_size as u64 * ps > file_size {
+                        self.file.hint(FileHint::SizeHint(self.db_size as u64 * ps));
+                    }
                     for (i, pgno) in dirty.iter().enumerate() {
                         if self.crash_after_pages == Some(i) {
                             self.crash_after_pages = None;
@@ -202,9 +206,11 @@ impl Pager {
                         data.copy_from_slice(self.page(*pgno)?);
                         cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
-                    let file_size = self.file.size()?;
                     if file_size > self.db_size as u64 * ps {
                         cs.push(self.file.truncate(self.db_size as u64 * ps)?);
+                    }
+                    if !self.opts.memory {
+                        self.file.hint(FileHint::Sync);
                     }
                     if self.synchronous > Synchronous::Off && !self.opts.memory {
                         cs.push(self.file.sync(false)?);
@@ -314,6 +320,7 @@ impl Pager {
     }
 
     fn finish_commit(&mut self) -> Result<()> {
+        self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();
         self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
         self.finish_write_txn()
@@ -325,6 +332,7 @@ impl Pager {
 
     fn finish_wal_commit(&mut self) -> Result<()> {
         self.wal_publish()?;
+        self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();
         self.finish_write_txn()
     }

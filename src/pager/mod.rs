@@ -276,6 +276,9 @@ pub struct Pager {
     wal_autocheckpoint: u32,
     /// Test hook: behave like a crashed process on drop.
     abandoned: bool,
+    /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`: the last connection leaves the
+    /// WAL as it is (no checkpoint, no delete) when it closes.
+    no_ckpt_on_close: bool,
     /// Writing 1/1 into the header on the way out of WAL mode.
     leaving_wal: bool,
     /// `PRAGMA page_size` asked for a size the database could not take
@@ -343,6 +346,7 @@ impl Pager {
             wal: None,
             wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
             abandoned: false,
+            no_ckpt_on_close: false,
             leaving_wal: false,
             requested_page_size: None,
             data_version: 1,
@@ -358,6 +362,21 @@ impl Pager {
         let n = self.cache_size_pragma;
         let pages = if n >= 0 { n as usize } else { ((-n) as u64 * 1024 / self.page_size as u64) as usize };
         self.cache.set_capacity(pages);
+    }
+
+    /// The open WAL, else the open rollback journal, if any
+    /// (`SQLITE_FCNTL_JOURNAL_POINTER`).
+    pub fn journal_or_wal_file(&self) -> Option<Arc<dyn File>> {
+        match &self.wal {
+            Some(w) => Some(w.file().clone()),
+            None => self.journal_handle.clone(),
+        }
+    }
+
+    /// The database file (the C API reaches an application VFS's file
+    /// behind it for `sqlite3_file_control`).
+    pub fn file(&self) -> &Arc<dyn File> {
+        &self.file
     }
 
     /// The I/O context.

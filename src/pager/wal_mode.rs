@@ -254,7 +254,7 @@ impl Pager {
             return self.journal_mode;
         }
         if mode == JournalMode::Wal {
-            if self.opts.memory {
+            if self.opts.memory || !self.file.has_shared_memory() {
                 return self.journal_mode;
             }
             // Learn whether it already is (opens the WAL if so).
@@ -312,7 +312,7 @@ impl Pager {
         let Some(mut w) = self.wal.take() else { return Ok(()) };
         let _ = w.end_write();
         w.end_read();
-        if self.abandoned || self.opts.read_only {
+        if self.abandoned || self.opts.read_only || self.no_ckpt_on_close {
             return w.close(false);
         }
         self.state = PagerState::Idle;
@@ -320,12 +320,31 @@ impl Pager {
             return w.close(false);
         }
         let sync = self.synchronous > Synchronous::Off;
-        let r = self.io.clone().block_on(|| w.checkpoint(CheckpointMode::Truncate, sync));
+        // A VFS may ask to keep the WAL (SQLITE_FCNTL_PERSIST_WAL): it is
+        // then checkpointed whole but left in place, with its content.
+        let persist = self.file.persist_wal();
+        let mode = if persist { CheckpointMode::Full } else { CheckpointMode::Truncate };
+        let r = self.io.clone().block_on(|| w.checkpoint(mode, sync));
         let ok = matches!(r, Ok((false, _, _)));
-        let closed = w.close(ok);
+        let closed = w.close(ok && !persist);
         self.file.unlock(LockLevel::None)?;
         r?;
         closed
+    }
+
+    /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`: whether closing leaves the WAL
+    /// alone, after setting it to `set` if given.
+    pub fn no_checkpoint_on_close(&mut self, set: Option<bool>) -> bool {
+        if let Some(v) = set {
+            self.no_ckpt_on_close = v;
+        }
+        self.no_ckpt_on_close
+    }
+
+    /// Whether closing leaves the WAL alone (see
+    /// [`Pager::no_checkpoint_on_close`]).
+    pub fn no_ckpt_on_close(&self) -> bool {
+        self.no_ckpt_on_close
     }
 
     /// Test hook: forget this pager as a crashed process would (no

@@ -141,6 +141,7 @@ fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>
         total_changes: 0,
         case_sensitive_like: c.case_sensitive_like,
         now_jd_ms: &mut now,
+        clock: None,
         arg_subtypes: subtypes,
         result_subtype: 0,
         prng: &mut prng,

@@ -234,6 +234,10 @@ impl Wal {
                         return Ok(Poll::Pending);
                     }
                     let mut writes = Vec::with_capacity(reads.len() + 1);
+                    let want = st.hdr.n_page as u64 * ps as u64;
+                    if self.db.size()? < want {
+                        self.db.hint(crate::io::FileHint::SizeHint(want));
+                    }
                     for (pgno, c) in reads.iter() {
                         let r = c.take()?;
                         if r.bytes != ps as usize {

@@ -200,6 +200,10 @@ pub struct Compiler<'s> {
     pub databases: &'s [(String, String)],
     /// `PRAGMA database_list` shows temp (it has been used).
     pub temp_listed: bool,
+    /// The open file of database `i`, asked about a PRAGMA before ringlite
+    /// answers it (SQLite's `SQLITE_FCNTL_PRAGMA`: an application VFS may
+    /// answer pragmas of its own).
+    pub db_file: Option<&'s dyn Fn(usize) -> Option<std::sync::Arc<dyn crate::io::File>>>,
     /// The `name = 'text'` terms ANDed at the top of the WHERE clause of
     /// the SELECT whose FROM clause is being opened, (qualifier, name,
     /// text): what SQLite's xBestIndex would hand a pragma function as its
@@ -449,6 +453,7 @@ impl<'s> Compiler<'s> {
             top_compound_arm: false,
             databases,
             temp_listed: false,
+            db_file: None,
             pragma_where_args: Vec::new(),
             from_result_aliases: Vec::new(),
             from_mentioned_names: Vec::new(),

@@ -97,6 +97,19 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pdb = qualified.unwrap_or(0);
     let pdb_op = pdb as i32;
     let init = c.begin_program();
+    // The database's file may answer first (an application VFS's own
+    // pragmas, SQLITE_FCNTL_PRAGMA): its text is the one row, named by
+    // itself, as SQLite names it.
+    if let Some(file) = c.db_file.and_then(|f| f(pdb)) {
+        let value = arg.map(arg_text);
+        if let Some(answer) = file.pragma(&unquoted(name.name.0), value.as_deref()) {
+            if let Some(text) = answer? {
+                const_rows(c, prog, &[text.as_str()], vec![vec![Value::text(text.clone())]]);
+            }
+            c.end_program(init, None);
+            return Ok(());
+        }
+    }
     let mut txn = None;
     let schema = c.schema;
     match pname.as_str() {

@@ -270,6 +270,7 @@ fn function_context<'a>(
         total_changes: env.total_changes,
         case_sensitive_like: env.case_sensitive_like,
         now_jd_ms,
+        clock: env.io.has_clock().then(|| env.io.backend().clone()),
         arg_subtypes,
         result_subtype: 0,
         prng,

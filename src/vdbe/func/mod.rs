@@ -46,6 +46,9 @@ pub struct FunctionContext<'a> {
     /// the first function that needs it sets it, so every call within one
     /// `sqlite3_step` sees the same time.
     pub now_jd_ms: &'a mut Option<i64>,
+    /// The connection's I/O backend, whose clock (an application VFS's
+    /// `xCurrentTimeInt64`) gives `'now'` when it has one.
+    pub clock: Option<std::sync::Arc<dyn crate::io::IoBackend>>,
     /// Subtypes of the arguments (0 when none), parallel to `args`.
     pub arg_subtypes: &'a [u32],
     /// Subtype to attach to the result (`sqlite3_result_subtype`).

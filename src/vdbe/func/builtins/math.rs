@@ -184,6 +184,7 @@ mod tests {
             total_changes: 0,
             case_sensitive_like: false,
             now_jd_ms: &mut now,
+            clock: None,
             arg_subtypes: &[],
             result_subtype: 0,
             prng: &mut prng,

@@ -56,8 +56,10 @@ fn now_jd(ctx: &mut FunctionContext<'_>) -> i64 {
     if let Some(t) = *ctx.now_jd_ms {
         return t;
     }
-    let unix_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
-    let t = unix_ms + UNIX_EPOCH_JD_MS;
+    let t = match ctx.clock.as_ref().and_then(|c| c.current_time_jd_ms()) {
+        Some(t) => t,
+        None => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0) + UNIX_EPOCH_JD_MS,
+    };
     *ctx.now_jd_ms = Some(t);
     t
 }
