@@ -127,6 +127,8 @@ impl VTab for Fts5Table {
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
+        // Nothing is left to flush into.
+        lock(&self.pending).clear();
         shadow::destroy(host, &self.cfg)
     }
 
