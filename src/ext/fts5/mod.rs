@@ -9,29 +9,40 @@
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
-//! - `writer.rs`: INSERT/UPDATE/DELETE, the index rewritten,
+//! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
+//! - `pending.rs`: the transaction's changes, flushed at commit,
+//! - `codec.rs`, `structure.rs`: varints, doclists, the structure record,
+//! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
+//! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
+//! - `commands.rs`: the special INSERT commands,
 //! - `aux.rs`: `bm25()`, `highlight()` (and `snippet()`, refused).
 //!
 //! How queries are answered in this stage: by tokenizing the rows of
 //! `%_content` (the regular content table holds every value as written),
 //! not by reading the inverted index in `%_data`; the answers are the
 //! same as the index would give for the default tokenizer, only slower.
-//! Writes (`writer.rs`) rewrite the whole index as one single-page
-//! segment after each change; an index needing more than one page, a
-//! table with `prefix=`, and the special commands other than 'rebuild'
-//! and 'optimize' are refused before anything is written. See
-//! `FORMAT.md` for what was learnt about the `%_data` format so far.
+//! Writes follow SQLite: each transaction's changes become one new
+//! segment at commit, in SQLite's page layout (see `FORMAT.md`).
 //!
 //! Invariant: the shadow tables are written only by `xCreate` (initial
-//! rows) and `writer.rs`, which keeps index and content in step; they
+//! rows), `writer.rs` and `index.rs`, which keep index and content in
+//! step (the index lagging by the pending log until commit); they
 //! are dropped by `xDestroy`.
 
 pub mod aux;
+pub mod codec;
+pub mod commands;
 pub mod config;
 pub mod diacritics;
+pub mod index;
 pub mod matcher;
+pub mod merge;
+pub mod pending;
 pub mod query;
+pub mod segread;
+pub mod segwrite;
 pub mod shadow;
+pub mod structure;
 pub mod table;
 pub mod tokenizer;
 pub mod writer;

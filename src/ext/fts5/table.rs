@@ -16,10 +16,12 @@
 
 use super::config::Config;
 use super::matcher::{self, Inst};
+use super::pending::Pending;
 use super::query::{self, Node, Query};
 use super::shadow;
 use super::tokenizer::{tokenize, Token};
 use super::writer;
+use super::{commands, index};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
@@ -32,12 +34,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub struct Fts5Table {
     /// Its declaration.
     pub cfg: Config,
+    /// Changes of the open transaction not yet in the index.
+    pub pending: Mutex<Pending>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
     pub fn new(cfg: Config) -> Fts5Table {
-        Fts5Table { cfg }
+        Fts5Table { cfg, pending: Mutex::new(Pending::default()) }
     }
 }
 
@@ -123,6 +127,8 @@ impl VTab for Fts5Table {
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
+        // Nothing is left to flush into.
+        lock(&self.pending).clear();
         shadow::destroy(host, &self.cfg)
     }
 
@@ -130,7 +136,7 @@ impl VTab for Fts5Table {
         true
     }
 
-    fn update(&self, host: &mut dyn VmHost, args: &[Value], _on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
+    fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
         let n = self.cfg.columns.len();
         let rowid = |v: &Value| -> Result<Option<i64>> {
             match v {
@@ -140,11 +146,12 @@ impl VTab for Fts5Table {
                 _ => Err(Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
             }
         };
+        let mut p = lock(&self.pending);
         if args.len() == 1 {
             let Some(id) = rowid(&args[0])? else {
                 return Ok(None);
             };
-            return writer::apply(host, &self.cfg, writer::Change::Delete(id));
+            return writer::apply(host, &self.cfg, &mut p, writer::Change::Delete(id));
         }
         if args.len() < 2 + n {
             return Err(Error::new(SQLITE_ERROR, "fts5: wrong number of values"));
@@ -155,17 +162,48 @@ impl VTab for Fts5Table {
         match (rowid(&args[0])?, command) {
             (None, Some(cmd)) => {
                 let cmd = cmd.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
-                match (cmd.as_str(), rank) {
-                    ("rebuild" | "optimize", None) => writer::apply(host, &self.cfg, writer::Change::Rebuild).map(|_| Some(0)),
-                    _ => Err(Error::unsupported(&format!("the fts5 command '{cmd}'"))),
-                }
+                commands::run(host, &self.cfg, &mut p, &cmd, rank).map(|_| Some(0))
             }
-            (None, None) => writer::apply(host, &self.cfg, writer::Change::Insert(rowid(&args[1])?, vals)),
+            (None, None) => writer::apply(host, &self.cfg, &mut p, writer::Change::Insert(rowid(&args[1])?, vals, on_conflict)),
             (Some(old), _) => {
                 let new = rowid(&args[1])?.unwrap_or(old);
-                writer::apply(host, &self.cfg, writer::Change::Update(old, new, vals))
+                writer::apply(host, &self.cfg, &mut p, writer::Change::Update(old, new, vals))
             }
         }
+    }
+
+    fn transactional(&self) -> bool {
+        true
+    }
+
+    fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
+        let mut p = lock(&self.pending);
+        index::flush(shadow::conn(host)?, &self.cfg, &mut p)
+    }
+
+    fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
+        lock(&self.pending).clear();
+        Ok(())
+    }
+
+    fn rollback(&self, _host: &mut dyn VmHost) -> Result<()> {
+        lock(&self.pending).clear();
+        Ok(())
+    }
+
+    fn savepoint(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
+        lock(&self.pending).savepoint(n);
+        Ok(())
+    }
+
+    fn release(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
+        lock(&self.pending).release(n);
+        Ok(())
+    }
+
+    fn rollback_to(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
+        lock(&self.pending).rollback_to(n);
+        Ok(())
     }
 
     fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {

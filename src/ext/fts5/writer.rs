@@ -1,266 +1,144 @@
-//! # Writing: the index rebuilt whole as one single-page segment
+//! # Writing rows: content, sizes, averages, and the pending log
 //!
-//! Every change (INSERT, UPDATE, DELETE, and the 'rebuild'/'optimize'
-//! commands) is first applied to an in-memory copy of the content; the
-//! whole index is then encoded as one segment of one leaf page, in the
-//! layout `FORMAT.md` describes (the same bytes SQLite writes when one
-//! segment holds everything, e.g. after 'rebuild'). Only when that fits
-//! are the shadow tables written, so a refused change writes nothing.
-//! An index that needs more than one page, or a table with `prefix=`,
-//! is refused ("... not supported by ringlite yet").
+//! INSERT, UPDATE and DELETE change `%_content`, `%_docsize` and the
+//! averages record at once, and log the tokens each change adds or
+//! removes in the table's [`Pending`] log; the index itself is written
+//! when the transaction commits (`index::flush`), as SQLite does. A
+//! deleted row's tokens come from its stored values. 'rebuild' empties
+//! the index and re-adds every row of the content as one segment.
 //!
-//! Invariant: after a successful [`apply`], `%_data` holds exactly the
-//! averages record, the structure record and the segment's leaf (if any
-//! term), `%_idx` one row per leaf, and `%_docsize` one row per content
-//! row.
+//! Invariant: after each call, `%_docsize` has one row per content row
+//! and the averages record sums them; the index plus the unflushed part
+//! of the log describe exactly the content.
 
 use super::config::Config;
+use super::index::{self, averages, exec, set_averages};
+use super::pending::{Op, Pending};
 use super::shadow::{conn, rows};
 use super::table::value_tokens;
-use crate::connection::{Connection, StepResult};
+use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use std::collections::BTreeMap;
-
-/// The largest leaf page written (the documented default `pgsz`).
-const PAGE_SIZE: usize = 4050;
+use crate::vtab::{ConflictMode, ON_CONFLICT_IGNORE, ON_CONFLICT_REPLACE};
 
 /// A change to the content.
 pub enum Change {
-    /// Insert a row (rowid None: the next free one).
-    Insert(Option<i64>, Vec<Value>),
+    /// Insert a row (rowid None: the next free one), with the statement's
+    /// conflict mode (OR IGNORE / OR REPLACE on an existing rowid).
+    Insert(Option<i64>, Vec<Value>, ConflictMode),
     /// Replace row `old` by row `new`.
     Update(i64, i64, Vec<Value>),
     /// Delete a row.
     Delete(i64),
-    /// Rebuild the index from the content as it is.
-    Rebuild,
 }
 
-fn put_varint(out: &mut Vec<u8>, v: u64) {
-    if v > 0x00ff_ffff_ffff_ffff {
-        let mut buf = [0u8; 9];
-        buf[8] = v as u8;
-        let mut x = v >> 8;
-        for i in (0..8).rev() {
-            buf[i] = (x as u8 & 0x7f) | 0x80;
-            x >>= 7;
-        }
-        out.extend_from_slice(&buf);
-        return;
-    }
-    let mut tmp = Vec::with_capacity(9);
-    let mut x = v;
-    loop {
-        tmp.push((x & 0x7f) as u8);
-        x >>= 7;
-        if x == 0 {
-            break;
-        }
-    }
-    for (i, b) in tmp.iter().enumerate().rev() {
-        out.push(if i > 0 { b | 0x80 } else { *b });
-    }
+/// Tokens per column of `vals` (none for UNINDEXED columns).
+pub fn tokens(cfg: &Config, vals: &[Value]) -> Vec<Vec<String>> {
+    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v).into_iter().map(|t| t.text).collect() }).collect()
 }
 
-fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
-    let (st, _) = c.prepare(sql.as_bytes())?;
-    let Some(mut st) = st else { return Ok(()) };
-    for (i, p) in params.iter().enumerate() {
-        st.bind(i + 1, p.clone())?;
-    }
-    loop {
-        match st.step(c)? {
-            StepResult::Row => continue,
-            StepResult::Done => return Ok(()),
-            StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
-        }
-    }
+fn cols(cfg: &Config) -> String {
+    (0..cfg.columns.len()).map(|i| format!(", c{i}")).collect()
 }
 
-/// The leaf page for `docs` (rowid → tokens per column), or None when
-/// there is no term.
-fn leaf(cfg: &Config, docs: &BTreeMap<i64, Vec<Vec<String>>>) -> Result<Option<Vec<u8>>> {
-    // term → rowid → column → positions
-    let mut index: BTreeMap<Vec<u8>, BTreeMap<i64, BTreeMap<usize, Vec<usize>>>> = BTreeMap::new();
-    for (rowid, cols) in docs {
-        for (c, toks) in cols.iter().enumerate() {
-            if cfg.unindexed[c] {
-                continue;
-            }
-            for (p, t) in toks.iter().enumerate() {
-                let mut key = vec![b'0'];
-                key.extend_from_slice(t.as_bytes());
-                index.entry(key).or_default().entry(*rowid).or_default().entry(c).or_default().push(p);
-            }
-        }
-    }
-    if index.is_empty() {
-        return Ok(None);
-    }
-    let mut body = Vec::new();
-    let mut offsets = Vec::new();
-    let mut prev: Option<&Vec<u8>> = None;
-    for (term, doclist) in &index {
-        offsets.push(4 + body.len());
-        match prev {
-            None => {
-                put_varint(&mut body, term.len() as u64);
-                body.extend_from_slice(term);
-            }
-            Some(p) => {
-                let shared = p.iter().zip(term).take_while(|(a, b)| a == b).count();
-                put_varint(&mut body, shared as u64);
-                put_varint(&mut body, (term.len() - shared) as u64);
-                body.extend_from_slice(&term[shared..]);
-            }
-        }
-        prev = Some(term);
-        let mut last_rowid: Option<i64> = None;
-        for (rowid, cols) in doclist {
-            match last_rowid {
-                None => put_varint(&mut body, *rowid as u64),
-                Some(l) => put_varint(&mut body, rowid.wrapping_sub(l) as u64),
-            }
-            last_rowid = Some(*rowid);
-            let mut pl = Vec::new();
-            for (c, positions) in cols {
-                if *c > 0 {
-                    pl.push(1);
-                    put_varint(&mut pl, *c as u64);
-                }
-                let mut last = 0;
-                for p in positions {
-                    put_varint(&mut pl, (p - last + 2) as u64);
-                    last = *p;
-                }
-            }
-            put_varint(&mut body, (pl.len() * 2) as u64);
-            body.extend_from_slice(&pl);
-        }
-    }
-    let mut page = Vec::with_capacity(body.len() + 16);
-    page.extend_from_slice(&[0, 0]);
-    let size = 4 + body.len();
-    if size > 0xffff {
-        return Err(too_big());
-    }
-    page.extend_from_slice(&(size as u16).to_be_bytes());
-    page.extend_from_slice(&body);
-    let mut last = 0;
-    for o in offsets {
-        put_varint(&mut page, (o - last) as u64);
-        last = o;
-    }
-    if page.len() > PAGE_SIZE {
-        return Err(too_big());
-    }
-    Ok(Some(page))
+fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
+    let r = rows(c, &format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")))?;
+    Ok(r.into_iter().next().map(|r| r[1..].to_vec()))
 }
 
-fn too_big() -> Error {
-    Error::unsupported("an fts5 index of more than one page (writing)")
+/// Adjust the averages record by one row of `toks`, added or removed.
+fn account(c: &mut Connection, cfg: &Config, toks: &[Vec<String>], sign: i64) -> Result<()> {
+    let (mut n, mut totals) = averages(c, cfg)?;
+    n += sign;
+    for (t, x) in totals.iter_mut().zip(toks) {
+        *t += sign * x.len() as i64;
+    }
+    set_averages(c, cfg, n, &totals)
 }
 
-/// Apply `change` to the table and rewrite its index; returns the rowid
-/// of an inserted row.
-pub fn apply(host: &mut dyn VmHost, cfg: &Config, change: Change) -> Result<Option<i64>> {
-    if !cfg.prefix.is_empty() {
-        return Err(Error::unsupported("writing an fts5 table with prefix="));
+fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, vals: Vec<Value>) -> Result<i64> {
+    let id = match id {
+        Some(i) => i,
+        None => match rows(c, &format!("SELECT max(id) FROM {}", cfg.shadow("content")))?.first().map(|r| r[0].clone()) {
+            Some(Value::Integer(m)) if m == i64::MAX => return Err(Error::unsupported("choosing an fts5 rowid after the largest")),
+            Some(Value::Integer(m)) => m + 1,
+            _ => 1,
+        },
+    };
+    if stored(c, cfg, id)?.is_some() {
+        return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
     }
+    let toks = tokens(cfg, &vals);
+    let marks: String = (0..vals.len()).map(|_| ", ?").collect();
+    let mut params = vec![Value::Integer(id)];
+    params.extend(vals);
+    exec(c, &format!("INSERT INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
+    let mut sz = Vec::new();
+    for t in &toks {
+        super::codec::put(&mut sz, t.len() as u64);
+    }
+    exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+    account(c, cfg, &toks, 1)?;
+    p.ops.push(Op { rowid: id, delete: false, tokens: toks });
+    Ok(id)
+}
+
+fn delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<()> {
+    let Some(vals) = stored(c, cfg, id)? else { return Ok(()) };
+    let toks = tokens(cfg, &vals);
+    exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
+    exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
+    account(c, cfg, &toks, -1)?;
+    p.ops.push(Op { rowid: id, delete: true, tokens: toks });
+    Ok(())
+}
+
+/// Apply `change`; returns the rowid of an inserted row.
+pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Change) -> Result<Option<i64>> {
     let c = conn(host)?;
-    let n = cfg.columns.len();
-    let cols: String = (0..n).map(|i| format!(", c{i}")).collect();
-    let mut content: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
-    for r in rows(c, &format!("SELECT id{cols} FROM {} ORDER BY id", cfg.shadow("content")))? {
-        let Value::Integer(id) = r[0] else {
-            return Err(Error::corrupt());
-        };
-        content.insert(id, r[1..].to_vec());
-    }
-    let exists = |content: &BTreeMap<i64, Vec<Value>>, id: i64| -> Result<()> {
-        if content.contains_key(&id) {
-            return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
-        }
-        Ok(())
-    };
-    // (rowid to delete, row to write)
-    let mut del = None;
-    let mut put = None;
     match change {
-        Change::Insert(id, vals) => {
-            let id = match id {
-                Some(i) => i,
-                None => match content.keys().next_back() {
-                    Some(&m) if m == i64::MAX => return Err(Error::unsupported("choosing an fts5 rowid after the largest")),
-                    Some(&m) => m + 1,
-                    None => 1,
-                },
-            };
-            exists(&content, id)?;
-            content.insert(id, vals.clone());
-            put = Some((id, vals));
+        Change::Insert(Some(id), vals, mode) if mode == ON_CONFLICT_IGNORE || mode == ON_CONFLICT_REPLACE => {
+            if stored(c, cfg, id)?.is_some() {
+                if mode == ON_CONFLICT_IGNORE {
+                    return Ok(None);
+                }
+                delete(c, cfg, p, id)?;
+            }
+            insert(c, cfg, p, Some(id), vals).map(Some)
         }
+        Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
+        Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
         Change::Update(old, new, vals) => {
-            if content.remove(&old).is_some() {
-                del = Some(old);
+            if new != old && stored(c, cfg, new)?.is_some() {
+                return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
             }
-            if new != old {
-                exists(&content, new)?;
-            }
-            content.insert(new, vals.clone());
-            put = Some((new, vals));
+            delete(c, cfg, p, old)?;
+            insert(c, cfg, p, Some(new), vals).map(Some)
         }
-        Change::Delete(id) => {
-            if content.remove(&id).is_some() {
-                del = Some(id);
-            }
-        }
-        Change::Rebuild => {}
     }
-    let docs: BTreeMap<i64, Vec<Vec<String>>> = content
-        .iter()
-        .map(|(id, vals)| {
-            let t =
-                vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v).into_iter().map(|t| t.text).collect() }).collect();
-            (*id, t)
-        })
-        .collect();
-    let page = leaf(cfg, &docs)?;
-    // Everything checked: write.
-    if let Some(id) = del {
-        exec(c, &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("content")), &[Value::Integer(id)])?;
-        exec(c, &format!("DELETE FROM {} WHERE id = ?", cfg.shadow("docsize")), &[Value::Integer(id)])?;
-    }
-    if let Some((id, vals)) = &put {
-        let marks: String = (0..n).map(|_| ", ?").collect();
-        let mut params = vec![Value::Integer(*id)];
-        params.extend(vals.iter().cloned());
-        exec(c, &format!("INSERT INTO {}(id{cols}) VALUES(?{marks})", cfg.shadow("content")), &params)?;
+}
+
+/// 'rebuild': the index, sizes and averages made again from the content.
+pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<()> {
+    let c = conn(host)?;
+    index::flush(c, cfg, p)?;
+    index::clear(c, cfg)?;
+    exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
+    let mut totals = vec![0i64; cfg.columns.len()];
+    let mut n = 0;
+    for r in rows(c, &format!("SELECT id{} FROM {} ORDER BY id", cols(cfg), cfg.shadow("content")))? {
+        let Value::Integer(id) = r[0] else { return Err(Error::corrupt()) };
+        let toks = tokens(cfg, &r[1..]);
         let mut sz = Vec::new();
-        for t in &docs[id] {
-            put_varint(&mut sz, t.len() as u64);
+        for (t, x) in totals.iter_mut().zip(&toks) {
+            *t += x.len() as i64;
+            super::codec::put(&mut sz, x.len() as u64);
         }
-        exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(*id), Value::Blob(sz)])?;
+        n += 1;
+        exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+        p.ops.push(Op { rowid: id, delete: false, tokens: toks });
     }
-    let mut avg = Vec::new();
-    put_varint(&mut avg, docs.len() as u64);
-    for col in 0..n {
-        put_varint(&mut avg, docs.values().map(|d| d[col].len() as u64).sum());
-    }
-    let data = cfg.shadow("data");
-    exec(c, &format!("DELETE FROM {data} WHERE id > 10"), &[])?;
-    exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
-    exec(c, &format!("REPLACE INTO {data}(id, block) VALUES(1, ?)"), &[Value::Blob(avg)])?;
-    let structure = match page {
-        Some(page) => {
-            exec(c, &format!("INSERT INTO {data}(id, block) VALUES(?, ?)"), &[Value::Integer((1i64 << 37) + 1), Value::Blob(page)])?;
-            exec(c, &format!("INSERT INTO {}(segid, term, pgno) VALUES(1, X'', 2)", cfg.shadow("idx")), &[])?;
-            vec![0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1]
-        }
-        None => vec![0, 0, 0, 0, 0, 0, 0],
-    };
-    exec(c, &format!("REPLACE INTO {data}(id, block) VALUES(10, ?)"), &[Value::Blob(structure)])?;
-    Ok(put.map(|(id, _)| id))
+    set_averages(c, cfg, n, &totals)?;
+    index::flush(c, cfg, p)
 }

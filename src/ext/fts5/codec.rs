@@ -1,0 +1,89 @@
+//! # The varints and doclist entries of FTS5's index records
+//!
+//! Index records use SQLite's 1–9 byte varint (`FORMAT.md`). A doclist
+//! entry is one row's part of a term's doclist: the rowid, the delete
+//! flag and the encoded position list. A position list is the positions
+//! of the term in column 0, then for each later column with hits a byte
+//! 1, the column number and its positions; each position is written as
+//! `position - previous + 2` (the first previous 0), so 0 and 1 stay free
+//! as markers.
+//!
+//! Invariant: [`Entry::poslist`] is always a well-formed position list
+//! (possibly empty for a pure delete).
+
+use crate::error::{Error, Result};
+use crate::value::varint::{read_varint, write_varint};
+use std::collections::BTreeMap;
+
+/// Append the varint of `v`.
+pub fn put(out: &mut Vec<u8>, v: u64) {
+    write_varint(out, v);
+}
+
+/// The varint at `b[i..]`: (value, next index); corrupt when cut short.
+pub fn get(b: &[u8], i: usize) -> Result<(u64, usize)> {
+    let (v, n) = read_varint(b.get(i..).ok_or_else(Error::corrupt)?).ok_or_else(Error::corrupt)?;
+    Ok((v, i + n))
+}
+
+/// Bytes the varint of `v` takes.
+pub fn len(v: u64) -> usize {
+    crate::value::varint::varint_len(v)
+}
+
+/// One row's entry in a term's doclist.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// The row is deleted (in older segments).
+    pub delete: bool,
+    /// Its encoded position list.
+    pub poslist: Vec<u8>,
+}
+
+/// A term's doclist: rowid → entry, in rowid order.
+pub type Doclist = BTreeMap<i64, Entry>;
+
+/// A segment's content in memory: term (with its index tag byte) →
+/// doclist, in the byte order terms are stored.
+pub type Terms = BTreeMap<Vec<u8>, Doclist>;
+
+/// The position list of column → positions (both ascending).
+pub fn poslist(cols: &BTreeMap<usize, Vec<usize>>) -> Vec<u8> {
+    let mut pl = Vec::new();
+    for (c, positions) in cols {
+        if *c > 0 {
+            pl.push(1);
+            put(&mut pl, *c as u64);
+        }
+        let mut last = 0;
+        for p in positions {
+            debug_assert!(*p >= last);
+            put(&mut pl, (p - last + 2) as u64);
+            last = *p;
+        }
+    }
+    pl
+}
+
+/// Decode a position list into (column, position) pairs.
+pub fn positions(pl: &[u8]) -> Result<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    let (mut col, mut last, mut i) = (0usize, 0usize, 0usize);
+    while i < pl.len() {
+        let (v, n) = get(pl, i)?;
+        i = n;
+        if v == 1 {
+            let (c, n) = get(pl, i)?;
+            i = n;
+            col = c as usize;
+            last = 0;
+            continue;
+        }
+        if v < 2 {
+            return Err(Error::corrupt());
+        }
+        last += (v - 2) as usize;
+        out.push((col, last));
+    }
+    Ok(out)
+}

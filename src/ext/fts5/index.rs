@@ -1,0 +1,281 @@
+//! # The inverted index in `%_data` / `%_idx`: flushing and merging
+//!
+//! Segments are added by [`flush`] (one level-0 segment per run of
+//! pending changes, ids the smallest free ones, the write counter grown
+//! by the pages written) and combined by merges: a level holding
+//! `crisismerge` segments (default 16) is merged whole into one segment
+//! on the next level, as SQLite does when writes outpace its incremental
+//! merging; [`optimize`] merges everything into one segment; the 'merge'
+//! command merges whole levels holding at least `usermerge` segments (all
+//! levels when its argument is negative).
+//!
+//! Where ringlite differs from SQLite: SQLite also merges incrementally
+//! ('automerge', a few pages after each write) and moves small segments
+//! between levels. Ringlite merges whole levels only at `crisismerge`.
+//! The index holds the same data either way and both libraries read,
+//! extend and integrity-check the other's (see FORMAT.md).
+//!
+//! Invariant: after each function, the structure record lists exactly
+//! the segments whose pages are in `%_data`, and `%_idx` holds exactly
+//! those segments' rows.
+
+use super::codec::{get, put, Terms};
+use super::config::Config;
+use super::merge::merge;
+use super::pending::{terms, Pending};
+use super::segread;
+use super::segwrite::{build, Segment};
+use super::shadow::rows;
+use super::structure::{Level, Seg, Structure};
+use crate::connection::{Connection, StepResult};
+use crate::error::{Error, Result};
+use crate::value::Value;
+
+/// The `%_config` settings writers use.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Leaf page size.
+    pub pgsz: usize,
+    /// Segments on a level that force a merge of the level.
+    pub crisismerge: usize,
+    /// Least segments on a level for 'merge' with a positive argument.
+    pub usermerge: usize,
+}
+
+/// Run `sql` with `params`.
+pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
+    let (st, _) = c.prepare(sql.as_bytes())?;
+    let Some(mut st) = st else { return Ok(()) };
+    for (i, p) in params.iter().enumerate() {
+        st.bind(i + 1, p.clone())?;
+    }
+    loop {
+        match st.step(c)? {
+            StepResult::Row => continue,
+            StepResult::Done => return Ok(()),
+            StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
+        }
+    }
+}
+
+/// Read the settings from `%_config`.
+pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
+    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4 };
+    for r in rows(c, &format!("SELECT k, v FROM {}", cfg.shadow("config")))? {
+        let (Value::Text(k), Value::Integer(v)) = (&r[0], &r[1]) else { continue };
+        match k.as_slice() {
+            b"pgsz" => s.pgsz = (*v).clamp(32, 65536) as usize,
+            b"crisismerge" => s.crisismerge = if *v <= 1 { 16 } else { (*v).min(2000) as usize },
+            b"usermerge" => s.usermerge = (*v).clamp(2, 16) as usize,
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+/// The structure record.
+pub fn load(c: &mut Connection, cfg: &Config) -> Result<Structure> {
+    let r = rows(c, &format!("SELECT block FROM {} WHERE id = 10", cfg.shadow("data")))?;
+    match r.first().map(|r| &r[0]) {
+        Some(Value::Blob(b)) => Structure::decode(b),
+        _ => Err(Error::corrupt()),
+    }
+}
+
+/// Store the structure record.
+pub fn store(c: &mut Connection, cfg: &Config, st: &Structure) -> Result<()> {
+    exec(c, &format!("REPLACE INTO {}(id, block) VALUES(10, ?)", cfg.shadow("data")), &[Value::Blob(st.encode())])
+}
+
+fn write_segment(c: &mut Connection, cfg: &Config, segid: u32, seg: &Segment) -> Result<()> {
+    let data = cfg.shadow("data");
+    for (id, b) in &seg.records {
+        exec(c, &format!("INSERT INTO {data}(id, block) VALUES(?, ?)"), &[Value::Integer(*id), Value::Blob(b.clone())])?;
+    }
+    for (k, p) in &seg.idx {
+        exec(
+            c,
+            &format!("INSERT INTO {}(segid, term, pgno) VALUES(?, ?, ?)", cfg.shadow("idx")),
+            &[Value::Integer(i64::from(segid)), Value::Blob(k.clone()), Value::Integer(*p)],
+        )?;
+    }
+    Ok(())
+}
+
+fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
+    let lo = i64::from(segid) << 37;
+    let hi = (i64::from(segid) + 1) << 37;
+    exec(c, &format!("DELETE FROM {} WHERE id >= {lo} AND id < {hi}", cfg.shadow("data")), &[])?;
+    exec(c, &format!("DELETE FROM {} WHERE segid = {segid}", cfg.shadow("idx")), &[])
+}
+
+/// Write the pending changes as new level-0 segments, then merge levels
+/// that reached `crisismerge` segments.
+pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
+    let runs: Vec<Terms> = p.runs().into_iter().map(|r| terms(cfg, r)).collect();
+    p.flushed = p.ops.len();
+    if runs.is_empty() {
+        return Ok(());
+    }
+    let s = settings(c, cfg)?;
+    let mut st = load(c, cfg)?;
+    for t in runs {
+        if t.is_empty() {
+            continue;
+        }
+        let id = st.free_id()?;
+        let seg = build(id, s.pgsz, &t, false);
+        write_segment(c, cfg, id, &seg)?;
+        if st.levels.is_empty() {
+            st.levels.push(Level::default());
+        }
+        st.levels[0].segs.push(Seg { id, first: 1, last: seg.pages });
+        st.counter += u64::from(seg.pages);
+        let mut l = 0;
+        while l < st.levels.len() {
+            if st.levels[l].segs.len() >= s.crisismerge {
+                merge_level(c, cfg, &mut st, l, s.pgsz)?;
+            }
+            l += 1;
+        }
+    }
+    store(c, cfg, &st)
+}
+
+fn read_segs(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<Vec<Terms>> {
+    let data = cfg.shadow("data");
+    segs.iter().rev().map(|s| segread::read(c, &data, *s)).collect()
+}
+
+/// Merge level `l` whole into one segment at the end of level `l + 1`.
+fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, pgsz: usize) -> Result<()> {
+    let segs = st.levels[l].segs.clone();
+    let oldest = st.levels[l + 1..].iter().all(|x| x.segs.is_empty());
+    let merged = merge(read_segs(c, cfg, &segs)?, oldest);
+    let id = st.free_id()?;
+    if st.levels.len() <= l + 1 {
+        st.levels.push(Level::default());
+    }
+    if !merged.is_empty() {
+        let seg = build(id, pgsz, &merged, true);
+        write_segment(c, cfg, id, &seg)?;
+        st.levels[l + 1].segs.push(Seg { id, first: 1, last: seg.pages });
+    }
+    for s in &segs {
+        drop_segment(c, cfg, s.id)?;
+    }
+    st.levels[l].segs.clear();
+    st.levels[l].merging = 0;
+    Ok(())
+}
+
+/// 'optimize': everything into one segment, on the level after the
+/// highest one in use.
+pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
+    let s = settings(c, cfg)?;
+    let mut st = load(c, cfg)?;
+    if st.nseg() <= 1 && st.levels.iter().all(|l| l.merging == 0) {
+        return Ok(());
+    }
+    let all: Vec<Seg> = st.levels.iter().rev().flat_map(|l| l.segs.iter().copied()).collect();
+    let merged = merge(read_segs(c, cfg, &all)?, true);
+    let top = st.levels.iter().rposition(|l| !l.segs.is_empty()).unwrap_or(0);
+    let out_level = (top + 1).min(63);
+    let id = st.free_id()?;
+    for s in &all {
+        drop_segment(c, cfg, s.id)?;
+    }
+    let mut levels = vec![Level::default(); out_level + 1];
+    if !merged.is_empty() {
+        let seg = build(id, s.pgsz, &merged, true);
+        write_segment(c, cfg, id, &seg)?;
+        levels[out_level].segs.push(Seg { id, first: 1, last: seg.pages });
+    }
+    st.levels = levels;
+    store(c, cfg, &st)
+}
+
+/// 'merge', `n`: merge whole levels holding at least `usermerge`
+/// segments (any two when `n` is negative, after moving all segments to
+/// one level, as the documentation describes). Returns whether work
+/// was done.
+pub fn user_merge(c: &mut Connection, cfg: &Config, n: i64) -> Result<bool> {
+    if n < 0 {
+        let st = load(c, cfg)?;
+        if st.nseg() < 2 {
+            return Ok(false);
+        }
+        optimize(c, cfg)?;
+        return Ok(true);
+    }
+    let s = settings(c, cfg)?;
+    let mut st = load(c, cfg)?;
+    let mut did = false;
+    let mut l = 0;
+    while l < st.levels.len() {
+        if st.levels[l].segs.len() >= s.usermerge || st.levels[l].merging > 0 {
+            merge_level(c, cfg, &mut st, l, s.pgsz)?;
+            did = true;
+        }
+        l += 1;
+    }
+    if did {
+        store(c, cfg, &st)?;
+    }
+    Ok(did)
+}
+
+/// The whole index as one set of doclists (deletes applied).
+pub fn read_all(c: &mut Connection, cfg: &Config) -> Result<Terms> {
+    let st = load(c, cfg)?;
+    let segs: Vec<Seg> = st.levels.iter().rev().flat_map(|l| l.segs.iter().copied()).collect();
+    Ok(merge(read_segs(c, cfg, &segs)?, true))
+}
+
+/// Empty the index (the structure keeps its cookie).
+pub fn clear(c: &mut Connection, cfg: &Config) -> Result<()> {
+    let st = load(c, cfg)?;
+    exec(c, &format!("DELETE FROM {} WHERE id > 10", cfg.shadow("data")), &[])?;
+    exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
+    store(c, cfg, &Structure { cookie: st.cookie, counter: 0, levels: Vec::new() })
+}
+
+/// The averages record: rows, then tokens per column.
+pub fn averages(c: &mut Connection, cfg: &Config) -> Result<(i64, Vec<i64>)> {
+    let r = rows(c, &format!("SELECT block FROM {} WHERE id = 1", cfg.shadow("data")))?;
+    let mut cols = vec![0i64; cfg.columns.len()];
+    let b = match r.first().map(|r| &r[0]) {
+        Some(Value::Blob(b)) => b.clone(),
+        _ => Vec::new(),
+    };
+    if b.is_empty() {
+        return Ok((0, cols));
+    }
+    let (n, mut i) = get(&b, 0)?;
+    for col in cols.iter_mut() {
+        if i >= b.len() {
+            break;
+        }
+        let (v, j) = get(&b, i)?;
+        *col = v as i64;
+        i = j;
+    }
+    Ok((n as i64, cols))
+}
+
+/// Store the averages record.
+pub fn set_averages(c: &mut Connection, cfg: &Config, n: i64, cols: &[i64]) -> Result<()> {
+    let mut b = Vec::new();
+    put(&mut b, n as u64);
+    for v in cols {
+        put(&mut b, *v as u64);
+    }
+    exec(c, &format!("REPLACE INTO {}(id, block) VALUES(1, ?)", cfg.shadow("data")), &[Value::Blob(b)])
+}
+
+/// Bump the configuration cookie (after a `%_config` change).
+pub fn bump_cookie(c: &mut Connection, cfg: &Config) -> Result<()> {
+    let mut st = load(c, cfg)?;
+    st.cookie = st.cookie.wrapping_add(1);
+    store(c, cfg, &st)
+}

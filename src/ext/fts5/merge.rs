@@ -1,0 +1,36 @@
+//! # Merging segments
+//!
+//! Segments are merged whole: their terms' doclists are combined, the
+//! newest entry for a rowid winning (an entry with the delete flag hides
+//! the row's entries in older segments). When no older data remains
+//! below the output, the delete flags have nothing left to hide and are
+//! dropped, with entries that were only deletes.
+//!
+//! Invariant: inputs are given newest first.
+
+use super::codec::Terms;
+
+/// Merge `inputs` (newest first). `oldest`: nothing older than the
+/// inputs exists.
+pub fn merge(inputs: Vec<Terms>, oldest: bool) -> Terms {
+    let mut it = inputs.into_iter();
+    let mut out = it.next().unwrap_or_default();
+    for older in it {
+        for (term, dl) in older {
+            let o = out.entry(term).or_default();
+            for (rowid, e) in dl {
+                o.entry(rowid).or_insert(e);
+            }
+        }
+    }
+    if oldest {
+        for dl in out.values_mut() {
+            dl.retain(|_, e| {
+                e.delete = false;
+                !e.poslist.is_empty()
+            });
+        }
+        out.retain(|_, dl| !dl.is_empty());
+    }
+    out
+}

@@ -1,0 +1,135 @@
+//! # Reading a segment back into memory
+//!
+//! Walks a segment's leaf pages in order and rebuilds its terms and
+//! doclists (the inverse of `segwrite.rs`): the page header gives the
+//! offset of the first rowid not preceded by a term and the end of the
+//! page body; the footer the offsets of the terms that start on the
+//! page. A position list may continue on the next page(s). Doclist
+//! indexes are not needed for a full read and are ignored.
+//!
+//! Invariant: the result is exactly what was written: for every term
+//! its doclist in rowid order, entries with their delete flags.
+
+use super::codec::{get, Doclist, Entry, Terms};
+use super::shadow::rows;
+use super::structure::{leaf_id, Seg};
+use crate::connection::Connection;
+use crate::error::{Error, Result};
+use crate::value::Value;
+
+/// The pages of `seg`, in order.
+fn pages(c: &mut Connection, data: &str, seg: Seg) -> Result<Vec<Vec<u8>>> {
+    let sql = format!("SELECT id, block FROM {data} WHERE id >= {} AND id <= {} ORDER BY id", leaf_id(seg.id, seg.first), leaf_id(seg.id, seg.last));
+    let mut out = Vec::new();
+    for (k, r) in rows(c, &sql)?.into_iter().enumerate() {
+        match (&r[0], &r[1]) {
+            (Value::Integer(id), Value::Blob(b)) if *id == leaf_id(seg.id, seg.first + k as u32) => out.push(b.clone()),
+            _ => return Err(Error::corrupt()),
+        }
+    }
+    if out.len() as u64 != u64::from(seg.last - seg.first) + 1 {
+        return Err(Error::corrupt());
+    }
+    Ok(out)
+}
+
+/// Read the whole segment.
+pub fn read(c: &mut Connection, data: &str, seg: Seg) -> Result<Terms> {
+    decode(&pages(c, data, seg)?, seg.first > 1)
+}
+
+/// Decode consecutive leaf pages. `partial`: the first page may begin
+/// inside a doclist whose start was merged away; that part is skipped.
+pub fn decode(pages: &[Vec<u8>], partial: bool) -> Result<Terms> {
+    let mut out = Terms::new();
+    let mut term: Option<Vec<u8>> = None;
+    let mut dl = Doclist::new();
+    // An entry whose position list continues on the next page.
+    let mut open: Option<(i64, Entry, usize)> = None;
+    let mut last = 0i64;
+    for (k, page) in pages.iter().enumerate() {
+        if page.len() < 4 {
+            return Err(Error::corrupt());
+        }
+        let first_rowid = usize::from(u16::from_be_bytes([page[0], page[1]]));
+        let size = usize::from(u16::from_be_bytes([page[2], page[3]]));
+        if size < 4 || size > page.len() {
+            return Err(Error::corrupt());
+        }
+        let mut offs = Vec::new();
+        let (mut j, mut acc) = (size, 0usize);
+        while j < page.len() {
+            let (v, n) = get(page, j)?;
+            acc += v as usize;
+            offs.push(acc);
+            j = n;
+        }
+        let mut i = 4;
+        if k == 0 && partial {
+            i = offs.first().copied().unwrap_or(size);
+        }
+        if let Some((rowid, mut e, need)) = open.take() {
+            let n = need.min(size - i);
+            e.poslist.extend_from_slice(&page[i..i + n]);
+            i += n;
+            if n < need {
+                open = Some((rowid, e, need - n));
+                continue;
+            }
+            dl.insert(rowid, e);
+        }
+        let mut absolute = false;
+        let mut next_term = offs.iter().position(|&o| o >= i);
+        while i < size {
+            if let Some(t) = next_term.filter(|&t| offs[t] == i) {
+                if let Some(old) = term.take() {
+                    out.insert(old, std::mem::take(&mut dl));
+                }
+                let new = if t == 0 {
+                    let (n, j) = get(page, i)?;
+                    let b = page.get(j..j + n as usize).ok_or_else(Error::corrupt)?;
+                    i = j + n as usize;
+                    b.to_vec()
+                } else {
+                    let (sh, j) = get(page, i)?;
+                    let (n, j) = get(page, j)?;
+                    let prev = out.keys().next_back().ok_or_else(Error::corrupt)?;
+                    let mut b = prev.get(..sh as usize).ok_or_else(Error::corrupt)?.to_vec();
+                    b.extend_from_slice(page.get(j..j + n as usize).ok_or_else(Error::corrupt)?);
+                    i = j + n as usize;
+                    b
+                };
+                term = Some(new);
+                absolute = true;
+                next_term = if t + 1 < offs.len() { Some(t + 1) } else { None };
+                continue;
+            }
+            if term.is_none() {
+                return Err(Error::corrupt());
+            }
+            let (v, j) = get(page, i)?;
+            let rowid = if absolute || i == first_rowid { v as i64 } else { last.wrapping_add(v as i64) };
+            absolute = false;
+            last = rowid;
+            let (sz, j) = get(page, j)?;
+            let need = (sz >> 1) as usize;
+            let e = Entry { delete: sz & 1 == 1, poslist: Vec::new() };
+            let n = need.min(size.saturating_sub(j));
+            let mut e = e;
+            e.poslist.extend_from_slice(&page[j..j + n]);
+            i = j + n;
+            if n < need {
+                open = Some((rowid, e, need - n));
+            } else {
+                dl.insert(rowid, e);
+            }
+        }
+    }
+    if open.is_some() {
+        return Err(Error::corrupt());
+    }
+    if let Some(t) = term {
+        out.insert(t, dl);
+    }
+    Ok(out)
+}
