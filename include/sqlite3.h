@@ -14,6 +14,7 @@
 **                      that is waiting for I/O
 **   SQLITE_OPEN_ASYNC  sqlite3_open_v2 flag: sqlite3_step never blocks
 **   sqlite3_io_poll()  wait for an async connection's I/O
+**   sqlite3_io_ready() which async connections to step after a poll
 **   sqlite3_io_fd()    descriptor to wait on in an event loop
 */
 
@@ -1708,10 +1709,50 @@ int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
  of the thread that submitted them, and interrupts that thread's sleep to
  run it. Treat `EINTR` as a wakeup: poll, step, and sleep again.
 
+ Under `RINGLITE_IO_DELAY` (simulated slow storage) the descriptor is an
+ epoll instance watching a timer set to the next read's deadline and the
+ ring's eventfd: the same rules apply.
+
  Returns -1 when there is none: blocking connections, and async ones
  where no ring could be set up (they then never answer `SQLITE_IO`).
  */
 int sqlite3_io_fd(sqlite3 *db);
+
+/*
+ ringlite extension: which async connections to step after a poll.
+ Writes into `aDb` up to `nDb` connections of the calling thread whose
+ I/O requests finished since they were last reported, oldest first, and
+ takes them off the thread's ready list; returns how many it wrote (0
+ when none is ready), or -1 for a bad argument (`db` not an open
+ connection, `nDb` negative, `aDb` NULL with `nDb` positive).
+
+ A runtime serving many tenants on one thread steps only these
+ connections' suspended statements after `sqlite3_io_poll`, instead of
+ every statement that answered `SQLITE_IO`: the cost of a poll and of
+ this call is that of the requests that finished, not of the number of
+ idle connections. A loop looks like:
+
+ ```c
+ sqlite3_io_poll(any, -1);            // submit, wait for a completion
+ sqlite3 *ready[64]; int n;
+ while ((n = sqlite3_io_ready(any, ready, 64)) > 0)
+   for (int i = 0; i < n; i++) step_suspended_statements_of(ready[i]);
+ ```
+
+ `db` names the thread's ready list: any async connection opened on the
+ same thread gives the same answer (the list holds every async
+ connection opened on that thread, as the I/O ring does). A connection
+ is reported once however many of its requests finished, and again
+ after a later request finishes. A statement that answered `SQLITE_IO`
+ with none of its connection's requests in flight (it will retry at
+ once) reports its connection straight away. So a wakeup is never lost,
+ but one may be spurious: a statement stepped then answers `SQLITE_IO`
+ again at once, without running. Connections closed (or made zombies by
+ `sqlite3_close_v2`) are no longer reported. Blocking connections are
+ never on the list; with them (or where async connections fell back to
+ blocking I/O) it returns 0.
+ */
+int sqlite3_io_ready(sqlite3 *db, sqlite3 **aDb, int nDb);
 
 /*
  Deprecated; a no-op in SQLite too.

@@ -370,6 +370,25 @@ impl Connection {
         self.state.io.backend().event_fd()
     }
 
+    /// Name this connection in readiness reports ([`Connection::io_ready`]):
+    /// once tagged (non-zero), the connection is reported after a request
+    /// of one of its statements finishes. 0 stops the reports. Blocking
+    /// connections are never reported.
+    pub fn set_io_tag(&self, tag: usize) {
+        self.io_notify.set_tag(tag);
+    }
+
+    /// `sqlite3_io_ready`: take up to `max` connections of this thread's
+    /// ready set (every async connection opened on the thread that opened
+    /// this one) whose requests finished since they were last taken,
+    /// appending their tags to `out`; returns how many. After a poll, step
+    /// the suspended statements of those connections only: the others'
+    /// would answer `StepResult::Io` again. Costs what is taken, not the
+    /// number of idle connections (see [`crate::io::notify`]).
+    pub fn io_ready(&self, out: &mut Vec<usize>, max: usize) -> usize {
+        self.io_notify.ready_set().map_or(0, |r| r.take(out, max))
+    }
+
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
         let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
@@ -449,7 +468,11 @@ impl Connection {
             collation_order: Vec::new(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
-            io_notify: crate::io::notify::IoNotify::new(),
+            io_notify: if flags.has(OpenFlags::ASYNC) {
+                crate::io::notify::IoNotify::with_ready(crate::io::notify::thread_ready_set())
+            } else {
+                crate::io::notify::IoNotify::new()
+            },
             limits: LIMIT_DEFAULTS,
             trace: None,
             authorizer: None,
@@ -1009,6 +1032,9 @@ impl Connection {
     /// Close: finish the transaction (rolled back if open) and release
     /// files. The C ABI refuses earlier if statements are still open.
     pub fn close(&mut self) -> Result<()> {
+        // Requests still in flight may outlive the connection: they must
+        // not report it ready once it is gone.
+        self.io_notify.set_tag(0);
         let io = self.state.io.clone();
         if self.state.writing() {
             self.state.fire_rollback_hook();
@@ -1065,6 +1091,13 @@ const TRACE_STMT: u32 = 1;
 const TRACE_PROFILE: u32 = 2;
 /// `SQLITE_TRACE_ROW`.
 const TRACE_ROW: u32 = 4;
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        // (As in `close`: in-flight requests must not report it.)
+        self.io_notify.set_tag(0);
+    }
+}
 
 impl Statement {
     fn new(sql: String, program: Program) -> Statement {
@@ -1159,6 +1192,13 @@ impl Statement {
         self.io_notify = IoNotify::install(previous).filter(|n| Arc::ptr_eq(n, &conn.io_notify));
         if let Ok(StepResult::Io) = r {
             self.io_wait = Some(seen);
+            // Suspended with nothing of the connection in flight (a
+            // request the VM will retry at once): no completion will
+            // report it, so report it now, or a scheduler stepping only
+            // ready connections would never step it again.
+            if conn.io_notify.in_flight() == 0 {
+                conn.io_notify.mark_ready();
+            }
         }
         r
     }

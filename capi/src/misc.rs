@@ -2,7 +2,7 @@
 //!
 //! Row counts, autocommit and transaction state, interrupt, limits, sleep,
 //! randomness, client data, and ringlite's async I/O extension
-//! (`sqlite3_io_poll`, `sqlite3_io_fd`).
+//! (`sqlite3_io_poll`, `sqlite3_io_ready`, `sqlite3_io_fd`).
 
 use crate::consts::*;
 use crate::error::misuse;
@@ -435,11 +435,67 @@ pub unsafe extern "C" fn sqlite3_io_poll(db: *mut sqlite3, timeout_ms: c_int) ->
 /// of the thread that submitted them, and interrupts that thread's sleep to
 /// run it. Treat `EINTR` as a wakeup: poll, step, and sleep again.
 ///
+/// Under `RINGLITE_IO_DELAY` (simulated slow storage) the descriptor is an
+/// epoll instance watching a timer set to the next read's deadline and the
+/// ring's eventfd: the same rules apply.
+///
 /// Returns -1 when there is none: blocking connections, and async ones
 /// where no ring could be set up (they then never answer `SQLITE_IO`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_io_fd(db: *mut sqlite3) -> c_int {
     ffi_guard!(-1, { conn_value(db, -1, |c| c.io_fd().unwrap_or(-1)) })
+}
+
+/// ringlite extension: which async connections to step after a poll.
+/// Writes into `aDb` up to `nDb` connections of the calling thread whose
+/// I/O requests finished since they were last reported, oldest first, and
+/// takes them off the thread's ready list; returns how many it wrote (0
+/// when none is ready), or -1 for a bad argument (`db` not an open
+/// connection, `nDb` negative, `aDb` NULL with `nDb` positive).
+///
+/// A runtime serving many tenants on one thread steps only these
+/// connections' suspended statements after `sqlite3_io_poll`, instead of
+/// every statement that answered `SQLITE_IO`: the cost of a poll and of
+/// this call is that of the requests that finished, not of the number of
+/// idle connections. A loop looks like:
+///
+/// ```c
+/// sqlite3_io_poll(any, -1);            // submit, wait for a completion
+/// sqlite3 *ready[64]; int n;
+/// while ((n = sqlite3_io_ready(any, ready, 64)) > 0)
+///   for (int i = 0; i < n; i++) step_suspended_statements_of(ready[i]);
+/// ```
+///
+/// `db` names the thread's ready list: any async connection opened on the
+/// same thread gives the same answer (the list holds every async
+/// connection opened on that thread, as the I/O ring does). A connection
+/// is reported once however many of its requests finished, and again
+/// after a later request finishes. A statement that answered `SQLITE_IO`
+/// with none of its connection's requests in flight (it will retry at
+/// once) reports its connection straight away. So a wakeup is never lost,
+/// but one may be spurious: a statement stepped then answers `SQLITE_IO`
+/// again at once, without running. Connections closed (or made zombies by
+/// `sqlite3_close_v2`) are no longer reported. Blocking connections are
+/// never on the list; with them (or where async connections fell back to
+/// blocking I/O) it returns 0.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_io_ready(db: *mut sqlite3, aDb: *mut *mut sqlite3, nDb: c_int) -> c_int {
+    ffi_guard!(-1, {
+        let Some(d) = db_ref(db) else {
+            return -1;
+        };
+        if nDb < 0 || (aDb.is_null() && nDb > 0) {
+            return -1;
+        }
+        let _g = d.lock.lock();
+        let mut tags = Vec::with_capacity((nDb as usize).min(1024));
+        let n = d.with_conn(|c| c.io_ready(&mut tags, nDb as usize)).unwrap_or(0);
+        debug_assert_eq!(n, tags.len());
+        for (i, t) in tags.into_iter().enumerate() {
+            *aDb.add(i) = t as *mut sqlite3;
+        }
+        n as c_int
+    })
 }
 
 /// ringlite extension: what `sqlite3_step` on a connection opened with

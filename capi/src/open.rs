@@ -46,6 +46,10 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     let raw = Box::into_raw(db);
     *pp_db = raw;
     let d = &*raw;
+    // Async connections are reported by sqlite3_io_ready under their handle.
+    if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
+        c.set_io_tag(raw as usize);
+    }
     match err {
         None => {
             set_error(d, SQLITE_OK, None);
@@ -156,6 +160,11 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
             // backups still alive keep working on the engine connection,
             // which `free_db` closes when the last of them is gone.
             crate::trace::connection_closes(db);
+            // Closed for the application: sqlite3_io_ready no longer
+            // reports it.
+            if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
+                c.set_io_tag(0);
+            }
             d.magic.store(DB_ZOMBIE, Ordering::Release);
             return SQLITE_OK;
         }

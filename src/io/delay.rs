@@ -17,6 +17,11 @@
 //! completion is returned unchanged): their cost is paid at the sync,
 //! where durable storage pays it.
 //!
+//! An application sleeping in its own event loop gets a descriptor
+//! ([`IoBackend::event_fd`], `sqlite3_io_fd`) that becomes readable when a
+//! deadline passes or the inner backend has completions (see
+//! [`super::wake_fd`]), as an io_uring backend's eventfd does.
+//!
 //! Invariants: every delayed request sits in the shared `pending` list
 //! until it is finished, exactly once, by [`DelayBackend::poll`]; the
 //! inner completion's result (buffer included) moves to the outer one
@@ -64,7 +69,15 @@ struct Pending {
     outer: Completion,
 }
 
-type Queue = Arc<Mutex<Vec<Pending>>>;
+/// The pending requests and the descriptor woken at their deadlines,
+/// shared by the backend and its files.
+#[derive(Default)]
+struct Shared {
+    pending: Mutex<Vec<Pending>>,
+    wake: super::wake_fd::WakeFd,
+}
+
+type Queue = Arc<Shared>;
 
 /// The wrapper backend.
 pub struct DelayBackend {
@@ -90,7 +103,7 @@ impl DelayBackend {
     /// deadline with whether any remaining inner request is still running.
     fn reap(&self) -> (usize, Option<Instant>, bool) {
         let now = Instant::now();
-        let mut queue = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        let mut queue = self.pending.pending.lock().unwrap_or_else(|p| p.into_inner());
         let mut finished = 0;
         let mut next: Option<Instant> = None;
         let mut inner_busy = false;
@@ -124,8 +137,10 @@ impl DelayFile {
             return inner;
         }
         let outer = Completion::new();
-        let p = Pending { deadline: Instant::now() + delay, inner, outer: outer.clone() };
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+        let deadline = Instant::now() + delay;
+        let p = Pending { deadline, inner, outer: outer.clone() };
+        self.pending.pending.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+        self.pending.wake.arm_before(deadline);
         outer
     }
 }
@@ -208,7 +223,20 @@ impl IoBackend for DelayBackend {
         self.inner.full_path(path)
     }
 
+    fn event_fd(&self) -> Option<i32> {
+        self.pending.wake.fd(|| self.inner.event_fd())
+    }
+
     fn poll(&self, timeout: Option<Duration>) -> Result<usize> {
+        let (n, next) = self.poll_inner(timeout)?;
+        self.pending.wake.rearm(n > 0, next);
+        Ok(n)
+    }
+}
+
+impl DelayBackend {
+    /// [`IoBackend::poll`], also returning the earliest deadline left.
+    fn poll_inner(&self, timeout: Option<Duration>) -> Result<(usize, Option<Instant>)> {
         let until = timeout.map(|t| Instant::now() + t);
         loop {
             // Submit what the inner backend has queued and reap what it has.
@@ -217,11 +245,11 @@ impl IoBackend for DelayBackend {
             let reaped = self.inner.poll(Some(Duration::ZERO))?;
             let (finished, next, inner_busy) = self.reap();
             if finished + reaped > 0 {
-                return Ok(finished + reaped);
+                return Ok((finished + reaped, next));
             }
             let now = Instant::now();
             if until.is_some_and(|u| u <= now) {
-                return Ok(0);
+                return Ok((0, next));
             }
             let deadline = match next {
                 Some(d) => d,
@@ -230,7 +258,7 @@ impl IoBackend for DelayBackend {
                 None if inner_busy => now + Duration::from_millis(1),
                 // Nothing of ours in flight: whatever the inner backend
                 // has (writes, truncates) is its business.
-                None => return self.inner.poll(timeout),
+                None => return Ok((self.inner.poll(timeout)?, None)),
             };
             let wake = until.map_or(deadline, |u| u.min(deadline));
             let wait = wake.saturating_duration_since(now);
@@ -281,5 +309,22 @@ mod tests {
         }
         assert!(t.elapsed() >= delays.sync);
         s.take().unwrap();
+    }
+
+    #[test]
+    fn event_fd_wakes_a_sleeper_when_a_read_is_due() {
+        let inner: Arc<dyn IoBackend> = Arc::new(MemoryBackend::new());
+        let b = DelayBackend::new(inner, Delays { read: Duration::from_millis(2), sync: Duration::ZERO });
+        let fd = b.event_fd().expect("a descriptor");
+        let f = b.open("/delay-fd-test.db", OpenOptions { create: true, ..OpenOptions::default() }).unwrap();
+        f.write(0, Buffer::from_vec(vec![1u8; 16])).unwrap();
+        let r = f.read(0, Buffer::zeroed(16)).unwrap();
+        assert!(crate::io::wake_fd::readable_within(fd, 5000), "readable once the deadline passed");
+        assert!(!r.is_done(), "finished only by a poll");
+        assert_eq!(b.poll(Some(Duration::ZERO)).unwrap(), 1);
+        assert!(r.is_done());
+        // Nothing left: after one more empty poll it is not readable.
+        assert_eq!(b.poll(Some(Duration::ZERO)).unwrap(), 0);
+        assert!(!crate::io::wake_fd::readable_within(fd, 0));
     }
 }

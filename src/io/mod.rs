@@ -46,6 +46,7 @@ pub mod sibling;
 pub mod sim;
 pub mod sync;
 pub mod uring;
+pub mod wake_fd;
 pub mod zeros;
 
 pub use buffer::Buffer;
