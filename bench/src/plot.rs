@@ -15,7 +15,8 @@ const PANEL_H: f64 = 300.0;
 const MARGIN_L: f64 = 70.0;
 const MARGIN_B: f64 = 45.0;
 const MARGIN_T: f64 = 30.0;
-const COLORS: [(&str, &str); 3] = [("sqlite threads", "#1f77b4"), ("ringlite threads", "#d62728"), ("ringlite async", "#2ca02c")];
+const COLORS: [(&str, &str); 4] =
+    [("sqlite threads", "#1f77b4"), ("ringlite threads", "#d62728"), ("ringlite async", "#2ca02c"), (crate::tenants::PAPER, "#9467bd")];
 
 /// Write `path.svg` and, if possible, `path.png`; returns the files made.
 pub fn write(points: &[Point], path: &Path) -> Vec<String> {

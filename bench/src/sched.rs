@@ -11,10 +11,19 @@
 //! - [`threads`]: one OS thread per tenant, blocking engine calls (real
 //!   SQLite, or ringlite without `ASYNC`);
 //! - [`async_tenants`]: ringlite connections opened with `OpenFlags::ASYNC`,
-//!   all tenants as state machines over a few threads. A tenant runs at
-//!   most [`STEPS_PER_TURN`] steps per turn (as in the seed paper) and
-//!   yields as soon as a step returns `StepResult::Io`. After a pass over
-//!   its tenants the thread polls its I/O ring: without waiting if some
+//!   all tenants as state machines over a few threads, turns as [`Turns`]
+//!   says:
+//!   - [`Turns::UntilIo`] (the default): a tenant's turn runs its
+//!     operation until it completes or a step returns `StepResult::Io`
+//!     (or, with a quantum, until the quantum has passed: a long scan
+//!     then lets the others run). A suspended tenant is stepped again
+//!     only once `Connection::io_ready` (`sqlite3_io_ready`) names it, so
+//!     a pass costs the tenants that can run, not every tenant.
+//!   - [`Turns::Paper`]: the seed paper's configuration, kept for
+//!     comparison: at most [`STEPS_PER_TURN`] steps per turn, and every
+//!     unfinished tenant is stepped on every pass, waiting or not.
+//!
+//!   After a pass the thread polls its I/O ring: without waiting if some
 //!   tenant could go on, blocking until a completion if all wait for I/O.
 //!
 //! Invariant: the tenants of one scheduler thread were all opened on that
@@ -31,6 +40,25 @@ use std::time::{Duration, Instant};
 
 /// Steps a tenant may run per scheduler turn (the seed paper's ten).
 pub const STEPS_PER_TURN: usize = 10;
+
+/// How the async scheduler shares a thread between its tenants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turns {
+    /// The seed paper's: [`STEPS_PER_TURN`] steps per turn, every tenant
+    /// stepped on every pass.
+    Paper,
+    /// Until the operation completes or suspends on I/O, or the quantum
+    /// (if any) has passed; suspended tenants wait for `io_ready`.
+    UntilIo {
+        /// Longest turn of a tenant whose statement keeps producing rows.
+        quantum: Option<Duration>,
+    },
+}
+
+impl Turns {
+    /// The default: no step limit, a 50 µs quantum.
+    pub const DEFAULT: Turns = Turns::UntilIo { quantum: Some(Duration::from_micros(50)) };
+}
 
 /// A value bound to a statement parameter.
 #[derive(Debug, Clone)]
@@ -241,7 +269,7 @@ enum TurnEnd {
 
 /// All tenants as state machines over `threads` threads (tenant `i` on
 /// thread `i % threads`), with async ringlite connections.
-pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, threads: usize) -> R<Run> {
+pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, threads: usize, turns: Turns) -> R<Run> {
     let threads = threads.clamp(1, files.len().max(1));
     let mut per_thread: Vec<Vec<(PathBuf, Vec<Op>)>> = (0..threads).map(|_| Vec::new()).collect();
     for (i, (f, p)) in files.iter().cloned().zip(plans).enumerate() {
@@ -265,7 +293,10 @@ pub fn async_tenants(files: &[PathBuf], setup: &Setup, plans: Vec<Vec<Op>>, thre
                 let process0 = process_cpu();
                 let wait0 = thread_run_delay();
                 let start = Instant::now();
-                let result = schedule(&mut tenants, &mut h);
+                let result = match turns {
+                    Turns::Paper => schedule(&mut tenants, &mut h),
+                    Turns::UntilIo { quantum } => schedule_ready(&mut tenants, &mut h, quantum),
+                };
                 let end = Instant::now();
                 let cpu = thread_cpu().saturating_sub(cpu0);
                 let process = process_cpu().saturating_sub(process0);
@@ -325,7 +356,108 @@ fn open_async(mine: Vec<(PathBuf, Vec<Op>)>, setup: &Setup) -> R<Vec<Tenant>> {
     Ok(tenants)
 }
 
-/// Round-robin over the tenants until every plan is done.
+/// [`Turns::UntilIo`]: a queue of the tenants that can run; a tenant
+/// that suspends leaves it until `io_ready` names its connection.
+fn schedule_ready(tenants: &mut [Tenant], h: &mut Histogram<u64>, quantum: Option<Duration>) -> R<()> {
+    for (i, t) in tenants.iter().enumerate() {
+        t.db.conn.set_io_tag(i + 1);
+    }
+    let mut runnable: std::collections::VecDeque<usize> = (0..tenants.len()).filter(|&i| !tenants[i].plan.is_empty()).collect();
+    let mut suspended = vec![false; tenants.len()];
+    let mut waiting = 0usize;
+    let mut ready = Vec::new();
+    loop {
+        for _ in 0..runnable.len() {
+            let Some(i) = runnable.pop_front() else { break };
+            let t = &mut tenants[i];
+            match turn_until_io(t, h, quantum)? {
+                TurnEnd::Ready if t.next < t.plan.len() => runnable.push_back(i),
+                TurnEnd::Ready => {}
+                TurnEnd::Io => {
+                    suspended[i] = true;
+                    waiting += 1;
+                }
+            }
+        }
+        if waiting == 0 {
+            if runnable.is_empty() {
+                return Ok(());
+            }
+            continue;
+        }
+        let timeout = if runnable.is_empty() { -1 } else { 0 };
+        let conn = &tenants[0].db.conn;
+        conn.io_poll(timeout).map_err(|e| format!("io_poll: {e}"))?;
+        ready.clear();
+        conn.io_ready(&mut ready, usize::MAX);
+        for &tag in &ready {
+            let i = tag - 1;
+            if std::mem::take(&mut suspended[i]) {
+                waiting -= 1;
+                runnable.push_back(i);
+            }
+        }
+    }
+}
+
+/// One [`Turns::UntilIo`] turn: the current operation until it ends or
+/// suspends, or the quantum has passed.
+fn turn_until_io(t: &mut Tenant, h: &mut Histogram<u64>, quantum: Option<Duration>) -> R<TurnEnd> {
+    let began = quantum.map(|_| Instant::now());
+    let mut steps = 0u32;
+    loop {
+        let op = &t.plan[t.next];
+        let st = &mut t.stmts[op.stmt];
+        if t.started.is_none() {
+            t.started = Some(Instant::now());
+            bind_op(st, op)?;
+        }
+        match st.step(&mut t.db.conn).map_err(|e| format!("ringlite async step: {e}"))? {
+            StepResult::Row => t.rows += 1,
+            StepResult::Io => return Ok(TurnEnd::Io),
+            StepResult::Done => {
+                finish_op(t, h)?;
+                return Ok(TurnEnd::Ready);
+            }
+        }
+        steps += 1;
+        // (The clock is read every 16 rows: a row costs well under the
+        // quantum's sixteenth.)
+        if let (Some(b), Some(q)) = (began, quantum) {
+            if steps % 16 == 0 && b.elapsed() >= q {
+                return Ok(TurnEnd::Ready);
+            }
+        }
+    }
+}
+
+fn bind_op(st: &mut ringlite::Statement, op: &Op) -> R<()> {
+    for (i, b) in op.binds.iter().enumerate() {
+        let v = match b {
+            Bind::Int(v) => Value::Integer(*v),
+            Bind::Text(s) => Value::text(s.as_str()),
+        };
+        st.bind(i + 1, v).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The current operation returned `Done`: record it, check its rows, go
+/// to the next.
+fn finish_op(t: &mut Tenant, h: &mut Histogram<u64>) -> R<()> {
+    let op = &t.plan[t.next];
+    let started = t.started.take().unwrap_or_else(Instant::now);
+    h.saturating_record(started.elapsed().as_nanos() as u64);
+    t.stmts[op.stmt].reset(&mut t.db.conn);
+    if t.rows != op.rows {
+        return Err(format!("ringlite async: {} rows instead of {}", t.rows, op.rows));
+    }
+    t.rows = 0;
+    t.next += 1;
+    Ok(())
+}
+
+/// [`Turns::Paper`]: round-robin over the tenants until every plan is done.
 fn schedule(tenants: &mut [Tenant], h: &mut Histogram<u64>) -> R<()> {
     loop {
         let mut live = false;
@@ -350,33 +482,20 @@ fn schedule(tenants: &mut [Tenant], h: &mut Histogram<u64>) -> R<()> {
     }
 }
 
-/// One turn: at most STEPS_PER_TURN steps, stopping at I/O.
+/// One [`Turns::Paper`] turn: at most STEPS_PER_TURN steps, stopping at I/O.
 fn turn(t: &mut Tenant, h: &mut Histogram<u64>) -> R<TurnEnd> {
     for _ in 0..STEPS_PER_TURN {
         let op = &t.plan[t.next];
         let st = &mut t.stmts[op.stmt];
         if t.started.is_none() {
             t.started = Some(Instant::now());
-            for (i, b) in op.binds.iter().enumerate() {
-                let v = match b {
-                    Bind::Int(v) => Value::Integer(*v),
-                    Bind::Text(s) => Value::text(s.as_str()),
-                };
-                st.bind(i + 1, v).map_err(|e| e.to_string())?;
-            }
+            bind_op(st, op)?;
         }
         match st.step(&mut t.db.conn).map_err(|e| format!("ringlite async step: {e}"))? {
             StepResult::Row => t.rows += 1,
             StepResult::Io => return Ok(TurnEnd::Io),
             StepResult::Done => {
-                let started = t.started.take().unwrap_or_else(Instant::now);
-                h.saturating_record(started.elapsed().as_nanos() as u64);
-                st.reset(&mut t.db.conn);
-                if t.rows != op.rows {
-                    return Err(format!("ringlite async: {} rows instead of {}", t.rows, op.rows));
-                }
-                t.rows = 0;
-                t.next += 1;
+                finish_op(t, h)?;
                 return Ok(TurnEnd::Ready);
             }
         }

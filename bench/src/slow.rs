@@ -189,7 +189,7 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
             if wanted(workload, "ringlite async 1 thread") {
                 let files = copies(&base, dir, "ringlite-async", sz.tenants)?;
                 let before = ringlite::io::delay::counts();
-                let r = sched::async_tenants(&files, &setup, p.clone(), 1);
+                let r = sched::async_tenants(&files, &setup, p.clone(), 1, sched::Turns::DEFAULT);
                 results.push(("ringlite async 1 thread", r, delta(before, ringlite::io::delay::counts())));
             }
         }

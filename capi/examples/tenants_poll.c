@@ -1,8 +1,8 @@
 /* Many tenants, one thread, sqlite3_io_poll.
  *
  * Every tenant's connection is opened with SQLITE_OPEN_ASYNC; connections
- * of one thread share one I/O ring. The loop gives each tenant a turn of at
- * most 10 steps (see tenants.h), then polls the shared ring: without
+ * of one thread share one I/O ring. The loop gives each tenant a turn (its
+ * job until it ends or waits for I/O, see tenants.h), then polls the shared ring: without
  * waiting while some tenant can still run, and until at least one request
  * completes when every tenant is waiting for the disk. A poll through any
  * one connection reaps completions for all of them.
