@@ -370,6 +370,13 @@ impl Connection {
         self.state.io.backend().event_fd()
     }
 
+    /// `sqlite3_db_release_memory`: drop the clean cached pages of every
+    /// database of the connection (pages in use by a running statement
+    /// and uncommitted changes stay). Returns the bytes freed.
+    pub fn release_memory(&mut self) -> usize {
+        self.state.dbs.iter_mut().map(|d| d.btree.release_memory()).sum()
+    }
+
     /// Name this connection in readiness reports ([`Connection::io_ready`]):
     /// once tagged (non-zero), the connection is reported after a request
     /// of one of its statements finishes. 0 stops the reports. Blocking

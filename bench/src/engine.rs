@@ -126,6 +126,13 @@ impl Drop for Sqlite {
 }
 
 impl Sqlite {
+    /// `sqlite3_db_release_memory`.
+    pub fn release_memory(&self) {
+        unsafe {
+            ffi::sqlite3_db_release_memory(self.db);
+        }
+    }
+
     /// Column 0 of the current row fetched as a blob: its byte count.
     pub fn blob_len(&self, s: &SqliteStmt) -> usize {
         unsafe {

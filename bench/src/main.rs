@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|prepsplit|memory|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|openloop|idle|prepsplit|memory|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -26,6 +26,12 @@
 //! parts (parser crate, glue, compile, finalize) next to SQLite's whole
 //! prepare (not part of `all`).
 //!
+//! `openloop` is the open-loop multi-tenant benchmark (Poisson arrivals,
+//! latency from arrival; see [`openloop`]); `--counts` sets its tenant
+//! counts and `--set "loads=50,80;pools=2,8;secs=2;storage=cached;mix=read"`
+//! the rest. `idle` measures memory and open cost per idle tenant (see
+//! [`idle`]). Neither is part of `all`.
+//!
 //! `memory` runs each large-value step (a zero-blob of nearly 1 GB, a
 //! 100 MB random blob) in a child process and reports each engine's peak
 //! RSS (not part of `all`: it writes two 1 GB files).
@@ -37,7 +43,11 @@ mod data;
 mod engine;
 mod harness;
 mod heap;
+mod idle;
 mod memory;
+mod openloop;
+mod openloop_plot;
+mod openloop_run;
 mod plot;
 mod prepsplit;
 mod sched;
@@ -62,15 +72,16 @@ struct Args {
     only: Option<&'static str>,
     skip: Option<&'static str>,
     counts: Option<Vec<usize>>,
+    set: Option<String>,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|openloop|idle|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]");
     std::process::exit(2)
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, skip: None, counts: None };
+    let mut a = Args { suites: Vec::new(), quick: false, runs: None, out: None, only: None, skip: None, counts: None, set: None };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -79,8 +90,9 @@ fn parse_args() -> Args {
             "--only" => a.only = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--skip" => a.skip = Some(Box::leak(it.next().unwrap_or_else(|| usage()).into_boxed_str())),
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
+            "--set" => a.set = Some(it.next().unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" | "slow" | "prepsplit" | "memory" => a.suites.push(x),
+            "storage" | "sql" | "tenants" | "slow" | "openloop" | "idle" | "prepsplit" | "memory" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
@@ -149,6 +161,26 @@ fn main() {
                     format!("{md}\nPlot: {}\n", made.join(", "))
                 }
             }),
+            "openloop" => {
+                let mut sz = openloop::Sizes::new(args.quick);
+                if let Some(c) = args.counts.clone().filter(|c| !c.is_empty()) {
+                    sz.counts = c;
+                }
+                match args.set.as_deref().map_or(Ok(()), |s| sz.set(s)) {
+                    Err(e) => Err(e),
+                    Ok(()) => openloop::run(&sz, dir.path()).map(|(points, md)| {
+                        any_failed |= points.iter().any(|p| p.result.is_err());
+                        let base = args.out.as_ref().map_or(PathBuf::from("openloop"), |o| o.with_file_name("openloop"));
+                        let made = if args.quick { Vec::new() } else { openloop_plot::write(&points, &base) };
+                        if made.is_empty() {
+                            md
+                        } else {
+                            format!("{md}\nPlots: {}\n", made.join(", "))
+                        }
+                    }),
+                }
+            }
+            "idle" => idle::run(args.quick, args.counts.clone(), dir.path()),
             "slow" => slow::run(args.quick, args.only, args.skip, dir.path()).map(|(failed, md)| {
                 any_failed |= failed;
                 md

@@ -25,17 +25,19 @@ pub fn write(points: &[Point], path: &Path) -> Vec<String> {
     let mut made = Vec::new();
     if std::fs::write(&svg_path, svg).is_ok() {
         made.push(svg_path.display().to_string());
-        let png = path.with_extension("png");
-        // rsvg-convert (Debian: librsvg2-bin) or ImageMagick, whichever runs.
-        let rsvg = || std::process::Command::new("rsvg-convert").arg("-o").arg(&png).arg(&svg_path).output();
-        let magick = || std::process::Command::new("convert").arg(&svg_path).arg(&png).output();
-        let ran = |r: std::io::Result<std::process::Output>| r.is_ok_and(|o| o.status.success()) && png.exists();
-        let ok = ran(rsvg()) || ran(magick());
-        if ok {
-            made.push(png.display().to_string());
-        }
+        made.extend(to_png(&svg_path));
     }
     made
+}
+
+/// Convert an SVG file to PNG beside it; the PNG's name if it worked.
+pub fn to_png(svg_path: &Path) -> Option<String> {
+    let png = svg_path.with_extension("png");
+    // rsvg-convert (Debian: librsvg2-bin) or ImageMagick, whichever runs.
+    let rsvg = || std::process::Command::new("rsvg-convert").arg("-o").arg(&png).arg(svg_path).output();
+    let magick = || std::process::Command::new("convert").arg(svg_path).arg(&png).output();
+    let ran = |r: std::io::Result<std::process::Output>| r.is_ok_and(|o| o.status.success()) && png.exists();
+    (ran(rsvg()) || ran(magick())).then(|| png.display().to_string())
 }
 
 fn render(points: &[Point]) -> String {

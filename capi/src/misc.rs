@@ -214,14 +214,17 @@ pub unsafe extern "C" fn sqlite3_db_cacheflush(arg0: *mut sqlite3) -> c_int {
     })
 }
 
+/// Frees the connection's clean cached pages (those no running statement
+/// holds; uncommitted changes stay), as SQLite does.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_release_memory(arg0: *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if db_ref(arg0).is_some() {
-            SQLITE_OK
-        } else {
-            misuse()
-        }
+        let Some(d) = db_ref(arg0) else {
+            return misuse();
+        };
+        let _g = d.lock.lock();
+        let _ = d.with_conn(|c| c.release_memory());
+        SQLITE_OK
     })
 }
 

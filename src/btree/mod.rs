@@ -591,6 +591,10 @@ impl Btree {
     pub fn cache_size(&self) -> i64 {
         self.pager.cache_size()
     }
+    /// Drop the clean, unpinned cached pages; the bytes freed.
+    pub fn release_memory(&mut self) -> usize {
+        self.pager.release_memory()
+    }
     /// Set `PRAGMA cache_size` (pages if positive, KiB if negative).
     pub fn set_cache_size(&mut self, n: i64) {
         self.pager.set_cache_size(n)

@@ -223,6 +223,38 @@ impl PageCache {
         std::mem::take(&mut p.data)
     }
 
+    /// `sqlite3_db_release_memory`: drop every clean, unpinned page and
+    /// the spare buffers, and give back the slot and index memory they
+    /// held. Dirty and pinned pages stay (as eviction would keep them).
+    /// Returns the bytes of page data freed.
+    pub fn release_unused(&mut self) -> usize {
+        let mut freed: usize = self.spare.drain(..).map(|b| b.len()).sum();
+        for slot in 0..self.slots.len() {
+            let p = &self.slots[slot];
+            if p.pgno == 0 || p.dirty || self.pinned.contains(&p.pgno) {
+                continue;
+            }
+            freed += self.free_slot(slot as u32).len();
+        }
+        // Trailing free slots go; slots below a kept page stay (slot
+        // numbers are hints readers keep, checked on use).
+        while self.slots.last().is_some_and(|p| p.pgno == 0) {
+            self.slots.pop();
+        }
+        let n = self.slots.len() as u32;
+        self.free.retain(|&s| s < n);
+        self.slots.shrink_to_fit();
+        self.free.shrink_to_fit();
+        self.index.shrink_to_fit();
+        self.spare.shrink_to_fit();
+        if self.hand >= self.slots.len() {
+            self.hand = 0;
+        }
+        self.next_scan_at = 0;
+        debug_assert_eq!(self.index.len(), self.slots.iter().filter(|p| p.pgno != 0).count());
+        freed
+    }
+
     /// Make room for one page: the clock's hand sweeps the slots, giving
     /// each recently used page a second chance (clearing its mark) and
     /// evicting the first clean, unpinned, unmarked one (an approximation

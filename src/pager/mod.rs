@@ -418,6 +418,13 @@ impl Pager {
         self.cache_size_pragma
     }
 
+    /// Drop the clean, unpinned cached pages (`sqlite3_db_release_memory`);
+    /// returns the bytes freed. Like eviction, this never loses a change
+    /// nor a page an operation holds.
+    pub fn release_memory(&mut self) -> usize {
+        self.cache.release_unused()
+    }
+
     /// Set `PRAGMA cache_size`.
     pub fn set_cache_size(&mut self, n: i64) {
         self.cache_size_pragma = n;
