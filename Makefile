@@ -172,6 +172,19 @@ clean-build:
 test-tcl: all
 	$(MAKE) compat-tcl-ringlite
 
+# The multi-tenant benchmarks (not part of `make test`; minutes to an hour):
+# the open-loop suite (100/1,000/10,000 tenants, cached and slow storage,
+# ours async vs SQLite thread-per-tenant and pools), the idle-tenant
+# memory and open cost, and the seed paper's closed loop. Tables go to
+# bench/tenants-results.md, plots beside it (bench/openloop-*.png,
+# bench/tenants.png). Narrow a run with BENCH_TENANTS_ARGS, e.g.
+#   make bench-tenants BENCH_TENANTS_ARGS='--counts 100 --set "storage=1ms;loads=80"'
+BENCH_TENANTS_ARGS ?=
+.PHONY: bench-tenants
+bench-tenants:
+	$(CARGO) build --release -p ringlite-bench
+	target/release/ringlite-bench openloop idle tenants --out bench/tenants-results.md $(BENCH_TENANTS_ARGS)
+
 # The async API examples (capi/examples/): many tenants served by one
 # thread, waiting with sqlite3_io_poll and with epoll on sqlite3_io_fd;
 # each checks its totals and exits non-zero on a wrong one.

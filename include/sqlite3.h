@@ -1657,6 +1657,10 @@ int sqlite3_db_status64(sqlite3 *arg0, int op, sqlite3_int64 *pCur, sqlite3_int6
 
 int sqlite3_db_cacheflush(sqlite3 *arg0);
 
+/*
+ Frees the connection's clean cached pages (those no running statement
+ holds; uncommitted changes stay), as SQLite does.
+ */
 int sqlite3_db_release_memory(sqlite3 *arg0);
 
 int sqlite3_enable_shared_cache(int arg0);

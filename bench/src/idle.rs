@@ -118,6 +118,32 @@ fn ringlite_tenant(p: &Path, id: u64, cache: &str, flags: i32) -> R<Ringlite> {
     Ok(db)
 }
 
+/// Cost of one scheduler wakeup (`io_poll(0)` then `io_ready`) on a
+/// thread with `k` idle async tenants open (each ran a query, so each was
+/// on the ready list once and was taken off): nanoseconds per wakeup.
+fn poll_cost(paths: &[PathBuf], k: usize) -> R<f64> {
+    let tenants: Vec<Ringlite> =
+        paths[..k.min(paths.len())].iter().enumerate().map(|(i, p)| ringlite_tenant(p, i as u64 % USERS + 1, "10", OpenFlags::ASYNC)).collect::<R<_>>()?;
+    for (i, t) in tenants.iter().enumerate() {
+        t.conn.set_io_tag(i + 1);
+    }
+    let conn = &tenants[0].conn;
+    let mut ready = Vec::new();
+    conn.io_ready(&mut ready, usize::MAX);
+    const ROUNDS: u32 = 20_000;
+    let t0 = Instant::now();
+    for _ in 0..ROUNDS {
+        conn.io_poll(0).map_err(|e| e.to_string())?;
+        ready.clear();
+        conn.io_ready(&mut ready, usize::MAX);
+    }
+    let per = t0.elapsed().as_nanos() as f64 / f64::from(ROUNDS);
+    if !ready.is_empty() {
+        return Err(format!("{} idle tenants reported ready", ready.len()));
+    }
+    Ok(per)
+}
+
 /// Run the suite (Markdown).
 pub fn run(quick: bool, counts: Option<Vec<usize>>, dir: &Path) -> R<String> {
     let n = counts.and_then(|c| c.into_iter().max()).unwrap_or(if quick { 20 } else { 1000 });
@@ -153,5 +179,18 @@ pub fn run(quick: bool, counts: Option<Vec<usize>>, dir: &Path) -> R<String> {
             },
         ),
     );
+    let small = 10.min(n);
+    let (a, b) = (poll_cost(&paths, small), poll_cost(&paths, n));
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            let _ = writeln!(
+                md,
+                "\nA scheduler wakeup (`io_poll(0)` + `io_ready`, nothing finished) on a thread with {small} idle async tenants: {a:.0} ns; with {n}: {b:.0} ns."
+            );
+        }
+        (a, b) => {
+            let _ = writeln!(md, "\nwakeup cost: {:?} / {:?}", a.err(), b.err());
+        }
+    }
     Ok(md)
 }

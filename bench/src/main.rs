@@ -1,6 +1,6 @@
 //! # ringlite-bench: ringlite against real SQLite, as ratios
 //!
-//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|openloop|idle|prepsplit|memory|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]`
+//! `cargo run -p ringlite-bench --release -- <storage|sql|tenants|slow|openloop|idle|readahead|prepsplit|memory|all> [--quick] [--runs N] [--out FILE] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]`
 //!
 //! Every workload runs on both engines in the same process, on byte copies
 //! of the same database file, with the same page size, cache size,
@@ -30,7 +30,8 @@
 //! latency from arrival; see [`openloop`]); `--counts` sets its tenant
 //! counts and `--set "loads=50,80;pools=2,8;secs=2;storage=cached;mix=read"`
 //! the rest. `idle` measures memory and open cost per idle tenant (see
-//! [`idle`]). Neither is part of `all`.
+//! [`idle`]); `readahead` one cold statement's latency on slow storage
+//! (see [`readahead`]). None of them is part of `all`.
 //!
 //! `memory` runs each large-value step (a zero-blob of nearly 1 GB, a
 //! 100 MB random blob) in a child process and reports each engine's peak
@@ -50,6 +51,7 @@ mod openloop_plot;
 mod openloop_run;
 mod plot;
 mod prepsplit;
+mod readahead;
 mod sched;
 mod slow;
 mod slowvfs;
@@ -76,7 +78,7 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|openloop|idle|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|openloop|idle|readahead|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]");
     std::process::exit(2)
 }
 
@@ -92,7 +94,7 @@ fn parse_args() -> Args {
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--set" => a.set = Some(it.next().unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" | "slow" | "openloop" | "idle" | "prepsplit" | "memory" => a.suites.push(x),
+            "storage" | "sql" | "tenants" | "slow" | "openloop" | "idle" | "readahead" | "prepsplit" | "memory" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
@@ -181,6 +183,7 @@ fn main() {
                 }
             }
             "idle" => idle::run(args.quick, args.counts.clone(), dir.path()),
+            "readahead" => readahead::run(args.quick, dir.path()),
             "slow" => slow::run(args.quick, args.only, args.skip, dir.path()).map(|(failed, md)| {
                 any_failed |= failed;
                 md

@@ -39,6 +39,10 @@ pub(super) struct Spare {
     /// Page cache slot hints for the pages of the last descent, by depth
     /// (seeks from the root meet the same upper pages every time).
     hints: [u32; HINT_DEPTH],
+    /// Leaves to request ahead at the next miss of a forward scan, and
+    /// the leaf whose miss last did (see `read_ahead`).
+    ahead: u32,
+    ahead_for: super::Pgno,
 }
 
 /// Levels of a descent that keep a cache slot hint.
@@ -336,6 +340,9 @@ impl Cursor {
             }
             Ok((bt.land(&mut spare)?, true))
         });
+        if fresh && matches!(r, Ok(Poll::Pending)) {
+            super::read_ahead::after_miss(bt, &this.path, &mut spare.ahead, &mut spare.ahead_for);
+        }
         self.finish_move(bt, spare, r)
     }
 

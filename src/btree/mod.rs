@@ -48,6 +48,7 @@ mod overflow;
 pub mod page;
 mod page_coverage;
 mod ptrmap;
+mod read_ahead;
 mod rowid_seek;
 mod splice;
 mod vacuum;

@@ -207,6 +207,18 @@ pub trait File: Send + Sync {
     fn truncate(&self, size: u64) -> Result<Completion>;
     /// Current size in bytes.
     fn size(&self) -> Result<u64>;
+    /// A small read answered at once, without a request, when that costs
+    /// no waiting: the bytes are in the OS page cache and no write or
+    /// truncate of the file is in flight (io_uring: `preadv2` with
+    /// `RWF_NOWAIT`). For the header a read transaction reads at its
+    /// start, which would otherwise make every transaction of an async
+    /// connection suspend once even on cached data. `None`: not answered
+    /// here; use [`File::read`]. Backends that simulate latency keep the
+    /// default (`None`). The result is that of a read (`bytes` read, the
+    /// rest of the `len`-byte buffer zero).
+    fn read_now(&self, _offset: u64, _len: usize) -> Option<Result<CompletionResult>> {
+        None
+    }
     /// [`File::size`] as a request (ordered like a read): the completion's
     /// `bytes` is the size. io_uring asks the kernel with `statx` on its
     /// workers, sparing the caller's thread a system call; the other

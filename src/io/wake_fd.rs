@@ -92,6 +92,13 @@ impl WakeFd {
         let Some(Some(fds)) = self.fds.get() else { return };
         let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
         let at = if finished { Some(Instant::now()) } else { next };
+        // Nothing finished and the timer already set for the same
+        // deadline, not yet passed: it is right as it is (a poll that
+        // reaps nothing is the common case of a busy loop; this saves it
+        // a system call).
+        if !finished && at.is_some() && *armed == at && at.is_some_and(|t| t > Instant::now()) {
+            return;
+        }
         // Setting the timer also clears expirations not read yet, so the
         // descriptor stops being readable unless this fires again.
         set_timer(fds, at);

@@ -234,6 +234,9 @@ pub struct Pager {
     commit_step: CommitStep,
     /// Reads in flight: completion and the cache generation they belong to.
     reads: HashMap<Pgno, (Completion, u64)>,
+    /// Pages requested by read-ahead ([`Pager::prefetch`]) in this read
+    /// transaction: their requests are forgotten when it ends if unused.
+    ahead: Vec<Pgno>,
     generation: u64,
     /// The page whose absence stopped the last [`Pager::page`] call.
     missing: std::cell::Cell<Option<Pgno>>,
@@ -329,6 +332,7 @@ impl Pager {
             savepoints: Vec::new(),
             commit_step: CommitStep::Start,
             reads: HashMap::new(),
+            ahead: Vec::new(),
             generation: 0,
             crash_after_pages: None,
             missing: std::cell::Cell::new(None),
@@ -534,7 +538,7 @@ impl Pager {
                         // log.)
                         if self.wal.is_none() && !self.opts.memory {
                             let journal = self.probe_beside("-journal")?;
-                            let header = self.file.read(0, Buffer::zeroed(100))?;
+                            let header = self.header_read()?;
                             let size = self.file.size_request()?;
                             let wal = if self.wal_probe_wanted() { Some(self.probe_beside("-wal")?) } else { None };
                             self.read_step = Some(ReadStep::Probe { journal, header, size, wal });
@@ -599,7 +603,18 @@ impl Pager {
     }
 
     fn submit_header_read(&self) -> Result<ReadStep> {
-        Ok(ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?))
+        Ok(ReadStep::ReadHeader(self.header_read()?))
+    }
+
+    /// The 100-byte header read of a read transaction: answered at once
+    /// when the backend can do so without waiting ([`crate::io::File::read_now`]:
+    /// cached data then costs an async transaction no suspension), else a
+    /// request.
+    fn header_read(&self) -> Result<Completion> {
+        match self.file.read_now(0, 100) {
+            Some(r) => Ok(Completion::ready(r)),
+            None => self.file.read(0, Buffer::zeroed(100)),
+        }
     }
 
     fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
@@ -653,6 +668,11 @@ impl Pager {
 
     /// End a read transaction (no-op inside a write transaction).
     pub fn end_read(&mut self) -> Result<()> {
+        // Read-ahead nobody used: another connection may change those
+        // pages before the next transaction.
+        for p in self.ahead.drain(..) {
+            self.reads.remove(&p);
+        }
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
@@ -725,6 +745,20 @@ impl Pager {
         }
         self.reads.insert(pgno, (c, self.generation));
         Ok(Poll::Pending)
+    }
+
+    /// Read-ahead: request page `pgno` before anyone needs it, if it is
+    /// neither cached nor requested; a later [`Pager::fetch`] collects it
+    /// as its own. Returns whether a request was submitted.
+    pub fn prefetch(&mut self, pgno: Pgno) -> Result<bool> {
+        if pgno == 0 || pgno > self.db_size || self.cache.contains(pgno) || self.reads.contains_key(&pgno) {
+            return Ok(false);
+        }
+        let submitted = self.fetch(pgno)?.is_pending();
+        if submitted {
+            self.ahead.push(pgno);
+        }
+        Ok(submitted)
     }
 
     /// Put a page image in the cache by any path other than its own read:

@@ -115,6 +115,35 @@ impl File for UringFile {
         self.submit(Op::Write { buf, offset, done: 0 })
     }
 
+    fn read_now(&self, offset: u64, len: usize) -> Option<Result<crate::io::CompletionResult>> {
+        if NOWAIT_UNSUPPORTED.load(Ordering::Relaxed) || self.shared.ring().size_may_change(self.handle.id) {
+            return None;
+        }
+        let fd = self.handle.std_file().ok()?.as_raw_fd();
+        let mut buf = vec![0u8; len];
+        let mut done = 0;
+        while done < len {
+            let rest = &mut buf[done..];
+            let iov = libc::iovec { iov_base: rest.as_mut_ptr().cast(), iov_len: rest.len() };
+            // SAFETY: one iovec describing memory of `buf` we own, alive
+            // and unaliased for the call.
+            let r = unsafe { libc::preadv2(fd, &iov, 1, (offset + done as u64) as libc::off_t, libc::RWF_NOWAIT) };
+            if r == 0 {
+                break;
+            }
+            if r < 0 {
+                let e = std::io::Error::last_os_error().raw_os_error();
+                if matches!(e, Some(libc::EOPNOTSUPP) | Some(libc::ENOSYS) | Some(libc::EINVAL)) {
+                    NOWAIT_UNSUPPORTED.store(true, Ordering::Relaxed);
+                }
+                // (EAGAIN: not cached. Errors are the ring read's to report.)
+                return None;
+            }
+            done += r as usize;
+        }
+        Some(Ok(crate::io::CompletionResult { bytes: done, buffer: Some(Buffer::from_vec(buf)) }))
+    }
+
     fn sync(&self, data_only: bool) -> Result<Completion> {
         if self.dir_sync_pending.swap(false, Ordering::Relaxed) {
             // Queued before the file's sync, which waits for it: the
@@ -194,6 +223,10 @@ impl File for UringFile {
         self.siblings.as_ref().map(|s| s.exists(suffix))
     }
 }
+
+/// `preadv2` refused `RWF_NOWAIT` here (old kernel or file system): stop
+/// trying ([`File::read_now`] then always defers to the ring).
+static NOWAIT_UNSUPPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl Drop for UringFile {
     fn drop(&mut self) {
