@@ -182,8 +182,9 @@ test-tcl: all
 BENCH_TENANTS_ARGS ?=
 .PHONY: bench-tenants
 bench-tenants:
+	@command -v rsvg-convert >/dev/null || apt-get install -y librsvg2-bin >/dev/null 2>&1 || echo "no rsvg-convert: plots stay SVG"
 	$(CARGO) build --release -p ringlite-bench
-	target/release/ringlite-bench openloop idle tenants --out bench/tenants-results.md $(BENCH_TENANTS_ARGS)
+	target/release/ringlite-bench openloop idle readahead tenants --out bench/tenants-results.md $(BENCH_TENANTS_ARGS)
 
 # The async API examples (capi/examples/): many tenants served by one
 # thread, waiting with sqlite3_io_poll and with epoll on sqlite3_io_fd;
