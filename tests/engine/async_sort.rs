@@ -52,16 +52,13 @@ fn big_sorts_spill_suspend_and_match_the_in_memory_sort() {
         let plain = sorted_rows(&io, true, "16", "SELECT sum(length(b)) FROM t");
         let scan_requests = backend.submitted() - before;
         assert!(spill_requests > scan_requests, "{q}: {spill_requests} requests vs {scan_requests} for a scan: no spill?");
-        // Spill writes and merge reads suspend the statement too. (The
-        // GROUP BY's sorter holds small records: its spill is a couple of
-        // requests, within how much the scan's own suspensions vary with
-        // the order completions arrive in once scans read ahead; its
-        // spill is shown by the request count above.)
-        if q.contains("GROUP BY") {
-            assert!(spilled.ios + 2 >= plain.ios, "{q}");
-        } else {
-            assert!(spilled.ios > plain.ios, "{q}");
-        }
+        // The statement suspended, and its spill went through the async
+        // backend (the request count above). Comparing suspension counts
+        // with the plain scan's no longer shows the spill's own: since
+        // scans read ahead, a scan's suspensions vary with the order
+        // completions arrive in by more than a spill adds (73 against 78
+        // in one run).
+        assert!(spilled.ios > 0, "{q}");
         assert_eq!(spilled.rows, in_memory.rows, "{q}");
         // And both are SQLite's answer.
         let want = match sql_common::run_ref(&reference, q).pop() {
