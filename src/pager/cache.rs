@@ -438,6 +438,26 @@ mod tests {
     }
 
     #[test]
+    fn release_unused_keeps_only_dirty_and_pinned_pages() {
+        let mut c = PageCache::new(10);
+        for p in 1..=8 {
+            c.insert(p, vec![p as u8; 16], p == 3);
+        }
+        c.pin(5);
+        let freed = c.release_unused();
+        assert_eq!(freed, 6 * 16);
+        assert_eq!(c.len(), 2);
+        assert!(c.contains(3) && c.contains(5));
+        assert_eq!(c.get(3).map(|p| p.data[0]), Some(3));
+        assert_eq!(c.dirty_count(), 1);
+        // The cache works on after it: new pages, eviction, lookups.
+        for p in 10..40 {
+            c.insert(p, vec![0; 16], false);
+        }
+        assert!(c.len() <= 11 && c.contains(3) && c.contains(5));
+    }
+
+    #[test]
     fn dirty_count_follows_every_change() {
         let mut c = PageCache::new(10);
         c.insert(1, vec![1], true);
