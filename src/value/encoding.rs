@@ -139,24 +139,30 @@ pub fn install(enc: TextEncoding) -> TextEncoding {
     CURRENT.with(|c| c.replace(enc))
 }
 
-/// Code points of UTF-8 bytes: a malformed sequence or an overlong form
-/// reads as U+FFFD (one per lead byte and its continuation bytes; a stray
-/// continuation byte alone); a surrogate code point reads as itself (see
-/// the module's doc).
+/// Code points of UTF-8 bytes, read as SQLite 3.54.1 is seen to read
+/// them on their way to UTF-16: a lead byte takes every continuation byte
+/// that follows it (however many); a result below U+0080 from a lead byte
+/// (an overlong form, a lead byte with nothing after it) is U+FFFD; a
+/// byte that leads nothing (a stray continuation byte) is its own value.
+/// Values past U+10FFFF are not checked (their units keep the low bits,
+/// as SQLite's do). A surrogate code point reads as itself (see the
+/// module's doc).
 pub fn utf8_chars(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         let c = *s.get(i)?;
         i += 1;
-        if c < 0x80 {
+        if c < 0xC0 {
             return Some(u32::from(c));
         }
-        let (mut cp, min) = match c {
-            0xC0..=0xDF => (u32::from(c & 0x1F), 0x80),
-            0xE0..=0xEF => (u32::from(c & 0x0F), 0x800),
-            0xF0..=0xF7 => (u32::from(c & 0x07), 0x10000),
-            _ => return Some(0xFFFD),
-        };
+        let mut cp = u32::from(match c {
+            0xC0..=0xDF => c & 0x1F,
+            0xE0..=0xEF => c & 0x0F,
+            0xF0..=0xF7 => c & 0x07,
+            0xF8..=0xFB => c & 0x03,
+            0xFC..=0xFD => c & 0x01,
+            _ => 0,
+        });
         while let Some(&b) = s.get(i) {
             if b & 0xC0 != 0x80 {
                 break;
@@ -164,11 +170,7 @@ pub fn utf8_chars(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
             cp = (cp << 6) | u32::from(b & 0x3F);
             i += 1;
         }
-        if cp < min || cp > 0x10FFFF {
-            Some(0xFFFD)
-        } else {
-            Some(cp)
-        }
+        Some(if cp < 0x80 { 0xFFFD } else { cp })
     })
 }
 
@@ -176,8 +178,8 @@ pub fn utf8_chars(s: &[u8]) -> impl Iterator<Item = u32> + '_ {
 fn utf16_units(s: &[u8]) -> impl Iterator<Item = u16> + '_ {
     utf8_chars(s).flat_map(|cp| {
         if cp >= 0x10000 {
-            let v = cp - 0x10000;
-            [Some(0xD800 | (v >> 10) as u16), Some(0xDC00 | (v & 0x3FF) as u16)]
+            let v = cp.wrapping_sub(0x10000);
+            [Some(0xD800 | ((v >> 10) & 0x3FF) as u16), Some(0xDC00 | (cp & 0x3FF) as u16)]
         } else {
             [Some(cp as u16), None]
         }
@@ -376,7 +378,7 @@ mod tests {
         for raw in [&[0x00, 0xD8, 0x41, 0x00][..], &[0x00, 0xDC, 0x00, 0xD8], &[0x00, 0xDC]] {
             assert_eq!(utf8_to_utf16(&utf16_to_utf8(raw, le), le), raw);
         }
-        assert_eq!(utf8_to_utf16(&[0xC0, 0x80, 0x80], le), [0xFD, 0xFF, 0xFD, 0xFF]);
+        assert_eq!(utf8_to_utf16(&[0xC0, 0x80, 0x80], le), [0xFD, 0xFF]);
     }
 
     #[test]

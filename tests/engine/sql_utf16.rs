@@ -251,3 +251,75 @@ fn encoding_pragma_and_value_functions() {
     check("CREATE TEMP TABLE a(b); PRAGMA encoding='UTF-16le'; PRAGMA encoding;");
     check("PRAGMA encoding='UTF16'; PRAGMA encoding; PRAGMA encoding='utf16be'; PRAGMA encoding;");
 }
+
+/// `hex(a)` after binding `bytes` as text into a UTF-16 table, on SQLite.
+fn ref_bound_hex(db: &RefDb, bytes: &[u8]) -> String {
+    use libsqlite3_sys as ffi;
+    unsafe {
+        let mut st = std::ptr::null_mut();
+        ffi::sqlite3_prepare_v2(db.0, c"INSERT INTO b(a) VALUES(?1) RETURNING hex(a)".as_ptr(), -1, &mut st, std::ptr::null_mut());
+        ffi::sqlite3_bind_text(st, 1, bytes.as_ptr().cast(), bytes.len() as i32, ffi::SQLITE_TRANSIENT());
+        assert_eq!(ffi::sqlite3_step(st), ffi::SQLITE_ROW);
+        let p = ffi::sqlite3_column_text(st, 0);
+        let s = std::ffi::CStr::from_ptr(p.cast()).to_string_lossy().into_owned();
+        ffi::sqlite3_finalize(st);
+        s
+    }
+}
+
+#[test]
+fn invalid_text_is_stored_as_sqlite_stores_it_and_kept() {
+    let dir = tmp("invalid");
+    let (theirs, ours) = (dir.join("theirs.db"), dir.join("ours.db"));
+    let setup = "PRAGMA encoding='UTF-16le'; CREATE TABLE b(a, n); CREATE INDEX ba ON b(a);";
+    no_errors(&ref_run(&theirs, setup));
+    let mut conn = open(ours.to_str().unwrap());
+    no_errors(&run_ours(&mut conn, setup));
+    let reference = RefDb::open_path(theirs.to_str().unwrap());
+    // Malformed UTF-8 (stray continuation bytes, truncated and overlong
+    // sequences, bytes that start nothing valid) is read as SQLite reads
+    // it. (Not a surrogate code point: SQLite writes U+FFFD for it,
+    // ringlite the unit, so that one read from a UTF-16 file goes back
+    // as it was.)
+    for bytes in [
+        &b"a\x80b"[..],
+        b"\xc3",
+        b"\xe2\x82",
+        b"\xc0\x80x",
+        b"\xff",
+        b"\xf4\x90\x80\x80",
+        b"ok \xe2\x82\xac",
+        b"\xe0\x80\x80",
+        b"\xc3\xa9\xa9",
+        b"\xf8\x88\x80\x80\x80",
+        b"\xfe\xff",
+        b"\xef\xbf\xbe",
+        b"\xc1\xbf",
+        b"\xf0\x80\x80\x80",
+    ] {
+        let mut st = conn.prepare(b"INSERT INTO b(a) VALUES(?1) RETURNING hex(a)").unwrap().0.unwrap();
+        st.bind(1, ringlite::value::Value::Text(bytes.to_vec())).unwrap();
+        assert_eq!(st.step(&mut conn).unwrap(), ringlite::StepResult::Row);
+        let ours_hex = from_value(st.column(0));
+        st.reset(&mut conn);
+        assert_eq!(ours_hex, V::Text(ref_bound_hex(&reference, bytes).into_bytes()), "{bytes:x?}");
+    }
+    // Unpaired surrogates SQLite wrote stay as they are when their row is
+    // rewritten or copied.
+    let script = "INSERT INTO b VALUES(CAST(x'00D84100' AS TEXT), 1), (CAST(x'00DC' AS TEXT), 2), (CAST(x'3DD800DE00D8' AS TEXT), 3);
+UPDATE b SET n = n + 10 WHERE n < 5;
+INSERT INTO b SELECT a, n + 100 FROM b WHERE n > 10;
+SELECT hex(a), n FROM b WHERE n > 10 ORDER BY n;
+SELECT count(*) FROM b WHERE a = CAST(x'00DC' AS TEXT);
+PRAGMA integrity_check;";
+    drop(reference);
+    std::fs::copy(&theirs, &ours).unwrap();
+    let mut conn = open(ours.to_str().unwrap());
+    let reference = RefDb::open_path(theirs.to_str().unwrap());
+    for stmt in script.split(";\n") {
+        assert_eq!(run_ours(&mut conn, stmt), run_ref(&reference, stmt), "{stmt}");
+    }
+    drop(conn);
+    assert_eq!(ref_run(&ours, "PRAGMA integrity_check"), ok_integrity());
+    let _ = std::fs::remove_dir_all(&dir);
+}
