@@ -422,6 +422,7 @@ impl Connection {
             schema_deleted: 0,
             txn_schema_written: false,
             temp_used: false,
+            text_encoding: Default::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
             prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
             case_sensitive_like: false,
@@ -527,7 +528,13 @@ impl Connection {
         let mut loaded = Vec::new();
         for db in 0..self.state.dbs.len() {
             let previous = if self.schema_loaded { self.schemas.get(db) } else { None };
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| Schema::reload(io, bt, previous))?);
+            // Main's encoding is the connection's: the others (temp, and
+            // attached files still empty) take it.
+            let enc = self.state.text_encoding;
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| Schema::reload(io, bt, previous, enc))?);
+            if db == 0 {
+                self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
+            }
         }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
@@ -1172,6 +1179,15 @@ impl Statement {
 
     /// Run until the next row, the end, or (async connections) pending I/O.
     pub fn step(&mut self, conn: &mut Connection) -> Result<StepResult> {
+        // Text conversions and BINARY order follow this connection's
+        // encoding while it runs (see `value::encoding`).
+        let previous = crate::value::encoding::install(conn.state.text_encoding);
+        let r = self.step_installed(conn);
+        crate::value::encoding::install(previous);
+        r
+    }
+
+    fn step_installed(&mut self, conn: &mut Connection) -> Result<StepResult> {
         if std::mem::take(&mut self.ended_with_report) {
             self.has_row = false;
             return Ok(StepResult::Done);

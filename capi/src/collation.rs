@@ -43,12 +43,29 @@ unsafe fn create(
     if !(SQLITE_UTF8..=SQLITE_UTF16_ALIGNED).contains(&enc) && enc != SQLITE_ANY {
         return crate::error::report(d, &ringlite::Error::code(SQLITE_MISUSE));
     }
+    // The encoding the function wants its texts in (the engine's are
+    // UTF-8); SQLITE_ANY gets the database's.
+    use ringlite::value::encoding::{current, utf8_to_utf16, TextEncoding};
+    let native = if cfg!(target_endian = "little") { TextEncoding::Utf16le } else { TextEncoding::Utf16be };
+    let wants = move || match enc {
+        SQLITE_UTF16LE => TextEncoding::Utf16le,
+        SQLITE_UTF16BE => TextEncoding::Utf16be,
+        SQLITE_UTF16 | SQLITE_UTF16_ALIGNED => native,
+        SQLITE_ANY => current(),
+        _ => TextEncoding::Utf8,
+    };
     let collation = cmp.map(|cmp| {
         let data = Arc::new(CollationData { arg: SendPtr(arg), cmp, destroy });
         Collation {
             name: name.as_str().into(),
             cmp: Arc::new(move |a: &[u8], b: &[u8]| {
-                let r = unsafe { (data.cmp)(data.arg.get(), a.len() as c_int, a.as_ptr() as *const c_void, b.len() as c_int, b.as_ptr() as *const c_void) };
+                let call = |a: &[u8], b: &[u8]| unsafe {
+                    (data.cmp)(data.arg.get(), a.len() as c_int, a.as_ptr() as *const c_void, b.len() as c_int, b.as_ptr() as *const c_void)
+                };
+                let r = match wants() {
+                    TextEncoding::Utf8 => call(a, b),
+                    e => call(&utf8_to_utf16(a, e), &utf8_to_utf16(b, e)),
+                };
                 r.cmp(&0)
             }),
         }

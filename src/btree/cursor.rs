@@ -207,8 +207,8 @@ impl Btree {
                     return Ok(o);
                 }
                 return match probe {
-                    Probe::Record(rec) => crate::value::record::compare_records(local, rec, ki),
-                    Probe::Key(key) | Probe::PrimaryKey(key) => crate::value::record::compare_record_with_key(local, key, ki),
+                    Probe::Record(rec) => crate::value::record::compare_records_in(local, rec, ki, self.text_encoding),
+                    Probe::Key(key) | Probe::PrimaryKey(key) => crate::value::record::compare_record_with_key_in(local, key, ki, self.text_encoding),
                     Probe::Rowid(_) => Err(Error::corrupt()),
                 };
             }
@@ -223,10 +223,10 @@ impl Btree {
                 }
                 if info.overflow == 0 {
                     let local = &bytes[info.payload_offset..info.payload_offset + info.local];
-                    return crate::value::record::compare_records(local, rec, ki);
+                    return crate::value::record::compare_records_in(local, rec, ki, self.text_encoding);
                 }
                 let payload = self.full_payload(bytes, &info)?;
-                crate::value::record::compare_records(&payload, rec, ki)
+                crate::value::record::compare_records_in(&payload, rec, ki, self.text_encoding)
             }
             Probe::Key(key) | Probe::PrimaryKey(key) => {
                 let ki = key_info.ok_or_else(Error::corrupt)?;
@@ -235,10 +235,10 @@ impl Btree {
                 }
                 if info.overflow == 0 {
                     let local = &bytes[info.payload_offset..info.payload_offset + info.local];
-                    return crate::value::record::compare_record_with_key(local, key, ki);
+                    return crate::value::record::compare_record_with_key_in(local, key, ki, self.text_encoding);
                 }
                 let payload = self.full_payload(bytes, &info)?;
-                crate::value::record::compare_record_with_key(&payload, key, ki)
+                crate::value::record::compare_record_with_key_in(&payload, key, ki, self.text_encoding)
             }
         }
     }

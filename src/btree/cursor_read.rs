@@ -43,6 +43,9 @@ pub(super) struct Spare {
     /// the leaf whose miss last did (see `read_ahead`).
     ahead: u32,
     ahead_for: super::Pgno,
+    /// A UTF-16 file's text converted to UTF-8: the value or record the
+    /// last [`Cursor::column`] or [`Cursor::payload`] lent out.
+    pub(super) text: Vec<u8>,
 }
 
 /// Levels of a descent that keep a cache slot hint.
@@ -506,6 +509,24 @@ impl Cursor {
     /// Index trees: position by comparing `key` (a prefix of the entry's
     /// fields) with the cursor's `KeyInfo`. `false` if no entry qualifies.
     pub fn seek_index(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
+        let enc = bt.text_encoding;
+        if enc.is_utf16() && key.iter().any(|v| matches!(v, ValueRef::Text(_))) {
+            // The probe's text as the entries store it.
+            let wide: Vec<crate::value::Value> = key
+                .iter()
+                .map(|v| match v {
+                    ValueRef::Text(t) => crate::value::Value::Text(crate::value::encoding::utf8_to_utf16(t, enc)),
+                    v => v.to_owned(),
+                })
+                .collect();
+            let wide: Vec<ValueRef<'_>> = wide.iter().map(crate::value::Value::as_ref).collect();
+            return self.seek_index_stored(bt, &wide, op);
+        }
+        self.seek_index_stored(bt, key, op)
+    }
+
+    /// [`Cursor::seek_index`] with the probe's text as the file stores it.
+    fn seek_index_stored(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
         let Some(ki) = self.key_info.clone() else {
             return Err(Error::new(SQLITE_INTERNAL, "index seek on a table cursor"));
         };
@@ -555,7 +576,29 @@ impl Cursor {
     /// The current entry's payload (table: the record; index: the key
     /// record), overflow pages included. If another cursor deleted the
     /// entry meanwhile this is an `SQLITE_INTERNAL` error.
+    ///
+    /// The record is a UTF-8 one: on a UTF-16 file its text is converted
+    /// (into `spare.text`); [`Cursor::stored_payload`] gives the bytes as
+    /// stored.
     pub fn payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
+        if !bt.text_encoding.is_utf16() {
+            return self.stored_payload(bt);
+        }
+        let enc = bt.text_encoding;
+        crate::ready!(self.stored_payload(bt)?);
+        let stored = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
+        match crate::value::encoding::transcode_record(stored, enc, true) {
+            Some(t) => {
+                self.spare.text = t;
+                Ok(Poll::Ready(&self.spare.text))
+            }
+            None => Ok(Poll::Ready(if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] })),
+        }
+    }
+
+    /// The current entry's payload as the file stores it (see
+    /// [`Cursor::payload`]).
+    pub fn stored_payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
         if self.state != CursorState::Valid {
             return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
         }
@@ -629,7 +672,14 @@ impl Cursor {
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         match self.header.column(payload, i)? {
             None => Ok(Poll::Ready(None)),
-            Some((st, off)) => Ok(Poll::Ready(Some(crate::value::record::decode_value(st, &payload[off..])?))),
+            Some((st, off)) => match crate::value::record::decode_value(st, &payload[off..])? {
+                ValueRef::Text(t) if bt.text_encoding.is_utf16() => {
+                    self.spare.text.clear();
+                    crate::value::encoding::utf16_to_utf8_into(t, bt.text_encoding, &mut self.spare.text);
+                    Ok(Poll::Ready(Some(ValueRef::Text(&self.spare.text))))
+                }
+                v => Ok(Poll::Ready(Some(v))),
+            },
         }
     }
 
@@ -640,7 +690,7 @@ impl Cursor {
         // (The entry's bytes are usually at hand: no call then.)
         let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
         if !at_hand {
-            crate::ready!(self.payload(bt)?);
+            crate::ready!(self.stored_payload(bt)?);
         }
         Ok(Poll::Ready(()))
     }
@@ -660,7 +710,13 @@ impl Cursor {
         match self.header.column(payload, i)? {
             None => Ok(Poll::Ready(false)),
             Some((st, off)) => {
-                dst.assign_ref(crate::value::record::decode_value(st, &payload[off..])?);
+                let v = crate::value::record::decode_value(st, &payload[off..])?;
+                match v {
+                    ValueRef::Text(t) if bt.text_encoding.is_utf16() => {
+                        *dst = crate::value::Value::Text(crate::value::encoding::utf16_to_utf8(t, bt.text_encoding));
+                    }
+                    v => dst.assign_ref(v),
+                }
                 Ok(Poll::Ready(true))
             }
         }
@@ -722,7 +778,7 @@ impl Cursor {
                 return Ok(Poll::Ready(Some(found)));
             }
         }
-        crate::ready!(self.payload(bt)?);
+        crate::ready!(self.stored_payload(bt)?);
         Ok(Poll::Ready(None))
     }
 
@@ -796,6 +852,7 @@ impl Cursor {
         let Some((_, st, buf)) = progress else { return Err(Error::corrupt()) };
         match st {
             12.. if st.is_multiple_of(2) => *dst = Value::Blob(buf),
+            13.. if bt.text_encoding.is_utf16() => *dst = Value::Text(crate::value::encoding::utf16_to_utf8(&buf, bt.text_encoding)),
             13.. => *dst = Value::Text(buf),
             _ => dst.assign_ref(crate::value::record::decode_value(st, &buf)?),
         }

@@ -58,6 +58,7 @@ use crate::error::{Error, Result, SQLITE_INTERNAL, SQLITE_READONLY};
 use crate::io::memory::MemoryBackend;
 use crate::io::IoContext;
 use crate::pager::{JournalMode, Pager, PagerOptions, PagerState, Synchronous};
+use crate::value::encoding::TextEncoding;
 use crate::value::record::KeyInfo;
 use crate::{IoPoll, Poll};
 use balance::Level;
@@ -183,6 +184,11 @@ pub struct Btree {
     /// mode may be anything but WAL; ours lives in memory, journals in
     /// memory (or not at all under OFF) and reports the mode set.
     temp_journal_mode: Option<&'static str>,
+    /// The file's text encoding (header offset 56), as the connection
+    /// learnt it reading the schema or chose it for a new file. Records
+    /// on the pages hold text in it; the cursors' interface speaks UTF-8
+    /// records (see [`crate::value::encoding`]).
+    text_encoding: TextEncoding,
 }
 
 impl Btree {
@@ -200,7 +206,27 @@ impl Btree {
         // number from another Btree (a database detached and another
         // attached under the same index) can never look fresh.
         let base = SEQ_BASE.fetch_add(1 << 40, std::sync::atomic::Ordering::Relaxed);
-        Ok(Btree { pager: Pager::open(&io, path, popts)?, seq: base, global_seq: base, tree_changes: Vec::new(), walk: None, temp_journal_mode: None })
+        Ok(Btree {
+            pager: Pager::open(&io, path, popts)?,
+            seq: base,
+            global_seq: base,
+            tree_changes: Vec::new(),
+            walk: None,
+            temp_journal_mode: None,
+            text_encoding: TextEncoding::Utf8,
+        })
+    }
+
+    /// The text encoding of the records on the pages.
+    #[inline]
+    pub fn text_encoding(&self) -> TextEncoding {
+        self.text_encoding
+    }
+
+    /// Set the text encoding: read from the header of an existing file,
+    /// or the connection's for a file still empty.
+    pub fn set_text_encoding(&mut self, enc: TextEncoding) {
+        self.text_encoding = enc;
     }
 
     /// The pager (tests and pragmas).
@@ -335,6 +361,7 @@ impl Btree {
         if started_read {
             crate::ready!(self.pager.begin_read()?);
         }
+        let was_empty = self.pager.db_size() == 0;
         let r = match self.pager.begin_write(exclusive) {
             Err(e) if started_read && e.primary() == crate::error::SQLITE_BUSY => {
                 self.pager.end_read()?;
@@ -342,6 +369,11 @@ impl Btree {
             }
             r => r?,
         };
+        // The pager's new page 1 says UTF-8: a file created in another
+        // encoding says so from its first write on.
+        if was_empty && r.is_ready() && self.text_encoding.is_utf16() && self.pager.db_size() <= 1 {
+            crate::pager::header::put_u32(self.pager.page_mut(1)?, 56, self.text_encoding as u32);
+        }
         self.bump_global();
         Ok(r)
     }
@@ -885,6 +917,14 @@ impl Cursor {
         if !self.writable {
             return Err(Error::code(SQLITE_READONLY));
         }
+        if bt.text_encoding.is_utf16() {
+            return self.insert_transcoded(bt, key, data, zeros);
+        }
+        self.insert_with_zeros_stored(bt, key, data, zeros)
+    }
+
+    /// [`Cursor::insert_with_zeros`] of records as they are stored.
+    fn insert_with_zeros_stored(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8], zeros: usize) -> IoPoll<()> {
         let mut payload = overflow::Payload { bytes: data, zeros, chain: 0 };
         if let (InsertKey::Rowid(rowid), None) = (key, &self.key_info) {
             let total = payload.size();
@@ -930,6 +970,30 @@ impl Cursor {
         r
     }
 
+    /// [`Cursor::insert_with_zeros`] on a UTF-16 file: the records (UTF-8)
+    /// are stored with their text in the file's encoding.
+    #[cold]
+    #[inline(never)]
+    fn insert_transcoded(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8], zeros: usize) -> IoPoll<()> {
+        let enc = bt.text_encoding;
+        let wide = |rec: &[u8]| crate::value::encoding::transcode_record(rec, enc, false);
+        match key {
+            InsertKey::Rowid(_) => match wide(data) {
+                Some(d) => self.insert_with_zeros_stored(bt, key, &d, zeros),
+                None => self.insert_with_zeros_stored(bt, key, data, zeros),
+            },
+            // (Index trees: the key is the entry, the data is empty.)
+            InsertKey::Index(rec) => match wide(rec) {
+                Some(k) => self.insert_with_zeros_stored(bt, InsertKey::Index(&k), data, zeros),
+                None => self.insert_with_zeros_stored(bt, key, data, zeros),
+            },
+            InsertKey::WithoutRowid { record, key_fields } => match wide(record) {
+                Some(k) => self.insert_with_zeros_stored(bt, InsertKey::WithoutRowid { record: &k, key_fields }, data, zeros),
+                None => self.insert_with_zeros_stored(bt, key, data, zeros),
+            },
+        }
+    }
+
     fn insert_payload(&mut self, bt: &mut Btree, key: InsertKey<'_>, payload: overflow::Payload<'_>) -> IoPoll<()> {
         let pk_values;
         let (probe, payload, leaf_kind, rowid) = match key {
@@ -964,7 +1028,7 @@ impl Cursor {
         // An index key after the tree's last entry, where the cursor is
         // (the previous key of an ordered run).
         if let (InsertKey::Index(rec), Some(ki), CursorState::Valid) = (key, self.key_info.as_deref(), self.state) {
-            if self.fresh(bt) && crate::value::record::compare_records(rec, &self.key, ki).ok() == Some(std::cmp::Ordering::Greater) {
+            if self.fresh(bt) && crate::value::record::compare_records_in(rec, &self.key, ki, bt.text_encoding).ok() == Some(std::cmp::Ordering::Greater) {
                 match bt.index_append_spot(&self.path, self.on_known_last_leaf(bt)) {
                     Ok(Some(idx)) => known = Some((idx, false, true)),
                     Ok(None) => {}

@@ -91,10 +91,13 @@ impl Connection {
         let schema = {
             let bt = &mut btree;
             io.block_on(|| bt.begin_read())?;
-            let s = Schema::load(&io, bt);
+            let s = Schema::load(&io, bt, self.state.text_encoding);
             let _ = io.block_on(|| bt.commit());
             s?
         };
+        if btree.text_encoding() != self.state.text_encoding {
+            return Err(Error::new(SQLITE_ERROR, "attached databases must use the same text encoding as main database"));
+        }
         self.state.dbs.push(Database { name, path, btree, read_only: target.read_only });
         self.schemas.push(schema);
         self.attach_generation += 1;

@@ -228,7 +228,12 @@ impl Connection {
         };
         run(
             &mut dest,
-            &format!("PRAGMA page_size={page_size}; PRAGMA auto_vacuum={auto_vacuum}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"),
+            // (The copy keeps the text encoding, which all the databases
+            // of a connection share.)
+            &format!(
+                "PRAGMA encoding='{}'; PRAGMA page_size={page_size}; PRAGMA auto_vacuum={auto_vacuum}; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;",
+                self.state.text_encoding.name()
+            ),
             &[],
             |_| Ok(()),
         )?;

@@ -32,6 +32,7 @@ use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
 use crate::io::IoContext;
 use crate::sql::parse::{unquote, with_first_statement};
+use crate::value::encoding::TextEncoding;
 use crate::value::Value;
 use crate::vdbe::value_ops::{decode_record, Affinity};
 use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
@@ -913,16 +914,20 @@ impl Schema {
     }
 
     /// Read `sqlite_schema` (blocking) and build the schema.
-    pub fn load(io: &IoContext, bt: &mut Btree) -> Result<Schema> {
-        Schema::reload(io, bt, None)
+    pub fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
+        Schema::reload(io, bt, None, enc)
     }
 
     /// Read the schema of `bt` again after a change, reusing what
     /// `previous` (this database's schema before the change) parsed from
     /// rows that are still there unchanged: a CREATE then costs one parse,
     /// not one per object of the schema.
-    pub fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>) -> Result<Schema> {
+    ///
+    /// The file's text encoding is noted on `bt` from its header; an empty
+    /// file gets `enc` (the connection's), which it will be created with.
+    pub fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding) -> Result<Schema> {
         if io.block_on(|| bt.page_count())? == 0 {
+            bt.set_text_encoding(enc);
             return Ok(Schema::default());
         }
         let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -930,12 +935,9 @@ impl Schema {
         if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? > 4 {
             return Err(Error::sql("unsupported file format"));
         }
-        // Text is UTF-8 throughout the engine: a UTF-16 file is refused
-        // rather than read as garbage. SQLite reads only the field's low
-        // two bits (0 meaning UTF-8), so 255 is UTF-16be to it, 256 UTF-8.
-        if matches!(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))? & 3, 2 | 3) {
-            return Err(Error::sql("UTF-16 database files are not supported by ringlite yet"));
-        }
+        // The records' text is in this encoding; the cursors convert it.
+        let file_enc = TextEncoding::from_header(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?);
+        bt.set_text_encoding(file_enc);
         let mut cur = Cursor::new(1, false, None);
         let more = io.block_on(|| cur.first(bt))?;
         let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
@@ -972,7 +974,7 @@ impl Schema {
     /// Returns the rows that went, or `None` when it read everything.
     pub fn forget_deleted_rows(&mut self, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
         if self.tables.values().any(|t| t.unsupported.is_some()) || self.rows.len() != self.row_ids.len() {
-            *self = Schema::reload(io, bt, Some(self))?;
+            *self = Schema::reload(io, bt, Some(self), bt.text_encoding())?;
             return Ok(None);
         }
         self.cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -992,7 +994,7 @@ impl Schema {
                 i += 1;
             }
             if i == self.row_ids.len() || self.row_ids[i] != id {
-                *self = Schema::reload(io, bt, Some(self))?;
+                *self = Schema::reload(io, bt, Some(self), bt.text_encoding())?;
                 return Ok(None);
             }
             keep[i] = true;

@@ -104,7 +104,7 @@ pub fn cast(v: Value, aff: Affinity) -> Value {
     match aff {
         Affinity::Blob => match v {
             Value::Blob(_) | Value::ZeroBlob(_) => v,
-            other => Value::Blob(cast_to_text(other.as_ref()).unwrap_or_default()),
+            other => Value::Blob(super::numeric::cast_to_blob(other.as_ref()).unwrap_or_default()),
         },
         Affinity::Text => Value::Text(cast_to_text(v.as_ref()).unwrap_or_default()),
         Affinity::Numeric => cast_to_numeric(v.as_ref()),

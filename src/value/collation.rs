@@ -30,10 +30,12 @@ impl fmt::Debug for Collation {
 }
 
 impl Collation {
-    /// memcmp order.
+    /// memcmp order of the text as the database stores it: of the UTF-8
+    /// bytes, or of the UTF-16 ones on a UTF-16 database (the
+    /// [`super::encoding::current`] encoding).
     pub fn binary() -> Collation {
         static BINARY: OnceLock<Collation> = OnceLock::new();
-        BINARY.get_or_init(|| Collation { name: "BINARY".into(), cmp: Arc::new(|a: &[u8], b: &[u8]| a.cmp(b)) }).clone()
+        BINARY.get_or_init(|| Collation { name: "BINARY".into(), cmp: Arc::new(super::encoding::binary_order_current) }).clone()
     }
 
     /// ASCII case folding, then memcmp order.
@@ -82,8 +84,9 @@ impl Collation {
         }
     }
 
-    /// Whether this is the BINARY collation (memcmp order), which lets
-    /// comparisons skip the function call.
+    /// Whether this is the BINARY collation (memcmp order of the stored
+    /// bytes), which lets comparisons of stored records skip the function
+    /// call.
     pub fn is_binary(&self) -> bool {
         self.name.eq_ignore_ascii_case("BINARY")
     }

@@ -39,7 +39,7 @@ fn class(v: &ValueRef<'_>) -> u8 {
 }
 
 /// Compares two values in SQLite's sort order. Text is compared with `coll`
-/// (memcmp order when `None`).
+/// (BINARY when `None`: memcmp order of the text in the database encoding).
 pub fn compare_values(a: ValueRef<'_>, b: ValueRef<'_>, coll: Option<&Collation>) -> Ordering {
     match (a, b) {
         (ValueRef::Integer(x), ValueRef::Integer(y)) => x.cmp(&y),
@@ -48,7 +48,7 @@ pub fn compare_values(a: ValueRef<'_>, b: ValueRef<'_>, coll: Option<&Collation>
         (ValueRef::Real(x), ValueRef::Integer(y)) => int_float_compare(y, x).reverse(),
         (ValueRef::Text(x), ValueRef::Text(y)) => match coll {
             Some(c) => c.compare(x, y),
-            None => x.cmp(y),
+            None => super::encoding::binary_order_current(x, y),
         },
         (ValueRef::Blob(x), ValueRef::Blob(y)) => x.cmp(y),
         (a, b) => class(&a).cmp(&class(&b)),

@@ -6,7 +6,9 @@
 //! record format of `fileformat2.txt` exactly.
 //!
 //! Text is kept as bytes: SQLite stores whatever bytes it is given, valid
-//! UTF-8 or not, and gives them back unchanged.
+//! UTF-8 or not, and gives them back unchanged. In memory it is always
+//! UTF-8; a UTF-16 database's records are converted by the B-tree (see
+//! [`encoding`]).
 //!
 //! A blob of zeros nobody stored (`zeroblob(N)`) is [`Value::ZeroBlob`]:
 //! borrowed as bytes ([`Value::as_ref`]) it reads the process's zero
@@ -36,6 +38,8 @@
 //! - [`fpdecode`], [`pow10`]: the decimal digits of a double exactly as
 //!   SQLite computes them (REAL→text and `%e/%f/%g` depend on them).
 //! - [`collation`]: BINARY, NOCASE, RTRIM and user collations.
+//! - [`encoding`]: the database text encodings, UTF-16 conversions, and
+//!   the BINARY order of text on a UTF-16 database.
 //!
 //! Every conversion is tested differentially against SQLite 3.54.1
 //! (`src/value/tests/`).
@@ -43,6 +47,7 @@
 pub mod affinity;
 pub mod collation;
 pub mod compare;
+pub mod encoding;
 pub mod fpdecode;
 pub mod numeric;
 pub mod pow10;
@@ -61,7 +66,7 @@ pub enum Value {
     Integer(i64),
     /// IEEE 754 double.
     Real(f64),
-    /// Text in the database encoding (UTF-8 here), not necessarily valid.
+    /// Text as UTF-8 (whatever the database encoding), not necessarily valid.
     Text(Vec<u8>),
     /// Bytes.
     Blob(Vec<u8>),
@@ -207,11 +212,13 @@ impl ValueRef<'_> {
     }
 
     /// The value as `sqlite3_value_text` gives it (`None` for NULL): numbers
-    /// rendered as SQLite renders them, blobs as their bytes.
+    /// rendered as SQLite renders them, blobs as their bytes read as text
+    /// of the database encoding.
     pub fn to_text(&self) -> Option<std::borrow::Cow<'_, [u8]>> {
         match *self {
             ValueRef::Null => None,
-            ValueRef::Text(t) | ValueRef::Blob(t) => Some(std::borrow::Cow::Borrowed(t)),
+            ValueRef::Text(t) => Some(std::borrow::Cow::Borrowed(t)),
+            ValueRef::Blob(t) => Some(encoding::db_bytes_to_text(t, encoding::current())),
             other => numeric::cast_to_text(other).map(std::borrow::Cow::Owned),
         }
     }

@@ -449,19 +449,31 @@ pub fn cast_to_numeric(v: ValueRef<'_>) -> Value {
     value_to_numeric(v)
 }
 
-/// `CAST(v AS TEXT)`: the text bytes, `None` for NULL.
+/// `CAST(v AS TEXT)`: the text bytes, `None` for NULL. A blob's bytes are
+/// read as text of the database encoding (see [`super::encoding`]).
 pub fn cast_to_text(v: ValueRef<'_>) -> Option<Vec<u8>> {
     match v {
         ValueRef::Null => None,
         ValueRef::Integer(i) => Some(i.to_string().into_bytes()),
         ValueRef::Real(r) => Some(format_real(r).into_bytes()),
-        ValueRef::Text(t) | ValueRef::Blob(t) => Some(t.to_vec()),
+        ValueRef::Text(t) => Some(t.to_vec()),
+        ValueRef::Blob(t) => Some(super::encoding::db_bytes_to_text(t, super::encoding::current()).into_owned()),
     }
 }
 
-/// `CAST(v AS BLOB)`: the bytes of the text form, `None` for NULL.
+/// `CAST(v AS BLOB)`: the bytes of the text form as the database stores
+/// it, `None` for NULL.
 pub fn cast_to_blob(v: ValueRef<'_>) -> Option<Vec<u8>> {
-    cast_to_text(v)
+    match v {
+        ValueRef::Blob(b) => Some(b.to_vec()),
+        other => {
+            let t = cast_to_text(other)?;
+            match super::encoding::current() {
+                super::encoding::TextEncoding::Utf8 => Some(t),
+                enc => Some(super::encoding::utf8_to_utf16(&t, enc)),
+            }
+        }
+    }
 }
 
 /// A REAL rendered as text exactly as SQLite renders it (column text,

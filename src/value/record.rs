@@ -19,6 +19,7 @@
 
 use super::collation::Collation;
 use super::compare::compare_values;
+use super::encoding::TextEncoding;
 use super::varint::{put_varint, read_varint, varint_len};
 use super::{Value, ValueRef};
 use crate::error::{Error, Result};
@@ -49,6 +50,30 @@ impl KeyInfo {
     /// `n` BINARY ascending fields.
     pub fn binary(n: usize) -> KeyInfo {
         KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() }
+    }
+
+    /// [`KeyInfo::compare_field`] of values read from stored records whose
+    /// text is in `enc`: BINARY compares the stored bytes; another
+    /// collation gets the text as UTF-8.
+    #[inline]
+    pub fn compare_field_stored(&self, i: usize, a: ValueRef<'_>, b: ValueRef<'_>, enc: TextEncoding) -> Ordering {
+        match (a, b) {
+            (ValueRef::Text(x), ValueRef::Text(y)) if enc.is_utf16() => {
+                let f = self.fields.get(i);
+                let o = match f {
+                    Some(f) if !f.collation.is_binary() => {
+                        f.collation.compare(&super::encoding::utf16_to_utf8(x, enc), &super::encoding::utf16_to_utf8(y, enc))
+                    }
+                    _ => x.cmp(y),
+                };
+                if f.is_some_and(|f| f.descending) {
+                    o.reverse()
+                } else {
+                    o
+                }
+            }
+            _ => self.compare_field(i, a, b),
+        }
     }
 
     /// Compares field `i` of two keys with that field's collation and
@@ -605,6 +630,12 @@ impl<'a> ColumnIter<'a> {
 /// equality over all key fields, gives `Equal` (prefix match). The result
 /// is the record's order relative to the key.
 pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo) -> Result<Ordering> {
+    compare_record_with_key_in(record, key, key_info, TextEncoding::Utf8)
+}
+
+/// [`compare_record_with_key`] of a stored record and key whose text is
+/// in `enc` (see [`KeyInfo::compare_field_stored`]).
+pub fn compare_record_with_key_in(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo, enc: TextEncoding) -> Result<Ordering> {
     let mut it = ColumnIter::new(record)?;
     for (i, k) in key.iter().enumerate() {
         let Some(v) = it.next_value()? else { return Ok(Ordering::Equal) };
@@ -617,7 +648,7 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
             }
             continue;
         }
-        let o = key_info.compare_field(i, v, *k);
+        let o = key_info.compare_field_stored(i, v, *k, enc);
         if o != Ordering::Equal {
             return Ok(o);
         }
@@ -653,6 +684,12 @@ pub fn compare_record_with_key_default(record: &[u8], key: &[ValueRef<'_>], key_
 /// Compares two records as keys, over the fields both have; `Equal` when
 /// one is a prefix of the other.
 pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ordering> {
+    compare_records_in(a, b, key_info, TextEncoding::Utf8)
+}
+
+/// [`compare_records`] of stored records whose text is in `enc` (see
+/// [`KeyInfo::compare_field_stored`]).
+pub fn compare_records_in(a: &[u8], b: &[u8], key_info: &KeyInfo, enc: TextEncoding) -> Result<Ordering> {
     // The usual index probe first: one-byte header sizes and integer
     // first fields that differ, read straight from the bytes.
     if let ([ha, sa, ..], [hb, sb, ..]) = (a, b) {
@@ -686,7 +723,7 @@ pub fn compare_records(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Orderin
             i += 1;
             continue;
         }
-        let o = key_info.compare_field(i, decode_value(sa, ba)?, decode_value(sb, bb)?);
+        let o = key_info.compare_field_stored(i, decode_value(sa, ba)?, decode_value(sb, bb)?, enc);
         if o != Ordering::Equal {
             return Ok(o);
         }

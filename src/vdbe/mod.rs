@@ -119,6 +119,10 @@ pub struct ConnState {
     /// `PRAGMA database_list` shows it from then on, as SQLite does once
     /// it has opened it.
     pub temp_used: bool,
+    /// The connection's text encoding: main's (read with its schema), or
+    /// the one `PRAGMA encoding` chose while main is still empty. Temp and
+    /// attached databases have the same (`ATTACH` refuses another).
+    pub text_encoding: crate::value::encoding::TextEncoding,
     /// `sqlite3_interrupt`.
     pub interrupt: Arc<AtomicBool>,
     /// State of the pseudo-random generator.

@@ -180,12 +180,19 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "encoding" => {
-            // Databases are UTF-8 only so far: asking to set UTF-16 keeps
-            // UTF-8 (what SQLite does too once a database exists), and the
-            // setting form returns no row, as in SQLite.
+            // The connection's encoding (main's); setting it takes effect
+            // only while main is empty, and returns no row, as in SQLite.
+            let out = c.b.reg();
+            let spec = match arg {
+                Some(e) => format!("encoding={}", arg_text(e)),
+                None => pname.clone(),
+            };
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
             if arg.is_none() {
-                const_rows(c, prog, &["encoding"], vec![vec![Value::text("UTF-8")]]);
+                c.b.add(Opcode::ResultRow, out, 1, 0);
+                prog.column_names = vec!["encoding".to_string()];
             }
+            txn = Some(false);
         }
         "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint" | "io_backend" => {
             let value = arg.map(arg_text);
@@ -773,7 +780,7 @@ pub(crate) fn emit_pragma_value(c: &mut Compiler<'_>, pname: &str, db: Option<us
             c.b.add(Opcode::Pagecount, pdb, out, 0);
         }
         "encoding" => {
-            c.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(b"UTF-8".to_vec()), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("encoding".into()), 0);
         }
         "secure_delete" => {
             c.b.add(Opcode::Integer, 0, out, 0);

@@ -4,7 +4,7 @@
 
 use super::{set_reg, Flow};
 use crate::btree::TreeKind;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::{ConnState, Vm};
@@ -169,6 +169,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(v) => env.kept_pragmas[i] = kept_value(name, v).unwrap_or(env.kept_pragmas[i]),
                     None => set_reg(vm, p2, Value::Integer(env.kept_pragmas[i])),
                 }
+                return Ok(Flow::Next);
+            }
+            if name == "encoding" {
+                encoding_pragma(vm, p2, value, env)?;
                 return Ok(Flow::Next);
             }
             if name == "threads" {
@@ -350,4 +354,35 @@ fn pragma_bool(v: &str) -> bool {
         "off" | "false" | "no" | "none" => false,
         n => n.parse::<i64>().is_ok_and(|i| i != 0),
     }
+}
+
+/// `PRAGMA encoding`: the connection's encoding (into register `out`),
+/// or setting it, which only a connection whose main and temp databases
+/// are still empty does (later it is ignored, as in SQLite).
+fn encoding_pragma(vm: &mut Vm, out: i32, value: Option<&str>, env: &mut ConnState) -> Result<()> {
+    use crate::value::encoding::TextEncoding;
+    let Some(v) = value else {
+        set_reg(vm, out, Value::text(env.text_encoding.name()));
+        return Ok(());
+    };
+    let main = &mut env.dbs[0].btree;
+    let empty = env.io.block_on(|| main.page_count())? == 0 && !env.temp_used;
+    if !empty {
+        return Ok(());
+    }
+    // (An unknown name is an error only while it could take effect.)
+    let Some(enc) = TextEncoding::from_pragma(v) else {
+        return Err(Error::sql(format!("unsupported encoding: {v}")));
+    };
+    if enc != env.text_encoding {
+        env.text_encoding = enc;
+        for d in env.dbs.iter_mut() {
+            let bt = &mut d.btree;
+            if env.io.block_on(|| bt.page_count()).unwrap_or(1) == 0 {
+                bt.set_text_encoding(enc);
+            }
+        }
+        env.settings_generation += 1;
+    }
+    Ok(())
 }

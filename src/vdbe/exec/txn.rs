@@ -120,7 +120,9 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         }
         Opcode::SetCookie => {
             let bt = &mut env.dbs[p1 as usize].btree;
-            pend!(bt.set_meta(meta_of(p2), p3 as u32));
+            // A new file's encoding is the one its records are written in.
+            let value = if meta_of(p2) == crate::btree::Meta::TextEncoding { bt.text_encoding() as u32 } else { p3 as u32 };
+            pend!(bt.set_meta(meta_of(p2), value));
             if p2 == crate::btree::Meta::SchemaCookie as i32 {
                 vm.cookie_changed = true;
                 env.txn_schema_written = true;

@@ -418,7 +418,12 @@ fn like(ctx: &mut FunctionContext<'_>, a: &[Value]) -> Result<Value> {
 }
 
 fn hex(v: &Value) -> Value {
-    let bytes = value_bytes(v).unwrap_or_default();
+    // Text as the database stores it; numbers in their UTF-8 form (as
+    // SQLite renders them for hex() on a UTF-16 database too).
+    let bytes = match v {
+        Value::Text(t) => crate::value::encoding::text_to_db_bytes(t, crate::value::encoding::current()),
+        v => value_bytes(v).unwrap_or_default(),
+    };
     let mut out = Vec::with_capacity(bytes.len() * 2);
     for &b in bytes.iter() {
         out.push(HEX_UPPER[(b >> 4) as usize]);
@@ -465,9 +470,18 @@ fn length(v: &Value) -> Value {
 fn octet_length(v: &Value) -> Value {
     match v {
         Value::Null => Value::Null,
-        Value::Blob(b) | Value::Text(b) => Value::Integer(b.len() as i64),
+        Value::Blob(b) => Value::Integer(b.len() as i64),
         Value::ZeroBlob(n) => Value::Integer(*n as i64),
-        other => Value::Integer(value_text(other).map_or(0, |t| t.len()) as i64),
+        // Text in the database encoding's bytes.
+        other => Value::Integer(value_text(other).map_or(0, |t| text_octets(&t)) as i64),
+    }
+}
+
+/// The size of UTF-8 text as the database stores it.
+fn text_octets(t: &[u8]) -> usize {
+    match crate::value::encoding::current() {
+        crate::value::encoding::TextEncoding::Utf8 => t.len(),
+        _ => crate::value::encoding::utf8_chars(t).map(|c| if c >= 0x10000 { 4 } else { 2 }).sum(),
     }
 }
 
