@@ -49,7 +49,7 @@ fn big_sorts_spill_suspend_and_match_the_in_memory_sort() {
         let before = backend.submitted();
         // (A scan reading the same pages the same way, read-ahead
         // included, without the sort.)
-        let plain = sorted_rows(&io, true, "16", "SELECT sum(length(b)) FROM t");
+        let _scan = sorted_rows(&io, true, "16", "SELECT sum(length(b)) FROM t");
         let scan_requests = backend.submitted() - before;
         assert!(spill_requests > scan_requests, "{q}: {spill_requests} requests vs {scan_requests} for a scan: no spill?");
         // The statement suspended, and its spill went through the async
