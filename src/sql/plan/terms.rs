@@ -123,17 +123,22 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
         }
         Expr::Cast { expr, .. } => walk(expr, f),
         Expr::Collate(x, _) => walk(x, f),
-        Expr::FunctionCall { args, order_by, .. } => {
+        Expr::FunctionCall { args, order_by, filter_over, .. } => {
             for a in args.iter().flat_map(|a| a.iter()) {
                 walk(a, f);
             }
-            // (An aggregate's ORDER BY reads columns as its arguments do.)
+            // (An aggregate's ORDER BY and FILTER clause read columns as
+            // its arguments do.)
             if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
                 for t in terms.iter() {
                     walk(&t.expr, f);
                 }
             }
+            if let Some(x) = filter_over.as_ref().and_then(|t| t.filter_clause) {
+                walk(x, f);
+            }
         }
+        Expr::FunctionCallStar { filter_over: Some(ast::FunctionTail { filter_clause: Some(x), .. }), .. } => walk(x, f),
         Expr::InList { lhs, rhs, .. } => {
             walk(lhs, f);
             for a in rhs.iter().flat_map(|a| a.iter()) {
