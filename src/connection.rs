@@ -505,17 +505,18 @@ impl Connection {
             let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
             for db in (0..self.state.dbs.len().min(64)).filter(|db| (appended | deleted) & (1 << db) != 0) {
                 let Some(schema) = self.schemas.get_mut(db) else { continue };
+                let first_new = schema.rows.len();
                 let r = if appended & (1 << db) != 0 {
-                    let first_new = schema.rows.len();
-                    in_read_txn(&mut self.state, db, |io, bt| schema.append_new_rows(io, bt)).map(|()| (Some(first_new), None))
+                    in_read_txn(&mut self.state, db, |io, bt| schema.append_new_rows(io, bt)).map(|()| None)
                 } else {
-                    in_read_txn(&mut self.state, db, |io, bt| schema.forget_deleted_rows(io, bt)).map(|gone| (None, gone))
+                    in_read_txn(&mut self.state, db, |io, bt| schema.forget_deleted_rows(io, bt))
                 };
                 let dbs = self.schemas.iter().collect::<Vec<_>>();
                 match r {
-                    Ok((Some(first_new), _)) => self.merged.merge_appended(&dbs, db, first_new, &names),
-                    Ok((None, Some(gone))) => self.merged.merge_deleted(&dbs, db, &gone, &names),
-                    Ok((None, None)) => self.merged = Schema::merged(&dbs, &names),
+                    Ok(None) if appended & (1 << db) != 0 => self.merged.merge_appended(&dbs, db, first_new, &names),
+                    Ok(Some(gone)) => self.merged.merge_deleted(&dbs, db, &gone, &names),
+                    // (The DROP path read everything again.)
+                    Ok(None) => self.merged = Schema::merged(&dbs, &names),
                     Err(e) => {
                         // Half-applied: the next prepare reads everything.
                         self.schema_loaded = false;

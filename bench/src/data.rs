@@ -66,6 +66,24 @@ pub fn remove_db(path: &Path) {
     }
 }
 
+/// The tenants' base file: `users(id, username)` with `users` rows of
+/// random 20-59 letter names drawn from `seed`.
+pub fn build_users_base(path: &Path, users: u64, seed: u64) -> R<()> {
+    build_base(path, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
+        let mut rng = Rng::new(seed);
+        let mut s = db.prepare("INSERT INTO users(username) VALUES (?1)")?;
+        for _ in 0..users {
+            let len = 20 + rng.below(40) as usize;
+            let w = rng.word(len);
+            db.bind_text(&mut s, 1, &w)?;
+            db.step(&mut s)?;
+            db.reset(&mut s);
+        }
+        db.finalize(s);
+        Ok(())
+    })
+}
+
 /// Build a base file with real SQLite: `schema` then `fill` in one
 /// transaction.
 pub fn build_base(path: &Path, schema: &str, fill: impl FnOnce(&mut Sqlite) -> R<()>) -> R<()> {

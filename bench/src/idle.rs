@@ -17,7 +17,7 @@
 //! ringlite is measured with blocking and with async connections (the
 //! runtime's case; they share the thread's ring).
 
-use crate::data::{remove_db, Rng};
+use crate::data::remove_db;
 use crate::engine::{Engine, Ringlite, Sqlite, R};
 use ringlite::{OpenFlags, StepResult};
 use std::fmt::Write as _;
@@ -35,19 +35,7 @@ fn c_heap_in_use() -> i64 {
 
 fn files(dir: &Path, n: usize) -> R<Vec<PathBuf>> {
     let base = dir.join("idle-base.db");
-    crate::data::build_base(&base, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
-        let mut rng = Rng::new(3);
-        let mut s = db.prepare("INSERT INTO users(username) VALUES (?1)")?;
-        for _ in 0..USERS {
-            let len = 20 + rng.below(40) as usize;
-            let w = rng.word(len);
-            db.bind_text(&mut s, 1, &w)?;
-            db.step(&mut s)?;
-            db.reset(&mut s);
-        }
-        db.finalize(s);
-        Ok(())
-    })?;
+    crate::data::build_users_base(&base, USERS, 3)?;
     (0..n)
         .map(|i| {
             let p = dir.join(format!("idle-{i}.db"));

@@ -229,19 +229,7 @@ fn scratch(dir: &Path) -> R<tempfile::TempDir> {
 
 fn prepare_files(dir: &Path, sz: &Sizes) -> R<Vec<PathBuf>> {
     let base = dir.join("base.db");
-    crate::data::build_base(&base, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
-        let mut rng = Rng::new(5);
-        let mut s = db.prepare("INSERT INTO users(username) VALUES (?1)")?;
-        for _ in 0..sz.users {
-            let len = 20 + rng.below(40) as usize;
-            let w = rng.word(len);
-            db.bind_text(&mut s, 1, &w)?;
-            db.step(&mut s)?;
-            db.reset(&mut s);
-        }
-        db.finalize(s);
-        Ok(())
-    })?;
+    crate::data::build_users_base(&base, sz.users, 5)?;
     // The base is in rollback-journal mode whatever data::PRAGMAS says:
     // SQLite's slow VFS has no shared memory (no WAL).
     {

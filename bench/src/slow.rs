@@ -140,19 +140,7 @@ pub fn run(quick: bool, only: Option<&str>, skip: Option<&str>, dir: &Path) -> R
     let scratch = scratch(dir)?;
     let dir = scratch.path();
     let base = dir.join("slow-base.db");
-    crate::data::build_base(&base, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
-        let mut rng = Rng::new(7);
-        let mut s = db.prepare("INSERT INTO users(username) VALUES (?1)")?;
-        for _ in 0..sz.users {
-            let len = 20 + rng.below(40) as usize;
-            let w = rng.word(len);
-            db.bind_text(&mut s, 1, &w)?;
-            db.step(&mut s)?;
-            db.reset(&mut s);
-        }
-        db.finalize(s);
-        Ok(())
-    })?;
+    crate::data::build_users_base(&base, sz.users, 7)?;
     crate::slowvfs::set_delays(READ_US, SYNC_US);
     let setup = Setup { init: INIT, stmts: vec![READ, UPDATE] };
     let mut failed = false;

@@ -27,7 +27,7 @@
 //! of one base built by SQLite); the workload is read-only, so they never
 //! contend for locks.
 
-use crate::data::{remove_db, Rng};
+use crate::data::remove_db;
 use crate::engine::{Engine, Ringlite, Sqlite, R};
 use crate::sched::{self, Op, Run, Setup};
 use ringlite::{OpenFlags, StepResult};
@@ -72,19 +72,7 @@ pub fn sizes(quick: bool) -> Sizes {
 /// Build the base tenant database and `max` copies of it.
 fn prepare_files(dir: &Path, sz: &Sizes) -> R<Vec<PathBuf>> {
     let base = dir.join("tenant-base.db");
-    crate::data::build_base(&base, "CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT);", |db| {
-        let mut rng = Rng::new(99);
-        let mut s = db.prepare("INSERT INTO users(username) VALUES (?1)")?;
-        for _ in 0..sz.users {
-            let len = 20 + rng.below(40) as usize;
-            let w = rng.word(len);
-            db.bind_text(&mut s, 1, &w)?;
-            db.step(&mut s)?;
-            db.reset(&mut s);
-        }
-        db.finalize(s);
-        Ok(())
-    })?;
+    crate::data::build_users_base(&base, sz.users, 99)?;
     let max = sz.counts.iter().copied().max().unwrap_or(1);
     (0..max)
         .map(|i| {

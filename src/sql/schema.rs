@@ -529,6 +529,89 @@ fn shadowed_key(name: &str, db: usize) -> String {
     format!("{}\0{db}", name.to_ascii_lowercase())
 }
 
+/// A table or index: the database it belongs to, which a merged schema
+/// sets on its copy.
+trait InDatabase: Clone {
+    fn db(&self) -> usize;
+    fn set_db(&mut self, db: usize);
+}
+
+impl InDatabase for Table {
+    fn db(&self) -> usize {
+        self.db
+    }
+    fn set_db(&mut self, db: usize) {
+        self.db = db;
+    }
+}
+
+impl InDatabase for Index {
+    fn db(&self) -> usize {
+        self.db
+    }
+    fn set_db(&mut self, db: usize) {
+        self.db = db;
+    }
+}
+
+/// `o` as an object of database `db` (shared when it already says so).
+fn in_db<T: InDatabase>(o: &Arc<T>, db: usize) -> Arc<T> {
+    if o.db() == db {
+        return o.clone();
+    }
+    let mut copy = T::clone(o);
+    copy.set_db(db);
+    Arc::new(copy)
+}
+
+/// SQLite's search order of unqualified names over `n` databases (temp,
+/// main, then attached ones in attach order), without `except`.
+fn search_order(n: usize, except: Option<usize>) -> Vec<usize> {
+    [1, 0].into_iter().chain(2..n).filter(|&i| i < n && Some(i) != except).collect()
+}
+
+/// Position of database `db` in [`search_order`].
+fn search_rank(db: usize) -> usize {
+    match db {
+        1 => 0,
+        0 => 1,
+        d => d,
+    }
+}
+
+/// Add `o` to a merged schema's map under `key`: it takes the plain key
+/// when no object of that name comes before it in the search order, and
+/// the one it then hides moves to its shadowed key.
+fn place_in_search_order<T: InDatabase>(map: &mut BTreeMap<String, Arc<T>>, key: String, o: Arc<T>) {
+    let db = o.db();
+    match map.get(&key).map(|e| e.db()) {
+        Some(e) if search_rank(e) < search_rank(db) => {
+            map.insert(shadowed_key(&key, db), o);
+        }
+        Some(e) => {
+            let hidden = map.insert(key.clone(), o).expect("present");
+            map.insert(shadowed_key(&key, e), hidden);
+        }
+        None => {
+            map.insert(key, o);
+        }
+    }
+}
+
+/// Remove database `db`'s object named `key` from a merged schema's map;
+/// when it was the visible one, the first object of that name in `others`
+/// (the search order without `db`) becomes visible.
+fn take_from_search_order<T: InDatabase>(map: &mut BTreeMap<String, Arc<T>>, key: String, db: usize, others: &[usize]) {
+    if map.get(&key).is_some_and(|o| o.db() == db) {
+        map.remove(&key);
+        if let Some(o) = others.iter().find_map(|&d| map.remove(&shadowed_key(&key, d))) {
+            map.insert(key, o);
+        }
+    } else {
+        map.remove(&shadowed_key(&key, db));
+    }
+}
+
 impl Schema {
     /// One schema holding the objects of every database, `dbs[i]` being
     /// database `i` (0 main, 1 temp, 2.. attached). An unqualified name
@@ -536,39 +619,22 @@ impl Schema {
     /// (temp, main, then attached ones in attach order); objects it hides
     /// stay reachable through [`Schema::table_in`] / [`Schema::index_in`].
     pub fn merged(dbs: &[&Schema], names: &[String]) -> Schema {
-        let mut s = Schema { cookie: dbs.first().map_or(0, |m| m.cookie), ..Default::default() };
-        s.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
-        s.cookies = dbs.iter().map(|d| d.cookie).collect();
-        let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len()).collect();
-        for &db in &order {
+        let mut s = Schema::default();
+        for db in search_order(dbs.len(), None) {
             for (k, t) in &dbs[db].tables {
-                let t = if t.db == db {
-                    t.clone()
-                } else {
-                    let mut t = Table::clone(t);
-                    t.db = db;
-                    Arc::new(t)
-                };
                 let key = if s.tables.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
-                s.tables.insert(key, t);
+                s.tables.insert(key, in_db(t, db));
             }
             for (k, i) in &dbs[db].indexes {
-                let i = if i.db == db {
-                    i.clone()
-                } else {
-                    let mut i = Index::clone(i);
-                    i.db = db;
-                    Arc::new(i)
-                };
                 let key = if s.indexes.contains_key(k) { shadowed_key(k, db) } else { k.clone() };
-                s.indexes.insert(key, i);
+                s.indexes.insert(key, in_db(i, db));
             }
         }
         for (db, d) in dbs.iter().enumerate() {
             s.rows.extend(d.rows.iter().cloned());
             s.row_dbs.extend(std::iter::repeat_n(db, d.rows.len()));
         }
-        s.trigger_targets = (0..s.rows.len()).map(|i| s.temp_trigger_target(i, names)).collect();
+        s.refresh_merged(dbs, names);
         s
     }
 
@@ -578,67 +644,28 @@ impl Schema {
     /// (hiding, or hidden by, objects of the same name in other databases)
     /// and their rows go after database `db`'s others.
     pub fn merge_appended(&mut self, dbs: &[&Schema], db: usize, first_new: usize, names: &[String]) {
-        let rank = |d: usize| match d {
-            1 => 0,
-            0 => 1,
-            d => d,
-        };
         let from = dbs[db];
-        for row in &from.rows[first_new..] {
+        let new = &from.rows[first_new..];
+        for row in new {
             let key = row.1.to_ascii_lowercase();
-            if row.0 == "table" || row.0 == "view" {
-                let Some(t) = from.tables.get(&key) else { continue };
-                let t = if t.db == db {
-                    t.clone()
-                } else {
-                    let mut t = Table::clone(t);
-                    t.db = db;
-                    Arc::new(t)
-                };
-                match self.tables.get(&key).map(|e| e.db) {
-                    Some(e) if rank(e) < rank(db) => {
-                        self.tables.insert(shadowed_key(&key, db), t);
-                    }
-                    Some(e) => {
-                        let hidden = self.tables.insert(key.clone(), t).expect("present");
-                        self.tables.insert(shadowed_key(&key, e), hidden);
-                    }
-                    None => {
-                        self.tables.insert(key, t);
+            match row.0.as_str() {
+                "table" | "view" => {
+                    if let Some(t) = from.tables.get(&key) {
+                        place_in_search_order(&mut self.tables, key, in_db(t, db));
                     }
                 }
-            } else if row.0 == "index" {
-                let Some(i) = from.indexes.get(&key) else { continue };
-                let i = if i.db == db {
-                    i.clone()
-                } else {
-                    let mut i = Index::clone(i);
-                    i.db = db;
-                    Arc::new(i)
-                };
-                match self.indexes.get(&key).map(|e| e.db) {
-                    Some(e) if rank(e) < rank(db) => {
-                        self.indexes.insert(shadowed_key(&key, db), i);
-                    }
-                    Some(e) => {
-                        let hidden = self.indexes.insert(key.clone(), i).expect("present");
-                        self.indexes.insert(shadowed_key(&key, e), hidden);
-                    }
-                    None => {
-                        self.indexes.insert(key, i);
+                "index" => {
+                    if let Some(i) = from.indexes.get(&key) {
+                        place_in_search_order(&mut self.indexes, key, in_db(i, db));
                     }
                 }
+                _ => {}
             }
         }
         let at = self.row_dbs.iter().take_while(|&&d| d <= db).count();
-        let new = &from.rows[first_new..];
         self.rows.splice(at..at, new.iter().cloned());
         self.row_dbs.splice(at..at, std::iter::repeat_n(db, new.len()));
-        self.cookies = dbs.iter().map(|d| d.cookie).collect();
-        self.cookie = dbs.first().map_or(0, |m| m.cookie);
-        self.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
-        self.trigger_targets = (0..self.rows.len()).map(|i| self.temp_trigger_target(i, names)).collect();
-        debug_assert_eq!(self.rows.len(), dbs.iter().map(|d| d.rows.len()).sum::<usize>());
+        self.refresh_merged(dbs, names);
     }
 
     /// Bring a [`Schema::merged`] schema up to date after the rows `gone`
@@ -646,27 +673,13 @@ impl Schema {
     /// object of the same name they hid in a database searched later
     /// becomes the visible one.
     pub fn merge_deleted(&mut self, dbs: &[&Schema], db: usize, gone: &[SchemaRow], names: &[String]) {
-        let order: Vec<usize> = std::iter::once(1).chain(std::iter::once(0)).chain(2..dbs.len()).filter(|&i| i < dbs.len() && i != db).collect();
+        let others = search_order(dbs.len(), Some(db));
         for row in gone {
             let key = row.1.to_ascii_lowercase();
-            if row.0 == "table" || row.0 == "view" {
-                if self.tables.get(&key).is_some_and(|t| t.db == db) {
-                    self.tables.remove(&key);
-                    if let Some(t) = order.iter().find_map(|&d| self.tables.remove(&shadowed_key(&key, d))) {
-                        self.tables.insert(key, t);
-                    }
-                } else {
-                    self.tables.remove(&shadowed_key(&key, db));
-                }
-            } else if row.0 == "index" {
-                if self.indexes.get(&key).is_some_and(|i| i.db == db) {
-                    self.indexes.remove(&key);
-                    if let Some(i) = order.iter().find_map(|&d| self.indexes.remove(&shadowed_key(&key, d))) {
-                        self.indexes.insert(key, i);
-                    }
-                } else {
-                    self.indexes.remove(&shadowed_key(&key, db));
-                }
+            match row.0.as_str() {
+                "table" | "view" => take_from_search_order(&mut self.tables, key, db, &others),
+                "index" => take_from_search_order(&mut self.indexes, key, db, &others),
+                _ => {}
             }
         }
         // The rows of `db` are kept in order; those of `gone` are taken
@@ -689,6 +702,12 @@ impl Schema {
         let removed = gone.len() - gone_left.len();
         let start = self.row_dbs.iter().position(|&d| d == db).unwrap_or(0);
         self.row_dbs.drain(start..start + removed);
+        self.refresh_merged(dbs, names);
+    }
+
+    /// What a merged schema derives from its databases and rows: the
+    /// cookies and the TEMP triggers' targets.
+    fn refresh_merged(&mut self, dbs: &[&Schema], names: &[String]) {
         self.cookies = dbs.iter().map(|d| d.cookie).collect();
         self.cookie = dbs.first().map_or(0, |m| m.cookie);
         self.temp_cookie = dbs.get(1).map_or(0, |t| t.cookie);
