@@ -92,7 +92,7 @@ missing=$(comm -23 <(sort -u "$root/capi/tools/api_functions.txt") "$work/export
 extra=$(grep -v '^sqlite3' "$work/exported")
 if [ -z "$missing" ] && [ -z "$extra" ]; then ok exports; else
   echo "missing: $missing"; echo "not sqlite3*: $extra"; bad exports; fi
-if readelf -d "$lib/libsqlite3.so.0" | grep -q 'SONAME.*\[libsqlite3.so.0\]'; then ok soname; else bad soname; fi
+if grep -q 'SONAME.*\[libsqlite3.so.0\]' <(readelf -d "$lib/libsqlite3.so.0"); then ok soname; else bad soname; fi
 
 # (d) differential C programs
 ref_obj=${REF_OBJ:-$root/build/ref/sqlite3.o}

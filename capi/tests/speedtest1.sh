@@ -25,9 +25,12 @@ else
   export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
   flags=$(pkg-config --define-prefix --cflags --libs sqlite3)
   sed 's|^  speedtest1_exec("VACUUM");$|  /* VACUUM left out */|' "$speedtest_src" > "$work/speedtest1_novacuum.c"
-  if cc -O1 -o "$work/speedtest1" "$speedtest_src" $flags -Wl,-rpath,"$work/prefix/lib" \
-     && cc -O1 -o "$work/speedtest1_novacuum" "$work/speedtest1_novacuum.c" $flags -Wl,-rpath,"$work/prefix/lib" \
-     && LD_LIBRARY_PATH="" ldd "$work/speedtest1" | grep -q "libsqlite3.so.0 => $work/prefix/lib/"; then
+  # ldd's output goes through a file: `ldd | grep -q` under pipefail fails
+  # whenever grep exits before ldd has written its last line (SIGPIPE).
+  if cc -O1 -o "$work/speedtest1" "$speedtest_src" $flags -Wl,-rpath,"$work/prefix/lib" 2> "$work/speedtest1_cc.log" \
+     && cc -O1 -o "$work/speedtest1_novacuum" "$work/speedtest1_novacuum.c" $flags -Wl,-rpath,"$work/prefix/lib" 2>> "$work/speedtest1_cc.log" \
+     && LD_LIBRARY_PATH="" ldd "$work/speedtest1" > "$work/speedtest1_ldd.txt" 2>&1 \
+     && grep -q "libsqlite3.so.0 => $work/prefix/lib/" "$work/speedtest1_ldd.txt"; then
     ok "speedtest1 (compiled and linked through pkg-config against the installed library)"
     speedtest_run() { # name program args...
       local name=$1 prog=$2; shift 2
@@ -47,7 +50,7 @@ else
     speedtest_run speedtest1-orm "$work/speedtest1" --testset orm --size 5
     speedtest_run speedtest1-fp "$work/speedtest1" --testset fp --size 5
   else
-    echo "flags: $flags"; LD_LIBRARY_PATH="" ldd "$work/speedtest1" 2>&1 | grep sqlite
+    echo "flags: $flags"; tail -20 "$work/speedtest1_cc.log"; cat "$work/speedtest1_ldd.txt" 2>/dev/null
     bad "speedtest1 (compile/link)"
   fi
 fi

@@ -109,16 +109,20 @@ pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize
             return None;
         }
         total += size;
-        min = block + size;
+        // SQLite leaves at least 4 bytes between freeblocks (closer ones
+        // are merged, the gap counted as fragments); it reports a page
+        // that does not as corrupt.
+        min = block + size + MIN_FREEBLOCK;
         block = get_u16(data, block);
     }
     Some(total)
 }
 
 /// Add `[off, off + size)` to the free space of a page whose freeblock
-/// list `free_bytes` accepted: merged with a freeblock ending where it
-/// starts or starting where it ends, and given back to the content area
-/// when it lies at its start.
+/// list `free_bytes` accepted: merged with a freeblock that ends or starts
+/// within 3 bytes of it (the fragment bytes between them join the block,
+/// as SQLite merges them: no two freeblocks are closer than 4 bytes), and
+/// given back to the content area when it lies at its start.
 pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) {
     // Find the blocks before and after `off` (the list is ascending).
     let mut prev: Option<usize> = None;
@@ -127,16 +131,20 @@ pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usi
         prev = Some(next);
         next = get_u16(data, next);
     }
-    let (mut start, mut len) = (off, size);
-    if next != 0 && off + size == next {
-        len += get_u16(data, next + 2);
+    let (mut start, mut end) = (off, off + size);
+    let mut absorbed = 0;
+    if next != 0 && next <= end + 3 {
+        debug_assert!(next >= end, "freed cell overlaps the freeblock at {next}");
+        absorbed += next - end;
+        end = next + get_u16(data, next + 2);
         next = get_u16(data, next);
     }
     if let Some(p) = prev {
-        let plen = get_u16(data, p + 2);
-        if p + plen == start {
+        let p_end = p + get_u16(data, p + 2);
+        debug_assert!(p_end <= start, "freed cell overlaps the freeblock at {p}");
+        if p_end + 3 >= start {
+            absorbed += start - p_end;
             start = p;
-            len += plen;
             // `p` absorbs the new block: find the block before it.
             prev = None;
             let mut b = get_u16(data, hoff + 1);
@@ -146,16 +154,17 @@ pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usi
             }
         }
     }
+    debug_assert!(absorbed <= data[hoff + 7] as usize, "more bytes between freeblocks than the page's fragment count");
+    data[hoff + 7] = (data[hoff + 7] as usize).saturating_sub(absorbed) as u8;
     if prev.is_none() && start == content_start(data, hoff) {
         // The first free run begins the content area: the area shrinks.
-        data[start..start + len].fill(0);
+        data[start..end].fill(0);
         put_u16(data, hoff + 1, next);
-        let new_start = start + len;
-        put_u16(data, hoff + 5, if new_start == 65536 { 0 } else { new_start });
+        put_u16(data, hoff + 5, if end == 65536 { 0 } else { end });
         return;
     }
     put_u16(data, start, next);
-    put_u16(data, start + 2, len);
+    put_u16(data, start + 2, end - start);
     match prev {
         Some(p) => put_u16(data, p, start),
         None => put_u16(data, hoff + 1, start),

@@ -152,7 +152,8 @@ impl Btree {
     /// child), then the page's byte accounting. Keys of a table tree must
     /// fall below `*max_key` (the first key of a leaf may equal it); on
     /// return `*max_key` is the smallest key seen. Returns the subtree's
-    /// depth (1 for a leaf; 0 when the page could not be read).
+    /// depth (1 for a leaf or a page whose free space is corrupt; 0 when the
+    /// page could not be read).
     fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64) -> Result<usize> {
         let db_size = self.pager.db_size();
         if level > super::cursor::MAX_DEPTH {
@@ -179,7 +180,9 @@ impl Btree {
         let coverage = super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| page::cell(data, &h, i, usable).ok().map(|(b, _)| b.len()));
         if coverage.free_space_corrupt {
             ck.error(format!("Tree {root} page {pgno}: free space corruption"));
-            return Ok(0);
+            // SQLite gives such a page the depth of a leaf: its parent
+            // reports no depth difference for it beside leaf siblings.
+            return Ok(1);
         }
         let mut depth = 0;
         let mut key_can_be_equal = h.kind.is_leaf();

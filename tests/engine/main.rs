@@ -81,6 +81,7 @@ mod sql_utf16;
 mod sql_vtab;
 mod sql_vtab_schema;
 mod sql_without_rowid;
+mod storage_alternating_writers;
 mod storage_autovacuum;
 mod storage_corrupt;
 mod storage_dir_sync;
