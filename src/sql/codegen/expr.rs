@@ -15,10 +15,11 @@ use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
-use crate::vdbe::func::FuncKind;
+use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, LikeOperator, Literal, Operator, UnaryOperator};
+use std::sync::Arc;
 
 /// A parsed numeric literal.
 pub enum Number {
@@ -338,6 +339,21 @@ impl Compiler<'_> {
 
     /// The collation an expression carries (explicit COLLATE first, then a
     /// column's declared collation).
+    /// `def` bound to the collating sequence of its arguments when it is a
+    /// built-in that compares text (min, max, nullif): the first argument
+    /// that has a collation gives it, as in SQLite; BINARY keeps `def`.
+    pub(super) fn bind_call_collation<'e, 's: 'e>(&mut self, def: Arc<FuncDef>, args: impl IntoIterator<Item = &'e Expr<'s>>) -> Result<Arc<FuncDef>> {
+        if !crate::vdbe::func::builtins::needs_collation(&def) {
+            return Ok(def);
+        }
+        let Some((name, _)) = args.into_iter().find_map(|a| self.collation_of(a)) else { return Ok(def) };
+        if name.eq_ignore_ascii_case("BINARY") {
+            return Ok(def);
+        }
+        let coll = self.collation(&name)?;
+        Ok(crate::vdbe::func::builtins::with_collation(&def, &coll))
+    }
+
     pub fn expr_collation(&mut self, e: &Expr<'_>) -> Option<(String, bool)> {
         self.collation_of(e).map(|(n, explicit)| (n.into_owned(), explicit))
     }
@@ -1031,6 +1047,7 @@ impl Compiler<'_> {
         // A virtual table may overload a function whose first argument is
         // one of its columns (xFindFunction).
         let def = self.vtab_overload(name, args).unwrap_or(def);
+        let def = self.bind_call_collation(def, args)?;
         let first = self.b.regs(args.len());
         let substr = def.flags.builtin
             && (2..=3).contains(&args.len())

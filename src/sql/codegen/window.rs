@@ -407,7 +407,7 @@ impl<'b> Compiler<'_> {
                                     | "nth_value"
                             ) =>
                         {
-                            WinKind::Agg(def)
+                            WinKind::Agg(self.bind_call_collation(def, args.iter().copied())?)
                         }
                         FuncKind::Scalar(_) => return Err(Error::sql(format!("{name}() may not be used as a window function"))),
                         _ => return Err(Error::unsupported(&format!("the window function {name}()"))),

@@ -250,9 +250,8 @@ impl AggregateState for Sum {
     }
 }
 
-/// A min(X)/max(X) state comparing text under `coll`. The registered
-/// aggregates use BINARY because [`FunctionContext`] carries no collation;
-/// a VM that knows the argument's collation starts states with this.
+/// A min(X)/max(X) state comparing text under `coll` (the registered
+/// aggregates use BINARY; see `super::with_collation`).
 pub fn min_max_state(is_max: bool, coll: Option<Collation>) -> Box<dyn AggregateState> {
     Box::new(MinMax { best: None, is_max, coll })
 }

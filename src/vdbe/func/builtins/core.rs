@@ -546,16 +546,19 @@ fn trim_with(input: &[u8], set: &[&[u8]], left: bool, right: bool) -> Value {
 }
 
 fn min_max(name: &str, a: &[Value], is_max: bool) -> Result<Value> {
+    min_max_with(name, a, is_max, None)
+}
+
+/// Scalar max()/min() of two or more arguments under `coll`.
+pub(super) fn min_max_with(name: &str, a: &[Value], is_max: bool, coll: Option<&Collation>) -> Result<Value> {
     if a.len() < 2 {
         return Err(wrong_arg_count(name));
     }
-    Ok(scalar_min_max(a, is_max, None))
+    Ok(scalar_min_max(a, is_max, coll))
 }
 
-/// Scalar max()/min() under a collating sequence. The registered functions
-/// compare text with BINARY because [`FunctionContext`] carries no
-/// collation; a VM that knows the collation of the arguments (SQLite takes
-/// the first argument that has one) calls this instead.
+/// Scalar max()/min() under a collating sequence (SQLite takes the first
+/// argument that has one; see `super::with_collation`).
 pub fn scalar_min_max(a: &[Value], is_max: bool, coll: Option<&Collation>) -> Value {
     if a.is_empty() || a.iter().any(|v| v.is_null()) {
         return Value::Null;

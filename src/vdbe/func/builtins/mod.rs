@@ -14,9 +14,10 @@
 //! Invariants: bodies are pure functions of their arguments and the
 //! [`FunctionContext`]; they never panic on any input; errors carry SQLite's
 //! own message text. Text comparisons in scalar min/max, nullif and the
-//! min/max aggregates use BINARY (the context has no collation); see
-//! `core::scalar_min_max`, `core::nullif_with`, `aggregate::min_max_state`
-//! for collation-aware forms.
+//! min/max aggregates use BINARY as registered; a call whose arguments
+//! carry another collating sequence gets a copy of the function bound to
+//! it at compile time ([`with_collation`], SQLite's "needs collation"
+//! functions).
 
 pub mod aggregate;
 pub mod conv;
@@ -31,6 +32,7 @@ pub use self::core::SQLITE_VERSION;
 
 use super::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, FunctionRegistry, ScalarFunction};
 use crate::error::Result;
+use crate::value::collation::Collation;
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -90,6 +92,36 @@ where
     fn has_inverse(&self) -> bool {
         self.inverse
     }
+}
+
+/// Whether `def` is a built-in whose text comparisons follow the
+/// collating sequence of its arguments, as SQLite's min(), max() and
+/// nullif() do (the first argument that has one, BINARY if none).
+pub fn needs_collation(def: &FuncDef) -> bool {
+    def.flags.builtin && ["min", "max", "nullif"].iter().any(|n| def.name.eq_ignore_ascii_case(n))
+}
+
+/// `def` (one of [`needs_collation`]'s functions) comparing text under
+/// `coll`: the scalar min()/max()/nullif() or the min()/max() aggregate.
+pub fn with_collation(def: &Arc<FuncDef>, coll: &Collation) -> Arc<FuncDef> {
+    debug_assert!(needs_collation(def));
+    let is_max = def.name.eq_ignore_ascii_case("max");
+    let kind = match &def.kind {
+        FuncKind::Aggregate(f) => {
+            let coll = coll.clone();
+            let start = move || aggregate::min_max_state(is_max, Some(coll.clone()));
+            FuncKind::Aggregate(Arc::new(ClosureAggregate { start, inverse: f.has_inverse() }))
+        }
+        FuncKind::Scalar(_) if def.name.eq_ignore_ascii_case("nullif") => {
+            let coll = coll.clone();
+            FuncKind::Scalar(Arc::new(ClosureScalar(move |_: &mut FunctionContext<'_>, a: &[Value]| Ok(core::nullif_with(&a[0], &a[1], Some(&coll))))))
+        }
+        FuncKind::Scalar(_) => {
+            let (coll, name) = (coll.clone(), def.name.to_ascii_lowercase());
+            FuncKind::Scalar(Arc::new(ClosureScalar(move |_: &mut FunctionContext<'_>, a: &[Value]| core::min_max_with(&name, a, is_max, Some(&coll)))))
+        }
+    };
+    Arc::new(FuncDef { kind, ..(**def).clone() })
 }
 
 /// Register an aggregate function for each arity in `arities`.
