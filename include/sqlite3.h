@@ -84,17 +84,50 @@ extern const char sqlite3_version[];
 extern char *sqlite3_temp_directory;
 extern char *sqlite3_data_directory;
 
-/* The variadic functions (C shim). */
+/* The variadic functions (C shim, capi/shim/). */
+
+/* Set the library-wide option `op` (SQLITE_CONFIG_*) with its arguments,
+** meant to be called before sqlite3_initialize. Returns SQLITE_OK; options
+** ringlite does not support yet return SQLITE_ERROR and log a message
+** saying so. */
 int sqlite3_config(int op, ...);
+
+/* Set the option `op` (SQLITE_DBCONFIG_*) of connection `db` with its
+** arguments. Returns SQLITE_OK or an error code. */
 int sqlite3_db_config(sqlite3 *db, int op, ...);
+
+/* Format the arguments by `zFormat` (printf-like, with SQL's %q, %Q, %w...)
+** into a new string, to free with sqlite3_free; NULL if out of memory. */
 char *sqlite3_mprintf(const char *zFormat, ...);
+
+/* sqlite3_mprintf taking its arguments as a va_list. */
 char *sqlite3_vmprintf(const char *zFormat, va_list ap);
+
+/* Format into the buffer `zBuf` of `n` bytes, always NUL-terminated and
+** truncated to fit (nothing written when n <= 0). Returns `zBuf`. Note the
+** order: size first, buffer second. */
 char *sqlite3_snprintf(int n, char *zBuf, const char *zFormat, ...);
+
+/* sqlite3_snprintf taking its arguments as a va_list. */
 char *sqlite3_vsnprintf(int n, char *zBuf, const char *zFormat, va_list ap);
+
+/* Append formatted text to the string builder `p`. */
 void sqlite3_str_appendf(sqlite3_str *p, const char *zFormat, ...);
+
+/* sqlite3_str_appendf taking its arguments as a va_list. */
 void sqlite3_str_vappendf(sqlite3_str *p, const char *zFormat, va_list ap);
+
+/* Send a formatted message with code `iErrCode` to the error log callback
+** set with SQLITE_CONFIG_LOG (nothing happens without one). */
 void sqlite3_log(int iErrCode, const char *zFormat, ...);
+
+/* SQLite's internal testing hooks (SQLITE_TESTCTRL_*): not supported by
+** ringlite, every `op` returns 0 and does nothing. */
 int sqlite3_test_control(int op, ...);
+
+/* Called from a virtual table's xCreate or xConnect: set option `op`
+** (SQLITE_VTAB_CONSTRAINT_SUPPORT, _INNOCUOUS, _DIRECTONLY, _USES_ALL_SCHEMAS)
+** of the table being declared on `db`. */
 int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 
@@ -1405,106 +1438,302 @@ struct sqlite3_pcache_methods2 {
 extern "C" {
 #endif // __cplusplus
 
-int sqlite3_set_authorizer(sqlite3 *arg0, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
+/*
+ Install `xAuth` as the connection's authorizer, called while statements are
+ compiled with an action code and up to four names; it answers SQLITE_OK,
+ SQLITE_IGNORE or SQLITE_DENY. NULL removes it. Returns SQLITE_OK.
+ */
+int sqlite3_set_authorizer(sqlite3 *db, int (*xAuth)(void*, int, const char*, const char*, const char*, const char*), void *pUserData);
 
+/*
+ Register `xEntryPoint` to run on every connection opened from now on, as a
+ loadable extension's entry point would. Registering it twice has no effect.
+ */
 int sqlite3_auto_extension(void (*xEntryPoint)(void));
 
+/*
+ Remove `xEntryPoint` from the automatic extensions; returns 1 if it was
+ registered, 0 otherwise.
+ */
 int sqlite3_cancel_auto_extension(void (*xEntryPoint)(void));
 
+/*
+ Forget every automatic extension registered with sqlite3_auto_extension.
+ */
 void sqlite3_reset_auto_extension(void);
 
-int sqlite3_bind_blob(sqlite3_stmt *arg0, int arg1, const void *arg2, int n, sqlite3_destructor_type arg4);
+/*
+ Bind a copy of the `n` bytes at `zData` as a BLOB to parameter `i` (1-based)
+ of `pStmt`; a NULL `zData` binds NULL. `xDel` is SQLITE_STATIC,
+ SQLITE_TRANSIENT or a destructor called when the buffer is no longer needed.
+ Returns SQLITE_OK, SQLITE_RANGE for a bad index, SQLITE_TOOBIG, or
+ SQLITE_MISUSE while the statement runs.
+ */
+int sqlite3_bind_blob(sqlite3_stmt *pStmt, int i, const void *zData, int n, sqlite3_destructor_type xDel);
 
-int sqlite3_bind_blob64(sqlite3_stmt *arg0, int arg1, const void *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4);
+/*
+ sqlite3_bind_blob with a 64-bit length; a length beyond the library's limit
+ gives SQLITE_TOOBIG (and `xDel` is called at once).
+ */
+int sqlite3_bind_blob64(sqlite3_stmt *pStmt, int i, const void *zData, sqlite3_uint64 nData, sqlite3_destructor_type xDel);
 
-int sqlite3_bind_double(sqlite3_stmt *arg0, int arg1, double arg2);
+/*
+ Bind the floating-point value `rValue` to parameter `i` of `pStmt` (a NaN
+ binds NULL). Returns SQLITE_OK, SQLITE_RANGE or SQLITE_MISUSE.
+ */
+int sqlite3_bind_double(sqlite3_stmt *pStmt, int i, double rValue);
 
-int sqlite3_bind_int(sqlite3_stmt *arg0, int arg1, int arg2);
+/*
+ Bind the 32-bit integer `iValue` to parameter `i` of `pStmt`.
+ */
+int sqlite3_bind_int(sqlite3_stmt *pStmt, int i, int iValue);
 
-int sqlite3_bind_int64(sqlite3_stmt *arg0, int arg1, sqlite3_int64 arg2);
+/*
+ Bind the 64-bit integer `iValue` to parameter `i` of `pStmt`.
+ */
+int sqlite3_bind_int64(sqlite3_stmt *pStmt, int i, sqlite3_int64 iValue);
 
-int sqlite3_bind_null(sqlite3_stmt *arg0, int arg1);
+/*
+ Bind NULL to parameter `i` of `pStmt`.
+ */
+int sqlite3_bind_null(sqlite3_stmt *pStmt, int i);
 
-int sqlite3_bind_text(sqlite3_stmt *arg0, int arg1, const char *arg2, int arg3, sqlite3_destructor_type arg4);
+/*
+ Bind UTF-8 text to parameter `i` of `pStmt`: `nData` bytes at `zData`, or up
+ to its NUL terminator when `nData` is negative. `xDel` as for
+ sqlite3_bind_blob. A NULL `zData` binds NULL.
+ */
+int sqlite3_bind_text(sqlite3_stmt *pStmt, int i, const char *zData, int nData, sqlite3_destructor_type xDel);
 
-int sqlite3_bind_text16(sqlite3_stmt *arg0, int arg1, const void *arg2, int arg3, sqlite3_destructor_type arg4);
+/*
+ Bind UTF-16 text in the machine's byte order (`nData` bytes, or up to a
+ two-byte NUL when negative) to parameter `i`; it is stored as UTF-8.
+ */
+int sqlite3_bind_text16(sqlite3_stmt *pStmt, int i, const void *zData, int nData, sqlite3_destructor_type xDel);
 
-int sqlite3_bind_text64(sqlite3_stmt *arg0, int arg1, const char *arg2, sqlite3_uint64 arg3, sqlite3_destructor_type arg4, unsigned char encoding);
+/*
+ Bind text of a 64-bit length in the encoding `encoding` (SQLITE_UTF8,
+ SQLITE_UTF16, SQLITE_UTF16LE or SQLITE_UTF16BE) to parameter `i`; too long
+ a text gives SQLITE_TOOBIG and `xDel` is called at once.
+ */
+int sqlite3_bind_text64(sqlite3_stmt *pStmt, int i, const char *zData, sqlite3_uint64 nData, sqlite3_destructor_type xDel, unsigned char encoding);
 
-int sqlite3_bind_value(sqlite3_stmt *arg0, int arg1, const sqlite3_value *arg2);
+/*
+ Bind a copy of the value `pValue` (its type and content) to parameter `i`.
+ */
+int sqlite3_bind_value(sqlite3_stmt *pStmt, int i, const sqlite3_value *pValue);
 
-int sqlite3_bind_pointer(sqlite3_stmt *arg0, int arg1, void *arg2, const char *arg3, sqlite3_destructor_type arg4);
+/*
+ Bind a pointer of type `zPType` to parameter `i`; SQL sees it as NULL.
+ In ringlite the pointer is not carried to sqlite3_value_pointer yet: it is
+ released with `xDestructor` once bound.
+ */
+int sqlite3_bind_pointer(sqlite3_stmt *pStmt, int i, void *pPtr, const char *zPType, sqlite3_destructor_type xDestructor);
 
-int sqlite3_bind_zeroblob(sqlite3_stmt *arg0, int arg1, int n);
+/*
+ Bind a BLOB of `n` zero bytes to parameter `i` (a negative `n` binds an
+ empty BLOB).
+ */
+int sqlite3_bind_zeroblob(sqlite3_stmt *pStmt, int i, int n);
 
-int sqlite3_bind_zeroblob64(sqlite3_stmt *arg0, int arg1, sqlite3_uint64 arg2);
+/*
+ sqlite3_bind_zeroblob with a 64-bit size; more than the length limit gives
+ SQLITE_TOOBIG.
+ */
+int sqlite3_bind_zeroblob64(sqlite3_stmt *pStmt, int i, sqlite3_uint64 n);
 
-int sqlite3_bind_parameter_count(sqlite3_stmt *arg0);
+/*
+ The largest parameter index of `pStmt` (0 when it has no parameters).
+ */
+int sqlite3_bind_parameter_count(sqlite3_stmt *pStmt);
 
-const char *sqlite3_bind_parameter_name(sqlite3_stmt *arg0, int arg1);
+/*
+ The name of parameter `i` of `pStmt` with its prefix (`:a`, `@a`, `$a`,
+ `?7`), or NULL for a nameless `?` parameter or an index out of range.
+ */
+const char *sqlite3_bind_parameter_name(sqlite3_stmt *pStmt, int i);
 
-int sqlite3_bind_parameter_index(sqlite3_stmt *arg0, const char *zName);
+/*
+ The index of the parameter named `zName` (prefix included), or 0 if `pStmt`
+ has none by that name.
+ */
+int sqlite3_bind_parameter_index(sqlite3_stmt *pStmt, const char *zName);
 
-int sqlite3_clear_bindings(sqlite3_stmt *arg0);
+/*
+ Set every parameter of `pStmt` back to NULL. Returns SQLITE_OK.
+ */
+int sqlite3_clear_bindings(sqlite3_stmt *pStmt);
 
-int sqlite3_transfer_bindings(sqlite3_stmt *arg0, sqlite3_stmt *arg1);
+/*
+ Deprecated: copy the bindings of `pFromStmt` to `pToStmt`, which must have
+ the same number of parameters (SQLITE_ERROR otherwise).
+ */
+int sqlite3_transfer_bindings(sqlite3_stmt *pFromStmt, sqlite3_stmt *pToStmt);
 
-int sqlite3_create_collation(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
+/*
+ Register the collating sequence `zName` on `db`: `xCompare(pArg, n1, p1,
+ n2, p2)` returns a negative, zero or positive number. `eTextRep` is the
+ text encoding `xCompare` expects. A NULL `xCompare` removes the collation.
+ */
+int sqlite3_create_collation(sqlite3 *db, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
 
-int sqlite3_create_collation_v2(sqlite3 *arg0, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*), void (*xDestroy)(void*));
+/*
+ sqlite3_create_collation with `xDestroy`, called on `pArg` when the
+ collation is replaced or the connection closes.
+ */
+int sqlite3_create_collation_v2(sqlite3 *db, const char *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*), void (*xDestroy)(void*));
 
-int sqlite3_create_collation16(sqlite3 *arg0, const void *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
+/*
+ sqlite3_create_collation with a UTF-16 name (machine byte order).
+ */
+int sqlite3_create_collation16(sqlite3 *db, const void *zName, int eTextRep, void *pArg, int (*xCompare)(void*, int, const void*, int, const void*));
 
-int sqlite3_collation_needed(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const char*));
+/*
+ Ask `db` to call `xCollNeeded(pCollNeededArg, db, eTextRep, zName)` when a
+ statement names a collation it does not know, so the callback may register
+ it. NULL removes the callback.
+ */
+int sqlite3_collation_needed(sqlite3 *db, void *pCollNeededArg, void (*xCollNeeded)(void*, sqlite3*, int, const char*));
 
-int sqlite3_collation_needed16(sqlite3 *arg0, void *arg1, void (*arg2)(void*, sqlite3*, int, const void*));
+/*
+ sqlite3_collation_needed whose callback receives the name in UTF-16.
+ */
+int sqlite3_collation_needed16(sqlite3 *db, void *pCollNeededArg, void (*xCollNeeded16)(void*, sqlite3*, int, const void*));
 
-const void *sqlite3_column_blob(sqlite3_stmt *arg0, int iCol);
+/*
+ The BLOB of column `iCol` (0-based) of the current row of `pStmt`; NULL for
+ a zero-length value. Valid until the column is converted or the statement
+ steps, resets or is finalized.
+ */
+const void *sqlite3_column_blob(sqlite3_stmt *pStmt, int iCol);
 
-double sqlite3_column_double(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row converted to a double.
+ */
+double sqlite3_column_double(sqlite3_stmt *pStmt, int iCol);
 
-int sqlite3_column_int(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row converted to a 32-bit integer (the low 32
+ bits of its 64-bit value).
+ */
+int sqlite3_column_int(sqlite3_stmt *pStmt, int iCol);
 
-sqlite3_int64 sqlite3_column_int64(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row converted to a 64-bit integer.
+ */
+sqlite3_int64 sqlite3_column_int64(sqlite3_stmt *pStmt, int iCol);
 
-const unsigned char *sqlite3_column_text(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row as NUL-terminated UTF-8 text (NULL for an
+ SQL NULL). Valid until the next step, reset, finalize or conversion.
+ */
+const unsigned char *sqlite3_column_text(sqlite3_stmt *pStmt, int iCol);
 
-const void *sqlite3_column_text16(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row as NUL-terminated UTF-16 text in the
+ machine's byte order.
+ */
+const void *sqlite3_column_text16(sqlite3_stmt *pStmt, int iCol);
 
-sqlite3_value *sqlite3_column_value(sqlite3_stmt *arg0, int iCol);
+/*
+ Column `iCol` of the current row as an unprotected sqlite3_value, valid
+ until the statement steps again; copy it with sqlite3_value_dup to keep it.
+ */
+sqlite3_value *sqlite3_column_value(sqlite3_stmt *pStmt, int iCol);
 
-int sqlite3_column_bytes(sqlite3_stmt *arg0, int iCol);
+/*
+ The size in bytes of column `iCol` as a BLOB or UTF-8 text (converting it
+ to text first if it is a number), without the NUL terminator.
+ */
+int sqlite3_column_bytes(sqlite3_stmt *pStmt, int iCol);
 
-int sqlite3_column_bytes16(sqlite3_stmt *arg0, int iCol);
+/*
+ The size in bytes of column `iCol` as UTF-16 text, without the terminator.
+ */
+int sqlite3_column_bytes16(sqlite3_stmt *pStmt, int iCol);
 
-int sqlite3_column_type(sqlite3_stmt *arg0, int iCol);
+/*
+ The datatype code of column `iCol` of the current row: SQLITE_INTEGER,
+ SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+ */
+int sqlite3_column_type(sqlite3_stmt *pStmt, int iCol);
 
+/*
+ The number of columns `pStmt` returns (0 for a statement that returns no
+ data, such as an UPDATE).
+ */
 int sqlite3_column_count(sqlite3_stmt *pStmt);
 
+/*
+ The number of columns of the current row: as sqlite3_column_count while
+ the statement has a row, 0 otherwise.
+ */
 int sqlite3_data_count(sqlite3_stmt *pStmt);
 
-const char *sqlite3_column_name(sqlite3_stmt *arg0, int N);
+/*
+ The name of result column `N` (its AS name, or one ringlite derives as
+ SQLite does), UTF-8; NULL if `N` is out of range.
+ */
+const char *sqlite3_column_name(sqlite3_stmt *pStmt, int N);
 
-const void *sqlite3_column_name16(sqlite3_stmt *arg0, int N);
+/*
+ sqlite3_column_name in UTF-16.
+ */
+const void *sqlite3_column_name16(sqlite3_stmt *pStmt, int N);
 
-const char *sqlite3_column_database_name(sqlite3_stmt *arg0, int arg1);
+/*
+ The schema name ("main", "temp" or an attached name) of the table column
+ that result column `N` comes from, or NULL for an expression.
+ */
+const char *sqlite3_column_database_name(sqlite3_stmt *pStmt, int N);
 
-const void *sqlite3_column_database_name16(sqlite3_stmt *arg0, int arg1);
+/*
+ sqlite3_column_database_name in UTF-16.
+ */
+const void *sqlite3_column_database_name16(sqlite3_stmt *pStmt, int N);
 
-const char *sqlite3_column_table_name(sqlite3_stmt *arg0, int arg1);
+/*
+ The name of the table that result column `N` comes from, or NULL for an
+ expression.
+ */
+const char *sqlite3_column_table_name(sqlite3_stmt *pStmt, int N);
 
-const void *sqlite3_column_table_name16(sqlite3_stmt *arg0, int arg1);
+/*
+ sqlite3_column_table_name in UTF-16.
+ */
+const void *sqlite3_column_table_name16(sqlite3_stmt *pStmt, int N);
 
-const char *sqlite3_column_origin_name(sqlite3_stmt *arg0, int arg1);
+/*
+ The name of the table column that result column `N` comes from, or NULL
+ for an expression.
+ */
+const char *sqlite3_column_origin_name(sqlite3_stmt *pStmt, int N);
 
-const void *sqlite3_column_origin_name16(sqlite3_stmt *arg0, int arg1);
+/*
+ sqlite3_column_origin_name in UTF-16.
+ */
+const void *sqlite3_column_origin_name16(sqlite3_stmt *pStmt, int N);
 
-const char *sqlite3_column_decltype(sqlite3_stmt *arg0, int arg1);
+/*
+ The declared type of the table column behind result column `N` (as written
+ in its CREATE TABLE), or NULL for an expression or an untyped column.
+ */
+const char *sqlite3_column_decltype(sqlite3_stmt *pStmt, int N);
 
-const void *sqlite3_column_decltype16(sqlite3_stmt *arg0, int arg1);
+/*
+ sqlite3_column_decltype in UTF-16.
+ */
+const void *sqlite3_column_decltype16(sqlite3_stmt *pStmt, int N);
 
+/*
+ 1 if the UTF-8 text `sql` ends with a complete SQL statement (a semicolon
+ outside any string, comment or trigger body), 0 otherwise.
+ */
 int sqlite3_complete(const char *sql);
 
+/*
+ sqlite3_complete for UTF-16 text.
+ */
 int sqlite3_complete16(const void *sql);
 
 /*
@@ -1513,164 +1742,470 @@ int sqlite3_complete16(const void *sql);
  */
 sqlite3_int64 sqlite3_incomplete(const char *sql);
 
+/*
+ Initialize the library. Called automatically by the functions that need it;
+ calling it again is harmless. Returns SQLITE_OK.
+ */
 int sqlite3_initialize(void);
 
+/*
+ Undo sqlite3_initialize; every connection should be closed first. Returns
+ SQLITE_OK.
+ */
 int sqlite3_shutdown(void);
 
+/*
+ Set up the operating-system layer (the default VFS). Called by
+ sqlite3_initialize; returns SQLITE_OK.
+ */
 int sqlite3_os_init(void);
 
+/*
+ Release the operating-system layer's resources. Returns SQLITE_OK.
+ */
 int sqlite3_os_end(void);
 
+/*
+ The primary result code of the connection's most recent failed API call
+ (SQLITE_OK when the last call succeeded).
+ */
 int sqlite3_errcode(sqlite3 *db);
 
+/*
+ sqlite3_errcode with the extended code (e.g. SQLITE_CONSTRAINT_UNIQUE).
+ */
 int sqlite3_extended_errcode(sqlite3 *db);
 
+/*
+ The English message of the connection's most recent error, UTF-8; valid
+ until the next call on the connection.
+ */
 const char *sqlite3_errmsg(sqlite3 *db);
 
+/*
+ sqlite3_errmsg in UTF-16.
+ */
 const void *sqlite3_errmsg16(sqlite3 *db);
 
+/*
+ The English description of result code `code` (a static string).
+ */
 const char *sqlite3_errstr(int code);
 
+/*
+ The byte offset in the SQL text of the token the last error refers to, or
+ -1 when it does not point at one.
+ */
 int sqlite3_error_offset(sqlite3 *db);
 
+/*
+ Set the connection's current error code to `errcode` and its message to
+ `zErrMsg` (NULL for the code's standard text). Returns SQLITE_OK.
+ */
 int sqlite3_set_errmsg(sqlite3 *db, int errcode, const char *zErrMsg);
 
+/*
+ Turn extended result codes on (`onoff` nonzero) or off for the values the
+ connection's functions return. Returns SQLITE_OK.
+ */
 int sqlite3_extended_result_codes(sqlite3 *db, int onoff);
 
+/*
+ The operating system's error number behind the last failed I/O; ringlite
+ does not record it and returns 0.
+ */
 int sqlite3_system_errno(sqlite3 *db);
 
-int sqlite3_exec(sqlite3 *arg0, const char *sql, sqlite3_callback callback, void *arg3, char **errmsg);
+/*
+ Run the semicolon-separated statements of `sql` one after the other; for
+ each result row `callback(pArg, nCol, azValues, azNames)` is called (a
+ nonzero return aborts with SQLITE_ABORT). On error `*errmsg`, if not NULL,
+ receives a message to free with sqlite3_free.
+ */
+int sqlite3_exec(sqlite3 *db, const char *sql, sqlite3_callback callback, void *pArg, char **errmsg);
 
+/*
+ Legacy: run `zSql` and return every row as strings in `*pazResult` (the
+ column names first), with the row and column counts in `*pnRow` and
+ `*pnColumn`. Free the table with sqlite3_free_table.
+ */
 int sqlite3_get_table(sqlite3 *db, const char *zSql, char ***pazResult, int *pnRow, int *pnColumn, char **pzErrmsg);
 
+/*
+ Free a result table made by sqlite3_get_table.
+ */
 void sqlite3_free_table(char **result);
 
+/*
+ Load the shared library `zFile` and call its entry point `zProc` (or the
+ name derived from the file name when NULL) with `db` and the API table.
+ Needs sqlite3_enable_load_extension first; `*pzErrMsg` gets a message to
+ free with sqlite3_free on failure.
+ */
 int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, char **pzErrMsg);
 
+/*
+ Allow (`onoff` nonzero) or forbid sqlite3_load_extension and SQL's
+ load_extension() on `db`. Returns SQLITE_OK.
+ */
 int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
 
+/*
+ Register an SQL function `zFunctionName` taking `nArg` arguments (-1 for
+ any): a scalar one with `xFunc`, an aggregate with `xStep` and `xFinal`.
+ `eTextRep` names the encoding and may carry SQLITE_DETERMINISTIC and the
+ other flags; `pApp` is returned by sqlite3_user_data.
+ */
 int sqlite3_create_function(sqlite3 *db, const char *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*));
 
+/*
+ sqlite3_create_function with a UTF-16 name.
+ */
 int sqlite3_create_function16(sqlite3 *db, const void *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*));
 
+/*
+ sqlite3_create_function with `xDestroy`, called on `pApp` when the function
+ is replaced or the connection closes.
+ */
 int sqlite3_create_function_v2(sqlite3 *db, const char *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xFunc)(sqlite3_context*, int, sqlite3_value**), void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*), void (*xDestroy)(void*));
 
+/*
+ Register an aggregate window function: `xStep`, `xFinal`, `xValue` (the
+ current value) and `xInverse` (remove a row from the window); with
+ `xValue` and `xInverse` NULL it is an ordinary aggregate.
+ */
 int sqlite3_create_window_function(sqlite3 *db, const char *zFunctionName, int nArg, int eTextRep, void *pApp, void (*xStep)(sqlite3_context*, int, sqlite3_value**), void (*xFinal)(sqlite3_context*), void (*xValue)(sqlite3_context*), void (*xInverse)(sqlite3_context*, int, sqlite3_value**), void (*xDestroy)(void*));
 
-void *sqlite3_aggregate_context(sqlite3_context *arg0, int nBytes);
+/*
+ Memory of `nBytes` zeroed bytes private to this aggregate's current group,
+ allocated on the first call and the same pointer afterwards. With
+ `nBytes` <= 0 before any allocation it returns NULL.
+ */
+void *sqlite3_aggregate_context(sqlite3_context *pCtx, int nBytes);
 
-void *sqlite3_user_data(sqlite3_context *arg0);
+/*
+ The `pApp` pointer the running function was registered with.
+ */
+void *sqlite3_user_data(sqlite3_context *pCtx);
 
-sqlite3 *sqlite3_context_db_handle(sqlite3_context *arg0);
+/*
+ The connection the running function was called on.
+ */
+sqlite3 *sqlite3_context_db_handle(sqlite3_context *pCtx);
 
-void *sqlite3_get_auxdata(sqlite3_context *arg0, int N);
+/*
+ The data attached with sqlite3_set_auxdata to argument `N` of the running
+ function, if that argument is still the same constant; NULL otherwise.
+ */
+void *sqlite3_get_auxdata(sqlite3_context *pCtx, int N);
 
-void sqlite3_set_auxdata(sqlite3_context *arg0, int N, void *arg2, void (*arg3)(void*));
+/*
+ Attach `pAux` to argument `N` of the running function for later calls with
+ the same constant argument; `xDelete` is called on it when it is dropped.
+ */
+void sqlite3_set_auxdata(sqlite3_context *pCtx, int N, void *pAux, void (*xDelete)(void*));
 
-int sqlite3_aggregate_count(sqlite3_context *arg0);
+/*
+ Deprecated: the number of rows the current aggregate has stepped over.
+ */
+int sqlite3_aggregate_count(sqlite3_context *pCtx);
 
+/*
+ Make sure a function `zFuncName` with `nArg` arguments exists, so that a
+ virtual table may overload it; if none does, one that raises an error is
+ registered. Returns SQLITE_OK.
+ */
 int sqlite3_overload_function(sqlite3 *db, const char *zFuncName, int nArg);
 
-void *sqlite3_commit_hook(sqlite3 *arg0, int (*arg1)(void*), void *arg2);
+/*
+ Call `xCallback(pArg)` whenever a transaction is about to commit on `db`; a
+ nonzero return turns the commit into a rollback. NULL removes the hook.
+ Returns the previous hook's argument.
+ */
+void *sqlite3_commit_hook(sqlite3 *db, int (*xCallback)(void*), void *pArg);
 
-void *sqlite3_rollback_hook(sqlite3 *arg0, void (*arg1)(void*), void *arg2);
+/*
+ Call `xCallback(pArg)` whenever a transaction of `db` rolls back. Returns
+ the previous hook's argument.
+ */
+void *sqlite3_rollback_hook(sqlite3 *db, void (*xCallback)(void*), void *pArg);
 
-void *sqlite3_update_hook(sqlite3 *arg0, void (*arg1)(void*, int, const char*, const char*, sqlite3_int64), void *arg2);
+/*
+ Call `xCallback(pArg, op, zDb, zTable, rowid)` for every row a statement
+ inserts, updates or deletes in a rowid table of `db` (op is SQLITE_INSERT,
+ SQLITE_UPDATE or SQLITE_DELETE). Returns the previous hook's argument.
+ */
+void *sqlite3_update_hook(sqlite3 *db, void (*xCallback)(void*, int, const char*, const char*, sqlite3_int64), void *pArg);
 
-void sqlite3_progress_handler(sqlite3 *arg0, int arg1, int (*arg2)(void*), void *arg3);
+/*
+ Call `xProgress(pArg)` about every `nOps` virtual-machine steps while `db`
+ runs a statement; a nonzero return interrupts it. `nOps` < 1 or a NULL
+ callback removes the handler.
+ */
+void sqlite3_progress_handler(sqlite3 *db, int nOps, int (*xProgress)(void*), void *pArg);
 
-int sqlite3_busy_handler(sqlite3 *arg0, int (*arg1)(void*, int), void *arg2);
+/*
+ Call `xBusy(pArg, n)` when `db` finds a database locked, n counting the
+ retries; returning 0 gives up with SQLITE_BUSY, nonzero tries again.
+ Replaces any busy timeout.
+ */
+int sqlite3_busy_handler(sqlite3 *db, int (*xBusy)(void*, int), void *pArg);
 
-int sqlite3_busy_timeout(sqlite3 *arg0, int ms);
+/*
+ Make `db` retry for up to `ms` milliseconds when a database is locked
+ before returning SQLITE_BUSY; 0 or less removes the busy handler.
+ */
+int sqlite3_busy_timeout(sqlite3 *db, int ms);
 
-void *sqlite3_wal_hook(sqlite3 *arg0, int (*arg1)(void*, sqlite3*, const char*, int), void *arg2);
+/*
+ Call `xCallback(pArg, db, zDb, nPages)` after each commit to a database in
+ WAL mode. Returns the previous hook's argument.
+ */
+void *sqlite3_wal_hook(sqlite3 *db, int (*xCallback)(void*, sqlite3*, const char*, int), void *pArg);
 
+/*
+ The number of SQL keywords the parser knows.
+ */
 int sqlite3_keyword_count(void);
 
-int sqlite3_keyword_name(int arg0, const char **arg1, int *arg2);
+/*
+ Point `*pzName` at keyword number `i` (0-based, not NUL-terminated) and set
+ `*pnName` to its length. Returns SQLITE_OK, or SQLITE_ERROR when `i` is out
+ of range.
+ */
+int sqlite3_keyword_name(int i, const char **pzName, int *pnName);
 
-int sqlite3_keyword_check(const char *arg0, int arg1);
+/*
+ 1 if the `nName` bytes at `zName` spell an SQL keyword (any case), else 0.
+ */
+int sqlite3_keyword_check(const char *zName, int nName);
 
-void *sqlite3_malloc(int arg0);
+/*
+ Allocate `n` bytes from the library's allocator (8-byte aligned); NULL when
+ `n` <= 0 or memory runs out. Free with sqlite3_free.
+ */
+void *sqlite3_malloc(int n);
 
-void *sqlite3_malloc64(sqlite3_uint64 arg0);
+/*
+ sqlite3_malloc with a 64-bit size.
+ */
+void *sqlite3_malloc64(sqlite3_uint64 n);
 
-void *sqlite3_realloc(void *arg0, int arg1);
+/*
+ Resize the allocation `pOld` to `n` bytes, keeping its contents; NULL `pOld`
+ allocates, `n` <= 0 frees and returns NULL.
+ */
+void *sqlite3_realloc(void *pOld, int n);
 
-void *sqlite3_realloc64(void *arg0, sqlite3_uint64 arg1);
+/*
+ sqlite3_realloc with a 64-bit size.
+ */
+void *sqlite3_realloc64(void *pOld, sqlite3_uint64 n);
 
-void sqlite3_free(void *arg0);
+/*
+ Free memory from sqlite3_malloc, sqlite3_realloc or any function whose
+ result is documented to be freed this way. NULL is harmless.
+ */
+void sqlite3_free(void *p);
 
-sqlite3_uint64 sqlite3_msize(void *arg0);
+/*
+ The usable size of the allocation `p` (0 for NULL).
+ */
+sqlite3_uint64 sqlite3_msize(void *p);
 
+/*
+ The number of bytes currently allocated through sqlite3_malloc.
+ */
 sqlite3_int64 sqlite3_memory_used(void);
 
+/*
+ The most bytes sqlite3_malloc has had allocated at once; with `resetFlag`
+ nonzero the mark restarts from the current use.
+ */
 sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
 
-int sqlite3_release_memory(int arg0);
+/*
+ Ask the library to free up to `n` bytes of caches; ringlite frees nothing
+ here and returns 0 (sqlite3_db_release_memory frees a connection's pages).
+ */
+int sqlite3_release_memory(int n);
 
+/*
+ Set the advisory heap limit to `N` bytes (a negative `N` only reads it).
+ Returns the previous limit; ringlite records it without enforcing it.
+ */
 sqlite3_int64 sqlite3_soft_heap_limit64(sqlite3_int64 N);
 
+/*
+ Set the heap limit to `N` bytes (negative only reads it). Returns the
+ previous limit; ringlite records it without enforcing it.
+ */
 sqlite3_int64 sqlite3_hard_heap_limit64(sqlite3_int64 N);
 
+/*
+ Deprecated 32-bit form of sqlite3_soft_heap_limit64.
+ */
 void sqlite3_soft_heap_limit(int N);
 
+/*
+ Read the library-wide counter `op` (SQLITE_STATUS_*) into `*pCurrent` and
+ its highest value into `*pHighwater`, resetting the latter when
+ `resetFlag` is set. ringlite tracks SQLITE_STATUS_MEMORY_USED; the others
+ read 0. SQLITE_MISUSE for an unknown `op`.
+ */
 int sqlite3_status64(int op, sqlite3_int64 *pCurrent, sqlite3_int64 *pHighwater, int resetFlag);
 
+/*
+ sqlite3_status64 with int counters.
+ */
 int sqlite3_status(int op, int *pCurrent, int *pHighwater, int resetFlag);
 
+/*
+ Describe column `zColumnName` of table `zTableName` in schema `zDbName`
+ (NULL searches all): its declared type, collation, NOT NULL, PRIMARY KEY
+ and AUTOINCREMENT flags, each written through its non-NULL pointer. With a
+ NULL column name it only checks that the table exists.
+ */
 int sqlite3_table_column_metadata(sqlite3 *db, const char *zDbName, const char *zTableName, const char *zColumnName, const char **pzDataType, const char **pzCollSeq, int *pNotNull, int *pPrimaryKey, int *pAutoinc);
 
-sqlite3_int64 sqlite3_last_insert_rowid(sqlite3 *arg0);
+/*
+ The rowid of the most recent successful INSERT into a rowid table on `db`
+ (0 if none).
+ */
+sqlite3_int64 sqlite3_last_insert_rowid(sqlite3 *db);
 
-void sqlite3_set_last_insert_rowid(sqlite3 *arg0, sqlite3_int64 arg1);
+/*
+ Set the value sqlite3_last_insert_rowid reports to `iRowid`.
+ */
+void sqlite3_set_last_insert_rowid(sqlite3 *db, sqlite3_int64 iRowid);
 
-int sqlite3_changes(sqlite3 *arg0);
+/*
+ The number of rows the most recent INSERT, UPDATE or DELETE on `db`
+ changed (triggers' changes not counted).
+ */
+int sqlite3_changes(sqlite3 *db);
 
-sqlite3_int64 sqlite3_changes64(sqlite3 *arg0);
+/*
+ sqlite3_changes as a 64-bit count.
+ */
+sqlite3_int64 sqlite3_changes64(sqlite3 *db);
 
-int sqlite3_total_changes(sqlite3 *arg0);
+/*
+ The number of rows changed by every INSERT, UPDATE and DELETE since `db`
+ was opened, triggers included.
+ */
+int sqlite3_total_changes(sqlite3 *db);
 
-sqlite3_int64 sqlite3_total_changes64(sqlite3 *arg0);
+/*
+ sqlite3_total_changes as a 64-bit count.
+ */
+sqlite3_int64 sqlite3_total_changes64(sqlite3 *db);
 
-int sqlite3_get_autocommit(sqlite3 *arg0);
+/*
+ 1 if `db` is in autocommit mode (no explicit transaction open), else 0.
+ */
+int sqlite3_get_autocommit(sqlite3 *db);
 
-int sqlite3_txn_state(sqlite3 *arg0, const char *zSchema);
+/*
+ The transaction state of schema `zSchema`, or the highest over all schemas
+ when NULL: SQLITE_TXN_NONE, SQLITE_TXN_READ or SQLITE_TXN_WRITE; -1 for an
+ unknown schema.
+ */
+int sqlite3_txn_state(sqlite3 *db, const char *zSchema);
 
-void sqlite3_interrupt(sqlite3 *arg0);
+/*
+ Make the statements running on `db` stop at the next opportunity with
+ SQLITE_INTERRUPT. Safe to call from another thread.
+ */
+void sqlite3_interrupt(sqlite3 *db);
 
-int sqlite3_is_interrupted(sqlite3 *arg0);
+/*
+ 1 if an interrupt of `db` is pending, else 0.
+ */
+int sqlite3_is_interrupted(sqlite3 *db);
 
-int sqlite3_limit(sqlite3 *arg0, int id, int newVal);
+/*
+ Set the run-time limit `id` (SQLITE_LIMIT_*) of `db` to `newVal`, capped at
+ its compile-time maximum; a negative `newVal` leaves it. Returns the
+ previous value, or -1 for an unknown `id`.
+ */
+int sqlite3_limit(sqlite3 *db, int id, int newVal);
 
-int sqlite3_sleep(int arg0);
+/*
+ Sleep for at least `ms` milliseconds; returns the milliseconds slept.
+ */
+int sqlite3_sleep(int ms);
 
+/*
+ Fill the `N` bytes at `P` with pseudo-random bytes.
+ */
 void sqlite3_randomness(int N, void *P);
 
-void *sqlite3_get_clientdata(sqlite3 *arg0, const char *arg1);
+/*
+ The pointer stored on `db` under `zName` with sqlite3_set_clientdata, or
+ NULL.
+ */
+void *sqlite3_get_clientdata(sqlite3 *db, const char *zName);
 
-int sqlite3_set_clientdata(sqlite3 *arg0, const char *arg1, void *arg2, void (*arg3)(void*));
+/*
+ Store `pData` on `db` under `zName`, calling `xDestructor` on the pointer it
+ replaces and, at close, on itself. NULL removes the entry.
+ */
+int sqlite3_set_clientdata(sqlite3 *db, const char *zName, void *pData, void (*xDestructor)(void*));
 
-int sqlite3_db_status(sqlite3 *arg0, int op, int *pCur, int *pHiwtr, int resetFlg);
+/*
+ Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
+ `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
+ is set. SQLITE_ERROR for an unknown `op`.
+ */
+int sqlite3_db_status(sqlite3 *db, int op, int *pCur, int *pHiwtr, int resetFlg);
 
-int sqlite3_db_status64(sqlite3 *arg0, int op, sqlite3_int64 *pCur, sqlite3_int64 *pHiwtr, int resetFlg);
+/*
+ sqlite3_db_status with 64-bit counters.
+ */
+int sqlite3_db_status64(sqlite3 *db, int op, sqlite3_int64 *pCur, sqlite3_int64 *pHiwtr, int resetFlg);
 
-int sqlite3_db_cacheflush(sqlite3 *arg0);
+/*
+ Write the connection's dirty cached pages to disk without committing;
+ ringlite keeps none between statements and returns SQLITE_OK.
+ */
+int sqlite3_db_cacheflush(sqlite3 *db);
 
 /*
  Frees the connection's clean cached pages (those no running statement
  holds; uncommitted changes stay), as SQLite does.
  */
-int sqlite3_db_release_memory(sqlite3 *arg0);
+int sqlite3_db_release_memory(sqlite3 *db);
 
-int sqlite3_enable_shared_cache(int arg0);
+/*
+ Set whether connections opened afterwards may share caches (`onoff`).
+ ringlite records the setting; every connection has its own cache.
+ */
+int sqlite3_enable_shared_cache(int onoff);
 
+/*
+ Checkpoint a WAL database of `db` automatically once its log passes `N`
+ pages (0 or less turns it off). Returns SQLITE_OK.
+ */
 int sqlite3_wal_autocheckpoint(sqlite3 *db, int N);
 
+/*
+ Run a PASSIVE checkpoint of schema `zDb` (NULL or "" for all) of `db`.
+ */
 int sqlite3_wal_checkpoint(sqlite3 *db, const char *zDb);
 
+/*
+ Checkpoint schema `zDb` of `db` in mode `eMode` (SQLITE_CHECKPOINT_PASSIVE,
+ FULL, RESTART or TRUNCATE); `*pnLog` and `*pnCkpt` receive the log's size
+ and the frames checkpointed, in pages (-1 on error).
+ */
 int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *zDb, int eMode, int *pnLog, int *pnCkpt);
 
+/*
+ Send the file-control opcode `op` with argument `arg` to the file of
+ schema `zDbName` (NULL for "main"). SQLITE_NOTFOUND when the file does
+ not know the opcode; SQLITE_ERROR for an unknown schema.
+ */
 int sqlite3_file_control(sqlite3 *db, const char *zDbName, int op, void *arg);
 
 /*
@@ -1771,7 +2306,7 @@ void sqlite3_thread_cleanup(void);
 /*
  Deprecated; a no-op in SQLite too.
  */
-int sqlite3_memory_alarm(void (*arg0)(void*, sqlite3_int64, int), void *arg1, sqlite3_int64 arg2);
+int sqlite3_memory_alarm(void (*xCallback)(void*, sqlite3_int64, int), void *pArg, sqlite3_int64 iThreshold);
 
 /*
  Only meaningful in SQLite's CEROD builds; nothing to activate here.
@@ -1782,198 +2317,475 @@ void sqlite3_activate_cerod(const char *zPassPhrase);
  Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
  so only NULL can arrive here.
  */
-void sqlite3_snapshot_free(struct sqlite3_snapshot *arg0);
+void sqlite3_snapshot_free(struct sqlite3_snapshot *pSnapshot);
 
-sqlite3_mutex *sqlite3_mutex_alloc(int arg0);
+/*
+ Allocate a mutex: SQLITE_MUTEX_FAST or SQLITE_MUTEX_RECURSIVE make a new
+ one, the SQLITE_MUTEX_STATIC_* ids return a shared static one. NULL for
+ an unknown `id`.
+ */
+sqlite3_mutex *sqlite3_mutex_alloc(int id);
 
-void sqlite3_mutex_free(sqlite3_mutex *arg0);
+/*
+ Free a mutex from sqlite3_mutex_alloc (static mutexes are left alone).
+ */
+void sqlite3_mutex_free(sqlite3_mutex *p);
 
-void sqlite3_mutex_enter(sqlite3_mutex *arg0);
+/*
+ Lock `p`, waiting as long as needed; a recursive mutex may be entered again
+ by its holder. NULL is ignored.
+ */
+void sqlite3_mutex_enter(sqlite3_mutex *p);
 
-int sqlite3_mutex_try(sqlite3_mutex *arg0);
+/*
+ Lock `p` if it is free: SQLITE_OK if locked, SQLITE_BUSY otherwise.
+ */
+int sqlite3_mutex_try(sqlite3_mutex *p);
 
-void sqlite3_mutex_leave(sqlite3_mutex *arg0);
+/*
+ Unlock `p`, which the calling thread holds.
+ */
+void sqlite3_mutex_leave(sqlite3_mutex *p);
 
-int sqlite3_mutex_held(sqlite3_mutex *arg0);
+/*
+ Nonzero if the calling thread holds `p` (or `p` is NULL); for assertions.
+ */
+int sqlite3_mutex_held(sqlite3_mutex *p);
 
-int sqlite3_mutex_notheld(sqlite3_mutex *arg0);
+/*
+ Nonzero if the calling thread does not hold `p` (or `p` is NULL).
+ */
+int sqlite3_mutex_notheld(sqlite3_mutex *p);
 
-sqlite3_mutex *sqlite3_db_mutex(sqlite3 *arg0);
+/*
+ The mutex that serializes calls on `db`.
+ */
+sqlite3_mutex *sqlite3_db_mutex(sqlite3 *db);
 
+/*
+ Open (creating if needed) the database file `filename`, UTF-8, read-write,
+ and store the new connection in `*ppDb`. ":memory:" opens a private
+ in-memory database, "" a temporary one. Even on error `*ppDb` gets a handle
+ to read the message from and to close.
+ */
 int sqlite3_open(const char *filename, sqlite3 **ppDb);
 
+/*
+ sqlite3_open with a UTF-16 file name; the database's text encoding
+ defaults to UTF-16 in native byte order.
+ */
 int sqlite3_open16(const void *filename, sqlite3 **ppDb);
 
+/*
+ sqlite3_open with `flags` (SQLITE_OPEN_READONLY, READWRITE, CREATE, URI,
+ NOMUTEX, ... and ringlite's SQLITE_OPEN_ASYNC, whose connections return
+ SQLITE_IO from sqlite3_step instead of blocking) and the VFS named `zVfs`
+ (NULL for the default).
+ */
 int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
 
-int sqlite3_close(sqlite3 *arg0);
+/*
+ Close `db` and free its resources. SQLITE_BUSY while it still has
+ unfinalized statements, backups or blob handles; NULL is harmless.
+ */
+int sqlite3_close(sqlite3 *db);
 
-int sqlite3_close_v2(sqlite3 *arg0);
+/*
+ Close `db`; if statements or backups are still open, the connection becomes
+ a zombie closed when the last of them goes. Returns SQLITE_OK.
+ */
+int sqlite3_close_v2(sqlite3 *db);
 
+/*
+ Legacy form of sqlite3_prepare_v2: errors of a changed schema come from
+ sqlite3_step as SQLITE_SCHEMA and sqlite3_step's codes are less precise.
+ */
 int sqlite3_prepare(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 
+/*
+ Compile the first statement of `zSql` (UTF-8; `nByte` bytes, or up to the
+ NUL when negative) into `*ppStmt`, and point `*pzTail` past it. `*ppStmt`
+ is NULL for empty input or on error. Returns SQLITE_OK or an error code.
+ */
 int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 
+/*
+ sqlite3_prepare_v2 with `prepFlags` (SQLITE_PREPARE_PERSISTENT,
+ SQLITE_PREPARE_NO_VTAB, ...).
+ */
 int sqlite3_prepare_v3(sqlite3 *db, const char *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const char **pzTail);
 
+/*
+ sqlite3_prepare for UTF-16 SQL text.
+ */
 int sqlite3_prepare16(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
 
+/*
+ sqlite3_prepare_v2 for UTF-16 SQL text (`nByte` counts bytes).
+ */
 int sqlite3_prepare16_v2(sqlite3 *db, const void *zSql, int nByte, sqlite3_stmt **ppStmt, const void **pzTail);
 
+/*
+ sqlite3_prepare_v3 for UTF-16 SQL text.
+ */
 int sqlite3_prepare16_v3(sqlite3 *db, const void *zSql, int nByte, unsigned int prepFlags, sqlite3_stmt **ppStmt, const void **pzTail);
 
-void *sqlite3_preupdate_hook(sqlite3 *db, void (*xPreUpdate)(void*, sqlite3*, int, const char*, const char*, sqlite3_int64, sqlite3_int64), void *arg2);
+/*
+ Call `xPreUpdate(pCtx, db, op, zDb, zTable, iKey1, iKey2)` just before each
+ row change of `db`; inside it sqlite3_preupdate_old/new/count/depth read
+ the row. Returns the previous hook's argument.
+ */
+void *sqlite3_preupdate_hook(sqlite3 *db, void (*xPreUpdate)(void*, sqlite3*, int, const char*, const char*, sqlite3_int64, sqlite3_int64), void *pCtx);
 
 /*
  `sqlite3_preupdate_old`: column N of the row before the change (UPDATE
  and DELETE), valid until the pre-update callback returns.
  */
-int sqlite3_preupdate_old(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
+int sqlite3_preupdate_old(sqlite3 *db, int iIdx, sqlite3_value **ppValue);
 
 /*
  `sqlite3_preupdate_new`: column N of the row after the change (INSERT
  and UPDATE), valid until the pre-update callback returns.
  */
-int sqlite3_preupdate_new(sqlite3 *arg0, int arg1, sqlite3_value **arg2);
+int sqlite3_preupdate_new(sqlite3 *db, int iIdx, sqlite3_value **ppValue);
 
 /*
  `sqlite3_preupdate_count`: the number of columns of the row changed.
  */
-int sqlite3_preupdate_count(sqlite3 *arg0);
+int sqlite3_preupdate_count(sqlite3 *db);
 
 /*
  `sqlite3_preupdate_depth`: 0 for a change made by the statement, 1 by
  a trigger it fired, and so on.
  */
-int sqlite3_preupdate_depth(sqlite3 *arg0);
+int sqlite3_preupdate_depth(sqlite3 *db);
 
 /*
  `sqlite3_preupdate_blobwrite`: the column `sqlite3_blob_write` is
  writing, or -1 (ringlite does not tell the hook of blob writes).
  */
-int sqlite3_preupdate_blobwrite(sqlite3 *arg0);
+int sqlite3_preupdate_blobwrite(sqlite3 *db);
 
-sqlite3_str *sqlite3_str_new(sqlite3 *arg0);
+/*
+ Start a new dynamic string builder (`db` only supplies the length limit,
+ may be NULL). Never returns NULL.
+ */
+sqlite3_str *sqlite3_str_new(sqlite3 *db);
 
-char *sqlite3_str_finish(sqlite3_str *arg0);
+/*
+ Finish the builder `p` and return its text, to free with sqlite3_free
+ (NULL if empty or after an error). The builder is freed.
+ */
+char *sqlite3_str_finish(sqlite3_str *p);
 
-void sqlite3_str_free(sqlite3_str *arg0);
+/*
+ Free the builder `p` and its text.
+ */
+void sqlite3_str_free(sqlite3_str *p);
 
-void sqlite3_str_append(sqlite3_str *arg0, const char *zIn, int N);
+/*
+ Append the `N` bytes at `zIn` to the builder `p`.
+ */
+void sqlite3_str_append(sqlite3_str *p, const char *zIn, int N);
 
-void sqlite3_str_appendall(sqlite3_str *arg0, const char *zIn);
+/*
+ Append the NUL-terminated string `zIn` to the builder `p`.
+ */
+void sqlite3_str_appendall(sqlite3_str *p, const char *zIn);
 
-void sqlite3_str_appendchar(sqlite3_str *arg0, int N, char C);
+/*
+ Append the character `C` `N` times to the builder `p`.
+ */
+void sqlite3_str_appendchar(sqlite3_str *p, int N, char C);
 
-void sqlite3_str_reset(sqlite3_str *arg0);
+/*
+ Empty the builder `p` (its error state stays).
+ */
+void sqlite3_str_reset(sqlite3_str *p);
 
-void sqlite3_str_truncate(sqlite3_str *arg0, int N);
+/*
+ Cut the builder's text to its first `N` bytes (no effect if it is shorter).
+ */
+void sqlite3_str_truncate(sqlite3_str *p, int N);
 
-int sqlite3_str_errcode(sqlite3_str *arg0);
+/*
+ The builder's error: SQLITE_OK, SQLITE_NOMEM or SQLITE_TOOBIG.
+ */
+int sqlite3_str_errcode(sqlite3_str *p);
 
-int sqlite3_str_length(sqlite3_str *arg0);
+/*
+ The length in bytes of the builder's text so far.
+ */
+int sqlite3_str_length(sqlite3_str *p);
 
-char *sqlite3_str_value(sqlite3_str *arg0);
+/*
+ The builder's text so far, NUL-terminated, owned by the builder (valid
+ until it changes).
+ */
+char *sqlite3_str_value(sqlite3_str *p);
 
-void sqlite3_result_blob(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+/*
+ Make a copy of the `n` bytes at `z` the BLOB result of the running
+ function; `xDel` as for sqlite3_bind_blob.
+ */
+void sqlite3_result_blob(sqlite3_context *pCtx, const void *z, int n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_blob64(sqlite3_context *arg0, const void *arg1, sqlite3_uint64 arg2, sqlite3_destructor_type arg3);
+/*
+ sqlite3_result_blob with a 64-bit length (too long gives the
+ "string or blob too big" error).
+ */
+void sqlite3_result_blob64(sqlite3_context *pCtx, const void *z, sqlite3_uint64 n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_double(sqlite3_context *arg0, double arg1);
+/*
+ Make `rVal` the function's result.
+ */
+void sqlite3_result_double(sqlite3_context *pCtx, double rVal);
 
-void sqlite3_result_error(sqlite3_context *arg0, const char *arg1, int arg2);
+/*
+ Make the function fail with the message of `n` bytes at `z` (up to the NUL
+ when `n` is negative), code SQLITE_ERROR unless set otherwise.
+ */
+void sqlite3_result_error(sqlite3_context *pCtx, const char *z, int n);
 
-void sqlite3_result_error16(sqlite3_context *arg0, const void *arg1, int arg2);
+/*
+ sqlite3_result_error with a UTF-16 message.
+ */
+void sqlite3_result_error16(sqlite3_context *pCtx, const void *z, int n);
 
-void sqlite3_result_error_toobig(sqlite3_context *arg0);
+/*
+ Make the function fail with SQLITE_TOOBIG ("string or blob too big").
+ */
+void sqlite3_result_error_toobig(sqlite3_context *pCtx);
 
-void sqlite3_result_error_nomem(sqlite3_context *arg0);
+/*
+ Make the function fail with SQLITE_NOMEM.
+ */
+void sqlite3_result_error_nomem(sqlite3_context *pCtx);
 
-void sqlite3_result_error_code(sqlite3_context *arg0, int arg1);
+/*
+ Set the result code the function's failure reports to `errCode`.
+ */
+void sqlite3_result_error_code(sqlite3_context *pCtx, int errCode);
 
-void sqlite3_result_int(sqlite3_context *arg0, int arg1);
+/*
+ Make the 32-bit integer `iVal` the function's result.
+ */
+void sqlite3_result_int(sqlite3_context *pCtx, int iVal);
 
-void sqlite3_result_int64(sqlite3_context *arg0, sqlite3_int64 arg1);
+/*
+ Make the 64-bit integer `iVal` the function's result.
+ */
+void sqlite3_result_int64(sqlite3_context *pCtx, sqlite3_int64 iVal);
 
-void sqlite3_result_null(sqlite3_context *arg0);
+/*
+ Make NULL the function's result.
+ */
+void sqlite3_result_null(sqlite3_context *pCtx);
 
-void sqlite3_result_text(sqlite3_context *arg0, const char *arg1, int arg2, sqlite3_destructor_type arg3);
+/*
+ Make a copy of the UTF-8 text at `z` (`n` bytes, or up to the NUL when
+ negative) the function's result; `xDel` as for sqlite3_bind_text.
+ */
+void sqlite3_result_text(sqlite3_context *pCtx, const char *z, int n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_text64(sqlite3_context *arg0, const char *z, sqlite3_uint64 n, sqlite3_destructor_type arg3, unsigned char encoding);
+/*
+ Text result of a 64-bit length in encoding `encoding` (SQLITE_UTF8,
+ SQLITE_UTF16, SQLITE_UTF16LE or SQLITE_UTF16BE).
+ */
+void sqlite3_result_text64(sqlite3_context *pCtx, const char *z, sqlite3_uint64 n, sqlite3_destructor_type xDel, unsigned char encoding);
 
-void sqlite3_result_text16(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+/*
+ Text result given in UTF-16, machine byte order.
+ */
+void sqlite3_result_text16(sqlite3_context *pCtx, const void *z, int n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_text16le(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+/*
+ Text result given in UTF-16 little-endian.
+ */
+void sqlite3_result_text16le(sqlite3_context *pCtx, const void *z, int n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_text16be(sqlite3_context *arg0, const void *arg1, int arg2, sqlite3_destructor_type arg3);
+/*
+ Text result given in UTF-16 big-endian.
+ */
+void sqlite3_result_text16be(sqlite3_context *pCtx, const void *z, int n, sqlite3_destructor_type xDel);
 
-void sqlite3_result_value(sqlite3_context *arg0, sqlite3_value *arg1);
+/*
+ Make a copy of `pValue` the function's result.
+ */
+void sqlite3_result_value(sqlite3_context *pCtx, sqlite3_value *pValue);
 
-void sqlite3_result_pointer(sqlite3_context *arg0, void *arg1, const char *arg2, sqlite3_destructor_type arg3);
+/*
+ Pointer result of type `zPType`, seen as NULL by SQL. In ringlite the
+ pointer is not passed on yet: it is released with `xDestructor`.
+ */
+void sqlite3_result_pointer(sqlite3_context *pCtx, void *pPtr, const char *zPType, sqlite3_destructor_type xDestructor);
 
-void sqlite3_result_zeroblob(sqlite3_context *arg0, int n);
+/*
+ Make a BLOB of `n` zero bytes the function's result.
+ */
+void sqlite3_result_zeroblob(sqlite3_context *pCtx, int n);
 
-int sqlite3_result_zeroblob64(sqlite3_context *arg0, sqlite3_uint64 n);
+/*
+ sqlite3_result_zeroblob with a 64-bit size; SQLITE_TOOBIG beyond the length
+ limit, else SQLITE_OK.
+ */
+int sqlite3_result_zeroblob64(sqlite3_context *pCtx, sqlite3_uint64 n);
 
-void sqlite3_result_subtype(sqlite3_context *arg0, unsigned int arg1);
+/*
+ Give the function's result the subtype `eSubtype` (its low 8 bits).
+ */
+void sqlite3_result_subtype(sqlite3_context *pCtx, unsigned int eSubtype);
 
-void sqlite3_result_str(sqlite3_context *arg0, sqlite3_str *arg1, int arg2);
+/*
+ Make the text of the builder `pStr` (its first `n` bytes when `n` >= 0) the
+ function's result, or its error if it failed, and free the builder.
+ */
+void sqlite3_result_str(sqlite3_context *pCtx, sqlite3_str *pStr, int n);
 
-int sqlite3_vtab_nochange(sqlite3_context *arg0);
+/*
+ Inside a virtual table's xColumn during an UPDATE: 1 if the column is not
+ being changed, so the method may skip computing it; else 0.
+ */
+int sqlite3_vtab_nochange(sqlite3_context *pCtx);
 
-int sqlite3_step(sqlite3_stmt *arg0);
+/*
+ Run `pStmt` to its next result row: SQLITE_ROW with a row to read,
+ SQLITE_DONE when finished, or an error code. On a connection opened with
+ SQLITE_OPEN_ASYNC it returns SQLITE_IO (ringlite) while waiting for I/O:
+ wait (sqlite3_io_poll) and step again.
+ */
+int sqlite3_step(sqlite3_stmt *pStmt);
 
+/*
+ Rewind `pStmt` to run again from the start, keeping its bindings. Returns
+ the error of the last step, if any, else SQLITE_OK.
+ */
 int sqlite3_reset(sqlite3_stmt *pStmt);
 
+/*
+ Destroy `pStmt`. Returns the error of its last step, if any; NULL is
+ harmless.
+ */
 int sqlite3_finalize(sqlite3_stmt *pStmt);
 
+/*
+ The SQL text `pStmt` was prepared from (UTF-8, owned by the statement).
+ */
 const char *sqlite3_sql(sqlite3_stmt *pStmt);
 
+/*
+ The statement's SQL with its bound parameters written in as literals, to
+ free with sqlite3_free; NULL when out of memory.
+ */
 char *sqlite3_expanded_sql(sqlite3_stmt *pStmt);
 
+/*
+ The statement's SQL normalized (literals replaced by `?`, spacing and case
+ standardised); owned by the statement.
+ */
 const char *sqlite3_normalized_sql(sqlite3_stmt *pStmt);
 
+/*
+ 1 if `pStmt` does not write to the database itself, else 0.
+ */
 int sqlite3_stmt_readonly(sqlite3_stmt *pStmt);
 
+/*
+ 1 for an EXPLAIN statement, 2 for EXPLAIN QUERY PLAN, 0 otherwise.
+ */
 int sqlite3_stmt_isexplain(sqlite3_stmt *pStmt);
 
+/*
+ Change the statement's EXPLAIN mode to `eMode`. Asking for the mode it
+ already has returns SQLITE_OK; changing it is not supported by ringlite
+ yet (SQLITE_ERROR with a message saying so).
+ */
 int sqlite3_stmt_explain(sqlite3_stmt *pStmt, int eMode);
 
-int sqlite3_stmt_busy(sqlite3_stmt *arg0);
+/*
+ 1 if `pStmt` has started stepping and is neither done nor reset, else 0.
+ */
+int sqlite3_stmt_busy(sqlite3_stmt *pStmt);
 
-int sqlite3_stmt_status(sqlite3_stmt *arg0, int op, int resetFlg);
+/*
+ Read the statement counter `op` (SQLITE_STMTSTATUS_*) of `pStmt`,
+ resetting it to 0 when `resetFlg` is set.
+ */
+int sqlite3_stmt_status(sqlite3_stmt *pStmt, int op, int resetFlg);
 
-sqlite3 *sqlite3_db_handle(sqlite3_stmt *arg0);
+/*
+ The connection `pStmt` belongs to.
+ */
+sqlite3 *sqlite3_db_handle(sqlite3_stmt *pStmt);
 
+/*
+ The prepared statement of `pDb` after `pStmt` (the first one when `pStmt`
+ is NULL), or NULL after the last.
+ */
 sqlite3_stmt *sqlite3_next_stmt(sqlite3 *pDb, sqlite3_stmt *pStmt);
 
-int sqlite3_expired(sqlite3_stmt *arg0);
+/*
+ Deprecated: 1 if `pStmt` is not a valid statement, else 0.
+ */
+int sqlite3_expired(sqlite3_stmt *pStmt);
 
-void sqlite3_stmt_scanstatus_reset(sqlite3_stmt *arg0);
+/*
+ Reset the statement's scan counters; ringlite keeps none, so it does
+ nothing.
+ */
+void sqlite3_stmt_scanstatus_reset(sqlite3_stmt *pStmt);
 
-int sqlite3_stricmp(const char *arg0, const char *arg1);
+/*
+ Compare two NUL-terminated strings ignoring ASCII case: negative, zero or
+ positive. NULL sorts first.
+ */
+int sqlite3_stricmp(const char *zLeft, const char *zRight);
 
-int sqlite3_strnicmp(const char *arg0, const char *arg1, int arg2);
+/*
+ sqlite3_stricmp over at most `N` bytes.
+ */
+int sqlite3_strnicmp(const char *zLeft, const char *zRight, int N);
 
+/*
+ 0 if `zStr` matches the GLOB pattern `zGlob` (case-sensitive), nonzero
+ otherwise.
+ */
 int sqlite3_strglob(const char *zGlob, const char *zStr);
 
+/*
+ 0 if `zStr` matches the LIKE pattern `zGlob` (ASCII case ignored) with
+ escape character `cEsc` (0 for none), nonzero otherwise.
+ */
 int sqlite3_strlike(const char *zGlob, const char *zStr, unsigned int cEsc);
 
-int sqlite3_trace_v2(sqlite3 *arg0, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
+/*
+ Call `xCallback(uMask event, pCtx, P, X)` for the events in `uMask`
+ (SQLITE_TRACE_STMT, PROFILE, ROW, CLOSE) on `db`. A zero mask or NULL
+ callback turns tracing off.
+ */
+int sqlite3_trace_v2(sqlite3 *db, unsigned int uMask, int (*xCallback)(unsigned int, void*, void*, void*), void *pCtx);
 
-void *sqlite3_trace(sqlite3 *arg0, void (*xTrace)(void*, const char*), void *arg2);
+/*
+ Deprecated: call `xTrace(pArg, zSql)` as each statement starts. Returns
+ the previous argument.
+ */
+void *sqlite3_trace(sqlite3 *db, void (*xTrace)(void*, const char*), void *pArg);
 
-void *sqlite3_profile(sqlite3 *arg0, void (*xProfile)(void*, const char*, sqlite3_uint64), void *arg2);
+/*
+ Deprecated: call `xProfile(pArg, zSql, ns)` as each statement ends with
+ its run time in nanoseconds. Returns the previous argument.
+ */
+void *sqlite3_profile(sqlite3 *db, void (*xProfile)(void*, const char*, sqlite3_uint64), void *pArg);
 
 /*
  `sqlite3_setlk_timeout`: not supported yet.
  */
-int sqlite3_setlk_timeout(sqlite3 *arg0, int ms, int flags);
+int sqlite3_setlk_timeout(sqlite3 *db, int ms, int flags);
 
 /*
  `sqlite3_database_file_object`: not supported yet.
  */
-struct sqlite3_file *sqlite3_database_file_object(const char *arg0);
+struct sqlite3_file *sqlite3_database_file_object(const char *zName);
 
 /*
  `sqlite3_win32_set_directory`: not supported yet.
@@ -1993,7 +2805,7 @@ int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 /*
  `sqlite3_autovacuum_pages`: not supported yet.
  */
-int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*arg1)(void*, const char*, unsigned int, unsigned int, unsigned int), void *arg2, void (*arg3)(void*));
+int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*xCallback)(void*, const char*, unsigned int, unsigned int, unsigned int), void *pArg, void (*xDestructor)(void*));
 
 /*
  `sqlite3_unlock_notify`: not supported yet.
@@ -2050,78 +2862,208 @@ int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)
  */
 int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
+/*
+ The value of query parameter `zParam` of the database file name `z` handed
+ to a VFS's xOpen, or NULL if absent.
+ */
 const char *sqlite3_uri_parameter(const char *z, const char *zParam);
 
+/*
+ Query parameter `zParam` of `z` as a boolean (1/yes/true/on, 0/no/false/
+ off); `bDefault` when absent or not a boolean.
+ */
 int sqlite3_uri_boolean(const char *z, const char *zParam, int bDefault);
 
-sqlite3_int64 sqlite3_uri_int64(const char *arg0, const char *arg1, sqlite3_int64 arg2);
+/*
+ Query parameter `zParam` of `zFilename` as a 64-bit integer, or `iDefault`
+ when absent or not an integer.
+ */
+sqlite3_int64 sqlite3_uri_int64(const char *zFilename, const char *zParam, sqlite3_int64 iDefault);
 
+/*
+ The name of query parameter `N` (0-based) of `z`, or NULL past the last.
+ */
 const char *sqlite3_uri_key(const char *z, int N);
 
-const char *sqlite3_filename_database(const char *arg0);
+/*
+ The database file's name for the file name `zFilename` handed to xOpen (of
+ the database, its journal or its WAL).
+ */
+const char *sqlite3_filename_database(const char *zFilename);
 
-const char *sqlite3_filename_journal(const char *arg0);
+/*
+ The rollback journal's name for `zFilename`.
+ */
+const char *sqlite3_filename_journal(const char *zFilename);
 
-const char *sqlite3_filename_wal(const char *arg0);
+/*
+ The WAL file's name for `zFilename`.
+ */
+const char *sqlite3_filename_wal(const char *zFilename);
 
+/*
+ Build a file name in the form xOpen receives: the database, journal and WAL
+ names and `nParam` key/value pairs from `azParam`. Free it with
+ sqlite3_free_filename; for testing VFSes.
+ */
 const char *sqlite3_create_filename(const char *zDatabase, const char *zJournal, const char *zWal, int nParam, const char **azParam);
 
-void sqlite3_free_filename(const char *arg0);
+/*
+ Free a file name from sqlite3_create_filename (NULL is harmless).
+ */
+void sqlite3_free_filename(const char *zFilename);
 
+/*
+ The absolute file name of schema `zDbName` of `db`; "" for an in-memory or
+ temporary database, NULL for an unknown schema.
+ */
 const char *sqlite3_db_filename(sqlite3 *db, const char *zDbName);
 
+/*
+ The name of schema `N` of `db` (0 is "main", 1 "temp", then attached ones),
+ or NULL when out of range.
+ */
 const char *sqlite3_db_name(sqlite3 *db, int N);
 
+/*
+ 1 if schema `zDbName` of `db` is read-only, 0 if writable, -1 if there is
+ no such schema.
+ */
 int sqlite3_db_readonly(sqlite3 *db, const char *zDbName);
 
-const void *sqlite3_value_blob(sqlite3_value *arg0);
+/*
+ The BLOB content of `pVal` (NULL when empty); valid until the value is
+ converted or freed.
+ */
+const void *sqlite3_value_blob(sqlite3_value *pVal);
 
-double sqlite3_value_double(sqlite3_value *arg0);
+/*
+ `pVal` converted to a double.
+ */
+double sqlite3_value_double(sqlite3_value *pVal);
 
-int sqlite3_value_int(sqlite3_value *arg0);
+/*
+ `pVal` converted to a 32-bit integer.
+ */
+int sqlite3_value_int(sqlite3_value *pVal);
 
-sqlite3_int64 sqlite3_value_int64(sqlite3_value *arg0);
+/*
+ `pVal` converted to a 64-bit integer.
+ */
+sqlite3_int64 sqlite3_value_int64(sqlite3_value *pVal);
 
-void *sqlite3_value_pointer(sqlite3_value *arg0, const char *arg1);
+/*
+ The pointer of type `zPType` carried by `pVal`; ringlite does not carry
+ bound pointers yet, so NULL.
+ */
+void *sqlite3_value_pointer(sqlite3_value *pVal, const char *zPType);
 
-const unsigned char *sqlite3_value_text(sqlite3_value *arg0);
+/*
+ `pVal` as NUL-terminated UTF-8 text (NULL for an SQL NULL).
+ */
+const unsigned char *sqlite3_value_text(sqlite3_value *pVal);
 
-const void *sqlite3_value_text16(sqlite3_value *arg0);
+/*
+ `pVal` as UTF-16 text in the machine's byte order.
+ */
+const void *sqlite3_value_text16(sqlite3_value *pVal);
 
-const void *sqlite3_value_text16le(sqlite3_value *arg0);
+/*
+ `pVal` as UTF-16 little-endian text.
+ */
+const void *sqlite3_value_text16le(sqlite3_value *pVal);
 
-const void *sqlite3_value_text16be(sqlite3_value *arg0);
+/*
+ `pVal` as UTF-16 big-endian text.
+ */
+const void *sqlite3_value_text16be(sqlite3_value *pVal);
 
-int sqlite3_value_bytes(sqlite3_value *arg0);
+/*
+ The size in bytes of `pVal` as a BLOB or UTF-8 text.
+ */
+int sqlite3_value_bytes(sqlite3_value *pVal);
 
-int sqlite3_value_bytes16(sqlite3_value *arg0);
+/*
+ The size in bytes of `pVal` as UTF-16 text.
+ */
+int sqlite3_value_bytes16(sqlite3_value *pVal);
 
-int sqlite3_value_type(sqlite3_value *arg0);
+/*
+ The datatype code of `pVal`: SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT,
+ SQLITE_BLOB or SQLITE_NULL.
+ */
+int sqlite3_value_type(sqlite3_value *pVal);
 
-int sqlite3_value_numeric_type(sqlite3_value *arg0);
+/*
+ The datatype of `pVal` after converting text that looks like a number to
+ that number.
+ */
+int sqlite3_value_numeric_type(sqlite3_value *pVal);
 
-int sqlite3_value_nochange(sqlite3_value *arg0);
+/*
+ Inside a virtual table's xUpdate: 1 if the column value `pVal` is unchanged
+ (from sqlite3_vtab_nochange), else 0.
+ */
+int sqlite3_value_nochange(sqlite3_value *pVal);
 
-int sqlite3_value_frombind(sqlite3_value *arg0);
+/*
+ 1 if `pVal` came from a bound parameter, else 0.
+ */
+int sqlite3_value_frombind(sqlite3_value *pVal);
 
-int sqlite3_value_encoding(sqlite3_value *arg0);
+/*
+ The text encoding `pVal` is held in (SQLITE_UTF8, SQLITE_UTF16LE or
+ SQLITE_UTF16BE); for debugging and testing.
+ */
+int sqlite3_value_encoding(sqlite3_value *pVal);
 
-unsigned int sqlite3_value_subtype(sqlite3_value *arg0);
+/*
+ The subtype of `pVal` (0 if none).
+ */
+unsigned int sqlite3_value_subtype(sqlite3_value *pVal);
 
-sqlite3_value *sqlite3_value_dup(const sqlite3_value *arg0);
+/*
+ A protected copy of `pVal` that outlives it, to free with
+ sqlite3_value_free; NULL for a NULL argument or out of memory.
+ */
+sqlite3_value *sqlite3_value_dup(const sqlite3_value *pVal);
 
-void sqlite3_value_free(sqlite3_value *arg0);
+/*
+ Free a value from sqlite3_value_dup (NULL is harmless).
+ */
+void sqlite3_value_free(sqlite3_value *pVal);
 
+/*
+ The library's version string, "3.54.1" unless the build set another.
+ */
 const char *sqlite3_libversion(void);
 
+/*
+ The library's source identifier (date, time and hash) of the SQLite
+ release it implements.
+ */
 const char *sqlite3_sourceid(void);
 
+/*
+ The library's version as an integer (3054001 for 3.54.1).
+ */
 int sqlite3_libversion_number(void);
 
+/*
+ 1 if the compile option `zOptName` (with or without its SQLITE_ prefix) is
+ part of this build, else 0.
+ */
 int sqlite3_compileoption_used(const char *zOptName);
 
+/*
+ The `N`-th compile option of this build (without SQLITE_), or NULL past the
+ last.
+ */
 const char *sqlite3_compileoption_get(int N);
 
+/*
+ The threading mode the library was built with: 1 (serialized).
+ */
 int sqlite3_threadsafe(void);
 
 /*
@@ -2269,34 +3211,34 @@ int sqlite3_backup_pagecount(sqlite3_backup *p);
  `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
  nonzero) writing.
  */
-int sqlite3_blob_open(sqlite3 *arg0, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+int sqlite3_blob_open(sqlite3 *db, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
 
 /*
  `sqlite3_blob_reopen`: move the handle to another row of its table.
  */
-int sqlite3_blob_reopen(sqlite3_blob *arg0, sqlite3_int64 arg1);
+int sqlite3_blob_reopen(sqlite3_blob *pBlob, sqlite3_int64 iRow);
 
 /*
  `sqlite3_blob_close`: release the handle; reports the last failed
  read or write.
  */
-int sqlite3_blob_close(sqlite3_blob *arg0);
+int sqlite3_blob_close(sqlite3_blob *pBlob);
 
 /*
  `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
  */
-int sqlite3_blob_bytes(sqlite3_blob *arg0);
+int sqlite3_blob_bytes(sqlite3_blob *pBlob);
 
 /*
  `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
  */
-int sqlite3_blob_read(sqlite3_blob *arg0, void *Z, int N, int iOffset);
+int sqlite3_blob_read(sqlite3_blob *pBlob, void *Z, int N, int iOffset);
 
 /*
  `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
  value's size never changes.
  */
-int sqlite3_blob_write(sqlite3_blob *arg0, const void *z, int n, int iOffset);
+int sqlite3_blob_write(sqlite3_blob *pBlob, const void *z, int n, int iOffset);
 
 /*
  `sqlite3_serialize`: The bytes of database `zSchema`, in memory from sqlite3_malloc64.
@@ -2308,26 +3250,69 @@ unsigned char *sqlite3_serialize(sqlite3 *db, const char *zSchema, sqlite3_int64
  */
 int sqlite3_deserialize(sqlite3 *db, const char *zSchema, unsigned char *pData, sqlite3_int64 szDb, sqlite3_int64 szBuf, unsigned int mFlags);
 
+/*
+ Create a session recording the changes of schema `zDb` of `db` in
+ `*ppSession`. It starts enabled with no table attached.
+ */
 int sqlite3session_create(sqlite3 *db, const char *zDb, sqlite3_session **ppSession);
 
+/*
+ Delete the session `pSession`; delete it before closing its connection.
+ */
 void sqlite3session_delete(sqlite3_session *pSession);
 
-int sqlite3session_object_config(sqlite3_session *arg0, int op, void *pArg);
+/*
+ Set option `op` (SQLITE_SESSION_OBJCONFIG_SIZE or _ROWID) of the session;
+ `*(int*)pArg` is the new value (negative to only read) and receives the
+ current one.
+ */
+int sqlite3session_object_config(sqlite3_session *pSession, int op, void *pArg);
 
+/*
+ Turn the session's recording on (`bEnable` 1) or off (0); a negative value
+ only asks. Returns the current state.
+ */
 int sqlite3session_enable(sqlite3_session *pSession, int bEnable);
 
+/*
+ Mark the changes recorded from now on as indirect (`bIndirect` 1) or not;
+ negative only asks. Returns the current flag.
+ */
 int sqlite3session_indirect(sqlite3_session *pSession, int bIndirect);
 
+/*
+ Record changes of table `zTab`, or of every table when NULL. Tables
+ without a PRIMARY KEY are not recorded.
+ */
 int sqlite3session_attach(sqlite3_session *pSession, const char *zTab);
 
+/*
+ With every table attached, ask `xFilter(pCtx, zTab)` before recording a
+ table's first change; 0 leaves the table out.
+ */
 void sqlite3session_table_filter(sqlite3_session *pSession, int (*xFilter)(void*, const char*), void *pCtx);
 
+/*
+ Write the recorded changes as a changeset into a buffer `*ppChangeset` of
+ `*pnChangeset` bytes, to free with sqlite3_free.
+ */
 int sqlite3session_changeset(sqlite3_session *pSession, int *pnChangeset, void **ppChangeset);
 
+/*
+ Write the recorded changes as a patchset (changeset without the old values
+ of updated and deleted rows other than the keys).
+ */
 int sqlite3session_patchset(sqlite3_session *pSession, int *pnPatchset, void **ppPatchset);
 
+/*
+ sqlite3session_changeset handing the output to `xOutput(pOut, p, n)` in
+ pieces.
+ */
 int sqlite3session_changeset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
 
+/*
+ sqlite3session_patchset handing the output to `xOutput(pOut, p, n)`.
+ */
 int sqlite3session_patchset_strm(sqlite3_session *pSession, int (*xOutput)(void*, const void*, int), void *pOut);
 
 /*
@@ -2337,6 +3322,9 @@ int sqlite3session_patchset_strm(sqlite3_session *pSession, int (*xOutput)(void*
  */
 sqlite3_int64 sqlite3session_changeset_size(sqlite3_session *pSession);
 
+/*
+ 1 if the session has recorded no change, else 0.
+ */
 int sqlite3session_isempty(sqlite3_session *pSession);
 
 /*
@@ -2344,94 +3332,259 @@ int sqlite3session_isempty(sqlite3_session *pSession);
  */
 sqlite3_int64 sqlite3session_memory_used(sqlite3_session *pSession);
 
+/*
+ Record in the session the changes that would turn table `zTbl` of schema
+ `zFromDb` into the session's table of the same name.
+ `*pzErrMsg` receives a message to free with sqlite3_free on error.
+ */
 int sqlite3session_diff(sqlite3_session *pSession, const char *zFromDb, const char *zTbl, char **pzErrMsg);
 
+/*
+ Set the library-wide session option `op` (SQLITE_SESSION_CONFIG_STRMSIZE);
+ `*(int*)pArg` is the new value (negative only reads) and receives the
+ current one.
+ */
 int sqlite3session_config(int op, void *pArg);
 
+/*
+ Create an empty changegroup in `*pp`, to combine changesets.
+ */
 int sqlite3changegroup_new(sqlite3_changegroup **pp);
 
-void sqlite3changegroup_delete(sqlite3_changegroup *arg0);
+/*
+ Delete the changegroup `pGrp`.
+ */
+void sqlite3changegroup_delete(sqlite3_changegroup *pGrp);
 
-int sqlite3changegroup_add(sqlite3_changegroup *arg0, int nData, void *pData);
+/*
+ Add the changeset or patchset of `nData` bytes at `pData` to the group,
+ merging changes of the same rows.
+ */
+int sqlite3changegroup_add(sqlite3_changegroup *pGrp, int nData, void *pData);
 
-int sqlite3changegroup_add_strm(sqlite3_changegroup *arg0, int (*xInput)(void*, void*, int*), void *pIn);
+/*
+ sqlite3changegroup_add reading the input through `xInput(pIn, p, &n)`.
+ */
+int sqlite3changegroup_add_strm(sqlite3_changegroup *pGrp, int (*xInput)(void*, void*, int*), void *pIn);
 
-int sqlite3changegroup_add_change(sqlite3_changegroup *arg0, sqlite3_changeset_iter *arg1);
+/*
+ Add the change the iterator `pIter` points at to the group.
+ */
+int sqlite3changegroup_add_change(sqlite3_changegroup *pGrp, sqlite3_changeset_iter *pIter);
 
-int sqlite3changegroup_output(sqlite3_changegroup *arg0, int *pnData, void **ppData);
+/*
+ Write the group's combined changes into a buffer `*ppData` of `*pnData`
+ bytes, to free with sqlite3_free.
+ */
+int sqlite3changegroup_output(sqlite3_changegroup *pGrp, int *pnData, void **ppData);
 
-int sqlite3changegroup_output_strm(sqlite3_changegroup *arg0, int (*xOutput)(void*, const void*, int), void *pOut);
+/*
+ sqlite3changegroup_output writing through `xOutput(pOut, p, n)`.
+ */
+int sqlite3changegroup_output_strm(sqlite3_changegroup *pGrp, int (*xOutput)(void*, const void*, int), void *pOut);
 
-int sqlite3changegroup_config(sqlite3_changegroup *arg0, int arg1, void *pArg);
+/*
+ Set the changegroup option `op` through `pArg` (as sqlite3session_config).
+ */
+int sqlite3changegroup_config(sqlite3_changegroup *pGrp, int op, void *pArg);
 
+/*
+ Write the changeset that undoes the `nIn` bytes at `pIn` into `*ppOut`
+ (`*pnOut` bytes, to free with sqlite3_free).
+ */
 int sqlite3changeset_invert(int nIn, const void *pIn, int *pnOut, void **ppOut);
 
+/*
+ sqlite3changeset_invert with streamed input and output.
+ */
 int sqlite3changeset_invert_strm(int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
 
+/*
+ Concatenate changeset A (`nA` bytes at `pA`) and B into one changeset in
+ `*ppOut` (`*pnOut` bytes, free with sqlite3_free).
+ */
 int sqlite3changeset_concat(int nA, void *pA, int nB, void *pB, int *pnOut, void **ppOut);
 
+/*
+ sqlite3changeset_concat with streamed inputs and output.
+ */
 int sqlite3changeset_concat_strm(int (*xInputA)(void*, void*, int*), void *pInA, int (*xInputB)(void*, void*, int*), void *pInB, int (*xOutput)(void*, const void*, int), void *pOut);
 
+/*
+ Create a rebaser in `*ppNew`.
+ */
 int sqlite3rebaser_create(sqlite3_rebaser **ppNew);
 
-int sqlite3rebaser_configure(sqlite3_rebaser *arg0, int nRebase, const void *pRebase);
+/*
+ Give the rebaser the rebase buffer (`nRebase` bytes at `pRebase`) that an
+ sqlite3changeset_apply_v2 produced.
+ */
+int sqlite3rebaser_configure(sqlite3_rebaser *pRebaser, int nRebase, const void *pRebase);
 
-int sqlite3rebaser_rebase(sqlite3_rebaser *arg0, int nIn, const void *pIn, int *pnOut, void **ppOut);
+/*
+ Rebase the changeset of `nIn` bytes at `pIn` against the rebaser's buffers
+ into `*ppOut` (`*pnOut` bytes, free with sqlite3_free).
+ */
+int sqlite3rebaser_rebase(sqlite3_rebaser *pRebaser, int nIn, const void *pIn, int *pnOut, void **ppOut);
 
+/*
+ sqlite3rebaser_rebase with streamed input and output.
+ */
 int sqlite3rebaser_rebase_strm(sqlite3_rebaser *pRebaser, int (*xInput)(void*, void*, int*), void *pIn, int (*xOutput)(void*, const void*, int), void *pOut);
 
+/*
+ Delete the rebaser `p`.
+ */
 void sqlite3rebaser_delete(sqlite3_rebaser *p);
 
-int sqlite3changegroup_change_begin(sqlite3_changegroup *arg0, int eOp, const char *zTab, int bIndirect, char **pzErr);
+/*
+ Start building a change by hand in the group: operation `eOp`
+ (SQLITE_INSERT, UPDATE or DELETE) on table `zTab`, indirect if
+ `bIndirect`. `*pzErr` receives a message to free on error.
+ */
+int sqlite3changegroup_change_begin(sqlite3_changegroup *pGrp, int eOp, const char *zTab, int bIndirect, char **pzErr);
 
-int sqlite3changegroup_change_int64(sqlite3_changegroup *arg0, int bNew, int iCol, sqlite3_int64 iVal);
+/*
+ Set old (`bNew` 0) or new (1) value of column `iCol` of the change being
+ built to the integer `iVal`.
+ */
+int sqlite3changegroup_change_int64(sqlite3_changegroup *pGrp, int bNew, int iCol, sqlite3_int64 iVal);
 
-int sqlite3changegroup_change_null(sqlite3_changegroup *arg0, int arg1, int arg2);
+/*
+ Set old or new value of column `iCol` of the change being built to NULL.
+ */
+int sqlite3changegroup_change_null(sqlite3_changegroup *pGrp, int bNew, int iCol);
 
-int sqlite3changegroup_change_double(sqlite3_changegroup *arg0, int arg1, int arg2, double arg3);
+/*
+ Set old or new value of column `iCol` of the change being built to `fVal`.
+ */
+int sqlite3changegroup_change_double(sqlite3_changegroup *pGrp, int bNew, int iCol, double fVal);
 
-int sqlite3changegroup_change_text(sqlite3_changegroup *arg0, int arg1, int arg2, const char *pVal, int nVal);
+/*
+ Set old or new value of column `iCol` to the text of `nVal` bytes at
+ `pVal` (to the NUL when negative).
+ */
+int sqlite3changegroup_change_text(sqlite3_changegroup *pGrp, int bNew, int iCol, const char *pVal, int nVal);
 
-int sqlite3changegroup_change_blob(sqlite3_changegroup *arg0, int arg1, int arg2, const void *pVal, int nVal);
+/*
+ Set old or new value of column `iCol` to the BLOB of `nVal` bytes at
+ `pVal`.
+ */
+int sqlite3changegroup_change_blob(sqlite3_changegroup *pGrp, int bNew, int iCol, const void *pVal, int nVal);
 
-int sqlite3changegroup_change_finish(sqlite3_changegroup *arg0, int bDiscard, char **pzErr);
+/*
+ Add the change being built to the group, or drop it when `bDiscard` is
+ set. `*pzErr` receives a message to free on error.
+ */
+int sqlite3changegroup_change_finish(sqlite3_changegroup *pGrp, int bDiscard, char **pzErr);
 
-int sqlite3changegroup_schema(sqlite3_changegroup *arg0, sqlite3 *arg1, const char *zDb);
+/*
+ Check changes added to the group from now on against the tables of schema
+ `zDb` of `db`, widening them with the columns' defaults.
+ */
+int sqlite3changegroup_schema(sqlite3_changegroup *pGrp, sqlite3 *db, const char *zDb);
 
+/*
+ Create in `*pp` an iterator over the changeset of `nChangeset` bytes at
+ `pChangeset`; step it with sqlite3changeset_next.
+ */
 int sqlite3changeset_start(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset);
 
+/*
+ sqlite3changeset_start with `flags` (SQLITE_CHANGESETSTART_INVERT iterates
+ over the inverse changeset).
+ */
 int sqlite3changeset_start_v2(sqlite3_changeset_iter **pp, int nChangeset, void *pChangeset, int flags);
 
+/*
+ sqlite3changeset_start reading through `xInput(pIn, p, &n)`.
+ */
 int sqlite3changeset_start_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn);
 
+/*
+ sqlite3changeset_start_v2 reading through `xInput`.
+ */
 int sqlite3changeset_start_v2_strm(sqlite3_changeset_iter **pp, int (*xInput)(void*, void*, int*), void *pIn, int flags);
 
+/*
+ Move the iterator to the next change: SQLITE_ROW, SQLITE_DONE at the end,
+ or an error code for a corrupt changeset.
+ */
 int sqlite3changeset_next(sqlite3_changeset_iter *pIter);
 
+/*
+ The current change's table name, column count, operation and indirect
+ flag, written through the non-NULL pointers.
+ */
 int sqlite3changeset_op(sqlite3_changeset_iter *pIter, const char **pzTab, int *pnCol, int *pOp, int *pbIndirect);
 
+/*
+ Point `*pabPK` at an array of one byte per column, nonzero for primary-key
+ columns, and set `*pnCol` to its length.
+ */
 int sqlite3changeset_pk(sqlite3_changeset_iter *pIter, unsigned char **pabPK, int *pnCol);
 
+/*
+ The old value of column `iVal` of the current UPDATE or DELETE in
+ `*ppValue` (NULL when an UPDATE left it unchanged).
+ */
 int sqlite3changeset_old(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
+/*
+ The new value of column `iVal` of the current UPDATE or INSERT in
+ `*ppValue` (NULL when an UPDATE left it unchanged).
+ */
 int sqlite3changeset_new(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
+/*
+ Inside a conflict handler: the conflicting row's value of column `iVal`.
+ */
 int sqlite3changeset_conflict(sqlite3_changeset_iter *pIter, int iVal, sqlite3_value **ppValue);
 
+/*
+ Inside a conflict handler for SQLITE_CHANGESET_FOREIGN_KEY: the number of
+ foreign-key violations in `*pnOut`.
+ */
 int sqlite3changeset_fk_conflicts(sqlite3_changeset_iter *pIter, int *pnOut);
 
+/*
+ Free the iterator; returns the first error it met while iterating.
+ */
 int sqlite3changeset_finalize(sqlite3_changeset_iter *pIter);
 
+/*
+ Apply the changeset of `nChangeset` bytes at `pChangeset` to `db`, asking
+ `xFilter(pCtx, zTab)` whether to take each table and
+ `xConflict(pCtx, eConflict, pIter)` what to do on a conflict (OMIT,
+ REPLACE or ABORT).
+ */
 int sqlite3changeset_apply(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
 
+/*
+ sqlite3changeset_apply that can return a rebase buffer in `*ppRebase`
+ (`*pnRebase` bytes) and takes `flags` (SQLITE_CHANGESETAPPLY_*).
+ */
 int sqlite3changeset_apply_v2(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
+/*
+ sqlite3changeset_apply reading through `xInput(pIn, p, &n)`.
+ */
 int sqlite3changeset_apply_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx);
 
+/*
+ sqlite3changeset_apply_v2 reading through `xInput`.
+ */
 int sqlite3changeset_apply_v2_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, const char*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
+/*
+ sqlite3changeset_apply_v2 whose filter is called per change with the
+ iterator.
+ */
 int sqlite3changeset_apply_v3(sqlite3 *db, int nChangeset, void *pChangeset, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
+/*
+ sqlite3changeset_apply_v3 reading through `xInput`.
+ */
 int sqlite3changeset_apply_v3_strm(sqlite3 *db, int (*xInput)(void*, void*, int*), void *pIn, int (*xFilter)(void*, sqlite3_changeset_iter*), int (*xConflict)(void*, int, sqlite3_changeset_iter*), void *pCtx, void **ppRebase, int *pnRebase, int flags);
 
 #ifdef __cplusplus

@@ -25,14 +25,17 @@ fn ptr_of(s: &Option<CString>) -> *const c_char {
     s.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())
 }
 
+/// Install `xAuth` as the connection's authorizer, called while statements are
+/// compiled with an action code and up to four names; it answers SQLITE_OK,
+/// SQLITE_IGNORE or SQLITE_DENY. NULL removes it. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_authorizer(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     xAuth: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, *const c_char, *const c_char) -> c_int>,
     pUserData: *mut c_void,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();

@@ -31,6 +31,8 @@ fn entries() -> std::sync::MutexGuard<'static, Vec<usize>> {
     ENTRIES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Register `xEntryPoint` to run on every connection opened from now on, as a
+/// loadable extension's entry point would. Registering it twice has no effect.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -44,6 +46,8 @@ pub unsafe extern "C" fn sqlite3_auto_extension(xEntryPoint: Option<unsafe exter
     })
 }
 
+/// Remove `xEntryPoint` from the automatic extensions; returns 1 if it was
+/// registered, 0 otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_cancel_auto_extension(xEntryPoint: Option<unsafe extern "C" fn()>) -> c_int {
     ffi_guard!(0, {
@@ -59,6 +63,7 @@ pub unsafe extern "C" fn sqlite3_cancel_auto_extension(xEntryPoint: Option<unsaf
     })
 }
 
+/// Forget every automatic extension registered with sqlite3_auto_extension.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_reset_auto_extension() {
     ffi_guard!((), {

@@ -85,134 +85,162 @@ unsafe fn raw(p: *const c_void, n: usize) -> Vec<u8> {
     }
 }
 
+/// Bind a copy of the `n` bytes at `zData` as a BLOB to parameter `i` (1-based)
+/// of `pStmt`; a NULL `zData` binds NULL. `xDel` is SQLITE_STATIC,
+/// SQLITE_TRANSIENT or a destructor called when the buffer is no longer needed.
+/// Returns SQLITE_OK, SQLITE_RANGE for a bad index, SQLITE_TOOBIG, or
+/// SQLITE_MISUSE while the statement runs.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_blob(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, n: c_int, arg4: sqlite3_destructor_type) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_blob(pStmt: *mut sqlite3_stmt, i: c_int, zData: *const c_void, n: c_int, xDel: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, n.max(0) as usize)) };
-        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
+        let v = if zData.is_null() { Value::Null } else { Value::Blob(raw(zData, n.max(0) as usize)) };
+        bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
 
+/// sqlite3_bind_blob with a 64-bit length; a length beyond the library's limit
+/// gives SQLITE_TOOBIG (and `xDel` is called at once).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_blob64(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const c_void,
-    arg3: sqlite3_uint64,
-    arg4: sqlite3_destructor_type,
+    pStmt: *mut sqlite3_stmt,
+    i: c_int,
+    zData: *const c_void,
+    nData: sqlite3_uint64,
+    xDel: sqlite3_destructor_type,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if arg3 > i32::MAX as u64 {
-            release(arg4, arg2 as *mut c_void);
+        if nData > i32::MAX as u64 {
+            release(xDel, zData as *mut c_void);
             return SQLITE_TOOBIG;
         }
-        let v = if arg2.is_null() { Value::Null } else { Value::Blob(raw(arg2, arg3 as usize)) };
-        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
+        let v = if zData.is_null() { Value::Null } else { Value::Blob(raw(zData, nData as usize)) };
+        bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
 
+/// Bind the floating-point value `rValue` to parameter `i` of `pStmt` (a NaN
+/// binds NULL). Returns SQLITE_OK, SQLITE_RANGE or SQLITE_MISUSE.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_double(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: f64) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, if arg2.is_nan() { Value::Null } else { Value::Real(arg2) },) })
+pub unsafe extern "C" fn sqlite3_bind_double(pStmt: *mut sqlite3_stmt, i: c_int, rValue: f64) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(pStmt, i, if rValue.is_nan() { Value::Null } else { Value::Real(rValue) },) })
 }
 
+/// Bind the 32-bit integer `iValue` to parameter `i` of `pStmt`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_int(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, Value::Integer(arg2 as i64)) })
+pub unsafe extern "C" fn sqlite3_bind_int(pStmt: *mut sqlite3_stmt, i: c_int, iValue: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(pStmt, i, Value::Integer(iValue as i64)) })
 }
 
+/// Bind the 64-bit integer `iValue` to parameter `i` of `pStmt`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_int64(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: sqlite3_int64) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, Value::Integer(arg2)) })
+pub unsafe extern "C" fn sqlite3_bind_int64(pStmt: *mut sqlite3_stmt, i: c_int, iValue: sqlite3_int64) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(pStmt, i, Value::Integer(iValue)) })
 }
 
+/// Bind NULL to parameter `i` of `pStmt`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_null(arg0: *mut sqlite3_stmt, arg1: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind(arg0, arg1, Value::Null) })
+pub unsafe extern "C" fn sqlite3_bind_null(pStmt: *mut sqlite3_stmt, i: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind(pStmt, i, Value::Null) })
 }
 
+/// Bind UTF-8 text to parameter `i` of `pStmt`: `nData` bytes at `zData`, or up
+/// to its NUL terminator when `nData` is negative. `xDel` as for
+/// sqlite3_bind_blob. A NULL `zData` binds NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_text(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_char, arg3: c_int, arg4: sqlite3_destructor_type) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_text(pStmt: *mut sqlite3_stmt, i: c_int, zData: *const c_char, nData: c_int, xDel: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if arg2.is_null() {
+        let v = if zData.is_null() {
             Value::Null
         } else {
-            let n = if arg3 < 0 { c_len(arg2, -1) } else { arg3 as usize };
-            Value::Text(raw(arg2 as *const c_void, n))
+            let n = if nData < 0 { c_len(zData, -1) } else { nData as usize };
+            Value::Text(raw(zData as *const c_void, n))
         };
-        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
+        bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
 
+/// Bind UTF-16 text in the machine's byte order (`nData` bytes, or up to a
+/// two-byte NUL when negative) to parameter `i`; it is stored as UTF-8.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_text16(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const c_void, arg3: c_int, arg4: sqlite3_destructor_type) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_text16(pStmt: *mut sqlite3_stmt, i: c_int, zData: *const c_void, nData: c_int, xDel: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if arg2.is_null() { Value::Null } else { Value::Text(utf16_value_to_utf8(arg2, arg3 as i64)) };
-        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
+        let v = if zData.is_null() { Value::Null } else { Value::Text(utf16_value_to_utf8(zData, nData as i64)) };
+        bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
 
+/// Bind text of a 64-bit length in the encoding `encoding` (SQLITE_UTF8,
+/// SQLITE_UTF16, SQLITE_UTF16LE or SQLITE_UTF16BE) to parameter `i`; too long
+/// a text gives SQLITE_TOOBIG and `xDel` is called at once.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_text64(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *const c_char,
-    arg3: sqlite3_uint64,
-    arg4: sqlite3_destructor_type,
+    pStmt: *mut sqlite3_stmt,
+    i: c_int,
+    zData: *const c_char,
+    nData: sqlite3_uint64,
+    xDel: sqlite3_destructor_type,
     encoding: c_uchar,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if arg3 > i32::MAX as u64 {
-            release(arg4, arg2 as *mut c_void);
+        if nData > i32::MAX as u64 {
+            release(xDel, zData as *mut c_void);
             return SQLITE_TOOBIG;
         }
         let enc = encoding as c_int & !SQLITE_UTF16_ALIGNED;
-        let v = if arg2.is_null() {
+        let v = if zData.is_null() {
             Value::Null
         } else if enc == SQLITE_UTF16 || enc == SQLITE_UTF16LE || enc == SQLITE_UTF16BE {
-            Value::Text(utf16_any(arg2 as *const c_void, arg3 as i64, enc))
+            Value::Text(utf16_any(zData as *const c_void, nData as i64, enc))
         } else {
-            Value::Text(raw(arg2 as *const c_void, arg3 as usize))
+            Value::Text(raw(zData as *const c_void, nData as usize))
         };
-        bind_buffer(arg0, arg1, v, arg2 as *mut c_void, arg4)
+        bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
 
+/// Bind a copy of the value `pValue` (its type and content) to parameter `i`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_value(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: *const sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_value(pStmt: *mut sqlite3_stmt, i: c_int, pValue: *const sqlite3_value) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = arg2.as_ref().map_or(Value::Null, |v| v.value.clone());
-        bind(arg0, arg1, v)
+        let v = pValue.as_ref().map_or(Value::Null, |v| v.value.clone());
+        bind(pStmt, i, v)
     })
 }
 
+/// Bind a pointer of type `zPType` to parameter `i`; SQL sees it as NULL.
+/// In ringlite the pointer is not carried to sqlite3_value_pointer yet: it is
+/// released with `xDestructor` once bound.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_pointer(
-    arg0: *mut sqlite3_stmt,
-    arg1: c_int,
-    arg2: *mut c_void,
-    arg3: *const c_char,
-    arg4: sqlite3_destructor_type,
+    pStmt: *mut sqlite3_stmt,
+    i: c_int,
+    pPtr: *mut c_void,
+    zPType: *const c_char,
+    xDestructor: sqlite3_destructor_type,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         // Pointer values read as NULL in SQL; the engine does not carry the
         // pointer itself yet, so it is released once bound.
-        let _ = arg3;
-        bind_buffer(arg0, arg1, Value::Null, arg2, arg4)
+        let _ = zPType;
+        bind_buffer(pStmt, i, Value::Null, pPtr, xDestructor)
     })
 }
 
+/// Bind a BLOB of `n` zero bytes to parameter `i` (a negative `n` binds an
+/// empty BLOB).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_zeroblob(arg0: *mut sqlite3_stmt, arg1: c_int, n: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind_checked(arg0, arg1, Value::zero_blob(n.max(0) as usize), false) })
+pub unsafe extern "C" fn sqlite3_bind_zeroblob(pStmt: *mut sqlite3_stmt, i: c_int, n: c_int) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { bind_checked(pStmt, i, Value::zero_blob(n.max(0) as usize), false) })
 }
 
+/// sqlite3_bind_zeroblob with a 64-bit size; more than the length limit gives
+/// SQLITE_TOOBIG.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_zeroblob64(arg0: *mut sqlite3_stmt, arg1: c_int, arg2: sqlite3_uint64) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_zeroblob64(pStmt: *mut sqlite3_stmt, i: c_int, n: sqlite3_uint64) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         // Checked before the range and busy checks, and without touching
         // the error state, as SQLite does.
-        let limit = match stmt_ref(arg0) {
+        let limit = match stmt_ref(pStmt) {
             Some(s) => {
                 let db = s.db();
                 let _g = db.lock.lock();
@@ -220,39 +248,44 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob64(arg0: *mut sqlite3_stmt, arg1: 
             }
             None => return crate::error::misuse(),
         };
-        if arg2 > limit as u64 {
+        if n > limit as u64 {
             return SQLITE_TOOBIG;
         }
-        bind_checked(arg0, arg1, Value::zero_blob(arg2 as usize), false)
+        bind_checked(pStmt, i, Value::zero_blob(n as usize), false)
     })
 }
 
+/// The largest parameter index of `pStmt` (0 when it has no parameters).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_parameter_count(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(arg0).map_or(0, |s| s.stmt.parameter_count() as c_int) })
+pub unsafe extern "C" fn sqlite3_bind_parameter_count(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.parameter_count() as c_int) })
 }
 
+/// The name of parameter `i` of `pStmt` with its prefix (`:a`, `@a`, `$a`,
+/// `?7`), or NULL for a nameless `?` parameter or an index out of range.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_parameter_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_bind_parameter_name(pStmt: *mut sqlite3_stmt, i: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        let Some(s) = stmt_ref(arg0) else {
+        let Some(s) = stmt_ref(pStmt) else {
             return std::ptr::null();
         };
-        if arg1 < 1 {
+        if i < 1 {
             return std::ptr::null();
         }
         let _g = s.db().lock.lock();
-        let Some(name) = s.stmt.parameter_name(arg1 as usize).map(|n| cstring(n).into_bytes_with_nul()) else {
+        let Some(name) = s.stmt.parameter_name(i as usize).map(|n| cstring(n).into_bytes_with_nul()) else {
             return std::ptr::null();
         };
-        s.names.entry((20, arg1 as usize)).or_insert(name).as_ptr() as *const c_char
+        s.names.entry((20, i as usize)).or_insert(name).as_ptr() as *const c_char
     })
 }
 
+/// The index of the parameter named `zName` (prefix included), or 0 if `pStmt`
+/// has none by that name.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_bind_parameter_index(arg0: *mut sqlite3_stmt, zName: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_bind_parameter_index(pStmt: *mut sqlite3_stmt, zName: *const c_char) -> c_int {
     ffi_guard!(0, {
-        let Some(s) = stmt_ref(arg0) else { return 0 };
+        let Some(s) = stmt_ref(pStmt) else { return 0 };
         if zName.is_null() {
             return 0;
         }
@@ -261,10 +294,11 @@ pub unsafe extern "C" fn sqlite3_bind_parameter_index(arg0: *mut sqlite3_stmt, z
     })
 }
 
+/// Set every parameter of `pStmt` back to NULL. Returns SQLITE_OK.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_clear_bindings(arg0: *mut sqlite3_stmt) -> c_int {
+pub unsafe extern "C" fn sqlite3_clear_bindings(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(s) = stmt_ref(arg0) else {
+        let Some(s) = stmt_ref(pStmt) else {
             return crate::error::misuse();
         };
         let _g = s.db().lock.lock();
@@ -274,10 +308,12 @@ pub unsafe extern "C" fn sqlite3_clear_bindings(arg0: *mut sqlite3_stmt) -> c_in
     })
 }
 
+/// Deprecated: copy the bindings of `pFromStmt` to `pToStmt`, which must have
+/// the same number of parameters (SQLITE_ERROR otherwise).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_transfer_bindings(arg0: *mut sqlite3_stmt, arg1: *mut sqlite3_stmt) -> c_int {
+pub unsafe extern "C" fn sqlite3_transfer_bindings(pFromStmt: *mut sqlite3_stmt, pToStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let (Some(_), Some(_)) = (stmt_ref(arg0), stmt_ref(arg1)) else {
+        let (Some(_), Some(_)) = (stmt_ref(pFromStmt), stmt_ref(pToStmt)) else {
             return crate::error::misuse();
         };
         // The engine does not expose bound values for reading yet.

@@ -34,7 +34,7 @@ unsafe fn handle<'a>(p: *mut sqlite3_blob) -> Option<&'a mut BlobHandle> {
 /// nonzero) writing.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_open(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     zDb: *const c_char,
     zTable: *const c_char,
     zColumn: *const c_char,
@@ -47,39 +47,39 @@ pub unsafe extern "C" fn sqlite3_blob_open(
             return SQLITE_MISUSE;
         }
         *ppBlob = std::ptr::null_mut();
-        let Some(db) = db_ref(arg0) else {
+        let Some(conn) = db_ref(db) else {
             return SQLITE_MISUSE;
         };
-        let _g = db.lock.lock();
+        let _g = conn.lock.lock();
         let (Some(table), Some(column)) = (text_arg(zTable), text_arg(zColumn)) else {
             return SQLITE_MISUSE;
         };
         let schema = text_arg(zDb).unwrap_or_else(|| "main".into());
-        let opened = db.with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0)).and_then(|r| r);
+        let opened = conn.with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0)).and_then(|r| r);
         match opened {
             Ok(blob) => {
-                clear_error(db);
-                db.pins.set(db.pins.get() + 1);
-                *ppBlob = Box::into_raw(Box::new(BlobHandle { blob, db: arg0 })) as *mut sqlite3_blob;
+                clear_error(conn);
+                conn.pins.set(conn.pins.get() + 1);
+                *ppBlob = Box::into_raw(Box::new(BlobHandle { blob, db })) as *mut sqlite3_blob;
                 SQLITE_OK
             }
-            Err(e) => report(db, &e),
+            Err(e) => report(conn, &e),
         }
     })
 }
 
 /// `sqlite3_blob_reopen`: move the handle to another row of its table.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_reopen(arg0: *mut sqlite3_blob, arg1: sqlite3_int64) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_reopen(pBlob: *mut sqlite3_blob, iRow: sqlite3_int64) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(arg0) else {
+        let Some(h) = handle(pBlob) else {
             return SQLITE_MISUSE;
         };
         let Some(db) = db_ref(h.db) else {
             return SQLITE_MISUSE;
         };
         let _g = db.lock.lock();
-        match db.with_conn(|c| h.blob.reopen(c, arg1)).and_then(|r| r) {
+        match db.with_conn(|c| h.blob.reopen(c, iRow)).and_then(|r| r) {
             Ok(()) => SQLITE_OK,
             Err(e) if e.code == SQLITE_ABORT => visible_code(db, SQLITE_ABORT),
             Err(e) => report(db, &e),
@@ -90,12 +90,12 @@ pub unsafe extern "C" fn sqlite3_blob_reopen(arg0: *mut sqlite3_blob, arg1: sqli
 /// `sqlite3_blob_close`: release the handle; reports the last failed
 /// read or write.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_close(pBlob: *mut sqlite3_blob) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
-        if arg0.is_null() {
+        if pBlob.is_null() {
             return SQLITE_OK;
         }
-        let mut h = Box::from_raw(arg0 as *mut BlobHandle);
+        let mut h = Box::from_raw(pBlob as *mut BlobHandle);
         let Some(db) = crate::handle::db_ref_any(h.db) else {
             return SQLITE_MISUSE;
         };
@@ -115,9 +115,9 @@ pub unsafe extern "C" fn sqlite3_blob_close(arg0: *mut sqlite3_blob) -> c_int {
 
 /// `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_bytes(arg0: *mut sqlite3_blob) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_bytes(pBlob: *mut sqlite3_blob) -> c_int {
     crate::ffi_guard!(0, {
-        match handle(arg0) {
+        match handle(pBlob) {
             Some(h) => h.blob.bytes() as c_int,
             None => 0,
         }
@@ -126,9 +126,9 @@ pub unsafe extern "C" fn sqlite3_blob_bytes(arg0: *mut sqlite3_blob) -> c_int {
 
 /// `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_read(arg0: *mut sqlite3_blob, Z: *mut c_void, N: c_int, iOffset: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_read(pBlob: *mut sqlite3_blob, Z: *mut c_void, N: c_int, iOffset: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(arg0) else {
+        let Some(h) = handle(pBlob) else {
             return SQLITE_MISUSE;
         };
         let Some(db) = db_ref(h.db) else {
@@ -151,9 +151,9 @@ pub unsafe extern "C" fn sqlite3_blob_read(arg0: *mut sqlite3_blob, Z: *mut c_vo
 /// `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
 /// value's size never changes.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_blob_write(arg0: *mut sqlite3_blob, z: *const c_void, n: c_int, iOffset: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_blob_write(pBlob: *mut sqlite3_blob, z: *const c_void, n: c_int, iOffset: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(arg0) else {
+        let Some(h) = handle(pBlob) else {
             return SQLITE_MISUSE;
         };
         let Some(db) = db_ref(h.db) else {

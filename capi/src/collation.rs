@@ -74,20 +74,25 @@ unsafe fn create(
     finish(d, r)
 }
 
+/// Register the collating sequence `zName` on `db`: `xCompare(pArg, n1, p1,
+/// n2, p2)` returns a negative, zero or positive number. `eTextRep` is the
+/// text encoding `xCompare` expects. A NULL `xCompare` removes the collation.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_collation(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     zName: *const c_char,
     eTextRep: c_int,
     pArg: *mut c_void,
     xCompare: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int>,
 ) -> c_int {
-    sqlite3_create_collation_v2(arg0, zName, eTextRep, pArg, xCompare, None)
+    sqlite3_create_collation_v2(db, zName, eTextRep, pArg, xCompare, None)
 }
 
+/// sqlite3_create_collation with `xDestroy`, called on `pArg` when the
+/// collation is replaced or the connection closes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_collation_v2(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     zName: *const c_char,
     eTextRep: c_int,
     pArg: *mut c_void,
@@ -98,13 +103,14 @@ pub unsafe extern "C" fn sqlite3_create_collation_v2(
         if zName.is_null() {
             return misuse();
         }
-        create(arg0, CStr::from_ptr(zName).to_string_lossy().into_owned(), eTextRep, pArg, xCompare, xDestroy)
+        create(db, CStr::from_ptr(zName).to_string_lossy().into_owned(), eTextRep, pArg, xCompare, xDestroy)
     })
 }
 
+/// sqlite3_create_collation with a UTF-16 name (machine byte order).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_collation16(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     zName: *const c_void,
     eTextRep: c_int,
     pArg: *mut c_void,
@@ -115,7 +121,7 @@ pub unsafe extern "C" fn sqlite3_create_collation16(
             return misuse();
         }
         let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zName, -1)).into_owned();
-        create(arg0, name, eTextRep, pArg, xCompare, None)
+        create(db, name, eTextRep, pArg, xCompare, None)
     })
 }
 
@@ -147,35 +153,39 @@ pub unsafe fn ask_for_collation(d: &sqlite3, db: *mut sqlite3, name: &str) -> bo
     }
 }
 
+/// Ask `db` to call `xCollNeeded(pCollNeededArg, db, eTextRep, zName)` when a
+/// statement names a collation it does not know, so the callback may register
+/// it. NULL removes the callback.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_collation_needed(
-    arg0: *mut sqlite3,
-    arg1: *mut c_void,
-    arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
+    db: *mut sqlite3,
+    pCollNeededArg: *mut c_void,
+    xCollNeeded: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
         // Setting one flavour clears the other, as in SQLite.
-        d.hooks.borrow_mut().collation_needed = arg2.map(|f| NeededSlot { arg: SendPtr(arg1), utf8: Some(f), utf16: None });
+        d.hooks.borrow_mut().collation_needed = xCollNeeded.map(|f| NeededSlot { arg: SendPtr(pCollNeededArg), utf8: Some(f), utf16: None });
         SQLITE_OK
     })
 }
 
+/// sqlite3_collation_needed whose callback receives the name in UTF-16.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_collation_needed16(
-    arg0: *mut sqlite3,
-    arg1: *mut c_void,
-    arg2: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
+    db: *mut sqlite3,
+    pCollNeededArg: *mut c_void,
+    xCollNeeded16: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
-        d.hooks.borrow_mut().collation_needed = arg2.map(|f| NeededSlot { arg: SendPtr(arg1), utf8: None, utf16: Some(f) });
+        d.hooks.borrow_mut().collation_needed = xCollNeeded16.map(|f| NeededSlot { arg: SendPtr(pCollNeededArg), utf8: None, utf16: Some(f) });
         SQLITE_OK
     })
 }

@@ -44,61 +44,83 @@ pub unsafe fn column<T>(p: *mut sqlite3_stmt, i: c_int, default: T, f: impl FnOn
     f(v)
 }
 
+/// The BLOB of column `iCol` (0-based) of the current row of `pStmt`; NULL for
+/// a zero-length value. Valid until the column is converted or the statement
+/// steps, resets or is finalized.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_blob(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.blob_ptr()) })
+pub unsafe extern "C" fn sqlite3_column_blob(pStmt: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { column(pStmt, iCol, std::ptr::null(), |v| v.blob_ptr()) })
 }
 
+/// Column `iCol` of the current row converted to a double.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_double(arg0: *mut sqlite3_stmt, iCol: c_int) -> f64 {
-    ffi_guard!(0.0, { column(arg0, iCol, 0.0, |v| v.double()) })
+pub unsafe extern "C" fn sqlite3_column_double(pStmt: *mut sqlite3_stmt, iCol: c_int) -> f64 {
+    ffi_guard!(0.0, { column(pStmt, iCol, 0.0, |v| v.double()) })
 }
 
+/// Column `iCol` of the current row converted to a 32-bit integer (the low 32
+/// bits of its 64-bit value).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_int(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.int64() as c_int) })
+pub unsafe extern "C" fn sqlite3_column_int(pStmt: *mut sqlite3_stmt, iCol: c_int) -> c_int {
+    ffi_guard!(0, { column(pStmt, iCol, 0, |v| v.int64() as c_int) })
 }
 
+/// Column `iCol` of the current row converted to a 64-bit integer.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_int64(arg0: *mut sqlite3_stmt, iCol: c_int) -> sqlite3_int64 {
-    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.int64()) })
+pub unsafe extern "C" fn sqlite3_column_int64(pStmt: *mut sqlite3_stmt, iCol: c_int) -> sqlite3_int64 {
+    ffi_guard!(0, { column(pStmt, iCol, 0, |v| v.int64()) })
 }
 
+/// Column `iCol` of the current row as NUL-terminated UTF-8 text (NULL for an
+/// SQL NULL). Valid until the next step, reset, finalize or conversion.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.text_ptr_in_place()) })
+pub unsafe extern "C" fn sqlite3_column_text(pStmt: *mut sqlite3_stmt, iCol: c_int) -> *const c_uchar {
+    ffi_guard!(std::ptr::null(), { column(pStmt, iCol, std::ptr::null(), |v| v.text_ptr_in_place()) })
 }
 
+/// Column `iCol` of the current row as NUL-terminated UTF-16 text in the
+/// machine's byte order.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_text16(arg0: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { column(arg0, iCol, std::ptr::null(), |v| v.text16_ptr()) })
+pub unsafe extern "C" fn sqlite3_column_text16(pStmt: *mut sqlite3_stmt, iCol: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { column(pStmt, iCol, std::ptr::null(), |v| v.text16_ptr()) })
 }
 
+/// Column `iCol` of the current row as an unprotected sqlite3_value, valid
+/// until the statement steps again; copy it with sqlite3_value_dup to keep it.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_value(arg0: *mut sqlite3_stmt, iCol: c_int) -> *mut sqlite3_value {
-    ffi_guard!(std::ptr::null_mut(), { column(arg0, iCol, std::ptr::null_mut(), |v| { v as *mut sqlite3_value }) })
+pub unsafe extern "C" fn sqlite3_column_value(pStmt: *mut sqlite3_stmt, iCol: c_int) -> *mut sqlite3_value {
+    ffi_guard!(std::ptr::null_mut(), { column(pStmt, iCol, std::ptr::null_mut(), |v| { v as *mut sqlite3_value }) })
 }
 
+/// The size in bytes of column `iCol` as a BLOB or UTF-8 text (converting it
+/// to text first if it is a number), without the NUL terminator.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_bytes(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.bytes()) })
+pub unsafe extern "C" fn sqlite3_column_bytes(pStmt: *mut sqlite3_stmt, iCol: c_int) -> c_int {
+    ffi_guard!(0, { column(pStmt, iCol, 0, |v| v.bytes()) })
 }
 
+/// The size in bytes of column `iCol` as UTF-16 text, without the terminator.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_bytes16(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(0, { column(arg0, iCol, 0, |v| v.bytes16()) })
+pub unsafe extern "C" fn sqlite3_column_bytes16(pStmt: *mut sqlite3_stmt, iCol: c_int) -> c_int {
+    ffi_guard!(0, { column(pStmt, iCol, 0, |v| v.bytes16()) })
 }
 
+/// The datatype code of column `iCol` of the current row: SQLITE_INTEGER,
+/// SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_type(arg0: *mut sqlite3_stmt, iCol: c_int) -> c_int {
-    ffi_guard!(SQLITE_NULL, { column(arg0, iCol, SQLITE_NULL, |v| v.type_code()) })
+pub unsafe extern "C" fn sqlite3_column_type(pStmt: *mut sqlite3_stmt, iCol: c_int) -> c_int {
+    ffi_guard!(SQLITE_NULL, { column(pStmt, iCol, SQLITE_NULL, |v| v.type_code()) })
 }
 
+/// The number of columns `pStmt` returns (0 for a statement that returns no
+/// data, such as an UPDATE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_column_count(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.column_count() as c_int) })
 }
 
+/// The number of columns of the current row: as sqlite3_column_count while
+/// the statement has a row, 0 otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_data_count(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(0, {
@@ -159,52 +181,67 @@ unsafe fn meta(p: *mut sqlite3_stmt, i: c_int, what: Meta, wide: bool) -> *const
     s.names.get(&key).map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
 }
 
+/// The name of result column `N` (its AS name, or one ringlite derives as
+/// SQLite does), UTF-8; NULL if `N` is out of range.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_name(arg0: *mut sqlite3_stmt, N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, N, Meta::Name, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_name(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Name, false) as *const c_char })
 }
 
+/// sqlite3_column_name in UTF-16.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_name16(arg0: *mut sqlite3_stmt, N: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { meta(arg0, N, Meta::Name, true) })
+pub unsafe extern "C" fn sqlite3_column_name16(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Name, true) })
 }
 
+/// The schema name ("main", "temp" or an attached name) of the table column
+/// that result column `N` comes from, or NULL for an expression.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_database_name(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Database, false) as *const c_char })
 }
 
+/// sqlite3_column_database_name in UTF-16.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_database_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Database, true) })
+pub unsafe extern "C" fn sqlite3_column_database_name16(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Database, true) })
 }
 
+/// The name of the table that result column `N` comes from, or NULL for an
+/// expression.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_table_name(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Table, false) as *const c_char })
 }
 
+/// sqlite3_column_table_name in UTF-16.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_table_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Table, true) })
+pub unsafe extern "C" fn sqlite3_column_table_name16(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Table, true) })
 }
 
+/// The name of the table column that result column `N` comes from, or NULL
+/// for an expression.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_origin_name(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Origin, false) as *const c_char })
 }
 
+/// sqlite3_column_origin_name in UTF-16.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_origin_name16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Origin, true) })
+pub unsafe extern "C" fn sqlite3_column_origin_name16(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Origin, true) })
 }
 
+/// The declared type of the table column behind result column `N` (as written
+/// in its CREATE TABLE), or NULL for an expression or an untyped column.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, false) as *const c_char })
+pub unsafe extern "C" fn sqlite3_column_decltype(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_char {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Decltype, false) as *const c_char })
 }
 
+/// sqlite3_column_decltype in UTF-16.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_column_decltype16(arg0: *mut sqlite3_stmt, arg1: c_int) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { meta(arg0, arg1, Meta::Decltype, true) })
+pub unsafe extern "C" fn sqlite3_column_decltype16(pStmt: *mut sqlite3_stmt, N: c_int) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { meta(pStmt, N, Meta::Decltype, true) })
 }

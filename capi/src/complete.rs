@@ -141,6 +141,8 @@ pub fn scan(sql: &[u8]) -> Scan {
     verdict(state, tokens)
 }
 
+/// 1 if the UTF-8 text `sql` ends with a complete SQL statement (a semicolon
+/// outside any string, comment or trigger body), 0 otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_complete(sql: *const c_char) -> c_int {
     ffi_guard!(0, {
@@ -151,6 +153,7 @@ pub unsafe extern "C" fn sqlite3_complete(sql: *const c_char) -> c_int {
     })
 }
 
+/// sqlite3_complete for UTF-16 text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_complete16(sql: *const c_void) -> c_int {
     ffi_guard!(0, {

@@ -48,6 +48,8 @@ pub fn initialize() {
     INITIALIZED.store(true, Ordering::Relaxed);
 }
 
+/// Initialize the library. Called automatically by the functions that need it;
+/// calling it again is harmless. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_initialize() -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -56,6 +58,8 @@ pub unsafe extern "C" fn sqlite3_initialize() -> c_int {
     })
 }
 
+/// Undo sqlite3_initialize; every connection should be closed first. Returns
+/// SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_shutdown() -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -64,11 +68,14 @@ pub unsafe extern "C" fn sqlite3_shutdown() -> c_int {
     })
 }
 
+/// Set up the operating-system layer (the default VFS). Called by
+/// sqlite3_initialize; returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_os_init() -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })
 }
 
+/// Release the operating-system layer's resources. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_os_end() -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { SQLITE_OK })

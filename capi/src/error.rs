@@ -91,6 +91,8 @@ pub fn misuse() -> c_int {
     SQLITE_MISUSE
 }
 
+/// The primary result code of the connection's most recent failed API call
+/// (SQLITE_OK when the last call succeeded).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errcode(db: *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -108,6 +110,7 @@ pub unsafe extern "C" fn sqlite3_errcode(db: *mut sqlite3) -> c_int {
     })
 }
 
+/// sqlite3_errcode with the extended code (e.g. SQLITE_CONSTRAINT_UNIQUE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_extended_errcode(db: *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -125,6 +128,8 @@ pub unsafe extern "C" fn sqlite3_extended_errcode(db: *mut sqlite3) -> c_int {
     })
 }
 
+/// The English message of the connection's most recent error, UTF-8; valid
+/// until the next call on the connection.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errmsg(db: *mut sqlite3) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -145,6 +150,7 @@ pub unsafe extern "C" fn sqlite3_errmsg(db: *mut sqlite3) -> *const c_char {
     })
 }
 
+/// sqlite3_errmsg in UTF-16.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errmsg16(db: *mut sqlite3) -> *const c_void {
     ffi_guard!(std::ptr::null(), {
@@ -179,11 +185,14 @@ const fn utf16_lit<const N: usize>(s: &[u8]) -> [u16; N] {
     out
 }
 
+/// The English description of result code `code` (a static string).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errstr(code: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), { errstr_c(code).as_ptr() })
 }
 
+/// The byte offset in the SQL text of the token the last error refers to, or
+/// -1 when it does not point at one.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_error_offset(db: *mut sqlite3) -> c_int {
     ffi_guard!(-1, {
@@ -198,6 +207,8 @@ pub unsafe extern "C" fn sqlite3_error_offset(db: *mut sqlite3) -> c_int {
     })
 }
 
+/// Set the connection's current error code to `errcode` and its message to
+/// `zErrMsg` (NULL for the code's standard text). Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_errmsg(db: *mut sqlite3, errcode: c_int, zErrMsg: *const c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -211,6 +222,8 @@ pub unsafe extern "C" fn sqlite3_set_errmsg(db: *mut sqlite3, errcode: c_int, zE
     })
 }
 
+/// Turn extended result codes on (`onoff` nonzero) or off for the values the
+/// connection's functions return. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_extended_result_codes(db: *mut sqlite3, onoff: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -221,6 +234,8 @@ pub unsafe extern "C" fn sqlite3_extended_result_codes(db: *mut sqlite3, onoff: 
     })
 }
 
+/// The operating system's error number behind the last failed I/O; ringlite
+/// does not record it and returns 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_system_errno(db: *mut sqlite3) -> c_int {
     ffi_guard!(0, {

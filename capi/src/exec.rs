@@ -96,15 +96,13 @@ fn unreachable_cb() -> unsafe extern "C" fn(*mut c_void, c_int, *mut *mut c_char
     none
 }
 
+/// Run the semicolon-separated statements of `sql` one after the other; for
+/// each result row `callback(pArg, nCol, azValues, azNames)` is called (a
+/// nonzero return aborts with SQLITE_ABORT). On error `*errmsg`, if not NULL,
+/// receives a message to free with sqlite3_free.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_exec(
-    arg0: *mut sqlite3,
-    sql: *const c_char,
-    callback: sqlite3_callback,
-    arg3: *mut c_void,
-    errmsg: *mut *mut c_char,
-) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { exec(arg0, sql, callback, arg3, errmsg) })
+pub unsafe extern "C" fn sqlite3_exec(db: *mut sqlite3, sql: *const c_char, callback: sqlite3_callback, pArg: *mut c_void, errmsg: *mut *mut c_char) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { exec(db, sql, callback, pArg, errmsg) })
 }
 
 /// Rows collected by `sqlite3_get_table`.
@@ -130,6 +128,9 @@ unsafe extern "C" fn collect(arg: *mut c_void, n: c_int, values: *mut *mut c_cha
     0
 }
 
+/// Legacy: run `zSql` and return every row as strings in `*pazResult` (the
+/// column names first), with the row and column counts in `*pnRow` and
+/// `*pnColumn`. Free the table with sqlite3_free_table.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_get_table(
     db: *mut sqlite3,
@@ -166,6 +167,7 @@ pub unsafe extern "C" fn sqlite3_get_table(
     })
 }
 
+/// Free a result table made by sqlite3_get_table.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_free_table(result: *mut *mut c_char) {
     ffi_guard!((), {

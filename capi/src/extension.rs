@@ -225,6 +225,10 @@ unsafe fn load(d: &sqlite3, db: *mut sqlite3, file: &[u8], proc_: Option<&[u8]>)
     }
 }
 
+/// Load the shared library `zFile` and call its entry point `zProc` (or the
+/// name derived from the file name when NULL) with `db` and the API table.
+/// Needs sqlite3_enable_load_extension first; `*pzErrMsg` gets a message to
+/// free with sqlite3_free on failure.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const c_char, zProc: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -247,6 +251,8 @@ pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const 
     })
 }
 
+/// Allow (`onoff` nonzero) or forbid sqlite3_load_extension and SQL's
+/// load_extension() on `db`. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {

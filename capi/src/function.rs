@@ -367,6 +367,10 @@ unsafe fn name_of(p: *const c_char) -> String {
     }
 }
 
+/// Register an SQL function `zFunctionName` taking `nArg` arguments (-1 for
+/// any): a scalar one with `xFunc`, an aggregate with `xStep` and `xFinal`.
+/// `eTextRep` names the encoding and may carry SQLITE_DETERMINISTIC and the
+/// other flags; `pApp` is returned by sqlite3_user_data.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_function(
     db: *mut sqlite3,
@@ -381,6 +385,7 @@ pub unsafe extern "C" fn sqlite3_create_function(
     sqlite3_create_function_v2(db, zFunctionName, nArg, eTextRep, pApp, xFunc, xStep, xFinal, None)
 }
 
+/// sqlite3_create_function with a UTF-16 name.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_function16(
     db: *mut sqlite3,
@@ -410,6 +415,8 @@ pub unsafe extern "C" fn sqlite3_create_function16(
     })
 }
 
+/// sqlite3_create_function with `xDestroy`, called on `pApp` when the function
+/// is replaced or the connection closes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_function_v2(
     db: *mut sqlite3,
@@ -439,6 +446,9 @@ pub unsafe extern "C" fn sqlite3_create_function_v2(
     })
 }
 
+/// Register an aggregate window function: `xStep`, `xFinal`, `xValue` (the
+/// current value) and `xInverse` (remove a row from the window); with
+/// `xValue` and `xInverse` NULL it is an ordinary aggregate.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_window_function(
     db: *mut sqlite3,
@@ -477,10 +487,13 @@ unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
     }
 }
 
+/// Memory of `nBytes` zeroed bytes private to this aggregate's current group,
+/// allocated on the first call and the same pointer afterwards. With
+/// `nBytes` <= 0 before any allocation it returns NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_aggregate_context(arg0: *mut sqlite3_context, nBytes: c_int) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_aggregate_context(pCtx: *mut sqlite3_context, nBytes: c_int) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(arg0) else {
+        let Some(c) = ctx(pCtx) else {
             return std::ptr::null_mut();
         };
         if c.agg_slot.is_null() {
@@ -498,20 +511,22 @@ pub unsafe extern "C" fn sqlite3_aggregate_context(arg0: *mut sqlite3_context, n
     })
 }
 
+/// The `pApp` pointer the running function was registered with.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_user_data(arg0: *mut sqlite3_context) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_user_data(pCtx: *mut sqlite3_context) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        match ctx(arg0) {
+        match ctx(pCtx) {
             Some(c) if !c.func.is_null() => (*c.func).user_data,
             _ => std::ptr::null_mut(),
         }
     })
 }
 
+/// The connection the running function was called on.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_context_db_handle(arg0: *mut sqlite3_context) -> *mut sqlite3 {
+pub unsafe extern "C" fn sqlite3_context_db_handle(pCtx: *mut sqlite3_context) -> *mut sqlite3 {
     ffi_guard!(std::ptr::null_mut(), {
-        match ctx(arg0) {
+        match ctx(pCtx) {
             Some(c) if !c.func.is_null() => (*c.func).db,
             _ => std::ptr::null_mut(),
         }
@@ -529,10 +544,12 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The data attached with sqlite3_set_auxdata to argument `N` of the running
+/// function, if that argument is still the same constant; NULL otherwise.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_int) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_get_auxdata(pCtx: *mut sqlite3_context, N: c_int) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(arg0) else {
+        let Some(c) = ctx(pCtx) else {
             return std::ptr::null_mut();
         };
         if c.func.is_null() || N < 0 {
@@ -547,15 +564,17 @@ pub unsafe extern "C" fn sqlite3_get_auxdata(arg0: *mut sqlite3_context, N: c_in
     })
 }
 
+/// Attach `pAux` to argument `N` of the running function for later calls with
+/// the same constant argument; `xDelete` is called on it when it is dropped.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_set_auxdata(arg0: *mut sqlite3_context, N: c_int, arg2: *mut c_void, arg3: Option<unsafe extern "C" fn(*mut c_void)>) {
+pub unsafe extern "C" fn sqlite3_set_auxdata(pCtx: *mut sqlite3_context, N: c_int, pAux: *mut c_void, xDelete: Option<unsafe extern "C" fn(*mut c_void)>) {
     ffi_guard!((), {
-        let Some(c) = ctx(arg0) else { return };
+        let Some(c) = ctx(pCtx) else { return };
         let args = &*c.args;
         let arg = if N >= 0 { args.get(N as usize) } else { None };
         let (Some(arg), false) = (arg, c.func.is_null()) else {
-            if let Some(d) = arg3 {
-                d(arg2);
+            if let Some(d) = xDelete {
+                d(pAux);
             }
             return;
         };
@@ -566,7 +585,7 @@ pub unsafe extern "C" fn sqlite3_set_auxdata(arg0: *mut sqlite3_context, N: c_in
         let replaced = {
             let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
             let old = aux.iter().position(|e| e.arg == N).map(|pos| aux.remove(pos));
-            aux.push(AuxEntry { arg: N, value: arg.clone(), data: arg2, destroy: arg3, stmt });
+            aux.push(AuxEntry { arg: N, value: arg.clone(), data: pAux, destroy: xDelete, stmt });
             old
         };
         if let Some(e) = replaced {
@@ -575,14 +594,18 @@ pub unsafe extern "C" fn sqlite3_set_auxdata(arg0: *mut sqlite3_context, N: c_in
     })
 }
 
+/// Deprecated: the number of rows the current aggregate has stepped over.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_aggregate_count(arg0: *mut sqlite3_context) -> c_int {
+pub unsafe extern "C" fn sqlite3_aggregate_count(pCtx: *mut sqlite3_context) -> c_int {
     ffi_guard!(0, {
-        let _ = arg0;
+        let _ = pCtx;
         0
     })
 }
 
+/// Make sure a function `zFuncName` with `nArg` arguments exists, so that a
+/// virtual table may overload it; if none does, one that raises an error is
+/// registered. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_overload_function(db: *mut sqlite3, zFuncName: *const c_char, nArg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {

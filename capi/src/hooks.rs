@@ -90,14 +90,21 @@ pub fn user_data<F>(old: Option<(F, SendPtr)>) -> *mut c_void {
     old.map_or(std::ptr::null_mut(), |(_, p)| p.get())
 }
 
+/// Call `xCallback(pArg)` whenever a transaction is about to commit on `db`; a
+/// nonzero return turns the commit into a rollback. NULL removes the hook.
+/// Returns the previous hook's argument.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_commit_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void) -> c_int>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_commit_hook(
+    db: *mut sqlite3,
+    xCallback: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    pArg: *mut c_void,
+) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let new = xCallback.map(|f| (f, SendPtr(pArg)));
         let old = std::mem::replace(&mut d.hooks.borrow_mut().commit, new);
         let h = handle_ptr(d);
         install(
@@ -115,14 +122,16 @@ pub unsafe extern "C" fn sqlite3_commit_hook(arg0: *mut sqlite3, arg1: Option<un
     })
 }
 
+/// Call `xCallback(pArg)` whenever a transaction of `db` rolls back. Returns
+/// the previous hook's argument.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_rollback_hook(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void)>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_rollback_hook(db: *mut sqlite3, xCallback: Option<unsafe extern "C" fn(*mut c_void)>, pArg: *mut c_void) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let new = xCallback.map(|f| (f, SendPtr(pArg)));
         let old = std::mem::replace(&mut d.hooks.borrow_mut().rollback, new);
         let h = handle_ptr(d);
         install(
@@ -139,18 +148,21 @@ pub unsafe extern "C" fn sqlite3_rollback_hook(arg0: *mut sqlite3, arg1: Option<
     })
 }
 
+/// Call `xCallback(pArg, op, zDb, zTable, rowid)` for every row a statement
+/// inserts, updates or deletes in a rowid table of `db` (op is SQLITE_INSERT,
+/// SQLITE_UPDATE or SQLITE_DELETE). Returns the previous hook's argument.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_update_hook(
-    arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64)>,
-    arg2: *mut c_void,
+    db: *mut sqlite3,
+    xCallback: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64)>,
+    pArg: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let new = xCallback.map(|f| (f, SendPtr(pArg)));
         let old = std::mem::replace(&mut d.hooks.borrow_mut().update, new);
         let h = handle_ptr(d);
         install(
@@ -169,23 +181,26 @@ pub unsafe extern "C" fn sqlite3_update_hook(
     })
 }
 
+/// Call `xProgress(pArg)` about every `nOps` virtual-machine steps while `db`
+/// runs a statement; a nonzero return interrupts it. `nOps` < 1 or a NULL
+/// callback removes the handler.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_progress_handler(
-    arg0: *mut sqlite3,
-    arg1: c_int,
-    arg2: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
-    arg3: *mut c_void,
+    db: *mut sqlite3,
+    nOps: c_int,
+    xProgress: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    pArg: *mut c_void,
 ) {
     ffi_guard!((), {
-        let Some(d) = db_ref(arg0) else { return };
+        let Some(d) = db_ref(db) else { return };
         let _g = d.lock.lock();
-        let current = if arg1 > 0 { arg2.map(|f| (f, SendPtr(arg3))) } else { None };
+        let current = if nOps > 0 { xProgress.map(|f| (f, SendPtr(pArg))) } else { None };
         d.hooks.borrow_mut().progress = current;
         let h = handle_ptr(d);
         install(
             d,
             Hook::Progress(
-                arg1.max(0),
+                nOps.max(0),
                 current.map(|_| {
                     std::sync::Arc::new(move |host: &mut dyn ringlite::vdbe::host::VmHost| unsafe {
                         match slot(h, |s| s.progress) {
@@ -202,14 +217,17 @@ pub unsafe extern "C" fn sqlite3_progress_handler(
     })
 }
 
+/// Call `xBusy(pArg, n)` when `db` finds a database locked, n counting the
+/// retries; returning 0 gives up with SQLITE_BUSY, nonzero tries again.
+/// Replaces any busy timeout.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_busy_handler(arg0: *mut sqlite3, arg1: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>, arg2: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_busy_handler(db: *mut sqlite3, xBusy: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>, pArg: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
-        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let new = xBusy.map(|f| (f, SendPtr(pArg)));
         d.hooks.borrow_mut().busy = new;
         let h = handle_ptr(d);
         let trampoline = new.map(|_| {
@@ -225,10 +243,12 @@ pub unsafe extern "C" fn sqlite3_busy_handler(arg0: *mut sqlite3, arg1: Option<u
     })
 }
 
+/// Make `db` retry for up to `ms` milliseconds when a database is locked
+/// before returning SQLITE_BUSY; 0 or less removes the busy handler.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_busy_timeout(arg0: *mut sqlite3, ms: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_busy_timeout(db: *mut sqlite3, ms: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
@@ -239,18 +259,20 @@ pub unsafe extern "C" fn sqlite3_busy_timeout(arg0: *mut sqlite3, ms: c_int) -> 
     })
 }
 
+/// Call `xCallback(pArg, db, zDb, nPages)` after each commit to a database in
+/// WAL mode. Returns the previous hook's argument.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_hook(
-    arg0: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, *const c_char, c_int) -> c_int>,
-    arg2: *mut c_void,
+    db: *mut sqlite3,
+    xCallback: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, *const c_char, c_int) -> c_int>,
+    pArg: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let new = arg1.map(|f| (f, SendPtr(arg2)));
+        let new = xCallback.map(|f| (f, SendPtr(pArg)));
         let old = std::mem::replace(&mut d.hooks.borrow_mut().wal, new);
         install_wal(d, new.is_some());
         user_data(old)

@@ -154,35 +154,40 @@ const KEYWORDS: &[&str] = &[
     "WITHOUT",
 ];
 
+/// The number of SQL keywords the parser knows.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_keyword_count() -> c_int {
     ffi_guard!(0, { KEYWORDS.len() as c_int })
 }
 
+/// Point `*pzName` at keyword number `i` (0-based, not NUL-terminated) and set
+/// `*pnName` to its length. Returns SQLITE_OK, or SQLITE_ERROR when `i` is out
+/// of range.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_keyword_name(arg0: c_int, arg1: *mut *const c_char, arg2: *mut c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_keyword_name(i: c_int, pzName: *mut *const c_char, pnName: *mut c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_ERROR, {
-        if arg0 < 0 || arg0 as usize >= KEYWORDS.len() {
+        if i < 0 || i as usize >= KEYWORDS.len() {
             return crate::consts::SQLITE_ERROR;
         }
-        let k = KEYWORDS[arg0 as usize];
-        if !arg1.is_null() {
-            *arg1 = k.as_ptr() as *const c_char;
+        let k = KEYWORDS[i as usize];
+        if !pzName.is_null() {
+            *pzName = k.as_ptr() as *const c_char;
         }
-        if !arg2.is_null() {
-            *arg2 = k.len() as c_int;
+        if !pnName.is_null() {
+            *pnName = k.len() as c_int;
         }
         crate::consts::SQLITE_OK
     })
 }
 
+/// 1 if the `nName` bytes at `zName` spell an SQL keyword (any case), else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_keyword_check(arg0: *const c_char, arg1: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_keyword_check(zName: *const c_char, nName: c_int) -> c_int {
     ffi_guard!(0, {
-        if arg0.is_null() || arg1 <= 0 {
+        if zName.is_null() || nName <= 0 {
             return 0;
         }
-        let w = std::slice::from_raw_parts(arg0 as *const u8, arg1 as usize);
+        let w = std::slice::from_raw_parts(zName as *const u8, nName as usize);
         KEYWORDS.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
     })
 }

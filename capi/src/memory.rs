@@ -47,20 +47,23 @@ pub unsafe fn malloc_cstr(s: &[u8]) -> *mut c_char {
     p as *mut c_char
 }
 
+/// Allocate `n` bytes from the library's allocator (8-byte aligned); NULL when
+/// `n` <= 0 or memory runs out. Free with sqlite3_free.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_malloc(arg0: c_int) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_malloc(n: c_int) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        if arg0 <= 0 {
+        if n <= 0 {
             std::ptr::null_mut()
         } else {
-            alloc(arg0 as u64)
+            alloc(n as u64)
         }
     })
 }
 
+/// sqlite3_malloc with a 64-bit size.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_malloc64(arg0: sqlite3_uint64) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { alloc(arg0) })
+pub unsafe extern "C" fn sqlite3_malloc64(n: sqlite3_uint64) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), { alloc(n) })
 }
 
 unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
@@ -82,43 +85,52 @@ unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
     q.add(HEADER) as *mut c_void
 }
 
+/// Resize the allocation `pOld` to `n` bytes, keeping its contents; NULL `pOld`
+/// allocates, `n` <= 0 frees and returns NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_realloc(arg0: *mut c_void, arg1: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { realloc_impl(arg0, arg1.max(0) as u64) })
+pub unsafe extern "C" fn sqlite3_realloc(pOld: *mut c_void, n: c_int) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n.max(0) as u64) })
 }
 
+/// sqlite3_realloc with a 64-bit size.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_realloc64(arg0: *mut c_void, arg1: sqlite3_uint64) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { realloc_impl(arg0, arg1) })
+pub unsafe extern "C" fn sqlite3_realloc64(pOld: *mut c_void, n: sqlite3_uint64) -> *mut c_void {
+    ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n) })
 }
 
+/// Free memory from sqlite3_malloc, sqlite3_realloc or any function whose
+/// result is documented to be freed this way. NULL is harmless.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_free(arg0: *mut c_void) {
+pub unsafe extern "C" fn sqlite3_free(p: *mut c_void) {
     ffi_guard!((), {
-        if arg0.is_null() {
+        if p.is_null() {
             return;
         }
-        account(-(size_of_block(arg0) as i64));
-        libc::free((arg0 as *mut u8).sub(HEADER) as *mut c_void);
+        account(-(size_of_block(p) as i64));
+        libc::free((p as *mut u8).sub(HEADER) as *mut c_void);
     })
 }
 
+/// The usable size of the allocation `p` (0 for NULL).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_msize(arg0: *mut c_void) -> sqlite3_uint64 {
+pub unsafe extern "C" fn sqlite3_msize(p: *mut c_void) -> sqlite3_uint64 {
     ffi_guard!(0, {
-        if arg0.is_null() {
+        if p.is_null() {
             0
         } else {
-            size_of_block(arg0)
+            size_of_block(p)
         }
     })
 }
 
+/// The number of bytes currently allocated through sqlite3_malloc.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_memory_used() -> sqlite3_int64 {
     ffi_guard!(0, { USED.load(Ordering::Relaxed) })
 }
 
+/// The most bytes sqlite3_malloc has had allocated at once; with `resetFlag`
+/// nonzero the mark restarts from the current use.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_memory_highwater(resetFlag: c_int) -> sqlite3_int64 {
     ffi_guard!(0, {
@@ -130,14 +142,18 @@ pub unsafe extern "C" fn sqlite3_memory_highwater(resetFlag: c_int) -> sqlite3_i
     })
 }
 
+/// Ask the library to free up to `n` bytes of caches; ringlite frees nothing
+/// here and returns 0 (sqlite3_db_release_memory frees a connection's pages).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_release_memory(arg0: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_release_memory(n: c_int) -> c_int {
     ffi_guard!(0, {
-        let _ = arg0;
+        let _ = n;
         0
     })
 }
 
+/// Set the advisory heap limit to `N` bytes (a negative `N` only reads it).
+/// Returns the previous limit; ringlite records it without enforcing it.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
     ffi_guard!(-1, {
@@ -150,6 +166,8 @@ pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_
     })
 }
 
+/// Set the heap limit to `N` bytes (negative only reads it). Returns the
+/// previous limit; ringlite records it without enforcing it.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
     ffi_guard!(-1, {
@@ -162,11 +180,16 @@ pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_
     })
 }
 
+/// Deprecated 32-bit form of sqlite3_soft_heap_limit64.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
     sqlite3_soft_heap_limit64(N as i64);
 }
 
+/// Read the library-wide counter `op` (SQLITE_STATUS_*) into `*pCurrent` and
+/// its highest value into `*pHighwater`, resetting the latter when
+/// `resetFlag` is set. ringlite tracks SQLITE_STATUS_MEMORY_USED; the others
+/// read 0. SQLITE_MISUSE for an unknown `op`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int64, pHighwater: *mut sqlite3_int64, resetFlag: c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {
@@ -180,6 +203,7 @@ pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int6
     })
 }
 
+/// sqlite3_status64 with int counters.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwater: *mut c_int, resetFlag: c_int) -> c_int {
     ffi_guard!(crate::consts::SQLITE_INTERNAL, {

@@ -172,6 +172,10 @@ fn is_rowid_name(n: &str) -> bool {
     ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n))
 }
 
+/// Describe column `zColumnName` of table `zTableName` in schema `zDbName`
+/// (NULL searches all): its declared type, collation, NOT NULL, PRIMARY KEY
+/// and AUTOINCREMENT flags, each written through its non-NULL pointer. With a
+/// NULL column name it only checks that the table exists.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_table_column_metadata(
     db: *mut sqlite3,

@@ -33,78 +33,99 @@ fn counter(db: *mut sqlite3, of_conn: impl FnOnce(&mut ringlite::Connection) -> 
     }
 }
 
+/// The rowid of the most recent successful INSERT into a rowid table on `db`
+/// (0 if none).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_last_insert_rowid(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { counter(arg0, |c| c.last_insert_rowid(), |k| k.last_insert_rowid) })
+pub unsafe extern "C" fn sqlite3_last_insert_rowid(db: *mut sqlite3) -> sqlite3_int64 {
+    ffi_guard!(0, { counter(db, |c| c.last_insert_rowid(), |k| k.last_insert_rowid) })
 }
 
+/// Set the value sqlite3_last_insert_rowid reports to `iRowid`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_set_last_insert_rowid(arg0: *mut sqlite3, arg1: sqlite3_int64) {
-    ffi_guard!((), { conn_value(arg0, (), |c| c.set_last_insert_rowid(arg1)) })
+pub unsafe extern "C" fn sqlite3_set_last_insert_rowid(db: *mut sqlite3, iRowid: sqlite3_int64) {
+    ffi_guard!((), { conn_value(db, (), |c| c.set_last_insert_rowid(iRowid)) })
 }
 
+/// The number of rows the most recent INSERT, UPDATE or DELETE on `db`
+/// changed (triggers' changes not counted).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_changes(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { counter(arg0, |c| c.changes(), |k| k.changes) as c_int })
+pub unsafe extern "C" fn sqlite3_changes(db: *mut sqlite3) -> c_int {
+    ffi_guard!(0, { counter(db, |c| c.changes(), |k| k.changes) as c_int })
 }
 
+/// sqlite3_changes as a 64-bit count.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_changes64(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { counter(arg0, |c| c.changes(), |k| k.changes) })
+pub unsafe extern "C" fn sqlite3_changes64(db: *mut sqlite3) -> sqlite3_int64 {
+    ffi_guard!(0, { counter(db, |c| c.changes(), |k| k.changes) })
 }
 
+/// The number of rows changed by every INSERT, UPDATE and DELETE since `db`
+/// was opened, triggers included.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_total_changes(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { counter(arg0, |c| c.total_changes(), |k| k.total_changes) as c_int })
+pub unsafe extern "C" fn sqlite3_total_changes(db: *mut sqlite3) -> c_int {
+    ffi_guard!(0, { counter(db, |c| c.total_changes(), |k| k.total_changes) as c_int })
 }
 
+/// sqlite3_total_changes as a 64-bit count.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_total_changes64(arg0: *mut sqlite3) -> sqlite3_int64 {
-    ffi_guard!(0, { counter(arg0, |c| c.total_changes(), |k| k.total_changes) })
+pub unsafe extern "C" fn sqlite3_total_changes64(db: *mut sqlite3) -> sqlite3_int64 {
+    ffi_guard!(0, { counter(db, |c| c.total_changes(), |k| k.total_changes) })
 }
 
+/// 1 if `db` is in autocommit mode (no explicit transaction open), else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_get_autocommit(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { conn_value(arg0, 1, |c| c.autocommit() as c_int) })
+pub unsafe extern "C" fn sqlite3_get_autocommit(db: *mut sqlite3) -> c_int {
+    ffi_guard!(0, { conn_value(db, 1, |c| c.autocommit() as c_int) })
 }
 
+/// The transaction state of schema `zSchema`, or the highest over all schemas
+/// when NULL: SQLITE_TXN_NONE, SQLITE_TXN_READ or SQLITE_TXN_WRITE; -1 for an
+/// unknown schema.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_txn_state(arg0: *mut sqlite3, zSchema: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_txn_state(db: *mut sqlite3, zSchema: *const c_char) -> c_int {
     ffi_guard!(-1, {
         let schema = if zSchema.is_null() { None } else { Some(CStr::from_ptr(zSchema).to_string_lossy().into_owned()) };
-        conn_value(arg0, -1, |c| c.txn_state(schema.as_deref()))
+        conn_value(db, -1, |c| c.txn_state(schema.as_deref()))
     })
 }
 
+/// Make the statements running on `db` stop at the next opportunity with
+/// SQLITE_INTERRUPT. Safe to call from another thread.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_interrupt(arg0: *mut sqlite3) {
+pub unsafe extern "C" fn sqlite3_interrupt(db: *mut sqlite3) {
     ffi_guard!((), {
         // No lock: the point is to reach a connection busy in another thread.
-        if let Some(d) = crate::handle::db_ref_any(arg0) {
+        if let Some(d) = crate::handle::db_ref_any(db) {
             d.interrupt.store(true, Ordering::Relaxed);
         }
     })
 }
 
+/// 1 if an interrupt of `db` is pending, else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_is_interrupted(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { crate::handle::db_ref_any(arg0).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int) })
+pub unsafe extern "C" fn sqlite3_is_interrupted(db: *mut sqlite3) -> c_int {
+    ffi_guard!(0, { crate::handle::db_ref_any(db).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int) })
 }
 
+/// Set the run-time limit `id` (SQLITE_LIMIT_*) of `db` to `newVal`, capped at
+/// its compile-time maximum; a negative `newVal` leaves it. Returns the
+/// previous value, or -1 for an unknown `id`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_limit(arg0: *mut sqlite3, id: c_int, newVal: c_int) -> c_int {
-    ffi_guard!(-1, { conn_value(arg0, -1, |c| c.limit(id, newVal)) })
+pub unsafe extern "C" fn sqlite3_limit(db: *mut sqlite3, id: c_int, newVal: c_int) -> c_int {
+    ffi_guard!(-1, { conn_value(db, -1, |c| c.limit(id, newVal)) })
 }
 
+/// Sleep for at least `ms` milliseconds; returns the milliseconds slept.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_sleep(arg0: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_sleep(ms: c_int) -> c_int {
     ffi_guard!(0, {
-        let ms = arg0.max(0);
+        let ms = ms.max(0);
         std::thread::sleep(std::time::Duration::from_millis(ms as u64));
         ms
     })
 }
 
+/// Fill the `N` bytes at `P` with pseudo-random bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_randomness(N: c_int, P: *mut c_void) {
     ffi_guard!((), {
@@ -123,42 +144,46 @@ pub unsafe extern "C" fn sqlite3_randomness(N: c_int, P: *mut c_void) {
     })
 }
 
+/// The pointer stored on `db` under `zName` with sqlite3_set_clientdata, or
+/// NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_get_clientdata(arg0: *mut sqlite3, arg1: *const c_char) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_get_clientdata(db: *mut sqlite3, zName: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
-        if arg1.is_null() {
+        if zName.is_null() {
             return std::ptr::null_mut();
         }
         let _g = d.lock.lock();
-        let key = CStr::from_ptr(arg1);
+        let key = CStr::from_ptr(zName);
         d.client_data.borrow().iter().find(|(k, _, _)| k.as_c_str() == key).map_or(std::ptr::null_mut(), |e| e.1)
     })
 }
 
+/// Store `pData` on `db` under `zName`, calling `xDestructor` on the pointer it
+/// replaces and, at close, on itself. NULL removes the entry.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_clientdata(
-    arg0: *mut sqlite3,
-    arg1: *const c_char,
-    arg2: *mut c_void,
-    arg3: Option<unsafe extern "C" fn(*mut c_void)>,
+    db: *mut sqlite3,
+    zName: *const c_char,
+    pData: *mut c_void,
+    xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
-        if arg1.is_null() {
+        if zName.is_null() {
             return misuse();
         }
         let _g = d.lock.lock();
-        let key = CStr::from_ptr(arg1).to_owned();
+        let key = CStr::from_ptr(zName).to_owned();
         let old = {
             let mut cd = d.client_data.borrow_mut();
             let old = cd.iter().position(|(k, _, _)| *k == key).map(|i| cd.remove(i));
-            if !arg2.is_null() {
-                cd.insert(0, (key, arg2, arg3));
+            if !pData.is_null() {
+                cd.insert(0, (key, pData, xDestructor));
             }
             old
         };
@@ -169,11 +194,14 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
     })
 }
 
+/// Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
+/// `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
+/// is set. SQLITE_ERROR for an unknown `op`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_status(arg0: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_status(db: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
-        if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
+        if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
             return misuse();
         }
         if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
@@ -186,11 +214,12 @@ pub unsafe extern "C" fn sqlite3_db_status(arg0: *mut sqlite3, op: c_int, pCur: 
     })
 }
 
+/// sqlite3_db_status with 64-bit counters.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_status64(arg0: *mut sqlite3, op: c_int, pCur: *mut sqlite3_int64, pHiwtr: *mut sqlite3_int64, resetFlg: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_status64(db: *mut sqlite3, op: c_int, pCur: *mut sqlite3_int64, pHiwtr: *mut sqlite3_int64, resetFlg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let _ = resetFlg;
-        if db_ref(arg0).is_none() || pCur.is_null() || pHiwtr.is_null() {
+        if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
             return misuse();
         }
         if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
@@ -203,10 +232,12 @@ pub unsafe extern "C" fn sqlite3_db_status64(arg0: *mut sqlite3, op: c_int, pCur
     })
 }
 
+/// Write the connection's dirty cached pages to disk without committing;
+/// ringlite keeps none between statements and returns SQLITE_OK.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_cacheflush(arg0: *mut sqlite3) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_cacheflush(db: *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        if db_ref(arg0).is_some() {
+        if db_ref(db).is_some() {
             SQLITE_OK
         } else {
             misuse()
@@ -217,9 +248,9 @@ pub unsafe extern "C" fn sqlite3_db_cacheflush(arg0: *mut sqlite3) -> c_int {
 /// Frees the connection's clean cached pages (those no running statement
 /// holds; uncommitted changes stay), as SQLite does.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_release_memory(arg0: *mut sqlite3) -> c_int {
+pub unsafe extern "C" fn sqlite3_db_release_memory(db: *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
@@ -234,10 +265,12 @@ pub unsafe extern "C" fn sqlite3_db_release_memory(arg0: *mut sqlite3) -> c_int 
 /// anything, see the engine's `io::shared_memory`).
 pub(crate) static SHARED_CACHE_DEFAULT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Set whether connections opened afterwards may share caches (`onoff`).
+/// ringlite records the setting; every connection has its own cache.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_enable_shared_cache(arg0: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_enable_shared_cache(onoff: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        SHARED_CACHE_DEFAULT.store(arg0 != 0, std::sync::atomic::Ordering::Relaxed);
+        SHARED_CACHE_DEFAULT.store(onoff != 0, std::sync::atomic::Ordering::Relaxed);
         SQLITE_OK
     })
 }
@@ -274,6 +307,8 @@ pub(crate) unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>,
     }
 }
 
+/// Checkpoint a WAL database of `db` automatically once its log passes `N`
+/// pages (0 or less turns it off). Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -290,11 +325,15 @@ pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) 
     })
 }
 
+/// Run a PASSIVE checkpoint of schema `zDb` (NULL or "" for all) of `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_checkpoint(db: *mut sqlite3, zDb: *const c_char) -> c_int {
     sqlite3_wal_checkpoint_v2(db, zDb, SQLITE_CHECKPOINT_PASSIVE, std::ptr::null_mut(), std::ptr::null_mut())
 }
 
+/// Checkpoint schema `zDb` of `db` in mode `eMode` (SQLITE_CHECKPOINT_PASSIVE,
+/// FULL, RESTART or TRUNCATE); `*pnLog` and `*pnCkpt` receive the log's size
+/// and the frames checkpointed, in pages (-1 on error).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const c_char, eMode: c_int, pnLog: *mut c_int, pnCkpt: *mut c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -344,6 +383,9 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const
     })
 }
 
+/// Send the file-control opcode `op` with argument `arg` to the file of
+/// schema `zDbName` (NULL for "main"). SQLITE_NOTFOUND when the file does
+/// not know the opcode; SQLITE_ERROR for an unknown schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const c_char, op: c_int, arg: *mut c_void) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -567,11 +609,11 @@ pub unsafe extern "C" fn sqlite3_thread_cleanup() {}
 /// Deprecated; a no-op in SQLite too.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_memory_alarm(
-    arg0: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>,
-    arg1: *mut c_void,
-    arg2: sqlite3_int64,
+    xCallback: Option<unsafe extern "C" fn(*mut c_void, sqlite3_int64, c_int)>,
+    pArg: *mut c_void,
+    iThreshold: sqlite3_int64,
 ) -> c_int {
-    let _ = (arg0, arg1, arg2);
+    let _ = (xCallback, pArg, iThreshold);
     SQLITE_OK
 }
 
@@ -584,6 +626,6 @@ pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
 /// Snapshots are never handed out (`sqlite3_snapshot_get` is not supported),
 /// so only NULL can arrive here.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_snapshot_free(arg0: *mut crate::types::sqlite3_snapshot) {
-    ffi_guard!((), { crate::memory::sqlite3_free(arg0 as *mut c_void) })
+pub unsafe extern "C" fn sqlite3_snapshot_free(pSnapshot: *mut crate::types::sqlite3_snapshot) {
+    ffi_guard!((), { crate::memory::sqlite3_free(pSnapshot as *mut c_void) })
 }

@@ -51,10 +51,13 @@ fn static_mutex(id: c_int) -> *mut sqlite3_mutex {
     t.0.get(id as usize).map_or(std::ptr::null_mut(), |&p| p as *mut sqlite3_mutex)
 }
 
+/// Allocate a mutex: SQLITE_MUTEX_FAST or SQLITE_MUTEX_RECURSIVE make a new
+/// one, the SQLITE_MUTEX_STATIC_* ids return a shared static one. NULL for
+/// an unknown `id`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_alloc(arg0: c_int) -> *mut sqlite3_mutex {
+pub unsafe extern "C" fn sqlite3_mutex_alloc(id: c_int) -> *mut sqlite3_mutex {
     ffi_guard!(std::ptr::null_mut(), {
-        match arg0 {
+        match id {
             SQLITE_MUTEX_FAST | SQLITE_MUTEX_RECURSIVE => Box::into_raw(sqlite3_mutex::new_owned()),
             id if (2..16).contains(&id) => static_mutex(id),
             _ => std::ptr::null_mut(),
@@ -62,30 +65,34 @@ pub unsafe extern "C" fn sqlite3_mutex_alloc(arg0: c_int) -> *mut sqlite3_mutex 
     })
 }
 
+/// Free a mutex from sqlite3_mutex_alloc (static mutexes are left alone).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_free(arg0: *mut sqlite3_mutex) {
+pub unsafe extern "C" fn sqlite3_mutex_free(p: *mut sqlite3_mutex) {
     ffi_guard!((), {
-        if let Some(m) = arg0.as_ref() {
-            if m.owned.is_some() && !(0..16).any(|id| static_mutex(id) == arg0) {
-                drop(Box::from_raw(arg0));
+        if let Some(m) = p.as_ref() {
+            if m.owned.is_some() && !(0..16).any(|id| static_mutex(id) == p) {
+                drop(Box::from_raw(p));
             }
         }
     })
 }
 
+/// Lock `p`, waiting as long as needed; a recursive mutex may be entered again
+/// by its holder. NULL is ignored.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_enter(arg0: *mut sqlite3_mutex) {
+pub unsafe extern "C" fn sqlite3_mutex_enter(p: *mut sqlite3_mutex) {
     ffi_guard!((), {
-        if let Some(m) = arg0.as_ref() {
+        if let Some(m) = p.as_ref() {
             m.lock().enter();
         }
     })
 }
 
+/// Lock `p` if it is free: SQLITE_OK if locked, SQLITE_BUSY otherwise.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_try(arg0: *mut sqlite3_mutex) -> c_int {
+pub unsafe extern "C" fn sqlite3_mutex_try(p: *mut sqlite3_mutex) -> c_int {
     ffi_guard!(SQLITE_BUSY, {
-        match arg0.as_ref() {
+        match p.as_ref() {
             Some(m) if m.lock().try_enter() => SQLITE_OK,
             Some(_) => SQLITE_BUSY,
             None => SQLITE_OK,
@@ -93,29 +100,33 @@ pub unsafe extern "C" fn sqlite3_mutex_try(arg0: *mut sqlite3_mutex) -> c_int {
     })
 }
 
+/// Unlock `p`, which the calling thread holds.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_leave(arg0: *mut sqlite3_mutex) {
+pub unsafe extern "C" fn sqlite3_mutex_leave(p: *mut sqlite3_mutex) {
     ffi_guard!((), {
-        if let Some(m) = arg0.as_ref() {
+        if let Some(m) = p.as_ref() {
             m.lock().leave();
         }
     })
 }
 
+/// Nonzero if the calling thread holds `p` (or `p` is NULL); for assertions.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_held(arg0: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, { arg0.as_ref().is_none_or(|m| m.lock().held()) as c_int })
+pub unsafe extern "C" fn sqlite3_mutex_held(p: *mut sqlite3_mutex) -> c_int {
+    ffi_guard!(1, { p.as_ref().is_none_or(|m| m.lock().held()) as c_int })
 }
 
+/// Nonzero if the calling thread does not hold `p` (or `p` is NULL).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_mutex_notheld(arg0: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, { arg0.as_ref().is_none_or(|m| !m.lock().held()) as c_int })
+pub unsafe extern "C" fn sqlite3_mutex_notheld(p: *mut sqlite3_mutex) -> c_int {
+    ffi_guard!(1, { p.as_ref().is_none_or(|m| !m.lock().held()) as c_int })
 }
 
+/// The mutex that serializes calls on `db`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_mutex(arg0: *mut sqlite3) -> *mut sqlite3_mutex {
+pub unsafe extern "C" fn sqlite3_db_mutex(db: *mut sqlite3) -> *mut sqlite3_mutex {
     ffi_guard!(std::ptr::null_mut(), {
-        match db_ref(arg0) {
+        match db_ref(db) {
             Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
             None => std::ptr::null_mut(),
         }

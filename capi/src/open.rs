@@ -96,11 +96,17 @@ unsafe fn bytes_of(p: *const c_char) -> Vec<u8> {
     }
 }
 
+/// Open (creating if needed) the database file `filename`, UTF-8, read-write,
+/// and store the new connection in `*ppDb`. ":memory:" opens a private
+/// in-memory database, "" a temporary one. Even on error `*ppDb` gets a handle
+/// to read the message from and to close.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open(filename: *const c_char, ppDb: *mut *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { open_impl(&bytes_of(filename), ppDb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, std::ptr::null(),) })
 }
 
+/// sqlite3_open with a UTF-16 file name; the database's text encoding
+/// defaults to UTF-16 in native byte order.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open16(filename: *const c_void, ppDb: *mut *mut sqlite3) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -109,6 +115,10 @@ pub unsafe extern "C" fn sqlite3_open16(filename: *const c_void, ppDb: *mut *mut
     })
 }
 
+/// sqlite3_open with `flags` (SQLITE_OPEN_READONLY, READWRITE, CREATE, URI,
+/// NOMUTEX, ... and ringlite's SQLITE_OPEN_ASYNC, whose connections return
+/// SQLITE_IO from sqlite3_step instead of blocking) and the VFS named `zVfs`
+/// (NULL for the default).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open_v2(filename: *const c_char, ppDb: *mut *mut sqlite3, flags: c_int, zVfs: *const c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { open_impl(&bytes_of(filename), ppDb, flags, zVfs) })
@@ -174,12 +184,16 @@ unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
     SQLITE_OK
 }
 
+/// Close `db` and free its resources. SQLITE_BUSY while it still has
+/// unfinalized statements, backups or blob handles; NULL is harmless.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_close(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { close_impl(arg0, false) })
+pub unsafe extern "C" fn sqlite3_close(db: *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { close_impl(db, false) })
 }
 
+/// Close `db`; if statements or backups are still open, the connection becomes
+/// a zombie closed when the last of them goes. Returns SQLITE_OK.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_close_v2(arg0: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { close_impl(arg0, true) })
+pub unsafe extern "C" fn sqlite3_close_v2(db: *mut sqlite3) -> c_int {
+    ffi_guard!(SQLITE_INTERNAL, { close_impl(db, true) })
 }

@@ -111,6 +111,8 @@ unsafe fn prepare16(db: *mut sqlite3, z: *const c_void, n: c_int, pp: *mut *mut 
     rc
 }
 
+/// Legacy form of sqlite3_prepare_v2: errors of a changed schema come from
+/// sqlite3_step as SQLITE_SCHEMA and sqlite3_step's codes are less precise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare(
     db: *mut sqlite3,
@@ -122,6 +124,9 @@ pub unsafe extern "C" fn sqlite3_prepare(
     ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
+/// Compile the first statement of `zSql` (UTF-8; `nByte` bytes, or up to the
+/// NUL when negative) into `*ppStmt`, and point `*pzTail` past it. `*ppStmt`
+/// is NULL for empty input or on error. Returns SQLITE_OK or an error code.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare_v2(
     db: *mut sqlite3,
@@ -133,6 +138,8 @@ pub unsafe extern "C" fn sqlite3_prepare_v2(
     ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
+/// sqlite3_prepare_v2 with `prepFlags` (SQLITE_PREPARE_PERSISTENT,
+/// SQLITE_PREPARE_NO_VTAB, ...).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare_v3(
     db: *mut sqlite3,
@@ -147,6 +154,7 @@ pub unsafe extern "C" fn sqlite3_prepare_v3(
     ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }
 
+/// sqlite3_prepare for UTF-16 SQL text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare16(
     db: *mut sqlite3,
@@ -158,6 +166,7 @@ pub unsafe extern "C" fn sqlite3_prepare16(
     ffi_guard!(SQLITE_INTERNAL, { prepare16(db, zSql, nByte, ppStmt, pzTail) })
 }
 
+/// sqlite3_prepare_v2 for UTF-16 SQL text (`nByte` counts bytes).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare16_v2(
     db: *mut sqlite3,
@@ -169,6 +178,7 @@ pub unsafe extern "C" fn sqlite3_prepare16_v2(
     ffi_guard!(SQLITE_INTERNAL, { prepare16(db, zSql, nByte, ppStmt, pzTail) })
 }
 
+/// sqlite3_prepare_v3 for UTF-16 SQL text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_prepare16_v3(
     db: *mut sqlite3,

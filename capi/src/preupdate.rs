@@ -48,18 +48,21 @@ struct Change {
 const SQLITE_DELETE: i32 = 9;
 const SQLITE_INSERT: i32 = 18;
 
+/// Call `xPreUpdate(pCtx, db, op, zDb, zTable, iKey1, iKey2)` just before each
+/// row change of `db`; inside it sqlite3_preupdate_old/new/count/depth read
+/// the row. Returns the previous hook's argument.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_preupdate_hook(
     db: *mut sqlite3,
     xPreUpdate: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char, *const c_char, sqlite3_int64, sqlite3_int64)>,
-    arg2: *mut c_void,
+    pCtx: *mut c_void,
 ) -> *mut c_void {
     crate::ffi_guard!(std::ptr::null_mut(), {
         let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
-        let new = xPreUpdate.map(|f| (f, SendPtr(arg2)));
+        let new = xPreUpdate.map(|f| (f, SendPtr(pCtx)));
         let old = std::mem::replace(&mut d.hooks.borrow_mut().preupdate, new);
         let h = handle_ptr(d);
         install(
@@ -126,15 +129,15 @@ unsafe fn hand_out(db: *mut sqlite3, i: c_int, out: *mut *mut sqlite3_value, old
 /// `sqlite3_preupdate_old`: column N of the row before the change (UPDATE
 /// and DELETE), valid until the pre-update callback returns.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_old(arg0: *mut sqlite3, arg1: c_int, arg2: *mut *mut sqlite3_value) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { hand_out(arg0, arg1, arg2, true) })
+pub unsafe extern "C" fn sqlite3_preupdate_old(db: *mut sqlite3, iIdx: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { hand_out(db, iIdx, ppValue, true) })
 }
 
 /// `sqlite3_preupdate_new`: column N of the row after the change (INSERT
 /// and UPDATE), valid until the pre-update callback returns.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_new(arg0: *mut sqlite3, arg1: c_int, arg2: *mut *mut sqlite3_value) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { hand_out(arg0, arg1, arg2, false) })
+pub unsafe extern "C" fn sqlite3_preupdate_new(db: *mut sqlite3, iIdx: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { hand_out(db, iIdx, ppValue, false) })
 }
 
 /// What the change being told says (0 or `none` outside a callback).
@@ -147,20 +150,20 @@ unsafe fn told<T>(db: *mut sqlite3, none: T, pick: impl FnOnce(&Change) -> T) ->
 
 /// `sqlite3_preupdate_count`: the number of columns of the row changed.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_count(arg0: *mut sqlite3) -> c_int {
-    crate::ffi_guard!(0, { told(arg0, 0, |c| c.old.as_ref().or(c.new.as_ref()).map_or(0, |r| r.len() as c_int)) })
+pub unsafe extern "C" fn sqlite3_preupdate_count(db: *mut sqlite3) -> c_int {
+    crate::ffi_guard!(0, { told(db, 0, |c| c.old.as_ref().or(c.new.as_ref()).map_or(0, |r| r.len() as c_int)) })
 }
 
 /// `sqlite3_preupdate_depth`: 0 for a change made by the statement, 1 by
 /// a trigger it fired, and so on.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_depth(arg0: *mut sqlite3) -> c_int {
-    crate::ffi_guard!(0, { told(arg0, 0, |c| c.depth) })
+pub unsafe extern "C" fn sqlite3_preupdate_depth(db: *mut sqlite3) -> c_int {
+    crate::ffi_guard!(0, { told(db, 0, |c| c.depth) })
 }
 
 /// `sqlite3_preupdate_blobwrite`: the column `sqlite3_blob_write` is
 /// writing, or -1 (ringlite does not tell the hook of blob writes).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_preupdate_blobwrite(arg0: *mut sqlite3) -> c_int {
-    crate::ffi_guard!(-1, { told(arg0, -1, |c| c.blob_write) })
+pub unsafe extern "C" fn sqlite3_preupdate_blobwrite(db: *mut sqlite3) -> c_int {
+    crate::ffi_guard!(-1, { told(db, -1, |c| c.blob_write) })
 }

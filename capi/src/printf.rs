@@ -155,21 +155,25 @@ impl sqlite3_str {
     }
 }
 
+/// Start a new dynamic string builder (`db` only supplies the length limit,
+/// may be NULL). Never returns NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_new(arg0: *mut sqlite3) -> *mut sqlite3_str {
+pub unsafe extern "C" fn sqlite3_str_new(db: *mut sqlite3) -> *mut sqlite3_str {
     ffi_guard!(std::ptr::null_mut(), {
-        let _ = arg0;
+        let _ = db;
         Box::into_raw(Box::new(sqlite3_str { buf: Vec::new(), errcode: SQLITE_OK }))
     })
 }
 
+/// Finish the builder `p` and return its text, to free with sqlite3_free
+/// (NULL if empty or after an error). The builder is freed.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_finish(arg0: *mut sqlite3_str) -> *mut c_char {
+pub unsafe extern "C" fn sqlite3_str_finish(p: *mut sqlite3_str) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
-        if arg0.is_null() {
+        if p.is_null() {
             return std::ptr::null_mut();
         }
-        let s = Box::from_raw(arg0);
+        let s = Box::from_raw(p);
         if s.buf.is_empty() || s.errcode != SQLITE_OK {
             std::ptr::null_mut()
         } else {
@@ -178,37 +182,41 @@ pub unsafe extern "C" fn sqlite3_str_finish(arg0: *mut sqlite3_str) -> *mut c_ch
     })
 }
 
+/// Free the builder `p` and its text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_free(arg0: *mut sqlite3_str) {
+pub unsafe extern "C" fn sqlite3_str_free(p: *mut sqlite3_str) {
     ffi_guard!((), {
-        if !arg0.is_null() {
-            drop(Box::from_raw(arg0));
+        if !p.is_null() {
+            drop(Box::from_raw(p));
         }
     })
 }
 
+/// Append the `N` bytes at `zIn` to the builder `p`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_append(arg0: *mut sqlite3_str, zIn: *const c_char, N: c_int) {
+pub unsafe extern "C" fn sqlite3_str_append(p: *mut sqlite3_str, zIn: *const c_char, N: c_int) {
     ffi_guard!((), {
-        if let (Some(s), false) = (arg0.as_mut(), zIn.is_null() || N <= 0) {
+        if let (Some(s), false) = (p.as_mut(), zIn.is_null() || N <= 0) {
             s.append(std::slice::from_raw_parts(zIn as *const u8, N as usize));
         }
     })
 }
 
+/// Append the NUL-terminated string `zIn` to the builder `p`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_appendall(arg0: *mut sqlite3_str, zIn: *const c_char) {
+pub unsafe extern "C" fn sqlite3_str_appendall(p: *mut sqlite3_str, zIn: *const c_char) {
     ffi_guard!((), {
-        if let (Some(s), false) = (arg0.as_mut(), zIn.is_null()) {
+        if let (Some(s), false) = (p.as_mut(), zIn.is_null()) {
             s.append(CStr::from_ptr(zIn).to_bytes());
         }
     })
 }
 
+/// Append the character `C` `N` times to the builder `p`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_appendchar(arg0: *mut sqlite3_str, N: c_int, C: c_char) {
+pub unsafe extern "C" fn sqlite3_str_appendchar(p: *mut sqlite3_str, N: c_int, C: c_char) {
     ffi_guard!((), {
-        if let Some(s) = arg0.as_mut() {
+        if let Some(s) = p.as_mut() {
             if N > 0 {
                 s.append(&vec![C as u8; N as usize]);
             }
@@ -216,20 +224,22 @@ pub unsafe extern "C" fn sqlite3_str_appendchar(arg0: *mut sqlite3_str, N: c_int
     })
 }
 
+/// Empty the builder `p` (its error state stays).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_reset(arg0: *mut sqlite3_str) {
+pub unsafe extern "C" fn sqlite3_str_reset(p: *mut sqlite3_str) {
     ffi_guard!((), {
-        if let Some(s) = arg0.as_mut() {
+        if let Some(s) = p.as_mut() {
             s.buf.clear();
             s.errcode = SQLITE_OK;
         }
     })
 }
 
+/// Cut the builder's text to its first `N` bytes (no effect if it is shorter).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_truncate(arg0: *mut sqlite3_str, N: c_int) {
+pub unsafe extern "C" fn sqlite3_str_truncate(p: *mut sqlite3_str, N: c_int) {
     ffi_guard!((), {
-        if let Some(s) = arg0.as_mut() {
+        if let Some(s) = p.as_mut() {
             if s.errcode == SQLITE_OK && N >= 0 {
                 s.buf.truncate(N as usize);
             }
@@ -237,20 +247,24 @@ pub unsafe extern "C" fn sqlite3_str_truncate(arg0: *mut sqlite3_str, N: c_int) 
     })
 }
 
+/// The builder's error: SQLITE_OK, SQLITE_NOMEM or SQLITE_TOOBIG.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_errcode(arg0: *mut sqlite3_str) -> c_int {
-    ffi_guard!(SQLITE_NOMEM, { arg0.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode) })
+pub unsafe extern "C" fn sqlite3_str_errcode(p: *mut sqlite3_str) -> c_int {
+    ffi_guard!(SQLITE_NOMEM, { p.as_ref().map_or(SQLITE_NOMEM, |s| s.errcode) })
 }
 
+/// The length in bytes of the builder's text so far.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_length(arg0: *mut sqlite3_str) -> c_int {
-    ffi_guard!(0, { arg0.as_ref().map_or(0, |s| s.buf.len() as c_int) })
+pub unsafe extern "C" fn sqlite3_str_length(p: *mut sqlite3_str) -> c_int {
+    ffi_guard!(0, { p.as_ref().map_or(0, |s| s.buf.len() as c_int) })
 }
 
+/// The builder's text so far, NUL-terminated, owned by the builder (valid
+/// until it changes).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_str_value(arg0: *mut sqlite3_str) -> *mut c_char {
+pub unsafe extern "C" fn sqlite3_str_value(p: *mut sqlite3_str) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(s) = arg0.as_mut() else {
+        let Some(s) = p.as_mut() else {
             return std::ptr::null_mut();
         };
         if s.errcode != SQLITE_OK || s.buf.is_empty() {

@@ -52,26 +52,31 @@ unsafe fn text(p: *const c_char, n: i64) -> Vec<u8> {
     std::slice::from_raw_parts(p as *const u8, len).to_vec()
 }
 
+/// Make a copy of the `n` bytes at `z` the BLOB result of the running
+/// function; `xDel` as for sqlite3_bind_blob.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_blob(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
-    sqlite3_result_blob64(arg0, arg1, arg2.max(0) as u64, arg3)
+pub unsafe extern "C" fn sqlite3_result_blob(pCtx: *mut sqlite3_context, z: *const c_void, n: c_int, xDel: sqlite3_destructor_type) {
+    sqlite3_result_blob64(pCtx, z, n.max(0) as u64, xDel)
 }
 
+/// sqlite3_result_blob with a 64-bit length (too long gives the
+/// "string or blob too big" error).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_blob64(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: sqlite3_uint64, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_blob64(pCtx: *mut sqlite3_context, z: *const c_void, n: sqlite3_uint64, xDel: sqlite3_destructor_type) {
     ffi_guard!((), {
-        if arg1.is_null() {
-            set(arg0, Value::Null);
+        if z.is_null() {
+            set(pCtx, Value::Null);
         } else {
-            set(arg0, Value::Blob(bytes(arg1, arg2 as i64)));
+            set(pCtx, Value::Blob(bytes(z, n as i64)));
         }
-        release(arg3, arg1 as *mut c_void);
+        release(xDel, z as *mut c_void);
     })
 }
 
+/// Make `rVal` the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_double(arg0: *mut sqlite3_context, arg1: f64) {
-    ffi_guard!((), { set(arg0, if arg1.is_nan() { Value::Null } else { Value::Real(arg1) },) })
+pub unsafe extern "C" fn sqlite3_result_double(pCtx: *mut sqlite3_context, rVal: f64) {
+    ffi_guard!((), { set(pCtx, if rVal.is_nan() { Value::Null } else { Value::Real(rVal) },) })
 }
 
 unsafe fn set_error(c: *mut sqlite3_context, code: i32, msg: String) {
@@ -80,91 +85,104 @@ unsafe fn set_error(c: *mut sqlite3_context, code: i32, msg: String) {
     }
 }
 
+/// Make the function fail with the message of `n` bytes at `z` (up to the NUL
+/// when `n` is negative), code SQLITE_ERROR unless set otherwise.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error(arg0: *mut sqlite3_context, arg1: *const c_char, arg2: c_int) {
+pub unsafe extern "C" fn sqlite3_result_error(pCtx: *mut sqlite3_context, z: *const c_char, n: c_int) {
     ffi_guard!((), {
-        let code = arg0.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
-        let msg = String::from_utf8_lossy(&text(arg1, arg2 as i64)).into_owned();
-        set_error(arg0, code, msg)
+        let code = pCtx.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
+        let msg = String::from_utf8_lossy(&text(z, n as i64)).into_owned();
+        set_error(pCtx, code, msg)
     })
 }
 
+/// sqlite3_result_error with a UTF-16 message.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error16(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int) {
+pub unsafe extern "C" fn sqlite3_result_error16(pCtx: *mut sqlite3_context, z: *const c_void, n: c_int) {
     ffi_guard!((), {
-        let code = arg0.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
-        let msg = String::from_utf8_lossy(&utf16_to_utf8(arg1, arg2 as i64)).into_owned();
-        set_error(arg0, code, msg)
+        let code = pCtx.as_ref().and_then(|c| c.error.as_ref()).map_or(SQLITE_ERROR, |e| e.code);
+        let msg = String::from_utf8_lossy(&utf16_to_utf8(z, n as i64)).into_owned();
+        set_error(pCtx, code, msg)
     })
 }
 
+/// Make the function fail with SQLITE_TOOBIG ("string or blob too big").
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error_toobig(arg0: *mut sqlite3_context) {
-    ffi_guard!((), { set_error(arg0, SQLITE_TOOBIG, "string or blob too big".into()) })
+pub unsafe extern "C" fn sqlite3_result_error_toobig(pCtx: *mut sqlite3_context) {
+    ffi_guard!((), { set_error(pCtx, SQLITE_TOOBIG, "string or blob too big".into()) })
 }
 
+/// Make the function fail with SQLITE_NOMEM.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error_nomem(arg0: *mut sqlite3_context) {
-    ffi_guard!((), { set_error(arg0, SQLITE_NOMEM, "out of memory".into()) })
+pub unsafe extern "C" fn sqlite3_result_error_nomem(pCtx: *mut sqlite3_context) {
+    ffi_guard!((), { set_error(pCtx, SQLITE_NOMEM, "out of memory".into()) })
 }
 
+/// Set the result code the function's failure reports to `errCode`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_error_code(arg0: *mut sqlite3_context, arg1: c_int) {
+pub unsafe extern "C" fn sqlite3_result_error_code(pCtx: *mut sqlite3_context, errCode: c_int) {
     ffi_guard!((), {
-        let code = if arg1 == SQLITE_OK { SQLITE_ERROR } else { arg1 };
-        let msg = match arg0.as_ref().and_then(|c| c.error.as_ref()) {
+        let code = if errCode == SQLITE_OK { SQLITE_ERROR } else { errCode };
+        let msg = match pCtx.as_ref().and_then(|c| c.error.as_ref()) {
             Some(e) => e.message.clone(),
             None => ringlite::error::errstr(code).to_string(),
         };
-        set_error(arg0, code, msg)
+        set_error(pCtx, code, msg)
     })
 }
 
+/// Make the 32-bit integer `iVal` the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_int(arg0: *mut sqlite3_context, arg1: c_int) {
-    ffi_guard!((), { set(arg0, Value::Integer(arg1 as i64)) })
+pub unsafe extern "C" fn sqlite3_result_int(pCtx: *mut sqlite3_context, iVal: c_int) {
+    ffi_guard!((), { set(pCtx, Value::Integer(iVal as i64)) })
 }
 
+/// Make the 64-bit integer `iVal` the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_int64(arg0: *mut sqlite3_context, arg1: sqlite3_int64) {
-    ffi_guard!((), { set(arg0, Value::Integer(arg1)) })
+pub unsafe extern "C" fn sqlite3_result_int64(pCtx: *mut sqlite3_context, iVal: sqlite3_int64) {
+    ffi_guard!((), { set(pCtx, Value::Integer(iVal)) })
 }
 
+/// Make NULL the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_null(arg0: *mut sqlite3_context) {
-    ffi_guard!((), { set(arg0, Value::Null) })
+pub unsafe extern "C" fn sqlite3_result_null(pCtx: *mut sqlite3_context) {
+    ffi_guard!((), { set(pCtx, Value::Null) })
 }
 
+/// Make a copy of the UTF-8 text at `z` (`n` bytes, or up to the NUL when
+/// negative) the function's result; `xDel` as for sqlite3_bind_text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text(arg0: *mut sqlite3_context, arg1: *const c_char, arg2: c_int, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_text(pCtx: *mut sqlite3_context, z: *const c_char, n: c_int, xDel: sqlite3_destructor_type) {
     ffi_guard!((), {
-        if arg1.is_null() {
-            set(arg0, Value::Null);
+        if z.is_null() {
+            set(pCtx, Value::Null);
         } else {
-            set(arg0, Value::Text(text(arg1, arg2 as i64)));
+            set(pCtx, Value::Text(text(z, n as i64)));
         }
-        release(arg3, arg1 as *mut c_void);
+        release(xDel, z as *mut c_void);
     })
 }
 
+/// Text result of a 64-bit length in encoding `encoding` (SQLITE_UTF8,
+/// SQLITE_UTF16, SQLITE_UTF16LE or SQLITE_UTF16BE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_text64(
-    arg0: *mut sqlite3_context,
+    pCtx: *mut sqlite3_context,
     z: *const c_char,
     n: sqlite3_uint64,
-    arg3: sqlite3_destructor_type,
+    xDel: sqlite3_destructor_type,
     encoding: c_uchar,
 ) {
     ffi_guard!((), {
         let enc = encoding as c_int & !SQLITE_UTF16_ALIGNED;
         if z.is_null() {
-            set(arg0, Value::Null);
+            set(pCtx, Value::Null);
         } else if enc == SQLITE_UTF16 || enc == SQLITE_UTF16LE || enc == SQLITE_UTF16BE {
-            set(arg0, Value::Text(utf16_any(z as *const c_void, n.min(i64::MAX as u64) as i64, enc)));
+            set(pCtx, Value::Text(utf16_any(z as *const c_void, n.min(i64::MAX as u64) as i64, enc)));
         } else {
-            set(arg0, Value::Text(text(z, n.min(i64::MAX as u64) as i64)));
+            set(pCtx, Value::Text(text(z, n.min(i64::MAX as u64) as i64)));
         }
-        release(arg3, z as *mut c_void);
+        release(xDel, z as *mut c_void);
     })
 }
 
@@ -192,107 +210,121 @@ pub unsafe fn utf16_any(p: *const c_void, n: i64, enc: c_int) -> Vec<u8> {
     String::from_utf16_lossy(&units).into_bytes()
 }
 
+/// Text result given in UTF-16, machine byte order.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_text16(pCtx: *mut sqlite3_context, z: *const c_void, n: c_int, xDel: sqlite3_destructor_type) {
     ffi_guard!((), {
-        if arg1.is_null() {
-            set(arg0, Value::Null);
+        if z.is_null() {
+            set(pCtx, Value::Null);
         } else {
-            set(arg0, Value::Text(utf16_value_to_utf8(arg1, arg2 as i64)));
+            set(pCtx, Value::Text(utf16_value_to_utf8(z, n as i64)));
         }
-        release(arg3, arg1 as *mut c_void);
+        release(xDel, z as *mut c_void);
     })
 }
 
+/// Text result given in UTF-16 little-endian.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16le(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_text16le(pCtx: *mut sqlite3_context, z: *const c_void, n: c_int, xDel: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(arg0, if arg1.is_null() { Value::Null } else { Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16LE)) });
-        release(arg3, arg1 as *mut c_void);
+        set(pCtx, if z.is_null() { Value::Null } else { Value::Text(utf16_any(z, n as i64, SQLITE_UTF16LE)) });
+        release(xDel, z as *mut c_void);
     })
 }
 
+/// Text result given in UTF-16 big-endian.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_text16be(arg0: *mut sqlite3_context, arg1: *const c_void, arg2: c_int, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_text16be(pCtx: *mut sqlite3_context, z: *const c_void, n: c_int, xDel: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(arg0, if arg1.is_null() { Value::Null } else { Value::Text(utf16_any(arg1, arg2 as i64, SQLITE_UTF16BE)) });
-        release(arg3, arg1 as *mut c_void);
+        set(pCtx, if z.is_null() { Value::Null } else { Value::Text(utf16_any(z, n as i64, SQLITE_UTF16BE)) });
+        release(xDel, z as *mut c_void);
     })
 }
 
+/// Make a copy of `pValue` the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_value(arg0: *mut sqlite3_context, arg1: *mut sqlite3_value) {
+pub unsafe extern "C" fn sqlite3_result_value(pCtx: *mut sqlite3_context, pValue: *mut sqlite3_value) {
     ffi_guard!((), {
-        let Some(v) = arg1.as_ref() else {
-            return set(arg0, Value::Null);
+        let Some(v) = pValue.as_ref() else {
+            return set(pCtx, Value::Null);
         };
-        set(arg0, v.value.clone());
-        if let Some(c) = arg0.as_mut() {
+        set(pCtx, v.value.clone());
+        if let Some(c) = pCtx.as_mut() {
             c.subtype = v.subtype;
         }
     })
 }
 
+/// Pointer result of type `zPType`, seen as NULL by SQL. In ringlite the
+/// pointer is not passed on yet: it is released with `xDestructor`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_pointer(arg0: *mut sqlite3_context, arg1: *mut c_void, arg2: *const c_char, arg3: sqlite3_destructor_type) {
+pub unsafe extern "C" fn sqlite3_result_pointer(pCtx: *mut sqlite3_context, pPtr: *mut c_void, zPType: *const c_char, xDestructor: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(arg0, Value::Null);
+        set(pCtx, Value::Null);
         // The engine carries no pointer values yet: the result reads as NULL
         // and the pointer is released at once.
-        release(arg3, arg1);
-        let _ = arg2;
+        release(xDestructor, pPtr);
+        let _ = zPType;
     })
 }
 
+/// Make a BLOB of `n` zero bytes the function's result.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_zeroblob(arg0: *mut sqlite3_context, n: c_int) {
-    ffi_guard!((), { set(arg0, Value::zero_blob(n.max(0) as usize)) })
+pub unsafe extern "C" fn sqlite3_result_zeroblob(pCtx: *mut sqlite3_context, n: c_int) {
+    ffi_guard!((), { set(pCtx, Value::zero_blob(n.max(0) as usize)) })
 }
 
+/// sqlite3_result_zeroblob with a 64-bit size; SQLITE_TOOBIG beyond the length
+/// limit, else SQLITE_OK.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_zeroblob64(arg0: *mut sqlite3_context, n: sqlite3_uint64) -> c_int {
+pub unsafe extern "C" fn sqlite3_result_zeroblob64(pCtx: *mut sqlite3_context, n: sqlite3_uint64) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         if n > 1_000_000_000 {
-            sqlite3_result_error_toobig(arg0);
+            sqlite3_result_error_toobig(pCtx);
             return SQLITE_TOOBIG;
         }
-        set(arg0, Value::zero_blob(n as usize));
+        set(pCtx, Value::zero_blob(n as usize));
         SQLITE_OK
     })
 }
 
+/// Give the function's result the subtype `eSubtype` (its low 8 bits).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_subtype(arg0: *mut sqlite3_context, arg1: c_uint) {
+pub unsafe extern "C" fn sqlite3_result_subtype(pCtx: *mut sqlite3_context, eSubtype: c_uint) {
     ffi_guard!((), {
-        if let Some(c) = arg0.as_mut() {
-            c.subtype = arg1;
+        if let Some(c) = pCtx.as_mut() {
+            c.subtype = eSubtype;
         }
     })
 }
 
+/// Make the text of the builder `pStr` (its first `n` bytes when `n` >= 0) the
+/// function's result, or its error if it failed, and free the builder.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_result_str(arg0: *mut sqlite3_context, arg1: *mut sqlite3_str, arg2: c_int) {
+pub unsafe extern "C" fn sqlite3_result_str(pCtx: *mut sqlite3_context, pStr: *mut sqlite3_str, n: c_int) {
     ffi_guard!((), {
-        let Some(s) = arg1.as_mut() else { return };
+        let Some(s) = pStr.as_mut() else { return };
         if s.errcode != SQLITE_OK {
-            set_error(arg0, s.errcode, ringlite::error::errstr(s.errcode).into());
+            set_error(pCtx, s.errcode, ringlite::error::errstr(s.errcode).into());
         } else {
             let mut t = s.buf.clone();
-            if arg2 >= 0 {
-                t.truncate(arg2 as usize);
+            if n >= 0 {
+                t.truncate(n as usize);
             }
-            set(arg0, Value::Text(t));
+            set(pCtx, Value::Text(t));
         }
-        drop(Box::from_raw(arg1));
+        drop(Box::from_raw(pStr));
     })
 }
 
+/// Inside a virtual table's xColumn during an UPDATE: 1 if the column is not
+/// being changed, so the method may skip computing it; else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_vtab_nochange(arg0: *mut sqlite3_context) -> c_int {
+pub unsafe extern "C" fn sqlite3_vtab_nochange(pCtx: *mut sqlite3_context) -> c_int {
     ffi_guard!(0, {
-        if arg0.is_null() {
+        if pCtx.is_null() {
             return 0;
         }
-        (*arg0).nochange as c_int
+        (*pCtx).nochange as c_int
     })
 }

@@ -144,6 +144,8 @@ pub fn on_conn<T>(d: &sqlite3, f: impl FnOnce(&mut Connection) -> ringlite::Resu
     d.with_conn(f).and_then(|r| r)
 }
 
+/// Create a session recording the changes of schema `zDb` of `db` in
+/// `*ppSession`. It starts enabled with no table attached.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_char, ppSession: *mut *mut sqlite3_session) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -181,6 +183,7 @@ pub unsafe extern "C" fn sqlite3session_create(db: *mut sqlite3, zDb: *const c_c
     })
 }
 
+/// Delete the session `pSession`; delete it before closing its connection.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_delete(pSession: *mut sqlite3_session) {
     crate::ffi_guard!((), {
@@ -204,10 +207,13 @@ unsafe fn with_session<T>(p: *mut sqlite3_session, none: T, f: impl FnOnce(&mut 
     f(&mut s)
 }
 
+/// Set option `op` (SQLITE_SESSION_OBJCONFIG_SIZE or _ROWID) of the session;
+/// `*(int*)pArg` is the new value (negative to only read) and receives the
+/// current one.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session, op: c_int, pArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3session_object_config(pSession: *mut sqlite3_session, op: c_int, pArg: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        with_session(arg0, SQLITE_MISUSE, |s| {
+        with_session(pSession, SQLITE_MISUSE, |s| {
             let arg = pArg as *mut c_int;
             if arg.is_null() {
                 return SQLITE_MISUSE;
@@ -243,6 +249,8 @@ pub unsafe extern "C" fn sqlite3session_object_config(arg0: *mut sqlite3_session
     })
 }
 
+/// Turn the session's recording on (`bEnable` 1) or off (0); a negative value
+/// only asks. Returns the current state.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, bEnable: c_int) -> c_int {
     crate::ffi_guard!(0, {
@@ -255,6 +263,8 @@ pub unsafe extern "C" fn sqlite3session_enable(pSession: *mut sqlite3_session, b
     })
 }
 
+/// Mark the changes recorded from now on as indirect (`bIndirect` 1) or not;
+/// negative only asks. Returns the current flag.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session, bIndirect: c_int) -> c_int {
     crate::ffi_guard!(0, {
@@ -267,6 +277,8 @@ pub unsafe extern "C" fn sqlite3session_indirect(pSession: *mut sqlite3_session,
     })
 }
 
+/// Record changes of table `zTab`, or of every table when NULL. Tables
+/// without a PRIMARY KEY are not recorded.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, zTab: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -278,6 +290,8 @@ pub unsafe extern "C" fn sqlite3session_attach(pSession: *mut sqlite3_session, z
     })
 }
 
+/// With every table attached, ask `xFilter(pCtx, zTab)` before recording a
+/// table's first change; 0 leaves the table out.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_table_filter(
     pSession: *mut sqlite3_session,
@@ -312,6 +326,8 @@ unsafe fn session_blob(p: *mut sqlite3_session, patchset: bool) -> Result<Vec<u8
     on_conn(d, |c| s.changeset(c, patchset)).map_err(|e| e.primary())
 }
 
+/// Write the recorded changes as a changeset into a buffer `*ppChangeset` of
+/// `*pnChangeset` bytes, to free with sqlite3_free.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session, pnChangeset: *mut c_int, ppChangeset: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -323,6 +339,8 @@ pub unsafe extern "C" fn sqlite3session_changeset(pSession: *mut sqlite3_session
     })
 }
 
+/// Write the recorded changes as a patchset (changeset without the old values
+/// of updated and deleted rows other than the keys).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session, pnPatchset: *mut c_int, ppPatchset: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -334,6 +352,8 @@ pub unsafe extern "C" fn sqlite3session_patchset(pSession: *mut sqlite3_session,
     })
 }
 
+/// sqlite3session_changeset handing the output to `xOutput(pOut, p, n)` in
+/// pieces.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_changeset_strm(
     pSession: *mut sqlite3_session,
@@ -348,6 +368,7 @@ pub unsafe extern "C" fn sqlite3session_changeset_strm(
     })
 }
 
+/// sqlite3session_patchset handing the output to `xOutput(pOut, p, n)`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_patchset_strm(
     pSession: *mut sqlite3_session,
@@ -376,6 +397,7 @@ pub unsafe extern "C" fn sqlite3session_changeset_size(pSession: *mut sqlite3_se
     })
 }
 
+/// 1 if the session has recorded no change, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_isempty(pSession: *mut sqlite3_session) -> c_int {
     crate::ffi_guard!(1, { with_session(pSession, 1, |s| c_int::from(s.is_empty())) })
@@ -387,6 +409,9 @@ pub unsafe extern "C" fn sqlite3session_memory_used(pSession: *mut sqlite3_sessi
     crate::ffi_guard!(0, { with_session(pSession, 0, |s| s.memory_used() as sqlite3_int64) })
 }
 
+/// Record in the session the changes that would turn table `zTbl` of schema
+/// `zFromDb` into the session's table of the same name.
+/// `*pzErrMsg` receives a message to free with sqlite3_free on error.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFromDb: *const c_char, zTbl: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -420,6 +445,9 @@ pub unsafe extern "C" fn sqlite3session_diff(pSession: *mut sqlite3_session, zFr
     })
 }
 
+/// Set the library-wide session option `op` (SQLITE_SESSION_CONFIG_STRMSIZE);
+/// `*(int*)pArg` is the new value (negative only reads) and receives the
+/// current one.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3session_config(op: c_int, pArg: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {

@@ -21,6 +21,7 @@ unsafe fn group<'a>(p: *mut sqlite3_changegroup) -> Option<&'a mut ChangeGroup> 
     (p as *mut ChangeGroup).as_mut()
 }
 
+/// Create an empty changegroup in `*pp`, to combine changesets.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changegroup_new(pp: *mut *mut sqlite3_changegroup) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -32,19 +33,22 @@ pub unsafe extern "C" fn sqlite3changegroup_new(pp: *mut *mut sqlite3_changegrou
     })
 }
 
+/// Delete the changegroup `pGrp`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_delete(arg0: *mut sqlite3_changegroup) {
+pub unsafe extern "C" fn sqlite3changegroup_delete(pGrp: *mut sqlite3_changegroup) {
     crate::ffi_guard!((), {
-        if !arg0.is_null() {
-            drop(Box::from_raw(arg0 as *mut ChangeGroup));
+        if !pGrp.is_null() {
+            drop(Box::from_raw(pGrp as *mut ChangeGroup));
         }
     })
 }
 
+/// Add the changeset or patchset of `nData` bytes at `pData` to the group,
+/// merging changes of the same rows.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, nData: c_int, pData: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add(pGrp: *mut sqlite3_changegroup, nData: c_int, pData: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         match input(nData, pData) {
@@ -54,14 +58,15 @@ pub unsafe extern "C" fn sqlite3changegroup_add(arg0: *mut sqlite3_changegroup, 
     })
 }
 
+/// sqlite3changegroup_add reading the input through `xInput(pIn, p, &n)`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changegroup_add_strm(
-    arg0: *mut sqlite3_changegroup,
+    pGrp: *mut sqlite3_changegroup,
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
     pIn: *mut c_void,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         match read_stream(xInput, pIn) {
@@ -71,13 +76,14 @@ pub unsafe extern "C" fn sqlite3changegroup_add_strm(
     })
 }
 
+/// Add the change the iterator `pIter` points at to the group.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_changegroup, arg1: *mut sqlite3_changeset_iter) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_add_change(pGrp: *mut sqlite3_changegroup, pIter: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
-        let Some(it) = crate::session_iter::iter_ref(arg1) else {
+        let Some(it) = crate::session_iter::iter_ref(pIter) else {
             return SQLITE_MISUSE;
         };
         let Some(item) = it.current_item() else {
@@ -87,39 +93,43 @@ pub unsafe extern "C" fn sqlite3changegroup_add_change(arg0: *mut sqlite3_change
     })
 }
 
+/// Write the group's combined changes into a buffer `*ppData` of `*pnData`
+/// bytes, to free with sqlite3_free.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_output(arg0: *mut sqlite3_changegroup, pnData: *mut c_int, ppData: *mut *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_output(pGrp: *mut sqlite3_changegroup, pnData: *mut c_int, ppData: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnData, ppData);
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         hand_out(&g.output(), pnData, ppData)
     })
 }
 
+/// sqlite3changegroup_output writing through `xOutput(pOut, p, n)`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changegroup_output_strm(
-    arg0: *mut sqlite3_changegroup,
+    pGrp: *mut sqlite3_changegroup,
     xOutput: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int) -> c_int>,
     pOut: *mut c_void,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         write_stream(xOutput, pOut, &g.output())
     })
 }
 
+/// Set the changegroup option `op` through `pArg` (as sqlite3session_config).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegroup, arg1: c_int, pArg: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_config(pGrp: *mut sqlite3_changegroup, op: c_int, pArg: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         let arg = pArg as *mut c_int;
-        if arg1 != SQLITE_CHANGEGROUP_CONFIG_PATCHSET || arg.is_null() {
+        if op != SQLITE_CHANGEGROUP_CONFIG_PATCHSET || arg.is_null() {
             return SQLITE_MISUSE;
         }
         if *arg >= 0 && g.is_empty() {
@@ -130,6 +140,8 @@ pub unsafe extern "C" fn sqlite3changegroup_config(arg0: *mut sqlite3_changegrou
     })
 }
 
+/// Write the changeset that undoes the `nIn` bytes at `pIn` into `*ppOut`
+/// (`*pnOut` bytes, to free with sqlite3_free).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -141,6 +153,7 @@ pub unsafe extern "C" fn sqlite3changeset_invert(nIn: c_int, pIn: *const c_void,
     })
 }
 
+/// sqlite3changeset_invert with streamed input and output.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_invert_strm(
     xInput: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
@@ -156,6 +169,8 @@ pub unsafe extern "C" fn sqlite3changeset_invert_strm(
     })
 }
 
+/// Concatenate changeset A (`nA` bytes at `pA`) and B into one changeset in
+/// `*ppOut` (`*pnOut` bytes, free with sqlite3_free).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB: c_int, pB: *mut c_void, pnOut: *mut c_int, ppOut: *mut *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -171,6 +186,7 @@ pub unsafe extern "C" fn sqlite3changeset_concat(nA: c_int, pA: *mut c_void, nB:
     })
 }
 
+/// sqlite3changeset_concat with streamed inputs and output.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_concat_strm(
     xInputA: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int) -> c_int>,
@@ -196,6 +212,7 @@ unsafe fn rebaser<'a>(p: *mut sqlite3_rebaser) -> Option<&'a mut Rebaser> {
     (p as *mut Rebaser).as_mut()
 }
 
+/// Create a rebaser in `*ppNew`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -207,10 +224,12 @@ pub unsafe extern "C" fn sqlite3rebaser_create(ppNew: *mut *mut sqlite3_rebaser)
     })
 }
 
+/// Give the rebaser the rebase buffer (`nRebase` bytes at `pRebase`) that an
+/// sqlite3changeset_apply_v2 produced.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nRebase: c_int, pRebase: *const c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3rebaser_configure(pRebaser: *mut sqlite3_rebaser, nRebase: c_int, pRebase: *const c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(r) = rebaser(arg0) else {
+        let Some(r) = rebaser(pRebaser) else {
             return SQLITE_MISUSE;
         };
         match input(nRebase, pRebase) {
@@ -220,9 +239,11 @@ pub unsafe extern "C" fn sqlite3rebaser_configure(arg0: *mut sqlite3_rebaser, nR
     })
 }
 
+/// Rebase the changeset of `nIn` bytes at `pIn` against the rebaser's buffers
+/// into `*ppOut` (`*pnOut` bytes, free with sqlite3_free).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3rebaser_rebase(
-    arg0: *mut sqlite3_rebaser,
+    pRebaser: *mut sqlite3_rebaser,
     nIn: c_int,
     pIn: *const c_void,
     pnOut: *mut c_int,
@@ -230,7 +251,7 @@ pub unsafe extern "C" fn sqlite3rebaser_rebase(
 ) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         clear_out(pnOut, ppOut);
-        let Some(r) = rebaser(arg0) else {
+        let Some(r) = rebaser(pRebaser) else {
             return SQLITE_MISUSE;
         };
         match input(nIn, pIn).map(|b| r.rebase(b).map_err(|e| e.primary())) {
@@ -240,6 +261,7 @@ pub unsafe extern "C" fn sqlite3rebaser_rebase(
     })
 }
 
+/// sqlite3rebaser_rebase with streamed input and output.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(
     pRebaser: *mut sqlite3_rebaser,
@@ -259,6 +281,7 @@ pub unsafe extern "C" fn sqlite3rebaser_rebase_strm(
     })
 }
 
+/// Delete the rebaser `p`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3rebaser_delete(p: *mut sqlite3_rebaser) {
     crate::ffi_guard!((), {
@@ -281,9 +304,12 @@ unsafe fn built(r: ringlite::Result<()>, pzErr: *mut *mut std::ffi::c_char) -> c
     }
 }
 
+/// Start building a change by hand in the group: operation `eOp`
+/// (SQLITE_INSERT, UPDATE or DELETE) on table `zTab`, indirect if
+/// `bIndirect`. `*pzErr` receives a message to free on error.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changegroup_change_begin(
-    arg0: *mut sqlite3_changegroup,
+    pGrp: *mut sqlite3_changegroup,
     eOp: c_int,
     zTab: *const std::ffi::c_char,
     bIndirect: c_int,
@@ -293,7 +319,7 @@ pub unsafe extern "C" fn sqlite3changegroup_change_begin(
         if !pzErr.is_null() {
             *pzErr = std::ptr::null_mut();
         }
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         if zTab.is_null() {
@@ -311,26 +337,32 @@ unsafe fn set_value(p: *mut sqlite3_changegroup, new: c_int, col: c_int, v: ring
     g.change_value(new != 0, col, v).map_or_else(|e| e.primary(), |()| SQLITE_OK)
 }
 
+/// Set old (`bNew` 0) or new (1) value of column `iCol` of the change being
+/// built to the integer `iVal`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_int64(arg0: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, iVal: sqlite3_int64) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, bNew, iCol, ringlite::value::Value::Integer(iVal)) })
+pub unsafe extern "C" fn sqlite3changegroup_change_int64(pGrp: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, iVal: sqlite3_int64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(pGrp, bNew, iCol, ringlite::value::Value::Integer(iVal)) })
 }
 
+/// Set old or new value of column `iCol` of the change being built to NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_null(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Null) })
+pub unsafe extern "C" fn sqlite3changegroup_change_null(pGrp: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(pGrp, bNew, iCol, ringlite::value::Value::Null) })
 }
 
+/// Set old or new value of column `iCol` of the change being built to `fVal`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_double(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, arg3: f64) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, { set_value(arg0, arg1, arg2, ringlite::value::Value::Real(arg3)) })
+pub unsafe extern "C" fn sqlite3changegroup_change_double(pGrp: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, fVal: f64) -> c_int {
+    crate::ffi_guard!(SQLITE_MISUSE, { set_value(pGrp, bNew, iCol, ringlite::value::Value::Real(fVal)) })
 }
 
+/// Set old or new value of column `iCol` to the text of `nVal` bytes at
+/// `pVal` (to the NUL when negative).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changegroup_change_text(
-    arg0: *mut sqlite3_changegroup,
-    arg1: c_int,
-    arg2: c_int,
+    pGrp: *mut sqlite3_changegroup,
+    bNew: c_int,
+    iCol: c_int,
     pVal: *const std::ffi::c_char,
     nVal: c_int,
 ) -> c_int {
@@ -340,43 +372,49 @@ pub unsafe extern "C" fn sqlite3changegroup_change_text(
         }
         let bytes =
             if nVal < 0 { std::ffi::CStr::from_ptr(pVal).to_bytes().to_vec() } else { std::slice::from_raw_parts(pVal as *const u8, nVal as usize).to_vec() };
-        set_value(arg0, arg1, arg2, ringlite::value::Value::Text(bytes))
+        set_value(pGrp, bNew, iCol, ringlite::value::Value::Text(bytes))
     })
 }
 
+/// Set old or new value of column `iCol` to the BLOB of `nVal` bytes at
+/// `pVal`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_blob(arg0: *mut sqlite3_changegroup, arg1: c_int, arg2: c_int, pVal: *const c_void, nVal: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_blob(pGrp: *mut sqlite3_changegroup, bNew: c_int, iCol: c_int, pVal: *const c_void, nVal: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         match input(nVal.max(0), pVal) {
-            Ok(b) => set_value(arg0, arg1, arg2, ringlite::value::Value::Blob(b.to_vec())),
+            Ok(b) => set_value(pGrp, bNew, iCol, ringlite::value::Value::Blob(b.to_vec())),
             Err(rc) => rc,
         }
     })
 }
 
+/// Add the change being built to the group, or drop it when `bDiscard` is
+/// set. `*pzErr` receives a message to free on error.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_change_finish(arg0: *mut sqlite3_changegroup, bDiscard: c_int, pzErr: *mut *mut std::ffi::c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_change_finish(pGrp: *mut sqlite3_changegroup, bDiscard: c_int, pzErr: *mut *mut std::ffi::c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
         if !pzErr.is_null() {
             *pzErr = std::ptr::null_mut();
         }
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
         built(g.change_finish(bDiscard != 0), pzErr)
     })
 }
 
+/// Check changes added to the group from now on against the tables of schema
+/// `zDb` of `db`, widening them with the columns' defaults.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3changegroup_schema(arg0: *mut sqlite3_changegroup, arg1: *mut crate::handle::sqlite3, zDb: *const std::ffi::c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3changegroup_schema(pGrp: *mut sqlite3_changegroup, db: *mut crate::handle::sqlite3, zDb: *const std::ffi::c_char) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
-        let Some(g) = group(arg0) else {
+        let Some(g) = group(pGrp) else {
             return SQLITE_MISUSE;
         };
-        if crate::handle::db_ref(arg1).is_none() || zDb.is_null() {
+        if crate::handle::db_ref(db).is_none() || zDb.is_null() {
             return SQLITE_MISUSE;
         }
-        let db = crate::hooks::SendPtr(arg1 as *mut c_void);
+        let db = crate::hooks::SendPtr(db as *mut c_void);
         let schema = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
         let lookup: es::SchemaLookup = Box::new(move |table: &str| {
             // SAFETY: the application keeps the connection open while the

@@ -82,11 +82,15 @@ unsafe fn start(pp: *mut *mut sqlite3_changeset_iter, data: Vec<u8>, flags: c_in
     SQLITE_OK
 }
 
+/// Create in `*pp` an iterator over the changeset of `nChangeset` bytes at
+/// `pChangeset`; step it with sqlite3changeset_next.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_start(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2(pp, nChangeset, pChangeset, 0) })
 }
 
+/// sqlite3changeset_start with `flags` (SQLITE_CHANGESETSTART_INVERT iterates
+/// over the inverse changeset).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changeset_iter, nChangeset: c_int, pChangeset: *mut c_void, flags: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -97,6 +101,7 @@ pub unsafe extern "C" fn sqlite3changeset_start_v2(pp: *mut *mut sqlite3_changes
     })
 }
 
+/// sqlite3changeset_start reading through `xInput(pIn, p, &n)`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_start_strm(
     pp: *mut *mut sqlite3_changeset_iter,
@@ -106,6 +111,7 @@ pub unsafe extern "C" fn sqlite3changeset_start_strm(
     crate::ffi_guard!(SQLITE_MISUSE, { sqlite3changeset_start_v2_strm(pp, xInput, pIn, 0) })
 }
 
+/// sqlite3changeset_start_v2 reading through `xInput`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(
     pp: *mut *mut sqlite3_changeset_iter,
@@ -126,6 +132,8 @@ pub unsafe extern "C" fn sqlite3changeset_start_v2_strm(
     })
 }
 
+/// Move the iterator to the next change: SQLITE_ROW, SQLITE_DONE at the end,
+/// or an error code for a corrupt changeset.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -156,6 +164,8 @@ pub unsafe extern "C" fn sqlite3changeset_next(pIter: *mut sqlite3_changeset_ite
     })
 }
 
+/// The current change's table name, column count, operation and indirect
+/// flag, written through the non-NULL pointers.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_op(
     pIter: *mut sqlite3_changeset_iter,
@@ -187,6 +197,8 @@ pub unsafe extern "C" fn sqlite3changeset_op(
     })
 }
 
+/// Point `*pabPK` at an array of one byte per column, nonzero for primary-key
+/// columns, and set `*pnCol` to its length.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_pk(pIter: *mut sqlite3_changeset_iter, pabPK: *mut *mut c_uchar, pnCol: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -259,21 +271,28 @@ unsafe fn field(p: *mut sqlite3_changeset_iter, i: c_int, out: *mut *mut sqlite3
     SQLITE_OK
 }
 
+/// The old value of column `iVal` of the current UPDATE or DELETE in
+/// `*ppValue` (NULL when an UPDATE left it unchanged).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_old(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 0) })
 }
 
+/// The new value of column `iVal` of the current UPDATE or INSERT in
+/// `*ppValue` (NULL when an UPDATE left it unchanged).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_new(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 1) })
 }
 
+/// Inside a conflict handler: the conflicting row's value of column `iVal`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_conflict(pIter: *mut sqlite3_changeset_iter, iVal: c_int, ppValue: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, { field(pIter, iVal, ppValue, 2) })
 }
 
+/// Inside a conflict handler for SQLITE_CHANGESET_FOREIGN_KEY: the number of
+/// foreign-key violations in `*pnOut`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_changeset_iter, pnOut: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -288,6 +307,7 @@ pub unsafe extern "C" fn sqlite3changeset_fk_conflicts(pIter: *mut sqlite3_chang
     })
 }
 
+/// Free the iterator; returns the first error it met while iterating.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_finalize(pIter: *mut sqlite3_changeset_iter) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {
@@ -395,6 +415,10 @@ unsafe fn apply(
     }
 }
 
+/// Apply the changeset of `nChangeset` bytes at `pChangeset` to `db`, asking
+/// `xFilter(pCtx, zTab)` whether to take each table and
+/// `xConflict(pCtx, eConflict, pIter)` what to do on a conflict (OMIT,
+/// REPLACE or ABORT).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply(
     db: *mut sqlite3,
@@ -409,6 +433,8 @@ pub unsafe extern "C" fn sqlite3changeset_apply(
     })
 }
 
+/// sqlite3changeset_apply that can return a rebase buffer in `*ppRebase`
+/// (`*pnRebase` bytes) and takes `flags` (SQLITE_CHANGESETAPPLY_*).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_v2(
     db: *mut sqlite3,
@@ -426,6 +452,7 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2(
     })
 }
 
+/// sqlite3changeset_apply reading through `xInput(pIn, p, &n)`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_strm(
     db: *mut sqlite3,
@@ -438,6 +465,7 @@ pub unsafe extern "C" fn sqlite3changeset_apply_strm(
     crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, std::ptr::null_mut(), std::ptr::null_mut(), 0,) })
 }
 
+/// sqlite3changeset_apply_v2 reading through `xInput`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
     db: *mut sqlite3,
@@ -453,6 +481,8 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v2_strm(
     crate::ffi_guard!(SQLITE_MISUSE, { apply(db, read_stream(xInput, pIn), xFilter, None, xConflict, pCtx, ppRebase, pnRebase, flags,) })
 }
 
+/// sqlite3changeset_apply_v2 whose filter is called per change with the
+/// iterator.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_v3(
     db: *mut sqlite3,
@@ -470,6 +500,7 @@ pub unsafe extern "C" fn sqlite3changeset_apply_v3(
     })
 }
 
+/// sqlite3changeset_apply_v3 reading through `xInput`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3changeset_apply_v3_strm(
     db: *mut sqlite3,

@@ -14,16 +14,20 @@ use ringlite::StepResult;
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
 
+/// Run `pStmt` to its next result row: SQLITE_ROW with a row to read,
+/// SQLITE_DONE when finished, or an error code. On a connection opened with
+/// SQLITE_OPEN_ASYNC it returns SQLITE_IO (ringlite) while waiting for I/O:
+/// wait (sqlite3_io_poll) and step again.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
+pub unsafe extern "C" fn sqlite3_step(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(s) = stmt_ref(arg0) else {
+        let Some(s) = stmt_ref(pStmt) else {
             return misuse();
         };
         let db = s.db();
         let _g = db.lock.lock();
         // (Stepped again from one of its own callbacks.)
-        if Stepping::contains(db, arg0) {
+        if Stepping::contains(db, pStmt) {
             return misuse();
         }
         // A statement of a zombie connection (closed by close_v2 while
@@ -44,24 +48,24 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
         }
         s.ran = true;
         if s.started.is_none() {
-            crate::trace::statement_starts(arg0);
+            crate::trace::statement_starts(pStmt);
         }
-        let outer = db.current_stmt.replace(arg0);
+        let outer = db.current_stmt.replace(pStmt);
         let stmt = &mut s.stmt;
-        let r = Stepping::during(db, arg0, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
+        let r = Stepping::during(db, pStmt, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
         db.current_stmt.set(outer);
         match r {
             Ok(StepResult::Row) => {
                 set_error(db, SQLITE_ROW, None);
-                crate::trace::statement_row(arg0);
+                crate::trace::statement_row(pStmt);
                 SQLITE_ROW
             }
             Ok(StepResult::Done) => {
                 s.finished = true;
                 s.last_rc = SQLITE_OK;
                 s.last_msg = None;
-                crate::trace::statement_ends(arg0);
-                crate::function::statement_halted(arg0);
+                crate::trace::statement_ends(pStmt);
+                crate::function::statement_halted(pStmt);
                 set_error(db, SQLITE_DONE, None);
                 SQLITE_DONE
             }
@@ -73,14 +77,16 @@ pub unsafe extern "C" fn sqlite3_step(arg0: *mut sqlite3_stmt) -> c_int {
                 s.finished = true;
                 s.last_rc = e.code;
                 s.last_msg = Some(e.message.clone());
-                crate::trace::statement_ends(arg0);
-                crate::function::statement_halted(arg0);
+                crate::trace::statement_ends(pStmt);
+                crate::function::statement_halted(pStmt);
                 report(db, &e)
             }
         }
     })
 }
 
+/// Rewind `pStmt` to run again from the start, keeping its bindings. Returns
+/// the error of the last step, if any, else SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -107,6 +113,8 @@ pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
     })
 }
 
+/// Destroy `pStmt`. Returns the error of its last step, if any; NULL is
+/// harmless.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {

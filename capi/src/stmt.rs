@@ -5,11 +5,14 @@ use crate::consts::*;
 use crate::handle::{db_ref, sqlite3, sqlite3_stmt, stmt_ref};
 use std::ffi::{c_char, c_int};
 
+/// The SQL text `pStmt` was prepared from (UTF-8, owned by the statement).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
     ffi_guard!(std::ptr::null(), { stmt_ref(pStmt).map_or(std::ptr::null(), |s| s.sql.as_ptr()) })
 }
 
+/// The statement's SQL with its bound parameters written in as literals, to
+/// free with sqlite3_free; NULL when out of memory.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_expanded_sql(pStmt: *mut sqlite3_stmt) -> *mut c_char {
     ffi_guard!(std::ptr::null_mut(), {
@@ -51,6 +54,8 @@ pub fn expanded_sql(s: &sqlite3_stmt, nested: bool) -> Option<Vec<u8>> {
     (sql.len() < limit.max(0) as usize).then_some(sql)
 }
 
+/// The statement's SQL normalized (literals replaced by `?`, spacing and case
+/// standardised); owned by the statement.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_normalized_sql(pStmt: *mut sqlite3_stmt) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -60,16 +65,21 @@ pub unsafe extern "C" fn sqlite3_normalized_sql(pStmt: *mut sqlite3_stmt) -> *co
     })
 }
 
+/// 1 if `pStmt` does not write to the database itself, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_readonly(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(0, { stmt_ref(pStmt).map_or(1, |s| s.stmt.readonly() as c_int) })
 }
 
+/// 1 for an EXPLAIN statement, 2 for EXPLAIN QUERY PLAN, 0 otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_isexplain(pStmt: *mut sqlite3_stmt) -> c_int {
     ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| s.stmt.explain_mode()) })
 }
 
+/// Change the statement's EXPLAIN mode to `eMode`. Asking for the mode it
+/// already has returns SQLITE_OK; changing it is not supported by ringlite
+/// yet (SQLITE_ERROR with a message saying so).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_explain(pStmt: *mut sqlite3_stmt, eMode: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
@@ -84,25 +94,31 @@ pub unsafe extern "C" fn sqlite3_stmt_explain(pStmt: *mut sqlite3_stmt, eMode: c
     })
 }
 
+/// 1 if `pStmt` has started stepping and is neither done nor reset, else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_busy(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(0, { stmt_ref(arg0).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int) })
+pub unsafe extern "C" fn sqlite3_stmt_busy(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(0, { stmt_ref(pStmt).map_or(0, |s| (s.stmt.busy() && !s.finished) as c_int) })
 }
 
+/// Read the statement counter `op` (SQLITE_STMTSTATUS_*) of `pStmt`,
+/// resetting it to 0 when `resetFlg` is set.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_status(arg0: *mut sqlite3_stmt, op: c_int, resetFlg: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_stmt_status(pStmt: *mut sqlite3_stmt, op: c_int, resetFlg: c_int) -> c_int {
     ffi_guard!(0, {
-        let Some(s) = stmt_ref(arg0) else { return 0 };
+        let Some(s) = stmt_ref(pStmt) else { return 0 };
         let _g = s.db().lock.lock();
         s.stmt.status(op, resetFlg != 0).clamp(0, i32::MAX as i64) as c_int
     })
 }
 
+/// The connection `pStmt` belongs to.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_handle(arg0: *mut sqlite3_stmt) -> *mut sqlite3 {
-    ffi_guard!(std::ptr::null_mut(), { stmt_ref(arg0).map_or(std::ptr::null_mut(), |s| s.db) })
+pub unsafe extern "C" fn sqlite3_db_handle(pStmt: *mut sqlite3_stmt) -> *mut sqlite3 {
+    ffi_guard!(std::ptr::null_mut(), { stmt_ref(pStmt).map_or(std::ptr::null_mut(), |s| s.db) })
 }
 
+/// The prepared statement of `pDb` after `pStmt` (the first one when `pStmt`
+/// is NULL), or NULL after the last.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_next_stmt(pDb: *mut sqlite3, pStmt: *mut sqlite3_stmt) -> *mut sqlite3_stmt {
     ffi_guard!(std::ptr::null_mut(), {
@@ -121,14 +137,17 @@ pub unsafe extern "C" fn sqlite3_next_stmt(pDb: *mut sqlite3, pStmt: *mut sqlite
     })
 }
 
+/// Deprecated: 1 if `pStmt` is not a valid statement, else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_expired(arg0: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(1, { stmt_ref(arg0).is_none() as c_int })
+pub unsafe extern "C" fn sqlite3_expired(pStmt: *mut sqlite3_stmt) -> c_int {
+    ffi_guard!(1, { stmt_ref(pStmt).is_none() as c_int })
 }
 
+/// Reset the statement's scan counters; ringlite keeps none, so it does
+/// nothing.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stmt_scanstatus_reset(arg0: *mut sqlite3_stmt) {
+pub unsafe extern "C" fn sqlite3_stmt_scanstatus_reset(pStmt: *mut sqlite3_stmt) {
     ffi_guard!((), {
-        let _ = arg0;
+        let _ = pStmt;
     })
 }

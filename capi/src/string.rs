@@ -26,26 +26,29 @@ fn icmp(a: &[u8], b: &[u8], n: Option<usize>) -> c_int {
     }
 }
 
+/// Compare two NUL-terminated strings ignoring ASCII case: negative, zero or
+/// positive. NULL sorts first.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_stricmp(arg0: *const c_char, arg1: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_stricmp(zLeft: *const c_char, zRight: *const c_char) -> c_int {
     ffi_guard!(0, {
-        match (arg0.is_null(), arg1.is_null()) {
+        match (zLeft.is_null(), zRight.is_null()) {
             (true, true) => 0,
             (true, false) => -1,
             (false, true) => 1,
-            _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), None),
+            _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), None),
         }
     })
 }
 
+/// sqlite3_stricmp over at most `N` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_strnicmp(arg0: *const c_char, arg1: *const c_char, arg2: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_strnicmp(zLeft: *const c_char, zRight: *const c_char, N: c_int) -> c_int {
     ffi_guard!(0, {
-        match (arg0.is_null(), arg1.is_null()) {
+        match (zLeft.is_null(), zRight.is_null()) {
             (true, true) => 0,
             (true, false) => -1,
             (false, true) => 1,
-            _ => icmp(CStr::from_ptr(arg0).to_bytes(), CStr::from_ptr(arg1).to_bytes(), Some(arg2.max(0) as usize)),
+            _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), Some(N.max(0) as usize)),
         }
     })
 }
@@ -180,6 +183,8 @@ fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32
     i == s.len()
 }
 
+/// 0 if `zStr` matches the GLOB pattern `zGlob` (case-sensitive), nonzero
+/// otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strglob(zGlob: *const c_char, zStr: *const c_char) -> c_int {
     ffi_guard!(1, {
@@ -193,6 +198,8 @@ pub unsafe extern "C" fn sqlite3_strglob(zGlob: *const c_char, zStr: *const c_ch
     })
 }
 
+/// 0 if `zStr` matches the LIKE pattern `zGlob` (ASCII case ignored) with
+/// escape character `cEsc` (0 for none), nonzero otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strlike(zGlob: *const c_char, zStr: *const c_char, cEsc: c_uint) -> c_int {
     ffi_guard!(1, {

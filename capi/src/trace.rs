@@ -105,15 +105,18 @@ pub unsafe fn connection_closes(db: *mut sqlite3) {
     }
 }
 
+/// Call `xCallback(uMask event, pCtx, P, X)` for the events in `uMask`
+/// (SQLITE_TRACE_STMT, PROFILE, ROW, CLOSE) on `db`. A zero mask or NULL
+/// callback turns tracing off.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_trace_v2(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     uMask: c_uint,
     xCallback: Option<unsafe extern "C" fn(c_uint, *mut c_void, *mut c_void, *mut c_void) -> c_int>,
     pCtx: *mut c_void,
 ) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return misuse();
         };
         let _g = d.lock.lock();
@@ -125,29 +128,33 @@ pub unsafe extern "C" fn sqlite3_trace_v2(
     })
 }
 
+/// Deprecated: call `xTrace(pArg, zSql)` as each statement starts. Returns
+/// the previous argument.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_trace(arg0: *mut sqlite3, xTrace: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>, arg2: *mut c_void) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_trace(db: *mut sqlite3, xTrace: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>, pArg: *mut c_void) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
         let mut h = d.hooks.borrow_mut();
         let old = h.tracing.legacy.map_or(std::ptr::null_mut(), |(_, p)| p.get());
         // The legacy trace replaces v2 tracing and turns the profile off.
-        h.tracing = Tracers { v2: None, legacy: xTrace.map(|f| (f, SendPtr(arg2))), profile: None };
+        h.tracing = Tracers { v2: None, legacy: xTrace.map(|f| (f, SendPtr(pArg))), profile: None };
         old
     })
 }
 
+/// Deprecated: call `xProfile(pArg, zSql, ns)` as each statement ends with
+/// its run time in nanoseconds. Returns the previous argument.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_profile(
-    arg0: *mut sqlite3,
+    db: *mut sqlite3,
     xProfile: Option<unsafe extern "C" fn(*mut c_void, *const c_char, sqlite3_uint64)>,
-    arg2: *mut c_void,
+    pArg: *mut c_void,
 ) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(arg0) else {
+        let Some(d) = db_ref(db) else {
             return std::ptr::null_mut();
         };
         let _g = d.lock.lock();
@@ -155,7 +162,7 @@ pub unsafe extern "C" fn sqlite3_profile(
         let old = h.tracing.profile.map_or(std::ptr::null_mut(), |(_, p)| p.get());
         // The profile turns the legacy trace off and keeps v2 tracing.
         h.tracing.legacy = None;
-        h.tracing.profile = xProfile.map(|f| (f, SendPtr(arg2)));
+        h.tracing.profile = xProfile.map(|f| (f, SendPtr(pArg)));
         old
     })
 }

@@ -17,16 +17,16 @@ use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
 
 /// `sqlite3_setlk_timeout`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_setlk_timeout(arg0: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
+pub unsafe extern "C" fn sqlite3_setlk_timeout(db: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(arg0, "sqlite3_setlk_timeout");
+        crate::error::unsupported_on(db, "sqlite3_setlk_timeout");
         SQLITE_ERROR
     })
 }
 
 /// `sqlite3_database_file_object`: not supported yet.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_database_file_object(arg0: *const c_char) -> *mut sqlite3_file {
+pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *mut sqlite3_file {
     crate::ffi_guard!(std::ptr::null_mut(), {
         crate::error::unsupported_global("sqlite3_database_file_object");
         std::ptr::null_mut()
@@ -64,9 +64,9 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     db: *mut sqlite3,
-    arg1: Option<unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint>,
-    arg2: *mut c_void,
-    arg3: Option<unsafe extern "C" fn(*mut c_void)>,
+    xCallback: Option<unsafe extern "C" fn(*mut c_void, *const c_char, c_uint, c_uint, c_uint) -> c_uint>,
+    pArg: *mut c_void,
+    xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_autovacuum_pages");

@@ -107,6 +107,8 @@ unsafe fn after_pairs(z: *const c_char) -> *const c_char {
     }
 }
 
+/// The value of query parameter `zParam` of the database file name `z` handed
+/// to a VFS's xOpen, or NULL if absent.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_parameter(z: *const c_char, zParam: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -140,6 +142,8 @@ fn parse_bool(v: &[u8], default: bool) -> bool {
     }
 }
 
+/// Query parameter `zParam` of `z` as a boolean (1/yes/true/on, 0/no/false/
+/// off); `bDefault` when absent or not a boolean.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_char, bDefault: c_int) -> c_int {
     ffi_guard!(bDefault, {
@@ -151,18 +155,21 @@ pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_
     })
 }
 
+/// Query parameter `zParam` of `zFilename` as a 64-bit integer, or `iDefault`
+/// when absent or not an integer.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_uri_int64(arg0: *const c_char, arg1: *const c_char, arg2: sqlite3_int64) -> sqlite3_int64 {
-    ffi_guard!(arg2, {
-        let v = sqlite3_uri_parameter(arg0, arg1);
+pub unsafe extern "C" fn sqlite3_uri_int64(zFilename: *const c_char, zParam: *const c_char, iDefault: sqlite3_int64) -> sqlite3_int64 {
+    ffi_guard!(iDefault, {
+        let v = sqlite3_uri_parameter(zFilename, zParam);
         if v.is_null() {
-            return arg2;
+            return iDefault;
         }
         let s = CStr::from_ptr(v).to_string_lossy();
-        s.trim().parse::<i64>().unwrap_or(arg2)
+        s.trim().parse::<i64>().unwrap_or(iDefault)
     })
 }
 
+/// The name of query parameter `N` (0-based) of `z`, or NULL past the last.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -173,35 +180,42 @@ pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c
     })
 }
 
+/// The database file's name for the file name `zFilename` handed to xOpen (of
+/// the database, its journal or its WAL).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_filename_database(arg0: *const c_char) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_filename_database(zFilename: *const c_char) -> *const c_char {
     // A journal's or WAL's name handed to an application VFS leads back
     // to its database's name.
-    crate::vfs_backend::database_of(arg0).unwrap_or(arg0)
+    crate::vfs_backend::database_of(zFilename).unwrap_or(zFilename)
 }
 
+/// The rollback journal's name for `zFilename`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_filename_journal(arg0: *const c_char) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_filename_journal(zFilename: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        if arg0.is_null() {
+        if zFilename.is_null() {
             std::ptr::null()
         } else {
-            after_pairs(arg0)
+            after_pairs(zFilename)
         }
     })
 }
 
+/// The WAL file's name for `zFilename`.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_filename_wal(arg0: *const c_char) -> *const c_char {
+pub unsafe extern "C" fn sqlite3_filename_wal(zFilename: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
-        if arg0.is_null() {
+        if zFilename.is_null() {
             return std::ptr::null();
         }
-        let j = after_pairs(arg0);
+        let j = after_pairs(zFilename);
         j.add(CStr::from_ptr(j).to_bytes().len() + 1)
     })
 }
 
+/// Build a file name in the form xOpen receives: the database, journal and WAL
+/// names and `nParam` key/value pairs from `azParam`. Free it with
+/// sqlite3_free_filename; for testing VFSes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_filename(
     zDatabase: *const c_char,
@@ -237,11 +251,14 @@ pub unsafe extern "C" fn sqlite3_create_filename(
     })
 }
 
+/// Free a file name from sqlite3_create_filename (NULL is harmless).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_free_filename(arg0: *const c_char) {
-    crate::memory::sqlite3_free(arg0 as *mut std::ffi::c_void)
+pub unsafe extern "C" fn sqlite3_free_filename(zFilename: *const c_char) {
+    crate::memory::sqlite3_free(zFilename as *mut std::ffi::c_void)
 }
 
+/// The absolute file name of schema `zDbName` of `db`; "" for an in-memory or
+/// temporary database, NULL for an unknown schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c_char) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -258,6 +275,8 @@ pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c
     })
 }
 
+/// The name of schema `N` of `db` (0 is "main", 1 "temp", then attached ones),
+/// or NULL when out of range.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), {
@@ -283,6 +302,8 @@ pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c
     })
 }
 
+/// 1 if schema `zDbName` of `db` is read-only, 0 if writable, -1 if there is
+/// no such schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_readonly(db: *mut sqlite3, zDbName: *const c_char) -> c_int {
     ffi_guard!(-1, {

@@ -197,58 +197,69 @@ unsafe fn val<'a>(v: *mut sqlite3_value) -> Option<&'a sqlite3_value> {
     }
 }
 
+/// The BLOB content of `pVal` (NULL when empty); valid until the value is
+/// converted or freed.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_blob(arg0: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.blob_ptr()) })
+pub unsafe extern "C" fn sqlite3_value_blob(pVal: *mut sqlite3_value) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.blob_ptr()) })
 }
 
+/// `pVal` converted to a double.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_double(arg0: *mut sqlite3_value) -> f64 {
-    ffi_guard!(0.0, { val(arg0).map_or(0.0, |v| v.double()) })
+pub unsafe extern "C" fn sqlite3_value_double(pVal: *mut sqlite3_value) -> f64 {
+    ffi_guard!(0.0, { val(pVal).map_or(0.0, |v| v.double()) })
 }
 
+/// `pVal` converted to a 32-bit integer.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_int(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.int64() as c_int) })
+pub unsafe extern "C" fn sqlite3_value_int(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64() as c_int) })
 }
 
+/// `pVal` converted to a 64-bit integer.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_int64(arg0: *mut sqlite3_value) -> crate::types::sqlite3_int64 {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.int64()) })
+pub unsafe extern "C" fn sqlite3_value_int64(pVal: *mut sqlite3_value) -> crate::types::sqlite3_int64 {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64()) })
 }
 
+/// The pointer of type `zPType` carried by `pVal`; ringlite does not carry
+/// bound pointers yet, so NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_pointer(arg0: *mut sqlite3_value, arg1: *const c_char) -> *mut c_void {
+pub unsafe extern "C" fn sqlite3_value_pointer(pVal: *mut sqlite3_value, zPType: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
-        let Some(v) = val(arg0) else {
+        let Some(v) = val(pVal) else {
             return std::ptr::null_mut();
         };
-        match (&v.pointer, arg1.is_null()) {
-            (Some((p, ty)), false) if CStr::from_ptr(arg1).to_bytes() == ty.as_slice() => *p,
+        match (&v.pointer, zPType.is_null()) {
+            (Some((p, ty)), false) if CStr::from_ptr(zPType).to_bytes() == ty.as_slice() => *p,
             _ => std::ptr::null_mut(),
         }
     })
 }
 
+/// `pVal` as NUL-terminated UTF-8 text (NULL for an SQL NULL).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_text(arg0: *mut sqlite3_value) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.text_ptr()) })
+pub unsafe extern "C" fn sqlite3_value_text(pVal: *mut sqlite3_value) -> *const c_uchar {
+    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text_ptr()) })
 }
 
+/// `pVal` as UTF-16 text in the machine's byte order.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_text16(arg0: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { val(arg0).map_or(std::ptr::null(), |v| v.text16_ptr()) })
+pub unsafe extern "C" fn sqlite3_value_text16(pVal: *mut sqlite3_value) -> *const c_void {
+    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text16_ptr()) })
 }
 
+/// `pVal` as UTF-16 little-endian text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_text16le(arg0: *mut sqlite3_value) -> *const c_void {
-    sqlite3_value_text16(arg0)
+pub unsafe extern "C" fn sqlite3_value_text16le(pVal: *mut sqlite3_value) -> *const c_void {
+    sqlite3_value_text16(pVal)
 }
 
+/// `pVal` as UTF-16 big-endian text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_text16be(arg0: *mut sqlite3_value) -> *const c_void {
+pub unsafe extern "C" fn sqlite3_value_text16be(pVal: *mut sqlite3_value) -> *const c_void {
     ffi_guard!(std::ptr::null(), {
-        let Some(v) = val(arg0) else {
+        let Some(v) = val(pVal) else {
             return std::ptr::null();
         };
         let Some(t) = v.text_bytes() else {
@@ -262,28 +273,34 @@ pub unsafe extern "C" fn sqlite3_value_text16be(arg0: *mut sqlite3_value) -> *co
     })
 }
 
+/// The size in bytes of `pVal` as a BLOB or UTF-8 text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_bytes(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.bytes()) })
+pub unsafe extern "C" fn sqlite3_value_bytes(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes()) })
 }
 
+/// The size in bytes of `pVal` as UTF-16 text.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_bytes16(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.bytes16()) })
+pub unsafe extern "C" fn sqlite3_value_bytes16(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes16()) })
 }
 
+/// The datatype code of `pVal`: SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT,
+/// SQLITE_BLOB or SQLITE_NULL.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_type(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(SQLITE_NULL, { val(arg0).map_or(SQLITE_NULL, |v| v.type_code()) })
+pub unsafe extern "C" fn sqlite3_value_type(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(SQLITE_NULL, { val(pVal).map_or(SQLITE_NULL, |v| v.type_code()) })
 }
 
+/// The datatype of `pVal` after converting text that looks like a number to
+/// that number.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_numeric_type(arg0: *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_value_numeric_type(pVal: *mut sqlite3_value) -> c_int {
     ffi_guard!(SQLITE_NULL, {
-        if arg0.is_null() {
+        if pVal.is_null() {
             return SQLITE_NULL;
         }
-        let v = &mut *arg0;
+        let v = &mut *pVal;
         if let Value::Text(t) = &v.value {
             if let Some(n) = text_numeric(t) {
                 v.value = n;
@@ -296,38 +313,46 @@ pub unsafe extern "C" fn sqlite3_value_numeric_type(arg0: *mut sqlite3_value) ->
     })
 }
 
+/// Inside a virtual table's xUpdate: 1 if the column value `pVal` is unchanged
+/// (from sqlite3_vtab_nochange), else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_nochange(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.nochange as c_int) })
+pub unsafe extern "C" fn sqlite3_value_nochange(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.nochange as c_int) })
 }
 
+/// 1 if `pVal` came from a bound parameter, else 0.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_frombind(arg0: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.from_bind as c_int) })
+pub unsafe extern "C" fn sqlite3_value_frombind(pVal: *mut sqlite3_value) -> c_int {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.from_bind as c_int) })
 }
 
+/// The text encoding `pVal` is held in (SQLITE_UTF8, SQLITE_UTF16LE or
+/// SQLITE_UTF16BE); for debugging and testing.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_encoding(arg0: *mut sqlite3_value) -> c_int {
+pub unsafe extern "C" fn sqlite3_value_encoding(pVal: *mut sqlite3_value) -> c_int {
     ffi_guard!(0, {
-        match val(arg0).map(|v| &v.value) {
+        match val(pVal).map(|v| &v.value) {
             Some(Value::Text(_)) => SQLITE_UTF8,
             _ => 0,
         }
     })
 }
 
+/// The subtype of `pVal` (0 if none).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_subtype(arg0: *mut sqlite3_value) -> c_uint {
-    ffi_guard!(0, { val(arg0).map_or(0, |v| v.subtype) })
+pub unsafe extern "C" fn sqlite3_value_subtype(pVal: *mut sqlite3_value) -> c_uint {
+    ffi_guard!(0, { val(pVal).map_or(0, |v| v.subtype) })
 }
 
+/// A protected copy of `pVal` that outlives it, to free with
+/// sqlite3_value_free; NULL for a NULL argument or out of memory.
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_dup(arg0: *const sqlite3_value) -> *mut sqlite3_value {
+pub unsafe extern "C" fn sqlite3_value_dup(pVal: *const sqlite3_value) -> *mut sqlite3_value {
     ffi_guard!(std::ptr::null_mut(), {
-        if arg0.is_null() {
+        if pVal.is_null() {
             return std::ptr::null_mut();
         }
-        let mut copy = (*arg0).duplicate();
+        let mut copy = (*pVal).duplicate();
         // A duplicate is no longer a pointer value (SQLite makes it NULL).
         if copy.pointer.is_some() {
             copy.pointer = None;
@@ -337,11 +362,12 @@ pub unsafe extern "C" fn sqlite3_value_dup(arg0: *const sqlite3_value) -> *mut s
     })
 }
 
+/// Free a value from sqlite3_value_dup (NULL is harmless).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_value_free(arg0: *mut sqlite3_value) {
+pub unsafe extern "C" fn sqlite3_value_free(pVal: *mut sqlite3_value) {
     ffi_guard!((), {
-        if !arg0.is_null() {
-            drop(Box::from_raw(arg0));
+        if !pVal.is_null() {
+            drop(Box::from_raw(pVal));
         }
     })
 }

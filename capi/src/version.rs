@@ -43,16 +43,20 @@ pub static sqlite3_version: [u8; VERSION.len() + 1] = nul_terminated(VERSION);
 
 static SOURCE_ID_Z: [u8; SOURCE_ID.len() + 1] = nul_terminated(SOURCE_ID);
 
+/// The library's version string, "3.54.1" unless the build set another.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_libversion() -> *const c_char {
     sqlite3_version.as_ptr() as *const c_char
 }
 
+/// The library's source identifier (date, time and hash) of the SQLite
+/// release it implements.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_sourceid() -> *const c_char {
     SOURCE_ID_Z.as_ptr() as *const c_char
 }
 
+/// The library's version as an integer (3054001 for 3.54.1).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_libversion_number() -> c_int {
     VERSION_NUMBER
@@ -67,6 +71,8 @@ fn options_z() -> &'static [std::ffi::CString] {
     Z.get_or_init(|| COMPILE_OPTIONS.iter().filter_map(|o| std::ffi::CString::new(*o).ok()).collect())
 }
 
+/// 1 if the compile option `zOptName` (with or without its SQLITE_ prefix) is
+/// part of this build, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> c_int {
     ffi_guard!(0, {
@@ -77,11 +83,14 @@ pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> 
     })
 }
 
+/// The `N`-th compile option of this build (without SQLITE_), or NULL past the
+/// last.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_get(N: c_int) -> *const c_char {
     ffi_guard!(std::ptr::null(), { usize::try_from(N).ok().and_then(|i| options_z().get(i)).map_or(std::ptr::null(), |c| c.as_ptr()) })
 }
 
+/// The threading mode the library was built with: 1 (serialized).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_threadsafe() -> c_int {
     1

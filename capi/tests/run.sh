@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C ABI checks of `make test`:
 #   (a) include/sqlite3.h equals a fresh cbindgen generation;
-#   (b) it agrees with the system's sqlite3.h (header_check.sh), its
+#   (b) it agrees with the system's sqlite3.h (header_check.sh), documents
+#       every prototype with SQLite's parameter names (header_docs.py), its
 #       structures have the reference header's layouts, and the table
 #       handed to loadable extensions has sqlite3ext.h's slot order and our
 #       functions in its slots (api_routines_check.sh);
@@ -85,6 +86,10 @@ if command -v c++ >/dev/null; then
   cp "$work/alone.c" "$work/alone.cc"
   if c++ -std=c++11 -Wall -Wextra -Werror -I"$root/include" -fsyntax-only "$work/alone.cc"; then ok header-cxx; else bad header-cxx; fi
 fi
+
+# the header documents every prototype and names every parameter as
+# SQLite does (no argN)
+if python3 "$here/header_docs.py" "$root/include/sqlite3.h"; then ok header-docs; else bad header-docs; fi
 
 # (c) exports
 nm -D --defined-only "$lib/libsqlite3.so.0" | awk '{print $3}' | sort -u > "$work/exported"

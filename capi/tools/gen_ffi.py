@@ -130,6 +130,13 @@ def fn_ptr(ret, args):
     r = rust_type(ret)
     return "Option<unsafe extern \"C\" fn(%s)%s>" % (", ".join(params), (" -> " + r) if r else "")
 
+# Names for the parameters SQLite's prototypes leave unnamed (argN otherwise).
+PARAM_NAMES = {}
+for line in open(os.path.join(ROOT, "tools", "param_names.txt")):
+    if line.strip() and not line.startswith("#"):
+        fname, *pnames = line.split()
+        PARAM_NAMES[fname] = pnames
+
 functions = []
 for d in decls:
     m = re.match(r"^(.*?)\b(sqlite3\w*)\s*\((.*)\)$", d)
@@ -139,7 +146,10 @@ for d in decls:
     params = []
     for i, a in enumerate(split_top(args)):
         pp = parse_param(a, i)
-        if pp is not None: params.append(pp)
+        if pp is None: continue
+        if re.match(r"arg\d+$", pp[0]) and i < len(PARAM_NAMES.get(name, [])):
+            pp = (PARAM_NAMES[name][i], pp[1])
+        params.append(pp)
     functions.append((name, rust_type(ret.strip()), params, False))
 
 defined = set()
