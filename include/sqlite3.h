@@ -35,7 +35,24 @@ typedef unsigned long long int sqlite_uint64;
 typedef sqlite_int64 sqlite3_int64;
 typedef sqlite_uint64 sqlite3_uint64;
 
-/* Handles and objects; their insides are private to the library. */
+/* Handles and objects. Those without a structure below are opaque: only
+** the library creates, reads and frees them.
+**   sqlite3                a database connection (sqlite3_open_v2)
+**   sqlite3_stmt           a prepared statement (sqlite3_prepare_v2)
+**   sqlite3_value          an SQL value (function arguments, columns)
+**   sqlite3_context        where an SQL function puts its result
+**   sqlite3_str            a dynamic string builder (sqlite3_str_new)
+**   sqlite3_file, sqlite3_io_methods, sqlite3_vfs   the OS interface
+**   sqlite3_mutex          a mutex (sqlite3_mutex_alloc)
+**   sqlite3_api_routines   the function table given to loadable extensions
+**   sqlite3_vtab..., sqlite3_module, sqlite3_index_info   virtual tables
+**   sqlite3_blob           an open BLOB (sqlite3_blob_open)
+**   sqlite3_backup         an online backup (sqlite3_backup_init)
+**   sqlite3_snapshot       a WAL snapshot (not supported by ringlite yet)
+**   sqlite3_pcache...      application page caches (SQLITE_CONFIG_PCACHE2)
+**   sqlite3_rtree_*        R*Tree query callbacks
+**   sqlite3_session, sqlite3_changeset_iter, sqlite3_changegroup,
+**   sqlite3_rebaser        the session extension's objects */
 typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_stmt sqlite3_stmt;
 typedef struct sqlite3_value sqlite3_value;
@@ -66,9 +83,13 @@ typedef struct sqlite3_changeset_iter sqlite3_changeset_iter;
 typedef struct sqlite3_changegroup sqlite3_changegroup;
 typedef struct sqlite3_rebaser sqlite3_rebaser;
 
+/* A database file name as a VFS's xOpen receives it (sqlite3_uri_*). */
 typedef const char *sqlite3_filename;
+/* The coordinate type of R*Tree query callbacks. */
 typedef double sqlite3_rtree_dbl;
+/* The row callback of sqlite3_exec: argument, column count, values, names. */
 typedef int (*sqlite3_callback)(void *, int, char **, char **);
+/* A system call a VFS lets tests override (xSetSystemCall). */
 typedef void (*sqlite3_syscall_ptr)(void);
 /* What xShmMap hands back: shared memory other processes change. */
 typedef void volatile *sqlite3_shm_ptr;
@@ -79,7 +100,8 @@ typedef void (*sqlite3_destructor_type)(void *);
 #define SQLITE_STATIC    ((sqlite3_destructor_type)0)
 #define SQLITE_TRANSIENT ((sqlite3_destructor_type)-1)
 
-/* Data symbols. */
+/* Data symbols: the version string, and the directories for temporary
+** files and for relative database names (Windows), NULL for the default. */
 extern const char sqlite3_version[];
 extern char *sqlite3_temp_directory;
 extern char *sqlite3_data_directory;
@@ -131,6 +153,12 @@ int sqlite3_test_control(int op, ...);
 int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 
+/*
+ Result codes of the API. SQLITE_OK is success, SQLITE_ROW and SQLITE_DONE
+ are sqlite3_step's non-error outcomes, the rest are errors; sqlite3_errstr
+ gives each one's English text. (ringlite adds SQLITE_IO for async
+ connections.)
+ */
 #define SQLITE_OK 0
 
 #define SQLITE_ERROR 1
@@ -193,6 +221,11 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_DONE 101
 
+/*
+ Extended result codes: a primary code in the low byte plus a detail above
+ it. Returned by sqlite3_extended_errcode, and by every call once
+ sqlite3_extended_result_codes (or SQLITE_OPEN_EXRESCODE) turns them on.
+ */
 #define SQLITE_ERROR_MISSING_COLLSEQ 257
 
 #define SQLITE_ERROR_RETRY 513
@@ -357,6 +390,11 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_OK_SYMLINK 512
 
+/*
+ Flags of sqlite3_open_v2 (access mode, URI names, threading, cache
+ sharing) and of a VFS's xOpen, where the *_DB and *_JOURNAL flags say what
+ kind of file is opened.
+ */
 #define SQLITE_OPEN_READONLY 1
 
 #define SQLITE_OPEN_READWRITE 2
@@ -403,6 +441,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_OPEN_MASTER_JOURNAL 16384
 
+/*
+ Device characteristics a file reports from xDeviceCharacteristics.
+ */
 #define SQLITE_IOCAP_ATOMIC 1
 
 #define SQLITE_IOCAP_ATOMIC512 2
@@ -435,6 +476,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_IOCAP_SUBPAGE_READ 32768
 
+/*
+ File lock levels of xLock, xUnlock and xCheckReservedLock, weakest first.
+ */
 #define SQLITE_LOCK_NONE 0
 
 #define SQLITE_LOCK_SHARED 1
@@ -445,12 +489,19 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_LOCK_EXCLUSIVE 4
 
+/*
+ Flags of a file's xSync.
+ */
 #define SQLITE_SYNC_NORMAL 2
 
 #define SQLITE_SYNC_FULL 3
 
 #define SQLITE_SYNC_DATAONLY 16
 
+/*
+ Opcodes of sqlite3_file_control and a file's xFileControl; a file answers
+ SQLITE_NOTFOUND to those it does not know.
+ */
 #define SQLITE_FCNTL_LOCKSTATE 1
 
 #define SQLITE_FCNTL_GET_LOCKPROXYFILE 2
@@ -539,18 +590,27 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_FCNTL_FILESTAT 45
 
+/*
+ Older names of three SQLITE_FCNTL_ opcodes.
+ */
 #define SQLITE_GET_LOCKPROXYFILE 2
 
 #define SQLITE_SET_LOCKPROXYFILE 3
 
 #define SQLITE_LAST_ERRNO 4
 
+/*
+ What a VFS's xAccess is asked to check.
+ */
 #define SQLITE_ACCESS_EXISTS 0
 
 #define SQLITE_ACCESS_READWRITE 1
 
 #define SQLITE_ACCESS_READ 2
 
+/*
+ Flags of a file's xShmLock, and the number of shared-memory lock slots.
+ */
 #define SQLITE_SHM_UNLOCK 1
 
 #define SQLITE_SHM_LOCK 2
@@ -561,6 +621,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_SHM_NLOCK 8
 
+/*
+ Options of sqlite3_config.
+ */
 #define SQLITE_CONFIG_SINGLETHREAD 1
 
 #define SQLITE_CONFIG_MULTITHREAD 2
@@ -619,6 +682,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_CONFIG_ROWID_IN_VIEW 30
 
+/*
+ Options of sqlite3_db_config.
+ */
 #define SQLITE_DBCONFIG_MAINDBNAME 1000
 
 #define SQLITE_DBCONFIG_LOOKASIDE 1001
@@ -669,12 +735,23 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_DBCONFIG_MAX 1023
 
+/*
+ Flag of sqlite3_setlk_timeout (not supported by ringlite yet).
+ */
 #define SQLITE_SETLK_BLOCK_ON_CONNECT 1
 
+/*
+ Authorizer answers other than SQLITE_OK: fail the statement, or treat the
+ item as NULL / skip it.
+ */
 #define SQLITE_DENY 1
 
 #define SQLITE_IGNORE 2
 
+/*
+ Action codes the authorizer receives; each fixes what its name arguments
+ mean (table, index, trigger, pragma, function...).
+ */
 #define SQLITE_CREATE_INDEX 1
 
 #define SQLITE_CREATE_TABLE 2
@@ -741,6 +818,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_RECURSIVE 33
 
+/*
+ Event bits of sqlite3_trace_v2's mask.
+ */
 #define SQLITE_TRACE_STMT 1
 
 #define SQLITE_TRACE_PROFILE 2
@@ -749,6 +829,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_TRACE_CLOSE 8
 
+/*
+ Run-time limit categories of sqlite3_limit.
+ */
 #define SQLITE_LIMIT_LENGTH 0
 
 #define SQLITE_LIMIT_SQL_LENGTH 1
@@ -779,6 +862,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_LIMIT_TRIGGER_STEPS 14
 
+/*
+ Flags of sqlite3_prepare_v3.
+ */
 #define SQLITE_PREPARE_PERSISTENT 1
 
 #define SQLITE_PREPARE_NORMALIZE 2
@@ -789,6 +875,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_PREPARE_FROM_DDL 32
 
+/*
+ Fundamental datatypes (sqlite3_column_type, sqlite3_value_type).
+ */
 #define SQLITE_INTEGER 1
 
 #define SQLITE_FLOAT 2
@@ -799,6 +888,10 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_TEXT 3
 
+/*
+ Text encodings of the function, collation, bind and result calls.
+ SQLITE_UTF8_ZT says UTF-8 text that is NUL-terminated.
+ */
 #define SQLITE_UTF8 1
 
 #define SQLITE_UTF16LE 2
@@ -813,6 +906,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_UTF8_ZT 16
 
+/*
+ Flags OR-ed into sqlite3_create_function's eTextRep.
+ */
 #define SQLITE_DETERMINISTIC 2048
 
 #define SQLITE_DIRECTONLY 524288
@@ -825,20 +921,33 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_SELFORDER1 33554432
 
+/*
+ Directory kinds of sqlite3_win32_set_directory (Windows only; not
+ supported by ringlite).
+ */
 #define SQLITE_WIN32_DATA_DIRECTORY_TYPE 1
 
 #define SQLITE_WIN32_TEMP_DIRECTORY_TYPE 2
 
+/*
+ Transaction states reported by sqlite3_txn_state.
+ */
 #define SQLITE_TXN_NONE 0
 
 #define SQLITE_TXN_READ 1
 
 #define SQLITE_TXN_WRITE 2
 
+/*
+ Flags xBestIndex sets in sqlite3_index_info.idxFlags.
+ */
 #define SQLITE_INDEX_SCAN_UNIQUE 1
 
 #define SQLITE_INDEX_SCAN_HEX 2
 
+/*
+ Operators of sqlite3_index_constraint.op given to xBestIndex.
+ */
 #define SQLITE_INDEX_CONSTRAINT_EQ 2
 
 #define SQLITE_INDEX_CONSTRAINT_GT 4
@@ -873,6 +982,10 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_INDEX_CONSTRAINT_FUNCTION 150
 
+/*
+ Mutex kinds of sqlite3_mutex_alloc: new fast or recursive mutexes, or one
+ of the static ones.
+ */
 #define SQLITE_MUTEX_FAST 0
 
 #define SQLITE_MUTEX_RECURSIVE 1
@@ -907,6 +1020,10 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_MUTEX_STATIC_MASTER 2
 
+/*
+ Opcodes of sqlite3_test_control (not supported by ringlite: each returns
+ 0).
+ */
 #define SQLITE_TESTCTRL_FIRST 5
 
 #define SQLITE_TESTCTRL_PRNG_SAVE 5
@@ -983,12 +1100,21 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_TESTCTRL_LAST 34
 
+/*
+ SQLITE_COPY is an authorizer action code SQLite no longer produces;
+ SQLITE_XFER and SQLITE_FINISH are values of SQLite's 3.54 header that
+ ringlite declares for source compatibility.
+ */
 #define SQLITE_COPY 0
 
 #define SQLITE_XFER 1
 
 #define SQLITE_FINISH 2
 
+/*
+ Counters of sqlite3_status and sqlite3_status64 (ringlite tracks
+ SQLITE_STATUS_MEMORY_USED; the others read 0).
+ */
 #define SQLITE_STATUS_MEMORY_USED 0
 
 #define SQLITE_STATUS_PAGECACHE_USED 1
@@ -1009,6 +1135,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_STATUS_MALLOC_COUNT 9
 
+/*
+ Per-connection counters of sqlite3_db_status.
+ */
 #define SQLITE_DBSTATUS_LOOKASIDE_USED 0
 
 #define SQLITE_DBSTATUS_CACHE_USED 1
@@ -1039,6 +1168,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_DBSTATUS_MAX 13
 
+/*
+ Per-statement counters of sqlite3_stmt_status.
+ */
 #define SQLITE_STMTSTATUS_FULLSCAN_STEP 1
 
 #define SQLITE_STMTSTATUS_SORT 2
@@ -1057,6 +1189,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_STMTSTATUS_MEMUSED 99
 
+/*
+ Checkpoint modes of sqlite3_wal_checkpoint_v2.
+ */
 #define SQLITE_CHECKPOINT_NOOP -1
 
 #define SQLITE_CHECKPOINT_PASSIVE 0
@@ -1067,6 +1202,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_CHECKPOINT_TRUNCATE 3
 
+/*
+ Options of sqlite3_vtab_config.
+ */
 #define SQLITE_VTAB_CONSTRAINT_SUPPORT 1
 
 #define SQLITE_VTAB_INNOCUOUS 2
@@ -1075,12 +1213,20 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_VTAB_USES_ALL_SCHEMAS 4
 
+/*
+ Conflict resolution modes sqlite3_vtab_on_conflict reports (with
+ SQLITE_IGNORE and SQLITE_ABORT).
+ */
 #define SQLITE_ROLLBACK 1
 
 #define SQLITE_FAIL 3
 
 #define SQLITE_REPLACE 5
 
+/*
+ Fields and flags of sqlite3_stmt_scanstatus (not supported by ringlite
+ yet).
+ */
 #define SQLITE_SCANSTAT_NLOOP 0
 
 #define SQLITE_SCANSTAT_NVISIT 1
@@ -1099,14 +1245,23 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_SCANSTAT_COMPLEX 1
 
+/*
+ Flag of sqlite3_serialize.
+ */
 #define SQLITE_SERIALIZE_NOCOPY 1
 
+/*
+ Flags of sqlite3_deserialize.
+ */
 #define SQLITE_DESERIALIZE_FREEONCLOSE 1
 
 #define SQLITE_DESERIALIZE_RESIZEABLE 2
 
 #define SQLITE_DESERIALIZE_READONLY 4
 
+/*
+ Element types of sqlite3_carray_bind (not supported by ringlite yet).
+ */
 #define SQLITE_CARRAY_INT32 0
 
 #define SQLITE_CARRAY_INT64 1
@@ -1117,12 +1272,19 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_CARRAY_BLOB 4
 
+/*
+ Answers of an R*Tree query callback: the node or entry lies outside,
+ partly inside or wholly inside the query region.
+ */
 #define NOT_WITHIN 0
 
 #define PARTLY_WITHIN 1
 
 #define FULLY_WITHIN 2
 
+/*
+ Reasons an FTS5 tokenizer is called for, and token flags.
+ */
 #define FTS5_TOKENIZE_QUERY 1
 
 #define FTS5_TOKENIZE_PREFIX 2
@@ -1180,6 +1342,9 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
  */
 #define SQLITE_OPEN_ASYNC 1073741824
 
+/*
+ Why a changeset conflict handler is called (its eConflict argument).
+ */
 #define SQLITE_CHANGESET_DATA 1
 
 #define SQLITE_CHANGESET_NOTFOUND 2
@@ -1190,22 +1355,41 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 
 #define SQLITE_CHANGESET_FOREIGN_KEY 5
 
+/*
+ What a changeset conflict handler answers: skip the change, overwrite
+ the row, or abandon the whole apply.
+ */
 #define SQLITE_CHANGESET_OMIT 0
 
 #define SQLITE_CHANGESET_REPLACE 1
 
 #define SQLITE_CHANGESET_ABORT 2
 
+/*
+ Option of sqlite3session_config: the chunk size of the streaming calls.
+ */
 #define SQLITE_SESSION_CONFIG_STRMSIZE 1
 
+/*
+ Options of sqlite3session_object_config.
+ */
 #define SQLITE_SESSION_OBJCONFIG_SIZE 1
 
 #define SQLITE_SESSION_OBJCONFIG_ROWID 2
 
+/*
+ Option of sqlite3changegroup_config: the group works on patchsets.
+ */
 #define SQLITE_CHANGEGROUP_CONFIG_PATCHSET 1
 
+/*
+ Flag of sqlite3changeset_start_v2: iterate over the inverse changeset.
+ */
 #define SQLITE_CHANGESETSTART_INVERT 2
 
+/*
+ Flags of sqlite3changeset_apply_v2 and _v3.
+ */
 #define SQLITE_CHANGESETAPPLY_NOSAVEPOINT 1
 
 #define SQLITE_CHANGESETAPPLY_INVERT 2
@@ -1217,39 +1401,102 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define SQLITE_CHANGESETAPPLY_NOUPDATELOOP 16
 
 /*
- A database snapshot (opaque bytes).
+ A database snapshot of a WAL database (opaque bytes); the snapshot
+ functions are not supported by ringlite yet.
  */
 struct sqlite3_snapshot {
+  /*
+   Opaque content.
+   */
   unsigned char hidden[48];
 };
 
 /*
- The methods of an open file.
+ The methods of an open file, called by the library on the files its VFS
+ opened.
  */
 struct sqlite3_io_methods {
+  /*
+   Which methods exist: 1 up to xDeviceCharacteristics, 2 adds the shared-memory ones, 3 xFetch and xUnfetch.
+   */
   int iVersion;
+  /*
+   Close the file.
+   */
   int (*xClose)(struct sqlite3_file*);
+  /*
+   Read amount bytes at offset into the buffer; a short read fills the rest with zeros and returns SQLITE_IOERR_SHORT_READ.
+   */
   int (*xRead)(struct sqlite3_file*, void*, int, sqlite3_int64);
+  /*
+   Write amount bytes from the buffer at offset.
+   */
   int (*xWrite)(struct sqlite3_file*, const void*, int, sqlite3_int64);
+  /*
+   Cut the file to the given size.
+   */
   int (*xTruncate)(struct sqlite3_file*, sqlite3_int64);
+  /*
+   Flush the file to stable storage (SQLITE_SYNC_* flags).
+   */
   int (*xSync)(struct sqlite3_file*, int);
+  /*
+   Store the file's size in bytes.
+   */
   int (*xFileSize)(struct sqlite3_file*, sqlite3_int64*);
+  /*
+   Raise the file's lock to the given SQLITE_LOCK_* level.
+   */
   int (*xLock)(struct sqlite3_file*, int);
+  /*
+   Lower the file's lock to the given level.
+   */
   int (*xUnlock)(struct sqlite3_file*, int);
+  /*
+   Store whether any connection holds a RESERVED or higher lock.
+   */
   int (*xCheckReservedLock)(struct sqlite3_file*, int*);
+  /*
+   Answer a file-control opcode (SQLITE_NOTFOUND for unknown ones).
+   */
   int (*xFileControl)(struct sqlite3_file*, int, void*);
+  /*
+   The device's atomic write size in bytes.
+   */
   int (*xSectorSize)(struct sqlite3_file*);
+  /*
+   The SQLITE_IOCAP_* flags of the device.
+   */
   int (*xDeviceCharacteristics)(struct sqlite3_file*);
+  /*
+   Map region n (of the given size) of the WAL index's shared memory.
+   */
   int (*xShmMap)(struct sqlite3_file*, int, int, int, sqlite3_shm_ptr*);
+  /*
+   Take or release shared-memory locks (SQLITE_SHM_* flags).
+   */
   int (*xShmLock)(struct sqlite3_file*, int, int, int);
+  /*
+   Memory barrier between shared-memory accesses.
+   */
   void (*xShmBarrier)(struct sqlite3_file*);
+  /*
+   Unmap the shared memory, deleting it when asked.
+   */
   int (*xShmUnmap)(struct sqlite3_file*, int);
+  /*
+   Hand out a pointer to file content mapped in memory, or NULL.
+   */
   int (*xFetch)(struct sqlite3_file*, sqlite3_int64, int, void**);
+  /*
+   Give back a pointer from xFetch.
+   */
   int (*xUnfetch)(struct sqlite3_file*, sqlite3_int64, void*);
 };
 
 /*
- An open file, as a VFS subclasses it.
+ An open file. A VFS's xOpen fills in one of `szOsFile` bytes, whose
+ first member is this structure.
  */
 struct sqlite3_file {
   /*
@@ -1259,30 +1506,97 @@ struct sqlite3_file {
 };
 
 /*
- A virtual file system.
+ A virtual file system: how the library opens, deletes and checks files,
+ and gets time and randomness. Register one with sqlite3_vfs_register.
  */
 struct sqlite3_vfs {
+  /*
+   Which methods exist: 1 up to xGetLastError, 2 adds xCurrentTimeInt64, 3 the system-call ones.
+   */
   int iVersion;
+  /*
+   The size of this VFS's sqlite3_file subclass, allocated by the caller of xOpen.
+   */
   int szOsFile;
+  /*
+   The longest path name xFullPathname may produce.
+   */
   int mxPathname;
+  /*
+   Next VFS in the registry (owned by the library).
+   */
   struct sqlite3_vfs *pNext;
+  /*
+   The VFS's name, unique in the registry.
+   */
   const char *zName;
+  /*
+   Free for the VFS's own use.
+   */
   void *pAppData;
+  /*
+   Open a file: fill in the sqlite3_file and its pMethods (NULL pMethods on failure).
+   */
   int (*xOpen)(struct sqlite3_vfs*, sqlite3_filename, struct sqlite3_file*, int, int*);
+  /*
+   Delete a file, syncing its directory when asked.
+   */
   int (*xDelete)(struct sqlite3_vfs*, const char*, int);
+  /*
+   Store whether a file exists or is readable/writable (SQLITE_ACCESS_*).
+   */
   int (*xAccess)(struct sqlite3_vfs*, const char*, int, int*);
+  /*
+   Write the absolute path of a file name.
+   */
   int (*xFullPathname)(struct sqlite3_vfs*, const char*, int, char*);
+  /*
+   Open a shared library (loadable extensions).
+   */
   void *(*xDlOpen)(struct sqlite3_vfs*, const char*);
+  /*
+   Write the last shared-library error.
+   */
   void (*xDlError)(struct sqlite3_vfs*, int, char*);
+  /*
+   Look up a symbol of a shared library.
+   */
   void (*(*xDlSym)(struct sqlite3_vfs*, void*, const char*))(void);
+  /*
+   Close a shared library.
+   */
   void (*xDlClose)(struct sqlite3_vfs*, void*);
+  /*
+   Fill a buffer with random bytes (seeds the PRNG).
+   */
   int (*xRandomness)(struct sqlite3_vfs*, int, char*);
+  /*
+   Sleep for some microseconds; return how many were slept.
+   */
   int (*xSleep)(struct sqlite3_vfs*, int);
+  /*
+   Store the current time as a Julian day number.
+   */
   int (*xCurrentTime)(struct sqlite3_vfs*, double*);
+  /*
+   Describe the last OS error.
+   */
   int (*xGetLastError)(struct sqlite3_vfs*, int, char*);
+  /*
+   Store the current time in milliseconds since the Julian epoch.
+   */
   int (*xCurrentTimeInt64)(struct sqlite3_vfs*, sqlite3_int64*);
+  /*
+   Override a system call of the VFS (testing).
+   */
   int (*xSetSystemCall)(struct sqlite3_vfs*, const char*, sqlite3_syscall_ptr);
+  /*
+   The current implementation of a system call.
+   */
   sqlite3_syscall_ptr (*xGetSystemCall)(struct sqlite3_vfs*, const char*);
+  /*
+   Name of the system call after the named one.
+   */
   const char *(*xNextSystemCall)(struct sqlite3_vfs*, const char*);
 };
 
@@ -1290,8 +1604,17 @@ struct sqlite3_vfs {
  The base of a virtual table instance.
  */
 struct sqlite3_vtab {
+  /*
+   The module of this table.
+   */
   const struct sqlite3_module *pModule;
+  /*
+   Used internally; leave alone.
+   */
   int nRef;
+  /*
+   An error message from sqlite3_mprintf, which the library frees.
+   */
   char *zErrMsg;
 };
 
@@ -1299,9 +1622,21 @@ struct sqlite3_vtab {
  One WHERE-clause constraint given to xBestIndex.
  */
 struct sqlite3_index_constraint {
+  /*
+   Column constrained (-1 for the rowid).
+   */
   int iColumn;
+  /*
+   Operator (SQLITE_INDEX_CONSTRAINT_*).
+   */
   unsigned char op;
+  /*
+   Nonzero if the constraint can be used in this plan.
+   */
   unsigned char usable;
+  /*
+   Used internally; leave alone.
+   */
   int iTermOffset;
 };
 
@@ -1309,7 +1644,13 @@ struct sqlite3_index_constraint {
  One ORDER BY term given to xBestIndex.
  */
 struct sqlite3_index_orderby {
+  /*
+   Column number.
+   */
   int iColumn;
+  /*
+   Nonzero for descending order.
+   */
   unsigned char desc;
 };
 
@@ -1317,7 +1658,13 @@ struct sqlite3_index_orderby {
  How xBestIndex uses a constraint.
  */
 struct sqlite3_index_constraint_usage {
+  /*
+   If positive, the constraint's value is argument argvIndex-1 of xFilter.
+   */
   int argvIndex;
+  /*
+   Nonzero if the library need not check the constraint again.
+   */
   unsigned char omit;
 };
 
@@ -1325,18 +1672,57 @@ struct sqlite3_index_constraint_usage {
  The question and answer of xBestIndex.
  */
 struct sqlite3_index_info {
+  /*
+   Input: the number of constraints.
+   */
   int nConstraint;
+  /*
+   Input: the WHERE-clause constraints.
+   */
   struct sqlite3_index_constraint *aConstraint;
+  /*
+   Input: the number of ORDER BY terms.
+   */
   int nOrderBy;
+  /*
+   Input: the ORDER BY terms.
+   */
   struct sqlite3_index_orderby *aOrderBy;
+  /*
+   Output: how each constraint is used.
+   */
   struct sqlite3_index_constraint_usage *aConstraintUsage;
+  /*
+   Output: a number passed to xFilter.
+   */
   int idxNum;
+  /*
+   Output: a string passed to xFilter.
+   */
   char *idxStr;
+  /*
+   Output: nonzero if idxStr must be freed with sqlite3_free.
+   */
   int needToFreeIdxStr;
+  /*
+   Output: nonzero if rows come out already in ORDER BY order.
+   */
   int orderByConsumed;
+  /*
+   Output: estimated cost of the plan.
+   */
   double estimatedCost;
+  /*
+   Output: estimated number of rows.
+   */
   sqlite3_int64 estimatedRows;
+  /*
+   Output: SQLITE_INDEX_SCAN_* flags.
+   */
   int idxFlags;
+  /*
+   Input: the columns the statement uses (bit 63 for the 64th and later).
+   */
   sqlite3_uint64 colUsed;
 };
 
@@ -1344,66 +1730,197 @@ struct sqlite3_index_info {
  The base of a virtual table cursor.
  */
 struct sqlite3_vtab_cursor {
+  /*
+   The table this cursor scans.
+   */
   struct sqlite3_vtab *pVtab;
 };
 
 /*
- A virtual table implementation.
+ A virtual table implementation, registered with sqlite3_create_module.
  */
 struct sqlite3_module {
+  /*
+   Which methods exist: 1 up to xRename, 2 adds the savepoint ones, 3 xShadowName, 4 xIntegrity.
+   */
   int iVersion;
+  /*
+   Create a new virtual table (CREATE VIRTUAL TABLE), declaring its columns with sqlite3_declare_vtab.
+   */
   int (*xCreate)(sqlite3*, void*, int, const char*const *, struct sqlite3_vtab**, char**);
+  /*
+   Connect to an existing virtual table (schema load).
+   */
   int (*xConnect)(sqlite3*, void*, int, const char*const *, struct sqlite3_vtab**, char**);
+  /*
+   Choose how to run a query from its constraints and ORDER BY.
+   */
   int (*xBestIndex)(struct sqlite3_vtab*, struct sqlite3_index_info*);
+  /*
+   Release a table instance.
+   */
   int (*xDisconnect)(struct sqlite3_vtab*);
+  /*
+   Release a table instance and drop its storage (DROP TABLE).
+   */
   int (*xDestroy)(struct sqlite3_vtab*);
+  /*
+   Open a cursor.
+   */
   int (*xOpen)(struct sqlite3_vtab*, struct sqlite3_vtab_cursor**);
+  /*
+   Close a cursor.
+   */
   int (*xClose)(struct sqlite3_vtab_cursor*);
+  /*
+   Start a scan with the plan xBestIndex chose and its arguments.
+   */
   int (*xFilter)(struct sqlite3_vtab_cursor*, int, const char*, int, sqlite3_value**);
+  /*
+   Move the cursor to the next row.
+   */
   int (*xNext)(struct sqlite3_vtab_cursor*);
+  /*
+   Nonzero once the cursor is past the last row.
+   */
   int (*xEof)(struct sqlite3_vtab_cursor*);
+  /*
+   Give column i of the current row with a sqlite3_result_* call.
+   */
   int (*xColumn)(struct sqlite3_vtab_cursor*, sqlite3_context*, int);
+  /*
+   Store the current row's rowid.
+   */
   int (*xRowid)(struct sqlite3_vtab_cursor*, sqlite3_int64*);
+  /*
+   Delete, insert or update a row (NULL for read-only tables).
+   */
   int (*xUpdate)(struct sqlite3_vtab*, int, sqlite3_value**, sqlite3_int64*);
+  /*
+   Start a transaction.
+   */
   int (*xBegin)(struct sqlite3_vtab*);
+  /*
+   First phase of a commit.
+   */
   int (*xSync)(struct sqlite3_vtab*);
+  /*
+   Commit.
+   */
   int (*xCommit)(struct sqlite3_vtab*);
+  /*
+   Roll back.
+   */
   int (*xRollback)(struct sqlite3_vtab*);
+  /*
+   Offer an overloading implementation of an SQL function for this table.
+   */
   int (*xFindFunction)(struct sqlite3_vtab*, int, const char*, void(**)(sqlite3_context*, int, sqlite3_value**), void**);
+  /*
+   Rename the table (ALTER TABLE RENAME).
+   */
   int (*xRename)(struct sqlite3_vtab*, const char*);
+  /*
+   Open savepoint n.
+   */
   int (*xSavepoint)(struct sqlite3_vtab*, int);
+  /*
+   Release savepoint n.
+   */
   int (*xRelease)(struct sqlite3_vtab*, int);
+  /*
+   Roll back to savepoint n.
+   */
   int (*xRollbackTo)(struct sqlite3_vtab*, int);
+  /*
+   Nonzero if a table-name suffix names one of the module's shadow tables.
+   */
   int (*xShadowName)(const char*);
+  /*
+   Check the table's consistency (PRAGMA integrity_check).
+   */
   int (*xIntegrity)(struct sqlite3_vtab*, const char*, const char*, int, char**);
 };
 
 /*
- A memory allocator (`SQLITE_CONFIG_MALLOC`).
+ A memory allocator (`SQLITE_CONFIG_MALLOC`); installing one is not
+ supported by ringlite yet (sqlite3_config returns SQLITE_ERROR).
  */
 struct sqlite3_mem_methods {
+  /*
+   Allocate memory.
+   */
   void *(*xMalloc)(int);
+  /*
+   Free memory.
+   */
   void (*xFree)(void*);
+  /*
+   Resize an allocation.
+   */
   void *(*xRealloc)(void*, int);
+  /*
+   The size of an allocation.
+   */
   int (*xSize)(void*);
+  /*
+   Round a request up to the size xMalloc would give.
+   */
   int (*xRoundup)(int);
+  /*
+   Initialize the allocator.
+   */
   int (*xInit)(void*);
+  /*
+   Shut the allocator down.
+   */
   void (*xShutdown)(void*);
+  /*
+   Argument of xInit and xShutdown.
+   */
   void *pAppData;
 };
 
 /*
- A mutex implementation (`SQLITE_CONFIG_MUTEX`).
+ A mutex implementation (`SQLITE_CONFIG_MUTEX`); installing one is not
+ supported by ringlite yet (sqlite3_config returns SQLITE_ERROR).
  */
 struct sqlite3_mutex_methods {
+  /*
+   Initialize the mutex system.
+   */
   int (*xMutexInit)(void);
+  /*
+   Shut it down.
+   */
   int (*xMutexEnd)(void);
+  /*
+   Allocate a mutex (as sqlite3_mutex_alloc).
+   */
   sqlite3_mutex *(*xMutexAlloc)(int);
+  /*
+   Free a mutex.
+   */
   void (*xMutexFree)(sqlite3_mutex*);
+  /*
+   Lock, waiting.
+   */
   void (*xMutexEnter)(sqlite3_mutex*);
+  /*
+   Lock if free (SQLITE_OK) or SQLITE_BUSY.
+   */
   int (*xMutexTry)(sqlite3_mutex*);
+  /*
+   Unlock.
+   */
   void (*xMutexLeave)(sqlite3_mutex*);
+  /*
+   Nonzero if held by the caller (assertions).
+   */
   int (*xMutexHeld)(sqlite3_mutex*);
+  /*
+   Nonzero if not held by the caller.
+   */
   int (*xMutexNotheld)(sqlite3_mutex*);
 };
 
@@ -1411,26 +1928,72 @@ struct sqlite3_mutex_methods {
  A page of an application page cache.
  */
 struct sqlite3_pcache_page {
+  /*
+   The page's content.
+   */
   void *pBuf;
+  /*
+   Extra bytes the library keeps with the page.
+   */
   void *pExtra;
 };
 
 /*
- An application page cache (`SQLITE_CONFIG_PCACHE2`).
+ An application page cache (`SQLITE_CONFIG_PCACHE2`); installing one is
+ not supported by ringlite yet (sqlite3_config returns SQLITE_ERROR).
  */
 struct sqlite3_pcache_methods2 {
+  /*
+   Structure version (1 or 2).
+   */
   int iVersion;
+  /*
+   Argument of xInit and xShutdown.
+   */
   void *pArg;
+  /*
+   Initialize the cache implementation.
+   */
   int (*xInit)(void*);
+  /*
+   Shut it down.
+   */
   void (*xShutdown)(void*);
+  /*
+   Create a cache of pages of a size, extra bytes, purgeable or not.
+   */
   sqlite3_pcache *(*xCreate)(int, int, int);
+  /*
+   Set the suggested maximum number of pages.
+   */
   void (*xCachesize)(sqlite3_pcache*, int);
+  /*
+   The number of pages in the cache.
+   */
   int (*xPagecount)(sqlite3_pcache*);
+  /*
+   Find a page by number, creating it as asked.
+   */
   struct sqlite3_pcache_page *(*xFetch)(sqlite3_pcache*, unsigned int, int);
+  /*
+   Release a page, discarding it when asked.
+   */
   void (*xUnpin)(sqlite3_pcache*, struct sqlite3_pcache_page*, int);
+  /*
+   Change a page's number.
+   */
   void (*xRekey)(sqlite3_pcache*, struct sqlite3_pcache_page*, unsigned int, unsigned int);
+  /*
+   Drop the pages from a number on.
+   */
   void (*xTruncate)(sqlite3_pcache*, unsigned int);
+  /*
+   Destroy the cache.
+   */
   void (*xDestroy)(sqlite3_pcache*);
+  /*
+   Free as much memory as possible.
+   */
   void (*xShrink)(sqlite3_pcache*);
 };
 
@@ -2156,7 +2719,8 @@ int sqlite3_set_clientdata(sqlite3 *db, const char *zName, void *pData, void (*x
 /*
  Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
  `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
- is set. SQLITE_ERROR for an unknown `op`.
+ is set. SQLITE_ERROR for an unknown `op`. ringlite keeps none of these
+ counters yet: both read 0.
  */
 int sqlite3_db_status(sqlite3 *db, int op, int *pCur, int *pHiwtr, int resetFlg);
 
@@ -2778,87 +3342,104 @@ void *sqlite3_trace(sqlite3 *db, void (*xTrace)(void*, const char*), void *pArg)
 void *sqlite3_profile(sqlite3 *db, void (*xProfile)(void*, const char*, sqlite3_uint64), void *pArg);
 
 /*
- `sqlite3_setlk_timeout`: not supported yet.
+ `sqlite3_setlk_timeout`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_setlk_timeout is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_setlk_timeout(sqlite3 *db, int ms, int flags);
 
 /*
- `sqlite3_database_file_object`: not supported yet.
+ `sqlite3_database_file_object`: not supported by ringlite yet: returns NULL, with the error
+ "sqlite3_database_file_object is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 struct sqlite3_file *sqlite3_database_file_object(const char *zName);
 
 /*
- `sqlite3_win32_set_directory`: not supported yet.
+ `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_win32_set_directory is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_win32_set_directory(unsigned long type_, void *zValue);
 
 /*
- `sqlite3_win32_set_directory8`: not supported yet.
+ `sqlite3_win32_set_directory8`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_win32_set_directory8 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_win32_set_directory8(unsigned long type_, const char *zValue);
 
 /*
- `sqlite3_win32_set_directory16`: not supported yet.
+ `sqlite3_win32_set_directory16`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_win32_set_directory16 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
 
 /*
- `sqlite3_autovacuum_pages`: not supported yet.
+ `sqlite3_autovacuum_pages`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_autovacuum_pages is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_autovacuum_pages(sqlite3 *db, unsigned int (*xCallback)(void*, const char*, unsigned int, unsigned int, unsigned int), void *pArg, void (*xDestructor)(void*));
 
 /*
- `sqlite3_unlock_notify`: not supported yet.
+ `sqlite3_unlock_notify`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_unlock_notify is not supported by ringlite yet" set on `pBlocked`.
  */
 int sqlite3_unlock_notify(sqlite3 *pBlocked, void (*xNotify)(void**, int), void *pNotifyArg);
 
 /*
- `sqlite3_stmt_scanstatus`: not supported yet.
+ `sqlite3_stmt_scanstatus`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_stmt_scanstatus is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_stmt_scanstatus(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, void *pOut);
 
 /*
- `sqlite3_stmt_scanstatus_v2`: not supported yet.
+ `sqlite3_stmt_scanstatus_v2`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_stmt_scanstatus_v2 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_stmt_scanstatus_v2(sqlite3_stmt *pStmt, int idx, int iScanStatusOp, int flags, void *pOut);
 
 /*
- `sqlite3_snapshot_get`: not supported yet.
+ `sqlite3_snapshot_get`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_snapshot_get is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_snapshot_get(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot **ppSnapshot);
 
 /*
- `sqlite3_snapshot_open`: not supported yet.
+ `sqlite3_snapshot_open`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_snapshot_open is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_snapshot_open(sqlite3 *db, const char *zSchema, struct sqlite3_snapshot *pSnapshot);
 
 /*
- `sqlite3_snapshot_cmp`: not supported yet.
+ `sqlite3_snapshot_cmp`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_snapshot_cmp is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_snapshot_cmp(struct sqlite3_snapshot *p1, struct sqlite3_snapshot *p2);
 
 /*
- `sqlite3_snapshot_recover`: not supported yet.
+ `sqlite3_snapshot_recover`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_snapshot_recover is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_snapshot_recover(sqlite3 *db, const char *zDb);
 
 /*
- `sqlite3_carray_bind_v2`: not supported yet.
+ `sqlite3_carray_bind_v2`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_carray_bind_v2 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_carray_bind_v2(sqlite3_stmt *pStmt, int i, void *aData, int nData, int mFlags, void (*xDel)(void*), void *pDel);
 
 /*
- `sqlite3_carray_bind`: not supported yet.
+ `sqlite3_carray_bind`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_carray_bind is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_carray_bind(sqlite3_stmt *pStmt, int i, void *aData, int nData, int mFlags, void (*xDel)(void*));
 
 /*
- `sqlite3_rtree_geometry_callback`: not supported yet.
+ `sqlite3_rtree_geometry_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_rtree_geometry_callback is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)(sqlite3_rtree_geometry*, int, sqlite3_rtree_dbl*, int*), void *pContext);
 
 /*
- `sqlite3_rtree_query_callback`: not supported yet.
+ `sqlite3_rtree_query_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+ "sqlite3_rtree_query_callback is not supported by ringlite yet" set on `db`.
  */
 int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
@@ -2953,8 +3534,9 @@ int sqlite3_value_int(sqlite3_value *pVal);
 sqlite3_int64 sqlite3_value_int64(sqlite3_value *pVal);
 
 /*
- The pointer of type `zPType` carried by `pVal`; ringlite does not carry
- bound pointers yet, so NULL.
+ The pointer `pVal` carries under the type name `zPType`, or NULL when it
+ carries none of that type. Pointers from sqlite3_bind_pointer and
+ sqlite3_result_pointer are not carried by ringlite yet.
  */
 void *sqlite3_value_pointer(sqlite3_value *pVal, const char *zPType);
 

@@ -4,6 +4,10 @@
 
 #![allow(missing_docs)]
 
+/// Result codes of the API. SQLITE_OK is success, SQLITE_ROW and SQLITE_DONE
+/// are sqlite3_step's non-error outcomes, the rest are errors; sqlite3_errstr
+/// gives each one's English text. (ringlite adds SQLITE_IO for async
+/// connections.)
 pub const SQLITE_OK: i32 = 0;
 pub const SQLITE_ERROR: i32 = 1;
 pub const SQLITE_INTERNAL: i32 = 2;
@@ -35,6 +39,10 @@ pub const SQLITE_NOTICE: i32 = 27;
 pub const SQLITE_WARNING: i32 = 28;
 pub const SQLITE_ROW: i32 = 100;
 pub const SQLITE_DONE: i32 = 101;
+
+/// Extended result codes: a primary code in the low byte plus a detail above
+/// it. Returned by sqlite3_extended_errcode, and by every call once
+/// sqlite3_extended_result_codes (or SQLITE_OPEN_EXRESCODE) turns them on.
 pub const SQLITE_ERROR_MISSING_COLLSEQ: i32 = 257;
 pub const SQLITE_ERROR_RETRY: i32 = 513;
 pub const SQLITE_ERROR_SNAPSHOT: i32 = 769;
@@ -117,6 +125,10 @@ pub const SQLITE_WARNING_AUTOINDEX: i32 = 284;
 pub const SQLITE_AUTH_USER: i32 = 279;
 pub const SQLITE_OK_LOAD_PERMANENTLY: i32 = 256;
 pub const SQLITE_OK_SYMLINK: i32 = 512;
+
+/// Flags of sqlite3_open_v2 (access mode, URI names, threading, cache
+/// sharing) and of a VFS's xOpen, where the *_DB and *_JOURNAL flags say what
+/// kind of file is opened.
 pub const SQLITE_OPEN_READONLY: i32 = 1;
 pub const SQLITE_OPEN_READWRITE: i32 = 2;
 pub const SQLITE_OPEN_CREATE: i32 = 4;
@@ -140,6 +152,8 @@ pub const SQLITE_OPEN_WAL: i32 = 524288;
 pub const SQLITE_OPEN_NOFOLLOW: i32 = 16777216;
 pub const SQLITE_OPEN_EXRESCODE: i32 = 33554432;
 pub const SQLITE_OPEN_MASTER_JOURNAL: i32 = 16384;
+
+/// Device characteristics a file reports from xDeviceCharacteristics.
 pub const SQLITE_IOCAP_ATOMIC: i32 = 1;
 pub const SQLITE_IOCAP_ATOMIC512: i32 = 2;
 pub const SQLITE_IOCAP_ATOMIC1K: i32 = 4;
@@ -156,14 +170,21 @@ pub const SQLITE_IOCAP_POWERSAFE_OVERWRITE: i32 = 4096;
 pub const SQLITE_IOCAP_IMMUTABLE: i32 = 8192;
 pub const SQLITE_IOCAP_BATCH_ATOMIC: i32 = 16384;
 pub const SQLITE_IOCAP_SUBPAGE_READ: i32 = 32768;
+
+/// File lock levels of xLock, xUnlock and xCheckReservedLock, weakest first.
 pub const SQLITE_LOCK_NONE: i32 = 0;
 pub const SQLITE_LOCK_SHARED: i32 = 1;
 pub const SQLITE_LOCK_RESERVED: i32 = 2;
 pub const SQLITE_LOCK_PENDING: i32 = 3;
 pub const SQLITE_LOCK_EXCLUSIVE: i32 = 4;
+
+/// Flags of a file's xSync.
 pub const SQLITE_SYNC_NORMAL: i32 = 2;
 pub const SQLITE_SYNC_FULL: i32 = 3;
 pub const SQLITE_SYNC_DATAONLY: i32 = 16;
+
+/// Opcodes of sqlite3_file_control and a file's xFileControl; a file answers
+/// SQLITE_NOTFOUND to those it does not know.
 pub const SQLITE_FCNTL_LOCKSTATE: i32 = 1;
 pub const SQLITE_FCNTL_GET_LOCKPROXYFILE: i32 = 2;
 pub const SQLITE_FCNTL_SET_LOCKPROXYFILE: i32 = 3;
@@ -208,17 +229,25 @@ pub const SQLITE_FCNTL_RESET_CACHE: i32 = 42;
 pub const SQLITE_FCNTL_NULL_IO: i32 = 43;
 pub const SQLITE_FCNTL_BLOCK_ON_CONNECT: i32 = 44;
 pub const SQLITE_FCNTL_FILESTAT: i32 = 45;
+
+/// Older names of three SQLITE_FCNTL_ opcodes.
 pub const SQLITE_GET_LOCKPROXYFILE: i32 = 2;
 pub const SQLITE_SET_LOCKPROXYFILE: i32 = 3;
 pub const SQLITE_LAST_ERRNO: i32 = 4;
+
+/// What a VFS's xAccess is asked to check.
 pub const SQLITE_ACCESS_EXISTS: i32 = 0;
 pub const SQLITE_ACCESS_READWRITE: i32 = 1;
 pub const SQLITE_ACCESS_READ: i32 = 2;
+
+/// Flags of a file's xShmLock, and the number of shared-memory lock slots.
 pub const SQLITE_SHM_UNLOCK: i32 = 1;
 pub const SQLITE_SHM_LOCK: i32 = 2;
 pub const SQLITE_SHM_SHARED: i32 = 4;
 pub const SQLITE_SHM_EXCLUSIVE: i32 = 8;
 pub const SQLITE_SHM_NLOCK: i32 = 8;
+
+/// Options of sqlite3_config.
 pub const SQLITE_CONFIG_SINGLETHREAD: i32 = 1;
 pub const SQLITE_CONFIG_MULTITHREAD: i32 = 2;
 pub const SQLITE_CONFIG_SERIALIZED: i32 = 3;
@@ -248,6 +277,8 @@ pub const SQLITE_CONFIG_SMALL_MALLOC: i32 = 27;
 pub const SQLITE_CONFIG_SORTERREF_SIZE: i32 = 28;
 pub const SQLITE_CONFIG_MEMDB_MAXSIZE: i32 = 29;
 pub const SQLITE_CONFIG_ROWID_IN_VIEW: i32 = 30;
+
+/// Options of sqlite3_db_config.
 pub const SQLITE_DBCONFIG_MAINDBNAME: i32 = 1000;
 pub const SQLITE_DBCONFIG_LOOKASIDE: i32 = 1001;
 pub const SQLITE_DBCONFIG_ENABLE_FKEY: i32 = 1002;
@@ -273,9 +304,17 @@ pub const SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE: i32 = 1021;
 pub const SQLITE_DBCONFIG_ENABLE_COMMENTS: i32 = 1022;
 pub const SQLITE_DBCONFIG_FP_DIGITS: i32 = 1023;
 pub const SQLITE_DBCONFIG_MAX: i32 = 1023;
+
+/// Flag of sqlite3_setlk_timeout (not supported by ringlite yet).
 pub const SQLITE_SETLK_BLOCK_ON_CONNECT: i32 = 1;
+
+/// Authorizer answers other than SQLITE_OK: fail the statement, or treat the
+/// item as NULL / skip it.
 pub const SQLITE_DENY: i32 = 1;
 pub const SQLITE_IGNORE: i32 = 2;
+
+/// Action codes the authorizer receives; each fixes what its name arguments
+/// mean (table, index, trigger, pragma, function...).
 pub const SQLITE_CREATE_INDEX: i32 = 1;
 pub const SQLITE_CREATE_TABLE: i32 = 2;
 pub const SQLITE_CREATE_TEMP_INDEX: i32 = 3;
@@ -309,10 +348,14 @@ pub const SQLITE_DROP_VTABLE: i32 = 30;
 pub const SQLITE_FUNCTION: i32 = 31;
 pub const SQLITE_SAVEPOINT: i32 = 32;
 pub const SQLITE_RECURSIVE: i32 = 33;
+
+/// Event bits of sqlite3_trace_v2's mask.
 pub const SQLITE_TRACE_STMT: i32 = 1;
 pub const SQLITE_TRACE_PROFILE: i32 = 2;
 pub const SQLITE_TRACE_ROW: i32 = 4;
 pub const SQLITE_TRACE_CLOSE: i32 = 8;
+
+/// Run-time limit categories of sqlite3_limit.
 pub const SQLITE_LIMIT_LENGTH: i32 = 0;
 pub const SQLITE_LIMIT_SQL_LENGTH: i32 = 1;
 pub const SQLITE_LIMIT_COLUMN: i32 = 2;
@@ -328,16 +371,23 @@ pub const SQLITE_LIMIT_WORKER_THREADS: i32 = 11;
 pub const SQLITE_LIMIT_PARSER_DEPTH: i32 = 12;
 pub const SQLITE_LIMIT_SCHEMA: i32 = 13;
 pub const SQLITE_LIMIT_TRIGGER_STEPS: i32 = 14;
+
+/// Flags of sqlite3_prepare_v3.
 pub const SQLITE_PREPARE_PERSISTENT: i32 = 1;
 pub const SQLITE_PREPARE_NORMALIZE: i32 = 2;
 pub const SQLITE_PREPARE_NO_VTAB: i32 = 4;
 pub const SQLITE_PREPARE_DONT_LOG: i32 = 16;
 pub const SQLITE_PREPARE_FROM_DDL: i32 = 32;
+
+/// Fundamental datatypes (sqlite3_column_type, sqlite3_value_type).
 pub const SQLITE_INTEGER: i32 = 1;
 pub const SQLITE_FLOAT: i32 = 2;
 pub const SQLITE_BLOB: i32 = 4;
 pub const SQLITE_NULL: i32 = 5;
 pub const SQLITE_TEXT: i32 = 3;
+
+/// Text encodings of the function, collation, bind and result calls.
+/// SQLITE_UTF8_ZT says UTF-8 text that is NUL-terminated.
 pub const SQLITE_UTF8: i32 = 1;
 pub const SQLITE_UTF16LE: i32 = 2;
 pub const SQLITE_UTF16BE: i32 = 3;
@@ -345,19 +395,30 @@ pub const SQLITE_UTF16: i32 = 4;
 pub const SQLITE_ANY: i32 = 5;
 pub const SQLITE_UTF16_ALIGNED: i32 = 8;
 pub const SQLITE_UTF8_ZT: i32 = 16;
+
+/// Flags OR-ed into sqlite3_create_function's eTextRep.
 pub const SQLITE_DETERMINISTIC: i32 = 2048;
 pub const SQLITE_DIRECTONLY: i32 = 524288;
 pub const SQLITE_SUBTYPE: i32 = 1048576;
 pub const SQLITE_INNOCUOUS: i32 = 2097152;
 pub const SQLITE_RESULT_SUBTYPE: i32 = 16777216;
 pub const SQLITE_SELFORDER1: i32 = 33554432;
+
+/// Directory kinds of sqlite3_win32_set_directory (Windows only; not
+/// supported by ringlite).
 pub const SQLITE_WIN32_DATA_DIRECTORY_TYPE: i32 = 1;
 pub const SQLITE_WIN32_TEMP_DIRECTORY_TYPE: i32 = 2;
+
+/// Transaction states reported by sqlite3_txn_state.
 pub const SQLITE_TXN_NONE: i32 = 0;
 pub const SQLITE_TXN_READ: i32 = 1;
 pub const SQLITE_TXN_WRITE: i32 = 2;
+
+/// Flags xBestIndex sets in sqlite3_index_info.idxFlags.
 pub const SQLITE_INDEX_SCAN_UNIQUE: i32 = 1;
 pub const SQLITE_INDEX_SCAN_HEX: i32 = 2;
+
+/// Operators of sqlite3_index_constraint.op given to xBestIndex.
 pub const SQLITE_INDEX_CONSTRAINT_EQ: i32 = 2;
 pub const SQLITE_INDEX_CONSTRAINT_GT: i32 = 4;
 pub const SQLITE_INDEX_CONSTRAINT_LE: i32 = 8;
@@ -375,6 +436,9 @@ pub const SQLITE_INDEX_CONSTRAINT_IS: i32 = 72;
 pub const SQLITE_INDEX_CONSTRAINT_LIMIT: i32 = 73;
 pub const SQLITE_INDEX_CONSTRAINT_OFFSET: i32 = 74;
 pub const SQLITE_INDEX_CONSTRAINT_FUNCTION: i32 = 150;
+
+/// Mutex kinds of sqlite3_mutex_alloc: new fast or recursive mutexes, or one
+/// of the static ones.
 pub const SQLITE_MUTEX_FAST: i32 = 0;
 pub const SQLITE_MUTEX_RECURSIVE: i32 = 1;
 pub const SQLITE_MUTEX_STATIC_MAIN: i32 = 2;
@@ -392,6 +456,9 @@ pub const SQLITE_MUTEX_STATIC_VFS1: i32 = 11;
 pub const SQLITE_MUTEX_STATIC_VFS2: i32 = 12;
 pub const SQLITE_MUTEX_STATIC_VFS3: i32 = 13;
 pub const SQLITE_MUTEX_STATIC_MASTER: i32 = 2;
+
+/// Opcodes of sqlite3_test_control (not supported by ringlite: each returns
+/// 0).
 pub const SQLITE_TESTCTRL_FIRST: i32 = 5;
 pub const SQLITE_TESTCTRL_PRNG_SAVE: i32 = 5;
 pub const SQLITE_TESTCTRL_PRNG_RESTORE: i32 = 6;
@@ -430,9 +497,16 @@ pub const SQLITE_TESTCTRL_LOGEST: i32 = 33;
 pub const SQLITE_TESTCTRL_USELONGDOUBLE: i32 = 34;
 pub const SQLITE_TESTCTRL_ATOF: i32 = 34;
 pub const SQLITE_TESTCTRL_LAST: i32 = 34;
+
+/// SQLITE_COPY is an authorizer action code SQLite no longer produces;
+/// SQLITE_XFER and SQLITE_FINISH are values of SQLite's 3.54 header that
+/// ringlite declares for source compatibility.
 pub const SQLITE_COPY: i32 = 0;
 pub const SQLITE_XFER: i32 = 1;
 pub const SQLITE_FINISH: i32 = 2;
+
+/// Counters of sqlite3_status and sqlite3_status64 (ringlite tracks
+/// SQLITE_STATUS_MEMORY_USED; the others read 0).
 pub const SQLITE_STATUS_MEMORY_USED: i32 = 0;
 pub const SQLITE_STATUS_PAGECACHE_USED: i32 = 1;
 pub const SQLITE_STATUS_PAGECACHE_OVERFLOW: i32 = 2;
@@ -443,6 +517,8 @@ pub const SQLITE_STATUS_PARSER_STACK: i32 = 6;
 pub const SQLITE_STATUS_PAGECACHE_SIZE: i32 = 7;
 pub const SQLITE_STATUS_SCRATCH_SIZE: i32 = 8;
 pub const SQLITE_STATUS_MALLOC_COUNT: i32 = 9;
+
+/// Per-connection counters of sqlite3_db_status.
 pub const SQLITE_DBSTATUS_LOOKASIDE_USED: i32 = 0;
 pub const SQLITE_DBSTATUS_CACHE_USED: i32 = 1;
 pub const SQLITE_DBSTATUS_SCHEMA_USED: i32 = 2;
@@ -458,6 +534,8 @@ pub const SQLITE_DBSTATUS_CACHE_USED_SHARED: i32 = 11;
 pub const SQLITE_DBSTATUS_CACHE_SPILL: i32 = 12;
 pub const SQLITE_DBSTATUS_TEMPBUF_SPILL: i32 = 13;
 pub const SQLITE_DBSTATUS_MAX: i32 = 13;
+
+/// Per-statement counters of sqlite3_stmt_status.
 pub const SQLITE_STMTSTATUS_FULLSCAN_STEP: i32 = 1;
 pub const SQLITE_STMTSTATUS_SORT: i32 = 2;
 pub const SQLITE_STMTSTATUS_AUTOINDEX: i32 = 3;
@@ -467,18 +545,28 @@ pub const SQLITE_STMTSTATUS_RUN: i32 = 6;
 pub const SQLITE_STMTSTATUS_FILTER_MISS: i32 = 7;
 pub const SQLITE_STMTSTATUS_FILTER_HIT: i32 = 8;
 pub const SQLITE_STMTSTATUS_MEMUSED: i32 = 99;
+
+/// Checkpoint modes of sqlite3_wal_checkpoint_v2.
 pub const SQLITE_CHECKPOINT_NOOP: i32 = -1;
 pub const SQLITE_CHECKPOINT_PASSIVE: i32 = 0;
 pub const SQLITE_CHECKPOINT_FULL: i32 = 1;
 pub const SQLITE_CHECKPOINT_RESTART: i32 = 2;
 pub const SQLITE_CHECKPOINT_TRUNCATE: i32 = 3;
+
+/// Options of sqlite3_vtab_config.
 pub const SQLITE_VTAB_CONSTRAINT_SUPPORT: i32 = 1;
 pub const SQLITE_VTAB_INNOCUOUS: i32 = 2;
 pub const SQLITE_VTAB_DIRECTONLY: i32 = 3;
 pub const SQLITE_VTAB_USES_ALL_SCHEMAS: i32 = 4;
+
+/// Conflict resolution modes sqlite3_vtab_on_conflict reports (with
+/// SQLITE_IGNORE and SQLITE_ABORT).
 pub const SQLITE_ROLLBACK: i32 = 1;
 pub const SQLITE_FAIL: i32 = 3;
 pub const SQLITE_REPLACE: i32 = 5;
+
+/// Fields and flags of sqlite3_stmt_scanstatus (not supported by ringlite
+/// yet).
 pub const SQLITE_SCANSTAT_NLOOP: i32 = 0;
 pub const SQLITE_SCANSTAT_NVISIT: i32 = 1;
 pub const SQLITE_SCANSTAT_EST: i32 = 2;
@@ -488,18 +576,29 @@ pub const SQLITE_SCANSTAT_SELECTID: i32 = 5;
 pub const SQLITE_SCANSTAT_PARENTID: i32 = 6;
 pub const SQLITE_SCANSTAT_NCYCLE: i32 = 7;
 pub const SQLITE_SCANSTAT_COMPLEX: i32 = 1;
+
+/// Flag of sqlite3_serialize.
 pub const SQLITE_SERIALIZE_NOCOPY: i32 = 1;
+
+/// Flags of sqlite3_deserialize.
 pub const SQLITE_DESERIALIZE_FREEONCLOSE: i32 = 1;
 pub const SQLITE_DESERIALIZE_RESIZEABLE: i32 = 2;
 pub const SQLITE_DESERIALIZE_READONLY: i32 = 4;
+
+/// Element types of sqlite3_carray_bind (not supported by ringlite yet).
 pub const SQLITE_CARRAY_INT32: i32 = 0;
 pub const SQLITE_CARRAY_INT64: i32 = 1;
 pub const SQLITE_CARRAY_DOUBLE: i32 = 2;
 pub const SQLITE_CARRAY_TEXT: i32 = 3;
 pub const SQLITE_CARRAY_BLOB: i32 = 4;
+
+/// Answers of an R*Tree query callback: the node or entry lies outside,
+/// partly inside or wholly inside the query region.
 pub const NOT_WITHIN: i32 = 0;
 pub const PARTLY_WITHIN: i32 = 1;
 pub const FULLY_WITHIN: i32 = 2;
+
+/// Reasons an FTS5 tokenizer is called for, and token flags.
 pub const FTS5_TOKENIZE_QUERY: i32 = 1;
 pub const FTS5_TOKENIZE_PREFIX: i32 = 2;
 pub const FTS5_TOKENIZE_DOCUMENT: i32 = 4;

@@ -196,7 +196,8 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
 
 /// Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
 /// `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
-/// is set. SQLITE_ERROR for an unknown `op`.
+/// is set. SQLITE_ERROR for an unknown `op`. ringlite keeps none of these
+/// counters yet: both read 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_status(db: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {

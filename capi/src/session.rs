@@ -24,19 +24,27 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// Why a changeset conflict handler is called (its eConflict argument).
 pub const SQLITE_CHANGESET_DATA: i32 = 1;
 pub const SQLITE_CHANGESET_NOTFOUND: i32 = 2;
 pub const SQLITE_CHANGESET_CONFLICT: i32 = 3;
 pub const SQLITE_CHANGESET_CONSTRAINT: i32 = 4;
 pub const SQLITE_CHANGESET_FOREIGN_KEY: i32 = 5;
+/// What a changeset conflict handler answers: skip the change, overwrite
+/// the row, or abandon the whole apply.
 pub const SQLITE_CHANGESET_OMIT: i32 = 0;
 pub const SQLITE_CHANGESET_REPLACE: i32 = 1;
 pub const SQLITE_CHANGESET_ABORT: i32 = 2;
+/// Option of sqlite3session_config: the chunk size of the streaming calls.
 pub const SQLITE_SESSION_CONFIG_STRMSIZE: i32 = 1;
+/// Options of sqlite3session_object_config.
 pub const SQLITE_SESSION_OBJCONFIG_SIZE: i32 = 1;
 pub const SQLITE_SESSION_OBJCONFIG_ROWID: i32 = 2;
+/// Option of sqlite3changegroup_config: the group works on patchsets.
 pub const SQLITE_CHANGEGROUP_CONFIG_PATCHSET: i32 = 1;
+/// Flag of sqlite3changeset_start_v2: iterate over the inverse changeset.
 pub const SQLITE_CHANGESETSTART_INVERT: i32 = 2;
+/// Flags of sqlite3changeset_apply_v2 and _v3.
 pub const SQLITE_CHANGESETAPPLY_NOSAVEPOINT: i32 = 1;
 pub const SQLITE_CHANGESETAPPLY_INVERT: i32 = 2;
 pub const SQLITE_CHANGESETAPPLY_IGNORENOOP: i32 = 4;

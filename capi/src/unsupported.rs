@@ -15,7 +15,8 @@ use crate::consts::*;
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
 
-/// `sqlite3_setlk_timeout`: not supported yet.
+/// `sqlite3_setlk_timeout`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_setlk_timeout is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_setlk_timeout(db: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -24,7 +25,8 @@ pub unsafe extern "C" fn sqlite3_setlk_timeout(db: *mut sqlite3, ms: c_int, flag
     })
 }
 
-/// `sqlite3_database_file_object`: not supported yet.
+/// `sqlite3_database_file_object`: not supported by ringlite yet: returns NULL, with the error
+/// "sqlite3_database_file_object is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *mut sqlite3_file {
     crate::ffi_guard!(std::ptr::null_mut(), {
@@ -33,7 +35,8 @@ pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *
     })
 }
 
-/// `sqlite3_win32_set_directory`: not supported yet.
+/// `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_win32_set_directory is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -42,7 +45,8 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mu
     })
 }
 
-/// `sqlite3_win32_set_directory8`: not supported yet.
+/// `sqlite3_win32_set_directory8`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_win32_set_directory8 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -51,7 +55,8 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *c
     })
 }
 
-/// `sqlite3_win32_set_directory16`: not supported yet.
+/// `sqlite3_win32_set_directory16`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_win32_set_directory16 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *const c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -60,7 +65,8 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *
     })
 }
 
-/// `sqlite3_autovacuum_pages`: not supported yet.
+/// `sqlite3_autovacuum_pages`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_autovacuum_pages is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     db: *mut sqlite3,
@@ -74,7 +80,8 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     })
 }
 
-/// `sqlite3_unlock_notify`: not supported yet.
+/// `sqlite3_unlock_notify`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_unlock_notify is not supported by ringlite yet" set on `pBlocked`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_unlock_notify(
     pBlocked: *mut sqlite3,
@@ -87,7 +94,8 @@ pub unsafe extern "C" fn sqlite3_unlock_notify(
     })
 }
 
-/// `sqlite3_stmt_scanstatus`: not supported yet.
+/// `sqlite3_stmt_scanstatus`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_stmt_scanstatus is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_scanstatus(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, pOut: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -96,7 +104,8 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus(pStmt: *mut sqlite3_stmt, idx: 
     })
 }
 
-/// `sqlite3_stmt_scanstatus_v2`: not supported yet.
+/// `sqlite3_stmt_scanstatus_v2`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_stmt_scanstatus_v2 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, idx: c_int, iScanStatusOp: c_int, flags: c_int, pOut: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -105,7 +114,8 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, id
     })
 }
 
-/// `sqlite3_snapshot_get`: not supported yet.
+/// `sqlite3_snapshot_get`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_snapshot_get is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const c_char, ppSnapshot: *mut *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -114,7 +124,8 @@ pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const 
     })
 }
 
-/// `sqlite3_snapshot_open`: not supported yet.
+/// `sqlite3_snapshot_open`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_snapshot_open is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const c_char, pSnapshot: *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -123,7 +134,8 @@ pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const
     })
 }
 
-/// `sqlite3_snapshot_cmp`: not supported yet.
+/// `sqlite3_snapshot_cmp`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_snapshot_cmp is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_cmp(p1: *mut sqlite3_snapshot, p2: *mut sqlite3_snapshot) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -132,7 +144,8 @@ pub unsafe extern "C" fn sqlite3_snapshot_cmp(p1: *mut sqlite3_snapshot, p2: *mu
     })
 }
 
-/// `sqlite3_snapshot_recover`: not supported yet.
+/// `sqlite3_snapshot_recover`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_snapshot_recover is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_recover(db: *mut sqlite3, zDb: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -141,7 +154,8 @@ pub unsafe extern "C" fn sqlite3_snapshot_recover(db: *mut sqlite3, zDb: *const 
     })
 }
 
-/// `sqlite3_carray_bind_v2`: not supported yet.
+/// `sqlite3_carray_bind_v2`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_carray_bind_v2 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_carray_bind_v2(
     pStmt: *mut sqlite3_stmt,
@@ -158,7 +172,8 @@ pub unsafe extern "C" fn sqlite3_carray_bind_v2(
     })
 }
 
-/// `sqlite3_carray_bind`: not supported yet.
+/// `sqlite3_carray_bind`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_carray_bind is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_carray_bind(
     pStmt: *mut sqlite3_stmt,
@@ -174,7 +189,8 @@ pub unsafe extern "C" fn sqlite3_carray_bind(
     })
 }
 
-/// `sqlite3_rtree_geometry_callback`: not supported yet.
+/// `sqlite3_rtree_geometry_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_rtree_geometry_callback is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
     db: *mut sqlite3,
@@ -188,7 +204,8 @@ pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
     })
 }
 
-/// `sqlite3_rtree_query_callback`: not supported yet.
+/// `sqlite3_rtree_query_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
+/// "sqlite3_rtree_query_callback is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_rtree_query_callback(
     db: *mut sqlite3,

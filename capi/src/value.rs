@@ -222,8 +222,9 @@ pub unsafe extern "C" fn sqlite3_value_int64(pVal: *mut sqlite3_value) -> crate:
     ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64()) })
 }
 
-/// The pointer of type `zPType` carried by `pVal`; ringlite does not carry
-/// bound pointers yet, so NULL.
+/// The pointer `pVal` carries under the type name `zPType`, or NULL when it
+/// carries none of that type. Pointers from sqlite3_bind_pointer and
+/// sqlite3_result_pointer are not carried by ringlite yet.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_pointer(pVal: *mut sqlite3_value, zPType: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {

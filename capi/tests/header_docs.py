@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check that include/sqlite3.h documents its API (issue #24).
 
-Every function prototype must have a C comment right above it (the line
+Every function prototype, structure and group of #defines (a run of them
+with nothing else between) must have a C comment right above it (the line
 before, blank lines aside, ends a comment), and no parameter may be named
 argN: parameters carry the names SQLite's documentation uses
 (capi/tools/param_names.txt for the ones its prototypes leave unnamed).
@@ -29,6 +30,15 @@ for i, line in enumerate(lines):
                 bad.append("undocumented: %s" % m.group(1))
             if re.search(r"\barg\d+\b", m.group(2)):
                 bad.append("argN parameter: %s" % m.group(1))
+        # A structure, and each run of #defines (a constant group), opens
+        # with a comment.
+        if re.match(r"^struct \w+ \{", line) or (line.startswith("#define ") and not line.startswith("#define SQLITE3_H")):
+            j = i - 1
+            while j >= 0 and not lines[j].strip():
+                j -= 1
+            prev = lines[j].rstrip() if j >= 0 else ""
+            if not prev.endswith("*/") and not (line.startswith("#define") and prev.startswith("#define")):
+                bad.append("undocumented: %s" % line.split()[1])
     depth += line.count("{") - line.count("}")
     if line.startswith('extern "C" {'):
         depth -= 1
