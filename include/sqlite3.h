@@ -3705,7 +3705,9 @@ int sqlite3_vfs_register(struct sqlite3_vfs *vfs, int makeDflt);
 int sqlite3_vfs_unregister(struct sqlite3_vfs *vfs);
 
 /*
- `sqlite3_create_module`.
+ `sqlite3_create_module`: register the virtual-table module `zName` on
+ `db` with the methods of `p`; `pClientData` reaches its xCreate and
+ xConnect. A module of the same name is replaced.
  */
 int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData);
 
@@ -3722,22 +3724,30 @@ int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite
 int sqlite3_drop_modules(sqlite3 *db, const char **azKeep);
 
 /*
- `sqlite3_declare_vtab`: only inside xCreate/xConnect.
+ `sqlite3_declare_vtab`: from inside xCreate or xConnect, declare the
+ table's columns with the CREATE TABLE statement `zSQL`. SQLITE_MISUSE
+ anywhere else.
  */
 int sqlite3_declare_vtab(sqlite3 *db, const char *zSQL);
 
 /*
- `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate.
+ `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate
+ (SQLITE_ROLLBACK, SQLITE_ABORT, SQLITE_FAIL, SQLITE_IGNORE or
+ SQLITE_REPLACE).
  */
 int sqlite3_vtab_on_conflict(sqlite3 *db);
 
 /*
- `sqlite3_vtab_collation`: the collation of constraint `iCons`.
+ `sqlite3_vtab_collation`: inside xBestIndex, the name of the collating
+ sequence constraint `iCons` compares with ("BINARY" by default).
  */
 const char *sqlite3_vtab_collation(struct sqlite3_index_info *pIdxInfo, int iCons);
 
 /*
- `sqlite3_vtab_distinct`.
+ `sqlite3_vtab_distinct`: inside xBestIndex, what order the planner
+ needs: 0 the full ORDER BY, 1 equal rows adjacent (GROUP BY), 2 equal
+ rows adjacent and duplicates optional (DISTINCT), 3 sorted and
+ duplicates optional (DISTINCT with ORDER BY).
  */
 int sqlite3_vtab_distinct(struct sqlite3_index_info *pIdxInfo);
 
@@ -3754,7 +3764,8 @@ int sqlite3_vtab_in(struct sqlite3_index_info *pIdxInfo, int iCons, int bHandle)
 int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
 
 /*
- `sqlite3_vtab_in_next`: see `sqlite3_vtab_in_first`.
+ `sqlite3_vtab_in_next`: the next value of an IN list handed over by
+ `sqlite3_vtab_in` (see `sqlite3_vtab_in_first`).
  */
 int sqlite3_vtab_in_next(sqlite3_value *pVal, sqlite3_value **ppOut);
 

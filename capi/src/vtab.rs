@@ -434,7 +434,9 @@ unsafe fn register(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_mod
     crate::error::finish(d, r)
 }
 
-/// `sqlite3_create_module`.
+/// `sqlite3_create_module`: register the virtual-table module `zName` on
+/// `db` with the methods of `p`; `pClientData` reaches its xCreate and
+/// xConnect. A module of the same name is replaced.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_module(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_module, pClientData: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, { register(db, zName, p, pClientData, None) })
@@ -473,7 +475,9 @@ pub unsafe extern "C" fn sqlite3_drop_modules(db: *mut sqlite3, azKeep: *mut *co
     })
 }
 
-/// `sqlite3_declare_vtab`: only inside xCreate/xConnect.
+/// `sqlite3_declare_vtab`: from inside xCreate or xConnect, declare the
+/// table's columns with the CREATE TABLE statement `zSQL`. SQLITE_MISUSE
+/// anywhere else.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_declare_vtab(db: *mut sqlite3, zSQL: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
@@ -526,7 +530,9 @@ pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int, 
     })
 }
 
-/// `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate.
+/// `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate
+/// (SQLITE_ROLLBACK, SQLITE_ABORT, SQLITE_FAIL, SQLITE_IGNORE or
+/// SQLITE_REPLACE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_on_conflict(db: *mut sqlite3) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {

@@ -100,7 +100,8 @@ unsafe fn call_of<'a>(p: *mut sqlite3_index_info) -> Option<&'a mut IndexInfoCal
     Some(&mut *(p as *mut IndexInfoCall))
 }
 
-/// `sqlite3_vtab_collation`: the collation of constraint `iCons`.
+/// `sqlite3_vtab_collation`: inside xBestIndex, the name of the collating
+/// sequence constraint `iCons` compares with ("BINARY" by default).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_collation(pIdxInfo: *mut sqlite3_index_info, iCons: c_int) -> *const c_char {
     crate::ffi_guard!(std::ptr::null(), {
@@ -112,7 +113,10 @@ pub unsafe extern "C" fn sqlite3_vtab_collation(pIdxInfo: *mut sqlite3_index_inf
     })
 }
 
-/// `sqlite3_vtab_distinct`.
+/// `sqlite3_vtab_distinct`: inside xBestIndex, what order the planner
+/// needs: 0 the full ORDER BY, 1 equal rows adjacent (GROUP BY), 2 equal
+/// rows adjacent and duplicates optional (DISTINCT), 3 sorted and
+/// duplicates optional (DISTINCT with ORDER BY).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_distinct(pIdxInfo: *mut sqlite3_index_info) -> c_int {
     crate::ffi_guard!(0, {
@@ -154,7 +158,8 @@ pub unsafe extern "C" fn sqlite3_vtab_in_first(pVal: *mut sqlite3_value, ppOut: 
     })
 }
 
-/// `sqlite3_vtab_in_next`: see `sqlite3_vtab_in_first`.
+/// `sqlite3_vtab_in_next`: the next value of an IN list handed over by
+/// `sqlite3_vtab_in` (see `sqlite3_vtab_in_first`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_in_next(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value) -> c_int {
     crate::ffi_guard!(SQLITE_MISUSE, {

@@ -28,6 +28,14 @@ for i, line in enumerate(lines):
                 j -= 1
             if j < 0 or not lines[j].rstrip().endswith("*/"):
                 bad.append("undocumented: %s" % m.group(1))
+            else:
+                # The comment must say something beyond the function's name.
+                k = j
+                while k > 0 and "/*" not in lines[k]:
+                    k -= 1
+                text = " ".join(lines[k : j + 1]).replace(m.group(1), "")
+                if len(re.findall(r"[A-Za-z]{2,}", text)) < 3:
+                    bad.append("comment says nothing: %s" % m.group(1))
             if re.search(r"\barg\d+\b", m.group(2)):
                 bad.append("argN parameter: %s" % m.group(1))
         # A structure, and each run of #defines (a constant group), opens
