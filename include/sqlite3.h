@@ -3034,8 +3034,8 @@ int sqlite3_preupdate_depth(sqlite3 *db);
 int sqlite3_preupdate_blobwrite(sqlite3 *db);
 
 /*
- Start a new dynamic string builder (`db` only supplies the length limit,
- may be NULL). Never returns NULL.
+ Start a new, empty dynamic string builder. `db` may be NULL (ringlite
+ does not use it). Never returns NULL.
  */
 sqlite3_str *sqlite3_str_new(sqlite3 *db);
 

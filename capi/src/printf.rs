@@ -155,8 +155,8 @@ impl sqlite3_str {
     }
 }
 
-/// Start a new dynamic string builder (`db` only supplies the length limit,
-/// may be NULL). Never returns NULL.
+/// Start a new, empty dynamic string builder. `db` may be NULL (ringlite
+/// does not use it). Never returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_str_new(db: *mut sqlite3) -> *mut sqlite3_str {
     ffi_guard!(std::ptr::null_mut(), {
