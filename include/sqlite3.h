@@ -3360,19 +3360,19 @@ struct sqlite3_file *sqlite3_database_file_object(const char *zName);
  `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
  "sqlite3_win32_set_directory is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
-int sqlite3_win32_set_directory(unsigned long type_, void *zValue);
+int sqlite3_win32_set_directory(unsigned long type, void *zValue);
 
 /*
  `sqlite3_win32_set_directory8`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
  "sqlite3_win32_set_directory8 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
-int sqlite3_win32_set_directory8(unsigned long type_, const char *zValue);
+int sqlite3_win32_set_directory8(unsigned long type, const char *zValue);
 
 /*
  `sqlite3_win32_set_directory16`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
  "sqlite3_win32_set_directory16 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
-int sqlite3_win32_set_directory16(unsigned long type_, const void *zValue);
+int sqlite3_win32_set_directory16(unsigned long type, const void *zValue);
 
 /*
  `sqlite3_autovacuum_pages`: not supported by ringlite yet: returns SQLITE_ERROR, with the error

@@ -38,7 +38,7 @@ pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *
 /// `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
 /// "sqlite3_win32_set_directory is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mut c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory(r#type: c_ulong, zValue: *mut c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory");
         SQLITE_ERROR
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory(type_: c_ulong, zValue: *mu
 /// `sqlite3_win32_set_directory8`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
 /// "sqlite3_win32_set_directory8 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *const c_char) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory8(r#type: c_ulong, zValue: *const c_char) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory8");
         SQLITE_ERROR
@@ -58,7 +58,7 @@ pub unsafe extern "C" fn sqlite3_win32_set_directory8(type_: c_ulong, zValue: *c
 /// `sqlite3_win32_set_directory16`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
 /// "sqlite3_win32_set_directory16 is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
 #[no_mangle]
-pub unsafe extern "C" fn sqlite3_win32_set_directory16(type_: c_ulong, zValue: *const c_void) -> c_int {
+pub unsafe extern "C" fn sqlite3_win32_set_directory16(r#type: c_ulong, zValue: *const c_void) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_global("sqlite3_win32_set_directory16");
         SQLITE_ERROR

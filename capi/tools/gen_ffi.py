@@ -130,7 +130,8 @@ def parse_param(p, i):
         ty = p[: p.rindex(name)].strip()
     else:
         ty, name = p, "arg%d" % i
-    if name in KEYWORDS: name += "_"
+    # Rust keywords as raw identifiers, which cbindgen writes without the r#.
+    if name in KEYWORDS: name = name + "_" if name == "self" else "r#" + name
     return name, rust_type(ty)
 
 def fn_ptr(ret, args):
