@@ -1415,6 +1415,106 @@ struct sqlite3_snapshot {
 };
 
 /*
+ What an R*Tree geometry callback (`sqlite3_rtree_geometry_callback`)
+ is handed: the same structure for every call of one MATCH in one query.
+ */
+struct sqlite3_rtree_geometry {
+  /*
+   The `pContext` given at registration.
+   */
+  void *pContext;
+  /*
+   Number of arguments the SQL function was called with.
+   */
+  int nParam;
+  /*
+   Those arguments as numbers.
+   */
+  double *aParam;
+  /*
+   The callback's own per-query data (NULL at first).
+   */
+  void *pUser;
+  /*
+   Called with `pUser` when the query ends, if set.
+   */
+  void (*xDelUser)(void*);
+};
+
+/*
+ What an R*Tree query callback (`sqlite3_rtree_query_callback`) is
+ handed for each node box or entry, and where it answers (`eWithin`,
+ `rScore`). Its first five fields are those of
+ [`sqlite3_rtree_geometry`].
+ */
+struct sqlite3_rtree_query_info {
+  /*
+   The `pContext` given at registration.
+   */
+  void *pContext;
+  /*
+   Number of arguments of the SQL function.
+   */
+  int nParam;
+  /*
+   Those arguments as numbers.
+   */
+  double *aParam;
+  /*
+   The callback's own per-query data (NULL at first).
+   */
+  void *pUser;
+  /*
+   Called with `pUser` when the query ends, if set.
+   */
+  void (*xDelUser)(void*);
+  /*
+   Lower and upper bound per dimension of the box or entry.
+   */
+  double *aCoord;
+  /*
+   Entries waiting in the priority queue, per level (`mxLevel + 1`).
+   */
+  unsigned int *anQueue;
+  /*
+   Number of coordinates (twice the dimensions).
+   */
+  int nCoord;
+  /*
+   Level of the box: 0 for an entry.
+   */
+  int iLevel;
+  /*
+   Level of the root.
+   */
+  int mxLevel;
+  /*
+   The entry's id (entries only).
+   */
+  sqlite3_int64 iRowid;
+  /*
+   Score the containing node was given.
+   */
+  double rParentScore;
+  /*
+   Visibility the containing node was given.
+   */
+  int eParentWithin;
+  /*
+   Out: NOT_WITHIN, PARTLY_WITHIN or FULLY_WITHIN.
+   */
+  int eWithin;
+  /*
+   Out: the score; smaller scores are visited first.
+   */
+  double rScore;
+  /*
+   The SQL function's arguments as values.
+   */
+  sqlite3_value **apSqlParam;
+};
+
+/*
  The methods of an open file, called by the library on the files its VFS
  opened.
  */
@@ -3216,6 +3316,22 @@ void sqlite3_result_str(sqlite3_context *pCtx, sqlite3_str *pStr, int n);
 int sqlite3_vtab_nochange(sqlite3_context *pCtx);
 
 /*
+ Register `zGeom` as an SQL function whose result, on the right of
+ `MATCH` against an R*Tree column, makes the query call `xGeom` for every
+ node box and entry: `*pRes` non-zero keeps it. The walk is depth-first.
+ */
+int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)(struct sqlite3_rtree_geometry*, int, sqlite3_rtree_dbl*, int*), void *pContext);
+
+/*
+ Register `zQueryFunc` as an SQL function whose result, on the right of
+ `MATCH` against an R*Tree column, makes the query ask `xQueryFunc` how
+ much of each node box and entry lies in its shape and with what score;
+ smaller scores are visited first. `xDestructor(pContext)` runs when the
+ function is replaced or the connection closes.
+ */
+int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(struct sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
+
+/*
  Run `pStmt` to its next result row: SQLITE_ROW with a row to read,
  SQLITE_DONE when finished, or an error code. On a connection opened with
  SQLITE_OPEN_ASYNC it returns SQLITE_IO (ringlite) while waiting for I/O:
@@ -3433,18 +3549,6 @@ int sqlite3_carray_bind_v2(sqlite3_stmt *pStmt, int i, void *aData, int nData, i
  "sqlite3_carray_bind is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
 int sqlite3_carray_bind(sqlite3_stmt *pStmt, int i, void *aData, int nData, int mFlags, void (*xDel)(void*));
-
-/*
- `sqlite3_rtree_geometry_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
- "sqlite3_rtree_geometry_callback is not supported by ringlite yet" set on `db`.
- */
-int sqlite3_rtree_geometry_callback(sqlite3 *db, const char *zGeom, int (*xGeom)(sqlite3_rtree_geometry*, int, sqlite3_rtree_dbl*, int*), void *pContext);
-
-/*
- `sqlite3_rtree_query_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
- "sqlite3_rtree_query_callback is not supported by ringlite yet" set on `db`.
- */
-int sqlite3_rtree_query_callback(sqlite3 *db, const char *zQueryFunc, int (*xQueryFunc)(sqlite3_rtree_query_info*), void *pContext, void (*xDestructor)(void*));
 
 /*
  The value of query parameter `zParam` of the database file name `z` handed

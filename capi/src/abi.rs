@@ -360,3 +360,59 @@ pub struct sqlite3_snapshot {
     /// Opaque content.
     pub hidden: [c_uchar; 48],
 }
+
+/// What an R*Tree geometry callback (`sqlite3_rtree_geometry_callback`)
+/// is handed: the same structure for every call of one MATCH in one query.
+#[repr(C)]
+pub struct sqlite3_rtree_geometry {
+    /// The `pContext` given at registration.
+    pub pContext: *mut c_void,
+    /// Number of arguments the SQL function was called with.
+    pub nParam: c_int,
+    /// Those arguments as numbers.
+    pub aParam: *mut f64,
+    /// The callback's own per-query data (NULL at first).
+    pub pUser: *mut c_void,
+    /// Called with `pUser` when the query ends, if set.
+    pub xDelUser: Option<unsafe extern "C" fn(*mut c_void)>,
+}
+
+/// What an R*Tree query callback (`sqlite3_rtree_query_callback`) is
+/// handed for each node box or entry, and where it answers (`eWithin`,
+/// `rScore`). Its first five fields are those of
+/// [`sqlite3_rtree_geometry`].
+#[repr(C)]
+pub struct sqlite3_rtree_query_info {
+    /// The `pContext` given at registration.
+    pub pContext: *mut c_void,
+    /// Number of arguments of the SQL function.
+    pub nParam: c_int,
+    /// Those arguments as numbers.
+    pub aParam: *mut f64,
+    /// The callback's own per-query data (NULL at first).
+    pub pUser: *mut c_void,
+    /// Called with `pUser` when the query ends, if set.
+    pub xDelUser: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// Lower and upper bound per dimension of the box or entry.
+    pub aCoord: *mut f64,
+    /// Entries waiting in the priority queue, per level (`mxLevel + 1`).
+    pub anQueue: *mut c_uint,
+    /// Number of coordinates (twice the dimensions).
+    pub nCoord: c_int,
+    /// Level of the box: 0 for an entry.
+    pub iLevel: c_int,
+    /// Level of the root.
+    pub mxLevel: c_int,
+    /// The entry's id (entries only).
+    pub iRowid: sqlite3_int64,
+    /// Score the containing node was given.
+    pub rParentScore: f64,
+    /// Visibility the containing node was given.
+    pub eParentWithin: c_int,
+    /// Out: NOT_WITHIN, PARTLY_WITHIN or FULLY_WITHIN.
+    pub eWithin: c_int,
+    /// Out: the score; smaller scores are visited first.
+    pub rScore: f64,
+    /// The SQL function's arguments as values.
+    pub apSqlParam: *mut *mut sqlite3_value,
+}

@@ -51,6 +51,7 @@ pub mod prepare;
 pub mod preupdate;
 pub mod printf;
 pub mod result;
+pub mod rtree;
 pub mod step;
 pub mod stmt;
 pub mod string;

@@ -46,8 +46,6 @@ opaque!(
     sqlite3_pcache,
     sqlite3_pcache_methods,
     sqlite3_backup,
-    sqlite3_rtree_geometry,
-    sqlite3_rtree_query_info,
     sqlite3_session,
     sqlite3_changeset_iter,
     sqlite3_changegroup,
@@ -56,5 +54,5 @@ opaque!(
 
 pub use crate::abi::{
     sqlite3_file, sqlite3_index_info, sqlite3_io_methods, sqlite3_mem_methods, sqlite3_module, sqlite3_mutex_methods, sqlite3_pcache_methods2,
-    sqlite3_pcache_page, sqlite3_snapshot, sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
+    sqlite3_pcache_page, sqlite3_rtree_geometry, sqlite3_rtree_query_info, sqlite3_snapshot, sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
 };

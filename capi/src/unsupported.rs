@@ -188,34 +188,3 @@ pub unsafe extern "C" fn sqlite3_carray_bind(
         SQLITE_ERROR
     })
 }
-
-/// `sqlite3_rtree_geometry_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
-/// "sqlite3_rtree_geometry_callback is not supported by ringlite yet" set on `db`.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
-    db: *mut sqlite3,
-    zGeom: *const c_char,
-    xGeom: Option<unsafe extern "C" fn(*mut sqlite3_rtree_geometry, c_int, *mut sqlite3_rtree_dbl, *mut c_int) -> c_int>,
-    pContext: *mut c_void,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_rtree_geometry_callback");
-        SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_rtree_query_callback`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
-/// "sqlite3_rtree_query_callback is not supported by ringlite yet" set on `db`.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_rtree_query_callback(
-    db: *mut sqlite3,
-    zQueryFunc: *const c_char,
-    xQueryFunc: Option<unsafe extern "C" fn(*mut sqlite3_rtree_query_info) -> c_int>,
-    pContext: *mut c_void,
-    xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
-) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_rtree_query_callback");
-        SQLITE_ERROR
-    })
-}

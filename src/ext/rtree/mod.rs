@@ -10,7 +10,8 @@
 //! shadow tables), `store.rs` (one operation's node cache), `tree.rs`
 //! (choose-leaf, split, reinsert, condense), `query.rs` (xBestIndex and
 //! cursors), `check.rs` (`rtreecheck()`, xIntegrity, `rtreenode()`,
-//! `rtreedepth()`), `schema.rs` (arguments and declared columns).
+//! `rtreedepth()`), `schema.rs` (arguments and declared columns),
+//! `geometry.rs` (query functions for `MATCH`).
 //!
 //! Invariants: the node size of a table is fixed when it is created (from
 //! the page size) and read back from the root's blob when it is
@@ -18,6 +19,7 @@
 //! so transactions and savepoints of the shadow tables are the table's.
 
 mod check;
+pub mod geometry;
 pub mod node;
 mod query;
 mod schema;

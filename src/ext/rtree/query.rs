@@ -12,10 +12,14 @@
 //! with the VM too (not omitted), so a conversion the module makes can
 //! never change a result; MATCH is omitted (only the module knows it).
 //!
+//! With a MATCH on a query function (`geometry.rs`) the walk is the
+//! documented priority-queue search instead: see [`Cursor::advance_queued`].
+//!
 //! Invariants: the cursor's `stack` holds the nodes on the path to the
-//! current entry; while it is not empty the table counts the cursor in
+//! current entry (or its `queue` the nodes and entries still to visit); while it is not empty the table counts the cursor in
 //! `scanning` (writes are refused, rtree.txt §3.5), and exactly once.
 
+use super::geometry::{self, GeometryMatch, Probe, NOT_WITHIN, PARTLY_WITHIN};
 use super::node::{Cell, Node};
 use super::{host_conn, Rtree};
 use crate::error::{Error, Result, SQLITE_ERROR};
@@ -23,6 +27,8 @@ use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vtab::index_info::SCAN_UNIQUE;
 use crate::vtab::{ColumnContext, ConstraintOp, IndexInfo, VTabCursor};
+use std::cmp::Ordering as CmpOrdering;
+use std::collections::BinaryHeap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -143,12 +149,62 @@ fn non_numeric(op: u8) -> Rhs {
     }
 }
 
+/// What waits in the priority queue of a MATCH walk: a node handing out
+/// its children one per visit, or an entry to return.
+enum Waiting {
+    Node { node: Node, next: usize },
+    Entry(Cell),
+}
+
+/// One queue element. Levels are SQLite's: 0 for entries, 1 for leaf
+/// nodes, the root's the highest.
+struct Queued {
+    score: f64,
+    level: usize,
+    seq: u64,
+    within: i32,
+    what: Waiting,
+}
+
+impl Queued {
+    fn key(&self) -> (f64, usize, u64) {
+        (self.score, self.level, self.seq)
+    }
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == CmpOrdering::Equal
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    // Reversed: `BinaryHeap` pops its greatest element, the walk wants
+    // the smallest score, then the lowest level, then the earliest.
+    fn cmp(&self, other: &Self) -> CmpOrdering {
+        let (a, b) = (self.key(), other.key());
+        b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2))
+    }
+}
+
 /// A cursor (see the module doc).
 pub struct Cursor {
     rt: Arc<Rtree>,
     tests: Vec<Test>,
     /// Nodes being walked, the next cell of each, and their levels.
     stack: Vec<(Node, usize, usize)>,
+    /// The MATCH constraints' query states; when there are any the walk
+    /// uses `queue` instead of `stack`.
+    matches: Vec<Box<dyn GeometryMatch>>,
+    queue: BinaryHeap<Queued>,
+    /// Elements of `queue` per level, and the next arrival number.
+    queue_counts: Vec<u32>,
+    seq: u64,
     counted: bool,
     current: Option<Cell>,
     aux: Option<Vec<Value>>,
@@ -157,7 +213,101 @@ pub struct Cursor {
 impl Cursor {
     /// A cursor over `rt`, not started.
     pub fn new(rt: Arc<Rtree>) -> Cursor {
-        Cursor { rt, tests: Vec::new(), stack: Vec::new(), counted: false, current: None, aux: None }
+        Cursor {
+            rt,
+            tests: Vec::new(),
+            stack: Vec::new(),
+            matches: Vec::new(),
+            queue: BinaryHeap::new(),
+            queue_counts: Vec::new(),
+            seq: 0,
+            counted: false,
+            current: None,
+            aux: None,
+        }
+    }
+
+    fn push(&mut self, score: f64, level: usize, within: i32, what: Waiting) {
+        self.seq += 1;
+        if let Some(n) = self.queue_counts.get_mut(level) {
+            *n += 1;
+        }
+        self.queue.push(Queued { score, level, seq: self.seq, within, what });
+    }
+
+    fn pop(&mut self) -> Option<Queued> {
+        let q = self.queue.pop()?;
+        if let Some(n) = self.queue_counts.get_mut(q.level) {
+            *n -= 1;
+        }
+        Some(q)
+    }
+
+    /// The priority-queue walk (rtree.txt §6.2): take the element with the
+    /// smallest score; an entry is the next row; a node offers its next
+    /// child to the constraints and the MATCH callbacks and goes back
+    /// while it has more. A child they leave visible joins the queue with
+    /// the smallest score they gave and the least visibility.
+    fn advance_queued(&mut self, host: &mut dyn VmHost) -> Result<()> {
+        self.current = None;
+        self.aux = None;
+        let max_level = self.queue_counts.len().saturating_sub(1) as i32;
+        while let Some(q) = self.pop() {
+            let (node, next) = match q.what {
+                Waiting::Entry(cell) => {
+                    self.current = Some(cell);
+                    return Ok(());
+                }
+                Waiting::Node { node, next } => (node, next),
+            };
+            if next >= node.cell_count() {
+                continue;
+            }
+            let cell = node.cell(next);
+            let child_level = q.level - 1;
+            let (parent_score, parent_within) = (q.score, q.within);
+            if next + 1 < node.cell_count() {
+                // (Back with its arrival number: among equals it keeps its place.)
+                self.seq += 1;
+                if let Some(n) = self.queue_counts.get_mut(q.level) {
+                    *n += 1;
+                }
+                self.queue.push(Queued { score: q.score, level: q.level, seq: q.seq, within: q.within, what: Waiting::Node { node, next: next + 1 } });
+            }
+            let entry = child_level == 0;
+            if !self.tests.iter().all(|t| if entry { t.leaf(&cell) } else { t.inner(&cell) }) {
+                continue;
+            }
+            let coords: Vec<f64> = cell.coords.iter().map(|c| c.d()).collect();
+            let mut within = super::geometry::FULLY_WITHIN;
+            let mut score: Option<f64> = None;
+            for m in &mut self.matches {
+                let probe = Probe {
+                    coords: &coords,
+                    level: child_level as i32,
+                    max_level,
+                    rowid: if entry { cell.rowid } else { 0 },
+                    parent_score,
+                    parent_within,
+                    queue: &self.queue_counts,
+                };
+                let (w, s) = m.test(&probe)?;
+                within = within.min(w);
+                score = Some(score.map_or(s, |x: f64| x.min(s)));
+            }
+            if within <= NOT_WITHIN {
+                continue;
+            }
+            let score = score.unwrap_or(0.0);
+            if entry {
+                self.push(score, 0, within, Waiting::Entry(cell));
+            } else {
+                let child = self.rt.read_node(host_conn(host)?, cell.rowid)?;
+                self.push(score, child_level, within, Waiting::Node { node: child, next: 0 });
+            }
+        }
+        self.set_counted(false);
+        Ok(())
     }
 
     fn set_counted(&mut self, on: bool) {
@@ -172,6 +322,9 @@ impl Cursor {
     }
 
     fn advance(&mut self, host: &mut dyn VmHost) -> Result<()> {
+        if !self.matches.is_empty() {
+            return self.advance_queued(host);
+        }
         self.current = None;
         self.aux = None;
         while let Some((node, next, level)) = self.stack.last_mut() {
@@ -206,6 +359,8 @@ impl Drop for Cursor {
 impl VTabCursor for Cursor {
     fn filter(&mut self, host: &mut dyn VmHost, idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
         self.stack.clear();
+        self.queue.clear();
+        self.matches.clear();
         self.set_counted(false);
         self.current = None;
         self.aux = None;
@@ -231,9 +386,8 @@ impl VTabCursor for Cursor {
             let (op, col) = (pair[0], pair[1]);
             let Some(v) = args.get(k) else { break };
             if op == b'F' {
-                // No geometry function is registered: nothing yields a
-                // value MATCH can use.
-                return Err(Error::code(SQLITE_ERROR));
+                self.matches.push(geometry::start_match(v)?);
+                continue;
             }
             if !(b'A'..=b'E').contains(&op) || col < b'0' || (col - b'0') as usize >= 2 * self.rt.dims {
                 return Err(Error::code(SQLITE_ERROR));
@@ -249,7 +403,13 @@ impl VTabCursor for Cursor {
         if depth > super::MAX_DEPTH {
             return Err(super::corrupt());
         }
-        self.stack.push((root, 0, depth));
+        if self.matches.is_empty() {
+            self.stack.push((root, 0, depth));
+        } else {
+            self.queue_counts = vec![0; depth + 2];
+            self.seq = 0;
+            self.push(0.0, depth + 1, PARTLY_WITHIN, Waiting::Node { node: root, next: 0 });
+        }
         self.set_counted(true);
         self.advance(host)
     }
