@@ -6,7 +6,7 @@
 # and linked with `pkg-config --libs sqlite3`. Each test set must run to
 # its TOTAL line without an SQL error. The main set runs at its default
 # size (100: about 15 s on ringlite against 3 s on SQLite 3.54.1 on a quiet
-# machine, see bench/RESULTS.md); the copy without VACUUM and the other sets stay small
+# machine, see the summary of bench/RESULTS.md); the copy without VACUUM and the other sets stay small
 # (cte: --size 1) so the whole run takes about a minute.
 #
 # An engine gap that stops a set ("... is not supported by ringlite") is
