@@ -16,6 +16,7 @@ pub mod codegen;
 pub mod column_spans;
 pub mod error_offset;
 pub mod fast_hash;
+pub mod model;
 pub mod params;
 pub mod parse;
 pub mod parse_limits;

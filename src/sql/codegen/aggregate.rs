@@ -12,10 +12,10 @@
 //! the group's first row, or with a min()/max() the row holding its best
 //! value, which is the row SQLite reports.
 
-use super::from::FromItem;
-use super::select::{ResultItem, RowCtx};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
+use crate::sql::model::from::FromItem;
+use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::unquote;
 use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;

@@ -7,9 +7,9 @@
 //! indexes are checked by the caller.) Views are compiled in scratch
 //! compilers against a copy of the schema; nothing runs.
 
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{tokens, with_first_statement};
 use crate::sql::schema::{table_from_sql, Schema, Table};
 use sqlite3_parser::ast;

@@ -7,9 +7,9 @@
 //! correlated), NULLs when it returns no row. The counts must agree:
 //! "2 columns assigned 3 values".
 
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::unquoted;
 use crate::sql::schema::Table;
 use crate::vdbe::program::Opcode;

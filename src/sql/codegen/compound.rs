@@ -3,9 +3,9 @@
 //! kept, a key-only index when they must go. ORDER BY and LIMIT apply to
 //! the final result and may only name its columns.
 
-use super::select::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{CompoundOperator, Select};
 
@@ -268,7 +268,7 @@ impl Compiler<'_> {
             let mut fields = Vec::new();
             for (ti, t) in terms.iter().enumerate() {
                 let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));
-                if super::select::needs_null_key(t) {
+                if crate::sql::model::query::needs_null_key(t) {
                     fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: desc });
                 }
                 let coll = match &t.expr {

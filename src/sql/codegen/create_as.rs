@@ -22,9 +22,9 @@
 //! The rows go through a temporary table first: the SELECT is compiled
 //! before the new table exists.
 
-use super::select::{Dest, ResultItem, SelectInfo};
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::query::{Dest, ResultItem, SelectInfo};
 use crate::sql::parse::unquoted;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;

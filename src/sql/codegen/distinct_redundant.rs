@@ -11,9 +11,9 @@
 //! not recognized (expressions, views, joins, aggregates) keeps the
 //! duplicate-removing table.
 
-use super::from::FromItem;
-use super::select::ResultItem;
 use super::Compiler;
+use crate::sql::model::from::FromItem;
+use crate::sql::model::query::ResultItem;
 use crate::sql::plan::terms::{conjuncts, has_subquery};
 use crate::sql::schema::Table;
 use sqlite3_parser::ast::{Expr, Operator};

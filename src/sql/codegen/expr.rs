@@ -1259,7 +1259,7 @@ impl Compiler<'_> {
             })),
             0,
         );
-        let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
@@ -1309,7 +1309,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, super::select::Dest::EphemIndex(cur))?;
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
         if info.n_columns != n {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
         }
@@ -1395,7 +1395,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Integer, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, super::select::Dest::Exists { reg: r, done })?;
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done })?;
         self.b.bind(done);
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
@@ -1450,7 +1450,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, super::select::Dest::Scalar { reg: r, done })?;
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done })?;
         self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
         self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);

@@ -11,10 +11,10 @@
 //! table's name in `arg`, joined to the argument column case-insensitively
 //! (as names match); no argument checks every table of main, `arg` NULL.
 
-use super::from::{FromItem, JoinTerm};
-use super::select::SelectInfo;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::from::{FromItem, JoinTerm};
+use crate::sql::model::query::SelectInfo;
 use crate::sql::parse::unquote;
 use crate::sql::resolve::ColumnRef;
 use crate::vdbe::program::{Opcode, P4};

@@ -36,9 +36,10 @@
 //! (`ScopeColumn::without_affinity`).
 
 use super::index_scan::IndexLoop;
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
@@ -50,55 +51,6 @@ use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
 use std::sync::Arc;
-
-/// A join condition.
-#[derive(Clone)]
-pub enum JoinTerm<'a, 'b> {
-    /// An ON expression.
-    Expr(&'a Expr<'b>),
-    /// USING/NATURAL: the left column (the coalesce() of the listed
-    /// columns when there are several) equals the right column.
-    ColEq(Vec<ColumnRef>, ColumnRef),
-    /// A table-valued pragma's argument given as an expression (a bound
-    /// parameter, a function of tables to the left): it equals the hidden
-    /// `arg` column, compared as names are (ASCII case folded).
-    ExprEq(&'a Expr<'b>, ColumnRef),
-    /// A row of a table-valued pragma standing for a table it cannot
-    /// describe: when the column holds `i` (1-based), the statement fails
-    /// with error `i - 1` of the list (SQLite's pragma fails when it runs
-    /// for that table). Placed after the terms that select the row.
-    FailWhen(ColumnRef, Vec<crate::error::Error>),
-}
-
-/// One FROM item after opening.
-pub struct FromItem<'a, 'b> {
-    /// Index in the current scope.
-    pub item: usize,
-    /// Cursor reading rows.
-    pub cursor: i32,
-    /// The table, when it is a real table (not a temporary copy), shared
-    /// with the schema.
-    pub table: Option<Arc<Table>>,
-    /// LEFT JOIN (this item may produce a null row).
-    pub left: bool,
-    /// Join terms attached to this item.
-    pub on: Vec<JoinTerm<'a, 'b>>,
-    /// RIGHT or FULL JOIN (this item is its right table): the temporary
-    /// index of the keys (rowid, or a WITHOUT ROWID table's PRIMARY KEY)
-    /// of this item's rows that matched a row of the tables before it.
-    pub matched: Option<i32>,
-    /// The USING (or NATURAL) columns of this item's join.
-    pub using: Vec<String>,
-    /// json_each/json_tree: the call's arguments and whether it is
-    /// json_tree; the temporary table at `cursor` is refilled from them
-    /// each time the loop over this item starts.
-    pub table_fn: Option<(&'a [Expr<'b>], u16)>,
-    /// `NOT INDEXED` (`Some(None)`) or `INDEXED BY name`: the indexes the
-    /// planner may use for this table.
-    pub index_hint: Option<Option<String>>,
-    /// A virtual table (`vtab.rs`): read by `VFilter`/`VNext`.
-    pub vtab: Option<super::vtab::VtabItem<'a, 'b>>,
-}
 
 /// An open loop, closed by `close_loops`.
 pub struct Loop {
@@ -180,7 +132,7 @@ impl<'b> Compiler<'_> {
                     _ => 1,
                 };
                 let m = self.b.cursor();
-                self.b.add4(Opcode::OpenEphemeral, m, width as i32, 0, P4::KeyInfo(super::select::binary_key_info(width)), 0);
+                self.b.add4(Opcode::OpenEphemeral, m, width as i32, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(width)), 0);
                 out[idx].matched = Some(m);
             }
             let full = is_right && jt.contains(JoinType::LEFT);
@@ -315,7 +267,7 @@ impl<'b> Compiler<'_> {
                 }
                 let not_cte = qualified || is_target;
                 if let Some(rb) = self.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
-                    let info = super::select::SelectInfo {
+                    let info = crate::sql::model::query::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
                         written_names: rb.columns.clone(),
@@ -569,7 +521,7 @@ impl<'b> Compiler<'_> {
         &mut self,
         cur: i32,
         name: String,
-        info: &super::select::SelectInfo,
+        info: &crate::sql::model::query::SelectInfo,
         cols: Option<Vec<String>>,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) {
@@ -1567,7 +1519,7 @@ impl<'b> Compiler<'_> {
     /// duplicates merged) in a temporary index; returns its cursor.
     pub(super) fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
         let vcur = self.b.cursor();
-        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(super::select::binary_key_info(1)), 0);
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
         let r = self.b.reg();
         let rec = self.b.reg();
         for e in list {
@@ -1600,20 +1552,6 @@ impl<'b> Compiler<'_> {
             }
         }
         Ok(Arc::new(KeyInfo { fields }))
-    }
-}
-
-struct FromDisplay<'x, 'y>(&'x FromClause<'y>);
-
-/// A FROM clause as SQL text (without the FROM keyword).
-pub fn from_text(from: &FromClause<'_>) -> String {
-    FromDisplay(from).to_string()
-}
-
-impl std::fmt::Display for FromDisplay<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use sqlite3_parser::ast::fmt::ToTokens;
-        self.0.to_fmt(f)
     }
 }
 

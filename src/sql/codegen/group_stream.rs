@@ -9,9 +9,9 @@
 
 use super::aggregate::AggCall;
 use super::from::Loop;
-use super::select::{ResultItem, RowCtx};
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::resolve::ColumnRef;
 use crate::value::record::KeyInfo;
 use crate::vdbe::program::{Opcode, P4};

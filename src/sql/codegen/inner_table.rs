@@ -2,9 +2,10 @@
 //! table's rows for one probed column, built once into a temporary index,
 //! as SQLite's automatic indexes) or a filtered copy of the table (its own
 //! WHERE terms applied once, not per outer row).
-use super::from::{FromItem, LoopKind};
+use super::from::LoopKind;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::from::FromItem;
 use crate::sql::plan::terms::{has_subquery, LookupOp};
 use crate::sql::schema::Table;
 use crate::vdbe::program::{Opcode, P4};

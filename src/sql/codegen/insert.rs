@@ -4,9 +4,9 @@
 //! DEFAULT VALUES, and the OR conflict clauses.
 
 use super::dml_common::{OnConflict, WriteTarget};
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, Program};

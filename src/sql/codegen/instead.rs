@@ -13,10 +13,10 @@
 //! routed here (it stays "cannot modify ... because it is a view").
 
 use super::dml_common::WriteTarget;
-use super::select::Dest;
 use super::trigger::Event;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::schema::{Column, Table};
 use crate::vdbe::program::{Opcode, Program};
@@ -187,7 +187,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
             let (star, joined) = match from {
                 Some(f) => {
                     super::update::check_from_target(c, &view, tbl_name.alias.as_ref().map(|a| unquote(a.0)).as_deref(), f)?;
-                    (format!("{}.*", quote(&alias)), format!(", {}", super::from::from_text(f)))
+                    (format!("{}.*", quote(&alias)), format!(", {}", crate::sql::model::from::from_text(f)))
                 }
                 None => ("*".to_string(), String::new()),
             };

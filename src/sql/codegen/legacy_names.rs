@@ -19,8 +19,10 @@
 //! view columns are named as with the defaults (the compiler's flags are
 //! reset while those are compiled).
 
-use super::select::{skip_parens, ResultItem, ResultSpans};
+use super::select::{skip_parens, ResultSpans};
+
 use super::Compiler;
+use crate::sql::model::query::ResultItem;
 use crate::sql::parse::unquoted;
 use sqlite3_parser::ast::Expr;
 

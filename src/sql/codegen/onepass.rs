@@ -25,9 +25,9 @@
 
 use super::assign::{Assignment, SetValue};
 use super::dml_common::OnConflict;
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::schema::Table;
 use crate::vdbe::program::Opcode;
 use sqlite3_parser::ast::{self, Stmt};

@@ -13,10 +13,10 @@
 //! them is the initial query, a compound of any kind, where the CTE's
 //! name is a circular reference; a UNION as that last operator drops
 //! every row already queued (under the columns' collations).
-use super::from::FromItem;
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::from::FromItem;
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, with_first_statement};
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, CompoundOperator, Expr, SelectTable};
@@ -64,7 +64,7 @@ impl<'b> Compiler<'_> {
         sel: &ast::Select<'_>,
         name: &str,
         cols: Option<Vec<String>>,
-    ) -> Result<Option<(i32, super::select::SelectInfo)>> {
+    ) -> Result<Option<(i32, crate::sql::model::query::SelectInfo)>> {
         let compounds: &[ast::CompoundSelect<'_>] = sel.body.compounds.as_deref().unwrap_or(&[]);
         let Some(last_op) = compounds.last().map(|c| c.operator) else { return Ok(None) };
         if !matches!(last_op, CompoundOperator::Union | CompoundOperator::UnionAll) {
@@ -391,7 +391,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         let Some(col) = col else {
             return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
         };
-        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation, super::select::needs_null_key(t)));
+        keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation, crate::sql::model::query::needs_null_key(t)));
     }
     Ok(keys)
 }

@@ -159,7 +159,7 @@ impl Compiler<'_> {
         let agg_regs = self.agg_regs.clone();
         let authorizer = self.authorizer.take();
         let cur = self.b.cursor();
-        let info = self.compile_select(sel, super::select::Dest::EphemTable(cur));
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemTable(cur));
         self.authorizer = authorizer;
         self.agg_regs = agg_regs;
         self.record_positions = record_positions;
@@ -176,7 +176,7 @@ impl Compiler<'_> {
     /// (`collect_rowids`): comparisons of that WHERE check their widths as
     /// written, with a subquery's `*` unexpanded, as SQLite checks those
     /// of UPDATE and DELETE (its SELECTs expand every `*` before).
-    pub fn compile_dml_where(&mut self, sel: &ast::Select<'_>, dest: super::select::Dest) -> Result<super::select::SelectInfo> {
+    pub fn compile_dml_where(&mut self, sel: &ast::Select<'_>, dest: crate::sql::model::query::Dest) -> Result<crate::sql::model::query::SelectInfo> {
         let saved = std::mem::replace(&mut self.dml_where_level, self.select_depth + 1);
         let r = self.compile_select(sel, dest);
         self.dml_where_level = saved;
@@ -391,7 +391,7 @@ impl Compiler<'_> {
                 let once = self.b.add(Opcode::Once, 0, 0, 0);
                 self.b.add(Opcode::Null, 0, first, first + n as i32 - 1);
                 let done = self.b.label();
-                let info = self.compile_select(sel, super::select::Dest::Scalar { reg: first, done })?;
+                let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: first, done })?;
                 if info.n_columns != n {
                     return Err(misused());
                 }

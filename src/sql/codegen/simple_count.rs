@@ -12,10 +12,10 @@
 //! the answer is the same.
 
 use super::aggregate::AggCall;
-use super::from::FromItem;
-use super::select::{ResultItem, RowCtx};
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::from::FromItem;
+use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::plan::order::{index_is_narrower, index_width};
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{Opcode, P4};

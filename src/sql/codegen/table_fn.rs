@@ -27,9 +27,9 @@
 //! why such items are never moved by join reordering. Arguments that read
 //! a table to the right are refused as unsupported.
 
-use super::from::FromItem;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::vdbe::program::{Opcode, P4};
@@ -504,12 +504,12 @@ impl<'b> Compiler<'_> {
             collation: Some("NOCASE".to_string()),
         };
         it.on.push(match arg {
-            PragmaArg::Column(col) => super::from::JoinTerm::ColEq(vec![col], arg_ref),
-            PragmaArg::Expr(e) => super::from::JoinTerm::ExprEq(e, arg_ref),
+            PragmaArg::Column(col) => crate::sql::model::from::JoinTerm::ColEq(vec![col], arg_ref),
+            PragmaArg::Expr(e) => crate::sql::model::from::JoinTerm::ExprEq(e, arg_ref),
         });
         if let Some(m) = marker_col {
             let marker = crate::sql::resolve::ColumnRef { column: Some(m), affinity: Affinity::Blob, collation: None, ..arg_ref_of(it.item, item.cursor) };
-            it.on.push(super::from::JoinTerm::FailWhen(marker, unconnected.into_iter().map(|(_, e)| e).collect()));
+            it.on.push(crate::sql::model::from::JoinTerm::FailWhen(marker, unconnected.into_iter().map(|(_, e)| e).collect()));
         }
         Ok(())
     }

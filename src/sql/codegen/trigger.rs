@@ -314,7 +314,7 @@ impl Compiler<'_> {
             for cmd in commands {
                 let text = crate::sql::parse::ast_text(cmd);
                 with_first_statement(text.as_bytes(), |c2, _| match c2 {
-                    Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, super::select::Dest::Discard).map(|_| ()),
+                    Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, crate::sql::model::query::Dest::Discard).map(|_| ()),
                     Some(ast::Cmd::Stmt(s)) => {
                         let mut dummy = Program::default();
                         match s {

@@ -15,9 +15,9 @@
 
 use super::assign::{resolve_sets, Assignment, RowValues, SetValue};
 use super::dml_common::OnConflict;
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::conjuncts;
 use crate::sql::resolve::{Scope, ScopeItem};
@@ -291,7 +291,11 @@ fn collect_from_join(
     let outer_right =
         from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
     let target = format!("{}.{} AS {}", quote(&c.db_name(table.db)), quote(&table.name), quote(&name));
-    let joined = if outer_right { format!("{}, {target}", super::from::from_text(from)) } else { format!("{target}, {}", super::from::from_text(from)) };
+    let joined = if outer_right {
+        format!("{}, {target}", crate::sql::model::from::from_text(from))
+    } else {
+        format!("{target}, {}", crate::sql::model::from::from_text(from))
+    };
     let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {

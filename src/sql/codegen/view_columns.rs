@@ -8,9 +8,9 @@
 //! without affinity). Nothing of the scratch program runs.
 
 use super::create_as::{column_affinity_or_none, unique_names};
-use super::select::{Dest, SelectInfo};
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::{Dest, SelectInfo};
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Table;
 use crate::vdbe::value_ops::Affinity;

@@ -13,9 +13,9 @@
 //! (`Connection::compile`). Invariant: a compile that needs a table
 //! connected fails with that request set, never with another error first.
 
-use super::from::FromItem;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::from::{FromItem, VtabItem};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::sql::schema::Table;
 use crate::sql::vtab_decl::{declared_table, DeclaredTable};
@@ -37,17 +37,6 @@ pub enum ConnectRequest {
 /// connection replaces it by the outcome of connecting).
 fn needs_connect() -> Error {
     Error::sql("virtual table not connected")
-}
-
-/// A FROM item reading a virtual table.
-pub struct VtabItem<'a, 'b> {
-    /// The connected table.
-    pub inst: Arc<VtabInstance>,
-    /// Its declared columns.
-    pub decl: DeclaredTable,
-    /// Table-valued-function arguments, bound to the hidden columns in
-    /// order.
-    pub args: &'a [Expr<'b>],
 }
 
 impl<'b> Compiler<'_> {

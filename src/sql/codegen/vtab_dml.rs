@@ -13,9 +13,9 @@
 //! alone.
 
 use super::dml_common::OnConflict;
-use super::select::Dest;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::query::Dest;
 use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
 use crate::vdbe::program::{Opcode, Program, P4};
 use crate::vtab::VtabInstance;

@@ -7,9 +7,11 @@
 //! exactly when that holds); a term the module omits is not tested again,
 //! every other term is (the plan cannot change the answer).
 
-use super::from::{FromItem, LoopKind};
+use super::from::LoopKind;
+
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
 use crate::sql::plan::vtab::{choose_plan, constraints_of};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};

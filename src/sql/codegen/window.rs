@@ -22,11 +22,11 @@
 //! an aggregate one. The rows come out in the first window's order, so an
 //! ORDER BY that order serves is not sorted again.
 
-use super::from::FromItem;
-use super::select::{ResultItem, RowCtx};
 use super::window_frame::{Bound, Exclude, FrameScan, ValueFrame};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
+use crate::sql::model::from::FromItem;
+use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
@@ -348,7 +348,7 @@ impl<'b> Compiler<'_> {
                         Some(ast::NullsOrder::Last) => false,
                         None => !descending,
                     };
-                    let null_key = range_term.is_some_and(super::select::needs_null_key);
+                    let null_key = range_term.is_some_and(crate::sql::model::query::needs_null_key);
                     Frame::Value(ValueFrame { groups, rows, exclude, descending, nulls_first, null_key, start, end })
                 }
                 Some(f)
@@ -471,7 +471,7 @@ impl<'b> Compiler<'_> {
             };
             let descending = matches!(t.order, Some(SortOrder::Desc));
             // NULLS FIRST/LAST against the default: an "is NULL" key first.
-            if super::select::needs_null_key(t) {
+            if crate::sql::model::query::needs_null_key(t) {
                 fields.push(KeyField { collation: crate::value::collation::Collation::binary(), descending });
             }
             fields.push(KeyField { collation: coll, descending });
@@ -547,7 +547,7 @@ impl<'b> Compiler<'_> {
         let mut layout: Vec<(usize, usize, usize, usize)> = Vec::new(); // (args at, n args, keys at, n keys)
         let mut width = nc;
         for c in &calls {
-            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, super::select::key_width);
+            let nk = c.spec.partition_by.map_or(0, |p| p.len()) + c.spec.order_by.map_or(0, crate::sql::model::query::key_width);
             layout.push((width, c.args.len(), width + c.args.len(), nk));
             width += c.args.len() + nk;
         }
@@ -563,14 +563,15 @@ impl<'b> Compiler<'_> {
                 for t in c.spec.order_by.unwrap_or(&[]) {
                     // A NULLS FIRST/LAST term's flag field gets the value
                     // too; `window_pass` turns it into the flag.
-                    if super::select::needs_null_key(t) {
+                    if crate::sql::model::query::needs_null_key(t) {
                         stored.push(ResultItem::Expr(&t.expr, None));
                     }
                     stored.push(ResultItem::Expr(&t.expr, None));
                 }
             }
             let end = self.b.label();
-            let mut sctx = RowCtx { dest: super::select::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
+            let mut sctx =
+                RowCtx { dest: crate::sql::model::query::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
             self.compile_aggregate(from, terms, &stored, Some(items), group_by, having, None, &mut sctx)?;
             self.b.bind(end);
         } else {
@@ -629,7 +630,7 @@ impl<'b> Compiler<'_> {
                 k += 1;
             }
             for t in c.spec.order_by.unwrap_or(&[]) {
-                if super::select::needs_null_key(t) {
+                if crate::sql::model::query::needs_null_key(t) {
                     let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
                     self.expr(&t.expr, value)?;
                     self.null_flag(value, flag);
@@ -888,7 +889,7 @@ impl<'b> Compiler<'_> {
         // both fields.
         let mut k = np;
         for t in c.spec.order_by.unwrap_or(&[]) {
-            if super::select::needs_null_key(t) {
+            if crate::sql::model::query::needs_null_key(t) {
                 let (flag, value) = (regs + k as i32, regs + k as i32 + 1);
                 self.null_flag(value, flag);
                 k += 2;
@@ -1457,7 +1458,12 @@ impl Compiler<'_> {
 /// window's key at its place, in the same direction and NULLS order.
 fn order_served_by_window(terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>], spec: &WinSpec<'_, '_>) -> bool {
     let mut keys: Vec<(String, bool, bool)> = spec.partition_by.unwrap_or(&[]).iter().map(|e| (e.to_string(), false, false)).collect();
-    keys.extend(spec.order_by.unwrap_or(&[]).iter().map(|t| (t.expr.to_string(), matches!(t.order, Some(SortOrder::Desc)), super::select::needs_null_key(t))));
+    keys.extend(
+        spec.order_by
+            .unwrap_or(&[])
+            .iter()
+            .map(|t| (t.expr.to_string(), matches!(t.order, Some(SortOrder::Desc)), crate::sql::model::query::needs_null_key(t))),
+    );
     if terms.len() > keys.len() {
         return false;
     }
@@ -1470,7 +1476,7 @@ fn order_served_by_window(terms: &[SortedColumn<'_>], order_map: &[Option<usize>
             None => t.expr.to_string(),
         };
         let (key, desc, null_key) = &keys[i];
-        *key == text && *desc == matches!(t.order, Some(SortOrder::Desc)) && *null_key == super::select::needs_null_key(t)
+        *key == text && *desc == matches!(t.order, Some(SortOrder::Desc)) && *null_key == crate::sql::model::query::needs_null_key(t)
     })
 }
 

@@ -50,7 +50,7 @@ impl Compiler<'_> {
     /// (each with the key's collation).
     pub(crate) fn without_rowid_key_eqs<'a>(
         &mut self,
-        it: &super::from::FromItem<'a, '_>,
+        it: &crate::sql::model::from::FromItem<'a, '_>,
         table: &Table,
         before: u64,
         terms: &[&'a sqlite3_parser::ast::Expr<'_>],
@@ -74,7 +74,7 @@ impl Compiler<'_> {
     /// secondary-index path does. `None`: no usable terms.
     pub(crate) fn without_rowid_key_seek<'a, 'b>(
         &mut self,
-        it: &super::from::FromItem<'a, 'b>,
+        it: &crate::sql::model::from::FromItem<'a, 'b>,
         table: &Table,
         before: u64,
         terms: &[&'a sqlite3_parser::ast::Expr<'b>],
@@ -191,7 +191,7 @@ impl Compiler<'_> {
         };
         crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(sel))) => {
-                self.compile_dml_where(sel, super::select::Dest::EphemTable(tmp)).map(|_| ())
+                self.compile_dml_where(sel, crate::sql::model::query::Dest::EphemTable(tmp)).map(|_| ())
             }
             _ => Err(Error::sql("malformed WHERE")),
         })?;

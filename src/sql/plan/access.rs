@@ -9,8 +9,8 @@
 //! depends on tables placed earlier and its affinity and collation let
 //! the index order decide the comparison.
 
-use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
 use crate::vdbe::program::P4;

@@ -8,9 +8,9 @@
 //! when no expression of the query holds a subquery, a window function or
 //! anything else that could read a column outside the walked expressions.
 
-use crate::sql::codegen::from::{FromItem, JoinTerm};
-use crate::sql::codegen::select::{ResultItem, RowCtx};
 use crate::sql::codegen::Compiler;
+use crate::sql::model::from::{FromItem, JoinTerm};
+use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
 use crate::sql::plan::terms::{has_subquery, walk};
@@ -71,7 +71,7 @@ impl Compiler<'_> {
         let mut out: Vec<OrderTerm> = Vec::new();
         let mut item = None;
         for (i, t) in terms.iter().enumerate() {
-            if crate::sql::codegen::select::needs_null_key(t) {
+            if crate::sql::model::query::needs_null_key(t) {
                 return None;
             }
             let desc = matches!(t.order, Some(SortOrder::Desc));

@@ -26,8 +26,8 @@
 //! order and ties keep the FROM order (as SQLite does for equal costs).
 //! Larger joins are ordered greedily, one table at a time.
 
-use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::{index_serves, rowid_serves, OrderGoal};
 use crate::sql::plan::terms::LookupOp;
 use sqlite3_parser::ast::Expr;

@@ -12,8 +12,8 @@
 //! then "no query solution".
 
 use crate::error::{Error, Result, SQLITE_CONSTRAINT};
-use crate::sql::codegen::from::FromItem;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
 use crate::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator};
@@ -191,7 +191,7 @@ fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Optio
     (r.item == it.item && r.cursor == it.cursor).then(|| r.column.map_or(-1, |c| c as i32))
 }
 
-fn collation_of(v: &crate::sql::codegen::vtab::VtabItem<'_, '_>, col: usize) -> String {
+fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: usize) -> String {
     v.decl.table.columns.get(col).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
 }
 

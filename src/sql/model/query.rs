@@ -1,0 +1,186 @@
+//! A SELECT as code generation carries it: where its rows go ([`Dest`]),
+//! its result columns after `*` expansion ([`ResultItem`]), how rows
+//! leave the innermost loop ([`RowCtx`]: sorter, DISTINCT, LIMIT), and the
+//! facts known once it is compiled ([`SelectInfo`]), plus the sort-key
+//! shape of an ORDER BY (an extra "is NULL" key for non-default NULL
+//! placement).
+
+use crate::sql::resolve::ColumnRef;
+use crate::value::collation::Collation;
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, SortOrder, SortedColumn};
+use std::sync::Arc;
+
+/// Where the rows of a SELECT go.
+#[derive(Debug, Clone, Copy)]
+pub enum Dest {
+    /// `ResultRow`.
+    Output,
+    /// The first row into `reg` (one register per column), then jump to
+    /// `done`.
+    Scalar {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// The first row into registers from `reg`, then jump to `done`
+    /// (a row-value subquery).
+    Row {
+        /// First register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Each row into a temporary table under the rowid in its first
+    /// column; a later row with the same key replaces the earlier one.
+    EphemKeyed(i32),
+    /// Set `reg` to 1 on the first row, then jump to `done`.
+    Exists {
+        /// Register.
+        reg: i32,
+        /// Label after the subquery.
+        done: i32,
+    },
+    /// Insert each row as a key into a temporary index.
+    EphemIndex(i32),
+    /// Append each row to a temporary table.
+    EphemTable(i32),
+    /// Compute the rows and throw them away (SELECT in a trigger).
+    Discard,
+    /// The first column of each row into `reg`, then `Yield co` (the
+    /// WHERE loop of a one-pass UPDATE or DELETE, `onepass.rs`).
+    Yield {
+        /// The coroutine's register.
+        co: i32,
+        /// Register receiving the row's first column.
+        reg: i32,
+    },
+    /// A recursive CTE's rows: into the result table and the queue,
+    /// skipping rows already seen when `dedupe` is set, stopping at the
+    /// CTE's LIMIT.
+    Recursive {
+        /// Result table.
+        result: i32,
+        /// Queue of rows still to expand.
+        queue: i32,
+        /// Index of rows seen (UNION).
+        dedupe: Option<i32>,
+        /// LIMIT counter, the label after the CTE, OFFSET counter.
+        limit: Option<(i32, i32, Option<i32>)>,
+        /// With an ORDER BY: the queue is ordered (an index of sort keys,
+        /// a sequence number, then the row; `Compiler::recursive_orders`
+        /// entry) and rows reach the result when taken from it.
+        order: Option<usize>,
+    },
+}
+
+/// Facts about a compiled SELECT.
+#[derive(Debug, Clone, Default)]
+pub struct SelectInfo {
+    /// Result columns.
+    pub n_columns: usize,
+    /// It referenced an enclosing query.
+    pub correlated: bool,
+    /// Affinity of the first result column.
+    pub first_affinity: Option<Affinity>,
+    /// Result column names.
+    pub names: Vec<String>,
+    /// Result column affinities.
+    pub affinities: Vec<Option<Affinity>>,
+    /// Declared types of result columns that are table columns.
+    pub decltypes: Vec<Option<String>>,
+    /// (database, table, column) a result column reads directly.
+    pub origins: Vec<Option<(String, String, String)>>,
+    /// Collation of each result column (a subquery's columns keep it).
+    pub collations: Vec<Option<String>>,
+    /// The names the result columns give the columns of a table made
+    /// from them (CREATE TABLE ... AS; `create_as.rs`): computed for the
+    /// SELECT compiled with `Compiler::span_names`, empty otherwise.
+    pub table_names: Vec<String>,
+    /// The names a FROM subquery or CTE made of this SELECT gives its
+    /// columns, before they are made unique (`written_column_name`): how
+    /// the result columns are written, not the declared names of the
+    /// columns they read. A compound's are its first arm's.
+    pub written_names: Vec<String>,
+    /// Kinds of value each result column may hold (`create_as::kinds`).
+    pub data_types: Vec<u8>,
+    /// Which result columns are a CAST.
+    pub casts: Vec<bool>,
+    /// A compound SELECT's arms (or a VALUES list's rows), left to right.
+    pub arms: Vec<SelectInfo>,
+    /// A parenthesized join's SELECT (`Compiler::nested_from`): per
+    /// column, the table it comes from and whether `*` leaves it out.
+    pub sources: Vec<NestedSource>,
+}
+
+/// Where a column of a parenthesized join comes from.
+#[derive(Debug, Clone, Default)]
+pub struct NestedSource {
+    /// The table (or alias) naming it; `None` for what a USING column's
+    /// name alone reads.
+    pub table: Option<String>,
+    /// The database of that table, when it is one.
+    pub db: Option<usize>,
+    /// Left out of `*` (a USING column's right or own column).
+    pub hidden: bool,
+}
+
+/// One result column after `*` expansion.
+pub enum ResultItem<'a, 'b> {
+    /// An expression, with its alias.
+    Expr(&'a Expr<'b>, Option<String>),
+    /// A column from `*` expansion, and whether it reads as the name
+    /// alone would (`*`: a USING column of a RIGHT or FULL JOIN is then
+    /// the right or coalesced column) or as the qualified name (`t.*`).
+    Col(ColumnRef, String, bool),
+}
+
+/// LIMIT/OFFSET registers.
+#[derive(Debug, Clone, Copy)]
+pub struct LimitRegs {
+    /// Rows still allowed.
+    pub limit: i32,
+    /// Rows still to skip.
+    pub offset: Option<i32>,
+}
+
+/// How rows are emitted from the innermost loop.
+pub struct RowCtx {
+    /// Final destination.
+    pub dest: Dest,
+    /// Sorter cursor and number of key columns, when ORDER BY sorts.
+    pub sorter: Option<(i32, usize)>,
+    /// ORDER BY terms: result column index or key expression (as
+    /// positions into the ORDER BY list).
+    pub order_map: Vec<Option<usize>>,
+    /// DISTINCT temporary index.
+    pub distinct: Option<i32>,
+    /// LIMIT (applied at the final destination).
+    pub limit: Option<LimitRegs>,
+    /// Where to go when LIMIT is reached.
+    pub end: i32,
+}
+
+/// Whether an ORDER BY term asks for the non-default NULL placement
+/// (ASC NULLS LAST or DESC NULLS FIRST): it then sorts by an extra
+/// "is NULL" key column first.
+pub fn needs_null_key(t: &SortedColumn<'_>) -> bool {
+    let desc = matches!(t.order, Some(SortOrder::Desc));
+    match t.nulls {
+        Some(ast::NullsOrder::Last) => !desc,
+        Some(ast::NullsOrder::First) => desc,
+        None => false,
+    }
+}
+
+/// Number of sorter key columns for `terms`.
+pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
+    terms.iter().map(|t| 1 + needs_null_key(t) as usize).sum()
+}
+
+/// Key description comparing `n` columns with BINARY, ascending.
+pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
+    Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
+}
