@@ -14,10 +14,10 @@
 
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::walk;
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::unquote;
-use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{Opcode, P4};
@@ -62,7 +62,7 @@ impl<'b> Compiler<'_> {
                 // (A window call's arguments hold no aggregate of a
                 // subquery's: one there is a misuse.)
                 if super::is_aggregate_call(me, x)
-                    || (super::window::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }))
+                    || (crate::sql::model::expr_shape::has_window_call(x) && matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }))
                 {
                     found.push(Found::Here(x));
                     return false;
@@ -550,7 +550,7 @@ impl<'b> Compiler<'_> {
         let mut outputs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
         outputs.extend(having.iter().copied());
         outputs.extend(order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
-        if outputs.iter().any(|e| crate::sql::plan::terms::has_subquery(e)) {
+        if outputs.iter().any(|e| crate::sql::model::expr_shape::has_subquery(e)) {
             self.collect_all_columns(from, &mut cols);
         }
         for a in aggs.iter_mut() {

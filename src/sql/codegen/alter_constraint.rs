@@ -291,7 +291,7 @@ impl Compiler<'_> {
         use sqlite3_parser::ast::Expr;
         let mut problem: Option<String> = None;
         let me: &Compiler<'_> = self;
-        crate::sql::plan::terms::walk(e, &mut |x| {
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
             if problem.is_some() {
                 return false;
             }

@@ -593,7 +593,7 @@ fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
         return true;
     }
     let mut constant = true;
-    crate::sql::plan::terms::walk(e, &mut |x| {
+    crate::sql::model::expr_shape::walk(e, &mut |x| {
         match x {
             Expr::Id(id) => {
                 if !id.0.eq_ignore_ascii_case("true") && !id.0.eq_ignore_ascii_case("false") {

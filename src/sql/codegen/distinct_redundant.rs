@@ -12,9 +12,9 @@
 //! duplicate-removing table.
 
 use super::Compiler;
+use crate::sql::model::expr_shape::{conjuncts, has_subquery};
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::ResultItem;
-use crate::sql::plan::terms::{conjuncts, has_subquery};
 use crate::sql::schema::Table;
 use sqlite3_parser::ast::{Expr, Operator};
 

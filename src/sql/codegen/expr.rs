@@ -10,9 +10,9 @@
 //! Row values (`(a, b)` and subqueries of several columns in comparisons,
 //! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
 
-use super::row_value::may_be_row;
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
 use crate::vdbe::func::{FuncDef, FuncKind};
@@ -614,7 +614,7 @@ impl Compiler<'_> {
             let mut found = None;
             for c in columns.iter() {
                 if let ast::ResultColumn::Expr(e, _) = c {
-                    crate::sql::plan::terms::walk(e, &mut |x| {
+                    crate::sql::model::expr_shape::walk(e, &mut |x| {
                         if found.is_none() && super::is_aggregate_call(self, x) {
                             if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
                                 found = Some(unquote(name.0));
@@ -635,7 +635,7 @@ impl Compiler<'_> {
         crate::sql::parse::with_first_statement(format!("SELECT {text}").as_bytes(), |cmd, _| {
             let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(false) };
             let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(false) };
-            Ok(columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))))
+            Ok(columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e))))
         })
         .unwrap_or(false)
     }
@@ -647,7 +647,7 @@ impl Compiler<'_> {
             let mut found = false;
             for c in columns.iter() {
                 if let ast::ResultColumn::Expr(e, _) = c {
-                    crate::sql::plan::terms::walk(e, &mut |x| {
+                    crate::sql::model::expr_shape::walk(e, &mut |x| {
                         found |= super::is_aggregate_call(self, x);
                         !found
                     });
@@ -748,7 +748,7 @@ impl Compiler<'_> {
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
         for a in inputs {
-            crate::sql::plan::terms::walk(a, &mut |x| {
+            crate::sql::model::expr_shape::walk(a, &mut |x| {
                 names.extend(crate::sql::plan::terms::column_name(x));
                 has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
                 true
@@ -1179,7 +1179,7 @@ impl Compiler<'_> {
     fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
         // `x IN ((SELECT ...))` is `x IN (SELECT ...)`, as SQLite parses it.
         if let [item] = list {
-            if let Expr::Subquery(sel) = super::row_value::strip_parens(item) {
+            if let Expr::Subquery(sel) = crate::sql::model::expr_shape::strip_parens(item) {
                 return self.in_select(lhs, not, sel, target);
             }
         }

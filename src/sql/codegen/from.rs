@@ -38,12 +38,13 @@
 use super::index_scan::IndexLoop;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
-use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
+use crate::sql::plan::terms::LookupOp;
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
 use crate::sql::schema::{Index, Table};
 use crate::value::record::{KeyField, KeyInfo};
@@ -222,7 +223,7 @@ impl<'b> Compiler<'_> {
         for (item, e, _) in on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)) {
             {
                 let mut names: Vec<(Option<String>, String)> = Vec::new();
-                crate::sql::plan::terms::walk(e, &mut |x| {
+                crate::sql::model::expr_shape::walk(e, &mut |x| {
                     match x {
                         Expr::Id(id) => names.push((None, unquote(id.0))),
                         Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
@@ -817,7 +818,7 @@ impl<'b> Compiler<'_> {
         for (it, _) in items.iter().zip(&on_moved).filter(|(_, m)| **m) {
             for j in &it.on {
                 if let JoinTerm::Expr(e) = j {
-                    crate::sql::plan::terms::conjuncts(e, &mut all_terms);
+                    crate::sql::model::expr_shape::conjuncts(e, &mut all_terms);
                 }
             }
         }
@@ -871,7 +872,7 @@ impl<'b> Compiler<'_> {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {
                         let mut cs = Vec::new();
-                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        crate::sql::model::expr_shape::conjuncts(e, &mut cs);
                         lookup_terms.extend(cs);
                     }
                 }
@@ -940,7 +941,7 @@ impl<'b> Compiler<'_> {
                     JoinTerm::Expr(_) if on_moved[ii] => {}
                     JoinTerm::Expr(e) if consumed.is_some() || !vconsumed.is_empty() => {
                         let mut cs = Vec::new();
-                        crate::sql::plan::terms::conjuncts(e, &mut cs);
+                        crate::sql::model::expr_shape::conjuncts(e, &mut cs);
                         for c in cs.into_iter().filter(|c| !is_consumed(term_address(c))) {
                             self.where_term_if_false(c, next)?;
                         }

@@ -188,7 +188,7 @@ impl Compiler<'_> {
         for (_, text) in &table.checks {
             let mut problem = None;
             crate::sql::parse::with_expr(text, |e| {
-                crate::sql::plan::terms::walk(e, &mut |x| {
+                crate::sql::model::expr_shape::walk(e, &mut |x| {
                     use sqlite3_parser::ast::Expr;
                     match x {
                         Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),

@@ -20,7 +20,8 @@
 
 use super::outer_aggregate::{aggregate_inputs, Level};
 use super::Compiler;
-use crate::sql::plan::terms::{column_name, walk};
+use crate::sql::model::expr_shape::walk;
+use crate::sql::plan::terms::column_name;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};
 
 impl Compiler<'_> {

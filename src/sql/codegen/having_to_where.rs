@@ -15,8 +15,8 @@
 //! the constant 0 (or FALSE) stays, as in SQLite.
 
 use super::Compiler;
+use crate::sql::model::expr_shape::walk;
 use crate::sql::parse::unquote;
-use crate::sql::plan::terms::walk;
 use crate::vdbe::func::FuncKind;
 use sqlite3_parser::ast::{Expr, Literal};
 

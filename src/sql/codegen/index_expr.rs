@@ -159,7 +159,7 @@ impl Compiler<'_> {
     }
 
     fn validate_index_expr(&mut self, table: &Table, text: &str, what: &str) -> Result<()> {
-        use crate::sql::plan::terms::walk;
+        use crate::sql::model::expr_shape::walk;
         use sqlite3_parser::ast::Expr;
         let mut problem: Option<String> = None;
         crate::sql::parse::with_expr(text, |e| {

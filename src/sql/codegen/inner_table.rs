@@ -5,8 +5,9 @@
 use super::from::LoopKind;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
-use crate::sql::plan::terms::{has_subquery, LookupOp};
+use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::Table;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;

@@ -17,8 +17,8 @@
 //! in the subquery, which then compiles it as before.
 
 use super::Compiler;
+use crate::sql::model::expr_shape::walk;
 use crate::sql::parse::unquote;
-use crate::sql::plan::terms::walk;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};
 
 /// What a subquery's FROM clause provides to names inside it.
@@ -112,7 +112,7 @@ impl<'b> Compiler<'_> {
                     found.push(Found::Call(y));
                     return false;
                 }
-                windows.extend(super::window::window_spec_exprs(y));
+                windows.extend(crate::sql::model::expr_shape::window_spec_exprs(y));
                 match y {
                     Expr::InSelect { lhs, rhs, .. } => {
                         found.push(Found::Walk(lhs));
@@ -231,7 +231,7 @@ fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
     walk(e, &mut |x| {
         // (Only the call itself is looked at: asking at each node whether
         // a window call is somewhere below it made this quadratic.)
-        if super::window::is_window_call(x) {
+        if crate::sql::model::expr_shape::is_window_call(x) {
             return false;
         }
         if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {

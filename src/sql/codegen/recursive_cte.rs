@@ -113,7 +113,9 @@ impl<'b> Compiler<'_> {
             None => (None, Vec::new()),
         };
         let windowed = |arm: &ast::OneSelect<'_>| match arm {
-            ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if super::window::has_window_call(e))),
+            ast::OneSelect::Select { columns, .. } => {
+                columns.iter().any(|c| matches!(c, ast::ResultColumn::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)))
+            }
             ast::OneSelect::Values(_) => false,
         };
         if compounds[first_recursive - 1..].iter().any(|c| windowed(&c.select)) {
@@ -126,7 +128,7 @@ impl<'b> Compiler<'_> {
                     || columns.iter().any(|c| {
                         let ast::ResultColumn::Expr(e, _) = c else { return false };
                         let mut found = false;
-                        crate::sql::plan::terms::walk(e, &mut |x| {
+                        crate::sql::model::expr_shape::walk(e, &mut |x| {
                             found |= super::is_aggregate_call(self, x);
                             !found
                         });
@@ -415,7 +417,7 @@ fn references_in_arm(arm: &ast::OneSelect<'_>, name: &str) -> usize {
     exprs.extend(having.iter().copied());
     for e in exprs {
         let mut subs: Vec<&ast::Select<'_>> = Vec::new();
-        crate::sql::plan::terms::walk(e, &mut |x| {
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
             if let ast::Expr::Subquery(s) | ast::Expr::Exists(s) | ast::Expr::InSelect { rhs: s, .. } = x {
                 subs.push(s);
             }

@@ -31,6 +31,7 @@
 
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::{may_be_row, select_has_star, strip_parens, written_select_width};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, Operator};
@@ -91,31 +92,6 @@ pub fn row_field<'a, 'e>(e: &'a Expr<'e>, i: usize) -> Option<&'a Expr<'e>> {
         Expr::Parenthesized(v) if v.len() == 1 => row_field(&v[0], i),
         Expr::Parenthesized(v) => v.get(i),
         _ => None,
-    }
-}
-
-/// Whether `e` may stand for several values: a row written out, or a
-/// subquery with several result columns or a `*`.
-pub fn may_be_row(e: &Expr<'_>) -> bool {
-    match e {
-        Expr::Parenthesized(v) if v.len() == 1 => may_be_row(&v[0]),
-        Expr::Parenthesized(_) => true,
-        Expr::Subquery(sel) => written_select_width(sel) > 1 || select_has_star(sel),
-        _ => false,
-    }
-}
-
-fn written_select_width(sel: &ast::Select<'_>) -> usize {
-    match &sel.body.select {
-        ast::OneSelect::Select { columns, .. } => columns.len(),
-        ast::OneSelect::Values(rows) => rows.first().map_or(1, |r| r.len()),
-    }
-}
-
-fn select_has_star(sel: &ast::Select<'_>) -> bool {
-    match &sel.body.select {
-        ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Star | ast::ResultColumn::TableStar(_))),
-        ast::OneSelect::Values(_) => false,
     }
 }
 
@@ -496,15 +472,4 @@ impl Compiler<'_> {
 /// Whether `e` is a row written out, `(a, b, ...)`.
 fn is_written_row(e: &Expr<'_>) -> bool {
     matches!(strip_parens(e), Expr::Parenthesized(v) if v.len() > 1)
-}
-
-/// `e` without the parentheses of `((x))`.
-pub fn strip_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
-    while let Expr::Parenthesized(v) = e {
-        if v.len() != 1 {
-            break;
-        }
-        e = &v[0];
-    }
-    e
 }

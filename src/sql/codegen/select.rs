@@ -6,9 +6,9 @@
 
 use super::{Compiler, CteDef};
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
 use crate::sql::parse::{unquote, unquoted};
-use crate::sql::plan::terms::conjuncts;
 use crate::sql::resolve::{ColumnRef, Scope};
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
@@ -812,7 +812,7 @@ impl Compiler<'_> {
             let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
             let plain_rows = group_by.is_none()
                 && !self.items_have_aggregates(&items)
-                && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)));
+                && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
             let distinct = is_distinct && !(plain_rows && self.distinct_is_redundant(&items_from, &items, *where_clause));
             if distinct {
                 // Rows are told apart under each result column's collation.
@@ -863,8 +863,8 @@ impl Compiler<'_> {
                 conjuncts(h, &mut having_terms);
             }
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
-            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if super::window::has_window_call(e)))
-                || order_by.unwrap_or(&[]).iter().any(|t| super::window::has_window_call(&t.expr));
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
@@ -949,7 +949,7 @@ impl Compiler<'_> {
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
         for a in args {
-            crate::sql::plan::terms::walk(a, &mut |x| {
+            crate::sql::model::expr_shape::walk(a, &mut |x| {
                 names.extend(crate::sql::plan::terms::column_name(x));
                 has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
                 true
@@ -979,7 +979,7 @@ impl Compiler<'_> {
         }
         let mut found = None;
         for t in terms {
-            crate::sql::plan::terms::walk(t, &mut |x| {
+            crate::sql::model::expr_shape::walk(t, &mut |x| {
                 if found.is_some() {
                     return false;
                 }
@@ -1003,7 +1003,7 @@ impl Compiler<'_> {
                 let mut agg_nodes: Vec<&Expr<'_>> = Vec::new();
                 {
                     let me: &Compiler<'_> = self;
-                    crate::sql::plan::terms::walk(e, &mut |x| {
+                    crate::sql::model::expr_shape::walk(e, &mut |x| {
                         if super::is_aggregate_call(me, x) {
                             agg_nodes.push(x);
                             return false;
@@ -1036,7 +1036,7 @@ impl Compiler<'_> {
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
         // (qualifier, name, double-quoted, the database of `db.t.c`)
         let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
-        crate::sql::plan::terms::walk(e, &mut |x| {
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
             match x {
                 Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
                 Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
@@ -1092,7 +1092,7 @@ impl Compiler<'_> {
         // part of the result column: an aggregate there counts too.)
         fn has_aggregate(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
             let mut found = false;
-            crate::sql::plan::terms::walk(e, &mut |x| {
+            crate::sql::model::expr_shape::walk(e, &mut |x| {
                 if found {
                     return false;
                 }
@@ -1176,7 +1176,7 @@ impl Compiler<'_> {
             } else {
                 for row in rows.iter() {
                     let regs = self.b.regs(n);
-                    if row.iter().any(super::window::has_window_call) {
+                    if row.iter().any(crate::sql::model::expr_shape::has_window_call) {
                         // A row calling a window function is a SELECT of its
                         // own: its windows see that one row.
                         let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
@@ -1300,7 +1300,7 @@ fn written_column_name(item: &ResultItem<'_, '_>, described: &str, i: usize) -> 
 fn column_text(e: &Expr<'_>) -> String {
     let mut text = crate::sql::params::expr_text(e);
     let mut names: Vec<String> = Vec::new();
-    crate::sql::plan::terms::walk(e, &mut |x| {
+    crate::sql::model::expr_shape::walk(e, &mut |x| {
         if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
             names.push(name.0.to_string());
         }

@@ -520,7 +520,7 @@ impl<'b> Compiler<'_> {
 pub(super) fn mentioned_names(where_clause: Option<&Expr<'_>>, from: Option<&sqlite3_parser::ast::FromClause<'_>>) -> Vec<String> {
     let mut out = Vec::new();
     let mut note = |e: &Expr<'_>| {
-        crate::sql::plan::terms::walk(e, &mut |x| {
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
             match x {
                 Expr::Id(n) => out.push(unquote(n.0).to_ascii_lowercase()),
                 Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => out.push(unquote(n.0).to_ascii_lowercase()),

@@ -84,7 +84,7 @@ fn unknown_column(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<()> {
     let mut missing: Option<String> = None;
     let exprs = ix.targets.iter().map(|sc| &sc.expr).chain(ix.where_clause.iter());
     for e in exprs {
-        crate::sql::plan::terms::walk(e, &mut |x| {
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
             if let Expr::Id(id) = x {
                 let name = unquote(id.0);
                 let known = id.0.starts_with('"')
@@ -130,7 +130,7 @@ fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result
         }
     };
     for sc in ix.targets.iter() {
-        crate::sql::plan::terms::walk(&sc.expr, &mut |x| {
+        crate::sql::model::expr_shape::walk(&sc.expr, &mut |x| {
             match x {
                 Expr::Subquery(sel) | Expr::Exists(sel) => check(sel),
                 Expr::InSelect { rhs, .. } => check(rhs),

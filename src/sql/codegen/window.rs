@@ -25,10 +25,11 @@
 use super::window_frame::{Bound, Exclude, FrameScan, ValueFrame};
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result};
+use crate::sql::model::expr_shape::walk;
+use crate::sql::model::expr_shape::window_of;
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
-use crate::sql::plan::terms::walk;
 use crate::sql::resolve::ColumnRef;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::func::{FuncDef, FuncKind};
@@ -182,48 +183,6 @@ pub fn check_frame(f: &ast::FrameClause<'_>) -> Result<()> {
         return Err(Error::sql("unsupported frame specification"));
     }
     Ok(())
-}
-
-/// The expressions of a window call's own window (`OVER (PARTITION BY
-/// ... ORDER BY ...)` written inline) and of its FILTER clause, which an
-/// expression walk does not enter: an aggregate there is one of the
-/// query's (a named window's are in the WINDOW clause).
-pub fn window_spec_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
-    let mut out = Vec::new();
-    let (Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. }) = e else { return out };
-    if f.over_clause.is_none() {
-        return out;
-    }
-    out.extend(f.filter_clause);
-    if let Some(Over::Window(w)) = f.over_clause {
-        out.extend(w.partition_by.iter().flat_map(|p| p.iter()));
-        out.extend(w.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
-    }
-    out
-}
-
-/// Whether `e` contains a window function call.
-pub fn has_window_call(e: &Expr<'_>) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if window_of(x).is_some() {
-            found = true;
-        }
-        true
-    });
-    found
-}
-
-/// Whether `e` itself is a window function call.
-pub fn is_window_call(e: &Expr<'_>) -> bool {
-    window_of(e).is_some()
-}
-
-fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
-    match e {
-        Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } => f.over_clause,
-        _ => None,
-    }
 }
 
 impl<'b> Compiler<'_> {
@@ -518,7 +477,7 @@ impl<'b> Compiler<'_> {
         // correlated reference is not collected above): keep them all, as
         // an aggregate query does.
         let outputs = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None });
-        if outputs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).any(crate::sql::plan::terms::has_subquery) {
+        if outputs.chain(order_by.unwrap_or(&[]).iter().map(|t| &t.expr)).any(crate::sql::model::expr_shape::has_subquery) {
             self.collect_all_columns(from, &mut cols);
         }
         // Rows come out in the first window's order: an ORDER BY that
@@ -585,7 +544,7 @@ impl<'b> Compiler<'_> {
     fn refuse_own_aliases(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
         let mut ids: Vec<String> = Vec::new();
         for e in exprs {
-            crate::sql::plan::terms::walk(e, &mut |x| {
+            crate::sql::model::expr_shape::walk(e, &mut |x| {
                 if let Expr::Id(id) = x {
                     ids.push(unquote(id.0));
                 }

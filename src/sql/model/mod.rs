@@ -10,5 +10,6 @@
 //! on the schema, name resolution and the VDBE's vocabulary), so that both
 //! can use it without depending on each other.
 
+pub mod expr_shape;
 pub mod from;
 pub mod query;

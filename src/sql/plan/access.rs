@@ -10,9 +10,10 @@
 //! the index order decide the comparison.
 
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
-use crate::sql::plan::terms::{has_subquery, walk, LookupOp};
+use crate::sql::plan::terms::LookupOp;
 use crate::vdbe::program::P4;
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::Expr;
@@ -205,7 +206,7 @@ impl<'b> Compiler<'_> {
 /// The pairs of fields of two rows written out with the same width, each
 /// field a single value; None for anything else.
 fn row_pairs<'a, 'b>(l: &'a Expr<'b>, r: &'a Expr<'b>) -> Option<Vec<(&'a Expr<'b>, &'a Expr<'b>)>> {
-    use crate::sql::codegen::row_value::{may_be_row, strip_parens};
+    use crate::sql::model::expr_shape::{may_be_row, strip_parens};
     match (strip_parens(l), strip_parens(r)) {
         (Expr::Parenthesized(a), Expr::Parenthesized(b)) if a.len() == b.len() && a.len() > 1 => {
             if a.iter().chain(b.iter()).any(may_be_row) {

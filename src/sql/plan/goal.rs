@@ -9,11 +9,11 @@
 //! anything else that could read a column outside the walked expressions.
 
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromItem, JoinTerm};
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
-use crate::sql::plan::terms::{has_subquery, walk};
 use crate::sql::resolve::ColumnRef;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, SortOrder, SortedColumn};
@@ -135,7 +135,7 @@ impl Compiler<'_> {
     pub(crate) fn column_uses(&mut self, exprs: &[&Expr<'_>], cols: &[ColumnRef]) -> Option<ColumnUses> {
         let mut out: ColumnUses = cols.iter().filter(|c| c.depth == 0).map(|c| (c.item, c.column)).collect();
         for e in exprs {
-            if has_subquery(e) || crate::sql::codegen::window::has_window_call(e) {
+            if has_subquery(e) || crate::sql::model::expr_shape::has_window_call(e) {
                 return None;
             }
             // (Names as written, unquoted where used: no copy of each.)

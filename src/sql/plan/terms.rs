@@ -1,19 +1,8 @@
 //! WHERE terms: the conjuncts of a boolean expression and the shape of a
 //! term that can drive a lookup (`column op expression`).
 
-use sqlite3_parser::ast::{self, Expr, Operator};
-
-/// Split `e` at top-level ANDs.
-pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
-    match e {
-        Expr::Binary(l, Operator::And, r) => {
-            conjuncts(l, out);
-            conjuncts(r, out);
-        }
-        Expr::Parenthesized(v) if v.len() == 1 => conjuncts(&v[0], out),
-        _ => out.push(e),
-    }
-}
+use crate::sql::model::expr_shape::walk;
+use sqlite3_parser::ast::{Expr, Operator};
 
 /// A comparison operator usable by a lookup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,86 +80,4 @@ pub fn column_names(e: &Expr<'_>) -> Vec<(Option<String>, String)> {
         true
     });
     names
-}
-
-/// Visit `e` and its sub-expressions (not entering subqueries); `f`
-/// returns `false` to skip a node's children.
-pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
-    if !f(e) {
-        return;
-    }
-    match e {
-        Expr::Between { lhs, start, end, .. } => {
-            walk(lhs, f);
-            walk(start, f);
-            walk(end, f);
-        }
-        Expr::Binary(l, _, r) => {
-            walk(l, f);
-            walk(r, f);
-        }
-        Expr::Case { base, when_then_pairs, else_expr } => {
-            if let Some(b) = base {
-                walk(b, f);
-            }
-            for (w, t) in when_then_pairs.iter() {
-                walk(w, f);
-                walk(t, f);
-            }
-            if let Some(x) = else_expr {
-                walk(x, f);
-            }
-        }
-        Expr::Cast { expr, .. } => walk(expr, f),
-        Expr::Collate(x, _) => walk(x, f),
-        Expr::FunctionCall { args, order_by, filter_over, .. } => {
-            for a in args.iter().flat_map(|a| a.iter()) {
-                walk(a, f);
-            }
-            // (An aggregate's ORDER BY and FILTER clause read columns as
-            // its arguments do.)
-            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
-                for t in terms.iter() {
-                    walk(&t.expr, f);
-                }
-            }
-            if let Some(x) = filter_over.as_ref().and_then(|t| t.filter_clause) {
-                walk(x, f);
-            }
-        }
-        Expr::FunctionCallStar { filter_over: Some(ast::FunctionTail { filter_clause: Some(x), .. }), .. } => walk(x, f),
-        Expr::InList { lhs, rhs, .. } => {
-            walk(lhs, f);
-            for a in rhs.iter().flat_map(|a| a.iter()) {
-                walk(a, f);
-            }
-        }
-        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => walk(lhs, f),
-        Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => walk(x, f),
-        Expr::Like { lhs, rhs, escape, .. } => {
-            walk(lhs, f);
-            walk(rhs, f);
-            if let Some(x) = escape {
-                walk(x, f);
-            }
-        }
-        Expr::Parenthesized(v) => {
-            for x in v.iter() {
-                walk(x, f);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Whether `e` contains a subquery (outside nested subqueries' insides).
-pub fn has_subquery(e: &Expr<'_>) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. }) {
-            found = true;
-        }
-        true
-    });
-    found
 }

@@ -1,0 +1,179 @@
+//! Facts read off an expression's syntax alone, before any name is
+//! resolved: its top-level AND terms, a walk over its nodes (not entering
+//! subqueries), whether it holds a subquery or a window function call,
+//! whether it may be a row value. The planner and code generation both
+//! ask them.
+
+use sqlite3_parser::ast::{self, Expr, Operator, Over};
+
+/// Split `e` at top-level ANDs.
+pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+    match e {
+        Expr::Binary(l, Operator::And, r) => {
+            conjuncts(l, out);
+            conjuncts(r, out);
+        }
+        Expr::Parenthesized(v) if v.len() == 1 => conjuncts(&v[0], out),
+        _ => out.push(e),
+    }
+}
+
+/// Visit `e` and its sub-expressions (not entering subqueries); `f`
+/// returns `false` to skip a node's children.
+pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
+    if !f(e) {
+        return;
+    }
+    match e {
+        Expr::Between { lhs, start, end, .. } => {
+            walk(lhs, f);
+            walk(start, f);
+            walk(end, f);
+        }
+        Expr::Binary(l, _, r) => {
+            walk(l, f);
+            walk(r, f);
+        }
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            if let Some(b) = base {
+                walk(b, f);
+            }
+            for (w, t) in when_then_pairs.iter() {
+                walk(w, f);
+                walk(t, f);
+            }
+            if let Some(x) = else_expr {
+                walk(x, f);
+            }
+        }
+        Expr::Cast { expr, .. } => walk(expr, f),
+        Expr::Collate(x, _) => walk(x, f),
+        Expr::FunctionCall { args, order_by, filter_over, .. } => {
+            for a in args.iter().flat_map(|a| a.iter()) {
+                walk(a, f);
+            }
+            // (An aggregate's ORDER BY and FILTER clause read columns as
+            // its arguments do.)
+            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                for t in terms.iter() {
+                    walk(&t.expr, f);
+                }
+            }
+            if let Some(x) = filter_over.as_ref().and_then(|t| t.filter_clause) {
+                walk(x, f);
+            }
+        }
+        Expr::FunctionCallStar { filter_over: Some(ast::FunctionTail { filter_clause: Some(x), .. }), .. } => walk(x, f),
+        Expr::InList { lhs, rhs, .. } => {
+            walk(lhs, f);
+            for a in rhs.iter().flat_map(|a| a.iter()) {
+                walk(a, f);
+            }
+        }
+        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => walk(lhs, f),
+        Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => walk(x, f),
+        Expr::Like { lhs, rhs, escape, .. } => {
+            walk(lhs, f);
+            walk(rhs, f);
+            if let Some(x) = escape {
+                walk(x, f);
+            }
+        }
+        Expr::Parenthesized(v) => {
+            for x in v.iter() {
+                walk(x, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `e` contains a subquery (outside nested subqueries' insides).
+pub fn has_subquery(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. }) {
+            found = true;
+        }
+        true
+    });
+    found
+}
+
+/// The expressions of a window call's own window (`OVER (PARTITION BY
+/// ... ORDER BY ...)` written inline) and of its FILTER clause, which an
+/// expression walk does not enter: an aggregate there is one of the
+/// query's (a named window's are in the WINDOW clause).
+pub fn window_spec_exprs<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a Expr<'b>> {
+    let mut out = Vec::new();
+    let (Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. }) = e else { return out };
+    if f.over_clause.is_none() {
+        return out;
+    }
+    out.extend(f.filter_clause);
+    if let Some(Over::Window(w)) = f.over_clause {
+        out.extend(w.partition_by.iter().flat_map(|p| p.iter()));
+        out.extend(w.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
+    }
+    out
+}
+
+/// Whether `e` contains a window function call.
+pub fn has_window_call(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if window_of(x).is_some() {
+            found = true;
+        }
+        true
+    });
+    found
+}
+
+/// Whether `e` itself is a window function call.
+pub fn is_window_call(e: &Expr<'_>) -> bool {
+    window_of(e).is_some()
+}
+
+pub fn window_of<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Over<'b>> {
+    match e {
+        Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } => f.over_clause,
+        _ => None,
+    }
+}
+
+/// Whether `e` may stand for several values: a row written out, or a
+/// subquery with several result columns or a `*`.
+pub fn may_be_row(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Parenthesized(v) if v.len() == 1 => may_be_row(&v[0]),
+        Expr::Parenthesized(_) => true,
+        Expr::Subquery(sel) => written_select_width(sel) > 1 || select_has_star(sel),
+        _ => false,
+    }
+}
+
+pub fn written_select_width(sel: &ast::Select<'_>) -> usize {
+    match &sel.body.select {
+        ast::OneSelect::Select { columns, .. } => columns.len(),
+        ast::OneSelect::Values(rows) => rows.first().map_or(1, |r| r.len()),
+    }
+}
+
+pub fn select_has_star(sel: &ast::Select<'_>) -> bool {
+    match &sel.body.select {
+        ast::OneSelect::Select { columns, .. } => columns.iter().any(|c| matches!(c, ast::ResultColumn::Star | ast::ResultColumn::TableStar(_))),
+        ast::OneSelect::Values(_) => false,
+    }
+}
+
+/// `e` without the parentheses of `((x))`.
+pub fn strip_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
+    while let Expr::Parenthesized(v) = e {
+        if v.len() != 1 {
+            break;
+        }
+        e = &v[0];
+    }
+    e
+}
