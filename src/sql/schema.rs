@@ -1578,7 +1578,7 @@ impl Column {
 }
 
 pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
-    use crate::sql::codegen::expr::{parse_numeric, Number};
+    use crate::value::literal::{parse_numeric, Number};
     match e {
         ast::Expr::Literal(ast::Literal::Numeric(s)) => Some(match parse_numeric(s).ok()? {
             Number::Int(i) => Value::Integer(i),

@@ -49,6 +49,7 @@ pub mod collation;
 pub mod compare;
 pub mod encoding;
 pub mod fpdecode;
+pub mod literal;
 pub mod numeric;
 pub mod pow10;
 pub mod printf;

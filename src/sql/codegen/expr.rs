@@ -15,43 +15,12 @@ use crate::error::{Error, Result};
 use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
+use crate::value::literal::{parse_numeric, Number};
 use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, LikeOperator, Literal, Operator, UnaryOperator};
 use std::sync::Arc;
-
-/// A parsed numeric literal.
-pub enum Number {
-    /// Fits in i64.
-    Int(i64),
-    /// Real (or too-large integer).
-    Real(f64),
-}
-
-/// Parse a numeric literal as SQLite's tokenizer accepts it.
-pub fn parse_numeric(s: &str) -> Result<Number> {
-    let t = s.replace('_', "");
-    if t.len() > 2 && (t.starts_with("0x") || t.starts_with("0X")) {
-        return u64::from_str_radix(&t[2..], 16).map(|v| Number::Int(v as i64)).map_err(|_| Error::sql(format!("hex literal too big: {s}")));
-    }
-    if t.bytes().all(|b| b.is_ascii_digit()) {
-        return Ok(match t.parse::<i64>() {
-            Ok(i) => Number::Int(i),
-            Err(_) => Number::Real(t.parse::<f64>().unwrap_or(f64::INFINITY)),
-        });
-    }
-    let mut f = t.clone();
-    if f.starts_with('.') {
-        f.insert(0, '0');
-    }
-    if let Some(p) = f.find('.') {
-        if !f.as_bytes().get(p + 1).is_some_and(|c| c.is_ascii_digit()) {
-            f.insert(p + 1, '0');
-        }
-    }
-    f.parse::<f64>().map(Number::Real).map_err(|_| Error::sql(format!("unrecognized token: \"{s}\"")))
-}
 
 fn decode_blob(hex: &str) -> Result<Vec<u8>> {
     let h = hex.as_bytes();
