@@ -21,11 +21,11 @@
 //! (SQLite does not promise it either with journal_mode=MEMORY, OFF or
 //! WAL).
 
-use super::{parse_target, Connection};
+use super::open::parse_target;
+use super::Connection;
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_ERROR};
 use crate::io::IoContext;
-use crate::sql::schema::Schema;
 use crate::value::Value;
 use crate::vdbe::Database;
 use std::sync::Arc;
@@ -91,7 +91,7 @@ impl Connection {
         let schema = {
             let bt = &mut btree;
             io.block_on(|| bt.begin_read())?;
-            let s = Schema::load(&io, bt, self.state.text_encoding);
+            let s = super::schema_load::load(&io, bt, self.state.text_encoding);
             let _ = io.block_on(|| bt.commit());
             s?
         };

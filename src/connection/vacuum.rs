@@ -168,7 +168,7 @@ impl Connection {
             if uri && path.split_once('?').is_some_and(|(_, q)| q.split('&').any(|kv| kv.split('=').next() == Some("reserve"))) {
                 return Err(Error::unsupported("VACUUM INTO a URI with reserve=N"));
             }
-            let file = if uri { super::parse_target(path, self.open_flags)?.path } else { path.to_string() };
+            let file = if uri { super::open::parse_target(path, self.open_flags)?.path } else { path.to_string() };
             if std::fs::metadata(crate::io::os_path::os_path(&file)).is_ok_and(|m| m.len() > 0) {
                 return Err(Error::new(SQLITE_ERROR, "output file already exists"));
             }

@@ -1,6 +1,8 @@
 //! The in-memory schema: tables, indexes and views of one database, built
 //! from the CREATE statements stored in `sqlite_schema` (`fileformat2.txt`
-//! section 2.6) and reloaded whenever the schema cookie changes.
+//! section 2.6) and reloaded whenever the schema cookie changes. This
+//! module only parses rows and keeps them; reading them from the file is
+//! the connection's (`connection/schema_load.rs`).
 //!
 //! Several databases (main, temp, attached) are compiled against as one
 //! merged [`Schema`] (`Schema::merged`): each object carries its database
@@ -28,13 +30,10 @@
 //! loaded schema. A table is never changed in place once shared: a
 //! changed table is a copy, and a copy starts without those columns.
 
-use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
-use crate::io::IoContext;
 use crate::sql::parse::{unquote, with_first_statement};
-use crate::value::encoding::TextEncoding;
 use crate::value::Value;
-use crate::vdbe::value_ops::{decode_record, Affinity};
+use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -493,34 +492,8 @@ pub struct Schema {
     pub trigger_targets: Vec<Option<Option<usize>>>,
 }
 
-/// The schema-table rows from the cursor's position (`more`: it is on a
-/// row) to the end, and their rowids.
-fn read_schema_rows(io: &IoContext, bt: &mut Btree, cur: &mut Cursor, mut more: bool) -> Result<(Vec<SchemaRow>, Vec<i64>)> {
-    let (mut rows, mut row_ids) = (Vec::new(), Vec::new());
-    while more {
-        let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
-        let rec = decode_record(&payload)?;
-        let text = |i: usize| match rec.get(i) {
-            Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
-            _ => String::new(),
-        };
-        let root = match rec.get(3) {
-            Some(Value::Integer(i)) => *i,
-            _ => 0,
-        };
-        let sql = match rec.get(4) {
-            Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
-            _ => None,
-        };
-        rows.push((text(0), text(1), text(2), root, sql));
-        row_ids.push(cur.rowid());
-        more = io.block_on(|| cur.next(bt))?;
-    }
-    Ok((rows, row_ids))
-}
-
 /// One `sqlite_schema` row: (type, name, tbl_name, rootpage, sql).
-type SchemaRow = (String, String, String, i64, Option<String>);
+pub type SchemaRow = (String, String, String, i64, Option<String>);
 
 /// Key under which a merged schema keeps an object of database `db` that
 /// an object of the same name in a database searched earlier hides (the
@@ -932,92 +905,47 @@ impl Schema {
         v
     }
 
-    /// Read `sqlite_schema` (blocking) and build the schema.
-    pub fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
-        Schema::reload(io, bt, None, enc)
-    }
-
-    /// Read the schema of `bt` again after a change, reusing what
-    /// `previous` (this database's schema before the change) parsed from
-    /// rows that are still there unchanged: a CREATE then costs one parse,
-    /// not one per object of the schema.
-    ///
-    /// The file's text encoding is noted on `bt` from its header; an empty
-    /// file gets `enc` (the connection's), which it will be created with.
-    pub fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding) -> Result<Schema> {
-        if io.block_on(|| bt.page_count())? == 0 {
-            bt.set_text_encoding(enc);
-            return Ok(Schema::default());
-        }
-        let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
-        // SQLite refuses a schema format newer than the 4 it writes.
-        if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? > 4 {
-            return Err(Error::sql("unsupported file format"));
-        }
-        // The records' text is in this encoding; the cursors convert it.
-        let file_enc = TextEncoding::from_header(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?);
-        bt.set_text_encoding(file_enc);
-        let mut cur = Cursor::new(1, false, None);
-        let more = io.block_on(|| cur.first(bt))?;
-        let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
-        let mut s = Schema::from_rows_reusing(rows, cookie, previous)?;
-        s.row_ids = row_ids;
-        debug_assert_eq!(s.rows.len(), s.row_ids.len());
-        Ok(s)
-    }
-
     /// After a statement that only appended rows to this database's schema
-    /// table (a CREATE): read and parse the rows after `last_rowid`, the
-    /// others being unchanged.
-    pub fn append_new_rows(&mut self, io: &IoContext, bt: &mut Btree) -> Result<()> {
-        self.cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
-        let mut cur = Cursor::new(1, false, None);
-        let last = self.row_ids.last().copied().unwrap_or(0);
-        let at = io.block_on(|| cur.seek_rowid(bt, last.saturating_add(1)))?;
-        let more = match at {
-            crate::btree::SeekResult::Found | crate::btree::SeekResult::After => true,
-            crate::btree::SeekResult::Before => io.block_on(|| cur.next(bt))?,
-            crate::btree::SeekResult::Empty => false,
-        };
-        let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+    /// table (a CREATE): parse the rows read after the last one known
+    /// (`connection/schema_load.rs` reads them), the others being
+    /// unchanged.
+    pub fn append_rows(&mut self, cookie: u32, rows: Vec<SchemaRow>, row_ids: Vec<i64>) -> Result<()> {
+        self.cookie = cookie;
         self.add_rows(&rows, None)?;
         self.rows.extend(rows);
         self.row_ids.extend(row_ids);
         Ok(())
     }
 
+    /// Whether DROPs can be applied by forgetting rows
+    /// ([`Schema::forget_rows_not_in`]): no table is waiting to be parsed
+    /// again (an index had made it unsupported, and that index may be the
+    /// one dropped) and every row's rowid is known.
+    pub fn can_forget_rows(&self) -> bool {
+        !self.tables.values().any(|t| t.unsupported.is_some()) && self.rows.len() == self.row_ids.len()
+    }
+
     /// After a statement that only deleted rows from this database's
-    /// schema table (a DROP): forget the objects of the rows that are gone.
-    /// A table an index had made unsupported is parsed again (the index
-    /// may be the one dropped), by reading everything.
-    /// Returns the rows that went, or `None` when it read everything.
-    pub fn forget_deleted_rows(&mut self, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
-        if self.tables.values().any(|t| t.unsupported.is_some()) || self.rows.len() != self.row_ids.len() {
-            *self = Schema::reload(io, bt, Some(self), bt.text_encoding())?;
-            return Ok(None);
-        }
-        self.cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
-        let mut live = Vec::with_capacity(self.row_ids.len());
-        let mut cur = Cursor::new(1, false, None);
-        let mut more = io.block_on(|| cur.first(bt))?;
-        while more {
-            live.push(cur.rowid());
-            more = io.block_on(|| cur.next(bt))?;
-        }
-        // Both lists are in rowid order; a row we never saw means more
-        // than deletions happened.
+    /// schema table (a DROP): forget the objects of the rows whose rowids
+    /// are not in `live` (the table's rowids now, ascending). Returns the
+    /// rows that went, or `None` (nothing changed) when `live` holds a
+    /// rowid this schema never saw: more than deletions happened, and the
+    /// schema must be read again.
+    pub fn forget_rows_not_in(&mut self, cookie: u32, live: &[i64]) -> Option<Vec<SchemaRow>> {
+        debug_assert!(self.can_forget_rows());
+        // Both lists are in rowid order.
         let mut keep = vec![false; self.rows.len()];
         let mut i = 0;
-        for id in live {
+        for &id in live {
             while i < self.row_ids.len() && self.row_ids[i] < id {
                 i += 1;
             }
             if i == self.row_ids.len() || self.row_ids[i] != id {
-                *self = Schema::reload(io, bt, Some(self), bt.text_encoding())?;
-                return Ok(None);
+                return None;
             }
             keep[i] = true;
         }
+        self.cookie = cookie;
         for (row, _) in self.rows.iter().zip(&keep).filter(|(_, k)| !**k) {
             let key = row.1.to_ascii_lowercase();
             match row.0.as_str() {
@@ -1035,7 +963,7 @@ impl Schema {
         self.rows.retain(|_| (keep[n], n += 1).0);
         let mut n = 0;
         self.row_ids.retain(|_| (keep[n], n += 1).0);
-        Ok(Some(gone))
+        Some(gone)
     }
 
     /// Build from `sqlite_schema` rows.
@@ -1048,7 +976,7 @@ impl Schema {
     /// name, table, root page and SQL text). A table some index had marked
     /// unsupported is parsed again, since that index may be gone; an index
     /// is reused only with the very table it was built against.
-    fn from_rows_reusing(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32, previous: Option<&Schema>) -> Result<Schema> {
+    pub fn from_rows_reusing(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32, previous: Option<&Schema>) -> Result<Schema> {
         // The common change appends rows (CREATE): the previous schema is
         // taken whole and only the new rows are parsed.
         if let Some(p) = previous {

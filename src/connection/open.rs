@@ -1,0 +1,270 @@
+//! Opening and closing a connection: the filename or `file:` URI (mode,
+//! cache, immutable, percent-decoding) to an [`OpenTarget`], the main and
+//! temp databases with their I/O context, and closing (rolling back what
+//! is open, refusing while statements are unfinalized as SQLite's `close`
+//! does).
+
+use super::settings::*;
+use super::{Connection, OpenFlags};
+use crate::btree::{Btree, BtreeOptions, TxnState};
+use crate::error::{Error, Result, SQLITE_CANTOPEN};
+use crate::io::IoContext;
+use crate::sql::schema::Schema;
+use crate::vdbe::func::FunctionRegistry;
+use crate::vdbe::{ConnState, Database};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// What a filename or URI asks for.
+pub(super) struct OpenTarget {
+    pub(super) path: String,
+    pub(super) memory: bool,
+    pub(super) read_only: bool,
+    pub(super) create: bool,
+    pub(super) immutable: bool,
+    /// A named in-memory database every connection of the process that
+    /// opens the same name with `cache=shared` sees (`io::shared_memory`).
+    pub(super) shared: bool,
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        // Two hex digits make an octet; anything else (a sign, a character
+        // of several bytes) leaves the `%` as it is, as SQLite does.
+        let hex = |at: usize| b.get(at).filter(|c| c.is_ascii_hexdigit()).and_then(|c| (*c as char).to_digit(16));
+        if b[i] == b'%' {
+            if let (Some(hi), Some(lo)) = (hex(i + 1), hex(i + 2)) {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    crate::io::os_path::from_bytes(&out).into_owned()
+}
+
+pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
+    let mut t = OpenTarget {
+        path: path.to_string(),
+        memory: path == ":memory:" || path.is_empty() || flags.has(OpenFlags::MEMORY),
+        read_only: flags.has(OpenFlags::READONLY) && !flags.has(OpenFlags::READWRITE),
+        create: flags.has(OpenFlags::CREATE),
+        immutable: false,
+        shared: false,
+    };
+    if flags.has(OpenFlags::URI) && path.starts_with("file:") {
+        let rest = &path[5..];
+        let (p, query) = match rest.split_once('?') {
+            Some((p, q)) => (p, q),
+            None => (rest, ""),
+        };
+        let p = p.split('#').next().unwrap_or("");
+        let p = if let Some(x) = p.strip_prefix("//") {
+            // file://host/path: only an empty host or localhost.
+            match x.find('/') {
+                Some(i) if x[..i].is_empty() || x[..i].eq_ignore_ascii_case("localhost") => &x[i..],
+                Some(_) => return Err(Error::new(SQLITE_ERROR_CODE, format!("invalid uri authority: {}", &x[..x.find('/').unwrap_or(0)]))),
+                None => "",
+            }
+        } else {
+            p
+        };
+        t.path = percent_decode(p);
+        t.memory = t.path == ":memory:" || flags.has(OpenFlags::MEMORY);
+        // `cache=` overrides the SHAREDCACHE/PRIVATECACHE flags.
+        let mut shared_cache = flags.has(OpenFlags::SHAREDCACHE) && !flags.has(OpenFlags::PRIVATECACHE);
+        for kv in query.split('&').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            match k {
+                "mode" => match v {
+                    "ro" => {
+                        t.read_only = true;
+                        t.create = false;
+                    }
+                    "rw" => {
+                        t.read_only = false;
+                        t.create = false;
+                    }
+                    "rwc" => {
+                        t.read_only = false;
+                        t.create = true;
+                    }
+                    "memory" => t.memory = true,
+                    other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such access mode: {other}"))),
+                },
+                "immutable" => t.immutable = v == "1" || v.eq_ignore_ascii_case("true"),
+                "cache" => match v {
+                    "shared" => shared_cache = true,
+                    "private" => shared_cache = false,
+                    other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such cache mode: {other}"))),
+                },
+                "vfs" | "psow" | "nolock" => {}
+                _ => {}
+            }
+        }
+        // (An empty name is a temporary database, never shared: SQLite
+        // shares only named in-memory databases.)
+        t.shared = t.memory && shared_cache && !t.path.is_empty();
+    }
+    Ok(t)
+}
+
+pub(super) const SQLITE_ERROR_CODE: i32 = crate::error::SQLITE_ERROR;
+
+impl Connection {
+    /// Open a connection. `path` is a filename, `:memory:`, `""` (a private
+    /// temporary database) or, with `OpenFlags::URI`, a `file:` URI.
+    pub fn open(path: &str, flags: OpenFlags) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        let backend: Arc<dyn crate::io::IoBackend> = if t.shared {
+            crate::io::shared_memory::backend(&t.path)
+        } else if t.memory {
+            Arc::new(crate::io::memory::MemoryBackend::new())
+        } else {
+            // Async connections share their thread's io_uring ring (or the
+            // sync backend where no ring can be set up); blocking ones use
+            // pread/pwrite.
+            crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
+        };
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
+    /// Open with `backend` doing the file I/O of a file-backed database
+    /// (an application VFS of the C API); in-memory and temporary
+    /// databases keep the engine's memory backends, as SQLite keeps them
+    /// off the VFS.
+    pub fn open_with_backend(path: &str, flags: OpenFlags, backend: Arc<dyn crate::io::IoBackend>) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        if t.memory || t.path.is_empty() {
+            return Self::open(path, flags);
+        }
+        Self::open_target(t, flags, IoContext::new(backend))
+    }
+
+    /// Open through a given I/O context (tests: simulated backends; hosts
+    /// sharing one context between connections).
+    pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
+        let t = parse_target(path, flags)?;
+        Self::open_target(t, flags, io)
+    }
+
+    fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
+        let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
+        let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
+        let btree =
+            Btree::open(&io, file, opts).map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, "unable to open database file") } else { e })?;
+        let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
+        let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false, shared: false })?;
+        temp.set_temp_database();
+        let state = ConnState {
+            io,
+            dbs: vec![
+                Database { name: "main".into(), path: full_path, btree, read_only: t.read_only },
+                Database { name: "temp".into(), path: String::new(), btree: temp, read_only: false },
+            ],
+            autocommit: true,
+            savepoints: Vec::new(),
+            savepoint_started_txn: false,
+            last_insert_rowid: 0,
+            changes: 0,
+            total_changes: 0,
+            active_statements: 0,
+            schema_changed: false,
+            schema_appended: 0,
+            schema_deleted: 0,
+            txn_schema_written: false,
+            temp_used: false,
+            text_encoding: Default::default(),
+            interrupt: Arc::new(AtomicBool::new(false)),
+            prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
+            case_sensitive_like: false,
+            foreign_keys: false,
+            busy_timeout_ms: 0,
+            busy_handler: None,
+            exclusive_locking_default: false,
+            cache_size: -2000,
+            update_hook: None,
+            commit_hook: None,
+            wal_hook: None,
+            preupdate_hook: None,
+            preupdate_listeners: Default::default(),
+            rollback_hook: None,
+            progress: None,
+            lent_depth: 0,
+            stmt_savepoints: 0,
+            writing_statements: 0,
+            max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
+            max_like_pattern: LIMIT_DEFAULTS[LIMIT_LIKE_PATTERN_LENGTH as usize] as usize,
+            next_auto_vacuum: None,
+            defer_foreign_keys: false,
+            writable_schema: false,
+            query_only: false,
+            kept_pragmas: crate::vdbe::exec::schema::KEPT_PRAGMAS.map(|(_, default)| default),
+            worker_threads: 0,
+            count_changes: false,
+            ignore_check_constraints: false,
+            recursive_triggers: false,
+            legacy_alter_table: false,
+            full_column_names: false,
+            short_column_names: true,
+            max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
+            settings_generation: 0,
+            fk_deferred: (0, 0),
+            savepoint_fk_deferred: Vec::new(),
+            vtabs: Default::default(),
+            schema_reset: false,
+            vdestroy_depth: 0,
+        };
+        let mut conn = Connection {
+            state,
+            schemas: Vec::new(),
+            merged: Schema::default(),
+            database_names: Vec::new(),
+            schema_loaded: false,
+            attach_generation: 0,
+            open_flags: flags,
+            funcs: FunctionRegistry::with_builtins(),
+            collations: HashMap::new(),
+            collation_order: Vec::new(),
+            memory: t.memory,
+            is_async: flags.has(OpenFlags::ASYNC),
+            io_notify: if flags.has(OpenFlags::ASYNC) {
+                crate::io::notify::IoNotify::with_ready(crate::io::notify::thread_ready_set())
+            } else {
+                crate::io::notify::IoNotify::new()
+            },
+            limits: LIMIT_DEFAULTS,
+            trace: None,
+            authorizer: None,
+            internal_sql: false,
+        };
+        crate::ext::register_builtins(&mut conn)?;
+        Ok(conn)
+    }
+
+    /// Close: finish the transaction (rolled back if open) and release
+    /// files. The C ABI refuses earlier if statements are still open.
+    pub fn close(&mut self) -> Result<()> {
+        // Requests still in flight may outlive the connection: they must
+        // not report it ready once it is gone.
+        self.io_notify.set_tag(0);
+        let io = self.state.io.clone();
+        if self.state.writing() {
+            self.state.fire_rollback_hook();
+        }
+        for d in self.state.dbs.iter_mut() {
+            if d.btree.txn_state() != TxnState::None {
+                let bt = &mut d.btree;
+                io.block_on(|| bt.rollback())?;
+            }
+        }
+        self.state.autocommit = true;
+        Ok(())
+    }
+}

@@ -1,0 +1,298 @@
+//! Preparing statements: reading the schemas when they are not loaded or
+//! have gone stale (another connection changed them), compiling SQL
+//! against the merged schema with the connection's settings (connecting
+//! a virtual table a compile asked for, then compiling again), and the
+//! checkpoint programs a WAL hook asks for.
+//!
+//! Invariant: a compile never touches a database file; what it needs
+//! is read here first (see `schema_load.rs`).
+
+use super::open::SQLITE_ERROR_CODE;
+use super::settings::*;
+use super::{in_read_txn, schema_load, Connection, Statement};
+use crate::error::{Error, Result};
+use crate::sql::codegen::{compile, Compiler};
+use crate::sql::parse::with_first_statement;
+use crate::sql::schema::Schema;
+use crate::vdbe::program::Program;
+use std::sync::Arc;
+
+impl Connection {
+    /// Read the schema if it is not loaded or a statement changed it.
+    pub(super) fn ensure_schema(&mut self) -> Result<()> {
+        let appended = std::mem::take(&mut self.state.schema_appended);
+        let deleted = std::mem::take(&mut self.state.schema_deleted);
+        if self.schema_loaded && !self.state.schema_changed && appended & deleted == 0 {
+            if appended | deleted == 0 {
+                return Ok(());
+            }
+            // Only CREATEs or DROPs since the last load: the new rows are
+            // parsed, the dropped objects forgotten, rather than the whole
+            // schema table read again (SQLite's ParseSchema with a WHERE
+            // clause, and its DropTable).
+            let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
+            for db in (0..self.state.dbs.len().min(64)).filter(|db| (appended | deleted) & (1 << db) != 0) {
+                let Some(schema) = self.schemas.get_mut(db) else { continue };
+                let first_new = schema.rows.len();
+                let r = if appended & (1 << db) != 0 {
+                    in_read_txn(&mut self.state, db, |io, bt| schema_load::append_new_rows(schema, io, bt)).map(|()| None)
+                } else {
+                    in_read_txn(&mut self.state, db, |io, bt| schema_load::forget_deleted_rows(schema, io, bt))
+                };
+                let dbs = self.schemas.iter().collect::<Vec<_>>();
+                match r {
+                    Ok(None) if appended & (1 << db) != 0 => self.merged.merge_appended(&dbs, db, first_new, &names),
+                    Ok(Some(gone)) => self.merged.merge_deleted(&dbs, db, &gone, &names),
+                    // (The DROP path read everything again.)
+                    Ok(None) => self.merged = Schema::merged(&dbs, &names),
+                    Err(e) => {
+                        // Half-applied: the next prepare reads everything.
+                        self.schema_loaded = false;
+                        return Err(e);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mut loaded = Vec::new();
+        for db in 0..self.state.dbs.len() {
+            let previous = if self.schema_loaded { self.schemas.get(db) } else { None };
+            // Main's encoding is the connection's: the others (temp, and
+            // attached files still empty) take it.
+            let enc = self.state.text_encoding;
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc))?);
+            if db == 0 {
+                self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
+            }
+        }
+        self.schemas = loaded;
+        let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
+        self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
+        self.schema_loaded = true;
+        self.state.schema_changed = false;
+        // Connected virtual tables whose schema entry went or changed are
+        // disconnected.
+        let merged = &self.merged;
+        let reset = std::mem::take(&mut self.state.schema_reset);
+        self.state.vtabs.retain_tables(|db, name, sql| !reset && merged.table_in(Some(db), name).is_some_and(|t| t.sql == sql));
+        Ok(())
+    }
+
+    /// Whether some database's schema cookie on disk differs from the one
+    /// its loaded schema was read at (another connection changed it).
+    fn schema_is_stale(&mut self) -> Result<bool> {
+        let mut stale = false;
+        for i in 0..self.state.dbs.len() {
+            let cookie = in_read_txn(&mut self.state, i, |io, bt| {
+                if io.block_on(|| bt.page_count())? == 0 {
+                    return Ok(0);
+                }
+                io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))
+            })?;
+            stale |= self.schemas.get(i).is_none_or(|s| s.cookie != cookie);
+        }
+        Ok(stale)
+    }
+
+    /// Compile the first statement of `sql`, connecting the virtual
+    /// tables it uses first (see `connection::vtab`).
+    pub(super) fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
+        let request = std::cell::Cell::new(None);
+        // Each table is connected once; a request repeated means the
+        // connection did not take (never loop on it).
+        let mut asked = Vec::new();
+        loop {
+            match self.compile_once(sql, &request) {
+                Err(e) => match request.take() {
+                    Some(req) if !asked.contains(&req) => {
+                        asked.push(req.clone());
+                        self.connect_vtab(req)?
+                    }
+                    Some(_) => return Err(Error::new(crate::error::SQLITE_INTERNAL, "virtual table connected but not found")),
+                    None => return Err(e),
+                },
+                r => return r,
+            }
+        }
+    }
+
+    fn compile_once(
+        &mut self,
+        sql: &[u8],
+        vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
+    ) -> Result<(Option<Program>, usize)> {
+        self.ensure_schema()?;
+        let current = self.database_names.len() == self.state.dbs.len()
+            && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
+        if !current {
+            self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
+        }
+        let databases = &self.database_names;
+        let dbs = &self.state.dbs;
+        let db_file = move |i: usize| dbs.get(i).map(|d| d.btree.pager().file().clone());
+        let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
+        let vtabs = &self.state.vtabs;
+        let schema = &self.merged;
+        let funcs = &self.funcs;
+        let colls = &self.collations;
+        let collation_order = &self.collation_order;
+        let page_size = self.state.dbs[0].btree.page_size();
+        let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
+        let memory = self.memory;
+        let authorizer = self.authorizer.as_mut();
+        let internal = self.internal_sql;
+        let writable_schema = self.state.writable_schema;
+        let count_changes = self.state.count_changes;
+        let ignore_checks = self.state.ignore_check_constraints;
+        let recursive_triggers = self.state.recursive_triggers;
+        let preupdate_hooked = self.state.preupdate_hook.is_some();
+        let legacy_alter_table = self.state.legacy_alter_table;
+        let column_name_flags = (self.state.full_column_names, self.state.short_column_names);
+        let foreign_keys_on = self.state.foreign_keys;
+        let generation = self.attach_generation;
+        let settings_generation = self.state.settings_generation;
+        let max_variables = self.limits[LIMIT_VARIABLE_NUMBER as usize];
+        // TCL-style `$::name` parameters are made readable to the parser.
+        let tcl_text = crate::sql::params::tcl_variables(sql);
+        let parse_text = tcl_text.as_deref().unwrap_or(sql);
+        let limit = |id: i32| self.limits[id as usize] as usize;
+        let parse_limits = crate::sql::parse_limits::ParseLimits {
+            expr_depth: limit(LIMIT_EXPR_DEPTH),
+            parser_depth: limit(LIMIT_PARSER_DEPTH),
+            columns: limit(LIMIT_COLUMN),
+            compound: limit(LIMIT_COMPOUND_SELECT),
+            function_args: limit(LIMIT_FUNCTION_ARG),
+        };
+        let (max_columns, max_variable, max_ops) = (limit(LIMIT_COLUMN), limit(LIMIT_VARIABLE_NUMBER), limit(LIMIT_VDBE_OP));
+        // As in SQLite, an interrupt stops a prepare, and one left over
+        // from statements that have all finished is forgotten.
+        if self.state.active_statements == 0 {
+            self.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        let interrupt = self.state.interrupt.clone();
+        let compiled = with_first_statement(parse_text, |cmd, tail| {
+            if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
+            let Some(cmd) = cmd else { return Ok((None, tail)) };
+            // The limits SQLite checks while parsing, before anything
+            // walks the tree (see `sql::parse_limits`).
+            crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
+            let stmt_sql = &sql[..tail];
+            // Parameters are numbered in source order before compiling
+            // (`sql::params`); the compiler still sees the original text.
+            let numbering = crate::sql::params::number(&parse_text[..tail]);
+            crate::sql::params::check_variable_limit(&numbering.names, max_variables)?;
+            let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
+                c.collation_order = collation_order;
+                c.page_size = page_size;
+                c.temp_listed = temp_listed;
+                c.db_file = Some(db_file);
+                c.memory_db = memory;
+                c.authorizer = authorizer;
+                c.internal = internal;
+                c.writable_schema = writable_schema;
+                c.count_changes = count_changes;
+                c.ignore_checks = ignore_checks;
+                c.recursive_triggers = recursive_triggers;
+                c.preupdate_hooked = preupdate_hooked;
+                c.legacy_alter_table = legacy_alter_table;
+                (c.full_column_names, c.short_column_names) = column_name_flags;
+                c.foreign_keys_on = foreign_keys_on;
+                c.params = numbering.names;
+                c.max_columns = max_columns;
+                c.max_variable = max_variable;
+                c.vtabs = Some(vtabs);
+                c.vtab_connect = Some(vtab_connect);
+                c.max_expr_depth = parse_limits.expr_depth;
+                let mut prog = compile(&mut c, cmd)?;
+                // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
+                // program (its programs and ours differ in length, so the
+                // boundary is not the same instruction).
+                if prog.insns.len() > max_ops {
+                    return Err(Error::code(crate::error::SQLITE_NOMEM));
+                }
+                prog.attach_generation = generation;
+                prog.settings_generation = settings_generation;
+                Ok(prog)
+            };
+            let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                // A bug in code generation must not leave the caller without
+                // an error message: it becomes SQLITE_INTERNAL, with one.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_program(cmd))).unwrap_or_else(|payload| {
+                    let what = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                    Err(crate::error::Error::new(
+                        crate::error::SQLITE_INTERNAL,
+                        format!("internal error while compiling the statement (a bug in ringlite): {what}"),
+                    ))
+                })
+            };
+            let prog = match &numbering.text {
+                None => build(cmd)?,
+                Some(text) => with_first_statement(text, |renumbered, _| match renumbered {
+                    Some(cmd) => build(cmd),
+                    None => Err(crate::error::Error::sql("malformed statement")),
+                })?,
+            };
+            Ok((Some(prog), tail))
+        })?;
+        if let (Some(prog), _) = &compiled {
+            self.compile_checkpoints(prog.compile_checkpoints)?;
+        }
+        Ok(compiled)
+    }
+
+    /// SQLite checks for an interrupt, and counts a step towards calling
+    /// the progress handler (every N steps, as for a running statement),
+    /// each time a compile passes another 100 jump labels: a handler that
+    /// asks to stop fails the prepare with SQLITE_INTERRUPT. Compiling is
+    /// bounded here (`sql::parse_limits`), so the checkpoints are counted
+    /// during the compile and run after it.
+    fn compile_checkpoints(&mut self, checkpoints: u32) -> Result<()> {
+        let mut steps = 0;
+        for _ in 0..checkpoints {
+            if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
+            let Some(n) = self.state.progress.as_ref().map(|(n, _)| *n).filter(|n| *n > 0) else { continue };
+            steps += 1;
+            if steps >= n {
+                steps = 0;
+                if self.call_progress_handler() {
+                    return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compile the first statement in `sql`. Returns the statement (`None`
+    /// for only whitespace or comments) and the byte offset just past it.
+    pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
+            return Err(Error::code(crate::error::SQLITE_TOOBIG));
+        }
+        let (prog, tail) = match self.compile(sql) {
+            // The schema may be stale (another connection changed it, as
+            // SQLite finds out when a prepare fails): read it again, once.
+            // Only when it is: compiling again would repeat the authorizer's
+            // callbacks for nothing.
+            Err(e) if e.primary() == SQLITE_ERROR_CODE && self.schema_loaded && self.state.active_statements == 0 => {
+                if !self.schema_is_stale()? {
+                    return Err(e);
+                }
+                self.schema_loaded = false;
+                self.compile(sql)?
+            }
+            r => r?,
+        };
+        let Some(prog) = prog else { return Ok((None, tail)) };
+        // (Checked as UTF-8 first: much faster than the lossy scan.)
+        let text = match std::str::from_utf8(&sql[..tail]) {
+            Ok(t) => t.trim().to_string(),
+            Err(_) => String::from_utf8_lossy(&sql[..tail]).trim().to_string(),
+        };
+        Ok((Some(Statement::new(text, prog)), tail))
+    }
+}

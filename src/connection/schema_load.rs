@@ -1,0 +1,120 @@
+//! Reading a database's schema table (`sqlite_schema`, root page 1) into
+//! a [`Schema`]: the whole table at open or after another connection
+//! changed it, only the rows a CREATE appended, or only the rowids left
+//! after a DROP. This is the one place the schema is read from storage
+//! (blocking, inside the read transaction `in_read_txn` provides); the
+//! compiler only ever sees the parsed result (`sql/mod.rs`: compiling
+//! never touches the database). Parsing the rows is `sql/schema.rs`'s.
+
+use crate::btree::{Btree, Cursor};
+use crate::error::{Error, Result};
+use crate::io::IoContext;
+use crate::sql::schema::{Schema, SchemaRow};
+use crate::value::encoding::TextEncoding;
+use crate::value::record::decode_record;
+use crate::value::Value;
+
+/// Read `sqlite_schema` (blocking) and build the schema.
+pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
+    reload(io, bt, None, enc)
+}
+
+/// Read the schema of `bt` again after a change, reusing what
+/// `previous` (this database's schema before the change) parsed from
+/// rows that are still there unchanged: a CREATE then costs one parse,
+/// not one per object of the schema.
+///
+/// The file's text encoding is noted on `bt` from its header; an empty
+/// file gets `enc` (the connection's), which it will be created with.
+pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding) -> Result<Schema> {
+    if io.block_on(|| bt.page_count())? == 0 {
+        bt.set_text_encoding(enc);
+        return Ok(Schema::default());
+    }
+    let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+    // SQLite refuses a schema format newer than the 4 it writes.
+    if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? > 4 {
+        return Err(Error::sql("unsupported file format"));
+    }
+    // The records' text is in this encoding; the cursors convert it.
+    let file_enc = TextEncoding::from_header(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?);
+    bt.set_text_encoding(file_enc);
+    let mut cur = Cursor::new(1, false, None);
+    let more = io.block_on(|| cur.first(bt))?;
+    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+    let mut s = Schema::from_rows_reusing(rows, cookie, previous)?;
+    s.row_ids = row_ids;
+    debug_assert_eq!(s.rows.len(), s.row_ids.len());
+    Ok(s)
+}
+
+/// After a statement that only appended rows to this database's schema
+/// table (a CREATE): read and parse the rows after the last one
+/// `schema` knows, the others being unchanged.
+pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<()> {
+    let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+    let mut cur = Cursor::new(1, false, None);
+    let last = schema.row_ids.last().copied().unwrap_or(0);
+    let at = io.block_on(|| cur.seek_rowid(bt, last.saturating_add(1)))?;
+    let more = match at {
+        crate::btree::SeekResult::Found | crate::btree::SeekResult::After => true,
+        crate::btree::SeekResult::Before => io.block_on(|| cur.next(bt))?,
+        crate::btree::SeekResult::Empty => false,
+    };
+    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+    schema.append_rows(cookie, rows, row_ids)
+}
+
+/// After a statement that only deleted rows from this database's schema
+/// table (a DROP): forget the objects of the rows that are gone (reading
+/// only the rowids left). A table an index had made unsupported is
+/// parsed again (the index may be the one dropped), by reading
+/// everything. Returns the rows that went, or `None` when it read
+/// everything.
+pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
+    if !schema.can_forget_rows() {
+        *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+        return Ok(None);
+    }
+    let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
+    let mut live = Vec::with_capacity(schema.row_ids.len());
+    let mut cur = Cursor::new(1, false, None);
+    let mut more = io.block_on(|| cur.first(bt))?;
+    while more {
+        live.push(cur.rowid());
+        more = io.block_on(|| cur.next(bt))?;
+    }
+    match schema.forget_rows_not_in(cookie, &live) {
+        Some(gone) => Ok(Some(gone)),
+        None => {
+            *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+            Ok(None)
+        }
+    }
+}
+
+/// The schema-table rows from the cursor's position (`more`: it is on a
+/// row) to the end, and their rowids.
+fn read_schema_rows(io: &IoContext, bt: &mut Btree, cur: &mut Cursor, mut more: bool) -> Result<(Vec<SchemaRow>, Vec<i64>)> {
+    let (mut rows, mut row_ids) = (Vec::new(), Vec::new());
+    while more {
+        let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
+        let rec = decode_record(&payload)?;
+        let text = |i: usize| match rec.get(i) {
+            Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
+            _ => String::new(),
+        };
+        let root = match rec.get(3) {
+            Some(Value::Integer(i)) => *i,
+            _ => 0,
+        };
+        let sql = match rec.get(4) {
+            Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
+            _ => None,
+        };
+        rows.push((text(0), text(1), text(2), root, sql));
+        row_ids.push(cur.rowid());
+        more = io.block_on(|| cur.next(bt))?;
+    }
+    Ok((rows, row_ids))
+}
