@@ -655,3 +655,28 @@ pub fn with_expr<R>(text: &str, f: impl FnOnce(&sqlite3_parser::ast::Expr<'_>) -
         Err(crate::error::Error::sql(format!("malformed expression: {text}")))
     })
 }
+
+/// `n` as an English ordinal (`1st`, `2nd`, `11th`), as SQLite's messages write it.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// A PRAGMA argument as text: a name or string unquoted, a number as
+/// written, a negative number with its sign.
+pub fn arg_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
+    use sqlite3_parser::ast::Expr;
+    match e {
+        Expr::Id(id) => unquote(id.0),
+        Expr::Name(n) => unquote(n.0),
+        Expr::Literal(sqlite3_parser::ast::Literal::String(s)) => unquote(s),
+        Expr::Literal(sqlite3_parser::ast::Literal::Numeric(s)) => s.to_string(),
+        Expr::Unary(sqlite3_parser::ast::UnaryOperator::Negative, x) => format!("-{}", arg_text(x)),
+        other => other.to_string(),
+    }
+}

@@ -268,7 +268,7 @@ impl Compiler<'_> {
             Stmt::Release(s) => self.authorize(action::SAVEPOINT, Some("RELEASE"), Some(&unquoted(s.0)), None),
             Stmt::Pragma(name, body) => {
                 let arg = body.as_ref().map(|b| match b {
-                    PragmaBody::Equals(e) | PragmaBody::Call(e) => super::pragma::arg_text(e),
+                    PragmaBody::Equals(e) | PragmaBody::Call(e) => crate::sql::parse::arg_text(e),
                 });
                 let db = qualified_db(name);
                 self.authorize(action::PRAGMA, Some(&unquoted(name.name.0)), arg.as_deref(), db.as_deref())

@@ -162,7 +162,7 @@ impl Compiler<'_> {
         let next = self.b.label();
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
-        self.scopes.push(super::update::target_scope(table, None, tc));
+        self.scopes.push(crate::sql::codegen::target::target_scope(table, None, tc));
         let saved_pure = std::mem::replace(&mut self.pure_context, 1);
         // The authorizer already saw these reads when the statement was
         // checked; the code filling the index must not report them again.
@@ -226,7 +226,7 @@ impl Compiler<'_> {
             }
             let ok = self.b.label();
             self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
-            let msg = super::index_expr::unique_failure_message(table, idx);
+            let msg = crate::sql::codegen::target::unique_failure_message(table, idx);
             self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(msg), 0);
             self.b.bind(ok);
         }

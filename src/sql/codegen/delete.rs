@@ -57,7 +57,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let counted = if c.firing.is_empty() { 1 } else { 2 };
             c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, c.written(&table), 0);
         }
-        w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), super::dml_common::OnConflict::Default, None) => {
+        w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), crate::sql::codegen::target::OnConflict::Default, None) => {
             let t = c.open_write_target(table.clone())?;
             let (co, rid) = c.onepass_rowids(&table, alias, w.as_ref())?;
             let end = c.b.label();
@@ -82,7 +82,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let has_triggers = !c.schema.triggers_of(&table).is_empty();
             let old = if has_triggers { Some(c.read_row(&t)?) } else { None };
             if let Some(o) = old {
-                c.fire_triggers(&t, super::trigger::Event::Delete, true, Some((o, rid)), None, &[], next)?;
+                c.fire_triggers(&t, crate::sql::codegen::target::Event::Delete, true, Some((o, rid)), None, &[], next)?;
                 // A BEFORE trigger may have moved the cursor or removed the row.
                 c.seek_target(&t, key, next);
             }
@@ -90,7 +90,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
             c.delete_current_row(&t, flags)?;
             if let Some(o) = old {
-                c.fire_triggers(&t, super::trigger::Event::Delete, false, Some((o, rid)), None, &[], next)?;
+                c.fire_triggers(&t, crate::sql::codegen::target::Event::Delete, false, Some((o, rid)), None, &[], next)?;
             }
             c.b.bind(next);
             c.b.add(Opcode::Next, tmp, top as i32, 0);

@@ -11,70 +11,9 @@
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::schema::{Index, Table};
-use crate::vdbe::exec::txn::{ON_ERROR_FAIL, ON_ERROR_ROLLBACK};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::ResolveType;
-
-/// A table opened for writing with its indexes.
-pub struct WriteTarget {
-    /// The table.
-    pub table: Table,
-    /// Table cursor.
-    pub cursor: i32,
-    /// Indexes and their cursors.
-    pub indexes: Vec<(Index, i32)>,
-}
-
-/// Conflict resolution in effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnConflict {
-    /// The statement names none: each constraint's own ON CONFLICT
-    /// clause applies, ABORT where it has none.
-    Default,
-    /// ABORT.
-    Abort,
-    /// FAIL.
-    Fail,
-    /// ROLLBACK.
-    Rollback,
-    /// IGNORE.
-    Ignore,
-    /// REPLACE.
-    Replace,
-}
-
-impl OnConflict {
-    /// From the AST.
-    pub fn from_ast(r: Option<ResolveType>) -> OnConflict {
-        match r {
-            Some(ResolveType::Fail) => OnConflict::Fail,
-            Some(ResolveType::Rollback) => OnConflict::Rollback,
-            Some(ResolveType::Ignore) => OnConflict::Ignore,
-            Some(ResolveType::Replace) => OnConflict::Replace,
-            Some(ResolveType::Abort) => OnConflict::Abort,
-            None => OnConflict::Default,
-        }
-    }
-
-    /// The resolution for one constraint: the statement's when it names
-    /// one, else the constraint's `ON CONFLICT` clause, else ABORT.
-    pub fn for_constraint(self, own: Option<ResolveType>) -> OnConflict {
-        match (self, own) {
-            (OnConflict::Default, Some(r)) => OnConflict::from_ast(Some(r)),
-            (OnConflict::Default, None) => OnConflict::Abort,
-            (oc, _) => oc,
-        }
-    }
-
-    pub(crate) fn halt_action(self) -> i32 {
-        match self {
-            OnConflict::Rollback => ON_ERROR_ROLLBACK as i32,
-            OnConflict::Fail => ON_ERROR_FAIL as i32,
-            _ => 0,
-        }
-    }
-}
 
 impl Compiler<'_> {
     /// Find a table that may be written.
@@ -135,7 +74,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.comment(&table.name);
         if table.without_rowid.is_some() {
-            self.record_positions.insert(cursor, super::without_rowid::positions_of(&table));
+            self.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
         }
         let mut indexes = Vec::new();
         for idx in self.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
@@ -154,7 +93,7 @@ impl Compiler<'_> {
     pub fn read_row(&mut self, t: &WriteTarget) -> Result<i32> {
         let n = t.table.columns.len();
         let regs = self.b.regs(n);
-        let positions = t.table.without_rowid.as_ref().map(|_| super::without_rowid::positions_of(&t.table));
+        let positions = t.table.without_rowid.as_ref().map(|_| crate::sql::codegen::target::positions_of(&t.table));
         for i in 0..n {
             if t.table.is_virtual(i) {
                 // Computed below from the other columns.
@@ -196,7 +135,7 @@ impl Compiler<'_> {
     /// on a row that is not under a cursor.
     pub fn with_row_scope<T>(&mut self, table: &Table, row: i32, rowid: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let fake = self.b.cursor();
-        self.scopes.push(super::update::target_scope(table, None, fake));
+        self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
         for i in 0..table.columns.len() {
             let key = if table.rowid_alias == Some(i) { -1 } else { i as i64 };
             self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
@@ -287,7 +226,7 @@ impl Compiler<'_> {
         if updating {
             self.b.add(Opcode::CursorLock, t.cursor, 0, 0);
         }
-        self.fire_triggers(t, super::trigger::Event::Delete, true, Some((row, rid)), None, &[], done)?;
+        self.fire_triggers(t, crate::sql::codegen::target::Event::Delete, true, Some((row, rid)), None, &[], done)?;
         // (The triggers may have moved the cursor, or deleted the row.)
         if t.table.without_rowid.is_some() {
             let key = self.key_of_row(&t.table, row);
@@ -296,7 +235,7 @@ impl Compiler<'_> {
             self.b.add(Opcode::NotExists, t.cursor, done, rid);
         }
         self.delete_current_row(t, 0)?;
-        self.fire_triggers(t, super::trigger::Event::Delete, false, Some((row, rid)), None, &[], done)?;
+        self.fire_triggers(t, crate::sql::codegen::target::Event::Delete, false, Some((row, rid)), None, &[], done)?;
         self.b.bind(done);
         if updating {
             self.b.add(Opcode::CursorUnlock, t.cursor, 0, 0);
@@ -508,7 +447,7 @@ impl Compiler<'_> {
             }
             _ => {
                 let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                self.constraint_halt(code, super::index_expr::unique_failure_message(&t.table, idx), oc);
+                self.constraint_halt(code, crate::sql::codegen::target::unique_failure_message(&t.table, idx), oc);
             }
         }
         self.b.bind(ok);

@@ -23,9 +23,9 @@
 //! foreign key ("foreign key mismatch") is reported when such code runs.
 //! Child rows are found by scanning the child table.
 
-use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_FOREIGNKEY, SQLITE_ERROR};
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::{FkAction, ForeignKey, Index, Table};
 use crate::value::Value;
@@ -212,7 +212,7 @@ impl Compiler<'_> {
         skip_self: Option<(i32, i32)>,
         on_match: &mut dyn FnMut(&mut Self, i32) -> Result<()>,
     ) -> Result<()> {
-        let positions = child.without_rowid.as_ref().map(|_| super::without_rowid::positions_of(child));
+        let positions = child.without_rowid.as_ref().map(|_| crate::sql::codegen::target::positions_of(child));
         let done = self.b.label();
         for &p in parent_cols {
             self.b.add(Opcode::IsNull, prow + p as i32, done, 0);

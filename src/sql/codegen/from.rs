@@ -38,6 +38,7 @@
 use super::index_scan::IndexLoop;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::loop_kind::LoopKind;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
 use crate::sql::model::query::Dest;
@@ -77,27 +78,6 @@ struct RightJoinSub {
     /// Labels: its first instruction, its `Return`.
     start: i32,
     end: i32,
-}
-
-pub(crate) enum LoopKind {
-    Scan(i32, usize),
-    /// A table (or the values of a rowid IN list) read from its last row
-    /// to its first.
-    ScanBack(i32, usize),
-    /// An index read from its last entry to its first.
-    IndexBack(i32, usize),
-    Once,
-    Index(i32, usize),
-    /// An index loop inside a loop over IN-list values:
-    /// (index cursor, index top, values cursor, values top, values next).
-    InIndex(i32, usize, i32, usize, i32),
-    /// Rowid lookups for each IN-list value: (values cursor, values top).
-    InRowid(i32, usize),
-    /// A virtual table's scan: (cursor, top), closed by `VNext`.
-    Virtual(i32, usize),
-    /// A virtual table's scan run once per value of an IN list: (cursor,
-    /// top, values cursor, values top, values next label).
-    VirtualIn(i32, usize, i32, usize, i32),
 }
 
 impl<'b> Compiler<'_> {
@@ -367,7 +347,7 @@ impl<'b> Compiler<'_> {
                     {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
-                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| crate::sql::codegen::pragma_names::value_pragma_shape(p).is_some()) {
                         return self.open_value_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
                     // (Without arguments these show no rows; their hidden

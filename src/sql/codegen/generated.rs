@@ -9,9 +9,9 @@
 //! record: a read computes them (`emit_virtual_column`, `compute_virtual`)
 //! and the record written leaves them out (`Table::field_of`).
 
-use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::schema::Table;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
@@ -48,7 +48,7 @@ impl Compiler<'_> {
             return Ok(());
         }
         let fake = self.b.cursor();
-        self.scopes.push(super::update::target_scope(t, None, fake));
+        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, fake));
         for i in 0..t.columns.len() {
             let key = if t.rowid_alias == Some(i) { -1 } else { i as i64 };
             self.col_map.insert((fake, key), super::ColumnSource::Register(row + i as i32));
@@ -97,7 +97,7 @@ impl Compiler<'_> {
         // expression would make of NULL columns.
         let done = self.b.label();
         self.b.add(Opcode::IfNullRow, cursor, done, target);
-        self.scopes.push(super::update::target_scope(t, None, cursor));
+        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, cursor));
         let r = self.with_pure_context(3, |c| c.expr_text(&g.expr, target));
         self.scopes.pop();
         r?;

@@ -25,16 +25,6 @@ pub fn index_column_name(table: &Table, c: &IndexColumn) -> String {
     }
 }
 
-/// A key column's description for a UNIQUE failure: `t.c` for a column;
-/// an index with any expression is named as `index 'i'` instead.
-pub fn unique_failure_message(table: &Table, idx: &Index) -> String {
-    if idx.columns.iter().any(|c| c.column.is_none()) {
-        return format!("UNIQUE constraint failed: index '{}'", idx.name);
-    }
-    let cols: Vec<String> = idx.columns.iter().filter_map(|c| c.column).map(|c| format!("{}.{}", table.name, table.columns[c].name)).collect();
-    format!("UNIQUE constraint failed: {}", cols.join(", "))
-}
-
 /// The normal form of an expression's text used to match a WHERE term
 /// against an indexed expression: identifiers unquoted and lower-cased,
 /// keywords and function names in one case, a qualifier naming the table
@@ -123,7 +113,7 @@ impl Compiler<'_> {
             (None, Some(text)) => {
                 let text = text.clone();
                 let fake = self.b.cursor();
-                self.scopes.push(super::update::target_scope(table, None, fake));
+                self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
                 let aff = crate::sql::parse::with_expr(&text, |e| Ok(self.expr_affinity(e))).ok().flatten();
                 self.scopes.pop();
                 aff.unwrap_or(Affinity::Blob)

@@ -12,10 +12,10 @@
 //! `col_map`, which is only done when every column the query reads is in
 //! the index.
 
-use super::from::LoopKind;
 use super::index_expr::index_column_name;
 use super::{ColumnSource, Compiler};
 use crate::error::Result;
+use crate::sql::codegen::loop_kind::LoopKind;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::{Index, Table};
 use crate::vdbe::program::{Opcode, P4};

@@ -2,9 +2,9 @@
 //! table's rows for one probed column, built once into a temporary index,
 //! as SQLite's automatic indexes) or a filtered copy of the table (its own
 //! WHERE terms applied once, not per outer row).
-use super::from::LoopKind;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::codegen::loop_kind::LoopKind;
 use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::terms::LookupOp;

@@ -3,9 +3,9 @@
 //! tables of the same shape copies records, see `insert_xfer.rs`),
 //! DEFAULT VALUES, and the OR conflict clauses.
 
-use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
@@ -406,7 +406,7 @@ fn insert_row_with_rowid(
         // BEFORE triggers see the generated columns' values (as SQLite
         // computes them before firing).
         c.compute_generated(t, row, trig_rowid)?;
-        c.fire_triggers(t, super::trigger::Event::Insert, true, None, Some((row, trig_rowid)), &[], skip)?;
+        c.fire_triggers(t, crate::sql::codegen::target::Event::Insert, true, None, Some((row, trig_rowid)), &[], skip)?;
         if let Some((ipk, saved)) = saved_ipk {
             c.b.add(Opcode::Copy, saved, row + ipk as i32, 0);
         }
@@ -477,7 +477,7 @@ fn insert_row_with_rowid(
         c.b.add(Opcode::SCopy, rowid, seq, 0);
         c.b.bind(lower);
     }
-    c.fire_triggers(t, super::trigger::Event::Insert, false, None, Some((row, rowid)), &[], skip)?;
+    c.fire_triggers(t, crate::sql::codegen::target::Event::Insert, false, None, Some((row, rowid)), &[], skip)?;
     c.emit_returning(t)?;
     c.b.bind(skip);
     Ok(())

@@ -31,9 +31,9 @@
 //! keeps the source rowids (as SQLite does), so its index entries copied
 //! from the source name the right rows.
 
-use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Result, SQLITE_CONSTRAINT_PRIMARYKEY};
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::parse::{unquoted, with_first_statement};
 use crate::sql::schema::{Index, IndexColumn, Table};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};

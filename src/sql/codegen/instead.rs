@@ -12,10 +12,10 @@
 //! Invariant: a view without a matching INSTEAD OF trigger is never
 //! routed here (it stays "cannot modify ... because it is a view").
 
-use super::dml_common::WriteTarget;
-use super::trigger::Event;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::Event;
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::schema::{Column, Table};

@@ -22,9 +22,9 @@
 //! The program only reads: every cursor is a read cursor and the checks
 //! suspend on I/O like any scan.
 
-use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::schema::{Index, Table};
 use crate::vdbe::program::{Opcode, P4};
 

@@ -46,6 +46,7 @@ mod insert_xfer;
 pub mod instead;
 mod integrity;
 mod legacy_names;
+mod loop_kind;
 mod onepass;
 mod ordered_aggregate;
 mod outer_aggregate;
@@ -60,6 +61,7 @@ pub mod select;
 mod simple_count;
 mod table_fn;
 mod table_list;
+pub mod target;
 pub mod trigger;
 mod trigger_program;
 pub mod txn;
@@ -247,7 +249,7 @@ pub struct Compiler<'s> {
     /// The OR clause of the statement whose triggers are firing, when it
     /// has one: it overrides the conflict clauses of the statements in
     /// their bodies (lang_createtrigger).
-    pub outer_conflict: Option<dml_common::OnConflict>,
+    pub outer_conflict: Option<crate::sql::codegen::target::OnConflict>,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
     /// DROP TABLE is emptying a child table: a parent table that no longer
@@ -409,13 +411,13 @@ impl<'s> Compiler<'s> {
     /// The conflict resolution of an INSERT or UPDATE with OR clause
     /// `or`: a trigger body's statements follow the firing statement's
     /// OR clause when it has one.
-    pub fn conflict_resolution(&mut self, or: Option<sqlite3_parser::ast::ResolveType>) -> dml_common::OnConflict {
+    pub fn conflict_resolution(&mut self, or: Option<sqlite3_parser::ast::ResolveType>) -> crate::sql::codegen::target::OnConflict {
         if self.firing.is_empty() {
-            self.outer_conflict = or.map(|r| dml_common::OnConflict::from_ast(Some(r)));
+            self.outer_conflict = or.map(|r| crate::sql::codegen::target::OnConflict::from_ast(Some(r)));
         } else if let Some(outer) = self.outer_conflict {
             return outer;
         }
-        dml_common::OnConflict::from_ast(or)
+        crate::sql::codegen::target::OnConflict::from_ast(or)
     }
 
     /// A compiler for one statement.

@@ -24,9 +24,9 @@
 //! trigger program.
 
 use super::assign::{Assignment, SetValue};
-use super::dml_common::OnConflict;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::OnConflict;
 use crate::sql::model::query::Dest;
 use crate::sql::schema::Table;
 use crate::vdbe::program::Opcode;

@@ -12,7 +12,8 @@
 use super::Compiler;
 use crate::btree::Meta;
 use crate::error::{Error, Result};
-use crate::sql::parse::{unquote, unquoted};
+use crate::sql::parse::arg_text;
+use crate::sql::parse::unquoted;
 use crate::value::Value;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
@@ -35,17 +36,6 @@ pub(super) fn verify_schemas(c: &mut Compiler<'_>, qualified: Option<usize>) {
         // it into `database_list`, which SQLite does not.)
         None => (0..c.databases.len().clamp(1, 32)).filter(|&db| db != 1 || c.temp_listed).fold(0, |m, db| m | 1 << db),
     };
-}
-
-pub(crate) fn arg_text(e: &Expr<'_>) -> String {
-    match e {
-        Expr::Id(id) => unquote(id.0),
-        Expr::Name(n) => unquote(n.0),
-        Expr::Literal(sqlite3_parser::ast::Literal::String(s)) => unquote(s),
-        Expr::Literal(sqlite3_parser::ast::Literal::Numeric(s)) => s.to_string(),
-        Expr::Unary(sqlite3_parser::ast::UnaryOperator::Negative, x) => format!("-{}", arg_text(x)),
-        other => other.to_string(),
-    }
 }
 
 fn arg_int(e: &Expr<'_>) -> Option<i64> {
@@ -698,63 +688,6 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
         }
         _ => None,
     }
-}
-
-/// How the table-valued function `pragma_NAME` of a pragma that reports
-/// one value reads it: its column's name, whether it has the hidden
-/// `schema` column (SQLite's pragmas about one database), and whether
-/// ringlite answers it (the others are refused as unsupported).
-pub(crate) fn value_pragma_shape(pname: &str) -> Option<(&'static str, bool, bool)> {
-    Some(match pname {
-        "user_version" => ("user_version", false, true),
-        "schema_version" => ("schema_version", false, true),
-        "application_id" => ("application_id", false, true),
-        "freelist_count" => ("freelist_count", false, true),
-        "data_version" => ("data_version", false, true),
-        "encoding" => ("encoding", false, true),
-        "secure_delete" => ("secure_delete", false, true),
-        "threads" => ("threads", false, true),
-        "busy_timeout" => ("timeout", false, true),
-        "foreign_keys" => ("foreign_keys", false, true),
-        "defer_foreign_keys" => ("defer_foreign_keys", false, true),
-        "writable_schema" => ("writable_schema", false, true),
-        "query_only" => ("query_only", false, true),
-        "count_changes" => ("count_changes", false, true),
-        "ignore_check_constraints" => ("ignore_check_constraints", false, true),
-        "recursive_triggers" => ("recursive_triggers", false, true),
-        "legacy_alter_table" => ("legacy_alter_table", false, true),
-        "full_column_names" => ("full_column_names", false, true),
-        "short_column_names" => ("short_column_names", false, true),
-        "reverse_unordered_selects" => ("reverse_unordered_selects", false, true),
-        "automatic_index" => ("automatic_index", false, true),
-        "cell_size_check" => ("cell_size_check", false, true),
-        "temp_store" => ("temp_store", false, true),
-        "trusted_schema" => ("trusted_schema", false, true),
-        "read_uncommitted" => ("read_uncommitted", false, true),
-        "checkpoint_fullfsync" => ("checkpoint_fullfsync", false, true),
-        "fullfsync" => ("fullfsync", false, true),
-        "page_count" => ("page_count", true, true),
-        "page_size" => ("page_size", true, true),
-        "auto_vacuum" => ("auto_vacuum", true, true),
-        "journal_size_limit" => ("journal_size_limit", true, true),
-        "max_page_count" => ("max_page_count", true, true),
-        "journal_mode" => ("journal_mode", true, true),
-        "cache_size" => ("cache_size", true, true),
-        "synchronous" => ("synchronous", true, true),
-        "locking_mode" => ("locking_mode", true, true),
-        // Exposed by SQLite, not answered by ringlite's PRAGMA yet.
-        "analysis_limit" => ("analysis_limit", false, false),
-        "empty_result_callbacks" => ("empty_result_callbacks", false, false),
-        "hard_heap_limit" => ("hard_heap_limit", false, false),
-        "soft_heap_limit" => ("soft_heap_limit", false, false),
-        "cache_spill" => ("cache_spill", true, false),
-        // (Several rows; refused too.)
-        "integrity_check" => ("integrity_check", true, false),
-        "quick_check" => ("quick_check", true, false),
-        "optimize" => ("optimize", true, false),
-        "default_cache_size" => ("cache_size", true, false),
-        _ => return None,
-    })
 }
 
 /// Emit the code reading the value the query form of `pname` (no

@@ -108,7 +108,7 @@ pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::valu
     let (visible, hidden): (Vec<&str>, Vec<&str>) = match pragma_function_columns(pragma) {
         Some((visible, hidden)) => (visible.to_vec(), ["arg", "schema"].into_iter().take(hidden).collect()),
         None => {
-            let (column, has_schema, _) = super::pragma::value_pragma_shape(pragma)?;
+            let (column, has_schema, _) = crate::sql::codegen::pragma_names::value_pragma_shape(pragma)?;
             let hidden: &[&str] = match pragma {
                 "integrity_check" | "quick_check" => &["arg", "schema"],
                 "optimize" => &["arg"],
@@ -131,4 +131,61 @@ pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::valu
         })
         .collect();
     Some(rows)
+}
+
+/// How the table-valued function `pragma_NAME` of a pragma that reports
+/// one value reads it: its column's name, whether it has the hidden
+/// `schema` column (SQLite's pragmas about one database), and whether
+/// ringlite answers it (the others are refused as unsupported).
+pub(crate) fn value_pragma_shape(pname: &str) -> Option<(&'static str, bool, bool)> {
+    Some(match pname {
+        "user_version" => ("user_version", false, true),
+        "schema_version" => ("schema_version", false, true),
+        "application_id" => ("application_id", false, true),
+        "freelist_count" => ("freelist_count", false, true),
+        "data_version" => ("data_version", false, true),
+        "encoding" => ("encoding", false, true),
+        "secure_delete" => ("secure_delete", false, true),
+        "threads" => ("threads", false, true),
+        "busy_timeout" => ("timeout", false, true),
+        "foreign_keys" => ("foreign_keys", false, true),
+        "defer_foreign_keys" => ("defer_foreign_keys", false, true),
+        "writable_schema" => ("writable_schema", false, true),
+        "query_only" => ("query_only", false, true),
+        "count_changes" => ("count_changes", false, true),
+        "ignore_check_constraints" => ("ignore_check_constraints", false, true),
+        "recursive_triggers" => ("recursive_triggers", false, true),
+        "legacy_alter_table" => ("legacy_alter_table", false, true),
+        "full_column_names" => ("full_column_names", false, true),
+        "short_column_names" => ("short_column_names", false, true),
+        "reverse_unordered_selects" => ("reverse_unordered_selects", false, true),
+        "automatic_index" => ("automatic_index", false, true),
+        "cell_size_check" => ("cell_size_check", false, true),
+        "temp_store" => ("temp_store", false, true),
+        "trusted_schema" => ("trusted_schema", false, true),
+        "read_uncommitted" => ("read_uncommitted", false, true),
+        "checkpoint_fullfsync" => ("checkpoint_fullfsync", false, true),
+        "fullfsync" => ("fullfsync", false, true),
+        "page_count" => ("page_count", true, true),
+        "page_size" => ("page_size", true, true),
+        "auto_vacuum" => ("auto_vacuum", true, true),
+        "journal_size_limit" => ("journal_size_limit", true, true),
+        "max_page_count" => ("max_page_count", true, true),
+        "journal_mode" => ("journal_mode", true, true),
+        "cache_size" => ("cache_size", true, true),
+        "synchronous" => ("synchronous", true, true),
+        "locking_mode" => ("locking_mode", true, true),
+        // Exposed by SQLite, not answered by ringlite's PRAGMA yet.
+        "analysis_limit" => ("analysis_limit", false, false),
+        "empty_result_callbacks" => ("empty_result_callbacks", false, false),
+        "hard_heap_limit" => ("hard_heap_limit", false, false),
+        "soft_heap_limit" => ("soft_heap_limit", false, false),
+        "cache_spill" => ("cache_spill", true, false),
+        // (Several rows; refused too.)
+        "integrity_check" => ("integrity_check", true, false),
+        "quick_check" => ("quick_check", true, false),
+        "optimize" => ("optimize", true, false),
+        "default_cache_size" => ("cache_size", true, false),
+        _ => return None,
+    })
 }

@@ -245,7 +245,7 @@ impl<'b> Compiler<'_> {
         let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.iter().map(|k| 1 + k.2 as usize).sum());
         if let Some(o) = order {
             if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _, _)| *c >= n) {
-                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", super::select::ordinal(ti + 1))));
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", crate::sql::parse::ordinal(ti + 1))));
             }
         }
         let current = self.b.cursor();
@@ -374,7 +374,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
         };
         let col = if let Some(k) = expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
             if k < 1 || k as usize > width {
-                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", super::select::ordinal(ti + 1))));
+                return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", crate::sql::parse::ordinal(ti + 1))));
             }
             Some(k as usize - 1)
         } else {
@@ -391,7 +391,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
             })
         };
         let Some(col) = col else {
-            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", super::select::ordinal(ti + 1))));
+            return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", crate::sql::parse::ordinal(ti + 1))));
         };
         keys.push((col, matches!(t.order, Some(ast::SortOrder::Desc)), collation, crate::sql::model::query::needs_null_key(t)));
     }

@@ -2,9 +2,9 @@
 //! is written (or before it is deleted) and kept in a temporary table;
 //! the rows are returned once every change is done, as SQLite does.
 
-use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::parse::unquote;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{self, Expr, ResultColumn};
@@ -88,7 +88,7 @@ impl Compiler<'_> {
     /// Compute the RETURNING values for the row under `t.cursor`.
     pub fn emit_returning(&mut self, t: &WriteTarget) -> Result<()> {
         let Some(r) = self.returning.clone() else { return Ok(()) };
-        self.scopes.push(super::update::target_scope(&t.table, None, t.cursor));
+        self.scopes.push(crate::sql::codegen::target::target_scope(&t.table, None, t.cursor));
         let regs = self.b.regs(r.exprs.len());
         let mut res = Ok(());
         // (Checked as a SELECT's result list: row widths with every `*`

@@ -8,6 +8,7 @@ use super::{Compiler, CteDef};
 use crate::error::{Error, Result};
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
+use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ColumnRef, Scope};
 use crate::value::collation::Collation;
@@ -82,16 +83,6 @@ fn is_cast(e: &Expr<'_>) -> bool {
         Expr::Parenthesized(v) if v.len() == 1 => is_cast(&v[0]),
         e => matches!(e, Expr::Cast { .. }),
     }
-}
-
-pub(super) fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, x) if x != 11 => "st",
-        (2, x) if x != 12 => "nd",
-        (3, x) if x != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// Source text of the top-level result columns (names of unaliased

@@ -88,7 +88,7 @@ impl<'b> Compiler<'_> {
         }) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| super::pragma::value_pragma_shape(p).is_some()) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| crate::sql::codegen::pragma_names::value_pragma_shape(p).is_some()) {
             return self.open_value_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         if lower == "pragma_foreign_key_check" {
@@ -352,7 +352,7 @@ impl<'b> Compiler<'_> {
     /// read instruction, inserted into the item's table before its loop.
     /// Only the query form exists: a table-valued pragma never sets.
     pub(super) fn open_value_pragma<'a>(&mut self, pragma: &str, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
-        let Some((column, has_schema, answered)) = super::pragma::value_pragma_shape(pragma) else {
+        let Some((column, has_schema, answered)) = crate::sql::codegen::pragma_names::value_pragma_shape(pragma) else {
             return Err(Error::sql(format!("no such table: pragma_{pragma}")));
         };
         if !answered {

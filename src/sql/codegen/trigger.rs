@@ -15,9 +15,10 @@
 //! fired by `instead.rs`. TEMP triggers live in the temp schema and may
 //! watch main tables; they fire before the table's own triggers.
 
-use super::dml_common::WriteTarget;
 use super::{ColumnSource, Compiler};
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_TRIGGER};
+use crate::sql::codegen::target::Event;
+use crate::sql::codegen::target::WriteTarget;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::resolve::Scope;
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -25,17 +26,6 @@ use sqlite3_parser::ast::{self, ResolveType, Stmt, TriggerEvent, TriggerTime};
 
 /// Trigger bodies nested inline at most; deeper ones are trigger programs.
 const INLINE_TRIGGER_DEPTH: usize = 16;
-
-/// Which change fires a trigger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    /// INSERT.
-    Insert,
-    /// UPDATE (of the given columns).
-    Update,
-    /// DELETE.
-    Delete,
-}
 
 /// Compile CREATE TRIGGER / DROP TRIGGER. A TEMP trigger (TEMP keyword,
 /// `temp.` name, or a trigger on a TEMP table) is stored in the temp
@@ -287,7 +277,7 @@ impl Compiler<'_> {
         for (label, regs) in [("new", new), ("old", old)] {
             let Some((row, rowid)) = regs else { continue };
             let fake = self.b.cursor();
-            let mut item = super::update::target_scope(&t.table, None, fake).items.remove(0);
+            let mut item = crate::sql::codegen::target::target_scope(&t.table, None, fake).items.remove(0);
             item.name = label.to_string();
             scope.items.push(item);
             for i in 0..t.table.columns.len() {

@@ -16,9 +16,9 @@
 //! built is set aside and restored afterwards (`SavedProgramState`).
 
 use super::builder::Builder;
-use super::dml_common::WriteTarget;
 use super::Compiler;
 use crate::error::Result;
+use crate::sql::codegen::target::WriteTarget;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast;
 use std::collections::HashMap;

@@ -14,34 +14,16 @@
 //! the table, even where a CTE has its name.
 
 use super::assign::{resolve_sets, Assignment, RowValues, SetValue};
-use super::dml_common::OnConflict;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::target_scope;
+use crate::sql::codegen::target::OnConflict;
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
-use crate::sql::resolve::{Scope, ScopeItem};
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
-
-/// The scope item of a table being written.
-pub fn target_scope(table: &crate::sql::schema::Table, alias: Option<String>, cursor: i32) -> Scope {
-    Scope {
-        items: vec![ScopeItem {
-            name: alias.unwrap_or_else(|| table.name.clone()),
-            table: table.name.clone(),
-            db: table.db,
-            cursor,
-            columns: table.scope_columns(),
-            rowid_alias: table.rowid_alias,
-            has_rowid: table.without_rowid.is_none(),
-            using: Vec::new(),
-            object_name: None,
-        }],
-        correlated: false,
-    }
-}
 
 /// Collect the rowids of `t`'s rows matching `where_clause` into a new
 /// temporary table; returns its cursor.
@@ -326,7 +308,7 @@ fn collect_from_join(
 /// OR IGNORE goes.
 pub fn update_row(
     c: &mut Compiler<'_>,
-    t: &super::dml_common::WriteTarget,
+    t: &crate::sql::codegen::target::WriteTarget,
     rid: i32,
     assignments: &[Assignment<'_, '_>],
     oc: OnConflict,
@@ -369,7 +351,7 @@ pub fn update_row(
     let moves = table.without_rowid.as_ref().is_some_and(|pk| pk.iter().any(|(c, _, _)| changed.contains(c)));
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
-    c.fire_triggers(t, super::trigger::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    c.fire_triggers(t, crate::sql::codegen::target::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     if !c.schema.triggers_of(table).is_empty() {
         // A BEFORE trigger may have moved the cursor or removed the row
         // (then it is not updated).
@@ -455,6 +437,6 @@ pub fn update_row(
         c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;
         c.fk_actions(t, (old, rid), Some((new, new_rowid)), Some(&changed))?;
     }
-    c.fire_triggers(t, super::trigger::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    c.fire_triggers(t, crate::sql::codegen::target::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
 }

@@ -12,9 +12,9 @@
 //! checks IGNORE. NOT NULL and CHECK constraints are never affected.
 
 use super::assign::{resolve_sets, Assignment};
-use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::parse::unquote;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, UpsertDo};
@@ -62,7 +62,10 @@ pub fn resolve<'a, 'b>(c: &mut Compiler<'_>, t: &WriteTarget, u: &'a ast::Upsert
             Some(ix) => match find_target(t, ix)? {
                 Some(target) => Some(target),
                 None if several => {
-                    return Err(Error::sql(format!("{} ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint", super::select::ordinal(k + 1))))
+                    return Err(Error::sql(format!(
+                        "{} ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint",
+                        crate::sql::parse::ordinal(k + 1)
+                    )))
                 }
                 None => return Err(Error::sql("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint")),
             },
@@ -310,7 +313,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         // the row that failed to go in.
         let excluded = c.b.cursor();
         // `INSERT INTO t AS x ... DO UPDATE` names the existing row `x`.
-        let scope = super::update::target_scope(&t.table, c.insert_alias.clone(), t.cursor);
+        let scope = crate::sql::codegen::target::target_scope(&t.table, c.insert_alias.clone(), t.cursor);
         let mut ex_scope = scope.clone();
         ex_scope.items[0].name = "excluded".into();
         ex_scope.items[0].cursor = excluded;

@@ -12,9 +12,9 @@
 //! declaration order, hidden ones included; a DELETE passes the old rowid
 //! alone.
 
-use super::dml_common::OnConflict;
 use super::Compiler;
 use crate::error::{Error, Result};
+use crate::sql::codegen::target::OnConflict;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
 use crate::vdbe::program::{Opcode, Program, P4};

@@ -7,7 +7,7 @@
 //! exactly when that holds); a term the module omits is not tested again,
 //! every other term is (the plan cannot change the answer).
 
-use super::from::LoopKind;
+use crate::sql::codegen::loop_kind::LoopKind;
 
 use super::Compiler;
 use crate::error::Result;

@@ -20,21 +20,12 @@
 
 use std::sync::Arc;
 
-use super::dml_common::{OnConflict, WriteTarget};
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::schema::{Index, Table};
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
-
-/// Where each table column sits in a record of `table` (stored order).
-pub fn positions_of(table: &Table) -> Vec<usize> {
-    let mut positions = vec![0; table.columns.len()];
-    for (pos, col) in table.record_columns().into_iter().enumerate() {
-        positions[col] = pos;
-    }
-    positions
-}
 
 /// The number in `sqlite_autoindex_T_N` of an automatic index (`None`
 /// for one made by CREATE INDEX).
@@ -80,7 +71,7 @@ impl Compiler<'_> {
         terms: &[&'a sqlite3_parser::ast::Expr<'b>],
         end: i32,
         item_name: &str,
-    ) -> Result<Option<super::from::LoopKind>> {
+    ) -> Result<Option<crate::sql::codegen::loop_kind::LoopKind>> {
         use crate::sql::plan::terms::LookupOp;
         let cands = self.lookup_candidates(it, before, terms);
         let order = table.record_columns();
@@ -171,7 +162,7 @@ impl Compiler<'_> {
             None => {}
         }
         self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
-        Ok(Some(super::from::LoopKind::Index(it.cursor, top)))
+        Ok(Some(crate::sql::codegen::loop_kind::LoopKind::Index(it.cursor, top)))
     }
 
     /// Collect the PRIMARY KEY of every row of `table` matching
@@ -375,7 +366,7 @@ impl Compiler<'_> {
             }
             _ => {
                 let code = if idx.origin == "pk" { SQLITE_CONSTRAINT_PRIMARYKEY } else { SQLITE_CONSTRAINT_UNIQUE };
-                self.constraint_halt(code, super::index_expr::unique_failure_message(&table, idx), oc);
+                self.constraint_halt(code, crate::sql::codegen::target::unique_failure_message(&table, idx), oc);
             }
         }
         self.b.bind(ok);
