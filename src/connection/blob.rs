@@ -115,7 +115,7 @@ impl Connection {
             }
         }
         let root = t.root;
-        let hooked = match crate::sql::codegen::dml_common::written_table(t, 0) {
+        let hooked = match crate::sql::codegen::dml::dml_common::written_table(t, 0) {
             crate::vdbe::program::P4::Table(w) => (w, col),
             _ => unreachable!("written_table gives a table operand"),
         };

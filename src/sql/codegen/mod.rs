@@ -14,67 +14,17 @@
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.
 
-pub mod aggregate;
-pub mod alter;
-mod alter_constraint;
-mod alter_drop_check;
-mod alter_rename;
-pub mod assign;
-mod attach;
 pub mod auth;
 pub mod builder;
-mod collation_list;
-pub mod compound;
-mod create_as;
 pub mod ddl;
-pub mod delete;
-mod distinct_redundant;
-pub mod dml_common;
+pub mod dml;
 pub mod expr;
-pub mod fkey;
-mod fkey_check_fn;
-pub mod from;
-pub mod generated;
-mod group_stream;
-mod having_check;
-mod having_to_where;
-pub mod index_expr;
-mod index_scan;
-mod inner_table;
-pub mod insert;
-mod insert_xfer;
-pub mod instead;
-mod integrity;
-mod legacy_names;
 mod loop_kind;
-mod onepass;
-mod ordered_aggregate;
-mod outer_aggregate;
 mod plan_lines;
 pub mod pragma;
-pub(crate) mod pragma_names;
-mod recursive_cte;
-mod reindex;
-pub mod returning;
-pub mod row_value;
-pub mod select;
-mod simple_count;
-mod table_fn;
-mod table_list;
+pub mod query;
 pub mod target;
-pub mod trigger;
-mod trigger_program;
-pub mod txn;
-pub mod update;
-mod upsert;
-mod vacuum;
-mod view_columns;
 pub mod vtab;
-mod vtab_dml;
-mod vtab_scan;
-pub mod window;
-mod window_frame;
-pub mod without_rowid;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
@@ -239,7 +189,7 @@ pub struct Compiler<'s> {
     /// The SELECT being compiled feeds an EXISTS test.
     pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
-    pub returning: Option<returning::Returning>,
+    pub returning: Option<dml::returning::Returning>,
     /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
     /// SQL text: the CTE stops generating once that many rows exist.
     pub cte_limit_hint: Option<(String, Option<String>)>,
@@ -315,7 +265,7 @@ pub struct Compiler<'s> {
     pub view_names_text: Option<String>,
     /// The CREATE VIEW statements of the views being expanded, innermost
     /// last: the source text a nested SELECT of a view's body names its
-    /// expression columns from (`select::subquery_column_text`).
+    /// expression columns from (`query::select::subquery_column_text`).
     pub view_texts: Vec<String>,
     /// The next SELECT compiled is a parenthesized join's `SELECT *`: its
     /// `*` keeps every column, each tagged with its table
@@ -723,35 +673,35 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
     match stmt {
         Stmt::Select(sel) => {
             let init = c.begin_program();
-            let names = select::compile_top_select(c, sel, &mut prog)?;
+            let names = query::select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
             let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
-        Stmt::Insert { .. } => insert::compile_insert(c, stmt, &mut prog)?,
-        Stmt::Update { .. } => update::compile_update(c, stmt, &mut prog)?,
-        Stmt::Delete { .. } => delete::compile_delete(c, stmt, &mut prog)?,
+        Stmt::Insert { .. } => dml::insert::compile_insert(c, stmt, &mut prog)?,
+        Stmt::Update { .. } => dml::update::compile_update(c, stmt, &mut prog)?,
+        Stmt::Delete { .. } => dml::delete::compile_delete(c, stmt, &mut prog)?,
         Stmt::CreateTable { .. }
         | Stmt::CreateIndex { .. }
         | Stmt::CreateView { .. }
         | Stmt::DropTable { .. }
         | Stmt::DropIndex { .. }
         | Stmt::DropView { .. }
-        | Stmt::CreateVirtualTable { .. } => ddl::compile_ddl(c, stmt, &mut prog)?,
-        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => txn::compile_txn(c, stmt, &mut prog)?,
+        | Stmt::CreateVirtualTable { .. } => ddl::create_drop::compile_ddl(c, stmt, &mut prog)?,
+        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => ddl::txn::compile_txn(c, stmt, &mut prog)?,
         Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
-        Stmt::AlterTable(..) => alter::compile_alter(c, stmt, &mut prog)?,
+        Stmt::AlterTable(..) => ddl::alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(target) => {
             prog.analyze = Some(analyze_target(c, target.as_ref())?);
             c.writes = true;
             let init = c.begin_program();
             c.end_program(init, None);
         }
-        Stmt::Attach { .. } | Stmt::Detach(..) => attach::compile_attach(c, stmt, &mut prog)?,
-        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
+        Stmt::Attach { .. } | Stmt::Detach(..) => ddl::attach::compile_attach(c, stmt, &mut prog)?,
+        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => dml::trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
         Stmt::Reindex { obj_name } => c.reindex(obj_name.as_ref())?,
         Stmt::Vacuum(schema, into) => {
-            prog.vacuum = Some(vacuum::target(c, schema.as_ref(), into.as_ref())?);
+            prog.vacuum = Some(ddl::vacuum::target(c, schema.as_ref(), into.as_ref())?);
             let init = c.begin_program();
             c.end_program(init, None);
         }

@@ -1,0 +1,493 @@
+//! ALTER TABLE: ADD COLUMN (the stored CREATE TABLE text gains the new
+//! column definition; old rows read its constant DEFAULT), DROP COLUMN,
+//! and RENAME TO / RENAME COLUMN (the stored text of every object naming
+//! the table or column changes: see `alter_rename.rs`), and the forms
+//! that add or drop NOT NULL and CHECK constraints (`alter_constraint.rs`).
+//!
+//! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
+//! change, followed by the schema cookie bump.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::Compiler;
+use crate::sql::parse::{tokens, unquote};
+use crate::sql::rename::{NewName, Target};
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
+use sqlite3_parser::dialect::TokenType;
+
+impl Compiler<'_> {
+    /// Rewrite `sqlite_schema` rows: each entry is (old name, new type,
+    /// new name, new tbl_name, new sql); the root page is kept.
+    pub(in crate::sql::codegen) fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
+        let sc = self.b.cursor();
+        self.dbs_used |= 1 << self.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
+        for (old_name, ty, name, tbl, sql) in rows.into_iter() {
+            let _ = ();
+            let end = self.b.label();
+            self.b.add(Opcode::Rewind, sc, end, 0);
+            let top = self.b.here();
+            let next = self.b.label();
+            let r = self.b.reg();
+            let want = self.b.reg();
+            self.b.add(Opcode::Column, sc, 1, r);
+            self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(old_name.into_bytes()), 0);
+            self.b.add4(Opcode::Ne, want, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+            let regs = self.b.regs(5);
+            self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.clone().into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.into_bytes()), 0);
+            self.b.add(Opcode::Column, sc, 3, regs + 3);
+            match &sql {
+                Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.clone().into_bytes()), 0),
+                None => self.b.add(Opcode::Null, 0, regs + 4, 0),
+            };
+            let rec = self.b.reg();
+            let rid = self.b.reg();
+            self.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
+            self.b.add(Opcode::Rowid, sc, rid, 0);
+            self.b.add(Opcode::Insert, sc, rec, rid);
+            self.b.add(Opcode::Goto, 0, end, 0);
+            self.b.bind(next);
+            self.b.add(Opcode::Next, sc, top as i32, 0);
+            self.b.bind(end);
+            let _ = name;
+        }
+    }
+}
+
+/// Where ADD COLUMN inserts the new definition in a CREATE TABLE text:
+/// at the comma that starts the table constraints, else at the closing
+/// parenthesis (the text before it is kept as written).
+fn add_column_offset(sql: &str) -> usize {
+    let toks = tokens(sql.as_bytes());
+    let mut depth = 0;
+    for (i, t) in toks.iter().enumerate() {
+        match t.kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return t.start;
+                }
+            }
+            TokenType::TK_COMMA if depth == 1 => {
+                let next = toks.get(i + 1).map(|n| n.kind);
+                if matches!(next, Some(TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN)) {
+                    return t.start;
+                }
+            }
+            _ => {}
+        }
+    }
+    sql.trim_end().rfind(')').unwrap_or(sql.len())
+}
+
+/// The CREATE TABLE text without the definition of column `col`.
+fn drop_column_text(sql: &str, col: &str) -> Option<String> {
+    let b = sql.as_bytes();
+    let toks = tokens(b);
+    let open = toks.iter().position(|t| t.kind == TokenType::TK_LP)?;
+    let mut depth = 0;
+    let mut start = open + 1;
+    let mut i = open;
+    while i < toks.len() {
+        match toks[i].kind {
+            TokenType::TK_LP => depth += 1,
+            TokenType::TK_RP => {
+                depth -= 1;
+                if depth == 0 {
+                    return check_def(sql, &toks, start, i, col, open);
+                }
+            }
+            TokenType::TK_COMMA if depth == 1 => {
+                if let Some(s) = check_def(sql, &toks, start, i, col, open) {
+                    return Some(s);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
+    let first = toks.get(start)?;
+    if start >= end || !unquote(&sql[first.start..first.end]).eq_ignore_ascii_case(col) {
+        return None;
+    }
+    // Remove the definition and the comma before it (or after it when it
+    // is the first one).
+    let (cut_from, cut_to) =
+        if start > open + 1 { (toks[start - 1].start, toks[end - 1].end) } else { (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start)) };
+    Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
+}
+
+/// Compile ALTER TABLE.
+pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
+    let name = unquote(qn.name.0);
+    let db = c.target_db(qn)?;
+    // The schema tables exist under either name; SQLite names them by
+    // their legacy one here.
+    let lower = name.to_ascii_lowercase();
+    if matches!(lower.as_str(), "sqlite_master" | "sqlite_schema") {
+        return Err(Error::sql("table sqlite_master may not be altered"));
+    }
+    if matches!(lower.as_str(), "sqlite_temp_master" | "sqlite_temp_schema") {
+        return Err(Error::sql("table sqlite_temp_master may not be altered"));
+    }
+    let table = c.schema.table_in(db, &name).cloned().ok_or_else(|| match db {
+        Some(d) => Error::sql(format!("no such table: {}.{name}", c.db_name(d))),
+        None => Error::sql(format!("no such table: {name}")),
+    })?;
+    if crate::sql::schema::is_internal_name(&name) {
+        return Err(Error::sql(format!("table {name} may not be altered")));
+    }
+    let init = c.begin_program();
+    c.writes = true;
+    // A TEMP table's schema rows live in the temp database's schema table.
+    c.ddl_db = table.db;
+    match body {
+        AlterTableBody::AddColumn(cd) => {
+            if table.virtual_table.is_some() {
+                return Err(Error::sql("virtual tables may not be altered"));
+            }
+            if table.view_select.is_some() {
+                return Err(Error::sql("Cannot add a column to a view"));
+            }
+            let cname = unquote(cd.col_name.0);
+            if table.column_index(&cname).is_some() {
+                return Err(Error::sql(format!("duplicate column name: {cname}")));
+            }
+            if let Some(e) = crate::sql::codegen::dml::generated::definition_error(cd) {
+                return Err(e);
+            }
+            if cd.flags.contains(ColFlags::PRIMKEY) {
+                return Err(Error::sql("Cannot add a PRIMARY KEY column"));
+            }
+            if cd.flags.contains(ColFlags::UNIQUE) {
+                return Err(Error::sql("Cannot add a UNIQUE column"));
+            }
+            let generated = cd.flags.intersects(ColFlags::GENERATED);
+            if cd.flags.contains(ColFlags::STORED) {
+                // Existing rows would need the value computed: SQLite
+                // refuses a STORED column unless the table is empty.
+                refuse_unless_empty(c, prog, &table, "cannot add a STORED column");
+            }
+            let mut default = None;
+            let mut computed_default = false;
+            let mut not_null = false;
+            // With foreign keys on, a REFERENCES column must default to
+            // NULL; the pragma is only known when the statement runs.
+            let references = cd.constraints.iter().any(|k| matches!(k.constraint, ColumnConstraint::ForeignKey { .. }));
+            let non_null_default = cd.constraints.iter().any(|k| {
+                matches!(&k.constraint, ColumnConstraint::Default(e) if !matches!(crate::sql::schema::default_constant(e), Some(crate::value::Value::Null)))
+            });
+            if references && non_null_default {
+                let off = c.b.label();
+                c.b.add(Opcode::FkIfOff, 0, off, 0);
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a REFERENCES column with non-NULL default value".into()), 0);
+                c.b.bind(off);
+            }
+            for k in cd.constraints.iter() {
+                match &k.constraint {
+                    ColumnConstraint::Default(e) => {
+                        if crate::sql::schema::default_constant(e).is_none() {
+                            if references {
+                                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
+                                c.end_program(init, Some(true));
+                                return Ok(());
+                            }
+                            // Refused only when rows exist, which would
+                            // need it computed.
+                            refuse_unless_empty(c, prog, &table, "Cannot add a column with non-constant default");
+                            computed_default = true;
+                            continue;
+                        }
+                        default = crate::sql::schema::default_constant(e);
+                    }
+                    ColumnConstraint::NotNull { nullable: false, .. } => not_null = true,
+                    _ => {}
+                }
+            }
+            if not_null && !generated && !computed_default && default.as_ref().is_none_or(|v| v.is_null()) {
+                return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
+            }
+            // The definition's source text, after ADD [COLUMN].
+            let toks = tokens(c.sql);
+            let start = toks
+                .iter()
+                .position(|t| t.kind == TokenType::TK_ADD)
+                .map(|i| if toks.get(i + 1).is_some_and(|t| t.kind == TokenType::TK_COLUMNKW) { i + 2 } else { i + 1 })
+                .and_then(|i| toks.get(i))
+                .map_or(c.sql.len(), |t| t.start);
+            let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.sql.len(), |t| t.end);
+            let def_text = String::from_utf8_lossy(&c.sql[start..end.max(start)]).into_owned();
+            let old = table.sql.as_str();
+            let at = add_column_offset(old);
+            let new_sql = format!("{}, {}{}", &old[..at], def_text, &old[at..]);
+            if generated {
+                // The new column's expression is checked against the
+                // table as it will be.
+                let checked = crate::sql::schema::table_from_sql(&new_sql, table.root).and_then(|mut nt| {
+                    nt.db = table.db;
+                    c.validate_generated(&nt)
+                });
+                if let Err(e) = checked {
+                    return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
+            if table.strict {
+                // A STRICT table's new column needs a datatype it allows.
+                if let Err(e) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
+                    return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
+                }
+            }
+            if let Ok(mut nt) = crate::sql::schema::table_from_sql(&new_sql, table.root) {
+                nt.db = table.db;
+                let new_col = nt.columns.last().cloned();
+                let generated_not_null = new_col.as_ref().is_some_and(|col| col.generated.is_some() && col.not_null);
+                if !nt.checks.is_empty() || generated_not_null {
+                    c.verify_rows_after_add_column(&nt)?;
+                }
+            }
+            c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
+        }
+        AlterTableBody::RenameTo(new) => {
+            let new = unquote(new.0);
+            if c.schema.table_in(Some(table.db), &new).is_some() || c.schema.index_in(Some(table.db), &new).is_some() {
+                return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
+            }
+            if crate::sql::schema::is_internal_name(&new) {
+                return Err(Error::sql(format!("object name reserved for internal use: {new}")));
+            }
+            // A virtual table's module is told of the new name (xRename):
+            // it must be connected.
+            let vtab = c.connected_vtab(&table)?;
+            // (In legacy mode REFERENCES follow only with foreign keys on.)
+            let legacy = c.legacy_alter_table;
+            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
+            if let Some((inst, _)) = vtab.filter(|(i, _)| i.table.can_rename()) {
+                // (xRename runs first: a module refusing the name leaves
+                // the schema as it was.)
+                let r = c.b.reg();
+                c.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(new.as_bytes().to_vec()), 0);
+                c.b.add4(Opcode::VRename, r, 0, 0, P4::VTab(inst), 0);
+            }
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
+            if table.autoincrement {
+                c.rename_sequence_row(&table, &new);
+            }
+        }
+        AlterTableBody::RenameColumn { old, new: new_token } => {
+            let (written, old, new) = (old.0, unquote(old.0), unquote(new_token.0));
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot rename columns of view \"{}\"", table.name)));
+            }
+            if table.virtual_table.is_some() {
+                return Err(Error::sql(format!("cannot rename columns of virtual table \"{}\"", table.name)));
+            }
+            // (SQLite quotes the name as written: `""x""` for `"x"`.)
+            let Some(ci) = table.column_index(&old) else {
+                return Err(Error::sql(format!("no such column: \"{written}\"")));
+            };
+            if table.column_index(&new).is_some_and(|other| other != ci) {
+                return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
+            }
+            let target = Target { db: table.db, table: table.name.clone(), column: Some(table.columns[ci].name.clone()), legacy: false, references: true };
+            let always_quoted = new_token.0.starts_with(['"', '\'', '`', '[']);
+            c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted })?;
+        }
+        AlterTableBody::DropColumn(col) => {
+            let (written, col) = (col.0, unquote(col.0));
+            if table.view_select.is_some() {
+                return Err(Error::sql(format!("cannot drop column from view \"{}\"", table.name)));
+            }
+            if table.virtual_table.is_some() {
+                return Err(Error::sql(format!("cannot drop column from virtual table \"{}\"", table.name)));
+            }
+            let Some(ci) = table.column_index(&col) else {
+                return Err(Error::sql(format!("no such column: \"{written}\"")));
+            };
+            if table.columns[ci].primary_key {
+                return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
+            }
+            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) {
+                return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
+            }
+            if table.columns.len() == 1 {
+                return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
+            }
+            for (gi, g) in table.columns.iter().enumerate() {
+                let Some(gen) = &g.generated else { continue };
+                if gi != ci && crate::sql::codegen::dml::generated::references(&gen.expr, &col) {
+                    return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
+                }
+            }
+            for idx in c.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
+                let named = |e: &Option<String>| e.as_ref().is_some_and(|e| crate::sql::codegen::dml::generated::references(e, &col));
+                if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
+                    return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
+                }
+            }
+            let Some(new_sql) = drop_column_text(&table.sql, &col) else {
+                return Err(Error::unsupported("dropping this column"));
+            };
+            c.check_drop_column(&table, &col, &new_sql)?;
+            // Rewrite every row without the column, then the schema text.
+            let t = c.open_write_target(table.clone())?;
+            // A WITHOUT ROWID table's new records (in stored order: the key,
+            // then the other columns) go to a temporary table first; its
+            // tree is then cleared and filled again from there.
+            let wr_order: Vec<usize> = table.record_columns().into_iter().filter(|&i| i != ci).collect();
+            let copy = table.without_rowid.as_ref().map(|_| {
+                let copy = c.b.cursor();
+                c.b.add(Opcode::OpenEphemeral, copy, wr_order.len() as i32, 0);
+                copy
+            });
+            let end = c.b.label();
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            // A VIRTUAL column has no field to remove.
+            if table.is_virtual(ci) {
+                c.b.add(Opcode::Goto, 0, end, 0);
+            }
+            let row = c.read_row(&t)?;
+            let n = table.columns.len();
+            let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
+            let keep = c.b.regs(kept.len().max(1));
+            for (k, i) in kept.iter().copied().enumerate() {
+                let k = k as i32;
+                if table.rowid_alias == Some(i) {
+                    c.b.add(Opcode::Null, 0, keep + k, 0);
+                } else {
+                    c.b.add(Opcode::SCopy, row + i as i32, keep + k, 0);
+                }
+            }
+            let rec = c.b.reg();
+            let rid = c.b.reg();
+            match copy {
+                Some(copy) => {
+                    let fields = c.b.regs(wr_order.len());
+                    for (k, col) in wr_order.iter().enumerate() {
+                        c.b.add(Opcode::SCopy, row + *col as i32, fields + k as i32, 0);
+                    }
+                    c.b.add(Opcode::MakeRecord, fields, wr_order.len() as i32, rec);
+                    c.b.add(Opcode::NewRowid, copy, rid, 0);
+                    c.b.add(Opcode::Insert, copy, rec, rid);
+                }
+                None => {
+                    c.b.add(Opcode::MakeRecord, keep, kept.len() as i32, rec);
+                    c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+                    c.b.add(Opcode::Insert, t.cursor, rec, rid);
+                }
+            }
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+            c.b.bind(end);
+            if let Some(copy) = copy {
+                c.b.add(Opcode::Clear, table.root as i32, table.db as i32, 0);
+                let done = c.b.label();
+                c.b.add(Opcode::Rewind, copy, done, 0);
+                let again = c.b.here();
+                let fields = c.b.regs(wr_order.len());
+                for k in 0..wr_order.len() {
+                    c.b.add(Opcode::Column, copy, k as i32, fields + k as i32);
+                }
+                let entry = c.b.reg();
+                c.b.add(Opcode::MakeRecord, fields, wr_order.len() as i32, entry);
+                c.b.add(Opcode::IdxInsert, t.cursor, entry, 0);
+                c.b.add(Opcode::Next, copy, again as i32, 0);
+                c.b.bind(done);
+            }
+            c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
+        }
+        AlterTableBody::DropColumnNotNull(_) | AlterTableBody::SetColumnNotNull(..) | AlterTableBody::AddConstraint(_) | AlterTableBody::DropConstraint(_) => {
+            if let Some(column) = c.alter_constraint(&table, body)? {
+                // SQLite checks with a SELECT, whose one column shows.
+                prog.column_names = vec![column];
+            }
+        }
+    }
+    let cookie = c.schema.cookie_of(table.db);
+    c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
+    c.b.add(Opcode::ParseSchema, table.db as i32, 0, 0);
+    prog.changes_schema = true;
+    c.end_program(init, Some(true));
+    Ok(())
+}
+
+impl Compiler<'_> {
+    /// The row at table cursor `tc` of `nt` (the table as it will be) in
+    /// registers, generated columns computed: (first column register,
+    /// rowid register).
+    pub(in crate::sql::codegen) fn load_row(&mut self, tc: i32, nt: &crate::sql::schema::Table) -> Result<(i32, i32)> {
+        let n = nt.columns.len();
+        let regs = self.b.regs(n.max(1));
+        let rid = self.b.reg();
+        if nt.without_rowid.is_none() {
+            self.b.add(Opcode::Rowid, tc, rid, 0);
+        }
+        for i in 0..n {
+            if nt.rowid_alias == Some(i) {
+                self.b.add(Opcode::SCopy, rid, regs + i as i32, 0);
+            } else if let Some(f) = nt.field_of(i) {
+                let d = crate::sql::codegen::expr::default_p4(nt, i);
+                self.b.add4(Opcode::Column, tc, f as i32, regs + i as i32, d, 0);
+            }
+        }
+        self.compute_virtual(nt, regs, rid)?;
+        Ok((regs, rid))
+    }
+
+    /// After ADD COLUMN on a table with CHECK constraints, or of a NOT
+    /// NULL generated column, every existing row must still satisfy the
+    /// table (`nt`, as it will be): SQLite checks them as quick_check
+    /// does (per row, NOT NULL columns, then CHECK constraints) and fails
+    /// with its bare messages.
+    fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
+        let tc = self.b.cursor();
+        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tc, end, 0);
+        let top = self.b.here();
+        let (regs, rid) = self.load_row(tc, nt)?;
+        let fail = |c: &mut Self, msg: &str| {
+            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg.to_string()), 0);
+        };
+        for (i, col) in nt.columns.iter().enumerate() {
+            if col.not_null && nt.rowid_alias != Some(i) {
+                let ok = self.b.label();
+                self.b.add(Opcode::NotNull, regs + i as i32, ok, 0);
+                fail(self, "NOT NULL constraint failed");
+                self.b.bind(ok);
+            }
+        }
+        for (_, text) in nt.checks.clone() {
+            let v = self.b.reg();
+            self.with_pure_context(2, |c| c.with_row_scope(nt, regs, rid, |c| c.expr_text(&text, v)))?;
+            let ok = self.b.label();
+            self.b.add(Opcode::If, v, ok, 1);
+            fail(self, "CHECK constraint failed");
+            self.b.bind(ok);
+        }
+        self.b.add(Opcode::Next, tc, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+}
+
+/// ADD COLUMN of a column existing rows cannot get a value for: refused
+/// with `message` when the table has a row. SQLite's check is a SELECT
+/// raising the error at the first row, whose one column shows.
+fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::sql::schema::Table, message: &str) {
+    let tc = c.b.cursor();
+    c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+    let empty = c.b.label();
+    c.b.add(Opcode::Rewind, tc, empty, 0);
+    c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
+    c.b.bind(empty);
+    prog.column_names = vec![format!("raise(ABORT,'{message}')")];
+}

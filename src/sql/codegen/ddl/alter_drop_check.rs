@@ -1,0 +1,79 @@
+//! What ALTER TABLE DROP COLUMN must refuse because the schema would no
+//! longer hold together without the column, reported as SQLite reports it
+//! ("error in table|view|trigger NAME after drop column: ..."): a CHECK
+//! constraint or foreign key of the table that remain naming it, a view that compiled
+//! before and does not compile against the table without it, a trigger on
+//! the table reading `new.col` or `old.col`. (Generated columns and
+//! indexes are checked by the caller.) Views are compiled in scratch
+//! compilers against a copy of the schema; nothing runs.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::Dest;
+use crate::sql::parse::{tokens, with_first_statement};
+use crate::sql::schema::{table_from_sql, Schema, Table};
+use sqlite3_parser::ast;
+use sqlite3_parser::dialect::TokenType;
+
+impl Compiler<'_> {
+    /// Check that `table` may lose column `col`, its new definition being
+    /// `new_sql`.
+    pub(in crate::sql::codegen) fn check_drop_column(&mut self, table: &Table, col: &str, new_sql: &str) -> Result<()> {
+        let after = |kind: &str, name: &str, msg: &str| Error::sql(format!("error in {kind} {name} after drop column: {msg}"));
+        let new_table = table_from_sql(new_sql, table.root).map_err(|e| after("table", &table.name, &e.message))?;
+        // (A CHECK on the column itself went with its definition.)
+        if new_table.checks.iter().any(|(_, text)| crate::sql::codegen::dml::generated::references(text, col)) {
+            return Err(after("table", &table.name, &format!("no such column: {col}")));
+        }
+        for (_, name, sql) in self.schema.trigger_rows_of(&table.name) {
+            if let Some(reference) = row_reference(&sql, col) {
+                return Err(after("trigger", &name, &format!("no such column: {reference}")));
+            }
+        }
+        let mut changed: Schema = self.schema.clone();
+        if let Some(slot) = changed.tables.values_mut().find(|t| t.name.eq_ignore_ascii_case(&table.name) && t.db == table.db) {
+            let mut t = new_table;
+            t.db = table.db;
+            *slot = std::sync::Arc::new(t);
+        }
+        let views: Vec<Table> = self.schema.tables.values().filter(|t| t.view_select.is_some()).map(|t| Table::clone(t)).collect();
+        for view in views {
+            if compile_view(self.schema, self, &view).is_err() {
+                continue;
+            }
+            if let Err(e) = compile_view(&changed, self, &view) {
+                return Err(after("view", &view.name, &e.message));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compile view `view` against `schema` in a scratch compiler.
+fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
+    let select = view.view_select.as_deref().unwrap_or_default();
+    let mut scratch = Compiler::new(schema, c.funcs, c.collations, select.as_bytes(), c.databases);
+    scratch.home_db = (view.db != 1).then_some(view.db);
+    scratch.expanding.push(view.name.clone());
+    with_first_statement(select.as_bytes(), |cmd, _| match cmd {
+        Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+            scratch.scopes.push(Default::default());
+            let cur = scratch.b.cursor();
+            scratch.compile_select(sel, Dest::EphemTable(cur)).map(|_| ())
+        }
+        _ => Err(Error::sql("malformed view")),
+    })
+}
+
+/// `new.col` or `old.col` in a trigger's text, as written.
+fn row_reference(sql: &str, col: &str) -> Option<String> {
+    let b = sql.as_bytes();
+    let toks = tokens(b);
+    let text = |i: usize| String::from_utf8_lossy(&b[toks[i].start..toks[i].end]).into_owned();
+    (2..toks.len()).find_map(|i| {
+        let (row, dot, name) = (&toks[i - 2], &toks[i - 1], &toks[i]);
+        let is_row = row.kind == TokenType::TK_ID && ["new", "old"].iter().any(|r| text(i - 2).eq_ignore_ascii_case(r));
+        let named = matches!(name.kind, TokenType::TK_ID | TokenType::TK_STRING) && crate::sql::parse::unquote(&text(i)).eq_ignore_ascii_case(col);
+        (is_row && dot.kind == TokenType::TK_DOT && named).then(|| format!("{}.{}", text(i - 2), crate::sql::parse::unquote(&text(i))))
+    })
+}

@@ -1,0 +1,303 @@
+//! CREATE TABLE ... AS SELECT: the new table's definition is derived from
+//! the SELECT, its `sqlite_schema.sql` text synthesised the way SQLite
+//! writes it, and the result rows copied in.
+//!
+//! What SQLite 3.54 does, and so what this module reproduces:
+//! - Column names: the alias; else, for a (possibly COLLATE'd or
+//!   parenthesised) column reference, the column's declared name (the
+//!   INTEGER PRIMARY KEY's name, or `rowid`, for the rowid); else the
+//!   expression's source text. `true`/`false` become `columnN`. A name
+//!   already used (ignoring case) gets `:1`, `:2`, ... appended to its
+//!   base (the name without a trailing `:digits`); after the third try
+//!   the suffix is a random number, as in SQLite.
+//! - Types: from the affinity of each result column: INT, REAL, TEXT,
+//!   NUM or nothing. In a compound SELECT an arm without affinity defers
+//!   to the next arm, and a TEXT or numeric affinity that other arms may
+//!   contradict (numbers in a TEXT column, text in a numeric one) is
+//!   dropped; a numeric CAST in the first arm makes it NUM.
+//! - Text: `CREATE TABLE name(col TYPE,...)`, names quoted with `"` when
+//!   they are keywords or not plain identifiers, one column per line
+//!   (`\n  ` indented) when the definition is long.
+//!
+//! The rows go through a temporary table first: the SELECT is compiled
+//! before the new table exists.
+
+use crate::error::Result;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::{Dest, ResultItem, SelectInfo};
+use crate::sql::parse::unquoted;
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, UnaryOperator};
+
+/// Value kinds an expression may produce (SQLite's data type mask).
+pub mod kinds {
+    /// A number.
+    pub const NUMERIC: u8 = 0x01;
+    /// Text.
+    pub const TEXT: u8 = 0x02;
+    /// A blob.
+    pub const BLOB: u8 = 0x04;
+    /// Anything.
+    pub const ANY: u8 = 0x07;
+}
+
+impl Compiler<'_> {
+    /// The kinds of value `e` may produce, judged from its form and its
+    /// affinity (`kinds`); NULL produces none.
+    pub fn value_kinds(&mut self, e: &Expr<'_>) -> u8 {
+        match e {
+            Expr::Collate(x, _) | Expr::Unary(UnaryOperator::Positive, x) => self.value_kinds(x),
+            Expr::Parenthesized(v) if v.len() == 1 => self.value_kinds(&v[0]),
+            Expr::Literal(ast::Literal::Null) => 0,
+            Expr::Literal(ast::Literal::String(_)) => kinds::TEXT,
+            Expr::Literal(ast::Literal::Blob(_)) => kinds::BLOB,
+            Expr::Literal(ast::Literal::CurrentDate | ast::Literal::CurrentTime | ast::Literal::CurrentTimestamp) => kinds::ANY,
+            Expr::Binary(_, ast::Operator::Concat, _) => kinds::TEXT | kinds::BLOB,
+            Expr::Variable(_) | Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } => kinds::ANY,
+            Expr::Id(id) if self.resolve_name(None, &unquoted(id.0)).ok().flatten().is_none() => {
+                // Not a column: TRUE/FALSE, or a double-quoted string.
+                let n = unquoted(id.0);
+                if n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false") {
+                    kinds::NUMERIC
+                } else {
+                    kinds::TEXT
+                }
+            }
+            Expr::Id(_) | Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Cast { .. } | Expr::Subquery(_) => {
+                match self.result_affinity(e) {
+                    Some(a) if a.is_numeric() => kinds::NUMERIC | kinds::BLOB,
+                    Some(Affinity::Text) => kinds::TEXT | kinds::BLOB,
+                    _ => kinds::ANY,
+                }
+            }
+            Expr::Parenthesized(_) => kinds::ANY,
+            Expr::Case { when_then_pairs, else_expr, .. } => {
+                let mut k = 0;
+                for (_, then) in when_then_pairs.iter() {
+                    k |= self.value_kinds(then);
+                }
+                if let Some(e) = else_expr {
+                    k |= self.value_kinds(e);
+                }
+                k
+            }
+            _ => kinds::NUMERIC,
+        }
+    }
+
+    /// The affinity of a result expression: `expr_affinity`, plus the
+    /// first column's affinity for a scalar subquery already compiled.
+    pub fn result_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
+        match skip_collate_and_parens(e) {
+            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
+            _ => self.expr_affinity(e),
+        }
+    }
+
+    /// Drop what is recorded of `e`'s affinity if it is a scalar subquery.
+    pub fn forget_subquery_affinity(&mut self, e: &Expr<'_>) {
+        if let Expr::Subquery(sel) = skip_collate_and_parens(e) {
+            self.subquery_affinity.remove(&(*sel as *const ast::Select<'_> as usize));
+        }
+    }
+
+    /// The name result item number `i` gives a table column made from it
+    /// (`span`: its source text, when known).
+    pub fn table_column_name(&mut self, item: &ResultItem<'_, '_>, span: Option<&String>, i: usize) -> String {
+        let name = match item {
+            ResultItem::Col(_, name, _) => name.clone(),
+            ResultItem::Expr(_, Some(alias)) => alias.clone(),
+            ResultItem::Expr(e, None) => {
+                let x = skip_collate_and_likely(e);
+                let column = match x {
+                    Expr::Id(id) => self.column_declared_name(None, &unquoted(id.0)),
+                    Expr::Name(n) => self.column_declared_name(None, &unquoted(n.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_declared_name(Some(&unquoted(t.0)), &unquoted(c.0)),
+                    _ => None,
+                };
+                column.or_else(|| span.cloned()).unwrap_or_else(|| crate::sql::params::expr_text(e))
+            }
+        };
+        if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+            format!("column{}", i + 1)
+        } else {
+            name
+        }
+    }
+
+    /// The declared name of the column `q.name` resolves to.
+    fn column_declared_name(&mut self, q: Option<&str>, name: &str) -> Option<String> {
+        let r = self.resolve_name(q, name).ok().flatten()?;
+        let scope = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s))?;
+        let item = scope.items.get(r.item)?;
+        match r.column.or(item.rowid_alias) {
+            Some(c) => item.columns.get(c).map(|c| c.name.clone()),
+            None => Some("rowid".to_string()),
+        }
+    }
+
+    /// CREATE TABLE `name` AS `sel` (see the module doc).
+    pub(in crate::sql::codegen) fn create_table_as(&mut self, name: &str, sel: &ast::Select<'_>) -> Result<()> {
+        let tmp = self.b.cursor();
+        let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
+        self.span_names = true;
+        let compiled = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(tmp)));
+        self.span_names = false;
+        let info = compiled?;
+        let n = info.n_columns;
+        self.b.insns[open].p2 = n as i32;
+        let names = unique_names(&info.table_names);
+        let mut cols = Vec::new();
+        for (i, cname) in names.iter().enumerate() {
+            let ty = match column_affinity(&info, i) {
+                Affinity::Text => " TEXT",
+                Affinity::Numeric => " NUM",
+                Affinity::Integer => " INT",
+                Affinity::Real => " REAL",
+                Affinity::Blob => "",
+            };
+            cols.push(format!("{}{ty}", quote_ident(cname)));
+        }
+        // SQLite's length estimate decides between one line and several.
+        let ident_len = |s: &str| s.len() + s.matches('"').count() + 2;
+        let total: usize = names.iter().map(|c| ident_len(c) + 5).sum::<usize>() + ident_len(name);
+        let sql = if total >= 50 {
+            format!("CREATE TABLE {}(\n  {}\n)", quote_ident(name), cols.join(",\n  "))
+        } else {
+            format!("CREATE TABLE {}({})", quote_ident(name), cols.join(","))
+        };
+        let table = crate::sql::schema::table_from_sql(&sql, 0)?;
+        self.ensure_format();
+        let root = self.b.reg();
+        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
+        let sc = self.open_schema_table();
+        self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
+        let dst = self.b.cursor();
+        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n.max(1));
+        for i in 0..n {
+            self.b.add(Opcode::Column, tmp, i as i32, regs + i as i32);
+        }
+        let rec = self.b.reg();
+        let rid = self.b.reg();
+        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
+        self.b.add(Opcode::NewRowid, dst, rid, 0);
+        self.b.add(Opcode::Insert, dst, rec, rid);
+        self.b.add(Opcode::Next, tmp, top as i32, 0);
+        self.b.bind(end);
+        self.bump_cookie_appended();
+        Ok(())
+    }
+}
+
+fn skip_collate_and_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    loop {
+        match e {
+            Expr::Collate(x, _) => e = x,
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return e,
+        }
+    }
+}
+
+/// `e` without COLLATE, parentheses and likely()/unlikely()/likelihood().
+fn skip_collate_and_likely<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    loop {
+        e = skip_collate_and_parens(e);
+        match e {
+            Expr::FunctionCall { name, args: Some(args), .. }
+                if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ignore_ascii_case(&unquoted(name.0))) =>
+            {
+                e = &args[0]
+            }
+            _ => return e,
+        }
+    }
+}
+
+/// The affinity of column `i` of a SELECT as a table column (the
+/// compound rules of the module doc).
+fn column_affinity(info: &SelectInfo, i: usize) -> Affinity {
+    column_affinity_or_none(info, i).unwrap_or(Affinity::Blob)
+}
+
+/// `column_affinity`, None when no arm gives the column an affinity (a
+/// view shows no type for it then).
+pub(in crate::sql::codegen) fn column_affinity_or_none(info: &SelectInfo, i: usize) -> Option<Affinity> {
+    let single;
+    let arms: &[SelectInfo] = if info.arms.is_empty() {
+        single = [info.clone()];
+        &single
+    } else {
+        &info.arms
+    };
+    let aff_of = |a: &SelectInfo| a.affinities.get(i).copied().flatten();
+    let kinds_of = |a: &SelectInfo| a.data_types.get(i).copied().unwrap_or(kinds::ANY);
+    let mut k = 0u8;
+    let mut at = 0;
+    let mut aff = aff_of(&arms[0]);
+    while aff.is_none() && at + 1 < arms.len() {
+        k |= kinds_of(&arms[at]);
+        at += 1;
+        aff = aff_of(&arms[at]);
+    }
+    let mut aff = aff?;
+    if aff >= Affinity::Text && arms.len() > 1 {
+        for a in &arms[at + 1..] {
+            k |= kinds_of(a);
+        }
+        if (aff == Affinity::Text && k & kinds::NUMERIC != 0) || (aff.is_numeric() && k & kinds::TEXT != 0) {
+            aff = Affinity::Blob;
+        }
+        if aff.is_numeric() && arms[0].casts.get(i).copied().unwrap_or(false) {
+            aff = Affinity::Numeric;
+        }
+    }
+    Some(aff)
+}
+
+/// Make names unique ignoring case, SQLite's way (module doc).
+pub(in crate::sql::codegen) fn unique_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        let mut name = n.clone();
+        let mut counter: u32 = 0;
+        while out.iter().any(|o| o.eq_ignore_ascii_case(&name)) {
+            let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+            let base_len = if digits < name.len() && name.as_bytes()[name.len() - digits - 1] == b':' { name.len() - digits - 1 } else { name.len() };
+            counter = counter.wrapping_add(1);
+            name = format!("{}:{counter}", &name[..base_len]);
+            if counter > 3 {
+                counter = random_u32();
+            }
+        }
+        out.push(name);
+    }
+    out
+}
+
+fn random_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+    h.finish() as u32
+}
+
+/// An identifier as SQLite writes it into synthesised CREATE TABLE text:
+/// bare when it is a plain identifier that is not a keyword, otherwise in
+/// double quotes (inner quotes doubled).
+pub fn quote_ident(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !s.as_bytes()[0].is_ascii_digit()
+        && (s.len() < 2 || sqlite3_parser::dialect::keyword_token(s.as_bytes()).is_none());
+    if plain {
+        s.to_string()
+    } else {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    }
+}

@@ -1,0 +1,305 @@
+//! Generated columns on the write path: computing STORED generated
+//! columns into a row's registers before its constraints are checked and
+//! it is written, and refusing values given for generated columns.
+//!
+//! Invariant: after `compute_generated`, every generated column register
+//! of the row holds its expression evaluated over the row's other
+//! registers, so the record, index keys and CHECK constraints all see the
+//! value SQLite would store. VIRTUAL generated columns are not in the
+//! record: a read computes them (`emit_virtual_column`, `compute_virtual`)
+//! and the record written leaves them out (`Table::field_of`).
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::target::WriteTarget;
+use crate::sql::codegen::Compiler;
+use crate::sql::schema::Table;
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+
+/// The error for a generated column named as an INSERT or UPDATE target.
+pub fn refuse_target(table: &Table, column: usize, verb: &str) -> Result<()> {
+    match table.columns.get(column) {
+        Some(col) if col.generated.is_some() => match verb {
+            "INSERT" => Err(Error::sql(format!("cannot INSERT into generated column \"{}\"", col.name))),
+            _ => Err(Error::sql(format!("cannot UPDATE generated column \"{}\"", col.name))),
+        },
+        _ => Ok(()),
+    }
+}
+
+impl Compiler<'_> {
+    /// Evaluate the table's generated columns into the row registers
+    /// starting at `row` (rowid in `rowid`). A generated column may read
+    /// another; evaluating them all once per generated column reaches the
+    /// fixed point whatever their declaration order (a loop is refused
+    /// here, when the table is written, as SQLite does).
+    pub fn compute_generated(&mut self, t: &WriteTarget, row: i32, rowid: i32) -> Result<()> {
+        self.compute_generated_of(&t.table, row, rowid)
+    }
+
+    fn compute_generated_of(&mut self, table: &Table, row: i32, rowid: i32) -> Result<()> {
+        let t = table;
+        // SQLite accepts a loop at CREATE TABLE and refuses to write.
+        if let Some(name) = first_loop(table) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let generated: Vec<(usize, String)> = t.columns.iter().enumerate().filter_map(|(i, c)| c.generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
+        if generated.is_empty() {
+            return Ok(());
+        }
+        let fake = self.b.cursor();
+        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, fake));
+        for i in 0..t.columns.len() {
+            let key = if t.rowid_alias == Some(i) { -1 } else { i as i64 };
+            self.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
+        }
+        self.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
+        let r = (|| -> Result<()> {
+            // The ordinary columns get their affinity first, and each
+            // computed value its column's, as SQLite does.
+            self.b.add4(Opcode::Affinity, row, t.columns.len() as i32, 0, P4::Affinity(t.affinity_string()), 0);
+            for _ in 0..generated.len() {
+                for (i, text) in &generated {
+                    self.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
+                    self.generated_affinity(t, *i, row + *i as i32);
+                }
+            }
+            Ok(())
+        })();
+        self.col_map.retain(|k, _| k.0 != fake);
+        self.scopes.pop();
+        r
+    }
+}
+
+impl Compiler<'_> {
+    /// A computed generated value takes its column's affinity (none for
+    /// BLOB affinity).
+    fn generated_affinity(&mut self, t: &Table, col: usize, reg: i32) {
+        let aff = t.columns[col].affinity;
+        if aff != Affinity::Blob {
+            self.b.add4(Opcode::Affinity, reg, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+        }
+        if aff == Affinity::Real {
+            self.b.add(Opcode::RealAffinity, reg, 0, 0);
+        }
+    }
+
+    /// Read VIRTUAL generated column `col` of the row under `cursor` (a
+    /// cursor on `t`) into `target`: its expression over the row's other
+    /// columns, with the column's affinity.
+    pub fn emit_virtual_column(&mut self, t: &Table, cursor: i32, col: usize, target: i32) -> Result<()> {
+        if let Some(name) = first_loop(t) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let Some(g) = t.columns[col].generated.clone() else { return Ok(()) };
+        // On an outer join's null row the column is NULL, whatever its
+        // expression would make of NULL columns.
+        let done = self.b.label();
+        self.b.add(Opcode::IfNullRow, cursor, done, target);
+        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, cursor));
+        let r = self.with_pure_context(3, |c| c.expr_text(&g.expr, target));
+        self.scopes.pop();
+        r?;
+        self.generated_affinity(t, col, target);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Compute the VIRTUAL generated columns of row registers `row`
+    /// (rowid in `rowid`) whose ordinary and STORED columns are read.
+    pub fn compute_virtual(&mut self, t: &Table, row: i32, rowid: i32) -> Result<()> {
+        if !t.has_virtual() {
+            return Ok(());
+        }
+        if let Some(name) = first_loop(t) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        let virtual_cols: Vec<(usize, String)> =
+            (0..t.columns.len()).filter(|&i| t.is_virtual(i)).filter_map(|i| t.columns[i].generated.as_ref().map(|g| (i, g.expr.clone()))).collect();
+        self.with_row_scope(t, row, rowid, |c| {
+            for _ in 0..virtual_cols.len() {
+                for (i, text) in &virtual_cols {
+                    c.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
+                    c.generated_affinity(t, *i, row + *i as i32);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+impl Compiler<'_> {
+    /// CREATE TABLE checks on generated columns, with SQLite's messages:
+    /// at least one ordinary column, none in the PRIMARY KEY or with a
+    /// DEFAULT, expressions that name only existing columns and call only
+    /// deterministic functions. A loop among
+    /// generated columns is accepted here and refused on write, as SQLite
+    /// does, so the scratch compile below does not check for one.
+    pub fn validate_generated(&mut self, table: &Table) -> Result<()> {
+        if table.columns.iter().all(|c| c.generated.is_none()) {
+            return Ok(());
+        }
+        for col in table.columns.iter().filter(|c| c.generated.is_some()) {
+            if col.primary_key {
+                return Err(Error::sql("generated columns cannot be part of the PRIMARY KEY"));
+            }
+            if col.default.is_some() {
+                return Err(Error::sql(format!("error in generated column \"{}\"", col.name)));
+            }
+        }
+        if table.columns.iter().all(|c| c.generated.is_some()) {
+            return Err(Error::sql("must have at least one non-generated column"));
+        }
+        // A loop through a VIRTUAL column could never be read: refused
+        // here (a loop of STORED ones only when the table is written).
+        if let Some(name) = first_loop(table).filter(|n| table.column_index(n).is_some_and(|i| table.is_virtual(i))) {
+            return Err(Error::sql(format!("generated column loop on \"{name}\"")));
+        }
+        // Compile the expressions into a scratch program: this resolves
+        // their column names without emitting anything that would run.
+        let saved = std::mem::take(&mut self.b);
+        self.b.n_regs = saved.n_regs;
+        self.b.n_cursors = saved.n_cursors;
+        let row = self.b.regs(table.columns.len());
+        let rowid = self.b.reg();
+        let r = if first_loop(table).is_some() { Ok(()) } else { self.compute_generated_of(table, row, rowid) };
+        let nondeterministic =
+            self.b.insns.iter().any(
+                |i| matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic),
+            );
+        self.b = saved;
+        if r.is_ok() && nondeterministic {
+            return Err(Error::sql("non-deterministic functions prohibited in generated columns"));
+        }
+        r
+    }
+}
+
+impl Compiler<'_> {
+    /// CREATE TABLE resolves the names in its CHECK constraints, as SQLite
+    /// does: a column that does not exist (or the rowid of a WITHOUT
+    /// ROWID table) is "no such column" then, not when a row is written.
+    /// Compiled into a scratch program, so nothing of it runs.
+    pub fn validate_checks(&mut self, table: &Table) -> Result<()> {
+        if table.checks.is_empty() {
+            return Ok(());
+        }
+        for (_, text) in &table.checks {
+            let mut problem = None;
+            crate::sql::parse::with_expr(text, |e| {
+                crate::sql::model::expr_shape::walk(e, &mut |x| {
+                    use sqlite3_parser::ast::Expr;
+                    match x {
+                        Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
+                        Expr::Variable(_) => problem = problem.or(Some("parameters")),
+                        _ => {}
+                    }
+                    problem.is_none()
+                });
+                Ok(())
+            })?;
+            if let Some(what) = problem {
+                return Err(Error::sql(format!("{what} prohibited in CHECK constraints")));
+            }
+        }
+        let saved = std::mem::take(&mut self.b);
+        self.b.n_regs = saved.n_regs;
+        self.b.n_cursors = saved.n_cursors;
+        let row = self.b.regs(table.columns.len());
+        let rowid = self.b.reg();
+        let target = self.b.reg();
+        let r = self.with_row_scope(table, row, rowid, |c| {
+            for (_, text) in &table.checks {
+                c.with_pure_context(2, |c| c.expr_text(text, target))?;
+            }
+            Ok(())
+        });
+        self.b = saved;
+        r
+    }
+}
+
+/// The generated columns each generated column's expression names, found
+/// by whole-word match outside string literals (a name inside a quoted
+/// identifier still counts, as it refers to that column).
+pub(crate) fn references(expr: &str, name: &str) -> bool {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_string = false;
+    for ch in expr.chars() {
+        if in_string {
+            in_string = ch != '\'';
+            continue;
+        }
+        if ch == '\'' {
+            in_string = true;
+        }
+        if ch.is_alphanumeric() || ch == '_' || !ch.is_ascii() {
+            cur.push(ch);
+        } else if !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words.iter().any(|w| w.eq_ignore_ascii_case(name))
+}
+
+/// A generated column that depends on itself through other generated
+/// columns, if any: the last declared one that does, the column SQLite
+/// names in its error.
+fn first_loop(table: &Table) -> Option<String> {
+    let n = table.columns.len();
+    let deps: Vec<Vec<usize>> = table
+        .columns
+        .iter()
+        .map(|c| match &c.generated {
+            Some(g) => (0..n).filter(|&j| table.columns[j].generated.is_some() && references(&g.expr, &table.columns[j].name)).collect(),
+            None => Vec::new(),
+        })
+        .collect();
+    for start in (0..n).rev() {
+        if deps[start].is_empty() {
+            continue;
+        }
+        let mut seen = vec![false; n];
+        let mut stack = deps[start].clone();
+        while let Some(j) = stack.pop() {
+            if j == start {
+                return Some(table.columns[start].name.clone());
+            }
+            if !std::mem::replace(&mut seen[j], true) {
+                stack.extend(deps[j].iter().copied());
+            }
+        }
+    }
+    None
+}
+
+/// The error SQLite's parser gives for a column definition whose
+/// constraints clash with GENERATED ALWAYS AS, in the order written: a
+/// PRIMARY KEY anywhere, a DEFAULT after the expression ("cannot use
+/// DEFAULT ...") or before it ("error in generated column ...").
+pub fn definition_error(cd: &sqlite3_parser::ast::ColumnDefinition<'_>) -> Option<Error> {
+    use sqlite3_parser::ast::ColumnConstraint;
+    let name = crate::sql::parse::unquote(cd.col_name.0);
+    let generated = cd.constraints.iter().any(|c| matches!(c.constraint, ColumnConstraint::Generated { .. }));
+    if !generated {
+        return None;
+    }
+    let mut seen_generated = false;
+    let mut seen_default = false;
+    for c in cd.constraints.iter() {
+        match &c.constraint {
+            ColumnConstraint::PrimaryKey { .. } => return Some(Error::sql("generated columns cannot be part of the PRIMARY KEY")),
+            ColumnConstraint::Default(_) if seen_generated => return Some(Error::sql("cannot use DEFAULT on a generated column")),
+            ColumnConstraint::Default(_) => seen_default = true,
+            ColumnConstraint::Generated { .. } if seen_default => return Some(Error::sql(format!("error in generated column \"{name}\""))),
+            ColumnConstraint::Generated { .. } => seen_generated = true,
+            _ => {}
+        }
+    }
+    None
+}

@@ -1,0 +1,118 @@
+//! One-pass UPDATE and DELETE: when changing the rows cannot change which
+//! rows the WHERE loop visits, the loop runs once and each matching row is
+//! changed as soon as it is found, instead of first collecting every
+//! matching rowid into a temporary table (`update::collect_rowids`).
+//!
+//! The WHERE loop is the generated `SELECT rowid FROM t WHERE ...` that the
+//! two-pass path compiles, run as a coroutine yielding one rowid at a time
+//! (`Dest::Yield`); the statement's loop takes each rowid, seeks its write
+//! cursor there and changes the row. The loop's read cursors stay valid
+//! across the writes: a B-tree cursor whose tree changed re-seeks by its
+//! saved key, and one whose entry was deleted lands on the entry after it
+//! (see `btree`'s contract). An UPDATE of every row (no WHERE, no
+//! authorizer) needs no coroutine: its write cursor walks the table, as
+//! an update in place leaves the cursor on the row (`update.rs`).
+//!
+//! Invariant (what [`Compiler::onepass_allowed`] checks, falling back to
+//! two passes otherwise): the table has a rowid; no trigger, foreign key
+//! or RETURNING may observe rows half-way; OR REPLACE is not asked for;
+//! nothing in the statement is a subquery (or `IN table`) that could read
+//! the target while it changes; no WITH clause; an UPDATE assigns neither
+//! the rowid nor any column an index key (or partial index condition,
+//! or generated column) depends on, so no entry of the table or of an
+//! index the loop may scan moves. The statement is not compiled inside a
+//! trigger program.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::dml::assign::{Assignment, SetValue};
+use crate::sql::codegen::target::OnConflict;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::Dest;
+use crate::sql::schema::Table;
+use crate::vdbe::program::Opcode;
+use sqlite3_parser::ast::{self, Stmt};
+use sqlite3_parser::dialect::TokenType;
+
+/// Whether an expression's text may read a table: a SELECT (subquery,
+/// EXISTS, IN (SELECT ...)) or `IN name` (a table or table-valued
+/// function). Conservative: a false positive only costs the second pass.
+fn may_read_tables(text: &str) -> bool {
+    let toks = crate::sql::parse::tokens(text.as_bytes());
+    toks.iter().enumerate().any(|(i, t)| match t.kind {
+        TokenType::TK_SELECT | TokenType::TK_VALUES => true,
+        TokenType::TK_IN => toks.get(i + 1).is_some_and(|n| n.kind != TokenType::TK_LP),
+        _ => false,
+    })
+}
+
+impl Compiler<'_> {
+    /// Whether the UPDATE or DELETE of `table` may run in one pass (see the
+    /// module doc). `assignments` is `None` for a DELETE.
+    pub fn onepass_allowed(
+        &self,
+        table: &Table,
+        with: bool,
+        where_clause: Option<&ast::Expr<'_>>,
+        returning: bool,
+        oc: OnConflict,
+        assignments: Option<&[Assignment<'_, '_>]>,
+    ) -> bool {
+        if with || returning || oc == OnConflict::Replace || !self.firing.is_empty() {
+            return false;
+        }
+        if table.without_rowid.is_some() || !self.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
+            return false;
+        }
+        if where_clause.is_some_and(|w| may_read_tables(&crate::sql::parse::ast_text(w))) {
+            return false;
+        }
+        let Some(assignments) = assignments else { return true };
+        if table.columns.iter().any(|col| col.generated.is_some()) {
+            return false;
+        }
+        let indexes = self.schema.indexes_of(table);
+        assignments.iter().all(|(i, v)| {
+            let value_ok = match v {
+                SetValue::Expr(e) => !may_read_tables(&e.to_string()),
+                SetValue::RowElement(..) | SetValue::Column(..) => false,
+            };
+            value_ok
+                && *i != usize::MAX
+                && table.rowid_alias != Some(*i)
+                && indexes.iter().all(|idx| idx.where_sql.is_none() && idx.columns.iter().all(|ic| ic.column.is_some_and(|c| c != *i)))
+        })
+    }
+
+    /// Compile the WHERE loop over `table` as a coroutine yielding the
+    /// rowid of each matching row (see the module doc). Returns (the
+    /// coroutine's register, the register the rowid is yielded in); the
+    /// caller's loop is `Yield co, end` then the row's change.
+    pub fn onepass_rowids(&mut self, table: &Table, alias: Option<String>, where_clause: Option<&ast::Expr<'_>>) -> Result<(i32, i32)> {
+        let co = self.b.reg();
+        let rid = self.b.reg();
+        let after = self.b.label();
+        let at = self.b.here() as i32;
+        self.b.add(Opcode::InitCoroutine, co, after, at + 1);
+        self.internal_rowid_read = true;
+        self.dml_target = Some(table.name.clone());
+        let sql = match where_clause {
+            Some(w) => format!(
+                "SELECT {} FROM {} AS \"{}\" WHERE {w}",
+                crate::sql::resolve::INTERNAL_ROWID,
+                self.table_sql_name(table),
+                alias.unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")
+            ),
+            None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, self.table_sql_name(table)),
+        };
+        let compiled = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_dml_where(sel, Dest::Yield { co, reg: rid }).map(|_| ()),
+            _ => Err(Error::sql("malformed WHERE")),
+        });
+        self.internal_rowid_read = false;
+        self.dml_target = None;
+        compiled?;
+        self.b.add(Opcode::EndCoroutine, co, 0, 0);
+        self.b.bind(after);
+        Ok((co, rid))
+    }
+}

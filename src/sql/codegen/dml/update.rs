@@ -1,0 +1,447 @@
+//! UPDATE: where changing the rows cannot change which rows the WHERE
+//! loop visits, each row is updated as the loop finds it (`onepass.rs`).
+//! Otherwise the rowids of matching rows (the keys of a WITHOUT ROWID
+//! table's) are collected first (so changed rows are never visited
+//! twice), then each row is re-read, its new values computed, constraints
+//! checked, old index entries removed, and the row and new index entries
+//! written.
+//!
+//! UPDATE ... FROM runs the join of the target with the FROM items first
+//! and keeps, per target rowid, the values its SET list computed on the
+//! last join row that matched it (SQLite leaves the choice unspecified);
+//! the rows are then updated from those values, each at most once. A WITH
+//! clause is visible to the whole statement; the target itself is always
+//! the table, even where a CTE has its name.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::dml::assign::{resolve_sets, Assignment, RowValues, SetValue};
+use crate::sql::codegen::target::target_scope;
+use crate::sql::codegen::target::OnConflict;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::conjuncts;
+use crate::sql::model::query::Dest;
+use crate::sql::parse::{unquote, unquoted};
+use crate::vdbe::exec::write::OPFLAG_NCHANGE;
+use crate::vdbe::program::{Opcode, Program, P4};
+use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
+
+/// Collect the rowids of `t`'s rows matching `where_clause` into a new
+/// temporary table; returns its cursor.
+pub fn collect_rowids(
+    c: &mut Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<String>,
+    where_clause: Option<&sqlite3_parser::ast::Expr<'_>>,
+) -> Result<i32> {
+    let tmp = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
+    c.internal_rowid_read = true;
+    c.dml_target = Some(table.name.clone());
+    let sql = match where_clause {
+        Some(w) => format!(
+            "SELECT {} FROM {} AS \"{}\" WHERE {w}",
+            crate::sql::resolve::INTERNAL_ROWID,
+            c.table_sql_name(table),
+            alias.clone().unwrap_or_else(|| table.name.clone()).replace('"', "\"\"")
+        ),
+        // Every row, in rowid order as SQLite visits them (not in the order
+        // of an index that happens to cover the rowid: with OR REPLACE the
+        // order decides which row survives).
+        None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, c.table_sql_name(table)),
+    };
+    let _ = conjuncts;
+    let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_dml_where(sel, Dest::EphemTable(tmp)).map(|_| ()),
+        _ => Err(Error::sql("malformed WHERE")),
+    });
+    c.internal_rowid_read = false;
+    c.dml_target = None;
+    collected?;
+    Ok(tmp)
+}
+
+/// Compile an UPDATE (its WITH clause visible throughout).
+pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Update { with, .. } = stmt else {
+        return Err(Error::sql("not an UPDATE"));
+    };
+    let pushed = c.push_with(with.as_ref())?;
+    let r = compile_update_body(c, stmt, prog);
+    if pushed {
+        c.ctes.pop();
+    }
+    r
+}
+
+fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
+        return Err(Error::sql("not an UPDATE"));
+    };
+    if order_by.is_some() || limit.is_some() {
+        // The parser glue reports these as SQLite does (a syntax error).
+        return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
+    }
+    let target_db = c.target_db(tbl_name)?;
+    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+        if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
+            return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
+        }
+    }
+    if let Some((inst, decl)) = c.vtab_target(tbl_name)? {
+        return crate::sql::codegen::dml::vtab_dml::update(c, stmt, prog, inst, decl);
+    }
+    let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
+    let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    if let Some(f) = from {
+        check_from_target(c, &table, alias.as_deref(), f)?;
+    }
+    let oc = c.conflict_resolution(*or_conflict);
+    let mut assignments = Vec::new();
+    for (i, v) in resolve_sets(&table, sets, true)? {
+        crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
+        if c.authorizer.is_some() {
+            let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
+            let db = c.db_name(table.db);
+            if c.authorize(crate::sql::codegen::auth::action::UPDATE, Some(&table.name), Some(&col), Some(&db))? == crate::sql::codegen::auth::Verdict::Ignore {
+                // SQLite leaves a column the authorizer ignores unchanged.
+                continue;
+            }
+        }
+        assignments.push((i, v));
+    }
+    let init = c.begin_program();
+    let t = c.open_write_target(table.clone())?;
+    c.setup_returning(*returning, &table, prog)?;
+    if from.is_none() && c.onepass_allowed(&table, with.is_some(), where_clause.as_ref(), returning.is_some(), oc, Some(&assignments)) {
+        let end = c.b.label();
+        if where_clause.is_none() && c.authorizer.is_none() {
+            // Every row: the write cursor itself walks the table (an
+            // update in place leaves it on the row, so Next goes on).
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            c.b.add(Opcode::Rewind, t.cursor, end, 0);
+            let top = c.b.here();
+            let next = c.b.label();
+            let rid = c.b.reg();
+            c.b.add(Opcode::Rowid, t.cursor, rid, 0);
+            update_row(c, &t, rid, &assignments, oc, next)?;
+            c.b.bind(next);
+            c.b.add(Opcode::Next, t.cursor, top as i32, 0);
+        } else {
+            let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
+            c.scopes.push(target_scope(&table, alias, t.cursor));
+            let top = c.b.here();
+            c.b.add(Opcode::Yield, co, end, 0);
+            c.seek_target(&t, rid, top as i32);
+            update_row(c, &t, rid, &assignments, oc, top as i32)?;
+            c.b.add(Opcode::Goto, 0, top as i32, 0);
+        }
+        c.b.bind(end);
+        return finish_update(c, prog, init);
+    }
+    // Without FROM the rowids are collected and each row's values computed
+    // when it is updated; with FROM the join computes the values, kept
+    // (one row per target row) beside the rowid.
+    let (tmp, width) = match from {
+        None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
+        Some(f) => {
+            let (tmp, columns, width) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            for (a, col) in assignments.iter_mut().zip(columns) {
+                a.1 = SetValue::Column(tmp, col);
+            }
+            (tmp, width)
+        }
+    };
+    // UPDATE ... FROM of a WITHOUT ROWID table: the join rows of one
+    // target row are adjacent (sorted by key); the first one counts.
+    let previous_key = (from.is_some() && table.without_rowid.is_some()).then(|| {
+        let r = c.b.regs(width);
+        c.b.add(Opcode::Null, 0, r, r + width as i32 - 1);
+        r
+    });
+    c.scopes.push(target_scope(&table, alias, t.cursor));
+    let end = c.b.label();
+    c.b.add(Opcode::Rewind, tmp, end, 0);
+    let top = c.b.here();
+    let next = c.b.label();
+    let (key, rid) = c.load_target(&table, tmp, width);
+    if let Some(prev) = previous_key {
+        c.jump_if_same_key(&table, prev, key, next)?;
+        c.b.add(Opcode::Copy, key, prev, width as i32 - 1);
+    }
+    c.seek_target(&t, key, next);
+    update_row(c, &t, rid, &assignments, oc, next)?;
+    c.emit_returning(&t)?;
+    c.b.bind(next);
+    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    c.b.bind(end);
+    finish_update(c, prog, init)
+}
+
+/// What every UPDATE program ends with, one pass or two: leave the
+/// target's scope, finish RETURNING, report the change count.
+fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Result<()> {
+    c.scopes.pop();
+    c.finish_returning();
+    c.emit_change_count_row(prog, "rows updated");
+    c.end_program(init, Some(true));
+    prog.counts_changes = true;
+    Ok(())
+}
+
+/// A FROM item that is the target table again under the same name (or
+/// the same alias) could not be told apart from it: SQLite refuses it.
+pub(in crate::sql::codegen) fn check_from_target(
+    c: &Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<&str>,
+    from: &FromClause<'_>,
+) -> Result<()> {
+    let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    for item in items {
+        let SelectTable::Table(qn, item_alias, _) = item else { continue };
+        let item_alias = item_alias.as_ref().map(|a| match a {
+            ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+        });
+        let same_alias = match (alias, &item_alias) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            _ => false,
+        };
+        // (The same name in another database is another table.)
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
+        if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
+            let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
+            return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
+        }
+    }
+    Ok(())
+}
+
+/// UPDATE ... FROM: run the join of the target with the FROM items, and
+/// keep for each target row its rowid and assigned values (of the last
+/// join row that matched it: SQLite leaves which one unspecified) in a
+/// new temporary table. A WITHOUT ROWID target's rows are kept by key
+/// instead, every join row of one target row in a temporary index sorted
+/// by the key (the update loop takes the first of each). Returns its
+/// cursor, per assignment the column holding its value (plain values
+/// follow the rowid or key in order, then the columns of each row-value
+/// subquery, computed by the join query after its result columns, see
+/// `Compiler::row_values_after`), and the width of the rowid or key.
+fn collect_from_join(
+    c: &mut Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<String>,
+    from: &FromClause<'_>,
+    where_clause: Option<&ast::Expr<'_>>,
+    assignments: &[Assignment<'_, '_>],
+) -> Result<(i32, Vec<i32>, usize)> {
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let name = alias.unwrap_or_else(|| table.name.clone());
+    let key: Vec<String> = match &table.without_rowid {
+        Some(_) => {
+            table.record_columns().into_iter().take(table.key_width()).map(|col| format!("{}.{}", quote(&name), quote(&table.columns[col].name))).collect()
+        }
+        None => vec![format!("{}.{}", quote(&name), crate::sql::resolve::INTERNAL_ROWID)],
+    };
+    let key_width = key.len() as i32;
+    let mut values = String::new();
+    let n_plain = assignments.iter().filter(|(_, v)| matches!(v, SetValue::Expr(_))).count() as i32;
+    let mut rows: Vec<(usize, String, usize)> = Vec::new();
+    let mut columns = Vec::new();
+    let mut plain = 0;
+    for (_, v) in assignments {
+        match v {
+            SetValue::Expr(e) => {
+                values.push_str(&format!(", ({e})"));
+                plain += 1;
+                columns.push(key_width - 1 + plain);
+            }
+            SetValue::RowElement(sel, index, width) => {
+                let key = *sel as *const ast::Select<'_> as usize;
+                let before: usize = match rows.iter().position(|r| r.0 == key) {
+                    Some(p) => rows[..p].iter().map(|r| r.2).sum(),
+                    None => {
+                        rows.push((key, crate::sql::parse::ast_text(*sel), *width));
+                        rows[..rows.len() - 1].iter().map(|r| r.2).sum()
+                    }
+                };
+                columns.push(key_width + n_plain + (before + index) as i32);
+            }
+            SetValue::Column(..) => return Err(Error::sql("malformed UPDATE ... FROM")),
+        }
+    }
+    let width = key_width as usize + n_plain as usize + rows.iter().map(|r| r.2).sum::<usize>();
+    let filter = where_clause.map(|w| format!(" WHERE {w}")).unwrap_or_default();
+    // The target joins the FROM clause as a whole: with a RIGHT or FULL
+    // JOIN in it, `target, a RIGHT JOIN b` would NULL-fill the target with
+    // `a`, so the target goes last.
+    let outer_right =
+        from.joins.iter().flat_map(|j| j.iter()).any(|j| matches!(&j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::RIGHT)));
+    let target = format!("{}.{} AS {}", quote(&c.db_name(table.db)), quote(&table.name), quote(&name));
+    let joined = if outer_right {
+        format!("{}, {target}", crate::sql::model::from::from_text(from))
+    } else {
+        format!("{target}, {}", crate::sql::model::from::from_text(from))
+    };
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
+    let tmp = c.b.cursor();
+    let dest = if table.without_rowid.is_some() {
+        let ki = c.without_rowid_key_info(table)?;
+        c.b.add4(Opcode::OpenEphemeral, tmp, width as i32, 0, P4::KeyInfo(ki), 0);
+        Dest::EphemIndex(tmp)
+    } else {
+        c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+        Dest::EphemKeyed(tmp)
+    };
+    c.internal_rowid_read = true;
+    c.dml_target = Some(table.name.clone());
+    c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
+        _ => Err(Error::sql("malformed UPDATE ... FROM")),
+    });
+    c.internal_rowid_read = false;
+    c.dml_target = None;
+    c.row_values_after.clear();
+    collected?;
+    Ok((tmp, columns, key_width as usize))
+}
+
+/// Update the row of `t` under its cursor (rowid in `rid`): new values
+/// from `assignments` (column, expression; `usize::MAX` is the rowid),
+/// constraint checks, index maintenance, the write. `next` is where
+/// OR IGNORE goes.
+pub fn update_row(
+    c: &mut Compiler<'_>,
+    t: &crate::sql::codegen::target::WriteTarget,
+    rid: i32,
+    assignments: &[Assignment<'_, '_>],
+    oc: OnConflict,
+    next: i32,
+) -> Result<()> {
+    let old = c.read_row(t)?;
+    let table = &t.table;
+    let n = table.columns.len();
+    let new = c.b.regs(n);
+    c.b.add(Opcode::Copy, old, new, n as i32 - 1);
+    let new_rowid = c.b.reg();
+    c.b.add(Opcode::SCopy, rid, new_rowid, 0);
+    let mut rowid_changes = false;
+    let mut row_values = RowValues::default();
+    for (i, v) in assignments {
+        if *i == usize::MAX {
+            c.assigned_value(v, new_rowid, &mut row_values)?;
+            rowid_changes = true;
+        } else {
+            c.assigned_value(v, new + *i as i32, &mut row_values)?;
+            if table.rowid_alias == Some(*i) {
+                c.b.add(Opcode::SCopy, new + *i as i32, new_rowid, 0);
+                rowid_changes = true;
+            }
+        }
+    }
+    if rowid_changes {
+        let have = c.b.label();
+        c.b.add(Opcode::NotNull, new_rowid, have, 0);
+        c.b.add(Opcode::NewRowid, t.cursor, new_rowid, 0);
+        c.b.bind(have);
+        c.b.add(Opcode::MustBeInt, new_rowid, 0, 0);
+        if let Some(ipk) = table.rowid_alias {
+            c.b.add(Opcode::SCopy, new_rowid, new + ipk as i32, 0);
+        }
+    }
+    let changed: Vec<usize> = assignments.iter().map(|(i, _)| *i).collect();
+    // A WITHOUT ROWID row moves when a key column changes (and every index
+    // entry ends with the key).
+    let moves = table.without_rowid.as_ref().is_some_and(|pk| pk.iter().any(|(c, _, _)| changed.contains(c)));
+    // BEFORE triggers see the generated columns' new values.
+    c.compute_generated(t, new, new_rowid)?;
+    c.fire_triggers(t, crate::sql::codegen::target::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    if !c.schema.triggers_of(table).is_empty() {
+        // A BEFORE trigger may have moved the cursor or removed the row
+        // (then it is not updated).
+        let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
+        c.seek_target(t, key, next);
+    }
+    c.compute_generated(t, new, new_rowid)?;
+    c.check_not_null(t, new, oc, next)?;
+    c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
+    c.check_strict(t, new);
+    c.check_checks(t, new, new_rowid, oc, next)?;
+    // Indexes whose key cannot change keep their entries: no uniqueness
+    // check, no delete and re-insert (as SQLite does). A key changes with
+    // the rowid, with an assigned column, with a generated column (any may
+    // depend on an assigned one), and a partial index's WHERE or an
+    // indexed expression may read any column. With triggers on the table every index is
+    // rewritten, as before (a BEFORE trigger may itself change the row).
+    let has_generated = table.columns.iter().any(|col| col.generated.is_some());
+    let all_indexes = rowid_changes || moves || !c.schema.triggers_of(table).is_empty();
+    // An expression in the key may read any column, and so may a
+    // generated column.
+    let key_changes = |idx: &crate::sql::schema::Index| {
+        all_indexes
+            || idx.where_sql.is_some()
+            || idx.columns.iter().any(|ic| match ic.column {
+                Some(col) => changed.contains(&col) || (has_generated && !changed.is_empty() && table.columns[col].generated.is_some()),
+                None => !changed.is_empty(),
+            })
+    };
+    let indexes: Vec<(crate::sql::schema::Index, i32)> = t.indexes.iter().filter(|(idx, _)| key_changes(idx)).cloned().collect();
+    c.check_unique_of(t, &indexes, new, new_rowid, Some((old, rid)), rowid_changes || moves, oc, next)?;
+    let fk = c.fk_involved(table);
+    if fk {
+        c.fk_check_child(table, old, -1, Some(&changed))?;
+        c.fk_check_parent(table, old, rid, 1, Some(&changed))?;
+    }
+    // Remove the old index entries and, if the rowid moves, the old row.
+    for (idx, cur) in indexes.clone() {
+        let guard = c.partial_guard(t, &idx, old, rid)?;
+        let k = c.index_key_of(table, &idx, old, rid)?;
+        c.b.add(Opcode::IdxDelete, cur, k, table.index_entry_width(&idx) as i32);
+        if let Some(g) = guard {
+            c.b.bind(g);
+        }
+    }
+    if table.without_rowid.is_some() {
+        // The old entry goes; the new one is written under its key.
+        let old_key = c.key_of_row(table, old);
+        let gone = c.b.label();
+        c.seek_target(t, old_key, gone);
+        // (The pre-update hook hears of the UPDATE here: P2 holds the new
+        // row.)
+        let written = c.written(table);
+        c.b.add4(Opcode::Delete, t.cursor, new, 0, written, crate::vdbe::exec::write::OPFLAG_ISUPDATE);
+        c.b.bind(gone);
+    } else {
+        // The pre-update hook hears of the change once, from a Delete
+        // flagged ISUPDATE (P2: the new row's registers, P3: its rowid),
+        // as in SQLite: the real delete of a row whose rowid changes, else
+        // one that deletes nothing.
+        use crate::vdbe::exec::write::{OPFLAG_ISNOOP, OPFLAG_ISUPDATE};
+        let written = c.written(table);
+        let done = c.b.label();
+        if rowid_changes {
+            let same = c.b.label();
+            c.b.add4(Opcode::Eq, rid, same, new_rowid, P4::None, 0);
+            c.b.add(Opcode::NotExists, t.cursor, done, rid);
+            c.b.add4(Opcode::Delete, t.cursor, new, new_rowid, written.clone(), OPFLAG_ISUPDATE);
+            c.b.add(Opcode::Goto, 0, done, 0);
+            c.b.bind(same);
+        }
+        c.b.add4(Opcode::Delete, t.cursor, new, new_rowid, written, OPFLAG_ISUPDATE | OPFLAG_ISNOOP);
+        c.b.bind(done);
+    }
+    let flags = if c.firing.is_empty() {
+        OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE
+    } else {
+        crate::vdbe::exec::write::OPFLAG_ISUPDATE | crate::vdbe::exec::write::OPFLAG_HOOK
+    };
+    c.write_row_with(t, &indexes, new, new_rowid, flags)?;
+    if fk {
+        c.fk_check_child(table, new, 1, Some(&changed))?;
+        c.fk_check_parent(table, new, new_rowid, -1, Some(&changed))?;
+        c.fk_actions(t, (old, rid), Some((new, new_rowid)), Some(&changed))?;
+    }
+    c.fire_triggers(t, crate::sql::codegen::target::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! INSERT, UPDATE and DELETE on a virtual table: every row goes through the
+//! module's xUpdate (`VUpdate`), after `VBegin` has started the table's
+//! transaction.
+//!
+//! The rows are collected first into a temporary table (INSERT: the rows of
+//! the VALUES or SELECT; UPDATE: old rowid, new rowid and every column's new
+//! value; DELETE: the rowids), then handed to xUpdate one by one, so a
+//! module never sees a write while one of its own scans of the statement is
+//! open (SQLite does the same where it cannot update in one pass).
+//! Arguments are SQLite's: argv[0] the old rowid (NULL for INSERT), argv[1]
+//! the new rowid (NULL when the module chooses), then the columns in
+//! declaration order, hidden ones included; a DELETE passes the old rowid
+//! alone.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::target::OnConflict;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::Dest;
+use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
+use crate::vdbe::program::{Opcode, Program, P4};
+use crate::vtab::VtabInstance;
+use sqlite3_parser::ast::{self, InsertBody, Stmt};
+use std::sync::Arc;
+
+impl Compiler<'_> {
+    /// The writable virtual table a DML statement targets, if it targets
+    /// one ("table t may not be modified" for a read-only one).
+    pub(in crate::sql::codegen) fn vtab_target(&self, q: &ast::QualifiedName<'_>) -> Result<Option<(Arc<VtabInstance>, crate::sql::vtab_decl::DeclaredTable)>> {
+        let db = self.target_db(q)?;
+        let name = unquote(q.name.0);
+        let found = match self.schema.table_in(db, &name) {
+            Some(t) => self.connected_vtab(t)?,
+            None if db.is_none_or(|d| d == 0) => self.eponymous_vtab(&name)?,
+            None => None,
+        };
+        match found {
+            Some((inst, _)) if !inst.table.writable() => Err(Error::sql(format!("table {} may not be modified", inst.name))),
+            f => Ok(f),
+        }
+    }
+
+    /// The VM's conflict mode for `oc` (`sqlite3_vtab_on_conflict`'s).
+    fn vtab_conflict(oc: OnConflict) -> u16 {
+        (match oc {
+            OnConflict::Rollback => crate::vtab::ON_CONFLICT_ROLLBACK,
+            OnConflict::Ignore => crate::vtab::ON_CONFLICT_IGNORE,
+            OnConflict::Fail => crate::vtab::ON_CONFLICT_FAIL,
+            OnConflict::Replace => crate::vtab::ON_CONFLICT_REPLACE,
+            OnConflict::Default | OnConflict::Abort => crate::vtab::ON_CONFLICT_ABORT,
+        }) as u16
+    }
+
+    /// Compile the select `sql` (or the AST `sel`) into temporary table
+    /// `cur`; returns its width.
+    fn vtab_collect(&mut self, cur: i32, sel: Option<&ast::Select<'_>>, sql: &str) -> Result<usize> {
+        // (The scopes around stay visible: in a trigger body they hold
+        // NEW and OLD.)
+        let info = match sel {
+            Some(sel) => self.compile_select(sel, Dest::EphemTable(cur)),
+            None => with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+                Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+                _ => Err(Error::sql("malformed statement")),
+            }),
+        };
+        Ok(info?.n_columns)
+    }
+
+    /// The loop handing each collected row to `VUpdate`: `args(row)`
+    /// fills the arguments from the temporary table `cur`.
+    fn vtab_update_loop(
+        &mut self,
+        inst: &Arc<VtabInstance>,
+        cur: i32,
+        n_args: usize,
+        oc: OnConflict,
+        insert: bool,
+        mut args: impl FnMut(&mut Self, i32) -> Result<()>,
+    ) -> Result<()> {
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, cur, end, 0);
+        let top = self.b.here();
+        let base = self.b.regs(n_args);
+        args(self, base)?;
+        self.b.add4(Opcode::VUpdate, insert as i32, n_args as i32, base, P4::VTab(inst.clone()), Self::vtab_conflict(oc));
+        self.b.add(Opcode::Next, cur, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    /// The program's start and `VBegin`; `multi`: the statement may write
+    /// several rows, so inside a transaction it runs in a statement
+    /// savepoint of the virtual tables (SQLite's statement journal).
+    fn vtab_dml_start(&mut self, inst: &Arc<VtabInstance>, multi: bool) -> usize {
+        let init = self.begin_program();
+        self.writes = true;
+        self.dbs_used |= 1 << inst.db;
+        self.b.add4(Opcode::VBegin, multi as i32, 0, 0, P4::VTab(inst.clone()), 0);
+        init
+    }
+
+    /// `"db"."name"` of the table.
+    fn vtab_qualified(&self, inst: &VtabInstance, alias: Option<&str>) -> String {
+        let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        let mut s = format!("{}.{}", q(&self.db_name(inst.db)), q(&inst.name));
+        if let Some(a) = alias {
+            s.push_str(" AS ");
+            s.push_str(&q(a));
+        }
+        s
+    }
+}
+
+/// INSERT into a virtual table.
+pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
+    let Stmt::Insert { or_conflict, columns, body, returning, .. } = stmt else { return Err(Error::sql("not an INSERT")) };
+    if returning.is_some() {
+        return Err(Error::unsupported("RETURNING on a virtual table"));
+    }
+    let table = &decl.table;
+    let n = table.columns.len();
+    // Target per value: a column, or `usize::MAX` for the rowid.
+    let targets: Vec<usize> = match columns {
+        Some(names) => {
+            let mut v = Vec::new();
+            for name in names.iter() {
+                let n = unquoted(name.0);
+                match table.column_index(&n) {
+                    Some(i) => v.push(i),
+                    None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => v.push(usize::MAX),
+                    None => return Err(Error::sql(format!("table {} has no column named {n}", inst.name))),
+                }
+            }
+            v
+        }
+        None => (0..n).filter(|&i| !decl.hidden[i]).collect(),
+    };
+    let oc = c.conflict_resolution(*or_conflict);
+    let single_row = match body {
+        InsertBody::Select(sel, _) => {
+            sel.with.is_none()
+                && sel.order_by.is_none()
+                && sel.limit.is_none()
+                && sel.body.compounds.as_ref().is_none_or(|k| k.is_empty())
+                && matches!(&sel.body.select, ast::OneSelect::Values(rows) if rows.len() == 1)
+        }
+        InsertBody::DefaultValues => true,
+    };
+    let init = c.vtab_dml_start(&inst, !single_row);
+    let cur = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
+    let width = match body {
+        InsertBody::Select(sel, None) => c.vtab_collect(cur, Some(sel), "")?,
+        InsertBody::Select(_, Some(_)) => return Err(Error::unsupported("UPSERT on a virtual table")),
+        InsertBody::DefaultValues => {
+            let sql = format!("SELECT {}", vec!["NULL"; targets.len().max(1)].join(", "));
+            c.vtab_collect(cur, None, &sql)?
+        }
+    };
+    if width != targets.len() {
+        return Err(match columns {
+            Some(_) => Error::sql(format!("{width} values for {} columns", targets.len())),
+            None => Error::sql(format!("table {} has {} columns but {width} values were supplied", inst.name, targets.len())),
+        });
+    }
+    c.vtab_update_loop(&inst, cur, n + 2, oc, true, |c, base| {
+        c.b.add(Opcode::Null, 0, base, base + 1);
+        for i in 0..n {
+            c.b.add(Opcode::Null, 0, base + 2 + i as i32, 0);
+        }
+        for (k, &t) in targets.iter().enumerate() {
+            let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
+            c.b.add(Opcode::Column, cur, k as i32, to);
+        }
+        Ok(())
+    })?;
+    prog.counts_changes = true;
+    c.end_program(init, Some(true));
+    Ok(())
+}
+
+/// UPDATE of a virtual table.
+pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
+    let Stmt::Update { or_conflict, tbl_name, sets, from, where_clause, returning, .. } = stmt else { return Err(Error::sql("not an UPDATE")) };
+    if returning.is_some() || from.is_some() {
+        return Err(Error::unsupported("UPDATE ... FROM or RETURNING on a virtual table"));
+    }
+    let table = &decl.table;
+    let n = table.columns.len();
+    let mut new_values: Vec<Option<String>> = vec![None; n];
+    let mut new_rowid: Option<String> = None;
+    for s in sets.iter() {
+        if s.col_names.len() != 1 {
+            return Err(Error::unsupported("row-value assignments to a virtual table"));
+        }
+        let name = unquoted(s.col_names[0].0);
+        let text = ast_text(&s.expr);
+        match table.column_index(&name) {
+            Some(i) => new_values[i] = Some(text),
+            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
+            None => return Err(Error::sql(format!("no such column: {name}"))),
+        }
+    }
+    let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let key = key_expr(table);
+    let mut cols = vec![key.clone(), new_rowid.map_or(key, |e| format!("({e})"))];
+    for (i, v) in new_values.iter().enumerate() {
+        cols.push(match v {
+            Some(e) => format!("({e})"),
+            None => q(&table.columns[i].name),
+        });
+    }
+    let mut sql = format!("SELECT {} FROM {}", cols.join(", "), c.vtab_qualified(&inst, alias.as_deref()));
+    if let Some(w) = where_clause {
+        sql.push_str(" WHERE ");
+        sql.push_str(&ast_text(w));
+    }
+    let oc = c.conflict_resolution(*or_conflict);
+    let init = c.vtab_dml_start(&inst, true);
+    let cur = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, cur, (n + 2) as i32, 0);
+    c.vtab_collect(cur, None, &sql)?;
+    c.vtab_update_loop(&inst, cur, n + 2, oc, false, |c, base| {
+        for k in 0..n + 2 {
+            c.b.add(Opcode::Column, cur, k as i32, base + k as i32);
+        }
+        Ok(())
+    })?;
+    prog.counts_changes = true;
+    c.end_program(init, Some(true));
+    Ok(())
+}
+
+/// DELETE from a virtual table.
+pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
+    let Stmt::Delete { tbl_name, where_clause, returning, .. } = stmt else { return Err(Error::sql("not a DELETE")) };
+    if returning.is_some() {
+        return Err(Error::unsupported("RETURNING on a virtual table"));
+    }
+    let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    let mut sql = format!("SELECT {} FROM {}", key_expr(&decl.table), c.vtab_qualified(&inst, alias.as_deref()));
+    if let Some(w) = where_clause {
+        sql.push_str(" WHERE ");
+        sql.push_str(&ast_text(w));
+    }
+    let init = c.vtab_dml_start(&inst, true);
+    let cur = c.b.cursor();
+    c.b.add(Opcode::OpenEphemeral, cur, 1, 0);
+    c.vtab_collect(cur, None, &sql)?;
+    c.vtab_update_loop(&inst, cur, 1, OnConflict::Default, false, |c, base| {
+        c.b.add(Opcode::Column, cur, 0, base);
+        Ok(())
+    })?;
+    prog.counts_changes = true;
+    c.end_program(init, Some(true));
+    Ok(())
+}
+
+/// What stands for the rowid in xUpdate's arguments: the rowid, or a
+/// WITHOUT ROWID table's (first) PRIMARY KEY column.
+fn key_expr(t: &crate::sql::schema::Table) -> String {
+    match t.without_rowid.as_ref().and_then(|k| k.first()) {
+        Some((c, _, _)) => format!("\"{}\"", t.columns[*c].name.replace('"', "\"\"")),
+        None => "rowid".to_string(),
+    }
+}

@@ -1,0 +1,294 @@
+//! # `PRAGMA integrity_check` and `quick_check`
+//!
+//! Two layers of checks, in SQLite's order and wording:
+//! 1. the B-tree structure of the whole database file (`IntegrityCk`, see
+//!    `btree/integrity.rs`): one result row headed "*** in database main ***"
+//!    holding every structural error;
+//! 2. the SQL level, table by table: each index that is not partial must
+//!    hold as many entries as its table has rows ("wrong # of entries in
+//!    index X", all tables first); then every row is read once and checked
+//!    for NULLs in NOT NULL columns ("NULL value in t.c") and, by
+//!    `integrity_check` only, for its entry in each index ("row N missing
+//!    from index X", N counting rows from 1) and, in a UNIQUE index, for a
+//!    second entry with the same key ("non-unique entry in index X").
+//!
+//! Every error is its own result row; the argument N (default 100) caps
+//! how many are reported, after which the statement stops; a clean check
+//! answers the single row "ok". Tables are visited in the order SQLite's
+//! schema hash lists them for small schemas (the reverse of
+//! `sqlite_schema`), and so are the indexes of a table. WITHOUT ROWID
+//! tables get only the structural checks.
+//!
+//! The program only reads: every cursor is a read cursor and the checks
+//! suspend on I/O like any scan.
+
+use crate::error::Result;
+use crate::sql::codegen::target::WriteTarget;
+use crate::sql::codegen::Compiler;
+use crate::sql::schema::{Index, Table};
+use crate::vdbe::program::{Opcode, P4};
+
+/// What one check covers.
+pub struct IntegrityScope<'a> {
+    /// The databases, in order: (index, schema name).
+    pub dbs: Vec<(usize, String)>,
+    /// `quick_check`: no index-content checks.
+    pub quick: bool,
+    /// Most errors to report.
+    pub max_errors: i64,
+    /// Only this table (and its indexes) at the SQL level.
+    pub table: Option<&'a str>,
+}
+
+impl Compiler<'_> {
+    /// Emit the whole check; the caller has opened the read transaction.
+    pub fn integrity_check(&mut self, scope: &IntegrityScope<'_>) -> Result<()> {
+        if let Some(only) = scope.table {
+            let known = scope.dbs.iter().any(|(db, _)| self.schema.tables.values().any(|t| t.db == *db && t.name.eq_ignore_ascii_case(only)));
+            if !known {
+                let db_name = scope.dbs.first().map_or("main", |d| d.1.as_str());
+                return Err(crate::error::Error::sql(format!("no such table: {db_name}.{only}")));
+            }
+        }
+        let remaining = self.b.reg();
+        self.b.add4(Opcode::Int64, 0, remaining, 0, P4::Int64(scope.max_errors), 0);
+        let done = self.b.label();
+        for (db, _) in &scope.dbs {
+            self.integrity_check_db(*db, scope, remaining, done)?;
+        }
+        // Nothing reported: "ok".
+        let limit = self.b.reg();
+        self.b.add4(Opcode::Int64, 0, limit, 0, P4::Int64(scope.max_errors), 0);
+        self.b.add4(Opcode::Ne, remaining, done, limit, P4::None, 0);
+        let ok = self.b.reg();
+        self.b.add4(Opcode::String8, 0, ok, 0, P4::Bytes(b"ok".to_vec()), 0);
+        self.b.add(Opcode::ResultRow, ok, 1, 0);
+        self.b.bind(done);
+        Ok(())
+    }
+
+    /// Both layers of checks for database `db`.
+    fn integrity_check_db(&mut self, db: usize, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
+        let schema = self.schema;
+        let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.virtual_table.is_some())).collect();
+        tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
+        let mut roots: Vec<u32> = vec![1];
+        roots.extend(tables.iter().filter(|t| t.root > 0).map(|t| t.root));
+        roots.extend(schema.indexes.values().filter(|i| i.db == db).map(|i| i.root));
+
+        let structure = self.b.reg();
+        self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::Roots(roots), 1);
+        let clean = self.b.label();
+        self.b.add(Opcode::IsNull, structure, clean, 0);
+        self.b.add(Opcode::ResultRow, structure, 1, 0);
+        self.b.add(Opcode::IfPos, remaining, clean, 0);
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(clean);
+
+        let checked: Vec<&Table> =
+            tables.into_iter().filter(|t| t.view_select.is_none()).filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only))).collect();
+        let indexes_of = |t: &Table| -> Vec<Index> {
+            let mut v: Vec<Index> = schema.indexes_of(t).into_iter().cloned().collect();
+            v.reverse();
+            v
+        };
+
+        // Entry counts: every table's, then every full index's against it.
+        let mut counted = Vec::new();
+        for t in &checked {
+            if t.virtual_table.is_some() {
+                counted.push(*t);
+                continue;
+            }
+            let rows = self.count_entries(t.root, db, None)?;
+            for idx in indexes_of(t).into_iter().filter(|i| i.where_sql.is_none()) {
+                let entries = self.count_entries(idx.root, db, Some(&idx))?;
+                let same = self.b.label();
+                self.b.add4(Opcode::Eq, entries, same, rows, P4::None, 0);
+                self.report_text(format!("wrong # of entries in index {}", idx.name), remaining, done);
+                self.b.bind(same);
+            }
+            counted.push(*t);
+        }
+
+        for t in counted {
+            if t.virtual_table.is_some() {
+                self.check_vtab(t, db, scope.quick, remaining, done);
+                continue;
+            }
+            self.check_rows(t, indexes_of(t), db, scope.quick, remaining, done)?;
+        }
+        Ok(())
+    }
+
+    /// A register holding the number of entries of the tree at `root`.
+    fn count_entries(&mut self, root: u32, db: usize, idx: Option<&Index>) -> Result<i32> {
+        let cur = self.b.cursor();
+        let p4 = match idx {
+            Some(i) => P4::KeyInfo(self.index_key_info(i)?),
+            None => P4::Int64(0),
+        };
+        self.b.add4(Opcode::OpenRead, cur, root as i32, db as i32, p4, 0);
+        let n = self.b.reg();
+        self.b.add(Opcode::Count, cur, n, 0);
+        self.b.add(Opcode::Close, cur, 0, 0);
+        Ok(n)
+    }
+
+    /// One pass over `table`: NOT NULL, then each index's entry for the row.
+    fn check_rows(&mut self, table: &Table, indexes: Vec<Index>, db: usize, quick: bool, remaining: i32, done: i32) -> Result<()> {
+        let cursor = self.b.cursor();
+        if table.without_rowid.is_some() {
+            self.open_without_rowid_read(cursor, table)?;
+        } else {
+            self.b.add4(Opcode::OpenRead, cursor, table.root as i32, db as i32, P4::Int64(table.columns.len() as i64), 0);
+        }
+        self.comment(&table.name);
+        let mut target = WriteTarget { table: table.clone(), cursor, indexes: Vec::new() };
+        if !quick {
+            for idx in indexes {
+                let c = self.b.cursor();
+                let ki = self.index_key_info(&idx)?;
+                self.b.add4(Opcode::OpenRead, c, idx.root as i32, db as i32, P4::KeyInfo(ki), 0);
+                self.comment(&idx.name);
+                target.indexes.push((idx, c));
+            }
+        }
+        let row_number = self.b.reg();
+        self.b.add(Opcode::Integer, 0, row_number, 0);
+        let one = self.b.reg();
+        self.b.add(Opcode::Integer, 1, one, 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, cursor, end, 0);
+        let top = self.b.here() as i32;
+        self.b.add(Opcode::Add, one, row_number, row_number);
+        let row = self.read_row(&target)?;
+        let rowid = self.rowid_of_current(&target);
+
+        self.check_columns(table, row, rowid, remaining, done)?;
+
+        for (idx, c) in target.indexes.clone() {
+            let skip = self.partial_guard(&target, &idx, row, rowid)?;
+            let next_index = skip.unwrap_or_else(|| self.b.label());
+            let n = idx.columns.len();
+            let key = self.index_key_of(table, &idx, row, rowid)?;
+            let missing = self.b.label();
+            self.b.add4(Opcode::NotFound, c, missing, key, P4::Int64(table.index_entry_width(&idx) as i64), 0);
+            if idx.unique {
+                // The entry after this row's must differ in its key columns
+                // (NULLs are never equal, so such keys are always unique).
+                for k in 0..n {
+                    self.b.add(Opcode::IsNull, key + k as i32, next_index, 0);
+                }
+                let following = self.b.label();
+                self.b.add(Opcode::Next, c, following, 0);
+                self.b.add(Opcode::Goto, 0, next_index, 0);
+                self.b.bind(following);
+                self.b.add4(Opcode::IdxGT, c, next_index, key, P4::Int64(n as i64), 0);
+                self.report_text(format!("non-unique entry in index {}", idx.name), remaining, done);
+            }
+            self.b.add(Opcode::Goto, 0, next_index, 0);
+            self.b.bind(missing);
+            let prefix = self.b.reg();
+            self.b.add4(Opcode::String8, 0, prefix, 0, P4::Bytes(b"row ".to_vec()), 0);
+            let suffix = self.b.reg();
+            self.b.add4(Opcode::String8, 0, suffix, 0, P4::Bytes(format!(" missing from index {}", idx.name).into_bytes()), 0);
+            let msg = self.b.reg();
+            self.b.add(Opcode::Concat, row_number, prefix, msg);
+            self.b.add(Opcode::Concat, suffix, msg, msg);
+            self.report(msg, remaining, done);
+            self.b.bind(next_index);
+        }
+        self.b.add(Opcode::Next, cursor, top, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    /// NOT NULL and STRICT types column by column, then the CHECK
+    /// constraints (a NULL result passes), as SQLite orders them.
+    fn check_columns(&mut self, table: &Table, row: i32, rowid: i32, remaining: i32, done: i32) -> Result<()> {
+        for (i, col) in table.columns.iter().enumerate() {
+            if table.rowid_alias == Some(i) {
+                continue;
+            }
+            if col.not_null {
+                let fine = self.b.label();
+                self.b.add(Opcode::NotNull, row + i as i32, fine, 0);
+                self.report_text(format!("NULL value in {}.{}", table.name, col.name), remaining, done);
+                self.b.bind(fine);
+            }
+            let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+            let allowed = match ty.as_str() {
+                "INT" | "INTEGER" => "'integer'",
+                "REAL" => "'integer','real'",
+                "TEXT" => "'text'",
+                "BLOB" => "'blob'",
+                _ => continue,
+            };
+            if !table.strict {
+                continue;
+            }
+            let test = format!("typeof(\"{}\") IN ('null',{allowed})", col.name.replace('"', "\"\""));
+            let fine = self.b.label();
+            self.with_row_scope(table, row, rowid, |c| {
+                let v = c.b.reg();
+                c.expr_text(&test, v)?;
+                c.b.add(Opcode::If, v, fine, 0);
+                Ok(())
+            })?;
+            self.report_text(format!("non-{ty} value in {}.{}", table.name, col.name), remaining, done);
+            self.b.bind(fine);
+        }
+        // (Not under PRAGMA ignore_check_constraints, as in SQLite.)
+        if !table.checks.is_empty() && !self.ignore_checks {
+            let fine = self.b.label();
+            let fault = self.b.label();
+            self.with_row_scope(table, row, rowid, |c| {
+                for (_, text) in &table.checks {
+                    let v = c.b.reg();
+                    c.expr_text(text, v)?;
+                    c.b.add(Opcode::IfNot, v, fault, 0);
+                }
+                Ok(())
+            })?;
+            self.b.add(Opcode::Goto, 0, fine, 0);
+            self.b.bind(fault);
+            self.report_text(format!("CHECK constraint failed in {}", table.name), remaining, done);
+            self.b.bind(fine);
+        }
+        Ok(())
+    }
+
+    /// A virtual table connected on this connection whose module has
+    /// xIntegrity (version 4): its message, if any, is one error row.
+    /// Tables not connected are skipped, as SQLite skips them.
+    fn check_vtab(&mut self, t: &Table, db: usize, quick: bool, remaining: i32, done: i32) {
+        let Some(inst) = self.vtabs.and_then(|r| r.table(db, &t.name)).filter(|i| i.schema_sql == t.sql && i.table.has_integrity()).cloned() else { return };
+        let schema = self.b.reg();
+        self.b.add4(Opcode::String8, 0, schema, 0, P4::Bytes(self.db_name(db).into_bytes()), 0);
+        let out = self.b.reg();
+        self.b.add4(Opcode::VCheck, schema, out, quick as i32, P4::VTab(inst), 0);
+        let clean = self.b.label();
+        self.b.add(Opcode::IsNull, out, clean, 0);
+        self.report(out, remaining, done);
+        self.b.bind(clean);
+    }
+
+    /// Report a fixed message (see [`Self::report`]).
+    fn report_text(&mut self, msg: String, remaining: i32, done: i32) {
+        let r = self.b.reg();
+        self.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(msg.into_bytes()), 0);
+        self.report(r, remaining, done);
+    }
+
+    /// One error row; the check stops once `remaining` errors were shown.
+    fn report(&mut self, msg: i32, remaining: i32, done: i32) {
+        self.b.add(Opcode::ResultRow, msg, 1, 0);
+        self.b.add(Opcode::DecrJumpZero, remaining, done, 0);
+    }
+}
+
+/// Where `name` stands in `sqlite_schema` (the order SQLite loaded it in).
+fn schema_position(c: &Compiler<'_>, name: &str) -> usize {
+    c.schema.rows.iter().position(|r| r.1.eq_ignore_ascii_case(name)).unwrap_or(usize::MAX)
+}

@@ -1,0 +1,295 @@
+//! Compound SELECTs (UNION ALL, UNION, EXCEPT, INTERSECT), evaluated left
+//! to right into temporary tables: a rowid table while duplicates must be
+//! kept, a key-only index when they must go. ORDER BY and LIMIT apply to
+//! the final result and may only name its columns.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
+use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{CompoundOperator, Select};
+
+impl Compiler<'_> {
+    fn open_temp(&mut self, n: usize, index: bool) -> i32 {
+        let c = self.b.cursor();
+        if index {
+            let at = self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
+            self.compound_key_opens.push(at);
+        } else {
+            self.b.add(Opcode::OpenEphemeral, c, n as i32, 0);
+        }
+        c
+    }
+
+    /// Loop over temporary `src`, handing each row's registers to `f`.
+    fn for_each_row(&mut self, src: i32, n: usize, f: &mut dyn FnMut(&mut Self, i32) -> Result<()>) -> Result<()> {
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, src, end, 0);
+        let top = self.b.here();
+        let regs = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, src, i as i32, regs + i as i32);
+        }
+        f(self, regs)?;
+        self.b.add(Opcode::Next, src, top as i32, 0);
+        self.b.bind(end);
+        Ok(())
+    }
+
+    fn convert_temp(&mut self, src: i32, n: usize, to_index: bool) -> Result<i32> {
+        let dst = self.open_temp(n, to_index);
+        let dest = if to_index { Dest::EphemIndex(dst) } else { Dest::EphemTable(dst) };
+        self.for_each_row(src, n, &mut |c, regs| {
+            let end = c.b.label();
+            c.emit_final(dest, regs, n, None, end);
+            c.b.bind(end);
+            Ok(())
+        })?;
+        Ok(dst)
+    }
+
+    /// Compile a compound SELECT feeding `dest`.
+    pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        self.check_arm_tables_exist(sel)?;
+        let is_index = compounds[0].operator != CompoundOperator::UnionAll;
+        let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        // Column count is only known after compiling the first arm; open
+        // the temporary with a patched width.
+        let e0 = self.b.cursor();
+        let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
+        let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
+        let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names);
+        let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
+        let (out, colls) = r?;
+        // Duplicates are told apart under each column's collation: that of
+        // the leftmost arm whose column has one (else BINARY). The
+        // temporaries were opened before the later arms were compiled, so
+        // their key descriptions are completed here.
+        let ki = std::sync::Arc::new(crate::value::record::KeyInfo {
+            fields: colls.into_iter().map(|c| crate::value::record::KeyField { collation: c, descending: false }).collect(),
+        });
+        for at in key_opens {
+            self.b.insns[at].p4 = P4::KeyInfo(ki.clone());
+        }
+        Ok(out)
+    }
+
+    /// SQLite looks up the tables of a compound's arms from the last arm
+    /// to the first: a missing plain table of a later arm is the one
+    /// reported (tables it may find in other ways are left to the arms).
+    fn check_arm_tables_exist(&self, sel: &Select<'_>) -> Result<()> {
+        use sqlite3_parser::ast::{OneSelect, SelectTable};
+        let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
+        for arm in arms.into_iter().rev() {
+            let OneSelect::Select { from: Some(from), .. } = arm else { continue };
+            for t in from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))) {
+                let SelectTable::Table(qn, _, _) = t else { continue };
+                if qn.db_name.is_some() {
+                    continue;
+                }
+                let name = crate::sql::parse::unquote(qn.name.0);
+                let lower = name.to_ascii_lowercase();
+                if lower.starts_with("sqlite_")
+                    || lower.starts_with("pragma_")
+                    || self.cte(&name).is_some()
+                    || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
+                {
+                    continue;
+                }
+                if self.schema.table_in(self.home_db, &name).is_none() {
+                    return Err(Error::sql(format!("no such table: {name}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each column's collation in a compound: the leftmost arm's that has
+    /// one. A table column always has one (BINARY unless declared); a
+    /// computed value has one only through COLLATE.
+    pub(in crate::sql::codegen) fn compound_collations(&mut self, arms: &[SelectInfo], n: usize) -> Result<Vec<crate::value::collation::Collation>> {
+        let arm_collation = |a: &SelectInfo, i: usize| -> Option<String> {
+            match a.collations.get(i).cloned().flatten() {
+                Some(c) => Some(c),
+                None if a.origins.get(i).is_some_and(|o| o.is_some()) => Some("BINARY".into()),
+                None => None,
+            }
+        };
+        (0..n)
+            .map(|i| match arms.iter().find_map(|a| arm_collation(a, i)) {
+                Some(name) => self.collation(&name),
+                None => Ok(crate::value::collation::Collation::binary()),
+            })
+            .collect()
+    }
+
+    fn compile_compound_arms(
+        &mut self,
+        sel: &Select<'_>,
+        dest: Dest,
+        e0: i32,
+        open_addr: usize,
+        mut is_index: bool,
+        want_names: bool,
+    ) -> Result<(SelectInfo, Vec<crate::value::collation::Collation>)> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        self.top_compound_arm = want_names;
+        let first = self.compile_simple(&sel.body.select, None, None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
+        self.top_compound_arm = false;
+        let info = first?;
+        let n = info.n_columns;
+        let mut arms = vec![info.clone()];
+        self.b.insns[open_addr].p2 = n as i32;
+        if is_index {
+            self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
+            self.compound_key_opens.push(open_addr);
+        }
+        let mut cur = e0;
+        let mut correlated = info.correlated;
+        for cs in compounds {
+            let check = |i: &SelectInfo, op: CompoundOperator| -> Result<()> {
+                if i.n_columns != n {
+                    let name = match op {
+                        CompoundOperator::Union => "UNION",
+                        CompoundOperator::UnionAll => "UNION ALL",
+                        CompoundOperator::Except => "EXCEPT",
+                        CompoundOperator::Intersect => "INTERSECT",
+                    };
+                    return Err(Error::sql(format!("SELECTs to the left and right of {name} do not have the same number of result columns")));
+                }
+                Ok(())
+            };
+            match cs.operator {
+                CompoundOperator::UnionAll => {
+                    if is_index {
+                        cur = self.convert_temp(cur, n, false)?;
+                        is_index = false;
+                    }
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemTable(cur))?;
+                    check(&i, cs.operator)?;
+                    arms.push(i.clone());
+                    correlated |= i.correlated;
+                }
+                CompoundOperator::Union => {
+                    if !is_index {
+                        cur = self.convert_temp(cur, n, true)?;
+                        is_index = true;
+                    }
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(cur))?;
+                    check(&i, cs.operator)?;
+                    arms.push(i.clone());
+                    correlated |= i.correlated;
+                }
+                CompoundOperator::Except | CompoundOperator::Intersect => {
+                    if !is_index {
+                        cur = self.convert_temp(cur, n, true)?;
+                        is_index = true;
+                    }
+                    let x = self.open_temp(n, true);
+                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(x))?;
+                    check(&i, cs.operator)?;
+                    arms.push(i.clone());
+                    correlated |= i.correlated;
+                    if cs.operator == CompoundOperator::Except {
+                        let target = cur;
+                        self.for_each_row(x, n, &mut |c, regs| {
+                            c.b.add(Opcode::IdxDelete, target, regs, n as i32);
+                            Ok(())
+                        })?;
+                    } else {
+                        // The rows kept are the left side's (under a
+                        // non-BINARY collation the right's may differ).
+                        let r = self.open_temp(n, true);
+                        let right = x;
+                        self.for_each_row(cur, n, &mut |c, regs| {
+                            let skip = c.b.label();
+                            c.b.add4(Opcode::NotFound, right, skip, regs, P4::Int64(n as i64), 0);
+                            let end = c.b.label();
+                            c.emit_final(Dest::EphemIndex(r), regs, n, None, end);
+                            c.b.bind(end);
+                            c.b.bind(skip);
+                            Ok(())
+                        })?;
+                        cur = r;
+                    }
+                }
+            }
+        }
+        // Final output.
+        let end = self.b.label();
+        let lim = self.setup_limit(sel.limit, end)?;
+        let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+        // ORDER BY terms may repeat a result expression of the first SELECT.
+        let items: Vec<ResultItem<'_, '_>> = match &sel.body.select {
+            sqlite3_parser::ast::OneSelect::Select { columns, .. } => columns
+                .iter()
+                .map_while(|c| match c {
+                    sqlite3_parser::ast::ResultColumn::Expr(e, alias) => {
+                        let a = alias.as_ref().map(|a| match a {
+                            sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n) => crate::sql::parse::unquote(n.0),
+                        });
+                        Some(ResultItem::Expr(e, a))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let items = if items.len() == info.names.len() { items } else { Vec::new() };
+        // Aliases of the later SELECTs name columns too (the first's win),
+        // and so do the column names of every arm (a `SELECT *` arm's
+        // included) for plain and qualified terms.
+        let mut later_aliases = Vec::new();
+        let mut later_columns: Vec<(String, usize)> = Vec::new();
+        for c in sel.body.compounds.iter().flat_map(|v| v.iter()) {
+            if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
+                for (i, rc) in columns.iter().enumerate() {
+                    if let sqlite3_parser::ast::ResultColumn::Expr(e, alias) = rc {
+                        if let Some(sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n)) = alias {
+                            later_aliases.push((crate::sql::parse::unquote(n.0), i));
+                        }
+                        match e {
+                            sqlite3_parser::ast::Expr::Id(x) => later_columns.push((crate::sql::parse::unquote(x.0), i)),
+                            sqlite3_parser::ast::Expr::Qualified(_, x) => later_columns.push((crate::sql::parse::unquote(x.0), i)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        later_columns.extend(arms.iter().flat_map(|a| a.names.iter().cloned().enumerate().map(|(i, n)| (n, i))));
+        self.later_compound_columns = later_columns;
+        let colls = self.compound_collations(&arms, n)?;
+        if let Some(terms) = sel.order_by {
+            let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
+            self.later_compound_columns.clear();
+            ctx.order_map = mapped?;
+            let mut fields = Vec::new();
+            for (ti, t) in terms.iter().enumerate() {
+                let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));
+                if crate::sql::model::query::needs_null_key(t) {
+                    fields.push(crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: desc });
+                }
+                let coll = match &t.expr {
+                    sqlite3_parser::ast::Expr::Collate(_, c) => self.collation(&crate::sql::parse::unquote(c))?,
+                    // A result column sorts under the compound's collation.
+                    _ => ctx.order_map[ti].and_then(|k| colls.get(k).cloned()).unwrap_or_else(crate::value::collation::Collation::binary),
+                };
+                fields.push(crate::value::record::KeyField { collation: coll, descending: desc });
+            }
+            let nk = fields.len();
+            let s = self.b.cursor();
+            self.b.add4(Opcode::SorterOpen, s, (nk + n) as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
+            ctx.sorter = Some((s, nk));
+        }
+        let order_by = sel.order_by;
+        self.for_each_row(cur, n, &mut |c, regs| c.emit_row(&ctx, order_by, regs, n))?;
+        self.emit_sorter_output(&ctx, n);
+        self.b.bind(end);
+        let mut out = info;
+        out.correlated = correlated;
+        out.arms = arms;
+        Ok((out, colls))
+    }
+}

@@ -1,0 +1,1564 @@
+//! FROM clauses and the nested loops that read them: opening tables,
+//! materialising views, CTEs and subqueries into temporary tables, join
+//! constraints (ON, USING, NATURAL, LEFT JOIN's null row, RIGHT and FULL
+//! JOIN's unmatched right rows), and per-loop
+//! access paths chosen from WHERE terms and the order the query wants
+//! (full scan, rowid lookup or range, index search or scan, each read
+//! forwards or backwards; index loops themselves are in `index_scan.rs`,
+//! recursive CTEs in `recursive_cte.rs`, automatic indexes and filtered
+//! copies for inner loops no index serves in `inner_table.rs`).
+//! A `rowid = expr` term a rowid seek decides is not tested again in the
+//! loop (where the loop has no NULL row that must fail it).
+//!
+//! RIGHT and FULL JOIN (any number, anywhere in the chain, joins being
+//! left-associative): the loops run in FROM order; the right table of
+//! such a join records the key of each of its rows that matched, the
+//! code after that record is a subroutine, and after the loops an
+//! unmatched pass per join calls it for the other rows with every table
+//! before it NULL-filled (`open_loops_with`). Invariant: no WHERE term is
+//! checked before the last such join's record (a row dropped earlier
+//! could not record its match), and the right table is read through its
+//! own cursor (no covering index, filtered copy or automatic index),
+//! which its unmatched pass rewinds.
+//!
+//! A CTE is bound lexically, as SQLite binds it: its body sees the CTEs of
+//! the WITH clause defining it and of the clauses around that one, never
+//! those of the query using it (`ctes` is cut back to its level while the
+//! body is compiled). The body may read the columns of the queries around
+//! the one whose FROM clause names it (not that query's own items), which
+//! then makes the subqueries in between correlated.
+//!
+//! Column names of a materialised item are SQLite's: a view's are the
+//! names its SELECT gives after resolving (declared column names), a
+//! FROM subquery's or CTE's the names as written before resolving
+//! (`T.Col` is `Col`, `"x"` is `x`, TRUE is `columnN`), made unique with
+//! `:N`. A column whose expression has no affinity is marked so
+//! (`ScopeColumn::without_affinity`).
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::loop_kind::LoopKind;
+use crate::sql::codegen::query::index_scan::IndexLoop;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::{has_subquery, walk};
+use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
+use crate::sql::model::query::Dest;
+use crate::sql::parse::{unquote, unquoted, with_first_statement};
+use crate::sql::plan::goal::LoopRequest;
+use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
+use crate::sql::plan::terms::LookupOp;
+use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
+use crate::sql::schema::{Index, Table};
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
+use std::sync::Arc;
+
+/// An open loop, closed by `close_loops`.
+pub struct Loop {
+    table_cursor: i32,
+    next: i32,
+    end: i32,
+    kind: LoopKind,
+    left_flag: Option<(i32, i32, i32)>,
+    /// The right table of a RIGHT or FULL JOIN: the subroutine holding
+    /// the rest of the loop body (see `open_loops_with`).
+    right_sub: Option<RightJoinSub>,
+    /// The outermost loop: the unmatched passes its close calls (return
+    /// register, start label), then the label constant terms skip to.
+    passes: Vec<(i32, i32)>,
+    after_passes: Option<i32>,
+}
+
+/// The subroutine a RIGHT/FULL JOIN's right table runs each of its rows
+/// through, matched (inline) or not (from the unmatched pass).
+struct RightJoinSub {
+    /// Return address register.
+    ret: i32,
+    /// Labels: its first instruction, its `Return`.
+    start: i32,
+    end: i32,
+}
+
+impl<'b> Compiler<'_> {
+    /// Open every FROM item: push scope items, emit code filling temporary
+    /// tables for subqueries and views.
+    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
+        let mut out = Vec::new();
+        let Some(from) = from else { return Ok(out) };
+        if let Some(first) = from.select {
+            self.open_from_item(first, &mut out)?;
+        }
+        let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
+        let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
+            JoinOperator::Comma => JoinType::INNER,
+            JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
+        };
+        // With a RIGHT or FULL JOIN anywhere, a USING column compares the
+        // coalesce() of every left table having it (any of them may be
+        // the NULL-filled one).
+        let any_right = from.joins.iter().flat_map(|j| j.iter()).any(|j| join_type(j).contains(JoinType::RIGHT));
+        for j in from.joins.iter().flat_map(|j| j.iter()) {
+            let jt = join_type(j);
+            let is_right = jt.contains(JoinType::RIGHT);
+            self.open_from_item(&j.table, &mut out)?;
+            let idx = out.len() - 1;
+            out[idx].left = jt.contains(JoinType::LEFT);
+            if is_right {
+                // RIGHT and FULL JOIN: the right table remembers which of
+                // its rows matched, for the pass that adds the others
+                // after the loops (`open_loops_with`).
+                let width = match &out[idx].table {
+                    Some(t) if t.without_rowid.is_some() => t.key_width(),
+                    _ => 1,
+                };
+                let m = self.b.cursor();
+                self.b.add4(Opcode::OpenEphemeral, m, width as i32, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(width)), 0);
+                out[idx].matched = Some(m);
+            }
+            let full = is_right && jt.contains(JoinType::LEFT);
+            let mut using: Vec<String> = Vec::new();
+            match &j.constraint {
+                Some(JoinConstraint::On(e)) => {
+                    on_clauses.push((out[idx].item, e, jt.intersects(JoinType::LEFT | JoinType::RIGHT)));
+                    out[idx].on.push(JoinTerm::Expr(e));
+                }
+                Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
+                None => {}
+            }
+            if jt.contains(JoinType::NATURAL) {
+                let right = &self.scopes.last().unwrap().items[out[idx].item];
+                for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
+                    if using.iter().any(|u| u.eq_ignore_ascii_case(&c.name)) {
+                        continue;
+                    }
+                    let in_left = self.scopes.last().unwrap().items[..out[idx].item]
+                        .iter()
+                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
+                    if in_left {
+                        using.push(c.name.clone());
+                    }
+                }
+            }
+            for name in using {
+                let scope = self.scopes.last().unwrap().clone();
+                let ri = out[idx].item;
+                let right = &scope.items[ri];
+                let rc = right
+                    .columns
+                    .iter()
+                    .position(|c| c.name.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
+                let column_ref = |li: usize, it: &ScopeItem, lc: usize| {
+                    let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
+                    ColumnRef {
+                        depth: 0,
+                        item: li,
+                        cursor: it.cursor,
+                        column: col,
+                        affinity: it.columns[lc].affinity,
+                        collation: it.columns[lc].collation.clone(),
+                    }
+                };
+                // The left side: the first table having the column, or
+                // with RIGHT/FULL joins the coalesce() of all of them (each
+                // after the first must have joined on it with USING).
+                let mut left: Vec<ColumnRef> = Vec::new();
+                for (li, it) in scope.items[..ri].iter().enumerate() {
+                    let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && (!c.hidden || !left.is_empty())) else { continue };
+                    if !left.is_empty() {
+                        if !any_right {
+                            break;
+                        }
+                        let joined_on_it = out.iter().find(|f| f.item == li).is_some_and(|f| f.using.iter().any(|u| u.eq_ignore_ascii_case(&name)));
+                        if !joined_on_it {
+                            return Err(Error::sql(format!("ambiguous reference to {name} in USING()")));
+                        }
+                    }
+                    left.push(column_ref(li, it, lc));
+                }
+                if left.is_empty() {
+                    return Err(Error::sql(format!("cannot join using column {name} - column not present in both tables")));
+                }
+                let r = column_ref(ri, right, rc);
+                // What the column named without a qualifier reads: the
+                // leftmost table's; after a RIGHT JOIN the right table's
+                // (never NULL-filled); after a FULL JOIN the coalesce() of
+                // both sides.
+                let key = (left[0].cursor, left[0].column.map_or(-1, |c| c as i64));
+                if is_right {
+                    let mut reads = if full { self.using_coalesce.get(&key).cloned().unwrap_or_else(|| vec![left[0].clone()]) } else { Vec::new() };
+                    reads.push(r.clone());
+                    self.using_coalesce.insert(key, reads);
+                }
+                out[idx].on.push(JoinTerm::ColEq(left, r));
+                out[idx].using.push(name.clone());
+                self.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
+                Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
+            }
+        }
+        // The ON clause of an outer join, or of any join left of a RIGHT
+        // JOIN, may name only its own table and those to its left.
+        let last_right = out.iter().filter(|f| f.matched.is_some()).map(|f| f.item).max();
+        for (item, e, _) in on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)) {
+            {
+                let mut names: Vec<(Option<String>, String)> = Vec::new();
+                crate::sql::model::expr_shape::walk(e, &mut |x| {
+                    match x {
+                        Expr::Id(id) => names.push((None, unquote(id.0))),
+                        Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                        _ => {}
+                    }
+                    true
+                });
+                for (q, n) in names {
+                    if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                        if r.depth == 0 && r.item > item {
+                            return Err(Error::sql("ON clause references tables to its right"));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        // `((t))` is t: unwrapped here rather than by recursion, whose
+        // frames a deep nesting would exhaust the stack with.
+        let mut t = t;
+        while let SelectTable::Sub(from, None) = t {
+            match (from.select, from.joins.as_ref().filter(|j| !j.is_empty())) {
+                (Some(single), None) => t = single,
+                _ => break,
+            }
+        }
+        match t {
+            SelectTable::Table(qn, alias, indexed) => {
+                let name = unquote(qn.name.0);
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                // A schema-qualified name never means a CTE, and the table an
+                // UPDATE/DELETE writes is a table even where a CTE has its name.
+                let qualified = qn.db_name.is_some();
+                let is_target = self.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
+                if is_target {
+                    self.dml_target = None;
+                }
+                let not_cte = qualified || is_target;
+                if let Some(rb) = self.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
+                    let info = crate::sql::model::query::SelectInfo {
+                        n_columns: rb.columns.len(),
+                        names: rb.columns.clone(),
+                        written_names: rb.columns.clone(),
+                        affinities: vec![None; rb.columns.len()],
+                        decltypes: vec![None; rb.columns.len()],
+                        origins: vec![None; rb.columns.len()],
+                        ..Default::default()
+                    };
+                    self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
+                    return Ok(());
+                }
+                if let Some((level, cte)) = self.cte_at(&name).filter(|_| !not_cte) {
+                    // A CTE met again while its own body is being expanded
+                    // (tmp1 reads tmp2 which reads tmp1, or a recursive
+                    // CTE's initial SELECT reads it) never ends. The marker
+                    // names the definition (a CTE of the same name defined
+                    // inside the body is another one) and cannot clash with
+                    // a view name in `expanding`.
+                    let marker = format!("\0with {level} {}", name.to_ascii_lowercase());
+                    if self.expanding.contains(&marker) {
+                        return Err(Error::sql(format!("circular reference: {name}")));
+                    }
+                    self.expanding.push(marker);
+                    let alias = alias.unwrap_or(name.clone());
+                    // The body sees the CTEs of the WITH clause defining it
+                    // and of those around that one, never the ones of the
+                    // query using it (SQLite binds CTE names lexically).
+                    let hidden = self.ctes.split_off(level + 1);
+                    let r = match self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out) {
+                        Ok(false) => match self.enter_view_nesting() {
+                            Ok(()) => {
+                                let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out);
+                                self.view_depth -= 1;
+                                r
+                            }
+                            Err(e) => Err(e),
+                        },
+                        r => r.map(|_| ()),
+                    };
+                    self.ctes.extend(hidden);
+                    self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&name);
+                    }
+                    return r;
+                }
+                // `aux.t` looks in aux only; an unknown schema is reported
+                // as a missing table, as SQLite does in FROM.
+                let db = match qn.db_name.as_ref() {
+                    None => None,
+                    Some(d) => match self.db_index(&unquoted(d.0)) {
+                        Some(i) => Some(i),
+                        None => return Err(Error::sql(format!("no such table: {}.{name}", unquote(d.0)))),
+                    },
+                };
+                let is_main_schema = name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master");
+                let is_temp_schema = name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master");
+                let db = db.or(self.home_db);
+                let table = if (is_main_schema && db != Some(1)) || (is_temp_schema && db.is_none()) || (is_temp_schema && db == Some(1)) {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = if is_temp_schema { 1 } else { db.unwrap_or(0) };
+                    if t.db == 1 {
+                        t.name = "sqlite_temp_master".into();
+                    }
+                    Some(Arc::new(t))
+                } else if is_main_schema && db == Some(1) {
+                    let mut t = crate::sql::schema::schema_table();
+                    t.db = 1;
+                    t.name = "sqlite_temp_master".into();
+                    Some(Arc::new(t))
+                } else {
+                    self.schema.shared_table_in(db, &name).cloned()
+                };
+                if table.is_none() && db.is_none_or(|d| d == 0) {
+                    if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
+                        return self.open_vtab_item(inst, decl, alias.unwrap_or(name), &[], out);
+                    }
+                }
+                let Some(table) = table else {
+                    if name.eq_ignore_ascii_case("pragma_database_list") {
+                        // The table-valued form of PRAGMA database_list (the
+                        // sqlite3 shell's .schema and .import use it).
+                        let q = |s: &str| s.replace('\'', "''");
+                        let sql = self
+                            .database_list()
+                            .into_iter()
+                            .map(|(i, n, f)| format!("SELECT {i} AS seq, '{}' AS name, '{}' AS file", q(&n), q(&f)))
+                            .collect::<Vec<_>>()
+                            .join(" UNION ALL ");
+                        return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
+                    }
+                    let lower = name.to_ascii_lowercase();
+                    if let Some(pragma) = lower
+                        .strip_prefix("pragma_")
+                        .filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list"))
+                    {
+                        return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| crate::sql::codegen::pragma::pragma_names::value_pragma_shape(p).is_some()) {
+                        return self.open_value_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    // (Without arguments these show no rows; their hidden
+                    // columns exist only when given as arguments.)
+                    if let Some(pragma) = lower
+                        .strip_prefix("pragma_")
+                        .filter(|p| matches!(*p, "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" | "foreign_key_list"))
+                    {
+                        return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    if lower == "pragma_foreign_key_check" {
+                        return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
+                    }
+                    if name.eq_ignore_ascii_case("pragma_module_list") {
+                        // No virtual-table modules are registered.
+                        return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
+                    }
+                    return Err(match (qn.db_name.as_ref(), self.home_db) {
+                        (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
+                        // A view or trigger body names its own database's
+                        // tables, and SQLite says which.
+                        (None, Some(db)) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+                        (None, None) => Error::sql(format!("no such table: {name}")),
+                    });
+                };
+                if table.virtual_table.is_some() {
+                    let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");
+                    self.dbs_used |= 1 << table.db;
+                    return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| table.name.clone()), &[], out);
+                }
+                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
+                    Some(i) => i,
+                    None => {
+                        self.table_references.push((table.clone(), 0));
+                        self.table_references.len() - 1
+                    }
+                };
+                let references = &mut self.table_references[at].1;
+                if *references >= 0xfffe {
+                    return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
+                }
+                *references += 1;
+                if let Some(view_sql) = &table.view_select {
+                    if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
+                        return Err(Error::sql(format!("view {name} is circularly defined")));
+                    }
+                    self.expanding.push(name.clone());
+                    let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
+                    // A view's body names schema objects only: the CTEs of
+                    // the statement using the view are not in its scope.
+                    let outer_ctes = std::mem::take(&mut self.ctes);
+                    let r = self.enter_view_nesting().and_then(|()| {
+                        let r = self.open_subquery_text_named(
+                            &view_sql.clone(),
+                            alias.unwrap_or(table.name.clone()),
+                            table.view_columns.clone(),
+                            Some((table.name.clone(), table.sql.clone())),
+                            out,
+                        );
+                        self.view_depth -= 1;
+                        r
+                    });
+                    self.ctes = outer_ctes;
+                    self.home_db = home;
+                    self.expanding.pop();
+                    if r.is_ok() {
+                        self.name_last_item_object(&table.name);
+                    }
+                    return r;
+                }
+                let cur = self.b.cursor();
+                self.dbs_used |= 1 << table.db;
+                if table.without_rowid.is_some() {
+                    self.open_without_rowid_read(cur, &table)?;
+                } else {
+                    debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to read");
+                    self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+                }
+                self.comment(&table.name);
+                let item = ScopeItem {
+                    name: alias.unwrap_or_else(|| table.name.clone()),
+                    table: table.name.clone(),
+                    db: table.db,
+                    cursor: cur,
+                    columns: table.scope_columns(),
+                    rowid_alias: table.rowid_alias,
+                    has_rowid: table.without_rowid.is_none(),
+                    using: Vec::new(),
+                    object_name: None,
+                };
+                let scope = self.scopes.last_mut().unwrap();
+                scope.items.push(item);
+                let index_hint = indexed.as_ref().map(|i| match i {
+                    ast::Indexed::NotIndexed => None,
+                    ast::Indexed::IndexedBy(n) => Some(unquote(n.0)),
+                });
+                out.push(FromItem {
+                    item: scope.items.len() - 1,
+                    cursor: cur,
+                    table: Some(table),
+                    left: false,
+                    on: Vec::new(),
+                    matched: None,
+                    using: Vec::new(),
+                    table_fn: None,
+                    index_hint,
+                    vtab: None,
+                });
+                Ok(())
+            }
+            SelectTable::Select(sel, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                let cur = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+                let addr = self.b.insns.len() - 1;
+                let saved = std::mem::take(&mut self.aliases);
+                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                self.aliases = saved;
+                let info = info?;
+                self.b.insns[addr].p2 = info.n_columns as i32;
+                self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
+                Ok(())
+            }
+            SelectTable::Sub(from, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                // `(t)` is t itself; a parenthesized join is a subquery
+                // whose columns keep their tables' names as qualifiers.
+                if let (Some(single), None, None) = (from.select, from.joins.as_ref().filter(|j| !j.is_empty()), &alias) {
+                    // (Parentheses may nest deeply: a grown stack.)
+                    return crate::sql::parse::with_stack(|| self.open_from_item(single, out));
+                }
+                let sql = format!("SELECT * FROM {}", FromDisplay(from));
+                self.nested_from = true;
+                let r = self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out);
+                self.nested_from = false;
+                r
+            }
+            SelectTable::TableCall(qn, args, alias) => {
+                let alias = alias.as_ref().map(|a| match a {
+                    ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                });
+                self.open_table_function(qn, args.unwrap_or(&[]), alias, out)
+            }
+        }
+    }
+
+    pub(in crate::sql::codegen) fn push_subquery_item<'a>(
+        &mut self,
+        cur: i32,
+        name: String,
+        info: &crate::sql::model::query::SelectInfo,
+        cols: Option<Vec<String>>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) {
+        // Duplicate names are made unique, as SQLite names the columns of
+        // a subquery, view or CTE ("a", "a:1", ...); a parenthesized
+        // join's columns keep their tables' names (`sources`). A view's
+        // columns are named after its names are resolved (declared names,
+        // `table_names`), a subquery's or CTE's before (as written,
+        // `written_names`).
+        let names = cols.unwrap_or_else(|| {
+            if !info.sources.is_empty() {
+                info.names.clone()
+            } else if info.table_names.iter().any(|n| !n.is_empty()) {
+                // A view's columns: named after resolving, by declared names.
+                crate::sql::codegen::ddl::create_as::unique_names(&info.table_names)
+            } else if info.written_names.len() == info.n_columns {
+                crate::sql::codegen::ddl::create_as::unique_names(&info.written_names)
+            } else {
+                crate::sql::codegen::ddl::create_as::unique_names(&info.names)
+            }
+        });
+        let item = ScopeItem {
+            name,
+            table: String::new(),
+            db: 0,
+            cursor: cur,
+            columns: Arc::new(
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| ScopeColumn {
+                        name: n.clone(),
+                        affinity: info.affinities.get(i).copied().flatten().unwrap_or(Affinity::Blob),
+                        without_affinity: info.affinities.get(i).is_some_and(|a| a.is_none()),
+                        collation: info.collations.get(i).cloned().flatten(),
+                        decltype: info.decltypes.get(i).cloned().flatten(),
+                        hidden: info.sources.get(i).is_some_and(|s| s.hidden),
+                        argument: false,
+                        source: info.sources.get(i).and_then(|s| s.table.clone()),
+                        source_db: info.sources.get(i).and_then(|s| s.db),
+                    })
+                    .collect(),
+            ),
+            rowid_alias: None,
+            has_rowid: false,
+            using: Vec::new(),
+            object_name: None,
+        };
+        let scope = self.scopes.last_mut().unwrap();
+        scope.items.push(item);
+        out.push(FromItem {
+            item: scope.items.len() - 1,
+            cursor: cur,
+            table: None,
+            left: false,
+            on: Vec::new(),
+            matched: None,
+            using: Vec::new(),
+            table_fn: None,
+            index_hint: None,
+            vtab: None,
+        });
+    }
+
+    pub(in crate::sql::codegen) fn open_subquery_text<'a>(
+        &mut self,
+        sql: &str,
+        name: String,
+        cols: Option<Vec<String>>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
+        self.open_subquery_text_named(sql, name, cols, None, out)
+    }
+
+    /// `open_subquery_text` for a view: `view` is its name and CREATE VIEW
+    /// statement, whose result list names the columns.
+    pub(in crate::sql::codegen) fn open_subquery_text_named<'a>(
+        &mut self,
+        sql: &str,
+        name: String,
+        cols: Option<Vec<String>>,
+        view: Option<(String, String)>,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
+        self.open_subquery_text_in(sql, name, cols, view, false, out)
+    }
+
+    /// `open_subquery_text_named`; with `correlated` (a CTE body) the
+    /// SELECT may read the columns of the queries around the one whose
+    /// FROM clause is being opened (not that one's own items: a FROM
+    /// subquery is no join partner of its neighbours).
+    /// One more view or CTE expanded inside the ones being expanded:
+    /// SQLite refuses the statement when the SELECTs so nested (the
+    /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
+    fn enter_view_nesting(&mut self) -> Result<()> {
+        if self.view_depth + 1 >= self.max_expr_depth {
+            return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
+        }
+        self.view_depth += 1;
+        Ok(())
+    }
+
+    pub(in crate::sql::codegen) fn open_subquery_text_in<'a>(
+        &mut self,
+        sql: &str,
+        name: String,
+        cols: Option<Vec<String>>,
+        view: Option<(String, String)>,
+        correlated: bool,
+        out: &mut Vec<FromItem<'a, 'b>>,
+    ) -> Result<()> {
+        let (view_name, view_text) = view.unzip();
+        let cur = self.b.cursor();
+        self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+        let addr = self.b.insns.len() - 1;
+        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = self.enter_cte_scopes(correlated);
+        let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
+                // The first SELECT's width is checked against the column
+                // list before its compound arms are compared (SQLite's order).
+                if let (Some(c), Some(n)) = (&cols, first_select_width(sel)) {
+                    if c.len() != n {
+                        return Err(match view_name.as_deref() {
+                            Some(view) => Error::sql(format!("expected {} columns for '{view}' but got {n}", c.len())),
+                            None => Error::sql(format!("table {name} has {n} values for {} columns", c.len())),
+                        });
+                    }
+                }
+                let is_view = view_text.is_some();
+                if let Some(text) = &view_text {
+                    self.view_texts.push(text.clone());
+                }
+                self.view_names_text = view_text;
+                // (A view's columns are named as with the default naming
+                // settings.)
+                let info = if is_view {
+                    self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)))
+                } else {
+                    self.compile_select(sel, Dest::EphemTable(cur))
+                };
+                self.view_names_text = None;
+                if is_view {
+                    self.view_texts.pop();
+                }
+                info
+            }
+            _ => Err(Error::sql("malformed view or CTE")),
+        });
+        self.leave_cte_scopes(saved_scopes);
+        self.aliases = saved_aliases;
+        let info = info?;
+        if let Some(c) = &cols {
+            if let (Some(view), true) = (view_name, c.len() != info.n_columns) {
+                return Err(Error::sql(format!("expected {} columns for '{view}' but got {}", c.len(), info.n_columns)));
+            }
+            if c.len() != info.n_columns {
+                return Err(Error::sql(format!("table {name} has {} values for {} columns", info.n_columns, c.len())));
+            }
+        }
+        self.b.insns[addr].p2 = info.n_columns as i32;
+        self.push_subquery_item(cur, name, &info, cols, out);
+        Ok(())
+    }
+
+    /// The name-resolution scopes a materialised body is compiled in:
+    /// none, or with `correlated` those around the query whose FROM clause
+    /// is being opened, that query's own scope standing empty (a lookup
+    /// passing it marks it correlated). Returns the scopes to restore with
+    /// [`Self::leave_cte_scopes`].
+    pub(in crate::sql::codegen) fn enter_cte_scopes(&mut self, correlated: bool) -> Vec<crate::sql::resolve::Scope> {
+        let saved = std::mem::take(&mut self.scopes);
+        if correlated && !saved.is_empty() {
+            self.scopes = saved[..saved.len() - 1].to_vec();
+            self.scopes.push(Default::default());
+        }
+        saved
+    }
+
+    pub(in crate::sql::codegen) fn leave_cte_scopes(&mut self, mut saved: Vec<crate::sql::resolve::Scope>) {
+        let passed = std::mem::take(&mut self.scopes);
+        // Lookups that reached an outer query passed through the query
+        // using the CTE too: it is correlated as well, and so are the
+        // outer scopes the lookups passed.
+        for (s, p) in saved.iter_mut().zip(passed.iter()) {
+            s.correlated |= p.correlated;
+        }
+        self.scopes = saved;
+    }
+
+    /// Which FROM items (bits) of the innermost scope `e` reads.
+    pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        if has_subquery(e) {
+            return u64::MAX;
+        }
+        // (Names as written, unquoted where used: no copy of each.)
+        let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
+        walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, None, id.0)),
+                Expr::Name(n) => names.push((None, None, n.0)),
+                Expr::Qualified(t, c) => names.push((None, Some(t.0), c.0)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(d.0), Some(t.0), c.0)),
+                _ => {}
+            }
+            true
+        });
+        let mut mask = 0u64;
+        for (d, q, n) in names {
+            let (d, q, n) = (d.map(unquoted), q.map(unquoted), unquoted(n));
+            let found = match d {
+                // `db.table.column` reads the item of that table in that database.
+                Some(d) => match self.db_index(&d) {
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), q.as_deref(), &n),
+                    None => Ok(None),
+                },
+                None => self.resolve_name(q.as_deref(), &n),
+            };
+            if let Ok(Some(r)) = found {
+                if r.depth == 0 && r.item < 64 {
+                    mask |= 1 << r.item;
+                }
+                // An unqualified USING column of a RIGHT/FULL JOIN also
+                // reads the right-hand column it is coalesced with.
+                if q.is_none() && !self.using_coalesce.is_empty() {
+                    if let Some(reads) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                        for p in reads.iter().filter(|p| r.depth == 0 && p.item < 64) {
+                            mask |= 1 << p.item;
+                        }
+                    }
+                }
+            } else if q.is_none() {
+                // Could be an alias of a result column: evaluate late.
+                if self.alias_visible(&n) {
+                    mask = u64::MAX;
+                }
+            }
+        }
+        mask
+    }
+
+    /// Open the nested loops over `items`, placing each WHERE term at the
+    /// outermost loop where it can be evaluated.
+    pub fn open_loops<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> Result<Vec<Loop>> {
+        Ok(self.open_loops_with(items, terms, &LoopRequest::default())?.0)
+    }
+
+    /// [`Self::open_loops`] for a SELECT that says which order it wants
+    /// and which columns it reads (`req`); also returns whether the loops
+    /// produce that order.
+    ///
+    /// RIGHT and FULL JOIN: the loops run in FROM order, the right table
+    /// of such a join read as an inner join (FULL: a LEFT JOIN) that
+    /// records the key of each of its rows that matched in its `matched`
+    /// index. Everything after that record (its level's WHERE terms, the
+    /// loops inside it and the body) is a subroutine, called inline for
+    /// the matched rows; after the loops, an unmatched pass per such
+    /// join reads its right table again and calls the subroutine for the
+    /// rows not recorded, with every table before it NULL-filled (so
+    /// later joins run again for those rows). The passes run in FROM
+    /// order: an earlier pass may record matches of a later join.
+    pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
+        let n = items.len();
+        if n > 64 {
+            return Err(Error::sql("at most 64 tables in a join"));
+        }
+        // Inner joins without USING/NATURAL may be reordered; their ON
+        // terms then behave as WHERE terms.
+        // Table-valued functions stay where they are written, after the
+        // tables their arguments read.
+        let reorder = n > 1
+            && n < 64
+            && items.iter().all(|it| !it.left && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+        // The last RIGHT or FULL JOIN: the tables before it may be
+        // NULL-filled by its unmatched pass, and WHERE terms are checked
+        // no earlier than there (a row must not be dropped before it
+        // could record a match).
+        let last_right = items.iter().rposition(|it| it.matched.is_some());
+        let mut all_terms: Vec<&'a Expr<'b>> = terms.to_vec();
+        // The ON expression of an inner join is a WHERE term: it may read
+        // tables joined after it, and is checked once they are all read.
+        // (Not with RIGHT or FULL joins around, where a later WHERE
+        // check would let rows through to record matches; there only an
+        // ON term reading a later table is moved.)
+        let plain_inner = |it: &FromItem<'a, 'b>| !it.left && it.matched.is_none();
+        let mut on_moved: Vec<bool> = items.iter().map(|it| plain_inner(it) && (reorder || last_right.is_none())).collect();
+        if last_right.is_some() {
+            for (i, it) in items.iter().enumerate().filter(|(_, it)| plain_inner(it)) {
+                let later: u64 = items[i + 1..].iter().fold(0, |m, f| m | 1u64 << f.item.min(63));
+                let mut reads_later = false;
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        reads_later |= self.expr_deps(e) & later != 0;
+                    }
+                }
+                on_moved[i] = reads_later;
+            }
+        }
+        for (it, _) in items.iter().zip(&on_moved).filter(|(_, m)| **m) {
+            for j in &it.on {
+                if let JoinTerm::Expr(e) = j {
+                    crate::sql::model::expr_shape::conjuncts(e, &mut all_terms);
+                }
+            }
+        }
+        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref()) } else { (0..n).collect() };
+        let mut pos = vec![0usize; n];
+        for (lvl, &i) in order.iter().enumerate() {
+            pos[i] = lvl;
+        }
+        let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
+        let mut constant: Vec<&'a Expr<'b>> = Vec::new();
+        for t in &all_terms {
+            let deps = self.expr_deps(t);
+            if n == 0 || deps == 0 && !has_subquery(t) {
+                constant.push(t);
+            } else if deps == u64::MAX {
+                placed[n - 1].push(t);
+            } else {
+                let l = (0..n).filter(|i| deps & (1 << items[*i].item) != 0).map(|i| pos[i]).max().unwrap_or(0);
+                placed[l.max(last_right.unwrap_or(0))].push(t);
+            }
+        }
+        let mut loops = Vec::new();
+        let outer_skip = self.b.label();
+        for t in &constant {
+            self.where_term_if_false(t, outer_skip)?;
+        }
+        if n == 0 {
+            loops.push(Loop {
+                table_cursor: -1,
+                next: outer_skip,
+                end: outer_skip,
+                kind: LoopKind::Once,
+                left_flag: None,
+                right_sub: None,
+                passes: Vec::new(),
+                after_passes: None,
+            });
+            return Ok((loops, false));
+        }
+        let mut order_served = false;
+        let mut before: u64 = 0;
+        // Per level: the cursors an unmatched pass NULL-fills (the table's
+        // and its index loop's).
+        let mut level_cursors: Vec<Vec<i32>> = Vec::new();
+        for (lvl, &ii) in order.iter().enumerate() {
+            let it = &items[ii];
+            // Terms usable for lookups: WHERE terms at this level and the
+            // ON terms of joins at this level.
+            let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
+            if !on_moved[ii] {
+                for j in &it.on {
+                    if let JoinTerm::Expr(e) = j {
+                        let mut cs = Vec::new();
+                        crate::sql::model::expr_shape::conjuncts(e, &mut cs);
+                        lookup_terms.extend(cs);
+                    }
+                }
+            }
+            let next = self.b.label();
+            let end = if lvl == 0 && last_right.is_none() { outer_skip } else { self.b.label() };
+            let left_flag = if it.left {
+                let f = self.b.reg();
+                self.b.add(Opcode::Integer, 0, f, 0);
+                Some((f, self.b.label(), self.b.label()))
+            } else {
+                None
+            };
+            // The right table of a RIGHT/FULL JOIN is read again by its
+            // unmatched pass, and the tables before it are NULL-filled
+            // there: they are read as they are (no filtered copy, no
+            // automatic index), and the order is asked of the loops only
+            // without such joins (the unmatched rows come last).
+            let null_filled_later = last_right.is_some_and(|k| lvl < k);
+            let plain = it.matched.is_none() && !null_filled_later;
+            let level_goal = if lvl == 0 && last_right.is_none() { req.goal.as_ref() } else { None };
+            let shown_at = self.eqp.len();
+            self.seek_consumed = None;
+            // An empty table scanned in full ends every loop around it up
+            // to the nearest outer join (as SQLite's `addrHalt`): no row of
+            // theirs can be joined with it.
+            self.empty_scan_halt = None;
+            if last_right.is_none() && !it.left {
+                let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
+                self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
+            }
+            let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
+            self.empty_scan_halt = None;
+            let (kind, served) = opened?;
+            // A term the seek decided is not tested again, where the loop
+            // has no NULL row to produce (that row must still fail it) and
+            // is not read again by an unmatched pass.
+            // (With an authorizer it is compiled all the same: SQLite asks
+            // about every column a statement names.)
+            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
+            // (Terms a virtual table's module omits are not tested again
+            // either, except where a NULL row or a second pass reads the
+            // table.)
+            let mut vconsumed = std::mem::take(&mut self.vtab_consumed);
+            if left_flag.is_some() || it.matched.is_some() {
+                vconsumed.clear();
+            }
+            let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
+            if it.left && it.matched.is_none() {
+                if let Some(line) = self.eqp.text_mut(shown_at) {
+                    line.push_str(" LEFT-JOIN");
+                }
+            }
+            if lvl == 0 {
+                order_served = served && plain && !it.left && last_right.is_none();
+            }
+            before |= 1 << it.item.min(63);
+            let mut cursors = vec![it.cursor];
+            if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
+                cursors.push(cur);
+            }
+            level_cursors.push(cursors);
+            // ON terms (for LEFT JOIN they decide the match).
+            for j in &it.on {
+                match j {
+                    JoinTerm::Expr(_) if on_moved[ii] => {}
+                    JoinTerm::Expr(e) if consumed.is_some() || !vconsumed.is_empty() => {
+                        let mut cs = Vec::new();
+                        crate::sql::model::expr_shape::conjuncts(e, &mut cs);
+                        for c in cs.into_iter().filter(|c| !is_consumed(term_address(c))) {
+                            self.where_term_if_false(c, next)?;
+                        }
+                    }
+                    JoinTerm::Expr(e) => self.where_term_if_false(e, next)?,
+                    JoinTerm::ColEq(l, r) => {
+                        let lr = self.b.reg();
+                        let rr = self.b.reg();
+                        self.emit_coalesce(l, lr)?;
+                        self.emit_column(r, rr)?;
+                        let t = self.b.reg();
+                        // As `l = r`: the left column's affinity and
+                        // collation (BINARY when it declares none) first;
+                        // a coalesce() of several has neither, and the
+                        // right column's count then.
+                        let (laff, lcoll) =
+                            if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
+                        let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
+                        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
+                            Some(name) => P4::Coll(self.collation(name)?),
+                            None => P4::None,
+                        };
+                        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
+                        self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                    JoinTerm::ExprEq(e, r) => {
+                        let lr = self.b.reg();
+                        let rr = self.b.reg();
+                        self.expr(e, lr)?;
+                        self.emit_column(r, rr)?;
+                        let t = self.b.reg();
+                        let nocase = P4::Coll(self.collation("NOCASE")?);
+                        self.b.add4(Opcode::Eq, rr, t, lr, nocase, crate::vdbe::program::cmp_flags::STOREP2);
+                        self.b.add(Opcode::IfNot, t, next, 1);
+                    }
+                    JoinTerm::FailWhen(marker, errors) => {
+                        let m = self.b.reg();
+                        self.emit_column(marker, m)?;
+                        let i = self.b.reg();
+                        for (n, e) in errors.iter().enumerate() {
+                            let other = self.b.label();
+                            self.b.add(Opcode::Integer, n as i32 + 1, i, 0);
+                            self.b.add4(Opcode::Ne, i, other, m, P4::None, crate::vdbe::program::cmp_flags::JUMPIFNULL);
+                            self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message.clone()), 0);
+                            self.b.bind(other);
+                        }
+                    }
+                }
+            }
+            if let Some((f, _, _)) = left_flag {
+                self.b.add(Opcode::Integer, 1, f, 0);
+            }
+            if let Some(m) = it.matched {
+                let key = self.matched_key(it);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, key.0, key.1, rec);
+                self.b.add(Opcode::IdxInsert, m, rec, 0);
+            }
+            if let Some((_, body, _)) = left_flag {
+                self.b.bind(body);
+            }
+            // The rest of the level and everything inside it: a
+            // subroutine the unmatched pass calls too.
+            let right_sub = if it.matched.is_some() {
+                let sub = RightJoinSub { ret: self.b.reg(), start: self.b.label(), end: self.b.label() };
+                self.b.add(Opcode::Gosub, sub.ret, sub.start, 0);
+                self.b.add(Opcode::Goto, 0, next, 0);
+                self.b.bind(sub.start);
+                Some(sub)
+            } else {
+                None
+            };
+            let fail = right_sub.as_ref().map_or(next, |s| s.end);
+            for t in placed[lvl].clone() {
+                if !is_consumed(term_address(t)) {
+                    self.where_term_if_false(t, fail)?;
+                }
+            }
+            loops.push(Loop { table_cursor: it.cursor, next, end, kind, left_flag, right_sub, passes: Vec::new(), after_passes: None });
+        }
+        if last_right.is_some() {
+            // The unmatched passes, out of line (the outermost loop's
+            // close calls them): they refill a table-valued function,
+            // which needs the items `close_loops` does not see.
+            let over = self.b.label();
+            self.b.add(Opcode::Goto, 0, over, 0);
+            let mut passes = Vec::new();
+            for (lvl, &ii) in order.iter().enumerate() {
+                let it = &items[ii];
+                let (Some(m), Some(sub)) = (it.matched, loops[lvl].right_sub.as_ref().map(|s| (s.ret, s.start))) else { continue };
+                let ret = self.b.reg();
+                let start = self.b.label();
+                self.b.bind(start);
+                for c in level_cursors[..lvl].iter().flatten() {
+                    self.b.add(Opcode::NullRow, *c, 0, 0);
+                }
+                if let Some((args, recursive)) = it.table_fn {
+                    let before: u64 = order[..lvl].iter().fold(0, |b, &i| b | 1u64 << items[i].item.min(63));
+                    self.fill_table_function(it, args, recursive, before)?;
+                }
+                let done = self.b.label();
+                self.b.add(Opcode::Rewind, it.cursor, done, 0);
+                let top = self.b.here();
+                let skip = self.b.label();
+                let key = self.matched_key(it);
+                self.b.add4(Opcode::Found, m, skip, key.0, P4::Int64(key.1 as i64), 0);
+                self.b.add(Opcode::Gosub, sub.0, sub.1, 0);
+                self.b.bind(skip);
+                self.b.add(Opcode::Next, it.cursor, top as i32, 0);
+                self.b.bind(done);
+                self.b.add(Opcode::Return, ret, 0, 0);
+                passes.push((ret, start));
+                let name = self.scopes.last().unwrap().items[it.item].name.clone();
+                self.eqp.push(format_args!("RIGHT-JOIN {name}"));
+            }
+            self.b.bind(over);
+            loops[0].passes = passes;
+            loops[0].after_passes = Some(outer_skip);
+        }
+        Ok((loops, order_served))
+    }
+
+    /// Registers holding the key `it`'s `matched` index records for the
+    /// current row (first register, count): the rowid, or a WITHOUT ROWID
+    /// table's PRIMARY KEY columns (they lead its records).
+    fn matched_key(&mut self, it: &FromItem<'_, 'b>) -> (i32, i32) {
+        match &it.table {
+            Some(t) if t.without_rowid.is_some() => {
+                let width = t.key_width();
+                let key = self.b.regs(width);
+                for i in 0..width {
+                    self.b.add(Opcode::Column, it.cursor, i as i32, key + i as i32);
+                }
+                (key, width as i32)
+            }
+            _ => {
+                let key = self.b.reg();
+                self.b.add(Opcode::Rowid, it.cursor, key, 0);
+                (key, 1)
+            }
+        }
+    }
+
+    /// Close loops opened by `open_loops`, innermost first.
+    pub fn close_loops(&mut self, loops: Vec<Loop>) {
+        let n = loops.len();
+        for (i, l) in loops.into_iter().rev().enumerate() {
+            if let Some(sub) = &l.right_sub {
+                self.b.bind(sub.end);
+                self.b.add(Opcode::Return, sub.ret, 0, 0);
+            }
+            self.b.bind(l.next);
+            match l.kind {
+                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
+                    self.b.add(Opcode::Next, cur, top as i32, 0);
+                }
+                LoopKind::ScanBack(cur, top) | LoopKind::IndexBack(cur, top) => {
+                    self.b.add(Opcode::Prev, cur, top as i32, 0);
+                }
+                LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::Next, icur, itop as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                }
+                LoopKind::Virtual(cur, top) => {
+                    self.b.add(Opcode::VNext, cur, top as i32, 0);
+                }
+                LoopKind::VirtualIn(cur, top, vcur, vtop, vnext) => {
+                    self.b.add(Opcode::VNext, cur, top as i32, 0);
+                    self.b.bind(vnext);
+                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                }
+                LoopKind::Once => {}
+            }
+            let outermost = i + 1 == n;
+            if let Some((flag, body, done)) = l.left_flag {
+                if !outermost {
+                    self.b.bind(l.end);
+                }
+                self.b.add(Opcode::If, flag, done, 0);
+                if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = l.kind {
+                    self.b.add(Opcode::NullRow, cur, 0, 0);
+                }
+                self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
+                self.b.add(Opcode::Integer, 1, flag, 0);
+                self.b.add(Opcode::Goto, 0, body, 0);
+                self.b.bind(done);
+                if outermost {
+                    self.b.bind(l.end);
+                }
+            } else {
+                self.b.bind(l.end);
+            }
+            // After the outermost loop: the RIGHT/FULL JOIN unmatched
+            // passes (skipped with it when a constant term is false).
+            for (ret, start) in &l.passes {
+                self.b.add(Opcode::Gosub, *ret, *start, 0);
+            }
+            if let Some(after) = l.after_passes {
+                self.b.bind(after);
+            }
+        }
+    }
+
+    /// The loop over item `it` (tables in `before` already placed): the
+    /// access path, and whether it yields the rows in the order `req`
+    /// asks for.
+    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
+    fn open_access<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        next: i32,
+        end: i32,
+        may_prefilter: bool,
+        goal: Option<&crate::sql::plan::order::OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<(LoopKind, bool)> {
+        if it.vtab.is_some() {
+            return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
+        }
+        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let Some(table) = it.table.clone() else {
+            if let Some((args, recursive)) = it.table_fn {
+                self.fill_table_function(it, args, recursive, before)?;
+            }
+            self.b.add(Opcode::Rewind, it.cursor, end, 0);
+            let top = self.b.here();
+            self.eqp.push(format_args!("SCAN {item_name}"));
+            return Ok((LoopKind::Scan(it.cursor, top), false));
+        };
+        // A WITHOUT ROWID table: its key when an equality fixes its first
+        // column (SQLite prefers another index there only when it covers
+        // the query, which the loops here do not do yet); otherwise a
+        // secondary index, as for a rowid table, or a range of the key
+        // where a rowid table would take a rowid range.
+        let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
+        if key_eqs > 0 {
+            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                return Ok((kind, false));
+            }
+        }
+        let goal = goal.filter(|g| g.item == it.item);
+        let min_max = goal.is_some_and(|g| g.min_max);
+        let cands = self.lookup_candidates(it, before, terms);
+        // Rowid equality: one row, in any order.
+        if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
+            let r = self.expr_new(e)?;
+            self.b.add(Opcode::SeekRowid, it.cursor, end, r);
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            // The seek finds a row exactly when `rowid = e` holds: it
+            // converts `e` as the comparison's numeric affinity would.
+            self.seek_consumed = terms
+                .iter()
+                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
+                .map(|t| term_address(t));
+            let _ = next;
+            return Ok((LoopKind::Once, goal.is_some()));
+        }
+        let ins = self.in_candidates(it, before, terms);
+        if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
+            // The values are read in ascending order (or descending for
+            // ORDER BY rowid DESC).
+            let order = goal.map_or(Served::No, rowid_serves);
+            let backward = order == Served::Backward;
+            let vcur = self.in_values(list, Affinity::Integer)?;
+            self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
+            let vtop = self.b.here();
+            let r = self.b.reg();
+            self.b.add(Opcode::Column, vcur, 0, r);
+            self.b.add(Opcode::SeekRowid, it.cursor, next, r);
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
+            return Ok((kind, order.yes()));
+        }
+        // Best index: most leading equalities, then a range.
+        // Partial indexes are never used for lookups (their rows are a subset).
+        // NOT INDEXED: none; INDEXED BY: that one.
+        let indexes: Vec<Index> = self
+            .schema
+            .indexes_of(&table)
+            .into_iter()
+            .filter(|i| i.where_sql.is_none())
+            .filter(|i| match &it.index_hint {
+                None => true,
+                Some(None) => false,
+                Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+            })
+            .map(|i| table.index_with_key_suffix(i))
+            .collect();
+        let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
+        for idx in indexes.iter().cloned() {
+            let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
+            let mut eqs = Vec::new();
+            for key in &keys {
+                match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
+                    Some((_, _, e)) => eqs.push(*e),
+                    None => break,
+                }
+            }
+            let mut lower = None;
+            let mut upper = None;
+            if let Some(ic) = idx.columns.get(eqs.len()) {
+                let key = keys[eqs.len()];
+                for (c, op, e) in &cands {
+                    if key.is_none() || *c != key {
+                        continue;
+                    }
+                    let op = if ic.descending { op.swapped() } else { *op };
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
+                        LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
+                        _ => {}
+                    }
+                }
+            } else if !eqs.is_empty() {
+                // Every key column pinned: the entries are in rowid order,
+                // so a rowid range bounds them too.
+                for (c, op, e) in &cands {
+                    match op {
+                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
+                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
+                        _ => {}
+                    }
+                }
+            }
+            let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
+            // Between equally usable indexes: the one giving the wanted
+            // order, then a covering one, then the narrower.
+            let rank = |i: &Index, n_eq: usize| {
+                let serves = goal.is_some_and(|g| index_serves(g, &table, i, n_eq).yes());
+                let covering = uses.is_some_and(|u| Self::index_covers(&table, i, it.item, u));
+                (serves, covering, -index_width(&table, i))
+            };
+            if score > 0 && best.as_ref().is_none_or(|b| score > b.0 || score == b.0 && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())) {
+                best = Some((score, idx, eqs, lower, upper));
+            }
+        }
+        let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
+        let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
+            let (_, idx, eqs, lower, upper) = best;
+            let covering = covers(&idx);
+            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, min_max }
+        };
+        // Equalities on an index prefix win over any order.
+        if let Some(b) = best.take_if(|b| b.0 >= 4) {
+            let served = goal.map_or(Served::No, |g| index_serves(g, &table, &b.1, b.2.len()));
+            let l = search(b, served == Served::Backward);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, served.yes()));
+        }
+        // `column IN (...)` on an index's first column, when no index has
+        // an equality prefix.
+        let in_pick: Option<(Index, usize, &'a [Expr<'b>])> = indexes.iter().find_map(|idx| {
+            let first_col = idx.columns.first()?.column?;
+            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
+            Some((idx.clone(), first_col, *list))
+        });
+        if let Some(g) = goal {
+            // The IN values are read in ascending order: the order of the
+            // column, then of the rest of the index within each value.
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let ic = &idx.columns[0];
+                let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
+                let lead_ok = lead > 0
+                    && !ic.descending
+                    && index_collation(&table, ic) == "BINARY"
+                    && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
+                let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
+                if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
+                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                    return Ok((kind, true));
+                }
+            }
+            // A range on the index giving the order.
+            if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
+                let served = index_serves(g, &table, &b.1, b.2.len());
+                let l = search(b, served == Served::Backward);
+                let kind = self.emit_index_loop(&table, l, next, end)?;
+                return Ok((kind, true));
+            }
+            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
+            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
+            let served = rowid_serves(g);
+            if served.yes() && (lower.is_some() || upper.is_some()) {
+                let kind = self.rowid_range(
+                    it.cursor,
+                    lower.map(|(_, op, e)| (*op, *e)),
+                    upper.map(|(_, op, e)| (*op, *e)),
+                    served == Served::Backward,
+                    end,
+                    &item_name,
+                )?;
+                return Ok((kind, true));
+            }
+            // Otherwise a full scan in the order beats a range read out of
+            // order (SQLite's choice without statistics).
+            if served.yes() {
+                let verb = if min_max { "SEARCH" } else { "SCAN" };
+                self.eqp.push(format_args!("{verb} {item_name}"));
+                return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
+            }
+            let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
+            // A covering index first, then the narrowest; among equals the
+            // most recently created (SQLite weighs it first).
+            let pick = ordered.iter().rev().min_by_key(|(i, _)| (!covers(i), index_width(&table, i))).cloned();
+            if let Some((idx, served)) = pick {
+                let l = search((0, idx, Vec::new(), None, None), served == Served::Backward);
+                let kind = self.emit_index_loop(&table, l, next, end)?;
+                return Ok((kind, true));
+            }
+        }
+        {
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                return Ok((kind, false));
+            }
+            // A range of a WITHOUT ROWID table's key, where a rowid table
+            // would take a rowid range.
+            if table.without_rowid.is_some() {
+                if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+                    return Ok((kind, false));
+                }
+            }
+            // A range on the rowid beats an index range (no second lookup).
+            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
+            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
+            if lower.is_some() || upper.is_some() {
+                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
+                return Ok((kind, false));
+            }
+        }
+        if let Some(b) = best {
+            let l = search(b, false);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, false));
+        }
+        // A full scan: of a covering index narrower than the table rows
+        // when there is one.
+        // (INDEXED BY reads its index even without a usable term.)
+        let forced = matches!(it.index_hint, Some(Some(_)));
+        let narrow = indexes.iter().rev().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| index_width(&table, i)).cloned();
+        if let Some(idx) = narrow {
+            let l = search((0, idx, Vec::new(), None, None), false);
+            let kind = self.emit_index_loop(&table, l, next, end)?;
+            return Ok((kind, false));
+        }
+        if !it.left && may_prefilter {
+            if let Some(kind) = self.automatic_index_loop(it, &table, &cands, terms, uses, before, next, end, &item_name)? {
+                return Ok((kind, false));
+            }
+            if before != 0 {
+                self.prefilter_inner_table(it, &table, terms)?;
+            }
+        }
+        self.eqp.push(format_args!("SCAN {item_name}"));
+        let halt = self.empty_scan_halt.take().unwrap_or(end);
+        Ok((self.table_scan(it.cursor, false, halt), false))
+    }
+
+    /// A loop over the index entries equal to each value of an IN list on
+    /// its first column (values read in ascending order, each once).
+    #[allow(clippy::too_many_arguments)]
+    fn in_index_loop(
+        &mut self,
+        it: &FromItem<'_, 'b>,
+        table: &Table,
+        idx: &Index,
+        first_col: usize,
+        list: &[Expr<'_>],
+        next: i32,
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
+        let aff = table.columns[first_col].affinity;
+        let vcur = self.in_values(list, aff)?;
+        let icur = self.b.cursor();
+        let ki = self.index_key_info(idx)?;
+        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+        self.comment(&idx.name);
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        let key = self.b.reg();
+        self.b.add(Opcode::Column, vcur, 0, key);
+        self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
+        let top = self.b.here();
+        self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
+        self.seek_table_from_index(table, idx, icur, it.cursor, next);
+        self.eqp.push(format_args!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name));
+        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
+    }
+
+    /// A loop over every row of a table, in rowid order or backwards.
+    fn table_scan(&mut self, cursor: i32, backward: bool, end: i32) -> LoopKind {
+        if backward {
+            self.b.add(Opcode::Last, cursor, end, 0);
+            LoopKind::ScanBack(cursor, self.b.here())
+        } else {
+            self.b.add(Opcode::Rewind, cursor, end, 0);
+            LoopKind::Scan(cursor, self.b.here())
+        }
+    }
+
+    /// A loop over the rows whose rowid lies between `lower` and `upper`
+    /// (either may be absent): a seek to the first rowid of the range, and
+    /// a rowid test before each row that ends the loop past the range;
+    /// `backward` starts at the range's last rowid and steps down.
+    /// The terms stay filters too, so a bound that is not a number (which
+    /// the seek and the test treat as SQLite's comparison does) only costs
+    /// a longer scan, never a wrong row.
+    #[allow(clippy::too_many_arguments)]
+    fn rowid_range<'a>(
+        &mut self,
+        cursor: i32,
+        lower: Option<(LookupOp, &'a Expr<'b>)>,
+        upper: Option<(LookupOp, &'a Expr<'b>)>,
+        backward: bool,
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
+        let mut desc = Vec::new();
+        let lower_reg = lower.map(|_| self.b.reg());
+        let upper_reg = upper.map(|_| self.b.reg());
+        if let (Some((_, e)), Some(r)) = (upper, upper_reg) {
+            self.expr(e, r)?;
+        }
+        if let (Some((_, e)), Some(r)) = (lower, lower_reg) {
+            self.expr(e, r)?;
+        }
+        // The seek to where the walk starts: SeekGE/GT (LE/LT) on a table
+        // cursor compares numerically; NULL, or a value no rowid can be
+        // on the right side of, jumps to the end.
+        let (start, stop) = if backward { (upper.zip(upper_reg), lower.zip(lower_reg)) } else { (lower.zip(lower_reg), upper.zip(upper_reg)) };
+        match start {
+            Some(((op, _), r)) => {
+                let opc = match (backward, op) {
+                    (false, LookupOp::Gt) => Opcode::SeekGT,
+                    (false, _) => Opcode::SeekGE,
+                    (true, LookupOp::Lt) => Opcode::SeekLT,
+                    (true, _) => Opcode::SeekLE,
+                };
+                self.b.add4(opc, cursor, end, r, P4::Int64(0), 0);
+            }
+            None => {
+                self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
+            }
+        }
+        if lower.is_some() {
+            desc.push("rowid>?");
+        }
+        if upper.is_some() {
+            desc.push("rowid<?");
+        }
+        let top = self.b.here();
+        if let Some(((op, _), r)) = stop {
+            let rid = self.b.reg();
+            self.b.add(Opcode::Rowid, cursor, rid, 0);
+            // Past the range (or a NULL bound): stop.
+            let opc = match (backward, op) {
+                (false, LookupOp::Lt) => Opcode::Ge,
+                (false, _) => Opcode::Gt,
+                (true, LookupOp::Gt) => Opcode::Le,
+                (true, _) => Opcode::Lt,
+            };
+            let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
+            self.b.add4(opc, r, end, rid, P4::None, aff);
+        }
+        self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
+        Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
+    }
+
+    /// Put the values of an IN list (with `aff` applied, NULLs dropped,
+    /// duplicates merged) in a temporary index; returns its cursor.
+    pub(in crate::sql::codegen) fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+        let vcur = self.b.cursor();
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
+        let r = self.b.reg();
+        let rec = self.b.reg();
+        for e in list {
+            self.expr(e, r)?;
+            let skip = self.b.label();
+            self.b.add(Opcode::IsNull, r, skip, 0);
+            self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+            self.b.add(Opcode::MakeRecord, r, 1, rec);
+            self.b.add(Opcode::IdxInsert, vcur, rec, 0);
+            self.b.bind(skip);
+        }
+        Ok(vcur)
+    }
+
+    /// Key description of an index (its columns, then the rowid).
+    pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
+        let table = self.schema.table(&idx.table).cloned();
+        let mut fields = Vec::new();
+        for c in &idx.columns {
+            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));
+            let collation = match coll_name {
+                Some(n) => self.collation(&n)?,
+                None => crate::value::collation::Collation::binary(),
+            };
+            fields.push(KeyField { collation, descending: c.descending });
+        }
+        if let Some(t) = table.as_ref().filter(|t| t.without_rowid.is_some()) {
+            for (_, descending, coll) in t.index_suffix(idx) {
+                fields.push(KeyField { collation: self.collation(&coll)?, descending });
+            }
+        }
+        Ok(Arc::new(KeyInfo { fields }))
+    }
+}
+
+#[allow(dead_code)]
+fn is_and(op: Operator) -> bool {
+    op == Operator::And
+}
+
+/// A term's identity for [`Compiler::seek_consumed`]: its address (the
+/// terms are borrowed from the statement's syntax tree for the whole
+/// compilation, so an address names one term).
+fn term_address(e: &Expr<'_>) -> usize {
+    e as *const Expr<'_> as usize
+}
+
+/// How many result columns the first SELECT of `sel` has, when that is
+/// known without resolving names (no `*`).
+fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
+    match &sel.body.select {
+        ast::OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len()),
+        ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
+    }
+}

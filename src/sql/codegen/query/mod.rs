@@ -1,0 +1,35 @@
+//! Queries: SELECT and what it is made of. `select.rs` (result columns,
+//! WHERE, DISTINCT, ORDER BY, LIMIT, destinations) with `from.rs` (FROM
+//! and join loops; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
+//! `recursive_cte.rs` for particular loops), `compound.rs`, aggregates
+//! (`aggregate.rs`, `group_stream.rs`, `ordered_aggregate.rs`,
+//! `outer_aggregate.rs`, `simple_count.rs`, `having_*.rs`), window
+//! functions (`window.rs`, `window_frame.rs`), table-valued pragmas in
+//! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
+//! `view_columns.rs`).
+//!
+//! Uses the shared core of `codegen/` (the `Compiler`, the builder,
+//! expressions, `target.rs`, `loop_kind.rs`), the query model
+//! (`sql/model/`) and the planner (`sql/plan/`); no file here names a
+//! DML or DDL module.
+
+pub mod aggregate;
+pub mod compound;
+pub(in crate::sql::codegen) mod distinct_redundant;
+pub mod from;
+pub(in crate::sql::codegen) mod group_stream;
+pub(in crate::sql::codegen) mod having_check;
+pub(in crate::sql::codegen) mod having_to_where;
+pub(in crate::sql::codegen) mod index_scan;
+pub(in crate::sql::codegen) mod inner_table;
+pub(in crate::sql::codegen) mod legacy_names;
+pub(in crate::sql::codegen) mod ordered_aggregate;
+pub(in crate::sql::codegen) mod outer_aggregate;
+pub(in crate::sql::codegen) mod recursive_cte;
+pub mod select;
+pub(in crate::sql::codegen) mod simple_count;
+pub(in crate::sql::codegen) mod table_fn;
+pub(in crate::sql::codegen) mod view_columns;
+pub(in crate::sql::codegen) mod vtab_scan;
+pub mod window;
+pub(in crate::sql::codegen) mod window_frame;

@@ -1,0 +1,1322 @@
+//! SELECT: result columns, WHERE, DISTINCT, ORDER BY (through a sorter),
+//! LIMIT/OFFSET, and the destinations a SELECT can feed (result rows, a
+//! scalar register, an EXISTS flag, a temporary table or index).
+//! FROM/join loops are in `from.rs`, aggregates in `aggregate.rs`,
+//! compound SELECTs in `compound.rs`.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::{Compiler, CteDef};
+use crate::sql::model::expr_shape::conjuncts;
+use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
+use crate::sql::parse::ordinal;
+use crate::sql::parse::{unquote, unquoted};
+use crate::sql::resolve::{ColumnRef, Scope};
+use crate::value::collation::Collation;
+use crate::value::record::{KeyField, KeyInfo};
+use crate::vdbe::program::{Opcode, Program, P4};
+use crate::vdbe::value_ops::Affinity;
+use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SortOrder, SortedColumn};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Compile a top-level SELECT; returns its column names.
+pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
+    let info = match c.compile_select(sel, Dest::Output) {
+        // SQLite refuses a HAVING on a non-aggregate SELECT while
+        // resolving names, before the errors it finds generating code
+        // (see `having_check.rs`).
+        Err(e) if e.message.starts_with("misuse of aggregate: ") || e.message.contains("ORDER BY term out of range") => {
+            if c.has_non_aggregate_having(sel) {
+                return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+        Ok(_) if c.has_non_aggregate_having(sel) => return Err(Error::sql("HAVING clause on a non-aggregate query")),
+        Ok(info) => info,
+    };
+    prog.column_decltypes = info.decltypes;
+    prog.column_origins = info.origins;
+    // (A name written from a `$::x` parameter shows it as written.)
+    Ok(info
+        .names
+        .into_iter()
+        .map(|n| {
+            let written = match crate::sql::params::original_name(&n) {
+                std::borrow::Cow::Owned(w) => Some(w),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            written.unwrap_or(n)
+        })
+        .collect())
+}
+
+/// Key description of the sorter for ORDER BY `terms`.
+pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &[Option<&Expr<'_>>]) -> Result<Arc<KeyInfo>> {
+    let mut fields = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        let desc = matches!(t.order, Some(SortOrder::Desc));
+        if needs_null_key(t) {
+            fields.push(KeyField { collation: Collation::binary(), descending: desc });
+        }
+        // A term naming a result column sorts with that column's collation
+        // unless it carries its own.
+        // (A plain BINARY column is no collation of its own here: the
+        // result column it names decides.)
+        let own = c.expr_collation(&t.expr).filter(|(n, explicit)| *explicit || !n.eq_ignore_ascii_case("BINARY"));
+        let from_target = match (&own, targets.get(i).copied().flatten()) {
+            (None, Some(e)) => c.expr_collation(e),
+            _ => None,
+        };
+        let coll = match own.or(from_target) {
+            Some((n, _)) => c.collation(&n)?,
+            None => Collation::binary(),
+        };
+        fields.push(KeyField { collation: coll, descending: desc });
+    }
+    Ok(Arc::new(KeyInfo { fields }))
+}
+
+/// Whether `e` (inside parentheses) is a CAST.
+fn is_cast(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Parenthesized(v) if v.len() == 1 => is_cast(&v[0]),
+        e => matches!(e, Expr::Cast { .. }),
+    }
+}
+
+/// Source text of the top-level result columns (names of unaliased
+/// expressions), found by re-tokenizing the statement on first use only:
+/// most result columns are named without it.
+pub struct ResultSpans<'q> {
+    sql: &'q [u8],
+    /// Whether this SELECT is the statement's top-level one.
+    top: bool,
+    spans: Option<Vec<String>>,
+}
+
+impl ResultSpans<'_> {
+    pub(in crate::sql::codegen) fn get(&mut self, i: usize) -> Option<&String> {
+        if !self.top {
+            return None;
+        }
+        let sql = self.sql;
+        self.spans.get_or_insert_with(|| crate::sql::parse::result_column_spans(sql)).get(i)
+    }
+}
+
+impl Compiler<'_> {
+    /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
+    /// LIMIT) feeding `dest`.
+    pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        self.select_depth += 1;
+        let r = crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest));
+        self.select_depth -= 1;
+        r
+    }
+
+    fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        let pushed_ctes = self.push_with(sel.with.as_ref())?;
+        let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
+            self.compile_compound(sel, dest)
+        } else {
+            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
+        };
+        if pushed_ctes {
+            self.ctes.pop();
+        }
+        r
+    }
+
+    /// Make a WITH clause's CTEs visible; returns whether a level was
+    /// pushed (pop `ctes` when done).
+    pub fn push_with(&mut self, with: Option<&ast::With<'_>>) -> Result<bool> {
+        let Some(with) = with else { return Ok(false) };
+        let mut m = HashMap::new();
+        for cte in with.ctes.iter() {
+            let name = unquoted(cte.tbl_name.0);
+            if m.contains_key(&name.to_ascii_lowercase()) {
+                return Err(Error::sql(format!("duplicate WITH table name: {name}")));
+            }
+            m.insert(
+                name.to_ascii_lowercase(),
+                CteDef {
+                    select_sql: crate::sql::parse::ast_text(cte.select),
+                    columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                },
+            );
+        }
+        self.ctes.push(m);
+        Ok(true)
+    }
+
+    /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
+    pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
+        let Some(l) = limit else { return Ok(None) };
+        // `LIMIT a, b` means OFFSET a LIMIT b; the AST keeps the two
+        // expressions in source order, so swap them for that form.
+        let (count, off) = match &l.offset {
+            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
+            o => (&l.expr, o.as_ref()),
+        };
+        // Names are resolved before functions are checked: a column name
+        // there is "no such column", whatever it is an argument of.
+        self.check_names(count)?;
+        if let Some(o) = off {
+            self.check_names(o)?;
+        }
+        let lr = self.b.reg();
+        self.expr(count, lr)?;
+        self.b.add(Opcode::MustBeInt, lr, 0, 0);
+        let offset = match off {
+            Some(o) => {
+                let or = self.b.reg();
+                self.expr(o, or)?;
+                self.b.add(Opcode::MustBeInt, or, 0, 0);
+                Some(or)
+            }
+            None => None,
+        };
+        self.b.add(Opcode::IfNot, lr, end, 0);
+        Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// Whether the statement writes LIMIT with a comma (and never OFFSET).
+    fn limit_comma_form(&self) -> bool {
+        use sqlite3_parser::dialect::TokenType;
+        let toks = crate::sql::parse::tokens(self.sql);
+        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
+            return false;
+        }
+        for (i, t) in toks.iter().enumerate() {
+            if t.kind != TokenType::TK_LIMIT {
+                continue;
+            }
+            let mut depth = 0;
+            for u in &toks[i + 1..] {
+                match u.kind {
+                    TokenType::TK_LP => depth += 1,
+                    TokenType::TK_RP if depth == 0 => break,
+                    TokenType::TK_RP => depth -= 1,
+                    TokenType::TK_COMMA if depth == 0 => return true,
+                    TokenType::TK_SEMI | TokenType::TK_UNION | TokenType::TK_EXCEPT | TokenType::TK_INTERSECT if depth == 0 => break,
+                    _ => {}
+                }
+            }
+        }
+        false
+    }
+
+    /// Send `n` registers from `regs` to the final destination, applying
+    /// OFFSET and LIMIT.
+    pub fn emit_final(&mut self, dest: Dest, regs: i32, n: usize, limit: Option<LimitRegs>, end: i32) {
+        let skip = self.b.label();
+        if let Some(LimitRegs { offset: Some(o), .. }) = limit {
+            self.b.add(Opcode::IfPos, o, skip, 1);
+        }
+        match dest {
+            Dest::Output => {
+                self.b.add(Opcode::ResultRow, regs, n as i32, 0);
+            }
+            Dest::Scalar { reg, done } => {
+                // A row-value subquery fills one register per column.
+                for i in 0..n as i32 {
+                    self.b.add(Opcode::SCopy, regs + i, reg + i, 0);
+                }
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::Row { reg, done } => {
+                self.b.add(Opcode::Copy, regs, reg, n as i32 - 1);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemKeyed(cur) => {
+                // A NULL key (an aggregate over no rows in UPDATE ... FROM
+                // names no row) is no row to keep.
+                let skip = self.b.label();
+                self.b.add(Opcode::IsNull, regs, skip, 0);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::Insert, cur, rec, regs);
+                self.b.bind(skip);
+            }
+            Dest::Exists { reg, done } => {
+                self.b.add(Opcode::Integer, 1, reg, 0);
+                self.b.add(Opcode::Goto, 0, done, 0);
+            }
+            Dest::EphemIndex(cur) => {
+                let rec = self.b.reg();
+                let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.ephem_records.entry(cur).or_default().push(at);
+                self.b.add(Opcode::IdxInsert, cur, rec, 0);
+            }
+            Dest::EphemTable(cur) => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, cur, rid, 0);
+                self.b.add(Opcode::Insert, cur, rec, rid);
+            }
+            Dest::Discard => {}
+            Dest::Yield { co, reg } => {
+                self.b.add(Opcode::Copy, regs, reg, 0);
+                self.b.add(Opcode::Yield, co, 0, 0);
+            }
+            Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
+                let rec = self.b.reg();
+                let rid = self.b.reg();
+                if let Some(d) = dedupe {
+                    self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+                    self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                    self.b.add(Opcode::IdxInsert, d, rec, 0);
+                }
+                if let Some(o) = order {
+                    let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
+                    let width = keys.iter().map(|k| 1 + k.2 as usize).sum::<usize>();
+                    let entry = self.b.regs(width + 1 + n);
+                    let mut at = entry;
+                    for (col, _, null_key) in keys.iter() {
+                        if *null_key {
+                            let done = self.b.label();
+                            self.b.add(Opcode::Integer, 1, at, 0);
+                            self.b.add(Opcode::IsNull, regs + *col as i32, done, 0);
+                            self.b.add(Opcode::Integer, 0, at, 0);
+                            self.b.bind(done);
+                            at += 1;
+                        }
+                        self.b.add(Opcode::SCopy, regs + *col as i32, at, 0);
+                        at += 1;
+                    }
+                    let one = self.b.reg();
+                    self.b.add(Opcode::Integer, 1, one, 0);
+                    self.b.add(Opcode::Add, one, seq, seq);
+                    self.b.add(Opcode::SCopy, seq, entry + width as i32, 0);
+                    for i in 0..n {
+                        self.b.add(Opcode::SCopy, regs + i as i32, entry + (width + 1 + i) as i32, 0);
+                    }
+                    self.b.add(Opcode::MakeRecord, entry, (width + 1 + n) as i32, rec);
+                    self.b.add(Opcode::IdxInsert, queue, rec, 0);
+                    if let Some(l) = limit {
+                        self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+                    }
+                    self.b.bind(skip);
+                    return;
+                }
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::NewRowid, queue, rid, 0);
+                self.b.add(Opcode::Insert, queue, rec, rid);
+                // OFFSET: the first rows are expanded but not kept.
+                let kept = self.b.label();
+                if let Some((_, _, Some(off))) = cte_limit {
+                    self.b.add(Opcode::IfPos, off, kept, 1);
+                }
+                let rid = self.b.reg();
+                self.b.add(Opcode::NewRowid, result, rid, 0);
+                self.b.add(Opcode::Insert, result, rec, rid);
+                if let Some((lim, done, _)) = cte_limit {
+                    self.b.add(Opcode::DecrJumpZero, lim, done, 0);
+                }
+                self.b.bind(kept);
+            }
+        }
+        if let Some(l) = limit {
+            self.b.add(Opcode::DecrJumpZero, l.limit, end, 0);
+        }
+        self.b.bind(skip);
+    }
+
+    /// Emit one result row (in `regs`) through DISTINCT and the sorter or
+    /// straight to the destination.
+    pub fn emit_row(&mut self, ctx: &RowCtx, order_by: Option<&[SortedColumn<'_>]>, regs: i32, n: usize) -> Result<()> {
+        let skip = self.b.label();
+        if let Some(d) = ctx.distinct {
+            self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
+            let rec = self.b.reg();
+            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+            self.b.add(Opcode::IdxInsert, d, rec, 0);
+        }
+        match (ctx.sorter, order_by) {
+            (Some((sorter, nk)), Some(terms)) => {
+                let base = self.b.regs(nk + n);
+                let mut k = 0i32;
+                for (i, t) in terms.iter().enumerate() {
+                    let flag = needs_null_key(t);
+                    let at = base + k + flag as i32;
+                    match ctx.order_map[i] {
+                        Some(col) => {
+                            self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
+                        }
+                        None => {
+                            // An aggregate reached here is in the ORDER BY
+                            // of a query computing none: SQLite accepts it
+                            // when resolving and fails generating code.
+                            let saved = std::mem::replace(&mut self.in_aggregate_query, true);
+                            let r = self.expr(&t.expr, at);
+                            self.in_aggregate_query = saved;
+                            r?
+                        }
+                    }
+                    if flag {
+                        let f = base + k;
+                        let done = self.b.label();
+                        self.b.add(Opcode::Integer, 1, f, 0);
+                        self.b.add(Opcode::IsNull, at, done, 0);
+                        self.b.add(Opcode::Integer, 0, f, 0);
+                        self.b.bind(done);
+                    }
+                    k += 1 + flag as i32;
+                }
+                for i in 0..n {
+                    self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
+                }
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, base, (nk + n) as i32, rec);
+                self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+            }
+            _ => self.emit_final(ctx.dest, regs, n, ctx.limit, ctx.end),
+        }
+        self.b.bind(skip);
+        Ok(())
+    }
+
+    /// After the loops: read the sorter back in order.
+    pub fn emit_sorter_output(&mut self, ctx: &RowCtx, n: usize) {
+        let Some((sorter, nk)) = ctx.sorter else { return };
+        let done = self.b.label();
+        let rec = self.b.reg();
+        let pseudo = self.b.cursor();
+        self.b.add(Opcode::OpenPseudo, pseudo, rec, (nk + n) as i32);
+        self.b.add(Opcode::SorterSort, sorter, done, 0);
+        let top = self.b.here();
+        self.b.add(Opcode::SorterData, sorter, rec, pseudo);
+        let out = self.b.regs(n);
+        for i in 0..n {
+            self.b.add(Opcode::Column, pseudo, (nk + i) as i32, out + i as i32);
+        }
+        self.emit_final(ctx.dest, out, n, ctx.limit, ctx.end);
+        self.b.add(Opcode::SorterNext, sorter, top as i32, 0);
+        self.b.bind(done);
+    }
+
+    /// Map ORDER BY terms to result columns where they name one.
+    pub fn order_by_map(&mut self, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], names: &[String], compound: bool) -> Result<Vec<Option<usize>>> {
+        self.order_by_map_with(terms, items, names, compound, &[])
+    }
+
+    /// [`Self::order_by_map`], where a compound's term may also name an alias
+    /// of a later SELECT (`later_aliases`: alias, column), after the first's.
+    pub fn order_by_map_with(
+        &mut self,
+        terms: &[SortedColumn<'_>],
+        items: &[ResultItem<'_, '_>],
+        names: &[String],
+        compound: bool,
+        later_aliases: &[(String, usize)],
+    ) -> Result<Vec<Option<usize>>> {
+        let mut out = Vec::new();
+        for (ti, t) in terms.iter().enumerate() {
+            let mut e = &t.expr;
+            loop {
+                match e {
+                    Expr::Collate(inner, _) => e = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+                    _ => break,
+                }
+            }
+            let mut m = None;
+            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+                if k < 1 || k as usize > names.len() {
+                    return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {}", ordinal(ti + 1), names.len())));
+                }
+                m = Some(k as usize - 1);
+            } else if let Expr::Id(id) = e {
+                let n = unquoted(id.0);
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
+                if m.is_none() && compound {
+                    m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
+                }
+                if m.is_none() {
+                    m = later_aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
+                }
+                if m.is_none() && compound {
+                    m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
+                }
+            }
+            if m.is_none() {
+                let text = e.to_string();
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(x, _) if x.to_string() == text));
+            }
+            if m.is_none() && compound {
+                // `t.c` names the result column that reads column c.
+                if let Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c) = e {
+                    let c = unquoted(c.0);
+                    m = items.iter().position(|it| match it {
+                        ResultItem::Expr(Expr::Id(x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
+                        ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
+                        _ => false,
+                    });
+                    if m.is_none() {
+                        m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&c)).map(|(_, i)| *i);
+                    }
+                }
+            }
+            if m.is_none() && compound {
+                return Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", ordinal(ti + 1))));
+            }
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// Expand `*` and `t.*` into result items.
+    /// With `sources` (a parenthesized join's `SELECT *`): every column,
+    /// USING's right ones too, read as qualified, with its table and
+    /// whether it is such a right column.
+    pub fn expand_result_columns<'a, 'b>(
+        &mut self,
+        columns: &'a [ResultColumn<'b>],
+        mut sources: Option<&mut Vec<NestedSource>>,
+    ) -> Result<Vec<ResultItem<'a, 'b>>> {
+        let mut items = Vec::new();
+        for rc in columns {
+            match rc {
+                ResultColumn::Expr(e, alias) => {
+                    let a = alias.as_ref().map(|a| match a {
+                        ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+                    });
+                    items.push(ResultItem::Expr(e, a));
+                }
+                ResultColumn::Star | ResultColumn::TableStar(_) => {
+                    let q = match rc {
+                        ResultColumn::TableStar(n) => Some(unquote(n.0)),
+                        _ => None,
+                    };
+                    let scope = self.scopes.last().cloned().unwrap_or_default();
+                    if scope.items.is_empty() {
+                        return Err(Error::sql("no tables specified"));
+                    }
+                    let mut any = false;
+                    for (ii, it) in scope.items.iter().enumerate() {
+                        // `t.*`: the item named t, or t's columns inside a
+                        // parenthesized join item.
+                        let whole = q.as_ref().is_none_or(|q| it.name.eq_ignore_ascii_case(q));
+                        for (ci, col) in it.columns.iter().enumerate() {
+                            let of_source = !whole && col.source.as_deref().zip(q.as_deref()).is_some_and(|(s, q)| s.eq_ignore_ascii_case(q));
+                            if !whole && !of_source {
+                                continue;
+                            }
+                            any = true;
+                            if col.hidden && q.is_none() && sources.is_none() || col.argument {
+                                continue;
+                            }
+                            // `*` reads a column of a table inside a
+                            // parenthesized join as `db.table.column`, which
+                            // an item of the same name also matches.
+                            if let (None, None, Some(src), Some(db)) = (&q, &sources, &col.source, col.source_db) {
+                                if !col.hidden && scope.items.iter().any(|o| o.name.eq_ignore_ascii_case(src) && !o.table.is_empty() && o.db == db) {
+                                    return Err(Error::sql(format!("ambiguous column name: {}.{src}.{}", self.db_name(db), col.name)));
+                                }
+                            }
+                            let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
+                            let cref = ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() };
+                            if let Some(s) = sources.as_deref_mut() {
+                                // A USING column of a RIGHT/FULL JOIN inside:
+                                // what its name alone reads comes first
+                                // (visible, of no table), then the
+                                // table's own column, left out of `*`.
+                                let key = (it.cursor, column.map_or(-1, |c| c as i64));
+                                let coalesced = self.using_coalesce.contains_key(&key);
+                                if coalesced {
+                                    s.push(Default::default());
+                                    items.push(ResultItem::Col(cref.clone(), col.name.clone(), true));
+                                }
+                                let db = (!it.table.is_empty()).then_some(it.db).or(col.source_db);
+                                s.push(NestedSource {
+                                    table: Some(col.source.clone().unwrap_or_else(|| it.name.clone())),
+                                    db,
+                                    hidden: col.hidden || coalesced,
+                                });
+                            }
+                            items.push(ResultItem::Col(cref, col.name.clone(), q.is_none() && sources.is_none()));
+                        }
+                    }
+                    if !any {
+                        return Err(Error::sql(format!("no such table: {}", q.unwrap_or_default())));
+                    }
+                }
+            }
+        }
+        if items.len() > self.max_columns {
+            return Err(Error::sql("too many columns in result set"));
+        }
+        Ok(items)
+    }
+
+    /// Name, affinity and declared type of a result item.
+    pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
+        match item {
+            ResultItem::Col(r, name, _) => {
+                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)));
+                let decl = col.and_then(|c| c.decltype.clone());
+                let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
+                (name.clone(), aff, decl)
+            }
+            ResultItem::Expr(e, alias) => {
+                let aff = self.expr_affinity(e);
+                // Parentheses leave no trace in SQLite's tree: `(Y)` is
+                // the column Y.
+                let (colname, decl) = match skip_parens(e) {
+                    Expr::Id(id) => self.column_name_and_type(None, &unquoted(id.0)),
+                    Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
+                    _ => (None, None),
+                };
+                let name = alias.clone().or(colname).or_else(|| spans.get(i).cloned()).unwrap_or_else(|| self.subquery_column_text(e));
+                (name, aff, decl)
+            }
+        }
+    }
+
+    /// The name of a nested SELECT's result column that is expression
+    /// `e`: its source text, found among the SELECT lists of the views
+    /// being expanded (innermost first) and of the statement as the span
+    /// that renders the same (whitespace aside), else its text.
+    fn subquery_column_text(&self, e: &Expr<'_>) -> String {
+        let rendered = column_text(e);
+        let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let want = squeeze(&crate::sql::params::expr_text(e));
+        // Inside a view's body the text is the view's; a CTE's body is
+        // written in the view or the statement around it.
+        let texts = self.view_texts.iter().rev().map(|t| t.as_bytes()).chain(std::iter::once(self.sql));
+        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        found.unwrap_or(rendered)
+    }
+
+    /// The table column a result item reads, if it is a plain column.
+    /// (database, table, column) a result column reads, when it is a
+    /// table column.
+    fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
+        let r = match item {
+            ResultItem::Col(r, _, _) => r.clone(),
+            ResultItem::Expr(e, _) => match skip_parens(e) {
+                Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
+                Expr::Qualified(t, c) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
+                _ => return None,
+            },
+        };
+        if r.depth != 0 {
+            return None;
+        }
+        let it = self.scopes.last()?.items.get(r.item)?;
+        if it.table.is_empty() {
+            return None;
+        }
+        let col = match r.column.or(it.rowid_alias) {
+            Some(c) => it.columns.get(c)?.name.clone(),
+            None => "rowid".to_string(),
+        };
+        Some((self.db_name(it.db), it.table.clone(), col))
+    }
+
+    fn column_name_and_type(&mut self, q: Option<&str>, name: &str) -> (Option<String>, Option<String>) {
+        let Ok(Some(r)) = self.resolve_name(q, name) else { return (None, None) };
+        if r.depth != 0 {
+            return (Some(name.to_string()), None);
+        }
+        let Some(scope) = self.scopes.last() else { return (None, None) };
+        let Some(item) = scope.items.get(r.item) else { return (None, None) };
+        match r.column.or(item.rowid_alias) {
+            Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
+            // The rowid of a table without an INTEGER PRIMARY KEY.
+            None => (Some(name.to_string()), Some("INTEGER".into())),
+        }
+    }
+
+    /// A simple (non-compound) SELECT.
+    pub fn compile_simple(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let view_names_text = self.view_names_text.take();
+        let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
+        let nested_from = std::mem::take(&mut self.nested_from);
+        let row_values = std::mem::take(&mut self.row_values_after);
+        let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
+            return self.compile_values(core, order_by, limit, dest);
+        };
+        // (SQLite checks every frame of the WINDOW clause as it parses.)
+        for d in window_clause.iter().flat_map(|w| w.iter()) {
+            if let Some(f) = &d.window.frame_clause {
+                crate::sql::codegen::query::window::check_frame(f)?;
+            }
+        }
+        self.scopes.push(Scope::default());
+        self.aliases.push(crate::sql::codegen::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
+        let saved_exists = self.in_exists;
+        self.in_exists = matches!(dest, Dest::Exists { .. });
+        let result = (|| -> Result<SelectInfo> {
+            // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
+            // produce more than LIMIT + OFFSET rows.
+            let simple_reader = where_clause.is_none()
+                && group_by.is_none()
+                && having.is_none()
+                && order_by.is_none()
+                && distinctness.is_none()
+                && from.as_ref().is_some_and(|f| f.joins.as_ref().is_none_or(|j| j.is_empty()));
+            self.cte_limit_hint = match (simple_reader, limit) {
+                (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
+                _ => None,
+            };
+            let where_args = where_clause.as_ref().map(|w| crate::sql::codegen::query::table_fn::where_equalities(w)).unwrap_or_default();
+            let saved_where_args = std::mem::replace(&mut self.pragma_where_args, where_args);
+            let written_aliases = columns
+                .iter()
+                .filter_map(|rc| match rc {
+                    ResultColumn::Expr(_, Some(ast::As::As(n) | ast::As::Elided(n))) => Some(unquote(n.0)),
+                    _ => None,
+                })
+                .collect();
+            let saved_aliases = std::mem::replace(&mut self.from_result_aliases, written_aliases);
+            let mentioned = crate::sql::codegen::query::table_fn::mentioned_names(where_clause.as_deref(), from.as_ref());
+            let saved_mentioned = std::mem::replace(&mut self.from_mentioned_names, mentioned);
+            let items_from = self.open_from(from.as_ref());
+            self.pragma_where_args = saved_where_args;
+            self.from_result_aliases = saved_aliases;
+            self.from_mentioned_names = saved_mentioned;
+            self.cte_limit_hint = None;
+            let items_from = items_from?;
+            let mut sources = Vec::new();
+            let mut items = self.expand_result_columns(columns, nested_from.then_some(&mut sources))?;
+            // An EXISTS subquery's result columns do not matter unless they
+            // make it an aggregate query of its own.
+            let one = Expr::Literal(ast::Literal::Numeric("1"));
+            let mut order_by = order_by;
+            if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                for it in &items {
+                    if let ResultItem::Expr(e, _) = it {
+                        self.check_names(e)?;
+                    }
+                }
+                if let Some(terms) = order_by {
+                    let names: Vec<String> = items.iter().map(|_| String::new()).collect();
+                    self.order_by_map(terms, &items, &names, false)?;
+                }
+                items = vec![ResultItem::Expr(&one, None)];
+                order_by = None;
+            }
+            let output_names = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm) && !span_names;
+            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
+            self.top_compound_arm = false;
+            let mut spans = match &view_names_text {
+                Some(text) => ResultSpans { sql: text.as_bytes(), top: true, spans: None },
+                None => ResultSpans { sql: self.sql, top, spans: None },
+            };
+            let mut info = SelectInfo { n_columns: items.len(), sources, ..Default::default() };
+            // What is known of these scalar subqueries comes from compiling
+            // them below (an older entry may be of another parse).
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.forget_subquery_affinity(e);
+                }
+            }
+            for (i, it) in items.iter().enumerate() {
+                // The source text of an expression is found by its place
+                // in the written result list (a `*` before it stands for
+                // several items but one written column).
+                let written = match it {
+                    ResultItem::Expr(e, _) => columns.iter().position(|rc| matches!(rc, ResultColumn::Expr(x, _) if std::ptr::eq(x, *e))).unwrap_or(i),
+                    ResultItem::Col(..) => i,
+                };
+                let (mut n, a, d) = self.describe_item(it, &mut spans, written);
+                let mut written_name = written_column_name(it, &n, i);
+                if let Some(legacy) = self.legacy_column_name(it, output_names, &mut spans, written) {
+                    if matches!(it, ResultItem::Col(..)) {
+                        written_name = legacy.clone();
+                    }
+                    n = legacy;
+                }
+                info.written_names.push(written_name);
+                info.names.push(n);
+                info.affinities.push(a);
+                info.decltypes.push(d);
+                let origin = self.item_origin(it);
+                info.origins.push(origin);
+                let coll = match it {
+                    ResultItem::Expr(e, _) => self.expr_collation(e).map(|c| c.0),
+                    ResultItem::Col(c, _, _) => c.collation.clone(),
+                };
+                info.collations.push(coll);
+                // (Only CREATE TABLE ... AS asks for these names.)
+                let table_name = if span_names { self.table_column_name(it, spans.get(written), i) } else { String::new() };
+                info.table_names.push(table_name);
+                let (kinds, cast) = match it {
+                    ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
+                    ResultItem::Col(c, _, _) if c.affinity.is_numeric() => {
+                        (crate::sql::codegen::ddl::create_as::kinds::NUMERIC | crate::sql::codegen::ddl::create_as::kinds::BLOB, false)
+                    }
+                    ResultItem::Col(c, _, _) if c.affinity == Affinity::Text => {
+                        (crate::sql::codegen::ddl::create_as::kinds::TEXT | crate::sql::codegen::ddl::create_as::kinds::BLOB, false)
+                    }
+                    ResultItem::Col(..) => (crate::sql::codegen::ddl::create_as::kinds::ANY, false),
+                };
+                info.data_types.push(kinds);
+                info.casts.push(cast);
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
+            let aliases: Vec<(String, String)> = items
+                .iter()
+                .filter_map(|it| match it {
+                    ResultItem::Expr(e, Some(a)) => Some((a.clone(), e.to_string())),
+                    _ => None,
+                })
+                .collect();
+            if let Some(a) = self.aliases.last_mut() {
+                a.list = aliases;
+            }
+            let end = self.b.label();
+            // LIMIT and OFFSET name no table columns, this SELECT's or an
+            // enclosing one's (the scopes stay, emptied, so that nesting
+            // depth still reads the same).
+            let saved: Vec<Scope> = self.scopes.iter_mut().map(std::mem::take).collect();
+            let lim = self.setup_limit(limit, end);
+            for (s, own) in self.scopes.iter_mut().zip(saved) {
+                *s = own;
+            }
+            let lim = lim?;
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
+                let nk = key_width(terms);
+                let targets: Vec<Option<&Expr<'_>>> = ctx
+                    .order_map
+                    .iter()
+                    .map(|m| {
+                        m.and_then(|k| match &items[k] {
+                            ResultItem::Expr(e, _) => Some(*e),
+                            ResultItem::Col(..) => None,
+                        })
+                    })
+                    .collect();
+                let ki = key_info_for(self, terms, &targets)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, nk));
+            }
+            // (A DISTINCT that cannot remove a row is left out.)
+            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
+            let plain_rows = group_by.is_none()
+                && !self.items_have_aggregates(&items)
+                && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
+            let distinct = is_distinct && !(plain_rows && self.distinct_is_redundant(&items_from, &items, *where_clause));
+            if distinct {
+                // Rows are told apart under each result column's collation.
+                let mut fields = Vec::with_capacity(items.len());
+                for it in &items {
+                    let name = match it {
+                        ResultItem::Expr(e, _) => self.expr_collation(e).map(|(n, _)| n),
+                        ResultItem::Col(r, _, _) => r.collation.clone(),
+                    };
+                    let collation = match name {
+                        Some(n) => self.collation(&n)?,
+                        None => Collation::binary(),
+                    };
+                    fields.push(KeyField { collation, descending: false });
+                }
+                let d = self.b.cursor();
+                // (P5 8 is SQLite's BTREE_UNORDERED, which its EXPLAIN shows
+                // for this table: only membership is asked of it.)
+                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
+                ctx.distinct = Some(d);
+            }
+            for it in &items {
+                if let ResultItem::Expr(e, _) = it {
+                    self.check_names(e)?;
+                }
+            }
+            let mut terms = Vec::new();
+            if let Some(w) = where_clause {
+                conjuncts(w, &mut terms);
+            }
+            // As SQLite decides it: the result list or GROUP BY make an
+            // aggregate query; an aggregate only in ORDER BY does not (it
+            // is then misused) and HAVING needs one of the two.
+            let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            if having.is_some() && !is_agg {
+                return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            if !is_agg {
+                // An enclosing query's aggregate is still an aggregate in
+                // the WHERE of a query computing none (SQLite refuses it
+                // when resolving names).
+                if let Some(name) = self.enclosing_aggregate_in(&terms) {
+                    return Err(Error::sql(format!("misuse of aggregate function {name}()")));
+                }
+            }
+            let mut having_terms: Vec<&Expr<'_>> = Vec::new();
+            if let Some(h) = having {
+                conjuncts(h, &mut having_terms);
+            }
+            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
+            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)))
+                || order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
+            if !row_values.is_empty() && (has_windows || is_agg) {
+                return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
+            }
+            if has_windows {
+                let grouping = is_agg.then_some((group_by.as_deref(), &having_terms[..]));
+                self.compile_window(&items_from, &terms, &items, order_by, window_clause.as_deref(), &mut ctx, grouping)?;
+            } else if is_agg {
+                if let Some(g) = group_by.as_deref() {
+                    self.move_having_to_where(g, &mut having_terms, &mut terms);
+                }
+                self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), &having_terms, order_by, &mut ctx)?;
+            } else {
+                let mut req = crate::sql::plan::goal::LoopRequest::default();
+                if ctx.sorter.is_some() {
+                    if let Some(ob) = order_by {
+                        req.goal = self.order_by_goal(ob, &ctx.order_map, &items);
+                    }
+                }
+                // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
+                // needs the whole row, as in SQLite: no index covers it.
+                let dml_where = self.select_depth == self.dml_where_level && self.internal_rowid_read;
+                if row_values.is_empty() && !dml_where {
+                    let mut exprs: Vec<&Expr<'_>> = terms.clone();
+                    // (A term naming a result column reads what it reads.)
+                    exprs.extend(
+                        order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr),
+                    );
+                    req.uses = self.select_uses(&items_from, &items, &exprs);
+                }
+                let (loops, served) = self.open_loops_with(&items_from, &terms, &req)?;
+                if served {
+                    self.drop_sorter(&mut ctx);
+                }
+                let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
+                let regs = self.b.regs(width);
+                self.compute_items(&items, regs)?;
+                let mut at = regs + items.len() as i32;
+                for (text, w) in &row_values {
+                    self.row_value_text(text, *w, at)?;
+                    at += *w as i32;
+                }
+                self.emit_row(&ctx, order_by, regs, width)?;
+                self.close_loops(loops);
+            }
+            self.in_aggregate_query = saved_agg;
+            if ctx.sorter.is_some() {
+                self.emit_sorter_output(&ctx, items.len());
+                self.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
+            }
+            self.b.bind(end);
+            // A scalar subquery has its first column's affinity, declared
+            // type and origin, known once it is compiled.
+            for (i, it) in items.iter().enumerate() {
+                if let ResultItem::Expr(Expr::Subquery(sel), _) = it {
+                    if let Some((decl, origin)) = self.subquery_column.get(&(*sel as *const ast::Select<'_> as usize)).cloned() {
+                        info.decltypes[i] = info.decltypes[i].take().or(decl);
+                        info.origins[i] = info.origins[i].take().or(origin);
+                    }
+                }
+                if let (ResultItem::Expr(e, _), None) = (it, info.affinities[i]) {
+                    info.affinities[i] = self.result_affinity(e);
+                    if info.affinities[i].is_some() {
+                        info.data_types[i] = self.value_kinds(e);
+                    }
+                }
+            }
+            info.first_affinity = info.affinities.first().copied().flatten();
+            Ok(info)
+        })();
+        self.in_exists = saved_exists;
+        self.aliases.pop();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+
+    /// Whether an aggregate call reads only columns of enclosing queries
+    /// (it then belongs to one of them).
+    pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
+        let Some(args) = crate::sql::codegen::query::outer_aggregate::aggregate_inputs(call) else { return false };
+        let mut names: Vec<(Option<String>, String)> = Vec::new();
+        let mut has_subquery = false;
+        for a in args {
+            crate::sql::model::expr_shape::walk(a, &mut |x| {
+                names.extend(crate::sql::plan::terms::column_name(x));
+                has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
+                true
+            });
+        }
+        // (A subquery among the arguments may read this query's columns:
+        // the call stays here, as `outer_aggregate.rs` decides too.)
+        if has_subquery {
+            return false;
+        }
+        let mut any_outer = false;
+        for (q, n) in names {
+            match self.resolve_name(q.as_deref(), &n) {
+                Ok(Some(r)) if r.depth == 0 => return false,
+                Ok(Some(_)) => any_outer = true,
+                _ => {}
+            }
+        }
+        any_outer
+    }
+
+    /// The name of the first aggregate call among `terms` that an
+    /// enclosing query computes (read here from its accumulator).
+    fn enclosing_aggregate_in(&self, terms: &[&Expr<'_>]) -> Option<String> {
+        if self.agg_regs.is_empty() {
+            return None;
+        }
+        let mut found = None;
+        for t in terms {
+            crate::sql::model::expr_shape::walk(t, &mut |x| {
+                if found.is_some() {
+                    return false;
+                }
+                if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+                    if self.aggregate_register(x).is_some() {
+                        found = Some(crate::sql::parse::unquoted(name.0).to_string());
+                        return false;
+                    }
+                }
+                true
+            });
+        }
+        found
+    }
+
+    fn has_inner_aggregate(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        let mut calls: Vec<String> = Vec::new();
+        let mut found_inner = false;
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                let mut agg_nodes: Vec<&Expr<'_>> = Vec::new();
+                {
+                    let me: &Compiler<'_> = self;
+                    crate::sql::model::expr_shape::walk(e, &mut |x| {
+                        if crate::sql::codegen::is_aggregate_call(me, x) {
+                            agg_nodes.push(x);
+                            return false;
+                        }
+                        true
+                    });
+                }
+                for a in agg_nodes {
+                    calls.push(a.to_string());
+                    if !self.is_outer_aggregate(a) {
+                        found_inner = true;
+                    }
+                }
+                // (An aggregate of this query written in a subquery of
+                // its result counts too.)
+                found_inner = found_inner || !self.outer_aggregates_in(e).is_empty();
+            }
+        }
+        found_inner
+    }
+
+    /// Whether `name` is a result alias of this SELECT or of one it is
+    /// nested in (a subquery in WHERE or ORDER BY may name those).
+    pub fn alias_visible(&self, name: &str) -> bool {
+        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+    }
+
+    /// Report the first unresolvable column name in `e` the way SQLite
+    /// does before any other clause is looked at.
+    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
+        // (qualifier, name, double-quoted, the database of `db.t.c`)
+        let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
+        crate::sql::model::expr_shape::walk(e, &mut |x| {
+            match x {
+                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
+                Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)))),
+                _ => {}
+            }
+            true
+        });
+        for (q, n, quoted, db) in names {
+            let resolved = match db.as_deref().and_then(|d| self.db_index(d)) {
+                Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q.as_deref(), &n)?,
+                None => self.resolve_name(q.as_deref(), &n)?,
+            };
+            if resolved.is_some() {
+                continue;
+            }
+            if let (Some(d), Some(t)) = (&db, &q) {
+                return Err(Error::sql(format!("no such column: {d}.{t}.{n}")));
+            }
+            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+                continue;
+            }
+            if q.is_none() && self.alias_visible(&n) {
+                continue;
+            }
+            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
+        }
+        Ok(())
+    }
+
+    /// Compute result items into consecutive registers.
+    pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
+        // A result column cannot name another's alias (nor can its subqueries).
+        let own_aliases = self.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
+        let r = (|| {
+            for (i, it) in items.iter().enumerate() {
+                match it {
+                    ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
+                    ResultItem::Col(r, _, true) => self.emit_unqualified_column(r, regs + i as i32)?,
+                    ResultItem::Col(r, _, false) => self.emit_column(r, regs + i as i32)?,
+                }
+            }
+            Ok(())
+        })();
+        if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
+            a.list = saved;
+        }
+        r
+    }
+
+    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+        // (The PARTITION BY and ORDER BY of a window written in place are
+        // part of the result column: an aggregate there counts too.)
+        fn has_aggregate(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+            let mut found = false;
+            crate::sql::model::expr_shape::walk(e, &mut |x| {
+                if found {
+                    return false;
+                }
+                if crate::sql::codegen::is_aggregate_call(c, x) {
+                    found = true;
+                    return false;
+                }
+                if let Expr::FunctionCall { filter_over: Some(f), .. } | Expr::FunctionCallStar { filter_over: Some(f), .. } = x {
+                    if let Some(ast::Over::Window(w)) = f.over_clause {
+                        let keys = w.partition_by.unwrap_or(&[]).iter().chain(w.order_by.unwrap_or(&[]).iter().map(|t| &t.expr));
+                        found = keys.into_iter().any(|k| has_aggregate(c, k));
+                    }
+                }
+                !found
+            });
+            found
+        }
+        let mut found = false;
+        for it in items {
+            if let ResultItem::Expr(e, _) = it {
+                found = found || has_aggregate(self, e);
+            }
+        }
+        if found && self.in_exists && self.scopes.len() > 1 {
+            // An EXISTS subquery's result columns are never evaluated: an
+            // enclosing query's aggregate there does not make this query
+            // an aggregate one (its HAVING is then refused, as SQLite does).
+            return self.has_inner_aggregate(items);
+        }
+        if found {
+            return true;
+        }
+        // An aggregate of this query written in a subquery.
+        let exprs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+        exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
+    }
+
+    /// VALUES (...), (...): each row emitted in turn.
+    fn compile_values<'a, 'b>(
+        &mut self,
+        core: &'a OneSelect<'b>,
+        order_by: Option<&'a [SortedColumn<'b>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+    ) -> Result<SelectInfo> {
+        let OneSelect::Values(rows) = core else { return Err(Error::sql("malformed VALUES")) };
+        let n = rows.first().map_or(0, |r| r.len());
+        for r in rows.iter() {
+            if r.len() != n {
+                return Err(Error::sql("all VALUES must have the same number of terms"));
+            }
+        }
+        self.scopes.push(Scope::default());
+        let result = (|| -> Result<SelectInfo> {
+            let end = self.b.label();
+            let lim = self.setup_limit(limit, end)?;
+            let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
+            if let Some(terms) = order_by {
+                ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
+                let targets: Vec<Option<&Expr<'_>>> = ctx
+                    .order_map
+                    .iter()
+                    .map(|m| {
+                        m.and_then(|k| match &items[k] {
+                            ResultItem::Expr(e, _) => Some(*e),
+                            ResultItem::Col(..) => None,
+                        })
+                    })
+                    .collect();
+                let ki = key_info_for(self, terms, &targets)?;
+                let s = self.b.cursor();
+                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
+                ctx.sorter = Some((s, key_width(terms)));
+            }
+            if rows.len() == 1 && self.items_have_aggregates(&items) {
+                // One row of VALUES is a SELECT without FROM: its
+                // aggregates make it an aggregate query over one row.
+                self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
+            } else {
+                for row in rows.iter() {
+                    let regs = self.b.regs(n);
+                    if row.iter().any(crate::sql::model::expr_shape::has_window_call) {
+                        // A row calling a window function is a SELECT of its
+                        // own: its windows see that one row.
+                        let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
+                        let done = self.b.label();
+                        crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
+                            _ => Err(Error::sql("malformed VALUES")),
+                        })?;
+                        self.b.bind(done);
+                    } else {
+                        for (i, e) in row.iter().enumerate() {
+                            // (Several rows are a compound: an aggregate in one
+                            // is refused when generating code, as SQLite does.)
+                            let misuse_at_codegen = rows.len() > 1 || self.in_aggregate_query;
+                            let saved = std::mem::replace(&mut self.in_aggregate_query, misuse_at_codegen);
+                            let r = self.expr(e, regs + i as i32);
+                            self.in_aggregate_query = saved;
+                            r?;
+                        }
+                    }
+                    self.emit_row(&ctx, order_by, regs, n)?;
+                }
+            }
+            self.emit_sorter_output(&ctx, n);
+            self.b.bind(end);
+            let affinities = rows[0].iter().map(|_| None).collect();
+            // Each row is an arm of a compound as far as the types of a
+            // table made from the rows go (`create_as.rs`).
+            let mut arms = Vec::new();
+            if rows.len() > 1 {
+                for row in rows.iter() {
+                    let mut arm = SelectInfo { n_columns: n, ..Default::default() };
+                    for e in row.iter() {
+                        arm.affinities.push(self.result_affinity(e));
+                        arm.data_types.push(self.value_kinds(e));
+                        arm.casts.push(is_cast(e));
+                    }
+                    arms.push(arm);
+                }
+            }
+            let (data_types, casts) = match rows.len() {
+                1 => (rows[0].iter().map(|e| self.value_kinds(e)).collect(), rows[0].iter().map(is_cast).collect()),
+                _ => (Vec::new(), Vec::new()),
+            };
+            let row0_affinities: Vec<Option<Affinity>> = if rows.len() == 1 { rows[0].iter().map(|e| self.result_affinity(e)).collect() } else { affinities };
+            Ok(SelectInfo {
+                n_columns: n,
+                correlated: false,
+                first_affinity: None,
+                table_names: names.clone(),
+                written_names: names.clone(),
+                names,
+                affinities: row0_affinities,
+                decltypes: vec![None; n],
+                origins: vec![None; n],
+                collations: vec![None; n],
+                data_types,
+                casts,
+                arms,
+                sources: Vec::new(),
+            })
+        })();
+        let scope = self.scopes.pop().unwrap_or_default();
+        let mut info = result?;
+        info.correlated = scope.correlated;
+        Ok(info)
+    }
+}
+
+/// `e` without the parentheses around it.
+pub(in crate::sql::codegen) fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    while let Expr::Parenthesized(v) = e {
+        match &v[..] {
+            [inner] => e = inner,
+            _ => break,
+        }
+    }
+    e
+}
+
+/// The name result item `item` (number `i`, named `described` as a result
+/// column) gives the column of a FROM subquery or CTE: SQLite names those
+/// before resolving names, so a column reference is named by its column
+/// part as written, dequoted (`T.Col` gives `Col`, whatever the declared
+/// name's case; `"x"` gives `x` even when it turns out to be a string),
+/// an alias or a `*` column by its name, and any other expression by its
+/// source text (which `described` is then). COLLATE and parentheses
+/// around a reference do not count; TRUE and FALSE, even as aliases, give
+/// `columnN`.
+fn written_column_name(item: &ResultItem<'_, '_>, described: &str, i: usize) -> String {
+    let name = match item {
+        ResultItem::Col(_, name, _) => name.clone(),
+        ResultItem::Expr(_, Some(alias)) => alias.clone(),
+        ResultItem::Expr(e, None) => {
+            let mut x = *e;
+            loop {
+                match x {
+                    Expr::Collate(inner, _) => x = inner,
+                    Expr::Parenthesized(v) if v.len() == 1 => x = &v[0],
+                    _ => break,
+                }
+            }
+            match x {
+                Expr::Id(id) => unquote(id.0),
+                Expr::Name(n) | Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => unquote(n.0),
+                _ => described.to_string(),
+            }
+        }
+    };
+    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+        format!("column{}", i + 1)
+    } else {
+        name
+    }
+}
+
+/// The name of a result column that is expression `e`, in a subquery
+/// (SQLite names it by its source text, which a nested SELECT no longer
+/// has): the expression's text, with function calls written `f(x)` as
+/// they usually are rather than as the parser renders them (`f (x)`).
+fn column_text(e: &Expr<'_>) -> String {
+    let mut text = crate::sql::params::expr_text(e);
+    let mut names: Vec<String> = Vec::new();
+    crate::sql::model::expr_shape::walk(e, &mut |x| {
+        if let Expr::FunctionCall { name, .. } | Expr::FunctionCallStar { name, .. } = x {
+            names.push(name.0.to_string());
+        }
+        true
+    });
+    for n in names {
+        let spaced = format!("{n} (");
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(&spaced) {
+            // (Not inside a string literal: an even number of quotes before.)
+            let before = &rest[..at];
+            let quoted = (out.matches('\'').count() + before.matches('\'').count()) % 2 == 1;
+            let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            out.push_str(before);
+            out.push_str(&n);
+            out.push_str(if quoted || !boundary { " (" } else { "(" });
+            rest = &rest[at + spaced.len()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}

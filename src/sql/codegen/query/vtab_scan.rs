@@ -1,0 +1,108 @@
+//! The loop over a virtual table: the planner's question to the module
+//! (`best_index`, built by `sql::plan::vtab`), then `VFilter` with the
+//! arguments it asked for and `VNext` at the loop's end.
+//!
+//! Invariant: a constraint's value passed to xFilter is computed before
+//! `VFilter`, from tables of outer loops only (a constraint is usable
+//! exactly when that holds); a term the module omits is not tested again,
+//! every other term is (the plan cannot change the answer).
+
+use crate::sql::codegen::loop_kind::LoopKind;
+
+use crate::error::Result;
+use crate::sql::codegen::Compiler;
+use crate::sql::model::from::FromItem;
+use crate::sql::plan::order::OrderGoal;
+use crate::sql::plan::vtab::{choose_plan, constraints_of};
+use crate::vdbe::program::{cmp_flags, Opcode, P4};
+use crate::vtab::index_info::SCAN_HEX;
+use crate::vtab::ConstraintOp;
+use sqlite3_parser::ast::Expr;
+
+impl<'b> Compiler<'_> {
+    /// Open the loop over the virtual-table item `it`; returns the loop
+    /// and whether it yields the order `goal` asks.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::sql::codegen) fn open_vtab_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        next: i32,
+        end: i32,
+        goal: Option<&OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<(LoopKind, bool)> {
+        let v = it.vtab.as_ref().expect("a virtual-table item");
+        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let cands = constraints_of(self, it, before, terms)?;
+        let goal = goal.filter(|g| g.item == it.item);
+        let col_used = match uses {
+            Some(u) => u.iter().filter(|(i, _)| *i == it.item).fold(0u64, |m, (_, c)| match c {
+                Some(c) => m | 1u64 << (*c).min(63),
+                None => m,
+            }),
+            None => u64::MAX,
+        };
+        let info = choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?;
+        // The arguments, in argvIndex order.
+        let n_args = info.usage.iter().map(|u| u.argv_index).max().unwrap_or(0).max(0) as usize;
+        let base = self.b.regs(2 + n_args);
+        // An IN list the plan uses: the scan runs for each of its values
+        // (duplicates and NULLs dropped), outside VFilter.
+        let mut in_loop = None;
+        for (c, u) in cands.iter().zip(&info.usage) {
+            if let (Some(list), true) = (c.in_list, u.argv_index > 0) {
+                let vcur = self.in_values(list, crate::vdbe::value_ops::Affinity::Blob)?;
+                self.b.add(Opcode::Rewind, vcur, end, 0);
+                let vtop = self.b.here();
+                self.b.add(Opcode::Column, vcur, 0, base + 1 + u.argv_index);
+                in_loop = Some((vcur, vtop, self.b.label()));
+            }
+        }
+        let empty = in_loop.map_or(end, |(_, _, vnext)| vnext);
+        self.b.add(Opcode::Integer, info.idx_num, base, 0);
+        self.b.add(Opcode::Integer, n_args as i32, base + 1, 0);
+        for (c, u) in cands.iter().zip(&info.usage) {
+            if u.argv_index > 0 && c.in_list.is_none() {
+                let target = base + 1 + u.argv_index;
+                match c.rhs {
+                    Some(e) => self.expr(e, target)?,
+                    None => {
+                        self.b.add(Opcode::Null, 0, target, 0);
+                    }
+                }
+            }
+        }
+        let idx_str = info.idx_str.clone().map_or(P4::None, P4::Text);
+        self.b.add4(Opcode::VFilter, it.cursor, empty, base, idx_str, 0);
+        let top = self.b.here();
+        let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };
+        let cost = crate::sql::plan::order::log_est_f64(info.estimated_cost);
+        self.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
+        // Arguments of `t(a, b)` the module did not take over are tested
+        // as the `hidden = arg` terms they stand for.
+        for (c, u) in cands.iter().zip(&info.usage) {
+            let omitted = u.omit && u.argv_index > 0;
+            match c.term {
+                Some(addr) if omitted => self.vtab_consumed.push(addr),
+                Some(_) => {}
+                None if omitted => {}
+                None => {
+                    let Some(e) = c.rhs else { continue };
+                    debug_assert_eq!(c.op, ConstraintOp::EQ);
+                    let col = self.b.reg();
+                    self.b.add(Opcode::VColumn, it.cursor, c.column, col);
+                    let arg = self.expr_new(e)?;
+                    self.b.add4(Opcode::Ne, arg, next, col, P4::None, cmp_flags::JUMPIFNULL);
+                }
+            }
+        }
+        // (Rows of several IN values come value by value: an ORDER BY the
+        // module consumed holds within each only.)
+        match in_loop {
+            Some((vcur, vtop, vnext)) => Ok((LoopKind::VirtualIn(it.cursor, top, vcur, vtop, vnext), false)),
+            None => Ok((LoopKind::Virtual(it.cursor, top), goal.is_some() && info.order_by_consumed)),
+        }
+    }
+}
