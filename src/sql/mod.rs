@@ -13,6 +13,7 @@
 //! it was compiled against (checked again by `Transaction`).
 
 pub mod codegen;
+pub mod column_rules;
 pub mod column_spans;
 pub mod error_offset;
 pub mod fast_hash;

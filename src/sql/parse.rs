@@ -680,3 +680,65 @@ pub fn arg_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
         other => other.to_string(),
     }
 }
+
+/// The errors SQLite's parser raises for a window call, found in the text
+/// of a statement that is stored rather than compiled (CREATE VIEW, CREATE
+/// TRIGGER): an ORDER BY inside the call, then DISTINCT. (A compiled
+/// statement reports them from `collect_windows`.)
+pub fn parse_time_window_errors(sql: &[u8]) -> Result<()> {
+    use sqlite3_parser::dialect::TokenType;
+    let toks = crate::sql::parse::tokens(sql);
+    // The LP matching the RP at `close`.
+    let open_of = |close: usize| -> Option<usize> {
+        let mut depth = 0;
+        for i in (0..=close).rev() {
+            match toks[i].kind {
+                TokenType::TK_RP => depth += 1,
+                TokenType::TK_LP => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    for (i, t) in toks.iter().enumerate() {
+        // (`f(x) over FROM t` names a column "over".)
+        let windowed = toks.get(i + 1).is_some_and(|n| matches!(n.kind, TokenType::TK_LP | TokenType::TK_ID));
+        if t.kind != TokenType::TK_OVER || !windowed || i == 0 || toks[i - 1].kind != TokenType::TK_RP {
+            continue;
+        }
+        let Some(mut open) = open_of(i - 1) else { continue };
+        let mut close = i - 1;
+        // `f(...) FILTER (WHERE ...) OVER`: the call is before FILTER.
+        if open >= 2 && toks[open - 1].kind == TokenType::TK_FILTER && toks[open - 2].kind == TokenType::TK_RP {
+            close = open - 2;
+            let Some(o) = open_of(close) else { continue };
+            open = o;
+        }
+        // (Only a call: `(SELECT ... ORDER BY x) over` is a subquery with
+        // the alias "over".)
+        if open == 0 || toks[open - 1].kind != TokenType::TK_ID {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&sql[toks[open - 1].start..toks[open - 1].end]).into_owned();
+        let mut depth = 0;
+        for t in &toks[open + 1..close] {
+            match t.kind {
+                TokenType::TK_LP => depth += 1,
+                TokenType::TK_RP => depth -= 1,
+                TokenType::TK_ORDER if depth == 0 => {
+                    return Err(Error::sql(format!("ORDER BY may not be used with non-aggregate {}()", unquote(&name))));
+                }
+                _ => {}
+            }
+        }
+        if toks.get(open + 1).is_some_and(|t| t.kind == TokenType::TK_DISTINCT) {
+            return Err(Error::sql("DISTINCT is not supported for window functions"));
+        }
+    }
+    Ok(())
+}

@@ -177,3 +177,20 @@ pub fn strip_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
     }
     e
 }
+
+/// What an aggregate call reads: its arguments and its FILTER condition
+/// (None when `call` is not a function call).
+pub fn aggregate_inputs<'a, 'b>(call: &'a Expr<'b>) -> Option<Vec<&'a Expr<'b>>> {
+    match call {
+        Expr::FunctionCall { args, filter_over, order_by, .. } => {
+            let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
+            v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
+            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                v.extend(terms.iter().map(|t| &t.expr));
+            }
+            Some(v)
+        }
+        Expr::FunctionCallStar { filter_over: Some(f), .. } => Some(f.filter_clause.into_iter().collect()),
+        _ => None,
+    }
+}

@@ -104,7 +104,7 @@ pub struct SelectInfo {
     /// the result columns are written, not the declared names of the
     /// columns they read. A compound's are its first arm's.
     pub written_names: Vec<String>,
-    /// Kinds of value each result column may hold (`create_as::kinds`).
+    /// Kinds of value each result column may hold ([`kinds`]).
     pub data_types: Vec<u8>,
     /// Which result columns are a CAST.
     pub casts: Vec<bool>,
@@ -183,4 +183,89 @@ pub fn key_width(terms: &[SortedColumn<'_>]) -> usize {
 /// Key description comparing `n` columns with BINARY, ascending.
 pub fn binary_key_info(n: usize) -> Arc<KeyInfo> {
     Arc::new(KeyInfo { fields: (0..n).map(|_| KeyField { collation: Collation::binary(), descending: false }).collect() })
+}
+
+/// Value kinds an expression may produce (SQLite's data type mask).
+pub mod kinds {
+    /// A number.
+    pub const NUMERIC: u8 = 0x01;
+    /// Text.
+    pub const TEXT: u8 = 0x02;
+    /// A blob.
+    pub const BLOB: u8 = 0x04;
+    /// Anything.
+    pub const ANY: u8 = 0x07;
+}
+
+/// The affinity of column `i` of a SELECT as a table column (the
+/// compound rules of `codegen/ddl/create_as.rs`'s doc: an arm without
+/// affinity defers to the next, a TEXT or numeric affinity other arms
+/// may contradict becomes BLOB).
+pub fn column_affinity(info: &SelectInfo, i: usize) -> Affinity {
+    column_affinity_or_none(info, i).unwrap_or(Affinity::Blob)
+}
+
+/// `column_affinity`, None when no arm gives the column an affinity (a
+/// view shows no type for it then).
+pub fn column_affinity_or_none(info: &SelectInfo, i: usize) -> Option<Affinity> {
+    let single;
+    let arms: &[SelectInfo] = if info.arms.is_empty() {
+        single = [info.clone()];
+        &single
+    } else {
+        &info.arms
+    };
+    let aff_of = |a: &SelectInfo| a.affinities.get(i).copied().flatten();
+    let kinds_of = |a: &SelectInfo| a.data_types.get(i).copied().unwrap_or(kinds::ANY);
+    let mut k = 0u8;
+    let mut at = 0;
+    let mut aff = aff_of(&arms[0]);
+    while aff.is_none() && at + 1 < arms.len() {
+        k |= kinds_of(&arms[at]);
+        at += 1;
+        aff = aff_of(&arms[at]);
+    }
+    let mut aff = aff?;
+    if aff >= Affinity::Text && arms.len() > 1 {
+        for a in &arms[at + 1..] {
+            k |= kinds_of(a);
+        }
+        if (aff == Affinity::Text && k & kinds::NUMERIC != 0) || (aff.is_numeric() && k & kinds::TEXT != 0) {
+            aff = Affinity::Blob;
+        }
+        if aff.is_numeric() && arms[0].casts.get(i).copied().unwrap_or(false) {
+            aff = Affinity::Numeric;
+        }
+    }
+    Some(aff)
+}
+
+/// Make names unique ignoring case, SQLite's way: a name already used
+/// gets `:1`, `:2`, ... appended to its base (the name without a
+/// trailing `:digits`); after the third try the suffix is a random
+/// number.
+pub fn unique_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        let mut name = n.clone();
+        let mut counter: u32 = 0;
+        while out.iter().any(|o| o.eq_ignore_ascii_case(&name)) {
+            let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+            let base_len = if digits < name.len() && name.as_bytes()[name.len() - digits - 1] == b':' { name.len() - digits - 1 } else { name.len() };
+            counter = counter.wrapping_add(1);
+            name = format!("{}:{counter}", &name[..base_len]);
+            if counter > 3 {
+                counter = random_u32();
+            }
+        }
+        out.push(name);
+    }
+    out
+}
+
+fn random_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+    h.finish() as u32
 }

@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
+use crate::sql::column_rules::{definition_error, references};
 use crate::sql::parse::{tokens, unquote};
 use crate::sql::rename::{NewName, Target};
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -162,7 +163,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if table.column_index(&cname).is_some() {
                 return Err(Error::sql(format!("duplicate column name: {cname}")));
             }
-            if let Some(e) = crate::sql::codegen::dml::generated::definition_error(cd) {
+            if let Some(e) = definition_error(cd) {
                 return Err(e);
             }
             if cd.flags.contains(ColFlags::PRIMKEY) {
@@ -323,12 +324,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             for (gi, g) in table.columns.iter().enumerate() {
                 let Some(gen) = &g.generated else { continue };
-                if gi != ci && crate::sql::codegen::dml::generated::references(&gen.expr, &col) {
+                if gi != ci && references(&gen.expr, &col) {
                     return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
                 }
             }
             for idx in c.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
-                let named = |e: &Option<String>| e.as_ref().is_some_and(|e| crate::sql::codegen::dml::generated::references(e, &col));
+                let named = |e: &Option<String>| e.as_ref().is_some_and(|e| references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
                 }

@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
+use crate::sql::column_rules::references;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{tokens, with_first_statement};
 use crate::sql::schema::{table_from_sql, Schema, Table};
@@ -22,7 +23,7 @@ impl Compiler<'_> {
         let after = |kind: &str, name: &str, msg: &str| Error::sql(format!("error in {kind} {name} after drop column: {msg}"));
         let new_table = table_from_sql(new_sql, table.root).map_err(|e| after("table", &table.name, &e.message))?;
         // (A CHECK on the column itself went with its definition.)
-        if new_table.checks.iter().any(|(_, text)| crate::sql::codegen::dml::generated::references(text, col)) {
+        if new_table.checks.iter().any(|(_, text)| references(text, col)) {
             return Err(after("table", &table.name, &format!("no such column: {col}")));
         }
         for (_, name, sql) in self.schema.trigger_rows_of(&table.name) {

@@ -6,6 +6,8 @@
 use crate::btree::Meta;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_UNIQUE};
 use crate::sql::codegen::Compiler;
+use crate::sql::column_rules::definition_error;
+use crate::sql::parse::parse_time_window_errors;
 use crate::sql::parse::{schema_sql, unquote, unquoted};
 use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -325,7 +327,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
                 let sql = schema_sql(c.sql, "TABLE");
                 if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
-                    if let Some(e) = columns.iter().find_map(crate::sql::codegen::dml::generated::definition_error) {
+                    if let Some(e) = columns.iter().find_map(definition_error) {
                         return Err(e);
                     }
                     for cd in columns.iter() {
@@ -426,7 +428,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            crate::sql::codegen::query::window::parse_time_window_errors(c.sql)?;
+            parse_time_window_errors(c.sql)?;
             if c.params.len() > 1 {
                 return Err(Error::sql("parameters are not allowed in views"));
             }

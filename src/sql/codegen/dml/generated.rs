@@ -12,6 +12,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
+use crate::sql::column_rules::references;
 use crate::sql::schema::Table;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
@@ -220,33 +221,6 @@ impl Compiler<'_> {
     }
 }
 
-/// The generated columns each generated column's expression names, found
-/// by whole-word match outside string literals (a name inside a quoted
-/// identifier still counts, as it refers to that column).
-pub(crate) fn references(expr: &str, name: &str) -> bool {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_string = false;
-    for ch in expr.chars() {
-        if in_string {
-            in_string = ch != '\'';
-            continue;
-        }
-        if ch == '\'' {
-            in_string = true;
-        }
-        if ch.is_alphanumeric() || ch == '_' || !ch.is_ascii() {
-            cur.push(ch);
-        } else if !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words.iter().any(|w| w.eq_ignore_ascii_case(name))
-}
-
 /// A generated column that depends on itself through other generated
 /// columns, if any: the last declared one that does, the column SQLite
 /// names in its error.
@@ -273,32 +247,6 @@ fn first_loop(table: &Table) -> Option<String> {
             if !std::mem::replace(&mut seen[j], true) {
                 stack.extend(deps[j].iter().copied());
             }
-        }
-    }
-    None
-}
-
-/// The error SQLite's parser gives for a column definition whose
-/// constraints clash with GENERATED ALWAYS AS, in the order written: a
-/// PRIMARY KEY anywhere, a DEFAULT after the expression ("cannot use
-/// DEFAULT ...") or before it ("error in generated column ...").
-pub fn definition_error(cd: &sqlite3_parser::ast::ColumnDefinition<'_>) -> Option<Error> {
-    use sqlite3_parser::ast::ColumnConstraint;
-    let name = crate::sql::parse::unquote(cd.col_name.0);
-    let generated = cd.constraints.iter().any(|c| matches!(c.constraint, ColumnConstraint::Generated { .. }));
-    if !generated {
-        return None;
-    }
-    let mut seen_generated = false;
-    let mut seen_default = false;
-    for c in cd.constraints.iter() {
-        match &c.constraint {
-            ColumnConstraint::PrimaryKey { .. } => return Some(Error::sql("generated columns cannot be part of the PRIMARY KEY")),
-            ColumnConstraint::Default(_) if seen_generated => return Some(Error::sql("cannot use DEFAULT on a generated column")),
-            ColumnConstraint::Default(_) => seen_default = true,
-            ColumnConstraint::Generated { .. } if seen_default => return Some(Error::sql(format!("error in generated column \"{name}\""))),
-            ColumnConstraint::Generated { .. } => seen_generated = true,
-            _ => {}
         }
     }
     None

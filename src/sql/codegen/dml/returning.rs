@@ -5,6 +5,7 @@
 use crate::error::Result;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::parse::unquote;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{self, Expr, ResultColumn};
@@ -62,7 +63,7 @@ impl Compiler<'_> {
     /// the rowid), TABLE.COLUMN with `PRAGMA full_column_names`, the
     /// text as written with neither full nor short names.
     fn returning_column_name(&self, e: &Expr<'_>, table: &crate::sql::schema::Table) -> Option<String> {
-        let (q, col) = match crate::sql::codegen::query::select::skip_parens(e) {
+        let (q, col) = match strip_parens(e) {
             Expr::Id(id) => (None, unquote(id.0)),
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => (Some(unquote(t.0)), unquote(c.0)),
             _ => return None,

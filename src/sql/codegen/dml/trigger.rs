@@ -19,6 +19,7 @@ use crate::error::{Error, Result, SQLITE_CONSTRAINT_TRIGGER};
 use crate::sql::codegen::target::Event;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::{ColumnSource, Compiler};
+use crate::sql::parse::parse_time_window_errors;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::resolve::Scope;
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -34,7 +35,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
-            crate::sql::codegen::query::window::parse_time_window_errors(c.sql)?;
+            parse_time_window_errors(c.sql)?;
             if *temporary && trigger_name.db_name.is_some() {
                 return Err(Error::sql("temporary trigger may not have qualified name"));
             }

@@ -15,6 +15,7 @@ pub mod row_value;
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::{ColumnSource, Compiler};
+use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
@@ -716,7 +717,7 @@ impl Compiler<'_> {
     /// `sum(1)`) to the query it is written in. The same text in a
     /// subquery over a table of the same name is the subquery's own.
     fn binds_to_owner(&self, e: &Expr<'_>, owner: usize) -> bool {
-        let Some(inputs) = crate::sql::codegen::query::outer_aggregate::aggregate_inputs(e) else { return false };
+        let Some(inputs) = aggregate_inputs(e) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
         for a in inputs {

@@ -41,6 +41,7 @@ use crate::sql::codegen::query::index_scan::IndexLoop;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
+use crate::sql::model::query::unique_names;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
@@ -517,11 +518,11 @@ impl<'b> Compiler<'_> {
                 info.names.clone()
             } else if info.table_names.iter().any(|n| !n.is_empty()) {
                 // A view's columns: named after resolving, by declared names.
-                crate::sql::codegen::ddl::create_as::unique_names(&info.table_names)
+                unique_names(&info.table_names)
             } else if info.written_names.len() == info.n_columns {
-                crate::sql::codegen::ddl::create_as::unique_names(&info.written_names)
+                unique_names(&info.written_names)
             } else {
-                crate::sql::codegen::ddl::create_as::unique_names(&info.names)
+                unique_names(&info.names)
             }
         });
         let item = ScopeItem {

@@ -18,8 +18,10 @@
 //! the call to that item's query, and a name no level provides binds it
 //! where it is written, so no valid statement is refused.
 
-use crate::sql::codegen::query::outer_aggregate::{aggregate_inputs, Level};
+use crate::sql::codegen::query::outer_aggregate::Level;
+
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::walk;
 use crate::sql::plan::terms::column_name;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};

@@ -19,7 +19,9 @@
 //! view columns are named as with the defaults (the compiler's flags are
 //! reset while those are compiled).
 
-use crate::sql::codegen::query::select::{skip_parens, ResultSpans};
+use crate::sql::codegen::query::select::ResultSpans;
+
+use crate::sql::model::expr_shape::strip_parens;
 
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::ResultItem;
@@ -67,7 +69,7 @@ impl Compiler<'_> {
                 Some(format!("{table}.{name}"))
             }
             ResultItem::Expr(e, None) if output => {
-                let (q, col) = match skip_parens(e) {
+                let (q, col) = match strip_parens(e) {
                     Expr::Id(id) => (None, unquoted(id.0)),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => (Some(unquoted(t.0)), unquoted(c.0)),
                     _ => return None,

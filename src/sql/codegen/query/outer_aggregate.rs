@@ -17,6 +17,7 @@
 //! in the subquery, which then compiles it as before.
 
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::walk;
 use crate::sql::parse::unquote;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};
@@ -240,21 +241,4 @@ fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
         true
     });
     out
-}
-
-/// What an aggregate call reads: its arguments and its FILTER condition
-/// (None when `call` is not a function call).
-pub(in crate::sql::codegen) fn aggregate_inputs<'a, 'b>(call: &'a Expr<'b>) -> Option<Vec<&'a Expr<'b>>> {
-    match call {
-        Expr::FunctionCall { args, filter_over, order_by, .. } => {
-            let mut v: Vec<&Expr<'_>> = args.map(|a| a.iter().collect()).unwrap_or_default();
-            v.extend(filter_over.as_ref().and_then(|f| f.filter_clause));
-            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
-                v.extend(terms.iter().map(|t| &t.expr));
-            }
-            Some(v)
-        }
-        Expr::FunctionCallStar { filter_over: Some(f), .. } => Some(f.filter_clause.into_iter().collect()),
-        _ => None,
-    }
 }

@@ -16,6 +16,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
+use crate::sql::model::query::unique_names;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, with_first_statement};
 use crate::vdbe::program::{Opcode, P4};
@@ -284,7 +285,7 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::Delete, queue, 0, 0);
         }
         // The CTE's columns are named as its first SELECT writes them.
-        let names = cols.clone().unwrap_or_else(|| crate::sql::codegen::ddl::create_as::unique_names(&info.written_names));
+        let names = cols.clone().unwrap_or_else(|| unique_names(&info.written_names));
         self.recursive.push(crate::sql::codegen::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
         for cs in &compounds[first_recursive - 1..] {

@@ -7,6 +7,8 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::{Compiler, CteDef};
 use crate::sql::model::expr_shape::conjuncts;
+use crate::sql::model::expr_shape::{aggregate_inputs, strip_parens};
+use crate::sql::model::query::kinds;
 use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
 use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
@@ -564,7 +566,7 @@ impl Compiler<'_> {
                 let aff = self.expr_affinity(e);
                 // Parentheses leave no trace in SQLite's tree: `(Y)` is
                 // the column Y.
-                let (colname, decl) = match skip_parens(e) {
+                let (colname, decl) = match strip_parens(e) {
                     Expr::Id(id) => self.column_name_and_type(None, &unquoted(id.0)),
                     Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => self.column_name_and_type(Some(&unquoted(t.0)), &unquoted(c.0)),
                     _ => (None, None),
@@ -596,7 +598,7 @@ impl Compiler<'_> {
     fn item_origin(&mut self, item: &ResultItem<'_, '_>) -> Option<(String, String, String)> {
         let r = match item {
             ResultItem::Col(r, _, _) => r.clone(),
-            ResultItem::Expr(e, _) => match skip_parens(e) {
+            ResultItem::Expr(e, _) => match strip_parens(e) {
                 Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten()?,
                 Expr::Qualified(t, c) => self.resolve_name(Some(&unquoted(t.0)), &unquoted(c.0)).ok().flatten()?,
                 _ => return None,
@@ -752,13 +754,9 @@ impl Compiler<'_> {
                 info.table_names.push(table_name);
                 let (kinds, cast) = match it {
                     ResultItem::Expr(e, _) => (self.value_kinds(e), is_cast(e)),
-                    ResultItem::Col(c, _, _) if c.affinity.is_numeric() => {
-                        (crate::sql::codegen::ddl::create_as::kinds::NUMERIC | crate::sql::codegen::ddl::create_as::kinds::BLOB, false)
-                    }
-                    ResultItem::Col(c, _, _) if c.affinity == Affinity::Text => {
-                        (crate::sql::codegen::ddl::create_as::kinds::TEXT | crate::sql::codegen::ddl::create_as::kinds::BLOB, false)
-                    }
-                    ResultItem::Col(..) => (crate::sql::codegen::ddl::create_as::kinds::ANY, false),
+                    ResultItem::Col(c, _, _) if c.affinity.is_numeric() => (kinds::NUMERIC | kinds::BLOB, false),
+                    ResultItem::Col(c, _, _) if c.affinity == Affinity::Text => (kinds::TEXT | kinds::BLOB, false),
+                    ResultItem::Col(..) => (kinds::ANY, false),
                 };
                 info.data_types.push(kinds);
                 info.casts.push(cast);
@@ -940,7 +938,7 @@ impl Compiler<'_> {
     /// Whether an aggregate call reads only columns of enclosing queries
     /// (it then belongs to one of them).
     pub fn is_outer_aggregate(&mut self, call: &Expr<'_>) -> bool {
-        let Some(args) = crate::sql::codegen::query::outer_aggregate::aggregate_inputs(call) else { return false };
+        let Some(args) = aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         let mut has_subquery = false;
         for a in args {
@@ -1239,17 +1237,6 @@ impl Compiler<'_> {
         info.correlated = scope.correlated;
         Ok(info)
     }
-}
-
-/// `e` without the parentheses around it.
-pub(in crate::sql::codegen) fn skip_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
-    while let Expr::Parenthesized(v) = e {
-        match &v[..] {
-            [inner] => e = inner,
-            _ => break,
-        }
-    }
-    e
 }
 
 /// The name result item `item` (number `i`, named `described` as a result

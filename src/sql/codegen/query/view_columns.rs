@@ -8,8 +8,8 @@
 //! without affinity). Nothing of the scratch program runs.
 
 use crate::error::{Error, Result};
-use crate::sql::codegen::ddl::create_as::{column_affinity_or_none, unique_names};
 use crate::sql::codegen::Compiler;
+use crate::sql::model::query::{column_affinity_or_none, unique_names};
 use crate::sql::model::query::{Dest, SelectInfo};
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Table;
