@@ -49,9 +49,9 @@ impl Connection {
     /// inside a transaction, as `sqlite3_db_config` does).
     pub fn config_flag(&mut self, flag: ConfigFlag, set: Option<bool>) -> bool {
         let f = match flag {
-            ConfigFlag::ForeignKeys => &mut self.state.foreign_keys,
-            ConfigFlag::LegacyAlterTable => &mut self.state.legacy_alter_table,
-            ConfigFlag::WritableSchema => &mut self.state.writable_schema,
+            ConfigFlag::ForeignKeys => &mut self.state.settings.foreign_keys,
+            ConfigFlag::LegacyAlterTable => &mut self.state.settings.legacy_alter_table,
+            ConfigFlag::WritableSchema => &mut self.state.settings.writable_schema,
         };
         if let Some(v) = set {
             // (A changed setting expires every statement, as in SQLite.)

@@ -38,6 +38,7 @@ pub mod func;
 pub mod host;
 pub mod program;
 pub mod register;
+pub mod settings;
 pub mod sorter;
 pub mod value_ops;
 
@@ -129,8 +130,8 @@ pub struct ConnState {
     pub prng: u64,
     /// `PRAGMA case_sensitive_like`.
     pub case_sensitive_like: bool,
-    /// `PRAGMA foreign_keys`: whether foreign key code runs.
-    pub foreign_keys: bool,
+    /// The switches statements compile under (`settings.rs`).
+    pub settings: settings::Settings,
     /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked
     /// database is retried, in milliseconds (0: not at all).
     pub busy_timeout_ms: i32,
@@ -183,9 +184,6 @@ pub struct ConnState {
     /// `PRAGMA defer_foreign_keys`: every foreign key acts as deferred
     /// until the transaction ends (which turns it off again).
     pub defer_foreign_keys: bool,
-    /// `PRAGMA writable_schema`: statements compiled while it is on may
-    /// write `sqlite_schema` like an ordinary table.
-    pub writable_schema: bool,
     /// `PRAGMA query_only`: every write transaction is refused
     /// (`SQLITE_READONLY`).
     pub query_only: bool,
@@ -195,26 +193,6 @@ pub struct ConnState {
     /// `SQLITE_LIMIT_WORKER_THREADS` / `PRAGMA threads` (ringlite sorts
     /// on the calling thread whatever it is).
     pub worker_threads: i32,
-    /// `PRAGMA count_changes`: INSERT, UPDATE and DELETE prepared while
-    /// it is on return one row, the number of rows they changed.
-    pub count_changes: bool,
-    /// `PRAGMA ignore_check_constraints`: statements prepared while it is
-    /// on do not check CHECK constraints.
-    pub ignore_check_constraints: bool,
-    /// `PRAGMA recursive_triggers`: statements prepared while it is on
-    /// compile triggers into programs that may fire themselves.
-    pub recursive_triggers: bool,
-    /// `PRAGMA legacy_alter_table`: ALTER TABLE RENAME as before SQLite
-    /// 3.25 (views and trigger bodies are not edited).
-    pub legacy_alter_table: bool,
-    /// `PRAGMA full_column_names` (deprecated, still honoured): a result
-    /// column that is a plain column reference is named TABLE.COLUMN in
-    /// statements prepared while it is on.
-    pub full_column_names: bool,
-    /// `PRAGMA short_column_names` (deprecated, on by default): with it
-    /// and `full_column_names` off, a plain column reference is named by
-    /// its source text.
-    pub short_column_names: bool,
     /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
     /// nested.
     pub max_trigger_depth: usize,

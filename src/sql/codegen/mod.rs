@@ -208,19 +208,18 @@ pub struct Compiler<'s> {
     /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
     /// names starting with `sqlite_` may be created.
     pub internal: bool,
-    /// `PRAGMA writable_schema` was on when the statement was prepared:
-    /// INSERT/UPDATE/DELETE may name `sqlite_schema`.
-    pub writable_schema: bool,
-    /// `PRAGMA count_changes` was on when the statement was prepared.
-    pub count_changes: bool,
+    /// The connection's pragma switches when the statement was prepared
+    /// (`vdbe/settings.rs`), borrowed from it.
+    pub settings: &'s crate::vdbe::settings::Settings,
+    /// Naming the columns of a view or of CREATE TABLE ... AS: SQLite's
+    /// default column-naming flags apply, not the settings'
+    /// (`query/legacy_names.rs`).
+    pub default_names: bool,
     /// The alias of the INSERT being compiled (`INSERT INTO t AS x`).
     pub insert_alias: Option<String>,
     /// The register counting the rows an INSERT inserted, for
     /// `count_changes`.
     pub inserted_rows: Option<i32>,
-    /// `PRAGMA ignore_check_constraints` was on when the statement was
-    /// prepared.
-    pub ignore_checks: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
@@ -296,24 +295,10 @@ pub struct Compiler<'s> {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
-    /// `PRAGMA recursive_triggers` was on when the statement was
-    /// prepared: triggers are compiled into trigger programs run by
-    /// `Program` (which may fire themselves) instead of inline.
-    pub recursive_triggers: bool,
     /// A pre-update hook was installed when the statement was compiled:
     /// DELETE without WHERE deletes row by row so that the hook hears of
     /// each (SQLite then skips its truncate optimization too).
     pub preupdate_hooked: bool,
-    /// `PRAGMA legacy_alter_table` was on when the statement was prepared:
-    /// RENAME TO edits only the table, its indexes, its triggers' ON
-    /// clause and (with foreign keys on) REFERENCES.
-    pub legacy_alter_table: bool,
-    /// `PRAGMA full_column_names` / `short_column_names` when the
-    /// statement was prepared (`legacy_names`).
-    pub full_column_names: bool,
-    pub short_column_names: bool,
-    /// `PRAGMA foreign_keys` was on when the statement was prepared.
-    pub foreign_keys_on: bool,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in
@@ -428,11 +413,10 @@ impl<'s> Compiler<'s> {
             dbs_used: 0,
             fk_parent_may_be_gone: false,
             internal: false,
-            writable_schema: false,
-            count_changes: false,
+            settings: &crate::vdbe::settings::Settings::DEFAULT,
+            default_names: false,
             insert_alias: None,
             inserted_rows: None,
-            ignore_checks: false,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
@@ -448,12 +432,7 @@ impl<'s> Compiler<'s> {
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
             pure_context: 0,
-            recursive_triggers: false,
             preupdate_hooked: false,
-            legacy_alter_table: false,
-            full_column_names: false,
-            short_column_names: true,
-            foreign_keys_on: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
             select_depth: 0,
@@ -548,7 +527,7 @@ impl<'s> Compiler<'s> {
     /// and not one with RETURNING) ends with one row, `column` = the
     /// number of rows it changed.
     pub fn emit_change_count_row(&mut self, prog: &mut Program, column: &str) {
-        if !self.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
+        if !self.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
             return;
         }
         let r = match self.inserted_rows.take() {

@@ -66,7 +66,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 };
                 env.savepoint_started_txn && env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(name)) == Some(0)
             };
-            if env.foreign_keys && (insn.p3 == 0 || release_commits()) {
+            if env.settings.foreign_keys && (insn.p3 == 0 || release_commits()) {
                 Flow::Next
             } else {
                 Flow::Jump(insn.p2 as usize)

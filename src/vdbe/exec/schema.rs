@@ -131,12 +131,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 "count_changes" | "ignore_check_constraints" | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names"
             ) {
                 let flag = match name {
-                    "count_changes" => &mut env.count_changes,
-                    "full_column_names" => &mut env.full_column_names,
-                    "short_column_names" => &mut env.short_column_names,
-                    "recursive_triggers" => &mut env.recursive_triggers,
-                    "legacy_alter_table" => &mut env.legacy_alter_table,
-                    _ => &mut env.ignore_check_constraints,
+                    "count_changes" => &mut env.settings.count_changes,
+                    "full_column_names" => &mut env.settings.full_column_names,
+                    "short_column_names" => &mut env.settings.short_column_names,
+                    "recursive_triggers" => &mut env.settings.recursive_triggers,
+                    "legacy_alter_table" => &mut env.settings.legacy_alter_table,
+                    _ => &mut env.settings.ignore_check_constraints,
                 };
                 match value {
                     Some(v) => {
@@ -149,8 +149,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if name == "writable_schema" {
                 match value {
-                    Some(v) => env.writable_schema = pragma_bool(v),
-                    None => set_reg(vm, p2, Value::Integer(env.writable_schema as i64)),
+                    Some(v) => env.settings.writable_schema = pragma_bool(v),
+                    None => set_reg(vm, p2, Value::Integer(env.settings.writable_schema as i64)),
                 }
                 return Ok(Flow::Next);
             }
@@ -194,9 +194,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             if name == "foreign_keys" {
                 match value {
                     // A no-op inside a transaction, as in SQLite.
-                    Some(v) if env.autocommit => env.foreign_keys = pragma_bool(v),
+                    Some(v) if env.autocommit => env.settings.foreign_keys = pragma_bool(v),
                     Some(_) => {}
-                    None => set_reg(vm, p2, Value::Integer(env.foreign_keys as i64)),
+                    None => set_reg(vm, p2, Value::Integer(env.settings.foreign_keys as i64)),
                 }
                 return Ok(Flow::Next);
             }

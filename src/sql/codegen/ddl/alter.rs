@@ -269,8 +269,8 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             // it must be connected.
             let vtab = c.connected_vtab(&table)?;
             // (In legacy mode REFERENCES follow only with foreign keys on.)
-            let legacy = c.legacy_alter_table;
-            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.foreign_keys_on };
+            let legacy = c.settings.legacy_alter_table;
+            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.settings.foreign_keys };
             if let Some((inst, _)) = vtab.filter(|(i, _)| i.table.can_rename()) {
                 // (xRename runs first: a module refusing the name leaves
                 // the schema as it was.)

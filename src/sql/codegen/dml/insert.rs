@@ -140,7 +140,7 @@ fn compile_insert_body(
     // updates).
     if c.firing.is_empty() {
         c.inserted_rows = None;
-        if c.count_changes && prog.column_names.is_empty() {
+        if c.settings.count_changes && prog.column_names.is_empty() {
             let r = c.b.reg();
             c.b.add(Opcode::Integer, 0, r, 0);
             c.inserted_rows = Some(r);

@@ -43,7 +43,7 @@ impl Compiler<'_> {
                     names.push(name);
                 }
                 ResultColumn::Star | ResultColumn::TableStar(_) => {
-                    let long_names = self.full_column_names && !self.short_column_names;
+                    let long_names = matches!(self.column_name_flags(), (true, false));
                     for c in &table.columns {
                         exprs.push(format!("\"{}\"", c.name.replace('"', "\"\"")));
                         names.push(if long_names { format!("{}.{}", table.name, c.name) } else { c.name.clone() });
@@ -79,7 +79,7 @@ impl Compiler<'_> {
             },
             None => return None,
         };
-        match (self.full_column_names, self.short_column_names) {
+        match self.column_name_flags() {
             (true, _) => Some(format!("{}.{declared}", table.name)),
             (false, true) => Some(declared),
             (false, false) => Some(e.to_string()),

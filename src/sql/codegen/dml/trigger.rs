@@ -203,14 +203,14 @@ impl Compiler<'_> {
             // Inline, a trigger cannot fire itself again (recursive_triggers
             // off); trigger programs may, up to a depth checked at run time
             // (`TriggerEnter`, for both).
-            if !self.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            if !self.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 continue;
             }
             // Past a few levels, a chain of triggers is compiled into
             // trigger programs (each once per statement) rather than
             // inline, so that the code stays linear in the chain's length
             // however the triggers branch.
-            let as_program = self.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
+            let as_program = self.settings.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
             with_first_statement(sql.as_bytes(), |cmd, _| {
                 let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { time, event: ev, when_clause, commands, .. })) = cmd else {
                     return Err(Error::corrupt());

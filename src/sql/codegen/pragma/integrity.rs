@@ -240,7 +240,7 @@ impl Compiler<'_> {
             self.b.bind(fine);
         }
         // (Not under PRAGMA ignore_check_constraints, as in SQLite.)
-        if !table.checks.is_empty() && !self.ignore_checks {
+        if !table.checks.is_empty() && !self.settings.ignore_check_constraints {
             let fine = self.b.label();
             let fault = self.b.label();
             self.with_row_scope(table, row, rowid, |c| {

@@ -32,11 +32,21 @@ impl Compiler<'_> {
     /// Run `f` with the default naming settings (full off, short on), as
     /// SQLite names the columns of a view or of CREATE TABLE ... AS.
     pub(in crate::sql::codegen) fn with_default_names<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        let saved = (self.full_column_names, self.short_column_names);
-        (self.full_column_names, self.short_column_names) = (false, true);
+        let saved = std::mem::replace(&mut self.default_names, true);
         let r = f(self);
-        (self.full_column_names, self.short_column_names) = saved;
+        self.default_names = saved;
         r
+    }
+
+    /// (`full_column_names`, `short_column_names`) as they apply to the
+    /// columns being named: the connection's settings, or SQLite's
+    /// defaults inside [`Compiler::with_default_names`].
+    pub(in crate::sql::codegen) fn column_name_flags(&self) -> (bool, bool) {
+        if self.default_names {
+            (false, true)
+        } else {
+            (self.settings.full_column_names, self.settings.short_column_names)
+        }
     }
 
     /// Record that the FROM item just opened reads view or CTE `name`.
@@ -57,7 +67,7 @@ impl Compiler<'_> {
         spans: &mut ResultSpans<'_>,
         written: usize,
     ) -> Option<String> {
-        let (full, short) = (self.full_column_names, self.short_column_names);
+        let (full, short) = self.column_name_flags();
         match item {
             ResultItem::Col(r, name, _) if full && !short => {
                 let it = self.scopes.last()?.items.get(r.item)?;

@@ -1,0 +1,59 @@
+//! The connection's switches that change how statements compile (and,
+//! for `foreign_keys`, how they run), kept in one place: the pragmas and
+//! `sqlite3_db_config` write them in [`ConnState`](super::ConnState), the
+//! compiler borrows them for the statement being prepared
+//! (`Compiler::settings`) instead of receiving a copy of each.
+//!
+//! Invariant: a change to one of them that alters what statements compile
+//! to bumps `ConnState::settings_generation`, so programs compiled under
+//! the old value are compiled again before they run.
+
+/// Pragma and `db_config` switches read when compiling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// `PRAGMA foreign_keys`: whether foreign key code runs.
+    pub foreign_keys: bool,
+    /// `PRAGMA writable_schema`: statements compiled while it is on may
+    /// write `sqlite_schema` like an ordinary table.
+    pub writable_schema: bool,
+    /// `PRAGMA count_changes`: INSERT, UPDATE and DELETE prepared while
+    /// it is on return one row, the number of rows they changed.
+    pub count_changes: bool,
+    /// `PRAGMA ignore_check_constraints`: statements prepared while it is
+    /// on do not check CHECK constraints.
+    pub ignore_check_constraints: bool,
+    /// `PRAGMA recursive_triggers`: statements prepared while it is on
+    /// compile triggers into programs that may fire themselves.
+    pub recursive_triggers: bool,
+    /// `PRAGMA legacy_alter_table`: ALTER TABLE RENAME as before SQLite
+    /// 3.25 (views and trigger bodies are not edited).
+    pub legacy_alter_table: bool,
+    /// `PRAGMA full_column_names` (deprecated, still honoured): a result
+    /// column that is a plain column reference is named TABLE.COLUMN in
+    /// statements prepared while it is on.
+    pub full_column_names: bool,
+    /// `PRAGMA short_column_names` (deprecated, on by default): with it
+    /// and `full_column_names` off, a plain column reference is named by
+    /// its source text.
+    pub short_column_names: bool,
+}
+
+impl Settings {
+    /// SQLite's defaults: everything off but `short_column_names`.
+    pub const DEFAULT: Settings = Settings {
+        foreign_keys: false,
+        writable_schema: false,
+        count_changes: false,
+        ignore_check_constraints: false,
+        recursive_triggers: false,
+        legacy_alter_table: false,
+        full_column_names: false,
+        short_column_names: true,
+    };
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::DEFAULT
+    }
+}
