@@ -6,7 +6,11 @@
 //! numbering), [`schema`] (tables and
 //! indexes read from `sqlite_schema`), [`resolve`] (name resolution with
 //! SQLite's messages), [`plan`] (WHERE analysis and index choice) and
-//! [`codegen`] (one module per statement kind).
+//! [`codegen`] (one folder per statement family around a shared core),
+//! with [`model`] holding the resolved query (FROM items, join terms,
+//! result columns, row contexts) that `plan` and `codegen` both use and
+//! that depends on neither. Reading the schema table from a database is
+//! the connection's (`connection/schema_load.rs`), not this layer's.
 //!
 //! Invariant: compiling never touches the database; everything a program
 //! needs from the schema is baked into it together with the schema cookie

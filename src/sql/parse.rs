@@ -520,7 +520,7 @@ pub fn result_column_spans(sql: &[u8]) -> Vec<String> {
 
 /// Source text of the result columns of every SELECT in `sql`, nested
 /// ones included, in source order (a subquery's column names are its
-/// result columns' text; see `codegen::select`).
+/// result columns' text; see `codegen::query::select`).
 pub fn all_result_column_spans(sql: &[u8]) -> Vec<String> {
     let toks = tokens(sql);
     let mut out = Vec::new();

@@ -2,12 +2,12 @@
 //! list: SQLite accepts `UPDATE t SET (a, a, b) = (1, 2, 3)` (each value
 //! is assigned in turn, so the last one wins) and `INSERT INTO t(a, a)`
 //! (the first value of a column is the one stored, see
-//! `codegen::insert`), but `sqlite3-parser` refuses a repeated name in
+//! `codegen::dml::insert`), but `sqlite3-parser` refuses a repeated name in
 //! those lists ("column "a" specified more than once"). When the parser
 //! says so, the statement is parsed again with each repeated name of such
 //! a list (after `SET`, or after a comma of a SET clause; after the table
 //! of `INTO`) renamed `name\x01N`; [`set_column_name`] gives the name back
-//! when the list is resolved (`codegen::assign`, `codegen::insert`).
+//! when the list is resolved (`codegen::dml::assign`, `codegen::dml::insert`).
 //!
 //! Invariant: only names inside `SET ( ... ) =` lists and `INTO table
 //! ( ... )` lists change, and the offsets of the rewritten text map back

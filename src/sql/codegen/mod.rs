@@ -2,14 +2,20 @@
 //!
 //! One [`Compiler`] per statement: it owns the [`Builder`], the scope
 //! stack used by name resolution, the parameter table and the per-SELECT
-//! state for aggregates. Statement kinds live in their own modules:
-//! `select.rs` (+ `from.rs` for FROM and join loops, `aggregate.rs`,
-//! `window.rs`, `compound.rs`), `insert.rs` (+ `upsert.rs`), `update.rs` (+ `assign.rs` for SET lists), `delete.rs`
-//! (+ `dml_common.rs` for constraints and index maintenance,
-//! `returning.rs`, `trigger.rs`, `fkey.rs` for foreign keys, `instead.rs`
-//! for INSTEAD OF triggers on views), `ddl.rs` (+ `create_as.rs`), `alter.rs`, `txn.rs`,
-//! `pragma.rs`, `attach.rs`; expressions in `expr.rs`. Access-path choice is in
-//! `sql/plan/`.
+//! state for aggregates, and borrows the connection's schema, registries
+//! and pragma switches (`settings`, `vdbe/settings.rs`).
+//!
+//! Floor plan: a shared core at this level (this file, `builder.rs`,
+//! `expr/` for expressions, row values and index expressions, `target.rs`
+//! for the table a statement writes, `loop_kind.rs`, `auth.rs`, `vtab.rs`,
+//! `plan_lines.rs`), and one folder per statement family: `query/`
+//! (SELECT, FROM and join loops, aggregates, windows, compounds), `dml/`
+//! (INSERT, UPDATE, DELETE, upsert, RETURNING, triggers, foreign keys),
+//! `ddl/` (CREATE/DROP, ALTER, ATTACH, VACUUM, REINDEX, transactions),
+//! `pragma/`. A family names the core, the query model (`sql/model/`), the
+//! planner (`sql/plan/`) and the schema, not another family (`query/`
+//! reads `pragma/` for table-valued pragmas); calls between families go
+//! through `Compiler` methods.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
 //! go through labels.

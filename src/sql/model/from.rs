@@ -1,7 +1,7 @@
 //! FROM items after opening: the cursor each reads, its table, its join
 //! terms (ON, USING/NATURAL, a table-valued pragma's argument), and for a
 //! virtual table the connected instance with its declared columns. Code
-//! generation opens them (`codegen/from.rs`); the planner reads them to
+//! generation opens them (`codegen/query/from.rs`); the planner reads them to
 //! choose access paths and the join order.
 
 use crate::sql::resolve::ColumnRef;

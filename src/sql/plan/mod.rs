@@ -4,6 +4,12 @@
 //! inner join by estimated cost (`join_order`), and which loop orders
 //! serve an ORDER BY, GROUP BY or min()/max() (`order`, `goal`).
 //!
+//! The planner works on the query model (`sql/model/`: FROM items, join
+//! terms, result items) and the schema, and names no code-generation
+//! module; its entry points are still `impl Compiler` blocks (it asks the
+//! compiler to resolve names and the affinity and collation of
+//! expressions), so it depends on the `Compiler` hub itself.
+//!
 //! Invariant: a term used to drive a lookup is still evaluated as a filter
 //! afterwards, so a plan can only make a query faster, never change its
 //! answer.

@@ -9,6 +9,9 @@
 //!
 //! Row values (`(a, b)` and subqueries of several columns in comparisons,
 //! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
+//! Expressions over an index's key columns (indexes on expressions,
+//! partial-index WHERE clauses) are `index_expr.rs`'s. Every statement
+//! family uses this folder; it names none of them.
 
 pub mod index_expr;
 pub mod row_value;
