@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Print the import cycles between the modules of a Rust crate.
 
-Usage: .ci/module_cycles.py [SRC_DIR ...]   (default: src capi/src)
+Usage: .ci/module_cycles.py [--child-paths] [--max N] [SRC_DIR ...]   (default: src capi/src)
 
 A module is a file (`a/b.rs` or `a/b/mod.rs` is module `a::b`). Module A
 uses module B when A's text names a path into B (`crate::x::y`, `super::y`,
@@ -10,6 +10,11 @@ they name. The strongly connected components of that graph with more than
 one module are the cycles; they are printed largest first, with the layers
 (top-level modules) each one spans, then the pairs of layers that use each
 other (a cycle that crosses a layer boundary).
+
+With --child-paths, a path a file starts at a child module it declares
+(`mod x;` then `x::Item`, as a mod.rs may write it without `self::`)
+counts too: stricter, and it shows a hub module that names its children
+(a `Compiler` naming the statement families it dispatches to).
 
 Exit status: 0, or 1 with --max N when the largest cycle has more than N
 modules (so a change can check itself: `.ci/module_cycles.py --max 12 src`).
@@ -22,6 +27,8 @@ import sys
 PATH = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 GROUP = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^}]*)\}", re.S)
 COMMENT = re.compile(r"//[^\n]*")
+CHILD = re.compile(r"^\s*(?:pub(?:\([^)]*\))? )?mod ([a-z_][a-z0-9_]*);", re.M)
+CHILD_PATHS = False
 
 
 def modules(src):
@@ -74,6 +81,12 @@ def graph(src):
                     refs.append((g.group(1), head))
         for p in PATH.finditer(text):
             refs.append((p.group(1), [x for x in p.group(2).split("::") if x]))
+        if CHILD_PATHS:
+            # A path starting at a child module this file declares (`mod x;`
+            # then `x::Item` or `use x::Item`) is `self::x::Item`.
+            for child in CHILD.findall(text):
+                for p in re.finditer(r"(?<![\w:])" + child + r"((?:::[A-Za-z_][A-Za-z0-9_]*)+)", text):
+                    refs.append(("self", [child] + [x for x in p.group(1).split("::") if x]))
         for kind, rest in refs:
             target = resolve(mods, base, kind, rest)
             if target is not None and target != m and target != ():
@@ -114,6 +127,10 @@ def sccs(edges):
 
 
 def main(argv):
+    global CHILD_PATHS
+    if "--child-paths" in argv:
+        CHILD_PATHS = True
+        argv = [a for a in argv if a != "--child-paths"]
     limit = None
     if "--max" in argv:
         i = argv.index("--max")

@@ -5,7 +5,8 @@
 //! state for aggregates, and borrows the connection's schema, registries
 //! and pragma switches (`settings`, `vdbe/settings.rs`).
 //!
-//! Floor plan: a shared core at this level (this file, `builder.rs`,
+//! Floor plan: `statement.rs` hands a statement to its family (the only
+//! module naming the families); a shared core at this level (this file, `builder.rs`,
 //! `expr/` for expressions, row values and index expressions, `target.rs`
 //! for the table a statement writes, `loop_kind.rs`, `auth.rs`, `vtab.rs`,
 //! `plan_lines.rs`), and one folder per statement family: `query/`
@@ -29,6 +30,7 @@ mod loop_kind;
 mod plan_lines;
 pub mod pragma;
 pub mod query;
+pub mod statement;
 pub mod target;
 pub mod vtab;
 
@@ -39,7 +41,7 @@ use crate::value::collation::Collation;
 use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::program::{Opcode, Program, P4};
 use builder::Builder;
-use sqlite3_parser::ast::{Cmd, Expr, Stmt};
+use sqlite3_parser::ast::Expr;
 use std::collections::HashMap;
 
 /// Where a column reference reads from while aggregates are output.
@@ -195,7 +197,7 @@ pub struct Compiler<'s> {
     /// The SELECT being compiled feeds an EXISTS test.
     pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
-    pub returning: Option<dml::returning::Returning>,
+    pub returning: Option<target::Returning>,
     /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
     /// SQL text: the CTE stops generating once that many rows exist.
     pub cte_limit_hint: Option<(String, Option<String>)>,
@@ -615,88 +617,6 @@ pub struct Compiled {
     pub program: Program,
 }
 
-/// Compile one parsed statement.
-pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
-    let (stmt, explain) = match cmd {
-        Cmd::Stmt(s) => (s, 0u8),
-        Cmd::Explain(s) => (s, 1),
-        Cmd::ExplainQueryPlan(s) => (s, 2),
-    };
-    c.eqp.wanted = explain == 2;
-    c.explain_comments = explain == 1;
-    // (On a large stack: walks that do not grow it themselves, such as
-    // the parser crate's formatting of a subtree as text, recurse once per
-    // level of a tree as deep as the parser allows.)
-    let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
-    if let Some(e) = c.auth_error.take() {
-        return Err(e);
-    }
-    prog.explain = explain;
-    // (The compiler is done: its lists move into the program. Only
-    // EXPLAIN QUERY PLAN shows the plan lines.)
-    prog.param_names = std::mem::take(&mut c.params);
-    if explain == 2 {
-        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p, d, n)).collect();
-    }
-    if explain == 1 {
-        prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
-    } else if explain == 2 {
-        prog.column_names = vec!["id".into(), "parent".into(), "notused".into(), "detail".into()];
-    }
-    Ok(prog)
-}
-
-fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
-    let mut prog = Program { readonly: true, schema_cookie: c.schema.cookie, ..Default::default() };
-    if c.authorize_statement(stmt)? == auth::Verdict::Ignore {
-        // The authorizer said to leave this statement out: it does nothing.
-        let init = c.begin_program();
-        c.end_program(init, None);
-        let b = std::mem::take(&mut c.b);
-        return b.finish(prog);
-    }
-    match stmt {
-        Stmt::Select(sel) => {
-            let init = c.begin_program();
-            let names = query::select::compile_top_select(c, sel, &mut prog)?;
-            prog.column_names = names;
-            let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
-            c.end_program(init, if uses_db { Some(false) } else { None });
-        }
-        Stmt::Insert { .. } => dml::insert::compile_insert(c, stmt, &mut prog)?,
-        Stmt::Update { .. } => dml::update::compile_update(c, stmt, &mut prog)?,
-        Stmt::Delete { .. } => dml::delete::compile_delete(c, stmt, &mut prog)?,
-        Stmt::CreateTable { .. }
-        | Stmt::CreateIndex { .. }
-        | Stmt::CreateView { .. }
-        | Stmt::DropTable { .. }
-        | Stmt::DropIndex { .. }
-        | Stmt::DropView { .. }
-        | Stmt::CreateVirtualTable { .. } => ddl::create_drop::compile_ddl(c, stmt, &mut prog)?,
-        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => ddl::txn::compile_txn(c, stmt, &mut prog)?,
-        Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
-        Stmt::AlterTable(..) => ddl::alter::compile_alter(c, stmt, &mut prog)?,
-        Stmt::Analyze(target) => {
-            prog.analyze = Some(analyze_target(c, target.as_ref())?);
-            c.writes = true;
-            let init = c.begin_program();
-            c.end_program(init, None);
-        }
-        Stmt::Attach { .. } | Stmt::Detach(..) => ddl::attach::compile_attach(c, stmt, &mut prog)?,
-        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => dml::trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
-        Stmt::Reindex { obj_name } => c.reindex(obj_name.as_ref())?,
-        Stmt::Vacuum(schema, into) => {
-            prog.vacuum = Some(ddl::vacuum::target(c, schema.as_ref(), into.as_ref())?);
-            let init = c.begin_program();
-            c.end_program(init, None);
-        }
-    }
-    let b = std::mem::take(&mut c.b);
-    prog.readonly = !c.writes;
-    prog.subprograms = std::mem::take(&mut c.subprograms);
-    b.finish(prog)
-}
-
 /// Functions that only exist as window functions.
 pub fn is_window_only(name: &str) -> bool {
     ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]
@@ -731,45 +651,6 @@ pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
             c.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         _ => false,
-    }
-}
-
-/// Resolve `ANALYZE [schema | [schema.]table-or-index]` as SQLite does: a
-/// lone name is a database when one has that name, else a table or index
-/// of any database (searched as names are).
-fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::QualifiedName>) -> Result<crate::vdbe::program::Analyze> {
-    use crate::sql::parse::unquote;
-    use crate::vdbe::program::Analyze;
-    let schema_name = |db: usize| c.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
-    let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
-    let name = unquote(q.name.0);
-    // `ANALYZE sqlite_schema` analyzes nothing (SQLite reloads its
-    // statistics with it); it is accepted like a table.
-    let is_schema_table = ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name));
-    let owner = |db: Option<usize>| {
-        if is_schema_table {
-            return Some(db.unwrap_or(0));
-        }
-        c.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.schema.index_in(db, &name).map(|i| i.db))
-    };
-    match &q.db_name {
-        None => {
-            if let Some(db) = c.db_index(&name) {
-                return Ok(Analyze { schema: schema_name(db), target: None });
-            }
-            match owner(None) {
-                Some(db) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
-                None => Err(Error::sql(format!("no such table: {name}"))),
-            }
-        }
-        Some(d) => {
-            let d = unquote(d.0);
-            let db = c.db_index(&d).ok_or_else(|| Error::sql(format!("unknown database {d}")))?;
-            match owner(Some(db)) {
-                Some(_) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
-                None => Err(Error::sql(format!("no such table: {d}.{name}"))),
-            }
-        }
     }
 }
 

@@ -3,7 +3,8 @@
 //! indexes ([`WriteTarget`]), the conflict resolution in effect
 //! ([`OnConflict`]), the change that fires triggers ([`Event`]), the
 //! scope naming the target's columns, where each column sits in a stored
-//! record, and SQLite's message for a UNIQUE failure. Code of every
+//! record, SQLite's message for a UNIQUE failure, and the RETURNING
+//! clause's rows being collected ([`Returning`], `dml/returning.rs`). Code of every
 //! statement family may use it; it uses none of them.
 
 use crate::sql::resolve::{Scope, ScopeItem};
@@ -117,4 +118,13 @@ pub fn unique_failure_message(table: &Table, idx: &Index) -> String {
     }
     let cols: Vec<String> = idx.columns.iter().filter_map(|c| c.column).map(|c| format!("{}.{}", table.name, table.columns[c].name)).collect();
     format!("UNIQUE constraint failed: {}", cols.join(", "))
+}
+
+/// The RETURNING clause of the statement being compiled.
+#[derive(Clone)]
+pub struct Returning {
+    /// Temporary table collecting the rows.
+    pub cursor: i32,
+    /// The expressions, as SQL text.
+    pub exprs: Vec<String>,
 }

@@ -3,21 +3,13 @@
 //! the rows are returned once every change is done, as SQLite does.
 
 use crate::error::Result;
+use crate::sql::codegen::target::Returning;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::parse::unquote;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{self, Expr, ResultColumn};
-
-/// The RETURNING clause of the statement being compiled.
-#[derive(Clone)]
-pub struct Returning {
-    /// Temporary table collecting the rows.
-    pub cursor: i32,
-    /// The expressions, as SQL text.
-    pub exprs: Vec<String>,
-}
 
 impl Compiler<'_> {
     /// Open the temporary table and record the clause; sets the column

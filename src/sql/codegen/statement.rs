@@ -1,0 +1,132 @@
+//! One statement from its syntax tree to a program: the authorizer's
+//! verdict on the whole statement, then the statement family that
+//! compiles it (`query/`, `dml/`, `ddl/`, `pragma/`, ANALYZE here), then
+//! what EXPLAIN and EXPLAIN QUERY PLAN change. This is the one module
+//! above the families: the `Compiler` (`mod.rs`) and the shared core
+//! name none of them.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::{auth, ddl, dml, pragma, query, Compiler};
+use crate::vdbe::program::{Opcode, Program};
+use sqlite3_parser::ast::{Cmd, Stmt};
+
+/// Compile one parsed statement.
+pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
+    let (stmt, explain) = match cmd {
+        Cmd::Stmt(s) => (s, 0u8),
+        Cmd::Explain(s) => (s, 1),
+        Cmd::ExplainQueryPlan(s) => (s, 2),
+    };
+    c.eqp.wanted = explain == 2;
+    c.explain_comments = explain == 1;
+    // (On a large stack: walks that do not grow it themselves, such as
+    // the parser crate's formatting of a subtree as text, recurse once per
+    // level of a tree as deep as the parser allows.)
+    let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
+    if let Some(e) = c.auth_error.take() {
+        return Err(e);
+    }
+    prog.explain = explain;
+    // (The compiler is done: its lists move into the program. Only
+    // EXPLAIN QUERY PLAN shows the plan lines.)
+    prog.param_names = std::mem::take(&mut c.params);
+    if explain == 2 {
+        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p, d, n)).collect();
+    }
+    if explain == 1 {
+        prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
+    } else if explain == 2 {
+        prog.column_names = vec!["id".into(), "parent".into(), "notused".into(), "detail".into()];
+    }
+    Ok(prog)
+}
+
+fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
+    let mut prog = Program { readonly: true, schema_cookie: c.schema.cookie, ..Default::default() };
+    if c.authorize_statement(stmt)? == auth::Verdict::Ignore {
+        // The authorizer said to leave this statement out: it does nothing.
+        let init = c.begin_program();
+        c.end_program(init, None);
+        let b = std::mem::take(&mut c.b);
+        return b.finish(prog);
+    }
+    match stmt {
+        Stmt::Select(sel) => {
+            let init = c.begin_program();
+            let names = query::select::compile_top_select(c, sel, &mut prog)?;
+            prog.column_names = names;
+            let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
+            c.end_program(init, if uses_db { Some(false) } else { None });
+        }
+        Stmt::Insert { .. } => dml::insert::compile_insert(c, stmt, &mut prog)?,
+        Stmt::Update { .. } => dml::update::compile_update(c, stmt, &mut prog)?,
+        Stmt::Delete { .. } => dml::delete::compile_delete(c, stmt, &mut prog)?,
+        Stmt::CreateTable { .. }
+        | Stmt::CreateIndex { .. }
+        | Stmt::CreateView { .. }
+        | Stmt::DropTable { .. }
+        | Stmt::DropIndex { .. }
+        | Stmt::DropView { .. }
+        | Stmt::CreateVirtualTable { .. } => ddl::create_drop::compile_ddl(c, stmt, &mut prog)?,
+        Stmt::Begin(..) | Stmt::Commit(..) | Stmt::Rollback { .. } | Stmt::Savepoint(..) | Stmt::Release(..) => ddl::txn::compile_txn(c, stmt, &mut prog)?,
+        Stmt::Pragma(..) => pragma::compile_pragma(c, stmt, &mut prog)?,
+        Stmt::AlterTable(..) => ddl::alter::compile_alter(c, stmt, &mut prog)?,
+        Stmt::Analyze(target) => {
+            prog.analyze = Some(analyze_target(c, target.as_ref())?);
+            c.writes = true;
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
+        Stmt::Attach { .. } | Stmt::Detach(..) => ddl::attach::compile_attach(c, stmt, &mut prog)?,
+        Stmt::CreateTrigger { .. } | Stmt::DropTrigger { .. } => dml::trigger::compile_trigger_ddl(c, stmt, &mut prog)?,
+        Stmt::Reindex { obj_name } => c.reindex(obj_name.as_ref())?,
+        Stmt::Vacuum(schema, into) => {
+            prog.vacuum = Some(ddl::vacuum::target(c, schema.as_ref(), into.as_ref())?);
+            let init = c.begin_program();
+            c.end_program(init, None);
+        }
+    }
+    let b = std::mem::take(&mut c.b);
+    prog.readonly = !c.writes;
+    prog.subprograms = std::mem::take(&mut c.subprograms);
+    b.finish(prog)
+}
+
+/// Resolve `ANALYZE [schema | [schema.]table-or-index]` as SQLite does: a
+/// lone name is a database when one has that name, else a table or index
+/// of any database (searched as names are).
+fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::QualifiedName>) -> Result<crate::vdbe::program::Analyze> {
+    use crate::sql::parse::unquote;
+    use crate::vdbe::program::Analyze;
+    let schema_name = |db: usize| c.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
+    let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
+    let name = unquote(q.name.0);
+    // `ANALYZE sqlite_schema` analyzes nothing (SQLite reloads its
+    // statistics with it); it is accepted like a table.
+    let is_schema_table = ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name));
+    let owner = |db: Option<usize>| {
+        if is_schema_table {
+            return Some(db.unwrap_or(0));
+        }
+        c.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.schema.index_in(db, &name).map(|i| i.db))
+    };
+    match &q.db_name {
+        None => {
+            if let Some(db) = c.db_index(&name) {
+                return Ok(Analyze { schema: schema_name(db), target: None });
+            }
+            match owner(None) {
+                Some(db) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
+                None => Err(Error::sql(format!("no such table: {name}"))),
+            }
+        }
+        Some(d) => {
+            let d = unquote(d.0);
+            let db = c.db_index(&d).ok_or_else(|| Error::sql(format!("unknown database {d}")))?;
+            match owner(Some(db)) {
+                Some(_) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
+                None => Err(Error::sql(format!("no such table: {d}.{name}"))),
+            }
+        }
+    }
+}
