@@ -1,15 +1,16 @@
 //! # The arguments of `CREATE VIRTUAL TABLE ... USING fts5(...)`
 //!
 //! Each argument is a column declaration (a name, optionally followed by
-//! `UNINDEXED`) or an option `name=value`. This stage accepts the default
-//! table only: the unicode61 tokenizer with its default settings,
-//! `detail=full`, a regular content table and column sizes, plus
-//! `prefix=` (which changes the index but not the answers). Every other
-//! option is refused with an error saying so, never silently ignored.
+//! `UNINDEXED`) or an option `name=value`. This stage accepts
+//! `tokenize=` (every built-in tokenizer, `tokenizer/`), `detail=`, a
+//! regular content table and column sizes, plus `prefix=` (which changes
+//! the index but not the answers). Every other option is refused with an
+//! error saying so, never silently ignored.
 //!
 //! Invariant: a [`Config`] has at least one column, no column is named
 //! `rank` or `rowid`, and `unindexed` has one entry per column.
 
+use super::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 
 /// A parsed table declaration.
@@ -25,6 +26,47 @@ pub struct Config {
     pub unindexed: Vec<bool>,
     /// `prefix=` lengths.
     pub prefix: Vec<u32>,
+    /// `tokenize=`.
+    pub tokenizer: Tokenizer,
+    /// `detail=`.
+    pub detail: Detail,
+}
+
+/// What the index records of each token occurrence (`detail=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Rowid, column and position.
+    #[default]
+    Full,
+    /// Rowid and column.
+    Column,
+    /// Rowid only.
+    None,
+}
+
+/// Whether an option's raw value is one bareword or one quoted literal
+/// (else SQLite reports `parse error in "key=value"`).
+fn single_value(v: &str) -> bool {
+    let b = v.as_bytes();
+    match b.first() {
+        None => false,
+        Some(&q @ (b'\'' | b'"' | b'`')) => {
+            let mut i = 1;
+            while i < b.len() {
+                if b[i] == q {
+                    if b.get(i + 1) == Some(&q) {
+                        i += 2;
+                        continue;
+                    }
+                    return i + 1 == b.len();
+                }
+                i += 1;
+            }
+            false
+        }
+        Some(b'[') => b.iter().position(|&c| c == b']') == Some(b.len() - 1),
+        _ => v.chars().all(|c| !c.is_ascii() || c.is_ascii_alphanumeric() || c == '_' || c == '\u{1a}'),
+    }
 }
 
 /// Remove SQL quoting ('..', "..", `..`, [..]) from a word.
@@ -96,7 +138,16 @@ impl Config {
     pub fn parse(argv: &[String]) -> Result<Config> {
         let db = argv.get(1).cloned().unwrap_or_else(|| "main".into());
         let name = argv.get(2).cloned().unwrap_or_default();
-        let mut cfg = Config { db, name: name.clone(), columns: Vec::new(), unindexed: Vec::new(), prefix: Vec::new() };
+        let mut cfg = Config {
+            db,
+            name: name.clone(),
+            columns: Vec::new(),
+            unindexed: Vec::new(),
+            prefix: Vec::new(),
+            tokenizer: Tokenizer::default(),
+            detail: Detail::Full,
+        };
+        let mut tokenize_seen = false;
         for arg in argv.iter().skip(3) {
             let a = arg.trim();
             let eq = a.find('=');
@@ -120,18 +171,22 @@ impl Config {
                             }
                         }
                     }
-                    "tokenize" if words(&value).first().map(|w| dequote(w)).as_deref() == Some("unicode61") && words(&value).len() == 1 => {}
-                    "detail" if value.eq_ignore_ascii_case("full") => {}
+                    "tokenize" | "detail" if !single_value(a[e + 1..].trim()) => return Err(Error::sql(format!("parse error in \"{a}\""))),
+                    "tokenize" if tokenize_seen => return Err(Error::sql("multiple tokenize=... directives")),
+                    "tokenize" => {
+                        tokenize_seen = true;
+                        cfg.tokenizer = Tokenizer::from_option(&value)?;
+                    }
+                    "detail" => {
+                        cfg.detail = match value.to_ascii_lowercase().as_str() {
+                            "full" => Detail::Full,
+                            "column" => Detail::Column,
+                            "none" => Detail::None,
+                            _ => return Err(Error::sql("malformed detail=... directive")),
+                        };
+                    }
                     "columnsize" if value == "1" => {}
-                    "tokenize"
-                    | "detail"
-                    | "content"
-                    | "content_rowid"
-                    | "columnsize"
-                    | "contentless_delete"
-                    | "contentless_unindexed"
-                    | "locale"
-                    | "tokendata" => {
+                    "content" | "content_rowid" | "columnsize" | "contentless_delete" | "contentless_unindexed" | "locale" | "tokendata" => {
                         return Err(unsupported(&key));
                     }
                     _ => return Err(Error::sql(format!("unrecognized option: \"{}\"", a[..e].trim()))),

@@ -5,7 +5,7 @@
 //!   only; other options are refused),
 //! - `shadow.rs`: the five shadow tables, created exactly as SQLite
 //!   creates them, with their initial rows,
-//! - `tokenizer.rs` + `diacritics.rs`: unicode61,
+//! - `tokenizer/`: unicode61, ascii, porter and trigram,
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
@@ -33,7 +33,6 @@ pub mod aux;
 pub mod codec;
 pub mod commands;
 pub mod config;
-pub mod diacritics;
 pub mod index;
 pub mod matcher;
 pub mod merge;
@@ -60,6 +59,9 @@ pub struct Fts5Module;
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
         let cfg = Config::parse(argv)?;
+        if cfg.detail != config::Detail::Full {
+            return Err(crate::error::Error::unsupported("the fts5 option \"detail\" other than full"));
+        }
         let schema = cfg.declaration();
         Ok(Connected { table: Arc::new(table::Fts5Table::new(cfg)), schema, config: VtabConfig::default() })
     }

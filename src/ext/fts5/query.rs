@@ -13,7 +13,7 @@
 //! appear in the text (the order of `xPhraseCount`), and each phrase's
 //! column mask has one entry per table column.
 
-use super::tokenizer::tokenize;
+use super::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 
 /// One phrase: tokens that must appear one after the other.
@@ -156,6 +156,7 @@ struct Parser<'a> {
     toks: Vec<(Tok, String)>,
     pos: usize,
     columns: &'a [String],
+    tokenizer: &'a Tokenizer,
     phrases: Vec<Phrase>,
 }
 
@@ -335,7 +336,7 @@ impl Parser<'_> {
                 return Err(self.err());
             };
             self.pos += 1;
-            let mut t: Vec<(String, bool)> = tokenize(s.as_bytes()).into_iter().map(|t| (t.text, false)).collect();
+            let mut t: Vec<(String, bool)> = self.tokenizer.tokenize(s.as_bytes()).into_iter().map(|t| (t.text, false)).collect();
             if *self.peek() == Tok::Star {
                 self.pos += 1;
                 if let Some(last) = t.last_mut() {
@@ -356,13 +357,13 @@ impl Parser<'_> {
 
 /// Parse `q` for a table with these columns; `only` restricts every
 /// phrase to one column (`col MATCH q`).
-pub fn parse(q: &str, columns: &[String], only: Option<usize>) -> Result<Query> {
+pub fn parse(q: &str, columns: &[String], only: Option<usize>, tokenizer: &Tokenizer) -> Result<Query> {
     if let Some(rest) = q.trim_start().strip_prefix('*') {
         return Err(Error::sql(format!("unknown special query: {rest}")));
     }
     let toks = lex(q)?;
     let cols: Vec<bool> = (0..columns.len()).map(|i| only.is_none_or(|o| o == i)).collect();
-    let mut p = Parser { toks, pos: 0, columns, phrases: Vec::new() };
+    let mut p = Parser { toks, pos: 0, columns, tokenizer, phrases: Vec::new() };
     let (root, _) = p.or(&cols)?;
     if *p.peek() != Tok::Eof {
         return Err(p.err());
@@ -380,9 +381,9 @@ mod tests {
 
     #[test]
     fn precedence() {
-        let q = parse("one OR two NOT three", &cols(), None).unwrap();
+        let q = parse("one OR two NOT three", &cols(), None, &Tokenizer::default()).unwrap();
         assert!(matches!(q.root, Node::Or(_, ref r) if matches!(**r, Node::Not(..))));
-        assert!(parse("(one OR two) three", &cols(), None).is_err());
-        assert_eq!(parse("x:one", &cols(), None).unwrap_err().to_string().contains("no such column"), true);
+        assert!(parse("(one OR two) three", &cols(), None, &Tokenizer::default()).is_err());
+        assert_eq!(parse("x:one", &cols(), None, &Tokenizer::default()).unwrap_err().to_string().contains("no such column"), true);
     }
 }

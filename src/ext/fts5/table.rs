@@ -19,7 +19,7 @@ use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{self, Node, Query};
 use super::shadow;
-use super::tokenizer::{tokenize, Token};
+use super::tokenizer::{Token, Tokenizer};
 use super::writer;
 use super::{commands, index};
 use crate::error::{Error, Result, SQLITE_ERROR};
@@ -265,7 +265,7 @@ impl VTabCursor for Fts5Cursor {
             // NULL reads as an empty query (a syntax error, as in SQLite).
             let text = a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
             let text = String::from_utf8_lossy(&text).into_owned();
-            qs.push(query::parse(&text, &self.cfg.columns, (col < ncol).then_some(col))?);
+            qs.push(query::parse(&text, &self.cfg.columns, (col < ncol).then_some(col), &self.cfg.tokenizer)?);
         }
         let q = and_all(qs).map(Arc::new);
         let c = shadow::conn(host)?;
@@ -279,7 +279,8 @@ impl VTabCursor for Fts5Cursor {
                 _ => return Err(Error::corrupt()),
             };
             let values: Vec<Value> = r[1..].to_vec();
-            let tokens: Vec<Vec<Token>> = values.iter().zip(&self.cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v) }).collect();
+            let tokens: Vec<Vec<Token>> =
+                values.iter().zip(&self.cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(&self.cfg.tokenizer, v) }).collect();
             stats.nrow += 1;
             stats.ntoken += tokens.iter().map(|t| t.len() as i64).sum::<i64>();
             let mut inst = Vec::new();
@@ -344,6 +345,6 @@ impl VTabCursor for Fts5Cursor {
 }
 
 /// The tokens of a stored value (its text form; NULL has none).
-pub fn value_tokens(v: &Value) -> Vec<Token> {
-    v.as_ref().to_text().map(|t| tokenize(&t)).unwrap_or_default()
+pub fn value_tokens(tok: &Tokenizer, v: &Value) -> Vec<Token> {
+    v.as_ref().to_text().map(|t| tok.tokenize(&t)).unwrap_or_default()
 }

@@ -35,7 +35,10 @@ pub enum Change {
 
 /// Tokens per column of `vals` (none for UNINDEXED columns).
 pub fn tokens(cfg: &Config, vals: &[Value]) -> Vec<Vec<String>> {
-    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(v).into_iter().map(|t| t.text).collect() }).collect()
+    vals.iter()
+        .zip(&cfg.unindexed)
+        .map(|(v, un)| if *un { Vec::new() } else { value_tokens(&cfg.tokenizer, v).into_iter().map(|t| t.text).collect() })
+        .collect()
 }
 
 fn cols(cfg: &Config) -> String {

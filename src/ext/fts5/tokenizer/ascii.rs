@@ -1,0 +1,68 @@
+//! # The ascii tokenizer
+//!
+//! Token characters are ASCII letters and digits, the `tokenchars`, and
+//! every non-ASCII character (a non-ASCII separator is ignored, as
+//! fts5.txt says). Only ASCII letters are folded to lower case.
+//!
+//! Invariant: `separators` and `tokenchars` hold ASCII characters only.
+
+use super::{constructor_error, Token};
+use crate::error::Result;
+
+/// Settings of one ascii tokenizer.
+#[derive(Debug, Clone, Default)]
+pub struct Ascii {
+    tokenchars: Vec<char>,
+    separators: Vec<char>,
+}
+
+impl Ascii {
+    /// From the arguments after `ascii`.
+    pub fn new(args: &[String]) -> Result<Ascii> {
+        let mut a = Ascii::default();
+        if !args.len().is_multiple_of(2) {
+            return Err(constructor_error());
+        }
+        for kv in args.chunks(2) {
+            let chars = kv[1].chars().filter(|c| c.is_ascii());
+            match kv[0].to_ascii_lowercase().as_str() {
+                "tokenchars" => {
+                    let add: Vec<char> = chars.collect();
+                    a.separators.retain(|c| !add.contains(c));
+                    a.tokenchars.extend(add);
+                }
+                "separators" => {
+                    let add: Vec<char> = chars.collect();
+                    a.tokenchars.retain(|c| !add.contains(c));
+                    a.separators.extend(add);
+                }
+                _ => return Err(constructor_error()),
+            }
+        }
+        Ok(a)
+    }
+
+    fn is_token(&self, c: char) -> bool {
+        if !c.is_ascii() || self.tokenchars.contains(&c) {
+            return true;
+        }
+        !self.separators.contains(&c) && c.is_ascii_alphanumeric()
+    }
+
+    /// The tokens of `s`.
+    pub fn tokenize(&self, s: &str) -> Vec<Token> {
+        let mut out: Vec<Token> = Vec::new();
+        let mut cur: Option<Token> = None;
+        for (i, c) in s.char_indices() {
+            if self.is_token(c) {
+                let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
+                t.text.push(c.to_ascii_lowercase());
+                t.end = i + c.len_utf8();
+            } else if let Some(t) = cur.take() {
+                out.push(t);
+            }
+        }
+        out.extend(cur);
+        out
+    }
+}

@@ -1,0 +1,189 @@
+//! # The unicode61 tokenizer
+//!
+//! A token is a maximal run of token characters: those whose Unicode 6.1
+//! general category is in `categories` (default `L* N* Co`), plus the
+//! `tokenchars`, less the `separators`; code points SQLite's Unicode 6.1
+//! data does not list (`Cn`) are token characters under any non-empty
+//! set. One of the combining diacritics
+//! in [`DIACRITICS`] continues a token that has started (it never starts
+//! one). Tokens are folded to lower case and, with `remove_diacritics`
+//! 1 or 2, lose their diacritics (2 also from letters with several).
+//!
+//! Invariant: `cats` has a bit per index of [`NAMES`]; the arguments
+//! were validated as SQLite validates them (else the constructor fails).
+
+use super::unicode_data::{CATEGORY, CN, DIACRITICS, FOLD, NAMES, STRIP1, STRIP2};
+use super::{constructor_error, Token};
+use crate::error::Result;
+
+/// Settings of one unicode61 tokenizer.
+#[derive(Debug, Clone)]
+pub struct Unicode61 {
+    /// 0, 1 or 2.
+    pub remove_diacritics: u8,
+    /// Bit `i` set: category `NAMES[i]` is a token character.
+    pub cats: u32,
+    /// Extra token characters.
+    pub tokenchars: Vec<char>,
+    /// Extra separators.
+    pub separators: Vec<char>,
+}
+
+fn cat_bit(name: &str) -> u32 {
+    NAMES.iter().position(|n| *n == name).map_or(0, |i| 1 << i)
+}
+
+/// The bits of the default `L* N* Co`.
+fn default_cats() -> u32 {
+    parse_categories("L* N* Co").unwrap_or(0)
+}
+
+impl Default for Unicode61 {
+    fn default() -> Self {
+        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new() }
+    }
+}
+
+/// The general category of `c` (an index of `NAMES`).
+pub fn category(c: char) -> u8 {
+    let cp = c as u32;
+    match CATEGORY.binary_search_by(|&(a, b, _)| {
+        if b < cp {
+            std::cmp::Ordering::Less
+        } else if a > cp {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }) {
+        Ok(i) => CATEGORY[i].2,
+        Err(_) => CN,
+    }
+}
+
+/// `categories`: words whose first two characters name a category, a
+/// class (`L*`) or `LC`; what follows them in the word is not looked at
+/// (as SQLite reads it).
+fn parse_categories(s: &str) -> Option<u32> {
+    let mut bits = 0;
+    for w in s.split_ascii_whitespace() {
+        let mut cs = w.chars();
+        let (a, b) = (cs.next()?, cs.next()?);
+        bits |= match (a, b) {
+            (_, '*') if "CLMNPSZ".contains(a) => NAMES.iter().enumerate().filter(|(_, n)| n.starts_with(a)).fold(0, |m, (i, _)| m | 1 << i),
+            ('L', 'C') => cat_bit("Lu") | cat_bit("Ll") | cat_bit("Lt"),
+            _ => match cat_bit(&format!("{a}{b}")) {
+                0 => return None,
+                m => m,
+            },
+        };
+    }
+    Some(bits)
+}
+
+/// The fold of `c` (lower case, then diacritics as `rd` asks); `None`
+/// for a diacritic that is dropped.
+pub fn fold(c: char, rd: u8) -> Option<char> {
+    let cp = c as u32;
+    if rd != 0 && DIACRITICS.binary_search(&cp).is_ok() {
+        return None;
+    }
+    if c.is_ascii() {
+        return Some(c.to_ascii_lowercase());
+    }
+    let look = |t: &[(u32, u32)]| t.binary_search_by_key(&cp, |e| e.0).ok().map(|i| t[i].1);
+    let strip = match rd {
+        1 => look(STRIP1),
+        2 => look(STRIP2),
+        _ => None,
+    };
+    let r = strip.or_else(|| look(FOLD)).unwrap_or(cp);
+    Some(char::from_u32(r).unwrap_or(c))
+}
+
+impl Unicode61 {
+    /// From the arguments after `unicode61`.
+    pub fn new(args: &[String]) -> Result<Unicode61> {
+        let mut u = Unicode61::default();
+        if !args.len().is_multiple_of(2) {
+            return Err(constructor_error());
+        }
+        for kv in args.chunks(2) {
+            let v = &kv[1];
+            match kv[0].to_ascii_lowercase().as_str() {
+                "remove_diacritics" => {
+                    u.remove_diacritics = match v.as_str() {
+                        "0" => 0,
+                        "1" => 1,
+                        "2" => 2,
+                        _ => return Err(constructor_error()),
+                    }
+                }
+                "categories" => u.cats = parse_categories(v).ok_or_else(constructor_error)?,
+                "tokenchars" => {
+                    let add: Vec<char> = v.chars().collect();
+                    u.separators.retain(|c| !add.contains(c));
+                    u.tokenchars.extend(add);
+                }
+                "separators" => {
+                    let add: Vec<char> = v.chars().collect();
+                    u.tokenchars.retain(|c| !add.contains(c));
+                    u.separators.extend(add);
+                }
+                _ => return Err(constructor_error()),
+            }
+        }
+        Ok(u)
+    }
+
+    fn is_token(&self, c: char) -> bool {
+        if self.separators.contains(&c) {
+            return false;
+        }
+        // What SQLite's 6.1 tables do not know (unassigned then, and the
+        // large ideograph blocks) is a token character under any
+        // non-empty category set.
+        let cat = category(c);
+        self.tokenchars.contains(&c) || self.cats & (1 << cat) != 0 || (cat == CN && self.cats != 0)
+    }
+
+    /// The tokens of `s`.
+    pub fn tokenize(&self, s: &str) -> Vec<Token> {
+        let mut out = Vec::new();
+        let mut cur: Option<Token> = None;
+        for (i, c) in s.char_indices() {
+            let continues = cur.is_some() && DIACRITICS.binary_search(&(c as u32)).is_ok() && !self.separators.contains(&c);
+            if self.is_token(c) || continues {
+                let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
+                if let Some(f) = fold(c, self.remove_diacritics) {
+                    t.text.push(f);
+                }
+                t.end = i + c.len_utf8();
+            } else if let Some(t) = cur.take() {
+                if !t.text.is_empty() {
+                    out.push(t);
+                }
+            }
+        }
+        if let Some(t) = cur.take() {
+            if !t.text.is_empty() {
+                out.push(t);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn categories_read_as_sqlite_reads_them() {
+        assert!(parse_categories("L*,N*").is_some());
+        assert!(parse_categories("Lu X*").is_none());
+        assert!(parse_categories("L").is_none());
+        assert_eq!(parse_categories(""), Some(0));
+        assert_eq!(category('a'), NAMES.iter().position(|n| *n == "Ll").unwrap() as u8);
+    }
+}
