@@ -211,3 +211,32 @@ fn reference_files_with_tokenizers_go_both_ways() {
         assert_eq!(run_ref(&f, check).pop(), ok_check(), "{tok}");
     }
 }
+
+#[test]
+fn snippet_of_a_column_that_fits_as_sqlite() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    let setup = "CREATE VIRTUAL TABLE t USING fts5(a, b, tokenize=porter); \
+        INSERT INTO t VALUES('  one two three, four five.  ', 'hopping x'); INSERT INTO t VALUES('x y', NULL); INSERT INTO t VALUES('x', 3.5); \
+        CREATE VIRTUAL TABLE u USING fts5(a, tokenize=trigram); INSERT INTO u VALUES('abcdefghij KLMNOPQRST')";
+    assert_eq!(run_ours(&mut c, setup), run_ref(&r, setup));
+    for s in [
+        "SELECT rowid, snippet(t, 0, '[', ']', '...', 5) FROM t WHERE t MATCH 'two OR four OR x' ORDER BY rowid",
+        "SELECT rowid, snippet(t, 0, '[', ']', '...', 64) FROM t WHERE t MATCH '\"two three\" five' ORDER BY rowid",
+        "SELECT rowid, snippet(t, 1, '<b>', '</b>', '', 100) FROM t WHERE t MATCH 'hops OR x' ORDER BY rowid",
+        "SELECT rowid, snippet(t, 1, NULL, NULL, NULL, 2) FROM t WHERE t MATCH 'hop' ORDER BY rowid",
+        "SELECT snippet(t, 2, '[', ']', '...', 5) FROM t WHERE t MATCH 'x'",
+        "SELECT snippet(t, 0, '[', ']', '...') FROM t WHERE t MATCH 'x'",
+        "SELECT snippet(t, 0, '[', ']', '...', 3, 4) FROM t WHERE t MATCH 'x'",
+        "SELECT snippet(u, -1, '[', ']', '...', 30) FROM u WHERE u MATCH 'cdefg AND pqr'",
+    ] {
+        assert_eq!(show(run_ours(&mut c, s)), show(run_ref(&r, s)), "{s}");
+    }
+    // A fragment to choose from a longer column is refused, never wrong.
+    for s in ["SELECT snippet(t, 0, '[', ']', '...', 2) FROM t WHERE t MATCH 'one'", "SELECT snippet(t, -1, '[', ']', '...', 5) FROM t WHERE t MATCH 'one'"] {
+        match run_ours(&mut c, s).pop() {
+            Some(Outcome::Error { message, .. }) => assert!(message.contains("not supported"), "{message}"),
+            o => panic!("{s}: {o:?}"),
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! `table.rs`); the function looks the cursor up and works on its current
 //! row. Used anywhere else, the global functions of the same names fail
 //! as SQLite's do ("unable to use function ... in the requested
-//! context"). `snippet()` is refused in this stage.
+//! context"). `snippet()` answers where the whole column fits in the
+//! fragment and says "not supported" where a fragment must be chosen.
 //!
 //! Invariant: a function never keeps a cursor's state past its call.
 
@@ -90,7 +91,12 @@ impl ScalarFunction for Aux {
                 }
                 highlight(&row, &args[1..])
             }
-            Which::Snippet => Err(Error::unsupported("the fts5 snippet() function")),
+            Which::Snippet => {
+                if args.len() != 6 {
+                    return Err(Error::sql("wrong number of arguments to function snippet()"));
+                }
+                snippet(&row, &args[1..])
+            }
         }
     }
 }
@@ -136,6 +142,33 @@ fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
     }
     out.extend_from_slice(&text[at..]);
     Ok(Value::Text(out))
+}
+
+/// snippet() where its answer is known: the column is given (or the
+/// table has one), 1..=64 tokens are asked for (more read as 64), and
+/// the whole column fits, so the fragment is the column highlighted.
+/// Choosing a fragment of a longer column is not done yet and says so.
+fn snippet(row: &Row, args: &[Value]) -> Result<Value> {
+    let ncol = row.values.len();
+    let mut col = args[0].as_ref().to_i64();
+    if col >= ncol as i64 {
+        return Err(Error::new(crate::error::SQLITE_RANGE, "column index out of range"));
+    }
+    if col < 0 {
+        if ncol != 1 {
+            return Err(Error::unsupported("the fts5 snippet() function with a column chosen automatically"));
+        }
+        col = 0;
+    }
+    let ntoken = args[4].as_ref().to_i64();
+    if ntoken < 1 {
+        return Err(Error::unsupported("the fts5 snippet() function with fewer than one token"));
+    }
+    let ntoken = ntoken.min(64) as usize;
+    if row.tokens[col as usize].len() > ntoken {
+        return Err(Error::unsupported("the fts5 snippet() function on a column longer than the fragment"));
+    }
+    highlight(row, &[Value::Integer(col), args[1].clone(), args[2].clone()])
 }
 
 fn def(which: Which, n_args: i32) -> FuncDef {

@@ -15,12 +15,12 @@
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
 //! - `commands.rs`: the special INSERT commands,
-//! - `aux.rs`: `bm25()`, `highlight()` (and `snippet()`, refused).
+//! - `aux.rs`: `bm25()`, `highlight()`, `snippet()` (where the column fits).
 //!
 //! How queries are answered in this stage: by tokenizing the rows of
 //! `%_content` (the regular content table holds every value as written),
 //! not by reading the inverted index in `%_data`; the answers are the
-//! same as the index would give for the default tokenizer, only slower.
+//! same as the index would give, only slower.
 //! Writes follow SQLite: each transaction's changes become one new
 //! segment at commit, in SQLite's page layout (see `FORMAT.md`).
 //!
