@@ -308,3 +308,38 @@ fn files_go_both_ways() {
         assert_eq!(approx(run_ours(&mut c, s)), approx(run_ref(&r, s)), "{s}");
     }
 }
+
+#[test]
+fn integrity_findings_as_sqlite() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    same_steps(
+        &mut c,
+        &r,
+        &[
+            "CREATE VIRTUAL TABLE t USING fts5(a)",
+            "INSERT INTO t VALUES('hello world')",
+            "PRAGMA integrity_check",
+            "UPDATE t_content SET c0 = 'other words'",
+            "PRAGMA integrity_check",
+            "INSERT INTO t(t) VALUES('integrity-check')",
+            "UPDATE t_content SET c0 = 'hello world'",
+            "CREATE TABLE tbl(a INTEGER PRIMARY KEY, b)",
+            "INSERT INTO tbl VALUES(1, 'x')",
+            "CREATE VIRTUAL TABLE e USING fts5(b, content=tbl, content_rowid=a)",
+            "CREATE VIRTUAL TABLE e2 USING fts5(b, content=tbl, content_rowid=a, columnsize=0)",
+            "INSERT INTO e2(b) VALUES('x')",
+            "PRAGMA integrity_check",
+            "DELETE FROM t_docsize",
+            "PRAGMA integrity_check",
+            "INSERT INTO t(t) VALUES('integrity-check')",
+            "INSERT INTO t_docsize VALUES(1, x'02')",
+            "UPDATE t_data SET block = x'0203' WHERE id = 1",
+            "PRAGMA integrity_check",
+            "INSERT INTO t(t) VALUES('integrity-check')",
+            "UPDATE t_data SET block = x'0102' WHERE id = 1",
+            "PRAGMA integrity_check",
+            "INSERT INTO t(t) VALUES('integrity-check')",
+        ],
+    );
+}

@@ -212,6 +212,15 @@ impl VTab for Fts5Table {
         Ok(())
     }
 
+    fn has_integrity(&self) -> bool {
+        true
+    }
+
+    fn integrity(&self, host: &mut dyn VmHost, _schema: &str, _table: &str, _flags: i32) -> Result<Option<String>> {
+        let mut p = lock(&self.pending);
+        super::check::integrity(shadow::conn(host)?, &self.cfg, &mut p)
+    }
+
     fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
         super::aux::overload(n_args, name).map(|f| (f, 0))
     }
