@@ -25,8 +25,8 @@
 //! value as written; the answers are the same as the index would give,
 //! only slower); for external content and contentless tables, from the
 //! inverted index in `%_data`, read back whole (`source.rs`), since
-//! there the index alone says which rows match. A full-text query first
-//! flushes the transaction's pending changes, as SQLite does.
+//! there the index alone says which rows match (with the transaction's
+//! pending changes merged in memory).
 //! Writes follow SQLite: each transaction's changes become one new
 //! segment at commit, in SQLite's page layout (see `FORMAT.md`).
 //!

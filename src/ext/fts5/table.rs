@@ -298,11 +298,6 @@ impl VTabCursor for Fts5Cursor {
         }
         let q = and_all(qs).map(Arc::new);
         let c = shadow::conn(host)?;
-        if q.is_some() {
-            // As SQLite: a full-text query first writes the pending
-            // changes to the index (a segment of their own).
-            index::flush(c, &self.cfg, &mut lock(&self.pending))?;
-        }
         if self.cfg.content != Content::Own {
             let (rows, stats) = {
                 let p = lock(&self.pending);
