@@ -28,7 +28,7 @@ pub fn bm25(q: &Query, st: &Stats, row: &Row, weights: &[f64]) -> f64 {
     const B: f64 = 0.75;
     let n = st.nrow as f64;
     let avgdl = if st.nrow > 0 { st.ntoken as f64 / n } else { 0.0 };
-    let dl: f64 = row.tokens.iter().map(|t| t.len() as f64).sum();
+    let dl: f64 = row.size.iter().map(|&n| n as f64).sum();
     let mut score = 0.0;
     for (i, _) in q.phrases.iter().enumerate() {
         let nhit = st.nhit.get(i).copied().unwrap_or(0) as f64;

@@ -3,13 +3,17 @@
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
 //! 'automerge', 'crisismerge' and 'usermerge' (stored in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
-//! value ranges; 'delete-all' on a table with its own content is an
-//! error as in SQLite. Other commands are refused as not supported yet.
+//! value ranges; 'delete' (a row's index entries, given its old values)
+//! and 'delete-all' for external content and contentless tables (an
+//! error on a table with its own content, as in SQLite);
+//! 'integrity-check' (`check.rs`). Other commands are refused as not
+//! supported yet.
 //!
 //! Invariant: a command either completes or changes nothing visible
 //! (the statement's savepoint undoes partial writes).
 
-use super::config::Config;
+use super::check;
+use super::config::{Config, Content};
 use super::index;
 use super::pending::Pending;
 use super::shadow::conn;
@@ -32,8 +36,16 @@ fn int_arg(v: Option<&Value>) -> Option<i64> {
 }
 
 /// Run command `cmd` with argument `arg` (the value given for `rank`).
-pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg: Option<&Value>) -> Result<()> {
+/// `row`: the rowid and column values given with the command.
+pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg: Option<&Value>, row: (Option<i64>, &[Value])) -> Result<()> {
+    let own = cfg.content == Content::Own;
     match cmd {
+        "delete" if !own => match row.0 {
+            Some(id) => writer::delete_command(host, cfg, p, id, row.1),
+            None => Ok(()),
+        },
+        "delete-all" if !own => writer::delete_all(host, cfg, p),
+        "integrity-check" => check::run(conn(host)?, cfg, p, arg.is_some_and(|v| v.as_ref().to_i64() != 0)),
         "rebuild" => writer::rebuild(host, cfg, p),
         "optimize" => {
             let c = conn(host)?;

@@ -2,10 +2,12 @@
 //!
 //! Each argument is a column declaration (a name, optionally followed by
 //! `UNINDEXED`) or an option `name=value`. This stage accepts
-//! `tokenize=` (every built-in tokenizer, `tokenizer/`), `detail=`, a
-//! regular content table and column sizes, plus `prefix=` (which changes
-//! the index but not the answers). Every other option is refused with an
-//! error saying so, never silently ignored.
+//! `tokenize=` (every built-in tokenizer, `tokenizer/`), `detail=`,
+//! `prefix=`, the table kinds of `content=` (own `%_content`, external
+//! content with `content_rowid=`, contentless `content=''` with
+//! `contentless_unindexed=`) and `columnsize=`. Every other option (and
+//! `contentless_delete=1`) is refused with an error saying so, never
+//! silently ignored.
 //!
 //! Invariant: a [`Config`] has at least one column, no column is named
 //! `rank` or `rowid`, and `unindexed` has one entry per column.
@@ -30,6 +32,30 @@ pub struct Config {
     pub tokenizer: Tokenizer,
     /// `detail=`.
     pub detail: Detail,
+    /// Where the column values are kept (`content=`, `content_rowid=`).
+    pub content: Content,
+    /// `columnsize=1` (the default): `%_docsize` is kept.
+    pub columnsize: bool,
+    /// `contentless_unindexed=1`: a contentless table keeps its
+    /// UNINDEXED columns' values in `%_content`.
+    pub contentless_unindexed: bool,
+}
+
+/// Where an fts5 table's column values live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// In its own `%_content` table (the default).
+    Own,
+    /// Nowhere: `content=''` (a contentless table).
+    None,
+    /// In another table or view: `content=table`, its rowid column
+    /// (`content_rowid=`, default `rowid`).
+    External {
+        /// The content table's name.
+        table: String,
+        /// Its column holding the rowids.
+        rowid: String,
+    },
 }
 
 /// What the index records of each token occurrence (`detail=`).
@@ -146,8 +172,14 @@ impl Config {
             prefix: Vec::new(),
             tokenizer: Tokenizer::default(),
             detail: Detail::Full,
+            content: Content::Own,
+            columnsize: true,
+            contentless_unindexed: false,
         };
         let mut tokenize_seen = false;
+        let mut content: Option<String> = None;
+        let mut content_rowid: Option<String> = None;
+        let mut contentless_delete = false;
         for arg in argv.iter().skip(3) {
             let a = arg.trim();
             let eq = a.find('=');
@@ -185,8 +217,30 @@ impl Config {
                             _ => return Err(Error::sql("malformed detail=... directive")),
                         };
                     }
-                    "columnsize" if value == "1" => {}
-                    "content" | "content_rowid" | "columnsize" | "contentless_delete" | "contentless_unindexed" | "locale" | "tokendata" => {
+                    "content" | "content_rowid" => {
+                        let raw = a[e + 1..].trim();
+                        if words(raw).len() != 1 {
+                            return Err(Error::sql(format!("parse error in \"{a}\"")));
+                        }
+                        let slot = if key == "content" { &mut content } else { &mut content_rowid };
+                        if slot.is_some() {
+                            return Err(Error::sql(format!("multiple {key}=... directives")));
+                        }
+                        *slot = Some(value);
+                    }
+                    "columnsize" | "contentless_delete" | "contentless_unindexed" => {
+                        let on = match value.as_str() {
+                            "0" => false,
+                            "1" => true,
+                            _ => return Err(Error::sql(format!("malformed {key}=... directive"))),
+                        };
+                        match key.as_str() {
+                            "columnsize" => cfg.columnsize = on,
+                            "contentless_delete" => contentless_delete = on,
+                            _ => cfg.contentless_unindexed = on,
+                        }
+                    }
+                    "locale" | "tokendata" => {
                         return Err(unsupported(&key));
                     }
                     _ => return Err(Error::sql(format!("unrecognized option: \"{}\"", a[..e].trim()))),
@@ -215,6 +269,22 @@ impl Config {
         if cfg.columns.is_empty() {
             return Err(crate::vtab::constructor_failed(&name));
         }
+        cfg.content = match content {
+            None => Content::Own,
+            Some(t) if t.is_empty() => Content::None,
+            Some(t) => Content::External { table: t, rowid: content_rowid.unwrap_or_else(|| "rowid".into()) },
+        };
+        let contentless = cfg.content == Content::None;
+        if contentless_delete && !contentless {
+            return Err(Error::sql("contentless_delete=1 requires a contentless table"));
+        }
+        if cfg.contentless_unindexed && !contentless {
+            return Err(Error::sql("contentless_unindexed=1 requires a contentless table"));
+        }
+        if contentless_delete {
+            // Its index format (tombstones, origins) is not written yet.
+            return Err(unsupported("contentless_delete"));
+        }
         debug_assert_eq!(cfg.columns.len(), cfg.unindexed.len());
         Ok(cfg)
     }
@@ -222,6 +292,26 @@ impl Config {
     /// `'db'.'name_suffix'`, quoted for SQL.
     pub fn shadow(&self, suffix: &str) -> String {
         format!("\"{}\".'{}_{}'", self.db.replace('"', "\"\""), self.name.replace('\'', "''"), suffix)
+    }
+
+    /// The columns `%_content` holds (all for a regular table, the
+    /// UNINDEXED ones for `contentless_unindexed=1`, none otherwise).
+    pub fn stored_columns(&self) -> Vec<usize> {
+        match self.content {
+            Content::Own => (0..self.columns.len()).collect(),
+            Content::None if self.contentless_unindexed => (0..self.columns.len()).filter(|&i| self.unindexed[i]).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The content table as `"db"."table"` (external content only).
+    pub fn external(&self) -> Option<(String, String)> {
+        match &self.content {
+            Content::External { table, rowid } => {
+                Some((format!("\"{}\".\"{}\"", self.db.replace('"', "\"\""), table.replace('"', "\"\"")), format!("\"{}\"", rowid.replace('"', "\"\""))))
+            }
+            _ => None,
+        }
     }
 
     /// The table as `sqlite3_declare_vtab` declares it: the columns, then

@@ -136,3 +136,32 @@ fn near(list: &[usize], dist: usize, inst: &mut [Vec<Inst>]) -> bool {
     }
     any
 }
+
+/// The instances of `p` in a row read back from the index, where a
+/// position may hold several tokens (an index written with mismatched
+/// deletes, or a contentless row inserted twice, keeps both).
+pub fn phrase_instances_multi(p: &Phrase, doc: &[Vec<Vec<String>>]) -> Vec<Inst> {
+    let mut out = Vec::new();
+    if p.tokens.is_empty() {
+        return out;
+    }
+    for (c, toks) in doc.iter().enumerate() {
+        if !p.cols.get(c).copied().unwrap_or(false) || toks.len() < p.tokens.len() {
+            continue;
+        }
+        let last = if p.initial { 0 } else { toks.len() - p.tokens.len() };
+        for s in 0..=last {
+            let ok = p.tokens.iter().enumerate().all(|(k, (t, prefix))| toks[s + k].iter().any(|d| if *prefix { d.starts_with(t.as_str()) } else { d == t }));
+            if ok {
+                out.push(Inst { col: c, pos: s, len: p.tokens.len() });
+            }
+        }
+    }
+    out
+}
+
+/// [`evaluate`] for a row read back from the index.
+pub fn evaluate_multi(q: &Query, doc: &[Vec<Vec<String>>], inst: &mut Vec<Vec<Inst>>) -> bool {
+    *inst = q.phrases.iter().map(|p| phrase_instances_multi(p, doc)).collect();
+    eval(&q.root, inst)
+}

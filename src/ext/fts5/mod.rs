@@ -1,10 +1,13 @@
 //! # FTS5: the full-text search module `fts5`
 //!
 //! First stage of SQLite's FTS5 (`fts5.txt`). What it owns:
-//! - `config.rs`: the `CREATE VIRTUAL TABLE` arguments (default table
-//!   only; other options are refused),
-//! - `shadow.rs`: the five shadow tables, created exactly as SQLite
-//!   creates them, with their initial rows,
+//! - `config.rs`: the `CREATE VIRTUAL TABLE` arguments (options not
+//!   built yet are refused),
+//! - `shadow.rs`: the shadow tables each table kind has, created exactly
+//!   as SQLite creates them, with their initial rows,
+//! - `source.rs`: rows of external content and contentless tables,
+//!   answered from the index,
+//! - `check.rs`: 'integrity-check',
 //! - `tokenizer/`: unicode61, ascii, porter and trigram,
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
@@ -17,10 +20,13 @@
 //! - `commands.rs`: the special INSERT commands,
 //! - `aux.rs`: `bm25()`, `highlight()`, `snippet()` (where the column fits).
 //!
-//! How queries are answered in this stage: by tokenizing the rows of
-//! `%_content` (the regular content table holds every value as written),
-//! not by reading the inverted index in `%_data`; the answers are the
-//! same as the index would give, only slower.
+//! How queries are answered in this stage: for a table with its own
+//! content, by tokenizing the rows of `%_content` (which holds every
+//! value as written; the answers are the same as the index would give,
+//! only slower); for external content and contentless tables, from the
+//! inverted index in `%_data`, read back whole (`source.rs`), since
+//! there the index alone says which rows match (with the transaction's
+//! pending changes merged in memory).
 //! Writes follow SQLite: each transaction's changes become one new
 //! segment at commit, in SQLite's page layout (see `FORMAT.md`).
 //!
@@ -30,6 +36,7 @@
 //! are dropped by `xDestroy`.
 
 pub mod aux;
+pub mod check;
 pub mod codec;
 pub mod commands;
 pub mod config;
@@ -41,6 +48,7 @@ pub mod query;
 pub mod segread;
 pub mod segwrite;
 pub mod shadow;
+pub mod source;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;

@@ -10,9 +10,14 @@
 //! - `t_docsize(id INTEGER PRIMARY KEY, sz BLOB)`: tokens per column,
 //! - `t_config(k PRIMARY KEY, v) WITHOUT ROWID`: row ('version', 4).
 //!
+//! `%_content` is left out for external content and contentless tables
+//! (a contentless one with `contentless_unindexed=1` keeps it when it has
+//! UNINDEXED columns, with only those, still named `c<column number>`); `%_docsize`
+//! is left out with `columnsize=0`.
+//!
 //! Invariant: [`SUFFIXES`] lists exactly the tables [`create`] makes.
 
-use super::config::Config;
+use super::config::{Config, Content};
 use crate::connection::{Connection, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -48,22 +53,26 @@ pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
 /// Create the shadow tables and their initial rows.
 pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
     let c = conn(host)?;
-    let cols: Vec<String> = (0..cfg.columns.len()).map(|i| format!(", c{i}")).collect();
+    let cols: String = cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect();
+    let mut tables =
+        vec![("data", "(id INTEGER PRIMARY KEY, block BLOB)".to_string()), ("idx", "(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID".into())];
+    if !cols.is_empty() {
+        tables.push(("content", format!("(id INTEGER PRIMARY KEY{cols})")));
+    }
+    if cfg.columnsize {
+        tables.push(("docsize", "(id INTEGER PRIMARY KEY, sz BLOB)".into()));
+    }
+    tables.push(("config", "(k PRIMARY KEY, v) WITHOUT ROWID".into()));
+    for (suffix, body) in tables {
+        rows(c, &format!("CREATE TABLE {}{body}", cfg.shadow(suffix)))
+            .map_err(|e| Error::new(e.code, format!("fts5: error creating shadow table {}_{suffix}: {}", cfg.name, e.message)))?;
+    }
     let sql = format!(
-        "CREATE TABLE {data}(id INTEGER PRIMARY KEY, block BLOB);\
-         CREATE TABLE {idx}(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;\
-         CREATE TABLE {content}(id INTEGER PRIMARY KEY{cols});\
-         CREATE TABLE {docsize}(id INTEGER PRIMARY KEY, sz BLOB);\
-         CREATE TABLE {config}(k PRIMARY KEY, v) WITHOUT ROWID;\
-         INSERT INTO {data}(id, block) VALUES(1, X'');\
+        "INSERT INTO {data}(id, block) VALUES(1, X'');\
          INSERT INTO {data}(id, block) VALUES(10, X'00000000000000');\
          INSERT INTO {config}(k, v) VALUES('version', 4);",
         data = cfg.shadow("data"),
-        idx = cfg.shadow("idx"),
-        content = cfg.shadow("content"),
-        docsize = cfg.shadow("docsize"),
         config = cfg.shadow("config"),
-        cols = cols.concat(),
     );
     rows(c, &sql)?;
     Ok(())
@@ -72,7 +81,10 @@ pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
 /// Drop the shadow tables (xDestroy).
 pub fn destroy(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
     let c = conn(host)?;
-    let sql: String = SUFFIXES.iter().map(|s| format!("DROP TABLE IF EXISTS {};", cfg.shadow(s))).collect();
+    // SQLite leaves a contentless table's `%_content` (its UNINDEXED
+    // values) behind; so does ringlite, to keep the schemas alike.
+    let keep = if cfg.content == Content::Own { "" } else { "content" };
+    let sql: String = SUFFIXES.iter().filter(|s| **s != keep).map(|s| format!("DROP TABLE IF EXISTS {};", cfg.shadow(s))).collect();
     rows(c, &sql)?;
     Ok(())
 }

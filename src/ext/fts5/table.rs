@@ -14,14 +14,14 @@
 //! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
 //! under its id, and `Shared::row` is the row the cursor points at.
 
-use super::config::Config;
+use super::config::{Config, Content};
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{self, Node, Query};
 use super::shadow;
 use super::tokenizer::{Token, Tokenizer};
 use super::writer;
-use super::{commands, index};
+use super::{commands, index, source};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
@@ -34,14 +34,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub struct Fts5Table {
     /// Its declaration.
     pub cfg: Config,
-    /// Changes of the open transaction not yet in the index.
-    pub pending: Mutex<Pending>,
+    /// Changes of the open transaction not yet in the index (shared
+    /// with cursors, which read them when the index answers a query).
+    pub pending: Arc<Mutex<Pending>>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
     pub fn new(cfg: Config) -> Fts5Table {
-        Fts5Table { cfg, pending: Mutex::new(Pending::default()) }
+        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())) }
     }
 }
 
@@ -67,6 +68,11 @@ pub struct Row {
     pub tokens: Vec<Vec<Token>>,
     /// Per phrase, its instances that count for this row.
     pub inst: Vec<Vec<Inst>>,
+    /// Tokens per column as xColumnSize reports them (bm25's length).
+    pub size: Vec<i64>,
+    /// The external content table lacks this row (reading its values is
+    /// an error).
+    pub missing: bool,
 }
 
 /// What an auxiliary function sees of a cursor.
@@ -123,7 +129,7 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared::default()));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), rows: Vec::new(), at: 0, shared }))
+        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -162,7 +168,7 @@ impl VTab for Fts5Table {
         match (rowid(&args[0])?, command) {
             (None, Some(cmd)) => {
                 let cmd = cmd.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
-                commands::run(host, &self.cfg, &mut p, &cmd, rank).map(|_| Some(0))
+                commands::run(host, &self.cfg, &mut p, &cmd, rank, (rowid(&args[1])?, &vals)).map(|_| Some(0))
             }
             (None, None) => writer::apply(host, &self.cfg, &mut p, writer::Change::Insert(rowid(&args[1])?, vals, on_conflict)),
             (Some(old), _) => {
@@ -206,6 +212,15 @@ impl VTab for Fts5Table {
         Ok(())
     }
 
+    fn has_integrity(&self) -> bool {
+        true
+    }
+
+    fn integrity(&self, host: &mut dyn VmHost, _schema: &str, _table: &str, _flags: i32) -> Result<Option<String>> {
+        let mut p = lock(&self.pending);
+        super::check::integrity(shadow::conn(host)?, &self.cfg, &mut p)
+    }
+
     fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
         super::aux::overload(n_args, name).map(|f| (f, 0))
     }
@@ -215,6 +230,7 @@ impl VTab for Fts5Table {
 pub struct Fts5Cursor {
     id: i64,
     cfg: Config,
+    pending: Arc<Mutex<Pending>>,
     rows: Vec<Arc<Row>>,
     at: usize,
     shared: Arc<Mutex<Shared>>,
@@ -253,6 +269,19 @@ impl Fts5Cursor {
     fn publish(&self) {
         lock(&self.shared).row = self.rows.get(self.at).cloned();
     }
+
+    /// Position on the first of `rows`, the query and figures published.
+    fn start(&mut self, rows: Vec<Arc<Row>>, q: Option<Arc<Query>>, stats: Stats) -> Result<()> {
+        self.rows = rows;
+        self.at = 0;
+        {
+            let mut s = lock(&self.shared);
+            s.query = q;
+            s.stats = Arc::new(stats);
+        }
+        self.publish();
+        Ok(())
+    }
 }
 
 impl VTabCursor for Fts5Cursor {
@@ -269,6 +298,13 @@ impl VTabCursor for Fts5Cursor {
         }
         let q = and_all(qs).map(Arc::new);
         let c = shadow::conn(host)?;
+        if self.cfg.content != Content::Own {
+            let (rows, stats) = {
+                let p = lock(&self.pending);
+                source::scan(c, &self.cfg, q.as_deref(), &p)?
+            };
+            return self.start(rows, q, stats);
+        }
         let cols: String = (0..ncol).map(|i| format!(", c{i}")).collect();
         let data = shadow::rows(c, &format!("SELECT id{cols} FROM {} ORDER BY id", self.cfg.shadow("content")))?;
         let mut stats = Stats { nhit: vec![0; q.as_ref().map_or(0, |q| q.phrases.len())], ..Stats::default() };
@@ -297,18 +333,11 @@ impl VTabCursor for Fts5Cursor {
                 }
             };
             if keep {
-                rows.push(Arc::new(Row { rowid, values, tokens, inst }));
+                let size = tokens.iter().map(|t| t.len() as i64).collect();
+                rows.push(Arc::new(Row { rowid, values, tokens, inst, size, missing: false }));
             }
         }
-        self.rows = rows;
-        self.at = 0;
-        {
-            let mut s = lock(&self.shared);
-            s.query = q;
-            s.stats = Arc::new(stats);
-        }
-        self.publish();
-        Ok(())
+        self.start(rows, q, stats)
     }
 
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
@@ -327,6 +356,9 @@ impl VTabCursor for Fts5Cursor {
             return Ok(Value::Null);
         };
         if ctx.column < n {
+            if row.missing {
+                return Err(source::missing_row(&self.cfg, row.rowid));
+            }
             return Ok(row.values[ctx.column].clone());
         }
         if ctx.column == n {

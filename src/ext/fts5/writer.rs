@@ -7,17 +7,24 @@
 //! deleted row's tokens come from its stored values. 'rebuild' empties
 //! the index and re-adds every row of the content as one segment.
 //!
-//! Invariant: after each call, `%_docsize` has one row per content row
-//! and the averages record sums them; the index plus the unflushed part
-//! of the log describe exactly the content.
+//! External content and contentless tables (`content=`) keep no copy of
+//! the values: an insert writes the index, sizes and averages only; a
+//! delete of an external content row reads its old values from the
+//! content table, and the 'delete' command is given them; contentless
+//! tables refuse UPDATE and DELETE, as SQLite does. Neither checks for an
+//! existing rowid (SQLite does not; `%_docsize` is replaced).
+//!
+//! Invariant: after each call, `%_docsize` (unless `columnsize=0`) has
+//! one row per indexed row and the averages record sums them; the index
+//! plus the unflushed part of the log describe exactly the rows given.
 
-use super::config::Config;
+use super::config::{Config, Content};
 use super::index::{self, averages, exec, set_averages};
 use super::pending::{Op, Pending};
 use super::shadow::{conn, rows};
 use super::table::value_tokens;
 use crate::connection::Connection;
-use crate::error::{Error, Result, SQLITE_CONSTRAINT};
+use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vtab::{ConflictMode, ON_CONFLICT_IGNORE, ON_CONFLICT_REPLACE};
@@ -42,12 +49,46 @@ pub fn tokens(cfg: &Config, vals: &[Value]) -> Vec<Vec<String>> {
 }
 
 fn cols(cfg: &Config) -> String {
-    (0..cfg.columns.len()).map(|i| format!(", c{i}")).collect()
+    cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect()
 }
 
-fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
+/// The column list of the external content table, for a SELECT.
+pub fn external_cols(cfg: &Config) -> String {
+    cfg.columns.iter().map(|n| format!(", \"{}\"", n.replace('"', "\"\""))).collect()
+}
+
+/// The values of row `id`: from `%_content`, or the external content
+/// table; None when it has no such row (or the table keeps no values).
+pub fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
+    let sql = match (&cfg.content, cfg.external()) {
+        (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = {id}", external_cols(cfg)),
+        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")),
+        _ => return Ok(None),
+    };
+    Ok(rows(c, &sql)?.into_iter().next().map(|r| r[1..].to_vec()))
+}
+
+/// The UNINDEXED values a `contentless_unindexed=1` table keeps for
+/// row `id`, in column order.
+pub fn stored_unindexed(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
     let r = rows(c, &format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")))?;
     Ok(r.into_iter().next().map(|r| r[1..].to_vec()))
+}
+
+/// The next rowid for an insert without one: after the largest in
+/// `%_content`, or in `%_docsize` for tables without their own content.
+fn next_rowid(c: &mut Connection, cfg: &Config) -> Result<i64> {
+    let table = match cfg.content {
+        Content::Own => cfg.shadow("content"),
+        _ if cfg.columnsize => cfg.shadow("docsize"),
+        // No table holds the rowids: SQLite refuses as a type mismatch.
+        _ => return Err(Error::new(SQLITE_MISMATCH, "datatype mismatch")),
+    };
+    match rows(c, &format!("SELECT max(id) FROM {table}"))?.first().map(|r| r[0].clone()) {
+        Some(Value::Integer(m)) if m == i64::MAX => Err(Error::unsupported("choosing an fts5 rowid after the largest")),
+        Some(Value::Integer(m)) => Ok(m + 1),
+        _ => Ok(1),
+    }
 }
 
 /// Adjust the averages record by one row of `toks`, added or removed.
@@ -61,27 +102,31 @@ fn account(c: &mut Connection, cfg: &Config, toks: &[Vec<String>], sign: i64) ->
 }
 
 fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, vals: Vec<Value>) -> Result<i64> {
+    let own = cfg.content == Content::Own;
     let id = match id {
         Some(i) => i,
-        None => match rows(c, &format!("SELECT max(id) FROM {}", cfg.shadow("content")))?.first().map(|r| r[0].clone()) {
-            Some(Value::Integer(m)) if m == i64::MAX => return Err(Error::unsupported("choosing an fts5 rowid after the largest")),
-            Some(Value::Integer(m)) => m + 1,
-            _ => 1,
-        },
+        None => next_rowid(c, cfg)?,
     };
-    if stored(c, cfg, id)?.is_some() {
+    if own && stored(c, cfg, id)?.is_some() {
         return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
     }
     let toks = tokens(cfg, &vals);
-    let marks: String = (0..vals.len()).map(|_| ", ?").collect();
-    let mut params = vec![Value::Integer(id)];
-    params.extend(vals);
-    exec(c, &format!("INSERT INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
-    let mut sz = Vec::new();
-    for t in &toks {
-        super::codec::put(&mut sz, t.len() as u64);
+    let kept = cfg.stored_columns();
+    if !kept.is_empty() {
+        let marks: String = kept.iter().map(|_| ", ?").collect();
+        let mut params = vec![Value::Integer(id)];
+        params.extend(kept.iter().map(|&i| vals[i].clone()));
+        let verb = if own { "INSERT" } else { "REPLACE" };
+        exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
     }
-    exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+    if cfg.columnsize {
+        let mut sz = Vec::new();
+        for t in &toks {
+            super::codec::put(&mut sz, t.len() as u64);
+        }
+        let verb = if own { "INSERT" } else { "REPLACE" };
+        exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+    }
     account(c, cfg, &toks, 1)?;
     p.ops.push(Op { rowid: id, delete: false, tokens: toks });
     Ok(id)
@@ -89,9 +134,19 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
 
 fn delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<()> {
     let Some(vals) = stored(c, cfg, id)? else { return Ok(()) };
-    let toks = tokens(cfg, &vals);
-    exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
-    exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
+    forget(c, cfg, p, id, &vals)
+}
+
+/// Remove row `id`, whose values were `vals`, from the index, sizes and
+/// averages (and `%_content`).
+fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
+    let toks = tokens(cfg, vals);
+    if !cfg.stored_columns().is_empty() {
+        exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
+    }
+    if cfg.columnsize {
+        exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
+    }
     account(c, cfg, &toks, -1)?;
     p.ops.push(Op { rowid: id, delete: true, tokens: toks });
     Ok(())
@@ -100,6 +155,25 @@ fn delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<
 /// Apply `change`; returns the rowid of an inserted row.
 pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Change) -> Result<Option<i64>> {
     let c = conn(host)?;
+    if cfg.content == Content::None {
+        match change {
+            Change::Update(..) => return Err(Error::sql(format!("cannot UPDATE contentless fts5 table: {}", cfg.name))),
+            Change::Delete(_) => return Err(Error::sql(format!("cannot DELETE from contentless fts5 table: {}", cfg.name))),
+            Change::Insert(..) => {}
+        }
+    }
+    if cfg.content != Content::Own {
+        // No rowid conflicts are detected: REPLACE and IGNORE are plain
+        // inserts, and an UPDATE re-indexes the row as given.
+        return match change {
+            Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
+            Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
+            Change::Update(old, new, vals) => {
+                delete(c, cfg, p, old)?;
+                insert(c, cfg, p, Some(new), vals).map(Some)
+            }
+        };
+    }
     match change {
         Change::Insert(Some(id), vals, mode) if mode == ON_CONFLICT_IGNORE || mode == ON_CONFLICT_REPLACE => {
             if stored(c, cfg, id)?.is_some() {
@@ -122,15 +196,51 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
     }
 }
 
+/// The 'delete' command: remove row `id` whose values were `vals`
+/// (external content and contentless tables only).
+pub fn delete_command(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
+    forget(conn(host)?, cfg, p, id, vals)
+}
+
+/// 'delete-all': an empty index, no sizes, an empty averages record.
+pub fn delete_all(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<()> {
+    let c = conn(host)?;
+    // What is pending describes rows that are gone now.
+    p.flushed = p.ops.len();
+    index::clear(c, cfg)?;
+    if cfg.columnsize {
+        exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
+    }
+    if !cfg.stored_columns().is_empty() {
+        exec(c, &format!("DELETE FROM {}", cfg.shadow("content")), &[])?;
+    }
+    exec(c, &format!("REPLACE INTO {}(id, block) VALUES(1, X'')", cfg.shadow("data")), &[])
+}
+
+/// Every row of the content (own or external), in rowid order: rowid
+/// then the column values.
+pub fn all_content(c: &mut Connection, cfg: &Config) -> Result<Vec<Vec<Value>>> {
+    let sql = match cfg.external() {
+        Some((table, rowid)) => format!("SELECT {rowid}{} FROM {table} ORDER BY {rowid}", external_cols(cfg)),
+        None => format!("SELECT id{} FROM {} ORDER BY id", cols(cfg), cfg.shadow("content")),
+    };
+    rows(c, &sql)
+}
+
 /// 'rebuild': the index, sizes and averages made again from the content.
 pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<()> {
+    if cfg.content == Content::None {
+        return Err(Error::sql("'rebuild' may not be used with a contentless fts5 table"));
+    }
     let c = conn(host)?;
     index::flush(c, cfg, p)?;
     index::clear(c, cfg)?;
-    exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
+    if cfg.columnsize {
+        exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
+    }
     let mut totals = vec![0i64; cfg.columns.len()];
     let mut n = 0;
-    for r in rows(c, &format!("SELECT id{} FROM {} ORDER BY id", cols(cfg), cfg.shadow("content")))? {
+    for r in all_content(c, cfg)? {
         let Value::Integer(id) = r[0] else { return Err(Error::corrupt()) };
         let toks = tokens(cfg, &r[1..]);
         let mut sz = Vec::new();
@@ -139,7 +249,9 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
             super::codec::put(&mut sz, x.len() as u64);
         }
         n += 1;
-        exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+        if cfg.columnsize {
+            exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+        }
         p.ops.push(Op { rowid: id, delete: false, tokens: toks });
     }
     set_averages(c, cfg, n, &totals)?;

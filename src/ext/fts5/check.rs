@@ -1,0 +1,101 @@
+//! # The 'integrity-check' command
+//!
+//! `INSERT INTO t(t[, rank]) VALUES('integrity-check'[, 0|1])`: the
+//! pending changes are flushed, then every segment the structure record
+//! lists must decode (pages present, terms and doclists well formed,
+//! position columns within the table's). Unless the table is contentless
+//! (or external content checked with rank 0, as the documentation says),
+//! the index must then hold exactly what indexing the content gives, and
+//! `%_docsize` and the averages record must agree with it. Any
+//! discrepancy is SQLITE_CORRUPT_VTAB, as in SQLite: sizes or averages
+//! that differ are "database disk image is malformed", an index that
+//! differs from the content with the sizes right is SQLite's "fts5:
+//! checksum mismatch for table" error. `PRAGMA integrity_check` reports
+//! the latter as is and the former as a malformed inverted index.
+//!
+//! Invariant: the check writes nothing but the flush of pending changes.
+
+use super::codec::{positions, put};
+use super::config::{Config, Content};
+use super::index;
+use super::pending::{terms, Op, Pending};
+use super::shadow::rows;
+use super::writer;
+use crate::connection::Connection;
+use crate::error::{Error, Result, SQLITE_CORRUPT_VTAB};
+use crate::value::Value;
+
+fn malformed() -> Error {
+    Error::new(SQLITE_CORRUPT_VTAB, "database disk image is malformed")
+}
+
+/// Run the check; `compare_external`: the rank argument was nonzero.
+pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: bool) -> Result<()> {
+    index::flush(c, cfg, p)?;
+    let idx = index::read_all(c, cfg).map_err(|e| if e.primary() == crate::error::SQLITE_CORRUPT { malformed() } else { e })?;
+    let ncol = cfg.columns.len();
+    for dl in idx.values() {
+        for e in dl.values() {
+            for (col, _) in positions(&e.poslist).map_err(|_| malformed())? {
+                if col >= ncol {
+                    return Err(malformed());
+                }
+            }
+        }
+    }
+    let compare = match cfg.content {
+        Content::Own => true,
+        Content::External { .. } => compare_external,
+        Content::None => false,
+    };
+    if !compare {
+        return Ok(());
+    }
+    let mut ops = Vec::new();
+    let mut totals = vec![0i64; ncol];
+    let mut sizes = Vec::new();
+    for r in writer::all_content(c, cfg)? {
+        let Value::Integer(id) = r[0] else { return Err(malformed()) };
+        let toks = writer::tokens(cfg, &r[1..]);
+        let mut sz = Vec::new();
+        for (t, x) in totals.iter_mut().zip(&toks) {
+            *t += x.len() as i64;
+            put(&mut sz, x.len() as u64);
+        }
+        sizes.push((id, sz));
+        ops.push(Op { rowid: id, delete: false, tokens: toks });
+    }
+    if cfg.columnsize {
+        let stored: Vec<(i64, Vec<u8>)> = rows(c, &format!("SELECT id, sz FROM {} ORDER BY id", cfg.shadow("docsize")))?
+            .into_iter()
+            .map(|r| match (&r[0], &r[1]) {
+                (Value::Integer(i), Value::Blob(b)) => (*i, b.clone()),
+                (Value::Integer(i), _) => (*i, Vec::new()),
+                _ => (i64::MIN, Vec::new()),
+            })
+            .collect();
+        if stored != sizes {
+            return Err(malformed());
+        }
+    }
+    let (n, cols) = index::averages(c, cfg)?;
+    if n != ops.len() as i64 || cols != totals {
+        return Err(malformed());
+    }
+    // Sizes agree: what differs is the indexed text itself.
+    if terms(cfg, &ops) != idx {
+        return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("fts5: checksum mismatch for table \"{}\"", cfg.name)));
+    }
+    Ok(())
+}
+
+/// xIntegrity (`PRAGMA integrity_check`): the check without comparing
+/// external content, its finding as SQLite words it.
+pub fn integrity(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<Option<String>> {
+    match run(c, cfg, p, false) {
+        Ok(()) => Ok(None),
+        Err(e) if e.message.starts_with("fts5: checksum mismatch") => Ok(Some(e.message)),
+        Err(e) if e.primary() == crate::error::SQLITE_CORRUPT => Ok(Some(format!("malformed inverted index for FTS5 table {}.{}", cfg.db, cfg.name))),
+        Err(e) => Err(e),
+    }
+}
