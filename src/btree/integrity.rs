@@ -268,12 +268,6 @@ impl Btree {
         let mut expect = (OVERFLOW1, owner);
         let mut seen = 0usize;
         while next != 0 {
-            // Page 1 counts as used from the start for overflow chains
-            // (the schema tree, checked last, is not reached yet).
-            if next == 1 {
-                ck.error(format!("{at}2nd reference to page 1"));
-                return Ok(());
-            }
             if !ck.reference_at(at, next, db_size) {
                 return Ok(());
             }

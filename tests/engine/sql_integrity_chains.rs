@@ -60,7 +60,10 @@ fn our_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
         let mut code = 0;
         loop {
             match st.step(&mut conn) {
-                Ok(StepResult::Row) => rows.push(String::from_utf8_lossy(st.column(0).as_bytes().unwrap_or(b"")).into_owned()),
+                Ok(StepResult::Row) => rows.push(match st.column(0) {
+                    ringlite::value::Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    v => format!("{v:?}"),
+                }),
                 Ok(StepResult::Done) => break,
                 Ok(StepResult::Io) => continue,
                 Err(e) => {
@@ -126,8 +129,20 @@ fn overflow_pointer(b: &[u8], page: usize) -> usize {
 #[test]
 fn overflow_chains_are_followed_to_their_end() {
     let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>, usize)>)> = vec![
-        ("first page 0", Box::new(|b, p| set_u32(b, overflow_pointer(b, p), 0))),
-        ("first page out of range", Box::new(|b, p| set_u32(b, overflow_pointer(b, p), 999))),
+        (
+            "first page 0",
+            Box::new(|b, p| {
+                let at = overflow_pointer(b, p);
+                set_u32(b, at, 0)
+            }),
+        ),
+        (
+            "first page out of range",
+            Box::new(|b, p| {
+                let at = overflow_pointer(b, p);
+                set_u32(b, at, 999)
+            }),
+        ),
         ("second page 0", Box::new(|b, p| set_u32(b, 2 * p, 0))),
         ("third page 0", Box::new(|b, p| set_u32(b, 3 * p, 0))),
         ("next out of range", Box::new(|b, p| set_u32(b, 2 * p, 999))),
@@ -164,17 +179,44 @@ fn child_pointer(b: &[u8], page: usize, cell: usize) -> usize {
 #[test]
 fn child_pointers_as_sqlite_reports_them() {
     let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>, usize)>)> = vec![
-        ("cell 0 out of range", Box::new(|b, p| set_u32(b, child_pointer(b, p, 0), 999))),
-        ("cell 1 zero", Box::new(|b, p| set_u32(b, child_pointer(b, p, 1), 0))),
-        ("cell 0 to a sibling", Box::new(|b, p| set_u32(b, child_pointer(b, p, 0), 4))),
-        ("cell 1 to page 1", Box::new(|b, p| set_u32(b, child_pointer(b, p, 1), 1))),
+        (
+            "cell 0 out of range",
+            Box::new(|b, p| {
+                let at = child_pointer(b, p, 0);
+                set_u32(b, at, 999)
+            }),
+        ),
+        (
+            "cell 1 zero",
+            Box::new(|b, p| {
+                let at = child_pointer(b, p, 1);
+                set_u32(b, at, 0)
+            }),
+        ),
+        (
+            "cell 0 to a sibling",
+            Box::new(|b, p| {
+                let at = child_pointer(b, p, 0);
+                set_u32(b, at, 4)
+            }),
+        ),
+        (
+            "cell 1 to page 1",
+            Box::new(|b, p| {
+                let at = child_pointer(b, p, 1);
+                set_u32(b, at, 1)
+            }),
+        ),
         ("right child out of range", Box::new(|b, p| set_u32(b, p + 8, 999))),
         ("right child zero", Box::new(|b, p| set_u32(b, p + 8, 0))),
         ("right child to a sibling", Box::new(|b, p| set_u32(b, p + 8, 3))),
         (
             "two out of range",
             Box::new(|b, p| {
-                set_u32(b, child_pointer(b, p, 3), 999);
+                {
+                    let at = child_pointer(b, p, 3);
+                    set_u32(b, at, 999)
+                };
                 set_u32(b, p + 8, 998);
             }),
         ),
@@ -195,14 +237,46 @@ fn trees_are_walked_in_sqlites_order() {
     let sql = format!("{SIXTY_ROWS} CREATE TABLE u(a INTEGER PRIMARY KEY, b); INSERT INTO u SELECT * FROM t; CREATE INDEX ub ON u(b);");
     // (Root pages: t 2, u 9, ub 16; ub's first leaf is page 17.)
     let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>, usize)>)> = vec![
-        ("t to a leaf of ub", Box::new(|b, p| set_u32(b, child_pointer(b, p, 1), 17))),
-        ("u to a leaf of ub", Box::new(|b, p| set_u32(b, child_pointer(b, 8 * p, 1), 17))),
-        ("ub to a leaf of t", Box::new(|b, p| set_u32(b, child_pointer(b, 15 * p, 1), 3))),
-        ("u to a leaf of t", Box::new(|b, p| set_u32(b, child_pointer(b, 8 * p, 1), 3))),
+        (
+            "t to a leaf of ub",
+            Box::new(|b, p| {
+                let at = child_pointer(b, p, 1);
+                set_u32(b, at, 17)
+            }),
+        ),
+        (
+            "u to a leaf of ub",
+            Box::new(|b, p| {
+                let at = child_pointer(b, 8 * p, 1);
+                set_u32(b, at, 17)
+            }),
+        ),
+        (
+            "ub to a leaf of t",
+            Box::new(|b, p| {
+                let at = child_pointer(b, 15 * p, 1);
+                set_u32(b, at, 3)
+            }),
+        ),
+        (
+            "u to a leaf of t",
+            Box::new(|b, p| {
+                let at = child_pointer(b, 8 * p, 1);
+                set_u32(b, at, 3)
+            }),
+        ),
     ];
     for (name, damage) in cases {
         compare(name, &sql, damage);
     }
+    // From four tables on, SQLite checks the schema table first: a page 1
+    // reached from a tree is then a second reference there.
+    let more = "CREATE TABLE x1(q); CREATE TABLE x2(q); CREATE TABLE x3(q);";
+    compare("four tables, a child to page 1", &format!("{SIXTY_ROWS} {more}"), |b, p| {
+        let at = child_pointer(b, p, 1);
+        set_u32(b, at, 1)
+    });
+    compare("four tables, an overflow page to page 1", &format!("{ONE_BIG_ROW} {more}"), |b, p| set_u32(b, 2 * p, 1));
 }
 
 #[test]

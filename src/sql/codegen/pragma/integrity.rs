@@ -73,16 +73,26 @@ impl Compiler<'_> {
         let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.virtual_table.is_some())).collect();
         tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
         // SQLite's order: each table followed by its indexes, the schema
-        // table last (which tree meets a page referenced twice first
-        // decides where the second reference is reported).
-        let mut roots: Vec<u32> = Vec::new();
+        // table last while there are at most three tables (views counted too,
+        // unverified), first from four on (as observed; SQLite's schema hash lists it so). Which tree
+        // meets a page referenced twice first decides where the second
+        // reference is reported.
+        let schema_first = schema
+            .tables
+            .values()
+            .filter(|t| t.db == db && !t.name.eq_ignore_ascii_case("sqlite_master") && !t.name.eq_ignore_ascii_case("sqlite_schema"))
+            .count()
+            >= 4;
+        let mut roots: Vec<u32> = if schema_first { vec![1] } else { Vec::new() };
         for t in tables.iter().filter(|t| t.root > 0) {
             roots.push(t.root);
             roots.extend(schema.indexes_of(t).into_iter().rev().map(|i| i.root));
         }
         let listed: std::collections::HashSet<u32> = roots.iter().copied().collect();
         roots.extend(schema.indexes.values().filter(|i| i.db == db && !listed.contains(&i.root)).map(|i| i.root));
-        roots.push(1);
+        if !schema_first {
+            roots.push(1);
+        }
 
         let structure = self.b.reg();
         self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::Roots(roots), 1);
