@@ -9,8 +9,16 @@
 //! databases every page's pointer-map entry is checked against the
 //! reference that was actually found. Messages use SQLite's wording.
 //!
-//! Invariant: the check only reads; it loads every page first through a
-//! resumable [`Walk`], so it can return `Pending` like anything else.
+//! Overflow chains are followed to their end as SQLite follows them, and
+//! messages about a reference carry the referring cell ("Tree R page P
+//! cell I: "). The trees are checked in the order the caller lists them
+//! (SQLite's: which tree meets a page used twice first decides where the
+//! second reference is reported).
+//!
+//! Invariant: the check only reads; it loads every page it can reach
+//! first through a resumable, lenient [`Walk`] (so it can return `Pending`
+//! like anything else), and fetches what that walk could not reach by
+//! failing the attempt and starting again.
 
 use super::cell::get_u32;
 use super::page;

@@ -841,9 +841,14 @@ mod tests {
 
     #[test]
     fn corrupt_records_are_errors() {
-        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
+        for bad in [&[][..], &[5, 1], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
             let r = Record::parse(bad).and_then(|r| r.values().map(|_| ()));
             assert_eq!(r.map_err(|e| e.code), Err(crate::error::SQLITE_CORRUPT), "{bad:?}");
+        }
+        // The reserved serial types read as NULL with no body, as in SQLite.
+        for reserved in [&[2u8, 10][..], &[2, 11]] {
+            let r = Record::parse(reserved).unwrap();
+            assert!(matches!(r.column(0).unwrap(), ValueRef::Null), "{reserved:?}");
         }
     }
 }

@@ -7,7 +7,9 @@
 //! 2. the SQL level, table by table: each index that is not partial must
 //!    hold as many entries as its table has rows ("wrong # of entries in
 //!    index X", all tables first); then every row is read once and checked
-//!    for NULLs in NOT NULL columns ("NULL value in t.c") and, by
+//!    for NULLs in NOT NULL columns ("NULL value in t.c"), for values not
+//!    stored through their column's affinity ("NUMERIC value in t.c",
+//!    "TEXT value in t.c", SQLite 3.54) and, by
 //!    `integrity_check` only, for its entry in each index ("row N missing
 //!    from index X", N counting rows from 1) and, in a UNIQUE index, for a
 //!    second entry with the same key ("non-unique entry in index X").
