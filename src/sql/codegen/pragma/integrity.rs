@@ -263,7 +263,7 @@ impl Compiler<'_> {
             if t.rowid_alias == Some(i) {
                 self.b.add(Opcode::Rowid, target.cursor, r, 0);
             } else if let (true, Some(field)) = (want, t.field_of(i)) {
-                let d = super::expr::default_p4(t, i);
+                let d = crate::sql::codegen::expr::default_p4(t, i);
                 self.b.add4(Opcode::Column, target.cursor, field as i32, r, d, 0);
             } else {
                 self.b.add(Opcode::Null, 0, r, 0);
