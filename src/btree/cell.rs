@@ -93,6 +93,16 @@ pub struct CellInfo {
 
 /// Parse the cell at the start of `b` (which may extend past the cell).
 pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
+    let info = parse_unchecked(kind, b, usable)?;
+    if (info.local as u64) < info.payload_size && info.overflow == 0 {
+        return Err(Error::corrupt());
+    }
+    Ok(info)
+}
+
+/// [`parse`] without refusing an overflow page number of 0 (the
+/// integrity check reports such a chain by its length).
+pub fn parse_unchecked(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     let mut info = CellInfo::default();
     let mut pos = 0;
     if !kind.is_leaf() {
@@ -122,9 +132,6 @@ pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     if (info.local as u64) < p {
         info.overflow = get_u32(b, pos + info.local)?;
         info.size += 4;
-        if info.overflow == 0 {
-            return Err(Error::corrupt());
-        }
     }
     if info.size > b.len() {
         return Err(Error::corrupt());

@@ -9,8 +9,16 @@
 //! databases every page's pointer-map entry is checked against the
 //! reference that was actually found. Messages use SQLite's wording.
 //!
-//! Invariant: the check only reads; it loads every page first through a
-//! resumable [`Walk`], so it can return `Pending` like anything else.
+//! Overflow chains are followed to their end as SQLite follows them, and
+//! messages about a reference carry the referring cell ("Tree R page P
+//! cell I: "). The trees are checked in the order the caller lists them
+//! (SQLite's: which tree meets a page used twice first decides where the
+//! second reference is reported).
+//!
+//! Invariant: the check only reads; it loads every page it can reach
+//! first through a resumable, lenient [`Walk`] (so it can return `Pending`
+//! like anything else), and fetches what that walk could not reach by
+//! failing the attempt and starting again.
 
 use super::cell::get_u32;
 use super::page;
@@ -43,14 +51,19 @@ impl Checker {
         }
     }
     fn reference(&mut self, pgno: Pgno, db_size: Pgno) -> bool {
+        self.reference_at("", pgno, db_size)
+    }
+    /// Count a reference to `pgno`; a page out of range or referenced
+    /// before is reported (after the prefix `at`) and not to be followed.
+    fn reference_at(&mut self, at: &str, pgno: Pgno, db_size: Pgno) -> bool {
         if pgno < 1 || pgno > db_size {
-            self.error(format!("invalid page number {pgno}"));
+            self.error(format!("{at}invalid page number {pgno}"));
             return false;
         }
         let n = self.refs.entry(pgno).or_insert(0);
         *n += 1;
         if *n > 1 {
-            self.error(format!("2nd reference to page {pgno}"));
+            self.error(format!("{at}2nd reference to page {pgno}"));
             return false;
         }
         true
@@ -59,11 +72,12 @@ impl Checker {
 
 impl Btree {
     pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize, records: bool) -> IoPoll<Vec<String>> {
-        // Load everything first; a corrupt structure stops the walk, and
-        // the checker below reports it precisely.
+        // Load everything reachable first (the walk passes over what it
+        // cannot follow); the checker below reports the damage precisely,
+        // fetching any page the walk did not reach.
         let mut walk = match self.walk.take() {
-            Some(w) if w.roots == roots && w.seq == self.seq => w,
-            _ => Walk::new(roots).at(self.seq),
+            Some(w) if w.lenient && w.roots == roots && w.seq == self.seq => w,
+            _ => Walk::new_lenient(roots).at(self.seq),
         };
         match walk.run(self) {
             Ok(Poll::Pending) => {
@@ -101,7 +115,7 @@ impl Btree {
                 self.check_ptrmap(&mut ck, root, ROOTPAGE, 0)?;
             }
             let mut max_key = i64::MAX;
-            self.check_tree_page(&mut ck, root, root, 0, &mut max_key)?;
+            self.check_tree_page(&mut ck, root, root, 0, &mut max_key, "")?;
         }
         // Page 1 holds the header even when sqlite_schema is not checked.
         ck.refs.entry(1).or_insert(1);
@@ -151,52 +165,64 @@ impl Btree {
     /// first, then the cells from last to first (each before its left
     /// child), then the page's byte accounting. Keys of a table tree must
     /// fall below `*max_key` (the first key of a leaf may equal it); on
-    /// return `*max_key` is the smallest key seen. Returns the subtree's
-    /// depth (1 for a leaf or a page whose free space is corrupt; 0 when the
-    /// page could not be read).
-    fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64) -> Result<usize> {
+    /// return `*max_key` is the smallest key seen. `at` prefixes the
+    /// messages about the reference to `pgno` itself (the parent's cell).
+    /// Returns the subtree's depth (1 for a leaf or a page whose free
+    /// space is corrupt, 0 for an interior page none of whose children
+    /// could be checked), or `None` when the page itself could not be:
+    /// such a child is not compared with its siblings' depth, as in SQLite.
+    fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64, at: &str) -> Result<Option<usize>> {
         let db_size = self.pager.db_size();
         if level > super::cursor::MAX_DEPTH {
             ck.error(format!("Tree {root} page {pgno}: tree too deep"));
-            return Ok(0);
+            return Ok(None);
         }
-        if !ck.reference(pgno, db_size) {
-            return Ok(0);
+        // (A child pointer of 0 is passed over without a report of its
+        // own, as SQLite does.)
+        if pgno == 0 || !ck.reference_at(at, pgno, db_size) {
+            return Ok(None);
         }
         let usable = self.usable();
-        let Ok(data) = self.pager.page(pgno) else {
-            ck.error(format!("Tree {root} page {pgno}: unable to get the page"));
-            return Ok(0);
-        };
+        // A page the loading walk did not reach is fetched now (the
+        // attempt fails, the page is read, the check starts again).
+        let data = self.pager.page(pgno)?;
         let h = match page::header(data, pgno) {
             Ok(h) => h,
             Err(_) => {
-                ck.error(format!("Tree {root} page {pgno}: invalid page header"));
-                return Ok(0);
+                ck.error(format!("Tree {root} page {pgno}: btreeInitPage() returns error code 11"));
+                return Ok(None);
             }
         };
         // Cells out of place are reported (and skipped) where the loop
         // meets them; the byte accounting after the children.
-        let coverage = super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| page::cell(data, &h, i, usable).ok().map(|(b, _)| b.len()));
+        let coverage =
+            super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| page::cell_unchecked(data, &h, i, usable).ok().map(|(b, _)| b.len()));
         if coverage.free_space_corrupt {
             ck.error(format!("Tree {root} page {pgno}: free space corruption"));
             // SQLite gives such a page the depth of a leaf: its parent
             // reports no depth difference for it beside leaf siblings.
-            return Ok(1);
+            return Ok(Some(1));
         }
-        let mut depth = 0;
+        let mut depth = if h.kind.is_leaf() { Some(0) } else { None };
         let mut key_can_be_equal = h.kind.is_leaf();
         if !h.kind.is_leaf() {
+            // SQLite names the right child's reference "right child" in
+            // auto_vacuum databases and "cell 0" otherwise.
+            let at = if ck.ptrmap { format!("Tree {root} page {pgno} right child: ") } else { format!("Tree {root} page {pgno} cell 0: ") };
             self.check_ptrmap(ck, h.right, BTREE, pgno)?;
-            depth = self.check_tree_page(ck, root, h.right, level + 1, max_key)?;
+            depth = self.check_tree_page(ck, root, h.right, level + 1, max_key, &at)?;
         }
         for i in (0..h.ncells).rev() {
+            // (In auto_vacuum databases SQLite keeps naming the cells of an
+            // interior page "right child" after checking that child.)
+            let at =
+                if ck.ptrmap && !h.kind.is_leaf() { format!("Tree {root} page {pgno} right child: ") } else { format!("Tree {root} page {pgno} cell {i}: ") };
             if let Some((_, msg)) = coverage.cells.iter().find(|(c, _)| *c == i) {
-                ck.error(format!("Tree {root} page {pgno} cell {i}: {msg}"));
+                ck.error(format!("{at}{msg}"));
                 continue;
             }
-            let Ok((cell, info)) = page::cell(data, &h, i, usable) else {
-                ck.error(format!("Tree {root} page {pgno} cell {i}: Extends off end of page"));
+            let Ok((cell, info)) = page::cell_unchecked(data, &h, i, usable) else {
+                ck.error(format!("{at}Extends off end of page"));
                 continue;
             };
             // A record's header holds at least its own size and one
@@ -205,48 +231,63 @@ impl Btree {
                 let payload = &cell[info.payload_offset..(info.payload_offset + info.local).min(cell.len())];
                 if let Some((header, n)) = crate::value::varint::read_varint(payload) {
                     if header <= n as u64 {
-                        ck.error(format!("Tree {root} page {pgno} cell {i}: Bad cell header size"));
+                        ck.error(format!("{at}Bad cell header size"));
                     }
                 }
             }
             if h.kind.is_table() {
                 let r = info.rowid;
                 if if key_can_be_equal { r > *max_key } else { r >= *max_key } {
-                    ck.error(format!("Tree {root} page {pgno} cell {i}: Rowid {r} out of order"));
+                    ck.error(format!("{at}Rowid {r} out of order"));
                 }
                 *max_key = r;
                 key_can_be_equal = false;
             }
-            if info.overflow != 0 {
-                let n = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
-                let mut next = info.overflow;
-                let mut expect = (OVERFLOW1, pgno);
-                for _ in 0..n {
-                    if !ck.reference(next, db_size) {
-                        break;
-                    }
-                    self.check_ptrmap(ck, next, expect.0, expect.1)?;
-                    expect = (OVERFLOW2, next);
-                    next = match self.pager.page(next) {
-                        Ok(d) => get_u32(d, 0)?,
-                        Err(_) => break,
-                    };
-                }
+            if (info.local as u64) < info.payload_size {
+                let expected = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
+                self.check_overflow_chain(ck, &at, info.overflow, pgno, expected)?;
             }
             if !h.kind.is_leaf() {
                 self.check_ptrmap(ck, info.left_child, BTREE, pgno)?;
-                let child_depth = self.check_tree_page(ck, root, info.left_child, level + 1, max_key)?;
+                let child_depth = self.check_tree_page(ck, root, info.left_child, level + 1, max_key, &at)?;
                 key_can_be_equal = false;
-                if child_depth != depth {
-                    ck.error(format!("Tree {root} page {pgno} cell {i}: Child page depth differs"));
-                    depth = child_depth;
+                if let Some(d) = child_depth {
+                    if depth.is_some_and(|cur| cur != d) {
+                        ck.error(format!("{at}Child page depth differs"));
+                    }
+                    depth = Some(d);
                 }
             }
         }
         for msg in coverage.page {
             ck.error(msg);
         }
-        Ok(depth + 1)
+        Ok(Some(depth.map_or(0, |d| d + 1)))
+    }
+
+    /// Follow the overflow chain starting at `first` (of a cell on page
+    /// `owner`) to its end, as SQLite does: past the length the payload
+    /// needs if the pointers go on. A page number out of range or seen
+    /// before ends it with that report; reaching 0 after another number of
+    /// pages than `expected` is reported as the list's length.
+    fn check_overflow_chain(&self, ck: &mut Checker, at: &str, first: Pgno, owner: Pgno, expected: usize) -> Result<()> {
+        let db_size = self.pager.db_size();
+        let mut next = first;
+        let mut expect = (OVERFLOW1, owner);
+        let mut seen = 0usize;
+        while next != 0 {
+            if !ck.reference_at(at, next, db_size) {
+                return Ok(());
+            }
+            self.check_ptrmap(ck, next, expect.0, expect.1)?;
+            seen += 1;
+            expect = (OVERFLOW2, next);
+            next = get_u32(self.pager.page(next)?, 0)?;
+        }
+        if seen != expected {
+            ck.error(format!("{at}overflow list length is {seen} but should be {expected}"));
+        }
+        Ok(())
     }
 
     /// In auto_vacuum databases: `pgno`'s pointer-map entry must be

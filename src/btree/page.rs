@@ -151,6 +151,14 @@ pub fn cell<'a>(data: &'a [u8], h: &PageHeader, i: usize, usable: u32) -> Result
     Ok((&area[..info.size], info))
 }
 
+/// [`cell`] without refusing an overflow page number of 0.
+pub fn cell_unchecked<'a>(data: &'a [u8], h: &PageHeader, i: usize, usable: u32) -> Result<(&'a [u8], cell::CellInfo)> {
+    let off = cell_offset(data, h, i, usable)?;
+    let area = &data[off..usable as usize];
+    let info = cell::parse_unchecked(h.kind, area, usable)?;
+    Ok((&area[..info.size], info))
+}
+
 /// Child page `i` of an interior page (`i == ncells`: the right child).
 pub fn child(data: &[u8], h: &PageHeader, i: usize, usable: u32) -> Result<Pgno> {
     // An interior cell starts with its left child's number.

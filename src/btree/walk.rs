@@ -34,6 +34,10 @@ pub struct Walk {
     /// Entries seen (leaf cells, plus interior cells of index trees).
     pub entries: u64,
     with_overflow: bool,
+    /// Skip what cannot be followed (a bad page number, a page seen
+    /// before, a page that does not parse) instead of failing: the
+    /// integrity check loads all it can this way and reports the rest.
+    pub lenient: bool,
     /// The tree's change sequence the walk started at (a walk over a tree
     /// that changed since is restarted).
     pub seq: u64,
@@ -49,8 +53,15 @@ impl Walk {
             pages: Vec::new(),
             entries: 0,
             with_overflow: true,
+            lenient: false,
             seq: 0,
         }
+    }
+
+    /// A walk that loads every page it can reach and skips the rest
+    /// (for the integrity check).
+    pub fn new_lenient(roots: &[Pgno]) -> Walk {
+        Walk { lenient: true, ..Walk::new(roots) }
     }
 
     /// Tag the walk with the change sequence it started at.
@@ -70,11 +81,23 @@ impl Walk {
             let pgno = match item {
                 Item::Tree(p) | Item::Overflow { pgno: p, .. } => p,
             };
-            if pgno < 1 || pgno > bt.pager.db_size() {
+            if pgno < 1 || pgno > bt.pager.db_size() || (self.lenient && self.visited.contains(&pgno)) {
+                if self.lenient {
+                    self.queue.pop();
+                    continue;
+                }
                 return Err(Error::corrupt());
             }
             if !bt.pager.is_cached(pgno) {
-                crate::ready!(bt.pager.fetch(pgno)?);
+                match bt.pager.fetch(pgno) {
+                    Ok(Poll::Pending) => return Ok(Poll::Pending),
+                    Ok(Poll::Ready(_)) => {}
+                    Err(_) if self.lenient => {
+                        self.queue.pop();
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             bt.pager.pin(pgno);
             self.queue.pop();
@@ -82,7 +105,10 @@ impl Walk {
                 return Err(Error::corrupt());
             }
             self.pages.push(pgno);
-            self.visit(bt, item)?;
+            match self.visit(bt, item) {
+                Err(_) if self.lenient => {}
+                r => r?,
+            }
         }
         Ok(Poll::Ready(()))
     }
@@ -92,6 +118,13 @@ impl Walk {
         match item {
             Item::Overflow { pgno, left } => {
                 let next = get_u32(bt.pager.page(pgno)?, 0)?;
+                if self.lenient {
+                    // (The check follows a chain to its end, however long.)
+                    if next != 0 {
+                        self.queue.push(Item::Overflow { pgno: next, left: left.saturating_sub(1) });
+                    }
+                    return Ok(());
+                }
                 match (left > 1, next) {
                     (true, 0) => return Err(Error::corrupt()),
                     (true, n) => self.queue.push(Item::Overflow { pgno: n, left: left - 1 }),
@@ -117,7 +150,19 @@ impl Walk {
                 }
                 let mut children = Vec::new();
                 for i in 0..h.ncells {
-                    let (_, info) = page::cell(data, &h, i, usable)?;
+                    let info = match page::cell(data, &h, i, usable) {
+                        Ok((_, info)) => info,
+                        // (A child pointer is the cell's first 4 bytes even
+                        // when the rest does not parse.)
+                        Err(_) if self.lenient => {
+                            match page::child(data, &h, i, usable) {
+                                Ok(c) if !h.kind.is_leaf() => children.push(Item::Tree(c)),
+                                _ => {}
+                            }
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                    };
                     if !h.kind.is_leaf() {
                         children.push(Item::Tree(info.left_child));
                     }

@@ -32,8 +32,9 @@ pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, 
         return Ok(Schema::default());
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
-    // SQLite refuses a schema format newer than the 4 it writes.
-    if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? > 4 {
+    // SQLite refuses a schema format newer than the 4 it writes; it reads
+    // the field's low byte only (256 passes, 261 does not).
+    if io.block_on(|| bt.meta(crate::btree::Meta::SchemaFormat))? & 0xff > 4 {
         return Err(Error::sql("unsupported file format"));
     }
     // The records' text is in this encoding; the cursors convert it.

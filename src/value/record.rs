@@ -5,14 +5,14 @@
 //! Serial types: 0 NULL; 1,2,3,4,5,6 big-endian two's-complement integers
 //! of 1,2,3,4,6,8 bytes; 7 IEEE-754 big-endian double; 8 and 9 the integers
 //! 0 and 1 with no body bytes (schema format 4 and up); 10 and 11 reserved
-//! (rejected as corrupt); N>=12 even: BLOB of (N-12)/2 bytes; N>=13 odd:
+//! (read as NULL with no body bytes, as SQLite reads them); N>=12 even: BLOB of (N-12)/2 bytes; N>=13 odd:
 //! TEXT of (N-13)/2 bytes.
 //!
 //! Invariants: the encoder picks the smallest integer serial type, exactly
 //! as SQLite does, so records are byte-identical to SQLite's; the decoder
 //! never panics and never reads outside the record: every inconsistency
 //! (header larger than the record, a header varint running off its end,
-//! a reserved serial type, a body shorter than the header promises) is
+//! a body shorter than the header promises) is
 //! `SQLITE_CORRUPT`. Columns the header does not mention read as NULL
 //! (a row written before `ALTER TABLE ADD COLUMN`; the caller supplies the
 //! column default).
@@ -127,23 +127,23 @@ pub fn serial_type_of(v: &ValueRef<'_>, file_format: u32) -> u64 {
     }
 }
 
-/// Number of body bytes of a serial type (`None` for the reserved 10, 11).
+/// Number of body bytes of a serial type (the reserved 10 and 11 have
+/// none: SQLite reads them as NULL). Always `Some`.
 pub const fn serial_type_len(st: u64) -> Option<u64> {
     Some(match st {
-        0 | 8 | 9 => 0,
+        0 | 8 | 9 | 10 | 11 => 0,
         1 => 1,
         2 => 2,
         3 => 3,
         4 => 4,
         5 => 6,
         6 | 7 => 8,
-        10 | 11 => return None,
         n => (n - 12) / 2,
     })
 }
 
 /// Decodes one value of serial type `st` from `body` (exactly its bytes or
-/// more). Errors on reserved types or a short body.
+/// more). Errors on a short body; the reserved types read as NULL.
 // (Always inline: once per column read, and a few callers only.)
 #[inline(always)]
 pub fn decode_value(st: u64, body: &[u8]) -> Result<ValueRef<'_>> {
@@ -174,6 +174,7 @@ pub fn decode_value(st: u64, body: &[u8]) -> Result<ValueRef<'_>> {
         }
         8 => ValueRef::Integer(0),
         9 => ValueRef::Integer(1),
+        10 | 11 => ValueRef::Null,
         n if n % 2 == 0 => ValueRef::Blob(&body[..len]),
         _ => ValueRef::Text(&body[..len]),
     })
@@ -472,7 +473,7 @@ fn body_end(record: &[u8], off: usize, len: usize) -> Result<usize> {
 }
 
 /// Value lengths of the serial types below 128 (a one-byte header
-/// entry); `u8::MAX` marks the reserved types 10 and 11.
+/// entry); `u8::MAX` would mark a type without a length (none has one).
 pub(crate) const ONE_BYTE_SERIAL_LEN: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut st = 0;
@@ -840,9 +841,14 @@ mod tests {
 
     #[test]
     fn corrupt_records_are_errors() {
-        for bad in [&[][..], &[5, 1], &[2, 10], &[2, 11], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
+        for bad in [&[][..], &[5, 1], &[2, 1], &[0x81], &[3, 0x81, 0x80], &[2, 0x8f], &[2, 1, 5, 6], &[0]] {
             let r = Record::parse(bad).and_then(|r| r.values().map(|_| ()));
             assert_eq!(r.map_err(|e| e.code), Err(crate::error::SQLITE_CORRUPT), "{bad:?}");
+        }
+        // The reserved serial types read as NULL with no body, as in SQLite.
+        for reserved in [&[2u8, 10][..], &[2, 11]] {
+            let r = Record::parse(reserved).unwrap();
+            assert!(matches!(r.column(0).unwrap(), ValueRef::Null), "{reserved:?}");
         }
     }
 }

@@ -7,10 +7,11 @@
 //! (SQLite's `OP_Column` keeps its `aType`/`aOffset` the same way).
 //!
 //! Corruption is found as SQLite finds it: a header size beyond the record
-//! (or above 98307), a varint running off the header, a reserved serial
-//! type, or a body that ends past the record are `SQLITE_CORRUPT` as soon
-//! as the entry concerned is parsed; the check that the bodies fill the
-//! record exactly is made when the last header entry has been parsed. So a
+//! (or above 98307), a varint running off the header, or a body that ends
+//! past the record are `SQLITE_CORRUPT` as soon as the entry concerned is
+//! parsed (the reserved serial types 10 and 11 read as NULL); the check
+//! that the bodies fill the record exactly is made when the last header
+//! entry has been parsed. So a
 //! record damaged after the columns a statement reads reads like in
 //! SQLite, without an error.
 //!
@@ -190,8 +191,9 @@ mod tests {
         assert!(ops(&rec, &[0])[0].is_ok());
         assert!(ops(&rec, &[1])[0].is_err());
         assert!(RowHeader::default().count(&rec).is_err());
-        // Reserved serial type, header larger than the record, empty record.
-        assert!(ops(&[2, 10], &[0])[0].is_err());
+        // A reserved serial type reads as NULL (as in SQLite); a header
+        // larger than the record and an empty record are corrupt.
+        assert!(ops(&[2, 10], &[0])[0].is_ok());
         assert!(ops(&[5, 1], &[0])[0].is_err());
         assert!(ops(&[], &[0])[0].is_err());
         // A header varint running off the header's end.

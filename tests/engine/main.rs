@@ -62,6 +62,7 @@ mod sql_fuzz;
 mod sql_generated_stored;
 mod sql_hooks;
 mod sql_integrity;
+mod sql_integrity_chains;
 mod sql_integrity_pages;
 mod sql_introspection;
 mod sql_limits_hostile;

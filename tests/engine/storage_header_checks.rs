@@ -31,6 +31,20 @@ fn a_schema_format_past_four_is_refused_as_sqlite_does() {
     assert_eq!(ours(&path, "SELECT * FROM t"), want);
 }
 
+/// SQLite reads the schema format's low byte only: 256 or 65536 open as
+/// format 0, 260 as 4, 261 is refused. (Found by `fuzz --mode corrupt`.)
+#[test]
+fn the_schema_format_is_read_by_its_low_byte() {
+    for v in [256u32, 65536, 1 << 24, 260, 261, u32::MAX] {
+        let (_d, path) = file_with("CREATE TABLE t(a); INSERT INTO t VALUES(1);");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[44..48].copy_from_slice(&v.to_be_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let sql = "SELECT * FROM t; PRAGMA quick_check";
+        assert_eq!(ours(&path, sql), run_ref(&RefDb::open_path(&path), sql), "schema format {v}");
+    }
+}
+
 #[test]
 fn a_utf16_file_is_read_as_sqlite_reads_it() {
     for enc in ["UTF-16le", "UTF-16be"] {

@@ -334,7 +334,7 @@ fn stand_in(st: u64, flag: u16) -> Option<Value> {
     let text = st >= 13 && !st.is_multiple_of(2);
     match flag {
         OPFLAG_TYPEOFARG => Some(match st {
-            0 => Value::Null,
+            0 | 10 | 11 => Value::Null,
             1..=6 | 8 | 9 => Value::Integer(0),
             // (A stored NaN reads as NULL: the bytes decide.)
             7 => return None,

@@ -7,7 +7,9 @@
 //! 2. the SQL level, table by table: each index that is not partial must
 //!    hold as many entries as its table has rows ("wrong # of entries in
 //!    index X", all tables first); then every row is read once and checked
-//!    for NULLs in NOT NULL columns ("NULL value in t.c") and, by
+//!    for NULLs in NOT NULL columns ("NULL value in t.c"), for values not
+//!    stored through their column's affinity ("NUMERIC value in t.c",
+//!    "TEXT value in t.c", SQLite 3.54) and, by
 //!    `integrity_check` only, for its entry in each index ("row N missing
 //!    from index X", N counting rows from 1) and, in a UNIQUE index, for a
 //!    second entry with the same key ("non-unique entry in index X").
@@ -72,9 +74,27 @@ impl Compiler<'_> {
         let schema = self.schema;
         let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.virtual_table.is_some())).collect();
         tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
-        let mut roots: Vec<u32> = vec![1];
-        roots.extend(tables.iter().filter(|t| t.root > 0).map(|t| t.root));
-        roots.extend(schema.indexes.values().filter(|i| i.db == db).map(|i| i.root));
+        // SQLite's order: each table followed by its indexes, the schema
+        // table last while there are at most three tables (views counted too,
+        // unverified), first from four on (as observed; SQLite's schema hash lists it so). Which tree
+        // meets a page referenced twice first decides where the second
+        // reference is reported.
+        let schema_first = schema
+            .tables
+            .values()
+            .filter(|t| t.db == db && !t.name.eq_ignore_ascii_case("sqlite_master") && !t.name.eq_ignore_ascii_case("sqlite_schema"))
+            .count()
+            >= 4;
+        let mut roots: Vec<u32> = if schema_first { vec![1] } else { Vec::new() };
+        for t in tables.iter().filter(|t| t.root > 0) {
+            roots.push(t.root);
+            roots.extend(schema.indexes_of(t).into_iter().rev().map(|i| i.root));
+        }
+        let listed: std::collections::HashSet<u32> = roots.iter().copied().collect();
+        roots.extend(schema.indexes.values().filter(|i| i.db == db && !listed.contains(&i.root)).map(|i| i.root));
+        if !schema_first {
+            roots.push(1);
+        }
 
         let structure = self.b.reg();
         self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::Roots(roots), 1);
@@ -162,7 +182,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, cursor, end, 0);
         let top = self.b.here() as i32;
         self.b.add(Opcode::Add, one, row_number, row_number);
-        let row = self.read_row(&target)?;
+        let row = self.read_checked_columns(&target, quick)?;
         let rowid = self.rowid_of_current(&target);
 
         self.check_columns(table, row, rowid, remaining, done)?;
@@ -204,6 +224,54 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// The row's registers, holding the columns the checks look at: as
+    /// SQLite reads only those, a damaged value elsewhere in the record
+    /// is not reported (a damaged header is). (Tables whose checks may touch any column are read
+    /// whole: STRICT, CHECK constraints, generated columns, WITHOUT ROWID,
+    /// and, for integrity_check, indexes on expressions or partial ones.)
+    fn read_checked_columns(&mut self, target: &WriteTarget, quick: bool) -> Result<i32> {
+        use crate::value::affinity::Affinity;
+        let t = &target.table;
+        let whole = t.strict
+            || !t.checks.is_empty()
+            || t.has_virtual()
+            || t.without_rowid.is_some()
+            || t.columns.iter().any(|c| c.generated.is_some())
+            || (!quick && target.indexes.iter().any(|(i, _)| i.where_sql.is_some() || i.columns.iter().any(|c| c.column.is_none())));
+        if whole {
+            return self.read_row(target);
+        }
+        let mut needed: Vec<bool> = t.columns.iter().map(|c| c.not_null || c.affinity != Affinity::Blob).collect();
+        if !quick {
+            for (idx, _) in &target.indexes {
+                for c in idx.columns.iter().filter_map(|c| c.column) {
+                    needed[c] = true;
+                }
+            }
+        }
+        let last = t.columns.len().saturating_sub(1);
+        let regs = self.b.regs(t.columns.len());
+        if !needed[last] {
+            // SQLite still parses the whole record header (the last
+            // field's type, not its value): sizes that do not add up to
+            // the record are reported without loading any value.
+            let scratch = self.b.reg();
+            self.b.add4(Opcode::Column, target.cursor, last as i32, scratch, P4::None, crate::vdbe::program::OPFLAG_TYPEOFARG);
+        }
+        for (i, want) in needed.into_iter().enumerate() {
+            let r = regs + i as i32;
+            if t.rowid_alias == Some(i) {
+                self.b.add(Opcode::Rowid, target.cursor, r, 0);
+            } else if let (true, Some(field)) = (want, t.field_of(i)) {
+                let d = crate::sql::codegen::expr::default_p4(t, i);
+                self.b.add4(Opcode::Column, target.cursor, field as i32, r, d, 0);
+            } else {
+                self.b.add(Opcode::Null, 0, r, 0);
+            }
+        }
+        Ok(regs)
+    }
+
     /// NOT NULL and STRICT types column by column, then the CHECK
     /// constraints (a NULL result passes), as SQLite orders them.
     fn check_columns(&mut self, table: &Table, row: i32, rowid: i32, remaining: i32, done: i32) -> Result<()> {
@@ -216,6 +284,9 @@ impl Compiler<'_> {
                 self.b.add(Opcode::NotNull, row + i as i32, fine, 0);
                 self.report_text(format!("NULL value in {}.{}", table.name, col.name), remaining, done);
                 self.b.bind(fine);
+            }
+            if !table.strict && col.generated.is_none() {
+                self.check_affinity(table, i, row, rowid, remaining, done)?;
             }
             let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
             let allowed = match ty.as_str() {
@@ -256,6 +327,49 @@ impl Compiler<'_> {
             self.report_text(format!("CHECK constraint failed in {}", table.name), remaining, done);
             self.b.bind(fine);
         }
+        Ok(())
+    }
+
+    /// SQLite 3.54's affinity check of an ordinary table's column: a
+    /// number in a TEXT column ("NUMERIC value in t.c"), or in an
+    /// INTEGER, REAL or NUMERIC column a text that the column's affinity
+    /// would have made a number ("TEXT value in t.c"); either means the
+    /// value was not stored through the column's affinity.
+    fn check_affinity(&mut self, table: &Table, i: usize, row: i32, rowid: i32, remaining: i32, done: i32) -> Result<()> {
+        use crate::value::affinity::Affinity;
+        let col = &table.columns[i];
+        let value = row + i as i32;
+        let fine = self.b.label();
+        match col.affinity {
+            Affinity::Text => {
+                let test = format!("typeof(\"{}\") NOT IN ('integer','real')", col.name.replace('"', "\"\""));
+                self.with_row_scope(table, row, rowid, |c| {
+                    let v = c.b.reg();
+                    c.expr_text(&test, v)?;
+                    c.b.add(Opcode::If, v, fine, 0);
+                    Ok(())
+                })?;
+                self.report_text(format!("NUMERIC value in {}.{}", table.name, col.name), remaining, done);
+            }
+            Affinity::Numeric | Affinity::Integer | Affinity::Real => {
+                // A copy under the column's affinity equals the value unless
+                // the affinity converted it (a text never equals a number).
+                let test = format!("typeof(\"{}\") = 'text'", col.name.replace('"', "\"\""));
+                self.with_row_scope(table, row, rowid, |c| {
+                    let v = c.b.reg();
+                    c.expr_text(&test, v)?;
+                    c.b.add(Opcode::IfNot, v, fine, 0);
+                    Ok(())
+                })?;
+                let copy = self.b.reg();
+                self.b.add(Opcode::Copy, value, copy, 0);
+                self.b.add4(Opcode::Affinity, copy, 1, 0, P4::Affinity(col.affinity.letter().to_string()), 0);
+                self.b.add(Opcode::Eq, copy, fine, value);
+                self.report_text(format!("TEXT value in {}.{}", table.name, col.name), remaining, done);
+            }
+            Affinity::Blob => {}
+        }
+        self.b.bind(fine);
         Ok(())
     }
 
