@@ -582,19 +582,11 @@ fn module_argument_forms_load() {
     for (table, module) in [("odd", "no such"), ("bare", "nomodule")] {
         assert_eq!(phased_ours(&mut conn, &format!("SELECT * FROM {table}")), vec![no_module(module)], "{table}");
     }
-    // FTS3/FTS4 and R*Tree are built in (src/ext): read as the reference
-    // reads them.
-    for t in ["f4", "f3", "ri", "[q r]", "\"a b\""] {
+    // FTS3/FTS4, FTS5 (with external content) and R*Tree are built in
+    // (src/ext): read as the reference reads them.
+    for t in ["f4", "f3", "ri", "[q r]", "\"a b\"", "ext"] {
         let q = format!("SELECT * FROM {t}");
         assert_eq!(phased_ours(&mut conn, &q), phased_ref(&RefDb::open_path(p), &q), "{t}");
-    }
-    // fts5 options of later stages are refused (src/ext/fts5).
-    for (table, option) in [("ext", "content")] {
-        assert_eq!(
-            phased_ours(&mut conn, &format!("SELECT * FROM {table}")),
-            vec![Phased::PrepareError(1, format!("the fts5 option \"{option}\" is not supported by ringlite yet"))],
-            "{table}"
-        );
     }
     // The two the reference cannot connect either, differentially.
     for sql in ["SELECT * FROM odd", "SELECT * FROM bare", "DROP TABLE bare"] {
