@@ -21,6 +21,7 @@ pub mod fts3;
 pub mod fts5;
 pub mod rtree;
 pub mod session;
+pub mod unicode61;
 
 use crate::connection::Connection;
 use crate::error::Result;

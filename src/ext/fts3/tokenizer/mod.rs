@@ -15,7 +15,6 @@
 mod porter;
 mod simple;
 mod unicode61;
-mod unicode_data;
 
 use crate::error::{Error, Result};
 

@@ -5,13 +5,13 @@
 //! `remove_diacritics=0`, stripped of the diacritics of Latin letters.
 //!
 //! Character classes and folds for U+0080 to U+FFFF come from
-//! `unicode_data` (SQLite's Unicode 6.1 answers); beyond that plane Rust's
-//! Unicode tables stand in (a newer Unicode: a few characters may be
-//! classed or folded differently there).
+//! `crate::ext::unicode61` (SQLite's Unicode 6.1 answers, shared with
+//! FTS5); beyond that plane Rust's Unicode tables stand in (a newer
+//! Unicode: a few characters may be classed or folded differently there).
 
-use super::unicode_data::{FOLD0, FOLD1, FOLD2, TOKEN_RANGES};
 use super::{Token, Tokenizer};
 use crate::error::{Error, Result};
+use crate::ext::unicode61::is_diacritic;
 
 /// The `unicode61` tokenizer.
 pub struct Unicode61 {
@@ -47,20 +47,6 @@ impl Unicode61 {
     }
 }
 
-fn lookup(table: &[(u32, u32)], c: u32) -> Option<char> {
-    table.binary_search_by_key(&c, |e| e.0).ok().and_then(|i| char::from_u32(table[i].1))
-}
-
-/// Combining diacritics that continue a token but never start one
-/// (dropped from the term unless `remove_diacritics=0`).
-const DIACRITICS: &[(u32, u32)] =
-    &[(0x300, 0x304), (0x306, 0x30C), (0x30F, 0x30F), (0x311, 0x311), (0x31B, 0x31B), (0x323, 0x328), (0x32D, 0x32E), (0x330, 0x331)];
-
-fn is_diacritic(c: char) -> bool {
-    let u = c as u32;
-    DIACRITICS.iter().any(|(a, b)| (*a..=*b).contains(&u))
-}
-
 /// Whether `c` is a token character by default.
 fn base_token(c: char) -> bool {
     let u = c as u32;
@@ -68,8 +54,9 @@ fn base_token(c: char) -> bool {
         return c.is_ascii_alphanumeric();
     }
     if u <= 0xFFFF {
-        let r = TOKEN_RANGES.partition_point(|e| e.1 < u);
-        return r < TOKEN_RANGES.len() && TOKEN_RANGES[r].0 <= u;
+        // (The two noncharacters at the plane's end separate tokens in
+        // SQLite's FTS3 tokenizer.)
+        return u < 0xFFFE && crate::ext::unicode61::default_token(c);
     }
     // Beyond the Basic Multilingual Plane: Rust's classes.
     c.is_alphanumeric() || matches!(u, 0xF0000..=0x10FFFD)
@@ -84,14 +71,8 @@ fn fold(c: char, level: u8) -> char {
     if u > 0xFFFF {
         return c.to_lowercase().next().unwrap_or(c);
     }
-    let mut f = lookup(FOLD0, u).unwrap_or(c);
-    if level >= 1 {
-        f = lookup(FOLD1, u).unwrap_or(f);
-    }
-    if level >= 2 {
-        f = lookup(FOLD2, u).unwrap_or(f);
-    }
-    f
+    // (Only token characters are folded, and no diacritic is one.)
+    crate::ext::unicode61::fold(c, level).unwrap_or(c)
 }
 
 impl Tokenizer for Unicode61 {

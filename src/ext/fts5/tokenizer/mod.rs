@@ -3,7 +3,7 @@
 //! A [`Tokenizer`] is built once per table from its `tokenize=` value
 //! (`spec.rs` splits it into words) and turns text into [`Token`]s:
 //! - `unicode61.rs`: the default; categories, diacritics, token/separator
-//!   characters, with Unicode 6.1 data in `unicode_data.rs`,
+//!   characters, with Unicode 6.1 data in `crate::ext::unicode61`,
 //! - `ascii.rs`: ASCII letters and digits plus every non-ASCII character,
 //! - `porter.rs`: the Porter stemmer over another tokenizer,
 //! - `trigram.rs`: every run of three characters.
@@ -20,7 +20,6 @@ pub mod porter;
 pub mod spec;
 pub mod trigram;
 pub mod unicode61;
-pub mod unicode_data;
 
 use crate::error::{Error, Result};
 

@@ -5,16 +5,17 @@
 //! `tokenchars`, less the `separators`; code points SQLite's Unicode 6.1
 //! data does not list (`Cn`) are token characters under any non-empty
 //! set. One of the combining diacritics
-//! in [`DIACRITICS`] continues a token that has started (it never starts
+//! in `crate::ext::unicode61::data::DIACRITICS` continues a token that has started (it never starts
 //! one). Tokens are folded to lower case and, with `remove_diacritics`
 //! 1 or 2, lose their diacritics (2 also from letters with several).
 //!
 //! Invariant: `cats` has a bit per index of [`NAMES`]; the arguments
 //! were validated as SQLite validates them (else the constructor fails).
 
-use super::unicode_data::{CATEGORY, CN, DIACRITICS, FOLD, NAMES, STRIP1, STRIP2};
 use super::{constructor_error, Token};
 use crate::error::Result;
+use crate::ext::unicode61::data::{CN, NAMES};
+pub use crate::ext::unicode61::{category, fold, is_diacritic};
 
 /// Settings of one unicode61 tokenizer.
 #[derive(Debug, Clone)]
@@ -44,23 +45,6 @@ impl Default for Unicode61 {
     }
 }
 
-/// The general category of `c` (an index of `NAMES`).
-pub fn category(c: char) -> u8 {
-    let cp = c as u32;
-    match CATEGORY.binary_search_by(|&(a, b, _)| {
-        if b < cp {
-            std::cmp::Ordering::Less
-        } else if a > cp {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }) {
-        Ok(i) => CATEGORY[i].2,
-        Err(_) => CN,
-    }
-}
-
 /// `categories`: words whose first two characters name a category, a
 /// class (`L*`) or `LC`; what follows them in the word is not looked at
 /// (as SQLite reads it).
@@ -79,26 +63,6 @@ fn parse_categories(s: &str) -> Option<u32> {
         };
     }
     Some(bits)
-}
-
-/// The fold of `c` (lower case, then diacritics as `rd` asks); `None`
-/// for a diacritic that is dropped.
-pub fn fold(c: char, rd: u8) -> Option<char> {
-    let cp = c as u32;
-    if rd != 0 && DIACRITICS.binary_search(&cp).is_ok() {
-        return None;
-    }
-    if c.is_ascii() {
-        return Some(c.to_ascii_lowercase());
-    }
-    let look = |t: &[(u32, u32)]| t.binary_search_by_key(&cp, |e| e.0).ok().map(|i| t[i].1);
-    let strip = match rd {
-        1 => look(STRIP1),
-        2 => look(STRIP2),
-        _ => None,
-    };
-    let r = strip.or_else(|| look(FOLD)).unwrap_or(cp);
-    Some(char::from_u32(r).unwrap_or(c))
 }
 
 impl Unicode61 {
@@ -152,7 +116,7 @@ impl Unicode61 {
         let mut out = Vec::new();
         let mut cur: Option<Token> = None;
         for (i, c) in s.char_indices() {
-            let continues = cur.is_some() && DIACRITICS.binary_search(&(c as u32)).is_ok() && !self.separators.contains(&c);
+            let continues = cur.is_some() && is_diacritic(c) && !self.separators.contains(&c);
             if self.is_token(c) || continues {
                 let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
                 if let Some(f) = fold(c, self.remove_diacritics) {

@@ -1,4 +1,4 @@
-//! # Unicode 6.1 data as SQLite's unicode61 tokenizer sees it
+//! # Unicode 6.1 data as SQLite's unicode61 tokenizers see it
 //!
 //! Generated once by observing the reference SQLite 3.54.1: one row per
 //! code point in fts5 tables with each `categories` setting and each
