@@ -30,6 +30,7 @@ type XQuery = unsafe extern "C" fn(*mut sqlite3_rtree_query_info) -> c_int;
 type XGeom = unsafe extern "C" fn(*mut sqlite3_rtree_geometry, c_int, *mut sqlite3_rtree_dbl, *mut c_int) -> c_int;
 type XDestroy = unsafe extern "C" fn(*mut c_void);
 
+#[derive(Clone, Copy)]
 enum Callback {
     Query(XQuery),
     Geometry(XGeom),
@@ -60,10 +61,7 @@ impl Drop for CRegistration {
 impl GeometryCallback for CRegistration {
     fn start(&self, params: Vec<f64>, values: Vec<Value>) -> ringlite::Result<Box<dyn GeometryMatch>> {
         let mut m = Box::new(CMatch {
-            callback: match self.callback {
-                Callback::Query(f) => Callback::Query(f),
-                Callback::Geometry(f) => Callback::Geometry(f),
-            },
+            callback: self.callback,
             info: Box::new(sqlite3_rtree_query_info {
                 pContext: self.context,
                 nParam: params.len() as c_int,

@@ -114,7 +114,7 @@ pub fn register(conn: &mut Connection, name: &str, callback: Arc<dyn GeometryCal
 
 /// SQLite's error for a MATCH whose right side is not a match argument.
 pub(super) fn bad_match() -> Error {
-    Error::sql("SQL logic error")
+    Error::code(crate::error::SQLITE_ERROR)
 }
 
 /// The match state for a MATCH argument `v` (see the module doc).

@@ -205,6 +205,8 @@ pub struct Cursor {
     /// Elements of `queue` per level, and the next arrival number.
     queue_counts: Vec<u32>,
     seq: u64,
+    /// The coordinates handed to the callbacks (reused per child).
+    coords: Vec<f64>,
     counted: bool,
     current: Option<Cell>,
     aux: Option<Vec<Value>>,
@@ -221,18 +223,26 @@ impl Cursor {
             queue: BinaryHeap::new(),
             queue_counts: Vec::new(),
             seq: 0,
+            coords: Vec::new(),
             counted: false,
             current: None,
             aux: None,
         }
     }
 
+    /// Queue a new element (it arrives after every queued one).
     fn push(&mut self, score: f64, level: usize, within: i32, what: Waiting) {
         self.seq += 1;
-        if let Some(n) = self.queue_counts.get_mut(level) {
+        let seq = self.seq;
+        self.requeue(Queued { score, level, seq, within, what });
+    }
+
+    /// Queue `q` with the arrival number it has.
+    fn requeue(&mut self, q: Queued) {
+        if let Some(n) = self.queue_counts.get_mut(q.level) {
             *n += 1;
         }
-        self.queue.push(Queued { score, level, seq: self.seq, within, what });
+        self.queue.push(q);
     }
 
     fn pop(&mut self) -> Option<Queued> {
@@ -268,17 +278,15 @@ impl Cursor {
             let (parent_score, parent_within) = (q.score, q.within);
             if next + 1 < node.cell_count() {
                 // (Back with its arrival number: among equals it keeps its place.)
-                self.seq += 1;
-                if let Some(n) = self.queue_counts.get_mut(q.level) {
-                    *n += 1;
-                }
-                self.queue.push(Queued { score: q.score, level: q.level, seq: q.seq, within: q.within, what: Waiting::Node { node, next: next + 1 } });
+                self.requeue(Queued { what: Waiting::Node { node, next: next + 1 }, ..q });
             }
             let entry = child_level == 0;
             if !self.tests.iter().all(|t| if entry { t.leaf(&cell) } else { t.inner(&cell) }) {
                 continue;
             }
-            let coords: Vec<f64> = cell.coords.iter().map(|c| c.d()).collect();
+            let mut coords = std::mem::take(&mut self.coords);
+            coords.clear();
+            coords.extend(cell.coords.iter().map(|c| c.d()));
             let mut within = super::geometry::FULLY_WITHIN;
             let mut score: Option<f64> = None;
             for m in &mut self.matches {
@@ -295,6 +303,7 @@ impl Cursor {
                 within = within.min(w);
                 score = Some(score.map_or(s, |x: f64| x.min(s)));
             }
+            self.coords = coords;
             if within <= NOT_WITHIN {
                 continue;
             }
