@@ -13,8 +13,8 @@
 //!    number of entries followed, for each prefix of the key columns, by
 //!    the average number of entries that share a value of that prefix,
 //!    rounded up (NULLs count as equal; each column compares with its
-//!    index collation). A table without indexes gets one row with a NULL
-//!    `idx` and its row count; a WITHOUT ROWID table's primary key is
+//!    index collation). A table without an index over all its rows gets a
+//!    row with a NULL `idx` and its row count; a WITHOUT ROWID table's primary key is
 //!    reported under the table's own name, as SQLite does.
 //!
 //! As in SQLite: tables named `sqlite_*` and views are skipped, as are
@@ -23,13 +23,14 @@
 //! TEMP database without tables does nothing here, where SQLite creates
 //! an empty `temp.sqlite_stat1`). ringlite records the
 //! statistics for other tools and for SQLite reading the same file; its
-//! own planner does not use them yet. The order of the rows written may
-//! differ from SQLite's (which follows its schema hash tables).
+//! own planner does not use them yet. Tables are visited in SQLite's order
+//! (`sql/schema_visit_order.rs`), so the rows are written in its order.
 
 use super::vacuum::run;
 use super::Connection;
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
+use crate::sql::schema_visit_order::visit_order;
 use crate::value::record::{decode_record, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::program::Analyze;
@@ -73,6 +74,8 @@ impl Connection {
     fn analyze_in_transaction(&mut self, a: &Analyze, db: usize, schema_name: &str) -> Result<()> {
         let q = |n: &str| format!("\"{}\"", n.replace('"', "\"\""));
         let stat_table = format!("{}.sqlite_stat1", q(schema_name));
+        // SQLite chooses the order before sqlite_stat1 joins the schema.
+        let visit_order = tables_in_visit_order(self.schema_for(db), db);
         if self.schema_for(db).table("sqlite_stat1").is_none() {
             self.internal_sql = true;
             let made = run(self, &format!("CREATE TABLE {stat_table}(tbl,idx,stat)"), &[], |_| Ok(()));
@@ -81,7 +84,7 @@ impl Connection {
         }
         let schema = self.schema_for(db).clone();
         let (tables, only_index) = match &a.target {
-            None => (schema.tables.values().map(|t| crate::sql::schema::Table::clone(t)).collect::<Vec<_>>(), None),
+            None => (visit_order, None),
             Some(name) => match schema.index(name) {
                 Some(ix) => (schema.table(&ix.table).cloned().into_iter().collect(), Some(ix.name.clone())),
                 None => (schema.table(name).cloned().into_iter().collect(), None),
@@ -101,6 +104,14 @@ impl Connection {
             let mut indexes: Vec<_> =
                 schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
             indexes.reverse();
+            for ix in &indexes {
+                let ki = self.key_info_for_index(db, ix)?;
+                if let Some(stat) = self.index_stat(db, ix.root, true, ki, ix.columns.len(), ix.where_sql.is_some())? {
+                    rows.push(StatRow { tbl: t.name.clone(), idx: Some(ix.name.clone()), stat });
+                }
+            }
+            // The primary key, the table's first index, comes last (SQLite
+            // lists a table's newer indexes first).
             if let Some(pk) = &t.without_rowid {
                 // The table is its primary key's index.
                 let ki = self.key_info_for_table(db, t)?;
@@ -109,16 +120,13 @@ impl Connection {
                         rows.push(StatRow { tbl: t.name.clone(), idx: Some(t.name.clone()), stat });
                     }
                 }
-            } else if indexes.is_empty() && only_index.is_none() {
+            }
+            // Without an index over every row, the row count gets a row of
+            // its own (after the partial indexes', as SQLite writes it).
+            if t.without_rowid.is_none() && only_index.is_none() && indexes.iter().all(|ix| ix.where_sql.is_some()) {
                 let n = self.count_entries(db, t.root)?;
                 if n > 0 {
                     rows.push(StatRow { tbl: t.name.clone(), idx: None, stat: n.to_string() });
-                }
-            }
-            for ix in &indexes {
-                let ki = self.key_info_for_index(db, ix)?;
-                if let Some(stat) = self.index_stat(db, ix.root, true, ki, ix.columns.len(), ix.where_sql.is_some())? {
-                    rows.push(StatRow { tbl: t.name.clone(), idx: Some(ix.name.clone()), stat });
                 }
             }
         }
@@ -181,6 +189,26 @@ impl Connection {
 }
 
 /// Tables ANALYZE never looks at.
+/// Every table and view of `schema`, in the order SQLite's ANALYZE
+/// visits them (which decides the order of the `sqlite_stat1` rows). The
+/// TEMP schema's order is rebuilt from its rows (its DROPs not followed).
+fn tables_in_visit_order(schema: &crate::sql::schema::Schema, db: usize) -> Vec<crate::sql::schema::Table> {
+    let names: Vec<&str> = if db == 1 {
+        let entered: Vec<&str> = schema.rows.iter().filter(|r| r.0 == "table" || r.0 == "view").map(|r| r.1.as_str()).collect();
+        visit_order("sqlite_temp_master", &entered).into_iter().map(|i| entered[i]).collect()
+    } else {
+        schema.visit_order.names()
+    };
+    let mut tables: Vec<crate::sql::schema::Table> = names.into_iter().filter_map(|n| schema.table(n).cloned()).collect();
+    // A table the order lost track of is still counted.
+    for t in schema.tables.values() {
+        if !tables.iter().any(|u| u.name.eq_ignore_ascii_case(&t.name)) {
+            tables.push(crate::sql::schema::Table::clone(t));
+        }
+    }
+    tables
+}
+
 fn is_internal(name: &str) -> bool {
     crate::sql::schema::is_internal_name(name)
 }

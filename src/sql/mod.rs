@@ -30,4 +30,5 @@ pub mod rename;
 pub mod repeated_set_columns;
 pub mod resolve;
 pub mod schema;
+pub mod schema_visit_order;
 pub mod vtab_decl;

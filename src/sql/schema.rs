@@ -30,6 +30,7 @@
 //! loaded schema. A table is never changed in place once shared: a
 //! changed table is a copy, and a copy starts without those columns.
 
+use super::schema_visit_order::TableVisitOrder;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
 use crate::value::Value;
@@ -490,6 +491,9 @@ pub struct Schema {
     /// table (an orphan, which neither fires nor can be dropped); `None`
     /// for every other row.
     pub trigger_targets: Vec<Option<Option<usize>>>,
+    /// Per-database schemas: the order SQLite would visit the tables and
+    /// views in (a bare ANALYZE shows it), following CREATEs and DROPs.
+    pub visit_order: TableVisitOrder,
 }
 
 /// One `sqlite_schema` row: (type, name, tbl_name, rootpage, sql).
@@ -912,6 +916,7 @@ impl Schema {
     pub fn append_rows(&mut self, cookie: u32, rows: Vec<SchemaRow>, row_ids: Vec<i64>) -> Result<()> {
         self.cookie = cookie;
         self.add_rows(&rows, None)?;
+        enter_tables(&mut self.visit_order, &rows);
         self.rows.extend(rows);
         self.row_ids.extend(row_ids);
         Ok(())
@@ -951,6 +956,7 @@ impl Schema {
             match row.0.as_str() {
                 "table" | "view" => {
                     self.tables.remove(&key);
+                    self.visit_order.remove(&row.1);
                 }
                 "index" => {
                     self.indexes.remove(&key);
@@ -982,14 +988,16 @@ impl Schema {
         if let Some(p) = previous {
             let n = p.rows.len();
             if rows.len() >= n && rows[..n] == p.rows[..] && p.tables.values().all(|t| t.unsupported.is_none()) {
-                let mut s = Schema { cookie, tables: p.tables.clone(), indexes: p.indexes.clone(), ..Default::default() };
+                let mut s = Schema { cookie, tables: p.tables.clone(), indexes: p.indexes.clone(), visit_order: p.visit_order.clone(), ..Default::default() };
                 s.add_rows(&rows[n..], None)?;
+                enter_tables(&mut s.visit_order, &rows[n..]);
                 s.rows = rows;
                 return Ok(s);
             }
         }
         let mut s = Schema { cookie, ..Default::default() };
         s.add_rows(&rows, previous)?;
+        enter_tables(&mut s.visit_order, &rows);
         s.rows = rows;
         Ok(s)
     }
@@ -1079,6 +1087,15 @@ impl Schema {
 /// Whether `name` is in SQLite's reserved namespace: it begins with
 /// `sqlite_` in any case. Compared as bytes: a name is any UTF-8 text, and
 /// its seventh byte may be inside a character.
+/// The tables and views of `rows` entering a schema's visiting order.
+fn enter_tables(order: &mut TableVisitOrder, rows: &[SchemaRow]) {
+    for (ty, name, ..) in rows {
+        if ty == "table" || ty == "view" {
+            order.insert(name);
+        }
+    }
+}
+
 pub fn is_internal_name(name: &str) -> bool {
     name.as_bytes().get(..7).is_some_and(|p| p.eq_ignore_ascii_case(b"sqlite_"))
 }

@@ -46,6 +46,7 @@ mod func_math;
 mod func_robust;
 mod func_window;
 mod sql_354;
+mod sql_analyze_order;
 mod sql_async;
 mod sql_attach;
 mod sql_column_names;
