@@ -96,6 +96,33 @@ static int xColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
 }
 static int xRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *r) { *r = ((C *)cur)->row; return SQLITE_OK; }
 static sqlite3_module mod = { 2, xConnect, xConnect, xBestIndex, xDisconnect, xDisconnect, xOpen, xClose, xFilter, xNext, xEof, xColumn, xRowid, 0,0,0,0,0,0,0,0,0,0,0,0 };
+/* om: 20 columns, every constraint passed with omit while xFilter
+** ignores them: SQLite still tests those past the 16th constraint or
+** the 16th argument. Row r has 0 in column r, 1 elsewhere. */
+typedef struct { sqlite3_vtab_cursor base; int row; } OmC;
+static int om_rev;
+static int omConnect(sqlite3 *d, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
+  (void)aux;(void)argc;(void)argv;(void)err;
+  sqlite3_declare_vtab(d, "CREATE TABLE x(c0,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,c16,c17,c18,c19)");
+  sqlite3_vtab *t = sqlite3_malloc(sizeof *t); memset(t, 0, sizeof *t); *pp = t; return SQLITE_OK;
+}
+static int omDisconnect(sqlite3_vtab *v) { sqlite3_free(v); return SQLITE_OK; }
+static int omBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
+  int i, n = info->nConstraint; (void)v;
+  for (i = 0; i < n; i++) { info->aConstraintUsage[i].argvIndex = om_rev ? n - i : i + 1; info->aConstraintUsage[i].omit = 1; }
+  info->estimatedCost = 1;
+  return SQLITE_OK;
+}
+static int omOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) { (void)v; OmC *c = sqlite3_malloc(sizeof *c); memset(c, 0, sizeof *c); *pp = &c->base; return SQLITE_OK; }
+static int omClose(sqlite3_vtab_cursor *c) { sqlite3_free(c); return SQLITE_OK; }
+static int omFilter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc, sqlite3_value **argv) { (void)num;(void)str;(void)argc;(void)argv; ((OmC *)cur)->row = 0; return SQLITE_OK; }
+static int omNext(sqlite3_vtab_cursor *cur) { ((OmC *)cur)->row++; return SQLITE_OK; }
+static int omEof(sqlite3_vtab_cursor *cur) { return ((OmC *)cur)->row >= 20; }
+/* row r: column i holds 1 except column r holds 0 */
+static int omColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) { sqlite3_result_int(ctx, ((OmC *)cur)->row == i ? 0 : 1); return SQLITE_OK; }
+static int omRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *r) { *r = ((OmC *)cur)->row; return SQLITE_OK; }
+static sqlite3_module omModule = { 2, omConnect, omConnect, omBestIndex, omDisconnect, omDisconnect, omOpen, omClose, omFilter, omNext, omEof, omColumn, omRowid, 0,0,0,0,0,0,0,0,0,0,0,0 };
+
 int main(void) {
   static const char *const pols[] = {"", "LO", "lo", "LOE", "EL", "OL", "GLO", "X", "O", "OC", NULL};
   static const char *const qs[] = {
@@ -177,6 +204,13 @@ int main(void) {
     policy = pols[p];
     printf("=== policy '%s'\n", policy);
     for (i = 0; qs[i]; i++) q(qs[i]);
+  }
+  sqlite3_create_module(db, "om", &omModule, 0);
+  run("CREATE VIRTUAL TABLE w USING om");
+  for (om_rev = 0; om_rev < 2; om_rev++) {
+    printf("=== omit, argvIndex %s\n", om_rev ? "descending" : "ascending");
+    q("SELECT group_concat(rowid) FROM w WHERE c0=1 AND c1=1 AND c2=1 AND c3=1 AND c4=1 AND c5=1 AND c6=1 AND c7=1 AND c8=1 "
+      "AND c9=1 AND c10=1 AND c11=1 AND c12=1 AND c13=1 AND c14=1 AND c15=1 AND c16=1 AND c17=1 AND c18=1 AND c19=1");
   }
   sqlite3_close(db);
   return 0;

@@ -211,7 +211,7 @@ impl Compiler<'_> {
                     Some(ResultItem::Expr(e, _)) => self.plain_column(e),
                     None => self.plain_column(&t.expr),
                 };
-                if !r.is_some_and(|r| r.cursor == it.cursor) {
+                if r.is_none_or(|r| r.cursor != it.cursor) {
                     return None;
                 }
             }

@@ -5,7 +5,7 @@
 //! Invariant: a constraint's value passed to xFilter is computed before
 //! `VFilter`, from tables of outer loops only (a constraint is usable
 //! exactly when that holds); a term the module omits (every constraint it
-//! stands for omitted, within the first 16 arguments) is not tested
+//! stands for omitted, among the first 16 constraints and arguments) is not tested
 //! again, every other term is (the plan cannot change the answer). A
 //! LIMIT the module takes still applies on top; an OFFSET it takes and
 //! omits is the module's to apply (`vtab_offset_omitted`).
@@ -115,24 +115,27 @@ impl<'b> Compiler<'_> {
         self.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
         // Arguments of `t(a, b)` the module did not take over are tested
         // as the `hidden = arg` terms they stand for.
-        // (SQLite honours omit for the first 16 arguments only, and for
-        // an OFFSET whatever its argument.)
-        let omits = |c: &crate::sql::plan::vtab::VConstraint<'_, '_>, u: &crate::vtab::index_info::ConstraintUsage| {
-            u.omit && u.argv_index > 0 && (u.argv_index <= 16 || c.op == ConstraintOp::OFFSET)
-        };
-        for (c, u) in cands.iter().zip(&info.usage) {
+        // (SQLite honours omit only for the first 16 constraints passed
+        // among the first 16 arguments, and for an OFFSET wherever it is.)
+        let omit_flags: Vec<bool> = cands
+            .iter()
+            .zip(&info.usage)
+            .enumerate()
+            .map(|(i, (c, u))| u.omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some()))
+            .collect();
+        for (i, c) in cands.iter().enumerate() {
             if c.limit.is_some() {
-                if c.op == ConstraintOp::OFFSET && omits(c, u) {
+                if c.op == ConstraintOp::OFFSET && omit_flags[i] {
                     self.vtab_offset_omitted = true;
                 }
                 continue;
             }
-            let omitted = omits(c, u);
+            let omitted = omit_flags[i];
             match c.term {
                 // A term standing for several constraints (BETWEEN) is
                 // left out only when each of them is.
                 Some(addr) if omitted => {
-                    let all = cands.iter().zip(&info.usage).filter(|(k, _)| k.term == Some(addr)).all(|(k, ku)| omits(k, ku));
+                    let all = cands.iter().zip(&omit_flags).filter(|(k, _)| k.term == Some(addr)).all(|(_, o)| *o);
                     if all && !self.vtab_consumed.contains(&addr) {
                         self.vtab_consumed.push(addr);
                     }
