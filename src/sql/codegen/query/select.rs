@@ -930,19 +930,26 @@ impl Compiler<'_> {
                     );
                     req.uses = self.select_uses(&items_from, &items, &exprs);
                 }
-                if !is_distinct && row_values.is_empty() {
+                // (A subquery compiled inside the loops makes its own
+                // offer: this one is restored around it.)
+                let offer = if !is_distinct && row_values.is_empty() {
                     let order = order_by.map(|ob| (ob, &ctx.order_map[..]));
-                    self.vtab_limit_offer = self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms);
-                }
+                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms)
+                } else {
+                    None
+                };
+                let outer_offer = std::mem::replace(&mut self.vtab_limit_offer, offer);
+                let outer_omitted = std::mem::take(&mut self.vtab_offset_omitted);
                 let opened = self.open_loops_with(&items_from, &terms, &req);
-                self.vtab_limit_offer = None;
+                self.vtab_limit_offer = outer_offer;
+                let offset_omitted = std::mem::replace(&mut self.vtab_offset_omitted, outer_omitted);
                 let (loops, served) = opened?;
                 if served {
                     self.drop_sorter(&mut ctx);
                 }
                 // A module that skips the OFFSET rows itself: none are
                 // skipped here.
-                if std::mem::take(&mut self.vtab_offset_omitted) {
+                if offset_omitted {
                     if let Some(l) = &mut ctx.limit {
                         l.offset = None;
                     }
