@@ -4,7 +4,8 @@
 //! table-valued-function syntax, offered to the module's xBestIndex with
 //! `usable` set when the value is known before the loop starts (it reads
 //! only tables of outer loops), and the module's answer checked as SQLite
-//! checks it.
+//! checks it. A lone max() offers its ORDER BY DESC (min() none: its NULLs
+//! would come first), as SQLite does.
 //!
 //! LIMIT and OFFSET are offered too (`SQLITE_INDEX_CONSTRAINT_LIMIT` /
 //! `_OFFSET`, after every other constraint, OFFSET first) when the query
@@ -330,7 +331,9 @@ fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: usize) -> St
 /// Ask `table` for its plan over `cands` (see the module doc).
 pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
     let order_by: Vec<IndexOrderBy> = match goal {
-        Some(g) if !g.min_max => g.terms.iter().map(|t| IndexOrderBy { column: t.column.map_or(-1, |c| c as i32), desc: t.desc }).collect(),
+        Some(g) if !g.min_max || g.terms.first().is_some_and(|t| t.desc) => {
+            g.terms.iter().map(|t| IndexOrderBy { column: t.column.map_or(-1, |c| c as i32), desc: t.desc }).collect()
+        }
         _ => Vec::new(),
     };
     let distinct = if goal.is_some_and(|g| g.grouping) { 1 } else { 0 };
