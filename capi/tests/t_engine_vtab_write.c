@@ -4,7 +4,9 @@
 ** ordinary tables in the same transactions; a table whose xUpdate writes
 ** through SQL on its own connection (a shadow table) and whose xFilter
 ** reads it back; xFindFunction overloading a function for a column of the
-** table; xRename; conflict modes and sqlite3_vtab_on_conflict. */
+** table; xRename; conflict modes and sqlite3_vtab_on_conflict; UPDATE ...
+** FROM (one xUpdate per joined row), INSERT ... RETURNING, and SQLite's
+** refusals of UPDATE/DELETE RETURNING and UPSERT on virtual tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +373,48 @@ int main(void) {
   q("CREATE VIRTUAL TABLE denied USING mem");
   q("DROP TABLE a1");
   sqlite3_set_authorizer(db, 0, 0);
+
+  /* UPDATE ... FROM, RETURNING and UPSERT on a virtual table. */
+  q("CREATE VIRTUAL TABLE u USING mem; CREATE TABLE f(x, y); INSERT INTO f VALUES (1, 'uno'), (2, 'dos'), (1, 'eins'), (5, 'cinco')");
+  q("INSERT INTO u VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+  q("UPDATE u SET b = f.y FROM f WHERE f.x = u.a");
+  q("SELECT rowid, a, b FROM u");
+  q("UPDATE u AS uu SET b = f.y || uu.b FROM f WHERE f.x = uu.a");
+  q("UPDATE u SET b = f.y, rowid = f.x + 10 FROM f WHERE f.x = u.a");
+  q("SELECT rowid, a, b FROM u");
+  q("UPDATE u SET b = s.y FROM (SELECT x, max(y) AS y FROM f GROUP BY x) AS s WHERE s.x = u.a");
+  q("UPDATE u SET b = 'k' FROM f");
+  q("UPDATE u SET b = f.y FROM f JOIN f AS f2 ON f2.x = f.x WHERE f.x = u.a");
+  q("UPDATE u SET b = f.nosuch FROM f WHERE f.x = u.a");
+  q("UPDATE u SET b = 1 FROM nosuch WHERE 1");
+  q("UPDATE u SET b = f.y FROM f WHERE f.x = u.a AND 0");
+  q("SELECT changes()");
+  q("UPDATE u SET b = 1 FROM u WHERE 1");
+  q("UPDATE OR REPLACE u SET b = 'z' FROM f WHERE f.x = u.a");
+  q("UPDATE u SET b = f.y || '+' FROM f WHERE f.x = u.a RETURNING a, b");
+  q("UPDATE u SET b = 'r' WHERE a = 3 RETURNING rowid, *");
+  q("DELETE FROM u WHERE a = 7 RETURNING a, b");
+  q("INSERT INTO u VALUES (7, 'seven') RETURNING a, b, rowid");
+  q("INSERT INTO u(rowid, a, b) VALUES (50, 50, 'f') RETURNING rowid, a");
+  q("INSERT INTO u(a, b) VALUES (51, 'g') RETURNING rowid, a, b, a + 1");
+  q("INSERT INTO u(a, b) SELECT x, y FROM f RETURNING *");
+  q("INSERT INTO u VALUES (52, 'h') RETURNING nosuch");
+  q("INSERT INTO u(rowid, a, b) VALUES (NULL, 53, 'i') RETURNING rowid");
+  q("INSERT OR IGNORE INTO u(rowid, a, b) VALUES (50, 50, 'f') RETURNING rowid, a");
+  q("INSERT INTO u VALUES (-1, 'bad') RETURNING a");
+  q("WITH c(v) AS (SELECT 11) INSERT INTO u SELECT v, 'c' FROM c RETURNING a");
+  q("INSERT INTO u DEFAULT VALUES RETURNING rowid, a");
+  q("REPLACE INTO u(rowid, a, b) VALUES (1, 12, 'rep') RETURNING *");
+  q("SELECT rowid, a, b FROM u");
+  q("INSERT INTO u VALUES (1, 'x') ON CONFLICT DO NOTHING");
+  q("INSERT INTO u VALUES (1, 'x') ON CONFLICT(a) DO UPDATE SET b = 'y'");
+  q("INSERT INTO u AS x SELECT 1, 'x' ON CONFLICT DO NOTHING");
+  q("CREATE TRIGGER tu AFTER INSERT ON f BEGIN INSERT INTO u VALUES (new.x, new.y) ON CONFLICT DO NOTHING; END");
+  q("INSERT INTO f VALUES (9, 'nueve')");
+  q("DROP TRIGGER tu");
+  q("CREATE TRIGGER tu AFTER INSERT ON f BEGIN UPDATE u SET b = new.y FROM f AS f2 WHERE f2.x = u.a; END");
+  q("INSERT INTO f VALUES (2, 'zwei')");
+  q("SELECT rowid, a, b FROM u ORDER BY rowid");
   sqlite3_close(db);
   return 0;
 }

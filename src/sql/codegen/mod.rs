@@ -335,6 +335,11 @@ pub struct Compiler<'s> {
     /// The WHERE terms (by address) the last virtual-table loop opened
     /// has its module decide (`omit`): not tested again in the loop.
     pub vtab_consumed: Vec<usize>,
+    /// The LIMIT/OFFSET the SELECT being compiled offers its one virtual
+    /// table (taken by that table's loop).
+    pub vtab_limit_offer: Option<crate::sql::plan::vtab::LimitOffer>,
+    /// The loop that took the offer has its module skip the OFFSET rows.
+    pub vtab_offset_omitted: bool,
     /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
     /// expanded inside one another.
     pub max_expr_depth: usize,
@@ -451,6 +456,8 @@ impl<'s> Compiler<'s> {
             vtab_connect: None,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
+            vtab_limit_offer: None,
+            vtab_offset_omitted: false,
             max_expr_depth: 1000,
             view_depth: 0,
         }

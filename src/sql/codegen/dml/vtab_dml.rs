@@ -11,6 +11,13 @@
 //! the new rowid (NULL when the module chooses), then the columns in
 //! declaration order, hidden ones included; a DELETE passes the old rowid
 //! alone.
+//!
+//! As in SQLite 3.54.1: UPDATE ... FROM joins the target (outermost) with
+//! the FROM items and calls xUpdate once per joined row, so a target row
+//! matching several rows is updated several times; INSERT ... RETURNING
+//! returns the values handed to xUpdate (the rowid -1 where the module
+//! chooses it), once every row is written; UPDATE and DELETE RETURNING and
+//! UPSERT are refused with SQLite's messages.
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::target::OnConflict;
@@ -75,6 +82,7 @@ impl Compiler<'_> {
         oc: OnConflict,
         insert: bool,
         mut args: impl FnMut(&mut Self, i32) -> Result<()>,
+        mut after: impl FnMut(&mut Self, i32) -> Result<()>,
     ) -> Result<()> {
         let end = self.b.label();
         self.b.add(Opcode::Rewind, cur, end, 0);
@@ -82,6 +90,7 @@ impl Compiler<'_> {
         let base = self.b.regs(n_args);
         args(self, base)?;
         self.b.add4(Opcode::VUpdate, insert as i32, n_args as i32, base, P4::VTab(inst.clone()), Self::vtab_conflict(oc));
+        after(self, base)?;
         self.b.add(Opcode::Next, cur, top as i32, 0);
         self.b.bind(end);
         Ok(())
@@ -113,8 +122,8 @@ impl Compiler<'_> {
 /// INSERT into a virtual table.
 pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
     let Stmt::Insert { or_conflict, columns, body, returning, .. } = stmt else { return Err(Error::sql("not an INSERT")) };
-    if returning.is_some() {
-        return Err(Error::unsupported("RETURNING on a virtual table"));
+    if matches!(body, InsertBody::Select(_, Some(_))) {
+        return Err(Error::sql(format!("UPSERT not implemented for virtual table \"{}\"", inst.name)));
     }
     let table = &decl.table;
     let n = table.columns.len();
@@ -146,11 +155,22 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         InsertBody::DefaultValues => true,
     };
     let init = c.vtab_dml_start(&inst, !single_row);
+    // RETURNING reads each written row from a one-row table holding the
+    // values xUpdate was given.
+    let returned = match returning {
+        Some(cols) => {
+            c.setup_returning(Some(cols), table, prog)?;
+            let rc = c.b.cursor();
+            c.b.add(Opcode::OpenEphemeral, rc, n as i32, 0);
+            Some(rc)
+        }
+        None => None,
+    };
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
     let width = match body {
         InsertBody::Select(sel, None) => c.vtab_collect(cur, Some(sel), "")?,
-        InsertBody::Select(_, Some(_)) => return Err(Error::unsupported("UPSERT on a virtual table")),
+        InsertBody::Select(_, Some(_)) => unreachable!("refused above"),
         InsertBody::DefaultValues => {
             let sql = format!("SELECT {}", vec!["NULL"; targets.len().max(1)].join(", "));
             c.vtab_collect(cur, None, &sql)?
@@ -162,17 +182,42 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
             None => Error::sql(format!("table {} has {} columns but {width} values were supplied", inst.name, targets.len())),
         });
     }
-    c.vtab_update_loop(&inst, cur, n + 2, oc, true, |c, base| {
-        c.b.add(Opcode::Null, 0, base, base + 1);
-        for i in 0..n {
-            c.b.add(Opcode::Null, 0, base + 2 + i as i32, 0);
-        }
-        for (k, &t) in targets.iter().enumerate() {
-            let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
-            c.b.add(Opcode::Column, cur, k as i32, to);
-        }
-        Ok(())
-    })?;
+    c.vtab_update_loop(
+        &inst,
+        cur,
+        n + 2,
+        oc,
+        true,
+        |c, base| {
+            c.b.add(Opcode::Null, 0, base, base + 1);
+            for i in 0..n {
+                c.b.add(Opcode::Null, 0, base + 2 + i as i32, 0);
+            }
+            for (k, &t) in targets.iter().enumerate() {
+                let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
+                c.b.add(Opcode::Column, cur, k as i32, to);
+            }
+            Ok(())
+        },
+        |c, base| {
+            let Some(rc) = returned else { return Ok(()) };
+            let rid = c.b.reg();
+            let known = c.b.label();
+            c.b.add(Opcode::SCopy, base + 1, rid, 0);
+            c.b.add(Opcode::NotNull, rid, known, 0);
+            c.b.add(Opcode::Integer, -1, rid, 0);
+            c.b.bind(known);
+            c.b.add(Opcode::MustBeInt, rid, 0, 0);
+            let rec = c.b.reg();
+            c.b.add(Opcode::MakeRecord, base + 2, n as i32, rec);
+            c.b.add(Opcode::Insert, rc, rec, rid);
+            let found = c.b.label();
+            c.b.add(Opcode::SeekRowid, rc, found, rid);
+            c.b.bind(found);
+            c.emit_returning(&crate::sql::codegen::target::WriteTarget { table: (**table).clone(), cursor: rc, indexes: Vec::new() })
+        },
+    )?;
+    c.finish_returning();
     prog.counts_changes = true;
     c.end_program(init, Some(true));
     Ok(())
@@ -181,8 +226,8 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
 /// UPDATE of a virtual table.
 pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
     let Stmt::Update { or_conflict, tbl_name, sets, from, where_clause, returning, .. } = stmt else { return Err(Error::sql("not an UPDATE")) };
-    if returning.is_some() || from.is_some() {
-        return Err(Error::unsupported("UPDATE ... FROM or RETURNING on a virtual table"));
+    if returning.is_some() {
+        return Err(Error::sql("UPDATE RETURNING is not available on virtual tables"));
     }
     let table = &decl.table;
     let n = table.columns.len();
@@ -202,15 +247,24 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let key = key_expr(table);
+    // (Qualified: the FROM items may have columns of the same names.)
+    let qual = format!("{}.", q(alias.as_deref().unwrap_or(&inst.name)));
+    let key = format!("{qual}{}", key_expr(table));
     let mut cols = vec![key.clone(), new_rowid.map_or(key, |e| format!("({e})"))];
     for (i, v) in new_values.iter().enumerate() {
         cols.push(match v {
             Some(e) => format!("({e})"),
-            None => q(&table.columns[i].name),
+            None => format!("{qual}{}", q(&table.columns[i].name)),
         });
     }
     let mut sql = format!("SELECT {} FROM {}", cols.join(", "), c.vtab_qualified(&inst, alias.as_deref()));
+    // UPDATE ... FROM: the target joined with the FROM items, one xUpdate
+    // per joined row (the target as the outer loop, as SQLite runs it).
+    if let Some(f) = from {
+        crate::sql::codegen::dml::update::check_from_target(c, table, alias.as_deref(), f)?;
+        sql.push_str(", ");
+        sql.push_str(&crate::sql::model::from::from_text(f));
+    }
     if let Some(w) = where_clause {
         sql.push_str(" WHERE ");
         sql.push_str(&ast_text(w));
@@ -220,12 +274,20 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, (n + 2) as i32, 0);
     c.vtab_collect(cur, None, &sql)?;
-    c.vtab_update_loop(&inst, cur, n + 2, oc, false, |c, base| {
-        for k in 0..n + 2 {
-            c.b.add(Opcode::Column, cur, k as i32, base + k as i32);
-        }
-        Ok(())
-    })?;
+    c.vtab_update_loop(
+        &inst,
+        cur,
+        n + 2,
+        oc,
+        false,
+        |c, base| {
+            for k in 0..n + 2 {
+                c.b.add(Opcode::Column, cur, k as i32, base + k as i32);
+            }
+            Ok(())
+        },
+        |_, _| Ok(()),
+    )?;
     prog.counts_changes = true;
     c.end_program(init, Some(true));
     Ok(())
@@ -235,7 +297,7 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
 pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: Arc<VtabInstance>, decl: crate::sql::vtab_decl::DeclaredTable) -> Result<()> {
     let Stmt::Delete { tbl_name, where_clause, returning, .. } = stmt else { return Err(Error::sql("not a DELETE")) };
     if returning.is_some() {
-        return Err(Error::unsupported("RETURNING on a virtual table"));
+        return Err(Error::sql("DELETE RETURNING is not available on virtual tables"));
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let mut sql = format!("SELECT {} FROM {}", key_expr(&decl.table), c.vtab_qualified(&inst, alias.as_deref()));
@@ -247,10 +309,18 @@ pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, 1, 0);
     c.vtab_collect(cur, None, &sql)?;
-    c.vtab_update_loop(&inst, cur, 1, OnConflict::Default, false, |c, base| {
-        c.b.add(Opcode::Column, cur, 0, base);
-        Ok(())
-    })?;
+    c.vtab_update_loop(
+        &inst,
+        cur,
+        1,
+        OnConflict::Default,
+        false,
+        |c, base| {
+            c.b.add(Opcode::Column, cur, 0, base);
+            Ok(())
+        },
+        |_, _| Ok(()),
+    )?;
     prog.counts_changes = true;
     c.end_program(init, Some(true));
     Ok(())

@@ -155,12 +155,7 @@ impl Compiler<'_> {
     /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
     pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
         let Some(l) = limit else { return Ok(None) };
-        // `LIMIT a, b` means OFFSET a LIMIT b; the AST keeps the two
-        // expressions in source order, so swap them for that form.
-        let (count, off) = match &l.offset {
-            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
-            o => (&l.expr, o.as_ref()),
-        };
+        let (count, off) = self.limit_exprs(l);
         // Names are resolved before functions are checked: a column name
         // there is "no such column", whatever it is an argument of.
         self.check_names(count)?;
@@ -181,6 +176,54 @@ impl Compiler<'_> {
         };
         self.b.add(Opcode::IfNot, lr, end, 0);
         Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
+    /// The LIMIT and OFFSET expressions of `l`: `LIMIT a, b` means OFFSET
+    /// a LIMIT b, and the AST keeps the two in source order.
+    pub(crate) fn limit_exprs<'x, 'y>(&self, l: &'x ast::Limit<'y>) -> (&'x Expr<'y>, Option<&'x Expr<'y>>) {
+        match &l.offset {
+            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
+            o => (&l.expr, o.as_ref()),
+        }
+    }
+
+    /// The LIMIT/OFFSET a plain SELECT offers the virtual table that is
+    /// its whole FROM clause (see `LimitOffer` for SQLite's conditions;
+    /// the WHERE terms are checked when the loop opens).
+    fn vtab_limit_offer(
+        &mut self,
+        limit: Option<&ast::Limit<'_>>,
+        regs: Option<LimitRegs>,
+        items_from: &[crate::sql::model::from::FromItem<'_, '_>],
+        items: &[ResultItem<'_, '_>],
+        order: Option<(&[SortedColumn<'_>], &[Option<usize>])>,
+        terms: &[&Expr<'_>],
+    ) -> Option<crate::sql::plan::vtab::LimitOffer> {
+        let (l, regs) = (limit?, regs?);
+        let [it] = items_from else { return None };
+        if it.vtab.is_none() || it.left || it.matched.is_some() {
+            return None;
+        }
+        if let Some((terms, map)) = order {
+            for (i, t) in terms.iter().enumerate() {
+                let r = match map.get(i).copied().flatten().map(|k| &items[k]) {
+                    Some(ResultItem::Col(r, _, _)) => Some(r.clone()),
+                    Some(ResultItem::Expr(e, _)) => self.plain_column(e),
+                    None => self.plain_column(&t.expr),
+                };
+                if r.is_none_or(|r| r.cursor != it.cursor) {
+                    return None;
+                }
+            }
+        }
+        let (count, off) = self.limit_exprs(l);
+        let limit = crate::sql::plan::vtab::LimitArg { reg: regs.limit, literal: crate::sql::plan::vtab::limit_literal(count) };
+        let offset = match (off, regs.offset) {
+            (Some(e), Some(reg)) => Some(crate::sql::plan::vtab::LimitArg { reg, literal: crate::sql::plan::vtab::limit_literal(e) }),
+            _ => None,
+        };
+        let where_terms = terms.iter().map(|t| *t as *const Expr<'_> as usize).collect();
+        Some(crate::sql::plan::vtab::LimitOffer { cursor: it.cursor, limit, offset, where_terms, sorted: order.is_some() })
     }
 
     /// Whether the statement writes LIMIT with a comma (and never OFFSET).
@@ -887,9 +930,29 @@ impl Compiler<'_> {
                     );
                     req.uses = self.select_uses(&items_from, &items, &exprs);
                 }
-                let (loops, served) = self.open_loops_with(&items_from, &terms, &req)?;
+                // (A subquery compiled inside the loops makes its own
+                // offer: this one is restored around it.)
+                let offer = if !is_distinct && row_values.is_empty() {
+                    let order = order_by.map(|ob| (ob, &ctx.order_map[..]));
+                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms)
+                } else {
+                    None
+                };
+                let outer_offer = std::mem::replace(&mut self.vtab_limit_offer, offer);
+                let outer_omitted = std::mem::take(&mut self.vtab_offset_omitted);
+                let opened = self.open_loops_with(&items_from, &terms, &req);
+                self.vtab_limit_offer = outer_offer;
+                let offset_omitted = std::mem::replace(&mut self.vtab_offset_omitted, outer_omitted);
+                let (loops, served) = opened?;
                 if served {
                     self.drop_sorter(&mut ctx);
+                }
+                // A module that skips the OFFSET rows itself: none are
+                // skipped here.
+                if offset_omitted {
+                    if let Some(l) = &mut ctx.limit {
+                        l.offset = None;
+                    }
                 }
                 let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
                 let regs = self.b.regs(width);

@@ -4,8 +4,11 @@
 //!
 //! Invariant: a constraint's value passed to xFilter is computed before
 //! `VFilter`, from tables of outer loops only (a constraint is usable
-//! exactly when that holds); a term the module omits is not tested again,
-//! every other term is (the plan cannot change the answer).
+//! exactly when that holds); a term the module omits (every constraint it
+//! stands for omitted, among the first 16 constraints and arguments) is not tested
+//! again, every other term is (the plan cannot change the answer). A
+//! LIMIT the module takes still applies on top; an OFFSET it takes and
+//! omits is the module's to apply (`vtab_offset_omitted`).
 
 use crate::sql::codegen::loop_kind::LoopKind;
 
@@ -13,7 +16,7 @@ use crate::error::Result;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
-use crate::sql::plan::vtab::{choose_plan, constraints_of};
+use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vtab::index_info::SCAN_HEX;
 use crate::vtab::ConstraintOp;
@@ -35,10 +38,27 @@ impl<'b> Compiler<'_> {
     ) -> Result<(LoopKind, bool)> {
         let v = it.vtab.as_ref().expect("a virtual-table item");
         let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
-        let cands = constraints_of(self, it, before, terms)?;
-        let goal = goal.filter(|g| g.item == it.item);
+        let mut cands = constraints_of(self, it, before, terms)?;
+        // LIMIT/OFFSET, when every WHERE term became a constraint.
+        let mut offer = self.vtab_limit_offer.take_if(|o| o.cursor == it.cursor);
+        if let Some(o) = &offer {
+            let offered = |addr: &usize| cands.iter().any(|c| c.term == Some(*addr));
+            if o.where_terms.iter().all(offered) {
+                cands.extend(limit_constraints(o));
+            } else {
+                offer = None;
+            }
+        }
+        // (An ORDER BY term under another collation than its column's
+        // leaves the module no order to consume, as in SQLite.)
+        let column_collation = |col: Option<usize>| {
+            col.and_then(|c| v.decl.table.columns.get(c)).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+        };
+        let goal = goal.filter(|g| g.item == it.item && g.terms.iter().all(|t| t.collation == column_collation(t.column)));
+        // The hidden columns bound by `t(a, b)` count as read.
+        let args_used = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).take(v.args.len()).fold(0u64, |m, (i, _)| m | 1u64 << i.min(63));
         let col_used = match uses {
-            Some(u) => u.iter().filter(|(i, _)| *i == it.item).fold(0u64, |m, (_, c)| match c {
+            Some(u) => u.iter().filter(|(i, _)| *i == it.item).fold(args_used, |m, (_, c)| match c {
                 Some(c) => m | 1u64 << (*c).min(63),
                 None => m,
             }),
@@ -66,12 +86,25 @@ impl<'b> Compiler<'_> {
         for (c, u) in cands.iter().zip(&info.usage) {
             if u.argv_index > 0 && c.in_list.is_none() {
                 let target = base + 1 + u.argv_index;
-                match c.rhs {
-                    Some(e) => self.expr(e, target)?,
-                    None => {
-                        self.b.add(Opcode::Null, 0, target, 0);
+                match (c.rhs, c.limit) {
+                    (_, Some(l)) => match l.literal {
+                        Some(v) => self.b.add(Opcode::Integer, v as i32, target, 0),
+                        None => self.b.add(Opcode::SCopy, l.reg, target, 0),
+                    },
+                    (Some(e), None) => {
+                        self.expr(e, target)?;
+                        continue;
                     }
-                }
+                    (None, None) => self.b.add(Opcode::Null, 0, target, 0),
+                };
+            }
+        }
+        // An OFFSET the module skips: a sorter after the loop keeps LIMIT +
+        // OFFSET rows and skips none (SQLite's OffsetLimit register).
+        let offset_omitted = cands.iter().zip(&info.usage).any(|(c, u)| c.limit.is_some() && c.op == ConstraintOp::OFFSET && u.omit && u.argv_index > 0);
+        if let Some(o) = offer.as_ref().filter(|o| offset_omitted && o.sorted && !(goal.is_some() && info.order_by_consumed)) {
+            if let Some(off) = o.offset {
+                self.b.add(Opcode::OffsetLimit, o.limit.reg, o.limit.reg, off.reg);
             }
         }
         let idx_str = info.idx_str.clone().map_or(P4::None, P4::Text);
@@ -82,10 +115,31 @@ impl<'b> Compiler<'_> {
         self.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
         // Arguments of `t(a, b)` the module did not take over are tested
         // as the `hidden = arg` terms they stand for.
-        for (c, u) in cands.iter().zip(&info.usage) {
-            let omitted = u.omit && u.argv_index > 0;
+        // (SQLite honours omit only for the first 16 constraints passed
+        // among the first 16 arguments, and for an OFFSET wherever it is.)
+        let omit_flags: Vec<bool> = cands
+            .iter()
+            .zip(&info.usage)
+            .enumerate()
+            .map(|(i, (c, u))| u.omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some()))
+            .collect();
+        for (i, c) in cands.iter().enumerate() {
+            if c.limit.is_some() {
+                if c.op == ConstraintOp::OFFSET && omit_flags[i] {
+                    self.vtab_offset_omitted = true;
+                }
+                continue;
+            }
+            let omitted = omit_flags[i];
             match c.term {
-                Some(addr) if omitted => self.vtab_consumed.push(addr),
+                // A term standing for several constraints (BETWEEN) is
+                // left out only when each of them is.
+                Some(addr) if omitted => {
+                    let all = cands.iter().zip(&omit_flags).filter(|(k, _)| k.term == Some(addr)).all(|(_, o)| *o);
+                    if all && !self.vtab_consumed.contains(&addr) {
+                        self.vtab_consumed.push(addr);
+                    }
+                }
                 Some(_) => {}
                 None if omitted => {}
                 None => {
