@@ -49,6 +49,7 @@ mod sql_354;
 mod sql_async;
 mod sql_attach;
 mod sql_column_names;
+mod sql_compiled_cache;
 mod sql_concurrency;
 mod sql_cte_self_reference;
 mod sql_damaged_record;
