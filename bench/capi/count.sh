@@ -28,8 +28,10 @@ row() { # label binary args...
   local r o; r=$(count "./$bin-ref" "$@"); o=$(count "./$bin-ours" "$@")
   awk -v l="$label" -v r="$r" -v o="$o" 'BEGIN { printf "| %s | %d | %d | %.2fx |\n", l, r, o, o / r }'
 }
-row "prepare+finalize simple x2010" prepare simple 2000
-row "prepare+finalize complex x510" prepare complex 500
+row "prepare+finalize simple x2010, same text" prepare simple 2000
+row "prepare+finalize complex x510, same text" prepare complex 500
+row "prepare+finalize simple x2010, distinct texts" prepare simple 2000 distinct
+row "prepare+finalize complex x510, distinct texts" prepare complex 500 distinct
 row "SELECT DISTINCT over 100000 unsorted rows" distinct 100000 1
 row "INSERT 50000 rows, one transaction" insert 50000 0
 row "REPLACE 50000 rows on an INTEGER PRIMARY KEY" insert 50000 1

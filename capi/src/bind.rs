@@ -18,9 +18,23 @@ use ringlite::value::Value;
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_uchar, c_void, CStr};
 
+/// What a bind stores: a value, or text or blob bytes copied into the
+/// parameter's own buffer (reused from its last binding: a statement bound
+/// and run in a loop allocates nothing per bind).
+pub enum Bind<'a> {
+    Value(Value),
+    Bytes { text: bool, bytes: &'a [u8] },
+}
+
+impl From<Value> for Bind<'_> {
+    fn from(v: Value) -> Self {
+        Bind::Value(v)
+    }
+}
+
 /// Bind `v`, copied from the application's buffer `buf`, to parameter `i`,
 /// and take charge of the buffer's destructor.
-unsafe fn bind_buffer(p: *mut sqlite3_stmt, i: c_int, v: Value, buf: *mut c_void, destroy: sqlite3_destructor_type) -> c_int {
+unsafe fn bind_buffer<'a>(p: *mut sqlite3_stmt, i: c_int, v: impl Into<Bind<'a>>, buf: *mut c_void, destroy: sqlite3_destructor_type) -> c_int {
     let rc = bind(p, i, v);
     match destroy {
         Some(f) if f as usize != usize::MAX && !buf.is_null() => {
@@ -38,13 +52,13 @@ unsafe fn bind_buffer(p: *mut sqlite3_stmt, i: c_int, v: Value, buf: *mut c_void
 }
 
 /// Bind `v` to parameter `i` of `p`, with SQLite's checks.
-pub unsafe fn bind(p: *mut sqlite3_stmt, i: c_int, v: Value) -> c_int {
-    bind_checked(p, i, v, true)
+pub unsafe fn bind<'a>(p: *mut sqlite3_stmt, i: c_int, v: impl Into<Bind<'a>>) -> c_int {
+    bind_checked(p, i, v.into(), true)
 }
 
 /// [`bind`], with or without the `SQLITE_LIMIT_LENGTH` check (SQLite does
 /// not apply it to `sqlite3_bind_zeroblob`, only to `bind_zeroblob64`).
-unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Value, check_length: bool) -> c_int {
+unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Bind<'_>, check_length: bool) -> c_int {
     let Some(s) = stmt_ref(p) else {
         return crate::error::misuse();
     };
@@ -61,19 +75,37 @@ unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Value, check_length: b
     }
     s.release_bound(Some(i as usize));
     if check_length {
-        if let Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) = &v {
+        let len = match &v {
+            Bind::Value(v @ (Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_))) => Some(v.byte_len()),
+            Bind::Value(_) => None,
+            Bind::Bytes { bytes, .. } => Some(bytes.len()),
+        };
+        if let Some(len) = len {
             // Inside a callback of this connection the limit cannot be read;
             // the compile-time maximum applies then.
             let limit = db.with_conn(|c| c.limit_value(SQLITE_LIMIT_LENGTH)).unwrap_or(1_000_000_000);
-            if v.byte_len() as i64 > i64::from(limit) {
+            if len as i64 > i64::from(limit) {
                 set_error(db, SQLITE_TOOBIG, None);
                 return visible_code(db, SQLITE_TOOBIG);
             }
         }
     }
-    match s.stmt.bind(i as usize, v) {
+    let r = match v {
+        Bind::Value(v) => s.stmt.bind(i as usize, v),
+        Bind::Bytes { text, bytes } => s.stmt.bind_bytes(i as usize, text, bytes),
+    };
+    match r {
         Ok(()) => SQLITE_OK,
         Err(e) => report(db, &e),
+    }
+}
+
+/// The application's `n` bytes at `p` (none for a NULL pointer).
+unsafe fn bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p as *const u8, n)
     }
 }
 
@@ -93,7 +125,7 @@ unsafe fn raw(p: *const c_void, n: usize) -> Vec<u8> {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_blob(pStmt: *mut sqlite3_stmt, i: c_int, zData: *const c_void, n: c_int, xDel: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
-        let v = if zData.is_null() { Value::Null } else { Value::Blob(raw(zData, n.max(0) as usize)) };
+        let v = if zData.is_null() { Bind::Value(Value::Null) } else { Bind::Bytes { text: false, bytes: bytes(zData, n.max(0) as usize) } };
         bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
@@ -113,7 +145,7 @@ pub unsafe extern "C" fn sqlite3_bind_blob64(
             release(xDel, zData as *mut c_void);
             return SQLITE_TOOBIG;
         }
-        let v = if zData.is_null() { Value::Null } else { Value::Blob(raw(zData, nData as usize)) };
+        let v = if zData.is_null() { Bind::Value(Value::Null) } else { Bind::Bytes { text: false, bytes: bytes(zData, nData as usize) } };
         bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
 }
@@ -150,10 +182,10 @@ pub unsafe extern "C" fn sqlite3_bind_null(pStmt: *mut sqlite3_stmt, i: c_int) -
 pub unsafe extern "C" fn sqlite3_bind_text(pStmt: *mut sqlite3_stmt, i: c_int, zData: *const c_char, nData: c_int, xDel: sqlite3_destructor_type) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, {
         let v = if zData.is_null() {
-            Value::Null
+            Bind::Value(Value::Null)
         } else {
             let n = if nData < 0 { c_len(zData, -1) } else { nData as usize };
-            Value::Text(raw(zData as *const c_void, n))
+            Bind::Bytes { text: true, bytes: bytes(zData as *const c_void, n) }
         };
         bind_buffer(pStmt, i, v, zData as *mut c_void, xDel)
     })
@@ -230,7 +262,7 @@ pub unsafe extern "C" fn sqlite3_bind_pointer(
 /// empty BLOB).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_zeroblob(pStmt: *mut sqlite3_stmt, i: c_int, n: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { bind_checked(pStmt, i, Value::zero_blob(n.max(0) as usize), false) })
+    ffi_guard!(SQLITE_INTERNAL, { bind_checked(pStmt, i, Value::zero_blob(n.max(0) as usize).into(), false) })
 }
 
 /// sqlite3_bind_zeroblob with a 64-bit size; more than the length limit gives
@@ -251,7 +283,7 @@ pub unsafe extern "C" fn sqlite3_bind_zeroblob64(pStmt: *mut sqlite3_stmt, i: c_
         if n > limit as u64 {
             return SQLITE_TOOBIG;
         }
-        bind_checked(pStmt, i, Value::zero_blob(n as usize), false)
+        bind_checked(pStmt, i, Value::zero_blob(n as usize).into(), false)
     })
 }
 

@@ -15,6 +15,7 @@
 //!
 //! Files by concern: `open.rs` (filenames and URIs, opening, closing),
 //! `settings.rs` (limits, `db_config` flags, busy handling),
+//! `compiled_cache.rs` (programs kept by SQL text for re-prepares),
 //! `schema_load.rs` (reading each database's schema table, the only
 //! place the schema meets storage), `prepare.rs` (keeping the schemas
 //! current and compiling), `statement.rs` (stepping, binding, reading
@@ -144,6 +145,12 @@ pub struct Connection {
     /// prepare does not copy the names).
     database_names: Vec<(String, String)>,
     schema_loaded: bool,
+    /// Bumped each time the schemas are read or patched (`ensure_schema`):
+    /// a compiled program is reused only under the generation it was
+    /// compiled at (see `compiled_cache`).
+    schema_generation: u64,
+    /// Programs compiled on this connection, by SQL text.
+    compiled: compiled_cache::CompiledCache,
     /// Bumped by every ATTACH and DETACH: database indexes baked into
     /// programs compiled before may now mean another database, so those
     /// statements compile again before their next run.
@@ -328,6 +335,7 @@ impl Connection {
             return Err(Error::code(SQLITE_MISUSE));
         }
         self.before_function_change(&def.name, def.n_args)?;
+        self.forget_compiled();
         self.funcs.register(def);
         Ok(())
     }
@@ -335,6 +343,7 @@ impl Connection {
     /// Remove a function (`create_function` with NULL callbacks).
     pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
         self.before_function_change(name, n_args)?;
+        self.forget_compiled();
         self.funcs.unregister(name, n_args);
         Ok(())
     }
@@ -373,6 +382,7 @@ impl Connection {
             }
             self.expire_statements();
         }
+        self.forget_compiled();
         if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
             self.collation_order.push(name.to_string());
         }
@@ -438,6 +448,7 @@ mod analyze;
 mod attach;
 pub mod backup;
 pub mod blob;
+mod compiled_cache;
 mod open;
 pub mod pages;
 mod prepare;

@@ -220,6 +220,8 @@ impl Connection {
             merged: Schema::default(),
             database_names: Vec::new(),
             schema_loaded: false,
+            schema_generation: 0,
+            compiled: Default::default(),
             attach_generation: 0,
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),

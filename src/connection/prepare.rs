@@ -27,6 +27,7 @@ impl Connection {
             if appended | deleted == 0 {
                 return Ok(());
             }
+            self.schema_generation += 1;
             // Only CREATEs or DROPs since the last load: the new rows are
             // parsed, the dropped objects forgotten, rather than the whole
             // schema table read again (SQLite's ParseSchema with a WHERE
@@ -55,6 +56,7 @@ impl Connection {
             }
             return Ok(());
         }
+        self.schema_generation += 1;
         let mut loaded = Vec::new();
         for db in 0..self.state.dbs.len() {
             let previous = if self.schema_loaded { self.schemas.get(db) } else { None };
@@ -97,7 +99,7 @@ impl Connection {
 
     /// Compile the first statement of `sql`, connecting the virtual
     /// tables it uses first (see `connection::vtab`).
-    pub(super) fn compile(&mut self, sql: &[u8]) -> Result<(Option<Program>, usize)> {
+    pub(super) fn compile(&mut self, sql: &[u8]) -> Result<(Option<Arc<Program>>, usize)> {
         let request = std::cell::Cell::new(None);
         // Each table is connected once; a request repeated means the
         // connection did not take (never loop on it).
@@ -121,16 +123,42 @@ impl Connection {
         &mut self,
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
-    ) -> Result<(Option<Program>, usize)> {
+    ) -> Result<(Option<Arc<Program>>, usize)> {
         self.ensure_schema()?;
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
         if !current {
             self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
         }
+        // With an authorizer the cache is not used: it is called by every
+        // prepare (see `compiled_cache`).
+        let stamp = self.authorizer.is_none().then(|| self.compile_stamp());
+        if let Some(stamp) = &stamp {
+            if let Some((prog, tail)) = self.compiled.get(sql, stamp) {
+                // What a compile would check besides: an interrupt, and
+                // the progress handler's steps.
+                if self.state.active_statements == 0 {
+                    self.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
+                }
+                if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+                }
+                self.compile_checkpoints(prog.compile_checkpoints)?;
+                return Ok((Some(prog), tail));
+            }
+        }
+        // Whether the compile may be kept: set by the statement's kind,
+        // cleared if it asked a database file (an application VFS's
+        // pragma answers).
+        let cacheable = std::cell::Cell::new(false);
+        let file_asked = std::cell::Cell::new(false);
         let databases = &self.database_names;
         let dbs = &self.state.dbs;
-        let db_file = move |i: usize| dbs.get(i).map(|d| d.btree.pager().file().clone());
+        let file_asked_ref = &file_asked;
+        let db_file = move |i: usize| {
+            file_asked_ref.set(true);
+            dbs.get(i).map(|d| d.btree.pager().file().clone())
+        };
         let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
         let vtabs = &self.state.vtabs;
         let schema = &self.merged;
@@ -170,6 +198,7 @@ impl Connection {
                 return Err(Error::code(crate::error::SQLITE_INTERRUPT));
             }
             let Some(cmd) = cmd else { return Ok((None, tail)) };
+            cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
             // The limits SQLite checks while parsing, before anything
             // walks the tree (see `sql::parse_limits`).
             crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
@@ -224,12 +253,45 @@ impl Connection {
                     None => Err(crate::error::Error::sql("malformed statement")),
                 })?,
             };
-            Ok((Some(prog), tail))
+            Ok((Some(Arc::new(prog)), tail))
         })?;
-        if let (Some(prog), _) = &compiled {
+        if let (Some(prog), tail) = &compiled {
             self.compile_checkpoints(prog.compile_checkpoints)?;
+            if let (Some(stamp), true, false) = (stamp, cacheable.get(), file_asked.get()) {
+                self.compiled.put(sql, stamp, prog, *tail);
+            }
         }
         Ok(compiled)
+    }
+
+    /// Everything besides the text that a compile reads (see
+    /// `compiled_cache`), as it is now; the schema is current.
+    fn compile_stamp(&self) -> super::compiled_cache::CompileStamp {
+        super::compiled_cache::CompileStamp {
+            schema_generation: self.schema_generation,
+            attach_generation: self.attach_generation,
+            settings_generation: self.state.settings_generation,
+            settings: self.state.settings,
+            limits: self.limits,
+            page_size: self.state.dbs[0].btree.page_size(),
+            temp_listed: self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty()),
+            memory: self.memory,
+            internal: self.internal_sql,
+            preupdate_hooked: self.state.preupdate_hook.is_some(),
+            text_encoding: self.state.text_encoding,
+        }
+    }
+
+    /// Empty the compiled-program cache: a function, collation or module
+    /// was registered or removed, which can change what a compile
+    /// resolves names to without expiring any statement.
+    pub(super) fn forget_compiled(&mut self) {
+        self.compiled.clear();
+    }
+
+    /// Programs held by the compiled-program cache (for tests).
+    pub fn compiled_cache_len(&self) -> usize {
+        self.compiled.len()
     }
 
     /// SQLite checks for an interrupt, and counts a step towards calling

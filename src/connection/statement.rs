@@ -20,9 +20,9 @@ use std::sync::Arc;
 /// A prepared statement.
 pub struct Statement {
     sql: String,
-    program: Program,
+    /// Shared with the connection's compiled-program cache.
+    program: Arc<Program>,
     vm: Vm,
-    pub(super) params: Vec<Value>,
     active: bool,
     /// Counted in `ConnState::writing_statements` while active.
     writer: bool,
@@ -60,14 +60,16 @@ const TRACE_PROFILE: u32 = 2;
 const TRACE_ROW: u32 = 4;
 
 impl Statement {
-    pub(super) fn new(sql: String, program: Program) -> Statement {
+    pub(super) fn new(sql: String, program: Arc<Program>) -> Statement {
         let n = program.param_names.len();
-        let vm = Vm::new(&program, vec![Value::Null; n]);
+        // The bound values live in the VM (`Vm::params`): binding is
+        // refused while the statement runs, so the VM reads them in place
+        // and a run copies none of them.
+        let vm = Vm::new(&program, vec![Value::Null; n.max(1)]);
         Statement {
             sql,
             program,
             vm,
-            params: vec![Value::Null; n.max(1)],
             active: false,
             writer: false,
             has_row: false,
@@ -257,7 +259,7 @@ impl Statement {
                 if let Some(p) = prog {
                     self.program = p;
                     self.recompiles += 1;
-                    self.vm = Vm::new(&self.program, self.params.clone());
+                    self.vm = Vm::new(&self.program, std::mem::take(&mut self.vm.params));
                 }
                 self.expired = false;
             }
@@ -265,8 +267,6 @@ impl Statement {
                 if self.vm.halted || self.vm.pc != 0 {
                     self.vm.reset(&self.program);
                 }
-                // (In place, reusing the buffers of the last execution's.)
-                self.vm.set_params(&self.params);
                 conn.state.active_statements += 1;
                 self.writer = !self.program.readonly;
                 conn.state.writing_statements += usize::from(self.writer);
@@ -441,11 +441,36 @@ impl Statement {
         if self.active {
             return Err(Error::code(SQLITE_MISUSE));
         }
-        if i == 0 || i >= self.params.len() {
+        if i == 0 || i >= self.vm.params.len() {
             return Err(Error::code(SQLITE_RANGE));
         }
-        self.params[i] = value;
+        self.vm.params[i] = value;
         Ok(())
+    }
+
+    /// Bind a copy of `bytes` as text (`text`) or a blob to parameter `i`
+    /// (1-based), into the buffer the parameter's last text or blob held:
+    /// a statement bound and run in a loop allocates nothing here.
+    pub fn bind_bytes(&mut self, i: usize, text: bool, bytes: &[u8]) -> Result<()> {
+        if self.active {
+            return Err(Error::code(SQLITE_MISUSE));
+        }
+        let Some(slot) = self.vm.params.get_mut(i).filter(|_| i > 0) else {
+            return Err(Error::code(SQLITE_RANGE));
+        };
+        let mut buf = match std::mem::take(slot) {
+            Value::Text(b) | Value::Blob(b) => b,
+            _ => Vec::new(),
+        };
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        *slot = if text { Value::Text(buf) } else { Value::Blob(buf) };
+        Ok(())
+    }
+
+    /// The value bound to parameter `i` (1-based).
+    pub(super) fn bound_param(&self, i: usize) -> Option<&Value> {
+        self.vm.params.get(i)
     }
 
     /// Number of parameters (largest index).
@@ -491,7 +516,7 @@ impl Statement {
 
     /// Set every parameter to NULL.
     pub fn clear_bindings(&mut self) {
-        for p in self.params.iter_mut() {
+        for p in self.vm.params.iter_mut() {
             *p = Value::Null;
         }
     }
@@ -526,7 +551,7 @@ impl Statement {
                 next_anon = next_anon.max(i);
                 i
             };
-            let v = self.params.get(idx).cloned().unwrap_or(Value::Null);
+            let v = self.vm.params.get(idx).cloned().unwrap_or(Value::Null);
             push_literal(&mut out, &v);
             last = t.end;
         }

@@ -123,7 +123,7 @@ impl Statement {
         let into = match &v.into {
             None => None,
             Some(VacuumInto::File(f)) => Some(f.clone()),
-            Some(VacuumInto::Param(i)) => match self.params.get(*i) {
+            Some(VacuumInto::Param(i)) => match self.bound_param(*i) {
                 Some(Value::Text(t)) => Some(String::from_utf8_lossy(t).into_owned()),
                 _ => return Err(Error::new(SQLITE_ERROR, "non-text filename")),
             },

@@ -24,6 +24,7 @@ impl Connection {
     pub fn create_module(&mut self, name: &str, module: Option<Arc<dyn Module>>) -> Result<()> {
         self.state.vtabs.create_module(name, module);
         self.state.settings_generation += 1;
+        self.forget_compiled();
         Ok(())
     }
 
@@ -32,6 +33,7 @@ impl Connection {
     pub fn drop_modules(&mut self, keep: &[String]) {
         self.state.vtabs.drop_modules(keep);
         self.state.settings_generation += 1;
+        self.forget_compiled();
     }
 
     /// Connect the table `req` names (xConnect, lent the connection).

@@ -280,7 +280,8 @@ pub struct Vm {
     pub cursors: Vec<Option<VmCursor>>,
     /// Aggregate states by accumulator register.
     pub aggs: agg_slots::AggSlots,
-    /// Bound parameters (index 0 unused).
+    /// Bound parameters (index 0 unused): the statement's own bindings,
+    /// written by `Statement::bind` only while the VM is not running.
     pub params: Vec<Value>,
     /// The current result row, when it is not in registers (`row_regs`).
     pub row: Vec<Value>,
@@ -427,9 +428,8 @@ impl Vm {
         }
     }
 
-    /// Back to the state of [`Vm::new`] for `prog` (parameters are bound
-    /// with [`Vm::set_params`] when the next execution starts),
-    /// keeping the allocations of the register file, the cursor table and
+    /// Back to the state of [`Vm::new`] for `prog` but for the bound
+    /// parameters (they stay until bound again or cleared), keeping the allocations of the register file, the cursor table and
     /// the result row (a statement is reset after every execution).
     pub fn reset(&mut self, prog: &Program) {
         self.zero_tail = None;
@@ -453,8 +453,6 @@ impl Vm {
         self.cursors.clear();
         self.cursors.resize_with(prog.n_cursors, || None);
         self.aggs.clear();
-        // (The parameters are bound by `set_params` when the next
-        // execution starts: a statement is bound after its reset.)
         self.row_regs = None;
         self.once.clear();
         self.stmt_savepoint = None;
@@ -522,17 +520,6 @@ impl Vm {
                 Some(_) => *c = None,
             }
         }
-    }
-
-    /// Bind `params` for the next execution, reusing the buffers of the
-    /// values bound before.
-    pub fn set_params(&mut self, params: &[Value]) {
-        self.params.truncate(params.len());
-        for (dst, src) in self.params.iter_mut().zip(params) {
-            register::assign(dst, src);
-        }
-        let have = self.params.len();
-        self.params.extend_from_slice(&params[have..]);
     }
 
     /// An empty byte buffer, from [`Vm::spare_bufs`] when one is kept.

@@ -50,6 +50,7 @@ mod sql_analyze_order;
 mod sql_async;
 mod sql_attach;
 mod sql_column_names;
+mod sql_compiled_cache;
 mod sql_concurrency;
 mod sql_cte_self_reference;
 mod sql_damaged_record;
