@@ -15,8 +15,8 @@
 //!
 //! Invariant: the check writes nothing but the flush of pending changes.
 
-use super::codec::{positions, put};
-use super::config::{Config, Content};
+use super::codec::{columns, positions, put};
+use super::config::{Config, Content, Detail};
 use super::index;
 use super::pending::{terms, Op, Pending};
 use super::shadow::rows;
@@ -36,10 +36,13 @@ pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: 
     let ncol = cfg.columns.len();
     for dl in idx.values() {
         for e in dl.values() {
-            for (col, _) in positions(&e.poslist).map_err(|_| malformed())? {
-                if col >= ncol {
-                    return Err(malformed());
-                }
+            let cols: Vec<usize> = match cfg.detail {
+                Detail::Full => positions(&e.poslist).map_err(|_| malformed())?.into_iter().map(|(c, _)| c).collect(),
+                Detail::Column => columns(&e.poslist).map_err(|_| malformed())?,
+                Detail::None => Vec::new(),
+            };
+            if cols.iter().any(|&c| c >= ncol) {
+                return Err(malformed());
             }
         }
     }
@@ -82,7 +85,12 @@ pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: 
     if n != ops.len() as i64 || cols != totals {
         return Err(malformed());
     }
-    // Sizes agree: what differs is the indexed text itself.
+    // Sizes agree: what differs is the indexed text itself. A delete
+    // flag left on the oldest data hides nothing and does not count.
+    let mut idx = idx;
+    for e in idx.values_mut().flat_map(|dl| dl.values_mut()) {
+        e.delete = false;
+    }
     if terms(cfg, &ops) != idx {
         return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("fts5: checksum mismatch for table \"{}\"", cfg.name)));
     }

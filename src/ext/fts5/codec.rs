@@ -8,9 +8,18 @@
 //! `position - previous + 2` (the first previous 0), so 0 and 1 stay free
 //! as markers.
 //!
+//! Under `detail=column` the position list holds the row's columns
+//! holding the term, encoded as positions are (`column - previous + 2`).
+//! Under `detail=none` there is none: an entry is its rowid, then 0x00
+//! when the delete flag is set, then a second 0x00 when the row (deleted
+//! in older segments) also holds the term now; in memory such an entry
+//! carries [`PRESENT`] as its position list, so that "the row holds the
+//! term" is `!poslist.is_empty()` in every mode.
+//!
 //! Invariant: [`Entry::poslist`] is always a well-formed position list
-//! (possibly empty for a pure delete).
+//! of the table's detail mode (empty only for a pure delete).
 
+use super::config::Detail;
 use crate::error::{Error, Result};
 use crate::value::varint::{read_varint, write_varint};
 use std::collections::BTreeMap;
@@ -63,6 +72,48 @@ pub fn poslist(cols: &BTreeMap<usize, Vec<usize>>) -> Vec<u8> {
         }
     }
     pl
+}
+
+/// The position list of the columns holding a term (`detail=column`).
+pub fn column_list(cols: impl IntoIterator<Item = usize>) -> Vec<u8> {
+    let mut pl = Vec::new();
+    let mut last = 0;
+    for c in cols {
+        debug_assert!(pl.is_empty() || c > last);
+        put(&mut pl, (c - last + 2) as u64);
+        last = c;
+    }
+    pl
+}
+
+/// The stand-in position list of a row holding a term under
+/// `detail=none`.
+pub const PRESENT: &[u8] = &[0];
+
+/// An entry's position list in `detail` mode, from column → positions.
+pub fn encode(detail: Detail, cols: &BTreeMap<usize, Vec<usize>>) -> Vec<u8> {
+    match detail {
+        _ if cols.is_empty() => Vec::new(),
+        Detail::Full => poslist(cols),
+        Detail::Column => column_list(cols.keys().copied()),
+        Detail::None => PRESENT.to_vec(),
+    }
+}
+
+/// The columns a `detail=column` position list names, ascending.
+pub fn columns(pl: &[u8]) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    let (mut last, mut i) = (0usize, 0usize);
+    while i < pl.len() {
+        let (v, n) = get(pl, i)?;
+        i = n;
+        if v < 2 || (!out.is_empty() && v == 2) || v > 1 << 31 {
+            return Err(Error::corrupt());
+        }
+        last += (v - 2) as usize;
+        out.push(last);
+    }
+    Ok(out)
 }
 
 /// Decode a position list into (column, position) pairs.

@@ -2,7 +2,8 @@
 //!
 //! Each argument is a column declaration (a name, optionally followed by
 //! `UNINDEXED`) or an option `name=value`. This stage accepts
-//! `tokenize=` (every built-in tokenizer, `tokenizer/`), `detail=`,
+//! `tokenize=` (every built-in tokenizer, `tokenizer/`), `detail=`
+//! (full, column, none),
 //! `prefix=`, the table kinds of `content=` (own `%_content`, external
 //! content with `content_rowid=`, contentless `content=''` with
 //! `contentless_unindexed=`) and `columnsize=`. Every other option (and

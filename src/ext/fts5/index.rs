@@ -124,7 +124,7 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             continue;
         }
         let id = st.free_id()?;
-        let seg = build(id, s.pgsz, &t, false);
+        let seg = build(id, s.pgsz, &t, false, cfg.detail);
         write_segment(c, cfg, id, &seg)?;
         if st.levels.is_empty() {
             st.levels.push(Level::default());
@@ -144,7 +144,7 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
 
 fn read_segs(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<Vec<Terms>> {
     let data = cfg.shadow("data");
-    segs.iter().rev().map(|s| segread::read(c, &data, *s)).collect()
+    segs.iter().rev().map(|s| segread::read(c, &data, *s, cfg.detail)).collect()
 }
 
 /// Merge level `l` whole into one segment at the end of level `l + 1`.
@@ -157,7 +157,7 @@ fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, p
         st.levels.push(Level::default());
     }
     if !merged.is_empty() {
-        let seg = build(id, pgsz, &merged, true);
+        let seg = build(id, pgsz, &merged, true, cfg.detail);
         write_segment(c, cfg, id, &seg)?;
         st.levels[l + 1].segs.push(Seg { id, first: 1, last: seg.pages });
     }
@@ -187,7 +187,7 @@ pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
     }
     let mut levels = vec![Level::default(); out_level + 1];
     if !merged.is_empty() {
-        let seg = build(id, s.pgsz, &merged, true);
+        let seg = build(id, s.pgsz, &merged, true, cfg.detail);
         write_segment(c, cfg, id, &seg)?;
         levels[out_level].segs.push(Seg { id, first: 1, last: seg.pages });
     }

@@ -55,7 +55,24 @@ pub fn phrase_instances(p: &Phrase, doc: &[Vec<String>]) -> Vec<Inst> {
 /// instances of phrase `i` that count for this row.
 pub fn evaluate(q: &Query, doc: &[Vec<String>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances(p, doc)).collect();
-    eval(&q.root, inst)
+    eval(&q.root, &q.phrases, None, inst) == Some(true)
+}
+
+/// [`evaluate`] where whether each phrase occurs in the row is known
+/// apart from its instances (an index without positions says which rows
+/// hold a term; the instances come from tokenizing the row's content,
+/// or there are none for a contentless table).
+pub fn evaluate_hits(q: &Query, hits: &[bool], inst: &mut [Vec<Inst>]) -> bool {
+    debug_assert_eq!(hits.len(), q.phrases.len());
+    eval(&q.root, &q.phrases, Some(hits), inst) == Some(true)
+}
+
+/// Whether `n` is made only of empty phrases (SQLite's empty
+/// expression: ANDed with other MATCH constraints, no row matches).
+pub fn is_empty(n: &Node, phrases: &[Phrase]) -> bool {
+    let mut ps = Vec::new();
+    phrases_of(n, &mut ps);
+    ps.iter().all(|&i| phrases[i].tokens.is_empty())
 }
 
 fn phrases_of(n: &Node, out: &mut Vec<usize>) {
@@ -77,28 +94,52 @@ fn clear(n: &Node, inst: &mut [Vec<Inst>]) {
     }
 }
 
-fn eval(n: &Node, inst: &mut [Vec<Inst>]) -> bool {
+/// Whether `n` matches; None for a node made only of empty phrases
+/// (a string that tokenizes to nothing), which SQLite leaves out of the
+/// expression: it takes no part in AND, OR, NOT or NEAR, and a query
+/// that is only that matches no row.
+fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Inst>]) -> Option<bool> {
+    let hit = |i: usize, inst: &[Vec<Inst>]| hits.map_or(!inst[i].is_empty(), |h| h[i]);
     let r = match n {
-        Node::Phrase(i) => !inst[*i].is_empty(),
-        Node::Near(list, dist) => near(list, *dist, inst),
+        Node::Phrase(i) if phrases[*i].tokens.is_empty() => None,
+        Node::Phrase(i) => Some(hit(*i, inst)),
+        Node::Near(list, dist) => {
+            let live: Vec<usize> = list.iter().copied().filter(|&i| !phrases[i].tokens.is_empty()).collect();
+            match live.len() {
+                0 => None,
+                1 => Some(hit(live[0], inst)),
+                // Positions known only through instances (the parser
+                // refuses NEAR groups where the index has none).
+                _ => Some(live.iter().all(|&i| hit(i, inst)) && near(&live, *dist, inst)),
+            }
+        }
         Node::And(a, b) => {
-            let x = eval(a, inst);
-            let y = eval(b, inst);
-            x && y
+            let x = eval(a, phrases, hits, inst);
+            let y = eval(b, phrases, hits, inst);
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x && y),
+                (x, y) => x.or(y),
+            }
         }
         Node::Or(a, b) => {
-            let x = eval(a, inst);
-            let y = eval(b, inst);
-            x || y
+            let x = eval(a, phrases, hits, inst);
+            let y = eval(b, phrases, hits, inst);
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x || y),
+                (x, y) => x.or(y),
+            }
         }
         Node::Not(a, b) => {
-            let x = eval(a, inst);
-            let y = eval(b, inst);
+            let x = eval(a, phrases, hits, inst);
+            let y = eval(b, phrases, hits, inst);
             clear(b, inst);
-            x && !y
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x && !y),
+                (x, _) => x,
+            }
         }
     };
-    if !r {
+    if r != Some(true) {
         clear(n, inst);
     }
     r
@@ -163,5 +204,5 @@ pub fn phrase_instances_multi(p: &Phrase, doc: &[Vec<Vec<String>>]) -> Vec<Inst>
 /// [`evaluate`] for a row read back from the index.
 pub fn evaluate_multi(q: &Query, doc: &[Vec<Vec<String>>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances_multi(p, doc)).collect();
-    eval(&q.root, inst)
+    eval(&q.root, &q.phrases, None, inst) == Some(true)
 }

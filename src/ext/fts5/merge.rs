@@ -3,8 +3,9 @@
 //! Segments are merged whole: their terms' doclists are combined, the
 //! newest entry for a rowid winning (an entry with the delete flag hides
 //! the row's entries in older segments). When no older data remains
-//! below the output, the delete flags have nothing left to hide and are
-//! dropped, with entries that were only deletes.
+//! below the output, entries that were only deletes have nothing left
+//! to hide and are dropped (an entry with positions keeps its flag, as
+//! in SQLite).
 //!
 //! Invariant: inputs are given newest first.
 
@@ -24,11 +25,11 @@ pub fn merge(inputs: Vec<Terms>, oldest: bool) -> Terms {
         }
     }
     if oldest {
+        // SQLite drops the pure deletes but keeps the flag of an entry
+        // that also has positions (observed: an UPDATE's entry merged
+        // by 'optimize' still carries it).
         for dl in out.values_mut() {
-            dl.retain(|_, e| {
-                e.delete = false;
-                !e.poslist.is_empty()
-            });
+            dl.retain(|_, e| !e.poslist.is_empty());
         }
         out.retain(|_, dl| !dl.is_empty());
     }

@@ -28,7 +28,12 @@
 //! there the index alone says which rows match (with the transaction's
 //! pending changes merged in memory).
 //! Writes follow SQLite: each transaction's changes become one new
-//! segment at commit, in SQLite's page layout (see `FORMAT.md`).
+//! segment at commit, in SQLite's page layout (see `FORMAT.md`), with
+//! the position lists of the table's `detail=` mode. Under
+//! `detail=column`/`none` the parser refuses what SQLite refuses, the
+//! index answers which rows hold a term (external content and
+//! contentless tables) and the instances the auxiliary functions see
+//! come from tokenizing the content (none for a contentless table).
 //!
 //! Invariant: the shadow tables are written only by `xCreate` (initial
 //! rows), `writer.rs` and `index.rs`, which keep index and content in
@@ -67,9 +72,6 @@ pub struct Fts5Module;
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
         let cfg = Config::parse(argv)?;
-        if cfg.detail != config::Detail::Full {
-            return Err(crate::error::Error::unsupported("the fts5 option \"detail\" other than full"));
-        }
         let schema = cfg.declaration();
         Ok(Connected { table: Arc::new(table::Fts5Table::new(cfg)), schema, config: VtabConfig::default() })
     }

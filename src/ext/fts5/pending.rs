@@ -15,7 +15,7 @@
 //! Invariant: `flushed <= ops.len()`, and every mark's lengths are at
 //! most the current ones.
 
-use super::codec::{poslist, Doclist, Entry, Terms};
+use super::codec::{encode, Doclist, Entry, Terms};
 use super::config::Config;
 use std::collections::BTreeMap;
 
@@ -126,7 +126,7 @@ pub fn terms(cfg: &Config, run: &[Op]) -> Terms {
     }
     map.into_iter()
         .map(|(t, dl)| {
-            let dl: Doclist = dl.into_iter().map(|(r, (d, cols))| (r, Entry { delete: d, poslist: poslist(&cols) })).collect();
+            let dl: Doclist = dl.into_iter().map(|(r, (d, cols))| (r, Entry { delete: d, poslist: encode(cfg.detail, &cols) })).collect();
             (t, dl)
         })
         .collect()

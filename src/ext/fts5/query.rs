@@ -13,6 +13,7 @@
 //! appear in the text (the order of `xPhraseCount`), and each phrase's
 //! column mask has one entry per table column.
 
+use super::config::Detail;
 use super::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 
@@ -157,7 +158,14 @@ struct Parser<'a> {
     pos: usize,
     columns: &'a [String],
     tokenizer: &'a Tokenizer,
+    detail: Detail,
     phrases: Vec<Phrase>,
+}
+
+/// SQLite's refusal of what an index without positions cannot answer.
+fn not_supported(what: &str) -> Error {
+    let mode = if what == "column" { "detail=none" } else { "detail!=full" };
+    Error::sql(format!("fts5: {what} queries are not supported ({mode})"))
 }
 
 impl Parser<'_> {
@@ -253,9 +261,14 @@ impl Parser<'_> {
                     return Err(self.err());
                 }
                 let i = self.phrase(cols, true)?;
+                self.check_phrase(i)?;
                 Ok((Node::Phrase(i), false))
             }
-            Tok::Str(_) => Ok((Node::Phrase(self.phrase(cols, false)?), false)),
+            Tok::Str(_) => {
+                let i = self.phrase(cols, false)?;
+                self.check_phrase(i)?;
+                Ok((Node::Phrase(i), false))
+            }
             _ => Err(self.err()),
         }
     }
@@ -294,6 +307,10 @@ impl Parser<'_> {
         match self.peek() {
             Tok::Lp | Tok::Near | Tok::Caret | Tok::Str(_) => {
                 let (n, _) = self.unit(&sub)?;
+                // As SQLite: refused once the filter's operand is parsed.
+                if self.detail == Detail::None {
+                    return Err(not_supported("column"));
+                }
                 Ok((n, false))
             }
             _ => Err(self.err()),
@@ -322,10 +339,30 @@ impl Parser<'_> {
             }
         }
         self.expect(Tok::Rp)?;
+        if self.detail != Detail::Full {
+            // Empty phrases take no part; one phrase left is no NEAR.
+            let live: Vec<usize> = list.iter().copied().filter(|&i| !self.phrases[i].tokens.is_empty()).collect();
+            if live.len() > 1 {
+                return Err(not_supported("NEAR"));
+            }
+            if let Some(&i) = live.first() {
+                self.check_phrase(i)?;
+            }
+        }
         if list.len() == 1 {
             return Ok(Node::Phrase(list[0]));
         }
         Ok(Node::Near(list, dist))
+    }
+
+    /// Without positions a phrase is one token, never anchored with `^`
+    /// (empty phrases pass: they take no part in the query).
+    fn check_phrase(&self, i: usize) -> Result<()> {
+        let p = &self.phrases[i];
+        if self.detail != Detail::Full && (p.tokens.len() > 1 || (p.initial && !p.tokens.is_empty())) {
+            return Err(not_supported("phrase"));
+        }
+        Ok(())
     }
 
     /// `string [*] (+ string [*])*` as one phrase; returns its index.
@@ -356,17 +393,22 @@ impl Parser<'_> {
 }
 
 /// Parse `q` for a table with these columns; `only` restricts every
-/// phrase to one column (`col MATCH q`).
-pub fn parse(q: &str, columns: &[String], only: Option<usize>, tokenizer: &Tokenizer) -> Result<Query> {
+/// phrase to one column (`col MATCH q`). Under `detail=column` or
+/// `detail=none` what the index cannot answer is refused with SQLite's
+/// errors, in the order SQLite meets them.
+pub fn parse(q: &str, columns: &[String], only: Option<usize>, tokenizer: &Tokenizer, detail: Detail) -> Result<Query> {
     if let Some(rest) = q.trim_start().strip_prefix('*') {
         return Err(Error::sql(format!("unknown special query: {rest}")));
     }
     let toks = lex(q)?;
     let cols: Vec<bool> = (0..columns.len()).map(|i| only.is_none_or(|o| o == i)).collect();
-    let mut p = Parser { toks, pos: 0, columns, tokenizer, phrases: Vec::new() };
+    let mut p = Parser { toks, pos: 0, columns, tokenizer, detail, phrases: Vec::new() };
     let (root, _) = p.or(&cols)?;
     if *p.peek() != Tok::Eof {
         return Err(p.err());
+    }
+    if only.is_some() && detail == Detail::None {
+        return Err(not_supported("column"));
     }
     Ok(Query { phrases: p.phrases, root })
 }
@@ -381,9 +423,9 @@ mod tests {
 
     #[test]
     fn precedence() {
-        let q = parse("one OR two NOT three", &cols(), None, &Tokenizer::default()).unwrap();
+        let q = parse("one OR two NOT three", &cols(), None, &Tokenizer::default(), Detail::Full).unwrap();
         assert!(matches!(q.root, Node::Or(_, ref r) if matches!(**r, Node::Not(..))));
-        assert!(parse("(one OR two) three", &cols(), None, &Tokenizer::default()).is_err());
-        assert_eq!(parse("x:one", &cols(), None, &Tokenizer::default()).unwrap_err().to_string().contains("no such column"), true);
+        assert!(parse("(one OR two) three", &cols(), None, &Tokenizer::default(), Detail::Full).is_err());
+        assert!(parse("x:one", &cols(), None, &Tokenizer::default(), Detail::Full).unwrap_err().to_string().contains("no such column"));
     }
 }

@@ -4,13 +4,15 @@
 //! doclists (the inverse of `segwrite.rs`): the page header gives the
 //! offset of the first rowid not preceded by a term and the end of the
 //! page body; the footer the offsets of the terms that start on the
-//! page. A position list may continue on the next page(s). Doclist
+//! page. A position list may continue on the next page(s); under
+//! `detail=none` an entry is the rowid and its marker bytes. Doclist
 //! indexes are not needed for a full read and are ignored.
 //!
 //! Invariant: the result is exactly what was written: for every term
 //! its doclist in rowid order, entries with their delete flags.
 
-use super::codec::{get, Doclist, Entry, Terms};
+use super::codec::{get, Doclist, Entry, Terms, PRESENT};
+use super::config::Detail;
 use super::shadow::rows;
 use super::structure::{leaf_id, Seg};
 use crate::connection::Connection;
@@ -34,13 +36,13 @@ fn pages(c: &mut Connection, data: &str, seg: Seg) -> Result<Vec<Vec<u8>>> {
 }
 
 /// Read the whole segment.
-pub fn read(c: &mut Connection, data: &str, seg: Seg) -> Result<Terms> {
-    decode(&pages(c, data, seg)?, seg.first > 1)
+pub fn read(c: &mut Connection, data: &str, seg: Seg, detail: Detail) -> Result<Terms> {
+    decode(&pages(c, data, seg)?, seg.first > 1, detail)
 }
 
 /// Decode consecutive leaf pages. `partial`: the first page may begin
 /// inside a doclist whose start was merged away; that part is skipped.
-pub fn decode(pages: &[Vec<u8>], partial: bool) -> Result<Terms> {
+pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms> {
     let mut out = Terms::new();
     let mut term: Option<Vec<u8>> = None;
     let mut dl = Doclist::new();
@@ -111,6 +113,25 @@ pub fn decode(pages: &[Vec<u8>], partial: bool) -> Result<Terms> {
             let rowid = if absolute || i == first_rowid { v as i64 } else { last.wrapping_add(v as i64) };
             absolute = false;
             last = rowid;
+            if detail == Detail::None {
+                // Marker bytes: delete flag, then "holds the term".
+                // A term starting with a zero shared-prefix length is
+                // not a marker.
+                let marker = |i: usize| i < size && page[i] == 0 && !offs.contains(&i);
+                let mut e = Entry { delete: false, poslist: PRESENT.to_vec() };
+                i = j;
+                if marker(i) {
+                    e.delete = true;
+                    i += 1;
+                    if marker(i) {
+                        i += 1;
+                    } else {
+                        e.poslist.clear();
+                    }
+                }
+                dl.insert(rowid, e);
+                continue;
+            }
             let (sz, j) = get(page, j)?;
             let need = (sz >> 1) as usize;
             let e = Entry { delete: sz & 1 == 1, poslist: Vec::new() };

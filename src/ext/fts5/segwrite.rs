@@ -23,6 +23,7 @@
 //! doclist in increasing rowid order.
 
 use super::codec::{put, Doclist};
+use super::config::Detail;
 use super::structure::{dlidx_id, leaf_id};
 use std::collections::BTreeMap;
 
@@ -55,6 +56,7 @@ pub struct Writer {
     open: Option<Open>,
     out: Segment,
     merging: bool,
+    detail: Detail,
 }
 
 fn shared(a: &[u8], b: &[u8]) -> usize {
@@ -63,7 +65,7 @@ fn shared(a: &[u8], b: &[u8]) -> usize {
 
 impl Writer {
     /// A writer for segment `segid` with pages of `pgsz` bytes.
-    pub fn new(segid: u32, pgsz: usize, merging: bool) -> Writer {
+    pub fn new(segid: u32, pgsz: usize, merging: bool, detail: Detail) -> Writer {
         Writer {
             segid,
             pgsz,
@@ -76,6 +78,7 @@ impl Writer {
             open: None,
             out: Segment::default(),
             merging,
+            detail,
         }
     }
 
@@ -154,6 +157,20 @@ impl Writer {
             }
             last = Some(rowid);
             let pl = &e.poslist;
+            if self.detail == Detail::None {
+                // No size and no positions: the delete flag and "holds the
+                // term" are marker bytes after the rowid.
+                if e.delete {
+                    self.buf.push(0);
+                    if !pl.is_empty() {
+                        self.buf.push(0);
+                    }
+                }
+                if self.full() {
+                    self.flush();
+                }
+                continue;
+            }
             put(&mut self.buf, (pl.len() as u64) * 2 + u64::from(e.delete));
             if pl.is_empty() {
                 // A pure delete: the page is cut once it is over the size.
@@ -277,8 +294,8 @@ impl Writer {
 /// Write `terms` as segment `segid`; `merging`: the output of a merge
 /// (SQLite's merges start a new page before a rowid once the page is
 /// full, its flushes of new data do not).
-pub fn build(segid: u32, pgsz: usize, terms: &super::codec::Terms, merging: bool) -> Segment {
-    let mut w = Writer::new(segid, pgsz, merging);
+pub fn build(segid: u32, pgsz: usize, terms: &super::codec::Terms, merging: bool, detail: Detail) -> Segment {
+    let mut w = Writer::new(segid, pgsz, merging, detail);
     for (t, dl) in terms {
         w.term(t, dl);
     }

@@ -19,8 +19,8 @@
 //! Invariant: rows are returned in ascending rowid order, and every
 //! row's `tokens` and `size` have one entry per column.
 
-use super::codec::{get, positions, Terms};
-use super::config::{Config, Content};
+use super::codec::{columns, get, positions, Terms};
+use super::config::{Config, Content, Detail};
 use super::index;
 use super::matcher;
 use super::merge::merge;
@@ -37,6 +37,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Per rowid, per column, the tokens at each position (as indexed).
+/// Without positions (`detail=column`) each term of a column takes a
+/// slot of its own; without columns either (`detail=none`) every term
+/// is in column 0. Either way a one-token phrase (all such an index
+/// answers) is found in the columns the index knows.
 pub type Docs = BTreeMap<i64, Vec<Vec<Vec<String>>>>;
 
 /// The index's rows, pending changes applied, as token lists.
@@ -53,12 +57,22 @@ pub fn index_docs(c: &mut Connection, cfg: &Config, p: &Pending) -> Result<Docs>
         let tok = String::from_utf8_lossy(&key[1..]).into_owned();
         for (rowid, e) in dl {
             let d = docs.entry(*rowid).or_insert_with(|| vec![Vec::new(); ncol]);
-            for (col, pos) in positions(&e.poslist)? {
-                let v = d.get_mut(col).ok_or_else(Error::corrupt)?;
-                if v.len() <= pos {
-                    v.resize(pos + 1, Vec::new());
+            match cfg.detail {
+                Detail::Full => {
+                    for (col, pos) in positions(&e.poslist)? {
+                        let v = d.get_mut(col).ok_or_else(Error::corrupt)?;
+                        if v.len() <= pos {
+                            v.resize(pos + 1, Vec::new());
+                        }
+                        v[pos].push(tok.clone());
+                    }
                 }
-                v[pos].push(tok.clone());
+                Detail::Column => {
+                    for col in columns(&e.poslist)? {
+                        d.get_mut(col).ok_or_else(Error::corrupt)?.push(vec![tok.clone()]);
+                    }
+                }
+                Detail::None => d[0].push(vec![tok.clone()]),
             }
         }
     }
@@ -157,20 +171,34 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
     let sizes = docsizes(c, cfg)?;
     let mut out = Vec::new();
     for (rowid, doc) in &docs {
-        for (i, ph) in q.phrases.iter().enumerate() {
-            if !matcher::phrase_instances_multi(ph, doc).is_empty() {
-                stats.nhit[i] += 1;
-            }
+        let hits: Vec<bool> = q.phrases.iter().map(|ph| !matcher::phrase_instances_multi(ph, doc).is_empty()).collect();
+        for (i, h) in hits.iter().enumerate() {
+            stats.nhit[i] += i64::from(*h);
         }
         let mut inst = Vec::new();
-        if !matcher::evaluate_multi(q, doc, &mut inst) {
-            continue;
+        if cfg.detail == Detail::Full {
+            if !matcher::evaluate_multi(q, doc, &mut inst) {
+                continue;
+            }
+        } else {
+            // Whether the row matches comes from the index; where the
+            // phrases are in it, from the content (SQLite tokenizes the
+            // row for xInst: a contentless row has no instances).
+            inst = vec![Vec::new(); q.phrases.len()];
+            if !matcher::evaluate_hits(q, &hits, &mut inst) {
+                continue;
+            }
         }
         let (vals, missing) = match values(c, cfg, *rowid)? {
             Some(v) => (v, false),
             None => (vec![Value::Null; n], true),
         };
         let tokens = tokens_of(cfg, &vals);
+        if cfg.detail != Detail::Full && cfg.content != Content::None {
+            let text: Vec<Vec<String>> = tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
+            inst = q.phrases.iter().map(|p| matcher::phrase_instances(p, &text)).collect();
+            matcher::evaluate_hits(q, &hits, &mut inst);
+        }
         let size = sizes_of(cfg, &sizes, *rowid, &tokens);
         out.push(Arc::new(Row { rowid: *rowid, values: vals, tokens, inst, size, missing }));
     }
