@@ -35,6 +35,7 @@ mod ext_dbstat;
 mod ext_fts3;
 mod ext_fts5;
 mod ext_fts5_content;
+mod ext_fts5_snippet;
 mod ext_fts5_tokenize;
 mod ext_rtree;
 mod func_aggregate;

@@ -18,7 +18,8 @@
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
 //! - `commands.rs`: the special INSERT commands,
-//! - `aux.rs`: `bm25()`, `highlight()`, `snippet()` (where the column fits).
+//! - `aux.rs`: `bm25()` and the auxiliary functions' dispatch,
+//! - `snippet.rs`: `highlight()` and `snippet()`.
 //!
 //! How queries are answered in this stage: for a table with its own
 //! content, by tokenizing the rows of `%_content` (which holds every
@@ -48,6 +49,7 @@ pub mod query;
 pub mod segread;
 pub mod segwrite;
 pub mod shadow;
+pub mod snippet;
 pub mod source;
 pub mod structure;
 pub mod table;
