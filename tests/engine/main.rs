@@ -37,6 +37,7 @@ mod ext_fts5;
 mod ext_fts5_content;
 mod ext_fts5_snippet;
 mod ext_fts5_tokenize;
+mod ext_fts5_vocab;
 mod ext_rtree;
 mod func_aggregate;
 mod func_core;
