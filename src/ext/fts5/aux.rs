@@ -5,12 +5,10 @@
 //! `table.rs`); the function looks the cursor up and works on its current
 //! row. Used anywhere else, the global functions of the same names fail
 //! as SQLite's do ("unable to use function ... in the requested
-//! context"). `snippet()` answers where the whole column fits in the
-//! fragment and says "not supported" where a fragment must be chosen.
+//! context"). highlight() and snippet() are `snippet.rs`'s.
 //!
 //! Invariant: a function never keeps a cursor's state past its call.
 
-use super::matcher::Inst;
 use super::query::Query;
 use super::table::{cursors, Row, Shared, Stats};
 use crate::connection::Connection;
@@ -89,86 +87,16 @@ impl ScalarFunction for Aux {
                 if args.len() != 4 {
                     return Err(Error::sql("wrong number of arguments to function highlight()"));
                 }
-                highlight(&row, &args[1..])
+                super::snippet::highlight(&row, &args[1..])
             }
             Which::Snippet => {
                 if args.len() != 6 {
                     return Err(Error::sql("wrong number of arguments to function snippet()"));
                 }
-                snippet(&row, &args[1..])
+                super::snippet::snippet(&row, &args[1..])
             }
         }
     }
-}
-
-/// The column's text with every counted phrase instance wrapped in the
-/// open and close markers; overlapping instances are merged.
-fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
-    let col = args[0].as_ref().to_i64();
-    if col < 0 || col as usize >= row.values.len() {
-        return Err(Error::new(crate::error::SQLITE_RANGE, "column index out of range"));
-    }
-    let col = col as usize;
-    let Some(text) = row.values[col].as_ref().to_text().map(|t| t.into_owned()) else {
-        return Ok(Value::Null);
-    };
-    let open = args[1].as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
-    let close = args[2].as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
-    let mut spans: Vec<(usize, usize)> = row.inst.iter().flatten().filter(|x: &&Inst| x.col == col).map(|x| (x.pos, x.pos + x.len - 1)).collect();
-    spans.sort();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in spans {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    let toks = &row.tokens[col];
-    let mut out = Vec::with_capacity(text.len());
-    let mut at = 0;
-    for (a, b) in merged {
-        let (Some(ta), Some(tb)) = (toks.get(a), toks.get(b)) else {
-            continue;
-        };
-        let (s, e) = (ta.start.min(text.len()), tb.end.min(text.len()));
-        if s < at {
-            continue;
-        }
-        out.extend_from_slice(&text[at..s]);
-        out.extend_from_slice(&open);
-        out.extend_from_slice(&text[s..e]);
-        out.extend_from_slice(&close);
-        at = e;
-    }
-    out.extend_from_slice(&text[at..]);
-    Ok(Value::Text(out))
-}
-
-/// snippet() where its answer is known: the column is given (or the
-/// table has one), 1..=64 tokens are asked for (more read as 64), and
-/// the whole column fits, so the fragment is the column highlighted.
-/// Choosing a fragment of a longer column is not done yet and says so.
-fn snippet(row: &Row, args: &[Value]) -> Result<Value> {
-    let ncol = row.values.len();
-    let mut col = args[0].as_ref().to_i64();
-    if col >= ncol as i64 {
-        return Err(Error::new(crate::error::SQLITE_RANGE, "column index out of range"));
-    }
-    if col < 0 {
-        if ncol != 1 {
-            return Err(Error::unsupported("the fts5 snippet() function with a column chosen automatically"));
-        }
-        col = 0;
-    }
-    let ntoken = args[4].as_ref().to_i64();
-    if ntoken < 1 {
-        return Err(Error::unsupported("the fts5 snippet() function with fewer than one token"));
-    }
-    let ntoken = ntoken.min(64) as usize;
-    if row.tokens[col as usize].len() > ntoken {
-        return Err(Error::unsupported("the fts5 snippet() function on a column longer than the fragment"));
-    }
-    highlight(row, &[Value::Integer(col), args[1].clone(), args[2].clone()])
 }
 
 fn def(which: Which, n_args: i32) -> FuncDef {

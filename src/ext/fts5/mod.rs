@@ -18,7 +18,9 @@
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
 //! - `commands.rs`: the special INSERT commands,
-//! - `aux.rs`: `bm25()`, `highlight()`, `snippet()` (where the column fits).
+//! - `aux.rs`: `bm25()` and the auxiliary functions' dispatch,
+//! - `snippet.rs`: `highlight()` and `snippet()`,
+//! - `vocab.rs`: the `fts5vocab` module.
 //!
 //! How queries are answered in this stage: for a table with its own
 //! content, by tokenizing the rows of `%_content` (which holds every
@@ -53,10 +55,12 @@ pub mod query;
 pub mod segread;
 pub mod segwrite;
 pub mod shadow;
+pub mod snippet;
 pub mod source;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;
+pub mod vocab;
 pub mod writer;
 
 use crate::connection::Connection;
@@ -66,14 +70,16 @@ use crate::vtab::{Connected, Module, VtabConfig};
 use config::Config;
 use std::sync::Arc;
 
-/// The `fts5` module.
-pub struct Fts5Module;
+/// The `fts5` module, with the tables it connected (for `fts5vocab`).
+pub struct Fts5Module(vocab::Registry);
 
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
         let cfg = Config::parse(argv)?;
         let schema = cfg.declaration();
-        Ok(Connected { table: Arc::new(table::Fts5Table::new(cfg)), schema, config: VtabConfig::default() })
+        let t = Arc::new(table::Fts5Table::new(cfg));
+        self.0.note(&t.cfg.db, &t.cfg.name, &t);
+        Ok(Connected { table: t, schema, config: VtabConfig::default() })
     }
 }
 
@@ -94,8 +100,11 @@ impl Module for Fts5Module {
     }
 }
 
-/// Register the module and the auxiliary functions' context errors.
+/// Register the modules (fts5, fts5vocab) and the auxiliary functions'
+/// context errors.
 pub fn register(conn: &mut Connection) -> Result<()> {
-    conn.create_module("fts5", Some(Arc::new(Fts5Module)))?;
+    let tables = vocab::Registry::default();
+    conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone()))))?;
+    conn.create_module("fts5vocab", Some(Arc::new(vocab::VocabModule(tables))))?;
     aux::register_globals(conn)
 }

@@ -1,0 +1,235 @@
+//! # fts5vocab: the terms of an fts5 table's index as a table
+//!
+//! `CREATE VIRTUAL TABLE v USING fts5vocab(ft, row|col|instance)` (and
+//! `temp.v ... fts5vocab(db, ft, type)`), as `fts5.txt` section 8 and
+//! the reference describe it: `row` (term, doc, cnt), `col` (term, col,
+//! doc, cnt), `instance` (term, doc, col, offset), rows in term order
+//! (then rowid, column, offset), read-only. The fts5 table is looked up
+//! when the vocabulary is read, not when it is created ("no such fts5
+//! table: db.ft"); three arguments are accepted only in `temp`.
+//!
+//! What is read: the main index (`'0'` terms; the `prefix=` indexes are
+//! not shown), its segments merged with the transaction's pending
+//! changes, which the fts5 table object of this connection holds: each
+//! connection's fts5 module records the tables it connected in a
+//! [`Registry`] the fts5vocab module shares.
+//!
+//! Invariant: a vocabulary cursor holds a snapshot of its rows taken at
+//! xFilter; nothing here writes.
+
+use super::codec::{positions, Terms};
+use super::config::Detail;
+use super::index;
+use super::merge::merge;
+use super::pending::terms;
+use super::shadow;
+use super::table::Fts5Table;
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::vdbe::host::VmHost;
+use crate::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+/// The fts5 tables a connection's fts5 module connected, by (database,
+/// table) in lower case.
+#[derive(Default, Clone)]
+pub struct Registry(Arc<Mutex<HashMap<(String, String), Weak<Fts5Table>>>>);
+
+impl Registry {
+    /// Record a newly connected table.
+    pub fn note(&self, db: &str, name: &str, t: &Arc<Fts5Table>) {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        m.retain(|_, w| w.strong_count() > 0);
+        m.insert((db.to_lowercase(), name.to_lowercase()), Arc::downgrade(t));
+    }
+
+    fn get(&self, db: &str, name: &str) -> Option<Arc<Fts5Table>> {
+        let m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        m.get(&(db.to_lowercase(), name.to_lowercase())).and_then(Weak::upgrade)
+    }
+}
+
+/// The three kinds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Row,
+    Col,
+    Instance,
+}
+
+/// The `fts5vocab` module.
+pub struct VocabModule(pub Registry);
+
+fn dequote(s: &str) -> String {
+    let b = s.as_bytes();
+    if b.len() >= 2 {
+        match (b[0], b[b.len() - 1]) {
+            (b'\'', b'\'') => return s[1..s.len() - 1].replace("''", "'"),
+            (b'"', b'"') => return s[1..s.len() - 1].replace("\"\"", "\""),
+            (b'`', b'`') => return s[1..s.len() - 1].replace("``", "`"),
+            (b'[', b']') => return s[1..s.len() - 1].to_string(),
+            _ => {}
+        }
+    }
+    s.to_string()
+}
+
+impl VocabModule {
+    fn make(&self, argv: &[String]) -> Result<Connected> {
+        let db = argv.get(1).cloned().unwrap_or_default();
+        let args: Vec<String> = argv.iter().skip(3).map(|a| dequote(a.trim())).collect();
+        let temp = db.eq_ignore_ascii_case("temp");
+        let (fts_db, fts_name, kind) = match args.as_slice() {
+            [t, k] => (db.clone(), t.clone(), k),
+            [d, t, k] if temp => (d.clone(), t.clone(), k),
+            _ => return Err(Error::sql("wrong number of vtable arguments")),
+        };
+        let kind = match kind.to_ascii_lowercase().as_str() {
+            "row" => Kind::Row,
+            "col" => Kind::Col,
+            "instance" => Kind::Instance,
+            _ => return Err(Error::sql(format!("fts5vocab: unknown table type: '{kind}'"))),
+        };
+        let schema = match kind {
+            Kind::Row => "CREATE TABLE vocab(term, doc, cnt)",
+            Kind::Col => "CREATE TABLE vocab(term, col, doc, cnt)",
+            Kind::Instance => "CREATE TABLE vocab(term, doc, col, offset)",
+        };
+        let table = VocabTable { registry: self.0.clone(), fts_db, fts_name, kind };
+        Ok(Connected { table: Arc::new(table), schema: schema.to_string(), config: VtabConfig::default() })
+    }
+}
+
+impl Module for VocabModule {
+    fn create(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+        self.make(args)
+    }
+
+    fn connect(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+        self.make(args)
+    }
+}
+
+struct VocabTable {
+    registry: Registry,
+    fts_db: String,
+    fts_name: String,
+    kind: Kind,
+}
+
+impl VocabTable {
+    /// The fts5 table, connected in this connection if it exists.
+    fn fts5(&self, host: &mut dyn VmHost) -> Result<Arc<Fts5Table>> {
+        let missing = || Error::sql(format!("no such fts5 table: {}.{}", self.fts_db, self.fts_name));
+        // A statement naming the table connects it (and records it) if
+        // this connection has not yet, and fails once it was dropped (the
+        // dropped table object may outlive it in the registry).
+        let c = shadow::conn(host)?;
+        let probe = format!("SELECT 1 FROM \"{}\".\"{}\" WHERE 0", self.fts_db.replace('"', "\"\""), self.fts_name.replace('"', "\"\""));
+        shadow::rows(c, &probe).map_err(|_| missing())?;
+        self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)
+    }
+
+    /// The rows, in term order.
+    fn rows(&self, host: &mut dyn VmHost) -> Result<Vec<Vec<Value>>> {
+        let t = self.fts5(host)?;
+        let cfg = &t.cfg;
+        if cfg.detail != Detail::Full {
+            return Err(Error::unsupported("fts5vocab on an fts5 table with detail other than full"));
+        }
+        let all: Terms = {
+            let p = t.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let mut inputs: Vec<Terms> = p.runs().into_iter().rev().map(|r| terms(cfg, r)).collect();
+            inputs.push(index::read_all(shadow::conn(host)?, cfg)?);
+            merge(inputs, true)
+        };
+        let ncol = cfg.columns.len();
+        let name = |c: usize| cfg.columns.get(c).map_or(Value::Null, |n| Value::text(n.clone()));
+        let mut out = Vec::new();
+        for (key, dl) in &all {
+            if key.first() != Some(&b'0') {
+                continue;
+            }
+            let term = Value::Text(key[1..].to_vec());
+            let (mut doc, mut cnt) = (vec![0i64; ncol], vec![0i64; ncol]);
+            let (mut rows_with, mut total) = (0i64, 0i64);
+            for (rowid, e) in dl {
+                let pos = positions(&e.poslist)?;
+                if pos.is_empty() {
+                    continue;
+                }
+                rows_with += 1;
+                total += pos.len() as i64;
+                let mut seen = vec![false; ncol];
+                for &(c, off) in &pos {
+                    if c >= ncol {
+                        return Err(Error::corrupt());
+                    }
+                    cnt[c] += 1;
+                    if !seen[c] {
+                        seen[c] = true;
+                        doc[c] += 1;
+                    }
+                    if self.kind == Kind::Instance {
+                        out.push(vec![term.clone(), Value::Integer(*rowid), name(c), Value::Integer(off as i64)]);
+                    }
+                }
+            }
+            match self.kind {
+                Kind::Row if rows_with > 0 => out.push(vec![term.clone(), Value::Integer(rows_with), Value::Integer(total)]),
+                Kind::Col => {
+                    for c in (0..ncol).filter(|&c| doc[c] > 0) {
+                        out.push(vec![term.clone(), name(c), Value::Integer(doc[c]), Value::Integer(cnt[c])]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl VTab for VocabTable {
+    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        info.estimated_cost = 100_000.0;
+        info.estimated_rows = 100_000;
+        Ok(())
+    }
+
+    fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
+        let table = VocabTable { registry: self.registry.clone(), fts_db: self.fts_db.clone(), fts_name: self.fts_name.clone(), kind: self.kind };
+        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0 }))
+    }
+}
+
+struct VocabCursor {
+    table: VocabTable,
+    rows: Vec<Vec<Value>>,
+    at: usize,
+}
+
+impl VTabCursor for VocabCursor {
+    fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, _idx_str: Option<&str>, _args: &[Value]) -> Result<()> {
+        self.rows = self.table.rows(host)?;
+        self.at = 0;
+        Ok(())
+    }
+
+    fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
+        self.at += 1;
+        Ok(())
+    }
+
+    fn eof(&mut self) -> bool {
+        self.at >= self.rows.len()
+    }
+
+    fn column(&mut self, _host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
+        Ok(self.rows.get(self.at).and_then(|r| r.get(ctx.column)).cloned().unwrap_or(Value::Null))
+    }
+
+    fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
+        Ok(self.at as i64 + 1)
+    }
+}
