@@ -30,7 +30,6 @@ use super::vacuum::run;
 use super::Connection;
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
-use crate::sql::schema_visit_order::visit_order;
 use crate::value::record::{decode_record, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::program::Analyze;
@@ -75,7 +74,7 @@ impl Connection {
         let q = |n: &str| format!("\"{}\"", n.replace('"', "\"\""));
         let stat_table = format!("{}.sqlite_stat1", q(schema_name));
         // SQLite chooses the order before sqlite_stat1 joins the schema.
-        let visit_order = tables_in_visit_order(self.schema_for(db), db);
+        let visit_order = tables_in_visit_order(self.schema_for(db));
         if self.schema_for(db).table("sqlite_stat1").is_none() {
             self.internal_sql = true;
             let made = run(self, &format!("CREATE TABLE {stat_table}(tbl,idx,stat)"), &[], |_| Ok(()));
@@ -190,15 +189,9 @@ impl Connection {
 
 /// Tables ANALYZE never looks at.
 /// Every table and view of `schema`, in the order SQLite's ANALYZE
-/// visits them (which decides the order of the `sqlite_stat1` rows). The
-/// TEMP schema's order is rebuilt from its rows (its DROPs not followed).
-fn tables_in_visit_order(schema: &crate::sql::schema::Schema, db: usize) -> Vec<crate::sql::schema::Table> {
-    let names: Vec<&str> = if db == 1 {
-        let entered: Vec<&str> = schema.rows.iter().filter(|r| r.0 == "table" || r.0 == "view").map(|r| r.1.as_str()).collect();
-        visit_order("sqlite_temp_master", &entered).into_iter().map(|i| entered[i]).collect()
-    } else {
-        schema.visit_order.names()
-    };
+/// visits them (which decides the order of the `sqlite_stat1` rows).
+fn tables_in_visit_order(schema: &crate::sql::schema::Schema) -> Vec<crate::sql::schema::Table> {
+    let names = schema.visit_order.names();
     let mut tables: Vec<crate::sql::schema::Table> = names.into_iter().filter_map(|n| schema.table(n).cloned()).collect();
     // A table the order lost track of is still counted.
     for t in schema.tables.values() {

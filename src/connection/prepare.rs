@@ -63,7 +63,8 @@ impl Connection {
             // Main's encoding is the connection's: the others (temp, and
             // attached files still empty) take it.
             let enc = self.state.text_encoding;
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc))?);
+            let schema_table = if db == 1 { "sqlite_temp_master" } else { "sqlite_master" };
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, schema_table))?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
             }

@@ -16,7 +16,7 @@ use crate::value::Value;
 
 /// Read `sqlite_schema` (blocking) and build the schema.
 pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
-    reload(io, bt, None, enc)
+    reload(io, bt, None, enc, "sqlite_master")
 }
 
 /// Read the schema of `bt` again after a change, reusing what
@@ -26,10 +26,13 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<
 ///
 /// The file's text encoding is noted on `bt` from its header; an empty
 /// file gets `enc` (the connection's), which it will be created with.
-pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding) -> Result<Schema> {
+/// `schema_table` names this database's schema table as SQLite first
+/// enters it in the schema (`sqlite_temp_master` for TEMP), which
+/// decides the order tables are visited in (`sql/schema_visit_order.rs`).
+pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding, schema_table: &str) -> Result<Schema> {
     if io.block_on(|| bt.page_count())? == 0 {
         bt.set_text_encoding(enc);
-        return Ok(Schema::default());
+        return Ok(Schema::empty(schema_table));
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
     // SQLite refuses a schema format newer than the 4 it writes; it reads
@@ -43,7 +46,7 @@ pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, 
     let mut cur = Cursor::new(1, false, None);
     let more = io.block_on(|| cur.first(bt))?;
     let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
-    let mut s = Schema::from_rows_reusing(rows, cookie, previous)?;
+    let mut s = Schema::from_rows_reusing(rows, cookie, previous, schema_table)?;
     s.row_ids = row_ids;
     debug_assert_eq!(s.rows.len(), s.row_ids.len());
     Ok(s)
@@ -74,7 +77,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
 /// everything.
 pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
     if !schema.can_forget_rows() {
-        *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+        *schema = reload(io, bt, Some(schema), bt.text_encoding(), schema.visit_order.schema_table())?;
         return Ok(None);
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -88,7 +91,7 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
     match schema.forget_rows_not_in(cookie, &live) {
         Some(gone) => Ok(Some(gone)),
         None => {
-            *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+            *schema = reload(io, bt, Some(schema), bt.text_encoding(), schema.visit_order.schema_table())?;
             Ok(None)
         }
     }

@@ -972,9 +972,16 @@ impl Schema {
         Some(gone)
     }
 
+    /// A database's schema holding no object yet; `schema_table` names
+    /// its schema table (`sqlite_master`, or `sqlite_temp_master` for
+    /// TEMP) for the visiting order.
+    pub fn empty(schema_table: &str) -> Schema {
+        Schema { visit_order: TableVisitOrder::new(schema_table), ..Default::default() }
+    }
+
     /// Build from `sqlite_schema` rows.
     pub fn from_rows(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32) -> Result<Schema> {
-        Schema::from_rows_reusing(rows, cookie, None)
+        Schema::from_rows_reusing(rows, cookie, None, "sqlite_master")
     }
 
     /// [`Schema::from_rows`], taking a table or index from `previous`
@@ -982,7 +989,13 @@ impl Schema {
     /// name, table, root page and SQL text). A table some index had marked
     /// unsupported is parsed again, since that index may be gone; an index
     /// is reused only with the very table it was built against.
-    pub fn from_rows_reusing(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32, previous: Option<&Schema>) -> Result<Schema> {
+    /// `schema_table` is as for [`Schema::empty`].
+    pub fn from_rows_reusing(
+        rows: Vec<(String, String, String, i64, Option<String>)>,
+        cookie: u32,
+        previous: Option<&Schema>,
+        schema_table: &str,
+    ) -> Result<Schema> {
         // The common change appends rows (CREATE): the previous schema is
         // taken whole and only the new rows are parsed.
         if let Some(p) = previous {
@@ -995,7 +1008,7 @@ impl Schema {
                 return Ok(s);
             }
         }
-        let mut s = Schema { cookie, ..Default::default() };
+        let mut s = Schema { cookie, ..Schema::empty(schema_table) };
         s.add_rows(&rows, previous)?;
         enter_tables(&mut s.visit_order, &rows);
         s.rows = rows;

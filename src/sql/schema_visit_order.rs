@@ -85,6 +85,11 @@ impl TableVisitOrder {
         order
     }
 
+    /// The name of the schema table this order started with.
+    pub fn schema_table(&self) -> &str {
+        self.schema_table.map_or("sqlite_master", |s| &self.node(s).name)
+    }
+
     fn node(&self, slot: usize) -> &Node {
         self.nodes[slot].as_ref().expect("a linked slot holds a name")
     }

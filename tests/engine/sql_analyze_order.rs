@@ -135,3 +135,38 @@ fn small_schema_in_memory_newest_first() {
          ANALYZE; SELECT rowid, * FROM sqlite_stat1",
     );
 }
+
+/// The same scripts on TEMP tables (`ANALYZE temp`): the TEMP schema's
+/// order starts from `sqlite_temp_master` and follows its DROPs.
+#[test]
+fn temp_stat1_rows_come_in_sqlites_order() {
+    let mut differ = Vec::new();
+    for seed in 0..120u64 {
+        let stmts: Vec<String> =
+            script(seed)
+                .into_iter()
+                .filter(|s| s != "REOPEN")
+                .map(|s| {
+                    if s == "ANALYZE" {
+                        "ANALYZE temp".into()
+                    } else {
+                        s.replace("CREATE TABLE", "CREATE TEMP TABLE").replace("CREATE VIEW", "CREATE TEMP VIEW")
+                    }
+                })
+                .collect();
+        let mut conn = Connection::open(":memory:", OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).expect("open");
+        let db = RefDb::open();
+        let mut ours = Vec::new();
+        let mut reference = Vec::new();
+        for s in &stmts {
+            ours.extend(run_ours(&mut conn, s));
+            reference.extend(run_ref(&db, s));
+        }
+        ours.extend(run_ours(&mut conn, "SELECT rowid, * FROM temp.sqlite_stat1"));
+        reference.extend(run_ref(&db, "SELECT rowid, * FROM temp.sqlite_stat1"));
+        if ours != reference {
+            differ.push(seed);
+        }
+    }
+    assert_eq!(differ, Vec::<u64>::new(), "seeds whose TEMP order differs from SQLite's");
+}
