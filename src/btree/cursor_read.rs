@@ -414,9 +414,12 @@ impl Cursor {
         if self.key_info.is_some() {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
         }
-        if let Some(near) = self.near_path(bt) {
+        self.seek_spot = None;
+        let near = if self.near_worth_trying() { self.near_path(bt) } else { None };
+        if let Some(near) = near {
             match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
                 Ok(Some(spot)) => {
+                    self.near_misses = 0;
                     let old_idx = self.path.last().map_or(0, |l| l.idx);
                     let (found, result) = match bt.land_on_spot(&mut self.path, spot.idx, rowid) {
                         Ok(r) => r,
@@ -432,9 +435,10 @@ impl Cursor {
                     if spot.last_leaf {
                         self.note_last_leaf(bt);
                     }
+                    self.note_seek_spot(bt, rowid, spot.idx, spot.exact, spot.last_leaf);
                     return Ok(Poll::Ready(result));
                 }
-                Ok(None) => {}
+                Ok(None) => self.near_misses = self.near_misses.saturating_add(1),
                 // (A page not cached, or damage the seek below reports.)
                 Err(_) => {
                     bt.pager.take_missing();
@@ -460,8 +464,37 @@ impl Cursor {
         let (result, on_last) = crate::ready!(self.finish_move(bt, spare, r)?);
         if on_last {
             self.note_last_leaf(bt);
+            let end = self.path.last().map_or(0, |l| l.idx + 1);
+            self.note_seek_spot(bt, rowid, end, false, true);
+        } else if let Some(idx) = self.path.last().map(|l| l.idx).filter(|&i| i > 0) {
+            // (On cell 0 the descent may have moved on from the leaf the
+            // rowid belongs on to the next one: no spot is noted then.)
+            if matches!(result, SeekResult::Found | SeekResult::After) {
+                self.note_seek_spot(bt, rowid, idx, result == SeekResult::Found, false);
+            }
         }
         Ok(Poll::Ready(result))
+    }
+
+    /// Keep where the seek of `rowid` found it is or goes (see
+    /// `Cursor::seek_spot`).
+    fn note_seek_spot(&mut self, bt: &Btree, rowid: i64, idx: usize, exact: bool, last_leaf: bool) {
+        if let (Some(&at), CursorState::Valid) = (self.path.last(), self.state) {
+            self.seek_spot = Some(super::SeekSpot { rowid, seq: bt.seq, at, idx, exact, last_leaf });
+        }
+    }
+
+    /// Whether a rowid seek should first ask the current leaf
+    /// ([`Btree::rowid_near`]): yes while it has been answering; after
+    /// a run of misses (random rowids), only every 16th seek, so that a
+    /// sequential run found again is soon noticed, and random access does
+    /// not pay a useless look at the neighbours each time.
+    fn near_worth_trying(&mut self) -> bool {
+        if self.near_misses < 4 || self.near_misses.is_multiple_of(16) {
+            return true;
+        }
+        self.near_misses = self.near_misses.wrapping_add(1).max(4);
+        false
     }
 
     /// Table trees: move to the last entry without reading the row (a
@@ -479,6 +512,7 @@ impl Cursor {
                     self.install_in_place(bt, rowid);
                     // (The same path: its leaf is still the last.)
                     self.note_last_leaf(bt);
+                    self.note_append_spot(bt, rowid);
                     return Ok(Poll::Ready(Some(rowid)));
                 }
                 Ok(None) => {}
@@ -500,10 +534,21 @@ impl Cursor {
         });
         let rowid = crate::ready!(self.finish_move(bt, spare, r)?);
         // (A descent along the right edge ends on the last leaf.)
-        if rowid.is_some() {
+        if let Some(last) = rowid {
             self.note_last_leaf(bt);
+            self.note_append_spot(bt, last);
         }
         Ok(Poll::Ready(rowid))
+    }
+
+    /// On the tree's last entry (rowid `last`): the next rowid goes just
+    /// after it, which an insert of it (`NewRowid` then `Insert`) then
+    /// needs not find again.
+    fn note_append_spot(&mut self, bt: &Btree, last: i64) {
+        self.seek_spot = None;
+        if let (Some(next), Some(idx)) = (last.checked_add(1), self.path.last().map(|l| l.idx + 1)) {
+            self.note_seek_spot(bt, next, idx, false, true);
+        }
     }
 
     /// Index trees: position by comparing `key` (a prefix of the entry's

@@ -741,6 +741,31 @@ enum CursorState {
 /// A column read from a chain in progress: column, serial type, bytes so far.
 type ColumnRead = (usize, u64, Vec<u8>);
 
+/// Where a rowid seek found its rowid is or goes on the cursor's leaf (see
+/// `Cursor::seek_spot`).
+#[derive(Debug, Clone, Copy)]
+struct SeekSpot {
+    rowid: i64,
+    /// The tree's change sequence then: any change since bumps it.
+    seq: u64,
+    /// The cursor's leaf level after the seek.
+    at: Level,
+    /// The cell index holding the rowid or where it is to be inserted.
+    idx: usize,
+    exact: bool,
+    /// The leaf is known to be the tree's last.
+    last_leaf: bool,
+}
+
+impl SeekSpot {
+    /// Whether the spot still answers for an insert of `rowid` by `c`:
+    /// the same rowid, no change to any tree since, the cursor where the
+    /// seek left it.
+    fn holds(&self, c: &Cursor, bt: &Btree, rowid: i64) -> bool {
+        self.rowid == rowid && self.seq == bt.seq && c.key_info.is_none() && c.state == CursorState::Valid && c.path.last() == Some(&self.at)
+    }
+}
+
 /// A position in one tree.
 pub struct Cursor {
     root: Pgno,
@@ -760,6 +785,14 @@ pub struct Cursor {
     /// whatever path leads to it (see [`Cursor::on_known_last_leaf`]).
     /// Lets an append after an append skip re-reading the interior pages.
     last_leaf: Option<(Pgno, u64)>,
+    /// Where the rowid of the last [`Cursor::seek_rowid_lazy`] goes on the
+    /// leaf it left the path on, while nothing changed since: an insert of
+    /// that rowid right after (`NotExists` then `Insert`, SQLite's
+    /// USESEEKRESULT) uses it instead of looking at the leaf again.
+    seek_spot: Option<SeekSpot>,
+    /// Recent `seek_rowid_lazy` calls whose rowid the current leaf did not
+    /// decide (see `near_worth_trying`).
+    near_misses: u8,
     rowid: i64,
     /// Index trees: the current entry's record.
     key: Vec<u8>,
@@ -804,6 +837,8 @@ impl Cursor {
             seq: 0,
             hint: false,
             last_leaf: None,
+            seek_spot: None,
+            near_misses: 0,
             rowid: 0,
             key: Vec::new(),
             payload: Vec::new(),
@@ -828,6 +863,7 @@ impl Cursor {
         self.chain_write = None;
         self.chain_read = None;
         self.range_read = None;
+        self.seek_spot = None;
         if !self.hint {
             self.path.clear();
             self.seq = 0;
@@ -1015,7 +1051,9 @@ impl Cursor {
         // The insertion point on the cursor's own leaf, if it decides it:
         // (cell index, exact). The path itself is then used in place.
         let mut known = None;
-        if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
+        if let Some(s) = self.seek_spot.take().filter(|s| s.holds(self, bt, rowid)) {
+            known = Some((s.idx, s.exact, s.last_leaf));
+        } else if let (InsertKey::Rowid(_), Some(near)) = (key, self.near_path(bt)) {
             match bt.rowid_near(near, rowid, self.on_known_last_leaf(bt)) {
                 Ok(Some(spot)) => known = Some((spot.idx, spot.exact, spot.last_leaf)),
                 Ok(None) => {}

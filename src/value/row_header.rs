@@ -28,6 +28,21 @@ use crate::error::{Error, Result};
 /// Largest header size SQLite accepts (`OP_Column`'s sanity limit).
 const MAX_HEADER_SIZE: u64 = 98307;
 
+/// Largest header [`RowHeader::parse_small`] parses whole.
+const SMALL_HEADER: usize = 32;
+
+/// Body length of each one-byte serial type; `u8::MAX` for a reserved
+/// type and for a first varint byte with more to follow (>= 0x80).
+const SERIAL_LEN_OR_MAX: [u8; 256] = {
+    let mut t = [u8::MAX; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = ONE_BYTE_SERIAL_LEN[b];
+        b += 1;
+    }
+    t
+};
+
 /// The part of a record's header parsed so far. See the module doc.
 #[derive(Debug, Default, Clone)]
 pub struct RowHeader {
@@ -84,11 +99,45 @@ impl RowHeader {
         Ok(())
     }
 
+    /// The usual record of a scan in one pass: a header of at most
+    /// [`SMALL_HEADER`] bytes, each serial type one byte, whose values fill
+    /// the record exactly. All its entries are parsed (a few more than the
+    /// columns asked for cost less than stopping to ask). `false` (nothing
+    /// parsed) for any other record, which the general path then reads,
+    /// finding any damage where and as it does.
+    #[inline]
+    fn parse_small(&mut self, record: &[u8]) -> bool {
+        let Some(&hs) = record.first() else { return false };
+        let hs = usize::from(hs);
+        let Some(types) = record.get(1..hs).filter(|_| hs <= SMALL_HEADER) else { return false };
+        let mut body = hs as u64;
+        for &b in types {
+            let len = SERIAL_LEN_OR_MAX[usize::from(b)];
+            if len == u8::MAX {
+                self.cols.clear();
+                return false;
+            }
+            self.cols.push(u64::from(b) << 32 | body);
+            body += u64::from(len);
+        }
+        if body != record.len() as u64 {
+            self.cols.clear();
+            return false;
+        }
+        self.header_size = hs as u32;
+        self.pos = hs as u32;
+        self.body = body as u32;
+        true
+    }
+
     /// Parse entries until column `i` is parsed or the header ends.
     // (Inline: once per row of a scan, from the column read.)
     #[inline]
     fn parse_to(&mut self, record: &[u8], i: usize) -> Result<Option<(u64, usize)>> {
         if self.header_size == 0 {
+            if self.parse_small(record) {
+                return Ok(self.cols.get(i).map(|&c| (c >> 32, c as u32 as usize)));
+            }
             self.start(record)?;
         }
         let header = &record[..self.header_size as usize];
@@ -176,6 +225,19 @@ mod tests {
         }
         let mut h = RowHeader::default();
         assert_eq!(h.count(&rec).unwrap(), 6);
+    }
+
+    #[test]
+    fn a_small_header_parsed_whole_answers_as_the_lazy_parse() {
+        let rec = encode_record(&[Value::Integer(-3), Value::text("abc"), Value::Null, Value::Integer(1 << 20), Value::Real(2.5)]);
+        let full = RecordHeader::parse(&rec).unwrap();
+        for order in [vec![2, 0, 4], vec![4, 5], vec![0]] {
+            for (i, got) in order.iter().zip(ops(&rec, &order)) {
+                let want = full.serial_types.get(*i).map(|&st| (st, full.offsets[*i]));
+                assert_eq!(got.unwrap(), want, "column {i} of order {order:?}");
+            }
+        }
+        assert_eq!(RowHeader::default().count(&rec).unwrap(), 5);
     }
 
     #[test]
