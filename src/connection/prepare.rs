@@ -63,9 +63,13 @@ impl Connection {
             // Main's encoding is the connection's: the others (temp, and
             // attached files still empty) take it.
             let enc = self.state.text_encoding;
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc))?);
+            // Main's encoding is fixed once read (see `reload`).
+            let fixed = db != 0 || self.encoding_fixed;
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed))?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
+                let main = &mut self.state.dbs[0].btree;
+                self.encoding_fixed = self.state.io.block_on(|| main.page_count())? > 0;
             }
         }
         self.schemas = loaded;

@@ -14,9 +14,10 @@ use crate::value::encoding::TextEncoding;
 use crate::value::record::decode_record;
 use crate::value::Value;
 
-/// Read `sqlite_schema` (blocking) and build the schema.
+/// Read `sqlite_schema` (blocking) and build the schema of a database
+/// being attached: its text encoding must be the connection's `enc`.
 pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
-    reload(io, bt, None, enc)
+    reload(io, bt, None, enc, true)
 }
 
 /// Read the schema of `bt` again after a change, reusing what
@@ -26,7 +27,12 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<
 ///
 /// The file's text encoding is noted on `bt` from its header; an empty
 /// file gets `enc` (the connection's), which it will be created with.
-pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding) -> Result<Schema> {
+/// With `fixed_encoding` (an attached database, or main once the
+/// connection has read it), a header encoding field that is set and whose
+/// low two bits are not `enc` is refused, as SQLite refuses it, even where
+/// a first read would have taken it as UTF-8 (4, 256: a field VACUUM
+/// carries over as it is).
+pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding, fixed_encoding: bool) -> Result<Schema> {
     if io.block_on(|| bt.page_count())? == 0 {
         bt.set_text_encoding(enc);
         return Ok(Schema::default());
@@ -38,7 +44,15 @@ pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, 
         return Err(Error::sql("unsupported file format"));
     }
     // The records' text is in this encoding; the cursors convert it.
-    let file_enc = TextEncoding::from_header(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?);
+    let word = io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?;
+    let file_enc = if fixed_encoding {
+        if word != 0 && word & 3 != enc as u32 {
+            return Err(Error::sql("attached databases must use the same text encoding as main database"));
+        }
+        enc
+    } else {
+        TextEncoding::from_header(word)
+    };
     bt.set_text_encoding(file_enc);
     let mut cur = Cursor::new(1, false, None);
     let more = io.block_on(|| cur.first(bt))?;
@@ -74,7 +88,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
 /// everything.
 pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
     if !schema.can_forget_rows() {
-        *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+        *schema = reload(io, bt, Some(schema), bt.text_encoding(), false)?;
         return Ok(None);
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -88,7 +102,7 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
     match schema.forget_rows_not_in(cookie, &live) {
         Some(gone) => Ok(Some(gone)),
         None => {
-            *schema = reload(io, bt, Some(schema), bt.text_encoding())?;
+            *schema = reload(io, bt, Some(schema), bt.text_encoding(), false)?;
             Ok(None)
         }
     }
