@@ -229,10 +229,8 @@ impl Btree {
             // serial type: SQLite reports a shorter one, judging by the
             // first byte alone (a size of 0 or 1 in one byte; the same
             // sizes spelled in two bytes are not reported here).
-            if ck.records && (h.kind.is_leaf() || !h.kind.is_table()) && info.local > 0 {
-                if cell.get(info.payload_offset).is_some_and(|&first| first <= 1) {
-                    ck.error(format!("{at}Bad cell header size"));
-                }
+            if ck.records && (h.kind.is_leaf() || !h.kind.is_table()) && info.local > 0 && cell.get(info.payload_offset).is_some_and(|&first| first <= 1) {
+                ck.error(format!("{at}Bad cell header size"));
             }
             if h.kind.is_table() {
                 let r = info.rowid;
