@@ -297,6 +297,11 @@ impl Btree {
                 }
             };
             let h = page::header(data, pgno)?;
+            // A page of the other kind than the cursor's tree is corrupt
+            // (as SQLite finds it on every page a seek descends through).
+            if h.kind.is_table() != key_info.is_none() {
+                return Err(Error::corrupt());
+            }
             // Binary search: first cell for which the predicate holds. An
             // index page is searched by the probe's leading integer when
             // every cell it meets settles by its own.

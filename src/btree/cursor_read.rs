@@ -95,16 +95,18 @@ fn column_in_local_header(local: &[u8], payload_size: usize, i: usize) -> Option
         let (st, n) = crate::value::varint::read_varint(&local[pos..hdr])?;
         let start = body;
         body += crate::value::record::serial_type_len(st)?;
-        if body > payload_size as u64 {
+        pos += n;
+        // Once the last entry is parsed, the values must fill the record
+        // exactly (as SQLite checks when a read reaches the header's end).
+        if body > payload_size as u64 || (pos >= hdr && body != payload_size as u64) {
             return None;
         }
         if col == i {
             return Some(Some((st, start as usize)));
         }
-        pos += n;
         col += 1;
     }
-    Some(None)
+    (body == payload_size as u64).then_some(None)
 }
 
 impl Btree {

@@ -95,9 +95,8 @@ impl Connection {
             let _ = io.block_on(|| bt.commit());
             s?
         };
-        if btree.text_encoding() != self.state.text_encoding {
-            return Err(Error::new(SQLITE_ERROR, "attached databases must use the same text encoding as main database"));
-        }
+        // (`load` refused a file in another encoding.)
+        debug_assert_eq!(btree.text_encoding(), self.state.text_encoding);
         self.state.dbs.push(Database { name, path, btree, read_only: target.read_only });
         self.schemas.push(schema);
         self.attach_generation += 1;

@@ -145,6 +145,9 @@ pub struct Connection {
     /// prepare does not copy the names).
     database_names: Vec<(String, String)>,
     schema_loaded: bool,
+    /// Main's text encoding was read from its file: a later read of the
+    /// schema must find the same one (SQLite's fixed encoding).
+    encoding_fixed: bool,
     /// Bumped each time the schemas are read or patched (`ensure_schema`):
     /// a compiled program is reused only under the generation it was
     /// compiled at (see `compiled_cache`).

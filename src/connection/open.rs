@@ -221,6 +221,7 @@ impl Connection {
             database_names: Vec::new(),
             schema_loaded: false,
             schema_generation: 0,
+            encoding_fixed: false,
             compiled: Default::default(),
             attach_generation: 0,
             open_flags: flags,

@@ -64,9 +64,13 @@ impl Connection {
             // attached files still empty) take it.
             let enc = self.state.text_encoding;
             let schema_table = if db == 1 { "sqlite_temp_master" } else { "sqlite_master" };
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, schema_table))?);
+            // Main's encoding is fixed once read (see `reload`).
+            let fixed = db != 0 || self.encoding_fixed;
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table))?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
+                let main = &mut self.state.dbs[0].btree;
+                self.encoding_fixed = self.state.io.block_on(|| main.page_count())? > 0;
             }
         }
         self.schemas = loaded;

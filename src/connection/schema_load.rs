@@ -14,9 +14,10 @@ use crate::value::encoding::TextEncoding;
 use crate::value::record::decode_record;
 use crate::value::Value;
 
-/// Read `sqlite_schema` (blocking) and build the schema.
+/// Read `sqlite_schema` (blocking) and build the schema of a database
+/// being attached: its text encoding must be the connection's `enc`.
 pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
-    reload(io, bt, None, enc, "sqlite_master")
+    reload(io, bt, None, enc, true, "sqlite_master")
 }
 
 /// Read the schema of `bt` again after a change, reusing what
@@ -26,10 +27,22 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<
 ///
 /// The file's text encoding is noted on `bt` from its header; an empty
 /// file gets `enc` (the connection's), which it will be created with.
+/// With `fixed_encoding` (an attached database, or main once the
+/// connection has read it), a header encoding field that is set and whose
+/// low two bits are not `enc` is refused, as SQLite refuses it, even where
+/// a first read would have taken it as UTF-8 (4, 256: a field VACUUM
+/// carries over as it is).
 /// `schema_table` names this database's schema table as SQLite first
 /// enters it in the schema (`sqlite_temp_master` for TEMP), which
 /// decides the order tables are visited in (`sql/schema_visit_order.rs`).
-pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding, schema_table: &str) -> Result<Schema> {
+pub(super) fn reload(
+    io: &IoContext,
+    bt: &mut Btree,
+    previous: Option<&Schema>,
+    enc: TextEncoding,
+    fixed_encoding: bool,
+    schema_table: &str,
+) -> Result<Schema> {
     if io.block_on(|| bt.page_count())? == 0 {
         bt.set_text_encoding(enc);
         return Ok(Schema::empty(schema_table));
@@ -41,7 +54,15 @@ pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, 
         return Err(Error::sql("unsupported file format"));
     }
     // The records' text is in this encoding; the cursors convert it.
-    let file_enc = TextEncoding::from_header(io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?);
+    let word = io.block_on(|| bt.meta(crate::btree::Meta::TextEncoding))?;
+    let file_enc = if fixed_encoding {
+        if word != 0 && word & 3 != enc as u32 {
+            return Err(Error::sql("attached databases must use the same text encoding as main database"));
+        }
+        enc
+    } else {
+        TextEncoding::from_header(word)
+    };
     bt.set_text_encoding(file_enc);
     let mut cur = Cursor::new(1, false, None);
     let more = io.block_on(|| cur.first(bt))?;
@@ -77,7 +98,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
 /// everything.
 pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
     if !schema.can_forget_rows() {
-        *schema = reload(io, bt, Some(schema), bt.text_encoding(), schema.visit_order.schema_table())?;
+        *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table())?;
         return Ok(None);
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -91,7 +112,7 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
     match schema.forget_rows_not_in(cookie, &live) {
         Some(gone) => Ok(Some(gone)),
         None => {
-            *schema = reload(io, bt, Some(schema), bt.text_encoding(), schema.visit_order.schema_table())?;
+            *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table())?;
             Ok(None)
         }
     }

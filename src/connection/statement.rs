@@ -348,6 +348,13 @@ impl Statement {
             Err(e) => {
                 self.has_row = false;
                 let produced = self.vm.rows_out > 0;
+                // SQLite's integrity check reports a record it cannot
+                // decode (its `Column`) as a row; damage met moving a
+                // cursor (a count, a scan, an index probe) ends the
+                // statement with SQLITE_CORRUPT. (After a structure report
+                // ours keeps the row: its cursors stop at damage in pages
+                // already reported that SQLite's read past.)
+                let in_column = produced || self.program.insns.get(self.vm.pc).is_some_and(|i| i.opcode == crate::vdbe::program::Opcode::Column);
                 // A failed change is undone, and so are its counts
                 // (OR FAIL keeps the rows changed before the failure).
                 if self.program.counts_changes {
@@ -356,7 +363,7 @@ impl Statement {
                     conn.state.total_changes += if fail { self.vm.n_change + self.vm.n_trigger_change } else { 0 };
                 }
                 self.finish(conn);
-                if self.program.corruption_is_a_row && e.primary() == crate::error::SQLITE_CORRUPT {
+                if self.program.corruption_is_a_row && in_column && e.primary() == crate::error::SQLITE_CORRUPT {
                     self.vm.row = vec![Value::text(crate::error::errstr(crate::error::SQLITE_CORRUPT))];
                     self.vm.row_regs = None;
                     self.has_row = true;

@@ -11,7 +11,8 @@
 //! past the record are `SQLITE_CORRUPT` as soon as the entry concerned is
 //! parsed (the reserved serial types 10 and 11 read as NULL); the check
 //! that the bodies fill the record exactly is made when the last header
-//! entry has been parsed. So a
+//! entry has been parsed. A header size of 0 is a record of no columns
+//! (SQLite reads it so: every column is then its default). So a
 //! record damaged after the columns a statement reads reads like in
 //! SQLite, without an error.
 //!
@@ -90,6 +91,15 @@ impl RowHeader {
             Some(&b) if b < 0x80 => (u64::from(b), 1),
             _ => read_varint(record).ok_or_else(Error::corrupt)?,
         };
+        if hs == 0 && record.len() <= u32::MAX as usize {
+            // SQLite reads a header size of 0 (in any varint length) as a
+            // record of no columns, whatever follows it: the header is
+            // taken as all parsed, and its body as filling the record.
+            self.header_size = n as u32;
+            self.pos = n as u32;
+            self.body = record.len() as u32;
+            return Ok(());
+        }
         if hs > MAX_HEADER_SIZE || hs as usize > record.len() || (hs as usize) < n || record.len() > u32::MAX as usize {
             return Err(Error::corrupt());
         }
@@ -140,7 +150,8 @@ impl RowHeader {
             }
             self.start(record)?;
         }
-        let header = &record[..self.header_size as usize];
+        // (`start` keeps `pos <= header_size <= record.len()`.)
+        let header = record.get(..self.header_size as usize).ok_or_else(Error::corrupt)?;
         let (mut pos, mut body) = (self.pos as usize, self.body as u64);
         while pos < header.len() {
             let b = header[pos];
@@ -253,6 +264,13 @@ mod tests {
         assert!(ops(&rec, &[0])[0].is_ok());
         assert!(ops(&rec, &[1])[0].is_err());
         assert!(RowHeader::default().count(&rec).is_err());
+        // A header size of 0, in one byte or two, is a record of no
+        // columns whatever follows; 1 in two bytes is corrupt.
+        for rec in [&[0u8, 1, 2][..], &[0x80, 0, 1, 2]] {
+            assert!(matches!(ops(rec, &[0])[0], Ok(None)));
+            assert_eq!(RowHeader::default().count(rec).unwrap(), 0);
+        }
+        assert!(ops(&[0x80, 1, 1], &[0])[0].is_err());
         // A reserved serial type reads as NULL (as in SQLite); a header
         // larger than the record and an empty record are corrupt.
         assert!(ops(&[2, 10], &[0])[0].is_ok());

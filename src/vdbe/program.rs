@@ -431,9 +431,11 @@ pub struct Program {
     pub settings_generation: u64,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
-    /// `integrity_check`/`quick_check`: a corrupt page met while reading
-    /// the rows ends the statement with the row "database disk image is
-    /// malformed" instead of an error, as SQLite reports it.
+    /// `integrity_check`/`quick_check`: a record that cannot be decoded
+    /// (a `Column` failing with SQLITE_CORRUPT) ends the statement with the
+    /// row "database disk image is malformed" instead of an error, as
+    /// SQLite reports it; corruption met by other instructions stays an
+    /// error, as in SQLite.
     pub corruption_is_a_row: bool,
     /// Trigger programs the statement runs with `Program` (recursive
     /// triggers): each compiled once, indexed by `Program`'s P3. A trigger

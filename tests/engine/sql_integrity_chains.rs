@@ -19,9 +19,9 @@ use crate::sql_common::{run_ref, Outcome, RefDb};
 /// The rows a statement gave before it ended, and its error code (0 when
 /// it completed): SQLite sometimes stops the check with SQLITE_CORRUPT
 /// after the structure report, which must still be compared.
-type Run = (Vec<String>, i32);
+pub(crate) type Run = (Vec<String>, i32);
 
-fn ref_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
+pub(crate) fn ref_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
     let db = RefDb::open_path(path);
     let mut out = Vec::new();
     for sql in sqls {
@@ -50,7 +50,7 @@ fn ref_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
     out
 }
 
-fn our_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
+pub(crate) fn our_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
     let mut conn = Connection::open(path, OpenFlags(OpenFlags::READWRITE)).unwrap();
     let mut out = Vec::new();
     for sql in sqls {
@@ -79,7 +79,7 @@ fn our_runs(path: &str, sqls: &[&str]) -> Vec<Run> {
 }
 
 /// "ok", or a report / an error.
-fn sound(r: &Run) -> bool {
+pub(crate) fn sound(r: &Run) -> bool {
     r.1 == 0 && r.0 == ["ok"]
 }
 

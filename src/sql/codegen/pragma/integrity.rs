@@ -120,7 +120,17 @@ impl Compiler<'_> {
                 counted.push(*t);
                 continue;
             }
-            let rows = self.count_entries(t.root, db, None)?;
+            let rows = if t.without_rowid.is_some() {
+                // (Its tree is an index tree: counted through its key.)
+                let cur = self.b.cursor();
+                self.open_without_rowid_read(cur, t)?;
+                let n = self.b.reg();
+                self.b.add(Opcode::Count, cur, n, 0);
+                self.b.add(Opcode::Close, cur, 0, 0);
+                n
+            } else {
+                self.count_entries(t.root, db, None)?
+            };
             for idx in indexes_of(t).into_iter().filter(|i| i.where_sql.is_none()) {
                 let entries = self.count_entries(idx.root, db, Some(&idx))?;
                 let same = self.b.label();
