@@ -222,6 +222,7 @@ impl Connection {
             schema_loaded: false,
             schema_generation: 0,
             compiled: Default::default(),
+            stmt_registry: Default::default(),
             attach_generation: 0,
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
