@@ -84,13 +84,6 @@ impl VTab for AuxTable {
                 info.usage[i].argv_index = argv;
             }
         }
-        if let Some(i) = lang {
-            argv += 1;
-            info.usage[i].argv_index = argv;
-            // Unlike the term bounds, the language is not checked again
-            // (`languageid = '1'` matches language 1).
-            info.usage[i].omit = true;
-        }
         info.idx_num = num;
         info.estimated_cost = if eq.is_some() {
             5.0
@@ -104,6 +97,13 @@ impl VTab for AuxTable {
             }
             cost
         };
+        if let Some(i) = lang {
+            argv += 1;
+            info.usage[i].argv_index = argv;
+            // (`languageid = ''` matches nothing: the VM compares again,
+            // with the column's NUMERIC affinity).
+            info.estimated_cost -= 1.0;
+        }
         if info.order_by.len() == 1 && info.order_by[0].column == COL_TERM && !info.order_by[0].desc {
             info.order_by_consumed = true;
         }
@@ -172,7 +172,9 @@ impl VTabCursor for AuxCursor {
         let eq = take(idx_num & IDX_EQ != 0).map(text_arg);
         let ge = take(idx_num & IDX_GE != 0).map(text_arg);
         let le = take(idx_num & IDX_LE != 0).map(text_arg);
-        self.langid = args.get(next).map_or(0, |v| v.as_ref().to_i64());
+        // As `sqlite3_value_int`: the low 32 bits (the VM's own comparison
+        // then rejects the rows of a value that did not fit).
+        self.langid = args.get(next).map_or(0, |v| v.as_ref().to_i64() as i32 as i64);
         // A NULL bound matches nothing.
         if matches!(eq, Some(None)) || matches!(ge, Some(None)) || matches!(le, Some(None)) {
             return Ok(());
