@@ -111,14 +111,23 @@ impl Statement {
         let s = &self.stats;
         s.ncol.store(self.column_count() as i64, Relaxed);
         s.readonly.store(self.readonly(), Relaxed);
+        s.reprepares.store(self.reprepares, Relaxed);
+        s.runs.store(self.runs, Relaxed);
+        s.mem.store(self.status(99), Relaxed);
+        self.publish_progress();
+    }
+
+    /// The figures a step changes (the rest change only when a run
+    /// starts, the program is replaced or the statement is reset): what
+    /// every step's return publishes.
+    fn publish_progress(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.stats;
         s.busy.store(self.active, Relaxed);
         s.fullscan_steps.store(self.status(1), Relaxed);
         s.sorts.store(self.status(2), Relaxed);
         s.autoindex_rows.store(self.status(3), Relaxed);
         s.vm_steps.store(self.status(4), Relaxed);
-        s.reprepares.store(self.reprepares, Relaxed);
-        s.runs.store(self.runs, Relaxed);
-        s.mem.store(self.status(99), Relaxed);
     }
 
     /// Add the VM's counts for the run that ends to the statement's, before
@@ -178,7 +187,7 @@ impl Statement {
         let previous = crate::value::encoding::install(conn.state.text_encoding);
         let r = self.step_installed(conn);
         crate::value::encoding::install(previous);
-        self.publish();
+        self.publish_progress();
         r
     }
 
