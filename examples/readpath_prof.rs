@@ -181,7 +181,7 @@ fn timed_loop(c: &mut Connection, st: &mut Statement, what: &str, iters: usize, 
             "scan" => {
                 while step(c, st) {
                     if std::env::var("SHOW").is_ok() {
-                        let (a, b) = (st.status(4, false), st.status(1, false));
+                        let (a, b) = (st.status(4), st.status(1));
                         eprintln!("row: {:?} steps {a} fullscan {b}", st.column(0));
                     }
                     sum += 1;

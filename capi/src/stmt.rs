@@ -107,7 +107,7 @@ pub unsafe extern "C" fn sqlite3_stmt_status(pStmt: *mut sqlite3_stmt, op: c_int
     ffi_guard!(0, {
         let Some(s) = stmt_ref(pStmt) else { return 0 };
         let _g = s.db().lock.lock();
-        s.stmt.status(op, resetFlg != 0).clamp(0, i32::MAX as i64) as c_int
+        s.stmt.status_reset(op, resetFlg != 0).clamp(0, i32::MAX as i64) as c_int
     })
 }
 

@@ -154,6 +154,8 @@ pub struct Connection {
     schema_generation: u64,
     /// Programs compiled on this connection, by SQL text.
     compiled: compiled_cache::CompiledCache,
+    /// The prepared statements, for `sqlite_stmt` (`stmt_registry`).
+    stmt_registry: stmt_registry::StmtRegistry,
     /// Bumped by every ATTACH and DETACH: database indexes baked into
     /// programs compiled before may now mean another database, so those
     /// statements compile again before their next run.
@@ -459,6 +461,7 @@ mod schema_load;
 mod serialize;
 mod settings;
 mod statement;
+pub mod stmt_registry;
 mod vacuum;
 mod vtab;
 

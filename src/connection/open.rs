@@ -223,6 +223,7 @@ impl Connection {
             schema_generation: 0,
             encoding_fixed: false,
             compiled: Default::default(),
+            stmt_registry: Default::default(),
             attach_generation: 0,
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),

@@ -349,6 +349,8 @@ impl Connection {
             Ok(t) => t.trim().to_string(),
             Err(_) => String::from_utf8_lossy(&sql[..tail]).trim().to_string(),
         };
-        Ok((Some(Statement::new(text, prog)), tail))
+        let stats = std::sync::Arc::new(super::stmt_registry::StmtStats::new(text.clone()));
+        self.register_statement(&stats);
+        Ok((Some(Statement::new(text, prog, stats)), tail))
     }
 }

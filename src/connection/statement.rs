@@ -8,6 +8,7 @@
 //! Invariant: a statement counted in `ConnState::writing_statements` is
 //! `active`; `finish` (reset, end, error) takes it out of that count.
 
+use super::stmt_registry::StmtStats;
 use super::{Connection, StepResult};
 use crate::btree::TxnState;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_SCHEMA};
@@ -32,7 +33,16 @@ pub struct Statement {
     /// The last row given was the corruption report of an integrity check
     /// (`Program::corruption_is_a_row`): the next step is the end.
     ended_with_report: bool,
-    fullscan_steps: i64,
+    /// The figures `sqlite_stmt` lists, published at each step's return.
+    stats: Arc<StmtStats>,
+    /// `sqlite3_stmt_status` counters of the runs before the VM's current
+    /// one (index: SQLITE_STMTSTATUS_FULLSCAN_STEP, SORT, AUTOINDEX, as in
+    /// `Vm::status`), and the VM instructions run by them.
+    past_status: [i64; 4],
+    past_steps: i64,
+    /// SQLITE_STMTSTATUS_RUN and REPREPARE.
+    runs: i64,
+    reprepares: i64,
     started_at: Option<std::time::Instant>,
     /// Compiled under settings that changed (a new authorizer): compile
     /// again before the next run.
@@ -60,7 +70,7 @@ const TRACE_PROFILE: u32 = 2;
 const TRACE_ROW: u32 = 4;
 
 impl Statement {
-    pub(super) fn new(sql: String, program: Arc<Program>) -> Statement {
+    pub(super) fn new(sql: String, program: Arc<Program>, stats: Arc<StmtStats>) -> Statement {
         let n = program.param_names.len();
         // The bound values live in the VM (`Vm::params`): binding is
         // refused while the statement runs, so the VM reads them in place
@@ -76,13 +86,57 @@ impl Statement {
             explain_rows: Vec::new(),
             explain_pos: 0,
             ended_with_report: false,
-            fullscan_steps: 0,
+            stats,
+            past_status: [0; 4],
+            past_steps: 0,
+            runs: 0,
+            reprepares: 0,
             started_at: None,
             expired: false,
             recompiles: 0,
             io_wait: None,
             io_notify: None,
         }
+        .published()
+    }
+
+    fn published(self) -> Statement {
+        self.publish();
+        self
+    }
+
+    /// Make the figures `sqlite_stmt` reads current.
+    fn publish(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.stats;
+        s.ncol.store(self.column_count() as i64, Relaxed);
+        s.readonly.store(self.readonly(), Relaxed);
+        s.reprepares.store(self.reprepares, Relaxed);
+        s.runs.store(self.runs, Relaxed);
+        s.mem.store(self.status(99), Relaxed);
+        self.publish_progress();
+    }
+
+    /// The figures a step changes (the rest change only when a run
+    /// starts, the program is replaced or the statement is reset): what
+    /// every step's return publishes.
+    fn publish_progress(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = &self.stats;
+        s.busy.store(self.active, Relaxed);
+        s.fullscan_steps.store(self.status(1), Relaxed);
+        s.sorts.store(self.status(2), Relaxed);
+        s.autoindex_rows.store(self.status(3), Relaxed);
+        s.vm_steps.store(self.status(4), Relaxed);
+    }
+
+    /// Add the VM's counts for the run that ends to the statement's, before
+    /// the VM is reset or replaced.
+    fn end_run_counts(&mut self) {
+        for (past, now) in self.past_status.iter_mut().zip(self.vm.status.iter()) {
+            *past += now;
+        }
+        self.past_steps += self.vm.steps;
     }
 
     fn finish(&mut self, conn: &mut Connection) {
@@ -121,6 +175,7 @@ impl Statement {
         if let Some(p) = prog {
             self.program = p;
             self.recompiles += 1;
+            self.reprepares += 1;
         }
         Ok(())
     }
@@ -132,6 +187,7 @@ impl Statement {
         let previous = crate::value::encoding::install(conn.state.text_encoding);
         let r = self.step_installed(conn);
         crate::value::encoding::install(previous);
+        self.publish_progress();
         r
     }
 
@@ -240,6 +296,9 @@ impl Statement {
         let mut busy_since: Option<std::time::Instant> = None;
         let mut busy_count = 0;
         let mut schema_retry = false;
+        // A run started again after recompiling or a busy wait is still
+        // one run (SQLITE_STMTSTATUS_RUN).
+        let mut run_counted = false;
         loop {
             if let Some(r) = first.take() {
                 match self.on_vm_step(conn, r, &mut busy_since, &mut busy_count, &mut schema_retry)? {
@@ -259,13 +318,19 @@ impl Statement {
                 if let Some(p) = prog {
                     self.program = p;
                     self.recompiles += 1;
+                    self.reprepares += 1;
+                    self.end_run_counts();
                     self.vm = Vm::new(&self.program, std::mem::take(&mut self.vm.params));
                 }
                 self.expired = false;
             }
             if !self.active {
                 if self.vm.halted || self.vm.pc != 0 {
+                    self.end_run_counts();
                     self.vm.reset(&self.program);
+                }
+                if !std::mem::replace(&mut run_counted, true) {
+                    self.runs += 1;
                 }
                 conn.state.active_statements += 1;
                 self.writer = !self.program.readonly;
@@ -282,6 +347,9 @@ impl Statement {
                         cb(TRACE_STMT, &self.sql, 0);
                     }
                 }
+                // Running and counted, as a read of `sqlite_stmt` during
+                // this run sees it.
+                self.publish();
             }
             let r = self.vm.run(&self.program, conn);
             if let Some(out) = self.on_vm_step(conn, r, &mut busy_since, &mut busy_count, &mut schema_retry)? {
@@ -420,9 +488,11 @@ impl Statement {
             }
         }
         self.finish(conn);
+        self.end_run_counts();
         self.vm.reset(&self.program);
         self.has_row = false;
         self.explain_pos = 0;
+        self.publish();
     }
 
     /// Number of result columns.
@@ -588,17 +658,38 @@ impl Statement {
     }
 
     /// `sqlite3_stmt_status` counter `op`, zeroed after reading if `reset`.
-    pub fn status(&mut self, op: i32, reset: bool) -> i64 {
-        // SQLITE_STMTSTATUS_VM_STEP = 4; the others are not counted.
-        let v = match op {
-            4 => self.vm.steps,
-            1 => self.fullscan_steps,
-            _ => 0,
-        };
-        if reset && op == 4 {
-            self.vm.steps = 0;
+    /// Counts add up over runs; VM_STEP counts ringlite's instructions
+    /// (its programs are not SQLite's) and MEMUSED is an estimate of the
+    /// program's and registers' heap.
+    pub fn status_reset(&mut self, op: i32, reset: bool) -> i64 {
+        let v = self.status(op);
+        if reset {
+            match op {
+                1..=3 => self.past_status[op as usize] = -self.vm.status[op as usize],
+                4 => self.past_steps = -self.vm.steps,
+                5 => self.reprepares = 0,
+                6 => self.runs = 0,
+                _ => {}
+            }
+            self.publish();
         }
         v
+    }
+
+    /// `sqlite3_stmt_status` counter `op` (SQLITE_STMTSTATUS_*).
+    pub fn status(&self, op: i32) -> i64 {
+        match op {
+            1..=3 => self.past_status[op as usize] + self.vm.status[op as usize],
+            4 => self.past_steps + self.vm.steps,
+            5 => self.reprepares,
+            6 => self.runs,
+            99 => {
+                let insns = self.program.insns.len() * std::mem::size_of::<crate::vdbe::program::Insn>();
+                let regs = std::mem::size_of_val(&self.vm.regs[..]);
+                (insns + regs + self.sql.len()) as i64
+            }
+            _ => 0,
+        }
     }
 }
 

@@ -21,6 +21,7 @@ pub mod fts3;
 pub mod fts5;
 pub mod rtree;
 pub mod session;
+pub mod stmt;
 pub mod unicode61;
 
 use crate::connection::Connection;
@@ -31,6 +32,7 @@ use crate::error::Result;
 pub fn register_builtins(conn: &mut Connection) -> Result<()> {
     rtree::register(conn)?;
     dbstat::register(conn)?;
+    stmt::register(conn)?;
     fts3::register(conn)?;
     fts5::register(conn)?;
     Ok(())

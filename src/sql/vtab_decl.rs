@@ -5,7 +5,9 @@
 //! holds the word HIDDEN (any case) is hidden: left out of `*` and of
 //! INSERT without a column list, and bound, in order, to the arguments of
 //! the table-valued-function syntax `FROM t(a, b)`. The word is removed
-//! from the type, which then gives the column its affinity.
+//! from the type, but the affinity stays the one of the type as written,
+//! as in SQLite: a column declared `x HIDDEN` alone is NUMERIC (fts4aux's
+//! `languageid = '1'` matches language 1), not BLOB.
 //!
 //! Invariant: `hidden` has one entry per column of `table`.
 
@@ -33,7 +35,7 @@ pub fn declared_table(declared: &str, name: &str, db: usize, sql: &str) -> Resul
         let (ty, h) = strip_hidden(c.decltype.as_deref());
         hidden.push(h);
         if h {
-            c.affinity = Affinity::from_decltype(ty.as_deref().unwrap_or(""));
+            debug_assert_eq!(c.affinity, Affinity::from_decltype(c.decltype.as_deref().unwrap_or("")));
             c.decltype = ty;
         }
     }
@@ -83,6 +85,7 @@ mod tests {
         assert_eq!(d.table.columns[1].decltype.as_deref(), Some("INTEGER"));
         assert_eq!(d.table.columns[1].affinity, Affinity::Integer);
         assert_eq!(d.table.columns[2].decltype, None);
+        assert_eq!(d.table.columns[2].affinity, Affinity::Numeric);
         assert_eq!(d.table.name, "s");
     }
 

@@ -336,6 +336,11 @@ pub struct Vm {
     pub rows_out: i64,
     /// Instructions run (for status and the progress handler).
     pub steps: i64,
+    /// This run's `sqlite3_stmt_status` counts, by SQLITE_STMTSTATUS_*
+    /// number: 1 full-scan steps (a `Next`/`Prev` with P5 = 1 that found
+    /// a row), 2 sorts (`SorterSort`), 3 rows added to automatic indexes
+    /// (`Next` with P5 = 3); index 0 unused.
+    pub status: [i64; 4],
     /// Result of the last `Compare` (for `Jump`).
     pub last_cmp: std::cmp::Ordering,
     /// An instruction that makes two B-tree calls (seek, then read the
@@ -413,6 +418,7 @@ impl Vm {
             wal_commits: Vec::new(),
             rows_out: 0,
             steps: 0,
+            status: [0; 4],
             last_cmp: std::cmp::Ordering::Equal,
             phase: None,
             error_action: 0,
@@ -471,6 +477,7 @@ impl Vm {
         self.wal_commits.clear();
         self.rows_out = 0;
         self.steps = 0;
+        self.status = [0; 4];
         self.last_cmp = std::cmp::Ordering::Equal;
         self.phase = None;
         self.error_action = 0;

@@ -147,7 +147,9 @@ fn split_words(s: &str) -> Vec<String> {
             }
             i = (i + 1).min(b.len());
         } else {
-            while i < b.len() && !b[i].is_ascii_whitespace() {
+            // A quote ends a bare word (`simple""` is `simple` and an
+            // empty argument, as SQLite splits it).
+            while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'\'' | b'"' | b'`' | b'[') {
                 i += 1;
             }
         }

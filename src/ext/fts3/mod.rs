@@ -12,13 +12,16 @@
 //! and `segments` (the index format, reading, writing, merging),
 //! `pending` (terms not yet written), `eval` (running a query), `table`
 //! (the module and its writes, special commands), `cursor` (scans) and
-//! `auxfn` (`offsets()`, `snippet()`, `matchinfo()`).
+//! `auxfn` (`offsets()`, `snippet()`, `matchinfo()`); beside the table
+//! modules, `aux_vtab` (`fts4aux`, the index's terms as rows) and
+//! `tokenize_vtab` (`fts3tokenize`, a tokenizer as a table).
 //!
 //! Invariants: every change reaches the index through the pending terms
 //! and is written at sync, savepoint or when SQLite would write it, so
 //! the segments a sequence of statements leaves are the ones SQLite
 //! leaves; a query reads the pending terms too.
 
+pub mod aux_vtab;
 pub mod auxfn;
 pub mod config;
 pub mod cursor;
@@ -31,6 +34,7 @@ pub mod segments;
 pub mod shadow;
 pub mod snippet;
 pub mod table;
+pub mod tokenize_vtab;
 pub mod tokenizer;
 pub mod varint;
 
@@ -41,9 +45,12 @@ use std::sync::Arc;
 /// Levels per index and language (`FTS3_SEGDIR_MAXLEVEL`).
 pub const MAX_LEVEL: i64 = 1024;
 
-/// Register `fts3`, `fts4` and the auxiliary functions.
+/// Register `fts3`, `fts4`, `fts4aux`, `fts3tokenize` and the auxiliary
+/// functions.
 pub fn register(conn: &mut Connection) -> Result<()> {
     conn.create_module("fts3", Some(Arc::new(table::FtsModule { fts4: false })))?;
     conn.create_module("fts4", Some(Arc::new(table::FtsModule { fts4: true })))?;
+    conn.create_module("fts4aux", Some(Arc::new(aux_vtab::AuxModule)))?;
+    conn.create_module("fts3tokenize", Some(Arc::new(tokenize_vtab::TokenizeModule)))?;
     auxfn::register(conn)
 }

@@ -7,6 +7,9 @@
 /// The kind of an open loop, with the cursors and addresses closing it.
 pub(crate) enum LoopKind {
     Scan(i32, usize),
+    /// Every row of a table, forwards or (`true`) backwards: (cursor, top,
+    /// backwards). Its step counts as SQLITE_STMTSTATUS_FULLSCAN_STEP.
+    FullScan(i32, usize, bool),
     /// A table (or the values of a rowid IN list) read from its last row
     /// to its first.
     ScanBack(i32, usize),

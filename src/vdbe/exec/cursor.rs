@@ -40,6 +40,9 @@ pub(super) fn next_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<F
             let bt = &mut env.dbs[c.db].btree;
             let more = pend!(c.cursor.next(bt));
             c.eof = !more;
+            if more && (1..=3).contains(&insn.p5) {
+                vm.status[insn.p5 as usize] += 1;
+            }
             return Ok(if more { Flow::Jump(insn.p2 as usize) } else { Flow::Next });
         }
     }
@@ -187,6 +190,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 _ => return Err(super::internal("next of a non-table cursor")),
             };
             if more {
+                if (1..=3).contains(&insn.p5) {
+                    vm.status[insn.p5 as usize] += 1;
+                }
                 return Ok(Flow::Jump(p2 as usize));
             }
         }
@@ -226,6 +232,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 },
                 _ => return Err(super::internal("sort of a non-sorter")),
             };
+            // (Counted once the sort is done: a suspended sort runs again.)
+            vm.status[2] += 1;
             if !nonempty {
                 return Ok(Flow::Jump(p2 as usize));
             }

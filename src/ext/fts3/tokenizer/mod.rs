@@ -38,9 +38,10 @@ pub trait Tokenizer: Send + Sync {
 }
 
 /// The tokenizer `name` with `args` (as written after the name, unquoted),
-/// or SQLite's error for an unknown one.
+/// or SQLite's error for an unknown one. Names are case-sensitive, as
+/// SQLite's tokenizer hash compares them (`Simple` is unknown).
 pub fn create(name: &str, args: &[String]) -> Result<Box<dyn Tokenizer>> {
-    match name.to_ascii_lowercase().as_str() {
+    match name {
         "simple" => Ok(Box::new(simple::Simple::new(args))),
         "porter" => Ok(Box::new(porter::Porter)),
         "unicode61" => Ok(Box::new(unicode61::Unicode61::new(args)?)),

@@ -1,8 +1,9 @@
 //! # The `simple` tokenizer
 //!
 //! Tokens are runs of ASCII letters and digits and non-ASCII bytes; ASCII
-//! letters fold to lower case. Arguments, when given, name the delimiter
-//! characters instead (every other ASCII byte then belongs to tokens).
+//! letters fold to lower case. A second argument, when given, names the
+//! delimiter characters instead (every other ASCII byte then belongs to
+//! tokens); as in SQLite, the first argument is not looked at.
 
 use super::{split_bytes, Token, Tokenizer};
 
@@ -12,10 +13,11 @@ pub struct Simple {
 }
 
 impl Simple {
-    /// With SQLite's arguments: a string of delimiter characters.
+    /// With SQLite's arguments: the second one, if any, a string of
+    /// delimiter characters.
     pub fn new(args: &[String]) -> Simple {
         let mut delim = [false; 128];
-        match args.first() {
+        match args.get(1) {
             Some(d) => {
                 for b in d.bytes().filter(|b| *b < 0x80) {
                     delim[b as usize] = true;

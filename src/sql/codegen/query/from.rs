@@ -1088,6 +1088,11 @@ impl<'b> Compiler<'_> {
                 LoopKind::ScanBack(cur, top) | LoopKind::IndexBack(cur, top) => {
                     self.b.add(Opcode::Prev, cur, top as i32, 0);
                 }
+                LoopKind::FullScan(cur, top, backward) => {
+                    // P5 = SQLITE_STMTSTATUS_FULLSCAN_STEP, as SQLite marks
+                    // a loop over a whole table.
+                    self.b.add4(if backward { Opcode::Prev } else { Opcode::Next }, cur, top as i32, 0, P4::None, 1);
+                }
                 LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
                     self.b.add(Opcode::Next, icur, itop as i32, 0);
                     self.b.bind(vnext);
@@ -1426,13 +1431,8 @@ impl<'b> Compiler<'_> {
 
     /// A loop over every row of a table, in rowid order or backwards.
     fn table_scan(&mut self, cursor: i32, backward: bool, end: i32) -> LoopKind {
-        if backward {
-            self.b.add(Opcode::Last, cursor, end, 0);
-            LoopKind::ScanBack(cursor, self.b.here())
-        } else {
-            self.b.add(Opcode::Rewind, cursor, end, 0);
-            LoopKind::Scan(cursor, self.b.here())
-        }
+        self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
+        LoopKind::FullScan(cursor, self.b.here(), backward)
     }
 
     /// A loop over the rows whose rowid lies between `lower` and `upper`

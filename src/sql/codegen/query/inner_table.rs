@@ -118,7 +118,8 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::MakeRecord, regs, width as i32, rec);
         self.b.add(Opcode::IdxInsert, auto, rec, 0);
         self.b.bind(skip);
-        self.b.add(Opcode::Next, it.cursor, top as i32, 0);
+        // P5 = SQLITE_STMTSTATUS_AUTOINDEX: each row found counts there.
+        self.b.add4(Opcode::Next, it.cursor, top as i32, 0, P4::None, 3);
         self.b.bind(fill_end);
         self.b.bind(built);
         // Each outer row: the entries equal to its value (NULL matches none).
