@@ -51,6 +51,7 @@ pub mod encoding;
 pub mod fpdecode;
 pub mod literal;
 pub mod numeric;
+pub mod pointer;
 pub mod pow10;
 pub mod printf;
 pub mod record;
@@ -78,6 +79,10 @@ pub enum Value {
     /// straight into the overflow pages. Made only by
     /// [`Value::zero_blob`], so its bytes can always be borrowed.
     ZeroBlob(usize),
+    /// A NULL carrying an application's pointer ([`pointer`]): SQL sees
+    /// NULL ([`Value::as_ref`] gives [`ValueRef::Null`]); only the C
+    /// layer's `sqlite3_value_pointer` reads the payload.
+    Pointer(pointer::PointerValue),
 }
 
 /// A borrowed value, as decoded from a record without copying.
@@ -154,7 +159,7 @@ impl Value {
     /// Borrow.
     pub fn as_ref(&self) -> ValueRef<'_> {
         match self {
-            Value::Null => ValueRef::Null,
+            Value::Null | Value::Pointer(_) => ValueRef::Null,
             Value::Integer(i) => ValueRef::Integer(*i),
             Value::Real(r) => ValueRef::Real(*r),
             Value::Text(t) => ValueRef::Text(t),
@@ -197,7 +202,7 @@ impl Value {
 
     /// Whether this is NULL.
     pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
+        matches!(self, Value::Null | Value::Pointer(_))
     }
 }
 
