@@ -4069,8 +4069,9 @@ int sqlite3_vtab_distinct(struct sqlite3_index_info *pIdxInfo);
 int sqlite3_vtab_in(struct sqlite3_index_info *pIdxInfo, int iCons, int bHandle);
 
 /*
- `sqlite3_vtab_in_first`: only for xFilter arguments handed over by
- `sqlite3_vtab_in` (ringlite offers no IN constraint for that yet).
+ `sqlite3_vtab_in_first`: the first value of an IN list handed over by
+ `sqlite3_vtab_in` (`SQLITE_DONE` when empty, `SQLITE_ERROR` for any
+ other value, `SQLITE_MISUSE` for none).
  */
 int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
 

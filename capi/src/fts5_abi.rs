@@ -6,7 +6,8 @@
 //! phrase iterator. Member order is the ABI; `fts5_api.rs` and
 //! `fts5_aux.rs` fill them.
 
-#![allow(non_camel_case_types, non_snake_case)]
+// (The member types are spelled out as C declares them, not aliased.)
+#![allow(non_camel_case_types, non_snake_case, clippy::type_complexity)]
 
 use crate::function::sqlite3_context;
 use crate::types::sqlite3_int64;

@@ -41,7 +41,9 @@ struct ApiObject {
     base: fts5_api,
     db: *mut sqlite3,
     ext: Arc<Extensions>,
-    /// User data handed out by xFindTokenizer(_v2), kept until close.
+    /// User data handed out by xFindTokenizer(_v2), kept until close
+    /// (boxed: C holds pointers to them while the vector grows).
+    #[allow(clippy::vec_box)]
     found: Mutex<Vec<Box<FoundTokenizer>>>,
     /// Registered tokenizers whose methods were handed out, kept so the
     /// methods stay where they were.

@@ -36,6 +36,9 @@ pub struct sqlite3_value {
     text16: RefCell<Option<Vec<u16>>>,
     /// The same in the non-native byte order (`sqlite3_value_text16be`).
     text16_swapped: RefCell<Option<Vec<u16>>>,
+    /// For an IN list taken all at once (`sqlite3_vtab_in_first/next`):
+    /// the next value's index and the value last handed out.
+    pub in_iter: RefCell<(usize, Option<Box<sqlite3_value>>)>,
 }
 
 impl sqlite3_value {
@@ -72,6 +75,7 @@ impl sqlite3_value {
         self.blob_read_as_text.set(false);
         *self.text16.get_mut() = None;
         *self.text16_swapped.get_mut() = None;
+        *self.in_iter.get_mut() = (0, None);
     }
 
     /// `text_ptr` for a value the caller may change: TEXT gets its NUL
@@ -328,7 +332,8 @@ pub unsafe extern "C" fn sqlite3_value_encoding(pVal: *mut sqlite3_value) -> c_i
 /// The subtype of `pVal` (0 if none).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_subtype(pVal: *mut sqlite3_value) -> c_uint {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.subtype) })
+    // A pointer value has subtype 'p', as SQLite marks it.
+    ffi_guard!(0, { val(pVal).map_or(0, |v| if matches!(v.value, Value::Pointer(_)) { u32::from(b'p') } else { v.subtype }) })
 }
 
 /// A protected copy of `pVal` that outlives it, to free with

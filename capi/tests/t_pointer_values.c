@@ -21,7 +21,8 @@ static void read_ptr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   int *r = sqlite3_value_pointer(argv[0], 0);
   char buf[100];
   (void)argc;
-  snprintf(buf, sizeof buf, "%s%s%s type=%d", p ? "ptr" : "none", q ? "!" : "", r ? "?" : "", sqlite3_value_type(argv[0]));
+  snprintf(buf, sizeof buf, "%s%s%s type=%d subtype=%u", p ? "ptr" : "none", q ? "!" : "", r ? "?" : "", sqlite3_value_type(argv[0]),
+           sqlite3_value_subtype(argv[0]));
   if (p) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " *=%d", *p);
   sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
@@ -60,7 +61,7 @@ int main(void) {
   sqlite3 *db;
   sqlite3_open(":memory:", &db);
   sqlite3_create_function(db, "make_ptr", 0, SQLITE_UTF8, 0, make_ptr, 0, 0);
-  sqlite3_create_function(db, "read_ptr", 1, SQLITE_UTF8, 0, read_ptr, 0, 0);
+  sqlite3_create_function(db, "read_ptr", 1, SQLITE_UTF8 | SQLITE_SUBTYPE, 0, read_ptr, 0, 0);
   sqlite3_create_function(db, "pass", 1, SQLITE_UTF8, 0, pass_through, 0, 0);
   sqlite3_create_function(db, "dup_read", 1, SQLITE_UTF8, 0, dup_read, 0, 0);
   sqlite3_exec(db, "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2)", 0, 0, 0);
