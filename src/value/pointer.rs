@@ -29,6 +29,14 @@ impl PointerValue {
         self.0.downcast_ref::<T>()
     }
 
+    /// Another reference to the payload, kept out of line: pointer values
+    /// are rare, and `Value::clone` stays small for the common classes.
+    #[cold]
+    #[inline(never)]
+    pub fn clone_cold(&self) -> PointerValue {
+        self.clone()
+    }
+
     /// Whether two values carry the same payload (not merely equal ones).
     pub fn same(&self, other: &PointerValue) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
