@@ -86,6 +86,18 @@ typedef struct sqlite3_changeset_iter sqlite3_changeset_iter;
 typedef struct sqlite3_changegroup sqlite3_changegroup;
 typedef struct sqlite3_rebaser sqlite3_rebaser;
 
+/* FTS5's extension interface (fts5_api, what SELECT fts5(?1) hands out
+** for a pointer of type "fts5_api_ptr"): the context of an auxiliary
+** function's call and a tokenizer's instance are opaque; the method
+** tables and the phrase iterator have SQLite's layouts. */
+typedef struct Fts5ExtensionApi Fts5ExtensionApi;
+typedef struct Fts5Context Fts5Context;
+typedef struct Fts5PhraseIter Fts5PhraseIter;
+typedef struct Fts5Tokenizer Fts5Tokenizer;
+typedef struct fts5_tokenizer_v2 fts5_tokenizer_v2;
+typedef struct fts5_tokenizer fts5_tokenizer;
+typedef struct fts5_api fts5_api;
+
 /* A database file name as a VFS's xOpen receives it (sqlite3_uri_*). */
 typedef const char *sqlite3_filename;
 /* The coordinate type of R*Tree query callbacks. */
@@ -1946,6 +1958,200 @@ struct sqlite3_module {
 };
 
 /*
+ Where xPhraseFirst/xPhraseNext (or the column variants) are in the
+ phrase's instances.
+ */
+struct Fts5PhraseIter {
+  /*
+   The next entry.
+   */
+  const unsigned char *a;
+  /*
+   The end of the entries.
+   */
+  const unsigned char *b;
+};
+
+/*
+ What an auxiliary function may ask of the row it is called for.
+ */
+struct Fts5ExtensionApi {
+  /*
+   Which members exist (4: up to xTokenize_v2).
+   */
+  int iVersion;
+  /*
+   The user data the function was registered with.
+   */
+  void *(*xUserData)(Fts5Context*);
+  /*
+   Number of columns of the table.
+   */
+  int (*xColumnCount)(Fts5Context*);
+  /*
+   Number of rows of the table.
+   */
+  int (*xRowCount)(Fts5Context*, sqlite3_int64*);
+  /*
+   Tokens in a column (all columns if negative) over all rows.
+   */
+  int (*xColumnTotalSize)(Fts5Context*, int, sqlite3_int64*);
+  /*
+   Tokenize text with the table's tokenizer.
+   */
+  int (*xTokenize)(Fts5Context*, const char*, int, void*, int(*)(void*, int, const char*, int, int, int));
+  /*
+   Number of phrases of the query.
+   */
+  int (*xPhraseCount)(Fts5Context*);
+  /*
+   Number of tokens of a phrase.
+   */
+  int (*xPhraseSize)(Fts5Context*, int);
+  /*
+   Number of phrase instances in the row.
+   */
+  int (*xInstCount)(Fts5Context*, int*);
+  /*
+   Phrase, column and token offset of an instance.
+   */
+  int (*xInst)(Fts5Context*, int, int*, int*, int*);
+  /*
+   The row's rowid.
+   */
+  sqlite3_int64 (*xRowid)(Fts5Context*);
+  /*
+   The text of a column of the row.
+   */
+  int (*xColumnText)(Fts5Context*, int, const char**, int*);
+  /*
+   Tokens in a column (all columns if negative) of the row.
+   */
+  int (*xColumnSize)(Fts5Context*, int, int*);
+  /*
+   Run a query for one phrase over the whole table.
+   */
+  int (*xQueryPhrase)(Fts5Context*, int, void*, int(*)(const struct Fts5ExtensionApi*, Fts5Context*, void*));
+  /*
+   Keep data for the next calls of this function in the query.
+   */
+  int (*xSetAuxdata)(Fts5Context*, void*, void(*)(void*));
+  /*
+   The data kept with xSetAuxdata (and forget it if asked).
+   */
+  void *(*xGetAuxdata)(Fts5Context*, int);
+  /*
+   First instance of a phrase in the row.
+   */
+  int (*xPhraseFirst)(Fts5Context*, int, struct Fts5PhraseIter*, int*, int*);
+  /*
+   Next instance of the phrase.
+   */
+  void (*xPhraseNext)(Fts5Context*, struct Fts5PhraseIter*, int*, int*);
+  /*
+   First column holding a phrase in the row.
+   */
+  int (*xPhraseFirstColumn)(Fts5Context*, int, struct Fts5PhraseIter*, int*);
+  /*
+   Next column holding the phrase.
+   */
+  void (*xPhraseNextColumn)(Fts5Context*, struct Fts5PhraseIter*, int*);
+  /*
+   A token of a phrase of the query.
+   */
+  int (*xQueryToken)(Fts5Context*, int, int, const char**, int*);
+  /*
+   The document token an instance matched.
+   */
+  int (*xInstToken)(Fts5Context*, int, int, const char**, int*);
+  /*
+   The locale of a column of the row.
+   */
+  int (*xColumnLocale)(Fts5Context*, int, const char**, int*);
+  /*
+   xTokenize with a locale.
+   */
+  int (*xTokenize_v2)(Fts5Context*, const char*, int, const char*, int, void*, int(*)(void*, int, const char*, int, int, int));
+};
+
+/*
+ A tokenizer's methods, version 1.
+ */
+struct fts5_tokenizer {
+  /*
+   Make an instance from the `tokenize=` arguments.
+   */
+  int (*xCreate)(void*, const char**, int, Fts5Tokenizer**);
+  /*
+   Free an instance.
+   */
+  void (*xDelete)(Fts5Tokenizer*);
+  /*
+   Report the tokens of a text (FTS5_TOKENIZE_* flags) to the callback.
+   */
+  int (*xTokenize)(Fts5Tokenizer*, void*, int, const char*, int, int(*)(void*, int, const char*, int, int, int));
+};
+
+/*
+ A tokenizer's methods, version 2 (with locales).
+ */
+struct fts5_tokenizer_v2 {
+  /*
+   Always 2.
+   */
+  int iVersion;
+  /*
+   Make an instance from the `tokenize=` arguments.
+   */
+  int (*xCreate)(void*, const char**, int, Fts5Tokenizer**);
+  /*
+   Free an instance.
+   */
+  void (*xDelete)(Fts5Tokenizer*);
+  /*
+   Report the tokens of a text in a locale to the callback.
+   */
+  int (*xTokenize)(Fts5Tokenizer*, void*, int, const char*, int, const char*, int, int(*)(void*, int, const char*, int, int, int));
+};
+
+/*
+ An auxiliary function: the API, the row's context, the SQL function's
+ context, and the SQL arguments after the table column.
+ */
+typedef void (*fts5_extension_function)(const struct Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal);
+
+/*
+ What `SELECT fts5(?1)` hands out: registration of tokenizers and
+ auxiliary functions.
+ */
+struct fts5_api {
+  /*
+   Which members exist (3: up to xFindTokenizer_v2).
+   */
+  int iVersion;
+  /*
+   Register a version-1 tokenizer.
+   */
+  int (*xCreateTokenizer)(struct fts5_api*, const char*, void*, struct fts5_tokenizer*, void(*)(void*));
+  /*
+   Find a tokenizer, as version-1 methods.
+   */
+  int (*xFindTokenizer)(struct fts5_api*, const char*, void**, struct fts5_tokenizer*);
+  /*
+   Register an auxiliary function.
+   */
+  int (*xCreateFunction)(struct fts5_api*, const char*, void*, fts5_extension_function, void(*)(void*));
+  /*
+   Register a version-2 tokenizer.
+   */
+  int (*xCreateTokenizer_v2)(struct fts5_api*, const char*, void*, struct fts5_tokenizer_v2*, void(*)(void*));
+  /*
+   Find a tokenizer, as version-2 methods.
+   */
+  int (*xFindTokenizer_v2)(struct fts5_api*, const char*, void**, struct fts5_tokenizer_v2**);
+};
+
+/*
  A memory allocator (`SQLITE_CONFIG_MALLOC`); installing one is not
  supported by ringlite yet (sqlite3_config returns SQLITE_ERROR).
  */
@@ -2191,8 +2397,8 @@ int sqlite3_bind_value(sqlite3_stmt *pStmt, int i, const sqlite3_value *pValue);
 
 /*
  Bind a pointer of type `zPType` to parameter `i`; SQL sees it as NULL.
- In ringlite the pointer is not carried to sqlite3_value_pointer yet: it is
- released with `xDestructor` once bound.
+ `xDestructor` runs when the binding is replaced or the statement is
+ finalized (see `pointer.rs`).
  */
 int sqlite3_bind_pointer(sqlite3_stmt *pStmt, int i, void *pPtr, const char *zPType, sqlite3_destructor_type xDestructor);
 
@@ -3282,8 +3488,7 @@ void sqlite3_result_text16be(sqlite3_context *pCtx, const void *z, int n, sqlite
 void sqlite3_result_value(sqlite3_context *pCtx, sqlite3_value *pValue);
 
 /*
- Pointer result of type `zPType`, seen as NULL by SQL. In ringlite the
- pointer is not passed on yet: it is released with `xDestructor`.
+ Pointer result of type `zPType`, seen as NULL by SQL (see `pointer.rs`).
  */
 void sqlite3_result_pointer(sqlite3_context *pCtx, void *pPtr, const char *zPType, sqlite3_destructor_type xDestructor);
 
@@ -3642,8 +3847,7 @@ sqlite3_int64 sqlite3_value_int64(sqlite3_value *pVal);
 
 /*
  The pointer `pVal` carries under the type name `zPType`, or NULL when it
- carries none of that type. Pointers from sqlite3_bind_pointer and
- sqlite3_result_pointer are not carried by ringlite yet.
+ carries none of that type (see `pointer.rs`).
  */
 void *sqlite3_value_pointer(sqlite3_value *pVal, const char *zPType);
 
@@ -3865,8 +4069,9 @@ int sqlite3_vtab_distinct(struct sqlite3_index_info *pIdxInfo);
 int sqlite3_vtab_in(struct sqlite3_index_info *pIdxInfo, int iCons, int bHandle);
 
 /*
- `sqlite3_vtab_in_first`: only for xFilter arguments handed over by
- `sqlite3_vtab_in` (ringlite offers no IN constraint for that yet).
+ `sqlite3_vtab_in_first`: the first value of an IN list handed over by
+ `sqlite3_vtab_in` (`SQLITE_DONE` when empty, `SQLITE_ERROR` for any
+ other value, `SQLITE_MISUSE` for none).
  */
 int sqlite3_vtab_in_first(sqlite3_value *pVal, sqlite3_value **ppOut);
 

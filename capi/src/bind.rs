@@ -240,8 +240,8 @@ pub unsafe extern "C" fn sqlite3_bind_value(pStmt: *mut sqlite3_stmt, i: c_int, 
 }
 
 /// Bind a pointer of type `zPType` to parameter `i`; SQL sees it as NULL.
-/// In ringlite the pointer is not carried to sqlite3_value_pointer yet: it is
-/// released with `xDestructor` once bound.
+/// `xDestructor` runs when the binding is replaced or the statement is
+/// finalized (see `pointer.rs`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_bind_pointer(
     pStmt: *mut sqlite3_stmt,
@@ -250,12 +250,7 @@ pub unsafe extern "C" fn sqlite3_bind_pointer(
     zPType: *const c_char,
     xDestructor: sqlite3_destructor_type,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        // Pointer values read as NULL in SQL; the engine does not carry the
-        // pointer itself yet, so it is released once bound.
-        let _ = zPType;
-        bind_buffer(pStmt, i, Value::Null, pPtr, xDestructor)
-    })
+    ffi_guard!(SQLITE_INTERNAL, { bind(pStmt, i, crate::pointer::pointer_value(pPtr, zPType, xDestructor)) })
 }
 
 /// Bind a BLOB of `n` zero bytes to parameter `i` (a negative `n` binds an

@@ -32,8 +32,6 @@ pub struct sqlite3_context {
     pub error: Option<Error>,
     /// `sqlite3_result_subtype`.
     pub subtype: u32,
-    /// A pointer result (`sqlite3_result_pointer`).
-    pub pointer: Option<(*mut c_void, Vec<u8>)>,
     /// The definition being called.
     pub func: *const CFunction,
     /// The aggregate's memory slot (`sqlite3_aggregate_context`); NULL for
@@ -48,10 +46,10 @@ pub struct sqlite3_context {
 
 impl sqlite3_context {
     pub(crate) fn new(func: &CFunction, agg_slot: *mut *mut c_void, args: &[Value]) -> sqlite3_context {
-        sqlite3_context { result: Value::Null, error: None, subtype: 0, pointer: None, func, agg_slot, args, nochange: false }
+        sqlite3_context { result: Value::Null, error: None, subtype: 0, func, agg_slot, args, nochange: false }
     }
 
-    fn outcome(self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
+    pub(crate) fn outcome(self, fctx: &mut FunctionContext<'_>) -> ringlite::Result<Value> {
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -179,7 +177,7 @@ impl Drop for CFunction {
     }
 }
 
-fn call_args(args: &[Value], subtypes: &[u32]) -> Vec<sqlite3_value> {
+pub(crate) fn call_args(args: &[Value], subtypes: &[u32]) -> Vec<sqlite3_value> {
     args.iter()
         .enumerate()
         .map(|(i, v)| {
@@ -200,7 +198,7 @@ unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]
 /// may run SQL on it, see `handle.rs`), and the VM's counters published
 /// there, so that `sqlite3_changes` and the like answer them. Nested
 /// calls put the outer values back.
-fn with_counters<T>(func: &CFunction, fctx: &mut FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
+pub(crate) fn with_counters<T>(func: &CFunction, fctx: &mut FunctionContext<'_>, call: impl FnOnce() -> T) -> T {
     let db = unsafe { crate::handle::db_ref_any(func.db) };
     let counters = crate::handle::CallCounters { last_insert_rowid: fctx.last_insert_rowid, changes: fctx.changes, total_changes: fctx.total_changes };
     let Some(d) = db else { return call() };

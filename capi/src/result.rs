@@ -29,7 +29,6 @@ unsafe fn set(c: *mut sqlite3_context, v: Value) {
     if let Some(c) = c.as_mut() {
         c.result = v;
         c.error = None;
-        c.pointer = None;
     }
 }
 
@@ -255,16 +254,15 @@ pub unsafe extern "C" fn sqlite3_result_value(pCtx: *mut sqlite3_context, pValue
     })
 }
 
-/// Pointer result of type `zPType`, seen as NULL by SQL. In ringlite the
-/// pointer is not passed on yet: it is released with `xDestructor`.
+/// Pointer result of type `zPType`, seen as NULL by SQL (see `pointer.rs`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_result_pointer(pCtx: *mut sqlite3_context, pPtr: *mut c_void, zPType: *const c_char, xDestructor: sqlite3_destructor_type) {
     ffi_guard!((), {
-        set(pCtx, Value::Null);
-        // The engine carries no pointer values yet: the result reads as NULL
-        // and the pointer is released at once.
-        release(xDestructor, pPtr);
-        let _ = zPType;
+        if pCtx.is_null() {
+            release(xDestructor, pPtr);
+            return;
+        }
+        set(pCtx, crate::pointer::pointer_value(pPtr, zPType, xDestructor));
     })
 }
 

@@ -13,7 +13,7 @@ use crate::convert::{text_numeric, utf8_to_utf16z};
 use ringlite::value::numeric::{format_real, value_to_f64, value_to_i64};
 use ringlite::value::Value;
 use std::cell::RefCell;
-use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
 pub use crate::function::sqlite3_context;
 
@@ -28,8 +28,6 @@ pub struct sqlite3_value {
     pub from_bind: bool,
     /// `sqlite3_value_nochange`.
     pub nochange: bool,
-    /// A pointer value (`sqlite3_bind_pointer`/`result_pointer`) and its type.
-    pub pointer: Option<(*mut c_void, Vec<u8>)>,
     /// NUL-terminated UTF-8 text of the value, once asked for.
     text: RefCell<Option<Vec<u8>>>,
     /// A BLOB read as text: SQLite then reports the value as TEXT.
@@ -38,6 +36,9 @@ pub struct sqlite3_value {
     text16: RefCell<Option<Vec<u16>>>,
     /// The same in the non-native byte order (`sqlite3_value_text16be`).
     text16_swapped: RefCell<Option<Vec<u16>>>,
+    /// For an IN list taken all at once (`sqlite3_vtab_in_first/next`):
+    /// the next value's index and the value last handed out.
+    pub in_iter: RefCell<(usize, Option<Box<sqlite3_value>>)>,
 }
 
 impl sqlite3_value {
@@ -49,7 +50,7 @@ impl sqlite3_value {
     /// The value as text bytes (no NUL): numbers rendered as SQLite does.
     pub fn text_bytes(&self) -> Option<Vec<u8>> {
         match &self.value {
-            Value::Null => None,
+            Value::Null | Value::Pointer(_) => None,
             Value::Integer(i) => Some(i.to_string().into_bytes()),
             Value::Real(r) => Some(format_real(*r).into_bytes()),
             Value::Text(t) | Value::Blob(t) => Some(t.clone()),
@@ -70,11 +71,11 @@ impl sqlite3_value {
         self.subtype = 0;
         self.from_bind = false;
         self.nochange = false;
-        self.pointer = None;
         *self.text.get_mut() = None;
         self.blob_read_as_text.set(false);
         *self.text16.get_mut() = None;
         *self.text16_swapped.get_mut() = None;
+        *self.in_iter.get_mut() = (0, None);
     }
 
     /// `text_ptr` for a value the caller may change: TEXT gets its NUL
@@ -90,7 +91,7 @@ impl sqlite3_value {
 
     /// Pointer to NUL-terminated UTF-8 text, NULL for SQL NULL.
     pub fn text_ptr(&self) -> *const c_uchar {
-        if let Value::Null = self.value {
+        if self.value.is_null() {
             return std::ptr::null();
         }
         if let Value::Blob(_) | Value::ZeroBlob(_) = self.value {
@@ -107,7 +108,7 @@ impl sqlite3_value {
 
     /// Pointer to NUL-terminated UTF-16 text, NULL for SQL NULL.
     pub fn text16_ptr(&self) -> *const c_void {
-        if let Value::Null = self.value {
+        if self.value.is_null() {
             return std::ptr::null();
         }
         if let Value::Blob(_) | Value::ZeroBlob(_) = self.value {
@@ -123,7 +124,7 @@ impl sqlite3_value {
     /// `sqlite3_value_blob`.
     pub fn blob_ptr(&self) -> *const c_void {
         match &self.value {
-            Value::Null => std::ptr::null(),
+            Value::Null | Value::Pointer(_) => std::ptr::null(),
             Value::Blob(b) if b.is_empty() => std::ptr::null(),
             Value::Blob(b) => b.as_ptr() as *const c_void,
             // (A zero-blob's bytes are the engine's read-only zero region.)
@@ -136,7 +137,7 @@ impl sqlite3_value {
     /// `sqlite3_value_bytes`.
     pub fn bytes(&self) -> c_int {
         match &self.value {
-            Value::Null => 0,
+            Value::Null | Value::Pointer(_) => 0,
             Value::Text(t) | Value::Blob(t) => t.len() as c_int,
             Value::ZeroBlob(n) => *n as c_int,
             _ => self.text_bytes().map_or(0, |t| t.len() as c_int),
@@ -146,7 +147,7 @@ impl sqlite3_value {
     /// `sqlite3_value_bytes16`.
     pub fn bytes16(&self) -> c_int {
         match &self.value {
-            Value::Null => return 0,
+            Value::Null | Value::Pointer(_) => return 0,
             // SQLite counts a BLOB's bytes as they are, without converting.
             Value::Blob(b) => return b.len() as c_int,
             Value::ZeroBlob(n) => return *n as c_int,
@@ -178,14 +179,7 @@ impl sqlite3_value {
 
     /// A copy with the same content and attributes but fresh caches.
     pub fn duplicate(&self) -> sqlite3_value {
-        sqlite3_value {
-            value: self.value.clone(),
-            subtype: self.subtype,
-            from_bind: self.from_bind,
-            nochange: self.nochange,
-            pointer: self.pointer.clone(),
-            ..Default::default()
-        }
+        sqlite3_value { value: self.value.clone(), subtype: self.subtype, from_bind: self.from_bind, nochange: self.nochange, ..Default::default() }
     }
 }
 
@@ -223,18 +217,14 @@ pub unsafe extern "C" fn sqlite3_value_int64(pVal: *mut sqlite3_value) -> crate:
 }
 
 /// The pointer `pVal` carries under the type name `zPType`, or NULL when it
-/// carries none of that type. Pointers from sqlite3_bind_pointer and
-/// sqlite3_result_pointer are not carried by ringlite yet.
+/// carries none of that type (see `pointer.rs`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_pointer(pVal: *mut sqlite3_value, zPType: *const c_char) -> *mut c_void {
     ffi_guard!(std::ptr::null_mut(), {
         let Some(v) = val(pVal) else {
             return std::ptr::null_mut();
         };
-        match (&v.pointer, zPType.is_null()) {
-            (Some((p, ty)), false) if CStr::from_ptr(zPType).to_bytes() == ty.as_slice() => *p,
-            _ => std::ptr::null_mut(),
-        }
+        crate::pointer::pointer_of(&v.value, zPType)
     })
 }
 
@@ -342,7 +332,8 @@ pub unsafe extern "C" fn sqlite3_value_encoding(pVal: *mut sqlite3_value) -> c_i
 /// The subtype of `pVal` (0 if none).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_subtype(pVal: *mut sqlite3_value) -> c_uint {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.subtype) })
+    // A pointer value has subtype 'p', as SQLite marks it.
+    ffi_guard!(0, { val(pVal).map_or(0, |v| if matches!(v.value, Value::Pointer(_)) { u32::from(b'p') } else { v.subtype }) })
 }
 
 /// A protected copy of `pVal` that outlives it, to free with
@@ -355,8 +346,7 @@ pub unsafe extern "C" fn sqlite3_value_dup(pVal: *const sqlite3_value) -> *mut s
         }
         let mut copy = (*pVal).duplicate();
         // A duplicate is no longer a pointer value (SQLite makes it NULL).
-        if copy.pointer.is_some() {
-            copy.pointer = None;
+        if matches!(copy.value, Value::Pointer(_)) {
             copy.value = Value::Null;
         }
         Box::into_raw(Box::new(copy))

@@ -145,30 +145,45 @@ pub unsafe extern "C" fn sqlite3_vtab_in(pIdxInfo: *mut sqlite3_index_info, iCon
     })
 }
 
-/// `sqlite3_vtab_in_first`: only for xFilter arguments handed over by
-/// `sqlite3_vtab_in` (ringlite offers no IN constraint for that yet).
+/// Step the IN list `pVal` carries (an xFilter argument taken with
+/// `sqlite3_vtab_in`): from the first value, or the next one. The value
+/// handed out stays valid until the next step (it is kept on `pVal`).
+unsafe fn in_step(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value, first: bool) -> c_int {
+    if !ppOut.is_null() {
+        *ppOut = std::ptr::null_mut();
+    }
+    let Some(v) = pVal.as_ref() else { return SQLITE_MISUSE };
+    // Observed: any other value is an SQLITE_ERROR.
+    let ringlite::value::Value::Pointer(p) = &v.value else { return SQLITE_ERROR };
+    let Some(list) = p.downcast_ref::<ringlite::vtab::in_list::InList>() else { return SQLITE_ERROR };
+    let mut it = v.in_iter.borrow_mut();
+    let at = if first { 0 } else { it.0 };
+    let Some(item) = list.values.get(at) else {
+        it.0 = at;
+        it.1 = None;
+        return SQLITE_DONE;
+    };
+    it.0 = at + 1;
+    let out = it.1.insert(Box::new(sqlite3_value::new(item.clone())));
+    if !ppOut.is_null() {
+        *ppOut = &mut **out;
+    }
+    SQLITE_OK
+}
+
+/// `sqlite3_vtab_in_first`: the first value of an IN list handed over by
+/// `sqlite3_vtab_in` (`SQLITE_DONE` when empty, `SQLITE_ERROR` for any
+/// other value, `SQLITE_MISUSE` for none).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_in_first(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        let _ = pVal;
-        if !ppOut.is_null() {
-            *ppOut = std::ptr::null_mut();
-        }
-        SQLITE_MISUSE
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { in_step(pVal, ppOut, true) })
 }
 
 /// `sqlite3_vtab_in_next`: the next value of an IN list handed over by
 /// `sqlite3_vtab_in` (see `sqlite3_vtab_in_first`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_in_next(pVal: *mut sqlite3_value, ppOut: *mut *mut sqlite3_value) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        let _ = pVal;
-        if !ppOut.is_null() {
-            *ppOut = std::ptr::null_mut();
-        }
-        SQLITE_MISUSE
-    })
+    crate::ffi_guard!(SQLITE_MISUSE, { in_step(pVal, ppOut, false) })
 }
 
 /// `sqlite3_vtab_rhs_value`: the right-hand value of constraint `iCons`

@@ -16,7 +16,7 @@ sedexpr="s/\\bSQLITE3_H\\b/RLCHK_SQLITE3_H/g"
 for m in $macros; do sedexpr="$sedexpr;s/\\b$m\\b/RLCHK_$m/g"; done
 # Structure definitions would be redefinitions: ours get their own tags
 # (struct rlchk_NAME) and their layouts are compared separately.
-sedexpr="$sedexpr;s/^struct \\(sqlite3_[a-z0-9_]*\\) {/struct rlchk_\\1 {/"
+sedexpr="$sedexpr;s/^struct \\(sqlite3_[a-z0-9_]*\\|fts5_[a-z0-9_]*\\|Fts5[A-Za-z0-9_]*\\) {/struct rlchk_\\1 {/"
 sed -e "$sedexpr" "$ours" > "$work/ours_renamed.h"
 {
   echo '#include <sqlite3.h>'

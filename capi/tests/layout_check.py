@@ -11,7 +11,7 @@ import sys
 
 text = open(sys.argv[1]).read()
 lines = ['#include <stdio.h>', '#include <stddef.h>', '#include "sqlite3.h"', 'int main(void) {']
-for m in re.finditer(r'^struct (sqlite3_\w+) \{\n(.*?)^\};', text, flags=re.S | re.M):
+for m in re.finditer(r'^struct ((?:sqlite3_|fts5_|Fts5)\w+) \{\n(.*?)^\};', text, flags=re.S | re.M):
     name, body = m.group(1), m.group(2)
     lines.append('  printf("%%s size %%zu\\n", "%s", sizeof(struct %s));' % (name, name))
     # Members end with ';' (function pointer members may span lines).

@@ -36,7 +36,7 @@ const LIMIT_ATTACHED: usize = 7;
 /// An operand as text (NULL is the empty string, as in SQLite).
 fn operand_text(v: Option<&Value>) -> String {
     match v {
-        None | Some(Value::Null) => String::new(),
+        None | Some(Value::Null | Value::Pointer(_)) => String::new(),
         Some(Value::Text(t)) | Some(Value::Blob(t)) => String::from_utf8_lossy(t).into_owned(),
         Some(v @ Value::ZeroBlob(_)) => String::from_utf8_lossy(&v.as_ref().to_text().unwrap_or_default()).into_owned(),
         Some(Value::Integer(i)) => i.to_string(),

@@ -164,6 +164,9 @@ pub struct Connection {
     /// with them).
     open_flags: OpenFlags,
     funcs: FunctionRegistry,
+    /// The tokenizers and auxiliary functions the application added to
+    /// FTS5 on this connection (`fts5_api`).
+    fts5_extensions: Arc<crate::ext::fts5::extension::Extensions>,
     collations: HashMap<String, Collation>,
     /// Every name `create_collation` was called with (also to remove
     /// one), as first given, oldest first: SQLite keeps an entry for each
@@ -331,6 +334,12 @@ impl Connection {
     /// (`sqlite3_interrupt`).
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.state.interrupt.clone()
+    }
+
+    /// The tokenizers and auxiliary functions the application added to
+    /// FTS5 (what `fts5_api` registers into).
+    pub fn fts5_extensions(&self) -> &Arc<crate::ext::fts5::extension::Extensions> {
+        &self.fts5_extensions
     }
 
     /// Register (or replace) a function.

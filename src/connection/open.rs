@@ -227,6 +227,7 @@ impl Connection {
             attach_generation: 0,
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
+            fts5_extensions: Default::default(),
             collations: HashMap::new(),
             collation_order: Vec::new(),
             memory: t.memory,

@@ -696,7 +696,7 @@ impl Statement {
 /// A bound value as an SQL literal, appended to expanded SQL.
 fn push_literal(out: &mut Vec<u8>, v: &Value) {
     match v {
-        Value::Null => out.extend_from_slice(b"NULL"),
+        Value::Null | Value::Pointer(_) => out.extend_from_slice(b"NULL"),
         Value::Integer(i) => out.extend_from_slice(i.to_string().as_bytes()),
         Value::Real(r) => out.extend_from_slice(crate::value::numeric::format_real_digits(*r, 15).as_bytes()),
         Value::Text(t) => {

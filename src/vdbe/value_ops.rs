@@ -121,7 +121,7 @@ pub fn compare(a: &Value, b: &Value, coll: Option<&Collation>) -> Ordering {
 /// Truth of a value in a boolean context (NULL is neither).
 pub fn truthiness(v: &Value) -> Option<bool> {
     match v {
-        Value::Null => None,
+        Value::Null | Value::Pointer(_) => None,
         Value::Integer(i) => Some(*i != 0),
         other => Some(to_f64(other) != 0.0),
     }

@@ -20,6 +20,7 @@
 //! disconnected (its xDisconnect) when the last reference to it is
 //! dropped; [`VTab::destroy`] is its xDestroy (DROP TABLE).
 
+pub mod in_list;
 pub mod index_info;
 pub mod registry;
 

@@ -23,7 +23,7 @@ pub enum V {
 
 pub fn v(x: &Value) -> V {
     match x {
-        Value::Null => V::Null,
+        Value::Null | Value::Pointer(_) => V::Null,
         Value::Integer(i) => V::Int(*i),
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.to_vec()),

@@ -22,7 +22,7 @@ fn run_async(conn: &mut Connection, sql: &str, pendings: &mut usize) -> Vec<Outc
                 Ok(StepResult::Row) => rows.push(
                     (0..st.column_count())
                         .map(|i| match st.column(i) {
-                            ringlite::value::Value::Null => V::Null,
+                            ringlite::value::Value::Null | ringlite::value::Value::Pointer(_) => V::Null,
                             ringlite::value::Value::Integer(x) => V::Int(*x),
                             ringlite::value::Value::Real(r) => V::Real(r.to_bits()),
                             ringlite::value::Value::Text(t) => V::Text(t.clone()),

@@ -47,7 +47,7 @@ enum Phased {
 fn value_of(v: &ringlite::value::Value) -> V {
     use ringlite::value::Value;
     match v {
-        Value::Null => V::Null,
+        Value::Null | Value::Pointer(_) => V::Null,
         Value::Integer(i) => V::Int(*i),
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.clone()),

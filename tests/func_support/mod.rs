@@ -38,7 +38,7 @@ impl RefDb {
             for (i, p) in params.iter().enumerate() {
                 let idx = i as i32 + 1;
                 match p {
-                    Value::Null => ffi::sqlite3_bind_null(stmt, idx),
+                    Value::Null | Value::Pointer(_) => ffi::sqlite3_bind_null(stmt, idx),
                     Value::Integer(v) => ffi::sqlite3_bind_int64(stmt, idx, *v),
                     Value::Real(v) => ffi::sqlite3_bind_double(stmt, idx, *v),
                     Value::Text(t) => ffi::sqlite3_bind_text(stmt, idx, t.as_ptr() as *const _, t.len() as i32, ffi::SQLITE_TRANSIENT()),

@@ -27,7 +27,7 @@ pub enum Outcome {
 
 pub fn from_value(v: &Value) -> V {
     match v {
-        Value::Null => V::Null,
+        Value::Null | Value::Pointer(_) => V::Null,
         Value::Integer(i) => V::Int(*i),
         Value::Real(r) => V::Real(r.to_bits()),
         Value::Text(t) => V::Text(t.clone()),

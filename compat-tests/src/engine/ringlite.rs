@@ -109,7 +109,7 @@ impl Drop for Ringlite {
 
 fn cell(v: &Value) -> Cell {
     match v {
-        Value::Null => Cell::Null,
+        Value::Null | Value::Pointer(_) => Cell::Null,
         Value::Integer(i) => Cell::Integer(*i),
         Value::Real(r) => Cell::Real(*r),
         Value::Text(t) => Cell::Text(t.clone()),

@@ -53,7 +53,7 @@ pub struct Seg {
 fn blob(v: &Value) -> Vec<u8> {
     match v {
         Value::Blob(b) | Value::Text(b) => b.clone(),
-        Value::Null => Vec::new(),
+        Value::Null | Value::Pointer(_) => Vec::new(),
         other => other.as_ref().to_text().map(|c| c.into_owned()).unwrap_or_default(),
     }
 }

@@ -7,8 +7,14 @@
 //! as SQLite's do ("unable to use function ... in the requested
 //! context"). highlight() and snippet() are `snippet.rs`'s.
 //!
-//! Invariant: a function never keeps a cursor's state past its call.
+//! Auxiliary functions the application registered (`extension.rs`) are
+//! reached the same way and called with an [`AuxRow`] of the row.
+//!
+//! Invariant: a function never keeps a cursor's state past its call
+//! (except what an application's function stores with xSetAuxdata,
+//! which stays on the cursor's [`Shared`] and is dropped with it).
 
+use super::extension::{AuxFunction, AuxRow};
 use super::query::Query;
 use super::table::{cursors, Row, Shared, Stats};
 use crate::connection::Connection;
@@ -132,4 +138,43 @@ pub fn register_globals(conn: &mut Connection) -> Result<()> {
         conn.create_function(FuncDef { name: n.to_string(), n_args: -1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Outside(n))) })?;
     }
     Ok(())
+}
+
+/// An application's auxiliary function, as an fts5 table substitutes it.
+struct Custom(String, Arc<dyn AuxFunction>);
+
+impl ScalarFunction for Custom {
+    fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
+        let Some(first) = args.first() else {
+            return Err(context_error(&self.0));
+        };
+        let sh = shared_of(first, &self.0)?;
+        // The lock is not held while the application runs (it may run SQL
+        // that reaches this cursor's table again): the state is cloned out
+        // and the function's auxdata put back afterwards.
+        let key = Arc::as_ptr(&self.1) as *const () as usize;
+        let (query, stats, row, tokenizer, columns, mut aux) = {
+            let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(row) = s.row.clone() else {
+                return Ok(Value::Null);
+            };
+            let aux = s.aux_data.remove(&key);
+            (s.query.clone(), s.stats.clone(), row, s.tokenizer.clone(), s.columns.clone(), aux)
+        };
+        let r = self.1.call(
+            ctx,
+            AuxRow { query: query.as_deref(), stats: &stats, row: &row, tokenizer: &tokenizer, columns: &columns, aux_data: &mut aux },
+            &args[1..],
+        );
+        if let Some(a) = aux {
+            sh.lock().unwrap_or_else(|e| e.into_inner()).aux_data.insert(key, a);
+        }
+        r
+    }
+}
+
+/// The definition an fts5 table substitutes for the application's
+/// auxiliary function `name` (xFindFunction).
+pub fn custom_def(name: &str, n_args: i32, f: Arc<dyn AuxFunction>) -> Arc<FuncDef> {
+    Arc::new(FuncDef { name: name.to_string(), n_args, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Custom(name.to_string(), f))) })
 }

@@ -59,7 +59,7 @@ pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: 
     let mut sizes = Vec::new();
     for r in writer::all_content(c, cfg)? {
         let Value::Integer(id) = r[0] else { return Err(malformed()) };
-        let toks = writer::tokens(cfg, &r[1..]);
+        let toks = writer::tokens(cfg, &r[1..])?;
         let mut sz = Vec::new();
         for (t, x) in totals.iter_mut().zip(&toks) {
             *t += x.len() as i64;

@@ -13,6 +13,7 @@
 //! Invariant: a [`Config`] has at least one column, no column is named
 //! `rank` or `rowid`, and `unindexed` has one entry per column.
 
+use super::extension::Extensions;
 use super::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 
@@ -162,7 +163,7 @@ fn unsupported(option: &str) -> Error {
 
 impl Config {
     /// Parse xCreate's/xConnect's argv.
-    pub fn parse(argv: &[String]) -> Result<Config> {
+    pub fn parse(argv: &[String], ext: &Extensions) -> Result<Config> {
         let db = argv.get(1).cloned().unwrap_or_else(|| "main".into());
         let name = argv.get(2).cloned().unwrap_or_default();
         let mut cfg = Config {
@@ -208,7 +209,7 @@ impl Config {
                     "tokenize" if tokenize_seen => return Err(Error::sql("multiple tokenize=... directives")),
                     "tokenize" => {
                         tokenize_seen = true;
-                        cfg.tokenizer = Tokenizer::from_option(&value)?;
+                        cfg.tokenizer = Tokenizer::from_option(&value, ext)?;
                     }
                     "detail" => {
                         cfg.detail = match value.to_ascii_lowercase().as_str() {

@@ -20,7 +20,9 @@
 //! - `commands.rs`: the special INSERT commands,
 //! - `aux.rs`: `bm25()` and the auxiliary functions' dispatch,
 //! - `snippet.rs`: `highlight()` and `snippet()`,
-//! - `vocab.rs`: the `fts5vocab` module.
+//! - `vocab.rs`: the `fts5vocab` module,
+//! - `extension.rs`: tokenizers and auxiliary functions the application
+//!   registers (SQLite's `fts5_api`), behind safe traits.
 //!
 //! How queries are answered in this stage: for a table with its own
 //! content, by tokenizing the rows of `%_content` (which holds every
@@ -47,6 +49,7 @@ pub mod check;
 pub mod codec;
 pub mod commands;
 pub mod config;
+pub mod extension;
 pub mod index;
 pub mod matcher;
 pub mod merge;
@@ -68,16 +71,18 @@ use crate::error::Result;
 use crate::vdbe::host::VmHost;
 use crate::vtab::{Connected, Module, VtabConfig};
 use config::Config;
+use extension::Extensions;
 use std::sync::Arc;
 
-/// The `fts5` module, with the tables it connected (for `fts5vocab`).
-pub struct Fts5Module(vocab::Registry);
+/// The `fts5` module, with the tables it connected (for `fts5vocab`) and
+/// the connection's application-defined tokenizers and functions.
+pub struct Fts5Module(vocab::Registry, Arc<Extensions>);
 
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
-        let cfg = Config::parse(argv)?;
+        let cfg = Config::parse(argv, &self.1)?;
         let schema = cfg.declaration();
-        let t = Arc::new(table::Fts5Table::new(cfg));
+        let t = Arc::new(table::Fts5Table::new(cfg, self.1.clone()));
         self.0.note(&t.cfg.db, &t.cfg.name, &t);
         Ok(Connected { table: t, schema, config: VtabConfig::default() })
     }
@@ -86,7 +91,7 @@ impl Fts5Module {
 impl Module for Fts5Module {
     fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let c = self.make(args)?;
-        let cfg = Config::parse(args)?;
+        let cfg = Config::parse(args, &self.1)?;
         shadow::create(host, &cfg)?;
         Ok(c)
     }
@@ -104,7 +109,8 @@ impl Module for Fts5Module {
 /// context errors.
 pub fn register(conn: &mut Connection) -> Result<()> {
     let tables = vocab::Registry::default();
-    conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone()))))?;
+    let ext = conn.fts5_extensions().clone();
+    conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone(), ext))))?;
     conn.create_module("fts5vocab", Some(Arc::new(vocab::VocabModule(tables))))?;
     aux::register_globals(conn)
 }

@@ -14,6 +14,7 @@
 //! column mask has one entry per table column.
 
 use super::config::Detail;
+use super::extension::{TOKENIZE_PREFIX, TOKENIZE_QUERY};
 use super::tokenizer::Tokenizer;
 use crate::error::{Error, Result};
 
@@ -373,7 +374,8 @@ impl Parser<'_> {
                 return Err(self.err());
             };
             self.pos += 1;
-            let mut t: Vec<(String, bool)> = self.tokenizer.tokenize(s.as_bytes()).into_iter().map(|t| (t.text, false)).collect();
+            let reason = if *self.peek() == Tok::Star { TOKENIZE_QUERY | TOKENIZE_PREFIX } else { TOKENIZE_QUERY };
+            let mut t: Vec<(String, bool)> = self.tokenizer.tokenize_for(s.as_bytes(), reason)?.into_iter().map(|t| (t.text, false)).collect();
             if *self.peek() == Tok::Star {
                 self.pos += 1;
                 if let Some(last) = t.last_mut() {

@@ -120,11 +120,11 @@ fn values(c: &mut Connection, cfg: &Config, rowid: i64) -> Result<Option<Vec<Val
     Ok(Some(vals))
 }
 
-fn tokens_of(cfg: &Config, vals: &[Value]) -> Vec<Vec<Token>> {
+fn tokens_of(cfg: &Config, vals: &[Value]) -> Result<Vec<Vec<Token>>> {
     if cfg.content == Content::None {
-        return vec![Vec::new(); cfg.columns.len()];
+        return Ok(vec![Vec::new(); cfg.columns.len()]);
     }
-    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(&cfg.tokenizer, v) }).collect()
+    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&cfg.tokenizer, v) }).collect()
 }
 
 fn sizes_of(cfg: &Config, sizes: &HashMap<i64, Vec<i64>>, rowid: i64, tokens: &[Vec<Token>]) -> Vec<i64> {
@@ -158,16 +158,17 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
             for r in writer::all_content(c, cfg)? {
                 let rowid = r[0].as_ref().to_i64();
                 let vals = r[1..].to_vec();
-                let tokens = tokens_of(cfg, &vals);
+                let tokens = tokens_of(cfg, &vals)?;
                 let size = tokens.iter().map(|t| t.len() as i64).collect();
                 out.push(Arc::new(Row { rowid, values: vals, tokens, inst: Vec::new(), size, missing: false }));
             }
         }
-        return Ok((out, Stats::default()));
+        let (nrow, totals) = index::averages(c, cfg)?;
+        return Ok((out, Stats { nrow, ntoken: totals.iter().sum(), nhit: Vec::new(), col_tokens: totals }));
     };
     let docs = index_docs(c, cfg, p)?;
     let (nrow, totals) = index::averages(c, cfg)?;
-    let mut stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: vec![0; q.phrases.len()] };
+    let mut stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: vec![0; q.phrases.len()], col_tokens: totals };
     let sizes = docsizes(c, cfg)?;
     let mut out = Vec::new();
     for (rowid, doc) in &docs {
@@ -193,7 +194,7 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
             Some(v) => (v, false),
             None => (vec![Value::Null; n], true),
         };
-        let tokens = tokens_of(cfg, &vals);
+        let tokens = tokens_of(cfg, &vals)?;
         if cfg.detail != Detail::Full && cfg.content != Content::None {
             let text: Vec<Vec<String>> = tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
             inst = q.phrases.iter().map(|p| matcher::phrase_instances(p, &text)).collect();

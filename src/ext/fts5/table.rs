@@ -15,6 +15,7 @@
 //! under its id, and `Shared::row` is the row the cursor points at.
 
 use super::config::{Config, Content};
+use super::extension::Extensions;
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{self, Node, Query};
@@ -37,12 +38,14 @@ pub struct Fts5Table {
     /// Changes of the open transaction not yet in the index (shared
     /// with cursors, which read them when the index answers a query).
     pub pending: Arc<Mutex<Pending>>,
+    /// The connection's application-defined tokenizers and functions.
+    pub ext: Arc<Extensions>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
-    pub fn new(cfg: Config) -> Fts5Table {
-        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())) }
+    pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
+        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext }
     }
 }
 
@@ -55,6 +58,8 @@ pub struct Stats {
     pub ntoken: i64,
     /// Per phrase: rows in which it occurs at least once.
     pub nhit: Vec<i64>,
+    /// Tokens per column in all rows (xColumnTotalSize).
+    pub col_tokens: Vec<i64>,
 }
 
 /// One matched row.
@@ -84,6 +89,14 @@ pub struct Shared {
     pub stats: Arc<Stats>,
     /// The current row.
     pub row: Option<Arc<Row>>,
+    /// The table's tokenizer and column names (for application-defined
+    /// auxiliary functions).
+    pub tokenizer: Tokenizer,
+    /// Column names.
+    pub columns: Arc<[String]>,
+    /// What each application-defined auxiliary function kept on this
+    /// cursor (`xSetAuxdata`), by function identity; dropped with it.
+    pub aux_data: HashMap<usize, Box<dyn std::any::Any + Send>>,
 }
 
 /// Open cursors by id.
@@ -127,7 +140,7 @@ impl VTab for Fts5Table {
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        let shared = Arc::new(Mutex::new(Shared::default()));
+        let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
         lock(cursors()).insert(id, shared.clone());
         Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared }))
     }
@@ -146,7 +159,7 @@ impl VTab for Fts5Table {
         let n = self.cfg.columns.len();
         let rowid = |v: &Value| -> Result<Option<i64>> {
             match v {
-                Value::Null => Ok(None),
+                Value::Null | Value::Pointer(_) => Ok(None),
                 Value::Integer(i) => Ok(Some(*i)),
                 Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.0e18 => Ok(Some(*r as i64)),
                 _ => Err(Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
@@ -222,6 +235,9 @@ impl VTab for Fts5Table {
     }
 
     fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
+        if let Some(f) = self.ext.function(name) {
+            return Some((super::aux::custom_def(name, n_args, f), 0));
+        }
         super::aux::overload(n_args, name).map(|f| (f, 0))
     }
 }
@@ -323,10 +339,17 @@ impl VTabCursor for Fts5Cursor {
                 _ => return Err(Error::corrupt()),
             };
             let values: Vec<Value> = r[1..].to_vec();
-            let tokens: Vec<Vec<Token>> =
-                values.iter().zip(&self.cfg.unindexed).map(|(v, un)| if *un { Vec::new() } else { value_tokens(&self.cfg.tokenizer, v) }).collect();
+            let tokens: Vec<Vec<Token>> = values
+                .iter()
+                .zip(&self.cfg.unindexed)
+                .map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&self.cfg.tokenizer, v) })
+                .collect::<Result<_>>()?;
             stats.nrow += 1;
             stats.ntoken += tokens.iter().map(|t| t.len() as i64).sum::<i64>();
+            stats.col_tokens.resize(tokens.len(), 0);
+            for (total, t) in stats.col_tokens.iter_mut().zip(&tokens) {
+                *total += t.len() as i64;
+            }
             let mut inst = Vec::new();
             let keep = match &q {
                 None => true,
@@ -385,6 +408,6 @@ impl VTabCursor for Fts5Cursor {
 }
 
 /// The tokens of a stored value (its text form; NULL has none).
-pub fn value_tokens(tok: &Tokenizer, v: &Value) -> Vec<Token> {
-    v.as_ref().to_text().map(|t| tok.tokenize(&t)).unwrap_or_default()
+pub fn value_tokens(tok: &Tokenizer, v: &Value) -> Result<Vec<Token>> {
+    v.as_ref().to_text().map(|t| tok.tokenize(&t)).unwrap_or(Ok(Vec::new()))
 }

@@ -41,10 +41,10 @@ pub enum Change {
 }
 
 /// Tokens per column of `vals` (none for UNINDEXED columns).
-pub fn tokens(cfg: &Config, vals: &[Value]) -> Vec<Vec<String>> {
+pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<Vec<String>>> {
     vals.iter()
         .zip(&cfg.unindexed)
-        .map(|(v, un)| if *un { Vec::new() } else { value_tokens(&cfg.tokenizer, v).into_iter().map(|t| t.text).collect() })
+        .map(|(v, un)| if *un { Ok(Vec::new()) } else { Ok(value_tokens(&cfg.tokenizer, v)?.into_iter().map(|t| t.text).collect()) })
         .collect()
 }
 
@@ -110,7 +110,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
     if own && stored(c, cfg, id)?.is_some() {
         return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
     }
-    let toks = tokens(cfg, &vals);
+    let toks = tokens(cfg, &vals)?;
     let kept = cfg.stored_columns();
     if !kept.is_empty() {
         let marks: String = kept.iter().map(|_| ", ?").collect();
@@ -140,7 +140,7 @@ fn delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<
 /// Remove row `id`, whose values were `vals`, from the index, sizes and
 /// averages (and `%_content`).
 fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
-    let toks = tokens(cfg, vals);
+    let toks = tokens(cfg, vals)?;
     if !cfg.stored_columns().is_empty() {
         exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
     }
@@ -242,7 +242,7 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
     let mut n = 0;
     for r in all_content(c, cfg)? {
         let Value::Integer(id) = r[0] else { return Err(Error::corrupt()) };
-        let toks = tokens(cfg, &r[1..]);
+        let toks = tokens(cfg, &r[1..])?;
         let mut sz = Vec::new();
         for (t, x) in totals.iter_mut().zip(&toks) {
             *t += x.len() as i64;

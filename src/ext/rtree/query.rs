@@ -131,7 +131,7 @@ fn rhs(op: u8, v: &Value) -> Rhs {
         Value::Integer(i) => Rhs::Num(*i as f64),
         Value::Real(r) if r.is_nan() => Rhs::Never,
         Value::Real(r) => Rhs::Num(*r),
-        Value::Null => Rhs::Never,
+        Value::Null | Value::Pointer(_) => Rhs::Never,
         Value::Text(t) => match crate::value::numeric::text_to_numeric(t) {
             Some(n) => Rhs::Num(n.as_ref().to_f64()),
             None => non_numeric(op),

@@ -26,7 +26,7 @@ pub type Field = Option<Value>;
 pub fn encode(out: &mut Vec<u8>, f: &Field) {
     match f {
         None => out.push(0),
-        Some(Value::Null) => out.push(5),
+        Some(Value::Null | Value::Pointer(_)) => out.push(5),
         Some(Value::Integer(i)) => {
             out.push(1);
             out.extend_from_slice(&i.to_be_bytes());
@@ -128,7 +128,7 @@ pub fn key_hash(key: &[&Value]) -> Option<u32> {
     let mut h = 0u32;
     for v in key {
         match v {
-            Value::Null => return None,
+            Value::Null | Value::Pointer(_) => return None,
             Value::Integer(i) => {
                 h = mix(h, 1);
                 h = mix(mix(h, *i as u32), (*i >> 32) as u32);

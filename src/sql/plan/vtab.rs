@@ -361,6 +361,9 @@ pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], 
         let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
         info.distinct = distinct;
         for (i, c) in cands.iter().enumerate() {
+            info.is_in[i] = c.in_list.is_some();
+        }
+        for (i, c) in cands.iter().enumerate() {
             info.collations[i] = c.collation.clone();
             info.rhs[i] = match c.limit {
                 Some(l) => l.literal.map(crate::value::Value::Integer),

@@ -75,7 +75,7 @@ impl RefStmt {
             for (i, p) in params.iter().enumerate() {
                 let idx = i as i32 + 1;
                 match p {
-                    Value::Null => ffi::sqlite3_bind_null(self.st, idx),
+                    Value::Null | Value::Pointer(_) => ffi::sqlite3_bind_null(self.st, idx),
                     Value::Integer(v) => ffi::sqlite3_bind_int64(self.st, idx, *v),
                     Value::Real(v) => ffi::sqlite3_bind_double(self.st, idx, *v),
                     Value::Text(t) => ffi::sqlite3_bind_text(self.st, idx, t.as_ptr().cast(), t.len() as i32, ffi::SQLITE_TRANSIENT()),

@@ -47,6 +47,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             if dst >= vm.regs.len() {
                 vm.regs.resize(dst + 1, Default::default());
             }
+            // A pointer value keeps its payload (bindptr.txt): shared, not copied.
+            if let Some(Value::Pointer(p)) = vm.params.get(p1 as usize) {
+                vm.regs[dst].set(Value::Pointer(p.clone()));
+                return Ok(Flow::Next);
+            }
             let v = vm.params.get(p1 as usize).map_or(ValueRef::Null, |v| v.as_ref());
             let r = &mut vm.regs[dst];
             // Text and blobs are copied into the register's own buffer,
@@ -143,7 +148,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                 let r = p1 + i as i32;
                 let v = reg(vm, r).clone();
                 let ok = match (ty.as_str(), &v) {
-                    (_, Value::Null) | ("ANY", _) => true,
+                    (_, Value::Null | Value::Pointer(_)) | ("ANY", _) => true,
                     ("INT" | "INTEGER", Value::Integer(_)) => true,
                     ("REAL", Value::Real(_)) => true,
                     ("REAL", Value::Integer(x)) => {
@@ -160,7 +165,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                         Value::Real(_) => "REAL",
                         Value::Text(_) => "TEXT",
                         Value::Blob(_) | Value::ZeroBlob(_) => "BLOB",
-                        Value::Null => "NULL",
+                        Value::Null | Value::Pointer(_) => "NULL",
                     };
                     return Err(Error::new(
                         crate::error::SQLITE_CONSTRAINT_DATATYPE,
@@ -198,7 +203,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         }
         Opcode::BitNot => {
             let v = match reg(vm, p1) {
-                Value::Null => Value::Null,
+                Value::Null | Value::Pointer(_) => Value::Null,
                 v => Value::Integer(!int_of(v)),
             };
             set_reg(vm, p2, v);

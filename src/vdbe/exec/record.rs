@@ -223,7 +223,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
                     Some(v) => out.set_ref(v),
                     None => out.set(column_default(&insn.p4)),
                 },
-                Value::Null => out.set(Value::Null),
+                Value::Null | Value::Pointer(_) => out.set(Value::Null),
                 _ => return Err(Error::corrupt()),
             }
             return Ok(Flow::Next);
@@ -404,7 +404,7 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
             match &vm.regs[reg].value {
                 // Only the wanted column is decoded.
                 Value::Blob(b) => record_column(b, col)?.map(|v| v.to_owned()),
-                Value::Null => Some(Value::Null),
+                Value::Null | Value::Pointer(_) => Some(Value::Null),
                 _ => return Err(Error::corrupt()),
             }
         }

@@ -161,7 +161,7 @@ fn last_rowid_at_or_before(v: &Value, strict: bool) -> Option<i64> {
                 Some(last as i64)
             }
         }
-        Value::Null => None,
+        Value::Null | Value::Pointer(_) => None,
         _ => Some(i64::MAX),
     }
 }

@@ -193,6 +193,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
             set_reg(vm, insn.p2, r.map_or(Value::Null, Value::text));
             Ok(Flow::Next)
         }
+        Opcode::VInitIn => {
+            // P1..P1+P3: the IN list's values; P2: the xFilter argument
+            // that carries them all (see `vtab::in_list`).
+            let vals: Vec<Value> = (0..insn.p3).map(|i| reg(vm, insn.p1 + i).clone()).collect();
+            let list = crate::vtab::in_list::InList::new(vals);
+            set_reg(vm, insn.p2, Value::Pointer(crate::value::pointer::PointerValue::new(list)));
+            Ok(Flow::Next)
+        }
         _ => Err(internal("virtual-table opcode not implemented")),
     }
 }

@@ -6,7 +6,9 @@
 //!   characters, with Unicode 6.1 data in `crate::ext::unicode61`,
 //! - `ascii.rs`: ASCII letters and digits plus every non-ASCII character,
 //! - `porter.rs`: the Porter stemmer over another tokenizer,
-//! - `trigram.rs`: every run of three characters.
+//! - `trigram.rs`: every run of three characters,
+//! - a tokenizer the application registered (`super::extension`), under
+//!   its name or wrapped by `porter`.
 //!
 //! Documents and queries go through the same tokenizer, so what a
 //! query's phrase is made of always compares equal to what was indexed.
@@ -21,7 +23,9 @@ pub mod spec;
 pub mod trigram;
 pub mod unicode61;
 
+use super::extension::{CustomTokenizer, EmitToken, Extensions, TOKENIZE_DOCUMENT};
 use crate::error::{Error, Result};
+use std::sync::Arc;
 
 /// One token of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +49,18 @@ pub enum Tokenizer {
     Porter(Box<Tokenizer>),
     /// `trigram ...`.
     Trigram(trigram::Trigram),
+    /// A tokenizer the application registered.
+    Custom(CustomHandle),
+}
+
+/// An application's tokenizer, shared by the tables configured with it.
+#[derive(Clone)]
+pub struct CustomHandle(pub Arc<dyn CustomTokenizer>);
+
+impl std::fmt::Debug for CustomHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CustomTokenizer")
+    }
 }
 
 impl Default for Tokenizer {
@@ -60,24 +76,29 @@ pub fn constructor_error() -> Error {
 
 impl Tokenizer {
     /// The tokenizer that the `tokenize=` option's value names.
-    pub fn from_option(value: &str) -> Result<Tokenizer> {
+    pub fn from_option(value: &str, ext: &Extensions) -> Result<Tokenizer> {
         let words = spec::words(value).ok_or_else(|| Error::sql("parse error in tokenize directive"))?;
         if words.is_empty() {
             return Ok(Tokenizer::default());
         }
-        Tokenizer::build(&words)
+        Tokenizer::build(&words, ext)
     }
 
-    /// The tokenizer `words[0]` with arguments `words[1..]`.
-    fn build(words: &[String]) -> Result<Tokenizer> {
-        let name = words[0].to_ascii_lowercase();
+    /// The tokenizer `words[0]` with arguments `words[1..]`: one the
+    /// application registered under that name, else a built-in one.
+    pub fn build(words: &[String], ext: &Extensions) -> Result<Tokenizer> {
+        let Some(first) = words.first() else { return Ok(Tokenizer::default()) };
+        if let Some(f) = ext.tokenizer(first) {
+            return Ok(Tokenizer::Custom(CustomHandle(f.create(&words[1..]).map_err(|e| if e.message.is_empty() { constructor_error() } else { e })?)));
+        }
+        let name = first.to_ascii_lowercase();
         let args = &words[1..];
         match name.as_str() {
             "unicode61" => Ok(Tokenizer::Unicode61(unicode61::Unicode61::new(args)?)),
             "ascii" => Ok(Tokenizer::Ascii(ascii::Ascii::new(args)?)),
             "trigram" => Ok(Tokenizer::Trigram(trigram::Trigram::new(args)?)),
             "porter" => {
-                let inner = if args.is_empty() { Tokenizer::default() } else { Tokenizer::build(args).map_err(|_| constructor_error())? };
+                let inner = if args.is_empty() { Tokenizer::default() } else { Tokenizer::build(args, ext).map_err(|_| constructor_error())? };
                 // Observed: porter over porter stems once.
                 Ok(match inner {
                     Tokenizer::Porter(_) => inner,
@@ -88,23 +109,49 @@ impl Tokenizer {
         }
     }
 
-    /// The tokens of `text` (invalid UTF-8 read as U+FFFD).
-    pub fn tokenize(&self, text: &[u8]) -> Vec<Token> {
+    /// The tokens of a document's `text` (invalid UTF-8 read as U+FFFD).
+    pub fn tokenize(&self, text: &[u8]) -> Result<Vec<Token>> {
+        self.tokenize_for(text, TOKENIZE_DOCUMENT)
+    }
+
+    /// The tokens of `text` tokenized for `reason` (`TOKENIZE_*`; only
+    /// an application's tokenizer sees it, or fails).
+    pub fn tokenize_for(&self, text: &[u8], reason: i32) -> Result<Vec<Token>> {
         let s = String::from_utf8_lossy(text);
         let out = match self {
             Tokenizer::Unicode61(u) => u.tokenize(&s),
             Tokenizer::Ascii(a) => a.tokenize(&s),
             Tokenizer::Trigram(t) => t.tokenize(&s),
             Tokenizer::Porter(inner) => {
-                let mut toks = inner.tokenize(text);
+                let mut toks = inner.tokenize_for(text, reason)?;
                 for t in &mut toks {
                     t.text = porter::stem(&t.text);
                 }
                 toks
             }
+            Tokenizer::Custom(c) => custom_tokens(&*c.0, text, reason)?,
         };
         debug_assert!(out.iter().all(|t| !t.text.is_empty() && t.start <= t.end));
-        out
+        Ok(out)
+    }
+
+    /// Report the tokens of `text` for `reason` to `emit` as an
+    /// application's tokenizer would (an application's own tokenizer sees
+    /// `locale` and may report colocated tokens).
+    pub fn tokenize_each(&self, text: &[u8], reason: i32, locale: Option<&[u8]>, emit: &mut EmitToken<'_>) -> Result<()> {
+        if let Tokenizer::Custom(c) = self {
+            return c.0.tokenize(text, reason, locale, emit);
+        }
+        for t in self.tokenize_for(text, reason)? {
+            match emit(t.text.as_bytes(), t.start, t.end, false) {
+                Ok(()) => {}
+                // Observed: a built-in tokenizer told SQLITE_DONE stops
+                // and reports success.
+                Err(e) if e.code == crate::error::SQLITE_DONE => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     /// Whether this is (or wraps nothing but) the trigram tokenizer.
@@ -119,7 +166,26 @@ impl Tokenizer {
 
 /// The tokens of `text` under the default tokenizer.
 pub fn tokenize(text: &[u8]) -> Vec<Token> {
-    Tokenizer::default().tokenize(text)
+    Tokenizer::default().tokenize(text).unwrap_or_default()
+}
+
+/// The tokens an application's tokenizer reports for `text`. Ranges are
+/// clamped to the text and empty tokens dropped (the index holds none).
+/// A token at the previous one's position (`FTS5_TOKEN_COLOCATED`) is
+/// refused: positions here are token indexes, which cannot express it.
+fn custom_tokens(t: &dyn CustomTokenizer, text: &[u8], reason: i32) -> Result<Vec<Token>> {
+    let mut out = Vec::new();
+    t.tokenize(text, reason, None, &mut |tok, start, end, colocated| {
+        if colocated {
+            return Err(Error::sql("fts5: colocated tokens (FTS5_TOKEN_COLOCATED) are not supported by ringlite yet"));
+        }
+        if !tok.is_empty() {
+            let end = end.min(text.len());
+            out.push(Token { text: String::from_utf8_lossy(tok).into_owned(), start: start.min(end), end });
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -71,7 +71,24 @@ impl<'b> Compiler<'_> {
         // An IN list the plan uses: the scan runs for each of its values
         // (duplicates and NULLs dropped), outside VFilter.
         let mut in_loop = None;
-        for (c, u) in cands.iter().zip(&info.usage) {
+        for ((c, u), handled) in cands.iter().zip(&info.usage).zip(&info.in_handled) {
+            if let (Some(list), true, true) = (c.in_list, u.argv_index > 0, *handled) {
+                // Taken all at once (sqlite3_vtab_in): one argument
+                // carrying the whole list.
+                let first = self.b.regs(list.len());
+                for (k, e) in list.iter().enumerate() {
+                    self.expr(e, first + k as i32)?;
+                }
+                // The comparison's affinity, the column's (as SQLite stores
+                // the list in its ephemeral index).
+                let aff = usize::try_from(c.column).ok().and_then(|k| v.decl.table.columns.get(k)).map(|col| col.affinity.letter());
+                if let Some(a) = aff {
+                    let letters: String = std::iter::repeat_n(a, list.len()).collect();
+                    self.b.add4(Opcode::Affinity, first, list.len() as i32, 0, P4::Affinity(letters), 0);
+                }
+                self.b.add(Opcode::VInitIn, first, base + 1 + u.argv_index, list.len() as i32);
+                continue;
+            }
             if let (Some(list), true) = (c.in_list, u.argv_index > 0) {
                 let vcur = self.in_values(list, crate::vdbe::value_ops::Affinity::Blob)?;
                 self.b.add(Opcode::Rewind, vcur, end, 0);

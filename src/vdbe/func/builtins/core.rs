@@ -214,7 +214,7 @@ pub(crate) fn push_utf8(out: &mut Vec<u8>, c: u32) {
 /// SQLite's truth value of a value (as in `WHERE x`).
 pub(crate) fn is_true(v: &Value) -> bool {
     match v {
-        Value::Null => false,
+        Value::Null | Value::Pointer(_) => false,
         Value::Integer(i) => *i != 0,
         Value::Real(r) => *r != 0.0,
         other => value_f64(other) != 0.0,
@@ -285,7 +285,7 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "load_extension", &[1, 2], direct_only, |_, _| Err(Error::sql("not authorized")));
     scalar(r, "sqlite_compileoption_used", &[1], d, |_, a| {
         Ok(match &a[0] {
-            Value::Null => Value::Null,
+            Value::Null | Value::Pointer(_) => Value::Null,
             v => Value::Integer(compile_option_used(&String::from_utf8_lossy(&value_text(v).unwrap_or_default())) as i64),
         })
     });
@@ -297,7 +297,7 @@ pub fn register(r: &mut FunctionRegistry) {
 
 pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
-        Value::Null => "null",
+        Value::Null | Value::Pointer(_) => "null",
         Value::Integer(_) => "integer",
         Value::Real(_) => "real",
         Value::Text(_) => "text",
@@ -307,7 +307,7 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
 
 fn abs(v: &Value) -> Result<Value> {
     Ok(match v {
-        Value::Null => Value::Null,
+        Value::Null | Value::Pointer(_) => Value::Null,
         Value::Integer(i) => match i.checked_abs() {
             Some(a) => Value::Integer(a),
             None => return Err(Error::sql("integer overflow")),
@@ -385,7 +385,7 @@ fn pattern_too_long(p: &Value, max: usize) -> Result<()> {
     let n = match p {
         Value::Text(t) | Value::Blob(t) => t.len(),
         Value::ZeroBlob(n) => *n,
-        Value::Null => 0,
+        Value::Null | Value::Pointer(_) => 0,
         other => value_text(other).map_or(0, |t| t.len()),
     };
     if n > max {
@@ -459,7 +459,7 @@ fn instr(hay: &Value, needle: &Value) -> Value {
 
 fn length(v: &Value) -> Value {
     match v {
-        Value::Null => Value::Null,
+        Value::Null | Value::Pointer(_) => Value::Null,
         Value::Blob(b) => Value::Integer(b.len() as i64),
         Value::ZeroBlob(n) => Value::Integer(*n as i64),
         Value::Text(t) => Value::Integer(c_str_char_count(t) as i64),
@@ -469,7 +469,7 @@ fn length(v: &Value) -> Value {
 
 fn octet_length(v: &Value) -> Value {
     match v {
-        Value::Null => Value::Null,
+        Value::Null | Value::Pointer(_) => Value::Null,
         Value::Blob(b) => Value::Integer(b.len() as i64),
         Value::ZeroBlob(n) => Value::Integer(*n as i64),
         // Text in the database encoding's bytes.
@@ -590,7 +590,7 @@ pub fn nullif_with(x: &Value, y: &Value, coll: Option<&Collation>) -> Value {
 /// SQL literal text of a value.
 pub(crate) fn quote_bytes(v: &Value) -> Vec<u8> {
     match v {
-        Value::Null => b"NULL".to_vec(),
+        Value::Null | Value::Pointer(_) => b"NULL".to_vec(),
         Value::Integer(i) => i.to_string().into_bytes(),
         Value::Real(r) => {
             if r.is_infinite() {

@@ -78,7 +78,7 @@ fn with_moment(ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Option<M
     match args.first().unwrap_or(&Value::Null) {
         _ if args.is_empty() => set_now(ctx, &mut m)?,
         Value::Integer(_) | Value::Real(_) => m.set_raw_number(value_f64(&args[0])),
-        Value::Null => return Ok(None),
+        Value::Null | Value::Pointer(_) => return Ok(None),
         other => {
             let text = value_bytes(other).unwrap_or_default();
             match parse::parse_time_value(&text, &mut m) {

@@ -34,7 +34,7 @@ pub fn rows_as(json: &Value, root: Option<&Value>, recursive: bool, binary: bool
     let Some(doc) = super::input(json)? else { return Ok(Vec::new()) };
     let root_path: Vec<u8> = match root {
         None => b"$".to_vec(),
-        Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Null | Value::Pointer(_)) => return Ok(Vec::new()),
         Some(v) => super::super::conv::value_bytes(v).unwrap_or_default().into_owned(),
     };
     let Some(at) = path::locate(&doc, &root_path)? else { return Ok(Vec::new()) };

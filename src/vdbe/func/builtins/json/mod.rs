@@ -69,7 +69,7 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "json_pretty", &[1, 2], d, |ctx, a| {
         let Some(root) = input(&a[0])? else { return Ok(Value::Null) };
         let indent = match a.get(1) {
-            None | Some(Value::Null) => b"    ".to_vec(),
+            None | Some(Value::Null | Value::Pointer(_)) => b"    ".to_vec(),
             Some(v) => value_bytes(v).map(|b| b.into_owned()).unwrap_or_default(),
         };
         let mut out = Vec::new();
@@ -108,7 +108,7 @@ pub fn register(r: &mut FunctionRegistry) {
 /// The JSON document argument: NULL gives `None`.
 fn input(v: &Value) -> Result<Option<Node>> {
     match v {
-        Value::Null => Ok(None),
+        Value::Null | Value::Pointer(_) => Ok(None),
         Value::Blob(b) => jsonb::decode(b).map(Some).ok_or_else(malformed),
         Value::ZeroBlob(_) => jsonb::decode(&value_bytes(v).unwrap_or_default()).map(Some).ok_or_else(malformed),
         other => {
@@ -163,7 +163,7 @@ fn arg_node(ctx: &FunctionContext<'_>, a: &[Value], i: usize, text_as: TextAs) -
 
 fn value_node(v: &Value, json_subtype: bool, text_as: TextAs) -> Result<Node> {
     Ok(match v {
-        Value::Null => Node::Null,
+        Value::Null | Value::Pointer(_) => Node::Null,
         Value::Integer(i) => Node::Int(Lex::new(ty::INT, i.to_string())),
         Value::Real(r) if r.is_nan() => Node::Null,
         // Infinity is 9.0e+999 from the constructors but 9e999 from edits.
@@ -202,7 +202,7 @@ fn json_valid(a: &[Value]) -> Result<Value> {
         }
     };
     Ok(match &a[0] {
-        Value::Null => Value::Null,
+        Value::Null | Value::Pointer(_) => Value::Null,
         Value::Blob(b) if flags & 0x0c != 0 => Value::Integer(jsonb::decode(b).is_some() as i64),
         v @ Value::ZeroBlob(_) if flags & 0x0c != 0 => Value::Integer(jsonb::decode(&value_bytes(v).unwrap_or_default()).is_some() as i64),
         Value::Blob(_) | Value::ZeroBlob(_) => Value::Integer(0),
@@ -264,7 +264,7 @@ fn json_extract(ctx: &mut FunctionContext<'_>, a: &[Value], out: Out) -> Result<
 fn arrow(ctx: &mut FunctionContext<'_>, a: &[Value], as_json: bool) -> Result<Value> {
     let Some(root) = input(&a[0])? else { return Ok(Value::Null) };
     let found = match &a[1] {
-        Value::Null => return Ok(Value::Null),
+        Value::Null | Value::Pointer(_) => return Ok(Value::Null),
         Value::Integer(i) => {
             let step = if *i < 0 { Step::FromEnd(i.unsigned_abs()) } else { Step::Index(*i as u64) };
             path::lookup_steps(&root, &[step])
@@ -387,7 +387,7 @@ fn merge_patch(target: Node, patch: Node) -> Node {
 /// position of the first error.
 fn error_position(v: &Value) -> Value {
     match v {
-        Value::Null => Value::Null,
+        Value::Null | Value::Pointer(_) => Value::Null,
         Value::Blob(b) => Value::Integer(if jsonb::decode(b).is_some() { 0 } else { 1 }),
         Value::ZeroBlob(_) => Value::Integer(if jsonb::decode(&value_bytes(v).unwrap_or_default()).is_some() { 0 } else { 1 }),
         other => {
