@@ -95,6 +95,7 @@ api_table! {
     bind_null: fn(*mut Stmt, c_int) -> c_int;
     stmt_isexplain: fn(*mut Stmt) -> c_int;
     get_autocommit: fn(*mut Db) -> c_int;
+    interrupt: fn(*mut Db);
     free: fn(*mut c_void);
     keyword_check: fn(*const c_char, c_int) -> c_int;
     db_readonly: fn(*mut Db, *const c_char) -> c_int;

@@ -9,13 +9,14 @@
 //! Modules: [`api`] loads the C library, [`conn`] owns a connection and
 //! its statements, [`render`] writes rows in each output mode, [`shell`]
 //! is the input loop, [`dot`] the dot-commands, [`dump`] `.schema` and
-//! `.dump`, [`import`] `.import`.
+//! `.dump`, [`import`] `.import`, [`interrupt`] Ctrl-C.
 
 mod api;
 mod conn;
 mod dot;
 mod dump;
 mod import;
+mod interrupt;
 mod render;
 mod shell;
 
@@ -239,6 +240,7 @@ fn main() {
         if file.is_empty() {
             println!("Connected to a transient in-memory database.\nUse \".open FILENAME\" to reopen on a persistent database.");
         }
+        interrupt::install(api);
         let history = std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".ringlite_history"));
         match rustyline::DefaultEditor::new() {
             Ok(mut editor) => {

@@ -171,7 +171,9 @@ impl Shell {
         }
         let start = Instant::now();
         let cpu0 = cpu_times();
+        crate::interrupt::running(self.conn.db);
         let result = self.exec_statements(text);
+        crate::interrupt::running(std::ptr::null_mut());
         if self.timer {
             let cpu1 = cpu_times();
             self.out.extend(format!("Run Time: real {:.3} user {:.6} sys {:.6}\n", start.elapsed().as_secs_f64(), cpu1.0 - cpu0.0, cpu1.1 - cpu0.1).as_bytes());
