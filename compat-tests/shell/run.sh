@@ -26,7 +26,7 @@ run() { # binary script dir
   rm -rf "$dir"; mkdir -p "$dir"; cp "$here"/data/* "$dir"/ 2>/dev/null
   [ -f "${script%.sql}.args" ] && eval "args=($(cat "${script%.sql}.args"))"
   (cd "$dir" && timeout 20 "$bin" "${args[@]}" < "$script" > out 2> err; echo "--- exit $?" > rc)
-  { sed -E -e 's/^Run Time: .*/Run Time: (masked)/' -e 's/^-- async: [0-9]+ (.*), [0-9]+ /-- async: N \1, N /' "$dir/out"; echo "--- stderr"; cat "$dir/err"; cat "$dir/rc"; }
+  { sed -E -e 's/^Run Time: .*/Run Time: (masked)/' -e '/^-- async:/s/\b[1-9][0-9]*\b/N/g' "$dir/out"; echo "--- stderr"; cat "$dir/err"; cat "$dir/rc"; }
 }
 for s in "${scripts[@]}"; do
   s=$(realpath "$s"); name=$(basename "$s" .sql)

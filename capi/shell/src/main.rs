@@ -9,7 +9,8 @@
 //! Modules: [`api`] loads the C library, [`conn`] owns a connection and
 //! its statements, [`render`] writes rows in each output mode, [`shell`]
 //! is the input loop, [`dot`] the dot-commands, [`dump`] `.schema` and
-//! `.dump`, [`import`] `.import`, [`interrupt`] Ctrl-C.
+//! `.dump`, [`import`] `.import`, [`interrupt`] Ctrl-C, [`ring_stats`] the
+//! I/O requests `.async stats` counts.
 
 mod api;
 mod conn;
@@ -18,6 +19,7 @@ mod dump;
 mod import;
 mod interrupt;
 mod render;
+mod ring_stats;
 mod shell;
 
 use clap::{Arg, ArgAction, Command};

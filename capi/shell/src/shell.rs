@@ -212,6 +212,7 @@ impl Shell {
                 return Ok(());
             }
             let before = self.conn.counts.get();
+            let ring_before = if self.async_stats && self.conn.is_async { crate::ring_stats::submitted() } else { None };
             let (st, used) = self.conn.prepare(rest)?;
             let stmt_text = &rest[..used];
             rest = &rest[used..];
@@ -259,9 +260,17 @@ impl Shell {
             st.finish()?;
             if self.async_stats && self.conn.is_async {
                 let after = self.conn.counts.get();
+                let requests = match (ring_before, crate::ring_stats::submitted()) {
+                    (Some(b), Some(a)) => format!("{} I/O request(s) submitted to io_uring", a.wrapping_sub(b)),
+                    _ => "no io_uring ring (blocking I/O)".to_string(),
+                };
                 self.out.extend(
-                    format!("-- async: {} SQLITE_IO suspension(s), {} io_poll call(s)\n", after.suspensions - before.suspensions, after.polls - before.polls)
-                        .as_bytes(),
+                    format!(
+                        "-- async: {} SQLITE_IO suspension(s), {} io_poll call(s), {requests}\n",
+                        after.suspensions - before.suspensions,
+                        after.polls - before.polls
+                    )
+                    .as_bytes(),
                 );
             }
         }
