@@ -227,7 +227,8 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
             }
             Flow::Continue
         }
-        "exit" | "quit" => Flow::Exit(if cmd == "exit" { a.get(1).and_then(|v| v.parse().ok()).unwrap_or(0) } else { 0 }),
+        "exit" => Flow::Exit(a.get(1).and_then(|v| v.parse().ok()).unwrap_or(0)),
+        "quit" => Flow::Quit,
         "help" => {
             for (c, h) in COMMANDS {
                 sh.out.extend(format!("{c:<27} {h}\n").as_bytes());

@@ -200,6 +200,8 @@ fn main() {
         interactive,
         out: Vec::new(),
         exit_code: None,
+        quit: false,
+        errors: 0,
     };
     apply_mode_options(&mut sh, &m);
     if let Some(init) = m.get_one::<String>("init") {
@@ -207,7 +209,7 @@ fn main() {
             Ok(f) => {
                 sh.run_lines(&mut ReaderLines(std::io::BufReader::new(f)));
             }
-            Err(_) => eprintln!("Error: cannot open \"{init}\""),
+            Err(_) => eprintln!("cannot open: \"{init}\""),
         }
     }
     if let Some(cmds) = m.get_many::<String>("cmd") {
@@ -220,6 +222,10 @@ fn main() {
                 sh.flush();
                 std::process::exit(code);
             }
+            if sh.quit {
+                sh.flush();
+                std::process::exit(0);
+            }
         }
     }
     let code = if !sql_args.is_empty() {
@@ -231,6 +237,9 @@ fn main() {
             }
             if let Some(c) = sh.exit_code {
                 code = c;
+                break;
+            }
+            if sh.quit {
                 break;
             }
         }
@@ -258,8 +267,8 @@ fn main() {
         }
         sh.exit_code.unwrap_or(0)
     } else {
-        let errors = sh.run_lines(&mut ReaderLines(std::io::stdin().lock()));
-        sh.exit_code.unwrap_or(if errors > 0 { 1 } else { 0 })
+        sh.run_lines(&mut ReaderLines(std::io::stdin().lock()));
+        sh.exit_code.unwrap_or(if sh.errors > 0 { 1 } else { 0 })
     };
     sh.flush();
     drop(sh);
@@ -328,6 +337,10 @@ fn run_argument(sh: &mut Shell, text: &str) -> bool {
             Flow::Failed => false,
             Flow::Exit(code) => {
                 sh.exit_code = Some(code);
+                true
+            }
+            Flow::Quit => {
+                sh.quit = true;
                 true
             }
         };

@@ -24,8 +24,10 @@ pub enum Flow {
     Continue,
     /// The command failed (counted as an error; `.bail on` stops).
     Failed,
-    /// `.quit` / `.exit CODE`.
+    /// `.exit CODE`.
     Exit(i32),
+    /// `.quit`: stop reading; the exit code says whether errors happened.
+    Quit,
 }
 
 /// A source of input lines.
@@ -69,6 +71,10 @@ pub struct Shell {
     pub interactive: bool,
     pub out: Vec<u8>,
     pub exit_code: Option<i32>,
+    /// `.quit` was read: every input loop stops.
+    pub quit: bool,
+    /// Errors so far in all input (the exit code is 1 when any).
+    pub errors: usize,
 }
 
 impl Shell {
@@ -95,7 +101,7 @@ impl Shell {
         let prompt_more = "     ...> ";
         while let Some(line) = input.next_line(if sql.is_empty() { prompt_main } else { prompt_more }) {
             line_no += 1;
-            if self.exit_code.is_some() {
+            if self.exit_code.is_some() || self.quit {
                 break;
             }
             if self.bail && errors > 0 {
@@ -128,6 +134,10 @@ impl Shell {
                         self.exit_code = Some(code);
                         break;
                     }
+                    Flow::Quit => {
+                        self.quit = true;
+                        break;
+                    }
                 }
                 self.flush();
                 continue;
@@ -153,13 +163,14 @@ impl Shell {
                 }
             }
         }
-        if !sql.trim().is_empty() && self.exit_code.is_none() && !self.run_sql_text(&sql, start_line) {
+        if !sql.trim().is_empty() && self.exit_code.is_none() && !self.quit && !self.run_sql_text(&sql, start_line) {
             errors += 1;
             if self.bail {
                 self.exit_code.get_or_insert(1);
             }
         }
         self.flush();
+        self.errors += errors;
         errors
     }
 
