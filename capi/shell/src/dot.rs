@@ -31,6 +31,8 @@ const COMMANDS: &[(&str, &str)] = &[
     (".mode MODE ?TABLE?", "Set output mode"),
     (".nullvalue STRING", "Use STRING in place of NULL values"),
     (".open ?OPTIONS? ?FILE?", "Close existing database and reopen FILE (--new, --readonly)"),
+    (".once FILE", "Output for the next SQL command only to FILE"),
+    (".output ?FILE?", "Send output to FILE or stdout if FILE is omitted"),
     (".print STRING...", "Print literal STRING"),
     (".quit", "Exit this program"),
     (".read FILE", "Read input from FILE"),
@@ -173,7 +175,9 @@ fn name_of(word: &str) -> Option<&'static str> {
         "indices",
         "mode",
         "nullvalue",
+        "once",
         "open",
+        "output",
         "print",
         "quit",
         "read",
@@ -258,6 +262,30 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
             Flow::Continue
         }
         "open" => open(sh, &a),
+        "output" | "once" => {
+            if a.len() > 2 {
+                return usage(sh, &format!(".{cmd} FILE"));
+            }
+            sh.flush();
+            match a.get(1) {
+                None | Some(&"stdout") if cmd == "output" => {
+                    sh.redirect = None;
+                    Flow::Continue
+                }
+                None => usage(sh, ".once FILE"),
+                Some(f) => match std::fs::File::create(f) {
+                    Ok(file) => {
+                        sh.redirect = Some((file, cmd == "once"));
+                        Flow::Continue
+                    }
+                    Err(_) => {
+                        sh.redirect = None;
+                        sh.error(&format!("Error: cannot open \"{f}\"\nError: cannot write to \"{f}\""));
+                        Flow::Failed
+                    }
+                },
+            }
+        }
         "read" => {
             if a.len() != 2 {
                 return usage(sh, ".read FILE");

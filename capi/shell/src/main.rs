@@ -200,6 +200,7 @@ fn main() {
         interactive,
         out: Vec::new(),
         exit_code: None,
+        redirect: None,
         quit: false,
         errors: 0,
     };

@@ -140,7 +140,9 @@ impl<'a> Query<'a> {
                     out.extend(s.row_sep.as_bytes());
                 }
                 for (name, c) in self.cols.iter().zip(&row) {
-                    out.extend(format!("{name:>w$} = ").as_bytes());
+                    // Padded to `w` bytes, as C's printf pads.
+                    out.extend(" ".repeat(w.saturating_sub(name.len())).as_bytes());
+                    out.extend(format!("{name} = ").as_bytes());
                     out.extend(self.plain(c));
                     out.extend(s.row_sep.as_bytes());
                 }

@@ -71,6 +71,9 @@ pub struct Shell {
     pub interactive: bool,
     pub out: Vec<u8>,
     pub exit_code: Option<i32>,
+    /// `.output FILE` / `.once FILE`: where results go instead of
+    /// standard output, and whether only for the next SQL.
+    pub redirect: Option<(std::fs::File, bool)>,
     /// `.quit` was read: every input loop stops.
     pub quit: bool,
     /// Errors so far in all input (the exit code is 1 when any).
@@ -79,10 +82,7 @@ pub struct Shell {
 
 impl Shell {
     pub fn flush(&mut self) {
-        let mut so = std::io::stdout().lock();
-        let _ = so.write_all(&self.out);
-        let _ = so.flush();
-        self.out.clear();
+        emit(&mut self.redirect, &mut self.out);
     }
 
     /// An error line on standard error, after what was printed before it.
@@ -189,6 +189,10 @@ impl Shell {
             let cpu1 = cpu_times();
             self.out.extend(format!("Run Time: real {:.3} user {:.6} sys {:.6}\n", start.elapsed().as_secs_f64(), cpu1.0 - cpu0.0, cpu1.1 - cpu0.1).as_bytes());
         }
+        if self.redirect.as_ref().is_some_and(|r| r.1) {
+            self.flush();
+            self.redirect = None;
+        }
         match result {
             Ok(()) => {
                 if self.changes {
@@ -260,9 +264,7 @@ impl Shell {
                         }
                     }
                     if self.out.len() > 1 << 16 {
-                        let mut so = std::io::stdout().lock();
-                        let _ = so.write_all(&self.out);
-                        self.out.clear();
+                        emit(&mut self.redirect, &mut self.out);
                     }
                 }
                 q.finish(&mut self.out);
@@ -297,6 +299,21 @@ impl Shell {
         st.finish()?;
         Ok(rows)
     }
+}
+
+/// Writes and clears `out`: to the `.output` file, else standard output.
+fn emit(redirect: &mut Option<(std::fs::File, bool)>, out: &mut Vec<u8>) {
+    match redirect {
+        Some((f, _)) => {
+            let _ = f.write_all(out);
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            let _ = so.write_all(out);
+            let _ = so.flush();
+        }
+    }
+    out.clear();
 }
 
 fn plan_row(row: &[crate::conn::Cell]) -> (i64, i64, String) {
