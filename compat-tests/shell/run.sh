@@ -30,11 +30,11 @@ run() { # binary script dir
 }
 for s in "${scripts[@]}"; do
   s=$(realpath "$s"); name=$(basename "$s" .sql)
-  run "$ours" "$s" "$work/ours" > "$work/ours.txt"
+  run "$ours" "$s" "$work/run" > "$work/ours.txt"
   if [ -f "${s%.sql}.expected" ]; then
     grep -v '^# why:' "${s%.sql}.expected" > "$work/want.txt"
   else
-    run "$sys" "$s" "$work/sys" > "$work/want.txt"
+    run "$sys" "$s" "$work/run" > "$work/want.txt"
   fi
   if cmp -s "$work/want.txt" "$work/ours.txt"; then
     pass=$((pass+1))

@@ -321,6 +321,7 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
                         let c = std::ffi::CString::new(name).unwrap_or_default();
                         // SAFETY: `db` is open, the name NUL-terminated.
                         let ro = unsafe { (sh.api.db_readonly)(sh.conn.db, c.as_ptr()) } == 1;
+                        let file = if file.is_empty() { "\"\"" } else { file };
                         sh.out.extend(format!("{name}: {file} {}\n", if ro { "r/o" } else { "r/w" }).as_bytes());
                     }
                     Flow::Continue
@@ -334,20 +335,24 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
         "show" => {
             let esc = |s: &str| s.escape_default().to_string();
             let onoff = |b: bool| if b { "on" } else { "off" };
-            let t = format!(
-                "        echo: {}\n         eqp: {}\n     headers: {}\n        mode: {}\n   nullvalue: \"{}\"\n colseparator: \"{}\"\n rowseparator: \"{}\"\n       timer: {}\n       async: {}\n    filename: {}\n",
-                onoff(sh.echo),
-                onoff(sh.eqp),
-                onoff(sh.set.headers),
-                sh.set.mode.name(),
-                esc(&sh.set.null),
-                esc(&sh.set.col_sep),
-                esc(&sh.set.row_sep),
-                onoff(sh.timer),
-                onoff(sh.conn.is_async),
-                if sh.conn.name.is_empty() { ":memory:" } else { &sh.conn.name }
-            );
-            sh.out.extend(t.as_bytes());
+            let output = if sh.redirect.is_some() { "file" } else { "stdout" };
+            let filename = if sh.conn.name.is_empty() { ":memory:".to_string() } else { sh.conn.name.clone() };
+            let lines = [
+                ("echo", onoff(sh.echo).to_string()),
+                ("eqp", onoff(sh.eqp).to_string()),
+                ("headers", onoff(sh.set.headers).to_string()),
+                ("mode", sh.set.mode.name().to_string()),
+                ("nullvalue", format!("\"{}\"", esc(&sh.set.null))),
+                ("output", output.to_string()),
+                ("colseparator", format!("\"{}\"", esc(&sh.set.col_sep))),
+                ("rowseparator", format!("\"{}\"", esc(&sh.set.row_sep))),
+                ("timer", onoff(sh.timer).to_string()),
+                ("async", onoff(sh.conn.is_async).to_string()),
+                ("filename", filename),
+            ];
+            for (k, v) in lines {
+                sh.out.extend(format!("{k:>12}: {v}\n").as_bytes());
+            }
             Flow::Continue
         }
         "version" => {
