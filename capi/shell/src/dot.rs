@@ -42,6 +42,7 @@ const COMMANDS: &[(&str, &str)] = &[
     (".tables ?TABLE?", "List names of tables matching LIKE pattern TABLE"),
     (".timer on|off", "Turn SQL timer on or off"),
     (".version", "Show source, library and compiler versions"),
+    (".width NUM1 NUM2 ...", "Set minimum column widths for columnar output"),
 ];
 
 /// Splits a dot-command line into its words.
@@ -187,6 +188,7 @@ fn name_of(word: &str) -> Option<&'static str> {
         "tables",
         "timer",
         "version",
+        "width",
     ];
     if let Some(n) = NAMES.iter().find(|n| **n == word) {
         return Some(n);
@@ -255,6 +257,10 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
             if let Some(r) = a.get(2) {
                 sh.set.row_sep = backslashes(r);
             }
+            Flow::Continue
+        }
+        "width" => {
+            sh.set.widths = a[1..].iter().map(|w| w.parse::<i32>().unwrap_or(0).clamp(-30000, 30000)).collect();
             Flow::Continue
         }
         "print" => {

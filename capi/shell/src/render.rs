@@ -70,6 +70,8 @@ pub struct Settings {
     pub null: String,
     /// `.mode insert TABLE`'s table, already quoted as an SQL name.
     pub insert_table: String,
+    /// `.width`: per-column widths of the columnar modes (0: fit).
+    pub widths: Vec<i32>,
 }
 
 impl Default for Settings {
@@ -82,6 +84,7 @@ impl Default for Settings {
             row_sep: "\n".into(),
             null: String::new(),
             insert_table: "\"table\"".into(),
+            widths: Vec::new(),
         }
     }
 }
@@ -287,17 +290,62 @@ impl<'a> Query<'a> {
         let s = self.set;
         let mode = s.mode;
         let n = self.cols.len();
-        let cells: Vec<Vec<Vec<u8>>> = self.rows.iter().map(|r| r.iter().map(|c| self.plain(c)).collect()).collect();
+        // `.width`: a non-zero width fixes the column's width (values
+        // wider are cut into lines of that many characters), a negative
+        // one aligns it right; zero or none sizes it to fit.
+        let fixed: Vec<i32> = (0..n).map(|j| s.widths.get(j).copied().unwrap_or(0)).collect();
         let bw = |v: &[u8]| display_width(&String::from_utf8_lossy(v));
         let mut width: Vec<usize> = self.cols.iter().map(|c| display_width(c)).collect();
-        for r in &cells {
-            for (j, v) in r.iter().enumerate().take(n) {
-                width[j] = width[j].max(bw(v));
+        for (j, f) in fixed.iter().enumerate() {
+            if *f != 0 {
+                width[j] = f.unsigned_abs() as usize;
             }
         }
-        let pad = |v: &[u8], w: usize| {
-            let mut x = v.to_vec();
-            x.extend(" ".repeat(w.saturating_sub(bw(v))).as_bytes());
+        let mut cells: Vec<Vec<Vec<u8>>> = Vec::new();
+        for r in &self.rows {
+            let parts: Vec<Vec<Vec<u8>>> = r
+                .iter()
+                .enumerate()
+                .take(n)
+                .map(|(j, c)| {
+                    let v = self.plain(c);
+                    if fixed[j] == 0 || bw(&v) <= width[j] {
+                        return vec![v];
+                    }
+                    let text = String::from_utf8_lossy(&v).into_owned();
+                    let mut pieces = Vec::new();
+                    let mut cur = String::new();
+                    for ch in text.chars() {
+                        if display_width(&cur) + display_width(ch.encode_utf8(&mut [0; 4])) > width[j] {
+                            pieces.push(std::mem::take(&mut cur).into_bytes());
+                        }
+                        cur.push(ch);
+                    }
+                    pieces.push(cur.into_bytes());
+                    pieces
+                })
+                .collect();
+            let lines = parts.iter().map(Vec::len).max().unwrap_or(1);
+            for k in 0..lines {
+                cells.push(parts.iter().map(|p| p.get(k).cloned().unwrap_or_default()).collect());
+            }
+            for (j, v) in r.iter().enumerate().take(n) {
+                if fixed[j] == 0 {
+                    width[j] = width[j].max(bw(&self.plain(v)));
+                }
+            }
+        }
+        let right: Vec<bool> = fixed.iter().map(|f| *f < 0).collect();
+        let padj = |v: &[u8], w: usize, right: bool| {
+            let fill = " ".repeat(w.saturating_sub(bw(v)));
+            let mut x = Vec::new();
+            if right {
+                x.extend(fill.as_bytes());
+                x.extend(v);
+            } else {
+                x.extend(v);
+                x.extend(fill.as_bytes());
+            }
             x
         };
         let center = |v: &str, w: usize| {
@@ -322,7 +370,7 @@ impl<'a> Query<'a> {
         match mode {
             Mode::Column => {
                 if s.headers {
-                    let h: Vec<Vec<u8>> = self.cols.iter().zip(&width).map(|(c, &w)| pad(c.as_bytes(), w)).collect();
+                    let h: Vec<Vec<u8>> = self.cols.iter().enumerate().map(|(j, c)| padj(c.as_bytes(), width[j], right[j])).collect();
                     o.extend(join(h, "  "));
                     o.extend(s.row_sep.as_bytes());
                     let d: Vec<Vec<u8>> = width.iter().map(|&w| "-".repeat(w).into_bytes()).collect();
@@ -330,7 +378,7 @@ impl<'a> Query<'a> {
                     o.extend(s.row_sep.as_bytes());
                 }
                 for r in &cells {
-                    let v: Vec<Vec<u8>> = r.iter().zip(&width).map(|(c, &w)| pad(c, w)).collect();
+                    let v: Vec<Vec<u8>> = r.iter().enumerate().map(|(j, c)| padj(c, width[j], right[j])).collect();
                     o.extend(join(v, "  "));
                     o.extend(s.row_sep.as_bytes());
                 }
@@ -352,7 +400,7 @@ impl<'a> Query<'a> {
                     _ => o.extend(line("|", "|", "|", h).as_bytes()),
                 }
                 for r in &cells {
-                    let c: Vec<Vec<u8>> = r.iter().zip(&width).map(|(c, &w)| pad(c, w)).collect();
+                    let c: Vec<Vec<u8>> = r.iter().enumerate().map(|(j, c)| padj(c, width[j], right[j])).collect();
                     o.extend(format!("{v} ").as_bytes());
                     o.extend(join(c, &format!(" {v} ")));
                     o.extend(format!(" {v}\n").as_bytes());
