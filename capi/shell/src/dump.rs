@@ -17,7 +17,7 @@ use crate::shell::{Flow, Shell};
 /// (SQLite's shell writes it so, for scripts that re-create a schema).
 fn schema_line(sql: &str) -> String {
     let b = sql.as_bytes();
-    if sql.len() > 13 && sql[..13].eq_ignore_ascii_case("CREATE TABLE ") && matches!(b[13], b'"' | b'\'') {
+    if b.len() > 13 && b[..13].eq_ignore_ascii_case(b"CREATE TABLE ") && matches!(b[13], b'"' | b'\'') {
         format!("CREATE TABLE IF NOT EXISTS {}", &sql[13..])
     } else {
         sql.to_string()
@@ -122,7 +122,7 @@ fn dump_body(sh: &mut Shell, patterns: &[&str]) -> Result<bool, SqlError> {
             sh.out.extend(b"ANALYZE sqlite_schema;\n");
         } else if name.starts_with("sqlite_") {
             continue;
-        } else if sql.len() > 20 && sql[..20].eq_ignore_ascii_case("CREATE VIRTUAL TABLE") {
+        } else if sql.len() > 20 && sql.as_bytes()[..20].eq_ignore_ascii_case(b"CREATE VIRTUAL TABLE") {
             if !writable {
                 sh.out.extend(b"PRAGMA writable_schema=ON;\n");
                 writable = true;

@@ -201,6 +201,8 @@ fn main() {
         out: Vec::new(),
         exit_code: None,
         redirect: None,
+        nesting: 0,
+        line_no: 0,
         quit: false,
         errors: 0,
     };

@@ -18,6 +18,9 @@ use crate::render::{Query, Settings};
 use std::io::Write;
 use std::time::Instant;
 
+/// Input loops one inside another at most (SQLite's shell's limit).
+const MAX_NESTING: usize = 25;
+
 /// What a dot-command asks of the input loop.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -74,6 +77,10 @@ pub struct Shell {
     /// `.output FILE` / `.once FILE`: where results go instead of
     /// standard output, and whether only for the next SQL.
     pub redirect: Option<(std::fs::File, bool)>,
+    /// Input loops running now (standard input, `.read` files inside it).
+    pub nesting: usize,
+    /// The line being run by the innermost input loop.
+    pub line_no: usize,
     /// `.quit` was read: every input loop stops.
     pub quit: bool,
     /// Errors so far in all input (the exit code is 1 when any).
@@ -93,6 +100,21 @@ impl Shell {
 
     /// Reads and runs all of `input`; returns the number of errors.
     pub fn run_lines(&mut self, input: &mut dyn Lines) -> usize {
+        // `.read` of a file reading itself stops at SQLite's limit.
+        if self.nesting >= MAX_NESTING {
+            let msg = format!("Input nesting limit ({MAX_NESTING}) reached at line {}. Check recursion.", self.line_no);
+            self.error(&msg);
+            return 1;
+        }
+        self.nesting += 1;
+        let saved_line = self.line_no;
+        let errors = self.run_lines_nested(input);
+        self.nesting -= 1;
+        self.line_no = saved_line;
+        errors
+    }
+
+    fn run_lines_nested(&mut self, input: &mut dyn Lines) -> usize {
         let mut errors = 0;
         let mut sql = String::new();
         let mut start_line = 0;
@@ -101,6 +123,7 @@ impl Shell {
         let prompt_more = "     ...> ";
         while let Some(line) = input.next_line(if sql.is_empty() { prompt_main } else { prompt_more }) {
             line_no += 1;
+            self.line_no = line_no;
             if self.exit_code.is_some() || self.quit {
                 break;
             }
